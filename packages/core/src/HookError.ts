@@ -1,0 +1,65 @@
+/**
+ * Failures of the engine itself. A hook that fails, times out or blocks is never one of
+ * these: it is a `HookResult`. These are for a settings file that cannot be read or decoded,
+ * and for a payload that is not a JSON object.
+ *
+ * @since 0.1.0
+ */
+import { Data } from "effect"
+
+/**
+ * A settings file could not be read or has the wrong shape as a whole.
+ * `path` is the JSON path inside the file (`["hooks"]`), empty for the whole file.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class SettingsError extends Data.TaggedError("SettingsError")<{
+  readonly file: string
+  readonly path: ReadonlyArray<string | number>
+  readonly detail: string
+}> {
+  override get message(): string {
+    const at = this.path.length === 0 ? "" : ` at ${formatPath(this.path)}`
+    return `${this.file}${at}: ${this.detail}`
+  }
+}
+
+/**
+ * The event payload is not usable (not a JSON object, or not JSON at all).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class PayloadError extends Data.TaggedError("PayloadError")<{
+  readonly detail: string
+}> {
+  override get message(): string {
+    return `invalid event payload: ${this.detail}`
+  }
+}
+
+/**
+ * Every failure of the engine itself.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export type HookError = SettingsError | PayloadError
+
+/**
+ * Renders a JSON path the way users read it: `hooks.PreToolUse[0].hooks[1].timeout`.
+ *
+ * @since 0.1.0
+ * @category formatting
+ */
+export const formatPath = (path: ReadonlyArray<string | number>): string =>
+  path
+    .map((segment, i) =>
+      typeof segment === "number"
+        ? `[${segment}]`
+        : /^[A-Za-z_$][\w$]*$/.test(segment)
+          ? (i === 0 ? segment : `.${segment}`)
+          : `[${JSON.stringify(segment)}]`
+    )
+    .join("")

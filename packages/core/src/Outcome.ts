@@ -1,0 +1,77 @@
+/**
+ * The result of dispatching one event: one `HookResult` per hook that ran, and the
+ * aggregated `Outcome` that the host acts on. `Outcome` is exactly the JSON object that
+ * `agent-hooks run` prints and that `engine.dispatch()` resolves to (see the CLI contract);
+ * fields may be added, the existing ones keep their meaning.
+ *
+ * @since 0.1.0
+ */
+
+/**
+ * How a hook's run was classified (Claude Code's vocabulary):
+ * - `success`: exit 0 (or valid JSON output with any exit code other than 2);
+ * - `blocking-error`: exit 2 (or a failure of a fail-closed hook);
+ * - `non-blocking-error`: any other exit code, a hook that could not start, invalid JSON output;
+ * - `cancelled`: timed out (its output is discarded).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type HookStatus = "success" | "blocking-error" | "non-blocking-error" | "cancelled"
+
+/**
+ * A permission decision (PreToolUse and the like) or a block on other events.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Decision = "allow" | "deny" | "ask" | "defer" | "block"
+
+/**
+ * One hook's run, in config order.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface HookResult {
+  /** The command as configured (exec form: the command and its args joined with spaces). */
+  readonly command: string
+  readonly exitCode: number | null
+  readonly signal: string | null
+  readonly timedOut: boolean
+  readonly durationMs: number
+  readonly stdout: string
+  readonly stderr: string
+  readonly status: HookStatus
+  /** The settings file the hook came from (`null` for programmatic hooks). */
+  readonly source: string | null
+  /** The decision this hook made, if any (before aggregation). */
+  readonly decision: Decision | null
+  /** Why the run was classified as it was, or what was wrong with its output; empty when all went well. */
+  readonly messages: ReadonlyArray<string>
+}
+
+/**
+ * The aggregated outcome of one event.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Outcome {
+  readonly event: string
+  /** The event's action must not go ahead as planned (see the CLI contract for each event). */
+  readonly blocked: boolean
+  readonly decision: Decision | null
+  /** The blocking reason: the JSON reason when a hook gave one, else the blocking hook's stderr. */
+  readonly reason: string | null
+  /** `false` when a hook asked the agent to stop entirely (`"continue": false`). */
+  readonly continue: boolean
+  readonly stopReason: string | null
+  /** The tool input to use instead of the original, merged in config order; `null` when no hook changed it. */
+  readonly updatedInput: Record<string, unknown> | null
+  readonly additionalContext: ReadonlyArray<string>
+  readonly systemMessages: ReadonlyArray<string>
+  readonly hooks: ReadonlyArray<HookResult>
+  /** Problems worth showing to whoever maintains the hooks (bad JSON output, config warnings). */
+  readonly warnings: ReadonlyArray<string>
+}
