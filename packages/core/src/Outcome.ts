@@ -75,3 +75,29 @@ export interface Outcome {
   /** Problems worth showing to whoever maintains the hooks (bad JSON output, config warnings). */
   readonly warnings: ReadonlyArray<string>
 }
+
+import type { HookEventSpec } from "./HookEvent.ts"
+import type { HookVerdict } from "./HookOutput.ts"
+import * as internal from "./internal/outcome.ts"
+
+/**
+ * Combines the verdicts of every hook of one event, given in config order:
+ * - permission events: `deny` > `defer` > `ask` > `allow`; exit 2 counts as `deny`;
+ *   `blocked` when the result is `deny`;
+ * - other blocking events: `blocked` when any hook blocked (exit 2 or `decision: "block"`);
+ *   the reasons of all blocking hooks are joined, in config order;
+ * - events that cannot block are never blocked;
+ * - `additionalContext` and `systemMessages`: every value, in config order;
+ * - `updatedInput`: each hook's object shallow-merged over the previous ones in config order
+ *   (a later hook's keys win); `null` when the event is blocked or no hook changed the input.
+ *   Claude Code instead keeps whichever hook finished last, which is not deterministic;
+ * - `continue`: `false` when any hook said so; `stopReason` is the first one given.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const aggregate: (
+  event: HookEventSpec,
+  hooks: ReadonlyArray<{ readonly result: HookResult; readonly verdict: HookVerdict }>,
+  warnings: ReadonlyArray<string>
+) => Outcome = internal.aggregate

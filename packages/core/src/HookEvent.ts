@@ -1,0 +1,61 @@
+/**
+ * The event catalog, as data: every Claude Code hook event (compatibility reference §2), with
+ * the input field its matcher is tested against, how it can block, whether a hook's plain stdout
+ * reaches the model's context, and its default timeout.
+ *
+ * @since 0.1.0
+ */
+import * as internal from "./internal/hookEvent.ts"
+
+/**
+ * How an event can stop or steer the action it announces:
+ * - `permission`: a permission decision (`allow` / `deny` / `ask` / `defer`); exit 2 denies (PreToolUse);
+ * - `permission-request`: `hookSpecificOutput.decision.behavior`; exit 2 is ignored (PermissionRequest);
+ * - `decision`: exit 2 or `decision: "block"` blocks (UserPromptSubmit, Stop, PostToolUse, PreCompact, ...);
+ * - `none`: the event cannot block, whatever its hooks do (Notification, SessionEnd, ...).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type BlockingRule = "permission" | "permission-request" | "decision" | "none"
+
+/**
+ * One event of the catalog.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface HookEventSpec {
+  readonly name: string
+  /** The payload field the matcher is tested against; `undefined` when the event ignores matchers. */
+  readonly matcherField: string | undefined
+  readonly blocking: BlockingRule
+  /** A hook's plain (non-JSON) stdout on exit 0 is added to the model's context. */
+  readonly plainStdoutToContext: boolean
+  /** Seconds. */
+  readonly defaultTimeout: number
+}
+
+/**
+ * All 33 events, in the reference's order.
+ *
+ * @since 0.1.0
+ * @category catalog
+ */
+export const catalog: ReadonlyArray<HookEventSpec> = internal.catalog
+
+/**
+ * Looks an event up by its exact (case-sensitive) name.
+ *
+ * @since 0.1.0
+ * @category catalog
+ */
+export const get: (name: string) => HookEventSpec | undefined = internal.get
+
+/**
+ * For an unknown name, the known event it was probably meant to be (`preToolUse` → `PreToolUse`).
+ *
+ * @since 0.1.0
+ * @category catalog
+ */
+export const suggest: (name: string) => string | undefined = internal.suggest

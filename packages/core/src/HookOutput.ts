@@ -1,0 +1,66 @@
+/**
+ * What one hook's run means: its exit code, stdout and stderr classified the way Claude Code
+ * does it (compatibility reference §6.1), for the event it ran on.
+ *
+ * - stdout that starts with `{` (after leading white space) is parsed as one JSON document;
+ *   anything else is plain text;
+ * - exit 0: JSON fields apply; plain text reaches the model's context on the events where
+ *   Claude Code does that (SessionStart, UserPromptSubmit, UserPromptExpansion, PostModelSwitch);
+ * - exit 2: a block (what it blocks depends on the event); the reason is the JSON reason if the
+ *   hook gave one, else its stderr; valid JSON fields are still read;
+ * - any other exit code: valid JSON applies as if the hook succeeded; otherwise a non-blocking
+ *   error whose message is the first line of stderr;
+ * - a timed-out hook is cancelled: its output is discarded and it decides nothing.
+ *
+ * @since 0.1.0
+ */
+import type { HookEventSpec } from "./HookEvent.ts"
+import type { Decision, HookStatus } from "./Outcome.ts"
+import * as internal from "./internal/output.ts"
+
+/**
+ * How the process ended and what it wrote.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface RawRun {
+  readonly exitCode: number | null
+  readonly signal: string | null
+  readonly timedOut: boolean
+  /** Seconds, for messages. */
+  readonly timeout: number
+  readonly stdout: string
+  readonly stderr: string
+  /** Set when the process could not be started. */
+  readonly spawnError?: string | undefined
+}
+
+/**
+ * One hook's verdict, before aggregation.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface HookVerdict {
+  readonly status: HookStatus
+  readonly decision: Decision | null
+  /** The reason for `decision` (JSON reason, else stderr on exit 2). */
+  readonly reason: string | null
+  /** `false` when the hook asked the agent to stop entirely. */
+  readonly continue: boolean
+  readonly stopReason: string | null
+  readonly systemMessage: string | null
+  readonly additionalContext: ReadonlyArray<string>
+  readonly updatedInput: Record<string, unknown> | null
+  /** Why it was classified so, or what was wrong with its output. */
+  readonly messages: ReadonlyArray<string>
+}
+
+/**
+ * Interprets one run for one event.
+ *
+ * @since 0.1.0
+ * @category interpretation
+ */
+export const interpret: (event: HookEventSpec, run: RawRun) => HookVerdict = internal.interpret

@@ -1,0 +1,48 @@
+/**
+ * The Promise facade, for hosts that do not use Effect. Runtime packages wrap it:
+ * `createHookEngine(options)` from `@agent-hooks/node` is `fromLayer(NodeHookEngine.layer(options))`.
+ *
+ * **Example**
+ *
+ * ```ts
+ * import { createHookEngine } from "@agent-hooks/node"
+ *
+ * const engine = await createHookEngine({ settings: ["./hooks.json"], projectDir: process.cwd() })
+ * const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
+ * if (outcome.blocked) console.log("blocked:", outcome.reason)
+ * await engine.close()
+ * ```
+ *
+ * Promises reject only for engine failures (`SettingsError`, `PayloadError`, each with a readable
+ * `message`); a hook that fails, blocks or times out resolves as part of the `Outcome`.
+ *
+ * @since 0.1.0
+ */
+import type { Layer } from "effect"
+import type { HookEngine } from "./HookEngine.ts"
+import type { HookError } from "./HookError.ts"
+import type { Outcome } from "./Outcome.ts"
+import type { LoadedSettings } from "./Settings.ts"
+import * as internal from "./internal/promiseEngine.ts"
+
+/**
+ * The engine, with Promises.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface PromiseHookEngine {
+  readonly settings: LoadedSettings
+  /** Runs the hooks of `event` for `payload` (a JSON object). */
+  readonly dispatch: (event: string, payload: Record<string, unknown>) => Promise<Outcome>
+  /** Releases the engine; hooks still running are stopped. Safe to call twice. */
+  readonly close: () => Promise<void>
+}
+
+/**
+ * Builds a Promise engine from a layer that provides `HookEngine`.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const fromLayer: (layer: Layer.Layer<HookEngine, HookError>) => Promise<PromiseHookEngine> = internal.fromLayer

@@ -1,0 +1,16 @@
+/**
+ * @agent-hooks/core: the runtime-free Effect core of agent-hooks.
+ *
+ * @since 0.1.0
+ */
+export * as HookEngine from "./HookEngine.ts"
+export * as HookError from "./HookError.ts"
+export * as HookEvent from "./HookEvent.ts"
+export * as HookInput from "./HookInput.ts"
+export * as HookOutput from "./HookOutput.ts"
+export * as HookRunner from "./HookRunner.ts"
+export * as Matcher from "./Matcher.ts"
+export * as Outcome from "./Outcome.ts"
+export * as ProcessSpawner from "./ProcessSpawner.ts"
+export * as Settings from "./Settings.ts"
+export * as PromiseEngine from "./PromiseEngine.ts"

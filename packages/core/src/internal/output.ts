@@ -1,0 +1,226 @@
+import type { HookEventSpec } from "../HookEvent.ts"
+import type { HookVerdict, RawRun } from "../HookOutput.ts"
+import type { Decision } from "../Outcome.ts"
+
+type Json = Record<string, unknown>
+
+const isRecord = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value)
+
+const describe = (value: unknown): string =>
+  value === null ? "null" : Array.isArray(value) ? "array" : typeof value === "string" ? JSON.stringify(value) : typeof value
+
+const PERMISSION_DECISIONS = ["allow", "deny", "ask", "defer"] as const
+
+/** The fields a hook may return, already validated for the event. */
+interface Fields {
+  readonly continue: boolean
+  readonly stopReason: string | null
+  readonly systemMessage: string | null
+  readonly decision: Decision | null
+  readonly reason: string | null
+  readonly additionalContext: string | null
+  readonly updatedInput: Record<string, unknown> | null
+  readonly notes: ReadonlyArray<string>
+}
+
+type Validation = { readonly _tag: "valid"; readonly fields: Fields } | { readonly _tag: "invalid"; readonly problems: ReadonlyArray<string> }
+
+/** Validates a JSON object printed by a hook against the event's output shape. */
+const validate = (event: HookEventSpec, output: Json): Validation => {
+  const problems: Array<string> = []
+  const notes: Array<string> = []
+  const str = (key: string, value: unknown, path = key): string | null => {
+    if (value === undefined) return null
+    if (typeof value === "string") return value
+    problems.push(`${path}: expected string, got ${describe(value)}`)
+    return null
+  }
+  const cont = output["continue"]
+  if (cont !== undefined && typeof cont !== "boolean") problems.push(`continue: expected boolean, got ${describe(cont)}`)
+  const suppress = output["suppressOutput"]
+  if (suppress !== undefined && typeof suppress !== "boolean") problems.push(`suppressOutput: expected boolean, got ${describe(suppress)}`)
+  const stopReason = str("stopReason", output["stopReason"])
+  const systemMessage = str("systemMessage", output["systemMessage"])
+  const topReason = str("reason", output["reason"])
+  const topDecision = output["decision"]
+  if (topDecision !== undefined && topDecision !== "approve" && topDecision !== "block") {
+    problems.push(`decision: expected "approve" | "block", got ${describe(topDecision)}`)
+  }
+  if (output["permissionDecision"] !== undefined) {
+    notes.push(`top-level "permissionDecision" is ignored: put it inside "hookSpecificOutput" with "hookEventName": "${event.name}"`)
+  }
+  if (output["additionalContext"] !== undefined) {
+    notes.push(`top-level "additionalContext" is ignored: put it inside "hookSpecificOutput" with "hookEventName": "${event.name}"`)
+  }
+
+  let decision: Decision | null = null
+  let reason: string | null = null
+  let additionalContext: string | null = null
+  let updatedInput: Record<string, unknown> | null = null
+
+  const specific = output["hookSpecificOutput"]
+  if (specific !== undefined) {
+    if (!isRecord(specific)) {
+      problems.push(`hookSpecificOutput: expected object, got ${describe(specific)}`)
+    } else if (specific["hookEventName"] === undefined) {
+      problems.push(`hookSpecificOutput is missing required field "hookEventName"`)
+    } else if (specific["hookEventName"] !== event.name) {
+      problems.push(`Hook returned incorrect event name: expected '${event.name}' but got '${String(specific["hookEventName"])}'`)
+    } else {
+      additionalContext = str("additionalContext", specific["additionalContext"], "hookSpecificOutput.additionalContext")
+      if (event.blocking === "permission") {
+        const pd = specific["permissionDecision"]
+        if (pd !== undefined) {
+          if (typeof pd === "string" && (PERMISSION_DECISIONS as ReadonlyArray<string>).includes(pd)) decision = pd as Decision
+          else problems.push(`hookSpecificOutput.permissionDecision: expected "allow" | "deny" | "ask" | "defer", got ${describe(pd)}`)
+        }
+        reason = str("permissionDecisionReason", specific["permissionDecisionReason"], "hookSpecificOutput.permissionDecisionReason")
+      }
+      if (event.blocking === "permission" || event.blocking === "permission-request") {
+        const ui = specific["updatedInput"]
+        if (ui !== undefined) {
+          if (isRecord(ui)) updatedInput = ui
+          else problems.push(`hookSpecificOutput.updatedInput: expected object, got ${describe(ui)}`)
+        }
+      }
+      if (event.blocking === "permission-request" && specific["decision"] !== undefined) {
+        const d = specific["decision"]
+        if (!isRecord(d) || (d["behavior"] !== "allow" && d["behavior"] !== "deny")) {
+          problems.push(`hookSpecificOutput.decision: expected {"behavior": "allow" | "deny", ...}, got ${describe(d)}`)
+        } else {
+          decision = d["behavior"]
+          reason = str("message", d["message"], "hookSpecificOutput.decision.message")
+          if (d["updatedInput"] !== undefined) {
+            if (isRecord(d["updatedInput"])) updatedInput = d["updatedInput"]
+            else problems.push(`hookSpecificOutput.decision.updatedInput: expected object, got ${describe(d["updatedInput"])}`)
+          }
+        }
+      }
+    }
+  }
+  if (problems.length > 0) return { _tag: "invalid", problems }
+
+  // The legacy top-level decision.
+  if (topDecision !== undefined) {
+    if (event.blocking === "permission") {
+      if (decision === null) {
+        decision = topDecision === "approve" ? "allow" : "deny"
+        reason = topReason
+      }
+    } else if (event.blocking === "decision" && topDecision === "block") {
+      decision = "block"
+      reason = topReason
+    }
+  }
+  if (decision === "block" || (event.blocking === "permission" && decision !== null)) reason ??= topReason
+  return {
+    _tag: "valid",
+    fields: {
+      continue: cont !== false,
+      stopReason,
+      systemMessage,
+      decision,
+      reason,
+      additionalContext,
+      updatedInput,
+      notes
+    }
+  }
+}
+
+const firstLine = (text: string): string => text.trim().split("\n")[0]?.trim() ?? ""
+
+const none: HookVerdict = {
+  status: "success",
+  decision: null,
+  reason: null,
+  continue: true,
+  stopReason: null,
+  systemMessage: null,
+  additionalContext: [],
+  updatedInput: null,
+  messages: []
+}
+
+/** What exit 2 decides on an event. */
+const exit2Decision = (event: HookEventSpec): Decision | null =>
+  event.blocking === "permission" ? "deny" : event.blocking === "decision" ? "block" : null
+
+/** @internal */
+export const interpret = (event: HookEventSpec, run: RawRun): HookVerdict => {
+  if (run.spawnError !== undefined) {
+    return { ...none, status: "non-blocking-error", messages: [`could not start: ${run.spawnError}`] }
+  }
+  if (run.timedOut) {
+    return { ...none, status: "cancelled", messages: [`timed out after ${run.timeout} s; output discarded, no decision`] }
+  }
+
+  const messages: Array<string> = []
+  let fields: Fields | undefined
+  let invalidJson = false
+  const trimmed = run.stdout.trimStart()
+  if (trimmed.startsWith("{")) {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(run.stdout)
+    } catch (error) {
+      messages.push(
+        `stdout looks like a JSON object but is not valid JSON (${error instanceof Error ? error.message : String(error)}); treated as plain text`
+      )
+    }
+    if (isRecord(parsed)) {
+      const validation = validate(event, parsed)
+      if (validation._tag === "valid") {
+        fields = validation.fields
+        messages.push(...validation.fields.notes)
+      } else {
+        invalidJson = true
+        messages.push(...validation.problems.map((problem) => `Hook JSON output validation failed — ${problem}`))
+      }
+    }
+  }
+  const stderr = run.stderr.trimEnd()
+  const plainContext = fields === undefined && !invalidJson && event.plainStdoutToContext && run.exitCode === 0 && run.stdout.trim() !== ""
+    ? [run.stdout.trim()]
+    : []
+  const fromFields = fields === undefined
+    ? { ...none, messages }
+    : {
+      status: "success" as const,
+      decision: fields.decision,
+      reason: fields.reason,
+      continue: fields.continue,
+      stopReason: fields.continue ? null : fields.stopReason,
+      systemMessage: fields.systemMessage,
+      additionalContext: fields.additionalContext === null ? [] : [fields.additionalContext],
+      updatedInput: fields.updatedInput,
+      messages
+    }
+
+  if (run.exitCode === 2) {
+    const decision = exit2Decision(event)
+    if (decision === null) {
+      messages.push(
+        event.blocking === "none"
+          ? `exit code 2: ${event.name} cannot block${stderr === "" ? "" : `; stderr: ${firstLine(stderr)}`}`
+          : `exit code 2 is ignored on ${event.name}; use the JSON decision`
+      )
+    }
+    return {
+      ...fromFields,
+      status: "blocking-error",
+      decision: decision ?? fromFields.decision,
+      reason: decision === null ? fromFields.reason : fromFields.reason ?? (stderr === "" ? null : stderr),
+      messages
+    }
+  }
+  if (run.exitCode === 0) {
+    if (invalidJson) return { ...none, status: "non-blocking-error", messages }
+    return { ...fromFields, additionalContext: [...fromFields.additionalContext, ...plainContext] }
+  }
+  // Any other exit code, or killed by a signal we did not send.
+  if (fields !== undefined) return fromFields
+  const how = run.exitCode === null ? `terminated by signal ${run.signal ?? "unknown"}` : `Failed with non-blocking status code ${run.exitCode}`
+  messages.push(`${how}: ${stderr === "" ? "No stderr output" : firstLine(stderr)}`)
+  return { ...none, status: "non-blocking-error", messages }
+}

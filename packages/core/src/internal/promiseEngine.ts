@@ -1,0 +1,37 @@
+import { Cause, Effect, Exit, ManagedRuntime } from "effect"
+import type { Layer } from "effect"
+import { HookEngine } from "../HookEngine.ts"
+import type { HookError } from "../HookError.ts"
+import type { PromiseHookEngine } from "../PromiseEngine.ts"
+
+/** Runs an effect and rejects with the typed failure itself (not a wrapper). */
+const run = async <A, E>(runtime: ManagedRuntime.ManagedRuntime<HookEngine, HookError>, effect: Effect.Effect<A, E, HookEngine>): Promise<A> => {
+  const exit = await runtime.runPromiseExit(effect)
+  if (Exit.isSuccess(exit)) return exit.value
+  throw Cause.squash(exit.cause)
+}
+
+/** @internal */
+export const fromLayer = async (layer: Layer.Layer<HookEngine, HookError>): Promise<PromiseHookEngine> => {
+  const runtime = ManagedRuntime.make(layer)
+  let engine: HookEngine["Service"]
+  try {
+    engine = await run(runtime, Effect.gen(function*() {
+      return yield* HookEngine
+    }))
+  } catch (error) {
+    await runtime.dispose()
+    throw error
+  }
+  let closed = false
+  return {
+    settings: engine.settings,
+    dispatch: (event, payload) =>
+      closed ? Promise.reject(new Error("the hook engine is closed")) : run(runtime, engine.dispatch(event, payload)),
+    close: async () => {
+      if (closed) return
+      closed = true
+      await runtime.dispose()
+    }
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * The engine on Node: the core's `HookEngine` with the Node process spawner, the Node file
+ * system and the process environment, as an Effect layer and as the Promise facade.
+ *
+ * **Example** (Promise facade)
+ *
+ * ```ts
+ * import { createHookEngine } from "@agent-hooks/node"
+ *
+ * const engine = await createHookEngine({ settings: ["./hooks.json"], projectDir: process.cwd() })
+ * const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
+ * await engine.close()
+ * ```
+ *
+ * **Example** (Effect)
+ *
+ * ```ts
+ * import { Effect } from "effect"
+ * import { HookEngine } from "@agent-hooks/core"
+ * import { NodeHookEngine } from "@agent-hooks/node"
+ *
+ * const program = Effect.gen(function* () {
+ *   const engine = yield* HookEngine.HookEngine
+ *   return yield* engine.dispatch("Stop", {})
+ * }).pipe(Effect.provide(NodeHookEngine.layer({ settings: ["./hooks.json"] })))
+ * ```
+ *
+ * @since 0.1.0
+ */
+import type { Layer } from "effect"
+import type { HookEngine, HookError, PromiseEngine } from "@agent-hooks/core"
+import * as internal from "./internal/hookEngine.ts"
+
+/**
+ * Options of the Node engine. Like the core's `EngineOptions`, with Node defaults:
+ * `env` defaults to `process.env` and `cwd` to `process.cwd()`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface NodeEngineOptions {
+  /** Explicit settings files; when given, discovery is off and only these are read. */
+  readonly settings?: ReadonlyArray<string> | undefined
+  /** The project root. Default: `cwd`. */
+  readonly projectDir?: string | undefined
+  /** Where relative paths are resolved. Default: `process.cwd()`. */
+  readonly cwd?: string | undefined
+  /** The environment hooks inherit. Default: `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined
+  /** Receives every warning raised while loading the settings. */
+  readonly onWarning?: ((warning: string) => void) | undefined
+}
+
+/**
+ * The engine layer, with everything it needs provided.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: (options?: NodeEngineOptions) => Layer.Layer<HookEngine.HookEngine, HookError.HookError> = internal.layer
+
+/**
+ * The Promise facade.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const createHookEngine: (options?: NodeEngineOptions) => Promise<PromiseEngine.PromiseHookEngine> = internal.createHookEngine

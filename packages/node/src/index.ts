@@ -1,0 +1,9 @@
+/**
+ * @agent-hooks/node: agent-hooks on Node.
+ *
+ * @since 0.1.0
+ */
+export * as NodeHookEngine from "./NodeHookEngine.ts"
+export * as NodeProcessSpawner from "./NodeProcessSpawner.ts"
+export { createHookEngine } from "./NodeHookEngine.ts"
+export type { NodeEngineOptions } from "./NodeHookEngine.ts"

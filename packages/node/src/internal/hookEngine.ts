@@ -1,0 +1,21 @@
+import { HookEngine, PromiseEngine } from "@agent-hooks/core"
+import type { HookError } from "@agent-hooks/core"
+import * as NodeFileSystem from "@effect/platform-node-shared/NodeFileSystem"
+import * as NodePath from "@effect/platform-node-shared/NodePath"
+import { Layer } from "effect"
+import * as NodeProcessSpawner from "../NodeProcessSpawner.ts"
+import type { NodeEngineOptions } from "../NodeHookEngine.ts"
+
+/** @internal */
+export const layer = (options: NodeEngineOptions = {}): Layer.Layer<HookEngine.HookEngine, HookError.HookError> =>
+  HookEngine.layer({
+    settings: options.settings,
+    projectDir: options.projectDir,
+    cwd: options.cwd ?? process.cwd(),
+    env: options.env ?? process.env,
+    onWarning: options.onWarning
+  }).pipe(Layer.provide(Layer.mergeAll(NodeProcessSpawner.layer, NodeFileSystem.layer, NodePath.layer)))
+
+/** @internal */
+export const createHookEngine = (options: NodeEngineOptions = {}): Promise<PromiseEngine.PromiseHookEngine> =>
+  PromiseEngine.fromLayer(layer(options))
