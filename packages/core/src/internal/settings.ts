@@ -7,7 +7,7 @@ import type { Handler, HookEntry, LoadedSettings, LoadOptions, SettingsFile, Set
 type JsonPath = ReadonlyArray<string | number>
 
 const describe = (value: unknown): string =>
-  value === null ? "null" : Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `${typeof value} ${JSON.stringify(value)}`
+  value === undefined ? "nothing" : value === null ? "null" : Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `${typeof value} ${JSON.stringify(value)}`
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
@@ -25,8 +25,29 @@ const CommandHandlerSchema = Schema.Struct({
 /** Handler types this version loads but does not run yet. */
 const KNOWN_OTHER_TYPES = new Set(["http", "prompt", "agent", "mcp_tool", "module"])
 
-const schemaDetail = (error: Schema.SchemaError): string =>
-  error.message.replace(/\n\s*/g, " ").replace(/\s+at \[/g, " at [")
+/**
+ * Turns a Schema failure into "path: expected X, got Y" problems, with paths relative to the
+ * decoded value (Schema's own message reads `Expected string\n  at ["command"]`).
+ */
+const schemaProblems = (error: Schema.SchemaError, value: unknown, base: JsonPath): ReadonlyArray<string> => {
+  const problems: Array<string> = []
+  const pattern = /^(.*)\n\s+at ((?:\[[^\]]*\])+)$/gm
+  for (const match of error.message.matchAll(pattern)) {
+    const sub: Array<string | number> = []
+    for (const segment of match[2]!.matchAll(/\["((?:[^"\\]|\\.)*)"\]|\[(\d+)\]/g)) {
+      sub.push(segment[1] !== undefined ? JSON.parse(`"${segment[1]}"`) as string : Number(segment[2]))
+    }
+    let actual: unknown = value
+    for (const key of sub) actual = isRecord(actual) || Array.isArray(actual) ? (actual as Record<string | number, unknown>)[key] : undefined
+    const expected = match[1]!.replace(/^Expected /, "expected ")
+    problems.push(
+      expected === "Missing key"
+        ? `${formatPath([...base, ...sub])}: missing (required)`
+        : `${formatPath([...base, ...sub])}: ${expected}, got ${describe(actual)}`
+    )
+  }
+  return problems.length > 0 ? problems : [`${formatPath(base)}: ${error.message.replace(/\n\s*/g, " ")}`]
+}
 
 const decodeHandler = (
   value: unknown,
@@ -43,8 +64,8 @@ const decodeHandler = (
     const exit = Schema.decodeUnknownExit(CommandHandlerSchema)(value, { errors: "all", onExcessProperty: "ignore" })
     if (Exit.isFailure(exit)) {
       const failure = exit.cause.reasons.find((reason) => reason._tag === "Fail")
-      const detail = failure !== undefined && failure._tag === "Fail" ? schemaDetail(failure.error) : "invalid handler"
-      warnings.push(`${where} at ${formatPath(path)}: ${detail}; skipped`)
+      const problems = failure !== undefined && failure._tag === "Fail" ? schemaProblems(failure.error, value, path) : [`${formatPath(path)}: invalid handler`]
+      warnings.push(`${where} at ${problems.join("; ")} (handler at ${formatPath(path)} skipped)`)
       return undefined
     }
     const handler = exit.value

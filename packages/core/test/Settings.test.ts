@@ -1,0 +1,148 @@
+import { describe, expect, it } from "vitest"
+import { Effect, Exit, FileSystem, Layer, Path } from "effect"
+import { PlatformError, SystemError } from "effect/PlatformError"
+import { HookError, Settings } from "@agent-hooks/core"
+
+/** An in-memory file system: path -> content. */
+const files = (tree: Record<string, string>) =>
+  Layer.mergeAll(
+    FileSystem.layerNoop({
+      readFileString: (path) =>
+        path in tree
+          ? Effect.succeed(tree[path]!)
+          : Effect.fail(new PlatformError(new SystemError({ _tag: "NotFound", module: "FileSystem", method: "readFileString", pathOrDescriptor: path })))
+    }),
+    Path.layer
+  )
+
+const load = (tree: Record<string, string>, options: Partial<Settings.LoadOptions> = {}) =>
+  Effect.runPromiseExit(
+    Settings.load({ projectDir: "/proj", cwd: "/proj", env: { HOME: "/home/u" }, ...options }).pipe(Effect.provide(files(tree)))
+  )
+const loaded = async (tree: Record<string, string>, options: Partial<Settings.LoadOptions> = {}) => {
+  const exit = await load(tree, options)
+  if (Exit.isFailure(exit)) throw new Error(String(exit.cause))
+  return exit.value
+}
+const failure = async (tree: Record<string, string>, options: Partial<Settings.LoadOptions> = {}) => {
+  const exit = await load(tree, options)
+  if (Exit.isSuccess(exit)) throw new Error("expected a failure")
+  const reason = exit.cause.reasons[0]
+  if (reason?._tag !== "Fail") throw new Error(String(exit.cause))
+  return reason.error as HookError.SettingsError
+}
+const cmd = (command: string, extra: object = {}) => ({ type: "command", command, ...extra })
+const settings = (hooks: object, extra: object = {}) => JSON.stringify({ hooks, ...extra })
+
+describe("Settings.load", () => {
+  it("discovers user, project and local files and concatenates in that order", async () => {
+    const s = await loaded({
+      "/home/u/.agent-hooks/settings.json": settings({ PreToolUse: [{ matcher: "Bash", hooks: [cmd("user.sh")] }] }),
+      "/proj/.agent-hooks/settings.json": settings({ PreToolUse: [{ matcher: "Bash", hooks: [cmd("project.sh")] }] }),
+      "/proj/.agent-hooks/settings.local.json": settings({ PreToolUse: [{ hooks: [cmd("local.sh")] }] })
+    })
+    expect(s.hooks["PreToolUse"]!.map((e) => (e.handler as Settings.CommandHandler).command)).toEqual(["user.sh", "project.sh", "local.sh"])
+    expect(s.files.map((f) => [f.scope, f.found])).toEqual([["user", true], ["project", true], ["local", true]])
+    expect(s.hooks["PreToolUse"]![2]!.path).toBe("hooks.PreToolUse[0].hooks[0]")
+  })
+
+  it("AGENT_HOOKS_HOME overrides the user folder; missing discovered files are fine", async () => {
+    const s = await loaded({ "/custom/settings.json": settings({ Stop: [{ hooks: [cmd("stop.sh")] }] }) }, {
+      env: { HOME: "/home/u", AGENT_HOOKS_HOME: "/custom" }
+    })
+    expect(s.hooks["Stop"]).toHaveLength(1)
+    expect(s.files.filter((f) => !f.found)).toHaveLength(2)
+  })
+
+  it("explicit files turn discovery off", async () => {
+    const s = await loaded({
+      "/proj/.agent-hooks/settings.json": settings({ Stop: [{ hooks: [cmd("discovered.sh")] }] }),
+      "/proj/mine.json": settings({ Stop: [{ hooks: [cmd("mine.sh")] }] })
+    }, { settings: ["mine.json"] })
+    expect(s.hooks["Stop"]!.map((e) => (e.handler as Settings.CommandHandler).command)).toEqual(["mine.sh"])
+    expect(s.files).toEqual([{ path: "/proj/mine.json", scope: "explicit", found: true }])
+  })
+
+  it("a missing explicit file is an error naming it", async () => {
+    const error = await failure({}, { settings: ["/nope.json"] })
+    expect(error._tag).toBe("SettingsError")
+    expect(error.message).toBe("/nope.json: cannot read the settings file (no such file)")
+  })
+
+  it("invalid JSON is an error naming the file", async () => {
+    const error = await failure({ "/s.json": `{"hooks": {},}` }, { settings: ["/s.json"] })
+    expect(error.message).toMatch(/^\/s\.json: not valid JSON \(.+\); comments and trailing commas are not allowed$/)
+  })
+
+  it("a document that is not an object, or hooks that is not an object, is an error with the JSON path", async () => {
+    expect((await failure({ "/s.json": "[]" }, { settings: ["/s.json"] })).message).toMatch(/^\/s\.json: expected a JSON object/)
+    const error = await failure({ "/s.json": JSON.stringify({ hooks: [] }) }, { settings: ["/s.json"] })
+    expect(error.path).toEqual(["hooks"])
+    expect(error.message).toMatch(/^\/s\.json at hooks: expected an object mapping event names/)
+  })
+
+  it("skips an unknown event with a warning and a suggestion, and loads the rest", async () => {
+    const s = await loaded({
+      "/s.json": settings({ preToolUse: [{ hooks: [cmd("a")] }], Stop: [{ hooks: [cmd("b")] }] })
+    }, { settings: ["/s.json"] })
+    expect(s.hooks["Stop"]).toHaveLength(1)
+    expect(s.warnings).toEqual([`/s.json at hooks.preToolUse: unknown event "preToolUse" (did you mean "PreToolUse"?); skipped`])
+  })
+
+  it("skips one malformed entry with a warning naming its path, and loads its siblings", async () => {
+    const s = await loaded({
+      "/s.json": settings({
+        PreToolUse: [
+          { matcher: "Bash", hooks: [cmd("ok.sh"), { type: "command", command: 5 }, cmd("also-ok.sh", { timeout: -1 })] },
+          { matcher: "Bash", command: "flat.sh" },
+          { matcher: "Write", hooks: [cmd("write.sh")] }
+        ]
+      })
+    }, { settings: ["/s.json"] })
+    expect(s.hooks["PreToolUse"]!.map((e) => (e.handler as Settings.CommandHandler).command)).toEqual(["ok.sh", "write.sh"])
+    expect(s.warnings[0]).toBe("/s.json at hooks.PreToolUse[0].hooks[1].command: expected string, got number 5 (handler at hooks.PreToolUse[0].hooks[1] skipped)")
+    expect(s.warnings[1]).toBe("/s.json at hooks.PreToolUse[0].hooks[2].timeout: expected a value greater than 0, got number -1 (handler at hooks.PreToolUse[0].hooks[2] skipped)")
+    expect(s.warnings[2]).toMatch(/hooks\.PreToolUse\[1\]\.hooks: expected an array of handlers, got nothing \(the handler must sit inside "hooks"/)
+  })
+
+  it("an event value that is not an array is skipped (Claude Code's \"Expected array\")", async () => {
+    const s = await loaded({ "/s.json": settings({ PreToolUse: { matcher: "Bash" }, Stop: [{ hooks: [cmd("b")] }] }) }, { settings: ["/s.json"] })
+    expect(s.warnings[0]).toMatch(/hooks\.PreToolUse: expected an array of matcher groups, got an object; skipped/)
+    expect(s.hooks["Stop"]).toHaveLength(1)
+  })
+
+  it("warns about a timeout that looks like milliseconds", async () => {
+    const s = await loaded({ "/s.json": settings({ Stop: [{ hooks: [cmd("b", { timeout: 5000 })] }] }) }, { settings: ["/s.json"] })
+    expect(s.hooks["Stop"]).toHaveLength(1)
+    expect(s.warnings[0]).toMatch(/hooks\.Stop\[0\]\.hooks\[0\]\.timeout: timeout 5000 is in seconds \(83 minutes\); milliseconds\? For 5000 ms write 5/)
+  })
+
+  it("warns about an invalid regex matcher and about a matcher on an event without matchers", async () => {
+    const s = await loaded({
+      "/s.json": settings({ PreToolUse: [{ matcher: "Bash(", hooks: [cmd("a")] }], Stop: [{ matcher: "x", hooks: [cmd("b")] }] })
+    }, { settings: ["/s.json"] })
+    expect(s.warnings).toHaveLength(2)
+    expect(s.warnings[0]).toMatch(/hooks\.PreToolUse\[0\]\.matcher: matcher "Bash\(" is not a valid regular expression/)
+    expect(s.warnings[1]).toMatch(/Stop does not support matchers/)
+  })
+
+  it("other handler types are skipped with a clear warning for now", async () => {
+    const s = await loaded({ "/s.json": settings({ Stop: [{ hooks: [{ type: "http", url: "http://x" }, cmd("b")] }] }) }, { settings: ["/s.json"] })
+    expect(s.hooks["Stop"]).toHaveLength(1)
+    expect(s.warnings[0]).toMatch(/handler type "http" is not supported by this version yet; skipped/)
+  })
+
+  it("disableAllHooks: local beats project beats user", async () => {
+    const s = await loaded({
+      "/home/u/.agent-hooks/settings.json": JSON.stringify({ disableAllHooks: true }),
+      "/proj/.agent-hooks/settings.json": JSON.stringify({ disableAllHooks: false })
+    })
+    expect(s.disableAllHooks).toBe(false)
+  })
+
+  it("unknown handler keys are ignored", async () => {
+    const s = await loaded({ "/s.json": settings({ Stop: [{ hooks: [cmd("b", { rewakeMessage: "x", cloud: true })] }] }) }, { settings: ["/s.json"] })
+    expect(s.warnings).toEqual([])
+    expect(s.hooks["Stop"]![0]!.handler).toEqual({ type: "command", command: "b" })
+  })
+})
