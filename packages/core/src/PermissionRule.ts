@@ -1,0 +1,158 @@
+/**
+ * Permission rules: the handler-level `if` filter (compatibility reference §3.3, §4.5).
+ *
+ * A handler's `if` holds exactly one permission rule, written as in Claude Code's
+ * `permissions.allow` lists: `Tool` or `Tool(specifier)`. The engine evaluates it only on tool
+ * events (PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, PermissionDenied); on any
+ * other event a handler with `if` never runs. That event check is the engine's job: {@link matches}
+ * only compares a tool call with the rule.
+ *
+ * The filter decides whether a hook *runs*; it grants nothing. So wherever the call cannot be
+ * judged precisely the answer is "matches" (fail-open: the hook runs and can decide for itself).
+ *
+ * **Tool names** are case-sensitive and compared exactly (`Bash` ≠ `bash`). `Task` and `Agent` are
+ * the same tool. A rule without a specifier, or with `(*)`, matches every call of the tool.
+ * MCP tools: `mcp__srv__tool` matches that tool; `mcp__srv` and `mcp__srv__*` match every tool of
+ * the server; `*` anywhere in an `mcp__` name is a wildcard.
+ *
+ * **Shell tools** (`Bash`, `PowerShell`), specifier matched against the command:
+ * - `npm test` is exact; `git *` is a wildcard, `*` matching any text (spaces included); `\*` is a
+ *   literal star. A single trailing ` *` is optional, so `Bash(git *)` matches `git` alone and
+ *   `git status` but not `gitk` (the space is a word boundary). Without the space, `Bash(ls*)`
+ *   also matches `lsof`.
+ * - Legacy `prefix:*` (only at the end) equals `prefix *`: `Bash(git push:*)` = `Bash(git push *)`.
+ * - The command is split into simple commands on `&&`, `||`, `;`, `|`, `|&`, `&`, newlines and
+ *   subshell parentheses, honouring single quotes, double quotes, `$'…'`, backslash escapes, comments
+ *   and here-documents; commands inside `$(…)`, backticks and `<(…)` are checked too. The rule
+ *   matches if ANY simple command matches (or the whole command text does).
+ * - Each simple command is compared after removing leading `VAR=val` assignments, redirections
+ *   (`> out`, `2>&1`, `<<EOF`), shell keywords (`if`, `then`, `do`, `!`, `{`, …), and is compared
+ *   both dequoted (`git push "origin"` → `git push origin`) and as written. It is also compared with
+ *   process wrappers removed: `timeout`, `time`, `nice`, `nohup`, `stdbuf`, `env`, `command`,
+ *   `exec`, `sudo`, `doas`, `xargs` (with their options), so `sudo rm -rf /` matches `Bash(rm *)`.
+ * - Fail-open on expansions: when an argument holds `$VAR`, `${…}`, `$(…)` or backticks, the
+ *   rule matches if the literal words before it could start a matching command (`git $SUB origin`
+ *   matches `Bash(git push *)`, `ls $HOME` does not). A command name that is itself an expansion
+ *   (`$TOOL push`) matches every shell pattern.
+ * - Fail-open on parse errors: unbalanced quotes, unterminated `$(` or backticks, a stray `)`
+ *   (also `case … in x)` patterns, which this splitter does not model) → matches.
+ * - Bash matching is case-sensitive. PowerShell matching is case-insensitive (cmdlets are); its
+ *   splitter knows `'…'` (with `''`), `"…"`, the backtick escape, `$(…)`, `{…}` script blocks,
+ *   here-strings and `<#…#>` comments; aliases (`rm` for `Remove-Item`) are not resolved.
+ * - A missing or non-string `command` → matches (fail-open).
+ *
+ * **File tools** (`Edit`, `Write`, `Read`, `MultiEdit`, `NotebookEdit`, `Glob`, `Grep`, `LS`), glob on
+ * `tool_input.file_path`, else `notebook_path`, else `path` (for `Glob`/`Grep`/`LS` without a path:
+ * the `cwd`). As in Claude Code, an `Edit(…)` rule also covers `Write`, `MultiEdit` and
+ * `NotebookEdit`, and a `Read(…)` rule also covers `Glob`, `Grep` and `LS`.
+ * - `**` crosses directories (`a/**\/b` also matches `a/b`), `*` and `?` do not, `[a-z]`, `[!x]` and
+ *   `{ts,tsx}` work, `\x` is a literal `x`.
+ * - `//abs/**`: absolute path (`/abs/**`).
+ * - `~/x/**`: under `home` (when `home` is not given the rule cannot be judged → matches).
+ * - `/x/**`: Claude Code reads this as relative to the project root (`<projectDir>/x/**`). Because
+ *   most people writing `Write(/etc/**)` mean the absolute path, it matches BOTH
+ *   `<projectDir>/x/**` and the absolute `/x/**` (a deliberate superset: the hook runs in both cases).
+ * - `src/**`, `./src/**`: relative to `cwd` (`<cwd>/src/**`, since Claude Code 2.1.214); `../x` works.
+ * - `**\/src/**`: any depth, anywhere.
+ * - A pattern without `/` (`*.ts`, `.env`) matches the file name at any depth, anywhere (gitignore's
+ *   rule for slash-less patterns): `Edit(*.ts)` matches every TypeScript file.
+ * - A trailing `/` means "everything below" (`src/` = `src/**`); a pattern whose last segment has no
+ *   wildcard also matches everything below it (`Read(~/.ssh)` covers `~/.ssh/id_rsa`).
+ * - Paths are normalized first (`\` → `/`, `.` and `..` resolved, relative paths joined to `cwd`);
+ *   paths with a drive letter (`C:/…`) compare case-insensitively. A missing path → matches.
+ *
+ * **Other specifiers**: `WebFetch(domain:example.com)` matches URLs whose host is exactly
+ * `example.com` (case-insensitive); `domain:*.example.com` matches its subdomains (not the apex).
+ * `Agent(Explore)` / `Task(Explore)` match `subagent_type` (wildcards allowed), `Skill(name)` the
+ * skill name, `WebSearch(text *)` the query. A specifier on any other tool (MCP tools, unknown tools)
+ * cannot be evaluated: the rule is kind `"opaque"` and matches every call of that tool.
+ *
+ * @since 0.1.0
+ */
+import * as internal from "./internal/permissionRule.ts"
+
+/**
+ * Where a rule's file patterns and the tool call's relative paths are resolved.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface MatchOptions {
+  /** The session's current directory (the input's `cwd`): base of relative patterns. */
+  readonly cwd: string
+  /** The project root (`CLAUDE_PROJECT_DIR`): base of `/x` patterns. */
+  readonly projectDir: string
+  /** The user's home directory: base of `~/x` patterns. */
+  readonly home?: string | undefined
+}
+
+/**
+ * A parsed permission rule.
+ *
+ * `kind`: `"tool"` (no specifier, or `(*)`), `"shell"` (Bash, PowerShell), `"path"` (file tools),
+ * `"domain"` (WebFetch), `"text"` (Agent/Task, Skill, WebSearch), `"opaque"` (a specifier that is not
+ * evaluated: matches every call of the tool).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface PermissionRule {
+  /** The rule as written. */
+  readonly source: string
+  /** The tool name as written (`Bash`, `mcp__srv__*`). */
+  readonly toolName: string
+  /** The text between the parentheses, `undefined` for a bare tool name or `(*)`. */
+  readonly specifier: string | undefined
+  readonly kind: "tool" | "shell" | "path" | "domain" | "text" | "opaque"
+  /** Whether the rule matches a tool call; same as {@link matches}. */
+  readonly test: (toolName: string, toolInput: unknown, options: MatchOptions) => boolean
+}
+
+/**
+ * Alias of {@link PermissionRule}.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type CompiledRule = PermissionRule
+
+/**
+ * The outcome of {@link parse}: a rule, or a message for a settings warning saying what is wrong
+ * and showing a valid example.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Result =
+  | { readonly _tag: "Success"; readonly rule: PermissionRule }
+  | { readonly _tag: "Failure"; readonly message: string }
+
+/**
+ * Parses one permission rule (`Bash(git push *)`, `Edit(src/**)`, `mcp__srv__tool`, …).
+ *
+ * Rejected, with a message: an empty rule, a bare `*`, two rules joined with `&&`/`||`, unbalanced
+ * parentheses or text after `)`, empty parentheses, an invalid tool name, a known tool written in
+ * the wrong case (`bash(…)`), `:*` anywhere but at the end, and a `WebFetch` specifier other than
+ * `domain:<host>`.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const parse: (rule: string) => Result = internal.parse
+
+/**
+ * Whether a tool call matches a rule. `toolInput` is the input's `tool_input` (any value: a missing
+ * or malformed field the rule needs makes it match, fail-open).
+ *
+ * Only meaningful on tool events; the engine never calls it for other events (a handler with `if`
+ * does not run there).
+ *
+ * @since 0.1.0
+ * @category predicates
+ */
+export const matches: (
+  rule: PermissionRule,
+  toolName: string,
+  toolInput: unknown,
+  options: MatchOptions
+) => boolean = internal.matches

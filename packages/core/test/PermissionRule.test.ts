@@ -1,0 +1,250 @@
+import { describe, expect, it } from "vitest"
+import * as PermissionRule from "@agent-hooks/core/PermissionRule"
+
+const options = { cwd: "/home/u/proj/pkg", projectDir: "/home/u/proj", home: "/home/u" }
+
+const compile = (source: string): PermissionRule.PermissionRule => {
+  const parsed = PermissionRule.parse(source)
+  if (parsed._tag === "Failure") throw new Error(`unexpected parse failure: ${parsed.message}`)
+  return parsed.rule
+}
+
+const check = (
+  source: string,
+  toolName: string,
+  toolInput: unknown,
+  opts: PermissionRule.MatchOptions = options
+): boolean => PermissionRule.matches(compile(source), toolName, toolInput, opts)
+
+const bash = (command: string) => ({ command })
+
+describe("PermissionRule: Bash", () => {
+  it.each<[rule: string, command: string, expected: boolean]>([
+    // forms
+    ["Bash", "anything at all", true],
+    ["Bash(*)", "rm -rf /", true],
+    ["Bash(npm test)", "npm test", true], // exact
+    ["Bash(npm test)", "npm test --watch", false],
+    ["Bash(npm test)", "npm   test", true], // whitespace is not significant
+    ["Bash(npm test)", "npm testing", false],
+    ["Bash(git *)", "git status", true],
+    ["Bash(git *)", "git", true], // a single trailing " *" is optional
+    ["Bash(git *)", "gitk --all", false], // the space is a word boundary
+    ["Bash(ls*)", "lsof -i", true], // no space, no boundary
+    ["Bash(git * main)", "git push origin main", true], // * spans spaces
+    ["Bash(git * main)", "git push origin dev", false],
+    ["Bash(* --version)", "node --version", true],
+    ["Bash(echo \\*)", "echo *", true], // \* is a literal star
+    ["Bash(echo \\*)", "echo x", false],
+    // legacy :*
+    ["Bash(git push:*)", "git push origin main", true],
+    ["Bash(git push:*)", "git push", true],
+    ["Bash(git push:*)", "git pushx", false],
+    ["Bash(git push:*)", "git status", false],
+    // chains
+    ["Bash(git push *)", "npm test && git push origin", true],
+    ["Bash(git push *)", "cd repo; git push", true],
+    ["Bash(git push *)", "git status || git push -f", true],
+    ["Bash(git push *)", "git log | git push", true],
+    ["Bash(git push *)", "make & git push", true],
+    ["Bash(git push *)", "ls\ngit push --tags", true],
+    ["Bash(git push *)", "(cd sub && git push)", true],
+    ["Bash(git push *)", "if git push; then echo ok; fi", true],
+    ["Bash(git push *)", "for r in a b; do git push \"$r\"; done", true],
+    ["Bash(git push *)", "npm test && npm run lint", false],
+    // quotes and escapes
+    ["Bash(git push *)", "echo \"git push\"", false],
+    ["Bash(git push *)", "echo 'a && git push'", false],
+    ["Bash(git push *)", "echo a\\&\\& git push", false],
+    ["Bash(git push *)", "git commit -m \"fix; git push later\"", false],
+    ["Bash(git commit *)", "git commit -m \"fix; git push later\"", true],
+    ["Bash(git push origin)", "git push \"origin\"", true], // compared dequoted
+    ["Bash(git commit -m \"wip\")", "git commit -m \"wip\"", true], // and as written
+    ["Bash(git push *)", "\"git\" 'push' origin", true],
+    ["Bash(git push *)", "echo hi # && git push", false], // comment
+    // env prefixes and wrappers
+    ["Bash(git push *)", "FOO=bar git push", true],
+    ["Bash(git push *)", "FOO=\"a b\" BAR=1 git push origin", true],
+    ["Bash(git push *)", "timeout 10 git push", true],
+    ["Bash(git push *)", "nohup env -u X FOO=1 git push &", true],
+    ["Bash(rm *)", "sudo -u root rm -rf /tmp/x", true],
+    ["Bash(rm *)", "find . -name '*.o' | xargs -n 1 rm", true],
+    ["Bash(git push *)", "echo FOO=bar git push", false],
+    // redirections and here-documents
+    ["Bash(npm test)", "npm test > out.log 2>&1", true],
+    ["Bash(npm test)", "npm test &> out.log", true],
+    ["Bash(git push *)", "cat <<EOF\ngit push\nEOF\necho done", false],
+    ["Bash(git push *)", "cat <<'EOF'\n$(git push)\nEOF", false], // quoted body: literal
+    ["Bash(git push *)", "cat <<EOF\n$(git push)\nEOF", true], // unquoted body: substitution runs
+    ["Bash(git push *)", "cat <<EOF\nit's\nEOF\ngit push", true], // quote in body is literal
+    // substitutions
+    ["Bash(git push *)", "echo $(git push)", true],
+    ["Bash(git push *)", "echo `git push`", true],
+    ["Bash(git push *)", "echo \"result: $(git push origin)\"", true],
+    ["Bash(git push *)", "echo $(echo $(git push))", true],
+    ["Bash(git push *)", "diff <(git push) x", true],
+    ["Bash(git push *)", "X=$(git push) true", true],
+    // expansions: fail-open when the words before them could start a match
+    ["Bash(git push *)", "git $SUB origin", true],
+    ["Bash(git push *)", "git ${SUB} origin", true],
+    ["Bash(git push *)", "git \"$(echo push)\" origin", true],
+    ["Bash(git push *)", "ls $HOME", false],
+    ["Bash(git push *)", "$GIT push", true],
+    ["Bash(git push origin main)", "git push origin \"$BRANCH\"", true],
+    ["Bash(npm test)", "npm run $SCRIPT", false],
+    ["Bash(git push *)", "git log '$SUB'", false], // single-quoted: no expansion
+    // unparsable: fail-open
+    ["Bash(git push *)", "echo 'unterminated", true],
+    ["Bash(git push *)", "echo \"unterminated", true],
+    ["Bash(git push *)", "echo $(git status", true],
+    ["Bash(git push *)", "echo `date", true],
+    ["Bash(git push *)", "echo )", true]
+  ])("%s ~ %j → %s", (rule, command, expected) => {
+    expect(check(rule, "Bash", bash(command))).toBe(expected)
+  })
+
+  it("compares tool names exactly", () => {
+    expect(check("Bash(git *)", "PowerShell", bash("git status"))).toBe(false)
+    expect(check("Bash", "BashOutput", {})).toBe(false)
+  })
+
+  it("fails open when there is no command to judge", () => {
+    expect(check("Bash(git *)", "Bash", {})).toBe(true)
+    expect(check("Bash(git *)", "Bash", { command: 42 })).toBe(true)
+  })
+})
+
+describe("PermissionRule: PowerShell", () => {
+  it.each<[rule: string, command: string, expected: boolean]>([
+    ["PowerShell(Remove-Item *)", "Remove-Item -Recurse C:\\tmp", true],
+    ["PowerShell(Remove-Item *)", "Get-ChildItem; remove-item -Recurse x", true], // case-insensitive
+    ["PowerShell(Remove-Item *)", "Get-ChildItem | ForEach-Object { Remove-Item $_ }", true],
+    ["PowerShell(Remove-Item *)", "Write-Host 'Remove-Item x'", false],
+    ["PowerShell(Remove-Item *)", "Write-Host \"it`\"s Remove-Item\"", false],
+    ["PowerShell(Remove-Item *)", "& Remove-Item x", true],
+    ["PowerShell(Remove-Item *)", "Write-Host 'unterminated", true]
+  ])("%s ~ %j → %s", (rule, command, expected) => {
+    expect(check(rule, "PowerShell", bash(command))).toBe(expected)
+  })
+})
+
+describe("PermissionRule: file tools", () => {
+  const cwd = options.cwd
+  it.each<[rule: string, tool: string, input: unknown, expected: boolean]>([
+    ["Edit(src/**)", "Edit", { file_path: `${cwd}/src/a/b.ts` }, true], // relative to cwd
+    ["Edit(src/**)", "Edit", { file_path: "/home/u/proj/src/a.ts" }, false], // not under cwd
+    ["Edit(./src/**)", "Edit", { file_path: `${cwd}/src/a.ts` }, true],
+    ["Edit(src/**)", "Edit", { file_path: "src/a.ts" }, true], // relative path resolved against cwd
+    ["Edit(src/)", "Edit", { file_path: `${cwd}/src/deep/a.ts` }, true], // trailing slash
+    ["Edit(**/src/**)", "Edit", { file_path: "/elsewhere/x/src/y.ts" }, true], // any depth
+    ["Edit(*.ts)", "Edit", { file_path: "/any/where/x.ts" }, true], // slash-less: any depth
+    ["Edit(*.ts)", "Edit", { file_path: "/any/where/x.tsx" }, false],
+    ["Edit(src/*.ts)", "Edit", { file_path: `${cwd}/src/b.ts` }, true],
+    ["Edit(src/*.ts)", "Edit", { file_path: `${cwd}/src/a/b.ts` }, false], // * stops at /
+    ["Edit(src/**/*.ts)", "Edit", { file_path: `${cwd}/src/b.ts` }, true], // **/ may be empty
+    ["Edit(src/**/*.{ts,tsx})", "Edit", { file_path: `${cwd}/src/a/b.tsx` }, true],
+    ["Edit(src/**/*.{ts,tsx})", "Edit", { file_path: `${cwd}/src/a/b.js` }, false],
+    ["Edit(src/?.ts)", "Edit", { file_path: `${cwd}/src/a.ts` }, true],
+    ["Edit(src/[ab].ts)", "Edit", { file_path: `${cwd}/src/c.ts` }, false],
+    ["Edit(../shared/**)", "Edit", { file_path: "/home/u/proj/shared/x.ts" }, true],
+    ["Edit(src/**)", "Edit", { file_path: `${cwd}/src/../../etc/passwd` }, false], // normalized
+    ["Read(~/.ssh/**)", "Read", { file_path: "/home/u/.ssh/id_rsa" }, true],
+    ["Read(~/.ssh/**)", "Read", { file_path: "/home/other/.ssh/id_rsa" }, false],
+    ["Read(~/.ssh)", "Read", { file_path: "/home/u/.ssh/id_rsa" }, true], // a directory: everything below
+    ["Read(.env)", "Read", { file_path: "/home/u/proj/pkg/.env" }, true],
+    ["Read(.env)", "Read", { file_path: "/home/u/proj/pkg/.env.example" }, false],
+    ["Write(//etc/**)", "Write", { file_path: "/etc/passwd" }, true], // absolute
+    ["Write(/etc/**)", "Write", { file_path: "/etc/passwd" }, true], // absolute reading of /x
+    ["Write(/docs/**)", "Write", { file_path: "/home/u/proj/docs/a.md" }, true], // project-root reading of /x
+    ["Write(/docs/**)", "Write", { file_path: "/home/u/proj/pkg/docs/a.md" }, false],
+    ["Edit(src/**)", "Write", { file_path: `${cwd}/src/a.ts` }, true], // Edit covers Write …
+    ["Edit(src/**)", "MultiEdit", { file_path: `${cwd}/src/a.ts` }, true],
+    ["Edit(*.ipynb)", "NotebookEdit", { notebook_path: `${cwd}/nb/a.ipynb` }, true],
+    ["Write(src/**)", "Edit", { file_path: `${cwd}/src/a.ts` }, false], // … but not the reverse
+    ["Edit(src/**)", "Read", { file_path: `${cwd}/src/a.ts` }, false],
+    ["Read(src/**)", "Grep", { pattern: "x", path: `${cwd}/src/lib` }, true], // Read covers Grep
+    ["Read(src/**)", "Glob", { pattern: "*.ts" }, false], // no path: the cwd
+    ["Read", "Glob", { pattern: "*.ts" }, true],
+    ["Edit(src/**)", "Edit", {}, true], // no path: fail-open
+    ["Edit", "Write", { file_path: "/x" }, true]
+  ])("%s on %s %j → %s", (rule, tool, input, expected) => {
+    expect(check(rule, tool, input)).toBe(expected)
+  })
+
+  it("resolves ~ only with a home directory (fail-open without)", () => {
+    expect(check("Read(~/.ssh/**)", "Read", { file_path: "/x/y" }, { cwd: "/w", projectDir: "/w" })).toBe(true)
+  })
+
+  it("handles Windows paths case-insensitively", () => {
+    const win = { cwd: "C:\\Users\\u\\proj", projectDir: "C:\\Users\\u\\proj", home: "C:\\Users\\u" }
+    expect(check("Edit(src/**)", "Edit", { file_path: "c:\\users\\u\\proj\\src\\a.ts" }, win)).toBe(true)
+    expect(check("Edit(src/**)", "Edit", { file_path: "C:\\Users\\u\\other\\a.ts" }, win)).toBe(false)
+    expect(check("Read(~/.aws/**)", "Read", { file_path: "C:\\Users\\u\\.aws\\credentials" }, win)).toBe(true)
+  })
+})
+
+describe("PermissionRule: other tools", () => {
+  it.each<[rule: string, tool: string, input: unknown, expected: boolean]>([
+    ["mcp__github__create_issue", "mcp__github__create_issue", {}, true],
+    ["mcp__github__create_issue", "mcp__github__list_issues", {}, false],
+    ["mcp__github", "mcp__github__list_issues", {}, true], // server-wide
+    ["mcp__github", "mcp__github2__list_issues", {}, false],
+    ["mcp__github__*", "mcp__github__list_issues", {}, true],
+    ["mcp__github__*", "mcp__gitlab__list_issues", {}, false],
+    ["mcp__github__create_issue(anything)", "mcp__github__create_issue", {}, true], // opaque specifier
+    ["WebFetch(domain:example.com)", "WebFetch", { url: "https://example.com/a?b" }, true],
+    ["WebFetch(domain:example.com)", "WebFetch", { url: "https://EXAMPLE.com:8443/" }, true],
+    ["WebFetch(domain:example.com)", "WebFetch", { url: "https://user@example.com.evil.io/" }, false],
+    ["WebFetch(domain:example.com)", "WebFetch", { url: "https://api.example.com/" }, false],
+    ["WebFetch(domain:*.example.com)", "WebFetch", { url: "https://api.example.com/" }, true],
+    ["WebFetch(domain:example.com)", "WebFetch", { url: "not a url" }, true], // fail-open
+    ["WebFetch", "WebFetch", { url: "https://x.y/" }, true],
+    ["Task(Explore)", "Agent", { subagent_type: "Explore" }, true], // Task = Agent
+    ["Agent(Explore)", "Agent", { subagent_type: "Plan" }, false],
+    ["Agent(code-*)", "Task", { subagent_type: "code-reviewer" }, true],
+    ["WebSearch(claude *)", "WebSearch", { query: "claude code hooks" }, true]
+  ])("%s on %s %j → %s", (rule, tool, input, expected) => {
+    expect(check(rule, tool, input)).toBe(expected)
+  })
+})
+
+describe("PermissionRule.parse", () => {
+  it.each<[rule: string, kind: PermissionRule.PermissionRule["kind"], toolName: string, specifier: string | undefined]>([
+    ["Bash", "tool", "Bash", undefined],
+    ["Bash(*)", "tool", "Bash", undefined],
+    ["  Bash(git push:*)  ", "shell", "Bash", "git push:*"],
+    ["Edit(src/**)", "path", "Edit", "src/**"],
+    ["WebFetch(domain:example.com)", "domain", "WebFetch", "domain:example.com"],
+    ["mcp__srv__tool", "tool", "mcp__srv__tool", undefined],
+    ["Agent(Explore)", "text", "Agent", "Explore"],
+    ["MyCustomTool(x)", "opaque", "MyCustomTool", "x"]
+  ])("%j → %s", (source, kind, toolName, specifier) => {
+    const rule = compile(source)
+    expect(rule).toMatchObject({ source, kind, toolName, specifier })
+  })
+
+  it.each<[rule: string, mentions: RegExp]>([
+    ["", /empty/],
+    ["   ", /empty/],
+    ["*", /leave "if" out/],
+    ["Bash(git push *", /closing/],
+    ["Bash(git) --force", /after the closing/],
+    ["Bash git)", /without "\("/],
+    ["bash(git *)", /case-sensitive.*"Bash\(git \*\)"/],
+    ["edit", /case-sensitive.*"Edit"/],
+    ["Bash()", /empty parentheses/],
+    ["Bash(git:* push)", /only allowed at the end.*"Bash\(git \* push\)"/],
+    ["WebFetch(example.com)", /domain:example\.com/],
+    ["Bash(git *) && Bash(npm *)", /exactly one/],
+    ["Bash || Edit", /exactly one/],
+    ["1Bash(x)", /tool name/]
+  ])("rejects %j", (source, mentions) => {
+    const parsed = PermissionRule.parse(source)
+    expect(parsed._tag).toBe("Failure")
+    if (parsed._tag === "Failure") {
+      expect(parsed.message).toMatch(mentions)
+      // every message shows a valid example
+      expect(parsed.message).toMatch(/"[A-Za-z_]+(\([^"]*\))?"/)
+    }
+  })
+})
