@@ -19,11 +19,12 @@
  *
  * @since 0.1.0
  */
-import type { Effect, FileSystem, Layer, Path } from "effect"
+import type { Effect, FileSystem, Layer, Path, Scope } from "effect"
 import { Context } from "effect"
 import type { HookError } from "./HookError.ts"
 import type { LoadedSettings } from "./Settings.ts"
-import type { Outcome } from "./Outcome.ts"
+import type * as HookEvent from "./HookEvent.ts"
+import type { HookResult, Outcome } from "./Outcome.ts"
 import type { ProcessSpawner } from "./ProcessSpawner.ts"
 import * as internal from "./internal/engine.ts"
 
@@ -48,6 +49,123 @@ export interface EngineOptions {
   readonly env?: Readonly<Record<string, string | undefined>> | undefined
   /** Receives each warning (a skipped settings entry, an invalid matcher...). Default: collected only. */
   readonly onWarning?: ((warning: string) => void) | undefined
+  /** Events the host declares beside the catalog (e.g. `BeforeModel`). */
+  readonly events?: ReadonlyArray<HookEvent.CustomEvent> | undefined
+  /** Programmatic hooks, like the Agent SDK's `hooks` option; they run after the settings hooks of the same event. */
+  readonly hooks?: Readonly<Record<string, ReadonlyArray<CallbackGroup>>> | undefined
+  /** Runs `prompt` and `agent` hooks. Without it those hooks are non-blocking errors. */
+  readonly model?: ModelCaller | undefined
+  /** Runs `mcp_tool` hooks. Without it those hooks are non-blocking errors. */
+  readonly mcp?: McpCaller | undefined
+  /** Used by `http` hooks. Default: the runtime's global `fetch`. */
+  readonly fetch?: FetchLike | undefined
+  /** Consecutive Stop / SubagentStop blocks after which the agent may stop anyway. Default 8; 0 turns the guard off. */
+  readonly stopBlockCap?: number | undefined
+  /** How many `async` hooks may run at once. Default 4; the rest wait. */
+  readonly asyncConcurrency?: number | undefined
+  /** Called when an `async` hook finishes (also queued for `takeAsyncResults`). */
+  readonly onAsyncResult?: ((result: AsyncResult) => void) | undefined
+  /** Plugin folders whose `hooks/hooks.json` is loaded (with `CLAUDE_PLUGIN_ROOT` set to the folder). */
+  readonly plugins?: ReadonlyArray<string> | undefined
+  /** The folder of managed (policy) settings: `managed-settings.json` and `managed-settings.d/*.json`. Default: none. */
+  readonly managedDir?: string | undefined
+}
+
+/**
+ * The part of the standard `AbortSignal` the engine hands to callbacks (the real one is passed).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface AbortSignalLike {
+  readonly aborted: boolean
+  readonly reason?: unknown
+  addEventListener(type: "abort", listener: () => void, options?: { readonly once?: boolean }): void
+  removeEventListener(type: "abort", listener: () => void): void
+}
+
+/**
+ * A programmatic hook: a function from the input object to the output object.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type HookCallback = (
+  input: Record<string, unknown>,
+  context: { readonly signal: AbortSignalLike }
+) => unknown
+
+/**
+ * A matcher group of programmatic hooks.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface CallbackGroup {
+  readonly matcher?: string | undefined
+  readonly hooks: ReadonlyArray<HookCallback>
+  /** Seconds. Default: the event's default. */
+  readonly timeout?: number | undefined
+}
+
+/**
+ * What a `prompt` or `agent` hook asks the host's model. The model must answer with a JSON object
+ * `{"ok": boolean, "reason"?: string}` (text around it is tolerated).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ModelRequest {
+  readonly kind: "prompt" | "agent"
+  readonly system: string
+  readonly prompt: string
+  readonly model: string | undefined
+  readonly input: Record<string, unknown>
+  readonly signal: AbortSignalLike
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type ModelCaller = (request: ModelRequest) => Promise<string>
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type McpCaller = (request: {
+  readonly server: string
+  readonly tool: string
+  readonly input: Record<string, unknown>
+  readonly signal: AbortSignalLike
+}) => Promise<{ readonly content: ReadonlyArray<{ readonly type: string; readonly text?: string }>; readonly isError?: boolean }>
+
+/**
+ * The subset of `fetch` the `http` handler uses.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type FetchLike = (
+  url: string,
+  init: { readonly method: "POST"; readonly headers: Record<string, string>; readonly body: string; readonly signal: AbortSignalLike }
+) => Promise<{ readonly status: number; readonly text: () => Promise<string> }>
+
+/**
+ * The result of an `async` hook, delivered after the dispatch that started it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface AsyncResult {
+  readonly event: string
+  readonly hook: HookResult
+  /** For the model, on its next turn: `additionalContext` and `systemMessage`. */
+  readonly toModel: ReadonlyArray<string>
+  /** `asyncRewake` hook exited 2: wake the agent now with `rewakeMessage`. */
+  readonly rewake: boolean
+  readonly rewakeMessage: string | null
 }
 
 /**
@@ -66,18 +184,22 @@ export class HookEngine extends Context.Service<
      * Fails only for engine errors (a payload that is not an object); hook failures are results.
      */
     readonly dispatch: (event: string, payload: unknown) => Effect.Effect<Outcome, HookError>
+    /** Removes and returns the results of `async` hooks that finished since the last call. */
+    readonly takeAsyncResults: Effect.Effect<ReadonlyArray<AsyncResult>>
+    /** Waits until every running `async` hook has finished. */
+    readonly awaitAsync: Effect.Effect<void>
   }
 >()("@agent-hooks/core/HookEngine") {}
 
 /**
- * Loads the settings and builds the engine.
+ * Loads the settings and builds the engine. `async` hooks live in the scope: closing it kills them.
  *
  * @since 0.1.0
  * @category constructors
  */
 export const make: (
   options: EngineOptions
-) => Effect.Effect<HookEngine["Service"], HookError, ProcessSpawner | FileSystem.FileSystem | Path.Path> =
+) => Effect.Effect<HookEngine["Service"], HookError, ProcessSpawner | FileSystem.FileSystem | Path.Path | Scope.Scope> =
   internal.make
 
 /**

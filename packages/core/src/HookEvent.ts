@@ -32,9 +32,55 @@ export interface HookEventSpec {
   readonly blocking: BlockingRule
   /** A hook's plain (non-JSON) stdout on exit 0 is added to the model's context. */
   readonly plainStdoutToContext: boolean
-  /** Seconds. */
+  /** Seconds, for command, http and mcp_tool hooks (prompt hooks default to 30 s, agent hooks to 60 s). */
   readonly defaultTimeout: number
+  /** Who is shown a hook's stderr when it exits 2 (§6.4). */
+  readonly exit2StderrTo: Audience
+  /** Who is shown the reason of a `decision: "block"` (§6.4). */
+  readonly reasonTo: Audience
+  /** The fields `hookSpecificOutput` may carry on this event; empty: none (its presence is an error). */
+  readonly specificOutput: ReadonlyArray<string>
+  /** `continue: false` is honoured (it is discarded on some events). */
+  readonly continueHonored: boolean
+  /** `prompt` and `agent` handlers may run on this event. */
+  readonly promptHandlers: boolean
+  /** `true` for events declared by the host rather than taken from the catalog. */
+  readonly custom: boolean
 }
+
+/**
+ * Where a message goes: to the model, to the user, or nowhere (debug log only).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Audience = "model" | "user" | "none"
+
+/**
+ * An event a host declares for itself, e.g. model-level events like Gemini's `BeforeModel`.
+ * Unset fields take the defaults of a non-blocking event with no matcher.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface CustomEvent {
+  readonly name: string
+  readonly matcherField?: string | undefined
+  readonly blocking?: BlockingRule | undefined
+  readonly plainStdoutToContext?: boolean | undefined
+  readonly defaultTimeout?: number | undefined
+  readonly exit2StderrTo?: Audience | undefined
+  readonly reasonTo?: Audience | undefined
+  readonly specificOutput?: ReadonlyArray<string> | undefined
+}
+
+/**
+ * Builds the spec of a host-declared event.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const custom: (event: CustomEvent) => HookEventSpec = internal.custom
 
 /**
  * All 33 events, in the reference's order.

@@ -53,6 +53,12 @@ export interface HookVerdict {
   readonly systemMessage: string | null
   readonly additionalContext: ReadonlyArray<string>
   readonly updatedInput: Record<string, unknown> | null
+  /** Other `hookSpecificOutput` fields the event accepts (`updatedToolOutput`, `sessionTitle`, `watchPaths`...). */
+  readonly hookSpecificOutput: Record<string, unknown> | null
+  /** Where `reason` came from: the hook's JSON, or its stderr on exit 2. */
+  readonly reasonFrom: "json" | "stderr" | null
+  /** On an event that cannot block, the stderr of an exit 2 (shown to whoever §6.4 says). */
+  readonly stderrNotice?: string | null | undefined
   /** Why it was classified so, or what was wrong with its output. */
   readonly messages: ReadonlyArray<string>
 }

@@ -72,6 +72,21 @@ export interface Outcome {
   readonly additionalContext: ReadonlyArray<string>
   readonly systemMessages: ReadonlyArray<string>
   readonly hooks: ReadonlyArray<HookResult>
+  /** Other `hookSpecificOutput` fields the event accepts (`updatedToolOutput`, `sessionTitle`, `watchPaths`, `worktreePath`...), merged in config order; `null` when none. */
+  readonly hookSpecificOutput: Record<string, unknown> | null
+  /**
+   * What the host must show the model, in order (compatibility reference §6.4): the block reason
+   * where the model receives it, and every `additionalContext`.
+   */
+  readonly toModel: ReadonlyArray<string>
+  /**
+   * What the host must show the user, in order (§6.4): `systemMessage`s, the `stopReason` when
+   * `continue` is false, the block or ask reason where the user receives it, and one
+   * `<hook> hook error: ...` notice per failed hook.
+   */
+  readonly toUser: ReadonlyArray<string>
+  /** Hooks started in the background (`async`); their results arrive later (`takeAsyncResults`). */
+  readonly asyncHooks: ReadonlyArray<string>
   /** Problems worth showing to whoever maintains the hooks (bad JSON output, config warnings). */
   readonly warnings: ReadonlyArray<string>
 }
@@ -91,7 +106,8 @@ import * as internal from "./internal/outcome.ts"
  * - `updatedInput`: each hook's object shallow-merged over the previous ones in config order
  *   (a later hook's keys win); `null` when the event is blocked or no hook changed the input.
  *   Claude Code instead keeps whichever hook finished last, which is not deterministic;
- * - `continue`: `false` when any hook said so; `stopReason` is the first one given.
+ * - `continue`: `false` when any hook said so (on events that honour it); `stopReason` is the first one given;
+ * - `toModel` / `toUser`: each message routed to its audience as §6.4 says.
  *
  * @since 0.1.0
  * @category constructors
@@ -99,5 +115,6 @@ import * as internal from "./internal/outcome.ts"
 export const aggregate: (
   event: HookEventSpec,
   hooks: ReadonlyArray<{ readonly result: HookResult; readonly verdict: HookVerdict }>,
-  warnings: ReadonlyArray<string>
+  warnings: ReadonlyArray<string>,
+  asyncHooks?: ReadonlyArray<string>
 ) => Outcome = internal.aggregate

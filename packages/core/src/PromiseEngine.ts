@@ -19,7 +19,7 @@
  * @since 0.1.0
  */
 import type { Layer } from "effect"
-import type { HookEngine } from "./HookEngine.ts"
+import type { AsyncResult, HookEngine } from "./HookEngine.ts"
 import type { HookError } from "./HookError.ts"
 import type { Outcome } from "./Outcome.ts"
 import type { LoadedSettings } from "./Settings.ts"
@@ -35,7 +35,11 @@ export interface PromiseHookEngine {
   readonly settings: LoadedSettings
   /** Runs the hooks of `event` for `payload` (a JSON object). */
   readonly dispatch: (event: string, payload: Record<string, unknown>) => Promise<Outcome>
-  /** Releases the engine; hooks still running are stopped. Safe to call twice. */
+  /** Removes and returns the results of `async` hooks that finished since the last call. */
+  readonly takeAsyncResults: () => Promise<ReadonlyArray<AsyncResult>>
+  /** Waits until every running `async` hook has finished. */
+  readonly awaitAsync: () => Promise<void>
+  /** Releases the engine; hooks still running (`async` ones included) are killed. Safe to call twice. */
   readonly close: () => Promise<void>
 }
 

@@ -13,6 +13,9 @@
  * 2. project: `<project>/.agent-hooks/settings.json`
  * 3. local: `<project>/.agent-hooks/settings.local.json`
  *
+ * Then each plugin's `hooks/hooks.json` (`options.plugins`), then managed policy settings
+ * (`options.managedDir`: `managed-settings.json`, then `managed-settings.d/*.json` alphabetically).
+ *
  * Hook arrays concatenate in that order; a handler identical to one already loaded from another
  * file runs once. A file that cannot be read or is not a JSON object is an error naming the file;
  * an unknown event or a malformed entry is skipped with a warning naming the file and JSON path.
@@ -21,6 +24,8 @@
  */
 import type { Effect, FileSystem, Path } from "effect"
 import type { SettingsError } from "./HookError.ts"
+import type { HookCallback } from "./HookEngine.ts"
+import type { CustomEvent } from "./HookEvent.ts"
 import type { Matcher } from "./Matcher.ts"
 import * as internal from "./internal/settings.ts"
 
@@ -30,7 +35,26 @@ import * as internal from "./internal/settings.ts"
  * @since 0.1.0
  * @category models
  */
-export type SettingsScope = "user" | "project" | "local" | "explicit"
+export type SettingsScope = "user" | "project" | "local" | "explicit" | "plugin" | "managed"
+
+/**
+ * Fields every handler type accepts.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface HandlerCommon {
+  /** Seconds. Default: the event's default (600 s for most events; 30 s for prompt, 60 s for agent). */
+  readonly timeout?: number | undefined
+  /** Text a host may show while the hook runs. */
+  readonly statusMessage?: string | undefined
+  /** One permission rule (`Bash(git push:*)`, `Edit(src/**)`); on tool events only. */
+  readonly if?: string | undefined
+  /** `"block"`: a hook that fails, times out or prints invalid output blocks, as exit 2 would. */
+  readonly onFailure?: "continue" | "block" | undefined
+  /** Run once per engine session, then never again. */
+  readonly once?: boolean | undefined
+}
 
 /**
  * A `command` handler: shell form (`command` run by `/bin/sh -c`), or exec form when `args` is
@@ -39,23 +63,95 @@ export type SettingsScope = "user" | "project" | "local" | "explicit"
  * @since 0.1.0
  * @category models
  */
-export interface CommandHandler {
+export interface CommandHandler extends HandlerCommon {
   readonly type: "command"
   readonly command: string
   readonly args?: ReadonlyArray<string> | undefined
-  /** Seconds. Default: the event's default (600 s for most events). */
-  readonly timeout?: number | undefined
-  readonly statusMessage?: string | undefined
+  /** `"bash"` runs `bash -c`, `"powershell"` runs `pwsh -Command`; default `/bin/sh -c`. Ignored with `args`. */
+  readonly shell?: "bash" | "sh" | "powershell" | undefined
+  /** Run in the background: the hook cannot block; its result is delivered later. */
+  readonly async?: boolean | undefined
+  /** Like `async`, and an exit 2 wakes the host at once. */
+  readonly asyncRewake?: boolean | undefined
 }
 
 /**
- * Any handler. Only `command` runs in this version; other types are loaded, reported by
- * `list`, and skipped with a warning at dispatch.
+ * An `http` handler: the input JSON is POSTed to `url`.
  *
  * @since 0.1.0
  * @category models
  */
-export type Handler = CommandHandler | { readonly type: string; readonly [key: string]: unknown }
+export interface HttpHandler extends HandlerCommon {
+  readonly type: "http"
+  readonly url: string
+  readonly headers?: Readonly<Record<string, string>> | undefined
+  /** Env vars that `headers` may reference as `$VAR` or `${VAR}`; others become empty. */
+  readonly allowedEnvVars?: ReadonlyArray<string> | undefined
+}
+
+/**
+ * A `prompt` or `agent` handler: a model, supplied by the host, judges the input.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface PromptHandler extends HandlerCommon {
+  readonly type: "prompt" | "agent"
+  readonly prompt: string
+  readonly model?: string | undefined
+  readonly continueOnBlock?: boolean | undefined
+}
+
+/**
+ * An `mcp_tool` handler: a tool of an MCP server, called through the host.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface McpToolHandler extends HandlerCommon {
+  readonly type: "mcp_tool"
+  readonly server: string
+  readonly tool: string
+  readonly input?: Readonly<Record<string, unknown>> | undefined
+}
+
+/**
+ * A `module` handler: a JavaScript or TypeScript module whose export takes the input object and
+ * returns the output object (or a Promise of it), run in-process.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ModuleHandler extends HandlerCommon {
+  readonly type: "module"
+  /** As written; relative to the settings file's folder. */
+  readonly module: string
+  /** Absolute path, resolved when the settings load. */
+  readonly modulePath: string
+  /** The export to call. Default: `"default"`. */
+  readonly export: string
+}
+
+/**
+ * A programmatic hook given to the engine in code (`EngineOptions.hooks`); never read from a file.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface CallbackHandler extends HandlerCommon {
+  readonly type: "callback"
+  readonly callback: HookCallback
+  /** How results name it: `callback <function name>`. */
+  readonly name: string
+}
+
+/**
+ * Any handler.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Handler = CommandHandler | HttpHandler | PromptHandler | McpToolHandler | ModuleHandler | CallbackHandler
 
 /**
  * One handler, ready to run: where it came from and the compiled matcher of its group.
@@ -72,6 +168,8 @@ export interface HookEntry {
   readonly scope: SettingsScope
   /** The JSON path of the handler inside its file, e.g. `hooks.PreToolUse[0].hooks[1]`. */
   readonly path: string
+  /** The plugin folder for plugin hooks (`CLAUDE_PLUGIN_ROOT`). */
+  readonly pluginRoot?: string | undefined
 }
 
 /**
@@ -97,8 +195,12 @@ export interface LoadedSettings {
   readonly files: ReadonlyArray<SettingsFile>
   /** Per event, the handlers in merge order (user, project, local; then file order), deduplicated. */
   readonly hooks: Readonly<Record<string, ReadonlyArray<HookEntry>>>
-  /** `disableAllHooks` after scalar precedence (local > project > user). */
+  /** `disableAllHooks` after scalar precedence (managed > local > project > user). */
   readonly disableAllHooks: boolean
+  /** Managed policy: only managed hooks (and programmatic ones) run. */
+  readonly allowManagedHooksOnly: boolean
+  /** `allowedHttpHookUrls` (managed settings win over the rest); `undefined`: every URL is allowed. */
+  readonly allowedHttpHookUrls: ReadonlyArray<string> | undefined
   readonly warnings: ReadonlyArray<string>
 }
 
@@ -117,6 +219,26 @@ export interface LoadOptions {
   readonly cwd: string
   /** For `AGENT_HOOKS_HOME` and `HOME`. */
   readonly env: Readonly<Record<string, string | undefined>>
+  /** Plugin folders; each one's `hooks/hooks.json` is loaded after the other settings. */
+  readonly plugins?: ReadonlyArray<string> | undefined
+  /** Folder of `managed-settings.json` and `managed-settings.d/*.json` (policy; read even with explicit files). */
+  readonly managedDir?: string | undefined
+  /** Events the host declares; settings may configure hooks for them. */
+  readonly events?: ReadonlyArray<CustomEvent> | undefined
+}
+
+/**
+ * What one settings document holds.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface DecodedSettings {
+  readonly entries: ReadonlyArray<HookEntry>
+  readonly disableAllHooks: boolean | undefined
+  readonly allowManagedHooksOnly: boolean | undefined
+  readonly allowedHttpHookUrls: ReadonlyArray<string> | undefined
+  readonly warnings: ReadonlyArray<string>
 }
 
 /**
@@ -129,9 +251,10 @@ export interface LoadOptions {
 export const decode: (
   document: unknown,
   file: string,
-  scope: SettingsScope
-) => Effect.Effect<{ readonly entries: ReadonlyArray<HookEntry>; readonly disableAllHooks: boolean | undefined; readonly warnings: ReadonlyArray<string> }, SettingsError> =
-  internal.decode
+  scope: SettingsScope,
+  pluginRoot?: string,
+  events?: ReadonlyArray<CustomEvent>
+) => Effect.Effect<DecodedSettings, SettingsError> = internal.decode
 
 /**
  * Finds, reads, decodes and merges settings files.

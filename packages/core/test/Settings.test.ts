@@ -10,7 +10,13 @@ const files = (tree: Record<string, string>) =>
       readFileString: (path) =>
         path in tree
           ? Effect.succeed(tree[path]!)
-          : Effect.fail(new PlatformError(new SystemError({ _tag: "NotFound", module: "FileSystem", method: "readFileString", pathOrDescriptor: path })))
+          : Effect.fail(new PlatformError(new SystemError({ _tag: "NotFound", module: "FileSystem", method: "readFileString", pathOrDescriptor: path }))),
+      readDirectory: (path) => {
+        const names = Object.keys(tree).filter((file) => file.startsWith(`${path}/`)).map((file) => file.slice(path.length + 1))
+        return names.length > 0
+          ? Effect.succeed(names)
+          : Effect.fail(new PlatformError(new SystemError({ _tag: "NotFound", module: "FileSystem", method: "readDirectory", pathOrDescriptor: path })))
+      }
     }),
     Path.layer
   )
@@ -126,10 +132,66 @@ describe("Settings.load", () => {
     expect(s.warnings[1]).toMatch(/Stop does not support matchers/)
   })
 
-  it("other handler types are skipped with a clear warning for now", async () => {
-    const s = await loaded({ "/s.json": settings({ Stop: [{ hooks: [{ type: "http", url: "http://x" }, cmd("b")] }] }) }, { settings: ["/s.json"] })
+  it("loads every handler type, and names the expected types for an unknown one", async () => {
+    const s = await loaded({
+      "/dir/s.json": settings({
+        Stop: [{
+          hooks: [
+            { type: "http", url: "http://127.0.0.1:1/hook", headers: { Authorization: "Bearer $TOKEN" }, allowedEnvVars: ["TOKEN"] },
+            { type: "prompt", prompt: "Is the work done? $ARGUMENTS" },
+            { type: "agent", prompt: "Check the tests" },
+            { type: "mcp_tool", server: "memory", tool: "log", input: { text: "${last_assistant_message}" } },
+            { type: "module", module: "./hooks/guard.mjs" },
+            { type: "module", module: "../shared/guard.ts", export: "check" },
+            { type: "webhook", url: "x" },
+            cmd("b")
+          ]
+        }]
+      })
+    }, { settings: ["/dir/s.json"] })
+    expect(s.hooks["Stop"]!.map((e) => e.handler.type)).toEqual(["http", "prompt", "agent", "mcp_tool", "module", "module", "command"])
+    expect(s.hooks["Stop"]![4]!.handler).toMatchObject({ modulePath: "/dir/hooks/guard.mjs", export: "default" })
+    expect(s.hooks["Stop"]![5]!.handler).toMatchObject({ modulePath: "/shared/guard.ts", export: "check" })
+    expect(s.warnings).toEqual([
+      `/dir/s.json at hooks.Stop[0].hooks[6].type: expected "command" | "http" | "prompt" | "agent" | "mcp_tool" | "module", got string "webhook"; skipped`
+    ])
+  })
+
+  it("loads plugin hooks with their root, in Claude Code's shape or as a bare event object", async () => {
+    const s = await loaded({
+      "/plugins/a/hooks/hooks.json": JSON.stringify({ description: "a", hooks: { Stop: [{ hooks: [cmd("${CLAUDE_PLUGIN_ROOT}/stop.sh")] }] } }),
+      "/plugins/b/hooks/hooks.json": JSON.stringify({ Stop: [{ hooks: [cmd("b.sh")] }] })
+    }, { plugins: ["/plugins/a", "/plugins/b"] })
+    expect(s.hooks["Stop"]!.map((e) => [e.scope, e.pluginRoot])).toEqual([["plugin", "/plugins/a"], ["plugin", "/plugins/b"]])
+  })
+
+  it("managed policy: allowManagedHooksOnly keeps only managed hooks; managed disableAllHooks turns everything off", async () => {
+    const tree = {
+      "/proj/.agent-hooks/settings.json": settings({ Stop: [{ hooks: [cmd("project.sh")] }] }),
+      "/etc/ah/managed-settings.json": JSON.stringify({ allowManagedHooksOnly: true, hooks: { Stop: [{ hooks: [cmd("policy.sh")] }] } })
+    }
+    const only = await loaded(tree, { managedDir: "/etc/ah" })
+    expect(only.hooks["Stop"]!.map((e) => (e.handler as Settings.CommandHandler).command)).toEqual(["policy.sh"])
+    expect(only.warnings).toContain("managed settings set allowManagedHooksOnly: 1 hooks from other settings are ignored")
+    const off = await loaded({ ...tree, "/etc/ah/managed-settings.json": JSON.stringify({ disableAllHooks: true, hooks: { Stop: [{ hooks: [cmd("policy.sh")] }] } }) }, {
+      managedDir: "/etc/ah"
+    })
+    expect(off.hooks).toEqual({})
+    expect(off.disableAllHooks).toBe(true)
+  })
+
+  it("disableAllHooks outside managed settings keeps managed hooks running", async () => {
+    const s = await loaded({
+      "/proj/.agent-hooks/settings.json": JSON.stringify({ disableAllHooks: true, hooks: { Stop: [{ hooks: [cmd("project.sh")] }] } }),
+      "/etc/ah/managed-settings.json": settings({ Stop: [{ hooks: [cmd("policy.sh")] }] })
+    }, { managedDir: "/etc/ah" })
+    expect(s.hooks["Stop"]!.map((e) => (e.handler as Settings.CommandHandler).command)).toEqual(["policy.sh"])
+  })
+
+  it("allowManagedHooksOnly outside managed settings is ignored, with a warning", async () => {
+    const s = await loaded({ "/s.json": JSON.stringify({ allowManagedHooksOnly: true, hooks: { Stop: [{ hooks: [cmd("b")] }] } }) }, { settings: ["/s.json"] })
     expect(s.hooks["Stop"]).toHaveLength(1)
-    expect(s.warnings[0]).toMatch(/handler type "http" is not supported by this version yet; skipped/)
+    expect(s.warnings).toEqual(["/s.json at allowManagedHooksOnly: only managed settings can set this; ignored"])
   })
 
   it("disableAllHooks: local beats project beats user", async () => {

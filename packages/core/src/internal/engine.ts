@@ -1,29 +1,49 @@
-import { Duration, Effect, FileSystem, Layer, Path } from "effect"
-import type { EngineOptions } from "../HookEngine.ts"
+import { Effect, FiberSet, FileSystem, Layer, Path, Semaphore } from "effect"
+import type { Scope } from "effect"
+import type { AsyncResult, EngineOptions } from "../HookEngine.ts"
 import { HookEngine } from "../HookEngine.ts"
 import type { HookError } from "../HookError.ts"
 import { PayloadError } from "../HookError.ts"
 import * as HookEvent from "../HookEvent.ts"
 import * as HookInput from "../HookInput.ts"
 import * as HookOutput from "../HookOutput.ts"
-import * as HookRunner from "../HookRunner.ts"
+import type { ProcessRun } from "../HookRunner.ts"
+import * as Matcher from "../Matcher.ts"
 import * as Outcome from "../Outcome.ts"
+import * as PermissionRule from "../PermissionRule.ts"
 import { ProcessSpawner } from "../ProcessSpawner.ts"
-import type { CommandHandler, HookEntry, LoadedSettings } from "../Settings.ts"
+import type { Handler, HookEntry, LoadedSettings } from "../Settings.ts"
 import * as Settings from "../Settings.ts"
-
-/** Each of stdout and stderr is kept up to this many bytes; the rest is dropped and noted. */
-const MAX_OUTPUT_BYTES = 1024 * 1024
+import { defaultTimeout, display, execute, MAX_OUTPUT_BYTES } from "./execute.ts"
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
-const isCommand = (entry: HookEntry): entry is HookEntry & { readonly handler: CommandHandler } => entry.handler.type === "command"
+/** Events a handler's `if` rule applies to; on any other event a handler with `if` never runs. */
+const TOOL_EVENTS = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"])
+/** Events where `onFailure: "block"` is ignored (§3.3). */
+const FAIL_OPEN_EVENTS = new Set(["Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"])
+const STOP_EVENTS = new Set(["Stop", "SubagentStop"])
+/** additionalContext, systemMessage and reasons longer than this are cut; the rest goes to a file. */
+const MAX_MESSAGE_CHARS = 10_000
 
-const displayCommand = (handler: CommandHandler): string =>
-  handler.args === undefined ? handler.command : [handler.command, ...handler.args].join(" ")
-
-const dedupKey = (handler: CommandHandler): string => JSON.stringify([handler.type, handler.command, handler.args ?? null])
+const dedupKey = (handler: Handler): string | undefined => {
+  switch (handler.type) {
+    case "command":
+      return JSON.stringify(["command", handler.command, handler.args ?? null])
+    case "http":
+      return JSON.stringify(["http", handler.url])
+    case "prompt":
+    case "agent":
+      return JSON.stringify([handler.type, handler.prompt])
+    case "mcp_tool":
+      return JSON.stringify(["mcp_tool", handler.server, handler.tool])
+    case "module":
+      return JSON.stringify(["module", handler.modulePath, handler.export])
+    case "callback":
+      return undefined
+  }
+}
 
 /** The value a matcher is tested against, or `undefined` when every group runs. */
 const matchValue = (spec: HookEvent.HookEventSpec, payload: Readonly<Record<string, unknown>>, path: Path.Path): string | undefined => {
@@ -34,45 +54,188 @@ const matchValue = (spec: HookEvent.HookEventSpec, payload: Readonly<Record<stri
   return spec.name === "FileChanged" ? path.basename(text) : text
 }
 
-/** Matching entries in merge order; a handler identical to one from another settings file runs once. */
-const select = (
-  entries: ReadonlyArray<HookEntry>,
-  value: string | undefined
-): ReadonlyArray<HookEntry & { readonly handler: CommandHandler }> => {
-  const seen = new Map<string, string>()
-  const selected: Array<HookEntry & { readonly handler: CommandHandler }> = []
-  for (const entry of entries) {
-    if (!isCommand(entry)) continue
-    if (value !== undefined && !entry.matcher.test(value)) continue
-    const key = dedupKey(entry.handler)
-    const firstSource = seen.get(key)
-    if (firstSource !== undefined && firstSource !== entry.source) continue
-    if (firstSource === undefined) seen.set(key, entry.source)
-    selected.push(entry)
-  }
-  return selected
-}
-
 const cleanEnv = (env: Readonly<Record<string, string | undefined>>): Record<string, string> => {
   const out: Record<string, string> = {}
   for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value
   return out
 }
 
+const envNumber = (env: Readonly<Record<string, string | undefined>>, ...names: ReadonlyArray<string>): number | undefined => {
+  for (const name of names) {
+    const value = env[name]
+    if (value !== undefined && value !== "" && Number.isFinite(Number(value))) return Number(value)
+  }
+  return undefined
+}
+
+/** Programmatic hooks become entries like any other, after the settings hooks of their event. */
+const callbackEntries = (options: EngineOptions): Record<string, Array<HookEntry>> => {
+  const out: Record<string, Array<HookEntry>> = {}
+  for (const [event, groups] of Object.entries(options.hooks ?? {})) {
+    groups.forEach((group, groupIndex) => {
+      const matcher = Matcher.compile(group.matcher, event).matcher
+      group.hooks.forEach((callback, index) => {
+        ;(out[event] ??= []).push({
+          event,
+          matcher,
+          handler: { type: "callback", callback, name: callback.name || `${event}[${groupIndex}][${index}]`, timeout: group.timeout },
+          source: "(programmatic)",
+          scope: "explicit",
+          path: `hooks.${event}[${groupIndex}].hooks[${index}]`
+        })
+      })
+    })
+  }
+  return out
+}
+
+interface Prepared {
+  readonly entry: HookEntry
+  readonly rule: PermissionRule.PermissionRule | undefined
+}
+
 /** @internal */
 export const make = (
   options: EngineOptions
-): Effect.Effect<HookEngine["Service"], HookError, ProcessSpawner | FileSystem.FileSystem | Path.Path> =>
+): Effect.Effect<HookEngine["Service"], HookError, ProcessSpawner | FileSystem.FileSystem | Path.Path | Scope.Scope> =>
   Effect.gen(function*() {
     const path = yield* Path.Path
+    const fs = yield* FileSystem.FileSystem
     const spawner = yield* ProcessSpawner
     const env = options.env ?? {}
     const cwd = path.resolve(options.cwd ?? options.projectDir ?? ".")
     const projectDir = path.resolve(cwd, options.projectDir ?? ".")
-    const settings: LoadedSettings = yield* Settings.load({ settings: options.settings, projectDir, cwd, env })
-    if (options.onWarning !== undefined) for (const warning of settings.warnings) options.onWarning(warning)
+    const loaded: LoadedSettings = yield* Settings.load({
+      settings: options.settings,
+      projectDir,
+      cwd,
+      env,
+      plugins: options.plugins,
+      managedDir: options.managedDir,
+      events: options.events
+    })
+    const warnings = [...loaded.warnings]
+
+    // Compile every `if` rule once; a broken rule warns and its handler never runs.
+    const prepared: Record<string, Array<Prepared>> = {}
+    const programmatic = callbackEntries(options)
+    for (const event of new Set([...Object.keys(loaded.hooks), ...Object.keys(programmatic)])) {
+      for (const entry of [...(loaded.hooks[event] ?? []), ...(programmatic[event] ?? [])]) {
+        const source = entry.handler.if
+        if (source === undefined) {
+          ;(prepared[event] ??= []).push({ entry, rule: undefined })
+          continue
+        }
+        const parsed = PermissionRule.parse(source)
+        if (parsed._tag === "Failure") {
+          warnings.push(`${entry.source} at ${entry.path}.if: ${parsed.message}; the handler never runs`)
+          continue
+        }
+        if (!TOOL_EVENTS.has(event)) {
+          warnings.push(`${entry.source} at ${entry.path}.if: "if" applies only to tool events; on ${event} this handler never runs`)
+          continue
+        }
+        ;(prepared[event] ??= []).push({ entry, rule: parsed.rule })
+      }
+    }
+    const settings: LoadedSettings = { ...loaded, warnings }
+    if (options.onWarning !== undefined) for (const warning of warnings) options.onWarning(warning)
+
+    const customEvents = new Map((options.events ?? []).map((event) => [event.name, HookEvent.custom(event)]))
     const sessionId = HookInput.makeSessionId()
     const baseEnv = { ...cleanEnv(env), AGENT_HOOKS_PROJECT_DIR: projectDir, CLAUDE_PROJECT_DIR: projectDir }
+    const stopCap = options.stopBlockCap ?? envNumber(env, "AGENT_HOOKS_STOP_HOOK_BLOCK_CAP", "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP") ?? 8
+    const ran = new Set<HookEntry>()
+    const stopStreaks = new Map<string, number>()
+    const asyncFibers = yield* FiberSet.make<void, never>()
+    const asyncPool = yield* Semaphore.make(Math.max(1, options.asyncConcurrency ?? 4))
+    let asyncResults: Array<AsyncResult> = []
+
+    const select = (spec: HookEvent.HookEventSpec, payload: Readonly<Record<string, unknown>>): ReadonlyArray<HookEntry> => {
+      const value = matchValue(spec, payload, path)
+      const seen = new Map<string, string>()
+      const selected: Array<HookEntry> = []
+      for (const { entry, rule } of prepared[spec.name] ?? []) {
+        if (value !== undefined && !entry.matcher.test(value)) continue
+        if (rule !== undefined) {
+          const toolName = typeof payload["tool_name"] === "string" ? payload["tool_name"] : ""
+          const cwd = typeof payload["cwd"] === "string" ? payload["cwd"] : projectDir
+          if (!PermissionRule.matches(rule, toolName, payload["tool_input"], { cwd, projectDir, home: env["HOME"] })) continue
+        }
+        if (entry.handler.once === true && ran.has(entry)) continue
+        const key = dedupKey(entry.handler)
+        if (key !== undefined) {
+          // An identical handler from another settings file runs once (plugins and programmatic hooks stay separate).
+          const firstSource = seen.get(key)
+          if (firstSource !== undefined && firstSource !== entry.source && entry.scope !== "plugin") continue
+          if (firstSource === undefined) seen.set(key, entry.source)
+        }
+        selected.push(entry)
+      }
+      return selected
+    }
+
+    const interpretRun = (spec: HookEvent.HookEventSpec, entry: HookEntry, run: ProcessRun, timeout: number, asyncHook: boolean, label: string) => {
+      let verdict = HookOutput.interpret(spec, { ...run, timeout })
+      const failed = verdict.status === "non-blocking-error" || verdict.status === "cancelled"
+      const timedOutBlocks = spec.name === "PreModelSwitch" && run.timedOut
+      if (
+        failed && !asyncHook && spec.blocking !== "none" && spec.blocking !== "permission-request" &&
+        ((entry.handler.onFailure === "block" && !FAIL_OPEN_EVENTS.has(spec.name)) || timedOutBlocks)
+      ) {
+        const why = run.timedOut ? "timed out" : "failed"
+        const because = timedOutBlocks ? "a PreModelSwitch hook that times out blocks the switch" : `blocking because onFailure is "block"`
+        verdict = {
+          ...verdict,
+          status: "blocking-error",
+          decision: spec.blocking === "permission" ? "deny" : "block",
+          reason: `${label} hook error: [${display(entry.handler)}]: ${why}; ${because}`,
+          reasonFrom: "stderr"
+        }
+      } else if (entry.handler.onFailure === "block" && FAIL_OPEN_EVENTS.has(spec.name) && failed) {
+        verdict = { ...verdict, messages: [...verdict.messages, `not blocking (onFailure: "block" is ignored on ${spec.name})`] }
+      }
+      const messages = [...verdict.messages]
+      if (run.stdoutTruncated) messages.push(`stdout was longer than ${MAX_OUTPUT_BYTES} bytes and was cut there`)
+      if (run.stderrTruncated) messages.push(`stderr was longer than ${MAX_OUTPUT_BYTES} bytes and was cut there`)
+      const result: Outcome.HookResult = {
+        command: display(entry.handler),
+        exitCode: run.exitCode,
+        signal: run.signal,
+        timedOut: run.timedOut,
+        durationMs: run.durationMs,
+        stdout: run.stdout,
+        stderr: run.stderr,
+        status: verdict.status,
+        source: entry.scope === "explicit" && entry.source === "(programmatic)" ? null : entry.source,
+        decision: verdict.decision,
+        messages
+      }
+      return { result, verdict }
+    }
+
+    // Strings that reach the model or the user are capped; the whole text goes to a file the message names.
+    const overflowDir = path.join(env["TMPDIR"] ?? env["TEMP"] ?? "/tmp", "agent-hooks", sessionId)
+    let overflowCount = 0
+    const cap = (text: string): Effect.Effect<string> => {
+      if (text.length <= MAX_MESSAGE_CHARS) return Effect.succeed(text)
+      const file = path.join(overflowDir, `hook-output-${++overflowCount}.txt`)
+      return fs.makeDirectory(overflowDir, { recursive: true }).pipe(
+        Effect.andThen(fs.writeFileString(file, text)),
+        Effect.as(`${text.slice(0, MAX_MESSAGE_CHARS)}\n[truncated: ${text.length} characters in all; the full text is in ${file}]`),
+        Effect.catch((error) =>
+          Effect.succeed(`${text.slice(0, MAX_MESSAGE_CHARS)}\n[truncated: ${text.length} characters in all; could not save the rest: ${error.message}]`)
+        )
+      )
+    }
+    const capVerdict = (verdict: HookOutput.HookVerdict): Effect.Effect<HookOutput.HookVerdict> =>
+      Effect.gen(function*() {
+        const additionalContext = yield* Effect.forEach(verdict.additionalContext, cap)
+        const systemMessage = verdict.systemMessage === null ? null : yield* cap(verdict.systemMessage)
+        const reason = verdict.reason === null ? null : yield* cap(verdict.reason)
+        const stopReason = verdict.stopReason === null ? null : yield* cap(verdict.stopReason)
+        return { ...verdict, additionalContext, systemMessage, reason, stopReason }
+      })
 
     const dispatch = (event: string, payload: unknown) =>
       Effect.gen(function*() {
@@ -81,64 +244,119 @@ export const make = (
             detail: `expected a JSON object, got ${payload === null ? "null" : Array.isArray(payload) ? "an array" : typeof payload}`
           })
         }
-        const known = HookEvent.get(event)
-        const spec: HookEvent.HookEventSpec = known ??
-          { name: event, matcherField: undefined, blocking: "none", plainStdoutToContext: false, defaultTimeout: 600 }
-        const warnings: Array<string> = []
+        const known = HookEvent.get(event) ?? customEvents.get(event)
+        const spec: HookEvent.HookEventSpec = known ?? HookEvent.custom({ name: event })
+        const dispatchWarnings: Array<string> = []
         if (known === undefined) {
           const suggestion = HookEvent.suggest(event)
-          warnings.push(`unknown event "${event}"${suggestion ? ` (did you mean "${suggestion}"?)` : ""}; no hooks run for it`)
+          dispatchWarnings.push(`unknown event "${event}"${suggestion ? ` (did you mean "${suggestion}"?)` : ""}; no hooks run for it`)
         }
-        const entries = settings.disableAllHooks ? [] : select(settings.hooks[event] ?? [], matchValue(spec, payload, path))
-        const input = HookInput.build(event, payload, { sessionId, cwd: projectDir })
+        const session = typeof payload["session_id"] === "string" ? payload["session_id"] : sessionId
+        const streakKey = `${event}\u0000${session}\u0000${typeof payload["agent_id"] === "string" ? payload["agent_id"] : ""}`
+        const streak = stopStreaks.get(streakKey) ?? 0
+        const hostPayload = STOP_EVENTS.has(event) && payload["stop_hook_active"] === undefined ? { ...payload, stop_hook_active: streak > 0 } : payload
+        const input = HookInput.build(event, hostPayload, { sessionId, cwd: projectDir })
         const stdin = JSON.stringify(input)
         const hookCwd = typeof payload["cwd"] === "string" && payload["cwd"] !== "" ? path.resolve(projectDir, payload["cwd"]) : projectDir
+        const label = spec.matcherField !== undefined && typeof payload[spec.matcherField] === "string" ? `${event}:${String(payload[spec.matcherField])}` : event
+
+        const entries = select(spec, payload)
+        for (const entry of entries) if (entry.handler.once === true) ran.add(entry)
+        const context = (entry: HookEntry) => {
+          const timeout = entry.handler.timeout ?? defaultTimeout(entry.handler, spec)
+          const hookEnv = entry.pluginRoot === undefined ? baseEnv : { ...baseEnv, CLAUDE_PLUGIN_ROOT: entry.pluginRoot }
+          return {
+            timeout,
+            ctx: {
+              spec,
+              entry,
+              input,
+              stdin,
+              cwd: hookCwd,
+              env: hookEnv,
+              timeout,
+              options,
+              allowedHttpHookUrls: settings.allowedHttpHookUrls
+            }
+          }
+        }
+        const isAsync = (entry: HookEntry) =>
+          entry.handler.type === "command" && (entry.handler.async === true || entry.handler.asyncRewake === true)
+
+        // Background hooks: started now, bounded by the pool, killed when the engine closes.
+        const background = entries.filter(isAsync)
+        for (const entry of background) {
+          const { timeout, ctx } = context(entry)
+          yield* FiberSet.run(
+            asyncFibers,
+            asyncPool.withPermits(1)(execute(ctx)).pipe(
+              Effect.flatMap((run) => {
+                const { result, verdict: raw } = interpretRun(spec, entry, run, timeout, true, label)
+                return Effect.map(capVerdict(raw), (verdict) => ({ run, result, verdict }))
+              }),
+              Effect.map(({ run, result, verdict }) => {
+                const rewake = entry.handler.type === "command" && entry.handler.asyncRewake === true && run.exitCode === 2
+                const toModel = [...verdict.additionalContext, ...(verdict.systemMessage === null ? [] : [verdict.systemMessage])]
+                const delivered: AsyncResult = {
+                  event,
+                  hook: result,
+                  toModel,
+                  rewake,
+                  rewakeMessage: rewake ? (run.stderr.trim() !== "" ? run.stderr.trim() : run.stdout.trim()) : null
+                }
+                asyncResults.push(delivered)
+                options.onAsyncResult?.(delivered)
+              }),
+              Effect.provideService(ProcessSpawner, spawner)
+            )
+          )
+        }
 
         const hooks = yield* Effect.forEach(
-          entries,
-          (entry) =>
-            Effect.gen(function*() {
-              const handler = entry.handler
-              const timeout = handler.timeout ?? spec.defaultTimeout
-              const run = yield* HookRunner.run(
-                {
-                  file: handler.args === undefined ? "/bin/sh" : handler.command,
-                  args: handler.args === undefined ? ["-c", handler.command] : handler.args,
-                  cwd: hookCwd,
-                  env: baseEnv,
-                  stdin,
-                  maxOutputBytes: MAX_OUTPUT_BYTES
-                },
-                Duration.millis(timeout * 1000)
-              )
-              const verdict = HookOutput.interpret(spec, { ...run, timeout })
-              const messages = [...verdict.messages]
-              if (run.stdoutTruncated) messages.push(`stdout was longer than ${MAX_OUTPUT_BYTES} bytes and was cut there`)
-              if (run.stderrTruncated) messages.push(`stderr was longer than ${MAX_OUTPUT_BYTES} bytes and was cut there`)
-              const result: Outcome.HookResult = {
-                command: displayCommand(handler),
-                exitCode: run.exitCode,
-                signal: run.signal,
-                timedOut: run.timedOut,
-                durationMs: run.durationMs,
-                stdout: run.stdout,
-                stderr: run.stderr,
-                status: verdict.status,
-                source: entry.source,
-                decision: verdict.decision,
-                messages
-              }
-              return { result, verdict }
-            }),
+          entries.filter((entry) => !isAsync(entry)),
+          (entry) => {
+            const { timeout, ctx } = context(entry)
+            return execute(ctx).pipe(
+              Effect.map((run) => interpretRun(spec, entry, run, timeout, false, label)),
+              Effect.flatMap(({ result, verdict }) => Effect.map(capVerdict(verdict), (capped) => ({ result, verdict: capped })))
+            )
+          },
           { concurrency: "unbounded" }
         )
         for (const { result } of hooks) {
-          for (const message of result.messages) warnings.push(`hook ${JSON.stringify(result.command)} (${result.source}): ${message}`)
+          for (const message of result.messages) dispatchWarnings.push(`hook ${JSON.stringify(result.command)} (${result.source ?? "programmatic"}): ${message}`)
         }
-        return Outcome.aggregate(spec, hooks, warnings)
+        let outcome = Outcome.aggregate(spec, hooks, dispatchWarnings, background.map((entry) => display(entry.handler)))
+
+        if (STOP_EVENTS.has(event)) {
+          if (outcome.blocked && stopCap > 0 && streak >= stopCap) {
+            const note = `${event} hooks blocked ${streak} times in a row; the agent may stop now (cap ${stopCap}; set stopBlockCap or AGENT_HOOKS_STOP_HOOK_BLOCK_CAP, 0 = off)`
+            outcome = {
+              ...outcome,
+              blocked: false,
+              decision: null,
+              reason: null,
+              toModel: outcome.toModel.filter((text) => text !== outcome.reason),
+              toUser: [...outcome.toUser, note],
+              warnings: [...outcome.warnings, note]
+            }
+            stopStreaks.delete(streakKey)
+          } else if (outcome.blocked) {
+            stopStreaks.set(streakKey, streak + 1)
+          } else {
+            stopStreaks.delete(streakKey)
+          }
+        }
+        return outcome
       }).pipe(Effect.provideService(ProcessSpawner, spawner))
 
-    return HookEngine.of({ settings, dispatch })
+    const takeAsyncResults = Effect.sync(() => {
+      const taken = asyncResults
+      asyncResults = []
+      return taken as ReadonlyArray<AsyncResult>
+    })
+
+    return HookEngine.of({ settings, dispatch, takeAsyncResults, awaitAsync: FiberSet.awaitEmpty(asyncFibers) })
   })
 
 /** @internal */

@@ -1,4 +1,45 @@
-import type { BlockingRule, HookEventSpec } from "../HookEvent.ts"
+import type { BlockingRule, CustomEvent, HookEventSpec } from "../HookEvent.ts"
+
+const MODEL_STDERR = new Set([
+  "PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop", "SubagentStop", "TeammateIdle", "TaskCreated", "TaskCompleted", "PostToolBatch"
+])
+const USER_STDERR = new Set([
+  "UserPromptSubmit", "UserPromptExpansion", "PreCompact", "SessionStart", "Setup", "SubagentStart", "SessionEnd", "CwdChanged", "FileChanged",
+  "PostCompact", "PreModelSwitch"
+])
+const MODEL_REASON = new Set(["PreToolUse", "PostToolUse", "Stop", "SubagentStop", "TaskCreated", "PostToolBatch", "TeammateIdle", "TaskCompleted"])
+const USER_REASON = new Set(["UserPromptSubmit", "UserPromptExpansion", "PreCompact", "PreModelSwitch"])
+const CONTINUE_DISCARDED = new Set([
+  "Notification", "SessionEnd", "PreCompact", "PostCompact", "ConfigChange", "CwdChanged", "FileChanged", "DirectoryAdded", "WorktreeCreate",
+  "WorktreeRemove", "Elicitation", "ElicitationResult", "MessageDisplay", "InstructionsLoaded", "TaskCreated"
+])
+const PROMPT_EVENTS = new Set([
+  "UserPromptSubmit", "UserPromptExpansion", "PreToolUse", "PermissionRequest", "PermissionDenied", "PostToolUse", "PostToolUseFailure",
+  "PostToolBatch", "SubagentStop", "TaskCreated", "TaskCompleted", "Stop", "TeammateIdle"
+])
+const SPECIFIC: Record<string, ReadonlyArray<string>> = {
+  PreToolUse: ["permissionDecision", "permissionDecisionReason", "updatedInput", "additionalContext"],
+  PermissionRequest: ["decision"],
+  PermissionDenied: ["retry"],
+  UserPromptSubmit: ["additionalContext", "sessionTitle", "suppressOriginalPrompt"],
+  UserPromptExpansion: ["additionalContext"],
+  PostToolUse: ["additionalContext", "updatedToolOutput", "updatedMCPToolOutput", "classifierContext"],
+  PostToolUseFailure: ["additionalContext"],
+  PostToolBatch: ["additionalContext"],
+  Stop: ["additionalContext"],
+  SubagentStop: ["additionalContext"],
+  SessionStart: ["additionalContext", "initialUserMessage", "sessionTitle", "watchPaths", "reloadSkills"],
+  Setup: ["additionalContext"],
+  SubagentStart: ["additionalContext"],
+  PreModelSwitch: ["permissionDecision", "permissionDecisionReason"],
+  PostModelSwitch: ["additionalContext"],
+  MessageDisplay: ["displayContent"],
+  CwdChanged: ["watchPaths"],
+  FileChanged: ["watchPaths"],
+  Elicitation: ["action", "content"],
+  ElicitationResult: ["action", "content"],
+  WorktreeCreate: ["worktreePath"]
+}
 
 const e = (
   name: string,
@@ -6,7 +47,34 @@ const e = (
   blocking: BlockingRule,
   plainStdoutToContext = false,
   defaultTimeout = 600
-): HookEventSpec => ({ name, matcherField, blocking, plainStdoutToContext, defaultTimeout })
+): HookEventSpec => ({
+  name,
+  matcherField,
+  blocking,
+  plainStdoutToContext,
+  defaultTimeout,
+  exit2StderrTo: MODEL_STDERR.has(name) ? "model" : USER_STDERR.has(name) ? "user" : "none",
+  reasonTo: MODEL_REASON.has(name) ? "model" : USER_REASON.has(name) ? "user" : "none",
+  specificOutput: SPECIFIC[name] ?? [],
+  continueHonored: !CONTINUE_DISCARDED.has(name),
+  promptHandlers: PROMPT_EVENTS.has(name),
+  custom: false
+})
+
+/** @internal */
+export const custom = (event: CustomEvent): HookEventSpec => ({
+  name: event.name,
+  matcherField: event.matcherField,
+  blocking: event.blocking ?? "none",
+  plainStdoutToContext: event.plainStdoutToContext ?? false,
+  defaultTimeout: event.defaultTimeout ?? 600,
+  exit2StderrTo: event.exit2StderrTo ?? (event.blocking === undefined || event.blocking === "none" ? "user" : "model"),
+  reasonTo: event.reasonTo ?? (event.blocking === undefined || event.blocking === "none" ? "none" : "model"),
+  specificOutput: event.specificOutput ?? ["additionalContext"],
+  continueHonored: true,
+  promptHandlers: true,
+  custom: true
+})
 
 /** @internal */
 export const catalog: ReadonlyArray<HookEventSpec> = [

@@ -11,29 +11,42 @@ const fallbackReason = (result: HookResult): string =>
 export const aggregate = (
   event: HookEventSpec,
   hooks: ReadonlyArray<{ readonly result: HookResult; readonly verdict: HookVerdict }>,
-  warnings: ReadonlyArray<string>
+  warnings: ReadonlyArray<string>,
+  asyncHooks: ReadonlyArray<string> = []
 ): Outcome => {
+  const toModel: Array<string> = []
+  const toUser: Array<string> = []
+  const route = (audience: "model" | "user" | "none", text: string) => {
+    if (audience === "model") toModel.push(text)
+    else if (audience === "user") toUser.push(text)
+  }
   let decision: Decision | null = null
   let reason: string | null = null
   let blocked = false
 
   if (event.blocking === "permission" || event.blocking === "permission-request") {
     let rank = 0
+    let reasonFrom: "json" | "stderr" | null = null
     for (const { result, verdict } of hooks) {
       const r = verdict.decision === null ? 0 : PERMISSION_RANK[verdict.decision] ?? 0
       if (r > rank) {
         rank = r
         decision = verdict.decision
         reason = verdict.reason ?? (verdict.decision === "deny" ? fallbackReason(result) : null)
+        reasonFrom = verdict.reasonFrom
       }
     }
     blocked = decision === "deny"
+    // A deny's reason goes where the event sends it (PreToolUse: the model); allow / ask reasons go to the user.
+    if (reason !== null) route(decision === "deny" ? (reasonFrom === "stderr" ? event.exit2StderrTo : event.reasonTo) : "user", reason)
   } else if (event.blocking === "decision") {
     const reasons: Array<string> = []
     for (const { result, verdict } of hooks) {
       if (verdict.decision === "block") {
         blocked = true
-        reasons.push(verdict.reason ?? fallbackReason(result))
+        const text = verdict.reason ?? fallbackReason(result)
+        reasons.push(text)
+        route(verdict.reasonFrom === "stderr" ? event.exit2StderrTo : event.reasonTo, text)
       }
     }
     if (blocked) {
@@ -43,19 +56,31 @@ export const aggregate = (
   }
 
   let updatedInput: Record<string, unknown> | null = null
+  let specific: Record<string, unknown> | null = null
   let cont = true
   let stopReason: string | null = null
   const additionalContext: Array<string> = []
   const systemMessages: Array<string> = []
-  for (const { verdict } of hooks) {
+  for (const { result, verdict } of hooks) {
     if (verdict.updatedInput !== null) updatedInput = { ...(updatedInput ?? {}), ...verdict.updatedInput }
-    if (!verdict.continue) {
+    if (verdict.hookSpecificOutput !== null) specific = { ...(specific ?? {}), ...verdict.hookSpecificOutput }
+    if (!verdict.continue && event.continueHonored) {
       cont = false
       stopReason ??= verdict.stopReason
     }
     additionalContext.push(...verdict.additionalContext)
     if (verdict.systemMessage !== null) systemMessages.push(verdict.systemMessage)
+    if (verdict.stderrNotice !== undefined && verdict.stderrNotice !== null) {
+      route(event.exit2StderrTo, `${event.name} hook error: ${verdict.stderrNotice}`)
+    }
+    if (verdict.status === "non-blocking-error") {
+      const detail = verdict.messages[verdict.messages.length - 1] ?? "failed"
+      toUser.push(`${event.name} hook error: [${result.command}]: ${detail}`)
+    }
   }
+  toModel.push(...additionalContext)
+  toUser.push(...systemMessages)
+  if (!cont && stopReason !== null) toUser.push(stopReason)
 
   return {
     event: event.name,
@@ -68,6 +93,10 @@ export const aggregate = (
     additionalContext,
     systemMessages,
     hooks: hooks.map(({ result }) => result),
+    hookSpecificOutput: specific,
+    toModel,
+    toUser,
+    asyncHooks,
     warnings
   }
 }

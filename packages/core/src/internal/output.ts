@@ -20,8 +20,12 @@ interface Fields {
   readonly reason: string | null
   readonly additionalContext: string | null
   readonly updatedInput: Record<string, unknown> | null
+  readonly specific: Record<string, unknown> | null
   readonly notes: ReadonlyArray<string>
 }
+
+/** hookSpecificOutput fields the aggregation handles itself; the others pass through to the host. */
+const AGGREGATED = new Set(["hookEventName", "additionalContext", "permissionDecision", "permissionDecisionReason", "updatedInput", "decision"])
 
 type Validation = { readonly _tag: "valid"; readonly fields: Fields } | { readonly _tag: "invalid"; readonly problems: ReadonlyArray<string> }
 
@@ -57,6 +61,7 @@ const validate = (event: HookEventSpec, output: Json): Validation => {
   let reason: string | null = null
   let additionalContext: string | null = null
   let updatedInput: Record<string, unknown> | null = null
+  let extras: Record<string, unknown> | null = null
 
   const specific = output["hookSpecificOutput"]
   if (specific !== undefined) {
@@ -66,7 +71,12 @@ const validate = (event: HookEventSpec, output: Json): Validation => {
       problems.push(`hookSpecificOutput is missing required field "hookEventName"`)
     } else if (specific["hookEventName"] !== event.name) {
       problems.push(`Hook returned incorrect event name: expected '${event.name}' but got '${String(specific["hookEventName"])}'`)
+    } else if (event.specificOutput.length === 0) {
+      problems.push(`hookSpecificOutput is not supported on ${event.name}; use the top-level fields (continue, stopReason, systemMessage${event.blocking === "decision" ? ", decision, reason" : ""})`)
     } else {
+      for (const [key, value] of Object.entries(specific)) {
+        if (!AGGREGATED.has(key) && event.specificOutput.includes(key)) (extras ??= {})[key] = value
+      }
       additionalContext = str("additionalContext", specific["additionalContext"], "hookSpecificOutput.additionalContext")
       if (event.blocking === "permission") {
         const pd = specific["permissionDecision"]
@@ -123,6 +133,7 @@ const validate = (event: HookEventSpec, output: Json): Validation => {
       reason,
       additionalContext,
       updatedInput,
+      specific: extras,
       notes
     }
   }
@@ -139,6 +150,8 @@ const none: HookVerdict = {
   systemMessage: null,
   additionalContext: [],
   updatedInput: null,
+  hookSpecificOutput: null,
+  reasonFrom: null,
   messages: []
 }
 
@@ -194,6 +207,8 @@ export const interpret = (event: HookEventSpec, run: RawRun): HookVerdict => {
       systemMessage: fields.systemMessage,
       additionalContext: fields.additionalContext === null ? [] : [fields.additionalContext],
       updatedInput: fields.updatedInput,
+      hookSpecificOutput: fields.specific,
+      reasonFrom: fields.reason === null ? null : "json" as const,
       messages
     }
 
@@ -206,16 +221,29 @@ export const interpret = (event: HookEventSpec, run: RawRun): HookVerdict => {
           : `exit code 2 is ignored on ${event.name}; use the JSON decision`
       )
     }
+    const useStderr = decision !== null && fromFields.reason === null && stderr !== ""
     return {
       ...fromFields,
       status: "blocking-error",
       decision: decision ?? fromFields.decision,
-      reason: decision === null ? fromFields.reason : fromFields.reason ?? (stderr === "" ? null : stderr),
+      reason: useStderr ? stderr : fromFields.reason,
+      reasonFrom: useStderr ? "stderr" : fromFields.reasonFrom,
+      stderrNotice: decision === null && stderr !== "" ? stderr : null,
       messages
     }
   }
+  if (event.name === "WorktreeCreate" && run.exitCode !== null && run.exitCode !== 0) {
+    messages.push(`exit code ${run.exitCode}: worktree creation fails`)
+    return { ...fromFields, status: "blocking-error", decision: "block", reason: stderr === "" ? `WorktreeCreate hook exited ${run.exitCode}` : stderr, reasonFrom: "stderr", messages }
+  }
   if (run.exitCode === 0) {
     if (invalidJson) return { ...none, status: "non-blocking-error", messages }
+    if (event.name === "WorktreeCreate" && fields === undefined) {
+      // The last non-empty line of stdout, ANSI escapes stripped, is the worktree path.
+      const lines = run.stdout.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "").split("\n").map((line) => line.trim()).filter((line) => line !== "")
+      const path = lines[lines.length - 1]
+      return path === undefined ? fromFields : { ...fromFields, hookSpecificOutput: { worktreePath: path } }
+    }
     return { ...fromFields, additionalContext: [...fromFields.additionalContext, ...plainContext] }
   }
   // Any other exit code, or killed by a signal we did not send.

@@ -28,6 +28,8 @@ export const fromLayer = async (layer: Layer.Layer<HookEngine, HookError>): Prom
     settings: engine.settings,
     dispatch: (event, payload) =>
       closed ? Promise.reject(new Error("the hook engine is closed")) : run(runtime, engine.dispatch(event, payload)),
+    takeAsyncResults: () => run(runtime, engine.takeAsyncResults),
+    awaitAsync: () => run(runtime, engine.awaitAsync),
     close: async () => {
       if (closed) return
       closed = true

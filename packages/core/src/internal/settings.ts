@@ -2,7 +2,7 @@ import { Effect, Exit, FileSystem, Path, Schema } from "effect"
 import { formatPath, SettingsError } from "../HookError.ts"
 import * as HookEvent from "../HookEvent.ts"
 import * as Matcher from "../Matcher.ts"
-import type { Handler, HookEntry, LoadedSettings, LoadOptions, SettingsFile, SettingsScope } from "../Settings.ts"
+import type { DecodedSettings, Handler, HookEntry, LoadedSettings, LoadOptions, SettingsFile, SettingsScope } from "../Settings.ts"
 
 type JsonPath = ReadonlyArray<string | number>
 
@@ -13,17 +13,80 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
 const PositiveSeconds = Schema.Number.check(Schema.isGreaterThan(0))
+const NonEmpty = Schema.String.check(Schema.isMinLength(1))
 
-const CommandHandlerSchema = Schema.Struct({
-  type: Schema.Literal("command"),
-  command: Schema.String.check(Schema.isMinLength(1)),
-  args: Schema.optional(Schema.Array(Schema.String)),
+const common = {
   timeout: Schema.optional(PositiveSeconds),
-  statusMessage: Schema.optional(Schema.String)
-})
+  statusMessage: Schema.optional(Schema.String),
+  if: Schema.optional(Schema.String),
+  onFailure: Schema.optional(Schema.Literals(["continue", "block"])),
+  once: Schema.optional(Schema.Boolean)
+}
 
-/** Handler types this version loads but does not run yet. */
-const KNOWN_OTHER_TYPES = new Set(["http", "prompt", "agent", "mcp_tool", "module"])
+const HANDLER_SCHEMAS = {
+  command: Schema.Struct({
+    type: Schema.Literal("command"),
+    command: NonEmpty,
+    args: Schema.optional(Schema.Array(Schema.String)),
+    shell: Schema.optional(Schema.Literals(["bash", "sh", "powershell"])),
+    async: Schema.optional(Schema.Boolean),
+    asyncRewake: Schema.optional(Schema.Boolean),
+    ...common
+  }),
+  http: Schema.Struct({
+    type: Schema.Literal("http"),
+    url: NonEmpty,
+    headers: Schema.optional(Schema.Record(Schema.String, Schema.String)),
+    allowedEnvVars: Schema.optional(Schema.Array(Schema.String)),
+    ...common
+  }),
+  prompt: Schema.Struct({
+    type: Schema.Literal("prompt"),
+    prompt: NonEmpty,
+    model: Schema.optional(Schema.String),
+    continueOnBlock: Schema.optional(Schema.Boolean),
+    ...common
+  }),
+  agent: Schema.Struct({
+    type: Schema.Literal("agent"),
+    prompt: NonEmpty,
+    model: Schema.optional(Schema.String),
+    continueOnBlock: Schema.optional(Schema.Boolean),
+    ...common
+  }),
+  mcp_tool: Schema.Struct({
+    type: Schema.Literal("mcp_tool"),
+    server: NonEmpty,
+    tool: NonEmpty,
+    input: Schema.optional(Schema.Record(Schema.String, Schema.Unknown)),
+    ...common
+  }),
+  module: Schema.Struct({
+    type: Schema.Literal("module"),
+    module: NonEmpty,
+    export: Schema.optional(NonEmpty),
+    ...common
+  })
+} as const
+
+type HandlerType = keyof typeof HANDLER_SCHEMAS
+const HANDLER_TYPES = Object.keys(HANDLER_SCHEMAS) as ReadonlyArray<HandlerType>
+
+/** POSIX path resolution without a runtime (settings paths are POSIX here). */
+const resolvePosix = (dir: string, relative: string): string => {
+  const parts = (relative.startsWith("/") ? relative : `${dir}/${relative}`).split("/")
+  const out: Array<string> = []
+  for (const part of parts) {
+    if (part === "" || part === ".") continue
+    if (part === "..") out.pop()
+    else out.push(part)
+  }
+  return `/${out.join("/")}`
+}
+const dirnamePosix = (file: string): string => {
+  const index = file.lastIndexOf("/")
+  return index <= 0 ? "/" : file.slice(0, index)
+}
 
 /**
  * Turns a Schema failure into "path: expected X, got Y" problems, with paths relative to the
@@ -60,57 +123,81 @@ const decodeHandler = (
     return undefined
   }
   const type = value["type"]
-  if (type === "command") {
-    const exit = Schema.decodeUnknownExit(CommandHandlerSchema)(value, { errors: "all", onExcessProperty: "ignore" })
-    if (Exit.isFailure(exit)) {
-      const failure = exit.cause.reasons.find((reason) => reason._tag === "Fail")
-      const problems = failure !== undefined && failure._tag === "Fail" ? schemaProblems(failure.error, value, path) : [`${formatPath(path)}: invalid handler`]
-      warnings.push(`${where} at ${problems.join("; ")} (handler at ${formatPath(path)} skipped)`)
-      return undefined
-    }
-    const handler = exit.value
-    if (handler.timeout !== undefined && handler.timeout >= 1000) {
-      warnings.push(
-        `${where} at ${formatPath([...path, "timeout"])}: timeout ${handler.timeout} is in seconds (${
-          Math.round(handler.timeout / 60)
-        } minutes); milliseconds? For ${handler.timeout} ms write ${handler.timeout / 1000}`
-      )
-    }
-    return handler
-  }
-  if (typeof type === "string" && KNOWN_OTHER_TYPES.has(type)) {
-    warnings.push(`${where} at ${formatPath(path)}: handler type "${type}" is not supported by this version yet; skipped`)
+  if (typeof type !== "string" || !(HANDLER_TYPES as ReadonlyArray<string>).includes(type)) {
+    warnings.push(
+      `${where} at ${formatPath([...path, "type"])}: expected ${HANDLER_TYPES.map((t) => `"${t}"`).join(" | ")}, got ${describe(type)}; skipped`
+    )
     return undefined
   }
-  warnings.push(
-    `${where} at ${formatPath([...path, "type"])}: expected "command" | "http" | "prompt" | "agent" | "mcp_tool" | "module", got ${describe(type)}; skipped`
-  )
-  return undefined
+  const exit = Schema.decodeUnknownExit(HANDLER_SCHEMAS[type as HandlerType] as Schema.Codec<unknown>)(value, { errors: "all", onExcessProperty: "ignore" })
+  if (Exit.isFailure(exit)) {
+    const failure = exit.cause.reasons.find((reason) => reason._tag === "Fail")
+    const problems = failure !== undefined && failure._tag === "Fail" ? schemaProblems(failure.error, value, path) : [`${formatPath(path)}: invalid handler`]
+    warnings.push(`${where} at ${problems.join("; ")} (handler at ${formatPath(path)} skipped)`)
+    return undefined
+  }
+  const decoded = exit.value as Record<string, unknown> & { readonly timeout?: number }
+  if (decoded.timeout !== undefined && decoded.timeout >= 1000) {
+    warnings.push(
+      `${where} at ${formatPath([...path, "timeout"])}: timeout ${decoded.timeout} is in seconds (${
+        Math.round(decoded.timeout / 60)
+      } minutes); milliseconds? For ${decoded.timeout} ms write ${decoded.timeout / 1000}`
+    )
+  }
+  if (type === "module") {
+    const module = decoded["module"] as string
+    return {
+      ...decoded,
+      export: (decoded["export"] as string | undefined) ?? "default",
+      modulePath: resolvePosix(dirnamePosix(where), module)
+    } as Handler
+  }
+  return decoded as unknown as Handler
 }
 
 /** @internal */
 export const decode = (
   document: unknown,
   file: string,
-  scope: SettingsScope
-): Effect.Effect<
-  { readonly entries: ReadonlyArray<HookEntry>; readonly disableAllHooks: boolean | undefined; readonly warnings: ReadonlyArray<string> },
-  SettingsError
-> =>
+  scope: SettingsScope,
+  pluginRoot?: string,
+  events: ReadonlyArray<HookEvent.CustomEvent> = []
+): Effect.Effect<DecodedSettings, SettingsError> =>
   Effect.suspend(() => {
     if (!isRecord(document)) {
       return Effect.fail(new SettingsError({ file, path: [], detail: `expected a JSON object with a "hooks" key, got ${describe(document)}` }))
     }
     const warnings: Array<string> = []
     const entries: Array<HookEntry> = []
-    let disableAllHooks: boolean | undefined
-    const disable = document["disableAllHooks"]
-    if (disable !== undefined) {
-      if (typeof disable === "boolean") disableAllHooks = disable
-      else warnings.push(`${file} at disableAllHooks: expected a boolean, got ${describe(disable)}; ignored`)
+    const flag = (key: string): boolean | undefined => {
+      const value = document[key]
+      if (value === undefined || typeof value === "boolean") return value
+      warnings.push(`${file} at ${key}: expected a boolean, got ${describe(value)}; ignored`)
+      return undefined
     }
-    const hooks = document["hooks"]
-    if (hooks === undefined) return Effect.succeed({ entries, disableAllHooks, warnings })
+    const disableAllHooks = flag("disableAllHooks")
+    const allowManagedHooksOnly = flag("allowManagedHooksOnly")
+    if (allowManagedHooksOnly !== undefined && scope !== "managed") {
+      warnings.push(`${file} at allowManagedHooksOnly: only managed settings can set this; ignored`)
+    }
+    let allowedHttpHookUrls: ReadonlyArray<string> | undefined
+    const urls = document["allowedHttpHookUrls"]
+    if (urls !== undefined) {
+      if (Array.isArray(urls) && urls.every((url) => typeof url === "string")) allowedHttpHookUrls = urls as ReadonlyArray<string>
+      else warnings.push(`${file} at allowedHttpHookUrls: expected an array of URL patterns (strings), got ${describe(urls)}; ignored`)
+    }
+    const result = () => ({
+      entries,
+      disableAllHooks,
+      allowManagedHooksOnly: scope === "managed" ? allowManagedHooksOnly : undefined,
+      allowedHttpHookUrls,
+      warnings
+    })
+    // Plugin files may be a bare {"<Event>": [...]} object; Claude Code's shape is {"hooks": {...}}.
+    const hooks = scope === "plugin" && document["hooks"] === undefined && Object.keys(document).some((key) => HookEvent.get(key) !== undefined)
+      ? document
+      : document["hooks"]
+    if (hooks === undefined) return Effect.succeed(result())
     if (!isRecord(hooks)) {
       return Effect.fail(
         new SettingsError({
@@ -122,7 +209,8 @@ export const decode = (
     }
     for (const [event, groups] of Object.entries(hooks)) {
       const eventPath: JsonPath = ["hooks", event]
-      const spec = HookEvent.get(event)
+      const declared = events.find((custom) => custom.name === event)
+      const spec = HookEvent.get(event) ?? (declared === undefined ? undefined : HookEvent.custom(declared))
       if (spec === undefined) {
         const suggestion = HookEvent.suggest(event)
         warnings.push(
@@ -160,12 +248,12 @@ export const decode = (
           const path: JsonPath = [...groupPath, "hooks", handlerIndex]
           const handler = decodeHandler(value, path, file, warnings)
           if (handler !== undefined) {
-            entries.push({ event, matcher: compiled.matcher, handler, source: file, scope, path: formatPath(path) })
+            entries.push({ event, matcher: compiled.matcher, handler, source: file, scope, path: formatPath(path), pluginRoot })
           }
         })
       })
     }
-    return Effect.succeed({ entries, disableAllHooks, warnings })
+    return Effect.succeed(result())
   })
 
 const parseJson = (text: string, file: string): Effect.Effect<unknown, SettingsError> =>
@@ -207,31 +295,81 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
     const path = yield* Path.Path
     const files: Array<SettingsFile> = []
     const warnings: Array<string> = []
-    const hooks: Record<string, Array<HookEntry>> = {}
+    const entries: Array<HookEntry> = []
     let disableAllHooks = false
-    for (const candidate of candidates(options, path)) {
-      const text = yield* fs.readFileString(candidate.path).pipe(
-        Effect.map((text): string | undefined => text),
-        Effect.catch((error) =>
-          !candidate.required && error.reason._tag === "NotFound"
-            ? Effect.succeed(undefined)
-            : Effect.fail(
-              new SettingsError({
-                file: candidate.path,
-                path: [],
-                detail: `cannot read the settings file (${error.reason._tag === "NotFound" ? "no such file" : error.message})`
-              })
-            )
+    let managedDisable = false
+    let allowManagedHooksOnly = false
+    let allowedHttpHookUrls: ReadonlyArray<string> | undefined
+    let managedUrls: ReadonlyArray<string> | undefined
+
+    const read = (candidate: Candidate, pluginRoot?: string) =>
+      Effect.gen(function*() {
+        const text = yield* fs.readFileString(candidate.path).pipe(
+          Effect.map((text): string | undefined => text),
+          Effect.catch((error) =>
+            !candidate.required && error.reason._tag === "NotFound"
+              ? Effect.succeed(undefined)
+              : Effect.fail(
+                new SettingsError({
+                  file: candidate.path,
+                  path: [],
+                  detail: `cannot read the settings file (${error.reason._tag === "NotFound" ? "no such file" : error.message})`
+                })
+              )
+          )
         )
-      )
-      files.push({ path: candidate.path, scope: candidate.scope, found: text !== undefined })
-      if (text === undefined) continue
-      const document = yield* parseJson(text, candidate.path)
-      const decoded = yield* decode(document, candidate.path, candidate.scope)
-      warnings.push(...decoded.warnings)
-      // Scalars: a later file in the merge order (local > project > user; later explicit files) wins.
-      if (decoded.disableAllHooks !== undefined) disableAllHooks = decoded.disableAllHooks
-      for (const entry of decoded.entries) (hooks[entry.event] ??= []).push(entry)
+        files.push({ path: candidate.path, scope: candidate.scope, found: text !== undefined })
+        if (text === undefined) return
+        const document = yield* parseJson(text, candidate.path)
+        const decoded = yield* decode(document, candidate.path, candidate.scope, pluginRoot, options.events)
+        warnings.push(...decoded.warnings)
+        entries.push(...decoded.entries)
+        if (candidate.scope === "managed") {
+          if (decoded.disableAllHooks === true) managedDisable = true
+          if (decoded.allowManagedHooksOnly === true) allowManagedHooksOnly = true
+          if (decoded.allowedHttpHookUrls !== undefined) managedUrls = decoded.allowedHttpHookUrls
+        } else {
+          // Scalars: a later file in the merge order (local > project > user; later explicit files) wins.
+          if (decoded.disableAllHooks !== undefined) disableAllHooks = decoded.disableAllHooks
+          if (decoded.allowedHttpHookUrls !== undefined) allowedHttpHookUrls = decoded.allowedHttpHookUrls
+        }
+      })
+
+    for (const candidate of candidates(options, path)) yield* read(candidate)
+    for (const plugin of options.plugins ?? []) {
+      const root = path.resolve(options.cwd, plugin)
+      yield* read({ path: path.join(root, "hooks", "hooks.json"), scope: "plugin", required: true }, root)
     }
-    return { files, hooks, disableAllHooks, warnings }
+    if (options.managedDir !== undefined) {
+      const dir = path.resolve(options.cwd, options.managedDir)
+      yield* read({ path: path.join(dir, "managed-settings.json"), scope: "managed", required: false })
+      const dropIns = yield* fs.readDirectory(path.join(dir, "managed-settings.d")).pipe(
+        Effect.catch(() => Effect.succeed([] as ReadonlyArray<string>))
+      )
+      for (const name of [...dropIns].filter((name) => name.endsWith(".json")).sort()) {
+        yield* read({ path: path.join(dir, "managed-settings.d", name), scope: "managed", required: true })
+      }
+    }
+
+    let kept: ReadonlyArray<HookEntry> = entries
+    if (managedDisable) {
+      kept = []
+      if (entries.length > 0) warnings.push(`managed settings set disableAllHooks: all ${entries.length} hooks are off`)
+    } else if (allowManagedHooksOnly) {
+      kept = entries.filter((entry) => entry.scope === "managed")
+      const dropped = entries.length - kept.length
+      if (dropped > 0) warnings.push(`managed settings set allowManagedHooksOnly: ${dropped} hooks from other settings are ignored`)
+    } else if (disableAllHooks) {
+      kept = entries.filter((entry) => entry.scope === "managed")
+    }
+    const hooks: Record<string, Array<HookEntry>> = {}
+    for (const entry of kept) (hooks[entry.event] ??= []).push(entry)
+    return {
+      files,
+      hooks,
+      disableAllHooks: managedDisable || disableAllHooks,
+      allowManagedHooksOnly,
+      allowedHttpHookUrls: managedUrls ?? allowedHttpHookUrls,
+      warnings
+    }
   })
