@@ -1,0 +1,82 @@
+/**
+ * The core's `ProcessSpawner` on `node:child_process.spawn`. It also runs on Bun and Deno,
+ * which implement `node:child_process`.
+ *
+ * Behaviour (the contract of `@agent-hooks/core/ProcessSpawner`, checked by the spawner
+ * conformance suite):
+ * - **Process groups.** On POSIX the child is started `detached`, so it leads its own process
+ *   group; `kill(signal)` signals the whole group (`process.kill(-pid, signal)`), grandchildren
+ *   included, and falls back to the child alone if the group cannot be signalled. A descendant
+ *   that calls `setsid` (or `setpgid`) leaves the group and is **not** reached.
+ * - **stdin.** `request.stdin` is written, then stdin is closed. A hook that never reads stdin,
+ *   or exits before reading it, is fine: EPIPE is swallowed.
+ * - **Output.** stdout and stderr are decoded as UTF-8 (characters split across chunks are
+ *   decoded correctly), each capped at `request.maxOutputBytes`; past the cap the pipe keeps
+ *   being read and the rest is dropped, and `stdoutTruncated` / `stderrTruncated` are set.
+ * - **Exit.** `exited` completes on the child's `exit` event, so a grandchild that keeps the pipes
+ *   open does not hold it back; `output` completes when both pipes reached EOF.
+ * - **Spawn failures** (executable not found, missing cwd, invalid arguments) fail `spawn` with a
+ *   `SpawnError`; they never surface as an unhandled `error` event.
+ * - **End of scope.** Closing the scope sends SIGKILL to the process group, **always**, even
+ *   after the hook exited 0: background processes a hook leaves behind in its group are killed.
+ *   The pipes are destroyed and the child is unref'd; the scope does not wait for the group to
+ *   disappear and the host's event loop is not kept alive by it.
+ *
+ * The timeout ladder (SIGTERM, grace period, SIGKILL) is not done here but by the core's
+ * `HookRunner`, on top of `kill`.
+ *
+ * **Example**
+ *
+ * ```ts
+ * import { Effect } from "effect"
+ * import { ProcessSpawner } from "@agent-hooks/core"
+ * import { NodeProcessSpawner } from "@agent-hooks/node"
+ *
+ * const program = Effect.scoped(
+ *   Effect.gen(function*() {
+ *     const spawner = yield* ProcessSpawner.ProcessSpawner
+ *     const handle = yield* spawner.spawn({
+ *       file: "/bin/sh",
+ *       args: ["-c", "cat"],
+ *       cwd: process.cwd(),
+ *       env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+ *       stdin: JSON.stringify({ hook_event_name: "Stop" }),
+ *       maxOutputBytes: 1024 * 1024
+ *     })
+ *     const exit = yield* handle.exited
+ *     const output = yield* handle.output
+ *     return { exit, output }
+ *   })
+ * ).pipe(Effect.provide(NodeProcessSpawner.layer))
+ * ```
+ *
+ * @since 0.1.0
+ */
+import type { Layer } from "effect"
+import type { ProcessSpawner, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
+import * as internal from "./internal/processSpawner.ts"
+
+/**
+ * What this spawner can do: `{ runtime: "node", processGroups: true }` (process groups are
+ * unavailable, and `processGroups` is `false`, on Windows).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const capabilities: SpawnerCapabilities = internal.capabilities
+
+/**
+ * The service value, for callers that assemble their own context.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: ProcessSpawner["Service"] = internal.make
+
+/**
+ * The `ProcessSpawner` layer.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: Layer.Layer<ProcessSpawner> = internal.layer

@@ -1,0 +1,76 @@
+import { ProcessSpawner, SpawnError } from "@agent-hooks/core/ProcessSpawner"
+import type { KillSignal, ProcessExit, ProcessHandle, ProcessOutput, ProcessRequest } from "@agent-hooks/core/ProcessSpawner"
+import { Deferred, Duration, Effect, Layer } from "effect"
+import type { Scope } from "effect"
+import type { ScriptedKill, ScriptedLayer, ScriptedRun, ScriptedSpawner } from "../ScriptedProcessSpawner.ts"
+
+const encoder = new TextEncoder()
+
+/** Keeps at most `cap` UTF-8 bytes, never half a character. */
+const cap = (text: string, maxBytes: number): { readonly text: string; readonly truncated: boolean } => {
+  const bytes = encoder.encode(text)
+  if (bytes.byteLength <= maxBytes) return { text, truncated: false }
+  // In streaming mode the decoder holds back an incomplete trailing character: drop it.
+  return { text: new TextDecoder().decode(bytes.subarray(0, Math.max(0, maxBytes)), { stream: true }), truncated: true }
+}
+
+/** @internal */
+export const make = (script: (request: ProcessRequest) => ScriptedRun): ScriptedSpawner => {
+  const requests: Array<ProcessRequest> = []
+  const kills: Array<ScriptedKill> = []
+  let nextPid = 10_000
+
+  const spawn = (request: ProcessRequest): Effect.Effect<ProcessHandle, SpawnError, Scope.Scope> =>
+    Effect.suspend(() => {
+      requests.push(request)
+      const run = script(request)
+      if (run instanceof SpawnError) return Effect.fail(run)
+      return Effect.gen(function*() {
+        const pid = nextPid++
+        const exited = yield* Deferred.make<ProcessExit>()
+        const end = (exit: ProcessExit) => Effect.asVoid(Deferred.succeed(exited, exit))
+        const natural: ProcessExit = run.signal != null
+          ? { exitCode: null, signal: run.signal }
+          : { exitCode: run.exitCode === undefined ? 0 : run.exitCode, signal: null }
+        const stdout = cap(run.stdout ?? "", request.maxOutputBytes)
+        const stderr = cap(run.stderr ?? "", request.maxOutputBytes)
+        const output: ProcessOutput = {
+          stdout: stdout.text,
+          stderr: stderr.text,
+          stdoutTruncated: stdout.truncated,
+          stderrTruncated: stderr.truncated
+        }
+        // Like the real spawners: closing the scope SIGKILLs whatever still runs.
+        yield* Effect.addFinalizer(() => end({ exitCode: null, signal: "SIGKILL" }))
+        const delay = Duration.fromInputUnsafe(run.delay ?? 0)
+        if (Duration.isZero(delay)) {
+          yield* end(natural)
+        } else {
+          yield* Effect.forkScoped(Effect.andThen(Effect.sleep(delay), end(natural)))
+        }
+        const handle: ProcessHandle = {
+          pid,
+          exited: Deferred.await(exited),
+          // The scripted output is all written at the start; the pipes close when the process exits.
+          output: Effect.as(Deferred.await(exited), output),
+          outputSoFar: () => output,
+          kill: (signal: KillSignal) =>
+            Effect.suspend(() => {
+              kills.push({ pid, signal })
+              if (signal === "SIGTERM" && run.ignoreTerm === true) return Effect.void
+              return end({ exitCode: null, signal })
+            })
+        }
+        return handle
+      })
+    })
+
+  return { ...ProcessSpawner.of({ capabilities: { runtime: "scripted", processGroups: true }, spawn }), requests, kills }
+}
+
+/** @internal */
+export const layer = (script: (request: ProcessRequest) => ScriptedRun): ScriptedLayer => {
+  const spawner = make(script)
+  const { requests, kills } = spawner
+  return Object.assign(Layer.succeed(ProcessSpawner, spawner), { requests, kills })
+}
