@@ -32,24 +32,13 @@ import type { HookEngine, HookError, PromiseEngine } from "@agent-hooks/core"
 import * as internal from "./internal/hookEngine.ts"
 
 /**
- * Options of the Node engine. Like the core's `EngineOptions`, with Node defaults:
+ * Options of the Node engine: the core's `EngineOptions`, with Node defaults:
  * `env` defaults to `process.env` and `cwd` to `process.cwd()`.
  *
  * @since 0.1.0
  * @category models
  */
-export interface NodeEngineOptions {
-  /** Explicit settings files; when given, discovery is off and only these are read. */
-  readonly settings?: ReadonlyArray<string> | undefined
-  /** The project root. Default: `cwd`. */
-  readonly projectDir?: string | undefined
-  /** Where relative paths are resolved. Default: `process.cwd()`. */
-  readonly cwd?: string | undefined
-  /** The environment hooks inherit. Default: `process.env`. */
-  readonly env?: Readonly<Record<string, string | undefined>> | undefined
-  /** Receives every warning raised while loading the settings. */
-  readonly onWarning?: ((warning: string) => void) | undefined
-}
+export interface NodeEngineOptions extends HookEngine.EngineOptions {}
 
 /**
  * The engine layer, with everything it needs provided.

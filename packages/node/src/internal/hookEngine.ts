@@ -8,13 +8,7 @@ import type { NodeEngineOptions } from "../NodeHookEngine.ts"
 
 /** @internal */
 export const layer = (options: NodeEngineOptions = {}): Layer.Layer<HookEngine.HookEngine, HookError.HookError> =>
-  HookEngine.layer({
-    settings: options.settings,
-    projectDir: options.projectDir,
-    cwd: options.cwd ?? process.cwd(),
-    env: options.env ?? process.env,
-    onWarning: options.onWarning
-  }).pipe(Layer.provide(Layer.mergeAll(NodeProcessSpawner.layer, NodeFileSystem.layer, NodePath.layer)))
+  HookEngine.layer({ ...options, cwd: options.cwd ?? process.cwd(), env: options.env ?? process.env }).pipe(Layer.provide(Layer.mergeAll(NodeProcessSpawner.layer, NodeFileSystem.layer, NodePath.layer)))
 
 /** @internal */
 export const createHookEngine = (options: NodeEngineOptions = {}): Promise<PromiseEngine.PromiseHookEngine> =>
