@@ -1,0 +1,108 @@
+/**
+ * The `agent-hooks` command line: its commands and flags. The commands hold no logic; each one
+ * hands its parsed options to its module in `internal/`.
+ *
+ * ```
+ * agent-hooks run <Event> [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME]
+ * agent-hooks validate [--settings FILE]... [--project-dir DIR]
+ * agent-hooks list [--settings FILE]... [--project-dir DIR] [--json]
+ * ```
+ *
+ * Exit status (see `ExitCode`): 0, 2 when `run` reports a blocked event, 1 when the engine fails.
+ *
+ * @since 0.1.0
+ */
+import { Argument, Command, Flag } from "effect/cli"
+import * as internalList from "./internal/list.ts"
+import * as internalRun from "./internal/run.ts"
+import * as internalValidate from "./internal/validate.ts"
+
+const settings = Flag.String("settings").pipe(
+  Flag.withMetavar("FILE"),
+  Flag.withDescription("A settings file to read (repeatable). When given, only these files are read: no discovery."),
+  Flag.atLeast(0)
+)
+
+const projectDir = Flag.String("project-dir").pipe(
+  Flag.withMetavar("DIR"),
+  Flag.withDescription("The project root, for discovery and AGENT_HOOKS_PROJECT_DIR / CLAUDE_PROJECT_DIR. Default: the current directory."),
+  Flag.optional
+)
+
+/**
+ * `agent-hooks run <Event>`: the event's payload (one JSON object) on stdin, the Outcome (one JSON
+ * object) on stdout; exit 2 when blocked, 0 otherwise, 1 when the engine fails.
+ *
+ * @since 0.1.0
+ * @category commands
+ */
+export const run = Command.make("run", {
+  event: Argument.String("event").pipe(
+    Argument.withDescription("The event to dispatch, e.g. PreToolUse, UserPromptSubmit, Stop.")
+  ),
+  settings,
+  projectDir,
+  preset: Flag.String("preset").pipe(
+    Flag.withMetavar("NAME"),
+    Flag.withDescription("The config dialect and discovery to use. Available: agent-hooks."),
+    Flag.withDefault("agent-hooks")
+  ),
+  agent: Flag.String("agent").pipe(
+    Flag.withMetavar("NAME"),
+    Flag.withDescription("The agent, for presets whose dialect has agents (ignored by agent-hooks)."),
+    Flag.optional
+  )
+}, internalRun.run).pipe(
+  Command.withDescription(
+    "Runs the hooks of one event. Reads the payload (one JSON object) from stdin, prints the Outcome as one JSON line on stdout. Exit 2 when blocked, 0 otherwise, 1 on engine failure."
+  ),
+  Command.withShortDescription("Run the hooks of one event (payload on stdin, Outcome on stdout)"),
+  Command.withExamples([
+    {
+      command: `echo '{"tool_name":"Bash","tool_input":{"command":"ls"}}' | agent-hooks run PreToolUse --settings hooks.json`,
+      description: "Asks the PreToolUse hooks of hooks.json about a Bash call"
+    }
+  ])
+)
+
+/**
+ * `agent-hooks validate`: loads the settings and reports the files read, the hooks registered per
+ * event and every warning; exit 1 when a file cannot be read or decoded.
+ *
+ * @since 0.1.0
+ * @category commands
+ */
+export const validate = Command.make("validate", { settings, projectDir }, internalValidate.validate).pipe(
+  Command.withDescription(
+    "Loads the settings and prints which files were read, how many hooks each event registered, and every warning. Exit 1 when a file cannot be read or decoded."
+  ),
+  Command.withShortDescription("Check the settings: files read, hooks per event, warnings")
+)
+
+/**
+ * `agent-hooks list`: every hook per event with its matcher, type, command, source file and JSON path.
+ *
+ * @since 0.1.0
+ * @category commands
+ */
+export const list = Command.make("list", {
+  settings,
+  projectDir,
+  json: Flag.Boolean("json").pipe(Flag.withDescription("Print a JSON array instead of text."), Flag.withDefault(false))
+}, internalList.list).pipe(
+  Command.withDescription("Lists the hooks per event with matcher, type, command, source file and JSON path."),
+  Command.withShortDescription("List the hooks per event, with where each one is defined")
+)
+
+/**
+ * The root command.
+ *
+ * @since 0.1.0
+ * @category commands
+ */
+export const cli = Command.make("agent-hooks").pipe(
+  Command.withDescription(
+    "Lifecycle hooks for AI agents: runs Claude Code-style hooks (JSON on stdin, exit 2 blocks, JSON on stdout steers) for any host."
+  ),
+  Command.withSubcommands([run, validate, list])
+)

@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+/**
+ * The `agent-hooks` executable: parses the command line, runs the command with the Node
+ * services, and exits with the status `ExitCode` decides (0, 2 when blocked, 1 on failure).
+ *
+ * @since 0.1.0
+ */
+import * as NodeChildProcessSpawner from "@effect/platform-node-shared/NodeChildProcessSpawner"
+import * as NodeFileSystem from "@effect/platform-node-shared/NodeFileSystem"
+import * as NodePath from "@effect/platform-node-shared/NodePath"
+import * as NodeRuntime from "@effect/platform-node-shared/NodeRuntime"
+import * as NodeStdio from "@effect/platform-node-shared/NodeStdio"
+import * as NodeTerminal from "@effect/platform-node-shared/NodeTerminal"
+import { Effect, Layer } from "effect"
+import { Command } from "effect/cli"
+import { readFileSync } from "node:fs"
+import { cli } from "./Cli.ts"
+import * as ExitCode from "./ExitCode.ts"
+import { presenter } from "./internal/presenter.ts"
+
+const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
+
+const MainLayer = Layer.mergeAll(
+  Layer.provideMerge(
+    NodeChildProcessSpawner.layer,
+    Layer.mergeAll(NodeFileSystem.layer, NodePath.layer, NodeStdio.layer, NodeTerminal.layer)
+  ),
+  presenter
+)
+
+Command.run(cli, { version }).pipe(
+  ExitCode.run,
+  Effect.provide(MainLayer),
+  NodeRuntime.runMain({ disableErrorReporting: true, teardown: ExitCode.teardown })
+)

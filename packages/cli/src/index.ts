@@ -1,0 +1,7 @@
+/**
+ * @agent-hooks/cli: the `agent-hooks` command line (`run`, `validate`, `list`).
+ *
+ * @since 0.1.0
+ */
+export * as Cli from "./Cli.ts"
+export * as ExitCode from "./ExitCode.ts"

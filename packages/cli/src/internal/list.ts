@@ -1,0 +1,83 @@
+import type { Settings } from "@agent-hooks/core"
+import { Console, Effect } from "effect"
+import * as NodePath from "node:path"
+import type { Failed } from "../ExitCode.ts"
+import { warnOnStderr, withEngine } from "./engine.ts"
+import type { SettingsOptions } from "./engine.ts"
+import { columns, describeHandler, describeMatcher } from "./render.ts"
+
+/** Options of `agent-hooks list`. */
+export interface ListOptions extends SettingsOptions {
+  readonly json: boolean
+}
+
+/** One hook as `list --json` prints it. */
+export interface ListedHook {
+  readonly event: string
+  /** The matcher as written; `null` when the group had none (it matches everything). */
+  readonly matcher: string | null
+  readonly type: Settings.Handler["type"]
+  /** What runs: the command (exec form joined with spaces), the URL, the prompt... */
+  readonly command: string
+  readonly timeout: number | null
+  readonly source: string
+  readonly scope: Settings.SettingsScope
+  /** The JSON path of the handler inside its file. */
+  readonly path: string
+}
+
+/** @internal */
+export const listed = (settings: Settings.LoadedSettings): Array<ListedHook> =>
+  Object.entries(settings.hooks).flatMap(([event, entries]) =>
+    entries.map((entry) => ({
+      event,
+      matcher: entry.matcher.source ?? null,
+      type: entry.handler.type,
+      command: describeHandler(entry.handler),
+      timeout: entry.handler.timeout ?? null,
+      source: entry.source,
+      scope: entry.scope,
+      path: entry.path
+    }))
+  )
+
+const relative = (file: string, cwd: string): string => {
+  const rel = NodePath.relative(cwd, file)
+  return rel !== "" && !rel.startsWith("..") && !NodePath.isAbsolute(rel) ? rel : file
+}
+
+/**
+ * The human listing: per event, one line per hook with its matcher, type, command, and where it
+ * was defined (`file:json.path`).
+ *
+ * @internal
+ */
+export const render = (settings: Settings.LoadedSettings, cwd: string): string => {
+  const events = Object.entries(settings.hooks).filter(([, entries]) => entries.length > 0)
+  if (events.length === 0) return "no hooks registered"
+  return events
+    .map(([event, entries]) =>
+      [
+        `${event} (${entries.length})`,
+        ...columns(entries.map((entry) => [
+          describeMatcher(entry),
+          entry.handler.type,
+          describeHandler(entry.handler),
+          `${relative(entry.source, cwd)}:${entry.path}`
+        ]))
+      ].join("\n")
+    )
+    .join("\n\n")
+}
+
+/**
+ * `agent-hooks list`: the hooks of the loaded settings, as text or (`--json`) as a JSON array.
+ * Settings warnings go to stderr.
+ *
+ * @internal
+ */
+export const list = (options: ListOptions): Effect.Effect<void, Failed> =>
+  withEngine(options, warnOnStderr, (engine) =>
+    Console.log(
+      options.json ? JSON.stringify(listed(engine.settings), null, 2) : render(engine.settings, process.cwd())
+    ))

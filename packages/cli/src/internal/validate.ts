@@ -1,0 +1,50 @@
+import type { Settings } from "@agent-hooks/core"
+import { Console, Effect } from "effect"
+import type { Failed } from "../ExitCode.ts"
+import { withEngine } from "./engine.ts"
+import type { SettingsOptions } from "./engine.ts"
+import { columns, plural } from "./render.ts"
+
+/**
+ * The report of `agent-hooks validate`: which files were looked at (read or not found), how
+ * many hooks each event registered, and every warning.
+ *
+ * @internal
+ */
+export const report = (settings: Settings.LoadedSettings): string => {
+  const lines: Array<string> = []
+  lines.push("settings files:")
+  lines.push(
+    ...(settings.files.length === 0
+      ? ["  (none)"]
+      : columns(settings.files.map((file) => [file.scope, file.path, file.found ? "read" : "not found"])))
+  )
+  const events = Object.entries(settings.hooks).filter(([, entries]) => entries.length > 0)
+  const total = events.reduce((n, [, entries]) => n + entries.length, 0)
+  const read = settings.files.filter((file) => file.found)
+  lines.push("")
+  lines.push(
+    `registered ${plural(total, "hook")} from ${plural(read.length, "file")}` +
+      (read.length === 0 ? "" : ` (${read.map((file) => file.path).join(", ")})`)
+  )
+  if (events.length > 0) lines.push(...columns(events.map(([event, entries]) => [event, String(entries.length)])))
+  if (settings.disableAllHooks) lines.push("", "disableAllHooks is true: no settings hook runs")
+  if (settings.allowManagedHooksOnly) lines.push("", "allowManagedHooksOnly is true: only managed hooks run")
+  lines.push("")
+  if (settings.warnings.length === 0) {
+    lines.push("no warnings")
+  } else {
+    lines.push(`${plural(settings.warnings.length, "warning")}:`)
+    lines.push(...settings.warnings.map((warning) => `  ${warning}`))
+  }
+  return lines.join("\n")
+}
+
+/**
+ * `agent-hooks validate`: loads the settings and prints the report on stdout. A settings file
+ * that cannot be read or decoded fails (exit 1); warnings do not.
+ *
+ * @internal
+ */
+export const validate = (options: SettingsOptions): Effect.Effect<void, Failed> =>
+  withEngine(options, undefined, (engine) => Console.log(report(engine.settings)))

@@ -1,0 +1,304 @@
+/**
+ * The `agent-hooks` executable as a host sees it: the BUILT CLI (`packages/cli/dist/bin.js`) is
+ * spawned with an argv and a stdin, and the tests read its stdout, stderr and exit status. Hooks
+ * are real shell scripts in `fixtures/project/hooks/`.
+ */
+import { spawnSync } from "node:child_process"
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { basename, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
+const fixtures = realpathSync(fileURLToPath(new URL("./fixtures/", import.meta.url)))
+const project = join(fixtures, "project")
+const settings = join(project, "settings.json")
+
+// The CLI is a Node program: run it with this Node, or with `node` from PATH under Bun or Deno.
+const isNode = typeof process.versions.bun !== "string" && typeof process.versions.deno !== "string" &&
+  /^node(\.exe)?$/i.test(basename(process.execPath))
+const node = isNode ? process.execPath : "node"
+
+let scratch = ""
+beforeAll(() => {
+  if (!existsSync(bin)) throw new Error(`${bin} does not exist: run npm run build first`)
+  scratch = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-cli-")))
+})
+afterAll(() => {
+  if (scratch !== "") rmSync(scratch, { recursive: true, force: true })
+})
+
+interface Result {
+  readonly status: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+const cli = (args: ReadonlyArray<string>, options: { stdin?: string; cwd?: string } = {}): Result => {
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1" }
+  // The hooks must see the variables the CLI sets, not ones inherited from the test runner.
+  delete env.AGENT_HOOKS_PROJECT_DIR
+  delete env.CLAUDE_PROJECT_DIR
+  const result = spawnSync(node, [bin, ...args], {
+    input: options.stdin ?? "",
+    cwd: options.cwd ?? scratch,
+    env,
+    encoding: "utf8"
+  })
+  if (result.error) throw result.error
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+/** `run` prints exactly one JSON object on one line. */
+const outcomeOf = (result: Result): Record<string, any> => {
+  const lines = result.stdout.split("\n").filter((line) => line !== "")
+  expect(lines, `stdout: ${result.stdout}\nstderr: ${result.stderr}`).toHaveLength(1)
+  return JSON.parse(lines[0]!)
+}
+
+const run = (event: string, payload: unknown, extra: ReadonlyArray<string> = []) =>
+  cli(["run", event, "--settings", settings, "--project-dir", project, ...extra], {
+    stdin: typeof payload === "string" ? payload : JSON.stringify(payload)
+  })
+
+describe("agent-hooks run", () => {
+  it("allows: exit 0 and an Outcome with every contract field, typed", () => {
+    const result = run("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
+    expect(result.status).toBe(0)
+    const outcome = outcomeOf(result)
+    expect(outcome).toMatchObject({
+      event: "PreToolUse",
+      blocked: false,
+      decision: null,
+      reason: null,
+      continue: true,
+      stopReason: null,
+      updatedInput: null,
+      additionalContext: [],
+      systemMessages: []
+    })
+    expect(outcome.hooks).toHaveLength(1)
+    const hook = outcome.hooks[0]
+    expect(hook).toMatchObject({ exitCode: 0, signal: null, timedOut: false, stdout: "", stderr: "", status: "success" })
+    expect(hook.command).toContain("block-rm-rf.sh")
+    expect(typeof hook.durationMs).toBe("number")
+  })
+
+  it("exit 2 from a PreToolUse hook blocks: exit 2, decision deny, the hook's stderr as reason", () => {
+    const result = run("PreToolUse", { tool_name: "Bash", tool_input: { command: "rm -rf /" } })
+    expect(result.status).toBe(2)
+    const outcome = outcomeOf(result)
+    expect(outcome).toMatchObject({ event: "PreToolUse", blocked: true, decision: "deny" })
+    expect(outcome.reason.trim()).toBe("rm -rf is not allowed here")
+    expect(outcome.hooks[0]).toMatchObject({ exitCode: 2, status: "blocking-error" })
+  })
+
+  it("a JSON permissionDecision deny blocks with its reason", () => {
+    const result = run("PreToolUse", { tool_name: "Write", tool_input: { file_path: "/etc/hosts", content: "" } })
+    expect(result.status).toBe(2)
+    expect(outcomeOf(result)).toMatchObject({
+      blocked: true,
+      decision: "deny",
+      reason: "writes to /etc are not allowed"
+    })
+  })
+
+  it("a tool no matcher names runs no hook and is allowed", () => {
+    const result = run("PreToolUse", { tool_name: "Read", tool_input: { file_path: "/etc/hosts" } })
+    expect(result.status).toBe(0)
+    expect(outcomeOf(result)).toMatchObject({ blocked: false, hooks: [] })
+  })
+
+  it("UserPromptSubmit: a hook's plain stdout lands in additionalContext", () => {
+    const result = run("UserPromptSubmit", { prompt: "hello" })
+    expect(result.status).toBe(0)
+    const outcome = outcomeOf(result)
+    expect(outcome.blocked).toBe(false)
+    expect(outcome.additionalContext).toHaveLength(2)
+    expect(outcome.additionalContext[0]).toContain(`project=${project}`)
+  })
+
+  it("hooks get AGENT_HOOKS_PROJECT_DIR and CLAUDE_PROJECT_DIR, and run in the project dir without a payload cwd", () => {
+    const outcome = outcomeOf(run("UserPromptSubmit", { prompt: "hello" }))
+    expect(outcome.additionalContext[0].trim()).toBe(`cwd=${project} project=${project} claude=${project}`)
+  })
+
+  it("a hook's current directory is the payload's cwd when given", () => {
+    const outcome = outcomeOf(run("UserPromptSubmit", { prompt: "hello", cwd: scratch }))
+    expect(outcome.additionalContext[0].trim()).toBe(`cwd=${scratch} project=${project} claude=${project}`)
+  })
+
+  it("keeps the payload's fields as given and fills hook_event_name from the command line", () => {
+    const payload = { session_id: "session-42", transcript_path: "/tmp/t.jsonl", permission_mode: "plan", prompt: "hi" }
+    const outcome = outcomeOf(run("UserPromptSubmit", payload))
+    const echoed = outcome.additionalContext[1].trim()
+    expect(echoed.startsWith("input=")).toBe(true)
+    const input = JSON.parse(echoed.slice("input=".length))
+    expect(input).toMatchObject({ ...payload, hook_event_name: "UserPromptSubmit" })
+  })
+
+  it("empty stdin is an empty payload", () => {
+    const result = run("Stop", "")
+    expect(result.status).toBe(0)
+    expect(outcomeOf(result)).toMatchObject({ event: "Stop", blocked: false, hooks: [] })
+  })
+
+  it("stdin that is JSON but not an object: exit 1, a message on stderr, nothing on stdout", () => {
+    const result = run("PreToolUse", "[1, 2]")
+    expect(result.status).toBe(1)
+    expect(result.stdout).toBe("")
+    expect(result.stderr).toContain("expected one JSON object, got an array")
+  })
+
+  it("stdin that is not JSON: exit 1 with a readable message", () => {
+    const result = run("PreToolUse", "tool_name=Bash")
+    expect(result.status).toBe(1)
+    expect(result.stdout).toBe("")
+    expect(result.stderr).toMatch(/^agent-hooks: invalid event payload on stdin: not JSON/)
+  })
+
+  it("a settings file that cannot be read: exit 1, naming the file", () => {
+    const missing = join(scratch, "no-such-settings.json")
+    const result = cli(["run", "Stop", "--settings", missing], { stdin: "{}" })
+    expect(result.status).toBe(1)
+    expect(result.stdout).toBe("")
+    expect(result.stderr).toContain(missing)
+  })
+
+  it("a settings file that is not valid JSON: exit 1, naming the file", () => {
+    const malformed = join(fixtures, "malformed.json")
+    const result = cli(["run", "Stop", "--settings", malformed], { stdin: "{}" })
+    expect(result.status).toBe(1)
+    expect(result.stdout).toBe("")
+    expect(result.stderr).toContain(malformed)
+  })
+
+  it("settings warnings go to stderr, prefixed, and stdout still holds only the Outcome", () => {
+    const result = cli(["run", "Stop", "--settings", join(project, "with-warnings.json")], { stdin: "{}" })
+    expect(result.status).toBe(0)
+    expect(outcomeOf(result).hooks).toHaveLength(1)
+    expect(result.stderr).toMatch(/^agent-hooks: warning: .*NotAnEvent/m)
+  })
+
+  it("accepts the agent-hooks preset and --agent, refuses other presets with exit 1", () => {
+    expect(run("Stop", {}, ["--preset", "agent-hooks", "--agent", "reviewer"]).status).toBe(0)
+    const result = run("Stop", {}, ["--preset", "claude"])
+    expect(result.status).toBe(1)
+    expect(result.stdout).toBe("")
+    expect(result.stderr).toContain("preset claude is not available yet (available: agent-hooks)")
+  })
+
+  it("an unknown flag: exit 1 and nothing on stdout", () => {
+    const result = cli(["run", "Stop", "--no-such-flag"], { stdin: "{}" })
+    expect(result.status).toBe(1)
+    expect(result.stdout).toBe("")
+    expect(result.stderr).toContain("--no-such-flag")
+  })
+
+  it("discovers <project>/.agent-hooks/settings.json when no --settings is given", () => {
+    const home = join(scratch, "home")
+    const result = spawnSync(node, [bin, "run", "PreToolUse", "--project-dir", join(fixtures, "discovered")], {
+      input: JSON.stringify({ tool_name: "Bash", tool_input: { command: "rm -rf /" } }),
+      cwd: scratch,
+      env: { ...process.env, HOME: home, AGENT_HOOKS_HOME: join(home, ".agent-hooks") },
+      encoding: "utf8"
+    })
+    expect(result.status).toBe(2)
+    expect(JSON.parse(result.stdout).reason.trim()).toBe("discovered hook says no")
+  })
+})
+
+describe("agent-hooks validate", () => {
+  it("reports the files read, the hooks per event and the count", () => {
+    const result = cli(["validate", "--settings", settings, "--project-dir", project])
+    expect(result.status).toBe(0)
+    expect(result.stdout).toContain(`registered 4 hooks from 1 file (${settings})`)
+    expect(result.stdout).toMatch(/^\s+PreToolUse\s+2$/m)
+    expect(result.stdout).toMatch(/^\s+UserPromptSubmit\s+2$/m)
+    expect(result.stdout).toMatch(new RegExp(`explicit\\s+${settings.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s+read`))
+    expect(result.stdout).toContain("no warnings")
+  })
+
+  it("lists every warning, and warnings alone do not fail", () => {
+    const file = join(project, "with-warnings.json")
+    const result = cli(["validate", "--settings", file])
+    expect(result.status).toBe(0)
+    expect(result.stdout).toContain(`registered 1 hook from 1 file`)
+    expect(result.stdout).toMatch(/1 warning:\n.*NotAnEvent/)
+  })
+
+  it("shows discovered files that do not exist as not found", () => {
+    const home = join(scratch, "home")
+    const result = spawnSync(node, [bin, "validate", "--project-dir", join(fixtures, "discovered")], {
+      cwd: scratch,
+      env: { ...process.env, HOME: home, AGENT_HOOKS_HOME: join(home, ".agent-hooks") },
+      encoding: "utf8"
+    })
+    expect(result.status).toBe(0)
+    expect(result.stdout).toMatch(/user\s+\S+settings\.json\s+not found/)
+    expect(result.stdout).toMatch(/project\s+\S+discovered\/\.agent-hooks\/settings\.json\s+read/)
+    expect(result.stdout).toContain("registered 1 hook from 1 file")
+  })
+
+  it("a malformed file: exit 1, naming the file", () => {
+    const malformed = join(fixtures, "malformed.json")
+    const result = cli(["validate", "--settings", malformed])
+    expect(result.status).toBe(1)
+    expect(result.stderr).toContain(malformed)
+  })
+})
+
+describe("agent-hooks list", () => {
+  it("lists hooks per event with matcher, type, command, source file and JSON path", () => {
+    const result = cli(["list", "--settings", settings, "--project-dir", project])
+    expect(result.status).toBe(0)
+    expect(result.stdout).toMatch(/^PreToolUse \(2\)$/m)
+    expect(result.stdout).toMatch(
+      /^\s+Bash\s+command\s+sh "\$AGENT_HOOKS_PROJECT_DIR"\/hooks\/block-rm-rf\.sh\s+\S*settings\.json:hooks\.PreToolUse\[0\]\.hooks\[0\]$/m
+    )
+    expect(result.stdout).toMatch(/^\s+Write\|Edit\s+command\s+.*deny-json\.sh/m)
+    expect(result.stdout).toMatch(/^UserPromptSubmit \(2\)$/m)
+  })
+
+  it("--json prints a JSON array", () => {
+    const result = cli(["list", "--settings", settings, "--json"])
+    expect(result.status).toBe(0)
+    const hooks = JSON.parse(result.stdout)
+    expect(hooks).toHaveLength(4)
+    expect(hooks[0]).toEqual({
+      event: "PreToolUse",
+      matcher: "Bash",
+      type: "command",
+      command: `sh "$AGENT_HOOKS_PROJECT_DIR"/hooks/block-rm-rf.sh`,
+      timeout: 30,
+      source: settings,
+      scope: "explicit",
+      path: "hooks.PreToolUse[0].hooks[0]"
+    })
+    expect(hooks[2]).toMatchObject({ event: "UserPromptSubmit", matcher: null })
+  })
+})
+
+describe("agent-hooks --help and --version", () => {
+  it("--version prints the package version", () => {
+    const result = cli(["--version"])
+    expect(result.status).toBe(0)
+    const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"))
+    expect(result.stdout).toContain(version)
+  })
+
+  it("--help lists the commands", () => {
+    const result = cli(["--help"])
+    expect(result.status).toBe(0)
+    expect(result.stdout).toMatch(/^\s+run\s/m)
+    expect(result.stdout).toMatch(/^\s+validate\s/m)
+    expect(result.stdout).toMatch(/^\s+list\s/m)
+  })
+
+  it("run --help shows the flags", () => {
+    const result = cli(["run", "--help"])
+    expect(result.status).toBe(0)
+    for (const flag of ["--settings", "--project-dir", "--preset", "--agent"]) expect(result.stdout).toContain(flag)
+  })
+})
