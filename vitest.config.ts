@@ -1,0 +1,68 @@
+/**
+ * Vitest 5 configuration for every test lane (Node, Bun, Deno); `scripts/dev.mjs test` runs it
+ * once per runtime.
+ *
+ * Test files: `packages/<pkg>/test/**\/*.test.ts`, one Vitest project per package (labelled with
+ * the package folder name in the output).
+ *
+ * Runtime gates, decided by the runtime that runs Vitest:
+ * - `packages/bun/test/**` runs only in the Bun lane (`process.versions.bun` is set).
+ * - `*.node.test.ts` files run only in the Node lane (neither Bun nor Deno). Name a test file
+ *   like that when it needs Node-only behaviour (for example `node:child_process` details that
+ *   Bun or Deno emulate differently).
+ * - `*.bun.test.ts` files anywhere run only in the Bun lane, `*.deno.test.ts` only in the Deno lane.
+ *
+ * Workspace packages resolve to their TypeScript sources through the `source` export condition
+ * (every package.json has `"exports": { ".": { "source": "./src/index.ts", ... } }`), so tests
+ * never need a build. Vitest runs test files in Vite's SSR environment, so the condition is set
+ * for both the client and the SSR resolver.
+ */
+import { readdirSync, statSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+import { defineConfig } from "vitest/config"
+
+const isBun = typeof process.versions.bun === "string"
+const isDeno = typeof (globalThis as { Deno?: unknown }).Deno !== "undefined" || typeof process.versions.deno === "string"
+const runtime: "node" | "bun" | "deno" = isBun ? "bun" : isDeno ? "deno" : "node"
+
+const root = fileURLToPath(new URL(".", import.meta.url))
+
+// Vite's defaults (DEFAULT_CLIENT_CONDITIONS / DEFAULT_SERVER_CONDITIONS in vite 8) with "source" first.
+const clientConditions = ["source", "module", "browser", "development|production"]
+const serverConditions = ["source", "module", "node", "development|production"]
+
+const otherRuntimes = (["node", "bun", "deno"] as const).filter((r) => r !== runtime)
+
+const packageDirs = readdirSync(new URL("./packages/", import.meta.url)).filter((name) => {
+  try {
+    return statSync(new URL(`./packages/${name}/test/`, import.meta.url)).isDirectory()
+  } catch {
+    return false
+  }
+})
+
+const projectsFor = packageDirs
+  // The Bun runtime package is tested only on Bun.
+  .filter((name) => name !== "bun" || runtime === "bun")
+  .map((name) => ({
+    extends: true as const,
+    test: {
+      name,
+      root,
+      include: [`packages/${name}/test/**/*.test.ts`],
+      exclude: ["**/node_modules/**", "**/dist/**", ...otherRuntimes.map((r) => `**/*.${r}.test.ts`)]
+    }
+  }))
+
+export default defineConfig({
+  resolve: { conditions: clientConditions },
+  ssr: { resolve: { conditions: serverConditions } },
+  test: {
+    projects: projectsFor,
+    setupFiles: [fileURLToPath(new URL("./vitest.setup.ts", import.meta.url))],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    // A lane with no test files (e.g. a filter that matches nothing here) is not a failure.
+    passWithNoTests: true
+  }
+})
