@@ -25,6 +25,7 @@ import type { HookError } from "./HookError.ts"
 import type { LoadedSettings } from "./Settings.ts"
 import type * as HookEvent from "./HookEvent.ts"
 import type { HookResult, Outcome } from "./Outcome.ts"
+import type { Preset } from "./Preset.ts"
 import type { ProcessSpawner } from "./ProcessSpawner.ts"
 import * as internal from "./internal/engine.ts"
 
@@ -67,8 +68,14 @@ export interface EngineOptions {
   readonly onAsyncResult?: ((result: AsyncResult) => void) | undefined
   /** Plugin folders whose `hooks/hooks.json` is loaded (with `CLAUDE_PLUGIN_ROOT` set to the folder). */
   readonly plugins?: ReadonlyArray<string> | undefined
-  /** The folder of managed (policy) settings: `managed-settings.json` and `managed-settings.d/*.json`. Default: none. */
+  /** The folder of managed (policy) settings: `managed-settings.json` and `managed-settings.d/*.json`. Default: the preset's. */
   readonly managedDir?: string | undefined
+  /** The config dialect. Default: `Preset.agentHooks`. */
+  readonly preset?: Preset | undefined
+  /** For dialects with agents (Wingman): whose agent hooks are added. */
+  readonly agent?: string | undefined
+  /** Run the hooks of each event one after another in config order (overrides the settings' `sequential`). */
+  readonly sequential?: boolean | undefined
 }
 
 /**

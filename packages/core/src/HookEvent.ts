@@ -46,6 +46,8 @@ export interface HookEventSpec {
   readonly promptHandlers: boolean
   /** `true` for events declared by the host rather than taken from the catalog. */
   readonly custom: boolean
+  /** Any non-zero exit (not only 2) blocks, with stderr as the reason (pigo's `tool_start`). */
+  readonly nonZeroBlocks: boolean
 }
 
 /**
@@ -57,14 +59,20 @@ export interface HookEventSpec {
 export type Audience = "model" | "user" | "none"
 
 /**
- * An event a host declares for itself, e.g. model-level events like Gemini's `BeforeModel`.
- * Unset fields take the defaults of a non-blocking event with no matcher.
+ * An event a host declares for itself, e.g. model-level events like Gemini's `BeforeModel`, or a
+ * dialect's own name for a catalog event. A declared event with a catalog name replaces the
+ * catalog's semantics (Wingman's `Stop` cannot block). Unset fields come from `extends` (or the
+ * catalog event of the same name), else from a non-blocking event with no matcher.
  *
  * @since 0.1.0
  * @category models
  */
 export interface CustomEvent {
   readonly name: string
+  /** A catalog event whose semantics this one starts from (e.g. pigo's `tool_start` extends `PreToolUse`). */
+  readonly extends?: string | undefined
+  /** Any non-zero exit blocks, with stderr as the reason. */
+  readonly nonZeroBlocks?: boolean | undefined
   readonly matcherField?: string | undefined
   readonly blocking?: BlockingRule | undefined
   readonly plainStdoutToContext?: boolean | undefined

@@ -26,6 +26,7 @@ import type { Effect, FileSystem, Path } from "effect"
 import type { SettingsError } from "./HookError.ts"
 import type { HookCallback } from "./HookEngine.ts"
 import type { CustomEvent } from "./HookEvent.ts"
+import type { Preset } from "./Preset.ts"
 import type { Matcher } from "./Matcher.ts"
 import * as internal from "./internal/settings.ts"
 
@@ -73,6 +74,11 @@ export interface CommandHandler extends HandlerCommon {
   readonly async?: boolean | undefined
   /** Like `async`, and an exit 2 wakes the host at once. */
   readonly asyncRewake?: boolean | undefined
+  /**
+   * Extra environment variables. Values may use placeholders (`${tool_input.file_path}`), substituted
+   * verbatim (never through a shell); each substituted value is capped at 10 000 characters.
+   */
+  readonly env?: Readonly<Record<string, string>> | undefined
 }
 
 /**
@@ -201,6 +207,17 @@ export interface LoadedSettings {
   readonly allowManagedHooksOnly: boolean
   /** `allowedHttpHookUrls` (managed settings win over the rest); `undefined`: every URL is allowed. */
   readonly allowedHttpHookUrls: ReadonlyArray<string> | undefined
+  /** Run the hooks of one event one after another, in config order, instead of concurrently. */
+  readonly sequential: boolean
+  /** Run an identical handler from two settings files once (default `true`; Wingman: `false`). */
+  readonly dedupe: boolean
+  /**
+   * Command allowlist policy (off when `undefined`): only exec-form command hooks (`args`) whose
+   * executable's base name is listed run; shell-form hooks are refused, since a shell can run anything.
+   */
+  readonly allowedCommands: ReadonlyArray<string> | undefined
+  /** A JSONL file that gets one line per hook run (timestamp, event, matcher, command, exit code, duration...). */
+  readonly executionLog: string | undefined
   readonly warnings: ReadonlyArray<string>
 }
 
@@ -225,6 +242,10 @@ export interface LoadOptions {
   readonly managedDir?: string | undefined
   /** Events the host declares; settings may configure hooks for them. */
   readonly events?: ReadonlyArray<CustomEvent> | undefined
+  /** The config dialect: where its files are and how they decode. Default: the `agent-hooks` preset. */
+  readonly preset?: Preset | undefined
+  /** For presets with agents (Wingman): the agent whose own hooks are added. */
+  readonly agent?: string | undefined
 }
 
 /**
@@ -238,6 +259,11 @@ export interface DecodedSettings {
   readonly disableAllHooks: boolean | undefined
   readonly allowManagedHooksOnly: boolean | undefined
   readonly allowedHttpHookUrls: ReadonlyArray<string> | undefined
+  readonly sequential?: boolean | undefined
+  readonly dedupe?: boolean | undefined
+  readonly allowedCommands?: ReadonlyArray<string> | undefined
+  /** Absolute path of the execution log. */
+  readonly executionLog?: string | undefined
   readonly warnings: ReadonlyArray<string>
 }
 

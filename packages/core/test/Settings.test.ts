@@ -48,7 +48,8 @@ describe("Settings.load", () => {
       "/proj/.agent-hooks/settings.local.json": settings({ PreToolUse: [{ hooks: [cmd("local.sh")] }] })
     })
     expect(s.hooks["PreToolUse"]!.map((e) => (e.handler as Settings.CommandHandler).command)).toEqual(["user.sh", "project.sh", "local.sh"])
-    expect(s.files.map((f) => [f.scope, f.found])).toEqual([["user", true], ["project", true], ["local", true]])
+    expect(s.files.map((f) => [f.scope, f.found])).toEqual([["user", true], ["project", true], ["local", true], ["managed", false]])
+    expect(s.files[3]!.path).toBe("/etc/agent-hooks/managed-settings.json")
     expect(s.hooks["PreToolUse"]![2]!.path).toBe("hooks.PreToolUse[0].hooks[0]")
   })
 
@@ -57,7 +58,7 @@ describe("Settings.load", () => {
       env: { HOME: "/home/u", AGENT_HOOKS_HOME: "/custom" }
     })
     expect(s.hooks["Stop"]).toHaveLength(1)
-    expect(s.files.filter((f) => !f.found)).toHaveLength(2)
+    expect(s.files.filter((f) => !f.found).map((f) => f.scope)).toEqual(["project", "local", "managed"])
   })
 
   it("explicit files turn discovery off", async () => {
@@ -66,7 +67,7 @@ describe("Settings.load", () => {
       "/proj/mine.json": settings({ Stop: [{ hooks: [cmd("mine.sh")] }] })
     }, { settings: ["mine.json"] })
     expect(s.hooks["Stop"]!.map((e) => (e.handler as Settings.CommandHandler).command)).toEqual(["mine.sh"])
-    expect(s.files).toEqual([{ path: "/proj/mine.json", scope: "explicit", found: true }])
+    expect(s.files.filter((f) => f.scope !== "managed")).toEqual([{ path: "/proj/mine.json", scope: "explicit", found: true }])
   })
 
   it("a missing explicit file is an error naming it", async () => {

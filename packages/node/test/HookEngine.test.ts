@@ -265,7 +265,7 @@ describe("HookEngine on Node, with real hook processes", () => {
     cleanups.push(() => engine.close())
     const outcome = await engine.dispatch("Stop", {})
     expect(outcome.hooks.map((h) => h.stdout)).toEqual(["project\n", "local\n"])
-    expect(engine.settings.files.map((f) => f.scope)).toEqual(["user", "project", "local"])
+    expect(engine.settings.files.map((f) => f.scope)).toEqual(["user", "project", "local", "managed"])
   })
 
   it("rejects with a readable error for a broken settings file, and for a payload that is not an object", async () => {

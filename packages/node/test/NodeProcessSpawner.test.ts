@@ -9,7 +9,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterEach, describe, expect, it } from "vitest"
-import * as NodeProcessSpawner from "../src/NodeProcessSpawner.ts"
+import * as NodeProcessSpawner from "@agent-hooks/node/NodeProcessSpawner"
 
 ProcessSpawnerSuite.suite("NodeProcessSpawner", NodeProcessSpawner.layer, { processGroups: true })
 

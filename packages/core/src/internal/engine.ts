@@ -11,6 +11,7 @@ import type { ProcessRun } from "../HookRunner.ts"
 import * as Matcher from "../Matcher.ts"
 import * as Outcome from "../Outcome.ts"
 import * as PermissionRule from "../PermissionRule.ts"
+import * as Preset from "../Preset.ts"
 import { ProcessSpawner } from "../ProcessSpawner.ts"
 import type { Handler, HookEntry, LoadedSettings } from "../Settings.ts"
 import * as Settings from "../Settings.ts"
@@ -112,7 +113,9 @@ export const make = (
       env,
       plugins: options.plugins,
       managedDir: options.managedDir,
-      events: options.events
+      events: options.events,
+      preset: options.preset,
+      agent: options.agent
     })
     const warnings = [...loaded.warnings]
 
@@ -141,9 +144,13 @@ export const make = (
     const settings: LoadedSettings = { ...loaded, warnings }
     if (options.onWarning !== undefined) for (const warning of warnings) options.onWarning(warning)
 
-    const customEvents = new Map((options.events ?? []).map((event) => [event.name, HookEvent.custom(event)]))
+    const preset = options.preset ?? Preset.agentHooks
+    const customEvents = new Map([...preset.events, ...(options.events ?? [])].map((event) => [event.name, HookEvent.custom(event)]))
     const sessionId = HookInput.makeSessionId()
-    const baseEnv = { ...cleanEnv(env), AGENT_HOOKS_PROJECT_DIR: projectDir, CLAUDE_PROJECT_DIR: projectDir }
+    const baseEnv: Record<string, string> = { ...cleanEnv(env), AGENT_HOOKS_PROJECT_DIR: projectDir, CLAUDE_PROJECT_DIR: projectDir }
+    for (const name of preset.projectDirEnv) baseEnv[name] = projectDir
+    const sequential = options.sequential ?? settings.sequential
+    const allowedCommands = settings.allowedCommands === undefined ? undefined : new Set(settings.allowedCommands)
     const stopCap = options.stopBlockCap ?? envNumber(env, "AGENT_HOOKS_STOP_HOOK_BLOCK_CAP", "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP") ?? 8
     const ran = new Set<HookEntry>()
     const stopStreaks = new Map<string, number>()
@@ -163,7 +170,7 @@ export const make = (
           if (!PermissionRule.matches(rule, toolName, payload["tool_input"], { cwd, projectDir, home: env["HOME"] })) continue
         }
         if (entry.handler.once === true && ran.has(entry)) continue
-        const key = dedupKey(entry.handler)
+        const key = settings.dedupe ? dedupKey(entry.handler) : undefined
         if (key !== undefined) {
           // An identical handler from another settings file runs once (plugins and programmatic hooks stay separate).
           const firstSource = seen.get(key)
@@ -214,6 +221,55 @@ export const make = (
       return { result, verdict }
     }
 
+    /** The command allowlist policy: a refused hook never starts; its result says why. */
+    const refusedByPolicy = (handler: Handler): ProcessRun | undefined => {
+      if (allowedCommands === undefined || handler.type !== "command") return undefined
+      const name = handler.command.split("/").pop() ?? handler.command
+      const why = handler.args === undefined
+        ? `shell-form hooks are refused while allowedCommands is set (a shell can run anything); use "args" (exec form)`
+        : allowedCommands.has(name)
+        ? undefined
+        : `command "${name}" is not in allowedCommands (${[...allowedCommands].join(", ")})`
+      return why === undefined ? undefined : {
+        exitCode: null,
+        signal: null,
+        timedOut: false,
+        durationMs: 0,
+        stdout: "",
+        stderr: why,
+        stdoutTruncated: false,
+        stderrTruncated: false,
+        spawnError: why
+      }
+    }
+
+    /** One JSONL line per hook run (the orchestration design's HookLogger and Wingman's FR-8 fields). */
+    const writeLog = (file: string, spec: HookEvent.HookEventSpec, hooks: ReadonlyArray<{ readonly result: Outcome.HookResult; readonly entry: HookEntry }>) =>
+      Effect.gen(function*() {
+        const now = new Date().toISOString()
+        const lines = hooks.map(({ result, entry }) =>
+          JSON.stringify({
+            timestamp: now,
+            event: spec.name,
+            matcher: entry.matcher.source ?? null,
+            pattern: entry.matcher.source ?? null,
+            command: result.command,
+            exitCode: result.exitCode,
+            duration_ms: result.durationMs,
+            status: result.status,
+            timedOut: result.timedOut,
+            blocked: result.decision === "deny" || result.decision === "block",
+            source: result.source,
+            error: result.status === "success" ? null : result.messages.join("; ") || result.stderr.trim() || null
+          })
+        )
+        if (lines.length === 0) return
+        yield* fs.makeDirectory(path.dirname(file), { recursive: true }).pipe(
+          Effect.andThen(fs.writeFileString(file, `${lines.join("\n")}\n`, { flag: "a" })),
+          Effect.catch((error) => Effect.sync(() => options.onWarning?.(`cannot write the execution log ${file}: ${error.message}`)))
+        )
+      })
+
     // Strings that reach the model or the user are capped; the whole text goes to a file the message names.
     const overflowDir = path.join(env["TMPDIR"] ?? env["TEMP"] ?? "/tmp", "agent-hooks", sessionId)
     let overflowCount = 0
@@ -244,7 +300,7 @@ export const make = (
             detail: `expected a JSON object, got ${payload === null ? "null" : Array.isArray(payload) ? "an array" : typeof payload}`
           })
         }
-        const known = HookEvent.get(event) ?? customEvents.get(event)
+        const known = customEvents.get(event) ?? HookEvent.get(event)
         const spec: HookEvent.HookEventSpec = known ?? HookEvent.custom({ name: event })
         const dispatchWarnings: Array<string> = []
         if (known === undefined) {
@@ -316,13 +372,15 @@ export const make = (
           entries.filter((entry) => !isAsync(entry)),
           (entry) => {
             const { timeout, ctx } = context(entry)
-            return execute(ctx).pipe(
+            const refused = refusedByPolicy(entry.handler)
+            return (refused === undefined ? execute(ctx) : Effect.succeed(refused)).pipe(
               Effect.map((run) => interpretRun(spec, entry, run, timeout, false, label)),
-              Effect.flatMap(({ result, verdict }) => Effect.map(capVerdict(verdict), (capped) => ({ result, verdict: capped })))
+              Effect.flatMap(({ result, verdict }) => Effect.map(capVerdict(verdict), (capped) => ({ result, verdict: capped, entry })))
             )
           },
-          { concurrency: "unbounded" }
+          { concurrency: sequential ? 1 : "unbounded" }
         )
+        if (settings.executionLog !== undefined) yield* writeLog(settings.executionLog, spec, hooks)
         for (const { result } of hooks) {
           for (const message of result.messages) dispatchWarnings.push(`hook ${JSON.stringify(result.command)} (${result.source ?? "programmatic"}): ${message}`)
         }

@@ -98,6 +98,24 @@ const stdoutOf = (value: unknown): string =>
 
 const placeholderValues = (ctx: ExecContext): Placeholder.Values => ({ env: ctx.env, input: ctx.input })
 
+/**
+ * A handler's own `env`, placeholders substituted verbatim. Each substituted value is capped at
+ * 10 000 characters, so no payload can make the spawn fail with E2BIG (Linux refuses a single
+ * environment string over 128 KiB).
+ */
+export const MAX_ENV_VALUE_CHARS = 10_000
+
+const handlerEnv = (handler: CommandHandler, ctx: ExecContext): Readonly<Record<string, string>> => {
+  if (handler.env === undefined) return ctx.env
+  const values = placeholderValues(ctx)
+  const env: Record<string, string> = { ...ctx.env }
+  for (const [name, template] of Object.entries(handler.env)) {
+    const value = Placeholder.expandText(template, values)
+    env[name] = value === template || value.length <= MAX_ENV_VALUE_CHARS ? value : value.slice(0, MAX_ENV_VALUE_CHARS)
+  }
+  return env
+}
+
 const command = (handler: CommandHandler, ctx: ExecContext): Effect.Effect<ProcessRun, never, ProcessSpawner> => {
   const values = placeholderValues(ctx)
   const [file, args] = handler.args !== undefined
@@ -109,7 +127,7 @@ const command = (handler: CommandHandler, ctx: ExecContext): Effect.Effect<Proce
     ? ["bash", ["--norc", "--noprofile", "-c", Placeholder.expandShell(handler.command, values)]] as const
     : ["/bin/sh", ["-c", Placeholder.expandShell(handler.command, values)]] as const
   return HookRunner.run(
-    { file, args, cwd: ctx.cwd, env: ctx.env, stdin: ctx.stdin, maxOutputBytes: MAX_OUTPUT_BYTES },
+    { file, args, cwd: ctx.cwd, env: handlerEnv(handler, ctx), stdin: ctx.stdin, maxOutputBytes: MAX_OUTPUT_BYTES },
     Duration.millis(ctx.timeout * 1000)
   )
 }

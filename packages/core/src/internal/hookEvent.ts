@@ -58,23 +58,30 @@ const e = (
   specificOutput: SPECIFIC[name] ?? [],
   continueHonored: !CONTINUE_DISCARDED.has(name),
   promptHandlers: PROMPT_EVENTS.has(name),
-  custom: false
+  custom: false,
+  nonZeroBlocks: false
 })
 
 /** @internal */
-export const custom = (event: CustomEvent): HookEventSpec => ({
-  name: event.name,
-  matcherField: event.matcherField,
-  blocking: event.blocking ?? "none",
-  plainStdoutToContext: event.plainStdoutToContext ?? false,
-  defaultTimeout: event.defaultTimeout ?? 600,
-  exit2StderrTo: event.exit2StderrTo ?? (event.blocking === undefined || event.blocking === "none" ? "user" : "model"),
-  reasonTo: event.reasonTo ?? (event.blocking === undefined || event.blocking === "none" ? "none" : "model"),
-  specificOutput: event.specificOutput ?? ["additionalContext"],
-  continueHonored: true,
-  promptHandlers: true,
-  custom: true
-})
+export const custom = (event: CustomEvent): HookEventSpec => {
+  const base = get(event.extends ?? event.name)
+  const blocking = event.blocking ?? base?.blocking ?? "none"
+  const canBlock = blocking !== "none"
+  return {
+    name: event.name,
+    matcherField: "matcherField" in event ? event.matcherField : base?.matcherField,
+    blocking,
+    plainStdoutToContext: event.plainStdoutToContext ?? base?.plainStdoutToContext ?? false,
+    defaultTimeout: event.defaultTimeout ?? base?.defaultTimeout ?? 600,
+    exit2StderrTo: event.exit2StderrTo ?? base?.exit2StderrTo ?? (canBlock ? "model" : "user"),
+    reasonTo: event.reasonTo ?? base?.reasonTo ?? (canBlock ? "model" : "none"),
+    specificOutput: event.specificOutput ?? (base === undefined ? ["additionalContext"] : base.specificOutput),
+    continueHonored: base?.continueHonored ?? true,
+    promptHandlers: base?.promptHandlers ?? true,
+    custom: true,
+    nonZeroBlocks: event.nonZeroBlocks ?? base?.nonZeroBlocks ?? false
+  }
+}
 
 /** @internal */
 export const catalog: ReadonlyArray<HookEventSpec> = [

@@ -212,7 +212,7 @@ export const interpret = (event: HookEventSpec, run: RawRun): HookVerdict => {
       messages
     }
 
-  if (run.exitCode === 2) {
+  if (run.exitCode === 2 || (event.nonZeroBlocks && run.exitCode !== null && run.exitCode !== 0)) {
     const decision = exit2Decision(event)
     if (decision === null) {
       messages.push(

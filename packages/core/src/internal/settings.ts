@@ -2,7 +2,9 @@ import { Effect, Exit, FileSystem, Path, Schema } from "effect"
 import { formatPath, SettingsError } from "../HookError.ts"
 import * as HookEvent from "../HookEvent.ts"
 import * as Matcher from "../Matcher.ts"
+import type { Preset, PresetContext, PresetFile } from "../Preset.ts"
 import type { DecodedSettings, Handler, HookEntry, LoadedSettings, LoadOptions, SettingsFile, SettingsScope } from "../Settings.ts"
+import { agentHooks } from "./preset.ts"
 
 type JsonPath = ReadonlyArray<string | number>
 
@@ -31,6 +33,7 @@ const HANDLER_SCHEMAS = {
     shell: Schema.optional(Schema.Literals(["bash", "sh", "powershell"])),
     async: Schema.optional(Schema.Boolean),
     asyncRewake: Schema.optional(Schema.Boolean),
+    env: Schema.optional(Schema.Record(Schema.String, Schema.String)),
     ...common
   }),
   http: Schema.Struct({
@@ -186,11 +189,29 @@ export const decode = (
       if (Array.isArray(urls) && urls.every((url) => typeof url === "string")) allowedHttpHookUrls = urls as ReadonlyArray<string>
       else warnings.push(`${file} at allowedHttpHookUrls: expected an array of URL patterns (strings), got ${describe(urls)}; ignored`)
     }
-    const result = () => ({
+    const sequential = flag("sequential")
+    const dedupe = flag("dedupe")
+    let allowedCommands: ReadonlyArray<string> | undefined
+    const commands = document["allowedCommands"]
+    if (commands !== undefined) {
+      if (Array.isArray(commands) && commands.every((name) => typeof name === "string")) allowedCommands = commands as ReadonlyArray<string>
+      else warnings.push(`${file} at allowedCommands: expected an array of command names (strings), got ${describe(commands)}; ignored`)
+    }
+    let executionLog: string | undefined
+    const log = document["executionLog"]
+    if (log !== undefined) {
+      if (typeof log === "string" && log !== "") executionLog = resolvePosix(dirnamePosix(file), log)
+      else warnings.push(`${file} at executionLog: expected a file path (string), got ${describe(log)}; ignored`)
+    }
+    const result = (): DecodedSettings => ({
       entries,
       disableAllHooks,
       allowManagedHooksOnly: scope === "managed" ? allowManagedHooksOnly : undefined,
       allowedHttpHookUrls,
+      sequential,
+      dedupe,
+      allowedCommands,
+      executionLog,
       warnings
     })
     // Plugin files may be a bare {"<Event>": [...]} object; Claude Code's shape is {"hooks": {...}}.
@@ -210,7 +231,7 @@ export const decode = (
     for (const [event, groups] of Object.entries(hooks)) {
       const eventPath: JsonPath = ["hooks", event]
       const declared = events.find((custom) => custom.name === event)
-      const spec = HookEvent.get(event) ?? (declared === undefined ? undefined : HookEvent.custom(declared))
+      const spec = declared === undefined ? HookEvent.get(event) : HookEvent.custom(declared)
       if (spec === undefined) {
         const suggestion = HookEvent.suggest(event)
         warnings.push(
@@ -267,32 +288,14 @@ const parseJson = (text: string, file: string): Effect.Effect<unknown, SettingsE
       })
   })
 
-interface Candidate {
-  readonly path: string
-  readonly scope: SettingsScope
-  readonly required: boolean
-}
-
-const candidates = (options: LoadOptions, path: Path.Path): ReadonlyArray<Candidate> => {
-  if (options.settings !== undefined) {
-    return options.settings.map((file) => ({ path: path.resolve(options.cwd, file), scope: "explicit", required: true }))
-  }
-  const home = options.env["AGENT_HOOKS_HOME"]
-  const userHome = options.env["HOME"]
-  const userDir = home !== undefined && home !== "" ? path.resolve(options.cwd, home) : userHome !== undefined && userHome !== "" ? path.join(userHome, ".agent-hooks") : undefined
-  const list: Array<Candidate> = []
-  if (userDir !== undefined) list.push({ path: path.join(userDir, "settings.json"), scope: "user", required: false })
-  list.push({ path: path.join(options.projectDir, ".agent-hooks", "settings.json"), scope: "project", required: false })
-  list.push({ path: path.join(options.projectDir, ".agent-hooks", "settings.local.json"), scope: "local", required: false })
-  // The same file reached twice (home inside the project) is read once.
-  return list.filter((candidate, index) => list.findIndex((other) => other.path === candidate.path) === index)
-}
-
 /** @internal */
 export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, SettingsError, FileSystem.FileSystem | Path.Path> =>
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
+    const preset: Preset = options.preset ?? agentHooks
+    const events = [...preset.events, ...(options.events ?? [])]
+    const context: PresetContext = { projectDir: options.projectDir, cwd: options.cwd, env: options.env, agent: options.agent, events }
     const files: Array<SettingsFile> = []
     const warnings: Array<string> = []
     const entries: Array<HookEntry> = []
@@ -301,53 +304,70 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
     let allowManagedHooksOnly = false
     let allowedHttpHookUrls: ReadonlyArray<string> | undefined
     let managedUrls: ReadonlyArray<string> | undefined
+    let sequential = false
+    let dedupe = true
+    let allowedCommands: ReadonlyArray<string> | undefined
+    let managedCommands: ReadonlyArray<string> | undefined
+    let executionLog: string | undefined
 
-    const read = (candidate: Candidate, pluginRoot?: string) =>
+    const read = (file: PresetFile, decodeWith: (document: unknown) => Effect.Effect<DecodedSettings, SettingsError>) =>
       Effect.gen(function*() {
-        const text = yield* fs.readFileString(candidate.path).pipe(
+        const text = yield* fs.readFileString(file.path).pipe(
           Effect.map((text): string | undefined => text),
           Effect.catch((error) =>
-            !candidate.required && error.reason._tag === "NotFound"
+            !file.required && error.reason._tag === "NotFound"
               ? Effect.succeed(undefined)
               : Effect.fail(
                 new SettingsError({
-                  file: candidate.path,
+                  file: file.path,
                   path: [],
                   detail: `cannot read the settings file (${error.reason._tag === "NotFound" ? "no such file" : error.message})`
                 })
               )
           )
         )
-        files.push({ path: candidate.path, scope: candidate.scope, found: text !== undefined })
+        files.push({ path: file.path, scope: file.scope, found: text !== undefined })
         if (text === undefined) return
-        const document = yield* parseJson(text, candidate.path)
-        const decoded = yield* decode(document, candidate.path, candidate.scope, pluginRoot, options.events)
+        const document = yield* parseJson(text, file.path)
+        const decoded = yield* decodeWith(document)
         warnings.push(...decoded.warnings)
         entries.push(...decoded.entries)
-        if (candidate.scope === "managed") {
+        if (file.scope === "managed") {
           if (decoded.disableAllHooks === true) managedDisable = true
           if (decoded.allowManagedHooksOnly === true) allowManagedHooksOnly = true
           if (decoded.allowedHttpHookUrls !== undefined) managedUrls = decoded.allowedHttpHookUrls
+          if (decoded.allowedCommands !== undefined) managedCommands = decoded.allowedCommands
         } else {
           // Scalars: a later file in the merge order (local > project > user; later explicit files) wins.
           if (decoded.disableAllHooks !== undefined) disableAllHooks = decoded.disableAllHooks
           if (decoded.allowedHttpHookUrls !== undefined) allowedHttpHookUrls = decoded.allowedHttpHookUrls
+          if (decoded.allowedCommands !== undefined) allowedCommands = decoded.allowedCommands
         }
+        if (decoded.sequential !== undefined) sequential = decoded.sequential
+        if (decoded.dedupe !== undefined) dedupe = decoded.dedupe
+        if (decoded.executionLog !== undefined) executionLog = decoded.executionLog
       })
 
-    for (const candidate of candidates(options, path)) yield* read(candidate)
+    const settingsFiles: ReadonlyArray<PresetFile> = options.settings !== undefined
+      ? options.settings.map((file) => ({ path: path.resolve(options.cwd, file), scope: "explicit", required: true }))
+      : preset.discover(context)
+    for (const file of settingsFiles) yield* read(file, (document) => preset.decode(document, file, context))
     for (const plugin of options.plugins ?? []) {
       const root = path.resolve(options.cwd, plugin)
-      yield* read({ path: path.join(root, "hooks", "hooks.json"), scope: "plugin", required: true }, root)
+      const file = path.join(root, "hooks", "hooks.json")
+      yield* read({ path: file, scope: "plugin", required: true }, (document) => decode(document, file, "plugin", root, events))
     }
-    if (options.managedDir !== undefined) {
-      const dir = path.resolve(options.cwd, options.managedDir)
-      yield* read({ path: path.join(dir, "managed-settings.json"), scope: "managed", required: false })
+    const managedDir = options.managedDir ?? preset.managedDir?.(context)
+    if (managedDir !== undefined) {
+      const dir = path.resolve(options.cwd, managedDir)
+      const main = path.join(dir, "managed-settings.json")
+      yield* read({ path: main, scope: "managed", required: false }, (document) => decode(document, main, "managed", undefined, events))
       const dropIns = yield* fs.readDirectory(path.join(dir, "managed-settings.d")).pipe(
         Effect.catch(() => Effect.succeed([] as ReadonlyArray<string>))
       )
       for (const name of [...dropIns].filter((name) => name.endsWith(".json")).sort()) {
-        yield* read({ path: path.join(dir, "managed-settings.d", name), scope: "managed", required: true })
+        const file = path.join(dir, "managed-settings.d", name)
+        yield* read({ path: file, scope: "managed", required: true }, (document) => decode(document, file, "managed", undefined, events))
       }
     }
 
@@ -370,6 +390,10 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
       disableAllHooks: managedDisable || disableAllHooks,
       allowManagedHooksOnly,
       allowedHttpHookUrls: managedUrls ?? allowedHttpHookUrls,
+      sequential,
+      dedupe,
+      allowedCommands: managedCommands ?? allowedCommands,
+      executionLog,
       warnings
     }
   })

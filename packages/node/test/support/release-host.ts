@@ -4,7 +4,7 @@
 // Usage: node --conditions=source release-host.ts <pid-file>
 import { ProcessSpawner } from "@agent-hooks/core/ProcessSpawner"
 import { Effect } from "effect"
-import * as NodeProcessSpawner from "../../src/NodeProcessSpawner.ts"
+import * as NodeProcessSpawner from "@agent-hooks/node/NodeProcessSpawner"
 
 const pidFile = process.argv[2]!
 const program = Effect.scoped(

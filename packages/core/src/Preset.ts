@@ -1,0 +1,103 @@
+/**
+ * Presets: config dialects. A preset says where its files live, how they are shaped, which event
+ * and environment-variable names it uses, and which of its rules differ from Claude Code's; its
+ * decoder turns each file into the one canonical model (`Settings.DecodedSettings`), so the
+ * engine runs every dialect the same way.
+ *
+ * Built in here: `agent-hooks` (the canonical format, the default) and `claude` (Claude Code's own
+ * files, unchanged). Other dialects (`wingman`, `orchestration`, `pigo`, `wave`, `gemini`) live in
+ * `Presets.ts`.
+ *
+ * @since 0.1.0
+ */
+import type { Effect } from "effect"
+import type { SettingsError } from "./HookError.ts"
+import type { CustomEvent } from "./HookEvent.ts"
+import type { DecodedSettings, SettingsScope } from "./Settings.ts"
+import * as internal from "./internal/preset.ts"
+
+/**
+ * What discovery and decoding may depend on.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface PresetContext {
+  /** Absolute project directory. */
+  readonly projectDir: string
+  /** Absolute working directory. */
+  readonly cwd: string
+  readonly env: Readonly<Record<string, string | undefined>>
+  /** The agent, for dialects that have agents (Wingman's `--agent`). */
+  readonly agent?: string | undefined
+  /** Every declared event (the preset's and the host's), for decoding hooks on them. */
+  readonly events?: ReadonlyArray<CustomEvent> | undefined
+}
+
+/**
+ * A file a preset reads.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface PresetFile {
+  /** Absolute path. */
+  readonly path: string
+  readonly scope: SettingsScope
+  /** A missing required file is an error; a missing discovered file is skipped. */
+  readonly required: boolean
+  /** For dialects with several file shapes (Wingman's `agent` files). */
+  readonly kind?: string | undefined
+}
+
+/**
+ * A config dialect.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Preset {
+  readonly name: string
+  /** One line for `--help` and the docs. */
+  readonly description: string
+  /** The files to read when no explicit files are given, in merge order. */
+  readonly discover: (context: PresetContext) => ReadonlyArray<PresetFile>
+  /** Turns one parsed JSON document into the canonical model. */
+  readonly decode: (document: unknown, file: PresetFile, context: PresetContext) => Effect.Effect<DecodedSettings, SettingsError>
+  /** The dialect's own event names and semantics (accepted by `run`, used when decoding). */
+  readonly events: ReadonlyArray<CustomEvent>
+  /** Extra environment variables set to the project directory (`WAVE_PROJECT_DIR`, `GEMINI_PROJECT_DIR`). */
+  readonly projectDirEnv: ReadonlyArray<string>
+  /** The managed-settings folder, when the dialect has one. */
+  readonly managedDir?: ((context: PresetContext) => string | undefined) | undefined
+}
+
+/**
+ * The canonical format: `~/.agent-hooks/settings.json` (or `$AGENT_HOOKS_HOME/settings.json`),
+ * `<project>/.agent-hooks/settings.json`, `<project>/.agent-hooks/settings.local.json`; managed policy
+ * in `$AGENT_HOOKS_MANAGED_DIR` (default `/etc/agent-hooks`).
+ *
+ * @since 0.1.0
+ * @category presets
+ */
+export const agentHooks: Preset = internal.agentHooks
+
+/**
+ * Claude Code's own files, read unchanged: `~/.claude/settings.json` (or
+ * `$CLAUDE_CONFIG_DIR/settings.json`), `<project>/.claude/settings.json`,
+ * `<project>/.claude/settings.local.json`, managed policy in `/etc/claude-code`.
+ *
+ * @since 0.1.0
+ * @category presets
+ */
+export const claude: Preset = internal.claude
+
+/**
+ * Builds a preset whose files have the canonical (Claude Code) shape, at other paths.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const canonical: (
+  options: Pick<Preset, "name" | "description" | "discover" | "managedDir"> & Partial<Pick<Preset, "events" | "projectDirEnv">>
+) => Preset = internal.canonical
