@@ -1,0 +1,208 @@
+/**
+ * agent-hooks as LangChain v1 agent middleware: the hooks of a settings file (Claude Code's
+ * hooks protocol) run around the agent loop of `createAgent`.
+ *
+ * | hook event | where it runs |
+ * | --- | --- |
+ * | SessionStart | `beforeAgent`, the first time a session is seen |
+ * | UserPromptSubmit | `beforeAgent`, for the prompt of the run |
+ * | PreToolUse | `wrapToolCall`, before the tool |
+ * | PostToolUse / PostToolUseFailure | `wrapToolCall`, after the tool (or its error) |
+ * | Stop / SubagentStop | `afterAgent` |
+ * | SubagentStart | `beforeAgent` of an agent run from a tool of a hooked agent |
+ * | SessionEnd | end of the run (runs without a checkpointer and without a thread), else `endSession()` / `close()` |
+ * | BeforeModel / AfterModel | `wrapModelCall`, before / after each model call (host events, only when configured) |
+ *
+ * **Example**
+ *
+ * ```ts
+ * import { createAgent } from "langchain"
+ * import { createHookEngine } from "@agent-hooks/node"
+ * import { hooksMiddleware } from "@agent-hooks/langchain-adapter"
+ *
+ * const engine = await createHookEngine({ settings: ["./hooks.json"], projectDir: process.cwd() })
+ * const hooks = hooksMiddleware({ engine, toolNames: { shell: "Bash" } })
+ * const agent = createAgent({ model, tools, middleware: [hooks] })
+ * const result = await agent.invoke({ messages: [{ role: "user", content: "clean up /tmp" }] })
+ * await hooks.close()
+ * await engine.close()
+ * ```
+ *
+ * @since 0.1.0
+ */
+import type { HookEngine, Outcome } from "@agent-hooks/core"
+import type { Layer } from "effect"
+import type { AgentMiddleware } from "langchain"
+import * as internal from "./internal/middleware.ts"
+import * as toolNames from "./internal/toolNames.ts"
+
+/**
+ * The part of an `Outcome` the adapter reads. The real engine resolves to a full `Outcome`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type DispatchOutcome =
+  & Pick<
+    Outcome.Outcome,
+    | "event"
+    | "blocked"
+    | "decision"
+    | "reason"
+    | "continue"
+    | "stopReason"
+    | "updatedInput"
+    | "additionalContext"
+    | "systemMessages"
+    | "warnings"
+  >
+  & { readonly hookSpecificOutput?: Record<string, unknown> | null | undefined }
+
+/**
+ * Anything that runs hooks: the Promise engine of `createHookEngine` (from `@agent-hooks/node`,
+ * `@agent-hooks/bun`...), or a host's own object with the same `dispatch`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface HookDispatcher {
+  readonly dispatch: (event: string, payload: Record<string, unknown>) => Promise<DispatchOutcome>
+  /**
+   * The loaded settings, when known. Used only to skip the host events (`BeforeModel`,
+   * `AfterModel`) that no hook is configured for.
+   */
+  readonly settings?: { readonly hooks: Readonly<Record<string, ReadonlyArray<unknown>>> } | undefined
+}
+
+/**
+ * How a LangChain tool appears to hooks.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ToolMapping {
+  /** The `tool_name` hooks see and matchers test (`Bash`, `Write`, `mcp__github__create_issue`...). */
+  readonly name: string
+  /** The tool's arguments as `tool_input`. Default: the arguments as they are. */
+  readonly toInput?: ((args: Record<string, unknown>) => Record<string, unknown>) | undefined
+  /** A hook's `updatedInput` back to the tool's arguments. Default: as it is. */
+  readonly fromInput?: ((toolInput: Record<string, unknown>) => Record<string, unknown>) | undefined
+  /** The tool's result as `tool_response`. Default: the result's text. */
+  readonly toResponse?: ((result: ToolResult) => unknown) | undefined
+}
+
+/**
+ * A tool's result, as handed to `ToolMapping.toResponse`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ToolResult {
+  /** The text of the `ToolMessage` the model receives. */
+  readonly text: string
+  /** The `ToolMessage`'s `artifact`, if the tool returned one. */
+  readonly artifact: unknown
+  /** The `tool_input` the tool ran with. */
+  readonly toolInput: Record<string, unknown>
+}
+
+/**
+ * Options of `hooksMiddleware`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface HooksMiddlewareOptions {
+  /**
+   * The engine: a `HookDispatcher` (e.g. `await createHookEngine(...)`), or an Effect layer that
+   * provides `HookEngine` (e.g. `NodeHookEngine.layer(...)`); a layer is built once, on first use,
+   * and released by `close()`.
+   */
+  readonly engine: HookDispatcher | Layer.Layer<HookEngine.HookEngine, unknown>
+  /**
+   * LangChain tool names → the names hooks see. A string renames; a `ToolMapping` also reshapes
+   * the input and the response. Merged over `defaultToolNames` (set an entry to the tool's own
+   * name to undo a default).
+   */
+  readonly toolNames?: Readonly<Record<string, string | ToolMapping>> | undefined
+  /** Use `defaultToolNames` (`bash` → `Bash`, `write_file` → `Write`...). Default `true`. */
+  readonly defaultToolNames?: boolean | undefined
+  /** The `cwd` of every payload, and where hooks run. Default: `process.cwd()`. */
+  readonly cwd?: string | undefined
+  /**
+   * A fixed session id. Default: the run's `thread_id`, else a new id per run (such a session ends
+   * with its run).
+   */
+  readonly sessionId?: string | undefined
+  /** The payloads' `permission_mode`. Default `"default"`. */
+  readonly permissionMode?: string | undefined
+  /**
+   * Where the JSONL transcripts are written: `<dir>/<session_id>.jsonl`, and subagents'
+   * `<dir>/<session_id>/subagents/agent-<agent_id>.jsonl`.
+   * Default: `<os tmpdir>/agent-hooks/transcripts`.
+   */
+  readonly transcriptDir?: string | undefined
+  /** Consecutive Stop blocks after which the agent stops anyway. Default 8; 0 turns the guard off. */
+  readonly stopBlockCap?: number | undefined
+  /**
+   * Host events around model calls, dispatched only when a hook is configured for them (or the
+   * engine does not tell). `false` turns them off. Default: `BeforeModel` and `AfterModel`.
+   */
+  readonly turnEvents?: false | { readonly beforeModel?: string | undefined; readonly afterModel?: string | undefined } | undefined
+  /** The `agent_type` of runs of this middleware when it is installed on a subagent. */
+  readonly agentType?: string | undefined
+  /** The middleware's name (names must be unique within one agent). Default `"agent-hooks"`. */
+  readonly name?: string | undefined
+  /** Called after each dispatch, e.g. to show `systemMessages` to the user or to log. */
+  readonly onOutcome?: ((event: string, payload: Record<string, unknown>, outcome: DispatchOutcome) => void) | undefined
+  /** Receives the outcomes' warnings and the adapter's own (Stop cap reached, ...). Default: ignored. */
+  readonly onWarning?: ((warning: string) => void) | undefined
+}
+
+/**
+ * What an `ask` decision interrupts the run with (LangGraph `interrupt()`, agents with a
+ * checkpointer only). Resume with `new Command({ resume: true })` (or `"allow"`,
+ * `{ decision: "allow" }`) to run the tool, anything else (`false`, `"deny"`,
+ * `{ decision: "deny", reason }`) to refuse it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface AskRequest {
+  readonly type: "agent-hooks/ask"
+  readonly toolName: string
+  readonly toolInput: Record<string, unknown>
+  readonly toolCallId: string | undefined
+  readonly reason: string | null
+}
+
+/**
+ * The middleware, with its session controls.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface HooksMiddleware extends AgentMiddleware {
+  /** Dispatches `SessionEnd` for one session (default: every open one). */
+  readonly endSession: (options?: { readonly sessionId?: string | undefined; readonly reason?: string | undefined }) => Promise<void>
+  /** Ends the open sessions, and releases the engine if it was built from a layer. Safe to call twice. */
+  readonly close: () => Promise<void>
+  /** The tool names hooks see, after the mapping. */
+  readonly toolName: (langchainName: string) => string
+}
+
+/**
+ * Built-in LangChain tool names (deepagents' and common ones) and Claude Code's names for them.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaultToolNames: Readonly<Record<string, string | ToolMapping>> = toolNames.defaults
+
+/**
+ * Builds the middleware.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const hooksMiddleware: (options: HooksMiddlewareOptions) => HooksMiddleware = internal.make

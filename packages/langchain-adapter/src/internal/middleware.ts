@@ -1,0 +1,507 @@
+import { AsyncLocalStorage } from "node:async_hooks"
+import { randomUUID } from "node:crypto"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages"
+import type { BaseMessage } from "@langchain/core/messages"
+import { Command, getConfig, interrupt, isCommand, isGraphBubbleUp } from "@langchain/langgraph"
+import { withLangGraph } from "@langchain/langgraph/zod"
+import { createMiddleware } from "langchain"
+import { z } from "zod"
+import type { AskRequest, DispatchOutcome, HooksMiddleware, HooksMiddlewareOptions } from "../HooksMiddleware.ts"
+import * as Engine from "./engine.ts"
+import { appendText, contentText, messageText, messageType } from "./messages.ts"
+import { resolver } from "./toolNames.ts"
+import * as Transcript from "./transcript.ts"
+
+/** What the middleware keeps in the graph state (private key `_agentHooks`) for one run. */
+interface RunInfo {
+  readonly sessionId: string
+  readonly transcriptPath: string
+  /** Set when this run is a subagent's. */
+  readonly agentId: string | null
+  readonly agentType: string | null
+  readonly agentTranscriptPath: string | null
+  /** The session ends with this run (no checkpointer, no thread, no fixed session id). */
+  readonly perRun: boolean
+  /** Consecutive Stop blocks in this run. */
+  readonly stopBlocks: number
+  readonly promptBlocked: boolean
+  /** Set when a hook said `continue: false`: the run ends before the next model call. */
+  readonly halt: string | null
+}
+
+type InfoUpdate = Partial<RunInfo> | null
+
+const merge = (current: RunInfo | null | undefined, update: InfoUpdate | undefined): RunInfo | null =>
+  update === undefined ? current ?? null : update === null ? null : { ...(current as RunInfo), ...update }
+
+const stateSchema = z.object({
+  _agentHooks: withLangGraph(z.any().nullable().optional(), {
+    reducer: { fn: merge, schema: z.any() },
+    default: () => null
+  })
+})
+
+/** Set around every tool call: an agent started inside it (a subagent) belongs to this run's session. */
+const parentRun = new AsyncLocalStorage<{ readonly info: RunInfo; readonly subagentType: string | null }>()
+
+const reminder = (label: string, text: string) => `<system-reminder>\n${label}: ${text}\n</system-reminder>`
+
+const contextMessage = (event: string, contexts: ReadonlyArray<string>) =>
+  new HumanMessage({
+    content: contexts.map((context) => reminder(`${event} hook additional context`, context)).join("\n"),
+    additional_kwargs: { agent_hooks: { event } }
+  })
+
+const hookAIMessage = (text: string, event: string) =>
+  new AIMessage({ content: text, name: "agent-hooks", additional_kwargs: { agent_hooks: { event } } })
+
+const lastOfType = (messages: ReadonlyArray<BaseMessage> | undefined, type: string): BaseMessage | undefined => {
+  if (messages === undefined) return undefined
+  for (let i = messages.length - 1; i >= 0; i--) if (messageType(messages[i]!) === type) return messages[i]
+  return undefined
+}
+
+const hasCheckpointer = (): boolean => {
+  try {
+    const configurable = getConfig()?.configurable as Record<string, unknown> | undefined
+    return Boolean(configurable?.["__pregel_checkpointer"])
+  } catch {
+    return false
+  }
+}
+
+const threadId = (runtime: unknown): string | undefined => {
+  const fromRuntime = (runtime as { configurable?: Record<string, unknown> } | undefined)?.configurable?.["thread_id"]
+  if (typeof fromRuntime === "string" || typeof fromRuntime === "number") return String(fromRuntime)
+  try {
+    const fromConfig = (getConfig()?.configurable as Record<string, unknown> | undefined)?.["thread_id"]
+    return typeof fromConfig === "string" || typeof fromConfig === "number" ? String(fromConfig) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+const approved = (resume: unknown): boolean =>
+  resume === true || resume === "allow" || resume === "approve" ||
+  (isRecord(resume) && (resume["decision"] === "allow" || resume["decision"] === "approve" || resume["approved"] === true))
+
+interface ToolMessageLike extends BaseMessage {
+  readonly tool_call_id: string
+  readonly status?: "success" | "error" | undefined
+  readonly artifact?: unknown
+}
+
+const withContent = (message: ToolMessageLike, content: string | Array<unknown>, status?: "success" | "error") =>
+  new ToolMessage({
+    content: content as ToolMessage["content"],
+    tool_call_id: message.tool_call_id,
+    ...(message.name === undefined ? {} : { name: message.name }),
+    ...(message.id === undefined ? {} : { id: message.id }),
+    status: status ?? message.status ?? "success",
+    artifact: message.artifact,
+    additional_kwargs: message.additional_kwargs,
+    response_metadata: message.response_metadata
+  })
+
+/** The `ToolMessage` of a tool call's result: the result itself, or the one a `Command` adds. */
+const toolMessageOf = (result: unknown, toolCallId: string | undefined): ToolMessageLike | undefined => {
+  if (isCommand(result)) {
+    const update = (result as Command).update
+    const messages = isRecord(update) ? update["messages"] : Array.isArray(update) ? update.find((entry) => entry[0] === "messages")?.[1] : undefined
+    const list = Array.isArray(messages) ? messages : messages === undefined ? [] : [messages]
+    const tools = list.filter((message): message is ToolMessageLike => isRecord(message) && messageType(message as unknown as BaseMessage) === "tool")
+    return tools.find((message) => message.tool_call_id === toolCallId) ?? tools[0]
+  }
+  return isRecord(result) && messageType(result as unknown as BaseMessage) === "tool" ? result as unknown as ToolMessageLike : undefined
+}
+
+/** Replaces the tool message in a result (a `ToolMessage` or a `Command`), and adds state updates. */
+const replaceToolMessage = (
+  result: ToolMessage | Command,
+  original: ToolMessageLike | undefined,
+  replacement: ToolMessage,
+  extraUpdate: Record<string, unknown> | undefined
+): ToolMessage | Command => {
+  if (!isCommand(result)) {
+    return extraUpdate === undefined ? replacement : new Command({ update: { messages: [replacement], ...extraUpdate } })
+  }
+  const command = result as Command
+  const swap = (messages: unknown) => {
+    if (Array.isArray(messages)) return messages.map((message) => (message === original ? replacement : message))
+    return messages === original ? [replacement] : messages
+  }
+  let update: Record<string, unknown> | Array<[string, unknown]>
+  if (Array.isArray(command.update)) {
+    update = command.update.map(([key, value]): [string, unknown] => [key, key === "messages" ? swap(value) : value])
+    if (original === undefined) update.push(["messages", [replacement]])
+    if (extraUpdate !== undefined) update.push(...Object.entries(extraUpdate))
+  } else {
+    const current = command.update ?? {}
+    const messages = original === undefined
+      ? [...(Array.isArray(current["messages"]) ? current["messages"] : current["messages"] === undefined ? [] : [current["messages"]]), replacement]
+      : swap(current["messages"])
+    update = { ...current, messages, ...extraUpdate }
+  }
+  return new Command({
+    update,
+    ...(command.goto === undefined ? {} : { goto: command.goto }),
+    ...(command.graph === undefined ? {} : { graph: command.graph }),
+    ...(command.resume === undefined ? {} : { resume: command.resume })
+  })
+}
+
+/** @internal */
+export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
+  const engine = Engine.fromOption(options.engine)
+  const cwd = options.cwd ?? process.cwd()
+  const permissionMode = options.permissionMode ?? "default"
+  const transcriptDir = options.transcriptDir ?? join(tmpdir(), "agent-hooks", "transcripts")
+  const stopBlockCap = options.stopBlockCap ?? 8
+  const tools = resolver(options.toolNames, options.defaultToolNames !== false)
+  const toolName = (name: string) => tools(name).name
+  const beforeModelEvent = options.turnEvents === false ? undefined : options.turnEvents?.beforeModel ?? "BeforeModel"
+  const afterModelEvent = options.turnEvents === false ? undefined : options.turnEvents?.afterModel ?? "AfterModel"
+  const warn = (warning: string) => options.onWarning?.(warning)
+
+  /** Sessions that had their SessionStart and no SessionEnd yet. */
+  const openSessions = new Map<string, { readonly transcriptPath: string }>()
+  const startedSessions = new Set<string>()
+
+  const dispatch = async (event: string, payload: Record<string, unknown>): Promise<DispatchOutcome> => {
+    const outcome = await engine.dispatch(event, payload)
+    for (const warning of outcome.warnings ?? []) warn(warning)
+    options.onOutcome?.(event, payload, outcome)
+    return outcome
+  }
+
+  const transcriptOf = (info: RunInfo) =>
+    Transcript.open(info.agentTranscriptPath ?? info.transcriptPath, {
+      sessionId: info.sessionId,
+      cwd,
+      agentId: info.agentId ?? undefined,
+      toolName
+    })
+
+  const common = (info: RunInfo, withPermissionMode = true): Record<string, unknown> => ({
+    session_id: info.sessionId,
+    transcript_path: info.transcriptPath,
+    cwd,
+    ...(withPermissionMode ? { permission_mode: permissionMode } : {}),
+    ...(info.agentId === null ? {} : { agent_id: info.agentId, agent_type: info.agentType })
+  })
+
+  const endSession = async (sessionId: string, reason: string) => {
+    const session = openSessions.get(sessionId)
+    if (session === undefined) return
+    openSessions.delete(sessionId)
+    await dispatch("SessionEnd", { session_id: sessionId, transcript_path: session.transcriptPath, cwd, reason })
+  }
+
+  /** The run info from the state, else one made on the spot (a tool call outside a hooked run). */
+  const infoOf = (state: Record<string, unknown> | undefined, runtime: unknown): RunInfo => {
+    const fromState = state?.["_agentHooks"] as RunInfo | null | undefined
+    if (fromState !== null && fromState !== undefined && typeof fromState.sessionId === "string") return fromState
+    const parent = parentRun.getStore()
+    if (parent !== undefined) return parent.info
+    const sessionId = options.sessionId ?? threadId(runtime) ?? randomUUID()
+    return newMainInfo(sessionId, false)
+  }
+
+  const newMainInfo = (sessionId: string, perRun: boolean): RunInfo => ({
+    sessionId,
+    transcriptPath: join(transcriptDir, `${sessionId}.jsonl`),
+    agentId: null,
+    agentType: null,
+    agentTranscriptPath: null,
+    perRun,
+    stopBlocks: 0,
+    promptBlocked: false,
+    halt: null
+  })
+
+  const beforeAgent = async (state: Record<string, unknown>, runtime: unknown) => {
+    const messages = state["messages"] as Array<BaseMessage> | undefined
+    const parent = parentRun.getStore()
+    if (parent !== undefined) {
+      // A subagent: run inside a tool call of a hooked agent.
+      const agentId = randomUUID().replace(/-/g, "").slice(0, 17)
+      const info: RunInfo = {
+        ...parent.info,
+        agentId,
+        agentType: options.agentType ?? parent.subagentType ?? "subagent",
+        agentTranscriptPath: join(
+          dirname(parent.info.transcriptPath),
+          parent.info.sessionId,
+          "subagents",
+          `agent-${agentId}.jsonl`
+        ),
+        perRun: false,
+        stopBlocks: 0,
+        promptBlocked: false,
+        halt: null
+      }
+      transcriptOf(info).sync(messages)
+      const outcome = await dispatch("SubagentStart", common(info, false))
+      return {
+        _agentHooks: info,
+        ...(outcome.additionalContext.length > 0 ? { messages: [contextMessage("SubagentStart", outcome.additionalContext)] } : {})
+      }
+    }
+
+    const previous = state["_agentHooks"] as RunInfo | null | undefined
+    const thread = threadId(runtime)
+    const sessionId = previous?.sessionId ?? options.sessionId ?? thread ?? randomUUID()
+    const perRun = options.sessionId === undefined && thread === undefined && !hasCheckpointer()
+    const info: RunInfo = { ...newMainInfo(sessionId, perRun), ...(previous?.transcriptPath ? { transcriptPath: previous.transcriptPath } : {}) }
+    const transcript = transcriptOf(info)
+    const injected: Array<BaseMessage> = []
+    const prompt = messages !== undefined && messages.length > 0 && messageType(messages[messages.length - 1]!) === "human"
+      ? messages[messages.length - 1]!
+      : undefined
+
+    if (!startedSessions.has(sessionId)) {
+      startedSessions.add(sessionId)
+      openSessions.set(sessionId, { transcriptPath: info.transcriptPath })
+      const resumed = previous !== null && previous !== undefined || (messages !== undefined && messages.length > (prompt === undefined ? 0 : 1))
+      transcript.sync(prompt === undefined ? messages : messages!.slice(0, -1))
+      const start = await dispatch("SessionStart", {
+        session_id: sessionId,
+        transcript_path: info.transcriptPath,
+        cwd,
+        source: resumed ? "resume" : "startup"
+      })
+      if (start.additionalContext.length > 0) injected.push(contextMessage("SessionStart", start.additionalContext))
+    }
+    transcript.sync(messages)
+
+    if (prompt !== undefined) {
+      const outcome = await dispatch("UserPromptSubmit", { ...common(info), prompt: messageText(prompt) })
+      if (outcome.blocked || !outcome.continue) {
+        const reason = outcome.blocked
+          ? `Prompt blocked by a UserPromptSubmit hook: ${outcome.reason ?? "no reason given"}`
+          : outcome.stopReason ?? "Stopped by a UserPromptSubmit hook"
+        const erased = prompt.id === undefined
+          ? []
+          : [new HumanMessage({ id: prompt.id, content: "[This prompt was blocked by a UserPromptSubmit hook and removed.]" })]
+        const update = { _agentHooks: { ...info, promptBlocked: true }, messages: [...erased, hookAIMessage(reason, "UserPromptSubmit")], jumpTo: "end" as const }
+        return update
+      }
+      if (outcome.additionalContext.length > 0) injected.push(contextMessage("UserPromptSubmit", outcome.additionalContext))
+    }
+    return { _agentHooks: info, ...(injected.length > 0 ? { messages: injected } : {}) }
+  }
+
+  /** Model calls: the host turn events, and the end of a run a hook stopped (`continue: false`). */
+  const wrapModelCall = async (
+    request: { state: Record<string, unknown>; runtime: unknown; messages: Array<BaseMessage> },
+    handler: (request: never) => Promise<AIMessage> | AIMessage
+  ): Promise<AIMessage | Command> => {
+    const info = infoOf(request.state, request.runtime)
+    const messages = request.state["messages"] as Array<BaseMessage> | undefined
+    transcriptOf(info).sync(messages)
+    // Answering in place of the model (no tool calls) ends the loop without a graph node of our own.
+    if (info.halt !== null) return hookAIMessage(info.halt, "continue")
+    const stop = (event: string, outcome: DispatchOutcome) => {
+      const reason = outcome.stopReason ?? outcome.reason ?? `Stopped by a ${event} hook`
+      return new Command({ update: { messages: [hookAIMessage(reason, event)], _agentHooks: { halt: reason } } })
+    }
+    let effective = request
+    if (beforeModelEvent !== undefined && engine.mayHaveHooks(beforeModelEvent)) {
+      const turn = (messages ?? []).filter((message) => messageType(message) === "ai").length + 1
+      const outcome = await dispatch(beforeModelEvent, { ...common(info), turn, message_count: messages?.length ?? 0 })
+      if (!outcome.continue || outcome.blocked) return stop(beforeModelEvent, outcome)
+      if (outcome.additionalContext.length > 0) {
+        effective = { ...request, messages: [...request.messages, contextMessage(beforeModelEvent, outcome.additionalContext)] }
+      }
+    }
+    const response = await handler(effective as never)
+    if (afterModelEvent !== undefined && engine.mayHaveHooks(afterModelEvent)) {
+      const calls = (response as { tool_calls?: Array<{ id?: string; name: string; args: Record<string, unknown> }> }).tool_calls ?? []
+      const outcome = await dispatch(afterModelEvent, {
+        ...common(info),
+        last_assistant_message: messageText(response),
+        tool_calls: calls.map((call) => ({ tool_name: toolName(call.name), tool_input: tools(call.name).toInput(call.args), tool_use_id: call.id }))
+      })
+      // The response is replaced: its tool calls do not run.
+      if (!outcome.continue || outcome.blocked) return stop(afterModelEvent, outcome)
+    }
+    return response
+  }
+
+  const afterAgent = async (state: Record<string, unknown>, runtime: unknown) => {
+    const info = infoOf(state, runtime)
+    const messages = state["messages"] as Array<BaseMessage> | undefined
+    transcriptOf(info).sync(messages)
+    const finish = async () => {
+      if (info.agentId === null && info.perRun) await endSession(info.sessionId, "other")
+    }
+    if (info.promptBlocked || info.halt !== null) {
+      await finish()
+      return undefined
+    }
+    const last = lastOfType(messages, "ai")
+    const event = info.agentId === null ? "Stop" : "SubagentStop"
+    const outcome = await dispatch(event, {
+      ...common(info),
+      stop_hook_active: info.stopBlocks > 0,
+      last_assistant_message: last === undefined ? "" : messageText(last),
+      ...(info.agentTranscriptPath === null ? {} : { agent_transcript_path: info.agentTranscriptPath })
+    })
+    if (outcome.blocked && outcome.continue) {
+      if (stopBlockCap > 0 && info.stopBlocks >= stopBlockCap) {
+        warn(`${event} hooks blocked ${info.stopBlocks} times in a row; the agent stops anyway (stopBlockCap ${stopBlockCap}, 0 = off)`)
+      } else {
+        const reason = outcome.reason ?? `${event} hook asked to continue`
+        return {
+          jumpTo: "model" as const,
+          messages: [new HumanMessage({ content: `${event} hook feedback:\n${reason}`, additional_kwargs: { agent_hooks: { event } } })],
+          _agentHooks: { stopBlocks: info.stopBlocks + 1 }
+        }
+      }
+    }
+    await finish()
+    return { _agentHooks: { stopBlocks: 0 } }
+  }
+
+  const wrapToolCall = async (
+    request: { toolCall: { id?: string; name: string; args: Record<string, unknown> }; state: Record<string, unknown>; runtime: unknown },
+    handler: (request: never) => Promise<ToolMessage | Command> | ToolMessage | Command
+  ): Promise<ToolMessage | Command> => {
+    const info = infoOf(request.state, request.runtime)
+    const call = request.toolCall
+    const tool = tools(call.name)
+    const transcript = transcriptOf(info)
+    transcript.sync(request.state["messages"] as Array<BaseMessage> | undefined)
+    const toolInput = tool.toInput(isRecord(call.args) ? call.args : {})
+    const base = { ...common(info), tool_name: tool.name }
+    const notes: Array<string> = []
+    let halt: string | null = null
+    const noteContext = (event: string, contexts: ReadonlyArray<string>) => {
+      for (const context of contexts) notes.push(reminder(`${event}:${tool.name} hook additional context`, context))
+    }
+    const stopIfAsked = (event: string, outcome: DispatchOutcome) => {
+      if (!outcome.continue) halt ??= outcome.stopReason ?? `Stopped by a ${event} hook`
+    }
+    const haltUpdate = () => (halt === null ? undefined : { _agentHooks: { halt } })
+    const refuse = (text: string) => {
+      const message = new ToolMessage({
+        content: notes.length > 0 ? `${text}\n\n${notes.join("\n")}` : text,
+        tool_call_id: call.id ?? "",
+        name: call.name,
+        status: "error"
+      })
+      const update = haltUpdate()
+      return update === undefined ? message : new Command({ update: { messages: [message], ...update } })
+    }
+
+    const pre = await dispatch("PreToolUse", { ...base, tool_input: toolInput, tool_use_id: call.id })
+    stopIfAsked("PreToolUse", pre)
+    noteContext("PreToolUse", pre.additionalContext)
+    if (pre.blocked) return refuse(pre.reason ?? `The PreToolUse hook denied this ${tool.name} call.`)
+    if (pre.decision === "ask" || pre.decision === "defer") {
+      if (!hasCheckpointer()) {
+        return refuse(pre.reason ?? `A PreToolUse hook asked for confirmation of this ${tool.name} call, and this agent cannot ask (it has no checkpointer).`)
+      }
+      const ask: AskRequest = { type: "agent-hooks/ask", toolName: tool.name, toolInput, toolCallId: call.id, reason: pre.reason }
+      const resume: unknown = interrupt(ask)
+      if (!approved(resume)) {
+        const why = isRecord(resume) && typeof resume["reason"] === "string" ? resume["reason"] : null
+        return refuse(`The user refused this ${tool.name} call${why === null ? "." : `: ${why}`}`)
+      }
+    }
+
+    const input = pre.updatedInput ?? toolInput
+    const args = pre.updatedInput === null ? call.args : tool.fromInput(pre.updatedInput)
+    const effective = pre.updatedInput === null ? request : { ...request, toolCall: { ...call, args } }
+    const subagentType = typeof input["subagent_type"] === "string" ? input["subagent_type"] : null
+    const started = performance.now()
+    let result: ToolMessage | Command
+    try {
+      result = await parentRun.run({ info, subagentType }, () => handler(effective as never))
+    } catch (error) {
+      if (isGraphBubbleUp(error)) throw error
+      const message = error instanceof Error ? error.message : String(error)
+      const failure = await dispatch("PostToolUseFailure", {
+        ...base,
+        tool_input: input,
+        tool_use_id: call.id,
+        error: message,
+        is_interrupt: false,
+        duration_ms: Math.round(performance.now() - started)
+      })
+      stopIfAsked("PostToolUseFailure", failure)
+      noteContext("PostToolUseFailure", failure.additionalContext)
+      if (failure.blocked && failure.reason !== null) notes.push(reminder(`PostToolUseFailure:${tool.name} hook feedback`, failure.reason))
+      return refuse(`Error: ${message}\n Please fix your mistakes.`)
+    }
+    const durationMs = Math.round(performance.now() - started)
+    const original = toolMessageOf(result, call.id)
+    const text = original === undefined ? "" : contentText(original.content)
+    let replacementContent: string | Array<unknown> | undefined
+    if (original !== undefined && original.status === "error") {
+      const failure = await dispatch("PostToolUseFailure", {
+        ...base,
+        tool_input: input,
+        tool_use_id: call.id,
+        error: text,
+        is_interrupt: false,
+        duration_ms: durationMs
+      })
+      stopIfAsked("PostToolUseFailure", failure)
+      noteContext("PostToolUseFailure", failure.additionalContext)
+      if (failure.blocked && failure.reason !== null) notes.push(reminder(`PostToolUseFailure:${tool.name} hook feedback`, failure.reason))
+    } else {
+      const post = await dispatch("PostToolUse", {
+        ...base,
+        tool_input: input,
+        tool_response: tool.toResponse({ text, artifact: original?.artifact, toolInput: input }),
+        tool_use_id: call.id,
+        duration_ms: durationMs
+      })
+      stopIfAsked("PostToolUse", post)
+      const updated = post.hookSpecificOutput?.["updatedToolOutput"]
+      if (updated !== undefined && updated !== null) replacementContent = typeof updated === "string" ? updated : JSON.stringify(updated)
+      if (post.blocked) notes.push(reminder(`PostToolUse:${tool.name} hook blocking error`, post.reason ?? "blocked"))
+      noteContext("PostToolUse", post.additionalContext)
+    }
+    const extra = haltUpdate()
+    if (notes.length === 0 && replacementContent === undefined && extra === undefined) return result
+    if (original === undefined) {
+      // A Command without a tool message: say it next to it.
+      warn(`${tool.name}: the tool returned no ToolMessage; hook feedback goes in a separate message`)
+      const message = new ToolMessage({ content: notes.join("\n"), tool_call_id: call.id ?? "", name: call.name })
+      return replaceToolMessage(result, undefined, message, extra)
+    }
+    const content = replacementContent ?? original.content
+    const replacement = withContent(original, notes.length > 0 ? appendText(content, notes.join("\n")) : content)
+    return replaceToolMessage(result, original, replacement, extra)
+  }
+
+  let closed = false
+  const middleware = createMiddleware({
+    name: options.name ?? "agent-hooks",
+    stateSchema,
+    beforeAgent: { canJumpTo: ["end"], hook: beforeAgent as never },
+    wrapModelCall: wrapModelCall as never,
+    afterAgent: { canJumpTo: ["model"], hook: afterAgent as never },
+    wrapToolCall: wrapToolCall as never
+  })
+  return Object.assign(middleware, {
+    endSession: async (end?: { readonly sessionId?: string | undefined; readonly reason?: string | undefined }) => {
+      const ids = end?.sessionId === undefined ? [...openSessions.keys()] : [end.sessionId]
+      for (const id of ids) await endSession(id, end?.reason ?? "other")
+    },
+    close: async () => {
+      if (closed) return
+      closed = true
+      for (const id of [...openSessions.keys()]) await endSession(id, "other")
+      await engine.close()
+    },
+    toolName
+  }) as unknown as HooksMiddleware
+}

@@ -1,0 +1,64 @@
+import { AIMessage, HumanMessage } from "@langchain/core/messages"
+import { createDeepAgent } from "deepagents"
+import { fakeModel } from "langchain"
+import { describe, expect, it } from "vitest"
+import { hooksMiddleware } from "@agent-hooks/langchain-adapter"
+import { withHooks } from "@agent-hooks/langchain-adapter/DeepAgents"
+import { bashTool, fakeEngine, lastText, tempDir } from "./helpers.ts"
+
+const denyRm = (event: string, payload: Record<string, unknown>) =>
+  event === "PreToolUse" && JSON.stringify(payload["tool_input"]).includes("rm -rf")
+    ? { blocked: true, decision: "deny" as const, reason: "rm -rf is not allowed here" }
+    : undefined
+
+describe("deepagents", () => {
+  it("withHooks installs the hooks on the default general-purpose subagent: its tool calls are checked too", async () => {
+    const engine = fakeEngine(denyRm)
+    const { bash, ran } = bashTool()
+    const model = fakeModel()
+      .respondWithTools([{ name: "task", args: { description: "clean the disk", subagent_type: "general-purpose" }, id: "t1" }])
+      .respondWithTools([{ name: "bash", args: { command: "rm -rf /" }, id: "b1" }])
+      .respond(new AIMessage("subagent: I was not allowed to"))
+      .respond(new AIMessage("main: the subagent could not clean"))
+    const hooks = hooksMiddleware({ engine, transcriptDir: tempDir() })
+    const agent = createDeepAgent(withHooks({ model, tools: [bash] }, hooks))
+
+    const result = await agent.invoke({ messages: [new HumanMessage("clean up")] })
+
+    expect(ran).toEqual([])
+    expect(lastText(result.messages)).toBe("main: the subagent could not clean")
+    const pre = engine.dispatched.filter((d) => d.event === "PreToolUse").map((d) => d.payload)
+    expect(pre.map((p) => p["tool_name"])).toEqual(["Agent", "Bash"])
+    expect(pre[0]!["tool_input"]).toMatchObject({ prompt: "clean the disk", subagent_type: "general-purpose" })
+    expect(pre[1]).toMatchObject({ agent_type: "general-purpose" })
+    expect(typeof pre[1]!["agent_id"]).toBe("string")
+    const events = engine.events()
+    expect(events).toContain("SubagentStart")
+    expect(events).toContain("SubagentStop")
+    expect(events.indexOf("SubagentStop")).toBeLessThan(events.lastIndexOf("Stop"))
+    expect(new Set(engine.dispatched.map((d) => d.payload["session_id"])).size).toBe(1)
+    const subStop = engine.dispatched.find((d) => d.event === "SubagentStop")!.payload
+    expect(subStop["last_assistant_message"]).toBe("subagent: I was not allowed to")
+    expect(subStop["agent_transcript_path"]).toMatch(/subagents\/agent-.*\.jsonl$/)
+  })
+
+  it("installs the hooks on custom subagents and keeps their own middleware", async () => {
+    const engine = fakeEngine(denyRm)
+    const { bash, ran } = bashTool()
+    const model = fakeModel()
+      .respondWithTools([{ name: "task", args: { description: "tidy", subagent_type: "janitor" } }])
+      .respondWithTools([{ name: "bash", args: { command: "rm -rf /tmp/x" } }])
+      .respond(new AIMessage("janitor: refused"))
+      .respond(new AIMessage("main: ok"))
+    const hooks = hooksMiddleware({ engine, transcriptDir: tempDir() })
+    const params = withHooks({ model, tools: [bash], subagents: [{ name: "janitor", description: "cleans", systemPrompt: "You clean." }] }, hooks)
+
+    expect(params.subagents.map((s) => (s as { name: string }).name)).toEqual(["general-purpose", "janitor"])
+    const agent = createDeepAgent(params)
+    await agent.invoke({ messages: [new HumanMessage("tidy up")] })
+
+    expect(ran).toEqual([])
+    const bashCall = engine.dispatched.find((d) => d.event === "PreToolUse" && d.payload["tool_name"] === "Bash")!
+    expect(bashCall.payload["agent_type"]).toBe("janitor")
+  })
+})

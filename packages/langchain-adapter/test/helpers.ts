@@ -1,0 +1,86 @@
+import type { BaseMessage } from "@langchain/core/messages"
+import { tool } from "langchain"
+import { mkdtempSync, realpathSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterEach } from "vitest"
+import { z } from "zod"
+import type { DispatchOutcome, HookDispatcher } from "@agent-hooks/langchain-adapter"
+
+/** An outcome where nothing happened; override what a test needs. */
+export const outcome = (event: string, fields: Partial<DispatchOutcome> = {}): DispatchOutcome => ({
+  event,
+  blocked: false,
+  decision: null,
+  reason: null,
+  continue: true,
+  stopReason: null,
+  updatedInput: null,
+  additionalContext: [],
+  systemMessages: [],
+  warnings: [],
+  ...fields
+})
+
+export interface Dispatched {
+  readonly event: string
+  readonly payload: Record<string, unknown>
+}
+
+/**
+ * A fake engine (no hook for the host turn events unless `settings` is replaced): `respond` decides each event's outcome from its payload (default: nothing
+ * happened), and every dispatch is recorded.
+ */
+export const fakeEngine = (
+  respond: (event: string, payload: Record<string, unknown>) => Partial<DispatchOutcome> | undefined = () => undefined
+): HookDispatcher & { readonly dispatched: Array<Dispatched>; readonly events: () => Array<string> } => {
+  const dispatched: Array<Dispatched> = []
+  return {
+    // No hooks for the host events (BeforeModel, AfterModel) unless a test says so.
+    settings: { hooks: {} },
+    dispatched,
+    events: () => dispatched.map((entry) => entry.event),
+    dispatch: async (event, payload) => {
+      dispatched.push({ event, payload })
+      return outcome(event, respond(event, payload) ?? {})
+    }
+  }
+}
+
+const cleanups: Array<() => void> = []
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0).reverse()) cleanup()
+})
+
+export const tempDir = (): string => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-langchain-")))
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
+/** A `bash` tool that records the commands it "runs" and echoes them. */
+export const bashTool = () => {
+  const ran: Array<string> = []
+  const bash = tool(async ({ command }: { command: string }) => {
+    ran.push(command)
+    return `ran: ${command}`
+  }, {
+    name: "bash",
+    description: "Runs a shell command",
+    schema: z.object({ command: z.string() })
+  })
+  return { bash, ran }
+}
+
+/** The text of every message the model saw on its `n`-th call (0-based). */
+export const seen = (model: { calls: Array<{ messages: Array<unknown> }> }, n: number): Array<string> =>
+  (model.calls[n]?.messages ?? []).map((message) => {
+    const m = message as BaseMessage
+    const content = typeof m.content === "string" ? m.content : JSON.stringify(m.content)
+    return `${(m as { type?: string }).type}: ${content}`
+  })
+
+export const lastText = (messages: ReadonlyArray<BaseMessage>): string => {
+  const last = messages[messages.length - 1]
+  return last === undefined ? "" : typeof last.content === "string" ? last.content : JSON.stringify(last.content)
+}

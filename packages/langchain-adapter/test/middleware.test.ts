@@ -1,0 +1,393 @@
+import { existsSync, readFileSync } from "node:fs"
+import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages"
+import { Command, MemorySaver } from "@langchain/langgraph"
+import { createAgent, fakeModel, tool } from "langchain"
+import { describe, expect, it } from "vitest"
+import { z } from "zod"
+import { hooksMiddleware } from "@agent-hooks/langchain-adapter"
+import { bashTool, fakeEngine, lastText, seen, tempDir } from "./helpers.ts"
+
+const user = (content: string) => ({ messages: [new HumanMessage(content)] })
+
+describe("PreToolUse on wrapToolCall", () => {
+  it("a deny gives the model an error ToolMessage with the reason, the tool does not run, and the run goes on", async () => {
+    const engine = fakeEngine((event, payload) =>
+      event === "PreToolUse" && JSON.stringify(payload["tool_input"]).includes("rm -rf")
+        ? { blocked: true, decision: "deny", reason: "rm -rf is not allowed here" }
+        : undefined
+    )
+    const { bash, ran } = bashTool()
+    const model = fakeModel()
+      .respondWithTools([{ name: "bash", args: { command: "rm -rf /" }, id: "call_1" }])
+      .respond(new AIMessage("I will not delete anything."))
+    const agent = createAgent({ model, tools: [bash], middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })] })
+
+    const result = await agent.invoke(user("clean up"))
+
+    expect(ran).toEqual([])
+    const toolMessage = model.calls[1]!.messages.find((m) => (m as ToolMessage).type === "tool") as ToolMessage
+    expect(toolMessage.status).toBe("error")
+    expect(toolMessage.tool_call_id).toBe("call_1")
+    expect(toolMessage.content).toContain("rm -rf is not allowed here")
+    expect(lastText(result.messages)).toBe("I will not delete anything.")
+  })
+
+  it("maps tool names and passes tool_input and tool_use_id as the spec says", async () => {
+    const engine = fakeEngine()
+    const { bash } = bashTool()
+    const lookup = tool(async ({ q }: { q: string }) => `found ${q}`, { name: "lookup", description: "d", schema: z.object({ q: z.string() }) })
+    const model = fakeModel()
+      .respondWithTools([{ name: "bash", args: { command: "ls" }, id: "c1" }])
+      .respondWithTools([{ name: "lookup", args: { q: "x" }, id: "c2" }])
+      .respond(new AIMessage("done"))
+    const hooks = hooksMiddleware({ engine, toolNames: { lookup: "mcp__kb__lookup" }, transcriptDir: tempDir() })
+    const agent = createAgent({ model, tools: [bash, lookup], middleware: [hooks] })
+
+    await agent.invoke(user("go"))
+
+    const pre = engine.dispatched.filter((d) => d.event === "PreToolUse").map((d) => d.payload)
+    expect(pre.map((p) => [p["tool_name"], p["tool_input"], p["tool_use_id"]])).toEqual([
+      ["Bash", { command: "ls" }, "c1"],
+      ["mcp__kb__lookup", { q: "x" }, "c2"]
+    ])
+    const post = engine.dispatched.filter((d) => d.event === "PostToolUse").map((d) => d.payload)
+    expect(post[0]!["tool_response"]).toEqual({ stdout: "ran: ls", stderr: "", interrupted: false, isImage: false })
+    expect(post[1]!["tool_response"]).toBe("found x")
+    expect(hooks.toolName("bash")).toBe("Bash")
+  })
+
+  it("updatedInput makes the tool run with the new input", async () => {
+    const engine = fakeEngine((event) => event === "PreToolUse" ? { decision: "allow", updatedInput: { command: "ls -la" } } : undefined)
+    const { bash, ran } = bashTool()
+    const model = fakeModel().respondWithTools([{ name: "bash", args: { command: "ls" } }]).respond(new AIMessage("ok"))
+    const agent = createAgent({ model, tools: [bash], middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })] })
+
+    await agent.invoke(user("list"))
+
+    expect(ran).toEqual(["ls -la"])
+    const post = engine.dispatched.find((d) => d.event === "PostToolUse")!
+    expect(post.payload["tool_input"]).toEqual({ command: "ls -la" })
+  })
+
+  it("ask without a checkpointer is a deny with the reason", async () => {
+    const engine = fakeEngine((event) => event === "PreToolUse" ? { decision: "ask", reason: "deploys need a human" } : undefined)
+    const { bash, ran } = bashTool()
+    const model = fakeModel().respondWithTools([{ name: "bash", args: { command: "deploy" } }]).respond(new AIMessage("ok"))
+    const agent = createAgent({ model, tools: [bash], middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })] })
+
+    await agent.invoke(user("deploy"))
+
+    expect(ran).toEqual([])
+    expect(seen(model, 1).join("\n")).toContain("deploys need a human")
+  })
+
+  it("ask with a checkpointer interrupts; resuming with true runs the tool, with a refusal does not", async () => {
+    const engine = fakeEngine((event) => event === "PreToolUse" ? { decision: "ask", reason: "confirm deploy" } : undefined)
+    const { bash, ran } = bashTool()
+    const model = fakeModel()
+      .respondWithTools([{ name: "bash", args: { command: "deploy prod" }, id: "a1" }])
+      .respondWithTools([{ name: "bash", args: { command: "deploy staging" }, id: "a2" }])
+      .respond(new AIMessage("finished"))
+    const agent = createAgent({
+      model,
+      tools: [bash],
+      checkpointer: new MemorySaver(),
+      middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })]
+    })
+    const config = { configurable: { thread_id: "ask-thread" } }
+
+    const first = await agent.invoke(user("deploy"), config)
+    const interrupts = (first as { __interrupt__?: Array<{ value: unknown }> }).__interrupt__
+    expect(interrupts?.[0]?.value).toMatchObject({ type: "agent-hooks/ask", toolName: "Bash", toolInput: { command: "deploy prod" }, reason: "confirm deploy" })
+    expect(ran).toEqual([])
+
+    const second = await agent.invoke(new Command({ resume: true }), config)
+    expect(ran).toEqual(["deploy prod"])
+    expect((second as { __interrupt__?: Array<unknown> }).__interrupt__).toHaveLength(1)
+
+    const third = await agent.invoke(new Command({ resume: { decision: "deny", reason: "not today" } }), config)
+    expect(ran).toEqual(["deploy prod"])
+    const refused = third.messages.find((m) => (m as ToolMessage).tool_call_id === "a2") as ToolMessage
+    expect(refused.content).toContain("not today")
+    expect(lastText(third.messages)).toBe("finished")
+  })
+
+  it("parallel tool calls are each decided on their own", async () => {
+    const engine = fakeEngine((event, payload) =>
+      event === "PreToolUse" && (payload["tool_input"] as { command: string }).command === "rm -rf /"
+        ? { blocked: true, decision: "deny", reason: "no" }
+        : undefined
+    )
+    const { bash, ran } = bashTool()
+    const model = fakeModel()
+      .respondWithTools([
+        { name: "bash", args: { command: "rm -rf /" }, id: "p1" },
+        { name: "bash", args: { command: "echo hi" }, id: "p2" }
+      ])
+      .respond(new AIMessage("done"))
+    const agent = createAgent({ model, tools: [bash], middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })] })
+
+    const result = await agent.invoke(user("go"))
+
+    expect(ran).toEqual(["echo hi"])
+    const byId = Object.fromEntries(
+      result.messages.filter((m) => (m as ToolMessage).type === "tool").map((m) => [(m as ToolMessage).tool_call_id, (m as ToolMessage).status])
+    )
+    expect(byId).toEqual({ p1: "error", p2: "success" })
+  })
+})
+
+describe("PostToolUse and PostToolUseFailure", () => {
+  it("additionalContext and a block reason reach the model beside the tool result", async () => {
+    const engine = fakeEngine((event) =>
+      event === "PostToolUse" ? { blocked: true, decision: "block", reason: "lint failed: 3 errors", additionalContext: ["run the formatter next"] } : undefined
+    )
+    const { bash } = bashTool()
+    const model = fakeModel().respondWithTools([{ name: "bash", args: { command: "make" } }]).respond(new AIMessage("ok"))
+    const agent = createAgent({ model, tools: [bash], middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })] })
+
+    await agent.invoke(user("build"))
+
+    const toolMessage = model.calls[1]!.messages.find((m) => (m as ToolMessage).type === "tool") as ToolMessage
+    expect(toolMessage.content).toContain("ran: make")
+    expect(toolMessage.content).toContain("lint failed: 3 errors")
+    expect(toolMessage.content).toContain("run the formatter next")
+  })
+
+  it("a tool that throws does not abort the run: PostToolUseFailure gets the error and its context reaches the model", async () => {
+    const engine = fakeEngine((event) => event === "PostToolUseFailure" ? { additionalContext: ["the disk is read-only"] } : undefined)
+    const broken = tool(async () => {
+      throw new Error("EROFS: read-only file system")
+    }, { name: "write_file", description: "d", schema: z.object({ file_path: z.string(), content: z.string() }) })
+    const model = fakeModel()
+      .respondWithTools([{ name: "write_file", args: { file_path: "/a.txt", content: "x" } }])
+      .respond(new AIMessage("could not write"))
+    const agent = createAgent({ model, tools: [broken], middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })] })
+
+    const result = await agent.invoke(user("write"))
+
+    expect(lastText(result.messages)).toBe("could not write")
+    const failure = engine.dispatched.find((d) => d.event === "PostToolUseFailure")!
+    expect(failure.payload).toMatchObject({ tool_name: "Write", tool_input: { file_path: "/a.txt", content: "x" }, error: "EROFS: read-only file system" })
+    expect(engine.events()).not.toContain("PostToolUse")
+    const toolMessage = model.calls[1]!.messages.find((m) => (m as ToolMessage).type === "tool") as ToolMessage
+    expect(toolMessage.status).toBe("error")
+    expect(toolMessage.content).toContain("EROFS")
+    expect(toolMessage.content).toContain("the disk is read-only")
+  })
+
+  it("handles tools that return a Command: the context goes into its ToolMessage and its state update is kept", async () => {
+    const engine = fakeEngine((event) => event === "PostToolUse" ? { additionalContext: ["file saved, remember the tests"] } : undefined)
+    const saver = tool(async (_args: { path: string }, config: { toolCall?: { id?: string } }) =>
+      new Command({
+        update: {
+          messages: [new ToolMessage({ content: "saved", tool_call_id: config.toolCall?.id ?? "" })],
+          notes: "written"
+        }
+      }), { name: "save", description: "d", schema: z.object({ path: z.string() }) })
+    const model = fakeModel().respondWithTools([{ name: "save", args: { path: "/n.md" } }]).respond(new AIMessage("ok"))
+    const agent = createAgent({
+      model,
+      tools: [saver],
+      stateSchema: z.object({ notes: z.string().optional() }),
+      middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })]
+    })
+
+    const result = await agent.invoke(user("save"))
+
+    expect((result as { notes?: string }).notes).toBe("written")
+    const post = engine.dispatched.find((d) => d.event === "PostToolUse")!
+    expect(post.payload["tool_response"]).toBe("saved")
+    const toolMessage = model.calls[1]!.messages.find((m) => (m as ToolMessage).type === "tool") as ToolMessage
+    expect(toolMessage.content).toContain("saved")
+    expect(toolMessage.content).toContain("file saved, remember the tests")
+  })
+
+  it("continue: false after a tool ends the run before the next model call", async () => {
+    const engine = fakeEngine((event) => event === "PostToolUse" ? { continue: false, stopReason: "budget exhausted" } : undefined)
+    const { bash, ran } = bashTool()
+    const model = fakeModel()
+      .respondWithTools([{ name: "bash", args: { command: "step 1" } }])
+      .respondWithTools([{ name: "bash", args: { command: "step 2" } }])
+      .respond(new AIMessage("never"))
+    const agent = createAgent({ model, tools: [bash], middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })] })
+
+    const result = await agent.invoke(user("go"))
+
+    expect(ran).toEqual(["step 1"])
+    expect(model.callCount).toBe(1)
+    expect(lastText(result.messages)).toBe("budget exhausted")
+    expect(engine.events()).not.toContain("Stop")
+  })
+})
+
+describe("UserPromptSubmit on beforeAgent", () => {
+  it("a block ends the run with the reason, without calling the model, and erases the prompt", async () => {
+    const engine = fakeEngine((event) => event === "UserPromptSubmit" ? { blocked: true, decision: "block", reason: "no secrets in prompts" } : undefined)
+    const model = fakeModel().respond(new AIMessage("never"))
+    const agent = createAgent({ model, tools: [], middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })] })
+
+    const result = await agent.invoke(user("my password is hunter2"))
+
+    expect(model.callCount).toBe(0)
+    expect(lastText(result.messages)).toContain("no secrets in prompts")
+    expect(JSON.stringify(result.messages.map((m) => m.content))).not.toContain("hunter2")
+    expect(engine.events()).not.toContain("Stop")
+    const prompt = engine.dispatched.find((d) => d.event === "UserPromptSubmit")!
+    expect(prompt.payload["prompt"]).toBe("my password is hunter2")
+  })
+
+  it("additionalContext is injected for the model", async () => {
+    const engine = fakeEngine((event) => event === "UserPromptSubmit" ? { additionalContext: ["The current branch is main."] } : undefined)
+    const model = fakeModel().respond(new AIMessage("ok"))
+    const agent = createAgent({ model, tools: [], middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })] })
+
+    await agent.invoke(user("which branch?"))
+
+    const text = seen(model, 0).join("\n")
+    expect(text).toContain("which branch?")
+    expect(text).toContain("The current branch is main.")
+  })
+})
+
+describe("Stop on afterAgent", () => {
+  it("a block sends the agent back to the model with the reason; stop_hook_active is set on the next Stop", async () => {
+    let stops = 0
+    const engine = fakeEngine((event) => {
+      if (event !== "Stop") return undefined
+      stops++
+      return stops === 1 ? { blocked: true, decision: "block", reason: "run the tests before stopping" } : undefined
+    })
+    const model = fakeModel().respond(new AIMessage("done?")).respond(new AIMessage("tests pass, done"))
+    const agent = createAgent({ model, tools: [], middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })] })
+
+    const result = await agent.invoke(user("fix it"))
+
+    expect(model.callCount).toBe(2)
+    expect(seen(model, 1).join("\n")).toContain("run the tests before stopping")
+    expect(lastText(result.messages)).toBe("tests pass, done")
+    const payloads = engine.dispatched.filter((d) => d.event === "Stop").map((d) => d.payload)
+    expect(payloads.map((p) => p["stop_hook_active"])).toEqual([false, true])
+    expect(payloads.map((p) => p["last_assistant_message"])).toEqual(["done?", "tests pass, done"])
+  })
+
+  it("the loop guard lets the agent stop after stopBlockCap consecutive blocks", async () => {
+    const engine = fakeEngine((event) => event === "Stop" ? { blocked: true, decision: "block", reason: "keep going" } : undefined)
+    const model = fakeModel().respond(new AIMessage("1")).respond(new AIMessage("2")).respond(new AIMessage("3"))
+    const warnings: Array<string> = []
+    const agent = createAgent({
+      model,
+      tools: [],
+      middleware: [hooksMiddleware({ engine, stopBlockCap: 2, onWarning: (w) => warnings.push(w), transcriptDir: tempDir() })]
+    })
+
+    const result = await agent.invoke(user("go"))
+
+    expect(model.callCount).toBe(3)
+    expect(lastText(result.messages)).toBe("3")
+    expect(engine.events().filter((e) => e === "Stop")).toHaveLength(3)
+    expect(warnings.join("\n")).toContain("stopBlockCap 2")
+  })
+})
+
+describe("sessions and the transcript", () => {
+  it("a run without a thread is a session: SessionStart, prompt, tools, Stop, SessionEnd, all with one session_id", async () => {
+    const engine = fakeEngine()
+    const { bash } = bashTool()
+    const model = fakeModel().respondWithTools([{ name: "bash", args: { command: "ls" } }]).respond(new AIMessage("ok"))
+    const dir = tempDir()
+    const agent = createAgent({ model, tools: [bash], middleware: [hooksMiddleware({ engine, transcriptDir: dir, cwd: "/work/project" })] })
+
+    await agent.invoke(user("go"))
+
+    expect(engine.events()).toEqual(["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"])
+    const ids = new Set(engine.dispatched.map((d) => d.payload["session_id"]))
+    expect(ids.size).toBe(1)
+    expect(engine.dispatched[0]!.payload).toMatchObject({ source: "startup", cwd: "/work/project" })
+    expect(engine.dispatched.at(-1)!.payload).toMatchObject({ reason: "other" })
+    const path = engine.dispatched[0]!.payload["transcript_path"] as string
+    expect(path.startsWith(dir)).toBe(true)
+  })
+
+  it("transcript_path names a JSONL file that exists and grows, with the tool call before PreToolUse runs", async () => {
+    const sizes: Array<[string, number]> = []
+    let preToolSawToolUse = false
+    const engine = fakeEngine((event, payload) => {
+      const path = payload["transcript_path"] as string | undefined
+      if (path !== undefined) {
+        const lines = existsSync(path) ? readFileSync(path, "utf8").split("\n").filter((l) => l !== "") : []
+        sizes.push([event, lines.length])
+        if (event === "PreToolUse") preToolSawToolUse = lines.some((l) => JSON.parse(l).message?.content?.some?.((b: { type: string; name?: string }) => b.type === "tool_use" && b.name === "Bash"))
+      }
+      return undefined
+    })
+    const { bash } = bashTool()
+    const model = fakeModel().respondWithTools([{ name: "bash", args: { command: "ls" } }]).respond(new AIMessage("all done"))
+    const agent = createAgent({ model, tools: [bash], middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })] })
+
+    await agent.invoke(user("go"))
+
+    expect(preToolSawToolUse).toBe(true)
+    const counts = sizes.map(([, n]) => n)
+    expect(counts[0]).toBeGreaterThanOrEqual(0)
+    expect(counts.at(-1)!).toBeGreaterThan(counts[1]!)
+    const path = engine.dispatched[0]!.payload["transcript_path"] as string
+    const lines = readFileSync(path, "utf8").trim().split("\n").map((l) => JSON.parse(l))
+    expect(lines.map((l) => l.type)).toEqual(["user", "assistant", "user", "assistant"])
+    expect(lines[2].message.content[0]).toMatchObject({ type: "tool_result", content: "ran: ls", is_error: false })
+    expect(lines[3].message.content).toEqual([{ type: "text", text: "all done" }])
+  })
+
+  it("with a checkpointer and a thread, the session spans runs: one SessionStart, SessionEnd on close()", async () => {
+    const engine = fakeEngine()
+    const model = fakeModel().respond(new AIMessage("one")).respond(new AIMessage("two"))
+    const hooks = hooksMiddleware({ engine, transcriptDir: tempDir() })
+    const agent = createAgent({ model, tools: [], checkpointer: new MemorySaver(), middleware: [hooks] })
+    const config = { configurable: { thread_id: "thread-7" } }
+
+    await agent.invoke(user("first"), config)
+    await agent.invoke(user("second"), config)
+    expect(engine.events()).toEqual(["SessionStart", "UserPromptSubmit", "Stop", "UserPromptSubmit", "Stop"])
+    await hooks.close()
+    expect(engine.events().at(-1)).toBe("SessionEnd")
+    expect(engine.dispatched.every((d) => d.payload["session_id"] === "thread-7")).toBe(true)
+    const transcript = readFileSync(engine.dispatched[0]!.payload["transcript_path"] as string, "utf8").trim().split("\n")
+    expect(transcript).toHaveLength(4)
+  })
+
+  it("turn events run on beforeModel and afterModel when hooks are configured for them", async () => {
+    const engine = Object.assign(fakeEngine((event) => event === "BeforeModel" ? { additionalContext: ["it is Tuesday"] } : undefined), {
+      settings: { hooks: { BeforeModel: [{}], AfterModel: [{}] } }
+    })
+    const model = fakeModel().respond(new AIMessage("ok"))
+    const agent = createAgent({ model, tools: [], middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })] })
+
+    await agent.invoke(user("what day?"))
+
+    expect(engine.events()).toEqual(["SessionStart", "UserPromptSubmit", "BeforeModel", "AfterModel", "Stop", "SessionEnd"])
+    expect(seen(model, 0).join("\n")).toContain("it is Tuesday")
+    expect(engine.dispatched.find((d) => d.event === "AfterModel")!.payload).toMatchObject({ last_assistant_message: "ok", tool_calls: [] })
+  })
+
+  it("continue: false from a BeforeModel hook ends the run without calling the model, and without Stop", async () => {
+    const engine = Object.assign(fakeEngine((event) => event === "BeforeModel" ? { continue: false, stopReason: "model budget exhausted" } : undefined), {
+      settings: { hooks: { BeforeModel: [{}] } }
+    })
+    const model = fakeModel().respond(new AIMessage("never"))
+    const agent = createAgent({ model, tools: [], middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })] })
+
+    const result = await agent.invoke(user("go"))
+
+    expect(model.callCount).toBe(0)
+    expect(lastText(result.messages)).toBe("model budget exhausted")
+    expect(engine.events()).toEqual(["SessionStart", "UserPromptSubmit", "BeforeModel", "SessionEnd"])
+  })
+
+  it("skips turn events that no hook is configured for", async () => {
+    const engine = Object.assign(fakeEngine(), { settings: { hooks: {} } })
+    const model = fakeModel().respond(new AIMessage("ok"))
+    const agent = createAgent({ model, tools: [], middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })] })
+    await agent.invoke(user("hi"))
+    expect(engine.events()).toEqual(["SessionStart", "UserPromptSubmit", "Stop", "SessionEnd"])
+  })
+})
