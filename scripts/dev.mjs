@@ -13,7 +13,7 @@
 // Commands:
 //   build                 tsc -b (project references), chmod +x packages/cli/dist/bin.js
 //   typecheck             tsc -b, then tsc -p tsconfig.test.json (tests and examples)
-//   demo [args]           build, then node examples/demo.ts [args] on Node 24
+//   demo [args]           build, then node examples/demo.ts [args] and examples/langchain/agent.ts on Node 24
 //   bench [files]         build, then each bench/*.ts (default: all) on Node 24
 //   test [-- vitest args] build + typecheck, then the vitest lanes node, bun, deno in sequence.
 //                         AGENT_HOOKS_LANES=node,bun runs a subset. The last line of output is
@@ -520,7 +520,14 @@ async function demo(args) {
   if (!(await build())) return 1
   const r = await run(node24(), [file, ...(args[0] === "--" ? args.slice(1) : args)], { stdin: "inherit", detached: false })
   if (!ok(r) && (r.error || r.timedOut || r.signal)) log(`demo: ${describeExit(r)}`)
-  return r.code ?? 1
+  if (!ok(r)) return r.code ?? 1
+  // Then the same kind of session inside a LangChain agent (createAgent with an offline fake model).
+  const agent = join(ROOT, "examples", "langchain", "agent.ts")
+  if (!existsSync(agent)) return 0
+  process.stdout.write("\n")
+  const l = await run(node24(), [agent], { stdin: "inherit", detached: false })
+  if (!ok(l) && (l.error || l.timedOut || l.signal)) log(`demo (LangChain agent): ${describeExit(l)}`)
+  return l.code ?? 1
 }
 
 async function bench(args) {

@@ -3,7 +3,7 @@ import * as ProcessSpawner from "@agent-hooks/core/ProcessSpawner"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber } from "effect"
 import { TestClock } from "effect/testing"
-import * as ScriptedProcessSpawner from "../src/ScriptedProcessSpawner.ts"
+import * as ScriptedProcessSpawner from "@agent-hooks/test-utils/ScriptedProcessSpawner"
 
 const request = (stdin: string, overrides: Partial<ProcessSpawner.ProcessRequest> = {}): ProcessSpawner.ProcessRequest => ({
   file: "/bin/sh",
