@@ -12,6 +12,7 @@ import { join } from "node:path"
 import { createHookEngine } from "@agent-hooks/node"
 import type { HookEngine } from "@agent-hooks/core"
 import type { NodeEngineOptions } from "@agent-hooks/node"
+import { Processes } from "@agent-hooks/test-utils"
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {
@@ -32,13 +33,6 @@ const engineWith = async (settings: object, options: NodeEngineOptions & { dir?:
 }
 const cmd = (command: string, extra: object = {}) => ({ type: "command", command, ...extra })
 const tool = (command: string) => ({ tool_name: "Bash", tool_input: { command } })
-const alive = (pid: number) => {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"))
-  } catch {
-    return false
-  }
-}
 const waitUntil = async (predicate: () => boolean, ms: number) => {
   const deadline = Date.now() + ms
   while (Date.now() < deadline && !predicate()) await new Promise((resolve) => setTimeout(resolve, 50))
@@ -121,9 +115,9 @@ describe("async hooks", () => {
     await engine.dispatch("SessionEnd", { reason: "other" })
     expect(await waitUntil(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 3000)).toBe(true)
     const pid = Number(readFileSync(pidFile, "utf8"))
-    expect(alive(pid)).toBe(true)
+    expect(Processes.isAlive(pid)).toBe(true)
     await engine.close()
-    expect(await waitUntil(() => !alive(pid), 3000)).toBe(true)
+    expect(await Processes.waitUntilDead([pid], 3000)).toEqual([])
   })
 })
 

@@ -5,6 +5,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { createHookEngine } from "@agent-hooks/node"
 import type { PromiseEngine } from "@agent-hooks/core"
+import { Processes } from "@agent-hooks/test-utils"
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url))
 const sh = (name: string, ...args: Array<string>) =>
@@ -31,24 +32,6 @@ const engineWith = async (hooks: Record<string, Array<Group>>, options: { env?: 
   return { engine, dir, file }
 }
 const command = (cmd: string, extra: Record<string, unknown> = {}) => ({ type: "command", command: cmd, ...extra })
-
-const alive = (pid: number): boolean => {
-  try {
-    // A zombie still answers kill(0): read its state.
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-    return !/^\d+ \(.*\) Z/.test(stat)
-  } catch {
-    return false
-  }
-}
-const waitUntil = async (predicate: () => boolean, ms: number) => {
-  const deadline = Date.now() + ms
-  while (Date.now() < deadline) {
-    if (predicate()) return true
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  return predicate()
-}
 
 describe("HookEngine on Node, with real hook processes", () => {
   it("allows when no hook objects, and reports each hook", async () => {
@@ -195,7 +178,7 @@ describe("HookEngine on Node, with real hook processes", () => {
     expect(outcome.hooks[1]).toMatchObject({ status: "success", stdout: "quick\n" })
     const recorded = readFileSync(pids, "utf8").trim().split("\n").map(Number)
     expect(recorded).toHaveLength(2)
-    expect(await waitUntil(() => recorded.every((pid) => !alive(pid)), 3000)).toBe(true)
+    expect(await Processes.waitUntilDead(recorded, 3000)).toEqual([])
   })
 
   it("exit 1 is a non-blocking error: the action proceeds", async () => {

@@ -1,4 +1,4 @@
-import { Effect, FiberSet, FileSystem, Layer, Path, Semaphore } from "effect"
+import { Effect, FiberSet, FileSystem, Layer, Path, Predicate, Semaphore } from "effect"
 import type { Scope } from "effect"
 import type { AsyncResult, EngineOptions } from "../HookEngine.ts"
 import { HookEngine } from "../HookEngine.ts"
@@ -17,8 +17,6 @@ import type { Handler, HookEntry, LoadedSettings } from "../Settings.ts"
 import * as Settings from "../Settings.ts"
 import { defaultTimeout, display, execute, MAX_OUTPUT_BYTES } from "./execute.ts"
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
 
 /** Events a handler's `if` rule applies to; on any other event a handler with `if` never runs. */
 const TOOL_EVENTS = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"])
@@ -295,7 +293,7 @@ export const make = (
 
     const dispatch = (event: string, payload: unknown) =>
       Effect.gen(function*() {
-        if (!isRecord(payload)) {
+        if (!Predicate.isObject(payload)) {
           return yield* new PayloadError({
             detail: `expected a JSON object, got ${payload === null ? "null" : Array.isArray(payload) ? "an array" : typeof payload}`
           })

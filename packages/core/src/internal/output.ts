@@ -1,10 +1,10 @@
+import { Predicate } from "effect"
 import type { HookEventSpec } from "../HookEvent.ts"
 import type { HookVerdict, RawRun } from "../HookOutput.ts"
 import type { Decision } from "../Outcome.ts"
 
 type Json = Record<string, unknown>
 
-const isRecord = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value)
 
 const describe = (value: unknown): string =>
   value === null ? "null" : Array.isArray(value) ? "array" : typeof value === "string" ? JSON.stringify(value) : typeof value
@@ -65,7 +65,7 @@ const validate = (event: HookEventSpec, output: Json): Validation => {
 
   const specific = output["hookSpecificOutput"]
   if (specific !== undefined) {
-    if (!isRecord(specific)) {
+    if (!Predicate.isObject(specific)) {
       problems.push(`hookSpecificOutput: expected object, got ${describe(specific)}`)
     } else if (specific["hookEventName"] === undefined) {
       problems.push(`hookSpecificOutput is missing required field "hookEventName"`)
@@ -89,19 +89,19 @@ const validate = (event: HookEventSpec, output: Json): Validation => {
       if (event.blocking === "permission" || event.blocking === "permission-request") {
         const ui = specific["updatedInput"]
         if (ui !== undefined) {
-          if (isRecord(ui)) updatedInput = ui
+          if (Predicate.isObject(ui)) updatedInput = ui
           else problems.push(`hookSpecificOutput.updatedInput: expected object, got ${describe(ui)}`)
         }
       }
       if (event.blocking === "permission-request" && specific["decision"] !== undefined) {
         const d = specific["decision"]
-        if (!isRecord(d) || (d["behavior"] !== "allow" && d["behavior"] !== "deny")) {
+        if (!Predicate.isObject(d) || (d["behavior"] !== "allow" && d["behavior"] !== "deny")) {
           problems.push(`hookSpecificOutput.decision: expected {"behavior": "allow" | "deny", ...}, got ${describe(d)}`)
         } else {
           decision = d["behavior"]
           reason = str("message", d["message"], "hookSpecificOutput.decision.message")
           if (d["updatedInput"] !== undefined) {
-            if (isRecord(d["updatedInput"])) updatedInput = d["updatedInput"]
+            if (Predicate.isObject(d["updatedInput"])) updatedInput = d["updatedInput"]
             else problems.push(`hookSpecificOutput.decision.updatedInput: expected object, got ${describe(d["updatedInput"])}`)
           }
         }
@@ -181,7 +181,7 @@ export const interpret = (event: HookEventSpec, run: RawRun): HookVerdict => {
         `stdout looks like a JSON object but is not valid JSON (${error instanceof Error ? error.message : String(error)}); treated as plain text`
       )
     }
-    if (isRecord(parsed)) {
+    if (Predicate.isObject(parsed)) {
       const validation = validate(event, parsed)
       if (validation._tag === "valid") {
         fields = validation.fields

@@ -1,4 +1,4 @@
-import { Effect, Exit, FileSystem, Path, Schema } from "effect"
+import { Effect, Exit, FileSystem, Path, Predicate, Schema } from "effect"
 import { formatPath, SettingsError } from "../HookError.ts"
 import * as HookEvent from "../HookEvent.ts"
 import * as Matcher from "../Matcher.ts"
@@ -11,8 +11,6 @@ type JsonPath = ReadonlyArray<string | number>
 const describe = (value: unknown): string =>
   value === undefined ? "nothing" : value === null ? "null" : Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `${typeof value} ${JSON.stringify(value)}`
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
 
 const PositiveSeconds = Schema.Number.check(Schema.isGreaterThan(0))
 const NonEmpty = Schema.String.check(Schema.isMinLength(1))
@@ -104,7 +102,7 @@ const schemaProblems = (error: Schema.SchemaError, value: unknown, base: JsonPat
       sub.push(segment[1] !== undefined ? JSON.parse(`"${segment[1]}"`) as string : Number(segment[2]))
     }
     let actual: unknown = value
-    for (const key of sub) actual = isRecord(actual) || Array.isArray(actual) ? (actual as Record<string | number, unknown>)[key] : undefined
+    for (const key of sub) actual = Predicate.isObject(actual) || Array.isArray(actual) ? (actual as Record<string | number, unknown>)[key] : undefined
     const expected = match[1]!.replace(/^Expected /, "expected ")
     problems.push(
       expected === "Missing key"
@@ -121,7 +119,7 @@ const decodeHandler = (
   where: string,
   warnings: Array<string>
 ): Handler | undefined => {
-  if (!isRecord(value)) {
+  if (!Predicate.isObject(value)) {
     warnings.push(`${where} at ${formatPath(path)}: expected a handler object like {"type": "command", "command": "..."}, got ${describe(value)}; skipped`)
     return undefined
   }
@@ -167,7 +165,7 @@ export const decode = (
   events: ReadonlyArray<HookEvent.CustomEvent> = []
 ): Effect.Effect<DecodedSettings, SettingsError> =>
   Effect.suspend(() => {
-    if (!isRecord(document)) {
+    if (!Predicate.isObject(document)) {
       return Effect.fail(new SettingsError({ file, path: [], detail: `expected a JSON object with a "hooks" key, got ${describe(document)}` }))
     }
     const warnings: Array<string> = []
@@ -219,7 +217,7 @@ export const decode = (
       ? document
       : document["hooks"]
     if (hooks === undefined) return Effect.succeed(result())
-    if (!isRecord(hooks)) {
+    if (!Predicate.isObject(hooks)) {
       return Effect.fail(
         new SettingsError({
           file,
@@ -245,7 +243,7 @@ export const decode = (
       }
       groups.forEach((group: unknown, groupIndex) => {
         const groupPath: JsonPath = [...eventPath, groupIndex]
-        if (!isRecord(group)) {
+        if (!Predicate.isObject(group)) {
           warnings.push(`${file} at ${formatPath(groupPath)}: expected a matcher group {"matcher": "...", "hooks": [...]}, got ${describe(group)}; skipped`)
           return
         }
