@@ -70,6 +70,11 @@ export interface EngineOptions {
   readonly plugins?: ReadonlyArray<string> | undefined
   /** The folder of managed (policy) settings: `managed-settings.json` and `managed-settings.d/*.json`. Default: the preset's. */
   readonly managedDir?: string | undefined
+  /**
+   * Called when a hook starts, with its `statusMessage` (for a spinner or a status line). Called
+   * synchronously; keep it cheap.
+   */
+  readonly onHookStart?: ((hook: { readonly event: string; readonly command: string; readonly statusMessage: string | undefined }) => void) | undefined
   /** The config dialect. Default: `Preset.agentHooks`. */
   readonly preset?: Preset | undefined
   /** For dialects with agents (Wingman): whose agent hooks are added. */
@@ -92,7 +97,8 @@ export interface AbortSignalLike {
 }
 
 /**
- * A programmatic hook: a function from the input object to the output object.
+ * A programmatic hook: a function from the input object to the output object, or to a Promise or
+ * an Effect of it (an Effect must need no services and is interrupted when the hook times out).
  *
  * @since 0.1.0
  * @category models

@@ -207,6 +207,8 @@ export interface LoadedSettings {
   readonly allowManagedHooksOnly: boolean
   /** `allowedHttpHookUrls` (managed settings win over the rest); `undefined`: every URL is allowed. */
   readonly allowedHttpHookUrls: ReadonlyArray<string> | undefined
+  /** `httpHookAllowedEnvVars`: the outer limit on env vars http headers may use; `undefined`: no limit beyond each hook's `allowedEnvVars`. */
+  readonly httpHookAllowedEnvVars: ReadonlyArray<string> | undefined
   /** Run the hooks of one event one after another, in config order, instead of concurrently. */
   readonly sequential: boolean
   /** Run an identical handler from two settings files once (default `true`; Wingman: `false`). */
@@ -259,6 +261,7 @@ export interface DecodedSettings {
   readonly disableAllHooks: boolean | undefined
   readonly allowManagedHooksOnly: boolean | undefined
   readonly allowedHttpHookUrls: ReadonlyArray<string> | undefined
+  readonly httpHookAllowedEnvVars?: ReadonlyArray<string> | undefined
   readonly sequential?: boolean | undefined
   readonly dedupe?: boolean | undefined
   readonly allowedCommands?: ReadonlyArray<string> | undefined

@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net"
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { Effect } from "effect"
 import { createHookEngine } from "@agent-hooks/node"
 import type { HookEngine } from "@agent-hooks/core"
 import type { NodeEngineOptions } from "@agent-hooks/node"
@@ -262,6 +263,40 @@ describe("module and callback hooks (in-process JavaScript)", () => {
   })
 })
 
+describe("programmatic hooks for Effect users, and status messages", () => {
+  it("a callback may return an Effect; it is interrupted on timeout", async () => {
+    let interrupted = false
+    const { engine } = await engineWith({}, {
+      hooks: {
+        PreToolUse: [
+          { hooks: [() => Effect.succeed({ decision: "block", reason: "from an Effect" })] },
+          {
+            matcher: "Slow",
+            timeout: 0.2,
+            hooks: [() => Effect.sleep("5 seconds").pipe(Effect.onInterrupt(() => Effect.sync(() => (interrupted = true))))]
+          }
+        ]
+      }
+    })
+    expect(await engine.dispatch("PreToolUse", tool("ls"))).toMatchObject({ blocked: true, reason: "from an Effect" })
+    const slow = await engine.dispatch("PreToolUse", { tool_name: "Slow", tool_input: {} })
+    expect(slow.hooks[1]).toMatchObject({ status: "cancelled", timedOut: true })
+    expect(await waitUntil(() => interrupted, 2000)).toBe(true)
+  })
+
+  it("onHookStart receives each hook's statusMessage as it starts", async () => {
+    const started: Array<unknown> = []
+    const { engine } = await engineWith({ hooks: { Stop: [{ hooks: [cmd("true", { statusMessage: "Checking the build..." }), cmd("true")] }] } }, {
+      onHookStart: (hook) => started.push(hook)
+    })
+    await engine.dispatch("Stop", {})
+    expect(started).toEqual([
+      { event: "Stop", command: "true", statusMessage: "Checking the build..." },
+      { event: "Stop", command: "true", statusMessage: undefined }
+    ])
+  })
+})
+
 describe("prompt and agent hooks, through the host's model", () => {
   it("ok:false on Stop blocks with the model's reason; the prompt gets $ARGUMENTS", async () => {
     const prompts: Array<string> = []
@@ -325,6 +360,20 @@ describe("http hooks", () => {
     expect(outcome).toMatchObject({ blocked: true, reason: "http says no" })
     expect(JSON.parse(received[0]![0])).toMatchObject({ hook_event_name: "PreToolUse", tool_name: "Bash" })
     expect(received[0]![1]).toMatchObject({ authorization: "Bearer t0k", "x-secret": "" })
+  })
+
+  it("httpHookAllowedEnvVars is an outer limit on the variables headers may use", async () => {
+    const received: Array<Record<string, unknown>> = []
+    const url = await serve((_, headers) => {
+      received.push(headers)
+      return { status: 200, body: "" }
+    })
+    const { engine } = await engineWith({
+      httpHookAllowedEnvVars: ["TOKEN"],
+      hooks: { Stop: [{ hooks: [{ type: "http", url, headers: { A: "$TOKEN", B: "$SECRET" }, allowedEnvVars: ["TOKEN", "SECRET"] }] }] }
+    }, { env: { ...process.env, TOKEN: "t", SECRET: "s" } })
+    await engine.dispatch("Stop", {})
+    expect(received[0]).toMatchObject({ a: "t", b: "" })
   })
 
   it("a non-2xx status cannot block; allowedHttpHookUrls refuses other URLs", async () => {

@@ -315,7 +315,10 @@ export const make = (
         const label = spec.matcherField !== undefined && typeof payload[spec.matcherField] === "string" ? `${event}:${String(payload[spec.matcherField])}` : event
 
         const entries = select(spec, payload)
-        for (const entry of entries) if (entry.handler.once === true) ran.add(entry)
+        for (const entry of entries) {
+          if (entry.handler.once === true) ran.add(entry)
+          options.onHookStart?.({ event, command: display(entry.handler), statusMessage: entry.handler.statusMessage })
+        }
         const context = (entry: HookEntry) => {
           const timeout = entry.handler.timeout ?? defaultTimeout(entry.handler, spec)
           const hookEnv = entry.pluginRoot === undefined ? baseEnv : { ...baseEnv, CLAUDE_PLUGIN_ROOT: entry.pluginRoot }
@@ -330,7 +333,8 @@ export const make = (
               env: hookEnv,
               timeout,
               options,
-              allowedHttpHookUrls: settings.allowedHttpHookUrls
+              allowedHttpHookUrls: settings.allowedHttpHookUrls,
+              httpHookAllowedEnvVars: settings.httpHookAllowedEnvVars
             }
           }
         }

@@ -28,6 +28,8 @@ export interface ExecContext {
   readonly timeout: number
   readonly options: EngineOptions
   readonly allowedHttpHookUrls: ReadonlyArray<string> | undefined
+  /** The outer limit on env vars that http headers may use (`httpHookAllowedEnvVars`). */
+  readonly httpHookAllowedEnvVars: ReadonlyArray<string> | undefined
 }
 
 const run0 = (over: Partial<ProcessRun>): ProcessRun => ({
@@ -146,7 +148,8 @@ const http = (handler: HttpHandler, ctx: ExecContext): Effect.Effect<ProcessRun>
   }
   const fetchImpl = ctx.options.fetch ?? (globalThis as unknown as { readonly fetch?: EngineOptions["fetch"] }).fetch
   if (fetchImpl === undefined) return Effect.succeed(run0({ exitCode: 1, stderr: "no fetch available for http hooks" }))
-  const allowed = new Set(handler.allowedEnvVars ?? [])
+  const outer = ctx.httpHookAllowedEnvVars
+  const allowed = new Set((handler.allowedEnvVars ?? []).filter((name) => outer === undefined || outer.includes(name)))
   const headers: Record<string, string> = { "content-type": "application/json" }
   for (const [name, value] of Object.entries(handler.headers ?? {})) {
     headers[name] = value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (_, braced: string | undefined, bare: string | undefined) => {
@@ -276,9 +279,11 @@ const importModule = (path: string): Promise<Record<string, unknown>> => {
 
 const callFunction = (fn: unknown, what: string, ctx: ExecContext, signal: AbortSignalLike): Promise<Partial<ProcessRun>> => {
   if (typeof fn !== "function") return Promise.resolve({ exitCode: 1, stderr: `${what} is not a function` })
-  return Promise.resolve((fn as (input: unknown, context: unknown) => unknown)(structuredCloneJson(ctx.input), { signal })).then(
-    (value) => ({ exitCode: 0, stdout: stdoutOf(value) })
-  )
+  const returned = (fn as (input: unknown, context: unknown) => unknown)(structuredCloneJson(ctx.input), { signal })
+  const value = Effect.isEffect(returned)
+    ? Effect.runPromise(returned as Effect.Effect<unknown, unknown>, { signal: signal as never })
+    : Promise.resolve(returned)
+  return value.then((output) => ({ exitCode: 0, stdout: stdoutOf(output) }))
 }
 
 /** Each JavaScript hook gets its own copy of the input, so one cannot change what the next sees. */

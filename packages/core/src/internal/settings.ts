@@ -181,20 +181,18 @@ export const decode = (
     if (allowManagedHooksOnly !== undefined && scope !== "managed") {
       warnings.push(`${file} at allowManagedHooksOnly: only managed settings can set this; ignored`)
     }
-    let allowedHttpHookUrls: ReadonlyArray<string> | undefined
-    const urls = document["allowedHttpHookUrls"]
-    if (urls !== undefined) {
-      if (Array.isArray(urls) && urls.every((url) => typeof url === "string")) allowedHttpHookUrls = urls as ReadonlyArray<string>
-      else warnings.push(`${file} at allowedHttpHookUrls: expected an array of URL patterns (strings), got ${describe(urls)}; ignored`)
+    const strings = (key: string, what: string): ReadonlyArray<string> | undefined => {
+      const value = document[key]
+      if (value === undefined) return undefined
+      if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value as ReadonlyArray<string>
+      warnings.push(`${file} at ${key}: expected an array of ${what} (strings), got ${describe(value)}; ignored`)
+      return undefined
     }
+    const allowedHttpHookUrls = strings("allowedHttpHookUrls", "URL patterns")
+    const httpHookAllowedEnvVars = strings("httpHookAllowedEnvVars", "environment variable names")
     const sequential = flag("sequential")
     const dedupe = flag("dedupe")
-    let allowedCommands: ReadonlyArray<string> | undefined
-    const commands = document["allowedCommands"]
-    if (commands !== undefined) {
-      if (Array.isArray(commands) && commands.every((name) => typeof name === "string")) allowedCommands = commands as ReadonlyArray<string>
-      else warnings.push(`${file} at allowedCommands: expected an array of command names (strings), got ${describe(commands)}; ignored`)
-    }
+    const allowedCommands = strings("allowedCommands", "command names")
     let executionLog: string | undefined
     const log = document["executionLog"]
     if (log !== undefined) {
@@ -206,6 +204,7 @@ export const decode = (
       disableAllHooks,
       allowManagedHooksOnly: scope === "managed" ? allowManagedHooksOnly : undefined,
       allowedHttpHookUrls,
+      httpHookAllowedEnvVars,
       sequential,
       dedupe,
       allowedCommands,
@@ -302,6 +301,8 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
     let allowManagedHooksOnly = false
     let allowedHttpHookUrls: ReadonlyArray<string> | undefined
     let managedUrls: ReadonlyArray<string> | undefined
+    let httpHookAllowedEnvVars: ReadonlyArray<string> | undefined
+    let managedEnvVars: ReadonlyArray<string> | undefined
     let sequential = false
     let dedupe = true
     let allowedCommands: ReadonlyArray<string> | undefined
@@ -335,7 +336,9 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
           if (decoded.allowManagedHooksOnly === true) allowManagedHooksOnly = true
           if (decoded.allowedHttpHookUrls !== undefined) managedUrls = decoded.allowedHttpHookUrls
           if (decoded.allowedCommands !== undefined) managedCommands = decoded.allowedCommands
+          if (decoded.httpHookAllowedEnvVars !== undefined) managedEnvVars = decoded.httpHookAllowedEnvVars
         } else {
+          if (decoded.httpHookAllowedEnvVars !== undefined) httpHookAllowedEnvVars = decoded.httpHookAllowedEnvVars
           // Scalars: a later file in the merge order (local > project > user; later explicit files) wins.
           if (decoded.disableAllHooks !== undefined) disableAllHooks = decoded.disableAllHooks
           if (decoded.allowedHttpHookUrls !== undefined) allowedHttpHookUrls = decoded.allowedHttpHookUrls
@@ -388,6 +391,7 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
       disableAllHooks: managedDisable || disableAllHooks,
       allowManagedHooksOnly,
       allowedHttpHookUrls: managedUrls ?? allowedHttpHookUrls,
+      httpHookAllowedEnvVars: managedEnvVars ?? httpHookAllowedEnvVars,
       sequential,
       dedupe,
       allowedCommands: managedCommands ?? allowedCommands,
