@@ -46,8 +46,13 @@ export interface HookEventSpec {
   readonly promptHandlers: boolean
   /** `true` for events declared by the host rather than taken from the catalog. */
   readonly custom: boolean
-  /** Any non-zero exit (not only 2) blocks, with stderr as the reason (pigo's `tool_start`). */
+  /** Any non-zero exit (not only 2) of a command hook blocks, with stderr as the reason (pigo's `tool_start`). */
   readonly nonZeroBlocks: boolean
+  /**
+   * The catalog event whose special rules apply (`if` on tool events, the Stop loop guard, where
+   * `onFailure` is ignored, WorktreeCreate's path...): the event itself, or what a declared event `extends`.
+   */
+  readonly behavesAs: string
 }
 
 /**

@@ -116,5 +116,7 @@ export const aggregate: (
   event: HookEventSpec,
   hooks: ReadonlyArray<{ readonly result: HookResult; readonly verdict: HookVerdict }>,
   warnings: ReadonlyArray<string>,
-  asyncHooks?: ReadonlyArray<string>
+  asyncHooks?: ReadonlyArray<string>,
+  /** How notices name the event, e.g. `PreToolUse:Bash`. Default: the event's name. */
+  label?: string
 ) => Outcome = internal.aggregate

@@ -189,6 +189,15 @@ describe("Settings.load", () => {
     expect(s.hooks["Stop"]!.map((e) => (e.handler as Settings.CommandHandler).command)).toEqual(["policy.sh"])
   })
 
+  it("a managed disableAllHooks: false beats a user's true (scalar precedence)", async () => {
+    const s = await loaded({
+      "/home/u/.agent-hooks/settings.json": JSON.stringify({ disableAllHooks: true, hooks: { Stop: [{ hooks: [cmd("user.sh")] }] } }),
+      "/etc/ah/managed-settings.json": JSON.stringify({ disableAllHooks: false })
+    }, { managedDir: "/etc/ah" })
+    expect(s.disableAllHooks).toBe(false)
+    expect(s.hooks["Stop"]).toHaveLength(1)
+  })
+
   it("allowManagedHooksOnly outside managed settings is ignored, with a warning", async () => {
     const s = await loaded({ "/s.json": JSON.stringify({ allowManagedHooksOnly: true, hooks: { Stop: [{ hooks: [cmd("b")] }] } }) }, { settings: ["/s.json"] })
     expect(s.hooks["Stop"]).toHaveLength(1)

@@ -445,3 +445,94 @@ describe("plugins, managed policy, host events, long output", () => {
     expect(readFileSync(file, "utf8")).toBe("a".repeat(25_000))
   })
 })
+
+describe("policy and semantics edge cases", () => {
+  it("allowedHttpHookUrls: a wildcard never crosses from the host into the path", async () => {
+    const { engine } = await engineWith({
+      allowedHttpHookUrls: ["https://*.corp.example/*"],
+      hooks: { Stop: [{ hooks: [{ type: "http", url: "https://evil.test/x.corp.example/y" }] }] }
+    }, { fetch: async () => ({ status: 200, text: async () => `{"decision":"block","reason":"fetched"}` }) })
+    const outcome = await engine.dispatch("Stop", {})
+    expect(outcome.blocked).toBe(false)
+    expect(outcome.hooks[0]!.stderr).toContain("is not allowed by allowedHttpHookUrls")
+    const { engine: ok } = await engineWith({
+      allowedHttpHookUrls: ["https://*.corp.example/*"],
+      hooks: { Stop: [{ hooks: [{ type: "http", url: "https://HOOKS.corp.example/v1/stop" }] }] }
+    }, { fetch: async () => ({ status: 200, text: async () => `{"decision":"block","reason":"fetched"}` }) })
+    expect(await ok.dispatch("Stop", {})).toMatchObject({ blocked: true, reason: "fetched" })
+  })
+
+  it("allowedCommands also binds async hooks, and a path must be listed as written", async () => {
+    const dir = tempDir()
+    const marker = join(dir, "ran")
+    const { engine } = await engineWith({
+      allowedCommands: ["printf"],
+      hooks: {
+        Stop: [{ hooks: [cmd(`touch ${JSON.stringify(marker)}`, { async: true }), cmd("/usr/bin/printf", { args: ["x"] }), cmd("printf", { args: ["ok"] })] }]
+      }
+    })
+    const outcome = await engine.dispatch("Stop", {})
+    await engine.awaitAsync()
+    expect(existsSync(marker)).toBe(false)
+    expect((await engine.takeAsyncResults())[0]!.hook.stderr).toMatch(/shell-form hooks are refused while allowedCommands is set/)
+    expect(outcome.hooks.map((h) => [h.status, h.stdout])).toEqual([["non-blocking-error", ""], ["success", "ok"]])
+    expect(outcome.hooks[0]!.stderr).toBe(`command "/usr/bin/printf" is not in allowedCommands (printf)`)
+  })
+
+  it("a plugin cannot set engine-wide policy", async () => {
+    const dir = tempDir()
+    const plugin = join(dir, "p")
+    mkdirSync(join(plugin, "hooks"), { recursive: true })
+    writeFileSync(join(plugin, "hooks", "hooks.json"), JSON.stringify({ disableAllHooks: true, allowedCommands: ["sh"], hooks: {} }))
+    const warnings: Array<string> = []
+    const { engine } = await engineWith({ hooks: { Stop: [{ hooks: [cmd("echo user")] }] } }, { dir, plugins: [plugin], onWarning: (w) => warnings.push(w) })
+    expect((await engine.dispatch("Stop", {})).hooks.map((h) => h.stdout)).toEqual(["user\n"])
+    expect(warnings.join("\n")).toContain("a plugin cannot set disableAllHooks, allowedCommands; ignored")
+  })
+
+  it("the Stop guard, when it lets the agent stop, withdraws every block reason from toModel", async () => {
+    const { engine } = await engineWith({ hooks: { Stop: [{ hooks: [cmd("echo one >&2; exit 2"), cmd("echo two >&2; exit 2")] }] } }, { stopBlockCap: 1 })
+    expect((await engine.dispatch("Stop", {})).toModel).toEqual(["one", "two"])
+    const released = await engine.dispatch("Stop", {})
+    expect(released).toMatchObject({ blocked: false, toModel: [] })
+  })
+
+  it("a declared event that extends PreToolUse gets its rules: if filters, nonZeroBlocks binds only processes", async () => {
+    const dir = tempDir()
+    writeFileSync(join(dir, "throws.mjs"), `export default () => { throw new Error("bug") }`)
+    const { engine } = await engineWith({
+      hooks: {
+        tool_start: [
+          { hooks: [cmd("echo 'no pushes' >&2; exit 1", { if: "Bash(git push:*)" })] },
+          { hooks: [{ type: "module", module: "./throws.mjs" }] }
+        ]
+      }
+    }, { dir, events: [{ name: "tool_start", extends: "PreToolUse", nonZeroBlocks: true }] })
+    const status = await engine.dispatch("tool_start", tool("git status"))
+    expect(status).toMatchObject({ blocked: false })
+    expect(status.hooks.map((h) => h.status)).toEqual(["non-blocking-error"]) // the throwing module, fail-open
+    expect(await engine.dispatch("tool_start", tool("git push"))).toMatchObject({ blocked: true, reason: "no pushes" })
+  })
+
+  it("prompt hooks are refused on events that cannot take them", async () => {
+    const warnings: Array<string> = []
+    const { engine } = await engineWith({ hooks: { SessionStart: [{ hooks: [{ type: "prompt", prompt: "x" }] }] } }, { onWarning: (w) => warnings.push(w) })
+    expect((await engine.dispatch("SessionStart", { source: "startup" })).hooks).toEqual([])
+    expect(warnings.join("\n")).toMatch(/prompt hooks cannot run on SessionStart/)
+  })
+
+  it("ConfigChange cannot block a change to policy settings", async () => {
+    const { engine } = await engineWith({ hooks: { ConfigChange: [{ hooks: [cmd("exit 2")] }] } })
+    expect((await engine.dispatch("ConfigChange", { source: "project_settings" })).blocked).toBe(true)
+    expect((await engine.dispatch("ConfigChange", { source: "policy_settings" })).blocked).toBe(false)
+  })
+
+  it("SessionEnd hooks share a 1.5 s budget unless a settings timeout raises it", async () => {
+    const { engine } = await engineWith({ hooks: { SessionEnd: [{ hooks: [cmd("sleep 5")] }] } })
+    const started = Date.now()
+    const outcome = await engine.dispatch("SessionEnd", { reason: "other" })
+    expect(outcome.hooks[0]).toMatchObject({ timedOut: true, status: "cancelled" })
+    expect(Date.now() - started).toBeLessThan(4500)
+    expect(outcome.toUser.join("\n")).toMatch(/SessionEnd:other hook error: \[sleep 5\]: timed out after 1.5 s/)
+  })
+})

@@ -29,7 +29,7 @@ const MAX_MESSAGE_CHARS = 10_000
 const dedupKey = (handler: Handler): string | undefined => {
   switch (handler.type) {
     case "command":
-      return JSON.stringify(["command", handler.command, handler.args ?? null])
+      return JSON.stringify(["command", handler.command, handler.args ?? null, handler.shell ?? null, handler.env ?? null])
     case "http":
       return JSON.stringify(["http", handler.url])
     case "prompt":
@@ -116,12 +116,20 @@ export const make = (
       agent: options.agent
     })
     const warnings = [...loaded.warnings]
+    const preset = options.preset ?? Preset.agentHooks
+    const customEvents = new Map([...preset.events, ...(options.events ?? [])].map((event) => [event.name, HookEvent.custom(event)]))
+    const specOf = (event: string): HookEvent.HookEventSpec | undefined => customEvents.get(event) ?? HookEvent.get(event)
 
     // Compile every `if` rule once; a broken rule warns and its handler never runs.
     const prepared: Record<string, Array<Prepared>> = {}
     const programmatic = callbackEntries(options)
     for (const event of new Set([...Object.keys(loaded.hooks), ...Object.keys(programmatic)])) {
+      const behavesAs = specOf(event)?.behavesAs ?? event
       for (const entry of [...(loaded.hooks[event] ?? []), ...(programmatic[event] ?? [])]) {
+        if ((entry.handler.type === "prompt" || entry.handler.type === "agent") && specOf(event)?.promptHandlers === false) {
+          warnings.push(`${entry.source} at ${entry.path}: ${entry.handler.type} hooks cannot run on ${event} (use command, http or mcp_tool); skipped`)
+          continue
+        }
         const source = entry.handler.if
         if (source === undefined) {
           ;(prepared[event] ??= []).push({ entry, rule: undefined })
@@ -132,7 +140,7 @@ export const make = (
           warnings.push(`${entry.source} at ${entry.path}.if: ${parsed.message}; the handler never runs`)
           continue
         }
-        if (!TOOL_EVENTS.has(event)) {
+        if (!TOOL_EVENTS.has(behavesAs)) {
           warnings.push(`${entry.source} at ${entry.path}.if: "if" applies only to tool events; on ${event} this handler never runs`)
           continue
         }
@@ -142,8 +150,6 @@ export const make = (
     const settings: LoadedSettings = { ...loaded, warnings }
     if (options.onWarning !== undefined) for (const warning of warnings) options.onWarning(warning)
 
-    const preset = options.preset ?? Preset.agentHooks
-    const customEvents = new Map([...preset.events, ...(options.events ?? [])].map((event) => [event.name, HookEvent.custom(event)]))
     const sessionId = HookInput.makeSessionId()
     const baseEnv: Record<string, string> = { ...cleanEnv(env), AGENT_HOOKS_PROJECT_DIR: projectDir, CLAUDE_PROJECT_DIR: projectDir }
     for (const name of preset.projectDirEnv) baseEnv[name] = projectDir
@@ -168,11 +174,11 @@ export const make = (
           if (!PermissionRule.matches(rule, toolName, payload["tool_input"], { cwd, projectDir, home: env["HOME"] })) continue
         }
         if (entry.handler.once === true && ran.has(entry)) continue
-        const key = settings.dedupe ? dedupKey(entry.handler) : undefined
+        // An identical handler from another settings file runs once; plugin and programmatic hooks stay separate.
+        const key = settings.dedupe && entry.scope !== "plugin" ? dedupKey(entry.handler) : undefined
         if (key !== undefined) {
-          // An identical handler from another settings file runs once (plugins and programmatic hooks stay separate).
           const firstSource = seen.get(key)
-          if (firstSource !== undefined && firstSource !== entry.source && entry.scope !== "plugin") continue
+          if (firstSource !== undefined && firstSource !== entry.source) continue
           if (firstSource === undefined) seen.set(key, entry.source)
         }
         selected.push(entry)
@@ -180,13 +186,27 @@ export const make = (
       return selected
     }
 
-    const interpretRun = (spec: HookEvent.HookEventSpec, entry: HookEntry, run: ProcessRun, timeout: number, asyncHook: boolean, label: string) => {
-      let verdict = HookOutput.interpret(spec, { ...run, timeout })
+    const interpretRun = (
+      spec: HookEvent.HookEventSpec,
+      entry: HookEntry,
+      run: ProcessRun,
+      timeout: number,
+      asyncHook: boolean,
+      label: string,
+      policySource: boolean
+    ) => {
+      // nonZeroBlocks is about processes' exit codes; an in-process hook that fails stays a non-blocking error.
+      const forHandler = spec.nonZeroBlocks && entry.handler.type !== "command" ? { ...spec, nonZeroBlocks: false } : spec
+      let verdict = HookOutput.interpret(forHandler, { ...run, timeout })
+      // ConfigChange from policy settings cannot be blocked (§6.3).
+      if (spec.behavesAs === "ConfigChange" && policySource && verdict.decision === "block") {
+        verdict = { ...verdict, decision: null, messages: [...verdict.messages, "a change to policy settings cannot be blocked"] }
+      }
       const failed = verdict.status === "non-blocking-error" || verdict.status === "cancelled"
-      const timedOutBlocks = spec.name === "PreModelSwitch" && run.timedOut
+      const timedOutBlocks = spec.behavesAs === "PreModelSwitch" && run.timedOut
       if (
         failed && !asyncHook && spec.blocking !== "none" && spec.blocking !== "permission-request" &&
-        ((entry.handler.onFailure === "block" && !FAIL_OPEN_EVENTS.has(spec.name)) || timedOutBlocks)
+        ((entry.handler.onFailure === "block" && !FAIL_OPEN_EVENTS.has(spec.behavesAs)) || timedOutBlocks)
       ) {
         const why = run.timedOut ? "timed out" : "failed"
         const because = timedOutBlocks ? "a PreModelSwitch hook that times out blocks the switch" : `blocking because onFailure is "block"`
@@ -197,7 +217,7 @@ export const make = (
           reason: `${label} hook error: [${display(entry.handler)}]: ${why}; ${because}`,
           reasonFrom: "stderr"
         }
-      } else if (entry.handler.onFailure === "block" && FAIL_OPEN_EVENTS.has(spec.name) && failed) {
+      } else if (entry.handler.onFailure === "block" && FAIL_OPEN_EVENTS.has(spec.behavesAs) && failed) {
         verdict = { ...verdict, messages: [...verdict.messages, `not blocking (onFailure: "block" is ignored on ${spec.name})`] }
       }
       const messages = [...verdict.messages]
@@ -222,7 +242,8 @@ export const make = (
     /** The command allowlist policy: a refused hook never starts; its result says why. */
     const refusedByPolicy = (handler: Handler): ProcessRun | undefined => {
       if (allowedCommands === undefined || handler.type !== "command") return undefined
-      const name = handler.command.split("/").pop() ?? handler.command
+      // A bare name is looked up on PATH; a path must be listed as written (`/tmp/x/printf` is not `printf`).
+      const name = handler.command
       const why = handler.args === undefined
         ? `shell-form hooks are refused while allowedCommands is set (a shell can run anything); use "args" (exec form)`
         : allowedCommands.has(name)
@@ -239,6 +260,24 @@ export const make = (
         stderrTruncated: false,
         spawnError: why
       }
+    }
+
+    /**
+     * SessionEnd's whole-event budget (§7.3): 1.5 s, raised to the largest timeout set on a settings
+     * file's SessionEnd hook, at most 60 s; `AGENT_HOOKS_SESSIONEND_HOOKS_TIMEOUT_MS` (or Claude Code's
+     * `CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS`) overrides it.
+     */
+    const sessionEndSeconds = (entries: ReadonlyArray<HookEntry>): number => {
+      const override = envNumber(env, "AGENT_HOOKS_SESSIONEND_HOOKS_TIMEOUT_MS", "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS")
+      if (override !== undefined) return override / 1000
+      const configured = entries.filter((entry) => entry.scope !== "plugin").map((entry) => entry.handler.timeout ?? 0)
+      return Math.min(60, Math.max(1.5, ...configured))
+    }
+
+    /** Runs a hook, unless the command allowlist refuses it. */
+    const policyOr = (entry: HookEntry, ctx: Parameters<typeof execute>[0]) => {
+      const refused = refusedByPolicy(entry.handler)
+      return refused === undefined ? execute(ctx) : Effect.succeed(refused)
     }
 
     /** One JSONL line per hook run (the orchestration design's HookLogger and Wingman's FR-8 fields). */
@@ -269,10 +308,10 @@ export const make = (
       })
 
     // Strings that reach the model or the user are capped; the whole text goes to a file the message names.
-    const overflowDir = path.join(env["TMPDIR"] ?? env["TEMP"] ?? "/tmp", "agent-hooks", sessionId)
     let overflowCount = 0
-    const cap = (text: string): Effect.Effect<string> => {
+    const cap = (text: string, session: string): Effect.Effect<string> => {
       if (text.length <= MAX_MESSAGE_CHARS) return Effect.succeed(text)
+      const overflowDir = path.join(env["TMPDIR"] ?? env["TEMP"] ?? "/tmp", "agent-hooks", session.replace(/[^A-Za-z0-9._-]/g, "_"))
       const file = path.join(overflowDir, `hook-output-${++overflowCount}.txt`)
       return fs.makeDirectory(overflowDir, { recursive: true }).pipe(
         Effect.andThen(fs.writeFileString(file, text)),
@@ -282,12 +321,12 @@ export const make = (
         )
       )
     }
-    const capVerdict = (verdict: HookOutput.HookVerdict): Effect.Effect<HookOutput.HookVerdict> =>
+    const capVerdict = (verdict: HookOutput.HookVerdict, session: string): Effect.Effect<HookOutput.HookVerdict> =>
       Effect.gen(function*() {
-        const additionalContext = yield* Effect.forEach(verdict.additionalContext, cap)
-        const systemMessage = verdict.systemMessage === null ? null : yield* cap(verdict.systemMessage)
-        const reason = verdict.reason === null ? null : yield* cap(verdict.reason)
-        const stopReason = verdict.stopReason === null ? null : yield* cap(verdict.stopReason)
+        const additionalContext = yield* Effect.forEach(verdict.additionalContext, (text) => cap(text, session))
+        const systemMessage = verdict.systemMessage === null ? null : yield* cap(verdict.systemMessage, session)
+        const reason = verdict.reason === null ? null : yield* cap(verdict.reason, session)
+        const stopReason = verdict.stopReason === null ? null : yield* cap(verdict.stopReason, session)
         return { ...verdict, additionalContext, systemMessage, reason, stopReason }
       })
 
@@ -298,7 +337,7 @@ export const make = (
             detail: `expected a JSON object, got ${payload === null ? "null" : Array.isArray(payload) ? "an array" : typeof payload}`
           })
         }
-        const known = customEvents.get(event) ?? HookEvent.get(event)
+        const known = specOf(event)
         const spec: HookEvent.HookEventSpec = known ?? HookEvent.custom({ name: event })
         const dispatchWarnings: Array<string> = []
         if (known === undefined) {
@@ -308,19 +347,23 @@ export const make = (
         const session = typeof payload["session_id"] === "string" ? payload["session_id"] : sessionId
         const streakKey = `${event}\u0000${session}\u0000${typeof payload["agent_id"] === "string" ? payload["agent_id"] : ""}`
         const streak = stopStreaks.get(streakKey) ?? 0
-        const hostPayload = STOP_EVENTS.has(event) && payload["stop_hook_active"] === undefined ? { ...payload, stop_hook_active: streak > 0 } : payload
+        const isStop = STOP_EVENTS.has(spec.behavesAs)
+        const policySource = payload["source"] === "policy_settings"
+        const hostPayload = isStop && payload["stop_hook_active"] === undefined ? { ...payload, stop_hook_active: streak > 0 } : payload
         const input = HookInput.build(event, hostPayload, { sessionId, cwd: projectDir })
         const stdin = JSON.stringify(input)
         const hookCwd = typeof payload["cwd"] === "string" && payload["cwd"] !== "" ? path.resolve(projectDir, payload["cwd"]) : projectDir
         const label = spec.matcherField !== undefined && typeof payload[spec.matcherField] === "string" ? `${event}:${String(payload[spec.matcherField])}` : event
 
         const entries = select(spec, payload)
+        const sessionEndBudget = spec.behavesAs === "SessionEnd" ? sessionEndSeconds(entries) : undefined
         for (const entry of entries) {
           if (entry.handler.once === true) ran.add(entry)
           options.onHookStart?.({ event, command: display(entry.handler), statusMessage: entry.handler.statusMessage })
         }
         const context = (entry: HookEntry) => {
-          const timeout = entry.handler.timeout ?? defaultTimeout(entry.handler, spec)
+          const own = entry.handler.timeout ?? defaultTimeout(entry.handler, spec)
+          const timeout = sessionEndBudget === undefined ? own : Math.min(own, sessionEndBudget)
           const hookEnv = entry.pluginRoot === undefined ? baseEnv : { ...baseEnv, CLAUDE_PLUGIN_ROOT: entry.pluginRoot }
           return {
             timeout,
@@ -347,11 +390,12 @@ export const make = (
           const { timeout, ctx } = context(entry)
           yield* FiberSet.run(
             asyncFibers,
-            asyncPool.withPermits(1)(execute(ctx)).pipe(
+            asyncPool.withPermits(1)(policyOr(entry, ctx)).pipe(
               Effect.flatMap((run) => {
-                const { result, verdict: raw } = interpretRun(spec, entry, run, timeout, true, label)
-                return Effect.map(capVerdict(raw), (verdict) => ({ run, result, verdict }))
+                const { result, verdict: raw } = interpretRun(spec, entry, run, timeout, true, label, policySource)
+                return Effect.map(capVerdict(raw, session), (verdict) => ({ run, result, verdict }))
               }),
+              Effect.tap(({ result }) => settings.executionLog === undefined ? Effect.void : writeLog(settings.executionLog, spec, [{ result, entry }])),
               Effect.map(({ run, result, verdict }) => {
                 const rewake = entry.handler.type === "command" && entry.handler.asyncRewake === true && run.exitCode === 2
                 const toModel = [...verdict.additionalContext, ...(verdict.systemMessage === null ? [] : [verdict.systemMessage])]
@@ -374,10 +418,9 @@ export const make = (
           entries.filter((entry) => !isAsync(entry)),
           (entry) => {
             const { timeout, ctx } = context(entry)
-            const refused = refusedByPolicy(entry.handler)
-            return (refused === undefined ? execute(ctx) : Effect.succeed(refused)).pipe(
-              Effect.map((run) => interpretRun(spec, entry, run, timeout, false, label)),
-              Effect.flatMap(({ result, verdict }) => Effect.map(capVerdict(verdict), (capped) => ({ result, verdict: capped, entry })))
+            return policyOr(entry, ctx).pipe(
+              Effect.map((run) => interpretRun(spec, entry, run, timeout, false, label, policySource)),
+              Effect.flatMap(({ result, verdict }) => Effect.map(capVerdict(verdict, session), (capped) => ({ result, verdict: capped, entry })))
             )
           },
           { concurrency: sequential ? 1 : "unbounded" }
@@ -386,17 +429,19 @@ export const make = (
         for (const { result } of hooks) {
           for (const message of result.messages) dispatchWarnings.push(`hook ${JSON.stringify(result.command)} (${result.source ?? "programmatic"}): ${message}`)
         }
-        let outcome = Outcome.aggregate(spec, hooks, dispatchWarnings, background.map((entry) => display(entry.handler)))
+        let outcome = Outcome.aggregate(spec, hooks, dispatchWarnings, background.map((entry) => display(entry.handler)), label)
 
-        if (STOP_EVENTS.has(event)) {
+        if (isStop) {
           if (outcome.blocked && stopCap > 0 && streak >= stopCap) {
+            const blockReasons = new Set(hooks.flatMap(({ verdict }) => (verdict.decision === "block" && verdict.reason !== null ? [verdict.reason] : [])))
+            if (outcome.reason !== null) blockReasons.add(outcome.reason)
             const note = `${event} hooks blocked ${streak} times in a row; the agent may stop now (cap ${stopCap}; set stopBlockCap or AGENT_HOOKS_STOP_HOOK_BLOCK_CAP, 0 = off)`
             outcome = {
               ...outcome,
               blocked: false,
               decision: null,
               reason: null,
-              toModel: outcome.toModel.filter((text) => text !== outcome.reason),
+              toModel: outcome.toModel.filter((text) => !blockReasons.has(text)),
               toUser: [...outcome.toUser, note],
               warnings: [...outcome.warnings, note]
             }

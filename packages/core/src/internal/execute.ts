@@ -100,6 +100,8 @@ const stdoutOf = (value: unknown): string =>
 
 const placeholderValues = (ctx: ExecContext): Placeholder.Values => ({ env: ctx.env, input: ctx.input })
 
+const POWERSHELL_PLACEHOLDERS = /\$\{(CLAUDE_PROJECT_DIR|AGENT_HOOKS_PROJECT_DIR|CLAUDE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA)\}/g
+
 /**
  * A handler's own `env`, placeholders substituted verbatim. Each substituted value is capped at
  * 10 000 characters, so no payload can make the spawn fail with E2BIG (Linux refuses a single
@@ -112,7 +114,11 @@ const handlerEnv = (handler: CommandHandler, ctx: ExecContext): Readonly<Record<
   const values = placeholderValues(ctx)
   const env: Record<string, string> = { ...ctx.env }
   for (const [name, template] of Object.entries(handler.env)) {
-    const value = Placeholder.expandText(template, values)
+    // No shell reads an env value: a lowercase input field the payload lacks is empty, not `${field}`.
+    const value = Placeholder.expandText(
+      template.replace(/\$\{([a-z_][a-z0-9_]*)\}/g, (match, field: string) => (Object.hasOwn(ctx.input, field) ? match : "")),
+      values
+    )
     env[name] = value === template || value.length <= MAX_ENV_VALUE_CHARS ? value : value.slice(0, MAX_ENV_VALUE_CHARS)
   }
   return env
@@ -123,7 +129,8 @@ const command = (handler: CommandHandler, ctx: ExecContext): Effect.Effect<Proce
   const [file, args] = handler.args !== undefined
     ? [Placeholder.expandText(handler.command, values), Placeholder.expandArgs(handler.args, values)] as const
     : handler.shell === "powershell"
-    ? ["pwsh", ["-NoProfile", "-NonInteractive", "-Command", handler.command]] as const
+    // PowerShell: the well-known placeholders become environment reads, as Claude Code rewrites them.
+    ? ["pwsh", ["-NoProfile", "-NonInteractive", "-Command", handler.command.replace(POWERSHELL_PLACEHOLDERS, "$${env:$1}")]] as const
     : handler.shell === "bash"
     // --norc: bash reads ~/.bashrc when stdin is a socket (as spawn pipes are on some runtimes).
     ? ["bash", ["--norc", "--noprofile", "-c", Placeholder.expandShell(handler.command, values)]] as const
@@ -136,11 +143,29 @@ const command = (handler: CommandHandler, ctx: ExecContext): Effect.Effect<Proce
 
 // --- http ------------------------------------------------------------------------------------
 
-const globToRegex = (pattern: string): RegExp =>
-  new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`, "i")
+/** `scheme://host[:port]` and the rest (path, query). */
+const splitUrl = (url: string): readonly [string, string] => {
+  const match = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)(.*)$/i.exec(url)
+  return match === null ? [url, ""] : [match[1]!.replace(/\.(?=:\d+$|$)/, ""), match[2]!]
+}
 
-const urlAllowed = (url: string, patterns: ReadonlyArray<string> | undefined): boolean =>
-  patterns === undefined || patterns.some((pattern) => globToRegex(pattern.replace(/\.(?=\/|$)/, "")).test(url.replace(/\.(?=\/|:|$)/, "")))
+const escapeRegex = (text: string): string => text.replace(/[.+?^${}()|[\]\\]/g, "\\$&")
+
+/**
+ * An `allowedHttpHookUrls` pattern: `*` is a wildcard that never crosses into another part of the
+ * URL (in the scheme and host it stays within the host; in the path it matches anything). Scheme
+ * and host compare case-insensitively, a trailing dot on the host is ignored, the path is exact.
+ */
+const urlAllowed = (url: string, patterns: ReadonlyArray<string> | undefined): boolean => {
+  if (patterns === undefined) return true
+  const [origin, rest] = splitUrl(url)
+  return patterns.some((pattern) => {
+    const [patternOrigin, patternRest] = splitUrl(pattern)
+    const originRe = new RegExp(`^${patternOrigin.split("*").map(escapeRegex).join("[^/?#]*")}$`, "i")
+    const restRe = new RegExp(`^${patternRest.split("*").map(escapeRegex).join(".*")}$`)
+    return originRe.test(origin) && restRe.test(rest)
+  })
+}
 
 const http = (handler: HttpHandler, ctx: ExecContext): Effect.Effect<ProcessRun> => {
   if (!urlAllowed(handler.url, ctx.allowedHttpHookUrls)) {
@@ -187,7 +212,7 @@ const promptText = (prompt: string, json: string): string => {
 
 /** The block JSON a failed condition becomes on each event. */
 const blockJson = (spec: HookEventSpec, reason: string, continueOnBlock: boolean, impossible: boolean): Record<string, unknown> | undefined => {
-  switch (spec.name) {
+  switch (spec.behavesAs) {
     case "Stop":
     case "SubagentStop":
       return impossible ? undefined : { decision: "block", reason }

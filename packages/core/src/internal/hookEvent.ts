@@ -7,7 +7,7 @@ const USER_STDERR = new Set([
   "UserPromptSubmit", "UserPromptExpansion", "PreCompact", "SessionStart", "Setup", "SubagentStart", "SessionEnd", "CwdChanged", "FileChanged",
   "PostCompact", "PreModelSwitch"
 ])
-const MODEL_REASON = new Set(["PreToolUse", "PostToolUse", "Stop", "SubagentStop", "TaskCreated", "PostToolBatch", "TeammateIdle", "TaskCompleted"])
+const MODEL_REASON = new Set(["PreToolUse", "PermissionRequest", "PostToolUse", "Stop", "SubagentStop", "TaskCreated", "PostToolBatch", "TeammateIdle", "TaskCompleted"])
 const USER_REASON = new Set(["UserPromptSubmit", "UserPromptExpansion", "PreCompact", "PreModelSwitch"])
 const CONTINUE_DISCARDED = new Set([
   "Notification", "SessionEnd", "PreCompact", "PostCompact", "ConfigChange", "CwdChanged", "FileChanged", "DirectoryAdded", "WorktreeCreate",
@@ -59,7 +59,8 @@ const e = (
   continueHonored: !CONTINUE_DISCARDED.has(name),
   promptHandlers: PROMPT_EVENTS.has(name),
   custom: false,
-  nonZeroBlocks: false
+  nonZeroBlocks: false,
+  behavesAs: name
 })
 
 /** @internal */
@@ -79,7 +80,8 @@ export const custom = (event: CustomEvent): HookEventSpec => {
     continueHonored: base?.continueHonored ?? true,
     promptHandlers: base?.promptHandlers ?? true,
     custom: true,
-    nonZeroBlocks: event.nonZeroBlocks ?? base?.nonZeroBlocks ?? false
+    nonZeroBlocks: event.nonZeroBlocks ?? base?.nonZeroBlocks ?? false,
+    behavesAs: base?.name ?? event.name
   }
 }
 

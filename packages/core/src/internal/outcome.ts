@@ -12,7 +12,8 @@ export const aggregate = (
   event: HookEventSpec,
   hooks: ReadonlyArray<{ readonly result: HookResult; readonly verdict: HookVerdict }>,
   warnings: ReadonlyArray<string>,
-  asyncHooks: ReadonlyArray<string> = []
+  asyncHooks: ReadonlyArray<string> = [],
+  label: string = event.name
 ): Outcome => {
   const toModel: Array<string> = []
   const toUser: Array<string> = []
@@ -71,11 +72,11 @@ export const aggregate = (
     additionalContext.push(...verdict.additionalContext)
     if (verdict.systemMessage !== null) systemMessages.push(verdict.systemMessage)
     if (verdict.stderrNotice !== undefined && verdict.stderrNotice !== null) {
-      route(event.exit2StderrTo, `${event.name} hook error: ${verdict.stderrNotice}`)
+      route(event.exit2StderrTo, `${label} hook error: ${verdict.stderrNotice}`)
     }
-    if (verdict.status === "non-blocking-error") {
+    if (verdict.status === "non-blocking-error" || verdict.status === "cancelled") {
       const detail = verdict.messages[verdict.messages.length - 1] ?? "failed"
-      toUser.push(`${event.name} hook error: [${result.command}]: ${detail}`)
+      toUser.push(`${label} hook error: [${result.command}]: ${detail}`)
     }
   }
   toModel.push(...additionalContext)

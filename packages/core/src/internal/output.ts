@@ -100,6 +100,8 @@ const validate = (event: HookEventSpec, output: Json): Validation => {
         } else {
           decision = d["behavior"]
           reason = str("message", d["message"], "hookSpecificOutput.decision.message")
+          // updatedPermissions and interrupt reach the host as they are.
+          for (const key of ["updatedPermissions", "interrupt"]) if (d[key] !== undefined) (extras ??= {})[key] = d[key]
           if (d["updatedInput"] !== undefined) {
             if (Predicate.isObject(d["updatedInput"])) updatedInput = d["updatedInput"]
             else problems.push(`hookSpecificOutput.decision.updatedInput: expected object, got ${describe(d["updatedInput"])}`)
@@ -232,13 +234,13 @@ export const interpret = (event: HookEventSpec, run: RawRun): HookVerdict => {
       messages
     }
   }
-  if (event.name === "WorktreeCreate" && run.exitCode !== null && run.exitCode !== 0) {
+  if (event.behavesAs === "WorktreeCreate" && run.exitCode !== null && run.exitCode !== 0) {
     messages.push(`exit code ${run.exitCode}: worktree creation fails`)
     return { ...fromFields, status: "blocking-error", decision: "block", reason: stderr === "" ? `WorktreeCreate hook exited ${run.exitCode}` : stderr, reasonFrom: "stderr", messages }
   }
   if (run.exitCode === 0) {
     if (invalidJson) return { ...none, status: "non-blocking-error", messages }
-    if (event.name === "WorktreeCreate" && fields === undefined) {
+    if (event.behavesAs === "WorktreeCreate" && fields === undefined) {
       // The last non-empty line of stdout, ANSI escapes stripped, is the worktree path.
       const lines = run.stdout.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "").split("\n").map((line) => line.trim()).filter((line) => line !== "")
       const path = lines[lines.length - 1]

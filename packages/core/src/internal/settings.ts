@@ -297,7 +297,7 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
     const warnings: Array<string> = []
     const entries: Array<HookEntry> = []
     let disableAllHooks = false
-    let managedDisable = false
+    let managedDisable: boolean | undefined
     let allowManagedHooksOnly = false
     let allowedHttpHookUrls: ReadonlyArray<string> | undefined
     let managedUrls: ReadonlyArray<string> | undefined
@@ -332,11 +332,17 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
         warnings.push(...decoded.warnings)
         entries.push(...decoded.entries)
         if (file.scope === "managed") {
-          if (decoded.disableAllHooks === true) managedDisable = true
+          if (decoded.disableAllHooks !== undefined) managedDisable = decoded.disableAllHooks
           if (decoded.allowManagedHooksOnly === true) allowManagedHooksOnly = true
           if (decoded.allowedHttpHookUrls !== undefined) managedUrls = decoded.allowedHttpHookUrls
           if (decoded.allowedCommands !== undefined) managedCommands = decoded.allowedCommands
           if (decoded.httpHookAllowedEnvVars !== undefined) managedEnvVars = decoded.httpHookAllowedEnvVars
+        } else if (file.scope === "plugin") {
+          // A plugin brings hooks, never policy for the whole engine.
+          const scalars = (["disableAllHooks", "allowedHttpHookUrls", "httpHookAllowedEnvVars", "allowedCommands", "executionLog", "sequential", "dedupe"] as const)
+            .filter((key) => decoded[key] !== undefined)
+          if (scalars.length > 0) warnings.push(`${file.path}: a plugin cannot set ${scalars.join(", ")}; ignored`)
+          return
         } else {
           if (decoded.httpHookAllowedEnvVars !== undefined) httpHookAllowedEnvVars = decoded.httpHookAllowedEnvVars
           // Scalars: a later file in the merge order (local > project > user; later explicit files) wins.
@@ -373,14 +379,16 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
     }
 
     let kept: ReadonlyArray<HookEntry> = entries
-    if (managedDisable) {
+    // Scalar precedence: managed settings beat the rest, so a managed false also turns a user's true off.
+    const effectiveDisable = managedDisable ?? disableAllHooks
+    if (managedDisable === true) {
       kept = []
       if (entries.length > 0) warnings.push(`managed settings set disableAllHooks: all ${entries.length} hooks are off`)
     } else if (allowManagedHooksOnly) {
       kept = entries.filter((entry) => entry.scope === "managed")
       const dropped = entries.length - kept.length
       if (dropped > 0) warnings.push(`managed settings set allowManagedHooksOnly: ${dropped} hooks from other settings are ignored`)
-    } else if (disableAllHooks) {
+    } else if (effectiveDisable) {
       kept = entries.filter((entry) => entry.scope === "managed")
     }
     const hooks: Record<string, Array<HookEntry>> = {}
@@ -388,7 +396,7 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
     return {
       files,
       hooks,
-      disableAllHooks: managedDisable || disableAllHooks,
+      disableAllHooks: effectiveDisable,
       allowManagedHooksOnly,
       allowedHttpHookUrls: managedUrls ?? allowedHttpHookUrls,
       httpHookAllowedEnvVars: managedEnvVars ?? httpHookAllowedEnvVars,
