@@ -6,6 +6,7 @@
  * agent-hooks run <Event> [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME]
  * agent-hooks validate [--settings FILE]... [--project-dir DIR]
  * agent-hooks list [--settings FILE]... [--project-dir DIR] [--json]
+ * agent-hooks migrate --from <preset> [--settings FILE]... [--project-dir DIR] [--agent NAME] [--write FILE] [--force]
  * ```
  *
  * Exit status (see `ExitCode`): 0, 2 when `run` reports a blocked event, 1 when the engine fails.
@@ -13,7 +14,9 @@
  * @since 0.1.0
  */
 import { Argument, Command, Flag } from "effect/cli"
+import { Presets } from "@agent-hooks/core"
 import * as internalList from "./internal/list.ts"
+import * as internalMigrate from "./internal/migrate.ts"
 import * as internalRun from "./internal/run.ts"
 import * as internalValidate from "./internal/validate.ts"
 
@@ -44,12 +47,12 @@ export const run = Command.make("run", {
   projectDir,
   preset: Flag.String("preset").pipe(
     Flag.withMetavar("NAME"),
-    Flag.withDescription("The config dialect and discovery to use. Available: agent-hooks."),
+    Flag.withDescription(`The config dialect and discovery to use. Available: ${Presets.all.map((preset) => preset.name).join(", ")}.`),
     Flag.withDefault("agent-hooks")
   ),
   agent: Flag.String("agent").pipe(
     Flag.withMetavar("NAME"),
-    Flag.withDescription("The agent, for presets whose dialect has agents (ignored by agent-hooks)."),
+    Flag.withDescription("The agent, for presets whose dialect has agents (wingman: .wingman/agents/<NAME>/agent.json); ignored by the others."),
     Flag.optional
   )
 }, internalRun.run).pipe(
@@ -61,8 +64,45 @@ export const run = Command.make("run", {
     {
       command: `echo '{"tool_name":"Bash","tool_input":{"command":"ls"}}' | agent-hooks run PreToolUse --settings hooks.json`,
       description: "Asks the PreToolUse hooks of hooks.json about a Bash call"
+    },
+    {
+      command: `echo '{"tool_name":"bash","tool_input":{"command":"ls"}}' | agent-hooks run tool_start --preset pigo`,
+      description: "Runs pigo's tool_start plugin hooks from ~/.pigo/config.json"
     }
   ])
+)
+
+/**
+ * `agent-hooks migrate --from <preset>`: prints the preset's config as canonical settings JSON
+ * (timeouts in seconds); writes it only with `--write FILE`, never over an existing file without
+ * `--force`, never over the files it reads.
+ *
+ * @since 0.1.0
+ * @category commands
+ */
+export const migrate = Command.make("migrate", {
+  from: Flag.String("from").pipe(
+    Flag.withMetavar("PRESET"),
+    Flag.withDescription(`The preset to read: ${Presets.all.map((preset) => preset.name).join(", ")}.`)
+  ),
+  settings,
+  projectDir,
+  agent: Flag.String("agent").pipe(
+    Flag.withMetavar("NAME"),
+    Flag.withDescription("The agent, for presets whose dialect has agents (wingman)."),
+    Flag.optional
+  ),
+  write: Flag.String("write").pipe(
+    Flag.withMetavar("FILE"),
+    Flag.withDescription("Also write the canonical settings to FILE (refused when FILE exists, unless --force)."),
+    Flag.optional
+  ),
+  force: Flag.Boolean("force").pipe(Flag.withDescription("Allow --write to replace an existing file."), Flag.withDefault(false))
+}, internalMigrate.migrate).pipe(
+  Command.withDescription(
+    "Reads a preset's config (the given files, else its discovery) and prints the canonical agent-hooks settings JSON on stdout, timeouts in seconds. Notes on changed meanings go to stderr. Never changes the files it reads."
+  ),
+  Command.withShortDescription("Convert a preset's config into canonical settings JSON")
 )
 
 /**
@@ -104,5 +144,5 @@ export const cli = Command.make("agent-hooks").pipe(
   Command.withDescription(
     "Lifecycle hooks for AI agents: runs Claude Code-style hooks (JSON on stdin, exit 2 blocks, JSON on stdout steers) for any host."
   ),
-  Command.withSubcommands([run, validate, list])
+  Command.withSubcommands([run, validate, list, migrate])
 )

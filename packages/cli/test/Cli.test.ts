@@ -181,12 +181,12 @@ describe("agent-hooks run", () => {
     expect(result.stderr).toMatch(/^agent-hooks: warning: .*NotAnEvent/m)
   })
 
-  it("accepts the agent-hooks preset and --agent, refuses other presets with exit 1", () => {
+  it("accepts the agent-hooks preset and --agent, refuses an unknown preset with exit 1 listing the available ones", () => {
     expect(run("Stop", {}, ["--preset", "agent-hooks", "--agent", "reviewer"]).status).toBe(0)
-    const result = run("Stop", {}, ["--preset", "claude"])
+    const result = run("Stop", {}, ["--preset", "nope"])
     expect(result.status).toBe(1)
     expect(result.stdout).toBe("")
-    expect(result.stderr).toContain("preset claude is not available yet (available: agent-hooks)")
+    expect(result.stderr).toContain("unknown preset nope (available: agent-hooks, claude, wingman, orchestration, pigo, wave, gemini)")
   })
 
   it("an unknown flag: exit 1 and nothing on stdout", () => {

@@ -6,7 +6,7 @@ import type { SettingsOptions } from "./engine.ts"
 import { readPayload } from "./stdin.ts"
 
 /** Options of `agent-hooks run`. */
-export interface RunOptions extends SettingsOptions {
+export interface RunOptions extends Omit<SettingsOptions, "preset"> {
   readonly event: string
   readonly preset: string
 }
@@ -20,9 +20,9 @@ export interface RunOptions extends SettingsOptions {
  */
 export const run = (options: RunOptions): Effect.Effect<void, Blocked | Failed, Stdio.Stdio> =>
   Effect.gen(function*() {
-    yield* checkPreset(options.preset)
+    const preset = yield* checkPreset(options.preset)
     const payload = yield* readPayload
-    const outcome = yield* withEngine(options, warnOnStderr, (engine) => engine.dispatch(options.event, payload))
+    const outcome = yield* withEngine({ ...options, preset }, warnOnStderr, (engine) => engine.dispatch(options.event, payload))
     yield* Console.log(JSON.stringify(outcome))
     if (outcome.blocked) return yield* Effect.fail(new Blocked({ event: outcome.event }))
   })

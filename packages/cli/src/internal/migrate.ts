@@ -1,0 +1,68 @@
+import { Presets } from "@agent-hooks/core"
+import { Console, Effect, Option } from "effect"
+import { existsSync, realpathSync, writeFileSync } from "node:fs"
+import { resolve } from "node:path"
+import { Failed } from "../ExitCode.ts"
+import { checkPreset, warnOnStderr, withEngine } from "./engine.ts"
+
+/** Options of `agent-hooks migrate`. */
+export interface MigrateOptions {
+  readonly from: string
+  readonly settings: ReadonlyArray<string>
+  readonly projectDir: Option.Option<string>
+  readonly agent: Option.Option<string>
+  readonly write: Option.Option<string>
+  readonly force: boolean
+}
+
+const real = (path: string): string => {
+  try {
+    return realpathSync(path)
+  } catch {
+    return resolve(path)
+  }
+}
+
+/**
+ * `agent-hooks migrate --from <preset>`: loads the preset's config (the given files, else its
+ * discovery), prints the canonical settings JSON on stdout and the migration notes on stderr. With
+ * `--write FILE` it also writes the file: never over an existing file without `--force`, and never
+ * over a file it read.
+ *
+ * @internal
+ */
+export const migrate = (options: MigrateOptions): Effect.Effect<void, Failed> =>
+  Effect.gen(function*() {
+    const preset = yield* checkPreset(options.from)
+    const { settings, notes } = yield* withEngine(
+      { settings: options.settings, projectDir: options.projectDir, preset, agent: options.agent },
+      warnOnStderr,
+      (engine) => Effect.succeed({ ...Presets.toCanonical(engine.settings, preset), files: engine.settings.files })
+    ).pipe(Effect.map((migrated) => {
+      const read = migrated.files.filter((file) => file.found).map((file) => file.path)
+      return { ...migrated, read }
+    }), Effect.flatMap((migrated) =>
+      Effect.gen(function*() {
+        const text = `${JSON.stringify(migrated.settings, null, 2)}\n`
+        for (const note of migrated.notes) process.stderr.write(`agent-hooks: note: ${note}\n`)
+        if (migrated.read.length === 0) process.stderr.write(`agent-hooks: note: no ${preset.name} settings file was found\n`)
+        if (Option.isSome(options.write)) {
+          const target = resolve(options.write.value)
+          if (migrated.read.some((file) => real(file) === real(target))) {
+            return yield* Effect.fail(new Failed({ message: `refusing to write ${target}: it is one of the files being migrated` }))
+          }
+          if (existsSync(target) && !options.force) {
+            return yield* Effect.fail(new Failed({ message: `${target} already exists; pass --force to overwrite it` }))
+          }
+          yield* Effect.try({
+            try: () => writeFileSync(target, text),
+            catch: (error) => new Failed({ message: `cannot write ${target}: ${error instanceof Error ? error.message : String(error)}` })
+          })
+          process.stderr.write(`agent-hooks: wrote ${target}\n`)
+        }
+        return migrated
+      })
+    ))
+    yield* Console.log(JSON.stringify(settings, null, 2))
+    void notes
+  })

@@ -1,0 +1,135 @@
+/**
+ * `--preset`, `--agent` and `migrate` on the BUILT CLI (`packages/cli/dist/bin.js`), with each
+ * dialect's files in a temporary project and a temporary HOME.
+ */
+import { spawnSync } from "node:child_process"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { basename, dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { afterEach, beforeAll, describe, expect, it } from "vitest"
+
+const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
+const isNode = typeof process.versions.bun !== "string" && typeof process.versions.deno !== "string" &&
+  /^node(\.exe)?$/i.test(basename(process.execPath))
+const node = isNode ? process.execPath : "node"
+
+beforeAll(() => {
+  if (!existsSync(bin)) throw new Error(`${bin} does not exist: run npm run build first`)
+})
+const dirs: Array<string> = []
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+const setup = () => {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-cli-presets-")))
+  dirs.push(root)
+  const dir = join(root, "project")
+  const home = join(root, "home")
+  mkdirSync(dir, { recursive: true })
+  mkdirSync(home, { recursive: true })
+  const put = (file: string, value: unknown) => {
+    mkdirSync(dirname(file), { recursive: true })
+    writeFileSync(file, JSON.stringify(value, null, 2))
+  }
+  const cli = (args: ReadonlyArray<string>, stdin = "") => {
+    const env: Record<string, string | undefined> = { ...process.env, HOME: home, NO_COLOR: "1" }
+    delete env.PIGO_HOME
+    delete env.CLAUDE_CONFIG_DIR
+    const result = spawnSync(node, [bin, ...args], { input: stdin, cwd: dir, env, encoding: "utf8" })
+    if (result.error) throw result.error
+    return result
+  }
+  return { root, dir, home, put, cli }
+}
+
+describe("agent-hooks run --preset", () => {
+  it("runs pigo's tool_start from ~/.pigo/config.json: a non-zero exit blocks (exit 2)", () => {
+    const t = setup()
+    t.put(join(t.home, ".pigo", "config.json"), { plugins: [{ name: "gate", hooks: { tool_start: [{ command: "echo \"$PIGO_TOOL_INPUT denied\" >&2; exit 1", match: { tool: "bash" } }] } }] })
+    const result = t.cli(["run", "tool_start", "--preset", "pigo"], JSON.stringify({ tool_name: "bash", tool_input: { command: "rm -rf /" } }))
+    expect(result.status).toBe(2)
+    expect(JSON.parse(result.stdout)).toMatchObject({ event: "tool_start", blocked: true, reason: "rm -rf / denied" })
+    // The same event under the default preset is unknown: nothing runs.
+    expect(t.cli(["run", "tool_start"], "{}").status).toBe(0)
+  })
+
+  it("runs gemini's BeforeTool with GEMINI_PROJECT_DIR", () => {
+    const t = setup()
+    t.put(join(t.dir, ".gemini", "settings.json"), { hooks: { BeforeTool: [{ matcher: "write_file", hooks: [{ type: "command", command: "echo \"$GEMINI_PROJECT_DIR\" >&2; exit 2", timeout: 5000 }] }] } })
+    const result = t.cli(["run", "BeforeTool", "--preset", "gemini"], JSON.stringify({ tool_name: "write_file", tool_input: {} }))
+    expect(result.status).toBe(2)
+    expect(JSON.parse(result.stdout).reason).toBe(t.dir)
+  })
+
+  it("--agent adds the Wingman agent's hooks after the global ones; a missing agent file is exit 1 naming it", () => {
+    const t = setup()
+    const hook = (label: string) => ({ type: "command", command: `echo ${label}` })
+    t.put(join(t.dir, ".wingman", "wingman.config.json"), { hooks: { Stop: [{ hooks: [hook("global")] }] } })
+    t.put(join(t.dir, ".wingman", "agents", "coder", "agent.json"), { name: "coder", hooks: { Stop: [{ hooks: [hook("agent")] }] } })
+    const result = t.cli(["run", "Stop", "--preset", "wingman", "--agent", "coder"], "{}")
+    expect(result.status).toBe(0)
+    expect(JSON.parse(result.stdout).hooks.map((h: { stdout: string }) => h.stdout.trim())).toEqual(["global", "agent"])
+    const missing = t.cli(["run", "Stop", "--preset", "wingman", "--agent", "ghost"], "{}")
+    expect(missing.status).toBe(1)
+    expect(missing.stdout).toBe("")
+    expect(missing.stderr).toContain(join(t.dir, ".wingman", "agents", "ghost", "agent.json"))
+  })
+})
+
+describe("agent-hooks migrate", () => {
+  const geminiSettings = { hooks: { BeforeTool: [{ matcher: "write_file", hooks: [{ type: "command", command: "./check.sh", timeout: 30000 }] }], BeforeModel: [{ hooks: [{ type: "command", command: "true" }] }] } }
+
+  it("prints canonical settings JSON with timeouts in seconds and catalog event names, notes on stderr", () => {
+    const t = setup()
+    const file = join(t.dir, ".gemini", "settings.json")
+    t.put(file, geminiSettings)
+    const before = readFileSync(file, "utf8")
+    const result = t.cli(["migrate", "--from", "gemini"])
+    expect(result.status).toBe(0)
+    const settings = JSON.parse(result.stdout)
+    expect(settings.hooks.PreToolUse[0]).toMatchObject({ matcher: "(?:write_file)", hooks: [{ type: "command", command: "./check.sh", timeout: 30 }] })
+    expect(settings.hooks.BeforeModel).toHaveLength(1)
+    expect(result.stderr).toContain("BeforeTool → PreToolUse")
+    expect(result.stderr).toContain("BeforeModel: no catalog event corresponds; kept by name")
+    expect(readFileSync(file, "utf8")).toBe(before)
+  })
+
+  it("writes only with --write, never over an existing file without --force, never over a file it reads", () => {
+    const t = setup()
+    const file = join(t.root, "gemini.json")
+    t.put(file, geminiSettings)
+    const target = join(t.root, "canonical.json")
+    expect(t.cli(["migrate", "--from", "gemini", "--settings", file]).status).toBe(0)
+    expect(existsSync(target)).toBe(false)
+    expect(t.cli(["migrate", "--from", "gemini", "--settings", file, "--write", target]).status).toBe(0)
+    expect(JSON.parse(readFileSync(target, "utf8")).hooks.PreToolUse[0].hooks[0].timeout).toBe(30)
+    writeFileSync(target, "mine")
+    const refused = t.cli(["migrate", "--from", "gemini", "--settings", file, "--write", target])
+    expect(refused.status).toBe(1)
+    expect(refused.stderr).toContain("already exists; pass --force")
+    expect(readFileSync(target, "utf8")).toBe("mine")
+    expect(t.cli(["migrate", "--from", "gemini", "--settings", file, "--write", target, "--force"]).status).toBe(0)
+    expect(JSON.parse(readFileSync(target, "utf8")).hooks.PreToolUse).toHaveLength(1)
+    const self = t.cli(["migrate", "--from", "gemini", "--settings", file, "--write", file, "--force"])
+    expect(self.status).toBe(1)
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(geminiSettings)
+  })
+
+  it("the migrated file runs the same hooks under the default preset", () => {
+    const t = setup()
+    t.put(join(t.home, ".pigo", "config.json"), { plugins: [{ name: "gate", hooks: { tool_start: [{ command: "echo \"$PIGO_TOOL_NAME\" >&2; exit 1" }] } }] })
+    const target = join(t.root, "canonical.json")
+    expect(t.cli(["migrate", "--from", "pigo", "--write", target]).status).toBe(0)
+    const result = t.cli(["run", "PreToolUse", "--settings", target], JSON.stringify({ tool_name: "bash", tool_input: {} }))
+    expect(result.status).toBe(2)
+    expect(JSON.parse(result.stdout).blocked).toBe(true)
+  })
+
+  it("an unknown preset is exit 1 listing the available ones", () => {
+    const t = setup()
+    const result = t.cli(["migrate", "--from", "cursor"])
+    expect(result.status).toBe(1)
+    expect(result.stderr).toContain("available: agent-hooks, claude, wingman, orchestration, pigo, wave, gemini")
+  })
+})

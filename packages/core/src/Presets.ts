@@ -1,0 +1,123 @@
+/**
+ * The built-in presets: one per seed system, each decoding its own files into the canonical model.
+ *
+ * | preset | files | events |
+ * |---|---|---|
+ * | `agent-hooks` (default) | `~/.agent-hooks/settings.json`, `.agent-hooks/settings.json`, `.agent-hooks/settings.local.json` | the catalog |
+ * | `claude` | `~/.claude/settings.json`, `.claude/settings.json`, `.claude/settings.local.json`, managed | the catalog |
+ * | `wingman` | `.wingman/wingman.config.json`, `.wingman/agents/<agent>/agent.json` | PreToolUse, PostToolUse, Stop |
+ * | `orchestration` | `~/.claude/settings.json`, `.claude/settings.json`, `.claude/settings.local.json` | PreToolUse, PostToolUse, Stop, SessionStart, SessionEnd |
+ * | `pigo` | `~/.pigo/config.json` (`$PIGO_HOME`) | agent_start, turn_start, tool_start, tool_end, turn_end, agent_end |
+ * | `wave` | `~/.wave/settings.json`, `.wave/settings.json`, `.wave/settings.local.json` | Wave's 13 catalog events |
+ * | `gemini` | `~/.gemini/settings.json`, `.gemini/settings.json`, `/etc/gemini-cli/settings.json` | BeforeTool, AfterTool, BeforeAgent, ... |
+ *
+ * See `docs/presets/` for each dialect's rules and how they differ from Claude Code's.
+ *
+ * @since 0.1.0
+ */
+import type { LoadedSettings } from "./Settings.ts"
+import type { Preset } from "./Preset.ts"
+import * as PresetModule from "./Preset.ts"
+import * as canonicalInternal from "./internal/presets/canonical.ts"
+import * as geminiInternal from "./internal/presets/gemini.ts"
+import * as orchestrationInternal from "./internal/presets/orchestration.ts"
+import * as pigoInternal from "./internal/presets/pigo.ts"
+import * as waveInternal from "./internal/presets/wave.ts"
+import * as wingmanInternal from "./internal/presets/wingman.ts"
+
+/**
+ * The canonical format (the default).
+ *
+ * @since 0.1.0
+ * @category presets
+ */
+export const agentHooks: Preset = PresetModule.agentHooks
+
+/**
+ * Claude Code's own files, unchanged.
+ *
+ * @since 0.1.0
+ * @category presets
+ */
+export const claude: Preset = PresetModule.claude
+
+/**
+ * Wingman: `.wingman/wingman.config.json` (global) then `.wingman/agents/<agent>/agent.json` (with
+ * `agent`), concatenated without deduplication (FR-6) and run in order; default timeout 60 s,
+ * clamped to 1..600 s (FR-7); FR-2 patterns (an invalid regex matches exactly); PostToolUse and Stop
+ * cannot block (FR-4).
+ *
+ * @since 0.1.0
+ * @category presets
+ */
+export const wingman: Preset = wingmanInternal.wingman
+
+/**
+ * The Claude Code orchestration design: exec-form `command` + `args`, `env` with `${FILE_PATH}`,
+ * `${COMMAND}`, `${TOOL_NAME}`, `${ARGS}` (substituted verbatim), timeouts in milliseconds,
+ * `continueOnError`, `Bash(git push:*)` matchers, a JSONL execution log, and an optional command
+ * allowlist (`"allowedCommands": "default"` or a list; off by default).
+ *
+ * @since 0.1.0
+ * @category presets
+ */
+export const orchestration: Preset = orchestrationInternal.orchestration
+
+/**
+ * pigo: `plugins[]` with `name`, `enabled`, `hooks` keyed by pigo's six events; `match.tool`,
+ * `blocking` (default true; false runs in the background), timeouts in seconds (default 10); any
+ * non-zero exit (or a timeout) of a blocking `tool_start` hook cancels the tool with stderr as the
+ * reason; context in `PIGO_*` variables, each capped at 10 000 characters.
+ *
+ * @since 0.1.0
+ * @category presets
+ */
+export const pigo: Preset = pigoInternal.pigo
+
+/**
+ * Wave: Claude Code's shape in `~/.wave/settings.json`, `.wave/settings.json` and
+ * `.wave/settings.local.json`; `WAVE_PROJECT_DIR`; the hooks of one event run in order (FR-008).
+ *
+ * @since 0.1.0
+ * @category presets
+ */
+export const wave: Preset = waveInternal.wave
+
+/**
+ * Gemini CLI: its settings files, its event names (`BeforeTool`, `AfterTool`, `BeforeAgent`, ...),
+ * timeouts in milliseconds (converted to seconds), `hooksConfig.enabled` / `disabled`,
+ * `GEMINI_PROJECT_DIR`.
+ *
+ * @since 0.1.0
+ * @category presets
+ */
+export const gemini: Preset = geminiInternal.gemini
+
+/**
+ * Every built-in preset, the default first.
+ *
+ * @since 0.1.0
+ * @category presets
+ */
+export const all: ReadonlyArray<Preset> = [agentHooks, claude, wingman, orchestration, pigo, wave, gemini]
+
+/**
+ * A built-in preset by name (`undefined` for an unknown name).
+ *
+ * @since 0.1.0
+ * @category presets
+ */
+export const byName = (name: string): Preset | undefined => all.find((preset) => preset.name === name)
+
+/**
+ * The canonical settings document (`agent-hooks` format) for settings loaded with a preset, and notes
+ * on what changed meaning: events renamed to their catalog names, events kept by name, semantics that
+ * differ. Timeouts are in seconds.
+ *
+ * @since 0.1.0
+ * @category migration
+ */
+export const toCanonical: (
+  settings: LoadedSettings,
+  preset: Preset
+) => { readonly settings: Record<string, unknown>; readonly notes: ReadonlyArray<string> } = canonicalInternal.toCanonical

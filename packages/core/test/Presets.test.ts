@@ -1,0 +1,110 @@
+import { describe, expect, it } from "vitest"
+import { Effect } from "effect"
+import { Presets } from "@agent-hooks/core"
+import type { Settings } from "@agent-hooks/core"
+
+type Preset = (typeof Presets.all)[number]
+const context = { projectDir: "/p", cwd: "/p", env: { HOME: "/home/u" } }
+const decode = (preset: Preset, document: unknown, path = "/p/file.json") =>
+  Effect.runSync(preset.decode(document, { path, scope: "project", required: false }, { ...context, events: preset.events }))
+const loaded = (decoded: Settings.DecodedSettings): Settings.LoadedSettings => {
+  const hooks: Record<string, Array<Settings.HookEntry>> = {}
+  for (const entry of decoded.entries) (hooks[entry.event] ??= []).push(entry)
+  return {
+    files: [],
+    hooks,
+    disableAllHooks: false,
+    allowManagedHooksOnly: false,
+    allowedHttpHookUrls: undefined,
+    httpHookAllowedEnvVars: undefined,
+    sequential: decoded.sequential ?? false,
+    dedupe: decoded.dedupe ?? true,
+    allowedCommands: decoded.allowedCommands,
+    executionLog: decoded.executionLog,
+    warnings: decoded.warnings
+  }
+}
+
+describe("Presets", () => {
+  it("lists every preset by name", () => {
+    expect(Presets.all.map((preset) => preset.name)).toEqual(["agent-hooks", "claude", "wingman", "orchestration", "pigo", "wave", "gemini"])
+    expect(Presets.byName("pigo")).toBe(Presets.pigo)
+    expect(Presets.byName("nope")).toBeUndefined()
+  })
+
+  it("wingman: FR-6 no dedupe, sequential; FR-7 clamps; unknown events and the paths of problems are reported", () => {
+    const decoded = decode(Presets.wingman, {
+      hooks: { PreToolUse: [{ matcher: "write_file(", hooks: [{ type: "command", command: "x", timeout: 0 }, { type: "shell" }] }], Notification: [] }
+    })
+    expect(decoded).toMatchObject({ dedupe: false, sequential: true })
+    expect(decoded.entries[0]!.matcher.source).toBe("^(?:write_file\\()$")
+    expect(decoded.entries[0]!.path).toBe("hooks.PreToolUse[0].hooks[0]")
+    expect(decoded.warnings).toHaveLength(3)
+    expect(decoded.warnings).toEqual(expect.arrayContaining([
+      `/p/file.json at hooks.Notification: unknown Wingman event "Notification"; expected one of PreToolUse, PostToolUse, Stop; skipped`,
+      expect.stringContaining("/p/file.json at hooks.PreToolUse[0].hooks[0].timeout: timeout 0 is below Wingman's minimum"),
+      expect.stringContaining(`/p/file.json at hooks.PreToolUse[0].hooks[1].type: expected "command"`)
+    ]))
+  })
+
+  it("wingman accepts the code's toolHooks key and reports its paths under it", () => {
+    const decoded = decode(Presets.wingman, { toolHooks: { Stop: [{ hooks: [{ type: "command" }] }] } })
+    expect(decoded.warnings).toEqual([expect.stringContaining("/p/file.json at toolHooks.Stop[0].hooks[0].command")])
+  })
+
+  it("orchestration: ms → s, continueOnError, Bash(git push:*) → matcher + if, placeholders instead of shlex quoting", () => {
+    const decoded = decode(Presets.orchestration, {
+      hooks: {
+        PreToolUse: [{ matcher: "Bash(git push:*)", hooks: [{ type: "command", command: "test", args: ["-f", "/tmp/x"], timeout: 5000, continueOnError: false }] }],
+        PostToolUse: [{ matcher: "Edit|Write", hooks: [{ type: "command", command: "prettier", args: ["--write", "$FILE_PATH", "$HOME"], env: { FILE_PATH: "${FILE_PATH}" }, continueOnError: true }] }]
+      }
+    })
+    const [pre, post] = decoded.entries
+    expect(pre!.matcher.source).toBe("Bash")
+    expect(pre!.handler).toMatchObject({ command: "test", args: ["-f", "/tmp/x"], timeout: 5, onFailure: "block", if: "Bash(git push:*)" })
+    expect(post!.handler).toMatchObject({ args: ["--write", "${tool_input.file_path}", "$HOME"], env: { FILE_PATH: "${tool_input.file_path}" }, onFailure: "continue" })
+    expect(decoded.warnings).toEqual([expect.stringContaining("/p/file.json at hooks.PostToolUse[0].hooks[0].args[2]: $HOME is passed literally")])
+    expect(decoded.executionLog).toBe("/home/u/.config/claude/logs/hooks.log")
+    expect(decoded.allowedCommands).toBeUndefined()
+    expect(decode(Presets.orchestration, { executionLog: false, allowedCommands: "default" })).toMatchObject({
+      executionLog: undefined,
+      allowedCommands: expect.arrayContaining(["prettier", "git", "test"])
+    })
+  })
+
+  it("pigo: one canonical entry per hook, with the PIGO_* env of its event and the pigo JSON path", () => {
+    const decoded = decode(Presets.pigo, {
+      plugins: [{ name: "g", hooks: { tool_start: [{ command: "a", match: { tool: "bash|write" } }, { command: "b", blocking: false, timeout: 3 }] } }]
+    })
+    const [a, b] = decoded.entries
+    expect(a).toMatchObject({ event: "tool_start", path: "plugins[0].hooks.tool_start[0]", handler: { shell: "bash", onFailure: "block" } })
+    expect(a!.matcher.source).toBe("bash|write")
+    expect(Object.keys((a!.handler as Settings.CommandHandler).env!)).toEqual(expect.arrayContaining(["PIGO_EVENT", "PIGO_TOOL_NAME", "PIGO_TOOL_ARGS", "PIGO_TOOL_INPUT"]))
+    expect(b).toMatchObject({ path: "plugins[0].hooks.tool_start[1]", handler: { async: true, timeout: 600 } })
+    expect(decoded.warnings).toEqual([expect.stringContaining("plugins[0].hooks.tool_start[1].timeout: timeout applies to blocking hooks only")])
+  })
+
+  it("gemini: ms → s with a warning for values that look like seconds; Claude Code names are refused", () => {
+    const decoded = decode(Presets.gemini, { hooks: { BeforeTool: [{ hooks: [{ type: "command", command: "x", timeout: 30 }] }], Stop: [] } })
+    expect(decoded.entries[0]!.handler.timeout).toBe(0.03)
+    expect(decoded.warnings).toHaveLength(2)
+    expect(decoded.warnings).toEqual(expect.arrayContaining([
+      expect.stringContaining(`/p/file.json at hooks.Stop: unknown Gemini CLI event "Stop" (did you mean "AfterAgent"?)`),
+      expect.stringContaining("/p/file.json at hooks.BeforeTool[0].hooks[0].timeout: timeout 30 is in milliseconds here (0.03 s); for 30 seconds write 30000")
+    ]))
+  })
+
+  it("wave: canonical documents, sequential by default (FR-008)", () => {
+    expect(decode(Presets.wave, { hooks: { Stop: [{ hooks: [{ type: "command", command: "x" }] }] } }).sequential).toBe(true)
+    expect(Presets.wave.projectDirEnv).toEqual(["WAVE_PROJECT_DIR"])
+  })
+
+  it("toCanonical: catalog names, seconds, explicit dialect default timeouts, notes for what changes meaning", () => {
+    const pigo = Presets.toCanonical(loaded(decode(Presets.pigo, { plugins: [{ name: "g", hooks: { tool_start: [{ command: "a" }], turn_end: [{ command: "b" }] } }] })), Presets.pigo)
+    expect(Object.keys(pigo.settings["hooks"] as object)).toEqual(["PreToolUse", "turn_end"])
+    expect((pigo.settings["hooks"] as any).PreToolUse[0].hooks[0]).toMatchObject({ command: "a", timeout: 10, onFailure: "block" })
+    expect(pigo.notes).toEqual(expect.arrayContaining([expect.stringContaining("turn_end: no catalog event corresponds; kept by name")]))
+    const gemini = Presets.toCanonical(loaded(decode(Presets.gemini, { hooks: { BeforeTool: [{ matcher: "write_file", hooks: [{ type: "command", command: "x", timeout: 30000 }] }] } })), Presets.gemini)
+    expect((gemini.settings["hooks"] as any).PreToolUse).toEqual([{ matcher: "(?:write_file)", hooks: [expect.objectContaining({ command: "x", timeout: 30, env: expect.objectContaining({ GEMINI_PROJECT_DIR: "${CLAUDE_PROJECT_DIR}" }) })] }])
+  })
+})

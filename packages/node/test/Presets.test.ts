@@ -1,0 +1,576 @@
+/**
+ * Conformance of each preset to its seed document, with real hook processes: the dialect's own
+ * files in a temporary project (and a temporary HOME), loaded through `createHookEngine({ preset })`.
+ */
+import { afterEach, describe, expect, it } from "vitest"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { createHookEngine } from "@agent-hooks/node"
+import { Presets } from "@agent-hooks/core"
+import type { PromiseEngine } from "@agent-hooks/core"
+
+const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/presets/${name}`, import.meta.url))
+const record = (label: string, exit = 0) => `sh ${JSON.stringify(fixture("record.sh"))} ${label} ${exit}`
+
+const cleanups: Array<() => Promise<void> | void> = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+const tempDir = (prefix = "agent-hooks-presets-") => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)))
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+const put = (file: string, value: unknown) => {
+  mkdirSync(dirname(file), { recursive: true })
+  writeFileSync(file, typeof value === "string" ? value : JSON.stringify(value, null, 2))
+}
+const lines = (file: string): Array<string> => (existsSync(file) ? readFileSync(file, "utf8").split("\n").filter((line) => line !== "") : [])
+
+interface Project {
+  readonly dir: string
+  readonly home: string
+  readonly log: string
+  readonly warnings: Array<string>
+  readonly engine: (preset: string, extra?: Record<string, unknown>) => Promise<PromiseEngine.PromiseHookEngine>
+}
+const project = (prefix?: string): Project => {
+  const root = tempDir(prefix)
+  const dir = join(root, "project")
+  const home = join(root, "home")
+  mkdirSync(dir, { recursive: true })
+  mkdirSync(home, { recursive: true })
+  const log = join(root, "record.log")
+  const warnings: Array<string> = []
+  return {
+    dir,
+    home,
+    log,
+    warnings,
+    engine: async (name, extra = {}) => {
+      const preset = Presets.byName(name)!
+      const engine = await createHookEngine({
+        preset,
+        projectDir: dir,
+        env: { PATH: process.env["PATH"], HOME: home, RECORD: log, TMPDIR: root },
+        onWarning: (warning) => warnings.push(warning),
+        ...extra
+      })
+      cleanups.push(() => engine.close())
+      return engine
+    }
+  }
+}
+const command = (cmd: string, extra: Record<string, unknown> = {}) => ({ type: "command", command: cmd, ...extra })
+
+describe("Wingman preset", () => {
+  const files = (p: Project, global: unknown, agent?: unknown) => {
+    put(join(p.dir, ".wingman", "wingman.config.json"), global)
+    if (agent !== undefined) put(join(p.dir, ".wingman", "agents", "reviewer", "agent.json"), { name: "reviewer", ...agent as object })
+  }
+
+  it("FR-6 / US-4.2: global hooks first, then the agent's, no dedup", async () => {
+    const p = project()
+    files(
+      p,
+      { hooks: { PreToolUse: [{ matcher: "write_file", hooks: [command(record("same")), command(record("global"))] }] } },
+      { hooks: { PreToolUse: [{ matcher: "write_file", hooks: [command(record("same")), command(record("agent"))] }] } }
+    )
+    const engine = await p.engine("wingman", { agent: "reviewer" })
+    const outcome = await engine.dispatch("PreToolUse", { tool_name: "write_file", tool_input: { file_path: "a.ts" } })
+    expect(outcome.blocked).toBe(false)
+    expect(lines(p.log).map((line) => line.split(" ")[0])).toEqual(["same", "global", "same", "agent"])
+    // Without --agent only the global file is read.
+    const globalOnly = await p.engine("wingman")
+    expect(globalOnly.settings.hooks["PreToolUse"]).toHaveLength(2)
+  })
+
+  it("FR-4: exit 2 blocks PreToolUse; other codes allow; PostToolUse and Stop never block", async () => {
+    const p = project()
+    files(p, {
+      hooks: {
+        PreToolUse: [{ matcher: "command_execute", hooks: [command("echo 'rm -rf / is blocked' >&2; exit 2")] }, { matcher: "edit_file", hooks: [command("exit 1")] }],
+        PostToolUse: [{ matcher: "*", hooks: [command("echo lint failed >&2; exit 2")] }],
+        Stop: [{ hooks: [command("exit 2")] }]
+      }
+    })
+    const engine = await p.engine("wingman")
+    const blocked = await engine.dispatch("PreToolUse", { tool_name: "command_execute", tool_input: { command: "rm -rf /" } })
+    expect(blocked).toMatchObject({ blocked: true, decision: "deny", reason: "rm -rf / is blocked" })
+    const allowed = await engine.dispatch("PreToolUse", { tool_name: "edit_file", tool_input: {} })
+    expect(allowed.blocked).toBe(false)
+    expect(allowed.hooks[0]).toMatchObject({ exitCode: 1, status: "non-blocking-error" })
+    const post = await engine.dispatch("PostToolUse", { tool_name: "write_file", tool_input: {}, tool_output: "ok" })
+    expect(post.blocked).toBe(false)
+    expect(post.hooks[0]!.exitCode).toBe(2)
+    expect((await engine.dispatch("Stop", {})).blocked).toBe(false)
+  })
+
+  it("FR-2: exact, pipe, * / empty, regex; an invalid regex falls back to exact match; case-sensitive", async () => {
+    const p = project()
+    files(p, {
+      hooks: {
+        PreToolUse: [
+          { matcher: "write_file", hooks: [command(record("exact"))] },
+          { matcher: "write_file|edit_file", hooks: [command(record("pipe"))] },
+          { matcher: "*", hooks: [command(record("star"))] },
+          { matcher: "", hooks: [command(record("empty"))] },
+          { matcher: ".*_file", hooks: [command(record("regex"))] },
+          { matcher: "write_file(", hooks: [command(record("invalid"))] }
+        ]
+      }
+    })
+    const engine = await p.engine("wingman")
+    const ran = async (tool: string) => {
+      rmSync(p.log, { force: true })
+      await engine.dispatch("PreToolUse", { tool_name: tool, tool_input: {} })
+      return lines(p.log).map((line) => line.split(" ")[0])
+    }
+    expect(await ran("write_file")).toEqual(["exact", "pipe", "star", "empty", "regex"])
+    expect(await ran("edit_file")).toEqual(["pipe", "star", "empty", "regex"])
+    expect(await ran("command_execute")).toEqual(["star", "empty"])
+    expect(await ran("Write_File")).toEqual(["star", "empty"])
+    expect(await ran("write_file_v2")).toEqual(["star", "empty", "regex"])
+    expect(await ran("write_file(")).toEqual(["star", "empty", "regex", "invalid"])
+    expect(p.warnings.filter((warning) => warning.includes("never run"))).toEqual([])
+  })
+
+  it("FR-7: default timeout 60 s; timeouts are clamped to 1..600 s with a warning", async () => {
+    const p = project()
+    files(p, {
+      hooks: {
+        PreToolUse: [{ hooks: [command("sleep 0.3; echo slow >&2; exit 2", { timeout: 0.1 }), command("true", { timeout: 5000 }), command("true")] }]
+      }
+    })
+    const engine = await p.engine("wingman")
+    expect(p.warnings.some((w) => w.includes("hooks.PreToolUse[0].hooks[0].timeout") && w.includes("minimum of 1 s"))).toBe(true)
+    expect(p.warnings.some((w) => w.includes("hooks.PreToolUse[0].hooks[1].timeout") && w.includes("maximum of 600 s"))).toBe(true)
+    const [first, second, third] = engine.settings.hooks["PreToolUse"]!
+    expect([first!.handler.timeout, second!.handler.timeout, third!.handler.timeout]).toEqual([1, 600, undefined])
+    // Clamped to 1 s, the 0.3 s hook finishes and blocks (at 0.1 s it would have been killed).
+    const outcome = await engine.dispatch("PreToolUse", { tool_name: "write_file", tool_input: {} })
+    expect(outcome).toMatchObject({ blocked: true, reason: "slow" })
+    const timeouts = Presets.wingman.events.map((event) => event.defaultTimeout)
+    expect(timeouts).toEqual([60, 60, 60])
+  })
+
+  it("FR-7: a hook running past its timeout is killed and reported, and does not block", async () => {
+    const p = project()
+    files(p, { hooks: { PreToolUse: [{ hooks: [command("sleep 30; exit 2", { timeout: 1 })] }] } })
+    const engine = await p.engine("wingman")
+    const started = Date.now()
+    const outcome = await engine.dispatch("PreToolUse", { tool_name: "write_file", tool_input: {} })
+    expect(outcome.blocked).toBe(false)
+    expect(outcome.hooks[0]!.timedOut).toBe(true)
+    expect(Date.now() - started).toBeLessThan(20_000)
+  })
+
+  it("FR-3: hooks get session_id, cwd, hook_event_name, tool_name, tool_use_id, tool_input, tool_output on stdin", async () => {
+    const p = project()
+    files(p, { hooks: { PostToolUse: [{ matcher: "write_file", hooks: [command(record("post"))] }] } })
+    const engine = await p.engine("wingman")
+    await engine.dispatch("PostToolUse", { tool_name: "write_file", tool_use_id: "t1", tool_input: { file_path: "a.ts" }, tool_output: "written" })
+    const input = JSON.parse(lines(p.log)[0]!.slice("post ".length))
+    expect(input).toMatchObject({ hook_event_name: "PostToolUse", tool_name: "write_file", tool_use_id: "t1", tool_input: { file_path: "a.ts" }, tool_output: "written", cwd: p.dir })
+    expect(typeof input.session_id).toBe("string")
+  })
+
+  it("FR-8: the execution log has timestamp, event, matcher pattern, command, exit code, duration and errors", async () => {
+    const p = project()
+    files(p, { executionLog: "hooks.jsonl", hooks: { PreToolUse: [{ matcher: "command_execute", hooks: [command("echo nope >&2; exit 1")] }] } })
+    const engine = await p.engine("wingman")
+    await engine.dispatch("PreToolUse", { tool_name: "command_execute", tool_input: { command: "ls" } })
+    const [entry] = lines(join(p.dir, ".wingman", "hooks.jsonl")).map((line) => JSON.parse(line))
+    expect(entry).toMatchObject({ event: "PreToolUse", matcher: "command_execute", command: "echo nope >&2; exit 1", exitCode: 1 })
+    expect(Date.parse(entry.timestamp)).not.toBeNaN()
+    expect(typeof entry.duration_ms).toBe("number")
+    expect(entry.error).toContain("nope")
+  })
+
+  it("US-4.2: an agent without .wingman/agents/<name>/agent.json is an error naming the file", async () => {
+    const p = project()
+    files(p, { hooks: {} })
+    await expect(p.engine("wingman", { agent: "ghost" })).rejects.toThrow(/agents\/ghost\/agent\.json/)
+  })
+})
+
+describe("orchestration preset", () => {
+  const settings = (p: Project, value: unknown) => put(join(p.dir, ".claude", "settings.json"), value)
+
+  it("Pattern 1 (Block-at-Submit): Bash(git push:*) runs test -f; continueOnError false blocks a failing gate; git pull is not matched", async () => {
+    const p = project()
+    const marker = join(p.home, "functional-tests-passing")
+    settings(p, {
+      hooks: {
+        PreToolUse: [{ matcher: "Bash(git push:*)", hooks: [{ type: "command", command: "test", args: ["-f", marker], timeout: 5000, continueOnError: false }] }]
+      }
+    })
+    const engine = await p.engine("orchestration")
+    const push = { tool_name: "Bash", tool_input: { command: "git push origin main" } }
+    expect((await engine.dispatch("PreToolUse", push)).blocked).toBe(true)
+    const pull = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "git pull" } })
+    expect(pull).toMatchObject({ blocked: false, hooks: [] })
+    writeFileSync(marker, "tests passed")
+    const allowed = await engine.dispatch("PreToolUse", push)
+    expect(allowed.blocked).toBe(false)
+    expect(allowed.hooks[0]).toMatchObject({ exitCode: 0, status: "success" })
+  })
+
+  it("exit codes: 0 allows, 2 blocks, other is an error that does not block (without continueOnError: false)", async () => {
+    const p = project()
+    settings(p, {
+      hooks: {
+        PreToolUse: [
+          { matcher: "Edit", hooks: [{ type: "command", command: "sh", args: ["-c", "exit 2"] }] },
+          { matcher: "Write", hooks: [{ type: "command", command: "sh", args: ["-c", "exit 1"] }] }
+        ]
+      }
+    })
+    const engine = await p.engine("orchestration")
+    expect((await engine.dispatch("PreToolUse", { tool_name: "Edit", tool_input: {} })).blocked).toBe(true)
+    const write = await engine.dispatch("PreToolUse", { tool_name: "Write", tool_input: {} })
+    expect(write.blocked).toBe(false)
+    expect(write.hooks[0]!.status).toBe("non-blocking-error")
+  })
+
+  it("Pattern 2: env ${FILE_PATH} and args $FILE_PATH reach the command verbatim (no shell, no shlex quotes)", async () => {
+    const p = project()
+    settings(p, {
+      hooks: {
+        PostToolUse: [{
+          matcher: "Edit|Write",
+          hooks: [{
+            type: "command",
+            command: "sh",
+            args: [fixture("print-args.sh"), "--write", "$FILE_PATH", "${TOOL_NAME}", "$ARGS"],
+            env: { FILE_PATH: "${FILE_PATH}", CMD: "${COMMAND}" },
+            timeout: 30000,
+            continueOnError: true
+          }]
+        }]
+      }
+    })
+    const engine = await p.engine("orchestration")
+    const path = "src/it's $(rm -rf ~) a.ts"
+    await engine.dispatch("PostToolUse", { tool_name: "Write", tool_input: { file_path: path }, tool_response: {} })
+    expect(lines(p.log)).toEqual(["--write", path, "Write", JSON.stringify({ file_path: path })])
+    expect((await engine.dispatch("PostToolUse", { tool_name: "Read", tool_input: { file_path: path } })).hooks).toEqual([])
+  })
+
+  it("timeouts are milliseconds: 300 ms kills a 5 s hook", async () => {
+    const p = project()
+    settings(p, { hooks: { Stop: [{ matcher: "*", hooks: [{ type: "command", command: "sleep", args: ["5"], timeout: 300 }] }] } })
+    const engine = await p.engine("orchestration")
+    expect(engine.settings.hooks["Stop"]![0]!.handler.timeout).toBe(0.3)
+    const started = Date.now()
+    const outcome = await engine.dispatch("Stop", {})
+    expect(outcome.hooks[0]!.timedOut).toBe(true)
+    expect(Date.now() - started).toBeLessThan(4_000)
+  })
+
+  it("SessionStart and SessionEnd hooks run (Pattern 3: session cleanup)", async () => {
+    const p = project()
+    settings(p, {
+      hooks: {
+        SessionStart: [{ hooks: [{ type: "command", command: "sh", args: [fixture("record.sh"), "start"] }] }],
+        SessionEnd: [{ matcher: "*", hooks: [{ type: "command", command: "sh", args: [fixture("record.sh"), "end"] }] }]
+      }
+    })
+    const engine = await p.engine("orchestration")
+    await engine.dispatch("SessionStart", { source: "startup" })
+    await engine.dispatch("SessionEnd", { reason: "other" })
+    expect(lines(p.log).map((line) => line.split(" ")[0])).toEqual(["start", "end"])
+  })
+
+  it("HookLogger: one JSONL line per execution with timestamp, event, pattern, command, exitCode, duration_ms, blocked", async () => {
+    const p = project()
+    settings(p, { hooks: { PreToolUse: [{ matcher: "Bash(git push:*)", hooks: [{ type: "command", command: "sh", args: ["-c", "exit 2"], timeout: 5000 }] }] } })
+    const engine = await p.engine("orchestration")
+    await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "git push" } })
+    const [entry] = lines(join(p.home, ".config", "claude", "logs", "hooks.log")).map((line) => JSON.parse(line))
+    expect(entry).toMatchObject({ event: "PreToolUse", command: "sh -c exit 2", exitCode: 2, blocked: true })
+    expect(entry.pattern).toBe("Bash")
+    expect(Date.parse(entry.timestamp)).not.toBeNaN()
+    expect(typeof entry.duration_ms).toBe("number")
+  })
+
+  it("the command allowlist is off by default; \"allowedCommands\": \"default\" refuses commands outside the design's list", async () => {
+    const p = project()
+    const hooks = { PreToolUse: [{ hooks: [{ type: "command", command: "sh", args: ["-c", "exit 2"] }, { type: "command", command: "test", args: ["-n", "x"] }] }] }
+    settings(p, { hooks })
+    const open = await p.engine("orchestration")
+    expect((await open.dispatch("PreToolUse", { tool_name: "Bash", tool_input: {} })).blocked).toBe(true)
+    settings(p, { allowedCommands: "default", hooks })
+    const strict = await p.engine("orchestration")
+    const outcome = await strict.dispatch("PreToolUse", { tool_name: "Bash", tool_input: {} })
+    expect(outcome.blocked).toBe(false)
+    expect(outcome.hooks[0]!.stderr).toContain(`command "sh" is not in allowedCommands`)
+    expect(outcome.hooks[1]).toMatchObject({ exitCode: 0, status: "success" })
+  })
+})
+
+describe("pigo preset", () => {
+  const config = (p: Project, plugins: unknown) => put(join(p.home, ".pigo", "config.json"), { api_key: "sk-x", model: "gpt-4o", plugins })
+
+  it("tool_start: any non-zero exit of a blocking hook cancels the tool with stderr as the reason; match bash|write", async () => {
+    const p = project()
+    config(p, [{ name: "safety-gate", enabled: true, hooks: { tool_start: [{ command: "echo \"no: $PIGO_TOOL_INPUT\" >&2; exit 1", match: { tool: "bash|write" }, timeout: 5 }] } }])
+    const engine = await p.engine("pigo")
+    const outcome = await engine.dispatch("tool_start", { tool_name: "bash", tool_input: { command: "rm -rf /" } })
+    expect(outcome).toMatchObject({ blocked: true, decision: "deny", reason: "no: rm -rf /" })
+    expect((await engine.dispatch("tool_start", { tool_name: "write", tool_input: {} })).blocked).toBe(true)
+    expect(await engine.dispatch("tool_start", { tool_name: "read", tool_input: {} })).toMatchObject({ blocked: false, hooks: [] })
+    expect(await engine.dispatch("tool_start", { tool_name: "Bash", tool_input: {} })).toMatchObject({ blocked: false, hooks: [] })
+  })
+
+  it("other events: exit != 0 is a warning, never a block", async () => {
+    const p = project()
+    const failing = [{ command: "exit 1" }]
+    config(p, [{ name: "x", hooks: { agent_start: failing, turn_start: failing, tool_end: failing, turn_end: failing, agent_end: failing } }])
+    const engine = await p.engine("pigo")
+    for (const event of ["agent_start", "turn_start", "tool_end", "turn_end", "agent_end"]) {
+      const outcome = await engine.dispatch(event, { tool_name: "bash", tool_input: {} })
+      expect(outcome.blocked, event).toBe(false)
+      expect(outcome.hooks[0]!.exitCode, event).toBe(1)
+    }
+  })
+
+  it("timeout in seconds (default 10); a timed-out blocking tool_start hook cancels the tool", async () => {
+    const p = project()
+    config(p, [{ name: "slow", hooks: { tool_start: [{ command: "sleep 10", timeout: 1 }, { command: "true" }] } }])
+    const engine = await p.engine("pigo")
+    const [first, second] = engine.settings.hooks["tool_start"]!
+    expect(first!.handler.timeout).toBe(1)
+    expect(second!.handler.timeout).toBeUndefined()
+    expect(Presets.pigo.events.find((event) => event.name === "tool_start")!.defaultTimeout).toBe(10)
+    const outcome = await engine.dispatch("tool_start", { tool_name: "bash", tool_input: {} })
+    expect(outcome.blocked).toBe(true)
+    expect(outcome.hooks[0]!.timedOut).toBe(true)
+  })
+
+  it("blocking: false is fire and forget: it cannot block, and its process is reaped", async () => {
+    const p = project()
+    config(p, [{ name: "bg", hooks: { tool_start: [{ command: `sleep 0.2; ${record("bg", 1)}`, blocking: false }] } }])
+    const engine = await p.engine("pigo")
+    const outcome = await engine.dispatch("tool_start", { tool_name: "bash", tool_input: {} })
+    expect(outcome.blocked).toBe(false)
+    await engine.awaitAsync()
+    const results = await engine.takeAsyncResults()
+    expect(results).toHaveLength(1)
+    expect(results[0]!.hook.exitCode).toBe(1)
+    expect(lines(p.log)).toHaveLength(1)
+  })
+
+  it("plugins run in order; a disabled plugin does not run", async () => {
+    const p = project()
+    config(p, [
+      { name: "a", hooks: { agent_end: [{ command: record("a") }] } },
+      { name: "off", enabled: false, hooks: { agent_end: [{ command: record("off") }] } },
+      { name: "b", hooks: { agent_end: [{ command: record("b") }] } }
+    ])
+    const engine = await p.engine("pigo")
+    await engine.dispatch("agent_end", {})
+    expect(lines(p.log).map((line) => line.split(" ")[0])).toEqual(["a", "b"])
+  })
+
+  it("PIGO_* variables per event; tool output truncated to 10 000 characters; no value can cause E2BIG", async () => {
+    const p = project()
+    const dump = (name: string) => `printf '%s\\n' "${name}=$(printenv ${name} | wc -c)" >> "$RECORD"`
+    const names = ["PIGO_EVENT", "PIGO_WORK_DIR", "PIGO_MODEL", "PIGO_USER_MESSAGE", "PIGO_ASSISTANT_MESSAGE", "PIGO_TOOL_NAME", "PIGO_TOOL_ARGS", "PIGO_TOOL_OUTPUT", "PIGO_TOOL_ERROR"]
+    config(p, [{ name: "env", hooks: {
+      tool_end: [{ command: `printf '%s|%s|%s|%s|%s\\n' "$PIGO_EVENT" "$PIGO_TOOL_NAME" "$PIGO_TOOL_ARGS" "$PIGO_TOOL_ERROR" "$PIGO_MODEL" >> "$RECORD"; ${names.map(dump).join("; ")}` }],
+      turn_start: [{ command: `printf 'turn %s\\n' "$PIGO_TURN_NUMBER" >> "$RECORD"` }]
+    } }])
+    const engine = await p.engine("pigo")
+    const huge = "é".repeat(300_000)
+    const outcome = await engine.dispatch("tool_end", {
+      tool_name: "bash",
+      tool_input: { command: "ls" },
+      tool_response: huge,
+      tool_error: false,
+      user_message: huge,
+      assistant_message: huge,
+      model: "gpt-4o"
+    })
+    expect(outcome.hooks[0]).toMatchObject({ exitCode: 0, status: "success" })
+    const out = lines(p.log)
+    expect(out[0]).toBe(`tool_end|bash|{"command":"ls"}|false|gpt-4o`)
+    const sizes = Object.fromEntries(out.slice(1).map((line) => line.split("=") as [string, string]))
+    // 10 000 characters (2 bytes each in UTF-8) plus printenv's newline.
+    expect(sizes["PIGO_TOOL_OUTPUT"]).toBe(String(20_001))
+    expect(sizes["PIGO_USER_MESSAGE"]).toBe(String(20_001))
+    expect(sizes["PIGO_WORK_DIR"]).toBe(String(p.dir.length + 1))
+    await engine.dispatch("turn_start", { turn_number: 3 })
+    expect(lines(p.log).at(-1)).toBe("turn 3")
+  })
+
+  it("config problems are warnings that name the file and JSON path; the rest still loads", async () => {
+    const p = project()
+    config(p, [
+      { name: "ok", hooks: { tool_start: [{ command: "true" }], tool_begin: [{ command: "true" }], agent_start: [{ match: { tool: "bash" }, command: "true" }] } },
+      "named-plugin",
+      { name: "broken", hooks: { tool_end: [{ blocking: false }] } }
+    ])
+    const engine = await p.engine("pigo")
+    const file = join(p.home, ".pigo", "config.json")
+    expect(p.warnings).toEqual(expect.arrayContaining([
+      expect.stringMatching(new RegExp(`^${file} at plugins\\[0\\]\\.hooks\\.tool_begin: unknown pigo event "tool_begin"`)),
+      expect.stringContaining(`${file} at plugins[0].hooks.agent_start[0].match.tool: agent_start has no tool`),
+      expect.stringContaining(`${file} at plugins[1]: plugin "named-plugin" is a name`),
+      expect.stringContaining(`${file} at plugins[2].hooks.tool_end[0].command: expected string, got nothing`)
+    ]))
+    expect(Object.keys(engine.settings.hooks).sort()).toEqual(["agent_start", "tool_start"])
+  })
+})
+
+describe("Wave preset", () => {
+  it("FR-001 / FR-007: user and project settings both load; hooks see WAVE_PROJECT_DIR", async () => {
+    const p = project()
+    const hook = (label: string) => command(`printf '%s %s\\n' ${label} "$WAVE_PROJECT_DIR" >> "$RECORD"`)
+    put(join(p.home, ".wave", "settings.json"), { hooks: { Stop: [{ hooks: [hook("user")] }] } })
+    put(join(p.dir, ".wave", "settings.json"), { hooks: { Stop: [{ hooks: [hook("project")] }] } })
+    const engine = await p.engine("wave")
+    await engine.dispatch("Stop", {})
+    expect(lines(p.log)).toEqual([`user ${p.dir}`, `project ${p.dir}`])
+  })
+
+  it("FR-008: hooks of one event run in their configured order, one after another", async () => {
+    const p = project()
+    put(join(p.dir, ".wave", "settings.json"), {
+      hooks: { PostToolUse: [{ matcher: "Edit|Write", hooks: [command(`sleep 0.5; ${record("first")}`), command(record("second"))] }] }
+    })
+    const engine = await p.engine("wave")
+    await engine.dispatch("PostToolUse", { tool_name: "Edit", tool_input: {}, tool_response: {} })
+    expect(lines(p.log).map((line) => line.split(" ")[0])).toEqual(["first", "second"])
+  })
+
+  it("FR-011..FR-014, US-6: the JSON input of the data model; transcript_path names the host's transcript, which hooks read", async () => {
+    const p = project()
+    const transcript = join(p.home, ".wave", "sessions", "session_xyz789.json")
+    put(transcript, `${JSON.stringify({ state: { messages: [{ role: "user", content: "hi" }] } })}\n`)
+    put(join(p.dir, ".wave", "settings.json"), {
+      hooks: {
+        PreToolUse: [{ matcher: "Write", hooks: [command(`node -e 'let s="";process.stdin.on("data",(d)=>s+=d).on("end",()=>process.stdout.write(require("fs").readFileSync(JSON.parse(s).transcript_path,"utf8")))' >> "$RECORD"`)] }],
+        PostToolUse: [{ matcher: "Write", hooks: [command(record("post"))] }],
+        UserPromptSubmit: [{ hooks: [command(record("prompt"))] }]
+      }
+    })
+    const engine = await p.engine("wave")
+    const base = { session_id: "wave_session_abc123_xyz789", transcript_path: transcript, cwd: p.dir }
+    await engine.dispatch("PreToolUse", { ...base, tool_name: "Write", tool_input: { file_path: join(p.dir, "src/index.ts"), content: "x" } })
+    expect(JSON.parse(lines(p.log)[0]!)).toEqual({ state: { messages: [{ role: "user", content: "hi" }] } })
+    await engine.dispatch("PostToolUse", { ...base, tool_name: "Write", tool_input: { file_path: "a" }, tool_response: { success: true, message: "File written successfully" } })
+    await engine.dispatch("UserPromptSubmit", { ...base, prompt: "Please create a file" })
+    const post = JSON.parse(lines(p.log)[1]!.slice("post ".length))
+    expect(post).toEqual({ ...base, hook_event_name: "PostToolUse", tool_name: "Write", tool_input: { file_path: "a" }, tool_response: { success: true, message: "File written successfully" } })
+    const prompt = JSON.parse(lines(p.log)[2]!.slice("prompt ".length))
+    expect(prompt).toEqual({ ...base, hook_event_name: "UserPromptSubmit", prompt: "Please create a file" })
+  })
+
+  it("US-1.3 / FR-009 / FR-018: a failing hook, or one that never reads stdin, does not interrupt the tool", async () => {
+    const p = project()
+    put(join(p.dir, ".wave", "settings.json"), { hooks: { PostToolUse: [{ matcher: "Edit", hooks: [command("exit 1"), command("exit 0")] }] } })
+    const engine = await p.engine("wave")
+    const outcome = await engine.dispatch("PostToolUse", { tool_name: "Edit", tool_input: { content: "x".repeat(300_000) }, tool_response: {} })
+    expect(outcome.blocked).toBe(false)
+    expect(outcome.hooks.map((hook) => hook.exitCode)).toEqual([1, 0])
+  })
+
+  it("the data model's validation rules are warnings: a PreToolUse group needs a matcher", async () => {
+    const p = project()
+    put(join(p.dir, ".wave", "settings.json"), { hooks: { PreToolUse: [{ hooks: [command("true")] }] } })
+    await p.engine("wave")
+    expect(p.warnings.some((w) => w.includes("hooks.PreToolUse[0].matcher") && w.includes("requires a matcher"))).toBe(true)
+  })
+})
+
+describe("Claude Code preset", () => {
+  it("an existing setup runs unchanged: user, project, local, plugin and managed settings", async () => {
+    const p = project()
+    const hook = (label: string) => ({ matcher: "Bash", hooks: [command(record(label))] })
+    put(join(p.home, ".claude", "settings.json"), { hooks: { PreToolUse: [hook("user")] } })
+    put(join(p.dir, ".claude", "settings.json"), { hooks: { PreToolUse: [hook("project")] } })
+    put(join(p.dir, ".claude", "settings.local.json"), { hooks: { PreToolUse: [hook("local")] } })
+    const plugin = join(p.home, "plugin")
+    put(join(plugin, "hooks", "hooks.json"), { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [command(`echo "$CLAUDE_PLUGIN_ROOT" >> "$RECORD"`)] }] } })
+    const managed = join(p.home, "managed")
+    put(join(managed, "managed-settings.json"), { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [command("echo managed policy >&2; exit 2")] }] } })
+    const engine = await p.engine("claude", { plugins: [plugin], managedDir: managed })
+    const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
+    expect(outcome).toMatchObject({ blocked: true, reason: "managed policy" })
+    // Claude Code runs the hooks of an event concurrently: all four ran, in any order.
+    expect(lines(p.log).map((line) => line.split(" ")[0]).sort()).toEqual([plugin, "local", "project", "user"].sort())
+  })
+})
+
+describe("Gemini CLI preset", () => {
+  const settings = (p: Project, value: unknown) => put(join(p.dir, ".gemini", "settings.json"), value)
+
+  it("its event names: BeforeTool exit 2 denies with stderr; AfterTool, BeforeAgent, AfterAgent, SessionStart run", async () => {
+    const p = project()
+    settings(p, {
+      hooks: {
+        BeforeTool: [{ matcher: "run_shell_command", hooks: [command("echo rm is forbidden >&2; exit 2")] }],
+        AfterTool: [{ matcher: "write_file", hooks: [command(record("after"))] }],
+        BeforeAgent: [{ hooks: [command(record("before-agent"))] }],
+        AfterAgent: [{ hooks: [command(record("after-agent"))] }],
+        SessionStart: [{ matcher: "startup", hooks: [command(record("start"))] }]
+      }
+    })
+    const engine = await p.engine("gemini")
+    expect(await engine.dispatch("BeforeTool", { tool_name: "run_shell_command", tool_input: { command: "rm -rf /" } }))
+      .toMatchObject({ blocked: true, decision: "deny", reason: "rm is forbidden" })
+    await engine.dispatch("AfterTool", { tool_name: "write_file", tool_input: {}, tool_response: {} })
+    await engine.dispatch("BeforeAgent", { prompt: "hi" })
+    await engine.dispatch("AfterAgent", {})
+    await engine.dispatch("SessionStart", { source: "resume" })
+    await engine.dispatch("SessionStart", { source: "startup" })
+    expect(lines(p.log).map((line) => line.split(" ")[0])).toEqual(["after", "before-agent", "after-agent", "start"])
+  })
+
+  it("timeouts are milliseconds: 300 kills a 5 s hook; 30000 is 30 s", async () => {
+    const p = project()
+    settings(p, { hooks: { BeforeTool: [{ hooks: [command("sleep 5; exit 2", { timeout: 300 }), command("true", { timeout: 30000 })] }] } })
+    const engine = await p.engine("gemini")
+    expect(engine.settings.hooks["BeforeTool"]!.map((entry) => entry.handler.timeout)).toEqual([0.3, 30])
+    const started = Date.now()
+    const outcome = await engine.dispatch("BeforeTool", { tool_name: "write_file", tool_input: {} })
+    expect(outcome.hooks[0]!.timedOut).toBe(true)
+    expect(Date.now() - started).toBeLessThan(4_000)
+  })
+
+  it("tool matchers are unanchored regular expressions; an invalid one matches exactly", async () => {
+    const p = project()
+    settings(p, { hooks: { BeforeTool: [{ matcher: "write_file|replace", hooks: [command(record("re"))] }, { matcher: "mcp_(", hooks: [command(record("bad"))] }] } })
+    const engine = await p.engine("gemini")
+    for (const tool of ["write_file", "replace", "my_write_file_v2", "run_shell_command", "mcp_("]) await engine.dispatch("BeforeTool", { tool_name: tool, tool_input: {} })
+    expect(lines(p.log).map((line) => line.split(" ")[0])).toEqual(["re", "re", "re", "bad"])
+  })
+
+  it("GEMINI_PROJECT_DIR is set and $GEMINI_PROJECT_DIR in a command survives spaces in the path", async () => {
+    const p = project("agent-hooks gemini ")
+    put(join(p.dir, ".gemini", "hooks", "note.sh"), `printf '%s\\n' "$GEMINI_PROJECT_DIR" >> "$RECORD"\n`)
+    settings(p, { hooks: { AfterAgent: [{ hooks: [command("sh $GEMINI_PROJECT_DIR/.gemini/hooks/note.sh")] }] } })
+    const engine = await p.engine("gemini")
+    expect((await engine.dispatch("AfterAgent", {})).hooks[0]!.exitCode).toBe(0)
+    expect(lines(p.log)).toEqual([p.dir])
+  })
+
+  it("hooksConfig.enabled false turns hooks off; hooksConfig.disabled names hooks that do not run; Claude Code names are refused", async () => {
+    const p = project()
+    settings(p, {
+      hooksConfig: { disabled: ["noisy"] },
+      hooks: { BeforeTool: [{ hooks: [{ ...command(record("noisy")), name: "noisy" }, command(record("kept"))] }], PreToolUse: [{ hooks: [command(record("cc"))] }] }
+    })
+    const engine = await p.engine("gemini")
+    await engine.dispatch("BeforeTool", { tool_name: "x", tool_input: {} })
+    expect(lines(p.log).map((line) => line.split(" ")[0])).toEqual(["kept"])
+    expect(p.warnings.some((w) => w.includes(`unknown Gemini CLI event "PreToolUse" (did you mean "BeforeTool"?)`))).toBe(true)
+    settings(p, { hooksConfig: { enabled: false }, hooks: { BeforeTool: [{ hooks: [command("exit 2")] }] } })
+    const off = await p.engine("gemini")
+    expect((await off.dispatch("BeforeTool", { tool_name: "x", tool_input: {} })).blocked).toBe(false)
+  })
+})
