@@ -1,23 +1,39 @@
-import { HookEngine } from "@agent-hooks/core"
+import { HookEngine, Presets } from "@agent-hooks/core"
 import type { HookError } from "@agent-hooks/core"
+import type { Preset } from "@agent-hooks/core/Preset"
 import { NodeHookEngine } from "@agent-hooks/node"
-import { Effect, Option } from "effect"
+import { Context, Effect, Option } from "effect"
+import type { Layer } from "effect"
 import { Failed } from "../ExitCode.ts"
 
-/** Where the settings come from: `--settings` (repeatable) and `--project-dir`. */
+/**
+ * Builds the engine layer of the runtime the CLI runs on. The default is `@agent-hooks/node`'s
+ * (`node:child_process`, also under Deno); `bin.ts` provides `@agent-hooks/bun`'s under Bun.
+ *
+ * @internal
+ */
+export const EngineLayer = Context.Reference<
+  (options: HookEngine.EngineOptions) => Layer.Layer<HookEngine.HookEngine, HookError.HookError>
+>("@agent-hooks/cli/EngineLayer", { defaultValue: () => NodeHookEngine.layer })
+
+/** Where the settings come from: `--settings` (repeatable), `--project-dir`, and the dialect (`--preset`, `--agent`). */
 export interface SettingsOptions {
   readonly settings: ReadonlyArray<string>
   readonly projectDir: Option.Option<string>
+  readonly preset?: Preset | undefined
+  readonly agent?: Option.Option<string> | undefined
 }
 
-/** The presets `run` accepts today. */
-export const presets: ReadonlyArray<string> = ["agent-hooks"]
+/** The presets `run` and `migrate` accept. */
+export const presets: ReadonlyArray<string> = Presets.all.map((preset) => preset.name)
 
 /** @internal */
-export const checkPreset = (preset: string): Effect.Effect<void, Failed> =>
-  presets.includes(preset)
-    ? Effect.void
-    : Effect.fail(new Failed({ message: `preset ${preset} is not available yet (available: ${presets.join(", ")})` }))
+export const checkPreset = (preset: string): Effect.Effect<Preset, Failed> => {
+  const found = Presets.byName(preset)
+  return found !== undefined
+    ? Effect.succeed(found)
+    : Effect.fail(new Failed({ message: `unknown preset ${preset} (available: ${presets.join(", ")})` }))
+}
 
 /** Warnings raised while loading settings, for commands whose stdout is reserved (`run`). */
 export const warnOnStderr = (warning: string): void => {
@@ -29,7 +45,7 @@ const isHookError = (u: unknown): u is HookError.HookError =>
   ((u as { _tag?: unknown })._tag === "SettingsError" || (u as { _tag?: unknown })._tag === "PayloadError")
 
 /**
- * Runs `f` with the Node engine built from the command-line options: `--settings` files only
+ * Runs `f` with the engine (see `EngineLayer`) built from the command-line options: `--settings` files only
  * when given (else discovery), the project dir defaulting to the current directory. Engine
  * failures (a settings file that cannot be read or decoded, a payload that is not an object)
  * become `Failed` with the engine's message, which names the file and the JSON path.
@@ -42,17 +58,21 @@ export const withEngine = <A, E, R>(
   f: (engine: HookEngine.HookEngine["Service"]) => Effect.Effect<A, E, R>
 ): Effect.Effect<A, Exclude<E, HookError.HookError> | Failed, R> => {
   const cwd = process.cwd()
-  const layer = NodeHookEngine.layer({
-    settings: options.settings.length > 0 ? options.settings : undefined,
-    projectDir: Option.getOrElse(options.projectDir, () => cwd),
-    cwd,
-    env: process.env,
-    onWarning
-  })
-  return HookEngine.HookEngine.use(f).pipe(
-    Effect.provide(layer),
-    Effect.mapError((error) =>
-      isHookError(error) ? new Failed({ message: error.message }) : (error as Exclude<E, HookError.HookError>)
+  return Effect.flatMap(EngineLayer, (engineLayer) => {
+    const layer = engineLayer({
+      settings: options.settings.length > 0 ? options.settings : undefined,
+      projectDir: Option.getOrElse(options.projectDir, () => cwd),
+      cwd,
+      env: process.env,
+      onWarning,
+      preset: options.preset,
+      agent: options.agent === undefined ? undefined : Option.getOrUndefined(options.agent)
+    })
+    return HookEngine.HookEngine.use(f).pipe(
+      Effect.provide(layer),
+      Effect.mapError((error) =>
+        isHookError(error) ? new Failed({ message: error.message }) : (error as Exclude<E, HookError.HookError>)
+      )
     )
-  )
+  })
 }

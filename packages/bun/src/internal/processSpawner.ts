@@ -1,0 +1,207 @@
+import { ProcessSpawner, SpawnError } from "@agent-hooks/core/ProcessSpawner"
+import type { KillSignal, ProcessExit, ProcessHandle, ProcessOutput, ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
+import { statSync } from "node:fs"
+import { Deferred, Effect, Layer } from "effect"
+import type { Scope } from "effect"
+import { bun } from "./bunApi.ts"
+import type { BunGlobal, Subprocess } from "./bunApi.ts"
+
+const groups = process.platform !== "win32"
+
+/** @internal */
+export const capabilities: SpawnerCapabilities = { runtime: "bun", processGroups: groups }
+
+/**
+ * One of stdout / stderr: decodes UTF-8 incrementally (a character split across chunks is held
+ * back until it is complete), keeps at most `cap` bytes, and keeps reading past the cap so the
+ * child never blocks on a full pipe.
+ */
+class Collector {
+  private text = ""
+  private bytes = 0
+  truncated = false
+  private readonly decoder = new TextDecoder("utf-8")
+  private readonly cap: number
+
+  constructor(cap: number) {
+    this.cap = cap
+  }
+
+  push(chunk: Uint8Array): void {
+    if (this.truncated) return
+    const room = this.cap - this.bytes
+    if (chunk.byteLength > room) {
+      this.truncated = true
+      chunk = chunk.subarray(0, Math.max(0, room))
+    }
+    this.bytes += chunk.byteLength
+    this.text += this.decoder.decode(chunk, { stream: true })
+  }
+
+  /** The text decoded so far (an incomplete trailing character is not included). */
+  soFar(): string {
+    return this.text
+  }
+
+  /** The final text: an incomplete character at the end of a complete stream becomes U+FFFD; one cut by the cap is dropped. */
+  finish(): string {
+    if (!this.truncated) this.text += this.decoder.decode()
+    return this.text
+  }
+}
+
+const errorCode = (cause: unknown): string | undefined =>
+  typeof cause === "object" && cause !== null && "code" in cause && typeof cause.code === "string" ? cause.code : undefined
+
+const cwdProblem = (cwd: string): string | undefined => {
+  try {
+    return statSync(cwd).isDirectory() ? undefined : `cwd ${cwd} is not a directory`
+  } catch {
+    return `cwd ${cwd} does not exist`
+  }
+}
+
+const spawnError = (request: ProcessRequest, cause: unknown): SpawnError => {
+  const code = errorCode(cause)
+  // The same wording as the Node spawner: `spawn <file> <errno>`.
+  const base = code !== undefined && /^E[A-Z0-9]+$/.test(code)
+    ? `spawn ${request.file} ${code}`
+    : (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]!
+  // Bun reports a missing cwd as ENOENT of the executable (`posix_spawn '/bin/sh'`).
+  const cwd = code === "ENOENT" || code === "ENOTDIR" ? cwdProblem(request.cwd) : undefined
+  return new SpawnError({ file: request.file, cause, detail: cwd ? `${base} (${cwd})` : base })
+}
+
+const ignore = () => {}
+
+const killGroup = (child: Subprocess, signal: KillSignal): void => {
+  if (groups) {
+    try {
+      process.kill(-child.pid, signal)
+      return
+    } catch {
+      // ESRCH (the group is gone, or the child left it) or EPERM: fall back to the child alone.
+    }
+  }
+  try {
+    // Safe after the exit: Bun knows the child was reaped and does not signal a reused pid.
+    child.kill(signal)
+  } catch {
+    // already gone
+  }
+}
+
+interface Running {
+  readonly child: Subprocess
+  readonly readers: ReadonlyArray<ReadableStreamDefaultReader<Uint8Array>>
+  readonly handle: ProcessHandle
+}
+
+const runtime = (): BunGlobal => {
+  const api = bun()
+  if (api === undefined) throw new Error("BunProcessSpawner needs the Bun runtime (globalThis.Bun is undefined)")
+  return api
+}
+
+const start = (request: ProcessRequest): Effect.Effect<Running, SpawnError> =>
+  Effect.suspend(() => {
+    let child: Subprocess
+    try {
+      child = runtime().spawn([request.file, ...request.args], {
+        cwd: request.cwd,
+        env: request.env,
+        // Bun writes the bytes and then closes stdin; EPIPE (a child that never reads, or has
+        // exited) is handled inside Bun and never surfaces. An empty payload is /dev/null: EOF.
+        stdin: request.stdin === "" ? "ignore" : new TextEncoder().encode(request.stdin),
+        stdout: "pipe",
+        stderr: "pipe",
+        detached: groups,
+        windowsHide: true
+      })
+    } catch (cause) {
+      return Effect.fail(spawnError(request, cause))
+    }
+
+    const exited = Deferred.makeUnsafe<ProcessExit>()
+    const output = Deferred.makeUnsafe<ProcessOutput>()
+    const out = new Collector(request.maxOutputBytes)
+    const err = new Collector(request.maxOutputBytes)
+    let open = 2
+    const end = () => {
+      open -= 1
+      if (open === 0) {
+        Deferred.doneUnsafe(
+          output,
+          Effect.succeed({
+            stdout: out.finish(),
+            stderr: err.finish(),
+            stdoutTruncated: out.truncated,
+            stderrTruncated: err.truncated
+          })
+        )
+      }
+    }
+    const pump = (stream: ReadableStream<Uint8Array>, collector: Collector) => {
+      const reader = stream.getReader()
+      const loop = async () => {
+        try {
+          for (;;) {
+            const { done, value } = await reader.read()
+            if (done) break
+            collector.push(value)
+          }
+        } catch {
+          // cancelled by the release, or a read error: what was read is kept
+        } finally {
+          end()
+        }
+      }
+      void loop()
+      return reader
+    }
+    const readers = [pump(child.stdout, out), pump(child.stderr, err)]
+    // `exited` resolves when the direct child exits (not when the pipes close).
+    child.exited.then(
+      () => {
+        const signal = child.signalCode
+        Deferred.doneUnsafe(
+          exited,
+          Effect.succeed({ exitCode: signal === null ? child.exitCode : null, signal })
+        )
+      },
+      ignore
+    )
+    const handle: ProcessHandle = {
+      pid: child.pid,
+      exited: Deferred.await(exited),
+      output: Deferred.await(output),
+      outputSoFar: () => ({
+        stdout: out.soFar(),
+        stderr: err.soFar(),
+        stdoutTruncated: out.truncated,
+        stderrTruncated: err.truncated
+      }),
+      kill: (signal: KillSignal) => Effect.sync(() => killGroup(child, signal))
+    }
+    return Effect.succeed({ child, readers, handle })
+  })
+
+const release = ({ child, readers }: Running): Effect.Effect<void> =>
+  Effect.sync(() => {
+    // Always, even after a clean exit: whatever the hook left running in its group goes too.
+    killGroup(child, "SIGKILL")
+    // Stop reading: a grandchild outside the group may still hold the pipes.
+    for (const reader of readers) reader.cancel().catch(ignore)
+    // Never wait for the group to disappear, and never keep the host alive for it.
+    child.unref()
+  })
+
+/** @internal */
+export const spawn = (request: ProcessRequest): Effect.Effect<ProcessHandle, SpawnError, Scope.Scope> =>
+  Effect.map(Effect.acquireRelease(start(request), release), (running) => running.handle)
+
+/** @internal */
+export const make: ProcessSpawner["Service"] = ProcessSpawner.of({ capabilities, spawn })
+
+/** @internal */
+export const layer: Layer.Layer<ProcessSpawner> = Layer.succeed(ProcessSpawner, make)

@@ -1,0 +1,100 @@
+/**
+ * The engine on Bun through the Promise facade of `@agent-hooks/bun` (Bun lane only), with real
+ * hook processes: allow, an exit-2 block, a JSON deny, and a timeout whose group (grandchildren
+ * that ignore SIGTERM included) is gone afterwards.
+ */
+import { Fixtures, Processes } from "@agent-hooks/test-utils"
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterEach, describe, expect, it } from "vitest"
+import { BunHookEngine, createHookEngine } from "@agent-hooks/bun"
+
+const cleanups: Array<() => Promise<void> | void> = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+const tempDir = () => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-bun-engine-")))
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
+type Group = { matcher?: string; hooks: Array<Record<string, unknown>> }
+const engineWith = async (hooks: Record<string, Array<Group>>) => {
+  const dir = tempDir()
+  const file = join(dir, "settings.json")
+  writeFileSync(file, JSON.stringify({ hooks }))
+  const engine = await createHookEngine({ settings: [file], projectDir: dir })
+  cleanups.push(() => engine.close())
+  return { engine, dir }
+}
+const command = (cmd: string, extra: Record<string, unknown> = {}) => ({ type: "command", command: cmd, ...extra })
+const bash = { tool_name: "Bash", tool_input: { command: "rm -rf /tmp/x" } }
+
+describe("BunHookEngine", () => {
+  it("exports the layer and the Promise facade", () => {
+    expect(typeof BunHookEngine.layer).toBe("function")
+    expect(BunHookEngine.createHookEngine).toBe(createHookEngine)
+  })
+
+  it("allows, passing the payload on stdin and the project dir in the env", async () => {
+    const { engine, dir } = await engineWith({
+      PreToolUse: [{ matcher: "Bash", hooks: [command(`cat > "$AGENT_HOOKS_PROJECT_DIR/seen.json"`)] }]
+    })
+    const outcome = await engine.dispatch("PreToolUse", bash)
+    expect(outcome).toMatchObject({ event: "PreToolUse", blocked: false, decision: null })
+    expect(outcome.hooks[0]).toMatchObject({ exitCode: 0, signal: null, timedOut: false, status: "success" })
+    expect(JSON.parse(readFileSync(join(dir, "seen.json"), "utf8"))).toMatchObject({
+      hook_event_name: "PreToolUse",
+      ...bash
+    })
+  })
+
+  it("exit 2 blocks, with stderr as the reason", async () => {
+    const { engine } = await engineWith({
+      PreToolUse: [{ matcher: "Bash", hooks: [command("cat >/dev/null; echo 'rm -rf is not allowed' >&2; exit 2")] }]
+    })
+    const outcome = await engine.dispatch("PreToolUse", bash)
+    expect(outcome).toMatchObject({ blocked: true, decision: "deny" })
+    expect(outcome.reason).toContain("rm -rf is not allowed")
+    expect(outcome.hooks[0]).toMatchObject({ exitCode: 2, status: "blocking-error" })
+  })
+
+  it("a JSON permission decision denies", async () => {
+    const deny = JSON.stringify({
+      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "not on Bun" }
+    })
+    const { engine } = await engineWith({ PreToolUse: [{ hooks: [command(`cat >/dev/null; printf '%s' '${deny}'`)] }] })
+    const outcome = await engine.dispatch("PreToolUse", bash)
+    expect(outcome).toMatchObject({ blocked: true, decision: "deny", reason: "not on Bun" })
+  })
+
+  it("times out a TERM-ignoring hook: its whole group is killed, the result comes back promptly, nothing survives", async () => {
+    const pids = join(tempDir(), "pids")
+    const { engine } = await engineWith({
+      PreToolUse: [{ hooks: [command("sh", { args: [Fixtures.path("ignore-term.sh"), pids], timeout: 1 }), command("echo quick")] }]
+    })
+    const started = Date.now()
+    const outcome = await engine.dispatch("PreToolUse", bash)
+    // 1 s timeout + the SIGTERM grace + slack for a noisy 2-core machine.
+    expect(Date.now() - started).toBeLessThan(6_000)
+    expect(outcome.blocked).toBe(false)
+    expect(outcome.hooks[0]).toMatchObject({ timedOut: true, status: "cancelled", exitCode: null, signal: "SIGKILL" })
+    expect(outcome.hooks[1]).toMatchObject({ status: "success", stdout: "quick\n" })
+    const recorded = readFileSync(pids, "utf8").trim().split("\n").map(Number)
+    expect(recorded).toHaveLength(2)
+    expect(await Processes.waitUntilDead(recorded, 3_000)).toEqual([])
+  })
+
+  it("close() kills what a hook left running in its group", async () => {
+    const pids = join(tempDir(), "pids")
+    const { engine } = await engineWith({ Stop: [{ hooks: [command("sh", { args: [Fixtures.path("leave-background.sh"), pids] })] }] })
+    const outcome = await engine.dispatch("Stop", {})
+    expect(outcome.hooks[0]).toMatchObject({ exitCode: 0, status: "success" })
+    const recorded = readFileSync(pids, "utf8").trim().split("\n").map(Number)
+    await engine.close()
+    expect(await Processes.waitUntilDead(recorded, 3_000)).toEqual([])
+  })
+})

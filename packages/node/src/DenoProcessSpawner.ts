@@ -1,0 +1,97 @@
+/**
+ * The core's `ProcessSpawner` on `Deno.Command`, for `@agent-hooks/node` running under Deno
+ * (`npm:@agent-hooks/node`). It is opt-in: `NodeHookEngine` and `createHookEngine` use
+ * `NodeProcessSpawner` everywhere, Deno included, because with a process group per hook
+ * (`layer`) `Deno.Command` costs the same as Deno's `node:child_process` (both fork). The reason
+ * to choose this module is `layerWithoutGroups`: `posix_spawn`, about 2 ms per hook and flat with
+ * the host's memory, at the price of the process-group kill (see `docs/runtimes.md`). Needs
+ * `--allow-run` (`-A`); `spawn` dies with a defect outside Deno.
+ *
+ * Behaviour (the contract of `@agent-hooks/core/ProcessSpawner`, checked by the spawner
+ * conformance suite):
+ * - **Process groups.** On POSIX the child is started with `detached: true` (Deno 2.x: the child
+ *   calls `setsid()`), and `kill(signal)` signals the group with `Deno.kill(-pid, signal)`,
+ *   falling back to the child alone. A descendant that calls `setsid` is **not** reached. Deno
+ *   before `detached` existed (1.x) could only signal the direct child, which is what
+ *   `layerWithoutGroups` does.
+ * - **Environment.** `clearEnv: true`: the child sees exactly `request.env`.
+ * - **stdin.** Written through the piped `WritableStream`, then closed; `BrokenPipe` (a hook that
+ *   never reads, or exits first) is swallowed. An empty payload is `/dev/null`.
+ * - **Output**, **exit** and **end of scope**: as for `NodeProcessSpawner` (caps with truncation
+ *   flags, `exited` on `child.status`, SIGKILL to the group on release, readers cancelled, the
+ *   child unref'd, no waiting).
+ *
+ * **Example**
+ *
+ * ```ts
+ * // deno run -A main.ts
+ * import { Effect } from "effect"
+ * import { HookRunner } from "@agent-hooks/core"
+ * import { DenoProcessSpawner } from "@agent-hooks/node"
+ *
+ * const result = await Effect.runPromise(
+ *   HookRunner.run(
+ *     { file: "/bin/sh", args: ["-c", "cat"], cwd: Deno.cwd(), env: { PATH: "/usr/bin:/bin" },
+ *       stdin: "{}", maxOutputBytes: 1024 * 1024 },
+ *     "5 seconds"
+ *   ).pipe(Effect.provide(DenoProcessSpawner.layer))
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ */
+import type { Layer } from "effect"
+import type { ProcessSpawner, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
+import * as internal from "./internal/denoSpawner.ts"
+
+/**
+ * `true` when running on Deno (`globalThis.Deno` exists).
+ *
+ * @since 0.1.0
+ * @category predicates
+ */
+export const isAvailable = (): boolean => internal.deno() !== undefined
+
+/**
+ * What this spawner can do: `{ runtime: "deno", processGroups: true }` (`false` on Windows).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const capabilities: SpawnerCapabilities = internal.capabilities
+
+/**
+ * The capabilities of `layerWithoutGroups`: `{ runtime: "deno", processGroups: false }`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const capabilitiesWithoutGroups: SpawnerCapabilities = internal.capabilitiesWithoutGroups
+
+/**
+ * The service value, for callers that assemble their own context.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: ProcessSpawner["Service"] = internal.make
+
+/**
+ * The `ProcessSpawner` layer.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: Layer.Layer<ProcessSpawner> = internal.layer
+
+/**
+ * The same spawner without process groups (no `detached`): Deno then uses `posix_spawn`, about
+ * 2 ms per hook and flat with the host's memory, but `kill` and the end of the scope reach only
+ * the direct child. Grandchildren of a timed-out hook survive (they are no longer waited for:
+ * the hook's result still comes back after the drain window). Capabilities:
+ * `{ runtime: "deno", processGroups: false }`.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerWithoutGroups: Layer.Layer<ProcessSpawner> = internal.layerWithoutGroups

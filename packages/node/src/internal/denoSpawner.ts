@@ -1,0 +1,253 @@
+import { ProcessSpawner, SpawnError } from "@agent-hooks/core/ProcessSpawner"
+import type { KillSignal, ProcessExit, ProcessHandle, ProcessOutput, ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
+import { statSync } from "node:fs"
+import { Deferred, Effect, Layer } from "effect"
+import type { Scope } from "effect"
+
+// ---------------------------------------------------------------------------------------------
+// The few Deno APIs used here, declared locally (this package type-checks against Node's types
+// only). Shapes as of Deno 2.9.6 (`deno types`).
+
+interface DenoCommandOptions {
+  readonly args?: Array<string>
+  readonly cwd?: string
+  readonly env?: Record<string, string>
+  /** Without it the child inherits the parent's environment on top of `env`. */
+  readonly clearEnv?: boolean
+  readonly stdin?: "piped" | "null"
+  readonly stdout?: "piped"
+  readonly stderr?: "piped"
+  /** POSIX: the child calls `setsid()`, leading a new session and process group. */
+  readonly detached?: boolean
+}
+
+interface DenoChildProcess {
+  readonly pid: number
+  readonly stdin: WritableStream<Uint8Array>
+  readonly stdout: ReadableStream<Uint8Array>
+  readonly stderr: ReadableStream<Uint8Array>
+  /** Resolves when the child exits (not when the pipes close); never rejects. */
+  readonly status: Promise<{ readonly success: boolean; readonly code: number; readonly signal: string | null }>
+  /** Throws once the child has terminated. */
+  kill(signal?: string): void
+  unref(): void
+}
+
+interface DenoGlobal {
+  readonly build: { readonly os: string }
+  readonly Command: new(file: string, options: DenoCommandOptions) => { spawn(): DenoChildProcess }
+  /** A negative pid signals the process group. */
+  kill(pid: number, signal?: string): void
+}
+
+/** The `Deno` global, or `undefined` when not running on Deno. */
+export const deno = (): DenoGlobal | undefined => (globalThis as { Deno?: DenoGlobal }).Deno
+
+// ---------------------------------------------------------------------------------------------
+
+const groups = process.platform !== "win32"
+
+/** @internal */
+export const capabilities: SpawnerCapabilities = { runtime: "deno", processGroups: groups }
+
+/** @internal */
+export const capabilitiesWithoutGroups: SpawnerCapabilities = { runtime: "deno", processGroups: false }
+
+/** One of stdout / stderr: incremental UTF-8, capped at `cap` bytes, read to the end regardless. */
+class Collector {
+  private text = ""
+  private bytes = 0
+  truncated = false
+  private readonly decoder = new TextDecoder("utf-8")
+  private readonly cap: number
+
+  constructor(cap: number) {
+    this.cap = cap
+  }
+
+  push(chunk: Uint8Array): void {
+    if (this.truncated) return
+    const room = this.cap - this.bytes
+    if (chunk.byteLength > room) {
+      this.truncated = true
+      chunk = chunk.subarray(0, Math.max(0, room))
+    }
+    this.bytes += chunk.byteLength
+    this.text += this.decoder.decode(chunk, { stream: true })
+  }
+
+  soFar(): string {
+    return this.text
+  }
+
+  finish(): string {
+    if (!this.truncated) this.text += this.decoder.decode()
+    return this.text
+  }
+}
+
+const errorCode = (cause: unknown): string | undefined =>
+  typeof cause === "object" && cause !== null && "code" in cause && typeof cause.code === "string" ? cause.code : undefined
+
+const cwdProblem = (cwd: string): string | undefined => {
+  try {
+    return statSync(cwd).isDirectory() ? undefined : `cwd ${cwd} is not a directory`
+  } catch {
+    return `cwd ${cwd} does not exist`
+  }
+}
+
+const spawnError = (request: ProcessRequest, cause: unknown): SpawnError => {
+  const code = errorCode(cause)
+  const message = (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]!
+  // The Node spawner's wording, `spawn <file> <errno>`; EINVAL (a NUL byte) keeps Deno's reason.
+  const base = code !== undefined && /^E[A-Z0-9]+$/.test(code)
+    ? `spawn ${request.file} ${code}${code === "EINVAL" ? ` (${message.replace(/^Failed to spawn '[^']*': /, "")})` : ""}`
+    : message
+  const cwd = code === "ENOENT" || code === "ENOTDIR" ? cwdProblem(request.cwd) : undefined
+  return new SpawnError({ file: request.file, cause, detail: cwd ? `${base} (${cwd})` : base })
+}
+
+const ignore = () => {}
+
+const killGroup = (api: DenoGlobal, child: DenoChildProcess, signal: KillSignal, detached: boolean): void => {
+  if (detached) {
+    try {
+      api.kill(-child.pid, signal)
+      return
+    } catch {
+      // ESRCH (the group is gone, or the child left it) or EPERM: fall back to the child alone.
+    }
+  }
+  try {
+    // Deno refuses ("already terminated") once the child was reaped: no reused pid is signalled.
+    child.kill(signal)
+  } catch {
+    // already gone
+  }
+}
+
+interface Running {
+  readonly detached: boolean
+  readonly api: DenoGlobal
+  readonly child: DenoChildProcess
+  readonly stdin: WritableStreamDefaultWriter<Uint8Array> | undefined
+  readonly readers: ReadonlyArray<ReadableStreamDefaultReader<Uint8Array>>
+  readonly handle: ProcessHandle
+}
+
+const start = (request: ProcessRequest, detached: boolean): Effect.Effect<Running, SpawnError> =>
+  Effect.suspend(() => {
+    const api = deno()
+    if (api === undefined) return Effect.die(new Error("the Deno spawner needs the Deno runtime (globalThis.Deno is undefined)"))
+    let child: DenoChildProcess
+    try {
+      child = new api.Command(request.file, {
+        args: [...request.args],
+        cwd: request.cwd,
+        env: { ...request.env },
+        clearEnv: true,
+        // An empty payload is /dev/null: an immediate EOF, no pipe to write.
+        stdin: request.stdin === "" ? "null" : "piped",
+        stdout: "piped",
+        stderr: "piped",
+        // With `detached`, Deno forks (setsid in the child) instead of posix_spawn: about 2-3 ms
+        // more per spawn, growing with the host's memory (docs/runtimes.md).
+        detached
+      }).spawn()
+    } catch (cause) {
+      return Effect.fail(spawnError(request, cause))
+    }
+
+    let stdin: WritableStreamDefaultWriter<Uint8Array> | undefined
+    if (request.stdin !== "") {
+      stdin = child.stdin.getWriter()
+      // BrokenPipe (the child never reads stdin, or has exited) is swallowed; so is the abort of the release.
+      stdin.write(new TextEncoder().encode(request.stdin)).then(() => stdin!.close()).catch(ignore)
+    }
+
+    const exited = Deferred.makeUnsafe<ProcessExit>()
+    const output = Deferred.makeUnsafe<ProcessOutput>()
+    const out = new Collector(request.maxOutputBytes)
+    const err = new Collector(request.maxOutputBytes)
+    let open = 2
+    const end = () => {
+      open -= 1
+      if (open === 0) {
+        Deferred.doneUnsafe(
+          output,
+          Effect.succeed({
+            stdout: out.finish(),
+            stderr: err.finish(),
+            stdoutTruncated: out.truncated,
+            stderrTruncated: err.truncated
+          })
+        )
+      }
+    }
+    const pump = (stream: ReadableStream<Uint8Array>, collector: Collector) => {
+      const reader = stream.getReader()
+      const loop = async () => {
+        try {
+          for (;;) {
+            const { done, value } = await reader.read()
+            if (done) break
+            collector.push(value)
+          }
+        } catch {
+          // cancelled by the release, or a read error: what was read is kept
+        } finally {
+          end()
+        }
+      }
+      void loop()
+      return reader
+    }
+    const readers = [pump(child.stdout, out), pump(child.stderr, err)]
+    child.status.then(
+      ({ code, signal }) => Deferred.doneUnsafe(exited, Effect.succeed({ exitCode: signal === null ? code : null, signal })),
+      ignore
+    )
+    const handle: ProcessHandle = {
+      pid: child.pid,
+      exited: Deferred.await(exited),
+      output: Deferred.await(output),
+      outputSoFar: () => ({
+        stdout: out.soFar(),
+        stderr: err.soFar(),
+        stdoutTruncated: out.truncated,
+        stderrTruncated: err.truncated
+      }),
+      kill: (signal: KillSignal) => Effect.sync(() => killGroup(api, child, signal, detached))
+    }
+    return Effect.succeed({ detached, api, child, stdin, readers, handle })
+  })
+
+const release = ({ api, child, detached, readers, stdin }: Running): Effect.Effect<void> =>
+  Effect.sync(() => {
+    // Always, even after a clean exit: whatever the hook left running in its group goes too.
+    killGroup(api, child, "SIGKILL", detached)
+    stdin?.abort().catch(ignore)
+    // Stop reading: a grandchild outside the group may still hold the pipes.
+    for (const reader of readers) reader.cancel().catch(ignore)
+    // Never wait for the group to disappear, and never keep the host alive for it.
+    child.unref()
+  })
+
+const spawnWith = (detached: boolean) => (request: ProcessRequest): Effect.Effect<ProcessHandle, SpawnError, Scope.Scope> =>
+  Effect.map(Effect.acquireRelease(start(request, detached), release), (running) => running.handle)
+
+/** @internal */
+export const make: ProcessSpawner["Service"] = ProcessSpawner.of({ capabilities, spawn: spawnWith(groups) })
+
+/** @internal */
+export const layer: Layer.Layer<ProcessSpawner> = Layer.succeed(ProcessSpawner, make)
+
+/** @internal */
+export const makeWithoutGroups: ProcessSpawner["Service"] = ProcessSpawner.of({
+  capabilities: capabilitiesWithoutGroups,
+  spawn: spawnWith(false)
+})
+
+/** @internal */
+export const layerWithoutGroups: Layer.Layer<ProcessSpawner> = Layer.succeed(ProcessSpawner, makeWithoutGroups)
