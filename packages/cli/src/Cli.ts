@@ -32,6 +32,18 @@ const projectDir = Flag.String("project-dir").pipe(
   Flag.optional
 )
 
+const plugin = Flag.String("plugin").pipe(
+  Flag.withMetavar("DIR"),
+  Flag.withDescription("A plugin folder whose hooks/hooks.json is loaded, with CLAUDE_PLUGIN_ROOT set to it (repeatable)."),
+  Flag.atLeast(0)
+)
+
+const managedDir = Flag.String("managed-dir").pipe(
+  Flag.withMetavar("DIR"),
+  Flag.withDescription("The managed (policy) settings folder. Default: $AGENT_HOOKS_MANAGED_DIR, else the preset's (/etc/agent-hooks; claude: /etc/claude-code)."),
+  Flag.optional
+)
+
 /**
  * `agent-hooks run <Event>`: the event's payload (one JSON object) on stdin, the Outcome (one JSON
  * object) on stdout; exit 2 when blocked, 0 otherwise, 1 when the engine fails.
@@ -45,6 +57,8 @@ export const run = Command.make("run", {
   ),
   settings,
   projectDir,
+  plugin,
+  managedDir,
   preset: Flag.String("preset").pipe(
     Flag.withMetavar("NAME"),
     Flag.withDescription(`The config dialect and discovery to use. Available: ${Presets.all.map((preset) => preset.name).join(", ")}.`),
@@ -112,7 +126,7 @@ export const migrate = Command.make("migrate", {
  * @since 0.1.0
  * @category commands
  */
-export const validate = Command.make("validate", { settings, projectDir }, internalValidate.validate).pipe(
+export const validate = Command.make("validate", { settings, projectDir, plugin, managedDir }, internalValidate.validate).pipe(
   Command.withDescription(
     "Loads the settings and prints which files were read, how many hooks each event registered, and every warning. Exit 1 when a file cannot be read or decoded."
   ),
@@ -128,6 +142,8 @@ export const validate = Command.make("validate", { settings, projectDir }, inter
 export const list = Command.make("list", {
   settings,
   projectDir,
+  plugin,
+  managedDir,
   json: Flag.Boolean("json").pipe(Flag.withDescription("Print a JSON array instead of text."), Flag.withDefault(false))
 }, internalList.list).pipe(
   Command.withDescription("Lists the hooks per event with matcher, type, command, source file and JSON path."),

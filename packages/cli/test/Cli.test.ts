@@ -4,7 +4,7 @@
  * are real shell scripts in `fixtures/project/hooks/`.
  */
 import { spawnSync } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { basename, join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -299,6 +299,36 @@ describe("agent-hooks --help and --version", () => {
   it("run --help shows the flags", () => {
     const result = cli(["run", "--help"])
     expect(result.status).toBe(0)
-    for (const flag of ["--settings", "--project-dir", "--preset", "--agent"]) expect(result.stdout).toContain(flag)
+    for (const flag of ["--settings", "--project-dir", "--plugin", "--managed-dir", "--preset", "--agent"]) expect(result.stdout).toContain(flag)
+  })
+})
+
+describe("plugins and managed policy from the command line", () => {
+  it("--plugin loads a plugin's hooks; --managed-dir applies policy", () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-cli-policy-")))
+    try {
+      const plugin = join(dir, "guard plugin")
+      mkdirSync(join(plugin, "hooks"), { recursive: true })
+      writeFileSync(join(plugin, "guard.sh"), "cat >/dev/null; echo \"plugin guard at $CLAUDE_PLUGIN_ROOT\" >&2; exit 2\n")
+      writeFileSync(
+        join(plugin, "hooks", "hooks.json"),
+        JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "sh ${CLAUDE_PLUGIN_ROOT}/guard.sh" }] }] } })
+      )
+      const payload = JSON.stringify({ tool_name: "Bash", tool_input: { command: "ls" } })
+      const empty = join(dir, "settings.json")
+      writeFileSync(empty, "{}")
+      const blocked = cli(["run", "PreToolUse", "--settings", empty, "--plugin", plugin], { stdin: payload })
+      expect(blocked.status).toBe(2)
+      expect(outcomeOf(blocked).reason).toBe(`plugin guard at ${plugin}`)
+
+      mkdirSync(join(dir, "managed"))
+      writeFileSync(join(dir, "managed", "managed-settings.json"), JSON.stringify({ allowManagedHooksOnly: true }))
+      const policed = cli(["run", "PreToolUse", "--settings", empty, "--plugin", plugin, "--managed-dir", join(dir, "managed")], { stdin: payload })
+      expect(policed.status).toBe(0)
+      expect(outcomeOf(policed).hooks).toEqual([])
+      expect(policed.stderr).toContain("allowManagedHooksOnly")
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

@@ -22,6 +22,10 @@ export interface SettingsOptions {
   readonly projectDir: Option.Option<string>
   readonly preset?: Preset | undefined
   readonly agent?: Option.Option<string> | undefined
+  /** `--plugin DIR` (repeatable): plugin folders whose `hooks/hooks.json` is loaded. */
+  readonly plugin?: ReadonlyArray<string> | undefined
+  /** `--managed-dir DIR`: the managed-settings folder (default: the preset's, or `$AGENT_HOOKS_MANAGED_DIR`). */
+  readonly managedDir?: Option.Option<string> | undefined
 }
 
 /** The presets `run` and `migrate` accept. */
@@ -66,7 +70,9 @@ export const withEngine = <A, E, R>(
       env: process.env,
       onWarning,
       preset: options.preset,
-      agent: options.agent === undefined ? undefined : Option.getOrUndefined(options.agent)
+      agent: options.agent === undefined ? undefined : Option.getOrUndefined(options.agent),
+      plugins: options.plugin !== undefined && options.plugin.length > 0 ? options.plugin : undefined,
+      managedDir: options.managedDir === undefined ? undefined : Option.getOrUndefined(options.managedDir)
     })
     return HookEngine.HookEngine.use(f).pipe(
       Effect.provide(layer),
