@@ -53,6 +53,13 @@ export interface HookEventSpec {
    * `onFailure` is ignored, WorktreeCreate's path...): the event itself, or what a declared event `extends`.
    */
   readonly behavesAs: string
+  /**
+   * How a hook's output is read: `claude` (the reference's §6.1) or `gemini` (Gemini CLI's rules:
+   * stdout, else stderr, as JSON with a top-level `decision` of `allow | ask | deny | block`; plain
+   * text on exit 0 is a system message, on exit 1 a warning, and any other exit code denies with the
+   * text as the reason).
+   */
+  readonly outputDialect: "claude" | "gemini"
 }
 
 /**
@@ -78,6 +85,8 @@ export interface CustomEvent {
   readonly extends?: string | undefined
   /** Any non-zero exit blocks, with stderr as the reason. */
   readonly nonZeroBlocks?: boolean | undefined
+  /** How hook output is read. Default: `claude`. */
+  readonly outputDialect?: "claude" | "gemini" | undefined
   readonly matcherField?: string | undefined
   readonly blocking?: BlockingRule | undefined
   readonly plainStdoutToContext?: boolean | undefined

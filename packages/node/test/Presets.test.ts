@@ -531,6 +531,28 @@ describe("Gemini CLI preset", () => {
     expect(lines(p.log).map((line) => line.split(" ")[0])).toEqual(["after", "before-agent", "after-agent", "start"])
   })
 
+  it("hooks answer in Gemini's format: top-level decision, any exit above 1 denies, exit 1 is a warning", async () => {
+    const p = project()
+    settings(p, {
+      hooks: {
+        BeforeTool: [
+          { matcher: "json_deny", hooks: [command(`echo '{"decision":"deny","reason":"not in this repo"}'`)] },
+          { matcher: "double", hooks: [command(`echo '"{\\"decision\\":\\"block\\",\\"reason\\":\\"twice encoded\\"}"'`)] },
+          { matcher: "exit3", hooks: [command("echo broken policy >&2; exit 3")] },
+          { matcher: "exit1", hooks: [command("echo flaky >&2; exit 1")] },
+          { matcher: "rewrite", hooks: [command(`echo '{"decision":"allow","hookSpecificOutput":{"tool_input":{"command":"ls -la"}}}'`)] }
+        ]
+      }
+    })
+    const engine = await p.engine("gemini")
+    const call = (tool: string) => engine.dispatch("BeforeTool", { tool_name: tool, tool_input: { command: "ls" } })
+    expect(await call("json_deny")).toMatchObject({ blocked: true, decision: "deny", reason: "not in this repo" })
+    expect(await call("double")).toMatchObject({ blocked: true, reason: "twice encoded" })
+    expect(await call("exit3")).toMatchObject({ blocked: true, reason: "broken policy" })
+    expect(await call("exit1")).toMatchObject({ blocked: false, systemMessages: ["Warning: flaky"] })
+    expect(await call("rewrite")).toMatchObject({ blocked: false, decision: "allow", updatedInput: { command: "ls -la" } })
+  })
+
   it("timeouts are milliseconds: 300 kills a 5 s hook; 30000 is 30 s", async () => {
     const p = project()
     settings(p, { hooks: { BeforeTool: [{ hooks: [command("sleep 5; exit 2", { timeout: 300 }), command("true", { timeout: 30000 })] }] } })

@@ -60,7 +60,8 @@ const e = (
   promptHandlers: PROMPT_EVENTS.has(name),
   custom: false,
   nonZeroBlocks: false,
-  behavesAs: name
+  behavesAs: name,
+  outputDialect: "claude"
 })
 
 /** @internal */
@@ -81,7 +82,8 @@ export const custom = (event: CustomEvent): HookEventSpec => {
     promptHandlers: base?.promptHandlers ?? true,
     custom: true,
     nonZeroBlocks: event.nonZeroBlocks ?? base?.nonZeroBlocks ?? false,
-    behavesAs: base?.name ?? event.name
+    behavesAs: base?.name ?? event.name,
+    outputDialect: event.outputDialect ?? "claude"
   }
 }
 

@@ -169,6 +169,7 @@ export const interpret = (event: HookEventSpec, run: RawRun): HookVerdict => {
   if (run.timedOut) {
     return { ...none, status: "cancelled", messages: [`timed out after ${run.timeout} s; output discarded, no decision`] }
   }
+  if (event.outputDialect === "gemini") return interpretGemini(event, run)
 
   const messages: Array<string> = []
   let fields: Fields | undefined
@@ -253,4 +254,63 @@ export const interpret = (event: HookEventSpec, run: RawRun): HookVerdict => {
   const how = run.exitCode === null ? `terminated by signal ${run.signal ?? "unknown"}` : `Failed with non-blocking status code ${run.exitCode}`
   messages.push(`${how}: ${stderr === "" ? "No stderr output" : firstLine(stderr)}`)
   return { ...none, status: "non-blocking-error", messages }
+}
+
+/** Gemini CLI's JSON, or `undefined`: one document, possibly a JSON string holding the document. */
+const geminiJson = (text: string): Record<string, unknown> | undefined => {
+  try {
+    let value: unknown = JSON.parse(text)
+    if (typeof value === "string") value = JSON.parse(value)
+    return Predicate.isObject(value) ? value : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Gemini CLI's output rules (peer reference §1.3–1.4), onto the same verdict. */
+const interpretGemini = (event: HookEventSpec, run: RawRun): HookVerdict => {
+  const text = (run.stdout.trim() !== "" ? run.stdout : run.stderr).trim()
+  const canBlock = event.blocking !== "none"
+  const blockDecision: Decision | null = !canBlock ? null : event.blocking === "decision" ? "block" : "deny"
+  const json = text.startsWith("{") || text.startsWith("\"") ? geminiJson(text) : undefined
+  if (json === undefined) {
+    if (run.exitCode === 0) return { ...none, decision: null, systemMessage: text === "" ? null : text }
+    if (run.exitCode === 1) {
+      return { ...none, status: "non-blocking-error", systemMessage: text === "" ? null : `Warning: ${text}`, messages: [`exit code 1: ${text || "no output"}`] }
+    }
+    return {
+      ...none,
+      status: canBlock ? "blocking-error" : "non-blocking-error",
+      decision: blockDecision,
+      reason: text === "" ? null : text,
+      reasonFrom: "stderr",
+      messages: [run.exitCode === null ? `terminated by signal ${run.signal ?? "unknown"}` : `exit code ${run.exitCode}${canBlock ? "" : `: ${event.name} cannot block`}`]
+    }
+  }
+  const str = (value: unknown): string | null => (typeof value === "string" ? value : null)
+  const raw = json["decision"]
+  const decision: Decision | null = raw === "deny" || raw === "block"
+    ? blockDecision
+    : raw === "ask" && event.blocking === "permission"
+    ? "ask"
+    : (raw === "allow" || raw === "approve") && event.blocking === "permission"
+    ? "allow"
+    : null
+  const specific = Predicate.isObject(json["hookSpecificOutput"]) ? json["hookSpecificOutput"] : undefined
+  const context = specific === undefined ? null : str(specific["additionalContext"])
+  const toolInput = specific !== undefined && Predicate.isObject(specific["tool_input"]) ? specific["tool_input"] : null
+  const reason = str(json["reason"])
+  return {
+    status: decision === "deny" || decision === "block" ? "blocking-error" : "success",
+    decision,
+    reason,
+    reasonFrom: reason === null ? null : "json",
+    continue: json["continue"] !== false,
+    stopReason: json["continue"] === false ? str(json["stopReason"]) : null,
+    systemMessage: str(json["systemMessage"]),
+    additionalContext: context === null ? [] : [context],
+    updatedInput: event.blocking === "permission" ? toolInput : null,
+    hookSpecificOutput: null,
+    messages: []
+  }
 }

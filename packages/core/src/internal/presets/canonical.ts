@@ -62,6 +62,12 @@ export const toCanonical = (settings: LoadedSettings, preset: Preset): Migrated 
           `${event}: ${spec.blocking === "none" ? `cannot block in ${preset.name}, while ${target} can (exit 2 or a JSON decision blocks it in the canonical format)` : `blocks as "${spec.blocking}", ${target} as "${base.blocking}"`}`
         )
       }
+      if (spec.outputDialect === "gemini") {
+        noteOnce(
+          `${event}:output`,
+          `${event}: hooks answer in Gemini CLI's format in ${preset.name} (top-level "decision": "deny", any exit code above 1 denies); in the canonical format a script must answer as Claude Code expects (exit 2, or hookSpecificOutput.permissionDecision)`
+        )
+      }
       if (spec.nonZeroBlocks && !base.nonZeroBlocks) {
         noteOnce(`${event}:nonzero`, `${event}: any non-zero exit blocks in ${preset.name}; ${target} blocks on exit 2 (hooks that blocked on failure carry onFailure: "block")`)
       }

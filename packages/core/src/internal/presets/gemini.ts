@@ -26,17 +26,17 @@ const DEFAULT_TIMEOUT = 60
 
 /** The eleven events, on the catalog events whose semantics they share. */
 export const events: ReadonlyArray<CustomEvent> = [
-  { name: "BeforeTool", extends: "PreToolUse", defaultTimeout: DEFAULT_TIMEOUT },
-  { name: "AfterTool", extends: "PostToolUse", defaultTimeout: DEFAULT_TIMEOUT },
-  { name: "BeforeAgent", extends: "UserPromptSubmit", defaultTimeout: DEFAULT_TIMEOUT },
-  { name: "AfterAgent", extends: "Stop", defaultTimeout: DEFAULT_TIMEOUT },
-  { name: "BeforeModel", blocking: "decision", matcherField: undefined, defaultTimeout: DEFAULT_TIMEOUT },
-  { name: "AfterModel", blocking: "decision", matcherField: undefined, defaultTimeout: DEFAULT_TIMEOUT },
-  { name: "BeforeToolSelection", blocking: "none", matcherField: undefined, defaultTimeout: DEFAULT_TIMEOUT },
-  { name: "SessionStart", defaultTimeout: DEFAULT_TIMEOUT },
-  { name: "SessionEnd", defaultTimeout: DEFAULT_TIMEOUT },
-  { name: "PreCompress", extends: "PreCompact", blocking: "none", defaultTimeout: DEFAULT_TIMEOUT },
-  { name: "Notification", defaultTimeout: DEFAULT_TIMEOUT }
+  { name: "BeforeTool", extends: "PreToolUse", defaultTimeout: DEFAULT_TIMEOUT, outputDialect: "gemini" },
+  { name: "AfterTool", extends: "PostToolUse", defaultTimeout: DEFAULT_TIMEOUT, outputDialect: "gemini" },
+  { name: "BeforeAgent", extends: "UserPromptSubmit", defaultTimeout: DEFAULT_TIMEOUT, outputDialect: "gemini" },
+  { name: "AfterAgent", extends: "Stop", defaultTimeout: DEFAULT_TIMEOUT, outputDialect: "gemini" },
+  { name: "BeforeModel", blocking: "decision", matcherField: undefined, defaultTimeout: DEFAULT_TIMEOUT, outputDialect: "gemini" },
+  { name: "AfterModel", blocking: "decision", matcherField: undefined, defaultTimeout: DEFAULT_TIMEOUT, outputDialect: "gemini" },
+  { name: "BeforeToolSelection", blocking: "none", matcherField: undefined, defaultTimeout: DEFAULT_TIMEOUT, outputDialect: "gemini" },
+  { name: "SessionStart", defaultTimeout: DEFAULT_TIMEOUT, outputDialect: "gemini" },
+  { name: "SessionEnd", defaultTimeout: DEFAULT_TIMEOUT, outputDialect: "gemini" },
+  { name: "PreCompress", extends: "PreCompact", blocking: "none", defaultTimeout: DEFAULT_TIMEOUT, outputDialect: "gemini" },
+  { name: "Notification", defaultTimeout: DEFAULT_TIMEOUT, outputDialect: "gemini" }
 ]
 const EVENTS = events.map((event) => event.name)
 const TOOL_EVENTS = new Set(["BeforeTool", "AfterTool"])
