@@ -550,7 +550,10 @@ describe("Gemini CLI preset", () => {
     expect(await call("double")).toMatchObject({ blocked: true, reason: "twice encoded" })
     expect(await call("exit3")).toMatchObject({ blocked: true, reason: "broken policy" })
     expect(await call("exit1")).toMatchObject({ blocked: false, systemMessages: ["Warning: flaky"] })
-    expect(await call("rewrite")).toMatchObject({ blocked: false, decision: "allow", updatedInput: { command: "ls -la" } })
+    expect(await call("rewrite")).toMatchObject({ blocked: false, decision: "allow", updatedInput: { command: "ls -la" }, hookSpecificOutput: null })
+    settings(p, { hooks: { BeforeModel: [{ hooks: [command(`echo '{"hookSpecificOutput":{"llm_request":{"model":"small"}}}'`)] }] } })
+    const model = await p.engine("gemini")
+    expect((await model.dispatch("BeforeModel", { llm_request: { model: "big" } })).hookSpecificOutput).toEqual({ llm_request: { model: "small" } })
   })
 
   it("timeouts are milliseconds: 300 kills a 5 s hook; 30000 is 30 s", async () => {

@@ -267,6 +267,11 @@ const geminiJson = (text: string): Record<string, unknown> | undefined => {
   }
 }
 
+const passThrough = (specific: Record<string, unknown>): Record<string, unknown> | null => {
+  const rest = Object.fromEntries(Object.entries(specific).filter(([key]) => key !== "additionalContext" && key !== "tool_input" && key !== "hookEventName"))
+  return Object.keys(rest).length === 0 ? null : rest
+}
+
 /** Gemini CLI's output rules (peer reference §1.3–1.4), onto the same verdict. */
 const interpretGemini = (event: HookEventSpec, run: RawRun): HookVerdict => {
   const text = (run.stdout.trim() !== "" ? run.stdout : run.stderr).trim()
@@ -310,7 +315,8 @@ const interpretGemini = (event: HookEventSpec, run: RawRun): HookVerdict => {
     systemMessage: str(json["systemMessage"]),
     additionalContext: context === null ? [] : [context],
     updatedInput: event.blocking === "permission" ? toolInput : null,
-    hookSpecificOutput: null,
+    // Everything else (llm_request, llm_response, toolConfig, tailToolCallRequest, clearContext...) goes to the host as it is.
+    hookSpecificOutput: specific === undefined ? null : passThrough(specific),
     messages: []
   }
 }
