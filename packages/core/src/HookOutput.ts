@@ -51,6 +51,8 @@ export interface HookVerdict {
   readonly continue: boolean
   readonly stopReason: string | null
   readonly systemMessage: string | null
+  /** A valid `terminalSequence` (OSC 0/1/2/9/99/777 or BEL), for the host's terminal; else `null`. */
+  readonly terminalSequence?: string | null | undefined
   readonly additionalContext: ReadonlyArray<string>
   readonly updatedInput: Record<string, unknown> | null
   /** Other `hookSpecificOutput` fields the event accepts (`updatedToolOutput`, `sessionTitle`, `watchPaths`...). */

@@ -85,6 +85,8 @@ export interface Outcome {
    * `<hook> hook error: ...` notice per failed hook.
    */
   readonly toUser: ReadonlyArray<string>
+  /** `terminalSequence`s the hooks returned (OSC 0/1/2/9/99/777 or BEL only), for an interactive host to write to its terminal. */
+  readonly terminalSequences: ReadonlyArray<string>
   /** Hooks started in the background (`async`); their results arrive later (`takeAsyncResults`). */
   readonly asyncHooks: ReadonlyArray<string>
   /** Problems worth showing to whoever maintains the hooks (bad JSON output, config warnings). */

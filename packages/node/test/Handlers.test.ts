@@ -409,11 +409,11 @@ describe("plugins, managed policy, host events, long output", () => {
     const dir = tempDir()
     const plugin = join(dir, "my plugin")
     mkdirSync(join(plugin, "hooks"), { recursive: true })
-    writeFileSync(join(plugin, "check.sh"), "cat >/dev/null; echo \"root=$CLAUDE_PLUGIN_ROOT\"\n")
+    writeFileSync(join(plugin, "check.sh"), "cat >/dev/null; echo \"root=$CLAUDE_PLUGIN_ROOT\"; test -d \"$CLAUDE_PLUGIN_DATA\" && echo \"data=$CLAUDE_PLUGIN_DATA\"\n")
     writeFileSync(join(plugin, "hooks", "hooks.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [cmd(`sh "\${CLAUDE_PLUGIN_ROOT}/check.sh"`)] }] } }))
-    const { engine } = await engineWith({}, { dir, plugins: [plugin] })
+    const { engine } = await engineWith({}, { dir, plugins: [plugin], env: { ...process.env, AGENT_HOOKS_HOME: join(dir, "home") } })
     const outcome = await engine.dispatch("Stop", {})
-    expect(outcome.hooks[0]!.stdout).toBe(`root=${plugin}\n`)
+    expect(outcome.hooks[0]!.stdout).toBe(`root=${plugin}\ndata=${join(dir, "home", "plugins", "data", "my plugin")}\n`)
   })
 
   it("managed allowManagedHooksOnly: only policy hooks run", async () => {
@@ -534,5 +534,27 @@ describe("policy and semantics edge cases", () => {
     expect(outcome.hooks[0]).toMatchObject({ timedOut: true, status: "cancelled" })
     expect(Date.now() - started).toBeLessThan(4500)
     expect(outcome.toUser.join("\n")).toMatch(/SessionEnd:other hook error: \[sleep 5\]: timed out after 1.5 s/)
+  })
+
+  it("terminalSequence: a valid OSC sequence reaches the host, anything else is dropped with a note", async () => {
+    const { engine } = await engineWith({
+      hooks: {
+        Notification: [{
+          hooks: [
+            cmd(`printf '{"terminalSequence":"\\u001b]0;build done\\u0007"}'`),
+            cmd(`printf '{"terminalSequence":"\\u001b[2J"}'`)
+          ]
+        }]
+      }
+    })
+    const outcome = await engine.dispatch("Notification", { message: "m", notification_type: "idle_prompt" })
+    expect(outcome.terminalSequences).toEqual(["\u001b]0;build done\u0007"])
+    expect(outcome.warnings.join("\n")).toContain("terminalSequence ignored")
+  })
+
+  it("DirectoryAdded: a systemMessage goes to the model", async () => {
+    const { engine } = await engineWith({ hooks: { DirectoryAdded: [{ hooks: [cmd(`echo '{"systemMessage":"docs/ holds the API reference"}'`)] }] } })
+    const outcome = await engine.dispatch("DirectoryAdded", { directory: "/repo/docs", source: "slash_command" })
+    expect(outcome).toMatchObject({ toModel: ["docs/ holds the API reference"], toUser: [] })
   })
 })

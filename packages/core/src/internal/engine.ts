@@ -153,6 +153,12 @@ export const make = (
     const sessionId = HookInput.makeSessionId()
     const baseEnv: Record<string, string> = { ...cleanEnv(env), AGENT_HOOKS_PROJECT_DIR: projectDir, CLAUDE_PROJECT_DIR: projectDir }
     for (const name of preset.projectDirEnv) baseEnv[name] = projectDir
+    /** A plugin's persistent data folder: `<agent-hooks home>/plugins/data/<plugin folder name>`, created when the engine starts. */
+    const pluginDataDir = (root: string): string => {
+      const home = env["AGENT_HOOKS_HOME"] ?? (env["HOME"] === undefined ? path.join(root, ".data") : path.join(env["HOME"], ".agent-hooks"))
+      return path.join(home, "plugins", "data", path.basename(root))
+    }
+
     const sequential = options.sequential ?? settings.sequential
     const allowedCommands = settings.allowedCommands === undefined ? undefined : new Set(settings.allowedCommands)
     const stopCap = options.stopBlockCap ?? envNumber(env, "AGENT_HOOKS_STOP_HOOK_BLOCK_CAP", "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP") ?? 8
@@ -161,6 +167,12 @@ export const make = (
     const asyncFibers = yield* FiberSet.make<void, never>()
     const asyncPool = yield* Semaphore.make(Math.max(1, options.asyncConcurrency ?? 4))
     let asyncResults: Array<AsyncResult> = []
+    const pluginRoots = new Set(Object.values(settings.hooks).flatMap((entries) => entries.flatMap((entry) => entry.pluginRoot ?? [])))
+    for (const root of pluginRoots) {
+      yield* fs.makeDirectory(pluginDataDir(root), { recursive: true }).pipe(
+        Effect.catch((error) => Effect.sync(() => options.onWarning?.(`cannot create the data folder of plugin ${root}: ${error.message}`)))
+      )
+    }
 
     const select = (spec: HookEvent.HookEventSpec, payload: Readonly<Record<string, unknown>>): ReadonlyArray<HookEntry> => {
       const value = matchValue(spec, payload, path)
@@ -364,7 +376,9 @@ export const make = (
         const context = (entry: HookEntry) => {
           const own = entry.handler.timeout ?? defaultTimeout(entry.handler, spec)
           const timeout = sessionEndBudget === undefined ? own : Math.min(own, sessionEndBudget)
-          const hookEnv = entry.pluginRoot === undefined ? baseEnv : { ...baseEnv, CLAUDE_PLUGIN_ROOT: entry.pluginRoot }
+          const hookEnv = entry.pluginRoot === undefined
+            ? baseEnv
+            : { ...baseEnv, CLAUDE_PLUGIN_ROOT: entry.pluginRoot, CLAUDE_PLUGIN_DATA: pluginDataDir(entry.pluginRoot) }
           return {
             timeout,
             ctx: {

@@ -62,6 +62,7 @@ export const aggregate = (
   let stopReason: string | null = null
   const additionalContext: Array<string> = []
   const systemMessages: Array<string> = []
+  const terminalSequences: Array<string> = []
   for (const { result, verdict } of hooks) {
     if (verdict.updatedInput !== null) updatedInput = { ...(updatedInput ?? {}), ...verdict.updatedInput }
     if (verdict.hookSpecificOutput !== null) specific = { ...(specific ?? {}), ...verdict.hookSpecificOutput }
@@ -71,6 +72,7 @@ export const aggregate = (
     }
     additionalContext.push(...verdict.additionalContext)
     if (verdict.systemMessage !== null) systemMessages.push(verdict.systemMessage)
+    if (verdict.terminalSequence !== undefined && verdict.terminalSequence !== null) terminalSequences.push(verdict.terminalSequence)
     if (verdict.stderrNotice !== undefined && verdict.stderrNotice !== null) {
       route(event.exit2StderrTo, `${label} hook error: ${verdict.stderrNotice}`)
     }
@@ -80,7 +82,9 @@ export const aggregate = (
     }
   }
   toModel.push(...additionalContext)
-  toUser.push(...systemMessages)
+  // DirectoryAdded's systemMessage goes to the model (§6.2); everywhere else to the user.
+  if (event.behavesAs === "DirectoryAdded") toModel.push(...systemMessages)
+  else toUser.push(...systemMessages)
   if (!cont && stopReason !== null) toUser.push(stopReason)
 
   return {
@@ -97,6 +101,7 @@ export const aggregate = (
     hookSpecificOutput: specific,
     toModel,
     toUser,
+    terminalSequences,
     asyncHooks,
     warnings
   }

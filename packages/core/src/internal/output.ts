@@ -21,8 +21,12 @@ interface Fields {
   readonly additionalContext: string | null
   readonly updatedInput: Record<string, unknown> | null
   readonly specific: Record<string, unknown> | null
+  readonly terminalSequence: string | null
   readonly notes: ReadonlyArray<string>
 }
+
+/** OSC 0/1/2/9/99/777 sequences (BEL- or ST-terminated) or a bare BEL, nothing else (§6.2). */
+const TERMINAL_SEQUENCE = /^(?:\u001b\](?:0|1|2|9|99|777);[^\u0007\u001b]*(?:\u0007|\u001b\\)|\u0007)+$/
 
 /** hookSpecificOutput fields the aggregation handles itself; the others pass through to the host. */
 const AGGREGATED = new Set(["hookEventName", "additionalContext", "permissionDecision", "permissionDecisionReason", "updatedInput", "decision"])
@@ -41,6 +45,12 @@ const validate = (event: HookEventSpec, output: Json): Validation => {
   }
   const cont = output["continue"]
   if (cont !== undefined && typeof cont !== "boolean") problems.push(`continue: expected boolean, got ${describe(cont)}`)
+  let terminalSequence: string | null = null
+  const sequence = output["terminalSequence"]
+  if (sequence !== undefined) {
+    if (typeof sequence === "string" && TERMINAL_SEQUENCE.test(sequence)) terminalSequence = sequence
+    else notes.push(`terminalSequence ignored: only OSC 0, 1, 2, 9, 99, 777 or BEL are allowed`)
+  }
   const suppress = output["suppressOutput"]
   if (suppress !== undefined && typeof suppress !== "boolean") problems.push(`suppressOutput: expected boolean, got ${describe(suppress)}`)
   const stopReason = str("stopReason", output["stopReason"])
@@ -136,6 +146,7 @@ const validate = (event: HookEventSpec, output: Json): Validation => {
       additionalContext,
       updatedInput,
       specific: extras,
+      terminalSequence,
       notes
     }
   }
@@ -211,6 +222,7 @@ export const interpret = (event: HookEventSpec, run: RawRun): HookVerdict => {
       additionalContext: fields.additionalContext === null ? [] : [fields.additionalContext],
       updatedInput: fields.updatedInput,
       hookSpecificOutput: fields.specific,
+      terminalSequence: fields.terminalSequence,
       reasonFrom: fields.reason === null ? null : "json" as const,
       messages
     }
