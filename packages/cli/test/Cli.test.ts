@@ -44,9 +44,11 @@ const cli = (args: ReadonlyArray<string>, options: { stdin?: string; cwd?: strin
     input: options.stdin ?? "",
     cwd: options.cwd ?? scratch,
     env,
-    encoding: "utf8"
+    encoding: "utf8",
+    // A CLI that hangs fails the test instead of blocking the worker for good.
+    timeout: 20_000
   })
-  if (result.error) throw result.error
+  if (result.error && (result.error as NodeJS.ErrnoException).code !== "ETIMEDOUT") throw result.error
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
@@ -327,6 +329,24 @@ describe("plugins and managed policy from the command line", () => {
       expect(policed.status).toBe(0)
       expect(outcomeOf(policed).hooks).toEqual([])
       expect(policed.stderr).toContain("allowManagedHooksOnly")
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe("in-process hooks that outlive their timeout", () => {
+  it("do not hold the command open: run exits once the outcome is printed", () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-cli-slow-")))
+    try {
+      writeFileSync(join(dir, "never.mjs"), "export default () => new Promise(() => setInterval(() => {}, 1000))\n")
+      writeFileSync(join(dir, "s.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "module", module: "./never.mjs", timeout: 1 }] }] } }))
+      const started = Date.now()
+      const result = cli(["run", "Stop", "--settings", join(dir, "s.json")], { stdin: "{}" })
+      expect(result.status).toBe(0)
+      expect(outcomeOf(result).hooks[0]).toMatchObject({ status: "cancelled", timedOut: true })
+      // The hook never settles; before the fix the process lived on with it (here: forever).
+      expect(Date.now() - started).toBeLessThan(15_000)
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

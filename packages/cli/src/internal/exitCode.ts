@@ -41,6 +41,13 @@ export const fromExit = (exit: Exit.Exit<unknown, unknown>): ExitCode =>
 /** @internal */
 export const teardown = <E, A>(exit: Exit.Exit<A, E>, onExit: (code: number) => void): void => {
   const code = fromExit(exit)
-  // `process.exit` does not wait for pending writes to a pipe: flush both streams first.
-  process.stdout.write("", () => process.stderr.write("", () => onExit(code)))
+  // `process.exit` does not wait for pending writes to a pipe: flush both streams first. Then exit
+  // even on success: the outcome is final, and an in-process hook that outlived its timeout (a
+  // module that ignores its AbortSignal) must not hold the host's command open.
+  process.stdout.write("", () =>
+    process.stderr.write("", () => {
+      onExit(code)
+      process.exit(code)
+    })
+  )
 }
