@@ -22,6 +22,7 @@
  */
 import type { Effect, Scope } from "effect"
 import { Context, Data } from "effect"
+import * as kit from "./internal/spawnerKit.ts"
 
 /**
  * What to start. Shell form is expressed by the caller as `file: "/bin/sh", args: ["-c", cmd]`.
@@ -138,3 +139,42 @@ export class ProcessSpawner extends Context.Service<
     readonly spawn: (request: ProcessRequest) => Effect.Effect<ProcessHandle, SpawnError, Scope.Scope>
   }
 >()("@agent-hooks/core/ProcessSpawner") {}
+
+/**
+ * For spawner implementations: one of stdout / stderr. Decodes UTF-8 incrementally (a character
+ * split across chunks is held back until it is complete), keeps at most `cap` bytes, and accepts
+ * (and drops) everything past the cap so the child never blocks on a full pipe.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface OutputCollector {
+  /** Set once the cap was reached. */
+  truncated: boolean
+  readonly push: (chunk: Uint8Array) => void
+  /** The text decoded so far (an incomplete trailing character is not included). */
+  readonly soFar: () => string
+  /** The final text, once the stream ended. */
+  readonly finish: () => string
+}
+
+/**
+ * For spawner implementations: a collector with a byte cap.
+ *
+ * @since 0.1.0
+ * @category implementation
+ */
+export const makeOutputCollector: (cap: number) => OutputCollector = kit.makeOutputCollector
+
+/**
+ * For spawner implementations: the `SpawnError` for a failed start, worded the same on every
+ * runtime (`spawn <file> <errno>`), naming a missing or bad cwd (`cwdProblem` tells, for the runtime).
+ *
+ * @since 0.1.0
+ * @category implementation
+ */
+export const spawnErrorFrom: (
+  request: ProcessRequest,
+  cause: unknown,
+  cwdProblem: (cwd: string) => string | undefined
+) => SpawnError = kit.spawnErrorFrom

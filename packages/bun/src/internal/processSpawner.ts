@@ -1,5 +1,6 @@
-import { ProcessSpawner, SpawnError } from "@agent-hooks/core/ProcessSpawner"
-import type { KillSignal, ProcessExit, ProcessHandle, ProcessOutput, ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
+import { makeOutputCollector, ProcessSpawner, spawnErrorFrom } from "@agent-hooks/core/ProcessSpawner"
+import type { SpawnError } from "@agent-hooks/core/ProcessSpawner"
+import type { KillSignal, OutputCollector, ProcessExit, ProcessHandle, ProcessOutput, ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
 import { statSync } from "node:fs"
 import { Deferred, Effect, Layer } from "effect"
 import type { Scope } from "effect"
@@ -11,48 +12,6 @@ const groups = process.platform !== "win32"
 /** @internal */
 export const capabilities: SpawnerCapabilities = { runtime: "bun", processGroups: groups }
 
-/**
- * One of stdout / stderr: decodes UTF-8 incrementally (a character split across chunks is held
- * back until it is complete), keeps at most `cap` bytes, and keeps reading past the cap so the
- * child never blocks on a full pipe.
- */
-class Collector {
-  private text = ""
-  private bytes = 0
-  truncated = false
-  private readonly decoder = new TextDecoder("utf-8")
-  private readonly cap: number
-
-  constructor(cap: number) {
-    this.cap = cap
-  }
-
-  push(chunk: Uint8Array): void {
-    if (this.truncated) return
-    const room = this.cap - this.bytes
-    if (chunk.byteLength > room) {
-      this.truncated = true
-      chunk = chunk.subarray(0, Math.max(0, room))
-    }
-    this.bytes += chunk.byteLength
-    this.text += this.decoder.decode(chunk, { stream: true })
-  }
-
-  /** The text decoded so far (an incomplete trailing character is not included). */
-  soFar(): string {
-    return this.text
-  }
-
-  /** The final text: an incomplete character at the end of a complete stream becomes U+FFFD; one cut by the cap is dropped. */
-  finish(): string {
-    if (!this.truncated) this.text += this.decoder.decode()
-    return this.text
-  }
-}
-
-const errorCode = (cause: unknown): string | undefined =>
-  typeof cause === "object" && cause !== null && "code" in cause && typeof cause.code === "string" ? cause.code : undefined
-
 const cwdProblem = (cwd: string): string | undefined => {
   try {
     return statSync(cwd).isDirectory() ? undefined : `cwd ${cwd} is not a directory`
@@ -61,16 +20,7 @@ const cwdProblem = (cwd: string): string | undefined => {
   }
 }
 
-const spawnError = (request: ProcessRequest, cause: unknown): SpawnError => {
-  const code = errorCode(cause)
-  // The same wording as the Node spawner: `spawn <file> <errno>`.
-  const base = code !== undefined && /^E[A-Z0-9]+$/.test(code)
-    ? `spawn ${request.file} ${code}`
-    : (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]!
-  // Bun reports a missing cwd as ENOENT of the executable (`posix_spawn '/bin/sh'`).
-  const cwd = code === "ENOENT" || code === "ENOTDIR" ? cwdProblem(request.cwd) : undefined
-  return new SpawnError({ file: request.file, cause, detail: cwd ? `${base} (${cwd})` : base })
-}
+const spawnError = (request: ProcessRequest, cause: unknown): SpawnError => spawnErrorFrom(request, cause, cwdProblem)
 
 const ignore = () => {}
 
@@ -124,8 +74,8 @@ const start = (request: ProcessRequest): Effect.Effect<Running, SpawnError> =>
 
     const exited = Deferred.makeUnsafe<ProcessExit>()
     const output = Deferred.makeUnsafe<ProcessOutput>()
-    const out = new Collector(request.maxOutputBytes)
-    const err = new Collector(request.maxOutputBytes)
+    const out = makeOutputCollector(request.maxOutputBytes)
+    const err = makeOutputCollector(request.maxOutputBytes)
     let open = 2
     const end = () => {
       open -= 1
@@ -141,7 +91,7 @@ const start = (request: ProcessRequest): Effect.Effect<Running, SpawnError> =>
         )
       }
     }
-    const pump = (stream: ReadableStream<Uint8Array>, collector: Collector) => {
+    const pump = (stream: ReadableStream<Uint8Array>, collector: OutputCollector) => {
       const reader = stream.getReader()
       const loop = async () => {
         try {

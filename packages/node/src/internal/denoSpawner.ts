@@ -1,6 +1,7 @@
-import { ProcessSpawner, SpawnError } from "@agent-hooks/core/ProcessSpawner"
-import type { KillSignal, ProcessExit, ProcessHandle, ProcessOutput, ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
-import { statSync } from "node:fs"
+import { makeOutputCollector, ProcessSpawner, spawnErrorFrom } from "@agent-hooks/core/ProcessSpawner"
+import type { SpawnError } from "@agent-hooks/core/ProcessSpawner"
+import type { KillSignal, OutputCollector, ProcessExit, ProcessHandle, ProcessOutput, ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
+import { cwdProblem } from "./cwd.ts"
 import { Deferred, Effect, Layer } from "effect"
 import type { Scope } from "effect"
 
@@ -54,59 +55,7 @@ export const capabilities: SpawnerCapabilities = { runtime: "deno", processGroup
 export const capabilitiesWithoutGroups: SpawnerCapabilities = { runtime: "deno", processGroups: false }
 
 /** One of stdout / stderr: incremental UTF-8, capped at `cap` bytes, read to the end regardless. */
-class Collector {
-  private text = ""
-  private bytes = 0
-  truncated = false
-  private readonly decoder = new TextDecoder("utf-8")
-  private readonly cap: number
-
-  constructor(cap: number) {
-    this.cap = cap
-  }
-
-  push(chunk: Uint8Array): void {
-    if (this.truncated) return
-    const room = this.cap - this.bytes
-    if (chunk.byteLength > room) {
-      this.truncated = true
-      chunk = chunk.subarray(0, Math.max(0, room))
-    }
-    this.bytes += chunk.byteLength
-    this.text += this.decoder.decode(chunk, { stream: true })
-  }
-
-  soFar(): string {
-    return this.text
-  }
-
-  finish(): string {
-    if (!this.truncated) this.text += this.decoder.decode()
-    return this.text
-  }
-}
-
-const errorCode = (cause: unknown): string | undefined =>
-  typeof cause === "object" && cause !== null && "code" in cause && typeof cause.code === "string" ? cause.code : undefined
-
-const cwdProblem = (cwd: string): string | undefined => {
-  try {
-    return statSync(cwd).isDirectory() ? undefined : `cwd ${cwd} is not a directory`
-  } catch {
-    return `cwd ${cwd} does not exist`
-  }
-}
-
-const spawnError = (request: ProcessRequest, cause: unknown): SpawnError => {
-  const code = errorCode(cause)
-  const message = (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]!
-  // The Node spawner's wording, `spawn <file> <errno>`; EINVAL (a NUL byte) keeps Deno's reason.
-  const base = code !== undefined && /^E[A-Z0-9]+$/.test(code)
-    ? `spawn ${request.file} ${code}${code === "EINVAL" ? ` (${message.replace(/^Failed to spawn '[^']*': /, "")})` : ""}`
-    : message
-  const cwd = code === "ENOENT" || code === "ENOTDIR" ? cwdProblem(request.cwd) : undefined
-  return new SpawnError({ file: request.file, cause, detail: cwd ? `${base} (${cwd})` : base })
-}
+const spawnError = (request: ProcessRequest, cause: unknown): SpawnError => spawnErrorFrom(request, cause, cwdProblem)
 
 const ignore = () => {}
 
@@ -168,8 +117,8 @@ const start = (request: ProcessRequest, detached: boolean): Effect.Effect<Runnin
 
     const exited = Deferred.makeUnsafe<ProcessExit>()
     const output = Deferred.makeUnsafe<ProcessOutput>()
-    const out = new Collector(request.maxOutputBytes)
-    const err = new Collector(request.maxOutputBytes)
+    const out = makeOutputCollector(request.maxOutputBytes)
+    const err = makeOutputCollector(request.maxOutputBytes)
     let open = 2
     const end = () => {
       open -= 1
@@ -185,7 +134,7 @@ const start = (request: ProcessRequest, detached: boolean): Effect.Effect<Runnin
         )
       }
     }
-    const pump = (stream: ReadableStream<Uint8Array>, collector: Collector) => {
+    const pump = (stream: ReadableStream<Uint8Array>, collector: OutputCollector) => {
       const reader = stream.getReader()
       const loop = async () => {
         try {
