@@ -6,6 +6,7 @@
 import { Effect } from "effect"
 import type { CustomEvent } from "../../HookEvent.ts"
 import type { Preset, PresetContext } from "../../Preset.ts"
+import { claude } from "../preset.ts"
 import {
   decodeTranslated,
   describe,
@@ -202,14 +203,8 @@ const decode: Preset["decode"] = (document, file, context) =>
 export const orchestration: Preset = {
   name: "orchestration",
   description: "Claude Code orchestration design: .claude/settings*.json with exec-form handlers, ms timeouts, continueOnError, a JSONL log",
-  discover: (context) => {
-    const home = context.env["CLAUDE_CONFIG_DIR"] ?? (nonEmpty(context.env["HOME"]) ? join(context.env["HOME"]!, ".claude") : undefined)
-    return [
-      ...(home === undefined ? [] : [{ path: join(home, "settings.json"), scope: "user" as const, required: false }]),
-      { path: join(context.projectDir, ".claude", "settings.json"), scope: "project", required: false },
-      { path: join(context.projectDir, ".claude", "settings.local.json"), scope: "local", required: false }
-    ]
-  },
+  // The design names no files of its own: Claude Code's, as it is written for Claude Code.
+  discover: (context) => claude.discover(context),
   decode,
   events,
   projectDirEnv: []
