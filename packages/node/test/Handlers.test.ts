@@ -284,6 +284,13 @@ describe("programmatic hooks for Effect users, and status messages", () => {
     expect(await waitUntil(() => interrupted, 2000)).toBe(true)
   })
 
+  it("hookedEvents names every event with a hook, programmatic ones included", async () => {
+    const { engine } = await engineWith({ hooks: { Stop: [{ hooks: [cmd("true")] }], UnknownThing: [{ hooks: [cmd("true")] }] } }, {
+      hooks: { PreToolUse: [{ hooks: [() => undefined] }] }
+    })
+    expect([...engine.hookedEvents].sort()).toEqual(["PreToolUse", "Stop"])
+  })
+
   it("onHookStart receives each hook's statusMessage as it starts", async () => {
     const started: Array<unknown> = []
     const { engine } = await engineWith({ hooks: { Stop: [{ hooks: [cmd("true", { statusMessage: "Checking the build..." }), cmd("true")] }] } }, {

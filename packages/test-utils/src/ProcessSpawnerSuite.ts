@@ -4,14 +4,19 @@
  *
  * It checks: stdin written in full then closed (also 5 MB to a hook that never reads it), stdout,
  * stderr and exit codes, exits by signal, the output caps and truncation flags, UTF-8 split
- * across chunks, `SpawnError` for a missing executable or cwd, exec-form arguments passed
- * verbatim, `env` and `cwd`, `exited` not held back by a grandchild that keeps stdout open,
- * `kill` reaching the whole process group, SIGKILL ending a TERM-ignoring hook, and the scope's
- * close killing everything left in the group without waiting for it.
+ * across chunks, `SpawnError` for a missing executable, a missing cwd or a NUL byte (with the
+ * shared wording `spawn <file> ENOENT (cwd <dir> does not exist)`), exec-form arguments passed
+ * verbatim, `env` and `cwd`, `exited` not held back by a grandchild that keeps stdout open, the
+ * child leading its own session and process group, `kill` reaching the whole process group,
+ * SIGKILL ending a TERM-ignoring hook, the scope's close killing everything left in the group
+ * without waiting for it, the core's `HookRunner` on top (its SIGKILL step, its drain window),
+ * and, given `options.releaseHost`, a host process that exits on its own after the release
+ * although an escaped grandchild holds stdout.
  *
  * The cases that need process groups are skipped (and reported as skipped) when
- * `capabilities.processGroups` is false. Time bounds are generous upper bounds (5 s for "promptly",
- * 3 s for processes to be gone, as some hosts reap zombies ~1.7 s late).
+ * `capabilities.processGroups` is false, or check only the direct child; the release-host case
+ * is skipped without `options.releaseHost`. Time bounds are generous upper bounds (5 s for
+ * "promptly", 3 s for processes to be gone, as some hosts reap zombies ~1.7 s late).
  *
  * **Example**
  *
@@ -19,12 +24,19 @@
  * import { suite } from "@agent-hooks/test-utils/ProcessSpawnerSuite"
  * import { NodeProcessSpawner } from "@agent-hooks/node"
  *
- * suite("NodeProcessSpawner", NodeProcessSpawner.layer, { processGroups: true })
+ * suite("NodeProcessSpawner", NodeProcessSpawner.layer, { processGroups: true }, {
+ *   nulByteDetail: "null bytes",
+ *   releaseHost: {
+ *     command: process.execPath,
+ *     args: ["--conditions=source"],
+ *     spawner: new URL("../src/NodeProcessSpawner.ts#layer", import.meta.url).href
+ *   }
+ * })
  * ```
  *
  * @since 0.1.0
  */
-import type { ProcessSpawner } from "@agent-hooks/core/ProcessSpawner"
+import type { ProcessRequest, ProcessSpawner } from "@agent-hooks/core/ProcessSpawner"
 import type { Layer } from "effect"
 import * as internal from "./internal/processSpawnerSuite.ts"
 
@@ -35,8 +47,40 @@ import * as internal from "./internal/processSpawnerSuite.ts"
  * @category models
  */
 export interface SuiteCapabilities {
-  /** `kill` and the scope's close reach grandchildren; when false those cases are skipped. */
+  /**
+   * The child leads its own session and process group, and `kill` and the scope's close reach
+   * grandchildren; when false those cases are skipped (or check the direct child only).
+   */
   readonly processGroups: boolean
+}
+
+/**
+ * How to start the suite's release host (a script in this package) on a runtime:
+ * `<command> ...args <host script> <pid file> <spawner>`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ReleaseHost {
+  /** The runtime executable, e.g. `process.execPath`. */
+  readonly command: string
+  /** Its arguments before the script, e.g. `["--conditions=source"]` (Node, Bun) or `["run", "-A", "--conditions=source"]` (Deno). */
+  readonly args: ReadonlyArray<string>
+  /** `<module URL>#<export>`: the module the host imports and its export holding the `Layer<ProcessSpawner>` (default `layer`). */
+  readonly spawner: string
+}
+
+/**
+ * What differs between spawners but is not a capability.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SuiteOptions {
+  /** Part of the `SpawnError` detail for an argument with a NUL byte (the runtime's own words); unchecked when absent. */
+  readonly nulByteDetail?: string
+  /** Runs the release-host case (skipped when absent). */
+  readonly releaseHost?: ReleaseHost
 }
 
 /**
@@ -46,5 +90,18 @@ export interface SuiteCapabilities {
  * @since 0.1.0
  * @category tests
  */
-export const suite: (name: string, layer: Layer.Layer<ProcessSpawner>, capabilities: SuiteCapabilities) => void =
-  internal.suite
+export const suite: (
+  name: string,
+  layer: Layer.Layer<ProcessSpawner>,
+  capabilities: SuiteCapabilities,
+  options?: SuiteOptions
+) => void = internal.suite
+
+/**
+ * The request the suite starts from: `/bin/sh` with no arguments, the OS temp dir as cwd, an
+ * environment of `PATH` only, an empty stdin and a 1 MB output cap; `overrides` replace fields.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const request: (overrides?: Partial<ProcessRequest>) => ProcessRequest = internal.request

@@ -3,6 +3,7 @@
  *
  * @since 0.1.0
  */
+export * as Cleanups from "./Cleanups.ts"
 export * as Fixtures from "./Fixtures.ts"
 export * as ProcessSpawnerSuite from "./ProcessSpawnerSuite.ts"
 export * as Processes from "./Processes.ts"
