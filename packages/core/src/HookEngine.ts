@@ -193,6 +193,11 @@ export class HookEngine extends Context.Service<
     /** The merged settings, with the warnings raised while loading them. */
     readonly settings: LoadedSettings
     /**
+     * The events that have at least one hook (settings and programmatic ones). A host may skip
+     * dispatching any other event: nothing would run.
+     */
+    readonly hookedEvents: ReadonlySet<string>
+    /**
      * Runs every hook configured for `event` whose matcher fits `payload`.
      * Fails only for engine errors (a payload that is not an object); hook failures are results.
      */

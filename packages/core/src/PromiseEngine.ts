@@ -33,6 +33,8 @@ import * as internal from "./internal/promiseEngine.ts"
  */
 export interface PromiseHookEngine {
   readonly settings: LoadedSettings
+  /** The events that have at least one hook (settings and programmatic ones); dispatching any other event runs nothing. */
+  readonly hookedEvents: ReadonlySet<string>
   /** Runs the hooks of `event` for `payload` (a JSON object). */
   readonly dispatch: (event: string, payload: Record<string, unknown>) => Promise<Outcome>
   /** Removes and returns the results of `async` hooks that finished since the last call. */

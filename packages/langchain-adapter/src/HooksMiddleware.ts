@@ -68,10 +68,16 @@ export type DispatchOutcome =
 export interface HookDispatcher {
   readonly dispatch: (event: string, payload: Record<string, unknown>) => Promise<DispatchOutcome>
   /**
-   * The loaded settings, when known. Used only to skip the host events (`BeforeModel`,
-   * `AfterModel`) that no hook is configured for.
+   * The loaded settings, when known. Used to skip the host events (`BeforeModel`, `AfterModel`)
+   * that no hook is configured for and, with `HooksMiddlewareOptions.callbackEvents`, every event
+   * that no hook is configured for.
    */
   readonly settings?: { readonly hooks: Readonly<Record<string, ReadonlyArray<unknown>>> } | undefined
+  /**
+   * The events that have any hook, programmatic ones included (engines from `createHookEngine`
+   * have it). When present, events outside it are not dispatched, without `callbackEvents`.
+   */
+  readonly hookedEvents?: ReadonlySet<string> | undefined
 }
 
 /**
@@ -138,22 +144,41 @@ export interface HooksMiddlewareOptions {
   readonly permissionMode?: string | undefined
   /**
    * Where the JSONL transcripts are written: `<dir>/<session_id>.jsonl`, and subagents'
-   * `<dir>/<session_id>/subagents/agent-<agent_id>.jsonl`.
+   * `<dir>/<session_id>/subagents/agent-<agent_id>.jsonl`. A transcript names every message of the
+   * run so far whenever a hook runs, and every message once the run is over (lines are written in
+   * batches, before each dispatch that runs hooks and at the end of the run).
    * Default: `<os tmpdir>/agent-hooks/transcripts`.
    */
   readonly transcriptDir?: string | undefined
   /** Consecutive Stop blocks after which the agent stops anyway. Default 8; 0 turns the guard off. */
   readonly stopBlockCap?: number | undefined
   /**
-   * Host events around model calls, dispatched only when a hook is configured for them (or the
-   * engine does not tell). `false` turns them off. Default: `BeforeModel` and `AfterModel`.
+   * Host events around model calls, dispatched only when a hook is configured for them (in the
+   * settings, or declared in `callbackEvents`), or the engine does not tell. `false` turns them off.
+   * Default: `BeforeModel` and `AfterModel`.
    */
   readonly turnEvents?: false | { readonly beforeModel?: string | undefined; readonly afterModel?: string | undefined } | undefined
+  /**
+   * The events the engine has programmatic hooks for (`EngineOptions.hooks`, which `engine.settings`
+   * does not list); `[]` when it has none. Once declared, an event that has no hook in
+   * `engine.settings.hooks` and is not listed here is not dispatched at all: the middleware goes on
+   * as if the dispatch had run no hook (the session bookkeeping and the Stop loop guard are the
+   * same), and skips the engine call. Default: not declared, so every lifecycle event is dispatched
+   * (only the host turn events are skipped when the settings have no hook for them). Ignored when
+   * the engine does not expose its settings.
+   *
+   * **Example**: `hooksMiddleware({ engine, callbackEvents: [] })` for an engine built from settings
+   * files only.
+   */
+  readonly callbackEvents?: ReadonlyArray<string> | undefined
   /** The `agent_type` of runs of this middleware when it is installed on a subagent. */
   readonly agentType?: string | undefined
   /** The middleware's name (names must be unique within one agent). Default `"agent-hooks"`. */
   readonly name?: string | undefined
-  /** Called after each dispatch, e.g. to show `systemMessages` to the user or to log. */
+  /**
+   * Called after each dispatch, e.g. to show `systemMessages` to the user or to log. Events that are
+   * not dispatched because no hook is configured for them (see `callbackEvents`) are not reported.
+   */
   readonly onOutcome?: ((event: string, payload: Record<string, unknown>, outcome: DispatchOutcome) => void) | undefined
   /** Receives the outcomes' warnings and the adapter's own (Stop cap reached, ...). Default: ignored. */
   readonly onWarning?: ((warning: string) => void) | undefined

@@ -391,3 +391,146 @@ describe("sessions and the transcript", () => {
     expect(engine.events()).toEqual(["SessionStart", "UserPromptSubmit", "Stop", "SessionEnd"])
   })
 })
+
+describe("callbackEvents: events without a hook are not dispatched", () => {
+  const transcriptLines = (path: string) =>
+    readFileSync(path, "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as { type: string; message?: { content: unknown } })
+
+  it("only the events with a hook (in the settings or declared) are dispatched; onOutcome reports those", async () => {
+    const engine = Object.assign(fakeEngine(), { settings: { hooks: { PreToolUse: [{}] } } })
+    const reported: Array<string> = []
+    const { bash, ran } = bashTool()
+    const model = fakeModel().respondWithTools([{ name: "bash", args: { command: "ls" } }]).respond(new AIMessage("ok"))
+    const hooks = hooksMiddleware({ engine, callbackEvents: ["Stop"], onOutcome: (event) => reported.push(event), transcriptDir: tempDir() })
+    const agent = createAgent({ model, tools: [bash], middleware: [hooks] })
+
+    const result = await agent.invoke(user("go"))
+
+    expect(engine.events()).toEqual(["PreToolUse", "Stop"])
+    expect(reported).toEqual(["PreToolUse", "Stop"])
+    expect(ran).toEqual(["ls"])
+    expect(lastText(result.messages)).toBe("ok")
+  })
+
+  it("an engine that names its hooked events (createHookEngine does) is believed: only those are dispatched", async () => {
+    const engine = Object.assign(fakeEngine(), { hookedEvents: new Set(["UserPromptSubmit"]) })
+    const model = fakeModel().respond(new AIMessage("ok"))
+    const agent = createAgent({ model, tools: [], middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })] })
+    await agent.invoke(user("hi"))
+    expect(engine.events()).toEqual(["UserPromptSubmit"])
+  })
+
+  it("without callbackEvents every lifecycle event is dispatched, whatever the settings say (callbacks are not in them)", async () => {
+    const engine = Object.assign(fakeEngine(), { settings: { hooks: { PreToolUse: [{}] } } })
+    const model = fakeModel().respond(new AIMessage("ok"))
+    const agent = createAgent({ model, tools: [], middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })] })
+    await agent.invoke(user("hi"))
+    expect(engine.events()).toEqual(["SessionStart", "UserPromptSubmit", "Stop", "SessionEnd"])
+  })
+
+  it("the Stop loop guard counts the same when the dispatches between two Stops are skipped", async () => {
+    const engine = Object.assign(
+      fakeEngine((event) => event === "Stop" ? { blocked: true, decision: "block", reason: "keep going" } : undefined),
+      { settings: { hooks: { Stop: [{}] } } }
+    )
+    const { bash, ran } = bashTool()
+    const model = fakeModel()
+      .respondWithTools([{ name: "bash", args: { command: "one" } }])
+      .respond(new AIMessage("1"))
+      .respondWithTools([{ name: "bash", args: { command: "two" } }])
+      .respond(new AIMessage("2"))
+      .respond(new AIMessage("3"))
+      .respond(new AIMessage("next run"))
+      .respond(new AIMessage("next run, 2"))
+      .respond(new AIMessage("next run, 3"))
+    const warnings: Array<string> = []
+    const agent = createAgent({
+      model,
+      tools: [bash],
+      middleware: [hooksMiddleware({ engine, callbackEvents: [], stopBlockCap: 2, onWarning: (w) => warnings.push(w), transcriptDir: tempDir() })]
+    })
+
+    const result = await agent.invoke(user("go"))
+
+    expect(ran).toEqual(["one", "two"])
+    expect(lastText(result.messages)).toBe("3")
+    expect(engine.events()).toEqual(["Stop", "Stop", "Stop"])
+    expect(engine.dispatched.map((d) => d.payload["stop_hook_active"])).toEqual([false, true, true])
+    expect(warnings.join("\n")).toContain("stopBlockCap 2")
+
+    // The next run starts with a fresh count.
+    engine.dispatched.length = 0
+    await agent.invoke(user("again"))
+    expect(engine.dispatched.map((d) => d.payload["stop_hook_active"])).toEqual([false, true, true])
+  })
+
+  it("a skipped SessionStart still opens the session: SessionEnd runs once on close(), and its transcript names every message", async () => {
+    let endTranscript: Array<{ type: string }> = []
+    const engine = Object.assign(
+      fakeEngine((event, payload) => {
+        if (event === "SessionEnd") endTranscript = transcriptLines(payload["transcript_path"] as string)
+        return undefined
+      }),
+      { settings: { hooks: { SessionEnd: [{}] } } }
+    )
+    const model = fakeModel().respond(new AIMessage("one")).respond(new AIMessage("two"))
+    const hooks = hooksMiddleware({ engine, callbackEvents: [], transcriptDir: tempDir() })
+    const agent = createAgent({ model, tools: [], checkpointer: new MemorySaver(), middleware: [hooks] })
+    const config = { configurable: { thread_id: "thread-skip" } }
+
+    await agent.invoke(user("first"), config)
+    await agent.invoke(user("second"), config)
+    expect(engine.events()).toEqual([])
+    await hooks.close()
+
+    expect(engine.events()).toEqual(["SessionEnd"])
+    expect(endTranscript.map((l) => l.type)).toEqual(["user", "assistant", "user", "assistant"])
+  })
+
+  it("the transcript exists when the first hook runs, names every message so far whenever a hook reads it, and is complete after the run", async () => {
+    const seenAt: Array<[string, Array<string>]> = []
+    const engine = Object.assign(
+      fakeEngine((event, payload) => {
+        const path = payload["transcript_path"] as string
+        expect(existsSync(path)).toBe(true)
+        seenAt.push([event, transcriptLines(path).map((l) => l.type)])
+        return undefined
+      }),
+      { settings: { hooks: { SessionStart: [{}], PostToolUse: [{}] } } }
+    )
+    const { bash } = bashTool()
+    const model = fakeModel()
+      .respondWithTools([{ name: "bash", args: { command: "ls" } }])
+      .respondWithTools([{ name: "bash", args: { command: "pwd" } }])
+      .respond(new AIMessage("all done"))
+    const agent = createAgent({ model, tools: [bash], middleware: [hooksMiddleware({ engine, callbackEvents: [], transcriptDir: tempDir() })] })
+
+    await agent.invoke(user("go"))
+
+    expect(seenAt).toEqual([
+      ["SessionStart", []],
+      ["PostToolUse", ["user", "assistant"]],
+      ["PostToolUse", ["user", "assistant", "user", "assistant"]]
+    ])
+    const path = engine.dispatched[0]!.payload["transcript_path"] as string
+    const lines = transcriptLines(path)
+    expect(lines.map((l) => l.type)).toEqual(["user", "assistant", "user", "assistant", "user", "assistant"])
+    expect(lines[5]!.message!.content).toEqual([{ type: "text", text: "all done" }])
+  })
+
+  it("with no hook dispatched at all, the transcript is still written by the end of the run, and when the run fails", async () => {
+    const dir = tempDir()
+    const engine = Object.assign(fakeEngine(), { settings: { hooks: {} } })
+    const model = fakeModel().respond(new AIMessage("ok")).respond(new Error("model down"))
+    const hooks = hooksMiddleware({ engine, callbackEvents: [], sessionId: "quiet", transcriptDir: dir })
+    const agent = createAgent({ model, tools: [], middleware: [hooks] })
+
+    await agent.invoke(user("hi"))
+    expect(engine.events()).toEqual([])
+    expect(transcriptLines(`${dir}/quiet.jsonl`).map((l) => l.type)).toEqual(["user", "assistant"])
+
+    await expect(agent.invoke(user("again"))).rejects.toThrow("model down")
+    expect(transcriptLines(`${dir}/quiet.jsonl`).map((l) => l.type)).toEqual(["user", "assistant", "user"])
+    await hooks.close()
+  })
+})

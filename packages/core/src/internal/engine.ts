@@ -475,7 +475,8 @@ export const make = (
       return taken as ReadonlyArray<AsyncResult>
     })
 
-    return HookEngine.of({ settings, dispatch, takeAsyncResults, awaitAsync: FiberSet.awaitEmpty(asyncFibers) })
+    const hookedEvents: ReadonlySet<string> = new Set(Object.entries(prepared).filter(([, entries]) => entries.length > 0).map(([event]) => event))
+    return HookEngine.of({ settings, hookedEvents, dispatch, takeAsyncResults, awaitAsync: FiberSet.awaitEmpty(asyncFibers) })
   })
 
 /** @internal */

@@ -26,6 +26,7 @@ export const fromLayer = async (layer: Layer.Layer<HookEngine, HookError>): Prom
   let closed = false
   return {
     settings: engine.settings,
+    hookedEvents: engine.hookedEvents,
     dispatch: (event, payload) =>
       closed ? Promise.reject(new Error("the hook engine is closed")) : run(runtime, engine.dispatch(event, payload)),
     takeAsyncResults: () => run(runtime, engine.takeAsyncResults),

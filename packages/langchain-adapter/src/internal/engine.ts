@@ -5,13 +5,18 @@ import type { DispatchOutcome, HookDispatcher, HooksMiddlewareOptions } from "..
 /** The engine as the middleware uses it. */
 export interface Engine {
   readonly dispatch: (event: string, payload: Record<string, unknown>) => Promise<DispatchOutcome>
-  /** `false` when the settings are known and have no hook for `event`. */
+  /** `false` when the settings are known and have no hook for `event` (host turn events). */
   readonly mayHaveHooks: (event: string) => boolean
+  /**
+   * `false` when the engine is known to have no hook for `event`: the settings are known, have
+   * none, and the programmatic hooks were declared (`callbackEvents`) without it.
+   */
+  readonly hasHooks: (event: string) => boolean
   /** Releases the engine when the adapter built it (from a layer). */
   readonly close: () => Promise<void>
 }
 
-const hasHooks = (dispatcher: HookDispatcher | undefined, event: string): boolean => {
+const inSettings = (dispatcher: HookDispatcher | undefined, event: string): boolean => {
   const hooks = dispatcher?.settings?.hooks
   if (hooks === undefined) return true
   const entries = hooks[event]
@@ -19,7 +24,26 @@ const hasHooks = (dispatcher: HookDispatcher | undefined, event: string): boolea
 }
 
 /** @internal */
-export const fromOption = (engine: HooksMiddlewareOptions["engine"]): Engine => {
+export const fromOption = (
+  engine: HooksMiddlewareOptions["engine"],
+  callbackEvents?: ReadonlyArray<string> | undefined
+): Engine => {
+  const callbacks = callbackEvents === undefined ? undefined : new Set(callbackEvents)
+  // `undefined`: the engine is not built yet (a layer), it may have hooks for anything.
+  const tests = (settingsOf: () => HookDispatcher | undefined) => ({
+    mayHaveHooks: (event: string) => {
+      const dispatcher = settingsOf()
+      if (dispatcher?.hookedEvents !== undefined && callbacks === undefined) return dispatcher.hookedEvents.has(event)
+      return dispatcher === undefined || inSettings(dispatcher, event) || (callbacks?.has(event) ?? false)
+    },
+    // An engine that says which events have hooks (programmatic ones included) is believed; else,
+    // without the declared callback events, it may have a callback for any event.
+    hasHooks: (event: string) => {
+      const dispatcher = settingsOf()
+      if (dispatcher?.hookedEvents !== undefined && callbacks === undefined) return dispatcher.hookedEvents.has(event)
+      return dispatcher === undefined || callbacks === undefined || inSettings(dispatcher, event) || callbacks.has(event)
+    }
+  })
   if (!Layer.isLayer(engine)) {
     const dispatcher = engine as HookDispatcher
     if (typeof dispatcher?.dispatch !== "function") {
@@ -27,7 +51,7 @@ export const fromOption = (engine: HooksMiddlewareOptions["engine"]): Engine => 
     }
     return {
       dispatch: (event, payload) => dispatcher.dispatch(event, payload),
-      mayHaveHooks: (event) => hasHooks(dispatcher, event),
+      ...tests(() => dispatcher),
       close: async () => {}
     }
   }
@@ -41,7 +65,7 @@ export const fromOption = (engine: HooksMiddlewareOptions["engine"]): Engine => 
   }
   return {
     dispatch: async (event, payload) => (await get()).dispatch(event, payload),
-    mayHaveHooks: (event) => resolved === undefined || hasHooks(resolved, event),
+    ...tests(() => resolved),
     close: async () => {
       if (built === undefined) return
       const engine = await built.catch(() => undefined)

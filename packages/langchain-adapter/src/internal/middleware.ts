@@ -155,9 +155,33 @@ const replaceToolMessage = (
   })
 }
 
+/** The outcome of a dispatch that ran no hook. */
+const nothingHappened = (event: string): DispatchOutcome => ({
+  event,
+  blocked: false,
+  decision: null,
+  reason: null,
+  continue: true,
+  stopReason: null,
+  updatedInput: null,
+  additionalContext: [],
+  systemMessages: [],
+  warnings: []
+})
+
+/** A run that throws (an error, an interrupt) ends here for now: its transcript is written in full. */
+const writeOnThrow = <A extends ReadonlyArray<unknown>, R>(f: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
+  try {
+    return await f(...args)
+  } catch (error) {
+    Transcript.closeAll()
+    throw error
+  }
+}
+
 /** @internal */
 export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
-  const engine = Engine.fromOption(options.engine)
+  const engine = Engine.fromOption(options.engine, options.callbackEvents)
   const cwd = options.cwd ?? process.cwd()
   const permissionMode = options.permissionMode ?? "default"
   const transcriptDir = options.transcriptDir ?? join(tmpdir(), "agent-hooks", "transcripts")
@@ -173,19 +197,24 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
   const startedSessions = new Set<string>()
 
   const dispatch = async (event: string, payload: Record<string, unknown>): Promise<DispatchOutcome> => {
+    // No hook can run: nothing to dispatch, and the same outcome as a dispatch that ran none.
+    if (!engine.hasHooks(event)) return nothingHappened(event)
+    // A hook may read transcript_path: it names every message so far.
+    Transcript.flushAll()
     const outcome = await engine.dispatch(event, payload)
     for (const warning of outcome.warnings ?? []) warn(warning)
     options.onOutcome?.(event, payload, outcome)
     return outcome
   }
 
-  const transcriptOf = (info: RunInfo) =>
+  /** `fresh`: the path names an id made just now, so no file can be there yet. */
+  const transcriptOf = (info: RunInfo, fresh = false) =>
     Transcript.open(info.agentTranscriptPath ?? info.transcriptPath, {
       sessionId: info.sessionId,
       cwd,
       agentId: info.agentId ?? undefined,
       toolName
-    })
+    }, fresh)
 
   const common = (info: RunInfo, withPermissionMode = true): Record<string, unknown> => ({
     session_id: info.sessionId,
@@ -199,7 +228,11 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     const session = openSessions.get(sessionId)
     if (session === undefined) return
     openSessions.delete(sessionId)
-    await dispatch("SessionEnd", { session_id: sessionId, transcript_path: session.transcriptPath, cwd, reason })
+    try {
+      await dispatch("SessionEnd", { session_id: sessionId, transcript_path: session.transcriptPath, cwd, reason })
+    } finally {
+      Transcript.release(sessionId)
+    }
   }
 
   /** The run info from the state, else one made on the spot (a tool call outside a hooked run). */
@@ -245,7 +278,7 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
         promptBlocked: false,
         halt: null
       }
-      transcriptOf(info).sync(messages)
+      transcriptOf(info, true).sync(messages)
       const outcome = await dispatch("SubagentStart", common(info, false))
       return {
         _agentHooks: info,
@@ -255,10 +288,11 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
 
     const previous = state["_agentHooks"] as RunInfo | null | undefined
     const thread = threadId(runtime)
+    const madeId = (previous?.sessionId ?? options.sessionId ?? thread) === undefined
     const sessionId = previous?.sessionId ?? options.sessionId ?? thread ?? randomUUID()
     const perRun = options.sessionId === undefined && thread === undefined && !hasCheckpointer()
     const info: RunInfo = { ...newMainInfo(sessionId, perRun), ...(previous?.transcriptPath ? { transcriptPath: previous.transcriptPath } : {}) }
-    const transcript = transcriptOf(info)
+    const transcript = transcriptOf(info, madeId && previous?.transcriptPath === undefined)
     const injected: Array<BaseMessage> = []
     const prompt = messages !== undefined && messages.length > 0 && messageType(messages[messages.length - 1]!) === "human"
       ? messages[messages.length - 1]!
@@ -337,8 +371,10 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     const info = infoOf(state, runtime)
     const messages = state["messages"] as Array<BaseMessage> | undefined
     transcriptOf(info).sync(messages)
+    // The end of the run: the transcript is written in full.
     const finish = async () => {
       if (info.agentId === null && info.perRun) await endSession(info.sessionId, "other")
+      Transcript.closeAll()
     }
     if (info.promptBlocked || info.halt !== null) {
       await finish()
@@ -365,7 +401,7 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
       }
     }
     await finish()
-    return { _agentHooks: { stopBlocks: 0 } }
+    return info.stopBlocks === 0 ? undefined : { _agentHooks: { stopBlocks: 0 } }
   }
 
   const wrapToolCall = async (
@@ -486,10 +522,10 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
   const middleware = createMiddleware({
     name: options.name ?? "agent-hooks",
     stateSchema,
-    beforeAgent: { canJumpTo: ["end"], hook: beforeAgent as never },
-    wrapModelCall: wrapModelCall as never,
-    afterAgent: { canJumpTo: ["model"], hook: afterAgent as never },
-    wrapToolCall: wrapToolCall as never
+    beforeAgent: { canJumpTo: ["end"], hook: writeOnThrow(beforeAgent) as never },
+    wrapModelCall: writeOnThrow(wrapModelCall) as never,
+    afterAgent: { canJumpTo: ["model"], hook: writeOnThrow(afterAgent) as never },
+    wrapToolCall: writeOnThrow(wrapToolCall) as never
   })
   return Object.assign(middleware, {
     endSession: async (end?: { readonly sessionId?: string | undefined; readonly reason?: string | undefined }) => {
@@ -500,6 +536,7 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
       if (closed) return
       closed = true
       for (const id of [...openSessions.keys()]) await endSession(id, "other")
+      Transcript.closeAll()
       await engine.close()
     },
     toolName

@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs"
 import { randomUUID } from "node:crypto"
 import { dirname } from "node:path"
 import type { BaseMessage } from "@langchain/core/messages"
@@ -9,12 +9,14 @@ import { messageText, messageType } from "./messages.ts"
  * `assistant` or `system`, with `message: { role, content }` where assistant tool calls are
  * `tool_use` blocks and tool results are `tool_result` blocks of a `user` line.
  *
- * Lines are appended synchronously before each dispatch, so a hook that reads
- * `transcript_path` sees every message up to the event that runs it.
+ * Lines are made when a message is first seen and kept in memory; `flush()` writes them (and
+ * creates the file) synchronously. The middleware flushes before every dispatch that runs hooks
+ * and at the end of each run, so a hook that reads `transcript_path` sees every message up to the
+ * event that runs it, and the file is complete once a run is over.
  */
 export interface Transcript {
   readonly path: string
-  /** Appends the messages not written yet. */
+  /** Turns the messages not seen yet into lines, written by the next `flush()`. */
   readonly sync: (messages: ReadonlyArray<BaseMessage> | undefined) => void
 }
 
@@ -25,7 +27,89 @@ interface Meta {
   readonly toolName: (name: string) => string
 }
 
-const transcripts = new Map<string, { readonly written: Set<string>; last: string | null }>()
+interface State {
+  readonly path: string
+  readonly sessionId: string
+  readonly written: Set<string>
+  last: string | null
+  /** Lines made and not written yet. */
+  pending: string
+  /** Open (append) while a run writes to it; closed at the end of the run. */
+  fd: number | undefined
+}
+
+const transcripts = new Map<string, State>()
+/** Transcripts with lines to write or a file to create. */
+const dirty = new Set<State>()
+/** Transcripts with an open file descriptor. */
+const open_ = new Set<State>()
+const madeDirs = new Set<string>()
+let exitHook = false
+
+const openAppend = (path: string): number => {
+  const dir = dirname(path)
+  if (!madeDirs.has(dir)) {
+    mkdirSync(dir, { recursive: true })
+    madeDirs.add(dir)
+  }
+  try {
+    return openSync(path, "a")
+  } catch (error) {
+    // The folder was removed since: make it again.
+    if ((error as { code?: unknown }).code !== "ENOENT") throw error
+    mkdirSync(dir, { recursive: true })
+    return openSync(path, "a")
+  }
+}
+
+const write = (state: State) => {
+  if (state.fd === undefined) {
+    state.fd = openAppend(state.path)
+    open_.add(state)
+    if (!exitHook && typeof process?.once === "function") {
+      // Lines of a run that never reached its end (a crash between two nodes) are not lost.
+      exitHook = true
+      process.once("exit", () => closeAll())
+    }
+  }
+  const data = state.pending
+  state.pending = ""
+  if (data === "") return
+  const buffer = Buffer.from(data, "utf8")
+  let offset = 0
+  while (offset < buffer.length) offset += writeSync(state.fd, buffer, offset)
+}
+
+/** Writes every pending line, and creates the files not created yet. */
+export const flushAll = (): void => {
+  if (dirty.size === 0) return
+  const states = [...dirty]
+  dirty.clear()
+  for (const state of states) write(state)
+}
+
+/** Writes every pending line and closes the files: the end of a run. */
+export const closeAll = (): void => {
+  flushAll()
+  for (const state of [...open_]) {
+    open_.delete(state)
+    const fd = state.fd
+    state.fd = undefined
+    if (fd !== undefined) {
+      try {
+        closeSync(fd)
+      } catch {
+        // already closed
+      }
+    }
+  }
+}
+
+/** A session ended: its transcripts are written and forgotten (reopening one reads it back). */
+export const release = (sessionId: string): void => {
+  closeAll()
+  for (const [path, state] of transcripts) if (state.sessionId === sessionId) transcripts.delete(path)
+}
 
 const keyOf = (message: BaseMessage, index: number): string => {
   if (messageType(message) === "tool") {
@@ -80,13 +164,14 @@ const lineFor = (message: BaseMessage, uuid: string, parentUuid: string | null, 
 }
 
 /** @internal */
-export const open = (path: string, meta: Meta): Transcript => {
+export const open = (path: string, meta: Meta, fresh = false): Transcript => {
   let state = transcripts.get(path)
   if (state === undefined) {
     const written = new Set<string>()
     let last: string | null = null
-    if (existsSync(path)) {
-      // A thread resumed in a new process: do not write its history twice.
+    const exists = !fresh && existsSync(path)
+    if (exists) {
+      // A thread resumed in a new process (or after its session ended): do not write its history twice.
       for (const line of readFileSync(path, "utf8").split("\n")) {
         if (line.trim() === "") continue
         try {
@@ -97,12 +182,11 @@ export const open = (path: string, meta: Meta): Transcript => {
           // not ours; keep going
         }
       }
-    } else {
-      mkdirSync(dirname(path), { recursive: true })
-      writeFileSync(path, "")
     }
-    state = { written, last }
+    state = { path, sessionId: meta.sessionId, written, last, pending: "", fd: undefined }
     transcripts.set(path, state)
+    // The file is created by the next flush, even with no line yet.
+    if (!exists) dirty.add(state)
   }
   const entry = state
   return {
@@ -120,7 +204,10 @@ export const open = (path: string, meta: Meta): Transcript => {
         entry.last = uuid
         out += JSON.stringify({ ...line, key }) + "\n"
       })
-      if (out !== "") appendFileSync(path, out)
+      if (out !== "") {
+        entry.pending += out
+        dirty.add(entry)
+      }
     }
   }
 }
