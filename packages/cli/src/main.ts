@@ -1,0 +1,47 @@
+/**
+ * The `agent-hooks` program (loaded by `bin.ts`): parses the command line, runs the command with the Node
+ * services, and exits with the status `ExitCode` decides (0, 2 when blocked, 1 on failure).
+ *
+ * It runs on Node (`node dist/bin.js`), Bun (`bun dist/bin.js`) and Deno
+ * (`deno run -A dist/bin.js`). Hooks are spawned with the runtime's own API: under Bun the
+ * engine of `@agent-hooks/bun` (`Bun.spawn`, imported only there), elsewhere the engine of
+ * `@agent-hooks/node` (`node:child_process`; under Deno that is as fast as `Deno.Command` once
+ * the hook gets its own process group, see docs/runtimes.md).
+ *
+ * @since 0.1.0
+ */
+import * as NodeChildProcessSpawner from "@effect/platform-node-shared/NodeChildProcessSpawner"
+import * as NodeFileSystem from "@effect/platform-node-shared/NodeFileSystem"
+import * as NodePath from "@effect/platform-node-shared/NodePath"
+import * as NodeRuntime from "@effect/platform-node-shared/NodeRuntime"
+import * as NodeStdio from "@effect/platform-node-shared/NodeStdio"
+import * as NodeTerminal from "@effect/platform-node-shared/NodeTerminal"
+import { Effect, Layer } from "effect"
+import { Command } from "effect/cli"
+import { readFileSync } from "node:fs"
+import { cli } from "./Cli.ts"
+import * as ExitCode from "./ExitCode.ts"
+import { EngineLayer } from "./internal/engine.ts"
+import { presenter } from "./internal/presenter.ts"
+
+const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
+
+const MainLayer = Layer.mergeAll(
+  Layer.provideMerge(
+    NodeChildProcessSpawner.layer,
+    Layer.mergeAll(NodeFileSystem.layer, NodePath.layer, NodeStdio.layer, NodeTerminal.layer)
+  ),
+  presenter
+)
+
+// Under Bun, hooks are spawned with Bun.spawn (see docs/runtimes.md); the module is not loaded elsewhere.
+const engineLayer = typeof process.versions.bun === "string"
+  ? (await import("@agent-hooks/bun")).BunHookEngine.layer
+  : undefined
+
+Command.run(cli, { version }).pipe(
+  ExitCode.run,
+  engineLayer === undefined ? (effect) => effect : Effect.provideService(EngineLayer, engineLayer),
+  Effect.provide(MainLayer),
+  NodeRuntime.runMain({ disableErrorReporting: true, teardown: ExitCode.teardown })
+)
