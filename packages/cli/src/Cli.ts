@@ -18,6 +18,7 @@ import { Presets } from "@agent-hooks/core"
 import * as internalList from "./internal/list.ts"
 import * as internalMigrate from "./internal/migrate.ts"
 import * as internalRun from "./internal/run.ts"
+import * as internalTrust from "./internal/trust.ts"
 import * as internalValidate from "./internal/validate.ts"
 
 const settings = Flag.String("settings").pipe(
@@ -151,6 +152,28 @@ export const list = Command.make("list", {
 )
 
 /**
+ * `agent-hooks trust`: approves the project's current settings files, so their hooks run where
+ * approval is required (`requireTrust`, `AGENT_HOOKS_REQUIRE_TRUST=1`, managed `requireProjectTrust`).
+ *
+ * @since 0.1.0
+ * @category commands
+ */
+export const trust = Command.make("trust", {
+  projectDir,
+  preset: Flag.String("preset").pipe(
+    Flag.withMetavar("NAME"),
+    Flag.withDescription(`Whose project files to approve. Available: ${Presets.all.map((preset) => preset.name).join(", ")}.`),
+    Flag.withDefault("agent-hooks")
+  ),
+  agent: Flag.String("agent").pipe(Flag.withMetavar("NAME"), Flag.withDescription("The agent (wingman)."), Flag.optional)
+}, internalTrust.trust).pipe(
+  Command.withDescription(
+    "Approves the project's current project and local settings files (their exact content): where approval is required, their hooks run only while the files stay as approved. Writes only the approvals file in the agent-hooks home folder."
+  ),
+  Command.withShortDescription("Approve this project's hooks (where approval is required)")
+)
+
+/**
  * The root command.
  *
  * @since 0.1.0
@@ -160,5 +183,5 @@ export const cli = Command.make("agent-hooks").pipe(
   Command.withDescription(
     "Lifecycle hooks for AI agents: runs Claude Code-style hooks (JSON on stdin, exit 2 blocks, JSON on stdout steers) for any host."
   ),
-  Command.withSubcommands([run, validate, list, migrate])
+  Command.withSubcommands([run, validate, list, migrate, trust])
 )

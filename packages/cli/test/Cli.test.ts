@@ -352,3 +352,37 @@ describe("in-process hooks that outlive their timeout", () => {
     }
   })
 })
+
+describe("agent-hooks trust", () => {
+  it("approves the project's files: with AGENT_HOOKS_REQUIRE_TRUST=1 they are held back until then", () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-cli-trust-")))
+    const home = join(dir, "home")
+    const saved = { home: process.env.AGENT_HOOKS_HOME, require: process.env.AGENT_HOOKS_REQUIRE_TRUST }
+    try {
+      process.env.AGENT_HOOKS_HOME = home
+      process.env.AGENT_HOOKS_REQUIRE_TRUST = "1"
+      mkdirSync(join(dir, ".agent-hooks"))
+      writeFileSync(join(dir, ".agent-hooks", "settings.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "echo stop >&2; exit 2" }] }] } }))
+      const before = cli(["run", "Stop", "--project-dir", dir], { stdin: "{}" })
+      expect(before.status).toBe(0)
+      expect(before.stderr).toContain("held back: its hooks are not approved")
+      const validate = cli(["validate", "--project-dir", dir])
+      expect(validate.stdout).toMatch(/project\s+\S+settings\.json\s+held back \(not approved\)/)
+
+      const trust = cli(["trust", "--project-dir", dir])
+      expect(trust.status).toBe(0)
+      expect(trust.stdout).toContain(`approved ${join(dir, ".agent-hooks", "settings.json")}`)
+      expect(JSON.parse(readFileSync(join(home, "trusted-settings.json"), "utf8")).files).toHaveProperty(join(dir, ".agent-hooks", "settings.json"))
+
+      const after = cli(["run", "Stop", "--project-dir", dir], { stdin: "{}" })
+      expect(after.status).toBe(2)
+      expect(outcomeOf(after).reason).toBe("stop")
+    } finally {
+      if (saved.home === undefined) delete process.env.AGENT_HOOKS_HOME
+      else process.env.AGENT_HOOKS_HOME = saved.home
+      if (saved.require === undefined) delete process.env.AGENT_HOOKS_REQUIRE_TRUST
+      else process.env.AGENT_HOOKS_REQUIRE_TRUST = saved.require
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})

@@ -79,6 +79,12 @@ export interface EngineOptions {
   readonly preset?: Preset | undefined
   /** For dialects with agents (Wingman): whose agent hooks are added. */
   readonly agent?: string | undefined
+  /**
+   * Hold back the hooks of project and local settings files whose content was not approved
+   * (`agent-hooks trust`). Also on with `AGENT_HOOKS_REQUIRE_TRUST=1`, or when managed settings set
+   * `requireProjectTrust`. Default: off (a host that embeds the engine decides). See `Trust`.
+   */
+  readonly requireTrust?: boolean | undefined
   /** Run the hooks of each event one after another in config order (overrides the settings' `sequential`). */
   readonly sequential?: boolean | undefined
 }

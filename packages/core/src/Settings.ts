@@ -189,6 +189,8 @@ export interface SettingsFile {
   readonly scope: SettingsScope
   /** `false` when a discovered file does not exist (not an error). */
   readonly found: boolean
+  /** Trust was required and this project file's content is not approved: its hooks do not run. */
+  readonly heldBack?: boolean | undefined
 }
 
 /**
@@ -248,6 +250,8 @@ export interface LoadOptions {
   readonly preset?: Preset | undefined
   /** For presets with agents (Wingman): the agent whose own hooks are added. */
   readonly agent?: string | undefined
+  /** Hold back project and local files whose content was not approved (see `Trust`). */
+  readonly requireTrust?: boolean | undefined
 }
 
 /**
@@ -260,6 +264,8 @@ export interface DecodedSettings {
   readonly entries: ReadonlyArray<HookEntry>
   readonly disableAllHooks: boolean | undefined
   readonly allowManagedHooksOnly: boolean | undefined
+  /** Managed only: project hooks need approval (see `Trust`). */
+  readonly requireProjectTrust?: boolean | undefined
   readonly allowedHttpHookUrls: ReadonlyArray<string> | undefined
   readonly httpHookAllowedEnvVars?: ReadonlyArray<string> | undefined
   readonly sequential?: boolean | undefined

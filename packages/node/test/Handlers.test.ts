@@ -9,8 +9,11 @@ import type { AddressInfo } from "node:net"
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
+import * as NodeFileSystem from "@effect/platform-node-shared/NodeFileSystem"
+import * as NodePath from "@effect/platform-node-shared/NodePath"
 import { createHookEngine } from "@agent-hooks/node"
+import { Trust } from "@agent-hooks/core"
 import type { HookEngine } from "@agent-hooks/core"
 import type { NodeEngineOptions } from "@agent-hooks/node"
 import { Processes } from "@agent-hooks/test-utils"
@@ -563,5 +566,54 @@ describe("policy and semantics edge cases", () => {
     const { engine } = await engineWith({ hooks: { DirectoryAdded: [{ hooks: [cmd(`echo '{"systemMessage":"docs/ holds the API reference"}'`)] }] } })
     const outcome = await engine.dispatch("DirectoryAdded", { directory: "/repo/docs", source: "slash_command" })
     expect(outcome).toMatchObject({ toModel: ["docs/ holds the API reference"], toUser: [] })
+  })
+})
+
+describe("project hooks need approval where trust is required (§3.1)", () => {
+  const projectWith = (hooks: object) => {
+    const dir = tempDir()
+    mkdirSync(join(dir, ".agent-hooks"))
+    writeFileSync(join(dir, ".agent-hooks", "settings.json"), JSON.stringify({ hooks }))
+    return dir
+  }
+  const open = async (dir: string, home: string, extra: NodeEngineOptions = {}) => {
+    const warnings: Array<string> = []
+    const engine = await createHookEngine({ projectDir: dir, env: { ...process.env, AGENT_HOOKS_HOME: home }, onWarning: (w) => warnings.push(w), ...extra })
+    cleanups.push(() => engine.close())
+    return { engine, warnings }
+  }
+
+  it("an unapproved project file is held back; approved, it runs; changed, it is held back again", async () => {
+    const dir = projectWith({ Stop: [{ hooks: [cmd("echo project hook")] }] })
+    const home = tempDir()
+    const first = await open(dir, home, { requireTrust: true })
+    expect((await first.engine.dispatch("Stop", {})).hooks).toEqual([])
+    expect(first.engine.settings.files.find((f) => f.scope === "project")).toMatchObject({ heldBack: true })
+    expect(first.warnings.join("\n")).toContain(`held back: its hooks are not approved`)
+    expect(first.warnings.join("\n")).toContain(`agent-hooks trust --project-dir ${dir}`)
+
+    await Effect.runPromise(
+      Trust.approve(join(home, "trusted-settings.json"), [join(dir, ".agent-hooks", "settings.json")]).pipe(
+        Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer))
+      )
+    )
+    const approved = await open(dir, home, { requireTrust: true })
+    expect((await approved.engine.dispatch("Stop", {})).hooks.map((h) => h.stdout)).toEqual(["project hook\n"])
+
+    writeFileSync(join(dir, ".agent-hooks", "settings.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [cmd("echo changed")] }] } }))
+    const changed = await open(dir, home, { requireTrust: true })
+    expect((await changed.engine.dispatch("Stop", {})).hooks).toEqual([])
+  })
+
+  it("managed requireProjectTrust turns it on, and user files are never held back", async () => {
+    const dir = projectWith({ Stop: [{ hooks: [cmd("echo project")] }] })
+    const home = tempDir()
+    writeFileSync(join(home, "settings.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [cmd("echo user")] }] } }))
+    mkdirSync(join(dir, "policy"))
+    writeFileSync(join(dir, "policy", "managed-settings.json"), JSON.stringify({ requireProjectTrust: true }))
+    const { engine } = await open(dir, home, { managedDir: join(dir, "policy") })
+    expect((await engine.dispatch("Stop", {})).hooks.map((h) => h.stdout)).toEqual(["user\n"])
+    const { engine: off } = await open(dir, home)
+    expect((await off.dispatch("Stop", {})).hooks.map((h) => h.stdout)).toEqual(["user\n", "project\n"])
   })
 })

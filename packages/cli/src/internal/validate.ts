@@ -17,11 +17,11 @@ export const report = (settings: Settings.LoadedSettings): string => {
   lines.push(
     ...(settings.files.length === 0
       ? ["  (none)"]
-      : columns(settings.files.map((file) => [file.scope, file.path, file.found ? "read" : "not found"])))
+      : columns(settings.files.map((file) => [file.scope, file.path, file.heldBack ? "held back (not approved)" : file.found ? "read" : "not found"])))
   )
   const events = Object.entries(settings.hooks).filter(([, entries]) => entries.length > 0)
   const total = events.reduce((n, [, entries]) => n + entries.length, 0)
-  const read = settings.files.filter((file) => file.found)
+  const read = settings.files.filter((file) => file.found && file.heldBack !== true)
   lines.push("")
   lines.push(
     `registered ${plural(total, "hook")} from ${plural(read.length, "file")}` +

@@ -113,7 +113,8 @@ export const make = (
       managedDir: options.managedDir,
       events: options.events,
       preset: options.preset,
-      agent: options.agent
+      agent: options.agent,
+      requireTrust: options.requireTrust
     })
     const warnings = [...loaded.warnings]
     const preset = options.preset ?? Preset.agentHooks

@@ -5,6 +5,7 @@ import * as Matcher from "../Matcher.ts"
 import type { Preset, PresetContext, PresetFile } from "../Preset.ts"
 import type { DecodedSettings, Handler, HookEntry, LoadedSettings, LoadOptions, SettingsFile, SettingsScope } from "../Settings.ts"
 import { agentHooks } from "./preset.ts"
+import * as Trust from "../Trust.ts"
 
 type JsonPath = ReadonlyArray<string | number>
 
@@ -181,6 +182,10 @@ export const decode = (
     if (allowManagedHooksOnly !== undefined && scope !== "managed") {
       warnings.push(`${file} at allowManagedHooksOnly: only managed settings can set this; ignored`)
     }
+    const requireProjectTrust = flag("requireProjectTrust")
+    if (requireProjectTrust !== undefined && scope !== "managed") {
+      warnings.push(`${file} at requireProjectTrust: only managed settings can set this; ignored`)
+    }
     const strings = (key: string, what: string): ReadonlyArray<string> | undefined => {
       const value = document[key]
       if (value === undefined) return undefined
@@ -203,6 +208,7 @@ export const decode = (
       entries,
       disableAllHooks,
       allowManagedHooksOnly: scope === "managed" ? allowManagedHooksOnly : undefined,
+      requireProjectTrust: scope === "managed" ? requireProjectTrust : undefined,
       allowedHttpHookUrls,
       httpHookAllowedEnvVars,
       sequential,
@@ -325,13 +331,26 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
               )
           )
         )
-        files.push({ path: file.path, scope: file.scope, found: text !== undefined })
+        if (text !== undefined && trust !== undefined && (file.scope === "project" || file.scope === "local")) {
+          const print = yield* Trust.fingerprint(text)
+          if (trust.approved.get(file.path) !== print) {
+            files.push({ path: file.path, scope: file.scope, found: true, heldBack: true })
+            warnings.push(
+              `${file.path}: held back: its hooks are not approved (the file is new or changed since it was approved). Review it, then run: agent-hooks trust --project-dir ${options.projectDir}`
+            )
+            return
+          }
+        }
+        if (file.scope !== "managed") files.push({ path: file.path, scope: file.scope, found: text !== undefined })
+        else managedFiles.push({ path: file.path, scope: file.scope, found: text !== undefined })
         if (text === undefined) return
         const document = yield* parseJson(text, file.path)
         const decoded = yield* decodeWith(document)
         warnings.push(...decoded.warnings)
-        entries.push(...decoded.entries)
+        if (file.scope === "managed") managedEntries.push(...decoded.entries)
+        else entries.push(...decoded.entries)
         if (file.scope === "managed") {
+          if (decoded.requireProjectTrust === true) managedRequiresTrust = true
           if (decoded.disableAllHooks !== undefined) managedDisable = decoded.disableAllHooks
           if (decoded.allowManagedHooksOnly === true) allowManagedHooksOnly = true
           if (decoded.allowedHttpHookUrls !== undefined) managedUrls = decoded.allowedHttpHookUrls
@@ -355,15 +374,12 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
         if (decoded.executionLog !== undefined) executionLog = decoded.executionLog
       })
 
-    const settingsFiles: ReadonlyArray<PresetFile> = options.settings !== undefined
-      ? options.settings.map((file) => ({ path: path.resolve(options.cwd, file), scope: "explicit", required: true }))
-      : preset.discover(context)
-    for (const file of settingsFiles) yield* read(file, (document) => preset.decode(document, file, context))
-    for (const plugin of options.plugins ?? []) {
-      const root = path.resolve(options.cwd, plugin)
-      const file = path.join(root, "hooks", "hooks.json")
-      yield* read({ path: file, scope: "plugin", required: true }, (document) => decode(document, file, "plugin", root, events))
-    }
+    // Managed policy first: it decides how the other files are read (requireProjectTrust). Its
+    // hooks still come last in config order.
+    const managedEntries: Array<HookEntry> = []
+    const managedFiles: Array<SettingsFile> = []
+    let managedRequiresTrust = false
+    let trust: { readonly approved: ReadonlyMap<string, string> } | undefined
     const managedDir = options.managedDir ?? preset.managedDir?.(context)
     if (managedDir !== undefined) {
       const dir = path.resolve(options.cwd, managedDir)
@@ -377,6 +393,23 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
         yield* read({ path: file, scope: "managed", required: true }, (document) => decode(document, file, "managed", undefined, events))
       }
     }
+    const envTrust = options.env["AGENT_HOOKS_REQUIRE_TRUST"]
+    if (options.requireTrust === true || envTrust === "1" || envTrust === "true" || managedRequiresTrust) {
+      const store = Trust.storePath(options.env, path)
+      trust = { approved: store === undefined ? new Map() : yield* Trust.approved(store) }
+    }
+
+    const settingsFiles: ReadonlyArray<PresetFile> = options.settings !== undefined
+      ? options.settings.map((file) => ({ path: path.resolve(options.cwd, file), scope: "explicit", required: true }))
+      : preset.discover(context)
+    for (const file of settingsFiles) yield* read(file, (document) => preset.decode(document, file, context))
+    for (const plugin of options.plugins ?? []) {
+      const root = path.resolve(options.cwd, plugin)
+      const file = path.join(root, "hooks", "hooks.json")
+      yield* read({ path: file, scope: "plugin", required: true }, (document) => decode(document, file, "plugin", root, events))
+    }
+    entries.push(...managedEntries)
+    files.push(...managedFiles)
 
     let kept: ReadonlyArray<HookEntry> = entries
     // Scalar precedence: managed settings beat the rest, so a managed false also turns a user's true off.

@@ -1,0 +1,41 @@
+import { Trust } from "@agent-hooks/core"
+import type { Preset } from "@agent-hooks/core/Preset"
+import * as NodeFileSystem from "@effect/platform-node-shared/NodeFileSystem"
+import * as NodePath from "@effect/platform-node-shared/NodePath"
+import { Console, Effect, Layer, Option, Path } from "effect"
+import { Failed } from "../ExitCode.ts"
+import { checkPreset } from "./engine.ts"
+
+/** Options of `agent-hooks trust`. */
+export interface TrustOptions {
+  readonly projectDir: Option.Option<string>
+  readonly preset: string
+  readonly agent: Option.Option<string>
+}
+
+/**
+ * `agent-hooks trust`: approves the project's current project and local settings files (their exact
+ * content), so their hooks run where trust is required. Writes only the approvals file.
+ *
+ * @internal
+ */
+export const trust = (options: TrustOptions): Effect.Effect<void, Failed> =>
+  Effect.gen(function*() {
+    const preset: Preset = yield* checkPreset(options.preset)
+    const path = yield* Path.Path
+    const cwd = process.cwd()
+    const projectDir = path.resolve(cwd, Option.getOrElse(options.projectDir, () => cwd))
+    const store = Trust.storePath(process.env, path)
+    if (store === undefined) return yield* new Failed({ message: "cannot tell where approvals go: set HOME or AGENT_HOOKS_HOME" })
+    const files = preset
+      .discover({ projectDir, cwd, env: process.env, agent: Option.getOrUndefined(options.agent) })
+      .filter((file) => file.scope === "project" || file.scope === "local")
+      .map((file) => file.path)
+    const recorded = yield* Trust.approve(store, files).pipe(Effect.mapError((error) => new Failed({ message: error.message })))
+    if (recorded.length === 0) {
+      yield* Console.log(`no project settings files in ${projectDir} (looked for: ${files.join(", ")})`)
+      return
+    }
+    for (const file of recorded) yield* Console.log(`approved ${file.path} (sha256 ${file.fingerprint.slice(0, 12)})`)
+    yield* Console.log(`approvals are kept in ${store}; a change to a file holds its hooks back again until it is approved`)
+  }).pipe(Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer)))
