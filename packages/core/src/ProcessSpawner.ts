@@ -178,3 +178,46 @@ export const spawnErrorFrom: (
   cause: unknown,
   cwdProblem: (cwd: string) => string | undefined
 ) => SpawnError = kit.spawnErrorFrom
+
+/**
+ * For spawner implementations: stdout and stderr together. Call `ended` once per stream when it
+ * ends (EOF, error or cancel); `output` completes when both have.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface OutputPair {
+  readonly stdout: OutputCollector
+  readonly stderr: OutputCollector
+  readonly ended: () => void
+  readonly output: Effect.Effect<ProcessOutput>
+  readonly soFar: () => ProcessOutput
+}
+
+/**
+ * For spawner implementations: the pair of collectors behind `ProcessHandle.output` and `outputSoFar`.
+ *
+ * @since 0.1.0
+ * @category implementation
+ */
+export const makeOutputPair: (cap: number) => OutputPair = kit.makeOutputPair
+
+/**
+ * The part of a web `ReadableStreamDefaultReader` that `pumpStream` uses.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface StreamReaderLike {
+  read(): Promise<{ readonly done: boolean; readonly value?: Uint8Array | undefined }>
+}
+
+/**
+ * For spawner implementations on web streams (Bun, Deno): reads `stream` into `collector` until
+ * it ends, then calls `ended`. Returns the reader, for cancelling it at release.
+ *
+ * @since 0.1.0
+ * @category implementation
+ */
+export const pumpStream: <R extends StreamReaderLike>(stream: { getReader(): R }, collector: OutputCollector, ended: () => void) => R =
+  kit.pumpStream

@@ -1,6 +1,6 @@
-import { makeOutputCollector, ProcessSpawner, spawnErrorFrom } from "@agent-hooks/core/ProcessSpawner"
+import { makeOutputPair, ProcessSpawner, pumpStream, spawnErrorFrom } from "@agent-hooks/core/ProcessSpawner"
 import type { SpawnError } from "@agent-hooks/core/ProcessSpawner"
-import type { KillSignal, OutputCollector, ProcessExit, ProcessHandle, ProcessOutput, ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
+import type { KillSignal, ProcessExit, ProcessHandle, ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
 import { statSync } from "node:fs"
 import { Deferred, Effect, Layer } from "effect"
 import type { Scope } from "effect"
@@ -73,43 +73,11 @@ const start = (request: ProcessRequest): Effect.Effect<Running, SpawnError> =>
     }
 
     const exited = Deferred.makeUnsafe<ProcessExit>()
-    const output = Deferred.makeUnsafe<ProcessOutput>()
-    const out = makeOutputCollector(request.maxOutputBytes)
-    const err = makeOutputCollector(request.maxOutputBytes)
-    let open = 2
-    const end = () => {
-      open -= 1
-      if (open === 0) {
-        Deferred.doneUnsafe(
-          output,
-          Effect.succeed({
-            stdout: out.finish(),
-            stderr: err.finish(),
-            stdoutTruncated: out.truncated,
-            stderrTruncated: err.truncated
-          })
-        )
-      }
-    }
-    const pump = (stream: ReadableStream<Uint8Array>, collector: OutputCollector) => {
-      const reader = stream.getReader()
-      const loop = async () => {
-        try {
-          for (;;) {
-            const { done, value } = await reader.read()
-            if (done) break
-            collector.push(value)
-          }
-        } catch {
-          // cancelled by the release, or a read error: what was read is kept
-        } finally {
-          end()
-        }
-      }
-      void loop()
-      return reader
-    }
-    const readers = [pump(child.stdout, out), pump(child.stderr, err)]
+    const pair = makeOutputPair(request.maxOutputBytes)
+    const readers = [
+      pumpStream<ReadableStreamDefaultReader<Uint8Array>>(child.stdout, pair.stdout, pair.ended),
+      pumpStream<ReadableStreamDefaultReader<Uint8Array>>(child.stderr, pair.stderr, pair.ended)
+    ]
     // `exited` resolves when the direct child exits (not when the pipes close).
     child.exited.then(
       () => {
@@ -124,13 +92,8 @@ const start = (request: ProcessRequest): Effect.Effect<Running, SpawnError> =>
     const handle: ProcessHandle = {
       pid: child.pid,
       exited: Deferred.await(exited),
-      output: Deferred.await(output),
-      outputSoFar: () => ({
-        stdout: out.soFar(),
-        stderr: err.soFar(),
-        stdoutTruncated: out.truncated,
-        stderrTruncated: err.truncated
-      }),
+      output: pair.output,
+      outputSoFar: pair.soFar,
       kill: (signal: KillSignal) => Effect.sync(() => killGroup(child, signal))
     }
     return Effect.succeed({ child, readers, handle })

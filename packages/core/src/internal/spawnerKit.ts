@@ -1,4 +1,5 @@
-import type { OutputCollector, ProcessRequest } from "../ProcessSpawner.ts"
+import { Deferred, Effect } from "effect"
+import type { OutputCollector, OutputPair, ProcessOutput, ProcessRequest, StreamReaderLike } from "../ProcessSpawner.ts"
 import { SpawnError } from "../ProcessSpawner.ts"
 
 interface TextDecoderLike {
@@ -51,4 +52,50 @@ export const spawnErrorFrom = (
   // Runtimes report a missing cwd as ENOENT of the executable, which points at the wrong thing.
   const cwd = code === "ENOENT" || code === "ENOTDIR" ? cwdProblem(request.cwd) : undefined
   return new SpawnError({ file: request.file, cause, detail: cwd ? `${base} (${cwd})` : base })
+}
+
+/** @internal */
+export const makeOutputPair = (cap: number): OutputPair => {
+  const stdout = makeOutputCollector(cap)
+  const stderr = makeOutputCollector(cap)
+  const done = Deferred.makeUnsafe<ProcessOutput>()
+  let open = 2
+  return {
+    stdout,
+    stderr,
+    ended: () => {
+      open -= 1
+      if (open !== 0) return
+      Deferred.doneUnsafe(
+        done,
+        Effect.succeed({ stdout: stdout.finish(), stderr: stderr.finish(), stdoutTruncated: stdout.truncated, stderrTruncated: stderr.truncated })
+      )
+    },
+    output: Deferred.await(done),
+    soFar: () => ({ stdout: stdout.soFar(), stderr: stderr.soFar(), stdoutTruncated: stdout.truncated, stderrTruncated: stderr.truncated })
+  }
+}
+
+/** @internal */
+export const pumpStream = <R extends StreamReaderLike>(
+  stream: { getReader(): R },
+  collector: OutputCollector,
+  ended: () => void
+): R => {
+  const reader = stream.getReader()
+  const loop = async () => {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) break
+        if (value !== undefined) collector.push(value)
+      }
+    } catch {
+      // Cancelled by the release, or a read error: what was read is kept.
+    } finally {
+      ended()
+    }
+  }
+  void loop()
+  return reader
 }

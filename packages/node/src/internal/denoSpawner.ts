@@ -1,6 +1,6 @@
-import { makeOutputCollector, ProcessSpawner, spawnErrorFrom } from "@agent-hooks/core/ProcessSpawner"
+import { makeOutputPair, ProcessSpawner, pumpStream, spawnErrorFrom } from "@agent-hooks/core/ProcessSpawner"
 import type { SpawnError } from "@agent-hooks/core/ProcessSpawner"
-import type { KillSignal, OutputCollector, ProcessExit, ProcessHandle, ProcessOutput, ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
+import type { KillSignal, ProcessExit, ProcessHandle, ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
 import { cwdProblem } from "./cwd.ts"
 import { Deferred, Effect, Layer } from "effect"
 import type { Scope } from "effect"
@@ -116,43 +116,11 @@ const start = (request: ProcessRequest, detached: boolean): Effect.Effect<Runnin
     }
 
     const exited = Deferred.makeUnsafe<ProcessExit>()
-    const output = Deferred.makeUnsafe<ProcessOutput>()
-    const out = makeOutputCollector(request.maxOutputBytes)
-    const err = makeOutputCollector(request.maxOutputBytes)
-    let open = 2
-    const end = () => {
-      open -= 1
-      if (open === 0) {
-        Deferred.doneUnsafe(
-          output,
-          Effect.succeed({
-            stdout: out.finish(),
-            stderr: err.finish(),
-            stdoutTruncated: out.truncated,
-            stderrTruncated: err.truncated
-          })
-        )
-      }
-    }
-    const pump = (stream: ReadableStream<Uint8Array>, collector: OutputCollector) => {
-      const reader = stream.getReader()
-      const loop = async () => {
-        try {
-          for (;;) {
-            const { done, value } = await reader.read()
-            if (done) break
-            collector.push(value)
-          }
-        } catch {
-          // cancelled by the release, or a read error: what was read is kept
-        } finally {
-          end()
-        }
-      }
-      void loop()
-      return reader
-    }
-    const readers = [pump(child.stdout, out), pump(child.stderr, err)]
+    const pair = makeOutputPair(request.maxOutputBytes)
+    const readers = [
+      pumpStream<ReadableStreamDefaultReader<Uint8Array>>(child.stdout, pair.stdout, pair.ended),
+      pumpStream<ReadableStreamDefaultReader<Uint8Array>>(child.stderr, pair.stderr, pair.ended)
+    ]
     child.status.then(
       ({ code, signal }) => Deferred.doneUnsafe(exited, Effect.succeed({ exitCode: signal === null ? code : null, signal })),
       ignore
@@ -160,13 +128,8 @@ const start = (request: ProcessRequest, detached: boolean): Effect.Effect<Runnin
     const handle: ProcessHandle = {
       pid: child.pid,
       exited: Deferred.await(exited),
-      output: Deferred.await(output),
-      outputSoFar: () => ({
-        stdout: out.soFar(),
-        stderr: err.soFar(),
-        stdoutTruncated: out.truncated,
-        stderrTruncated: err.truncated
-      }),
+      output: pair.output,
+      outputSoFar: pair.soFar,
       kill: (signal: KillSignal) => Effect.sync(() => killGroup(api, child, signal, detached))
     }
     return Effect.succeed({ detached, api, child, stdin, readers, handle })

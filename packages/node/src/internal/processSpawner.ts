@@ -1,6 +1,6 @@
-import { makeOutputCollector, ProcessSpawner, spawnErrorFrom } from "@agent-hooks/core/ProcessSpawner"
+import { makeOutputPair, ProcessSpawner, spawnErrorFrom } from "@agent-hooks/core/ProcessSpawner"
 import type { SpawnError } from "@agent-hooks/core/ProcessSpawner"
-import type { KillSignal, OutputCollector, ProcessExit, ProcessHandle, ProcessOutput, ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
+import type { KillSignal, OutputCollector, ProcessExit, ProcessHandle, ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
 import { spawn as spawnChild } from "node:child_process"
 import type { ChildProcess } from "node:child_process"
 import { cwdProblem } from "./cwd.ts"
@@ -58,33 +58,13 @@ const start = (request: ProcessRequest): Effect.Effect<Running, SpawnError> =>
     }
 
     const exited = Deferred.makeUnsafe<ProcessExit>()
-    const output = Deferred.makeUnsafe<ProcessOutput>()
-    const out = makeOutputCollector(request.maxOutputBytes)
-    const err = makeOutputCollector(request.maxOutputBytes)
-    let open = 2
-    const snapshot = (): ProcessOutput => ({
-      stdout: out.soFar(),
-      stderr: err.soFar(),
-      stdoutTruncated: out.truncated,
-      stderrTruncated: err.truncated
-    })
+    const pair = makeOutputPair(request.maxOutputBytes)
     const read = (stream: Readable | null, collector: OutputCollector) => {
       let done = false
       const end = () => {
         if (done) return
         done = true
-        open -= 1
-        if (open === 0) {
-          Deferred.doneUnsafe(
-            output,
-            Effect.succeed({
-              stdout: out.finish(),
-              stderr: err.finish(),
-              stdoutTruncated: out.truncated,
-              stderrTruncated: err.truncated
-            })
-          )
-        }
+        pair.ended()
       }
       if (stream === null) return end()
       stream.on("data", (chunk: Uint8Array) => collector.push(chunk))
@@ -92,8 +72,8 @@ const start = (request: ProcessRequest): Effect.Effect<Running, SpawnError> =>
       stream.on("end", end)
       stream.on("close", end)
     }
-    read(child.stdout, out)
-    read(child.stderr, err)
+    read(child.stdout, pair.stdout)
+    read(child.stderr, pair.stderr)
     // EPIPE / ERR_STREAM_DESTROYED when the child does not read its stdin or has already exited.
     child.stdin?.on("error", ignore)
 
@@ -116,8 +96,8 @@ const start = (request: ProcessRequest): Effect.Effect<Running, SpawnError> =>
       const handle: ProcessHandle = {
         pid: child.pid,
         exited: Deferred.await(exited),
-        output: Deferred.await(output),
-        outputSoFar: snapshot,
+        output: pair.output,
+        outputSoFar: pair.soFar,
         kill: (signal: KillSignal) => Effect.sync(() => killGroup(child, signal))
       }
       resume(Effect.succeed({ child, handle }))
