@@ -221,3 +221,13 @@ export interface StreamReaderLike {
  */
 export const pumpStream: <R extends StreamReaderLike>(stream: { getReader(): R }, collector: OutputCollector, ended: () => void) => R =
   kit.pumpStream
+
+/**
+ * For spawner implementations: signals the process group (`group`, when the runtime made one),
+ * falling back to the direct child when that fails (the group is gone, or the child left it);
+ * errors of the fallback (already gone) are ignored.
+ *
+ * @since 0.1.0
+ * @category implementation
+ */
+export const signalGroupOrChild: (group: (() => void) | undefined, child: () => void) => void = kit.signalGroupOrChild

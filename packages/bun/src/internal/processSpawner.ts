@@ -1,4 +1,4 @@
-import { makeOutputPair, ProcessSpawner, pumpStream, spawnErrorFrom } from "@agent-hooks/core/ProcessSpawner"
+import { makeOutputPair, ProcessSpawner, pumpStream, signalGroupOrChild, spawnErrorFrom } from "@agent-hooks/core/ProcessSpawner"
 import type { SpawnError } from "@agent-hooks/core/ProcessSpawner"
 import type { KillSignal, ProcessExit, ProcessHandle, ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
 import { statSync } from "node:fs"
@@ -24,22 +24,9 @@ const spawnError = (request: ProcessRequest, cause: unknown): SpawnError => spaw
 
 const ignore = () => {}
 
-const killGroup = (child: Subprocess, signal: KillSignal): void => {
-  if (groups) {
-    try {
-      process.kill(-child.pid, signal)
-      return
-    } catch {
-      // ESRCH (the group is gone, or the child left it) or EPERM: fall back to the child alone.
-    }
-  }
-  try {
-    // Safe after the exit: Bun knows the child was reaped and does not signal a reused pid.
-    child.kill(signal)
-  } catch {
-    // already gone
-  }
-}
+// child.kill is safe after the exit: Bun knows the child was reaped and does not signal a reused pid.
+const killGroup = (child: Subprocess, signal: KillSignal): void =>
+  signalGroupOrChild(groups ? () => process.kill(-child.pid, signal) : undefined, () => child.kill(signal))
 
 interface Running {
   readonly child: Subprocess

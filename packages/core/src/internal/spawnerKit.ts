@@ -99,3 +99,20 @@ export const pumpStream = <R extends StreamReaderLike>(
   void loop()
   return reader
 }
+
+/** @internal */
+export const signalGroupOrChild = (group: (() => void) | undefined, child: () => void): void => {
+  if (group !== undefined) {
+    try {
+      group()
+      return
+    } catch {
+      // ESRCH (the group is gone, or the child left it) or EPERM: fall back to the child alone.
+    }
+  }
+  try {
+    child()
+  } catch {
+    // already gone
+  }
+}

@@ -1,4 +1,4 @@
-import { makeOutputPair, ProcessSpawner, pumpStream, spawnErrorFrom } from "@agent-hooks/core/ProcessSpawner"
+import { makeOutputPair, ProcessSpawner, pumpStream, signalGroupOrChild, spawnErrorFrom } from "@agent-hooks/core/ProcessSpawner"
 import type { SpawnError } from "@agent-hooks/core/ProcessSpawner"
 import type { KillSignal, ProcessExit, ProcessHandle, ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
 import { cwdProblem } from "./cwd.ts"
@@ -59,22 +59,9 @@ const spawnError = (request: ProcessRequest, cause: unknown): SpawnError => spaw
 
 const ignore = () => {}
 
-const killGroup = (api: DenoGlobal, child: DenoChildProcess, signal: KillSignal, detached: boolean): void => {
-  if (detached) {
-    try {
-      api.kill(-child.pid, signal)
-      return
-    } catch {
-      // ESRCH (the group is gone, or the child left it) or EPERM: fall back to the child alone.
-    }
-  }
-  try {
-    // Deno refuses ("already terminated") once the child was reaped: no reused pid is signalled.
-    child.kill(signal)
-  } catch {
-    // already gone
-  }
-}
+// child.kill: Deno refuses ("already terminated") once the child was reaped, so no reused pid is signalled.
+const killGroup = (api: DenoGlobal, child: DenoChildProcess, signal: KillSignal, detached: boolean): void =>
+  signalGroupOrChild(detached ? () => api.kill(-child.pid, signal) : undefined, () => child.kill(signal))
 
 interface Running {
   readonly detached: boolean

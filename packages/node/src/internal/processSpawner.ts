@@ -1,4 +1,4 @@
-import { makeOutputPair, ProcessSpawner, spawnErrorFrom } from "@agent-hooks/core/ProcessSpawner"
+import { makeOutputPair, ProcessSpawner, signalGroupOrChild, spawnErrorFrom } from "@agent-hooks/core/ProcessSpawner"
 import type { SpawnError } from "@agent-hooks/core/ProcessSpawner"
 import type { KillSignal, OutputCollector, ProcessExit, ProcessHandle, ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
 import { spawn as spawnChild } from "node:child_process"
@@ -20,20 +20,8 @@ const ignore = () => {}
 const killGroup = (child: ChildProcess, signal: NodeJS.Signals): void => {
   const pid = child.pid
   if (pid === undefined) return
-  if (groups) {
-    try {
-      process.kill(-pid, signal)
-      return
-    } catch {
-      // ESRCH (the group is gone, or the child left it) or EPERM: fall back to the child alone.
-    }
-  }
-  try {
-    // Safe even after the exit: Node knows the child was reaped and does not signal a reused pid.
-    child.kill(signal)
-  } catch {
-    // already gone
-  }
+  // child.kill is safe even after the exit: Node knows the child was reaped and does not signal a reused pid.
+  signalGroupOrChild(groups ? () => process.kill(-pid, signal) : undefined, () => child.kill(signal))
 }
 
 interface Running {
