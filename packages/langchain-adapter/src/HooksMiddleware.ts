@@ -10,7 +10,7 @@
  * | PostToolUse / PostToolUseFailure | `wrapToolCall`, after the tool (or its error) |
  * | Stop / SubagentStop | `afterAgent` |
  * | SubagentStart | `beforeAgent` of an agent run from a tool of a hooked agent |
- * | SessionEnd | end of the run (runs without a checkpointer and without a thread), else `endSession()` / `close()` |
+ * | SessionEnd | end of the run, also one that throws (runs without a checkpointer and without a thread), else `endSession()` / `close()` |
  * | BeforeModel / AfterModel | `wrapModelCall`, before / after each model call (host events, only when configured) |
  *
  * **Example**

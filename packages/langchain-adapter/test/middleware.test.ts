@@ -534,3 +534,95 @@ describe("callbackEvents: events without a hook are not dispatched", () => {
     await hooks.close()
   })
 })
+
+describe("a run that throws", () => {
+  // LangChain wraps what a wrapModelCall / wrapToolCall middleware throws in a MiddlewareError (with
+  // the error as its `cause`), whatever the middleware; the adapter rethrows the error itself.
+  const rejectsWith = async (run: Promise<unknown>, original: Error) => {
+    const error = await run.then(() => undefined, (e: unknown) => e)
+    expect(error === original || (error as Error | undefined)?.cause === original).toBe(true)
+  }
+  const lineTypes = (path: string) =>
+    readFileSync(path, "utf8").split("\n").filter((l) => l !== "").map((l) => (JSON.parse(l) as { type: string }).type)
+
+  it("a model error ends a per-run session: SessionEnd once, reason other, transcript written first; the error propagates unchanged", async () => {
+    const down = new Error("model down")
+    let endTranscript: Array<string> = []
+    const engine = fakeEngine((event, payload) => {
+      if (event === "SessionEnd") endTranscript = lineTypes(payload["transcript_path"] as string)
+      return undefined
+    })
+    const { bash } = bashTool()
+    const model = fakeModel().respondWithTools([{ name: "bash", args: { command: "ls" } }]).respond(down)
+    const hooks = hooksMiddleware({ engine, transcriptDir: tempDir() })
+    const agent = createAgent({ model, tools: [bash], middleware: [hooks] })
+    await rejectsWith(agent.invoke(user("go")), down)
+
+    expect(engine.events()).toEqual(["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "SessionEnd"])
+    const end = engine.dispatched.at(-1)!.payload
+    expect(end).toMatchObject({ reason: "other", session_id: engine.dispatched[0]!.payload["session_id"] })
+    expect(endTranscript).toEqual(["user", "assistant", "user"])
+    // Ended already: close() does not end it again.
+    await hooks.close()
+    expect(engine.events().filter((e) => e === "SessionEnd")).toHaveLength(1)
+  })
+
+  it("an engine failure ends a per-run session too (in beforeAgent and in a tool call), and the engine's error propagates", async () => {
+    for (const failing of ["UserPromptSubmit", "PreToolUse"]) {
+      const boom = new Error(`${failing} settings unreadable`)
+      const engine = fakeEngine((event) => {
+        if (event === failing) throw boom
+        return undefined
+      })
+      const { bash, ran } = bashTool()
+      const model = fakeModel().respondWithTools([{ name: "bash", args: { command: "ls" } }]).respond(new AIMessage("never"))
+      const hooks = hooksMiddleware({ engine, transcriptDir: tempDir() })
+      const agent = createAgent({ model, tools: [bash], middleware: [hooks] })
+
+      await rejectsWith(agent.invoke(user("go")), boom)
+
+      expect(ran).toEqual([])
+      expect(engine.events().filter((e) => e === "SessionEnd")).toHaveLength(1)
+      expect(engine.dispatched.at(-1)).toMatchObject({ event: "SessionEnd", payload: { reason: "other" } })
+      await hooks.close()
+      expect(engine.events().filter((e) => e === "SessionEnd")).toHaveLength(1)
+    }
+  })
+
+  it("a SessionEnd that fails too does not hide the run's error; it is reported as a warning", async () => {
+    const boom = new Error("prompt hook engine down")
+    const engine = fakeEngine((event) => {
+      if (event === "UserPromptSubmit") throw boom
+      if (event === "SessionEnd") throw new Error("still down")
+      return undefined
+    })
+    const warnings: Array<string> = []
+    const model = fakeModel().respond(new AIMessage("never"))
+    const hooks = hooksMiddleware({ engine, transcriptDir: tempDir(), onWarning: (w) => warnings.push(w) })
+    const agent = createAgent({ model, tools: [], middleware: [hooks] })
+
+    await expect(agent.invoke(user("go"))).rejects.toBe(boom)
+
+    expect(engine.events()).toEqual(["SessionStart", "UserPromptSubmit", "SessionEnd"])
+    expect(warnings.join("\n")).toContain("still down")
+    await hooks.close()
+    expect(engine.events().filter((e) => e === "SessionEnd")).toHaveLength(1)
+  })
+
+  it("sessions that outlive the run (a thread, a sessionId) are not ended by a failure", async () => {
+    const engine = fakeEngine()
+    const model = fakeModel().respond(new Error("model down")).respond(new Error("model down"))
+    const hooks = hooksMiddleware({ engine, transcriptDir: tempDir() })
+    const agent = createAgent({ model, tools: [], checkpointer: new MemorySaver(), middleware: [hooks] })
+    await expect(agent.invoke(user("first"), { configurable: { thread_id: "thread-fail" } })).rejects.toThrow("model down")
+
+    const fixed = hooksMiddleware({ engine, sessionId: "fixed", transcriptDir: tempDir() })
+    const plain = createAgent({ model, tools: [], middleware: [fixed] })
+    await expect(plain.invoke(user("second"))).rejects.toThrow("model down")
+
+    expect(engine.events()).toEqual(["SessionStart", "UserPromptSubmit", "SessionStart", "UserPromptSubmit"])
+    await hooks.close()
+    await fixed.close()
+    expect(engine.dispatched.filter((d) => d.event === "SessionEnd").map((d) => d.payload["session_id"])).toEqual(["thread-fail", "fixed"])
+  })
+})

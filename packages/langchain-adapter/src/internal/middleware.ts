@@ -169,14 +169,10 @@ const nothingHappened = (event: string): DispatchOutcome => ({
   warnings: []
 })
 
-/** A run that throws (an error, an interrupt) ends here for now: its transcript is written in full. */
-const writeOnThrow = <A extends ReadonlyArray<unknown>, R>(f: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
-  try {
-    return await f(...args)
-  } catch (error) {
-    Transcript.closeAll()
-    throw error
-  }
+/** The run info a hook's state holds, if any (set by `beforeAgent`). */
+const stateInfo = (state: Record<string, unknown> | undefined): RunInfo | undefined => {
+  const info = state?.["_agentHooks"] as RunInfo | null | undefined
+  return info !== null && info !== undefined && typeof info.sessionId === "string" ? info : undefined
 }
 
 /** @internal */
@@ -193,7 +189,11 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
   const warn = (warning: string) => options.onWarning?.(warning)
 
   /** Sessions that had their SessionStart and no SessionEnd yet. */
-  const openSessions = new Map<string, { readonly transcriptPath: string }>()
+  const openSessions = new Map<string, { readonly transcriptPath: string; readonly perRun: boolean }>()
+  /**
+   * Sessions seen (SessionStart done): a thread's id stays here, so a thread ended by `endSession()`
+   * and run again is not started twice. A per-run session's id leaves with its SessionEnd.
+   */
   const startedSessions = new Set<string>()
 
   const dispatch = async (event: string, payload: Record<string, unknown>): Promise<DispatchOutcome> => {
@@ -231,14 +231,56 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     try {
       await dispatch("SessionEnd", { session_id: sessionId, transcript_path: session.transcriptPath, cwd, reason })
     } finally {
+      // Its id is never seen again: nothing of it is kept (also when the dispatch was skipped or failed).
+      if (session.perRun) startedSessions.delete(sessionId)
       Transcript.release(sessionId)
+    }
+  }
+
+  /** The end of a run whose session ends with it (a main agent's, `perRun`): SessionEnd. */
+  const endRunSession = async (info: RunInfo) => {
+    if (info.agentId !== null || !info.perRun) return
+    try {
+      await endSession(info.sessionId, "other")
+    } finally {
+      // Also when the host ended the session during the run.
+      startedSessions.delete(info.sessionId)
+    }
+  }
+
+  /**
+   * A run that throws ends here: its transcript is written in full and, when its session ends with
+   * the run, SessionEnd (`reason: "other"`) runs once. The error then goes on as it is; a failing
+   * SessionEnd is only a warning. Interrupts and parent commands (`isGraphBubbleUp`) are not failures.
+   */
+  const onThrow = async (info: RunInfo | undefined, error: unknown): Promise<never> => {
+    Transcript.closeAll()
+    if (info !== undefined && !isGraphBubbleUp(error)) {
+      try {
+        await endRunSession(info)
+      } catch (endError) {
+        warn(`SessionEnd after a failed run: ${endError instanceof Error ? endError.message : String(endError)}`)
+      }
+    }
+    throw error
+  }
+
+  /** Runs a hook; if it throws, `onThrow` with the run info of its state. */
+  const guarded = <A extends [unknown, ...Array<unknown>], R>(
+    f: (...args: A) => Promise<R>,
+    stateOf: (...args: A) => Record<string, unknown> | undefined
+  ) => async (...args: A): Promise<R> => {
+    try {
+      return await f(...args)
+    } catch (error) {
+      return onThrow(stateInfo(stateOf(...args)), error)
     }
   }
 
   /** The run info from the state, else one made on the spot (a tool call outside a hooked run). */
   const infoOf = (state: Record<string, unknown> | undefined, runtime: unknown): RunInfo => {
-    const fromState = state?.["_agentHooks"] as RunInfo | null | undefined
-    if (fromState !== null && fromState !== undefined && typeof fromState.sessionId === "string") return fromState
+    const fromState = stateInfo(state)
+    if (fromState !== undefined) return fromState
     const parent = parentRun.getStore()
     if (parent !== undefined) return parent.info
     const sessionId = options.sessionId ?? threadId(runtime) ?? randomUUID()
@@ -292,6 +334,17 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     const sessionId = previous?.sessionId ?? options.sessionId ?? thread ?? randomUUID()
     const perRun = options.sessionId === undefined && thread === undefined && !hasCheckpointer()
     const info: RunInfo = { ...newMainInfo(sessionId, perRun), ...(previous?.transcriptPath ? { transcriptPath: previous.transcriptPath } : {}) }
+    try {
+      return await startRun(info, previous, messages, madeId)
+    } catch (error) {
+      // The state has no run info yet: the failure is this run's.
+      return onThrow(info, error)
+    }
+  }
+
+  /** `beforeAgent` of a main agent's run: SessionStart the first time, UserPromptSubmit. */
+  const startRun = async (info: RunInfo, previous: RunInfo | null | undefined, messages: Array<BaseMessage> | undefined, madeId: boolean) => {
+    const sessionId = info.sessionId
     const transcript = transcriptOf(info, madeId && previous?.transcriptPath === undefined)
     const injected: Array<BaseMessage> = []
     const prompt = messages !== undefined && messages.length > 0 && messageType(messages[messages.length - 1]!) === "human"
@@ -300,7 +353,7 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
 
     if (!startedSessions.has(sessionId)) {
       startedSessions.add(sessionId)
-      openSessions.set(sessionId, { transcriptPath: info.transcriptPath })
+      openSessions.set(sessionId, { transcriptPath: info.transcriptPath, perRun: info.perRun })
       const resumed = previous !== null && previous !== undefined || (messages !== undefined && messages.length > (prompt === undefined ? 0 : 1))
       transcript.sync(prompt === undefined ? messages : messages!.slice(0, -1))
       const start = await dispatch("SessionStart", {
@@ -373,7 +426,7 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     transcriptOf(info).sync(messages)
     // The end of the run: the transcript is written in full.
     const finish = async () => {
-      if (info.agentId === null && info.perRun) await endSession(info.sessionId, "other")
+      await endRunSession(info)
       Transcript.closeAll()
     }
     if (info.promptBlocked || info.halt !== null) {
@@ -522,10 +575,11 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
   const middleware = createMiddleware({
     name: options.name ?? "agent-hooks",
     stateSchema,
-    beforeAgent: { canJumpTo: ["end"], hook: writeOnThrow(beforeAgent) as never },
-    wrapModelCall: writeOnThrow(wrapModelCall) as never,
-    afterAgent: { canJumpTo: ["model"], hook: writeOnThrow(afterAgent) as never },
-    wrapToolCall: writeOnThrow(wrapToolCall) as never
+    // beforeAgent finds its run info itself (the state has none yet, or the previous run's).
+    beforeAgent: { canJumpTo: ["end"], hook: guarded(beforeAgent, () => undefined) as never },
+    wrapModelCall: guarded(wrapModelCall, (request) => request.state) as never,
+    afterAgent: { canJumpTo: ["model"], hook: guarded(afterAgent, (state) => state) as never },
+    wrapToolCall: guarded(wrapToolCall, (request) => request.state) as never
   })
   return Object.assign(middleware, {
     endSession: async (end?: { readonly sessionId?: string | undefined; readonly reason?: string | undefined }) => {
