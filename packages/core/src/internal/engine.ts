@@ -16,6 +16,7 @@ import { ProcessSpawner } from "../ProcessSpawner.ts"
 import type { Handler, HookEntry, LoadedSettings } from "../Settings.ts"
 import * as Settings from "../Settings.ts"
 import { defaultTimeout, display, execute, MAX_OUTPUT_BYTES } from "./execute.ts"
+import { makeRun } from "./runner.ts"
 
 
 /** Events a handler's `if` rule applies to; on any other event a handler with `if` never runs. */
@@ -262,17 +263,7 @@ export const make = (
         : allowedCommands.has(name)
         ? undefined
         : `command "${name}" is not in allowedCommands (${[...allowedCommands].join(", ")})`
-      return why === undefined ? undefined : {
-        exitCode: null,
-        signal: null,
-        timedOut: false,
-        durationMs: 0,
-        stdout: "",
-        stderr: why,
-        stdoutTruncated: false,
-        stderrTruncated: false,
-        spawnError: why
-      }
+      return why === undefined ? undefined : makeRun({ exitCode: null, stderr: why, spawnError: why })
     }
 
     /**

@@ -8,6 +8,7 @@ import { Clock, Duration, Effect, Option } from "effect"
 import type { AbortSignalLike, EngineOptions } from "../HookEngine.ts"
 import type { HookEventSpec } from "../HookEvent.ts"
 import * as HookRunner from "../HookRunner.ts"
+import { makeRun } from "./runner.ts"
 import type { ProcessRun } from "../HookRunner.ts"
 import type { ProcessSpawner } from "../ProcessSpawner.ts"
 import type { CallbackHandler, CommandHandler, Handler, HookEntry, HttpHandler, McpToolHandler, ModuleHandler, PromptHandler } from "../Settings.ts"
@@ -32,18 +33,6 @@ export interface ExecContext {
   readonly httpHookAllowedEnvVars: ReadonlyArray<string> | undefined
 }
 
-const run0 = (over: Partial<ProcessRun>): ProcessRun => ({
-  exitCode: 0,
-  signal: null,
-  timedOut: false,
-  durationMs: 0,
-  stdout: "",
-  stderr: "",
-  stdoutTruncated: false,
-  stderrTruncated: false,
-  spawnError: undefined,
-  ...over
-})
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 
@@ -87,8 +76,8 @@ const inProcess = (
     )
     const durationMs = Math.round(((yield* Clock.currentTimeMillis) - start) * 10) / 10
     return Option.match(outcome, {
-      onNone: () => run0({ exitCode: null, timedOut: true, durationMs }),
-      onSome: (over) => run0({ ...over, durationMs })
+      onNone: () => makeRun({ exitCode: null, timedOut: true, durationMs }),
+      onSome: (over) => makeRun({ ...over, durationMs })
     })
   })
 
@@ -169,10 +158,10 @@ const urlAllowed = (url: string, patterns: ReadonlyArray<string> | undefined): b
 
 const http = (handler: HttpHandler, ctx: ExecContext): Effect.Effect<ProcessRun> => {
   if (!urlAllowed(handler.url, ctx.allowedHttpHookUrls)) {
-    return Effect.succeed(run0({ exitCode: 1, stderr: `URL ${handler.url} is not allowed by allowedHttpHookUrls` }))
+    return Effect.succeed(makeRun({ exitCode: 1, stderr: `URL ${handler.url} is not allowed by allowedHttpHookUrls` }))
   }
   const fetchImpl = ctx.options.fetch ?? (globalThis as unknown as { readonly fetch?: EngineOptions["fetch"] }).fetch
-  if (fetchImpl === undefined) return Effect.succeed(run0({ exitCode: 1, stderr: "no fetch available for http hooks" }))
+  if (fetchImpl === undefined) return Effect.succeed(makeRun({ exitCode: 1, stderr: "no fetch available for http hooks" }))
   const outer = ctx.httpHookAllowedEnvVars
   const allowed = new Set((handler.allowedEnvVars ?? []).filter((name) => outer === undefined || outer.includes(name)))
   const headers: Record<string, string> = { "content-type": "application/json" }
@@ -238,7 +227,7 @@ const blockJson = (spec: HookEventSpec, reason: string, continueOnBlock: boolean
 const prompt = (handler: PromptHandler, ctx: ExecContext): Effect.Effect<ProcessRun> => {
   const model = ctx.options.model
   if (model === undefined) {
-    return Effect.succeed(run0({ exitCode: 1, stderr: `no model is configured for ${handler.type} hooks (pass options.model to the engine)` }))
+    return Effect.succeed(makeRun({ exitCode: 1, stderr: `no model is configured for ${handler.type} hooks (pass options.model to the engine)` }))
   }
   return inProcess(ctx.timeout, async (signal) => {
     const answer = await model({
@@ -272,7 +261,7 @@ const prompt = (handler: PromptHandler, ctx: ExecContext): Effect.Effect<Process
 const mcpTool = (handler: McpToolHandler, ctx: ExecContext): Effect.Effect<ProcessRun> => {
   const mcp = ctx.options.mcp
   if (mcp === undefined) {
-    return Effect.succeed(run0({ exitCode: 1, stderr: `MCP server ${handler.server} is not connected (pass options.mcp to the engine)` }))
+    return Effect.succeed(makeRun({ exitCode: 1, stderr: `MCP server ${handler.server} is not connected (pass options.mcp to the engine)` }))
   }
   const values = placeholderValues(ctx)
   const input: Record<string, unknown> = {}

@@ -3,6 +3,20 @@ import type { ProcessRun, RunnerOptions } from "../HookRunner.ts"
 import { ProcessSpawner } from "../ProcessSpawner.ts"
 import type { ProcessExit, ProcessRequest } from "../ProcessSpawner.ts"
 
+/** A run with defaults for every field (exit 0, no output), overridden by `over`. @internal */
+export const makeRun = (over: Partial<ProcessRun>): ProcessRun => ({
+  exitCode: 0,
+  signal: null,
+  timedOut: false,
+  durationMs: 0,
+  stdout: "",
+  stderr: "",
+  stdoutTruncated: false,
+  stderrTruncated: false,
+  spawnError: undefined,
+  ...over
+})
+
 /** @internal */
 export const defaultOptions: RunnerOptions = { killGrace: Duration.seconds(1), drainWindow: Duration.millis(100) }
 
@@ -54,17 +68,8 @@ export const run = (
           })
         ),
         Effect.catchTag("SpawnError", (error) =>
-          Effect.map(elapsed(start), (durationMs): ProcessRun => ({
-            exitCode: null,
-            signal: null,
-            timedOut: false,
-            durationMs,
-            stdout: "",
-            stderr: error.message,
-            stdoutTruncated: false,
-            stderrTruncated: false,
-            spawnError: error.detail
-          })))
+          Effect.map(elapsed(start), (durationMs) =>
+            makeRun({ exitCode: null, durationMs, stderr: error.message, spawnError: error.detail })))
       )
     )
   })
