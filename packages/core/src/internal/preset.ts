@@ -1,8 +1,8 @@
 import type { Preset, PresetContext, PresetFile } from "../Preset.ts"
 import { decode } from "./settings.ts"
 
-const join = (...parts: ReadonlyArray<string>): string => parts.join("/").replace(/\/+/g, "/")
-const nonEmpty = (value: string | undefined): value is string => value !== undefined && value !== ""
+import { join } from "./posixPath.ts"
+import { nonEmpty } from "./text.ts"
 
 /** @internal */
 export const canonical = (

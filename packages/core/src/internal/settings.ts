@@ -5,12 +5,11 @@ import * as Matcher from "../Matcher.ts"
 import type { Preset, PresetContext, PresetFile } from "../Preset.ts"
 import type { DecodedSettings, Handler, HookEntry, LoadedSettings, LoadOptions, SettingsFile, SettingsScope } from "../Settings.ts"
 import { agentHooks } from "./preset.ts"
+import * as PosixPath from "./posixPath.ts"
+import { describe } from "./text.ts"
+import type { JsonPath } from "./text.ts"
 import * as Trust from "../Trust.ts"
 
-type JsonPath = ReadonlyArray<string | number>
-
-const describe = (value: unknown): string =>
-  value === undefined ? "nothing" : value === null ? "null" : Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `${typeof value} ${JSON.stringify(value)}`
 
 
 const PositiveSeconds = Schema.Number.check(Schema.isGreaterThan(0))
@@ -75,20 +74,6 @@ type HandlerType = keyof typeof HANDLER_SCHEMAS
 const HANDLER_TYPES = Object.keys(HANDLER_SCHEMAS) as ReadonlyArray<HandlerType>
 
 /** POSIX path resolution without a runtime (settings paths are POSIX here). */
-const resolvePosix = (dir: string, relative: string): string => {
-  const parts = (relative.startsWith("/") ? relative : `${dir}/${relative}`).split("/")
-  const out: Array<string> = []
-  for (const part of parts) {
-    if (part === "" || part === ".") continue
-    if (part === "..") out.pop()
-    else out.push(part)
-  }
-  return `/${out.join("/")}`
-}
-const dirnamePosix = (file: string): string => {
-  const index = file.lastIndexOf("/")
-  return index <= 0 ? "/" : file.slice(0, index)
-}
 
 /**
  * Turns a Schema failure into "path: expected X, got Y" problems, with paths relative to the
@@ -151,7 +136,7 @@ const decodeHandler = (
     return {
       ...decoded,
       export: (decoded["export"] as string | undefined) ?? "default",
-      modulePath: resolvePosix(dirnamePosix(where), module)
+      modulePath: PosixPath.resolve(PosixPath.dirname(where), module)
     } as Handler
   }
   return decoded as unknown as Handler
@@ -201,7 +186,7 @@ export const decode = (
     let executionLog: string | undefined
     const log = document["executionLog"]
     if (log !== undefined) {
-      if (typeof log === "string" && log !== "") executionLog = resolvePosix(dirnamePosix(file), log)
+      if (typeof log === "string" && log !== "") executionLog = PosixPath.resolve(PosixPath.dirname(file), log)
       else warnings.push(`${file} at executionLog: expected a file path (string), got ${describe(log)}; ignored`)
     }
     const result = (): DecodedSettings => ({

@@ -3,40 +3,28 @@
  * settings document (keeping a map from canonical JSON paths back to the dialect's own), then the
  * canonical decoder validates the handlers, so every dialect gets the same checks and messages.
  */
-import { Effect } from "effect"
+import { Effect, Predicate } from "effect"
 import { formatPath, SettingsError } from "../../HookError.ts"
 import type { CustomEvent } from "../../HookEvent.ts"
 import * as HookEvent from "../../HookEvent.ts"
 import type { DecodedSettings, HookEntry, SettingsScope } from "../../Settings.ts"
 import { decode } from "../settings.ts"
 
-/** @internal */
-export type JsonPath = ReadonlyArray<string | number>
+import { describe } from "../text.ts"
+import type { JsonPath } from "../text.ts"
 
 /** @internal */
-export const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
+export type { JsonPath }
+export { describe }
+export { nonEmpty } from "../text.ts"
+export { join } from "../posixPath.ts"
 
 /** @internal */
-export const describe = (value: unknown): string =>
-  value === undefined
-    ? "nothing"
-    : value === null
-    ? "null"
-    : Array.isArray(value)
-    ? "an array"
-    : typeof value === "object"
-    ? "an object"
-    : `${typeof value} ${JSON.stringify(value)}`
+export const isRecord: (value: unknown) => value is Record<string, unknown> = Predicate.isObject
 
 /** @internal */
 export { formatPath }
 
-/** @internal */
-export const join = (...parts: ReadonlyArray<string>): string => parts.join("/").replace(/\/+/g, "/")
-
-/** @internal */
-export const nonEmpty = (value: string | undefined): value is string => value !== undefined && value !== ""
 
 /** @internal */
 export const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
