@@ -305,8 +305,10 @@ export const make = (
           })
         )
         if (lines.length === 0) return
-        yield* fs.makeDirectory(path.dirname(file), { recursive: true }).pipe(
-          Effect.andThen(fs.writeFileString(file, `${lines.join("\n")}\n`, { flag: "a" })),
+        // Append; only when that fails (no folder yet) make the folder and append again.
+        const append = fs.writeFileString(file, `${lines.join("\n")}\n`, { flag: "a" })
+        yield* append.pipe(
+          Effect.catch(() => Effect.andThen(fs.makeDirectory(path.dirname(file), { recursive: true }), append)),
           Effect.catch((error) => Effect.sync(() => options.onWarning?.(`cannot write the execution log ${file}: ${error.message}`)))
         )
       })
