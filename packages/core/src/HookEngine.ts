@@ -25,6 +25,7 @@ import type { HookError } from "./HookError.ts"
 import type { LoadedSettings } from "./Settings.ts"
 import type * as HookEvent from "./HookEvent.ts"
 import type { HookResult, Outcome } from "./Outcome.ts"
+import type { Plan } from "./Plan.ts"
 import type { Preset } from "./Preset.ts"
 import type { ProcessSpawner } from "./ProcessSpawner.ts"
 import * as internal from "./internal/engine.ts"
@@ -196,8 +197,10 @@ export interface AsyncResult {
 export class HookEngine extends Context.Service<
   HookEngine,
   {
-    /** The merged settings, with the warnings raised while loading them. */
+    /** The merged settings, with the warnings raised while loading and compiling them. */
     readonly settings: LoadedSettings
+    /** The compiled plan every dispatch reads. */
+    readonly plan: Plan
     /**
      * The events that have at least one hook (settings and programmatic ones). A host may skip
      * dispatching any other event: nothing would run.
@@ -208,6 +211,12 @@ export class HookEngine extends Context.Service<
      * Fails only for engine errors (a payload that is not an object); hook failures are results.
      */
     readonly dispatch: (event: string, payload: unknown) => Effect.Effect<Outcome, HookError>
+    /**
+     * The outcome of dispatching `event` when no hook's matcher fits `payload`, computed
+     * synchronously from the plan's index (no Effect runtime); `undefined` when some hook may run,
+     * or when the payload is not an object: then use `dispatch`.
+     */
+    readonly unmatched: (event: string, payload: unknown) => Outcome | undefined
     /** Removes and returns the results of `async` hooks that finished since the last call. */
     readonly takeAsyncResults: Effect.Effect<ReadonlyArray<AsyncResult>>
     /** Waits until every running `async` hook has finished. */

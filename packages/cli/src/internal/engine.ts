@@ -1,9 +1,10 @@
-import { HookEngine, Presets } from "@agent-hooks/core"
+import { HookEngine, Plan, Presets } from "@agent-hooks/core"
 import type { HookError } from "@agent-hooks/core"
+import * as NodeFileSystem from "@effect/platform-node-shared/NodeFileSystem"
+import * as NodePath from "@effect/platform-node-shared/NodePath"
 import type { Preset } from "@agent-hooks/core/Preset"
 import { NodeHookEngine } from "@agent-hooks/node"
-import { Context, Effect, Option } from "effect"
-import type { Layer } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { Failed } from "../ExitCode.ts"
 
 /**
@@ -60,25 +61,46 @@ export const withEngine = <A, E, R>(
   options: SettingsOptions,
   onWarning: ((warning: string) => void) | undefined,
   f: (engine: HookEngine.HookEngine["Service"]) => Effect.Effect<A, E, R>
-): Effect.Effect<A, Exclude<E, HookError.HookError> | Failed, R> => {
-  const cwd = process.cwd()
-  return Effect.flatMap(EngineLayer, (engineLayer) => {
-    const layer = engineLayer({
-      settings: options.settings.length > 0 ? options.settings : undefined,
-      projectDir: Option.getOrElse(options.projectDir, () => cwd),
-      cwd,
-      env: process.env,
-      onWarning,
-      preset: options.preset,
-      agent: options.agent === undefined ? undefined : Option.getOrUndefined(options.agent),
-      plugins: options.plugin !== undefined && options.plugin.length > 0 ? options.plugin : undefined,
-      managedDir: options.managedDir === undefined ? undefined : Option.getOrUndefined(options.managedDir)
-    })
-    return HookEngine.HookEngine.use(f).pipe(
-      Effect.provide(layer),
+): Effect.Effect<A, Exclude<E, HookError.HookError> | Failed, R> =>
+  Effect.flatMap(EngineLayer, (engineLayer) =>
+    HookEngine.HookEngine.use(f).pipe(
+      Effect.provide(engineLayer(engineOptions(options, onWarning))),
       Effect.mapError((error) =>
         isHookError(error) ? new Failed({ message: error.message }) : (error as Exclude<E, HookError.HookError>)
       )
-    )
-  })
+    ))
+
+/** The engine options the command-line options stand for. */
+const engineOptions = (options: SettingsOptions, onWarning: ((warning: string) => void) | undefined): HookEngine.EngineOptions => {
+  const cwd = process.cwd()
+  return {
+    settings: options.settings.length > 0 ? options.settings : undefined,
+    projectDir: Option.getOrElse(options.projectDir, () => cwd),
+    cwd,
+    env: process.env,
+    onWarning,
+    preset: options.preset,
+    agent: options.agent === undefined ? undefined : Option.getOrUndefined(options.agent),
+    plugins: options.plugin !== undefined && options.plugin.length > 0 ? options.plugin : undefined,
+    managedDir: options.managedDir === undefined ? undefined : Option.getOrUndefined(options.managedDir)
+  }
 }
+
+/**
+ * Loads, decodes and compiles the settings the command-line options name, and runs `f` with the
+ * plan: no engine, no fiber set, no folders created. Every settings warning goes to `onWarning`;
+ * a settings file that cannot be read or decoded becomes `Failed` naming the file and JSON path.
+ *
+ * @internal
+ */
+export const withPlan = <A, E, R>(
+  options: SettingsOptions,
+  onWarning: ((warning: string) => void) | undefined,
+  f: (plan: Plan.Plan) => Effect.Effect<A, E, R>
+): Effect.Effect<A, E | Failed, R> =>
+  Plan.make(engineOptions(options, onWarning)).pipe(
+    Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer)),
+    Effect.mapError((error) => new Failed({ message: error.message })),
+    Effect.tap((plan) => Effect.sync(() => plan.settings.warnings.forEach((warning) => onWarning?.(warning)))),
+    Effect.flatMap(f)
+  )

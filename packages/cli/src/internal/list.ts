@@ -1,8 +1,8 @@
-import type { Settings } from "@agent-hooks/core"
+import type { Plan, Settings } from "@agent-hooks/core"
 import { Console, Effect } from "effect"
 import * as NodePath from "node:path"
 import type { Failed } from "../ExitCode.ts"
-import { warnOnStderr, withEngine } from "./engine.ts"
+import { warnOnStderr, withPlan } from "./engine.ts"
 import type { SettingsOptions } from "./engine.ts"
 import { columns, describeHandler, describeMatcher } from "./render.ts"
 
@@ -26,11 +26,16 @@ export interface ListedHook {
   readonly path: string
 }
 
-/** @internal */
-export const listed = (settings: Settings.LoadedSettings): Array<ListedHook> =>
-  Object.entries(settings.hooks).flatMap(([event, entries]) =>
-    entries.map((entry) => ({
-      event,
+/**
+ * The plan's hooks as `list --json` prints them, in plan order. Hooks that compile dropped (a broken
+ * `if` rule, a prompt hook on an event that cannot run one) are not listed: they never run.
+ *
+ * @internal
+ */
+export const listed = (plan: Plan.Plan): Array<ListedHook> =>
+  [...plan.events.values()].flatMap(({ hooks }) =>
+    hooks.map(({ entry }) => ({
+      event: entry.event,
       matcher: entry.matcher.source ?? null,
       type: entry.handler.type,
       command: describeHandler(entry.handler),
@@ -52,8 +57,8 @@ const relative = (file: string, cwd: string): string => {
  *
  * @internal
  */
-export const render = (settings: Settings.LoadedSettings, cwd: string): string => {
-  const events = Object.entries(settings.hooks).filter(([, entries]) => entries.length > 0)
+export const render = (plan: Plan.Plan, cwd: string): string => {
+  const events = [...plan.events].map(([event, { hooks }]) => [event, hooks.map((hook) => hook.entry)] as const).filter(([, entries]) => entries.length > 0)
   if (events.length === 0) return "no hooks registered"
   return events
     .map(([event, entries]) =>
@@ -71,13 +76,13 @@ export const render = (settings: Settings.LoadedSettings, cwd: string): string =
 }
 
 /**
- * `agent-hooks list`: the hooks of the loaded settings, as text or (`--json`) as a JSON array.
+ * `agent-hooks list`: the hooks of the compiled plan, as text or (`--json`) as a JSON array.
  * Settings warnings go to stderr.
  *
  * @internal
  */
 export const list = (options: ListOptions): Effect.Effect<void, Failed> =>
-  withEngine(options, warnOnStderr, (engine) =>
+  withPlan(options, warnOnStderr, (plan) =>
     Console.log(
-      options.json ? JSON.stringify(listed(engine.settings), null, 2) : render(engine.settings, process.cwd())
+      options.json ? JSON.stringify(listed(plan), null, 2) : render(plan, process.cwd())
     ))

@@ -3,7 +3,7 @@ import { Console, Effect, Option } from "effect"
 import { existsSync, realpathSync, writeFileSync } from "node:fs"
 import { resolve } from "node:path"
 import { Failed } from "../ExitCode.ts"
-import { checkPreset, warnOnStderr, withEngine } from "./engine.ts"
+import { checkPreset, warnOnStderr, withPlan } from "./engine.ts"
 
 /** Options of `agent-hooks migrate`. */
 export interface MigrateOptions {
@@ -34,10 +34,10 @@ const real = (path: string): string => {
 export const migrate = (options: MigrateOptions): Effect.Effect<void, Failed> =>
   Effect.gen(function*() {
     const preset = yield* checkPreset(options.from)
-    const { settings, notes } = yield* withEngine(
+    const { settings, notes } = yield* withPlan(
       { settings: options.settings, projectDir: options.projectDir, preset, agent: options.agent },
       warnOnStderr,
-      (engine) => Effect.succeed({ ...Presets.toCanonical(engine.settings, preset), files: engine.settings.files })
+      (plan) => Effect.succeed({ ...Presets.toCanonical(plan.settings, preset), files: plan.settings.files })
     ).pipe(Effect.map((migrated) => {
       const read = migrated.files.filter((file) => file.found).map((file) => file.path)
       return { ...migrated, read }

@@ -1,7 +1,7 @@
 import type { Settings } from "@agent-hooks/core"
 import { Console, Effect } from "effect"
 import type { Failed } from "../ExitCode.ts"
-import { withEngine } from "./engine.ts"
+import { withPlan } from "./engine.ts"
 import type { SettingsOptions } from "./engine.ts"
 import { columns, plural } from "./render.ts"
 
@@ -47,4 +47,4 @@ export const report = (settings: Settings.LoadedSettings): string => {
  * @internal
  */
 export const validate = (options: SettingsOptions): Effect.Effect<void, Failed> =>
-  withEngine(options, undefined, (engine) => Console.log(report(engine.settings)))
+  withPlan(options, undefined, (plan) => Console.log(report(plan.settings)))

@@ -27,8 +27,12 @@ export const fromLayer = async (layer: Layer.Layer<HookEngine, HookError>): Prom
   return {
     settings: engine.settings,
     hookedEvents: engine.hookedEvents,
-    dispatch: (event, payload) =>
-      closed ? Promise.reject(new Error("the hook engine is closed")) : run(runtime, engine.dispatch(event, payload)),
+    dispatch: (event, payload) => {
+      if (closed) return Promise.reject(new Error("the hook engine is closed"))
+      // A dispatch that matches no hook resolves at once, without entering the Effect runtime.
+      const unmatched = engine.unmatched(event, payload)
+      return unmatched !== undefined ? Promise.resolve(unmatched) : run(runtime, engine.dispatch(event, payload))
+    },
     takeAsyncResults: () => run(runtime, engine.takeAsyncResults),
     awaitAsync: () => run(runtime, engine.awaitAsync),
     close: async () => {

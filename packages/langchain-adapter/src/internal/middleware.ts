@@ -6,6 +6,7 @@ import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages"
 import type { BaseMessage } from "@langchain/core/messages"
 import { Command, getConfig, interrupt, isCommand, isGraphBubbleUp } from "@langchain/langgraph"
 import { withLangGraph } from "@langchain/langgraph/zod"
+import * as StopGuard from "@agent-hooks/core/StopGuard"
 import { createMiddleware } from "langchain"
 import { z } from "zod"
 import type { AskRequest, DispatchOutcome, HooksMiddleware, HooksMiddlewareOptions } from "../HooksMiddleware.ts"
@@ -442,7 +443,8 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
       ...(info.agentTranscriptPath === null ? {} : { agent_transcript_path: info.agentTranscriptPath })
     })
     if (outcome.blocked && outcome.continue) {
-      if (stopBlockCap > 0 && info.stopBlocks >= stopBlockCap) {
+      // The engine's Stop guard rule: after stopBlockCap blocks in a row the agent may stop.
+      if (StopGuard.reached(info.stopBlocks, stopBlockCap)) {
         warn(`${event} hooks blocked ${info.stopBlocks} times in a row; the agent stops anyway (stopBlockCap ${stopBlockCap}, 0 = off)`)
       } else {
         const reason = outcome.reason ?? `${event} hook asked to continue`

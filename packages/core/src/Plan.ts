@@ -1,0 +1,226 @@
+/**
+ * The compiled plan: settings loaded and decoded once, then compiled into every per-hook decision
+ * the engine needs (matcher, `if` rule, timeout, policy refusal, dedup key, async, once), so that a
+ * dispatch only reads it.
+ *
+ * The pipeline is one-way: **load** (`load`: read the settings files and the trust store) →
+ * **decode** (per dialect, in `Settings`) → **compile** (`compile`: pure over the snapshot; every
+ * warning is data with its file and JSON path) → dispatch, execute, classify, aggregate (the
+ * engine). `agent-hooks validate`, `list` and `migrate` stop after compile: no engine is built.
+ *
+ * **Example**
+ *
+ * ```ts
+ * import { Effect } from "effect"
+ * import { Plan } from "@agent-hooks/core"
+ *
+ * const program = Effect.gen(function* () {
+ *   const plan = yield* Plan.make({ settings: ["./hooks.json"], projectDir: "." })
+ *   console.log(JSON.stringify(Plan.toJSON(plan), null, 2))
+ *   Plan.matches(plan, "PreToolUse", { tool_name: "Bash" }) // false when no hook could run
+ * })
+ * ```
+ *
+ * @since 0.2.0
+ */
+import type { Effect, FileSystem, Path } from "effect"
+import type { EngineOptions } from "./HookEngine.ts"
+import type { SettingsError } from "./HookError.ts"
+import type { HookEventSpec } from "./HookEvent.ts"
+import type { PermissionRule } from "./PermissionRule.ts"
+import type { HookEntry, LoadedSettings, SettingsScope } from "./Settings.ts"
+import * as internal from "./internal/plan.ts"
+
+/**
+ * What compile reads: the merged settings and the engine options, with the directories resolved.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Snapshot {
+  readonly settings: LoadedSettings
+  readonly options: EngineOptions
+  /** Absolute. */
+  readonly projectDir: string
+  /** Absolute. */
+  readonly cwd: string
+}
+
+/**
+ * A warning found while compiling, with the file and JSON path it is about (both `undefined` for
+ * warnings about the engine options or programmatic hooks).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface PlanWarning {
+  readonly file: string | undefined
+  readonly path: string | undefined
+  readonly message: string
+}
+
+/**
+ * One hook with every decision that does not depend on the payload already made.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface PlannedHook {
+  /** Position in the plan, unique across events; stable for the same snapshot. */
+  readonly id: number
+  readonly entry: HookEntry
+  /** The parsed `if` rule (tool events only). */
+  readonly rule: PermissionRule | undefined
+  /** How results and messages name the hook (`./guard.sh`, `POST https://...`, `callback name`). */
+  readonly display: string
+  /** Seconds: the handler's own timeout, else its type's default on this event. */
+  readonly timeout: number
+  /** Runs in the background (`async` or `asyncRewake`). */
+  readonly async: boolean
+  readonly once: boolean
+  /** An identical handler from another file with the same key runs once; `undefined`: never deduplicated. */
+  readonly dedupKey: string | undefined
+  /** Why policy (`allowedCommands`) refuses to start this hook; its result then says so. */
+  readonly refusal: string | undefined
+  /** Environment variables this hook gets beside the engine's (`CLAUDE_PLUGIN_ROOT`, `CLAUDE_PLUGIN_DATA`). */
+  readonly extraEnv: Readonly<Record<string, string>> | undefined
+}
+
+/**
+ * The hooks of one event, in config order, and the index a dispatch consults first.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface PlannedEvent {
+  readonly spec: HookEventSpec
+  readonly hooks: ReadonlyArray<PlannedHook>
+  /** A group without a matcher (or `*`), or an event without matchers: every dispatch has candidates. */
+  readonly always: boolean
+  /** For exact matchers: value → ids of the hooks whose matcher names it. */
+  readonly exact: ReadonlyMap<string, ReadonlyArray<number>>
+  /** Hooks whose matcher is a regular expression, tested one by one. */
+  readonly tested: ReadonlyArray<PlannedHook>
+}
+
+/**
+ * The compiled plan.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Plan {
+  /** The merged settings; `warnings` includes the compile warnings, rendered. */
+  readonly settings: LoadedSettings
+  readonly events: ReadonlyMap<string, PlannedEvent>
+  /** The events the preset and the host declare, for dispatching events that have no hooks. */
+  readonly declared: ReadonlyMap<string, HookEventSpec>
+  readonly warnings: ReadonlyArray<PlanWarning>
+  readonly projectDir: string
+  readonly cwd: string
+  /** What hooks inherit: the options' env plus `AGENT_HOOKS_PROJECT_DIR`, `CLAUDE_PROJECT_DIR` and the preset's. */
+  readonly env: Readonly<Record<string, string>>
+  /** `HOME` of the options' env, for `if` rules on paths. */
+  readonly home: string | undefined
+  readonly sequential: boolean
+  /** Consecutive Stop blocks after which the agent may stop (0: off). */
+  readonly stopBlockCap: number
+  /** SessionEnd's whole-event budget from the environment, in seconds; `undefined`: computed from the hooks. */
+  readonly sessionEndOverride: number | undefined
+  /** Plugin data folders the engine creates when it starts. */
+  readonly pluginDataDirs: ReadonlyArray<string>
+  /** The events with at least one hook. */
+  readonly hookedEvents: ReadonlySet<string>
+}
+
+/**
+ * Resolves the directories and loads the settings (files, trust store), without compiling.
+ *
+ * @since 0.2.0
+ * @category loading
+ */
+export const load: (options: EngineOptions) => Effect.Effect<Snapshot, SettingsError, FileSystem.FileSystem | Path.Path> =
+  internal.load
+
+/**
+ * Compiles a snapshot. Pure: the same snapshot gives the same plan.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const compile: (snapshot: Snapshot) => Plan = internal.compile
+
+/**
+ * `load`, then `compile`.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const make: (options: EngineOptions) => Effect.Effect<Plan, SettingsError, FileSystem.FileSystem | Path.Path> =
+  internal.make
+
+/**
+ * `false` when no hook's matcher fits `payload` on `event`: a dispatch would run nothing. A
+ * synchronous lookup in the plan's index.
+ *
+ * @since 0.2.0
+ * @category dispatch
+ */
+export const matches: (plan: Plan, event: string, payload: Readonly<Record<string, unknown>>) => boolean = internal.matches
+
+/**
+ * One hook of the plan as JSON (what `agent-hooks list --json` prints).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface PlannedHookJson {
+  readonly id: number
+  readonly event: string
+  /** The matcher as written; `null` when the group had none (it matches everything). */
+  readonly matcher: string | null
+  readonly type: string
+  readonly command: string
+  /** The timeout as configured; `null` when the default applies. */
+  readonly timeout: number | null
+  /** The timeout the hook runs with, in seconds. */
+  readonly effectiveTimeout: number
+  readonly source: string
+  readonly scope: SettingsScope
+  readonly path: string
+  readonly if: string | null
+  readonly async: boolean
+  readonly once: boolean
+  readonly refusal: string | null
+}
+
+/**
+ * The plan as JSON (no functions, no environment values).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface PlanJson {
+  readonly files: LoadedSettings["files"]
+  readonly hooks: ReadonlyArray<PlannedHookJson>
+  readonly policy: {
+    readonly disableAllHooks: boolean
+    readonly allowManagedHooksOnly: boolean
+    readonly allowedHttpHookUrls: ReadonlyArray<string> | null
+    readonly httpHookAllowedEnvVars: ReadonlyArray<string> | null
+    readonly allowedCommands: ReadonlyArray<string> | null
+    readonly sequential: boolean
+    readonly dedupe: boolean
+    readonly stopBlockCap: number
+    readonly executionLog: string | null
+  }
+  readonly warnings: ReadonlyArray<PlanWarning>
+}
+
+/**
+ * The plan as a JSON value.
+ *
+ * @since 0.2.0
+ * @category conversions
+ */
+export const toJSON: (plan: Plan) => PlanJson = internal.toJSON

@@ -1,0 +1,46 @@
+/**
+ * The Stop guard: a Stop or SubagentStop hook that blocks keeps the agent working; after `cap`
+ * blocks in a row the agent may stop anyway, so that a hook that always blocks cannot loop the
+ * agent forever. The engine keeps one streak per session and agent; the LangChain adapter applies
+ * the same rule to its runs.
+ *
+ * @since 0.2.0
+ */
+import type { HookVerdict } from "./HookOutput.ts"
+import type { Outcome } from "./Outcome.ts"
+import * as internal from "./internal/stopGuard.ts"
+
+/**
+ * The streaks of one engine.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface StopGuard {
+  /** Consecutive blocks allowed before the agent may stop anyway; 0 turns the guard off. */
+  readonly cap: number
+  /** Blocks in a row so far for `key` (an event, session and agent); 0 when the last one did not block. */
+  readonly streak: (key: string) => number
+  /**
+   * Records the outcome of one Stop dispatch for `key`: a block extends the streak; a block that
+   * reaches the cap is released (not blocked, the block reasons removed from `toModel`, a note to the
+   * user and in `warnings`) and the streak starts again; anything else ends the streak.
+   */
+  readonly apply: (key: string, outcome: Outcome, verdicts: ReadonlyArray<HookVerdict>) => Outcome
+}
+
+/**
+ * `true` when `streak` blocks in a row reach the cap (never when the cap is 0).
+ *
+ * @since 0.2.0
+ * @category predicates
+ */
+export const reached: (streak: number, cap: number) => boolean = internal.reached
+
+/**
+ * A guard with its own streaks.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const make: (cap: number) => StopGuard = internal.make

@@ -1,0 +1,154 @@
+/**
+ * Classification: one function from a hook's run (a process, or an in-process handler's result, or
+ * a model's answer) to its `HookResult` and `HookVerdict`. Every rule that turns a run into a verdict
+ * lives here: the event's output rules (`HookOutput.interpret`), the model answer's verdict per
+ * event, `onFailure`, a ConfigChange from policy settings, a PreModelSwitch timeout, truncated
+ * output, and the cap on messages (the full text goes to an overflow file, written after the
+ * outcome by the engine's sinks).
+ */
+import type { HookEventSpec } from "../HookEvent.ts"
+import * as HookOutput from "../HookOutput.ts"
+import type { HookVerdict } from "../HookOutput.ts"
+import type { HookResult } from "../Outcome.ts"
+import type { PlannedHook } from "../Plan.ts"
+import type { Executed, ModelAnswer } from "./executors/index.ts"
+import { MAX_OUTPUT_BYTES } from "./executors/index.ts"
+
+/** Events where `onFailure: "block"` is ignored: a failing hook must not keep the agent from stopping. */
+const FAIL_OPEN_EVENTS = new Set(["Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"])
+/** additionalContext, systemMessage and reasons longer than this are cut; the rest goes to a file. */
+export const MAX_MESSAGE_CHARS = 10_000
+
+/** A file the overflow sink writes after the outcome. */
+export interface Overflow {
+  readonly file: string
+  readonly text: string
+}
+
+/** Where one dispatch's classification happens. */
+export interface ClassifyContext {
+  readonly spec: HookEventSpec
+  /** How notices name the event, e.g. `PreToolUse:Bash`. */
+  readonly label: string
+  /** The payload's `source` is `policy_settings` (ConfigChange). */
+  readonly policySource: boolean
+  /** Seconds, for messages. */
+  readonly timeout: number
+  /** An `async` hook never blocks. */
+  readonly async: boolean
+  /** The next overflow file's path. */
+  readonly overflowFile: () => string
+}
+
+const none: HookVerdict = {
+  status: "success",
+  decision: null,
+  reason: null,
+  continue: true,
+  stopReason: null,
+  systemMessage: null,
+  additionalContext: [],
+  updatedInput: null,
+  hookSpecificOutput: null,
+  reasonFrom: null,
+  messages: []
+}
+
+/** A model's `{"ok": false, "reason"}` on each event: what a command hook would have answered there. */
+const answerVerdict = (spec: HookEventSpec, answer: ModelAnswer): HookVerdict => {
+  if (answer.ok) return none
+  const { reason, continueOnBlock } = answer
+  const block = (decision: "block" | "deny"): HookVerdict => ({ ...none, decision, reason, reasonFrom: "json" })
+  // `"continue": false`: the agent stops (on events that honour it; the aggregation decides).
+  const stop: HookVerdict = { ...none, continue: false, stopReason: reason }
+  switch (spec.behavesAs) {
+    case "Stop":
+    case "SubagentStop":
+      // A prompt hook that says the condition cannot be met lets the agent stop.
+      return answer.impossible ? none : block("block")
+    case "PreToolUse":
+      return continueOnBlock ? block("deny") : { ...block("deny"), continue: false, stopReason: reason }
+    case "PostToolUse":
+    case "TeammateIdle":
+      return continueOnBlock ? block("block") : stop
+    case "PostToolUseFailure":
+      return { ...none, additionalContext: [reason] }
+    case "PermissionRequest":
+    case "PermissionDenied":
+      return none
+    default:
+      return spec.blocking === "decision" ? block("block") : spec.blocking === "permission" ? block("deny") : none
+  }
+}
+
+/** Caps one message; the whole text goes to an overflow file. */
+const capText = (text: string, ctx: ClassifyContext, overflow: Array<Overflow>): string => {
+  if (text.length <= MAX_MESSAGE_CHARS) return text
+  const file = ctx.overflowFile()
+  overflow.push({ file, text })
+  return `${text.slice(0, MAX_MESSAGE_CHARS)}\n[truncated: ${text.length} characters in all; the full text is in ${file}]`
+}
+
+/** @internal */
+export const classify = (
+  hook: PlannedHook,
+  executed: Executed,
+  ctx: ClassifyContext
+): { readonly result: HookResult; readonly verdict: HookVerdict; readonly overflow: ReadonlyArray<Overflow> } => {
+  const { spec, label } = ctx
+  const { run, answer } = executed
+  const handler = hook.entry.handler
+  // nonZeroBlocks is about processes' exit codes; an in-process hook that fails stays a non-blocking error.
+  const forHandler = spec.nonZeroBlocks && handler.type !== "command" ? { ...spec, nonZeroBlocks: false } : spec
+  let verdict = answer !== undefined && !run.timedOut ? answerVerdict(spec, answer) : HookOutput.interpret(forHandler, { ...run, timeout: ctx.timeout })
+  // A ConfigChange from policy settings cannot be blocked.
+  if (spec.behavesAs === "ConfigChange" && ctx.policySource && verdict.decision === "block") {
+    verdict = { ...verdict, decision: null, messages: [...verdict.messages, "a change to policy settings cannot be blocked"] }
+  }
+  const failed = verdict.status === "non-blocking-error" || verdict.status === "cancelled"
+  // A PreModelSwitch hook that times out blocks the switch.
+  const timedOutBlocks = spec.behavesAs === "PreModelSwitch" && run.timedOut
+  if (
+    failed && !ctx.async && spec.blocking !== "none" && spec.blocking !== "permission-request" &&
+    ((handler.onFailure === "block" && !FAIL_OPEN_EVENTS.has(spec.behavesAs)) || timedOutBlocks)
+  ) {
+    // onFailure "block": a hook that fails or times out blocks, as exit 2 would.
+    const why = run.timedOut ? "timed out" : "failed"
+    const because = timedOutBlocks ? "a PreModelSwitch hook that times out blocks the switch" : `blocking because onFailure is "block"`
+    verdict = {
+      ...verdict,
+      status: "blocking-error",
+      decision: spec.blocking === "permission" ? "deny" : "block",
+      reason: `${label} hook error: [${hook.display}]: ${why}; ${because}`,
+      reasonFrom: "stderr"
+    }
+  } else if (handler.onFailure === "block" && FAIL_OPEN_EVENTS.has(spec.behavesAs) && failed) {
+    verdict = { ...verdict, messages: [...verdict.messages, `not blocking (onFailure: "block" is ignored on ${spec.name})`] }
+  }
+  const messages = [...verdict.messages]
+  if (run.stdoutTruncated) messages.push(`stdout was longer than ${MAX_OUTPUT_BYTES} bytes and was cut there`)
+  if (run.stderrTruncated) messages.push(`stderr was longer than ${MAX_OUTPUT_BYTES} bytes and was cut there`)
+  const result: HookResult = {
+    command: hook.display,
+    exitCode: run.exitCode,
+    signal: run.signal,
+    timedOut: run.timedOut,
+    durationMs: run.durationMs,
+    stdout: run.stdout,
+    stderr: run.stderr,
+    status: verdict.status,
+    source: hook.entry.scope === "explicit" && hook.entry.source === "(programmatic)" ? null : hook.entry.source,
+    decision: verdict.decision,
+    messages
+  }
+  // Strings that reach the model or the user are capped.
+  const overflow: Array<Overflow> = []
+  const capped: HookVerdict = {
+    ...verdict,
+    additionalContext: verdict.additionalContext.map((text) => capText(text, ctx, overflow)),
+    systemMessage: verdict.systemMessage === null ? null : capText(verdict.systemMessage, ctx, overflow),
+    reason: verdict.reason === null ? null : capText(verdict.reason, ctx, overflow),
+    stopReason: verdict.stopReason === null ? null : capText(verdict.stopReason, ctx, overflow)
+  }
+  return { result, verdict: capped, overflow }
+}

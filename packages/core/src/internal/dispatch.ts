@@ -1,0 +1,184 @@
+/**
+ * Dispatch: reads the plan, selects the hooks of one event, runs them with their executors,
+ * classifies each run, aggregates the outcome, applies the Stop guard, then feeds the sinks. A
+ * dispatch that matches nothing is answered by `unmatched` without entering the Effect runtime.
+ */
+import { Effect, FiberSet, Predicate } from "effect"
+import type { FileSystem, Path, Semaphore } from "effect"
+import type { AsyncResult, EngineOptions } from "../HookEngine.ts"
+import { PayloadError } from "../HookError.ts"
+import * as HookEvent from "../HookEvent.ts"
+import * as HookInput from "../HookInput.ts"
+import * as Outcome from "../Outcome.ts"
+import type { Plan, PlannedHook } from "../Plan.ts"
+import { ProcessSpawner } from "../ProcessSpawner.ts"
+import type { StopGuard } from "../StopGuard.ts"
+import { classify } from "./classify.ts"
+import type { ClassifyContext } from "./classify.ts"
+import { execute } from "./executors/index.ts"
+import type { Capabilities, ExecContext } from "./executors/index.ts"
+import { matches, select, specOf } from "./plan.ts"
+import * as PosixPath from "./posixPath.ts"
+import * as Sinks from "./sinks.ts"
+
+const STOP_EVENTS = new Set(["Stop", "SubagentStop"])
+
+/** What one engine keeps between dispatches. */
+export interface EngineState {
+  readonly plan: Plan
+  readonly options: EngineOptions
+  readonly caps: Capabilities
+  readonly sessionId: string
+  /** Ids of `once` hooks that have run. */
+  readonly ran: Set<number>
+  readonly stopGuard: StopGuard
+  readonly asyncFibers: FiberSet.FiberSet<void, never>
+  readonly asyncPool: Semaphore.Semaphore
+  readonly asyncResults: Array<AsyncResult>
+  readonly spawner: ProcessSpawner["Service"]
+  readonly fs: FileSystem.FileSystem
+  readonly path: Path.Path
+  /** Overflow files written so far. */
+  overflowCount: number
+}
+
+/** The event's spec, and the warning an unknown event gets. */
+const eventOf = (plan: Plan, event: string) => {
+  const known = specOf(plan, event)
+  if (known !== undefined) return { spec: known, warnings: [] }
+  const suggestion = HookEvent.suggest(event)
+  return {
+    spec: HookEvent.custom({ name: event }),
+    warnings: [`unknown event "${event}"${suggestion ? ` (did you mean "${suggestion}"?)` : ""}; no hooks run for it`]
+  }
+}
+
+const labelOf = (spec: HookEvent.HookEventSpec, event: string, payload: Readonly<Record<string, unknown>>): string =>
+  spec.matcherField !== undefined && typeof payload[spec.matcherField] === "string" ? `${event}:${String(payload[spec.matcherField])}` : event
+
+const sessionOf = (state: EngineState, payload: Readonly<Record<string, unknown>>): string =>
+  typeof payload["session_id"] === "string" ? payload["session_id"] : state.sessionId
+
+/** One Stop streak per event, session and agent. */
+const streakKey = (event: string, session: string, payload: Readonly<Record<string, unknown>>): string =>
+  `${event}\u0000${session}\u0000${typeof payload["agent_id"] === "string" ? payload["agent_id"] : ""}`
+
+/** The outcome of a dispatch that runs no hook, synchronously; `undefined` when some hook may run. */
+export const unmatched = (state: EngineState, event: string, payload: unknown): Outcome.Outcome | undefined => {
+  if (!Predicate.isObject(payload) || matches(state.plan, event, payload)) return undefined
+  const { spec, warnings } = eventOf(state.plan, event)
+  const outcome = Outcome.aggregate(spec, [], warnings, [], labelOf(spec, event, payload))
+  // Nothing blocked: a Stop streak ends here.
+  return STOP_EVENTS.has(spec.behavesAs) ? state.stopGuard.apply(streakKey(event, sessionOf(state, payload), payload), outcome, []) : outcome
+}
+
+/**
+ * SessionEnd's whole-event budget: 1.5 s, raised to the largest timeout set on a settings file's
+ * SessionEnd hook, at most 60 s; `AGENT_HOOKS_SESSIONEND_HOOKS_TIMEOUT_MS` (or Claude Code's
+ * `CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS`) overrides it.
+ */
+const sessionEndSeconds = (plan: Plan, hooks: ReadonlyArray<PlannedHook>): number =>
+  plan.sessionEndOverride ??
+    Math.min(60, Math.max(1.5, ...hooks.filter((hook) => hook.entry.scope !== "plugin").map((hook) => hook.entry.handler.timeout ?? 0)))
+
+/** @internal */
+export const dispatch = (state: EngineState, event: string, payload: unknown): Effect.Effect<Outcome.Outcome, PayloadError> =>
+  Effect.suspend(() => {
+    if (!Predicate.isObject(payload)) {
+      return Effect.fail(
+        new PayloadError({ detail: `expected a JSON object, got ${payload === null ? "null" : Array.isArray(payload) ? "an array" : typeof payload}` })
+      )
+    }
+    const quick = unmatched(state, event, payload)
+    return quick !== undefined ? Effect.succeed(quick) : run(state, event, payload)
+  })
+
+const run = (state: EngineState, event: string, payload: Record<string, unknown>): Effect.Effect<Outcome.Outcome> =>
+  Effect.gen(function*() {
+    const { plan, options } = state
+    const { spec, warnings: dispatchWarnings } = eventOf(plan, event)
+    const session = sessionOf(state, payload)
+    const key = streakKey(event, session, payload)
+    const isStop = STOP_EVENTS.has(spec.behavesAs)
+    const hostPayload = isStop && payload["stop_hook_active"] === undefined ? { ...payload, stop_hook_active: state.stopGuard.streak(key) > 0 } : payload
+    const input = HookInput.build(event, hostPayload, { sessionId: state.sessionId, cwd: plan.projectDir })
+    const label = labelOf(spec, event, payload)
+    const classifyContext = (hook: PlannedHook, timeout: number): ClassifyContext => ({
+      spec,
+      label,
+      policySource: payload["source"] === "policy_settings",
+      timeout,
+      async: hook.async,
+      overflowFile: () =>
+        PosixPath.join(
+          plan.env["TMPDIR"] ?? plan.env["TEMP"] ?? "/tmp",
+          "agent-hooks",
+          session.replace(/[^A-Za-z0-9._-]/g, "_"),
+          `hook-output-${++state.overflowCount}.txt`
+        )
+    })
+    const planned = plan.events.get(event)
+    const hooks = planned === undefined ? [] : select(plan, planned, payload, state.ran)
+    const budget = spec.behavesAs === "SessionEnd" ? sessionEndSeconds(plan, hooks) : undefined
+    for (const hook of hooks) {
+      if (hook.once) state.ran.add(hook.id)
+      options.onHookStart?.({ event, command: hook.display, statusMessage: hook.entry.handler.statusMessage })
+    }
+    const base = {
+      spec,
+      input,
+      stdin: JSON.stringify(input),
+      cwd: typeof payload["cwd"] === "string" && payload["cwd"] !== "" ? state.path.resolve(plan.projectDir, payload["cwd"]) : plan.projectDir
+    }
+    const contextOf = (hook: PlannedHook): ExecContext => ({
+      ...base,
+      env: hook.extraEnv === undefined ? plan.env : { ...plan.env, ...hook.extraEnv },
+      timeout: budget === undefined ? hook.timeout : Math.min(hook.timeout, budget)
+    })
+    const sink: Sinks.SinkContext = { fs: state.fs, path: state.path, onWarning: options.onWarning }
+    const runOne = (hook: PlannedHook) => {
+      const ctx = contextOf(hook)
+      return Effect.map(execute(hook, ctx, state.caps), (executed) => ({ hook, executed, ...classify(hook, executed, classifyContext(hook, ctx.timeout)) }))
+    }
+
+    // Background hooks: started now, bounded by the pool, killed when the engine closes.
+    const background = hooks.filter((hook) => hook.async)
+    for (const hook of background) {
+      yield* FiberSet.run(
+        state.asyncFibers,
+        state.asyncPool.withPermits(1)(runOne(hook)).pipe(
+          Effect.tap(({ result, overflow }) =>
+            Effect.andThen(
+              plan.settings.executionLog === undefined ? Effect.void : Sinks.executionLog(sink, plan.settings.executionLog, spec.name, [{ result, hook }]),
+              Sinks.overflowFiles(sink, overflow)
+            )
+          ),
+          Effect.map(({ executed: { run }, result, verdict }) => {
+            const rewake = hook.entry.handler.type === "command" && hook.entry.handler.asyncRewake === true && run.exitCode === 2
+            const delivered: AsyncResult = {
+              event,
+              hook: result,
+              toModel: [...verdict.additionalContext, ...(verdict.systemMessage === null ? [] : [verdict.systemMessage])],
+              rewake,
+              rewakeMessage: rewake ? (run.stderr.trim() !== "" ? run.stderr.trim() : run.stdout.trim()) : null
+            }
+            state.asyncResults.push(delivered)
+            options.onAsyncResult?.(delivered)
+          }),
+          Effect.provideService(ProcessSpawner, state.spawner)
+        )
+      )
+    }
+
+    const ran = yield* Effect.forEach(hooks.filter((hook) => !hook.async), runOne, { concurrency: plan.sequential ? 1 : "unbounded" })
+    for (const { result } of ran) {
+      for (const message of result.messages) dispatchWarnings.push(`hook ${JSON.stringify(result.command)} (${result.source ?? "programmatic"}): ${message}`)
+    }
+    const aggregated = Outcome.aggregate(spec, ran, dispatchWarnings, background.map((hook) => hook.display), label)
+    const outcome = isStop ? state.stopGuard.apply(key, aggregated, ran.map(({ verdict }) => verdict)) : aggregated
+
+    // Sinks, after the outcome.
+    if (plan.settings.executionLog !== undefined) yield* Sinks.executionLog(sink, plan.settings.executionLog, spec.name, ran)
+    yield* Sinks.overflowFiles(sink, ran.flatMap(({ overflow }) => overflow))
+    return outcome
+  }).pipe(Effect.provideService(ProcessSpawner, state.spawner))

@@ -1,0 +1,56 @@
+/** The `command` executor: a process, through the `ProcessSpawner` and the hook runner's timeout ladder. */
+import { Duration, Effect } from "effect"
+import * as HookRunner from "../../HookRunner.ts"
+import * as Placeholder from "../../Placeholder.ts"
+import type { ProcessSpawner } from "../../ProcessSpawner.ts"
+import type { CommandHandler } from "../../Settings.ts"
+import type { ExecContext, Executed } from "./context.ts"
+import { placeholderValues } from "./context.ts"
+
+/** Each of stdout and stderr is kept up to this many bytes; the rest is dropped and noted. */
+export const MAX_OUTPUT_BYTES = 1024 * 1024
+
+/**
+ * A handler's own `env`, placeholders substituted verbatim. Each substituted value is capped at
+ * 10 000 characters, so no payload can make the spawn fail with E2BIG (Linux refuses a single
+ * environment string over 128 KiB).
+ */
+export const MAX_ENV_VALUE_CHARS = 10_000
+
+const POWERSHELL_PLACEHOLDERS = /\$\{(CLAUDE_PROJECT_DIR|AGENT_HOOKS_PROJECT_DIR|CLAUDE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA)\}/g
+
+const handlerEnv = (handler: CommandHandler, ctx: ExecContext): Readonly<Record<string, string>> => {
+  if (handler.env === undefined) return ctx.env
+  const values = placeholderValues(ctx)
+  const env: Record<string, string> = { ...ctx.env }
+  for (const [name, template] of Object.entries(handler.env)) {
+    // No shell reads an env value: a lowercase input field the payload lacks is empty, not `${field}`.
+    const value = Placeholder.expandText(
+      template.replace(/\$\{([a-z_][a-z0-9_]*)\}/g, (match, field: string) => (Object.hasOwn(ctx.input, field) ? match : "")),
+      values
+    )
+    env[name] = value === template || value.length <= MAX_ENV_VALUE_CHARS ? value : value.slice(0, MAX_ENV_VALUE_CHARS)
+  }
+  return env
+}
+
+/** @internal */
+export const command = (handler: CommandHandler, ctx: ExecContext): Effect.Effect<Executed, never, ProcessSpawner> => {
+  const values = placeholderValues(ctx)
+  const [file, args] = handler.args !== undefined
+    ? [Placeholder.expandText(handler.command, values), Placeholder.expandArgs(handler.args, values)] as const
+    : handler.shell === "powershell"
+    // PowerShell: the well-known placeholders become environment reads, as Claude Code rewrites them.
+    ? ["pwsh", ["-NoProfile", "-NonInteractive", "-Command", handler.command.replace(POWERSHELL_PLACEHOLDERS, "$${env:$1}")]] as const
+    : handler.shell === "bash"
+    // --norc: bash reads ~/.bashrc when stdin is a socket (as spawn pipes are on some runtimes).
+    ? ["bash", ["--norc", "--noprofile", "-c", Placeholder.expandShell(handler.command, values)]] as const
+    : ["/bin/sh", ["-c", Placeholder.expandShell(handler.command, values)]] as const
+  return Effect.map(
+    HookRunner.run(
+      { file, args, cwd: ctx.cwd, env: handlerEnv(handler, ctx), stdin: ctx.stdin, maxOutputBytes: MAX_OUTPUT_BYTES },
+      Duration.millis(ctx.timeout * 1000)
+    ),
+    (run) => ({ run })
+  )
+}

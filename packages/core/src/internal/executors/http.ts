@@ -1,0 +1,39 @@
+/** The `http` executor: the input JSON POSTed to the hook's URL, within the URL and env-var allowlists. */
+import type { Effect } from "effect"
+import type { FetchLike } from "../../HookEngine.ts"
+import type { HttpHandler } from "../../Settings.ts"
+import { urlAllowed } from "../urlAllowlist.ts"
+import type { ExecContext, Executed } from "./context.ts"
+import { failed, inProcess } from "./context.ts"
+
+/** What an `http` hook may use. @internal */
+export interface HttpCapabilities {
+  readonly fetch: FetchLike | undefined
+  readonly allowedHttpHookUrls: ReadonlyArray<string> | undefined
+  /** The outer limit on env vars that http headers may use (`httpHookAllowedEnvVars`). */
+  readonly httpHookAllowedEnvVars: ReadonlyArray<string> | undefined
+}
+
+/** @internal */
+export const http = (handler: HttpHandler, ctx: ExecContext, caps: HttpCapabilities): Effect.Effect<Executed> => {
+  if (!urlAllowed(handler.url, caps.allowedHttpHookUrls)) return failed(`URL ${handler.url} is not allowed by allowedHttpHookUrls`)
+  const fetchImpl = caps.fetch
+  if (fetchImpl === undefined) return failed("no fetch available for http hooks")
+  const outer = caps.httpHookAllowedEnvVars
+  const allowed = new Set((handler.allowedEnvVars ?? []).filter((name) => outer === undefined || outer.includes(name)))
+  const headers: Record<string, string> = { "content-type": "application/json" }
+  for (const [name, value] of Object.entries(handler.headers ?? {})) {
+    headers[name] = value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (_, braced: string | undefined, bare: string | undefined) => {
+      const key = braced ?? bare ?? ""
+      return allowed.has(key) ? ctx.env[key] ?? "" : ""
+    })
+  }
+  return inProcess(ctx.timeout, async (signal) => {
+    const response = await fetchImpl(handler.url, { method: "POST", headers, body: ctx.stdin, signal })
+    const body = await response.text()
+    if (response.status < 200 || response.status > 299) return { exitCode: 1, stderr: `HTTP ${response.status} from ${handler.url}` }
+    if (body.trim() === "") return { exitCode: 0 }
+    if (body.trimStart().startsWith("{")) return { exitCode: 0, stdout: body }
+    return { exitCode: 1, stderr: `HTTP ${response.status} from ${handler.url} with a body that is not a JSON object` }
+  })
+}

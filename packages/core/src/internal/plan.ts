@@ -1,0 +1,332 @@
+import { Effect, Path } from "effect"
+import type { FileSystem } from "effect"
+import type { EngineOptions } from "../HookEngine.ts"
+import type { SettingsError } from "../HookError.ts"
+import * as HookEvent from "../HookEvent.ts"
+import * as Matcher from "../Matcher.ts"
+import * as PermissionRule from "../PermissionRule.ts"
+import type { Plan, PlanJson, PlannedEvent, PlannedHook, PlanWarning, Snapshot } from "../Plan.ts"
+import type { Handler, HookEntry } from "../Settings.ts"
+import * as Settings from "../Settings.ts"
+import { agentHooks } from "./preset.ts"
+import * as PosixPath from "./posixPath.ts"
+
+/** Events a handler's `if` rule applies to; on any other event a handler with `if` never runs. */
+const TOOL_EVENTS = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"])
+/** Matchers made only of names are exact lists; on these events the set is narrower and split on `|` only. */
+const NARROW_EVENTS = new Set(["FileChanged", "StopFailure"])
+
+/** Default timeout of a handler type on an event, in seconds: prompt 30 s, agent 60 s, else the event's. */
+export const defaultTimeout = (handler: Handler, spec: HookEvent.HookEventSpec): number =>
+  handler.type === "prompt" ? 30 : handler.type === "agent" ? 60 : spec.defaultTimeout
+
+/** How results and messages name a handler. */
+export const display = (handler: Handler): string => {
+  switch (handler.type) {
+    case "command":
+      return handler.args === undefined ? handler.command : [handler.command, ...handler.args].join(" ")
+    case "http":
+      return `POST ${handler.url}`
+    case "prompt":
+    case "agent":
+      return `${handler.type}: ${handler.prompt.length > 60 ? `${handler.prompt.slice(0, 57)}...` : handler.prompt}`
+    case "mcp_tool":
+      return `mcp_tool ${handler.server}/${handler.tool}`
+    case "module":
+      return `module ${handler.module}#${handler.export}`
+    case "callback":
+      return `callback ${handler.name}`
+  }
+}
+
+const dedupKey = (handler: Handler): string | undefined => {
+  switch (handler.type) {
+    case "command":
+      return JSON.stringify(["command", handler.command, handler.args ?? null, handler.shell ?? null, handler.env ?? null])
+    case "http":
+      return JSON.stringify(["http", handler.url])
+    case "prompt":
+    case "agent":
+      return JSON.stringify([handler.type, handler.prompt])
+    case "mcp_tool":
+      return JSON.stringify(["mcp_tool", handler.server, handler.tool])
+    case "module":
+      return JSON.stringify(["module", handler.modulePath, handler.export])
+    case "callback":
+      return undefined
+  }
+}
+
+const basename = (file: string): string => {
+  const trimmed = file.replace(/\/+$/, "")
+  return trimmed.slice(trimmed.lastIndexOf("/") + 1)
+}
+
+const envNumber = (env: Readonly<Record<string, string | undefined>>, ...names: ReadonlyArray<string>): number | undefined => {
+  for (const name of names) {
+    const value = env[name]
+    if (value !== undefined && value !== "" && Number.isFinite(Number(value))) return Number(value)
+  }
+  return undefined
+}
+
+/** The command allowlist policy: a refused hook never starts; its result says why. */
+const refusal = (handler: Handler, allowed: ReadonlySet<string> | undefined): string | undefined => {
+  if (allowed === undefined || handler.type !== "command") return undefined
+  // A bare name is looked up on PATH; a path must be listed as written (`/tmp/x/printf` is not `printf`).
+  if (handler.args === undefined) {
+    return `shell-form hooks are refused while allowedCommands is set (a shell can run anything); use "args" (exec form)`
+  }
+  return allowed.has(handler.command) ? undefined : `command "${handler.command}" is not in allowedCommands (${[...allowed].join(", ")})`
+}
+
+/** Programmatic hooks become entries like any other, after the settings hooks of their event. */
+const callbackEntries = (options: EngineOptions): Record<string, Array<HookEntry>> => {
+  const out: Record<string, Array<HookEntry>> = {}
+  for (const [event, groups] of Object.entries(options.hooks ?? {})) {
+    groups.forEach((group, groupIndex) => {
+      const matcher = Matcher.compile(group.matcher, event).matcher
+      group.hooks.forEach((callback, index) => {
+        ;(out[event] ??= []).push({
+          event,
+          matcher,
+          handler: { type: "callback", callback, name: callback.name || `${event}[${groupIndex}][${index}]`, timeout: group.timeout },
+          source: "(programmatic)",
+          scope: "explicit",
+          path: `hooks.${event}[${groupIndex}].hooks[${index}]`
+        })
+      })
+    })
+  }
+  return out
+}
+
+/** The names an exact matcher lists (`"Write|Edit"`), with `Task` and `Agent` standing for each other. */
+const exactNames = (source: string, event: string): ReadonlyArray<string> => {
+  const names = source.split(NARROW_EVENTS.has(event) ? /\|/ : /[|,]/).map((part) => part.trim()).filter((part) => part !== "")
+  return names.flatMap((name) => (name === "Task" || name === "Agent" ? ["Task", "Agent"] : [name]))
+}
+
+const indexEvent = (spec: HookEvent.HookEventSpec, hooks: ReadonlyArray<PlannedHook>): PlannedEvent => {
+  let always = spec.matcherField === undefined
+  const exact = new Map<string, Array<number>>()
+  const tested: Array<PlannedHook> = []
+  for (const hook of hooks) {
+    const matcher = hook.entry.matcher
+    if (matcher.kind === "all") always = true
+    else if (matcher.kind === "regex") tested.push(hook)
+    else if (matcher.kind === "exact" && matcher.source !== undefined) {
+      const names = exactNames(matcher.source, spec.name)
+      // The index must agree with the matcher; when it cannot be sure, the matcher is tested instead.
+      if (names.every((name) => matcher.test(name))) for (const name of names) (exact.get(name) ?? exact.set(name, []).get(name)!).push(hook.id)
+      else tested.push(hook)
+    }
+  }
+  return { spec, hooks, always, exact, tested }
+}
+
+/** @internal */
+export const compile = (snapshot: Snapshot): Plan => {
+  const { settings: loaded, options, projectDir } = snapshot
+  const env = options.env ?? {}
+  const preset = options.preset ?? agentHooks
+  const declared = new Map([...preset.events, ...(options.events ?? [])].map((event) => [event.name, HookEvent.custom(event)]))
+  const specOf = (event: string): HookEvent.HookEventSpec => declared.get(event) ?? HookEvent.get(event) ?? HookEvent.custom({ name: event })
+  const warnings: Array<PlanWarning> = []
+  const allowedCommands = loaded.allowedCommands === undefined ? undefined : new Set(loaded.allowedCommands)
+  const pluginDataDir = (root: string): string => {
+    const home = env["AGENT_HOOKS_HOME"] ?? (env["HOME"] === undefined ? PosixPath.join(root, ".data") : PosixPath.join(env["HOME"], ".agent-hooks"))
+    return PosixPath.join(home, "plugins", "data", basename(root))
+  }
+
+  const events = new Map<string, PlannedEvent>()
+  const programmatic = callbackEntries(options)
+  let id = 0
+  for (const event of new Set([...Object.keys(loaded.hooks), ...Object.keys(programmatic)])) {
+    const spec = specOf(event)
+    const hooks: Array<PlannedHook> = []
+    for (const entry of [...(loaded.hooks[event] ?? []), ...(programmatic[event] ?? [])]) {
+      const handler = entry.handler
+      const file = entry.source === "(programmatic)" ? undefined : entry.source
+      if ((handler.type === "prompt" || handler.type === "agent") && !spec.promptHandlers) {
+        warnings.push({ file, path: entry.path, message: `${handler.type} hooks cannot run on ${event} (use command, http or mcp_tool); skipped` })
+        continue
+      }
+      let rule: PermissionRule.PermissionRule | undefined
+      if (handler.if !== undefined) {
+        // A broken rule, or a rule on an event without tools, warns and its handler never runs.
+        const parsed = PermissionRule.parse(handler.if)
+        if (parsed._tag === "Failure") {
+          warnings.push({ file, path: `${entry.path}.if`, message: `${parsed.message}; the handler never runs` })
+          continue
+        }
+        if (!TOOL_EVENTS.has(spec.behavesAs)) {
+          warnings.push({ file, path: `${entry.path}.if`, message: `"if" applies only to tool events; on ${event} this handler never runs` })
+          continue
+        }
+        rule = parsed.rule
+      }
+      hooks.push({
+        id: id++,
+        entry,
+        rule,
+        display: display(handler),
+        timeout: handler.timeout ?? defaultTimeout(handler, spec),
+        async: handler.type === "command" && (handler.async === true || handler.asyncRewake === true),
+        once: handler.once === true,
+        // An identical handler from another settings file runs once; plugin and programmatic hooks stay separate.
+        dedupKey: loaded.dedupe && entry.scope !== "plugin" ? dedupKey(handler) : undefined,
+        refusal: refusal(handler, allowedCommands),
+        extraEnv: entry.pluginRoot === undefined
+          ? undefined
+          : { CLAUDE_PLUGIN_ROOT: entry.pluginRoot, CLAUDE_PLUGIN_DATA: pluginDataDir(entry.pluginRoot) }
+      })
+    }
+    events.set(event, indexEvent(spec, hooks))
+  }
+
+  const hookEnv: Record<string, string> = {}
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) hookEnv[key] = value
+  hookEnv["AGENT_HOOKS_PROJECT_DIR"] = projectDir
+  hookEnv["CLAUDE_PROJECT_DIR"] = projectDir
+  for (const name of preset.projectDirEnv) hookEnv[name] = projectDir
+  const override = envNumber(env, "AGENT_HOOKS_SESSIONEND_HOOKS_TIMEOUT_MS", "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS")
+  const pluginRoots = new Set(Object.values(loaded.hooks).flatMap((entries) => entries.flatMap((entry) => entry.pluginRoot ?? [])))
+  return {
+    settings: { ...loaded, warnings: [...loaded.warnings, ...warnings.map(render)] },
+    events,
+    declared,
+    warnings,
+    projectDir,
+    cwd: snapshot.cwd,
+    env: hookEnv,
+    home: env["HOME"],
+    sequential: options.sequential ?? loaded.sequential,
+    stopBlockCap: options.stopBlockCap ?? envNumber(env, "AGENT_HOOKS_STOP_HOOK_BLOCK_CAP", "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP") ?? 8,
+    sessionEndOverride: override === undefined ? undefined : override / 1000,
+    pluginDataDirs: [...pluginRoots].map(pluginDataDir),
+    hookedEvents: new Set([...events].filter(([, planned]) => planned.hooks.length > 0).map(([event]) => event))
+  }
+}
+
+/** A warning as one line: `file at path: message`. */
+export const render = (warning: PlanWarning): string =>
+  warning.file === undefined
+    ? warning.path === undefined ? warning.message : `${warning.path}: ${warning.message}`
+    : `${warning.file}${warning.path === undefined ? "" : ` at ${warning.path}`}: ${warning.message}`
+
+/** @internal */
+export const load = (options: EngineOptions): Effect.Effect<Snapshot, SettingsError, FileSystem.FileSystem | Path.Path> =>
+  Effect.gen(function*() {
+    const path = yield* Path.Path
+    const env = options.env ?? {}
+    const cwd = path.resolve(options.cwd ?? options.projectDir ?? ".")
+    const projectDir = path.resolve(cwd, options.projectDir ?? ".")
+    const settings = yield* Settings.load({
+      settings: options.settings,
+      projectDir,
+      cwd,
+      env,
+      plugins: options.plugins,
+      managedDir: options.managedDir,
+      events: options.events,
+      preset: options.preset,
+      agent: options.agent,
+      requireTrust: options.requireTrust
+    })
+    return { settings, options, projectDir, cwd }
+  })
+
+/** @internal */
+export const make = (options: EngineOptions): Effect.Effect<Plan, SettingsError, FileSystem.FileSystem | Path.Path> =>
+  Effect.map(load(options), compile)
+
+/** The event's spec: declared by the preset or host, else the catalog's; `undefined` for an unknown event. */
+export const specOf = (plan: Plan, event: string): HookEvent.HookEventSpec | undefined =>
+  plan.declared.get(event) ?? HookEvent.get(event)
+
+/** The value a matcher is tested against, or `undefined` when every group runs. */
+export const matchValue = (spec: HookEvent.HookEventSpec, payload: Readonly<Record<string, unknown>>): string | undefined => {
+  if (spec.matcherField === undefined) return undefined
+  const value = payload[spec.matcherField]
+  if (value === undefined || value === null || value === "") return undefined
+  const text = typeof value === "string" ? value : String(value)
+  return spec.name === "FileChanged" ? basename(text) : text
+}
+
+/** @internal */
+export const matches = (plan: Plan, event: string, payload: Readonly<Record<string, unknown>>): boolean => {
+  const planned = plan.events.get(event)
+  if (planned === undefined || planned.hooks.length === 0) return false
+  if (planned.always) return true
+  const value = matchValue(planned.spec, payload)
+  if (value === undefined || planned.exact.has(value)) return true
+  for (const hook of planned.tested) if (hook.entry.matcher.test(value)) return true
+  return false
+}
+
+/**
+ * The hooks that run for one dispatch, in config order: matcher, `if` rule, `once` (ids in `ran`)
+ * and dedup (the first file's copy of an identical handler) applied.
+ */
+export const select = (
+  plan: Plan,
+  planned: PlannedEvent,
+  payload: Readonly<Record<string, unknown>>,
+  ran: ReadonlySet<number>
+): ReadonlyArray<PlannedHook> => {
+  const value = matchValue(planned.spec, payload)
+  const seen = new Map<string, string>()
+  const selected: Array<PlannedHook> = []
+  for (const hook of planned.hooks) {
+    if (value !== undefined && !hook.entry.matcher.test(value)) continue
+    if (hook.rule !== undefined) {
+      const toolName = typeof payload["tool_name"] === "string" ? payload["tool_name"] : ""
+      const cwd = typeof payload["cwd"] === "string" ? payload["cwd"] : plan.projectDir
+      if (!PermissionRule.matches(hook.rule, toolName, payload["tool_input"], { cwd, projectDir: plan.projectDir, home: plan.home })) continue
+    }
+    if (hook.once && ran.has(hook.id)) continue
+    if (hook.dedupKey !== undefined) {
+      const firstSource = seen.get(hook.dedupKey)
+      if (firstSource !== undefined && firstSource !== hook.entry.source) continue
+      if (firstSource === undefined) seen.set(hook.dedupKey, hook.entry.source)
+    }
+    selected.push(hook)
+  }
+  return selected
+}
+
+/** @internal */
+export const toJSON = (plan: Plan): PlanJson => ({
+  files: plan.settings.files,
+  hooks: [...plan.events.values()].flatMap((planned) =>
+    planned.hooks.map((hook) => ({
+      id: hook.id,
+      event: hook.entry.event,
+      matcher: hook.entry.matcher.source ?? null,
+      type: hook.entry.handler.type,
+      command: hook.display,
+      timeout: hook.entry.handler.timeout ?? null,
+      effectiveTimeout: hook.timeout,
+      source: hook.entry.source,
+      scope: hook.entry.scope,
+      path: hook.entry.path,
+      if: hook.entry.handler.if ?? null,
+      async: hook.async,
+      once: hook.once,
+      refusal: hook.refusal ?? null
+    }))
+  ),
+  policy: {
+    disableAllHooks: plan.settings.disableAllHooks,
+    allowManagedHooksOnly: plan.settings.allowManagedHooksOnly,
+    allowedHttpHookUrls: plan.settings.allowedHttpHookUrls ?? null,
+    httpHookAllowedEnvVars: plan.settings.httpHookAllowedEnvVars ?? null,
+    allowedCommands: plan.settings.allowedCommands ?? null,
+    sequential: plan.sequential,
+    dedupe: plan.settings.dedupe,
+    stopBlockCap: plan.stopBlockCap,
+    executionLog: plan.settings.executionLog ?? null
+  },
+  warnings: plan.warnings
+})

@@ -1,0 +1,58 @@
+/**
+ * The engine's sinks, run after the outcome is decided: the execution log (one JSONL line per hook
+ * run) and the overflow files (the full text of messages the classification cut). A sink that fails
+ * warns; it never changes the outcome.
+ */
+import { Effect } from "effect"
+import type { FileSystem, Path } from "effect"
+import type { HookResult } from "../Outcome.ts"
+import type { PlannedHook } from "../Plan.ts"
+import type { Overflow } from "./classify.ts"
+
+/** What the sinks write with. */
+export interface SinkContext {
+  readonly fs: FileSystem.FileSystem
+  readonly path: Path.Path
+  readonly onWarning: ((warning: string) => void) | undefined
+}
+
+/** One JSONL line per hook run (the orchestration design's HookLogger fields and Wingman's). */
+export const executionLog = (
+  sink: SinkContext,
+  file: string,
+  event: string,
+  hooks: ReadonlyArray<{ readonly result: HookResult; readonly hook: PlannedHook }>
+): Effect.Effect<void> => {
+  if (hooks.length === 0) return Effect.void
+  const now = new Date().toISOString()
+  const lines = hooks.map(({ hook, result }) =>
+    JSON.stringify({
+      timestamp: now,
+      event,
+      matcher: hook.entry.matcher.source ?? null,
+      pattern: hook.entry.matcher.source ?? null,
+      command: result.command,
+      exitCode: result.exitCode,
+      duration_ms: result.durationMs,
+      status: result.status,
+      timedOut: result.timedOut,
+      blocked: result.decision === "deny" || result.decision === "block",
+      source: result.source,
+      error: result.status === "success" ? null : result.messages.join("; ") || result.stderr.trim() || null
+    })
+  )
+  // Append; only when that fails (no folder yet) make the folder and append again.
+  const append = sink.fs.writeFileString(file, `${lines.join("\n")}\n`, { flag: "a" })
+  return append.pipe(
+    Effect.catch(() => Effect.andThen(sink.fs.makeDirectory(sink.path.dirname(file), { recursive: true }), append)),
+    Effect.catch((error) => Effect.sync(() => sink.onWarning?.(`cannot write the execution log ${file}: ${error.message}`)))
+  )
+}
+
+/** Writes the full text of each cut message to the file its message names. */
+export const overflowFiles = (sink: SinkContext, files: ReadonlyArray<Overflow>): Effect.Effect<void> =>
+  Effect.forEach(files, ({ file, text }) =>
+    sink.fs.makeDirectory(sink.path.dirname(file), { recursive: true }).pipe(
+      Effect.andThen(sink.fs.writeFileString(file, text)),
+      Effect.catch((error) => Effect.sync(() => sink.onWarning?.(`cannot save the full text of a hook's message to ${file}: ${error.message}`)))
+    ), { discard: true })
