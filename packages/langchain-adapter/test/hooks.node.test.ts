@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs"
+import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages"
@@ -107,7 +107,7 @@ describe("with real hook processes", () => {
     expect(payloads.map((p) => p["hook_event_name"])).toEqual(["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"])
     for (const p of payloads) {
       expect(p).toMatchObject({ cwd: dir })
-      expect(readFileSync(p["transcript_path"] as string, "utf8").length).toBeGreaterThanOrEqual(0)
+      expect(existsSync(p["transcript_path"] as string)).toBe(true)
     }
     expect(payloads[2]).toMatchObject({ tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "call_9", permission_mode: "default" })
     expect(payloads[3]).toMatchObject({ tool_response: { stdout: "ran: ls", stderr: "", interrupted: false, isImage: false } })
