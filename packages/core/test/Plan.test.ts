@@ -1,0 +1,184 @@
+import * as HookEngine from "@agent-hooks/core/HookEngine"
+import type { Outcome } from "@agent-hooks/core/Outcome"
+import * as Plan from "@agent-hooks/core/Plan"
+import type { ProcessRequest } from "@agent-hooks/core/ProcessSpawner"
+import * as ScriptedProcessSpawner from "@agent-hooks/test-utils/ScriptedProcessSpawner"
+import type { ScriptedRun } from "@agent-hooks/test-utils/ScriptedProcessSpawner"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, FileSystem, Layer, Path, PlatformError } from "effect"
+import * as fc from "fast-check"
+import * as Legacy from "./legacy/engine.ts"
+
+const notFound = (path: string) =>
+  PlatformError.systemError({ _tag: "NotFound", module: "FileSystem", method: "readFileString", pathOrDescriptor: path })
+
+/** An in-memory file system holding `files` (path → JSON document). */
+const memoryFs = (files: Record<string, unknown>) =>
+  FileSystem.layerNoop({
+    readFileString: (path) => (path in files ? Effect.succeed(JSON.stringify(files[path])) : Effect.fail(notFound(path))),
+    readDirectory: (path) => Effect.fail(notFound(path)),
+    makeDirectory: () => Effect.void,
+    writeFileString: () => Effect.void
+  })
+
+const options = (files: Record<string, unknown>): HookEngine.EngineOptions => ({
+  settings: Object.keys(files),
+  projectDir: "/project",
+  env: { HOME: "/home/user" },
+  managedDir: "/managed"
+})
+
+const compiled = (files: Record<string, unknown>) =>
+  Effect.runSync(Plan.make(options(files)).pipe(Effect.provide(Layer.mergeAll(memoryFs(files), Path.layer))))
+
+const sample = {
+  "/s/user.json": {
+    hooks: {
+      PreToolUse: [
+        { matcher: "Bash", hooks: [{ type: "command", command: "./guard.sh", timeout: 10, if: "Bash(git push:*)" }] },
+        { matcher: "Write|Edit", hooks: [{ type: "http", url: "https://hooks.example/check" }] }
+      ],
+      Stop: [{ hooks: [{ type: "prompt", prompt: "done?" }, { type: "command", command: "./bad.sh", if: "Bash(" }] }],
+      SessionStart: [{ hooks: [{ type: "prompt", prompt: "not here" }] }]
+    }
+  },
+  "/s/project.json": {
+    allowedCommands: ["node"],
+    hooks: { PreToolUse: [{ matcher: "^mcp__", hooks: [{ type: "command", command: "node", args: ["check.js"], async: true }] }] }
+  }
+}
+
+describe("Plan.compile", () => {
+  it("is deterministic: the same snapshot gives the same plan, and it survives a JSON round trip", () => {
+    const a = Plan.toJSON(compiled(sample))
+    const b = Plan.toJSON(compiled(sample))
+    expect(b).toEqual(a)
+    expect(JSON.parse(JSON.stringify(a))).toEqual(a)
+  })
+
+  it("settles each hook's rule, timeout, refusal, async flag; compile warnings carry file and JSON path", () => {
+    const plan = Plan.toJSON(compiled(sample))
+    expect(plan.hooks.map((hook) => [hook.event, hook.command, hook.effectiveTimeout, hook.if, hook.async, hook.refusal])).toEqual([
+      ["PreToolUse", "./guard.sh", 10, "Bash(git push:*)", false, `shell-form hooks are refused while allowedCommands is set (a shell can run anything); use "args" (exec form)`],
+      ["PreToolUse", "POST https://hooks.example/check", 600, null, false, null],
+      ["PreToolUse", "node check.js", 600, null, true, null],
+      ["Stop", "prompt: done?", 30, null, false, null]
+    ])
+    expect(plan.warnings).toEqual([
+      { file: "/s/user.json", path: "hooks.Stop[0].hooks[1].if", message: expect.stringContaining("the handler never runs") },
+      { file: "/s/user.json", path: "hooks.SessionStart[0].hooks[0]", message: "prompt hooks cannot run on SessionStart (use command, http or mcp_tool); skipped" }
+    ])
+    expect(plan.policy.allowedCommands).toEqual(["node"])
+  })
+
+  it("matches: the index answers no-match without running anything", () => {
+    const plan = compiled(sample)
+    expect(Plan.matches(plan, "PreToolUse", { tool_name: "Bash" })).toBe(true)
+    expect(Plan.matches(plan, "PreToolUse", { tool_name: "Edit" })).toBe(true)
+    expect(Plan.matches(plan, "PreToolUse", { tool_name: "mcp__memory__recall" })).toBe(true)
+    expect(Plan.matches(plan, "PreToolUse", { tool_name: "Read" })).toBe(false)
+    expect(Plan.matches(plan, "PreToolUse", {})).toBe(true)
+    expect(Plan.matches(plan, "PostToolUse", { tool_name: "Bash" })).toBe(false)
+    expect(Plan.matches(plan, "Stop", {})).toBe(true)
+  })
+})
+
+// --- dispatch on the compiled plan equals dispatch on the engine before the Plan -------------
+
+const EVENTS = ["PreToolUse", "PostToolUse", "Stop", "UserPromptSubmit", "SessionStart", "Notification"] as const
+const MATCHERS = [undefined, "*", "Bash", "Write|Edit", "^mcp__", "Ba.*", "Task", "Bash, Read", "("]
+const COMMANDS = ["allow", "deny", "ask", "block2", "fail1", "context", "continue-false", "bad-json", "silent", "rewrite"]
+const TOOLS = ["Bash", "Edit", "Write", "Read", "Agent", "mcp__memory__recall"]
+
+/** What each command "does", from its name and the event in its input. */
+const script = (request: ProcessRequest): ScriptedRun => {
+  const command = request.file === "/bin/sh" ? request.args.at(-1)! : request.file
+  const event = (JSON.parse(request.stdin) as { hook_event_name: string }).hook_event_name
+  const name = command.replace(/ .*/, "")
+  switch (name) {
+    case "allow":
+    case "deny":
+    case "ask":
+      return { stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: event, permissionDecision: name, permissionDecisionReason: `${name} reason` } }) }
+    case "block2":
+      return { exitCode: 2, stderr: `blocked by ${command}` }
+    case "fail1":
+      return { exitCode: 1, stderr: "crashed" }
+    case "context":
+      return { stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: `context from ${command}` } }) }
+    case "continue-false":
+      return { stdout: JSON.stringify({ continue: false, stopReason: "halt", systemMessage: "bye" }) }
+    case "bad-json":
+      return { stdout: "{not json" }
+    case "rewrite":
+      return { stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: event, updatedInput: { command: command } } }) }
+    default:
+      return { stdout: "plain text" }
+  }
+}
+
+const handler = fc.record({
+  type: fc.constant("command"),
+  command: fc.tuple(fc.constantFrom(...COMMANDS), fc.integer({ min: 0, max: 2 })).map(([name, n]) => (n === 0 ? name : `${name} ${n}`)),
+  once: fc.option(fc.boolean(), { nil: undefined }),
+  onFailure: fc.option(fc.constantFrom("continue", "block"), { nil: undefined }),
+  if: fc.option(fc.constantFrom("Bash(git *)", "Bash(ls)", "Edit(src/**)", "Bash("), { nil: undefined }),
+  timeout: fc.option(fc.constantFrom(5, 30), { nil: undefined })
+}, { requiredKeys: ["type", "command"] })
+
+const group = fc.record({ matcher: fc.constantFrom(...MATCHERS), hooks: fc.array(handler, { minLength: 1, maxLength: 3 }) }).map((g) =>
+  g.matcher === undefined ? { hooks: g.hooks } : g)
+
+const document = fc.record({
+  hooks: fc.dictionary(fc.constantFrom(...EVENTS), fc.array(group, { maxLength: 3 }), { maxKeys: 4 }),
+  sequential: fc.option(fc.boolean(), { nil: undefined }),
+  dedupe: fc.option(fc.boolean(), { nil: undefined })
+}, { requiredKeys: ["hooks"] })
+
+const dispatchOf = fc.record({
+  event: fc.constantFrom(...EVENTS, "Unknown"),
+  tool_name: fc.constantFrom(...TOOLS),
+  command: fc.constantFrom("git push", "ls", "rm -rf /"),
+  session_id: fc.constantFrom("a", "b")
+})
+
+/** Durations differ from run to run; everything else must be equal. */
+const comparable = (outcome: Outcome) => ({ ...outcome, hooks: outcome.hooks.map((hook) => ({ ...hook, durationMs: 0 })) })
+
+const run = (
+  make: typeof HookEngine.make,
+  files: Record<string, unknown>,
+  dispatches: ReadonlyArray<{ readonly event: string; readonly tool_name: string; readonly command: string; readonly session_id: string }>
+) => {
+  const warnings: Array<string> = []
+  return Effect.scoped(
+    Effect.gen(function*() {
+      const engine = yield* make({ ...options(files), onWarning: (warning) => warnings.push(warning), stopBlockCap: 2 })
+      const outcomes = []
+      for (const { event, tool_name, command, session_id } of dispatches) {
+        const outcome = yield* engine.dispatch(event, { tool_name, tool_input: { command }, session_id, tool_response: {}, prompt: "p" })
+        outcomes.push(comparable(outcome))
+      }
+      return { outcomes, warnings, settings: engine.settings }
+    }).pipe(Effect.provide(Layer.mergeAll(ScriptedProcessSpawner.layer(script), memoryFs(files), Path.layer)))
+  )
+}
+
+describe("dispatch on the compiled plan", () => {
+  it.effect("equals dispatch on the engine before the Plan, for generated settings and payloads", () =>
+    Effect.promise(() =>
+      fc.assert(
+        fc.asyncProperty(fc.array(document, { minLength: 1, maxLength: 2 }), fc.array(dispatchOf, { minLength: 1, maxLength: 5 }), async (docs, dispatches) => {
+          const files = Object.fromEntries(docs.map((doc, i) => [`/s/${i}.json`, doc]))
+          const [now, before] = await Promise.all([
+            Effect.runPromise(run(HookEngine.make, files, dispatches)),
+            Effect.runPromise(run(Legacy.make as typeof HookEngine.make, files, dispatches))
+          ])
+          expect(now.outcomes).toEqual(before.outcomes)
+          expect(now.warnings).toEqual(before.warnings)
+          expect(JSON.stringify(now.settings)).toEqual(JSON.stringify(before.settings))
+        }),
+        { numRuns: 300 }
+      )
+    ))
+})
