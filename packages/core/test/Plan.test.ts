@@ -1,5 +1,4 @@
 import * as HookEngine from "@agent-hooks/core/HookEngine"
-import type { Outcome } from "@agent-hooks/core/Outcome"
 import * as Plan from "@agent-hooks/core/Plan"
 import type { ProcessRequest } from "@agent-hooks/core/ProcessSpawner"
 import * as ScriptedProcessSpawner from "@agent-hooks/test-utils/ScriptedProcessSpawner"
@@ -7,7 +6,6 @@ import type { ScriptedRun } from "@agent-hooks/test-utils/ScriptedProcessSpawner
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, FileSystem, Layer, Path, PlatformError } from "effect"
 import * as fc from "fast-check"
-import * as Legacy from "./legacy/engine.ts"
 
 const notFound = (path: string) =>
   PlatformError.systemError({ _tag: "NotFound", module: "FileSystem", method: "readFileString", pathOrDescriptor: path })
@@ -83,12 +81,12 @@ describe("Plan.compile", () => {
   })
 })
 
-// --- dispatch on the compiled plan equals dispatch on the engine before the Plan -------------
+// --- generated settings and payloads -------------------------------------------------------
 
 const EVENTS = ["PreToolUse", "PostToolUse", "Stop", "UserPromptSubmit", "SessionStart", "Notification"] as const
 const MATCHERS = [undefined, "*", "Bash", "Write|Edit", "^mcp__", "Ba.*", "Task", "Bash, Read", "("]
 const COMMANDS = ["allow", "deny", "ask", "block2", "fail1", "context", "continue-false", "bad-json", "silent", "rewrite"]
-const TOOLS = ["Bash", "Edit", "Write", "Read", "Agent", "mcp__memory__recall"]
+const TOOLS = ["Bash", "Edit", "Write", "Read", "Agent", "Task", "mcp__memory__recall", "startup"]
 
 /** What each command "does", from its name and the event in its input. */
 const script = (request: ProcessRequest): ScriptedRun => {
@@ -142,43 +140,38 @@ const dispatchOf = fc.record({
   session_id: fc.constantFrom("a", "b")
 })
 
-/** Durations differ from run to run; everything else must be equal. */
-const comparable = (outcome: Outcome) => ({ ...outcome, hooks: outcome.hooks.map((hook) => ({ ...hook, durationMs: 0 })) })
+describe("the no-match index", () => {
+  it("agrees with the matchers: matches is true exactly when some hook's matcher fits, for generated settings and payloads", () =>
+    fc.assert(
+      fc.property(fc.array(document, { minLength: 1, maxLength: 2 }), dispatchOf, (docs, { event, tool_name }) => {
+        const files = Object.fromEntries(docs.map((doc, i) => [`/s/${i}.json`, doc]))
+        const plan = compiled(files)
+        const payload: Record<string, unknown> = { tool_name, source: tool_name }
+        const planned = plan.events.get(event)
+        const field = planned?.spec.matcherField
+        const value = field === undefined ? undefined : payload[field] as string | undefined
+        const expected = planned !== undefined && planned.hooks.some((hook) => value === undefined || hook.entry.matcher.test(value))
+        expect(Plan.matches(plan, event, payload)).toBe(expected)
+      }),
+      { numRuns: 500 }
+    ))
 
-const run = (
-  make: typeof HookEngine.make,
-  files: Record<string, unknown>,
-  dispatches: ReadonlyArray<{ readonly event: string; readonly tool_name: string; readonly command: string; readonly session_id: string }>
-) => {
-  const warnings: Array<string> = []
-  return Effect.scoped(
-    Effect.gen(function*() {
-      const engine = yield* make({ ...options(files), onWarning: (warning) => warnings.push(warning), stopBlockCap: 2 })
-      const outcomes = []
-      for (const { event, tool_name, command, session_id } of dispatches) {
-        const outcome = yield* engine.dispatch(event, { tool_name, tool_input: { command }, session_id, tool_response: {}, prompt: "p" })
-        outcomes.push(comparable(outcome))
-      }
-      return { outcomes, warnings, settings: engine.settings }
-    }).pipe(Effect.provide(Layer.mergeAll(ScriptedProcessSpawner.layer(script), memoryFs(files), Path.layer)))
-  )
-}
-
-describe("dispatch on the compiled plan", () => {
-  it.effect("equals dispatch on the engine before the Plan, for generated settings and payloads", () =>
-    Effect.promise(() =>
-      fc.assert(
-        fc.asyncProperty(fc.array(document, { minLength: 1, maxLength: 2 }), fc.array(dispatchOf, { minLength: 1, maxLength: 5 }), async (docs, dispatches) => {
-          const files = Object.fromEntries(docs.map((doc, i) => [`/s/${i}.json`, doc]))
-          const [now, before] = await Promise.all([
-            Effect.runPromise(run(HookEngine.make, files, dispatches)),
-            Effect.runPromise(run(Legacy.make as typeof HookEngine.make, files, dispatches))
-          ])
-          expect(now.outcomes).toEqual(before.outcomes)
-          expect(now.warnings).toEqual(before.warnings)
-          expect(JSON.stringify(now.settings)).toEqual(JSON.stringify(before.settings))
-        }),
-        { numRuns: 300 }
-      )
+  it("a dispatch the index calls unmatched spawns nothing and equals the full dispatch's outcome", () =>
+    fc.assert(
+      fc.asyncProperty(fc.array(document, { minLength: 1, maxLength: 2 }), dispatchOf, async (docs, { event, tool_name, command, session_id }) => {
+        const files = Object.fromEntries(docs.map((doc, i) => [`/s/${i}.json`, doc]))
+        const spawner = ScriptedProcessSpawner.layer(script)
+        const payload = { tool_name, tool_input: { command }, session_id, tool_response: {}, prompt: "p" }
+        await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+          const engine = yield* HookEngine.make(options(files))
+          const quick = engine.unmatched(event, payload)
+          const full = yield* engine.dispatch(event, payload)
+          if (quick !== undefined) {
+            expect(full).toEqual(quick)
+            expect(spawner.requests).toEqual([])
+          }
+        }).pipe(Effect.provide(Layer.mergeAll(spawner, memoryFs(files), Path.layer)))))
+      }),
+      { numRuns: 200 }
     ))
 })
