@@ -19,8 +19,8 @@
  *
  * @since 0.1.0
  */
-import type { Effect, FileSystem, Layer, Path, Scope } from "effect"
-import { Context } from "effect"
+import type { Effect, FileSystem, Path, Scope } from "effect"
+import { Context, Layer } from "effect"
 import type { HookError } from "./HookError.ts"
 import type { LoadedSettings } from "./Settings.ts"
 import type * as HookEvent from "./HookEvent.ts"
@@ -243,4 +243,5 @@ export const make: (
  */
 export const layer: (
   options: EngineOptions
-) => Layer.Layer<HookEngine, HookError, ProcessSpawner | FileSystem.FileSystem | Path.Path> = internal.layer
+) => Layer.Layer<HookEngine, HookError, ProcessSpawner | FileSystem.FileSystem | Path.Path> = (options) =>
+  Layer.effect(HookEngine, internal.make(options))

@@ -29,6 +29,7 @@ import type { CustomEvent } from "./HookEvent.ts"
 import type { Preset } from "./Preset.ts"
 import type { Matcher } from "./Matcher.ts"
 import * as internal from "./internal/settings.ts"
+import * as loader from "./internal/load.ts"
 
 /**
  * Where a settings file sits in the merge order.
@@ -299,4 +300,4 @@ export const decode: (
  */
 export const load: (
   options: LoadOptions
-) => Effect.Effect<LoadedSettings, SettingsError, FileSystem.FileSystem | Path.Path> = internal.load
+) => Effect.Effect<LoadedSettings, SettingsError, FileSystem.FileSystem | Path.Path> = loader.load

@@ -2,10 +2,9 @@
  * The engine: the plan compiled once (load → decode → compile), the state kept between
  * dispatches (once, Stop streaks, async hooks), and the service.
  */
-import { Effect, FiberSet, FileSystem, Layer, Path, Semaphore } from "effect"
+import { Effect, FiberSet, FileSystem, Path, Semaphore } from "effect"
 import type { Scope } from "effect"
-import type { AsyncResult, EngineOptions, FetchLike } from "../HookEngine.ts"
-import { HookEngine } from "../HookEngine.ts"
+import type { AsyncResult, EngineOptions, FetchLike, HookEngine } from "../HookEngine.ts"
 import type { HookError } from "../HookError.ts"
 import * as HookInput from "../HookInput.ts"
 import { ProcessSpawner } from "../ProcessSpawner.ts"
@@ -50,7 +49,7 @@ export const make = (
       path: yield* Path.Path,
       overflowCount: 0
     }
-    return HookEngine.of({
+    const service: HookEngine["Service"] = {
       settings: plan.settings,
       plan,
       hookedEvents: plan.hookedEvents,
@@ -58,10 +57,6 @@ export const make = (
       unmatched: (event, payload) => unmatched(state, event, payload),
       takeAsyncResults: Effect.sync(() => state.asyncResults.splice(0) as ReadonlyArray<AsyncResult>),
       awaitAsync: FiberSet.awaitEmpty(state.asyncFibers)
-    })
+    }
+    return service
   })
-
-/** @internal */
-export const layer = (
-  options: EngineOptions
-): Layer.Layer<HookEngine, HookError, ProcessSpawner | FileSystem.FileSystem | Path.Path> => Layer.effect(HookEngine, make(options))

@@ -1,0 +1,172 @@
+/**
+ * The load stage: finds the settings files (explicit, else the preset's discovery; plugins; managed
+ * policy), reads them and the trust store, decodes each with its dialect, and merges them.
+ */
+import { Effect, FileSystem, Path } from "effect"
+import { SettingsError } from "../HookError.ts"
+import type { Preset, PresetContext, PresetFile } from "../Preset.ts"
+import type { DecodedSettings, HookEntry, LoadedSettings, LoadOptions, SettingsFile } from "../Settings.ts"
+import * as Trust from "../Trust.ts"
+import { agentHooks } from "./preset.ts"
+import { decode } from "./settings.ts"
+
+const parseJson = (text: string, file: string): Effect.Effect<unknown, SettingsError> =>
+  Effect.try({
+    try: () => JSON.parse(text) as unknown,
+    catch: (error) =>
+      new SettingsError({
+        file,
+        path: [],
+        detail: `not valid JSON (${error instanceof Error ? error.message : String(error)}); comments and trailing commas are not allowed`
+      })
+  })
+
+/** @internal */
+export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, SettingsError, FileSystem.FileSystem | Path.Path> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const path = yield* Path.Path
+    const preset: Preset = options.preset ?? agentHooks
+    const events = [...preset.events, ...(options.events ?? [])]
+    const context: PresetContext = { projectDir: options.projectDir, cwd: options.cwd, env: options.env, agent: options.agent, events }
+    const files: Array<SettingsFile> = []
+    const warnings: Array<string> = []
+    const entries: Array<HookEntry> = []
+    let disableAllHooks = false
+    let managedDisable: boolean | undefined
+    let allowManagedHooksOnly = false
+    let allowedHttpHookUrls: ReadonlyArray<string> | undefined
+    let managedUrls: ReadonlyArray<string> | undefined
+    let httpHookAllowedEnvVars: ReadonlyArray<string> | undefined
+    let managedEnvVars: ReadonlyArray<string> | undefined
+    let sequential = false
+    let dedupe = true
+    let allowedCommands: ReadonlyArray<string> | undefined
+    let managedCommands: ReadonlyArray<string> | undefined
+    let executionLog: string | undefined
+
+    const read = (file: PresetFile, decodeWith: (document: unknown) => Effect.Effect<DecodedSettings, SettingsError>) =>
+      Effect.gen(function*() {
+        const text = yield* fs.readFileString(file.path).pipe(
+          Effect.map((text): string | undefined => text),
+          Effect.catch((error) =>
+            !file.required && error.reason._tag === "NotFound"
+              ? Effect.succeed(undefined)
+              : Effect.fail(
+                new SettingsError({
+                  file: file.path,
+                  path: [],
+                  detail: `cannot read the settings file (${error.reason._tag === "NotFound" ? "no such file" : error.message})`
+                })
+              )
+          )
+        )
+        if (text !== undefined && trust !== undefined && (file.scope === "project" || file.scope === "local")) {
+          const print = yield* Trust.fingerprint(text)
+          if (trust.approved.get(file.path) !== print) {
+            files.push({ path: file.path, scope: file.scope, found: true, heldBack: true })
+            warnings.push(
+              `${file.path}: held back: its hooks are not approved (the file is new or changed since it was approved). Review it, then run: agent-hooks trust --project-dir ${options.projectDir}`
+            )
+            return
+          }
+        }
+        if (file.scope !== "managed") files.push({ path: file.path, scope: file.scope, found: text !== undefined })
+        else managedFiles.push({ path: file.path, scope: file.scope, found: text !== undefined })
+        if (text === undefined) return
+        const document = yield* parseJson(text, file.path)
+        const decoded = yield* decodeWith(document)
+        warnings.push(...decoded.warnings)
+        if (file.scope === "managed") managedEntries.push(...decoded.entries)
+        else entries.push(...decoded.entries)
+        if (file.scope === "managed") {
+          if (decoded.requireProjectTrust === true) managedRequiresTrust = true
+          if (decoded.disableAllHooks !== undefined) managedDisable = decoded.disableAllHooks
+          if (decoded.allowManagedHooksOnly === true) allowManagedHooksOnly = true
+          if (decoded.allowedHttpHookUrls !== undefined) managedUrls = decoded.allowedHttpHookUrls
+          if (decoded.allowedCommands !== undefined) managedCommands = decoded.allowedCommands
+          if (decoded.httpHookAllowedEnvVars !== undefined) managedEnvVars = decoded.httpHookAllowedEnvVars
+        } else if (file.scope === "plugin") {
+          // A plugin brings hooks, never policy for the whole engine.
+          const scalars = (["disableAllHooks", "allowedHttpHookUrls", "httpHookAllowedEnvVars", "allowedCommands", "executionLog", "sequential", "dedupe"] as const)
+            .filter((key) => decoded[key] !== undefined)
+          if (scalars.length > 0) warnings.push(`${file.path}: a plugin cannot set ${scalars.join(", ")}; ignored`)
+          return
+        } else {
+          if (decoded.httpHookAllowedEnvVars !== undefined) httpHookAllowedEnvVars = decoded.httpHookAllowedEnvVars
+          // Scalars: a later file in the merge order (local > project > user; later explicit files) wins.
+          if (decoded.disableAllHooks !== undefined) disableAllHooks = decoded.disableAllHooks
+          if (decoded.allowedHttpHookUrls !== undefined) allowedHttpHookUrls = decoded.allowedHttpHookUrls
+          if (decoded.allowedCommands !== undefined) allowedCommands = decoded.allowedCommands
+        }
+        if (decoded.sequential !== undefined) sequential = decoded.sequential
+        if (decoded.dedupe !== undefined) dedupe = decoded.dedupe
+        if (decoded.executionLog !== undefined) executionLog = decoded.executionLog
+      })
+
+    // Managed policy first: it decides how the other files are read (requireProjectTrust). Its
+    // hooks still come last in config order.
+    const managedEntries: Array<HookEntry> = []
+    const managedFiles: Array<SettingsFile> = []
+    let managedRequiresTrust = false
+    let trust: { readonly approved: ReadonlyMap<string, string> } | undefined
+    const managedDir = options.managedDir ?? preset.managedDir?.(context)
+    if (managedDir !== undefined) {
+      const dir = path.resolve(options.cwd, managedDir)
+      const main = path.join(dir, "managed-settings.json")
+      yield* read({ path: main, scope: "managed", required: false }, (document) => decode(document, main, "managed", undefined, events))
+      const dropIns = yield* fs.readDirectory(path.join(dir, "managed-settings.d")).pipe(
+        Effect.catch(() => Effect.succeed([] as ReadonlyArray<string>))
+      )
+      for (const name of [...dropIns].filter((name) => name.endsWith(".json")).sort()) {
+        const file = path.join(dir, "managed-settings.d", name)
+        yield* read({ path: file, scope: "managed", required: true }, (document) => decode(document, file, "managed", undefined, events))
+      }
+    }
+    const envTrust = options.env["AGENT_HOOKS_REQUIRE_TRUST"]
+    if (options.requireTrust === true || envTrust === "1" || envTrust === "true" || managedRequiresTrust) {
+      const store = Trust.storePath(options.env, path)
+      trust = { approved: store === undefined ? new Map() : yield* Trust.approved(store) }
+    }
+
+    const settingsFiles: ReadonlyArray<PresetFile> = options.settings !== undefined
+      ? options.settings.map((file) => ({ path: path.resolve(options.cwd, file), scope: "explicit", required: true }))
+      : preset.discover(context)
+    for (const file of settingsFiles) yield* read(file, (document) => preset.decode(document, file, context))
+    for (const plugin of options.plugins ?? []) {
+      const root = path.resolve(options.cwd, plugin)
+      const file = path.join(root, "hooks", "hooks.json")
+      yield* read({ path: file, scope: "plugin", required: true }, (document) => decode(document, file, "plugin", root, events))
+    }
+    entries.push(...managedEntries)
+    files.push(...managedFiles)
+
+    let kept: ReadonlyArray<HookEntry> = entries
+    // Scalar precedence: managed settings beat the rest, so a managed false also turns a user's true off.
+    const effectiveDisable = managedDisable ?? disableAllHooks
+    if (managedDisable === true) {
+      kept = []
+      if (entries.length > 0) warnings.push(`managed settings set disableAllHooks: all ${entries.length} hooks are off`)
+    } else if (allowManagedHooksOnly) {
+      kept = entries.filter((entry) => entry.scope === "managed")
+      const dropped = entries.length - kept.length
+      if (dropped > 0) warnings.push(`managed settings set allowManagedHooksOnly: ${dropped} hooks from other settings are ignored`)
+    } else if (effectiveDisable) {
+      kept = entries.filter((entry) => entry.scope === "managed")
+    }
+    const hooks: Record<string, Array<HookEntry>> = {}
+    for (const entry of kept) (hooks[entry.event] ??= []).push(entry)
+    return {
+      files,
+      hooks,
+      disableAllHooks: effectiveDisable,
+      allowManagedHooksOnly,
+      allowedHttpHookUrls: managedUrls ?? allowedHttpHookUrls,
+      httpHookAllowedEnvVars: managedEnvVars ?? httpHookAllowedEnvVars,
+      sequential,
+      dedupe,
+      allowedCommands: managedCommands ?? allowedCommands,
+      executionLog,
+      warnings
+    }
+  })
