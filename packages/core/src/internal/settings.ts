@@ -1,4 +1,4 @@
-import { Effect, Exit, Predicate, Schema } from "effect"
+import { Effect, Exit, Predicate, Schema, SchemaIssue } from "effect"
 import { formatPath, SettingsError } from "../HookError.ts"
 import * as HookEvent from "../HookEvent.ts"
 import * as Matcher from "../Matcher.ts"
@@ -72,27 +72,24 @@ const HANDLER_TYPES = Object.keys(HANDLER_SCHEMAS) as ReadonlyArray<HandlerType>
 
 /** POSIX path resolution without a runtime (settings paths are POSIX here). */
 
+const formatIssue = SchemaIssue.makeFormatterStandardSchemaV1()
+
 /**
- * Turns a Schema failure into "path: expected X, got Y" problems, with paths relative to the
- * decoded value (Schema's own message reads `Expected string\n  at ["command"]`).
+ * Turns a Schema failure into "path: expected X, got Y" problems, from Effect's structured issues
+ * (each with its path relative to the decoded value and its message).
  */
 const schemaProblems = (error: Schema.SchemaError, value: unknown, base: JsonPath): ReadonlyArray<string> => {
-  const problems: Array<string> = []
-  const pattern = /^(.*)\n\s+at ((?:\[[^\]]*\])+)$/gm
-  for (const match of error.message.matchAll(pattern)) {
-    const sub: Array<string | number> = []
-    for (const segment of match[2]!.matchAll(/\["((?:[^"\\]|\\.)*)"\]|\[(\d+)\]/g)) {
-      sub.push(segment[1] !== undefined ? JSON.parse(`"${segment[1]}"`) as string : Number(segment[2]))
-    }
+  const problems = formatIssue(error.issue).issues.map((issue) => {
+    const sub = (issue.path ?? []).map((segment) => {
+      const key = typeof segment === "object" ? segment.key : segment
+      return typeof key === "number" ? key : String(key)
+    })
     let actual: unknown = value
     for (const key of sub) actual = Predicate.isObject(actual) || Array.isArray(actual) ? (actual as Record<string | number, unknown>)[key] : undefined
-    const expected = match[1]!.replace(/^Expected /, "expected ")
-    problems.push(
-      expected === "Missing key"
-        ? `${formatPath([...base, ...sub])}: missing (required)`
-        : `${formatPath([...base, ...sub])}: ${expected}, got ${describe(actual)}`
-    )
-  }
+    const at = formatPath([...base, ...sub])
+    if (issue.message === "Missing key") return `${at}: missing (required)`
+    return `${at}: ${issue.message.replace(/^Expected /, "expected ").replace(/, got .*$/s, "")}, got ${describe(actual)}`
+  })
   return problems.length > 0 ? problems : [`${formatPath(base)}: ${error.message.replace(/\n\s*/g, " ")}`]
 }
 
