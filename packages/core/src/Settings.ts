@@ -23,6 +23,7 @@
  * @since 0.1.0
  */
 import type { Effect, FileSystem, Path } from "effect"
+import type * as HandlerSchema from "./internal/handlerSchema.ts"
 import type { SettingsError } from "./HookError.ts"
 import type { HookCallback } from "./HookEngine.ts"
 import type { CustomEvent } from "./HookEvent.ts"
@@ -30,6 +31,9 @@ import type { Preset } from "./Preset.ts"
 import type { Matcher } from "./Matcher.ts"
 import * as internal from "./internal/settings.ts"
 import * as loader from "./internal/load.ts"
+
+/** The type a schema decodes to. */
+type Type<S extends { readonly Type: unknown }> = S["Type"]
 
 /**
  * Where a settings file sits in the merge order.
@@ -40,23 +44,12 @@ import * as loader from "./internal/load.ts"
 export type SettingsScope = "user" | "project" | "local" | "explicit" | "plugin" | "managed"
 
 /**
- * Fields every handler type accepts.
+ * Fields every handler type accepts (`timeout`, `statusMessage`, `if`, `onFailure`, `once`).
  *
  * @since 0.1.0
  * @category models
  */
-export interface HandlerCommon {
-  /** Seconds. Default: the event's default (600 s for most events; 30 s for prompt, 60 s for agent). */
-  readonly timeout?: number | undefined
-  /** Text a host may show while the hook runs. */
-  readonly statusMessage?: string | undefined
-  /** One permission rule (`Bash(git push:*)`, `Edit(src/**)`); on tool events only. */
-  readonly if?: string | undefined
-  /** `"block"`: a hook that fails, times out or prints invalid output blocks, as exit 2 would. */
-  readonly onFailure?: "continue" | "block" | undefined
-  /** Run once per engine session, then never again. */
-  readonly once?: boolean | undefined
-}
+export interface HandlerCommon extends Type<typeof HandlerSchema.Common> {}
 
 /**
  * A `command` handler: shell form (`command` run by `/bin/sh -c`), or exec form when `args` is
@@ -65,22 +58,7 @@ export interface HandlerCommon {
  * @since 0.1.0
  * @category models
  */
-export interface CommandHandler extends HandlerCommon {
-  readonly type: "command"
-  readonly command: string
-  readonly args?: ReadonlyArray<string> | undefined
-  /** `"bash"` runs `bash -c`, `"powershell"` runs `pwsh -Command`; default `/bin/sh -c`. Ignored with `args`. */
-  readonly shell?: "bash" | "sh" | "powershell" | undefined
-  /** Run in the background: the hook cannot block; its result is delivered later. */
-  readonly async?: boolean | undefined
-  /** Like `async`, and an exit 2 wakes the host at once. */
-  readonly asyncRewake?: boolean | undefined
-  /**
-   * Extra environment variables. Values may use placeholders (`${tool_input.file_path}`), substituted
-   * verbatim (never through a shell); each substituted value is capped at 10 000 characters.
-   */
-  readonly env?: Readonly<Record<string, string>> | undefined
-}
+export interface CommandHandler extends Type<typeof HandlerSchema.command> {}
 
 /**
  * An `http` handler: the input JSON is POSTed to `url`.
@@ -88,13 +66,7 @@ export interface CommandHandler extends HandlerCommon {
  * @since 0.1.0
  * @category models
  */
-export interface HttpHandler extends HandlerCommon {
-  readonly type: "http"
-  readonly url: string
-  readonly headers?: Readonly<Record<string, string>> | undefined
-  /** Env vars that `headers` may reference as `$VAR` or `${VAR}`; others become empty. */
-  readonly allowedEnvVars?: ReadonlyArray<string> | undefined
-}
+export interface HttpHandler extends Type<typeof HandlerSchema.http> {}
 
 /**
  * A `prompt` or `agent` handler: a model, supplied by the host, judges the input.
@@ -102,12 +74,7 @@ export interface HttpHandler extends HandlerCommon {
  * @since 0.1.0
  * @category models
  */
-export interface PromptHandler extends HandlerCommon {
-  readonly type: "prompt" | "agent"
-  readonly prompt: string
-  readonly model?: string | undefined
-  readonly continueOnBlock?: boolean | undefined
-}
+export type PromptHandler = Type<typeof HandlerSchema.prompt> | Type<typeof HandlerSchema.agent>
 
 /**
  * An `mcp_tool` handler: a tool of an MCP server, called through the host.
@@ -115,12 +82,7 @@ export interface PromptHandler extends HandlerCommon {
  * @since 0.1.0
  * @category models
  */
-export interface McpToolHandler extends HandlerCommon {
-  readonly type: "mcp_tool"
-  readonly server: string
-  readonly tool: string
-  readonly input?: Readonly<Record<string, unknown>> | undefined
-}
+export interface McpToolHandler extends Type<typeof HandlerSchema.mcpTool> {}
 
 /**
  * A `module` handler: a JavaScript or TypeScript module whose export takes the input object and
@@ -129,10 +91,7 @@ export interface McpToolHandler extends HandlerCommon {
  * @since 0.1.0
  * @category models
  */
-export interface ModuleHandler extends HandlerCommon {
-  readonly type: "module"
-  /** As written; relative to the settings file's folder. */
-  readonly module: string
+export interface ModuleHandler extends Omit<Type<typeof HandlerSchema.module>, "export"> {
   /** Absolute path, resolved when the settings load. */
   readonly modulePath: string
   /** The export to call. Default: `"default"`. */

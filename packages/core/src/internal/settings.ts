@@ -3,74 +3,24 @@ import { formatPath, SettingsError } from "../HookError.ts"
 import * as HookEvent from "../HookEvent.ts"
 import * as Matcher from "../Matcher.ts"
 import type { DecodedSettings, Handler, HookEntry, SettingsScope } from "../Settings.ts"
+import * as HandlerSchema from "./handlerSchema.ts"
 import * as PosixPath from "./posixPath.ts"
 import { describe } from "./text.ts"
 import type { JsonPath } from "./text.ts"
 
 
 
-const PositiveSeconds = Schema.Number.check(Schema.isGreaterThan(0))
-const NonEmpty = Schema.String.check(Schema.isMinLength(1))
-
-const common = {
-  timeout: Schema.optional(PositiveSeconds),
-  statusMessage: Schema.optional(Schema.String),
-  if: Schema.optional(Schema.String),
-  onFailure: Schema.optional(Schema.Literals(["continue", "block"])),
-  once: Schema.optional(Schema.Boolean)
-}
-
 const HANDLER_SCHEMAS = {
-  command: Schema.Struct({
-    type: Schema.Literal("command"),
-    command: NonEmpty,
-    args: Schema.optional(Schema.Array(Schema.String)),
-    shell: Schema.optional(Schema.Literals(["bash", "sh", "powershell"])),
-    async: Schema.optional(Schema.Boolean),
-    asyncRewake: Schema.optional(Schema.Boolean),
-    env: Schema.optional(Schema.Record(Schema.String, Schema.String)),
-    ...common
-  }),
-  http: Schema.Struct({
-    type: Schema.Literal("http"),
-    url: NonEmpty,
-    headers: Schema.optional(Schema.Record(Schema.String, Schema.String)),
-    allowedEnvVars: Schema.optional(Schema.Array(Schema.String)),
-    ...common
-  }),
-  prompt: Schema.Struct({
-    type: Schema.Literal("prompt"),
-    prompt: NonEmpty,
-    model: Schema.optional(Schema.String),
-    continueOnBlock: Schema.optional(Schema.Boolean),
-    ...common
-  }),
-  agent: Schema.Struct({
-    type: Schema.Literal("agent"),
-    prompt: NonEmpty,
-    model: Schema.optional(Schema.String),
-    continueOnBlock: Schema.optional(Schema.Boolean),
-    ...common
-  }),
-  mcp_tool: Schema.Struct({
-    type: Schema.Literal("mcp_tool"),
-    server: NonEmpty,
-    tool: NonEmpty,
-    input: Schema.optional(Schema.Record(Schema.String, Schema.Unknown)),
-    ...common
-  }),
-  module: Schema.Struct({
-    type: Schema.Literal("module"),
-    module: NonEmpty,
-    export: Schema.optional(NonEmpty),
-    ...common
-  })
+  command: HandlerSchema.command,
+  http: HandlerSchema.http,
+  prompt: HandlerSchema.prompt,
+  agent: HandlerSchema.agent,
+  mcp_tool: HandlerSchema.mcpTool,
+  module: HandlerSchema.module
 } as const
 
 type HandlerType = keyof typeof HANDLER_SCHEMAS
 const HANDLER_TYPES = Object.keys(HANDLER_SCHEMAS) as ReadonlyArray<HandlerType>
-
-/** POSIX path resolution without a runtime (settings paths are POSIX here). */
 
 const formatIssue = SchemaIssue.makeFormatterStandardSchemaV1()
 
@@ -110,14 +60,8 @@ const decodeHandler = (
     )
     return undefined
   }
-  const exit = Schema.decodeUnknownExit(HANDLER_SCHEMAS[type as HandlerType] as Schema.Codec<unknown>)(value, { errors: "all", onExcessProperty: "ignore" })
-  if (Exit.isFailure(exit)) {
-    const failure = exit.cause.reasons.find((reason) => reason._tag === "Fail")
-    const problems = failure !== undefined && failure._tag === "Fail" ? schemaProblems(failure.error, value, path) : [`${formatPath(path)}: invalid handler`]
-    warnings.push(`${where} at ${problems.join("; ")} (handler at ${formatPath(path)} skipped)`)
-    return undefined
-  }
-  const decoded = exit.value as Record<string, unknown> & { readonly timeout?: number }
+  const decoded = decodeAs(HANDLER_SCHEMAS[type as HandlerType], value, path, where, warnings)
+  if (decoded === undefined) return undefined
   if (decoded.timeout !== undefined && decoded.timeout >= 1000) {
     warnings.push(
       `${where} at ${formatPath([...path, "timeout"])}: timeout ${decoded.timeout} is in seconds (${
@@ -125,15 +69,26 @@ const decodeHandler = (
       } minutes); milliseconds? For ${decoded.timeout} ms write ${decoded.timeout / 1000}`
     )
   }
-  if (type === "module") {
-    const module = decoded["module"] as string
-    return {
-      ...decoded,
-      export: (decoded["export"] as string | undefined) ?? "default",
-      modulePath: PosixPath.resolve(PosixPath.dirname(where), module)
-    } as Handler
-  }
-  return decoded as unknown as Handler
+  // A module's path is resolved against its settings file's folder when the settings load.
+  return decoded.type === "module"
+    ? { ...decoded, export: decoded.export ?? "default", modulePath: PosixPath.resolve(PosixPath.dirname(where), decoded.module) }
+    : decoded
+}
+
+/** Decodes a handler with its schema; the problems become one warning naming each JSON path. */
+const decodeAs = <S extends (typeof HANDLER_SCHEMAS)[HandlerType]>(
+  schema: S,
+  value: unknown,
+  path: JsonPath,
+  where: string,
+  warnings: Array<string>
+): S["Type"] | undefined => {
+  const exit = Schema.decodeUnknownExit(schema)(value, { errors: "all", onExcessProperty: "ignore" })
+  if (Exit.isSuccess(exit)) return exit.value
+  const failure = exit.cause.reasons.find((reason) => reason._tag === "Fail")
+  const problems = failure !== undefined && failure._tag === "Fail" ? schemaProblems(failure.error, value, path) : [`${formatPath(path)}: invalid handler`]
+  warnings.push(`${where} at ${problems.join("; ")} (handler at ${formatPath(path)} skipped)`)
+  return undefined
 }
 
 /** @internal */

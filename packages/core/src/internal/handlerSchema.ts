@@ -1,0 +1,87 @@
+/**
+ * The schemas of the handlers a settings file may hold. `Settings`' handler types are derived from
+ * them, so the decoder and the types cannot drift apart.
+ */
+import { Schema } from "effect"
+
+const PositiveSeconds = Schema.Number.check(Schema.isGreaterThan(0))
+const NonEmpty = Schema.String.check(Schema.isMinLength(1))
+
+/** Fields every handler type accepts. @internal */
+export const commonFields = {
+  /** Seconds. Default: the event's default (600 s for most events; 30 s for prompt, 60 s for agent). */
+  timeout: Schema.optional(PositiveSeconds),
+  /** Text a host may show while the hook runs. */
+  statusMessage: Schema.optional(Schema.String),
+  /** One permission rule (`Bash(git push:*)`, `Edit(src/**)`); on tool events only. */
+  if: Schema.optional(Schema.String),
+  /** `"block"`: a hook that fails, times out or prints invalid output blocks, as exit 2 would. */
+  onFailure: Schema.optional(Schema.Literals(["continue", "block"])),
+  /** Run once per engine session, then never again. */
+  once: Schema.optional(Schema.Boolean)
+}
+
+/** @internal */
+export const Common = Schema.Struct(commonFields)
+
+/** @internal */
+export const command = Schema.Struct({
+  type: Schema.Literal("command"),
+  command: NonEmpty,
+  /** Exec form: `command` resolved on `PATH` and run with these arguments, no shell. */
+  args: Schema.optional(Schema.Array(Schema.String)),
+  /** `"bash"` runs `bash -c`, `"powershell"` runs `pwsh -Command`; default `/bin/sh -c`. Ignored with `args`. */
+  shell: Schema.optional(Schema.Literals(["bash", "sh", "powershell"])),
+  /** Run in the background: the hook cannot block; its result is delivered later. */
+  async: Schema.optional(Schema.Boolean),
+  /** Like `async`, and an exit 2 wakes the host at once. */
+  asyncRewake: Schema.optional(Schema.Boolean),
+  /**
+   * Extra environment variables. Values may use placeholders (`${tool_input.file_path}`), substituted
+   * verbatim (never through a shell); each substituted value is capped at 10 000 characters.
+   */
+  env: Schema.optional(Schema.Record(Schema.String, Schema.String)),
+  ...commonFields
+})
+
+/** @internal */
+export const http = Schema.Struct({
+  type: Schema.Literal("http"),
+  url: NonEmpty,
+  headers: Schema.optional(Schema.Record(Schema.String, Schema.String)),
+  /** Env vars that `headers` may reference as `$VAR` or `${VAR}`; others become empty. */
+  allowedEnvVars: Schema.optional(Schema.Array(Schema.String)),
+  ...commonFields
+})
+
+const modelFields = {
+  prompt: NonEmpty,
+  model: Schema.optional(Schema.String),
+  continueOnBlock: Schema.optional(Schema.Boolean),
+  ...commonFields
+}
+
+/** @internal */
+export const prompt = Schema.Struct({ type: Schema.Literal("prompt"), ...modelFields })
+
+/** @internal */
+export const agent = Schema.Struct({ type: Schema.Literal("agent"), ...modelFields })
+
+/** @internal */
+export const mcpTool = Schema.Struct({
+  type: Schema.Literal("mcp_tool"),
+  server: NonEmpty,
+  tool: NonEmpty,
+  input: Schema.optional(Schema.Record(Schema.String, Schema.Unknown)),
+  ...commonFields
+})
+
+/** @internal */
+export const module = Schema.Struct({
+  type: Schema.Literal("module"),
+  /** As written; relative to the settings file's folder. */
+  module: NonEmpty,
+  /** The export to call. Default: `"default"`. */
+  export: Schema.optional(NonEmpty),
+  ...commonFields
+})
