@@ -141,7 +141,7 @@ rmSync(dir, { recursive: true, force: true })
 
 const gemini = (kind: string) => rows.find(([name]) => name.startsWith("Gemini") && name.endsWith(`${kind} matchers`))?.[1]
 const lines = [
-  `Run: \`node --conditions=source bench/plan.ts\` (N=${N} calls per sample, ${ROUNDS} rounds, median of the rounds' means),`,
+  `Run: \`node bench/plan.ts\` (N=${N} calls per sample, ${ROUNDS} rounds, median of the rounds' means),`,
   `${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${availableParallelism()} cpu(s), ${cpus()[0]?.model ?? "unknown cpu"}, linux ${release()}.`,
   geminiNote,
   "",

@@ -254,6 +254,11 @@ export const matchValue = (spec: HookEvent.HookEventSpec, payload: Readonly<Reco
   return spec.name === "FileChanged" ? basename(text) : text
 }
 
+/** Values a regular-expression matcher was tested against, per event: matchers are pure, and agents call a few tools. */
+const testedMemo = new WeakMap<PlannedEvent, Map<string, boolean>>()
+/** A payload value is attacker-controlled: the memo forgets everything past this size. */
+const MEMO_LIMIT = 256
+
 /** @internal */
 export const matches = (plan: Plan, event: string, payload: Readonly<Record<string, unknown>>): boolean => {
   const planned = plan.events.get(event)
@@ -261,8 +266,15 @@ export const matches = (plan: Plan, event: string, payload: Readonly<Record<stri
   if (planned.always) return true
   const value = matchValue(planned.spec, payload)
   if (value === undefined || planned.exact.has(value)) return true
-  for (const hook of planned.tested) if (hook.entry.matcher.test(value)) return true
-  return false
+  if (planned.tested.length === 0) return false
+  let memo = testedMemo.get(planned)
+  const known = memo?.get(value)
+  if (known !== undefined) return known
+  const found = planned.tested.some((hook) => hook.entry.matcher.test(value))
+  if (memo === undefined) testedMemo.set(planned, memo = new Map())
+  if (memo.size >= MEMO_LIMIT) memo.clear()
+  memo.set(value, found)
+  return found
 }
 
 /**
