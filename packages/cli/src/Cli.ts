@@ -6,7 +6,7 @@
  * agent-hooks run <Event> [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME]
  * agent-hooks validate [--settings FILE]... [--project-dir DIR]
  * agent-hooks list [--settings FILE]... [--project-dir DIR] [--json]
- * agent-hooks migrate --from <preset> [--settings FILE]... [--project-dir DIR] [--agent NAME] [--write FILE] [--force]
+ * agent-hooks migrate --from <preset> [--settings FILE]... [--project-dir DIR] [--agent NAME] [--write FILE] [--force] [--lossy]
  * ```
  *
  * Exit status (see `ExitCode`): 0, 2 when `run` reports a blocked event, 1 when the engine fails.
@@ -112,10 +112,14 @@ export const migrate = Command.make("migrate", {
     Flag.withDescription("Also write the canonical settings to FILE (refused when FILE exists, unless --force)."),
     Flag.optional
   ),
-  force: Flag.Boolean("force").pipe(Flag.withDescription("Allow --write to replace an existing file."), Flag.withDefault(false))
+  force: Flag.Boolean("force").pipe(Flag.withDescription("Allow --write to replace an existing file."), Flag.withDefault(false)),
+  lossy: Flag.Boolean("lossy").pipe(
+    Flag.withDescription("Migrate even hooks whose outcome the canonical format cannot keep (each is named on stderr); without it such a migration is refused."),
+    Flag.withDefault(false)
+  )
 }, internalMigrate.migrate).pipe(
   Command.withDescription(
-    "Reads a preset's config (the given files, else its discovery) and prints the canonical agent-hooks settings JSON on stdout, timeouts in seconds. Notes on changed meanings go to stderr. Never changes the files it reads."
+    "Reads a preset's config (the given files, else its discovery) and prints the canonical agent-hooks settings JSON on stdout, timeouts in seconds. Notes go to stderr. A hook whose outcome would change is refused, naming the hook and why, unless --lossy. Never changes the files it reads."
   ),
   Command.withShortDescription("Convert a preset's config into canonical settings JSON")
 )

@@ -54,12 +54,13 @@ export interface HookEventSpec {
    */
   readonly behavesAs: string
   /**
-   * How a hook's output is read: `claude` (the reference's §6.1) or `gemini` (Gemini CLI's rules:
-   * stdout, else stderr, as JSON with a top-level `decision` of `allow | ask | deny | block`; plain
-   * text on exit 0 is a system message, on exit 1 a warning, and any other exit code denies with the
-   * text as the reason).
+   * How a hook's output is read: `claude` (Claude Code's rules), `gemini` (Gemini CLI's documented
+   * rules: stdout as JSON with a top-level `decision`, or Claude Code's `permissionDecision`, on exit
+   * 0; exit 2 blocks with stderr as the reason; any other exit code is a warning) or `gemini-source`
+   * (the rules of Gemini CLI's source: stdout, else stderr, as JSON at any exit code; exit 1 warns;
+   * any other exit code denies with the text as the reason).
    */
-  readonly outputDialect: "claude" | "gemini"
+  readonly outputDialect: "claude" | "gemini" | "gemini-source"
 }
 
 /**
@@ -85,8 +86,11 @@ export interface CustomEvent {
   readonly extends?: string | undefined
   /** Any non-zero exit blocks, with stderr as the reason. */
   readonly nonZeroBlocks?: boolean | undefined
-  /** How hook output is read. Default: `claude`. */
-  readonly outputDialect?: "claude" | "gemini" | undefined
+  /**
+   * How hook output is read. Default: `claude`. `gemini`: Gemini CLI's documented rules;
+   * `gemini-source`: the rules of Gemini CLI's source (see the `gemini` preset's docs page).
+   */
+  readonly outputDialect?: "claude" | "gemini" | "gemini-source" | undefined
   readonly matcherField?: string | undefined
   readonly blocking?: BlockingRule | undefined
   readonly plainStdoutToContext?: boolean | undefined

@@ -51,6 +51,35 @@ export interface PresetFile {
 }
 
 /**
+ * What a preset's per-dispatch rule sees.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface DispatchContext {
+  /** Absolute project directory. */
+  readonly projectDir: string
+  /** The host's environment (the engine's `env` option). */
+  readonly env: Readonly<Record<string, string | undefined>>
+}
+
+/**
+ * What a preset adds to one dispatch: input fields its dialect always writes (the host's values
+ * win), environment variables its scripts read, and files whose absence is reported.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface DispatchAdditions {
+  /** Input fields set when the host's payload lacks them. */
+  readonly input?: Readonly<Record<string, unknown>> | undefined
+  /** Environment variables for every hook of this dispatch (a handler's own `env` wins). */
+  readonly env?: Readonly<Record<string, string>> | undefined
+  /** Files that should exist; each missing one adds its warning to the outcome. */
+  readonly expectFiles?: ReadonlyArray<{ readonly path: string; readonly warning: string }> | undefined
+}
+
+/**
  * A config dialect.
  *
  * @since 0.1.0
@@ -70,6 +99,12 @@ export interface Preset {
   readonly projectDirEnv: ReadonlyArray<string>
   /** The managed-settings folder, when the dialect has one. */
   readonly managedDir?: ((context: PresetContext) => string | undefined) | undefined
+  /**
+   * The dialect's own base input fields and environment for one dispatch (Gemini CLI's `timestamp`,
+   * Wave's derived `transcript_path`). `input` is the payload as the host sent it, with
+   * `hook_event_name`, `session_id` and `cwd` filled in.
+   */
+  readonly dispatch?: ((event: string, input: Readonly<Record<string, unknown>>, context: DispatchContext) => DispatchAdditions) | undefined
 }
 
 /**

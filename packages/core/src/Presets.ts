@@ -15,6 +15,8 @@
  *
  * @since 0.1.0
  */
+import type { Effect } from "effect"
+import type { SettingsError } from "./HookError.ts"
 import type { LoadedSettings } from "./Settings.ts"
 import type { Preset } from "./Preset.ts"
 import * as PresetModule from "./Preset.ts"
@@ -22,6 +24,7 @@ import * as canonicalInternal from "./internal/presets/canonical.ts"
 import * as geminiInternal from "./internal/presets/gemini.ts"
 import * as orchestrationInternal from "./internal/presets/orchestration.ts"
 import * as pigoInternal from "./internal/presets/pigo.ts"
+import * as registry from "./internal/presets/registry.ts"
 import * as waveInternal from "./internal/presets/wave.ts"
 import * as wingmanInternal from "./internal/presets/wingman.ts"
 
@@ -94,12 +97,25 @@ export const wave: Preset = waveInternal.wave
 export const gemini: Preset = geminiInternal.gemini
 
 /**
+ * The Gemini CLI preset with a choice of output rules. `geminiCompat: "documented"` (the default,
+ * `gemini`) follows Gemini CLI's reference docs: exit 2 blocks with stderr as the reason, any other
+ * non-zero exit is a warning and the action proceeds, stderr is never read as JSON, and a Claude
+ * Code style `hookSpecificOutput.permissionDecision` is honoured. `geminiCompat: "source"` follows
+ * Gemini CLI's source: stdout, else stderr, is parsed as JSON at any exit code, exit 1 is a warning
+ * and any other non-zero exit denies.
+ *
+ * @since 0.1.0
+ * @category presets
+ */
+export const geminiWith: (options?: { readonly geminiCompat?: "documented" | "source" | undefined }) => Preset = geminiInternal.geminiWith
+
+/**
  * Every built-in preset, the default first.
  *
  * @since 0.1.0
  * @category presets
  */
-export const all: ReadonlyArray<Preset> = [agentHooks, claude, wingman, orchestration, pigo, wave, gemini]
+export const all: ReadonlyArray<Preset> = registry.all
 
 /**
  * A built-in preset by name (`undefined` for an unknown name).
@@ -107,12 +123,23 @@ export const all: ReadonlyArray<Preset> = [agentHooks, claude, wingman, orchestr
  * @since 0.1.0
  * @category presets
  */
-export const byName = (name: string): Preset | undefined => all.find((preset) => preset.name === name)
+export const byName: (name: string) => Preset | undefined = registry.byName
 
 /**
- * The canonical settings document (`agent-hooks` format) for settings loaded with a preset, and notes
- * on what changed meaning: events renamed to their catalog names, events kept by name, semantics that
- * differ. Timeouts are in seconds.
+ * A preset given by name (`"wingman"`) or as an object; the engine's `preset` option goes through
+ * it. An unknown name is a `SettingsError` that lists the built-in names.
+ *
+ * @since 0.1.0
+ * @category presets
+ */
+export const resolve: (preset: Preset | string | undefined) => Effect.Effect<Preset, SettingsError> = registry.resolve
+
+/**
+ * The canonical settings document (`agent-hooks` format) for settings loaded with a preset, notes
+ * (events renamed to their catalog names, user-level hooks left in the user's file, a home-folder
+ * execution log left out, the dialect's own input rules), and the hooks it refuses: those whose
+ * outcome would change (an event that cannot block in the dialect but can in the canonical format,
+ * other exit-code or output rules, an event with no canonical counterpart). Timeouts are in seconds.
  *
  * @since 0.1.0
  * @category migration
@@ -120,4 +147,9 @@ export const byName = (name: string): Preset | undefined => all.find((preset) =>
 export const toCanonical: (
   settings: LoadedSettings,
   preset: Preset
-) => { readonly settings: Record<string, unknown>; readonly notes: ReadonlyArray<string> } = canonicalInternal.toCanonical
+) => {
+  readonly settings: Record<string, unknown>
+  readonly notes: ReadonlyArray<string>
+  /** Hooks whose outcome the canonical format cannot keep (`<file> at <path> (<event>): <why>`); `migrate` refuses them unless `--lossy`. */
+  readonly refused: ReadonlyArray<string>
+} = canonicalInternal.toCanonical

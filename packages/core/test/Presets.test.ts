@@ -99,11 +99,17 @@ describe("Presets", () => {
     expect(Presets.wave.projectDirEnv).toEqual(["WAVE_PROJECT_DIR"])
   })
 
-  it("toCanonical: catalog names, seconds, explicit dialect default timeouts, notes for what changes meaning", () => {
+  it("toCanonical: catalog names, seconds, explicit dialect default timeouts; refusals name each hook whose outcome would change and why", () => {
     const pigo = Presets.toCanonical(loaded(decode(Presets.pigo, { plugins: [{ name: "g", hooks: { tool_start: [{ command: "a" }], turn_end: [{ command: "b" }] } }] })), Presets.pigo)
     expect(Object.keys(pigo.settings["hooks"] as object)).toEqual(["PreToolUse", "turn_end"])
     expect((pigo.settings["hooks"] as any).PreToolUse[0].hooks[0]).toMatchObject({ command: "a", timeout: 10, onFailure: "block" })
-    expect(pigo.notes).toEqual(expect.arrayContaining([expect.stringContaining("turn_end: no catalog event corresponds; kept by name")]))
+    expect(pigo.notes).toEqual(expect.arrayContaining(["tool_start → PreToolUse"]))
+    expect(pigo.refused).toEqual([
+      expect.stringMatching(/ at plugins\[0\]\.hooks\.tool_start\[0\] \(tool_start\): which exit codes block differs: nonZeroBlocks true in pigo, false on PreToolUse$/),
+      expect.stringMatching(/ at plugins\[0\]\.hooks\.turn_end\[0\] \(turn_end\): turn_end has no canonical event/)
+    ])
+    const wingman = Presets.toCanonical(loaded(decode(Presets.wingman, { hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "a" }] }] } })), Presets.wingman)
+    expect(wingman.refused).toEqual([])
     const gemini = Presets.toCanonical(loaded(decode(Presets.gemini, { hooks: { BeforeTool: [{ matcher: "write_file", hooks: [{ type: "command", command: "x", timeout: 30000 }] }] } })), Presets.gemini)
     expect((gemini.settings["hooks"] as any).PreToolUse).toEqual([{ matcher: "(?:write_file)", hooks: [expect.objectContaining({ command: "x", timeout: 30, env: expect.objectContaining({ GEMINI_PROJECT_DIR: "${CLAUDE_PROJECT_DIR}" }) })] }])
   })

@@ -296,13 +296,13 @@ describe("programmatic hooks for Effect users, and status messages", () => {
 
   it("onHookStart receives each hook's statusMessage as it starts", async () => {
     const started: Array<unknown> = []
-    const { engine } = await engineWith({ hooks: { Stop: [{ hooks: [cmd("true", { statusMessage: "Checking the build..." }), cmd("true")] }] } }, {
+    const { engine } = await engineWith({ hooks: { Stop: [{ hooks: [cmd("true", { statusMessage: "Checking the build..." }), cmd("true second")] }] } }, {
       onHookStart: (hook) => started.push(hook)
     })
     await engine.dispatch("Stop", {})
     expect(started).toEqual([
       { event: "Stop", command: "true", statusMessage: "Checking the build..." },
-      { event: "Stop", command: "true", statusMessage: undefined }
+      { event: "Stop", command: "true second", statusMessage: undefined }
     ])
   })
 })

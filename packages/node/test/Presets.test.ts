@@ -180,11 +180,17 @@ describe("Wingman preset", () => {
 
   it("FR-8: the execution log has timestamp, event, matcher pattern, command, exit code, duration and errors", async () => {
     const p = project()
-    files(p, { executionLog: "hooks.jsonl", hooks: { PreToolUse: [{ matcher: "command_execute", hooks: [command("echo nope >&2; exit 1")] }] } })
+    files(p, {
+      executionLog: "hooks.jsonl",
+      hooks: { PreToolUse: [{ matcher: "command_.*", hooks: [command("echo nope >&2; exit 1"), command("sleep 1.2")] }] }
+    })
     const engine = await p.engine("wingman")
     await engine.dispatch("PreToolUse", { tool_name: "command_execute", tool_input: { command: "ls" } })
-    const [entry] = lines(join(p.dir, ".wingman", "hooks.jsonl")).map((line) => JSON.parse(line))
-    expect(entry).toMatchObject({ event: "PreToolUse", matcher: "command_execute", command: "echo nope >&2; exit 1", exitCode: 1 })
+    const [entry, second] = lines(join(p.dir, ".wingman", "hooks.jsonl")).map((line) => JSON.parse(line))
+    expect(entry).toMatchObject({ event: "PreToolUse", matcher: "command_.*", command: "echo nope >&2; exit 1", exitCode: 1 })
+    // Each line has the time its own hook ran: the second hook started after the first ended.
+    expect(Date.parse(second.timestamp)).toBeGreaterThanOrEqual(Date.parse(entry.timestamp) + entry.duration_ms - 1)
+    expect(Date.parse(entry.timestamp)).toBeLessThan(Date.parse(second.timestamp))
     expect(Date.parse(entry.timestamp)).not.toBeNaN()
     expect(typeof entry.duration_ms).toBe("number")
     expect(entry.error).toContain("nope")
@@ -287,12 +293,21 @@ describe("orchestration preset", () => {
 
   it("HookLogger: one JSONL line per execution with timestamp, event, pattern, command, exitCode, duration_ms, blocked", async () => {
     const p = project()
-    settings(p, { hooks: { PreToolUse: [{ matcher: "Bash(git push:*)", hooks: [{ type: "command", command: "sh", args: ["-c", "exit 2"], timeout: 5000 }] }] } })
+    settings(p, {
+      hooks: {
+        PreToolUse: [{
+          matcher: "Bash(git push:*)",
+          hooks: [{ type: "command", command: "sh", args: ["-c", "exit 2", "gate", "$COMMAND"], env: { COMMAND: "${COMMAND}" }, timeout: 5000 }]
+        }]
+      }
+    })
     const engine = await p.engine("orchestration")
-    await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "git push" } })
+    await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "git push 'origin' main" } })
     const [entry] = lines(join(p.home, ".config", "claude", "logs", "hooks.log")).map((line) => JSON.parse(line))
-    expect(entry).toMatchObject({ event: "PreToolUse", command: "sh -c exit 2", exitCode: 2, blocked: true })
-    expect(entry.pattern).toBe("Bash")
+    // The command as it ran: $COMMAND substituted, and each word quoted as a shell would need it.
+    expect(entry).toMatchObject({ event: "PreToolUse", command: `sh -c 'exit 2' gate 'git push '\\''origin'\\'' main'`, exitCode: 2, blocked: true })
+    // The matcher as the user wrote it, not its translation (matcher Bash plus an argument rule).
+    expect(entry.pattern).toBe("Bash(git push:*)")
     expect(Date.parse(entry.timestamp)).not.toBeNaN()
     expect(typeof entry.duration_ms).toBe("number")
   })
@@ -407,6 +422,15 @@ describe("pigo preset", () => {
     expect(lines(p.log).at(-1)).toBe("turn 3")
   })
 
+  it("PIGO_MODEL is the payload's model, else the config's model", async () => {
+    const p = project()
+    config(p, [{ name: "model", hooks: { agent_end: [{ command: `printf '%s\\n' "$PIGO_MODEL" >> "$RECORD"` }] } }])
+    const engine = await p.engine("pigo")
+    await engine.dispatch("agent_end", {})
+    await engine.dispatch("agent_end", { model: "o3" })
+    expect(lines(p.log)).toEqual(["gpt-4o", "o3"])
+  })
+
   it("config problems are warnings that name the file and JSON path; the rest still loads", async () => {
     const p = project()
     config(p, [
@@ -479,6 +503,46 @@ describe("Wave preset", () => {
     expect(outcome.hooks.map((hook) => hook.exitCode)).toEqual([1, 0])
   })
 
+  it("Wave's executor environment: HOOK_EVENT and HOOK_TOOL_NAME besides WAVE_PROJECT_DIR; a handler's own env wins", async () => {
+    const p = project()
+    const hook = command(`printf '%s|%s|%s\\n' "$HOOK_EVENT" "$HOOK_TOOL_NAME" "$WAVE_PROJECT_DIR" >> "$RECORD"`)
+    put(join(p.dir, ".wave", "settings.json"), {
+      hooks: {
+        PreToolUse: [{ matcher: "Write", hooks: [hook] }],
+        Stop: [{ hooks: [hook, { ...hook, env: { HOOK_EVENT: "mine" } }] }]
+      }
+    })
+    const engine = await p.engine("wave")
+    await engine.dispatch("PreToolUse", { tool_name: "Write", tool_input: { file_path: "a" } })
+    await engine.dispatch("Stop", {})
+    expect(lines(p.log)).toEqual([`PreToolUse|Write|${p.dir}`, `Stop||${p.dir}`, `mine||${p.dir}`])
+  })
+
+  it("FR-011 / FR-015: without a host transcript_path it is derived from the session id, and a missing file is said", async () => {
+    const p = project()
+    put(join(p.dir, ".wave", "settings.json"), { hooks: { Stop: [{ hooks: [command(record("stop"))] }] } })
+    const sessions = join(p.home, ".wave", "sessions")
+    put(join(sessions, "session_k3y9.json"), "{}")
+    const engine = await p.engine("wave")
+    const input = async (payload: Record<string, unknown>) => {
+      const outcome = await engine.dispatch("Stop", payload)
+      return { input: JSON.parse(lines(p.log).at(-1)!.slice("stop ".length)), warnings: outcome.warnings }
+    }
+    // A Wave id gives its short id; the file exists, so nothing is said.
+    const wave = await input({ session_id: "wave_session_0f8fad5b-d9cb-469f-a165-70867728950e_k3y9" })
+    expect(wave.input.transcript_path).toBe(join(sessions, "session_k3y9.json"))
+    expect(wave.warnings).toEqual([])
+    // Any other id is used whole; that file does not exist, which is a warning naming it.
+    const other = await input({ session_id: "abc" })
+    expect(other.input.transcript_path).toBe(join(sessions, "session_abc.json"))
+    expect(other.warnings).toEqual([expect.stringContaining(`transcript_path ${join(sessions, "session_abc.json")}`)])
+    // Also through onWarning, which `agent-hooks run` prints on stderr.
+    expect(p.warnings).toEqual(other.warnings)
+    // The host's transcript_path wins; an id that is not a plain file name derives nothing.
+    expect((await input({ session_id: "abc", transcript_path: "/t.json" })).input.transcript_path).toBe("/t.json")
+    expect((await input({ session_id: "../../etc/passwd" })).input.transcript_path).toBeUndefined()
+  })
+
   it("the data model's validation rules are warnings: a PreToolUse group needs a matcher", async () => {
     const p = project()
     put(join(p.dir, ".wave", "settings.json"), { hooks: { PreToolUse: [{ hooks: [command("true")] }] } })
@@ -503,6 +567,40 @@ describe("Claude Code preset", () => {
     expect(outcome).toMatchObject({ blocked: true, reason: "managed policy" })
     // Claude Code runs the hooks of an event concurrently: all four ran, in any order.
     expect(lines(p.log).map((line) => line.split(" ")[0]).sort()).toEqual([plugin, "local", "project", "user"].sort())
+  })
+})
+
+describe("Claude Code preset: dedup", () => {
+  it("identical handlers matched by two groups of one file, or two files, run once; a plugin's copy stays separate; the key expands ${CLAUDE_PROJECT_DIR}", async () => {
+    const p = project()
+    const same = command(record("same"))
+    put(join(p.dir, ".claude", "settings.json"), {
+      hooks: {
+        PreToolUse: [
+          { matcher: "Bash", hooks: [same, command(record("bash-only"))] },
+          { matcher: "*", hooks: [same, command(`sh "\${CLAUDE_PROJECT_DIR}/x.sh"`)] },
+          { matcher: "Edit", hooks: [command(`sh "${p.dir}/x.sh"`)] }
+        ]
+      }
+    })
+    put(join(p.dir, ".claude", "settings.local.json"), { hooks: { PreToolUse: [{ matcher: "Bash|Edit", hooks: [same, command(`sh "${p.dir}/x.sh"`)] }] } })
+    put(join(p.dir, "x.sh"), `${record("x").replace("sh ", "sh ")}\n`)
+    const plugin = join(p.home, "plugin")
+    put(join(plugin, "hooks", "hooks.json"), { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [same] }] } })
+    const engine = await p.engine("claude", { plugins: [plugin] })
+    const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
+    expect(outcome.hooks.map((hook) => hook.command).sort()).toEqual([same.command, same.command, record("bash-only"), `sh "\${CLAUDE_PROJECT_DIR}/x.sh"`].sort())
+    // On Edit, the "same" handler of the local file and the x.sh written two ways run once each.
+    const edit = await engine.dispatch("PreToolUse", { tool_name: "Edit", tool_input: {} })
+    expect(edit.hooks).toHaveLength(2)
+  })
+
+  it("Wingman keeps its documented no-dedup rule: the same command in two matching groups runs twice", async () => {
+    const p = project()
+    put(join(p.dir, ".wingman", "wingman.config.json"), { hooks: { PreToolUse: [{ matcher: "*", hooks: [command(record("same"))] }, { matcher: "write_file", hooks: [command(record("same"))] }] } })
+    const engine = await p.engine("wingman")
+    await engine.dispatch("PreToolUse", { tool_name: "write_file", tool_input: {} })
+    expect(lines(p.log).map((line) => line.split(" ")[0])).toEqual(["same", "same"])
   })
 })
 
@@ -531,15 +629,19 @@ describe("Gemini CLI preset", () => {
     expect(lines(p.log).map((line) => line.split(" ")[0])).toEqual(["after", "before-agent", "after-agent", "start"])
   })
 
-  it("hooks answer in Gemini's format: top-level decision, any exit above 1 denies, exit 1 is a warning", async () => {
+  it("hooks answer as the reference documents: JSON on stdout at exit 0, exit 2 blocks with stderr, any other exit warns and proceeds", async () => {
     const p = project()
     settings(p, {
       hooks: {
         BeforeTool: [
           { matcher: "json_deny", hooks: [command(`echo '{"decision":"deny","reason":"not in this repo"}'`)] },
           { matcher: "double", hooks: [command(`echo '"{\\"decision\\":\\"block\\",\\"reason\\":\\"twice encoded\\"}"'`)] },
+          { matcher: "exit2", hooks: [command("echo ignored; echo from stderr >&2; exit 2")] },
           { matcher: "exit3", hooks: [command("echo broken policy >&2; exit 3")] },
+          { matcher: "missing", hooks: [command("/no/such/hook.sh")] },
           { matcher: "exit1", hooks: [command("echo flaky >&2; exit 1")] },
+          { matcher: "stderr_json", hooks: [command(`echo '{"decision":"deny","reason":"from stderr"}' >&2`)] },
+          { matcher: "claude_deny", hooks: [command(`echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"claude says no"}}'`)] },
           { matcher: "rewrite", hooks: [command(`echo '{"decision":"allow","hookSpecificOutput":{"tool_input":{"command":"ls -la"}}}'`)] }
         ]
       }
@@ -548,12 +650,52 @@ describe("Gemini CLI preset", () => {
     const call = (tool: string) => engine.dispatch("BeforeTool", { tool_name: tool, tool_input: { command: "ls" } })
     expect(await call("json_deny")).toMatchObject({ blocked: true, decision: "deny", reason: "not in this repo" })
     expect(await call("double")).toMatchObject({ blocked: true, reason: "twice encoded" })
-    expect(await call("exit3")).toMatchObject({ blocked: true, reason: "broken policy" })
+    expect(await call("exit2")).toMatchObject({ blocked: true, decision: "deny", reason: "from stderr" })
+    expect(await call("exit3")).toMatchObject({ blocked: false, systemMessages: ["Warning: broken policy"] })
+    const missing = await call("missing")
+    expect(missing.blocked).toBe(false)
+    expect(missing.hooks[0]!.exitCode).toBe(127)
     expect(await call("exit1")).toMatchObject({ blocked: false, systemMessages: ["Warning: flaky"] })
+    expect(await call("stderr_json")).toMatchObject({ blocked: false, decision: null })
+    expect(await call("claude_deny")).toMatchObject({ blocked: true, decision: "deny", reason: "claude says no", hookSpecificOutput: null })
     expect(await call("rewrite")).toMatchObject({ blocked: false, decision: "allow", updatedInput: { command: "ls -la" }, hookSpecificOutput: null })
     settings(p, { hooks: { BeforeModel: [{ hooks: [command(`echo '{"hookSpecificOutput":{"llm_request":{"model":"small"}}}'`)] }] } })
     const model = await p.engine("gemini")
     expect((await model.dispatch("BeforeModel", { llm_request: { model: "big" } })).hookSpecificOutput).toEqual({ llm_request: { model: "small" } })
+  })
+
+  it("geminiCompat: \"source\" reads output as Gemini CLI's source does: any exit above 1 denies, stderr JSON counts, permissionDecision is ignored", async () => {
+    const p = project()
+    settings(p, {
+      hooks: {
+        BeforeTool: [
+          { matcher: "exit3", hooks: [command("echo broken policy >&2; exit 3")] },
+          { matcher: "exit1", hooks: [command("echo flaky >&2; exit 1")] },
+          { matcher: "stderr_json", hooks: [command(`echo '{"decision":"deny","reason":"from stderr"}' >&2`)] },
+          { matcher: "claude_deny", hooks: [command(`echo '{"hookSpecificOutput":{"permissionDecision":"deny"}}'`)] }
+        ]
+      }
+    })
+    const engine = await p.engine("gemini", { preset: Presets.geminiWith({ geminiCompat: "source" }) })
+    const call = (tool: string) => engine.dispatch("BeforeTool", { tool_name: tool, tool_input: { command: "ls" } })
+    expect(await call("exit3")).toMatchObject({ blocked: true, reason: "broken policy" })
+    expect(await call("exit1")).toMatchObject({ blocked: false, systemMessages: ["Warning: flaky"] })
+    expect(await call("stderr_json")).toMatchObject({ blocked: true, reason: "from stderr" })
+    expect(await call("claude_deny")).toMatchObject({ blocked: false, decision: null })
+  })
+
+  it("BeforeToolSelection: decision, continue and systemMessage are not supported and do not change the outcome", async () => {
+    const p = project()
+    settings(p, {
+      hooks: {
+        BeforeToolSelection: [{
+          hooks: [command(`echo '{"decision":"deny","continue":false,"systemMessage":"hi","hookSpecificOutput":{"toolConfig":{"mode":"ANY"}}}'`)]
+        }]
+      }
+    })
+    const engine = await p.engine("gemini")
+    const outcome = await engine.dispatch("BeforeToolSelection", {})
+    expect(outcome).toMatchObject({ blocked: false, decision: null, continue: true, systemMessages: [], hookSpecificOutput: { toolConfig: { mode: "ANY" } } })
   })
 
   it("timeouts are milliseconds: 300 kills a 5 s hook; 30000 is 30 s", async () => {
@@ -597,5 +739,102 @@ describe("Gemini CLI preset", () => {
     settings(p, { hooksConfig: { enabled: false }, hooks: { BeforeTool: [{ hooks: [command("exit 2")] }] } })
     const off = await p.engine("gemini")
     expect((await off.dispatch("BeforeTool", { tool_name: "x", tool_input: {} })).blocked).toBe(false)
+  })
+
+  it("sequential hooks: each receives tool_input as the earlier hooks rewrote it", async () => {
+    const p = project()
+    const rewrite = (value: unknown) => command(`echo '${JSON.stringify({ hookSpecificOutput: { tool_input: value } })}'`)
+    settings(p, {
+      hooks: {
+        BeforeTool: [{
+          sequential: true,
+          hooks: [rewrite({ command: "ls -la" }), command(record("second")), rewrite({ dir: "/tmp" }), command(record("third"))]
+        }]
+      }
+    })
+    const engine = await p.engine("gemini")
+    const outcome = await engine.dispatch("BeforeTool", { tool_name: "run_shell_command", tool_input: { command: "ls", dir: "." } })
+    const seen = lines(p.log).map((line) => JSON.parse(line.slice(line.indexOf(" ") + 1)).tool_input)
+    expect(seen).toEqual([{ command: "ls -la", dir: "." }, { command: "ls -la", dir: "/tmp" }])
+    expect(outcome.updatedInput).toEqual({ command: "ls -la", dir: "/tmp" })
+  })
+
+  it("BeforeToolSelection: allowed function names are the union across hooks (sorted); a mode of NONE from any hook wins", async () => {
+    const p = project()
+    const config = (value: unknown) => command(`echo '${JSON.stringify({ hookSpecificOutput: { toolConfig: value } })}'`)
+    settings(p, {
+      hooks: {
+        BeforeToolSelection: [{
+          hooks: [
+            config({ mode: "ANY", allowedFunctionNames: ["read_file", "glob"] }),
+            config({ mode: "NONE", allowedFunctionNames: ["write_file"] }),
+            config({ mode: "AUTO", allowedFunctionNames: ["glob", "replace"] })
+          ]
+        }]
+      }
+    })
+    const engine = await p.engine("gemini", { sequential: true })
+    expect((await engine.dispatch("BeforeToolSelection", {})).hookSpecificOutput).toEqual({
+      toolConfig: { mode: "NONE", allowedFunctionNames: ["glob", "read_file", "replace", "write_file"] }
+    })
+  })
+
+  it("BeforeModel: two hooks that rewrite the request merge field by field in hook order (a later hook overrides parts)", async () => {
+    const p = project()
+    const request = (value: unknown) => command(`echo '${JSON.stringify({ hookSpecificOutput: { llm_request: value } })}'`)
+    settings(p, { hooks: { BeforeModel: [{ hooks: [request({ model: "small", config: { temperature: 0 } })] }, { hooks: [request({ messages: [{ role: "user", content: "hi" }] })] }] } })
+    const engine = await p.engine("gemini")
+    expect((await engine.dispatch("BeforeModel", { llm_request: { model: "big" } })).hookSpecificOutput).toEqual({
+      llm_request: { model: "small", config: { temperature: 0 }, messages: [{ role: "user", content: "hi" }] }
+    })
+  })
+
+  it("every event's stdin has Gemini's base fields, the model events included; the host's values win", async () => {
+    const p = project()
+    const events = ["BeforeTool", "BeforeModel", "AfterModel", "BeforeToolSelection", "SessionEnd"]
+    settings(p, { hooks: Object.fromEntries(events.map((event) => [event, [{ hooks: [command(record(event))] }]])) })
+    const engine = await p.engine("gemini")
+    for (const event of events) await engine.dispatch(event, event === "BeforeTool" ? { tool_name: "x", tool_input: {} } : {})
+    const inputs = lines(p.log).map((line) => JSON.parse(line.slice(line.indexOf(" ") + 1)))
+    expect(inputs.map((input) => input.hook_event_name)).toEqual(events)
+    for (const input of inputs) {
+      expect(Object.keys(input)).toEqual(expect.arrayContaining(["session_id", "transcript_path", "cwd", "hook_event_name", "timestamp"]))
+      expect(new Date(input.timestamp).toISOString()).toBe(input.timestamp)
+      expect(input.cwd).toBe(p.dir)
+    }
+    await engine.dispatch("AfterModel", { session_id: "s1", transcript_path: "/t.json", timestamp: "2026-01-01T00:00:00.000Z" })
+    expect(JSON.parse(lines(p.log).at(-1)!.slice("AfterModel ".length))).toMatchObject({ session_id: "s1", transcript_path: "/t.json", timestamp: "2026-01-01T00:00:00.000Z" })
+  })
+
+  it("GEMINI_PLANS_DIR is set, and $CLAUDE_PROJECT_DIR is the alias of $GEMINI_PROJECT_DIR in the command and the environment", async () => {
+    const p = project("agent-hooks gemini ")
+    put(join(p.dir, ".gemini", "hooks", "note.sh"), `printf '%s|%s|%s\\n' "$CLAUDE_PROJECT_DIR" "$GEMINI_PROJECT_DIR" "$GEMINI_PLANS_DIR" >> "$RECORD"\n`)
+    settings(p, { hooks: { AfterAgent: [{ hooks: [command("sh $CLAUDE_PROJECT_DIR/.gemini/hooks/note.sh bare"), command("sh ${CLAUDE_PROJECT_DIR}/.gemini/hooks/note.sh braced")] }] } })
+    const engine = await p.engine("gemini")
+    expect((await engine.dispatch("AfterAgent", {})).hooks.map((hook) => hook.exitCode)).toEqual([0, 0])
+    const plans = join(p.dir, ".gemini", "plans")
+    expect(lines(p.log)).toEqual([`${p.dir}|${p.dir}|${plans}`, `${p.dir}|${p.dir}|${plans}`])
+    // The host's GEMINI_PLANS_DIR is kept.
+    const hosted = await p.engine("gemini", { env: { PATH: process.env["PATH"], HOME: p.home, RECORD: p.log, GEMINI_PLANS_DIR: "/plans" } })
+    await hosted.dispatch("AfterAgent", {})
+    expect(lines(p.log).at(-1)).toBe(`${p.dir}|${p.dir}|/plans`)
+  })
+})
+
+describe("presets by name", () => {
+  it("createHookEngine({ preset: \"wingman\" }) is the built-in preset, as --preset wingman is", async () => {
+    const p = project()
+    put(join(p.dir, ".wingman", "wingman.config.json"), { hooks: { PreToolUse: [{ matcher: "write_file", hooks: [command("echo no >&2; exit 2")] }] } })
+    const engine = await createHookEngine({ preset: "wingman", projectDir: p.dir, env: { PATH: process.env["PATH"], HOME: p.home } })
+    cleanups.push(() => engine.close())
+    expect(await engine.dispatch("PreToolUse", { tool_name: "write_file", tool_input: {} })).toMatchObject({ blocked: true, reason: "no" })
+  })
+
+  it("an unknown preset name is a clear settings error that lists the names", async () => {
+    const p = project()
+    const error = await createHookEngine({ preset: "wingmann", projectDir: p.dir, env: {} }).then(() => undefined, (e: unknown) => e)
+    expect(String((error as Error).message)).toBe(
+      `engine options at preset: unknown preset "wingmann"; expected one of ${Presets.all.map((preset) => JSON.stringify(preset.name)).join(", ")}, or a Preset object`
+    )
   })
 })

@@ -13,6 +13,8 @@ export interface MigrateOptions {
   readonly agent: Option.Option<string>
   readonly write: Option.Option<string>
   readonly force: boolean
+  /** Migrate even hooks whose outcome would change (each named on stderr). */
+  readonly lossy: boolean
 }
 
 const real = (path: string): string => {
@@ -45,6 +47,17 @@ export const migrate = (options: MigrateOptions): Effect.Effect<void, Failed> =>
       Effect.gen(function*() {
         const text = `${JSON.stringify(migrated.settings, null, 2)}\n`
         for (const note of migrated.notes) process.stderr.write(`agent-hooks: note: ${note}\n`)
+        // A migration never changes an outcome silently: hooks the canonical format cannot keep are refused, unless --lossy.
+        if (migrated.refused.length > 0) {
+          for (const refusal of migrated.refused) process.stderr.write(`agent-hooks: ${options.lossy ? "lossy" : "cannot migrate"}: ${refusal}\n`)
+          if (!options.lossy) {
+            return yield* Effect.fail(
+              new Failed({
+                message: `${migrated.refused.length} hook(s) would behave differently in the canonical format (listed above); keep --preset ${preset.name}, or pass --lossy to migrate anyway`
+              })
+            )
+          }
+        }
         if (migrated.read.length === 0) process.stderr.write(`agent-hooks: note: no ${preset.name} settings file was found\n`)
         if (Option.isSome(options.write)) {
           const target = resolve(options.write.value)

@@ -1,6 +1,7 @@
 import type { HookEventSpec } from "../HookEvent.ts"
 import type { HookVerdict } from "../HookOutput.ts"
 import type { Decision, HookResult, Outcome } from "../Outcome.ts"
+import * as Gemini from "./presets/geminiOutput.ts"
 
 const PERMISSION_RANK: Record<string, number> = { deny: 4, defer: 3, ask: 2, allow: 1 }
 
@@ -65,7 +66,12 @@ export const aggregate = (
   const terminalSequences: Array<string> = []
   for (const { result, verdict } of hooks) {
     if (verdict.updatedInput !== null) updatedInput = { ...(updatedInput ?? {}), ...verdict.updatedInput }
-    if (verdict.hookSpecificOutput !== null) specific = { ...(specific ?? {}), ...verdict.hookSpecificOutput }
+    if (verdict.hookSpecificOutput !== null) {
+      // Gemini CLI's hooks combine as its reference documents (tool configs by union, model requests field by field).
+      specific = event.outputDialect === "claude"
+        ? { ...(specific ?? {}), ...verdict.hookSpecificOutput }
+        : Gemini.mergeSpecific(specific, verdict.hookSpecificOutput)
+    }
     if (!verdict.continue && event.continueHonored) {
       cont = false
       stopReason ??= verdict.stopReason

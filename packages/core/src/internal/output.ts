@@ -2,6 +2,7 @@ import { Predicate } from "effect"
 import type { HookEventSpec } from "../HookEvent.ts"
 import type { HookVerdict, RawRun } from "../HookOutput.ts"
 import type { Decision } from "../Outcome.ts"
+import * as Gemini from "./presets/geminiOutput.ts"
 
 type Json = Record<string, unknown>
 
@@ -154,7 +155,8 @@ const validate = (event: HookEventSpec, output: Json): Validation => {
 
 const firstLine = (text: string): string => text.trim().split("\n")[0]?.trim() ?? ""
 
-const none: HookVerdict = {
+/** The verdict of a hook that said nothing. @internal */
+export const none: HookVerdict = {
   status: "success",
   decision: null,
   reason: null,
@@ -180,7 +182,10 @@ export const interpret = (event: HookEventSpec, run: RawRun): HookVerdict => {
   if (run.timedOut) {
     return { ...none, status: "cancelled", messages: [`timed out after ${run.timeout} s; output discarded, no decision`] }
   }
-  if (event.outputDialect === "gemini") return interpretGemini(event, run)
+  // Gemini CLI's output rules live with its preset: the documented ones, or the source's (`geminiCompat: "source"`).
+  if (event.outputDialect === "gemini" || event.outputDialect === "gemini-source") {
+    return Gemini.interpret(event, run, event.outputDialect === "gemini" ? "documented" : "source")
+  }
 
   const messages: Array<string> = []
   let fields: Fields | undefined
@@ -266,69 +271,4 @@ export const interpret = (event: HookEventSpec, run: RawRun): HookVerdict => {
   const how = run.exitCode === null ? `terminated by signal ${run.signal ?? "unknown"}` : `Failed with non-blocking status code ${run.exitCode}`
   messages.push(`${how}: ${stderr === "" ? "No stderr output" : firstLine(stderr)}`)
   return { ...none, status: "non-blocking-error", messages }
-}
-
-/** Gemini CLI's JSON, or `undefined`: one document, possibly a JSON string holding the document. */
-const geminiJson = (text: string): Record<string, unknown> | undefined => {
-  try {
-    let value: unknown = JSON.parse(text)
-    if (typeof value === "string") value = JSON.parse(value)
-    return Predicate.isObject(value) ? value : undefined
-  } catch {
-    return undefined
-  }
-}
-
-const passThrough = (specific: Record<string, unknown>): Record<string, unknown> | null => {
-  const rest = Object.fromEntries(Object.entries(specific).filter(([key]) => key !== "additionalContext" && key !== "tool_input" && key !== "hookEventName"))
-  return Object.keys(rest).length === 0 ? null : rest
-}
-
-/** Gemini CLI's output rules (peer reference §1.3–1.4), onto the same verdict. */
-const interpretGemini = (event: HookEventSpec, run: RawRun): HookVerdict => {
-  const text = (run.stdout.trim() !== "" ? run.stdout : run.stderr).trim()
-  const canBlock = event.blocking !== "none"
-  const blockDecision: Decision | null = !canBlock ? null : event.blocking === "decision" ? "block" : "deny"
-  const json = text.startsWith("{") || text.startsWith("\"") ? geminiJson(text) : undefined
-  if (json === undefined) {
-    if (run.exitCode === 0) return { ...none, decision: null, systemMessage: text === "" ? null : text }
-    if (run.exitCode === 1) {
-      return { ...none, status: "non-blocking-error", systemMessage: text === "" ? null : `Warning: ${text}`, messages: [`exit code 1: ${text || "no output"}`] }
-    }
-    return {
-      ...none,
-      status: canBlock ? "blocking-error" : "non-blocking-error",
-      decision: blockDecision,
-      reason: text === "" ? null : text,
-      reasonFrom: "stderr",
-      messages: [run.exitCode === null ? `terminated by signal ${run.signal ?? "unknown"}` : `exit code ${run.exitCode}${canBlock ? "" : `: ${event.name} cannot block`}`]
-    }
-  }
-  const str = (value: unknown): string | null => (typeof value === "string" ? value : null)
-  const raw = json["decision"]
-  const decision: Decision | null = raw === "deny" || raw === "block"
-    ? blockDecision
-    : raw === "ask" && event.blocking === "permission"
-    ? "ask"
-    : (raw === "allow" || raw === "approve") && event.blocking === "permission"
-    ? "allow"
-    : null
-  const specific = Predicate.isObject(json["hookSpecificOutput"]) ? json["hookSpecificOutput"] : undefined
-  const context = specific === undefined ? null : str(specific["additionalContext"])
-  const toolInput = specific !== undefined && Predicate.isObject(specific["tool_input"]) ? specific["tool_input"] : null
-  const reason = str(json["reason"])
-  return {
-    status: decision === "deny" || decision === "block" ? "blocking-error" : "success",
-    decision,
-    reason,
-    reasonFrom: reason === null ? null : "json",
-    continue: json["continue"] !== false,
-    stopReason: json["continue"] === false ? str(json["stopReason"]) : null,
-    systemMessage: str(json["systemMessage"]),
-    additionalContext: context === null ? [] : [context],
-    updatedInput: event.blocking === "permission" ? toolInput : null,
-    // Everything else (llm_request, llm_response, toolConfig, tailToolCallRequest, clearContext...) goes to the host as it is.
-    hookSpecificOutput: specific === undefined ? null : passThrough(specific),
-    messages: []
-  }
 }

@@ -66,6 +66,8 @@ export interface Translated {
   readonly paths: ReadonlyMap<string, string>
   readonly warnings: ReadonlyArray<string>
   readonly overrides?: Partial<Omit<DecodedSettings, "entries" | "warnings">> | undefined
+  /** Canonical group path → the matcher as the user wrote it, where the dialect's language differs. */
+  readonly patterns?: ReadonlyMap<string, string> | undefined
 }
 
 const GROUP_PATH = /(hooks\.[A-Za-z_$][\w$]*\[\d+\]|hooks\["(?:[^"\\]|\\.)*"\]\[\d+\])(\.hooks\[0\])?/g
@@ -90,7 +92,10 @@ export const decodeTranslated = (
         if (original === undefined) return match
         return singleHandlerGroups ? original : `${original}${handler ?? ""}`
       })
-    const entries: Array<HookEntry> = decoded.entries.map((entry) => ({ ...entry, path: back(entry.path) }))
+    const entries: Array<HookEntry> = decoded.entries.map((entry) => {
+      const pattern = translated.patterns?.get(entry.path.replace(/\.hooks\[\d+\]$/, ""))
+      return { ...entry, path: back(entry.path), ...(pattern === undefined ? {} : { pattern }) }
+    })
     return {
       ...decoded,
       ...translated.overrides,

@@ -24,20 +24,29 @@ import { SettingsError } from "../../HookError.ts"
 /** Gemini's default timeout: 60 000 ms. */
 const DEFAULT_TIMEOUT = 60
 
-/** The eleven events, on the catalog events whose semantics they share. */
-export const events: ReadonlyArray<CustomEvent> = [
-  { name: "BeforeTool", extends: "PreToolUse", defaultTimeout: DEFAULT_TIMEOUT, outputDialect: "gemini" },
-  { name: "AfterTool", extends: "PostToolUse", defaultTimeout: DEFAULT_TIMEOUT, outputDialect: "gemini" },
-  { name: "BeforeAgent", extends: "UserPromptSubmit", defaultTimeout: DEFAULT_TIMEOUT, outputDialect: "gemini" },
-  { name: "AfterAgent", extends: "Stop", defaultTimeout: DEFAULT_TIMEOUT, outputDialect: "gemini" },
-  { name: "BeforeModel", blocking: "decision", matcherField: undefined, defaultTimeout: DEFAULT_TIMEOUT, outputDialect: "gemini" },
-  { name: "AfterModel", blocking: "decision", matcherField: undefined, defaultTimeout: DEFAULT_TIMEOUT, outputDialect: "gemini" },
-  { name: "BeforeToolSelection", blocking: "none", matcherField: undefined, defaultTimeout: DEFAULT_TIMEOUT, outputDialect: "gemini" },
-  { name: "SessionStart", defaultTimeout: DEFAULT_TIMEOUT, outputDialect: "gemini" },
-  { name: "SessionEnd", defaultTimeout: DEFAULT_TIMEOUT, outputDialect: "gemini" },
-  { name: "PreCompress", extends: "PreCompact", blocking: "none", defaultTimeout: DEFAULT_TIMEOUT, outputDialect: "gemini" },
-  { name: "Notification", defaultTimeout: DEFAULT_TIMEOUT, outputDialect: "gemini" }
-]
+/** How hook output is read: Gemini CLI's reference docs (the default), or its source's behaviour. */
+export type GeminiCompat = "documented" | "source"
+
+/** The eleven events, on the catalog events whose semantics they share, read with the given output rules. */
+export const eventsFor = (compat: GeminiCompat): ReadonlyArray<CustomEvent> => {
+  const outputDialect = compat === "source" ? "gemini-source" : "gemini"
+  return [
+    { name: "BeforeTool", extends: "PreToolUse", defaultTimeout: DEFAULT_TIMEOUT, outputDialect },
+    { name: "AfterTool", extends: "PostToolUse", defaultTimeout: DEFAULT_TIMEOUT, outputDialect },
+    { name: "BeforeAgent", extends: "UserPromptSubmit", defaultTimeout: DEFAULT_TIMEOUT, outputDialect },
+    { name: "AfterAgent", extends: "Stop", defaultTimeout: DEFAULT_TIMEOUT, outputDialect },
+    { name: "BeforeModel", blocking: "decision", matcherField: undefined, defaultTimeout: DEFAULT_TIMEOUT, outputDialect },
+    { name: "AfterModel", blocking: "decision", matcherField: undefined, defaultTimeout: DEFAULT_TIMEOUT, outputDialect },
+    { name: "BeforeToolSelection", blocking: "none", matcherField: undefined, defaultTimeout: DEFAULT_TIMEOUT, outputDialect },
+    { name: "SessionStart", defaultTimeout: DEFAULT_TIMEOUT, outputDialect },
+    { name: "SessionEnd", defaultTimeout: DEFAULT_TIMEOUT, outputDialect },
+    { name: "PreCompress", extends: "PreCompact", blocking: "none", defaultTimeout: DEFAULT_TIMEOUT, outputDialect },
+    { name: "Notification", defaultTimeout: DEFAULT_TIMEOUT, outputDialect }
+  ]
+}
+
+/** The eleven events, read by the documented rules. */
+export const events: ReadonlyArray<CustomEvent> = eventsFor("documented")
 const EVENTS = events.map((event) => event.name)
 const TOOL_EVENTS = new Set(["BeforeTool", "AfterTool"])
 /** Claude Code's names, which Gemini refuses ("Invalid hook event name"). */
@@ -57,9 +66,22 @@ export const matcher = (event: string, pattern: string | undefined): string | un
   return validRegex(pattern) ? unanchoredRegex(pattern) : exactNames([pattern])
 }
 
-/** `$GEMINI_PROJECT_DIR` in a command becomes the canonical placeholder, quoted safely where it stands. */
+/**
+ * `$GEMINI_PROJECT_DIR` and its documented alias `$CLAUDE_PROJECT_DIR` in a command become the
+ * canonical placeholder, quoted safely where it stands (a project folder with a space works).
+ */
 const projectDirPlaceholders = (command: string): string =>
-  command.replace(/\$\{GEMINI_PROJECT_DIR\}|\$GEMINI_PROJECT_DIR(?![A-Za-z0-9_])/g, "${CLAUDE_PROJECT_DIR}")
+  command.replace(/\$\{(?:GEMINI|CLAUDE)_PROJECT_DIR\}|\$(?:GEMINI|CLAUDE)_PROJECT_DIR(?![A-Za-z0-9_])/g, "${CLAUDE_PROJECT_DIR}")
+
+/**
+ * Gemini CLI's base input fields on every event, the model events included: `session_id`,
+ * `transcript_path`, `cwd`, `hook_event_name` and an ISO 8601 `timestamp` (the host's values win);
+ * and `GEMINI_PLANS_DIR` in the environment (the host's, else `<project>/.gemini/plans`).
+ */
+const dispatch: NonNullable<Preset["dispatch"]> = (_event, _input, context) => ({
+  input: { transcript_path: "", timestamp: new Date().toISOString() },
+  ...(nonEmpty(context.env["GEMINI_PLANS_DIR"]) ? {} : { env: { GEMINI_PLANS_DIR: join(context.projectDir, ".gemini", "plans") } })
+})
 
 const decode: Preset["decode"] = (document, file, context) =>
   Effect.gen(function*() {
@@ -145,20 +167,27 @@ const decode: Preset["decode"] = (document, file, context) =>
     return { ...decoded, entries: decoded.entries.filter((entry) => !disabledPaths.has(entry.path)) }
   })
 
-/** @internal */
-export const gemini: Preset = {
-  name: "gemini",
-  description: "Gemini CLI: ~/.gemini/settings.json, .gemini/settings.json, system settings; BeforeTool, AfterTool, BeforeAgent, ...; ms timeouts",
-  discover: (context) => {
-    const files: Array<PresetFile> = []
-    const home = context.env["HOME"]
-    if (nonEmpty(home)) files.push({ path: join(home, ".gemini", "settings.json"), scope: "user", required: false })
-    files.push({ path: join(context.projectDir, ".gemini", "settings.json"), scope: "project", required: false })
-    const system = context.env["GEMINI_CLI_SYSTEM_SETTINGS_PATH"]
-    files.push({ path: nonEmpty(system) ? system : "/etc/gemini-cli/settings.json", scope: "managed", required: false })
-    return files.filter((file, index) => files.findIndex((other) => other.path === file.path) === index)
-  },
-  decode,
-  events,
-  projectDirEnv: ["GEMINI_PROJECT_DIR"]
+/** The Gemini CLI preset with the given output rules (`geminiCompat`). @internal */
+export const geminiWith = (options: { readonly geminiCompat?: GeminiCompat | undefined } = {}): Preset => {
+  const compatEvents = eventsFor(options.geminiCompat ?? "documented")
+  return {
+    name: "gemini",
+    description: "Gemini CLI: ~/.gemini/settings.json, .gemini/settings.json, system settings; BeforeTool, AfterTool, BeforeAgent, ...; ms timeouts",
+    discover: (context) => {
+      const files: Array<PresetFile> = []
+      const home = context.env["HOME"]
+      if (nonEmpty(home)) files.push({ path: join(home, ".gemini", "settings.json"), scope: "user", required: false })
+      files.push({ path: join(context.projectDir, ".gemini", "settings.json"), scope: "project", required: false })
+      const system = context.env["GEMINI_CLI_SYSTEM_SETTINGS_PATH"]
+      files.push({ path: nonEmpty(system) ? system : "/etc/gemini-cli/settings.json", scope: "managed", required: false })
+      return files.filter((file, index) => files.findIndex((other) => other.path === file.path) === index)
+    },
+    decode: (document, file, context) => decode(document, file, { ...context, events: context.events ?? compatEvents }),
+    events: compatEvents,
+    projectDirEnv: ["GEMINI_PROJECT_DIR"],
+    dispatch
+  }
 }
+
+/** @internal */
+export const gemini: Preset = geminiWith()

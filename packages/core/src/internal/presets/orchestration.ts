@@ -147,6 +147,7 @@ const decode: Preset["decode"] = (document, file, context) =>
     const root = document as Record<string, unknown>
     const translated: Record<string, Array<unknown>> = {}
     const paths = new Map<string, string>()
+    const patterns = new Map<string, string>()
     for (const [event, groups] of Object.entries(hooks ?? {})) {
       if (!knownEvent(event, EVENTS, "orchestration", ["hooks", event], file.path, warnings)) continue
       if (!Array.isArray(groups)) {
@@ -158,6 +159,8 @@ const decode: Preset["decode"] = (document, file, context) =>
         const groupPath: JsonPath = ["hooks", event, index]
         const add = (value: unknown) => {
           paths.set(formatPath(["hooks", event, out.length]), formatPath(groupPath))
+          // The HookLogger records the matcher as written (`Bash(git push:*)`), not its translation.
+          if (isRecord(group) && typeof group["matcher"] === "string") patterns.set(formatPath(["hooks", event, out.length]), group["matcher"])
           out.push(value)
         }
         if (!isRecord(group)) return add(group)
@@ -192,7 +195,7 @@ const decode: Preset["decode"] = (document, file, context) =>
     else if (log !== undefined) warnings.push(`${file.path} at executionLog: expected a file path or false, got ${describe(log)}; using the default log`)
     const { allowedCommands: _a, executionLog: _l, ...rest } = root
     return yield* decodeTranslated(
-      { document: { ...rest, hooks: translated }, paths, warnings, overrides: { allowedCommands, executionLog } },
+      { document: { ...rest, hooks: translated }, paths, warnings, patterns, overrides: { allowedCommands, executionLog } },
       file.path,
       file.scope,
       context.events ?? events

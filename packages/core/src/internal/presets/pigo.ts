@@ -156,9 +156,13 @@ const decode: Preset["decode"] = (document, file, context) =>
         })
       }
     })
+    // PIGO_MODEL is the payload's model, else the config's `model` (the model pigo runs with).
+    const model = document["model"]
+    if (model !== undefined && typeof model !== "string") warnings.push(`${file.path} at model: expected a model name, got ${describe(model)}; ignored`)
+    const inputDefaults = typeof model === "string" && model !== "" ? { model } : undefined
     return yield* decodeTranslated(
       // Plugins in order, hooks in order: one after another.
-      { document: { hooks: translated }, paths, warnings, overrides: { sequential: true } },
+      { document: { hooks: translated }, paths, warnings, overrides: { sequential: true, inputDefaults } },
       file.path,
       file.scope,
       context.events ?? events,

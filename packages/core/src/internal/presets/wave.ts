@@ -18,6 +18,59 @@ export const WAVE_EVENTS: ReadonlyArray<string> = [
 ]
 const TOOL_EVENTS = new Set(["PreToolUse", "PostToolUse", "PermissionRequest"])
 
+/** Wave's executor sets these in every hook's environment (besides WAVE_PROJECT_DIR); a handler's own env wins. */
+export const environment: Readonly<Record<string, string>> = { HOOK_EVENT: "${hook_event_name}", HOOK_TOOL_NAME: "${tool_name}" }
+
+/** Every command handler of a Claude-shaped document, with Wave's variables in its env. */
+const withEnvironment = (document: unknown): unknown => {
+  if (!isRecord(document) || !isRecord(document["hooks"])) return document
+  const hooks = Object.fromEntries(
+    Object.entries(document["hooks"]).map(([event, groups]) => [
+      event,
+      !Array.isArray(groups) ? groups : groups.map((group: unknown) =>
+        !isRecord(group) || !Array.isArray(group["hooks"]) ? group : {
+          ...group,
+          hooks: group["hooks"].map((handler: unknown) =>
+            isRecord(handler) && handler["type"] === "command" && (handler["env"] === undefined || isRecord(handler["env"]))
+              ? { ...handler, env: { ...environment, ...(handler["env"] as Record<string, unknown> | undefined) } }
+              : handler
+          )
+        }
+      )
+    ])
+  )
+  return { ...document, hooks }
+}
+
+const WAVE_SESSION = /^wave_session_[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}_(.+)$/
+const SAFE_NAME = /^[A-Za-z0-9._-]+$/
+
+/**
+ * FR-015's transcript file for a session id: `~/.wave/sessions/session_<shortId>.json`, where a Wave
+ * id `wave_session_<uuid>_<shortId>` gives its short id and any other id is used whole. An id that
+ * is not a plain file name (a `/`, `..`) gives no path: a payload must not point hooks elsewhere.
+ */
+export const transcriptPath = (sessionId: string, home: string | undefined): string | undefined => {
+  const shortId = WAVE_SESSION.exec(sessionId)?.[1] ?? sessionId
+  if (!nonEmpty(home) || !SAFE_NAME.test(shortId) || shortId === "." || shortId === "..") return undefined
+  return join(home, ".wave", "sessions", `session_${shortId}.json`)
+}
+
+/** FR-011: every hook receives transcript_path; when the host passes none it is derived (FR-015) and checked. */
+const dispatch: NonNullable<Preset["dispatch"]> = (_event, input, context) => {
+  if (typeof input["transcript_path"] === "string" && input["transcript_path"] !== "") return {}
+  const session = typeof input["session_id"] === "string" ? input["session_id"] : ""
+  const derived = transcriptPath(session, context.env["HOME"])
+  if (derived === undefined) return {}
+  return {
+    input: { transcript_path: derived },
+    expectFiles: [{
+      path: derived,
+      warning: `transcript_path ${derived} (derived from session_id ${JSON.stringify(session)}, as Wave names session files) does not exist; pass transcript_path in the payload`
+    }]
+  }
+}
+
 const decode: Preset["decode"] = (document, file, context) =>
   Effect.gen(function*() {
     const hooks = yield* hooksObject(document, file.path)
@@ -38,7 +91,7 @@ const decode: Preset["decode"] = (document, file, context) =>
         }
       })
     }
-    const decoded = yield* decodeCanonical(document, file.path, file.scope, undefined, context.events ?? events)
+    const decoded = yield* decodeCanonical(withEnvironment(document), file.path, file.scope, undefined, context.events ?? events)
     // FR-008: the hooks of one event run in their configured order, one after another.
     return { ...decoded, sequential: decoded.sequential ?? true, warnings: [...warnings, ...decoded.warnings] }
   })
@@ -57,5 +110,6 @@ export const wave: Preset = {
   },
   decode,
   events,
-  projectDirEnv: ["WAVE_PROJECT_DIR"]
+  projectDirEnv: ["WAVE_PROJECT_DIR"],
+  dispatch
 }

@@ -71,6 +71,7 @@ const decode: Preset["decode"] = (document, file, context) =>
     }
     const translated: Record<string, Array<unknown>> = {}
     const paths = new Map<string, string>()
+    const patterns = new Map<string, string>()
     for (const [event, groups] of Object.entries(hooks ?? {})) {
       if (!knownEvent(event, EVENTS, "Wingman", [key, event], file.path, warnings)) continue
       if (!Array.isArray(groups)) {
@@ -81,6 +82,8 @@ const decode: Preset["decode"] = (document, file, context) =>
         paths.set(formatPath(["hooks", event, index]), formatPath([key, event, index]))
         if (!isRecord(group)) return group
         const pattern = group["matcher"]
+        // FR-8 logs the matcher pattern as written, not its translation.
+        if (typeof pattern === "string") patterns.set(formatPath(["hooks", event, index]), pattern)
         const handlers = group["hooks"]
         return {
           ...group,
@@ -99,7 +102,7 @@ const decode: Preset["decode"] = (document, file, context) =>
     }
     return yield* decodeTranslated(
       // FR-6: no deduplication; the hooks of one event run one after another, in order.
-      { document: { hooks: translated, ...(isRecord(document) && document["executionLog"] !== undefined ? { executionLog: document["executionLog"] } : {}) }, paths, warnings, overrides: { dedupe: false, sequential: true } },
+      { document: { hooks: translated, ...(isRecord(document) && document["executionLog"] !== undefined ? { executionLog: document["executionLog"] } : {}) }, paths, warnings, patterns, overrides: { dedupe: false, sequential: true } },
       file.path,
       file.scope,
       context.events ?? events

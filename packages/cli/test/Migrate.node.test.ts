@@ -1,0 +1,121 @@
+/**
+ * The `migrate` round trip through the BUILT CLI with real hook processes: for generated configs in
+ * each dialect and generated payloads, `agent-hooks run --preset X --settings <original>` and
+ * `agent-hooks run --settings <migrated>` give the same exit status and the same outcome (the
+ * hooks' `source` and duration aside), or `migrate` refuses (exit 1) naming the hooks.
+ * Node lane only: every case starts several CLI processes.
+ */
+import { spawnSync } from "node:child_process"
+import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import * as fc from "fast-check"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
+const behave = fileURLToPath(new URL("./fixtures/behave.sh", import.meta.url))
+const root = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-cli-migrate-")))
+beforeAll(() => {
+  if (!existsSync(bin)) throw new Error(`${bin} does not exist: run npm run build first`)
+})
+afterAll(() => rmSync(root, { recursive: true, force: true }))
+
+/** Configs per dialect × payloads per config: 25 compared dispatches per dialect. */
+const CONFIGS = 5
+const PAYLOADS = 5
+
+const cli = (args: ReadonlyArray<string>, stdin = "") => {
+  const env: Record<string, string | undefined> = { ...process.env, HOME: join(root, "home"), NO_COLOR: "1" }
+  const result = spawnSync(process.execPath, [bin, ...args], { input: stdin, cwd: root, env, encoding: "utf8" })
+  if (result.error) throw result.error
+  return result
+}
+let count = 0
+const write = (value: unknown): string => {
+  const file = join(root, `config-${count++}.json`)
+  writeFileSync(file, JSON.stringify(value))
+  return file
+}
+const comparable = (stdout: string) => {
+  const outcome = JSON.parse(stdout)
+  return { ...outcome, hooks: outcome.hooks.map(({ source: _s, durationMs: _d, ...hook }: Record<string, unknown>) => hook), warnings: outcome.warnings.length }
+}
+
+const behaviour = fc.tuple(fc.constantFrom(0, 1, 2, 3), fc.integer({ min: 0, max: 5 }), fc.constantFrom(0, 1))
+const payload = fc.record({
+  tool_name: fc.constantFrom("write_file", "Bash", "Edit"),
+  tool_input: fc.record({ command: fc.constantFrom("git push origin", "ls") }),
+  transcript_path: fc.constant("/t.json")
+})
+
+interface Config {
+  readonly config: unknown
+  readonly dispatches: ReadonlyArray<{ readonly event: string; readonly payload: unknown }>
+}
+
+const roundTrip = async (preset: string, arbitrary: fc.Arbitrary<Config>) => {
+  let compared = 0
+  await fc.assert(
+    fc.asyncProperty(arbitrary, async ({ config, dispatches }) => {
+      const original = write(config)
+      const migrated = join(root, `migrated-${count++}.json`)
+      const migration = cli(["migrate", "--from", preset, "--settings", original, "--write", migrated])
+      if (migration.status === 1) {
+        expect(migration.stderr).toContain(`cannot migrate: ${original} at `)
+        return
+      }
+      expect(migration.status, migration.stderr).toBe(0)
+      for (const { event, payload } of dispatches) {
+        const before = cli(["run", event, "--preset", preset, "--settings", original], JSON.stringify(payload))
+        const after = cli(["run", event, "--settings", migrated], JSON.stringify(payload))
+        expect(after.status, `${event} ${JSON.stringify(payload)} ${JSON.stringify(config)}`).toBe(before.status)
+        expect(comparable(after.stdout)).toEqual(comparable(before.stdout))
+        compared++
+      }
+    }),
+    { numRuns: CONFIGS, seed: 17 }
+  )
+  return compared
+}
+
+const handler = ([exit, out, err]: readonly [number, number, number]) => ({ type: "command", command: `sh ${behave} ${exit} ${out} ${err}` })
+
+describe("migrate round trip through the CLI (real processes)", () => {
+  it("Wingman", async () => {
+    const arbitrary = fc.record({
+      groups: fc.array(fc.record({ matcher: fc.constantFrom("write_file", "*", "write_.*", "Bash|Edit"), hooks: fc.array(behaviour, { minLength: 1, maxLength: 2 }) }), { minLength: 1, maxLength: 3 }),
+      payloads: fc.array(payload, { minLength: PAYLOADS, maxLength: PAYLOADS })
+    }).map(({ groups, payloads }): Config => ({
+      config: { hooks: { PreToolUse: groups.map((g) => ({ matcher: g.matcher, hooks: g.hooks.map(handler) })) } },
+      dispatches: payloads.map((p) => ({ event: "PreToolUse", payload: p }))
+    }))
+    expect(await roundTrip("wingman", arbitrary)).toBe(CONFIGS * PAYLOADS)
+  }, 180_000)
+
+  it("orchestration", async () => {
+    const arbitrary = fc.record({
+      groups: fc.array(fc.record({ event: fc.constantFrom("PreToolUse", "PostToolUse"), matcher: fc.constantFrom("Bash(git push:*)", "Bash", "Edit|Write", "*"), b: behaviour, continueOnError: fc.boolean() }), { minLength: 1, maxLength: 3 }),
+      payloads: fc.array(fc.record({ event: fc.constantFrom("PreToolUse", "PostToolUse"), payload }), { minLength: PAYLOADS, maxLength: PAYLOADS })
+    }).map(({ groups, payloads }): Config => {
+      const hooks: Record<string, Array<unknown>> = {}
+      for (const g of groups) {
+        ;(hooks[g.event] ??= []).push({ matcher: g.matcher, hooks: [{ type: "command", command: "sh", args: [behave, String(g.b[0]), String(g.b[1]), String(g.b[2])], continueOnError: g.continueOnError, timeout: 10000 }] })
+      }
+      return { config: { executionLog: false, hooks }, dispatches: payloads }
+    })
+    expect(await roundTrip("orchestration", arbitrary)).toBe(CONFIGS * PAYLOADS)
+  }, 180_000)
+
+  it("Wave", async () => {
+    const arbitrary = fc.record({
+      groups: fc.array(fc.record({ event: fc.constantFrom("PreToolUse", "Stop"), matcher: fc.constantFrom("Bash", "*", "write_.*"), hooks: fc.array(behaviour, { minLength: 1, maxLength: 2 }) }), { minLength: 1, maxLength: 3 }),
+      payloads: fc.array(fc.record({ event: fc.constantFrom("PreToolUse", "Stop"), payload }), { minLength: PAYLOADS, maxLength: PAYLOADS })
+    }).map(({ groups, payloads }): Config => {
+      const hooks: Record<string, Array<unknown>> = {}
+      for (const g of groups) (hooks[g.event] ??= []).push({ matcher: g.matcher, hooks: g.hooks.map(handler) })
+      return { config: { hooks }, dispatches: payloads }
+    })
+    expect(await roundTrip("wave", arbitrary)).toBe(CONFIGS * PAYLOADS)
+  }, 180_000)
+})

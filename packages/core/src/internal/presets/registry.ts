@@ -1,0 +1,51 @@
+/**
+ * The built-in presets by name: `createHookEngine({ preset: "wingman" })` resolves here, as `--preset` does.
+ */
+import { Effect } from "effect"
+import { SettingsError } from "../../HookError.ts"
+import type { Preset } from "../../Preset.ts"
+import { agentHooks, claude } from "../preset.ts"
+import { gemini } from "./gemini.ts"
+import { orchestration } from "./orchestration.ts"
+import { pigo } from "./pigo.ts"
+import { wave } from "./wave.ts"
+import { wingman } from "./wingman.ts"
+
+/** @internal */
+export const all: ReadonlyArray<Preset> = [agentHooks, claude, wingman, orchestration, pigo, wave, gemini]
+
+/** @internal */
+export const byName = (name: string): Preset | undefined => all.find((preset) => preset.name === name)
+
+/**
+ * A preset given by name or as an object. An unknown name (or something that is neither) is a
+ * settings error naming the option, what was given and the names that exist.
+ *
+ * @internal
+ */
+export const resolve = (preset: Preset | string | undefined): Effect.Effect<Preset, SettingsError> => {
+  if (preset === undefined) return Effect.succeed(agentHooks)
+  if (typeof preset === "string") {
+    const found = byName(preset)
+    return found !== undefined ? Effect.succeed(found) : Effect.fail(
+      new SettingsError({
+        file: "engine options",
+        path: ["preset"],
+        detail: `unknown preset ${JSON.stringify(preset)}; expected one of ${all.map((known) => JSON.stringify(known.name)).join(", ")}, or a Preset object`
+      })
+    )
+  }
+  const value: unknown = preset
+  if (typeof value === "object" && value !== null && Array.isArray((value as Preset).events) && typeof (value as Preset).decode === "function") {
+    return Effect.succeed(preset)
+  }
+  return Effect.fail(
+    new SettingsError({
+      file: "engine options",
+      path: ["preset"],
+      detail: `expected a preset name (${all.map((known) => JSON.stringify(known.name)).join(", ")}) or a Preset object, got ${
+        value === null ? "null" : Array.isArray(value) ? "an array" : typeof value === "object" ? "an object without events and decode" : typeof value
+      }`
+    })
+  )
+}

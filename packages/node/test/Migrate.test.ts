@@ -1,0 +1,211 @@
+/**
+ * The `migrate` round trip as a property, in-process: for generated configs in each dialect,
+ * generated payloads and generated hook behaviours (exit codes 0/1/2/3, plain or JSON stdout,
+ * stderr), an engine built from the original file under its preset and one built from the migrated
+ * canonical file give equal outcomes (the hooks' `source` aside), unless `toCanonical` refused a
+ * hook, naming it. Processes are scripted (test-utils' ScriptedProcessSpawner): the command text
+ * names the behaviour the script plays.
+ */
+import { HookEngine, Presets } from "@agent-hooks/core"
+import type { Outcome } from "@agent-hooks/core"
+import type { Preset } from "@agent-hooks/core/Preset"
+import * as ScriptedProcessSpawner from "@agent-hooks/test-utils/ScriptedProcessSpawner"
+import * as NodeFileSystem from "@effect/platform-node-shared/NodeFileSystem"
+import * as NodePath from "@effect/platform-node-shared/NodePath"
+import { Effect, Layer } from "effect"
+import * as fc from "fast-check"
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+
+const root = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-migrate-")))
+afterAll(() => rmSync(root, { recursive: true, force: true }))
+
+interface Behaviour {
+  readonly exitCode: number
+  readonly stdout: string
+  readonly stderr: string
+}
+const STDOUTS = [
+  "",
+  "plain text",
+  JSON.stringify({ decision: "block", reason: "json block" }),
+  JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "cc deny" } }),
+  JSON.stringify({ continue: false, stopReason: "stop here" }),
+  JSON.stringify({ systemMessage: "note", hookSpecificOutput: { additionalContext: "ctx" } }),
+  JSON.stringify({ decision: "deny", reason: "gemini deny" })
+]
+const behaviour: fc.Arbitrary<Behaviour> = fc.record({
+  exitCode: fc.constantFrom(0, 1, 2, 3),
+  stdout: fc.constantFrom(...STDOUTS),
+  stderr: fc.constantFrom("", "why not")
+})
+
+/** The scripted spawner plays `hook_<n>`'s behaviour, wherever the name stands in the command line. */
+const spawner = (behaviours: ReadonlyArray<Behaviour>) =>
+  ScriptedProcessSpawner.layer((request) => {
+    const found = /hook_(\d+)/.exec([request.file, ...request.args].join(" "))
+    const played = found === null ? undefined : behaviours[Number(found[1])]
+    return played ?? { exitCode: 0 }
+  })
+
+let fileCount = 0
+const writeJson = (value: unknown): string => {
+  const file = join(root, `settings-${fileCount++}.json`)
+  writeFileSync(file, JSON.stringify(value))
+  return file
+}
+
+/** Outcomes compared as a user sees them: without each hook's source and duration, file names masked. */
+const comparable = (outcome: Outcome.Outcome, files: ReadonlyArray<string>) => {
+  const mask = (text: string) => files.reduce((acc, file) => acc.split(file).join("<file>"), text).replace(/ at [^:]*hooks[^:]*:/g, " at <path>:")
+  return JSON.parse(mask(JSON.stringify({ ...outcome, hooks: outcome.hooks.map(({ source: _s, durationMs: _d, ...hook }) => hook) })))
+}
+
+interface Case {
+  readonly config: unknown
+  readonly dispatches: ReadonlyArray<{ readonly event: string; readonly payload: Record<string, unknown> }>
+  readonly behaviours: ReadonlyArray<Behaviour>
+}
+
+const engineOf = (preset: Preset, file: string) =>
+  HookEngine.make({ preset, settings: [file], projectDir: root, env: { HOME: join(root, "home"), PATH: "/usr/bin:/bin" } })
+
+/** Runs one case; returns how many dispatches were compared (0 when the migration was refused). */
+const roundTrip = (preset: Preset, c: Case): Promise<{ compared: number; refused: ReadonlyArray<string> }> =>
+  Effect.runPromise(
+    Effect.scoped(
+      Effect.gen(function*() {
+        const originalFile = writeJson(c.config)
+        const original = yield* engineOf(preset, originalFile)
+        const migrated = Presets.toCanonical(original.settings, preset)
+        if (migrated.refused.length > 0) return { compared: 0, refused: migrated.refused }
+        const migratedFile = writeJson(migrated.settings)
+        const canonical = yield* engineOf(Presets.agentHooks, migratedFile)
+        for (const { event, payload } of c.dispatches) {
+          const before = yield* original.dispatch(event, payload)
+          const after = yield* canonical.dispatch(canonicalName(preset, event), payload)
+          expect(comparable(after, [originalFile, migratedFile]), `${event} ${JSON.stringify(payload)}\n${JSON.stringify(c.config)}`)
+            .toEqual({ ...comparable(before, [originalFile, migratedFile]), event: canonicalName(preset, event) })
+        }
+        return { compared: c.dispatches.length, refused: [] }
+      })
+    ).pipe(Effect.provide(Layer.mergeAll(spawner(c.behaviours), NodeFileSystem.layer, NodePath.layer)))
+  )
+
+const canonicalName = (preset: Preset, event: string): string => preset.events.find((declared) => declared.name === event)?.extends ?? event
+
+/** Handlers named hook_0..hook_n in order, so each has its own behaviour. */
+const numbered = <A>(groups: ReadonlyArray<A>, handlers: (group: A, next: () => string) => unknown): ReadonlyArray<unknown> => {
+  let n = 0
+  return groups.map((group) => handlers(group, () => `hook_${n++}`))
+}
+
+const runProperty = async (preset: Preset, arbitrary: fc.Arbitrary<Case>, minCompared: number) => {
+  let compared = 0
+  let refusedCases = 0
+  await fc.assert(
+    fc.asyncProperty(arbitrary, async (c) => {
+      const result = await roundTrip(preset, c)
+      compared += result.compared
+      if (result.refused.length > 0) refusedCases++
+      // Every refusal names the file, the hook's path and why.
+      for (const refusal of result.refused) expect(refusal).toMatch(/^\/.+ at .+ \(.+\): .+/)
+    }),
+    { numRuns: 250, seed: 17 }
+  )
+  expect(compared).toBeGreaterThanOrEqual(minCompared)
+  return { compared, refusedCases }
+}
+
+const TOOLS = ["write_file", "edit_file", "command_execute", "Bash", "Edit", "Write"]
+const toolPayload = fc.record({
+  tool_name: fc.constantFrom(...TOOLS),
+  tool_input: fc.record({ command: fc.constantFrom("git push origin main", "ls", "rm -rf /"), file_path: fc.constantFrom("a.ts", "b.md") })
+})
+const behaviours = fc.array(behaviour, { minLength: 8, maxLength: 8 })
+
+describe("migrate round trip (in-process, scripted processes)", () => {
+  it("Wingman: PreToolUse hooks keep their outcome; PostToolUse and Stop hooks are refused", async () => {
+    const group = fc.record({ matcher: fc.constantFrom("write_file", "write_file|edit_file", "*", "", "command_.*", "edit"), size: fc.integer({ min: 1, max: 2 }) })
+    const arbitrary = fc.record({
+      pre: fc.array(group, { minLength: 1, maxLength: 3 }),
+      other: fc.constantFrom(null, null, null, "PostToolUse", "Stop"),
+      payloads: fc.array(toolPayload, { minLength: 8, maxLength: 8 }),
+      behaviours
+    }).map(({ pre, other, payloads, behaviours }): Case => {
+      const groups = numbered(pre, (g, next) => ({ matcher: g.matcher, hooks: Array.from({ length: g.size }, () => ({ type: "command", command: next() })) }))
+      const hooks: Record<string, unknown> = { PreToolUse: groups }
+      if (other !== null) hooks[other] = [{ hooks: [{ type: "command", command: "hook_7" }] }]
+      const events = other === null ? ["PreToolUse"] : ["PreToolUse", other]
+      return { config: { hooks }, dispatches: payloads.map((payload, i) => ({ event: events[i % events.length]!, payload })), behaviours }
+    })
+    const { compared, refusedCases } = await runProperty(Presets.wingman, arbitrary, 1000)
+    expect(refusedCases).toBeGreaterThan(0)
+    expect(compared).toBeGreaterThanOrEqual(1000)
+  })
+
+  it("orchestration: exec-form hooks, Bash(git push:*) matchers, ms timeouts and continueOnError keep their outcome", async () => {
+    const arbitrary = fc.record({
+      groups: fc.array(
+        fc.record({
+          event: fc.constantFrom("PreToolUse", "PostToolUse", "Stop"),
+          matcher: fc.constantFrom("Bash", "Bash(git push:*)", "Edit|Write", "*"),
+          continueOnError: fc.constantFrom(true, false, undefined),
+          timeout: fc.constantFrom(5000, 30000, undefined)
+        }),
+        { minLength: 1, maxLength: 4 }
+      ),
+      payloads: fc.array(fc.record({ event: fc.constantFrom("PreToolUse", "PostToolUse", "Stop"), payload: toolPayload }), { minLength: 8, maxLength: 8 }),
+      behaviours
+    }).map(({ groups, payloads, behaviours }): Case => {
+      const hooks: Record<string, Array<unknown>> = {}
+      numbered(groups, (g, next) => {
+        const handler: Record<string, unknown> = { type: "command", command: next(), args: ["--check"] }
+        if (g.continueOnError !== undefined) handler["continueOnError"] = g.continueOnError
+        if (g.timeout !== undefined) handler["timeout"] = g.timeout
+        ;(hooks[g.event] ??= []).push({ matcher: g.matcher, hooks: [handler] })
+        return undefined
+      })
+      return { config: { executionLog: false, hooks }, dispatches: payloads, behaviours }
+    })
+    await runProperty(Presets.orchestration, arbitrary, 1000)
+  })
+
+  it("Wave: Claude Code's shape, in order, with WAVE_PROJECT_DIR, HOOK_EVENT and HOOK_TOOL_NAME, keeps its outcome", async () => {
+    const arbitrary = fc.record({
+      groups: fc.array(
+        fc.record({ event: fc.constantFrom("PreToolUse", "PostToolUse", "Stop", "UserPromptSubmit"), matcher: fc.constantFrom("Bash", "Edit|Write", "*", "^write_.*") }),
+        { minLength: 1, maxLength: 4 }
+      ),
+      payloads: fc.array(fc.record({ event: fc.constantFrom("PreToolUse", "PostToolUse", "Stop", "UserPromptSubmit"), payload: toolPayload }), { minLength: 8, maxLength: 8 }),
+      behaviours
+    }).map(({ groups, payloads, behaviours }): Case => {
+      const hooks: Record<string, Array<unknown>> = {}
+      numbered(groups, (g, next) => (hooks[g.event] ??= []).push({ matcher: g.matcher, hooks: [{ type: "command", command: next() }] }))
+      // The host passes transcript_path, as Wave does: the preset's derivation is not what is compared here.
+      return { config: { hooks }, dispatches: payloads.map((d) => ({ ...d, payload: { ...d.payload, transcript_path: "/t.json" } })), behaviours }
+    })
+    await runProperty(Presets.wave, arbitrary, 1000)
+  })
+
+  it("pigo and Gemini CLI: every hook is refused (their events' exit-code and output rules have no canonical form), naming the hook", async () => {
+    const pigo = fc.record({ event: fc.constantFrom("agent_start", "turn_start", "tool_start", "tool_end", "turn_end", "agent_end"), behaviours }).map(({ event, behaviours }): Case => ({
+      config: { plugins: [{ name: "p", hooks: { [event]: [{ command: "hook_0" }] } }] },
+      dispatches: [],
+      behaviours
+    }))
+    const gemini = fc.record({ event: fc.constantFrom("BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "BeforeModel", "SessionStart"), behaviours }).map(({ event, behaviours }): Case => ({
+      config: { hooks: { [event]: [{ hooks: [{ type: "command", command: "hook_0" }] }] } },
+      dispatches: [],
+      behaviours
+    }))
+    for (const [preset, arbitrary] of [[Presets.pigo, pigo], [Presets.gemini, gemini]] as const) {
+      await fc.assert(fc.asyncProperty(arbitrary, async (c) => {
+        const result = await roundTrip(preset, c)
+        expect(result.refused).toHaveLength(1)
+      }), { numRuns: 30, seed: 17 })
+    }
+  })
+})
