@@ -76,8 +76,11 @@ export interface EngineOptions {
    * synchronously; keep it cheap.
    */
   readonly onHookStart?: ((hook: { readonly event: string; readonly command: string; readonly statusMessage: string | undefined }) => void) | undefined
-  /** The config dialect. Default: `Preset.agentHooks`. */
-  readonly preset?: Preset | undefined
+  /**
+   * The config dialect: a `Preset`, or a built-in preset's name (`"wingman"`, as `--preset` takes;
+   * an unknown name fails with a `SettingsError` listing the names). Default: `Preset.agentHooks`.
+   */
+  readonly preset?: Preset | string | undefined
   /** For dialects with agents (Wingman): whose agent hooks are added. */
   readonly agent?: string | undefined
   /**

@@ -28,6 +28,7 @@ import type { EngineOptions } from "./HookEngine.ts"
 import type { SettingsError } from "./HookError.ts"
 import type { HookEventSpec } from "./HookEvent.ts"
 import type { PermissionRule } from "./PermissionRule.ts"
+import type { Preset } from "./Preset.ts"
 import type { HookEntry, LoadedSettings, SettingsScope } from "./Settings.ts"
 import * as internal from "./internal/plan.ts"
 
@@ -112,6 +113,8 @@ export interface PlannedEvent {
 export interface Plan {
   /** The merged settings; `warnings` includes the compile warnings, rendered. */
   readonly settings: LoadedSettings
+  /** The preset the settings were read with (its per-dispatch rules apply). */
+  readonly preset: Preset
   readonly events: ReadonlyMap<string, PlannedEvent>
   /** The events the preset and the host declare, for dispatching events that have no hooks. */
   readonly declared: ReadonlyMap<string, HookEventSpec>

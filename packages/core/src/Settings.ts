@@ -136,6 +136,11 @@ export interface HookEntry {
   readonly path: string
   /** The plugin folder for plugin hooks (`CLAUDE_PLUGIN_ROOT`). */
   readonly pluginRoot?: string | undefined
+  /**
+   * The matcher as the user wrote it in a dialect whose matcher language is translated
+   * (orchestration's `Bash(git push:*)`); the execution log records it as `pattern`.
+   */
+  readonly pattern?: string | undefined
 }
 
 /**
@@ -182,6 +187,8 @@ export interface LoadedSettings {
   readonly allowedCommands: ReadonlyArray<string> | undefined
   /** A JSONL file that gets one line per hook run (timestamp, event, matcher, command, exit code, duration...). */
   readonly executionLog: string | undefined
+  /** Input fields a dialect's config supplies when the payload lacks them (pigo's `model`); later files win. */
+  readonly inputDefaults?: Readonly<Record<string, unknown>> | undefined
   readonly warnings: ReadonlyArray<string>
 }
 
@@ -233,6 +240,8 @@ export interface DecodedSettings {
   readonly allowedCommands?: ReadonlyArray<string> | undefined
   /** Absolute path of the execution log. */
   readonly executionLog?: string | undefined
+  /** Input fields the config supplies when the payload lacks them (pigo's `model`). */
+  readonly inputDefaults?: Readonly<Record<string, unknown>> | undefined
   readonly warnings: ReadonlyArray<string>
 }
 

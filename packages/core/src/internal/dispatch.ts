@@ -3,7 +3,7 @@
  * classifies each run, aggregates the outcome, applies the Stop guard, then feeds the sinks. A
  * dispatch that matches nothing is answered by `unmatched` without entering the Effect runtime.
  */
-import { Effect, FiberSet, Predicate } from "effect"
+import { Clock, Effect, FiberSet, Predicate } from "effect"
 import type { FileSystem, Path, Semaphore } from "effect"
 import type { AsyncResult, EngineOptions } from "../HookEngine.ts"
 import { PayloadError } from "../HookError.ts"
@@ -15,6 +15,7 @@ import { ProcessSpawner } from "../ProcessSpawner.ts"
 import type { StopGuard } from "../StopGuard.ts"
 import { classify } from "./classify.ts"
 import type { ClassifyContext } from "./classify.ts"
+import { asRun } from "./executors/command.ts"
 import { execute } from "./executors/index.ts"
 import type { Capabilities, ExecContext } from "./executors/index.ts"
 import { matches, select, specOf } from "./plan.ts"
@@ -101,7 +102,13 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
     const key = streakKey(event, session, payload)
     const isStop = STOP_EVENTS.has(spec.behavesAs)
     const hostPayload = isStop && payload["stop_hook_active"] === undefined ? { ...payload, stop_hook_active: state.stopGuard.streak(key) > 0 } : payload
-    const input = HookInput.build(event, hostPayload, { sessionId: state.sessionId, cwd: plan.projectDir })
+    const built = HookInput.build(event, hostPayload, { sessionId: state.sessionId, cwd: plan.projectDir })
+    // The dialect's own base fields and variables (Gemini CLI's timestamp, Wave's transcript_path) and
+    // the config's input defaults (pigo's model); the host's values win.
+    const additions = plan.preset.dispatch?.(event, built, { projectDir: plan.projectDir, env: options.env ?? {} }) ?? {}
+    const defaults = plan.settings.inputDefaults
+    const input = additions.input === undefined && defaults === undefined ? built : { ...additions.input, ...defaults, ...built }
+    const dispatchEnv = additions.env === undefined ? plan.env : { ...plan.env, ...additions.env }
     const label = labelOf(spec, event, payload)
     const classifyContext = (hook: PlannedHook, timeout: number): ClassifyContext => ({
       spec,
@@ -119,6 +126,16 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
     })
     const planned = plan.events.get(event)
     const hooks = planned === undefined ? [] : select(plan, planned, payload, state.ran)
+    // A file the dialect promises its hooks (Wave's transcript) that is not there is said, not hidden.
+    if (hooks.length > 0) {
+      for (const expected of additions.expectFiles ?? []) {
+        const exists = yield* state.fs.exists(expected.path).pipe(Effect.orElseSucceed(() => false))
+        if (!exists) {
+          dispatchWarnings.push(expected.warning)
+          options.onWarning?.(expected.warning)
+        }
+      }
+    }
     const budget = spec.behavesAs === "SessionEnd" ? sessionEndSeconds(plan, hooks) : undefined
     for (const hook of hooks) {
       if (hook.once) state.ran.add(hook.id)
@@ -132,14 +149,25 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
     }
     const contextOf = (hook: PlannedHook): ExecContext => ({
       ...base,
-      env: hook.extraEnv === undefined ? plan.env : { ...plan.env, ...hook.extraEnv },
+      env: hook.extraEnv === undefined ? dispatchEnv : { ...dispatchEnv, ...hook.extraEnv },
       timeout: budget === undefined ? hook.timeout : Math.min(hook.timeout, budget)
     })
     const sink: Sinks.SinkContext = { fs: state.fs, path: state.path, onWarning: options.onWarning }
-    const runOne = (hook: PlannedHook) => {
-      const ctx = contextOf(hook)
-      return Effect.map(execute(hook, ctx, state.caps), (executed) => ({ hook, executed, ...classify(hook, executed, classifyContext(hook, ctx.timeout)) }))
-    }
+    // Gemini CLI applies each sequential hook's tool_input rewrite to the next hook's input.
+    const chain = plan.sequential && spec.outputDialect !== "claude" && Predicate.isObject(input["tool_input"]) ? { input } : undefined
+    const runOne = (hook: PlannedHook) =>
+      Effect.gen(function*() {
+        const own = contextOf(hook)
+        const ctx = chain === undefined || chain.input === input ? own : { ...own, input: chain.input, stdin: JSON.stringify(chain.input) }
+        const startedAt = yield* Clock.currentTimeMillis
+        const executed = yield* execute(hook, ctx, state.caps)
+        const classified = classify(hook, executed, classifyContext(hook, ctx.timeout))
+        if (chain !== undefined && !hook.async && classified.verdict.updatedInput !== null) {
+          chain.input = { ...chain.input, tool_input: { ...(chain.input["tool_input"] as Record<string, unknown>), ...classified.verdict.updatedInput } }
+        }
+        const ranAs = hook.entry.handler.type === "command" ? asRun(hook.entry.handler, ctx) : hook.display
+        return { hook, executed, startedAt, ranAs, ...classified }
+      })
 
     // Background hooks: started now, bounded by the pool, killed when the engine closes.
     const background = hooks.filter((hook) => hook.async)
@@ -147,9 +175,11 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
       yield* FiberSet.run(
         state.asyncFibers,
         state.asyncPool.withPermits(1)(runOne(hook)).pipe(
-          Effect.tap(({ result, overflow }) =>
+          Effect.tap(({ result, overflow, startedAt, ranAs }) =>
             Effect.andThen(
-              plan.settings.executionLog === undefined ? Effect.void : Sinks.executionLog(sink, plan.settings.executionLog, spec.name, [{ result, hook }]),
+              plan.settings.executionLog === undefined
+                ? Effect.void
+                : Sinks.executionLog(sink, plan.settings.executionLog, spec.name, [{ result, hook, startedAt, ranAs }]),
               Sinks.overflowFiles(sink, overflow)
             )
           ),

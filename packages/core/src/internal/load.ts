@@ -44,6 +44,7 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
     let allowedCommands: ReadonlyArray<string> | undefined
     let managedCommands: ReadonlyArray<string> | undefined
     let executionLog: string | undefined
+    let inputDefaults: Record<string, unknown> | undefined
 
     const read = (file: PresetFile, decodeWith: (document: unknown) => Effect.Effect<DecodedSettings, SettingsError>) =>
       Effect.gen(function*() {
@@ -88,7 +89,7 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
           if (decoded.httpHookAllowedEnvVars !== undefined) managedEnvVars = decoded.httpHookAllowedEnvVars
         } else if (file.scope === "plugin") {
           // A plugin brings hooks, never policy for the whole engine.
-          const scalars = (["disableAllHooks", "allowedHttpHookUrls", "httpHookAllowedEnvVars", "allowedCommands", "executionLog", "sequential", "dedupe"] as const)
+          const scalars = (["disableAllHooks", "allowedHttpHookUrls", "httpHookAllowedEnvVars", "allowedCommands", "executionLog", "sequential", "dedupe", "inputDefaults"] as const)
             .filter((key) => decoded[key] !== undefined)
           if (scalars.length > 0) warnings.push(`${file.path}: a plugin cannot set ${scalars.join(", ")}; ignored`)
           return
@@ -102,6 +103,7 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
         if (decoded.sequential !== undefined) sequential = decoded.sequential
         if (decoded.dedupe !== undefined) dedupe = decoded.dedupe
         if (decoded.executionLog !== undefined) executionLog = decoded.executionLog
+        if (decoded.inputDefaults !== undefined) inputDefaults = { ...inputDefaults, ...decoded.inputDefaults }
       })
 
     // Managed policy first: it decides how the other files are read (requireProjectTrust). Its
@@ -167,6 +169,7 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
       dedupe,
       allowedCommands: managedCommands ?? allowedCommands,
       executionLog,
+      ...(inputDefaults === undefined ? {} : { inputDefaults }),
       warnings
     }
   })

@@ -5,10 +5,12 @@ import type { SettingsError } from "../HookError.ts"
 import * as HookEvent from "../HookEvent.ts"
 import * as Matcher from "../Matcher.ts"
 import * as PermissionRule from "../PermissionRule.ts"
+import * as Placeholder from "../Placeholder.ts"
 import type { Plan, PlanJson, PlannedEvent, PlannedHook, PlanWarning, Snapshot } from "../Plan.ts"
 import type { Handler, HookEntry } from "../Settings.ts"
 import * as Settings from "../Settings.ts"
 import { agentHooks } from "./preset.ts"
+import { byName, resolve as resolvePreset } from "./presets/registry.ts"
 import * as PosixPath from "./posixPath.ts"
 
 /** Events a handler's `if` rule applies to; on any other event a handler with `if` never runs. */
@@ -39,10 +41,12 @@ export const display = (handler: Handler): string => {
   }
 }
 
-const dedupKey = (handler: Handler): string | undefined => {
+/** The dedup key: type and command + args | url | server + tool | prompt, the well-known placeholders (project folder) expanded. */
+const dedupKey = (handler: Handler, env: Readonly<Record<string, string>>): string | undefined => {
+  const expand = (text: string) => Placeholder.expandText(text, { env, input: {} })
   switch (handler.type) {
     case "command":
-      return JSON.stringify(["command", handler.command, handler.args ?? null, handler.shell ?? null, handler.env ?? null])
+      return JSON.stringify(["command", expand(handler.command), handler.args?.map(expand) ?? null, handler.shell ?? null, handler.env ?? null])
     case "http":
       return JSON.stringify(["http", handler.url])
     case "prompt":
@@ -129,7 +133,8 @@ const indexEvent = (spec: HookEvent.HookEventSpec, hooks: ReadonlyArray<PlannedH
 export const compile = (snapshot: Snapshot): Plan => {
   const { settings: loaded, options, projectDir } = snapshot
   const env = options.env ?? {}
-  const preset = options.preset ?? agentHooks
+  // load resolves a preset given by name; a snapshot built by hand may still carry one.
+  const preset = typeof options.preset === "string" ? byName(options.preset) ?? agentHooks : options.preset ?? agentHooks
   const declared = new Map([...preset.events, ...(options.events ?? [])].map((event) => [event.name, HookEvent.custom(event)]))
   const specOf = (event: string): HookEvent.HookEventSpec => declared.get(event) ?? HookEvent.get(event) ?? HookEvent.custom({ name: event })
   const warnings: Array<PlanWarning> = []
@@ -139,6 +144,11 @@ export const compile = (snapshot: Snapshot): Plan => {
     return PosixPath.join(home, "plugins", "data", basename(root))
   }
 
+  const hookEnv: Record<string, string> = {}
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) hookEnv[key] = value
+  hookEnv["AGENT_HOOKS_PROJECT_DIR"] = projectDir
+  hookEnv["CLAUDE_PROJECT_DIR"] = projectDir
+  for (const name of preset.projectDirEnv) hookEnv[name] = projectDir
   const events = new Map<string, PlannedEvent>()
   const programmatic = callbackEntries(options)
   let id = 0
@@ -174,8 +184,9 @@ export const compile = (snapshot: Snapshot): Plan => {
         timeout: handler.timeout ?? defaultTimeout(handler, spec),
         async: handler.type === "command" && (handler.async === true || handler.asyncRewake === true),
         once: handler.once === true,
-        // An identical handler from another settings file runs once; plugin and programmatic hooks stay separate.
-        dedupKey: loaded.dedupe && entry.scope !== "plugin" ? dedupKey(handler) : undefined,
+        // Identical handlers among an event's matched hooks run once, across groups and settings files;
+        // plugin and programmatic hooks stay separate.
+        dedupKey: loaded.dedupe && entry.scope !== "plugin" ? dedupKey(handler, hookEnv) : undefined,
         refusal: refusal(handler, allowedCommands),
         extraEnv: entry.pluginRoot === undefined
           ? undefined
@@ -185,15 +196,11 @@ export const compile = (snapshot: Snapshot): Plan => {
     events.set(event, indexEvent(spec, hooks))
   }
 
-  const hookEnv: Record<string, string> = {}
-  for (const [key, value] of Object.entries(env)) if (value !== undefined) hookEnv[key] = value
-  hookEnv["AGENT_HOOKS_PROJECT_DIR"] = projectDir
-  hookEnv["CLAUDE_PROJECT_DIR"] = projectDir
-  for (const name of preset.projectDirEnv) hookEnv[name] = projectDir
   const override = envNumber(env, "AGENT_HOOKS_SESSIONEND_HOOKS_TIMEOUT_MS", "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS")
   const pluginRoots = new Set(Object.values(loaded.hooks).flatMap((entries) => entries.flatMap((entry) => entry.pluginRoot ?? [])))
   return {
     settings: { ...loaded, warnings: [...loaded.warnings, ...warnings.map(render)] },
+    preset,
     events,
     declared,
     warnings,
@@ -219,6 +226,8 @@ export const render = (warning: PlanWarning): string =>
 export const load = (options: EngineOptions): Effect.Effect<Snapshot, SettingsError, FileSystem.FileSystem | Path.Path> =>
   Effect.gen(function*() {
     const path = yield* Path.Path
+    // A preset by name (`preset: "wingman"`) is the built-in one; an unknown name is a settings error.
+    const preset = yield* resolvePreset(options.preset)
     const env = options.env ?? {}
     const cwd = path.resolve(options.cwd ?? options.projectDir ?? ".")
     const projectDir = path.resolve(cwd, options.projectDir ?? ".")
@@ -230,11 +239,11 @@ export const load = (options: EngineOptions): Effect.Effect<Snapshot, SettingsEr
       plugins: options.plugins,
       managedDir: options.managedDir,
       events: options.events,
-      preset: options.preset,
+      preset,
       agent: options.agent,
       requireTrust: options.requireTrust
     })
-    return { settings, options, projectDir, cwd }
+    return { settings, options: { ...options, preset }, projectDir, cwd }
   })
 
 /** @internal */
@@ -279,7 +288,7 @@ export const matches = (plan: Plan, event: string, payload: Readonly<Record<stri
 
 /**
  * The hooks that run for one dispatch, in config order: matcher, `if` rule, `once` (ids in `ran`)
- * and dedup (the first file's copy of an identical handler) applied.
+ * and dedup (the first matched copy of an identical handler) applied.
  */
 export const select = (
   plan: Plan,
@@ -288,7 +297,7 @@ export const select = (
   ran: ReadonlySet<number>
 ): ReadonlyArray<PlannedHook> => {
   const value = matchValue(planned.spec, payload)
-  const seen = new Map<string, string>()
+  const seen = new Set<string>()
   const selected: Array<PlannedHook> = []
   for (const hook of planned.hooks) {
     if (value !== undefined && !hook.entry.matcher.test(value)) continue
@@ -298,10 +307,10 @@ export const select = (
       if (!PermissionRule.matches(hook.rule, toolName, payload["tool_input"], { cwd, projectDir: plan.projectDir, home: plan.home })) continue
     }
     if (hook.once && ran.has(hook.id)) continue
+    // Claude Code dedups after matcher filtering: the first matched copy runs, whichever group or file.
     if (hook.dedupKey !== undefined) {
-      const firstSource = seen.get(hook.dedupKey)
-      if (firstSource !== undefined && firstSource !== hook.entry.source) continue
-      if (firstSource === undefined) seen.set(hook.dedupKey, hook.entry.source)
+      if (seen.has(hook.dedupKey)) continue
+      seen.add(hook.dedupKey)
     }
     selected.push(hook)
   }

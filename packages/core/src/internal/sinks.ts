@@ -21,17 +21,18 @@ export const executionLog = (
   sink: SinkContext,
   file: string,
   event: string,
-  hooks: ReadonlyArray<{ readonly result: HookResult; readonly hook: PlannedHook }>
+  hooks: ReadonlyArray<{ readonly result: HookResult; readonly hook: PlannedHook; readonly startedAt: number; readonly ranAs: string }>
 ): Effect.Effect<void> => {
   if (hooks.length === 0) return Effect.void
-  const now = new Date().toISOString()
-  const lines = hooks.map(({ hook, result }) =>
+  // Each line has the time its own hook started (Wingman FR-8), the matcher as the user wrote it and
+  // the command as it ran, placeholders substituted (the orchestration design's HookLogger).
+  const lines = hooks.map(({ hook, result, startedAt, ranAs }) =>
     JSON.stringify({
-      timestamp: now,
+      timestamp: new Date(startedAt).toISOString(),
       event,
-      matcher: hook.entry.matcher.source ?? null,
-      pattern: hook.entry.matcher.source ?? null,
-      command: result.command,
+      matcher: hook.entry.pattern ?? hook.entry.matcher.source ?? null,
+      pattern: hook.entry.pattern ?? hook.entry.matcher.source ?? null,
+      command: ranAs,
       exitCode: result.exitCode,
       duration_ms: result.durationMs,
       status: result.status,

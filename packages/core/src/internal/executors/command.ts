@@ -34,6 +34,23 @@ const handlerEnv = (handler: CommandHandler, ctx: ExecContext): Readonly<Record<
   return env
 }
 
+/** A word as a POSIX shell would need it written: bare when plain, else single-quoted. */
+const shellWord = (word: string): string => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`)
+
+/**
+ * The command line as it ran (for the execution log): placeholders substituted as the run
+ * substituted them; exec-form words quoted where a shell would need it, so values with spaces read
+ * back unambiguously. PowerShell commands are shown as configured.
+ *
+ * @internal
+ */
+export const asRun = (handler: CommandHandler, ctx: ExecContext): string => {
+  const values = placeholderValues(ctx)
+  if (handler.shell === "powershell") return handler.args === undefined ? handler.command : [handler.command, ...handler.args].join(" ")
+  if (handler.args === undefined) return Placeholder.expandShell(handler.command, values)
+  return [Placeholder.expandText(handler.command, values), ...Placeholder.expandArgs(handler.args, values)].map(shellWord).join(" ")
+}
+
 /** @internal */
 export const command = (handler: CommandHandler, ctx: ExecContext): Effect.Effect<Executed, never, ProcessSpawner> => {
   const values = placeholderValues(ctx)
