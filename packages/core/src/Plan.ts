@@ -79,7 +79,7 @@ export interface PlannedHook {
   /** Runs in the background (`async` or `asyncRewake`). */
   readonly async: boolean
   readonly once: boolean
-  /** An identical handler from another file with the same key runs once; `undefined`: never deduplicated. */
+  /** Among the matched hooks of a dispatch, only the first with this key runs (any group or settings file); `undefined`: never deduplicated. */
   readonly dedupKey: string | undefined
   /** Why policy (`allowedCommands`) refuses to start this hook; its result then says so. */
   readonly refusal: string | undefined
