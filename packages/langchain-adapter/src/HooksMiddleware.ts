@@ -32,7 +32,7 @@
  */
 import type { HookEngine, Outcome } from "@agent-hooks/core"
 import type { Layer } from "effect"
-import type { AgentMiddleware } from "langchain"
+import type { ActionRequest, AgentMiddleware, HITLRequest, ReviewConfig } from "langchain"
 import * as internal from "./internal/middleware.ts"
 import * as toolNames from "./internal/toolNames.ts"
 
@@ -185,20 +185,47 @@ export interface HooksMiddlewareOptions {
 }
 
 /**
- * What an `ask` decision interrupts the run with (LangGraph `interrupt()`, agents with a
- * checkpointer only). Resume with `new Command({ resume: true })` (or `"allow"`,
- * `{ decision: "allow" }`) to run the tool, anything else (`false`, `"deny"`,
- * `{ decision: "deny", reason }`) to refuse it.
+ * One asked tool call in a `HooksReviewRequest`: LangChain's `ActionRequest` (`name` is the
+ * LangChain tool name, e.g. `bash`), plus the name hooks see and the hook's reason.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category models
  */
-export interface AskRequest {
-  readonly type: "agent-hooks/ask"
-  readonly toolName: string
-  readonly toolInput: Record<string, unknown>
-  readonly toolCallId: string | undefined
+export interface ActionRequestWithHooks extends ActionRequest {
+  /** The `tool_name` hooks saw (`Bash`). */
+  readonly hookToolName: string
+  /** The PreToolUse hook's reason for asking, if it gave one. */
   readonly reason: string | null
+  /** The tool call's id (`tool_use_id` for hooks). */
+  readonly toolCallId: string
+}
+
+/**
+ * What an `ask` (or `defer`) decision of the PreToolUse hooks interrupts the run with (LangGraph
+ * `interrupt()`, agents with a checkpointer only): the asks of one model turn form one interrupt,
+ * in `humanInTheLoopMiddleware`'s `HITLRequest` shape, so that UIs built for LangChain's
+ * human-in-the-loop work unchanged.
+ *
+ * Resume with `new Command({ resume: { decisions: [...] } })`, one decision per asked call, in
+ * order: `{ type: "approve" }`, `{ type: "edit", editedAction: { name, args } }` (the PreToolUse
+ * hooks run again on the edited call; there an `ask` counts as answered, a deny or exit 2 still
+ * blocks) or `{ type: "reject", message? }`. Where exactly one call is asked, `true` / `"allow"` /
+ * `{ decision: "allow" }` and `false` / `"deny"` / `{ decision: "deny", reason }` are accepted too.
+ * Any other answer is never taken for a refusal: the same question comes back (a new interrupt)
+ * with `error` naming these shapes.
+ *
+ * The hooks' decision and the human's answer are recorded per `tool_call_id` in the (checkpointed)
+ * graph state: on resume the PreToolUse hooks do not run again for a decided call, and a refusal
+ * stands.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface HooksReviewRequest extends HITLRequest {
+  readonly actionRequests: Array<ActionRequestWithHooks>
+  readonly reviewConfigs: Array<ReviewConfig>
+  /** Set when the question is asked again because the last answer could not be read: why, and the accepted shapes. */
+  readonly error?: string | undefined
 }
 
 /**

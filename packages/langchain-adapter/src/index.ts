@@ -8,9 +8,10 @@
 export * as HooksMiddleware from "./HooksMiddleware.ts"
 export { defaultToolNames, hooksMiddleware } from "./HooksMiddleware.ts"
 export type {
-  AskRequest,
+  ActionRequestWithHooks,
   DispatchOutcome,
   HookDispatcher,
+  HooksReviewRequest,
   HooksMiddlewareOptions,
   ToolMapping,
   ToolResult

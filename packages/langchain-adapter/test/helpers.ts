@@ -1,10 +1,12 @@
 import type { BaseMessage } from "@langchain/core/messages"
 import { tool } from "langchain"
-import { mkdtempSync, realpathSync, rmSync } from "node:fs"
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { afterEach } from "vitest"
 import { z } from "zod"
+import { createHookEngine } from "@agent-hooks/node"
 import type { DispatchOutcome, HookDispatcher } from "@agent-hooks/langchain-adapter"
 
 /** An outcome where nothing happened; override what a test needs. */
@@ -83,4 +85,29 @@ export const seen = (model: { calls: Array<{ messages: Array<unknown> }> }, n: n
 export const lastText = (messages: ReadonlyArray<BaseMessage>): string => {
   const last = messages[messages.length - 1]
   return last === undefined ? "" : typeof last.content === "string" ? last.content : JSON.stringify(last.content)
+}
+
+/** A shell fixture of `test/fixtures` as a hook command line. */
+export const fixtureCommand = (name: string, ...args: Array<string>) =>
+  ["sh", JSON.stringify(fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url))), ...args.map((a) => JSON.stringify(a))].join(" ")
+
+/** A settings file with these hooks, in a fresh folder. */
+export const settingsFile = (hooks: Record<string, Array<{ matcher?: string; hooks: Array<Record<string, unknown>> }>>) => {
+  const dir = tempDir()
+  const file = join(dir, "settings.json")
+  writeFileSync(file, JSON.stringify({ hooks }))
+  return { dir, file }
+}
+
+const engines: Array<() => Promise<void>> = []
+afterEach(async () => {
+  for (const close of engines.splice(0).reverse()) await close()
+})
+
+/** The real Node engine over a settings file with these hooks (closed after the test). */
+export const realEngine = async (hooks: Parameters<typeof settingsFile>[0]) => {
+  const { dir, file } = settingsFile(hooks)
+  const engine = await createHookEngine({ settings: [file], projectDir: dir })
+  engines.push(() => engine.close())
+  return { engine, dir }
 }

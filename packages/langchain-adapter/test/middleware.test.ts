@@ -81,37 +81,6 @@ describe("PreToolUse on wrapToolCall", () => {
     expect(seen(model, 1).join("\n")).toContain("deploys need a human")
   })
 
-  it("ask with a checkpointer interrupts; resuming with true runs the tool, with a refusal does not", async () => {
-    const engine = fakeEngine((event) => event === "PreToolUse" ? { decision: "ask", reason: "confirm deploy" } : undefined)
-    const { bash, ran } = bashTool()
-    const model = fakeModel()
-      .respondWithTools([{ name: "bash", args: { command: "deploy prod" }, id: "a1" }])
-      .respondWithTools([{ name: "bash", args: { command: "deploy staging" }, id: "a2" }])
-      .respond(new AIMessage("finished"))
-    const agent = createAgent({
-      model,
-      tools: [bash],
-      checkpointer: new MemorySaver(),
-      middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })]
-    })
-    const config = { configurable: { thread_id: "ask-thread" } }
-
-    const first = await agent.invoke(user("deploy"), config)
-    const interrupts = (first as { __interrupt__?: Array<{ value: unknown }> }).__interrupt__
-    expect(interrupts?.[0]?.value).toMatchObject({ type: "agent-hooks/ask", toolName: "Bash", toolInput: { command: "deploy prod" }, reason: "confirm deploy" })
-    expect(ran).toEqual([])
-
-    const second = await agent.invoke(new Command({ resume: true }), config)
-    expect(ran).toEqual(["deploy prod"])
-    expect((second as { __interrupt__?: Array<unknown> }).__interrupt__).toHaveLength(1)
-
-    const third = await agent.invoke(new Command({ resume: { decision: "deny", reason: "not today" } }), config)
-    expect(ran).toEqual(["deploy prod"])
-    const refused = third.messages.find((m) => (m as ToolMessage).tool_call_id === "a2") as ToolMessage
-    expect(refused.content).toContain("not today")
-    expect(lastText(third.messages)).toBe("finished")
-  })
-
   it("parallel tool calls are each decided on their own", async () => {
     const engine = fakeEngine((event, payload) =>
       event === "PreToolUse" && (payload["tool_input"] as { command: string }).command === "rm -rf /"

@@ -9,9 +9,10 @@ import { withLangGraph } from "@langchain/langgraph/zod"
 import * as StopGuard from "@agent-hooks/core/StopGuard"
 import { createMiddleware } from "langchain"
 import { z } from "zod"
-import type { AskRequest, DispatchOutcome, HooksMiddleware, HooksMiddlewareOptions } from "../HooksMiddleware.ts"
+import type { DispatchOutcome, HooksMiddleware, HooksMiddlewareOptions } from "../HooksMiddleware.ts"
 import * as Engine from "./engine.ts"
 import { appendText, contentText, messageText, messageType } from "./messages.ts"
+import * as Review from "./review.ts"
 import { resolver } from "./toolNames.ts"
 import * as Transcript from "./transcript.ts"
 
@@ -30,7 +31,28 @@ interface RunInfo {
   readonly promptBlocked: boolean
   /** Set when a hook said `continue: false`: the run ends before the next model call. */
   readonly halt: string | null
+  /**
+   * The PreToolUse decisions of the last model turn, and the human's answers, per `tool_call_id`:
+   * a decided call is not decided again (also after an interrupt and a resume).
+   */
+  readonly calls?: Readonly<Record<string, CallRecord>> | null | undefined
 }
+
+/** The PreToolUse hooks' decision about one tool call, and the human's answer to an ask. */
+interface CallRecord {
+  /** The `tool_input` decided on (JSON): a call whose input changed since is decided again. */
+  readonly input: string
+  readonly blocked: boolean
+  readonly decision: string | null
+  readonly reason: string | null
+  readonly updatedInput: Record<string, unknown> | null
+  readonly additionalContext: ReadonlyArray<string>
+  /** The hook's `stopReason` when it said `continue: false`. */
+  readonly halt: string | null
+  readonly answer?: Review.Answer | undefined
+}
+
+const asks = (record: CallRecord) => !record.blocked && (record.decision === "ask" || record.decision === "defer")
 
 type InfoUpdate = Partial<RunInfo> | null
 
@@ -87,9 +109,14 @@ const threadId = (runtime: unknown): string | undefined => {
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
-const approved = (resume: unknown): boolean =>
-  resume === true || resume === "allow" || resume === "approve" ||
-  (isRecord(resume) && (resume["decision"] === "allow" || resume["decision"] === "approve" || resume["approved"] === true))
+interface ToolCallLike {
+  readonly id?: string | undefined
+  readonly name: string
+  readonly args: Record<string, unknown>
+}
+
+const toolCallsOf = (message: unknown): ReadonlyArray<ToolCallLike> =>
+  (message as { tool_calls?: ReadonlyArray<ToolCallLike> } | undefined)?.tool_calls ?? []
 
 interface ToolMessageLike extends BaseMessage {
   readonly tool_call_id: string
@@ -418,7 +445,122 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
       // The response is replaced: its tool calls do not run.
       if (!outcome.continue || outcome.blocked) return stop(afterModelEvent, outcome)
     }
-    return response
+    const calls = toolCallsOf(response).filter((call) => typeof call.id === "string" && call.id !== "" && !call.name.startsWith("extract-"))
+    if (calls.length === 0 || !engine.hasHooks("PreToolUse")) return response
+    // PreToolUse runs as soon as the model asks for its tools, and its decisions are committed with
+    // the model's message: the interrupt for an `ask` (afterModel) and the tool calls read them, so
+    // a resume never runs the hooks again for a decided call.
+    transcriptOf(info).sync([...(messages ?? []), response])
+    const records = await Promise.all(calls.map((call) => decide(info, call)))
+    const decided = Object.fromEntries(calls.map((call, i) => [call.id!, records[i]!]))
+    const asked = calls.filter((call) => asks(decided[call.id!]!))
+    // Notification where the adapter is about to ask a human (once: this node is not run again).
+    if (asked.length > 0 && hasCheckpointer()) await notify(info, asked.map((call) => toolName(call.name)))
+    return new Command({ update: { _agentHooks: { calls: decided } } })
+  }
+
+  /** The PreToolUse hooks' decision about one tool call. */
+  const decide = async (info: RunInfo, call: ToolCallLike): Promise<CallRecord> => {
+    const tool = tools(call.name)
+    const toolInput = tool.toInput(isRecord(call.args) ? call.args : {})
+    const pre = await dispatch("PreToolUse", { ...common(info), tool_name: tool.name, tool_input: toolInput, tool_use_id: call.id })
+    return {
+      input: JSON.stringify(toolInput),
+      blocked: pre.blocked,
+      decision: pre.decision,
+      reason: pre.reason,
+      updatedInput: pre.updatedInput,
+      additionalContext: pre.additionalContext,
+      halt: pre.continue ? null : pre.stopReason ?? "Stopped by a PreToolUse hook"
+    }
+  }
+
+  const notify = async (info: RunInfo, names: ReadonlyArray<string>) => {
+    if (!engine.hasHooks("Notification")) return
+    await dispatch("Notification", {
+      ...common(info, false),
+      message: `The agent needs your permission to use ${[...new Set(names)].join(", ")}`,
+      title: "Permission needed",
+      notification_type: "permission_prompt"
+    })
+  }
+
+  const refusal = (call: ToolCallLike, text: string) =>
+    new ToolMessage({ content: text, tool_call_id: call.id ?? "", name: call.name, status: "error" })
+
+  const refusedText = (hookToolName: string, answer: Review.Answer & { type: "reject" }) =>
+    answer.message ?? `The user refused this ${hookToolName} call.`
+
+  /**
+   * After the model: the calls the PreToolUse hooks asked about go to a human, all of one turn in
+   * one interrupt (humanInTheLoopMiddleware's shape); the answers are recorded per tool call. A
+   * refused call gets its error ToolMessage here and never reaches the tools.
+   */
+  const afterModel = async (state: Record<string, unknown>) => {
+    const info = stateInfo(state)
+    const calls = info?.calls
+    if (info === undefined || calls === null || calls === undefined) return undefined
+    const messages = state["messages"] as Array<BaseMessage> | undefined
+    const last = messages?.at(-1)
+    if (last === undefined || messageType(last) !== "ai") return undefined
+    const toolCalls = toolCallsOf(last)
+    const asked = toolCalls.filter((call) => {
+      const record = call.id === undefined ? undefined : calls[call.id]
+      return record !== undefined && record.answer === undefined && asks(record)
+    })
+    // Without a checkpointer no one can be asked: the tool call refuses with the hook's reason.
+    if (asked.length === 0 || !hasCheckpointer()) return undefined
+    const answers = Review.ask(Review.request(asked.map((call) => ({
+      id: call.id!,
+      name: call.name,
+      args: call.args,
+      hookToolName: toolName(call.name),
+      reason: calls[call.id!]!.reason
+    }))), interrupt)
+    const updated: Record<string, CallRecord> = { ...calls }
+    const refused: Array<ToolMessage> = []
+    let revised: Array<ToolCallLike> = [...toolCalls]
+    for (let i = 0; i < asked.length; i++) {
+      const call = asked[i]!
+      const answer = answers[i]!
+      const id = call.id!
+      if (answer.type === "approve") {
+        updated[id] = { ...calls[id]!, answer }
+      } else if (answer.type === "reject") {
+        updated[id] = { ...calls[id]!, answer }
+        refused.push(refusal(call, refusedText(toolName(call.name), answer)))
+      } else {
+        // An edited call is decided again on its new arguments: the human answered the ask, but
+        // a deny (or exit 2) of the hooks still blocks it.
+        const edited: ToolCallLike = { ...call, name: answer.name, args: answer.args }
+        revised = revised.map((entry) => (entry.id === id ? edited : entry))
+        const record = await decide(info, edited)
+        updated[id] = { ...record, answer }
+        if (record.blocked) refused.push(refusal(edited, record.reason ?? `The PreToolUse hook denied this ${toolName(edited.name)} call.`))
+      }
+    }
+    const edits = answers.some((answer) => answer.type === "edit")
+    const revisedMessage = edits
+      ? new AIMessage({
+        content: last.content as AIMessage["content"],
+        ...(last.id === undefined ? {} : { id: last.id }),
+        ...(last.name === undefined ? {} : { name: last.name }),
+        tool_calls: revised.map((call) => ({ ...call, type: "tool_call" as const })),
+        additional_kwargs: last.additional_kwargs,
+        response_metadata: last.response_metadata
+      })
+      : undefined
+    const answered = new Set<string>([
+      ...refused.map((message) => message.tool_call_id),
+      ...(messages ?? []).filter((message) => messageType(message) === "tool").map((message) => (message as ToolMessageLike).tool_call_id)
+    ])
+    // Every call refused: back to the model (LangChain would otherwise end the run here).
+    const pending = revised.some((call) => call.id === undefined || !answered.has(call.id))
+    return {
+      messages: [...(revisedMessage === undefined ? [] : [revisedMessage]), ...refused],
+      _agentHooks: { calls: updated },
+      ...(pending ? {} : { jumpTo: "model" as const })
+    }
   }
 
   const afterAgent = async (state: Record<string, unknown>, runtime: unknown) => {
@@ -464,11 +606,11 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     handler: (request: never) => Promise<ToolMessage | Command> | ToolMessage | Command
   ): Promise<ToolMessage | Command> => {
     const info = infoOf(request.state, request.runtime)
-    const call = request.toolCall
+    let call = request.toolCall
     const tool = tools(call.name)
     const transcript = transcriptOf(info)
     transcript.sync(request.state["messages"] as Array<BaseMessage> | undefined)
-    const toolInput = tool.toInput(isRecord(call.args) ? call.args : {})
+    let toolInput = tool.toInput(isRecord(call.args) ? call.args : {})
     const base = { ...common(info), tool_name: tool.name }
     const notes: Array<string> = []
     let halt: string | null = null
@@ -490,25 +632,36 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
       return update === undefined ? message : new Command({ update: { messages: [message], ...update } })
     }
 
-    const pre = await dispatch("PreToolUse", { ...base, tool_input: toolInput, tool_use_id: call.id })
-    stopIfAsked("PreToolUse", pre)
+    // Decided when the model asked for the call (and answered by a human after an ask): the
+    // hooks do not run again. A call decided on other arguments, or never seen, is decided here.
+    const recorded = call.id === undefined ? undefined : info.calls?.[call.id]
+    let pre = recorded !== undefined && recorded.input === JSON.stringify(toolInput) ? recorded : await decide(info, call)
+    if (pre.halt !== null) halt ??= pre.halt
     noteContext("PreToolUse", pre.additionalContext)
     if (pre.blocked) return refuse(pre.reason ?? `The PreToolUse hook denied this ${tool.name} call.`)
-    if (pre.decision === "ask" || pre.decision === "defer") {
-      if (!hasCheckpointer()) {
-        return refuse(pre.reason ?? `A PreToolUse hook asked for confirmation of this ${tool.name} call, and this agent cannot ask (it has no checkpointer).`)
+    if (asks(pre)) {
+      let answer = pre.answer
+      if (answer === undefined) {
+        if (!hasCheckpointer()) {
+          return refuse(pre.reason ?? `A PreToolUse hook asked for confirmation of this ${tool.name} call, and this agent cannot ask (it has no checkpointer).`)
+        }
+        // A call the model node did not decide (added by another middleware): asked on its own.
+        answer = Review.ask(Review.request([{ id: call.id ?? "", name: call.name, args: call.args, hookToolName: tool.name, reason: pre.reason }]), interrupt)[0]!
+        if (answer.type === "edit") {
+          if (answer.name !== call.name) return refuse(`The user's edit names another tool (${answer.name}); this ${tool.name} call did not run.`)
+          call = { ...call, args: answer.args }
+          toolInput = tool.toInput(answer.args)
+          pre = await decide(info, call)
+          noteContext("PreToolUse", pre.additionalContext)
+          if (pre.blocked) return refuse(pre.reason ?? `The PreToolUse hook denied this ${tool.name} call.`)
+        }
       }
-      const ask: AskRequest = { type: "agent-hooks/ask", toolName: tool.name, toolInput, toolCallId: call.id, reason: pre.reason }
-      const resume: unknown = interrupt(ask)
-      if (!approved(resume)) {
-        const why = isRecord(resume) && typeof resume["reason"] === "string" ? resume["reason"] : null
-        return refuse(`The user refused this ${tool.name} call${why === null ? "." : `: ${why}`}`)
-      }
+      if (answer.type === "reject") return refuse(refusedText(tool.name, answer))
     }
 
     const input = pre.updatedInput ?? toolInput
     const args = pre.updatedInput === null ? call.args : tool.fromInput(pre.updatedInput)
-    const effective = pre.updatedInput === null ? request : { ...request, toolCall: { ...call, args } }
+    const effective = call === request.toolCall && pre.updatedInput === null ? request : { ...request, toolCall: { ...call, args } }
     const subagentType = typeof input["subagent_type"] === "string" ? input["subagent_type"] : null
     const started = performance.now()
     let result: ToolMessage | Command
@@ -580,6 +733,7 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     // beforeAgent finds its run info itself (the state has none yet, or the previous run's).
     beforeAgent: { canJumpTo: ["end"], hook: guarded(beforeAgent, () => undefined) as never },
     wrapModelCall: guarded(wrapModelCall, (request) => request.state) as never,
+    afterModel: { canJumpTo: ["model"], hook: guarded(afterModel, (state) => state) as never },
     afterAgent: { canJumpTo: ["model"], hook: guarded(afterAgent, (state) => state) as never },
     wrapToolCall: guarded(wrapToolCall, (request) => request.state) as never
   })

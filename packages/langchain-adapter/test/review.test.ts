@@ -1,0 +1,170 @@
+/**
+ * Human-in-the-loop: a PreToolUse `ask` interrupts the run in humanInTheLoopMiddleware's shape, the
+ * hooks' decision and the human's answer are recorded per tool call, and a decision stands.
+ * Real hook processes (shell fixtures), LangChain's `fakeModel()` and `MemorySaver`.
+ */
+import { existsSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+import { AIMessage, HumanMessage } from "@langchain/core/messages"
+import type { ToolMessage } from "@langchain/core/messages"
+import { Command, MemorySaver } from "@langchain/langgraph"
+import { createAgent, fakeModel } from "langchain"
+import { describe, expect, it } from "vitest"
+import { hooksMiddleware } from "@agent-hooks/langchain-adapter"
+import type { HooksReviewRequest } from "@agent-hooks/langchain-adapter"
+import { bashTool, fixtureCommand, lastText, realEngine, seen, tempDir } from "./helpers.ts"
+
+const command = (cmd: string) => ({ type: "command", command: cmd })
+const user = (content: string) => ({ messages: [new HumanMessage(content)] })
+const interruptOf = (result: unknown): HooksReviewRequest | undefined =>
+  (result as { __interrupt__?: Array<{ value: HooksReviewRequest }> }).__interrupt__?.[0]?.value
+const hookRuns = (log: string) => existsSync(log) ? readFileSync(log, "utf8").split("\n").filter((l) => l !== "") : []
+const toolMessage = (messages: ReadonlyArray<unknown>, id: string) =>
+  messages.find((m) => (m as ToolMessage).tool_call_id === id) as ToolMessage | undefined
+
+/** An agent with the `ask.sh` hook (mode `once` or `always`) and `block-rm.sh` on Bash. */
+const setup = async (mode: "once" | "always", model: ReturnType<typeof fakeModel>) => {
+  const dir = tempDir()
+  const log = join(dir, "pre-tool-use.log")
+  const { engine } = await realEngine({
+    PreToolUse: [{ matcher: "Bash", hooks: [command(fixtureCommand("ask.sh", log, mode)), command(fixtureCommand("block-rm.sh"))] }]
+  })
+  const { bash, ran } = bashTool()
+  const hooks = hooksMiddleware({ engine, transcriptDir: dir, onWarning: () => {} })
+  const agent = createAgent({ model, tools: [bash], checkpointer: new MemorySaver(), middleware: [hooks] })
+  return { agent, ran, log, hooks }
+}
+
+describe("a human's decision stands", () => {
+  it("a reject stands on resume although the hook would not ask again; the hook ran once", async () => {
+    const model = fakeModel()
+      .respondWithTools([{ name: "bash", args: { command: "deploy prod" }, id: "a1" }])
+      .respond(new AIMessage("Not deployed."))
+    const { agent, ran, log } = await setup("once", model)
+    const config = { configurable: { thread_id: "reject-once" } }
+
+    const first = await agent.invoke(user("deploy"), config)
+    const request = interruptOf(first)
+    expect(request).toEqual({
+      actionRequests: [{
+        name: "bash",
+        args: { command: "deploy prod" },
+        description: expect.stringContaining("confirm a1"),
+        hookToolName: "Bash",
+        reason: "confirm a1",
+        toolCallId: "a1"
+      }],
+      reviewConfigs: [{ actionName: "bash", allowedDecisions: ["approve", "edit", "reject"] }]
+    })
+    expect(ran).toEqual([])
+
+    const second = await agent.invoke(new Command({ resume: { decisions: [{ type: "reject", message: "not on a Friday" }] } }), config)
+
+    expect(ran).toEqual([])
+    expect(hookRuns(log)).toEqual(["a1"])
+    const refused = toolMessage(second.messages, "a1")!
+    expect(refused.status).toBe("error")
+    expect(refused.content).toBe("not on a Friday")
+    expect(seen(model, 1).join("\n")).toContain("not on a Friday")
+    expect(lastText(second.messages)).toBe("Not deployed.")
+  })
+
+  it("the adapter's own answers work where one call is asked: true runs it, { decision: deny } refuses it", async () => {
+    const model = fakeModel()
+      .respondWithTools([{ name: "bash", args: { command: "deploy prod" }, id: "b1" }])
+      .respondWithTools([{ name: "bash", args: { command: "deploy staging" }, id: "b2" }])
+      .respond(new AIMessage("finished"))
+    const { agent, ran, log } = await setup("always", model)
+    const config = { configurable: { thread_id: "own-shapes" } }
+
+    await agent.invoke(user("deploy"), config)
+    const second = await agent.invoke(new Command({ resume: true }), config)
+    expect(ran).toEqual(["deploy prod"])
+    expect(interruptOf(second)?.actionRequests.map((a) => a.toolCallId)).toEqual(["b2"])
+
+    const third = await agent.invoke(new Command({ resume: { decision: "deny", reason: "not today" } }), config)
+    expect(ran).toEqual(["deploy prod"])
+    expect(toolMessage(third.messages, "b2")!.content).toContain("not today")
+    expect(lastText(third.messages)).toBe("finished")
+    // Each call decided once, although the hook asks every time.
+    expect(hookRuns(log)).toEqual(["b1", "b2"])
+  })
+
+  it("parallel calls: one interrupt for the turn, one decision each in order; an edit is decided again and a deny still blocks it", async () => {
+    const model = fakeModel()
+      .respondWithTools([
+        { name: "bash", args: { command: "deploy prod" }, id: "p1" },
+        { name: "bash", args: { command: "ls" }, id: "p2" },
+        { name: "bash", args: { command: "deploy staging" }, id: "p3" },
+        { name: "bash", args: { command: "deploy dev" }, id: "p4" }
+      ])
+      .respond(new AIMessage("done"))
+    const { agent, ran, log } = await setup("always", model)
+    const config = { configurable: { thread_id: "parallel" } }
+
+    const first = await agent.invoke(user("deploy everything"), config)
+    expect(interruptOf(first)?.actionRequests.map((a) => a.toolCallId)).toEqual(["p1", "p3", "p4"])
+    // p2 was not asked about, and does not run before the human answered.
+    expect(ran).toEqual([])
+
+    const result = await agent.invoke(new Command({
+      resume: {
+        decisions: [
+          { type: "approve" },
+          // The hook asks about the edited call again: the human's edit answers it.
+          { type: "edit", editedAction: { name: "bash", args: { command: "deploy staging --dry-run" } } },
+          // exit 2 of block-rm.sh: a deny is not answered by the human.
+          { type: "edit", editedAction: { name: "bash", args: { command: "rm -rf / && deploy dev" } } }
+        ]
+      }
+    }), config)
+
+    expect([...ran].sort()).toEqual(["deploy prod", "deploy staging --dry-run", "ls"])
+    expect(toolMessage(result.messages, "p4")).toMatchObject({ status: "error" })
+    expect(toolMessage(result.messages, "p4")!.content).toContain("rm -rf is not allowed here")
+    // The first turn's four calls once, then the two edited calls once each.
+    expect([...hookRuns(log)].sort()).toEqual(["p1", "p2", "p3", "p3", "p4", "p4"])
+    expect(lastText(result.messages)).toBe("done")
+  })
+
+  it("an answer that cannot be read is never a refusal: the question comes back with an error naming the accepted shapes", async () => {
+    const model = fakeModel()
+      .respondWithTools([
+        { name: "bash", args: { command: "deploy prod" }, id: "q1" },
+        { name: "bash", args: { command: "deploy staging" }, id: "q2" }
+      ])
+      .respond(new AIMessage("done"))
+    const { agent, ran, log } = await setup("always", model)
+    const config = { configurable: { thread_id: "bad-answer" } }
+    await agent.invoke(user("deploy"), config)
+
+    // Two calls are asked: `true` alone does not say which.
+    const again = interruptOf(await agent.invoke(new Command({ resume: true }), config))
+    expect(again?.actionRequests.map((a) => a.toolCallId)).toEqual(["q1", "q2"])
+    expect(again?.error).toMatch(/2 calls are asked.*got true.*decisions.*"approve".*"edit".*"reject"/s)
+    const short = interruptOf(await agent.invoke(new Command({ resume: { decisions: [{ type: "approve" }] } }), config))
+    expect(short?.error).toContain("1 decisions for 2 asked calls")
+    const unknown = interruptOf(await agent.invoke(new Command({ resume: { decisions: [{ type: "yes" }, { type: "approve" }] } }), config))
+    expect(unknown?.error).toContain('decisions[0].type is not "approve", "edit" or "reject"')
+    expect(ran).toEqual([])
+
+    const result = await agent.invoke(new Command({ resume: { decisions: [{ type: "reject" }, { type: "approve" }] } }), config)
+    expect(ran).toEqual(["deploy staging"])
+    expect(toolMessage(result.messages, "q1")!.content).toBe("The user refused this Bash call.")
+    expect(lastText(result.messages)).toBe("done")
+    expect([...hookRuns(log)].sort()).toEqual(["q1", "q2"])
+  })
+
+  it("every asked call rejected: the model hears it and the run goes on", async () => {
+    const model = fakeModel()
+      .respondWithTools([{ name: "bash", args: { command: "deploy prod" }, id: "r1" }])
+      .respond(new AIMessage("ok, I will not deploy"))
+    const { agent, ran } = await setup("always", model)
+    const config = { configurable: { thread_id: "all-rejected" } }
+    await agent.invoke(user("deploy"), config)
+    const result = await agent.invoke(new Command({ resume: false }), config)
+    expect(ran).toEqual([])
+    expect(model.callCount).toBe(2)
+    expect(lastText(result.messages)).toBe("ok, I will not deploy")
+  })
+})
