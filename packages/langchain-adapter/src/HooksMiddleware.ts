@@ -31,6 +31,7 @@
  * @since 0.1.0
  */
 import type { HookEngine, Outcome } from "@agent-hooks/core"
+import type { HumanMessage } from "@langchain/core/messages"
 import type { Layer } from "effect"
 import type { ActionRequest, AgentMiddleware, HITLRequest, ReviewConfig } from "langchain"
 import * as internal from "./internal/middleware.ts"
@@ -146,8 +147,10 @@ export interface HooksMiddlewareOptions {
    * Where the JSONL transcripts are written: `<dir>/<session_id>.jsonl`, and subagents'
    * `<dir>/<session_id>/subagents/agent-<agent_id>.jsonl`. A transcript names every message of the
    * run so far whenever a hook runs, and every message once the run is over (lines are written in
-   * batches, before each dispatch that runs hooks and at the end of the run).
-   * Default: `<os tmpdir>/agent-hooks/transcripts`.
+   * batches, before each dispatch that runs hooks and at the end of the run). A prompt blocked by
+   * UserPromptSubmit is never written. Folders the adapter makes are 0700, transcripts 0600.
+   * Default: `<os tmpdir>/agent-hooks-<uid>/transcripts` (the per-user folder must belong to the
+   * user; it is made 0700).
    */
   readonly transcriptDir?: string | undefined
   /** Consecutive Stop blocks after which the agent stops anyway. Default 8; 0 turns the guard off. */
@@ -229,6 +232,17 @@ export interface HooksReviewRequest extends HITLRequest {
 }
 
 /**
+ * What `submitPrompt` found: the prompt was blocked (do not `invoke`), or the message to `invoke`
+ * with (UserPromptSubmit does not run again for it; its `additionalContext` is added in the run).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type PromptSubmission =
+  | { readonly blocked: true; readonly reason: string }
+  | { readonly blocked: false; readonly message: HumanMessage; readonly additionalContext: ReadonlyArray<string> }
+
+/**
  * The middleware, with its session controls.
  *
  * @since 0.1.0
@@ -239,6 +253,22 @@ export interface HooksMiddleware extends AgentMiddleware {
   readonly endSession: (options?: { readonly sessionId?: string | undefined; readonly reason?: string | undefined }) => Promise<void>
   /** Ends the open sessions, and releases the engine if it was built from a layer. Safe to call twice. */
   readonly close: () => Promise<void>
+  /**
+   * Runs UserPromptSubmit for a prompt before the agent runs. LangGraph checkpoints a run's input
+   * before any middleware runs, so with a checkpointer a prompt blocked inside the run is in that
+   * first checkpoint (the adapter removes it from the state, and the later checkpoints, at once).
+   * Checking it here first keeps a blocked prompt (a secret) out of every checkpoint:
+   *
+   * ```ts
+   * const check = await hooks.submitPrompt(text, config)
+   * if (check.blocked) show(check.reason)
+   * else await agent.invoke({ messages: [check.message] }, config)
+   * ```
+   *
+   * The session is the one `config`'s `thread_id` (or the `sessionId` option) names; without
+   * either, the check has a session id of its own.
+   */
+  readonly submitPrompt: (prompt: string, config?: { readonly configurable?: Record<string, unknown> | undefined }) => Promise<PromptSubmission>
   /** The tool names hooks see, after the mapping. */
   readonly toolName: (langchainName: string) => string
 }
@@ -258,3 +288,15 @@ export const defaultToolNames: Readonly<Record<string, string | ToolMapping>> = 
  * @category constructors
  */
 export const hooksMiddleware: (options: HooksMiddlewareOptions) => HooksMiddleware = internal.make
+
+/**
+ * Runs UserPromptSubmit for a prompt before `invoke` (see `HooksMiddleware.submitPrompt`).
+ *
+ * @since 0.2.0
+ * @category combinators
+ */
+export const submitPrompt = (
+  hooks: HooksMiddleware,
+  prompt: string,
+  config?: { readonly configurable?: Record<string, unknown> | undefined }
+): Promise<PromptSubmission> => hooks.submitPrompt(prompt, config)

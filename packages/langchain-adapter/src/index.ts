@@ -6,13 +6,14 @@
  * @since 0.1.0
  */
 export * as HooksMiddleware from "./HooksMiddleware.ts"
-export { defaultToolNames, hooksMiddleware } from "./HooksMiddleware.ts"
+export { defaultToolNames, hooksMiddleware, submitPrompt } from "./HooksMiddleware.ts"
 export type {
   ActionRequestWithHooks,
   DispatchOutcome,
   HookDispatcher,
   HooksReviewRequest,
   HooksMiddlewareOptions,
+  PromptSubmission,
   ToolMapping,
   ToolResult
 } from "./HooksMiddleware.ts"

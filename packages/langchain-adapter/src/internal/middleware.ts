@@ -1,15 +1,14 @@
 import { AsyncLocalStorage } from "node:async_hooks"
 import { randomUUID } from "node:crypto"
-import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
-import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages"
+import { AIMessage, HumanMessage, RemoveMessage, ToolMessage } from "@langchain/core/messages"
 import type { BaseMessage } from "@langchain/core/messages"
 import { Command, getConfig, interrupt, isCommand, isGraphBubbleUp } from "@langchain/langgraph"
 import { withLangGraph } from "@langchain/langgraph/zod"
 import * as StopGuard from "@agent-hooks/core/StopGuard"
 import { createMiddleware } from "langchain"
 import { z } from "zod"
-import type { DispatchOutcome, HooksMiddleware, HooksMiddlewareOptions } from "../HooksMiddleware.ts"
+import type { DispatchOutcome, HooksMiddleware, HooksMiddlewareOptions, PromptSubmission } from "../HooksMiddleware.ts"
 import * as Engine from "./engine.ts"
 import { appendText, contentText, messageText, messageType } from "./messages.ts"
 import * as Review from "./review.ts"
@@ -208,7 +207,8 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
   const engine = Engine.fromOption(options.engine, options.callbackEvents)
   const cwd = options.cwd ?? process.cwd()
   const permissionMode = options.permissionMode ?? "default"
-  const transcriptDir = options.transcriptDir ?? join(tmpdir(), "agent-hooks", "transcripts")
+  let transcriptDir_: string | undefined = options.transcriptDir
+  const transcriptDir = () => (transcriptDir_ ??= Transcript.defaultDir())
   const stopBlockCap = options.stopBlockCap ?? 8
   const tools = resolver(options.toolNames, options.defaultToolNames !== false)
   const toolName = (name: string) => tools(name).name
@@ -223,6 +223,8 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
    * and run again is not started twice. A per-run session's id leaves with its SessionEnd.
    */
   const startedSessions = new Set<string>()
+  /** Prompts that `submitPrompt` let through, by message id: their UserPromptSubmit outcome. */
+  const submittedPrompts = new Map<string, DispatchOutcome>()
 
   const dispatch = async (event: string, payload: Record<string, unknown>): Promise<DispatchOutcome> => {
     // No hook can run: nothing to dispatch, and the same outcome as a dispatch that ran none.
@@ -317,7 +319,7 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
 
   const newMainInfo = (sessionId: string, perRun: boolean): RunInfo => ({
     sessionId,
-    transcriptPath: join(transcriptDir, `${sessionId}.jsonl`),
+    transcriptPath: join(transcriptDir(), `${sessionId}.jsonl`),
     agentId: null,
     agentType: null,
     agentTranscriptPath: null,
@@ -374,41 +376,47 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
   const startRun = async (info: RunInfo, previous: RunInfo | null | undefined, messages: Array<BaseMessage> | undefined, madeId: boolean) => {
     const sessionId = info.sessionId
     const transcript = transcriptOf(info, madeId && previous?.transcriptPath === undefined)
-    const injected: Array<BaseMessage> = []
     const prompt = messages !== undefined && messages.length > 0 && messageType(messages[messages.length - 1]!) === "human"
       ? messages[messages.length - 1]!
       : undefined
+    // The prompt reaches the transcript only once UserPromptSubmit let it through.
+    transcript.sync(prompt === undefined ? messages : messages!.slice(0, -1))
 
+    let sessionContext: BaseMessage | undefined
     if (!startedSessions.has(sessionId)) {
       startedSessions.add(sessionId)
       openSessions.set(sessionId, { transcriptPath: info.transcriptPath, perRun: info.perRun })
       const resumed = previous !== null && previous !== undefined || (messages !== undefined && messages.length > (prompt === undefined ? 0 : 1))
-      transcript.sync(prompt === undefined ? messages : messages!.slice(0, -1))
       const start = await dispatch("SessionStart", {
         session_id: sessionId,
         transcript_path: info.transcriptPath,
         cwd,
         source: resumed ? "resume" : "startup"
       })
-      if (start.additionalContext.length > 0) injected.push(contextMessage("SessionStart", start.additionalContext))
+      if (start.additionalContext.length > 0) sessionContext = contextMessage("SessionStart", start.additionalContext)
     }
-    transcript.sync(messages)
+    if (prompt === undefined) return { _agentHooks: info, ...(sessionContext === undefined ? {} : { messages: [sessionContext] }) }
 
-    if (prompt !== undefined) {
-      const outcome = await dispatch("UserPromptSubmit", { ...common(info), prompt: messageText(prompt) })
-      if (outcome.blocked || !outcome.continue) {
-        const reason = outcome.blocked
-          ? `Prompt blocked by a UserPromptSubmit hook: ${outcome.reason ?? "no reason given"}`
-          : outcome.stopReason ?? "Stopped by a UserPromptSubmit hook"
-        const erased = prompt.id === undefined
-          ? []
-          : [new HumanMessage({ id: prompt.id, content: "[This prompt was blocked by a UserPromptSubmit hook and removed.]" })]
-        const update = { _agentHooks: { ...info, promptBlocked: true }, messages: [...erased, hookAIMessage(reason, "UserPromptSubmit")], jumpTo: "end" as const }
-        return update
-      }
-      if (outcome.additionalContext.length > 0) injected.push(contextMessage("UserPromptSubmit", outcome.additionalContext))
+    const submitted = prompt.id === undefined ? undefined : submittedPrompts.get(prompt.id)
+    if (submitted !== undefined) submittedPrompts.delete(prompt.id!)
+    const outcome = submitted ?? await dispatch("UserPromptSubmit", { ...common(info), prompt: messageText(prompt) })
+    if (outcome.blocked || !outcome.continue) {
+      const reason = outcome.blocked
+        ? `Prompt blocked by a UserPromptSubmit hook: ${outcome.reason ?? "no reason given"}`
+        : outcome.stopReason ?? "Stopped by a UserPromptSubmit hook"
+      // A blocked prompt may hold a secret: it leaves the state (and so every later checkpoint) and
+      // is never written to the transcript.
+      const removed = prompt.id === undefined ? [] : [new RemoveMessage({ id: prompt.id })]
+      return { _agentHooks: { ...info, promptBlocked: true }, messages: [...removed, hookAIMessage(reason, "UserPromptSubmit")], jumpTo: "end" as const }
     }
-    return { _agentHooks: info, ...(injected.length > 0 ? { messages: injected } : {}) }
+    const promptContext = outcome.additionalContext.length > 0 ? [contextMessage("UserPromptSubmit", outcome.additionalContext)] : []
+    if (sessionContext === undefined || prompt.id === undefined) {
+      return { _agentHooks: info, ...([sessionContext, ...promptContext].some((m) => m !== undefined) ? { messages: [...(sessionContext === undefined ? [] : [sessionContext]), ...promptContext] } : {}) }
+    }
+    // SessionStart context goes before the session's first prompt, as in Claude Code: the prompt
+    // moves after it (a new id; the messages reducer cannot insert before a message).
+    const moved = new HumanMessage({ content: prompt.content as HumanMessage["content"], id: randomUUID(), additional_kwargs: prompt.additional_kwargs, response_metadata: prompt.response_metadata, ...(prompt.name === undefined ? {} : { name: prompt.name }) })
+    return { _agentHooks: info, messages: [new RemoveMessage({ id: prompt.id }), sessionContext, moved, ...promptContext] }
   }
 
   /** Model calls: the host turn events, and the end of a run a hook stopped (`continue: false`). */
@@ -737,7 +745,20 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     afterAgent: { canJumpTo: ["model"], hook: guarded(afterAgent, (state) => state) as never },
     wrapToolCall: guarded(wrapToolCall, (request) => request.state) as never
   })
+  const submitPrompt = async (prompt: string, config?: { readonly configurable?: Record<string, unknown> | undefined }): Promise<PromptSubmission> => {
+    const thread = config?.configurable?.["thread_id"]
+    const sessionId = options.sessionId ?? (typeof thread === "string" || typeof thread === "number" ? String(thread) : randomUUID())
+    const outcome = await dispatch("UserPromptSubmit", { ...common(newMainInfo(sessionId, false)), prompt })
+    if (outcome.blocked || !outcome.continue) {
+      return { blocked: true, reason: outcome.blocked ? outcome.reason ?? "no reason given" : outcome.stopReason ?? "Stopped by a UserPromptSubmit hook" }
+    }
+    const id = randomUUID()
+    submittedPrompts.set(id, outcome)
+    return { blocked: false, message: new HumanMessage({ content: prompt, id }), additionalContext: outcome.additionalContext }
+  }
+
   return Object.assign(middleware, {
+    submitPrompt,
     endSession: async (end?: { readonly sessionId?: string | undefined; readonly reason?: string | undefined }) => {
       const ids = end?.sessionId === undefined ? [...openSessions.keys()] : [end.sessionId]
       for (const id of ids) await endSession(id, end?.reason ?? "other")

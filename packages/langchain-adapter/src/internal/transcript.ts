@@ -1,6 +1,7 @@
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs"
+import { chmodSync, closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs"
+import { tmpdir, userInfo } from "node:os"
 import { randomUUID } from "node:crypto"
-import { dirname } from "node:path"
+import { dirname, join } from "node:path"
 import type { BaseMessage } from "@langchain/core/messages"
 import { messageText, messageType } from "./messages.ts"
 
@@ -46,20 +47,42 @@ const open_ = new Set<State>()
 const madeDirs = new Set<string>()
 let exitHook = false
 
+// Transcripts hold the conversation: only their user may read them. Folders the adapter makes are
+// 0700, files 0600 (whatever the umask).
 const openAppend = (path: string): number => {
   const dir = dirname(path)
   if (!madeDirs.has(dir)) {
-    mkdirSync(dir, { recursive: true })
+    mkdirSync(dir, { recursive: true, mode: 0o700 })
     madeDirs.add(dir)
   }
   try {
-    return openSync(path, "a")
+    return openSync(path, "a", 0o600)
   } catch (error) {
     // The folder was removed since: make it again.
     if ((error as { code?: unknown }).code !== "ENOENT") throw error
-    mkdirSync(dir, { recursive: true })
-    return openSync(path, "a")
+    mkdirSync(dir, { recursive: true, mode: 0o700 })
+    return openSync(path, "a", 0o600)
   }
+}
+
+/**
+ * The default folder of the transcripts: `<os tmpdir>/agent-hooks-<uid>/transcripts`, whose
+ * per-user root is made 0700 and must belong to this user (`/tmp` is shared: another user could
+ * have made it first, or put a symbolic link there).
+ */
+export const defaultDir = (): string => {
+  const uid = typeof process.getuid === "function" ? process.getuid() : undefined
+  const root = join(tmpdir(), `agent-hooks-${uid ?? userInfo().username}`)
+  mkdirSync(root, { recursive: true, mode: 0o700 })
+  const stat = lstatSync(root)
+  if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid)) {
+    throw new Error(
+      `agent-hooks: the transcript folder ${root} is ${stat.isSymbolicLink() ? "a symbolic link" : !stat.isDirectory() ? "not a folder" : `owned by user ${stat.uid}, not ${uid}`}; ` +
+        "remove it, or set the transcriptDir option of hooksMiddleware to a folder of your own"
+    )
+  }
+  if ((stat.mode & 0o077) !== 0) chmodSync(root, 0o700)
+  return join(root, "transcripts")
 }
 
 const write = (state: State) => {
