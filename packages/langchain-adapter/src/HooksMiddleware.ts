@@ -121,11 +121,19 @@ export interface ToolResult {
  */
 export interface HooksMiddlewareOptions {
   /**
-   * The engine: a `HookDispatcher` (e.g. `await createHookEngine(...)`), or an Effect layer that
-   * provides `HookEngine` (e.g. `NodeHookEngine.layer(...)`); a layer is built once, on first use,
-   * and released by `close()`.
+   * The engine: a `HookDispatcher` (e.g. `await createHookEngine(...)`, owned by the host), an
+   * Effect layer that provides `HookEngine` (e.g. `NodeHookEngine.layer(...)`), or engine options
+   * (`{ settings: ["./hooks.json"], projectDir, ... }`, every option of the engine, its fail-closed
+   * options included). A layer or options are built into an engine once, on first use (options
+   * with `@agent-hooks/node`, which runs on Node, Bun and Deno), owned by the middleware and
+   * released by `close()` (or `await using`). Either this or `settings`.
    */
-  readonly engine: HookDispatcher | Layer.Layer<HookEngine.HookEngine, unknown>
+  readonly engine?: HookDispatcher | Layer.Layer<HookEngine.HookEngine, unknown> | HookEngine.EngineOptions | undefined
+  /**
+   * Settings files, for an engine the middleware builds and owns: short for
+   * `engine: { settings, projectDir: cwd }`.
+   */
+  readonly settings?: ReadonlyArray<string> | undefined
   /**
    * LangChain tool names → the names hooks see. A string renames; a `ToolMapping` also reshapes
    * the input and the response. Merged over `defaultToolNames` (set an entry to the tool's own
@@ -176,14 +184,22 @@ export interface HooksMiddlewareOptions {
   readonly callbackEvents?: ReadonlyArray<string> | undefined
   /** The `agent_type` of runs of this middleware when it is installed on a subagent. */
   readonly agentType?: string | undefined
-  /** The middleware's name (names must be unique within one agent). Default `"agent-hooks"`. */
+  /**
+   * The middleware's name (names must be unique within one agent), after LangChain's own
+   * (`HumanInTheLoopMiddleware`, `SummarizationMiddleware`...). Default `"AgentHooksMiddleware"`.
+   */
   readonly name?: string | undefined
   /**
    * Called after each dispatch, e.g. to show `systemMessages` to the user or to log. Events that are
    * not dispatched because no hook is configured for them (see `callbackEvents`) are not reported.
    */
   readonly onOutcome?: ((event: string, payload: Record<string, unknown>, outcome: DispatchOutcome) => void) | undefined
-  /** Receives the outcomes' warnings and the adapter's own (Stop cap reached, ...). Default: ignored. */
+  /**
+   * Receives the outcomes' warnings (a hook that timed out, crashed, or was skipped by a malformed
+   * entry) and the adapter's own (Stop cap reached, ...). Default: `console.warn`, prefixed with
+   * `[agent-hooks]`, as LangChain reports its own warnings. Also the built engine's `onWarning`
+   * (load warnings) when the middleware builds it.
+   */
   readonly onWarning?: ((warning: string) => void) | undefined
 }
 
@@ -251,8 +267,10 @@ export type PromptSubmission =
 export interface HooksMiddleware extends AgentMiddleware {
   /** Dispatches `SessionEnd` for one session (default: every open one). */
   readonly endSession: (options?: { readonly sessionId?: string | undefined; readonly reason?: string | undefined }) => Promise<void>
-  /** Ends the open sessions, and releases the engine if it was built from a layer. Safe to call twice. */
+  /** Ends the open sessions, and releases the engine if the middleware built it. Safe to call twice. */
   readonly close: () => Promise<void>
+  /** `close()`, for `await using hooks = hooksMiddleware(...)`. */
+  readonly [Symbol.asyncDispose]: () => Promise<void>
   /**
    * Runs UserPromptSubmit for a prompt before the agent runs. LangGraph checkpoints a run's input
    * before any middleware runs, so with a checkpointer a prompt blocked inside the run is in that

@@ -12,7 +12,7 @@ export interface Engine {
    * none, and the programmatic hooks were declared (`callbackEvents`) without it.
    */
   readonly hasHooks: (event: string) => boolean
-  /** Releases the engine when the adapter built it (from a layer). */
+  /** Releases the engine when the adapter built it (from a layer or from engine options). */
   readonly close: () => Promise<void>
 }
 
@@ -26,7 +26,8 @@ const inSettings = (dispatcher: HookDispatcher | undefined, event: string): bool
 /** @internal */
 export const fromOption = (
   engine: HooksMiddlewareOptions["engine"],
-  callbackEvents?: ReadonlyArray<string> | undefined
+  callbackEvents?: ReadonlyArray<string> | undefined,
+  onWarning?: ((warning: string) => void) | undefined
 ): Engine => {
   const callbacks = callbackEvents === undefined ? undefined : new Set(callbackEvents)
   // `undefined`: the engine is not built yet (a layer), it may have hooks for anything.
@@ -44,23 +45,28 @@ export const fromOption = (
       return dispatcher === undefined || callbacks === undefined || inSettings(dispatcher, event) || callbacks.has(event)
     }
   })
-  if (!Layer.isLayer(engine)) {
+  if (!Layer.isLayer(engine) && typeof (engine as HookDispatcher | undefined)?.dispatch === "function") {
     const dispatcher = engine as HookDispatcher
-    if (typeof dispatcher?.dispatch !== "function") {
-      throw new TypeError("hooksMiddleware: `engine` must have a dispatch(event, payload) method, or be an Effect layer providing HookEngine")
-    }
     return {
       dispatch: (event, payload) => dispatcher.dispatch(event, payload),
       ...tests(() => dispatcher),
       close: async () => {}
     }
   }
-  const layer = engine as Layer.Layer<HookEngine.HookEngine, HookError.HookError>
+  if (typeof engine !== "object" || engine === null) {
+    throw new TypeError(
+      `hooksMiddleware: \`engine\` must be an engine with a dispatch(event, payload) method, an Effect layer providing HookEngine, or engine options ({ settings: [...] }); got ${engine === null ? "null" : typeof engine}`
+    )
+  }
   let built: Promise<PromiseEngine.PromiseHookEngine> | undefined
   let resolved: PromiseEngine.PromiseHookEngine | undefined
   const get = () => {
     // Loaded on demand: hosts that pass a dispatcher never load the core.
-    built ??= import("@agent-hooks/core").then((core) => core.PromiseEngine.fromLayer(layer)).then((engine) => (resolved = engine))
+    built ??= (Layer.isLayer(engine)
+      ? import("@agent-hooks/core").then((core) => core.PromiseEngine.fromLayer(engine as Layer.Layer<HookEngine.HookEngine, HookError.HookError>))
+      // Engine options: the Node engine (it runs on Node, Bun and Deno), owned by the middleware.
+      : import("@agent-hooks/node").then((node) => node.createHookEngine({ ...(onWarning === undefined ? {} : { onWarning }), ...(engine as HookEngine.EngineOptions) })))
+      .then((engine) => (resolved = engine))
     return built
   }
   return {

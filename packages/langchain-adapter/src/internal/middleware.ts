@@ -204,7 +204,14 @@ const stateInfo = (state: Record<string, unknown> | undefined): RunInfo | undefi
 
 /** @internal */
 export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
-  const engine = Engine.fromOption(options.engine, options.callbackEvents)
+  // Failures are heard: a guard that timed out, crashed or was skipped lets the tool run, so its
+  // warning goes to the console unless the host takes it.
+  const warn = options.onWarning ?? ((warning: string) => console.warn(`[agent-hooks] ${warning}`))
+  const engine = Engine.fromOption(
+    options.engine ?? (options.settings === undefined ? undefined : { settings: options.settings, ...(options.cwd === undefined ? {} : { projectDir: options.cwd }) }),
+    options.callbackEvents,
+    warn
+  )
   const cwd = options.cwd ?? process.cwd()
   const permissionMode = options.permissionMode ?? "default"
   let transcriptDir_: string | undefined = options.transcriptDir
@@ -214,7 +221,6 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
   const toolName = (name: string) => tools(name).name
   const beforeModelEvent = options.turnEvents === false ? undefined : options.turnEvents?.beforeModel ?? "BeforeModel"
   const afterModelEvent = options.turnEvents === false ? undefined : options.turnEvents?.afterModel ?? "AfterModel"
-  const warn = (warning: string) => options.onWarning?.(warning)
 
   /** Sessions that had their SessionStart and no SessionEnd yet. */
   const openSessions = new Map<string, { readonly transcriptPath: string; readonly perRun: boolean }>()
@@ -736,7 +742,7 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
 
   let closed = false
   const middleware = createMiddleware({
-    name: options.name ?? "agent-hooks",
+    name: options.name ?? "AgentHooksMiddleware",
     stateSchema,
     // beforeAgent finds its run info itself (the state has none yet, or the previous run's).
     beforeAgent: { canJumpTo: ["end"], hook: guarded(beforeAgent, () => undefined) as never },
@@ -757,19 +763,22 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     return { blocked: false, message: new HumanMessage({ content: prompt, id }), additionalContext: outcome.additionalContext }
   }
 
+  const close = async () => {
+    if (closed) return
+    closed = true
+    for (const id of [...openSessions.keys()]) await endSession(id, "other")
+    Transcript.closeAll()
+    await engine.close()
+  }
+
   return Object.assign(middleware, {
     submitPrompt,
     endSession: async (end?: { readonly sessionId?: string | undefined; readonly reason?: string | undefined }) => {
       const ids = end?.sessionId === undefined ? [...openSessions.keys()] : [end.sessionId]
       for (const id of ids) await endSession(id, end?.reason ?? "other")
     },
-    close: async () => {
-      if (closed) return
-      closed = true
-      for (const id of [...openSessions.keys()]) await endSession(id, "other")
-      Transcript.closeAll()
-      await engine.close()
-    },
-    toolName
+    close,
+    toolName,
+    [Symbol.asyncDispose]: () => close()
   }) as unknown as HooksMiddleware
 }

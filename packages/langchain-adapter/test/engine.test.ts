@@ -1,0 +1,77 @@
+/**
+ * The engine as `hooksMiddleware` takes it: settings paths and engine options (an engine the
+ * middleware builds and owns), and failures that are heard (warnings on the console by default).
+ */
+import { join } from "node:path"
+import { AIMessage, HumanMessage } from "@langchain/core/messages"
+import type { ToolMessage } from "@langchain/core/messages"
+import { createAgent, fakeModel } from "langchain"
+import { afterEach, describe, expect, it, vi } from "vitest"
+import { hooksMiddleware } from "@agent-hooks/langchain-adapter"
+import { bashTool, fakeEngine, fixtureCommand, settingsFile, tempDir } from "./helpers.ts"
+
+const command = (cmd: string, extra: Record<string, unknown> = {}) => ({ type: "command", command: cmd, ...extra })
+const user = (content: string) => ({ messages: [new HumanMessage(content)] })
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+describe("failures are heard", () => {
+  it("by default a hook that timed out is reported on the console, and the tool call goes on", async () => {
+    const warned: Array<string> = []
+    vi.spyOn(console, "warn").mockImplementation((...args: Array<unknown>) => {
+      warned.push(args.map(String).join(" "))
+    })
+    const { dir, file } = settingsFile({ PreToolUse: [{ matcher: "Bash", hooks: [command("sleep 5", { timeout: 1 })] }] })
+    const hooks = hooksMiddleware({ settings: [file], cwd: dir, transcriptDir: join(dir, "t") })
+    const { bash, ran } = bashTool()
+    const model = fakeModel().respondWithTools([{ name: "bash", args: { command: "ls" } }]).respond(new AIMessage("ok"))
+    const agent = createAgent({ model, tools: [bash], middleware: [hooks] })
+
+    await agent.invoke(user("list"))
+    await hooks.close()
+
+    expect(ran).toEqual(["ls"])
+    expect(warned.some((line) => line.startsWith("[agent-hooks]") && line.includes("timed out"))).toBe(true)
+  })
+
+  it("a host's onWarning takes the warnings instead of the console", async () => {
+    const console_ = vi.spyOn(console, "warn").mockImplementation(() => {})
+    const engine = fakeEngine((event) => event === "Stop" ? { warnings: ["a Stop hook crashed"] } : undefined)
+    const warnings: Array<string> = []
+    const agent = createAgent({
+      model: fakeModel().respond(new AIMessage("ok")),
+      tools: [],
+      middleware: [hooksMiddleware({ engine, transcriptDir: tempDir(), onWarning: (w) => warnings.push(w) })]
+    })
+    await agent.invoke(user("hi"))
+    expect(warnings).toEqual(["a Stop hook crashed"])
+    expect(console_).not.toHaveBeenCalled()
+  })
+})
+
+describe("engine options", () => {
+  it("settings paths: the middleware builds the engine, runs real hooks with it, and close() releases it", async () => {
+    const { dir, file } = settingsFile({ PreToolUse: [{ matcher: "Bash", hooks: [command(fixtureCommand("block-rm.sh"))] }] })
+    const { bash, ran } = bashTool()
+    const model = fakeModel()
+      .respondWithTools([{ name: "bash", args: { command: "rm -rf /" }, id: "x1" }])
+      .respond(new AIMessage("I will not."))
+    const hooks = hooksMiddleware({ engine: { settings: [file], projectDir: dir }, transcriptDir: join(dir, "t") })
+    expect(hooks.name).toBe("AgentHooksMiddleware")
+    const agent = createAgent({ model, tools: [bash], middleware: [hooks] })
+
+    const result = await agent.invoke(user("clean up"))
+
+    expect(ran).toEqual([])
+    const denied = result.messages.find((m) => (m as ToolMessage).tool_call_id === "x1") as ToolMessage
+    expect(denied.content).toContain("rm -rf is not allowed here")
+    await hooks[Symbol.asyncDispose]()
+    await hooks.close()
+  })
+
+  it("a bad engine is a clear error at construction", () => {
+    expect(() => hooksMiddleware({ engine: "hooks.json" as never })).toThrow(/engine.*dispatch.*layer.*engine options.*got string/)
+  })
+})
