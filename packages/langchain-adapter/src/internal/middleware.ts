@@ -7,8 +7,10 @@ import { Command, getConfig, interrupt, isCommand, isGraphBubbleUp } from "@lang
 import { withLangGraph } from "@langchain/langgraph/zod"
 import * as StopGuard from "@agent-hooks/core/StopGuard"
 import { createMiddleware } from "langchain"
+import type { AgentMiddleware } from "langchain"
 import { z } from "zod"
 import type { DispatchOutcome, HooksMiddleware, HooksMiddlewareOptions, PromptSubmission } from "../HooksMiddleware.ts"
+import * as Compaction from "./compaction.ts"
 import * as Engine from "./engine.ts"
 import { appendText, contentText, messageText, messageType } from "./messages.ts"
 import * as Review from "./review.ts"
@@ -771,7 +773,23 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     await engine.close()
   }
 
+  const compaction = <M extends AgentMiddleware>(summarization: M): M =>
+    Compaction.wrap(summarization, {
+      stateSchema,
+      pre: async (state, runtime) => {
+        const info = infoOf(state, runtime)
+        transcriptOf(info).sync(state["messages"] as Array<BaseMessage> | undefined)
+        const outcome = await dispatch("PreCompact", { ...common(info, false), trigger: "auto", custom_instructions: "" })
+        return { blocked: outcome.blocked }
+      },
+      post: async (state, runtime, summary) => {
+        if (!engine.hasHooks("PostCompact")) return
+        await dispatch("PostCompact", { ...common(infoOf(state, runtime), false), trigger: "auto", compact_summary: summary })
+      }
+    })
+
   return Object.assign(middleware, {
+    compaction,
     submitPrompt,
     endSession: async (end?: { readonly sessionId?: string | undefined; readonly reason?: string | undefined }) => {
       const ids = end?.sessionId === undefined ? [...openSessions.keys()] : [end.sessionId]
