@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages"
 import { Command, MemorySaver } from "@langchain/langgraph"
 import { createAgent, fakeModel, tool } from "langchain"
@@ -486,9 +486,26 @@ describe("callbackEvents: events without a hook are not dispatched", () => {
     expect(lines[5]!.message!.content).toEqual([{ type: "text", text: "all done" }])
   })
 
-  it("with no hook dispatched at all, the transcript is still written by the end of the run, and when the run fails", async () => {
+  it("an engine with no hook for any event of the agent loop costs nothing: no dispatch, no transcript, no state", async () => {
     const dir = tempDir()
-    const engine = Object.assign(fakeEngine(), { settings: { hooks: {} } })
+    const engine = Object.assign(fakeEngine(), { settings: { hooks: { ConfigChange: [{}] } } })
+    const model = fakeModel().respond(new AIMessage("ok"))
+    const hooks = hooksMiddleware({ engine, callbackEvents: [], transcriptDir: dir })
+    const agent = createAgent({ model, tools: [], checkpointer: new MemorySaver(), middleware: [hooks] })
+    const config = { configurable: { thread_id: "nothing-hooked" } }
+
+    const result = await agent.invoke(user("hi"), config)
+    await hooks.close()
+
+    expect(lastText(result.messages)).toBe("ok")
+    expect(engine.events()).toEqual([])
+    expect(readdirSync(dir)).toEqual([])
+    expect(Object.keys((await agent.getState(config)).values)).toEqual(["messages"])
+  })
+
+  it("with no hook dispatched in a run, the transcript is still written by the end of the run, and when the run fails", async () => {
+    const dir = tempDir()
+    const engine = Object.assign(fakeEngine(), { settings: { hooks: { PostToolUse: [{}] } } })
     const model = fakeModel().respond(new AIMessage("ok")).respond(new Error("model down"))
     const hooks = hooksMiddleware({ engine, callbackEvents: [], sessionId: "quiet", transcriptDir: dir })
     const agent = createAgent({ model, tools: [], middleware: [hooks] })

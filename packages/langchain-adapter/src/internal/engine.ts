@@ -12,6 +12,11 @@ export interface Engine {
    * none, and the programmatic hooks were declared (`callbackEvents`) without it.
    */
   readonly hasHooks: (event: string) => boolean
+  /**
+   * The events that have any hook, when the engine tells so now (a built engine that names its
+   * hooked events, or settings plus the declared callback events); `undefined` when not known yet.
+   */
+  readonly hooked: () => ReadonlySet<string> | undefined
   /** Releases the engine when the adapter built it (from a layer or from engine options). */
   readonly close: () => Promise<void>
 }
@@ -47,8 +52,15 @@ export const fromOption = (
   })
   if (!Layer.isLayer(engine) && typeof (engine as HookDispatcher | undefined)?.dispatch === "function") {
     const dispatcher = engine as HookDispatcher
+    const hooked = (): ReadonlySet<string> | undefined => {
+      if (dispatcher.hookedEvents !== undefined && callbacks === undefined) return dispatcher.hookedEvents
+      const hooks = dispatcher.settings?.hooks
+      if (hooks === undefined || callbacks === undefined) return undefined
+      return new Set([...Object.keys(hooks).filter((event) => (hooks[event]?.length ?? 0) > 0), ...callbacks])
+    }
     return {
       dispatch: (event, payload) => dispatcher.dispatch(event, payload),
+      hooked,
       ...tests(() => dispatcher),
       close: async () => {}
     }
@@ -71,6 +83,7 @@ export const fromOption = (
   }
   return {
     dispatch: async (event, payload) => (await get()).dispatch(event, payload),
+    hooked: () => undefined,
     ...tests(() => resolved),
     close: async () => {
       if (built === undefined) return

@@ -204,6 +204,22 @@ const stateInfo = (state: Record<string, unknown> | undefined): RunInfo | undefi
   return info !== null && info !== undefined && typeof info.sessionId === "string" ? info : undefined
 }
 
+/** The events the middleware dispatches from the agent loop (not `submitPrompt`, `compaction`). */
+const agentLoopEvents = (beforeModel: string | undefined, afterModel: string | undefined): ReadonlyArray<string> => [
+  "SessionStart",
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "Notification",
+  "Stop",
+  "SubagentStart",
+  "SubagentStop",
+  "SessionEnd",
+  ...(beforeModel === undefined ? [] : [beforeModel]),
+  ...(afterModel === undefined ? [] : [afterModel])
+]
+
 /** @internal */
 export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
   // Failures are heard: a guard that timed out, crashed or was skipped lets the tool run, so its
@@ -743,16 +759,25 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
   }
 
   let closed = false
-  const middleware = createMiddleware({
-    name: options.name ?? "AgentHooksMiddleware",
-    stateSchema,
-    // beforeAgent finds its run info itself (the state has none yet, or the previous run's).
-    beforeAgent: { canJumpTo: ["end"], hook: guarded(beforeAgent, () => undefined) as never },
-    wrapModelCall: guarded(wrapModelCall, (request) => request.state) as never,
-    afterModel: { canJumpTo: ["model"], hook: guarded(afterModel, (state) => state) as never },
-    afterAgent: { canJumpTo: ["model"], hook: guarded(afterAgent, (state) => state) as never },
-    wrapToolCall: guarded(wrapToolCall, (request) => request.state) as never
-  })
+  // What LangChain runs costs even when it does nothing (a state channel about 0.5 ms per run, a
+  // node 0.1 to 0.3 ms): an engine known to have no hook for any event of the agent loop gets a
+  // middleware with nothing in it, and the review node (afterModel) is there only when PreToolUse
+  // may have hooks.
+  const hooked = engine.hooked()
+  const anyHooked = hooked === undefined || agentLoopEvents(beforeModelEvent, afterModelEvent).some((event) => hooked.has(event))
+  const mayAsk = hooked === undefined || hooked.has("PreToolUse")
+  const middleware = anyHooked
+    ? createMiddleware({
+      name: options.name ?? "AgentHooksMiddleware",
+      stateSchema,
+      // beforeAgent finds its run info itself (the state has none yet, or the previous run's).
+      beforeAgent: { canJumpTo: ["end"], hook: guarded(beforeAgent, () => undefined) as never },
+      wrapModelCall: guarded(wrapModelCall, (request) => request.state) as never,
+      ...(mayAsk ? { afterModel: { canJumpTo: ["model"], hook: guarded(afterModel, (state) => state) as never } } : {}),
+      afterAgent: { canJumpTo: ["model"], hook: guarded(afterAgent, (state) => state) as never },
+      wrapToolCall: guarded(wrapToolCall, (request) => request.state) as never
+    })
+    : createMiddleware({ name: options.name ?? "AgentHooksMiddleware" })
   const submitPrompt = async (prompt: string, config?: { readonly configurable?: Record<string, unknown> | undefined }): Promise<PromptSubmission> => {
     const thread = config?.configurable?.["thread_id"]
     const sessionId = options.sessionId ?? (typeof thread === "string" || typeof thread === "number" ? String(thread) : randomUUID())
