@@ -1,0 +1,8 @@
+#!/bin/sh
+# PreToolUse (Bash): deploys need a human. permissionDecision "ask" interrupts a LangChain agent
+# that has a checkpointer (one interrupt per model turn, humanInTheLoopMiddleware's shape).
+input=$(cat)
+case "$input" in
+  *'"command":"deploy '*) printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"Deploys need a human: check the target first."}}\n' ;;
+esac
+exit 0
