@@ -4,12 +4,14 @@
  *
  * | hook event | where it runs |
  * | --- | --- |
- * | SessionStart | `beforeAgent`, the first time a session is seen |
- * | UserPromptSubmit | `beforeAgent`, for the prompt of the run |
- * | PreToolUse | `wrapToolCall`, before the tool |
+ * | SessionStart | `beforeAgent`, the first time a session is seen (its context before the first prompt) |
+ * | UserPromptSubmit | `beforeAgent`, for the prompt of the run (or `submitPrompt`, before the run) |
+ * | PreToolUse | `wrapModelCall`, for every tool call of the model's message; applied in `wrapToolCall`; an `ask` interrupts in `afterModel` |
+ * | Notification | `wrapModelCall`, when the adapter is about to ask a human |
  * | PostToolUse / PostToolUseFailure | `wrapToolCall`, after the tool (or its error) |
  * | Stop / SubagentStop | `afterAgent` |
  * | SubagentStart | `beforeAgent` of an agent run from a tool of a hooked agent |
+ * | PreCompact / PostCompact | around `summarizationMiddleware`, wrapped with `compaction()` |
  * | SessionEnd | end of the run, also one that throws (runs without a checkpointer and without a thread), else `endSession()` / `close()` |
  * | BeforeModel / AfterModel | `wrapModelCall`, before / after each model call (host events, only when configured) |
  *
@@ -17,15 +19,12 @@
  *
  * ```ts
  * import { createAgent } from "langchain"
- * import { createHookEngine } from "@agent-hooks/node"
  * import { hooksMiddleware } from "@agent-hooks/langchain-adapter"
  *
- * const engine = await createHookEngine({ settings: ["./hooks.json"], projectDir: process.cwd() })
- * const hooks = hooksMiddleware({ engine, toolNames: { shell: "Bash" } })
- * const agent = createAgent({ model, tools, middleware: [hooks] })
- * const result = await agent.invoke({ messages: [{ role: "user", content: "clean up /tmp" }] })
- * await hooks.close()
- * await engine.close()
+ * await using hooks = hooksMiddleware({ settings: ["./hooks.json"], toolNames: { shell: "Bash" } })
+ * const agent = createAgent({ model, tools, checkpointer, middleware: [hooks] })
+ * const result = await agent.invoke({ messages: [{ role: "user", content: "clean up /tmp" }] }, config)
+ * // result.__interrupt__: the calls the hooks asked about; resume with new Command({ resume: { decisions } })
  * ```
  *
  * @since 0.1.0
