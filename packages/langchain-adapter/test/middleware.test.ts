@@ -500,7 +500,7 @@ describe("callbackEvents: events without a hook are not dispatched", () => {
     expect(lastText(result.messages)).toBe("ok")
     expect(engine.events()).toEqual([])
     expect(readdirSync(dir)).toEqual([])
-    expect(Object.keys((await agent.getState(config)).values)).toEqual(["messages"])
+    expect(Object.keys((await agent.graph.getState(config)).values)).toEqual(["messages"])
   })
 
   it("with no hook dispatched in a run, the transcript is still written by the end of the run, and when the run fails", async () => {

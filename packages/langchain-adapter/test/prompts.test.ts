@@ -44,13 +44,13 @@ describe("a blocked prompt leaves no trace", () => {
     expect(statSync(files[0]!).mode & 0o777).toBe(0o600)
     expect(statSync(transcriptDir).mode & 0o777).toBe(0o700)
 
-    const state = await agent.getState(config)
+    const state = await agent.graph.getState(config)
     expect(JSON.stringify(state.values)).not.toContain("hunter2")
     expect(JSON.stringify(blocked.messages)).not.toContain("hunter2")
     // LangGraph checkpoints a run's input before any middleware runs: that first checkpoint of the
     // run still holds the prompt. `submitPrompt` (next test) is how a host avoids it.
     const history: Array<string> = []
-    for await (const snapshot of agent.getStateHistory(config)) history.push(JSON.stringify(snapshot.values))
+    for await (const snapshot of agent.graph.getStateHistory(config)) history.push(JSON.stringify(snapshot.values))
     expect(history.filter((values) => values.includes("hunter2"))).toHaveLength(1)
   })
 
@@ -79,7 +79,7 @@ describe("a blocked prompt leaves no trace", () => {
     const prompts = readFileSync(log, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l).prompt)
     expect(prompts).toEqual(["my password is hunter2", "explain the code"])
     const history: Array<string> = []
-    for await (const snapshot of agent.getStateHistory(config)) history.push(JSON.stringify(snapshot.values))
+    for await (const snapshot of agent.graph.getStateHistory(config)) history.push(JSON.stringify(snapshot.values))
     expect(history.length).toBeGreaterThan(0)
     expect(history.some((values) => values.includes("hunter2"))).toBe(false)
     await hooks.close()
