@@ -482,6 +482,8 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     // PreToolUse runs as soon as the model asks for its tools, and its decisions are committed with
     // the model's message: the interrupt for an `ask` (afterModel) and the tool calls read them, so
     // a resume never runs the hooks again for a decided call.
+    // The transcript names a message by its id: one the state will assign later would be written twice.
+    if (typeof response.id !== "string" || response.id === "") response.id = randomUUID()
     transcriptOf(info).sync([...(messages ?? []), response])
     const records = await Promise.all(calls.map((call) => decide(info, call)))
     const decided = Object.fromEntries(calls.map((call, i) => [call.id!, records[i]!]))
