@@ -56,7 +56,13 @@ export type DispatchOutcome =
     | "systemMessages"
     | "warnings"
   >
-  & { readonly hookSpecificOutput?: Record<string, unknown> | null | undefined }
+  & {
+    readonly hookSpecificOutput?: Record<string, unknown> | null | undefined
+    /** The hooks that ran (the real engine's `Outcome.hooks`); an empty list lets the adapter skip recording. */
+    readonly hooks?: ReadonlyArray<unknown> | undefined
+    /** The `async` hooks started (the real engine's `Outcome.asyncHooks`). */
+    readonly asyncHooks?: ReadonlyArray<unknown> | undefined
+  }
 
 /**
  * Anything that runs hooks: the Promise engine of `createHookEngine` (from `@agent-hooks/node`,

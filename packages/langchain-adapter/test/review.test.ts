@@ -8,7 +8,8 @@ import { join } from "node:path"
 import { AIMessage, HumanMessage } from "@langchain/core/messages"
 import type { ToolMessage } from "@langchain/core/messages"
 import { Command, MemorySaver } from "@langchain/langgraph"
-import { createAgent, fakeModel } from "langchain"
+import { createAgent, fakeModel, tool } from "langchain"
+import { z } from "zod"
 import { describe, expect, it } from "vitest"
 import { hooksMiddleware } from "@agent-hooks/langchain-adapter"
 import type { HooksReviewRequest } from "@agent-hooks/langchain-adapter"
@@ -166,5 +167,35 @@ describe("a human's decision stands", () => {
     expect(ran).toEqual([])
     expect(model.callCount).toBe(2)
     expect(lastText(result.messages)).toBe("ok, I will not deploy")
+  })
+
+  it("each PreToolUse hook runs once per call, also one that says nothing; hooks that match nothing leave the state alone", async () => {
+    const dir = tempDir()
+    const log = join(dir, "pre.jsonl")
+    const { engine } = await realEngine({
+      PreToolUse: [
+        { matcher: "Bash", hooks: [command(fixtureCommand("log-event.sh", log))] },
+        { matcher: "Write|Edit", hooks: [command("exit 2")] }
+      ]
+    })
+    const { bash, ran } = bashTool()
+    const model = fakeModel()
+      .respondWithTools([{ name: "bash", args: { command: "ls" }, id: "l1" }, { name: "bash", args: { command: "pwd" }, id: "l2" }])
+      .respond(new AIMessage("done"))
+    const quiet = fakeModel().respondWithTools([{ name: "lookup", args: { q: "x" }, id: "m1" }]).respond(new AIMessage("done"))
+    const lookup = tool(async () => "found", { name: "lookup", description: "d", schema: z.object({ q: z.string() }) })
+    const checkpointer = new MemorySaver()
+    const hooks = hooksMiddleware({ engine, transcriptDir: dir })
+
+    await createAgent({ model, tools: [bash], checkpointer, middleware: [hooks] }).invoke(user("look"), { configurable: { thread_id: "logged" } })
+    expect([...ran].sort()).toEqual(["ls", "pwd"])
+    expect(readFileSync(log, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l).tool_use_id).sort()).toEqual(["l1", "l2"])
+
+    const agent = createAgent({ model: quiet, tools: [lookup], checkpointer, middleware: [hooks] })
+    const config = { configurable: { thread_id: "unmatched" } }
+    const result = await agent.invoke(user("find"), config)
+    expect(lastText(result.messages)).toBe("done")
+    const state = (await agent.graph.getState(config)).values as { _agentHooks?: { calls?: unknown } }
+    expect(state._agentHooks?.calls ?? null).toBeNull()
   })
 })

@@ -51,6 +51,8 @@ interface CallRecord {
   /** The hook's `stopReason` when it said `continue: false`. */
   readonly halt: string | null
   readonly answer?: Review.Answer | undefined
+  /** No hook ran for the call. */
+  readonly quiet?: boolean | undefined
 }
 
 const asks = (record: CallRecord) => !record.blocked && (record.decision === "ask" || record.decision === "defer")
@@ -195,7 +197,9 @@ const nothingHappened = (event: string): DispatchOutcome => ({
   updatedInput: null,
   additionalContext: [],
   systemMessages: [],
-  warnings: []
+  warnings: [],
+  hooks: [],
+  asyncHooks: []
 })
 
 /** The run info a hook's state holds, if any (set by `beforeAgent`). */
@@ -247,6 +251,14 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
    * and run again is not started twice. A per-run session's id leaves with its SessionEnd.
    */
   const startedSessions = new Set<string>()
+  /** Tool calls for which no PreToolUse hook ran when the model asked for them: id → input (JSON). */
+  const quietCalls = new Map<string, string>()
+  const quietRecord = (id: string): CallRecord | undefined => {
+    const input = quietCalls.get(id)
+    if (input === undefined) return undefined
+    quietCalls.delete(id)
+    return { input, blocked: false, decision: null, reason: null, updatedInput: null, additionalContext: [], halt: null, quiet: true }
+  }
   /** Prompts that `submitPrompt` let through, by message id: their UserPromptSubmit outcome. */
   const submittedPrompts = new Map<string, DispatchOutcome>()
 
@@ -487,6 +499,11 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     transcriptOf(info).sync([...(messages ?? []), response])
     const records = await Promise.all(calls.map((call) => decide(info, call)))
     const decided = Object.fromEntries(calls.map((call, i) => [call.id!, records[i]!]))
+    if (records.every((record) => record.quiet === true)) {
+      // No hook ran for any call of the turn: the state is not written; the tool calls know it from here.
+      for (const [i, call] of calls.entries()) quietCalls.set(call.id!, records[i]!.input)
+      return response
+    }
     const asked = calls.filter((call) => asks(decided[call.id!]!))
     // Notification where the adapter is about to ask a human (once: this node is not run again).
     if (asked.length > 0 && hasCheckpointer()) await notify(info, asked.map((call) => toolName(call.name)))
@@ -505,7 +522,9 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
       reason: pre.reason,
       updatedInput: pre.updatedInput,
       additionalContext: pre.additionalContext,
-      halt: pre.continue ? null : pre.stopReason ?? "Stopped by a PreToolUse hook"
+      halt: pre.continue ? null : pre.stopReason ?? "Stopped by a PreToolUse hook",
+      // The engine says no hook ran (none matched): nothing to record in the state.
+      ...(pre.hooks !== undefined && pre.hooks.length === 0 && (pre.asyncHooks ?? []).length === 0 ? { quiet: true } : {})
     }
   }
 
@@ -668,7 +687,7 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
 
     // Decided when the model asked for the call (and answered by a human after an ask): the
     // hooks do not run again. A call decided on other arguments, or never seen, is decided here.
-    const recorded = call.id === undefined ? undefined : info.calls?.[call.id]
+    const recorded = call.id === undefined ? undefined : info.calls?.[call.id] ?? quietRecord(call.id)
     let pre = recorded !== undefined && recorded.input === JSON.stringify(toolInput) ? recorded : await decide(info, call)
     if (pre.halt !== null) halt ??= pre.halt
     noteContext("PreToolUse", pre.additionalContext)
