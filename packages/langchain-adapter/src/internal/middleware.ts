@@ -716,6 +716,20 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     const args = pre.updatedInput === null ? call.args : tool.fromInput(pre.updatedInput)
     const effective = call === request.toolCall && pre.updatedInput === null ? request : { ...request, toolCall: { ...call, args } }
     const subagentType = typeof input["subagent_type"] === "string" ? input["subagent_type"] : null
+    /** PostToolUseFailure: the tool threw, or returned an error result. */
+    const failed = async (error: string, durationMs: number) => {
+      const failure = await dispatch("PostToolUseFailure", {
+        ...base,
+        tool_input: input,
+        tool_use_id: call.id,
+        error,
+        is_interrupt: false,
+        duration_ms: durationMs
+      })
+      stopIfAsked("PostToolUseFailure", failure)
+      noteContext("PostToolUseFailure", failure.additionalContext)
+      if (failure.blocked && failure.reason !== null) notes.push(reminder(`PostToolUseFailure:${tool.name} hook feedback`, failure.reason))
+    }
     const started = performance.now()
     let result: ToolMessage | Command
     try {
@@ -723,17 +737,7 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     } catch (error) {
       if (isGraphBubbleUp(error)) throw error
       const message = error instanceof Error ? error.message : String(error)
-      const failure = await dispatch("PostToolUseFailure", {
-        ...base,
-        tool_input: input,
-        tool_use_id: call.id,
-        error: message,
-        is_interrupt: false,
-        duration_ms: Math.round(performance.now() - started)
-      })
-      stopIfAsked("PostToolUseFailure", failure)
-      noteContext("PostToolUseFailure", failure.additionalContext)
-      if (failure.blocked && failure.reason !== null) notes.push(reminder(`PostToolUseFailure:${tool.name} hook feedback`, failure.reason))
+      await failed(message, Math.round(performance.now() - started))
       return refuse(`Error: ${message}\n Please fix your mistakes.`)
     }
     const durationMs = Math.round(performance.now() - started)
@@ -741,17 +745,7 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     const text = original === undefined ? "" : contentText(original.content)
     let replacementContent: string | Array<unknown> | undefined
     if (original !== undefined && original.status === "error") {
-      const failure = await dispatch("PostToolUseFailure", {
-        ...base,
-        tool_input: input,
-        tool_use_id: call.id,
-        error: text,
-        is_interrupt: false,
-        duration_ms: durationMs
-      })
-      stopIfAsked("PostToolUseFailure", failure)
-      noteContext("PostToolUseFailure", failure.additionalContext)
-      if (failure.blocked && failure.reason !== null) notes.push(reminder(`PostToolUseFailure:${tool.name} hook feedback`, failure.reason))
+      await failed(text, durationMs)
     } else {
       const post = await dispatch("PostToolUse", {
         ...base,
