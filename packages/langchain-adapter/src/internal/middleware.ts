@@ -502,6 +502,11 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     if (records.every((record) => record.quiet === true)) {
       // No hook ran for any call of the turn: the state is not written; the tool calls know it from here.
       for (const [i, call] of calls.entries()) quietCalls.set(call.id!, records[i]!.input)
+      // A call that never reaches the tools (the run ended first) is forgotten in time.
+      for (const id of quietCalls.keys()) {
+        if (quietCalls.size <= 1000) break
+        quietCalls.delete(id)
+      }
       return response
     }
     const asked = calls.filter((call) => asks(decided[call.id!]!))
