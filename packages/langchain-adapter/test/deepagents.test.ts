@@ -1,4 +1,5 @@
 import { AIMessage, HumanMessage } from "@langchain/core/messages"
+import { Command, MemorySaver } from "@langchain/langgraph"
 import { createDeepAgent } from "deepagents"
 import { fakeModel } from "langchain"
 import { describe, expect, it } from "vitest"
@@ -60,5 +61,34 @@ describe("deepagents", () => {
     expect(ran).toEqual([])
     const bashCall = engine.dispatched.find((d) => d.event === "PreToolUse" && d.payload["tool_name"] === "Bash")!
     expect(bashCall.payload["agent_type"]).toBe("janitor")
+  })
+
+  it("a PreToolUse ask inside a subagent interrupts the run; the answer resumes it and the hooks do not run again", async () => {
+    const engine = fakeEngine((event, payload) =>
+      event === "PreToolUse" && JSON.stringify(payload["tool_input"]).includes("deploy")
+        ? { decision: "ask" as const, reason: "deploys need a human" }
+        : undefined
+    )
+    const { bash, ran } = bashTool()
+    const model = fakeModel()
+      .respondWithTools([{ name: "task", args: { description: "ship it", subagent_type: "general-purpose" }, id: "t1" }])
+      .respondWithTools([{ name: "bash", args: { command: "deploy prod" }, id: "b1" }])
+      .respond(new AIMessage("subagent: deployed"))
+      .respond(new AIMessage("main: shipped"))
+    const hooks = hooksMiddleware({ engine, transcriptDir: tempDir() })
+    const agent = createDeepAgent(withHooks({ model, tools: [bash], checkpointer: new MemorySaver() }, hooks))
+    const config = { configurable: { thread_id: "deep-ask" } }
+
+    const first = await agent.invoke({ messages: [new HumanMessage("ship")] }, config)
+    const request = (first as { __interrupt__?: Array<{ value: { actionRequests: Array<{ name: string; args: unknown }> } }> }).__interrupt__?.[0]?.value
+    expect(request?.actionRequests).toEqual([expect.objectContaining({ name: "bash", args: { command: "deploy prod" } })])
+    expect(ran).toEqual([])
+
+    const result = await agent.invoke(new Command({ resume: { decisions: [{ type: "approve" }] } }), config)
+
+    expect(ran).toEqual(["deploy prod"])
+    expect(lastText(result.messages)).toBe("main: shipped")
+    const asked = engine.dispatched.filter((d) => d.event === "PreToolUse" && d.payload["tool_name"] === "Bash")
+    expect(asked).toHaveLength(1)
   })
 })
