@@ -128,8 +128,8 @@ export interface HooksMiddlewareOptions {
   /**
    * The engine: a `HookDispatcher` (e.g. `await createHookEngine(...)`, owned by the host), an
    * Effect layer that provides `HookEngine` (e.g. `NodeHookEngine.layer(...)`), or engine options
-   * (`{ settings: ["./hooks.json"], projectDir, ... }`, every option of the engine, its fail-closed
-   * options included). A layer or options are built into an engine once, on first use (options
+   * (`{ settings: ["./hooks.json"], projectDir, ... }`: every `EngineOptions` field is passed
+   * through, engine-wide fail-closed options included). A layer or options are built into an engine once, on first use (options
    * with `@agent-hooks/node`, which runs on Node, Bun and Deno), owned by the middleware and
    * released by `close()` (or `await using`). Either this or `settings`.
    */
