@@ -37,6 +37,13 @@ export interface PromiseHookEngine {
   readonly hookedEvents: ReadonlySet<string>
   /** Runs the hooks of `event` for `payload` (a JSON object). */
   readonly dispatch: (event: string, payload: Record<string, unknown>) => Promise<Outcome>
+  /**
+   * The outcome of dispatching `event` when no hook's matcher fits `payload`, synchronously (the
+   * plan's index); `undefined` when some hook may run: then `dispatch`.
+   *
+   * @since 0.2.0
+   */
+  readonly unmatched: (event: string, payload: Record<string, unknown>) => Outcome | undefined
   /** Removes and returns the results of `async` hooks that finished since the last call. */
   readonly takeAsyncResults: () => Promise<ReadonlyArray<AsyncResult>>
   /** Waits until every running `async` hook has finished. */

@@ -84,6 +84,12 @@ export interface HookDispatcher {
    * have it). When present, events outside it are not dispatched, without `callbackEvents`.
    */
   readonly hookedEvents?: ReadonlySet<string> | undefined
+  /**
+   * The outcome of a dispatch that would run no hook (no matcher fits), synchronously, else
+   * `undefined` (engines from `createHookEngine` have it). With it the middleware skips the
+   * transcript write and the engine call for such events.
+   */
+  readonly unmatched?: ((event: string, payload: Record<string, unknown>) => DispatchOutcome | undefined) | undefined
 }
 
 /**

@@ -5,7 +5,7 @@ import { createAgent, fakeModel, tool } from "langchain"
 import { describe, expect, it } from "vitest"
 import { z } from "zod"
 import { hooksMiddleware } from "@agent-hooks/langchain-adapter"
-import { bashTool, fakeEngine, lastText, seen, tempDir } from "./helpers.ts"
+import { bashTool, fakeEngine, lastText, outcome, seen, tempDir } from "./helpers.ts"
 
 const user = (content: string) => ({ messages: [new HumanMessage(content)] })
 
@@ -484,6 +484,27 @@ describe("callbackEvents: events without a hook are not dispatched", () => {
     const lines = transcriptLines(path)
     expect(lines.map((l) => l.type)).toEqual(["user", "assistant", "user", "assistant", "user", "assistant"])
     expect(lines[5]!.message!.content).toEqual([{ type: "text", text: "all done" }])
+  })
+
+  it("an event the engine says no hook matches (unmatched) is not dispatched and writes nothing before it; onOutcome still hears it", async () => {
+    const dir = tempDir()
+    const engine = Object.assign(fakeEngine(), {
+      settings: { hooks: { PreToolUse: [{}], Stop: [{}] } },
+      unmatched: (event: string) => (event === "PreToolUse" ? outcome("PreToolUse", { hooks: [] }) : undefined)
+    })
+    const reported: Array<string> = []
+    const { bash, ran } = bashTool()
+    const model = fakeModel().respondWithTools([{ name: "bash", args: { command: "ls" } }]).respond(new AIMessage("ok"))
+    const hooks = hooksMiddleware({ engine, callbackEvents: [], sessionId: "unmatched", transcriptDir: dir, onOutcome: (event) => reported.push(event) })
+    const agent = createAgent({ model, tools: [bash], middleware: [hooks] })
+
+    await agent.invoke(user("go"))
+
+    expect(ran).toEqual(["ls"])
+    expect(engine.events()).toEqual(["Stop"])
+    expect(reported).toEqual(["PreToolUse", "Stop"])
+    expect(transcriptLines(`${dir}/unmatched.jsonl`).map((l) => l.type)).toEqual(["user", "assistant", "user", "assistant"])
+    await hooks.close()
   })
 
   it("an engine with no hook for any event of the agent loop costs nothing: no dispatch, no transcript, no state", async () => {

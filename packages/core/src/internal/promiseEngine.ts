@@ -33,6 +33,7 @@ export const fromLayer = async (layer: Layer.Layer<HookEngine, HookError>): Prom
       const unmatched = engine.unmatched(event, payload)
       return unmatched !== undefined ? Promise.resolve(unmatched) : run(runtime, engine.dispatch(event, payload))
     },
+    unmatched: (event, payload) => (closed ? undefined : engine.unmatched(event, payload)),
     takeAsyncResults: () => run(runtime, engine.takeAsyncResults),
     awaitAsync: () => run(runtime, engine.awaitAsync),
     close: async () => {

@@ -5,6 +5,8 @@ import type { DispatchOutcome, HookDispatcher, HooksMiddlewareOptions } from "..
 /** The engine as the middleware uses it. */
 export interface Engine {
   readonly dispatch: (event: string, payload: Record<string, unknown>) => Promise<DispatchOutcome>
+  /** The outcome of a dispatch that would run no hook, when the engine can tell at once; else `undefined`. */
+  readonly unmatched: (event: string, payload: Record<string, unknown>) => DispatchOutcome | undefined
   /** `false` when the settings are known and have no hook for `event` (host turn events). */
   readonly mayHaveHooks: (event: string) => boolean
   /**
@@ -58,8 +60,10 @@ export const fromOption = (
       if (hooks === undefined || callbacks === undefined) return undefined
       return new Set([...Object.keys(hooks).filter((event) => (hooks[event]?.length ?? 0) > 0), ...callbacks])
     }
+    const unmatched = dispatcher.unmatched
     return {
       dispatch: (event, payload) => dispatcher.dispatch(event, payload),
+      unmatched: unmatched === undefined ? () => undefined : (event, payload) => unmatched.call(dispatcher, event, payload),
       hooked,
       ...tests(() => dispatcher),
       close: async () => {}
@@ -83,6 +87,7 @@ export const fromOption = (
   }
   return {
     dispatch: async (event, payload) => (await get()).dispatch(event, payload),
+    unmatched: (event, payload) => resolved?.unmatched(event, payload),
     hooked: () => undefined,
     ...tests(() => resolved),
     close: async () => {

@@ -265,9 +265,11 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
   const dispatch = async (event: string, payload: Record<string, unknown>): Promise<DispatchOutcome> => {
     // No hook can run: nothing to dispatch, and the same outcome as a dispatch that ran none.
     if (!engine.hasHooks(event)) return nothingHappened(event)
-    // A hook may read transcript_path: it names every message so far.
-    Transcript.flushAll()
-    const outcome = await engine.dispatch(event, payload)
+    // No matcher fits (the engine can tell at once): no hook reads the transcript, nothing to call.
+    // Else a hook may read transcript_path: it names every message so far.
+    const unmatched = engine.unmatched(event, payload)
+    if (unmatched === undefined) Transcript.flushAll()
+    const outcome = unmatched ?? await engine.dispatch(event, payload)
     for (const warning of outcome.warnings ?? []) warn(warning)
     options.onOutcome?.(event, payload, outcome)
     return outcome
