@@ -126,6 +126,8 @@ export interface Plan {
   /** `HOME` of the options' env, for `if` rules on paths. */
   readonly home: string | undefined
   readonly sequential: boolean
+  /** A failing hook without its own `onFailure` blocks (engine option `failClosed` or `AGENT_HOOKS_FAIL_CLOSED`). */
+  readonly failClosed: boolean
   /** Consecutive Stop blocks after which the agent may stop (0: off). */
   readonly stopBlockCap: number
   /** SessionEnd's whole-event budget from the environment, in seconds; `undefined`: computed from the hooks. */
@@ -213,6 +215,8 @@ export interface PlanJson {
     readonly httpHookAllowedEnvVars: ReadonlyArray<string> | null
     readonly allowedCommands: ReadonlyArray<string> | null
     readonly sequential: boolean
+    readonly failClosed: boolean
+    readonly strict: boolean
     readonly dedupe: boolean
     readonly stopBlockCap: number
     readonly executionLog: string | null

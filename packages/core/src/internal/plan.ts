@@ -12,6 +12,7 @@ import * as Settings from "../Settings.ts"
 import { agentHooks } from "./preset.ts"
 import { byName, resolve as resolvePreset } from "./presets/registry.ts"
 import * as PosixPath from "./posixPath.ts"
+import { truthyEnv } from "./text.ts"
 
 /** Events a handler's `if` rule applies to; on any other event a handler with `if` never runs. */
 const TOOL_EVENTS = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"])
@@ -209,6 +210,7 @@ export const compile = (snapshot: Snapshot): Plan => {
     env: hookEnv,
     home: env["HOME"],
     sequential: options.sequential ?? loaded.sequential,
+    failClosed: options.failClosed === true || truthyEnv(env, "AGENT_HOOKS_FAIL_CLOSED"),
     stopBlockCap: options.stopBlockCap ?? envNumber(env, "AGENT_HOOKS_STOP_HOOK_BLOCK_CAP", "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP") ?? 8,
     sessionEndOverride: override === undefined ? undefined : override / 1000,
     pluginDataDirs: [...pluginRoots].map(pluginDataDir),
@@ -241,7 +243,8 @@ export const load = (options: EngineOptions): Effect.Effect<Snapshot, SettingsEr
       events: options.events,
       preset,
       agent: options.agent,
-      requireTrust: options.requireTrust
+      requireTrust: options.requireTrust,
+      strict: options.strict
     })
     return { settings, options: { ...options, preset }, projectDir, cwd }
   })
@@ -345,6 +348,8 @@ export const toJSON = (plan: Plan): PlanJson => ({
     httpHookAllowedEnvVars: plan.settings.httpHookAllowedEnvVars ?? null,
     allowedCommands: plan.settings.allowedCommands ?? null,
     sequential: plan.sequential,
+    failClosed: plan.failClosed,
+    strict: plan.settings.strict,
     dedupe: plan.settings.dedupe,
     stopBlockCap: plan.stopBlockCap,
     executionLog: plan.settings.executionLog ?? null
