@@ -45,6 +45,11 @@ export interface Snapshot {
   readonly projectDir: string
   /** Absolute. */
   readonly cwd: string
+  /**
+   * What load found at each script path a command hook's first word names (absolute path →
+   * `"ok" | "missing" | "not-executable" | "not-a-file"`); compile turns the bad ones into errors.
+   */
+  readonly scripts?: ReadonlyMap<string, "ok" | "missing" | "not-executable" | "not-a-file"> | undefined
 }
 
 /**
@@ -58,6 +63,11 @@ export interface PlanWarning {
   readonly file: string | undefined
   readonly path: string | undefined
   readonly message: string
+  /**
+   * `"error"`: the hook cannot work as written (its script is missing or not executable);
+   * `agent-hooks validate` exits 1. Absent: a warning.
+   */
+  readonly severity?: "error" | undefined
 }
 
 /**
@@ -231,3 +241,11 @@ export interface PlanJson {
  * @category conversions
  */
 export const toJSON: (plan: Plan) => PlanJson = internal.toJSON
+
+/**
+ * A plan warning as one line: `file at path: message`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export const render: (warning: PlanWarning) => string = internal.render

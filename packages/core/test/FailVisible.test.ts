@@ -1,5 +1,6 @@
 import * as HookEvent from "@agent-hooks/core/HookEvent"
 import * as HookInput from "@agent-hooks/core/HookInput"
+import * as Plan from "@agent-hooks/core/Plan"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit } from "effect"
 import { bash, cmd, group, harness, permission, settings, withEngine } from "./harness.ts"
@@ -163,4 +164,59 @@ describe("dispatches that could go unseen", () => {
     expect(HookInput.depthExceeds({ a: [{ b: {} }] }, 3)).toBe(true)
     expect(HookInput.depthExceeds("text", 0)).toBe(false)
   })
+})
+
+describe("what validate knows before anything runs", () => {
+  it.effect("a script that is missing or has no run bit is an error; PATH words, placeholders and other variables are not judged", () =>
+    Effect.gen(function*() {
+      const files = {
+        "/s/a.json": settings({
+          PreToolUse: [group(
+            "Bash",
+            cmd("$CLAUDE_PROJECT_DIR/.agent-hooks/guard.sh"),
+            cmd("\"${CLAUDE_PROJECT_DIR}/hooks/lint.sh\" --fix"),
+            cmd("./ok.sh"),
+            cmd("jq -r .tool_input"),
+            cmd("$OTHER/x.sh"),
+            cmd("${tool_input.command}")
+          )]
+        })
+      }
+      const h = harness(files)
+      const snapshot = yield* Effect.provide(Plan.load({ settings: Object.keys(files), projectDir: "/project", env: {} }), h.files)
+      expect([...(snapshot.scripts ?? new Map()).keys()].sort()).toEqual(["/project/.agent-hooks/guard.sh", "/project/hooks/lint.sh", "/project/ok.sh"])
+      const plan = Plan.compile({
+        ...snapshot,
+        scripts: new Map([["/project/.agent-hooks/guard.sh", "not-executable"], ["/project/hooks/lint.sh", "missing"], ["/project/ok.sh", "ok"]] as const)
+      })
+      expect(plan.warnings.filter((warning) => warning.severity === "error")).toEqual([
+        {
+          file: "/s/a.json",
+          path: "hooks.PreToolUse[0].hooks[0].command",
+          severity: "error",
+          message: "/project/.agent-hooks/guard.sh is not executable: the hook would fail with exit 126 and guard nothing; run: chmod +x /project/.agent-hooks/guard.sh"
+        },
+        {
+          file: "/s/a.json",
+          path: "hooks.PreToolUse[0].hooks[1].command",
+          severity: "error",
+          message: "/project/hooks/lint.sh does not exist: the hook would fail with exit 127 and guard nothing"
+        }
+      ])
+    }))
+
+  it.effect("heuristics warn: variables no engine sets, a tool matcher in the wrong case", () =>
+    Effect.gen(function*() {
+      const warnings: Array<string> = []
+      const h = harness(
+        { "/s/a.json": settings({ PostToolUse: [group("bash|Edit", cmd("echo \"$CLAUDE_TOOL_INPUT\" >> log"))] }) },
+        () => ({}),
+        { onWarning: (warning) => warnings.push(warning) }
+      )
+      yield* withEngine(h, () => Effect.void)
+      expect(warnings).toEqual(expect.arrayContaining([
+        `/s/a.json at hooks.PostToolUse[0].hooks[0].command: $CLAUDE_TOOL_INPUT is set by no engine: the hook reads the event as JSON on stdin (for example: jq -r '.tool_input')`,
+        `/s/a.json at hooks.PostToolUse[0].matcher: "bash" never matches Bash: tool names are case-sensitive`
+      ]))
+    }))
 })

@@ -18,6 +18,8 @@ export interface Harness {
   readonly spawner: ScriptedProcessSpawner.ScriptedLayer
   readonly written: Map<string, string>
   readonly layer: Layer.Layer<HookEngine.HookEngine, unknown>
+  /** The in-memory file system and Path, for loading a plan without an engine. */
+  readonly files: Layer.Layer<FileSystem.FileSystem | Path.Path>
 }
 
 /** Settings files (path → document), a script for the commands, engine options. */
@@ -41,7 +43,7 @@ export const harness = (
     managedDir: "/managed",
     ...options
   }).pipe(Layer.provide(Layer.mergeAll(spawner, fs, Path.layer)))
-  return { spawner, written, layer }
+  return { spawner, written, layer, files: Layer.mergeAll(fs, Path.layer) }
 }
 
 export const cmd = (command: string, extra: Record<string, unknown> = {}) => ({ type: "command", command, ...extra })

@@ -290,6 +290,11 @@ describe("HookEngine on Node, with real hook processes", () => {
     } finally {
       console.warn = original
     }
-    expect(warned).toEqual([expect.stringMatching(/^agent-hooks: hook ".*missing-guard\.sh" \(.*settings\.json\): .*127/)])
+    expect(warned).toEqual([
+      // When the engine loads: the script the hook names does not exist.
+      `agent-hooks: ${file} at hooks.PreToolUse[0].hooks[0].command: ${join(dir, "missing-guard.sh")} does not exist: the hook would fail with exit 127 and guard nothing`,
+      // When it dispatches: the hook could not run.
+      expect.stringMatching(/^agent-hooks: hook ".*missing-guard\.sh" \(.*settings\.json\): .*127/)
+    ])
   })
 })

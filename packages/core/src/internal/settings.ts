@@ -209,7 +209,8 @@ export const decode = (
       const spec = declared === undefined ? HookEvent.get(event) : HookEvent.custom(declared)
       if (spec === undefined) {
         const suggestion = HookEvent.suggest(event, events.map((custom) => custom.name))
-        problems.drop(
+        // An event this engine does not know (perhaps a newer agent's) warns but does not fail strict mode.
+        problems.warn(
           `${file} at ${formatPath(eventPath)}: unknown event "${event}"${suggestion ? ` (did you mean "${suggestion}"?)` : ""}; skipped`
         )
         continue
