@@ -249,6 +249,30 @@ describe("agent-hooks validate", () => {
     expect(result.status).toBe(1)
     expect(result.stderr).toContain(malformed)
   })
+  it("exit 1 on what it can know before anything runs: a handler that cannot be decoded, a script without its run bit or missing", () => {
+    const dir = join(scratch, "validate-errors")
+    mkdirSync(join(dir, "hooks"), { recursive: true })
+    writeFileSync(join(dir, "hooks", "guard.sh"), "#!/bin/sh\nexit 2\n", { mode: 0o644 })
+    const file = join(dir, "settings.json")
+    writeFileSync(file, JSON.stringify({
+      hooks: {
+        PreToolUse: [{
+          matcher: "Bash",
+          hooks: [
+            { type: "command", command: "$CLAUDE_PROJECT_DIR/hooks/guard.sh" },
+            { type: "command", command: "./hooks/gone.sh" },
+            { type: "command", command: "true", timeout: "10" }
+          ]
+        }]
+      }
+    }))
+    const result = cli(["validate", "--settings", file, "--project-dir", dir])
+    expect(result.status).toBe(1)
+    expect(result.stderr).toContain(`${join(dir, "hooks", "guard.sh")} is not executable: the hook would fail with exit 126 and guard nothing; run: chmod +x`)
+    expect(result.stderr).toContain(`${join(dir, "hooks", "gone.sh")} does not exist`)
+    expect(result.stderr).toContain(`hooks.PreToolUse[0].hooks[2].timeout: expected number`)
+    expect(result.stderr).toContain("3 errors")
+  })
 })
 
 describe("agent-hooks list", () => {

@@ -91,6 +91,21 @@ export interface EngineOptions {
   readonly requireTrust?: boolean | undefined
   /** Run the hooks of each event one after another in config order (overrides the settings' `sequential`). */
   readonly sequential?: boolean | undefined
+  /**
+   * Strict mode: a settings entry that cannot be decoded fails the load (a `SettingsError`) instead
+   * of being skipped with a warning. Also on with `AGENT_HOOKS_STRICT=1` or `"strict": true` in any
+   * settings file; nothing turns it off once one of them turns it on.
+   */
+  readonly strict?: boolean | undefined
+  /**
+   * Fail closed: every hook on an event that can block behaves as if it had `onFailure: "block"`:
+   * a hook that cannot start, crashes, times out or answers with output that cannot be read blocks
+   * the action (deny on permission events). Not on Stop, SubagentStop, TaskCompleted, TeammateIdle
+   * or for `async` hooks, where blocking means "keep going" and would loop. A handler's own
+   * `onFailure: "continue"` still wins. Also on with `AGENT_HOOKS_FAIL_CLOSED=1`. Default: off
+   * (Claude Code's behaviour: a failing hook is a non-blocking error).
+   */
+  readonly failClosed?: boolean | undefined
 }
 
 /**

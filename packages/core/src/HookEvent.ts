@@ -125,9 +125,11 @@ export const catalog: ReadonlyArray<HookEventSpec> = internal.catalog
 export const get: (name: string) => HookEventSpec | undefined = internal.get
 
 /**
- * For an unknown name, the known event it was probably meant to be (`preToolUse` → `PreToolUse`).
+ * For an unknown name, the known event it was probably meant to be: equal but for case, `_` and
+ * `-` (`preToolUse` → `PreToolUse`), else the nearest by edit distance (`PreToolUs` → `PreToolUse`).
+ * `declared` adds the names a preset or host declares beside the catalog.
  *
  * @since 0.1.0
  * @category catalog
  */
-export const suggest: (name: string) => string | undefined = internal.suggest
+export const suggest: (name: string, declared?: Iterable<string>) => string | undefined = internal.suggest

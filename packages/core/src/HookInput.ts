@@ -39,3 +39,21 @@ export const build: (
  * @category constructors
  */
 export const makeSessionId: () => string = internal.makeSessionId
+
+/**
+ * How deeply a payload's objects and arrays may nest (256 levels). A dispatch whose payload nests
+ * deeper fails with a `PayloadError` (the CLI: exit 1 with one line), instead of overflowing the
+ * stack while the hook's stdin is written.
+ *
+ * @since 0.2.0
+ * @category limits
+ */
+export const MAX_PAYLOAD_DEPTH: number = internal.MAX_PAYLOAD_DEPTH
+
+/**
+ * `true` when `value` nests objects or arrays deeper than `limit` levels (checked without recursion).
+ *
+ * @since 0.2.0
+ * @category limits
+ */
+export const depthExceeds: (value: unknown, limit: number) => boolean = internal.depthExceeds

@@ -63,6 +63,11 @@ export interface HookVerdict {
   readonly stderrNotice?: string | null | undefined
   /** Why it was classified so, or what was wrong with its output. */
   readonly messages: ReadonlyArray<string>
+  /**
+   * The hook's answer could not be read (stdout looked like a JSON object but did not parse), so
+   * whatever it decided was dropped. `onFailure: "block"` and fail-closed engines treat it as a failure.
+   */
+  readonly answerDropped?: boolean | undefined
 }
 
 /**

@@ -45,6 +45,11 @@ export interface Snapshot {
   readonly projectDir: string
   /** Absolute. */
   readonly cwd: string
+  /**
+   * What load found at each script path a command hook's first word names (absolute path →
+   * `"ok" | "missing" | "not-executable" | "not-a-file"`); compile turns the bad ones into errors.
+   */
+  readonly scripts?: ReadonlyMap<string, "ok" | "missing" | "not-executable" | "not-a-file"> | undefined
 }
 
 /**
@@ -58,6 +63,11 @@ export interface PlanWarning {
   readonly file: string | undefined
   readonly path: string | undefined
   readonly message: string
+  /**
+   * `"error"`: the hook cannot work as written (its script is missing or not executable);
+   * `agent-hooks validate` exits 1. Absent: a warning.
+   */
+  readonly severity?: "error" | undefined
 }
 
 /**
@@ -126,6 +136,8 @@ export interface Plan {
   /** `HOME` of the options' env, for `if` rules on paths. */
   readonly home: string | undefined
   readonly sequential: boolean
+  /** A failing hook without its own `onFailure` blocks (engine option `failClosed` or `AGENT_HOOKS_FAIL_CLOSED`). */
+  readonly failClosed: boolean
   /** Consecutive Stop blocks after which the agent may stop (0: off). */
   readonly stopBlockCap: number
   /** SessionEnd's whole-event budget from the environment, in seconds; `undefined`: computed from the hooks. */
@@ -213,6 +225,8 @@ export interface PlanJson {
     readonly httpHookAllowedEnvVars: ReadonlyArray<string> | null
     readonly allowedCommands: ReadonlyArray<string> | null
     readonly sequential: boolean
+    readonly failClosed: boolean
+    readonly strict: boolean
     readonly dedupe: boolean
     readonly stopBlockCap: number
     readonly executionLog: string | null
@@ -227,3 +241,11 @@ export interface PlanJson {
  * @category conversions
  */
 export const toJSON: (plan: Plan) => PlanJson = internal.toJSON
+
+/**
+ * A plan warning as one line: `file at path: message`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export const render: (warning: PlanWarning) => string = internal.render

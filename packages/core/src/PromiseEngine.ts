@@ -59,3 +59,13 @@ export interface PromiseHookEngine {
  * @category constructors
  */
 export const fromLayer: (layer: Layer.Layer<HookEngine, HookError>) => Promise<PromiseHookEngine> = internal.fromLayer
+
+/**
+ * The Promise facades' default `onWarning`: each warning on stderr through `console.warn`, prefixed
+ * `agent-hooks: `. A settings entry that was skipped, or a hook that could not run or whose answer
+ * was dropped, is never silent unless the host passes its own `onWarning`.
+ *
+ * @since 0.2.0
+ * @category warnings
+ */
+export const warnToConsole: (warning: string) => void = internal.warnToConsole

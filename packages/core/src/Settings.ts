@@ -189,7 +189,18 @@ export interface LoadedSettings {
   readonly executionLog: string | undefined
   /** Input fields a dialect's config supplies when the payload lacks them (pigo's `model`); later files win. */
   readonly inputDefaults?: Readonly<Record<string, unknown>> | undefined
+  /**
+   * Strict mode: on when the engine options, `AGENT_HOOKS_STRICT` or any settings file turn it on
+   * (no file can turn it off). A load in strict mode fails when `errors` is not empty.
+   */
+  readonly strict: boolean
   readonly warnings: ReadonlyArray<string>
+  /**
+   * The entries that were skipped because they could not be decoded (a wrong type such as
+   * `"timeout": "10"` or `"once": "false"`, an unknown handler `type`, a missing required field).
+   * Each is also in `warnings`. `agent-hooks validate` exits 1 when there is one.
+   */
+  readonly errors: ReadonlyArray<string>
 }
 
 /**
@@ -219,6 +230,8 @@ export interface LoadOptions {
   readonly agent?: string | undefined
   /** Hold back project and local files whose content was not approved (see `Trust`). */
   readonly requireTrust?: boolean | undefined
+  /** Fail the load when an entry cannot be decoded, instead of skipping it with a warning. */
+  readonly strict?: boolean | undefined
 }
 
 /**
@@ -242,7 +255,11 @@ export interface DecodedSettings {
   readonly executionLog?: string | undefined
   /** Input fields the config supplies when the payload lacks them (pigo's `model`). */
   readonly inputDefaults?: Readonly<Record<string, unknown>> | undefined
+  /** `"strict": true` in the file: strict mode for the whole load. */
+  readonly strict?: boolean | undefined
   readonly warnings: ReadonlyArray<string>
+  /** Entries skipped because they could not be decoded (each also in `warnings`). */
+  readonly errors?: ReadonlyArray<string> | undefined
 }
 
 /**

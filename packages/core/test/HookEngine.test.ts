@@ -1,62 +1,15 @@
-import * as HookEngine from "@agent-hooks/core/HookEngine"
-import type { ProcessRequest } from "@agent-hooks/core/ProcessSpawner"
-import * as ScriptedProcessSpawner from "@agent-hooks/test-utils/ScriptedProcessSpawner"
 import type { ScriptedRun } from "@agent-hooks/test-utils/ScriptedProcessSpawner"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Fiber, FileSystem, Layer, Path, PlatformError } from "effect"
+import { Effect, Fiber } from "effect"
 import { TestClock } from "effect/testing"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { bash, cmd, group, harness, permission, settings, withEngine } from "./harness.ts"
+import type { Harness } from "./harness.ts"
 
-// The engine on the scripted spawner and an in-memory file system: no real process, the
-// TestClock for timeouts and the kill ladder.
-
-const notFound = (path: string) =>
-  PlatformError.systemError({ _tag: "NotFound", module: "FileSystem", method: "readFileString", pathOrDescriptor: path })
-
-/** The command a scripted request runs (`/bin/sh -c <command>`), or the exec-form file. */
-const commandOf = (request: ProcessRequest): string => (request.file === "/bin/sh" ? request.args.at(-1)! : request.file)
-
-interface Harness {
-  readonly spawner: ScriptedProcessSpawner.ScriptedLayer
-  readonly written: Map<string, string>
-  readonly layer: Layer.Layer<HookEngine.HookEngine, unknown>
-}
-
-/** Settings files (path → document), a script for the commands, engine options. */
-const harness = (
-  files: Record<string, unknown>,
-  script: (command: string, request: ProcessRequest) => ScriptedRun = () => ({}),
-  options: Partial<HookEngine.EngineOptions> = {}
-): Harness => {
-  const spawner = ScriptedProcessSpawner.layer((request) => script(commandOf(request), request))
-  const written = new Map<string, string>()
-  const fs = FileSystem.layerNoop({
-    readFileString: (path) => (path in files ? Effect.succeed(JSON.stringify(files[path])) : Effect.fail(notFound(path))),
-    readDirectory: (path) => Effect.fail(notFound(path)),
-    makeDirectory: () => Effect.void,
-    writeFileString: (path, text) => Effect.sync(() => void written.set(path, (written.get(path) ?? "") + text))
-  })
-  const layer = HookEngine.layer({
-    settings: Object.keys(files),
-    projectDir: "/project",
-    env: { HOME: "/home/user", PATH: "/bin" },
-    managedDir: "/managed",
-    ...options
-  }).pipe(Layer.provide(Layer.mergeAll(spawner, fs, Path.layer)))
-  return { spawner, written, layer }
-}
-
-const cmd = (command: string, extra: Record<string, unknown> = {}) => ({ type: "command", command, ...extra })
-const group = (matcher: string | undefined, ...hooks: ReadonlyArray<unknown>) => (matcher === undefined ? { hooks } : { matcher, hooks })
-const settings = (hooks: Record<string, ReadonlyArray<unknown>>, extra: Record<string, unknown> = {}) => ({ hooks, ...extra })
-const bash = (command: string) => ({ tool_name: "Bash", tool_input: { command } })
-const permission = (decision: string, reason: string) =>
-  ({ stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: decision, permissionDecisionReason: reason } }) })
-
-const withEngine = <A, E>(h: Harness, f: (engine: HookEngine.HookEngine["Service"]) => Effect.Effect<A, E>) =>
-  Effect.scoped(HookEngine.HookEngine.use(f).pipe(Effect.provide(h.layer)))
+// The engine on the scripted spawner and an in-memory file system (./harness.ts): no real
+// process, the TestClock for timeouts and the kill ladder.
 
 describe("HookEngine on the scripted spawner", () => {
   describe("precedence and aggregation", () => {

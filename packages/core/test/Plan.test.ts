@@ -63,6 +63,13 @@ describe("Plan.compile", () => {
       ["Stop", "prompt: done?", 30, null, false, null]
     ])
     expect(plan.warnings).toEqual([
+      // The in-memory file system has no guard.sh: validate reports it as an error.
+      {
+        file: "/s/user.json",
+        path: "hooks.PreToolUse[0].hooks[0].command",
+        severity: "error",
+        message: "/project/guard.sh does not exist: the hook would fail with exit 127 and guard nothing"
+      },
       { file: "/s/user.json", path: "hooks.Stop[0].hooks[1].if", message: expect.stringContaining("the handler never runs") },
       { file: "/s/user.json", path: "hooks.SessionStart[0].hooks[0]", message: "prompt hooks cannot run on SessionStart (use command, http or mcp_tool); skipped" }
     ])

@@ -21,7 +21,9 @@ const loaded = (decoded: Settings.DecodedSettings): Settings.LoadedSettings => {
     dedupe: decoded.dedupe ?? true,
     allowedCommands: decoded.allowedCommands,
     executionLog: decoded.executionLog,
-    warnings: decoded.warnings
+    strict: false,
+    warnings: decoded.warnings,
+    errors: decoded.errors ?? []
   }
 }
 

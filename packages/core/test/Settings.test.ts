@@ -212,9 +212,14 @@ describe("Settings.load", () => {
     expect(s.disableAllHooks).toBe(false)
   })
 
-  it("unknown handler keys are ignored", async () => {
+  // Unknown keys were ignored in silence before; a misspelt key ("timout") then did nothing unseen.
+  it("unknown handler keys are ignored with a warning each, and the handler loads", async () => {
     const s = await loaded({ "/s.json": settings({ Stop: [{ hooks: [cmd("b", { rewakeMessage: "x", cloud: true })] }] }) }, { settings: ["/s.json"] })
-    expect(s.warnings).toEqual([])
+    expect(s.warnings).toEqual([
+      `/s.json at hooks.Stop[0].hooks[0].rewakeMessage: unknown key "rewakeMessage"; ignored`,
+      `/s.json at hooks.Stop[0].hooks[0].cloud: unknown key "cloud"; ignored`
+    ])
+    expect(s.errors).toEqual([])
     expect(s.hooks["Stop"]![0]!.handler).toEqual({ type: "command", command: "b" })
   })
 })

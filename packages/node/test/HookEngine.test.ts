@@ -266,4 +266,35 @@ describe("HookEngine on Node, with real hook processes", () => {
     await expect(engine.dispatch("Stop", {})).rejects.toThrow("the hook engine is closed")
     await engine.close() // twice is fine
   })
+
+  it("close() with a dispatch in flight rejects it with \"the hook engine is closed\", not an interruption", async () => {
+    const { engine } = await engineWith({ Stop: [{ hooks: [command("sleep 30")] }] })
+    const inFlight = engine.dispatch("Stop", {})
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    await engine.close()
+    await expect(inFlight).rejects.toThrow("the hook engine is closed")
+  })
+
+  it("the default onWarning writes each warning to stderr (console.warn): a hook that cannot run is not silent", async () => {
+    const dir = tempDir()
+    const file = join(dir, "settings.json")
+    writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [command(join(dir, "missing-guard.sh"))] }] } }))
+    const warned: Array<string> = []
+    const original = console.warn
+    console.warn = (message: string) => void warned.push(message)
+    try {
+      const engine = await createHookEngine({ settings: [file], projectDir: dir })
+      cleanups.push(() => engine.close())
+      const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
+      expect(outcome.blocked).toBe(false)
+    } finally {
+      console.warn = original
+    }
+    expect(warned).toEqual([
+      // When the engine loads: the script the hook names does not exist.
+      `agent-hooks: ${file} at hooks.PreToolUse[0].hooks[0].command: ${join(dir, "missing-guard.sh")} does not exist: the hook would fail with exit 127 and guard nothing`,
+      // When it dispatches: the hook could not run.
+      expect.stringMatching(/^agent-hooks: hook ".*missing-guard\.sh" \(.*settings\.json\): .*127/)
+    ])
+  })
 })

@@ -14,4 +14,4 @@ export const layer = (options: BunEngineOptions = {}): Layer.Layer<HookEngine.Ho
 
 /** @internal */
 export const createHookEngine = (options: BunEngineOptions = {}): Promise<PromiseEngine.PromiseHookEngine> =>
-  PromiseEngine.fromLayer(layer(options))
+  PromiseEngine.fromLayer(layer({ ...options, onWarning: options.onWarning ?? PromiseEngine.warnToConsole }))

@@ -1,6 +1,7 @@
+import { Plan } from "@agent-hooks/core"
 import type { Settings } from "@agent-hooks/core"
 import { Console, Effect } from "effect"
-import type { Failed } from "../ExitCode.ts"
+import { Failed } from "../ExitCode.ts"
 import { withPlan } from "./engine.ts"
 import type { SettingsOptions } from "./engine.ts"
 import { columns, plural } from "./render.ts"
@@ -41,10 +42,28 @@ export const report = (settings: Settings.LoadedSettings): string => {
 }
 
 /**
+ * The problems that make `validate` exit 1: settings entries that could not be decoded (they
+ * were skipped), and hooks that cannot work as written (a script that is missing or not executable).
+ *
+ * @internal
+ */
+export const errorsOf = (plan: Plan.Plan): ReadonlyArray<string> => [
+  ...plan.settings.errors,
+  ...plan.warnings.filter((warning) => warning.severity === "error").map(Plan.render)
+]
+
+/**
  * `agent-hooks validate`: loads the settings and prints the report on stdout. A settings file
- * that cannot be read or decoded fails (exit 1); warnings do not.
+ * that cannot be read fails (exit 1), and so does an entry that was skipped because it could not
+ * be decoded, or a hook whose script is missing or not executable; other warnings do not.
  *
  * @internal
  */
 export const validate = (options: SettingsOptions): Effect.Effect<void, Failed> =>
-  withPlan(options, undefined, (plan) => Console.log(report(plan.settings)))
+  withPlan(options, undefined, (plan) =>
+    Effect.andThen(Console.log(report(plan.settings)), () => {
+      const errors = errorsOf(plan)
+      return errors.length === 0
+        ? Effect.void
+        : Effect.fail(new Failed({ message: `${plural(errors.length, "error")}: the hooks above cannot work as written:\n  ${errors.join("\n  ")}` }))
+    }))

@@ -36,6 +36,8 @@ export interface ClassifyContext {
   readonly timeout: number
   /** An `async` hook never blocks. */
   readonly async: boolean
+  /** The engine fails closed: a failing hook without its own `onFailure` blocks. */
+  readonly failClosed: boolean
   /** The next overflow file's path. */
   readonly overflowFile: () => string
 }
@@ -105,16 +107,25 @@ export const classify = (
   if (spec.behavesAs === "ConfigChange" && ctx.policySource && verdict.decision === "block") {
     verdict = { ...verdict, decision: null, messages: [...verdict.messages, "a change to policy settings cannot be blocked"] }
   }
-  const failed = verdict.status === "non-blocking-error" || verdict.status === "cancelled"
+  // A failure: the hook could not start, crashed, timed out, or its answer was dropped (stdout
+  // that looked like JSON but did not parse, or output cut at the cap).
+  const failed = verdict.status === "non-blocking-error" || verdict.status === "cancelled" ||
+    (verdict.status === "success" && (verdict.answerDropped === true || run.stdoutTruncated === true))
   // A PreModelSwitch hook that times out blocks the switch.
   const timedOutBlocks = spec.behavesAs === "PreModelSwitch" && run.timedOut
+  // The engine's failClosed gives every hook without its own onFailure the "block" rule.
+  const onFailure = handler.onFailure ?? (ctx.failClosed ? "block" : "continue")
   if (
     failed && !ctx.async && spec.blocking !== "none" && spec.blocking !== "permission-request" &&
-    ((handler.onFailure === "block" && !FAIL_OPEN_EVENTS.has(spec.behavesAs)) || timedOutBlocks)
+    ((onFailure === "block" && !FAIL_OPEN_EVENTS.has(spec.behavesAs)) || timedOutBlocks)
   ) {
     // onFailure "block": a hook that fails or times out blocks, as exit 2 would.
-    const why = run.timedOut ? "timed out" : "failed"
-    const because = timedOutBlocks ? "a PreModelSwitch hook that times out blocks the switch" : `blocking because onFailure is "block"`
+    const why = run.timedOut ? "timed out" : verdict.status === "success" ? "its answer could not be read" : "failed"
+    const because = timedOutBlocks
+      ? "a PreModelSwitch hook that times out blocks the switch"
+      : handler.onFailure === "block"
+      ? `blocking because onFailure is "block"`
+      : "blocking because the engine fails closed"
     verdict = {
       ...verdict,
       status: "blocking-error",
@@ -122,8 +133,9 @@ export const classify = (
       reason: `${label} hook error: [${hook.display}]: ${why}; ${because}`,
       reasonFrom: "stderr"
     }
-  } else if (handler.onFailure === "block" && FAIL_OPEN_EVENTS.has(spec.behavesAs) && failed) {
-    verdict = { ...verdict, messages: [...verdict.messages, `not blocking (onFailure: "block" is ignored on ${spec.name})`] }
+  } else if (onFailure === "block" && FAIL_OPEN_EVENTS.has(spec.behavesAs) && failed) {
+    const rule = handler.onFailure === "block" ? `onFailure: "block"` : "failing closed"
+    verdict = { ...verdict, messages: [...verdict.messages, `not blocking (${rule} is ignored on ${spec.name})`] }
   }
   const messages = [...verdict.messages]
   if (run.stdoutTruncated) messages.push(`stdout was longer than ${MAX_OUTPUT_BYTES} bytes and was cut there`)

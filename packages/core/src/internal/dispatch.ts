@@ -13,11 +13,13 @@ import * as Outcome from "../Outcome.ts"
 import type { Plan, PlannedHook } from "../Plan.ts"
 import { ProcessSpawner } from "../ProcessSpawner.ts"
 import type { StopGuard } from "../StopGuard.ts"
+import type { HookVerdict } from "../HookOutput.ts"
+import type { HookResult } from "../Outcome.ts"
 import { classify } from "./classify.ts"
 import type { ClassifyContext } from "./classify.ts"
 import { asRun } from "./executors/command.ts"
 import { execute } from "./executors/index.ts"
-import type { Capabilities, ExecContext } from "./executors/index.ts"
+import type { Capabilities, ExecContext, Executed } from "./executors/index.ts"
 import { matches, select, specOf } from "./plan.ts"
 import * as PosixPath from "./posixPath.ts"
 import * as Sinks from "./sinks.ts"
@@ -47,7 +49,7 @@ export interface EngineState {
 const eventOf = (plan: Plan, event: string) => {
   const known = specOf(plan, event)
   if (known !== undefined) return { spec: known, warnings: [] }
-  const suggestion = HookEvent.suggest(event)
+  const suggestion = HookEvent.suggest(event, plan.declared.keys())
   return {
     spec: HookEvent.custom({ name: event }),
     warnings: [`unknown event "${event}"${suggestion ? ` (did you mean "${suggestion}"?)` : ""}; no hooks run for it`]
@@ -60,6 +62,19 @@ const labelOf = (spec: HookEvent.HookEventSpec, event: string, payload: Readonly
 const sessionOf = (state: EngineState, payload: Readonly<Record<string, unknown>>): string =>
   typeof payload["session_id"] === "string" ? payload["session_id"] : state.sessionId
 
+/**
+ * `hook "<command>" (<file>): <why>` for a hook that could not run, failed, timed out, or whose
+ * answer was dropped (unreadable JSON, output cut at the cap); nothing for a hook that answered.
+ */
+const failureLine = (done: { readonly executed: Executed; readonly result: HookResult; readonly verdict: HookVerdict }): ReadonlyArray<string> => {
+  const { executed: { run }, result, verdict } = done
+  const failed = result.status === "non-blocking-error" || result.status === "cancelled" || verdict.answerDropped === true ||
+    run.stdoutTruncated === true
+  if (!failed) return []
+  const why = result.messages.length > 0 ? result.messages.join("; ") : result.timedOut ? "timed out" : `exit code ${result.exitCode ?? "none"}`
+  return [`hook ${JSON.stringify(result.command)} (${result.source ?? "programmatic"}): ${why}`]
+}
+
 /** One Stop streak per event, session and agent. */
 const streakKey = (event: string, session: string, payload: Readonly<Record<string, unknown>>): string =>
   `${event}\u0000${session}\u0000${typeof payload["agent_id"] === "string" ? payload["agent_id"] : ""}`
@@ -68,6 +83,8 @@ const streakKey = (event: string, session: string, payload: Readonly<Record<stri
 export const unmatched = (state: EngineState, event: string, payload: unknown): Outcome.Outcome | undefined => {
   if (!Predicate.isObject(payload) || matches(state.plan, event, payload)) return undefined
   const { spec, warnings } = eventOf(state.plan, event)
+  // An unknown event is never silent: its warning also goes to onWarning.
+  if (warnings.length > 0 && state.options.onWarning !== undefined) for (const warning of warnings) state.options.onWarning(warning)
   const outcome = Outcome.aggregate(spec, [], warnings, [], labelOf(spec, event, payload))
   // Nothing blocked: a Stop streak ends here.
   return STOP_EVENTS.has(spec.behavesAs) ? state.stopGuard.apply(streakKey(event, sessionOf(state, payload), payload), outcome, []) : outcome
@@ -91,7 +108,15 @@ export const dispatch = (state: EngineState, event: string, payload: unknown): E
       )
     }
     const quick = unmatched(state, event, payload)
-    return quick !== undefined ? Effect.succeed(quick) : run(state, event, payload)
+    if (quick !== undefined) return Effect.succeed(quick)
+    // A payload too deep to serialise safely is refused with one line, never a stack overflow.
+    const depth = HookInput.depthExceeds(payload, HookInput.MAX_PAYLOAD_DEPTH)
+    if (depth) {
+      return Effect.fail(
+        new PayloadError({ detail: `the payload is nested deeper than ${HookInput.MAX_PAYLOAD_DEPTH} levels (the limit); flatten it or send less` })
+      )
+    }
+    return run(state, event, payload)
   })
 
 const run = (state: EngineState, event: string, payload: Record<string, unknown>): Effect.Effect<Outcome.Outcome> =>
@@ -116,6 +141,7 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
       policySource: payload["source"] === "policy_settings",
       timeout,
       async: hook.async,
+      failClosed: plan.failClosed,
       overflowFile: () =>
         PosixPath.join(
           plan.env["TMPDIR"] ?? plan.env["TEMP"] ?? "/tmp",
@@ -183,7 +209,9 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
               Sinks.overflowFiles(sink, overflow)
             )
           ),
-          Effect.map(({ executed: { run }, result, verdict }) => {
+          Effect.map((done) => {
+            const { executed: { run }, result, verdict } = done
+            if (options.onWarning !== undefined) for (const line of failureLine(done)) options.onWarning(line)
             const rewake = hook.entry.handler.type === "command" && hook.entry.handler.asyncRewake === true && run.exitCode === 2
             const delivered: AsyncResult = {
               event,
@@ -204,6 +232,8 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
     for (const { result } of ran) {
       for (const message of result.messages) dispatchWarnings.push(`hook ${JSON.stringify(result.command)} (${result.source ?? "programmatic"}): ${message}`)
     }
+    // A hook that did not run, or whose answer was dropped, is never silent: one line each to onWarning.
+    if (options.onWarning !== undefined) for (const line of ran.flatMap(failureLine)) options.onWarning(line)
     const aggregated = Outcome.aggregate(spec, ran, dispatchWarnings, background.map((hook) => hook.display), label)
     const outcome = isStop ? state.stopGuard.apply(key, aggregated, ran.map(({ verdict }) => verdict)) : aggregated
 

@@ -1,4 +1,5 @@
 import type { BlockingRule, CustomEvent, HookEventSpec } from "../HookEvent.ts"
+import { nearest } from "./text.ts"
 
 const MODEL_STDERR = new Set([
   "PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop", "SubagentStop", "TeammateIdle", "TaskCreated", "TaskCompleted", "PostToolBatch"
@@ -125,10 +126,10 @@ export const catalog: ReadonlyArray<HookEventSpec> = [
 ]
 
 const byName = new Map(catalog.map((spec) => [spec.name, spec]))
-const byLowerName = new Map(catalog.map((spec) => [spec.name.toLowerCase().replace(/[_-]/g, ""), spec.name]))
 
 /** @internal */
 export const get = (name: string): HookEventSpec | undefined => byName.get(name)
 
 /** @internal */
-export const suggest = (name: string): string | undefined => byLowerName.get(name.toLowerCase().replace(/[_-]/g, ""))
+export const suggest = (name: string, declared: Iterable<string> = []): string | undefined =>
+  nearest(name, [...byName.keys(), ...declared])

@@ -33,3 +33,24 @@ export const makeSessionId = (): string => {
   const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
 }
+
+/** @internal */
+export const MAX_PAYLOAD_DEPTH = 256
+
+/**
+ * `true` when `value` holds objects or arrays nested deeper than `limit` levels. Iterative, so a
+ * hostile payload cannot overflow the stack while it is being checked.
+ * @internal
+ */
+export const depthExceeds = (value: unknown, limit: number): boolean => {
+  const stack: Array<readonly [unknown, number]> = [[value, 0]]
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!
+    if (current === null || typeof current !== "object") continue
+    if (depth >= limit) return true
+    for (const child of Array.isArray(current) ? current : Object.values(current)) {
+      if (child !== null && typeof child === "object") stack.push([child, depth + 1])
+    }
+  }
+  return false
+}

@@ -9,6 +9,7 @@ import type { DecodedSettings, HookEntry, LoadedSettings, LoadOptions, SettingsF
 import * as Trust from "../Trust.ts"
 import { agentHooks } from "./preset.ts"
 import { decode } from "./settings.ts"
+import { truthyEnv } from "./text.ts"
 
 const parseJson = (text: string, file: string): Effect.Effect<unknown, SettingsError> =>
   Effect.try({
@@ -31,6 +32,8 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
     const context: PresetContext = { projectDir: options.projectDir, cwd: options.cwd, env: options.env, agent: options.agent, events }
     const files: Array<SettingsFile> = []
     const warnings: Array<string> = []
+    const errors: Array<string> = []
+    let strict = options.strict === true || truthyEnv(options.env, "AGENT_HOOKS_STRICT")
     const entries: Array<HookEntry> = []
     let disableAllHooks = false
     let managedDisable: boolean | undefined
@@ -78,6 +81,9 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
         const document = yield* parseJson(text, file.path)
         const decoded = yield* decodeWith(document)
         warnings.push(...decoded.warnings)
+        errors.push(...(decoded.errors ?? []))
+        // Any file may turn strict mode on (a plugin's too); none can turn it off.
+        if (decoded.strict === true) strict = true
         if (file.scope === "managed") managedEntries.push(...decoded.entries)
         else entries.push(...decoded.entries)
         if (file.scope === "managed") {
@@ -143,6 +149,16 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
     entries.push(...managedEntries)
     files.push(...managedFiles)
 
+    if (strict && errors.length > 0) {
+      return yield* Effect.fail(
+        new SettingsError({
+          file: errors.length === 1 ? "strict mode" : `strict mode (${errors.length} problems)`,
+          path: [],
+          detail: `settings entries that cannot be decoded fail the load:\n  ${errors.join("\n  ")}`
+        })
+      )
+    }
+
     let kept: ReadonlyArray<HookEntry> = entries
     // Scalar precedence: managed settings beat the rest, so a managed false also turns a user's true off.
     const effectiveDisable = managedDisable ?? disableAllHooks
@@ -170,6 +186,8 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
       allowedCommands: managedCommands ?? allowedCommands,
       executionLog,
       ...(inputDefaults === undefined ? {} : { inputDefaults }),
-      warnings
+      strict,
+      warnings,
+      errors
     }
   })

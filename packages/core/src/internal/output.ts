@@ -190,12 +190,14 @@ export const interpret = (event: HookEventSpec, run: RawRun): HookVerdict => {
   const messages: Array<string> = []
   let fields: Fields | undefined
   let invalidJson = false
+  let unreadable = false
   const trimmed = run.stdout.trimStart()
   if (trimmed.startsWith("{")) {
     let parsed: unknown
     try {
       parsed = JSON.parse(run.stdout)
     } catch (error) {
+      unreadable = true
       messages.push(
         `stdout looks like a JSON object but is not valid JSON (${error instanceof Error ? error.message : String(error)}); treated as plain text`
       )
@@ -264,7 +266,7 @@ export const interpret = (event: HookEventSpec, run: RawRun): HookVerdict => {
       const path = lines[lines.length - 1]
       return path === undefined ? fromFields : { ...fromFields, hookSpecificOutput: { worktreePath: path } }
     }
-    return { ...fromFields, additionalContext: [...fromFields.additionalContext, ...plainContext] }
+    return { ...fromFields, additionalContext: [...fromFields.additionalContext, ...plainContext], ...(unreadable ? { answerDropped: true } : {}) }
   }
   // Any other exit code, or killed by a signal we did not send.
   if (fields !== undefined) return fromFields

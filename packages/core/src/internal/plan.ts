@@ -1,5 +1,4 @@
-import { Effect, Path } from "effect"
-import type { FileSystem } from "effect"
+import { Effect, FileSystem, Path } from "effect"
 import type { EngineOptions } from "../HookEngine.ts"
 import type { SettingsError } from "../HookError.ts"
 import * as HookEvent from "../HookEvent.ts"
@@ -12,6 +11,8 @@ import * as Settings from "../Settings.ts"
 import { agentHooks } from "./preset.ts"
 import { byName, resolve as resolvePreset } from "./presets/registry.ts"
 import * as PosixPath from "./posixPath.ts"
+import * as ScriptCheck from "./scriptCheck.ts"
+import { truthyEnv } from "./text.ts"
 
 /** Events a handler's `if` rule applies to; on any other event a handler with `if` never runs. */
 const TOOL_EVENTS = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"])
@@ -176,6 +177,7 @@ export const compile = (snapshot: Snapshot): Plan => {
         }
         rule = parsed.rule
       }
+      warnings.push(...ScriptCheck.check(entry, file, TOOL_EVENTS.has(spec.behavesAs), snapshot.scripts, ScriptCheck.scriptPath(entry, projectDir, preset.projectDirEnv, env["HOME"])))
       hooks.push({
         id: id++,
         entry,
@@ -209,6 +211,7 @@ export const compile = (snapshot: Snapshot): Plan => {
     env: hookEnv,
     home: env["HOME"],
     sequential: options.sequential ?? loaded.sequential,
+    failClosed: options.failClosed === true || truthyEnv(env, "AGENT_HOOKS_FAIL_CLOSED"),
     stopBlockCap: options.stopBlockCap ?? envNumber(env, "AGENT_HOOKS_STOP_HOOK_BLOCK_CAP", "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP") ?? 8,
     sessionEndOverride: override === undefined ? undefined : override / 1000,
     pluginDataDirs: [...pluginRoots].map(pluginDataDir),
@@ -241,9 +244,24 @@ export const load = (options: EngineOptions): Effect.Effect<Snapshot, SettingsEr
       events: options.events,
       preset,
       agent: options.agent,
-      requireTrust: options.requireTrust
+      requireTrust: options.requireTrust,
+      strict: options.strict
     })
-    return { settings, options: { ...options, preset }, projectDir, cwd }
+    // The mode of every script a command hook names, for validate's "missing or not executable".
+    const fs = yield* FileSystem.FileSystem
+    const scripts = new Map<string, ScriptCheck.ScriptState>()
+    for (const entry of Object.values(settings.hooks).flat()) {
+      const script = ScriptCheck.scriptPath(entry, projectDir, preset.projectDirEnv, env["HOME"])
+      if (script === undefined || scripts.has(script)) continue
+      const state = yield* fs.stat(script).pipe(
+        Effect.map((info): ScriptCheck.ScriptState =>
+          info.type !== "File" ? "not-a-file" : (info.mode & 0o111) === 0 ? "not-executable" : "ok"
+        ),
+        Effect.catch(() => Effect.succeed<ScriptCheck.ScriptState>("missing"))
+      )
+      scripts.set(script, state)
+    }
+    return { settings, options: { ...options, preset }, projectDir, cwd, scripts }
   })
 
 /** @internal */
@@ -345,6 +363,8 @@ export const toJSON = (plan: Plan): PlanJson => ({
     httpHookAllowedEnvVars: plan.settings.httpHookAllowedEnvVars ?? null,
     allowedCommands: plan.settings.allowedCommands ?? null,
     sequential: plan.sequential,
+    failClosed: plan.failClosed,
+    strict: plan.settings.strict,
     dedupe: plan.settings.dedupe,
     stopBlockCap: plan.stopBlockCap,
     executionLog: plan.settings.executionLog ?? null

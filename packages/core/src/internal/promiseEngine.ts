@@ -4,11 +4,31 @@ import { HookEngine } from "../HookEngine.ts"
 import type { HookError } from "../HookError.ts"
 import type { PromiseHookEngine } from "../PromiseEngine.ts"
 
-/** Runs an effect and rejects with the typed failure itself (not a wrapper). */
-const run = async <A, E>(runtime: ManagedRuntime.ManagedRuntime<HookEngine, HookError>, effect: Effect.Effect<A, E, HookEngine>): Promise<A> => {
+/** Rejects a dispatch that was in flight when the engine closed, or one made after. */
+const closedError = () => new Error("the hook engine is closed")
+
+/**
+ * Runs an effect and rejects with the typed failure itself (not a wrapper); an effect interrupted
+ * because the engine closed rejects with "the hook engine is closed".
+ */
+const run = async <A, E>(
+  runtime: ManagedRuntime.ManagedRuntime<HookEngine, HookError>,
+  effect: Effect.Effect<A, E, HookEngine>,
+  isClosed: () => boolean
+): Promise<A> => {
   const exit = await runtime.runPromiseExit(effect)
   if (Exit.isSuccess(exit)) return exit.value
+  if (isClosed() && Cause.hasInterruptsOnly(exit.cause)) throw closedError()
   throw Cause.squash(exit.cause)
+}
+
+/**
+ * The Promise facades' default `onWarning`: each warning on stderr (`console.warn`), prefixed
+ * `agent-hooks: `, so that a skipped settings entry or a hook that did not run is never silent.
+ * @internal
+ */
+export const warnToConsole = (warning: string): void => {
+  ;(globalThis as unknown as { readonly console: { readonly warn: (message: string) => void } }).console.warn(`agent-hooks: ${warning}`)
 }
 
 /** @internal */
@@ -18,24 +38,25 @@ export const fromLayer = async (layer: Layer.Layer<HookEngine, HookError>): Prom
   try {
     engine = await run(runtime, Effect.gen(function*() {
       return yield* HookEngine
-    }))
+    }), () => false)
   } catch (error) {
     await runtime.dispose()
     throw error
   }
   let closed = false
+  const isClosed = () => closed
   return {
     settings: engine.settings,
     hookedEvents: engine.hookedEvents,
     dispatch: (event, payload) => {
-      if (closed) return Promise.reject(new Error("the hook engine is closed"))
+      if (closed) return Promise.reject(closedError())
       // A dispatch that matches no hook resolves at once, without entering the Effect runtime.
       const unmatched = engine.unmatched(event, payload)
-      return unmatched !== undefined ? Promise.resolve(unmatched) : run(runtime, engine.dispatch(event, payload))
+      return unmatched !== undefined ? Promise.resolve(unmatched) : run(runtime, engine.dispatch(event, payload), isClosed)
     },
     unmatched: (event, payload) => (closed ? undefined : engine.unmatched(event, payload)),
-    takeAsyncResults: () => run(runtime, engine.takeAsyncResults),
-    awaitAsync: () => run(runtime, engine.awaitAsync),
+    takeAsyncResults: () => run(runtime, engine.takeAsyncResults, isClosed),
+    awaitAsync: () => run(runtime, engine.awaitAsync, isClosed),
     close: async () => {
       if (closed) return
       closed = true

@@ -5,7 +5,7 @@ import * as Matcher from "../Matcher.ts"
 import type { DecodedSettings, Handler, HookEntry, SettingsScope } from "../Settings.ts"
 import * as HandlerSchema from "./handlerSchema.ts"
 import * as PosixPath from "./posixPath.ts"
-import { describe } from "./text.ts"
+import { describe, nearest } from "./text.ts"
 import type { JsonPath } from "./text.ts"
 
 
@@ -20,6 +20,9 @@ const HANDLER_SCHEMAS = {
 } as const
 
 type HandlerType = keyof typeof HANDLER_SCHEMAS
+
+/** The keys of a matcher group. */
+const GROUP_KEYS: ReadonlyArray<string> = ["matcher", "hooks"]
 const HANDLER_TYPES = Object.keys(HANDLER_SCHEMAS) as ReadonlyArray<HandlerType>
 
 const formatIssue = SchemaIssue.makeFormatterStandardSchemaV1()
@@ -43,27 +46,50 @@ const schemaProblems = (error: Schema.SchemaError, value: unknown, base: JsonPat
   return problems.length > 0 ? problems : [`${formatPath(base)}: ${error.message.replace(/\n\s*/g, " ")}`]
 }
 
+/**
+ * Where decode problems go: `warn` for what is reported and loaded anyway, `drop` for an entry that
+ * is skipped (also reported as a warning; strict mode fails the load on it, `validate` exits 1).
+ */
+interface Problems {
+  readonly warn: (message: string) => void
+  readonly drop: (message: string) => void
+}
+
+/** An unknown key is reported with the nearest known one; the entry still loads. */
+const unknownKeys = (value: Readonly<Record<string, unknown>>, known: ReadonlyArray<string>, path: JsonPath, where: string, problems: Problems) => {
+  for (const key of Object.keys(value)) {
+    if (known.includes(key)) continue
+    const near = nearest(key, known)
+    problems.warn(`${where} at ${formatPath([...path, key])}: unknown key "${key}"${near ? ` (did you mean "${near}"?)` : ""}; ignored`)
+  }
+}
+
 const decodeHandler = (
   value: unknown,
   path: JsonPath,
   where: string,
-  warnings: Array<string>
+  problems: Problems
 ): Handler | undefined => {
   if (!Predicate.isObject(value)) {
-    warnings.push(`${where} at ${formatPath(path)}: expected a handler object like {"type": "command", "command": "..."}, got ${describe(value)}; skipped`)
+    problems.drop(`${where} at ${formatPath(path)}: expected a handler object like {"type": "command", "command": "..."}, got ${describe(value)}; skipped`)
     return undefined
   }
   const type = value["type"]
   if (typeof type !== "string" || !(HANDLER_TYPES as ReadonlyArray<string>).includes(type)) {
-    warnings.push(
-      `${where} at ${formatPath([...path, "type"])}: expected ${HANDLER_TYPES.map((t) => `"${t}"`).join(" | ")}, got ${describe(type)}; skipped`
+    const near = typeof type === "string" ? nearest(type, HANDLER_TYPES) : undefined
+    problems.drop(
+      `${where} at ${formatPath([...path, "type"])}: expected ${HANDLER_TYPES.map((t) => `"${t}"`).join(" | ")}, got ${describe(type)}${
+        near ? ` (did you mean "${near}"?)` : ""
+      }; skipped`
     )
     return undefined
   }
-  const decoded = decodeAs(HANDLER_SCHEMAS[type as HandlerType], value, path, where, warnings)
+  const schema = HANDLER_SCHEMAS[type as HandlerType]
+  const decoded = decodeAs(schema, value, path, where, problems)
   if (decoded === undefined) return undefined
+  unknownKeys(value, Object.keys(schema.fields), path, where, problems)
   if (decoded.timeout !== undefined && decoded.timeout >= 1000) {
-    warnings.push(
+    problems.warn(
       `${where} at ${formatPath([...path, "timeout"])}: timeout ${decoded.timeout} is in seconds (${
         Math.round(decoded.timeout / 60)
       } minutes); milliseconds? For ${decoded.timeout} ms write ${decoded.timeout / 1000}`
@@ -81,13 +107,13 @@ const decodeAs = <S extends (typeof HANDLER_SCHEMAS)[HandlerType]>(
   value: unknown,
   path: JsonPath,
   where: string,
-  warnings: Array<string>
+  sink: Problems
 ): S["Type"] | undefined => {
   const exit = Schema.decodeUnknownExit(schema)(value, { errors: "all", onExcessProperty: "ignore" })
   if (Exit.isSuccess(exit)) return exit.value
   const failure = exit.cause.reasons.find((reason) => reason._tag === "Fail")
-  const problems = failure !== undefined && failure._tag === "Fail" ? schemaProblems(failure.error, value, path) : [`${formatPath(path)}: invalid handler`]
-  warnings.push(`${where} at ${problems.join("; ")} (handler at ${formatPath(path)} skipped)`)
+  const found = failure !== undefined && failure._tag === "Fail" ? schemaProblems(failure.error, value, path) : [`${formatPath(path)}: invalid handler`]
+  sink.drop(`${where} at ${found.join("; ")} (handler at ${formatPath(path)} skipped)`)
   return undefined
 }
 
@@ -104,11 +130,19 @@ export const decode = (
       return Effect.fail(new SettingsError({ file, path: [], detail: `expected a JSON object with a "hooks" key, got ${describe(document)}` }))
     }
     const warnings: Array<string> = []
+    const errors: Array<string> = []
+    const problems: Problems = {
+      warn: (message) => warnings.push(message),
+      drop: (message) => {
+        warnings.push(message)
+        errors.push(message)
+      }
+    }
     const entries: Array<HookEntry> = []
     const flag = (key: string): boolean | undefined => {
       const value = document[key]
       if (value === undefined || typeof value === "boolean") return value
-      warnings.push(`${file} at ${key}: expected a boolean, got ${describe(value)}; ignored`)
+      problems.drop(`${file} at ${key}: expected a boolean (true or false, not a string), got ${describe(value)}; ignored`)
       return undefined
     }
     const disableAllHooks = flag("disableAllHooks")
@@ -124,19 +158,21 @@ export const decode = (
       const value = document[key]
       if (value === undefined) return undefined
       if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value as ReadonlyArray<string>
-      warnings.push(`${file} at ${key}: expected an array of ${what} (strings), got ${describe(value)}; ignored`)
+      problems.drop(`${file} at ${key}: expected an array of ${what} (strings), got ${describe(value)}; ignored`)
       return undefined
     }
     const allowedHttpHookUrls = strings("allowedHttpHookUrls", "URL patterns")
     const httpHookAllowedEnvVars = strings("httpHookAllowedEnvVars", "environment variable names")
     const sequential = flag("sequential")
+    // Strict mode can be turned on by any file, never off: a \`false\` here changes nothing.
+    const strict = flag("strict")
     const dedupe = flag("dedupe")
     const allowedCommands = strings("allowedCommands", "command names")
     let executionLog: string | undefined
     const log = document["executionLog"]
     if (log !== undefined) {
       if (typeof log === "string" && log !== "") executionLog = PosixPath.resolve(PosixPath.dirname(file), log)
-      else warnings.push(`${file} at executionLog: expected a file path (string), got ${describe(log)}; ignored`)
+      else problems.drop(`${file} at executionLog: expected a file path (string), got ${describe(log)}; ignored`)
     }
     const result = (): DecodedSettings => ({
       entries,
@@ -149,7 +185,9 @@ export const decode = (
       dedupe,
       allowedCommands,
       executionLog,
-      warnings
+      strict,
+      warnings,
+      errors
     })
     // Plugin files may be a bare {"<Event>": [...]} object; Claude Code's shape is {"hooks": {...}}.
     const hooks = scope === "plugin" && document["hooks"] === undefined && Object.keys(document).some((key) => HookEvent.get(key) !== undefined)
@@ -170,33 +208,35 @@ export const decode = (
       const declared = events.find((custom) => custom.name === event)
       const spec = declared === undefined ? HookEvent.get(event) : HookEvent.custom(declared)
       if (spec === undefined) {
-        const suggestion = HookEvent.suggest(event)
-        warnings.push(
+        const suggestion = HookEvent.suggest(event, events.map((custom) => custom.name))
+        // An event this engine does not know (perhaps a newer agent's) warns but does not fail strict mode.
+        problems.warn(
           `${file} at ${formatPath(eventPath)}: unknown event "${event}"${suggestion ? ` (did you mean "${suggestion}"?)` : ""}; skipped`
         )
         continue
       }
       if (!Array.isArray(groups)) {
-        warnings.push(`${file} at ${formatPath(eventPath)}: expected an array of matcher groups, got ${describe(groups)}; skipped`)
+        problems.drop(`${file} at ${formatPath(eventPath)}: expected an array of matcher groups, got ${describe(groups)}; skipped`)
         continue
       }
       groups.forEach((group: unknown, groupIndex) => {
         const groupPath: JsonPath = [...eventPath, groupIndex]
         if (!Predicate.isObject(group)) {
-          warnings.push(`${file} at ${formatPath(groupPath)}: expected a matcher group {"matcher": "...", "hooks": [...]}, got ${describe(group)}; skipped`)
+          problems.drop(`${file} at ${formatPath(groupPath)}: expected a matcher group {"matcher": "...", "hooks": [...]}, got ${describe(group)}; skipped`)
           return
         }
         const matcherSource = group["matcher"]
         if (matcherSource !== undefined && typeof matcherSource !== "string") {
-          warnings.push(`${file} at ${formatPath([...groupPath, "matcher"])}: expected a string, got ${describe(matcherSource)}; group skipped`)
+          problems.drop(`${file} at ${formatPath([...groupPath, "matcher"])}: expected a string, got ${describe(matcherSource)}; group skipped`)
           return
         }
         const handlers = group["hooks"]
         if (!Array.isArray(handlers)) {
           const hint = typeof group["command"] === "string" ? ` (the handler must sit inside "hooks": [{"type": "command", "command": ...}])` : ""
-          warnings.push(`${file} at ${formatPath([...groupPath, "hooks"])}: expected an array of handlers, got ${describe(handlers)}${hint}; group skipped`)
+          problems.drop(`${file} at ${formatPath([...groupPath, "hooks"])}: expected an array of handlers, got ${describe(handlers)}${hint}; group skipped`)
           return
         }
+        unknownKeys(group, GROUP_KEYS, groupPath, file, problems)
         const compiled = Matcher.compile(matcherSource, event)
         if (compiled.warning !== undefined) warnings.push(`${file} at ${formatPath([...groupPath, "matcher"])}: ${compiled.warning}`)
         if (spec.matcherField === undefined && matcherSource !== undefined && matcherSource !== "" && matcherSource !== "*") {
@@ -204,7 +244,7 @@ export const decode = (
         }
         handlers.forEach((value: unknown, handlerIndex) => {
           const path: JsonPath = [...groupPath, "hooks", handlerIndex]
-          const handler = decodeHandler(value, path, file, warnings)
+          const handler = decodeHandler(value, path, file, problems)
           if (handler !== undefined) {
             entries.push({ event, matcher: compiled.matcher, handler, source: file, scope, path: formatPath(path), pluginRoot })
           }

@@ -15,3 +15,45 @@ export const describe = (value: unknown): string =>
 
 /** @internal */
 export const nonEmpty = (value: string | undefined): value is string => value !== undefined && value !== ""
+
+/** Levenshtein distance between two strings (case-sensitive). @internal */
+export const editDistance = (a: string, b: string): number => {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i]
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+    }
+    previous = current
+  }
+  return previous[b.length]!
+}
+
+/**
+ * The candidate nearest to `name`: equal ignoring case, `_` and `-` first, else the one at the
+ * smallest edit distance (case ignored) when that distance is at most a third of the name's length
+ * (at least 1, at most 3). `undefined` when nothing is near.
+ * @internal
+ */
+export const nearest = (name: string, candidates: Iterable<string>): string | undefined => {
+  const fold = (text: string) => text.toLowerCase().replace(/[_-]/g, "")
+  const folded = fold(name)
+  let best: string | undefined
+  let bestDistance = Math.min(3, Math.max(1, Math.floor(name.length / 3)))
+  for (const candidate of candidates) {
+    if (candidate === name) continue
+    if (fold(candidate) === folded) return candidate
+    const distance = editDistance(folded, fold(candidate))
+    if (distance <= bestDistance && (best === undefined || distance < bestDistance)) {
+      best = candidate
+      bestDistance = distance
+    }
+  }
+  return best
+}
+
+/** `1`, `true`, `yes` or `on` (any case). @internal */
+export const truthyEnv = (env: Readonly<Record<string, string | undefined>>, name: string): boolean => {
+  const value = env[name]
+  return value !== undefined && /^(1|true|yes|on)$/i.test(value.trim())
+}

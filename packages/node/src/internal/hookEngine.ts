@@ -12,4 +12,4 @@ export const layer = (options: NodeEngineOptions = {}): Layer.Layer<HookEngine.H
 
 /** @internal */
 export const createHookEngine = (options: NodeEngineOptions = {}): Promise<PromiseEngine.PromiseHookEngine> =>
-  PromiseEngine.fromLayer(layer(options))
+  PromiseEngine.fromLayer(layer({ ...options, onWarning: options.onWarning ?? PromiseEngine.warnToConsole }))

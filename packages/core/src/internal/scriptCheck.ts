@@ -1,0 +1,114 @@
+/**
+ * What `validate` can know about a command hook before anything runs: the script its first word
+ * names (missing, or without the run bit: exit 126/127 only at run time otherwise), and settings
+ * that look right but can never work (environment variables no engine sets, a tool matcher in the
+ * wrong case).
+ */
+import type { PlanWarning } from "../Plan.ts"
+import type { HookEntry } from "../Settings.ts"
+import * as PosixPath from "./posixPath.ts"
+import { nearest } from "./text.ts"
+
+/** What load found at a script path. @internal */
+export type ScriptState = "ok" | "missing" | "not-executable" | "not-a-file"
+
+/** The first shell word of a command, unquoted; `undefined` when it is not a plain word. */
+const firstWord = (command: string): string | undefined => {
+  const text = command.trimStart()
+  const quote = text[0]
+  if (quote === "'" || quote === "\"") {
+    const end = text.indexOf(quote, 1)
+    const word = end < 0 ? undefined : text.slice(1, end)
+    return word !== undefined && (quote === "'" || !/[\\`]/.test(word)) ? word : undefined
+  }
+  const match = /^[^\s;&|<>()]+/.exec(text)
+  return match === null || /["'\\`]/.test(match[0]) ? undefined : match[0]
+}
+
+/**
+ * The absolute path of the script a command hook's first word names, after the project and plugin
+ * variables every engine sets; `undefined` for a word looked up on `PATH`, or one that depends on
+ * anything else (placeholders, other variables, globs).
+ * @internal
+ */
+export const scriptPath = (
+  entry: HookEntry,
+  projectDir: string,
+  projectDirEnv: ReadonlyArray<string>,
+  home: string | undefined
+): string | undefined => {
+  const handler = entry.handler
+  if (handler.type !== "command") return undefined
+  let word = handler.args !== undefined ? handler.command : firstWord(handler.command)
+  if (word === undefined) return undefined
+  for (const name of ["CLAUDE_PROJECT_DIR", "AGENT_HOOKS_PROJECT_DIR", ...projectDirEnv]) {
+    word = word.replace(new RegExp(`^\\$\\{${name}\\}|^\\$${name}(?![A-Za-z0-9_])`), projectDir)
+  }
+  if (entry.pluginRoot !== undefined) word = word.replace(/^\$\{CLAUDE_PLUGIN_ROOT\}|^\$CLAUDE_PLUGIN_ROOT(?![A-Za-z0-9_])/, entry.pluginRoot)
+  if (home !== undefined && word.startsWith("~/")) word = PosixPath.join(home, word.slice(2))
+  if (!word.includes("/") || /[$*?[\]{}~]/.test(word)) return undefined
+  return PosixPath.resolve(projectDir, word)
+}
+
+/** Variables that hook scripts sometimes read but that no engine sets (the input comes on stdin). */
+const UNSET_VARIABLES = ["CLAUDE_TOOL_INPUT", "CLAUDE_TOOL_NAME", "CLAUDE_TOOL_OUTPUT", "CLAUDE_FILE_PATHS", "CLAUDE_FILE_PATH", "CLAUDE_PROMPT"]
+
+/** Tool names of Claude Code's built-in tools, for matchers written in the wrong case. */
+const TOOL_NAMES = [
+  "Bash", "Edit", "MultiEdit", "Write", "Read", "Glob", "Grep", "LS", "Task", "Agent", "WebFetch", "WebSearch", "NotebookEdit",
+  "NotebookRead", "TodoWrite", "ExitPlanMode", "KillShell", "BashOutput", "Skill", "SlashCommand"
+]
+
+/**
+ * The checks of one planned hook: errors for a script that is missing or not executable, warnings
+ * for what can never work.
+ * @internal
+ */
+export const check = (
+  entry: HookEntry,
+  file: string | undefined,
+  toolEvent: boolean,
+  scripts: ReadonlyMap<string, ScriptState> | undefined,
+  script: string | undefined
+): ReadonlyArray<PlanWarning> => {
+  const out: Array<PlanWarning> = []
+  const handler = entry.handler
+  if (script !== undefined && scripts !== undefined) {
+    const state = scripts.get(script)
+    if (state === "missing") {
+      out.push({ file, path: `${entry.path}.command`, severity: "error", message: `${script} does not exist: the hook would fail with exit 127 and guard nothing` })
+    } else if (state === "not-executable") {
+      out.push({
+        file,
+        path: `${entry.path}.command`,
+        severity: "error",
+        message: `${script} is not executable: the hook would fail with exit 126 and guard nothing; run: chmod +x ${script}`
+      })
+    } else if (state === "not-a-file") {
+      out.push({ file, path: `${entry.path}.command`, severity: "error", message: `${script} is not a file` })
+    }
+  }
+  if (handler.type === "command") {
+    const text = [handler.command, ...(handler.args ?? []), ...Object.values(handler.env ?? {})].join("\n")
+    for (const name of UNSET_VARIABLES) {
+      if (new RegExp(`\\$\\{?${name}(?![A-Za-z0-9_])`).test(text)) {
+        out.push({
+          file,
+          path: `${entry.path}.command`,
+          message: `$${name} is set by no engine: the hook reads the event as JSON on stdin (for example: jq -r '.tool_input')`
+        })
+      }
+    }
+  }
+  const source = entry.matcher.source
+  if (toolEvent && entry.matcher.kind === "exact" && source !== undefined) {
+    for (const name of source.split("|").map((part) => part.trim())) {
+      if (name === "" || TOOL_NAMES.includes(name) || name.startsWith("mcp__")) continue
+      const near = nearest(name, TOOL_NAMES)
+      if (near !== undefined && near.toLowerCase() === name.toLowerCase()) {
+        out.push({ file, path: `${entry.path.replace(/\.hooks\[\d+\]$/, "")}.matcher`, message: `"${name}" never matches ${near}: tool names are case-sensitive` })
+      }
+    }
+  }
+  return out
+}

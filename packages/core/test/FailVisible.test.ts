@@ -1,0 +1,222 @@
+import * as HookEvent from "@agent-hooks/core/HookEvent"
+import * as HookInput from "@agent-hooks/core/HookInput"
+import * as Plan from "@agent-hooks/core/Plan"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Exit } from "effect"
+import { bash, cmd, group, harness, permission, settings, withEngine } from "./harness.ts"
+
+// No guard fails open unseen: a settings entry that cannot be decoded, a hook that cannot run or
+// whose answer was dropped, and an event nobody knows are always reported; strict mode and
+// failClosed turn them into failures.
+
+const loadExit = (files: Record<string, unknown>, options: Parameters<typeof harness>[2] = {}) =>
+  withEngine(harness(files, () => ({}), options), (engine) => Effect.succeed(engine.settings)).pipe(Effect.exit)
+
+describe("settings that cannot be decoded", () => {
+  it.effect("a string where a boolean or number belongs is an error (not truthy): the handler is skipped and counted", () =>
+    Effect.gen(function*() {
+      const exit = yield* loadExit({
+        "/s/a.json": settings({ PreToolUse: [group("Bash", cmd("one", { once: "false" }), cmd("two", { timeout: "10" }), cmd("three"))] })
+      })
+      expect(Exit.isSuccess(exit)).toBe(true)
+      if (!Exit.isSuccess(exit)) return
+      const loaded = exit.value
+      expect(loaded.hooks["PreToolUse"]!.map((entry) => (entry.handler as { command: string }).command)).toEqual(["three"])
+      expect(loaded.errors).toEqual([
+        expect.stringMatching(/^\/s\/a\.json at hooks\.PreToolUse\[0\]\.hooks\[0\]\.once: expected boolean .*, got string "false" \(handler at .* skipped\)$/),
+        expect.stringMatching(/^\/s\/a\.json at hooks\.PreToolUse\[0\]\.hooks\[1\]\.timeout: expected number .*, got string "10" \(handler at .* skipped\)$/)
+      ])
+      // Every error is also a warning.
+      for (const error of loaded.errors) expect(loaded.warnings).toContain(error)
+    }))
+
+  it.effect("an unknown handler type names the nearest one; a top-level flag given as a string is an error", () =>
+    Effect.gen(function*() {
+      const exit = yield* loadExit({
+        "/s/a.json": settings({ Stop: [group(undefined, { type: "comand", command: "x" })] }, { disableAllHooks: "true" })
+      })
+      if (!Exit.isSuccess(exit)) return expect.unreachable()
+      expect(exit.value.disableAllHooks).toBe(false)
+      expect(exit.value.errors).toEqual([
+        expect.stringContaining(`/s/a.json at disableAllHooks: expected a boolean (true or false, not a string), got string "true"`),
+        expect.stringContaining(`/s/a.json at hooks.Stop[0].hooks[0].type: expected "command" | "http"`)
+      ])
+      expect(exit.value.errors[1]).toContain(`(did you mean "command"?)`)
+    }))
+
+  it.effect("an unknown key is a warning naming the nearest known key, and the handler still loads", () =>
+    Effect.gen(function*() {
+      const exit = yield* loadExit({
+        "/s/a.json": settings({ PreToolUse: [{ matcher: "Bash", description: "guard", hooks: [cmd("guard", { timout: 5, description: "x" })] }] })
+      })
+      if (!Exit.isSuccess(exit)) return expect.unreachable()
+      expect(exit.value.hooks["PreToolUse"]).toHaveLength(1)
+      expect(exit.value.errors).toEqual([])
+      expect(exit.value.warnings).toEqual(expect.arrayContaining([
+        `/s/a.json at hooks.PreToolUse[0].hooks[0].timout: unknown key "timout" (did you mean "timeout"?); ignored`,
+        `/s/a.json at hooks.PreToolUse[0].hooks[0].description: unknown key "description"; ignored`,
+        `/s/a.json at hooks.PreToolUse[0].description: unknown key "description"; ignored`
+      ]))
+    }))
+
+  const broken = { "/s/a.json": settings({ PreToolUse: [group("Bash", cmd("one", { timeout: "10" }))] }) }
+
+  it.effect("strict mode from the engine options fails the whole load with every problem located", () =>
+    Effect.gen(function*() {
+      const exit = yield* loadExit(broken, { strict: true })
+      expect(Exit.isFailure(exit)).toBe(true)
+      expect(String(Exit.isFailure(exit) ? exit.cause : "")).toContain("hooks.PreToolUse[0].hooks[0].timeout: expected number")
+    }))
+
+  it.effect("strict mode from AGENT_HOOKS_STRICT (1/true/yes/on) or from any settings file; a file's false cannot turn it off", () =>
+    Effect.gen(function*() {
+      expect(Exit.isFailure(yield* loadExit(broken, { env: { AGENT_HOOKS_STRICT: "yes" } }))).toBe(true)
+      expect(Exit.isFailure(yield* loadExit({ ...broken, "/s/b.json": { strict: true } }))).toBe(true)
+      expect(Exit.isFailure(yield* loadExit({ ...broken, "/s/b.json": { strict: false } }, { strict: true }))).toBe(true)
+      expect(Exit.isSuccess(yield* loadExit({ ...broken, "/s/b.json": { strict: false } }))).toBe(true)
+      expect(Exit.isSuccess(yield* loadExit(broken, { env: { AGENT_HOOKS_STRICT: "0" } }))).toBe(true)
+    }))
+})
+
+describe("failClosed", () => {
+  const guard = { "/s/a.json": settings({ PreToolUse: [group("Bash", cmd("guard"))], Stop: [group(undefined, cmd("guard"))] }) }
+
+  it.effect("off (Claude Code's default): a guard that exits 1 is a non-blocking error and the tool runs; the warning says so", () => {
+    const warnings: Array<string> = []
+    const h = harness(guard, () => ({ exitCode: 1, stderr: "boom" }), { onWarning: (warning) => warnings.push(warning) })
+    return withEngine(h, (engine) =>
+      Effect.map(engine.dispatch("PreToolUse", bash("rm -rf /")), (outcome) => {
+        expect(outcome).toMatchObject({ blocked: false, decision: null })
+        expect(warnings).toEqual([`hook "guard" (/s/a.json): Failed with non-blocking status code 1: boom`])
+      }))
+  })
+
+  it.effect("on: a guard that fails, crashes or prints unreadable JSON denies the tool call", () =>
+    Effect.gen(function*() {
+      const runs = [{ exitCode: 1 }, { exitCode: 127, stderr: "guard: not found" }, { exitCode: null, signal: "SIGSEGV" }, { stdout: "{ not json" }]
+      for (const run of runs) {
+        const h = harness(guard, () => run, { failClosed: true })
+        const outcome = yield* withEngine(h, (engine) => engine.dispatch("PreToolUse", bash("rm -rf /")))
+        expect(outcome, JSON.stringify(run)).toMatchObject({ blocked: true, decision: "deny" })
+        expect(outcome.reason).toContain("blocking because the engine fails closed")
+      }
+    }))
+
+  it.effect("on, from AGENT_HOOKS_FAIL_CLOSED; a guard that answers still decides", () =>
+    Effect.gen(function*() {
+      const failing = harness(guard, () => ({ exitCode: 1 }), { env: { AGENT_HOOKS_FAIL_CLOSED: "on" } })
+      expect(yield* withEngine(failing, (engine) => engine.dispatch("PreToolUse", bash("ls")))).toMatchObject({ blocked: true })
+      const allowing = harness(guard, () => permission("allow", "fine"), { failClosed: true })
+      expect(yield* withEngine(allowing, (engine) => engine.dispatch("PreToolUse", bash("ls")))).toMatchObject({ blocked: false, decision: "allow" })
+    }))
+
+  it.effect("a handler's own onFailure: continue wins; Stop never blocks on failure (it would loop)", () =>
+    Effect.gen(function*() {
+      const own = harness(
+        { "/s/a.json": settings({ PreToolUse: [group("Bash", cmd("guard", { onFailure: "continue" }))] }) },
+        () => ({ exitCode: 1 }),
+        { failClosed: true }
+      )
+      expect(yield* withEngine(own, (engine) => engine.dispatch("PreToolUse", bash("ls")))).toMatchObject({ blocked: false })
+      const stop = harness(guard, () => ({ exitCode: 1 }), { failClosed: true })
+      const outcome = yield* withEngine(stop, (engine) => engine.dispatch("Stop", {}))
+      expect(outcome.blocked).toBe(false)
+      expect(outcome.hooks[0]!.messages).toContain("not blocking (failing closed is ignored on Stop)")
+    }))
+})
+
+describe("dispatches that could go unseen", () => {
+  it.effect("an unknown event reaches onWarning with the nearest event name", () => {
+    const warnings: Array<string> = []
+    const h = harness({ "/s/a.json": settings({ PreToolUse: [group("Bash", cmd("guard"))] }) }, () => ({}), { onWarning: (w) => warnings.push(w) })
+    return withEngine(h, (engine) =>
+      Effect.map(engine.dispatch("PreToolUs", bash("ls")), (outcome) => {
+        expect(outcome.blocked).toBe(false)
+        expect(warnings).toEqual([`unknown event "PreToolUs" (did you mean "PreToolUse"?); no hooks run for it`])
+      }))
+  })
+
+  it("suggests by edit distance, not only by case", () => {
+    expect(HookEvent.suggest("PreToolUs")).toBe("PreToolUse")
+    expect(HookEvent.suggest("pre_tool_use")).toBe("PreToolUse")
+    expect(HookEvent.suggest("SesionStart")).toBe("SessionStart")
+    expect(HookEvent.suggest("BeforeTol", ["BeforeTool"])).toBe("BeforeTool")
+    expect(HookEvent.suggest("Completely")).toBeUndefined()
+  })
+
+  it.effect("a payload nested deeper than the limit fails with one located line, not a stack overflow", () => {
+    const h = harness({ "/s/a.json": settings({ PreToolUse: [group("Bash", cmd("guard"))] }) })
+    let deep: Record<string, unknown> = {}
+    const payload = { tool_name: "Bash", tool_input: deep }
+    for (let i = 0; i < 10_000; i++) {
+      const next: Record<string, unknown> = {}
+      deep["a"] = next
+      deep = next
+    }
+    return withEngine(h, (engine) =>
+      Effect.map(Effect.flip(engine.dispatch("PreToolUse", payload)), (error) => {
+        expect(error.message).toBe(`invalid event payload: the payload is nested deeper than ${HookInput.MAX_PAYLOAD_DEPTH} levels (the limit); flatten it or send less`)
+      }))
+  })
+
+  it("depthExceeds counts objects and arrays alike, iteratively", () => {
+    expect(HookInput.depthExceeds({ a: [{ b: 1 }] }, 3)).toBe(false)
+    expect(HookInput.depthExceeds({ a: [{ b: {} }] }, 3)).toBe(true)
+    expect(HookInput.depthExceeds("text", 0)).toBe(false)
+  })
+})
+
+describe("what validate knows before anything runs", () => {
+  it.effect("a script that is missing or has no run bit is an error; PATH words, placeholders and other variables are not judged", () =>
+    Effect.gen(function*() {
+      const files = {
+        "/s/a.json": settings({
+          PreToolUse: [group(
+            "Bash",
+            cmd("$CLAUDE_PROJECT_DIR/.agent-hooks/guard.sh"),
+            cmd("\"${CLAUDE_PROJECT_DIR}/hooks/lint.sh\" --fix"),
+            cmd("./ok.sh"),
+            cmd("jq -r .tool_input"),
+            cmd("$OTHER/x.sh"),
+            cmd("${tool_input.command}")
+          )]
+        })
+      }
+      const h = harness(files)
+      const snapshot = yield* Effect.provide(Plan.load({ settings: Object.keys(files), projectDir: "/project", env: {} }), h.files)
+      expect([...(snapshot.scripts ?? new Map()).keys()].sort()).toEqual(["/project/.agent-hooks/guard.sh", "/project/hooks/lint.sh", "/project/ok.sh"])
+      const plan = Plan.compile({
+        ...snapshot,
+        scripts: new Map([["/project/.agent-hooks/guard.sh", "not-executable"], ["/project/hooks/lint.sh", "missing"], ["/project/ok.sh", "ok"]] as const)
+      })
+      expect(plan.warnings.filter((warning) => warning.severity === "error")).toEqual([
+        {
+          file: "/s/a.json",
+          path: "hooks.PreToolUse[0].hooks[0].command",
+          severity: "error",
+          message: "/project/.agent-hooks/guard.sh is not executable: the hook would fail with exit 126 and guard nothing; run: chmod +x /project/.agent-hooks/guard.sh"
+        },
+        {
+          file: "/s/a.json",
+          path: "hooks.PreToolUse[0].hooks[1].command",
+          severity: "error",
+          message: "/project/hooks/lint.sh does not exist: the hook would fail with exit 127 and guard nothing"
+        }
+      ])
+    }))
+
+  it.effect("heuristics warn: variables no engine sets, a tool matcher in the wrong case", () =>
+    Effect.gen(function*() {
+      const warnings: Array<string> = []
+      const h = harness(
+        { "/s/a.json": settings({ PostToolUse: [group("bash|Edit", cmd("echo \"$CLAUDE_TOOL_INPUT\" >> log"))] }) },
+        () => ({}),
+        { onWarning: (warning) => warnings.push(warning) }
+      )
+      yield* withEngine(h, () => Effect.void)
+      expect(warnings).toEqual(expect.arrayContaining([
+        `/s/a.json at hooks.PostToolUse[0].hooks[0].command: $CLAUDE_TOOL_INPUT is set by no engine: the hook reads the event as JSON on stdin (for example: jq -r '.tool_input')`,
+        `/s/a.json at hooks.PostToolUse[0].matcher: "bash" never matches Bash: tool names are case-sensitive`
+      ]))
+    }))
+})
