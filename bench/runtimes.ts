@@ -21,6 +21,7 @@
  * CLI rows: `<runtime> packages/cli/dist/bin.js run PreToolUse --settings <one hook: cat>` with a
  * payload on stdin, started from this (Node) process; wall time per run, start-up included.
  */
+import * as HookRunner from "@agent-hooks/core/HookRunner"
 import { ProcessSpawner } from "@agent-hooks/core/ProcessSpawner"
 import { Effect } from "effect"
 import type { Layer } from "effect"
@@ -65,7 +66,8 @@ const median = (xs: ReadonlyArray<number>): number => quantile([...xs].sort((a, 
 
 /** The spawners worth measuring on each runtime (the module is loaded on demand). */
 const spawnersOn = async (runtime: Runtime): Promise<Array<{ name: string; layer: Layer.Layer<ProcessSpawner> }>> => {
-  const { NodeProcessSpawner, DenoProcessSpawner } = await import("@agent-hooks/node")
+  const { NodeProcessSpawner } = await import("@agent-hooks/node")
+  const { DenoProcessSpawner } = await import("@agent-hooks/deno")
   const node = { name: "NodeProcessSpawner (node:child_process)", layer: NodeProcessSpawner.layer }
   switch (runtime) {
     case "node":
@@ -94,7 +96,8 @@ const oneHook = Effect.scoped(
       stdin: PAYLOAD,
       maxOutputBytes: 1024 * 1024
     })
-    const [exit] = yield* Effect.all([handle.exited, handle.output], { concurrency: "unbounded" })
+    const reader = yield* HookRunner.collect(handle, 1024 * 1024)
+    const [exit] = yield* Effect.all([handle.exited, reader.output], { concurrency: "unbounded" })
     if (exit.exitCode !== 0) return yield* Effect.die(new Error(`exit ${exit.exitCode}`))
   })
 )

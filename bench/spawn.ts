@@ -15,6 +15,7 @@
  * Run from the repository root: `node --conditions=source bench/spawn.ts`
  * Environment: BENCH_N (default 200), BENCH_WARMUP (default 20), BENCH_ROUNDS (default 3).
  */
+import * as HookRunner from "@agent-hooks/core/HookRunner"
 import { ProcessSpawner } from "@agent-hooks/core/ProcessSpawner"
 import * as NodeProcessSpawner from "@agent-hooks/node/NodeProcessSpawner"
 import * as NodeServices from "@effect/platform-node/NodeServices"
@@ -91,7 +92,8 @@ const ours = Effect.scoped(
       stdin: PAYLOAD_TEXT,
       maxOutputBytes: 1024 * 1024
     })
-    const [exit] = yield* Effect.all([handle.exited, handle.output], { concurrency: "unbounded" })
+    const reader = yield* HookRunner.collect(handle, 1024 * 1024)
+    const [exit] = yield* Effect.all([handle.exited, reader.output], { concurrency: "unbounded" })
     if (exit.exitCode !== 0) return yield* Effect.die(`exit ${exit.exitCode}`)
   })
 )

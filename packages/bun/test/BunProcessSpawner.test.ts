@@ -7,7 +7,6 @@ import { describe, expect, it } from "vitest"
 import { BunProcessSpawner } from "@agent-hooks/bun"
 
 ProcessSpawnerSuite.suite("BunProcessSpawner", BunProcessSpawner.layer, { processGroups: true }, {
-  nulByteDetail: "null bytes",
   releaseHost: {
     command: process.execPath,
     args: ["--conditions=source"],

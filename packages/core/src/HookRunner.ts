@@ -7,10 +7,19 @@
  * does not hold the result back), then the scope closes and the runtime SIGKILLs anything left
  * in the group. Nothing here fails: a hook that cannot start, fails or times out is a result.
  *
+ * Output: stdout and stderr are pulled from the spawner's byte streams as they come, decoded as
+ * UTF-8 incrementally (a character split across chunks is held back until complete), and kept up
+ * to `maxOutputBytes` each; past the cap the pipe is still drained, so the hook never blocks, but
+ * nothing more is kept or decoded (a hook printing 1 GiB costs the host one chunk at a time).
+ *
+ * Working directory: given `projectDir`, a request whose `cwd` is relative, or does not exist (the
+ * spawn fails on it), runs in the project directory instead, with a warning in the run.
+ *
  * @since 0.1.0
  */
 import type { Duration, Effect } from "effect"
-import type { ProcessRequest, ProcessSpawner } from "./ProcessSpawner.ts"
+import type { Scope } from "effect"
+import type { ProcessHandle, ProcessOutput, ProcessRequest, ProcessSpawner, SpawnErrorReason } from "./ProcessSpawner.ts"
 import * as internal from "./internal/runner.ts"
 
 /**
@@ -24,6 +33,8 @@ export interface RunnerOptions {
   readonly killGrace: Duration.Input
   /** How long to keep reading output after the child exited. Default: 100 millis. */
   readonly drainWindow: Duration.Input
+  /** Where a hook runs when its `cwd` is relative or missing (with a warning). Default: no fallback. */
+  readonly projectDir?: string | undefined
 }
 
 /**
@@ -51,6 +62,10 @@ export interface ProcessRun {
   readonly stderrTruncated: boolean
   /** Set when the process could not be started. */
   readonly spawnError: string | undefined
+  /** Why it could not be started (`"payload"`: the payload made the spawn fail, for example E2BIG). */
+  readonly spawnErrorReason?: SpawnErrorReason | undefined
+  /** What the runner changed or noticed (a `cwd` that fell back to the project directory). */
+  readonly warnings?: ReadonlyArray<string> | undefined
 }
 
 /**
@@ -64,3 +79,26 @@ export const run: (
   timeout: Duration.Input,
   options?: RunnerOptions
 ) => Effect.Effect<ProcessRun, never, ProcessSpawner> = internal.run
+
+/**
+ * What `collect` reads from a handle.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface CollectedOutput {
+  /** Completes when both streams ended, with the decoded, capped text. */
+  readonly output: Effect.Effect<ProcessOutput>
+  /** What has been read so far (never half a character). */
+  readonly soFar: () => ProcessOutput
+}
+
+/**
+ * Starts reading a handle's stdout and stderr in the current scope, each capped at `maxOutputBytes`
+ * (the runner's own reader, for callers that drive a `ProcessHandle` themselves).
+ *
+ * @since 0.1.0
+ * @category execution
+ */
+export const collect: (handle: ProcessHandle, maxOutputBytes: number) => Effect.Effect<CollectedOutput, never, Scope.Scope> =
+  internal.collect

@@ -1,31 +1,38 @@
 /**
  * The one capability the core needs from a runtime: start a process.
  *
- * The core never imports Node, Bun or Deno. A runtime package (`@agent-hooks/node`,
- * `@agent-hooks/bun`) supplies a `ProcessSpawner` layer; the core's hook runner builds the
- * timeout ladder (SIGTERM to the group, a grace period, SIGKILL), the drain window and the
- * result on top of this primitive.
+ * The seam has the shape of Effect's `ChildProcessSpawner`: a runtime package supplies one
+ * primitive (start a process in its own process group; a handle whose stdout and stderr are
+ * byte `Stream`s; kill the group), wraps it with `make`, and provides the `ProcessSpawner`
+ * layer. Everything else lives once, in the core: decoding, the output caps and the timeout
+ * ladder are the `HookRunner`'s; the spawn-failure wording, NUL handling and the payload files
+ * are `make`'s.
  *
- * **Contract for implementations** (checked by the spawner conformance suite in
+ * **Contract for the primitive** (checked by the spawner conformance suite in
  * `packages/test-utils`):
  * - the process starts in its own process group (`detached` on POSIX), so `kill` reaches
  *   every process of the hook, grandchildren included;
  * - `request.stdin` is written in full and then stdin is closed (EOF); a process that never
  *   reads stdin, or exits before reading it, causes no error (EPIPE is swallowed);
- * - stdout and stderr are collected as UTF-8 text, each capped at `request.maxOutputBytes`
- *   bytes (the rest is read and dropped, and the `truncated` flag is set);
+ * - `stdout` and `stderr` are the raw bytes, pulled with back-pressure (nothing is buffered
+ *   beyond what the consumer asked for); they end at EOF, on a read error, or when the scope
+ *   closes, and never fail;
  * - `exited` completes when the direct child exits, even if a grandchild still holds the pipes;
  * - closing the scope kills whatever is left of the group with SIGKILL and stops reading the
  *   pipes; it never waits for the group to disappear (zombies are reaped late on some hosts).
  *
  * @since 0.1.0
  */
-import type { Effect, Scope } from "effect"
+import type { Effect, Scope, Stream } from "effect"
 import { Context, Data } from "effect"
-import * as kit from "./internal/spawnerKit.ts"
+import * as internal from "./internal/processSpawner.ts"
 
 /**
  * What to start. Shell form is expressed by the caller as `file: "/bin/sh", args: ["-c", cmd]`.
+ *
+ * NUL bytes cannot reach a process through argv or the environment: `make` strips them from
+ * `file`, `args`, `cwd` and every environment name and value, so a payload value with a NUL
+ * never makes a spawn fail.
  *
  * @since 0.1.0
  * @category models
@@ -39,8 +46,15 @@ export interface ProcessRequest {
   readonly env: Readonly<Record<string, string>>
   /** Written to stdin, then stdin is closed. */
   readonly stdin: string
-  /** Cap for each of stdout and stderr, in bytes. */
+  /** Cap for each of stdout and stderr, in bytes (applied by the `HookRunner` as it reads). */
   readonly maxOutputBytes: number
+  /**
+   * Text handed to the child as files: each `content` is written to a fresh temporary file
+   * (mode 0600, in a fresh 0700 folder), the environment variable `env` holds its path, and the
+   * files are removed when the spawn's scope closes (after the process exited or was killed).
+   * For payload values too large for argv or the environment (Linux: 128 KiB per string).
+   */
+  readonly files?: ReadonlyArray<{ readonly env: string; readonly content: string }>
 }
 
 /**
@@ -57,7 +71,7 @@ export interface ProcessExit {
 }
 
 /**
- * The text a process wrote.
+ * The text a process wrote, as the `HookRunner` decoded and capped it.
  *
  * @since 0.1.0
  * @category models
@@ -87,17 +101,27 @@ export interface ProcessHandle {
   readonly pid: number | undefined
   /** Completes when the direct child exits. Never fails. */
   readonly exited: Effect.Effect<ProcessExit>
-  /** Completes when both stdout and stderr reached EOF. Never fails. */
-  readonly output: Effect.Effect<ProcessOutput>
-  /** What has been read so far (used when a grandchild keeps the pipes open). */
-  readonly outputSoFar: () => ProcessOutput
+  /** The bytes written to stdout. Pull it (the `HookRunner` does), or the child may block on a full pipe. */
+  readonly stdout: Stream.Stream<Uint8Array>
+  /** The bytes written to stderr. */
+  readonly stderr: Stream.Stream<Uint8Array>
   /** Sends `signal` to the whole process group (to the child alone where groups are unsupported). */
   readonly kill: (signal: KillSignal) => Effect.Effect<void>
 }
 
 /**
+ * Why a spawn failed: the executable (`"not-found"`: missing, or not executable), the working
+ * directory (`"cwd"`), the size of the payload in argv or the environment (`"payload"`: E2BIG,
+ * or the payload files could not be written), or anything else (`"other"`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type SpawnErrorReason = "not-found" | "cwd" | "payload" | "other"
+
+/**
  * The process could not be started at all (executable not found, bad cwd, ...).
- * The hook runner turns it into a non-blocking hook result; it never reaches the host as a failure.
+ * The hook runner turns it into a hook result; it never reaches the host as a failure.
  *
  * @since 0.1.0
  * @category errors
@@ -105,8 +129,10 @@ export interface ProcessHandle {
 export class SpawnError extends Data.TaggedError("SpawnError")<{
   readonly file: string
   readonly cause: unknown
-  /** A one-line explanation such as `spawn jq ENOENT`. */
+  /** A one-line explanation such as `spawn jq ENOENT`, worded the same on every runtime. */
   readonly detail: string
+  /** Why, as far as the runtime's error tells. */
+  readonly reason?: SpawnErrorReason
 }> {
   override get message(): string {
     return `could not start ${this.file}: ${this.detail}`
@@ -141,93 +167,40 @@ export class ProcessSpawner extends Context.Service<
 >()("@agent-hooks/core/ProcessSpawner") {}
 
 /**
- * For spawner implementations: one of stdout / stderr. Decodes UTF-8 incrementally (a character
- * split across chunks is held back until it is complete), keeps at most `cap` bytes, and accepts
- * (and drops) everything past the cap so the child never blocks on a full pipe.
+ * Temporary files, as the runtime makes them (`ProcessRequest.files`).
  *
  * @since 0.1.0
  * @category models
  */
-export interface OutputCollector {
-  /** Set once the cap was reached. */
-  truncated: boolean
-  readonly push: (chunk: Uint8Array) => void
-  /** The text decoded so far (an incomplete trailing character is not included). */
-  readonly soFar: () => string
-  /** The final text, once the stream ended. */
-  readonly finish: () => string
+export interface TempFiles {
+  /** Writes each text to its own new file, readable by the owner only, and returns the paths and how to remove them. */
+  readonly write: (contents: ReadonlyArray<string>) => { readonly paths: ReadonlyArray<string>; readonly remove: () => void }
 }
 
 /**
- * For spawner implementations: a collector with a byte cap.
- *
- * @since 0.1.0
- * @category implementation
- */
-export const makeOutputCollector: (cap: number) => OutputCollector = kit.makeOutputCollector
-
-/**
- * For spawner implementations: the `SpawnError` for a failed start, worded the same on every
- * runtime (`spawn <file> <errno>`), naming a missing or bad cwd (`cwdProblem` tells, for the runtime).
- *
- * @since 0.1.0
- * @category implementation
- */
-export const spawnErrorFrom: (
-  request: ProcessRequest,
-  cause: unknown,
-  cwdProblem: (cwd: string) => string | undefined
-) => SpawnError = kit.spawnErrorFrom
-
-/**
- * For spawner implementations: stdout and stderr together. Call `ended` once per stream when it
- * ends (EOF, error or cancel); `output` completes when both have.
+ * What a runtime supplies to `make`.
  *
  * @since 0.1.0
  * @category models
  */
-export interface OutputPair {
-  readonly stdout: OutputCollector
-  readonly stderr: OutputCollector
-  readonly ended: () => void
-  readonly output: Effect.Effect<ProcessOutput>
-  readonly soFar: () => ProcessOutput
+export interface SpawnPrimitive {
+  readonly capabilities: SpawnerCapabilities
+  /**
+   * Starts `request` (already free of NUL bytes and of `files`) in its own process group, with
+   * the contract above. Fails with the runtime's own error (an `Error` with an errno `code`).
+   */
+  readonly start: (request: ProcessRequest) => Effect.Effect<ProcessHandle, unknown, Scope.Scope>
+  /** Why `cwd` cannot be a working directory (`"cwd /x does not exist"`), or `undefined`; asked only after a failed start. */
+  readonly cwdProblem: (cwd: string) => string | undefined
+  readonly tempFiles: TempFiles
 }
 
 /**
- * For spawner implementations: the pair of collectors behind `ProcessHandle.output` and `outputSoFar`.
+ * The `ProcessSpawner` service on a runtime's primitive: strips NUL bytes, writes the payload
+ * files, and turns a failed start into a `SpawnError` worded the same on every runtime
+ * (`spawn <file> <errno>`, naming a missing or bad cwd).
  *
  * @since 0.1.0
- * @category implementation
+ * @category constructors
  */
-export const makeOutputPair: (cap: number) => OutputPair = kit.makeOutputPair
-
-/**
- * The part of a web `ReadableStreamDefaultReader` that `pumpStream` uses.
- *
- * @since 0.1.0
- * @category models
- */
-export interface StreamReaderLike {
-  read(): Promise<{ readonly done: boolean; readonly value?: Uint8Array | undefined }>
-}
-
-/**
- * For spawner implementations on web streams (Bun, Deno): reads `stream` into `collector` until
- * it ends, then calls `ended`. Returns the reader, for cancelling it at release.
- *
- * @since 0.1.0
- * @category implementation
- */
-export const pumpStream: <R extends StreamReaderLike>(stream: { getReader(): R }, collector: OutputCollector, ended: () => void) => R =
-  kit.pumpStream
-
-/**
- * For spawner implementations: signals the process group (`group`, when the runtime made one),
- * falling back to the direct child when that fails (the group is gone, or the child left it);
- * errors of the fallback (already gone) are ignored.
- *
- * @since 0.1.0
- * @category implementation
- */
-export const signalGroupOrChild: (group: (() => void) | undefined, child: () => void) => void = kit.signalGroupOrChild
+export const make: (primitive: SpawnPrimitive) => ProcessSpawner["Service"] = internal.make

@@ -1,9 +1,8 @@
 /**
- * @agent-hooks/node: agent-hooks on Node (and on Deno, where it spawns hooks with `Deno.Command`).
+ * @agent-hooks/node: agent-hooks on Node. (On Deno, use `@agent-hooks/deno`.)
  *
  * @since 0.1.0
  */
-export * as DenoProcessSpawner from "./DenoProcessSpawner.ts"
 export * as NodeHookEngine from "./NodeHookEngine.ts"
 export * as NodeProcessSpawner from "./NodeProcessSpawner.ts"
 export { createHookEngine } from "./NodeHookEngine.ts"

@@ -8,8 +8,6 @@ import { describe, expect, it } from "vitest"
 import * as NodeProcessSpawner from "@agent-hooks/node/NodeProcessSpawner"
 
 ProcessSpawnerSuite.suite("NodeProcessSpawner", NodeProcessSpawner.layer, { processGroups: true }, {
-  // Node's (and its emulations') synchronous argument check.
-  nulByteDetail: "null bytes",
   releaseHost: {
     command: process.execPath,
     args: "Deno" in globalThis ? ["run", "-A", "--no-lock", "--conditions=source"] : ["--conditions=source"],

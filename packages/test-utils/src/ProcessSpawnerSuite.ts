@@ -2,10 +2,14 @@
  * The conformance suite of the core's `ProcessSpawner` contract: registers vitest tests that run
  * real shell-script fixtures (see `Fixtures`) through any spawner layer, in real time.
  *
- * It checks: stdin written in full then closed (also 5 MB to a hook that never reads it), stdout,
- * stderr and exit codes, exits by signal, the output caps and truncation flags, UTF-8 split
- * across chunks, `SpawnError` for a missing executable, a missing cwd or a NUL byte (with the
- * shared wording `spawn <file> ENOENT (cwd <dir> does not exist)`), exec-form arguments passed
+ * The output is read as the core's `HookRunner` reads it (`HookRunner.collect`), so the suite
+ * checks the spawner and the core's reader together. It checks: stdin written in full then
+ * closed (also 5 MB to a hook that never reads it), stdout, stderr and exit codes, exits by
+ * signal, the output caps and truncation flags (1 GiB under a 1 MiB cap), UTF-8 split across
+ * chunks, `SpawnError` for a missing executable, a missing cwd (with the shared wording
+ * `spawn <file> ENOENT (cwd <dir> does not exist)`) or an argument too large (E2BIG, reason
+ * `payload`), NUL bytes stripped from arguments and environment, payload files (0600, removed
+ * with the scope), the cwd fallback to the project directory, exec-form arguments passed
  * verbatim, `env` and `cwd`, `exited` not held back by a grandchild that keeps stdout open, the
  * child leading its own session and process group, `kill` reaching the whole process group,
  * SIGKILL ending a TERM-ignoring hook, the scope's close killing everything left in the group
@@ -25,7 +29,6 @@
  * import { NodeProcessSpawner } from "@agent-hooks/node"
  *
  * suite("NodeProcessSpawner", NodeProcessSpawner.layer, { processGroups: true }, {
- *   nulByteDetail: "null bytes",
  *   releaseHost: {
  *     command: process.execPath,
  *     args: ["--conditions=source"],
@@ -77,8 +80,6 @@ export interface ReleaseHost {
  * @category models
  */
 export interface SuiteOptions {
-  /** Part of the `SpawnError` detail for an argument with a NUL byte (the runtime's own words); unchecked when absent. */
-  readonly nulByteDetail?: string
   /** Runs the release-host case (skipped when absent). */
   readonly releaseHost?: ReleaseHost
 }

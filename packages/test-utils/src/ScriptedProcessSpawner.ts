@@ -4,9 +4,9 @@
  *
  * - A run's `delay` elapses on Effect's `Clock` (`Effect.sleep`), so tests can drive it with
  *   `TestClock.adjust`; without a delay the run has exited by the time `spawn` returns.
- * - The scripted stdout/stderr are all "written" at the start (`outputSoFar` shows them at once),
- *   capped at `maxOutputBytes` like the real spawners (never half a character); `output`
- *   completes when the run exits.
+ * - The scripted stdout/stderr are all "written" at the start (a reader sees them at once),
+ *   as byte streams that end when the run exits (the `HookRunner` caps and decodes them, as for
+ *   the real spawners).
  * - `kill("SIGTERM")` ends a running run with signal SIGTERM unless `ignoreTerm`;
  *   `kill("SIGKILL")` always ends it; closing the scope ends it with SIGKILL.
  * - Every request and every kill is recorded, in order, for assertions.

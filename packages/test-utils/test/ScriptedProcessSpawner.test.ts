@@ -15,7 +15,13 @@ const request = (stdin: string, overrides: Partial<ProcessSpawner.ProcessRequest
   ...overrides
 })
 
-const spawn = (req: ProcessSpawner.ProcessRequest) => ProcessSpawner.ProcessSpawner.use((spawner) => spawner.spawn(req))
+/** Spawns, and reads the output as the HookRunner does (capped, decoded). */
+const spawn = (req: ProcessSpawner.ProcessRequest) =>
+  ProcessSpawner.ProcessSpawner.use((spawner) => spawner.spawn(req)).pipe(
+    Effect.flatMap((handle) =>
+      Effect.map(HookRunner.collect(handle, req.maxOutputBytes), (reader) => ({ ...handle, output: reader.output, outputSoFar: reader.soFar }))
+    )
+  )
 
 describe("ScriptedProcessSpawner", () => {
   it.effect("a run without delay has exited with the scripted code and output", () => {

@@ -1,7 +1,8 @@
-import { Clock, Duration, Effect, Option } from "effect"
-import type { ProcessRun, RunnerOptions } from "../HookRunner.ts"
+import { Clock, Duration, Effect, Fiber, Option, Stream } from "effect"
+import type { Scope } from "effect"
+import type { CollectedOutput, ProcessRun, RunnerOptions } from "../HookRunner.ts"
 import { ProcessSpawner } from "../ProcessSpawner.ts"
-import type { ProcessExit, ProcessRequest } from "../ProcessSpawner.ts"
+import type { ProcessExit, ProcessHandle, ProcessOutput, ProcessRequest, SpawnError } from "../ProcessSpawner.ts"
 
 /** A run with defaults for every field (exit 0, no output), overridden by `over`. @internal */
 export const makeRun = (over: Partial<ProcessRun>): ProcessRun => ({
@@ -22,6 +23,100 @@ export const defaultOptions: RunnerOptions = { killGrace: Duration.seconds(1), d
 
 const elapsed = (start: number) => Effect.map(Clock.currentTimeMillis, (now) => Math.round((now - start) * 10) / 10)
 
+// --- output ------------------------------------------------------------------------------------
+
+interface TextDecoderLike {
+  decode(input?: Uint8Array, options?: { readonly stream?: boolean }): string
+}
+const TextDecoderCtor = (globalThis as unknown as { readonly TextDecoder: new(label: string) => TextDecoderLike }).TextDecoder
+
+/** One of stdout / stderr: incremental UTF-8, at most `cap` bytes kept; past the cap chunks are dropped undecoded. */
+const collector = (cap: number) => {
+  let decoder: TextDecoderLike | undefined
+  let text = ""
+  let bytes = 0
+  let finished: string | undefined
+  const state = {
+    truncated: false,
+    push(chunk: Uint8Array): void {
+      if (state.truncated) return
+      const room = cap - bytes
+      if (chunk.byteLength > room) {
+        state.truncated = true
+        chunk = chunk.subarray(0, Math.max(0, room))
+      }
+      bytes += chunk.byteLength
+      if (chunk.byteLength > 0) text += (decoder ??= new TextDecoderCtor("utf-8")).decode(chunk, { stream: true })
+    },
+    soFar: (): string => text,
+    finish(): string {
+      // An incomplete character at the end of a complete stream is invalid input (U+FFFD); one cut by the cap is dropped.
+      finished ??= state.truncated || decoder === undefined ? text : text + decoder.decode()
+      return finished
+    }
+  }
+  return state
+}
+
+const pump = (stream: Stream.Stream<Uint8Array>, into: ReturnType<typeof collector>) =>
+  Stream.runForEachArray(stream, (chunks) =>
+    Effect.sync(() => {
+      for (const chunk of chunks) into.push(chunk)
+    }))
+
+/** @internal */
+export const collect = (handle: ProcessHandle, maxOutputBytes: number): Effect.Effect<CollectedOutput, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const stdout = collector(maxOutputBytes)
+    const stderr = collector(maxOutputBytes)
+    // Both readers stop when the scope closes (the runtime's stream finalizers close the pipes).
+    const reading = yield* Effect.forkScoped(
+      Effect.all([pump(handle.stdout, stdout), pump(handle.stderr, stderr)], { concurrency: 2, discard: true })
+    )
+    const soFar = (): ProcessOutput => ({
+      stdout: stdout.soFar(),
+      stderr: stderr.soFar(),
+      stdoutTruncated: stdout.truncated,
+      stderrTruncated: stderr.truncated
+    })
+    const output = Effect.map(Fiber.join(reading), (): ProcessOutput => ({
+      stdout: stdout.finish(),
+      stderr: stderr.finish(),
+      stdoutTruncated: stdout.truncated,
+      stderrTruncated: stderr.truncated
+    }))
+    return { output, soFar }
+  })
+
+// --- the ladder --------------------------------------------------------------------------------
+
+const ladder = (handle: ProcessHandle, request: ProcessRequest, timeout: Duration.Input, options: RunnerOptions) =>
+  Effect.gen(function*() {
+    const reader = yield* collect(handle, request.maxOutputBytes)
+    let timedOut = false
+    let exit: ProcessExit
+    const first = yield* Effect.timeoutOption(handle.exited, timeout)
+    if (Option.isSome(first)) {
+      exit = first.value
+    } else {
+      timedOut = true
+      yield* handle.kill("SIGTERM")
+      const afterTerm = yield* Effect.timeoutOption(handle.exited, options.killGrace)
+      if (Option.isSome(afterTerm)) {
+        exit = afterTerm.value
+      } else {
+        yield* handle.kill("SIGKILL")
+        const afterKill = yield* Effect.timeoutOption(handle.exited, options.killGrace)
+        exit = Option.getOrElse(afterKill, (): ProcessExit => ({ exitCode: null, signal: "SIGKILL" }))
+      }
+    }
+    const drained = yield* Effect.timeoutOption(reader.output, options.drainWindow)
+    const output = Option.getOrElse(drained, reader.soFar)
+    return { exit, timedOut, output }
+  })
+
+const isAbsolute = (path: string) => path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path)
+
 /** @internal */
 export const run = (
   request: ProcessRequest,
@@ -31,45 +126,49 @@ export const run = (
   Effect.gen(function*() {
     const spawner = yield* ProcessSpawner
     const start = yield* Clock.currentTimeMillis
+    const warnings: Array<string> = []
+    const projectDir = options.projectDir
+    // A relative cwd would resolve against the host's directory: the project directory is meant.
+    if (projectDir !== undefined && !isAbsolute(request.cwd)) {
+      warnings.push(`cwd ${JSON.stringify(request.cwd)} is not absolute; the hook runs in the project directory ${projectDir}`)
+      request = { ...request, cwd: projectDir }
+    }
+    const spawnIn = (req: ProcessRequest): Effect.Effect<ProcessHandle, SpawnError, Scope.Scope> =>
+      spawner.spawn(req).pipe(
+        Effect.catchTag("SpawnError", (error) => {
+          // A cwd that does not exist (a payload value) must not stop the hook: run it in the project directory.
+          if (error.reason !== "cwd" || projectDir === undefined || req.cwd === projectDir) return Effect.fail(error)
+          warnings.push(`${error.detail.replace(/^.*\((cwd .*)\)$/, "$1")}; the hook runs in the project directory ${projectDir}`)
+          return spawner.spawn({ ...req, cwd: projectDir })
+        })
+      )
     return yield* Effect.scoped(
-      spawner.spawn(request).pipe(
-        Effect.flatMap((handle) =>
-          Effect.gen(function*() {
-            let timedOut = false
-            let exit: ProcessExit
-            const first = yield* Effect.timeoutOption(handle.exited, timeout)
-            if (Option.isSome(first)) {
-              exit = first.value
-            } else {
-              timedOut = true
-              yield* handle.kill("SIGTERM")
-              const afterTerm = yield* Effect.timeoutOption(handle.exited, options.killGrace)
-              if (Option.isSome(afterTerm)) {
-                exit = afterTerm.value
-              } else {
-                yield* handle.kill("SIGKILL")
-                const afterKill = yield* Effect.timeoutOption(handle.exited, options.killGrace)
-                exit = Option.getOrElse(afterKill, (): ProcessExit => ({ exitCode: null, signal: "SIGKILL" }))
-              }
-            }
-            const drained = yield* Effect.timeoutOption(handle.output, options.drainWindow)
-            const output = Option.getOrElse(drained, handle.outputSoFar)
-            return {
-              exitCode: exit.exitCode,
-              signal: exit.signal,
-              timedOut,
-              durationMs: yield* elapsed(start),
-              stdout: output.stdout,
-              stderr: output.stderr,
-              stdoutTruncated: output.stdoutTruncated,
-              stderrTruncated: output.stderrTruncated,
-              spawnError: undefined
-            } satisfies ProcessRun
-          })
+      spawnIn(request).pipe(
+        Effect.flatMap((handle) => ladder(handle, request, timeout, options)),
+        Effect.flatMap(({ exit, output, timedOut }) =>
+          Effect.map(elapsed(start), (durationMs): ProcessRun => ({
+            exitCode: exit.exitCode,
+            signal: exit.signal,
+            timedOut,
+            durationMs,
+            stdout: output.stdout,
+            stderr: output.stderr,
+            stdoutTruncated: output.stdoutTruncated,
+            stderrTruncated: output.stderrTruncated,
+            spawnError: undefined,
+            ...(warnings.length > 0 ? { warnings } : {})
+          }))
         ),
         Effect.catchTag("SpawnError", (error) =>
           Effect.map(elapsed(start), (durationMs) =>
-            makeRun({ exitCode: null, durationMs, stderr: error.message, spawnError: error.detail })))
+            makeRun({
+              exitCode: null,
+              durationMs,
+              stderr: error.message,
+              spawnError: error.detail,
+              spawnErrorReason: error.reason,
+              ...(warnings.length > 0 ? { warnings } : {})
+            })))
       )
     )
   })

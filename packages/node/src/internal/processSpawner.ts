@@ -1,36 +1,36 @@
-import { makeOutputPair, ProcessSpawner, signalGroupOrChild, spawnErrorFrom } from "@agent-hooks/core/ProcessSpawner"
-import type { SpawnError } from "@agent-hooks/core/ProcessSpawner"
-import type { KillSignal, OutputCollector, ProcessExit, ProcessHandle, ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
+import { make as makeSpawner, ProcessSpawner } from "@agent-hooks/core/ProcessSpawner"
+import type { KillSignal, ProcessExit, ProcessHandle, ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
+import * as NodeStream from "@effect/platform-node-shared/NodeStream"
 import { spawn as spawnChild } from "node:child_process"
 import type { ChildProcess } from "node:child_process"
-import { cwdProblem } from "./cwd.ts"
 import type { Readable } from "node:stream"
-import { Deferred, Effect, Layer } from "effect"
+import { Deferred, Effect, Layer, Stream } from "effect"
 import type { Scope } from "effect"
+import { cwdProblem, tempFiles } from "./files.ts"
 
 const groups = process.platform !== "win32"
 
 /** @internal */
 export const capabilities: SpawnerCapabilities = { runtime: "node", processGroups: groups }
 
-const spawnError = (request: ProcessRequest, cause: unknown): SpawnError => spawnErrorFrom(request, cause, cwdProblem)
-
-const ignore = () => {}
-
-const killGroup = (child: ChildProcess, signal: NodeJS.Signals): void => {
+const kill = (child: ChildProcess, signal: KillSignal): void => {
   const pid = child.pid
   if (pid === undefined) return
-  // child.kill is safe even after the exit: Node knows the child was reaped and does not signal a reused pid.
-  signalGroupOrChild(groups ? () => process.kill(-pid, signal) : undefined, () => child.kill(signal))
+  try {
+    if (groups) return void process.kill(-pid, signal)
+  } catch {
+    // ESRCH (the group is gone, or the child left it) or EPERM: the child alone.
+  }
+  // Safe after the exit: Node knows the child was reaped and does not signal a reused pid.
+  child.kill(signal)
 }
 
-interface Running {
-  readonly child: ChildProcess
-  readonly handle: ProcessHandle
-}
+/** A pipe as a pulled byte stream: back-pressure on the child, destroyed when the reader stops. */
+const bytes = (readable: Readable | null): Stream.Stream<Uint8Array> =>
+  readable === null ? Stream.empty : NodeStream.fromReadable<Uint8Array, unknown>({ evaluate: () => readable, onError: (e) => e, chunkSize: 16 }).pipe(Stream.ignore)
 
-const start = (request: ProcessRequest): Effect.Effect<Running, SpawnError> =>
-  Effect.callback<Running, SpawnError>((resume) => {
+const start = (request: ProcessRequest): Effect.Effect<ChildProcess, unknown> =>
+  Effect.callback<ChildProcess, unknown>((resume) => {
     let child: ChildProcess
     try {
       child = spawnChild(request.file, request.args, {
@@ -41,61 +41,25 @@ const start = (request: ProcessRequest): Effect.Effect<Running, SpawnError> =>
         windowsHide: true
       })
     } catch (cause) {
-      resume(Effect.fail(spawnError(request, cause)))
-      return
+      return resume(Effect.fail(cause))
     }
-
-    const exited = Deferred.makeUnsafe<ProcessExit>()
-    const pair = makeOutputPair(request.maxOutputBytes)
-    const read = (stream: Readable | null, collector: OutputCollector) => {
-      let done = false
-      const end = () => {
-        if (done) return
-        done = true
-        pair.ended()
-      }
-      if (stream === null) return end()
-      stream.on("data", (chunk: Uint8Array) => collector.push(chunk))
-      stream.on("error", ignore)
-      stream.on("end", end)
-      stream.on("close", end)
-    }
-    read(child.stdout, pair.stdout)
-    read(child.stderr, pair.stderr)
     // EPIPE / ERR_STREAM_DESTROYED when the child does not read its stdin or has already exited.
-    child.stdin?.on("error", ignore)
-
+    child.stdin?.on("error", () => {})
     let started = false
-    child.on("error", (cause) => {
-      // Before 'spawn': the process could not be started. After: a failed kill or pipe error,
-      // which must never become an unhandled 'error' event in the host.
-      if (!started) {
-        started = true
-        resume(Effect.fail(spawnError(request, cause)))
-      }
-    })
-    child.on("exit", (code, signal) => {
-      Deferred.doneUnsafe(exited, Effect.succeed({ exitCode: signal === null ? code : null, signal }))
-    })
+    // Before 'spawn': the process could not be started. After: a failed kill or pipe error, never an unhandled 'error'.
+    child.on("error", (cause) => started || ((started = true), resume(Effect.fail(cause))))
     child.on("spawn", () => {
       if (started) return
       started = true
       child.stdin?.end(request.stdin)
-      const handle: ProcessHandle = {
-        pid: child.pid,
-        exited: Deferred.await(exited),
-        output: pair.output,
-        outputSoFar: pair.soFar,
-        kill: (signal: KillSignal) => Effect.sync(() => killGroup(child, signal))
-      }
-      resume(Effect.succeed({ child, handle }))
+      resume(Effect.succeed(child))
     })
   })
 
-const release = ({ child }: Running): Effect.Effect<void> =>
+const release = (child: ChildProcess): Effect.Effect<void> =>
   Effect.sync(() => {
     // Always, even after a clean exit: whatever the hook left running in its group goes too.
-    killGroup(child, "SIGKILL")
+    kill(child, "SIGKILL")
     child.stdin?.destroy()
     child.stdout?.destroy()
     child.stderr?.destroy()
@@ -103,12 +67,27 @@ const release = ({ child }: Running): Effect.Effect<void> =>
     child.unref()
   })
 
-/** @internal */
-export const spawn = (request: ProcessRequest): Effect.Effect<ProcessHandle, SpawnError, Scope.Scope> =>
-  Effect.map(Effect.acquireRelease(start(request), release), (running) => running.handle)
+const handle = (child: ChildProcess): ProcessHandle => {
+  const exited = Deferred.makeUnsafe<ProcessExit>()
+  if (child.exitCode !== null || child.signalCode !== null) {
+    Deferred.doneUnsafe(exited, Effect.succeed({ exitCode: child.signalCode === null ? child.exitCode : null, signal: child.signalCode }))
+  }
+  child.on("exit", (code, signal) => Deferred.doneUnsafe(exited, Effect.succeed({ exitCode: signal === null ? code : null, signal })))
+  return {
+    pid: child.pid,
+    exited: Deferred.await(exited),
+    stdout: bytes(child.stdout),
+    stderr: bytes(child.stderr),
+    kill: (signal) => Effect.sync(() => kill(child, signal))
+  }
+}
 
 /** @internal */
-export const make: ProcessSpawner["Service"] = ProcessSpawner.of({ capabilities, spawn })
+export const spawn = (request: ProcessRequest): Effect.Effect<ProcessHandle, unknown, Scope.Scope> =>
+  Effect.map(Effect.acquireRelease(start(request), release), handle)
+
+/** @internal */
+export const make: ProcessSpawner["Service"] = makeSpawner({ capabilities, start: spawn, cwdProblem, tempFiles })
 
 /** @internal */
 export const layer: Layer.Layer<ProcessSpawner> = Layer.succeed(ProcessSpawner, make)

@@ -1,6 +1,6 @@
 import * as HookRunner from "@agent-hooks/core/HookRunner"
 import { ProcessSpawner } from "@agent-hooks/core/ProcessSpawner"
-import type { ProcessHandle, ProcessRequest, SpawnError } from "@agent-hooks/core/ProcessSpawner"
+import type { ProcessHandle, ProcessOutput, ProcessRequest, SpawnError } from "@agent-hooks/core/ProcessSpawner"
 import { Effect, Fiber, Option } from "effect"
 import type { Duration, Layer, Scope } from "effect"
 import { spawn as spawnChild } from "node:child_process"
@@ -45,11 +45,21 @@ export const request = (overrides: Partial<ProcessRequest> = {}): ProcessRequest
 const sh = (name: FixtureName, args: ReadonlyArray<string> = [], overrides: Partial<ProcessRequest> = {}): ProcessRequest =>
   request({ file: "/bin/sh", args: [Fixtures.path(name), ...args], ...overrides })
 
-const spawn = (req: ProcessRequest): Effect.Effect<ProcessHandle, SpawnError, ProcessSpawner | Scope.Scope> =>
-  ProcessSpawner.use((spawner) => spawner.spawn(req))
+/** A handle with its output read the way the core's HookRunner reads it (capped, decoded as it comes). */
+interface ReadHandle extends ProcessHandle {
+  readonly output: Effect.Effect<ProcessOutput>
+  readonly outputSoFar: () => ProcessOutput
+}
+
+const spawn = (req: ProcessRequest): Effect.Effect<ReadHandle, SpawnError, ProcessSpawner | Scope.Scope> =>
+  ProcessSpawner.use((spawner) => spawner.spawn(req)).pipe(
+    Effect.flatMap((handle) =>
+      Effect.map(HookRunner.collect(handle, req.maxOutputBytes), (reader) => ({ ...handle, output: reader.output, outputSoFar: reader.soFar }))
+    )
+  )
 
 /** Runs to the end: the exit and the full output, each bounded in time. */
-const complete = (handle: ProcessHandle) =>
+const complete = (handle: ReadHandle) =>
   Effect.all({
     exit: Effect.timeout(handle.exited, PROMPTLY),
     output: Effect.timeout(handle.output, PROMPTLY)
@@ -288,10 +298,10 @@ export const suite = (
         expect(noCwd.detail).toBe(`spawn /bin/sh ENOENT (cwd ${cwd} does not exist)`)
       })
 
-      test("an argument with a NUL byte is a SpawnError, not a defect", async () => {
-        const error = await spawnError(request({ args: ["-c", "echo a\u0000b"] }))
-        expect(error._tag).toBe("SpawnError")
-        if (options.nulByteDetail !== undefined) expect(error.detail).toContain(options.nulByteDetail)
+      test("a payload too large for argv (E2BIG) is a SpawnError with reason payload", async () => {
+        // Linux: at most 128 KiB per argument string.
+        const error = await spawnError(request({ args: ["-c", "exit 0", "sh", "x".repeat(200_000)] }))
+        expect({ detail: error.detail, reason: error.reason }).toEqual({ detail: "spawn /bin/sh E2BIG", reason: "payload" })
       })
     })
 
@@ -318,6 +328,37 @@ export const suite = (
           const { output } = yield* complete(yield* spawn(sh("print-env.sh", [], { env })))
           // HOME is set in the parent (normally) but not in `env`: nothing is merged in.
           expect(output.stdout).toBe("probe=value with spaces é home=unset")
+        })))
+
+      test("NUL bytes in arguments and in the environment never make a spawn fail: they are stripped", () =>
+        run(Effect.gen(function*() {
+          const env = { ...baseEnv(), PROBE: "c\u0000d", ["NA\u0000ME"]: "e" }
+          const handle = yield* spawn(request({ args: ["-c", 'printf "%s|%s|%s" "$1" "$PROBE" "$NAME"', "sh", "a\u0000b"], env }))
+          const { exit, output } = yield* complete(handle)
+          expect(exit).toEqual({ exitCode: 0, signal: null })
+          expect(output.stdout).toBe("ab|cd|e")
+        })))
+
+      test("files: each content in a fresh 0600 file named by its env var, removed when the scope closes", () =>
+        run(Effect.gen(function*() {
+          const big = "é".repeat(150_000) + "\n$(touch /tmp/never)'\""
+          const script = 'for v in BIG SMALL; do eval "f=\\$$v"; printf "%s %s\\n" "$f" "$(stat -c %a "$f")"; done; cat "$BIG" "$SMALL"'
+          const { paths, stdout } = yield* Effect.scoped(Effect.gen(function*() {
+            const handle = yield* spawn(request({
+              args: ["-c", script],
+              files: [{ env: "BIG", content: big }, { env: "SMALL", content: "small" }],
+              maxOutputBytes: 1024 * 1024
+            }))
+            const { exit, output } = yield* complete(handle)
+            expect(exit).toEqual({ exitCode: 0, signal: null })
+            const lines = output.stdout.split("\n")
+            const paths = lines.slice(0, 2).map((line) => line.split(" ")[0]!)
+            expect(lines.slice(0, 2).map((line) => line.split(" ")[1])).toEqual(["600", "600"])
+            expect(paths.every(existsSync)).toBe(true)
+            return { paths, stdout: lines.slice(2).join("\n") }
+          }))
+          expect(stdout).toBe(big + "small")
+          expect(paths.filter(existsSync)).toEqual([])
         })))
 
       test("cwd is honoured", () =>
@@ -451,6 +492,38 @@ export const suite = (
     })
 
     describe("under the core's HookRunner", () => {
+      it("1 GiB on stdout under a 1 MiB cap: 1 MiB kept, the flag set, the rest drained unread", async () => {
+        const result = await runHook(request({ args: ["-c", "head -c 1073741824 /dev/zero; echo done >&2"] }), "60 seconds")
+        expect(result).toMatchObject({ exitCode: 0, timedOut: false, stdoutTruncated: true, stderr: "done\n", stderrTruncated: false })
+        expect(result.stdout.length).toBe(1024 * 1024)
+      }, 60_000)
+
+      test("a cwd that does not exist falls back to the project directory, with a warning", async () => {
+        const projectDir = tempDir()
+        const cwd = join(projectDir, "gone")
+        const result = await run(HookRunner.run(request({ args: ["-c", "pwd"], cwd }), "5 seconds", { ...RUNNER_OPTIONS, projectDir }))
+        expect(result).toMatchObject({ exitCode: 0, stdout: `${projectDir}\n`, spawnError: undefined })
+        expect(result.warnings).toEqual([`cwd ${cwd} does not exist; the hook runs in the project directory ${projectDir}`])
+      })
+
+      test("a relative cwd runs in the project directory, with a warning", async () => {
+        const projectDir = tempDir()
+        const result = await run(HookRunner.run(request({ args: ["-c", "pwd"], cwd: "sub/dir" }), "5 seconds", { ...RUNNER_OPTIONS, projectDir }))
+        expect(result).toMatchObject({ exitCode: 0, stdout: `${projectDir}\n` })
+        expect(result.warnings).toEqual([`cwd "sub/dir" is not absolute; the hook runs in the project directory ${projectDir}`])
+      })
+
+      test("without a project directory a missing cwd is a spawn failure the caller sees (reason cwd)", async () => {
+        const cwd = join(tempDir(), "gone")
+        const result = await runHook(request({ args: ["-c", "exit 0"], cwd }), "5 seconds")
+        expect(result).toMatchObject({ exitCode: null, spawnErrorReason: "cwd", spawnError: `spawn /bin/sh ENOENT (cwd ${cwd} does not exist)` })
+      })
+
+      test("a payload too large to spawn is a result with reason payload, never a skip", async () => {
+        const result = await runHook(request({ args: ["-c", "exit 0", "sh", "x".repeat(200_000)] }), "5 seconds")
+        expect(result).toMatchObject({ exitCode: null, spawnErrorReason: "payload", spawnError: "spawn /bin/sh E2BIG" })
+      })
+
       const withItsGroup = capabilities.processGroups ? ", with its group" : " (the direct child)"
       test(`a TERM-ignoring hook is ended by the SIGKILL step of the ladder${withItsGroup}`, async () => {
         const file = pidFile()

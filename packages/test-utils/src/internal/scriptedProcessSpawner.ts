@@ -1,18 +1,10 @@
 import { ProcessSpawner, SpawnError } from "@agent-hooks/core/ProcessSpawner"
-import type { KillSignal, ProcessExit, ProcessHandle, ProcessOutput, ProcessRequest } from "@agent-hooks/core/ProcessSpawner"
-import { Deferred, Duration, Effect, Layer } from "effect"
+import type { KillSignal, ProcessExit, ProcessHandle, ProcessRequest } from "@agent-hooks/core/ProcessSpawner"
+import { Deferred, Duration, Effect, Layer, Stream } from "effect"
 import type { Scope } from "effect"
 import type { ScriptedKill, ScriptedLayer, ScriptedRun, ScriptedSpawner } from "../ScriptedProcessSpawner.ts"
 
 const encoder = new TextEncoder()
-
-/** Keeps at most `cap` UTF-8 bytes, never half a character. */
-const cap = (text: string, maxBytes: number): { readonly text: string; readonly truncated: boolean } => {
-  const bytes = encoder.encode(text)
-  if (bytes.byteLength <= maxBytes) return { text, truncated: false }
-  // In streaming mode the decoder holds back an incomplete trailing character: drop it.
-  return { text: new TextDecoder().decode(bytes.subarray(0, Math.max(0, maxBytes)), { stream: true }), truncated: true }
-}
 
 /** @internal */
 export const make = (script: (request: ProcessRequest) => ScriptedRun): ScriptedSpawner => {
@@ -32,14 +24,12 @@ export const make = (script: (request: ProcessRequest) => ScriptedRun): Scripted
         const natural: ProcessExit = run.signal != null
           ? { exitCode: null, signal: run.signal }
           : { exitCode: run.exitCode === undefined ? 0 : run.exitCode, signal: null }
-        const stdout = cap(run.stdout ?? "", request.maxOutputBytes)
-        const stderr = cap(run.stderr ?? "", request.maxOutputBytes)
-        const output: ProcessOutput = {
-          stdout: stdout.text,
-          stderr: stderr.text,
-          stdoutTruncated: stdout.truncated,
-          stderrTruncated: stderr.truncated
-        }
+        // The scripted output is all written at the start; the pipes close when the process exits.
+        const pipe = (text: string | undefined): Stream.Stream<Uint8Array> =>
+          Stream.concat(
+            text === undefined || text === "" ? Stream.empty : Stream.make(encoder.encode(text)),
+            Stream.fromEffectDrain(Deferred.await(exited))
+          )
         // Like the real spawners: closing the scope SIGKILLs whatever still runs.
         yield* Effect.addFinalizer(() => end({ exitCode: null, signal: "SIGKILL" }))
         const delay = Duration.fromInputUnsafe(run.delay ?? 0)
@@ -51,9 +41,8 @@ export const make = (script: (request: ProcessRequest) => ScriptedRun): Scripted
         const handle: ProcessHandle = {
           pid,
           exited: Deferred.await(exited),
-          // The scripted output is all written at the start; the pipes close when the process exits.
-          output: Effect.as(Deferred.await(exited), output),
-          outputSoFar: () => output,
+          stdout: pipe(run.stdout),
+          stderr: pipe(run.stderr),
           kill: (signal: KillSignal) =>
             Effect.suspend(() => {
               kills.push({ pid, signal })

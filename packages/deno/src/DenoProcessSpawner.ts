@@ -1,25 +1,25 @@
 /**
- * The core's `ProcessSpawner` on `Deno.Command`, for `@agent-hooks/node` running under Deno
- * (`npm:@agent-hooks/node`). It is opt-in: `NodeHookEngine` and `createHookEngine` use
- * `NodeProcessSpawner` everywhere, Deno included, because with a process group per hook
- * (`layer`) `Deno.Command` costs the same as Deno's `node:child_process` (both fork). The reason
- * to choose this module is `layerWithoutGroups`: `posix_spawn`, about 2 ms per hook and flat with
- * the host's memory, at the price of the process-group kill (see `docs/runtimes.md`). Needs
- * `--allow-run` (`-A`); `spawn` dies with a defect outside Deno.
+ * The core's `ProcessSpawner` on `Deno.Command`. This is what `createHookEngine` of
+ * `@agent-hooks/deno` uses. With a process group per hook (`layer`), `Deno.Command` forks
+ * (the child calls `setsid`), like Deno's `node:child_process`; `layerWithoutGroups` uses
+ * `posix_spawn`, about 2 ms per hook and flat with the host's memory, at the price of the
+ * process-group kill (see `docs/runtimes.md`). Needs `--allow-run` (`-A`); `spawn` dies with a
+ * defect outside Deno.
  *
  * Behaviour (the contract of `@agent-hooks/core/ProcessSpawner`, checked by the spawner
  * conformance suite):
  * - **Process groups.** On POSIX the child is started with `detached: true` (Deno 2.x: the child
  *   calls `setsid()`), and `kill(signal)` signals the group with `Deno.kill(-pid, signal)`,
- *   falling back to the child alone. A descendant that calls `setsid` is **not** reached. Deno
- *   before `detached` existed (1.x) could only signal the direct child, which is what
- *   `layerWithoutGroups` does.
+ *   falling back to the child alone. A descendant that calls `setsid` is **not** reached.
  * - **Environment.** `clearEnv: true`: the child sees exactly `request.env`.
  * - **stdin.** Written through the piped `WritableStream`, then closed; `BrokenPipe` (a hook that
  *   never reads, or exits first) is swallowed. An empty payload is `/dev/null`.
- * - **Output**, **exit** and **end of scope**: as for `NodeProcessSpawner` (caps with truncation
- *   flags, `exited` on `child.status`, SIGKILL to the group on release, readers cancelled, the
- *   child unref'd, no waiting).
+ * - **stdout and stderr** are the pipes' `ReadableStream`s as Effect `Stream`s: the core's
+ *   `HookRunner` decodes and caps them as it pulls.
+ * - **Payload files** (`request.files`): `Deno.makeTempDirSync` and 0600 files, removed when the
+ *   scope closes.
+ * - **End of scope.** SIGKILL to the group, always; stdin aborted, readers cancelled, the child
+ *   unref'd, no waiting.
  *
  * **Example**
  *
@@ -27,7 +27,7 @@
  * // deno run -A main.ts
  * import { Effect } from "effect"
  * import { HookRunner } from "@agent-hooks/core"
- * import { DenoProcessSpawner } from "@agent-hooks/node"
+ * import { DenoProcessSpawner } from "@agent-hooks/deno"
  *
  * const result = await Effect.runPromise(
  *   HookRunner.run(
@@ -42,7 +42,8 @@
  */
 import type { Layer } from "effect"
 import type { ProcessSpawner, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
-import * as internal from "./internal/denoSpawner.ts"
+import * as internal from "./internal/processSpawner.ts"
+import { deno } from "./internal/denoApi.ts"
 
 /**
  * `true` when running on Deno (`globalThis.Deno` exists).
@@ -50,7 +51,7 @@ import * as internal from "./internal/denoSpawner.ts"
  * @since 0.1.0
  * @category predicates
  */
-export const isAvailable = (): boolean => internal.deno() !== undefined
+export const isAvailable = (): boolean => deno() !== undefined
 
 /**
  * What this spawner can do: `{ runtime: "deno", processGroups: true }` (`false` on Windows).

@@ -1,0 +1,88 @@
+import { Effect } from "effect"
+import type { Scope } from "effect"
+import { ProcessSpawner, SpawnError } from "../ProcessSpawner.ts"
+import type { ProcessHandle, ProcessRequest, SpawnErrorReason, SpawnPrimitive } from "../ProcessSpawner.ts"
+
+const errorCode = (cause: unknown): string | undefined =>
+  typeof cause === "object" && cause !== null && "code" in cause && typeof cause.code === "string" ? cause.code : undefined
+
+const reasonOf = (code: string | undefined, cwd: string | undefined): SpawnErrorReason =>
+  cwd !== undefined ? "cwd" : code === "ENOENT" || code === "EACCES" || code === "ENOEXEC" ? "not-found" : code === "E2BIG" ? "payload" : "other"
+
+/** The `SpawnError` of a failed start, worded the same on every runtime. @internal */
+export const spawnErrorFrom = (
+  request: ProcessRequest,
+  cause: unknown,
+  cwdProblem: (cwd: string) => string | undefined
+): SpawnError => {
+  const code = errorCode(cause)
+  const message = (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]!
+  // An errno reads the same on every runtime: `spawn <file> <code>`.
+  const base = code !== undefined && /^E[A-Z0-9]+$/.test(code) ? `spawn ${request.file} ${code}` : message
+  // Runtimes report a missing cwd as ENOENT of the executable, which points at the wrong thing.
+  const cwd = code === "ENOENT" || code === "ENOTDIR" ? cwdProblem(request.cwd) : undefined
+  return new SpawnError({ file: request.file, cause, detail: cwd ? `${base} (${cwd})` : base, reason: reasonOf(code, cwd) })
+}
+
+// NUL cannot be passed in argv or the environment (C strings end there): every runtime would throw.
+// eslint-disable-next-line no-control-regex
+const NUL = /\u0000/g
+const strip = (text: string): string => (text.includes("\u0000") ? text.replace(NUL, "") : text)
+
+const stripEnv = (env: Readonly<Record<string, string>>): Readonly<Record<string, string>> => {
+  let clean: Record<string, string> | undefined
+  for (const [name, value] of Object.entries(env)) {
+    if (!name.includes("\u0000") && !value.includes("\u0000")) continue
+    clean ??= { ...env }
+    delete clean[name]
+    const key = strip(name)
+    if (key !== "") clean[key] = strip(value)
+  }
+  return clean ?? env
+}
+
+/** The request without NUL bytes (the same object when it had none, the common case). @internal */
+export const withoutNul = (request: ProcessRequest): ProcessRequest => {
+  const dirty = request.file.includes("\u0000") || request.cwd.includes("\u0000") || request.args.some((arg) => arg.includes("\u0000"))
+  const env = stripEnv(request.env)
+  if (!dirty && env === request.env) return request
+  return { ...request, file: strip(request.file), cwd: strip(request.cwd), args: request.args.map(strip), env }
+}
+
+/** @internal */
+export const make = (primitive: SpawnPrimitive): ProcessSpawner["Service"] => {
+  const start = (request: ProcessRequest): Effect.Effect<ProcessHandle, SpawnError, Scope.Scope> =>
+    Effect.mapError(primitive.start(request), (cause) => spawnErrorFrom(request, cause, primitive.cwdProblem))
+
+  const spawn = (original: ProcessRequest): Effect.Effect<ProcessHandle, SpawnError, Scope.Scope> =>
+    Effect.suspend(() => {
+      const request = withoutNul(original)
+      const files = request.files
+      if (files === undefined || files.length === 0) return start(request)
+      const { files: _, ...rest } = request
+      return Effect.acquireRelease(
+        Effect.try({
+          try: () => primitive.tempFiles.write(files.map((file) => file.content)),
+          catch: (cause) =>
+            new SpawnError({
+              file: request.file,
+              cause,
+              detail: `could not write the payload files: ${(cause instanceof Error ? cause.message : String(cause)).split("\n")[0]}`,
+              reason: "payload"
+            })
+        }),
+        // After the process's own release (scopes close last-in, first-out): the hook has exited or been killed.
+        (written) => Effect.sync(() => written.remove())
+      ).pipe(
+        Effect.flatMap((written) => {
+          const env: Record<string, string> = { ...rest.env }
+          files.forEach((file, i) => {
+            env[strip(file.env)] = written.paths[i]!
+          })
+          return start({ ...rest, env })
+        })
+      )
+    })
+
+  return ProcessSpawner.of({ capabilities: primitive.capabilities, spawn })
+}

@@ -1,0 +1,21 @@
+import { HookEngine, PromiseEngine } from "@agent-hooks/core"
+import type { HookError } from "@agent-hooks/core"
+import * as NodeFileSystem from "@effect/platform-node-shared/NodeFileSystem"
+import * as NodePath from "@effect/platform-node-shared/NodePath"
+import { Layer } from "effect"
+import type { DenoEngineOptions } from "../DenoHookEngine.ts"
+import { denoOrDie } from "./denoApi.ts"
+import * as DenoProcessSpawner from "./processSpawner.ts"
+
+/** @internal */
+export const layer = (options: DenoEngineOptions = {}): Layer.Layer<HookEngine.HookEngine, HookError.HookError> => {
+  const api = denoOrDie()
+  return HookEngine.layer({ ...options, cwd: options.cwd ?? api.cwd(), env: options.env ?? api.env.toObject() }).pipe(
+    // The file system of @effect/platform-node-shared runs on Deno's node:fs.
+    Layer.provide(Layer.mergeAll(DenoProcessSpawner.layer, NodeFileSystem.layer, NodePath.layer))
+  )
+}
+
+/** @internal */
+export const createHookEngine = (options: DenoEngineOptions = {}): Promise<PromiseEngine.PromiseHookEngine> =>
+  PromiseEngine.fromLayer(layer(options))
