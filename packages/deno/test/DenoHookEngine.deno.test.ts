@@ -1,0 +1,61 @@
+/**
+ * The engine on Deno through the Promise facade of `@agent-hooks/deno` (Deno lane only), with real
+ * hook processes: allow with the payload on stdin, an exit-2 block, and a timeout whose group
+ * (grandchildren that ignore SIGTERM included) is gone afterwards.
+ */
+import { Cleanups, Fixtures, Processes } from "@agent-hooks/test-utils"
+import { readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { describe, expect, it } from "vitest"
+import { createHookEngine, DenoHookEngine } from "@agent-hooks/deno"
+
+const cleanups = Cleanups.register("agent-hooks-deno-engine-")
+
+type Group = { matcher?: string; hooks: Array<Record<string, unknown>> }
+const engineWith = async (hooks: Record<string, Array<Group>>) => {
+  const dir = cleanups.tempDir()
+  const file = join(dir, "settings.json")
+  writeFileSync(file, JSON.stringify({ hooks }))
+  const engine = await createHookEngine({ settings: [file], projectDir: dir })
+  return { engine, dir }
+}
+const command = (cmd: string, extra: Record<string, unknown> = {}) => ({ type: "command", command: cmd, ...extra })
+const bash = { tool_name: "Bash", tool_input: { command: "rm -rf /tmp/x" } }
+
+describe("DenoHookEngine", () => {
+  it("exports the layer and the Promise facade", () => {
+    expect(typeof DenoHookEngine.layer).toBe("function")
+    expect(DenoHookEngine.createHookEngine).toBe(createHookEngine)
+  })
+
+  it("allows, passing the payload on stdin; exit 2 blocks with stderr as the reason", async () => {
+    const { engine, dir } = await engineWith({
+      PreToolUse: [{
+        matcher: "Bash",
+        hooks: [command(`cat > "$AGENT_HOOKS_PROJECT_DIR/seen.json"`), command("cat >/dev/null; echo 'not on Deno' >&2; exit 2")]
+      }]
+    })
+    try {
+      const outcome = await engine.dispatch("PreToolUse", bash)
+      expect(outcome).toMatchObject({ blocked: true, decision: "deny" })
+      expect(outcome.reason).toContain("not on Deno")
+      expect(outcome.hooks.map((hook) => hook.exitCode)).toEqual([0, 2])
+      expect(JSON.parse(readFileSync(join(dir, "seen.json"), "utf8"))).toMatchObject({ hook_event_name: "PreToolUse", ...bash })
+    } finally {
+      await engine.close()
+    }
+  })
+
+  it("times out a TERM-ignoring hook: its whole group is killed", async () => {
+    const pids = join(cleanups.tempDir(), "pids")
+    const { engine } = await engineWith({ PreToolUse: [{ hooks: [command("sh", { args: [Fixtures.path("ignore-term.sh"), pids], timeout: 1 })] }] })
+    try {
+      const outcome = await engine.dispatch("PreToolUse", bash)
+      expect(outcome.hooks[0]).toMatchObject({ timedOut: true, exitCode: null, signal: "SIGKILL" })
+      const recorded = readFileSync(pids, "utf8").trim().split("\n").map(Number)
+      expect(await Processes.waitUntilDead(recorded, 3_000)).toEqual([])
+    } finally {
+      await engine.close()
+    }
+  })
+})
