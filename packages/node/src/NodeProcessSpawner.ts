@@ -55,6 +55,7 @@
 import type { Layer } from "effect"
 import type { ProcessSpawner, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
 import * as internal from "./internal/processSpawner.ts"
+import * as helper from "./internal/spawnHelper.ts"
 
 /**
  * What this spawner can do: `{ runtime: "node", processGroups: true }` (process groups are
@@ -80,3 +81,18 @@ export const make: ProcessSpawner["Service"] = internal.make
  * @category layers
  */
 export const layer: Layer.Layer<ProcessSpawner> = internal.layer
+
+/**
+ * The same contract through the spawn helper: a small Node process, started on the first spawn
+ * and kept for the layer's life, that spawns hooks on the host's behalf and relays stdin,
+ * stdout, stderr, exit and signals. Node's spawn forks the host, so its cost grows with the
+ * host's memory; the helper's heap stays small. Past `maxOutputBytes` the helper drops the output
+ * itself (nothing beyond the cap crosses to the host). It dies with the host (EOF on its stdin,
+ * whatever way the host ended, SIGKILL included: it then kills every hook group it started) and
+ * is started again if it dies (the hooks in flight then end as killed). Capabilities:
+ * `{ runtime: "node-helper", processGroups: true }`.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const helperLayer: Layer.Layer<ProcessSpawner> = helper.layer

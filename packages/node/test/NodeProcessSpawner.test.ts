@@ -3,9 +3,16 @@
  * conformance suite, with the release host on the runtime that runs the tests, and what is
  * specific to it.
  */
-import { ProcessSpawnerSuite } from "@agent-hooks/test-utils"
+import * as HookRunner from "@agent-hooks/core/HookRunner"
+import { Cleanups, Processes, ProcessSpawnerSuite } from "@agent-hooks/test-utils"
+import { Effect } from "effect"
+import { spawn } from "node:child_process"
+import { existsSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
 import * as NodeProcessSpawner from "@agent-hooks/node/NodeProcessSpawner"
+import { ProcessSpawner } from "@agent-hooks/core/ProcessSpawner"
 
 ProcessSpawnerSuite.suite("NodeProcessSpawner", NodeProcessSpawner.layer, { processGroups: true }, {
   releaseHost: {
@@ -15,9 +22,57 @@ ProcessSpawnerSuite.suite("NodeProcessSpawner", NodeProcessSpawner.layer, { proc
   }
 })
 
+ProcessSpawnerSuite.suite("NodeProcessSpawner.helperLayer", NodeProcessSpawner.helperLayer, { processGroups: true }, {
+  releaseHost: {
+    command: process.execPath,
+    args: "Deno" in globalThis ? ["run", "-A", "--no-lock", "--conditions=source"] : ["--conditions=source"],
+    spawner: new URL("../src/NodeProcessSpawner.ts#helperLayer", import.meta.url).href
+  }
+})
+
 describe("NodeProcessSpawner", () => {
   it("declares process groups on POSIX", () => {
     expect(NodeProcessSpawner.capabilities).toEqual({ runtime: "node", processGroups: true })
     expect(NodeProcessSpawner.make.capabilities).toEqual(NodeProcessSpawner.capabilities)
   })
+})
+
+const cleanups = Cleanups.register("agent-hooks-spawn-helper-")
+const runtimeArgs = "Deno" in globalThis ? ["run", "-A", "--no-lock", "--conditions=source"] : ["--conditions=source"]
+
+describe("NodeProcessSpawner.helperLayer: the spawn helper", () => {
+  it("declares process groups, under its own runtime name", async () => {
+    const capabilities = await Effect.runPromise(
+      Effect.map(Effect.scoped(Effect.service(ProcessSpawner)), (spawner) => spawner.capabilities).pipe(
+        Effect.provide(NodeProcessSpawner.helperLayer)
+      )
+    )
+    expect(capabilities).toEqual({ runtime: "node-helper", processGroups: true })
+  })
+
+  it("dies with its host: after the host's SIGKILL, no helper and no hook of it is left", async () => {
+    const pidFile = join(cleanups.tempDir(), "pids")
+    const host = spawn(process.execPath, [...runtimeArgs, fileURLToPath(new URL("./fixtures/helper-host.ts", import.meta.url)), pidFile], {
+      stdio: "ignore"
+    })
+    const deadline = Date.now() + 15_000
+    while (!existsSync(pidFile) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+    const pids = readFileSync(pidFile, "utf8").trim().split("\n").map(Number)
+    cleanups.killAfter(pids)
+    expect(pids).toHaveLength(3)
+    expect(pids.every(Processes.isAlive)).toBe(true)
+    host.kill("SIGKILL")
+    // hook, its background grandchild, and the helper (the hook's parent)
+    expect(await Processes.waitUntilDead(pids, 3_000)).toEqual([])
+  }, 20_000)
+
+  it("is started again when it dies: the hook in flight ends killed, the next one runs", async () => {
+    const hook = (script: string) =>
+      HookRunner.run(ProcessSpawnerSuite.request({ args: ["-c", script] }), "10 seconds", { killGrace: "300 millis", drainWindow: "100 millis" })
+    const [killed, next] = await Effect.runPromise(
+      Effect.all([hook("kill -KILL $PPID; sleep 5"), hook("echo fine")]).pipe(Effect.provide(NodeProcessSpawner.helperLayer))
+    )
+    expect(killed).toMatchObject({ exitCode: null, signal: "SIGKILL", timedOut: false })
+    expect(next).toMatchObject({ exitCode: 0, stdout: "fine\n" })
+  }, 20_000)
 })

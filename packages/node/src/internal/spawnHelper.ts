@@ -1,0 +1,254 @@
+import { make as makeSpawner, ProcessSpawner } from "@agent-hooks/core/ProcessSpawner"
+import type { KillSignal, ProcessExit, ProcessHandle, ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
+import { spawn as spawnChild } from "node:child_process"
+import type { ChildProcess } from "node:child_process"
+import { fileURLToPath } from "node:url"
+import { Deferred, Effect, Layer, Queue, Stream } from "effect"
+import type { Cause } from "effect"
+import type { Scope } from "effect"
+import { cwdProblem, tempFiles } from "./files.ts"
+
+/** The helper's script, next to this module (`.ts` from the sources, `.js` from the build). */
+const HELPER_SCRIPT = fileURLToPath(new URL(import.meta.url.endsWith(".ts") ? "./spawnHelperMain.ts" : "./spawnHelperMain.js", import.meta.url))
+
+const groups = process.platform !== "win32"
+
+const kill = (pid: number) => {
+  try {
+    process.kill(groups ? -pid : pid, "SIGKILL")
+  } catch {
+    // already gone
+  }
+}
+
+/** How this runtime runs the helper script (Node 22.18+ strips the types of the `.ts` source itself). */
+const helperArgs = (): Array<string> =>
+  "Deno" in globalThis
+    ? ["run", "-A", "--no-lock", HELPER_SCRIPT]
+    : [HELPER_SCRIPT]
+
+/** One pipe of a hook, as the helper relays it: chunks buffered until a reader subscribes. */
+class Pipe {
+  private chunks: Array<Uint8Array> = []
+  private queue: Queue.Queue<Uint8Array, Cause.Done> | undefined
+  private ended = false
+  push(chunk: Uint8Array) {
+    if (this.ended) return
+    if (this.queue === undefined) this.chunks.push(chunk)
+    else Queue.offerUnsafe(this.queue, chunk)
+  }
+  end() {
+    if (this.ended) return
+    this.ended = true
+    if (this.queue !== undefined) Queue.endUnsafe(this.queue)
+  }
+  readonly stream: Stream.Stream<Uint8Array> = Stream.callback<Uint8Array>((queue) =>
+    Effect.sync(() => {
+      this.queue = queue
+      for (const chunk of this.chunks) Queue.offerUnsafe(queue, chunk)
+      this.chunks = []
+      if (this.ended) Queue.endUnsafe(queue)
+    })
+  )
+}
+
+interface Hook {
+  readonly request: ProcessRequest
+  /** The hook's pid once the helper reported it started. */
+  pid: number | undefined
+  readonly started: (result: { readonly pid: number } | { readonly error: unknown }) => void
+  readonly stdout: Pipe
+  readonly stderr: Pipe
+  readonly exited: Deferred.Deferred<ProcessExit>
+}
+
+/** The host side: one helper process at a time, started on the first spawn, restarted if it dies. */
+export class Helper {
+  private child: ChildProcess | undefined
+  private hooks = new Map<number, Hook>()
+  private nextId = 1
+  private inbox: Buffer = Buffer.alloc(0)
+
+  private ensure(): ChildProcess {
+    if (this.child !== undefined) return this.child
+    const child = spawnChild(process.execPath, helperArgs(), {
+      stdio: ["pipe", "pipe", "inherit"],
+      // Its own small heap: Node's defaults, none of the host's flags (a big --max-old-space-size is what we avoid).
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }
+    })
+    this.child = child
+    this.inbox = Buffer.alloc(0)
+    child.stdout!.on("data", (chunk: Buffer) => this.receive(chunk))
+    child.stdin!.on("error", () => {})
+    // 'close', not 'exit': what the helper wrote before it died is read first.
+    const gone = () => {
+      if (this.child !== child) return
+      this.child = undefined
+      const hooks = [...this.hooks]
+      this.hooks.clear()
+      for (const [id, hook] of hooks) {
+        if (hook.pid === undefined) {
+          // Not started yet: ask the next helper.
+          this.hooks.set(id, hook)
+          this.sendSpawn(id, hook.request)
+        } else {
+          // Started: the helper cannot clean up any more, so the host kills the group itself.
+          kill(hook.pid)
+          this.fail(hook, new Error("the spawn helper exited"))
+        }
+      }
+      this.refresh()
+    }
+    child.on("close", gone)
+    child.on("error", gone)
+    this.refresh()
+    return child
+  }
+
+  private fail(hook: Hook, error: unknown) {
+    hook.started({ error })
+    hook.stdout.end()
+    hook.stderr.end()
+    Deferred.doneUnsafe(hook.exited, Effect.succeed({ exitCode: null, signal: "SIGKILL" }))
+  }
+
+  /** The helper keeps the host alive only while hooks are in flight. */
+  private refresh() {
+    const child = this.child
+    if (child === undefined) return
+    const busy = this.hooks.size > 0
+    for (const handle of [child, child.stdin, child.stdout] as Array<{ ref?: () => void; unref?: () => void } | null>) {
+      if (busy) handle?.ref?.()
+      else handle?.unref?.()
+    }
+  }
+
+  private receive(chunk: Buffer) {
+    this.inbox = this.inbox.byteLength === 0 ? chunk : Buffer.concat([this.inbox, chunk])
+    let offset = 0
+    while (this.inbox.byteLength - offset >= 9) {
+      const type = this.inbox.readUInt8(offset)
+      const id = this.inbox.readUInt32LE(offset + 1)
+      const length = this.inbox.readUInt32LE(offset + 5)
+      if (this.inbox.byteLength - offset < 9 + length) break
+      // A copy: the inbox buffer is reused.
+      const payload = Uint8Array.prototype.slice.call(this.inbox, offset + 9, offset + 9 + length)
+      offset += 9 + length
+      const hook = this.hooks.get(id)
+      if (hook === undefined) continue
+      const json = () => JSON.parse(Buffer.from(payload).toString("utf8"))
+      switch (type) {
+        case 1:
+          hook.pid = json().pid
+          hook.started({ pid: hook.pid! })
+          break
+        case 2: {
+          const { code, message } = json()
+          this.hooks.delete(id)
+          this.refresh()
+          hook.started({ error: Object.assign(new Error(message), { code }) })
+          break
+        }
+        case 3:
+          hook.stdout.push(payload)
+          break
+        case 4:
+          hook.stderr.push(payload)
+          break
+        case 5:
+          hook.stdout.end()
+          break
+        case 6:
+          hook.stderr.end()
+          break
+        case 7:
+          Deferred.doneUnsafe(hook.exited, Effect.succeed(json() as ProcessExit))
+          break
+      }
+    }
+    this.inbox = offset === this.inbox.byteLength ? Buffer.alloc(0) : this.inbox.subarray(offset)
+  }
+
+  private sendSpawn(id: number, request: ProcessRequest) {
+    // One more byte than the cap, so the reader can tell that the cap was reached.
+    const { file, args, cwd, env, stdin } = request
+    this.send({ t: "spawn", id, file, args, cwd, env, stdin, cap: request.maxOutputBytes + 1 })
+  }
+
+  private send(message: unknown) {
+    const body = Buffer.from(JSON.stringify(message))
+    const header = Buffer.allocUnsafe(4)
+    header.writeUInt32LE(body.byteLength, 0)
+    const stdin = this.ensure().stdin!
+    stdin.write(header)
+    stdin.write(body)
+  }
+
+  readonly spawn = (request: ProcessRequest): Effect.Effect<ProcessHandle, unknown, Scope.Scope> =>
+    Effect.acquireRelease(
+      Effect.callback<{ readonly id: number; readonly hook: Hook; readonly pid: number }, unknown>((resume) => {
+        const id = this.nextId++
+        const hook: Hook = {
+          request,
+          pid: undefined,
+          started: (result) => ("error" in result ? resume(Effect.fail(result.error)) : resume(Effect.succeed({ id, hook, pid: result.pid }))),
+          stdout: new Pipe(),
+          stderr: new Pipe(),
+          exited: Deferred.makeUnsafe<ProcessExit>()
+        }
+        try {
+          this.ensure()
+        } catch (cause) {
+          return resume(Effect.fail(cause))
+        }
+        this.hooks.set(id, hook)
+        this.refresh()
+        this.sendSpawn(id, request)
+      }),
+      ({ id, hook }) =>
+        Effect.sync(() => {
+          // Always: SIGKILL to whatever is left of the group, the pipes closed, no waiting.
+          if (this.hooks.delete(id) && this.child !== undefined) this.send({ t: "release", id })
+          hook.stdout.end()
+          hook.stderr.end()
+          this.refresh()
+        })
+    ).pipe(
+      Effect.map(({ id, hook, pid }): ProcessHandle => ({
+        pid,
+        exited: Deferred.await(hook.exited),
+        stdout: hook.stdout.stream,
+        stderr: hook.stderr.stream,
+        kill: (signal: KillSignal) =>
+          Effect.sync(() => {
+            if (this.hooks.has(id) && this.child !== undefined) this.send({ t: "kill", id, signal })
+          })
+      }))
+    )
+
+  /** Ends the helper (EOF on its stdin: it kills what is left and exits). */
+  readonly close = (): void => {
+    const child = this.child
+    this.child = undefined
+    child?.stdin?.end()
+    child?.unref()
+  }
+
+  /** The helper's pid, for tests. */
+  get pid(): number | undefined {
+    return this.child?.pid
+  }
+}
+
+/** @internal */
+export const capabilities: SpawnerCapabilities = { runtime: "node-helper", processGroups: groups }
+
+/** @internal */
+export const makeWith = (helper: Helper): ProcessSpawner["Service"] =>
+  makeSpawner({ capabilities, start: helper.spawn, cwdProblem, tempFiles })
+
+/** @internal */
+export const layer: Layer.Layer<ProcessSpawner> = Layer.effect(
+  ProcessSpawner,
+  Effect.map(Effect.acquireRelease(Effect.sync(() => new Helper()), (helper) => Effect.sync(helper.close)), makeWith)
+)

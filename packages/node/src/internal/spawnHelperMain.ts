@@ -1,0 +1,143 @@
+// The spawn helper: a small Node process that spawns hooks on behalf of a big host (its own heap
+// stays small, so fork is cheap) and relays stdin, stdout, stderr, exit and signals.
+//
+//   node spawnHelperMain.(ts|js)      (started by spawnHelper.ts; no arguments)
+//
+// Host to helper (our stdin): frames of [u32 length][JSON], one of
+//   { t: "spawn", id, file, args, cwd, env, stdin, cap }   cap: bytes to relay per stream (more is read and dropped)
+//   { t: "kill", id, signal }                            signal the hook's process group (falling back to the child)
+//   { t: "release", id }                                 SIGKILL the group, stop reading, forget the hook
+// Helper to host (our stdout): frames of [u8 type][u32 id][u32 length][payload]:
+//   1 spawned {pid} · 2 spawn error {code, message} · 3 stdout bytes · 4 stderr bytes
+//   5 stdout end · 6 stderr end · 7 exit {exitCode, signal}
+// Dies with the host: EOF on stdin (the host exited, even by SIGKILL) kills every hook group and exits.
+// Only node:* imports: it must start fast and stay small.
+import { spawn } from "node:child_process"
+import type { ChildProcess } from "node:child_process"
+
+interface SpawnMessage {
+  readonly t: "spawn"
+  readonly id: number
+  readonly file: string
+  readonly args: Array<string>
+  readonly cwd: string
+  readonly env: Record<string, string>
+  readonly stdin: string
+  readonly cap: number
+}
+type Message = SpawnMessage | { readonly t: "kill"; readonly id: number; readonly signal: NodeJS.Signals } | { readonly t: "release"; readonly id: number }
+
+const groups = process.platform !== "win32"
+const children = new Map<number, ChildProcess>()
+const out = process.stdout
+
+const send = (type: number, id: number, payload: Uint8Array = new Uint8Array(0)): boolean => {
+  const header = Buffer.allocUnsafe(9)
+  header.writeUInt8(type, 0)
+  header.writeUInt32LE(id, 1)
+  header.writeUInt32LE(payload.byteLength, 5)
+  out.write(header)
+  return out.write(payload)
+}
+const sendJson = (type: number, id: number, value: unknown) => send(type, id, Buffer.from(JSON.stringify(value)))
+
+const signal = (child: ChildProcess, sig: NodeJS.Signals) => {
+  const pid = child.pid
+  if (pid === undefined) return
+  try {
+    if (groups) return void process.kill(-pid, sig)
+  } catch {
+    // the group is gone, or the child left it: the child alone
+  }
+  try {
+    child.kill(sig)
+  } catch {
+    // already gone
+  }
+}
+
+// Streams paused while our stdout is full (the host reads slower than hooks write).
+const paused = new Set<NodeJS.ReadableStream>()
+out.on("drain", () => {
+  for (const stream of paused) stream.resume()
+  paused.clear()
+})
+
+const relay = (id: number, stream: NodeJS.ReadableStream | null, data: number, end: number, cap: number) => {
+  if (stream === null) return void send(end, id)
+  let left = cap
+  stream.on("data", (chunk: Buffer) => {
+    if (left <= 0) return // past the cap: read and dropped, never relayed
+    const part = chunk.byteLength > left ? chunk.subarray(0, left) : chunk
+    left -= part.byteLength
+    if (!send(data, id, part)) {
+      stream.pause()
+      paused.add(stream)
+    }
+  })
+  stream.on("error", () => {})
+  let ended = false
+  const done = () => (ended ? undefined : ((ended = true), send(end, id)))
+  stream.on("end", done)
+  stream.on("close", done)
+}
+
+const start = (m: SpawnMessage) => {
+  let child: ChildProcess
+  try {
+    child = spawn(m.file, m.args, { cwd: m.cwd, env: m.env, stdio: ["pipe", "pipe", "pipe"], detached: groups, windowsHide: true })
+  } catch (cause) {
+    const error = cause as NodeJS.ErrnoException
+    return void sendJson(2, m.id, { code: error.code, message: error.message })
+  }
+  children.set(m.id, child)
+  child.stdin?.on("error", () => {})
+  let started = false
+  child.on("error", (cause: NodeJS.ErrnoException) => {
+    if (started) return
+    started = true
+    children.delete(m.id)
+    sendJson(2, m.id, { code: cause.code, message: cause.message })
+  })
+  child.on("spawn", () => {
+    if (started) return
+    started = true
+    sendJson(1, m.id, { pid: child.pid })
+    child.stdin?.end(m.stdin)
+    relay(m.id, child.stdout, 3, 5, m.cap)
+    relay(m.id, child.stderr, 4, 6, m.cap)
+    child.on("exit", (exitCode, sig) => sendJson(7, m.id, { exitCode: sig === null ? exitCode : null, signal: sig }))
+  })
+}
+
+const handle = (m: Message) => {
+  if (m.t === "spawn") return start(m)
+  const child = children.get(m.id)
+  if (child === undefined) return
+  if (m.t === "kill") return signal(child, m.signal)
+  children.delete(m.id)
+  signal(child, "SIGKILL")
+  for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy()
+}
+
+let buffered: Buffer = Buffer.alloc(0)
+process.stdin.on("data", (chunk: Buffer) => {
+  buffered = buffered.byteLength === 0 ? chunk : Buffer.concat([buffered, chunk])
+  while (buffered.byteLength >= 4) {
+    const length = buffered.readUInt32LE(0)
+    if (buffered.byteLength < 4 + length) break
+    handle(JSON.parse(buffered.toString("utf8", 4, 4 + length)) as Message)
+    buffered = buffered.subarray(4 + length)
+  }
+})
+const shutdown = () => {
+  for (const child of children.values()) signal(child, "SIGKILL")
+  process.exit(0)
+}
+// The host is gone (EOF on the pipe it held, whatever way it died): take every hook group along.
+process.stdin.on("end", shutdown)
+process.stdin.on("error", shutdown)
+out.on("error", shutdown)
+// A terminal's Ctrl-C reaches the host, which decides; the helper follows the host, not the terminal.
+process.on("SIGINT", () => {})
+process.on("SIGHUP", () => {})
