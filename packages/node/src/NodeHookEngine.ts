@@ -38,7 +38,14 @@ import * as internal from "./internal/hookEngine.ts"
  * @since 0.1.0
  * @category models
  */
-export interface NodeEngineOptions extends HookEngine.EngineOptions {}
+export interface NodeEngineOptions extends HookEngine.EngineOptions {
+  /**
+   * Spawn hooks through a small helper process (`NodeProcessSpawner.helperLayer`): `true` always,
+   * `false` never (straight from the host), `"auto"` (default) when the host's resident memory is
+   * above `NodeProcessSpawner.defaultHelperThresholdBytes`, where the helper is measured faster.
+   */
+  readonly spawnHelper?: boolean | "auto" | undefined
+}
 
 /**
  * The engine layer, with everything it needs provided.

@@ -96,3 +96,22 @@ export const layer: Layer.Layer<ProcessSpawner> = internal.layer
  * @category layers
  */
 export const helperLayer: Layer.Layer<ProcessSpawner> = helper.layer
+
+/**
+ * The default for Node hosts: each hook is spawned straight from the host while the host's
+ * resident memory is below `thresholdBytes`, and through the spawn helper (`helperLayer`) above
+ * it, where Node's fork of a big host costs more than the relay (threshold and figures in
+ * `docs/performance.md`). The helper starts only when first needed.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const autoLayer: (thresholdBytes?: number) => Layer.Layer<ProcessSpawner> = helper.autoLayer
+
+/**
+ * The host memory (resident set, bytes) above which `autoLayer` spawns through the helper.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaultHelperThresholdBytes: number = helper.DEFAULT_HELPER_THRESHOLD_BYTES

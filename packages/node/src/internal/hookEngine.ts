@@ -8,7 +8,12 @@ import type { NodeEngineOptions } from "../NodeHookEngine.ts"
 
 /** @internal */
 export const layer = (options: NodeEngineOptions = {}): Layer.Layer<HookEngine.HookEngine, HookError.HookError> =>
-  HookEngine.layer({ ...options, cwd: options.cwd ?? process.cwd(), env: options.env ?? process.env }).pipe(Layer.provide(Layer.mergeAll(NodeProcessSpawner.layer, NodeFileSystem.layer, NodePath.layer)))
+  HookEngine.layer({ ...options, cwd: options.cwd ?? process.cwd(), env: options.env ?? process.env }).pipe(
+    Layer.provide(Layer.mergeAll(spawner(options.spawnHelper), NodeFileSystem.layer, NodePath.layer))
+  )
+
+const spawner = (helper: NodeEngineOptions["spawnHelper"]) =>
+  helper === true ? NodeProcessSpawner.helperLayer : helper === false ? NodeProcessSpawner.layer : NodeProcessSpawner.autoLayer()
 
 /** @internal */
 export const createHookEngine = (options: NodeEngineOptions = {}): Promise<PromiseEngine.PromiseHookEngine> =>

@@ -7,6 +7,7 @@ import { Deferred, Effect, Layer, Queue, Stream } from "effect"
 import type { Cause } from "effect"
 import type { Scope } from "effect"
 import { cwdProblem, tempFiles } from "./files.ts"
+import * as direct from "./processSpawner.ts"
 
 /** The helper's script, next to this module (`.ts` from the sources, `.js` from the build). */
 const HELPER_SCRIPT = fileURLToPath(new URL(import.meta.url.endsWith(".ts") ? "./spawnHelperMain.ts" : "./spawnHelperMain.js", import.meta.url))
@@ -252,3 +253,22 @@ export const layer: Layer.Layer<ProcessSpawner> = Layer.effect(
   ProcessSpawner,
   Effect.map(Effect.acquireRelease(Effect.sync(() => new Helper()), (helper) => Effect.sync(helper.close)), makeWith)
 )
+
+/** @internal */
+export const DEFAULT_HELPER_THRESHOLD_BYTES = 256 * 1024 * 1024
+
+/**
+ * Per spawn: straight from the host while its resident memory is below `thresholdBytes`
+ * (fork is cheap then), through the helper above it. @internal
+ */
+export const autoLayer = (thresholdBytes: number = DEFAULT_HELPER_THRESHOLD_BYTES): Layer.Layer<ProcessSpawner> =>
+  Layer.effect(
+    ProcessSpawner,
+    Effect.map(Effect.acquireRelease(Effect.sync(() => new Helper()), (helper) => Effect.sync(helper.close)), (helper) => {
+      const viaHelper = makeWith(helper)
+      return ProcessSpawner.of({
+        capabilities: direct.capabilities,
+        spawn: (request) => (process.memoryUsage.rss() > thresholdBytes ? viaHelper.spawn(request) : direct.make.spawn(request))
+      })
+    })
+  )
