@@ -203,4 +203,4 @@ export interface SpawnPrimitive {
  * @since 0.1.0
  * @category constructors
  */
-export const make: (primitive: SpawnPrimitive) => ProcessSpawner["Service"] = internal.make
+export const make: (primitive: SpawnPrimitive) => ProcessSpawner["Service"] = internal.make(SpawnError)

@@ -29,7 +29,7 @@
  *
  * ```ts
  * import { Effect } from "effect"
- * import { ProcessSpawner } from "@agent-hooks/core"
+ * import { HookRunner, ProcessSpawner } from "@agent-hooks/core"
  * import { NodeProcessSpawner } from "@agent-hooks/node"
  *
  * const program = Effect.scoped(
@@ -43,8 +43,9 @@
  *       stdin: JSON.stringify({ hook_event_name: "Stop" }),
  *       maxOutputBytes: 1024 * 1024
  *     })
+ *     const reader = yield* HookRunner.collect(handle, 1024 * 1024)
  *     const exit = yield* handle.exited
- *     const output = yield* handle.output
+ *     const output = yield* reader.output
  *     return { exit, output }
  *   })
  * ).pipe(Effect.provide(NodeProcessSpawner.layer))

@@ -1,7 +1,15 @@
 import { Effect } from "effect"
 import type { Scope } from "effect"
-import { ProcessSpawner, SpawnError } from "../ProcessSpawner.ts"
-import type { ProcessHandle, ProcessRequest, SpawnErrorReason, SpawnPrimitive } from "../ProcessSpawner.ts"
+// Type-only edges to the public twin (it hands the `SpawnError` class in): no import cycle with a value edge.
+import type { ProcessHandle, ProcessRequest, ProcessSpawner, SpawnError, SpawnErrorReason, SpawnPrimitive } from "../ProcessSpawner.ts"
+
+/** The `SpawnError` constructor, given by the public module. @internal */
+export type SpawnErrorClass = new(args: {
+  readonly file: string
+  readonly cause: unknown
+  readonly detail: string
+  readonly reason?: SpawnErrorReason
+}) => SpawnError
 
 const errorCode = (cause: unknown): string | undefined =>
   typeof cause === "object" && cause !== null && "code" in cause && typeof cause.code === "string" ? cause.code : undefined
@@ -11,6 +19,7 @@ const reasonOf = (code: string | undefined, cwd: string | undefined): SpawnError
 
 /** The `SpawnError` of a failed start, worded the same on every runtime. @internal */
 export const spawnErrorFrom = (
+  SpawnError: SpawnErrorClass,
   request: ProcessRequest,
   cause: unknown,
   cwdProblem: (cwd: string) => string | undefined
@@ -50,9 +59,9 @@ export const withoutNul = (request: ProcessRequest): ProcessRequest => {
 }
 
 /** @internal */
-export const make = (primitive: SpawnPrimitive): ProcessSpawner["Service"] => {
+export const make = (SpawnError: SpawnErrorClass) => (primitive: SpawnPrimitive): ProcessSpawner["Service"] => {
   const start = (request: ProcessRequest): Effect.Effect<ProcessHandle, SpawnError, Scope.Scope> =>
-    Effect.mapError(primitive.start(request), (cause) => spawnErrorFrom(request, cause, primitive.cwdProblem))
+    Effect.mapError(primitive.start(request), (cause) => spawnErrorFrom(SpawnError, request, cause, primitive.cwdProblem))
 
   const spawn = (original: ProcessRequest): Effect.Effect<ProcessHandle, SpawnError, Scope.Scope> =>
     Effect.suspend(() => {
@@ -84,5 +93,5 @@ export const make = (primitive: SpawnPrimitive): ProcessSpawner["Service"] => {
       )
     })
 
-  return ProcessSpawner.of({ capabilities: primitive.capabilities, spawn })
+  return { capabilities: primitive.capabilities, spawn }
 }
