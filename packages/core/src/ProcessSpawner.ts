@@ -31,7 +31,8 @@ import * as internal from "./internal/processSpawner.ts"
  * What to start. Shell form is expressed by the caller as `file: "/bin/sh", args: ["-c", cmd]`.
  *
  * NUL bytes cannot reach a process through argv or the environment: `make` strips them from
- * `file`, `args`, `cwd` and every environment name and value, so a payload value with a NUL
+ * `file`, `args`, `cwd` and every environment name and value (when the runtime refused the
+ * spawn, so the common case pays nothing), so a payload value with a NUL
  * never makes a spawn fail.
  *
  * @since 0.1.0

@@ -60,12 +60,19 @@ export const withoutNul = (request: ProcessRequest): ProcessRequest => {
 
 /** @internal */
 export const make = (SpawnError: SpawnErrorClass) => (primitive: SpawnPrimitive): ProcessSpawner["Service"] => {
+  // NUL is looked for only after a failed start: the environment is often `process.env`, whose
+  // every read is slow, and the runtime reads it once already.
   const start = (request: ProcessRequest): Effect.Effect<ProcessHandle, SpawnError, Scope.Scope> =>
-    Effect.mapError(primitive.start(request), (cause) => spawnErrorFrom(SpawnError, request, cause, primitive.cwdProblem))
+    primitive.start(request).pipe(
+      Effect.catch((cause) => {
+        const clean = withoutNul(request)
+        return clean === request ? Effect.fail(cause) : primitive.start(clean)
+      }),
+      Effect.mapError((cause) => spawnErrorFrom(SpawnError, request, cause, primitive.cwdProblem))
+    )
 
-  const spawn = (original: ProcessRequest): Effect.Effect<ProcessHandle, SpawnError, Scope.Scope> =>
+  const spawn = (request: ProcessRequest): Effect.Effect<ProcessHandle, SpawnError, Scope.Scope> =>
     Effect.suspend(() => {
-      const request = withoutNul(original)
       const files = request.files
       if (files === undefined || files.length === 0) return start(request)
       const { files: _, ...rest } = request
