@@ -10,7 +10,7 @@
  */
 import { spawn, spawnSync } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { cpus, tmpdir } from "node:os"
+import { cpus, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -178,6 +178,7 @@ const chart = (rows: Array<Row>, ratio: (row: Row) => number | undefined): strin
 }
 
 const main = () => {
+  const loadAtStart = loadavg()[0]!.toFixed(1)
   const rows: Array<Row> = []
   rows.push(...runWorker(process.execPath, []))
   try {
@@ -228,7 +229,8 @@ in each, ${ROUNDS} rounds × ${N} samples of every row, rounds interleaved, medi
 through the Promise facade (\`createHookEngine\` … \`dispatch\`) with \`sh -c true\` hooks; the
 yardstick is a raw spawn of the same \`sh -c true\` with the same payload in the same process
 (\`child_process.spawn\` on Node, \`Bun.spawn\` on Bun). "(direct)" is \`spawnHelper: false\`,
-"(helper)" \`spawnHelper: true\`. Not part of CI; expect ±20 % between runs on a shared 2-core VM.
+"(helper)" \`spawnHelper: true\`. Not part of CI; expect ±20 % between runs on a shared 2-core VM,
+and far more when it is busy: the 1-minute load average was ${loadAtStart} when this run started.
 
 ![ratios](performance.svg)
 
