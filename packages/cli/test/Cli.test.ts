@@ -410,3 +410,83 @@ describe("agent-hooks trust", () => {
     }
   })
 })
+
+describe("agent-hooks run: nothing that should have run is skipped in silence", () => {
+  const serveSettings = fileURLToPath(new URL("./fixtures/serve/settings.json", import.meta.url))
+
+  it("an event neither in the catalog nor declared: exit 1, 'unknown event X (did you mean Y?)'", () => {
+    const result = run("PreToolUs", { tool_name: "Bash", tool_input: { command: "rm -rf /" } })
+    expect(result.status).toBe(1)
+    expect(result.stdout).toBe("")
+    expect(result.stderr.trim()).toBe("agent-hooks: unknown event PreToolUs (did you mean PreToolUse?)")
+    const far = run("Xyzzy", {})
+    expect(far.status).toBe(1)
+    expect(far.stderr.trim()).toBe("agent-hooks: unknown event Xyzzy")
+  })
+
+  it("an event the preset declares is accepted (pigo's tool_start)", () => {
+    const result = cli(["run", "tool_start", "--preset", "pigo", "--project-dir", scratch], {
+      stdin: JSON.stringify({ tool_name: "bash", tool_input: { command: "ls" } })
+    })
+    expect(result.status, result.stderr).toBe(0)
+    expect(outcomeOf(result)).toMatchObject({ event: "tool_start", blocked: false })
+    expect(run("tool_strat", {}).stderr.trim()).toBe("agent-hooks: unknown event tool_strat")
+    const typo = cli(["run", "tool_strat", "--preset", "pigo", "--project-dir", scratch], { stdin: "{}" })
+    expect(typo.status).toBe(1)
+    expect(typo.stderr.trim()).toBe("agent-hooks: unknown event tool_strat (did you mean tool_start?)")
+  })
+
+  it("a hook that could not run gets one stderr line naming its command and file", () => {
+    const result = cli(["run", "PreToolUse", "--settings", serveSettings], {
+      stdin: JSON.stringify({ tool_name: "Missing", tool_input: {} })
+    })
+    expect(result.status).toBe(0)
+    expect(outcomeOf(result).hooks[0].status).toBe("non-blocking-error")
+    const lines = result.stderr.split("\n").filter((line) => line.startsWith("agent-hooks: hook "))
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toContain(`agent-hooks: hook "/nonexistent/guard.sh" (${serveSettings}): `)
+    // --quiet silences warnings, never this line.
+    const quiet = cli(["run", "PreToolUse", "--settings", serveSettings, "--quiet"], {
+      stdin: JSON.stringify({ tool_name: "Missing", tool_input: {} })
+    })
+    expect(quiet.stderr).toContain(`agent-hooks: hook "/nonexistent/guard.sh"`)
+  })
+
+  it("a payload nested too deep: one line, exit 1, no stack trace", () => {
+    const deep = `${"{\"a\":".repeat(10_000)}1${"}".repeat(10_000)}`
+    const result = run("PreToolUse", deep)
+    expect(result.status).toBe(1)
+    expect(result.stdout).toBe("")
+    expect(result.stderr.trim()).toBe(
+      "agent-hooks: invalid event payload on stdin: nested deeper than 256 levels (the limit for a payload)"
+    )
+  })
+
+  it("SIGHUP ends run like SIGTERM: no running hook is left behind", async () => {
+    const marker = mkdtempSync(join(scratch, "hup-"))
+    const { spawn } = await import("node:child_process")
+    const child = spawn(node, [bin, "run", "PreToolUse", "--settings", serveSettings], {
+      cwd: scratch,
+      env: { ...process.env, MARKER_DIR: marker },
+      stdio: ["pipe", "pipe", "pipe"]
+    })
+    child.stdin.end(JSON.stringify({ tool_name: "Hang", tool_input: {} }))
+    const pids = join(marker, "pids")
+    for (let i = 0; i < 200 && !existsSync(pids); i++) await new Promise((resolve) => setTimeout(resolve, 50))
+    const pid = Number(readFileSync(pids, "utf8").trim())
+    expect(pid).toBeGreaterThan(0)
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
+    child.kill("SIGHUP")
+    expect(await exited).toBe(1)
+    const alive = (p: number) => {
+      try {
+        process.kill(p, 0)
+        return true
+      } catch {
+        return false
+      }
+    }
+    for (let i = 0; i < 100 && alive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(alive(pid)).toBe(false)
+  })
+})
