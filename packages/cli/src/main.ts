@@ -33,10 +33,20 @@ const MainLayer = Layer.mergeAll(
   presenter
 )
 
-// Under Bun, hooks are spawned with Bun.spawn (see docs/runtimes.md); the module is not loaded elsewhere.
-const engineLayer = typeof process.versions.bun === "string"
-  ? (await import("@agent-hooks/bun")).BunHookEngine.layer
-  : undefined
+// Under Bun, hooks are spawned with Bun.spawn (see docs/runtimes.md); the module is not loaded
+// elsewhere. `@agent-hooks/bun` is an optional peer of the CLI: when it is not installed, Bun runs
+// the Node engine (node:child_process, which Bun implements).
+const loadBunEngine = async () => {
+  try {
+    return (await import("@agent-hooks/bun")).BunHookEngine.layer
+  } catch (error) {
+    if ((error as { code?: unknown }).code === "ERR_MODULE_NOT_FOUND" || /Cannot find (module|package)/.test(String(error))) {
+      return undefined
+    }
+    throw error
+  }
+}
+const engineLayer = typeof process.versions.bun === "string" ? await loadBunEngine() : undefined
 
 Command.run(cli, { version }).pipe(
   ExitCode.run,

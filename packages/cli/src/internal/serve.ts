@@ -8,7 +8,7 @@ import { Failed } from "../ExitCode.ts"
 import { checkPreset, warnOnStderr, withEngine } from "./engine.ts"
 import type { SettingsOptions } from "./engine.ts"
 import { knownEvents, unknownEvent } from "./events.ts"
-import { checkPayload } from "./stdin.ts"
+import { checkPayload, maxPayloadLength } from "./stdin.ts"
 import { onDrainSignal } from "./signals.ts"
 
 /** Options of `agent-hooks serve`. */
@@ -20,6 +20,9 @@ export interface ServeOptions extends Omit<SettingsOptions, "preset"> {
 
 /** The protocol version in the hello line; it changes only when an existing field changes meaning. */
 export const protocol = 1
+
+/** The longest request line: a payload at its limit plus room for `id` and `event`. */
+const maxLineLength = maxPayloadLength + 64 * 1024
 
 /** A readable byte source and a line sink: stdin/stdout, or one socket connection. */
 interface Connection {
@@ -104,18 +107,26 @@ const serveConnection = (
     yield* Effect.raceFirst(
       Effect.callback<void>((resume) => {
         let buffer = ""
+        // A line over the limit is answered once and skipped up to its end, never held whole.
+        let skipping = false
         const onData = (chunk: Buffer | string) => {
           buffer += typeof chunk === "string" ? chunk : chunk.toString("utf8")
           let newline = buffer.indexOf("\n")
           while (newline >= 0) {
             const line = buffer.slice(0, newline)
             buffer = buffer.slice(newline + 1)
-            handle(line)
+            if (skipping) skipping = false
+            else handle(line)
             newline = buffer.indexOf("\n")
+          }
+          if (buffer.length > maxLineLength) {
+            if (!skipping) respond({ id: null, error: `a line over ${maxLineLength} characters (the limit); skipped` })
+            skipping = true
+            buffer = ""
           }
         }
         const onEnd = () => {
-          if (buffer !== "") handle(buffer)
+          if (buffer !== "" && !skipping) handle(buffer)
           buffer = ""
           resume(Effect.void)
         }
