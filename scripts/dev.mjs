@@ -11,7 +11,8 @@
 // Children run with .tools/node_modules/.bin first on PATH.
 //
 // Commands:
-//   build                 tsc -b (project references), chmod +x packages/cli/dist/bin.js
+//   build                 tsc -b (project references), chmod +x packages/cli/dist/bin.js, the CLI bundle
+//                         (scripts/bundle-cli.mjs: packages/cli/dist/agent-hooks.mjs)
 //   typecheck             tsc -b, then tsc -p tsconfig.test.json (tests and examples)
 //   demo [args]           build, then node examples/demo.ts [args] and examples/langchain/agent.ts on Node 24
 //   bench [files]         build, then each bench/*.ts (default: all) on Node 24
@@ -344,9 +345,18 @@ async function build() {
   const r = await run(node24(), [tscJs(), "-b"])
   const bin = join(ROOT, "packages", "cli", "dist", "bin.js")
   if (existsSync(bin)) chmodSync(bin, 0o755)
-  if (ok(r)) log(`built in ${seconds(Date.now() - started)}`)
-  else log(`build failed (tsc -b: ${describeExit(r)})`)
-  return ok(r)
+  if (!ok(r)) {
+    log(`build failed (tsc -b: ${describeExit(r)})`)
+    return false
+  }
+  // The CLI's one-file bundle (packages/cli/dist/agent-hooks.mjs), loaded by bin.js.
+  const bundled = await run(node24(), [join("scripts", "bundle-cli.mjs")])
+  if (!ok(bundled)) {
+    log(`build failed (scripts/bundle-cli.mjs: ${describeExit(bundled)})`)
+    return false
+  }
+  log(`built in ${seconds(Date.now() - started)}`)
+  return true
 }
 
 async function typecheckTests() {
