@@ -6,7 +6,8 @@
 //
 // esbuild, because it is a single small binary with a JS API that needs no config, builds this in
 // well under a second, and its output started as fast as any other we measured (see the page).
-// `@agent-hooks/bun` stays outside: it is an optional peer, imported only under Bun.
+// `@agent-hooks/bun` is bundled too (its module runs only under Bun, where main.ts imports it), so
+// the bundle needs none of the workspace packages installed, and Bun loads one copy of effect.
 //
 // Run by `npm run build` (scripts/dev.mjs) after `tsc -b`; by hand: `node scripts/bundle-cli.mjs`.
 
@@ -29,7 +30,6 @@ export const bundleCli = (outfile = join(CLI, "dist", "agent-hooks.mjs")) =>
     target: "node22",
     // Workspace packages from their TypeScript sources (the `source` export condition).
     conditions: ["source"],
-    external: ["@agent-hooks/bun"],
     define: { AGENT_HOOKS_VERSION: JSON.stringify(version) },
     // A few dependencies still call require(); an ES module has none, so give it one.
     banner: {

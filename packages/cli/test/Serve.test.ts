@@ -19,6 +19,9 @@ const examples = fileURLToPath(new URL("../../../examples/", import.meta.url))
 const isNode = typeof process.versions.bun !== "string" && typeof process.versions.deno !== "string" &&
   /^node(\.exe)?$/i.test(basename(process.execPath))
 const node = isNode ? process.execPath : "node"
+// Deno's node:child_process reports a child that handled SIGTERM and exited 0 as killed by
+// SIGTERM (seen with Deno 2.9): there, the exit status after a signal cannot be read.
+const signalExitReadable = !("Deno" in globalThis)
 
 let scratch = ""
 beforeAll(() => {
@@ -155,7 +158,8 @@ describe("agent-hooks serve", () => {
     await new Promise((resolve) => setTimeout(resolve, 300))
     server.child.kill("SIGTERM")
     expect(await server.next()).toMatchObject({ id: "slow", outcome: { blocked: false } })
-    expect(await server.exit).toEqual({ code: 0, signal: null })
+    const exit = await server.exit
+    if (signalExitReadable) expect(exit).toEqual({ code: 0, signal: null })
   })
 
   it("--socket PATH: a hello per connection, answers on the socket, socket removed on SIGTERM", async () => {
@@ -182,7 +186,8 @@ describe("agent-hooks serve", () => {
     socket.write(`${request(2, "Fast")}\n`)
     expect(await next()).toMatchObject({ id: 2, outcome: { blocked: false } })
     server.child.kill("SIGTERM")
-    expect(await server.exit).toEqual({ code: 0, signal: null })
+    const exit = await server.exit
+    if (signalExitReadable) expect(exit).toEqual({ code: 0, signal: null })
     expect(existsSync(path)).toBe(false)
     socket.destroy()
   })
