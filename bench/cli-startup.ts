@@ -11,10 +11,11 @@
  * - floor: `<runtime> -e` of a script that spawns `true` once and waits for it;
  * - bundle: `<runtime> packages/cli/dist/bin.js run PreToolUse` (the published layout: bin.js
  *   turns on the compile cache, then loads the one-file bundle dist/agent-hooks.mjs);
- * - modules: the same program from the unbundled modules (dist/main.js), for comparison.
+ * - modules: the same program from the unbundled modules (dist/main.js), for comparison;
+ * - the single-file executable, when `node scripts/release-binaries.mjs` built it for this machine.
  */
 import { spawnSync } from "node:child_process"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { cpus, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -35,6 +36,12 @@ for (const runtime of ["node", "bun"]) {
   rows.push({ name: `${runtime}: bare start + one spawn of true`, runtime, args: ["-e", floorScript], expect: 0 })
   rows.push({ name: `${runtime}: agent-hooks run (bundle)`, runtime, args: [join(dist, "bin.js"), "run", "PreToolUse", "--settings", settings], expect: 0 })
   rows.push({ name: `${runtime}: agent-hooks run (modules)`, runtime, args: [modules, "run", "PreToolUse", "--settings", settings], expect: 0 })
+}
+
+// The single-file executable, when scripts/release-binaries.mjs built one for this machine.
+const binary = fileURLToPath(new URL(`../release/binaries/agent-hooks-${process.platform}-${process.arch}`, import.meta.url))
+if (existsSync(binary)) {
+  rows.push({ name: "bun: single-file executable (bun build --compile)", runtime: binary, args: ["run", "PreToolUse", "--settings", settings], expect: 0 })
 }
 
 const median = (values: ReadonlyArray<number>): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
@@ -62,7 +69,7 @@ console.log("| Row | Wall time (median of round medians) | × floor | Round medi
 console.log("| --- | --- | --- | --- |")
 for (const runtime of ["node", "bun"]) {
   const floor = median(results.get(`${runtime}: bare start + one spawn of true`)!)
-  for (const row of rows.filter((r) => r.runtime === runtime)) {
+  for (const row of rows.filter((r) => r.runtime === runtime || (runtime === "bun" && r.runtime === binary))) {
     const values = results.get(row.name)!
     console.log(`| ${row.name} | ${median(values).toFixed(1)} ms | ${(median(values) / floor).toFixed(2)}× | ${values.map((v) => v.toFixed(1)).join(", ")} |`)
   }
