@@ -492,3 +492,22 @@ describe("agent-hooks run: nothing that should have run is skipped in silence", 
     expect(alive(pid)).toBe(false)
   })
 })
+
+describe("agent-hooks run with no settings found", () => {
+  it("says so on stderr, names the --preset that reads an existing .claude/settings.json, and exits 0", () => {
+    const dir = mkdtempSync(join(scratch, "no-settings-"))
+    const home = mkdtempSync(join(scratch, "home-"))
+    const env = { HOME: home, AGENT_HOOKS_HOME: join(home, ".agent-hooks"), AGENT_HOOKS_MANAGED_DIR: join(home, "managed") }
+    const bare = spawnSync(node, [bin, "run", "Stop", "--project-dir", dir], { input: "{}", cwd: dir, env: { ...process.env, ...env }, encoding: "utf8" })
+    expect(bare.status).toBe(0)
+    expect(bare.stderr).toContain("agent-hooks: no settings found (looked for ")
+    expect(bare.stderr).toContain(join(dir, ".agent-hooks", "settings.json"))
+    expect(bare.stderr).not.toContain("--preset")
+    mkdirSync(join(dir, ".claude"))
+    writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({ hooks: {} }))
+    const hinted = spawnSync(node, [bin, "run", "Stop", "--project-dir", dir], { input: "{}", cwd: dir, env: { ...process.env, ...env }, encoding: "utf8" })
+    expect(hinted.status).toBe(0)
+    expect(hinted.stderr).toContain(`${join(dir, ".claude", "settings.json")} exists: --preset claude reads it`)
+    expect(JSON.parse(hinted.stdout)).toMatchObject({ event: "Stop", blocked: false, hooks: [] })
+  })
+})

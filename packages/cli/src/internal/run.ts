@@ -1,10 +1,11 @@
-import { Console, Effect } from "effect"
+import { Console, Effect, Option } from "effect"
 import type { Stdio } from "effect"
 import type { HookEngine, Outcome } from "@agent-hooks/core"
 import { Blocked, Failed } from "../ExitCode.ts"
 import { checkPreset, warnOnStderr, withEngine } from "./engine.ts"
 import type { SettingsOptions } from "./engine.ts"
 import { knownEvents, unknownEvent } from "./events.ts"
+import { noSettingsLine } from "./noSettings.ts"
 import { readPayload } from "./stdin.ts"
 
 /** Options of `agent-hooks run`. */
@@ -98,6 +99,15 @@ export const run = (options: RunOptions): Effect.Effect<void, Blocked | Failed, 
         Effect.gen(function*() {
           const unknown = unknownEvent(options.event, knownEvents(engine, preset))
           if (unknown !== undefined) return yield* Effect.fail(new Failed({ message: unknown }))
+          if (options.plugin === undefined || options.plugin.length === 0) {
+            const cwd = process.cwd()
+            const none = noSettingsLine(engine, preset, {
+              projectDir: Option.getOrElse(options.projectDir, () => cwd),
+              cwd,
+              agent: options.agent === undefined ? undefined : Option.getOrUndefined(options.agent)
+            })
+            if (none !== undefined) process.stderr.write(`${none}\n`)
+          }
           return yield* engine.dispatch(options.event, payload).pipe(Effect.ensuring(Effect.sync(status.done)))
         })
     )
