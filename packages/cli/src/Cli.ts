@@ -5,8 +5,8 @@
  * ```
  * agent-hooks run <Event> [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME] [--fail-closed] [--strict] [--quiet]
  * agent-hooks serve [--socket PATH] [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME]
- * agent-hooks validate [--settings FILE]... [--project-dir DIR]
- * agent-hooks list [--settings FILE]... [--project-dir DIR] [--json]
+ * agent-hooks validate [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME] [--plugin DIR]... [--managed-dir DIR]
+ * agent-hooks list [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME] [--plugin DIR]... [--managed-dir DIR] [--json]
  * agent-hooks migrate --from <preset> [--settings FILE]... [--project-dir DIR] [--agent NAME] [--write FILE] [--force] [--lossy]
  * ```
  *
@@ -16,6 +16,8 @@
  */
 import { Argument, Command, Flag } from "effect/cli"
 import { Presets } from "@agent-hooks/core"
+import { Effect } from "effect"
+import { checkPreset } from "./internal/engine.ts"
 import * as internalList from "./internal/list.ts"
 import * as internalMigrate from "./internal/migrate.ts"
 import * as internalRun from "./internal/run.ts"
@@ -158,7 +160,11 @@ export const migrate = Command.make("migrate", {
  * @since 0.1.0
  * @category commands
  */
-export const validate = Command.make("validate", { settings, projectDir, plugin, managedDir }, internalValidate.validate).pipe(
+export const validate = Command.make(
+  "validate",
+  { settings, projectDir, plugin, managedDir, preset: presetFlag, agent: agentFlag },
+  (options) => Effect.flatMap(checkPreset(options.preset), (preset) => internalValidate.validate({ ...options, preset }))
+).pipe(
   Command.withDescription(
     "Loads the settings and prints which files were read, how many hooks each event registered, and every warning. Exit 1 when a file cannot be read or decoded."
   ),
@@ -176,8 +182,10 @@ export const list = Command.make("list", {
   projectDir,
   plugin,
   managedDir,
+  preset: presetFlag,
+  agent: agentFlag,
   json: Flag.Boolean("json").pipe(Flag.withDescription("Print a JSON array instead of text."), Flag.withDefault(false))
-}, internalList.list).pipe(
+}, (options) => Effect.flatMap(checkPreset(options.preset), (preset) => internalList.list({ ...options, preset }))).pipe(
   Command.withDescription("Lists the hooks per event with matcher, type, command, source file and JSON path."),
   Command.withShortDescription("List the hooks per event, with where each one is defined")
 )

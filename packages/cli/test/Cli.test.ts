@@ -511,3 +511,25 @@ describe("agent-hooks run with no settings found", () => {
     expect(JSON.parse(hinted.stdout)).toMatchObject({ event: "Stop", blocked: false, hooks: [] })
   })
 })
+
+describe("validate and list take --preset and --agent", () => {
+  it("--preset claude reads the project's .claude/settings.json; an unknown preset is exit 1", () => {
+    const dir = mkdtempSync(join(scratch, "claude-project-"))
+    const home = mkdtempSync(join(scratch, "home-"))
+    mkdirSync(join(dir, ".claude"))
+    writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "exit 0" }] }] }
+    }))
+    const env = { ...process.env, HOME: home, AGENT_HOOKS_HOME: join(home, ".agent-hooks"), AGENT_HOOKS_MANAGED_DIR: join(home, "managed"), CLAUDE_CONFIG_DIR: join(home, ".claude") }
+    const validate = spawnSync(node, [bin, "validate", "--preset", "claude", "--project-dir", dir], { cwd: dir, env, encoding: "utf8" })
+    expect(validate.status, validate.stderr).toBe(0)
+    expect(validate.stdout).toContain(join(dir, ".claude", "settings.json"))
+    expect(validate.stdout).toContain("registered 1 hook from 1 file")
+    const list = spawnSync(node, [bin, "list", "--preset", "claude", "--project-dir", dir, "--json"], { cwd: dir, env, encoding: "utf8" })
+    expect(list.status, list.stderr).toBe(0)
+    expect(JSON.parse(list.stdout)).toMatchObject([{ event: "PreToolUse", matcher: "Bash", command: "exit 0" }])
+    const unknown = spawnSync(node, [bin, "validate", "--preset", "nope"], { cwd: dir, env, encoding: "utf8" })
+    expect(unknown.status).toBe(1)
+    expect(unknown.stderr).toContain("unknown preset nope")
+  })
+})
