@@ -533,3 +533,30 @@ describe("validate and list take --preset and --agent", () => {
     expect(unknown.stderr).toContain("unknown preset nope")
   })
 })
+
+describe("run's status line for slow hooks", () => {
+  const hasScript = spawnSync("script", ["--version"], { encoding: "utf8" }).status === 0
+  const slow = () => {
+    const file = join(scratch, "slow-status.json")
+    writeFileSync(file, JSON.stringify({
+      hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "sleep 1.5", statusMessage: "Checking the command" }] }] }
+    }))
+    return file
+  }
+
+  // `script` (util-linux) gives the CLI a terminal on stderr; without it this test is skipped.
+  it.skipIf(!hasScript)("on a terminal, a hook over a second shows its statusMessage on stderr, cleared at the end", () => {
+    const command = `echo '{}' | ${JSON.stringify(node)} ${JSON.stringify(bin)} run PreToolUse --settings ${JSON.stringify(slow())} >/dev/null`
+    const result = spawnSync("script", ["-qec", command, "/dev/null"], { cwd: scratch, encoding: "utf8", timeout: 20_000 })
+    expect(result.status, result.stdout).toBe(0)
+    expect(result.stdout).toContain("\r\x1b[K⋯ Checking the command")
+    expect(result.stdout.endsWith("\r\x1b[K")).toBe(true)
+  })
+
+  it("when stderr is not a terminal, nothing of the kind is written", () => {
+    const result = cli(["run", "PreToolUse", "--settings", slow()], { stdin: "{}" })
+    expect(result.status).toBe(0)
+    expect(result.stderr).not.toContain("Checking the command")
+    expect(result.stderr).not.toContain("\x1b[")
+  })
+})
