@@ -560,3 +560,32 @@ describe("run's status line for slow hooks", () => {
     expect(result.stderr).not.toContain("\x1b[")
   })
 })
+
+describe("run --fail-closed and --strict", () => {
+  const serveSettings = fileURLToPath(new URL("./fixtures/serve/settings.json", import.meta.url))
+
+  it("--fail-closed: a PreToolUse hook that cannot start blocks (exit 2) instead of allowing", () => {
+    const payload = JSON.stringify({ tool_name: "Missing", tool_input: {} })
+    const open = cli(["run", "PreToolUse", "--settings", serveSettings], { stdin: payload })
+    expect(open.status).toBe(0)
+    expect(outcomeOf(open).blocked).toBe(false)
+    const closed = cli(["run", "PreToolUse", "--settings", serveSettings, "--fail-closed"], { stdin: payload })
+    expect(closed.status).toBe(2)
+    expect(outcomeOf(closed).blocked).toBe(true)
+    expect(closed.stderr).toContain(`agent-hooks: hook "/nonexistent/guard.sh"`)
+  })
+
+  it("--strict: a handler that does not decode fails the load (exit 1) instead of a warning", () => {
+    const file = join(scratch, "strict.json")
+    writeFileSync(file, JSON.stringify({
+      hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "exit 0", timeout: "10" }] }] }
+    }))
+    const lax = cli(["run", "PreToolUse", "--settings", file], { stdin: "{}" })
+    expect(lax.status).toBe(0)
+    expect(lax.stderr).toContain("agent-hooks: warning:")
+    const strict = cli(["run", "PreToolUse", "--settings", file, "--strict"], { stdin: "{}" })
+    expect(strict.status).toBe(1)
+    expect(strict.stdout).toBe("")
+    expect(strict.stderr).toContain(file)
+  })
+})

@@ -34,7 +34,12 @@ const firstLine = (text: string): string => {
  */
 export const failureLines = (outcome: Outcome.Outcome): ReadonlyArray<string> =>
   outcome.hooks.flatMap((hook) => {
-    if (hook.status !== "non-blocking-error" && hook.status !== "cancelled") return []
+    // A block is a hook's answer, except one that fail-closed made of a hook that did not run or
+    // did not answer (no exit status, a signal, a timeout, or an exit other than 0 and 2).
+    const failedToAnswer = hook.exitCode === null || hook.timedOut || hook.signal !== null ||
+      (hook.exitCode !== 0 && hook.exitCode !== 2)
+    if (hook.status === "success") return []
+    if (hook.status === "blocking-error" && !failedToAnswer) return []
     const why = hook.messages.length > 0
       ? hook.messages.join("; ")
       : hook.timedOut
@@ -88,10 +93,13 @@ export const run = (options: RunOptions): Effect.Effect<void, Blocked | Failed, 
     const preset = yield* checkPreset(options.preset)
     const payload = yield* readPayload
     const status = statusLine()
-    const engineOptions: Record<string, unknown> = { onHookStart: status.onHookStart }
-    // Passed through for the engine's fail-closed and strict modes.
-    if (options.failClosed === true) engineOptions.failClosed = true
-    if (options.strict === true) engineOptions.strict = true
+    // --fail-closed and --strict turn the engine's modes on; absent, the environment and the
+    // settings still may (a flag never turns them off).
+    const engineOptions: Partial<HookEngine.EngineOptions> = {
+      onHookStart: status.onHookStart,
+      ...(options.failClosed === true ? { failClosed: true } : {}),
+      ...(options.strict === true ? { strict: true } : {})
+    }
     const outcome = yield* withEngine(
       { ...options, preset, engineOptions },
       options.quiet === true ? undefined : warnOnStderr,
