@@ -3,6 +3,7 @@
  *
  * @since 0.1.0
  */
+export * as Audit from "./Audit.ts"
 export * as HookEngine from "./HookEngine.ts"
 export * as HookError from "./HookError.ts"
 export * as HookEvent from "./HookEvent.ts"
