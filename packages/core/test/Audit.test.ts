@@ -166,3 +166,15 @@ describe("Audit.verify", () => {
     expect((await verify(unsigned, "k1")).problems[0]).toMatchObject({ line: 1, kind: "checkpoint-missing" })
   })
 })
+
+describe("Audit.verify after crashes", () => {
+  it("reads a torn record followed by another writer's record as truncation", async () => {
+    const a = lines(await writeLog(2, { writer: "w-a" }))
+    const b = lines(await writeLog(2, { writer: "w-b" }))
+    // Writer a died in the middle of its second record; writer b appended after the fragment.
+    const text = join([a[0]!, `${a[1]!.slice(0, 50)}${b[0]!}`, b[1]!])
+    const report = await verify(text)
+    expect(report).toMatchObject({ ok: true, records: 3, writers: 2 })
+    expect(report.notices).toEqual([expect.objectContaining({ kind: "truncated", line: 2 })])
+  })
+})

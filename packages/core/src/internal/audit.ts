@@ -26,6 +26,8 @@ export const GENESIS = "0".repeat(64)
 export const DEFAULT_CHECKPOINT_EVERY = 100
 /** The longest outcome reason kept in a record; the record is evidence, not a transcript. */
 const MAX_REASON = 1000
+/** Every record's line starts so; inside a JSON string the quotes would be escaped. */
+const RECORD_START = '{"v":1,"kind":"'
 const HASH_SUFFIX = /,"hash":"([0-9a-f]{64})"\}$/
 
 const crypto = Layer.mergeAll(Digest.layerWebCrypto, Mac.layerWebCrypto.pipe(Layer.provide(SecureRandom.layerWebCrypto)))
@@ -94,9 +96,9 @@ export const makeWriter = (
     let closed = false
 
     /** One record, one `write`: a line is never split between two writes (torn only by a crash mid-write). */
-    const append = (fields: Readonly<Record<string, unknown>>) =>
+    const append = (kind: AuditRecord["kind"], fields: Readonly<Record<string, unknown>>) =>
       Effect.gen(function*() {
-        const body = { v: 1, ...fields, writer, seq: seq + 1, time: now(), prev }
+        const body = { v: 1, kind, writer, seq: seq + 1, time: now(), ...fields, prev }
         const line = yield* seal(body)
         yield* handle.writeAll(utf8.encode(`${line}\n`)).pipe(Effect.mapError(failed("cannot append to the audit log")))
         seq += 1
@@ -107,16 +109,16 @@ export const makeWriter = (
       Effect.gen(function*() {
         if (key === undefined) return
         const mac = yield* hmac(key, macInput({ writer, seq: seq + 1, prev, reason, every }))
-        yield* append({ kind: "checkpoint", reason, every, mac })
+        yield* append("checkpoint", { reason, every, mac })
         sinceCheckpoint = 0
       })
 
-    const record = (fields: Readonly<Record<string, unknown>>) =>
+    const record = (kind: AuditRecord["kind"], fields: Readonly<Record<string, unknown>>) =>
       lock.withPermits(1)(
         Effect.gen(function*() {
           if (closed) return yield* new AuditError({ file, detail: "the audit writer is closed" })
           if (seq === 0) yield* checkpoint("open")
-          yield* append(fields)
+          yield* append(kind, fields)
           sinceCheckpoint += 1
           if (sinceCheckpoint >= every) yield* checkpoint("periodic")
         })
@@ -134,8 +136,7 @@ export const makeWriter = (
     return {
       writer,
       hook: (fields: HookRecordFields) =>
-        record({
-          kind: "hook",
+        record("hook", {
           session: fields.session,
           event: fields.event,
           matcher: fields.matcher,
@@ -150,8 +151,7 @@ export const makeWriter = (
           durationMs: fields.durationMs
         }),
       outcome: (fields: OutcomeRecordFields) =>
-        record({
-          kind: "outcome",
+        record("outcome", {
           session: fields.session,
           event: fields.event,
           matcher: fields.matcher,
@@ -241,7 +241,24 @@ export const verify = (text: string, options: { readonly key?: string | undefine
 
     // Every sequence number each writer has anywhere in the file: a gap whose records come later is a reordering.
     const present = new Map<string, Set<number>>()
-    const decoded = complete.map((line) => ({ ...line, record: decode(line.text) }))
+    const decoded = complete.map((line) => {
+      const record = decode(line.text)
+      if (record !== undefined) return { ...line, record }
+      // A record cut short by a crash, followed by the next writer's whole record on the same line.
+      const start = line.text.lastIndexOf(RECORD_START)
+      if (start > 0 && line.text.startsWith(RECORD_START)) {
+        const rest = decode(line.text.slice(start))
+        if (rest !== undefined) {
+          notices.push({
+            line: line.line,
+            kind: "truncated",
+            message: `line ${line.line} begins with the remains of a record cut short by a crash (${start} characters); that record is lost, the record after it is intact`
+          })
+          return { line: line.line, text: line.text.slice(start), record: rest }
+        }
+      }
+      return { ...line, record: undefined }
+    })
     for (const { record } of decoded) {
       if (record !== undefined) {
         let set = present.get(record.writer)
