@@ -28,6 +28,7 @@ import type { HookResult, Outcome } from "./Outcome.ts"
 import type { Plan } from "./Plan.ts"
 import type { Preset } from "./Preset.ts"
 import type { ProcessSpawner } from "./ProcessSpawner.ts"
+import type { TelemetryOptions } from "./Telemetry.ts"
 import * as internal from "./internal/engine.ts"
 
 /**
@@ -106,6 +107,18 @@ export interface EngineOptions {
    * (Claude Code's behaviour: a failing hook is a non-blocking error).
    */
   readonly failClosed?: boolean | undefined
+  /**
+   * The audit trail (see `Audit`): every hook run and outcome is appended to this file before the
+   * outcome is returned. Overrides the settings' `auditLog`.
+   */
+  readonly auditLog?: string | undefined
+  /** The HMAC key that signs the audit log's checkpoints. Default: `AGENT_HOOKS_AUDIT_KEY` from `env`. */
+  readonly auditKey?: string | undefined
+  /**
+   * OpenTelemetry export (see `Telemetry`): settings over the `OTEL_*` variables of `env`, or
+   * `false` to turn it off. Default: on when `OTEL_EXPORTER_OTLP_ENDPOINT` is set.
+   */
+  readonly telemetry?: TelemetryOptions | false | undefined
 }
 
 /**

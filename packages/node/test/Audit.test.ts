@@ -5,11 +5,12 @@
  */
 import { describe, expect, it } from "vitest"
 import { spawn } from "node:child_process"
-import { readFileSync, statSync } from "node:fs"
+import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs"
 import { basename, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Effect } from "effect"
 import { Audit } from "@agent-hooks/core"
+import { createHookEngine } from "@agent-hooks/node"
 import * as Cleanups from "@agent-hooks/test-utils/Cleanups"
 
 const cleanups = Cleanups.register("agent-hooks-audit-")
@@ -89,5 +90,61 @@ describe("Audit log on the Node file system", () => {
     const report = await Effect.runPromise(Audit.verify(text))
     expect(report.ok).toBe(true)
     expect(report.problems).toEqual([])
+  })
+})
+
+describe("auditLog in the engine", () => {
+  const blockRm = fileURLToPath(new URL("./fixtures/block-rm.sh", import.meta.url))
+  const settingsWith = (dir: string, auditLog: string, name = "settings.json") => {
+    const file = join(dir, name)
+    writeFileSync(file, JSON.stringify({ auditLog, hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `sh ${blockRm}` }] }] } }))
+    return file
+  }
+
+  it("records every hook run and the outcome before the outcome is returned; a blocked action has its record", async () => {
+    const dir = cleanups.tempDir()
+    const log = join(dir, "audit", "hooks.jsonl")
+    const file = settingsWith(dir, "audit/hooks.jsonl")
+    const engine = await createHookEngine({ settings: [file], projectDir: dir, env: { ...process.env, AGENT_HOOKS_AUDIT_KEY: "k" } })
+    try {
+      const outcome = await engine.dispatch("PreToolUse", { session_id: "s-1", tool_name: "Bash", tool_input: { command: "rm -rf /" } })
+      expect(outcome.blocked).toBe(true)
+      // Read while the engine is still open: the records are there already.
+      const records = Audit.parse(readFileSync(log, "utf8")).records.map(({ record }) => record)
+      expect(records.map((r) => r.kind)).toEqual(["checkpoint", "hook", "outcome"])
+      expect(records[1]).toMatchObject({ kind: "hook", session: "s-1", event: "PreToolUse", matcher: "Bash", type: "command", source: file, exitCode: 2, status: "blocking-error", decision: "deny" })
+      expect(records[2]).toMatchObject({ kind: "outcome", event: "PreToolUse", matcher: "Bash", blocked: true, decision: "deny", reason: "rm -rf is not allowed here", hooks: 1 })
+    } finally {
+      await engine.close()
+    }
+    const report = await Effect.runPromise(Audit.verify(readFileSync(log, "utf8"), { key: "k" }))
+    expect(report).toMatchObject({ ok: true, records: 4, notices: [] })
+  })
+
+  it("a project file may only name an audit log inside .agent-hooks/logs/", async () => {
+    const project = cleanups.tempDir()
+    mkdirSync(join(project, ".agent-hooks"))
+    settingsWith(join(project, ".agent-hooks"), "../../outside.jsonl")
+    const warnings: Array<string> = []
+    const engine = await createHookEngine({ projectDir: project, env: { HOME: cleanups.tempDir() }, onWarning: (w) => warnings.push(w) })
+    await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
+    await engine.close()
+    expect(warnings.join("\n")).toContain(`at auditLog: a project's settings may only name a log inside ${project}/.agent-hooks/logs/`)
+    expect(() => statSync(join(project, "..", "outside.jsonl"))).toThrow()
+
+    // Inside the folder it is written; through a symlinked folder that leads out it is refused.
+    settingsWith(join(project, ".agent-hooks"), "logs/audit.jsonl")
+    const inside = await createHookEngine({ projectDir: project, env: { HOME: cleanups.tempDir() } })
+    await inside.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
+    await inside.close()
+    expect(readFileSync(join(project, ".agent-hooks", "logs", "audit.jsonl"), "utf8")).toContain('"kind":"outcome"')
+
+    const elsewhere = cleanups.tempDir()
+    symlinkSync(elsewhere, join(project, ".agent-hooks", "logs", "out"))
+    settingsWith(join(project, ".agent-hooks"), "logs/out/audit.jsonl")
+    const linked: Array<string> = []
+    const third = await createHookEngine({ projectDir: project, env: { HOME: cleanups.tempDir() }, onWarning: (w) => linked.push(w) })
+    await third.close()
+    expect(linked.join("\n")).toContain("leads out of the project")
   })
 })

@@ -6,8 +6,14 @@
 import { afterEach, describe, expect, it } from "vitest"
 import { Effect, Exit, Scope } from "effect"
 import { Telemetry } from "@agent-hooks/core"
+import { createHookEngine } from "@agent-hooks/node"
+import { writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import * as Cleanups from "@agent-hooks/test-utils/Cleanups"
 import { OtlpReceiver } from "@agent-hooks/test-utils"
 
+const cleanups = Cleanups.register("agent-hooks-otel-")
 const receivers: Array<OtlpReceiver.Receiver> = []
 afterEach(async () => {
   for (const receiver of receivers.splice(0)) await receiver.close()
@@ -105,5 +111,35 @@ describe("Telemetry over OTLP/HTTP", () => {
     // Nothing listens on port 9 of this machine (discard): the export fails to connect.
     const { outcome: again } = await dispatchOnce({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9" })
     expect(again).toEqual({ blocked: true, decision: "deny", hooks: 2 })
+  })
+})
+
+describe("Telemetry in the engine", () => {
+  it("traces a dispatch with real hook processes, flushed when the engine closes", async () => {
+    const otlp = await receiver()
+    const dir = cleanups.tempDir()
+    const blockRm = fileURLToPath(new URL("./fixtures/block-rm.sh", import.meta.url))
+    const file = join(dir, "settings.json")
+    writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `sh ${blockRm}` }, { type: "command", command: "sleep 5", timeout: 0.2 }] }] } }))
+    // A long export interval: only the flush on close can deliver the spans in time.
+    const engine = await createHookEngine({ settings: [file], projectDir: dir, env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url }, telemetry: { exportIntervalMs: 60_000 } })
+    const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "rm -rf /" } })
+    expect(outcome.blocked).toBe(true)
+    await engine.close()
+    await otlp.waitFor((r) => r.spans.length >= 3)
+    const root = otlp.spans.find((span) => span.name === "agent-hooks PreToolUse")!
+    expect(root.attributes).toMatchObject({ "agent_hooks.blocked": true, "agent_hooks.decision": "deny", "agent_hooks.hooks": 2, "agent_hooks.matcher": "Bash" })
+    const hooks = otlp.spans.filter((span) => span.parentSpanId === root.spanId)
+    expect(hooks.find((span) => span.attributes["agent_hooks.hook.command"] === `sh ${blockRm}`)!.attributes).toMatchObject({
+      "agent_hooks.hook.exit_code": 2,
+      "agent_hooks.hook.status": "blocking-error",
+      "agent_hooks.hook.source": file,
+      "agent_hooks.hook.timed_out": false
+    })
+    expect(hooks.find((span) => span.attributes["agent_hooks.hook.command"] === "sleep 5")!.attributes).toMatchObject({
+      "agent_hooks.hook.status": "cancelled",
+      "agent_hooks.hook.timed_out": true
+    })
+    expect(otlp.points.find((point) => point.metric === "agent_hooks.hook_failures")).toMatchObject({ attributes: { event: "PreToolUse", status: "cancelled" }, value: 1 })
   })
 })
