@@ -89,7 +89,12 @@ describe("Audit.verify", () => {
     parts[2] = parts[2]!.replace('"status":"success"', '"status":"blocking-error"')
     const report = await verify(join(parts))
     expect(report.ok).toBe(false)
-    expect(report.problems[0]).toMatchObject({ line: 3, kind: "edited" })
+    // Only the edited line is blamed, not the records after it.
+    expect(report.problems).toEqual([expect.objectContaining({ line: 3, kind: "edited" })])
+    // The same for the first record of a chain.
+    const first = lines(await writeLog(3))
+    first[0] = first[0]!.replace("./hook-0.sh", "./other.sh")
+    expect((await verify(join(first))).problems).toEqual([expect.objectContaining({ line: 1, kind: "edited" })])
   })
 
   it("finds a record rewritten with a fresh hash: the next record no longer vouches for it", async () => {

@@ -277,6 +277,16 @@ export const verify = (text: string, options: { readonly key?: string | undefine
       const hash = match === null ? undefined : yield* sha256(`${lineText.slice(0, match.index!)}}`)
       if (match === null || hash !== record.hash) {
         problems.push({ line, kind: "edited", writer: record.writer, message: `line ${line} (writer ${record.writer}, seq ${record.seq}) was edited: its content does not match its hash` })
+        // The hash it carries is still the original's: the chain goes on from it, so the next record is not blamed too.
+        const edited = chains.get(record.writer)
+        if (edited === undefined) {
+          chains.set(record.writer, { seq: record.seq, hash: record.hash, line, seen: new Map([[record.seq, record.hash]]), lastCheckpoint: undefined, checkpointProblem: false })
+        } else if (record.seq > edited.seq) {
+          edited.seen.set(record.seq, record.hash)
+          edited.seq = record.seq
+          edited.hash = record.hash
+          edited.line = line
+        }
         continue
       }
       const chain = chains.get(record.writer)
