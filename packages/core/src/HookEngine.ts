@@ -119,7 +119,27 @@ export interface EngineOptions {
    * `false` to turn it off. Default: on when `OTEL_EXPORTER_OTLP_ENDPOINT` is set.
    */
   readonly telemetry?: TelemetryOptions | false | undefined
+  /**
+   * Hot reload: watch the settings files; on a change, decode and compile them and switch to the
+   * new hooks between dispatches (dispatches in flight finish on the hooks they started with).
+   * `ConfigChange` runs first, on the hooks in force: a block keeps them, except for a change to
+   * managed policy. A file that fails to decode keeps the hooks in force. Trust still applies.
+   */
+  readonly watch?: boolean | undefined
+  /** Called after each reload attempt (with `watch`); failures and blocks also go to `onWarning`. */
+  readonly onReload?: ((event: ReloadEvent) => void) | undefined
 }
+
+/**
+ * What became of a settings change (with `watch`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type ReloadEvent =
+  | { readonly _tag: "Reloaded"; readonly files: ReadonlyArray<string>; readonly warnings: ReadonlyArray<string> }
+  | { readonly _tag: "Failed"; readonly files: ReadonlyArray<string>; readonly message: string }
+  | { readonly _tag: "Blocked"; readonly files: ReadonlyArray<string>; readonly message: string }
 
 /**
  * The part of the standard `AbortSignal` the engine hands to callbacks (the real one is passed).

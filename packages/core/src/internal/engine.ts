@@ -15,9 +15,15 @@ import * as Telemetry from "../Telemetry.ts"
 import { dispatch, unmatched } from "./dispatch.ts"
 import type { EngineState } from "./dispatch.ts"
 import * as Plan from "./plan.ts"
+import { makeReloading } from "./reload.ts"
 
 /** @internal */
 export const make = (
+  options: EngineOptions
+): Effect.Effect<HookEngine["Service"], HookError, ProcessSpawner | FileSystem.FileSystem | Path.Path | Scope.Scope> =>
+  options.watch === true ? makeReloading(options, makeOnce) : makeOnce(options)
+
+const makeOnce = (
   options: EngineOptions
 ): Effect.Effect<HookEngine["Service"], HookError, ProcessSpawner | FileSystem.FileSystem | Path.Path | Scope.Scope> =>
   Effect.gen(function*() {
