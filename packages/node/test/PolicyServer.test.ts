@@ -5,6 +5,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest"
 import { readFileSync, writeFileSync } from "node:fs"
+import { Effect } from "effect"
+import { Audit } from "@agent-hooks/core"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { createHookEngine } from "@agent-hooks/node"
@@ -25,9 +27,9 @@ const agent = async (url: string, env: Record<string, string>) => {
   const dir = cleanups.tempDir()
   const file = join(dir, "settings.json")
   writeFileSync(file, readFileSync(join(example, "settings.json"), "utf8").replaceAll("http://127.0.0.1:8787", url))
-  const engine = await createHookEngine({ settings: [file], projectDir: dir, env: { ...process.env, ...env } })
+  const engine = await createHookEngine({ settings: [file], projectDir: dir, env: { ...process.env, AGENT_HOOKS_AUDIT_KEY: "fleet-key", ...env } })
   cleanups.add(() => void engine.close())
-  return engine
+  return Object.assign(engine, { auditLog: join(dir, "logs", "audit.jsonl") })
 }
 
 const bash = (session: string, command: string) => ({ session_id: session, tool_name: "Bash", tool_input: { command } })
@@ -51,6 +53,11 @@ describe("examples/policy-server", () => {
     // Every call reached the server once, from its own agent.
     const seen = server.decisions.map((d) => `${d.session}:${d.rule ?? "-"}`).sort()
     expect(seen).toEqual(["agent-a:-", "agent-a:no-root-delete", "agent-b:force-push-asks", "agent-b:no-pipe-to-shell", "agent-c:-", "agent-c:no-secret-files"])
+    // Each agent's audit trail holds its decisions, signed with the fleet's key.
+    const text = readFileSync(engines[2]!.auditLog, "utf8")
+    const recorded = Audit.parse(text).records.flatMap(({ record }) => (record.kind === "outcome" ? [[record.blocked, record.decision]] : []))
+    expect(recorded.sort()).toEqual([[false, null], [true, "deny"]])
+    expect((await Effect.runPromise(Audit.verify(text, { key: "fleet-key" }))).ok).toBe(true)
   })
 
   it("denies when the service refuses the agent (onFailure: block): an unreachable policy is not an open door", async () => {
