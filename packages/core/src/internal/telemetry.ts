@@ -88,7 +88,9 @@ export const make = (env: Env, options: TelemetryOptions | false | undefined): E
       Promise.all([import("effect/observability"), import("effect/http")])
     )
     const resource = { serviceName: settings.serviceName }
-    const shutdownTimeout = Duration.seconds(1)
+    // The exporters' own flush on close runs one after the other; the engine flushes them together
+    // first (at most 1 s, below), so theirs only has to notice there is nothing left.
+    const shutdownTimeout = Duration.millis(10)
     const exportInterval = Duration.millis(settings.exportIntervalMs)
     const signals = Layer.mergeAll(
       settings.traces === undefined
@@ -113,6 +115,9 @@ export const make = (env: Env, options: TelemetryOptions | false | undefined): E
       Effect.timeoutOption(Duration.seconds(1)),
       Effect.ignore
     )
+    // Added after the exporters, so it runs before their finalizers: a closing engine (a one-shot
+    // `agent-hooks run`) sends what is buffered, waiting at most 1 s for a slow or absent collector.
+    yield* Effect.addFinalizer(() => flush)
 
     const telemetry: Telemetry = {
       enabled: true,
