@@ -74,7 +74,9 @@ describe("Telemetry over OTLP/HTTP", () => {
     })
     await otlp.waitFor((r) => r.points.some((point) => point.metric === "agent_hooks.decisions"))
     expect(otlp.points.find((point) => point.metric === "agent_hooks.decisions")).toMatchObject({ attributes: { event: "PreToolUse", decision: "deny" }, value: 1 })
-    expect(otlp.points.filter((point) => point.metric === "agent_hooks.hook_runs").map((point) => point.attributes["status"]).sort()).toEqual(["blocking-error", "success"])
+    // Cumulative counters: a series may be sent more than once (each export sends its current value).
+    const runs = otlp.points.filter((point) => point.metric === "agent_hooks.hook_runs")
+    expect([...new Set(runs.map((point) => `${point.attributes["status"]}=${point.value}`))].sort()).toEqual(["blocking-error=1", "success=1"])
   })
 
   it("honours OTEL_EXPORTER_OTLP_PROTOCOL=http/json and OTEL_EXPORTER_OTLP_HEADERS", async () => {
