@@ -1,4 +1,4 @@
-import { Duration, Effect, Exit, FileSystem, Latch, Path, Scope, Semaphore, Stream } from "effect"
+import { Cause, Duration, Effect, Exit, FileSystem, Latch, Path, Scope, Semaphore, Stream } from "effect"
 import type { Fiber } from "effect"
 import type { EngineOptions, HookEngine, ReloadEvent } from "../HookEngine.ts"
 import type { HookError } from "../HookError.ts"
@@ -125,7 +125,10 @@ export const makeReloading = (
             const files = [...pending]
             pending = new Set()
             timer = undefined
-            yield* reload(files)
+            // A reload that dies (a defect in a hook executor...) keeps the hooks in force and says so.
+            yield* reload(files).pipe(
+              Effect.catchCause((cause) => report({ _tag: "Failed", files, message: `settings not reloaded, the previous hooks stay: ${Cause.pretty(cause)}` }))
+            )
           }),
           outer
         ).pipe(Effect.tap((fiber) => Effect.sync(() => void (timer = fiber))), Effect.asVoid)
