@@ -1,7 +1,8 @@
 /**
  * OpenTelemetry for the engine, on Effect's own OTLP/HTTP exporters (`effect/observability`): a
- * span per dispatched event, a child span per hook, and counters of decisions and failures, sent
- * to the collector a team already runs.
+ * span per dispatched event that runs hooks (one that matches none is answered without the Effect
+ * runtime, and without a span), a child span per hook, and counters of decisions and failures,
+ * sent to the collector a team already runs.
  *
  * It is on when `OTEL_EXPORTER_OTLP_ENDPOINT` (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` /
  * `..._METRICS_ENDPOINT`) is set in the engine's environment, or the engine option `telemetry`
