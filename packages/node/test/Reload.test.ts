@@ -22,7 +22,7 @@ type Hooks = Record<string, Array<{ matcher?: string; hooks: Array<Record<string
 const write = (file: string, hooks: Hooks) => writeFileSync(file, JSON.stringify({ hooks }))
 
 /** An engine with `watch`, and the reload events as they come. */
-const watching = async (file: string, options: { projectDir?: string; env?: Record<string, string>; requireTrust?: boolean; explicit?: boolean } = {}) => {
+const watching = async (file: string, options: { projectDir?: string; env?: Record<string, string>; requireTrust?: boolean; explicit?: boolean; managedDir?: string } = {}) => {
   const events: Array<HookEngine.ReloadEvent> = []
   const waiters: Array<() => void> = []
   const engine = await createHookEngine({
@@ -30,6 +30,7 @@ const watching = async (file: string, options: { projectDir?: string; env?: Reco
     projectDir: options.projectDir ?? join(file, ".."),
     env: { ...process.env, ...options.env },
     requireTrust: options.requireTrust,
+    managedDir: options.managedDir,
     watch: true,
     onReload: (event) => {
       events.push(event)
@@ -93,6 +94,20 @@ describe("hot reload", () => {
     const event = await blocked
     expect(event).toMatchObject({ _tag: "Blocked", message: `settings not reloaded: a ConfigChange hook blocked the change to ${file}: changes need review` })
     expect(JSON.parse(readFileSync(seen, "utf8"))).toMatchObject({ hook_event_name: "ConfigChange", source: "user_settings", file_path: file })
+    expect((await engine.dispatch("PreToolUse", rm)).blocked).toBe(true)
+  })
+
+  it("a change to managed policy cannot be blocked by ConfigChange", async () => {
+    const managed = cleanups.tempDir()
+    const home = cleanups.tempDir()
+    const file = join(managed, "managed-settings.json")
+    const refuse = { ConfigChange: [{ hooks: [{ type: "command", command: "echo no >&2; exit 2" }] }] }
+    write(file, { ...refuse, PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "true" }] }] })
+    const { engine, next } = await watching(file, { projectDir: cleanups.tempDir(), env: { HOME: home, AGENT_HOOKS_HOME: home }, explicit: false, managedDir: managed })
+    expect((await engine.dispatch("PreToolUse", rm)).blocked).toBe(false)
+    const reloaded = next()
+    write(file, { ...refuse, PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: blockRm }] }] })
+    expect(await reloaded).toMatchObject({ _tag: "Reloaded", files: [file] })
     expect((await engine.dispatch("PreToolUse", rm)).blocked).toBe(true)
   })
 
