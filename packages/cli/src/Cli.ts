@@ -179,7 +179,8 @@ export const trust = Command.make("trust", {
 )
 
 /**
- * `agent-hooks audit verify FILE` and `agent-hooks audit show FILE`: the audit trail (`auditLog`).
+ * `agent-hooks audit verify [FILE]` and `agent-hooks audit show [FILE]`: the audit trail (`auditLog`;
+ * without FILE, the file the settings name).
  *
  * @since 0.1.0
  * @category commands
@@ -189,7 +190,10 @@ export const audit = Command.make("audit").pipe(
   Command.withShortDescription("Verify or show an audit log"),
   Command.withSubcommands([
     Command.make("verify", {
-      file: Argument.String("file").pipe(Argument.withDescription("The audit log (JSONL).")),
+      file: Argument.String("file").pipe(Argument.withDescription("The audit log (JSONL). Default: the auditLog of the settings."), Argument.optional),
+      settings,
+      projectDir,
+      managedDir,
       json: Flag.Boolean("json").pipe(Flag.withDescription("Print the report as one JSON object."), Flag.withDefault(false))
     }, internalAudit.verify).pipe(
       Command.withDescription(
@@ -198,7 +202,10 @@ export const audit = Command.make("audit").pipe(
       Command.withShortDescription("Check an audit log's chains and checkpoints")
     ),
     Command.make("show", {
-      file: Argument.String("file").pipe(Argument.withDescription("The audit log (JSONL).")),
+      file: Argument.String("file").pipe(Argument.withDescription("The audit log (JSONL). Default: the auditLog of the settings."), Argument.optional),
+      settings,
+      projectDir,
+      managedDir,
       json: Flag.Boolean("json").pipe(Flag.withDescription("Print one JSON object per record, with its line number."), Flag.withDefault(false))
     }, internalAudit.show).pipe(
       Command.withDescription("Prints the records of an audit log, one per line (hook runs, outcomes, checkpoints). It does not check them: use audit verify."),

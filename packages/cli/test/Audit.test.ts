@@ -89,6 +89,21 @@ describe("agent-hooks audit", () => {
     expect(records.map((r) => [r.line, r.kind])).toEqual([[1, "hook"], [2, "outcome"], [3, "hook"], [4, "outcome"], [5, "hook"], [6, "outcome"]])
   })
 
+  it("without FILE, reads the auditLog the settings name", () => {
+    const log = auditedRuns()
+    const settings = join(log, "..", "settings.json")
+    const result = cli(["audit", "verify", "--settings", settings])
+    expect(result.status).toBe(0)
+    expect(result.stdout).toContain(`${log}: 6 records, 3 writers, no checkpoints`)
+    const shown = cli(["audit", "show", "--json", "--settings", settings])
+    expect(shown.stdout.trim().split("\n")).toHaveLength(6)
+    const dir = cleanups.tempDir()
+    writeFileSync(join(dir, "plain.json"), JSON.stringify({ hooks: {} }))
+    const none = cli(["audit", "verify", "--settings", join(dir, "plain.json")])
+    expect(none.status).toBe(1)
+    expect(none.stderr).toContain(`agent-hooks: no FILE given, and the settings set no auditLog (read: ${join(dir, "plain.json")})`)
+  })
+
   it("a missing file is a clear error", () => {
     const result = cli(["audit", "verify", "/nonexistent/audit.jsonl"])
     expect(result.status).toBe(1)

@@ -1,19 +1,35 @@
 import { Audit } from "@agent-hooks/core"
 import * as NodeFileSystem from "@effect/platform-node-shared/NodeFileSystem"
-import { Console, Effect } from "effect"
+import { Console, Effect, Option } from "effect"
 import { Failed } from "../ExitCode.ts"
+import { withPlan } from "./engine.ts"
+import type { SettingsOptions } from "./engine.ts"
 
-/** Options of `agent-hooks audit verify`. */
-export interface VerifyOptions {
-  readonly file: string
+/** Options of `agent-hooks audit verify`: FILE, else the `auditLog` of the settings. */
+export interface VerifyOptions extends SettingsOptions {
+  readonly file: Option.Option<string>
   readonly json: boolean
 }
 
 /** Options of `agent-hooks audit show`. */
-export interface ShowOptions {
-  readonly file: string
-  readonly json: boolean
-}
+export type ShowOptions = VerifyOptions
+
+/** FILE when given, else the `auditLog` the settings name (without starting an engine, which would open the log). */
+const fileOf = (options: VerifyOptions): Effect.Effect<string, Failed> =>
+  Option.match(options.file, {
+    onSome: Effect.succeed,
+    onNone: () =>
+      withPlan(options, undefined, (plan) =>
+        plan.settings.auditLog !== undefined
+          ? Effect.succeed(plan.settings.auditLog)
+          : Effect.fail(
+            new Failed({
+              message: `no FILE given, and the settings set no auditLog (read: ${
+                plan.settings.files.filter((file) => file.found).map((file) => file.path).join(", ") || "no settings file"
+              })`
+            })
+          ))
+  })
 
 const read = (file: string) => Audit.readFile(file).pipe(Effect.mapError((error) => new Failed({ message: error.message })))
 
@@ -31,16 +47,17 @@ const key = (): string | undefined => {
  */
 export const verify = (options: VerifyOptions): Effect.Effect<void, Failed> =>
   Effect.gen(function*() {
-    const text = yield* read(options.file)
+    const file = yield* fileOf(options)
+    const text = yield* read(file)
     const report = yield* Audit.verify(text, { key: key() }).pipe(Effect.mapError((error) => new Failed({ message: error.message })))
     if (options.json) {
-      yield* Console.log(JSON.stringify({ file: options.file, ...report }))
+      yield* Console.log(JSON.stringify({ file, ...report }))
     } else {
       const checkpoints = report.checkpoints === 0
         ? "no checkpoints"
         : `${report.checkpoints} checkpoint${report.checkpoints === 1 ? "" : "s"}${report.checkedCheckpoints > 0 ? " (signatures checked)" : " (not checked)"}`
       yield* Console.log(
-        `${options.file}: ${report.records} record${report.records === 1 ? "" : "s"}, ${report.writers} writer${report.writers === 1 ? "" : "s"}, ${checkpoints}`
+        `${file}: ${report.records} record${report.records === 1 ? "" : "s"}, ${report.writers} writer${report.writers === 1 ? "" : "s"}, ${checkpoints}`
       )
       for (const problem of report.problems) yield* Console.log(`  ${problem.kind}: ${problem.message}`)
       for (const notice of report.notices) yield* Console.log(`  note (${notice.kind}): ${notice.message}`)
@@ -48,7 +65,7 @@ export const verify = (options: VerifyOptions): Effect.Effect<void, Failed> =>
     }
     if (!report.ok) {
       const first = report.problems[0]!
-      return yield* new Failed({ message: `${options.file}:${first.line}: ${first.message}` })
+      return yield* new Failed({ message: `${file}:${first.line}: ${first.message}` })
     }
   }).pipe(Effect.provide(NodeFileSystem.layer))
 
@@ -75,7 +92,8 @@ const describe = (record: Audit.AuditRecord): string => {
  */
 export const show = (options: ShowOptions): Effect.Effect<void, Failed> =>
   Effect.gen(function*() {
-    const text = yield* read(options.file)
+    const file = yield* fileOf(options)
+    const text = yield* read(file)
     const { records, bad, torn } = Audit.parse(text)
     if (options.json) {
       for (const { line, record } of records) yield* Console.log(JSON.stringify({ line, ...record }))
@@ -84,6 +102,6 @@ export const show = (options: ShowOptions): Effect.Effect<void, Failed> =>
         yield* Console.log(`${String(line).padStart(5)}  ${record.time}  ${record.writer}#${record.seq}  ${describe(record)}`)
       }
     }
-    for (const { line } of bad) yield* Console.error(`agent-hooks: ${options.file}:${line}: not an audit record (run agent-hooks audit verify)`)
-    if (torn !== undefined) yield* Console.error(`agent-hooks: ${options.file}:${torn.line}: the last line is cut short (a writer stopped mid-record)`)
+    for (const { line } of bad) yield* Console.error(`agent-hooks: ${file}:${line}: not an audit record (run agent-hooks audit verify)`)
+    if (torn !== undefined) yield* Console.error(`agent-hooks: ${file}:${torn.line}: the last line is cut short (a writer stopped mid-record)`)
   }).pipe(Effect.provide(NodeFileSystem.layer))
