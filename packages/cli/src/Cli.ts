@@ -182,7 +182,7 @@ export const trust = Command.make("trust", {
  * `agent-hooks audit verify [FILE]` and `agent-hooks audit show [FILE]`: the audit trail (`auditLog`;
  * without FILE, the file the settings name).
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category commands
  */
 export const audit = Command.make("audit").pipe(

@@ -20,7 +20,7 @@
  * Hashing: `hash` is the SHA-256 (hex) of the record's line exactly as written, without its last
  * member `,"hash":"…"`. The first record of a chain has `prev` = 64 zeros.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import { Data } from "effect"
 import type { Effect, FileSystem, Path, Scope } from "effect"
@@ -30,7 +30,7 @@ import type { Decision, HookStatus } from "./Outcome.ts"
 /**
  * The audit log could not be opened, written or read.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category errors
  */
 export class AuditError extends Data.TaggedError("AuditError")<{
@@ -45,7 +45,7 @@ export class AuditError extends Data.TaggedError("AuditError")<{
 /**
  * Fields every record has.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category models
  */
 export interface RecordBase {
@@ -66,7 +66,7 @@ export interface RecordBase {
 /**
  * What the engine records about one hook run.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category models
  */
 export interface HookRecordFields {
@@ -92,7 +92,7 @@ export interface HookRecordFields {
 /**
  * One hook run.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category models
  */
 export interface HookRecord extends RecordBase, HookRecordFields {
@@ -102,7 +102,7 @@ export interface HookRecord extends RecordBase, HookRecordFields {
 /**
  * What the engine records about one dispatch's outcome.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category models
  */
 export interface OutcomeRecordFields {
@@ -120,7 +120,7 @@ export interface OutcomeRecordFields {
 /**
  * One dispatch's outcome, written after its hooks' records and before the outcome is returned.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category models
  */
 export interface OutcomeRecord extends RecordBase, OutcomeRecordFields {
@@ -130,7 +130,7 @@ export interface OutcomeRecord extends RecordBase, OutcomeRecordFields {
 /**
  * Why a checkpoint was written.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category models
  */
 export type CheckpointReason = "open" | "periodic" | "close"
@@ -139,7 +139,7 @@ export type CheckpointReason = "open" | "periodic" | "close"
  * A signed checkpoint: `mac` is the HMAC-SHA-256 (hex), under the audit key, of
  * `agent-hooks audit checkpoint v1\n<writer>\n<seq>\n<prev>\n<reason>\n<every>`.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category models
  */
 export interface CheckpointRecord extends RecordBase {
@@ -153,7 +153,7 @@ export interface CheckpointRecord extends RecordBase {
 /**
  * One line of the audit log.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category models
  */
 export type AuditRecord = HookRecord | OutcomeRecord | CheckpointRecord
@@ -161,7 +161,7 @@ export type AuditRecord = HookRecord | OutcomeRecord | CheckpointRecord
 /**
  * Something `verify` found wrong; any problem makes the log fail verification.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category models
  */
 export interface Problem {
@@ -177,7 +177,7 @@ export interface Problem {
  * (`truncated`), a chain without its closing checkpoint (`unclosed`), checkpoints not checked for
  * want of a key (`unchecked`).
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category models
  */
 export interface Notice {
@@ -189,7 +189,7 @@ export interface Notice {
 /**
  * What `verify` found.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category models
  */
 export interface VerifyReport {
@@ -207,7 +207,7 @@ export interface VerifyReport {
 /**
  * How a writer appends.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category models
  */
 export interface WriterOptions {
@@ -226,7 +226,7 @@ export interface WriterOptions {
 /**
  * One writer's appending end of the audit log.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category models
  */
 export interface Writer {
@@ -242,7 +242,7 @@ export interface Writer {
 /**
  * Opens `file` for appending (`O_APPEND`, mode 0600) and starts a new chain in it.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category writing
  */
 export const makeWriter: (options: WriterOptions) => Effect.Effect<Writer, AuditError, FileSystem.FileSystem | Path.Path | Scope.Scope> =
@@ -251,7 +251,7 @@ export const makeWriter: (options: WriterOptions) => Effect.Effect<Writer, Audit
 /**
  * Checks every chain in the text of an audit log. With `key`, also every checkpoint.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category reading
  */
 export const verify: (text: string, options?: { readonly key?: string | undefined }) => Effect.Effect<VerifyReport, AuditError> = internal.verify
@@ -260,7 +260,7 @@ export const verify: (text: string, options?: { readonly key?: string | undefine
  * The records of an audit log as they stand (no checking), the lines that are not records, and a
  * last line torn by a crash.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category reading
  */
 export const parse: (text: string) => {
@@ -272,7 +272,7 @@ export const parse: (text: string) => {
 /**
  * Reads an audit log's text.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category reading
  */
 export const readFile: (file: string) => Effect.Effect<string, AuditError, FileSystem.FileSystem> = internal.readFile

@@ -133,7 +133,7 @@ export interface EngineOptions {
 /**
  * What became of a settings change (with `watch`).
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category models
  */
 export type ReloadEvent =

@@ -21,7 +21,7 @@
  * `agent_hooks.decisions` (event, decision), `agent_hooks.hook_runs` and
  * `agent_hooks.hook_failures` (event, status).
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import type { Effect, Scope } from "effect"
 import * as internal from "./internal/telemetry.ts"
@@ -31,7 +31,7 @@ import type { Decision, HookStatus } from "./Outcome.ts"
  * The engine option `telemetry`: settings that take precedence over the environment. `false`
  * turns telemetry off whatever the environment says.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category models
  */
 export interface TelemetryOptions {
@@ -48,7 +48,7 @@ export interface TelemetryOptions {
 /**
  * What telemetry was resolved to.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category models
  */
 export interface Settings {
@@ -65,7 +65,7 @@ export interface Settings {
 /**
  * What a dispatch span knows when it starts.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category models
  */
 export interface DispatchAttributes {
@@ -77,7 +77,7 @@ export interface DispatchAttributes {
 /**
  * What a hook span knows when it starts.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category models
  */
 export interface HookAttributes extends DispatchAttributes {
@@ -89,7 +89,7 @@ export interface HookAttributes extends DispatchAttributes {
 /**
  * The engine's telemetry: wrappers that put a dispatch or a hook run in a span and count it.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category models
  */
 export interface Telemetry {
@@ -117,7 +117,7 @@ export interface Telemetry {
 /**
  * Resolves the settings from an environment and the option, or says why telemetry is off.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category constructors
  */
 export const settingsFrom: (
@@ -129,7 +129,7 @@ export const settingsFrom: (
  * Telemetry for one engine; the exporters live in the scope, which flushes them when it closes
  * (waiting at most 1 s).
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category constructors
  */
 export const make: (
@@ -140,7 +140,7 @@ export const make: (
 /**
  * Telemetry that does nothing.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category constructors
  */
 export const disabled: Telemetry = internal.disabled

@@ -12,14 +12,14 @@
  * await receiver.close()
  * ```
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import * as internal from "./internal/otlpReceiver.ts"
 
 /**
  * One received span, flattened out of its resource and scope.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category models
  */
 export interface ReceivedSpan {
@@ -43,7 +43,7 @@ export interface ReceivedSpan {
 /**
  * One received metric data point (sums and gauges).
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category models
  */
 export interface ReceivedPoint {
@@ -56,7 +56,7 @@ export interface ReceivedPoint {
 /**
  * One HTTP request the receiver got.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category models
  */
 export interface ReceivedRequest {
@@ -69,7 +69,7 @@ export interface ReceivedRequest {
 /**
  * A running receiver.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category models
  */
 export interface Receiver {
@@ -87,7 +87,7 @@ export interface Receiver {
  * Starts a receiver on a free port. With `status`, it answers every request with that HTTP status
  * (to test export failures).
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category constructors
  */
 export const start: (options?: { readonly status?: number }) => Promise<Receiver> = internal.start
@@ -95,7 +95,7 @@ export const start: (options?: { readonly status?: number }) => Promise<Receiver
 /**
  * Decodes an OTLP `ExportTraceServiceRequest` in protobuf form into spans.
  *
- * @since 0.1.0
+ * @since 0.2.0
  * @category decoding
  */
 export const decodeTraces: (bytes: Uint8Array) => ReadonlyArray<ReceivedSpan> = internal.decodeTraces
