@@ -24,6 +24,7 @@
  * @since 0.1.0
  */
 import * as internal from "./internal/placeholder.ts"
+import type * as ShellLexer from "./ShellLexer.ts"
 
 /**
  * What placeholders expand to: the handler's environment (for the well-known variables and plugin
@@ -39,11 +40,12 @@ export interface Values {
 
 /**
  * Shell form (`sh -c` / `bash -c`): expands placeholders so that no value can inject shell syntax,
- * while each expansion still yields exactly the value as text, wherever the placeholder stands.
+ * while each expansion still yields exactly the value (after the NUL rule) as one piece of text,
+ * wherever the placeholder stands.
  *
- * The command is scanned with a POSIX shell lexer and each placeholder is replaced by the value
- * as a single-quoted shell word (`'…'`, a `'` in the value written `'\''`), adapted to the quoting
- * context it appears in:
+ * The command is lexed with the engine's one shell lexer ({@link ShellLexer}) and each placeholder
+ * is replaced by the value as a single-quoted shell word (`'…'`, a `'` in the value written
+ * `'\''`), adapted to the quoting context it appears in:
  * - unquoted: `rm ${tool_input.file_path}` → `rm 'x'\''; rm -rf / #'` (one argument);
  *   `${CLAUDE_PROJECT_DIR}/x.sh` → `'/p'/x.sh`;
  * - inside double quotes the quote is closed and reopened around the word:
@@ -51,30 +53,98 @@ export interface Values {
  *   `"${CLAUDE_PLUGIN_ROOT}"/scripts/x.sh` works too;
  * - inside single quotes (Claude Code substitutes textually, so `'${CLAUDE_PROJECT_DIR}/x'` works
  *   there): the single quote is closed and reopened the same way; likewise inside `$'…'`;
- * - inside `$(…)` as unquoted; inside backticks the word is additionally backslash-escaped for the
- *   backtick pass.
+ * - inside `$(…)` by the context there; inside backticks the backtick text is expanded on its own
+ *   (after the shell's backslash pass, `\"` included when the backticks stand in double quotes)
+ *   and escaped again for that pass, at any nesting depth.
  *
- * Why not just leave `${CLAUDE_PROJECT_DIR}` for the shell to expand from the exported variable?
- * That is injection-safe, but it only works for exported variables (not for input values), and it
- * is subject to word splitting when unquoted. Inline quoting is self-contained and uniform.
+ * Where a literal word cannot be placed, the placeholder is left exactly as written: in comments,
+ * here-document bodies, arithmetic `$((…))` and inside another `${…}` expansion. There the shell
+ * expands the well-known variables from the environment; an input placeholder there is refused at
+ * load time by {@link checkShell}. `\${…}` (escaped dollar) is left as written. A placeholder
+ * after a construct that dash and bash read differently, or in a command that does not parse, is
+ * also left as written and refused by {@link checkShell}.
  *
- * Where a literal word cannot be placed safely, the placeholder is left exactly as written: in
- * comments, here-document bodies, arithmetic `$((…))`, inside another `${…}` expansion, and inside
- * nested (escaped) backticks. There the shell expands the well-known variables from the
- * environment, and an input placeholder such as `${tool_input.x}` fails with "bad substitution"
- * rather than being injected. `\${…}` (escaped dollar) is left as written.
+ * `shell`: `"sh"` (the default: `/bin/sh` may be dash or bash, and the result must be one word
+ * in both) or `"bash"`.
  *
- * NUL characters are removed from values (a shell word cannot hold them). For POSIX shells only;
- * PowerShell has different quoting.
+ * NUL characters are removed from values (no argument, environment string or shell word can hold
+ * one): the same rule in every expansion function. For POSIX shells only; PowerShell has different
+ * quoting. A value too large for one argument: see {@link expandShellCommand}.
  *
  * @since 0.1.0
  * @category expansion
  */
-export const expandShell: (command: string, values: Values) => string = internal.expandShell
+export const expandShell: (command: string, values: Values, shell?: ShellLexer.Shell) => string = internal.expandShell
+
+/**
+ * A shell command ready to spawn: the text for `sh -c`, and the values that travel in files.
+ * `files` has the shape of the spawn request's field: the spawner writes each `content` to a fresh
+ * 0600 temporary file, sets the environment variable `env` to its path, and removes the file after
+ * the process exits.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface ShellCommand {
+  readonly command: string
+  readonly files: ReadonlyArray<{ readonly env: string; readonly content: string }>
+}
+
+/**
+ * The longest argument Linux passes to a program: 128 KiB (`MAX_ARG_STRLEN`) less its NUL, in
+ * bytes of UTF-8. The same limit holds for each environment string.
+ *
+ * @since 0.2.0
+ * @category expansion
+ */
+export const MAX_ARGUMENT_BYTES: number = internal.MAX_ARGUMENT_BYTES
+
+/**
+ * {@link expandShell}, for commands whose values may be large. When the expanded text would not
+ * fit in one argument ({@link MAX_ARGUMENT_BYTES}), every value over 1 KiB travels in a file
+ * instead: the command starts with one line per such value that reads the file (named by the
+ * environment variable `AGENT_HOOKS_VALUE_<n>`) into the shell variable `__agent_hooks_value_<n>`
+ * byte for byte (trailing newlines kept), and the placeholder becomes `"${__agent_hooks_value_<n>}"`,
+ * one word in every quoting context. If the file cannot be read the command exits 126.
+ *
+ * @since 0.2.0
+ * @category expansion
+ */
+export const expandShellCommand: (command: string, values: Values, shell?: ShellLexer.Shell) => ShellCommand =
+  internal.expandShellCommand
+
+/**
+ * A problem {@link checkShell} found: the offset in the command and a message saying what to do.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface ShellIssue {
+  readonly index: number
+  readonly message: string
+}
+
+/**
+ * The load-time check of a shell-form command: the placeholders that {@link expandShell} would
+ * leave as written because they cannot be quoted safely. Each is an error for the settings file:
+ * - the command does not parse (unbalanced quoting) and holds a placeholder;
+ * - a placeholder after a construct dash and bash read differently (`$'…'` holding `\'`, `<<<`,
+ *   `((`, `;&`, a `{` or a quote inside `"${…}"`, `$((` that is not plain arithmetic) when `shell`
+ *   is `"sh"`;
+ * - an input placeholder (`${tool_input.x}`, `${session_id}`) inside another `${…}`, arithmetic
+ *   or a here-document body, where the shell would fail with "bad substitution".
+ * Comments are never checked. An empty array: every placeholder is substituted safely.
+ *
+ * @since 0.2.0
+ * @category checks
+ */
+export const checkShell: (command: string, shell?: ShellLexer.Shell) => ReadonlyArray<ShellIssue> = internal.checkShell
 
 /**
  * Exec form (`args` present, no shell): substitutes placeholders in each element verbatim, without
  * any quoting; an element stays one argument whatever the value holds. NUL characters are removed.
+ * An element longer than {@link MAX_ARGUMENT_BYTES} cannot be passed to a program: the hook fails
+ * to start (the full payload is always on stdin; use shell form for large values).
  * Use {@link expandText} for the `command` (executable) of an exec-form handler.
  *
  * @since 0.1.0
@@ -83,8 +153,9 @@ export const expandShell: (command: string, values: Values) => string = internal
 export const expandArgs: (args: ReadonlyArray<string>, values: Values) => Array<string> = internal.expandArgs
 
 /**
- * Plain textual substitution, for URLs, headers, MCP tool input and similar text. The result is NOT
- * safe to hand to a shell: use {@link expandShell} for shell commands.
+ * Plain textual substitution, for URLs, headers, environment values, MCP tool input and similar
+ * text. NUL characters are removed from values. The result is NOT safe to hand to a shell: use
+ * {@link expandShell} for shell commands.
  *
  * @since 0.1.0
  * @category expansion

@@ -1,477 +1,8 @@
 import type { MatchOptions, PermissionRule, Result } from "../PermissionRule.ts"
+import type { Dialect, SimpleCommand, Word } from "../ShellLexer.ts"
+import picomatch from "picomatch"
+import { split as splitShell } from "./shellLexer.ts"
 
-// ---------------------------------------------------------------------------------------------
-// Shell splitting
-// ---------------------------------------------------------------------------------------------
-
-type Dialect = "posix" | "powershell"
-
-interface Word {
-  /** Dequoted text (expansions kept as written). */
-  text: string
-  /** The word as written. */
-  raw: string
-  /** Holds a `$VAR`, `${…}`, `$(…)` or backtick expansion outside single quotes. */
-  dynamic: boolean
-}
-
-interface SimpleCommand {
-  readonly words: ReadonlyArray<Word>
-}
-
-const UNPARSABLE: unique symbol = Symbol("Unparsable")
-
-interface Heredoc {
-  readonly delimiter: string
-  readonly quoted: boolean
-  readonly stripTabs: boolean
-}
-
-/**
- * A small shell splitter: enough of the POSIX (and PowerShell) grammar to find every simple
- * command, including those inside substitutions. Throws `UNPARSABLE` on unbalanced quoting.
- */
-class Splitter {
-  i = 0
-  readonly out: Array<SimpleCommand> = []
-  private pending: Array<Heredoc> = []
-  private readonly posix: boolean
-
-  constructor(
-    readonly s: string,
-    readonly dialect: Dialect
-  ) {
-    this.posix = dialect === "posix"
-  }
-
-  run(): Array<SimpleCommand> {
-    this.list(false)
-    return this.out
-  }
-
-  /** A command list, up to the end of input or (when `closing`) the `)` closing a substitution. */
-  private list(closing: boolean): void {
-    const s = this.s
-    const n = s.length
-    let words: Array<Word> = []
-    let word: Word | undefined
-    let wordStart = 0
-    let redirectNext = false
-    let heredocNext: "<<" | "<<-" | undefined
-    let depth = 0
-
-    const endWord = (): void => {
-      if (word === undefined) return
-      word.raw = s.slice(wordStart, this.i)
-      if (heredocNext !== undefined) {
-        this.pending.push({
-          delimiter: word.text,
-          quoted: /['"\\]/.test(word.raw),
-          stripTabs: heredocNext === "<<-"
-        })
-        heredocNext = undefined
-      } else if (redirectNext) {
-        redirectNext = false
-      } else {
-        words.push(word)
-      }
-      word = undefined
-    }
-    const endCommand = (): void => {
-      endWord()
-      if (words.length > 0) this.out.push({ words })
-      words = []
-    }
-    const startWord = (): Word => {
-      if (word === undefined) {
-        word = { text: "", raw: "", dynamic: false }
-        wordStart = this.i
-      }
-      return word
-    }
-
-    for (;;) {
-      if (this.i >= n) {
-        if (closing || depth > 0) throw UNPARSABLE
-        endCommand()
-        return
-      }
-      const c = s[this.i]!
-      const next = s[this.i + 1]
-      if (c === " " || c === "\t" || c === "\r") {
-        endWord()
-        this.i++
-        continue
-      }
-      if (c === "\n") {
-        endCommand()
-        this.i++
-        this.consumeHeredocs()
-        continue
-      }
-      if (word === undefined && c === "#") {
-        while (this.i < n && s[this.i] !== "\n") this.i++
-        continue
-      }
-      if (!this.posix && c === "<" && next === "#") {
-        const end = s.indexOf("#>", this.i + 2)
-        if (end < 0) throw UNPARSABLE
-        endWord()
-        this.i = end + 2
-        continue
-      }
-      if (c === ";") {
-        endCommand()
-        this.i++
-        while (s[this.i] === ";" || s[this.i] === "&") this.i++ // ;; ;& ;;&
-        continue
-      }
-      if (c === "|") {
-        endCommand()
-        this.i += next === "|" || next === "&" ? 2 : 1
-        continue
-      }
-      if (c === "&") {
-        if (next === "&") {
-          endCommand()
-          this.i += 2
-          continue
-        }
-        if (this.posix && next === ">" && word === undefined) {
-          // &> and &>> redirect stdout and stderr
-          this.i += s[this.i + 2] === ">" ? 3 : 2
-          redirectNext = true
-          continue
-        }
-        if (this.posix) {
-          endCommand()
-          this.i++
-          continue
-        }
-        // PowerShell call operator: a word of its own, removed later
-        endWord()
-        words.push({ text: "&", raw: "&", dynamic: false })
-        this.i++
-        continue
-      }
-      if (!this.posix && (c === "{" || c === "}")) {
-        endCommand()
-        this.i++
-        continue
-      }
-      if (c === "(") {
-        endCommand()
-        depth++
-        this.i++
-        continue
-      }
-      if (c === ")") {
-        endCommand()
-        this.i++
-        if (depth > 0) {
-          depth--
-          continue
-        }
-        if (closing) return
-        throw UNPARSABLE
-      }
-      if (c === "<" || c === ">") {
-        if (this.posix && next === "(") {
-          // process substitution <(…) / >(…): part of a word
-          const w = startWord()
-          this.i += 2
-          this.list(true)
-          w.dynamic = true
-          w.text += s.slice(wordStart, this.i)
-          continue
-        }
-        if (word !== undefined && /^(\d+|\{[A-Za-z_][A-Za-z0-9_]*\}|\*)$/.test(s.slice(wordStart, this.i))) {
-          word = undefined // a file-descriptor prefix (2>, {fd}>, PowerShell *>)
-        } else {
-          endWord()
-        }
-        if (this.posix && s.startsWith("<<<", this.i)) {
-          this.i += 3
-          redirectNext = true
-        } else if (this.posix && s.startsWith("<<-", this.i)) {
-          this.i += 3
-          heredocNext = "<<-"
-        } else if (this.posix && s.startsWith("<<", this.i)) {
-          this.i += 2
-          heredocNext = "<<"
-        } else if (next === ">" || next === "&" || next === "|" || (c === "<" && next === ">")) {
-          this.i += 2
-          redirectNext = true
-        } else {
-          this.i++
-          redirectNext = true
-        }
-        continue
-      }
-
-      // word characters
-      const w = startWord()
-      if (this.posix && c === "\\") {
-        if (next === "\n") {
-          this.i += 2
-          if (w.text === "" && s.slice(wordStart, this.i) === "\\\n") word = undefined
-          continue
-        }
-        w.text += next ?? "\\"
-        this.i += next === undefined ? 1 : 2
-        continue
-      }
-      if (!this.posix && c === "`") {
-        w.text += next ?? "`"
-        this.i += next === undefined ? 1 : 2
-        continue
-      }
-      if (c === "'") {
-        this.singleQuoted(w)
-        continue
-      }
-      if (c === '"') {
-        this.i++
-        this.doubleQuoted(w, '"')
-        continue
-      }
-      if (
-        !this.posix && c === "@" && (next === '"' || next === "'") && w.text === "" &&
-        /^\r?\n/.test(s.slice(this.i + 2, this.i + 4))
-      ) {
-        const close = "\n" + next + "@"
-        const end = s.indexOf(close, this.i + 2)
-        if (end < 0) throw UNPARSABLE
-        const body = s.slice(this.i + 2, end)
-        w.text += body
-        if (next === '"' && body.includes("$")) w.dynamic = true
-        this.i = end + close.length
-        continue
-      }
-      if (c === "$") {
-        this.dollar(w, false)
-        continue
-      }
-      if (this.posix && c === "`") {
-        this.backtick(w)
-        continue
-      }
-      w.text += c
-      this.i++
-    }
-  }
-
-  private singleQuoted(w: Word): void {
-    const s = this.s
-    if (this.posix) {
-      const end = s.indexOf("'", this.i + 1)
-      if (end < 0) throw UNPARSABLE
-      w.text += s.slice(this.i + 1, end)
-      this.i = end + 1
-      return
-    }
-    this.i++
-    for (;;) {
-      if (this.i >= s.length) throw UNPARSABLE
-      const c = s[this.i]!
-      if (c === "'") {
-        if (s[this.i + 1] === "'") {
-          w.text += "'"
-          this.i += 2
-          continue
-        }
-        this.i++
-        return
-      }
-      w.text += c
-      this.i++
-    }
-  }
-
-  /** Scans double-quoted text (opening quote consumed) up to `close`, or to `limit` when `close` is `undefined`. */
-  private doubleQuoted(w: Word, close: '"' | undefined, limit = this.s.length): void {
-    const s = this.s
-    for (;;) {
-      if (this.i >= limit) {
-        if (close !== undefined) throw UNPARSABLE
-        return
-      }
-      const c = s[this.i]!
-      const next = s[this.i + 1]
-      if (c === close) {
-        if (!this.posix && next === '"') {
-          w.text += '"'
-          this.i += 2
-          continue
-        }
-        this.i++
-        return
-      }
-      if (this.posix && c === "\\" && next !== undefined && "$`\"\\\n".includes(next)) {
-        if (next !== "\n") w.text += next
-        this.i += 2
-        continue
-      }
-      if (!this.posix && c === "`" && next !== undefined) {
-        w.text += next
-        this.i += 2
-        continue
-      }
-      if (c === "$") {
-        this.dollar(w, true)
-        continue
-      }
-      if (this.posix && c === "`") {
-        this.backtick(w)
-        continue
-      }
-      w.text += c
-      this.i++
-    }
-  }
-
-  /** At a `$`: an expansion, ANSI-C quoting, or a literal dollar. */
-  private dollar(w: Word, inDoubleQuotes: boolean): void {
-    const s = this.s
-    const start = this.i
-    const next = s[this.i + 1]
-    if (this.posix && next === "'" && !inDoubleQuotes) {
-      // $'…' (ANSI-C quoting): literal, with backslash escapes
-      this.i += 2
-      for (;;) {
-        if (this.i >= s.length) throw UNPARSABLE
-        const c = s[this.i]!
-        if (c === "\\") {
-          w.text += s[this.i + 1] ?? ""
-          this.i += 2
-          continue
-        }
-        if (c === "'") {
-          this.i++
-          return
-        }
-        w.text += c
-        this.i++
-      }
-    }
-    if (next === "(") {
-      this.i += 2
-      this.list(true)
-    } else if (next === "{") {
-      this.i += 2
-      this.braced()
-    } else if (next !== undefined && /[A-Za-z_]/.test(next)) {
-      this.i += 2
-      while (this.i < s.length && /[A-Za-z0-9_]/.test(s[this.i]!)) this.i++
-      if (!this.posix && s[this.i] === ":" && /[A-Za-z_]/.test(s[this.i + 1] ?? "")) {
-        this.i++ // $env:NAME
-        while (this.i < s.length && /[A-Za-z0-9_]/.test(s[this.i]!)) this.i++
-      }
-    } else if (next !== undefined && /[0-9@*#?$!_^-]/.test(next)) {
-      this.i += 2
-    } else {
-      w.text += "$"
-      this.i++
-      return
-    }
-    w.dynamic = true
-    w.text += s.slice(start, this.i)
-  }
-
-  /** The inside of `${…}` (after `${`), up to the matching `}`. */
-  private braced(): void {
-    const s = this.s
-    const scratch: Word = { text: "", raw: "", dynamic: false }
-    let depth = 1
-    for (;;) {
-      if (this.i >= s.length) throw UNPARSABLE
-      const c = s[this.i]!
-      if (c === "}") {
-        this.i++
-        if (--depth === 0) return
-        continue
-      }
-      if (c === "{") {
-        depth++
-        this.i++
-      } else if (c === "\\" && this.posix) {
-        this.i += 2
-      } else if (c === "'") {
-        this.singleQuoted(scratch)
-      } else if (c === '"') {
-        this.i++
-        this.doubleQuoted(scratch, '"')
-      } else if (c === "$") {
-        this.dollar(scratch, false)
-      } else if (c === "`" && this.posix) {
-        this.backtick(scratch)
-      } else {
-        this.i++
-      }
-    }
-  }
-
-  /** At a backtick: the old-style command substitution, parsed recursively. */
-  private backtick(w: Word): void {
-    const s = this.s
-    const start = this.i
-    this.i++
-    let inner = ""
-    for (;;) {
-      if (this.i >= s.length) throw UNPARSABLE
-      const c = s[this.i]!
-      const next = s[this.i + 1]
-      if (c === "\\" && next !== undefined && "$`\\".includes(next)) {
-        inner += next
-        this.i += 2
-        continue
-      }
-      if (c === "`") {
-        this.i++
-        break
-      }
-      inner += c
-      this.i++
-    }
-    const nested = splitShell(inner, this.dialect)
-    if (nested === undefined) throw UNPARSABLE
-    this.out.push(...nested)
-    w.dynamic = true
-    w.text += s.slice(start, this.i)
-  }
-
-  /** After a newline: skip the bodies of pending here-documents (scanning unquoted ones for substitutions). */
-  private consumeHeredocs(): void {
-    const s = this.s
-    const pending = this.pending
-    this.pending = []
-    for (const doc of pending) {
-      while (this.i < s.length) {
-        let lineEnd = s.indexOf("\n", this.i)
-        if (lineEnd < 0) lineEnd = s.length
-        const line = s.slice(this.i, lineEnd)
-        if ((doc.stripTabs ? line.replace(/^\t+/, "") : line) === doc.delimiter) {
-          this.i = Math.min(lineEnd + 1, s.length)
-          break
-        }
-        if (!doc.quoted) {
-          const scratch: Word = { text: "", raw: "", dynamic: false }
-          this.doubleQuoted(scratch, undefined, lineEnd)
-        }
-        this.i = Math.max(this.i, Math.min(lineEnd + 1, s.length))
-      }
-    }
-  }
-}
-
-const splitShell = (command: string, dialect: Dialect): Array<SimpleCommand> | undefined => {
-  try {
-    return new Splitter(command, dialect).run()
-  } catch (error) {
-    if (error === UNPARSABLE) return undefined
-    throw error
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Normalizing a simple command: assignments, keywords, wrappers
@@ -684,67 +215,17 @@ const toAbsolute = (path: string, cwd: string): string => {
   return normalizeSegments(`${cwd.replace(/\\/g, "/")}/${p}`)
 }
 
-/** Escapes a literal path for use inside a glob. */
-const globLiteral = (text: string): string => text.replace(/[*?[\]{}\\]/g, "\\$&")
+/** Escapes a literal path for use inside a glob (picomatch also reads `(`, `!`, `+`, `@` as syntax). */
+const globLiteral = (text: string): string => text.replace(/[*?[\]{}()!+@\\]/g, "\\$&")
 
-/** Converts a glob to a regular-expression source: `**` crosses `/`, `*` and `?` do not. */
-const globSource = (glob: string): string => {
-  let out = ""
-  let braces = 0
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!
-    if (c === "\\") {
-      const next = glob[++i]
-      if (next !== undefined) out += escapeRegex(next)
-    } else if (c === "*") {
-      if (glob[i + 1] === "*") {
-        const atSegmentStart = i === 0 || glob[i - 1] === "/"
-        i++
-        while (glob[i + 1] === "*") i++
-        if (atSegmentStart && glob[i + 1] === "/") {
-          out += "(?:.*/)?"
-          i++
-        } else if (atSegmentStart && i === glob.length - 1) {
-          out += ".*"
-        } else {
-          out += "[^/]*"
-        }
-      } else {
-        out += "[^/]*"
-      }
-    } else if (c === "?") {
-      out += "[^/]"
-    } else if (c === "[") {
-      const end = glob.indexOf("]", i + 2)
-      if (end < 0) {
-        out += "\\["
-        continue
-      }
-      let body = glob.slice(i + 1, end)
-      let negate = false
-      if (body.startsWith("!") || body.startsWith("^")) {
-        negate = true
-        body = body.slice(1)
-      }
-      out += `[${negate ? "^/" : ""}${body.replace(/[\\\]^]/g, "\\$&")}]`
-      i = end
-    } else if (c === "{") {
-      braces++
-      out += "(?:"
-    } else if (c === "}" && braces > 0) {
-      braces--
-      out += ")"
-    } else if (c === "," && braces > 0) {
-      out += "|"
-    } else {
-      out += escapeRegex(c)
-    }
-  }
-  return out + ")".repeat(braces)
-}
+const GLOB_OPTIONS = { dot: true, windows: false } as const
 
-const pathMatchers = (specifier: string, options: MatchOptions): Array<string> | undefined => {
-  let p = specifier
+/**
+ * The absolute globs a path specifier stands for: `**` crosses directories, `*` and `?` do not,
+ * `[!x]` is a negated class; a last segment without wildcards also covers everything below it.
+ */
+const pathGlobs = (specifier: string, options: MatchOptions): Array<string> | undefined => {
+  let p = specifier.replace(/\[!/g, "[^")
   if (p.endsWith("/")) p += "**"
   const globs: Array<string> = []
   const base = (dir: string) => globLiteral(dir.replace(/\\/g, "/").replace(/\/+$/, ""))
@@ -758,17 +239,14 @@ const pathMatchers = (specifier: string, options: MatchOptions): Array<string> |
   } else if (p.startsWith("./")) {
     globs.push(`${base(options.cwd)}/${p.slice(2)}`)
   } else if (p.startsWith("**/") || p === "**" || !p.includes("/")) {
-    return [`^(?:.*/)?${globSource(p.startsWith("**/") ? p.slice(3) : p)}${literalTail(p)}$`]
+    // a pattern without "/" matches the file name at any depth (gitignore's rule)
+    globs.push(`/**/${p.startsWith("**/") ? p.slice(3) : p}`)
   } else {
     globs.push(`${base(options.cwd)}/${p}`)
   }
-  return globs.map((g) => `^${globSource(normalizeSegments(g))}${literalTail(p)}$`)
-}
-
-/** A last segment without wildcards names a file or a directory: also match everything below it. */
-const literalTail = (pattern: string): string => {
-  const last = pattern.slice(pattern.lastIndexOf("/") + 1)
-  return /[*?[{]/.test(last) || last === "" ? "" : "(?:/.*)?"
+  const last = p.slice(p.lastIndexOf("/") + 1)
+  const literalTail = !/[*?[{]/.test(last) && last !== ""
+  return globs.map((g) => (g.startsWith("/**/") ? g : normalizeSegments(g))).flatMap((g) => literalTail ? [g, `${g}/**`] : [g])
 }
 
 const pathOf = (toolName: string, input: unknown, cwd: string): string | undefined => {
@@ -782,14 +260,25 @@ const pathOf = (toolName: string, input: unknown, cwd: string): string | undefin
   return toolName === "Glob" || toolName === "Grep" || toolName === "LS" ? cwd : undefined
 }
 
-const matchPath = (specifier: string, toolName: string, input: unknown, options: MatchOptions): boolean => {
-  const raw = pathOf(toolName, input, options.cwd)
-  if (raw === undefined) return true // nothing to judge: fail-open
-  const path = toAbsolute(raw, options.cwd)
-  const sources = pathMatchers(specifier, options)
-  if (sources === undefined) return true
-  const flags = DRIVE.test(path) ? "i" : ""
-  return sources.some((source) => new RegExp(source, flags).test(path))
+/** A path rule: its globs depend on the session's directories, so the last few compilations are kept. */
+const pathRule = (specifier: string) => {
+  const cache = new Map<string, ((path: string) => boolean) | undefined>()
+  const compiled = (options: MatchOptions, nocase: boolean) => {
+    const key = `${nocase}\0${options.cwd}\0${options.projectDir}\0${options.home ?? ""}`
+    if (cache.has(key)) return cache.get(key)
+    const globs = pathGlobs(specifier, options)
+    const test = globs === undefined ? undefined : picomatch(globs, { ...GLOB_OPTIONS, nocase })
+    if (cache.size >= 16) cache.delete(cache.keys().next().value!)
+    cache.set(key, test)
+    return test
+  }
+  return (toolName: string, input: unknown, options: MatchOptions): boolean => {
+    const raw = pathOf(toolName, input, options.cwd)
+    if (raw === undefined) return true // nothing to judge: fail-open
+    const path = toAbsolute(raw, options.cwd)
+    const test = compiled(options, DRIVE.test(path))
+    return test === undefined || test(path)
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -926,8 +415,7 @@ export const parse = (rule: string): Result => {
     return make("shell", specifier, (_, input) => matchShell(pattern, dialect, field(input, ["command"])))
   }
   if (FILE_TOOLS.has(toolName)) {
-    const spec = specifier
-    return make("path", spec, (t, input, options) => matchPath(spec, t, input, options))
+    return make("path", specifier, pathRule(specifier))
   }
   if (toolName === "WebFetch") {
     const m = /^domain:\s*(\S+)$/.exec(specifier)

@@ -1,8 +1,9 @@
-import type { Values } from "../Placeholder.ts"
+import type { ShellCommand, ShellIssue, Values } from "../Placeholder.ts"
 
-const NAME = String.raw`\$\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_-]+)*)\}`
-const PLACEHOLDER = new RegExp(NAME, "g")
-const PLACEHOLDER_AT = new RegExp(NAME, "y")
+import type { Shell, Site } from "../ShellLexer.ts"
+import { backtickEscape, lex, PLACEHOLDER_SOURCE, quote } from "./shellLexer.ts"
+
+const PLACEHOLDER = new RegExp(PLACEHOLDER_SOURCE, "g")
 
 const PROJECT_DIRS = ["CLAUDE_PROJECT_DIR", "AGENT_HOOKS_PROJECT_DIR"]
 const WELL_KNOWN = new Set([...PROJECT_DIRS, "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA"])
@@ -63,7 +64,10 @@ const withoutNul = (text: string): string => text.replace(/\0/g, "")
 
 /** @internal */
 export const expandText = (text: string, values: Values): string =>
-  text.replace(PLACEHOLDER, (match, name: string) => resolve(name, values) ?? match)
+  text.replace(PLACEHOLDER, (match, name: string) => {
+    const value = resolve(name, values)
+    return value === undefined ? match : withoutNul(value)
+  })
 
 /** @internal */
 export const expandArgs = (args: ReadonlyArray<string>, values: Values): Array<string> =>
@@ -78,279 +82,140 @@ export const expandArgs = (args: ReadonlyArray<string>, values: Values): Array<s
 // Shell form
 // ---------------------------------------------------------------------------------------------
 
-/** A POSIX single-quoted word: `'…'`, each `'` written `'\''`. */
-const singleQuoted = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`
+/** The longest single argument Linux passes to a program (`MAX_ARG_STRLEN`, 128 KiB with its NUL). */
+export const MAX_ARGUMENT_BYTES = 128 * 1024 - 1
 
-type Frame =
-  | { readonly kind: "cmd"; readonly sub: "top" | "subst" | "bt"; parens: number; cases: number }
-  | { readonly kind: "dq" }
-  | { readonly kind: "sq" }
-  | { readonly kind: "ansi" }
-  | { readonly kind: "param"; braces: number }
-  | { readonly kind: "arith"; parens: number }
+/** Values longer than this go to a file when the expanded command would not fit in one argument. */
+const FILE_THRESHOLD_BYTES = 1024
 
-interface Heredoc {
-  readonly delimiter: string
-  readonly stripTabs: boolean
+const utf8Length = (text: string): number => {
+  let bytes = 0
+  for (let k = 0; k < text.length; k++) {
+    const code = text.charCodeAt(k)
+    if (code < 0x80) bytes += 1
+    else if (code < 0x800) bytes += 2
+    else if (code >= 0xd800 && code <= 0xdbff && k + 1 < text.length) {
+      bytes += 4
+      k++
+    } else bytes += 3
+  }
+  return bytes
 }
 
-const WORD_BREAK = /[\s;&|()<>`]/
-const CASE = /case(?=\s)/y
-const ESAC = /esac(?=[\s;&|)]|$)/y
+/** Text that reads as exactly the value in the given quoting context: a quoted word, or a variable reference. */
+const placed = (context: "unquoted" | "dq" | "sq" | "ansi", word: string, afterDollar: boolean): string => {
+  switch (context) {
+    case "unquoted":
+      // after a bare `$`, `'…'` would read as `$'…'` (ANSI-C quoting): separate them
+      return afterDollar ? `""${word}` : word
+    case "dq":
+      return `"${word}"`
+    case "sq":
+      return `'${word}'`
+    case "ansi":
+      return `'${word}$'`
+  }
+}
 
-/** @internal */
-export const expandShell = (command: string, values: Values): string => {
-  const s = command
-  const n = s.length
-  const stack: Array<Frame> = [{ kind: "cmd", sub: "top", parens: 0, cases: 0 }]
-  let heredocs: Array<Heredoc> = []
-  let nestedBacktick = false
+interface Expansion {
+  readonly values: Values
+  /** Values that go to a file instead of inline (over the threshold), with the files made so far. */
+  readonly toFiles: boolean
+  readonly files: Array<{ readonly env: string; readonly content: string; readonly variable: string }>
+}
+
+const expandSites = (text: string, sites: ReadonlyArray<Site>, expansion: Expansion): string => {
   let out = ""
-  let i = 0
-
-  const copy = (count: number): void => {
-    out += s.slice(i, i + count)
-    i += count
-  }
-  const inBacktick = (): boolean => stack.some((f) => f.kind === "cmd" && f.sub === "bt")
-  /** Contexts where a literal word cannot be placed: leave the placeholder as written. */
-  const uncertain = (): boolean => nestedBacktick || stack.some((f) => f.kind === "param" || f.kind === "arith")
-  const wordStart = (at: number): boolean => at === 0 || WORD_BREAK.test(s[at - 1]!)
-
-  const backtick = (): void => {
-    if (inBacktick()) {
-      while (stack.length > 1) {
-        const f = stack.pop()!
-        if (f.kind === "cmd" && f.sub === "bt") break
-      }
-      nestedBacktick = false
-    } else {
-      stack.push({ kind: "cmd", sub: "bt", parens: 0, cases: 0 })
-    }
-    copy(1)
-  }
-
-  /** At `$`: a placeholder in the given context. Returns false when there is none here. */
-  const placeholder = (context: "cmd" | "dq" | "sq" | "ansi"): boolean => {
-    PLACEHOLDER_AT.lastIndex = i
-    const m = PLACEHOLDER_AT.exec(s)
-    if (m === null) return false
-    const value = uncertain() ? undefined : resolve(m[1]!, values)
-    if (value === undefined) {
-      copy(m[0].length)
-      return true
-    }
-    const word = singleQuoted(withoutNul(value))
-    let text: string
-    switch (context) {
-      case "cmd":
-        // after a bare `$`, `'…'` would read as `$'…'` (ANSI-C quoting): separate them
-        text = out.endsWith("$") ? `""${word}` : word
-        break
-      case "dq":
-        text = `"${word}"`
-        break
-      case "sq":
-        text = `'${word}'`
-        break
-      case "ansi":
-        text = `'${word}$'`
-        break
-    }
-    if (inBacktick()) text = text.replace(/[\\`$]/g, "\\$&")
-    out += text
-    i += m[0].length
-    return true
-  }
-
-  /** At `$`: opens `$((`, `$(` or `${`. Returns false for anything else. */
-  const dollarOpen = (): boolean => {
-    if (s.startsWith("$((", i)) {
-      stack.push({ kind: "arith", parens: 0 })
-      copy(3)
-    } else if (s.startsWith("$(", i)) {
-      stack.push({ kind: "cmd", sub: "subst", parens: 0, cases: 0 })
-      copy(2)
-    } else if (s.startsWith("${", i)) {
-      stack.push({ kind: "param", braces: 0 })
-      copy(2)
-    } else {
-      return false
-    }
-    return true
-  }
-
-  /** At `<<` (not `<<<`): copies the operator and delimiter word, and remembers the here-document. */
-  const heredoc = (): void => {
-    let j = i + 2
-    const stripTabs = s[j] === "-"
-    if (stripTabs) j++
-    while (s[j] === " " || s[j] === "\t") j++
-    let delimiter = ""
-    while (j < n && !/[\s;&|()<>]/.test(s[j]!)) {
-      const c = s[j]!
-      if (c === "'" || c === '"') {
-        const end = s.indexOf(c, j + 1)
-        if (end < 0) break
-        delimiter += s.slice(j + 1, end)
-        j = end + 1
-      } else if (c === "\\") {
-        delimiter += s[j + 1] ?? ""
-        j += 2
-      } else {
-        delimiter += c
-        j++
-      }
-    }
-    if (delimiter !== "") heredocs.push({ delimiter, stripTabs })
-    copy(Math.min(j, n) - i)
-  }
-
-  /** After a newline: copies pending here-document bodies verbatim. */
-  const heredocBodies = (): void => {
-    const pending = heredocs
-    heredocs = []
-    for (const doc of pending) {
-      while (i < n) {
-        const newline = s.indexOf("\n", i)
-        const end = newline < 0 ? n : newline
-        const line = s.slice(i, end)
-        copy(end - i + (newline < 0 ? 0 : 1))
-        if ((doc.stripTabs ? line.replace(/^\t+/, "") : line) === doc.delimiter) break
-      }
-    }
-  }
-
-  while (i < n) {
-    const f = stack[stack.length - 1]!
-    const c = s[i]!
-    const next = s[i + 1]
-
-    // Inside backticks a backslash before \ ` $ belongs to the backtick pass, in every quoting context.
-    if (c === "\\" && inBacktick() && (next === "\\" || next === "`" || next === "$")) {
-      if (next === "`") nestedBacktick = !nestedBacktick
-      copy(2)
+  let pos = 0
+  for (const site of sites) {
+    if (site._tag === "Backtick") {
+      // the inner text is expanded on its own, then escaped again for the backtick pass
+      const inner = expandSites(site.inner, site.sites, expansion)
+      if (inner === site.inner) continue
+      out += `${text.slice(pos, site.start)}\`${backtickEscape(inner, site.inDoubleQuotes)}\``
+      pos = site.end
       continue
     }
+    // where no literal word can stand, or after a construct dash and bash read differently, the
+    // placeholder stays as written (`checkShell` refuses such templates at load time)
+    if (site.context === "fixed" || site.ambiguity !== undefined) continue
+    const value = resolve(site.name, expansion.values)
+    if (value === undefined) continue
+    const clean = withoutNul(value)
+    let word: string
+    if (expansion.toFiles && utf8Length(clean) > FILE_THRESHOLD_BYTES) {
+      const k = expansion.files.length + 1
+      const file = { env: `AGENT_HOOKS_VALUE_${k}`, content: clean, variable: `__agent_hooks_value_${k}` }
+      expansion.files.push(file)
+      word = `"\${${file.variable}}"`
+    } else {
+      word = quote(clean)
+    }
+    out += text.slice(pos, site.start)
+    out += placed(site.context, word, out.endsWith("$"))
+    pos = site.end
+  }
+  return out + text.slice(pos)
+}
 
-    switch (f.kind) {
-      case "sq": {
-        if (c === "'") {
-          stack.pop()
-          copy(1)
-        } else if (c === "`" && inBacktick()) {
-          backtick()
-        } else if (!(c === "$" && placeholder("sq"))) {
-          copy(1)
-        }
-        continue
-      }
-      case "ansi": {
-        if (c === "\\") {
-          copy(2)
-        } else if (c === "'") {
-          stack.pop()
-          copy(1)
-        } else if (c === "`" && inBacktick()) {
-          backtick()
-        } else if (!(c === "$" && placeholder("ansi"))) {
-          copy(1)
-        }
-        continue
-      }
-      case "dq": {
-        if (c === "\\") {
-          copy(2)
-        } else if (c === '"') {
-          stack.pop()
-          copy(1)
-        } else if (c === "`") {
-          backtick()
-        } else if (!(c === "$" && (placeholder("dq") || dollarOpen()))) {
-          copy(1)
-        }
-        continue
-      }
-      case "param":
-      case "arith": {
-        if (c === "\\") {
-          copy(2)
-        } else if (c === "'") {
-          stack.push({ kind: "sq" })
-          copy(1)
-        } else if (c === '"') {
-          stack.push({ kind: "dq" })
-          copy(1)
-        } else if (c === "`") {
-          backtick()
-        } else if (c === "$" && (placeholder("cmd") || dollarOpen())) {
-          // handled
-        } else if (f.kind === "param") {
-          if (c === "{") f.braces++
-          if (c === "}" && f.braces-- === 0) stack.pop()
-          copy(1)
-        } else {
-          if (c === "(") f.parens++
-          if (c === ")") {
-            if (f.parens > 0) {
-              f.parens--
-            } else {
-              stack.pop()
-              copy(next === ")" ? 2 : 1)
-              continue
-            }
-          }
-          copy(1)
-        }
-        continue
-      }
-      case "cmd": {
-        if (c === "\\") {
-          copy(2)
-        } else if (c === "'") {
-          stack.push({ kind: "sq" })
-          copy(1)
-        } else if (c === '"') {
-          stack.push({ kind: "dq" })
-          copy(1)
-        } else if (c === "`") {
-          backtick()
-        } else if (c === "$") {
-          if (next === "'") {
-            stack.push({ kind: "ansi" })
-            copy(2)
-          } else if (!(placeholder("cmd") || dollarOpen())) {
-            copy(1)
-          }
-        } else if (c === "#" && wordStart(i)) {
-          // a comment: copied verbatim up to the newline (or the end of the backtick text)
-          let j = i
-          while (j < n && s[j] !== "\n" && !(s[j] === "`" && inBacktick())) j++
-          copy(j - i)
-        } else if (c === "\n") {
-          copy(1)
-          if (heredocs.length > 0) heredocBodies()
-        } else if (c === "<" && next === "<" && s[i + 2] !== "<") {
-          heredoc()
-        } else if (c === "(") {
-          f.parens++
-          copy(1)
-        } else if (c === ")") {
-          if (f.parens > 0) f.parens--
-          else if (f.sub === "subst" && f.cases === 0) stack.pop()
-          copy(1)
-        } else if (wordStart(i) && (CASE.lastIndex = i, CASE.test(s))) {
-          f.cases++
-          copy(4)
-        } else if (wordStart(i) && (ESAC.lastIndex = i, ESAC.test(s))) {
-          if (f.cases > 0) f.cases--
-          copy(4)
-        } else {
-          copy(1)
-        }
-        continue
-      }
+/** @internal */
+export const expandShell = (command: string, values: Values, shell: Shell = "sh"): string => {
+  const lexed = lex(command, "posix", shell)
+  // a command that does not parse gets nothing substituted (`checkShell` refuses it at load time)
+  if (lexed === undefined) return command
+  return expandSites(command, lexed.sites, { values, toFiles: false, files: [] })
+}
+
+/** @internal */
+export const expandShellCommand = (command: string, values: Values, shell: Shell = "sh"): ShellCommand => {
+  const lexed = lex(command, "posix", shell)
+  if (lexed === undefined) return { command, files: [] }
+  const inline = expandSites(command, lexed.sites, { values, toFiles: false, files: [] })
+  if (utf8Length(inline) <= MAX_ARGUMENT_BYTES) return { command: inline, files: [] }
+  const expansion: Expansion = { values, toFiles: true, files: [] }
+  const body = expandSites(command, lexed.sites, expansion)
+  // `$(cat …)` drops trailing newlines: a final "." keeps them, then is taken off
+  const reads = expansion.files.map(({ env, variable }) =>
+    `${variable}=$(cat -- "$${env}" && printf .) || exit 126; ${variable}=\${${variable}%.}\n`
+  )
+  return { command: reads.join("") + body, files: expansion.files.map(({ content, env }) => ({ env, content })) }
+}
+
+const INPUT_NAME = /^(?:[a-z_][a-z0-9_]*|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_-]+)+)$/
+
+const FIXED_WHERE = "inside another ${…} expansion, an arithmetic expansion or a here-document body"
+
+const checkSites = (sites: ReadonlyArray<Site>, issues: Array<ShellIssue>, offset: (index: number) => number): void => {
+  for (const site of sites) {
+    if (site._tag === "Backtick") {
+      checkSites(site.sites, issues, () => offset(site.start))
+      continue
+    }
+    const written = `\${${site.name}}`
+    const isInput = INPUT_NAME.test(site.name) && !WELL_KNOWN.has(site.name)
+    if (site.ambiguity !== undefined) {
+      issues.push({ index: offset(site.start), message: `placeholder ${written} cannot be quoted safely: ${site.ambiguity}; move it before that construct, or pass the value through stdin` })
+    } else if (site.context === "fixed" && isInput) {
+      issues.push({
+        index: offset(site.start),
+        message: `placeholder ${written} stands ${FIXED_WHERE}, where it is not substituted (the shell would fail with "bad substitution"); assign it to a variable first: v=${written}; then use "$v"`
+      })
     }
   }
-  return out
+}
+
+/** @internal */
+export const checkShell = (command: string, shell: Shell = "sh"): ReadonlyArray<ShellIssue> => {
+  const lexed = lex(command, "posix", shell)
+  if (lexed === undefined) {
+    PLACEHOLDER.lastIndex = 0
+    const first = PLACEHOLDER.exec(command)
+    return first === null ? [] : [{
+      index: first.index,
+      message: `the command does not parse as a shell command (an unbalanced quote, backtick, "$(" or ")"), so placeholder ${first[0]} cannot be quoted safely; fix the quoting`
+    }]
+  }
+  const issues: Array<ShellIssue> = []
+  checkSites(lexed.sites, issues, (index) => index)
+  return issues
 }

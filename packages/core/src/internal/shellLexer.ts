@@ -1,0 +1,671 @@
+import type { Dialect, Lexed, PlaceholderContext, Shell, SimpleCommand, Site, Word } from "../ShellLexer.ts"
+
+/** `${name}` or `${a.b.c}`: the placeholder syntax (a dotted name is never a shell variable). */
+export const PLACEHOLDER_SOURCE = String.raw`\$\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_-]+)*)\}`
+const PLACEHOLDER_AT = new RegExp(PLACEHOLDER_SOURCE, "y")
+const PLACEHOLDER_ALL = new RegExp(PLACEHOLDER_SOURCE, "g")
+
+const UNPARSABLE: unique symbol = Symbol("Unparsable")
+
+interface Heredoc {
+  readonly delimiter: string
+  readonly quoted: boolean
+  readonly stripTabs: boolean
+}
+
+/** Where a `case` command is: its subject word, the `in` keyword, a pattern list, or a clause body. */
+type CaseState = "subject" | "in" | "pattern" | "body"
+
+/**
+ * One shell lexer for the whole engine: it splits a command into simple commands (for `if` rules)
+ * and finds every placeholder with the quoting context it stands in (for shell-form expansion).
+ * Enough of the POSIX, bash and PowerShell grammar for both: quotes, `$'…'`, escapes, comments,
+ * here-documents, `$(…)`, backticks (lexed again after their own backslash pass), `${…}`,
+ * arithmetic, `case` patterns. Throws `UNPARSABLE` on unbalanced quoting.
+ *
+ * It also notes the first construct that dash and bash read differently (or that this lexer
+ * cannot place), so that a placeholder after it is refused instead of guessed.
+ */
+class Lexer {
+  i = 0
+  readonly commands: Array<SimpleCommand> = []
+  readonly sites: Array<Site> = []
+  ambiguity: { readonly index: number; readonly reason: string } | undefined
+  private pending: Array<Heredoc> = []
+  private readonly posix: boolean
+  /** Above 0 inside `${…}`, arithmetic and here-document bodies: a placeholder there stays as written. */
+  private fixed: number
+
+  constructor(
+    readonly s: string,
+    readonly dialect: Dialect,
+    readonly shell: Shell,
+    fixed: boolean
+  ) {
+    this.posix = dialect === "posix"
+    this.fixed = fixed ? 1 : 0
+  }
+
+  run(): void {
+    this.list(false)
+  }
+
+  private ambiguous(index: number, reason: string): void {
+    if (this.ambiguity === undefined) this.ambiguity = { index, reason }
+  }
+
+  private site(start: number, end: number, name: string, context: PlaceholderContext): void {
+    if (!this.posix) return
+    this.sites.push({
+      _tag: "Placeholder",
+      start,
+      end,
+      name,
+      context: this.fixed > 0 ? "fixed" : context,
+      ambiguity: this.ambiguity?.reason
+    })
+  }
+
+  /** Placeholders inside literal text (single quotes, `$'…'`): Claude Code substitutes there too. */
+  private literalSites(from: number, to: number, context: PlaceholderContext): void {
+    PLACEHOLDER_ALL.lastIndex = 0
+    const body = this.s.slice(from, to)
+    for (const m of body.matchAll(PLACEHOLDER_ALL)) {
+      this.site(from + m.index, from + m.index + m[0].length, m[1]!, context)
+    }
+  }
+
+  /** A command list, up to the end of input or (when `closing`) the `)` closing a substitution. */
+  private list(closing: boolean): void {
+    const s = this.s
+    const n = s.length
+    let words: Array<Word> = []
+    let word: Word | undefined
+    let wordStart = 0
+    let redirectNext = false
+    let heredocNext: "<<" | "<<-" | undefined
+    let depth = 0
+    const cases: Array<CaseState> = []
+
+    /** Whether a finished word is a keyword that `case` parsing consumes. */
+    const caseWord = (w: Word): boolean => {
+      const state = cases[cases.length - 1]
+      if (state === "subject") {
+        cases[cases.length - 1] = "in"
+        return true
+      }
+      if (state === "in") {
+        cases[cases.length - 1] = "pattern"
+        return true
+      }
+      if (state === "pattern") {
+        if (w.raw === "esac") cases.pop()
+        return true
+      }
+      if (words.length === 0 && w.raw === "case") {
+        cases.push("subject")
+        return true
+      }
+      if (words.length === 0 && w.raw === "esac" && state === "body") {
+        cases.pop()
+        return true
+      }
+      return false
+    }
+    const endWord = (): void => {
+      if (word === undefined) return
+      word.raw = s.slice(wordStart, this.i)
+      if (heredocNext !== undefined) {
+        this.pending.push({
+          delimiter: word.text,
+          quoted: /['"\\]/.test(word.raw),
+          stripTabs: heredocNext === "<<-"
+        })
+        heredocNext = undefined
+      } else if (redirectNext) {
+        redirectNext = false
+      } else if (!(this.posix && caseWord(word))) {
+        words.push(word)
+      }
+      word = undefined
+    }
+    const endCommand = (): void => {
+      endWord()
+      if (words.length > 0) this.commands.push({ words })
+      words = []
+    }
+    const startWord = (): Word => {
+      if (word === undefined) {
+        word = { text: "", raw: "", dynamic: false }
+        wordStart = this.i
+      }
+      return word
+    }
+    const inPatterns = (): boolean => {
+      const state = cases[cases.length - 1]
+      return state === "pattern" || state === "in"
+    }
+
+    for (;;) {
+      if (this.i >= n) {
+        if (closing || depth > 0) throw UNPARSABLE
+        endCommand()
+        return
+      }
+      const c = s[this.i]!
+      const next = s[this.i + 1]
+      if (c === " " || c === "\t" || c === "\r") {
+        endWord()
+        this.i++
+        continue
+      }
+      if (c === "\n") {
+        endCommand()
+        this.i++
+        this.consumeHeredocs()
+        continue
+      }
+      if (word === undefined && c === "#") {
+        while (this.i < n && s[this.i] !== "\n") this.i++
+        continue
+      }
+      if (!this.posix && c === "<" && next === "#") {
+        const end = s.indexOf("#>", this.i + 2)
+        if (end < 0) throw UNPARSABLE
+        endWord()
+        this.i = end + 2
+        continue
+      }
+      if (c === ";") {
+        endCommand()
+        this.i++
+        // ;; ;& ;;& end a case clause
+        const terminator = s[this.i] === ";" || s[this.i] === "&"
+        if (terminator && cases[cases.length - 1] === "body") cases[cases.length - 1] = "pattern"
+        if (s[this.i] === "&" || s.startsWith(";&", this.i)) this.ambiguous(this.i - 1, `";&" ends a case clause only in bash`)
+        while (s[this.i] === ";" || s[this.i] === "&") this.i++
+        continue
+      }
+      if (c === "|") {
+        endWord()
+        if (this.posix && inPatterns()) {
+          this.i++ // pattern alternatives a|b)
+          continue
+        }
+        endCommand()
+        this.i += next === "|" || next === "&" ? 2 : 1
+        continue
+      }
+      if (c === "&") {
+        if (next === "&") {
+          endCommand()
+          this.i += 2
+          continue
+        }
+        if (this.posix && next === ">" && word === undefined) {
+          // &> and &>> redirect stdout and stderr
+          this.i += s[this.i + 2] === ">" ? 3 : 2
+          redirectNext = true
+          continue
+        }
+        if (this.posix) {
+          endCommand()
+          this.i++
+          continue
+        }
+        // PowerShell call operator: a word of its own, removed later
+        endWord()
+        words.push({ text: "&", raw: "&", dynamic: false })
+        this.i++
+        continue
+      }
+      if (!this.posix && (c === "{" || c === "}")) {
+        endCommand()
+        this.i++
+        continue
+      }
+      if (c === "(") {
+        endWord()
+        if (this.posix && inPatterns()) {
+          this.i++ // the optional "(" before a case pattern
+          continue
+        }
+        if (this.posix && next === "(" && words.length === 0) {
+          this.ambiguous(this.i, `"((" is arithmetic in bash and two subshells in sh`)
+        }
+        endCommand()
+        depth++
+        this.i++
+        continue
+      }
+      if (c === ")") {
+        endWord()
+        if (this.posix && inPatterns()) {
+          cases[cases.length - 1] = "body" // the end of a case pattern list
+          this.i++
+          continue
+        }
+        endCommand()
+        this.i++
+        if (depth > 0) {
+          depth--
+          continue
+        }
+        if (closing) return
+        throw UNPARSABLE
+      }
+      if (c === "<" || c === ">") {
+        if (this.posix && next === "(") {
+          // process substitution <(…) / >(…): part of a word
+          const w = startWord()
+          this.i += 2
+          this.list(true)
+          w.dynamic = true
+          w.text += s.slice(wordStart, this.i)
+          continue
+        }
+        if (word !== undefined && /^(\d+|\{[A-Za-z_][A-Za-z0-9_]*\}|\*)$/.test(s.slice(wordStart, this.i))) {
+          word = undefined // a file-descriptor prefix (2>, {fd}>, PowerShell *>)
+        } else {
+          endWord()
+        }
+        if (this.posix && s.startsWith("<<<", this.i)) {
+          if (this.shell === "sh") this.ambiguous(this.i, `"<<<" is a here-string only in bash`)
+          this.i += 3
+          redirectNext = true
+        } else if (this.posix && s.startsWith("<<-", this.i)) {
+          this.i += 3
+          heredocNext = "<<-"
+        } else if (this.posix && s.startsWith("<<", this.i)) {
+          this.i += 2
+          heredocNext = "<<"
+        } else if (next === ">" || next === "&" || next === "|" || (c === "<" && next === ">")) {
+          this.i += 2
+          redirectNext = true
+        } else {
+          this.i++
+          redirectNext = true
+        }
+        continue
+      }
+
+      // word characters
+      const w = startWord()
+      if (this.posix && c === "\\") {
+        if (next === "\n") {
+          this.i += 2
+          if (w.text === "" && s.slice(wordStart, this.i) === "\\\n") word = undefined
+          continue
+        }
+        w.text += next ?? "\\"
+        this.i += next === undefined ? 1 : 2
+        continue
+      }
+      if (!this.posix && c === "`") {
+        w.text += next ?? "`"
+        this.i += next === undefined ? 1 : 2
+        continue
+      }
+      if (c === "'") {
+        this.singleQuoted(w)
+        continue
+      }
+      if (c === '"') {
+        this.i++
+        this.doubleQuoted(w, '"')
+        continue
+      }
+      if (
+        !this.posix && c === "@" && (next === '"' || next === "'") && w.text === "" &&
+        /^\r?\n/.test(s.slice(this.i + 2, this.i + 4))
+      ) {
+        const close = "\n" + next + "@"
+        const end = s.indexOf(close, this.i + 2)
+        if (end < 0) throw UNPARSABLE
+        const body = s.slice(this.i + 2, end)
+        w.text += body
+        if (next === '"' && body.includes("$")) w.dynamic = true
+        this.i = end + close.length
+        continue
+      }
+      if (c === "$") {
+        this.dollar(w, "unquoted")
+        continue
+      }
+      if (this.posix && c === "`") {
+        this.backtick(w, false)
+        continue
+      }
+      w.text += c
+      this.i++
+    }
+  }
+
+  private singleQuoted(w: Word): void {
+    const s = this.s
+    if (this.posix) {
+      const end = s.indexOf("'", this.i + 1)
+      if (end < 0) throw UNPARSABLE
+      this.literalSites(this.i + 1, end, "sq")
+      w.text += s.slice(this.i + 1, end)
+      this.i = end + 1
+      return
+    }
+    this.i++
+    for (;;) {
+      if (this.i >= s.length) throw UNPARSABLE
+      const c = s[this.i]!
+      if (c === "'") {
+        if (s[this.i + 1] === "'") {
+          w.text += "'"
+          this.i += 2
+          continue
+        }
+        this.i++
+        return
+      }
+      w.text += c
+      this.i++
+    }
+  }
+
+  /**
+   * Scans double-quoted text (opening quote consumed) up to `close`, or, for the body of an
+   * unquoted here-document, up to `limit` when `close` is `undefined`.
+   */
+  private doubleQuoted(w: Word, close: '"' | undefined, limit = this.s.length): void {
+    const s = this.s
+    for (;;) {
+      if (this.i >= limit) {
+        if (close !== undefined) throw UNPARSABLE
+        return
+      }
+      const c = s[this.i]!
+      const next = s[this.i + 1]
+      if (c === close) {
+        if (!this.posix && next === '"') {
+          w.text += '"'
+          this.i += 2
+          continue
+        }
+        this.i++
+        return
+      }
+      // in a here-document body `\"` keeps its backslash
+      if (this.posix && c === "\\" && next !== undefined && (close === undefined ? "$`\\\n" : "$`\"\\\n").includes(next)) {
+        if (next !== "\n") w.text += next
+        this.i += 2
+        continue
+      }
+      if (!this.posix && c === "`" && next !== undefined) {
+        w.text += next
+        this.i += 2
+        continue
+      }
+      if (c === "$") {
+        this.dollar(w, close === undefined ? "fixed" : "dq")
+        continue
+      }
+      if (this.posix && c === "`") {
+        this.backtick(w, close !== undefined)
+        continue
+      }
+      w.text += c
+      this.i++
+    }
+  }
+
+  /** At a `$`: a placeholder, an expansion, ANSI-C quoting, or a literal dollar. */
+  private dollar(w: Word, context: "unquoted" | "dq" | "fixed"): void {
+    const s = this.s
+    const start = this.i
+    const next = s[this.i + 1]
+    if (this.posix) {
+      PLACEHOLDER_AT.lastIndex = this.i
+      const m = PLACEHOLDER_AT.exec(s)
+      if (m !== null) {
+        this.site(this.i, this.i + m[0].length, m[1]!, context)
+        this.i += m[0].length
+        w.dynamic = true
+        w.text += m[0]
+        return
+      }
+      // `$${x}`: the dollar is literal before a placeholder (as in textual substitution)
+      PLACEHOLDER_AT.lastIndex = this.i + 1
+      if (next === "$" && PLACEHOLDER_AT.test(s)) {
+        w.text += "$"
+        this.i++
+        return
+      }
+    }
+    if (this.posix && next === "'" && context === "unquoted") {
+      // $'…' (ANSI-C quoting in bash; in dash a literal `$` before a single-quoted string)
+      this.i += 2
+      const bodyStart = this.i
+      for (;;) {
+        if (this.i >= s.length) throw UNPARSABLE
+        const c = s[this.i]!
+        if (c === "\\") {
+          if (s[this.i + 1] === "'" && this.shell === "sh") {
+            this.ambiguous(this.i, `"\\'" inside $'…' ends the string in dash but not in bash`)
+          }
+          w.text += s[this.i + 1] ?? ""
+          this.i += 2
+          continue
+        }
+        if (c === "'") {
+          this.literalSites(bodyStart, this.i, "ansi")
+          this.i++
+          return
+        }
+        w.text += c
+        this.i++
+      }
+    }
+    if (this.posix && s.startsWith("$((", this.i) && this.arithmetic()) {
+      // handled
+    } else if (next === "(") {
+      this.i += 2
+      this.list(true)
+    } else if (next === "{") {
+      this.i += 2
+      this.braced(context === "dq")
+    } else if (next !== undefined && /[A-Za-z_]/.test(next)) {
+      this.i += 2
+      while (this.i < s.length && /[A-Za-z0-9_]/.test(s[this.i]!)) this.i++
+      if (!this.posix && s[this.i] === ":" && /[A-Za-z_]/.test(s[this.i + 1] ?? "")) {
+        this.i++ // $env:NAME
+        while (this.i < s.length && /[A-Za-z0-9_]/.test(s[this.i]!)) this.i++
+      }
+    } else if (next !== undefined && /[0-9@*#?$!_^-]/.test(next)) {
+      this.i += 2
+    } else {
+      w.text += "$"
+      this.i++
+      return
+    }
+    w.dynamic = true
+    w.text += s.slice(start, this.i)
+  }
+
+  /**
+   * At `$((`: an arithmetic expansion up to the matching `))`. Returns false (having consumed
+   * nothing) when the text reads as a command substitution instead, as bash then does.
+   */
+  private arithmetic(): boolean {
+    const s = this.s
+    const snapshot = { i: this.i, sites: this.sites.length, commands: this.commands.length }
+    const scratch: Word = { text: "", raw: "", dynamic: false }
+    this.i += 3
+    this.fixed++
+    let depth = 0
+    try {
+      for (;;) {
+        if (this.i >= s.length) break
+        const c = s[this.i]!
+        if (c === "(") {
+          depth++
+          this.i++
+        } else if (c === ")") {
+          if (depth > 0) {
+            depth--
+            this.i++
+          } else if (s[this.i + 1] === ")") {
+            this.i += 2
+            return true
+          } else {
+            break
+          }
+        } else if (c === "$") {
+          this.dollar(scratch, "fixed")
+        } else if (c === "`") {
+          this.backtick(scratch, false)
+        } else if (/['"\\;&|\n<>#]/.test(c)) {
+          break
+        } else {
+          this.i++
+        }
+      }
+    } catch (error) {
+      if (error !== UNPARSABLE) throw error
+    } finally {
+      this.fixed--
+    }
+    this.sites.length = snapshot.sites
+    this.commands.length = snapshot.commands
+    this.i = snapshot.i
+    this.ambiguous(this.i, `"$((" that is not plain arithmetic is read differently by dash and bash`)
+    return false
+  }
+
+  /** The inside of `${…}` (after `${`), up to the matching `}`. */
+  private braced(inDoubleQuotes: boolean): void {
+    const s = this.s
+    const scratch: Word = { text: "", raw: "", dynamic: false }
+    let depth = 1
+    this.fixed++
+    for (;;) {
+      if (this.i >= s.length) throw UNPARSABLE
+      const c = s[this.i]!
+      if (c === "}") {
+        this.i++
+        if (--depth === 0) break
+        continue
+      }
+      if (c === "{") {
+        if (this.posix) this.ambiguous(this.i, `a "{" inside \${…} is counted by bash but not by dash`)
+        depth++
+        this.i++
+      } else if (c === "\\" && this.posix) {
+        this.i += 2
+      } else if (c === "'") {
+        if (inDoubleQuotes && this.posix) this.ambiguous(this.i, `a "'" inside "\${…}" is a quote in some shells and a letter in others`)
+        this.singleQuoted(scratch)
+      } else if (c === '"') {
+        if (inDoubleQuotes && this.posix) this.ambiguous(this.i, `a '"' inside "\${…}" is read differently by dash and bash`)
+        this.i++
+        this.doubleQuoted(scratch, '"')
+      } else if (c === "$") {
+        this.dollar(scratch, "fixed")
+      } else if (c === "`" && this.posix) {
+        this.backtick(scratch, inDoubleQuotes)
+      } else {
+        this.i++
+      }
+    }
+    this.fixed--
+  }
+
+  /**
+   * At a backtick: the old-style command substitution. Its text goes through the backslash pass
+   * the shell applies (`\\`, `` \` ``, `\$`, and `\"` when the backticks stand inside double
+   * quotes), then is lexed again as a command of its own.
+   */
+  private backtick(w: Word, inDoubleQuotes: boolean): void {
+    const s = this.s
+    const start = this.i
+    this.i++
+    let inner = ""
+    const escapable = inDoubleQuotes ? "$`\\\"" : "$`\\"
+    for (;;) {
+      if (this.i >= s.length) throw UNPARSABLE
+      const c = s[this.i]!
+      const next = s[this.i + 1]
+      if (c === "\\" && next !== undefined && escapable.includes(next)) {
+        inner += next
+        this.i += 2
+        continue
+      }
+      if (c === "`") {
+        this.i++
+        break
+      }
+      inner += c
+      this.i++
+    }
+    const nested = new Lexer(inner, this.dialect, this.shell, this.fixed > 0)
+    if (this.ambiguity !== undefined) nested.ambiguity = this.ambiguity
+    nested.run()
+    this.commands.push(...nested.commands)
+    if (nested.ambiguity !== undefined) this.ambiguous(start, nested.ambiguity.reason)
+    if (nested.sites.length > 0) {
+      this.sites.push({ _tag: "Backtick", start, end: this.i, inner, inDoubleQuotes, sites: nested.sites })
+    }
+    w.dynamic = true
+    w.text += s.slice(start, this.i)
+  }
+
+  /** After a newline: skip the bodies of pending here-documents (scanning unquoted ones for substitutions). */
+  private consumeHeredocs(): void {
+    const s = this.s
+    const pending = this.pending
+    this.pending = []
+    for (const doc of pending) {
+      while (this.i < s.length) {
+        let lineEnd = s.indexOf("\n", this.i)
+        if (lineEnd < 0) lineEnd = s.length
+        const line = s.slice(this.i, lineEnd)
+        if ((doc.stripTabs ? line.replace(/^\t+/, "") : line) === doc.delimiter) {
+          this.i = Math.min(lineEnd + 1, s.length)
+          break
+        }
+        if (!doc.quoted) {
+          const scratch: Word = { text: "", raw: "", dynamic: false }
+          this.fixed++
+          try {
+            this.doubleQuoted(scratch, undefined, lineEnd)
+          } finally {
+            this.fixed--
+          }
+        }
+        this.i = Math.max(this.i, Math.min(lineEnd + 1, s.length))
+      }
+    }
+  }
+}
+
+/** @internal */
+export const lex = (text: string, dialect: Dialect, shell: Shell = "sh"): Lexed | undefined => {
+  const lexer = new Lexer(text, dialect, shell, false)
+  try {
+    lexer.run()
+  } catch (error) {
+    if (error === UNPARSABLE) return undefined
+    throw error
+  }
+  return { commands: lexer.commands, sites: lexer.sites.sort((a, b) => a.start - b.start), ambiguity: lexer.ambiguity }
+}
+
+/** @internal */
+export const split = (command: string, dialect: Dialect): Array<SimpleCommand> | undefined => {
+  const lexed = lex(command, dialect, "bash")
+  return lexed === undefined ? undefined : [...lexed.commands]
+}
+
+/** A POSIX single-quoted word: `'…'`, each `'` written `'\''`. */
+/** @internal */
+export const quote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`
+
+/** @internal */
+export const backtickEscape = (text: string, inDoubleQuotes: boolean): string =>
+  text.replace(inDoubleQuotes ? /[\\`$"]/g : /[\\`$]/g, "\\$&")
