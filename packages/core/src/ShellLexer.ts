@@ -84,6 +84,8 @@ export type Site =
     /** The name inside `${…}`. */
     readonly name: string
     readonly context: PlaceholderContext
+    /** Right after a `$` that the shell reads as a literal dollar (`$${x}`). */
+    readonly afterDollar: boolean
     /** Set when an earlier construct makes the context uncertain: why. */
     readonly ambiguity: string | undefined
   }

@@ -228,7 +228,8 @@ describe("Placeholder.expandShell properties", () => {
           const v: Placeholder.Values = { env: {}, input: { tool_input: { file_path: value } } }
           const applicable = templates.filter((t) => t.shells === undefined || t.shells.includes(shell))
           // each command is expanded on its own, then they run in one process
-          expect(runAll(shell, applicable.map((t) => Placeholder.expandShell(t.command, v)))).toEqual(
+          // bash-only templates ($'…') are expanded for bash: for sh they are refused (dash reads them differently)
+          expect(runAll(shell, applicable.map((t) => Placeholder.expandShell(t.command, v, t.shells === undefined ? "sh" : "bash")))).toEqual(
             applicable.map((t) => t.expected(value))
           )
         }),

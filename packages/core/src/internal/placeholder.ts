@@ -106,7 +106,7 @@ const utf8Length = (text: string): number => {
 const placed = (context: "unquoted" | "dq" | "sq" | "ansi", word: string, afterDollar: boolean): string => {
   switch (context) {
     case "unquoted":
-      // after a bare `$`, `'…'` would read as `$'…'` (ANSI-C quoting): separate them
+      // after a `$`, `'…'` would read as `$'…'` (ANSI-C quoting) in bash: separate them
       return afterDollar ? `""${word}` : word
     case "dq":
       return `"${word}"`
@@ -152,6 +152,8 @@ const expandSites = (text: string, sites: ReadonlyArray<Site>, expansion: Expans
       word = quote(clean)
     }
     out += text.slice(pos, site.start)
+    // `$${x}` means a dollar and the value; a bare `$` before `""` would be bash's `$"…"`
+    if (site.afterDollar && site.context === "unquoted") out = `${out.slice(0, -1)}\\$`
     out += placed(site.context, word, out.endsWith("$"))
     pos = site.end
   }

@@ -5,6 +5,9 @@ export const PLACEHOLDER_SOURCE = String.raw`\$\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-
 const PLACEHOLDER_AT = new RegExp(PLACEHOLDER_SOURCE, "y")
 const PLACEHOLDER_ALL = new RegExp(PLACEHOLDER_SOURCE, "g")
 
+/** Reserved words after which a word is still in command position (`then case …`). */
+const RESERVED = new Set(["!", "{", "if", "then", "else", "elif", "do", "while", "until", "time"])
+
 const UNPARSABLE: unique symbol = Symbol("Unparsable")
 
 interface Heredoc {
@@ -33,6 +36,8 @@ class Lexer {
   ambiguity: { readonly index: number; readonly reason: string } | undefined
   private pending: Array<Heredoc> = []
   private readonly posix: boolean
+  /** The offset of the last `$` read as a literal dollar before a placeholder (`$${x}`). */
+  private bareDollar = -1
   /** Above 0 inside `${…}`, arithmetic and here-document bodies: a placeholder there stays as written. */
   private fixed: number
 
@@ -54,7 +59,7 @@ class Lexer {
     if (this.ambiguity === undefined) this.ambiguity = { index, reason }
   }
 
-  private site(start: number, end: number, name: string, context: PlaceholderContext): void {
+  private site(start: number, end: number, name: string, context: PlaceholderContext, ambiguity?: string): void {
     if (!this.posix) return
     this.sites.push({
       _tag: "Placeholder",
@@ -62,16 +67,16 @@ class Lexer {
       end,
       name,
       context: this.fixed > 0 ? "fixed" : context,
-      ambiguity: this.ambiguity?.reason
+      afterDollar: this.bareDollar === start - 1,
+      ambiguity: this.ambiguity?.reason ?? ambiguity
     })
   }
 
   /** Placeholders inside literal text (single quotes, `$'…'`): Claude Code substitutes there too. */
-  private literalSites(from: number, to: number, context: PlaceholderContext): void {
-    PLACEHOLDER_ALL.lastIndex = 0
+  private literalSites(from: number, to: number, context: PlaceholderContext, ambiguity?: string): void {
     const body = this.s.slice(from, to)
     for (const m of body.matchAll(PLACEHOLDER_ALL)) {
-      this.site(from + m.index, from + m.index + m[0].length, m[1]!, context)
+      this.site(from + m.index, from + m.index + m[0].length, m[1]!, context, ambiguity)
     }
   }
 
@@ -102,11 +107,13 @@ class Lexer {
         if (w.raw === "esac") cases.pop()
         return true
       }
-      if (words.length === 0 && w.raw === "case") {
+      const commandPosition = words.every((word) => RESERVED.has(word.raw))
+      if (commandPosition && w.raw === "case") {
+        words = []
         cases.push("subject")
         return true
       }
-      if (words.length === 0 && w.raw === "esac" && state === "body") {
+      if (commandPosition && w.raw === "esac" && state === "body") {
         cases.pop()
         return true
       }
@@ -433,6 +440,7 @@ class Lexer {
       // `$${x}`: the dollar is literal before a placeholder (as in textual substitution)
       PLACEHOLDER_AT.lastIndex = this.i + 1
       if (next === "$" && PLACEHOLDER_AT.test(s)) {
+        this.bareDollar = this.i
         w.text += "$"
         this.i++
         return
@@ -454,7 +462,12 @@ class Lexer {
           continue
         }
         if (c === "'") {
-          this.literalSites(bodyStart, this.i, "ansi")
+          this.literalSites(
+            bodyStart,
+            this.i,
+            "ansi",
+            this.shell === "sh" ? `$'…' is ANSI-C quoting in bash but a dollar and a single-quoted string in dash` : undefined
+          )
           this.i++
           return
         }
@@ -542,19 +555,16 @@ class Lexer {
   private braced(inDoubleQuotes: boolean): void {
     const s = this.s
     const scratch: Word = { text: "", raw: "", dynamic: false }
-    let depth = 1
     this.fixed++
     for (;;) {
       if (this.i >= s.length) throw UNPARSABLE
       const c = s[this.i]!
+      // the first "}" not escaped, quoted or inside a nested expansion closes it; a bare "{" is a letter
       if (c === "}") {
         this.i++
-        if (--depth === 0) break
-        continue
+        break
       }
       if (c === "{") {
-        if (this.posix) this.ambiguous(this.i, `a "{" inside \${…} is counted by bash but not by dash`)
-        depth++
         this.i++
       } else if (c === "\\" && this.posix) {
         this.i += 2
