@@ -56,3 +56,44 @@ describe("Matcher", () => {
     expect(matches("rate_limit|overloaded", "overloaded", "StopFailure")).toBe(true)
   })
 })
+
+describe("Matcher: linear-time regexes and the file's origin", () => {
+  it("runs regexes on RE2", () => {
+    const { matcher, error } = Matcher.compile("^mcp__(memory|github)__", "PreToolUse", "untrusted")
+    expect(error).toBeUndefined()
+    expect(matcher.test("mcp__github__create_issue")).toBe(true)
+    expect(matcher.test("mcp__gitlab__x")).toBe(false)
+  })
+
+  it("a catastrophic pattern cannot hang a dispatch", () => {
+    // (a+)+$ takes exponential time on a backtracking engine for "aaaa…b"; RE2 is linear
+    const { matcher } = Matcher.compile("^(a+)+$", "PreToolUse", "untrusted")
+    expect(matcher.test(`${"a".repeat(50_000)}b`)).toBe(false)
+    expect(matcher.test("a".repeat(50_000))).toBe(true)
+  })
+
+  it.each(["^(?!Bash).*", "(?<=mcp__)x", "(a)\\1", "^(?=Edit)"])(
+    "%j needs backtracking: an error in untrusted files, JavaScript's RegExp in trusted ones",
+    (pattern) => {
+      const untrusted = Matcher.compile(pattern, "PreToolUse", "untrusted")
+      expect(untrusted.matcher.kind).toBe("invalid")
+      expect(untrusted.error).toMatch(/needs a backtracking regular expression .* project, local or plugin file/)
+      const trusted = Matcher.compile(pattern, "PreToolUse", "trusted")
+      expect(trusted.error).toBeUndefined()
+      expect(trusted.matcher.kind).toBe("regex")
+    }
+  )
+
+  it("trusted files keep JavaScript lookahead semantics", () => {
+    const { matcher } = Matcher.compile("^(?!Bash$).*", "PreToolUse", "trusted")
+    expect(matcher.test("Bash")).toBe(false)
+    expect(matcher.test("Edit")).toBe(true)
+  })
+
+  it.each([["user", "trusted"], ["managed", "trusted"], ["explicit", "trusted"], ["project", "untrusted"], ["local", "untrusted"], ["plugin", "untrusted"]] as const)(
+    "scope %s is %s",
+    (scope, origin) => {
+      expect(Matcher.originOf(scope)).toBe(origin)
+    }
+  )
+})

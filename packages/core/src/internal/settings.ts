@@ -244,7 +244,9 @@ export const decode = (
           return
         }
         unknownKeys(group, GROUP_KEYS, groupPath, file, problems)
-        const compiled = Matcher.compile(matcherSource, event)
+        const compiled = Matcher.compile(matcherSource, event, Matcher.originOf(scope))
+        // a pattern the file's origin may not use is an error: its hooks never run
+        if (compiled.error !== undefined) problems.drop(`${file} at ${formatPath([...groupPath, "matcher"])}: ${compiled.error}`)
         if (compiled.warning !== undefined) warnings.push(`${file} at ${formatPath([...groupPath, "matcher"])}: ${compiled.warning}`)
         if (spec.matcherField === undefined && matcherSource !== undefined && matcherSource !== "" && matcherSource !== "*") {
           warnings.push(`${file} at ${formatPath([...groupPath, "matcher"])}: ${event} does not support matchers; the matcher is ignored and the group always runs`)

@@ -1,25 +1,119 @@
-/** The `allowedHttpHookUrls` policy: which URLs `http` hooks may POST to. */
+import type { Allowlist, Verdict } from "../UrlAllowlist.ts"
 
-/** `scheme://host[:port]` and the rest (path, query). */
-const splitUrl = (url: string): readonly [string, string] => {
-  const match = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)(.*)$/i.exec(url)
-  return match === null ? [url, ""] : [match[1]!.replace(/\.(?=:\d+$|$)/, ""), match[2]!]
+interface WhatwgUrl {
+  readonly protocol: string
+  readonly username: string
+  readonly password: string
+  readonly hostname: string
+  readonly port: string
+  readonly pathname: string
+  readonly search: string
+  readonly href: string
+}
+const URL_ = (globalThis as unknown as { readonly URL: new(url: string) => WhatwgUrl }).URL
+
+const parse = (text: string): WhatwgUrl | undefined => {
+  try {
+    return new URL_(text)
+  } catch {
+    return undefined
+  }
 }
 
-const escapeRegex = (text: string): string => text.replace(/[.+?^${}()|[\]\\]/g, "\\$&")
+const SCHEMES = new Set(["http:", "https:"])
+const DEFAULT_PORT: Readonly<Record<string, string>> = { "http:": "80", "https:": "443" }
 
-/**
- * An `allowedHttpHookUrls` pattern: `*` is a wildcard that never crosses into another part of the
- * URL (in the scheme and host it stays within the host; in the path it matches anything). Scheme
- * and host compare case-insensitively, a trailing dot on the host is ignored, the path is exact.
- */
-export const urlAllowed = (url: string, patterns: ReadonlyArray<string> | undefined): boolean => {
-  if (patterns === undefined) return true
-  const [origin, rest] = splitUrl(url)
-  return patterns.some((pattern) => {
-    const [patternOrigin, patternRest] = splitUrl(pattern)
-    const originRe = new RegExp(`^${patternOrigin.split("*").map(escapeRegex).join("[^/?#]*")}$`, "i")
-    const restRe = new RegExp(`^${patternRest.split("*").map(escapeRegex).join(".*")}$`)
-    return originRe.test(origin) && restRe.test(rest)
+/** The reasons a URL is refused before any pattern is tried: each is a way to make one URL mean two things. */
+const ambiguity = (text: string, url: WhatwgUrl | undefined): string | undefined => {
+  if (url === undefined) return "it is not a valid URL"
+  if (!SCHEMES.has(url.protocol)) return `only http and https URLs are allowed, got ${url.protocol.slice(0, -1)}`
+  // WHATWG reads "\" as "/" in http URLs; other parsers do not
+  if (text.includes("\\")) return `it holds a backslash, which parsers read differently`
+  if (/[\u0000-\u0020\u007f]/.test(text)) return "it holds whitespace or control characters"
+  if (url.username !== "" || url.password !== "") return "it holds a user name or password (user@host), which hides the real host"
+  // an encoded dot, slash or backslash can become a path separator or a ".." after the check
+  if (/%(?:2e|2f|5c)/i.test(url.pathname)) return "its path holds an encoded dot, slash or backslash (%2e, %2f, %5c)"
+  if (/%(?:25)/i.test(url.pathname)) return "its path holds an encoded percent sign (%25), which can decode twice"
+  return undefined
+}
+
+const escapeRegex = (text: string): string => text.replace(/[.+?^${}()|[\]\\/-]/g, "\\$&")
+const wildcard = (pattern: string, star: string): RegExp =>
+  new RegExp(`^${pattern.split("*").map(escapeRegex).join(star)}$`)
+
+interface CompiledPattern {
+  readonly source: string
+  readonly scheme: string
+  readonly host: RegExp
+  readonly port: string | "*"
+  readonly path: RegExp
+}
+
+const PATTERN = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)([^#]*)$/
+
+/** A pattern: `scheme://host[:port][/path]`, `*` a wildcard within the host (never across `/` or `:`) or the path. */
+const compilePattern = (pattern: string): CompiledPattern | string => {
+  const m = PATTERN.exec(pattern.trim())
+  if (m === null) return `${JSON.stringify(pattern)} is not a URL pattern; write it like "https://hooks.example.com/*"`
+  const scheme = `${m[1]!.toLowerCase()}:`
+  if (!SCHEMES.has(scheme)) return `${JSON.stringify(pattern)}: only http and https URLs can be allowed`
+  const authority = m[2]!
+  if (authority.includes("@") || authority.includes("\\")) return `${JSON.stringify(pattern)}: a pattern's host cannot hold "@" or "\\"`
+  const portMatch = /^(.*?)(?::(\d+|\*))?$/.exec(authority)!
+  let host = portMatch[1]!.toLowerCase().replace(/\.$/, "")
+  const port = portMatch[2] ?? ""
+  if (host === "") return `${JSON.stringify(pattern)} has no host`
+  if (!host.includes("*")) {
+    // the same normalisation as the URL side: IDN to punycode, IPv6 compression, 127.1 to 127.0.0.1
+    const normal = parse(`${scheme}//${host}/`)
+    if (normal === undefined) return `${JSON.stringify(pattern)}: ${JSON.stringify(host)} is not a valid host`
+    host = normal.hostname.replace(/\.$/, "")
+  }
+  let path = m[3]! === "" ? "/" : m[3]!
+  if (!path.includes("*")) {
+    const normal = parse(`${scheme}//x${path}`)
+    if (normal !== undefined) path = normal.pathname + normal.search
+  }
+  return {
+    source: pattern,
+    scheme,
+    // a host after normalisation is letters, digits, dots and hyphens (IPv6 hosts match literally)
+    host: wildcard(host, "[a-z0-9.-]*"),
+    port: port === "" ? "" : port,
+    path: wildcard(path, "[\\s\\S]*")
+  }
+}
+
+const portOf = (url: WhatwgUrl): string => (url.port === "" ? DEFAULT_PORT[url.protocol]! : url.port)
+
+/** @internal */
+export const compile = (patterns: ReadonlyArray<string>): Allowlist => {
+  const compiled: Array<CompiledPattern> = []
+  const errors: Array<{ readonly index: number; readonly message: string }> = []
+  patterns.forEach((pattern, index) => {
+    const result = compilePattern(pattern)
+    if (typeof result === "string") errors.push({ index, message: result })
+    else compiled.push(result)
   })
+  const check = (text: string): Verdict => {
+    const url = parse(text)
+    const why = ambiguity(text, url)
+    if (why !== undefined) return { _tag: "Refused", reason: `URL ${text} is refused: ${why}` }
+    const u = url!
+    const host = u.hostname.replace(/\.$/, "")
+    const rest = u.pathname + u.search
+    for (const p of compiled) {
+      if (p.scheme !== u.protocol) continue
+      if (!p.host.test(host)) continue
+      if (p.port !== "*" && (p.port === "" ? DEFAULT_PORT[p.scheme]! : p.port) !== portOf(u)) continue
+      if (!p.path.test(rest)) continue
+      return { _tag: "Allowed", url: u.href, pattern: p.source }
+    }
+    return { _tag: "Refused", reason: `URL ${text} is not allowed by allowedHttpHookUrls` }
+  }
+  return { patterns, errors, check }
 }
+
+/** Whether an http hook may call `url` (every URL when no allowlist is set). @internal */
+export const urlAllowed = (url: string, patterns: ReadonlyArray<string> | undefined): boolean =>
+  patterns === undefined || compile(patterns).check(url)._tag === "Allowed"
