@@ -248,3 +248,30 @@ describe("PermissionRule.parse", () => {
     }
   })
 })
+
+describe("PermissionRule: hostile rules and inputs", () => {
+  it("refuses a rule over 4 KiB", () => {
+    const long = `Bash(${"x".repeat(4100)})`
+    const parsed = PermissionRule.parse(long)
+    expect(parsed._tag).toBe("Failure")
+    expect(parsed._tag === "Failure" && parsed.message).toMatch(/longer than 4096/)
+    expect(PermissionRule.parse(`Bash(${"x".repeat(4000)})`)._tag).toBe("Success")
+  })
+
+  it("a rule full of wildcards matches in linear time (RE2)", () => {
+    // on a backtracking engine each of these takes far longer than the test's time-out
+    expect(check(`Edit(/${"a*".repeat(40)}b)`, "Edit", { file_path: `/${"a".repeat(4000)}` })).toBe(false)
+    expect(check(`Bash(${"a *".repeat(40)}b)`, "Bash", bash(`${"a ".repeat(5000)}`))).toBe(false)
+    expect(check(`Edit(/${"a*".repeat(40)}b)`, "Edit", { file_path: `/${"a".repeat(4000)}b` })).toBe(true)
+  })
+
+  it("a newline in a file name does not slip past **", () => {
+    expect(check("Edit(//etc/**)", "Edit", { file_path: "/etc/cron.d/x\ny" })).toBe(true)
+    expect(check("Edit(*.sh)", "Edit", { file_path: "/tmp/a\nb.sh" })).toBe(true)
+  })
+
+  it("refuses a glob that needs backtracking", () => {
+    const parsed = PermissionRule.parse("Edit(src/!(generated)/**)")
+    expect(parsed._tag === "Failure" && parsed.message).toMatch(/negated "!\(…\)" group/)
+  })
+})

@@ -1,6 +1,7 @@
 import type { MatchOptions, PermissionRule, Result } from "../PermissionRule.ts"
 import type { Dialect, SimpleCommand, Word } from "../ShellLexer.ts"
 import picomatch from "picomatch"
+import { RE2JS } from "re2js"
 import { split as splitShell } from "./shellLexer.ts"
 
 
@@ -88,7 +89,8 @@ interface TextPattern {
   /** Also matches without the final ` *` (a single trailing wildcard after a space is optional). */
   readonly optionalTail: boolean
   readonly ignoreCase: boolean
-  readonly regex: RegExp
+  /** Runs on RE2: linear time whatever the rule and the command (a rule may come from a cloned repository). */
+  readonly regex: { readonly test: (text: string) => boolean }
 }
 
 const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&")
@@ -128,7 +130,8 @@ const textPattern = (pattern: string, options: { readonly shell: boolean; readon
     tokens[tokens.length - 2] === " "
   const full = tokensSource(tokens)
   const source = optionalTail ? `(?:${full}|${tokensSource(tokens.slice(0, -2))})` : full
-  return { tokens, optionalTail, ignoreCase: options.ignoreCase, regex: new RegExp(`^${source}$`, options.ignoreCase ? "i" : "") }
+  const regex = RE2JS.compile(`^${source}$`, options.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0)
+  return { tokens, optionalTail, ignoreCase: options.ignoreCase, regex: { test: (text) => regex.test(text) } }
 }
 
 /** Whether some continuation of `prefix` matches the pattern (used for commands with expansions). */
@@ -260,6 +263,29 @@ const pathOf = (toolName: string, input: unknown, cwd: string): string | undefin
   return toolName === "Glob" || toolName === "Grep" || toolName === "LS" ? cwd : undefined
 }
 
+/**
+ * picomatch's guards against `.` and `..` segments and empty segments: no-ops for the normalised
+ * absolute paths matched here (they have neither), and the only lookarounds of its output, which
+ * RE2 cannot run.
+ */
+const NO_OP_GUARDS = ["(?!\\.{1,2}(?:\\/|$))", "(?!(?:^|\\/)\\.{1,2}(?:\\/|$))", "(?=.)"]
+
+/**
+ * A glob as an RE2 program: picomatch parses it, RE2 runs it in linear time (a backtracking
+ * engine takes seconds on `a*a*a*a*a*b` against a 200-character path). `undefined` when the glob
+ * needs backtracking (a negated extglob `!(…)`).
+ */
+const globRegex = (globs: ReadonlyArray<string>, nocase: boolean): ((path: string) => boolean) | undefined => {
+  const sources = globs.map((glob) => NO_OP_GUARDS.reduce((source, guard) => source.replaceAll(guard, ""), picomatch.makeRe(glob, GLOB_OPTIONS).source))
+  try {
+    // DOTALL: a newline in a file name must not let a path slip past "**"
+    const regex = RE2JS.compile(sources.map((s) => `(?:${s})`).join("|"), RE2JS.DOTALL | (nocase ? RE2JS.CASE_INSENSITIVE : 0))
+    return (path) => regex.test(path)
+  } catch {
+    return undefined
+  }
+}
+
 /** A path rule: its globs depend on the session's directories, so the last few compilations are kept. */
 const pathRule = (specifier: string) => {
   const cache = new Map<string, ((path: string) => boolean) | undefined>()
@@ -267,7 +293,7 @@ const pathRule = (specifier: string) => {
     const key = `${nocase}\0${options.cwd}\0${options.projectDir}\0${options.home ?? ""}`
     if (cache.has(key)) return cache.get(key)
     const globs = pathGlobs(specifier, options)
-    const test = globs === undefined ? undefined : picomatch(globs, { ...GLOB_OPTIONS, nocase })
+    const test = globs === undefined ? undefined : globRegex(globs, nocase)
     if (cache.size >= 16) cache.delete(cache.keys().next().value!)
     cache.set(key, test)
     return test
@@ -308,7 +334,7 @@ const toolCovers = (ruleTool: string): ((toolName: string) => boolean) => {
   if (ruleTool === "Read") return (t) => READ_TOOLS.includes(t)
   if (ruleTool.startsWith("mcp__")) {
     if (ruleTool.includes("*")) {
-      const regex = new RegExp(`^${ruleTool.split("*").map(escapeRegex).join(".*")}$`)
+      const regex = RE2JS.compile(`^${ruleTool.split("*").map(escapeRegex).join(".*")}$`)
       return (t) => regex.test(t)
     }
     if (ruleTool.split("__").length === 2) return (t) => t.startsWith(`${ruleTool}__`) // server-wide
@@ -340,11 +366,17 @@ const field = (input: unknown, keys: ReadonlyArray<string>): string | undefined 
 
 const fail = (message: string): Result => ({ _tag: "Failure", message })
 
+/** The longest `if` rule (4 KiB of text): longer ones are refused when settings load. */
+export const MAX_RULE_CHARS = 4096
+
 const TOOL_NAME = /^[A-Za-z][A-Za-z0-9_.-]*$/
 const MCP_NAME = /^mcp__[A-Za-z0-9_.*-]+$/
 
 /** @internal */
 export const parse = (rule: string): Result => {
+  if (rule.length > MAX_RULE_CHARS) {
+    return fail(`permission rule of ${rule.length} characters is longer than ${MAX_RULE_CHARS}; write a shorter rule (one tool and one pattern)`)
+  }
   const text = rule.trim()
   const shown = JSON.stringify(rule)
   if (text === "") {
@@ -415,6 +447,9 @@ export const parse = (rule: string): Result => {
     return make("shell", specifier, (_, input) => matchShell(pattern, dialect, field(input, ["command"])))
   }
   if (FILE_TOOLS.has(toolName)) {
+    if (globRegex(pathGlobs(specifier, { cwd: "/c", projectDir: "/p", home: "/h" }) ?? [], false) === undefined) {
+      return fail(`permission rule ${shown}: the pattern needs a backtracking matcher (a negated "!(…)" group), which is not supported; list the paths to match instead`)
+    }
     return make("path", specifier, pathRule(specifier))
   }
   if (toolName === "WebFetch") {
