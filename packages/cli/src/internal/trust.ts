@@ -31,7 +31,7 @@ export const trust = (options: TrustOptions): Effect.Effect<void, Failed> =>
       .discover({ projectDir, cwd, env: process.env, agent: Option.getOrUndefined(options.agent) })
       .filter((file) => file.scope === "project" || file.scope === "local")
       .map((file) => file.path)
-    const recorded = yield* Trust.approve(store, files).pipe(Effect.mapError((error) => new Failed({ message: error.message })))
+    const recorded = yield* Trust.approve(store, files, projectDir).pipe(Effect.mapError((error) => new Failed({ message: error.message })))
     if (recorded.length === 0) {
       yield* Console.log(`no project settings files in ${projectDir} (looked for: ${files.join(", ")})`)
       return

@@ -69,7 +69,7 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
           )
         )
         if (text !== undefined && trust !== undefined && (file.scope === "project" || file.scope === "local")) {
-          const print = yield* Trust.fingerprint(text)
+          const print = yield* Trust.fingerprintFile(file.path, text, options.projectDir)
           if (trust.approved.get(file.path) !== print) {
             files.push({ path: file.path, scope: file.scope, found: true, heldBack: true })
             warnings.push(
@@ -143,8 +143,9 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
         yield* read({ path: file, scope: "managed", required: true }, (document) => decode(document, file, "managed", undefined, events))
       }
     }
-    const envTrust = options.env["AGENT_HOOKS_REQUIRE_TRUST"]
-    if (options.requireTrust === true || envTrust === "1" || envTrust === "true" || managedRequiresTrust) {
+    const envTrust = Trust.requireTrustFromEnv(options.env["AGENT_HOOKS_REQUIRE_TRUST"])
+    if (envTrust._tag === "Failure") return yield* new SettingsError({ file: "AGENT_HOOKS_REQUIRE_TRUST", path: [], detail: envTrust.message })
+    if (options.requireTrust === true || envTrust.value || managedRequiresTrust) {
       const store = Trust.storePath(options.env, path)
       trust = { approved: store === undefined ? new Map() : yield* Trust.approved(store) }
     }
