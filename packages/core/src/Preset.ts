@@ -105,6 +105,8 @@ export interface Preset {
    * `hook_event_name`, `session_id` and `cwd` filled in.
    */
   readonly dispatch?: ((event: string, input: Readonly<Record<string, unknown>>, context: DispatchContext) => DispatchAdditions) | undefined
+  /** Folders besides `<project>/.agent-hooks/logs` where this dialect's project files may keep their log (Wingman's `.wingman`). */
+  readonly logFolders?: ((context: PresetContext) => ReadonlyArray<string>) | undefined
 }
 
 /**

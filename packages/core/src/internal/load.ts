@@ -6,6 +6,7 @@ import { Effect, FileSystem, Path } from "effect"
 import { SettingsError } from "../HookError.ts"
 import type { Preset, PresetContext, PresetFile } from "../Preset.ts"
 import type { DecodedSettings, HookEntry, LoadedSettings, LoadOptions, SettingsFile } from "../Settings.ts"
+import * as LogPath from "../LogPath.ts"
 import * as Trust from "../Trust.ts"
 import { agentHooks } from "./preset.ts"
 import * as PosixPath from "./posixPath.ts"
@@ -111,7 +112,12 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
         }
         if (decoded.sequential !== undefined) sequential = decoded.sequential
         if (decoded.dedupe !== undefined) dedupe = decoded.dedupe
-        if (decoded.executionLog !== undefined) executionLog = decoded.executionLog
+        if (decoded.executionLog !== undefined) {
+          // one rule for every log path: a file that may come from a cloned repository logs only inside the project's log folder
+          const log = LogPath.check(decoded.executionLog, { scope: file.scope, file: file.path, key: "executionLog", projectDir: options.projectDir, extraRoots: preset.logFolders?.(context) })
+          if (log._tag === "Allowed") executionLog = log.path
+          else warnings.push(log.message)
+        }
         if (decoded.inputDefaults !== undefined) inputDefaults = { ...inputDefaults, ...decoded.inputDefaults }
         if (decoded.auditLog !== undefined) {
           if (file.scope === "managed") managedAuditLog = decoded.auditLog

@@ -3,9 +3,10 @@
  * run), the overflow files (the full text of messages the classification cut) and the audit trail.
  * A sink that fails warns; it never changes the outcome's decision.
  */
-import { Effect } from "effect"
-import type { FileSystem, Path } from "effect"
+import { Effect, FileSystem } from "effect"
+import type { Path } from "effect"
 import type { AuditError, Writer as AuditWriter } from "../Audit.ts"
+import * as LogPath from "../LogPath.ts"
 import type { HookResult, Outcome } from "../Outcome.ts"
 import type { PlannedHook } from "../Plan.ts"
 import type { Overflow } from "./classify.ts"
@@ -45,9 +46,14 @@ export const executionLog = (
   )
   // Append; only when that fails (no folder yet) make the folder and append again.
   const append = sink.fs.writeFileString(file, `${lines.join("\n")}\n`, { flag: "a" })
-  return append.pipe(
+  const write = append.pipe(
     Effect.catch(() => Effect.andThen(sink.fs.makeDirectory(sink.path.dirname(file), { recursive: true }), append)),
     Effect.catch((error) => Effect.sync(() => sink.onWarning?.(`cannot write the execution log ${file}: ${error.message}`)))
+  )
+  // no symbolic link may lead a project's log out of its .agent-hooks/logs folder
+  return LogPath.guard(file).pipe(
+    Effect.provideService(FileSystem.FileSystem, sink.fs),
+    Effect.flatMap((escape) => escape === undefined ? write : Effect.sync(() => sink.onWarning?.(escape)))
   )
 }
 

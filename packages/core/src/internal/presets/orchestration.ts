@@ -210,5 +210,7 @@ export const orchestration: Preset = {
   discover: (context) => claude.discover(context),
   decode,
   events,
-  projectDirEnv: []
+  projectDirEnv: [],
+  // the HookLogger's own folder, where its default log lives
+  logFolders: (context) => nonEmpty(context.env["HOME"]) ? [join(context.env["HOME"], ".config", "claude", "logs")] : []
 }

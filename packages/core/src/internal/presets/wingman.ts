@@ -122,5 +122,6 @@ export const wingman: Preset = {
   },
   decode,
   events,
-  projectDirEnv: []
+  projectDirEnv: [],
+  logFolders: (context) => [join(context.projectDir, ".wingman")]
 }

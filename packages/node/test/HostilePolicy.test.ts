@@ -1,0 +1,84 @@
+/**
+ * Hostile-input suite, policy: what a project settings file (which may come from a cloned
+ * repository) cannot do. Real engines, real files.
+ */
+import { afterEach, describe, expect, it } from "vitest"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { createHookEngine } from "@agent-hooks/node"
+
+const cleanups: Array<() => Promise<void> | void> = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+const tempDir = () => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-policy-")))
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
+/** A project whose .agent-hooks/settings.json logs to `executionLog`, and an engine on it. */
+const projectLogging = async (executionLog: string, prepare: (dir: string) => void = () => {}) => {
+  const dir = tempDir()
+  const home = tempDir()
+  mkdirSync(join(dir, ".agent-hooks"))
+  prepare(dir)
+  writeFileSync(join(dir, ".agent-hooks", "settings.json"), JSON.stringify({ executionLog, hooks: { Stop: [{ hooks: [{ type: "command", command: "true" }] }] } }))
+  const warnings: Array<string> = []
+  const engine = await createHookEngine({ projectDir: dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home }, onWarning: (w) => warnings.push(w) })
+  cleanups.push(() => engine.close())
+  await engine.dispatch("Stop", {})
+  return { dir, home, warnings, engine }
+}
+
+describe("log paths from a project file", () => {
+  it.each([
+    ["../../victim/.bashrc"],
+    ["/tmp/agent-hooks-policy-absolute.log"],
+    [".agent-hooks/logs/../../escape.log"],
+    ["logs/../../../x.log"]
+  ])("%j is refused with a warning naming the file, and nothing is written", async (log) => {
+    const { dir, warnings, engine } = await projectLogging(log)
+    expect(engine.settings.executionLog).toBeUndefined()
+    expect(warnings.join("\n")).toContain(`${join(dir, ".agent-hooks", "settings.json")} at executionLog: a project settings file may only log inside ${join(dir, ".agent-hooks", "logs")}/`)
+    expect(existsSync("/tmp/agent-hooks-policy-absolute.log")).toBe(false)
+    expect(existsSync(join(dir, "..", "escape.log"))).toBe(false)
+  })
+
+  it("a path inside <project>/.agent-hooks/logs/ is written, its folder created", async () => {
+    const { dir, warnings } = await projectLogging("logs/hooks.jsonl")
+    expect(warnings).toEqual([])
+    const [entry] = readFileSync(join(dir, ".agent-hooks", "logs", "hooks.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line))
+    expect(entry).toMatchObject({ event: "Stop", command: "true", exitCode: 0 })
+  })
+
+  it("a symbolic link out of the log folder: nothing is written there, and a warning says why", async () => {
+    const outside = tempDir()
+    const { dir, warnings } = await projectLogging("logs/hooks.jsonl", (dir) => symlinkSync(outside, join(dir, ".agent-hooks", "logs")))
+    expect(existsSync(join(outside, "hooks.jsonl"))).toBe(false)
+    expect(warnings.join("\n")).toContain(`${join(dir, ".agent-hooks", "logs")} is a symbolic link to ${outside}`)
+  })
+
+  it("a log file that is a symbolic link to a file elsewhere is not appended to", async () => {
+    const outside = tempDir()
+    writeFileSync(join(outside, ".bashrc"), "# mine\n")
+    const { warnings } = await projectLogging("logs/hooks.jsonl", (dir) => {
+      mkdirSync(join(dir, ".agent-hooks", "logs"))
+      symlinkSync(join(outside, ".bashrc"), join(dir, ".agent-hooks", "logs", "hooks.jsonl"))
+    })
+    expect(readFileSync(join(outside, ".bashrc"), "utf8")).toBe("# mine\n")
+    expect(warnings.join("\n")).toMatch(/is a symbolic link to .*\.bashrc/)
+  })
+
+  it("the user's own settings may log anywhere", async () => {
+    const dir = tempDir()
+    const elsewhere = tempDir()
+    const file = join(dir, "user-settings.json")
+    writeFileSync(file, JSON.stringify({ executionLog: join(elsewhere, "all.jsonl"), hooks: { Stop: [{ hooks: [{ type: "command", command: "true" }] }] } }))
+    const engine = await createHookEngine({ settings: [file], projectDir: dir })
+    cleanups.push(() => engine.close())
+    await engine.dispatch("Stop", {})
+    expect(readFileSync(join(elsewhere, "all.jsonl"), "utf8")).toContain(`"event":"Stop"`)
+  })
+})
