@@ -90,7 +90,7 @@ const callbackEntries = (options: EngineOptions): Record<string, Array<HookEntry
   const out: Record<string, Array<HookEntry>> = {}
   for (const [event, groups] of Object.entries(options.hooks ?? {})) {
     groups.forEach((group, groupIndex) => {
-      const matcher = Matcher.compile(group.matcher, event).matcher
+      const matcher = Matcher.compile(group.matcher, event, "trusted").matcher // engine options are the host's own
       group.hooks.forEach((callback, index) => {
         ;(out[event] ??= []).push({
           event,

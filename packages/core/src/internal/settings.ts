@@ -2,6 +2,7 @@ import { Effect, Exit, Predicate, Schema, SchemaIssue } from "effect"
 import { formatPath, SettingsError } from "../HookError.ts"
 import * as HookEvent from "../HookEvent.ts"
 import * as Matcher from "../Matcher.ts"
+import * as Placeholder from "../Placeholder.ts"
 import type { DecodedSettings, Handler, HookEntry, SettingsScope } from "../Settings.ts"
 import * as HandlerSchema from "./handlerSchema.ts"
 import * as PosixPath from "./posixPath.ts"
@@ -94,6 +95,14 @@ const decodeHandler = (
         Math.round(decoded.timeout / 60)
       } minutes); milliseconds? For ${decoded.timeout} ms write ${decoded.timeout / 1000}`
     )
+  }
+  if (decoded.type === "command" && decoded.args === undefined && decoded.shell !== "powershell") {
+    // a placeholder that cannot be quoted safely is refused here rather than guessed at run time
+    const issues = Placeholder.checkShell(decoded.command, decoded.shell === "bash" ? "bash" : "sh")
+    if (issues.length > 0) {
+      warnings.push(`${where} at ${formatPath([...path, "command"])}: ${issues.map((i) => `${i.message} (at character ${i.index})`).join("; ")}; handler skipped`)
+      return undefined
+    }
   }
   // A module's path is resolved against its settings file's folder when the settings load.
   return decoded.type === "module"

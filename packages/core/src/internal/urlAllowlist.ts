@@ -113,7 +113,3 @@ export const compile = (patterns: ReadonlyArray<string>): Allowlist => {
   }
   return { patterns, errors, check }
 }
-
-/** Whether an http hook may call `url` (every URL when no allowlist is set). @internal */
-export const urlAllowed = (url: string, patterns: ReadonlyArray<string> | undefined): boolean =>
-  patterns === undefined || compile(patterns).check(url)._tag === "Allowed"

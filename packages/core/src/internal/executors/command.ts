@@ -54,6 +54,10 @@ export const asRun = (handler: CommandHandler, ctx: ExecContext): string => {
 /** @internal */
 export const command = (handler: CommandHandler, ctx: ExecContext): Effect.Effect<Executed, never, ProcessSpawner> => {
   const values = placeholderValues(ctx)
+  // a value too large for one argument travels in a file the command reads (the spawner writes it)
+  const shellForm = handler.args !== undefined || handler.shell === "powershell"
+    ? { command: "", files: [] }
+    : Placeholder.expandShellCommand(handler.command, values, handler.shell === "bash" ? "bash" : "sh")
   const [file, args] = handler.args !== undefined
     ? [Placeholder.expandText(handler.command, values), Placeholder.expandArgs(handler.args, values)] as const
     : handler.shell === "powershell"
@@ -61,11 +65,11 @@ export const command = (handler: CommandHandler, ctx: ExecContext): Effect.Effec
     ? ["pwsh", ["-NoProfile", "-NonInteractive", "-Command", handler.command.replace(POWERSHELL_PLACEHOLDERS, "$${env:$1}")]] as const
     : handler.shell === "bash"
     // --norc: bash reads ~/.bashrc when stdin is a socket (as spawn pipes are on some runtimes).
-    ? ["bash", ["--norc", "--noprofile", "-c", Placeholder.expandShell(handler.command, values)]] as const
-    : ["/bin/sh", ["-c", Placeholder.expandShell(handler.command, values)]] as const
+    ? ["bash", ["--norc", "--noprofile", "-c", shellForm.command]] as const
+    : ["/bin/sh", ["-c", shellForm.command]] as const
   return Effect.map(
     HookRunner.run(
-      { file, args, cwd: ctx.cwd, env: handlerEnv(handler, ctx), stdin: ctx.stdin, maxOutputBytes: MAX_OUTPUT_BYTES },
+      { file, args, cwd: ctx.cwd, env: handlerEnv(handler, ctx), stdin: ctx.stdin, maxOutputBytes: MAX_OUTPUT_BYTES, files: shellForm.files },
       Duration.millis(ctx.timeout * 1000),
       // A payload cwd that does not exist falls back to the project directory (with a warning).
       { ...HookRunner.defaultOptions, projectDir: ctx.projectDir }

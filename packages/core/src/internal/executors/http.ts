@@ -2,7 +2,7 @@
 import type { Effect } from "effect"
 import type { FetchLike } from "../../HookEngine.ts"
 import type { HttpHandler } from "../../Settings.ts"
-import { urlAllowed } from "../urlAllowlist.ts"
+import { compile } from "../urlAllowlist.ts"
 import type { ExecContext, Executed } from "./context.ts"
 import { failed, inProcess } from "./context.ts"
 
@@ -16,7 +16,8 @@ export interface HttpCapabilities {
 
 /** @internal */
 export const http = (handler: HttpHandler, ctx: ExecContext, caps: HttpCapabilities): Effect.Effect<Executed> => {
-  if (!urlAllowed(handler.url, caps.allowedHttpHookUrls)) return failed(`URL ${handler.url} is not allowed by allowedHttpHookUrls`)
+  const verdict = caps.allowedHttpHookUrls === undefined ? undefined : compile(caps.allowedHttpHookUrls).check(handler.url)
+  if (verdict?._tag === "Refused") return failed(verdict.reason)
   const fetchImpl = caps.fetch
   if (fetchImpl === undefined) return failed("no fetch available for http hooks")
   const outer = caps.httpHookAllowedEnvVars
