@@ -21,9 +21,10 @@
  *   `git status` but not `gitk` (the space is a word boundary). Without the space, `Bash(ls*)`
  *   also matches `lsof`.
  * - Legacy `prefix:*` (only at the end) equals `prefix *`: `Bash(git push:*)` = `Bash(git push *)`.
- * - The command is split into simple commands on `&&`, `||`, `;`, `|`, `|&`, `&`, newlines and
- *   subshell parentheses, honouring single quotes, double quotes, `$'…'`, backslash escapes, comments
- *   and here-documents; commands inside `$(…)`, backticks and `<(…)` are checked too. The rule
+ * - The command is split into simple commands by the engine's one shell lexer (`ShellLexer`) on
+ *   `&&`, `||`, `;`, `|`, `|&`, `&`, newlines, subshell parentheses and `case` clauses, honouring
+ *   single quotes, double quotes, `$'…'`, backslash escapes, comments and here-documents; commands
+ *   inside `$(…)`, backticks and `<(…)` are checked too. The rule
  *   matches if ANY simple command matches (or the whole command text does).
  * - Each simple command is compared after removing leading `VAR=val` assignments, redirections
  *   (`> out`, `2>&1`, `<<EOF`), shell keywords (`if`, `then`, `do`, `!`, `{`, …), and is compared
@@ -34,8 +35,7 @@
  *   rule matches if the literal words before it could start a matching command (`git $SUB origin`
  *   matches `Bash(git push *)`, `ls $HOME` does not). A command name that is itself an expansion
  *   (`$TOOL push`) matches every shell pattern.
- * - Fail-open on parse errors: unbalanced quotes, unterminated `$(` or backticks, a stray `)`
- *   (also `case … in x)` patterns, which this splitter does not model) → matches.
+ * - Fail-open on parse errors: unbalanced quotes, unterminated `$(` or backticks, a stray `)` → matches.
  * - Bash matching is case-sensitive. PowerShell matching is case-insensitive (cmdlets are); its
  *   splitter knows `'…'` (with `''`), `"…"`, the backtick escape, `$(…)`, `{…}` script blocks,
  *   here-strings and `<#…#>` comments; aliases (`rm` for `Remove-Item`) are not resolved.
@@ -45,8 +45,10 @@
  * `tool_input.file_path`, else `notebook_path`, else `path` (for `Glob`/`Grep`/`LS` without a path:
  * the `cwd`). As in Claude Code, an `Edit(…)` rule also covers `Write`, `MultiEdit` and
  * `NotebookEdit`, and a `Read(…)` rule also covers `Glob`, `Grep` and `LS`.
- * - `**` crosses directories (`a/**\/b` also matches `a/b`), `*` and `?` do not, `[a-z]`, `[!x]` and
- *   `{ts,tsx}` work, `\x` is a literal `x`.
+ * - Globs are parsed by `picomatch`: `**` crosses directories (`a/**\/b` also matches `a/b`), `*` and
+ *   `?` do not, `[a-z]`, `[!x]` and `{ts,tsx}` work, `\x` is a literal `x`; `**` also crosses a
+ *   newline in a file name. A negated extglob `!(…)` is refused by {@link parse} (it needs a
+ *   backtracking matcher).
  * - `//abs/**`: absolute path (`/abs/**`).
  * - `~/x/**`: under `home` (when `home` is not given the rule cannot be judged → matches).
  * - `/x/**`: Claude Code reads this as relative to the project root (`<projectDir>/x/**`). Because
@@ -130,7 +132,10 @@ export type Result =
 /**
  * Parses one permission rule (`Bash(git push *)`, `Edit(src/**)`, `mcp__srv__tool`, …).
  *
- * Rejected, with a message: an empty rule, a bare `*`, two rules joined with `&&`/`||`, unbalanced
+ * Wildcards and globs run on RE2 (`re2js`), in time linear in the command or path whatever the rule:
+ * a rule may come from a cloned repository, and must not be able to hang a dispatch.
+ *
+ * Rejected, with a message: a rule longer than 4096 characters, an empty rule, a bare `*`, two rules joined with `&&`/`||`, unbalanced
  * parentheses or text after `)`, empty parentheses, an invalid tool name, a known tool written in
  * the wrong case (`bash(…)`), `:*` anywhere but at the end, and a `WebFetch` specifier other than
  * `domain:<host>`.

@@ -98,7 +98,11 @@ describe("PermissionRule: Bash", () => {
     ["Bash(git push *)", "echo \"unterminated", true],
     ["Bash(git push *)", "echo $(git status", true],
     ["Bash(git push *)", "echo `date", true],
-    ["Bash(git push *)", "echo )", true]
+    ["Bash(git push *)", "echo )", true],
+    // case clauses are parsed (they used to be unparsable, hence fail-open)
+    ["Bash(git push *)", "case $b in main) git push;; *) echo no;; esac", true],
+    ["Bash(git push *)", "case $b in main) echo yes;; (x|y) ls;; esac", false],
+    ["Bash(git push *)", "echo \"$(echo case)\" ) git push", true] // a stray ")": unparsable, fail-open
   ])("%s ~ %j → %s", (rule, command, expected) => {
     expect(check(rule, "Bash", bash(command))).toBe(expected)
   })
