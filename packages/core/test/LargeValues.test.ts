@@ -1,0 +1,58 @@
+/**
+ * Hostile-input suite, payload size: a value too large for one argument or environment string
+ * (Linux: 128 KiB each) must not make a hook fail to start. What the engine asks the spawner for
+ * (the spawners write the `files`).
+ */
+import { describe, expect, it } from "vitest"
+import { Effect, FileSystem, Layer, Path } from "effect"
+import { PlatformError, SystemError } from "effect/PlatformError"
+import { HookEngine, ProcessSpawner } from "@agent-hooks/core"
+import * as Placeholder from "@agent-hooks/core/Placeholder"
+
+const settingsFile = "/p/hooks.json"
+
+/** Dispatches one PreToolUse with `command` as the tool input, and returns the spawn requests. */
+const requestsFor = (hooks: ReadonlyArray<object>, command: string) =>
+  Effect.runPromise(
+    Effect.gen(function*() {
+      const requests: Array<ProcessSpawner.ProcessRequest> = []
+      const output = { stdout: "", stderr: "", stdoutTruncated: false, stderrTruncated: false }
+      const spawner = Layer.succeed(ProcessSpawner.ProcessSpawner, {
+        capabilities: { runtime: "recording", processGroups: true },
+        spawn: (request) =>
+          Effect.sync(() => {
+            requests.push(request)
+            return { pid: 1, exited: Effect.succeed({ exitCode: 0, signal: null }), output: Effect.succeed(output), outputSoFar: () => output, kill: () => Effect.void }
+          })
+      })
+      const files = FileSystem.layerNoop({
+        readFileString: (path) =>
+          path === settingsFile
+            ? Effect.succeed(JSON.stringify({ hooks: { PreToolUse: [{ hooks }] } }))
+            : Effect.fail(new PlatformError(new SystemError({ _tag: "NotFound", module: "FileSystem", method: "readFileString", pathOrDescriptor: path })))
+      })
+      const engine = yield* HookEngine.make({ settings: [settingsFile], projectDir: "/p", cwd: "/p", env: { PATH: "/usr/bin:/bin" } }).pipe(
+        Effect.provide(Layer.mergeAll(spawner, files, Path.layer))
+      )
+      yield* engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command } })
+      return requests
+    }).pipe(Effect.scoped)
+  )
+
+describe("values too large for one argument or environment string", () => {
+  const big = `${"x".repeat(140_000)}; rm -rf / #\n`
+
+  it("shell form: the command fits in one argument, the value travels in a file", async () => {
+    const [request] = await requestsFor([{ type: "command", command: "guard ${tool_input.command}" }], big)
+    const script = request!.args[request!.args.length - 1]!
+    expect(Buffer.byteLength(script)).toBeLessThanOrEqual(Placeholder.MAX_ARGUMENT_BYTES)
+    expect(script).toContain(`guard "\${__agent_hooks_value_1}"`)
+    expect(request!.files).toEqual([{ env: "AGENT_HOOKS_VALUE_1", content: big }])
+  })
+
+  it("small values: no files", async () => {
+    const [request] = await requestsFor([{ type: "command", command: "guard ${tool_input.command}" }], "ls")
+    expect(request!.args[request!.args.length - 1]).toBe("guard 'ls'")
+    expect(request!.files).toEqual([])
+  })
+})
