@@ -162,16 +162,23 @@ interface Case {
   readonly expected: string
 }
 
-/** Runs the cases as one script on stdin, each in a subshell, outputs separated by NUL. */
+let scripts = 0
+
+/**
+ * Runs the cases as one script file, each in a subshell, outputs separated by NUL. (A file, not
+ * stdin: with a large script on stdin and a large output Deno's spawnSync can deadlock.)
+ */
 const runBatch = (shell: { readonly name: ShellName; readonly path: string }, cases: ReadonlyArray<Case>) => {
   const script = cases.map((c) => `( ${c.expanded}\n)\nprintf '\\000'\n`).join("")
-  const result = spawnSync(shell.path, ["-s"], {
-    input: script,
-    stdio: ["pipe", "pipe", "pipe"],
+  const file = join(dir, `batch-${scripts++}.sh`)
+  writeFileSync(file, script)
+  const result = spawnSync(shell.path, [file], {
+    stdio: ["ignore", "pipe", "pipe"],
     env: { PATH: "/usr/bin:/bin", HOME: "/nonexistent", LC_ALL: "C.UTF-8" },
     maxBuffer: 256 * 1024 * 1024,
     timeout: 60_000
   })
+  rmSync(file, { force: true })
   const outputs = result.stdout.toString("utf8").split("\0").slice(0, -1)
   return { outputs, stderr: result.stderr.toString("utf8"), status: result.status }
 }
