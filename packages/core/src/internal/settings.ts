@@ -100,7 +100,7 @@ const decodeHandler = (
     // a placeholder that cannot be quoted safely is refused here rather than guessed at run time
     const issues = Placeholder.checkShell(decoded.command, decoded.shell === "bash" ? "bash" : "sh")
     if (issues.length > 0) {
-      warnings.push(`${where} at ${formatPath([...path, "command"])}: ${issues.map((i) => `${i.message} (at character ${i.index})`).join("; ")}; handler skipped`)
+      problems.drop(`${where} at ${formatPath([...path, "command"])}: ${issues.map((i) => `${i.message} (at character ${i.index})`).join("; ")}; handler skipped`)
       return undefined
     }
   }
