@@ -6,7 +6,8 @@
 import { describe, expect, it } from "vitest"
 import { Effect, FileSystem, Layer, Path } from "effect"
 import { PlatformError, SystemError } from "effect/PlatformError"
-import { HookEngine, ProcessSpawner } from "@agent-hooks/core"
+import { HookEngine } from "@agent-hooks/core"
+import * as ScriptedProcessSpawner from "@agent-hooks/test-utils/ScriptedProcessSpawner"
 import * as Placeholder from "@agent-hooks/core/Placeholder"
 
 const settingsFile = "/p/hooks.json"
@@ -15,16 +16,7 @@ const settingsFile = "/p/hooks.json"
 const requestsFor = (hooks: ReadonlyArray<object>, command: string) =>
   Effect.runPromise(
     Effect.gen(function*() {
-      const requests: Array<ProcessSpawner.ProcessRequest> = []
-      const output = { stdout: "", stderr: "", stdoutTruncated: false, stderrTruncated: false }
-      const spawner = Layer.succeed(ProcessSpawner.ProcessSpawner, {
-        capabilities: { runtime: "recording", processGroups: true },
-        spawn: (request) =>
-          Effect.sync(() => {
-            requests.push(request)
-            return { pid: 1, exited: Effect.succeed({ exitCode: 0, signal: null }), output: Effect.succeed(output), outputSoFar: () => output, kill: () => Effect.void }
-          })
-      })
+      const spawner = ScriptedProcessSpawner.layer(() => ({}))
       const files = FileSystem.layerNoop({
         readFileString: (path) =>
           path === settingsFile
@@ -35,7 +27,7 @@ const requestsFor = (hooks: ReadonlyArray<object>, command: string) =>
         Effect.provide(Layer.mergeAll(spawner, files, Path.layer))
       )
       yield* engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command } })
-      return requests
+      return spawner.requests
     }).pipe(Effect.scoped)
   )
 
