@@ -26,6 +26,14 @@ const pagesIn = (folder: string): Array<string> =>
 
 const eventItems: Array<DefaultTheme.SidebarItem> = pagesIn("events").map((name) => ({ text: name, link: `/events/${name}` }))
 
+const recipeTitles: Record<string, string> = {
+  "format-after-edit": "Format after edit",
+  "block-dangerous-commands": "Block dangerous commands",
+  "audit-log": "Audit log",
+  "tests-on-stop": "Tests on Stop",
+  "ci-webhook": "CI webhook"
+}
+
 const sidebar: DefaultTheme.Sidebar = [
   {
     text: "Getting started",
@@ -89,7 +97,10 @@ const sidebar: DefaultTheme.Sidebar = [
   },
   {
     text: "Recipes",
-    items: pagesIn("recipes").map((name) => ({ text: recipeTitles[name] ?? name, link: `/recipes/${name}` }))
+    items: [...Object.keys(recipeTitles).filter((n) => pagesIn("recipes").includes(n)), ...pagesIn("recipes").filter((n) => !(n in recipeTitles))].map((name) => ({
+      text: recipeTitles[name] ?? name,
+      link: `/recipes/${name}`
+    }))
   },
   {
     text: "Performance and reliability",
@@ -112,14 +123,6 @@ const sidebar: DefaultTheme.Sidebar = [
     ]
   }
 ]
-
-const recipeTitles: Record<string, string> = {
-  "format-after-edit": "Format after edit",
-  "block-dangerous-commands": "Block dangerous commands",
-  "audit-log": "Audit log",
-  "tests-on-stop": "Tests on Stop",
-  "ci-webhook": "CI webhook"
-}
 
 /**
  * Links that leave `docs/` point into the repository (examples, packages): they must exist, and
@@ -188,9 +191,10 @@ export default defineConfig({
   title: "agent-hooks",
   description: "Lifecycle hooks for AI agents: Claude Code's hooks protocol on Node, Bun and Deno, for any host.",
   lang: "en",
+  head: [["link", { rel: "icon", type: "image/svg+xml", href: "/favicon.svg" }]],
   cleanUrls: false,
   // The guide's index stays docs/README.md (readable on a code host); on the site it is the start page.
-  rewrites: { "README.md": "index.md" },
+  rewrites: { "README.md": "index.md", "presets/README.md": "presets/index.md" },
   srcExclude: ["**/node_modules/**", "test/**", "scripts/**"],
   lastUpdated: false,
   markdown: {

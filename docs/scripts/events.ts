@@ -179,7 +179,7 @@ export const renderEventPage = (spec: Spec, prose: string | undefined): string =
     "",
     "## At a glance",
     "",
-    "| | |",
+    "| Property | " + name + " |",
     "| --- | --- |",
     `| Matcher field | ${spec.matcherField === undefined ? "none: every group runs (a `matcher` is ignored)" : `\`${spec.matcherField}\` (see [Matchers](../matchers.md))`} |`,
     `| Can block | ${blockingText[spec.blocking]} |`,

@@ -1,0 +1,1 @@
+export const reference = async (): Promise<number> => 0
