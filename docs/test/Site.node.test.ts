@@ -76,6 +76,8 @@ describe.skipIf(chromium === undefined)(
 
     beforeAll(async () => {
       if (!existsSync(join(distDir, "index.html"))) {
+        const generated = spawnSync(process.execPath, [join(docsDir, "scripts", "generate.ts")], { encoding: "utf8", stdio: "pipe" })
+        if (generated.status !== 0) throw new Error(`docs/scripts/generate.ts failed:\n${generated.stderr}`)
         const built = spawnSync(process.execPath, [join(docsDir, "node_modules", "vitepress", "bin", "vitepress.js"), "build", docsDir], {
           encoding: "utf8",
           stdio: "pipe"
@@ -90,7 +92,7 @@ describe.skipIf(chromium === undefined)(
         headless: true,
         args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"]
       })
-    }, 120_000)
+    }, 240_000)
 
     afterAll(async () => {
       await browser?.close()
