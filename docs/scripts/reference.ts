@@ -11,7 +11,7 @@
 import { rmSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { Application } from "typedoc"
+import { Application, type TypeDocOptions } from "typedoc"
 
 const docsDir = join(dirname(fileURLToPath(import.meta.url)), "..")
 
@@ -20,7 +20,8 @@ const packages = ["core", "node", "bun", "langchain-adapter", "cli"] as const
 export const reference = async (): Promise<number> => {
   const out = join(docsDir, "reference")
   rmSync(out, { recursive: true, force: true })
-  const app = await Application.bootstrapWithPlugins({
+  // typedoc-plugin-markdown's options (entryFileName, outputFileStrategy...) are not in TypeDoc's own types.
+  const options: Record<string, unknown> = {
     // One module per package, named after the package (@agent-hooks/core ...), read from src/.
     entryPointStrategy: "packages",
     entryPoints: packages.map((p) => join(docsDir, "..", "packages", p)),
@@ -35,13 +36,13 @@ export const reference = async (): Promise<number> => {
     disableSources: true,
     // The markdown plugin's options: a page per module, links that VitePress resolves.
     entryFileName: "index.md",
-    // @ts-expect-error: an option of typedoc-plugin-markdown, unknown to TypeDoc's own types
     outputFileStrategy: "modules",
     hidePageHeader: true,
     useCodeBlocks: true,
     skipErrorChecking: true,
     logLevel: "Warn"
-  })
+  }
+  const app = await Application.bootstrapWithPlugins(options as Partial<TypeDocOptions>)
   const project = await app.convert()
   if (project === undefined) {
     process.stderr.write("docs: TypeDoc could not read the packages' sources (see above)\n")
