@@ -10,7 +10,7 @@
  * - The sidebar is by task. The event pages (`events/<Event>.md`) are listed from the folder, so
  *   a page generated for a new catalog event appears without editing this file.
  */
-import { existsSync, readdirSync } from "node:fs"
+import { existsSync, readFileSync, readdirSync } from "node:fs"
 import { dirname, relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { defineConfig, type DefaultTheme } from "vitepress"
@@ -23,6 +23,12 @@ const pagesIn = (folder: string): Array<string> =>
     .filter((f) => f.endsWith(".md") && f !== "index.md" && f !== "README.md")
     .map((f) => f.slice(0, -3))
     .sort()
+
+/** The text of a page's first `# ` heading (its file name when it has none). */
+const titleOf = (page: string): string => {
+  const heading = readFileSync(resolve(docsDir, page), "utf8").split("\n").find((l) => l.startsWith("# "))
+  return heading === undefined ? page.replace(/^.*\/|\.md$/g, "") : heading.slice(2).replace(/`/g, "").split(":")[0]!.trim()
+}
 
 const eventItems: Array<DefaultTheme.SidebarItem> = pagesIn("events").map((name) => ({ text: name, link: `/events/${name}` }))
 
@@ -109,9 +115,8 @@ const sidebar: DefaultTheme.Sidebar = [
       { text: "Reliability", link: "/reliability" },
       { text: "Runtimes", link: "/runtimes" },
       { text: "Telemetry", link: "/telemetry" },
-      { text: "Spawn cost", link: "/benchmarks/spawn" },
-      { text: "Module hooks", link: "/benchmarks/module-hooks" },
-      { text: "LangChain overhead", link: "/benchmarks/langchain-overhead" }
+      // Every measurement page in benchmarks/, titled by its first heading.
+      ...pagesIn("benchmarks").map((name) => ({ text: titleOf(`benchmarks/${name}.md`), link: `/benchmarks/${name}` }))
     ]
   },
   {
