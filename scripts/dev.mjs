@@ -529,7 +529,7 @@ const vitepressJs = () => join(ROOT, "docs", "node_modules", "vitepress", "bin",
 
 /** Regenerates the generated pages (events, API reference), then builds the site (dead links fail it). */
 async function docsBuild() {
-  log("building the documentation site (docs/, vitepress build) ...")
+  log("building the documentation site (docs/): the API reference with TypeDoc, then vitepress build ...")
   const started = Date.now()
   const gen = await run(node24(), [join(ROOT, "docs", "scripts", "generate.ts")])
   if (!ok(gen)) {
@@ -544,8 +544,13 @@ async function docsBuild() {
 
 async function docsDev(args) {
   await bootstrap()
-  const gen = await run(node24(), [join(ROOT, "docs", "scripts", "generate.ts")])
-  if (!ok(gen)) return 1
+  // The API reference takes a while to generate: the dev server reuses it when it exists
+  // (docs:build always regenerates it).
+  if (!existsSync(join(ROOT, "docs", "reference", "index.md"))) {
+    log("generating the API reference (TypeDoc; half a minute or more) ...")
+    const gen = await run(node24(), [join(ROOT, "docs", "scripts", "generate.ts")])
+    if (!ok(gen)) return 1
+  }
   const r = await run(node24(), [vitepressJs(), "dev", "docs", ...(args[0] === "--" ? args.slice(1) : args)], {
     stdin: "inherit",
     detached: false
