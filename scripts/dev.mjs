@@ -11,11 +11,13 @@
 // Children run with .tools/node_modules/.bin first on PATH.
 //
 // Commands:
-//   build                 tsc -b (project references), chmod +x packages/cli/dist/bin.js
+//   build                 tsc -b (project references), chmod +x packages/cli/dist/bin.js, the CLI bundle
+//                         (scripts/bundle-cli.mjs: packages/cli/dist/agent-hooks.mjs)
 //   typecheck             tsc -b, then tsc -p tsconfig.test.json (tests and examples)
 //   demo [args]           build, then node examples/demo.ts [args] and examples/langchain/agent.ts on Node 24
 //   bench [files]         build, then each bench/*.ts (default: all) on Node 24
-//   test [-- vitest args] build + typecheck, then the vitest lanes node, bun, deno in sequence.
+//   test [-- vitest args] build + typecheck, then the vitest lanes node, bun, deno in sequence,
+//                         then the pack step (scripts/pack-check.mjs) when no vitest args are given.
 //                         AGENT_HOOKS_LANES=node,bun runs a subset. The last line of output is
 //                         `N passed, N failed` over all lanes (typecheck failure counts as 1).
 //   changeset [args]      the changesets CLI on Node 24 (`npm run changeset`, `pnpm changeset status`)
@@ -26,7 +28,7 @@
 //   docs:dev [args]       the documentation site's dev server (vitepress dev docs)
 //   bootstrap             only the bootstrap
 //
-// Environment: AGENT_HOOKS_LANES (test lanes, default node,bun,deno),
+// Environment: AGENT_HOOKS_LANES (test lanes and steps, default node,bun,deno,pack),
 //              AGENT_HOOKS_LANE_TIMEOUT_MIN (minutes before a lane is killed, default 25).
 
 import { spawn } from "node:child_process"
@@ -45,6 +47,10 @@ const TOOLS_STAMP = join(TOOLS, ".installed")
 const WS_STAMP = join(ROOT, "node_modules", ".agent-hooks-stamp")
 const TOOL_BINS = ["node", "pnpm", "bun", "deno"]
 const LANES = ["node", "bun", "deno"]
+// Steps that are not vitest lanes: "pack" (scripts/pack-check.mjs: pack, publint, attw, install
+// the tarballs into an empty folder and run them). On by default, off when AGENT_HOOKS_LANES does
+// not name it or when vitest arguments select a subset.
+const STEPS = ["pack"]
 
 class Fatal extends Error {}
 
@@ -344,9 +350,18 @@ async function build() {
   const r = await run(node24(), [tscJs(), "-b"])
   const bin = join(ROOT, "packages", "cli", "dist", "bin.js")
   if (existsSync(bin)) chmodSync(bin, 0o755)
-  if (ok(r)) log(`built in ${seconds(Date.now() - started)}`)
-  else log(`build failed (tsc -b: ${describeExit(r)})`)
-  return ok(r)
+  if (!ok(r)) {
+    log(`build failed (tsc -b: ${describeExit(r)})`)
+    return false
+  }
+  // The CLI's one-file bundle (packages/cli/dist/agent-hooks.mjs), loaded by bin.js.
+  const bundled = await run(node24(), [join("scripts", "bundle-cli.mjs")])
+  if (!ok(bundled)) {
+    log(`build failed (scripts/bundle-cli.mjs: ${describeExit(bundled)})`)
+    return false
+  }
+  log(`built in ${seconds(Date.now() - started)}`)
+  return true
 }
 
 async function typecheckTests() {
@@ -440,13 +455,31 @@ async function runLane(lane, vitestArgs, tmp) {
   return { lane, passed: counts.passed, failed, skipped: counts.skipped, ms, note: notes.join("; "), details: counts.notes }
 }
 
+// The "pack" step: its own script prints one line per check and `N passed, N failed` last.
+async function runPackStep() {
+  process.stderr.write(`\n`)
+  log("── pack step: node scripts/pack-check.mjs")
+  const started = Date.now()
+  const dir = mkdtempSync(join(tmpdir(), "agent-hooks-pack-result-"))
+  const resultFile = join(dir, "result.json")
+  const r = await run(node24(), [join("scripts", "pack-check.mjs"), "--result", resultFile])
+  const result = readOr(resultFile, null)
+  rmSync(dir, { recursive: true, force: true })
+  const counts = result === null ? null : JSON.parse(result)
+  const passed = counts?.passed ?? 0
+  let failed = counts?.failed ?? 1
+  if (!ok(r) && failed === 0) failed = 1
+  return { lane: "pack", passed, failed, skipped: 0, ms: Date.now() - started, note: counts === null ? `no result file (${describeExit(r)})` : "" }
+}
+
 function selectedLanes() {
   const raw = process.env.AGENT_HOOKS_LANES
-  if (raw === undefined || raw.trim() === "") return LANES
+  if (raw === undefined || raw.trim() === "") return [...LANES, ...STEPS]
   const lanes = raw.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean)
-  const unknown = lanes.filter((l) => !LANES.includes(l))
-  if (unknown.length > 0) throw new Fatal(`AGENT_HOOKS_LANES: unknown lane(s) ${unknown.join(", ")} (known: ${LANES.join(", ")})`)
-  return LANES.filter((l) => lanes.includes(l))
+  const known = [...LANES, ...STEPS]
+  const unknown = lanes.filter((l) => !known.includes(l))
+  if (unknown.length > 0) throw new Fatal(`AGENT_HOOKS_LANES: unknown lane(s) ${unknown.join(", ")} (known: ${known.join(", ")})`)
+  return known.filter((l) => lanes.includes(l))
 }
 
 function printSummary(rows) {
@@ -504,6 +537,10 @@ async function test(args) {
     try {
       for (const lane of lanes) {
         if (interrupted) break
+        if (lane === "pack") {
+          if (vitestArgs.length === 0) rows.push(await runPackStep())
+          continue
+        }
         rows.push(await runLane(lane, vitestArgs, tmp))
       }
     } finally {

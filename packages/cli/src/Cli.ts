@@ -3,9 +3,10 @@
  * hands its parsed options to its module in `internal/`.
  *
  * ```
- * agent-hooks run <Event> [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME]
- * agent-hooks validate [--settings FILE]... [--project-dir DIR]
- * agent-hooks list [--settings FILE]... [--project-dir DIR] [--json]
+ * agent-hooks run <Event> [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME] [--fail-closed] [--strict] [--quiet]
+ * agent-hooks serve [--socket PATH] [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME]
+ * agent-hooks validate [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME] [--plugin DIR]... [--managed-dir DIR]
+ * agent-hooks list [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME] [--plugin DIR]... [--managed-dir DIR] [--json]
  * agent-hooks migrate --from <preset> [--settings FILE]... [--project-dir DIR] [--agent NAME] [--write FILE] [--force] [--lossy]
  * ```
  *
@@ -15,11 +16,15 @@
  */
 import { Argument, Command, Flag } from "effect/cli"
 import { Presets } from "@agent-hooks/core"
+import { Effect } from "effect"
+import { checkPreset } from "./internal/engine.ts"
 import * as internalList from "./internal/list.ts"
 import * as internalMigrate from "./internal/migrate.ts"
 import * as internalRun from "./internal/run.ts"
+import * as internalServe from "./internal/serve.ts"
 import * as internalTrust from "./internal/trust.ts"
 import * as internalValidate from "./internal/validate.ts"
+import { version } from "./internal/version.ts"
 
 const settings = Flag.String("settings").pipe(
   Flag.withMetavar("FILE"),
@@ -45,6 +50,28 @@ const managedDir = Flag.String("managed-dir").pipe(
   Flag.optional
 )
 
+const quiet = Flag.Boolean("quiet").pipe(
+  Flag.withDescription("No settings warnings on stderr. The lines about hooks that failed or could not run are always shown."),
+  Flag.withDefault(false)
+)
+
+const json = Flag.Boolean("json").pipe(
+  Flag.withDescription("JSON output (for run and serve it is the only output, accepted for uniformity)."),
+  Flag.withDefault(false)
+)
+
+const presetFlag = Flag.String("preset").pipe(
+  Flag.withMetavar("NAME"),
+  Flag.withDescription(`The config dialect and discovery to use. Available: ${Presets.all.map((preset) => preset.name).join(", ")}.`),
+  Flag.withDefault("agent-hooks")
+)
+
+const agentFlag = Flag.String("agent").pipe(
+  Flag.withMetavar("NAME"),
+  Flag.withDescription("The agent, for presets whose dialect has agents (wingman: .wingman/agents/<NAME>/agent.json); ignored by the others."),
+  Flag.optional
+)
+
 /**
  * `agent-hooks run <Event>`: the event's payload (one JSON object) on stdin, the Outcome (one JSON
  * object) on stdout; exit 2 when blocked, 0 otherwise, 1 when the engine fails.
@@ -60,16 +87,18 @@ export const run = Command.make("run", {
   projectDir,
   plugin,
   managedDir,
-  preset: Flag.String("preset").pipe(
-    Flag.withMetavar("NAME"),
-    Flag.withDescription(`The config dialect and discovery to use. Available: ${Presets.all.map((preset) => preset.name).join(", ")}.`),
-    Flag.withDefault("agent-hooks")
+  preset: presetFlag,
+  agent: agentFlag,
+  failClosed: Flag.Boolean("fail-closed").pipe(
+    Flag.withDescription("Any hook failure (spawn failure, timeout, crash) on a blocking event blocks it, except on Stop-like events and async hooks (engine option failClosed)."),
+    Flag.withDefault(false)
   ),
-  agent: Flag.String("agent").pipe(
-    Flag.withMetavar("NAME"),
-    Flag.withDescription("The agent, for presets whose dialect has agents (wingman: .wingman/agents/<NAME>/agent.json); ignored by the others."),
-    Flag.optional
-  )
+  strict: Flag.Boolean("strict").pipe(
+    Flag.withDescription("A handler that does not decode fails the whole load instead of being skipped with a warning (engine option strict; also AGENT_HOOKS_STRICT=1)."),
+    Flag.withDefault(false)
+  ),
+  quiet,
+  json
 }, internalRun.run).pipe(
   Command.withDescription(
     "Runs the hooks of one event. Reads the payload (one JSON object) from stdin, prints the Outcome as one JSON line on stdout. Exit 2 when blocked, 0 otherwise, 1 on engine failure."
@@ -131,7 +160,11 @@ export const migrate = Command.make("migrate", {
  * @since 0.1.0
  * @category commands
  */
-export const validate = Command.make("validate", { settings, projectDir, plugin, managedDir }, internalValidate.validate).pipe(
+export const validate = Command.make(
+  "validate",
+  { settings, projectDir, plugin, managedDir, preset: presetFlag, agent: agentFlag },
+  (options) => Effect.flatMap(checkPreset(options.preset), (preset) => internalValidate.validate({ ...options, preset }))
+).pipe(
   Command.withDescription(
     "Loads the settings and prints which files were read, how many hooks each event registered, and every warning. Exit 1 when a file cannot be read or decoded."
   ),
@@ -149,8 +182,10 @@ export const list = Command.make("list", {
   projectDir,
   plugin,
   managedDir,
+  preset: presetFlag,
+  agent: agentFlag,
   json: Flag.Boolean("json").pipe(Flag.withDescription("Print a JSON array instead of text."), Flag.withDefault(false))
-}, internalList.list).pipe(
+}, (options) => Effect.flatMap(checkPreset(options.preset), (preset) => internalList.list({ ...options, preset }))).pipe(
   Command.withDescription("Lists the hooks per event with matcher, type, command, source file and JSON path."),
   Command.withShortDescription("List the hooks per event, with where each one is defined")
 )
@@ -178,6 +213,34 @@ export const trust = Command.make("trust", {
 )
 
 /**
+ * `agent-hooks serve`: a long-lived process answering dispatch requests as JSON lines (stdin and
+ * stdout, or a Unix socket with `--socket PATH`); see docs/serve.md for the protocol.
+ *
+ * @since 0.2.0
+ * @category commands
+ */
+export const serve = Command.make("serve", {
+  settings,
+  projectDir,
+  plugin,
+  managedDir,
+  preset: presetFlag,
+  agent: agentFlag,
+  socket: Flag.String("socket").pipe(
+    Flag.withMetavar("PATH"),
+    Flag.withDescription("Listen on a Unix socket at PATH (removed on exit) instead of stdin/stdout; each connection gets its own hello line."),
+    Flag.optional
+  ),
+  quiet,
+  json
+}, (options) => internalServe.serve({ ...options, version })).pipe(
+  Command.withDescription(
+    "Loads the settings once and answers dispatch requests as JSON lines: {\"id\", \"event\", \"payload\"} in, {\"id\", \"outcome\"} or {\"id\", \"error\"} out, each as soon as it completes. First line out: {\"type\": \"hello\", \"protocol\": 1, \"version\"}. Stdin EOF or SIGTERM: running requests and async hooks finish, then exit 0. See docs/serve.md."
+  ),
+  Command.withShortDescription("Answer dispatch requests as JSON lines (stdin/stdout or a Unix socket)")
+)
+
+/**
  * The root command.
  *
  * @since 0.1.0
@@ -187,5 +250,5 @@ export const cli = Command.make("agent-hooks").pipe(
   Command.withDescription(
     "Lifecycle hooks for AI agents: runs Claude Code-style hooks (JSON on stdin, exit 2 blocks, JSON on stdout steers) for any host."
   ),
-  Command.withSubcommands([run, validate, list, migrate, trust])
+  Command.withSubcommands([run, serve, validate, list, migrate, trust])
 )

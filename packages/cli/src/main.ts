@@ -13,18 +13,17 @@
 import * as NodeChildProcessSpawner from "@effect/platform-node-shared/NodeChildProcessSpawner"
 import * as NodeFileSystem from "@effect/platform-node-shared/NodeFileSystem"
 import * as NodePath from "@effect/platform-node-shared/NodePath"
-import * as NodeRuntime from "@effect/platform-node-shared/NodeRuntime"
 import * as NodeStdio from "@effect/platform-node-shared/NodeStdio"
 import * as NodeTerminal from "@effect/platform-node-shared/NodeTerminal"
 import { Effect, Layer } from "effect"
 import { Command } from "effect/cli"
-import { readFileSync } from "node:fs"
 import { cli } from "./Cli.ts"
 import * as ExitCode from "./ExitCode.ts"
 import { EngineLayer } from "./internal/engine.ts"
 import { presenter } from "./internal/presenter.ts"
+import { runMain } from "./internal/signals.ts"
+import { version } from "./internal/version.ts"
 
-const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
 
 const MainLayer = Layer.mergeAll(
   Layer.provideMerge(
@@ -34,14 +33,24 @@ const MainLayer = Layer.mergeAll(
   presenter
 )
 
-// Under Bun, hooks are spawned with Bun.spawn (see docs/runtimes.md); the module is not loaded elsewhere.
-const engineLayer = typeof process.versions.bun === "string"
-  ? (await import("@agent-hooks/bun")).BunHookEngine.layer
-  : undefined
+// Under Bun, hooks are spawned with Bun.spawn (see docs/runtimes.md); the module is not loaded
+// elsewhere. `@agent-hooks/bun` is an optional peer of the CLI: when it is not installed, Bun runs
+// the Node engine (node:child_process, which Bun implements).
+const loadBunEngine = async () => {
+  try {
+    return (await import("@agent-hooks/bun")).BunHookEngine.layer
+  } catch (error) {
+    if ((error as { code?: unknown }).code === "ERR_MODULE_NOT_FOUND" || /Cannot find (module|package)/.test(String(error))) {
+      return undefined
+    }
+    throw error
+  }
+}
+const engineLayer = typeof process.versions.bun === "string" ? await loadBunEngine() : undefined
 
 Command.run(cli, { version }).pipe(
   ExitCode.run,
   engineLayer === undefined ? (effect) => effect : Effect.provideService(EngineLayer, engineLayer),
   Effect.provide(MainLayer),
-  NodeRuntime.runMain({ disableErrorReporting: true, teardown: ExitCode.teardown })
+  (effect) => runMain(effect, { disableErrorReporting: true, teardown: ExitCode.teardown })
 )

@@ -410,3 +410,182 @@ describe("agent-hooks trust", () => {
     }
   })
 })
+
+describe("agent-hooks run: nothing that should have run is skipped in silence", () => {
+  const serveSettings = fileURLToPath(new URL("./fixtures/serve/settings.json", import.meta.url))
+
+  it("an event neither in the catalog nor declared: exit 1, 'unknown event X (did you mean Y?)'", () => {
+    const result = run("PreToolUs", { tool_name: "Bash", tool_input: { command: "rm -rf /" } })
+    expect(result.status).toBe(1)
+    expect(result.stdout).toBe("")
+    expect(result.stderr.trim()).toBe("agent-hooks: unknown event PreToolUs (did you mean PreToolUse?)")
+    const far = run("Xyzzy", {})
+    expect(far.status).toBe(1)
+    expect(far.stderr.trim()).toBe("agent-hooks: unknown event Xyzzy")
+  })
+
+  it("an event the preset declares is accepted (pigo's tool_start)", () => {
+    const result = cli(["run", "tool_start", "--preset", "pigo", "--project-dir", scratch], {
+      stdin: JSON.stringify({ tool_name: "bash", tool_input: { command: "ls" } })
+    })
+    expect(result.status, result.stderr).toBe(0)
+    expect(outcomeOf(result)).toMatchObject({ event: "tool_start", blocked: false })
+    expect(run("tool_strat", {}).stderr.trim()).toBe("agent-hooks: unknown event tool_strat")
+    const typo = cli(["run", "tool_strat", "--preset", "pigo", "--project-dir", scratch], { stdin: "{}" })
+    expect(typo.status).toBe(1)
+    expect(typo.stderr.trim()).toBe("agent-hooks: unknown event tool_strat (did you mean tool_start?)")
+  })
+
+  it("a hook that could not run gets one stderr line naming its command and file", () => {
+    const result = cli(["run", "PreToolUse", "--settings", serveSettings], {
+      stdin: JSON.stringify({ tool_name: "Missing", tool_input: {} })
+    })
+    expect(result.status).toBe(0)
+    expect(outcomeOf(result).hooks[0].status).toBe("non-blocking-error")
+    const lines = result.stderr.split("\n").filter((line) => line.startsWith("agent-hooks: hook "))
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toContain(`agent-hooks: hook "/nonexistent/guard.sh" (${serveSettings}): `)
+    // --quiet silences warnings, never this line.
+    const quiet = cli(["run", "PreToolUse", "--settings", serveSettings, "--quiet"], {
+      stdin: JSON.stringify({ tool_name: "Missing", tool_input: {} })
+    })
+    expect(quiet.stderr).toContain(`agent-hooks: hook "/nonexistent/guard.sh"`)
+  })
+
+  it("a payload nested too deep: one line, exit 1, no stack trace", () => {
+    const deep = `${"{\"a\":".repeat(10_000)}1${"}".repeat(10_000)}`
+    const result = run("PreToolUse", deep)
+    expect(result.status).toBe(1)
+    expect(result.stdout).toBe("")
+    expect(result.stderr.trim()).toBe(
+      "agent-hooks: invalid event payload on stdin: nested deeper than 256 levels (the limit for a payload)"
+    )
+  })
+
+  it("SIGHUP ends run like SIGTERM: no running hook is left behind", async () => {
+    const marker = mkdtempSync(join(scratch, "hup-"))
+    const { spawn } = await import("node:child_process")
+    const child = spawn(node, [bin, "run", "PreToolUse", "--settings", serveSettings], {
+      cwd: scratch,
+      env: { ...process.env, MARKER_DIR: marker },
+      stdio: ["pipe", "pipe", "pipe"]
+    })
+    child.stdin.end(JSON.stringify({ tool_name: "Hang", tool_input: {} }))
+    const pids = join(marker, "pids")
+    for (let i = 0; i < 200 && !existsSync(pids); i++) await new Promise((resolve) => setTimeout(resolve, 50))
+    const pid = Number(readFileSync(pids, "utf8").trim())
+    expect(pid).toBeGreaterThan(0)
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
+    child.kill("SIGHUP")
+    const code = await exited
+    // Deno's node:child_process reports a child that handled the signal as killed by it (Deno 2.9).
+    if (!("Deno" in globalThis)) expect(code).toBe(1)
+    const alive = (p: number) => {
+      try {
+        process.kill(p, 0)
+        return true
+      } catch {
+        return false
+      }
+    }
+    for (let i = 0; i < 100 && alive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(alive(pid)).toBe(false)
+  })
+})
+
+describe("agent-hooks run with no settings found", () => {
+  it("says so on stderr, names the --preset that reads an existing .claude/settings.json, and exits 0", () => {
+    const dir = mkdtempSync(join(scratch, "no-settings-"))
+    const home = mkdtempSync(join(scratch, "home-"))
+    const env = { HOME: home, AGENT_HOOKS_HOME: join(home, ".agent-hooks"), AGENT_HOOKS_MANAGED_DIR: join(home, "managed") }
+    const bare = spawnSync(node, [bin, "run", "Stop", "--project-dir", dir], { input: "{}", cwd: dir, env: { ...process.env, ...env }, encoding: "utf8" })
+    expect(bare.status).toBe(0)
+    expect(bare.stderr).toContain("agent-hooks: no settings found (looked for ")
+    expect(bare.stderr).toContain(join(dir, ".agent-hooks", "settings.json"))
+    expect(bare.stderr).not.toContain("--preset")
+    mkdirSync(join(dir, ".claude"))
+    writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({ hooks: {} }))
+    const hinted = spawnSync(node, [bin, "run", "Stop", "--project-dir", dir], { input: "{}", cwd: dir, env: { ...process.env, ...env }, encoding: "utf8" })
+    expect(hinted.status).toBe(0)
+    expect(hinted.stderr).toContain(`${join(dir, ".claude", "settings.json")} exists: --preset claude reads it`)
+    expect(JSON.parse(hinted.stdout)).toMatchObject({ event: "Stop", blocked: false, hooks: [] })
+  })
+})
+
+describe("validate and list take --preset and --agent", () => {
+  it("--preset claude reads the project's .claude/settings.json; an unknown preset is exit 1", () => {
+    const dir = mkdtempSync(join(scratch, "claude-project-"))
+    const home = mkdtempSync(join(scratch, "home-"))
+    mkdirSync(join(dir, ".claude"))
+    writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "exit 0" }] }] }
+    }))
+    const env = { ...process.env, HOME: home, AGENT_HOOKS_HOME: join(home, ".agent-hooks"), AGENT_HOOKS_MANAGED_DIR: join(home, "managed"), CLAUDE_CONFIG_DIR: join(home, ".claude") }
+    const validate = spawnSync(node, [bin, "validate", "--preset", "claude", "--project-dir", dir], { cwd: dir, env, encoding: "utf8" })
+    expect(validate.status, validate.stderr).toBe(0)
+    expect(validate.stdout).toContain(join(dir, ".claude", "settings.json"))
+    expect(validate.stdout).toContain("registered 1 hook from 1 file")
+    const list = spawnSync(node, [bin, "list", "--preset", "claude", "--project-dir", dir, "--json"], { cwd: dir, env, encoding: "utf8" })
+    expect(list.status, list.stderr).toBe(0)
+    expect(JSON.parse(list.stdout)).toMatchObject([{ event: "PreToolUse", matcher: "Bash", command: "exit 0" }])
+    const unknown = spawnSync(node, [bin, "validate", "--preset", "nope"], { cwd: dir, env, encoding: "utf8" })
+    expect(unknown.status).toBe(1)
+    expect(unknown.stderr).toContain("unknown preset nope")
+  })
+})
+
+describe("run's status line for slow hooks", () => {
+  const hasScript = spawnSync("script", ["--version"], { encoding: "utf8" }).status === 0
+  const slow = () => {
+    const file = join(scratch, "slow-status.json")
+    writeFileSync(file, JSON.stringify({
+      hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "sleep 1.5", statusMessage: "Checking the command" }] }] }
+    }))
+    return file
+  }
+
+  // `script` (util-linux) gives the CLI a terminal on stderr; without it this test is skipped.
+  it.skipIf(!hasScript)("on a terminal, a hook over a second shows its statusMessage on stderr, cleared at the end", () => {
+    const command = `echo '{}' | ${JSON.stringify(node)} ${JSON.stringify(bin)} run PreToolUse --settings ${JSON.stringify(slow())} >/dev/null`
+    const result = spawnSync("script", ["-qec", command, "/dev/null"], { cwd: scratch, encoding: "utf8", timeout: 20_000 })
+    expect(result.status, result.stdout).toBe(0)
+    expect(result.stdout).toContain("\r\x1b[K⋯ Checking the command")
+    expect(result.stdout.endsWith("\r\x1b[K")).toBe(true)
+  })
+
+  it("when stderr is not a terminal, nothing of the kind is written", () => {
+    const result = cli(["run", "PreToolUse", "--settings", slow()], { stdin: "{}" })
+    expect(result.status).toBe(0)
+    expect(result.stderr).not.toContain("Checking the command")
+    expect(result.stderr).not.toContain("\x1b[")
+  })
+})
+
+describe("run --fail-closed and --strict", () => {
+  const serveSettings = fileURLToPath(new URL("./fixtures/serve/settings.json", import.meta.url))
+
+  it("--fail-closed: a PreToolUse hook that cannot start blocks (exit 2) instead of allowing", () => {
+    const payload = JSON.stringify({ tool_name: "Missing", tool_input: {} })
+    const open = cli(["run", "PreToolUse", "--settings", serveSettings], { stdin: payload })
+    expect(open.status).toBe(0)
+    expect(outcomeOf(open).blocked).toBe(false)
+    const closed = cli(["run", "PreToolUse", "--settings", serveSettings, "--fail-closed"], { stdin: payload })
+    expect(closed.status).toBe(2)
+    expect(outcomeOf(closed).blocked).toBe(true)
+    expect(closed.stderr).toContain(`agent-hooks: hook "/nonexistent/guard.sh"`)
+  })
+
+  it("--strict: a handler that does not decode fails the load (exit 1) instead of a warning", () => {
+    const file = join(scratch, "strict.json")
+    writeFileSync(file, JSON.stringify({
+      hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "exit 0", timeout: "10" }] }] }
+    }))
+    const lax = cli(["run", "PreToolUse", "--settings", file], { stdin: "{}" })
+    expect(lax.status).toBe(0)
+    expect(lax.stderr).toContain("agent-hooks: warning:")
+    const strict = cli(["run", "PreToolUse", "--settings", file, "--strict"], { stdin: "{}" })
+    expect(strict.status).toBe(1)
+    expect(strict.stdout).toBe("")
+    expect(strict.stderr).toContain(file)
+  })
+})

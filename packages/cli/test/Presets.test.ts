@@ -50,8 +50,11 @@ describe("agent-hooks run --preset", () => {
     const result = t.cli(["run", "tool_start", "--preset", "pigo"], JSON.stringify({ tool_name: "bash", tool_input: { command: "rm -rf /" } }))
     expect(result.status).toBe(2)
     expect(JSON.parse(result.stdout)).toMatchObject({ event: "tool_start", blocked: true, reason: "rm -rf / denied" })
-    // The same event under the default preset is unknown: nothing runs.
-    expect(t.cli(["run", "tool_start"], "{}").status).toBe(0)
+    // The same event under the default preset is unknown: a typo or a wrong preset must not run
+    // nothing in silence, so it is exit 1 with a message.
+    const unknown = t.cli(["run", "tool_start"], "{}")
+    expect(unknown.status).toBe(1)
+    expect(unknown.stderr).toContain("unknown event tool_start")
   })
 
   it("runs gemini's BeforeTool with GEMINI_PROJECT_DIR", () => {

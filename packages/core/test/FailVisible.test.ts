@@ -1,6 +1,7 @@
 import * as HookEvent from "@agent-hooks/core/HookEvent"
 import * as HookInput from "@agent-hooks/core/HookInput"
 import * as Plan from "@agent-hooks/core/Plan"
+import { SpawnError } from "@agent-hooks/core/ProcessSpawner"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit } from "effect"
 import { bash, cmd, group, harness, permission, settings, withEngine } from "./harness.ts"
@@ -219,5 +220,26 @@ describe("what validate knows before anything runs", () => {
         `/s/a.json at hooks.PostToolUse[0].hooks[0].command: $CLAUDE_TOOL_INPUT is set by no engine: the hook reads the event as JSON on stdin (for example: jq -r '.tool_input')`,
         `/s/a.json at hooks.PostToolUse[0].matcher: "bash" never matches Bash: tool names are case-sensitive`
       ]))
+    }))
+})
+
+describe("a payload cannot switch a guard off", () => {
+  it.effect("a hook the payload kept from starting (E2BIG) blocks a blocking event, whatever onFailure says", () =>
+    Effect.gen(function*() {
+      const tooBig = new SpawnError({ file: "/bin/sh", cause: undefined, detail: "spawn E2BIG", reason: "payload" })
+      const h = harness({ "/s/a.json": settings({ PreToolUse: [group("Bash", cmd("guard", { onFailure: "continue" }))] }) }, () => tooBig)
+      const outcome = yield* withEngine(h, (engine) => engine.dispatch("PreToolUse", bash("x".repeat(200_000))))
+      expect(outcome).toMatchObject({ blocked: true, decision: "deny" })
+      expect(outcome.reason).toContain("the payload kept the hook from starting, so the action is blocked")
+    }))
+
+  it.effect("a spawn failure for another reason stays a non-blocking error (Claude Code's rule) unless the engine fails closed", () =>
+    Effect.gen(function*() {
+      const missing = new SpawnError({ file: "guard", cause: undefined, detail: "spawn guard ENOENT", reason: "not-found" })
+      const files = { "/s/a.json": settings({ PreToolUse: [group("Bash", cmd("guard"))] }) }
+      const open = yield* withEngine(harness(files, () => missing), (engine) => engine.dispatch("PreToolUse", bash("ls")))
+      expect(open.blocked).toBe(false)
+      const closed = yield* withEngine(harness(files, () => missing, { failClosed: true }), (engine) => engine.dispatch("PreToolUse", bash("ls")))
+      expect(closed).toMatchObject({ blocked: true, decision: "deny" })
     }))
 })

@@ -267,6 +267,14 @@ describe("HookEngine on Node, with real hook processes", () => {
     await engine.close() // twice is fine
   })
 
+  it("a payload cwd that does not exist: the hook runs in the project directory, with a warning", async () => {
+    const { engine, dir } = await engineWith({ Stop: [{ hooks: [command("pwd")] }] })
+    const outcome = await engine.dispatch("Stop", { cwd: join(dir, "no", "such", "folder") })
+    expect(outcome.hooks[0]).toMatchObject({ status: "success", exitCode: 0 })
+    expect(outcome.hooks[0]!.stdout.trim()).toBe(dir)
+    expect(outcome.warnings.join("\n")).toContain(join(dir, "no", "such", "folder"))
+  })
+
   it("close() with a dispatch in flight rejects it with \"the hook engine is closed\", not an interruption", async () => {
     const { engine } = await engineWith({ Stop: [{ hooks: [command("sleep 30")] }] })
     const inFlight = engine.dispatch("Stop", {})

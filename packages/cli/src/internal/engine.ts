@@ -27,6 +27,8 @@ export interface SettingsOptions {
   readonly plugin?: ReadonlyArray<string> | undefined
   /** `--managed-dir DIR`: the managed-settings folder (default: the preset's, or `$AGENT_HOOKS_MANAGED_DIR`). */
   readonly managedDir?: Option.Option<string> | undefined
+  /** Further engine options a command sets itself (`serve`: `onAsyncResult`; `run`: `onHookStart`). */
+  readonly engineOptions?: Partial<HookEngine.EngineOptions> | undefined
 }
 
 /** The presets `run` and `migrate` accept. */
@@ -74,6 +76,7 @@ export const withEngine = <A, E, R>(
 const engineOptions = (options: SettingsOptions, onWarning: ((warning: string) => void) | undefined): HookEngine.EngineOptions => {
   const cwd = process.cwd()
   return {
+    ...options.engineOptions,
     settings: options.settings.length > 0 ? options.settings : undefined,
     projectDir: Option.getOrElse(options.projectDir, () => cwd),
     cwd,

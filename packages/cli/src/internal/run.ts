@@ -1,20 +1,90 @@
-import { Console, Effect } from "effect"
+import { Console, Effect, Option } from "effect"
 import type { Stdio } from "effect"
+import type { HookEngine, Outcome } from "@agent-hooks/core"
 import { Blocked, Failed } from "../ExitCode.ts"
 import { checkPreset, warnOnStderr, withEngine } from "./engine.ts"
 import type { SettingsOptions } from "./engine.ts"
+import { knownEvents, unknownEvent } from "./events.ts"
+import { noSettingsLine } from "./noSettings.ts"
 import { readPayload } from "./stdin.ts"
 
 /** Options of `agent-hooks run`. */
 export interface RunOptions extends Omit<SettingsOptions, "preset"> {
   readonly event: string
   readonly preset: string
+  /** `--fail-closed`: any hook failure on a blocking event blocks (engine option `failClosed`). */
+  readonly failClosed?: boolean | undefined
+  /** `--strict`: a handler that does not decode fails the whole load (engine option `strict`). */
+  readonly strict?: boolean | undefined
+  /** `--quiet`: no settings warnings; the hook-failure lines stay. */
+  readonly quiet?: boolean | undefined
+}
+
+/** The first line of `text`, at most 200 characters. */
+const firstLine = (text: string): string => {
+  const line = text.trim().split("\n")[0] ?? ""
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line
+}
+
+/**
+ * One line per hook that could not run, failed, or whose answer was dropped: a guard that did not
+ * guard is never silent (`agent-hooks: hook "<cmd>" (<file>): <why>`).
+ *
+ * @internal
+ */
+export const failureLines = (outcome: Outcome.Outcome): ReadonlyArray<string> =>
+  outcome.hooks.flatMap((hook) => {
+    // A block is a hook's answer, except one that fail-closed made of a hook that did not run or
+    // did not answer (no exit status, a signal, a timeout, or an exit other than 0 and 2).
+    const failedToAnswer = hook.exitCode === null || hook.timedOut || hook.signal !== null ||
+      (hook.exitCode !== 0 && hook.exitCode !== 2)
+    if (hook.status === "success") return []
+    if (hook.status === "blocking-error" && !failedToAnswer) return []
+    const why = hook.messages.length > 0
+      ? hook.messages.join("; ")
+      : hook.timedOut
+      ? `timed out after ${Math.round(hook.durationMs)} ms`
+      : hook.signal !== null
+      ? `killed by ${hook.signal}`
+      : hook.exitCode !== null
+      ? `exit ${hook.exitCode}${hook.stderr.trim() === "" ? "" : `: ${firstLine(hook.stderr)}`}`
+      : hook.status === "cancelled"
+      ? "cancelled"
+      : "failed"
+    return [`agent-hooks: hook ${JSON.stringify(hook.command)} (${hook.source ?? "programmatic"}): ${why}`]
+  })
+
+/**
+ * On a terminal, a status line on stderr for hooks still running after a second (their
+ * `statusMessage`, else the command), cleared when the event's dispatch ends; nothing when stderr
+ * is not a TTY.
+ */
+const statusLine = (): { readonly onHookStart: HookEngine.EngineOptions["onHookStart"]; readonly done: () => void } => {
+  if (process.stderr.isTTY !== true) return { onHookStart: undefined, done: () => {} }
+  const timers = new Set<ReturnType<typeof setTimeout>>()
+  let shown = false
+  return {
+    onHookStart: (hook) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer)
+        shown = true
+        process.stderr.write(`\r\x1b[K⋯ ${firstLine(hook.statusMessage ?? hook.command)}`)
+      }, 1000)
+      timer.unref?.()
+      timers.add(timer)
+    },
+    done: () => {
+      for (const timer of timers) clearTimeout(timer)
+      if (shown) process.stderr.write("\r\x1b[K")
+    }
+  }
 }
 
 /**
  * `agent-hooks run <Event>`: reads the payload from stdin, dispatches it, prints the Outcome as
  * one JSON line on stdout, and fails with `Blocked` when the Outcome is blocked. Settings
- * warnings go to stderr, since stdout holds only the Outcome.
+ * warnings and the hook-failure lines go to stderr, since stdout holds only the Outcome. An event
+ * that is neither in the catalog nor declared by the preset or the settings fails (exit 1).
  *
  * @internal
  */
@@ -22,7 +92,34 @@ export const run = (options: RunOptions): Effect.Effect<void, Blocked | Failed, 
   Effect.gen(function*() {
     const preset = yield* checkPreset(options.preset)
     const payload = yield* readPayload
-    const outcome = yield* withEngine({ ...options, preset }, warnOnStderr, (engine) => engine.dispatch(options.event, payload))
+    const status = statusLine()
+    // --fail-closed and --strict turn the engine's modes on; absent, the environment and the
+    // settings still may (a flag never turns them off).
+    const engineOptions: Partial<HookEngine.EngineOptions> = {
+      onHookStart: status.onHookStart,
+      ...(options.failClosed === true ? { failClosed: true } : {}),
+      ...(options.strict === true ? { strict: true } : {})
+    }
+    const outcome = yield* withEngine(
+      { ...options, preset, engineOptions },
+      options.quiet === true ? undefined : warnOnStderr,
+      (engine) =>
+        Effect.gen(function*() {
+          const unknown = unknownEvent(options.event, knownEvents(engine, preset))
+          if (unknown !== undefined) return yield* Effect.fail(new Failed({ message: unknown }))
+          if (options.plugin === undefined || options.plugin.length === 0) {
+            const cwd = process.cwd()
+            const none = noSettingsLine(engine, preset, {
+              projectDir: Option.getOrElse(options.projectDir, () => cwd),
+              cwd,
+              agent: options.agent === undefined ? undefined : Option.getOrUndefined(options.agent)
+            })
+            if (none !== undefined) process.stderr.write(`${none}\n`)
+          }
+          return yield* engine.dispatch(options.event, payload).pipe(Effect.ensuring(Effect.sync(status.done)))
+        })
+    )
+    for (const line of failureLines(outcome)) process.stderr.write(`${line}\n`)
     yield* Console.log(JSON.stringify(outcome))
     if (outcome.blocked) return yield* Effect.fail(new Blocked({ event: outcome.event }))
   })

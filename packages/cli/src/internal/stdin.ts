@@ -4,6 +4,35 @@ import { Failed } from "../ExitCode.ts"
 const describe = (value: unknown): string =>
   value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`
 
+/** The largest payload accepted, in UTF-16 code units of its JSON text (32 MiB). */
+export const maxPayloadLength = 32 * 1024 * 1024
+
+/** The deepest nesting of objects and arrays accepted in a payload. */
+export const maxPayloadDepth = 256
+
+/**
+ * Why `payload` cannot be dispatched (not an object, nested deeper than `maxPayloadDepth`), or
+ * `undefined`. Walks without recursion, so a hostile payload cannot overflow the stack here.
+ *
+ * @internal
+ */
+export const checkPayload = (payload: unknown, where: string): string | undefined => {
+  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) {
+    return `${where}: expected one JSON object, got ${describe(payload)}`
+  }
+  const stack: Array<readonly [unknown, number]> = [[payload, 1]]
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!
+    if (depth > maxPayloadDepth) {
+      return `${where}: nested deeper than ${maxPayloadDepth} levels (the limit for a payload)`
+    }
+    for (const child of Object.values(value as object)) {
+      if (typeof child === "object" && child !== null) stack.push([child, depth + 1])
+    }
+  }
+  return undefined
+}
+
 /**
  * The event payload from stdin text: empty (or blank) stdin is `{}`; anything else must be one
  * JSON object. Its fields are kept as given.
@@ -12,6 +41,11 @@ const describe = (value: unknown): string =>
  */
 export const parsePayload = (text: string): Effect.Effect<Record<string, unknown>, Failed> => {
   if (text.trim() === "") return Effect.succeed({})
+  if (text.length > maxPayloadLength) {
+    return Effect.fail(
+      new Failed({ message: `invalid event payload on stdin: ${text.length} characters, over the limit of ${maxPayloadLength}` })
+    )
+  }
   let value: unknown
   try {
     value = JSON.parse(text)
@@ -20,11 +54,8 @@ export const parsePayload = (text: string): Effect.Effect<Record<string, unknown
       new Failed({ message: `invalid event payload on stdin: not JSON (${(error as Error).message})` })
     )
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return Effect.fail(
-      new Failed({ message: `invalid event payload on stdin: expected one JSON object, got ${describe(value)}` })
-    )
-  }
+  const problem = checkPayload(value, "invalid event payload on stdin")
+  if (problem !== undefined) return Effect.fail(new Failed({ message: problem }))
   return Effect.succeed(value as Record<string, unknown>)
 }
 

@@ -113,8 +113,12 @@ export const classify = (
     (verdict.status === "success" && (verdict.answerDropped === true || run.stdoutTruncated === true))
   // A PreModelSwitch hook that times out blocks the switch.
   const timedOutBlocks = spec.behavesAs === "PreModelSwitch" && run.timedOut
+  // A payload value that kept the hook from starting (too large for the system even after the
+  // engine's own limits) blocks a blocking event whatever onFailure says: a payload must not be
+  // able to switch a guard off.
+  const payloadStopped = run.spawnErrorReason === "payload"
   // The engine's failClosed gives every hook without its own onFailure the "block" rule.
-  const onFailure = handler.onFailure ?? (ctx.failClosed ? "block" : "continue")
+  const onFailure = payloadStopped ? "block" : handler.onFailure ?? (ctx.failClosed ? "block" : "continue")
   if (
     failed && !ctx.async && spec.blocking !== "none" && spec.blocking !== "permission-request" &&
     ((onFailure === "block" && !FAIL_OPEN_EVENTS.has(spec.behavesAs)) || timedOutBlocks)
@@ -123,6 +127,8 @@ export const classify = (
     const why = run.timedOut ? "timed out" : verdict.status === "success" ? "its answer could not be read" : "failed"
     const because = timedOutBlocks
       ? "a PreModelSwitch hook that times out blocks the switch"
+      : payloadStopped
+      ? "the payload kept the hook from starting, so the action is blocked"
       : handler.onFailure === "block"
       ? `blocking because onFailure is "block"`
       : "blocking because the engine fails closed"
@@ -137,7 +143,7 @@ export const classify = (
     const rule = handler.onFailure === "block" ? `onFailure: "block"` : "failing closed"
     verdict = { ...verdict, messages: [...verdict.messages, `not blocking (${rule} is ignored on ${spec.name})`] }
   }
-  const messages = [...verdict.messages]
+  const messages = [...verdict.messages, ...(run.warnings ?? [])]
   if (run.stdoutTruncated) messages.push(`stdout was longer than ${MAX_OUTPUT_BYTES} bytes and was cut there`)
   if (run.stderrTruncated) messages.push(`stderr was longer than ${MAX_OUTPUT_BYTES} bytes and was cut there`)
   const result: HookResult = {

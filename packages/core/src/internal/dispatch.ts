@@ -171,7 +171,9 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
       spec,
       input,
       stdin: JSON.stringify(input),
-      cwd: typeof payload["cwd"] === "string" && payload["cwd"] !== "" ? state.path.resolve(plan.projectDir, payload["cwd"]) : plan.projectDir
+      // A relative payload cwd is taken inside the project, never against the host's directory.
+      cwd: typeof payload["cwd"] === "string" && payload["cwd"] !== "" ? state.path.resolve(plan.projectDir, payload["cwd"]) : plan.projectDir,
+      projectDir: plan.projectDir
     }
     const contextOf = (hook: PlannedHook): ExecContext => ({
       ...base,

@@ -66,7 +66,9 @@ export const command = (handler: CommandHandler, ctx: ExecContext): Effect.Effec
   return Effect.map(
     HookRunner.run(
       { file, args, cwd: ctx.cwd, env: handlerEnv(handler, ctx), stdin: ctx.stdin, maxOutputBytes: MAX_OUTPUT_BYTES },
-      Duration.millis(ctx.timeout * 1000)
+      Duration.millis(ctx.timeout * 1000),
+      // A payload cwd that does not exist falls back to the project directory (with a warning).
+      { ...HookRunner.defaultOptions, projectDir: ctx.projectDir }
     ),
     (run) => ({ run })
   )

@@ -17,6 +17,8 @@ export interface ExecContext {
   readonly input: Record<string, unknown>
   readonly stdin: string
   readonly cwd: string
+  /** Where a process hook runs instead when `cwd` (from the payload) is missing, with a warning. */
+  readonly projectDir: string
   readonly env: Readonly<Record<string, string>>
   /** Seconds. */
   readonly timeout: number

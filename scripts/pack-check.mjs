@@ -1,0 +1,113 @@
+#!/usr/bin/env node
+// The packages as a user gets them: every public package is packed (`pnpm pack`), checked with
+// publint and @arethetypeswrong/cli, and installed from the tarballs into an empty temp folder
+// with `npm install <tarballs>`; then the CLI runs (`npx agent-hooks --help`, `run`), and
+// @agent-hooks/node, bun and langchain-adapter are imported and dispatch under their runtimes.
+//
+// Run after a build, with the toolchain first on PATH (`npm test` does both; this is its "pack"
+// step): `node scripts/pack-check.mjs [--result FILE]` (FILE gets `{"passed", "failed"}`). Prints one line per check and `N passed, N failed` last;
+// exit 1 when a check failed. Needs the npm registry for the packages' own dependencies.
+
+import { spawnSync } from "node:child_process"
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..")
+const BIN = join(ROOT, "node_modules", ".bin")
+const PACKAGES = readdirSync(join(ROOT, "packages")).filter((name) => {
+  try {
+    const manifest = JSON.parse(readFileSync(join(ROOT, "packages", name, "package.json"), "utf8"))
+    return manifest.private !== true
+  } catch {
+    return false
+  }
+})
+
+let passed = 0
+let failed = 0
+const check = (name, result, detail = "") => {
+  if (result) passed++
+  else failed++
+  process.stdout.write(`${result ? "ok  " : "FAIL"}  ${name}${!result && detail !== "" ? `\n${detail.trim().split("\n").map((l) => `      ${l}`).join("\n")}` : ""}\n`)
+  return result
+}
+
+const sh = (cmd, args, options = {}) => {
+  const r = spawnSync(cmd, args, { encoding: "utf8", timeout: 600_000, ...options, env: { ...process.env, ...options.env } })
+  return { ok: r.status === 0, status: r.status, out: `${r.stdout ?? ""}${r.stderr ?? ""}${r.error ? String(r.error) : ""}`, stdout: r.stdout ?? "" }
+}
+
+const tmp = mkdtempSync(join(tmpdir(), "agent-hooks-pack-"))
+try {
+  const tarballs = join(tmp, "tarballs")
+  mkdirSync(tarballs)
+  for (const name of PACKAGES) {
+    const dir = join(ROOT, "packages", name)
+    const r = sh("pnpm", ["pack", "--pack-destination", tarballs], { cwd: dir })
+    check(`pnpm pack packages/${name}`, r.ok, r.out)
+    const lint = sh(join(BIN, "publint"), ["run", dir, "--strict"], { cwd: dir })
+    check(`publint packages/${name}`, lint.ok, lint.out)
+  }
+  const files = readdirSync(tarballs).filter((f) => f.endsWith(".tgz")).map((f) => join(tarballs, f))
+  for (const file of files) {
+    // ESM-only packages: the CommonJS resolutions (node10, node16 from require) are out of scope.
+    const attw = sh(join(BIN, "attw"), [file, "--profile", "esm-only", "--format", "ascii"])
+    check(`attw ${file.slice(tarballs.length + 1)}`, attw.ok, attw.out)
+  }
+
+  const app = join(tmp, "app")
+  mkdirSync(app)
+  writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }))
+  const install = sh("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...files], { cwd: app })
+  if (!check("npm install <tarballs> in an empty folder", install.ok, install.out)) throw new Error("stop")
+
+  const settings = join(app, "hooks.json")
+  writeFileSync(settings, JSON.stringify({
+    hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo no rm here >&2; exit 2" }] }] }
+  }))
+  const help = sh("npx", ["--no-install", "agent-hooks", "--help"], { cwd: app })
+  check("npx agent-hooks --help", help.ok && help.stdout.includes("serve"), help.out)
+  const run = sh("npx", ["--no-install", "agent-hooks", "run", "PreToolUse", "--settings", settings], {
+    cwd: app,
+    input: JSON.stringify({ tool_name: "Bash", tool_input: { command: "rm -rf /" } })
+  })
+  check("npx agent-hooks run PreToolUse (blocks: exit 2)", run.status === 2 && JSON.parse(run.stdout).reason.includes("no rm here"), run.out)
+
+  const dispatch = (pkg) => `
+    import { createHookEngine } from "${pkg}"
+    const engine = await createHookEngine({ settings: [${JSON.stringify(settings)}], projectDir: ${JSON.stringify(app)} })
+    const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "rm -rf /" } })
+    await engine.close()
+    if (!outcome.blocked) { console.error(JSON.stringify(outcome)); process.exit(1) }
+    console.log("blocked")
+  `
+  writeFileSync(join(app, "node.mjs"), dispatch("@agent-hooks/node"))
+  const node = sh("node", ["node.mjs"], { cwd: app })
+  check("@agent-hooks/node imports and dispatches under node", node.ok && node.stdout.includes("blocked"), node.out)
+  writeFileSync(join(app, "bun.mjs"), dispatch("@agent-hooks/bun"))
+  const bun = sh("bun", ["bun.mjs"], { cwd: app })
+  check("@agent-hooks/bun imports and dispatches under bun", bun.ok && bun.stdout.includes("blocked"), bun.out)
+  writeFileSync(join(app, "langchain.mjs"), `
+    import { hooksMiddleware } from "@agent-hooks/langchain-adapter"
+    import { createHookEngine } from "@agent-hooks/node"
+    const engine = await createHookEngine({ settings: [${JSON.stringify(settings)}], projectDir: ${JSON.stringify(app)} })
+    const middleware = hooksMiddleware({ engine })
+    await engine.close()
+    if (typeof middleware !== "object" || middleware === null) process.exit(1)
+    console.log("middleware")
+  `)
+  const langchain = sh("node", ["langchain.mjs"], { cwd: app })
+  check("@agent-hooks/langchain-adapter imports under node", langchain.ok && langchain.stdout.includes("middleware"), langchain.out)
+} catch (error) {
+  if (error?.message !== "stop") check("pack check", false, error?.stack ?? String(error))
+} finally {
+  rmSync(tmp, { recursive: true, force: true })
+}
+process.stdout.write(`\n${passed} passed, ${failed} failed\n`)
+const resultAt = process.argv.indexOf("--result")
+if (resultAt > 0 && process.argv[resultAt + 1] !== undefined) {
+  writeFileSync(process.argv[resultAt + 1], JSON.stringify({ passed, failed }))
+}
+process.exit(failed > 0 ? 1 : 0)

@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+// Single-file executables of the CLI for hosts without a JavaScript runtime, and the npm package
+// per platform that ships each one (the way esbuild and biome ship theirs):
+//
+//   release/binaries/agent-hooks-<os>-<arch>[.exe]      the executable (`bun build --compile`)
+//   release/packages/cli-<os>-<arch>/                    @agent-hooks/cli-<os>-<arch>: package.json
+//                                                        (os, cpu), LICENSE, README, bin/agent-hooks
+//
+// Usage (from the repository root, after `npm run build`, toolchain on PATH):
+//   node scripts/release-binaries.mjs                 the host's own target only (no download)
+//   node scripts/release-binaries.mjs --all           linux-x64, linux-arm64, darwin-x64,
+//                                                     darwin-arm64, windows-x64
+//   node scripts/release-binaries.mjs --target linux-arm64 [--target ...]
+//
+// Cross-target builds make bun download that target's runtime from the npm registry (about 80 MB
+// each): keep them out of CI. The test suite builds only linux-x64 (packages/cli/test/Binary.test.ts).
+// At publish time, the platform packages are published first, then @agent-hooks/cli with the
+// `optionalDependencies` block this script prints (each at the same version).
+
+import { spawnSync } from "node:child_process"
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { dirname, join, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+import { bundleCli } from "./bundle-cli.mjs"
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..")
+const OUT = join(ROOT, "release")
+const { version } = JSON.parse(readFileSync(join(ROOT, "packages", "cli", "package.json"), "utf8"))
+
+export const TARGETS = {
+  "linux-x64": { bun: "bun-linux-x64", os: "linux", cpu: "x64", exe: "" },
+  "linux-arm64": { bun: "bun-linux-arm64", os: "linux", cpu: "arm64", exe: "" },
+  "darwin-x64": { bun: "bun-darwin-x64", os: "darwin", cpu: "x64", exe: "" },
+  "darwin-arm64": { bun: "bun-darwin-arm64", os: "darwin", cpu: "arm64", exe: "" },
+  "windows-x64": { bun: "bun-windows-x64", os: "win32", cpu: "x64", exe: ".exe" }
+}
+
+export const hostTarget = () => {
+  const os = process.platform === "win32" ? "windows" : process.platform
+  return `${os}-${process.arch}`
+}
+
+/** Builds one target's executable at `outfile` from the CLI bundle. */
+export const compile = async (target, outfile) => {
+  const spec = TARGETS[target]
+  if (spec === undefined) throw new Error(`unknown target ${target} (known: ${Object.keys(TARGETS).join(", ")})`)
+  const bundle = join(OUT, "agent-hooks.mjs")
+  await bundleCli(bundle)
+  mkdirSync(dirname(outfile), { recursive: true })
+  const r = spawnSync("bun", ["build", "--compile", `--target=${spec.bun}`, bundle, "--outfile", outfile], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  if (r.status !== 0) throw new Error(`bun build --compile --target=${spec.bun} failed:\n${r.stdout}${r.stderr}${r.error ?? ""}`)
+  return outfile
+}
+
+const platformPackage = (target, binary) => {
+  const spec = TARGETS[target]
+  const dir = join(OUT, "packages", `cli-${target}`)
+  rmSync(dir, { recursive: true, force: true })
+  mkdirSync(join(dir, "bin"), { recursive: true })
+  const file = `agent-hooks${spec.exe}`
+  copyFileSync(binary, join(dir, "bin", file))
+  chmodSync(join(dir, "bin", file), 0o755)
+  copyFileSync(join(ROOT, "LICENSE"), join(dir, "LICENSE"))
+  writeFileSync(join(dir, "README.md"), `# @agent-hooks/cli-${target}\n\nThe \`agent-hooks\` command as one executable for ${spec.os} ${spec.cpu} (no JavaScript runtime needed). Installed by \`@agent-hooks/cli\` as an optional dependency; see its README.\n`)
+  writeFileSync(join(dir, "package.json"), `${JSON.stringify({
+    name: `@agent-hooks/cli-${target}`,
+    version,
+    description: `The agent-hooks command as a single executable for ${spec.os} ${spec.cpu}.`,
+    license: "MIT",
+    os: [spec.os],
+    cpu: [spec.cpu],
+    files: ["bin", "LICENSE", "README.md"],
+    preferUnplugged: true
+  }, null, 2)}\n`)
+  return dir
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2)
+  const targets = args.includes("--all")
+    ? Object.keys(TARGETS)
+    : args.flatMap((arg, i) => (args[i - 1] === "--target" ? [arg] : []))
+  if (targets.length === 0) targets.push(hostTarget())
+  for (const target of targets) {
+    const binary = await compile(target, join(OUT, "binaries", `agent-hooks-${target}${TARGETS[target].exe}`))
+    const dir = platformPackage(target, binary)
+    console.log(`${target}: ${binary} (${dir})`)
+  }
+  console.log(`\noptionalDependencies for @agent-hooks/cli at publish time:\n${JSON.stringify(Object.fromEntries(targets.map((t) => [`@agent-hooks/cli-${t}`, version])), null, 2)}`)
+}
