@@ -98,6 +98,7 @@ const sidebar: DefaultTheme.Sidebar = [
     items: [
       { text: "Security", link: "/security" },
       { text: "Policy", link: "/policy" },
+      { text: "Audit trail", link: "/audit" },
       { text: "Troubleshooting", link: "/troubleshooting" }
     ]
   },

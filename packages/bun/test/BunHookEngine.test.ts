@@ -98,3 +98,26 @@ describe("BunHookEngine", () => {
     expect(await Processes.waitUntilDead(recorded, 3_000)).toEqual([])
   })
 })
+
+describe("audit trail and hot reload on Bun", () => {
+  it("writes a verifiable audit log and reloads changed settings", async () => {
+    const { Audit } = await import("@agent-hooks/core")
+    const { Effect } = await import("effect")
+    const dir = tempDir()
+    const file = join(dir, "settings.json")
+    const guard = (command: string) => JSON.stringify({ auditLog: "logs/audit.jsonl", hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command }] }] } })
+    writeFileSync(file, guard("true"))
+    const reloads: Array<string> = []
+    const engine = await createHookEngine({ settings: [file], projectDir: dir, env: { ...process.env, AGENT_HOOKS_AUDIT_KEY: "k" }, watch: true, onReload: (event) => reloads.push(event._tag) })
+    cleanups.push(() => engine.close())
+    expect((await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "rm -rf /" } })).blocked).toBe(false)
+    writeFileSync(file, guard("echo no >&2; exit 2"))
+    for (let i = 0; i < 100 && reloads.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(reloads).toEqual(["Reloaded"])
+    expect(await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "rm -rf /" } })).toMatchObject({ blocked: true, reason: "no" })
+    await engine.close()
+    const report = await Effect.runPromise(Audit.verify(readFileSync(join(dir, "logs", "audit.jsonl"), "utf8"), { key: "k" }))
+    // Two engines (before and after the reload), two chains, each closed with its checkpoint.
+    expect(report).toMatchObject({ ok: true, writers: 2, notices: [] })
+  })
+})

@@ -17,6 +17,7 @@
 import { Argument, Command, Flag } from "effect/cli"
 import { Presets } from "@agent-hooks/core"
 import { Effect } from "effect"
+import * as internalAudit from "./internal/audit.ts"
 import { checkPreset } from "./internal/engine.ts"
 import * as internalList from "./internal/list.ts"
 import * as internalMigrate from "./internal/migrate.ts"
@@ -241,6 +242,42 @@ export const serve = Command.make("serve", {
 )
 
 /**
+ * `agent-hooks audit verify [FILE]` and `agent-hooks audit show [FILE]`: the audit trail (`auditLog`;
+ * without FILE, the file the settings name).
+ *
+ * @since 0.2.0
+ * @category commands
+ */
+export const audit = Command.make("audit").pipe(
+  Command.withDescription("Reads the audit trail that the auditLog setting writes."),
+  Command.withShortDescription("Verify or show an audit log"),
+  Command.withSubcommands([
+    Command.make("verify", {
+      file: Argument.String("file").pipe(Argument.withDescription("The audit log (JSONL). Default: the auditLog of the settings."), Argument.optional),
+      settings,
+      projectDir,
+      managedDir,
+      json: Flag.Boolean("json").pipe(Flag.withDescription("Print the report as one JSON object."), Flag.withDefault(false))
+    }, internalAudit.verify).pipe(
+      Command.withDescription(
+        "Checks every writer's hash chain and, with AGENT_HOOKS_AUDIT_KEY set, every signed checkpoint. Exit 1 when a record was edited, inserted, deleted or reordered, or a checkpoint is missing or wrong, naming the first such line. A last line cut short by a crash is reported as truncation, not as a change."
+      ),
+      Command.withShortDescription("Check an audit log's chains and checkpoints")
+    ),
+    Command.make("show", {
+      file: Argument.String("file").pipe(Argument.withDescription("The audit log (JSONL). Default: the auditLog of the settings."), Argument.optional),
+      settings,
+      projectDir,
+      managedDir,
+      json: Flag.Boolean("json").pipe(Flag.withDescription("Print one JSON object per record, with its line number."), Flag.withDefault(false))
+    }, internalAudit.show).pipe(
+      Command.withDescription("Prints the records of an audit log, one per line (hook runs, outcomes, checkpoints). It does not check them: use audit verify."),
+      Command.withShortDescription("Print an audit log readably")
+    )
+  ])
+)
+
+/**
  * The root command.
  *
  * @since 0.1.0
@@ -250,5 +287,5 @@ export const cli = Command.make("agent-hooks").pipe(
   Command.withDescription(
     "Lifecycle hooks for AI agents: runs Claude Code-style hooks (JSON on stdin, exit 2 blocks, JSON on stdout steers) for any host."
   ),
-  Command.withSubcommands([run, serve, validate, list, migrate, trust])
+  Command.withSubcommands([run, serve, validate, list, migrate, trust, audit])
 )

@@ -28,6 +28,7 @@ import type { HookResult, Outcome } from "./Outcome.ts"
 import type { Plan } from "./Plan.ts"
 import type { Preset } from "./Preset.ts"
 import type { ProcessSpawner } from "./ProcessSpawner.ts"
+import type { TelemetryOptions } from "./Telemetry.ts"
 import * as internal from "./internal/engine.ts"
 
 /**
@@ -106,7 +107,39 @@ export interface EngineOptions {
    * (Claude Code's behaviour: a failing hook is a non-blocking error).
    */
   readonly failClosed?: boolean | undefined
+  /**
+   * The audit trail (see `Audit`): every hook run and outcome is appended to this file before the
+   * outcome is returned. Overrides the settings' `auditLog`.
+   */
+  readonly auditLog?: string | undefined
+  /** The HMAC key that signs the audit log's checkpoints. Default: `AGENT_HOOKS_AUDIT_KEY` from `env`. */
+  readonly auditKey?: string | undefined
+  /**
+   * OpenTelemetry export (see `Telemetry`): settings over the `OTEL_*` variables of `env`, or
+   * `false` to turn it off. Default: on when `OTEL_EXPORTER_OTLP_ENDPOINT` is set.
+   */
+  readonly telemetry?: TelemetryOptions | false | undefined
+  /**
+   * Hot reload: watch the settings files; on a change, decode and compile them and switch to the
+   * new hooks between dispatches (dispatches in flight finish on the hooks they started with).
+   * `ConfigChange` runs first, on the hooks in force: a block keeps them, except for a change to
+   * managed policy. A file that fails to decode keeps the hooks in force. Trust still applies.
+   */
+  readonly watch?: boolean | undefined
+  /** Called after each reload attempt (with `watch`); failures and blocks also go to `onWarning`. */
+  readonly onReload?: ((event: ReloadEvent) => void) | undefined
 }
+
+/**
+ * What became of a settings change (with `watch`).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type ReloadEvent =
+  | { readonly _tag: "Reloaded"; readonly files: ReadonlyArray<string>; readonly warnings: ReadonlyArray<string> }
+  | { readonly _tag: "Failed"; readonly files: ReadonlyArray<string>; readonly message: string }
+  | { readonly _tag: "Blocked"; readonly files: ReadonlyArray<string>; readonly message: string }
 
 /**
  * The part of the standard `AbortSignal` the engine hands to callbacks (the real one is passed).

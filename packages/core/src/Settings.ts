@@ -194,6 +194,12 @@ export interface LoadedSettings {
    * (no file can turn it off). A load in strict mode fails when `errors` is not empty.
    */
   readonly strict: boolean
+  /**
+   * The audit trail (see `Audit`): a hash-chained JSONL record of every hook run and outcome.
+   * Managed settings win; project and local files may only name a file inside
+   * `<project>/.agent-hooks/logs/`.
+   */
+  readonly auditLog?: string | undefined
   readonly warnings: ReadonlyArray<string>
   /**
    * The entries that were skipped because they could not be decoded (a wrong type such as
@@ -257,6 +263,8 @@ export interface DecodedSettings {
   readonly inputDefaults?: Readonly<Record<string, unknown>> | undefined
   /** `"strict": true` in the file: strict mode for the whole load. */
   readonly strict?: boolean | undefined
+  /** Absolute path of the audit log. */
+  readonly auditLog?: string | undefined
   readonly warnings: ReadonlyArray<string>
   /** Entries skipped because they could not be decoded (each also in `warnings`). */
   readonly errors?: ReadonlyArray<string> | undefined

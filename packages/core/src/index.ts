@@ -3,6 +3,7 @@
  *
  * @since 0.1.0
  */
+export * as Audit from "./Audit.ts"
 export * as HookEngine from "./HookEngine.ts"
 export * as HookError from "./HookError.ts"
 export * as HookEvent from "./HookEvent.ts"
@@ -13,6 +14,7 @@ export * as Matcher from "./Matcher.ts"
 export * as Outcome from "./Outcome.ts"
 export * as ProcessSpawner from "./ProcessSpawner.ts"
 export * as Settings from "./Settings.ts"
+export * as Telemetry from "./Telemetry.ts"
 export * as Trust from "./Trust.ts"
 export * as Plan from "./Plan.ts"
 export * as PromiseEngine from "./PromiseEngine.ts"

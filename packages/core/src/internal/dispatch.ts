@@ -5,6 +5,7 @@
  */
 import { Clock, Effect, FiberSet, Predicate } from "effect"
 import type { FileSystem, Path, Semaphore } from "effect"
+import type { Writer as AuditWriter } from "../Audit.ts"
 import type { AsyncResult, EngineOptions } from "../HookEngine.ts"
 import { PayloadError } from "../HookError.ts"
 import * as HookEvent from "../HookEvent.ts"
@@ -15,12 +16,13 @@ import { ProcessSpawner } from "../ProcessSpawner.ts"
 import type { StopGuard } from "../StopGuard.ts"
 import type { HookVerdict } from "../HookOutput.ts"
 import type { HookResult } from "../Outcome.ts"
+import type { Telemetry } from "../Telemetry.ts"
 import { classify } from "./classify.ts"
 import type { ClassifyContext } from "./classify.ts"
 import { asRun } from "./executors/command.ts"
 import { execute } from "./executors/index.ts"
 import type { Capabilities, ExecContext, Executed } from "./executors/index.ts"
-import { matches, select, specOf } from "./plan.ts"
+import { matches, matchValue, select, specOf } from "./plan.ts"
 import * as PosixPath from "./posixPath.ts"
 import * as Sinks from "./sinks.ts"
 
@@ -43,6 +45,9 @@ export interface EngineState {
   readonly path: Path.Path
   /** Overflow files written so far. */
   overflowCount: number
+  /** The audit trail's writer, when `auditLog` is set. */
+  readonly audit: AuditWriter | undefined
+  readonly telemetry: Telemetry
 }
 
 /** The event's spec, and the warning an unknown event gets. */
@@ -116,7 +121,14 @@ export const dispatch = (state: EngineState, event: string, payload: unknown): E
         new PayloadError({ detail: `the payload is nested deeper than ${HookInput.MAX_PAYLOAD_DEPTH} levels (the limit); flatten it or send less` })
       )
     }
-    return run(state, event, payload)
+    // A span per dispatch that runs hooks (one that matches nothing stays outside the Effect runtime).
+    const spec = specOf(state.plan, event)
+    const matcher = spec === undefined ? null : matchValue(spec, payload) ?? null
+    return state.telemetry.dispatch({ event, matcher }, run(state, event, payload), (outcome) => ({
+      blocked: outcome.blocked,
+      decision: outcome.decision,
+      hooks: outcome.hooks.length
+    }))
   })
 
 const run = (state: EngineState, event: string, payload: Record<string, unknown>): Effect.Effect<Outcome.Outcome> =>
@@ -183,19 +195,25 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
     const sink: Sinks.SinkContext = { fs: state.fs, path: state.path, onWarning: options.onWarning }
     // Gemini CLI applies each sequential hook's tool_input rewrite to the next hook's input.
     const chain = plan.sequential && spec.outputDialect !== "claude" && Predicate.isObject(input["tool_input"]) ? { input } : undefined
+    const matcher = matchValue(spec, payload) ?? null
     const runOne = (hook: PlannedHook) =>
-      Effect.gen(function*() {
-        const own = contextOf(hook)
-        const ctx = chain === undefined || chain.input === input ? own : { ...own, input: chain.input, stdin: JSON.stringify(chain.input) }
-        const startedAt = yield* Clock.currentTimeMillis
-        const executed = yield* execute(hook, ctx, state.caps)
-        const classified = classify(hook, executed, classifyContext(hook, ctx.timeout))
-        if (chain !== undefined && !hook.async && classified.verdict.updatedInput !== null) {
-          chain.input = { ...chain.input, tool_input: { ...(chain.input["tool_input"] as Record<string, unknown>), ...classified.verdict.updatedInput } }
-        }
-        const ranAs = hook.entry.handler.type === "command" ? asRun(hook.entry.handler, ctx) : hook.display
-        return { hook, executed, startedAt, ranAs, ...classified }
-      })
+      state.telemetry.hook(
+        { event, matcher, command: hook.display, type: hook.entry.handler.type, source: hook.entry.scope === "explicit" && hook.entry.source === "(programmatic)" ? null : hook.entry.source },
+        Effect.gen(function*() {
+          const own = contextOf(hook)
+          const ctx = chain === undefined || chain.input === input ? own : { ...own, input: chain.input, stdin: JSON.stringify(chain.input) }
+          const startedAt = yield* Clock.currentTimeMillis
+          const executed = yield* execute(hook, ctx, state.caps)
+          const classified = classify(hook, executed, classifyContext(hook, ctx.timeout))
+          if (chain !== undefined && !hook.async && classified.verdict.updatedInput !== null) {
+            chain.input = { ...chain.input, tool_input: { ...(chain.input["tool_input"] as Record<string, unknown>), ...classified.verdict.updatedInput } }
+          }
+          const ranAs = hook.entry.handler.type === "command" ? asRun(hook.entry.handler, ctx) : hook.display
+          return { hook, executed, startedAt, ranAs, ...classified }
+        }),
+        ({ result }) => result
+      )
+    const auditOf = { event, session, matcher }
 
     // Background hooks: started now, bounded by the pool, killed when the engine closes.
     const background = hooks.filter((hook) => hook.async)
@@ -204,12 +222,16 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
         state.asyncFibers,
         state.asyncPool.withPermits(1)(runOne(hook)).pipe(
           Effect.tap(({ result, overflow, startedAt, ranAs }) =>
-            Effect.andThen(
+            Effect.all([
               plan.settings.executionLog === undefined
                 ? Effect.void
                 : Sinks.executionLog(sink, plan.settings.executionLog, spec.name, [{ result, hook, startedAt, ranAs }]),
-              Sinks.overflowFiles(sink, overflow)
-            )
+              Sinks.overflowFiles(sink, overflow),
+              state.audit === undefined ? Effect.void : Effect.flatMap(
+                Sinks.audit(state.audit, auditOf, [{ result, hook }], undefined),
+                (failures) => Effect.sync(() => failures.forEach((failure) => options.onWarning?.(failure)))
+              )
+            ], { discard: true })
           ),
           Effect.map((done) => {
             const { executed: { run }, result, verdict } = done
@@ -242,5 +264,8 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
     // Sinks, after the outcome.
     if (plan.settings.executionLog !== undefined) yield* Sinks.executionLog(sink, plan.settings.executionLog, spec.name, ran)
     yield* Sinks.overflowFiles(sink, ran.flatMap(({ overflow }) => overflow))
-    return outcome
+    // The audit records are in the file before the outcome is returned: a blocked action has its record.
+    if (state.audit === undefined) return outcome
+    const failures = yield* Sinks.audit(state.audit, auditOf, ran, ran.length > 0 || background.length > 0 ? outcome : undefined)
+    return failures.length === 0 ? outcome : { ...outcome, warnings: [...outcome.warnings, ...failures] }
   }).pipe(Effect.provideService(ProcessSpawner, state.spawner))

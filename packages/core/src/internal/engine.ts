@@ -5,16 +5,25 @@
 import { Effect, FiberSet, FileSystem, Path, Semaphore } from "effect"
 import type { Scope } from "effect"
 import type { AsyncResult, EngineOptions, FetchLike, HookEngine } from "../HookEngine.ts"
+import * as Audit from "../Audit.ts"
 import type { HookError } from "../HookError.ts"
+import { SettingsError } from "../HookError.ts"
 import * as HookInput from "../HookInput.ts"
 import { ProcessSpawner } from "../ProcessSpawner.ts"
 import * as StopGuard from "../StopGuard.ts"
+import * as Telemetry from "../Telemetry.ts"
 import { dispatch, unmatched } from "./dispatch.ts"
 import type { EngineState } from "./dispatch.ts"
 import * as Plan from "./plan.ts"
+import { makeReloading } from "./reload.ts"
 
 /** @internal */
 export const make = (
+  options: EngineOptions
+): Effect.Effect<HookEngine["Service"], HookError, ProcessSpawner | FileSystem.FileSystem | Path.Path | Scope.Scope> =>
+  options.watch === true ? makeReloading(options, makeOnce) : makeOnce(options)
+
+const makeOnce = (
   options: EngineOptions
 ): Effect.Effect<HookEngine["Service"], HookError, ProcessSpawner | FileSystem.FileSystem | Path.Path | Scope.Scope> =>
   Effect.gen(function*() {
@@ -27,6 +36,14 @@ export const make = (
         Effect.catch((error) => Effect.sync(() => options.onWarning?.(`cannot create the data folder ${dir}: ${error.message}`)))
       )
     }
+    // The audit trail is fail-closed: an engine that cannot open its audit log does not start.
+    const auditFile = options.auditLog ?? plan.settings.auditLog
+    const audit = auditFile === undefined
+      ? undefined
+      : yield* Audit.makeWriter({ file: auditFile, key: options.auditKey ?? plan.env["AGENT_HOOKS_AUDIT_KEY"] }).pipe(
+        Effect.mapError((error) => new SettingsError({ file: auditFile, path: ["auditLog"], detail: error.detail }))
+      )
+    const telemetry = yield* Telemetry.make(options.env ?? {}, options.telemetry)
     const state: EngineState = {
       plan,
       options,
@@ -47,7 +64,9 @@ export const make = (
       spawner: yield* ProcessSpawner,
       fs,
       path: yield* Path.Path,
-      overflowCount: 0
+      overflowCount: 0,
+      audit,
+      telemetry
     }
     const service: HookEngine["Service"] = {
       settings: plan.settings,

@@ -8,6 +8,7 @@ import type { Preset, PresetContext, PresetFile } from "../Preset.ts"
 import type { DecodedSettings, HookEntry, LoadedSettings, LoadOptions, SettingsFile } from "../Settings.ts"
 import * as Trust from "../Trust.ts"
 import { agentHooks } from "./preset.ts"
+import * as PosixPath from "./posixPath.ts"
 import { decode } from "./settings.ts"
 import { truthyEnv } from "./text.ts"
 
@@ -48,6 +49,8 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
     let managedCommands: ReadonlyArray<string> | undefined
     let executionLog: string | undefined
     let inputDefaults: Record<string, unknown> | undefined
+    let auditLog: string | undefined
+    let managedAuditLog: string | undefined
 
     const read = (file: PresetFile, decodeWith: (document: unknown) => Effect.Effect<DecodedSettings, SettingsError>) =>
       Effect.gen(function*() {
@@ -95,7 +98,7 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
           if (decoded.httpHookAllowedEnvVars !== undefined) managedEnvVars = decoded.httpHookAllowedEnvVars
         } else if (file.scope === "plugin") {
           // A plugin brings hooks, never policy for the whole engine.
-          const scalars = (["disableAllHooks", "allowedHttpHookUrls", "httpHookAllowedEnvVars", "allowedCommands", "executionLog", "sequential", "dedupe", "inputDefaults"] as const)
+          const scalars = (["disableAllHooks", "allowedHttpHookUrls", "httpHookAllowedEnvVars", "allowedCommands", "executionLog", "auditLog", "sequential", "dedupe", "inputDefaults"] as const)
             .filter((key) => decoded[key] !== undefined)
           if (scalars.length > 0) warnings.push(`${file.path}: a plugin cannot set ${scalars.join(", ")}; ignored`)
           return
@@ -110,6 +113,15 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
         if (decoded.dedupe !== undefined) dedupe = decoded.dedupe
         if (decoded.executionLog !== undefined) executionLog = decoded.executionLog
         if (decoded.inputDefaults !== undefined) inputDefaults = { ...inputDefaults, ...decoded.inputDefaults }
+        if (decoded.auditLog !== undefined) {
+          if (file.scope === "managed") managedAuditLog = decoded.auditLog
+          else {
+            // A project or local file travels with the repository: its log may only go under <project>/.agent-hooks/logs/.
+            const refused = file.scope === "project" || file.scope === "local" ? yield* logPathRefusal(fs, decoded.auditLog, options.projectDir) : undefined
+            if (refused === undefined) auditLog = decoded.auditLog
+            else warnings.push(`${file.path} at auditLog: ${refused}; ignored`)
+          }
+        }
       })
 
     // Managed policy first: it decides how the other files are read (requireProjectTrust). Its
@@ -187,7 +199,29 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
       executionLog,
       ...(inputDefaults === undefined ? {} : { inputDefaults }),
       strict,
+      auditLog: managedAuditLog ?? auditLog,
       warnings,
       errors
     }
+  })
+
+/**
+ * The log-path rule for files that come with a project: the log must be inside
+ * `<project>/.agent-hooks/logs/`, and no folder on the way there may be a symlink that leads out.
+ * Returns why a path is refused, or `undefined`.
+ */
+const logPathRefusal = (fs: FileSystem.FileSystem, file: string, projectDir: string): Effect.Effect<string | undefined> =>
+  Effect.gen(function*() {
+    const root = PosixPath.join(projectDir, ".agent-hooks", "logs")
+    const inside = `${root}/`
+    if (!file.startsWith(inside)) return `a project's settings may only name a log inside ${inside} (got ${file})`
+    const realProject = yield* fs.realPath(projectDir).pipe(Effect.orElseSucceed(() => projectDir))
+    const parts = PosixPath.dirname(file).slice(projectDir.length + 1).split("/")
+    for (let i = 1; i <= parts.length; i++) {
+      const folder = PosixPath.join(projectDir, ...parts.slice(0, i))
+      const real = yield* fs.realPath(folder).pipe(Effect.orElseSucceed(() => undefined))
+      if (real === undefined) break
+      if (real !== PosixPath.join(realProject, ...parts.slice(0, i))) return `${folder} leads out of the project (a symlink to ${real})`
+    }
+    return undefined
   })

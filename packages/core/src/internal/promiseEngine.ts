@@ -46,8 +46,13 @@ export const fromLayer = async (layer: Layer.Layer<HookEngine, HookError>): Prom
   let closed = false
   const isClosed = () => closed
   return {
-    settings: engine.settings,
-    hookedEvents: engine.hookedEvents,
+    // Getters: with hot reload (`watch`) the engine's settings change.
+    get settings() {
+      return engine.settings
+    },
+    get hookedEvents() {
+      return engine.hookedEvents
+    },
     dispatch: (event, payload) => {
       if (closed) return Promise.reject(closedError())
       // A dispatch that matches no hook resolves at once, without entering the Effect runtime.

@@ -174,6 +174,12 @@ export const decode = (
       if (typeof log === "string" && log !== "") executionLog = PosixPath.resolve(PosixPath.dirname(file), log)
       else problems.drop(`${file} at executionLog: expected a file path (string), got ${describe(log)}; ignored`)
     }
+    let auditLog: string | undefined
+    const audit = document["auditLog"]
+    if (audit !== undefined) {
+      if (typeof audit === "string" && audit !== "") auditLog = PosixPath.resolve(PosixPath.dirname(file), audit)
+      else problems.drop(`${file} at auditLog: expected a file path (string), got ${describe(audit)}; ignored`)
+    }
     const result = (): DecodedSettings => ({
       entries,
       disableAllHooks,
@@ -186,6 +192,7 @@ export const decode = (
       allowedCommands,
       executionLog,
       strict,
+      auditLog,
       warnings,
       errors
     })

@@ -1,11 +1,12 @@
 /**
  * The engine's sinks, run after the outcome is decided: the execution log (one JSONL line per hook
- * run) and the overflow files (the full text of messages the classification cut). A sink that fails
- * warns; it never changes the outcome.
+ * run), the overflow files (the full text of messages the classification cut) and the audit trail.
+ * A sink that fails warns; it never changes the outcome's decision.
  */
 import { Effect } from "effect"
 import type { FileSystem, Path } from "effect"
-import type { HookResult } from "../Outcome.ts"
+import type { AuditError, Writer as AuditWriter } from "../Audit.ts"
+import type { HookResult, Outcome } from "../Outcome.ts"
 import type { PlannedHook } from "../Plan.ts"
 import type { Overflow } from "./classify.ts"
 
@@ -57,3 +58,48 @@ export const overflowFiles = (sink: SinkContext, files: ReadonlyArray<Overflow>)
       Effect.andThen(sink.fs.writeFileString(file, text)),
       Effect.catch((error) => Effect.sync(() => sink.onWarning?.(`cannot save the full text of a hook's message to ${file}: ${error.message}`)))
     ), { discard: true })
+
+/**
+ * The audit trail's records of a dispatch: one per hook run, then (for a dispatch that ran hooks)
+ * one for the outcome, appended before the outcome is returned. Returns the warnings of records that
+ * could not be written (they go into the outcome: a gap in the audit trail is never silent).
+ */
+export const audit = (
+  writer: AuditWriter,
+  dispatch: { readonly event: string; readonly session: string; readonly matcher: string | null },
+  hooks: ReadonlyArray<{ readonly result: HookResult; readonly hook: PlannedHook }>,
+  outcome: Outcome | undefined
+): Effect.Effect<ReadonlyArray<string>> =>
+  Effect.gen(function*() {
+    const failures: Array<string> = []
+    const attempt = (write: Effect.Effect<void, AuditError>) =>
+      write.pipe(Effect.catch((error) => Effect.sync(() => void failures.push(`audit record not written: ${error.message}`))))
+    for (const { hook, result } of hooks) {
+      yield* attempt(writer.hook({
+        session: dispatch.session,
+        event: dispatch.event,
+        matcher: dispatch.matcher,
+        hook: result.command,
+        type: hook.entry.handler.type,
+        source: result.source,
+        exitCode: result.exitCode,
+        signal: result.signal,
+        status: result.status,
+        decision: result.decision,
+        timedOut: result.timedOut,
+        durationMs: result.durationMs
+      }))
+    }
+    if (outcome !== undefined) {
+      yield* attempt(writer.outcome({
+        session: dispatch.session,
+        event: dispatch.event,
+        matcher: dispatch.matcher,
+        blocked: outcome.blocked,
+        decision: outcome.decision,
+        reason: outcome.reason,
+        hooks: outcome.hooks.length
+      }))
+    }
+    return failures
+  })

@@ -1,0 +1,278 @@
+/**
+ * The audit trail: an append-only JSONL file with one record per hook run and one per outcome,
+ * each carrying the SHA-256 of the previous record of its chain, so that an edited, inserted,
+ * deleted or reordered record is found by {@link verify}.
+ *
+ * **One chain per writer.** Several processes (agents, CI jobs, `serve` instances) may append to
+ * one file. Each writer (one engine) keeps its own chain: a random writer id, a sequence number
+ * from 1, and the hash of its own previous record. Appends are single `write`s on a file opened
+ * with `O_APPEND`, so lines never tear or interleave between live writers, and no lock is needed:
+ * a writer that dies (kill -9) cannot leave a lock behind or fork anyone else's chain. The cost is
+ * that the file holds several chains, and deleting a whole chain is only visible with checkpoints.
+ *
+ * **Checkpoints.** With a key (`AGENT_HOOKS_AUDIT_KEY`), a writer signs a checkpoint record with
+ * HMAC-SHA-256 when it opens its chain, after every `checkpointEvery` records (100) and when it
+ * closes. A cut at a record boundary, a whole chain rewritten with fresh hashes, or a chain
+ * replaced by another are then reported: a checkpoint is missing or its signature is wrong.
+ * A chain that ends without its closing checkpoint is reported as a notice (its writer was killed,
+ * is still running, or fewer than `checkpointEvery` records were cut from its end).
+ *
+ * Hashing: `hash` is the SHA-256 (hex) of the record's line exactly as written, without its last
+ * member `,"hash":"…"`. The first record of a chain has `prev` = 64 zeros.
+ *
+ * @since 0.2.0
+ */
+import { Data } from "effect"
+import type { Effect, FileSystem, Path, Scope } from "effect"
+import * as internal from "./internal/audit.ts"
+import type { Decision, HookStatus } from "./Outcome.ts"
+
+/**
+ * The audit log could not be opened, written or read.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class AuditError extends Data.TaggedError("AuditError")<{
+  readonly file: string
+  readonly detail: string
+}> {
+  override get message(): string {
+    return this.file === "" ? this.detail : `${this.file}: ${this.detail}`
+  }
+}
+
+/**
+ * Fields every record has.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface RecordBase {
+  /** The format version, 1. */
+  readonly v: 1
+  /** The writer (one engine) whose chain the record belongs to. */
+  readonly writer: string
+  /** Position in the writer's chain, from 1. */
+  readonly seq: number
+  /** When it was written (ISO 8601, UTC). */
+  readonly time: string
+  /** SHA-256 of the writer's previous record (64 zeros for the first). */
+  readonly prev: string
+  /** SHA-256 of this record's line without its `hash` member. */
+  readonly hash: string
+}
+
+/**
+ * What the engine records about one hook run.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface HookRecordFields {
+  /** The payload's `session_id`, or the engine's own session id. */
+  readonly session: string | null
+  readonly event: string
+  /** The value the matchers were tested against (the tool name on tool events), `null` when none. */
+  readonly matcher: string | null
+  /** The hook as configured: the command, or the handler type and its target (`http https://…`). */
+  readonly hook: string
+  /** The handler type: `command`, `http`, `prompt`, `agent`, `mcp_tool`, `module`, `callback`. */
+  readonly type: string
+  /** The settings file it came from (`null` for programmatic hooks). */
+  readonly source: string | null
+  readonly exitCode: number | null
+  readonly signal: string | null
+  readonly status: HookStatus
+  readonly decision: Decision | null
+  readonly timedOut: boolean
+  readonly durationMs: number
+}
+
+/**
+ * One hook run.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface HookRecord extends RecordBase, HookRecordFields {
+  readonly kind: "hook"
+}
+
+/**
+ * What the engine records about one dispatch's outcome.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface OutcomeRecordFields {
+  readonly session: string | null
+  readonly event: string
+  readonly matcher: string | null
+  readonly blocked: boolean
+  readonly decision: Decision | null
+  /** The blocking reason, at most 1000 characters. */
+  readonly reason: string | null
+  /** How many hooks ran (each has its own record before this one). */
+  readonly hooks: number
+}
+
+/**
+ * One dispatch's outcome, written after its hooks' records and before the outcome is returned.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface OutcomeRecord extends RecordBase, OutcomeRecordFields {
+  readonly kind: "outcome"
+}
+
+/**
+ * Why a checkpoint was written.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type CheckpointReason = "open" | "periodic" | "close"
+
+/**
+ * A signed checkpoint: `mac` is the HMAC-SHA-256 (hex), under the audit key, of
+ * `agent-hooks audit checkpoint v1\n<writer>\n<seq>\n<prev>\n<reason>\n<every>`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface CheckpointRecord extends RecordBase {
+  readonly kind: "checkpoint"
+  readonly reason: CheckpointReason
+  /** The writer's checkpoint interval, in records. */
+  readonly every: number
+  readonly mac: string
+}
+
+/**
+ * One line of the audit log.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type AuditRecord = HookRecord | OutcomeRecord | CheckpointRecord
+
+/**
+ * Something `verify` found wrong; any problem makes the log fail verification.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Problem {
+  /** The line (from 1) where the problem is. */
+  readonly line: number
+  readonly kind: "malformed" | "edited" | "inserted" | "deleted" | "reordered" | "checkpoint-missing" | "checkpoint-wrong"
+  readonly writer: string | null
+  readonly message: string
+}
+
+/**
+ * Something `verify` reports that does not fail verification: a last line torn by a crash
+ * (`truncated`), a chain without its closing checkpoint (`unclosed`), checkpoints not checked for
+ * want of a key (`unchecked`).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Notice {
+  readonly line: number | null
+  readonly kind: "truncated" | "unclosed" | "unchecked"
+  readonly message: string
+}
+
+/**
+ * What `verify` found.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface VerifyReport {
+  /** No problem. */
+  readonly ok: boolean
+  readonly records: number
+  readonly writers: number
+  readonly checkpoints: number
+  readonly checkedCheckpoints: number
+  /** In line order; the first is the earliest place where the log was changed. */
+  readonly problems: ReadonlyArray<Problem>
+  readonly notices: ReadonlyArray<Notice>
+}
+
+/**
+ * How a writer appends.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface WriterOptions {
+  /** The audit log (absolute path; its folder is created when missing). */
+  readonly file: string
+  /** The HMAC key for checkpoints; none are written without one. */
+  readonly key?: string | undefined
+  /** A checkpoint after at most this many records (default 100). */
+  readonly checkpointEvery?: number | undefined
+  /** The writer id (default: `w-` and 16 random hex digits). */
+  readonly writer?: string | undefined
+  /** The clock for `time` (default: now). */
+  readonly now?: (() => string) | undefined
+}
+
+/**
+ * One writer's appending end of the audit log.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Writer {
+  readonly writer: string
+  /** Appends a hook run's record (one `write`); resolves once it is in the file. */
+  readonly hook: (fields: HookRecordFields) => Effect.Effect<void, AuditError>
+  /** Appends an outcome's record. */
+  readonly outcome: (fields: OutcomeRecordFields) => Effect.Effect<void, AuditError>
+  /** Writes the closing checkpoint; also done when the scope closes. */
+  readonly close: Effect.Effect<void, AuditError>
+}
+
+/**
+ * Opens `file` for appending (`O_APPEND`, mode 0600) and starts a new chain in it.
+ *
+ * @since 0.2.0
+ * @category writing
+ */
+export const makeWriter: (options: WriterOptions) => Effect.Effect<Writer, AuditError, FileSystem.FileSystem | Path.Path | Scope.Scope> =
+  internal.makeWriter
+
+/**
+ * Checks every chain in the text of an audit log. With `key`, also every checkpoint.
+ *
+ * @since 0.2.0
+ * @category reading
+ */
+export const verify: (text: string, options?: { readonly key?: string | undefined }) => Effect.Effect<VerifyReport, AuditError> = internal.verify
+
+/**
+ * The records of an audit log as they stand (no checking), the lines that are not records, and a
+ * last line torn by a crash.
+ *
+ * @since 0.2.0
+ * @category reading
+ */
+export const parse: (text: string) => {
+  readonly records: ReadonlyArray<{ readonly line: number; readonly record: AuditRecord }>
+  readonly bad: ReadonlyArray<{ readonly line: number; readonly text: string }>
+  readonly torn: { readonly line: number; readonly text: string } | undefined
+} = internal.parse
+
+/**
+ * Reads an audit log's text.
+ *
+ * @since 0.2.0
+ * @category reading
+ */
+export const readFile: (file: string) => Effect.Effect<string, AuditError, FileSystem.FileSystem> = internal.readFile

@@ -1,0 +1,167 @@
+import { Cause, Duration, Effect, Exit, FileSystem, Latch, Path, Scope, Semaphore, Stream } from "effect"
+import type { Fiber } from "effect"
+import type { EngineOptions, HookEngine, ReloadEvent } from "../HookEngine.ts"
+import type { HookError } from "../HookError.ts"
+import type { ProcessSpawner } from "../ProcessSpawner.ts"
+import type { LoadedSettings, SettingsScope } from "../Settings.ts"
+
+type Engine = HookEngine["Service"]
+
+interface Slot {
+  readonly engine: Engine
+  readonly scope: Scope.Closeable
+  inFlight: number
+  retired: boolean
+}
+
+/** Claude Code's ConfigChange `source` for a settings file of this scope. */
+const sourceOf = (scope: SettingsScope | undefined): string => {
+  switch (scope) {
+    case "managed":
+      return "policy_settings"
+    case "project":
+      return "project_settings"
+    case "local":
+      return "local_settings"
+    default:
+      return "user_settings"
+  }
+}
+
+/** Changes that arrive within this window are one reload (editors write a file in several steps). */
+const SETTLE = Duration.millis(150)
+
+/**
+ * An engine whose settings reload when their files change: a changed file is decoded and compiled
+ * into a new engine; ConfigChange runs on the current one, and unless it blocks (a change to managed
+ * policy cannot be blocked) the new engine takes over between dispatches. Dispatches in flight finish
+ * on the engine they started on, which closes once they (and its async hooks) are done. A file that
+ * fails to decode keeps the current engine and is reported.
+ * @internal
+ */
+export const makeReloading = (
+  options: EngineOptions,
+  build: (options: EngineOptions) => Effect.Effect<Engine, HookError, ProcessSpawner | FileSystem.FileSystem | Path.Path | Scope.Scope>
+): Effect.Effect<Engine, HookError, ProcessSpawner | FileSystem.FileSystem | Path.Path | Scope.Scope> =>
+  Effect.gen(function*() {
+    const outer = yield* Effect.scope
+    const fs = yield* FileSystem.FileSystem
+    const path = yield* Path.Path
+    const report = (event: ReloadEvent) =>
+      Effect.sync(() => {
+        options.onReload?.(event)
+        if (event._tag !== "Reloaded") options.onWarning?.(event.message)
+      })
+
+    const open = Effect.gen(function*() {
+      const scope = yield* Scope.fork(outer)
+      const engine = yield* build(options).pipe(
+        Scope.provide(scope),
+        Effect.onError(() => Scope.close(scope, Exit.void))
+      )
+      return { engine, scope, inFlight: 0, retired: false } satisfies Slot as Slot
+    })
+    let current: Slot = yield* open
+
+    /** The old engine closes once its last dispatch and its async hooks are done. */
+    const closeIfIdle = (slot: Slot) =>
+      slot.retired && slot.inFlight === 0 ? Effect.andThen(slot.engine.awaitAsync, Scope.close(slot.scope, Exit.void)) : Effect.void
+
+    const dispatch = (event: string, payload: unknown) =>
+      Effect.suspend(() => {
+        const slot = current
+        slot.inFlight += 1
+        return slot.engine.dispatch(event, payload).pipe(
+          Effect.ensuring(Effect.suspend(() => {
+            slot.inFlight -= 1
+            return closeIfIdle(slot)
+          }))
+        )
+      })
+
+    const scopeOf = (settings: LoadedSettings, file: string): SettingsScope | undefined => settings.files.find((f) => f.path === file)?.scope
+
+    const lock = yield* Semaphore.make(1)
+    const reload = (changed: ReadonlyArray<string>) =>
+      lock.withPermits(1)(
+        Effect.gen(function*() {
+          const old = current
+          const candidate = yield* Effect.exit(open)
+          if (Exit.isFailure(candidate)) {
+            const error = candidate.cause.reasons.find((reason) => reason._tag === "Fail")
+            const message = error !== undefined && error._tag === "Fail" ? (error.error as { readonly message: string }).message : "the settings could not be loaded"
+            return yield* report({ _tag: "Failed", files: changed, message: `settings not reloaded, the previous hooks stay: ${message}` })
+          }
+          const next = candidate.value
+          // ConfigChange runs on the hooks in force; a block keeps them (except for managed policy).
+          for (const file of changed) {
+            const source = sourceOf(scopeOf(old.engine.settings, file) ?? scopeOf(next.engine.settings, file))
+            const outcome = yield* Effect.exit(dispatch("ConfigChange", { source, file_path: file }))
+            if (Exit.isSuccess(outcome) && outcome.value.blocked && source !== "policy_settings") {
+              yield* Scope.close(next.scope, Exit.void)
+              const why = outcome.value.reason === null ? "" : `: ${outcome.value.reason}`
+              return yield* report({ _tag: "Blocked", files: changed, message: `settings not reloaded: a ConfigChange hook blocked the change to ${file}${why}` })
+            }
+          }
+          current = next
+          old.retired = true
+          yield* Effect.forkIn(closeIfIdle(old), outer)
+          yield* report({ _tag: "Reloaded", files: changed, warnings: next.engine.settings.warnings })
+        })
+      )
+
+    // Watch the folders of the settings files (a file may be replaced, not written in place).
+    const watched = new Set(current.engine.settings.files.map((file) => file.path))
+    const folders = [...new Set([...watched].map((file) => path.dirname(file)))]
+    let pending = new Set<string>()
+    let timer: Fiber.Fiber<void> | undefined
+    const changedFile = (file: string) =>
+      Effect.suspend(() => {
+        pending.add(file)
+        if (timer !== undefined) return Effect.void
+        return Effect.forkIn(
+          Effect.gen(function*() {
+            yield* Effect.sleep(SETTLE)
+            const files = [...pending]
+            pending = new Set()
+            timer = undefined
+            // A reload that dies (a defect in a hook executor...) keeps the hooks in force and says so.
+            yield* reload(files).pipe(
+              Effect.catchCause((cause) => report({ _tag: "Failed", files, message: `settings not reloaded, the previous hooks stay: ${Cause.pretty(cause)}` }))
+            )
+          }),
+          outer
+        ).pipe(Effect.tap((fiber) => Effect.sync(() => void (timer = fiber))), Effect.asVoid)
+      })
+    for (const folder of folders) {
+      const ready = yield* Latch.make(false)
+      yield* fs.watch(folder, { onReady: () => ready.openUnsafe() }).pipe(
+        Stream.map((event) => path.resolve(folder, event.path)),
+        Stream.filter((file) => watched.has(file)),
+        Stream.runForEach(changedFile),
+        // A folder that does not exist (yet) is not watched: a file created in it later is not seen.
+        Effect.catch((error) => Effect.sync(() => void (error.reason._tag === "NotFound" ? undefined : options.onWarning?.(`cannot watch ${folder}: ${error.message}`)))),
+        Effect.ensuring(ready.open),
+        Effect.forkIn(outer)
+      )
+      yield* ready.await
+    }
+
+    const service: Engine = {
+      get settings() {
+        return current.engine.settings
+      },
+      get plan() {
+        return current.engine.plan
+      },
+      get hookedEvents() {
+        return current.engine.hookedEvents
+      },
+      dispatch,
+      // Synchronous, on the plan in force: nothing runs, so nothing needs the old plan kept open.
+      unmatched: (event, payload) => current.engine.unmatched(event, payload),
+      takeAsyncResults: Effect.suspend(() => current.engine.takeAsyncResults),
+      awaitAsync: Effect.suspend(() => current.engine.awaitAsync)
+    }
+    return service
+  })

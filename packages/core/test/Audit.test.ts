@@ -1,0 +1,185 @@
+import { describe, expect, it } from "vitest"
+import { Effect, FileSystem, Layer, Path } from "effect"
+import { Audit } from "@agent-hooks/core"
+
+/** A file system whose one file lives in memory: what the writer appends, `text()` reads back. */
+const memoryFile = () => {
+  let text = ""
+  const decoder = new TextDecoder()
+  const layer = Layer.mergeAll(
+    FileSystem.layerNoop({
+      open: () =>
+        Effect.succeed({
+          writeAll: (bytes: Uint8Array) => Effect.sync(() => void (text += decoder.decode(bytes)))
+        } as unknown as FileSystem.File)
+    }),
+    Path.layer
+  )
+  return { layer, text: () => text }
+}
+
+const hook = (event: string, command: string, status: Audit.HookRecordFields["status"] = "success"): Audit.HookRecordFields => ({
+  session: "s1",
+  event,
+  matcher: "Bash",
+  hook: command,
+  type: "command",
+  source: "/p/.agent-hooks/settings.json",
+  exitCode: status === "blocking-error" ? 2 : 0,
+  signal: null,
+  status,
+  decision: status === "blocking-error" ? "deny" : null,
+  timedOut: false,
+  durationMs: 3.5
+})
+
+/** Writes `count` hook records (one writer) and returns the file's text. */
+const writeLog = (count: number, options: { key?: string; every?: number; close?: boolean; writer?: string } = {}) => {
+  const file = memoryFile()
+  return Effect.runPromise(
+    Effect.scoped(
+      Effect.gen(function*() {
+        const writer = yield* Audit.makeWriter({ file: "/log/audit.jsonl", key: options.key, checkpointEvery: options.every, writer: options.writer })
+        for (let i = 0; i < count; i++) yield* writer.hook(hook("PreToolUse", `./hook-${i}.sh`))
+        if (options.close !== false) yield* writer.close
+      })
+    ).pipe(Effect.provide(file.layer))
+  ).then(() => file.text())
+}
+
+const verify = (text: string, key?: string) => Effect.runPromise(Audit.verify(text, { key }))
+const lines = (text: string) => text.split("\n").slice(0, -1)
+const join = (parts: ReadonlyArray<string>) => `${parts.join("\n")}\n`
+
+describe("Audit writer", () => {
+  it("writes one JSON line per record, chained by SHA-256", async () => {
+    const text = await writeLog(3)
+    const records = lines(text).map((line) => JSON.parse(line))
+    expect(records.map((r) => [r.kind, r.seq, r.hook])).toEqual([["hook", 1, "./hook-0.sh"], ["hook", 2, "./hook-1.sh"], ["hook", 3, "./hook-2.sh"]])
+    expect(records[0].prev).toBe("0".repeat(64))
+    expect(records[1].prev).toBe(records[0].hash)
+    expect(records[2].prev).toBe(records[1].hash)
+    expect(new Set(records.map((r) => r.writer)).size).toBe(1)
+    expect(records[0]).toMatchObject({ v: 1, event: "PreToolUse", matcher: "Bash", type: "command", status: "success", exitCode: 0, source: "/p/.agent-hooks/settings.json" })
+    // The hash covers the line as written, without its hash member.
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(lines(text)[0]!.replace(/,"hash":"[0-9a-f]{64}"\}$/, "}"))))
+    expect(records[0].hash).toBe(Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join(""))
+    expect(await verify(text)).toMatchObject({ ok: true, records: 3, writers: 1, problems: [] })
+  })
+
+  it("signs checkpoints when opening, every N records and when closing, with a key", async () => {
+    const text = await writeLog(5, { key: "k1", every: 2 })
+    const kinds = lines(text).map((line) => JSON.parse(line)).map((r) => r.kind === "checkpoint" ? `checkpoint:${r.reason}` : r.kind)
+    expect(kinds).toEqual(["checkpoint:open", "hook", "hook", "checkpoint:periodic", "hook", "hook", "checkpoint:periodic", "hook", "checkpoint:close"])
+    expect(await verify(text, "k1")).toMatchObject({ ok: true, checkpoints: 4, checkedCheckpoints: 4, notices: [] })
+    const unchecked = await verify(text)
+    expect(unchecked.ok).toBe(true)
+    expect(unchecked.notices.map((n) => n.kind)).toEqual(["unchecked"])
+  })
+
+  it("writes no checkpoint without a key", async () => {
+    const text = await writeLog(3, { every: 1 })
+    expect(lines(text).every((line) => JSON.parse(line).kind === "hook")).toBe(true)
+  })
+})
+
+describe("Audit.verify", () => {
+  it("finds an edited record by its line", async () => {
+    const parts = lines(await writeLog(5))
+    parts[2] = parts[2]!.replace('"status":"success"', '"status":"blocking-error"')
+    const report = await verify(join(parts))
+    expect(report.ok).toBe(false)
+    // Only the edited line is blamed, not the records after it.
+    expect(report.problems).toEqual([expect.objectContaining({ line: 3, kind: "edited" })])
+    // The same for the first record of a chain.
+    const first = lines(await writeLog(3))
+    first[0] = first[0]!.replace("./hook-0.sh", "./other.sh")
+    expect((await verify(join(first))).problems).toEqual([expect.objectContaining({ line: 1, kind: "edited" })])
+  })
+
+  it("finds a record rewritten with a fresh hash: the next record no longer vouches for it", async () => {
+    const parts = lines(await writeLog(5))
+    const record = JSON.parse(parts[1]!)
+    const { hash: _, ...body } = { ...record, status: "blocking-error" }
+    const text = JSON.stringify(body)
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)))
+    parts[1] = `${text.slice(0, -1)},"hash":"${Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("")}"}`
+    const report = await verify(join(parts))
+    expect(report.problems[0]).toMatchObject({ line: 2, kind: "edited" })
+  })
+
+  it("finds a deleted record", async () => {
+    const parts = lines(await writeLog(5))
+    parts.splice(2, 1)
+    expect((await verify(join(parts))).problems[0]).toMatchObject({ line: 3, kind: "deleted" })
+  })
+
+  it("finds an inserted copy of a record", async () => {
+    const parts = lines(await writeLog(5))
+    parts.splice(4, 0, parts[1]!)
+    expect((await verify(join(parts))).problems[0]).toMatchObject({ line: 5, kind: "inserted" })
+  })
+
+  it("finds two records swapped", async () => {
+    const parts = lines(await writeLog(5))
+    ;[parts[1], parts[2]] = [parts[2]!, parts[1]!]
+    expect((await verify(join(parts))).problems[0]).toMatchObject({ line: 2, kind: "reordered" })
+  })
+
+  it("finds a line that is not a record", async () => {
+    const parts = lines(await writeLog(3))
+    parts.splice(1, 0, '{"kind":"hook","event":"PreToolUse"}')
+    expect((await verify(join(parts))).problems[0]).toMatchObject({ line: 2, kind: "malformed" })
+  })
+
+  it("reports a last line torn by a crash as truncation, not corruption", async () => {
+    const text = await writeLog(4)
+    const torn = text.slice(0, text.length - 40)
+    const report = await verify(torn)
+    expect(report).toMatchObject({ ok: true, records: 3 })
+    expect(report.notices).toEqual([expect.objectContaining({ kind: "truncated", line: 4 })])
+  })
+
+  it("keeps writers' chains apart: interleaved lines of two writers verify", async () => {
+    const a = lines(await writeLog(3, { writer: "w-a" }))
+    const b = lines(await writeLog(3, { writer: "w-b" }))
+    const mixed = join([a[0]!, b[0]!, b[1]!, a[1]!, a[2]!, b[2]!])
+    expect(await verify(mixed)).toMatchObject({ ok: true, records: 6, writers: 2 })
+  })
+
+  it("with the key, finds a cut at a record boundary once a checkpoint is missing", async () => {
+    const parts = lines(await writeLog(7, { key: "k1", every: 2 }))
+    // open, h, h, periodic, h, h, periodic, h, h, periodic, h, close: cut the last six lines.
+    const cut = join(parts.slice(0, parts.length - 6))
+    const report = await verify(cut, "k1")
+    expect(report.ok).toBe(true)
+    expect(report.notices.map((n) => n.kind)).toEqual(["unclosed"])
+    // Without the periodic checkpoints, the cut can no longer hide behind "unclosed".
+    const noPeriodic = join(parts.filter((line) => !line.includes('"reason":"periodic"')))
+    const missing = await verify(noPeriodic, "k1")
+    expect(missing.ok).toBe(false)
+    expect(missing.problems.map((p) => p.kind)).toContain("checkpoint-missing")
+  })
+
+  it("with the key, finds a chain rewritten from scratch", async () => {
+    const genuine = await writeLog(3, { key: "k1", writer: "w-a" })
+    const forged = await writeLog(3, { key: "not the key", writer: "w-a" })
+    expect((await verify(genuine, "k1")).ok).toBe(true)
+    const report = await verify(forged, "k1")
+    expect(report.problems[0]).toMatchObject({ line: 1, kind: "checkpoint-wrong" })
+    const unsigned = await writeLog(3, { writer: "w-a" })
+    expect((await verify(unsigned, "k1")).problems[0]).toMatchObject({ line: 1, kind: "checkpoint-missing" })
+  })
+})
+
+describe("Audit.verify after crashes", () => {
+  it("reads a torn record followed by another writer's record as truncation", async () => {
+    const a = lines(await writeLog(2, { writer: "w-a" }))
+    const b = lines(await writeLog(2, { writer: "w-b" }))
+    // Writer a died in the middle of its second record; writer b appended after the fragment.
+    const text = join([a[0]!, `${a[1]!.slice(0, 50)}${b[0]!}`, b[1]!])
+    const report = await verify(text)
+    expect(report).toMatchObject({ ok: true, records: 3, writers: 2 })
+    expect(report.notices).toEqual([expect.objectContaining({ kind: "truncated", line: 2 })])
+  })
+})

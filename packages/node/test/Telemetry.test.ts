@@ -1,0 +1,147 @@
+/**
+ * Telemetry against a local OTLP/HTTP receiver (test-utils' OtlpReceiver decodes the protobuf or
+ * JSON that Effect's exporters post): spans, attributes, counters, the standard OTEL_* variables,
+ * and a collector that fails.
+ */
+import { afterEach, describe, expect, it } from "vitest"
+import { Effect, Exit, Scope } from "effect"
+import { Telemetry } from "@agent-hooks/core"
+import { createHookEngine } from "@agent-hooks/node"
+import { writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import * as Cleanups from "@agent-hooks/test-utils/Cleanups"
+import { OtlpReceiver } from "@agent-hooks/test-utils"
+
+const cleanups = Cleanups.register("agent-hooks-otel-")
+const receivers: Array<OtlpReceiver.Receiver> = []
+afterEach(async () => {
+  for (const receiver of receivers.splice(0)) await receiver.close()
+})
+const receiver = async (options?: { status?: number }) => {
+  const started = await OtlpReceiver.start(options)
+  receivers.push(started)
+  return started
+}
+
+/** One dispatch with two hooks, in telemetry made from `env`; the scope is closed (flushed) at the end. */
+const dispatchOnce = (env: Record<string, string>, options?: Telemetry.TelemetryOptions | false) =>
+  Effect.runPromise(
+    Effect.gen(function*() {
+      const scope = yield* Scope.make()
+      const telemetry = yield* Telemetry.make(env, options).pipe(Scope.provide(scope))
+      const hook = (command: string, exitCode: number) =>
+        telemetry.hook(
+          { event: "PreToolUse", matcher: "Bash", command, type: "command", source: "/p/.agent-hooks/settings.json" },
+          Effect.succeed({ exitCode, status: exitCode === 2 ? "blocking-error" as const : "success" as const, decision: exitCode === 2 ? "deny" as const : null, durationMs: 12.5, timedOut: false }),
+          (run) => run
+        )
+      const outcome = yield* telemetry.dispatch(
+        { event: "PreToolUse", matcher: "Bash" },
+        Effect.map(Effect.all([hook("./guard.sh", 2), hook("./log.sh", 0)], { concurrency: "unbounded" }), (runs) => ({ blocked: true, decision: "deny" as const, hooks: runs.length })),
+        (result) => result
+      )
+      yield* Scope.close(scope, Exit.void)
+      return { outcome, enabled: telemetry.enabled }
+    })
+  )
+
+describe("Telemetry over OTLP/HTTP", () => {
+  it("sends a span per dispatch and a child span per hook, with their attributes (protobuf)", async () => {
+    const otlp = await receiver()
+    const { outcome, enabled } = await dispatchOnce({ OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_SERVICE_NAME: "ci-agents", OTEL_RESOURCE_ATTRIBUTES: "team=platform,host.name=runner-7" })
+    expect(enabled).toBe(true)
+    expect(outcome).toEqual({ blocked: true, decision: "deny", hooks: 2 })
+    await otlp.waitFor((r) => r.spans.length >= 3)
+    expect(otlp.requests.find((request) => request.path === "/v1/traces")?.contentType).toBe("application/x-protobuf")
+    const root = otlp.spans.find((span) => span.name === "agent-hooks PreToolUse")!
+    expect(root.parentSpanId).toBe("")
+    expect(root.attributes).toMatchObject({ "agent_hooks.event": "PreToolUse", "agent_hooks.matcher": "Bash", "agent_hooks.blocked": true, "agent_hooks.decision": "deny", "agent_hooks.hooks": 2 })
+    expect(root.resource).toMatchObject({ "service.name": "ci-agents", team: "platform", "host.name": "runner-7" })
+    const children = otlp.spans.filter((span) => span.parentSpanId === root.spanId)
+    expect(children.map((span) => span.attributes["agent_hooks.hook.command"]).sort()).toEqual(["./guard.sh", "./log.sh"])
+    expect(children.every((span) => span.traceId === root.traceId)).toBe(true)
+    expect(children.find((span) => span.attributes["agent_hooks.hook.command"] === "./guard.sh")!.attributes).toMatchObject({
+      "agent_hooks.event": "PreToolUse",
+      "agent_hooks.matcher": "Bash",
+      "agent_hooks.hook.type": "command",
+      "agent_hooks.hook.source": "/p/.agent-hooks/settings.json",
+      "agent_hooks.hook.exit_code": 2,
+      "agent_hooks.hook.status": "blocking-error",
+      "agent_hooks.hook.decision": "deny",
+      "agent_hooks.hook.duration_ms": 12.5,
+      "agent_hooks.hook.timed_out": false
+    })
+    await otlp.waitFor((r) => r.points.some((point) => point.metric === "agent_hooks.decisions"))
+    expect(otlp.points.find((point) => point.metric === "agent_hooks.decisions")).toMatchObject({ attributes: { event: "PreToolUse", decision: "deny" }, value: 1 })
+    // Cumulative counters: a series may be sent more than once (each export sends its current value).
+    const runs = otlp.points.filter((point) => point.metric === "agent_hooks.hook_runs")
+    expect([...new Set(runs.map((point) => `${point.attributes["status"]}=${point.value}`))].sort()).toEqual(["blocking-error=1", "success=1"])
+  })
+
+  it("honours OTEL_EXPORTER_OTLP_PROTOCOL=http/json and OTEL_EXPORTER_OTLP_HEADERS", async () => {
+    const otlp = await receiver()
+    await dispatchOnce({ OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json", OTEL_EXPORTER_OTLP_HEADERS: "x-team-token=s%20cret,x-other=1", OTEL_METRICS_EXPORTER: "none" })
+    await otlp.waitFor((r) => r.spans.length >= 3)
+    const traces = otlp.requests.find((request) => request.path === "/v1/traces")!
+    expect(traces.contentType).toContain("application/json")
+    expect(traces.headers["x-team-token"]).toBe("s cret")
+    expect(otlp.spans.map((span) => span.name).sort()).toEqual(["agent-hooks PreToolUse", "agent-hooks hook command", "agent-hooks hook command"])
+    expect(otlp.requests.some((request) => request.path === "/v1/metrics")).toBe(false)
+  })
+
+  it("an engine option endpoint works without the environment, and false turns it off", async () => {
+    const otlp = await receiver()
+    await dispatchOnce({}, { endpoint: otlp.url, serviceName: "from-option" })
+    await otlp.waitFor((r) => r.spans.length >= 3)
+    expect(otlp.spans[0]!.resource["service.name"]).toBe("from-option")
+    const off = await receiver()
+    const { enabled } = await dispatchOnce({ OTEL_EXPORTER_OTLP_ENDPOINT: off.url }, false)
+    expect(enabled).toBe(false)
+  })
+
+  it("is off without an endpoint, and with OTEL_SDK_DISABLED", () => {
+    expect(Telemetry.settingsFrom({}, undefined)).toEqual({ disabled: "no OTLP endpoint (OTEL_EXPORTER_OTLP_ENDPOINT or the telemetry option)" })
+    expect(Telemetry.settingsFrom({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://x:4318", OTEL_SDK_DISABLED: "true" }, undefined)).toEqual({ disabled: "OTEL_SDK_DISABLED is true" })
+    expect(Telemetry.settingsFrom({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://x:4318/custom" }, undefined)).toMatchObject({ traces: "http://x:4318/custom", metrics: undefined })
+  })
+
+  it("a collector that fails or is not there never changes the dispatch", async () => {
+    const failing = await receiver({ status: 503 })
+    const { outcome } = await dispatchOnce({ OTEL_EXPORTER_OTLP_ENDPOINT: failing.url })
+    expect(outcome).toEqual({ blocked: true, decision: "deny", hooks: 2 })
+    // Nothing listens on port 9 of this machine (discard): the export fails to connect.
+    const { outcome: again } = await dispatchOnce({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9" })
+    expect(again).toEqual({ blocked: true, decision: "deny", hooks: 2 })
+  })
+})
+
+describe("Telemetry in the engine", () => {
+  it("traces a dispatch with real hook processes, flushed when the engine closes", async () => {
+    const otlp = await receiver()
+    const dir = cleanups.tempDir()
+    const blockRm = fileURLToPath(new URL("./fixtures/block-rm.sh", import.meta.url))
+    const file = join(dir, "settings.json")
+    writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `sh ${blockRm}` }, { type: "command", command: "sleep 5", timeout: 0.2 }] }] } }))
+    // A long export interval: only the flush on close can deliver the spans in time.
+    const engine = await createHookEngine({ settings: [file], projectDir: dir, env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url }, telemetry: { exportIntervalMs: 60_000 } })
+    const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "rm -rf /" } })
+    expect(outcome.blocked).toBe(true)
+    await engine.close()
+    await otlp.waitFor((r) => r.spans.length >= 3)
+    const root = otlp.spans.find((span) => span.name === "agent-hooks PreToolUse")!
+    expect(root.attributes).toMatchObject({ "agent_hooks.blocked": true, "agent_hooks.decision": "deny", "agent_hooks.hooks": 2, "agent_hooks.matcher": "Bash" })
+    const hooks = otlp.spans.filter((span) => span.parentSpanId === root.spanId)
+    expect(hooks.find((span) => span.attributes["agent_hooks.hook.command"] === `sh ${blockRm}`)!.attributes).toMatchObject({
+      "agent_hooks.hook.exit_code": 2,
+      "agent_hooks.hook.status": "blocking-error",
+      "agent_hooks.hook.source": file,
+      "agent_hooks.hook.timed_out": false
+    })
+    expect(hooks.find((span) => span.attributes["agent_hooks.hook.command"] === "sleep 5")!.attributes).toMatchObject({
+      "agent_hooks.hook.status": "cancelled",
+      "agent_hooks.hook.timed_out": true
+    })
+    expect(otlp.points.find((point) => point.metric === "agent_hooks.hook_failures")).toMatchObject({ attributes: { event: "PreToolUse", status: "cancelled" }, value: 1 })
+  })
+})
