@@ -3,7 +3,8 @@
  * once per runtime.
  *
  * Test files: `packages/<pkg>/test/**\/*.test.ts`, one Vitest project per package (labelled with
- * the package folder name in the output).
+ * the package folder name in the output), and `docs/test/**\/*.test.ts` (project `docs`: the
+ * documentation's code blocks, event pages and the built site in a headless browser).
  *
  * Runtime gates, decided by the runtime that runs Vitest:
  * - `packages/bun/test/**` runs only in the Bun lane (`process.versions.bun` is set).
@@ -54,11 +55,21 @@ const projectsFor = packageDirs
     }
   }))
 
+const docsProject = {
+  extends: true as const,
+  test: {
+    name: "docs",
+    root,
+    include: ["docs/test/**/*.test.ts"],
+    exclude: ["**/node_modules/**", "**/dist/**", ...otherRuntimes.map((r) => `**/*.${r}.test.ts`)]
+  }
+}
+
 export default defineConfig({
   resolve: { conditions: clientConditions },
   ssr: { resolve: { conditions: serverConditions } },
   test: {
-    projects: projectsFor,
+    projects: [...projectsFor, docsProject],
     setupFiles: [fileURLToPath(new URL("./vitest.setup.ts", import.meta.url))],
     testTimeout: 30_000,
     hookTimeout: 30_000,

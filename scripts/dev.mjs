@@ -21,6 +21,11 @@
 //                         AGENT_HOOKS_LANES=node,bun runs a subset. The last line of output is
 //                         `N passed, N failed` over all lanes (typecheck failure counts as 1).
 //   changeset [args]      the changesets CLI on Node 24 (`npm run changeset`, `pnpm changeset status`)
+//   docs:build            the documentation site (VitePress, docs/): generated pages, then
+//                         `vitepress build docs`, which fails on dead links; output docs/.vitepress/dist.
+//                         `npm test` runs it too (a row of its own in the summary) unless the vitest
+//                         arguments select test files outside docs/.
+//   docs:dev [args]       the documentation site's dev server (vitepress dev docs)
 //   bootstrap             only the bootstrap
 //
 // Environment: AGENT_HOOKS_LANES (test lanes and steps, default node,bun,deno,pack),
@@ -518,6 +523,16 @@ async function test(args) {
       ms: Date.now() - started,
       note: typed ? "tsc -b, tsc -p tsconfig.test.json" : built ? "tsc -p tsconfig.test.json failed" : "tsc -b failed"
     })
+    if (typed && testsIncludeDocs(vitestArgs)) {
+      const docsStarted = Date.now()
+      const docsOk = await docsBuild()
+      rows.push({
+        lane: "docs:build",
+        failed: docsOk ? 0 : 1,
+        ms: Date.now() - docsStarted,
+        note: docsOk ? "vitepress build docs, dead links checked" : "vitepress build failed (see above)"
+      })
+    }
     const tmp = mkdtempSync(join(tmpdir(), "agent-hooks-lanes-"))
     try {
       for (const lane of lanes) {
@@ -542,6 +557,48 @@ async function test(args) {
   }
   const failed = printSummary(rows)
   return failed > 0 ? 1 : 0
+}
+
+// ---------------------------------------------------------------------------------------------
+// Documentation site
+
+const vitepressJs = () => join(ROOT, "docs", "node_modules", "vitepress", "bin", "vitepress.js")
+
+/** Regenerates the generated pages (events, API reference), then builds the site (dead links fail it). */
+async function docsBuild() {
+  log("building the documentation site (docs/): the API reference with TypeDoc, then vitepress build ...")
+  const started = Date.now()
+  const gen = await run(node24(), [join(ROOT, "docs", "scripts", "generate.ts")])
+  if (!ok(gen)) {
+    log(`docs: generating pages failed (docs/scripts/generate.ts: ${describeExit(gen)})`)
+    return false
+  }
+  const r = await run(node24(), [vitepressJs(), "build", "docs"])
+  if (ok(r)) log(`docs built in ${seconds(Date.now() - started)} (docs/.vitepress/dist)`)
+  else log(`docs build failed (vitepress build: ${describeExit(r)}); a dead link is named above`)
+  return ok(r)
+}
+
+async function docsDev(args) {
+  await bootstrap()
+  // The API reference takes a while to generate: the dev server reuses it when it exists
+  // (docs:build always regenerates it).
+  if (!existsSync(join(ROOT, "docs", "reference", "index.md"))) {
+    log("generating the API reference (TypeDoc; half a minute or more) ...")
+    const gen = await run(node24(), [join(ROOT, "docs", "scripts", "generate.ts")])
+    if (!ok(gen)) return 1
+  }
+  const r = await run(node24(), [vitepressJs(), "dev", "docs", ...(args[0] === "--" ? args.slice(1) : args)], {
+    stdin: "inherit",
+    detached: false
+  })
+  return r.code ?? 1
+}
+
+/** `npm test` builds the site unless the vitest arguments name only test files outside docs/. */
+const testsIncludeDocs = (vitestArgs) => {
+  const filters = vitestArgs.filter((a) => !a.startsWith("-"))
+  return filters.length === 0 || filters.some((f) => f.replace(/^\.\//, "").startsWith("docs"))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -619,6 +676,8 @@ const USAGE = `usage: node scripts/dev.mjs <command> [args]
   demo [args]           run examples/demo.ts on Node 24
   bench [files]         run bench/*.ts (default: all) on Node 24
   changeset [args]      the changesets CLI (no args: add a changeset; \`status\`, \`version\`)
+  docs:build            generate pages, then build the documentation site (dead links fail it)
+  docs:dev [args]       the documentation site's dev server
   test [-- vitest args] typecheck, then the node, bun and deno vitest lanes (AGENT_HOOKS_LANES=node,bun)`
 
 async function main() {
@@ -641,6 +700,11 @@ async function main() {
       return bench(args)
     case "changeset":
       return changeset(args)
+    case "docs:build":
+      await bootstrap()
+      return (await docsBuild()) ? 0 : 1
+    case "docs:dev":
+      return docsDev(args)
     case "help":
     case "--help":
     case "-h":

@@ -176,6 +176,7 @@ describe("what validate knows before anything runs", () => {
             "Bash",
             cmd("$CLAUDE_PROJECT_DIR/.agent-hooks/guard.sh"),
             cmd("\"${CLAUDE_PROJECT_DIR}/hooks/lint.sh\" --fix"),
+            cmd("\"$AGENT_HOOKS_PROJECT_DIR\"/hooks/quoted-dir.sh"),
             cmd("./ok.sh"),
             cmd("jq -r .tool_input"),
             cmd("$OTHER/x.sh"),
@@ -185,7 +186,7 @@ describe("what validate knows before anything runs", () => {
       }
       const h = harness(files)
       const snapshot = yield* Effect.provide(Plan.load({ settings: Object.keys(files), projectDir: "/project", env: {} }), h.files)
-      expect([...(snapshot.scripts ?? new Map()).keys()].sort()).toEqual(["/project/.agent-hooks/guard.sh", "/project/hooks/lint.sh", "/project/ok.sh"])
+      expect([...(snapshot.scripts ?? new Map()).keys()].sort()).toEqual(["/project/.agent-hooks/guard.sh", "/project/hooks/lint.sh", "/project/hooks/quoted-dir.sh", "/project/ok.sh"])
       const plan = Plan.compile({
         ...snapshot,
         scripts: new Map([["/project/.agent-hooks/guard.sh", "not-executable"], ["/project/hooks/lint.sh", "missing"], ["/project/ok.sh", "ok"]] as const)

@@ -18,8 +18,12 @@ const firstWord = (command: string): string | undefined => {
   const quote = text[0]
   if (quote === "'" || quote === "\"") {
     const end = text.indexOf(quote, 1)
-    const word = end < 0 ? undefined : text.slice(1, end)
-    return word !== undefined && (quote === "'" || !/[\\`]/.test(word)) ? word : undefined
+    if (end < 0) return undefined
+    const quoted = text.slice(1, end)
+    if (quote === "\"" && /[\\`]/.test(quoted)) return undefined
+    // The word goes on after its closing quote: "$AGENT_HOOKS_PROJECT_DIR"/hooks/guard.sh is one word.
+    const rest = /^[^\s;&|<>()]*/.exec(text.slice(end + 1))?.[0] ?? ""
+    return /["'\\`]/.test(rest) ? undefined : quoted + rest
   }
   const match = /^[^\s;&|<>()]+/.exec(text)
   return match === null || /["'\\`]/.test(match[0]) ? undefined : match[0]

@@ -1,0 +1,82 @@
+/**
+ * The documentation's own checks (Node lane only: they read files and run the built CLI, nothing
+ * runtime-specific):
+ * - every code block that is a command or a settings file is run by these tests or marked
+ *   `illustrative` (the convention is in ./codeBlocks.ts and on the "About these docs" page);
+ * - every event of the core's catalog has its page `docs/events/<Event>.md`, current with the
+ *   generator (docs/scripts/events.ts);
+ * - every page with `file=` / `run` blocks (getting started, the event pages, the recipes) runs
+ *   top to bottom, verbatim, in a fresh temp folder with the built CLI, and prints what it shows.
+ */
+import { existsSync, readFileSync, rmSync } from "node:fs"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { HookEvent } from "@agent-hooks/core"
+import { describe, expect, it } from "vitest"
+import { renderAll } from "../scripts/events.ts"
+import { kind, markdownFiles, parseBlocks, runPage } from "./codeBlocks.ts"
+
+const docsDir = fileURLToPath(new URL("..", import.meta.url))
+const repoDir = join(docsDir, "..")
+const cliBin = join(repoDir, "packages", "cli", "dist", "bin.js")
+const read = (page: string): string => readFileSync(join(docsDir, page), "utf8")
+const pages = markdownFiles(docsDir)
+
+describe("code blocks", () => {
+  it("every command or settings block is run by the docs tests or marked illustrative", () => {
+    const unmarked = pages.flatMap((page) =>
+      parseBlocks(read(page))
+        .filter((b) => kind(b) === "unmarked")
+        .map((b) => `docs/${page}:${b.line}: a \`${b.lang}\` block with neither \`illustrative\`, \`file=<path>\` nor \`run\` after the language`)
+    )
+    expect(unmarked, "add `illustrative` (not run) or `run` / `file=` (run by docs/test) after the fence's language").toEqual([])
+  })
+
+  it("the getting-started page has steps that run, and marks the install of unpublished packages illustrative", () => {
+    const blocks = parseBlocks(read("getting-started.md"))
+    expect(blocks.filter((b) => kind(b) === "run").length).toBeGreaterThan(0)
+    const install = blocks.find((b) => b.text.includes("npm install @agent-hooks/"))
+    expect(install?.words).toContain("illustrative")
+  })
+})
+
+describe("event pages", () => {
+  it("every catalog event has its page docs/events/<Event>.md", () => {
+    const missing = HookEvent.catalog.map((e) => `events/${e.name}.md`).filter((p) => !existsSync(join(docsDir, p)))
+    expect(missing).toEqual([])
+  })
+
+  it("the event pages are what docs/scripts/events.ts generates (run it after changing the catalog or events.md)", () => {
+    const stale = [...renderAll(read("events.md"))].filter(([file, content]) => !existsSync(join(docsDir, file)) || read(file) !== content).map(([f]) => f)
+    expect(stale).toEqual([])
+  })
+
+  it("every event page has the hand-written prose of its events.md section", () => {
+    const withoutProse = HookEvent.catalog.filter((e) => read(`events/${e.name}.md`).includes("has no hand-written section")).map((e) => e.name)
+    expect(withoutProse).toEqual([])
+  })
+})
+
+const runnable = pages.filter((page) => parseBlocks(read(page)).some((b) => kind(b) === "file" || kind(b) === "run"))
+
+describe.skipIf(!existsSync(cliBin))("pages run verbatim in a fresh folder (built CLI)", () => {
+  it("has pages to run", () => {
+    expect(runnable).toContain("getting-started.md")
+    expect(runnable.filter((p) => p.startsWith("events/")).length).toBe(HookEvent.catalog.length)
+  })
+
+  for (const page of runnable) {
+    it(page, () => {
+      const result = runPage(read(page), { cliBin, node: process.execPath })
+      try {
+        const failures = result.steps
+          .filter((s) => !s.ok)
+          .map((s) => `docs/${page}:${s.line}: $ ${s.command}\n  expected:\n    ${s.expected.join("\n    ")}\n  got:\n    ${s.actual.join("\n    ")}`)
+        expect([...result.scriptFailures, ...failures]).toEqual([])
+        expect(result.steps.length + result.scriptFailures.length).toBeGreaterThan(0)
+      } finally {
+        rmSync(result.root, { recursive: true, force: true })
+      }
+    })
+  }
+})
