@@ -444,6 +444,8 @@ describe("agent-hooks run: nothing that should have run is skipped in silence", 
     expect(outcomeOf(result).hooks[0].status).toBe("non-blocking-error")
     const lines = result.stderr.split("\n").filter((line) => line.startsWith("agent-hooks: hook "))
     expect(lines).toHaveLength(1)
+    // Not also as a warning: one line per hook.
+    expect(result.stderr.split("\n").filter((line) => line.includes("/nonexistent/guard.sh") && line.includes("status code 127"))).toHaveLength(1)
     expect(lines[0]).toContain(`agent-hooks: hook "/nonexistent/guard.sh" (${serveSettings}): `)
     // --quiet silences warnings, never this line.
     const quiet = cli(["run", "PreToolUse", "--settings", serveSettings, "--quiet"], {

@@ -100,9 +100,14 @@ export const run = (options: RunOptions): Effect.Effect<void, Blocked | Failed, 
       ...(options.failClosed === true ? { failClosed: true } : {}),
       ...(options.strict === true ? { strict: true } : {})
     }
+    // While the event is dispatched, the engine's warnings about hooks that failed are the
+    // failure lines printed below from the Outcome: one line per hook, not two.
+    let dispatching = false
     const outcome = yield* withEngine(
       { ...options, preset, engineOptions },
-      options.quiet === true ? undefined : warnOnStderr,
+      options.quiet === true ? undefined : (warning) => {
+        if (!dispatching) warnOnStderr(warning)
+      },
       (engine) =>
         Effect.gen(function*() {
           const unknown = unknownEvent(options.event, knownEvents(engine, preset))
@@ -116,6 +121,7 @@ export const run = (options: RunOptions): Effect.Effect<void, Blocked | Failed, 
             })
             if (none !== undefined) process.stderr.write(`${none}\n`)
           }
+          dispatching = true
           return yield* engine.dispatch(options.event, payload).pipe(Effect.ensuring(Effect.sync(status.done)))
         })
     )
