@@ -47,6 +47,13 @@ const declaration = (
   const out: Record<string, unknown> = { name }
   if (base !== undefined && base.name !== name) out["extends"] = base.name
   for (const key of differing) out[key] = spec[key] ?? null
+  // Rules that follow from the others (a blocking event's audiences) are left out when the declaration gives them anyway.
+  const decoded = (declared: Record<string, unknown>) =>
+    HookEvent.custom(Object.fromEntries(Object.entries(declared).map(([key, value]) => [key, value === null ? undefined : value])) as unknown as HookEvent.CustomEvent)
+  for (const key of differing) {
+    const { [key]: _dropped, ...without } = out
+    if (OUTCOME_RULES.every((rule) => same(decoded(without)[rule], spec[rule]))) delete out[key]
+  }
   return out
 }
 
