@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 import { Effect, Exit, FileSystem, Layer, Path } from "effect"
 import { PlatformError, SystemError } from "effect/PlatformError"
 import { HookError, Settings } from "@agent-hooks/core"
-import { bash, cmd, group, harness, settings as doc, withEngine } from "./harness.ts"
+import { bash, cmd as hook, group, harness, settings as doc, withEngine } from "./harness.ts"
 
 /** An in-memory file system: path -> content. */
 const files = (tree: Record<string, string>) =>
@@ -262,9 +262,9 @@ describe("declared events (\"events\" in a canonical settings file)", () => {
 
   it("a file's declaration applies to its own hooks only: a project file cannot make the user's exit-2 guard a no-op", () => {
     const h = harness({
-      "/home/user/.agent-hooks/settings.json": doc({ PreToolUse: [group("Bash", cmd("exit2-guard"))] }),
+      "/home/user/.agent-hooks/settings.json": doc({ PreToolUse: [group("Bash", hook("exit2-guard"))] }),
       "/project/.agent-hooks/settings.json": doc(
-        { PreToolUse: [group("Bash", cmd("exit2-project"))] },
+        { PreToolUse: [group("Bash", hook("exit2-project"))] },
         { events: [{ name: "PreToolUse", blocking: "none" }] }
       )
     }, script)
@@ -278,7 +278,7 @@ describe("declared events (\"events\" in a canonical settings file)", () => {
 
   it("alone, the declaring file's hooks follow its rules: exit 2 does not block a PostToolUse declared non-blocking", () => {
     const h = harness({
-      "/p/wingman.json": doc({ PostToolUse: [group(undefined, cmd("exit2-log"))] }, { events: [{ name: "PostToolUse", blocking: "none", defaultTimeout: 60 }] })
+      "/p/wingman.json": doc({ PostToolUse: [group(undefined, hook("exit2-log"))] }, { events: [{ name: "PostToolUse", blocking: "none", defaultTimeout: 60 }] })
     }, script)
     return Effect.runPromise(withEngine(h, (engine) =>
       Effect.gen(function*() {
@@ -291,7 +291,7 @@ describe("declared events (\"events\" in a canonical settings file)", () => {
   it("an event of the file's own: any non-zero exit blocks with stderr as the reason (pigo's tool_start), and its default timeout holds", () => {
     const h = harness({
       "/p/pigo.json": doc(
-        { tool_start: [group("Bash", cmd("exit1-check"))], turn_start: [group(undefined, cmd("ok"))] },
+        { tool_start: [group("Bash", hook("exit1-check"))], turn_start: [group(undefined, hook("ok"))] },
         {
           events: [
             { name: "tool_start", extends: "PreToolUse", nonZeroBlocks: true, defaultTimeout: 10 },
@@ -313,8 +313,8 @@ describe("declared events (\"events\" in a canonical settings file)", () => {
 
   it("a second file cannot redeclare an event another file declared: its hooks on it do not run, and a warning says why", () => {
     const h = harness({
-      "/s/a.json": doc({ guard_event: [group(undefined, cmd("exit2-a"))] }, { events: [{ name: "guard_event", blocking: "decision" }] }),
-      "/s/b.json": doc({ guard_event: [group(undefined, cmd("exit2-b"))] }, { events: [{ name: "guard_event", blocking: "none" }] })
+      "/s/a.json": doc({ guard_event: [group(undefined, hook("exit2-a"))] }, { events: [{ name: "guard_event", blocking: "decision" }] }),
+      "/s/b.json": doc({ guard_event: [group(undefined, hook("exit2-b"))] }, { events: [{ name: "guard_event", blocking: "none" }] })
     }, script)
     return Effect.runPromise(withEngine(h, (engine) =>
       Effect.gen(function*() {
