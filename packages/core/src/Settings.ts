@@ -16,6 +16,10 @@
  * Then each plugin's `hooks/hooks.json` (`options.plugins`), then managed policy settings
  * (`options.managedDir`: `managed-settings.json`, then `managed-settings.d/*.json` alphabetically).
  *
+ * A file may declare events under `"events"` (`[{"name": "turn_start", "defaultTimeout": 10}]`,
+ * `[{"name": "Stop", "blocking": "none"}]`): the rules apply to that file's own hooks only, may take
+ * blocking away from a catalog event but never add it, and a bad declaration fails the file.
+ *
  * Hook arrays concatenate in that order; a handler identical to one already loaded from another
  * file runs once. A file that cannot be read or is not a JSON object is an error naming the file;
  * an unknown event or a malformed entry is skipped with a warning naming the file and JSON path.
