@@ -135,11 +135,13 @@ export const byName: (name: string) => Preset | undefined = registry.byName
 export const resolve: (preset: Preset | string | undefined) => Effect.Effect<Preset, SettingsError> = registry.resolve
 
 /**
- * The canonical settings document (`agent-hooks` format) for settings loaded with a preset, notes
- * (events renamed to their catalog names, user-level hooks left in the user's file, a home-folder
- * execution log left out, the dialect's own input rules), and the hooks it refuses: those whose
- * outcome would change (an event that cannot block in the dialect but can in the canonical format,
- * other exit-code or output rules, an event with no canonical counterpart). Timeouts are in seconds.
+ * The canonical settings document (`agent-hooks` format) for settings loaded with a preset: a dialect
+ * event whose rules differ from its catalog event keeps its name and its rules as the file's own
+ * declaration under `"events"` (what can block, which exit codes block, how output is read, the
+ * matcher field, the default timeout...); notes (user-level hooks left in the user's file, a
+ * home-folder execution log left out, the dialect's own input fields); and the hooks it refuses,
+ * whose outcome no declaration can keep (a programmatic hook, an event with no rules, a rule that
+ * would give a catalog event a way to block it lacks). Timeouts are in seconds.
  *
  * @since 0.1.0
  * @category migration

@@ -16,6 +16,10 @@
  * Then each plugin's `hooks/hooks.json` (`options.plugins`), then managed policy settings
  * (`options.managedDir`: `managed-settings.json`, then `managed-settings.d/*.json` alphabetically).
  *
+ * A file may declare events under `"events"` (`[{"name": "turn_start", "defaultTimeout": 10}]`,
+ * `[{"name": "Stop", "blocking": "none"}]`): the rules apply to that file's own hooks only, may take
+ * blocking away from a catalog event but never add it, and a bad declaration fails the file.
+ *
  * Hook arrays concatenate in that order; a handler identical to one already loaded from another
  * file runs once. A file that cannot be read or is not a JSON object is an error naming the file;
  * an unknown event or a malformed entry is skipped with a warning naming the file and JSON path.
@@ -26,7 +30,7 @@ import type { Effect, FileSystem, Path } from "effect"
 import type * as HandlerSchema from "./internal/handlerSchema.ts"
 import type { SettingsError } from "./HookError.ts"
 import type { HookCallback } from "./HookEngine.ts"
-import type { CustomEvent } from "./HookEvent.ts"
+import type { CustomEvent, HookEventSpec } from "./HookEvent.ts"
 import type { Preset } from "./Preset.ts"
 import type { Matcher } from "./Matcher.ts"
 import * as internal from "./internal/settings.ts"
@@ -141,6 +145,12 @@ export interface HookEntry {
    * (orchestration's `Bash(git push:*)`); the execution log records it as `pattern`.
    */
   readonly pattern?: string | undefined
+  /**
+   * The rules of its event as its own settings file declares them (the file's `"events"` key);
+   * `undefined`: the preset's, the host's or the catalog's. A declaration applies to the hooks of
+   * the file that makes it, never to another file's.
+   */
+  readonly spec?: HookEventSpec | undefined
 }
 
 /**
@@ -200,6 +210,11 @@ export interface LoadedSettings {
    * `<project>/.agent-hooks/logs/`.
    */
   readonly auditLog?: string | undefined
+  /**
+   * Events that only settings files declare (no catalog, preset or host rules), by the first file
+   * that declares each: the engine knows them even when no hook is on them.
+   */
+  readonly events?: ReadonlyArray<HookEventSpec> | undefined
   readonly warnings: ReadonlyArray<string>
   /**
    * The entries that were skipped because they could not be decoded (a wrong type such as
@@ -265,6 +280,8 @@ export interface DecodedSettings {
   readonly strict?: boolean | undefined
   /** Absolute path of the audit log. */
   readonly auditLog?: string | undefined
+  /** The file's declarations of events that have no other rules (its `"events"` key). */
+  readonly events?: ReadonlyArray<HookEventSpec> | undefined
   readonly warnings: ReadonlyArray<string>
   /** Entries skipped because they could not be decoded (each also in `warnings`). */
   readonly errors?: ReadonlyArray<string> | undefined

@@ -101,18 +101,26 @@ describe("Presets", () => {
     expect(Presets.wave.projectDirEnv).toEqual(["WAVE_PROJECT_DIR"])
   })
 
-  it("toCanonical: catalog names, seconds, explicit dialect default timeouts; refusals name each hook whose outcome would change and why", () => {
+  it("toCanonical: a dialect event keeps its name and its rules as the file's own declaration; seconds; nothing refused; a programmatic hook is refused, named", () => {
     const pigo = Presets.toCanonical(loaded(decode(Presets.pigo, { plugins: [{ name: "g", hooks: { tool_start: [{ command: "a" }], turn_end: [{ command: "b" }] } }] })), Presets.pigo)
-    expect(Object.keys(pigo.settings["hooks"] as object)).toEqual(["PreToolUse", "turn_end"])
-    expect((pigo.settings["hooks"] as any).PreToolUse[0].hooks[0]).toMatchObject({ command: "a", timeout: 10, onFailure: "block" })
-    expect(pigo.notes).toEqual(expect.arrayContaining(["tool_start → PreToolUse"]))
-    expect(pigo.refused).toEqual([
-      expect.stringMatching(/ at plugins\[0\]\.hooks\.tool_start\[0\] \(tool_start\): which exit codes block differs: nonZeroBlocks true in pigo, false on PreToolUse$/),
-      expect.stringMatching(/ at plugins\[0\]\.hooks\.turn_end\[0\] \(turn_end\): turn_end has no canonical event/)
-    ])
-    const wingman = Presets.toCanonical(loaded(decode(Presets.wingman, { hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "a" }] }] } })), Presets.wingman)
+    expect(Object.keys(pigo.settings["hooks"] as object)).toEqual(["tool_start", "turn_end"])
+    expect((pigo.settings["hooks"] as any).tool_start[0].hooks[0]).toMatchObject({ command: "a", onFailure: "block" })
+    expect((pigo.settings["hooks"] as any).tool_start[0].hooks[0].timeout).toBeUndefined()
+    expect(pigo.settings["events"]).toEqual(expect.arrayContaining([
+      { name: "tool_start", extends: "PreToolUse", nonZeroBlocks: true, defaultTimeout: 10 },
+      { name: "turn_end", defaultTimeout: 10 },
+      { name: "turn_start", defaultTimeout: 10 }
+    ]))
+    expect(pigo.refused).toEqual([])
+    const wingman = Presets.toCanonical(loaded(decode(Presets.wingman, { hooks: { Stop: [{ hooks: [{ type: "command", command: "a" }] }] } })), Presets.wingman)
     expect(wingman.refused).toEqual([])
+    expect(wingman.settings["events"]).toEqual([{ name: "Stop", blocking: "none", defaultTimeout: 60 }])
     const gemini = Presets.toCanonical(loaded(decode(Presets.gemini, { hooks: { BeforeTool: [{ matcher: "write_file", hooks: [{ type: "command", command: "x", timeout: 30000 }] }] } })), Presets.gemini)
-    expect((gemini.settings["hooks"] as any).PreToolUse).toEqual([{ matcher: "(?:write_file)", hooks: [expect.objectContaining({ command: "x", timeout: 30, env: expect.objectContaining({ GEMINI_PROJECT_DIR: "${CLAUDE_PROJECT_DIR}" }) })] }])
+    expect((gemini.settings["hooks"] as any).BeforeTool).toEqual([{ matcher: "(?:write_file)", hooks: [expect.objectContaining({ command: "x", timeout: 30, env: expect.objectContaining({ GEMINI_PROJECT_DIR: "${CLAUDE_PROJECT_DIR}" }) })] }])
+    expect(gemini.settings["events"]).toContainEqual({ name: "BeforeTool", extends: "PreToolUse", outputDialect: "gemini", defaultTimeout: 60 })
+    const withCallback = loaded(decode(Presets.wingman, { hooks: {} }))
+    const callback = { event: "PreToolUse", matcher: { kind: "all", source: undefined, test: () => true }, handler: { type: "callback", name: "guard", callback: () => ({}) }, source: "(programmatic)", scope: "explicit", path: "hooks.PreToolUse[0].hooks[0]" }
+    const refused = Presets.toCanonical({ ...withCallback, hooks: { PreToolUse: [callback as any] } }, Presets.wingman)
+    expect(refused.refused).toEqual(["(programmatic) at hooks.PreToolUse[0].hooks[0]: a programmatic hook cannot be written to a file"])
   })
 })

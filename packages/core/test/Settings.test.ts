@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest"
 import { Effect, Exit, FileSystem, Layer, Path } from "effect"
 import { PlatformError, SystemError } from "effect/PlatformError"
 import { HookError, Settings } from "@agent-hooks/core"
+import { bash, cmd as hook, group, harness, settings as doc, withEngine } from "./harness.ts"
 
 /** An in-memory file system: path -> content. */
 const files = (tree: Record<string, string>) =>
@@ -221,5 +222,108 @@ describe("Settings.load", () => {
     ])
     expect(s.errors).toEqual([])
     expect(s.hooks["Stop"]![0]!.handler).toEqual({ type: "command", command: "b" })
+  })
+})
+
+/** Exit 2 with stderr for commands named `exit2-*`, exit 1 for `exit1-*`, else exit 0. */
+const script = (command: string) =>
+  command.startsWith("exit2") ? { exitCode: 2, stderr: `${command} says no` } : command.startsWith("exit1") ? { exitCode: 1, stderr: `${command} failed` } : {}
+
+const decodeError = (document: unknown): HookError.SettingsError => {
+  const exit = Effect.runSyncExit(Settings.decode(document, "/p/settings.json", "project"))
+  if (Exit.isSuccess(exit)) throw new Error(`decoded: ${JSON.stringify(exit.value)}`)
+  const failure = exit.cause.reasons.find((reason) => reason._tag === "Fail")
+  if (failure === undefined || failure._tag !== "Fail") throw new Error("no failure")
+  return failure.error
+}
+
+describe("declared events (\"events\" in a canonical settings file)", () => {
+  it("a bad declaration fails the file with its JSON path, what was expected and what was given", () => {
+    expect(decodeError({ events: { turn_start: {} } }).message).toBe(
+      `/p/settings.json at events: expected an array of event declarations like [{"name": "turn_start", "blocking": "none", "defaultTimeout": 10}], got an object`
+    )
+    expect(decodeError({ events: [{ name: "turn_start", blocking: "sometimes" }] }).message).toBe(
+      `/p/settings.json at events[0].blocking: expected "permission" | "permission-request" | "decision" | "none", got string "sometimes"`
+    )
+    expect(decodeError({ events: [{ name: "tool_start", extends: "PreTool" }] }).message).toContain(`at events[0].extends: expected a catalog event name (like "PreToolUse"), got string "PreTool"`)
+    expect(decodeError({ events: [{ name: "x", defaultTimeout: -1 }] }).message).toContain(`at events[0].defaultTimeout: expected a positive number of seconds, got number -1`)
+    expect(decodeError({ events: [{ name: "x", blockng: "none" }] }).message).toContain(`at events[0].blockng: unknown key "blockng"`)
+    expect(decodeError({ events: [{ name: "x" }, { name: "x" }] }).message).toContain(`at events[1].name: "x" is declared twice in this file`)
+    expect(decodeError({ events: [{ name: "Stop", extends: "PreToolUse" }] }).message).toContain(`at events[0].extends: Stop already has its rules`)
+  })
+
+  it("a declaration may take blocking away from a catalog event, never add a way to block", () => {
+    expect(decodeError({ events: [{ name: "Notification", blocking: "decision" }] }).message).toContain(
+      `at events[0].blocking: Notification blocks by "none"; a declaration may keep that or set "none"`
+    )
+    expect(decodeError({ events: [{ name: "Notification", nonZeroBlocks: true }] }).message).toContain(`at events[0].nonZeroBlocks: Notification cannot block`)
+    expect(Exit.isSuccess(Effect.runSyncExit(Settings.decode({ events: [{ name: "PostToolUse", blocking: "none" }] }, "/p/s.json", "project")))).toBe(true)
+  })
+
+  it("a file's declaration applies to its own hooks only: a project file cannot make the user's exit-2 guard a no-op", () => {
+    const h = harness({
+      "/home/user/.agent-hooks/settings.json": doc({ PreToolUse: [group("Bash", hook("exit2-guard"))] }),
+      "/project/.agent-hooks/settings.json": doc(
+        { PreToolUse: [group("Bash", hook("exit2-project"))] },
+        { events: [{ name: "PreToolUse", blocking: "none" }] }
+      )
+    }, script)
+    return Effect.runPromise(withEngine(h, (engine) =>
+      Effect.gen(function*() {
+        const outcome = yield* engine.dispatch("PreToolUse", bash("rm -rf /"))
+        expect(outcome).toMatchObject({ blocked: true, decision: "deny", reason: "exit2-guard says no" })
+        expect(outcome.hooks.map((hook) => [hook.command, hook.decision])).toEqual([["exit2-guard", "deny"], ["exit2-project", null]])
+      })))
+  })
+
+  it("alone, the declaring file's hooks follow its rules: exit 2 does not block a PostToolUse declared non-blocking", () => {
+    const h = harness({
+      "/p/wingman.json": doc({ PostToolUse: [group(undefined, hook("exit2-log"))] }, { events: [{ name: "PostToolUse", blocking: "none", defaultTimeout: 60 }] })
+    }, script)
+    return Effect.runPromise(withEngine(h, (engine) =>
+      Effect.gen(function*() {
+        const outcome = yield* engine.dispatch("PostToolUse", { ...bash("ls"), tool_response: {} })
+        expect(outcome.blocked).toBe(false)
+        expect(engine.plan.events.get("PostToolUse")?.hooks[0]?.timeout).toBe(60)
+      })))
+  })
+
+  it("an event of the file's own: any non-zero exit blocks with stderr as the reason (pigo's tool_start), and its default timeout holds", () => {
+    const h = harness({
+      "/p/pigo.json": doc(
+        { tool_start: [group("Bash", hook("exit1-check"))], turn_start: [group(undefined, hook("ok"))] },
+        {
+          events: [
+            { name: "tool_start", extends: "PreToolUse", nonZeroBlocks: true, defaultTimeout: 10 },
+            { name: "turn_start", blocking: "none", matcherField: null, defaultTimeout: 10 },
+            { name: "turn_end", blocking: "none", matcherField: null, defaultTimeout: 10 }
+          ]
+        }
+      )
+    }, script)
+    return Effect.runPromise(withEngine(h, (engine) =>
+      Effect.gen(function*() {
+        const outcome = yield* engine.dispatch("tool_start", bash("ls"))
+        expect(outcome).toMatchObject({ blocked: true, decision: "deny", reason: "exit1-check failed" })
+        expect(engine.plan.events.get("turn_start")?.hooks[0]?.timeout).toBe(10)
+        // Declared without hooks, turn_end is still a known event.
+        expect((yield* engine.dispatch("turn_end", {})).warnings).toEqual([])
+      })))
+  })
+
+  it("a second file cannot redeclare an event another file declared: its hooks on it do not run, and a warning says why", () => {
+    const h = harness({
+      "/s/a.json": doc({ guard_event: [group(undefined, hook("exit2-a"))] }, { events: [{ name: "guard_event", blocking: "decision" }] }),
+      "/s/b.json": doc({ guard_event: [group(undefined, hook("exit2-b"))] }, { events: [{ name: "guard_event", blocking: "none" }] })
+    }, script)
+    return Effect.runPromise(withEngine(h, (engine) =>
+      Effect.gen(function*() {
+        const outcome = yield* engine.dispatch("guard_event", {})
+        expect(outcome).toMatchObject({ blocked: true, decision: "block", reason: "exit2-a says no" })
+        expect(outcome.hooks.map((hook) => hook.command)).toEqual(["exit2-a"])
+        expect(engine.settings.warnings).toContain(
+          "/s/b.json at events: guard_event is declared with other rules in /s/a.json; a file cannot redeclare an event another file declared, so this file's guard_event hooks do not run (use another event name, or the same declaration)"
+        )
+      })))
   })
 })

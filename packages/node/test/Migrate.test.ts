@@ -85,16 +85,21 @@ const roundTrip = (preset: Preset, c: Case): Promise<{ compared: number; refused
         const canonical = yield* engineOf(Presets.agentHooks, migratedFile)
         for (const { event, payload } of c.dispatches) {
           const before = yield* original.dispatch(event, payload)
-          const after = yield* canonical.dispatch(canonicalName(preset, event), payload)
-          expect(comparable(after, [originalFile, migratedFile]), `${event} ${JSON.stringify(payload)}\n${JSON.stringify(c.config)}`)
-            .toEqual({ ...comparable(before, [originalFile, migratedFile]), event: canonicalName(preset, event) })
+          const name = canonicalName(preset, event, migrated.settings)
+          const after = yield* canonical.dispatch(name, payload)
+          expect(comparable(after, [originalFile, migratedFile]), `${event} ${JSON.stringify(payload)}\n${JSON.stringify(c.config)}\n${JSON.stringify(migrated.settings)}`)
+            .toEqual({ ...comparable(before, [originalFile, migratedFile]), event: name })
         }
         return { compared: c.dispatches.length, refused: [] }
       })
     ).pipe(Effect.provide(Layer.mergeAll(spawner(c.behaviours), NodeFileSystem.layer, NodePath.layer)))
   )
 
-const canonicalName = (preset: Preset, event: string): string => preset.events.find((declared) => declared.name === event)?.extends ?? event
+/** The name the host sends to the migrated file: the dialect's, when the file declares it, else its catalog event. */
+const canonicalName = (preset: Preset, event: string, migrated: Record<string, unknown>): string =>
+  Array.isArray(migrated["events"]) && migrated["events"].some((declared: { name: string }) => declared.name === event)
+    ? event
+    : preset.events.find((declared) => declared.name === event)?.extends ?? event
 
 /** Handlers named hook_0..hook_n in order, so each has its own behaviour. */
 const numbered = <A>(groups: ReadonlyArray<A>, handlers: (group: A, next: () => string) => unknown): ReadonlyArray<unknown> => {
@@ -102,7 +107,7 @@ const numbered = <A>(groups: ReadonlyArray<A>, handlers: (group: A, next: () => 
   return groups.map((group) => handlers(group, () => `hook_${n++}`))
 }
 
-const runProperty = async (preset: Preset, arbitrary: fc.Arbitrary<Case>, minCompared: number) => {
+const runProperty = async (preset: Preset, arbitrary: fc.Arbitrary<Case>, minCompared: number, numRuns = 250) => {
   let compared = 0
   let refusedCases = 0
   await fc.assert(
@@ -113,7 +118,7 @@ const runProperty = async (preset: Preset, arbitrary: fc.Arbitrary<Case>, minCom
       // Every refusal names the file, the hook's path and why.
       for (const refusal of result.refused) expect(refusal).toMatch(/^\/.+ at .+ \(.+\): .+/)
     }),
-    { numRuns: 250, seed: 17 }
+    { numRuns, seed: 17 }
   )
   expect(compared).toBeGreaterThanOrEqual(minCompared)
   return { compared, refusedCases }
@@ -127,11 +132,11 @@ const toolPayload = fc.record({
 const behaviours = fc.array(behaviour, { minLength: 8, maxLength: 8 })
 
 describe("migrate round trip (in-process, scripted processes)", () => {
-  it("Wingman: PreToolUse hooks keep their outcome; PostToolUse and Stop hooks are refused", async () => {
+  it("Wingman: PreToolUse, PostToolUse and Stop hooks keep their outcome (PostToolUse and Stop exit 2 does not block, 60 s default)", async () => {
     const group = fc.record({ matcher: fc.constantFrom("write_file", "write_file|edit_file", "*", "", "command_.*", "edit"), size: fc.integer({ min: 1, max: 2 }) })
     const arbitrary = fc.record({
       pre: fc.array(group, { minLength: 1, maxLength: 3 }),
-      other: fc.constantFrom(null, null, null, "PostToolUse", "Stop"),
+      other: fc.constantFrom(null, "PostToolUse", "Stop"),
       payloads: fc.array(toolPayload, { minLength: 8, maxLength: 8 }),
       behaviours
     }).map(({ pre, other, payloads, behaviours }): Case => {
@@ -141,9 +146,8 @@ describe("migrate round trip (in-process, scripted processes)", () => {
       const events = other === null ? ["PreToolUse"] : ["PreToolUse", other]
       return { config: { hooks }, dispatches: payloads.map((payload, i) => ({ event: events[i % events.length]!, payload })), behaviours }
     })
-    const { compared, refusedCases } = await runProperty(Presets.wingman, arbitrary, 1000)
-    expect(refusedCases).toBeGreaterThan(0)
-    expect(compared).toBeGreaterThanOrEqual(1000)
+    const { refusedCases } = await runProperty(Presets.wingman, arbitrary, 1000)
+    expect(refusedCases).toBe(0)
   })
 
   it("orchestration: exec-form hooks, Bash(git push:*) matchers, ms timeouts and continueOnError keep their outcome", async () => {
@@ -190,22 +194,68 @@ describe("migrate round trip (in-process, scripted processes)", () => {
     await runProperty(Presets.wave, arbitrary, 1000)
   })
 
-  it("pigo and Gemini CLI: every hook is refused (their events' exit-code and output rules have no canonical form), naming the hook", async () => {
-    const pigo = fc.record({ event: fc.constantFrom("agent_start", "turn_start", "tool_start", "tool_end", "turn_end", "agent_end"), behaviours }).map(({ event, behaviours }): Case => ({
-      config: { plugins: [{ name: "p", hooks: { [event]: [{ command: "hook_0" }] } }] },
-      dispatches: [],
+  it("pigo: every event keeps its outcome (tool_start: any non-zero exit blocks with stderr as the reason; turn_start/turn_end and their timeout; fire-and-forget hooks)", async () => {
+    const PIGO_EVENTS = ["agent_start", "turn_start", "tool_start", "tool_end", "turn_end", "agent_end"] as const
+    const hook = fc.record({
+      event: fc.constantFrom(...PIGO_EVENTS),
+      tool: fc.constantFrom(undefined, "Bash", "Bash|Edit", "write_file"),
+      blocking: fc.constantFrom(undefined, true, false),
+      timeout: fc.constantFrom(undefined, 5, 30)
+    })
+    const arbitrary = fc.record({
+      plugins: fc.array(fc.array(hook, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 2 }),
+      payloads: fc.array(fc.record({ event: fc.constantFrom(...PIGO_EVENTS, "tool_start", "tool_start"), payload: toolPayload }), { minLength: 8, maxLength: 8 }),
       behaviours
-    }))
-    const gemini = fc.record({ event: fc.constantFrom("BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "BeforeModel", "SessionStart"), behaviours }).map(({ event, behaviours }): Case => ({
-      config: { hooks: { [event]: [{ hooks: [{ type: "command", command: "hook_0" }] }] } },
-      dispatches: [],
+    }).map(({ plugins, payloads, behaviours }): Case => {
+      let n = 0
+      const config = {
+        model: "m-1",
+        plugins: plugins.map((hooks, p) => {
+          const byEvent: Record<string, Array<unknown>> = {}
+          for (const h of hooks) {
+            ;(byEvent[h.event] ??= []).push({
+              command: `hook_${n++}`,
+              ...(h.tool === undefined ? {} : { match: { tool: h.tool } }),
+              ...(h.blocking === undefined ? {} : { blocking: h.blocking }),
+              ...(h.timeout === undefined ? {} : { timeout: h.timeout })
+            })
+          }
+          return { name: `plugin-${p}`, hooks: byEvent }
+        })
+      }
+      return { config, dispatches: payloads, behaviours }
+    })
+    const { refusedCases } = await runProperty(Presets.pigo, arbitrary, 1000)
+    expect(refusedCases).toBe(0)
+  })
+
+  it("Gemini CLI: all eleven events keep their outcome (documented output rules, 60 s default, regex tool matchers, sequential groups)", async () => {
+    const GEMINI_EVENTS = ["BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "BeforeModel", "AfterModel", "BeforeToolSelection", "SessionStart", "SessionEnd", "PreCompress", "Notification"] as const
+    const arbitrary = fc.record({
+      groups: fc.array(
+        fc.record({
+          event: fc.constantFrom(...GEMINI_EVENTS, "BeforeTool", "BeforeTool"),
+          matcher: fc.constantFrom(undefined, "write_file", "write_.*|Bash", "*"),
+          sequential: fc.constantFrom(undefined, true),
+          size: fc.integer({ min: 1, max: 2 }),
+          timeout: fc.constantFrom(undefined, 5000)
+        }),
+        { minLength: 1, maxLength: 4 }
+      ),
+      payloads: fc.array(fc.record({ event: fc.constantFrom(...GEMINI_EVENTS, "BeforeTool", "BeforeTool", "AfterTool"), payload: toolPayload }), { minLength: 8, maxLength: 8 }),
       behaviours
-    }))
-    for (const [preset, arbitrary] of [[Presets.pigo, pigo], [Presets.gemini, gemini]] as const) {
-      await fc.assert(fc.asyncProperty(arbitrary, async (c) => {
-        const result = await roundTrip(preset, c)
-        expect(result.refused).toHaveLength(1)
-      }), { numRuns: 30, seed: 17 })
-    }
+    }).map(({ groups, payloads, behaviours }): Case => {
+      const hooks: Record<string, Array<unknown>> = {}
+      numbered(groups, (g, next) =>
+        (hooks[g.event] ??= []).push({
+          ...(g.matcher === undefined ? {} : { matcher: g.matcher }),
+          ...(g.sequential === undefined ? {} : { sequential: g.sequential }),
+          hooks: Array.from({ length: g.size }, () => ({ type: "command", command: next(), ...(g.timeout === undefined ? {} : { timeout: g.timeout }) }))
+        }))
+      // The host passes Gemini's base fields: the preset's own additions are not what is compared here.
+      return { config: { hooks }, dispatches: payloads.map((d) => ({ ...d, payload: { ...d.payload, transcript_path: "/t.json", timestamp: "2026-01-01T00:00:00.000Z" } })), behaviours }
+    })
+    const { refusedCases } = await runProperty(Presets.gemini, arbitrary, 1000)
+    expect(refusedCases).toBe(0)
   })
 })

@@ -21,11 +21,13 @@ const distance = (a: string, b: string): number => {
   return previous[y.length]!
 }
 
-/** The events a dispatch may name: the catalog, the preset's declared events and every event the settings hook. */
+/** The events a dispatch may name: the catalog, the preset's declared events, the settings' declared events and every event the settings hook. */
 export const knownEvents = (engine: HookEngine.HookEngine["Service"], preset: Preset | undefined): ReadonlyArray<string> => {
   const names = new Set<string>(HookEvent.catalog.map((spec) => spec.name))
   for (const event of preset?.events ?? []) names.add(event.name)
   for (const event of Object.keys(engine.settings.hooks)) names.add(event)
+  // Events a settings file declares under "events" (a migrated pigo config's turn_end), with or without hooks.
+  for (const spec of engine.settings.events ?? []) names.add(spec.name)
   for (const event of engine.hookedEvents) names.add(event)
   return [...names]
 }

@@ -148,7 +148,8 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
     const dispatchEnv = additions.env === undefined ? plan.env : { ...plan.env, ...additions.env }
     const label = labelOf(spec, event, payload)
     const classifyContext = (hook: PlannedHook, timeout: number): ClassifyContext => ({
-      spec,
+      // A hook's output is read by the rules its own file declares for the event, if it declares them.
+      spec: hook.entry.spec ?? spec,
       label,
       policySource: payload["source"] === "policy_settings",
       timeout,

@@ -6,6 +6,7 @@ import { Effect, FileSystem, Path } from "effect"
 import { SettingsError } from "../HookError.ts"
 import type { Preset, PresetContext, PresetFile } from "../Preset.ts"
 import type { DecodedSettings, HookEntry, LoadedSettings, LoadOptions, SettingsFile } from "../Settings.ts"
+import * as HookEvent from "../HookEvent.ts"
 import * as LogPath from "../LogPath.ts"
 import * as Trust from "../Trust.ts"
 import { agentHooks } from "./preset.ts"
@@ -88,8 +89,15 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
         errors.push(...(decoded.errors ?? []))
         // Any file may turn strict mode on (a plugin's too); none can turn it off.
         if (decoded.strict === true) strict = true
-        if (file.scope === "managed") managedEntries.push(...decoded.entries)
-        else entries.push(...decoded.entries)
+        for (const spec of decoded.events ?? []) {
+          if (!firstDeclared.has(spec.name)) {
+            firstDeclared.set(spec.name, { file: file.path, rules: JSON.stringify(spec) })
+            declaredEvents.push(spec)
+          }
+        }
+        const own = ownDeclarations(decoded.entries, file.path)
+        if (file.scope === "managed") managedEntries.push(...own)
+        else entries.push(...own)
         if (file.scope === "managed") {
           if (decoded.requireProjectTrust === true) managedRequiresTrust = true
           if (decoded.disableAllHooks !== undefined) managedDisable = decoded.disableAllHooks
@@ -129,6 +137,30 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
           }
         }
       })
+
+    // An event only settings files declare (no catalog, preset or host rules) has one set of rules: the first
+    // file's. A later file that declares it otherwise could change how the earlier file's hooks block, so its
+    // hooks on that event do not run, and say why.
+    const firstDeclared = new Map<string, { readonly file: string; readonly rules: string }>()
+    const declaredEvents: Array<HookEvent.HookEventSpec> = []
+    const ownDeclarations = (decoded: ReadonlyArray<HookEntry>, file: string): ReadonlyArray<HookEntry> => {
+      const refused = new Set<string>()
+      const kept = decoded.filter((entry) => {
+        if (entry.spec === undefined || HookEvent.get(entry.event) !== undefined || events.some((event) => event.name === entry.event)) return true
+        const rules = JSON.stringify(entry.spec)
+        const first = firstDeclared.get(entry.event)
+        if (first === undefined) firstDeclared.set(entry.event, { file, rules })
+        else if (first.file !== file && first.rules !== rules) {
+          if (!refused.has(entry.event)) {
+            refused.add(entry.event)
+            warnings.push(`${file} at events: ${entry.event} is declared with other rules in ${first.file}; a file cannot redeclare an event another file declared, so this file's ${entry.event} hooks do not run (use another event name, or the same declaration)`)
+          }
+          return false
+        }
+        return true
+      })
+      return kept
+    }
 
     // Managed policy first: it decides how the other files are read (requireProjectTrust). Its
     // hooks still come last in config order.
@@ -207,6 +239,7 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
       ...(inputDefaults === undefined ? {} : { inputDefaults }),
       strict,
       auditLog: managedAuditLog ?? auditLog,
+      ...(declaredEvents.length === 0 ? {} : { events: declaredEvents }),
       warnings,
       errors
     }

@@ -118,7 +118,9 @@ const indexEvent = (spec: HookEvent.HookEventSpec, hooks: ReadonlyArray<PlannedH
   const tested: Array<PlannedHook> = []
   for (const hook of hooks) {
     const matcher = hook.entry.matcher
-    if (matcher.kind === "all") always = true
+    // A hook whose file declares another matcher field is tested on its own field, in select.
+    if (hook.entry.spec !== undefined && hook.entry.spec.matcherField !== spec.matcherField) always = true
+    else if (matcher.kind === "all") always = true
     else if (matcher.kind === "regex") tested.push(hook)
     else if (matcher.kind === "exact" && matcher.source !== undefined) {
       const names = exactNames(matcher.source, spec.name)
@@ -137,6 +139,8 @@ export const compile = (snapshot: Snapshot): Plan => {
   // load resolves a preset given by name; a snapshot built by hand may still carry one.
   const preset = typeof options.preset === "string" ? byName(options.preset) ?? agentHooks : options.preset ?? agentHooks
   const declared = new Map([...preset.events, ...(options.events ?? [])].map((event) => [event.name, HookEvent.custom(event)]))
+  // Events only settings files declare are known even with no hook on them (the first file's rules).
+  for (const spec of loaded.events ?? []) if (!declared.has(spec.name) && HookEvent.get(spec.name) === undefined) declared.set(spec.name, spec)
   const specOf = (event: string): HookEvent.HookEventSpec => declared.get(event) ?? HookEvent.get(event) ?? HookEvent.custom({ name: event })
   const warnings: Array<PlanWarning> = []
   const allowedCommands = loaded.allowedCommands === undefined ? undefined : new Set(loaded.allowedCommands)
@@ -154,12 +158,19 @@ export const compile = (snapshot: Snapshot): Plan => {
   const programmatic = callbackEntries(options)
   let id = 0
   for (const event of new Set([...Object.keys(loaded.hooks), ...Object.keys(programmatic)])) {
-    const spec = specOf(event)
+    const entries = [...(loaded.hooks[event] ?? []), ...(programmatic[event] ?? [])]
+    // A settings file's own declaration of the event rules its own hooks; it rules the whole event only
+    // when every hook of the event has that same declaration (or the event has no other rules at all).
+    const owned = entries.map((entry) => entry.spec === undefined ? undefined : JSON.stringify(entry.spec))
+    const firstOwn = entries.find((entry) => entry.spec !== undefined)?.spec
+    const known = declared.get(event) ?? HookEvent.get(event)
+    const spec = firstOwn !== undefined && (known === undefined || owned.every((rules) => rules === owned[0])) ? firstOwn : specOf(event)
     const hooks: Array<PlannedHook> = []
-    for (const entry of [...(loaded.hooks[event] ?? []), ...(programmatic[event] ?? [])]) {
+    for (const entry of entries) {
       const handler = entry.handler
+      const own = entry.spec ?? spec
       const file = entry.source === "(programmatic)" ? undefined : entry.source
-      if ((handler.type === "prompt" || handler.type === "agent") && !spec.promptHandlers) {
+      if ((handler.type === "prompt" || handler.type === "agent") && !own.promptHandlers) {
         warnings.push({ file, path: entry.path, message: `${handler.type} hooks cannot run on ${event} (use command, http or mcp_tool); skipped` })
         continue
       }
@@ -171,7 +182,7 @@ export const compile = (snapshot: Snapshot): Plan => {
           warnings.push({ file, path: `${entry.path}.if`, message: `${parsed.message}; the handler never runs` })
           continue
         }
-        if (!TOOL_EVENTS.has(spec.behavesAs)) {
+        if (!TOOL_EVENTS.has(own.behavesAs)) {
           warnings.push({ file, path: `${entry.path}.if`, message: `"if" applies only to tool events; on ${event} this handler never runs` })
           continue
         }
@@ -183,7 +194,7 @@ export const compile = (snapshot: Snapshot): Plan => {
         entry,
         rule,
         display: display(handler),
-        timeout: handler.timeout ?? defaultTimeout(handler, spec),
+        timeout: handler.timeout ?? defaultTimeout(handler, own),
         async: handler.type === "command" && (handler.async === true || handler.asyncRewake === true),
         once: handler.once === true,
         // Identical handlers among an event's matched hooks run once, across groups and settings files;
@@ -270,7 +281,7 @@ export const make = (options: EngineOptions): Effect.Effect<Plan, SettingsError,
 
 /** The event's spec: declared by the preset or host, else the catalog's; `undefined` for an unknown event. */
 export const specOf = (plan: Plan, event: string): HookEvent.HookEventSpec | undefined =>
-  plan.declared.get(event) ?? HookEvent.get(event)
+  plan.events.get(event)?.spec ?? plan.declared.get(event) ?? HookEvent.get(event)
 
 /** The value a matcher is tested against, or `undefined` when every group runs. */
 export const matchValue = (spec: HookEvent.HookEventSpec, payload: Readonly<Record<string, unknown>>): string | undefined => {
@@ -318,7 +329,9 @@ export const select = (
   const seen = new Set<string>()
   const selected: Array<PlannedHook> = []
   for (const hook of planned.hooks) {
-    if (value !== undefined && !hook.entry.matcher.test(value)) continue
+    const own = hook.entry.spec
+    const tested = own === undefined || own.matcherField === planned.spec.matcherField ? value : matchValue(own, payload)
+    if (tested !== undefined && !hook.entry.matcher.test(tested)) continue
     if (hook.rule !== undefined) {
       const toolName = typeof payload["tool_name"] === "string" ? payload["tool_name"] : ""
       const cwd = typeof payload["cwd"] === "string" ? payload["cwd"] : plan.projectDir

@@ -126,6 +126,108 @@ const decodeAs = <S extends (typeof HANDLER_SCHEMAS)[HandlerType]>(
   return undefined
 }
 
+const BLOCKING_RULES = ["permission", "permission-request", "decision", "none"] as const
+const AUDIENCES = ["model", "user", "none"] as const
+const OUTPUT_DIALECTS = ["claude", "gemini", "gemini-source"] as const
+const EVENT_KEYS = [
+  "name",
+  "extends",
+  "blocking",
+  "nonZeroBlocks",
+  "outputDialect",
+  "matcherField",
+  "plainStdoutToContext",
+  "defaultTimeout",
+  "exit2StderrTo",
+  "reasonTo",
+  "specificOutput"
+] as const
+
+/**
+ * The file's own event declarations (`"events": [{"name": ..., "extends": ..., ...}]`), checked
+ * one by one: a bad declaration fails the file with its JSON path, since its hooks would otherwise
+ * run by other rules than the file states. A declaration applies to this file's hooks only; on an
+ * event that already has rules (the catalog's, the preset's or the host's) it may take away the
+ * ability to block, never add one.
+ */
+const decodeEvents = (
+  value: unknown,
+  file: string,
+  known: ReadonlyArray<HookEvent.CustomEvent>
+): Effect.Effect<ReadonlyMap<string, HookEvent.HookEventSpec>, SettingsError> =>
+  Effect.suspend(() => {
+    const out = new Map<string, HookEvent.HookEventSpec>()
+    if (value === undefined) return Effect.succeed(out)
+    const fail = (path: JsonPath, detail: string) => Effect.fail(new SettingsError({ file, path: [...path], detail }))
+    if (!Array.isArray(value)) {
+      return fail(["events"], `expected an array of event declarations like [{"name": "turn_start", "blocking": "none", "defaultTimeout": 10}], got ${describe(value)}`)
+    }
+    for (const [index, declaration] of value.entries()) {
+      const at: JsonPath = ["events", index]
+      if (!Predicate.isObject(declaration)) return fail(at, `expected an event declaration {"name": "...", ...}, got ${describe(declaration)}`)
+      for (const key of Object.keys(declaration)) {
+        if (!(EVENT_KEYS as ReadonlyArray<string>).includes(key)) {
+          return fail([...at, key], `unknown key "${key}"; an event declaration has ${EVENT_KEYS.join(", ")}`)
+        }
+      }
+      const name = declaration["name"]
+      if (typeof name !== "string" || name === "") return fail([...at, "name"], `expected the event's name (a non-empty string), got ${describe(name)}`)
+      if (out.has(name)) return fail([...at, "name"], `"${name}" is declared twice in this file; keep one declaration`)
+      const oneOf = (key: string, allowed: ReadonlyArray<string>) => {
+        const v = declaration[key]
+        return v === undefined || (typeof v === "string" && allowed.includes(v)) ? undefined : `expected ${allowed.map((a) => `"${a}"`).join(" | ")}, got ${describe(v)}`
+      }
+      const problems: Array<[string, string | undefined]> = [
+        ["blocking", oneOf("blocking", BLOCKING_RULES)],
+        ["outputDialect", oneOf("outputDialect", OUTPUT_DIALECTS)],
+        ["exit2StderrTo", oneOf("exit2StderrTo", AUDIENCES)],
+        ["reasonTo", oneOf("reasonTo", AUDIENCES)]
+      ]
+      for (const key of ["nonZeroBlocks", "plainStdoutToContext"]) {
+        const v = declaration[key]
+        problems.push([key, v === undefined || typeof v === "boolean" ? undefined : `expected a boolean, got ${describe(v)}`])
+      }
+      const timeout = declaration["defaultTimeout"]
+      problems.push(["defaultTimeout", timeout === undefined || (typeof timeout === "number" && Number.isFinite(timeout) && timeout > 0) ? undefined : `expected a positive number of seconds, got ${describe(timeout)}`])
+      const field = declaration["matcherField"]
+      problems.push(["matcherField", field === undefined || field === null || (typeof field === "string" && field !== "") ? undefined : `expected the payload field the matcher is tested against (a string), or null for no matcher, got ${describe(field)}`])
+      const specific = declaration["specificOutput"]
+      problems.push(["specificOutput", specific === undefined || (Array.isArray(specific) && specific.every((item) => typeof item === "string")) ? undefined : `expected an array of field names, got ${describe(specific)}`])
+      for (const [key, problem] of problems) if (problem !== undefined) return fail([...at, key], problem)
+      const parent = declaration["extends"]
+      const existing = known.find((event) => event.name === name)
+      const catalogued = HookEvent.get(name)
+      if (parent !== undefined) {
+        if (typeof parent !== "string" || HookEvent.get(parent) === undefined) {
+          const suggestion = typeof parent === "string" ? HookEvent.suggest(parent) : undefined
+          return fail([...at, "extends"], `expected a catalog event name (like "PreToolUse"), got ${describe(parent)}${suggestion ? ` (did you mean "${suggestion}"?)` : ""}`)
+        }
+        if (catalogued !== undefined || existing !== undefined) {
+          return fail([...at, "extends"], `${name} already has its rules; a declaration of it may change them for this file's hooks, but not extend another event (remove "extends")`)
+        }
+      }
+      const custom: HookEvent.CustomEvent = {
+        name,
+        ...(parent === undefined ? {} : { extends: parent as string }),
+        ...(existing === undefined ? {} : { ...existing, name }),
+        ...Object.fromEntries(
+          EVENT_KEYS.filter((key) => key !== "name" && key !== "extends" && declaration[key] !== undefined).map((key) => [key, declaration[key] === null ? undefined : declaration[key]])
+        )
+      }
+      const spec = HookEvent.custom(custom)
+      // A settings file (maybe from a cloned repository) may make its own hooks unable to block, never give them a new way to.
+      const before = existing !== undefined ? HookEvent.custom(existing) : catalogued
+      if (before !== undefined && spec.blocking !== "none" && spec.blocking !== before.blocking) {
+        return fail([...at, "blocking"], `${name} blocks by "${before.blocking}"; a declaration may keep that or set "none" (its hooks cannot block), got "${spec.blocking}"`)
+      }
+      if (before !== undefined && before.blocking === "none" && spec.nonZeroBlocks) {
+        return fail([...at, "nonZeroBlocks"], `${name} cannot block; nonZeroBlocks would give this file's hooks a way to block it`)
+      }
+      out.set(name, spec)
+    }
+    return Effect.succeed(out)
+  })
+
 /** @internal */
 export const decode = (
   document: unknown,
@@ -209,8 +311,8 @@ export const decode = (
     const hooks = scope === "plugin" && document["hooks"] === undefined && Object.keys(document).some((key) => HookEvent.get(key) !== undefined)
       ? document
       : document["hooks"]
-    if (hooks === undefined) return Effect.succeed(result())
-    if (!Predicate.isObject(hooks)) {
+    if (hooks === undefined && document["events"] === undefined) return Effect.succeed(result())
+    if (hooks !== undefined && !Predicate.isObject(hooks)) {
       return Effect.fail(
         new SettingsError({
           file,
@@ -219,10 +321,12 @@ export const decode = (
         })
       )
     }
-    for (const [event, groups] of Object.entries(hooks)) {
+    return Effect.map(decodeEvents(document["events"], file, events), (own) => {
+    for (const [event, groups] of Object.entries(hooks ?? {})) {
       const eventPath: JsonPath = ["hooks", event]
       const declared = events.find((custom) => custom.name === event)
-      const spec = declared === undefined ? HookEvent.get(event) : HookEvent.custom(declared)
+      const ownSpec = own.get(event)
+      const spec = ownSpec ?? (declared === undefined ? HookEvent.get(event) : HookEvent.custom(declared))
       if (spec === undefined) {
         const suggestion = HookEvent.suggest(event, events.map((custom) => custom.name))
         // An event this engine does not know (perhaps a newer agent's) warns but does not fail strict mode.
@@ -264,10 +368,12 @@ export const decode = (
           const path: JsonPath = [...groupPath, "hooks", handlerIndex]
           const handler = decodeHandler(value, path, file, problems)
           if (handler !== undefined) {
-            entries.push({ event, matcher: compiled.matcher, handler, source: file, scope, path: formatPath(path), pluginRoot })
+            entries.push({ event, matcher: compiled.matcher, handler, source: file, scope, path: formatPath(path), pluginRoot, ...(ownSpec === undefined ? {} : { spec: ownSpec }) })
           }
         })
       })
     }
-    return Effect.succeed(result())
+    const fresh = [...own.values()].filter((spec) => HookEvent.get(spec.name) === undefined && !events.some((event) => event.name === spec.name))
+    return fresh.length === 0 ? result() : { ...result(), events: fresh }
+    })
   })

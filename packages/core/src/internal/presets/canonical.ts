@@ -13,18 +13,57 @@ export interface Migrated {
   readonly refused: ReadonlyArray<string>
 }
 
-/** The rules of an event that decide an outcome; a dialect event that differs from its catalog event in one cannot be migrated as is. */
+/** The rules of an event that decide an outcome, and how a declaration names them. */
 const OUTCOME_RULES = [
-  ["blocking", "what can block"],
-  ["nonZeroBlocks", "which exit codes block"],
-  ["outputDialect", "how hook output is read"],
-  ["plainStdoutToContext", "whether plain stdout reaches the model"],
-  ["exit2StderrTo", "who sees the stderr of exit 2"],
-  ["reasonTo", "who sees a block's reason"],
-  ["matcherField", "what the matcher is tested against"]
+  "blocking",
+  "nonZeroBlocks",
+  "outputDialect",
+  "plainStdoutToContext",
+  "exit2StderrTo",
+  "reasonTo",
+  "matcherField",
+  "defaultTimeout",
+  "specificOutput"
 ] as const
 
-const describeRule = (spec: HookEvent.HookEventSpec, key: (typeof OUTCOME_RULES)[number][0]): string => JSON.stringify(spec[key] ?? null)
+type Rule = (typeof OUTCOME_RULES)[number]
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null)
+
+/**
+ * The canonical `events` declaration that gives a dialect event its rules in the migrated file:
+ * every rule that differs from the catalog event it stands for (`matcherField: null` for "no
+ * matcher"), or `undefined` when none differs.
+ */
+const declaration = (
+  name: string,
+  spec: HookEvent.HookEventSpec,
+  base: HookEvent.HookEventSpec | undefined
+): Record<string, unknown> | undefined => {
+  // An event of the dialect's own is compared with what a declaration of that name alone gives.
+  const from = base ?? HookEvent.custom({ name })
+  const differing = OUTCOME_RULES.filter((key: Rule) => !same(spec[key], from[key]))
+  if (differing.length === 0 && base?.name === name) return undefined
+  const out: Record<string, unknown> = { name }
+  if (base !== undefined && base.name !== name) out["extends"] = base.name
+  for (const key of differing) out[key] = spec[key] ?? null
+  // Rules that follow from the others (a blocking event's audiences) are left out when the declaration gives them anyway.
+  const decoded = (declared: Record<string, unknown>) =>
+    HookEvent.custom(Object.fromEntries(Object.entries(declared).map(([key, value]) => [key, value === null ? undefined : value])) as unknown as HookEvent.CustomEvent)
+  for (const key of differing) {
+    const { [key]: _dropped, ...without } = out
+    if (OUTCOME_RULES.every((rule) => same(decoded(without)[rule], spec[rule]))) delete out[key]
+  }
+  return out
+}
+
+/** Why a declaration cannot be written for a catalog event (the canonical decoder's safety rule), if it cannot. */
+const inexpressible = (spec: HookEvent.HookEventSpec, base: HookEvent.HookEventSpec): string | undefined =>
+  spec.blocking !== "none" && spec.blocking !== base.blocking
+    ? `what can block differs: blocking ${JSON.stringify(spec.blocking)} here, ${JSON.stringify(base.blocking)} on ${base.name}, and a settings file may only take blocking away from a catalog event`
+    : base.blocking === "none" && spec.nonZeroBlocks
+    ? `non-zero exits block here, but ${base.name} cannot block, and a settings file may not give it a way to`
+    : undefined
 
 const handlerJson = (handler: Handler, entry: HookEntry, extraEnv: Readonly<Record<string, string>>): Record<string, unknown> => {
   switch (handler.type) {
@@ -65,19 +104,23 @@ export const toCanonical = (settings: LoadedSettings, preset: Preset): Migrated 
   const scopes = new Set(Object.values(settings.hooks).flatMap((entries) => entries.map((entry) => entry.scope)))
   const skipUser = scopes.has("user") && [...scopes].some((scope) => scope !== "user")
   const userFiles = new Set<string>()
+  const events: Array<Record<string, unknown>> = []
   for (const [event, entries] of Object.entries(settings.hooks)) {
     const custom = declared.get(event)
     const catalog = custom === undefined ? event : custom.extends ?? (HookEvent.get(event) !== undefined ? event : undefined)
-    const target = catalog ?? event
     const spec = custom === undefined ? HookEvent.get(event) : HookEvent.custom(custom)
     const base = catalog === undefined ? undefined : HookEvent.get(catalog)
-    // Why this event's hooks would behave differently in the canonical format, if they would.
-    const differences = spec === undefined || base === undefined
-      ? [`${event} has no canonical event (the canonical format would skip it as unknown)`]
-      : OUTCOME_RULES.filter(([key]) => JSON.stringify(spec[key] ?? null) !== JSON.stringify(base[key] ?? null)).map(([key, what]) =>
-        `${what} differs: ${key} ${describeRule(spec, key)} in ${preset.name}, ${describeRule(base, key)} on ${target}`
-      )
-    if (catalog !== undefined && catalog !== event) noteOnce(event, `${event} → ${catalog}`)
+    // The dialect's rules travel as the file's own declaration of the event; the name stays the dialect's
+    // whenever a rule differs (the host keeps sending it), else the event becomes its catalog event.
+    const declared_ = spec === undefined ? undefined : declaration(event, spec, base)
+    const target = declared_ === undefined ? catalog ?? event : event
+    const why = spec === undefined
+      ? `${event} has no rules in ${preset.name} (the canonical format would skip it as unknown)`
+      : base !== undefined && base.name === event && declared_ !== undefined
+      ? inexpressible(spec, base)
+      : undefined
+    if (declared_ !== undefined && why === undefined && entries.some((entry) => entry.handler.type !== "callback")) events.push(declared_)
+    if (target !== event) noteOnce(event, `${event} → ${target}`)
     for (const entry of entries) {
       if (entry.handler.type === "callback") {
         refused.push(`${entry.source} at ${entry.path}: a programmatic hook cannot be written to a file`)
@@ -87,14 +130,8 @@ export const toCanonical = (settings: LoadedSettings, preset: Preset): Migrated 
         userFiles.add(entry.source)
         continue
       }
-      if (differences.length > 0) {
-        refused.push(`${entry.source} at ${entry.path} (${event}): ${differences.join("; ")}`)
-      }
-      let handler = handlerJson(entry.handler, entry, extraEnv)
-      // Timeouts stay explicit when the dialect's default differs from the canonical event's.
-      if (handler["timeout"] === undefined && spec !== undefined && base !== undefined && spec.defaultTimeout !== base.defaultTimeout && entry.handler.type !== "prompt" && entry.handler.type !== "agent") {
-        handler = { ...handler, timeout: spec.defaultTimeout }
-      }
+      if (why !== undefined) refused.push(`${entry.source} at ${entry.path} (${event}): ${why}`)
+      const handler = handlerJson(entry.handler, entry, extraEnv)
       if (entry.scope === "managed") noteOnce(`managed:${entry.source}`, `hooks from managed settings ${entry.source} are included`)
       const key = `${entry.source}\u0000${groupPath(entry.path)}\u0000${entry.matcher.source ?? ""}`
       const groups = (hooks[target] ??= [])
@@ -122,6 +159,20 @@ export const toCanonical = (settings: LoadedSettings, preset: Preset): Migrated 
     } else out["executionLog"] = settings.executionLog
   }
   if (settings.allowedHttpHookUrls !== undefined) out["allowedHttpHookUrls"] = settings.allowedHttpHookUrls
+  // Every event of the dialect's own is declared, so the host's events stay known; a catalog event's
+  // declaration is written only for the hooks on it.
+  const used = new Set(Object.keys(hooks))
+  for (const custom of preset.events) {
+    const spec = HookEvent.custom(custom)
+    const base = custom.extends === undefined ? undefined : HookEvent.get(custom.extends)
+    const own = HookEvent.get(custom.name) === undefined ? declaration(custom.name, spec, base) : undefined
+    if (own !== undefined && !used.has(custom.name)) events.push(own)
+  }
+  const kept = events.filter((event) => HookEvent.get(event["name"] as string) === undefined || used.has(event["name"] as string))
+  if (kept.length > 0) out["events"] = kept.sort((a, b) => preset.events.findIndex((e) => e.name === a["name"]) - preset.events.findIndex((e) => e.name === b["name"]))
+  for (const [name, value] of Object.entries(settings.inputDefaults ?? {})) {
+    notes.push(`${name} ${JSON.stringify(value)} from the config is given to hooks only under --preset ${preset.name} when the payload has no ${name}; migrated hooks get what the host passes`)
+  }
   out["hooks"] = Object.fromEntries(
     Object.entries(hooks).map(([event, groups]) => [event, groups.map(({ key: _key, ...group }) => group)])
   )
