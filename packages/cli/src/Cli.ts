@@ -7,6 +7,7 @@
  * agent-hooks serve [--socket PATH] [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME]
  * agent-hooks validate [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME] [--plugin DIR]... [--managed-dir DIR]
  * agent-hooks list [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME] [--plugin DIR]... [--managed-dir DIR] [--json]
+ * agent-hooks schema
  * agent-hooks migrate --from <preset> [--settings FILE]... [--project-dir DIR] [--agent NAME] [--write FILE] [--force] [--lossy]
  * ```
  *
@@ -22,6 +23,7 @@ import { checkPreset } from "./internal/engine.ts"
 import * as internalList from "./internal/list.ts"
 import * as internalMigrate from "./internal/migrate.ts"
 import * as internalRun from "./internal/run.ts"
+import * as internalSchema from "./internal/schema.ts"
 import * as internalServe from "./internal/serve.ts"
 import * as internalTrust from "./internal/trust.ts"
 import * as internalValidate from "./internal/validate.ts"
@@ -278,6 +280,20 @@ export const audit = Command.make("audit").pipe(
 )
 
 /**
+ * `agent-hooks schema`: prints the settings JSON Schema (draft 2020-12, stable `$id`) for editors
+ * and validators; `"$schema"` in a settings file may point at a saved copy.
+ *
+ * @since 0.2.0
+ * @category commands
+ */
+export const schema = Command.make("schema", {}, internalSchema.schema).pipe(
+  Command.withDescription(
+    "Prints the JSON Schema (draft 2020-12) of a settings file on stdout: the top-level keys, matcher groups and every handler type, generated from the definitions the loader decodes with. Save it and point \"$schema\" at it for completion and checks in an editor."
+  ),
+  Command.withShortDescription("Print the settings JSON Schema")
+)
+
+/**
  * The root command.
  *
  * @since 0.1.0
@@ -287,5 +303,5 @@ export const cli = Command.make("agent-hooks").pipe(
   Command.withDescription(
     "Lifecycle hooks for AI agents: runs Claude Code-style hooks (JSON on stdin, exit 2 blocks, JSON on stdout steers) for any host."
   ),
-  Command.withSubcommands([run, serve, validate, list, migrate, trust, audit])
+  Command.withSubcommands([run, serve, validate, list, migrate, trust, audit, schema])
 )

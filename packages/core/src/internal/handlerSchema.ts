@@ -4,7 +4,8 @@
  */
 import { Schema } from "effect"
 
-const PositiveSeconds = Schema.Number.check(Schema.isGreaterThan(0))
+// Finite: a JSON number (the JSON Schema then says `"type": "number", "exclusiveMinimum": 0`).
+const PositiveSeconds = Schema.Finite.check(Schema.isGreaterThan(0))
 const NonEmpty = Schema.String.check(Schema.isMinLength(1))
 
 /** Fields every handler type accepts. @internal */

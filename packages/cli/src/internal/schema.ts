@@ -1,0 +1,10 @@
+import { SettingsSchema } from "@agent-hooks/core"
+import { Console, Effect } from "effect"
+
+/**
+ * `agent-hooks schema`: the settings JSON Schema (draft 2020-12) on stdout, generated from the
+ * loader's own `effect/Schema` definitions.
+ *
+ * @internal
+ */
+export const schema = (): Effect.Effect<void> => Console.log(JSON.stringify(SettingsSchema.jsonSchema(), null, 2))

@@ -1,0 +1,98 @@
+/**
+ * `agent-hooks schema` as a user's editor or CI would use it: the BUILT CLI prints the settings
+ * JSON Schema, and a standard validator (ajv, draft 2020-12) accepts every settings file the repo
+ * ships and rejects files the engine would refuse.
+ */
+import { spawnSync } from "node:child_process"
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
+import { basename, join, relative } from "node:path"
+import { fileURLToPath } from "node:url"
+import { Ajv2020 } from "ajv/dist/2020.js"
+import { beforeAll, describe, expect, it } from "vitest"
+
+const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
+const root = fileURLToPath(new URL("../../../", import.meta.url))
+
+const isNode = typeof process.versions.bun !== "string" && typeof process.versions.deno !== "string" &&
+  /^node(\.exe)?$/i.test(basename(process.execPath))
+const node = isNode ? process.execPath : "node"
+
+let schema: Record<string, unknown> = {}
+let validate: ((value: unknown) => boolean) & { errors?: unknown } = () => false
+
+beforeAll(() => {
+  if (!existsSync(bin)) throw new Error(`${bin} does not exist: run npm run build first`)
+  const result = spawnSync(node, [bin, "schema"], { encoding: "utf8", timeout: 20_000 })
+  expect(result.status, result.stderr).toBe(0)
+  schema = JSON.parse(result.stdout)
+  validate = new Ajv2020({ strict: false, allErrors: true }).compile(schema)
+})
+
+/** Files deliberately wrong, used by other tests to check the engine's error messages. */
+const deliberatelyWrong = new Set(["packages/cli/test/fixtures/malformed.json"])
+
+const settingsFiles = (): Array<string> => {
+  const found: Array<string> = []
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      if (name === "node_modules" || name === "dist") continue
+      const path = join(dir, name)
+      if (statSync(path).isDirectory()) walk(path)
+      else if (name.endsWith(".json")) {
+        const rel = relative(root, path)
+        if (deliberatelyWrong.has(rel)) continue
+        const text = readFileSync(path, "utf8")
+        if (/"hooks"\s*:/.test(text)) found.push(rel)
+      }
+    }
+  }
+  walk(join(root, "examples"))
+  for (const pkg of readdirSync(join(root, "packages"))) {
+    const fixtures = join(root, "packages", pkg, "test", "fixtures")
+    if (existsSync(fixtures)) walk(fixtures)
+  }
+  return found
+}
+
+describe("agent-hooks schema", () => {
+  it("prints a draft 2020-12 schema with a stable $id", () => {
+    expect(schema["$schema"]).toBe("https://json-schema.org/draft/2020-12/schema")
+    expect(schema["$id"]).toBe("https://agent-hooks.dev/schema/settings/v1.json")
+  })
+
+  const files = settingsFiles()
+  it("finds the repo's settings files", () => {
+    expect(files).toContain("examples/hooks.json")
+    expect(files.length).toBeGreaterThanOrEqual(5)
+  })
+
+  it.each(files)("accepts %s", (file) => {
+    const ok = validate(JSON.parse(readFileSync(join(root, file), "utf8")))
+    expect(ok, JSON.stringify(validate.errors, null, 2)).toBe(true)
+  })
+
+  const wrong: Array<[string, unknown]> = [
+    ["hooks is an array", { hooks: [] }],
+    ["a matcher group without hooks", { hooks: { PreToolUse: [{ matcher: "Bash" }] } }],
+    ["a handler without a type", { hooks: { Stop: [{ hooks: [{ command: "true" }] }] } }],
+    ["an unknown handler type", { hooks: { Stop: [{ hooks: [{ type: "shell", command: "true" }] }] } }],
+    ["a command handler without command", { hooks: { Stop: [{ hooks: [{ type: "command" }] }] } }],
+    ["an empty command", { hooks: { Stop: [{ hooks: [{ type: "command", command: "" }] }] } }],
+    ["a timeout of 0", { hooks: { Stop: [{ hooks: [{ type: "command", command: "true", timeout: 0 }] }] } }],
+    ["a timeout as a string", { hooks: { Stop: [{ hooks: [{ type: "command", command: "true", timeout: "5" }] }] } }],
+    ["an unknown shell", { hooks: { Stop: [{ hooks: [{ type: "command", command: "true", shell: "zsh" }] }] } }],
+    ["onFailure not continue/block", { hooks: { Stop: [{ hooks: [{ type: "command", command: "true", onFailure: "ignore" }] }] } }],
+    ["an http handler without url", { hooks: { Stop: [{ hooks: [{ type: "http" }] }] } }],
+    ["a matcher that is a number", { hooks: { PreToolUse: [{ matcher: 1, hooks: [] }] } }],
+    ["strict as a string", { strict: "true", hooks: {} }],
+    ["disableAllHooks as a string", { disableAllHooks: "yes" }],
+    ["an empty executionLog", { executionLog: "" }],
+    ["auditLog as a number", { auditLog: 1 }],
+    ["allowedHttpHookUrls as a string", { allowedHttpHookUrls: "https://example.com/*" }],
+    ["a null timeout", { hooks: { Stop: [{ hooks: [{ type: "command", command: "true", timeout: null }] }] } }],
+    ["env values that are not strings", { hooks: { Stop: [{ hooks: [{ type: "command", command: "true", env: { A: 1 } }] }] } }]
+  ]
+  it.each(wrong)("rejects %s", (_name, value) => {
+    expect(validate(value)).toBe(false)
+  })
+})
