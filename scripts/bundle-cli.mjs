@@ -12,7 +12,8 @@
 // Run by `npm run build` (scripts/dev.mjs) after `tsc -b`; by hand: `node scripts/bundle-cli.mjs`.
 
 import { build } from "esbuild"
-import { readFileSync } from "node:fs"
+import { execFileSync } from "node:child_process"
+import { readFileSync, writeFileSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -39,6 +40,12 @@ export const bundleCli = (outfile = join(CLI, "dist", "agent-hooks.mjs")) =>
     logLevel: "warning"
   })
 
+// The settings JSON Schema, shipped beside the bundle (`@agent-hooks/cli/settings.schema.json`):
+// written by the bundle itself (`agent-hooks schema`), so the file and the command cannot differ.
+export const writeSchema = (bundle = join(CLI, "dist", "agent-hooks.mjs")) =>
+  writeFileSync(join(dirname(bundle), "settings.schema.json"), execFileSync(process.execPath, [bundle, "schema"], { encoding: "utf8" }))
+
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   await bundleCli(process.argv[2])
+  writeSchema(process.argv[2])
 }

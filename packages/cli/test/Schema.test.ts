@@ -60,6 +60,11 @@ describe("agent-hooks schema", () => {
     expect(schema["$id"]).toBe("https://agent-hooks.dev/schema/settings/v1.json")
   })
 
+  it("ships the same schema as dist/settings.schema.json (the package export)", () => {
+    const shipped = fileURLToPath(new URL("../dist/settings.schema.json", import.meta.url))
+    expect(JSON.parse(readFileSync(shipped, "utf8"))).toEqual(schema)
+  })
+
   const files = settingsFiles()
   it("finds the repo's settings files", () => {
     expect(files).toContain("examples/hooks.json")
