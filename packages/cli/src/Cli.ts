@@ -8,6 +8,7 @@
  * agent-hooks validate [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME] [--plugin DIR]... [--managed-dir DIR]
  * agent-hooks list [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME] [--plugin DIR]... [--managed-dir DIR] [--json]
  * agent-hooks schema
+ * agent-hooks init [--preset NAME] [--project-dir DIR]
  * agent-hooks migrate --from <preset> [--settings FILE]... [--project-dir DIR] [--agent NAME] [--write FILE] [--force] [--lossy]
  * ```
  *
@@ -20,6 +21,7 @@ import { Presets } from "@agent-hooks/core"
 import { Effect } from "effect"
 import * as internalAudit from "./internal/audit.ts"
 import { checkPreset } from "./internal/engine.ts"
+import * as internalInit from "./internal/init.ts"
 import * as internalList from "./internal/list.ts"
 import * as internalMigrate from "./internal/migrate.ts"
 import * as internalRun from "./internal/run.ts"
@@ -294,6 +296,26 @@ export const schema = Command.make("schema", {}, internalSchema.schema).pipe(
 )
 
 /**
+ * `agent-hooks init`: scaffolds a project settings file (with `"$schema"`) and working hook scripts.
+ *
+ * @since 0.2.0
+ * @category commands
+ */
+export const init = Command.make("init", {
+  projectDir,
+  preset: Flag.String("preset").pipe(
+    Flag.withMetavar("NAME"),
+    Flag.withDescription("The dialect to write: agent-hooks (.agent-hooks/settings.json, default) or claude (.claude/settings.json)."),
+    Flag.withDefault("agent-hooks")
+  )
+}, internalInit.init).pipe(
+  Command.withDescription(
+    "Writes .agent-hooks/settings.json (with --preset claude: .claude/settings.json) with \"$schema\", its schema file, and working hooks with their scripts (run bit set): block dangerous Bash commands, format edited files, run the tests on Stop, an audit log. Writes nothing when any of these files exists (exit 1). Prints what it wrote."
+  ),
+  Command.withShortDescription("Scaffold a settings file with working example hooks")
+)
+
+/**
  * The root command.
  *
  * @since 0.1.0
@@ -303,5 +325,5 @@ export const cli = Command.make("agent-hooks").pipe(
   Command.withDescription(
     "Lifecycle hooks for AI agents: runs Claude Code-style hooks (JSON on stdin, exit 2 blocks, JSON on stdout steers) for any host."
   ),
-  Command.withSubcommands([run, serve, validate, list, migrate, trust, audit, schema])
+  Command.withSubcommands([run, serve, validate, list, migrate, trust, audit, schema, init])
 )

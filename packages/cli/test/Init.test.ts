@@ -1,0 +1,112 @@
+/**
+ * `agent-hooks init` as a new user runs it: the BUILT CLI scaffolds a project in an empty temp
+ * folder, and the scaffold validates and really blocks `rm -rf /` through `run`.
+ */
+import { spawnSync } from "node:child_process"
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { basename, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { Ajv2020 } from "ajv/dist/2020.js"
+import { afterEach, beforeAll, describe, expect, it } from "vitest"
+
+const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
+const isNode = typeof process.versions.bun !== "string" && typeof process.versions.deno !== "string" &&
+  /^node(\.exe)?$/i.test(basename(process.execPath))
+const node = isNode ? process.execPath : "node"
+
+const folders: Array<string> = []
+const freshProject = (): string => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-init-")))
+  folders.push(dir)
+  return dir
+}
+afterEach(() => {
+  for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+beforeAll(() => {
+  if (!existsSync(bin)) throw new Error(`${bin} does not exist: run npm run build first`)
+})
+
+const cli = (cwd: string, args: ReadonlyArray<string>, stdin = "") => {
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", HOME: cwd }
+  delete env.AGENT_HOOKS_PROJECT_DIR
+  delete env.CLAUDE_PROJECT_DIR
+  const result = spawnSync(node, [bin, ...args], { cwd, env, input: stdin, encoding: "utf8", timeout: 20_000 })
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+const bash = (command: string) => JSON.stringify({ tool_name: "Bash", tool_input: { command } })
+
+describe("agent-hooks init", () => {
+  it("scaffolds .agent-hooks/settings.json and executable scripts, and says what it wrote", () => {
+    const dir = freshProject()
+    const result = cli(dir, ["init"])
+    expect(result.status, result.stderr).toBe(0)
+    for (const file of ["settings.json", "settings.schema.json", "hooks/block-dangerous.sh", "hooks/format.sh", "hooks/run-tests.sh"]) {
+      expect(result.stdout).toContain(`wrote .agent-hooks/${file}`)
+      expect(existsSync(join(dir, ".agent-hooks", file))).toBe(true)
+    }
+    for (const script of ["block-dangerous.sh", "format.sh", "run-tests.sh"]) {
+      expect(statSync(join(dir, ".agent-hooks", "hooks", script)).mode & 0o111).not.toBe(0)
+    }
+    const settings = JSON.parse(readFileSync(join(dir, ".agent-hooks", "settings.json"), "utf8"))
+    expect(settings.$schema).toBe("./settings.schema.json")
+    const schema = JSON.parse(readFileSync(join(dir, ".agent-hooks", "settings.schema.json"), "utf8"))
+    expect(new Ajv2020({ strict: false }).compile(schema)(settings)).toBe(true)
+  })
+
+  it("validates, blocks rm -rf / and lets ls through", () => {
+    const dir = freshProject()
+    expect(cli(dir, ["init"]).status).toBe(0)
+    const validate = cli(dir, ["validate"])
+    expect(validate.status, validate.stdout + validate.stderr).toBe(0)
+    expect(validate.stdout).toContain("registered 3 hooks")
+    const blocked = cli(dir, ["run", "PreToolUse"], bash("rm -rf /"))
+    expect(blocked.status).toBe(2)
+    expect(JSON.parse(blocked.stdout)).toMatchObject({ blocked: true, decision: "deny" })
+    expect(JSON.parse(blocked.stdout).reason).toContain("rm -rf")
+    const allowed = cli(dir, ["run", "PreToolUse"], bash("ls -la"))
+    expect(allowed.status).toBe(0)
+    expect(JSON.parse(allowed.stdout).blocked).toBe(false)
+  })
+
+  it("Stop: failing tests keep the agent working, unless it is already continuing", () => {
+    const dir = freshProject()
+    expect(cli(dir, ["init"]).status).toBe(0)
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ scripts: { test: "echo one test failed >&2; exit 1" } }))
+    const stop = cli(dir, ["run", "Stop"], JSON.stringify({ stop_hook_active: false }))
+    expect(stop.status, stop.stderr).toBe(2)
+    expect(JSON.parse(stop.stdout).reason).toContain("one test failed")
+    expect(cli(dir, ["run", "Stop"], JSON.stringify({ stop_hook_active: true })).status).toBe(0)
+  })
+
+  it("never overwrites: a second init writes nothing and exits 1, naming the files", () => {
+    const dir = freshProject()
+    expect(cli(dir, ["init"]).status).toBe(0)
+    const path = join(dir, ".agent-hooks", "settings.json")
+    writeFileSync(path, "{\"hooks\": {}}\n")
+    const again = cli(dir, ["init"])
+    expect(again.status).toBe(1)
+    expect(again.stderr).toContain("not overwriting .agent-hooks/settings.json")
+    expect(readFileSync(path, "utf8")).toBe("{\"hooks\": {}}\n")
+  })
+
+  it("--preset claude writes .claude/settings.json that --preset claude reads", () => {
+    const dir = freshProject()
+    const result = cli(dir, ["init", "--preset", "claude"])
+    expect(result.status, result.stderr).toBe(0)
+    expect(result.stdout).toContain("wrote .claude/settings.json")
+    const blocked = cli(dir, ["run", "PreToolUse", "--preset", "claude"], bash("rm -rf ~"))
+    expect(blocked.status, blocked.stderr).toBe(2)
+    expect(cli(dir, ["validate", "--preset", "claude"]).status).toBe(0)
+  })
+
+  it("refuses a dialect it cannot write, writing nothing", () => {
+    const dir = freshProject()
+    const result = cli(dir, ["init", "--preset", "pigo"])
+    expect(result.status).toBe(1)
+    expect(result.stderr).toContain("agent-hooks and claude dialects only")
+    expect(existsSync(join(dir, ".agent-hooks"))).toBe(false)
+  })
+})
