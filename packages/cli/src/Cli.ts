@@ -9,6 +9,7 @@
  * agent-hooks list [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME] [--plugin DIR]... [--managed-dir DIR] [--json]
  * agent-hooks schema
  * agent-hooks init [--preset NAME] [--project-dir DIR]
+ * agent-hooks test FILE... [settings flags] [--json]
  * agent-hooks migrate --from <preset> [--settings FILE]... [--project-dir DIR] [--agent NAME] [--write FILE] [--force] [--lossy]
  * ```
  *
@@ -26,6 +27,7 @@ import * as internalList from "./internal/list.ts"
 import * as internalMigrate from "./internal/migrate.ts"
 import * as internalRun from "./internal/run.ts"
 import * as internalSchema from "./internal/schema.ts"
+import * as internalTest from "./internal/test.ts"
 import * as internalServe from "./internal/serve.ts"
 import * as internalTrust from "./internal/trust.ts"
 import * as internalValidate from "./internal/validate.ts"
@@ -316,6 +318,32 @@ export const init = Command.make("init", {
 )
 
 /**
+ * `agent-hooks test FILE...`: fixture cases (event, payload, expected outcome fields) run against
+ * the real hooks of the settings, reported like a test runner; exit 1 when a case fails.
+ *
+ * @since 0.2.0
+ * @category commands
+ */
+export const test = Command.make("test", {
+  files: Argument.String("file").pipe(
+    Argument.withDescription("A fixture file: a JSON array of {\"name\", \"event\", \"payload\", \"expect\": {\"blocked\", \"decision\", \"reason\", \"additionalContext\"}}."),
+    Argument.atLeast(1)
+  ),
+  settings,
+  projectDir,
+  plugin,
+  managedDir,
+  preset: presetFlag,
+  agent: agentFlag,
+  json: Flag.Boolean("json").pipe(Flag.withDescription("Print one JSON object: passed, failed and every case with its Outcome."), Flag.withDefault(false))
+}, (options) => Effect.flatMap(checkPreset(options.preset), (preset) => internalTest.test({ ...options, preset }))).pipe(
+  Command.withDescription(
+    "Runs each case of the fixture files against the real hooks of the settings and prints one line per case and a summary (N passed, N failed). Exit 1 when a case fails. For CI."
+  ),
+  Command.withShortDescription("Check the hooks against fixture cases (for CI)")
+)
+
+/**
  * The root command.
  *
  * @since 0.1.0
@@ -325,5 +353,5 @@ export const cli = Command.make("agent-hooks").pipe(
   Command.withDescription(
     "Lifecycle hooks for AI agents: runs Claude Code-style hooks (JSON on stdin, exit 2 blocks, JSON on stdout steers) for any host."
   ),
-  Command.withSubcommands([run, serve, validate, list, migrate, trust, audit, schema, init])
+  Command.withSubcommands([run, serve, validate, list, migrate, trust, audit, schema, init, test])
 )
