@@ -238,6 +238,10 @@ export const serve = Command.make("serve", {
     Flag.withDescription("Listen on a Unix socket at PATH (removed on exit) instead of stdin/stdout; each connection gets its own hello line."),
     Flag.optional
   ),
+  watch: Flag.Boolean("watch").pipe(
+    Flag.withDescription("Hot reload: when a settings file changes, load it again and switch to the new hooks (a file that fails to load keeps the old ones); each reload is reported on stderr."),
+    Flag.withDefault(false)
+  ),
   quiet,
   json
 }, (options) => internalServe.serve({ ...options, version })).pipe(

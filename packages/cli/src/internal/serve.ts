@@ -16,6 +16,18 @@ export interface ServeOptions extends Omit<SettingsOptions, "preset"> {
   readonly preset: string
   readonly socket: Option.Option<string>
   readonly version: string
+  /** `--watch`: hot reload (engine option `watch`), each reload reported on stderr. */
+  readonly watch?: boolean | undefined
+}
+
+/** One stderr line per reload attempt: what was reloaded, or why the old hooks stay. */
+const reportReload = (event: HookEngine.ReloadEvent): void => {
+  const files = event.files.join(", ")
+  process.stderr.write(
+    event._tag === "Reloaded"
+      ? `agent-hooks: reloaded ${files}${event.warnings.length > 0 ? ` (${event.warnings.length} warnings)` : ""}\n`
+      : `agent-hooks: reload ${event._tag === "Failed" ? "failed" : "blocked"} (${files}): ${event.message}; the previous hooks stay\n`
+  )
 }
 
 /** The protocol version in the hello line; it changes only when an existing field changes meaning. */
@@ -166,7 +178,7 @@ export const serve = (options: ServeOptions): Effect.Effect<void, Failed> =>
       for (const write of writers) write(line)
     }
     yield* withEngine(
-      { ...options, preset, engineOptions: { onAsyncResult } },
+      { ...options, preset, engineOptions: { onAsyncResult, ...(options.watch === true ? { watch: true, onReload: reportReload } : {}) } },
       warnOnStderr,
       (engine) =>
         Effect.scoped(Effect.gen(function*() {

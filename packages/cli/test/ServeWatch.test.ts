@@ -1,0 +1,64 @@
+/**
+ * `agent-hooks serve --watch` as a host sees it: the BUILT CLI serves one settings file; the file
+ * is changed on disk, the reload is reported on stderr, and the next request meets the new hooks.
+ */
+import { spawn } from "node:child_process"
+import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { basename, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { afterAll, beforeAll, expect, it } from "vitest"
+
+const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
+const isNode = typeof process.versions.bun !== "string" && typeof process.versions.deno !== "string" &&
+  /^node(\.exe)?$/i.test(basename(process.execPath))
+const node = isNode ? process.execPath : "node"
+
+let dir = ""
+beforeAll(() => {
+  if (!existsSync(bin)) throw new Error(`${bin} does not exist: run npm run build first`)
+  dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-serve-watch-")))
+})
+afterAll(() => {
+  if (dir !== "") rmSync(dir, { recursive: true, force: true })
+})
+
+const settingsWith = (command: string) =>
+  JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command }] }] } })
+
+const until = async (check: () => boolean, what: () => string) => {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 50))
+  expect(check(), what()).toBe(true)
+}
+
+it("serve --watch reloads a changed settings file, says so on stderr, and answers with the new hooks", async () => {
+  const settings = join(dir, "settings.json")
+  writeFileSync(settings, settingsWith("exit 0"))
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", HOME: dir }
+  delete env.AGENT_HOOKS_PROJECT_DIR
+  delete env.CLAUDE_PROJECT_DIR
+  const child = spawn(node, [bin, "serve", "--watch", "--settings", settings, "--project-dir", dir], { cwd: dir, env, stdio: ["pipe", "pipe", "pipe"] })
+  let stdout = ""
+  let stderr = ""
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")))
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")))
+  const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
+  const answer = (id: number) => stdout.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line)).find((message) => message.id === id)
+  const request = { event: "PreToolUse", payload: { tool_name: "Bash", tool_input: { command: "ls" } } }
+  try {
+    child.stdin.write(`${JSON.stringify({ id: 1, ...request })}\n`)
+    await until(() => answer(1) !== undefined, () => `stdout: ${stdout}\nstderr: ${stderr}`)
+    expect(answer(1).outcome.blocked).toBe(false)
+
+    writeFileSync(settings, settingsWith("echo changed policy >&2; exit 2"))
+    await until(() => stderr.includes("reloaded"), () => `stderr: ${stderr}`)
+    expect(stderr).toContain(`agent-hooks: reloaded ${settings}`)
+
+    child.stdin.write(`${JSON.stringify({ id: 2, ...request })}\n`)
+    await until(() => answer(2) !== undefined, () => `stdout: ${stdout}\nstderr: ${stderr}`)
+    expect(answer(2).outcome).toMatchObject({ blocked: true, reason: "changed policy" })
+  } finally {
+    child.stdin.end()
+  }
+  expect(await exit).toBe(0)
+})
