@@ -191,7 +191,11 @@ export const list = Command.make("list", {
   managedDir,
   preset: presetFlag,
   agent: agentFlag,
-  json: Flag.Boolean("json").pipe(Flag.withDescription("Print a JSON array instead of text."), Flag.withDefault(false))
+  json: Flag.Boolean("json").pipe(Flag.withDescription("Print a JSON array instead of text."), Flag.withDefault(false)),
+  plan: Flag.Boolean("plan").pipe(
+    Flag.withDescription("Print the compiled plan as JSON (Plan.toJSON): per event, the hooks in order with their compiled matchers, as the engine will run them."),
+    Flag.withDefault(false)
+  )
 }, (options) => Effect.flatMap(checkPreset(options.preset), (preset) => internalList.list({ ...options, preset }))).pipe(
   Command.withDescription("Lists the hooks per event with matcher, type, command, source file and JSON path."),
   Command.withShortDescription("List the hooks per event, with where each one is defined")

@@ -304,6 +304,22 @@ describe("agent-hooks list", () => {
     })
     expect(hooks[2]).toMatchObject({ event: "UserPromptSubmit", matcher: null })
   })
+  it("--plan prints the compiled plan: the files read and each hook with its effective timeout", () => {
+    const result = cli(["list", "--settings", settings, "--plan"])
+    expect(result.status, result.stderr).toBe(0)
+    const plan = JSON.parse(result.stdout)
+    expect(plan.files).toContainEqual({ path: settings, scope: "explicit", found: true })
+    expect(plan.hooks).toHaveLength(4)
+    expect(plan.hooks[0]).toMatchObject({
+      event: "PreToolUse",
+      matcher: "Bash",
+      command: `sh "$AGENT_HOOKS_PROJECT_DIR"/hooks/block-rm-rf.sh`,
+      timeout: 30,
+      effectiveTimeout: 30,
+      path: "hooks.PreToolUse[0].hooks[0]",
+      refusal: null
+    })
+  })
 })
 
 describe("agent-hooks --help and --version", () => {

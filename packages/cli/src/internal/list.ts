@@ -1,4 +1,5 @@
-import type { Plan, Settings } from "@agent-hooks/core"
+import { Plan } from "@agent-hooks/core"
+import type { Settings } from "@agent-hooks/core"
 import { Console, Effect } from "effect"
 import * as NodePath from "node:path"
 import type { Failed } from "../ExitCode.ts"
@@ -9,6 +10,8 @@ import { columns, describeHandler, describeMatcher } from "./render.ts"
 /** Options of `agent-hooks list`. */
 export interface ListOptions extends SettingsOptions {
   readonly json: boolean
+  /** `--plan`: the compiled plan itself (`Plan.toJSON`), for debugging what the engine will run. */
+  readonly plan?: boolean | undefined
 }
 
 /** One hook as `list --json` prints it. */
@@ -84,5 +87,9 @@ export const render = (plan: Plan.Plan, cwd: string): string => {
 export const list = (options: ListOptions): Effect.Effect<void, Failed> =>
   withPlan(options, warnOnStderr, (plan) =>
     Console.log(
-      options.json ? JSON.stringify(listed(plan), null, 2) : render(plan, process.cwd())
+      options.plan === true
+        ? JSON.stringify(Plan.toJSON(plan), null, 2)
+        : options.json
+        ? JSON.stringify(listed(plan), null, 2)
+        : render(plan, process.cwd())
     ))
