@@ -169,7 +169,16 @@ export const migrate = Command.make("migrate", {
  */
 export const validate = Command.make(
   "validate",
-  { settings, projectDir, plugin, managedDir, preset: presetFlag, agent: agentFlag },
+  {
+    settings,
+    projectDir,
+    plugin,
+    managedDir,
+    preset: presetFlag,
+    agent: agentFlag,
+    json: Flag.Boolean("json").pipe(Flag.withDescription("Print the report as one JSON object: ok, files, hooks per event, warnings, errors."), Flag.withDefault(false)),
+    quiet: Flag.Boolean("quiet").pipe(Flag.withDescription("No report: only the errors (stderr) and the exit status."), Flag.withDefault(false))
+  },
   (options) => Effect.flatMap(checkPreset(options.preset), (preset) => internalValidate.validate({ ...options, preset }))
 ).pipe(
   Command.withDescription(

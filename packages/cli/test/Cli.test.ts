@@ -212,6 +212,27 @@ describe("agent-hooks run", () => {
 })
 
 describe("agent-hooks validate", () => {
+  it("--json prints one object; --quiet prints nothing but keeps the errors and the exit status", () => {
+    const file = join(project, "with-warnings.json")
+    const json = cli(["validate", "--settings", file, "--json"])
+    expect(json.status).toBe(0)
+    const report = JSON.parse(json.stdout)
+    expect(report).toMatchObject({ ok: true, hooks: { Stop: 1 }, errors: [] })
+    expect(report.files).toContainEqual({ path: file, scope: "explicit", status: "read" })
+    expect(report.warnings).toEqual([expect.stringContaining(`unknown event "NotAnEvent"`)])
+    const quiet = cli(["validate", "--settings", file, "--quiet"])
+    expect(quiet).toMatchObject({ status: 0, stdout: "" })
+    const broken = join(scratch, "broken-validate.json")
+    writeFileSync(broken, JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "/nonexistent/x.sh" }] }] } }))
+    const failing = cli(["validate", "--settings", broken, "--quiet"])
+    expect(failing.status).toBe(1)
+    expect(failing.stdout).toBe("")
+    expect(failing.stderr).toContain("/nonexistent/x.sh does not exist")
+    const failingJson = cli(["validate", "--settings", broken, "--json"])
+    expect(failingJson.status).toBe(1)
+    expect(JSON.parse(failingJson.stdout)).toMatchObject({ ok: false, errors: [expect.stringContaining("/nonexistent/x.sh")] })
+  })
+
   it("reports the files read, the hooks per event and the count", () => {
     const result = cli(["validate", "--settings", settings, "--project-dir", project])
     expect(result.status).toBe(0)

@@ -52,6 +52,14 @@ export const errorsOf = (plan: Plan.Plan): ReadonlyArray<string> => [
   ...plan.warnings.filter((warning) => warning.severity === "error").map(Plan.render)
 ]
 
+/** Options of `agent-hooks validate`. */
+export interface ValidateOptions extends SettingsOptions {
+  /** `--json`: the report as one JSON object `{ok, files, hooks, warnings, errors}`. */
+  readonly json?: boolean | undefined
+  /** `--quiet`: no report; only the errors (stderr) and the exit status. */
+  readonly quiet?: boolean | undefined
+}
+
 /**
  * `agent-hooks validate`: loads the settings and prints the report on stdout. A settings file
  * that cannot be read fails (exit 1), and so does an entry that was skipped because it could not
@@ -59,11 +67,24 @@ export const errorsOf = (plan: Plan.Plan): ReadonlyArray<string> => [
  *
  * @internal
  */
-export const validate = (options: SettingsOptions): Effect.Effect<void, Failed> =>
-  withPlan(options, undefined, (plan) =>
-    Effect.andThen(Console.log(report(plan.settings)), () => {
-      const errors = errorsOf(plan)
-      return errors.length === 0
+export const validate = (options: ValidateOptions): Effect.Effect<void, Failed> =>
+  withPlan(options, undefined, (plan) => {
+    const errors = errorsOf(plan)
+    const settings = plan.settings
+    const output = options.json === true
+      ? Console.log(JSON.stringify({
+        ok: errors.length === 0,
+        files: settings.files.map((file) => ({ path: file.path, scope: file.scope, status: file.heldBack ? "held back" : file.found ? "read" : "not found" })),
+        hooks: Object.fromEntries(Object.entries(settings.hooks).filter(([, entries]) => entries.length > 0).map(([event, entries]) => [event, entries.length])),
+        warnings: settings.warnings,
+        errors
+      }, null, 2))
+      // --quiet: nothing on success; the errors below still reach stderr.
+      : options.quiet === true
+      ? Effect.void
+      : Console.log(report(settings))
+    return Effect.andThen(output, () =>
+      errors.length === 0
         ? Effect.void
-        : Effect.fail(new Failed({ message: `${plural(errors.length, "error")}: the hooks above cannot work as written:\n  ${errors.join("\n  ")}` }))
-    }))
+        : Effect.fail(new Failed({ message: `${plural(errors.length, "error")}: the hooks ${options.json === true || options.quiet === true ? "of these settings" : "above"} cannot work as written:\n  ${errors.join("\n  ")}` })))
+  })
