@@ -204,7 +204,8 @@ export const list = Command.make("list", {
   plan: Flag.Boolean("plan").pipe(
     Flag.withDescription("Print the compiled plan as JSON (Plan.toJSON): per event, the hooks in order with their compiled matchers, as the engine will run them."),
     Flag.withDefault(false)
-  )
+  ),
+  quiet: Flag.Boolean("quiet").pipe(Flag.withDescription("No settings warnings on stderr."), Flag.withDefault(false))
 }, (options) => Effect.flatMap(checkPreset(options.preset), (preset) => internalList.list({ ...options, preset }))).pipe(
   Command.withDescription("Lists the hooks per event with matcher, type, command, source file and JSON path."),
   Command.withShortDescription("List the hooks per event, with where each one is defined")

@@ -325,6 +325,15 @@ describe("agent-hooks list", () => {
     })
     expect(hooks[2]).toMatchObject({ event: "UserPromptSubmit", matcher: null })
   })
+  it("--quiet leaves the settings warnings out of stderr", () => {
+    const file = join(project, "with-warnings.json")
+    expect(cli(["list", "--settings", file]).stderr).toContain(`unknown event "NotAnEvent"`)
+    const quiet = cli(["list", "--settings", file, "--quiet", "--json"])
+    expect(quiet.status).toBe(0)
+    expect(quiet.stderr).toBe("")
+    expect(JSON.parse(quiet.stdout)).toHaveLength(1)
+  })
+
   it("--plan prints the compiled plan: the files read and each hook with its effective timeout", () => {
     const result = cli(["list", "--settings", settings, "--plan"])
     expect(result.status, result.stderr).toBe(0)

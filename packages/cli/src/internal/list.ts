@@ -12,6 +12,8 @@ export interface ListOptions extends SettingsOptions {
   readonly json: boolean
   /** `--plan`: the compiled plan itself (`Plan.toJSON`), for debugging what the engine will run. */
   readonly plan?: boolean | undefined
+  /** `--quiet`: no settings warnings on stderr. */
+  readonly quiet?: boolean | undefined
 }
 
 /** One hook as `list --json` prints it. */
@@ -85,7 +87,7 @@ export const render = (plan: Plan.Plan, cwd: string): string => {
  * @internal
  */
 export const list = (options: ListOptions): Effect.Effect<void, Failed> =>
-  withPlan(options, warnOnStderr, (plan) =>
+  withPlan(options, options.quiet === true ? undefined : warnOnStderr, (plan) =>
     Console.log(
       options.plan === true
         ? JSON.stringify(Plan.toJSON(plan), null, 2)
