@@ -13,6 +13,7 @@ import type { HookResult } from "../Outcome.ts"
 import type { PlannedHook } from "../Plan.ts"
 import type { Executed, ModelAnswer } from "./executors/index.ts"
 import { MAX_OUTPUT_BYTES } from "./executors/index.ts"
+import { none } from "./output.ts"
 
 /** Events where `onFailure: "block"` is ignored: a failing hook must not keep the agent from stopping. */
 const FAIL_OPEN_EVENTS = new Set(["Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"])
@@ -42,19 +43,6 @@ export interface ClassifyContext {
   readonly overflowFile: () => string
 }
 
-const none: HookVerdict = {
-  status: "success",
-  decision: null,
-  reason: null,
-  continue: true,
-  stopReason: null,
-  systemMessage: null,
-  additionalContext: [],
-  updatedInput: null,
-  hookSpecificOutput: null,
-  reasonFrom: null,
-  messages: []
-}
 
 /** A model's `{"ok": false, "reason"}` on each event: what a command hook would have answered there. */
 const answerVerdict = (spec: HookEventSpec, answer: ModelAnswer): HookVerdict => {
