@@ -108,6 +108,15 @@ export interface EngineOptions {
    */
   readonly failClosed?: boolean | undefined
   /**
+   * Start `async` command hooks (pigo's `blocking: false`) detached, for a host that exits right
+   * after the dispatch (`agent-hooks run` sets it): each runs in a session of its own with the
+   * payload on stdin and its output discarded, outlives the host and signals sent to it, and is
+   * killed with its process group after its timeout (the cap; 600 s by default). Its result is
+   * not collected. Default: off; in-process hosts and `agent-hooks serve` run async hooks as
+   * fibers the engine reaps.
+   */
+  readonly detachAsync?: boolean | undefined
+  /**
    * The audit trail (see `Audit`): every hook run and outcome is appended to this file before the
    * outcome is returned. Overrides the settings' `auditLog`.
    */

@@ -97,6 +97,8 @@ export const run = (options: RunOptions): Effect.Effect<void, Blocked | Failed, 
     // settings still may (a flag never turns them off).
     const engineOptions: Partial<HookEngine.EngineOptions> = {
       onHookStart: status.onHookStart,
+      // The CLI exits after this dispatch: async (fire-and-forget) hooks must outlive it.
+      detachAsync: true,
       ...(options.failClosed === true ? { failClosed: true } : {}),
       ...(options.strict === true ? { strict: true } : {})
     }

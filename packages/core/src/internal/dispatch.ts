@@ -191,7 +191,10 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
     const contextOf = (hook: PlannedHook): ExecContext => ({
       ...base,
       env: hook.extraEnv === undefined ? dispatchEnv : { ...dispatchEnv, ...hook.extraEnv },
-      timeout: budget === undefined ? hook.timeout : Math.min(hook.timeout, budget)
+      timeout: budget === undefined ? hook.timeout : Math.min(hook.timeout, budget),
+      // A host that exits after the dispatch (agent-hooks run) starts async command hooks detached,
+      // bounded by their timeout, so that they outlive it.
+      detach: hook.async && options.detachAsync === true && hook.entry.handler.type === "command" ? { capSeconds: hook.timeout } : undefined
     })
     const sink: Sinks.SinkContext = { fs: state.fs, path: state.path, onWarning: options.onWarning }
     // Gemini CLI applies each sequential hook's tool_input rewrite to the next hook's input.
@@ -219,38 +222,39 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
     // Background hooks: started now, bounded by the pool, killed when the engine closes.
     const background = hooks.filter((hook) => hook.async)
     for (const hook of background) {
-      yield* FiberSet.run(
-        state.asyncFibers,
-        state.asyncPool.withPermits(1)(runOne(hook)).pipe(
-          Effect.tap(({ result, overflow, startedAt, ranAs }) =>
-            Effect.all([
-              plan.settings.executionLog === undefined
-                ? Effect.void
-                : Sinks.executionLog(sink, plan.settings.executionLog, spec.name, [{ result, hook, startedAt, ranAs }]),
-              Sinks.overflowFiles(sink, overflow),
-              state.audit === undefined ? Effect.void : Effect.flatMap(
-                Sinks.audit(state.audit, auditOf, [{ result, hook }], undefined),
-                (failures) => Effect.sync(() => failures.forEach((failure) => options.onWarning?.(failure)))
-              )
-            ], { discard: true })
-          ),
-          Effect.map((done) => {
-            const { executed: { run }, result, verdict } = done
-            if (options.onWarning !== undefined) for (const line of failureLine(done)) options.onWarning(line)
-            const rewake = hook.entry.handler.type === "command" && hook.entry.handler.asyncRewake === true && run.exitCode === 2
-            const delivered: AsyncResult = {
-              event,
-              hook: result,
-              toModel: [...verdict.additionalContext, ...(verdict.systemMessage === null ? [] : [verdict.systemMessage])],
-              rewake,
-              rewakeMessage: rewake ? (run.stderr.trim() !== "" ? run.stderr.trim() : run.stdout.trim()) : null
-            }
-            state.asyncResults.push(delivered)
-            options.onAsyncResult?.(delivered)
-          }),
-          Effect.provideService(ProcessSpawner, state.spawner)
-        )
+      const task = state.asyncPool.withPermits(1)(runOne(hook)).pipe(
+        Effect.tap(({ result, overflow, startedAt, ranAs }) =>
+          Effect.all([
+            plan.settings.executionLog === undefined
+              ? Effect.void
+              : Sinks.executionLog(sink, plan.settings.executionLog, spec.name, [{ result, hook, startedAt, ranAs }]),
+            Sinks.overflowFiles(sink, overflow),
+            state.audit === undefined ? Effect.void : Effect.flatMap(
+              Sinks.audit(state.audit, auditOf, [{ result, hook }], undefined),
+              (failures) => Effect.sync(() => failures.forEach((failure) => options.onWarning?.(failure)))
+            )
+          ], { discard: true })
+        ),
+        Effect.map((done) => {
+          const { executed: { run }, result, verdict } = done
+          if (options.onWarning !== undefined) for (const line of failureLine(done)) options.onWarning(line)
+          const rewake = hook.entry.handler.type === "command" && hook.entry.handler.asyncRewake === true && run.exitCode === 2
+          const delivered: AsyncResult = {
+            event,
+            hook: result,
+            toModel: [...verdict.additionalContext, ...(verdict.systemMessage === null ? [] : [verdict.systemMessage])],
+            rewake,
+            rewakeMessage: rewake ? (run.stderr.trim() !== "" ? run.stderr.trim() : run.stdout.trim()) : null
+          }
+          state.asyncResults.push(delivered)
+          options.onAsyncResult?.(delivered)
+        }),
+        Effect.provideService(ProcessSpawner, state.spawner)
       )
+      // A detached hook is awaited only until it has started (its wrapper returns at once), so
+      // that a host exiting after the outcome cannot cut it off before it began.
+      if (options.detachAsync === true && hook.entry.handler.type === "command") yield* task
+      else yield* FiberSet.run(state.asyncFibers, task)
     }
 
     const ran = yield* Effect.forEach(hooks.filter((hook) => !hook.async), runOne, { concurrency: plan.sequential ? 1 : "unbounded" })

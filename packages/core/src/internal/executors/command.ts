@@ -51,6 +51,21 @@ export const asRun = (handler: CommandHandler, ctx: ExecContext): string => {
   return [Placeholder.expandText(handler.command, values), ...Placeholder.expandArgs(handler.args, values)].map(shellWord).join(" ")
 }
 
+/**
+ * Starts "$@" detached: `setsid` where it exists (a new session and group), else job control
+ * (`set -m`: a new process group). The hook reads the payload on stdin; its output goes to
+ * /dev/null; SIGHUP and SIGINT are ignored; a watchdog kills the whole group after the cap ($1
+ * seconds), and the group's leftovers are killed when the hook ends.
+ */
+// A shell without job control gives an asynchronous command /dev/null as stdin before any
+// redirection of its own, so stdin is kept on fd 3 and handed over from there.
+const DETACH_SCRIPT = [
+  `cap=$1; shift; exec 3<&0`,
+  `inner='cap=$1; shift; trap "" HUP INT; exec 3<&0; "$@" <&3 3<&- & c=$!; exec 3<&-; (sleep "$cap"; kill -TERM -$$; sleep 2; kill -KILL -$$) </dev/null >/dev/null 2>&1 & wait "$c"; kill -KILL -$$'`,
+  `if command -v setsid >/dev/null 2>&1; then setsid /bin/sh -c "$inner" agent-hooks-detached "$cap" "$@" <&3 3<&- >/dev/null 2>&1 &`,
+  `else set -m; /bin/sh -c "$inner" agent-hooks-detached "$cap" "$@" <&3 3<&- >/dev/null 2>&1 & fi`
+].join("\n")
+
 /** @internal */
 export const command = (handler: CommandHandler, ctx: ExecContext): Effect.Effect<Executed, never, ProcessSpawner> => {
   const values = placeholderValues(ctx)
@@ -67,6 +82,26 @@ export const command = (handler: CommandHandler, ctx: ExecContext): Effect.Effec
     // --norc: bash reads ~/.bashrc when stdin is a socket (as spawn pipes are on some runtimes).
     ? ["bash", ["--norc", "--noprofile", "-c", shellForm.command]] as const
     : ["/bin/sh", ["-c", shellForm.command]] as const
+  if (ctx.detach !== undefined) {
+    // The wrapper starts the hook in a session of its own and exits: nothing waits for it, a
+    // signal to the host's process group does not reach it, and its own watchdog ends it (and
+    // anything it left in its group) at the cap.
+    return Effect.map(
+      HookRunner.run(
+        {
+          file: "/bin/sh",
+          args: ["-c", DETACH_SCRIPT, "agent-hooks-detach", String(Math.max(1, Math.ceil(ctx.detach.capSeconds))), file, ...args],
+          cwd: ctx.cwd,
+          env: handlerEnv(handler, ctx),
+          stdin: ctx.stdin,
+          maxOutputBytes: MAX_OUTPUT_BYTES
+        },
+        Duration.seconds(10),
+        { ...HookRunner.defaultOptions, projectDir: ctx.projectDir }
+      ),
+      (run) => ({ run })
+    )
+  }
   return Effect.map(
     HookRunner.run(
       { file, args, cwd: ctx.cwd, env: handlerEnv(handler, ctx), stdin: ctx.stdin, maxOutputBytes: MAX_OUTPUT_BYTES, files: shellForm.files },

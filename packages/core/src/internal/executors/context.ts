@@ -19,6 +19,12 @@ export interface ExecContext {
   readonly cwd: string
   /** Where a process hook runs instead when `cwd` (from the payload) is missing, with a warning. */
   readonly projectDir: string
+  /**
+   * Start a command hook detached and return at once: in its own session (or process group), stdin
+   * the payload, output to /dev/null, killed with its group after `capSeconds`. For `async` hooks of
+   * a host that exits right after the dispatch (`agent-hooks run`).
+   */
+  readonly detach?: { readonly capSeconds: number } | undefined
   readonly env: Readonly<Record<string, string>>
   /** Seconds. */
   readonly timeout: number
