@@ -96,6 +96,14 @@ describe("Presets", () => {
     ]))
   })
 
+  it("gemini: a hook's name and description (Gemini CLI's own keys) are not reported as unknown keys", () => {
+    const decoded = decode(Presets.gemini, {
+      hooks: { BeforeTool: [{ matcher: "write_file", hooks: [{ name: "lint", description: "lints", type: "command", command: "x", timeout: 30000 }] }] }
+    })
+    expect(decoded.entries).toHaveLength(1)
+    expect(decoded.warnings).toEqual([])
+  })
+
   it("wave: canonical documents, sequential by default (FR-008)", () => {
     expect(decode(Presets.wave, { hooks: { Stop: [{ hooks: [{ type: "command", command: "x" }] }] } }).sequential).toBe(true)
     expect(Presets.wave.projectDirEnv).toEqual(["WAVE_PROJECT_DIR"])

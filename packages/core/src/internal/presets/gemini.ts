@@ -145,8 +145,11 @@ const decode: Preset["decode"] = (document, file, context) =>
                   warnings.push(`${file.path} at ${formatPath(path)}: hook "${name}" is listed in ${configAt}.disabled; it does not run`)
                   disabledPaths.add(formatPath(path))
                 }
+                // name and description are Gemini CLI's own handler keys (names for hooksConfig.disabled
+                // and for people); the canonical handler has no such keys.
+                const { name: _name, description: _description, ...fields } = handler
                 return {
-                  ...handler,
+                  ...fields,
                   ...(typeof handler["command"] === "string" ? { command: projectDirPlaceholders(handler["command"]), shell: "bash" } : {}),
                   env: { GEMINI_CWD: "${cwd}", GEMINI_SESSION_ID: "${session_id}", ...(isRecord(handler["env"]) ? handler["env"] : {}) },
                   ...(handler["timeout"] !== undefined ? { timeout: millisToSeconds(handler["timeout"], [...path, "timeout"], file.path, warnings) } : {})
