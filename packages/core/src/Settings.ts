@@ -178,13 +178,25 @@ export interface LoadedSettings {
   readonly files: ReadonlyArray<SettingsFile>
   /** Per event, the handlers in merge order (user, project, local; then file order), deduplicated. */
   readonly hooks: Readonly<Record<string, ReadonlyArray<HookEntry>>>
-  /** `disableAllHooks` after scalar precedence (managed > local > project > user). */
+  /**
+   * `disableAllHooks` after precedence: managed settings win, then the user's own files (user,
+   * `--settings`). A project or local file's `true` turns off only project and local hooks (with a
+   * warning), and its `false` cannot turn the user's `true` off.
+   */
   readonly disableAllHooks: boolean
   /** Managed policy: only managed hooks (and programmatic ones) run. */
   readonly allowManagedHooksOnly: boolean
-  /** `allowedHttpHookUrls` (managed settings win over the rest); `undefined`: every URL is allowed. */
+  /**
+   * `allowedHttpHookUrls`; `undefined`: every URL is allowed. The managed list bounds the user's, the
+   * user's bounds project and local files, which may only narrow it: an entry that admits a URL the
+   * bound does not is dropped with a warning (see `UrlAllowlist.covers`).
+   */
   readonly allowedHttpHookUrls: ReadonlyArray<string> | undefined
-  /** `httpHookAllowedEnvVars`: the outer limit on env vars http headers may use; `undefined`: no limit beyond each hook's `allowedEnvVars`. */
+  /**
+   * `httpHookAllowedEnvVars`: the outer limit on env vars http headers may use; `undefined`: no limit
+   * beyond each hook's `allowedEnvVars`. Narrowed like `allowedHttpHookUrls`: a project or local file
+   * cannot add a name the user's (or the managed) list lacks.
+   */
   readonly httpHookAllowedEnvVars: ReadonlyArray<string> | undefined
   /** Run the hooks of one event one after another, in config order, instead of concurrently. */
   readonly sequential: boolean
@@ -193,9 +205,14 @@ export interface LoadedSettings {
   /**
    * Command allowlist policy (off when `undefined`): only exec-form command hooks (`args`) whose
    * executable's base name is listed run; shell-form hooks are refused, since a shell can run anything.
+   * Narrowed like `allowedHttpHookUrls`: a project or local file cannot add a name the user's list lacks.
    */
   readonly allowedCommands: ReadonlyArray<string> | undefined
-  /** A JSONL file that gets one line per hook run (timestamp, event, matcher, command, exit code, duration...). */
+  /**
+   * A JSONL file that gets one line per hook run (timestamp, event, matcher, command, exit code,
+   * duration...). Managed settings win, then the user's own files; a project or local file's log
+   * (only inside `<project>/.agent-hooks/logs/`, see `LogPath`) counts only when neither names one.
+   */
   readonly executionLog: string | undefined
   /** Input fields a dialect's config supplies when the payload lacks them (pigo's `model`); later files win. */
   readonly inputDefaults?: Readonly<Record<string, unknown>> | undefined
@@ -206,8 +223,9 @@ export interface LoadedSettings {
   readonly strict: boolean
   /**
    * The audit trail (see `Audit`): a hash-chained JSONL record of every hook run and outcome.
-   * Managed settings win; project and local files may only name a file inside
-   * `<project>/.agent-hooks/logs/`.
+   * Chosen like `executionLog`, by the same `LogPath` rule: managed settings win, then the user's own
+   * files; project and local files may only name a file inside `<project>/.agent-hooks/logs/`, and
+   * only when no other file names one.
    */
   readonly auditLog?: string | undefined
   /**
