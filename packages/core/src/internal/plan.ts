@@ -260,18 +260,21 @@ export const load = (options: EngineOptions): Effect.Effect<Snapshot, SettingsEr
     })
     // The mode of every script a command hook names, for validate's "missing or not executable".
     const fs = yield* FileSystem.FileSystem
-    const scripts = new Map<string, ScriptCheck.ScriptState>()
+    const paths = new Set<string>()
     for (const entry of Object.values(settings.hooks).flat()) {
       const script = ScriptCheck.scriptPath(entry, projectDir, preset.projectDirEnv, env["HOME"])
-      if (script === undefined || scripts.has(script)) continue
-      const state = yield* fs.stat(script).pipe(
+      if (script !== undefined) paths.add(script)
+    }
+    // one stat per distinct script, several at a time (one after another they cost a round trip each)
+    const states = yield* Effect.forEach([...paths], (script) =>
+      fs.stat(script).pipe(
         Effect.map((info): ScriptCheck.ScriptState =>
           info.type !== "File" ? "not-a-file" : (info.mode & 0o111) === 0 ? "not-executable" : "ok"
         ),
-        Effect.catch(() => Effect.succeed<ScriptCheck.ScriptState>("missing"))
-      )
-      scripts.set(script, state)
-    }
+        Effect.catch(() => Effect.succeed<ScriptCheck.ScriptState>("missing")),
+        Effect.map((state) => [script, state] as const)
+      ), { concurrency: 16 })
+    const scripts = new Map<string, ScriptCheck.ScriptState>(states)
     return { settings, options: { ...options, preset }, projectDir, cwd, scripts }
   })
 
