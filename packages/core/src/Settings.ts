@@ -32,6 +32,7 @@ import type { SettingsError } from "./HookError.ts"
 import type { HookCallback } from "./HookEngine.ts"
 import type { CustomEvent, HookEventSpec } from "./HookEvent.ts"
 import type { Preset } from "./Preset.ts"
+import type { PlanWarning } from "./Plan.ts"
 import type { Matcher } from "./Matcher.ts"
 import * as internal from "./internal/settings.ts"
 import * as loader from "./internal/load.ts"
@@ -233,7 +234,16 @@ export interface LoadedSettings {
    * that declares each: the engine knows them even when no hook is on them.
    */
   readonly events?: ReadonlyArray<HookEventSpec> | undefined
+  /** Each of {@link diagnostics} as one line (`file at path: message`), in the same order. */
   readonly warnings: ReadonlyArray<string>
+  /**
+   * The warnings as data: the file, the JSON path and the message of each, `severity: "error"` for
+   * the entries that were skipped (those in {@link errors}). `Plan.render` turns one into its
+   * line in `warnings`. Present on everything `load` returns; absent only on hand-made values.
+   *
+   * @since 0.2.0
+   */
+  readonly diagnostics?: ReadonlyArray<PlanWarning> | undefined
   /**
    * The entries that were skipped because they could not be decoded (a wrong type such as
    * `"timeout": "10"` or `"once": "false"`, an unknown handler `type`, a missing required field).
@@ -301,6 +311,8 @@ export interface DecodedSettings {
   /** The file's declarations of events that have no other rules (its `"events"` key). */
   readonly events?: ReadonlyArray<HookEventSpec> | undefined
   readonly warnings: ReadonlyArray<string>
+  /** The same warnings as data (file, JSON path, message; `severity: "error"` for skipped entries). @since 0.2.0 */
+  readonly diagnostics?: ReadonlyArray<PlanWarning> | undefined
   /** Entries skipped because they could not be decoded (each also in `warnings`). */
   readonly errors?: ReadonlyArray<string> | undefined
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 import * as fc from "fast-check"
 import { Effect, Exit, FileSystem, Layer, Path } from "effect"
 import { PlatformError, SystemError } from "effect/PlatformError"
-import { HookError, Settings } from "@agent-hooks/core"
+import { HookError, Plan, Presets, Settings } from "@agent-hooks/core"
 import * as UrlAllowlist from "@agent-hooks/core/UrlAllowlist"
 import { bash, cmd as hook, group, harness, settings as doc, withEngine } from "./harness.ts"
 
@@ -412,6 +412,33 @@ describe("policy: a project or local file only tightens", () => {
       { numRuns: 2000 }
     )
     expect(runs).toBe(2000)
+  })
+})
+
+describe("settings warnings as data", () => {
+  it("each warning has its file, JSON path and severity; rendered, they are the warning lines, and the errors are those of severity error", async () => {
+    const s = await loaded({
+      [USER]: JSON.stringify({ allowedHttpHookUrls: ["https://hooks.corp.example/*"], hooks: { Stop: [{ hooks: [cmd("a", { timeout: "10" }), cmd("b", { comand: "x" })] }] } }),
+      [PROJECT]: JSON.stringify({ allowedHttpHookUrls: ["https://*/*"], executionLog: "../../x.log", hooks: { NotAnEvent: [] } })
+    })
+    expect(s.diagnostics).toEqual([
+      { file: USER, path: "hooks.Stop[0].hooks[0].timeout", severity: "error", message: `expected number | undefined, got string "10" (handler at hooks.Stop[0].hooks[0] skipped)` },
+      { file: USER, path: "hooks.Stop[0].hooks[1].comand", message: `unknown key "comand" (did you mean "command"?); ignored` },
+      { file: PROJECT, path: "hooks.NotAnEvent", message: expect.stringMatching(/^unknown event "NotAnEvent"/) },
+      { file: PROJECT, path: "executionLog", message: expect.stringMatching(/^a project settings file may only log inside \/proj\/\.agent-hooks\/logs\//) },
+      { file: PROJECT, path: "allowedHttpHookUrls[0]", message: expect.stringMatching(/^"https:\/\/\*\/\*" admits URLs that are not admitted by/) }
+    ])
+    expect(s.diagnostics!.map(Plan.render)).toEqual(s.warnings)
+    expect(s.diagnostics!.filter((d) => d.severity === "error").map(Plan.render)).toEqual(s.errors)
+  })
+
+  it("a preset's own warning lines are read back into file, path and message", async () => {
+    const s = await loaded({ "/proj/.gemini/settings.json": JSON.stringify({ hooksConfig: { enabled: "yes" }, hooks: { BeforeTool: "x" } }) }, { preset: Presets.gemini })
+    expect(s.diagnostics).toEqual([
+      { file: "/proj/.gemini/settings.json", path: "hooksConfig.enabled", message: `expected a boolean, got string "yes"; ignored` },
+      { file: "/proj/.gemini/settings.json", path: "hooks.BeforeTool", message: `expected an array of matcher groups, got string "x"; skipped` }
+    ])
+    expect(s.diagnostics!.map(Plan.render)).toEqual(s.warnings)
   })
 })
 

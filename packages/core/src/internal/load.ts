@@ -5,6 +5,7 @@
 import { Effect, FileSystem, Path } from "effect"
 import { SettingsError } from "../HookError.ts"
 import type { Preset, PresetContext, PresetFile } from "../Preset.ts"
+import type { PlanWarning } from "../Plan.ts"
 import type { DecodedSettings, HookEntry, LoadedSettings, LoadOptions, SettingsFile } from "../Settings.ts"
 import * as HookEvent from "../HookEvent.ts"
 import * as LogPath from "../LogPath.ts"
@@ -12,7 +13,13 @@ import * as Trust from "../Trust.ts"
 import * as Policy from "./policy.ts"
 import { agentHooks } from "./preset.ts"
 import { decode } from "./settings.ts"
-import { truthyEnv } from "./text.ts"
+import { locate, render, truthyEnv } from "./text.ts"
+
+/** A warning line that names its file, as the arguments of `warn`. */
+const located = (file: string, line: string) => {
+  const d = locate(file, line)
+  return [d.file, d.path, d.message] as const
+}
 
 const parseJson = (text: string, file: string): Effect.Effect<unknown, SettingsError> =>
   Effect.try({
@@ -34,8 +41,12 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
     const events = [...preset.events, ...(options.events ?? [])]
     const context: PresetContext = { projectDir: options.projectDir, cwd: options.cwd, env: options.env, agent: options.agent, events }
     const files: Array<SettingsFile> = []
-    const warnings: Array<string> = []
-    const errors: Array<string> = []
+    // Every warning as data (file, JSON path, message; severity "error" for skipped entries); the lines
+    // of `warnings` and `errors` are rendered from it at the end.
+    const diagnostics: Array<PlanWarning> = []
+    const warn = (file: string | undefined, path: string | undefined, message: string, severity?: "error") =>
+      diagnostics.push({ file, path, message, ...(severity === undefined ? {} : { severity }) })
+    const errorsSoFar = () => diagnostics.filter((d) => d.severity === "error").map(render)
     let strict = options.strict === true || truthyEnv(options.env, "AGENT_HOOKS_STRICT")
     const entries: Array<HookEntry> = []
     let disableAllHooks = false
@@ -68,8 +79,10 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
           const print = yield* Trust.fingerprintFile(file.path, text, options.projectDir)
           if (trust.approved.get(file.path) !== print) {
             files.push({ path: file.path, scope: file.scope, found: true, heldBack: true })
-            warnings.push(
-              `${file.path}: held back: its hooks are not approved (the file is new or changed since it was approved). Review it, then run: agent-hooks trust --project-dir ${options.projectDir}`
+            warn(
+              file.path,
+              undefined,
+              `held back: its hooks are not approved (the file is new or changed since it was approved). Review it, then run: agent-hooks trust --project-dir ${options.projectDir}`
             )
             return
           }
@@ -79,8 +92,14 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
         if (text === undefined) return
         const document = yield* parseJson(text, file.path)
         const decoded = yield* decodeWith(document)
-        warnings.push(...decoded.warnings)
-        errors.push(...(decoded.errors ?? []))
+        // The decoder's own diagnostics where it has them; a line a preset added as text is read back by its file prefix.
+        const structured = [...(decoded.diagnostics ?? [])]
+        const failed = new Set(decoded.errors ?? [])
+        for (const line of decoded.warnings) {
+          const index = structured.findIndex((d) => render(d) === line)
+          const found = index < 0 ? locate(file.path, line) : structured.splice(index, 1)[0]!
+          warn(found.file, found.path, found.message, failed.has(line) ? "error" : undefined)
+        }
         // Any file may turn strict mode on (a plugin's too); none can turn it off.
         if (decoded.strict === true) strict = true
         for (const spec of decoded.events ?? []) {
@@ -100,14 +119,14 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
           // A plugin brings hooks, never policy for the whole engine.
           const scalars = (["disableAllHooks", "allowedHttpHookUrls", "httpHookAllowedEnvVars", "allowedCommands", "executionLog", "auditLog", "sequential", "dedupe", "inputDefaults"] as const)
             .filter((key) => decoded[key] !== undefined)
-          if (scalars.length > 0) warnings.push(`${file.path}: a plugin cannot set ${scalars.join(", ")}; ignored`)
+          if (scalars.length > 0) warn(file.path, undefined, `a plugin cannot set ${scalars.join(", ")}; ignored`)
           return
         } else if (Policy.restricted(file.scope)) {
           // A project file cannot switch the user's hooks off, nor switch on hooks the user switched off:
           // its disableAllHooks turns off the project's and local hooks only.
           if (decoded.disableAllHooks === true) restrictedDisable = file.path
           else if (decoded.disableAllHooks === false && disableAllHooks) {
-            warnings.push(`${file.path} at disableAllHooks: your user settings turn every hook off; a ${file.scope} settings file cannot turn them back on; ignored`)
+            warn(file.path, "disableAllHooks", `your user settings turn every hook off; a ${file.scope} settings file cannot turn them back on; ignored`)
           }
         } else if (decoded.disableAllHooks !== undefined) {
           // The user's own files: a later one (an explicit file after another) wins.
@@ -121,15 +140,15 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
           // one rule for every log path: a file that may come from a cloned repository logs only inside the project's log folder
           const log = LogPath.check(decoded.executionLog, logOptions("executionLog"))
           if (log._tag === "Allowed") policy.log("executionLog", file.scope, file.path, log.path)
-          else warnings.push(log.message)
+          else warn(...located(file.path, log.message))
         }
         if (decoded.inputDefaults !== undefined) inputDefaults = { ...inputDefaults, ...decoded.inputDefaults }
         if (decoded.auditLog !== undefined) {
           // the same rule as executionLog; the audit log is opened once, so the folders on the way are followed now
           const log = LogPath.check(decoded.auditLog, logOptions("auditLog"))
           const escape = log._tag === "Allowed" && log.root !== undefined ? yield* LogPath.verify(log.path, log.root, options.projectDir) : undefined
-          if (log._tag === "Refused") warnings.push(log.message)
-          else if (escape !== undefined) warnings.push(`${file.path} at auditLog: ${escape}; ignored`)
+          if (log._tag === "Refused") warn(...located(file.path, log.message))
+          else if (escape !== undefined) warn(file.path, "auditLog", `${escape}; ignored`)
           else policy.log("auditLog", file.scope, file.path, log.path)
         }
       })
@@ -149,7 +168,7 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
         else if (first.file !== file && first.rules !== rules) {
           if (!refused.has(entry.event)) {
             refused.add(entry.event)
-            warnings.push(`${file} at events: ${entry.event} is declared with other rules in ${first.file}; a file cannot redeclare an event another file declared, so this file's ${entry.event} hooks do not run (use another event name, or the same declaration)`)
+            warn(file, "events", `${entry.event} is declared with other rules in ${first.file}; a file cannot redeclare an event another file declared, so this file's ${entry.event} hooks do not run (use another event name, or the same declaration)`)
           }
           return false
         }
@@ -197,6 +216,7 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
     entries.push(...managedEntries)
     files.push(...managedFiles)
 
+    const errors = errorsSoFar()
     if (strict && errors.length > 0) {
       return yield* Effect.fail(
         new SettingsError({
@@ -212,19 +232,19 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
     const effectiveDisable = managedDisable ?? disableAllHooks
     if (managedDisable === true) {
       kept = []
-      if (entries.length > 0) warnings.push(`managed settings set disableAllHooks: all ${entries.length} hooks are off`)
+      if (entries.length > 0) warn(undefined, undefined, `managed settings set disableAllHooks: all ${entries.length} hooks are off`)
     } else if (allowManagedHooksOnly) {
       kept = entries.filter((entry) => entry.scope === "managed")
       const dropped = entries.length - kept.length
-      if (dropped > 0) warnings.push(`managed settings set allowManagedHooksOnly: ${dropped} hooks from other settings are ignored`)
+      if (dropped > 0) warn(undefined, undefined, `managed settings set allowManagedHooksOnly: ${dropped} hooks from other settings are ignored`)
     } else if (effectiveDisable) {
       kept = entries.filter((entry) => entry.scope === "managed")
     } else if (restrictedDisable !== undefined) {
       kept = entries.filter((entry) => !Policy.restricted(entry.scope))
       const dropped = entries.length - kept.length
-      warnings.push(`${restrictedDisable} at disableAllHooks: ${dropped} project and local hooks are off; the hooks of your user settings, plugins and managed settings still run (a project file cannot switch them off)`)
+      warn(restrictedDisable, "disableAllHooks", `${dropped} project and local hooks are off; the hooks of your user settings, plugins and managed settings still run (a project file cannot switch them off)`)
     }
-    const merged = policy.merge(warnings)
+    const merged = policy.merge(warn)
     const hooks: Record<string, Array<HookEntry>> = {}
     for (const entry of kept) (hooks[entry.event] ??= []).push(entry)
     return {
@@ -242,7 +262,8 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
       strict,
       auditLog: merged.auditLog,
       ...(declaredEvents.length === 0 ? {} : { events: declaredEvents }),
-      warnings,
-      errors
+      warnings: diagnostics.map(render),
+      errors: errorsSoFar(),
+      diagnostics
     }
   })

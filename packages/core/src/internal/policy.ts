@@ -17,6 +17,9 @@ const LIST_KEYS = ["allowedHttpHookUrls", "httpHookAllowedEnvVars", "allowedComm
 type ListKey = (typeof LIST_KEYS)[number]
 type LogKey = "executionLog" | "auditLog"
 
+/** Where a warning goes: the file, the JSON path in it, the message. */
+type Warn = (file: string, path: string, message: string) => void
+
 interface Setting<A> {
   readonly scope: string
   readonly file: string
@@ -51,7 +54,7 @@ export const make = () => {
    * project or local file narrows what is set so far. An entry the bound does not admit is dropped
    * with a warning naming the file, the JSON path and the file that sets the bound.
    */
-  const mergeList = (key: ListKey, warnings: Array<string>): ReadonlyArray<string> | undefined => {
+  const mergeList = (key: ListKey, warn: Warn): ReadonlyArray<string> | undefined => {
     const settings = lists[key]
     const last = (level: Level) => settings.filter((s) => levelOf(s.scope) === level).at(-1)
     const steps = [last("managed"), last("user"), ...settings.filter((s) => levelOf(s.scope) === "project")]
@@ -69,7 +72,7 @@ export const make = () => {
           ? `a ${step.scope} settings file may only narrow this list (it may come from a cloned repository)`
           : "your settings may only narrow the managed list"
         const where = levelOf(outer.scope) === "managed" ? "the managed settings (ask your administrator)" : outer.file
-        warnings.push(`${step.file} at ${key}[${index}]: ${JSON.stringify(entry)} ${RULES[key].not} the ${key} of ${outer.file}; ${why}, so the entry is dropped. To allow it, add it to ${where}`)
+        warn(step.file, `${key}[${index}]`, `${JSON.stringify(entry)} ${RULES[key].not} the ${key} of ${outer.file}; ${why}, so the entry is dropped. To allow it, add it to ${where}`)
         return false
       })
       bound = { ...step, value: kept }
@@ -78,13 +81,13 @@ export const make = () => {
   }
 
   /** A log path: managed settings win, then the user's own files; a project or local file's log counts only when neither names one. */
-  const mergeLog = (key: LogKey, warnings: Array<string>): string | undefined => {
+  const mergeLog = (key: LogKey, warn: Warn): string | undefined => {
     const settings = logs[key]
     const last = (level: Level) => settings.filter((s) => levelOf(s.scope) === level).at(-1)
     const chosen = last("managed") ?? last("user") ?? last("project")
     if (chosen !== undefined && levelOf(chosen.scope) !== "project") {
       for (const ignored of settings.filter((s) => levelOf(s.scope) === "project")) {
-        warnings.push(`${ignored.file} at ${key}: ${chosen.file} already names this log (${chosen.value}); a ${ignored.scope} settings file cannot move it; ignored`)
+        warn(ignored.file, key, `${chosen.file} already names this log (${chosen.value}); a ${ignored.scope} settings file cannot move it; ignored`)
       }
     }
     return chosen?.value
@@ -102,12 +105,12 @@ export const make = () => {
     log: (key: LogKey, scope: string, file: string, path: string): void => {
       logs[key].push({ scope, file, value: path })
     },
-    merge: (warnings: Array<string>): Merged => ({
-      allowedHttpHookUrls: mergeList("allowedHttpHookUrls", warnings),
-      httpHookAllowedEnvVars: mergeList("httpHookAllowedEnvVars", warnings),
-      allowedCommands: mergeList("allowedCommands", warnings),
-      executionLog: mergeLog("executionLog", warnings),
-      auditLog: mergeLog("auditLog", warnings)
+    merge: (warn: Warn): Merged => ({
+      allowedHttpHookUrls: mergeList("allowedHttpHookUrls", warn),
+      httpHookAllowedEnvVars: mergeList("httpHookAllowedEnvVars", warn),
+      allowedCommands: mergeList("allowedCommands", warn),
+      executionLog: mergeLog("executionLog", warn),
+      auditLog: mergeLog("auditLog", warn)
     })
   }
 }
