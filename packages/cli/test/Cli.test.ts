@@ -233,6 +233,21 @@ describe("agent-hooks validate", () => {
     expect(JSON.parse(failingJson.stdout)).toMatchObject({ ok: false, errors: [expect.stringContaining("/nonexistent/x.sh")] })
   })
 
+  it("--json also gives each warning as data (file, JSON path, severity, message), in the order of warnings", () => {
+    const file = join(scratch, "diagnostics-validate.json")
+    writeFileSync(file, JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "true", timeout: "10" }, { type: "command", command: "true", timout: 5 }] }] } }))
+    const result = cli(["validate", "--settings", file, "--json"])
+    expect(result.status).toBe(1)
+    const report = JSON.parse(result.stdout)
+    expect(report.diagnostics).toEqual([
+      { file, path: "hooks.Stop[0].hooks[0].timeout", severity: "error", message: `expected number | undefined, got string "10" (handler at hooks.Stop[0].hooks[0] skipped)` },
+      { file, path: "hooks.Stop[0].hooks[1].timout", severity: "warning", message: `unknown key "timout" (did you mean "timeout"?); ignored` }
+    ])
+    const line = (d: { file: string; path: string; message: string }) => `${d.file} at ${d.path}: ${d.message}`
+    expect(report.diagnostics.map(line)).toEqual(report.warnings)
+    expect(report.diagnostics.filter((d: { severity: string }) => d.severity === "error").map(line)).toEqual(report.errors)
+  })
+
   it("reports the files read, the hooks per event and the count", () => {
     const result = cli(["validate", "--settings", settings, "--project-dir", project])
     expect(result.status).toBe(0)

@@ -32,6 +32,7 @@ import type { SettingsError } from "./HookError.ts"
 import type { HookCallback } from "./HookEngine.ts"
 import type { CustomEvent, HookEventSpec } from "./HookEvent.ts"
 import type { Preset } from "./Preset.ts"
+import type { PlanWarning } from "./Plan.ts"
 import type { Matcher } from "./Matcher.ts"
 import * as internal from "./internal/settings.ts"
 import * as loader from "./internal/load.ts"
@@ -178,13 +179,25 @@ export interface LoadedSettings {
   readonly files: ReadonlyArray<SettingsFile>
   /** Per event, the handlers in merge order (user, project, local; then file order), deduplicated. */
   readonly hooks: Readonly<Record<string, ReadonlyArray<HookEntry>>>
-  /** `disableAllHooks` after scalar precedence (managed > local > project > user). */
+  /**
+   * `disableAllHooks` after precedence: managed settings win, then the user's own files (user,
+   * `--settings`). A project or local file's `true` turns off only project and local hooks (with a
+   * warning), and its `false` cannot turn the user's `true` off.
+   */
   readonly disableAllHooks: boolean
   /** Managed policy: only managed hooks (and programmatic ones) run. */
   readonly allowManagedHooksOnly: boolean
-  /** `allowedHttpHookUrls` (managed settings win over the rest); `undefined`: every URL is allowed. */
+  /**
+   * `allowedHttpHookUrls`; `undefined`: every URL is allowed. The managed list bounds the user's, the
+   * user's bounds project and local files, which may only narrow it: an entry that admits a URL the
+   * bound does not is dropped with a warning (see `UrlAllowlist.covers`).
+   */
   readonly allowedHttpHookUrls: ReadonlyArray<string> | undefined
-  /** `httpHookAllowedEnvVars`: the outer limit on env vars http headers may use; `undefined`: no limit beyond each hook's `allowedEnvVars`. */
+  /**
+   * `httpHookAllowedEnvVars`: the outer limit on env vars http headers may use; `undefined`: no limit
+   * beyond each hook's `allowedEnvVars`. Narrowed like `allowedHttpHookUrls`: a project or local file
+   * cannot add a name the user's (or the managed) list lacks.
+   */
   readonly httpHookAllowedEnvVars: ReadonlyArray<string> | undefined
   /** Run the hooks of one event one after another, in config order, instead of concurrently. */
   readonly sequential: boolean
@@ -193,9 +206,14 @@ export interface LoadedSettings {
   /**
    * Command allowlist policy (off when `undefined`): only exec-form command hooks (`args`) whose
    * executable's base name is listed run; shell-form hooks are refused, since a shell can run anything.
+   * Narrowed like `allowedHttpHookUrls`: a project or local file cannot add a name the user's list lacks.
    */
   readonly allowedCommands: ReadonlyArray<string> | undefined
-  /** A JSONL file that gets one line per hook run (timestamp, event, matcher, command, exit code, duration...). */
+  /**
+   * A JSONL file that gets one line per hook run (timestamp, event, matcher, command, exit code,
+   * duration...). Managed settings win, then the user's own files; a project or local file's log
+   * (only inside `<project>/.agent-hooks/logs/`, see `LogPath`) counts only when neither names one.
+   */
   readonly executionLog: string | undefined
   /** Input fields a dialect's config supplies when the payload lacks them (pigo's `model`); later files win. */
   readonly inputDefaults?: Readonly<Record<string, unknown>> | undefined
@@ -206,8 +224,9 @@ export interface LoadedSettings {
   readonly strict: boolean
   /**
    * The audit trail (see `Audit`): a hash-chained JSONL record of every hook run and outcome.
-   * Managed settings win; project and local files may only name a file inside
-   * `<project>/.agent-hooks/logs/`.
+   * Chosen like `executionLog`, by the same `LogPath` rule: managed settings win, then the user's own
+   * files; project and local files may only name a file inside `<project>/.agent-hooks/logs/`, and
+   * only when no other file names one.
    */
   readonly auditLog?: string | undefined
   /**
@@ -215,7 +234,16 @@ export interface LoadedSettings {
    * that declares each: the engine knows them even when no hook is on them.
    */
   readonly events?: ReadonlyArray<HookEventSpec> | undefined
+  /** Each of {@link diagnostics} as one line (`file at path: message`), in the same order. */
   readonly warnings: ReadonlyArray<string>
+  /**
+   * The warnings as data: the file, the JSON path and the message of each, `severity: "error"` for
+   * the entries that were skipped (those in {@link errors}). `Plan.render` turns one into its
+   * line in `warnings`. Present on everything `load` returns; absent only on hand-made values.
+   *
+   * @since 0.2.0
+   */
+  readonly diagnostics?: ReadonlyArray<PlanWarning> | undefined
   /**
    * The entries that were skipped because they could not be decoded (a wrong type such as
    * `"timeout": "10"` or `"once": "false"`, an unknown handler `type`, a missing required field).
@@ -283,6 +311,8 @@ export interface DecodedSettings {
   /** The file's declarations of events that have no other rules (its `"events"` key). */
   readonly events?: ReadonlyArray<HookEventSpec> | undefined
   readonly warnings: ReadonlyArray<string>
+  /** The same warnings as data (file, JSON path, message; `severity: "error"` for skipped entries). @since 0.2.0 */
+  readonly diagnostics?: ReadonlyArray<PlanWarning> | undefined
   /** Entries skipped because they could not be decoded (each also in `warnings`). */
   readonly errors?: ReadonlyArray<string> | undefined
 }

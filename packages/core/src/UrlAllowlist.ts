@@ -52,3 +52,14 @@ export interface Allowlist {
  * @category constructors
  */
 export const compile: (patterns: ReadonlyArray<string>) => Allowlist = internal.compile
+
+/**
+ * Whether one pattern of `bound` admits every URL that `pattern` admits (same scheme and port, host
+ * and path within the bound's wildcards). This is how a project or local file's `allowedHttpHookUrls`
+ * is checked against the user's or the managed list: an entry that is not covered would widen the
+ * allowlist and is dropped. An invalid pattern is never covered.
+ *
+ * @since 0.2.0
+ * @category checks
+ */
+export const covers: (bound: ReadonlyArray<string>, pattern: string) => boolean = internal.covers

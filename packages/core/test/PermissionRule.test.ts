@@ -279,3 +279,30 @@ describe("PermissionRule: hostile rules and inputs", () => {
     expect(parsed._tag === "Failure" && parsed.message).toMatch(/negated "!\(…\)" group/)
   })
 })
+
+describe("PermissionRule.parse: one parse per rule text", () => {
+  it("the same text gives the same rule (parsed once), and each text keeps its own source and verdicts", () => {
+    const a = PermissionRule.parse("Bash(git push:*)")
+    expect(PermissionRule.parse("Bash(git push:*)")).toBe(a)
+    const b = PermissionRule.parse("Bash(git push:* )")
+    expect(b).not.toBe(a)
+    if (a._tag !== "Success" || b._tag !== "Success") throw new Error("expected rules")
+    expect([a.rule.source, b.rule.source]).toEqual(["Bash(git push:*)", "Bash(git push:* )"])
+    const options = { cwd: "/p", projectDir: "/p", home: "/h" }
+    expect(PermissionRule.matches(a.rule, "Bash", { command: "git push origin" }, options)).toBe(true)
+    expect(PermissionRule.matches(a.rule, "Bash", { command: "git pull" }, options)).toBe(false)
+    // a failure is remembered too, with its message
+    const bad = PermissionRule.parse("Bash(git push")
+    expect(PermissionRule.parse("Bash(git push")).toBe(bad)
+    expect(bad).toMatchObject({ _tag: "Failure", message: expect.stringContaining(`is missing its closing ")"`) })
+  })
+
+  it("more distinct rules than the cache holds still parse right", () => {
+    for (let i = 0; i < 1200; i++) {
+      const parsed = PermissionRule.parse(`Bash(tool-${i} *)`)
+      if (parsed._tag !== "Success") throw new Error(`rule ${i} failed`)
+      expect(PermissionRule.matches(parsed.rule, "Bash", { command: `tool-${i} run` }, { cwd: "/p", projectDir: "/p", home: "/h" })).toBe(true)
+      expect(PermissionRule.matches(parsed.rule, "Bash", { command: `tool-${i + 1} run` }, { cwd: "/p", projectDir: "/p", home: "/h" })).toBe(false)
+    }
+  })
+})

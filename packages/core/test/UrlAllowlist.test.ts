@@ -101,3 +101,54 @@ describe("UrlAllowlist: tricky URLs", () => {
     expect(UrlAllowlist.compile([]).check("https://hooks.corp.example/")._tag).toBe("Refused")
   })
 })
+
+describe("UrlAllowlist.covers: may a project entry stand inside the user's list?", () => {
+  const bound = ["https://hooks.corp.example/*", "https://*.corp.example/api/*", "http://localhost:*/ok/*", "http://127.0.0.1:8788/hook"]
+  it.each<[pattern: string, covered: boolean]>([
+    ["https://hooks.corp.example/*", true],
+    ["https://hooks.corp.example/v1/*", true],
+    ["https://HOOKS.corp.example./v1", true], // normalised like a URL
+    ["https://hooks.corp.example:443/x", true], // the default port written out
+    ["https://a.corp.example/api/*", true],
+    ["https://*.b.corp.example/api/x/*", true],
+    ["http://localhost:9000/ok/x", true],
+    ["http://localhost:*/ok/*", true],
+    ["http://127.0.0.1:8788/hook", true],
+    ["https://*/*", false], // the widening a cloned repository would try
+    ["http://*:*/*", false],
+    ["https://*.corp.example/*", false], // wider host and path than any bound entry
+    ["https://a.corp.example/*", false],
+    ["https://hooks.corp.example:8443/*", false],
+    ["https://hooks.corp.example:*/*", false],
+    ["http://hooks.corp.example/*", false], // another scheme
+    ["http://localhost/ok/*", true], // port 80 is one of localhost:*
+    ["http://localhost:9000/*", false],
+    ["http://127.0.0.1:8788/hook/*", false],
+    ["http://127.0.0.1:8788/*", false],
+    ["https://evil.test/hooks.corp.example/*", false],
+    ["https://hooks.corp.example.evil.test/*", false],
+    ["https://hooks.corp.example@evil.test/*", false], // not a valid pattern: covered by nothing
+    ["not a pattern", false]
+  ])("%s → %s", (pattern, covered) => {
+    expect(UrlAllowlist.covers(bound, pattern)).toBe(covered)
+  })
+
+  // Whatever the verdict of covers, a covered pattern never admits a URL the bound refuses.
+  it("a covered pattern admits no URL that the bound refuses", () => {
+    const patterns = ["https://hooks.corp.example/v1/*", "https://*.b.corp.example/api/x/*", "http://localhost:*/ok/*", "http://localhost/ok/*"]
+    const urls = [
+      "https://hooks.corp.example/v1/a",
+      "https://x.b.corp.example/api/x/1",
+      "http://localhost:1/ok/a",
+      "http://localhost/ok/a",
+      "http://localhost/notok",
+      "https://b.corp.example/api/x/"
+    ]
+    const outer = UrlAllowlist.compile(bound)
+    for (const pattern of patterns) {
+      expect(UrlAllowlist.covers(bound, pattern)).toBe(true)
+      const inner = UrlAllowlist.compile([pattern])
+      for (const url of urls) if (inner.check(url)._tag === "Allowed") expect(outer.check(url)._tag).toBe("Allowed")
+    }
+  })
+})

@@ -129,7 +129,8 @@ describe("auditLog in the engine", () => {
     const engine = await createHookEngine({ projectDir: project, env: { HOME: cleanups.tempDir() }, onWarning: (w) => warnings.push(w) })
     await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
     await engine.close()
-    expect(warnings.join("\n")).toContain(`at auditLog: a project's settings may only name a log inside ${project}/.agent-hooks/logs/`)
+    // the one log-path rule (LogPath), with the same message as executionLog
+    expect(warnings.join("\n")).toContain(`${join(project, ".agent-hooks", "settings.json")} at auditLog: a project settings file may only log inside ${project}/.agent-hooks/logs/`)
     expect(() => statSync(join(project, "..", "outside.jsonl"))).toThrow()
 
     // Inside the folder it is written; through a symlinked folder that leads out it is refused.
@@ -145,6 +146,7 @@ describe("auditLog in the engine", () => {
     const linked: Array<string> = []
     const third = await createHookEngine({ projectDir: project, env: { HOME: cleanups.tempDir() }, onWarning: (w) => linked.push(w) })
     await third.close()
-    expect(linked.join("\n")).toContain("leads out of the project")
+    expect(linked.join("\n")).toContain(`at auditLog: log path ${join(project, ".agent-hooks", "logs", "out", "audit.jsonl")}: ${join(project, ".agent-hooks", "logs", "out")} is a symbolic link to ${elsewhere}`)
+    expect(() => statSync(join(elsewhere, "audit.jsonl"))).toThrow()
   })
 })

@@ -54,7 +54,7 @@ export const errorsOf = (plan: Plan.Plan): ReadonlyArray<string> => [
 
 /** Options of `agent-hooks validate`. */
 export interface ValidateOptions extends SettingsOptions {
-  /** `--json`: the report as one JSON object `{ok, files, hooks, warnings, errors}`. */
+  /** `--json`: the report as one JSON object `{ok, files, hooks, warnings, errors, diagnostics}`. */
   readonly json?: boolean | undefined
   /** `--quiet`: no report; only the errors (stderr) and the exit status. */
   readonly quiet?: boolean | undefined
@@ -77,7 +77,9 @@ export const validate = (options: ValidateOptions): Effect.Effect<void, Failed> 
         files: settings.files.map((file) => ({ path: file.path, scope: file.scope, status: file.heldBack ? "held back" : file.found ? "read" : "not found" })),
         hooks: Object.fromEntries(Object.entries(settings.hooks).filter(([, entries]) => entries.length > 0).map(([event, entries]) => [event, entries.length])),
         warnings: settings.warnings,
-        errors
+        errors,
+        // the same warnings as data: file, JSON path, message, and severity "error" for those in errors
+        diagnostics: (settings.diagnostics ?? []).map((d) => ({ file: d.file ?? null, path: d.path ?? null, severity: d.severity ?? "warning", message: d.message }))
       }, null, 2))
       // --quiet: nothing on success; the errors below still reach stderr.
       : options.quiet === true

@@ -5,14 +5,21 @@
 import { Effect, FileSystem, Path } from "effect"
 import { SettingsError } from "../HookError.ts"
 import type { Preset, PresetContext, PresetFile } from "../Preset.ts"
+import type { PlanWarning } from "../Plan.ts"
 import type { DecodedSettings, HookEntry, LoadedSettings, LoadOptions, SettingsFile } from "../Settings.ts"
 import * as HookEvent from "../HookEvent.ts"
 import * as LogPath from "../LogPath.ts"
 import * as Trust from "../Trust.ts"
+import * as Policy from "./policy.ts"
 import { agentHooks } from "./preset.ts"
-import * as PosixPath from "./posixPath.ts"
 import { decode } from "./settings.ts"
-import { truthyEnv } from "./text.ts"
+import { locate, render, truthyEnv } from "./text.ts"
+
+/** A warning line that names its file, as the arguments of `warn`. */
+const located = (file: string, line: string) => {
+  const d = locate(file, line)
+  return [d.file, d.path, d.message] as const
+}
 
 const parseJson = (text: string, file: string): Effect.Effect<unknown, SettingsError> =>
   Effect.try({
@@ -34,25 +41,23 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
     const events = [...preset.events, ...(options.events ?? [])]
     const context: PresetContext = { projectDir: options.projectDir, cwd: options.cwd, env: options.env, agent: options.agent, events }
     const files: Array<SettingsFile> = []
-    const warnings: Array<string> = []
-    const errors: Array<string> = []
+    // Every warning as data (file, JSON path, message; severity "error" for skipped entries); the lines
+    // of `warnings` and `errors` are rendered from it at the end.
+    const diagnostics: Array<PlanWarning> = []
+    const warn = (file: string | undefined, path: string | undefined, message: string, severity?: "error") =>
+      diagnostics.push({ file, path, message, ...(severity === undefined ? {} : { severity }) })
+    const errorsSoFar = () => diagnostics.filter((d) => d.severity === "error").map(render)
     let strict = options.strict === true || truthyEnv(options.env, "AGENT_HOOKS_STRICT")
     const entries: Array<HookEntry> = []
     let disableAllHooks = false
     let managedDisable: boolean | undefined
     let allowManagedHooksOnly = false
-    let allowedHttpHookUrls: ReadonlyArray<string> | undefined
-    let managedUrls: ReadonlyArray<string> | undefined
-    let httpHookAllowedEnvVars: ReadonlyArray<string> | undefined
-    let managedEnvVars: ReadonlyArray<string> | undefined
+    // Policy by level: managed, then the user's own files (user, --settings), then the files that travel
+    // with a project (project, local). A lower level may only tighten what a higher one set.
+    const policy = Policy.make()
     let sequential = false
     let dedupe = true
-    let allowedCommands: ReadonlyArray<string> | undefined
-    let managedCommands: ReadonlyArray<string> | undefined
-    let executionLog: string | undefined
     let inputDefaults: Record<string, unknown> | undefined
-    let auditLog: string | undefined
-    let managedAuditLog: string | undefined
 
     const read = (file: PresetFile, decodeWith: (document: unknown) => Effect.Effect<DecodedSettings, SettingsError>) =>
       Effect.gen(function*() {
@@ -74,8 +79,10 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
           const print = yield* Trust.fingerprintFile(file.path, text, options.projectDir)
           if (trust.approved.get(file.path) !== print) {
             files.push({ path: file.path, scope: file.scope, found: true, heldBack: true })
-            warnings.push(
-              `${file.path}: held back: its hooks are not approved (the file is new or changed since it was approved). Review it, then run: agent-hooks trust --project-dir ${options.projectDir}`
+            warn(
+              file.path,
+              undefined,
+              `held back: its hooks are not approved (the file is new or changed since it was approved). Review it, then run: agent-hooks trust --project-dir ${options.projectDir}`
             )
             return
           }
@@ -85,8 +92,14 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
         if (text === undefined) return
         const document = yield* parseJson(text, file.path)
         const decoded = yield* decodeWith(document)
-        warnings.push(...decoded.warnings)
-        errors.push(...(decoded.errors ?? []))
+        // The decoder's own diagnostics where it has them; a line a preset added as text is read back by its file prefix.
+        const structured = [...(decoded.diagnostics ?? [])]
+        const failed = new Set(decoded.errors ?? [])
+        for (const line of decoded.warnings) {
+          const index = structured.findIndex((d) => render(d) === line)
+          const found = index < 0 ? locate(file.path, line) : structured.splice(index, 1)[0]!
+          warn(found.file, found.path, found.message, failed.has(line) ? "error" : undefined)
+        }
         // Any file may turn strict mode on (a plugin's too); none can turn it off.
         if (decoded.strict === true) strict = true
         for (const spec of decoded.events ?? []) {
@@ -102,39 +115,41 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
           if (decoded.requireProjectTrust === true) managedRequiresTrust = true
           if (decoded.disableAllHooks !== undefined) managedDisable = decoded.disableAllHooks
           if (decoded.allowManagedHooksOnly === true) allowManagedHooksOnly = true
-          if (decoded.allowedHttpHookUrls !== undefined) managedUrls = decoded.allowedHttpHookUrls
-          if (decoded.allowedCommands !== undefined) managedCommands = decoded.allowedCommands
-          if (decoded.httpHookAllowedEnvVars !== undefined) managedEnvVars = decoded.httpHookAllowedEnvVars
         } else if (file.scope === "plugin") {
           // A plugin brings hooks, never policy for the whole engine.
           const scalars = (["disableAllHooks", "allowedHttpHookUrls", "httpHookAllowedEnvVars", "allowedCommands", "executionLog", "auditLog", "sequential", "dedupe", "inputDefaults"] as const)
             .filter((key) => decoded[key] !== undefined)
-          if (scalars.length > 0) warnings.push(`${file.path}: a plugin cannot set ${scalars.join(", ")}; ignored`)
+          if (scalars.length > 0) warn(file.path, undefined, `a plugin cannot set ${scalars.join(", ")}; ignored`)
           return
-        } else {
-          if (decoded.httpHookAllowedEnvVars !== undefined) httpHookAllowedEnvVars = decoded.httpHookAllowedEnvVars
-          // Scalars: a later file in the merge order (local > project > user; later explicit files) wins.
-          if (decoded.disableAllHooks !== undefined) disableAllHooks = decoded.disableAllHooks
-          if (decoded.allowedHttpHookUrls !== undefined) allowedHttpHookUrls = decoded.allowedHttpHookUrls
-          if (decoded.allowedCommands !== undefined) allowedCommands = decoded.allowedCommands
+        } else if (Policy.restricted(file.scope)) {
+          // A project file cannot switch the user's hooks off, nor switch on hooks the user switched off:
+          // its disableAllHooks turns off the project's and local hooks only.
+          if (decoded.disableAllHooks === true) restrictedDisable = file.path
+          else if (decoded.disableAllHooks === false && disableAllHooks) {
+            warn(file.path, "disableAllHooks", `your user settings turn every hook off; a ${file.scope} settings file cannot turn them back on; ignored`)
+          }
+        } else if (decoded.disableAllHooks !== undefined) {
+          // The user's own files: a later one (an explicit file after another) wins.
+          disableAllHooks = decoded.disableAllHooks
         }
+        policy.add(file.scope, file.path, decoded)
         if (decoded.sequential !== undefined) sequential = decoded.sequential
         if (decoded.dedupe !== undefined) dedupe = decoded.dedupe
+        const logOptions = (key: string) => ({ scope: file.scope, file: file.path, key, projectDir: options.projectDir, extraRoots: preset.logFolders?.(context) })
         if (decoded.executionLog !== undefined) {
           // one rule for every log path: a file that may come from a cloned repository logs only inside the project's log folder
-          const log = LogPath.check(decoded.executionLog, { scope: file.scope, file: file.path, key: "executionLog", projectDir: options.projectDir, extraRoots: preset.logFolders?.(context) })
-          if (log._tag === "Allowed") executionLog = log.path
-          else warnings.push(log.message)
+          const log = LogPath.check(decoded.executionLog, logOptions("executionLog"))
+          if (log._tag === "Allowed") policy.log("executionLog", file.scope, file.path, log.path)
+          else warn(...located(file.path, log.message))
         }
         if (decoded.inputDefaults !== undefined) inputDefaults = { ...inputDefaults, ...decoded.inputDefaults }
         if (decoded.auditLog !== undefined) {
-          if (file.scope === "managed") managedAuditLog = decoded.auditLog
-          else {
-            // A project or local file travels with the repository: its log may only go under <project>/.agent-hooks/logs/.
-            const refused = file.scope === "project" || file.scope === "local" ? yield* logPathRefusal(fs, decoded.auditLog, options.projectDir) : undefined
-            if (refused === undefined) auditLog = decoded.auditLog
-            else warnings.push(`${file.path} at auditLog: ${refused}; ignored`)
-          }
+          // the same rule as executionLog; the audit log is opened once, so the folders on the way are followed now
+          const log = LogPath.check(decoded.auditLog, logOptions("auditLog"))
+          const escape = log._tag === "Allowed" && log.root !== undefined ? yield* LogPath.verify(log.path, log.root, options.projectDir) : undefined
+          if (log._tag === "Refused") warn(...located(file.path, log.message))
+          else if (escape !== undefined) warn(file.path, "auditLog", `${escape}; ignored`)
+          else policy.log("auditLog", file.scope, file.path, log.path)
         }
       })
 
@@ -153,7 +168,7 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
         else if (first.file !== file && first.rules !== rules) {
           if (!refused.has(entry.event)) {
             refused.add(entry.event)
-            warnings.push(`${file} at events: ${entry.event} is declared with other rules in ${first.file}; a file cannot redeclare an event another file declared, so this file's ${entry.event} hooks do not run (use another event name, or the same declaration)`)
+            warn(file, "events", `${entry.event} is declared with other rules in ${first.file}; a file cannot redeclare an event another file declared, so this file's ${entry.event} hooks do not run (use another event name, or the same declaration)`)
           }
           return false
         }
@@ -167,6 +182,7 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
     const managedEntries: Array<HookEntry> = []
     const managedFiles: Array<SettingsFile> = []
     let managedRequiresTrust = false
+    let restrictedDisable: string | undefined
     let trust: { readonly approved: ReadonlyMap<string, string> } | undefined
     const managedDir = options.managedDir ?? preset.managedDir?.(context)
     if (managedDir !== undefined) {
@@ -200,6 +216,7 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
     entries.push(...managedEntries)
     files.push(...managedFiles)
 
+    const errors = errorsSoFar()
     if (strict && errors.length > 0) {
       return yield* Effect.fail(
         new SettingsError({
@@ -215,14 +232,19 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
     const effectiveDisable = managedDisable ?? disableAllHooks
     if (managedDisable === true) {
       kept = []
-      if (entries.length > 0) warnings.push(`managed settings set disableAllHooks: all ${entries.length} hooks are off`)
+      if (entries.length > 0) warn(undefined, undefined, `managed settings set disableAllHooks: all ${entries.length} hooks are off`)
     } else if (allowManagedHooksOnly) {
       kept = entries.filter((entry) => entry.scope === "managed")
       const dropped = entries.length - kept.length
-      if (dropped > 0) warnings.push(`managed settings set allowManagedHooksOnly: ${dropped} hooks from other settings are ignored`)
+      if (dropped > 0) warn(undefined, undefined, `managed settings set allowManagedHooksOnly: ${dropped} hooks from other settings are ignored`)
     } else if (effectiveDisable) {
       kept = entries.filter((entry) => entry.scope === "managed")
+    } else if (restrictedDisable !== undefined) {
+      kept = entries.filter((entry) => !Policy.restricted(entry.scope))
+      const dropped = entries.length - kept.length
+      warn(restrictedDisable, "disableAllHooks", `${dropped} project and local hooks are off; the hooks of your user settings, plugins and managed settings still run (a project file cannot switch them off)`)
     }
+    const merged = policy.merge(warn)
     const hooks: Record<string, Array<HookEntry>> = {}
     for (const entry of kept) (hooks[entry.event] ??= []).push(entry)
     return {
@@ -230,38 +252,18 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
       hooks,
       disableAllHooks: effectiveDisable,
       allowManagedHooksOnly,
-      allowedHttpHookUrls: managedUrls ?? allowedHttpHookUrls,
-      httpHookAllowedEnvVars: managedEnvVars ?? httpHookAllowedEnvVars,
+      allowedHttpHookUrls: merged.allowedHttpHookUrls,
+      httpHookAllowedEnvVars: merged.httpHookAllowedEnvVars,
       sequential,
       dedupe,
-      allowedCommands: managedCommands ?? allowedCommands,
-      executionLog,
+      allowedCommands: merged.allowedCommands,
+      executionLog: merged.executionLog,
       ...(inputDefaults === undefined ? {} : { inputDefaults }),
       strict,
-      auditLog: managedAuditLog ?? auditLog,
+      auditLog: merged.auditLog,
       ...(declaredEvents.length === 0 ? {} : { events: declaredEvents }),
-      warnings,
-      errors
+      warnings: diagnostics.map(render),
+      errors: errorsSoFar(),
+      diagnostics
     }
-  })
-
-/**
- * The log-path rule for files that come with a project: the log must be inside
- * `<project>/.agent-hooks/logs/`, and no folder on the way there may be a symlink that leads out.
- * Returns why a path is refused, or `undefined`.
- */
-const logPathRefusal = (fs: FileSystem.FileSystem, file: string, projectDir: string): Effect.Effect<string | undefined> =>
-  Effect.gen(function*() {
-    const root = PosixPath.join(projectDir, ".agent-hooks", "logs")
-    const inside = `${root}/`
-    if (!file.startsWith(inside)) return `a project's settings may only name a log inside ${inside} (got ${file})`
-    const realProject = yield* fs.realPath(projectDir).pipe(Effect.orElseSucceed(() => projectDir))
-    const parts = PosixPath.dirname(file).slice(projectDir.length + 1).split("/")
-    for (let i = 1; i <= parts.length; i++) {
-      const folder = PosixPath.join(projectDir, ...parts.slice(0, i))
-      const real = yield* fs.realPath(folder).pipe(Effect.orElseSucceed(() => undefined))
-      if (real === undefined) break
-      if (real !== PosixPath.join(realProject, ...parts.slice(0, i))) return `${folder} leads out of the project (a symlink to ${real})`
-    }
-    return undefined
   })

@@ -372,8 +372,25 @@ export const MAX_RULE_CHARS = 4096
 const TOOL_NAME = /^[A-Za-z][A-Za-z0-9_.-]*$/
 const MCP_NAME = /^mcp__[A-Za-z0-9_.*-]+$/
 
+/**
+ * Parsed rules by their text: settings repeat the same `if` rule on many hooks, and every load
+ * compiles them again. A rule is immutable once parsed (its matchers run on RE2, which keeps no
+ * state between matches), so one parse serves every hook with that text.
+ */
+const CACHE_SIZE = 512
+const cache = new Map<string, Result>()
+
 /** @internal */
 export const parse = (rule: string): Result => {
+  const known = cache.get(rule)
+  if (known !== undefined) return known
+  const result = parseUncached(rule)
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!)
+  cache.set(rule, result)
+  return result
+}
+
+const parseUncached = (rule: string): Result => {
   if (rule.length > MAX_RULE_CHARS) {
     return fail(`permission rule of ${rule.length} characters is longer than ${MAX_RULE_CHARS}; write a shorter rule (one tool and one pattern)`)
   }

@@ -12,7 +12,7 @@ import { agentHooks } from "./preset.ts"
 import { byName, resolve as resolvePreset } from "./presets/registry.ts"
 import * as PosixPath from "./posixPath.ts"
 import * as ScriptCheck from "./scriptCheck.ts"
-import { truthyEnv } from "./text.ts"
+import { render as renderLine, truthyEnv } from "./text.ts"
 
 /** Events a handler's `if` rule applies to; on any other event a handler with `if` never runs. */
 const TOOL_EVENTS = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"])
@@ -212,7 +212,12 @@ export const compile = (snapshot: Snapshot): Plan => {
   const override = envNumber(env, "AGENT_HOOKS_SESSIONEND_HOOKS_TIMEOUT_MS", "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS")
   const pluginRoots = new Set(Object.values(loaded.hooks).flatMap((entries) => entries.flatMap((entry) => entry.pluginRoot ?? [])))
   return {
-    settings: { ...loaded, warnings: [...loaded.warnings, ...warnings.map(render)] },
+    settings: {
+      ...loaded,
+      warnings: [...loaded.warnings, ...warnings.map(render)],
+      // the settings' warnings and the compile's as one list of data, in the order of `warnings`
+      diagnostics: [...(loaded.diagnostics ?? loaded.warnings.map((message) => ({ file: undefined, path: undefined, message }))), ...warnings]
+    },
     preset,
     events,
     declared,
@@ -231,10 +236,7 @@ export const compile = (snapshot: Snapshot): Plan => {
 }
 
 /** A warning as one line: `file at path: message`. */
-export const render = (warning: PlanWarning): string =>
-  warning.file === undefined
-    ? warning.path === undefined ? warning.message : `${warning.path}: ${warning.message}`
-    : `${warning.file}${warning.path === undefined ? "" : ` at ${warning.path}`}: ${warning.message}`
+export const render = (warning: PlanWarning): string => renderLine(warning)
 
 /** @internal */
 export const load = (options: EngineOptions): Effect.Effect<Snapshot, SettingsError, FileSystem.FileSystem | Path.Path> =>
@@ -260,18 +262,21 @@ export const load = (options: EngineOptions): Effect.Effect<Snapshot, SettingsEr
     })
     // The mode of every script a command hook names, for validate's "missing or not executable".
     const fs = yield* FileSystem.FileSystem
-    const scripts = new Map<string, ScriptCheck.ScriptState>()
+    const paths = new Set<string>()
     for (const entry of Object.values(settings.hooks).flat()) {
       const script = ScriptCheck.scriptPath(entry, projectDir, preset.projectDirEnv, env["HOME"])
-      if (script === undefined || scripts.has(script)) continue
-      const state = yield* fs.stat(script).pipe(
+      if (script !== undefined) paths.add(script)
+    }
+    // one stat per distinct script, several at a time (one after another they cost a round trip each)
+    const states = yield* Effect.forEach([...paths], (script) =>
+      fs.stat(script).pipe(
         Effect.map((info): ScriptCheck.ScriptState =>
           info.type !== "File" ? "not-a-file" : (info.mode & 0o111) === 0 ? "not-executable" : "ok"
         ),
-        Effect.catch(() => Effect.succeed<ScriptCheck.ScriptState>("missing"))
-      )
-      scripts.set(script, state)
-    }
+        Effect.catch(() => Effect.succeed<ScriptCheck.ScriptState>("missing")),
+        Effect.map((state) => [script, state] as const)
+      ), { concurrency: 16 })
+    const scripts = new Map<string, ScriptCheck.ScriptState>(states)
     return { settings, options: { ...options, preset }, projectDir, cwd, scripts }
   })
 

@@ -56,12 +56,16 @@ export const scriptPath = (
 
 /** Variables that hook scripts sometimes read but that no engine sets (the input comes on stdin). */
 const UNSET_VARIABLES = ["CLAUDE_TOOL_INPUT", "CLAUDE_TOOL_NAME", "CLAUDE_TOOL_OUTPUT", "CLAUDE_FILE_PATHS", "CLAUDE_FILE_PATH", "CLAUDE_PROMPT"]
+const UNSET_REGEX = UNSET_VARIABLES.map((name) => [name, new RegExp(`\\$\\{?${name}(?![A-Za-z0-9_])`)] as const)
+/** One pass for the common case (none of them): the per-name checks run only when this matches. */
+const ANY_UNSET = new RegExp(`\\$\\{?(?:${UNSET_VARIABLES.join("|")})(?![A-Za-z0-9_])`)
 
 /** Tool names of Claude Code's built-in tools, for matchers written in the wrong case. */
 const TOOL_NAMES = [
   "Bash", "Edit", "MultiEdit", "Write", "Read", "Glob", "Grep", "LS", "Task", "Agent", "WebFetch", "WebSearch", "NotebookEdit",
   "NotebookRead", "TodoWrite", "ExitPlanMode", "KillShell", "BashOutput", "Skill", "SlashCommand"
 ]
+const TOOL_NAMES_LOWER = new Set(TOOL_NAMES.map((name) => name.toLowerCase()))
 
 /**
  * The checks of one planned hook: errors for a script that is missing or not executable, warnings
@@ -94,8 +98,8 @@ export const check = (
   }
   if (handler.type === "command") {
     const text = [handler.command, ...(handler.args ?? []), ...Object.values(handler.env ?? {})].join("\n")
-    for (const name of UNSET_VARIABLES) {
-      if (new RegExp(`\\$\\{?${name}(?![A-Za-z0-9_])`).test(text)) {
+    for (const [name, regex] of ANY_UNSET.test(text) ? UNSET_REGEX : []) {
+      if (regex.test(text)) {
         out.push({
           file,
           path: `${entry.path}.command`,
@@ -107,7 +111,8 @@ export const check = (
   const source = entry.matcher.source
   if (toolEvent && entry.matcher.kind === "exact" && source !== undefined) {
     for (const name of source.split("|").map((part) => part.trim())) {
-      if (name === "" || TOOL_NAMES.includes(name) || name.startsWith("mcp__")) continue
+      // only a built-in tool's name in another case can warn: the edit distance is not needed for the rest
+      if (name === "" || TOOL_NAMES.includes(name) || name.startsWith("mcp__") || !TOOL_NAMES_LOWER.has(name.toLowerCase())) continue
       const near = nearest(name, TOOL_NAMES)
       if (near !== undefined && near.toLowerCase() === name.toLowerCase()) {
         out.push({ file, path: `${entry.path.replace(/\.hooks\[\d+\]$/, "")}.matcher`, message: `"${name}" never matches ${near}: tool names are case-sensitive` })

@@ -3,10 +3,11 @@ import { formatPath, SettingsError } from "../HookError.ts"
 import * as HookEvent from "../HookEvent.ts"
 import * as Matcher from "../Matcher.ts"
 import * as Placeholder from "../Placeholder.ts"
+import type { PlanWarning } from "../Plan.ts"
 import type { DecodedSettings, Handler, HookEntry, SettingsScope } from "../Settings.ts"
 import * as HandlerSchema from "./handlerSchema.ts"
 import * as PosixPath from "./posixPath.ts"
-import { describe, nearest } from "./text.ts"
+import { describe, nearest, render } from "./text.ts"
 import type { JsonPath } from "./text.ts"
 
 
@@ -52,8 +53,8 @@ const schemaProblems = (error: Schema.SchemaError, value: unknown, base: JsonPat
  * is skipped (also reported as a warning; strict mode fails the load on it, `validate` exits 1).
  */
 interface Problems {
-  readonly warn: (message: string) => void
-  readonly drop: (message: string) => void
+  readonly warn: (path: JsonPath | string, message: string) => void
+  readonly drop: (path: JsonPath | string, message: string) => void
 }
 
 /** An unknown key is reported with the nearest known one; the entry still loads. */
@@ -61,7 +62,7 @@ const unknownKeys = (value: Readonly<Record<string, unknown>>, known: ReadonlyAr
   for (const key of Object.keys(value)) {
     if (known.includes(key)) continue
     const near = nearest(key, known)
-    problems.warn(`${where} at ${formatPath([...path, key])}: unknown key "${key}"${near ? ` (did you mean "${near}"?)` : ""}; ignored`)
+    problems.warn([...path, key], `unknown key "${key}"${near ? ` (did you mean "${near}"?)` : ""}; ignored`)
   }
 }
 
@@ -72,14 +73,14 @@ const decodeHandler = (
   problems: Problems
 ): Handler | undefined => {
   if (!Predicate.isObject(value)) {
-    problems.drop(`${where} at ${formatPath(path)}: expected a handler object like {"type": "command", "command": "..."}, got ${describe(value)}; skipped`)
+    problems.drop(path, `expected a handler object like {"type": "command", "command": "..."}, got ${describe(value)}; skipped`)
     return undefined
   }
   const type = value["type"]
   if (typeof type !== "string" || !(HANDLER_TYPES as ReadonlyArray<string>).includes(type)) {
     const near = typeof type === "string" ? nearest(type, HANDLER_TYPES) : undefined
     problems.drop(
-      `${where} at ${formatPath([...path, "type"])}: expected ${HANDLER_TYPES.map((t) => `"${t}"`).join(" | ")}, got ${describe(type)}${
+      [...path, "type"], `expected ${HANDLER_TYPES.map((t) => `"${t}"`).join(" | ")}, got ${describe(type)}${
         near ? ` (did you mean "${near}"?)` : ""
       }; skipped`
     )
@@ -91,7 +92,7 @@ const decodeHandler = (
   unknownKeys(value, Object.keys(schema.fields), path, where, problems)
   if (decoded.timeout !== undefined && decoded.timeout >= 1000) {
     problems.warn(
-      `${where} at ${formatPath([...path, "timeout"])}: timeout ${decoded.timeout} is in seconds (${
+      [...path, "timeout"], `timeout ${decoded.timeout} is in seconds (${
         Math.round(decoded.timeout / 60)
       } minutes); milliseconds? For ${decoded.timeout} ms write ${decoded.timeout / 1000}`
     )
@@ -100,7 +101,7 @@ const decodeHandler = (
     // a placeholder that cannot be quoted safely is refused here rather than guessed at run time
     const issues = Placeholder.checkShell(decoded.command, decoded.shell === "bash" ? "bash" : "sh")
     if (issues.length > 0) {
-      problems.drop(`${where} at ${formatPath([...path, "command"])}: ${issues.map((i) => `${i.message} (at character ${i.index})`).join("; ")}; handler skipped`)
+      problems.drop([...path, "command"], `${issues.map((i) => `${i.message} (at character ${i.index})`).join("; ")}; handler skipped`)
       return undefined
     }
   }
@@ -122,7 +123,11 @@ const decodeAs = <S extends (typeof HANDLER_SCHEMAS)[HandlerType]>(
   if (Exit.isSuccess(exit)) return exit.value
   const failure = exit.cause.reasons.find((reason) => reason._tag === "Fail")
   const found = failure !== undefined && failure._tag === "Fail" ? schemaProblems(failure.error, value, path) : [`${formatPath(path)}: invalid handler`]
-  sink.drop(`${where} at ${found.join("; ")} (handler at ${formatPath(path)} skipped)`)
+  // Located at the first problem's path; the others follow in the message (the text reads as before:
+  // "file at a.b: expected X, got Y; a.c: ... (handler at a skipped)").
+  const [first = `${formatPath(path)}: invalid handler`, ...rest] = found
+  const at = first.indexOf(": ")
+  sink.drop(first.slice(0, at), `${[first.slice(at + 2), ...rest].join("; ")} (handler at ${formatPath(path)} skipped)`)
   return undefined
 }
 
@@ -240,36 +245,33 @@ export const decode = (
     if (!Predicate.isObject(document)) {
       return Effect.fail(new SettingsError({ file, path: [], detail: `expected a JSON object with a "hooks" key, got ${describe(document)}` }))
     }
-    const warnings: Array<string> = []
-    const errors: Array<string> = []
+    const diagnostics: Array<PlanWarning> = []
+    const at = (path: JsonPath | string) => (typeof path === "string" ? path : formatPath(path))
     const problems: Problems = {
-      warn: (message) => warnings.push(message),
-      drop: (message) => {
-        warnings.push(message)
-        errors.push(message)
-      }
+      warn: (path, message) => diagnostics.push({ file, path: at(path), message }),
+      drop: (path, message) => diagnostics.push({ file, path: at(path), message, severity: "error" })
     }
     const entries: Array<HookEntry> = []
     const flag = (key: string): boolean | undefined => {
       const value = document[key]
       if (value === undefined || typeof value === "boolean") return value
-      problems.drop(`${file} at ${key}: expected a boolean (true or false, not a string), got ${describe(value)}; ignored`)
+      problems.drop([key], `expected a boolean (true or false, not a string), got ${describe(value)}; ignored`)
       return undefined
     }
     const disableAllHooks = flag("disableAllHooks")
     const allowManagedHooksOnly = flag("allowManagedHooksOnly")
     if (allowManagedHooksOnly !== undefined && scope !== "managed") {
-      warnings.push(`${file} at allowManagedHooksOnly: only managed settings can set this; ignored`)
+      problems.warn(["allowManagedHooksOnly"], `only managed settings can set this; ignored`)
     }
     const requireProjectTrust = flag("requireProjectTrust")
     if (requireProjectTrust !== undefined && scope !== "managed") {
-      warnings.push(`${file} at requireProjectTrust: only managed settings can set this; ignored`)
+      problems.warn(["requireProjectTrust"], `only managed settings can set this; ignored`)
     }
     const strings = (key: string, what: string): ReadonlyArray<string> | undefined => {
       const value = document[key]
       if (value === undefined) return undefined
       if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value as ReadonlyArray<string>
-      problems.drop(`${file} at ${key}: expected an array of ${what} (strings), got ${describe(value)}; ignored`)
+      problems.drop([key], `expected an array of ${what} (strings), got ${describe(value)}; ignored`)
       return undefined
     }
     const allowedHttpHookUrls = strings("allowedHttpHookUrls", "URL patterns")
@@ -283,13 +285,13 @@ export const decode = (
     const log = document["executionLog"]
     if (log !== undefined) {
       if (typeof log === "string" && log !== "") executionLog = PosixPath.resolve(PosixPath.dirname(file), log)
-      else problems.drop(`${file} at executionLog: expected a file path (string), got ${describe(log)}; ignored`)
+      else problems.drop(["executionLog"], `expected a file path (string), got ${describe(log)}; ignored`)
     }
     let auditLog: string | undefined
     const audit = document["auditLog"]
     if (audit !== undefined) {
       if (typeof audit === "string" && audit !== "") auditLog = PosixPath.resolve(PosixPath.dirname(file), audit)
-      else problems.drop(`${file} at auditLog: expected a file path (string), got ${describe(audit)}; ignored`)
+      else problems.drop(["auditLog"], `expected a file path (string), got ${describe(audit)}; ignored`)
     }
     const result = (): DecodedSettings => ({
       entries,
@@ -304,8 +306,9 @@ export const decode = (
       executionLog,
       strict,
       auditLog,
-      warnings,
-      errors
+      diagnostics,
+      warnings: diagnostics.map(render),
+      errors: diagnostics.filter((d) => d.severity === "error").map(render)
     })
     // Plugin files may be a bare {"<Event>": [...]} object; Claude Code's shape is {"hooks": {...}}.
     const hooks = scope === "plugin" && document["hooks"] === undefined && Object.keys(document).some((key) => HookEvent.get(key) !== undefined)
@@ -331,38 +334,38 @@ export const decode = (
         const suggestion = HookEvent.suggest(event, events.map((custom) => custom.name))
         // An event this engine does not know (perhaps a newer agent's) warns but does not fail strict mode.
         problems.warn(
-          `${file} at ${formatPath(eventPath)}: unknown event "${event}"${suggestion ? ` (did you mean "${suggestion}"?)` : ""}; skipped`
+          eventPath, `unknown event "${event}"${suggestion ? ` (did you mean "${suggestion}"?)` : ""}; skipped`
         )
         continue
       }
       if (!Array.isArray(groups)) {
-        problems.drop(`${file} at ${formatPath(eventPath)}: expected an array of matcher groups, got ${describe(groups)}; skipped`)
+        problems.drop(eventPath, `expected an array of matcher groups, got ${describe(groups)}; skipped`)
         continue
       }
       groups.forEach((group: unknown, groupIndex) => {
         const groupPath: JsonPath = [...eventPath, groupIndex]
         if (!Predicate.isObject(group)) {
-          problems.drop(`${file} at ${formatPath(groupPath)}: expected a matcher group {"matcher": "...", "hooks": [...]}, got ${describe(group)}; skipped`)
+          problems.drop(groupPath, `expected a matcher group {"matcher": "...", "hooks": [...]}, got ${describe(group)}; skipped`)
           return
         }
         const matcherSource = group["matcher"]
         if (matcherSource !== undefined && typeof matcherSource !== "string") {
-          problems.drop(`${file} at ${formatPath([...groupPath, "matcher"])}: expected a string, got ${describe(matcherSource)}; group skipped`)
+          problems.drop([...groupPath, "matcher"], `expected a string, got ${describe(matcherSource)}; group skipped`)
           return
         }
         const handlers = group["hooks"]
         if (!Array.isArray(handlers)) {
           const hint = typeof group["command"] === "string" ? ` (the handler must sit inside "hooks": [{"type": "command", "command": ...}])` : ""
-          problems.drop(`${file} at ${formatPath([...groupPath, "hooks"])}: expected an array of handlers, got ${describe(handlers)}${hint}; group skipped`)
+          problems.drop([...groupPath, "hooks"], `expected an array of handlers, got ${describe(handlers)}${hint}; group skipped`)
           return
         }
         unknownKeys(group, GROUP_KEYS, groupPath, file, problems)
         const compiled = Matcher.compile(matcherSource, event, Matcher.originOf(scope))
         // a pattern the file's origin may not use is an error: its hooks never run
-        if (compiled.error !== undefined) problems.drop(`${file} at ${formatPath([...groupPath, "matcher"])}: ${compiled.error}`)
-        if (compiled.warning !== undefined) warnings.push(`${file} at ${formatPath([...groupPath, "matcher"])}: ${compiled.warning}`)
+        if (compiled.error !== undefined) problems.drop([...groupPath, "matcher"], `${compiled.error}`)
+        if (compiled.warning !== undefined) problems.warn([...groupPath, "matcher"], `${compiled.warning}`)
         if (spec.matcherField === undefined && matcherSource !== undefined && matcherSource !== "" && matcherSource !== "*") {
-          warnings.push(`${file} at ${formatPath([...groupPath, "matcher"])}: ${event} does not support matchers; the matcher is ignored and the group always runs`)
+          problems.warn([...groupPath, "matcher"], `${event} does not support matchers; the matcher is ignored and the group always runs`)
         }
         handlers.forEach((value: unknown, handlerIndex) => {
           const path: JsonPath = [...groupPath, "hooks", handlerIndex]

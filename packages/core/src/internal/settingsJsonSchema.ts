@@ -68,7 +68,9 @@ const withoutNull = (node: unknown): unknown => {
 
 /** The document, built once. @internal */
 export const document = (): Record<string, unknown> => {
-  const generated = Schema.toJsonSchemaDocument(topLevel)
+  // Handler and matcher-group objects reject keys they do not know, so an editor flags a typo such as
+  // "comand"; the engine itself only warns on an unknown key (naming the nearest known one) and loads the hook.
+  const generated = Schema.toJsonSchemaDocument(topLevel, { onExcessProperty: "error" })
   const root = { ...(withoutNull(generated.schema) as Record<string, unknown>) }
   // Other agents' keys (permissions, env, ...) may share the file: they are allowed, never checked.
   delete root["additionalProperties"]

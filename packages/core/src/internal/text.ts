@@ -57,3 +57,24 @@ export const truthyEnv = (env: Readonly<Record<string, string | undefined>>, nam
   const value = env[name]
   return value !== undefined && /^(1|true|yes|on)$/i.test(value.trim())
 }
+
+/** A located warning as one line: `file at path: message` (the text every warning list shows). */
+export const render = (warning: { readonly file: string | undefined; readonly path: string | undefined; readonly message: string }): string =>
+  warning.file === undefined
+    ? warning.path === undefined ? warning.message : `${warning.path}: ${warning.message}`
+    : `${warning.file}${warning.path === undefined ? "" : ` at ${warning.path}`}: ${warning.message}`
+
+/**
+ * Reads a warning line back into its parts, for lines that arrive as text (a preset's own
+ * warnings, a log-path verdict) from a file whose path is known: `file at path: message`,
+ * `file: message`, or a message that names no file.
+ */
+export const locate = (file: string, line: string): { readonly file: string | undefined; readonly path: string | undefined; readonly message: string } => {
+  if (line.startsWith(`${file} at `)) {
+    const rest = line.slice(file.length + 4)
+    const colon = rest.indexOf(": ")
+    if (colon > 0) return { file, path: rest.slice(0, colon), message: rest.slice(colon + 2) }
+  }
+  if (line.startsWith(`${file}: `)) return { file, path: undefined, message: line.slice(file.length + 2) }
+  return { file: undefined, path: undefined, message: line }
+}

@@ -37,6 +37,10 @@ const ambiguity = (text: string, url: WhatwgUrl | undefined): string | undefined
   return undefined
 }
 
+/** What `*` matches in a host: letters, digits, dots and hyphens (a host after normalisation). */
+const HOST_STAR = "[a-z0-9.-]*"
+const HOST_CHAR = /^[a-z0-9.-]$/
+
 const escapeRegex = (text: string): string => text.replace(/[.+?^${}()|[\]\\/-]/g, "\\$&")
 const wildcard = (pattern: string, star: string): RegExp =>
   new RegExp(`^${pattern.split("*").map(escapeRegex).join(star)}$`)
@@ -47,6 +51,9 @@ interface CompiledPattern {
   readonly host: RegExp
   readonly port: string | "*"
   readonly path: RegExp
+  /** The host and path as written after normalisation, `*` the wildcard: what {@link covers} compares. */
+  readonly hostGlob: string
+  readonly pathGlob: string
 }
 
 const PATTERN = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)([^#]*)$/
@@ -78,13 +85,57 @@ const compilePattern = (pattern: string): CompiledPattern | string => {
     source: pattern,
     scheme,
     // a host after normalisation is letters, digits, dots and hyphens (IPv6 hosts match literally)
-    host: wildcard(host, "[a-z0-9.-]*"),
+    host: wildcard(host, HOST_STAR),
     port: port === "" ? "" : port,
-    path: wildcard(path, "[\\s\\S]*")
+    path: wildcard(path, "[\\s\\S]*"),
+    hostGlob: host,
+    pathGlob: path
   }
 }
 
 const portOf = (url: WhatwgUrl): string => (url.port === "" ? DEFAULT_PORT[url.protocol]! : url.port)
+
+/**
+ * Whether every string the glob `inner` matches is matched by the glob `outer` (`*` the wildcard in
+ * both; `starTakes` the characters a star may stand for). An outer star may absorb inner literals it
+ * could match and inner stars; a literal only matches the same literal. This can answer "no" for an
+ * inclusion that holds in some odd cases, never "yes" for one that does not: an unproven entry is dropped.
+ */
+const globCovers = (outer: string, inner: string, starTakes: (char: string) => boolean): boolean => {
+  const memo = new Map<number, boolean>()
+  const go = (a: number, b: number): boolean => {
+    const key = a * (inner.length + 1) + b
+    const known = memo.get(key)
+    if (known !== undefined) return known
+    let result: boolean
+    if (a === outer.length) result = b === inner.length
+    else if (outer[a] === "*") result = go(a + 1, b) || (b < inner.length && (inner[b] === "*" || starTakes(inner[b]!)) && go(a, b + 1))
+    else result = b < inner.length && inner[b] !== "*" && inner[b] === outer[a] && go(a + 1, b + 1)
+    memo.set(key, result)
+    return result
+  }
+  return go(0, 0)
+}
+
+const patternCovers = (outer: CompiledPattern, inner: CompiledPattern): boolean => {
+  if (outer.scheme !== inner.scheme) return false
+  if (outer.port !== "*") {
+    if (inner.port === "*") return false
+    const port = (p: CompiledPattern) => (p.port === "" ? DEFAULT_PORT[p.scheme]! : p.port)
+    if (port(outer) !== port(inner)) return false
+  }
+  return globCovers(outer.hostGlob, inner.hostGlob, (char) => HOST_CHAR.test(char)) && globCovers(outer.pathGlob, inner.pathGlob, () => true)
+}
+
+/** @internal */
+export const covers = (bound: ReadonlyArray<string>, pattern: string): boolean => {
+  const inner = compilePattern(pattern)
+  if (typeof inner === "string") return false
+  return bound.some((source) => {
+    const outer = compilePattern(source)
+    return typeof outer !== "string" && patternCovers(outer, inner)
+  })
+}
 
 /** @internal */
 export const compile = (patterns: ReadonlyArray<string>): Allowlist => {
