@@ -37,11 +37,13 @@ const alive = (marker: string): number =>
   spawnSync("pgrep", ["-f", marker], { encoding: "utf8" }).stdout.split("\n").filter((line) => line.trim() !== "").length
 
 describe("async hooks under agent-hooks run", () => {
+  // The five hooks append at about the same time: each line is one printf (one write to an O_APPEND
+  // file), so lines from two hooks cannot interleave.
   it("an async hook that sleeps, then appends its payload, runs 5 times out of 5 after the CLI has exited", async () => {
     const log = join(dir, "log.txt")
     const settings = join(dir, "append.json")
     writeFileSync(settings, JSON.stringify({
-      hooks: { PostToolUse: [{ hooks: [{ type: "command", command: `sleep 0.3; tr -d '\\n' >> '${log}'; echo >> '${log}'`, async: true }] }] }
+      hooks: { PostToolUse: [{ hooks: [{ type: "command", command: `sleep 0.3; line=$(tr -d '\\n'); printf '%s\\n' "$line" >> '${log}'`, async: true }] }] }
     }))
     for (let n = 1; n <= 5; n++) {
       const result = run(settings, "PostToolUse", { tool_name: "Bash", n })
