@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Bundles the CLI program (packages/cli/src/main.ts and everything it imports: effect, the core,
-// the Node runtime package) into one file, packages/cli/dist/agent-hooks.mjs, which `bin.js` loads
-// after turning on Node's compile cache. One file to read and compile instead of a few hundred
-// modules to resolve: `agent-hooks run` starts in about half the time (docs/benchmarks/cli-startup.md).
+// the Node runtime package) into packages/cli/dist/agent-hooks.mjs, which `bin.js` loads after
+// turning on Node's compile cache, and chunks in dist/chunks/ that it imports on first use. A few
+// files to read and compile instead of a few hundred modules to resolve: `agent-hooks run` starts in about half the time (docs/benchmarks/cli-startup.md).
 //
 // esbuild, because it is a single small binary with a JS API that needs no config, builds this in
 // well under a second, and its output started as fast as any other we measured (see the page).
@@ -13,18 +13,24 @@
 
 import { build } from "esbuild"
 import { execFileSync } from "node:child_process"
-import { readFileSync, writeFileSync } from "node:fs"
-import { dirname, join, resolve } from "node:path"
+import { readFileSync, rmSync, writeFileSync } from "node:fs"
+import { basename, dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..")
 const CLI = join(ROOT, "packages", "cli")
 const { version } = JSON.parse(readFileSync(join(CLI, "package.json"), "utf8"))
 
-export const bundleCli = (outfile = join(CLI, "dist", "agent-hooks.mjs")) =>
-  build({
-    entryPoints: [join(CLI, "src", "main.ts")],
-    outfile,
+export const bundleCli = (outfile = join(CLI, "dist", "agent-hooks.mjs")) => {
+  // Code only some subcommands (or only some settings) need sits in chunks loaded on first use
+  // (`import()` in Cli.ts and the core): `run` reads and evaluates the entry and the chunks it imports.
+  rmSync(join(dirname(outfile), "chunks"), { recursive: true, force: true })
+  return build({
+    entryPoints: { [basename(outfile, ".mjs")]: join(CLI, "src", "main.ts") },
+    outdir: dirname(outfile),
+    outExtension: { ".js": ".mjs" },
+    splitting: true,
+    chunkNames: "chunks/[name]-[hash]",
     bundle: true,
     platform: "node",
     format: "esm",
@@ -39,6 +45,7 @@ export const bundleCli = (outfile = join(CLI, "dist", "agent-hooks.mjs")) =>
     legalComments: "linked",
     logLevel: "warning"
   })
+}
 
 // The settings JSON Schema, shipped beside the bundle (`@agent-hooks/cli/settings.schema.json`):
 // written by the bundle itself (`agent-hooks schema`), so the file and the command cannot differ.

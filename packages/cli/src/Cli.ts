@@ -20,18 +20,12 @@
 import { Argument, Command, Flag } from "effect/cli"
 import { Presets } from "@agent-hooks/core"
 import { Effect } from "effect"
-import * as internalAudit from "./internal/audit.ts"
 import { checkPreset } from "./internal/engine.ts"
-import * as internalInit from "./internal/init.ts"
-import * as internalList from "./internal/list.ts"
-import * as internalMigrate from "./internal/migrate.ts"
 import * as internalRun from "./internal/run.ts"
-import * as internalSchema from "./internal/schema.ts"
-import * as internalTest from "./internal/test.ts"
-import * as internalServe from "./internal/serve.ts"
-import * as internalTrust from "./internal/trust.ts"
-import * as internalValidate from "./internal/validate.ts"
 import { version } from "./internal/version.ts"
+
+// Every subcommand but `run` loads its code (`import()`) when it runs: hosts call `agent-hooks run`
+// once per hook event, and it should not pay for reading and evaluating `migrate`, `serve` or `audit`.
 
 const settings = Flag.String("settings").pipe(
   Flag.withMetavar("FILE"),
@@ -153,7 +147,7 @@ export const migrate = Command.make("migrate", {
     Flag.withDescription("Migrate even hooks whose outcome the canonical format cannot keep (each is named on stderr); without it such a migration is refused."),
     Flag.withDefault(false)
   )
-}, internalMigrate.migrate).pipe(
+}, (options) => Effect.flatMap(Effect.promise(() => import("./internal/migrate.ts")), (m) => m.migrate(options))).pipe(
   Command.withDescription(
     "Reads a preset's config (the given files, else its discovery) and prints the canonical agent-hooks settings JSON on stdout, timeouts in seconds. Notes go to stderr. A hook whose outcome would change is refused, naming the hook and why, unless --lossy. Never changes the files it reads."
   ),
@@ -179,7 +173,7 @@ export const validate = Command.make(
     json: Flag.Boolean("json").pipe(Flag.withDescription("Print the report as one JSON object: ok, files, hooks per event, warnings, errors."), Flag.withDefault(false)),
     quiet: Flag.Boolean("quiet").pipe(Flag.withDescription("No report: only the errors (stderr) and the exit status."), Flag.withDefault(false))
   },
-  (options) => Effect.flatMap(checkPreset(options.preset), (preset) => internalValidate.validate({ ...options, preset }))
+  (options) => Effect.flatMap(checkPreset(options.preset), (preset) => Effect.flatMap(Effect.promise(() => import("./internal/validate.ts")), (m) => m.validate({ ...options, preset })))
 ).pipe(
   Command.withDescription(
     "Loads the settings and prints which files were read, how many hooks each event registered, and every warning. Exit 1 when a file cannot be read or decoded."
@@ -206,7 +200,7 @@ export const list = Command.make("list", {
     Flag.withDefault(false)
   ),
   quiet: Flag.Boolean("quiet").pipe(Flag.withDescription("No settings warnings on stderr."), Flag.withDefault(false))
-}, (options) => Effect.flatMap(checkPreset(options.preset), (preset) => internalList.list({ ...options, preset }))).pipe(
+}, (options) => Effect.flatMap(checkPreset(options.preset), (preset) => Effect.flatMap(Effect.promise(() => import("./internal/list.ts")), (m) => m.list({ ...options, preset })))).pipe(
   Command.withDescription("Lists the hooks per event with matcher, type, command, source file and JSON path."),
   Command.withShortDescription("List the hooks per event, with where each one is defined")
 )
@@ -226,7 +220,7 @@ export const trust = Command.make("trust", {
     Flag.withDefault("agent-hooks")
   ),
   agent: Flag.String("agent").pipe(Flag.withMetavar("NAME"), Flag.withDescription("The agent (wingman)."), Flag.optional)
-}, internalTrust.trust).pipe(
+}, (options) => Effect.flatMap(Effect.promise(() => import("./internal/trust.ts")), (m) => m.trust(options))).pipe(
   Command.withDescription(
     "Approves the project's current project and local settings files (their exact content): where approval is required, their hooks run only while the files stay as approved. Writes only the approvals file in the agent-hooks home folder."
   ),
@@ -258,7 +252,7 @@ export const serve = Command.make("serve", {
   ),
   quiet,
   json
-}, (options) => internalServe.serve({ ...options, version })).pipe(
+}, (options) => Effect.flatMap(Effect.promise(() => import("./internal/serve.ts")), (m) => m.serve({ ...options, version }))).pipe(
   Command.withDescription(
     "Loads the settings once and answers dispatch requests as JSON lines: {\"id\", \"event\", \"payload\"} in, {\"id\", \"outcome\"} or {\"id\", \"error\"} out, each as soon as it completes. First line out: {\"type\": \"hello\", \"protocol\": 1, \"version\"}. Stdin EOF or SIGTERM: running requests and async hooks finish, then exit 0. See docs/serve.md."
   ),
@@ -282,7 +276,7 @@ export const audit = Command.make("audit").pipe(
       projectDir,
       managedDir,
       json: Flag.Boolean("json").pipe(Flag.withDescription("Print the report as one JSON object."), Flag.withDefault(false))
-    }, internalAudit.verify).pipe(
+    }, (options) => Effect.flatMap(Effect.promise(() => import("./internal/audit.ts")), (m) => m.verify(options))).pipe(
       Command.withDescription(
         "Checks every writer's hash chain and, with AGENT_HOOKS_AUDIT_KEY set, every signed checkpoint. Exit 1 when a record was edited, inserted, deleted or reordered, or a checkpoint is missing or wrong, naming the first such line. A last line cut short by a crash is reported as truncation, not as a change."
       ),
@@ -294,7 +288,7 @@ export const audit = Command.make("audit").pipe(
       projectDir,
       managedDir,
       json: Flag.Boolean("json").pipe(Flag.withDescription("Print one JSON object per record, with its line number."), Flag.withDefault(false))
-    }, internalAudit.show).pipe(
+    }, (options) => Effect.flatMap(Effect.promise(() => import("./internal/audit.ts")), (m) => m.show(options))).pipe(
       Command.withDescription("Prints the records of an audit log, one per line (hook runs, outcomes, checkpoints). It does not check them: use audit verify."),
       Command.withShortDescription("Print an audit log readably")
     )
@@ -308,7 +302,7 @@ export const audit = Command.make("audit").pipe(
  * @since 0.2.0
  * @category commands
  */
-export const schema = Command.make("schema", {}, internalSchema.schema).pipe(
+export const schema = Command.make("schema", {}, () => Effect.flatMap(Effect.promise(() => import("./internal/schema.ts")), (m) => m.schema())).pipe(
   Command.withDescription(
     "Prints the JSON Schema (draft 2020-12) of a settings file on stdout: the top-level keys, matcher groups and every handler type, generated from the definitions the loader decodes with. Save it and point \"$schema\" at it for completion and checks in an editor."
   ),
@@ -328,7 +322,7 @@ export const init = Command.make("init", {
     Flag.withDescription("The dialect to write: agent-hooks (.agent-hooks/settings.json, default) or claude (.claude/settings.json)."),
     Flag.withDefault("agent-hooks")
   )
-}, internalInit.init).pipe(
+}, (options) => Effect.flatMap(Effect.promise(() => import("./internal/init.ts")), (m) => m.init(options))).pipe(
   Command.withDescription(
     "Writes .agent-hooks/settings.json (with --preset claude: .claude/settings.json) with \"$schema\", its schema file, and working hooks with their scripts (run bit set): block dangerous Bash commands, format edited files, run the tests on Stop, an audit log. Writes nothing when any of these files exists (exit 1). Prints what it wrote."
   ),
@@ -354,7 +348,7 @@ export const test = Command.make("test", {
   preset: presetFlag,
   agent: agentFlag,
   json: Flag.Boolean("json").pipe(Flag.withDescription("Print one JSON object: passed, failed and every case with its Outcome."), Flag.withDefault(false))
-}, (options) => Effect.flatMap(checkPreset(options.preset), (preset) => internalTest.test({ ...options, preset }))).pipe(
+}, (options) => Effect.flatMap(checkPreset(options.preset), (preset) => Effect.flatMap(Effect.promise(() => import("./internal/test.ts")), (m) => m.test({ ...options, preset })))).pipe(
   Command.withDescription(
     "Runs each case of the fixture files against the real hooks of the settings and prints one line per case and a summary (N passed, N failed). Exit 1 when a case fails. For CI."
   ),

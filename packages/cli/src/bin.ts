@@ -3,8 +3,8 @@
  * The `agent-hooks` executable. It turns on Node's compile cache (Node 22.1 and later; a no-op
  * elsewhere) before loading the program, so every later start skips compiling the same modules
  * again: a host that runs `agent-hooks run` per event pays less for each one. The program is the
- * one-file bundle `agent-hooks.mjs` beside this file when the build made it (the published
- * package), else the modules (`main.ts`).
+ * bundle `agent-hooks.mjs` beside this file when the build made it (the published package; the
+ * code only some subcommands need is in `chunks/`, loaded on first use), else the modules (`main.ts`).
  *
  * @since 0.1.0
  */
