@@ -270,7 +270,8 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     const unmatched = engine.unmatched(event, payload)
     if (unmatched === undefined) Transcript.flushAll()
     const outcome = unmatched ?? await engine.dispatch(event, payload)
-    for (const warning of outcome.warnings ?? []) warn(warning)
+    // One line per failed hook: what the engine built here already said is not said again.
+    for (const warning of outcome.warnings ?? []) if (!engine.alreadyWarned(warning)) warn(warning)
     options.onOutcome?.(event, payload, outcome)
     return outcome
   }
