@@ -94,6 +94,8 @@ export const fromOption = (
   if (!Layer.isLayer(engine) && typeof (engine as HookDispatcher | undefined)?.dispatch === "function") {
     const dispatcher = engine as HookDispatcher
     const hooked = (): ReadonlySet<string> | undefined => {
+      // A reload can add any event: everything is registered.
+      if (dispatcher.watching === true) return undefined
       if (dispatcher.hookedEvents !== undefined && callbacks === undefined) return dispatcher.hookedEvents
       const hooks = dispatcher.settings?.hooks
       if (hooks === undefined || callbacks === undefined) return undefined

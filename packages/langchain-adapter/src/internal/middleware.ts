@@ -107,6 +107,12 @@ const resuming = (): boolean => {
   }
 }
 
+/** `f()`, computed the first time it is asked for. */
+const once = <A>(f: () => A): (() => A) => {
+  let value: { readonly a: A } | undefined
+  return () => (value ??= { a: f() }).a
+}
+
 /** A map that forgets its oldest entries beyond `cap`. */
 const remember = <V>(map: Map<string, V>, key: string, value: V, cap = 1000) => {
   map.delete(key)
@@ -335,10 +341,26 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
    * (SessionStart on "startup" or "resume", UserPromptSubmit, SubagentStart, Stop, SubagentStop,
    * SessionEnd on "other"). Else the run's session comes from the thread, or from its first message.
    */
-  const stateful = hooked === undefined ||
-    ["UserPromptSubmit", "SubagentStart", "Stop", "SubagentStop"].some((event) => hooked.has(event)) ||
+  const needsAgentNodes = (events: ReadonlySet<string> | undefined) =>
+    events === undefined ||
+    ["UserPromptSubmit", "SubagentStart", "Stop", "SubagentStop"].some((event) => events.has(event)) ||
     mayMatch("SessionStart", { source: "startup" }) || mayMatch("SessionStart", { source: "resume" }) ||
     mayMatch("SessionEnd", { reason: "other" })
+  const stateful = needsAgentNodes(hooked)
+  let reloadHeard = false
+  /**
+   * An engine that reloaded its settings (and did not say it would, `watching`) may now have hooks
+   * that need the agent nodes this middleware was built without: they cannot run in agents built
+   * before, and that is said once.
+   */
+  const checkReload = () => {
+    if (stateful || reloadHeard) return
+    const now = engine.hooked()
+    if (now === hooked || !needsAgentNodes(now)) return
+    reloadHeard = true
+    warn("the engine's settings changed and now have hooks for the start or end of a run (SessionStart, UserPromptSubmit, SubagentStart, Stop, SubagentStop or SessionEnd); " +
+      "they do not run in agents built before the change: build the agent again, or give the middleware an engine that says it reloads (watching: true)")
+  }
 
   /** Sessions that had their SessionStart and no SessionEnd yet. */
   const openSessions = new Map<string, { readonly transcriptPath: string; readonly perRun: boolean }>()
@@ -366,17 +388,34 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
   const submittedPrompts = new Map<string, DispatchOutcome>()
 
   /** `seen`: adds the messages so far to the transcript; called only when some hook runs. */
-  const dispatch = async (event: string, payload: Record<string, unknown>, seen?: () => void): Promise<DispatchOutcome> => {
+  /**
+   * `payload`: built only when it is needed. `probe`: for an event whose matcher tests one field
+   * (a tool event: `tool_name`), that field alone, which tells at once whether any hook can match.
+   */
+  const dispatch = async (
+    event: string,
+    lazyPayload: Record<string, unknown> | (() => Record<string, unknown>),
+    seen?: () => void,
+    probe?: Record<string, unknown>
+  ): Promise<DispatchOutcome> => {
     // No hook can run: nothing to dispatch, and the same outcome as a dispatch that ran none.
     if (!engine.hasHooks(event)) return nothingHappened(event)
-    // No matcher fits (the engine can tell at once): no hook reads the transcript, nothing to call
-    // or write. Else a hook may read transcript_path: it names every message so far.
-    const unmatched = engine.unmatched(event, payload)
+    // No matcher fits (the engine can tell at once): nothing to build, call or write.
+    const quick = probe === undefined || options.onOutcome !== undefined ? undefined : engine.unmatched(event, probe)
+    if (quick !== undefined) {
+      for (const warning of quick.warnings ?? []) if (!engine.alreadyWarned(warning)) warn(warning)
+      return quick
+    }
+    const payload = typeof lazyPayload === "function" ? lazyPayload() : lazyPayload
+    // Else a hook may read transcript_path: it names every message so far.
+    const unmatched = probe !== undefined && options.onOutcome === undefined ? undefined : engine.unmatched(event, payload)
     if (unmatched === undefined) {
       seen?.()
       Transcript.flushAll()
     }
     const outcome = unmatched ?? await engine.dispatch(event, payload)
+    // Without agent nodes no run end closes the transcript files: closed once the hooks have run.
+    if (unmatched === undefined && !stateful) Transcript.closeAll()
     // One line per failed hook: what the engine built here already said is not said again.
     for (const warning of outcome.warnings ?? []) if (!engine.alreadyWarned(warning)) warn(warning)
     options.onOutcome?.(event, payload, outcome)
@@ -583,14 +622,15 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     request: { state: Record<string, unknown>; runtime: unknown; messages: Array<BaseMessage> },
     handler: (request: never) => Promise<AIMessage> | AIMessage
   ): Promise<AIMessage | Command> => {
-    const info = infoOf(request.state, request.runtime)
+    const info = once(() => infoOf(request.state, request.runtime))
     const messages = request.state["messages"] as Array<BaseMessage> | undefined
-    const seen = () => transcriptOf(info).sync(messages)
+    const seen = () => transcriptOf(info()).sync(messages)
+    checkReload()
     // With agent nodes the transcript is complete at the end of a run (also one that throws); else
     // it is written only for a hook that runs.
     if (stateful) seen()
     // Answering in place of the model (no tool calls) ends the loop without a graph node of our own.
-    const halt = info.halt ?? (stateful || halts.size === 0 ? null : halts.get(promptId(messages) ?? "") ?? null)
+    const halt = stateful ? info().halt : halts.size === 0 ? null : halts.get(promptId(messages) ?? "") ?? null
     if (halt !== null) return hookAIMessage(halt, "continue")
     const stop = (event: string, outcome: DispatchOutcome) => {
       const reason = outcome.stopReason ?? outcome.reason ?? `Stopped by a ${event} hook`
@@ -600,7 +640,7 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     let effective = request
     if (beforeModelEvent !== undefined && engine.mayHaveHooks(beforeModelEvent)) {
       const turn = (messages ?? []).filter((message) => messageType(message) === "ai").length + 1
-      const outcome = await dispatch(beforeModelEvent, { ...common(info), turn, message_count: messages?.length ?? 0 }, seen)
+      const outcome = await dispatch(beforeModelEvent, { ...common(info()), turn, message_count: messages?.length ?? 0 }, seen)
       if (!outcome.continue || outcome.blocked) return stop(beforeModelEvent, outcome)
       if (outcome.additionalContext.length > 0) {
         effective = { ...request, messages: [...request.messages, contextMessage(beforeModelEvent, outcome.additionalContext)] }
@@ -610,7 +650,7 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     if (afterModelEvent !== undefined && engine.mayHaveHooks(afterModelEvent)) {
       const calls = (response as { tool_calls?: Array<{ id?: string; name: string; args: Record<string, unknown> }> }).tool_calls ?? []
       const outcome = await dispatch(afterModelEvent, {
-        ...common(info),
+        ...common(info()),
         last_assistant_message: messageText(response),
         tool_calls: calls.map((call) => ({ tool_name: toolName(call.name), tool_input: tools(call.name).toInput(call.args), tool_use_id: call.id }))
       }, seen)
@@ -623,7 +663,7 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     // human together); the tool calls apply the decisions.
     // The transcript names a message by its id: one the state will assign later would be written twice.
     if (typeof response.id !== "string" || response.id === "") response.id = randomUUID()
-    const seenWithResponse = () => transcriptOf(info).sync([...(messages ?? []), response])
+    const seenWithResponse = () => transcriptOf(info()).sync([...(messages ?? []), response])
     const records = await Promise.all(calls.map((call) => decide(info, call, seenWithResponse)))
     if (records.every((record) => record.quiet === true)) {
       // No hook ran for any call of the turn: nothing is written; the tool calls know it from here
@@ -641,15 +681,20 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     response.additional_kwargs = kwargs
     ;(response as unknown as { lc_kwargs: Record<string, unknown> }).lc_kwargs["additional_kwargs"] = kwargs
     // Notification where the adapter is about to ask a human (once: the model is not called again).
-    await notify(info, asked.map((call) => toolName(call.name)))
+    await notify(info(), asked.map((call) => toolName(call.name)))
     return response
   }
 
   /** The PreToolUse hooks' decision about one tool call. */
-  const decide = async (info: RunInfo, call: ToolCallLike, seen?: () => void): Promise<CallRecord> => {
+  const decide = async (info: () => RunInfo, call: ToolCallLike, seen?: () => void): Promise<CallRecord> => {
     const tool = tools(call.name)
     const toolInput = tool.toInput(isRecord(call.args) ? call.args : {})
-    const pre = await dispatch("PreToolUse", { ...common(info), tool_name: tool.name, tool_input: toolInput, tool_use_id: call.id }, seen)
+    const pre = await dispatch(
+      "PreToolUse",
+      () => ({ ...common(info()), tool_name: tool.name, tool_input: toolInput, tool_use_id: call.id }),
+      seen,
+      { tool_name: tool.name }
+    )
     return {
       input: JSON.stringify(toolInput),
       blocked: pre.blocked,
@@ -721,9 +766,9 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     request: { toolCall: { id?: string; name: string; args: Record<string, unknown> }; state: Record<string, unknown>; runtime: unknown },
     handler: (request: never) => Promise<ToolMessage | Command> | ToolMessage | Command
   ): Promise<ToolMessage | Command> => {
-    const info = infoOf(request.state, request.runtime)
+    const info = once(() => infoOf(request.state, request.runtime))
     const messages = request.state["messages"] as Array<BaseMessage> | undefined
-    const seen = () => transcriptOf(info).sync(messages)
+    const seen = () => transcriptOf(info()).sync(messages)
     if (stateful) seen()
     let call = request.toolCall
     let tool = tools(call.name)
@@ -811,7 +856,7 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
         if (pre.blocked) return refuse(pre.reason ?? `The PreToolUse hook denied this ${tool.name} call.`)
       }
     }
-    const base = { ...common(info), tool_name: tool.name }
+    const base = () => ({ ...common(info()), tool_name: tool.name })
 
     const input = pre.updatedInput ?? toolInput
     const args = pre.updatedInput === null ? call.args : tool.fromInput(pre.updatedInput)
@@ -819,14 +864,14 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     const subagentType = typeof input["subagent_type"] === "string" ? input["subagent_type"] : null
     /** PostToolUseFailure: the tool threw, or returned an error result. */
     const failed = async (error: string, durationMs: number) => {
-      const failure = await dispatch("PostToolUseFailure", {
-        ...base,
+      const failure = await dispatch("PostToolUseFailure", () => ({
+        ...base(),
         tool_input: input,
         tool_use_id: call.id,
         error,
         is_interrupt: false,
         duration_ms: durationMs
-      }, seen)
+      }), seen, { tool_name: tool.name })
       stopIfAsked("PostToolUseFailure", failure)
       noteContext("PostToolUseFailure", failure.additionalContext)
       if (failure.blocked && failure.reason !== null) notes.push(reminder(`PostToolUseFailure:${tool.name} hook feedback`, failure.reason))
@@ -834,7 +879,8 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     const started = performance.now()
     let result: ToolMessage | Command
     try {
-      result = await parentRun.run({ info, subagentType }, () => handler(effective as never))
+      // The run info is made only if a subagent asks for it.
+      result = await parentRun.run({ get info() { return info() }, subagentType }, () => handler(effective as never))
     } catch (error) {
       if (isGraphBubbleUp(error)) throw error
       const message = error instanceof Error ? error.message : String(error)
@@ -848,13 +894,13 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     if (original !== undefined && original.status === "error") {
       await failed(text, durationMs)
     } else {
-      const post = await dispatch("PostToolUse", {
-        ...base,
+      const post = await dispatch("PostToolUse", () => ({
+        ...base(),
         tool_input: input,
         tool_response: tool.toResponse({ text, artifact: original?.artifact, toolInput: input }),
         tool_use_id: call.id,
         duration_ms: durationMs
-      }, seen)
+      }), seen, { tool_name: tool.name })
       stopIfAsked("PostToolUse", post)
       const updated = post.hookSpecificOutput?.["updatedToolOutput"]
       if (updated !== undefined && updated !== null) replacementContent = typeof updated === "string" ? updated : JSON.stringify(updated)
