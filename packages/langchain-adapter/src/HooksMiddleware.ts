@@ -6,7 +6,7 @@
  * | --- | --- |
  * | SessionStart | `beforeAgent`, the first time a session is seen (its context before the first prompt) |
  * | UserPromptSubmit | `beforeAgent`, for the prompt of the run (or `submitPrompt`, before the run) |
- * | PreToolUse | `wrapModelCall`, for every tool call of the model's message; applied in `wrapToolCall`; an `ask` interrupts in `afterModel` |
+ * | PreToolUse | `wrapModelCall`, for every tool call of the model's message; applied in `wrapToolCall`; the asks of a turn are one interrupt, raised by its first asked call |
  * | Notification | `wrapModelCall`, when the adapter is about to ask a human |
  * | PostToolUse / PostToolUseFailure | `wrapToolCall`, after the tool (or its error) |
  * | Stop / SubagentStop | `afterAgent` |

@@ -389,6 +389,19 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
 
   /** `seen`: adds the messages so far to the transcript; called only when some hook runs. */
   /**
+   * The outcome at once, without building a payload, when no hook of `event` can run: none at all,
+   * or (without `onOutcome`, which wants the payload) no matcher fits `probe`, the field the
+   * event's matcher tests (a tool event: `tool_name`). Else `undefined`.
+   */
+  const quick = (event: string, probe: Record<string, unknown>): DispatchOutcome | undefined => {
+    if (!engine.hasHooks(event)) return nothingHappened(event)
+    if (options.onOutcome !== undefined) return undefined
+    const outcome = engine.unmatched(event, probe)
+    if (outcome !== undefined) for (const warning of outcome.warnings ?? []) if (!engine.alreadyWarned(warning)) warn(warning)
+    return outcome
+  }
+
+  /**
    * `payload`: built only when it is needed. `probe`: for an event whose matcher tests one field
    * (a tool event: `tool_name`), that field alone, which tells at once whether any hook can match.
    */
@@ -398,14 +411,8 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     seen?: () => void,
     probe?: Record<string, unknown>
   ): Promise<DispatchOutcome> => {
-    // No hook can run: nothing to dispatch, and the same outcome as a dispatch that ran none.
-    if (!engine.hasHooks(event)) return nothingHappened(event)
-    // No matcher fits (the engine can tell at once): nothing to build, call or write.
-    const quick = probe === undefined || options.onOutcome !== undefined ? undefined : engine.unmatched(event, probe)
-    if (quick !== undefined) {
-      for (const warning of quick.warnings ?? []) if (!engine.alreadyWarned(warning)) warn(warning)
-      return quick
-    }
+    const fast = probe === undefined ? (engine.hasHooks(event) ? undefined : nothingHappened(event)) : quick(event, probe)
+    if (fast !== undefined) return fast
     const payload = typeof lazyPayload === "function" ? lazyPayload() : lazyPayload
     // Else a hook may read transcript_path: it names every message so far.
     const unmatched = probe !== undefined && options.onOutcome === undefined ? undefined : engine.unmatched(event, payload)
@@ -662,9 +669,15 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     // PreToolUse runs as soon as the model asks for its tools (all the asks of one turn go to a
     // human together); the tool calls apply the decisions.
     // The transcript names a message by its id: one the state will assign later would be written twice.
-    if (typeof response.id !== "string" || response.id === "") response.id = randomUUID()
-    const seenWithResponse = () => transcriptOf(info()).sync([...(messages ?? []), response])
-    const records = await Promise.all(calls.map((call) => decide(info, call, seenWithResponse)))
+    const seenWithResponse = () => {
+      if (typeof response.id !== "string" || response.id === "") response.id = randomUUID()
+      transcriptOf(info()).sync([...(messages ?? []), response])
+    }
+    const decided_ = calls.map((call) => decide(info, call, seenWithResponse))
+    // Decided at once when no hook can match: no promise to wait for.
+    const records = decided_.every((record) => !(record instanceof Promise))
+      ? decided_ as Array<CallRecord>
+      : await Promise.all(decided_)
     if (records.every((record) => record.quiet === true)) {
       // No hook ran for any call of the turn: nothing is written; the tool calls know it from here
       // (a call that never reaches the tools, the run ended first, is forgotten in time).
@@ -686,15 +699,22 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
   }
 
   /** The PreToolUse hooks' decision about one tool call. */
-  const decide = async (info: () => RunInfo, call: ToolCallLike, seen?: () => void): Promise<CallRecord> => {
+  /** At once (no promise) when no PreToolUse hook can match the call's tool. */
+  const decide = (info: () => RunInfo, call: ToolCallLike, seen?: () => void): CallRecord | Promise<CallRecord> => {
     const tool = tools(call.name)
     const toolInput = tool.toInput(isRecord(call.args) ? call.args : {})
-    const pre = await dispatch(
+    const probe = { tool_name: tool.name }
+    const fast = quick("PreToolUse", probe)
+    if (fast !== undefined) return recordOf(toolInput, fast)
+    return dispatch(
       "PreToolUse",
       () => ({ ...common(info()), tool_name: tool.name, tool_input: toolInput, tool_use_id: call.id }),
       seen,
-      { tool_name: tool.name }
-    )
+      probe
+    ).then((pre) => recordOf(toolInput, pre))
+  }
+
+  const recordOf = (toolInput: Record<string, unknown>, pre: DispatchOutcome): CallRecord => {
     return {
       input: JSON.stringify(toolInput),
       blocked: pre.blocked,
@@ -887,6 +907,11 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
       await failed(message, Math.round(performance.now() - started))
       return refuse(`Error: ${message}\n Please fix your mistakes.`)
     }
+    // No PostToolUse or PostToolUseFailure hook can match this tool, and nothing to add: the result as it is.
+    const probe = { tool_name: tool.name }
+    if (notes.length === 0 && halt === null && quick("PostToolUse", probe) !== undefined && quick("PostToolUseFailure", probe) !== undefined) {
+      return withRevision(result, revision)
+    }
     const durationMs = Math.round(performance.now() - started)
     const original = toolMessageOf(result, call.id)
     const text = original === undefined ? "" : contentText(original.content)
@@ -932,8 +957,9 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
           afterAgent: { canJumpTo: ["model"], hook: guarded(afterAgent, (state) => state) as never }
         }
         : {}),
-      wrapModelCall: guarded(wrapModelCall, (request) => request.state) as never,
-      wrapToolCall: guarded(wrapToolCall, (request) => request.state) as never
+      // Without agent nodes a throw has nothing to end (no per-run SessionEnd can match).
+      wrapModelCall: (stateful ? guarded(wrapModelCall, (request) => request.state) : wrapModelCall) as never,
+      wrapToolCall: (stateful ? guarded(wrapToolCall, (request) => request.state) : wrapToolCall) as never
     })
     : createMiddleware({ name: options.name ?? "AgentHooksMiddleware" })
   const submitPrompt = async (prompt: string, config?: { readonly configurable?: Record<string, unknown> | undefined }): Promise<PromptSubmission> => {
