@@ -21,7 +21,7 @@
  * `docs/benchmarks/langchain-overhead.md`; exits 1 when a goal is missed.
  */
 import { spawn } from "node:child_process"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { cpus, tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -41,7 +41,7 @@ const { values } = parseArgs({
   }
 })
 const iterations = Number(values.iterations)
-const latencies = [0, 200]
+const latencies = (process.env["BENCH_LATENCIES"] ?? "0,200").split(",").map(Number)
 const ratioGoal = 1.05
 const spawnSlackMs = 0.5
 const toolCalls = 2
@@ -93,6 +93,11 @@ interface Variant {
 const variants: ReadonlyArray<Variant> = [
   { name: "no middleware", middleware: () => [] },
   { name: "toolCallLimitMiddleware", middleware: () => [toolCallLimitMiddleware({ runLimit: 100 })] },
+  // LangChain's floor for any middleware that sees model and tool calls: both wraps, doing nothing.
+  {
+    name: "pass-through wrapModelCall + wrapToolCall",
+    middleware: () => [createMiddleware({ name: "PassThrough", wrapModelCall: (request, handler) => handler(request), wrapToolCall: (request, handler) => handler(request) })]
+  },
   { name: "hooksMiddleware, empty settings", middleware: () => [hooksMiddleware({ engine: engines.empty, transcriptDir })] },
   { name: "hooksMiddleware, hooks matching nothing", middleware: () => [hooksMiddleware({ engine: engines.unmatched, transcriptDir })] },
   { name: "hooksMiddleware, one matching `true` hook", middleware: () => [hooksMiddleware({ engine: engines.matching, transcriptDir })] }
@@ -123,6 +128,21 @@ const rawSpawn = () =>
     child.on("exit", () => done(performance.now() - started))
   })
 
+/** The engine alone, for the matching hook's PreToolUse payload: what the adapter adds is the rest. */
+const engineDispatch = async (): Promise<number> => {
+  const started = performance.now()
+  await engines.matching.dispatch("PreToolUse", {
+    session_id: "bench",
+    transcript_path: join(work, "bench.jsonl"),
+    cwd: work,
+    permission_mode: "default",
+    tool_name: "Bash",
+    tool_input: { command: "ls" },
+    tool_use_id: "call-1"
+  })
+  return performance.now() - started
+}
+
 const median = (xs: ReadonlyArray<number>) => {
   const sorted = [...xs].sort((a, b) => a - b)
   const mid = Math.floor(sorted.length / 2)
@@ -132,7 +152,17 @@ const median = (xs: ReadonlyArray<number>) => {
 interface Row { readonly ms: number; readonly iters: number; readonly medians: ReadonlyArray<number> }
 const rows: Array<Row> = []
 let spawnMedian = 0
+let dispatchMedian = 0
+const loads: Array<string> = []
+const load = () => {
+  try {
+    return readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")
+  } catch {
+    return "n/a"
+  }
+}
 try {
+  loads.push(load())
   for (const ms of latencies) {
     const iters = ms === 0 ? iterations : Math.max(10, Math.ceil(iterations / 20))
     const warmup = Math.min(20, iters)
@@ -145,10 +175,20 @@ try {
     }
     rows.push({ ms, iters, medians: times.map(median) })
   }
+  // Raw spawn and the engine's dispatch, interleaved.
   const spawns: Array<number> = []
-  for (let i = 0; i < 20; i++) await rawSpawn()
-  for (let i = 0; i < iterations; i++) spawns.push(await rawSpawn())
+  const dispatches: Array<number> = []
+  for (let i = 0; i < 20; i++) {
+    await rawSpawn()
+    await engineDispatch()
+  }
+  for (let i = 0; i < iterations; i++) {
+    spawns.push(await rawSpawn())
+    dispatches.push(await engineDispatch())
+  }
   spawnMedian = median(spawns)
+  dispatchMedian = median(dispatches)
+  loads.push(load())
 } finally {
   await Promise.all(Object.values(engines).map((engine) => engine.close()))
   rmSync(work, { recursive: true, force: true })
@@ -174,9 +214,13 @@ const table = [
     } |`
   )
 ].join("\n")
+const floorRatio = ratioOf("pass-through wrapModelCall + wrapToolCall")
+const adapterPerCall = perCall - dispatchMedian
 const report = `# LangChain adapter overhead
 
-Measured by \`bench/langchain-overhead.ts\` on ${new Date().toISOString().slice(0, 10)}: Node ${process.version}, ${cpus()[0]?.model ?? "unknown CPU"} (${cpus().length} cores, shared with other work: expect noise of a few per cent).
+Measured by \`node bench/langchain-overhead.ts --iterations ${iterations}\` (after \`npm run build\`) on ${new Date().toISOString().slice(0, 10)}:
+Node ${process.version}, ${cpus()[0]?.model ?? "unknown CPU"} (${cpus().length} cores, shared with other work: expect noise of a
+few per cent). Load average (1, 5, 15 min) at the start: ${loads[0] ?? "n/a"}; at the end: ${loads[1] ?? "n/a"}.
 
 One agent run = 3 model calls (\`fakeModel()\`, answering at once; the 200 ms row adds a simulated-latency middleware in every
 variant) and 2 \`bash\` tool calls. Each cell: the median run, and its ratio to the run without middleware. Variants are
@@ -185,20 +229,27 @@ interleaved (forward, then reverse order) after a warm-up, in one process.
 ${table}
 
 - Hooks configured, none matching (PreToolUse / PostToolUse on \`Write|Edit\`, SessionStart on \`compact\`, SessionEnd on
-  \`logout\`), at 0 ms: **${unmatchedRatio.toFixed(3)}×** (goal ≤ ${ratioGoal}×): **${verdict(ratioPass)}**.
+  \`logout\`), at 0 ms: **${unmatchedRatio.toFixed(3)}×** (goal ≤ ${ratioGoal}×): **${verdict(ratioPass)}**. LangChain's own
+  floor for a middleware with \`wrapModelCall\` and \`wrapToolCall\` that do nothing: ${floorRatio.toFixed(3)}× in the same run.
 - Empty settings: **${emptyRatio.toFixed(3)}×** (the middleware installs nothing when the engine has no hook for any event of the agent loop).
 - One matching \`true\` PreToolUse hook: **+${perCallOverBare.toFixed(2)} ms per tool call** over the bare agent
   (+${perCall.toFixed(2)} ms over the same hooks matching nothing); the raw spawn of \`true\` (\`node:child_process\`) takes
   ${spawnMedian.toFixed(2)} ms: goal ≤ spawn + ${spawnSlackMs} ms = ${(spawnMedian + spawnSlackMs).toFixed(2)} ms: **${verdict(spawnPass)}**.
+  The engine's \`dispatch\` of that hook alone (interleaved with the raw spawns) takes ${dispatchMedian.toFixed(2)} ms, so the
+  adapter's own path per call (payload, transcript, outcome) is about ${adapterPerCall.toFixed(2)} ms.
 
-Where the time goes (side measurements of stripped-down middlewares at 0 ms, same machine): a \`wrapToolCall\` or
-\`wrapModelCall\` that only calls its handler adds 2 to 5 %; a middleware state key (any, even without a reducer) about
-0.5 ms per run (25 to 30 %); a \`beforeAgent\` or \`afterAgent\` node about 13 %; an \`afterModel\` node (three per run) about 35 %.
-The adapter needs its state key (the session, the Stop guard, the PreToolUse decisions) and, when PreToolUse has hooks, the
-\`afterModel\` node that asks a human about all the asks of one model turn in one interrupt; \`toolCallLimitMiddleware\`
-(one state key, \`afterModel\`) costs the same order. So with PreToolUse hooks configured, matching or not, the run at 0 ms
-costs what LangChain charges for those: the ${ratioGoal}× goal is reached only when the engine has no hook for the loop's events.
-With a model of 200 ms per call the difference is within a few per cent.
+What the middleware registers is read from the engine's plan when the engine is built (\`await createHookEngine(...)\`):
+\`wrapModelCall\` and \`wrapToolCall\` when a hook of the agent loop exists, and the \`beforeAgent\` / \`afterAgent\` nodes with the
+private state key only when a hook of the run's start or end can match (SessionStart on \`startup\` or \`resume\`,
+UserPromptSubmit, SubagentStart, Stop, SubagentStop, SessionEnd on \`other\`). There is no \`afterModel\` node: the asks of one
+model turn are one interrupt raised from the tool calls. An engine passed as a layer or as engine options (built later), or
+a host's dispatcher that does not say which events have hooks, gets everything (the nodes and the key): about the cost of
+\`toolCallLimitMiddleware\` above. So does a hot-reloading engine (\`watch\`), since a reload can add any event.
+
+Where the rest goes (side measurements of stripped-down middlewares at 0 ms on this machine, same method): a middleware
+state key about 8 %, a \`beforeAgent\` node about 13 %, an \`afterModel\` node (three per run) about 33 %; the adapter's own
+code in the two wraps (matching, payloads on demand) about 3 % of a 0 ms run. With a model of 200 ms per call the
+difference is within a few per cent.
 `
 writeFileSync(values.out, report)
 console.log(report)

@@ -6,7 +6,7 @@
  * | --- | --- |
  * | SessionStart | `beforeAgent`, the first time a session is seen (its context before the first prompt) |
  * | UserPromptSubmit | `beforeAgent`, for the prompt of the run (or `submitPrompt`, before the run) |
- * | PreToolUse | `wrapModelCall`, for every tool call of the model's message; applied in `wrapToolCall`; an `ask` interrupts in `afterModel` |
+ * | PreToolUse | `wrapModelCall`, for every tool call of the model's message; applied in `wrapToolCall`; the asks of a turn are one interrupt, raised by its first asked call |
  * | Notification | `wrapModelCall`, when the adapter is about to ask a human |
  * | PostToolUse / PostToolUseFailure | `wrapToolCall`, after the tool (or its error) |
  * | Stop / SubagentStop | `afterAgent` |
@@ -90,6 +90,15 @@ export interface HookDispatcher {
    * transcript write and the engine call for such events.
    */
   readonly unmatched?: ((event: string, payload: Record<string, unknown>) => DispatchOutcome | undefined) | undefined
+  /**
+   * `true` when the engine may reload its settings (hot reload): the middleware then registers
+   * everything a reload could need (the agent nodes and the state key), as for an engine that does
+   * not say which events have hooks. Without it, a reload that adds hooks for the start or end of a
+   * run is reported once through `onWarning` (they cannot run in an agent built before).
+   *
+   * @since 0.2.0
+   */
+  readonly watching?: boolean | undefined
 }
 
 /**

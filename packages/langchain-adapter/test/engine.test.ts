@@ -49,6 +49,33 @@ describe("failures are heard", () => {
     expect(warnings).toEqual(["a Stop hook crashed"])
     expect(console_).not.toHaveBeenCalled()
   })
+
+  it("a failed hook is one line, also when the middleware builds the engine (which reports failures itself)", async () => {
+    const { dir, file } = settingsFile({
+      PreToolUse: [{ matcher: "Bash", hooks: [command("echo 'guard crashed' >&2; exit 1")] }],
+      Stop: [{ hooks: [command("echo 'first'  >&2; echo 'second' >&2; exit 3")] }]
+    })
+    const warnings: Array<string> = []
+    const hooks = hooksMiddleware({ settings: [file], cwd: dir, transcriptDir: join(dir, "t"), onWarning: (w) => warnings.push(w) })
+    const { bash, ran } = bashTool()
+    const model = fakeModel()
+      .respondWithTools([{ name: "bash", args: { command: "ls" } }])
+      .respondWithTools([{ name: "bash", args: { command: "pwd" } }])
+      .respond(new AIMessage("ok"))
+    const agent = createAgent({ model, tools: [bash], middleware: [hooks] })
+
+    await agent.invoke(user("list"))
+    await hooks.close()
+
+    expect(ran).toEqual(["ls", "pwd"])
+    // Two tool calls, each with a failed PreToolUse hook; one failed Stop hook.
+    const guard = warnings.filter((line) => line.includes("guard crashed"))
+    expect(guard).toHaveLength(2)
+    expect(guard[0]).toMatch(/^hook "echo 'guard crashed' >&2; exit 1" \(.*\): .*guard crashed/)
+    const stop = warnings.filter((line) => line.includes("first") || line.includes("second"))
+    expect(stop).toHaveLength(1)
+    expect(stop[0]).toContain("second")
+  })
 })
 
 describe("engine options", () => {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages"
@@ -48,6 +48,24 @@ describe("with real hook processes", () => {
     expect(denied.status).toBe("error")
     expect(denied.content).toContain("rm -rf is not allowed here")
     expect(lastText(result.messages)).toBe("listed instead")
+  })
+
+  it("runs without agent nodes and without thread leave no transcript file open, and each hook sees its run's messages", async () => {
+    const { engine, dir } = await realEngine({ PostToolUse: [{ matcher: "Bash", hooks: [command(sh("transcript-lines.sh"))] }] })
+    const { bash } = bashTool()
+    const hooks = hooksMiddleware({ engine, transcriptDir: dir })
+    const openFds = () => readdirSync("/proc/self/fd").length
+    const run = async () => {
+      const model = fakeModel().respondWithTools([{ name: "bash", args: { command: "ls" } }]).respond(new AIMessage("ok"))
+      await createAgent({ model, tools: [bash], middleware: [hooks] }).invoke({ messages: [new HumanMessage("list")] })
+      return seen(model, 1).join("\n")
+    }
+    expect(await run()).toContain("transcript lines: 2")
+    const before = openFds()
+    for (let i = 0; i < 8; i++) expect(await run()).toContain("transcript lines: 2")
+    expect(openFds()).toBeLessThan(before + 4)
+    // One transcript per run (a session each), 0600.
+    expect(readdirSync(dir).filter((name) => name.endsWith(".jsonl"))).toHaveLength(9)
   })
 
   it("a PostToolUse hook reads the transcript file and its additionalContext reaches the model", async () => {

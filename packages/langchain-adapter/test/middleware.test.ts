@@ -5,7 +5,7 @@ import { createAgent, fakeModel, tool } from "langchain"
 import { describe, expect, it } from "vitest"
 import { z } from "zod"
 import { hooksMiddleware } from "@agent-hooks/langchain-adapter"
-import { bashTool, fakeEngine, lastText, outcome, seen, tempDir } from "./helpers.ts"
+import { bashTool, fakeEngine, lastText, outcome, realEngine, seen, tempDir } from "./helpers.ts"
 
 const user = (content: string) => ({ messages: [new HumanMessage(content)] })
 
@@ -360,6 +360,29 @@ describe("sessions and the transcript", () => {
   })
 })
 
+describe("the middleware is built from the engine's plan", () => {
+  const never = (matcher: string) => [{ matcher, hooks: [{ type: "command", command: "exit 2" }] }]
+  const nodesOf = (agent: { graph: { nodes: Record<string, unknown> } }) => Object.keys(agent.graph.nodes).filter((name) => name.includes("."))
+
+  it("hooks that can match only tool calls: no agent node, no state key; each event that can match the run's start or end adds the nodes and the key", async () => {
+    const { engine } = await realEngine({ PreToolUse: never("Write|Edit"), PostToolUse: never("Write|Edit"), SessionStart: never("compact"), SessionEnd: never("logout") })
+    const { bash, ran } = bashTool()
+    const model = fakeModel().respondWithTools([{ name: "bash", args: { command: "ls" } }]).respond(new AIMessage("ok"))
+    const lean = createAgent({ model, tools: [bash], checkpointer: new MemorySaver(), middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })] })
+    const config = { configurable: { thread_id: "lean" } }
+    await lean.invoke(user("go"), config)
+    expect(ran).toEqual(["ls"])
+    expect(nodesOf(lean)).toEqual([])
+    expect(Object.keys((await lean.graph.getState(config)).values)).toEqual(["messages"])
+
+    for (const [event, matcher] of [["SessionStart", "startup"], ["SessionEnd", "other"], ["Stop", ""], ["UserPromptSubmit", ""]] as const) {
+      const { engine } = await realEngine({ [event]: never(matcher) })
+      const agent = createAgent({ model: fakeModel(), tools: [bash], middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })] })
+      expect(nodesOf(agent)).toEqual(["AgentHooksMiddleware.before_agent", "AgentHooksMiddleware.after_agent"])
+    }
+  })
+})
+
 describe("callbackEvents: events without a hook are not dispatched", () => {
   const transcriptLines = (path: string) =>
     readFileSync(path, "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as { type: string; message?: { content: unknown } })
@@ -524,15 +547,25 @@ describe("callbackEvents: events without a hook are not dispatched", () => {
     expect(Object.keys((await agent.graph.getState(config)).values)).toEqual(["messages"])
   })
 
-  it("with no hook dispatched in a run, the transcript is still written by the end of the run, and when the run fails", async () => {
+  it("with hooks only for tool events and none dispatched in a run, nothing is written and no state is kept; with Stop hooks the transcript is complete by the end of the run, also when it fails", async () => {
     const dir = tempDir()
-    const engine = Object.assign(fakeEngine(), { settings: { hooks: { PostToolUse: [{}] } } })
+    const toolsOnly = Object.assign(fakeEngine(), { settings: { hooks: { PostToolUse: [{}] } } })
+    const quiet = hooksMiddleware({ engine: toolsOnly, callbackEvents: [], sessionId: "tools-only", transcriptDir: dir })
+    const config = { configurable: { thread_id: "tools-only" } }
+    const first = createAgent({ model: fakeModel().respond(new AIMessage("ok")), tools: [], checkpointer: new MemorySaver(), middleware: [quiet] })
+    await first.invoke(user("hi"), config)
+    expect(toolsOnly.events()).toEqual([])
+    expect(readdirSync(dir)).toEqual([])
+    expect(Object.keys((await first.graph.getState(config)).values)).toEqual(["messages"])
+    await quiet.close()
+
+    const engine = Object.assign(fakeEngine(), { settings: { hooks: { PostToolUse: [{}], Stop: [{}] } } })
     const model = fakeModel().respond(new AIMessage("ok")).respond(new Error("model down"))
     const hooks = hooksMiddleware({ engine, callbackEvents: [], sessionId: "quiet", transcriptDir: dir })
     const agent = createAgent({ model, tools: [], middleware: [hooks] })
 
     await agent.invoke(user("hi"))
-    expect(engine.events()).toEqual([])
+    expect(engine.events()).toEqual(["Stop"])
     expect(transcriptLines(`${dir}/quiet.jsonl`).map((l) => l.type)).toEqual(["user", "assistant"])
 
     await expect(agent.invoke(user("again"))).rejects.toThrow("model down")

@@ -201,3 +201,39 @@ describe("a human's decision stands", () => {
     expect(state._agentHooks?.calls ?? null).toBeNull()
   })
 })
+
+describe("the adapter's private state stays out of stream chunks", () => {
+  for (const streamMode of ["values", "updates"] as const) {
+    it(`no "${streamMode}" chunk carries it; a parallel call waits for the human; a reject stands on resume by another middleware instance`, async () => {
+      const dir = tempDir()
+      const log = join(dir, "pre-tool-use.log")
+      const { engine } = await realEngine({ PreToolUse: [{ matcher: "Bash", hooks: [command(fixtureCommand("ask.sh", log, "once"))] }] })
+      const { bash, ran } = bashTool()
+      const model = fakeModel()
+        .respondWithTools([{ name: "bash", args: { command: "deploy prod" }, id: "s1" }, { name: "bash", args: { command: "ls" }, id: "s2" }])
+        .respond(new AIMessage("Listed, not deployed."))
+      const checkpointer = new MemorySaver()
+      const config = { configurable: { thread_id: `stream-${streamMode}` }, streamMode }
+      const chunks: Array<string> = []
+      const run = async (middleware: ReturnType<typeof hooksMiddleware>, input: unknown) => {
+        const agent = createAgent({ model, tools: [bash], checkpointer, middleware: [middleware] })
+        for await (const chunk of await agent.stream(input as never, config)) chunks.push(JSON.stringify(chunk))
+      }
+
+      await run(hooksMiddleware({ engine, transcriptDir: dir, onWarning: () => {} }), user("deploy and list"))
+      const interrupts = chunks.filter((chunk) => chunk.includes("__interrupt__") && chunk.includes("actionRequests"))
+      expect(interrupts).toHaveLength(1)
+      expect(interrupts[0]).toContain("confirm s1")
+      expect(ran).toEqual([])
+
+      // A new middleware (as in another process): the decisions come from the checkpoint.
+      await run(hooksMiddleware({ engine, transcriptDir: dir, onWarning: () => {} }), new Command({ resume: { decisions: [{ type: "reject", message: "Not now." }] } }))
+      expect(ran).toEqual(["ls"])
+      expect(hookRuns(log).sort()).toEqual(["s1", "s2"])
+      expect(chunks.length).toBeGreaterThan(3)
+      for (const chunk of chunks) expect(chunk).not.toContain("_agentHooks")
+      expect(chunks.some((chunk) => chunk.includes("Not now."))).toBe(true)
+      expect(chunks.at(-1)).toContain("Listed, not deployed.")
+    })
+  }
+})

@@ -21,6 +21,45 @@ export interface Engine {
   readonly hooked: () => ReadonlySet<string> | undefined
   /** Releases the engine when the adapter built it (from a layer or from engine options). */
   readonly close: () => Promise<void>
+  /**
+   * `true` when the engine the adapter built already reported this outcome warning through its
+   * `onWarning` (a failed hook's line): it is not said twice. Always `false` for a host's engine.
+   */
+  readonly alreadyWarned: (warning: string) => boolean
+}
+
+/** The `hook "<command>" (<source>): ` label that starts a hook's warning, and the rest. */
+const hookLabel = (line: string): readonly [string, string] | undefined => {
+  const match = /^(hook ".*?" \([^)]*\): )(.*)$/s.exec(line)
+  return match === null ? undefined : [match[1]!, match[2]!]
+}
+
+/**
+ * The lines a built engine gave its `onWarning` that an outcome will repeat: a failed hook is one
+ * line (`hook "<command>" (<source>): <why>`, its messages joined by "; ") and, in the outcome, one
+ * warning per message. Each warning the outcome repeats is taken off once; the oldest lines go
+ * first when nothing repeats them (at most `cap` kept).
+ */
+const heardLines = (cap = 200) => {
+  const pending: Array<{ readonly label: string; parts: Array<string> }> = []
+  return {
+    heard: (line: string) => {
+      const labelled = hookLabel(line)
+      pending.push(labelled === undefined ? { label: line, parts: [""] } : { label: labelled[0], parts: labelled[1].split("; ") })
+      if (pending.length > cap) pending.shift()
+    },
+    repeats: (warning: string): boolean => {
+      const labelled = hookLabel(warning)
+      const [label, rest] = labelled ?? [warning, ""]
+      const at = pending.findIndex((entry) => entry.label === label && (entry.parts.includes(rest) || entry.parts.join("; ").includes(rest)))
+      if (at < 0) return false
+      const entry = pending[at]!
+      const part = entry.parts.indexOf(rest)
+      if (part >= 0) entry.parts.splice(part, 1)
+      if (part < 0 || entry.parts.length === 0) pending.splice(at, 1)
+      return true
+    }
+  }
 }
 
 const inSettings = (dispatcher: HookDispatcher | undefined, event: string): boolean => {
@@ -55,6 +94,8 @@ export const fromOption = (
   if (!Layer.isLayer(engine) && typeof (engine as HookDispatcher | undefined)?.dispatch === "function") {
     const dispatcher = engine as HookDispatcher
     const hooked = (): ReadonlySet<string> | undefined => {
+      // A reload can add any event: everything is registered.
+      if (dispatcher.watching === true) return undefined
       if (dispatcher.hookedEvents !== undefined && callbacks === undefined) return dispatcher.hookedEvents
       const hooks = dispatcher.settings?.hooks
       if (hooks === undefined || callbacks === undefined) return undefined
@@ -66,13 +107,21 @@ export const fromOption = (
       unmatched: unmatched === undefined ? () => undefined : (event, payload) => unmatched.call(dispatcher, event, payload),
       hooked,
       ...tests(() => dispatcher),
-      close: async () => {}
+      close: async () => {},
+      alreadyWarned: () => false
     }
   }
   if (typeof engine !== "object" || engine === null) {
     throw new TypeError(
       `hooksMiddleware: \`engine\` must be an engine with a dispatch(event, payload) method, an Effect layer providing HookEngine, or engine options ({ settings: [...] }); got ${engine === null ? "null" : typeof engine}`
     )
+  }
+  // A failed hook is one line: the engine built here tells `onWarning` at once, and the outcome's
+  // copy of that warning is not said again.
+  const lines = heardLines()
+  const engineWarning = onWarning === undefined ? undefined : (line: string) => {
+    lines.heard(line)
+    onWarning(line)
   }
   let built: Promise<PromiseEngine.PromiseHookEngine> | undefined
   let resolved: PromiseEngine.PromiseHookEngine | undefined
@@ -81,7 +130,7 @@ export const fromOption = (
     built ??= (Layer.isLayer(engine)
       ? import("@agent-hooks/core").then((core) => core.PromiseEngine.fromLayer(engine as Layer.Layer<HookEngine.HookEngine, HookError.HookError>))
       // Engine options: the Node engine (it runs on Node, Bun and Deno), owned by the middleware.
-      : import("@agent-hooks/node").then((node) => node.createHookEngine({ ...(onWarning === undefined ? {} : { onWarning }), ...(engine as HookEngine.EngineOptions) })))
+      : import("@agent-hooks/node").then((node) => node.createHookEngine({ ...(engineWarning === undefined ? {} : { onWarning: engineWarning }), ...(engine as HookEngine.EngineOptions) })))
       .then((engine) => (resolved = engine))
     return built
   }
@@ -94,6 +143,8 @@ export const fromOption = (
       if (built === undefined) return
       const engine = await built.catch(() => undefined)
       await engine?.close()
-    }
+    },
+    // A layer's engine has its own onWarning: the outcome is all the adapter hears of it.
+    alreadyWarned: (warning) => !Layer.isLayer(engine) && lines.repeats(warning)
   }
 }

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto"
 import { dirname, join } from "node:path"
 import { AIMessage, HumanMessage, RemoveMessage, ToolMessage } from "@langchain/core/messages"
 import type { BaseMessage } from "@langchain/core/messages"
-import { Command, getConfig, interrupt, isCommand, isGraphBubbleUp } from "@langchain/langgraph"
+import { Command, getConfig, GraphInterrupt, interrupt, isCommand, isGraphBubbleUp } from "@langchain/langgraph"
 import { withLangGraph } from "@langchain/langgraph/zod"
 import * as StopGuard from "@agent-hooks/core/StopGuard"
 import { createMiddleware } from "langchain"
@@ -17,7 +17,11 @@ import * as Review from "./review.ts"
 import { resolver } from "./toolNames.ts"
 import * as Transcript from "./transcript.ts"
 
-/** What the middleware keeps in the graph state (private key `_agentHooks`) for one run. */
+/**
+ * What the middleware knows of one run: in the graph state (private key `_agentHooks`) when the
+ * middleware has agent nodes (`beforeAgent` / `afterAgent`), else made from the thread (or the run's
+ * first message) where it is needed.
+ */
 interface RunInfo {
   readonly sessionId: string
   readonly transcriptPath: string
@@ -32,11 +36,6 @@ interface RunInfo {
   readonly promptBlocked: boolean
   /** Set when a hook said `continue: false`: the run ends before the next model call. */
   readonly halt: string | null
-  /**
-   * The PreToolUse decisions of the last model turn, and the human's answers, per `tool_call_id`:
-   * a decided call is not decided again (also after an interrupt and a resume).
-   */
-  readonly calls?: Readonly<Record<string, CallRecord>> | null | undefined
 }
 
 /** The PreToolUse hooks' decision about one tool call, and the human's answer to an ask. */
@@ -50,7 +49,6 @@ interface CallRecord {
   readonly additionalContext: ReadonlyArray<string>
   /** The hook's `stopReason` when it said `continue: false`. */
   readonly halt: string | null
-  readonly answer?: Review.Answer | undefined
   /** No hook ran for the call. */
   readonly quiet?: boolean | undefined
 }
@@ -70,7 +68,57 @@ const stateSchema = z.object({
 })
 
 /** Set around every tool call: an agent started inside it (a subagent) belongs to this run's session. */
-const parentRun = new AsyncLocalStorage<{ readonly info: RunInfo; readonly subagentType: string | null }>()
+const parentRun = new AsyncLocalStorage<{ readonly info: RunInfo; readonly subagentType: string | null; subagent?: RunInfo }>()
+
+/**
+ * The PreToolUse decisions of a model turn that asks a human, in its `AIMessage`
+ * (`additional_kwargs.agent_hooks.calls`): committed (and checkpointed) with the message, so that
+ * after the interrupt and a resume, in this process or another, the tool calls read them and the
+ * hooks do not run again for a decided call.
+ */
+const turnRecords = (message: BaseMessage | undefined): Readonly<Record<string, CallRecord>> | undefined => {
+  const calls = (message?.additional_kwargs?.["agent_hooks"] as { calls?: unknown } | undefined)?.calls
+  return isRecord(calls) ? calls as Record<string, CallRecord> : undefined
+}
+
+/** The AI message of the state that asked for tool call `id` (the last one that has it). */
+const turnOf = (messages: ReadonlyArray<BaseMessage> | undefined, id: string): BaseMessage | undefined => {
+  if (messages === undefined) return undefined
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!
+    if (messageType(message) === "ai" && toolCallsOf(message).some((call) => call.id === id)) return message
+  }
+  return undefined
+}
+
+/**
+ * A value to resume with is there for the next `interrupt()` of this task (LangGraph's scratchpad):
+ * the run is resumed, not run for the first time.
+ */
+const resuming = (): boolean => {
+  try {
+    const scratchpad = (getConfig()?.configurable as Record<string, unknown> | undefined)?.["__pregel_scratchpad"] as
+      | { readonly resume?: ReadonlyArray<unknown>; readonly nullResume?: unknown; readonly interruptCounter?: number }
+      | undefined
+    if (scratchpad === undefined) return false
+    return scratchpad.nullResume !== undefined || (scratchpad.resume?.length ?? 0) > (scratchpad.interruptCounter ?? -1) + 1
+  } catch {
+    return false
+  }
+}
+
+/** `f()`, computed the first time it is asked for. */
+const once = <A>(f: () => A): (() => A) => {
+  let value: { readonly a: A } | undefined
+  return () => (value ??= { a: f() }).a
+}
+
+/** A map that forgets its oldest entries beyond `cap`. */
+const remember = <V>(map: Map<string, V>, key: string, value: V, cap = 1000) => {
+  map.delete(key)
+  map.set(key, value)
+  if (map.size > cap) map.delete(map.keys().next().value!)
+}
 
 const reminder = (label: string, text: string) => `<system-reminder>\n${label}: ${text}\n</system-reminder>`
 
@@ -186,6 +234,41 @@ const replaceToolMessage = (
   })
 }
 
+/** The model's message of a turn with the human's edits in its tool calls. */
+const revisedTurn = (turn: BaseMessage, asked: ReadonlyArray<ToolCallLike>, answers: ReadonlyArray<Review.Answer>): AIMessage => {
+  const edits = new Map<string | undefined, Review.Answer>(asked.map((call, i) => [call.id, answers[i]!]))
+  return new AIMessage({
+    content: turn.content as AIMessage["content"],
+    ...(turn.id === undefined ? {} : { id: turn.id }),
+    ...(turn.name === undefined ? {} : { name: turn.name }),
+    tool_calls: toolCallsOf(turn).map((call) => {
+      const edit = edits.get(call.id)
+      return { ...call, ...(edit?.type === "edit" ? { name: edit.name, args: edit.args } : {}), type: "tool_call" as const }
+    }),
+    additional_kwargs: turn.additional_kwargs,
+    response_metadata: turn.response_metadata
+  })
+}
+
+/** A tool call's result, with the model's message revised (same id: it replaces the original) first. */
+const withRevision = (result: ToolMessage | Command, revision: AIMessage | undefined): ToolMessage | Command => {
+  if (revision === undefined) return result
+  if (!isCommand(result)) return new Command({ update: { messages: [revision, result] } })
+  const command = result as Command
+  const update: Record<string, unknown> | Array<[string, unknown]> = Array.isArray(command.update)
+    ? [["messages", [revision]], ...command.update]
+    : {
+      ...command.update,
+      messages: [revision, ...(Array.isArray(command.update?.["messages"]) ? command.update["messages"] : command.update?.["messages"] === undefined ? [] : [command.update["messages"]])]
+    }
+  return new Command({
+    update,
+    ...(command.goto === undefined ? {} : { goto: command.goto }),
+    ...(command.graph === undefined ? {} : { graph: command.graph }),
+    ...(command.resume === undefined ? {} : { resume: command.resume })
+  })
+}
+
 /** The outcome of a dispatch that ran no hook. */
 const nothingHappened = (event: string): DispatchOutcome => ({
   event,
@@ -244,6 +327,41 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
   const beforeModelEvent = options.turnEvents === false ? undefined : options.turnEvents?.beforeModel ?? "BeforeModel"
   const afterModelEvent = options.turnEvents === false ? undefined : options.turnEvents?.afterModel ?? "AfterModel"
 
+  // What LangChain runs costs even when it does nothing (a state key about 8 % of a run with a
+  // model that answers at once, a beforeAgent node 13 %, an afterModel node 35 %): only what the
+  // engine's hooks can need is registered. Known from the engine now (a built engine); unknown (a
+  // layer or engine options, built later; an engine that reloads its settings): everything.
+  const hooked = engine.hooked()
+  /** Some hook of `event` may match a payload with `fields` (the matcher's field is what counts). */
+  const mayMatch = (event: string, fields: Record<string, unknown>) =>
+    engine.hasHooks(event) && engine.unmatched(event, { session_id: "", transcript_path: "", cwd, ...fields }) === undefined
+  const anyHooked = hooked === undefined || agentLoopEvents(beforeModelEvent, afterModelEvent).some((event) => hooked.has(event))
+  /**
+   * The agent nodes and the state key: only when a hook of the run's start or end may run
+   * (SessionStart on "startup" or "resume", UserPromptSubmit, SubagentStart, Stop, SubagentStop,
+   * SessionEnd on "other"). Else the run's session comes from the thread, or from its first message.
+   */
+  const needsAgentNodes = (events: ReadonlySet<string> | undefined) =>
+    events === undefined ||
+    ["UserPromptSubmit", "SubagentStart", "Stop", "SubagentStop"].some((event) => events.has(event)) ||
+    mayMatch("SessionStart", { source: "startup" }) || mayMatch("SessionStart", { source: "resume" }) ||
+    mayMatch("SessionEnd", { reason: "other" })
+  const stateful = needsAgentNodes(hooked)
+  let reloadHeard = false
+  /**
+   * An engine that reloaded its settings (and did not say it would, `watching`) may now have hooks
+   * that need the agent nodes this middleware was built without: they cannot run in agents built
+   * before, and that is said once.
+   */
+  const checkReload = () => {
+    if (stateful || reloadHeard) return
+    const now = engine.hooked()
+    if (now === hooked || !needsAgentNodes(now)) return
+    reloadHeard = true
+    warn("the engine's settings changed and now have hooks for the start or end of a run (SessionStart, UserPromptSubmit, SubagentStart, Stop, SubagentStop or SessionEnd); " +
+      "they do not run in agents built before the change: build the agent again, or give the middleware an engine that says it reloads (watching: true)")
+  }
+
   /** Sessions that had their SessionStart and no SessionEnd yet. */
   const openSessions = new Map<string, { readonly transcriptPath: string; readonly perRun: boolean }>()
   /**
@@ -259,18 +377,54 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     quietCalls.delete(id)
     return { input, blocked: false, decision: null, reason: null, updatedInput: null, additionalContext: [], halt: null, quiet: true }
   }
+  /** PreToolUse decisions of a turn that asks no one, per tool call id (the tool calls read them). */
+  const decidedCalls = new Map<string, CallRecord>()
+  /** Without agent nodes: the session of a run without thread, by the id of its first message. */
+  const runSessions = new Map<string, string>()
+  /** Without agent nodes: a hook's `continue: false`, by the id of the run's prompt (its last human message). */
+  const halts = new Map<string, string>()
+  const promptId = (messages: ReadonlyArray<BaseMessage> | undefined) => lastOfType(messages, "human")?.id
   /** Prompts that `submitPrompt` let through, by message id: their UserPromptSubmit outcome. */
   const submittedPrompts = new Map<string, DispatchOutcome>()
 
-  const dispatch = async (event: string, payload: Record<string, unknown>): Promise<DispatchOutcome> => {
-    // No hook can run: nothing to dispatch, and the same outcome as a dispatch that ran none.
+  /** `seen`: adds the messages so far to the transcript; called only when some hook runs. */
+  /**
+   * The outcome at once, without building a payload, when no hook of `event` can run: none at all,
+   * or (without `onOutcome`, which wants the payload) no matcher fits `probe`, the field the
+   * event's matcher tests (a tool event: `tool_name`). Else `undefined`.
+   */
+  const quick = (event: string, probe: Record<string, unknown>): DispatchOutcome | undefined => {
     if (!engine.hasHooks(event)) return nothingHappened(event)
-    // No matcher fits (the engine can tell at once): no hook reads the transcript, nothing to call.
+    if (options.onOutcome !== undefined) return undefined
+    const outcome = engine.unmatched(event, probe)
+    if (outcome !== undefined) for (const warning of outcome.warnings ?? []) if (!engine.alreadyWarned(warning)) warn(warning)
+    return outcome
+  }
+
+  /**
+   * `payload`: built only when it is needed. `probe`: for an event whose matcher tests one field
+   * (a tool event: `tool_name`), that field alone, which tells at once whether any hook can match.
+   */
+  const dispatch = async (
+    event: string,
+    lazyPayload: Record<string, unknown> | (() => Record<string, unknown>),
+    seen?: () => void,
+    probe?: Record<string, unknown>
+  ): Promise<DispatchOutcome> => {
+    const fast = probe === undefined ? (engine.hasHooks(event) ? undefined : nothingHappened(event)) : quick(event, probe)
+    if (fast !== undefined) return fast
+    const payload = typeof lazyPayload === "function" ? lazyPayload() : lazyPayload
     // Else a hook may read transcript_path: it names every message so far.
-    const unmatched = engine.unmatched(event, payload)
-    if (unmatched === undefined) Transcript.flushAll()
+    const unmatched = probe !== undefined && options.onOutcome === undefined ? undefined : engine.unmatched(event, payload)
+    if (unmatched === undefined) {
+      seen?.()
+      Transcript.flushAll()
+    }
     const outcome = unmatched ?? await engine.dispatch(event, payload)
-    for (const warning of outcome.warnings ?? []) warn(warning)
+    // Without agent nodes no run end closes the transcript files: closed once the hooks have run.
+    if (unmatched === undefined && !stateful) Transcript.closeAll()
+    // One line per failed hook: what the engine built here already said is not said again.
+    for (const warning of outcome.warnings ?? []) if (!engine.alreadyWarned(warning)) warn(warning)
     options.onOutcome?.(event, payload, outcome)
     return outcome
   }
@@ -350,9 +504,37 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     const fromState = stateInfo(state)
     if (fromState !== undefined) return fromState
     const parent = parentRun.getStore()
-    if (parent !== undefined) return parent.info
-    const sessionId = options.sessionId ?? threadId(runtime) ?? randomUUID()
-    return newMainInfo(sessionId, false)
+    if (parent !== undefined) return stateful ? parent.info : (parent.subagent ??= subagentInfo(parent.info, parent.subagentType))
+    const thread = threadId(runtime)
+    const sessionId = options.sessionId ?? thread
+    if (sessionId !== undefined) {
+      // Without agent nodes a thread's session is open once seen: endSession() / close() end it.
+      if (!stateful && !openSessions.has(sessionId)) {
+        openSessions.set(sessionId, { transcriptPath: join(transcriptDir(), `${sessionId}.jsonl`), perRun: false })
+      }
+      return newMainInfo(sessionId, false)
+    }
+    // A run without thread: one session per run, named once by its first message.
+    const first = (state?.["messages"] as Array<BaseMessage> | undefined)?.[0]?.id
+    if (first === undefined) return newMainInfo(randomUUID(), !stateful)
+    let id = runSessions.get(first)
+    if (id === undefined) remember(runSessions, first, id = randomUUID())
+    return newMainInfo(id, !stateful)
+  }
+
+  /** A subagent's run: run inside a tool call of a hooked agent. */
+  const subagentInfo = (parent: RunInfo, subagentType: string | null): RunInfo => {
+    const agentId = randomUUID().replace(/-/g, "").slice(0, 17)
+    return {
+      ...parent,
+      agentId,
+      agentType: options.agentType ?? subagentType ?? "subagent",
+      agentTranscriptPath: join(dirname(parent.transcriptPath), parent.sessionId, "subagents", `agent-${agentId}.jsonl`),
+      perRun: false,
+      stopBlocks: 0,
+      promptBlocked: false,
+      halt: null
+    }
   }
 
   const newMainInfo = (sessionId: string, perRun: boolean): RunInfo => ({
@@ -372,22 +554,7 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     const parent = parentRun.getStore()
     if (parent !== undefined) {
       // A subagent: run inside a tool call of a hooked agent.
-      const agentId = randomUUID().replace(/-/g, "").slice(0, 17)
-      const info: RunInfo = {
-        ...parent.info,
-        agentId,
-        agentType: options.agentType ?? parent.subagentType ?? "subagent",
-        agentTranscriptPath: join(
-          dirname(parent.info.transcriptPath),
-          parent.info.sessionId,
-          "subagents",
-          `agent-${agentId}.jsonl`
-        ),
-        perRun: false,
-        stopBlocks: 0,
-        promptBlocked: false,
-        halt: null
-      }
+      const info = subagentInfo(parent.info, parent.subagentType)
       transcriptOf(info, true).sync(messages)
       const outcome = await dispatch("SubagentStart", common(info, false))
       return {
@@ -462,19 +629,25 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     request: { state: Record<string, unknown>; runtime: unknown; messages: Array<BaseMessage> },
     handler: (request: never) => Promise<AIMessage> | AIMessage
   ): Promise<AIMessage | Command> => {
-    const info = infoOf(request.state, request.runtime)
+    const info = once(() => infoOf(request.state, request.runtime))
     const messages = request.state["messages"] as Array<BaseMessage> | undefined
-    transcriptOf(info).sync(messages)
+    const seen = () => transcriptOf(info()).sync(messages)
+    checkReload()
+    // With agent nodes the transcript is complete at the end of a run (also one that throws); else
+    // it is written only for a hook that runs.
+    if (stateful) seen()
     // Answering in place of the model (no tool calls) ends the loop without a graph node of our own.
-    if (info.halt !== null) return hookAIMessage(info.halt, "continue")
+    const halt = stateful ? info().halt : halts.size === 0 ? null : halts.get(promptId(messages) ?? "") ?? null
+    if (halt !== null) return hookAIMessage(halt, "continue")
     const stop = (event: string, outcome: DispatchOutcome) => {
       const reason = outcome.stopReason ?? outcome.reason ?? `Stopped by a ${event} hook`
-      return new Command({ update: { messages: [hookAIMessage(reason, event)], _agentHooks: { halt: reason } } })
+      // Without a state key the answer itself ends the run (it has no tool calls).
+      return stateful ? new Command({ update: { messages: [hookAIMessage(reason, event)], _agentHooks: { halt: reason } } }) : hookAIMessage(reason, event)
     }
     let effective = request
     if (beforeModelEvent !== undefined && engine.mayHaveHooks(beforeModelEvent)) {
       const turn = (messages ?? []).filter((message) => messageType(message) === "ai").length + 1
-      const outcome = await dispatch(beforeModelEvent, { ...common(info), turn, message_count: messages?.length ?? 0 })
+      const outcome = await dispatch(beforeModelEvent, { ...common(info()), turn, message_count: messages?.length ?? 0 }, seen)
       if (!outcome.continue || outcome.blocked) return stop(beforeModelEvent, outcome)
       if (outcome.additionalContext.length > 0) {
         effective = { ...request, messages: [...request.messages, contextMessage(beforeModelEvent, outcome.additionalContext)] }
@@ -484,44 +657,64 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     if (afterModelEvent !== undefined && engine.mayHaveHooks(afterModelEvent)) {
       const calls = (response as { tool_calls?: Array<{ id?: string; name: string; args: Record<string, unknown> }> }).tool_calls ?? []
       const outcome = await dispatch(afterModelEvent, {
-        ...common(info),
+        ...common(info()),
         last_assistant_message: messageText(response),
         tool_calls: calls.map((call) => ({ tool_name: toolName(call.name), tool_input: tools(call.name).toInput(call.args), tool_use_id: call.id }))
-      })
+      }, seen)
       // The response is replaced: its tool calls do not run.
       if (!outcome.continue || outcome.blocked) return stop(afterModelEvent, outcome)
     }
     const calls = toolCallsOf(response).filter((call) => typeof call.id === "string" && call.id !== "" && !call.name.startsWith("extract-"))
     if (calls.length === 0 || !engine.hasHooks("PreToolUse")) return response
-    // PreToolUse runs as soon as the model asks for its tools, and its decisions are committed with
-    // the model's message: the interrupt for an `ask` (afterModel) and the tool calls read them, so
-    // a resume never runs the hooks again for a decided call.
+    // PreToolUse runs as soon as the model asks for its tools (all the asks of one turn go to a
+    // human together); the tool calls apply the decisions.
     // The transcript names a message by its id: one the state will assign later would be written twice.
-    if (typeof response.id !== "string" || response.id === "") response.id = randomUUID()
-    transcriptOf(info).sync([...(messages ?? []), response])
-    const records = await Promise.all(calls.map((call) => decide(info, call)))
-    const decided = Object.fromEntries(calls.map((call, i) => [call.id!, records[i]!]))
+    const seenWithResponse = () => {
+      if (typeof response.id !== "string" || response.id === "") response.id = randomUUID()
+      transcriptOf(info()).sync([...(messages ?? []), response])
+    }
+    const decided_ = calls.map((call) => decide(info, call, seenWithResponse))
+    // Decided at once when no hook can match: no promise to wait for.
+    const records = decided_.every((record) => !(record instanceof Promise))
+      ? decided_ as Array<CallRecord>
+      : await Promise.all(decided_)
     if (records.every((record) => record.quiet === true)) {
-      // No hook ran for any call of the turn: the state is not written; the tool calls know it from here.
-      for (const [i, call] of calls.entries()) quietCalls.set(call.id!, records[i]!.input)
-      // A call that never reaches the tools (the run ended first) is forgotten in time.
-      for (const id of quietCalls.keys()) {
-        if (quietCalls.size <= 1000) break
-        quietCalls.delete(id)
-      }
+      // No hook ran for any call of the turn: nothing is written; the tool calls know it from here
+      // (a call that never reaches the tools, the run ended first, is forgotten in time).
+      for (const [i, call] of calls.entries()) remember(quietCalls, call.id!, records[i]!.input)
       return response
     }
-    const asked = calls.filter((call) => asks(decided[call.id!]!))
-    // Notification where the adapter is about to ask a human (once: this node is not run again).
-    if (asked.length > 0 && hasCheckpointer()) await notify(info, asked.map((call) => toolName(call.name)))
-    return new Command({ update: { _agentHooks: { calls: decided } } })
+    for (const [i, call] of calls.entries()) remember(decidedCalls, call.id!, records[i]!)
+    const asked = calls.filter((_, i) => asks(records[i]!))
+    if (asked.length === 0 || !hasCheckpointer()) return response
+    // A human will be asked: the decisions go with the model's message into the checkpoint, so
+    // that after the interrupt and a resume (maybe in another process) the hooks do not run again.
+    const decided = Object.fromEntries(calls.map((call, i) => [call.id!, records[i]!]))
+    const kwargs = { ...response.additional_kwargs, agent_hooks: { event: "PreToolUse", calls: decided } }
+    response.additional_kwargs = kwargs
+    ;(response as unknown as { lc_kwargs: Record<string, unknown> }).lc_kwargs["additional_kwargs"] = kwargs
+    // Notification where the adapter is about to ask a human (once: the model is not called again).
+    await notify(info(), asked.map((call) => toolName(call.name)))
+    return response
   }
 
   /** The PreToolUse hooks' decision about one tool call. */
-  const decide = async (info: RunInfo, call: ToolCallLike): Promise<CallRecord> => {
+  /** At once (no promise) when no PreToolUse hook can match the call's tool. */
+  const decide = (info: () => RunInfo, call: ToolCallLike, seen?: () => void): CallRecord | Promise<CallRecord> => {
     const tool = tools(call.name)
     const toolInput = tool.toInput(isRecord(call.args) ? call.args : {})
-    const pre = await dispatch("PreToolUse", { ...common(info), tool_name: tool.name, tool_input: toolInput, tool_use_id: call.id })
+    const probe = { tool_name: tool.name }
+    const fast = quick("PreToolUse", probe)
+    if (fast !== undefined) return recordOf(toolInput, fast)
+    return dispatch(
+      "PreToolUse",
+      () => ({ ...common(info()), tool_name: tool.name, tool_input: toolInput, tool_use_id: call.id }),
+      seen,
+      probe
+    ).then((pre) => recordOf(toolInput, pre))
+  }
+
+  const recordOf = (toolInput: Record<string, unknown>, pre: DispatchOutcome): CallRecord => {
     return {
       input: JSON.stringify(toolInput),
       blocked: pre.blocked,
@@ -550,78 +743,6 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
 
   const refusedText = (hookToolName: string, answer: Review.Answer & { type: "reject" }) =>
     answer.message ?? `The user refused this ${hookToolName} call.`
-
-  /**
-   * After the model: the calls the PreToolUse hooks asked about go to a human, all of one turn in
-   * one interrupt (humanInTheLoopMiddleware's shape); the answers are recorded per tool call. A
-   * refused call gets its error ToolMessage here and never reaches the tools.
-   */
-  const afterModel = async (state: Record<string, unknown>) => {
-    const info = stateInfo(state)
-    const calls = info?.calls
-    if (info === undefined || calls === null || calls === undefined) return undefined
-    const messages = state["messages"] as Array<BaseMessage> | undefined
-    const last = messages?.at(-1)
-    if (last === undefined || messageType(last) !== "ai") return undefined
-    const toolCalls = toolCallsOf(last)
-    const asked = toolCalls.filter((call) => {
-      const record = call.id === undefined ? undefined : calls[call.id]
-      return record !== undefined && record.answer === undefined && asks(record)
-    })
-    // Without a checkpointer no one can be asked: the tool call refuses with the hook's reason.
-    if (asked.length === 0 || !hasCheckpointer()) return undefined
-    const answers = Review.ask(Review.request(asked.map((call) => ({
-      id: call.id!,
-      name: call.name,
-      args: call.args,
-      hookToolName: toolName(call.name),
-      reason: calls[call.id!]!.reason
-    }))), interrupt)
-    const updated: Record<string, CallRecord> = { ...calls }
-    const refused: Array<ToolMessage> = []
-    let revised: Array<ToolCallLike> = [...toolCalls]
-    for (let i = 0; i < asked.length; i++) {
-      const call = asked[i]!
-      const answer = answers[i]!
-      const id = call.id!
-      if (answer.type === "approve") {
-        updated[id] = { ...calls[id]!, answer }
-      } else if (answer.type === "reject") {
-        updated[id] = { ...calls[id]!, answer }
-        refused.push(refusal(call, refusedText(toolName(call.name), answer)))
-      } else {
-        // An edited call is decided again on its new arguments: the human answered the ask, but
-        // a deny (or exit 2) of the hooks still blocks it.
-        const edited: ToolCallLike = { ...call, name: answer.name, args: answer.args }
-        revised = revised.map((entry) => (entry.id === id ? edited : entry))
-        const record = await decide(info, edited)
-        updated[id] = { ...record, answer }
-        if (record.blocked) refused.push(refusal(edited, record.reason ?? `The PreToolUse hook denied this ${toolName(edited.name)} call.`))
-      }
-    }
-    const edits = answers.some((answer) => answer.type === "edit")
-    const revisedMessage = edits
-      ? new AIMessage({
-        content: last.content as AIMessage["content"],
-        ...(last.id === undefined ? {} : { id: last.id }),
-        ...(last.name === undefined ? {} : { name: last.name }),
-        tool_calls: revised.map((call) => ({ ...call, type: "tool_call" as const })),
-        additional_kwargs: last.additional_kwargs,
-        response_metadata: last.response_metadata
-      })
-      : undefined
-    const answered = new Set<string>([
-      ...refused.map((message) => message.tool_call_id),
-      ...(messages ?? []).filter((message) => messageType(message) === "tool").map((message) => (message as ToolMessageLike).tool_call_id)
-    ])
-    // Every call refused: back to the model (LangChain would otherwise end the run here).
-    const pending = revised.some((call) => call.id === undefined || !answered.has(call.id))
-    return {
-      messages: [...(revisedMessage === undefined ? [] : [revisedMessage]), ...refused],
-      _agentHooks: { calls: updated },
-      ...(pending ? {} : { jumpTo: "model" as const })
-    }
-  }
 
   const afterAgent = async (state: Record<string, unknown>, runtime: unknown) => {
     const info = infoOf(state, runtime)
@@ -665,22 +786,30 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     request: { toolCall: { id?: string; name: string; args: Record<string, unknown> }; state: Record<string, unknown>; runtime: unknown },
     handler: (request: never) => Promise<ToolMessage | Command> | ToolMessage | Command
   ): Promise<ToolMessage | Command> => {
-    const info = infoOf(request.state, request.runtime)
+    const info = once(() => infoOf(request.state, request.runtime))
+    const messages = request.state["messages"] as Array<BaseMessage> | undefined
+    const seen = () => transcriptOf(info()).sync(messages)
+    if (stateful) seen()
     let call = request.toolCall
-    const tool = tools(call.name)
-    const transcript = transcriptOf(info)
-    transcript.sync(request.state["messages"] as Array<BaseMessage> | undefined)
+    let tool = tools(call.name)
     let toolInput = tool.toInput(isRecord(call.args) ? call.args : {})
-    const base = { ...common(info), tool_name: tool.name }
     const notes: Array<string> = []
     let halt: string | null = null
+    /** The model's message with the human's edits, written with the first asked call's result. */
+    let revision: AIMessage | undefined
     const noteContext = (event: string, contexts: ReadonlyArray<string>) => {
       for (const context of contexts) notes.push(reminder(`${event}:${tool.name} hook additional context`, context))
     }
     const stopIfAsked = (event: string, outcome: DispatchOutcome) => {
       if (!outcome.continue) halt ??= outcome.stopReason ?? `Stopped by a ${event} hook`
     }
-    const haltUpdate = () => (halt === null ? undefined : { _agentHooks: { halt } })
+    const haltUpdate = () => {
+      if (halt === null) return undefined
+      if (stateful) return { _agentHooks: { halt } }
+      // Without a state key: the next model call of this run answers in its place.
+      remember(halts, promptId(messages) ?? "", halt)
+      return undefined
+    }
     const refuse = (text: string) => {
       const message = new ToolMessage({
         content: notes.length > 0 ? `${text}\n\n${notes.join("\n")}` : text,
@@ -689,35 +818,65 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
         status: "error"
       })
       const update = haltUpdate()
-      return update === undefined ? message : new Command({ update: { messages: [message], ...update } })
+      return withRevision(update === undefined ? message : new Command({ update: { messages: [message], ...update } }), revision)
     }
 
-    // Decided when the model asked for the call (and answered by a human after an ask): the
-    // hooks do not run again. A call decided on other arguments, or never seen, is decided here.
-    const recorded = call.id === undefined ? undefined : info.calls?.[call.id] ?? quietRecord(call.id)
-    let pre = recorded !== undefined && recorded.input === JSON.stringify(toolInput) ? recorded : await decide(info, call)
+    // Decided when the model asked for the call: the hooks do not run again (also after an
+    // interrupt and a resume). A call decided on other arguments, or never seen, is decided here.
+    const turn = call.id === undefined ? undefined : turnOf(messages, call.id)
+    const records = turnRecords(turn)
+    const recorded = call.id === undefined ? undefined : records?.[call.id] ?? decidedCalls.get(call.id) ?? quietRecord(call.id)
+    let pre = recorded !== undefined && recorded.input === JSON.stringify(toolInput) ? recorded : await decide(info, call, seen)
     if (pre.halt !== null) halt ??= pre.halt
+
+    // One interrupt per model turn (humanInTheLoopMiddleware's convention): the turn's first asked
+    // call asks about all of them, the turn's other calls wait for the answer (an interrupt that
+    // shows nothing) and, on resume, each asked call takes its own answer from the same decisions.
+    let answer: Review.Answer | undefined
+    const asked = records === undefined || !hasCheckpointer()
+      ? []
+      : toolCallsOf(turn).filter((entry) => entry.id !== undefined && records[entry.id] !== undefined && asks(records[entry.id]!))
+    if (asked.length > 0) {
+      const first = asked[0]!.id === call.id
+      if (!first && !resuming()) throw new GraphInterrupt()
+      const index = asked.findIndex((entry) => entry.id === call.id)
+      if (index >= 0 && pre === recorded) {
+        const answers = Review.ask(Review.request(asked.map((entry) => ({
+          id: entry.id!,
+          name: entry.name,
+          args: entry.args,
+          hookToolName: toolName(entry.name),
+          reason: records![entry.id!]!.reason
+        }))), interrupt)
+        answer = answers[index]
+        if (first && answers.some((entry) => entry.type === "edit")) revision = revisedTurn(turn!, asked, answers)
+      }
+    }
+
     noteContext("PreToolUse", pre.additionalContext)
     if (pre.blocked) return refuse(pre.reason ?? `The PreToolUse hook denied this ${tool.name} call.`)
     if (asks(pre)) {
-      let answer = pre.answer
       if (answer === undefined) {
         if (!hasCheckpointer()) {
           return refuse(pre.reason ?? `A PreToolUse hook asked for confirmation of this ${tool.name} call, and this agent cannot ask (it has no checkpointer).`)
         }
         // A call the model node did not decide (added by another middleware): asked on its own.
         answer = Review.ask(Review.request([{ id: call.id ?? "", name: call.name, args: call.args, hookToolName: tool.name, reason: pre.reason }]), interrupt)[0]!
-        if (answer.type === "edit") {
-          if (answer.name !== call.name) return refuse(`The user's edit names another tool (${answer.name}); this ${tool.name} call did not run.`)
-          call = { ...call, args: answer.args }
-          toolInput = tool.toInput(answer.args)
-          pre = await decide(info, call)
-          noteContext("PreToolUse", pre.additionalContext)
-          if (pre.blocked) return refuse(pre.reason ?? `The PreToolUse hook denied this ${tool.name} call.`)
-        }
       }
       if (answer.type === "reject") return refuse(refusedText(tool.name, answer))
+      if (answer.type === "edit") {
+        // An edited call is decided again on its new arguments: the human answered the ask, but
+        // a deny (or exit 2) of the hooks still blocks it.
+        call = { ...call, name: answer.name, args: answer.args }
+        tool = tools(call.name)
+        toolInput = tool.toInput(answer.args)
+        pre = await decide(info, call, seen)
+        if (pre.halt !== null) halt ??= pre.halt
+        noteContext("PreToolUse", pre.additionalContext)
+        if (pre.blocked) return refuse(pre.reason ?? `The PreToolUse hook denied this ${tool.name} call.`)
+      }
     }
+    const base = () => ({ ...common(info()), tool_name: tool.name })
 
     const input = pre.updatedInput ?? toolInput
     const args = pre.updatedInput === null ? call.args : tool.fromInput(pre.updatedInput)
@@ -725,14 +884,14 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     const subagentType = typeof input["subagent_type"] === "string" ? input["subagent_type"] : null
     /** PostToolUseFailure: the tool threw, or returned an error result. */
     const failed = async (error: string, durationMs: number) => {
-      const failure = await dispatch("PostToolUseFailure", {
-        ...base,
+      const failure = await dispatch("PostToolUseFailure", () => ({
+        ...base(),
         tool_input: input,
         tool_use_id: call.id,
         error,
         is_interrupt: false,
         duration_ms: durationMs
-      })
+      }), seen, { tool_name: tool.name })
       stopIfAsked("PostToolUseFailure", failure)
       noteContext("PostToolUseFailure", failure.additionalContext)
       if (failure.blocked && failure.reason !== null) notes.push(reminder(`PostToolUseFailure:${tool.name} hook feedback`, failure.reason))
@@ -740,12 +899,18 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     const started = performance.now()
     let result: ToolMessage | Command
     try {
-      result = await parentRun.run({ info, subagentType }, () => handler(effective as never))
+      // The run info is made only if a subagent asks for it.
+      result = await parentRun.run({ get info() { return info() }, subagentType }, () => handler(effective as never))
     } catch (error) {
       if (isGraphBubbleUp(error)) throw error
       const message = error instanceof Error ? error.message : String(error)
       await failed(message, Math.round(performance.now() - started))
       return refuse(`Error: ${message}\n Please fix your mistakes.`)
+    }
+    // No PostToolUse or PostToolUseFailure hook can match this tool, and nothing to add: the result as it is.
+    const probe = { tool_name: tool.name }
+    if (notes.length === 0 && halt === null && quick("PostToolUse", probe) !== undefined && quick("PostToolUseFailure", probe) !== undefined) {
+      return withRevision(result, revision)
     }
     const durationMs = Math.round(performance.now() - started)
     const original = toolMessageOf(result, call.id)
@@ -754,13 +919,13 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     if (original !== undefined && original.status === "error") {
       await failed(text, durationMs)
     } else {
-      const post = await dispatch("PostToolUse", {
-        ...base,
+      const post = await dispatch("PostToolUse", () => ({
+        ...base(),
         tool_input: input,
         tool_response: tool.toResponse({ text, artifact: original?.artifact, toolInput: input }),
         tool_use_id: call.id,
         duration_ms: durationMs
-      })
+      }), seen, { tool_name: tool.name })
       stopIfAsked("PostToolUse", post)
       const updated = post.hookSpecificOutput?.["updatedToolOutput"]
       if (updated !== undefined && updated !== null) replacementContent = typeof updated === "string" ? updated : JSON.stringify(updated)
@@ -768,36 +933,33 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
       noteContext("PostToolUse", post.additionalContext)
     }
     const extra = haltUpdate()
-    if (notes.length === 0 && replacementContent === undefined && extra === undefined) return result
+    if (notes.length === 0 && replacementContent === undefined && extra === undefined) return withRevision(result, revision)
     if (original === undefined) {
       // A Command without a tool message: say it next to it.
       warn(`${tool.name}: the tool returned no ToolMessage; hook feedback goes in a separate message`)
       const message = new ToolMessage({ content: notes.join("\n"), tool_call_id: call.id ?? "", name: call.name })
-      return replaceToolMessage(result, undefined, message, extra)
+      return withRevision(replaceToolMessage(result, undefined, message, extra), revision)
     }
     const content = replacementContent ?? original.content
     const replacement = withContent(original, notes.length > 0 ? appendText(content, notes.join("\n")) : content)
-    return replaceToolMessage(result, original, replacement, extra)
+    return withRevision(replaceToolMessage(result, original, replacement, extra), revision)
   }
 
   let closed = false
-  // What LangChain runs costs even when it does nothing (a state channel about 0.5 ms per run, a
-  // node 0.1 to 0.3 ms): an engine known to have no hook for any event of the agent loop gets a
-  // middleware with nothing in it, and the review node (afterModel) is there only when PreToolUse
-  // may have hooks.
-  const hooked = engine.hooked()
-  const anyHooked = hooked === undefined || agentLoopEvents(beforeModelEvent, afterModelEvent).some((event) => hooked.has(event))
-  const mayAsk = hooked === undefined || hooked.has("PreToolUse")
   const middleware = anyHooked
     ? createMiddleware({
       name: options.name ?? "AgentHooksMiddleware",
-      stateSchema,
-      // beforeAgent finds its run info itself (the state has none yet, or the previous run's).
-      beforeAgent: { canJumpTo: ["end"], hook: guarded(beforeAgent, () => undefined) as never },
-      wrapModelCall: guarded(wrapModelCall, (request) => request.state) as never,
-      ...(mayAsk ? { afterModel: { canJumpTo: ["model"], hook: guarded(afterModel, (state) => state) as never } } : {}),
-      afterAgent: { canJumpTo: ["model"], hook: guarded(afterAgent, (state) => state) as never },
-      wrapToolCall: guarded(wrapToolCall, (request) => request.state) as never
+      ...(stateful
+        ? {
+          stateSchema,
+          // beforeAgent finds its run info itself (the state has none yet, or the previous run's).
+          beforeAgent: { canJumpTo: ["end"], hook: guarded(beforeAgent, () => undefined) as never },
+          afterAgent: { canJumpTo: ["model"], hook: guarded(afterAgent, (state) => state) as never }
+        }
+        : {}),
+      // Without agent nodes a throw has nothing to end (no per-run SessionEnd can match).
+      wrapModelCall: (stateful ? guarded(wrapModelCall, (request) => request.state) : wrapModelCall) as never,
+      wrapToolCall: (stateful ? guarded(wrapToolCall, (request) => request.state) : wrapToolCall) as never
     })
     : createMiddleware({ name: options.name ?? "AgentHooksMiddleware" })
   const submitPrompt = async (prompt: string, config?: { readonly configurable?: Record<string, unknown> | undefined }): Promise<PromptSubmission> => {
@@ -822,7 +984,7 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
 
   const compaction = <M extends AgentMiddleware>(summarization: M): M =>
     Compaction.wrap(summarization, {
-      stateSchema,
+      stateSchema: stateful ? stateSchema : undefined,
       pre: async (state, runtime) => {
         const info = infoOf(state, runtime)
         transcriptOf(info).sync(state["messages"] as Array<BaseMessage> | undefined)

@@ -128,6 +128,21 @@ export const closeAll = (): void => {
   }
 }
 
+/** Transcripts kept in memory at most; the oldest written and closed ones are forgotten first. */
+const KEEP = 256
+
+/**
+ * Runs whose session never ends in this process (no agent nodes: nothing marks the end of a run)
+ * do not grow memory without bound: a forgotten transcript is read back if it is opened again.
+ */
+const forgetOldest = () => {
+  if (transcripts.size <= KEEP) return
+  for (const [path, state] of transcripts) {
+    if (transcripts.size <= KEEP) return
+    if (!dirty.has(state) && !open_.has(state)) transcripts.delete(path)
+  }
+}
+
 /** A session ended: its transcripts are written and forgotten (reopening one reads it back). */
 export const release = (sessionId: string): void => {
   closeAll()
@@ -208,6 +223,7 @@ export const open = (path: string, meta: Meta, fresh = false): Transcript => {
     }
     state = { path, sessionId: meta.sessionId, written, last, pending: "", fd: undefined }
     transcripts.set(path, state)
+    forgetOldest()
     // The file is created by the next flush, even with no line yet.
     if (!exists) dirty.add(state)
   }
