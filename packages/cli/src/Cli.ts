@@ -319,12 +319,12 @@ export const init = Command.make("init", {
   projectDir,
   preset: Flag.String("preset").pipe(
     Flag.withMetavar("NAME"),
-    Flag.withDescription("The dialect to write: agent-hooks (.agent-hooks/settings.json, default) or claude (.claude/settings.json)."),
+    Flag.withDescription(`The dialect to write, where that dialect reads it: ${Presets.all.map((preset) => preset.name).join(", ")}. Default: agent-hooks (.agent-hooks/settings.json).`),
     Flag.withDefault("agent-hooks")
   )
 }, (options) => Effect.flatMap(Effect.promise(() => import("./internal/init.ts")), (m) => m.init(options))).pipe(
   Command.withDescription(
-    "Writes .agent-hooks/settings.json (with --preset claude: .claude/settings.json) with \"$schema\", its schema file, and working hooks with their scripts (run bit set): block dangerous Bash commands, format edited files, run the tests on Stop, an audit log. Writes nothing when any of these files exists (exit 1). Prints what it wrote."
+    "Writes a starting settings file in the dialect of --preset, where that dialect reads it (.agent-hooks/settings.json by default; .claude/, .gemini/, .wave/, .wingman/wingman.config.json, or pigo's ~/.pigo/config.json), with working hooks and their scripts (run bit set): block dangerous shell commands, format edited files, run the tests when the agent stops (where the dialect can block there). The canonical dialects also get \"$schema\", its schema file and an audit log. Writes nothing when any of these files exists (exit 1). Prints what it wrote."
   ),
   Command.withShortDescription("Scaffold a settings file with working example hooks")
 )

@@ -102,11 +102,49 @@ describe("agent-hooks init", () => {
     expect(cli(dir, ["validate", "--preset", "claude"]).status).toBe(0)
   })
 
-  it("refuses a dialect it cannot write, writing nothing", () => {
+  it("refuses an unknown preset, writing nothing", () => {
     const dir = freshProject()
-    const result = cli(dir, ["init", "--preset", "pigo"])
+    const result = cli(dir, ["init", "--preset", "cursor"])
     expect(result.status).toBe(1)
-    expect(result.stderr).toContain("agent-hooks and claude dialects only")
+    expect(result.stderr).toContain('unknown preset "cursor"')
+    expect(result.stderr).toContain("gemini")
     expect(existsSync(join(dir, ".agent-hooks"))).toBe(false)
   })
+
+  // Each dialect's starter is written where that dialect reads it, in its own shape, validates
+  // clean, and its guard blocks a dangerous shell command given in that agent's own tool names.
+  const dialects: ReadonlyArray<readonly [preset: string, file: string, event: string, tool: string]> = [
+    ["wave", ".wave/settings.json", "PreToolUse", "Bash"],
+    ["gemini", ".gemini/settings.json", "BeforeTool", "run_shell_command"],
+    ["wingman", ".wingman/wingman.config.json", "PreToolUse", "command_execute"],
+    ["orchestration", ".claude/settings.json", "PreToolUse", "Bash"],
+    ["pigo", ".pigo/config.json", "tool_start", "bash"]
+  ]
+  for (const [preset, file, event, tool] of dialects) {
+    it(`--preset ${preset} writes ${file}, which validates clean and blocks rm -rf / under run --preset ${preset}`, () => {
+      const dir = freshProject()
+      const result = cli(dir, ["init", "--preset", preset])
+      expect(result.status, result.stderr).toBe(0)
+      // pigo's file is the user's (HOME is the temp folder here): shown as an absolute path
+      expect(result.stdout).toContain(preset === "pigo" ? join(dir, file) : `wrote ${file}`)
+      expect(existsSync(join(dir, file))).toBe(true)
+      // only the canonical dialects know "$schema"
+      expect(readFileSync(join(dir, file), "utf8")).not.toContain("$schema")
+      const validated = cli(dir, ["validate", "--preset", preset])
+      expect(validated.status, validated.stderr).toBe(0)
+      expect(validated.stderr).not.toMatch(/warning|error/i)
+      const payload = (command: string) => JSON.stringify({ tool_name: tool, tool_input: { command }, cwd: dir })
+      const blocked = cli(dir, ["run", event, "--preset", preset], payload("rm -rf /"))
+      expect(blocked.status, blocked.stderr).toBe(2)
+      expect(JSON.parse(blocked.stdout).blocked).toBe(true)
+      expect(blocked.stderr).not.toContain("never matches")
+      const allowed = cli(dir, ["run", event, "--preset", preset], payload("ls"))
+      expect(allowed.status, allowed.stderr).toBe(0)
+      expect(JSON.parse(allowed.stdout).blocked).toBe(false)
+      // and never over an existing file
+      const again = cli(dir, ["init", "--preset", preset])
+      expect(again.status).toBe(1)
+      expect(again.stderr).toContain("not overwriting")
+    })
+  }
 })

@@ -107,6 +107,15 @@ export interface Preset {
   readonly dispatch?: ((event: string, input: Readonly<Record<string, unknown>>, context: DispatchContext) => DispatchAdditions) | undefined
   /** Folders besides `<project>/.agent-hooks/logs` where this dialect's project files may keep their log (Wingman's `.wingman`). */
   readonly logFolders?: ((context: PresetContext) => ReadonlyArray<string>) | undefined
+  /**
+   * The built-in tool names of the dialect's agent, so that a matcher naming one of them in another
+   * case (`bash` for `Bash`) is reported as never matching. Default: Claude Code's (`Bash`, `Edit`,
+   * `Write`...). An agent whose tools have other names gives its own (Gemini CLI's
+   * `run_shell_command`...), or `[]` when the list is not known (no such warning then).
+   *
+   * @since 0.2.0
+   */
+  readonly toolNames?: ReadonlyArray<string> | undefined
 }
 
 /**

@@ -1,20 +1,13 @@
-import { SettingsSchema } from "@agent-hooks/core"
+import { Presets, SettingsSchema } from "@agent-hooks/core"
 import { Console, Effect, Option } from "effect"
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs"
-import { dirname, join, relative, resolve } from "node:path"
+import { dirname, join, relative, resolve, sep } from "node:path"
 import { Failed } from "../ExitCode.ts"
 
 /** Options of `agent-hooks init`. */
 export interface InitOptions {
   readonly projectDir: Option.Option<string>
   readonly preset: string
-}
-
-/** Where each dialect `init` can write keeps its project settings, and the variable naming the project. */
-// A project file may log only inside <project>/.agent-hooks/logs/ (the log-path rule), whatever its dialect.
-const layouts: Record<string, { readonly dir: string; readonly projectVar: string; readonly auditLog: string }> = {
-  "agent-hooks": { dir: ".agent-hooks", projectVar: "AGENT_HOOKS_PROJECT_DIR", auditLog: "logs/audit.jsonl" },
-  claude: { dir: ".claude", projectVar: "CLAUDE_PROJECT_DIR", auditLog: "../.agent-hooks/logs/audit.jsonl" }
 }
 
 const blockDangerous = `#!/bin/sh
@@ -57,53 +50,176 @@ fi
 exit 0
 `
 
-const settings = (projectVar: string, dir: string, auditLog: string): string =>
-  JSON.stringify(
-    {
-      $schema: "./settings.schema.json",
-      auditLog,
-      hooks: {
-        PreToolUse: [{
-          matcher: "Bash",
-          hooks: [{ type: "command", command: `"$${projectVar}"/${dir}/hooks/block-dangerous.sh`, timeout: 10 }]
-        }],
-        PostToolUse: [{
-          matcher: "Edit|Write|MultiEdit",
-          hooks: [{ type: "command", command: `"$${projectVar}"/${dir}/hooks/format.sh`, timeout: 60 }]
-        }],
-        Stop: [{
-          hooks: [{ type: "command", command: `"$${projectVar}"/${dir}/hooks/run-tests.sh`, timeout: 600, statusMessage: "Running the tests" }]
-        }]
-      }
-    },
-    null,
-    2
-  ) + "\n"
+type Script = "block-dangerous.sh" | "format.sh" | "run-tests.sh"
 
 /**
- * `agent-hooks init`: writes a starting settings file with working hooks and their scripts. Writes
- * nothing when any of the files exists already.
+ * What `init` writes for one dialect: the settings file where that dialect's own discovery reads it
+ * (the preset's project file, or its user file when the dialect has no project file), in the
+ * dialect's own shape, and the scripts it names. `script` gives the command text for a script.
+ */
+interface Starter {
+  /** The scope of the discovered file to write: the dialect's project file, else its user file. */
+  readonly scope: "project" | "user"
+  /** Whether the file gets `"$schema"` and its schema copy: only the canonical dialects, whose loader knows the key. */
+  readonly schema: boolean
+  readonly scripts: ReadonlyArray<Script>
+  readonly document: (script: (name: Script) => string) => unknown
+  readonly summary: string
+  /** An event of the dialect and a payload with which the starter's guard blocks (the tests run it). */
+  readonly check: { readonly event: string; readonly payload: Readonly<Record<string, unknown>> }
+}
+
+const canonical = (projectVar: string, dir: string, auditLog: string): Starter => ({
+  scope: "project",
+  schema: true,
+  scripts: ["block-dangerous.sh", "format.sh", "run-tests.sh"],
+  document: () => ({
+    $schema: "./settings.schema.json",
+    auditLog,
+    hooks: {
+      PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `"$${projectVar}"/${dir}/hooks/block-dangerous.sh`, timeout: 10 }] }],
+      PostToolUse: [{ matcher: "Edit|Write|MultiEdit", hooks: [{ type: "command", command: `"$${projectVar}"/${dir}/hooks/format.sh`, timeout: 60 }] }],
+      Stop: [{ hooks: [{ type: "command", command: `"$${projectVar}"/${dir}/hooks/run-tests.sh`, timeout: 600, statusMessage: "Running the tests" }] }]
+    }
+  }),
+  summary: `block dangerous Bash commands (PreToolUse), format edited files (PostToolUse), run the tests on Stop; audit log in .agent-hooks/logs/`,
+  check: { event: "PreToolUse", payload: { tool_name: "Bash", tool_input: { command: "rm -rf /" } } }
+})
+
+/**
+ * One starter per dialect. A project file may log only inside <project>/.agent-hooks/logs/ (the
+ * log-path rule), whatever its dialect. Tool names are each agent's own: Gemini CLI's
+ * run_shell_command / write_file / replace, Wingman's command_execute / write_file / edit_file,
+ * pigo's bash / write / edit, Claude Code's (and Wave's) Bash / Edit / Write.
+ */
+const starters: Record<string, Starter> = {
+  "agent-hooks": canonical("AGENT_HOOKS_PROJECT_DIR", ".agent-hooks", "logs/audit.jsonl"),
+  claude: canonical("CLAUDE_PROJECT_DIR", ".claude", "../.agent-hooks/logs/audit.jsonl"),
+  // Wave: Claude Code's shape in .wave/settings.json; hooks get WAVE_PROJECT_DIR.
+  wave: {
+    scope: "project",
+    schema: false,
+    scripts: ["block-dangerous.sh", "format.sh", "run-tests.sh"],
+    document: (script) => ({
+      hooks: {
+        PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: script("block-dangerous.sh") }] }],
+        PostToolUse: [{ matcher: "Edit|Write", hooks: [{ type: "command", command: script("format.sh") }] }],
+        Stop: [{ hooks: [{ type: "command", command: script("run-tests.sh") }] }]
+      }
+    }),
+    summary: "block dangerous Bash commands (PreToolUse), format edited files (PostToolUse), run the tests on Stop",
+    check: { event: "PreToolUse", payload: { tool_name: "Bash", tool_input: { command: "rm -rf /" } } }
+  },
+  // Gemini CLI: its own event names, tool names, and timeouts in milliseconds.
+  gemini: {
+    scope: "project",
+    schema: false,
+    scripts: ["block-dangerous.sh", "format.sh", "run-tests.sh"],
+    document: (script) => ({
+      hooks: {
+        BeforeTool: [{ matcher: "run_shell_command", hooks: [{ name: "block-dangerous", type: "command", command: script("block-dangerous.sh"), timeout: 10000 }] }],
+        AfterTool: [{ matcher: "write_file|replace", hooks: [{ name: "format", type: "command", command: script("format.sh"), timeout: 60000 }] }],
+        AfterAgent: [{ hooks: [{ name: "run-tests", type: "command", command: script("run-tests.sh"), timeout: 600000 }] }]
+      }
+    }),
+    summary: "block dangerous shell commands (BeforeTool), format written files (AfterTool), run the tests when the agent ends its turn (AfterAgent)",
+    check: { event: "BeforeTool", payload: { tool_name: "run_shell_command", tool_input: { command: "rm -rf /" } } }
+  },
+  // Wingman: Claude Code's shape in .wingman/wingman.config.json; PostToolUse and Stop never block
+  // there, so the starter has the guard and the formatter.
+  wingman: {
+    scope: "project",
+    schema: false,
+    scripts: ["block-dangerous.sh", "format.sh"],
+    document: (script) => ({
+      hooks: {
+        PreToolUse: [{ matcher: "command_execute", hooks: [{ type: "command", command: script("block-dangerous.sh"), timeout: 10 }] }],
+        PostToolUse: [{ matcher: "write_file|edit_file", hooks: [{ type: "command", command: script("format.sh"), timeout: 60 }] }]
+      }
+    }),
+    summary: "block dangerous commands (PreToolUse on command_execute), format written files (PostToolUse)",
+    check: { event: "PreToolUse", payload: { tool_name: "command_execute", tool_input: { command: "rm -rf /" } } }
+  },
+  // The orchestration design: Claude Code's files, exec-form handlers (no shell), timeouts in ms.
+  orchestration: {
+    scope: "project",
+    schema: false,
+    scripts: ["block-dangerous.sh", "format.sh", "run-tests.sh"],
+    document: (script) => ({
+      hooks: {
+        PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "sh", args: [script("block-dangerous.sh")], timeout: 10000, continueOnError: false }] }],
+        PostToolUse: [{ matcher: "Edit|Write", hooks: [{ type: "command", command: "sh", args: [script("format.sh")], timeout: 60000, continueOnError: true }] }],
+        Stop: [{ hooks: [{ type: "command", command: "sh", args: [script("run-tests.sh")], timeout: 300000, continueOnError: false }] }]
+      }
+    }),
+    summary: "block dangerous Bash commands (PreToolUse), format edited files (PostToolUse), run the tests on Stop",
+    check: { event: "PreToolUse", payload: { tool_name: "Bash", tool_input: { command: "rm -rf /" } } }
+  },
+  // pigo: one config per user ($PIGO_HOME/config.json, else ~/.pigo/config.json), a plugins array;
+  // only a blocking tool_start hook can stop anything.
+  pigo: {
+    scope: "user",
+    schema: false,
+    scripts: ["block-dangerous.sh", "format.sh"],
+    document: (script) => ({
+      plugins: [{
+        name: "agent-hooks-starter",
+        enabled: true,
+        hooks: {
+          tool_start: [{ command: script("block-dangerous.sh"), match: { tool: "bash" }, blocking: true, timeout: 10 }],
+          tool_end: [{ command: script("format.sh"), match: { tool: "write|edit" }, blocking: false }]
+        }
+      }]
+    }),
+    summary: "block dangerous bash commands (blocking tool_start), format written files (tool_end, fire-and-forget)",
+    check: { event: "tool_start", payload: { tool_name: "bash", tool_input: { command: "rm -rf /" } } }
+  }
+}
+
+/** The event and payload with which a preset's starter guard blocks, for the tests and the docs. @internal */
+export const starterCheck = (preset: string) => starters[preset]?.check
+
+/**
+ * `agent-hooks init`: writes a starting settings file with working hooks and their scripts, in the
+ * dialect of `--preset`, where that dialect reads it. Writes nothing when any of the files exists.
  *
  * @internal
  */
 export const init = (options: InitOptions): Effect.Effect<void, Failed> =>
   Effect.gen(function*() {
-    const layout = layouts[options.preset]
-    if (layout === undefined) {
-      return yield* new Failed({
-        message: `init writes the agent-hooks and claude dialects only, not ${options.preset}: run agent-hooks init, then use the canonical file (every preset reads it with --settings)`
-      })
+    const starter = starters[options.preset]
+    const preset = Presets.byName(options.preset)
+    if (starter === undefined || preset === undefined) {
+      return yield* new Failed({ message: `unknown preset ${JSON.stringify(options.preset)}; expected one of ${Object.keys(starters).join(", ")}` })
     }
     const projectDir = resolve(process.cwd(), Option.getOrElse(options.projectDir, () => "."))
-    const base = join(projectDir, layout.dir)
+    const discovered = preset.discover({ projectDir, cwd: projectDir, env: process.env })
+    // When HOME is the project folder, discovery lists the shared file once, as the user's.
+    const target = discovered.find((file) => file.scope === starter.scope) ??
+      discovered.find((file) => starter.scope === "project" && file.scope === "user" && file.path.startsWith(projectDir + sep))
+    if (target === undefined) {
+      return yield* new Failed({ message: `init: the ${options.preset} preset reads no ${starter.scope} settings file here (is HOME set?)` })
+    }
+    const base = dirname(target.path)
+    const shown = (path: string) => (starter.scope === "project" ? relative(projectDir, path) : path)
+    // Commands name the scripts by the variable the dialect sets for the project folder, else by an
+    // absolute path for a user-level file, else relative to the project (hooks run there).
+    const projectVar = preset.projectDirEnv[0]
+    const script = (name: Script): string =>
+      starter.scope === "user"
+        ? shellQuote(join(base, "hooks", name))
+        : options.preset === "orchestration"
+        ? join(relative(projectDir, base), "hooks", name)
+        : projectVar !== undefined
+        ? `"$${projectVar}"/${relative(projectDir, base)}/hooks/${name}`
+        : `./${relative(projectDir, base)}/hooks/${name}`
+    const scriptText: Record<Script, string> = { "block-dangerous.sh": blockDangerous, "format.sh": format, "run-tests.sh": runTests }
     const files: ReadonlyArray<readonly [string, string, boolean]> = [
-      [join(base, "settings.json"), settings(layout.projectVar, layout.dir, layout.auditLog), false],
-      [join(base, "settings.schema.json"), JSON.stringify(SettingsSchema.jsonSchema(), null, 2) + "\n", false],
-      [join(base, "hooks", "block-dangerous.sh"), blockDangerous, true],
-      [join(base, "hooks", "format.sh"), format, true],
-      [join(base, "hooks", "run-tests.sh"), runTests, true]
+      [target.path, JSON.stringify(starter.document(script), null, 2) + "\n", false],
+      ...(starter.schema ? [[join(base, "settings.schema.json"), JSON.stringify(SettingsSchema.jsonSchema(), null, 2) + "\n", false] as const] : []),
+      ...starter.scripts.map((name) => [join(base, "hooks", name), scriptText[name], true] as const)
     ]
-    const existing = files.filter(([path]) => existsSync(path)).map(([path]) => relative(projectDir, path))
+    const existing = files.filter(([path]) => existsSync(path)).map(([path]) => shown(path))
     if (existing.length > 0) {
       return yield* new Failed({ message: `not overwriting ${existing.join(", ")}: nothing written (move them away to start afresh)` })
     }
@@ -117,8 +233,8 @@ export const init = (options: InitOptions): Effect.Effect<void, Failed> =>
       },
       catch: (error) => new Failed({ message: `init: ${error instanceof Error ? error.message : String(error)}` })
     })
-    for (const [path] of files) yield* Console.log(`wrote ${relative(projectDir, path)}`)
-    yield* Console.log(
-      `Hooks: block dangerous Bash commands (PreToolUse), format edited files (PostToolUse), run the tests on Stop; audit log in .agent-hooks/logs/. Check with: agent-hooks validate${options.preset === "agent-hooks" ? "" : ` --preset ${options.preset}`}`
-    )
+    for (const [path] of files) yield* Console.log(`wrote ${shown(path)}`)
+    yield* Console.log(`Hooks: ${starter.summary}. Check with: agent-hooks validate${options.preset === "agent-hooks" ? "" : ` --preset ${options.preset}`}`)
   })
+
+const shellQuote = (text: string): string => /^[\w./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`

@@ -188,7 +188,7 @@ export const compile = (snapshot: Snapshot): Plan => {
         }
         rule = parsed.rule
       }
-      warnings.push(...ScriptCheck.check(entry, file, TOOL_EVENTS.has(spec.behavesAs), snapshot.scripts, ScriptCheck.scriptPath(entry, projectDir, preset.projectDirEnv, env["HOME"])))
+      warnings.push(...ScriptCheck.check(entry, file, TOOL_EVENTS.has(spec.behavesAs), snapshot.scripts, ScriptCheck.scriptPath(entry, projectDir, preset.projectDirEnv, env["HOME"]), preset.toolNames))
       hooks.push({
         id: id++,
         entry,

@@ -65,7 +65,12 @@ const TOOL_NAMES = [
   "Bash", "Edit", "MultiEdit", "Write", "Read", "Glob", "Grep", "LS", "Task", "Agent", "WebFetch", "WebSearch", "NotebookEdit",
   "NotebookRead", "TodoWrite", "ExitPlanMode", "KillShell", "BashOutput", "Skill", "SlashCommand"
 ]
-const TOOL_NAMES_LOWER = new Set(TOOL_NAMES.map((name) => name.toLowerCase()))
+const lowerCase = new WeakMap<ReadonlyArray<string>, ReadonlySet<string>>()
+const lowerOf = (names: ReadonlyArray<string>): ReadonlySet<string> => {
+  let set = lowerCase.get(names)
+  if (set === undefined) lowerCase.set(names, set = new Set(names.map((name) => name.toLowerCase())))
+  return set
+}
 
 /**
  * The checks of one planned hook: errors for a script that is missing or not executable, warnings
@@ -77,7 +82,9 @@ export const check = (
   file: string | undefined,
   toolEvent: boolean,
   scripts: ReadonlyMap<string, ScriptState> | undefined,
-  script: string | undefined
+  script: string | undefined,
+  // the agent's built-in tool names (the preset's; Claude Code's by default)
+  toolNames: ReadonlyArray<string> = TOOL_NAMES
 ): ReadonlyArray<PlanWarning> => {
   const out: Array<PlanWarning> = []
   const handler = entry.handler
@@ -112,8 +119,8 @@ export const check = (
   if (toolEvent && entry.matcher.kind === "exact" && source !== undefined) {
     for (const name of source.split("|").map((part) => part.trim())) {
       // only a built-in tool's name in another case can warn: the edit distance is not needed for the rest
-      if (name === "" || TOOL_NAMES.includes(name) || name.startsWith("mcp__") || !TOOL_NAMES_LOWER.has(name.toLowerCase())) continue
-      const near = nearest(name, TOOL_NAMES)
+      if (name === "" || toolNames.includes(name) || name.startsWith("mcp__") || !lowerOf(toolNames).has(name.toLowerCase())) continue
+      const near = nearest(name, toolNames)
       if (near !== undefined && near.toLowerCase() === name.toLowerCase()) {
         out.push({ file, path: `${entry.path.replace(/\.hooks\[\d+\]$/, "")}.matcher`, message: `"${name}" never matches ${near}: tool names are case-sensitive` })
       }

@@ -188,6 +188,8 @@ export const geminiWith = (options: { readonly geminiCompat?: GeminiCompat | und
     decode: (document, file, context) => decode(document, file, { ...context, events: context.events ?? compatEvents }),
     events: compatEvents,
     projectDirEnv: ["GEMINI_PROJECT_DIR"],
+    // Gemini CLI's built-in tools, for the "wrong case never matches" warning.
+    toolNames: ["run_shell_command", "read_file", "read_many_files", "write_file", "replace", "glob", "search_file_content", "list_directory", "web_fetch", "google_web_search", "save_memory", "write_todos"],
     dispatch
   }
 }

@@ -185,5 +185,7 @@ export const pigo: Preset = {
   },
   decode,
   events,
-  projectDirEnv: []
+  projectDirEnv: [],
+  // pigo's tools are lower case (bash, write, edit): Claude Code's names in another case are not a mistake here.
+  toolNames: []
 }

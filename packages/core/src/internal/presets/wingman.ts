@@ -123,5 +123,7 @@ export const wingman: Preset = {
   decode,
   events,
   projectDirEnv: [],
+  // Wingman's tools are its own (command_execute, write_file, edit_file), not Claude Code's.
+  toolNames: [],
   logFolders: (context) => [join(context.projectDir, ".wingman")]
 }
