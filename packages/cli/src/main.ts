@@ -15,7 +15,7 @@ import * as NodeFileSystem from "@effect/platform-node-shared/NodeFileSystem"
 import * as NodePath from "@effect/platform-node-shared/NodePath"
 import * as NodeStdio from "@effect/platform-node-shared/NodeStdio"
 import * as NodeTerminal from "@effect/platform-node-shared/NodeTerminal"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Logger } from "effect"
 import { Command } from "effect/cli"
 import { cli } from "./Cli.ts"
 import * as ExitCode from "./ExitCode.ts"
@@ -52,5 +52,7 @@ Command.run(cli, { version }).pipe(
   ExitCode.run,
   engineLayer === undefined ? (effect) => effect : Effect.provideService(EngineLayer, engineLayer),
   Effect.provide(MainLayer),
+  // stdout holds the Outcome (run) or protocol lines (serve): Effect's own log lines go to stderr
+  Effect.provideService(Logger.LogToStderr, true),
   (effect) => runMain(effect, { disableErrorReporting: true, teardown: ExitCode.teardown })
 )

@@ -184,6 +184,43 @@ export const make: (options: EngineOptions) => Effect.Effect<Plan, SettingsError
 export const matches: (plan: Plan, event: string, payload: Readonly<Record<string, unknown>>) => boolean = internal.matches
 
 /**
+ * Why one hook of an event would or would not run for a payload (what `--log-level debug` prints).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface HookExplanation {
+  readonly id: number
+  /** How results name the hook (the command as written, `POST https://...`). */
+  readonly command: string
+  /** The matcher as written; `null` when the group had none. */
+  readonly matcher: string | null
+  readonly source: string
+  /** The hook's JSON path in its file. */
+  readonly path: string
+  /** The hook starts for this payload (matched, its `if` rule holds, not a duplicate, not refused by policy). */
+  readonly runs: boolean
+  /** Why, in words: `matched`, `matcher "Edit" does not match "Bash"`, `"if" rule ... does not match`, ... */
+  readonly why: string
+}
+
+/**
+ * Every hook of `event` in config order with whether it runs for `payload` and why: the same
+ * selection a dispatch makes (matcher, `if` rule, `once`, deduplication, policy), as data. `ran`
+ * holds the ids of `once` hooks that ran already. Costs nothing when not called: dispatch selects
+ * without it.
+ *
+ * @since 0.2.0
+ * @category dispatch
+ */
+export const explain: (
+  plan: Plan,
+  event: string,
+  payload: Readonly<Record<string, unknown>>,
+  ran?: ReadonlySet<number>
+) => ReadonlyArray<HookExplanation> = internal.explain
+
+/**
  * One hook of the plan as JSON (what `agent-hooks list --json` prints).
  *
  * @since 0.2.0

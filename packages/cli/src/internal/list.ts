@@ -6,6 +6,7 @@ import type { Failed } from "../ExitCode.ts"
 import { warnOnStderr, withPlan } from "./engine.ts"
 import type { SettingsOptions } from "./engine.ts"
 import { columns, describeHandler, describeMatcher } from "./render.ts"
+import * as Debug from "./debug.ts"
 
 /** Options of `agent-hooks list`. */
 export interface ListOptions extends SettingsOptions {
@@ -87,11 +88,12 @@ export const render = (plan: Plan.Plan, cwd: string): string => {
  * @internal
  */
 export const list = (options: ListOptions): Effect.Effect<void, Failed> =>
-  withPlan(options, options.quiet === true ? undefined : warnOnStderr, (plan) =>
-    Console.log(
+  Effect.flatMap(Debug.verbosity, (level) =>
+  withPlan(options, options.quiet === true || level.quiet ? undefined : warnOnStderr, (plan) =>
+    Effect.andThen(Effect.sync(() => level.debug && Debug.loaded(plan)), Console.log(
       options.plan === true
         ? JSON.stringify(Plan.toJSON(plan), null, 2)
         : options.json
         ? JSON.stringify(listed(plan), null, 2)
         : render(plan, process.cwd())
-    ))
+    ))))

@@ -7,6 +7,7 @@ import type { SettingsOptions } from "./engine.ts"
 import { knownEvents, unknownEvent } from "./events.ts"
 import { noSettingsLine } from "./noSettings.ts"
 import { readPayload } from "./stdin.ts"
+import * as Debug from "./debug.ts"
 
 /** Options of `agent-hooks run`. */
 export interface RunOptions extends Omit<SettingsOptions, "preset"> {
@@ -105,9 +106,13 @@ export const run = (options: RunOptions): Effect.Effect<void, Blocked | Failed, 
     // While the event is dispatched, the engine's warnings about hooks that failed are the
     // failure lines printed below from the Outcome: one line per hook, not two.
     let dispatching = false
+    // --log-level: debug adds what was loaded, matched and skipped; error is --quiet
+    const level = yield* Debug.verbosity
+    const quiet = options.quiet === true || level.quiet
+    const debug = level.debug
     const outcome = yield* withEngine(
       { ...options, preset, engineOptions },
-      options.quiet === true ? undefined : (warning) => {
+      quiet ? undefined : (warning) => {
         if (!dispatching) warnOnStderr(warning)
       },
       (engine) =>
@@ -123,11 +128,19 @@ export const run = (options: RunOptions): Effect.Effect<void, Blocked | Failed, 
             })
             if (none !== undefined) process.stderr.write(`${none}\n`)
           }
+          if (debug) {
+            Debug.loaded(engine.plan)
+            Debug.matched(engine.plan, options.event, payload)
+          }
           dispatching = true
-          return yield* engine.dispatch(options.event, payload).pipe(Effect.ensuring(Effect.sync(status.done)))
+          const outcome = yield* engine.dispatch(options.event, payload).pipe(Effect.ensuring(Effect.sync(status.done)))
+          // The Outcome is printed as soon as it is known: closing the engine (starting detached
+          // hooks, flushing telemetry) must not hold back the host that waits for it.
+          if (debug) Debug.results(outcome)
+          for (const line of failureLines(outcome)) process.stderr.write(`${line}\n`)
+          yield* Console.log(JSON.stringify(outcome))
+          return outcome
         })
     )
-    for (const line of failureLines(outcome)) process.stderr.write(`${line}\n`)
-    yield* Console.log(JSON.stringify(outcome))
     if (outcome.blocked) return yield* Effect.fail(new Blocked({ event: outcome.event }))
   })

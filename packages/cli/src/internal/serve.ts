@@ -7,6 +7,7 @@ import { rmSync } from "node:fs"
 import { Failed } from "../ExitCode.ts"
 import { checkPreset, warnOnStderr, withEngine } from "./engine.ts"
 import type { SettingsOptions } from "./engine.ts"
+import * as Debug from "./debug.ts"
 import { knownEvents, unknownEvent } from "./events.ts"
 import { checkPayload, maxPayloadLength } from "./stdin.ts"
 import { onDrainSignal } from "./signals.ts"
@@ -88,6 +89,7 @@ const serveConnection = (
   version: string
 ): Effect.Effect<void, never, Scope.Scope> =>
   Effect.gen(function*() {
+    const { debug } = yield* Debug.verbosity
     const requests = yield* FiberSet.make<void, never>()
     const fork = yield* FiberSet.runtime(requests)<never>()
     const respond = (response: Record<string, unknown>) => connection.write(`${JSON.stringify(response)}\n`)
@@ -97,10 +99,14 @@ const serveConnection = (
       if (parsed._tag === "Bad") return respond({ id: parsed.id, error: parsed.error })
       const unknown = unknownEvent(parsed.event, known)
       if (unknown !== undefined) return respond({ id: parsed.id, error: unknown })
+      if (debug) Debug.matched(engine.plan, parsed.event, parsed.payload)
       fork(
         engine.dispatch(parsed.event, parsed.payload).pipe(
           Effect.matchCause({
-            onSuccess: (outcome) => respond({ id: parsed.id, outcome }),
+            onSuccess: (outcome) => {
+              if (debug) Debug.results(outcome)
+              respond({ id: parsed.id, outcome })
+            },
             onFailure: (cause) => {
               const error = cause.reasons.find((reason) => reason._tag === "Fail")
               respond({
@@ -182,6 +188,7 @@ export const serve = (options: ServeOptions): Effect.Effect<void, Failed> =>
       warnOnStderr,
       (engine) =>
         Effect.scoped(Effect.gen(function*() {
+          if ((yield* Debug.verbosity).debug) Debug.loaded(engine.plan)
           const known = knownEvents(engine, preset)
           if (socketPath === undefined) {
             const write = (line: string) => {

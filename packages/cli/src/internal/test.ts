@@ -1,5 +1,6 @@
 import type { Outcome } from "@agent-hooks/core"
 import type { Preset } from "@agent-hooks/core/Preset"
+import * as Debug from "./debug.ts"
 import { Console, Effect } from "effect"
 import { readFileSync } from "node:fs"
 import { Failed } from "../ExitCode.ts"
@@ -109,9 +110,14 @@ export const test = (options: TestOptions): Effect.Effect<void, Failed> =>
     if (options.files.length === 0) return yield* new Failed({ message: "test: name at least one fixture file" })
     const cases: Array<Case> = []
     for (const file of options.files) cases.push(...(yield* readCases(file)))
+    const level = yield* Debug.verbosity
     const results = yield* withEngine(options, (warning) => process.stderr.write(`agent-hooks: warning: ${warning}\n`), (engine) =>
       Effect.forEach(cases, (c) =>
-        engine.dispatch(c.event, c.payload).pipe(
+        Effect.suspend(() => {
+          if (level.debug) Debug.matched(engine.plan, c.event, c.payload)
+          return engine.dispatch(c.event, c.payload)
+        }).pipe(
+          Effect.tap((outcome) => Effect.sync(() => level.debug && Debug.results(outcome))),
           Effect.map((outcome) => ({ case: c, failures: check(c.expect, outcome), outcome })),
           Effect.catch((error: { readonly message: string }) => Effect.succeed({ case: c, failures: [`the engine failed: ${error.message}`], outcome: undefined }))
         )))

@@ -5,6 +5,7 @@ import { Failed } from "../ExitCode.ts"
 import { withPlan } from "./engine.ts"
 import type { SettingsOptions } from "./engine.ts"
 import { columns, plural } from "./render.ts"
+import * as Debug from "./debug.ts"
 
 /**
  * The report of `agent-hooks validate`: which files were looked at (read or not found), how
@@ -68,7 +69,9 @@ export interface ValidateOptions extends SettingsOptions {
  * @internal
  */
 export const validate = (options: ValidateOptions): Effect.Effect<void, Failed> =>
+  Effect.flatMap(Debug.verbosity, (level) =>
   withPlan(options, undefined, (plan) => {
+    if (level.debug) Debug.loaded(plan)
     const errors = errorsOf(plan)
     const settings = plan.settings
     const output = options.json === true
@@ -82,11 +85,11 @@ export const validate = (options: ValidateOptions): Effect.Effect<void, Failed> 
         diagnostics: (settings.diagnostics ?? []).map((d) => ({ file: d.file ?? null, path: d.path ?? null, severity: d.severity ?? "warning", message: d.message }))
       }, null, 2))
       // --quiet: nothing on success; the errors below still reach stderr.
-      : options.quiet === true
+      : options.quiet === true || level.quiet
       ? Effect.void
       : Console.log(report(settings))
     return Effect.andThen(output, () =>
       errors.length === 0
         ? Effect.void
-        : Effect.fail(new Failed({ message: `${plural(errors.length, "error")}: the hooks ${options.json === true || options.quiet === true ? "of these settings" : "above"} cannot work as written:\n  ${errors.join("\n  ")}` })))
-  })
+        : Effect.fail(new Failed({ message: `${plural(errors.length, "error")}: the hooks ${options.json === true || options.quiet === true || level.quiet ? "of these settings" : "above"} cannot work as written:\n  ${errors.join("\n  ")}` })))
+  }))

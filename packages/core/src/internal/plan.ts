@@ -5,7 +5,7 @@ import * as HookEvent from "../HookEvent.ts"
 import * as Matcher from "../Matcher.ts"
 import * as PermissionRule from "../PermissionRule.ts"
 import * as Placeholder from "../Placeholder.ts"
-import type { Plan, PlanJson, PlannedEvent, PlannedHook, PlanWarning, Snapshot } from "../Plan.ts"
+import type { HookExplanation, Plan, PlanJson, PlannedEvent, PlannedHook, PlanWarning, Snapshot } from "../Plan.ts"
 import type { Handler, HookEntry } from "../Settings.ts"
 import * as Settings from "../Settings.ts"
 import { agentHooks } from "./preset.ts"
@@ -328,7 +328,9 @@ export const select = (
   plan: Plan,
   planned: PlannedEvent,
   payload: Readonly<Record<string, unknown>>,
-  ran: ReadonlySet<number>
+  ran: ReadonlySet<number>,
+  // told why each hook that does not run was left out (`explain`); dispatch passes nothing
+  onSkip?: (hook: PlannedHook, reason: SkipReason, value: string | undefined) => void
 ): ReadonlyArray<PlannedHook> => {
   const value = matchValue(planned.spec, payload)
   const seen = new Set<string>()
@@ -336,21 +338,69 @@ export const select = (
   for (const hook of planned.hooks) {
     const own = hook.entry.spec
     const tested = own === undefined || own.matcherField === planned.spec.matcherField ? value : matchValue(own, payload)
-    if (tested !== undefined && !hook.entry.matcher.test(tested)) continue
+    if (tested !== undefined && !hook.entry.matcher.test(tested)) {
+      onSkip?.(hook, "matcher", tested)
+      continue
+    }
     if (hook.rule !== undefined) {
       const toolName = typeof payload["tool_name"] === "string" ? payload["tool_name"] : ""
       const cwd = typeof payload["cwd"] === "string" ? payload["cwd"] : plan.projectDir
-      if (!PermissionRule.matches(hook.rule, toolName, payload["tool_input"], { cwd, projectDir: plan.projectDir, home: plan.home })) continue
+      if (!PermissionRule.matches(hook.rule, toolName, payload["tool_input"], { cwd, projectDir: plan.projectDir, home: plan.home })) {
+        onSkip?.(hook, "if", tested)
+        continue
+      }
     }
-    if (hook.once && ran.has(hook.id)) continue
+    if (hook.once && ran.has(hook.id)) {
+      onSkip?.(hook, "once", tested)
+      continue
+    }
     // Claude Code dedups after matcher filtering: the first matched copy runs, whichever group or file.
     if (hook.dedupKey !== undefined) {
-      if (seen.has(hook.dedupKey)) continue
+      if (seen.has(hook.dedupKey)) {
+        onSkip?.(hook, "duplicate", tested)
+        continue
+      }
       seen.add(hook.dedupKey)
     }
     selected.push(hook)
   }
   return selected
+}
+
+/** Why a hook of the event does not run for a payload. @internal */
+export type SkipReason = "matcher" | "if" | "once" | "duplicate"
+
+/** @internal */
+export const explain = (
+  plan: Plan,
+  event: string,
+  payload: Readonly<Record<string, unknown>>,
+  ran: ReadonlySet<number> = new Set()
+): ReadonlyArray<HookExplanation> => {
+  const planned = plan.events.get(event)
+  if (planned === undefined) return []
+  const skipped = new Map<number, { reason: SkipReason; value: string | undefined }>()
+  const selected = new Set(select(plan, planned, payload, ran, (hook, reason, value) => skipped.set(hook.id, { reason, value })))
+  return planned.hooks.map((hook): HookExplanation => {
+    const skip = skipped.get(hook.id)
+    return {
+      id: hook.id,
+      command: hook.display,
+      matcher: hook.entry.matcher.source ?? null,
+      source: hook.entry.source,
+      path: hook.entry.path,
+      runs: selected.has(hook) && hook.refusal === undefined,
+      why: skip === undefined
+        ? hook.refusal !== undefined ? `refused by policy: ${hook.refusal}` : hook.async ? "matched; runs in the background" : "matched"
+        : skip.reason === "matcher"
+        ? `matcher ${JSON.stringify(hook.entry.matcher.source ?? "")} does not match ${JSON.stringify(skip.value ?? "")}`
+        : skip.reason === "if"
+        ? `"if" rule ${JSON.stringify(hook.entry.handler.if ?? "")} does not match`
+        : skip.reason === "once"
+        ? "\"once\": it ran already in this engine"
+        : "an identical hook matched earlier (deduplicated)"
+    }
+  })
 }
 
 /** @internal */
