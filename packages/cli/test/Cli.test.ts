@@ -515,6 +515,21 @@ describe("agent-hooks run: nothing that should have run is skipped in silence", 
     expect(quiet.stderr).toContain(`agent-hooks: hook "/nonexistent/guard.sh"`)
   })
 
+  it("a guard whose deny answer is dropped (stdout JSON cut short) gets one stderr line, --quiet or not", () => {
+    const broken = join(scratch, "dropped-answer.json")
+    writeFileSync(broken, JSON.stringify({
+      hooks: { PreToolUse: [{ hooks: [{ type: "command", command: `printf '%s' '{"hookSpecificOutput": {"permissionDecision": "deny"'` }] }] }
+    }))
+    for (const extra of [[], ["--quiet"], ["--log-level", "error"]]) {
+      const result = cli(["run", "PreToolUse", "--settings", broken, ...extra], { stdin: JSON.stringify({ tool_name: "Bash", tool_input: {} }) })
+      // Claude Code treats it as plain text, so the tool is allowed; but never silently.
+      expect(result.status).toBe(0)
+      const lines = result.stderr.split("\n").filter((line) => line.startsWith("agent-hooks: hook "))
+      expect(lines, result.stderr).toHaveLength(1)
+      expect(lines[0]).toContain("not valid JSON")
+    }
+  })
+
   it("a payload nested too deep: one line, exit 1, no stack trace", () => {
     const deep = `${"{\"a\":".repeat(10_000)}1${"}".repeat(10_000)}`
     const result = run("PreToolUse", deep)

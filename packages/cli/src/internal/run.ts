@@ -1,6 +1,6 @@
 import { Console, Effect, Option } from "effect"
 import type { Stdio } from "effect"
-import type { HookEngine, Outcome } from "@agent-hooks/core"
+import type { HookEngine } from "@agent-hooks/core"
 import { Blocked, Failed } from "../ExitCode.ts"
 import { checkPreset, warnOnStderr, withEngine } from "./engine.ts"
 import type { SettingsOptions } from "./engine.ts"
@@ -26,34 +26,6 @@ const firstLine = (text: string): string => {
   const line = text.trim().split("\n")[0] ?? ""
   return line.length > 200 ? `${line.slice(0, 199)}…` : line
 }
-
-/**
- * One line per hook that could not run, failed, or whose answer was dropped: a guard that did not
- * guard is never silent (`agent-hooks: hook "<cmd>" (<file>): <why>`).
- *
- * @internal
- */
-export const failureLines = (outcome: Outcome.Outcome): ReadonlyArray<string> =>
-  outcome.hooks.flatMap((hook) => {
-    // A block is a hook's answer, except one that fail-closed made of a hook that did not run or
-    // did not answer (no exit status, a signal, a timeout, or an exit other than 0 and 2).
-    const failedToAnswer = hook.exitCode === null || hook.timedOut || hook.signal !== null ||
-      (hook.exitCode !== 0 && hook.exitCode !== 2)
-    if (hook.status === "success") return []
-    if (hook.status === "blocking-error" && !failedToAnswer) return []
-    const why = hook.messages.length > 0
-      ? hook.messages.join("; ")
-      : hook.timedOut
-      ? `timed out after ${Math.round(hook.durationMs)} ms`
-      : hook.signal !== null
-      ? `killed by ${hook.signal}`
-      : hook.exitCode !== null
-      ? `exit ${hook.exitCode}${hook.stderr.trim() === "" ? "" : `: ${firstLine(hook.stderr)}`}`
-      : hook.status === "cancelled"
-      ? "cancelled"
-      : "failed"
-    return [`agent-hooks: hook ${JSON.stringify(hook.command)} (${hook.source ?? "programmatic"}): ${why}`]
-  })
 
 /**
  * On a terminal, a status line on stderr for hooks still running after a second (their
@@ -103,8 +75,10 @@ export const run = (options: RunOptions): Effect.Effect<void, Blocked | Failed, 
       ...(options.failClosed === true ? { failClosed: true } : {}),
       ...(options.strict === true ? { strict: true } : {})
     }
-    // While the event is dispatched, the engine's warnings about hooks that failed are the
-    // failure lines printed below from the Outcome: one line per hook, not two.
+    // While the event is dispatched, what the engine says is about this dispatch: a hook that could
+    // not run, failed, or whose answer was dropped (one line each, `agent-hooks: hook "<cmd>" (<file>):
+    // <why>`), or a sink that could not write. These print at every level, --quiet included: a guard
+    // that did not guard is never silent. Before it, the settings warnings obey --quiet.
     let dispatching = false
     // --log-level: debug adds what was loaded, matched and skipped; error is --quiet
     const level = yield* Debug.verbosity
@@ -112,8 +86,9 @@ export const run = (options: RunOptions): Effect.Effect<void, Blocked | Failed, 
     const debug = level.debug
     const outcome = yield* withEngine(
       { ...options, preset, engineOptions },
-      quiet ? undefined : (warning) => {
-        if (!dispatching) warnOnStderr(warning)
+      (warning) => {
+        if (dispatching) process.stderr.write(warning.startsWith("hook \"") ? `agent-hooks: ${warning}\n` : `agent-hooks: warning: ${warning}\n`)
+        else if (!quiet) warnOnStderr(warning)
       },
       (engine) =>
         Effect.gen(function*() {
@@ -137,7 +112,6 @@ export const run = (options: RunOptions): Effect.Effect<void, Blocked | Failed, 
           // The Outcome is printed as soon as it is known: closing the engine (starting detached
           // hooks, flushing telemetry) must not hold back the host that waits for it.
           if (debug) Debug.results(outcome)
-          for (const line of failureLines(outcome)) process.stderr.write(`${line}\n`)
           yield* Console.log(JSON.stringify(outcome))
           return outcome
         })

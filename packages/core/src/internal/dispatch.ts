@@ -73,11 +73,31 @@ const sessionOf = (state: EngineState, payload: Readonly<Record<string, unknown>
  */
 const failureLine = (done: { readonly executed: Executed; readonly result: HookResult; readonly verdict: HookVerdict }): ReadonlyArray<string> => {
   const { executed: { run }, result, verdict } = done
+  // A block is a hook's answer, except one that fail-closed made of a hook that did not run or did
+  // not answer (no exit status, a signal, a timeout, or an exit other than 0 and 2).
+  const failedToAnswer = result.exitCode === null || result.timedOut || result.signal !== null ||
+    (result.exitCode !== 0 && result.exitCode !== 2)
   const failed = result.status === "non-blocking-error" || result.status === "cancelled" || verdict.answerDropped === true ||
-    run.stdoutTruncated === true
+    run.stdoutTruncated === true || (result.status === "blocking-error" && failedToAnswer)
   if (!failed) return []
-  const why = result.messages.length > 0 ? result.messages.join("; ") : result.timedOut ? "timed out" : `exit code ${result.exitCode ?? "none"}`
+  const why = result.messages.length > 0
+    ? result.messages.join("; ")
+    : result.timedOut
+    ? `timed out after ${Math.round(result.durationMs)} ms`
+    : result.signal !== null
+    ? `killed by ${result.signal}`
+    : result.exitCode !== null
+    ? `exit ${result.exitCode}${result.stderr.trim() === "" ? "" : `: ${firstLine(result.stderr)}`}`
+    : result.status === "cancelled"
+    ? "cancelled"
+    : "failed"
   return [`hook ${JSON.stringify(result.command)} (${result.source ?? "programmatic"}): ${why}`]
+}
+
+/** The first line of `text`, at most 200 characters. */
+const firstLine = (text: string): string => {
+  const line = text.trim().split("\n")[0] ?? ""
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line
 }
 
 /** One Stop streak per event, session and agent. */
