@@ -19,7 +19,12 @@ export const commonFields = {
   /** `"block"`: a hook that fails, times out or prints invalid output blocks, as exit 2 would. */
   onFailure: Schema.optional(Schema.Literals(["continue", "block"])),
   /** Run once per engine session, then never again. */
-  once: Schema.optional(Schema.Boolean)
+  once: Schema.optional(Schema.Boolean),
+  /**
+   * The hook's identity for dedup: matched hooks of one event with the same `dedupeKey` run once,
+   * instead of hooks with the same command (Gemini CLI's `name:command`, under the gemini preset).
+   */
+  dedupeKey: Schema.optional(Schema.String)
 }
 
 /** @internal */
