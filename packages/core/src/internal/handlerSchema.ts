@@ -44,9 +44,12 @@ export const command = Schema.Struct({
   asyncRewake: Schema.optional(Schema.Boolean),
   /**
    * Extra environment variables. Values may use placeholders (`${tool_input.file_path}`), substituted
-   * verbatim (never through a shell); each substituted value is capped at 10 000 characters.
+   * verbatim (never through a shell) and whole; `${field-text}` is the input's field, or `text` when
+   * the input has no such field. A value over 128 KiB reaches a shell-form hook through a file.
    */
   env: Schema.optional(Schema.Record(Schema.String, Schema.String)),
+  /** Cut each substituted `env` value to this many characters (pigo's documented 10 000). Default: no cut. */
+  envMaxChars: Schema.optional(Schema.Int.check(Schema.isGreaterThan(0))),
   ...commonFields
 })
 
