@@ -140,6 +140,14 @@ describe("Presets", () => {
     expect(migrated.refused).toEqual([])
   })
 
+  it("pigo: migrate keeps the config's model as PIGO_MODEL's fallback, and pigo's 10 000-character cut", () => {
+    const migrated = Presets.toCanonical(loaded(decode(Presets.pigo, { model: "gpt-4o", plugins: [{ name: "g", hooks: { agent_end: [{ command: "a" }] } }] })), Presets.pigo)
+    const hook = (migrated.settings["hooks"] as any).agent_end[0].hooks[0]
+    expect(hook.env.PIGO_MODEL).toBe("${model-gpt-4o}")
+    expect(hook.envMaxChars).toBe(10_000)
+    expect(migrated.notes).toContainEqual(expect.stringContaining("stays the fallback of the hooks' env values (${model-gpt-4o})"))
+  })
+
   it("wave: canonical documents, sequential by default (FR-008)", () => {
     expect(decode(Presets.wave, { hooks: { Stop: [{ hooks: [{ type: "command", command: "x" }] }] } }).sequential).toBe(true)
     expect(Presets.wave.projectDirEnv).toEqual(["WAVE_PROJECT_DIR"])
