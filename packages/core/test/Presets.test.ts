@@ -22,6 +22,7 @@ const loaded = (decoded: Settings.DecodedSettings): Settings.LoadedSettings => {
     dedupe: decoded.dedupe ?? true,
     allowedCommands: decoded.allowedCommands,
     executionLog: decoded.executionLog,
+    inputDefaults: decoded.inputDefaults,
     strict: false,
     warnings: decoded.warnings,
     errors: decoded.errors ?? []
