@@ -100,7 +100,9 @@ describe("async hooks under agent-hooks run", () => {
             { type: "command", command: "./noexec.sh --flag", async: true },
             { type: "command", command: "sh ./gone.sh", async: true },
             { type: "command", command: "no-such-program-agent-hooks", async: true },
-            { type: "command", command: "true", async: true }
+            { type: "command", command: "true", async: true },
+            // bash's own builtins are found (dash has no "shopt"): no false alarm
+            { type: "command", command: "shopt -s nullglob", shell: "bash", async: true }
           ]
         }]
       }

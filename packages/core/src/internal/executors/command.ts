@@ -90,10 +90,11 @@ export const asRun = (handler: CommandHandler, ctx: ExecContext): string => {
  * the whole group after the cap ($1 seconds), and the group's leftovers are killed when the hook ends.
  */
 const DETACH_SCRIPT = [
-  `cap=$1; vars=$2; program=$3; script=$4; shift 4`,
+  `cap=$1; vars=$2; program=$3; script=$4; probe=$5; shift 5`,
   `case $program in */*) if [ ! -e "$program" ]; then echo "agent-hooks: $program: not found; the detached hook did not start" >&2; exit 127; fi`,
   `  if [ -d "$program" ] || [ ! -x "$program" ]; then echo "agent-hooks: $program: not executable; the detached hook did not start" >&2; exit 126; fi ;;`,
-  `'') ;; *) command -v "$program" >/dev/null 2>&1 || { echo "agent-hooks: $program: command not found; the detached hook did not start" >&2; exit 127; } ;; esac`,
+  // A name is looked up as the hook's own shell would (bash has builtins dash lacks).
+  `'') ;; *) $probe -c 'command -v "$1"' agent-hooks-probe "$program" >/dev/null 2>&1 || { echo "agent-hooks: $program: command not found; the detached hook did not start" >&2; exit 127; } ;; esac`,
   `if [ -n "$script" ]; then if [ ! -e "$script" ]; then echo "agent-hooks: $script: not found; the detached hook did not start" >&2; exit 127; fi`,
   `  if [ ! -r "$script" ]; then echo "agent-hooks: $script: not readable; the detached hook did not start" >&2; exit 126; fi; fi`,
   // The payload is read whole before the wrapper exits: the host stops writing stdin when it has.
@@ -179,6 +180,7 @@ export const command = (handler: CommandHandler, ctx: ExecContext): Effect.Effec
             shellForm.files.map(({ env: variable }) => variable).join(" "),
             program,
             script,
+            handler.args === undefined && handler.shell === "bash" ? "bash --norc --noprofile" : "/bin/sh",
             file,
             ...args
           ],
