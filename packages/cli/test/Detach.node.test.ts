@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -84,5 +84,126 @@ describe("async hooks under agent-hooks run", () => {
     expect(await waitFor(() => alive(marker) > 0, 5_000)).toBe(true)
     // The cap (1 s) plus the TERM-to-KILL grace; generous on a loaded machine.
     expect(await waitFor(() => alive(marker) === 0, 15_000)).toBe(true)
+  })
+
+  it("a detached hook that cannot start (missing script, not executable, an interpreter's missing script) is heard: stderr, the outcome, the execution log", () => {
+    writeFileSync(join(dir, "noexec.sh"), "#!/bin/sh\nexit 0\n")
+    chmodSync(join(dir, "noexec.sh"), 0o644)
+    const executionLog = join(dir, "start-failures.jsonl")
+    const settings = join(dir, "cannot-start.json")
+    writeFileSync(settings, JSON.stringify({
+      executionLog,
+      hooks: {
+        PostToolUse: [{
+          hooks: [
+            { type: "command", command: "./missing.sh", async: true },
+            { type: "command", command: "./noexec.sh --flag", async: true },
+            { type: "command", command: "sh ./gone.sh", async: true },
+            { type: "command", command: "no-such-program-agent-hooks", async: true },
+            { type: "command", command: "true", async: true },
+            // bash's own builtins are found (dash has no "shopt"): no false alarm
+            { type: "command", command: "shopt -s nullglob", shell: "bash", async: true }
+          ]
+        }]
+      }
+    }))
+    const result = run(settings, "PostToolUse", { tool_name: "Bash" })
+    // A fire-and-forget hook never blocks; its failure to start is not silent.
+    expect(result.status).toBe(0)
+    for (const what of ["./missing.sh: not found", "./noexec.sh: not executable", "./gone.sh: not found", "no-such-program-agent-hooks: command not found"]) {
+      expect(result.stderr).toContain(`${what}; the detached hook did not start`)
+    }
+    const outcome = JSON.parse(result.stdout) as { hooks: Array<{ command: string; exitCode: number }> }
+    expect(outcome.hooks.map((hook) => [hook.command, hook.exitCode])).toEqual([
+      ["./missing.sh", 127],
+      ["./noexec.sh --flag", 126],
+      ["sh ./gone.sh", 127],
+      ["no-such-program-agent-hooks", 127]
+    ])
+    const logged = readFileSync(executionLog, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { command: string; exitCode: number })
+    expect(logged.filter((line) => line.exitCode !== 0).map((line) => [line.command, line.exitCode]).sort()).toEqual([
+      ["./missing.sh", 127],
+      ["./noexec.sh --flag", 126],
+      ["no-such-program-agent-hooks", 127],
+      ["sh ./gone.sh", 127]
+    ])
+  })
+
+  it("a detached hook reads values over 128 KiB (placeholders, env, stdin) after the CLI has exited; its files are removed when it ends", async () => {
+    const out = join(dir, "large.txt")
+    const tmp = join(dir, "tmp")
+    mkdirSync(tmp, { recursive: true })
+    const settings = join(dir, "large.json")
+    writeFileSync(settings, JSON.stringify({
+      hooks: {
+        PostToolUse: [{
+          hooks: [{
+            type: "command",
+            // The CLI has exited (and its own copies of the files are gone) before the hook reads anything.
+            command: `sleep 1; v=\${tool_input.content}; { printf '%s' "$v" | wc -c; printf '%s' "$C" | tail -c 6; echo; wc -c; } > '${out}.part'; mv '${out}.part' '${out}'`,
+            env: { C: "${tool_input.content}" },
+            async: true
+          }]
+        }]
+      }
+    }))
+    const content = `${"x".repeat(140_000)}SECRET`
+    const result = spawnSync(process.execPath, [bin, "run", "PostToolUse", "--settings", settings, "--project-dir", dir], {
+      input: JSON.stringify({ tool_name: "Write", tool_input: { content } }),
+      encoding: "utf8",
+      env: { ...process.env, TMPDIR: tmp }
+    })
+    expect(result.status, result.stderr).toBe(0)
+    expect(await waitFor(() => existsSync(out), 15_000)).toBe(true)
+    const [placeholder, envTail, stdinBytes] = readFileSync(out, "utf8").trim().split("\n").map((line) => line.trim())
+    expect(placeholder).toBe(String(content.length))
+    expect(envTail).toBe("SECRET")
+    expect(Number(stdinBytes)).toBeGreaterThan(content.length)
+    // The hook's own folder (payload and value copies) is gone once it has ended.
+    // (Node keeps its compile cache in TMPDIR too.)
+    const left = () => readdirSync(tmp).filter((name) => name !== "node-compile-cache")
+    expect(await waitFor(() => left().length === 0, 5_000), left().join(", ")).toBe(true)
+  })
+})
+
+describe("env placeholder values", () => {
+  const guard = (preset: Array<string>, settings: string, payload: unknown, env: Record<string, string> = {}) =>
+    spawnSync(process.execPath, [bin, "run", "PreToolUse", ...preset, "--settings", settings, "--project-dir", dir], {
+      input: JSON.stringify(payload),
+      encoding: "utf8",
+      env: { ...process.env, ...env }
+    })
+
+  it("an attacker's padding cannot hide a secret from a guard reading an env value: the value is whole (10 000 and 200 000 characters of padding)", () => {
+    const settings = join(dir, "env-guard.json")
+    writeFileSync(settings, JSON.stringify({
+      hooks: {
+        PreToolUse: [{
+          matcher: "Write",
+          hooks: [{ type: "command", command: `case "$CONTENT" in *AKIA0SECRET*) echo "a key in the content" >&2; exit 2;; esac`, env: { CONTENT: "${tool_input.content}" } }]
+        }]
+      }
+    }))
+    for (const padding of [10_000, 200_000]) {
+      const result = guard([], settings, { tool_name: "Write", tool_input: { content: `${" ".repeat(padding)}AKIA0SECRET` } })
+      expect(result.status, `${padding}: ${result.stderr}`).toBe(2)
+      expect(JSON.parse(result.stdout)).toMatchObject({ blocked: true, reason: "a key in the content" })
+    }
+  })
+
+  it("pigo keeps its documented cut: PIGO_* values at 10 000 characters", () => {
+    const home = join(dir, "pigo-cut")
+    const record = join(dir, "pigo-cut.txt")
+    mkdirSync(join(home, ".pigo"), { recursive: true })
+    writeFileSync(join(home, ".pigo", "config.json"), JSON.stringify({
+      plugins: [{ name: "cut", hooks: { tool_end: [{ command: `printf '%s' "$PIGO_TOOL_OUTPUT" | wc -c > '${record}'` }] } }]
+    }))
+    const result = spawnSync(process.execPath, [bin, "run", "tool_end", "--preset", "pigo", "--project-dir", dir], {
+      input: JSON.stringify({ tool_name: "bash", tool_response: "y".repeat(30_000) }),
+      encoding: "utf8",
+      env: { ...process.env, HOME: home, PIGO_HOME: join(home, ".pigo") }
+    })
+    expect(result.status, result.stderr).toBe(0)
+    expect(readFileSync(record, "utf8").trim()).toBe("10000")
   })
 })

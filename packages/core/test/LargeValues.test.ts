@@ -12,8 +12,8 @@ import * as Placeholder from "@agent-hooks/core/Placeholder"
 
 const settingsFile = "/p/hooks.json"
 
-/** Dispatches one PreToolUse with `command` as the tool input, and returns the spawn requests. */
-const requestsFor = (hooks: ReadonlyArray<object>, command: string) =>
+/** Dispatches one PreToolUse with `command` as the tool input, and returns the spawn requests (and the outcome). */
+const dispatchWith = (hooks: ReadonlyArray<object>, command: string) =>
   Effect.runPromise(
     Effect.gen(function*() {
       const spawner = ScriptedProcessSpawner.layer(() => ({}))
@@ -26,10 +26,11 @@ const requestsFor = (hooks: ReadonlyArray<object>, command: string) =>
       const engine = yield* HookEngine.make({ settings: [settingsFile], projectDir: "/p", cwd: "/p", env: { PATH: "/usr/bin:/bin" } }).pipe(
         Effect.provide(Layer.mergeAll(spawner, files, Path.layer))
       )
-      yield* engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command } })
-      return spawner.requests
+      const outcome = yield* engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command } })
+      return { requests: spawner.requests, outcome }
     }).pipe(Effect.scoped)
   )
+const requestsFor = (hooks: ReadonlyArray<object>, command: string) => dispatchWith(hooks, command).then(({ requests }) => requests)
 
 describe("values too large for one argument or environment string", () => {
   const big = `${"x".repeat(140_000)}; rm -rf / #\n`
@@ -46,5 +47,27 @@ describe("values too large for one argument or environment string", () => {
     const [request] = await requestsFor([{ type: "command", command: "guard ${tool_input.command}" }], "ls")
     expect(request!.args[request!.args.length - 1]).toBe("guard 'ls'")
     expect(request!.files).toEqual([])
+  })
+
+  it("env values are whole: a secret behind 10 000 characters of padding is in the hook's environment", async () => {
+    const padded = `${" ".repeat(10_000)}AKIA0SECRET`
+    const [request] = await requestsFor([{ type: "command", command: "./guard.sh", env: { CMD: "${tool_input.command}" } }], padded)
+    expect(request!.env["CMD"]).toBe(padded)
+  })
+
+  it("envMaxChars cuts env values (pigo's 10 000)", async () => {
+    const [request] = await requestsFor([{ type: "command", command: "./guard.sh", env: { CMD: "${tool_input.command}" }, envMaxChars: 10_000 }], "y".repeat(30_000))
+    expect(request!.env["CMD"]).toBe("y".repeat(10_000))
+  })
+
+  it("an env value over 128 KiB: a shell-form hook reads it from a file into a shell variable; an exec-form hook does not start, visibly", async () => {
+    const [request] = await requestsFor([{ type: "command", command: "./guard.sh", env: { CMD: "${tool_input.command}" } }], big)
+    expect(request!.env["CMD"]).toBeUndefined()
+    expect(request!.files).toEqual([{ env: "AGENT_HOOKS_ENV_1", content: big }])
+    expect(request!.args.at(-1)).toBe(`CMD=$(cat -- "$AGENT_HOOKS_ENV_1" && printf .) || exit 126; CMD=\${CMD%.}\n./guard.sh`)
+    const exec = await dispatchWith([{ type: "command", command: "./guard.sh", args: [], env: { CMD: "${tool_input.command}" } }], big)
+    expect(exec.requests).toEqual([])
+    expect(exec.outcome.hooks[0]).toMatchObject({ status: "non-blocking-error" })
+    expect(exec.outcome.hooks[0]!.stderr).toContain("env CMD: the substituted value is over 128 KiB")
   })
 })

@@ -132,6 +132,8 @@ describe("Placeholder.expandShell", () => {
   it("expands the well-known variables in the common quoting styles", () => {
     for (const shell of shells) {
       expect(run(shell, Placeholder.expandShell("printf '%s|' ${CLAUDE_PROJECT_DIR}/x.sh", values))).toBe("/home/u/my proj/x.sh|")
+      // a placeholder that opens the command (Claude Code's documented "${CLAUDE_PROJECT_DIR}/hooks/x.sh") follows no `$`
+      expect(run(shell, `${Placeholder.expandShell("${CLAUDE_PROJECT_DIR}/x.sh", values)} 2>&1; printf '%s|' "$?"`)).toMatch(/\/home\/u\/my proj\/x\.sh.*\n127\|$/)
       expect(run(shell, Placeholder.expandShell("printf '%s|' \"${CLAUDE_PROJECT_DIR}/x.sh\"", values))).toBe("/home/u/my proj/x.sh|")
       expect(run(shell, Placeholder.expandShell("printf '%s|' \"${CLAUDE_PLUGIN_ROOT}\"/scripts/x.sh", values))).toBe(
         "/home/u/.claude/plugins/cache/p/1.0.0/scripts/x.sh|"

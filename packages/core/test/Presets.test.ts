@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest"
 import { Effect } from "effect"
 import { Presets } from "@agent-hooks/core"
 import type { Settings } from "@agent-hooks/core"
+import { harness, withEngine } from "./harness.ts"
 
 type Preset = (typeof Presets.all)[number]
 const context = { projectDir: "/p", cwd: "/p", env: { HOME: "/home/u" } }
@@ -21,6 +22,7 @@ const loaded = (decoded: Settings.DecodedSettings): Settings.LoadedSettings => {
     dedupe: decoded.dedupe ?? true,
     allowedCommands: decoded.allowedCommands,
     executionLog: decoded.executionLog,
+    inputDefaults: decoded.inputDefaults,
     strict: false,
     warnings: decoded.warnings,
     errors: decoded.errors ?? []
@@ -102,6 +104,49 @@ describe("Presets", () => {
     })
     expect(decoded.entries).toHaveLength(1)
     expect(decoded.warnings).toEqual([])
+  })
+
+  // Gemini CLI's rule (packages/core/src/hooks/hookPlanner.ts, deduplicateHooks, keyed by getHookKey in
+  // packages/core/src/hooks/types.ts): matched hooks of one event run once per `${name}:${command}`,
+  // the name or "" and the command as written; timeout and env are not part of the key.
+  it("gemini: identical hooks matched by two groups run once, keyed as Gemini keys them (name:command)", async () => {
+    const file = "/project/.gemini/settings.json"
+    const h = harness(
+      {
+        [file]: {
+          hooks: {
+            BeforeTool: [
+              { matcher: "write_file", hooks: [{ name: "lint", type: "command", command: "./check.sh" }, { name: "audit", type: "command", command: "./check.sh" }] },
+              { matcher: ".*", hooks: [{ name: "lint", type: "command", command: "./check.sh", timeout: 9000 }, { type: "command", command: "./check.sh" }] },
+              { matcher: "write_.*", hooks: [{ type: "command", command: "./check.sh", env: { X: "1" } }, { name: "lint", type: "command", command: "$GEMINI_PROJECT_DIR/check.sh" }] }
+            ]
+          }
+        }
+      },
+      () => ({ stdout: "" }),
+      { preset: Presets.gemini, settings: [file] }
+    )
+    const outcome = await Effect.runPromise(withEngine(h, (engine) => engine.dispatch("BeforeTool", { tool_name: "write_file", tool_input: {} })))
+    // lint:./check.sh, audit:./check.sh, :./check.sh and lint:$GEMINI_PROJECT_DIR/check.sh: four runs of seven hooks.
+    expect(h.spawner.requests.map((request) => request.args.at(-1))).toEqual(["./check.sh", "./check.sh", "./check.sh", "'/project'/check.sh"])
+    expect(outcome.hooks).toHaveLength(4)
+  })
+
+  it("gemini: migrate keeps Gemini's dedup identity (the name travels as dedupeKey)", () => {
+    const decoded = decode(Presets.gemini, {
+      hooks: { BeforeTool: [{ matcher: "write_file", hooks: [{ name: "lint", type: "command", command: "./check.sh" }, { type: "command", command: "./check.sh" }] }] }
+    })
+    const migrated = Presets.toCanonical(loaded(decoded), Presets.gemini)
+    expect((migrated.settings["hooks"] as any).BeforeTool[0].hooks.map((hook: any) => hook.dedupeKey)).toEqual(["lint:./check.sh", ":./check.sh"])
+    expect(migrated.refused).toEqual([])
+  })
+
+  it("pigo: migrate keeps the config's model as PIGO_MODEL's fallback, and pigo's 10 000-character cut", () => {
+    const migrated = Presets.toCanonical(loaded(decode(Presets.pigo, { model: "gpt-4o", plugins: [{ name: "g", hooks: { agent_end: [{ command: "a" }] } }] })), Presets.pigo)
+    const hook = (migrated.settings["hooks"] as any).agent_end[0].hooks[0]
+    expect(hook.env.PIGO_MODEL).toBe("${model-gpt-4o}")
+    expect(hook.envMaxChars).toBe(10_000)
+    expect(migrated.notes).toContainEqual(expect.stringContaining("stays the fallback of the hooks' env values (${model-gpt-4o})"))
   })
 
   it("wave: canonical documents, sequential by default (FR-008)", () => {

@@ -34,7 +34,9 @@ const STDOUTS = [
   JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "cc deny" } }),
   JSON.stringify({ continue: false, stopReason: "stop here" }),
   JSON.stringify({ systemMessage: "note", hookSpecificOutput: { additionalContext: "ctx" } }),
-  JSON.stringify({ decision: "deny", reason: "gemini deny" })
+  JSON.stringify({ decision: "deny", reason: "gemini deny" }),
+  // The hook prints the PIGO_MODEL it was given (pigo's config model when the payload has none).
+  "PIGO_MODEL"
 ]
 const behaviour: fc.Arbitrary<Behaviour> = fc.record({
   exitCode: fc.constantFrom(0, 1, 2, 3),
@@ -47,6 +49,7 @@ const spawner = (behaviours: ReadonlyArray<Behaviour>) =>
   ScriptedProcessSpawner.layer((request) => {
     const found = /hook_(\d+)/.exec([request.file, ...request.args].join(" "))
     const played = found === null ? undefined : behaviours[Number(found[1])]
+    if (played?.stdout === "PIGO_MODEL") return { ...played, stdout: `model=${request.env["PIGO_MODEL"] ?? "(unset)"}` }
     return played ?? { exitCode: 0 }
   })
 
@@ -194,7 +197,7 @@ describe("migrate round trip (in-process, scripted processes)", () => {
     await runProperty(Presets.wave, arbitrary, 1000)
   })
 
-  it("pigo: every event keeps its outcome (tool_start: any non-zero exit blocks with stderr as the reason; turn_start/turn_end and their timeout; fire-and-forget hooks)", async () => {
+  it("pigo: every event keeps its outcome (tool_start: any non-zero exit blocks with stderr as the reason; turn_start/turn_end and their timeout; fire-and-forget hooks; PIGO_MODEL from the config)", async () => {
     const PIGO_EVENTS = ["agent_start", "turn_start", "tool_start", "tool_end", "turn_end", "agent_end"] as const
     const hook = fc.record({
       event: fc.constantFrom(...PIGO_EVENTS),
@@ -204,7 +207,13 @@ describe("migrate round trip (in-process, scripted processes)", () => {
     })
     const arbitrary = fc.record({
       plugins: fc.array(fc.array(hook, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 2 }),
-      payloads: fc.array(fc.record({ event: fc.constantFrom(...PIGO_EVENTS, "tool_start", "tool_start"), payload: toolPayload }), { minLength: 8, maxLength: 8 }),
+      payloads: fc.array(
+        fc.record({
+          event: fc.constantFrom(...PIGO_EVENTS, "tool_start", "tool_start"),
+          payload: fc.tuple(toolPayload, fc.constantFrom(undefined, "o3")).map(([payload, model]) => (model === undefined ? payload : { ...payload, model }))
+        }),
+        { minLength: 8, maxLength: 8 }
+      ),
       behaviours
     }).map(({ plugins, payloads, behaviours }): Case => {
       let n = 0
@@ -229,7 +238,7 @@ describe("migrate round trip (in-process, scripted processes)", () => {
     expect(refusedCases).toBe(0)
   })
 
-  it("Gemini CLI: all eleven events keep their outcome (documented output rules, 60 s default, regex tool matchers, sequential groups)", async () => {
+  it("Gemini CLI: all eleven events keep their outcome (documented output rules, 60 s default, regex tool matchers, sequential groups, dedup by name:command)", async () => {
     const GEMINI_EVENTS = ["BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "BeforeModel", "AfterModel", "BeforeToolSelection", "SessionStart", "SessionEnd", "PreCompress", "Notification"] as const
     const arbitrary = fc.record({
       groups: fc.array(
@@ -238,7 +247,10 @@ describe("migrate round trip (in-process, scripted processes)", () => {
           matcher: fc.constantFrom(undefined, "write_file", "write_.*|Bash", "*"),
           sequential: fc.constantFrom(undefined, true),
           size: fc.integer({ min: 1, max: 2 }),
-          timeout: fc.constantFrom(undefined, 5000)
+          timeout: fc.constantFrom(undefined, 5000),
+          // Gemini dedups by name:command: names, and commands an earlier hook has too.
+          name: fc.constantFrom(undefined, "lint", "audit"),
+          reuse: fc.constantFrom(false, false, true)
         }),
         { minLength: 1, maxLength: 4 }
       ),
@@ -250,7 +262,12 @@ describe("migrate round trip (in-process, scripted processes)", () => {
         (hooks[g.event] ??= []).push({
           ...(g.matcher === undefined ? {} : { matcher: g.matcher }),
           ...(g.sequential === undefined ? {} : { sequential: g.sequential }),
-          hooks: Array.from({ length: g.size }, () => ({ type: "command", command: next(), ...(g.timeout === undefined ? {} : { timeout: g.timeout }) }))
+          hooks: Array.from({ length: g.size }, () => ({
+            type: "command",
+            command: g.reuse ? "hook_0" : next(),
+            ...(g.name === undefined ? {} : { name: g.name }),
+            ...(g.timeout === undefined ? {} : { timeout: g.timeout })
+          }))
         }))
       // The host passes Gemini's base fields: the preset's own additions are not what is compared here.
       return { config: { hooks }, dispatches: payloads.map((d) => ({ ...d, payload: { ...d.payload, transcript_path: "/t.json", timestamp: "2026-01-01T00:00:00.000Z" } })), behaviours }

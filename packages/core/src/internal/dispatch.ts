@@ -241,6 +241,9 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
 
     // Background hooks: started now, bounded by the pool, killed when the engine closes.
     const background = hooks.filter((hook) => hook.async)
+    // A detached hook whose wrapper reported that it could not start (exit 126/127) is part of the
+    // outcome, so that the host (agent-hooks run) shows it: nothing else would hear of it.
+    const notStarted: Array<(typeof ran)[number]> = []
     for (const hook of background) {
       const task = state.asyncPool.withPermits(1)(runOne(hook)).pipe(
         Effect.tap(({ result, overflow, startedAt, ranAs }) =>
@@ -258,6 +261,7 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
         Effect.map((done) => {
           const { executed: { run }, result, verdict } = done
           if (options.onWarning !== undefined) for (const line of failureLine(done)) options.onWarning(line)
+          if (options.detachAsync === true && hook.entry.handler.type === "command" && failureLine(done).length > 0) notStarted.push(done)
           const rewake = hook.entry.handler.type === "command" && hook.entry.handler.asyncRewake === true && run.exitCode === 2
           const delivered: AsyncResult = {
             event,
@@ -283,7 +287,7 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
     }
     // A hook that did not run, or whose answer was dropped, is never silent: one line each to onWarning.
     if (options.onWarning !== undefined) for (const line of ran.flatMap(failureLine)) options.onWarning(line)
-    const aggregated = Outcome.aggregate(spec, ran, dispatchWarnings, background.map((hook) => hook.display), label)
+    const aggregated = Outcome.aggregate(spec, notStarted.length === 0 ? ran : [...ran, ...notStarted], dispatchWarnings, background.map((hook) => hook.display), label)
     const outcome = isStop ? state.stopGuard.apply(key, aggregated, ran.map(({ verdict }) => verdict)) : aggregated
 
     // Sinks, after the outcome.

@@ -19,7 +19,12 @@ export const commonFields = {
   /** `"block"`: a hook that fails, times out or prints invalid output blocks, as exit 2 would. */
   onFailure: Schema.optional(Schema.Literals(["continue", "block"])),
   /** Run once per engine session, then never again. */
-  once: Schema.optional(Schema.Boolean)
+  once: Schema.optional(Schema.Boolean),
+  /**
+   * The hook's identity for dedup: matched hooks of one event with the same `dedupeKey` run once,
+   * instead of hooks with the same command (Gemini CLI's `name:command`, under the gemini preset).
+   */
+  dedupeKey: Schema.optional(Schema.String)
 }
 
 /** @internal */
@@ -39,9 +44,12 @@ export const command = Schema.Struct({
   asyncRewake: Schema.optional(Schema.Boolean),
   /**
    * Extra environment variables. Values may use placeholders (`${tool_input.file_path}`), substituted
-   * verbatim (never through a shell); each substituted value is capped at 10 000 characters.
+   * verbatim (never through a shell) and whole; `${field-text}` is the input's field, or `text` when
+   * the input has no such field. A value over 128 KiB reaches a shell-form hook through a file.
    */
   env: Schema.optional(Schema.Record(Schema.String, Schema.String)),
+  /** Cut each substituted `env` value to this many characters (pigo's documented 10 000). Default: no cut. */
+  envMaxChars: Schema.optional(Schema.Int.check(Schema.isGreaterThan(0))),
   ...commonFields
 })
 

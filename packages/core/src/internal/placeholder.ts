@@ -88,7 +88,8 @@ export const MAX_ARGUMENT_BYTES = 128 * 1024 - 1
 /** Values longer than this go to a file when the expanded command would not fit in one argument. */
 const FILE_THRESHOLD_BYTES = 1024
 
-const utf8Length = (text: string): number => {
+/** @internal */
+export const utf8Length = (text: string): number => {
   let bytes = 0
   for (let k = 0; k < text.length; k++) {
     const code = text.charCodeAt(k)

@@ -44,6 +44,8 @@ export const display = (handler: Handler): string => {
 
 /** The dedup key: type and command + args | url | server + tool | prompt, the well-known placeholders (project folder) expanded. */
 const dedupKey = (handler: Handler, env: Readonly<Record<string, string>>): string | undefined => {
+  // A handler that names its own identity (a dialect's dedup key) is keyed by that alone.
+  if (handler.type !== "callback" && handler.dedupeKey !== undefined) return JSON.stringify(["key", handler.dedupeKey])
   const expand = (text: string) => Placeholder.expandText(text, { env, input: {} })
   switch (handler.type) {
     case "command":

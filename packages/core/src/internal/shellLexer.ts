@@ -67,7 +67,8 @@ class Lexer {
       end,
       name,
       context: this.fixed > 0 ? "fixed" : context,
-      afterDollar: this.bareDollar === start - 1,
+      // a placeholder that opens the command follows no `$` (bareDollar starts at -1)
+      afterDollar: start > 0 && this.bareDollar === start - 1,
       ambiguity: this.ambiguity?.reason ?? ambiguity
     })
   }

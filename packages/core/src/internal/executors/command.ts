@@ -5,33 +5,62 @@ import * as Placeholder from "../../Placeholder.ts"
 import type { ProcessSpawner } from "../../ProcessSpawner.ts"
 import type { CommandHandler } from "../../Settings.ts"
 import type { ExecContext, Executed } from "./context.ts"
-import { placeholderValues } from "./context.ts"
+import { utf8Length } from "../placeholder.ts"
+import { failed, placeholderValues } from "./context.ts"
 
 /** Each of stdout and stderr is kept up to this many bytes; the rest is dropped and noted. */
 export const MAX_OUTPUT_BYTES = 1024 * 1024
 
-/**
- * A handler's own `env`, placeholders substituted verbatim. Each substituted value is capped at
- * 10 000 characters, so no payload can make the spawn fail with E2BIG (Linux refuses a single
- * environment string over 128 KiB).
- */
+/** pigo's documented cut of each substituted `env` value (its `envMaxChars`). */
 export const MAX_ENV_VALUE_CHARS = 10_000
+
+/**
+ * Linux refuses one environment string (`NAME=value`) over 128 KiB (E2BIG): a larger substituted
+ * `env` value reaches a shell-form hook as a variable of its shell, read from a file (not exported).
+ */
+const MAX_ENV_STRING_BYTES = Placeholder.MAX_ARGUMENT_BYTES
+
+/** `${field-fallback}` in an `env` value: the input's field, or the fallback text when the input has no such field. */
+const ENV_FALLBACK = /\$\{([a-z_][a-z0-9_]*)-([^}]*)\}/g
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
+
+const tooLong = (name: string, value: string): boolean =>
+  name.length + 1 + value.length * 3 > MAX_ENV_STRING_BYTES && utf8Length(`${name}=${value}`) > MAX_ENV_STRING_BYTES
 
 const POWERSHELL_PLACEHOLDERS = /\$\{(CLAUDE_PROJECT_DIR|AGENT_HOOKS_PROJECT_DIR|CLAUDE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA)\}/g
 
-const handlerEnv = (handler: CommandHandler, ctx: ExecContext): Readonly<Record<string, string>> => {
-  if (handler.env === undefined) return ctx.env
+interface HandlerEnv {
+  readonly env: Readonly<Record<string, string>>
+  /** Values too long for one environment string: the shell reads each from a file. */
+  readonly large: ReadonlyArray<{ readonly name: string; readonly value: string }>
+}
+
+/**
+ * A handler's own `env`, placeholders substituted verbatim (no shell reads an env value), whole:
+ * only `envMaxChars` (pigo's documented 10 000 characters) cuts a substituted value.
+ */
+const handlerEnv = (handler: CommandHandler, ctx: ExecContext): HandlerEnv => {
+  if (handler.env === undefined) return { env: ctx.env, large: [] }
   const values = placeholderValues(ctx)
   const env: Record<string, string> = { ...ctx.env }
+  const large: Array<{ name: string; value: string }> = []
   for (const [name, template] of Object.entries(handler.env)) {
-    // No shell reads an env value: a lowercase input field the payload lacks is empty, not `${field}`.
+    // A lowercase input field the payload lacks is its fallback (`${model-gpt-4}`), else empty, not `${field}`.
     const value = Placeholder.expandText(
-      template.replace(/\$\{([a-z_][a-z0-9_]*)\}/g, (match, field: string) => (Object.hasOwn(ctx.input, field) ? match : "")),
+      template
+        .replace(ENV_FALLBACK, (_match, field: string, fallback: string) => (Object.hasOwn(ctx.input, field) ? `\${${field}}` : fallback))
+        .replace(/\$\{([a-z_][a-z0-9_]*)\}/g, (match, field: string) => (Object.hasOwn(ctx.input, field) ? match : "")),
       values
     )
-    env[name] = value === template || value.length <= MAX_ENV_VALUE_CHARS ? value : value.slice(0, MAX_ENV_VALUE_CHARS)
+    const cut = value !== template && handler.envMaxChars !== undefined && value.length > handler.envMaxChars
+      ? value.slice(0, handler.envMaxChars)
+      : value
+    if (tooLong(name, cut)) {
+      delete env[name]
+      large.push({ name, value: cut })
+    } else env[name] = cut
   }
-  return env
+  return { env, large }
 }
 
 /** A word as a POSIX shell would need it written: bare when plain, else single-quoted. */
@@ -53,26 +82,78 @@ export const asRun = (handler: CommandHandler, ctx: ExecContext): string => {
 
 /**
  * Starts "$@" detached: `setsid` where it exists (a new session and group), else job control
- * (`set -m`: a new process group). The hook reads the payload on stdin; its output goes to
- * /dev/null; SIGHUP and SIGINT are ignored; a watchdog kills the whole group after the cap ($1
- * seconds), and the group's leftovers are killed when the hook ends.
+ * (`set -m`: a new process group). Before that, synchronously: the program and the script it is
+ * given are checked (exit 127 "not found" or 126 "not executable" on stderr, the hook not started);
+ * the payload (stdin) is read whole and the value files the spawner wrote are copied, into a folder
+ * of the hook's own that its group removes when the hook ends or at the cap. The hook reads the
+ * payload on stdin; its output goes to /dev/null; SIGHUP and SIGINT are ignored; a watchdog kills
+ * the whole group after the cap ($1 seconds), and the group's leftovers are killed when the hook ends.
  */
-// A shell without job control gives an asynchronous command /dev/null as stdin before any
-// redirection of its own, so stdin is kept on fd 3 and handed over from there.
 const DETACH_SCRIPT = [
-  `cap=$1; shift; exec 3<&0`,
-  `inner='cap=$1; shift; trap "" HUP INT; exec 3<&0; "$@" <&3 3<&- & c=$!; exec 3<&-; (sleep "$cap"; kill -TERM -$$; sleep 2; kill -KILL -$$) </dev/null >/dev/null 2>&1 & wait "$c"; kill -KILL -$$'`,
-  `if command -v setsid >/dev/null 2>&1; then setsid /bin/sh -c "$inner" agent-hooks-detached "$cap" "$@" <&3 3<&- >/dev/null 2>&1 &`,
-  `else set -m; /bin/sh -c "$inner" agent-hooks-detached "$cap" "$@" <&3 3<&- >/dev/null 2>&1 & fi`
+  `cap=$1; vars=$2; program=$3; script=$4; probe=$5; shift 5`,
+  `case $program in */*) if [ ! -e "$program" ]; then echo "agent-hooks: $program: not found; the detached hook did not start" >&2; exit 127; fi`,
+  `  if [ -d "$program" ] || [ ! -x "$program" ]; then echo "agent-hooks: $program: not executable; the detached hook did not start" >&2; exit 126; fi ;;`,
+  // A name is looked up as the hook's own shell would (bash has builtins dash lacks).
+  `'') ;; *) $probe -c 'command -v "$1"' agent-hooks-probe "$program" >/dev/null 2>&1 || { echo "agent-hooks: $program: command not found; the detached hook did not start" >&2; exit 127; } ;; esac`,
+  `if [ -n "$script" ]; then if [ ! -e "$script" ]; then echo "agent-hooks: $script: not found; the detached hook did not start" >&2; exit 127; fi`,
+  `  if [ ! -r "$script" ]; then echo "agent-hooks: $script: not readable; the detached hook did not start" >&2; exit 126; fi; fi`,
+  // The payload is read whole before the wrapper exits: the host stops writing stdin when it has.
+  `d=$(mktemp -d) || exit 126; cat > "$d/stdin" || exit 126`,
+  // The names are the engine's own (AGENT_HOOKS_VALUE_<n>, AGENT_HOOKS_ENV_<n>).
+  `for v in $vars; do eval "cp -- \"\\$$v\" \"\\$d/$v\"" || exit 126; eval "$v=\\$d/$v; export $v"; done`,
+  `inner='cap=$1; d=$2; shift 2; trap "" HUP INT; "$@" <"$d/stdin" & c=$!; (trap "" TERM; sleep "$cap"; kill -TERM -$$; sleep 2; rm -rf "$d"; kill -KILL -$$) </dev/null >/dev/null 2>&1 & wait "$c"; rm -rf "$d"; kill -KILL -$$'`,
+  `if command -v setsid >/dev/null 2>&1; then setsid /bin/sh -c "$inner" agent-hooks-detached "$cap" "$d" "$@" </dev/null >/dev/null 2>&1 &`,
+  `else set -m; /bin/sh -c "$inner" agent-hooks-detached "$cap" "$d" "$@" </dev/null >/dev/null 2>&1 & fi`
 ].join("\n")
+
+const INTERPRETERS = new Set(["sh", "bash", "dash", "zsh", "python", "python3", "node", "bun", "deno", "ruby", "perl"])
+const RESERVED = new Set(["if", "then", "else", "elif", "fi", "case", "esac", "for", "while", "until", "do", "done", "in", "!", "{", "}", "time", "function", "select", "[["])
+
+/**
+ * The program a shell-form command starts and the script an interpreter is given, when the command
+ * writes them plainly (`./x.sh`, `"${CLAUDE_PROJECT_DIR}"/x.sh`, `python3 hooks/x.py`): what a detached
+ * hook's wrapper checks before it detaches. Anything else (assignments, quoting, expansions) is not checked.
+ */
+const startWords = (handler: CommandHandler, ctx: ExecContext, file: string, args: ReadonlyArray<string>): readonly [string, string] => {
+  if (handler.shell === "powershell") return ["", ""]
+  const plain = (word: string | undefined): string | undefined => {
+    if (word === undefined) return undefined
+    const text = Placeholder.expandText(word.replace(/[;&|]+$/, ""), { env: ctx.env, input: {} }).replace(/^"([^"]*)"/, "$1")
+    return text !== "" && !/["'`$\\;&|<>(){}*?[\]=~]/.test(text) && !text.startsWith("-") ? text : undefined
+  }
+  const [program, second] = handler.args !== undefined
+    ? [file, args[0]]
+    : handler.command.trim().split(/\s+/) as Array<string | undefined>
+  const first = handler.args !== undefined ? (/["'`$\\]/.test(file) || file === "" ? undefined : file) : plain(program)
+  if (first === undefined || RESERVED.has(first)) return ["", ""]
+  const base = first.slice(first.lastIndexOf("/") + 1)
+  const script = INTERPRETERS.has(base) ? (handler.args !== undefined ? (second !== undefined && !second.startsWith("-") ? second : undefined) : plain(second)) : undefined
+  return [first, script ?? ""]
+}
 
 /** @internal */
 export const command = (handler: CommandHandler, ctx: ExecContext): Effect.Effect<Executed, never, ProcessSpawner> => {
   const values = placeholderValues(ctx)
+  const { env, large } = handlerEnv(handler, ctx)
+  const shellKind = handler.shell === "bash" ? "bash" : "sh"
   // a value too large for one argument travels in a file the command reads (the spawner writes it)
-  const shellForm = handler.args !== undefined || handler.shell === "powershell"
+  const expanded = handler.args !== undefined || handler.shell === "powershell"
     ? { command: "", files: [] }
-    : Placeholder.expandShellCommand(handler.command, values, handler.shell === "bash" ? "bash" : "sh")
+    : Placeholder.expandShellCommand(handler.command, values, shellKind)
+  if (large.length > 0 && (handler.args !== undefined || handler.shell === "powershell" || large.some(({ name }) => !ENV_NAME.test(name)))) {
+    // Only a shell can take a value over 128 KiB from a file; the hook is not started, visibly.
+    const names = large.map(({ name }) => name).join(", ")
+    return failed(
+      `agent-hooks: env ${names}: the substituted value is over 128 KiB, more than one environment variable can hold; a shell-form hook (no "args", sh or bash) gets it through a file, or read the payload on stdin`
+    )
+  }
+  // Each large env value: written to a file, which the shell reads into a variable of that name before
+  // the command; not exported, since Linux cannot hand it to a program (E2BIG): `printf %s "$NAME" | guard`.
+  const envFiles = large.map(({ name, value }, k) => ({ name, env: `AGENT_HOOKS_ENV_${k + 1}`, content: value }))
+  const shellForm = envFiles.length === 0 ? expanded : {
+    command: envFiles.map(({ name, env: variable }) => `${name}=$(cat -- "$${variable}" && printf .) || exit 126; ${name}=\${${name}%.}\n`).join("") + expanded.command,
+    files: [...expanded.files, ...envFiles.map(({ content, env: variable }) => ({ env: variable, content }))]
+  }
   const [file, args] = handler.args !== undefined
     ? [Placeholder.expandText(handler.command, values), Placeholder.expandArgs(handler.args, values)] as const
     : handler.shell === "powershell"
@@ -83,18 +164,31 @@ export const command = (handler: CommandHandler, ctx: ExecContext): Effect.Effec
     ? ["bash", ["--norc", "--noprofile", "-c", shellForm.command]] as const
     : ["/bin/sh", ["-c", shellForm.command]] as const
   if (ctx.detach !== undefined) {
-    // The wrapper starts the hook in a session of its own and exits: nothing waits for it, a
-    // signal to the host's process group does not reach it, and its own watchdog ends it (and
-    // anything it left in its group) at the cap.
+    // The wrapper checks what it can, copies the value files, starts the hook in a session of its
+    // own and exits: nothing waits for it, a signal to the host's process group does not reach it,
+    // and its own watchdog ends it (and anything it left in its group) at the cap.
+    const [program, script] = startWords(handler, ctx, file, handler.args !== undefined ? args : [])
     return Effect.map(
       HookRunner.run(
         {
           file: "/bin/sh",
-          args: ["-c", DETACH_SCRIPT, "agent-hooks-detach", String(Math.max(1, Math.ceil(ctx.detach.capSeconds))), file, ...args],
+          args: [
+            "-c",
+            DETACH_SCRIPT,
+            "agent-hooks-detach",
+            String(Math.max(1, Math.ceil(ctx.detach.capSeconds))),
+            shellForm.files.map(({ env: variable }) => variable).join(" "),
+            program,
+            script,
+            handler.args === undefined && handler.shell === "bash" ? "bash --norc --noprofile" : "/bin/sh",
+            file,
+            ...args
+          ],
           cwd: ctx.cwd,
-          env: handlerEnv(handler, ctx),
+          env,
           stdin: ctx.stdin,
-          maxOutputBytes: MAX_OUTPUT_BYTES
+          maxOutputBytes: MAX_OUTPUT_BYTES,
+          files: shellForm.files
         },
         Duration.seconds(10),
         { ...HookRunner.defaultOptions, projectDir: ctx.projectDir }
@@ -104,7 +198,7 @@ export const command = (handler: CommandHandler, ctx: ExecContext): Effect.Effec
   }
   return Effect.map(
     HookRunner.run(
-      { file, args, cwd: ctx.cwd, env: handlerEnv(handler, ctx), stdin: ctx.stdin, maxOutputBytes: MAX_OUTPUT_BYTES, files: shellForm.files },
+      { file, args, cwd: ctx.cwd, env, stdin: ctx.stdin, maxOutputBytes: MAX_OUTPUT_BYTES, files: shellForm.files },
       Duration.millis(ctx.timeout * 1000),
       // A payload cwd that does not exist falls back to the project directory (with a warning).
       { ...HookRunner.defaultOptions, projectDir: ctx.projectDir }

@@ -65,7 +65,21 @@ const inexpressible = (spec: HookEvent.HookEventSpec, base: HookEvent.HookEventS
     ? `non-zero exits block here, but ${base.name} cannot block, and a settings file may not give it a way to`
     : undefined
 
-const handlerJson = (handler: Handler, entry: HookEntry, extraEnv: Readonly<Record<string, string>>): Record<string, unknown> => {
+/**
+ * The config's input defaults (pigo's `model`) in a hook's env values: `${model}` becomes
+ * `${model-gpt-4o}`, the payload's model, else the config's.
+ */
+const withDefaults = (env: Readonly<Record<string, string>>, defaults: ReadonlyArray<readonly [string, string]>): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(env).map(([name, template]) => [name, defaults.reduce((text, [field, value]) => text.split(`\${${field}}`).join(`\${${field}-${value}}`), template)])
+  )
+
+const handlerJson = (
+  handler: Handler,
+  entry: HookEntry,
+  extraEnv: Readonly<Record<string, string>>,
+  defaults: ReadonlyArray<readonly [string, string]>
+): Record<string, unknown> => {
   switch (handler.type) {
     case "module": {
       const { modulePath, module: _module, ...rest } = handler
@@ -73,7 +87,7 @@ const handlerJson = (handler: Handler, entry: HookEntry, extraEnv: Readonly<Reco
       return { ...rest, module: modulePath }
     }
     case "command": {
-      const env = { ...extraEnv, ...handler.env }
+      const env = withDefaults({ ...extraEnv, ...handler.env }, defaults)
       return Object.keys(env).length === 0 ? { ...handler } : { ...handler, env }
     }
     case "callback":
@@ -93,6 +107,10 @@ export const toCanonical = (settings: LoadedSettings, preset: Preset): Migrated 
   const hooks: Record<string, Array<{ matcher?: string; hooks: Array<Record<string, unknown>>; key: string }>> = {}
   const extraEnv: Record<string, string> = {}
   for (const name of preset.projectDirEnv) extraEnv[name] = "${CLAUDE_PROJECT_DIR}"
+  // An input default that an env value can carry as its fallback (a field name, a value without "}").
+  const defaults = Object.entries(settings.inputDefaults ?? {}).flatMap(([name, value]) =>
+    /^[a-z_][a-z0-9_]*$/.test(name) && typeof value === "string" && !value.includes("}") ? [[name, value] as const] : []
+  )
   const noted = new Set<string>()
   const noteOnce = (key: string, text: string) => {
     if (noted.has(key)) return
@@ -131,7 +149,7 @@ export const toCanonical = (settings: LoadedSettings, preset: Preset): Migrated 
         continue
       }
       if (why !== undefined) refused.push(`${entry.source} at ${entry.path} (${event}): ${why}`)
-      const handler = handlerJson(entry.handler, entry, extraEnv)
+      const handler = handlerJson(entry.handler, entry, extraEnv, defaults)
       if (entry.scope === "managed") noteOnce(`managed:${entry.source}`, `hooks from managed settings ${entry.source} are included`)
       const key = `${entry.source}\u0000${groupPath(entry.path)}\u0000${entry.matcher.source ?? ""}`
       const groups = (hooks[target] ??= [])
@@ -171,7 +189,12 @@ export const toCanonical = (settings: LoadedSettings, preset: Preset): Migrated 
   const kept = events.filter((event) => HookEvent.get(event["name"] as string) === undefined || used.has(event["name"] as string))
   if (kept.length > 0) out["events"] = kept.sort((a, b) => preset.events.findIndex((e) => e.name === a["name"]) - preset.events.findIndex((e) => e.name === b["name"]))
   for (const [name, value] of Object.entries(settings.inputDefaults ?? {})) {
-    notes.push(`${name} ${JSON.stringify(value)} from the config is given to hooks only under --preset ${preset.name} when the payload has no ${name}; migrated hooks get what the host passes`)
+    const carried = defaults.some(([field]) => field === name)
+    notes.push(
+      carried
+        ? `${name} ${JSON.stringify(value)} from the config stays the fallback of the hooks' env values (\${${name}-${value}}); the ${name} field of their stdin is what the host passes`
+        : `${name} ${JSON.stringify(value)} from the config is given to hooks only under --preset ${preset.name} when the payload has no ${name}; migrated hooks get what the host passes`
+    )
   }
   out["hooks"] = Object.fromEntries(
     Object.entries(hooks).map(([event, groups]) => [event, groups.map(({ key: _key, ...group }) => group)])

@@ -83,6 +83,14 @@ const dispatch: NonNullable<Preset["dispatch"]> = (_event, _input, context) => (
   ...(nonEmpty(context.env["GEMINI_PLANS_DIR"]) ? {} : { env: { GEMINI_PLANS_DIR: join(context.projectDir, ".gemini", "plans") } })
 })
 
+/**
+ * Gemini CLI runs identical hooks matched by two groups once, keyed as `name:command` (the name or
+ * "", the command as written or "" for other types): two hooks with one command and different
+ * names both run; one name and command with other timeouts or env run once.
+ */
+const dedupeKey = (handler: Record<string, unknown>): string =>
+  `${typeof handler["name"] === "string" ? handler["name"] : ""}:${handler["type"] === "command" && typeof handler["command"] === "string" ? handler["command"] : ""}`
+
 const decode: Preset["decode"] = (document, file, context) =>
   Effect.gen(function*() {
     if (!isRecord(document)) {
@@ -150,6 +158,7 @@ const decode: Preset["decode"] = (document, file, context) =>
                 const { name: _name, description: _description, ...fields } = handler
                 return {
                   ...fields,
+                  dedupeKey: dedupeKey(handler),
                   ...(typeof handler["command"] === "string" ? { command: projectDirPlaceholders(handler["command"]), shell: "bash" } : {}),
                   env: { GEMINI_CWD: "${cwd}", GEMINI_SESSION_ID: "${session_id}", ...(isRecord(handler["env"]) ? handler["env"] : {}) },
                   ...(handler["timeout"] !== undefined ? { timeout: millisToSeconds(handler["timeout"], [...path, "timeout"], file.path, warnings) } : {})

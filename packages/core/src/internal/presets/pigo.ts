@@ -26,9 +26,12 @@ export const events: ReadonlyArray<CustomEvent> = [
 const EVENTS = events.map((event) => event.name)
 const TOOL_EVENTS = new Set(["tool_start", "tool_end"])
 
+/** pigo cuts its values ("tool output truncated to 10K chars"): each `PIGO_*` value at 10 000 characters. */
+const VALUE_CHARS = 10_000
+
 /**
- * The `PIGO_*` variables of each event, as payload placeholders. Each substituted value is capped at
- * 10 000 characters by the engine, so no payload can make the spawn fail with E2BIG.
+ * The `PIGO_*` variables of each event, as payload placeholders, each cut at 10 000 characters
+ * (`envMaxChars`), so no payload can make the spawn fail with E2BIG.
  */
 export const environment = (event: string): Readonly<Record<string, string>> => ({
   PIGO_EVENT: event,
@@ -78,7 +81,8 @@ const translateHook = (
     type: "command",
     command: hook["command"],
     shell: "bash",
-    env: environment(event)
+    env: environment(event),
+    envMaxChars: VALUE_CHARS
   }
   const timeout = hook["timeout"]
   if (!blocking) {
