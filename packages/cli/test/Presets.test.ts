@@ -191,3 +191,28 @@ describe("agent-hooks migrate", () => {
     expect(result.stderr).toContain("available: agent-hooks, claude, wingman, orchestration, pigo, wave, gemini")
   })
 })
+
+// A dropped entry is an error in every dialect, as in the canonical format: validate exits 1 and
+// names it, strict mode refuses the load; a guard that cannot load never fails open unseen.
+describe("a skipped entry is an error in every dialect", () => {
+  const cases: ReadonlyArray<readonly [preset: string, file: (t: ReturnType<typeof setup>) => string, document: unknown, path: string]> = [
+    ["gemini", (t) => join(t.dir, ".gemini", "settings.json"), { hooks: { BeforeTool: "x" } }, "hooks.BeforeTool"],
+    ["gemini", (t) => join(t.dir, ".gemini", "settings.json"), { hooks: { BeforeToolz: [] } }, "hooks.BeforeToolz"],
+    ["wingman", (t) => join(t.dir, ".wingman", "wingman.config.json"), { hooks: { PreToolUse: "x" } }, "hooks.PreToolUse"],
+    ["orchestration", (t) => join(t.dir, ".claude", "settings.json"), { hooks: { PreToolUse: 5 } }, "hooks.PreToolUse"],
+    ["pigo", (t) => join(t.home, ".pigo", "config.json"), { plugins: [{ name: "gate", enabled: true, hooks: { tool_start: [7] } }] }, "plugins[0].hooks.tool_start[0]"],
+    ["pigo", (t) => join(t.home, ".pigo", "config.json"), { plugins: ["gate"] }, "plugins[0]"],
+    ["wave", (t) => join(t.dir, ".wave", "settings.json"), { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command" }] }] } }, "hooks.PreToolUse[0].hooks[0]"]
+  ]
+  for (const [preset, file, document, path] of cases) {
+    it(`${preset}: ${JSON.stringify(document)} fails validate (exit 1) at ${path}, and run --strict`, () => {
+      const t = setup()
+      t.put(file(t), document)
+      const validated = t.cli(["validate", "--preset", preset])
+      expect(validated.status, validated.stdout + validated.stderr).toBe(1)
+      expect(validated.stderr).toContain(path)
+      const strict = t.cli(["run", preset === "gemini" ? "BeforeTool" : preset === "pigo" ? "tool_start" : "PreToolUse", "--preset", preset, "--strict"], "{}")
+      expect(strict.status, strict.stderr).toBe(1)
+    })
+  }
+})

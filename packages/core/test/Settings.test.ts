@@ -436,7 +436,8 @@ describe("settings warnings as data", () => {
     const s = await loaded({ "/proj/.gemini/settings.json": JSON.stringify({ hooksConfig: { enabled: "yes" }, hooks: { BeforeTool: "x" } }) }, { preset: Presets.gemini })
     expect(s.diagnostics).toEqual([
       { file: "/proj/.gemini/settings.json", path: "hooksConfig.enabled", message: `expected a boolean, got string "yes"; ignored` },
-      { file: "/proj/.gemini/settings.json", path: "hooks.BeforeTool", message: `expected an array of matcher groups, got string "x"; skipped` }
+      // a skipped entry is an error in every dialect, as in the canonical format
+      { file: "/proj/.gemini/settings.json", path: "hooks.BeforeTool", message: `expected an array of matcher groups, got string "x"; skipped`, severity: "error" }
     ])
     expect(s.diagnostics!.map(Plan.render)).toEqual(s.warnings)
   })

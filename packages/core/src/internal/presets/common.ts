@@ -100,9 +100,19 @@ export const decodeTranslated = (
       ...decoded,
       ...translated.overrides,
       entries,
-      warnings: [...translated.warnings, ...decoded.warnings.map(back)]
+      warnings: [...translated.warnings, ...decoded.warnings.map(back)],
+      // A skipped entry is an error in every dialect, as in the canonical decoder (validate exits 1,
+      // strict mode fails the load): the dialect's own drops, and the canonical decoder's under
+      // the dialect's paths.
+      errors: [...translated.warnings.filter(dropped), ...(decoded.errors ?? []).map(back)]
     }
   })
+
+/**
+ * A dialect's warning about an entry it dropped: by the decoders' convention such a line ends in
+ * "skipped" (`...; skipped`, `...; hook skipped`, `...; plugin skipped`).
+ */
+const dropped = (line: string): boolean => /\bskipped$/.test(line)
 
 /** The `hooks` object of a dialect document, or a SettingsError like the canonical decoder's. @internal */
 export const hooksObject = (
