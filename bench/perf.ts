@@ -6,7 +6,7 @@
  *
  * One worker process per set, started one after the other:
  *
- * - `main`, on Node (no extra heap, and an 800 MB live heap) and on Bun: raw spawns of `sh -c true`
+ * - `main`, on Node (no extra heap, and an 800 MB live heap) on Bun and on Deno: raw spawns of `sh -c true`
  *   (the yardstick), one and five `true` hooks through the Promise facade (`spawnHelper` "auto",
  *   false, true, and on Node also the helper run by Bun), and with no extra heap the no-match
  *   dispatch, a module hook, the config load (`Plan.make` from 3 files) against reading and parsing
@@ -70,7 +70,8 @@ const THRESHOLDS = (process.env.BENCH_THRESHOLDS ?? "0,64,128,256,512,800").spli
 const GEMINI = process.env.BENCH_GEMINI !== "0"
 const WRITE = process.env.BENCH_WRITE !== "0"
 const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== "undefined"
-const runtime = isBun ? "bun" : "node"
+const isDeno = typeof (globalThis as { Deno?: unknown }).Deno !== "undefined"
+const runtime = isBun ? "bun" : isDeno ? "deno" : "node"
 const PAYLOAD = JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls -la" }, pad: "x".repeat(120) })
 const ROOT = fileURLToPath(new URL("../", import.meta.url))
 const GEMINI_DIR = join(ROOT, "bench", "gemini")
@@ -85,8 +86,21 @@ const workerName = (set: WorkerSet, rt: string, heapMB: number) => `${rt}${heapM
 
 // --- yardsticks: raw spawns of `sh -c true`, the payload on stdin, waited to exit and EOF -------
 
+type DenoChild = { stdin: WritableStream<Uint8Array>; output(): Promise<unknown> }
+const denoCommand = isDeno
+  ? (globalThis as unknown as { Deno: { Command: new(file: string, o: object) => { spawn(): DenoChild } } }).Deno.Command
+  : undefined
+
 const rawOne = (): Promise<void> =>
-  isBun
+  denoCommand !== undefined
+    ? (async () => {
+      const child = new denoCommand("/bin/sh", { args: ["-c", "true"], stdin: "piped", stdout: "piped", stderr: "piped" }).spawn()
+      const writer = child.stdin.getWriter()
+      await writer.write(new TextEncoder().encode(PAYLOAD)).catch(() => {})
+      await writer.close().catch(() => {})
+      await child.output()
+    })()
+    : isBun
     ? (async () => {
       const bun = (globalThis as unknown as { Bun: { spawn(cmd: Array<string>, o: object): { exited: Promise<number>; stdout: ReadableStream } } }).Bun
       const child = bun.spawn(["/bin/sh", "-c", "true"], { stdin: new TextEncoder().encode(PAYLOAD), stdout: "pipe", stderr: "pipe" })
@@ -117,7 +131,7 @@ const settings = (dir: string, name: string, document: unknown) => {
 const commandHooks = (commands: Array<string>) => ({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: commands.map((command) => ({ type: "command", command })) }] } })
 
 const engineWith = async (dir: string, name: string, document: unknown, extra: object = {}): Promise<Engine> => {
-  const mod = isBun ? await import("@agent-hooks/bun") : await import("@agent-hooks/node")
+  const mod = isBun ? await import("@agent-hooks/bun") : isDeno ? await import("@agent-hooks/deno") : await import("@agent-hooks/node")
   return (await mod.createHookEngine({ settings: [settings(dir, name, document)], projectDir: dir, ...extra } as never)) as unknown as Engine
 }
 
@@ -210,8 +224,12 @@ const cliRows = (dir: string): Array<Variant> => {
     })
   const samples = Math.max(3, Math.ceil(N / 4))
   return [
-    { name: "bare start + one spawn of true", run: exec(["-e", `require("node:child_process").spawn("true").on("exit", () => {})`]), samples },
-    { name: "CLI start-up: agent-hooks run, 1 true hook", run: exec([CLI_BIN, "run", "PreToolUse", "--settings", file]), samples, versus: "bare start + one spawn of true", goal: 3 }
+    {
+      name: "bare start + one spawn of true",
+      run: exec(isDeno ? ["eval", `await new Deno.Command("true").output()`] : ["-e", `require("node:child_process").spawn("true").on("exit", () => {})`]),
+      samples
+    },
+    { name: "CLI start-up: agent-hooks run, 1 true hook", run: exec([...(isDeno ? ["run", "-A", "--no-lock"] : []), CLI_BIN, "run", "PreToolUse", "--settings", file]), samples, versus: "bare start + one spawn of true", ...(isDeno ? {} : { goal: 3 }) }
   ]
 }
 
@@ -265,7 +283,7 @@ const worker = async (set: WorkerSet, heapMB: number) => {
   }
   const ones = ["true"]
   const fives = ["true", "true ", "true  ", "true   ", "true    "]
-  const bun = isBun ? undefined : spawnSync("bun", ["-e", "console.log(process.execPath)"], { encoding: "utf8" }).stdout?.trim() || undefined
+  const bun = isBun || isDeno ? undefined : spawnSync("bun", ["-e", "console.log(process.execPath)"], { encoding: "utf8" }).stdout?.trim() || undefined
   /** The helper run by Bun: the engine starts its helper with `process.execPath`, swapped for that one start. */
   let bunHelpers = 0
   const onBun = (run: () => Promise<void>) => async () => {
@@ -284,7 +302,7 @@ const worker = async (set: WorkerSet, heapMB: number) => {
   variants.push({ name: "raw spawn", run: rawOne })
   if (set !== "threshold" && set !== "gemini") variants.push({ name: "5 raw spawns at once", run: rawFive })
 
-  const modes: Array<[string, object]> = isBun
+  const modes: Array<[string, object]> = isBun || isDeno
     ? [["", {}]]
     : [[" (auto)", {}], [" (direct)", { spawnHelper: false }], [" (helper)", { spawnHelper: true }], ...(bun !== undefined && set !== "threshold" ? [[" (helper on bun)", { spawnHelper: true }] as [string, object]] : [])]
 
@@ -307,7 +325,8 @@ const worker = async (set: WorkerSet, heapMB: number) => {
     for (const [label, extra] of modes) {
       const one = await engine(`one${label}`, commandHooks(ones), extra)
       const runOne = async () => check(await one.dispatch("PreToolUse", MATCH), 1)
-      const goalOne = set === "main" && (label === "" || label === " (auto)") ? { goal: 1.1 } : {}
+      // Goals on Node (the default, "auto") and Bun; none stated for Deno.
+      const goalOne = set === "main" && ((label === "" && isBun) || label === " (auto)") ? { goal: 1.1 } : {}
       variants.push({ name: `1 hook${label}`, run: runOne, versus: "raw spawn", ...goalOne, ...(label === " (helper on bun)" ? { warmUp: onBun(runOne) } : {}) })
       if (set === "threshold") continue
       const five = await engine(`five${label}`, commandHooks(fives), extra)
@@ -374,7 +393,7 @@ const worker = async (set: WorkerSet, heapMB: number) => {
     throw new Error("a Bun-run helper exited during the run (a restart would have measured the Node helper)")
   }
   if (BIG && set === "main" && heapMB === 0) {
-    for (const [label, extra] of isBun ? [["", {}] as const] : [[" (direct)", { spawnHelper: false }] as const, [" (helper)", { spawnHelper: true }] as const]) {
+    for (const [label, extra] of isBun || isDeno ? [["", {}] as const] : [[" (direct)", { spawnHelper: false }] as const, [" (helper)", { spawnHelper: true }] as const]) {
       const big = await engine(`big${label}`, commandHooks(["head -c 1073741824 /dev/zero"]), extra)
       const mb = await peakRss(async () => {
         const outcome = await big.dispatch("PreToolUse", MATCH)
@@ -395,7 +414,7 @@ const worker = async (set: WorkerSet, heapMB: number) => {
 const self = fileURLToPath(import.meta.url)
 
 const runWorker = (command: string, set: WorkerSet, heapMB: number): Array<Row> => {
-  const flags = command === process.execPath && heapMB > 0 ? [`--max-old-space-size=${heapMB * 4 + 512}`] : []
+  const flags = command === process.execPath && heapMB > 0 ? [`--max-old-space-size=${heapMB * 4 + 512}`] : command === "deno" ? ["run", "-A", "--no-lock"] : []
   const started = performance.now()
   const r = spawnSync(command, [...flags, self, "--worker", set, String(heapMB), ...(QUICK ? ["--quick"] : [])], {
     encoding: "utf8",
@@ -451,6 +470,7 @@ const main = () => {
     ? (JSON.parse(readFileSync(join(GEMINI_DIR, "node_modules", "@google", "gemini-cli-core", "package.json"), "utf8")) as { version: string }).version
     : undefined
   const bunVersion = spawnSync("bun", ["--version"], { encoding: "utf8" }).stdout?.trim()
+  const denoVersion = spawnSync("deno", ["--version"], { encoding: "utf8" }).stdout?.trim().split("\n")[0]?.replace(/^deno /, "").replace(/ .*/, "")
   console.error(`perf: N=${N}, ${ROUNDS} rounds${QUICK ? " (--quick)" : ""}; load average ${loadStart}`)
   const rows: Array<Row> = []
   const skipped: Array<string> = []
@@ -465,6 +485,8 @@ const main = () => {
   tryWorker(process.execPath, "main", 0)
   if (bunVersion) tryWorker("bun", "main", 0)
   else skipped.push("bun: not on PATH")
+  if (denoVersion) tryWorker("deno", "main", 0)
+  else skipped.push("deno: not on PATH")
   if (HEAP_MB > 0) tryWorker(process.execPath, "main", HEAP_MB)
   if (geminiProblem === undefined) {
     tryWorker(process.execPath, "gemini", 0)
@@ -584,7 +606,7 @@ const main = () => {
   const doc = `# Performance
 
 Measured by \`npm run bench -- perf\` (\`bench/perf.ts\`${QUICK ? ", \`--quick\`" : ""}) on ${cpus().length} × ${cpus()[0]?.model ?? "?"}, ${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC,
-node ${process.versions.node}${bunVersion ? `, bun ${bunVersion}` : ""}. **Load average (1, 5, 15 min): ${loadStart} at the start, ${loadEnd} at the end**
+node ${process.versions.node}${bunVersion ? `, bun ${bunVersion}` : ""}${denoVersion ? `, deno ${denoVersion}` : ""}. **Load average (1, 5, 15 min): ${loadStart} at the start, ${loadEnd} at the end**
 (a shared 2-core VM: expect ±20 % between runs, far more when it is busy).
 
 How: one worker process per row group below (the "worker" column), started one after the other.
@@ -595,7 +617,7 @@ between two rows of one worker is the median over rounds of their per-round rati
 of a ratio saw the same load. Every hook row goes through the Promise facade
 (\`createHookEngine\` … \`dispatch\`) with \`sh -c true\` hooks; the yardstick is a raw spawn of
 the same \`sh -c true\` with the same payload in the same process (\`child_process.spawn\` on Node,
-\`Bun.spawn\` on Bun). "(auto)" is the default \`spawnHelper: "auto"\`, "(direct)" \`false\`,
+\`Bun.spawn\` on Bun, \`Deno.Command\` on Deno). "(auto)" is the default \`spawnHelper: "auto"\`, "(direct)" \`false\`,
 "(helper)" \`true\`, "(helper on bun)" the same helper script run by \`bun\` instead of \`node\`.
 "+800 MB" workers hold that much live heap (arrays of doubles); the RSS column is the worker's
 resident memory when measuring started. ${geminiText}
