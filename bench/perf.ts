@@ -25,7 +25,8 @@
  *
  * Gemini CLI's core (`@google/gemini-cli-core`, pinned in `bench/gemini/package.json` and its
  * lockfile) is installed on demand with `npm ci` into `bench/gemini/node_modules`, outside the
- * workspace (so `npm test` never downloads it); `BENCH_GEMINI=0` skips it.
+ * workspace (so `npm test` never downloads it); `BENCH_GEMINI=0` skips it, `GEMINI_CLI_CORE_DIR`
+ * names another folder holding it.
  *
  * Knobs: `--quick` (fewer samples, for a short check), BENCH_N (samples per row and round, 40;
  * quick 8), BENCH_ROUNDS (5; quick 3), BENCH_HEAP_MB (800; 0 skips the heap workers),
@@ -74,7 +75,7 @@ const isDeno = typeof (globalThis as { Deno?: unknown }).Deno !== "undefined"
 const runtime = isBun ? "bun" : isDeno ? "deno" : "node"
 const PAYLOAD = JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls -la" }, pad: "x".repeat(120) })
 const ROOT = fileURLToPath(new URL("../", import.meta.url))
-const GEMINI_DIR = join(ROOT, "bench", "gemini")
+const GEMINI_DIR = process.env.GEMINI_CLI_CORE_DIR ?? join(ROOT, "bench", "gemini")
 const GEMINI_ENTRY = join(GEMINI_DIR, "node_modules", "@google", "gemini-cli-core", "dist", "index.js")
 const CLI_BIN = join(ROOT, "packages", "cli", "dist", "bin.js")
 
@@ -431,10 +432,11 @@ const runWorker = (command: string, set: WorkerSet, heapMB: number): Array<Row> 
 const installGemini = (): string | undefined => {
   if (!GEMINI) return "skipped (BENCH_GEMINI=0)"
   if (existsSync(GEMINI_ENTRY)) return undefined
-  console.error("installing Gemini CLI's core into bench/gemini (npm ci) ...")
+  console.error(`installing Gemini CLI's core into ${GEMINI_DIR} (npm ci) ...`)
   const r = spawnSync("npm", ["ci", "--ignore-scripts", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: GEMINI_DIR, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
   if (r.status === 0 && existsSync(GEMINI_ENTRY)) return undefined
-  return `could not be installed (\`npm ci\` in bench/gemini: ${r.error?.message ?? `exit ${r.status}: ${(r.stderr ?? "").trim().split("\n").at(-1)}`})`
+  const why = (r.stderr ?? "").split("\n").find((line) => /npm error/.test(line) && !/complete log/.test(line))?.trim()
+  return `could not be installed (\`npm ci\` in ${GEMINI_DIR}: ${r.error?.message ?? `exit ${r.status}${why ? `, ${why}` : ""}`})`
 }
 
 const fmtUs = (us: number) => (us >= 100 ? `${Math.round(us)} µs` : `${us.toFixed(1)} µs`)
@@ -511,7 +513,7 @@ const main = () => {
   for (const worker of [...new Set(rows.map((r) => r.worker))]) {
     for (const five of rows.filter((r) => r.worker === worker && r.name.startsWith("5 hooks"))) {
       const one = find(worker, five.name.replace("5 hooks", "1 hook"))
-      if (one) cross.push({ what: `${worker}: ${five.name} / ${one.name}`, value: within(five, one), goal: five.name.includes("(helper)") || five.runtime === "bun" ? 2.5 : undefined, how: "same process" })
+      if (one) cross.push({ what: `${worker}: ${five.name} / ${one.name}`, value: within(five, one), goal: five.name.includes("(helper)") ? 2.5 : undefined, how: "same process" })
     }
   }
   // The heap's cost: the threshold workers at the biggest heap against none (the same program but for the heap).
@@ -601,7 +603,7 @@ const main = () => {
   ]
   if (!WRITE) return
   const geminiText = geminiProblem === undefined
-    ? `Gemini CLI's core (\`@google/gemini-cli-core\` ${geminiVersion}, pinned in \`bench/gemini/\`) is loaded in the "+ Gemini CLI" workers, which dispatch through its own \`HookSystem\` (\`fireBeforeToolEvent\` with one matching \`true\` command hook, and a tool that matches nothing) beside ours; loading it adds about 150 MB to the host's resident memory, so those workers are bigger hosts than their heap alone says. Gemini runs a hook as \`bash -c\`, ours as \`sh -c\` (on Debian \`sh\` is dash, which starts faster than bash): each engine is measured as it runs hooks for its users.`
+    ? `Gemini CLI's core (\`@google/gemini-cli-core\` ${geminiVersion}, pinned in \`bench/gemini/\`, installed there by this command) is loaded in the "+ Gemini CLI" workers, which dispatch through its own \`HookSystem\` (\`fireBeforeToolEvent\` with one matching \`true\` command hook, and a tool that matches nothing) beside ours; loading it adds about 150 MB to the host's resident memory, so those workers are bigger hosts than their heap alone says. Gemini runs a hook as \`bash -c\`, ours as \`sh -c\` (on Debian \`sh\` is dash, which starts faster than bash): each engine is measured as it runs hooks for its users.`
     : `**Gemini CLI's HookSystem was not measured in this run**: its package ${geminiProblem}.`
   const doc = `# Performance
 
@@ -677,9 +679,10 @@ It drops output past the cap itself, so a hook printing 1 GiB costs the host alm
 it then kills every hook group it started) and is started again if it dies. The spawner
 conformance suite runs through it in every test lane. \`"auto"\` spawns through the helper when
 the host's resident memory is above \`NodeProcessSpawner.defaultHelperThresholdBytes\` (256 MB),
-below it straight from the host: the helper costs about 0.2 s to start on the first hook, which a
-small, short-lived host such as the CLI (one dispatch per process, about 80 MB) would pay on every
-call.
+below it straight from the host: the helper's start is paid on the first hook (the "helper start"
+column above), which a small, short-lived host such as the CLI (one dispatch per process) would
+pay on every call. A pool of two helpers (one per core) was tried for the five-hook row and
+measured no better on this shared VM, so there is one.
 `
 
 const at = argv.indexOf("--worker")
