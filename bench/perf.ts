@@ -621,6 +621,10 @@ of a ratio saw the same load. Every hook row goes through the Promise facade
 the same \`sh -c true\` with the same payload in the same process (\`child_process.spawn\` on Node,
 \`Bun.spawn\` on Bun, \`Deno.Command\` on Deno). "(auto)" is the default \`spawnHelper: "auto"\`, "(direct)" \`false\`,
 "(helper)" \`true\`, "(helper on bun)" the same helper script run by \`bun\` instead of \`node\`.
+"config load" is \`Plan.make\` of 100 hooks in 3 files (the config of \`bench/plan.ts\`: its matchers name
+no real tool and its scripts do not exist, so load's checks for both are in the figure), beside
+reading and parsing the same files; "CLI start-up" is \`agent-hooks run\` (\`packages/cli/dist/bin.js\`)
+with one \`true\` hook, beside a bare start of the same runtime that spawns \`true\` once.
 "+800 MB" workers hold that much live heap (arrays of doubles); the RSS column is the worker's
 resident memory when measuring started. ${geminiText}
 
