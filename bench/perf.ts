@@ -464,7 +464,12 @@ const chart = (bars: Array<{ label: string; r: number; goal?: number | undefined
     `<line x1="${x(1)}" x2="${x(1)}" y1="${top - 4}" y2="${height - 20}" stroke="#888"/>` + parts.join("") + `</svg>`
 }
 
-const main = () => {
+/** The "auto" threshold of the Node package, in MB (what the page states comes from the code). */
+let THRESHOLD_MB = 256
+
+const main = async () => {
+  const node = (await import("@agent-hooks/node")) as { NodeProcessSpawner: { defaultHelperThresholdBytes: number } }
+  THRESHOLD_MB = Math.round(node.NodeProcessSpawner.defaultHelperThresholdBytes / 1024 / 1024)
   const startedAt = new Date()
   const loadStart = loadavg().map((l) => l.toFixed(2)).join(" ")
   const geminiProblem = installGemini()
@@ -551,9 +556,9 @@ const main = () => {
   const thresholdSummary = crossover.length === 0
     ? "The threshold workers did not run."
     : `In this run the helper was slower than a direct spawn ${slower.length === 0 ? "in no host" : `in hosts of ${slower.join(", ")} MB resident`} and faster ${faster.length === 0 ? "in none" : `in hosts of ${faster.join(", ")} MB`}. ` +
-      (slower.every((mb) => mb <= 256) && faster.every((mb) => mb >= 256)
-        ? "The 256 MB threshold stays: it sits where the two cross on this machine, and below it a host "
-        : "That does not put the crossing at 256 MB in this run; the threshold was not moved on one run (expect runs to differ on a shared VM). Below the threshold a host ") +
+      (slower.every((mb) => mb <= THRESHOLD_MB) && faster.every((mb) => mb >= THRESHOLD_MB)
+        ? `The ${THRESHOLD_MB} MB threshold stays: it sits where the two cross on this machine, and below it a host `
+        : `That does not put the crossing at ${THRESHOLD_MB} MB in this run; the threshold was not moved on one run (expect runs to differ on a shared VM). Below the threshold a host `) +
       "would also pay the helper's start (the \"helper start\" column) for a gain of a few hundred " +
       "microseconds per hook at best; a small, short-lived host such as `agent-hooks run` (one " +
       "dispatch per process) would pay it on every call. Above it, the helper is the faster path at " +
@@ -643,7 +648,7 @@ heap in its own small process (the \`threshold\` workers: alike but for the heap
 but the engine). "helper start" is what a new engine's first hook costs more through the helper
 than straight from the host (the helper's own start), and "hooks to repay it" that cost over
 the per-hook gain. "auto" takes the helper when the host's resident memory is above
-\`NodeProcessSpawner.defaultHelperThresholdBytes\` (256 MB).
+\`NodeProcessSpawner.defaultHelperThresholdBytes\` (${THRESHOLD_MB} MB).
 
 ${thresholdTable}
 
@@ -663,7 +668,7 @@ ${bunSummary}
 Reproduce: \`npm run bench -- perf\` (a short check: \`node bench/perf.ts --quick\` after \`npm run build\`;
 knobs: \`BENCH_N\`, \`BENCH_ROUNDS\`, \`BENCH_HEAP_MB\`, \`BENCH_BIG\`, \`BENCH_THRESHOLDS\`, \`BENCH_GEMINI\`, \`BENCH_WRITE\`).
 This page and \`docs/performance.svg\` are written by that command; edit \`bench/perf.ts\`, not them.
-${NOTES}`
+${NOTES()}`
   const docs = join(ROOT, "docs")
   writeFileSync(join(docs, "performance.svg"), chart(bars) + "\n")
   writeFileSync(join(docs, "performance.md"), doc)
@@ -671,7 +676,7 @@ ${NOTES}`
 }
 
 /** The prose of the page that does not come from this run's numbers. */
-const NOTES = `
+const NOTES = () => `
 ## The spawn helper
 
 On Node, \`createHookEngine\` / \`NodeHookEngine.layer\` take \`spawnHelper: true | false | "auto"\`
@@ -682,7 +687,7 @@ It drops output past the cap itself, so a hook printing 1 GiB costs the host alm
 (the "RSS rise" rows). It dies with the host (EOF on its stdin, also after a SIGKILL of the host:
 it then kills every hook group it started) and is started again if it dies. The spawner
 conformance suite runs through it in every test lane. \`"auto"\` spawns through the helper when
-the host's resident memory is above \`NodeProcessSpawner.defaultHelperThresholdBytes\` (256 MB),
+the host's resident memory is above \`NodeProcessSpawner.defaultHelperThresholdBytes\` (${THRESHOLD_MB} MB),
 below it straight from the host: the helper's start is paid on the first hook (the "helper start"
 column above), which a small, short-lived host such as the CLI (one dispatch per process) would
 pay on every call. A pool of two helpers (one per core) was tried for the five-hook row and
@@ -691,4 +696,4 @@ measured no better on this shared VM, so there is one.
 
 const at = argv.indexOf("--worker")
 if (at >= 0) await worker(argv[at + 1] as WorkerSet, Number(argv[at + 2] ?? 0))
-else main()
+else await main()
