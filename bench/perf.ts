@@ -506,6 +506,11 @@ const main = async () => {
   const find = (worker: string, name: string) => rows.find((r) => r.worker === worker && r.name === name)
   /** Two rows of one worker: the median over rounds of their per-round ratio. */
   const within = (a: Row, b: Row) => median(a.rounds.map((x, i) => x / b.rounds[i]!))
+  /** The spread of those per-round ratios: how far one round can be from another under this load. */
+  const spread = (a: Row, b: Row) => {
+    const rs = a.rounds.map((x, i) => x / b.rounds[i]!)
+    return rs.length < 2 ? "" : ` (rounds ${Math.min(...rs).toFixed(2)}–${Math.max(...rs).toFixed(2)})`
+  }
   const ratio = (row: Row): number | undefined => {
     if (row.unit === "MB" || row.versus === undefined) return undefined
     const base = find(row.worker, row.versus)
@@ -578,7 +583,7 @@ const main = async () => {
   const goalText = (row: Row) => (row.goal === undefined ? "" : row.unit === "MB" ? `≤ ${row.goal} MB` : `≤ ${row.goal}×`)
   const lines = rows.map((row) => {
     const r = ratio(row)
-    return `| ${row.worker} | ${row.rssMB} MB | ${row.name} | ${value(row)} | ${r === undefined ? "" : `${fmtX(r)} ${row.versus}`} | ${goalText(row)} |`
+    return `| ${row.worker} | ${row.rssMB} MB | ${row.name} | ${value(row)} | ${r === undefined ? "" : `${fmtX(r)} ${row.versus}${spread(row, find(row.worker, row.versus!)!)}`} | ${goalText(row)} |`
   })
   const crossLines = cross.map((c) => `| ${c.what} | ${fmtX(c.value)} | ${c.goal === undefined ? "" : `≤ ${c.goal}×`} | ${c.how} |`)
   const missed = [
