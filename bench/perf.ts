@@ -1,47 +1,107 @@
 /**
- * `npm run bench -- perf`: the speed rows of the engine, measured in one process per runtime
- * (and one for the 800 MB host heap), rounds interleaved, raw spawns as the yardstick in the same
- * process. Prints the ratios and writes `docs/performance.md` with an SVG chart made here.
- * Not part of CI. Knobs: BENCH_N (samples per round, 40), BENCH_ROUNDS (3), BENCH_HEAP_MB (800;
- * 0 skips the heap worker), BENCH_BIG (1: the 1 GiB output rows; 0 skips them).
+ * `npm run bench -- perf` (or `node bench/perf.ts [--quick]`): the speed rows of the engine, each
+ * measured beside its yardstick in the same process, rounds interleaved. Prints the ratios and
+ * writes `docs/performance.md` with an SVG chart drawn here (`docs/performance.svg`).
+ * Not part of CI.
  *
- * Workers: `node bench/perf.ts --worker <heapMB>`, `bun bench/perf.ts --worker 0`; each prints
- * one JSON line of rows.
+ * One worker process per set, started one after the other:
+ *
+ * - `main`, on Node (no extra heap, and an 800 MB live heap) on Bun and on Deno: raw spawns of `sh -c true`
+ *   (the yardstick), one and five `true` hooks through the Promise facade (`spawnHelper` "auto",
+ *   false, true, and on Node also the helper run by Bun), and with no extra heap the no-match
+ *   dispatch, a module hook, the config load (`Plan.make` from 3 files) against reading and parsing
+ *   them, `agent-hooks run` with one `true` hook against a bare start that spawns `true`, and the
+ *   RSS rise of a hook printing 1 GiB;
+ * - `gemini`, on Node with Gemini CLI's core loaded (no extra heap, and 800 MB): one matching
+ *   `true` command hook and a no-match event through Gemini's own `HookSystem`, and through ours;
+ * - `threshold`, on Node at 0, 64, 128, 256, 512 and 800 MB, each in its own process and alike but
+ *   for the heap: raw spawn, one hook direct, helper and "auto", and a new engine's first hook
+ *   (what starting the helper costs): where the helper starts to win, and the heap's cost.
+ *
+ * In a worker every round takes one sample of each row in turn (A, B, C, A, B, C, ...); a row's
+ * figure is the median over rounds of its round median, and a ratio between two rows of the same
+ * worker is the median over rounds of the ratio of their round medians. Ratios across workers
+ * (the heap's cost) divide the two figures.
+ *
+ * Gemini CLI's core (`@google/gemini-cli-core`, pinned in `bench/gemini/package.json` and its
+ * lockfile) is installed on demand with `npm ci` into `bench/gemini/node_modules`, outside the
+ * workspace (so `npm test` never downloads it); `BENCH_GEMINI=0` skips it, `GEMINI_CLI_CORE_DIR`
+ * names another folder holding it.
+ *
+ * Knobs: `--quick` (fewer samples, for a short check), BENCH_N (samples per row and round, 40;
+ * quick 8), BENCH_ROUNDS (5; quick 3), BENCH_HEAP_MB (800; 0 skips the heap workers),
+ * BENCH_BIG (1: the 1 GiB output rows), BENCH_THRESHOLDS ("0,64,128,256,512,800"; "" skips them),
+ * BENCH_GEMINI (1), BENCH_WRITE (1: write the docs page; 0 prints only).
+ *
+ * Workers: `node bench/perf.ts --worker <set> <heapMB>` prints one JSON line of rows.
  */
 import { spawn, spawnSync } from "node:child_process"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs"
+import { readFile } from "node:fs/promises"
 import { cpus, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
+
+type WorkerSet = "main" | "gemini" | "threshold"
 
 interface Row {
+  /** The worker that measured it: `node`, `node +800 MB`, `node + Gemini CLI`, `bun`, ... */
+  readonly worker: string
   readonly runtime: string
   readonly heapMB: number
+  readonly set: WorkerSet
+  /** The worker's resident memory when its measurements started. */
+  readonly rssMB: number
   readonly name: string
-  readonly medianUs: number
-  /** The row this one is compared with (same worker), and the goal for the ratio. */
+  /** Per-round medians (µs, or MB for memory rows). */
+  readonly rounds: ReadonlyArray<number>
+  /** The row of the same worker this one is compared with, and the goal for that ratio. */
   readonly versus?: string
   readonly goal?: number
   readonly unit?: "us" | "MB"
 }
 
-const N = Number(process.env.BENCH_N ?? 40)
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+const argv = process.argv.slice(2)
+const QUICK = argv.includes("--quick")
+const N = Number(process.env.BENCH_N ?? (QUICK ? 8 : 40))
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 3 : 5))
 const HEAP_MB = Number(process.env.BENCH_HEAP_MB ?? 800)
 const BIG = process.env.BENCH_BIG !== "0"
+const THRESHOLDS = (process.env.BENCH_THRESHOLDS ?? "0,64,128,256,512,800").split(",").filter((s) => s.trim() !== "").map(Number)
+const GEMINI = process.env.BENCH_GEMINI !== "0"
+const WRITE = process.env.BENCH_WRITE !== "0"
 const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== "undefined"
-const runtime = isBun ? "bun" : "node"
+const isDeno = typeof (globalThis as { Deno?: unknown }).Deno !== "undefined"
+const runtime = isBun ? "bun" : isDeno ? "deno" : "node"
 const PAYLOAD = JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls -la" }, pad: "x".repeat(120) })
+const ROOT = fileURLToPath(new URL("../", import.meta.url))
+const GEMINI_DIR = process.env.GEMINI_CLI_CORE_DIR ?? join(ROOT, "bench", "gemini")
+const GEMINI_ENTRY = join(GEMINI_DIR, "node_modules", "@google", "gemini-cli-core", "dist", "index.js")
+const CLI_BIN = join(ROOT, "packages", "cli", "dist", "bin.js")
 
-const median = (xs: Array<number>) => {
+const median = (xs: ReadonlyArray<number>) => {
   const s = [...xs].sort((a, b) => a - b)
-  return s[Math.floor(s.length / 2)]!
+  return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
 }
+const workerName = (set: WorkerSet, rt: string, heapMB: number) => `${rt}${heapMB ? ` +${heapMB} MB` : ""}${set === "gemini" ? " + Gemini CLI" : set === "threshold" ? " (threshold)" : ""}`
 
 // --- yardsticks: raw spawns of `sh -c true`, the payload on stdin, waited to exit and EOF -------
 
+type DenoChild = { stdin: WritableStream<Uint8Array>; output(): Promise<unknown> }
+const denoCommand = isDeno
+  ? (globalThis as unknown as { Deno: { Command: new(file: string, o: object) => { spawn(): DenoChild } } }).Deno.Command
+  : undefined
+
 const rawOne = (): Promise<void> =>
-  isBun
+  denoCommand !== undefined
+    ? (async () => {
+      const child = new denoCommand("/bin/sh", { args: ["-c", "true"], stdin: "piped", stdout: "piped", stderr: "piped" }).spawn()
+      const writer = child.stdin.getWriter()
+      await writer.write(new TextEncoder().encode(PAYLOAD)).catch(() => {})
+      await writer.close().catch(() => {})
+      await child.output()
+    })()
+    : isBun
     ? (async () => {
       const bun = (globalThis as unknown as { Bun: { spawn(cmd: Array<string>, o: object): { exited: Promise<number>; stdout: ReadableStream } } }).Bun
       const child = bun.spawn(["/bin/sh", "-c", "true"], { stdin: new TextEncoder().encode(PAYLOAD), stdout: "pipe", stderr: "pipe" })
@@ -61,19 +121,25 @@ const rawFive = () => Promise.all([rawOne(), rawOne(), rawOne(), rawOne(), rawOn
 
 // --- the engine, through the Promise facade -----------------------------------------------------
 
-type Engine = { dispatch(event: string, payload: object): Promise<{ hooks: ReadonlyArray<{ exitCode: number | null; stdout?: string }> }>; close(): Promise<void> }
+type Outcome = { blocked: boolean; hooks: ReadonlyArray<{ exitCode: number | null; stdout?: string }> }
+type Engine = { dispatch(event: string, payload: object): Promise<Outcome>; close(): Promise<void> }
 
-const engineWith = async (dir: string, name: string, commands: Array<string>, extra: object = {}): Promise<Engine> => {
+const settings = (dir: string, name: string, document: unknown) => {
   const file = join(dir, `${name}.json`)
-  writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: commands.map((command) => ({ type: "command", command })) }] } }))
-  const mod = isBun ? await import("@agent-hooks/bun") : await import("@agent-hooks/node")
-  return (await mod.createHookEngine({ settings: [file], projectDir: dir, ...extra } as never)) as unknown as Engine
+  writeFileSync(file, JSON.stringify(document))
+  return file
+}
+const commandHooks = (commands: Array<string>) => ({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: commands.map((command) => ({ type: "command", command })) }] } })
+
+const engineWith = async (dir: string, name: string, document: unknown, extra: object = {}): Promise<Engine> => {
+  const mod = isBun ? await import("@agent-hooks/bun") : isDeno ? await import("@agent-hooks/deno") : await import("@agent-hooks/node")
+  return (await mod.createHookEngine({ settings: [settings(dir, name, document)], projectDir: dir, ...extra } as never)) as unknown as Engine
 }
 
-const time = async (f: () => Promise<void>) => {
-  const t = performance.now()
-  await f()
-  return (performance.now() - t) * 1000
+const MATCH = { tool_name: "Bash", tool_input: { command: "ls" } }
+const NO_MATCH = { tool_name: "Read", tool_input: { file_path: "README.md" } }
+const check = (outcome: Outcome, n: number) => {
+  if (outcome.hooks.length !== n || outcome.hooks.some((h) => h.exitCode !== 0)) throw new Error(`unexpected outcome ${JSON.stringify(outcome)}`)
 }
 
 const peakRss = async (f: () => Promise<void>): Promise<number> => {
@@ -86,167 +152,536 @@ const peakRss = async (f: () => Promise<void>): Promise<number> => {
   return (peak - before) / 1024 / 1024
 }
 
-const worker = async (heapMB: number) => {
-  // The host's live heap: `heapMB` arrays of 131 072 doubles (1 MB each), kept reachable.
+/** The executables of this process's children (Linux `/proc`), to check which runtime a helper runs on. */
+const childExecutables = (): Array<string> => {
+  if (!existsSync("/proc/self/stat")) return []
+  const found: Array<string> = []
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
+      if (ppid === process.pid) found.push(readlinkSync(`/proc/${pid}/exe`))
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found
+}
+
+interface Variant {
+  readonly name: string
+  readonly run: () => Promise<void>
+  readonly versus?: string
+  readonly goal?: number
+  /** Calls per sample (the sample is their mean): for rows far below a millisecond. */
+  readonly batch?: number
+  /** Samples per round, when fewer than N (rows that take a whole process start). */
+  readonly samples?: number
+  /** Runs once before the warm-up (the Bun helper is started here). */
+  readonly warmUp?: () => Promise<void>
+}
+
+// --- rows that need no spawn: config load, CLI start-up ------------------------------------------
+
+const configRows = async (dir: string): Promise<Array<Variant>> => {
+  const { Plan } = await import("@agent-hooks/core")
+  const NodeFileSystem = await import("@effect/platform-node/NodeFileSystem")
+  const NodePath = await import("@effect/platform-node/NodePath")
+  const { Effect, Layer } = await import("effect")
+  const HOOKS = 100
+  const files = [0, 1, 2].map((f) =>
+    settings(dir, `load-${f}`, {
+      hooks: {
+        PreToolUse: Array.from({ length: 34 }, (_, i) => f * 34 + i).filter((i) => i < HOOKS).map((i) => ({
+          matcher: i % 2 === 0 ? `tool_${i}` : `^mcp__server_${i}__.*`,
+          hooks: [{ type: "command", command: `./hooks/check-${i}.sh`, timeout: 30, ...(i % 5 === 0 ? { if: "Bash(git push:*)" } : {}) }]
+        }))
+      }
+    })
+  )
+  const load = Plan.make({ settings: files, projectDir: dir, managedDir: join(dir, "no-managed") }).pipe(Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer)))
+  const loaded = await Effect.runPromise(load)
+  const planned = [...loaded.events.values()].reduce((n, event) => n + event.hooks.length, 0)
+  if (planned !== HOOKS) throw new Error(`config load: expected ${HOOKS} hooks in the plan, got ${planned}`)
+  return [
+    { name: "read + JSON.parse of 3 files", run: async () => void (await Promise.all(files.map(async (file) => JSON.parse(await readFile(file, "utf8")) as unknown))), batch: 10 },
+    { name: "config load (Plan.make, 100 hooks in 3 files)", run: async () => void (await Effect.runPromise(load)), batch: 10, versus: "read + JSON.parse of 3 files" }
+  ]
+}
+
+const cliRows = (dir: string): Array<Variant> => {
+  if (!existsSync(CLI_BIN)) throw new Error(`${CLI_BIN} is missing: run npm run build first`)
+  const file = settings(dir, "cli", { hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "true" }] }] } })
+  const exec = (args: Array<string>) => () =>
+    new Promise<void>((resolve, reject) => {
+      const child = spawn(process.execPath, args, { cwd: dir, stdio: ["pipe", "pipe", "pipe"] })
+      let err = ""
+      child.stdin.on("error", () => {})
+      child.stdin.end(JSON.stringify(MATCH))
+      child.stdout.resume()
+      child.stderr.on("data", (d) => (err += d))
+      child.on("error", reject)
+      child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`${args.join(" ")}: exit ${code}\n${err}`))))
+    })
+  const samples = Math.max(3, Math.ceil(N / 4))
+  return [
+    {
+      name: "bare start + one spawn of true",
+      run: exec(isDeno ? ["eval", `await new Deno.Command("true").output()`] : ["-e", `require("node:child_process").spawn("true").on("exit", () => {})`]),
+      samples
+    },
+    { name: "CLI start-up: agent-hooks run, 1 true hook", run: exec([...(isDeno ? ["run", "-A", "--no-lock"] : []), CLI_BIN, "run", "PreToolUse", "--settings", file]), samples, versus: "bare start + one spawn of true", ...(isDeno ? {} : { goal: 3 }) }
+  ]
+}
+
+// --- Gemini CLI's HookSystem, driven as /work/shared/bench/gemini-hook-driver.mjs does ----------
+
+type GeminiSystem = { initialize(): Promise<void>; fireBeforeToolEvent(name: string, input: unknown): Promise<{ decision?: string; getBlockingError?(): { blocked: boolean } } | undefined> }
+
+const geminiSystem = async (dir: string, command: string): Promise<GeminiSystem> => {
+  for (const k of ["log", "debug", "warn", "info"] as const) console[k] = () => {}
+  const core = (await import(pathToFileURL(GEMINI_ENTRY).href)) as { HookSystem: new(config: unknown) => GeminiSystem }
+  // A stand-in for Gemini's Config with only what the hook classes call.
+  const config: Record<string, unknown> = {
+    isTrustedFolder: () => true,
+    getHooks: () => ({ BeforeTool: [{ matcher: "run_shell_command", hooks: [{ type: "command", command, timeout: 5000 }] }] }),
+    getProjectHooks: () => undefined,
+    getProjectRoot: () => dir,
+    getExtensions: () => [],
+    getDisabledHooks: () => [],
+    sanitizationConfig: { enableEnvironmentVariableRedaction: false },
+    storage: { getPlansDir: () => tmpdir() },
+    getSessionId: () => "bench-session",
+    getWorkingDir: () => dir,
+    geminiClient: undefined,
+    getUsageStatisticsEnabled: () => false,
+    getTelemetryLogPromptsEnabled: () => false
+  }
+  config["config"] = config
+  const system = new core.HookSystem(config)
+  await system.initialize()
+  return system
+}
+
+// --- a worker -----------------------------------------------------------------------------------
+
+const worker = async (set: WorkerSet, heapMB: number) => {
+  // The host's live heap: `heapMB` arrays of 131 072 doubles (1 MB each, allocated at their size), kept reachable.
   const ballast: Array<Array<number>> = []
-  for (let i = 0; i < heapMB; i++) ballast.push(Array.from({ length: 131_072 }, (_, j) => i + j + 0.5))
+  for (let i = 0; i < heapMB; i++) {
+    const doubles = new Array<number>(131_072)
+    for (let j = 0; j < doubles.length; j++) doubles[j] = i + j + 0.5
+    ballast.push(doubles)
+  }
   const dir = mkdtempSync(join(tmpdir(), "agent-hooks-perf-"))
-  const variants: Array<{ name: string; run: () => Promise<void>; versus?: string; goal?: number }> = []
-  const check = (outcome: Awaited<ReturnType<Engine["dispatch"]>>, n: number) => {
-    if (outcome.hooks.length !== n || outcome.hooks.some((h) => h.exitCode !== 0)) throw new Error(`unexpected outcome ${JSON.stringify(outcome)}`)
-  }
-  variants.push({ name: "raw spawn", run: rawOne })
-  variants.push({ name: "5 raw spawns at once", run: rawFive })
+  writeFileSync(join(dir, "guard.mjs"), `export default (input) => String(input.tool_input?.command).includes("rm -rf") ? { decision: "block", reason: "no" } : undefined\n`)
+  const variants: Array<Variant> = []
   const engines: Array<Engine> = []
-  const add = async (label: string, extra: object, ratioGoals: { one?: number; five?: number; fiveOverOne?: number }) => {
-    const one = await engineWith(dir, `one-${label}`, ["true"], extra)
-    const five = await engineWith(dir, `five-${label}`, ["true", "true ", "true  ", "true   ", "true    "], extra)
-    engines.push(one, five)
-    variants.push({ name: `1 hook${label}`, run: async () => check(await one.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } }), 1), versus: "raw spawn", goal: ratioGoals.one })
-    variants.push({ name: `5 hooks${label}`, run: async () => check(await five.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } }), 5), versus: "5 raw spawns at once", goal: ratioGoals.five })
+  const engine = async (name: string, document: unknown, extra: object = {}) => {
+    const e = await engineWith(dir, name, document, extra)
+    engines.push(e)
+    return e
   }
-  if (isBun) {
-    await add("", {}, { one: 1.1, five: 1.1 })
+  const ones = ["true"]
+  const fives = ["true", "true ", "true  ", "true   ", "true    "]
+  const bun = isBun || isDeno ? undefined : spawnSync("bun", ["-e", "console.log(process.execPath)"], { encoding: "utf8" }).stdout?.trim() || undefined
+  /** The helper run by Bun: the engine starts its helper with `process.execPath`, swapped for that one start. */
+  let bunHelpers = 0
+  const onBun = (run: () => Promise<void>) => async () => {
+    const node = process.execPath
+    const before = childExecutables().filter((x) => x === bun).length
+    process.execPath = bun!
+    try {
+      await run()
+    } finally {
+      process.execPath = node
+    }
+    if (childExecutables().filter((x) => x === bun).length !== before + 1) throw new Error("the Bun-run helper did not start under bun")
+    bunHelpers++
+  }
+
+  variants.push({ name: "raw spawn", run: rawOne })
+  if (set !== "threshold" && set !== "gemini") variants.push({ name: "5 raw spawns at once", run: rawFive })
+
+  const modes: Array<[string, object]> = isBun || isDeno
+    ? [["", {}]]
+    : [[" (auto)", {}], [" (direct)", { spawnHelper: false }], [" (helper)", { spawnHelper: true }], ...(bun !== undefined && set !== "threshold" ? [[" (helper on bun)", { spawnHelper: true }] as [string, object]] : [])]
+
+  if (set === "gemini") {
+    const gemini = await geminiSystem(dir, "true")
+    const blocking = await geminiSystem(dir, "echo no >&2; exit 2")
+    // Sanity: Gemini's matcher and runner really run the hook.
+    if ((await blocking.fireBeforeToolEvent("run_shell_command", { command: "ls" }))?.getBlockingError?.().blocked !== true) throw new Error("Gemini's HookSystem did not run the blocking hook")
+    if ((await gemini.fireBeforeToolEvent("read_file", { file_path: "x" }))?.getBlockingError?.().blocked === true) throw new Error("Gemini's no-match event blocked")
+    variants.push({ name: "Gemini HookSystem: 1 hook", run: async () => void (await gemini.fireBeforeToolEvent("run_shell_command", { command: "ls" })) })
+    for (const [label, extra] of modes) {
+      const one = await engine(`one${label}`, commandHooks(ones), extra)
+      const runOne = async () => check(await one.dispatch("PreToolUse", MATCH), 1)
+      variants.push({ name: `1 hook${label}`, run: runOne, versus: "Gemini HookSystem: 1 hook", ...(label === " (auto)" && heapMB > 0 ? { goal: 0.6 } : {}), ...(label === " (helper on bun)" ? { warmUp: onBun(runOne) } : {}) })
+    }
+    const none = await engine("nomatch", commandHooks(ones))
+    variants.push({ name: "Gemini HookSystem: no match", run: async () => void (await gemini.fireBeforeToolEvent("read_file", { file_path: "x" })), batch: 200 })
+    variants.push({ name: "no-match dispatch", run: async () => check(await none.dispatch("PreToolUse", NO_MATCH), 0), batch: 200, versus: "Gemini HookSystem: no match" })
   } else {
-    await add(" (direct)", { spawnHelper: false }, { one: 1.1, five: 1.1 })
-    await add(" (helper)", { spawnHelper: true }, {})
+    for (const [label, extra] of modes) {
+      const one = await engine(`one${label}`, commandHooks(ones), extra)
+      const runOne = async () => check(await one.dispatch("PreToolUse", MATCH), 1)
+      // Goals on Node (the default, "auto") and Bun; none stated for Deno.
+      const goalOne = set === "main" && ((label === "" && isBun) || label === " (auto)") ? { goal: 1.1 } : {}
+      variants.push({ name: `1 hook${label}`, run: runOne, versus: "raw spawn", ...goalOne, ...(label === " (helper on bun)" ? { warmUp: onBun(runOne) } : {}) })
+      if (set === "threshold") continue
+      const five = await engine(`five${label}`, commandHooks(fives), extra)
+      const runFive = async () => check(await five.dispatch("PreToolUse", MATCH), 5)
+      variants.push({ name: `5 hooks${label}`, run: runFive, versus: "5 raw spawns at once", ...goalOne, ...(label === " (helper on bun)" ? { warmUp: onBun(runFive) } : {}) })
+    }
   }
-  // warm-up (the helper starts on its first hook)
-  for (const v of variants) for (let i = 0; i < 5; i++) await v.run()
-  const samples = new Map<string, Array<number>>(variants.map((v) => [v.name, []]))
+  if (set === "threshold") {
+    // A new engine per sample: its first hook pays the helper's start (or nothing, direct).
+    const file = settings(dir, "first", commandHooks(ones))
+    const mod = await import("@agent-hooks/node")
+    const first = (spawnHelper: boolean) => async () => {
+      const e = (await mod.createHookEngine({ settings: [file], projectDir: dir, spawnHelper })) as unknown as Engine
+      check(await e.dispatch("PreToolUse", MATCH), 1)
+      await e.close()
+    }
+    const samples = Math.max(3, Math.ceil(N / 4))
+    variants.push({ name: "new engine, first hook (direct)", run: first(false), samples })
+    variants.push({ name: "new engine, first hook (helper)", run: first(true), samples, versus: "new engine, first hook (direct)" })
+  }
+  if (set === "main" && heapMB === 0) {
+    const none = await engine("nomatch", commandHooks(ones))
+    variants.push({ name: "no-match dispatch", run: async () => check(await none.dispatch("PreToolUse", NO_MATCH), 0), batch: 200, versus: "raw spawn" })
+    const mod = await engine("module", { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "module", module: "./guard.mjs" }] }] } })
+    variants.push({ name: "module hook", run: async () => check(await mod.dispatch("PreToolUse", MATCH), 1), batch: 20, versus: "raw spawn" })
+    variants.push(...(await configRows(dir)), ...cliRows(dir))
+  }
+
+  // Warm-up: every row a few times (the helper starts on its first hook, the CLI fills its compile cache).
+  for (const v of variants) {
+    await v.warmUp?.()
+    for (let i = 0; i < 3; i++) for (let b = 0; b < (v.batch ?? 1); b++) await v.run()
+  }
+  const rssMB = Math.round(process.memoryUsage.rss() / 1024 / 1024)
+  const perRound = new Map<string, Array<number>>(variants.map((v) => [v.name, []]))
   for (let round = 0; round < ROUNDS; round++) {
-    for (const v of variants) for (let i = 0; i < N; i++) samples.get(v.name)!.push(await time(v.run))
+    const samples = new Map<string, Array<number>>(variants.map((v) => [v.name, []]))
+    // Interleaved: one sample of each row in turn; the order rotates every round.
+    for (let i = 0; i < N; i++) {
+      for (let k = 0; k < variants.length; k++) {
+        const v = variants[(k + round) % variants.length]!
+        if (i >= (v.samples ?? N)) continue
+        const batch = v.batch ?? 1
+        const t = performance.now()
+        for (let b = 0; b < batch; b++) await v.run()
+        samples.get(v.name)!.push(((performance.now() - t) * 1000) / batch)
+      }
+    }
+    for (const v of variants) perRound.get(v.name)!.push(median(samples.get(v.name)!))
   }
+  const worker = workerName(set, runtime, heapMB)
   const rows: Array<Row> = variants.map((v) => ({
+    worker,
     runtime,
     heapMB,
+    set,
+    rssMB,
     name: v.name,
-    medianUs: Math.round(median(samples.get(v.name)!)),
+    rounds: perRound.get(v.name)!.map((x) => Math.round(x * 100) / 100),
     ...(v.versus !== undefined ? { versus: v.versus } : {}),
     ...(v.goal !== undefined ? { goal: v.goal } : {})
   }))
-  if (BIG && heapMB === 0) {
-    const big = ["head -c 1073741824 /dev/zero"]
-    const bigEngines = isBun ? [["", {}] as const] : [[" (direct)", { spawnHelper: false }] as const, [" (helper)", { spawnHelper: true }] as const]
-    for (const [label, extra] of bigEngines) {
-      const engine = await engineWith(dir, `big${label}`, big, extra)
-      engines.push(engine)
+  if (bun !== undefined && childExecutables().filter((x) => x === bun).length !== bunHelpers) {
+    throw new Error("a Bun-run helper exited during the run (a restart would have measured the Node helper)")
+  }
+  if (BIG && set === "main" && heapMB === 0) {
+    for (const [label, extra] of isBun || isDeno ? [["", {}] as const] : [[" (direct)", { spawnHelper: false }] as const, [" (helper)", { spawnHelper: true }] as const]) {
+      const big = await engine(`big${label}`, commandHooks(["head -c 1073741824 /dev/zero"]), extra)
       const mb = await peakRss(async () => {
-        const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
+        const outcome = await big.dispatch("PreToolUse", MATCH)
         if (outcome.hooks[0]?.stdout?.length !== 1024 * 1024 || !JSON.stringify(outcome.hooks[0]).includes("was cut")) throw new Error(`big output not capped: ${JSON.stringify({ ...outcome.hooks[0], stdout: outcome.hooks[0]?.stdout?.length })}`)
       })
-      rows.push({ runtime, heapMB, name: `RSS rise, 1 GiB on stdout${label}`, medianUs: Math.round(mb), unit: "MB", goal: 64 })
+      rows.push({ worker, runtime, heapMB, set, rssMB, name: `RSS rise, 1 GiB on stdout${label}`, rounds: [Math.round(mb)], unit: "MB", goal: 64 })
     }
   }
-  for (const engine of engines) await engine.close()
+  for (const e of engines) await e.close()
   rmSync(dir, { recursive: true, force: true })
   void ballast.length
   process.stdout.write(JSON.stringify(rows) + "\n")
+  process.exit(0)
 }
 
 // --- main ---------------------------------------------------------------------------------------
 
 const self = fileURLToPath(import.meta.url)
-const runWorker = (command: string, args: Array<string>): Array<Row> => {
-  const r = spawnSync(command, [...args, self, "--worker", "0"], { encoding: "utf8", maxBuffer: 1 << 24, stdio: ["ignore", "pipe", "inherit"] })
-  if (r.status !== 0) throw new Error(`${command} ${args.join(" ")}: exit ${r.status}`)
-  return JSON.parse(r.stdout.trim().split("\n").at(-1)!)
+
+const runWorker = (command: string, set: WorkerSet, heapMB: number): Array<Row> => {
+  const flags = command === process.execPath && heapMB > 0 ? [`--max-old-space-size=${heapMB * 4 + 512}`] : command === "deno" ? ["run", "-A", "--no-lock"] : []
+  const started = performance.now()
+  const r = spawnSync(command, [...flags, self, "--worker", set, String(heapMB), ...(QUICK ? ["--quick"] : [])], {
+    encoding: "utf8",
+    maxBuffer: 1 << 24,
+    stdio: ["ignore", "pipe", "inherit"]
+  })
+  if (r.status !== 0) throw new Error(`${workerName(set, command === process.execPath ? "node" : command, heapMB)} worker: exit ${r.status}${r.error ? ` (${r.error.message})` : ""}`)
+  const rows = JSON.parse(r.stdout.trim().split("\n").at(-1)!) as Array<Row>
+  console.error(`  ${rows[0]?.worker ?? set}: ${rows.length} rows in ${((performance.now() - started) / 1000).toFixed(0)} s, load ${loadavg()[0]!.toFixed(1)}`)
+  return rows
 }
 
-const chart = (rows: Array<Row>, ratio: (row: Row) => number | undefined): string => {
-  const bars = rows.flatMap((row) => {
-    const r = ratio(row)
-    return r === undefined ? [] : [{ label: `${row.runtime}${row.heapMB ? ` +${row.heapMB} MB` : ""}: ${row.name}`, r, goal: row.goal }]
-  })
-  const width = 760, left = 330, barH = 18, gap = 6, top = 24
+/** Gemini CLI's core in bench/gemini (npm ci from the pinned lockfile), or why it is not there. */
+const installGemini = (): string | undefined => {
+  if (!GEMINI) return "skipped (BENCH_GEMINI=0)"
+  if (existsSync(GEMINI_ENTRY)) return undefined
+  console.error(`installing Gemini CLI's core into ${GEMINI_DIR} (npm ci) ...`)
+  const r = spawnSync("npm", ["ci", "--ignore-scripts", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: GEMINI_DIR, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
+  if (r.status === 0 && existsSync(GEMINI_ENTRY)) return undefined
+  const why = (r.stderr ?? "").split("\n").find((line) => /npm error/.test(line) && !/complete log/.test(line))?.trim()
+  return `could not be installed (\`npm ci\` in ${GEMINI_DIR}: ${r.error?.message ?? `exit ${r.status}${why ? `, ${why}` : ""}`})`
+}
+
+const fmtUs = (us: number) => (us >= 100 ? `${Math.round(us)} µs` : `${us.toFixed(1)} µs`)
+const fmtX = (x: number) => `${x.toFixed(2)}×`
+
+const chart = (bars: Array<{ label: string; r: number; goal?: number | undefined }>): string => {
+  const width = 860, left = 430, barH = 16, gap = 5, top = 24
   const max = Math.max(2, ...bars.map((b) => Math.max(b.r, b.goal ?? 0))) * 1.1
-  const x = (v: number) => left + (v / max) * (width - left - 40)
+  const x = (v: number) => left + (Math.min(v, max) / max) * (width - left - 50)
   const height = top + bars.length * (barH + gap) + 24
+  const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;")
   const parts = bars.map((b, i) => {
     const y = top + i * (barH + gap)
     const ok = b.goal === undefined || b.r <= b.goal
     return [
-      `<text x="${left - 8}" y="${y + 13}" text-anchor="end" font-size="12">${b.label.replace(/&/g, "&amp;").replace(/</g, "&lt;")}</text>`,
-      `<rect x="${left}" y="${y}" width="${(x(b.r) - left).toFixed(1)}" height="${barH}" fill="${ok ? "#4a7" : "#c54"}"/>`,
-      `<text x="${(x(b.r) + 4).toFixed(1)}" y="${y + 13}" font-size="12">${b.r.toFixed(2)}×</text>`,
+      `<text x="${left - 8}" y="${y + 12}" text-anchor="end" font-size="11">${esc(b.label)}</text>`,
+      `<rect x="${left}" y="${y}" width="${Math.max(1, x(b.r) - left).toFixed(1)}" height="${barH}" fill="${b.goal === undefined ? "#8ab" : ok ? "#4a7" : "#c54"}"/>`,
+      `<text x="${(x(b.r) + 4).toFixed(1)}" y="${y + 12}" font-size="11">${b.r.toFixed(2)}×</text>`,
       b.goal === undefined ? "" : `<line x1="${x(b.goal).toFixed(1)}" x2="${x(b.goal).toFixed(1)}" y1="${y - 2}" y2="${y + barH + 2}" stroke="#000" stroke-dasharray="3,2"/>`
     ].join("")
   })
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif">` +
-    `<text x="${left}" y="14" font-size="12">ratio to the yardstick in the same process (dashed: goal; green: met)</text>` +
+    `<rect width="100%" height="100%" fill="#fff"/>` +
+    `<text x="${left}" y="14" font-size="12">ratio to the yardstick measured in the same process (dashed: goal; green: met, red: missed, blue: no goal)</text>` +
     `<line x1="${x(1)}" x2="${x(1)}" y1="${top - 4}" y2="${height - 20}" stroke="#888"/>` + parts.join("") + `</svg>`
 }
 
-const main = () => {
-  const loadAtStart = loadavg()[0]!.toFixed(1)
+/** The "auto" threshold of the Node package, in MB (what the page states comes from the code). */
+let THRESHOLD_MB = 256
+
+const main = async () => {
+  const node = (await import("@agent-hooks/node")) as { NodeProcessSpawner: { defaultHelperThresholdBytes: number } }
+  THRESHOLD_MB = Math.round(node.NodeProcessSpawner.defaultHelperThresholdBytes / 1024 / 1024)
+  const startedAt = new Date()
+  const loadStart = loadavg().map((l) => l.toFixed(2)).join(" ")
+  const geminiProblem = installGemini()
+  const geminiVersion = geminiProblem === undefined
+    ? (JSON.parse(readFileSync(join(GEMINI_DIR, "node_modules", "@google", "gemini-cli-core", "package.json"), "utf8")) as { version: string }).version
+    : undefined
+  const bunVersion = spawnSync("bun", ["--version"], { encoding: "utf8" }).stdout?.trim()
+  const denoVersion = spawnSync("deno", ["--version"], { encoding: "utf8" }).stdout?.trim().split("\n")[0]?.replace(/^deno /, "").replace(/ .*/, "")
+  console.error(`perf: N=${N}, ${ROUNDS} rounds${QUICK ? " (--quick)" : ""}; load average ${loadStart}`)
   const rows: Array<Row> = []
-  rows.push(...runWorker(process.execPath, []))
-  try {
-    rows.push(...runWorker("bun", []))
-  } catch (error) {
-    console.error(`bun worker skipped: ${String(error)}`)
+  const skipped: Array<string> = []
+  const tryWorker = (command: string, set: WorkerSet, heapMB: number) => {
+    try {
+      rows.push(...runWorker(command, set, heapMB))
+    } catch (error) {
+      console.error(String(error))
+      skipped.push(String(error).replace(/^Error: /, ""))
+    }
   }
-  if (HEAP_MB > 0) rows.push(...runWorkerHeap())
-  const find = (row: Row, name: string) => rows.find((r) => r.runtime === row.runtime && r.heapMB === row.heapMB && r.name === name)
+  tryWorker(process.execPath, "main", 0)
+  if (bunVersion) tryWorker("bun", "main", 0)
+  else skipped.push("bun: not on PATH")
+  if (denoVersion) tryWorker("deno", "main", 0)
+  else skipped.push("deno: not on PATH")
+  if (HEAP_MB > 0) tryWorker(process.execPath, "main", HEAP_MB)
+  if (geminiProblem === undefined) {
+    tryWorker(process.execPath, "gemini", 0)
+    if (HEAP_MB > 0) tryWorker(process.execPath, "gemini", HEAP_MB)
+  } else console.error(`Gemini CLI's HookSystem: ${geminiProblem}`)
+  for (const mb of THRESHOLDS) tryWorker(process.execPath, "threshold", mb)
+  const loadEnd = loadavg().map((l) => l.toFixed(2)).join(" ")
+
+  const fig = (row: Row) => median(row.rounds)
+  const find = (worker: string, name: string) => rows.find((r) => r.worker === worker && r.name === name)
+  /** Two rows of one worker: the median over rounds of their per-round ratio. */
+  const within = (a: Row, b: Row) => median(a.rounds.map((x, i) => x / b.rounds[i]!))
+  /** The spread of those per-round ratios: how far one round can be from another under this load. */
+  const spread = (a: Row, b: Row) => {
+    const rs = a.rounds.map((x, i) => x / b.rounds[i]!)
+    return rs.length < 2 ? "" : ` (rounds ${Math.min(...rs).toFixed(2)}–${Math.max(...rs).toFixed(2)})`
+  }
   const ratio = (row: Row): number | undefined => {
-    if (row.unit === "MB") return undefined
-    const base = row.versus === undefined ? undefined : find(row, row.versus)
-    return base === undefined ? undefined : row.medianUs / base.medianUs
+    if (row.unit === "MB" || row.versus === undefined) return undefined
+    const base = find(row.worker, row.versus)
+    return base === undefined ? undefined : within(row, base)
   }
-  // Cross rows: the heap's cost (800 MB against none), and five hooks against one.
-  const extra: Array<{ what: string; value: number; goal?: number }> = []
-  for (const row of rows.filter((r) => r.heapMB > 0 && r.unit !== "MB")) {
-    const small = rows.find((r) => r.runtime === row.runtime && r.heapMB === 0 && r.name === row.name)
-    if (small) extra.push({ what: `${row.runtime}: ${row.name}, +${row.heapMB} MB heap / no heap`, value: row.medianUs / small.medianUs, ...(row.name.startsWith("1 hook") ? { goal: 1.5 } : {}) })
+
+  // Comparisons between rows: within a worker (per-round ratios) or across workers (figures).
+  interface Cross { readonly what: string; readonly value: number; readonly goal?: number | undefined; readonly how: "same process" | "two processes" }
+  const cross: Array<Cross> = []
+  for (const worker of [...new Set(rows.map((r) => r.worker))]) {
+    for (const five of rows.filter((r) => r.worker === worker && r.name.startsWith("5 hooks"))) {
+      const one = find(worker, five.name.replace("5 hooks", "1 hook"))
+      if (one) cross.push({ what: `${worker}: ${five.name} / ${one.name}`, value: within(five, one), goal: five.name.includes("(helper)") ? 2.5 : undefined, how: "same process" })
+    }
   }
-  for (const row of rows.filter((r) => r.name.startsWith("5 hooks"))) {
-    const one = find(row, row.name.replace("5 hooks", "1 hook"))
-    if (one) extra.push({ what: `${row.runtime}${row.heapMB ? ` +${row.heapMB} MB` : ""}: ${row.name} / ${one.name}`, value: row.medianUs / one.medianUs, ...(row.name.includes("helper") ? { goal: 2.5 } : {}) })
+  // The heap's cost: the threshold workers at the biggest heap against none (the same program but for the heap).
+  const biggest = Math.max(...rows.filter((r) => r.set === "threshold").map((r) => r.heapMB))
+  for (const row of rows.filter((r) => r.set === "threshold" && r.heapMB === biggest && biggest > 0 && !r.name.startsWith("new engine"))) {
+    const small = find(workerName("threshold", row.runtime, 0), row.name)
+    if (small) cross.push({ what: `${row.runtime}: ${row.name}, +${row.heapMB} MB heap / no heap`, value: fig(row) / fig(small), goal: row.name === "1 hook (auto)" ? 1.5 : undefined, how: "two processes" })
   }
+
+  // The helper threshold: direct against helper at each host heap.
+  const thresholdWorkers = rows.filter((r) => r.set === "threshold" && r.name === "1 hook (direct)").sort((a, b) => a.heapMB - b.heapMB)
+  const thresholdLines = thresholdWorkers.map((direct) => {
+    const helper = find(direct.worker, "1 hook (helper)")!
+    const auto = find(direct.worker, "1 hook (auto)")
+    const raw = find(direct.worker, "raw spawn")!
+    const hd = within(helper, direct)
+    const firstDirect = find(direct.worker, "new engine, first hook (direct)")
+    const firstHelper = find(direct.worker, "new engine, first hook (helper)")
+    const start = firstDirect && firstHelper ? fig(firstHelper) - fig(firstDirect) : undefined
+    const gain = fig(direct) - fig(helper)
+    const repay = start === undefined ? "" : gain > 0 ? `${Math.ceil(start / gain)}` : "never"
+    return `| ${direct.heapMB ? `+${direct.heapMB} MB` : "none"} | ${direct.rssMB} MB | ${fmtUs(fig(raw))} | ${fmtUs(fig(direct))} | ${fmtUs(fig(helper))} | ${auto ? fmtUs(fig(auto)) : ""} | ${fmtX(hd)} | ${hd < 0.95 ? "helper" : hd > 1.05 ? "direct" : "even"} | ${start === undefined ? "" : `${(start / 1000).toFixed(0)} ms`} | ${repay} |`
+  })
+
+  // Node helper against the Bun-run helper, same process.
+  const bunHelperLines = rows.filter((r) => r.name.includes("(helper on bun)")).map((onBun) => {
+    const node = find(onBun.worker, onBun.name.replace(" on bun", ""))!
+    return `| ${onBun.worker} | ${onBun.name.replace(" (helper on bun)", "")} | ${fmtUs(fig(node))} | ${fmtUs(fig(onBun))} | ${fmtX(within(onBun, node))} |`
+  })
+
+  // The summaries under the two helper tables: this run's numbers, and the choice they support.
+  const crossover = thresholdWorkers.map((direct) => ({ rss: direct.rssMB, hd: within(find(direct.worker, "1 hook (helper)")!, direct) }))
+  const slower = crossover.filter((c) => c.hd >= 1).map((c) => c.rss)
+  const faster = crossover.filter((c) => c.hd < 1).map((c) => c.rss)
+  const thresholdSummary = crossover.length === 0
+    ? "The threshold workers did not run."
+    : `In this run the helper was slower than a direct spawn ${slower.length === 0 ? "in no host" : `in hosts of ${slower.join(", ")} MB resident`} and faster ${faster.length === 0 ? "in none" : `in hosts of ${faster.join(", ")} MB`}. ` +
+      (slower.every((mb) => mb <= THRESHOLD_MB) && faster.every((mb) => mb >= THRESHOLD_MB)
+        ? `The ${THRESHOLD_MB} MB threshold stays: it sits where the two cross on this machine, and below it a host `
+        : `That does not put the crossing at ${THRESHOLD_MB} MB in this run; the threshold was not moved on one run (expect runs to differ on a shared VM). Below the threshold a host `) +
+      "would also pay the helper's start (the \"helper start\" column) for a gain of a few hundred " +
+      "microseconds per hook at best; a small, short-lived host such as `agent-hooks run` (one " +
+      "dispatch per process) would pay it on every call. Above it, the helper is the faster path at " +
+      "every heap measured, and it also keeps big outputs out of the host (the \"RSS rise\" rows)."
+  const bunRatios = rows.filter((r) => r.name.includes("(helper on bun)")).map((onBun) => within(onBun, find(onBun.worker, onBun.name.replace(" on bun", ""))!))
+  const bunSummary = bunRatios.length === 0
+    ? "The Bun-run helper was not measured in this run (no `bun` on PATH)."
+    : `In this run the Bun-run helper took ${fmtX(Math.min(...bunRatios))} to ${fmtX(Math.max(...bunRatios))} the time of the Node helper. ` +
+      "**The helper stays a Node process**: the gain is a fraction of a millisecond per hook (most on " +
+      "five hooks at once), while a Bun helper means either Bun on the user's machine (found on PATH, " +
+      "so which executable spawns every hook depends on the environment the host was started in) " +
+      "or the `bun` npm package as a dependency of `@agent-hooks/node` (a native binary of about " +
+      "100 MB per platform) for every Node user. That is not a clear win, so nothing is shipped for it; " +
+      "a host that already has Bun can run itself on Bun, where `@agent-hooks/bun` spawns with " +
+      "`Bun.spawn` and needs no helper. A compiled helper was not built or measured."
+  const value = (row: Row) => (row.unit === "MB" ? `${fig(row)} MB` : fmtUs(fig(row)))
+  const goalText = (row: Row) => (row.goal === undefined ? "" : row.unit === "MB" ? `≤ ${row.goal} MB` : `≤ ${row.goal}×`)
   const lines = rows.map((row) => {
     const r = ratio(row)
-    const value = row.unit === "MB" ? `${row.medianUs} MB` : `${row.medianUs} µs`
-    return `| ${row.runtime} | ${row.heapMB ? `+${row.heapMB} MB` : "none"} | ${row.name} | ${value} | ${r === undefined ? "" : `${r.toFixed(2)}× ${row.versus}`} | ${row.goal === undefined ? "" : row.unit === "MB" ? `≤ ${row.goal} MB` : `≤ ${row.goal}×`} |`
+    return `| ${row.worker} | ${row.rssMB} MB | ${row.name} | ${value(row)} | ${r === undefined ? "" : `${fmtX(r)} ${row.versus}${spread(row, find(row.worker, row.versus!)!)}`} | ${goalText(row)} |`
   })
+  const crossLines = cross.map((c) => `| ${c.what} | ${fmtX(c.value)} | ${c.goal === undefined ? "" : `≤ ${c.goal}×`} | ${c.how} |`)
   const missed = [
     ...rows.flatMap((row) => {
-      const value = row.unit === "MB" ? row.medianUs : ratio(row)
-      return row.goal !== undefined && value !== undefined && value > row.goal
-        ? [`${row.runtime}${row.heapMB ? ` +${row.heapMB} MB` : ""}: ${row.name} (${row.unit === "MB" ? `${value} MB` : `${value.toFixed(2)}×`}, goal ≤ ${row.goal}${row.unit === "MB" ? " MB" : "×"})`]
-        : []
+      const v = row.unit === "MB" ? fig(row) : ratio(row)
+      return row.goal !== undefined && v !== undefined && v > row.goal ? [`${row.worker}: ${row.name} (${row.unit === "MB" ? `${v} MB` : `${fmtX(v)} ${row.versus}`}, goal ≤ ${row.goal}${row.unit === "MB" ? " MB" : "×"})`] : []
     }),
-    ...extra.flatMap((e) => (e.goal !== undefined && e.value > e.goal ? [`${e.what} (${e.value.toFixed(2)}×, goal ≤ ${e.goal}×)`] : []))
+    ...cross.flatMap((c) => (c.goal !== undefined && c.value > c.goal ? [`${c.what} (${fmtX(c.value)}, goal ≤ ${c.goal}×)`] : []))
   ]
-  const extraLines = extra.map((e) => `| ${e.what} | ${e.value.toFixed(2)}× | ${e.goal === undefined ? "" : `≤ ${e.goal}×`} |`)
-  console.log(["| runtime | host heap | row | median | ratio | goal |", "|---|---|---|---:|---|---|", ...lines].join("\n"))
-  console.log(["", "| cross ratio | value | goal |", "|---|---:|---|", ...extraLines].join("\n"))
-  const svg = chart(rows, ratio)
+  const table = ["| worker | RSS | row | median | ratio (same process) | goal |", "|---|---:|---|---:|---|---|", ...lines].join("\n")
+  const crossTable = ["| comparison | value | goal | measured in |", "|---|---:|---|---|", ...crossLines].join("\n")
+  const thresholdTable = ["| host heap | host RSS | raw spawn | 1 hook direct | 1 hook helper | 1 hook auto | helper / direct | faster | helper start | hooks to repay it |", "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|", ...thresholdLines].join("\n")
+  const bunTable = ["| host | row | Node helper | Bun helper | Bun / Node |", "|---|---|---:|---:|---:|", ...bunHelperLines].join("\n")
+  console.log(`\n${table}\n\n${crossTable}\n\nhelper threshold:\n\n${thresholdTable}\n\nhelper runtime:\n\n${bunTable}\n`)
+  console.log(`load average: ${loadStart} at the start, ${loadEnd} at the end`)
+  if (missed.length > 0) console.log(`goals missed:\n${missed.map((m) => `- ${m}`).join("\n")}`)
+  if (skipped.length > 0) console.log(`workers skipped:\n${skipped.map((m) => `- ${m}`).join("\n")}`)
+
+  // The chart: every ratio of the main and Gemini workers (the threshold workers have their table),
+  // leaving out the rows that are a hundredth of their yardstick (no-match, module hook).
+  const bars = [
+    ...rows.flatMap((row) => {
+      const r = ratio(row)
+      return r === undefined || row.set === "threshold" || r < 0.1 ? [] : [{ label: `${row.worker}: ${row.name}`, r, goal: row.goal }]
+    }),
+    ...cross.map((c) => ({ label: c.what, r: c.value, goal: c.goal }))
+  ]
+  if (!WRITE) return
+  const geminiText = geminiProblem === undefined
+    ? `Gemini CLI's core (\`@google/gemini-cli-core\` ${geminiVersion}, pinned in \`bench/gemini/\`, installed there by this command) is loaded in the "+ Gemini CLI" workers, which dispatch through its own \`HookSystem\` (\`fireBeforeToolEvent\` with one matching \`true\` command hook, and a tool that matches nothing) beside ours; loading it adds about 150 MB to the host's resident memory, so those workers are bigger hosts than their heap alone says. Gemini runs a hook as \`bash -c\`, ours as \`sh -c\` (on Debian \`sh\` is dash, which starts faster than bash): each engine is measured as it runs hooks for its users.`
+    : `**Gemini CLI's HookSystem was not measured in this run**: its package ${geminiProblem}.`
   const doc = `# Performance
 
-Measured by \`npm run bench -- perf\` (\`bench/perf.ts\`) on ${cpus().length} × ${cpus()[0]?.model ?? "?"}, ${new Date().toISOString().slice(0, 10)}:
-one process per runtime (node ${process.versions.node}${rows.some((r) => r.runtime === "bun") ? ", bun" : ""}) and one Node process holding a ${HEAP_MB} MB live heap;
-in each, ${ROUNDS} rounds × ${N} samples of every row, rounds interleaved, medians. Every hook row goes
-through the Promise facade (\`createHookEngine\` … \`dispatch\`) with \`sh -c true\` hooks; the
-yardstick is a raw spawn of the same \`sh -c true\` with the same payload in the same process
-(\`child_process.spawn\` on Node, \`Bun.spawn\` on Bun). "(direct)" is \`spawnHelper: false\`,
-"(helper)" \`spawnHelper: true\`. Not part of CI; expect ±20 % between runs on a shared 2-core VM,
-and far more when it is busy: the 1-minute load average was ${loadAtStart} when this run started.
+Measured by \`npm run bench -- perf\` (\`bench/perf.ts\`${QUICK ? ", \`--quick\`" : ""}) on ${cpus().length} × ${cpus()[0]?.model ?? "?"}, ${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC,
+node ${process.versions.node}${bunVersion ? `, bun ${bunVersion}` : ""}${denoVersion ? `, deno ${denoVersion}` : ""}. **Load average (1, 5, 15 min): ${loadStart} at the start, ${loadEnd} at the end**
+(a shared 2-core VM: expect ±20 % between runs, far more when it is busy).
+
+How: one worker process per row group below (the "worker" column), started one after the other.
+In a worker, ${ROUNDS} rounds × ${N} samples, interleaved: each round takes one sample of every row in
+turn (CLI start-up rows: ${Math.max(3, Math.ceil(N / 4))} per round; rows far below a millisecond: the mean of a batch
+of calls per sample). A row's figure is the median over rounds of its round median; a ratio
+between two rows of one worker is the median over rounds of their per-round ratio, so both sides
+of a ratio saw the same load. Every hook row goes through the Promise facade
+(\`createHookEngine\` … \`dispatch\`) with \`sh -c true\` hooks; the yardstick is a raw spawn of
+the same \`sh -c true\` with the same payload in the same process (\`child_process.spawn\` on Node,
+\`Bun.spawn\` on Bun, \`Deno.Command\` on Deno). "(auto)" is the default \`spawnHelper: "auto"\`, "(direct)" \`false\`,
+"(helper)" \`true\`, "(helper on bun)" the same helper script run by \`bun\` instead of \`node\`.
+"config load" is \`Plan.make\` of 100 hooks in 3 files (the config of \`bench/plan.ts\`: its matchers name
+no real tool and its scripts do not exist, so load's checks for both are in the figure), beside
+reading and parsing the same files; "CLI start-up" is \`agent-hooks run\` (\`packages/cli/dist/bin.js\`)
+with one \`true\` hook, beside a bare start of the same runtime that spawns \`true\` once.
+"+800 MB" workers hold that much live heap (arrays of doubles); the RSS column is the worker's
+resident memory when measuring started. ${geminiText}
 
 ![ratios](performance.svg)
 
-| runtime | host heap | row | median | ratio | goal |
-|---|---|---|---:|---|---|
-${lines.join("\n")}
+${table}
 
-| cross ratio | value | goal |
-|---|---:|---|
-${extraLines.join("\n")}
+${crossTable}
 
-Goals not met in this run: ${missed.length === 0 ? "none." : `\n\n${missed.map((m) => `- ${m}`).join("\n")}`}
+Goals not met in this run:${missed.length === 0 ? " none." : `\n\n${missed.map((m) => `- ${m}`).join("\n")}`}
+${skipped.length === 0 ? "" : `\nWorkers that did not run:\n\n${skipped.map((m) => `- ${m}`).join("\n")}\n`}
+## Where the spawn helper starts to win
 
-Reproduce: \`npm run bench -- perf\` (knobs: \`BENCH_N\`, \`BENCH_ROUNDS\`, \`BENCH_HEAP_MB\`, \`BENCH_BIG\`).
+One hook through the helper against one hook spawned straight from the host, per host heap, each
+heap in its own small process (the \`threshold\` workers: alike but for the heap, nothing loaded
+but the engine). "helper start" is what a new engine's first hook costs more through the helper
+than straight from the host (the helper's own start), and "hooks to repay it" that cost over
+the per-hook gain. "auto" takes the helper when the host's resident memory is above
+\`NodeProcessSpawner.defaultHelperThresholdBytes\` (${THRESHOLD_MB} MB).
+
+${thresholdTable}
+
+${thresholdSummary}
+
+## Which runtime runs the helper
+
+The helper script (\`packages/node/src/internal/spawnHelperMain.ts\`, only \`node:*\` imports) also
+runs under Bun unchanged. Same host process, same hooks, the helper started by \`node\` or by \`bun\`
+(a measurement device of this bench: the host's \`process.execPath\` is pointed at \`bun\` while
+that engine starts its helper, and the bench checks that the helper really is a \`bun\` process):
+
+${bunTable}
+
+${bunSummary}
+
+Reproduce: \`npm run bench -- perf\` (a short check: \`node bench/perf.ts --quick\` after \`npm run build\`;
+knobs: \`BENCH_N\`, \`BENCH_ROUNDS\`, \`BENCH_HEAP_MB\`, \`BENCH_BIG\`, \`BENCH_THRESHOLDS\`, \`BENCH_GEMINI\`, \`BENCH_WRITE\`).
 This page and \`docs/performance.svg\` are written by that command; edit \`bench/perf.ts\`, not them.
+${NOTES()}`
+  const docs = join(ROOT, "docs")
+  writeFileSync(join(docs, "performance.svg"), chart(bars) + "\n")
+  writeFileSync(join(docs, "performance.md"), doc)
+  console.log(`\nwrote docs/performance.svg and docs/performance.md`)
+}
 
+/** The prose of the page that does not come from this run's numbers. */
+const NOTES = () => `
 ## The spawn helper
 
 On Node, \`createHookEngine\` / \`NodeHookEngine.layer\` take \`spawnHelper: true | false | "auto"\`
@@ -256,38 +691,14 @@ engine's life, spawns the hooks and relays stdin, stdout, stderr, exit and signa
 It drops output past the cap itself, so a hook printing 1 GiB costs the host almost nothing
 (the "RSS rise" rows). It dies with the host (EOF on its stdin, also after a SIGKILL of the host:
 it then kills every hook group it started) and is started again if it dies. The spawner
-conformance suite runs through it in every test lane. It is a Node process because that needs
-no extra package and no second runtime on the user's machine; a helper on another runtime (Bun,
-whose \`Bun.spawn\` is the fastest spawn in the tables) was not measured. \`"auto"\` spawns through
-the helper when the host's resident memory is above
-\`NodeProcessSpawner.defaultHelperThresholdBytes\` (256 MB), below it straight from the host: in
-steady state the helper was as fast or faster at every heap size measured (the "(helper)" rows),
-but it costs about 0.2 s to start on the first hook, which a small, short-lived host such as the
-CLI (one dispatch per process, about 80 MB) would pay on every call. A pool of two helpers (one
-per core) was tried for the five-hook row and measured no better on this shared VM, so there is one.
-
-## Not measured here (yet)
-
-Gemini CLI's HookSystem as a yardstick in the same heap, the no-match dispatch, the module hook,
-config load and CLI start-up rows: see \`docs/benchmarks/\` and \`docs/runtimes.md\` for the
-figures measured so far.
+conformance suite runs through it in every test lane. \`"auto"\` spawns through the helper when
+the host's resident memory is above \`NodeProcessSpawner.defaultHelperThresholdBytes\` (${THRESHOLD_MB} MB),
+below it straight from the host: the helper's start is paid on the first hook (the "helper start"
+column above), which a small, short-lived host such as the CLI (one dispatch per process) would
+pay on every call. A pool of two helpers (one per core) was tried for the five-hook row and
+measured no better on this shared VM, so there is one.
 `
-  const docs = fileURLToPath(new URL("../docs/", import.meta.url))
-  writeFileSync(join(docs, "performance.svg"), svg + "\n")
-  writeFileSync(join(docs, "performance.md"), doc)
-  console.log(`\nwrote docs/performance.svg and docs/performance.md`)
-}
 
-const runWorkerHeap = (): Array<Row> => {
-  const r = spawnSync(process.execPath, [`--max-old-space-size=${HEAP_MB * 4 + 512}`, self, "--worker", String(HEAP_MB)], {
-    encoding: "utf8",
-    maxBuffer: 1 << 24,
-    stdio: ["ignore", "pipe", "inherit"]
-  })
-  if (r.status !== 0) throw new Error(`heap worker: exit ${r.status}`)
-  return JSON.parse(r.stdout.trim().split("\n").at(-1)!)
-}
-
-const at = process.argv.indexOf("--worker")
-if (at >= 0) await worker(Number(process.argv[at + 1] ?? 0))
-else main()
+const at = argv.indexOf("--worker")
+if (at >= 0) await worker(argv[at + 1] as WorkerSet, Number(argv[at + 2] ?? 0))
+else await main()

@@ -12,7 +12,8 @@
  *
  * Run from the repository root after `npm run build`: `node bench/plan.ts`
  * (or `npm run bench -- plan`). Gemini CLI's package is looked up in `GEMINI_CLI_CORE_DIR` (a folder
- * where `npm install @google/gemini-cli-core@0.61.0` was run; default `/tmp/gemini-bench`).
+ * where `npm install @google/gemini-cli-core@0.61.0` was run; default `bench/gemini`, where
+ * `npm ci` installs the pinned version and `npm run bench -- perf` does that on demand).
  * Environment: BENCH_N (calls per sample, default 20000), BENCH_ROUNDS (default 5).
  */
 import { Plan } from "@agent-hooks/core"
@@ -24,11 +25,12 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { readFile } from "node:fs/promises"
 import { availableParallelism, cpus, release, tmpdir } from "node:os"
 import { join } from "node:path"
-import { pathToFileURL } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
 
 const N = Number(process.env["BENCH_N"] ?? 20_000)
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 5)
-const GEMINI_DIR = process.env["GEMINI_CLI_CORE_DIR"] ?? "/tmp/gemini-bench"
+// bench/gemini: Gemini CLI's core pinned with its lockfile (`npm ci` there, or run `npm run bench -- perf` once).
+const GEMINI_DIR = process.env["GEMINI_CLI_CORE_DIR"] ?? fileURLToPath(new URL("./gemini/", import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), "agent-hooks-bench-plan-"))
 const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
@@ -109,7 +111,7 @@ if (existsSync(geminiEntry)) {
   const version = (JSON.parse(await readFile(join(GEMINI_DIR, "node_modules", "@google", "gemini-cli-core", "package.json"), "utf8")) as { version: string }).version
   geminiNote = `Gemini CLI: @google/gemini-cli-core ${version}.`
 } else {
-  geminiNote = `Gemini CLI: not measured (${geminiEntry} not found; run npm install @google/gemini-cli-core@0.61.0 in ${GEMINI_DIR}).`
+  geminiNote = `Gemini CLI: not measured (${geminiEntry} not found; run npm ci in ${GEMINI_DIR}).`
 }
 
 // --- 2. config load and compile ----------------------------------------------------------------

@@ -15,7 +15,7 @@
 //                         (scripts/bundle-cli.mjs: packages/cli/dist/agent-hooks.mjs)
 //   typecheck             tsc -b, then tsc -p tsconfig.test.json (tests and examples)
 //   demo [args]           build, then node examples/demo.ts [args] and examples/langchain/agent.ts on Node 24
-//   bench [files]         build, then each bench/*.ts (default: all) on Node 24
+//   bench [files] [--x]   build, then each bench/*.ts (default: all) on Node 24; --flags go to each file
 //   test [-- vitest args] build + typecheck, then the vitest lanes node, bun, deno in sequence,
 //                         then the pack step (scripts/pack-check.mjs) when no vitest args are given.
 //                         AGENT_HOOKS_LANES=node,bun runs a subset. The last line of output is
@@ -628,7 +628,10 @@ async function bench(args) {
   await bootstrap()
   if (!(await build())) return 1
   const dir = join(ROOT, "bench")
-  const names = args[0] === "--" ? args.slice(1) : args
+  const given = args[0] === "--" ? args.slice(1) : args
+  // Flags (`--quick`) go to every bench file; the other arguments name the files.
+  const flags = given.filter((a) => a.startsWith("--"))
+  const names = given.filter((a) => !a.startsWith("--"))
   let files
   if (names.length === 0) {
     files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts")).sort().map((f) => join(dir, f)) : []
@@ -648,7 +651,7 @@ async function bench(args) {
   for (const file of files) {
     if (interrupted) return 130
     log(`── bench ${relative(ROOT, file)}`)
-    const r = await run(node24(), [file])
+    const r = await run(node24(), [file, ...flags])
     if (!ok(r)) {
       failures++
       log(`bench ${relative(ROOT, file)}: ${describeExit(r)}`)
