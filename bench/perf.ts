@@ -40,7 +40,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSyn
 import { readFile } from "node:fs/promises"
 import { cpus, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
+import { fileURLToPath } from "node:url"
+import { GEMINI_DIR, GEMINI_ENTRY, geminiHookSystem, type GeminiHookSystem } from "./geminiHookSystem.ts"
 
 type WorkerSet = "main" | "gemini" | "threshold"
 
@@ -75,8 +76,6 @@ const isDeno = typeof (globalThis as { Deno?: unknown }).Deno !== "undefined"
 const runtime = isBun ? "bun" : isDeno ? "deno" : "node"
 const PAYLOAD = JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls -la" }, pad: "x".repeat(120) })
 const ROOT = fileURLToPath(new URL("../", import.meta.url))
-const GEMINI_DIR = process.env.GEMINI_CLI_CORE_DIR ?? join(ROOT, "bench", "gemini")
-const GEMINI_ENTRY = join(GEMINI_DIR, "node_modules", "@google", "gemini-cli-core", "dist", "index.js")
 const CLI_BIN = join(ROOT, "packages", "cli", "dist", "bin.js")
 
 const median = (xs: ReadonlyArray<number>) => {
@@ -234,34 +233,10 @@ const cliRows = (dir: string): Array<Variant> => {
   ]
 }
 
-// --- Gemini CLI's HookSystem, driven as /work/shared/bench/gemini-hook-driver.mjs does ----------
+// --- Gemini CLI's HookSystem (bench/geminiHookSystem.ts) -------------------------------------------
 
-type GeminiSystem = { initialize(): Promise<void>; fireBeforeToolEvent(name: string, input: unknown): Promise<{ decision?: string; getBlockingError?(): { blocked: boolean } } | undefined> }
-
-const geminiSystem = async (dir: string, command: string): Promise<GeminiSystem> => {
-  for (const k of ["log", "debug", "warn", "info"] as const) console[k] = () => {}
-  const core = (await import(pathToFileURL(GEMINI_ENTRY).href)) as { HookSystem: new(config: unknown) => GeminiSystem }
-  // A stand-in for Gemini's Config with only what the hook classes call.
-  const config: Record<string, unknown> = {
-    isTrustedFolder: () => true,
-    getHooks: () => ({ BeforeTool: [{ matcher: "run_shell_command", hooks: [{ type: "command", command, timeout: 5000 }] }] }),
-    getProjectHooks: () => undefined,
-    getProjectRoot: () => dir,
-    getExtensions: () => [],
-    getDisabledHooks: () => [],
-    sanitizationConfig: { enableEnvironmentVariableRedaction: false },
-    storage: { getPlansDir: () => tmpdir() },
-    getSessionId: () => "bench-session",
-    getWorkingDir: () => dir,
-    geminiClient: undefined,
-    getUsageStatisticsEnabled: () => false,
-    getTelemetryLogPromptsEnabled: () => false
-  }
-  config["config"] = config
-  const system = new core.HookSystem(config)
-  await system.initialize()
-  return system
-}
+const geminiSystem = (dir: string, command: string): Promise<GeminiHookSystem> =>
+  geminiHookSystem(dir, [{ matcher: "run_shell_command", hooks: [{ type: "command", command, timeout: 5000 }] }])
 
 // --- a worker -----------------------------------------------------------------------------------
 

@@ -25,12 +25,10 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { readFile } from "node:fs/promises"
 import { availableParallelism, cpus, release, tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
+import { GEMINI_DIR, GEMINI_ENTRY, geminiHookSystem } from "./geminiHookSystem.ts"
 
 const N = Number(process.env["BENCH_N"] ?? 20_000)
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 5)
-// bench/gemini: Gemini CLI's core pinned with its lockfile (`npm ci` there, or run `npm run bench -- perf` once).
-const GEMINI_DIR = process.env["GEMINI_CLI_CORE_DIR"] ?? fileURLToPath(new URL("./gemini/", import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), "agent-hooks-bench-plan-"))
 const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
@@ -82,36 +80,15 @@ for (const regex of [false, true]) {
 }
 
 let geminiNote = ""
-const geminiEntry = join(GEMINI_DIR, "node_modules", "@google", "gemini-cli-core", "dist", "index.js")
-if (existsSync(geminiEntry)) {
-  for (const k of ["log", "debug", "warn", "info"] as const) console[k] = () => {}
-  const core = await import(pathToFileURL(geminiEntry).href) as { HookSystem: new(config: unknown) => { initialize(): Promise<void>; fireBeforeToolEvent(name: string, input: unknown): Promise<unknown> } }
+if (existsSync(GEMINI_ENTRY)) {
   for (const regex of [false, true]) {
-    // A stand-in for Gemini's Config with only what the hook classes call (as the shared driver does).
-    const config: Record<string, unknown> = {
-      isTrustedFolder: () => true,
-      getHooks: () => ({ BeforeTool: groups(regex).map((group) => ({ ...group, hooks: group.hooks.map((hook) => ({ ...hook, timeout: 5000 })) })) }),
-      getProjectHooks: () => undefined,
-      getProjectRoot: () => dir,
-      getExtensions: () => [],
-      getDisabledHooks: () => [],
-      sanitizationConfig: { enableEnvironmentVariableRedaction: false },
-      storage: { getPlansDir: () => tmpdir() },
-      getSessionId: () => "bench-session",
-      getWorkingDir: () => dir,
-      geminiClient: undefined,
-      getUsageStatisticsEnabled: () => false,
-      getTelemetryLogPromptsEnabled: () => false
-    }
-    config["config"] = config
-    const system = new core.HookSystem(config)
-    await system.initialize()
+    const system = await geminiHookSystem(dir, groups(regex).map((group) => ({ ...group, hooks: group.hooks.map((hook) => ({ ...hook, timeout: 5000 })) })))
     rows.push([`Gemini CLI HookSystem.fireBeforeToolEvent, ${regex ? "regex" : "exact"} matchers`, await measure(N, () => system.fireBeforeToolEvent("run_shell_command", { command: "ls" }))])
   }
   const version = (JSON.parse(await readFile(join(GEMINI_DIR, "node_modules", "@google", "gemini-cli-core", "package.json"), "utf8")) as { version: string }).version
   geminiNote = `Gemini CLI: @google/gemini-cli-core ${version}.`
 } else {
-  geminiNote = `Gemini CLI: not measured (${geminiEntry} not found; run npm ci in ${GEMINI_DIR}).`
+  geminiNote = `Gemini CLI: not measured (${GEMINI_ENTRY} not found; run npm ci in ${GEMINI_DIR}).`
 }
 
 // --- 2. config load and compile ----------------------------------------------------------------
