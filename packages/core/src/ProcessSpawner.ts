@@ -205,3 +205,59 @@ export interface SpawnPrimitive {
  * @category constructors
  */
 export const make: (primitive: SpawnPrimitive) => ProcessSpawner["Service"] = internal.make(SpawnError)
+
+/**
+ * One output pipe of a started process, as a spawner hands it to the core: the runtime pushes
+ * chunks as it reads them, they wait until the core subscribes to `stream`, and the pipe ends
+ * once (later pushes are dropped). A spawner reads its pipes from the start, so a process never
+ * blocks on a full pipe, and pushes at most the request's `maxOutputBytes` and one byte more (the
+ * byte that tells the core the cap was reached): the rest is read and dropped in the runtime.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface OutputPipe {
+  readonly push: (chunk: Uint8Array) => void
+  readonly end: () => void
+  readonly stream: Stream.Stream<Uint8Array>
+}
+
+/**
+ * A new, empty `OutputPipe`.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const makeOutputPipe: () => OutputPipe = internal.makeOutputPipe
+
+/**
+ * A web `ReadableStream` of bytes, as `Bun.spawn` and `Deno.Command` hand a child's pipes out:
+ * the part `readWebPipe` uses (declared here so the core needs no DOM types).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface WebByteStream {
+  getReader(options?: { readonly mode: "byob" }): {
+    read(view?: Uint8Array): Promise<{ readonly done: boolean; readonly value?: Uint8Array | undefined }>
+    cancel(reason?: unknown): Promise<void>
+  }
+}
+
+/**
+ * Reads a child's pipe to its end from the start, so the child never blocks on a full pipe: the
+ * first `limit` bytes go into `pipe` (a spawner passes the request's `maxOutputBytes` and one more),
+ * the rest is read and dropped as it comes. With `byob`, the stream is read into one reused buffer
+ * (a byte stream's "bring your own buffer" reader, on Deno), so dropped output allocates nothing;
+ * otherwise each chunk is dropped as soon as it is read, and `whileDraining` is told how many bytes
+ * were dropped so far (Bun asks for a collection when its memory grows). Returns how to stop reading.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const readWebPipe: (
+  readable: WebByteStream,
+  pipe: OutputPipe,
+  limit: number,
+  options?: { readonly byob?: boolean | undefined; readonly whileDraining?: ((droppedBytes: number) => void) | undefined }
+) => () => void = internal.readWebPipe

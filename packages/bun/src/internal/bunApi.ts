@@ -35,6 +35,8 @@ export interface Subprocess {
 export interface BunGlobal {
   readonly version: string
   spawn(cmd: Array<string>, options: SpawnOptions): Subprocess
+  /** Runs the garbage collector (`true`: a full collection, synchronously). */
+  gc(force: boolean): void
 }
 
 /** The `Bun` global, or `undefined` when not running on Bun. */

@@ -1,7 +1,8 @@
-import { Effect } from "effect"
+import { Effect, Queue, Stream } from "effect"
+import type { Cause } from "effect"
 import type { Scope } from "effect"
 // Type-only edges to the public twin (it hands the `SpawnError` class in): no import cycle with a value edge.
-import type { ProcessHandle, ProcessRequest, ProcessSpawner, SpawnError, SpawnErrorReason, SpawnPrimitive } from "../ProcessSpawner.ts"
+import type { OutputPipe, ProcessHandle, WebByteStream, ProcessRequest, ProcessSpawner, SpawnError, SpawnErrorReason, SpawnPrimitive } from "../ProcessSpawner.ts"
 
 /** The `SpawnError` constructor, given by the public module. @internal */
 export type SpawnErrorClass = new(args: {
@@ -101,4 +102,79 @@ export const make = (SpawnError: SpawnErrorClass) => (primitive: SpawnPrimitive)
     })
 
   return { capabilities: primitive.capabilities, spawn }
+}
+
+/** @internal */
+export const makeOutputPipe = (): OutputPipe => {
+  let chunks: Array<Uint8Array> = []
+  let queue: Queue.Queue<Uint8Array, Cause.Done> | undefined
+  let ended = false
+  return {
+    push: (chunk) => {
+      if (ended) return
+      if (queue === undefined) chunks.push(chunk)
+      else Queue.offerUnsafe(queue, chunk)
+    },
+    end: () => {
+      if (ended) return
+      ended = true
+      if (queue !== undefined) Queue.endUnsafe(queue)
+    },
+    stream: Stream.callback<Uint8Array>((q) =>
+      Effect.sync(() => {
+        queue = q
+        for (const chunk of chunks) Queue.offerUnsafe(q, chunk)
+        chunks = []
+        if (ended) Queue.endUnsafe(q)
+      })
+    )
+  }
+}
+
+/** What a "bring your own buffer" read reads into: big enough for a pipe's largest read. */
+const BYOB_BYTES = 64 * 1024
+
+/** @internal */
+export const readWebPipe = (
+  readable: WebByteStream,
+  pipe: OutputPipe,
+  limit: number,
+  options: { readonly byob?: boolean | undefined; readonly whileDraining?: ((droppedBytes: number) => void) | undefined } = {}
+): (() => void) => {
+  let byob = options.byob === true
+  let reader: ReturnType<WebByteStream["getReader"]>
+  try {
+    reader = readable.getReader(byob ? { mode: "byob" } : undefined)
+  } catch {
+    // Not a byte stream: chunk by chunk.
+    byob = false
+    reader = readable.getReader()
+  }
+  let left = limit
+  let dropped = 0
+  void (async () => {
+    let view: Uint8Array | undefined = byob ? new Uint8Array(BYOB_BYTES) : undefined
+    try {
+      for (;;) {
+        const { done, value } = await reader.read(view)
+        if (done || value === undefined) break
+        // The buffer comes back with the bytes read (the one passed in is detached): read into it again.
+        if (view !== undefined) view = new Uint8Array(value.buffer, 0, BYOB_BYTES)
+        if (left === 0) {
+          dropped += value.byteLength
+          options.whileDraining?.(dropped)
+          continue
+        }
+        // A chunk read into the reused buffer is copied before it is kept.
+        const chunk = value.byteLength < left ? value : value.subarray(0, left)
+        left -= chunk.byteLength
+        pipe.push(view !== undefined ? chunk.slice() : chunk)
+        if (left === 0) pipe.end()
+      }
+    } catch {
+      // A read error (or the cancel below) ends what the core reads; the exit status still comes from the process.
+    }
+    pipe.end()
+  })()
+  return () => void reader.cancel().catch(() => {})
 }

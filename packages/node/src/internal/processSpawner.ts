@@ -1,12 +1,11 @@
-import { make as makeSpawner, ProcessSpawner } from "@agent-hooks/core/ProcessSpawner"
-import type { KillSignal, ProcessExit, ProcessHandle, ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
-import * as NodeStream from "@effect/platform-node-shared/NodeStream"
+import { make as makeSpawner, makeOutputPipe, ProcessSpawner } from "@agent-hooks/core/ProcessSpawner"
+import type { KillSignal, OutputPipe, ProcessExit, ProcessHandle, ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
 import { spawn as spawnChild } from "node:child_process"
 import type { ChildProcess } from "node:child_process"
-import type { Readable } from "node:stream"
-import { Deferred, Effect, Layer, Stream } from "effect"
+import { Deferred, Effect, Layer } from "effect"
 import type { Scope } from "effect"
 import { cwdProblem, tempFiles } from "./files.ts"
+import { readCapped } from "./pipe.ts"
 
 const groups = process.platform !== "win32"
 
@@ -24,10 +23,6 @@ const kill = (child: ChildProcess, signal: KillSignal): void => {
   // Safe after the exit: Node knows the child was reaped and does not signal a reused pid.
   child.kill(signal)
 }
-
-/** A pipe as a pulled byte stream: back-pressure on the child, destroyed when the reader stops. */
-const bytes = (readable: Readable | null): Stream.Stream<Uint8Array> =>
-  readable === null ? Stream.empty : NodeStream.fromReadable<Uint8Array, unknown>({ evaluate: () => readable, onError: (e) => e, chunkSize: 16 }).pipe(Stream.ignore)
 
 const start = (request: ProcessRequest): Effect.Effect<ChildProcess, unknown> =>
   Effect.callback<ChildProcess, unknown>((resume) => {
@@ -56,10 +51,34 @@ const start = (request: ProcessRequest): Effect.Effect<ChildProcess, unknown> =>
     })
   })
 
-const release = (child: ChildProcess): Effect.Effect<void> =>
+/** A started hook: the child, and its two pipes being read. */
+interface Running {
+  readonly child: ChildProcess
+  readonly stdout: OutputPipe
+  readonly stderr: OutputPipe
+  readonly stopReading: () => void
+}
+
+/**
+ * Reading starts at once, so the hook never blocks on a full pipe: the core gets at most the
+ * request's cap and one byte more per stream (that byte tells it the cap was reached); the rest is
+ * drained without being kept.
+ */
+const reading = (child: ChildProcess, request: ProcessRequest): Running => {
+  const stdout = makeOutputPipe()
+  const stderr = makeOutputPipe()
+  const limit = request.maxOutputBytes + 1
+  const stops = [readCapped(child.stdout, stdout, limit), readCapped(child.stderr, stderr, limit)]
+  return { child, stdout, stderr, stopReading: () => stops.forEach((stop) => stop()) }
+}
+
+const release = ({ child, stdout, stderr, stopReading }: Running): Effect.Effect<void> =>
   Effect.sync(() => {
     // Always, even after a clean exit: whatever the hook left running in its group goes too.
     kill(child, "SIGKILL")
+    stopReading()
+    stdout.end()
+    stderr.end()
     child.stdin?.destroy()
     child.stdout?.destroy()
     child.stderr?.destroy()
@@ -67,7 +86,7 @@ const release = (child: ChildProcess): Effect.Effect<void> =>
     child.unref()
   })
 
-const handle = (child: ChildProcess): ProcessHandle => {
+const handle = ({ child, stdout, stderr }: Running): ProcessHandle => {
   const exited = Deferred.makeUnsafe<ProcessExit>()
   if (child.exitCode !== null || child.signalCode !== null) {
     Deferred.doneUnsafe(exited, Effect.succeed({ exitCode: child.signalCode === null ? child.exitCode : null, signal: child.signalCode }))
@@ -76,15 +95,15 @@ const handle = (child: ChildProcess): ProcessHandle => {
   return {
     pid: child.pid,
     exited: Deferred.await(exited),
-    stdout: bytes(child.stdout),
-    stderr: bytes(child.stderr),
+    stdout: stdout.stream,
+    stderr: stderr.stream,
     kill: (signal) => Effect.sync(() => kill(child, signal))
   }
 }
 
 /** @internal */
 export const spawn = (request: ProcessRequest): Effect.Effect<ProcessHandle, unknown, Scope.Scope> =>
-  Effect.map(Effect.acquireRelease(start(request), release), handle)
+  Effect.map(Effect.acquireRelease(Effect.map(start(request), (child) => reading(child, request)), release), handle)
 
 /** @internal */
 export const make: ProcessSpawner["Service"] = makeSpawner({ capabilities, start: spawn, cwdProblem, tempFiles })

@@ -1,10 +1,9 @@
-import { make as makeSpawner, ProcessSpawner } from "@agent-hooks/core/ProcessSpawner"
-import type { KillSignal, ProcessExit, ProcessHandle, ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
+import { make as makeSpawner, makeOutputPipe, ProcessSpawner } from "@agent-hooks/core/ProcessSpawner"
+import type { KillSignal, OutputPipe, ProcessExit, ProcessHandle, ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
 import { spawn as spawnChild } from "node:child_process"
 import type { ChildProcess } from "node:child_process"
 import { fileURLToPath } from "node:url"
-import { Deferred, Effect, Layer, Queue, Stream } from "effect"
-import type { Cause } from "effect"
+import { Deferred, Effect, Layer } from "effect"
 import type { Scope } from "effect"
 import { cwdProblem, tempFiles } from "./files.ts"
 import * as direct from "./processSpawner.ts"
@@ -28,38 +27,13 @@ const helperArgs = (): Array<string> =>
     ? ["run", "-A", "--no-lock", HELPER_SCRIPT]
     : [HELPER_SCRIPT]
 
-/** One pipe of a hook, as the helper relays it: chunks buffered until a reader subscribes. */
-class Pipe {
-  private chunks: Array<Uint8Array> = []
-  private queue: Queue.Queue<Uint8Array, Cause.Done> | undefined
-  private ended = false
-  push(chunk: Uint8Array) {
-    if (this.ended) return
-    if (this.queue === undefined) this.chunks.push(chunk)
-    else Queue.offerUnsafe(this.queue, chunk)
-  }
-  end() {
-    if (this.ended) return
-    this.ended = true
-    if (this.queue !== undefined) Queue.endUnsafe(this.queue)
-  }
-  readonly stream: Stream.Stream<Uint8Array> = Stream.callback<Uint8Array>((queue) =>
-    Effect.sync(() => {
-      this.queue = queue
-      for (const chunk of this.chunks) Queue.offerUnsafe(queue, chunk)
-      this.chunks = []
-      if (this.ended) Queue.endUnsafe(queue)
-    })
-  )
-}
-
 interface Hook {
   readonly request: ProcessRequest
   /** The hook's pid once the helper reported it started. */
   pid: number | undefined
   readonly started: (result: { readonly pid: number } | { readonly error: unknown }) => void
-  readonly stdout: Pipe
-  readonly stderr: Pipe
+  readonly stdout: OutputPipe
+  readonly stderr: OutputPipe
   readonly exited: Deferred.Deferred<ProcessExit>
 }
 
@@ -193,8 +167,8 @@ export class Helper {
           request,
           pid: undefined,
           started: (result) => ("error" in result ? resume(Effect.fail(result.error)) : resume(Effect.succeed({ id, hook, pid: result.pid }))),
-          stdout: new Pipe(),
-          stderr: new Pipe(),
+          stdout: makeOutputPipe(),
+          stderr: makeOutputPipe(),
           exited: Deferred.makeUnsafe<ProcessExit>()
         }
         try {

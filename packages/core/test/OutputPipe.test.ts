@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest"
+import { Effect, Stream } from "effect"
+import { ProcessSpawner } from "@agent-hooks/core"
+
+const isBun = typeof process.versions.bun === "string"
+
+/** A byte stream of `count` chunks of `size` bytes, chunk i filled with the letter i (a, b, c...); counts what was read. */
+const letters = (count: number, size: number) => {
+  const state = { pulled: 0 }
+  const stream = new ReadableStream({
+    type: "bytes",
+    autoAllocateChunkSize: size,
+    pull(controller) {
+      if (state.pulled === count) {
+        // A pending read into the reader's buffer is answered with no bytes once the stream is closed.
+        controller.close()
+        return controller.byobRequest?.respond(0)
+      }
+      const letter = 97 + state.pulled++
+      const request = controller.byobRequest
+      if (request?.view) {
+        const view = new Uint8Array(request.view.buffer, request.view.byteOffset, request.view.byteLength)
+        const n = Math.min(size, view.byteLength)
+        view.fill(letter, 0, n)
+        request.respond(n)
+      } else {
+        controller.enqueue(new Uint8Array(size).fill(letter))
+      }
+    }
+  })
+  return { stream, state }
+}
+
+const text = (pipe: ProcessSpawner.OutputPipe) =>
+  Effect.runPromise(Stream.runCollect(pipe.stream)).then((chunks) => new TextDecoder().decode(Buffer.concat([...chunks])))
+
+describe("readWebPipe: what a spawner keeps of a pipe", () => {
+  for (const byob of isBun ? [false] : [false, true]) {
+    describe(byob ? "read into one reused buffer (byob)" : "chunk by chunk", () => {
+      it("keeps the first `limit` bytes, each chunk as it was written, and reads the rest to the end without keeping it", async () => {
+        const { stream, state } = letters(6, 10)
+        const pipe = ProcessSpawner.makeOutputPipe()
+        const dropped: Array<number> = []
+        ProcessSpawner.readWebPipe(stream, pipe, 25, { byob, whileDraining: (n) => dropped.push(n) })
+        // Chunks are copied before the buffer is read into again: a, b and half of c, not the later letters.
+        expect(await text(pipe)).toBe("a".repeat(10) + "b".repeat(10) + "c".repeat(5))
+        await new Promise((resolve) => setTimeout(resolve, 20))
+        expect(state.pulled).toBe(6)
+        expect(dropped).toEqual([10, 20, 30])
+      })
+
+      it("a stream shorter than the limit is kept whole and ends the pipe", async () => {
+        const { stream } = letters(2, 4)
+        const pipe = ProcessSpawner.makeOutputPipe()
+        ProcessSpawner.readWebPipe(stream, pipe, 100, { byob })
+        expect(await text(pipe)).toBe("aaaabbbb")
+      })
+
+      it("chunks read before anyone subscribes wait in the pipe", async () => {
+        const { stream } = letters(3, 2)
+        const pipe = ProcessSpawner.makeOutputPipe()
+        ProcessSpawner.readWebPipe(stream, pipe, 100, { byob })
+        await new Promise((resolve) => setTimeout(resolve, 20))
+        expect(await text(pipe)).toBe("aabbcc")
+      })
+    })
+  }
+
+  it("a stream that is not a byte stream is read chunk by chunk even when byob is asked for", async () => {
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode("plain "))
+        controller.enqueue(new TextEncoder().encode("stream"))
+        controller.close()
+      }
+    })
+    const pipe = ProcessSpawner.makeOutputPipe()
+    ProcessSpawner.readWebPipe(stream, pipe, 100, { byob: true })
+    expect(await text(pipe)).toBe("plain stream")
+  })
+
+  it("a failing stream ends the pipe with what was read", async () => {
+    let n = 0
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (n++ === 0) controller.enqueue(new TextEncoder().encode("before"))
+        else controller.error(new Error("EIO"))
+      }
+    })
+    const pipe = ProcessSpawner.makeOutputPipe()
+    ProcessSpawner.readWebPipe(stream, pipe, 100)
+    expect(await text(pipe)).toBe("before")
+  })
+})
