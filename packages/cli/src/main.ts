@@ -8,30 +8,13 @@
  * `@agent-hooks/node` (`node:child_process`; under Deno that is as fast as `Deno.Command` once
  * the hook gets its own process group, see docs/runtimes.md).
  *
+ * `agent-hooks run` in its plain forms (`internal/runArgs.ts`) is run without loading the full
+ * command-line parser (`internal/runProgram.ts`): hosts call it once per event, and its start-up is
+ * most of what they wait for. Every other command line goes to the full parser (`internal/cliProgram.ts`).
+ *
  * @since 0.1.0
  */
-import * as NodeChildProcessSpawner from "@effect/platform-node-shared/NodeChildProcessSpawner"
-import * as NodeFileSystem from "@effect/platform-node-shared/NodeFileSystem"
-import * as NodePath from "@effect/platform-node-shared/NodePath"
-import * as NodeStdio from "@effect/platform-node-shared/NodeStdio"
-import * as NodeTerminal from "@effect/platform-node-shared/NodeTerminal"
-import { Effect, Layer, Logger } from "effect"
-import { Command } from "effect/cli"
-import { cli } from "./Cli.ts"
-import * as ExitCode from "./ExitCode.ts"
-import { EngineLayer } from "./internal/engine.ts"
-import { presenter } from "./internal/presenter.ts"
-import { runMain } from "./internal/signals.ts"
-import { version } from "./internal/version.ts"
-
-
-const MainLayer = Layer.mergeAll(
-  Layer.provideMerge(
-    NodeChildProcessSpawner.layer,
-    Layer.mergeAll(NodeFileSystem.layer, NodePath.layer, NodeStdio.layer, NodeTerminal.layer)
-  ),
-  presenter
-)
+import { parseRunArgs } from "./internal/runArgs.ts"
 
 // Under Bun, hooks are spawned with Bun.spawn (see docs/runtimes.md); the module is not loaded
 // elsewhere. `@agent-hooks/bun` is an optional peer of the CLI: when it is not installed, Bun runs
@@ -48,11 +31,6 @@ const loadBunEngine = async () => {
 }
 const engineLayer = typeof process.versions.bun === "string" ? await loadBunEngine() : undefined
 
-Command.run(cli, { version }).pipe(
-  ExitCode.run,
-  engineLayer === undefined ? (effect) => effect : Effect.provideService(EngineLayer, engineLayer),
-  Effect.provide(MainLayer),
-  // stdout holds the Outcome (run) or protocol lines (serve): Effect's own log lines go to stderr
-  Effect.provideService(Logger.LogToStderr, true),
-  (effect) => runMain(effect, { disableErrorReporting: true, teardown: ExitCode.teardown })
-)
+const runArgs = parseRunArgs(process.argv.slice(2))
+if (runArgs !== undefined) (await import("./internal/runProgram.ts")).main(runArgs, engineLayer)
+else (await import("./internal/cliProgram.ts")).main(engineLayer)

@@ -1,9 +1,15 @@
 import { Cause, Console, Effect, Exit } from "effect"
-import { CliError } from "effect/cli"
 import type { ExitCode } from "../ExitCode.ts"
 
 const isTagged = (u: unknown, tag: string): u is { readonly _tag: string; readonly message: string } =>
   typeof u === "object" && u !== null && (u as { _tag?: unknown })._tag === tag
+
+/**
+ * An error of effect/cli's parser, known by its type id (`CliError.isCliError` tests the same
+ * property): `run`'s own program must not load the parser to classify errors it never raises.
+ */
+const isCliError = (u: unknown): u is { readonly _tag: string; readonly message: string; readonly errors?: ReadonlyArray<unknown> } =>
+  typeof u === "object" && u !== null && "~effect/cli/CliError" in u
 
 /** What a finished program means: its status and the message to show, if any. */
 const classify = (exit: Exit.Exit<void, unknown>): { readonly code: ExitCode; readonly message: string | undefined } => {
@@ -16,9 +22,9 @@ const classify = (exit: Exit.Exit<void, unknown>): { readonly code: ExitCode; re
     if (isTagged(e, "Failed") || isTagged(e, "SettingsError") || isTagged(e, "PayloadError")) {
       return { code: 1, message: e.message }
     }
-    if (CliError.isCliError(e)) {
+    if (isCliError(e)) {
       // Help without errors is a success; parse errors were already shown with the help text.
-      if (e._tag === "ShowHelp") return { code: e.errors.length === 0 ? 0 : 1, message: undefined }
+      if (e._tag === "ShowHelp") return { code: e.errors?.length === 0 ? 0 : 1, message: undefined }
       return { code: 1, message: e.message }
     }
     return { code: 1, message: `internal error: ${e instanceof Error ? e.message : String(e)}` }

@@ -1,0 +1,93 @@
+import { Option } from "effect"
+import type { LogLevel } from "effect"
+import type { RunOptions } from "./run.ts"
+
+/** `agent-hooks run` as read by `parseRunArgs`: the command's options and `--log-level`. */
+export interface RunArgs {
+  readonly options: RunOptions
+  readonly logLevel: LogLevel.LogLevel | undefined
+}
+
+/** `--log-level` values, as the full parser (effect/cli's global flag) reads them. */
+const logLevels: Readonly<Record<string, LogLevel.LogLevel>> = {
+  all: "All",
+  trace: "Trace",
+  debug: "Debug",
+  info: "Info",
+  warn: "Warn",
+  warning: "Warn",
+  error: "Error",
+  fatal: "Fatal",
+  none: "None"
+}
+
+const repeatable = new Set(["settings", "plugin"])
+const single = new Set(["project-dir", "managed-dir", "preset", "agent", "log-level"])
+const booleans = new Set(["fail-closed", "strict", "quiet", "json"])
+
+/**
+ * Reads `agent-hooks run <Event> [flags]` without the full command-line parser, so a host that
+ * calls `run` per event does not pay for loading it (its help, completions and prompts). Only the
+ * plain forms are read here: `--flag VALUE`, `--flag=VALUE`, a boolean flag alone, one event. Any
+ * other command line (help, version, an unknown or repeated flag, a value that looks like a flag,
+ * `--`, no event or two) gives `undefined`, and the full parser reads it: its results and errors are
+ * the reference, and this reader accepts nothing it would refuse.
+ *
+ * @internal
+ */
+export const parseRunArgs = (argv: ReadonlyArray<string>): RunArgs | undefined => {
+  if (argv[0] !== "run") return undefined
+  const values = new Map<string, Array<string>>()
+  const flags = new Set<string>()
+  let event: string | undefined
+  for (let i = 1; i < argv.length; i++) {
+    const arg = argv[i]!
+    if (!arg.startsWith("-")) {
+      if (event !== undefined) return undefined
+      event = arg
+      continue
+    }
+    if (!arg.startsWith("--") || arg === "--") return undefined
+    const eq = arg.indexOf("=")
+    const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq)
+    if (booleans.has(name)) {
+      if (eq !== -1 || flags.has(name)) return undefined
+      flags.add(name)
+      continue
+    }
+    if (!repeatable.has(name) && !single.has(name)) return undefined
+    let value: string
+    if (eq !== -1) {
+      value = arg.slice(eq + 1)
+    } else {
+      const next = argv[i + 1]
+      if (next === undefined) return undefined
+      value = next
+      i++
+    }
+    if (value === "" || value.startsWith("-")) return undefined
+    const seen = values.get(name)
+    if (seen !== undefined && !repeatable.has(name)) return undefined
+    values.set(name, [...(seen ?? []), value])
+  }
+  if (event === undefined) return undefined
+  const one = (name: string): Option.Option<string> => Option.fromUndefinedOr(values.get(name)?.[0])
+  const level = values.get("log-level")?.[0]
+  const logLevel = level === undefined ? undefined : logLevels[level]
+  if (level !== undefined && logLevel === undefined) return undefined
+  return {
+    options: {
+      event,
+      settings: values.get("settings") ?? [],
+      projectDir: one("project-dir"),
+      plugin: values.get("plugin") ?? [],
+      managedDir: one("managed-dir"),
+      preset: values.get("preset")?.[0] ?? "agent-hooks",
+      agent: one("agent"),
+      failClosed: flags.has("fail-closed"),
+      strict: flags.has("strict"),
+      quiet: flags.has("quiet")
+    },
+    logLevel
+  }
+}
