@@ -92,7 +92,7 @@ export interface HookDispatcher {
   readonly unmatched?: ((event: string, payload: Record<string, unknown>) => DispatchOutcome | undefined) | undefined
   /**
    * `true` when the engine may reload its settings (hot reload): the middleware then registers
-   * everything a reload could need (the agent nodes and the state key), as for an engine that does
+   * everything a reload could need (the agent nodes), as for an engine that does
    * not say which events have hooks. Without it, a reload that adds hooks for the start or end of a
    * run is reported once through `onWarning` (they cannot run in an agent built before).
    *

@@ -278,6 +278,30 @@ describe("sessions and the transcript", () => {
     expect(path.startsWith(dir)).toBe(true)
   })
 
+  it("a run without a thread whose SessionStart adds context (the prompt moves after it) is still one session", async () => {
+    const engine = fakeEngine((event) => event === "SessionStart" ? { additionalContext: ["repo is clean"] } : undefined)
+    const { bash } = bashTool()
+    const model = fakeModel().respondWithTools([{ name: "bash", args: { command: "ls" } }]).respond(new AIMessage("ok"))
+    const agent = createAgent({ model, tools: [bash], middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })] })
+
+    const result = await agent.invoke(user("go"))
+
+    expect(engine.events()).toEqual(["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"])
+    expect(new Set(engine.dispatched.map((d) => d.payload["session_id"])).size).toBe(1)
+    expect(String(result.messages[0]!.content)).toContain("repo is clean")
+  })
+
+  it("a run without a thread whose prompt is blocked ends its session once, without Stop", async () => {
+    const engine = fakeEngine((event) => event === "UserPromptSubmit" ? { blocked: true, reason: "holds a secret" } : undefined)
+    const model = fakeModel().respond(new AIMessage("never"))
+    const agent = createAgent({ model, tools: [], middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })] })
+
+    await agent.invoke(user("my key is sk-123"))
+
+    expect(engine.events()).toEqual(["SessionStart", "UserPromptSubmit", "SessionEnd"])
+    expect(new Set(engine.dispatched.map((d) => d.payload["session_id"])).size).toBe(1)
+  })
+
   it("transcript_path names a JSONL file that exists and grows, with the tool call before PreToolUse runs", async () => {
     const sizes: Array<[string, number]> = []
     let preToolSawToolUse = false

@@ -202,6 +202,38 @@ describe("a human's decision stands", () => {
   })
 })
 
+describe("nothing of the adapter is in the graph state, also with hooks for the start and end of a run", () => {
+  for (const streamMode of ["values", "updates"] as const) {
+    it(`no "${streamMode}" chunk carries a key of its own; Stop blocks once, then stop_hook_active lets the agent stop`, async () => {
+      const dir = tempDir()
+      const log = join(dir, "events.log")
+      const { engine } = await realEngine({
+        SessionStart: [{ hooks: [command("echo 'session context'")] }],
+        UserPromptSubmit: [{ hooks: [command(fixtureCommand("log-event.sh", log))] }],
+        Stop: [{ hooks: [command(fixtureCommand("stop-once.sh", join(dir, "stopped")))] }]
+      })
+      const { bash, ran } = bashTool()
+      const model = fakeModel()
+        .respondWithTools([{ name: "bash", args: { command: "ls" }, id: "c1" }])
+        .respond(new AIMessage("first answer"))
+        .respond(new AIMessage("second answer"))
+      const agent = createAgent({ model, tools: [bash], checkpointer: new MemorySaver(), middleware: [hooksMiddleware({ engine, transcriptDir: dir, onWarning: () => {} })] })
+      const chunks: Array<string> = []
+      for await (const chunk of await agent.stream(user("list") as never, { configurable: { thread_id: `nodes-${streamMode}` }, streamMode })) {
+        chunks.push(JSON.stringify(chunk))
+      }
+      expect(ran).toEqual(["ls"])
+      expect(chunks.length).toBeGreaterThan(3)
+      for (const chunk of chunks) expect(chunk).not.toContain("_agentHooks")
+      expect(chunks.some((chunk) => chunk.includes("session context"))).toBe(true)
+      expect(chunks.some((chunk) => chunk.includes("Stop hook feedback"))).toBe(true)
+      expect(chunks.some((chunk) => chunk.includes("second answer"))).toBe(true)
+      const state = (await agent.graph.getState({ configurable: { thread_id: `nodes-${streamMode}` } })).values as Record<string, unknown>
+      expect(Object.keys(state).filter((key) => key.startsWith("_"))).toEqual([])
+    })
+  }
+})
+
 describe("the adapter's private state stays out of stream chunks", () => {
   for (const streamMode of ["values", "updates"] as const) {
     it(`no "${streamMode}" chunk carries it; a parallel call waits for the human; a reject stands on resume by another middleware instance`, async () => {

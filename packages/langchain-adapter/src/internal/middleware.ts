@@ -4,11 +4,9 @@ import { dirname, join } from "node:path"
 import { AIMessage, HumanMessage, RemoveMessage, ToolMessage } from "@langchain/core/messages"
 import type { BaseMessage } from "@langchain/core/messages"
 import { Command, getConfig, GraphInterrupt, interrupt, isCommand, isGraphBubbleUp } from "@langchain/langgraph"
-import { withLangGraph } from "@langchain/langgraph/zod"
 import * as StopGuard from "@agent-hooks/core/StopGuard"
 import { createMiddleware } from "langchain"
 import type { AgentMiddleware } from "langchain"
-import { z } from "zod"
 import type { DispatchOutcome, HooksMiddleware, HooksMiddlewareOptions, PromptSubmission } from "../HooksMiddleware.ts"
 import * as Compaction from "./compaction.ts"
 import * as Engine from "./engine.ts"
@@ -18,9 +16,11 @@ import { resolver } from "./toolNames.ts"
 import * as Transcript from "./transcript.ts"
 
 /**
- * What the middleware knows of one run: in the graph state (private key `_agentHooks`) when the
- * middleware has agent nodes (`beforeAgent` / `afterAgent`), else made from the thread (or the run's
- * first message) where it is needed.
+ * What the middleware knows of one run, made where it is needed: from the thread (or the run's
+ * first message, or the tool call a subagent runs in). Nothing of it is kept in the graph state:
+ * LangChain's `stream()` emits every state key, private ones too, in `values` and `updates` chunks.
+ * What a run must remember is in its messages (a Stop hook's feedback, a hook's answer that ended
+ * the run, the decisions of a turn that asked a human), so it is checkpointed with them.
  */
 interface RunInfo {
   readonly sessionId: string
@@ -31,11 +31,6 @@ interface RunInfo {
   readonly agentTranscriptPath: string | null
   /** The session ends with this run (no checkpointer, no thread, no fixed session id). */
   readonly perRun: boolean
-  /** Consecutive Stop blocks in this run. */
-  readonly stopBlocks: number
-  readonly promptBlocked: boolean
-  /** Set when a hook said `continue: false`: the run ends before the next model call. */
-  readonly halt: string | null
 }
 
 /** The PreToolUse hooks' decision about one tool call, and the human's answer to an ask. */
@@ -54,18 +49,6 @@ interface CallRecord {
 }
 
 const asks = (record: CallRecord) => !record.blocked && (record.decision === "ask" || record.decision === "defer")
-
-type InfoUpdate = Partial<RunInfo> | null
-
-const merge = (current: RunInfo | null | undefined, update: InfoUpdate | undefined): RunInfo | null =>
-  update === undefined ? current ?? null : update === null ? null : { ...(current as RunInfo), ...update }
-
-const stateSchema = z.object({
-  _agentHooks: withLangGraph(z.any().nullable().optional(), {
-    reducer: { fn: merge, schema: z.any() },
-    default: () => null
-  })
-})
 
 /** Set around every tool call: an agent started inside it (a subagent) belongs to this run's session. */
 const parentRun = new AsyncLocalStorage<{ readonly info: RunInfo; readonly subagentType: string | null; subagent?: RunInfo }>()
@@ -122,14 +105,16 @@ const remember = <V>(map: Map<string, V>, key: string, value: V, cap = 1000) => 
 
 const reminder = (label: string, text: string) => `<system-reminder>\n${label}: ${text}\n</system-reminder>`
 
+// The messages the middleware adds have their id from the start: a run without thread is known by its first message's id.
 const contextMessage = (event: string, contexts: ReadonlyArray<string>) =>
   new HumanMessage({
+    id: randomUUID(),
     content: contexts.map((context) => reminder(`${event} hook additional context`, context)).join("\n"),
     additional_kwargs: { agent_hooks: { event } }
   })
 
 const hookAIMessage = (text: string, event: string) =>
-  new AIMessage({ content: text, name: "agent-hooks", additional_kwargs: { agent_hooks: { event } } })
+  new AIMessage({ id: randomUUID(), content: text, name: "agent-hooks", additional_kwargs: { agent_hooks: { event } } })
 
 const lastOfType = (messages: ReadonlyArray<BaseMessage> | undefined, type: string): BaseMessage | undefined => {
   if (messages === undefined) return undefined
@@ -199,16 +184,13 @@ const toolMessageOf = (result: unknown, toolCallId: string | undefined): ToolMes
   return isRecord(result) && messageType(result as unknown as BaseMessage) === "tool" ? result as unknown as ToolMessageLike : undefined
 }
 
-/** Replaces the tool message in a result (a `ToolMessage` or a `Command`), and adds state updates. */
+/** Replaces the tool message in a result (a `ToolMessage` or a `Command`). */
 const replaceToolMessage = (
   result: ToolMessage | Command,
   original: ToolMessageLike | undefined,
-  replacement: ToolMessage,
-  extraUpdate: Record<string, unknown> | undefined
+  replacement: ToolMessage
 ): ToolMessage | Command => {
-  if (!isCommand(result)) {
-    return extraUpdate === undefined ? replacement : new Command({ update: { messages: [replacement], ...extraUpdate } })
-  }
+  if (!isCommand(result)) return replacement
   const command = result as Command
   const swap = (messages: unknown) => {
     if (Array.isArray(messages)) return messages.map((message) => (message === original ? replacement : message))
@@ -218,13 +200,12 @@ const replaceToolMessage = (
   if (Array.isArray(command.update)) {
     update = command.update.map(([key, value]): [string, unknown] => [key, key === "messages" ? swap(value) : value])
     if (original === undefined) update.push(["messages", [replacement]])
-    if (extraUpdate !== undefined) update.push(...Object.entries(extraUpdate))
   } else {
     const current = command.update ?? {}
     const messages = original === undefined
       ? [...(Array.isArray(current["messages"]) ? current["messages"] : current["messages"] === undefined ? [] : [current["messages"]]), replacement]
       : swap(current["messages"])
-    update = { ...current, messages, ...extraUpdate }
+    update = { ...current, messages }
   }
   return new Command({
     update,
@@ -285,10 +266,21 @@ const nothingHappened = (event: string): DispatchOutcome => ({
   asyncHooks: []
 })
 
-/** The run info a hook's state holds, if any (set by `beforeAgent`). */
-const stateInfo = (state: Record<string, unknown> | undefined): RunInfo | undefined => {
-  const info = state?.["_agentHooks"] as RunInfo | null | undefined
-  return info !== null && info !== undefined && typeof info.sessionId === "string" ? info : undefined
+/** A message a hook's answer put in place of the model's or of the prompt (`hookAIMessage`). */
+const isHookAnswer = (message: BaseMessage | undefined): boolean =>
+  message !== undefined && messageType(message) === "ai" && isRecord(message.additional_kwargs?.["agent_hooks"])
+
+/** The `Stop` / `SubagentStop` feedback messages since the run's prompt: the consecutive blocks of this run. */
+const stopBlocksOf = (messages: ReadonlyArray<BaseMessage> | undefined): number => {
+  let blocks = 0
+  for (let i = (messages?.length ?? 0) - 1; i >= 0; i--) {
+    const message = messages![i]!
+    if (messageType(message) !== "human") continue
+    const event = (message.additional_kwargs?.["agent_hooks"] as { event?: unknown } | undefined)?.event
+    if (event !== "Stop" && event !== "SubagentStop") break
+    blocks++
+  }
+  return blocks
 }
 
 /** The events the middleware dispatches from the agent loop (not `submitPrompt`, `compaction`). */
@@ -337,7 +329,7 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     engine.hasHooks(event) && engine.unmatched(event, { session_id: "", transcript_path: "", cwd, ...fields }) === undefined
   const anyHooked = hooked === undefined || agentLoopEvents(beforeModelEvent, afterModelEvent).some((event) => hooked.has(event))
   /**
-   * The agent nodes and the state key: only when a hook of the run's start or end may run
+   * The agent nodes: only when a hook of the run's start or end may run
    * (SessionStart on "startup" or "resume", UserPromptSubmit, SubagentStart, Stop, SubagentStop,
    * SessionEnd on "other"). Else the run's session comes from the thread, or from its first message.
    */
@@ -346,7 +338,7 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     ["UserPromptSubmit", "SubagentStart", "Stop", "SubagentStop"].some((event) => events.has(event)) ||
     mayMatch("SessionStart", { source: "startup" }) || mayMatch("SessionStart", { source: "resume" }) ||
     mayMatch("SessionEnd", { reason: "other" })
-  const stateful = needsAgentNodes(hooked)
+  const agentNodes = needsAgentNodes(hooked)
   let reloadHeard = false
   /**
    * An engine that reloaded its settings (and did not say it would, `watching`) may now have hooks
@@ -354,7 +346,7 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
    * before, and that is said once.
    */
   const checkReload = () => {
-    if (stateful || reloadHeard) return
+    if (agentNodes || reloadHeard) return
     const now = engine.hooked()
     if (now === hooked || !needsAgentNodes(now)) return
     reloadHeard = true
@@ -379,9 +371,9 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
   }
   /** PreToolUse decisions of a turn that asks no one, per tool call id (the tool calls read them). */
   const decidedCalls = new Map<string, CallRecord>()
-  /** Without agent nodes: the session of a run without thread, by the id of its first message. */
+  /** The session of a run without thread, by the id of its first message. */
   const runSessions = new Map<string, string>()
-  /** Without agent nodes: a hook's `continue: false`, by the id of the run's prompt (its last human message). */
+  /** A hook's `continue: false` in a tool call, by the id of the run's prompt (its last human message): the next model call answers in its place. */
   const halts = new Map<string, string>()
   const promptId = (messages: ReadonlyArray<BaseMessage> | undefined) => lastOfType(messages, "human")?.id
   /** Prompts that `submitPrompt` let through, by message id: their UserPromptSubmit outcome. */
@@ -422,7 +414,7 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     }
     const outcome = unmatched ?? await engine.dispatch(event, payload)
     // Without agent nodes no run end closes the transcript files: closed once the hooks have run.
-    if (unmatched === undefined && !stateful) Transcript.closeAll()
+    if (unmatched === undefined && !agentNodes) Transcript.closeAll()
     // One line per failed hook: what the engine built here already said is not said again.
     for (const warning of outcome.warnings ?? []) if (!engine.alreadyWarned(warning)) warn(warning)
     options.onOutcome?.(event, payload, outcome)
@@ -487,39 +479,37 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     throw error
   }
 
-  /** Runs a hook; if it throws, `onThrow` with the run info of its state. */
+  /** Runs a hook; if it throws, `onThrow` with the run info of its request. */
   const guarded = <A extends [unknown, ...Array<unknown>], R>(
     f: (...args: A) => Promise<R>,
-    stateOf: (...args: A) => Record<string, unknown> | undefined
+    infoFrom: (...args: A) => RunInfo | undefined
   ) => async (...args: A): Promise<R> => {
     try {
       return await f(...args)
     } catch (error) {
-      return onThrow(stateInfo(stateOf(...args)), error)
+      return onThrow(infoFrom(...args), error)
     }
   }
 
-  /** The run info from the state, else one made on the spot (a tool call outside a hooked run). */
+  /** The run's info: a subagent's (the tool call it runs in), a thread's, or a run's own (by its first message). */
   const infoOf = (state: Record<string, unknown> | undefined, runtime: unknown): RunInfo => {
-    const fromState = stateInfo(state)
-    if (fromState !== undefined) return fromState
     const parent = parentRun.getStore()
-    if (parent !== undefined) return stateful ? parent.info : (parent.subagent ??= subagentInfo(parent.info, parent.subagentType))
+    if (parent !== undefined) return parent.subagent ??= subagentInfo(parent.info, parent.subagentType)
     const thread = threadId(runtime)
     const sessionId = options.sessionId ?? thread
     if (sessionId !== undefined) {
       // Without agent nodes a thread's session is open once seen: endSession() / close() end it.
-      if (!stateful && !openSessions.has(sessionId)) {
+      if (!agentNodes && !openSessions.has(sessionId)) {
         openSessions.set(sessionId, { transcriptPath: join(transcriptDir(), `${sessionId}.jsonl`), perRun: false })
       }
       return newMainInfo(sessionId, false)
     }
     // A run without thread: one session per run, named once by its first message.
     const first = (state?.["messages"] as Array<BaseMessage> | undefined)?.[0]?.id
-    if (first === undefined) return newMainInfo(randomUUID(), !stateful)
+    if (first === undefined) return newMainInfo(randomUUID(), true)
     let id = runSessions.get(first)
     if (id === undefined) remember(runSessions, first, id = randomUUID())
-    return newMainInfo(id, !stateful)
+    return newMainInfo(id, true)
   }
 
   /** A subagent's run: run inside a tool call of a hooked agent. */
@@ -530,10 +520,7 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
       agentId,
       agentType: options.agentType ?? subagentType ?? "subagent",
       agentTranscriptPath: join(dirname(parent.transcriptPath), parent.sessionId, "subagents", `agent-${agentId}.jsonl`),
-      perRun: false,
-      stopBlocks: 0,
-      promptBlocked: false,
-      halt: null
+      perRun: false
     }
   }
 
@@ -543,10 +530,7 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     agentId: null,
     agentType: null,
     agentTranscriptPath: null,
-    perRun,
-    stopBlocks: 0,
-    promptBlocked: false,
-    halt: null
+    perRun
   })
 
   const beforeAgent = async (state: Record<string, unknown>, runtime: unknown) => {
@@ -554,33 +538,28 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     const parent = parentRun.getStore()
     if (parent !== undefined) {
       // A subagent: run inside a tool call of a hooked agent.
-      const info = subagentInfo(parent.info, parent.subagentType)
+      const info = parent.subagent ??= subagentInfo(parent.info, parent.subagentType)
       transcriptOf(info, true).sync(messages)
       const outcome = await dispatch("SubagentStart", common(info, false))
-      return {
-        _agentHooks: info,
-        ...(outcome.additionalContext.length > 0 ? { messages: [contextMessage("SubagentStart", outcome.additionalContext)] } : {})
-      }
+      return outcome.additionalContext.length > 0 ? { messages: [contextMessage("SubagentStart", outcome.additionalContext)] } : undefined
     }
 
-    const previous = state["_agentHooks"] as RunInfo | null | undefined
     const thread = threadId(runtime)
-    const madeId = (previous?.sessionId ?? options.sessionId ?? thread) === undefined
-    const sessionId = previous?.sessionId ?? options.sessionId ?? thread ?? randomUUID()
-    const perRun = options.sessionId === undefined && thread === undefined && !hasCheckpointer()
-    const info: RunInfo = { ...newMainInfo(sessionId, perRun), ...(previous?.transcriptPath ? { transcriptPath: previous.transcriptPath } : {}) }
+    const madeId = (options.sessionId ?? thread) === undefined
+    const sessionId = options.sessionId ?? thread ?? randomUUID()
+    const perRun = madeId && !hasCheckpointer()
+    const info: RunInfo = newMainInfo(sessionId, perRun)
     try {
-      return await startRun(info, previous, messages, madeId)
+      return await startRun(info, messages, madeId)
     } catch (error) {
-      // The state has no run info yet: the failure is this run's.
       return onThrow(info, error)
     }
   }
 
   /** `beforeAgent` of a main agent's run: SessionStart the first time, UserPromptSubmit. */
-  const startRun = async (info: RunInfo, previous: RunInfo | null | undefined, messages: Array<BaseMessage> | undefined, madeId: boolean) => {
+  const startRun = async (info: RunInfo, messages: Array<BaseMessage> | undefined, madeId: boolean) => {
     const sessionId = info.sessionId
-    const transcript = transcriptOf(info, madeId && previous?.transcriptPath === undefined)
+    const transcript = transcriptOf(info, madeId)
     const prompt = messages !== undefined && messages.length > 0 && messageType(messages[messages.length - 1]!) === "human"
       ? messages[messages.length - 1]!
       : undefined
@@ -591,7 +570,7 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     if (!startedSessions.has(sessionId)) {
       startedSessions.add(sessionId)
       openSessions.set(sessionId, { transcriptPath: info.transcriptPath, perRun: info.perRun })
-      const resumed = previous !== null && previous !== undefined || (messages !== undefined && messages.length > (prompt === undefined ? 0 : 1))
+      const resumed = messages !== undefined && messages.length > (prompt === undefined ? 0 : 1)
       const start = await dispatch("SessionStart", {
         session_id: sessionId,
         transcript_path: info.transcriptPath,
@@ -600,7 +579,16 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
       })
       if (start.additionalContext.length > 0) sessionContext = contextMessage("SessionStart", start.additionalContext)
     }
-    if (prompt === undefined) return { _agentHooks: info, ...(sessionContext === undefined ? {} : { messages: [sessionContext] }) }
+    // A run without thread is known by its first message: the one it has after this update.
+    const update = <U extends { readonly messages?: ReadonlyArray<BaseMessage> }>(u: U): U | undefined => {
+      if (madeId) {
+        const removed = new Set<string | undefined>((u.messages ?? []).filter((m) => RemoveMessage.isInstance(m)).map((m) => m.id))
+        const first = (messages ?? []).find((m) => !removed.has(m.id)) ?? (u.messages ?? []).find((m) => !RemoveMessage.isInstance(m))
+        if (first?.id !== undefined) remember(runSessions, first.id, sessionId)
+      }
+      return Object.keys(u).length === 0 ? undefined : u
+    }
+    if (prompt === undefined) return update(sessionContext === undefined ? {} : { messages: [sessionContext] })
 
     const submitted = prompt.id === undefined ? undefined : submittedPrompts.get(prompt.id)
     if (submitted !== undefined) submittedPrompts.delete(prompt.id!)
@@ -612,16 +600,16 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
       // A blocked prompt may hold a secret: it leaves the state (and so every later checkpoint) and
       // is never written to the transcript.
       const removed = prompt.id === undefined ? [] : [new RemoveMessage({ id: prompt.id })]
-      return { _agentHooks: { ...info, promptBlocked: true }, messages: [...removed, hookAIMessage(reason, "UserPromptSubmit")], jumpTo: "end" as const }
+      return update({ messages: [...removed, hookAIMessage(reason, "UserPromptSubmit")], jumpTo: "end" as const })
     }
     const promptContext = outcome.additionalContext.length > 0 ? [contextMessage("UserPromptSubmit", outcome.additionalContext)] : []
     if (sessionContext === undefined || prompt.id === undefined) {
-      return { _agentHooks: info, ...([sessionContext, ...promptContext].some((m) => m !== undefined) ? { messages: [...(sessionContext === undefined ? [] : [sessionContext]), ...promptContext] } : {}) }
+      return update([sessionContext, ...promptContext].some((m) => m !== undefined) ? { messages: [...(sessionContext === undefined ? [] : [sessionContext]), ...promptContext] } : {})
     }
     // SessionStart context goes before the session's first prompt, as in Claude Code: the prompt
     // moves after it (a new id; the messages reducer cannot insert before a message).
     const moved = new HumanMessage({ content: prompt.content as HumanMessage["content"], id: randomUUID(), additional_kwargs: prompt.additional_kwargs, response_metadata: prompt.response_metadata, ...(prompt.name === undefined ? {} : { name: prompt.name }) })
-    return { _agentHooks: info, messages: [new RemoveMessage({ id: prompt.id }), sessionContext, moved, ...promptContext] }
+    return update({ messages: [new RemoveMessage({ id: prompt.id }), sessionContext, moved, ...promptContext] })
   }
 
   /** Model calls: the host turn events, and the end of a run a hook stopped (`continue: false`). */
@@ -635,15 +623,12 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     checkReload()
     // With agent nodes the transcript is complete at the end of a run (also one that throws); else
     // it is written only for a hook that runs.
-    if (stateful) seen()
+    if (agentNodes) seen()
     // Answering in place of the model (no tool calls) ends the loop without a graph node of our own.
-    const halt = stateful ? info().halt : halts.size === 0 ? null : halts.get(promptId(messages) ?? "") ?? null
+    const halt = halts.size === 0 ? null : halts.get(promptId(messages) ?? "") ?? null
     if (halt !== null) return hookAIMessage(halt, "continue")
-    const stop = (event: string, outcome: DispatchOutcome) => {
-      const reason = outcome.stopReason ?? outcome.reason ?? `Stopped by a ${event} hook`
-      // Without a state key the answer itself ends the run (it has no tool calls).
-      return stateful ? new Command({ update: { messages: [hookAIMessage(reason, event)], _agentHooks: { halt: reason } } }) : hookAIMessage(reason, event)
-    }
+    // The answer itself ends the run (it has no tool calls), and tells afterAgent that a hook ended it.
+    const stop = (event: string, outcome: DispatchOutcome) => hookAIMessage(outcome.stopReason ?? outcome.reason ?? `Stopped by a ${event} hook`, event)
     let effective = request
     if (beforeModelEvent !== undefined && engine.mayHaveHooks(beforeModelEvent)) {
       const turn = (messages ?? []).filter((message) => messageType(message) === "ai").length + 1
@@ -753,33 +738,35 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
       await endRunSession(info)
       Transcript.closeAll()
     }
-    if (info.promptBlocked || info.halt !== null) {
+    // A run a hook ended (a blocked prompt, `continue: false`) does not ask the Stop hooks.
+    if (isHookAnswer(messages?.at(-1)) || halts.has(promptId(messages) ?? "")) {
       await finish()
       return undefined
     }
+    const stopBlocks = stopBlocksOf(messages)
     const last = lastOfType(messages, "ai")
     const event = info.agentId === null ? "Stop" : "SubagentStop"
     const outcome = await dispatch(event, {
       ...common(info),
-      stop_hook_active: info.stopBlocks > 0,
+      stop_hook_active: stopBlocks > 0,
       last_assistant_message: last === undefined ? "" : messageText(last),
       ...(info.agentTranscriptPath === null ? {} : { agent_transcript_path: info.agentTranscriptPath })
     })
     if (outcome.blocked && outcome.continue) {
       // The engine's Stop guard rule: after stopBlockCap blocks in a row the agent may stop.
-      if (StopGuard.reached(info.stopBlocks, stopBlockCap)) {
-        warn(`${event} hooks blocked ${info.stopBlocks} times in a row; the agent stops anyway (stopBlockCap ${stopBlockCap}, 0 = off)`)
+      if (StopGuard.reached(stopBlocks, stopBlockCap)) {
+        warn(`${event} hooks blocked ${stopBlocks} times in a row; the agent stops anyway (stopBlockCap ${stopBlockCap}, 0 = off)`)
       } else {
         const reason = outcome.reason ?? `${event} hook asked to continue`
         return {
           jumpTo: "model" as const,
-          messages: [new HumanMessage({ content: `${event} hook feedback:\n${reason}`, additional_kwargs: { agent_hooks: { event } } })],
-          _agentHooks: { stopBlocks: info.stopBlocks + 1 }
+          // The feedback message is also the count of this run's blocks (stopBlocksOf).
+          messages: [new HumanMessage({ id: randomUUID(), content: `${event} hook feedback:\n${reason}`, additional_kwargs: { agent_hooks: { event } } })]
         }
       }
     }
     await finish()
-    return info.stopBlocks === 0 ? undefined : { _agentHooks: { stopBlocks: 0 } }
+    return undefined
   }
 
   const wrapToolCall = async (
@@ -789,7 +776,7 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     const info = once(() => infoOf(request.state, request.runtime))
     const messages = request.state["messages"] as Array<BaseMessage> | undefined
     const seen = () => transcriptOf(info()).sync(messages)
-    if (stateful) seen()
+    if (agentNodes) seen()
     let call = request.toolCall
     let tool = tools(call.name)
     let toolInput = tool.toInput(isRecord(call.args) ? call.args : {})
@@ -803,12 +790,9 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     const stopIfAsked = (event: string, outcome: DispatchOutcome) => {
       if (!outcome.continue) halt ??= outcome.stopReason ?? `Stopped by a ${event} hook`
     }
-    const haltUpdate = () => {
-      if (halt === null) return undefined
-      if (stateful) return { _agentHooks: { halt } }
-      // Without a state key: the next model call of this run answers in its place.
-      remember(halts, promptId(messages) ?? "", halt)
-      return undefined
+    /** A hook said `continue: false`: the next model call of this run answers in its place. */
+    const noteHalt = () => {
+      if (halt !== null) remember(halts, promptId(messages) ?? "", halt)
     }
     const refuse = (text: string) => {
       const message = new ToolMessage({
@@ -817,8 +801,8 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
         name: call.name,
         status: "error"
       })
-      const update = haltUpdate()
-      return withRevision(update === undefined ? message : new Command({ update: { messages: [message], ...update } }), revision)
+      noteHalt()
+      return withRevision(message, revision)
     }
 
     // Decided when the model asked for the call: the hooks do not run again (also after an
@@ -932,34 +916,33 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
       if (post.blocked) notes.push(reminder(`PostToolUse:${tool.name} hook blocking error`, post.reason ?? "blocked"))
       noteContext("PostToolUse", post.additionalContext)
     }
-    const extra = haltUpdate()
-    if (notes.length === 0 && replacementContent === undefined && extra === undefined) return withRevision(result, revision)
+    noteHalt()
+    if (notes.length === 0 && replacementContent === undefined) return withRevision(result, revision)
     if (original === undefined) {
       // A Command without a tool message: say it next to it.
       warn(`${tool.name}: the tool returned no ToolMessage; hook feedback goes in a separate message`)
       const message = new ToolMessage({ content: notes.join("\n"), tool_call_id: call.id ?? "", name: call.name })
-      return withRevision(replaceToolMessage(result, undefined, message, extra), revision)
+      return withRevision(replaceToolMessage(result, undefined, message), revision)
     }
     const content = replacementContent ?? original.content
     const replacement = withContent(original, notes.length > 0 ? appendText(content, notes.join("\n")) : content)
-    return withRevision(replaceToolMessage(result, original, replacement, extra), revision)
+    return withRevision(replaceToolMessage(result, original, replacement), revision)
   }
 
   let closed = false
   const middleware = anyHooked
     ? createMiddleware({
       name: options.name ?? "AgentHooksMiddleware",
-      ...(stateful
+      ...(agentNodes
         ? {
-          stateSchema,
-          // beforeAgent finds its run info itself (the state has none yet, or the previous run's).
+          // beforeAgent finds its run info itself.
           beforeAgent: { canJumpTo: ["end"], hook: guarded(beforeAgent, () => undefined) as never },
-          afterAgent: { canJumpTo: ["model"], hook: guarded(afterAgent, (state) => state) as never }
+          afterAgent: { canJumpTo: ["model"], hook: guarded(afterAgent, (state, runtime) => infoOf(state, runtime)) as never }
         }
         : {}),
       // Without agent nodes a throw has nothing to end (no per-run SessionEnd can match).
-      wrapModelCall: (stateful ? guarded(wrapModelCall, (request) => request.state) : wrapModelCall) as never,
-      wrapToolCall: (stateful ? guarded(wrapToolCall, (request) => request.state) : wrapToolCall) as never
+      wrapModelCall: (agentNodes ? guarded(wrapModelCall, (request) => infoOf(request.state, request.runtime)) : wrapModelCall) as never,
+      wrapToolCall: (agentNodes ? guarded(wrapToolCall, (request) => infoOf(request.state, request.runtime)) : wrapToolCall) as never
     })
     : createMiddleware({ name: options.name ?? "AgentHooksMiddleware" })
   const submitPrompt = async (prompt: string, config?: { readonly configurable?: Record<string, unknown> | undefined }): Promise<PromptSubmission> => {
@@ -984,7 +967,7 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
 
   const compaction = <M extends AgentMiddleware>(summarization: M): M =>
     Compaction.wrap(summarization, {
-      stateSchema: stateful ? stateSchema : undefined,
+      stateSchema: undefined,
       pre: async (state, runtime) => {
         const info = infoOf(state, runtime)
         transcriptOf(info).sync(state["messages"] as Array<BaseMessage> | undefined)
