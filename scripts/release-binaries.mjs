@@ -15,7 +15,10 @@
 // Cross-target builds make bun download that target's runtime from the npm registry (about 80 MB
 // each): keep them out of CI. The test suite builds only linux-x64 (packages/cli/test/Binary.test.ts).
 // At publish time, the platform packages are published first, then @agent-hooks/cli with the
-// `optionalDependencies` block this script prints (each at the same version).
+// `optionalDependencies` block this script prints (each at the same version), added to its
+// package.json for that release only: before they are on the registry, npm and pnpm skip them, but
+// the workspace lockfile cannot record them and `pnpm install --frozen-lockfile` refuses. The CLI
+// finds the installed one with `@agent-hooks/cli/Binary` (`binaryPath()`).
 
 import { spawnSync } from "node:child_process"
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"

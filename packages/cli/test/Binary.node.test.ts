@@ -4,10 +4,10 @@
  * and only in the Node lane: one 100 MB build per test run is enough.
  */
 import { spawnSync } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { dirname, join } from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 const bundle = fileURLToPath(new URL("../dist/agent-hooks.mjs", import.meta.url))
@@ -63,5 +63,44 @@ describe.skipIf(!linuxX64)("single-file executable (linux-x64, no Node on PATH)"
     const lines = result.stdout.trim().split("\n").map((line) => JSON.parse(line))
     expect(lines[0]).toMatchObject({ type: "hello", protocol: 1 })
     expect(lines[1]).toMatchObject({ id: 1, outcome: { blocked: true, reason: "no node here" } })
+  })
+})
+
+describe.skipIf(!linuxX64)("Binary: the CLI package finds its platform package's executable", () => {
+  /** A node_modules as a package manager leaves it: @agent-hooks/cli (its resolver) beside @agent-hooks/cli-linux-x64. */
+  const installed = (withPlatformPackage: boolean) => {
+    const root = join(scratch, `app-${withPlatformPackage}`, "node_modules", "@agent-hooks")
+    const resolver = join(root, "cli", "dist", "internal", "binary.js")
+    mkdirSync(dirname(resolver), { recursive: true })
+    writeFileSync(join(root, "cli", "package.json"), JSON.stringify({ name: "@agent-hooks/cli", type: "module" }))
+    copyFileSync(fileURLToPath(new URL("../dist/internal/binary.js", import.meta.url)), resolver)
+    if (withPlatformPackage) {
+      mkdirSync(join(root, "cli-linux-x64", "bin"), { recursive: true })
+      writeFileSync(join(root, "cli-linux-x64", "package.json"), JSON.stringify({ name: "@agent-hooks/cli-linux-x64", os: ["linux"], cpu: ["x64"] }))
+      copyFileSync(binary, join(root, "cli-linux-x64", "bin", "agent-hooks"))
+      chmodSync(join(root, "cli-linux-x64", "bin", "agent-hooks"), 0o755)
+    }
+    return import(pathToFileURL(resolver).href) as Promise<typeof import("../src/internal/binary.ts")>
+  }
+
+  it("binaryPath() is the installed executable, and it runs the hooks with no Node on PATH", async () => {
+    const { binaryPath, platformPackage } = await installed(true)
+    expect(platformPackage()).toBe("@agent-hooks/cli-linux-x64")
+    const path = binaryPath()
+    expect(path).toBe(join(scratch, "app-true", "node_modules", "@agent-hooks", "cli-linux-x64", "bin", "agent-hooks"))
+    const result = spawnSync(path!, ["run", "PreToolUse", "--settings", join(scratch, "settings.json")], {
+      input: JSON.stringify({ tool_name: "Bash", tool_input: { command: "ls" } }),
+      env: { PATH: emptyPath, HOME: scratch },
+      encoding: "utf8",
+      timeout: 30_000
+    })
+    expect(result.status, result.stderr).toBe(2)
+  })
+
+  it("binaryPath() is undefined without the platform package, and names other platforms' packages", async () => {
+    const { binaryPath, platformPackage } = await installed(false)
+    expect(binaryPath()).toBeUndefined()
+    expect(platformPackage("win32", "x64")).toBe("@agent-hooks/cli-windows-x64")
+    expect(platformPackage("darwin", "arm64")).toBe("@agent-hooks/cli-darwin-arm64")
   })
 })
