@@ -261,3 +261,31 @@ export const readWebPipe: (
   limit: number,
   options?: { readonly byob?: boolean | undefined; readonly whileDraining?: ((droppedBytes: number) => void) | undefined }
 ) => () => void = internal.readWebPipe
+
+/**
+ * Both output pipes of a started process, being read: what a spawner hands the core, and how it
+ * stops reading when the process's scope closes.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface ReadingPipes {
+  readonly stdout: OutputPipe
+  readonly stderr: OutputPipe
+  readonly stopReading: () => void
+}
+
+/**
+ * Starts reading a process's stdout and stderr with the runtime's `read` (which keeps at most
+ * `limit` bytes in the pipe it is given and drops the rest), each with the request's
+ * `maxOutputBytes` and one byte more: that byte tells the core the cap was reached.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const readPipes: <P>(
+  request: ProcessRequest,
+  stdout: P,
+  stderr: P,
+  read: (readable: P, pipe: OutputPipe, limit: number) => () => void
+) => ReadingPipes = internal.readPipes

@@ -1,5 +1,5 @@
-import { make as makeSpawner, makeOutputPipe, ProcessSpawner, readWebPipe } from "@agent-hooks/core/ProcessSpawner"
-import type { KillSignal, OutputPipe, ProcessExit, ProcessHandle, ProcessRequest, SpawnerCapabilities, WebByteStream } from "@agent-hooks/core/ProcessSpawner"
+import { make as makeSpawner, ProcessSpawner, readPipes, readWebPipe } from "@agent-hooks/core/ProcessSpawner"
+import type { KillSignal, OutputPipe, ProcessExit, ProcessHandle, ProcessRequest, ReadingPipes, SpawnerCapabilities, WebByteStream } from "@agent-hooks/core/ProcessSpawner"
 import { Deferred, Effect, Layer } from "effect"
 import type { Scope } from "effect"
 import { bun } from "./bunApi.ts"
@@ -58,21 +58,9 @@ const readCapped = (readable: ReadableStream<Uint8Array>, pipe: OutputPipe, limi
   })
 }
 
-/** A started hook: the child, and its two pipes being read. */
-interface Running {
+/** A started hook: the child, and its two pipes being read (from the start, so it never blocks on a full pipe). */
+interface Running extends ReadingPipes {
   readonly child: Subprocess
-  readonly stdout: OutputPipe
-  readonly stderr: OutputPipe
-  readonly stopReading: () => void
-}
-
-const reading = (child: Subprocess, request: ProcessRequest): Running => {
-  const stdout = makeOutputPipe()
-  const stderr = makeOutputPipe()
-  // The cap and one byte more: that byte tells the core the cap was reached.
-  const limit = request.maxOutputBytes + 1
-  const stops = [readCapped(child.stdout, stdout, limit), readCapped(child.stderr, stderr, limit)]
-  return { child, stdout, stderr, stopReading: () => stops.forEach((stop) => stop()) }
 }
 
 const start = (request: ProcessRequest): Effect.Effect<Subprocess, unknown> =>
@@ -125,7 +113,7 @@ const handle = ({ child, stdout, stderr }: Running): ProcessHandle => {
 
 /** @internal */
 export const spawn = (request: ProcessRequest): Effect.Effect<ProcessHandle, unknown, Scope.Scope> =>
-  Effect.map(Effect.acquireRelease(Effect.map(start(request), (child) => reading(child, request)), release), handle)
+  Effect.map(Effect.acquireRelease(Effect.map(start(request), (child): Running => ({ child, ...readPipes(request, child.stdout, child.stderr, readCapped) })), release), handle)
 
 /** @internal */
 export const make: ProcessSpawner["Service"] = makeSpawner({ capabilities, start: spawn, cwdProblem, tempFiles })

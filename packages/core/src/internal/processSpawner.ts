@@ -2,7 +2,7 @@ import { Effect, Queue, Stream } from "effect"
 import type { Cause } from "effect"
 import type { Scope } from "effect"
 // Type-only edges to the public twin (it hands the `SpawnError` class in): no import cycle with a value edge.
-import type { OutputPipe, ProcessHandle, WebByteStream, ProcessRequest, ProcessSpawner, SpawnError, SpawnErrorReason, SpawnPrimitive } from "../ProcessSpawner.ts"
+import type { OutputPipe, ProcessHandle, ReadingPipes, WebByteStream, ProcessRequest, ProcessSpawner, SpawnError, SpawnErrorReason, SpawnPrimitive } from "../ProcessSpawner.ts"
 
 /** The `SpawnError` constructor, given by the public module. @internal */
 export type SpawnErrorClass = new(args: {
@@ -177,4 +177,18 @@ export const readWebPipe = (
     pipe.end()
   })()
   return () => void reader.cancel().catch(() => {})
+}
+
+/** @internal */
+export const readPipes = <P>(
+  request: ProcessRequest,
+  stdout: P,
+  stderr: P,
+  read: (readable: P, pipe: OutputPipe, limit: number) => () => void
+): ReadingPipes => {
+  const out = makeOutputPipe()
+  const err = makeOutputPipe()
+  const limit = request.maxOutputBytes + 1
+  const stops = [read(stdout, out, limit), read(stderr, err, limit)]
+  return { stdout: out, stderr: err, stopReading: () => stops.forEach((stop) => stop()) }
 }

@@ -1,5 +1,5 @@
-import { make as makeSpawner, makeOutputPipe, ProcessSpawner, readWebPipe } from "@agent-hooks/core/ProcessSpawner"
-import type { KillSignal, OutputPipe, ProcessExit, ProcessHandle, ProcessRequest, SpawnerCapabilities, TempFiles, WebByteStream } from "@agent-hooks/core/ProcessSpawner"
+import { make as makeSpawner, ProcessSpawner, readPipes, readWebPipe } from "@agent-hooks/core/ProcessSpawner"
+import type { KillSignal, OutputPipe, ProcessExit, ProcessHandle, ProcessRequest, ReadingPipes, SpawnerCapabilities, TempFiles, WebByteStream } from "@agent-hooks/core/ProcessSpawner"
 import { Deferred, Effect, Layer } from "effect"
 import type { Scope } from "effect"
 import { deno, denoOrDie } from "./denoApi.ts"
@@ -61,31 +61,20 @@ const kill = (api: DenoGlobal, child: ChildProcess, signal: KillSignal, detached
   }
 }
 
-interface Running {
+/** A started hook: the child, its stdin writer, and its two pipes being read. */
+interface Running extends ReadingPipes {
   readonly api: DenoGlobal
   readonly child: ChildProcess
   readonly stdin: WritableStreamDefaultWriter<Uint8Array> | undefined
-  readonly stdout: OutputPipe
-  readonly stderr: OutputPipe
-  readonly stopReading: () => void
 }
 
 /**
- * Both pipes are read at once and to their end (`readWebPipe`), into one reused buffer (Deno's
- * pipes are byte streams): the core gets the request's cap and one byte more (that byte tells it
- * the cap was reached), the rest is dropped without allocating (a gigabyte of output raised the
- * host's memory by about 100 MB read through a pulled stream, about 20 MB this way).
+ * Deno's pipes are byte streams: read into one reused buffer ("bring your own buffer"), so what
+ * passes the cap is dropped without allocating (a gigabyte of output raised the host's memory by
+ * about 100 MB read through a pulled stream, about 20 MB this way).
  */
-const reading = (child: ChildProcess, maxOutputBytes: number) => {
-  const stdout = makeOutputPipe()
-  const stderr = makeOutputPipe()
-  const limit = maxOutputBytes + 1
-  const stops = [
-    readWebPipe(child.stdout as unknown as WebByteStream, stdout, limit, { byob: true }),
-    readWebPipe(child.stderr as unknown as WebByteStream, stderr, limit, { byob: true })
-  ]
-  return { stdout, stderr, stopReading: () => stops.forEach((stop) => stop()) }
-}
+const readByob = (readable: ReadableStream<Uint8Array>, pipe: OutputPipe, limit: number) =>
+  readWebPipe(readable as unknown as WebByteStream, pipe, limit, { byob: true })
 
 const start = (request: ProcessRequest, detached: boolean): Effect.Effect<Running, unknown> =>
   Effect.suspend(() => {
@@ -113,7 +102,7 @@ const start = (request: ProcessRequest, detached: boolean): Effect.Effect<Runnin
           writer.write(new TextEncoder().encode(request.stdin)).then(() => writer.close()).catch(() => {})
           stdin = writer
         }
-        return { api, child, stdin, ...reading(child, request.maxOutputBytes) }
+        return { api, child, stdin, ...readPipes(request, child.stdout, child.stderr, readByob) }
       },
       catch: (cause) => cause
     })

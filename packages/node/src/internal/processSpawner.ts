@@ -1,5 +1,5 @@
-import { make as makeSpawner, makeOutputPipe, ProcessSpawner } from "@agent-hooks/core/ProcessSpawner"
-import type { KillSignal, OutputPipe, ProcessExit, ProcessHandle, ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
+import { make as makeSpawner, ProcessSpawner, readPipes } from "@agent-hooks/core/ProcessSpawner"
+import type { KillSignal, ProcessExit, ProcessHandle, ProcessRequest, ReadingPipes, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
 import { spawn as spawnChild } from "node:child_process"
 import type { ChildProcess } from "node:child_process"
 import { Deferred, Effect, Layer } from "effect"
@@ -51,25 +51,9 @@ const start = (request: ProcessRequest): Effect.Effect<ChildProcess, unknown> =>
     })
   })
 
-/** A started hook: the child, and its two pipes being read. */
-interface Running {
+/** A started hook: the child, and its two pipes being read (from the start, so it never blocks on a full pipe). */
+interface Running extends ReadingPipes {
   readonly child: ChildProcess
-  readonly stdout: OutputPipe
-  readonly stderr: OutputPipe
-  readonly stopReading: () => void
-}
-
-/**
- * Reading starts at once, so the hook never blocks on a full pipe: the core gets at most the
- * request's cap and one byte more per stream (that byte tells it the cap was reached); the rest is
- * drained without being kept.
- */
-const reading = (child: ChildProcess, request: ProcessRequest): Running => {
-  const stdout = makeOutputPipe()
-  const stderr = makeOutputPipe()
-  const limit = request.maxOutputBytes + 1
-  const stops = [readCapped(child.stdout, stdout, limit), readCapped(child.stderr, stderr, limit)]
-  return { child, stdout, stderr, stopReading: () => stops.forEach((stop) => stop()) }
 }
 
 const release = ({ child, stdout, stderr, stopReading }: Running): Effect.Effect<void> =>
@@ -103,7 +87,7 @@ const handle = ({ child, stdout, stderr }: Running): ProcessHandle => {
 
 /** @internal */
 export const spawn = (request: ProcessRequest): Effect.Effect<ProcessHandle, unknown, Scope.Scope> =>
-  Effect.map(Effect.acquireRelease(Effect.map(start(request), (child) => reading(child, request)), release), handle)
+  Effect.map(Effect.acquireRelease(Effect.map(start(request), (child): Running => ({ child, ...readPipes(request, child.stdout, child.stderr, readCapped) })), release), handle)
 
 /** @internal */
 export const make: ProcessSpawner["Service"] = makeSpawner({ capabilities, start: spawn, cwdProblem, tempFiles })
