@@ -91,6 +91,8 @@ export interface CollectedOutput {
   readonly output: Effect.Effect<ProcessOutput>
   /** What has been read so far (never half a character). */
   readonly soFar: () => ProcessOutput
+  /** Both streams have ended (`output` completes at once). */
+  readonly done?: () => boolean
 }
 
 /**

@@ -289,3 +289,14 @@ export const readPipes: <P>(
   stderr: P,
   read: (readable: P, pipe: OutputPipe, limit: number) => () => void
 ) => ReadingPipes = internal.readPipes
+
+/**
+ * Sends `signal` to the process group `pid` leads, with the runtime's `kill` (`process.kill`):
+ * `true` when it was sent, `false` when there is no such group (ESRCH: the hook left nothing
+ * running) or it is not the host's to signal (EPERM). The failure is the common case after a
+ * hook's exit, and it is made cheap (no stack trace is taken for it).
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const signalGroup: (kill: (pid: number, signal: string) => unknown, pid: number, signal: KillSignal) => boolean = internal.signalGroup

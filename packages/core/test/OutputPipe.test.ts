@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { Effect, Stream } from "effect"
-import { ProcessSpawner } from "@agent-hooks/core"
+import { HookRunner, ProcessSpawner } from "@agent-hooks/core"
 
 const isBun = typeof process.versions.bun === "string"
 
@@ -90,5 +90,68 @@ describe("readWebPipe: what a spawner keeps of a pipe", () => {
     const pipe = ProcessSpawner.makeOutputPipe()
     ProcessSpawner.readWebPipe(stream, pipe, 100)
     expect(await text(pipe)).toBe("before")
+  })
+})
+
+describe("HookRunner.collect over OutputPipes (the runner reads a real spawner's pipes through callbacks)", () => {
+  const handleOf = (stdout: ProcessSpawner.OutputPipe, stderr: ProcessSpawner.OutputPipe): ProcessSpawner.ProcessHandle => ({
+    pid: 1,
+    exited: Effect.succeed({ exitCode: 0, signal: null }),
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+    kill: () => Effect.void
+  })
+  const bytes = (text: string) => new TextEncoder().encode(text)
+
+  it("reads what was pushed before and after it started, decodes characters split across chunks, caps each pipe, and is done when both ended", async () => {
+    const out = ProcessSpawner.makeOutputPipe()
+    const err = ProcessSpawner.makeOutputPipe()
+    out.push(bytes("before "))
+    const euro = bytes("€")
+    const result = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      const reader = yield* HookRunner.collect(handleOf(out, err), 12)
+      out.push(euro.subarray(0, 1))
+      out.push(euro.subarray(1))
+      err.push(bytes("0123456789abcdef"))
+      const soFar = reader.soFar()
+      const doneBefore = reader.done?.()
+      out.end()
+      err.end()
+      return { soFar, doneBefore, doneAfter: reader.done?.(), output: yield* reader.output }
+    })))
+    expect(result.soFar.stdout).toBe("before €")
+    expect(result.doneBefore).toBe(false)
+    expect(result.doneAfter).toBe(true)
+    expect(result.output).toEqual({ stdout: "before €", stderr: "0123456789ab", stdoutTruncated: false, stderrTruncated: true })
+  })
+
+  it("output waits for the pipes to end", async () => {
+    const out = ProcessSpawner.makeOutputPipe()
+    const err = ProcessSpawner.makeOutputPipe()
+    const output = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      const reader = yield* HookRunner.collect(handleOf(out, err), 100)
+      setTimeout(() => {
+        out.push(bytes("late"))
+        out.end()
+        err.end()
+      }, 20)
+      return yield* reader.output
+    })))
+    expect(output.stdout).toBe("late")
+  })
+})
+
+describe("signalGroup", () => {
+  it("says whether the signal was sent, and false (not a throw) when the group is gone", () => {
+    const sent: Array<[number, string]> = []
+    expect(ProcessSpawner.signalGroup((pid, signal) => void sent.push([pid, signal]), 42, "SIGTERM")).toBe(true)
+    expect(sent).toEqual([[-42, "SIGTERM"]])
+    const esrch = () => {
+      throw Object.assign(new Error("kill ESRCH"), { code: "ESRCH" })
+    }
+    const limit = Error.stackTraceLimit
+    expect(ProcessSpawner.signalGroup(esrch, 42, "SIGKILL")).toBe(false)
+    // The host's own setting is back.
+    expect(Error.stackTraceLimit).toBe(limit)
   })
 })

@@ -1,4 +1,4 @@
-import { make as makeSpawner, ProcessSpawner, readPipes, readWebPipe } from "@agent-hooks/core/ProcessSpawner"
+import { make as makeSpawner, ProcessSpawner, readPipes, readWebPipe, signalGroup } from "@agent-hooks/core/ProcessSpawner"
 import type { KillSignal, OutputPipe, ProcessExit, ProcessHandle, ProcessRequest, ReadingPipes, SpawnerCapabilities, WebByteStream } from "@agent-hooks/core/ProcessSpawner"
 import { Deferred, Effect, Layer } from "effect"
 import type { Scope } from "effect"
@@ -12,11 +12,8 @@ const groups = process.platform !== "win32"
 export const capabilities: SpawnerCapabilities = { runtime: "bun", processGroups: groups }
 
 const kill = (child: Subprocess, signal: KillSignal): void => {
-  try {
-    if (groups) return void process.kill(-child.pid, signal)
-  } catch {
-    // ESRCH (the group is gone, or the child left it) or EPERM: the child alone.
-  }
+  // ESRCH (the group is gone, or the child left it) or EPERM: the child alone.
+  if (groups && signalGroup(process.kill, child.pid, signal)) return
   // Safe after the exit: Bun knows the child was reaped and does not signal a reused pid.
   child.kill(signal)
 }

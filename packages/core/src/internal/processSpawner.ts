@@ -2,7 +2,7 @@ import { Effect, Queue, Stream } from "effect"
 import type { Cause } from "effect"
 import type { Scope } from "effect"
 // Type-only edges to the public twin (it hands the `SpawnError` class in): no import cycle with a value edge.
-import type { OutputPipe, ProcessHandle, ReadingPipes, WebByteStream, ProcessRequest, ProcessSpawner, SpawnError, SpawnErrorReason, SpawnPrimitive } from "../ProcessSpawner.ts"
+import type { KillSignal, OutputPipe, ProcessHandle, ReadingPipes, WebByteStream, ProcessRequest, ProcessSpawner, SpawnError, SpawnErrorReason, SpawnPrimitive } from "../ProcessSpawner.ts"
 
 /** The `SpawnError` constructor, given by the public module. @internal */
 export type SpawnErrorClass = new(args: {
@@ -104,30 +104,56 @@ export const make = (SpawnError: SpawnErrorClass) => (primitive: SpawnPrimitive)
   return { capabilities: primitive.capabilities, spawn }
 }
 
+/** A pipe's bytes handed to callbacks as they come, without a stream (what the runner reads). */
+type Listen = (onChunk: (chunk: Uint8Array) => void, onEnd: () => void) => void
+
+/** The pipes `makeOutputPipe` made, by their stream: the runner reads those through callbacks. */
+const listeners = new WeakMap<object, Listen>()
+
+/**
+ * How to read `stream` through callbacks, when it is an `OutputPipe`'s (a real spawner's pipe):
+ * no fiber, queue or channel per chunk. A pipe has one reader: its stream or its callbacks.
+ *
+ * @internal
+ */
+export const listenerOf = (stream: Stream.Stream<Uint8Array>): Listen | undefined => listeners.get(stream)
+
 /** @internal */
 export const makeOutputPipe = (): OutputPipe => {
   let chunks: Array<Uint8Array> = []
   let queue: Queue.Queue<Uint8Array, Cause.Done> | undefined
+  let onChunk: ((chunk: Uint8Array) => void) | undefined
+  let onEnd: (() => void) | undefined
   let ended = false
+  const stream = Stream.callback<Uint8Array>((q) =>
+    Effect.sync(() => {
+      queue = q
+      for (const chunk of chunks) Queue.offerUnsafe(q, chunk)
+      chunks = []
+      if (ended) Queue.endUnsafe(q)
+    })
+  )
+  listeners.set(stream, (chunk, end) => {
+    for (const kept of chunks) chunk(kept)
+    chunks = []
+    if (ended) return end()
+    onChunk = chunk
+    onEnd = end
+  })
   return {
     push: (chunk) => {
       if (ended) return
-      if (queue === undefined) chunks.push(chunk)
+      if (onChunk !== undefined) onChunk(chunk)
+      else if (queue === undefined) chunks.push(chunk)
       else Queue.offerUnsafe(queue, chunk)
     },
     end: () => {
       if (ended) return
       ended = true
-      if (queue !== undefined) Queue.endUnsafe(queue)
+      if (onEnd !== undefined) onEnd()
+      else if (queue !== undefined) Queue.endUnsafe(queue)
     },
-    stream: Stream.callback<Uint8Array>((q) =>
-      Effect.sync(() => {
-        queue = q
-        for (const chunk of chunks) Queue.offerUnsafe(q, chunk)
-        chunks = []
-        if (ended) Queue.endUnsafe(q)
-      })
-    )
+    stream
   }
 }
 
@@ -191,4 +217,21 @@ export const readPipes = <P>(
   const limit = request.maxOutputBytes + 1
   const stops = [read(stdout, out, limit), read(stderr, err, limit)]
   return { stdout: out, stderr: err, stopReading: () => stops.forEach((stop) => stop()) }
+}
+
+/** @internal */
+export const signalGroup = (kill: (pid: number, signal: string) => unknown, pid: number, signal: KillSignal): boolean => {
+  // The common failure (ESRCH: the hook left nothing in its group) throws; its stack trace is most
+  // of what a hook's release costs, and nobody reads it.
+  const errors = Error as { stackTraceLimit?: number }
+  const limit = errors.stackTraceLimit
+  errors.stackTraceLimit = 0
+  try {
+    kill(-pid, signal)
+    return true
+  } catch {
+    return false
+  } finally {
+    errors.stackTraceLimit = limit
+  }
 }

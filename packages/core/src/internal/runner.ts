@@ -3,6 +3,7 @@ import type { Scope } from "effect"
 import type { CollectedOutput, ProcessRun, RunnerOptions } from "../HookRunner.ts"
 import { ProcessSpawner } from "../ProcessSpawner.ts"
 import type { ProcessExit, ProcessHandle, ProcessOutput, ProcessRequest, SpawnError } from "../ProcessSpawner.ts"
+import { listenerOf } from "./processSpawner.ts"
 
 /** A run with defaults for every field (exit 0, no output), overridden by `over`. @internal */
 export const makeRun = (over: Partial<ProcessRun>): ProcessRun => ({
@@ -66,26 +67,51 @@ const pump = (stream: Stream.Stream<Uint8Array>, into: ReturnType<typeof collect
 
 /** @internal */
 export const collect = (handle: ProcessHandle, maxOutputBytes: number): Effect.Effect<CollectedOutput, never, Scope.Scope> =>
-  Effect.gen(function*() {
+  Effect.suspend(() => {
     const stdout = collector(maxOutputBytes)
     const stderr = collector(maxOutputBytes)
-    // Both readers stop when the scope closes (the runtime's stream finalizers close the pipes).
-    const reading = yield* Effect.forkScoped(
-      Effect.all([pump(handle.stdout, stdout), pump(handle.stderr, stderr)], { concurrency: 2, discard: true })
-    )
     const soFar = (): ProcessOutput => ({
       stdout: stdout.soFar(),
       stderr: stderr.soFar(),
       stdoutTruncated: stdout.truncated,
       stderrTruncated: stderr.truncated
     })
-    const output = Effect.map(Fiber.join(reading), (): ProcessOutput => ({
+    const finish = (): ProcessOutput => ({
       stdout: stdout.finish(),
       stderr: stderr.finish(),
       stdoutTruncated: stdout.truncated,
       stderrTruncated: stderr.truncated
-    }))
-    return { output, soFar }
+    })
+    const listenOut = listenerOf(handle.stdout)
+    const listenErr = listenerOf(handle.stderr)
+    if (listenOut !== undefined && listenErr !== undefined) {
+      // A real spawner's pipes: read through callbacks, with no fiber or stream per hook (a hook's
+      // cost over a raw spawn is mostly this bookkeeping). Both end when the scope closes (the
+      // spawner's release ends them).
+      let open = 2
+      const waiting: Array<() => void> = []
+      const ended = () => {
+        if (--open === 0) for (const wake of waiting.splice(0)) wake()
+      }
+      listenOut((chunk) => stdout.push(chunk), ended)
+      listenErr((chunk) => stderr.push(chunk), ended)
+      const output = Effect.callback<ProcessOutput>((resume) => {
+        if (open === 0) return resume(Effect.sync(finish))
+        waiting.push(() => resume(Effect.sync(finish)))
+      })
+      return Effect.succeed<CollectedOutput>({ output, soFar, done: () => open === 0 })
+    }
+    // Any other stream (a scripted spawner's): both readers stop when the scope closes (the
+    // runtime's stream finalizers close the pipes).
+    let done = false
+    return Effect.map(
+      Effect.forkScoped(
+        Effect.all([pump(handle.stdout, stdout), pump(handle.stderr, stderr)], { concurrency: 2, discard: true }).pipe(
+          Effect.ensuring(Effect.sync(() => void (done = true)))
+        )
+      ),
+      (reading): CollectedOutput => ({ output: Effect.map(Fiber.join(reading), finish), soFar, done: () => done })
+    )
   })
 
 // --- the ladder --------------------------------------------------------------------------------
@@ -110,7 +136,8 @@ const ladder = (handle: ProcessHandle, request: ProcessRequest, timeout: Duratio
         exit = Option.getOrElse(afterKill, (): ProcessExit => ({ exitCode: null, signal: "SIGKILL" }))
       }
     }
-    const drained = yield* Effect.timeoutOption(reader.output, options.drainWindow)
+    // Output that ended with the process needs no drain window (and no race for it).
+    const drained = reader.done?.() === true ? Option.some(yield* reader.output) : yield* Effect.timeoutOption(reader.output, options.drainWindow)
     const output = Option.getOrElse(drained, reader.soFar)
     return { exit, timedOut, output }
   })

@@ -1,4 +1,4 @@
-import { make as makeSpawner, ProcessSpawner, readPipes, readWebPipe } from "@agent-hooks/core/ProcessSpawner"
+import { make as makeSpawner, ProcessSpawner, readPipes, readWebPipe, signalGroup } from "@agent-hooks/core/ProcessSpawner"
 import type { KillSignal, OutputPipe, ProcessExit, ProcessHandle, ProcessRequest, ReadingPipes, SpawnerCapabilities, TempFiles, WebByteStream } from "@agent-hooks/core/ProcessSpawner"
 import { Deferred, Effect, Layer } from "effect"
 import type { Scope } from "effect"
@@ -49,11 +49,8 @@ const tempFiles: TempFiles = {
 
 // child.kill: Deno refuses ("already terminated") once the child was reaped, so no reused pid is signalled.
 const kill = (api: DenoGlobal, child: ChildProcess, signal: KillSignal, detached: boolean): void => {
-  try {
-    if (detached) return void api.kill(-child.pid, signal)
-  } catch {
-    // ESRCH (the group is gone, or the child left it) or EPERM: the child alone.
-  }
+  // ESRCH (the group is gone, or the child left it) or EPERM: the child alone.
+  if (detached && signalGroup((pid, sig) => api.kill(pid, sig as KillSignal), child.pid, signal)) return
   try {
     child.kill(signal)
   } catch {

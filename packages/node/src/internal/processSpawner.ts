@@ -1,4 +1,4 @@
-import { make as makeSpawner, ProcessSpawner, readPipes } from "@agent-hooks/core/ProcessSpawner"
+import { make as makeSpawner, ProcessSpawner, readPipes, signalGroup } from "@agent-hooks/core/ProcessSpawner"
 import type { KillSignal, ProcessExit, ProcessHandle, ProcessRequest, ReadingPipes, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
 import { spawn as spawnChild } from "node:child_process"
 import type { ChildProcess } from "node:child_process"
@@ -15,11 +15,8 @@ export const capabilities: SpawnerCapabilities = { runtime: "node", processGroup
 const kill = (child: ChildProcess, signal: KillSignal): void => {
   const pid = child.pid
   if (pid === undefined) return
-  try {
-    if (groups) return void process.kill(-pid, signal)
-  } catch {
-    // ESRCH (the group is gone, or the child left it) or EPERM: the child alone.
-  }
+  // ESRCH (the group is gone, or the child left it) or EPERM: the child alone.
+  if (groups && signalGroup(process.kill, pid, signal)) return
   // Safe after the exit: Node knows the child was reaped and does not signal a reused pid.
   child.kill(signal)
 }

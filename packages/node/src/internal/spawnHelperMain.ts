@@ -44,10 +44,16 @@ const sendJson = (type: number, id: number, value: unknown) => send(type, id, Bu
 const signal = (child: ChildProcess, sig: NodeJS.Signals) => {
   const pid = child.pid
   if (pid === undefined) return
+  // ESRCH (the group is gone, or the child left it): the child alone. No stack trace is taken for
+  // that common failure (most of a release's cost).
+  const limit = Error.stackTraceLimit
+  Error.stackTraceLimit = 0
   try {
     if (groups) return void process.kill(-pid, sig)
   } catch {
-    // the group is gone, or the child left it: the child alone
+    // the child alone, below
+  } finally {
+    Error.stackTraceLimit = limit
   }
   try {
     child.kill(sig)
