@@ -232,7 +232,8 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
           if (chain !== undefined && !hook.async && classified.verdict.updatedInput !== null) {
             chain.input = { ...chain.input, tool_input: { ...(chain.input["tool_input"] as Record<string, unknown>), ...classified.verdict.updatedInput } }
           }
-          const ranAs = hook.entry.handler.type === "command" ? asRun(hook.entry.handler, ctx) : hook.display
+          // The command as it ran is for the execution log only.
+          const ranAs = plan.settings.executionLog !== undefined && hook.entry.handler.type === "command" ? asRun(hook.entry.handler, ctx) : hook.display
           return { hook, executed, startedAt, ranAs, ...classified }
         }),
         ({ result }) => result

@@ -118,6 +118,21 @@ const placed = (context: "unquoted" | "dq" | "sq" | "ansi", word: string, afterD
   }
 }
 
+/** How many lexed commands are kept: a config's commands, lexed once instead of at every dispatch. */
+const LEXED_KEPT = 512
+const lexedCommands = new Map<string, ReturnType<typeof lex>>()
+
+/** `lex` of a hook's command, kept (a command is lexed the same every time; nothing changes a result). */
+const lexCommand = (command: string, shell: Shell): ReturnType<typeof lex> => {
+  const key = `${shell}\u0000${command}`
+  const kept = lexedCommands.get(key)
+  if (kept !== undefined || lexedCommands.has(key)) return kept
+  const lexed = lex(command, "posix", shell)
+  if (lexedCommands.size >= LEXED_KEPT) lexedCommands.delete(lexedCommands.keys().next().value!)
+  lexedCommands.set(key, lexed)
+  return lexed
+}
+
 interface Expansion {
   readonly values: Values
   /** Values that go to a file instead of inline (over the threshold), with the files made so far. */
@@ -163,7 +178,7 @@ const expandSites = (text: string, sites: ReadonlyArray<Site>, expansion: Expans
 
 /** @internal */
 export const expandShell = (command: string, values: Values, shell: Shell = "sh"): string => {
-  const lexed = lex(command, "posix", shell)
+  const lexed = lexCommand(command, shell)
   // a command that does not parse gets nothing substituted (`checkShell` refuses it at load time)
   if (lexed === undefined) return command
   return expandSites(command, lexed.sites, { values, toFiles: false, files: [] })
@@ -171,7 +186,7 @@ export const expandShell = (command: string, values: Values, shell: Shell = "sh"
 
 /** @internal */
 export const expandShellCommand = (command: string, values: Values, shell: Shell = "sh"): ShellCommand => {
-  const lexed = lex(command, "posix", shell)
+  const lexed = lexCommand(command, shell)
   if (lexed === undefined) return { command, files: [] }
   const inline = expandSites(command, lexed.sites, { values, toFiles: false, files: [] })
   if (utf8Length(inline) <= MAX_ARGUMENT_BYTES) return { command: inline, files: [] }
@@ -209,7 +224,7 @@ const checkSites = (sites: ReadonlyArray<Site>, issues: Array<ShellIssue>, offse
 
 /** @internal */
 export const checkShell = (command: string, shell: Shell = "sh"): ReadonlyArray<ShellIssue> => {
-  const lexed = lex(command, "posix", shell)
+  const lexed = lexCommand(command, shell)
   if (lexed === undefined) {
     PLACEHOLDER.lastIndex = 0
     const first = PLACEHOLDER.exec(command)
