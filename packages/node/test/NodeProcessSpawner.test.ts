@@ -75,4 +75,18 @@ describe("NodeProcessSpawner.helperLayer: the spawn helper", () => {
     expect(killed).toMatchObject({ exitCode: null, signal: "SIGKILL", timedOut: false })
     expect(next).toMatchObject({ exitCode: 0, stdout: "fine\n" })
   }, 20_000)
+
+  it("gives each hook its own environment: the spawns of one tick, one environment shared by several, and a different one in between", async () => {
+    const shared = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", WHO: "shared" }
+    const other = { PATH: shared.PATH, WHO: "other" }
+    const hook = (env: Record<string, string>) =>
+      HookRunner.run(ProcessSpawnerSuite.request({ args: ["-c", "printf %s \"$WHO\""], env }), "10 seconds")
+    const runs = await Effect.runPromise(
+      Effect.all([hook(shared), hook(shared), hook(other), hook(shared)], { concurrency: "unbounded" }).pipe(
+        Effect.andThen((first) => Effect.map(hook(shared), (last) => [...first, last])),
+        Effect.provide(NodeProcessSpawner.helperLayer)
+      )
+    )
+    expect(runs.map((run) => run.stdout)).toEqual(["shared", "shared", "other", "shared", "shared"])
+  }, 20_000)
 })

@@ -43,6 +43,9 @@ export class Helper {
   private hooks = new Map<number, Hook>()
   private nextId = 1
   private inbox: Buffer = Buffer.alloc(0)
+  /** The environment of the last spawn sent to this helper: the next spawn with the same one says so instead of sending it again. */
+  private lastEnv: ProcessRequest["env"] | undefined
+  private corked = false
 
   private ensure(): ChildProcess {
     if (this.child !== undefined) return this.child
@@ -53,6 +56,7 @@ export class Helper {
     })
     this.child = child
     this.inbox = Buffer.alloc(0)
+    this.lastEnv = undefined
     child.stdout!.on("data", (chunk: Buffer) => this.receive(chunk))
     child.stdin!.on("error", () => {})
     // 'close', not 'exit': what the helper wrote before it died is read first.
@@ -147,16 +151,28 @@ export class Helper {
   private sendSpawn(id: number, request: ProcessRequest) {
     // One more byte than the cap, so the reader can tell that the cap was reached.
     const { file, args, cwd, env, stdin } = request
-    this.send({ t: "spawn", id, file, args, cwd, env, stdin, cap: request.maxOutputBytes + 1 })
+    const stdinPipe = this.ensure().stdin!
+    // The hooks of one dispatch share one environment (the host's, a few kilobytes): sent once.
+    const sameEnv = env === this.lastEnv
+    this.lastEnv = env
+    this.send({ t: "spawn", id, file, args, cwd, ...(sameEnv ? { sameEnv: true } : { env }), stdin, cap: request.maxOutputBytes + 1 }, stdinPipe)
   }
 
-  private send(message: unknown) {
-    const body = Buffer.from(JSON.stringify(message))
-    const header = Buffer.allocUnsafe(4)
-    header.writeUInt32LE(body.byteLength, 0)
-    const stdin = this.ensure().stdin!
-    stdin.write(header)
-    stdin.write(body)
+  private send(message: unknown, stdin = this.ensure().stdin!) {
+    const json = JSON.stringify(message)
+    const frame = Buffer.allocUnsafe(4 + Buffer.byteLength(json))
+    frame.writeUInt32LE(frame.byteLength - 4, 0)
+    frame.write(json, 4)
+    // The frames of one tick (the spawns of a dispatch) go to the helper in one write.
+    if (!this.corked) {
+      this.corked = true
+      stdin.cork()
+      process.nextTick(() => {
+        this.corked = false
+        stdin.uncork()
+      })
+    }
+    stdin.write(frame)
   }
 
   readonly spawn = (request: ProcessRequest): Effect.Effect<ProcessHandle, unknown, Scope.Scope> =>

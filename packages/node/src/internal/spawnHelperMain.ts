@@ -4,7 +4,8 @@
 //   node spawnHelperMain.(ts|js)      (started by spawnHelper.ts; no arguments)
 //
 // Host to helper (our stdin): frames of [u32 length][JSON], one of
-//   { t: "spawn", id, file, args, cwd, env, stdin, cap }   cap: bytes to relay per stream (more is read and dropped)
+//   { t: "spawn", id, file, args, cwd, env, stdin, cap }   cap: bytes to relay per stream (more is read and dropped);
+//                                                        `sameEnv: true` instead of `env`: the previous spawn's environment
 //   { t: "kill", id, signal }                            signal the hook's process group (falling back to the child)
 //   { t: "release", id }                                 SIGKILL the group, stop reading, forget the hook
 // Helper to host (our stdout): frames of [u8 type][u32 id][u32 length][payload]:
@@ -21,7 +22,8 @@ interface SpawnMessage {
   readonly file: string
   readonly args: Array<string>
   readonly cwd: string
-  readonly env: Record<string, string>
+  readonly env?: Record<string, string>
+  readonly sameEnv?: true
   readonly stdin: string
   readonly cap: number
 }
@@ -31,13 +33,23 @@ const groups = process.platform !== "win32"
 const children = new Map<number, ChildProcess>()
 const out = process.stdout
 
+// The frames of one tick go to the host in one write (our stdout is a pipe: each write is a system call).
+let corked = false
 const send = (type: number, id: number, payload: Uint8Array = new Uint8Array(0)): boolean => {
-  const header = Buffer.allocUnsafe(9)
-  header.writeUInt8(type, 0)
-  header.writeUInt32LE(id, 1)
-  header.writeUInt32LE(payload.byteLength, 5)
-  out.write(header)
-  return out.write(payload)
+  const frame = Buffer.allocUnsafe(9 + payload.byteLength)
+  frame.writeUInt8(type, 0)
+  frame.writeUInt32LE(id, 1)
+  frame.writeUInt32LE(payload.byteLength, 5)
+  frame.set(payload, 9)
+  if (!corked) {
+    corked = true
+    out.cork()
+    process.nextTick(() => {
+      corked = false
+      out.uncork()
+    })
+  }
+  return out.write(frame)
 }
 const sendJson = (type: number, id: number, value: unknown) => send(type, id, Buffer.from(JSON.stringify(value)))
 
@@ -88,10 +100,13 @@ const relay = (id: number, stream: NodeJS.ReadableStream | null, data: number, e
   stream.on("close", done)
 }
 
+let lastEnv: Record<string, string> = {}
 const start = (m: SpawnMessage) => {
   let child: ChildProcess
+  const env = m.sameEnv === true ? lastEnv : m.env ?? {}
+  lastEnv = env
   try {
-    child = spawn(m.file, m.args, { cwd: m.cwd, env: m.env, stdio: ["pipe", "pipe", "pipe"], detached: groups, windowsHide: true })
+    child = spawn(m.file, m.args, { cwd: m.cwd, env, stdio: ["pipe", "pipe", "pipe"], detached: groups, windowsHide: true })
   } catch (cause) {
     const error = cause as NodeJS.ErrnoException
     return void sendJson(2, m.id, { code: error.code, message: error.message })
