@@ -269,3 +269,51 @@ describe("the adapter's private state stays out of stream chunks", () => {
     })
   }
 })
+
+describe("a tool call no hook can match", () => {
+  it("waits with the rest of its model turn while a human is asked about another call, then runs once", async () => {
+    const dir = tempDir()
+    const log = join(dir, "pre-tool-use.log")
+    const { engine } = await realEngine({ PreToolUse: [{ matcher: "Bash", hooks: [command(fixtureCommand("ask.sh", log, "always"))] }] })
+    const { bash, ran } = bashTool()
+    const looked: Array<string> = []
+    const lookup = tool(async ({ q }: { q: string }) => {
+      looked.push(q)
+      return `found ${q}`
+    }, { name: "lookup", description: "d", schema: z.object({ q: z.string() }) })
+    const model = fakeModel()
+      .respondWithTools([{ name: "bash", args: { command: "deploy prod" }, id: "w1" }, { name: "lookup", args: { q: "docs" }, id: "w2" }])
+      .respond(new AIMessage("deployed and looked up"))
+    const agent = createAgent({ model, tools: [bash, lookup], checkpointer: new MemorySaver(), middleware: [hooksMiddleware({ engine, transcriptDir: dir, onWarning: () => {} })] })
+    const config = { configurable: { thread_id: "unmatched-waits" } }
+
+    const first = await agent.invoke(user("deploy and look up"), config)
+    expect(interruptOf(first)?.actionRequests.map((request) => request.name)).toEqual(["bash"])
+    expect(ran).toEqual([])
+    expect(looked).toEqual([])
+
+    const done = await agent.invoke(new Command({ resume: { decisions: [{ type: "approve" }] } }), config)
+    expect(ran).toEqual(["deploy prod"])
+    expect(looked).toEqual(["docs"])
+    expect(toolMessage(done.messages, "w2")?.content).toBe("found docs")
+    expect(lastText(done.messages)).toBe("deployed and looked up")
+  })
+
+  it("that throws gives the model an error ToolMessage and the run goes on", async () => {
+    const { engine } = await realEngine({ PreToolUse: [{ matcher: "Bash", hooks: [command("exit 2")] }], PostToolUseFailure: [{ matcher: "Bash", hooks: [command("exit 2")] }] })
+    const broken = tool(async () => {
+      throw new Error("EROFS: read-only file system")
+    }, { name: "write_file", description: "d", schema: z.object({ file_path: z.string(), content: z.string() }) })
+    const model = fakeModel()
+      .respondWithTools([{ name: "write_file", args: { file_path: "/a.txt", content: "x" }, id: "t1" }])
+      .respond(new AIMessage("could not write"))
+    const agent = createAgent({ model, tools: [broken], middleware: [hooksMiddleware({ engine, transcriptDir: tempDir(), onWarning: () => {} })] })
+
+    const result = await agent.invoke(user("write"))
+
+    expect(lastText(result.messages)).toBe("could not write")
+    const failed = toolMessage(result.messages, "t1") as ToolMessage | undefined
+    expect(failed?.status).toBe("error")
+    expect(failed?.content).toBe("Error: EROFS: read-only file system\n Please fix your mistakes.")
+  })
+})

@@ -777,6 +777,25 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     const messages = request.state["messages"] as Array<BaseMessage> | undefined
     const seen = () => transcriptOf(info()).sync(messages)
     if (agentNodes) seen()
+    // What most calls are: no hook of a tool call's events can match this tool, and nothing of its
+    // model turn waits for a human. The call goes to the tool with nothing else done (a subagent it
+    // starts still knows its parent).
+    const toolProbe = { tool_name: toolName(request.toolCall.name) }
+    if (
+      quick("PreToolUse", toolProbe) !== undefined && quick("PostToolUse", toolProbe) !== undefined && quick("PostToolUseFailure", toolProbe) !== undefined &&
+      (request.toolCall.id === undefined || turnRecords(turnOf(messages, request.toolCall.id)) === undefined)
+    ) {
+      const plain = request.toolCall
+      if (plain.id !== undefined) quietCalls.delete(plain.id)
+      const subagentType = isRecord(plain.args) ? tools(plain.name).toInput(plain.args)["subagent_type"] : undefined
+      try {
+        return await parentRun.run({ get info() { return info() }, subagentType: typeof subagentType === "string" ? subagentType : null }, () => handler(request as never))
+      } catch (error) {
+        if (isGraphBubbleUp(error)) throw error
+        const message = error instanceof Error ? error.message : String(error)
+        return refusal(plain, `Error: ${message}\n Please fix your mistakes.`)
+      }
+    }
     let call = request.toolCall
     let tool = tools(call.name)
     let toolInput = tool.toInput(isRecord(call.args) ? call.args : {})
