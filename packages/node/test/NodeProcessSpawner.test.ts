@@ -70,11 +70,27 @@ describe("NodeProcessSpawner.helperLayer: the spawn helper", () => {
     const hook = (script: string) =>
       HookRunner.run(ProcessSpawnerSuite.request({ args: ["-c", script] }), "10 seconds", { killGrace: "300 millis", drainWindow: "100 millis" })
     const [killed, next] = await Effect.runPromise(
-      Effect.all([hook("kill -KILL $PPID; sleep 5"), hook("echo fine")]).pipe(Effect.provide(NodeProcessSpawner.helperLayer))
+      Effect.all([hook("sleep 0.3; kill -KILL $PPID; sleep 5"), hook("echo fine")]).pipe(Effect.provide(NodeProcessSpawner.helperLayer))
     )
     expect(killed).toMatchObject({ exitCode: null, signal: "SIGKILL", timedOut: false })
     expect(next).toMatchObject({ exitCode: 0, stdout: "fine\n" })
   }, 20_000)
+
+  it("a hook that ends its helper as it starts runs once: it fails visibly and is not started again; the next hook runs", async () => {
+    const runs = join(cleanups.tempDir(), "runs")
+    const hook = (script: string) =>
+      HookRunner.run(ProcessSpawnerSuite.request({ args: ["-c", script] }), "10 seconds", { killGrace: "300 millis", drainWindow: "100 millis" })
+    for (let i = 0; i < 5; i++) {
+      const [ended, next] = await Effect.runPromise(
+        Effect.all([hook(`echo run >> '${runs}'; kill -KILL $PPID`), hook("echo fine")]).pipe(Effect.provide(NodeProcessSpawner.helperLayer))
+      )
+      // Heard to start (SIGKILL with its helper) or not (a start failure that names the helper): never a success, never twice.
+      expect(ended.exitCode).toBeNull()
+      if (ended.signal !== "SIGKILL") expect(ended.stderr).toContain("the spawn helper exited while it was starting the hook")
+      expect(next).toMatchObject({ exitCode: 0, stdout: "fine\n" })
+    }
+    expect(readFileSync(runs, "utf8")).toBe("run\n".repeat(5))
+  }, 30_000)
 
   it("gives each hook its own environment: the spawns of one tick, one environment shared by several, and a different one in between", async () => {
     const shared = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", WHO: "shared" }

@@ -3,8 +3,10 @@ import type { KillSignal, OutputPipe, ProcessExit, ProcessHandle, ProcessRequest
 import { spawn as spawnChild } from "node:child_process"
 import type { ChildProcess } from "node:child_process"
 import { fileURLToPath } from "node:url"
-import { Deferred, Effect, Layer } from "effect"
-import type { Scope } from "effect"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type * as Scope from "effect/Scope"
 import { cwdProblem, tempFiles } from "./files.ts"
 import * as direct from "./processSpawner.ts"
 
@@ -31,6 +33,10 @@ interface Hook {
   readonly request: ProcessRequest
   /** The hook's pid once the helper reported it started. */
   pid: number | undefined
+  /** Sent again to a new helper after the first one died before it began to start it. */
+  retried?: boolean
+  /** The helper said it is starting the hook (before its fork): from then on it may be running. */
+  starting?: boolean
   readonly started: (result: { readonly pid: number } | { readonly error: unknown }) => void
   readonly stdout: OutputPipe
   readonly stderr: OutputPipe
@@ -66,10 +72,16 @@ export class Helper {
       const hooks = [...this.hooks]
       this.hooks.clear()
       for (const [id, hook] of hooks) {
-        if (hook.pid === undefined) {
-          // Not started yet: ask the next helper.
+        if (hook.pid === undefined && !hook.starting && !hook.retried) {
+          // The helper died before it began to start the hook: asked of the next helper (once).
+          hook.retried = true
           this.hooks.set(id, hook)
           this.sendSpawn(id, hook.request)
+        } else if (hook.pid === undefined) {
+          // It may have run (a hook can end its helper as it starts): never run twice, said instead.
+          this.fail(hook, new Error(hook.starting
+            ? "the spawn helper exited while it was starting the hook (which may have run); it is not started again"
+            : "the spawn helper exited twice before it started the hook; it is not started again"))
         } else {
           // Started: the helper cannot clean up any more, so the host kills the group itself.
           kill(hook.pid)
@@ -117,6 +129,9 @@ export class Helper {
       if (hook === undefined) continue
       const json = () => JSON.parse(Buffer.from(payload).toString("utf8"))
       switch (type) {
+        case 8:
+          hook.starting = true
+          break
         case 1:
           hook.pid = json().pid
           hook.started({ pid: hook.pid! })

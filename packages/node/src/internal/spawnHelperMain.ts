@@ -10,7 +10,8 @@
 //   { t: "release", id }                                 SIGKILL the group, stop reading, forget the hook
 // Helper to host (our stdout): frames of [u8 type][u32 id][u32 length][payload]:
 //   1 spawned {pid} · 2 spawn error {code, message} · 3 stdout bytes · 4 stderr bytes
-//   5 stdout end · 6 stderr end · 7 exit {exitCode, signal}
+//   5 stdout end · 6 stderr end · 7 exit {exitCode, signal} · 8 starting (sent before the fork: a
+//   helper that dies after it may have started the hook, which is then never started again)
 // Dies with the host: EOF on stdin (the host exited, even by SIGKILL) kills every hook group and exits.
 // Only node:* imports: it must start fast and stay small.
 import { spawn } from "node:child_process"
@@ -33,6 +34,8 @@ const groups = process.platform !== "win32"
 const children = new Map<number, ChildProcess>()
 const out = process.stdout
 
+const SPAWNED = 1
+const STARTING = 8
 // The frames of one tick go to the host in one write (our stdout is a pipe: each write is a system call).
 let corked = false
 const send = (type: number, id: number, payload: Uint8Array = new Uint8Array(0)): boolean => {
@@ -41,6 +44,14 @@ const send = (type: number, id: number, payload: Uint8Array = new Uint8Array(0))
   frame.writeUInt32LE(id, 1)
   frame.writeUInt32LE(payload.byteLength, 5)
   frame.set(payload, 9)
+  if (type === SPAWNED || type === STARTING) {
+    // At once: a hook that ends the helper before the host heard it started would be started again.
+    if (corked) {
+      corked = false
+      out.uncork()
+    }
+    return out.write(frame)
+  }
   if (!corked) {
     corked = true
     out.cork()
@@ -105,6 +116,7 @@ const start = (m: SpawnMessage) => {
   let child: ChildProcess
   const env = m.sameEnv === true ? lastEnv : m.env ?? {}
   lastEnv = env
+  send(STARTING, m.id)
   try {
     child = spawn(m.file, m.args, { cwd: m.cwd, env, stdio: ["pipe", "pipe", "pipe"], detached: groups, windowsHide: true })
   } catch (cause) {
@@ -113,7 +125,10 @@ const start = (m: SpawnMessage) => {
   }
   children.set(m.id, child)
   child.stdin?.on("error", () => {})
-  let started = false
+  // A pid: the hook is running already (it may end the helper at once), so the host hears of it
+  // now, not after the 'spawn' event; a start that failed has none and gets an 'error' instead.
+  let started = child.pid !== undefined
+  if (started) sendJson(1, m.id, { pid: child.pid })
   child.on("error", (cause: NodeJS.ErrnoException) => {
     if (started) return
     started = true
@@ -121,9 +136,10 @@ const start = (m: SpawnMessage) => {
     sendJson(2, m.id, { code: cause.code, message: cause.message })
   })
   child.on("spawn", () => {
-    if (started) return
-    started = true
-    sendJson(1, m.id, { pid: child.pid })
+    if (!started) {
+      started = true
+      sendJson(1, m.id, { pid: child.pid })
+    }
     child.stdin?.end(m.stdin)
     relay(m.id, child.stdout, 3, 5, m.cap)
     relay(m.id, child.stderr, 4, 6, m.cap)
