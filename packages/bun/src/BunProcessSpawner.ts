@@ -43,7 +43,7 @@
  *
  * @since 0.1.0
  */
-import type { Layer } from "effect"
+import type * as Layer from "effect/Layer"
 import type { ProcessSpawner, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
 import * as internal from "./internal/processSpawner.ts"
 

@@ -17,9 +17,11 @@
  *
  * @since 0.1.0
  */
-import { Argument, Command, Flag } from "effect/cli"
+import * as Argument from "effect/cli/Argument"
+import * as Command from "effect/cli/Command"
+import * as Flag from "effect/cli/Flag"
 import { Presets } from "@agent-hooks/core"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { checkPreset } from "./internal/engine.ts"
 import * as internalRun from "./internal/run.ts"
 import { version } from "./internal/version.ts"

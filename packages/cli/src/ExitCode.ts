@@ -13,8 +13,10 @@
  *
  * @since 0.1.0
  */
-import type { Effect, Exit, Runtime } from "effect"
-import { Data } from "effect"
+import type * as Effect from "effect/Effect"
+import type * as Exit from "effect/Exit"
+import type * as Runtime from "effect/Runtime"
+import * as Data from "effect/Data"
 import * as internal from "./internal/exitCode.ts"
 
 /**

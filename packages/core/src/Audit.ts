@@ -22,8 +22,11 @@
  *
  * @since 0.2.0
  */
-import { Data } from "effect"
-import type { Effect, FileSystem, Path, Scope } from "effect"
+import * as Data from "effect/Data"
+import type * as Effect from "effect/Effect"
+import type * as FileSystem from "effect/FileSystem"
+import type * as Path from "effect/Path"
+import type * as Scope from "effect/Scope"
 import * as internal from "./internal/audit.ts"
 import type { Decision, HookStatus } from "./Outcome.ts"
 

@@ -19,8 +19,12 @@
  *
  * @since 0.1.0
  */
-import type { Effect, FileSystem, Path, Scope } from "effect"
-import { Context, Layer } from "effect"
+import type * as Effect from "effect/Effect"
+import type * as FileSystem from "effect/FileSystem"
+import type * as Path from "effect/Path"
+import type * as Scope from "effect/Scope"
+import * as Context from "effect/Context"
+import * as Layer from "effect/Layer"
 import type { HookError } from "./HookError.ts"
 import type { LoadedSettings } from "./Settings.ts"
 import type * as HookEvent from "./HookEvent.ts"

@@ -17,8 +17,9 @@
  *
  * @since 0.1.0
  */
-import type { Duration, Effect } from "effect"
-import type { Scope } from "effect"
+import type * as Duration from "effect/Duration"
+import type * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
 import type { ProcessHandle, ProcessOutput, ProcessRequest, ProcessSpawner, SpawnErrorReason } from "./ProcessSpawner.ts"
 import * as internal from "./internal/runner.ts"
 

@@ -13,7 +13,8 @@
  *
  * @since 0.2.0
  */
-import type { Effect, FileSystem } from "effect"
+import type * as Effect from "effect/Effect"
+import type * as FileSystem from "effect/FileSystem"
 import * as internal from "./internal/logPath.ts"
 
 /**

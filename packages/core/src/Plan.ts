@@ -23,7 +23,9 @@
  *
  * @since 0.2.0
  */
-import type { Effect, FileSystem, Path } from "effect"
+import type * as Effect from "effect/Effect"
+import type * as FileSystem from "effect/FileSystem"
+import type * as Path from "effect/Path"
 import type { EngineOptions } from "./HookEngine.ts"
 import type { SettingsError } from "./HookError.ts"
 import type { HookEventSpec } from "./HookEvent.ts"

@@ -10,7 +10,7 @@
  *
  * @since 0.1.0
  */
-import type { Effect } from "effect"
+import type * as Effect from "effect/Effect"
 import type { SettingsError } from "./HookError.ts"
 import type { CustomEvent } from "./HookEvent.ts"
 import type { DecodedSettings, SettingsScope } from "./Settings.ts"

@@ -15,7 +15,7 @@
  *
  * @since 0.1.0
  */
-import type { Effect } from "effect"
+import type * as Effect from "effect/Effect"
 import type { SettingsError } from "./HookError.ts"
 import type { LoadedSettings } from "./Settings.ts"
 import type { Preset } from "./Preset.ts"

@@ -23,8 +23,11 @@
  *
  * @since 0.1.0
  */
-import type { Effect, Scope, Stream } from "effect"
-import { Context, Data } from "effect"
+import type * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
+import type * as Stream from "effect/Stream"
+import * as Context from "effect/Context"
+import * as Data from "effect/Data"
 import * as internal from "./internal/processSpawner.ts"
 
 /**

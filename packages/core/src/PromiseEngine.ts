@@ -18,7 +18,7 @@
  *
  * @since 0.1.0
  */
-import type { Layer } from "effect"
+import type * as Layer from "effect/Layer"
 import type { AsyncResult, HookEngine } from "./HookEngine.ts"
 import type { HookError } from "./HookError.ts"
 import type { Outcome } from "./Outcome.ts"

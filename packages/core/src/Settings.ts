@@ -26,7 +26,9 @@
  *
  * @since 0.1.0
  */
-import type { Effect, FileSystem, Path } from "effect"
+import type * as Effect from "effect/Effect"
+import type * as FileSystem from "effect/FileSystem"
+import type * as Path from "effect/Path"
 import type * as HandlerSchema from "./internal/handlerSchema.ts"
 import type { SettingsError } from "./HookError.ts"
 import type { HookCallback } from "./HookEngine.ts"

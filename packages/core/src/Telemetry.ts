@@ -23,7 +23,8 @@
  *
  * @since 0.2.0
  */
-import type { Effect, Scope } from "effect"
+import type * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
 import * as internal from "./internal/telemetry.ts"
 import type { Decision, HookStatus } from "./Outcome.ts"
 

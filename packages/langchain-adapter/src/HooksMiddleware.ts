@@ -31,7 +31,7 @@
  */
 import type { HookEngine, Outcome } from "@agent-hooks/core"
 import type { HumanMessage } from "@langchain/core/messages"
-import type { Layer } from "effect"
+import type * as Layer from "effect/Layer"
 import type { ActionRequest, AgentMiddleware, HITLRequest, ReviewConfig } from "langchain"
 import * as internal from "./internal/middleware.ts"
 import * as toolNames from "./internal/toolNames.ts"

@@ -27,7 +27,7 @@
  *
  * @since 0.1.0
  */
-import type { Layer } from "effect"
+import type * as Layer from "effect/Layer"
 import type { HookEngine, HookError, PromiseEngine } from "@agent-hooks/core"
 import * as internal from "./internal/hookEngine.ts"
 

@@ -40,7 +40,7 @@
  * @since 0.1.0
  */
 import type { ProcessRequest, ProcessSpawner } from "@agent-hooks/core/ProcessSpawner"
-import type { Layer } from "effect"
+import type * as Layer from "effect/Layer"
 import * as internal from "./internal/processSpawnerSuite.ts"
 
 /**

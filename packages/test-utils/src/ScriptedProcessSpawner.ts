@@ -28,7 +28,8 @@
  * @since 0.1.0
  */
 import type { KillSignal, ProcessRequest, ProcessSpawner, SpawnError } from "@agent-hooks/core/ProcessSpawner"
-import type { Duration, Layer } from "effect"
+import type * as Duration from "effect/Duration"
+import type * as Layer from "effect/Layer"
 import * as internal from "./internal/scriptedProcessSpawner.ts"
 
 /**

@@ -1,6 +1,8 @@
 import { Plan } from "@agent-hooks/core"
 import type { Outcome } from "@agent-hooks/core"
-import { Effect, LogLevel, References } from "effect"
+import * as Effect from "effect/Effect"
+import * as LogLevel from "effect/LogLevel"
+import * as References from "effect/References"
 
 /**
  * What the global `--log-level` flag (effect/cli's, which sets the minimum log level) asks of a

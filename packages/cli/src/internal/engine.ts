@@ -4,7 +4,10 @@ import * as NodeFileSystem from "@effect/platform-node-shared/NodeFileSystem"
 import * as NodePath from "@effect/platform-node-shared/NodePath"
 import type { Preset } from "@agent-hooks/core/Preset"
 import { NodeHookEngine } from "@agent-hooks/node"
-import { Context, Effect, Layer, Option } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { Failed } from "../ExitCode.ts"
 
 /**

@@ -1,4 +1,7 @@
-import { Cause, Console, Effect, Exit } from "effect"
+import * as Cause from "effect/Cause"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import type { ExitCode } from "../ExitCode.ts"
 
 const isTagged = (u: unknown, tag: string): u is { readonly _tag: string; readonly message: string } =>

@@ -1,5 +1,7 @@
 import { Presets, SettingsSchema } from "@agent-hooks/core"
-import { Console, Effect, Option } from "effect"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs"
 import { dirname, join, relative, resolve, sep } from "node:path"
 import { Failed } from "../ExitCode.ts"

@@ -1,6 +1,7 @@
 import { Plan } from "@agent-hooks/core"
 import type { Settings } from "@agent-hooks/core"
-import { Console, Effect } from "effect"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
 import * as NodePath from "node:path"
 import type { Failed } from "../ExitCode.ts"
 import { warnOnStderr, withPlan } from "./engine.ts"

@@ -1,5 +1,7 @@
 import { Presets } from "@agent-hooks/core"
-import { Console, Effect, Option } from "effect"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { existsSync, realpathSync, writeFileSync } from "node:fs"
 import { resolve } from "node:path"
 import { Failed } from "../ExitCode.ts"

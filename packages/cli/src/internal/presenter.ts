@@ -1,5 +1,8 @@
-import { Console, Context, Effect } from "effect"
-import { CliOutput, TerminalCapabilities } from "effect/cli"
+import * as Console from "effect/Console"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as CliOutput from "effect/cli/CliOutput"
+import * as TerminalCapabilities from "effect/cli/TerminalCapabilities"
 
 /**
  * Help and version go to stdout; an invalid command line shows the help and the errors on

@@ -1,5 +1,5 @@
-import { Option } from "effect"
-import type { LogLevel } from "effect"
+import * as Option from "effect/Option"
+import type * as LogLevel from "effect/LogLevel"
 import type { RunOptions } from "./run.ts"
 
 /** `agent-hooks run` as read by `parseRunArgs`: the command's options and `--log-level`. */

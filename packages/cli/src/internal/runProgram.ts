@@ -1,5 +1,6 @@
 import * as NodeStdio from "@effect/platform-node-shared/NodeStdio"
-import { Effect, References } from "effect"
+import * as Effect from "effect/Effect"
+import * as References from "effect/References"
 import { runProgram } from "./program.ts"
 import type { EngineLayerOf } from "./program.ts"
 import { run } from "./run.ts"

@@ -1,5 +1,6 @@
 import { SettingsSchema } from "@agent-hooks/core"
-import { Console, Effect } from "effect"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
 
 /**
  * `agent-hooks schema`: the settings JSON Schema (draft 2020-12) on stdout, generated from the

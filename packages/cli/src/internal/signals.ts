@@ -1,4 +1,4 @@
-import type { Effect } from "effect"
+import type * as Effect from "effect/Effect"
 import * as Runtime from "effect/Runtime"
 
 /** The signals that end the CLI: a terminal closing (SIGHUP) is handled like Ctrl-C and `kill`. */

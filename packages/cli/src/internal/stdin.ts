@@ -1,4 +1,6 @@
-import { Effect, Stdio, Stream } from "effect"
+import * as Effect from "effect/Effect"
+import * as Stdio from "effect/Stdio"
+import * as Stream from "effect/Stream"
 import { Failed } from "../ExitCode.ts"
 
 const describe = (value: unknown): string =>

@@ -1,6 +1,7 @@
 import { Plan } from "@agent-hooks/core"
 import type { Settings } from "@agent-hooks/core"
-import { Console, Effect } from "effect"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
 import { Failed } from "../ExitCode.ts"
 import { withPlan } from "./engine.ts"
 import type { SettingsOptions } from "./engine.ts"

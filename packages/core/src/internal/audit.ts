@@ -1,7 +1,14 @@
-import { Effect, FileSystem, Layer, Path, Predicate, Semaphore } from "effect"
-import type { Scope } from "effect"
-import { Digest, Mac, SecureRandom } from "effect/crypto"
-import { Hex } from "effect/encoding"
+import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as Layer from "effect/Layer"
+import * as Path from "effect/Path"
+import * as Predicate from "effect/Predicate"
+import * as Semaphore from "effect/Semaphore"
+import type * as Scope from "effect/Scope"
+import * as Digest from "effect/crypto/Digest"
+import * as Mac from "effect/crypto/Mac"
+import * as SecureRandom from "effect/crypto/SecureRandom"
+import * as Hex from "effect/encoding/Hex"
 import type {
   AuditRecord,
   CheckpointReason,

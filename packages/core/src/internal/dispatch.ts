@@ -3,8 +3,13 @@
  * classifies each run, aggregates the outcome, applies the Stop guard, then feeds the sinks. A
  * dispatch that matches nothing is answered by `unmatched` without entering the Effect runtime.
  */
-import { Clock, Effect, FiberSet, Predicate } from "effect"
-import type { FileSystem, Path, Semaphore } from "effect"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as FiberSet from "effect/FiberSet"
+import * as Predicate from "effect/Predicate"
+import type * as FileSystem from "effect/FileSystem"
+import type * as Path from "effect/Path"
+import type * as Semaphore from "effect/Semaphore"
 import type { Writer as AuditWriter } from "../Audit.ts"
 import type { AsyncResult, EngineOptions } from "../HookEngine.ts"
 import { PayloadError } from "../HookError.ts"

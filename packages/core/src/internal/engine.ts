@@ -2,8 +2,12 @@
  * The engine: the plan compiled once (load → decode → compile), the state kept between
  * dispatches (once, Stop streaks, async hooks), and the service.
  */
-import { Effect, FiberSet, FileSystem, Path, Semaphore } from "effect"
-import type { Scope } from "effect"
+import * as Effect from "effect/Effect"
+import * as FiberSet from "effect/FiberSet"
+import * as FileSystem from "effect/FileSystem"
+import * as Path from "effect/Path"
+import * as Semaphore from "effect/Semaphore"
+import type * as Scope from "effect/Scope"
 import type { AsyncResult, EngineOptions, FetchLike, HookEngine } from "../HookEngine.ts"
 import * as Audit from "../Audit.ts"
 import type { HookError } from "../HookError.ts"

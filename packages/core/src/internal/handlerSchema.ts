@@ -2,7 +2,7 @@
  * The schemas of the handlers a settings file may hold. `Settings`' handler types are derived from
  * them, so the decoder and the types cannot drift apart.
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 // Finite: a JSON number (the JSON Schema then says `"type": "number", "exclusiveMinimum": 0`).
 const PositiveSeconds = Schema.Finite.check(Schema.isGreaterThan(0))

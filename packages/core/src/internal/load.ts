@@ -2,7 +2,9 @@
  * The load stage: finds the settings files (explicit, else the preset's discovery; plugins; managed
  * policy), reads them and the trust store, decodes each with its dialect, and merges them.
  */
-import { Effect, FileSystem, Path } from "effect"
+import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as Path from "effect/Path"
 import { SettingsError } from "../HookError.ts"
 import type { Preset, PresetContext, PresetFile } from "../Preset.ts"
 import type { PlanWarning } from "../Plan.ts"

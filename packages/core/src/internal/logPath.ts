@@ -1,4 +1,5 @@
-import { Effect, FileSystem } from "effect"
+import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
 import type { CheckOptions, Verdict } from "../LogPath.ts"
 import * as PosixPath from "./posixPath.ts"
 

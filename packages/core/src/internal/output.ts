@@ -1,4 +1,4 @@
-import { Predicate } from "effect"
+import * as Predicate from "effect/Predicate"
 import type { HookEventSpec } from "../HookEvent.ts"
 import type { HookVerdict, RawRun } from "../HookOutput.ts"
 import type { Decision } from "../Outcome.ts"

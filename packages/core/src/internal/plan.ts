@@ -1,4 +1,6 @@
-import { Effect, FileSystem, Path } from "effect"
+import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as Path from "effect/Path"
 import type { EngineOptions } from "../HookEngine.ts"
 import type { SettingsError } from "../HookError.ts"
 import * as HookEvent from "../HookEvent.ts"

@@ -1,6 +1,8 @@
-import { Effect, Queue, Stream } from "effect"
-import type { Cause } from "effect"
-import type { Scope } from "effect"
+import * as Effect from "effect/Effect"
+import * as Queue from "effect/Queue"
+import * as Stream from "effect/Stream"
+import type * as Cause from "effect/Cause"
+import type * as Scope from "effect/Scope"
 // Type-only edges to the public twin (it hands the `SpawnError` class in): no import cycle with a value edge.
 import type { KillSignal, OutputPipe, ProcessHandle, ReadingPipes, WebByteStream, ProcessRequest, ProcessSpawner, SpawnError, SpawnErrorReason, SpawnPrimitive } from "../ProcessSpawner.ts"
 

@@ -2,7 +2,7 @@
  * The settings file's JSON Schema (draft 2020-12), generated from the same `effect/Schema`
  * definitions the loader decodes handlers with, so editors and the engine agree.
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import * as HookEvent from "../HookEvent.ts"
 import * as HandlerSchema from "./handlerSchema.ts"
 

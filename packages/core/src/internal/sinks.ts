@@ -3,8 +3,9 @@
  * run), the overflow files (the full text of messages the classification cut) and the audit trail.
  * A sink that fails warns; it never changes the outcome's decision.
  */
-import { Effect, FileSystem } from "effect"
-import type { Path } from "effect"
+import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import type * as Path from "effect/Path"
 import type { AuditError, Writer as AuditWriter } from "../Audit.ts"
 import * as LogPath from "../LogPath.ts"
 import type { HookResult, Outcome } from "../Outcome.ts"

@@ -1,5 +1,10 @@
-import { ConfigProvider, Duration, Effect, Layer, Metric, Scope } from "effect"
-import type { Context } from "effect"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Metric from "effect/Metric"
+import * as Scope from "effect/Scope"
+import type * as Context from "effect/Context"
 import type { DispatchAttributes, HookAttributes, Settings, Telemetry, TelemetryOptions } from "../Telemetry.ts"
 
 type Env = Readonly<Record<string, string | undefined>>

@@ -1,4 +1,7 @@
-import { Effect, FileSystem, Path, Predicate } from "effect"
+import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as Path from "effect/Path"
+import * as Predicate from "effect/Predicate"
 import { SettingsError } from "../HookError.ts"
 import * as PosixPath from "./posixPath.ts"
 import { split } from "./shellLexer.ts"

@@ -1,7 +1,9 @@
 import { make as makeSpawner, ProcessSpawner, readPipes, readWebPipe, signalGroup } from "@agent-hooks/core/ProcessSpawner"
 import type { KillSignal, OutputPipe, ProcessExit, ProcessHandle, ProcessRequest, ReadingPipes, SpawnerCapabilities, TempFiles, WebByteStream } from "@agent-hooks/core/ProcessSpawner"
-import { Deferred, Effect, Layer } from "effect"
-import type { Scope } from "effect"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type * as Scope from "effect/Scope"
 import { deno, denoOrDie } from "./denoApi.ts"
 import type { ChildProcess, DenoGlobal } from "./denoApi.ts"
 

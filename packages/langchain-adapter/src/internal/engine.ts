@@ -1,5 +1,5 @@
 import type { HookEngine, HookError, PromiseEngine } from "@agent-hooks/core"
-import { Layer } from "effect"
+import * as Layer from "effect/Layer"
 import type { DispatchOutcome, HookDispatcher, HooksMiddlewareOptions } from "../HooksMiddleware.ts"
 
 /** The engine as the middleware uses it. */

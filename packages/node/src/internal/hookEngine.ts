@@ -2,7 +2,7 @@ import { HookEngine, PromiseEngine } from "@agent-hooks/core"
 import type { HookError } from "@agent-hooks/core"
 import * as NodeFileSystem from "@effect/platform-node-shared/NodeFileSystem"
 import * as NodePath from "@effect/platform-node-shared/NodePath"
-import { Layer } from "effect"
+import * as Layer from "effect/Layer"
 import * as NodeProcessSpawner from "../NodeProcessSpawner.ts"
 import type { NodeEngineOptions } from "../NodeHookEngine.ts"
 

@@ -2,8 +2,10 @@ import { make as makeSpawner, ProcessSpawner, readPipes, signalGroup } from "@ag
 import type { KillSignal, ProcessExit, ProcessHandle, ProcessRequest, ReadingPipes, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
 import { spawn as spawnChild } from "node:child_process"
 import type { ChildProcess } from "node:child_process"
-import { Deferred, Effect, Layer } from "effect"
-import type { Scope } from "effect"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type * as Scope from "effect/Scope"
 import { cwdProblem, tempFiles } from "./files.ts"
 import { readCapped } from "./pipe.ts"
 

@@ -8,8 +8,8 @@
 // for the hook to exit, closes the scope, and prints `released <exit as JSON>`. The suite checks
 // that the host then exits on its own, promptly.
 import { ProcessSpawner } from "@agent-hooks/core/ProcessSpawner"
-import { Effect } from "effect"
-import type { Layer } from "effect"
+import * as Effect from "effect/Effect"
+import type * as Layer from "effect/Layer"
 
 const [pidFile, spawner] = process.argv.slice(2)
 if (pidFile === undefined || spawner === undefined) {

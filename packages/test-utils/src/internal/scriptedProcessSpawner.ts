@@ -1,7 +1,11 @@
 import { ProcessSpawner, SpawnError } from "@agent-hooks/core/ProcessSpawner"
 import type { KillSignal, ProcessExit, ProcessHandle, ProcessRequest } from "@agent-hooks/core/ProcessSpawner"
-import { Deferred, Duration, Effect, Layer, Stream } from "effect"
-import type { Scope } from "effect"
+import * as Deferred from "effect/Deferred"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Stream from "effect/Stream"
+import type * as Scope from "effect/Scope"
 import type { ScriptedKill, ScriptedLayer, ScriptedRun, ScriptedSpawner } from "../ScriptedProcessSpawner.ts"
 
 const encoder = new TextEncoder()

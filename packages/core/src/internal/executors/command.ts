@@ -1,5 +1,6 @@
 /** The `command` executor: a process, through the `ProcessSpawner` and the hook runner's timeout ladder. */
-import { Duration, Effect } from "effect"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
 import * as HookRunner from "../../HookRunner.ts"
 import * as Placeholder from "../../Placeholder.ts"
 import type { ProcessSpawner } from "../../ProcessSpawner.ts"

@@ -3,7 +3,10 @@
  * in-process handlers. Each executor turns a handler into an `Executed`: a `ProcessRun` (exit code,
  * stdout, stderr) and, for model hooks, the model's answer, which classification reads directly.
  */
-import { Clock, Duration, Effect, Option } from "effect"
+import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import type { AbortSignalLike } from "../../HookEngine.ts"
 import type { HookEventSpec } from "../../HookEvent.ts"
 import type { ProcessRun } from "../../HookRunner.ts"

@@ -1,5 +1,5 @@
 /** The `http` executor: the input JSON POSTed to the hook's URL, within the URL and env-var allowlists. */
-import type { Effect } from "effect"
+import type * as Effect from "effect/Effect"
 import type { FetchLike } from "../../HookEngine.ts"
 import type { HttpHandler } from "../../Settings.ts"
 import { compile } from "../urlAllowlist.ts"

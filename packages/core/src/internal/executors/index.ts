@@ -3,7 +3,7 @@
  * needs: the spawner (command), fetch and the allowlists (http), the model (prompt, agent), the MCP
  * caller (mcp_tool). A hook that policy refuses never starts: its run says why.
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { McpCaller, ModelCaller } from "../../HookEngine.ts"
 import type { PlannedHook } from "../../Plan.ts"
 import type { ProcessSpawner } from "../../ProcessSpawner.ts"

@@ -1,5 +1,5 @@
 /** The `mcp_tool` executor: a tool of an MCP server, called through the host. */
-import type { Effect } from "effect"
+import type * as Effect from "effect/Effect"
 import type { McpCaller } from "../../HookEngine.ts"
 import * as Placeholder from "../../Placeholder.ts"
 import type { McpToolHandler } from "../../Settings.ts"

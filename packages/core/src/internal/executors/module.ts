@@ -3,7 +3,7 @@
  * function given to the engine in code). The returned value is the hook's output object; a thrown
  * error is exit 1.
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { AbortSignalLike } from "../../HookEngine.ts"
 import type { ProcessRun } from "../../HookRunner.ts"
 import type { CallbackHandler, ModuleHandler } from "../../Settings.ts"

@@ -1,5 +1,5 @@
 /** The `prompt` and `agent` executor: the host's model judges the input and answers `{"ok": boolean}`. */
-import type { Effect } from "effect"
+import type * as Effect from "effect/Effect"
 import type { ModelCaller } from "../../HookEngine.ts"
 import type { PromptHandler } from "../../Settings.ts"
 import type { ExecContext, Executed } from "./context.ts"

@@ -3,7 +3,8 @@
  * settings document (keeping a map from canonical JSON paths back to the dialect's own), then the
  * canonical decoder validates the handlers, so every dialect gets the same checks and messages.
  */
-import { Effect, Predicate } from "effect"
+import * as Effect from "effect/Effect"
+import * as Predicate from "effect/Predicate"
 import { formatPath, SettingsError } from "../../HookError.ts"
 import type { CustomEvent } from "../../HookEvent.ts"
 import * as HookEvent from "../../HookEvent.ts"

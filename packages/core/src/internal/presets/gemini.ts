@@ -2,7 +2,7 @@
  * Gemini CLI: `hooks` in `~/.gemini/settings.json`, `.gemini/settings.json` and the system settings;
  * its own event names, timeouts in milliseconds, `hooksConfig` (enabled, disabled).
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../HookEvent.ts"
 import type { Preset, PresetFile } from "../../Preset.ts"
 import {

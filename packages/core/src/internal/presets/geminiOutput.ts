@@ -10,7 +10,7 @@
  *   parsed as JSON (a JSON string holding the document is unwrapped) at any exit code; exit 1 is a
  *   warning; any other non-zero exit denies with the text as reason; `permissionDecision` is ignored.
  */
-import { Predicate } from "effect"
+import * as Predicate from "effect/Predicate"
 import type { HookEventSpec } from "../../HookEvent.ts"
 import type { HookVerdict, RawRun } from "../../HookOutput.ts"
 import type { Decision } from "../../Outcome.ts"

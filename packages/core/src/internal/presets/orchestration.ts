@@ -3,7 +3,7 @@
  * `env` with `${FILE_PATH}` / `${COMMAND}` / `${TOOL_NAME}` / `${ARGS}`, timeouts in milliseconds,
  * `continueOnError`, `Bash(git push:*)` matchers, a JSONL execution log, an optional command allowlist.
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../HookEvent.ts"
 import type { Preset, PresetContext } from "../../Preset.ts"
 import { claude } from "../preset.ts"

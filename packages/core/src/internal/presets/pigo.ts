@@ -2,7 +2,7 @@
  * pigo's plugin hooks: `plugins[]` in `~/.pigo/config.json` (or `$PIGO_HOME/config.json`), each
  * with `name`, `enabled` and `hooks` keyed by pigo's six events; context in `PIGO_*` variables.
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../HookEvent.ts"
 import type { Preset } from "../../Preset.ts"
 import { decodeTranslated, describe, exactNames, formatPath, isRecord, join, knownEvent, nonEmpty } from "./common.ts"

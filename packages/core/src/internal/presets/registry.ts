@@ -1,7 +1,7 @@
 /**
  * The built-in presets by name: `createHookEngine({ preset: "wingman" })` resolves here, as `--preset` does.
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { SettingsError } from "../../HookError.ts"
 import type { Preset } from "../../Preset.ts"
 import { agentHooks, claude } from "../preset.ts"

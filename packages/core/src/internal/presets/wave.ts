@@ -2,7 +2,7 @@
  * Wave: Claude Code's shape in `~/.wave/settings.json`, `.wave/settings.json` and
  * `.wave/settings.local.json`; `WAVE_PROJECT_DIR`; the hooks of one event run in order (FR-008).
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../HookEvent.ts"
 import type { Preset, PresetFile } from "../../Preset.ts"
 import { decode as decodeCanonical } from "../settings.ts"

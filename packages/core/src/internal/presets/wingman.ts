@@ -1,7 +1,7 @@
 /**
  * Wingman (`.wingman/wingman.config.json` and `.wingman/agents/{name}/agent.json`).
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../HookEvent.ts"
 import type { Preset, PresetFile } from "../../Preset.ts"
 import {
