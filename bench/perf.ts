@@ -665,7 +665,7 @@ On Node, \`createHookEngine\` / \`NodeHookEngine.layer\` take \`spawnHelper: tru
 engine's life, spawns the hooks and relays stdin, stdout, stderr, exit and signals over its pipes.
 It drops output past the cap itself, so a hook printing 1 GiB costs the host almost nothing
 (the "RSS rise" rows). It dies with the host (EOF on its stdin, also after a SIGKILL of the host:
-it then kills every hook group it started) and is started again if it dies. The spawner
+it then kills every hook group it started) and is started again if it dies (a hook it was starting when it died is not started twice: it fails, visibly). The spawner
 conformance suite runs through it in every test lane. \`"auto"\` spawns through the helper when
 the host's resident memory is above \`NodeProcessSpawner.defaultHelperThresholdBytes\` (${THRESHOLD_MB} MB),
 below it straight from the host: the helper's start is paid on the first hook (the "helper start"
