@@ -86,6 +86,36 @@ describe("async hooks under agent-hooks run", () => {
     expect(await waitFor(() => alive(marker) === 0, 15_000)).toBe(true)
   })
 
+  // Where there is no setsid(1) (macOS), perl's setsid(2) detaches the hook: a PATH of just the
+  // tools the wrapper and the hook use, without setsid. The cap still ends the hook's whole group.
+  const perl = spawnSync("sh", ["-c", "command -v perl"], { encoding: "utf8" }).stdout.trim()
+  it.skipIf(perl === "")("without setsid: 5 of 5 async hooks run after the CLI has exited, and the cap ends one that runs past it", async () => {
+    const tools = join(dir, "no-setsid-bin")
+    mkdirSync(tools, { recursive: true })
+    for (const tool of ["sh", "sleep", "cat", "mktemp", "cp", "rm", "printf", "tr", "perl"]) {
+      const found = spawnSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).stdout.trim()
+      if (found !== "") spawnSync("ln", ["-sf", found, join(tools, tool)])
+    }
+    expect(spawnSync("sh", ["-c", "command -v setsid"], { encoding: "utf8", env: { PATH: tools } }).status).not.toBe(0)
+    const log = join(dir, "no-setsid.log")
+    const marker = `agent-hooks-nosetsid-${process.pid}-${Date.now()}`
+    const settings = join(dir, "no-setsid.json")
+    writeFileSync(settings, JSON.stringify({
+      hooks: {
+        PostToolUse: [{ hooks: [{ type: "command", command: `sleep 0.3; line=$(tr -d '\\n'); printf '%s\\n' "$line" >> '${log}'`, async: true }] }],
+        Stop: [{ hooks: [{ type: "command", command: `sleep 30; : ${marker}`, async: true, timeout: 1 }] }]
+      }
+    }))
+    const runWithout = (event: string, payload: unknown) =>
+      spawnSync(process.execPath, [bin, "run", event, "--settings", settings, "--project-dir", dir], { input: JSON.stringify(payload), encoding: "utf8", env: { ...process.env, PATH: tools } })
+    for (let n = 1; n <= 5; n++) expect(runWithout("PostToolUse", { tool_name: "Bash", n }).status).toBe(0)
+    const lines = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter((line) => line.includes("\"tool_name\":\"Bash\"")) : [])
+    expect(await waitFor(() => lines().length === 5, 10_000)).toBe(true)
+    expect(runWithout("Stop", {}).status).toBe(0)
+    expect(await waitFor(() => alive(marker) > 0, 5_000)).toBe(true)
+    expect(await waitFor(() => alive(marker) === 0, 15_000)).toBe(true)
+  }, 40_000)
+
   it("a detached hook that cannot start (missing script, not executable, an interpreter's missing script) is heard: stderr, the outcome, the execution log", () => {
     writeFileSync(join(dir, "noexec.sh"), "#!/bin/sh\nexit 0\n")
     chmodSync(join(dir, "noexec.sh"), 0o644)

@@ -82,8 +82,8 @@ export const asRun = (handler: CommandHandler, ctx: ExecContext): string => {
 }
 
 /**
- * Starts "$@" detached: `setsid` where it exists (a new session and group), else job control
- * (`set -m`: a new process group). Before that, synchronously: the program and the script it is
+ * Starts "$@" detached: `setsid` where it exists (a new session and group), else perl's setsid,
+ * else job control (`set -m`: a new process group, where there is a terminal). Before that, synchronously: the program and the script it is
  * given are checked (exit 127 "not found" or 126 "not executable" on stderr, the hook not started);
  * the payload (stdin) is read whole and the value files the spawner wrote are copied, into a folder
  * of the hook's own that its group removes when the hook ends or at the cap. The hook reads the
@@ -102,9 +102,17 @@ const DETACH_SCRIPT = [
   `d=$(mktemp -d) || exit 126; cat > "$d/stdin" || exit 126`,
   // The names are the engine's own (AGENT_HOOKS_VALUE_<n>, AGENT_HOOKS_ENV_<n>).
   `for v in $vars; do eval "cp -- \"\\$$v\" \"\\$d/$v\"" || exit 126; eval "$v=\\$d/$v; export $v"; done`,
-  `inner='cap=$1; d=$2; shift 2; trap "" HUP INT; "$@" <"$d/stdin" & c=$!; (trap "" TERM; sleep "$cap"; kill -TERM -$$; sleep 2; rm -rf "$d"; kill -KILL -$$) </dev/null >/dev/null 2>&1 & wait "$c"; rm -rf "$d"; kill -KILL -$$'`,
-  `if command -v setsid >/dev/null 2>&1; then setsid /bin/sh -c "$inner" agent-hooks-detached "$cap" "$d" "$@" </dev/null >/dev/null 2>&1 &`,
-  `else set -m; /bin/sh -c "$inner" agent-hooks-detached "$cap" "$d" "$@" </dev/null >/dev/null 2>&1 & fi`
+  // $g: the hook's own group (its launcher's pid), which the watchdog and the end kill.
+  `inner='cap=$1; d=$2; g=$3; shift 3; trap "" HUP INT; "$@" <"$d/stdin" & c=$!; (trap "" TERM; sleep "$cap"; kill -TERM -$g; sleep 2; rm -rf "$d"; kill -KILL -$g) </dev/null >/dev/null 2>&1 & wait "$c"; rm -rf "$d"; kill -KILL -$g'`,
+  // The launcher is already out of the wrapper's group when it starts the hook (setsid runs in the
+  // foreground; job control sets the group at the fork): the host kills the wrapper's group as soon
+  // as the wrapper exits, and a hook still on its way out of that group would die unseen.
+  `launch='i=$0; cap=$1; d=$2; shift 2; /bin/sh -c "$i" agent-hooks-detached "$cap" "$d" $$ "$@" </dev/null >/dev/null 2>&1 &'`,
+  `if command -v setsid >/dev/null 2>&1; then setsid /bin/sh -c "$launch" "$inner" "$cap" "$d" "$@" </dev/null >/dev/null 2>&1`,
+  // No setsid(1) (macOS): perl's setsid(2). Job control (set -m) is the last resort: without a
+  // terminal dash turns it off, and the hook would stay in the wrapper's group.
+  `elif command -v perl >/dev/null 2>&1; then perl -e 'use POSIX (); POSIX::setsid(); exec @ARGV or exit 127' /bin/sh -c "$launch" "$inner" "$cap" "$d" "$@" </dev/null >/dev/null 2>&1`,
+  `else set -m; /bin/sh -c "$launch" "$inner" "$cap" "$d" "$@" </dev/null >/dev/null 2>&1 & fi`
 ].join("\n")
 
 const INTERPRETERS = new Set(["sh", "bash", "dash", "zsh", "python", "python3", "node", "bun", "deno", "ruby", "perl"])
