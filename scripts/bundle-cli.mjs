@@ -13,7 +13,7 @@
 
 import { build } from "esbuild"
 import { execFileSync } from "node:child_process"
-import { readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { basename, dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -52,7 +52,19 @@ export const bundleCli = (outfile = join(CLI, "dist", "agent-hooks.mjs")) => {
 export const writeSchema = (bundle = join(CLI, "dist", "agent-hooks.mjs")) =>
   writeFileSync(join(dirname(bundle), "settings.schema.json"), execFileSync(process.execPath, [bundle, "schema"], { encoding: "utf8" }))
 
+// `agent-hooks run` for Bun, compiled ahead of time (scripts/bundle-cli-bun.ts, run by Bun): when
+// the toolchain has no Bun, there is none, and bin.js loads the bundle above under Bun too.
+export const bundleForBun = (outfile = join(CLI, "dist", "agent-hooks.mjs")) => {
+  const bun = join(ROOT, ".tools", "node_modules", ".bin", "bun")
+  rmSync(join(dirname(outfile), "agent-hooks.bun.cjs"), { force: true })
+  rmSync(join(dirname(outfile), "agent-hooks.bun.cjs.jsc"), { force: true })
+  if (!existsSync(bun)) return false
+  execFileSync(bun, [join(ROOT, "scripts", "bundle-cli-bun.ts"), dirname(outfile), version], { stdio: ["ignore", "ignore", "inherit"] })
+  return true
+}
+
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   await bundleCli(process.argv[2])
   writeSchema(process.argv[2])
+  bundleForBun(process.argv[2])
 }

@@ -9,7 +9,7 @@
 // exit 1 when a check failed. Needs the npm registry for the packages' own dependencies.
 
 import { spawnSync } from "node:child_process"
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -74,6 +74,17 @@ try {
     input: JSON.stringify({ tool_name: "Bash", tool_input: { command: "rm -rf /" } })
   })
   check("npx agent-hooks run PreToolUse (blocks: exit 2)", run.status === 2 && JSON.parse(run.stdout).reason.includes("no rm here"), run.out)
+  // Under Bun, run starts from the bundle Bun compiled ahead of time (agent-hooks.bun.cjs and its bytecode).
+  const cli = join(app, "node_modules", "@agent-hooks", "cli", "dist")
+  const bunRun = sh("bun", [join(cli, "bin.js"), "run", "PreToolUse", "--settings", settings], {
+    cwd: app,
+    input: JSON.stringify({ tool_name: "Bash", tool_input: { command: "rm -rf /" } })
+  })
+  check(
+    "bun agent-hooks run PreToolUse from the compiled bundle (blocks: exit 2)",
+    existsSync(join(cli, "agent-hooks.bun.cjs")) && existsSync(join(cli, "agent-hooks.bun.cjs.jsc")) && bunRun.status === 2 && JSON.parse(bunRun.stdout).reason.includes("no rm here"),
+    bunRun.out
+  )
 
   const dispatch = (pkg) => `
     import { createHookEngine } from "${pkg}"

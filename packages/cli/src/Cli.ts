@@ -20,7 +20,7 @@
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
-import { Presets } from "@agent-hooks/core"
+import * as Presets from "@agent-hooks/core/Presets"
 import * as Effect from "effect/Effect"
 import { checkPreset } from "./internal/engine.ts"
 import * as internalRun from "./internal/run.ts"

@@ -5,12 +5,23 @@
  * again: a host that runs `agent-hooks run` per event pays less for each one. The program is the
  * bundle `agent-hooks.mjs` beside this file when the build made it (the published package; the
  * code only some subcommands need is in `chunks/`, loaded on first use), else the modules (`main.ts`).
+ * Under Bun, a plain `agent-hooks run` starts from `agent-hooks.bun.cjs` instead, when the build
+ * made it: the same program, compiled by Bun ahead of time (its bytecode is beside it).
  *
  * @since 0.1.0
  */
 import { existsSync } from "node:fs"
 import module from "node:module"
+import { fileURLToPath } from "node:url"
 
 ;(module as { enableCompileCache?: () => unknown }).enableCompileCache?.()
 const bundle = new URL("./agent-hooks.mjs", import.meta.url)
-await (existsSync(bundle) ? import(bundle.href) : import("./main.ts"))
+const load = () => (existsSync(bundle) ? import(bundle.href) : import("./main.ts"))
+// Under Bun, `run` starts from the bundle Bun compiled ahead of time (bytecode), when the build made it.
+const bunRun = new URL("./agent-hooks.bun.cjs", import.meta.url)
+if (typeof process.versions.bun === "string" && existsSync(bunRun)) {
+  const compiled = module.createRequire(import.meta.url)(fileURLToPath(bunRun)) as {
+    readonly runOrElse: (argv: ReadonlyArray<string>, otherwise: () => Promise<unknown>) => void
+  }
+  compiled.runOrElse(process.argv.slice(2), load)
+} else await load()

@@ -18,7 +18,9 @@
  * @since 0.1.0
  */
 import type * as Layer from "effect/Layer"
-import type { HookEngine, HookError, PromiseEngine } from "@agent-hooks/core"
+import type * as HookEngine from "@agent-hooks/core/HookEngine"
+import type * as HookError from "@agent-hooks/core/HookError"
+import type * as PromiseEngine from "@agent-hooks/core/PromiseEngine"
 import * as internal from "./internal/hookEngine.ts"
 
 /**

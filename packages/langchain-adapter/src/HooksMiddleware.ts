@@ -29,7 +29,8 @@
  *
  * @since 0.1.0
  */
-import type { HookEngine, Outcome } from "@agent-hooks/core"
+import type * as HookEngine from "@agent-hooks/core/HookEngine"
+import type * as Outcome from "@agent-hooks/core/Outcome"
 import type { HumanMessage } from "@langchain/core/messages"
 import type * as Layer from "effect/Layer"
 import type { ActionRequest, AgentMiddleware, HITLRequest, ReviewConfig } from "langchain"

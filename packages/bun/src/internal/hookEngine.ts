@@ -1,5 +1,6 @@
-import { HookEngine, PromiseEngine } from "@agent-hooks/core"
-import type { HookError } from "@agent-hooks/core"
+import * as HookEngine from "@agent-hooks/core/HookEngine"
+import * as PromiseEngine from "@agent-hooks/core/PromiseEngine"
+import type * as HookError from "@agent-hooks/core/HookError"
 import * as NodeFileSystem from "@effect/platform-node-shared/NodeFileSystem"
 import * as NodePath from "@effect/platform-node-shared/NodePath"
 import * as Layer from "effect/Layer"

@@ -1,4 +1,4 @@
-import { Audit } from "@agent-hooks/core"
+import * as Audit from "@agent-hooks/core/Audit"
 import * as NodeFileSystem from "@effect/platform-node-shared/NodeFileSystem"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"

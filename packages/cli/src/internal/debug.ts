@@ -1,5 +1,5 @@
-import { Plan } from "@agent-hooks/core"
-import type { Outcome } from "@agent-hooks/core"
+import * as Plan from "@agent-hooks/core/Plan"
+import type * as Outcome from "@agent-hooks/core/Outcome"
 import * as Effect from "effect/Effect"
 import * as LogLevel from "effect/LogLevel"
 import * as References from "effect/References"

@@ -1,5 +1,5 @@
-import { HookEvent } from "@agent-hooks/core"
-import type { HookEngine } from "@agent-hooks/core"
+import * as HookEvent from "@agent-hooks/core/HookEvent"
+import type * as HookEngine from "@agent-hooks/core/HookEngine"
 import type { Preset } from "@agent-hooks/core/Preset"
 
 /** Levenshtein distance, case-insensitive (the catalog's names differ from typos mostly in a letter or two). */

@@ -1,4 +1,5 @@
-import { Presets, SettingsSchema } from "@agent-hooks/core"
+import * as Presets from "@agent-hooks/core/Presets"
+import * as SettingsSchema from "@agent-hooks/core/SettingsSchema"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"

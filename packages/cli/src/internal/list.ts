@@ -1,5 +1,5 @@
-import { Plan } from "@agent-hooks/core"
-import type { Settings } from "@agent-hooks/core"
+import * as Plan from "@agent-hooks/core/Plan"
+import type * as Settings from "@agent-hooks/core/Settings"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as NodePath from "node:path"

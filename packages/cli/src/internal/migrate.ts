@@ -1,4 +1,4 @@
-import { Presets } from "@agent-hooks/core"
+import * as Presets from "@agent-hooks/core/Presets"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"

@@ -1,5 +1,5 @@
-import { Presets } from "@agent-hooks/core"
-import type { HookEngine } from "@agent-hooks/core"
+import * as Presets from "@agent-hooks/core/Presets"
+import type * as HookEngine from "@agent-hooks/core/HookEngine"
 import type { Preset } from "@agent-hooks/core/Preset"
 import { existsSync } from "node:fs"
 

@@ -1,4 +1,5 @@
-import type { HookEngine, HookError } from "@agent-hooks/core"
+import type * as HookEngine from "@agent-hooks/core/HookEngine"
+import type * as HookError from "@agent-hooks/core/HookError"
 import * as Effect from "effect/Effect"
 import * as Logger from "effect/Logger"
 import type * as Layer from "effect/Layer"

@@ -1,4 +1,4 @@
-import type { Settings } from "@agent-hooks/core"
+import type * as Settings from "@agent-hooks/core/Settings"
 
 /** What a handler runs, in one line: the command (exec form joined with spaces), the URL, the prompt... */
 export const describeHandler = (handler: Settings.Handler): string => {

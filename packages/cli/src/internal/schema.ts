@@ -1,4 +1,4 @@
-import { SettingsSchema } from "@agent-hooks/core"
+import * as SettingsSchema from "@agent-hooks/core/SettingsSchema"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 

@@ -1,4 +1,4 @@
-import type { HookEngine } from "@agent-hooks/core"
+import type * as HookEngine from "@agent-hooks/core/HookEngine"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"

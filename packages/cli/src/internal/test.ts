@@ -1,4 +1,4 @@
-import type { Outcome } from "@agent-hooks/core"
+import type * as Outcome from "@agent-hooks/core/Outcome"
 import type { Preset } from "@agent-hooks/core/Preset"
 import * as Debug from "./debug.ts"
 import * as Console from "effect/Console"

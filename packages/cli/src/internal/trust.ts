@@ -1,4 +1,4 @@
-import { Trust } from "@agent-hooks/core"
+import * as Trust from "@agent-hooks/core/Trust"
 import type { Preset } from "@agent-hooks/core/Preset"
 import * as NodeFileSystem from "@effect/platform-node-shared/NodeFileSystem"
 import * as NodePath from "@effect/platform-node-shared/NodePath"

@@ -1,4 +1,6 @@
-import type { HookEngine, HookError, PromiseEngine } from "@agent-hooks/core"
+import type * as HookEngine from "@agent-hooks/core/HookEngine"
+import type * as HookError from "@agent-hooks/core/HookError"
+import type * as PromiseEngine from "@agent-hooks/core/PromiseEngine"
 import * as Layer from "effect/Layer"
 import type { DispatchOutcome, HookDispatcher, HooksMiddlewareOptions } from "../HooksMiddleware.ts"
 
