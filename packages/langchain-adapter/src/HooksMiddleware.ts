@@ -88,7 +88,9 @@ export interface HookDispatcher {
   /**
    * The outcome of a dispatch that would run no hook (no matcher fits), synchronously, else
    * `undefined` (engines from `createHookEngine` have it). With it the middleware skips the
-   * transcript write and the engine call for such events.
+   * transcript write and the engine call for such events. Whether a tool's calls can match any
+   * tool-event hook is asked once per tool while `hookedEvents` stays the same object: an engine
+   * whose matchers change gives a new `hookedEvents` set (as a reload does), or says `watching`.
    */
   readonly unmatched?: ((event: string, payload: Record<string, unknown>) => DispatchOutcome | undefined) | undefined
   /**

@@ -683,6 +683,29 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     return response
   }
 
+  /**
+   * No PreToolUse, PostToolUse or PostToolUseFailure hook can match the tool `name` (a tool event's
+   * matcher reads the tool name alone). Kept per tool while the engine's hooked events stay the
+   * same object (a reload makes a new one); worked out every time for an engine that does not say
+   * (a layer, a watching engine) or a host that wants every outcome (`onOutcome`).
+   */
+  const quietTools = new Map<string, boolean>()
+  let quietFor: ReadonlySet<string> | undefined
+  const quietTool = (name: string): boolean => {
+    const hookedNow = engine.hooked()
+    const cached = hookedNow !== undefined && options.onOutcome === undefined
+    if (cached && hookedNow !== quietFor) {
+      quietTools.clear()
+      quietFor = hookedNow
+    }
+    const known = cached ? quietTools.get(name) : undefined
+    if (known !== undefined) return known
+    const probe = { tool_name: toolName(name) }
+    const quiet = quick("PreToolUse", probe) !== undefined && quick("PostToolUse", probe) !== undefined && quick("PostToolUseFailure", probe) !== undefined
+    if (cached && quietTools.size < 256) quietTools.set(name, quiet)
+    return quiet
+  }
+
   /** The PreToolUse hooks' decision about one tool call. */
   /** At once (no promise) when no PreToolUse hook can match the call's tool. */
   const decide = (info: () => RunInfo, call: ToolCallLike, seen?: () => void): CallRecord | Promise<CallRecord> => {
@@ -780,16 +803,21 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     // What most calls are: no hook of a tool call's events can match this tool, and nothing of its
     // model turn waits for a human. The call goes to the tool with nothing else done (a subagent it
     // starts still knows its parent).
-    const toolProbe = { tool_name: toolName(request.toolCall.name) }
-    if (
-      quick("PreToolUse", toolProbe) !== undefined && quick("PostToolUse", toolProbe) !== undefined && quick("PostToolUseFailure", toolProbe) !== undefined &&
-      (request.toolCall.id === undefined || turnRecords(turnOf(messages, request.toolCall.id)) === undefined)
-    ) {
+    if (quietTool(request.toolCall.name) && (request.toolCall.id === undefined || turnRecords(turnOf(messages, request.toolCall.id)) === undefined)) {
       const plain = request.toolCall
       if (plain.id !== undefined) quietCalls.delete(plain.id)
-      const subagentType = isRecord(plain.args) ? tools(plain.name).toInput(plain.args)["subagent_type"] : undefined
+      // Read only by a subagent the tool starts.
+      const store = {
+        get info() {
+          return info()
+        },
+        get subagentType() {
+          const type = isRecord(plain.args) ? tools(plain.name).toInput(plain.args)["subagent_type"] : undefined
+          return typeof type === "string" ? type : null
+        }
+      }
       try {
-        return await parentRun.run({ get info() { return info() }, subagentType: typeof subagentType === "string" ? subagentType : null }, () => handler(request as never))
+        return await parentRun.run(store, () => handler(request as never))
       } catch (error) {
         if (isGraphBubbleUp(error)) throw error
         const message = error instanceof Error ? error.message : String(error)
