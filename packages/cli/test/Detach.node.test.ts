@@ -116,6 +116,26 @@ describe("async hooks under agent-hooks run", () => {
     expect(await waitFor(() => alive(marker) === 0, 15_000)).toBe(true)
   }, 40_000)
 
+  it("with no way to detach (no setsid, no perl, no terminal) the hook is not started, and that is heard", () => {
+    const tools = join(dir, "no-detach-bin")
+    mkdirSync(tools, { recursive: true })
+    for (const tool of ["sh", "sleep", "cat", "mktemp", "cp", "rm", "printf", "tr"]) {
+      const found = spawnSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).stdout.trim()
+      if (found !== "") spawnSync("ln", ["-sf", found, join(tools, tool)])
+    }
+    const log = join(dir, "no-detach.log")
+    const settings = join(dir, "no-detach.json")
+    writeFileSync(settings, JSON.stringify({ hooks: { PostToolUse: [{ hooks: [{ type: "command", command: `echo ran >> '${log}'`, async: true }] }] } }))
+    const result = spawnSync(process.execPath, [bin, "run", "PostToolUse", "--settings", settings, "--project-dir", dir], {
+      input: JSON.stringify({ tool_name: "Bash" }),
+      encoding: "utf8",
+      env: { ...process.env, PATH: tools }
+    })
+    expect(result.stderr).toContain("the hook cannot be detached here")
+    expect(JSON.parse(result.stdout).hooks[0]).toMatchObject({ exitCode: 126 })
+    expect(existsSync(log)).toBe(false)
+  })
+
   it("a detached hook that cannot start (missing script, not executable, an interpreter's missing script) is heard: stderr, the outcome, the execution log", () => {
     writeFileSync(join(dir, "noexec.sh"), "#!/bin/sh\nexit 0\n")
     chmodSync(join(dir, "noexec.sh"), 0o644)

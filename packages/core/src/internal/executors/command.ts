@@ -109,10 +109,12 @@ const DETACH_SCRIPT = [
   // as the wrapper exits, and a hook still on its way out of that group would die unseen.
   `launch='i=$0; cap=$1; d=$2; shift 2; /bin/sh -c "$i" agent-hooks-detached "$cap" "$d" $$ "$@" </dev/null >/dev/null 2>&1 &'`,
   `if command -v setsid >/dev/null 2>&1; then setsid /bin/sh -c "$launch" "$inner" "$cap" "$d" "$@" </dev/null >/dev/null 2>&1`,
-  // No setsid(1) (macOS): perl's setsid(2). Job control (set -m) is the last resort: without a
-  // terminal dash turns it off, and the hook would stay in the wrapper's group.
+  // No setsid(1) (macOS): perl's setsid(2). Job control (set -m) is the last resort, and only where
+  // it is on (a terminal): else the hook would stay in the wrapper's group and die with it unseen,
+  // so it is not started, and that is said.
   `elif command -v perl >/dev/null 2>&1; then perl -e 'use POSIX (); POSIX::setsid(); exec @ARGV or exit 127' /bin/sh -c "$launch" "$inner" "$cap" "$d" "$@" </dev/null >/dev/null 2>&1`,
-  `else set -m; /bin/sh -c "$launch" "$inner" "$cap" "$d" "$@" </dev/null >/dev/null 2>&1 & fi`
+  `else set -m 2>/dev/null; case $- in *m*) /bin/sh -c "$launch" "$inner" "$cap" "$d" "$@" </dev/null >/dev/null 2>&1 & ;;`,
+  `  *) rm -rf "$d"; echo "agent-hooks: the hook cannot be detached here (no setsid, no perl, and no job control without a terminal); the detached hook did not start" >&2; exit 126 ;; esac; fi`
 ].join("\n")
 
 const INTERPRETERS = new Set(["sh", "bash", "dash", "zsh", "python", "python3", "node", "bun", "deno", "ruby", "perl"])
