@@ -232,6 +232,11 @@ const revisedTurn = (turn: BaseMessage, asked: ReadonlyArray<ToolCallLike>, answ
 }
 
 /** A tool call's result, with the model's message revised (same id: it replaces the original) first. */
+const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error))
+
+/** What the model reads for a tool that threw. */
+const thrownText = (message: string): string => `Error: ${message}\n Please fix your mistakes.`
+
 const withRevision = (result: ToolMessage | Command, revision: AIMessage | undefined): ToolMessage | Command => {
   if (revision === undefined) return result
   if (!isCommand(result)) return new Command({ update: { messages: [revision, result] } })
@@ -820,8 +825,7 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
         return await parentRun.run(store, () => handler(request as never))
       } catch (error) {
         if (isGraphBubbleUp(error)) throw error
-        const message = error instanceof Error ? error.message : String(error)
-        return refusal(plain, `Error: ${message}\n Please fix your mistakes.`)
+        return refusal(plain, thrownText(errorMessage(error)))
       }
     }
     let call = request.toolCall
@@ -934,9 +938,9 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
       result = await parentRun.run({ get info() { return info() }, subagentType }, () => handler(effective as never))
     } catch (error) {
       if (isGraphBubbleUp(error)) throw error
-      const message = error instanceof Error ? error.message : String(error)
+      const message = errorMessage(error)
       await failed(message, Math.round(performance.now() - started))
-      return refuse(`Error: ${message}\n Please fix your mistakes.`)
+      return refuse(thrownText(message))
     }
     // No PostToolUse or PostToolUseFailure hook can match this tool, and nothing to add: the result as it is.
     const probe = { tool_name: tool.name }
