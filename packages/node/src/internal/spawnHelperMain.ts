@@ -45,7 +45,9 @@ const send = (type: number, id: number, payload: Uint8Array = new Uint8Array(0))
   frame.writeUInt32LE(payload.byteLength, 5)
   frame.set(payload, 9)
   if (type === SPAWNED || type === STARTING) {
-    // At once: a hook that ends the helper before the host heard it started would be started again.
+    // At once, not with the tick's other frames: "starting" must reach the host before the fork (a
+    // hook that ends the helper is then never started again), and "spawned" gives the host the pid
+    // it needs to kill the hook's group if the helper dies.
     if (corked) {
       corked = false
       out.uncork()
