@@ -37,4 +37,10 @@ if (!result.success) {
   console.error(result.logs.map(String).join("\n"))
   process.exit(1)
 }
+// CommonJS has no `import.meta`: one left in (a new use in a dependency) would fail every start.
+const bundle = result.outputs.find((output) => output.path.endsWith(".cjs"))!.path
+if (/\bimport\.meta\b/.test(await readFile(bundle, "utf8"))) {
+  console.error(`${bundle}: uses import.meta, which CommonJS (and so Bun's bytecode) cannot run; leave it out in the plugin above`)
+  process.exit(1)
+}
 console.log(result.outputs.map((output) => output.path).join("\n"))
