@@ -202,6 +202,35 @@ describe("a human's decision stands", () => {
   })
 })
 
+describe("a model turn the hooks cannot see into is passed on as it is; its tool calls are still decided", () => {
+  it("a call to a tool the model was not offered is asked about, then denied, by the PreToolUse hooks", async () => {
+    // Offered: lookup (no hook matches it). Called: bash, which the hooks guard.
+    const model = fakeModel()
+      .respondWithTools([{ name: "bash", args: { command: "deploy prod" }, id: "u1" }])
+      .respondWithTools([{ name: "bash", args: { command: "rm -rf /" }, id: "u2" }])
+      .respond(new AIMessage("done"))
+    const dir = tempDir()
+    const log = join(dir, "pre-tool-use.log")
+    const { engine } = await realEngine({
+      PreToolUse: [{ matcher: "Bash", hooks: [command(fixtureCommand("ask.sh", log, "always")), command(fixtureCommand("block-rm.sh"))] }]
+    })
+    const lookup = tool(async () => "found", { name: "lookup", description: "d", schema: z.object({ q: z.string() }) })
+    const agent = createAgent({ model, tools: [lookup], checkpointer: new MemorySaver(), middleware: [hooksMiddleware({ engine, transcriptDir: dir, onWarning: () => {} })] })
+    const config = { configurable: { thread_id: "not-offered" } }
+
+    const first = await agent.invoke(user("go"), config)
+    expect(interruptOf(first)?.actionRequests.map((request) => [request.name, request.toolCallId, request.reason])).toEqual([["bash", "u1", "confirm u1"]])
+
+    const second = await agent.invoke(new Command({ resume: { decisions: [{ type: "reject" }] } }), config)
+    expect(toolMessage(second.messages, "u1")?.status).toBe("error")
+    const denied = toolMessage(second.messages, "u2")!
+    expect(denied.status).toBe("error")
+    expect(String(denied.content)).toContain("rm -rf")
+    expect(lastText(second.messages)).toBe("done")
+    expect(hookRuns(log)).toEqual(["u1", "u2"])
+  })
+})
+
 describe("nothing of the adapter is in the graph state, also with hooks for the start and end of a run", () => {
   for (const streamMode of ["values", "updates"] as const) {
     it(`no "${streamMode}" chunk carries a key of its own; Stop blocks once, then stop_hook_active lets the agent stop`, async () => {

@@ -617,15 +617,45 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     return update({ messages: [new RemoveMessage({ id: prompt.id }), sessionContext, moved, ...promptContext] })
   }
 
+  /**
+   * A model call the middleware has nothing to do before: no hook runs before or after a model
+   * call, no hook ended the run, and the transcript is kept only for hooks that run (no agent
+   * nodes). Its answer is passed on as it is unless a PreToolUse hook can match one of its calls.
+   */
+  const quietModelCall = (): boolean =>
+    !agentNodes && halts.size === 0 &&
+    (beforeModelEvent === undefined || !engine.mayHaveHooks(beforeModelEvent)) &&
+    (afterModelEvent === undefined || !engine.mayHaveHooks(afterModelEvent))
+
   /** Model calls: the host turn events, and the end of a run a hook stopped (`continue: false`). */
-  const wrapModelCall = async (
+  const wrapModelCall = (
+    request: { state: Record<string, unknown>; runtime: unknown; messages: Array<BaseMessage> },
+    handler: (request: never) => Promise<AIMessage> | AIMessage
+  ): Promise<AIMessage | Command> => {
+    checkReload()
+    return quietModelCall() ? quietTurn(request, handler) : modelCall(request, handler)
+  }
+
+  const quietTurn = async (
+    request: { state: Record<string, unknown>; runtime: unknown; messages: Array<BaseMessage> },
+    handler: (request: never) => Promise<AIMessage> | AIMessage
+  ): Promise<AIMessage | Command> => {
+    const response = await handler(request as never)
+    for (const call of toolCallsOf(response)) {
+      if (!quietToolOf(call.name).pre) {
+        return decideTurn(once(() => infoOf(request.state, request.runtime)), request.state["messages"] as Array<BaseMessage> | undefined, response)
+      }
+    }
+    return response
+  }
+
+  const modelCall = async (
     request: { state: Record<string, unknown>; runtime: unknown; messages: Array<BaseMessage> },
     handler: (request: never) => Promise<AIMessage> | AIMessage
   ): Promise<AIMessage | Command> => {
     const info = once(() => infoOf(request.state, request.runtime))
     const messages = request.state["messages"] as Array<BaseMessage> | undefined
     const seen = () => transcriptOf(info()).sync(messages)
-    checkReload()
     // With agent nodes the transcript is complete at the end of a run (also one that throws); else
     // it is written only for a hook that runs.
     if (agentNodes) seen()
@@ -654,6 +684,11 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
       // The response is replaced: its tool calls do not run.
       if (!outcome.continue || outcome.blocked) return stop(afterModelEvent, outcome)
     }
+    return decideTurn(info, messages, response)
+  }
+
+  /** The PreToolUse decisions of a model turn's tool calls, made as soon as the model asks for them. */
+  const decideTurn = async (info: () => RunInfo, messages: Array<BaseMessage> | undefined, response: AIMessage): Promise<AIMessage> => {
     const calls = toolCallsOf(response).filter((call) => typeof call.id === "string" && call.id !== "" && !call.name.startsWith("extract-"))
     if (calls.length === 0 || !engine.hasHooks("PreToolUse")) return response
     // PreToolUse runs as soon as the model asks for its tools (all the asks of one turn go to a
@@ -689,14 +724,15 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
   }
 
   /**
-   * No PreToolUse, PostToolUse or PostToolUseFailure hook can match the tool `name` (a tool event's
-   * matcher reads the tool name alone). Kept per tool while the engine's hooked events stay the
+   * Whether a hook of the tool events can match the tool `name` (a tool event's matcher reads the
+   * tool name alone). Kept per tool while the engine's hooked events stay the
    * same object (a reload makes a new one); worked out every time for an engine that does not say
    * (a layer, a watching engine) or a host that wants every outcome (`onOutcome`).
    */
-  const quietTools = new Map<string, boolean>()
+  const quietTools = new Map<string, { readonly pre: boolean; readonly all: boolean }>()
   let quietFor: ReadonlySet<string> | undefined
-  const quietTool = (name: string): boolean => {
+  /** `pre`: no PreToolUse hook can match the tool; `all`: nor a PostToolUse or PostToolUseFailure hook. */
+  const quietToolOf = (name: string): { readonly pre: boolean; readonly all: boolean } => {
     const hookedNow = engine.hooked()
     const cached = hookedNow !== undefined && options.onOutcome === undefined
     if (cached && hookedNow !== quietFor) {
@@ -706,10 +742,12 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     const known = cached ? quietTools.get(name) : undefined
     if (known !== undefined) return known
     const probe = { tool_name: toolName(name) }
-    const quiet = quick("PreToolUse", probe) !== undefined && quick("PostToolUse", probe) !== undefined && quick("PostToolUseFailure", probe) !== undefined
+    const pre = quick("PreToolUse", probe) !== undefined
+    const quiet = { pre, all: pre && quick("PostToolUse", probe) !== undefined && quick("PostToolUseFailure", probe) !== undefined }
     if (cached && quietTools.size < 256) quietTools.set(name, quiet)
     return quiet
   }
+  const quietTool = (name: string): boolean => quietToolOf(name).all
 
   /** The PreToolUse hooks' decision about one tool call. */
   /** At once (no promise) when no PreToolUse hook can match the call's tool. */
@@ -992,7 +1030,8 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
         }
         : {}),
       // Without agent nodes a throw has nothing to end (no per-run SessionEnd can match).
-      wrapModelCall: (agentNodes ? guarded(wrapModelCall, (request) => infoOf(request.state, request.runtime)) : wrapModelCall) as never,
+      // With agent nodes every model call has work to do (the transcript is kept up to date).
+      wrapModelCall: (agentNodes ? guarded(modelCall, (request) => infoOf(request.state, request.runtime)) : wrapModelCall) as never,
       wrapToolCall: (agentNodes ? guarded(wrapToolCall, (request) => infoOf(request.state, request.runtime)) : wrapToolCall) as never
     })
     : createMiddleware({ name: options.name ?? "AgentHooksMiddleware" })
