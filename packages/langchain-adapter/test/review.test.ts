@@ -8,7 +8,7 @@ import { join } from "node:path"
 import { AIMessage, HumanMessage } from "@langchain/core/messages"
 import type { ToolMessage } from "@langchain/core/messages"
 import { Command, MemorySaver } from "@langchain/langgraph"
-import { createAgent, fakeModel, tool } from "langchain"
+import { createAgent, createMiddleware, fakeModel, tool } from "langchain"
 import { z } from "zod"
 import { describe, expect, it } from "vitest"
 import { hooksMiddleware } from "@agent-hooks/langchain-adapter"
@@ -228,6 +228,35 @@ describe("a model turn the hooks cannot see into is passed on as it is; its tool
     expect(String(denied.content)).toContain("rm -rf")
     expect(lastText(second.messages)).toBe("done")
     expect(hookRuns(log)).toEqual(["u1", "u2"])
+  })
+
+  it("a call another middleware adds after the model turn is asked about on its own, and its hooks do not run again on resume", async () => {
+    const model = fakeModel().respond(new AIMessage("thinking")).respond(new AIMessage("done"))
+    const dir = tempDir()
+    const log = join(dir, "pre-tool-use.log")
+    const { engine } = await realEngine({ PreToolUse: [{ matcher: "Bash", hooks: [command(fixtureCommand("ask.sh", log, "once"))] }] })
+    const { bash, ran } = bashTool()
+    // Listed first, so it wraps the hooks middleware: the call it adds is never seen by its model turn.
+    let added = false
+    const adder = createMiddleware({
+      name: "Adder",
+      wrapModelCall: async (request, handler) => {
+        const response = await handler(request)
+        if (added) return response
+        added = true
+        return new AIMessage({ content: "", tool_calls: [{ name: "bash", args: { command: "deploy prod" }, id: "x1" }] })
+      }
+    })
+    const agent = createAgent({ model, tools: [bash], checkpointer: new MemorySaver(), middleware: [adder, hooksMiddleware({ engine, transcriptDir: dir, onWarning: () => {} })] })
+    const config = { configurable: { thread_id: "added-call" } }
+
+    const first = await agent.invoke(user("go"), config)
+    expect(interruptOf(first)?.actionRequests.map((request) => [request.name, request.toolCallId])).toEqual([["bash", "x1"]])
+    // The hook asks only the first time: were it run again on resume, the reject would not stand.
+    const second = await agent.invoke(new Command({ resume: { decisions: [{ type: "reject", message: "no" }] } }), config)
+    expect(ran).toEqual([])
+    expect(toolMessage(second.messages, "x1")?.content).toBe("no")
+    expect(hookRuns(log)).toEqual(["x1"])
   })
 })
 

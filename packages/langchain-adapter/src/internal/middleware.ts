@@ -900,6 +900,9 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     const records = turnRecords(turn)
     const recorded = call.id === undefined ? undefined : records?.[call.id] ?? decidedCalls.get(call.id) ?? quietRecord(call.id)
     let pre = recorded !== undefined && recorded.input === JSON.stringify(toolInput) ? recorded : await decide(info, call, seen)
+    // A call decided here (one its model turn did not show us: another middleware added it) keeps
+    // its decision for a resume in this process, so an ask's hooks do not run again.
+    if (pre !== recorded && call.id !== undefined && pre.quiet !== true) remember(decidedCalls, call.id, pre)
     if (pre.halt !== null) halt ??= pre.halt
 
     // One interrupt per model turn (humanInTheLoopMiddleware's convention): the turn's first asked
