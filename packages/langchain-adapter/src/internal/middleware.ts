@@ -231,12 +231,13 @@ const revisedTurn = (turn: BaseMessage, asked: ReadonlyArray<ToolCallLike>, answ
   })
 }
 
-/** A tool call's result, with the model's message revised (same id: it replaces the original) first. */
+/** The message of a thrown value (an `Error`'s message, else the value as text). */
 const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 
 /** What the model reads for a tool that threw. */
 const thrownText = (message: string): string => `Error: ${message}\n Please fix your mistakes.`
 
+/** A tool call's result, with the model's message revised (same id: it replaces the original) first. */
 const withRevision = (result: ToolMessage | Command, revision: AIMessage | undefined): ToolMessage | Command => {
   if (revision === undefined) return result
   if (!isCommand(result)) return new Command({ update: { messages: [revision, result] } })
@@ -478,7 +479,7 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
       try {
         await endRunSession(info)
       } catch (endError) {
-        warn(`SessionEnd after a failed run: ${endError instanceof Error ? endError.message : String(endError)}`)
+        warn(`SessionEnd after a failed run: ${errorMessage(endError)}`)
       }
     }
     throw error
