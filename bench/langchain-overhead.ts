@@ -90,6 +90,8 @@ const latency = (ms: number) =>
 interface Variant {
   readonly name: string
   readonly middleware: () => Array<AgentMiddleware>
+  /** Spawns a process per tool call: timed in rounds of its own. */
+  readonly spawns?: true
 }
 const variants: ReadonlyArray<Variant> = [
   { name: "no middleware", middleware: () => [] },
@@ -101,7 +103,7 @@ const variants: ReadonlyArray<Variant> = [
   },
   { name: "hooksMiddleware, empty settings", middleware: () => [hooksMiddleware({ engine: engines.empty, transcriptDir })] },
   { name: "hooksMiddleware, hooks matching nothing", middleware: () => [hooksMiddleware({ engine: engines.unmatched, transcriptDir })] },
-  { name: "hooksMiddleware, one matching `true` hook", middleware: () => [hooksMiddleware({ engine: engines.matching, transcriptDir })] }
+  { name: "hooksMiddleware, one matching `true` hook", middleware: () => [hooksMiddleware({ engine: engines.matching, transcriptDir })], spawns: true }
 ]
 
 /** One agent per variant and latency, built once and invoked many times (as an application does). */
@@ -170,7 +172,6 @@ try {
     // The variant that spawns a process per tool call is timed in its own rounds, against its own
     // runs without middleware: the child's exit, reaping and the GC it leaves land in whatever runs
     // next, which inflated the variant after it by about 3 % (measured) when all were interleaved.
-    const spawning = variants.length - 1
     const group = async (members: ReadonlyArray<number>) => {
       const runners = members.map((j) => makeRunner(ms, variants[j]!, warmup + iters))
       for (let i = 0; i < warmup; i++) for (const run of runners) await run()
@@ -181,10 +182,17 @@ try {
       }
       return times.map(median)
     }
-    const quiet = await group(variants.map((_, j) => j).filter((j) => j !== spawning))
-    const [bare, spawned] = await group([0, spawning])
-    // The spawning variant's cell: its time scaled to the quiet rounds' bare run (same ratio).
-    rows.push({ ms, iters, medians: [...quiet, spawned! * quiet[0]! / bare!] })
+    const all = variants.map((_, j) => j)
+    const quietOnes = all.filter((j) => variants[j]!.spawns !== true)
+    const quiet = await group(quietOnes)
+    const medians: Array<number> = []
+    quietOnes.forEach((j, k) => (medians[j] = quiet[k]!))
+    for (const j of all.filter((j) => variants[j]!.spawns === true)) {
+      const [bare, spawned] = await group([0, j])
+      // A spawning variant's cell: its time scaled to the quiet rounds' bare run (same ratio).
+      medians[j] = spawned! * medians[0]! / bare!
+    }
+    rows.push({ ms, iters, medians })
   }
   // Raw spawn and the engine's dispatch, interleaved.
   const spawns: Array<number> = []
