@@ -92,6 +92,18 @@ describe("NodeProcessSpawner.helperLayer: the spawn helper", () => {
     expect(readFileSync(runs, "utf8")).toBe("run\n".repeat(5))
   }, 30_000)
 
+  it.skipIf(!existsSync("/proc/self/cmdline"))("runs with a small young generation, so its heap (and every fork's cost) does not grow over a session", async () => {
+    // The hook's parent is the helper: its command line, as the kernel has it.
+    const run = await Effect.runPromise(
+      HookRunner.run(ProcessSpawnerSuite.request({ args: ["-c", "tr '\\000' ' ' < /proc/$PPID/cmdline"] }), "10 seconds").pipe(
+        Effect.provide(NodeProcessSpawner.helperLayer)
+      )
+    )
+    expect(run.exitCode).toBe(0)
+    expect(run.stdout).toContain("spawnHelperMain")
+    expect(run.stdout).toContain("--max-semi-space-size=1")
+  }, 20_000)
+
   it("gives each hook its own environment: the spawns of one tick, one environment shared by several, and a different one in between", async () => {
     const shared = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", WHO: "shared" }
     const other = { PATH: shared.PATH, WHO: "other" }

@@ -23,11 +23,20 @@ const kill = (pid: number) => {
   }
 }
 
+/**
+ * The helper's young generation: 1 MB semi-spaces instead of V8's 16 MB. The helper makes short-lived
+ * garbage with every hook (frames, events), and with the default V8 grows its heap to fit that rate
+ * and never gives it back: over 12 000 hooks its resident memory went from 75 to 183 MB, and every
+ * fork copies the page tables of that memory, so its hooks got slower as the session went on (five
+ * at once: 2.9x one hook at the start, 3.4x by then). With 1 MB it stayed at 69-76 MB.
+ */
+const HELPER_V8_FLAGS = ["--max-semi-space-size=1"]
+
 /** How this runtime runs the helper script (Node 22.18+ strips the types of the `.ts` source itself). */
 const helperArgs = (): Array<string> =>
   "Deno" in globalThis
-    ? ["run", "-A", "--no-lock", HELPER_SCRIPT]
-    : [HELPER_SCRIPT]
+    ? ["run", "-A", "--no-lock", `--v8-flags=${HELPER_V8_FLAGS.join(",")}`, HELPER_SCRIPT]
+    : [...HELPER_V8_FLAGS, HELPER_SCRIPT]
 
 interface Hook {
   readonly request: ProcessRequest
@@ -57,7 +66,7 @@ export class Helper {
     if (this.child !== undefined) return this.child
     const child = spawnChild(process.execPath, helperArgs(), {
       stdio: ["pipe", "pipe", "inherit"],
-      // Its own small heap: Node's defaults, none of the host's flags (a big --max-old-space-size is what we avoid).
+      // Its own small heap: none of the host's flags (a big --max-old-space-size is what we avoid), a small young generation.
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }
     })
     this.child = child
