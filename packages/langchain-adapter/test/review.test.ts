@@ -260,6 +260,50 @@ describe("a model turn the hooks cannot see into is passed on as it is; its tool
   })
 })
 
+describe("a call another middleware adds after the model turn, resumed by another middleware instance (as in another process)", () => {
+  /** Adds a `bash` call to the model's answer to a human message (so the hooks middleware's model turn never sees it). */
+  const adder = () =>
+    createMiddleware({
+      name: "Adder",
+      wrapModelCall: async (request, handler) => {
+        const response = await handler(request)
+        const last = request.messages.at(-1)
+        if (last === undefined || !HumanMessage.isInstance(last)) return response
+        return new AIMessage({ content: "", tool_calls: [{ name: "bash", args: { command: "deploy prod" }, id: "y1" }] })
+      }
+    })
+  const resumed = async (decision: Record<string, unknown>, mode: "once" | "always") => {
+    const model = fakeModel().respond(new AIMessage("thinking")).respond(new AIMessage("done"))
+    const dir = tempDir()
+    const log = join(dir, "pre-tool-use.log")
+    const { engine } = await realEngine({ PreToolUse: [{ matcher: "Bash", hooks: [command(fixtureCommand("ask.sh", log, mode))] }] })
+    const { bash, ran } = bashTool()
+    const checkpointer = new MemorySaver()
+    const agent = () => createAgent({ model, tools: [bash], checkpointer, middleware: [adder(), hooksMiddleware({ engine, transcriptDir: dir, onWarning: () => {} })] })
+    const config = { configurable: { thread_id: `added-call-elsewhere-${mode}` } }
+    const first = await agent().invoke(user("go"), config)
+    expect(interruptOf(first)?.actionRequests.map((request) => [request.name, request.toolCallId])).toEqual([["bash", "y1"]])
+    const second = await agent().invoke(new Command({ resume: { decisions: [decision] } }), config)
+    return { second, ran, runs: hookRuns(log) }
+  }
+
+  it("a reject stands although the hook would not ask again", async () => {
+    const { second, ran, runs } = await resumed({ type: "reject", message: "no" }, "once")
+    expect(ran).toEqual([])
+    expect(toolMessage(second.messages, "y1")?.content).toBe("no")
+    // The decision of the first process is not in the checkpoint: the hooks run again, and the human's answer still decides.
+    expect(runs).toEqual(["y1", "y1"])
+  })
+
+  it("an approve runs the call once, also where the hook asks again", async () => {
+    for (const mode of ["once", "always"] as const) {
+      const { second, ran } = await resumed({ type: "approve" }, mode)
+      expect(ran).toEqual(["deploy prod"])
+      expect(lastText(second.messages)).toBe("done")
+    }
+  })
+})
+
 describe("nothing of the adapter is in the graph state, also with hooks for the start and end of a run", () => {
   for (const streamMode of ["values", "updates"] as const) {
     it(`no "${streamMode}" chunk carries a key of its own; Stop blocks once, then stop_hook_active lets the agent stop`, async () => {

@@ -930,9 +930,15 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
       }
     }
 
+    // A call no model turn recorded (another middleware added it) that is resumed in a process
+    // which did not decide it: its hooks ran again just now and may not ask again (a hook that
+    // asks once). The human was asked where it was decided, and the answer waiting for this call
+    // is theirs, whatever the hooks say now (a deny still blocks).
+    const answeredElsewhere = recorded === undefined && records === undefined && call.id !== undefined && !asks(pre) && hasCheckpointer() && resuming()
+
     noteContext("PreToolUse", pre.additionalContext)
     if (pre.blocked) return refuse(pre.reason ?? `The PreToolUse hook denied this ${tool.name} call.`)
-    if (asks(pre)) {
+    if (asks(pre) || answeredElsewhere) {
       if (answer === undefined) {
         if (!hasCheckpointer()) {
           return refuse(pre.reason ?? `A PreToolUse hook asked for confirmation of this ${tool.name} call, and this agent cannot ask (it has no checkpointer).`)
