@@ -70,7 +70,7 @@ export interface EngineOptions {
   readonly stopBlockCap?: number | undefined
   /** How many `async` hooks may run at once. Default 4; the rest wait. */
   readonly asyncConcurrency?: number | undefined
-  /** Called when an `async` hook finishes (also queued for `takeAsyncResults`). */
+  /** Called when an `async` hook finishes (also queued for `takeAsyncResults`, which keeps the last 100). */
   readonly onAsyncResult?: ((result: AsyncResult) => void) | undefined
   /** Plugin folders whose `hooks/hooks.json` is loaded (with `CLAUDE_PLUGIN_ROOT` set to the folder). */
   readonly plugins?: ReadonlyArray<string> | undefined
@@ -281,7 +281,7 @@ export class HookEngine extends Context.Service<
      * or when the payload is not an object: then use `dispatch`.
      */
     readonly unmatched: (event: string, payload: unknown) => Outcome | undefined
-    /** Removes and returns the results of `async` hooks that finished since the last call. */
+    /** Removes and returns the results of `async` hooks that finished since the last call (the last 100 at most: older ones are dropped, said once through `onWarning`). */
     readonly takeAsyncResults: Effect.Effect<ReadonlyArray<AsyncResult>>
     /** Waits until every running `async` hook has finished. */
     readonly awaitAsync: Effect.Effect<void>

@@ -44,7 +44,7 @@ export interface PromiseHookEngine {
    * @since 0.2.0
    */
   readonly unmatched: (event: string, payload: Record<string, unknown>) => Outcome | undefined
-  /** Removes and returns the results of `async` hooks that finished since the last call. */
+  /** Removes and returns the results of `async` hooks that finished since the last call (the last 100 at most: older ones are dropped, said once through `onWarning`). */
   readonly takeAsyncResults: () => Promise<ReadonlyArray<AsyncResult>>
   /** Waits until every running `async` hook has finished. */
   readonly awaitAsync: () => Promise<void>

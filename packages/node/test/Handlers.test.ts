@@ -112,6 +112,34 @@ describe("async hooks", () => {
     expect(seen).toMatchObject([{ rewake: true, rewakeMessage: "build broke" }])
   })
 
+  it("results nobody takes do not pile up: the last 100 are kept, and the first dropped one is said once", async () => {
+    const dir = tempDir()
+    const counter = join(dir, "n")
+    // One at a time (asyncConcurrency 1): each hook says its number, in order.
+    const hook = cmd(`n=$(cat ${JSON.stringify(counter)} 2>/dev/null || echo 0); n=$((n+1)); echo $n > ${JSON.stringify(counter)}; echo "{\\"systemMessage\\":\\"$n\\"}"`, { async: true })
+    const warnings: Array<string> = []
+    const { engine } = await engineWith({ hooks: { PostToolUse: [{ hooks: [hook] }] } }, { asyncConcurrency: 1, onWarning: (warning) => warnings.push(warning) })
+    for (let i = 0; i < 105; i++) await engine.dispatch("PostToolUse", tool("npm test"))
+    await engine.awaitAsync()
+    const kept = await engine.takeAsyncResults()
+    expect(kept.map((result) => result.toModel[0])).toEqual(Array.from({ length: 100 }, (_, i) => String(i + 6)))
+    expect(warnings.filter((warning) => warning.includes("async hook results are not being taken"))).toHaveLength(1)
+  }, 30_000)
+
+  it("with onAsyncResult the host sees every result, and the queue for takeAsyncResults still keeps only the last 100, without a warning", async () => {
+    const seen: Array<HookEngine.AsyncResult> = []
+    const warnings: Array<string> = []
+    const { engine } = await engineWith({ hooks: { PostToolUse: [{ hooks: [cmd("true", { async: true })] }] } }, {
+      onAsyncResult: (result) => seen.push(result),
+      onWarning: (warning) => warnings.push(warning)
+    })
+    for (let i = 0; i < 103; i++) await engine.dispatch("PostToolUse", tool("npm test"))
+    await engine.awaitAsync()
+    expect(seen).toHaveLength(103)
+    expect(await engine.takeAsyncResults()).toHaveLength(100)
+    expect(warnings).toEqual([])
+  }, 30_000)
+
   it("are killed when the engine closes: nothing leaks", async () => {
     const dir = tempDir()
     const pidFile = join(dir, "pid")

@@ -33,6 +33,13 @@ import * as Sinks from "./sinks.ts"
 
 const STOP_EVENTS = new Set(["Stop", "SubagentStop"])
 
+/**
+ * The results of `async` hooks kept for `takeAsyncResults`, newest last. A host that never takes
+ * them (one that reads them through `onAsyncResult`, as `agent-hooks serve` does, or one that does
+ * not read them at all) must not grow without end: each holds a hook's output, up to its cap.
+ */
+export const ASYNC_RESULTS_KEPT = 100
+
 /** What one engine keeps between dispatches. */
 export interface EngineState {
   readonly plan: Plan
@@ -45,6 +52,8 @@ export interface EngineState {
   readonly asyncFibers: FiberSet.FiberSet<void, never>
   readonly asyncPool: Semaphore.Semaphore
   readonly asyncResults: Array<AsyncResult>
+  /** Results dropped from `asyncResults` because nobody took them; said once, at the first. */
+  asyncResultsDropped: number
   readonly spawner: ProcessSpawner["Service"]
   readonly fs: FileSystem.FileSystem
   readonly path: Path.Path
@@ -277,6 +286,15 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
             rewakeMessage: rewake ? (run.stderr.trim() !== "" ? run.stderr.trim() : run.stdout.trim()) : null
           }
           state.asyncResults.push(delivered)
+          if (state.asyncResults.length > ASYNC_RESULTS_KEPT) {
+            state.asyncResults.shift()
+            // Nothing is dropped unseen: a host with onAsyncResult has each result already; any other hears of it once.
+            if (state.asyncResultsDropped++ === 0 && options.onAsyncResult === undefined) {
+              options.onWarning?.(
+                `async hook results are not being taken: the engine keeps the last ${ASYNC_RESULTS_KEPT} and drops older ones (call takeAsyncResults() after each turn, or pass onAsyncResult)`
+              )
+            }
+          }
           options.onAsyncResult?.(delivered)
         }),
         Effect.provideService(ProcessSpawner, state.spawner)

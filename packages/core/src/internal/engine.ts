@@ -65,6 +65,7 @@ const makeOnce = (
       asyncFibers: yield* FiberSet.make<void, never>(),
       asyncPool: yield* Semaphore.make(Math.max(1, options.asyncConcurrency ?? 4)),
       asyncResults: [],
+      asyncResultsDropped: 0,
       spawner: yield* ProcessSpawner,
       fs,
       path: yield* Path.Path,
