@@ -244,6 +244,13 @@ export type FetchLike = (
  */
 export interface AsyncResult {
   readonly event: string
+  /**
+   * The session of the dispatch that started the hook (its payload's `session_id`, else the
+   * engine's): a host running several sessions on one engine gives each its own results.
+   *
+   * @since 0.2.0
+   */
+  readonly sessionId: string
   readonly hook: HookResult
   /** For the model, on its next turn: `additionalContext` and `systemMessage`. */
   readonly toModel: ReadonlyArray<string>

@@ -102,6 +102,32 @@ export interface HookDispatcher {
    * @since 0.2.0
    */
   readonly watching?: boolean | undefined
+  /**
+   * Removes and returns the results of `async` hooks that finished (engines from
+   * `createHookEngine` have it). With it, what an `async` hook says to the model
+   * (`additionalContext`, `systemMessage`, an `asyncRewake` hook's message) reaches the model at the
+   * next model call of the session that started the hook.
+   *
+   * @since 0.2.0
+   */
+  readonly takeAsyncResults?: (() => Promise<ReadonlyArray<AsyncHookResult>>) | undefined
+}
+
+/**
+ * What the middleware reads of an `async` hook's result (`HookEngine.AsyncResult` has it).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface AsyncHookResult {
+  readonly event: string
+  /** The session that started the hook; a result without one goes to the next model call of any session. */
+  readonly sessionId?: string | undefined
+  /** `additionalContext` and `systemMessage`, for the model. */
+  readonly toModel: ReadonlyArray<string>
+  /** An `asyncRewake` hook exited 2: `rewakeMessage` is for the model. */
+  readonly rewake: boolean
+  readonly rewakeMessage: string | null
 }
 
 /**

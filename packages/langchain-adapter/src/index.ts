@@ -9,6 +9,7 @@ export * as HooksMiddleware from "./HooksMiddleware.ts"
 export { defaultToolNames, hooksMiddleware, submitPrompt } from "./HooksMiddleware.ts"
 export type {
   ActionRequestWithHooks,
+  AsyncHookResult,
   DispatchOutcome,
   HookDispatcher,
   HooksReviewRequest,

@@ -88,3 +88,41 @@ describe("Notification", () => {
     expect(payloads(log)).toHaveLength(1)
   })
 })
+
+describe("async hooks: what they say reaches the model at the next model call of their session", () => {
+  it("an async PostToolUse hook's additionalContext and an asyncRewake hook's message, once, and not in another thread", async () => {
+    const dir = tempDir()
+    const { engine } = await realEngine({
+      PostToolUse: [{
+        matcher: "Bash",
+        hooks: [
+          { type: "command", command: `echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"tests pass"}}'`, async: true },
+          { type: "command", command: "echo 'type check failed' >&2; exit 2", asyncRewake: true }
+        ]
+      }]
+    })
+    const { bash, ran } = bashTool()
+    const model = fakeModel()
+      .respondWithTools([{ name: "bash", args: { command: "npm test" }, id: "t1" }])
+      .respond(new AIMessage("started the tests"))
+      .respond(new AIMessage("hello from b"))
+      .respond(new AIMessage("noted"))
+      .respond(new AIMessage("nothing new"))
+    const agent = createAgent({ model, tools: [bash], checkpointer: new MemorySaver(), middleware: [hooksMiddleware({ engine, transcriptDir: dir, onWarning: () => {} })] })
+    const thread = (id: string) => ({ configurable: { thread_id: id } })
+
+    await agent.invoke({ messages: [new HumanMessage("run the tests")] }, thread("async-a"))
+    expect(ran).toEqual(["npm test"])
+    // The hooks finish after the run; their words wait for thread a's next model call.
+    await engine.awaitAsync()
+    await agent.invoke({ messages: [new HumanMessage("hi")] }, thread("async-b"))
+    await agent.invoke({ messages: [new HumanMessage("and?")] }, thread("async-a"))
+    await agent.invoke({ messages: [new HumanMessage("more?")] }, thread("async-a"))
+
+    expect(seen(model, 2).join("\n")).not.toContain("tests pass")
+    const next = seen(model, 3).join("\n")
+    expect(next).toContain("PostToolUse hook additional context (async): tests pass")
+    expect(next).toContain("PostToolUse hook feedback (async): type check failed")
+    expect(seen(model, 4).join("\n")).not.toContain("tests pass")
+  })
+})

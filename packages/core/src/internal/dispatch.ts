@@ -280,6 +280,7 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
           const rewake = hook.entry.handler.type === "command" && hook.entry.handler.asyncRewake === true && run.exitCode === 2
           const delivered: AsyncResult = {
             event,
+            sessionId: session,
             hook: result,
             toModel: [...verdict.additionalContext, ...(verdict.systemMessage === null ? [] : [verdict.systemMessage])],
             rewake,

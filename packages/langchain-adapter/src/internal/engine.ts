@@ -2,7 +2,7 @@ import type * as HookEngine from "@agent-hooks/core/HookEngine"
 import type * as HookError from "@agent-hooks/core/HookError"
 import type * as PromiseEngine from "@agent-hooks/core/PromiseEngine"
 import * as Layer from "effect/Layer"
-import type { DispatchOutcome, HookDispatcher, HooksMiddlewareOptions } from "../HooksMiddleware.ts"
+import type { AsyncHookResult, DispatchOutcome, HookDispatcher, HooksMiddlewareOptions } from "../HooksMiddleware.ts"
 
 /** The engine as the middleware uses it. */
 export interface Engine {
@@ -28,6 +28,30 @@ export interface Engine {
    * `onWarning` (a failed hook's line): it is not said twice. Always `false` for a host's engine.
    */
   readonly alreadyWarned: (warning: string) => boolean
+  /** `true` when some hook may be `async` (the settings name one, or are not known) and the engine gives their results. */
+  readonly asyncHooks: () => boolean
+  /** The results of `async` hooks that finished since the last call (none when `asyncHooks()` is `false`). */
+  readonly takeAsyncResults: () => Promise<ReadonlyArray<AsyncHookResult>>
+}
+
+type SettingsHooks = Readonly<Record<string, ReadonlyArray<unknown>>>
+const asyncSeen = new WeakMap<SettingsHooks, boolean>()
+/** Whether settings' hooks have an `async` (or `asyncRewake`) handler; worked out once per hooks object. */
+const hasAsync = (hooks: SettingsHooks): boolean => {
+  let found = asyncSeen.get(hooks)
+  if (found === undefined) {
+    found = Object.values(hooks).some((entries) =>
+      entries.some((entry) => {
+        // An engine's entry has its `handler`; a settings file's matcher group its `hooks`.
+        const { handler, hooks: group } = entry as { readonly handler?: unknown; readonly hooks?: unknown }
+        return [handler, ...(Array.isArray(group) ? group : [])].some((h) =>
+          typeof h === "object" && h !== null && ((h as { async?: unknown }).async === true || (h as { asyncRewake?: unknown }).asyncRewake === true)
+        )
+      })
+    )
+    asyncSeen.set(hooks, found)
+  }
+  return found
 }
 
 /** The `hook "<command>" (<source>): ` label that starts a hook's warning, and the rest. */
@@ -104,7 +128,15 @@ export const fromOption = (
       return new Set([...Object.keys(hooks).filter((event) => (hooks[event]?.length ?? 0) > 0), ...callbacks])
     }
     const unmatched = dispatcher.unmatched
+    const take = dispatcher.takeAsyncResults
+    const asyncHooks = () => {
+      if (typeof take !== "function") return false
+      const hooks = dispatcher.settings?.hooks
+      return hooks === undefined || hasAsync(hooks)
+    }
     return {
+      asyncHooks,
+      takeAsyncResults: async () => (asyncHooks() ? await take!.call(dispatcher) : []),
       dispatch: (event, payload) => dispatcher.dispatch(event, payload),
       unmatched: unmatched === undefined ? () => undefined : (event, payload) => unmatched.call(dispatcher, event, payload),
       hooked,
@@ -137,6 +169,9 @@ export const fromOption = (
     return built
   }
   return {
+    // Before the engine is built no hook has run: there is nothing to take.
+    asyncHooks: () => resolved !== undefined && hasAsync(resolved.settings.hooks),
+    takeAsyncResults: async () => (resolved !== undefined && hasAsync(resolved.settings.hooks) ? await resolved.takeAsyncResults() : []),
     dispatch: async (event, payload) => (await get()).dispatch(event, payload),
     unmatched: (event, payload) => resolved?.unmatched(event, payload),
     hooked: () => undefined,

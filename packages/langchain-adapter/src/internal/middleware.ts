@@ -382,6 +382,32 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
   /** A hook's `continue: false` in a tool call, by the id of the run's prompt (its last human message): the next model call answers in its place. */
   const halts = new Map<string, string>()
   const promptId = (messages: ReadonlyArray<BaseMessage> | undefined) => lastOfType(messages, "human")?.id
+  /**
+   * What `async` hooks said for the model and it has not seen yet, by session ("": a result that
+   * names none): given at the session's next model call.
+   */
+  const lateNotes = new Map<string, Array<string>>()
+  /** The model call's message of what `async` hooks said since the session's last one, if any. */
+  const asyncContext = async (sessionId: string): Promise<HumanMessage | undefined> => {
+    if (engine.asyncHooks()) {
+      for (const result of await engine.takeAsyncResults()) {
+        const notes = [
+          ...result.toModel.map((text) => reminder(`${result.event} hook additional context (async)`, text)),
+          ...(result.rewake && result.rewakeMessage !== null ? [reminder(`${result.event} hook feedback (async)`, result.rewakeMessage)] : [])
+        ]
+        if (notes.length === 0) continue
+        const key = result.sessionId ?? ""
+        const kept = [...(lateNotes.get(key) ?? []), ...notes]
+        // At most the last 100 per session, and 1000 sessions: a session that never calls its model again does not grow.
+        remember(lateNotes, key, kept.length > 100 ? kept.slice(-100) : kept)
+      }
+    }
+    if (lateNotes.size === 0) return undefined
+    const notes = [...(lateNotes.get(sessionId) ?? []), ...(lateNotes.get("") ?? [])]
+    lateNotes.delete(sessionId)
+    lateNotes.delete("")
+    return notes.length === 0 ? undefined : new HumanMessage({ id: randomUUID(), content: notes.join("\n"), additional_kwargs: { agent_hooks: { event: "async" } } })
+  }
   /** Prompts that `submitPrompt` let through, by message id: their UserPromptSubmit outcome. */
   const submittedPrompts = new Map<string, DispatchOutcome>()
 
@@ -448,6 +474,7 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     const session = openSessions.get(sessionId)
     if (session === undefined) return
     openSessions.delete(sessionId)
+    lateNotes.delete(sessionId)
     try {
       await dispatch("SessionEnd", { session_id: sessionId, transcript_path: session.transcriptPath, cwd, reason })
     } finally {
@@ -624,7 +651,7 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
    * nodes). Its answer is passed on as it is unless a PreToolUse hook can match one of its calls.
    */
   const quietModelCall = (): boolean =>
-    !agentNodes && halts.size === 0 &&
+    !agentNodes && halts.size === 0 && lateNotes.size === 0 && !engine.asyncHooks() &&
     (beforeModelEvent === undefined || !engine.mayHaveHooks(beforeModelEvent)) &&
     (afterModelEvent === undefined || !engine.mayHaveHooks(afterModelEvent))
 
@@ -666,12 +693,15 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     // The answer itself ends the run (it has no tool calls), and tells afterAgent that a hook ended it.
     const stop = (event: string, outcome: DispatchOutcome) => hookAIMessage(outcome.stopReason ?? outcome.reason ?? `Stopped by a ${event} hook`, event)
     let effective = request
+    // What async hooks said since the session's last model call (Claude Code gives it on the next turn).
+    const late = await asyncContext(info().sessionId)
+    if (late !== undefined) effective = { ...request, messages: [...request.messages, late] }
     if (beforeModelEvent !== undefined && engine.mayHaveHooks(beforeModelEvent)) {
       const turn = (messages ?? []).filter((message) => messageType(message) === "ai").length + 1
       const outcome = await dispatch(beforeModelEvent, { ...common(info()), turn, message_count: messages?.length ?? 0 }, seen)
       if (!outcome.continue || outcome.blocked) return stop(beforeModelEvent, outcome)
       if (outcome.additionalContext.length > 0) {
-        effective = { ...request, messages: [...request.messages, contextMessage(beforeModelEvent, outcome.additionalContext)] }
+        effective = { ...effective, messages: [...effective.messages, contextMessage(beforeModelEvent, outcome.additionalContext)] }
       }
     }
     const response = await handler(effective as never)
