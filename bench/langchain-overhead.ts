@@ -257,7 +257,11 @@ ${table}
   (+${perCall.toFixed(2)} ms over the same hooks matching nothing); the raw spawn of \`true\` (\`node:child_process\`) takes
   ${spawnMedian.toFixed(2)} ms: goal ≤ spawn + ${spawnSlackMs} ms = ${(spawnMedian + spawnSlackMs).toFixed(2)} ms: **${verdict(spawnPass)}**.
   The engine's \`dispatch\` of that hook alone (interleaved with the raw spawns) takes ${dispatchMedian.toFixed(2)} ms, so the
-  adapter's own path per call (payload, transcript, outcome) is about ${adapterPerCall.toFixed(2)} ms.
+  adapter's own path per call (payload, transcript, outcome) is ${
+  adapterPerCall >= 0
+    ? `about ${adapterPerCall.toFixed(2)} ms`
+    : `below this run's noise (the dispatch alone took ${(-adapterPerCall).toFixed(2)} ms more than the whole added time per call)`
+}.
 
 What the middleware registers is read from the engine's plan when the engine is built (\`await createHookEngine(...)\`):
 \`wrapModelCall\` and \`wrapToolCall\` when a hook of the agent loop exists, and the \`beforeAgent\` / \`afterAgent\` nodes with the
