@@ -78,7 +78,7 @@ const spawnersOn = async (runtime: Runtime): Promise<Array<{ name: string; layer
     }
     case "deno":
       return [
-        { name: "DenoProcessSpawner (Deno.Command, detached)", layer: DenoProcessSpawner.layer },
+        { name: "DenoProcessSpawner (Deno.Command, own group)", layer: DenoProcessSpawner.layer },
         { name: "DenoProcessSpawner.layerWithoutGroups (no process group)", layer: DenoProcessSpawner.layerWithoutGroups },
         node
       ]

@@ -1,15 +1,19 @@
 /**
  * The core's `ProcessSpawner` on `Deno.Command`. This is what `createHookEngine` of
- * `@agent-hooks/deno` uses. With a process group per hook (`layer`), `Deno.Command` forks
- * (the child calls `setsid`), like Deno's `node:child_process`; `layerWithoutGroups` uses
- * `posix_spawn`, about 2 ms per hook and flat with the host's memory, at the price of the
- * process-group kill (see `docs/runtimes.md`). Needs `--allow-run` (`-A`); `spawn` dies with a
- * defect outside Deno.
+ * `@agent-hooks/deno` uses. With a process group per hook (`layer`), on Linux the hook is started
+ * through util-linux's `setsid(1)` (`posix_spawn`, then one more exec: about 2.6 ms per hook and
+ * flat with the host's memory); elsewhere `Deno.Command` forks the host for `detached` (the child
+ * calls `setsid`), like Deno's `node:child_process`. `layerWithoutGroups` uses `posix_spawn`,
+ * about 2 ms per hook, at the price of the process-group kill (see `docs/runtimes.md`). Needs
+ * `--allow-run` (`-A`); `spawn` dies with a defect outside Deno.
  *
  * Behaviour (the contract of `@agent-hooks/core/ProcessSpawner`, checked by the spawner
  * conformance suite):
- * - **Process groups.** On POSIX the child is started with `detached: true` (Deno 2.x: the child
- *   calls `setsid()`), and `kill(signal)` signals the group with `Deno.kill(-pid, signal)`,
+ * - **Process groups.** On Linux with `setsid(1)` (`/usr/bin/setsid` or `/bin/setsid`), the
+ *   child is `setsid -- <file> <args>`, which calls `setsid()` and execs the hook in its place
+ *   (same pid); a program the spawn would not find is started as below, so that it fails to spawn
+ *   the same way. Elsewhere on POSIX the child is started with `detached: true` (Deno 2.x: the
+ *   child calls `setsid()`). `kill(signal)` signals the group with `Deno.kill(-pid, signal)`,
  *   falling back to the child alone. A descendant that calls `setsid` is **not** reached.
  * - **Environment.** `clearEnv: true`: the child sees exactly `request.env`.
  * - **stdin.** Written through the piped `WritableStream`, then closed; `BrokenPipe` (a hook that

@@ -35,7 +35,7 @@ export interface DenoGlobal {
   readonly Command: new(file: string, options: CommandOptions) => { spawn(): ChildProcess }
   /** A negative pid signals the process group. */
   kill(pid: number, signal?: string): void
-  statSync(path: string): { readonly isDirectory: boolean }
+  statSync(path: string): { readonly isDirectory: boolean; readonly isFile: boolean; readonly mode: number | null }
   makeTempDirSync(options?: { readonly prefix?: string }): string
   writeTextFileSync(path: string, data: string, options?: { readonly mode?: number; readonly createNew?: boolean }): void
   removeSync(path: string, options?: { readonly recursive?: boolean }): void
