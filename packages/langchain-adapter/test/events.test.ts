@@ -9,7 +9,7 @@ import { Command, MemorySaver } from "@langchain/langgraph"
 import { createAgent, fakeModel, summarizationMiddleware } from "langchain"
 import { describe, expect, it } from "vitest"
 import { hooksMiddleware } from "@agent-hooks/langchain-adapter"
-import { bashTool, fixtureCommand, realEngine, seen, tempDir } from "./helpers.ts"
+import { bashTool, fakeEngine, fixtureCommand, realEngine, seen, tempDir } from "./helpers.ts"
 
 const command = (cmd: string) => ({ type: "command", command: cmd })
 const payloads = (log: string): Array<Record<string, unknown>> =>
@@ -124,5 +124,27 @@ describe("async hooks: what they say reaches the model at the next model call of
     expect(next).toContain("PostToolUse hook additional context (async): tests pass")
     expect(next).toContain("PostToolUse hook feedback (async): type check failed")
     expect(seen(model, 4).join("\n")).not.toContain("tests pass")
+  })
+
+  it("notes past the 100 a session keeps are dropped with a warning, never unseen", async () => {
+    const engine = fakeEngine()
+    const results = Array.from({ length: 103 }, (_, i) => ({ event: "PostToolUse", sessionId: "many", toModel: [`note ${i}`], rewake: false, rewakeMessage: null }))
+    let taken = false
+    const host = {
+      ...engine,
+      settings: { hooks: { PostToolUse: [{ hooks: [{ type: "command", command: "true", async: true }] }] } },
+      takeAsyncResults: async () => (taken ? [] : ((taken = true), results))
+    }
+    const warnings: Array<string> = []
+    const model = fakeModel().respond(new AIMessage("ok"))
+    const agent = createAgent({ model, tools: [], checkpointer: new MemorySaver(), middleware: [hooksMiddleware({ engine: host, transcriptDir: tempDir(), onWarning: (w) => warnings.push(w) })] })
+    await agent.invoke({ messages: [new HumanMessage("hi")] }, { configurable: { thread_id: "many" } })
+    const given = seen(model, 0).join("\n")
+    expect(given).toContain("note 102")
+    expect(given).toContain("note 3")
+    expect(given).not.toContain("note 2\n")
+    expect(warnings.filter((w) => w.includes("async hooks said more for session \"many\""))).toEqual([
+      "async hooks said more for session \"many\" than its next model call takes: its 3 oldest notes were dropped (the last 100 are kept)"
+    ])
   })
 })

@@ -168,10 +168,11 @@ export const fromOption = (
       .then((engine) => (resolved = engine))
     return built
   }
+  // Before the engine is built no hook has run: there is nothing to take.
+  const asyncHooks = () => resolved !== undefined && hasAsync(resolved.settings.hooks)
   return {
-    // Before the engine is built no hook has run: there is nothing to take.
-    asyncHooks: () => resolved !== undefined && hasAsync(resolved.settings.hooks),
-    takeAsyncResults: async () => (resolved !== undefined && hasAsync(resolved.settings.hooks) ? await resolved.takeAsyncResults() : []),
+    asyncHooks,
+    takeAsyncResults: async () => (asyncHooks() ? await resolved!.takeAsyncResults() : []),
     dispatch: async (event, payload) => (await get()).dispatch(event, payload),
     unmatched: (event, payload) => resolved?.unmatched(event, payload),
     hooked: () => undefined,

@@ -103,6 +103,10 @@ const remember = <V>(map: Map<string, V>, key: string, value: V, cap = 1000) => 
   if (map.size > cap) map.delete(map.keys().next().value!)
 }
 
+/** What async hooks said that the model has not seen yet: at most this many notes per session, and this many sessions. */
+const LATE_NOTES = 100
+const LATE_SESSIONS = 1000
+
 const reminder = (label: string, text: string) => `<system-reminder>\n${label}: ${text}\n</system-reminder>`
 
 // The messages the middleware adds have their id from the start: a run without thread is known by its first message's id.
@@ -390,6 +394,8 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
   /** The model call's message of what `async` hooks said since the session's last one, if any. */
   const asyncContext = async (sessionId: string): Promise<HumanMessage | undefined> => {
     if (engine.asyncHooks()) {
+      /** Notes dropped per session in this take: said once each, never lost unseen. */
+      const dropped = new Map<string, number>()
       for (const result of await engine.takeAsyncResults()) {
         const notes = [
           ...result.toModel.map((text) => reminder(`${result.event} hook additional context (async)`, text)),
@@ -398,8 +404,17 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
         if (notes.length === 0) continue
         const key = result.sessionId ?? ""
         const kept = [...(lateNotes.get(key) ?? []), ...notes]
-        // At most the last 100 per session, and 1000 sessions: a session that never calls its model again does not grow.
-        remember(lateNotes, key, kept.length > 100 ? kept.slice(-100) : kept)
+        // At most the last LATE_NOTES per session, and LATE_SESSIONS sessions: a session that never
+        // calls its model again does not grow.
+        if (kept.length > LATE_NOTES) dropped.set(key, (dropped.get(key) ?? 0) + kept.length - LATE_NOTES)
+        if (!lateNotes.has(key) && lateNotes.size >= LATE_SESSIONS) {
+          const oldest = lateNotes.keys().next().value!
+          warn(`the notes of async hooks for session ${JSON.stringify(oldest)} were dropped: more than ${LATE_SESSIONS} sessions were waiting for their next model call`)
+        }
+        remember(lateNotes, key, kept.length > LATE_NOTES ? kept.slice(-LATE_NOTES) : kept, LATE_SESSIONS)
+      }
+      for (const [key, count] of dropped) {
+        warn(`async hooks said more for session ${JSON.stringify(key)} than its next model call takes: its ${count} oldest notes were dropped (the last ${LATE_NOTES} are kept)`)
       }
     }
     if (lateNotes.size === 0) return undefined
