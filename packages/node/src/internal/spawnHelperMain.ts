@@ -130,7 +130,7 @@ const start = (m: SpawnMessage) => {
   // A pid: the hook is running already (it may end the helper at once), so the host hears of it
   // now, not after the 'spawn' event; a start that failed has none and gets an 'error' instead.
   let started = child.pid !== undefined
-  if (started) sendJson(1, m.id, { pid: child.pid })
+  if (started) sendJson(SPAWNED, m.id, { pid: child.pid })
   child.on("error", (cause: NodeJS.ErrnoException) => {
     if (started) return
     started = true
@@ -140,7 +140,7 @@ const start = (m: SpawnMessage) => {
   child.on("spawn", () => {
     if (!started) {
       started = true
-      sendJson(1, m.id, { pid: child.pid })
+      sendJson(SPAWNED, m.id, { pid: child.pid })
     }
     child.stdin?.end(m.stdin)
     relay(m.id, child.stdout, 3, 5, m.cap)
