@@ -32,6 +32,26 @@ import type * as HookEngine from "@agent-hooks/core/HookEngine"
 import type * as HookError from "@agent-hooks/core/HookError"
 import type * as PromiseEngine from "@agent-hooks/core/PromiseEngine"
 import * as internal from "./internal/hookEngine.ts"
+import type { HelperRuntime } from "./NodeProcessSpawner.ts"
+
+/**
+ * The spawn helper in full: when hooks go through it, and which program runs it.
+ *
+ * **Example** (the helper run by Bun, for every hook)
+ *
+ * ```ts
+ * import { createHookEngine } from "@agent-hooks/node"
+ *
+ * const engine = await createHookEngine({ settings: ["./hooks.json"], spawnHelper: { use: true, runtime: "bun" } })
+ * ```
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface SpawnHelperOptions extends HelperRuntime {
+  /** `true`: every hook; `"auto"` (the default): above `NodeProcessSpawner.defaultHelperThresholdBytes` of host memory. */
+  readonly use?: true | "auto" | undefined
+}
 
 /**
  * Options of the Node engine: the core's `EngineOptions`, with Node defaults:
@@ -45,8 +65,10 @@ export interface NodeEngineOptions extends HookEngine.EngineOptions {
    * Spawn hooks through a small helper process (`NodeProcessSpawner.helperLayer`): `true` always,
    * `false` never (straight from the host), `"auto"` (default) when the host's resident memory is
    * above `NodeProcessSpawner.defaultHelperThresholdBytes`, where the helper is measured faster.
+   * An object (`SpawnHelperOptions`, since 0.2.0) also picks the program that runs the helper:
+   * `{ runtime: "bun" }` runs it on Bun, which starts hooks faster than Node.
    */
-  readonly spawnHelper?: boolean | "auto" | undefined
+  readonly spawnHelper?: boolean | "auto" | SpawnHelperOptions | undefined
 }
 
 /**

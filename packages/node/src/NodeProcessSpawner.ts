@@ -99,15 +99,57 @@ export const layer: Layer.Layer<ProcessSpawner> = internal.layer
 export const helperLayer: Layer.Layer<ProcessSpawner> = helper.layer
 
 /**
+ * Which program runs the spawn helper.
+ *
+ * - `runtime: "node"` (the default): this process's own executable (`process.execPath`), or
+ *   `executable`. Node starts each hook with `fork`, about 0.8 ms of the helper's thread per hook even
+ *   with its small heap, so five hooks at once start one after the other.
+ * - `runtime: "bun"`: Bun runs the same script. Bun starts a child with `vfork` (about 0.2 ms): one
+ *   hook took 0.62-0.78x the time of the Node helper, and five hooks at once 2.4x one hook against
+ *   2.9x (`docs/performance.md`). Its executable is `executable`, or else the binary of the `bun`
+ *   npm package as Node resolves it from `@agent-hooks/node` (installed beside it: `npm install bun`
+ *   in the host's project; under pnpm's isolated layout, give `executable`). Never a `bun` found on
+ *   PATH or from the working directory, so which program spawns every hook depends neither on the
+ *   environment the host was started in nor on the project it works in. Without either, building
+ *   the layer fails and says what to install.
+ *
+ * `executable` is started as given: a bare name is looked up on the helper's PATH.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface HelperRuntime {
+  readonly runtime?: "node" | "bun" | undefined
+  readonly executable?: string | undefined
+}
+
+/**
+ * `helperLayer`, with the helper run by the program `runtime` names.
+ *
+ * **Example** (the helper run by Bun, from the `bun` npm package)
+ *
+ * ```ts
+ * import { NodeProcessSpawner } from "@agent-hooks/node"
+ *
+ * const spawner = NodeProcessSpawner.helperLayerWith({ runtime: "bun" })
+ * ```
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const helperLayerWith: (runtime?: HelperRuntime) => Layer.Layer<ProcessSpawner> = helper.layerWith
+
+/**
  * The default for Node hosts: each hook is spawned straight from the host while the host's
  * resident memory is below `thresholdBytes`, and through the spawn helper (`helperLayer`) above
  * it, where Node's fork of a big host costs more than the relay (threshold and figures in
- * `docs/performance.md`). The helper starts only when first needed.
+ * `docs/performance.md`). The helper starts only when first needed; `runtime` picks the program
+ * that runs it (`HelperRuntime`, since 0.2.0).
  *
  * @since 0.1.0
  * @category layers
  */
-export const autoLayer: (thresholdBytes?: number) => Layer.Layer<ProcessSpawner> = helper.autoLayer
+export const autoLayer: (thresholdBytes?: number, runtime?: HelperRuntime) => Layer.Layer<ProcessSpawner> = helper.autoLayer
 
 /**
  * The host memory (resident set, bytes) above which `autoLayer` spawns through the helper.

@@ -6,4 +6,4 @@
 export * as NodeHookEngine from "./NodeHookEngine.ts"
 export * as NodeProcessSpawner from "./NodeProcessSpawner.ts"
 export { createHookEngine } from "./NodeHookEngine.ts"
-export type { NodeEngineOptions } from "./NodeHookEngine.ts"
+export type { NodeEngineOptions, SpawnHelperOptions } from "./NodeHookEngine.ts"

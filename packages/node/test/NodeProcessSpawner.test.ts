@@ -7,12 +7,14 @@ import * as HookRunner from "@agent-hooks/core/HookRunner"
 import { Cleanups, Processes, ProcessSpawnerSuite } from "@agent-hooks/test-utils"
 import { Effect } from "effect"
 import { spawn } from "node:child_process"
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
 import * as NodeProcessSpawner from "@agent-hooks/node/NodeProcessSpawner"
 import { ProcessSpawner } from "@agent-hooks/core/ProcessSpawner"
+import { createHookEngine } from "@agent-hooks/node"
+import { bunExecutable, layer as bunHelperLayer } from "./fixtures/bunHelper.ts"
 
 ProcessSpawnerSuite.suite("NodeProcessSpawner", NodeProcessSpawner.layer, { processGroups: true }, {
   releaseHost: {
@@ -27,6 +29,15 @@ ProcessSpawnerSuite.suite("NodeProcessSpawner.helperLayer", NodeProcessSpawner.h
     command: process.execPath,
     args: "Deno" in globalThis ? ["run", "-A", "--no-lock", "--conditions=source"] : ["--conditions=source"],
     spawner: new URL("../src/NodeProcessSpawner.ts#helperLayer", import.meta.url).href
+  }
+})
+
+// The same contract with the helper run by Bun (`HelperRuntime` { runtime: "bun" }).
+ProcessSpawnerSuite.suite("NodeProcessSpawner.helperLayerWith({ runtime: \"bun\" })", bunHelperLayer, { processGroups: true }, {
+  releaseHost: {
+    command: process.execPath,
+    args: "Deno" in globalThis ? ["run", "-A", "--no-lock", "--conditions=source"] : ["--conditions=source"],
+    spawner: new URL("./fixtures/bunHelper.ts#layer", import.meta.url).href
   }
 })
 
@@ -117,4 +128,65 @@ describe("NodeProcessSpawner.helperLayer: the spawn helper", () => {
     )
     expect(runs.map((run) => run.stdout)).toEqual(["shared", "shared", "other", "shared", "shared"])
   }, 20_000)
+})
+
+describe("the spawn helper run by Bun (spawnHelper: { runtime: \"bun\" })", () => {
+  const settings = (command: string) => {
+    const dir = cleanups.tempDir()
+    const file = join(dir, "hooks.json")
+    writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command }] }] } }))
+    return { settings: [file], projectDir: dir, onWarning: () => {} }
+  }
+  const payload = { tool_name: "Bash", tool_input: { command: "ls" } }
+
+  it("the test lanes have Bun on PATH (the toolchain's)", () => {
+    expect(bunExecutable).toBeDefined()
+  })
+
+  it.skipIf(!existsSync("/proc/self/exe"))("runs every hook from a Bun process, also below the auto threshold with use: true", async () => {
+    // The hook's parent is the helper: the executable the kernel started it from.
+    const engine = await createHookEngine({ ...settings("readlink /proc/$PPID/exe"), spawnHelper: { use: true, runtime: "bun", executable: bunExecutable! } })
+    try {
+      const outcome = await engine.dispatch("PreToolUse", payload)
+      expect(outcome.hooks.map((hook) => [hook.status, hook.stdout.trim()])).toEqual([["success", bunExecutable]])
+    } finally {
+      await engine.close()
+    }
+  }, 20_000)
+
+  it("fails the engine's creation, saying what to do, when its executable is not one", async () => {
+    const missing = join(cleanups.tempDir(), "no-such-bun")
+    await expect(createHookEngine({ ...settings("true"), spawnHelper: { use: true, runtime: "bun", executable: missing } })).rejects.toThrow(
+      `spawnHelper.executable: ${missing} is not an executable file`
+    )
+  })
+
+  it("a helper that cannot be started says why in each hook's error", async () => {
+    // A bare name is looked up on PATH when the helper starts, not checked at the engine's creation.
+    const engine = await createHookEngine({ ...settings("true"), spawnHelper: { use: true, runtime: "bun", executable: "agent-hooks-no-such-runtime" } })
+    try {
+      const outcome = await engine.dispatch("PreToolUse", payload)
+      expect(outcome.hooks).toHaveLength(1)
+      expect(outcome.hooks[0]!.exitCode).toBeNull()
+      expect(outcome.hooks[0]!.stderr).toContain("the spawn helper could not be started (agent-hooks-no-such-runtime: ")
+    } finally {
+      await engine.close()
+    }
+  }, 20_000)
+
+  it("never takes a bun from PATH: without the `bun` package beside @agent-hooks/node, the engine's creation fails and says what to install", async () => {
+    // Bun is on PATH here (above), and the workspace does not install the `bun` package.
+    await expect(createHookEngine({ ...settings("true"), spawnHelper: { runtime: "bun" } })).rejects.toThrow(
+      "the npm package `bun` is not installed beside @agent-hooks/node"
+    )
+  })
+
+  it("rejects a runtime or a use it does not know, at the engine's creation", async () => {
+    await expect(createHookEngine({ ...settings("true"), spawnHelper: { runtime: "deno" as "bun" } })).rejects.toThrow(
+      'spawnHelper runtime: expected "node" or "bun", got "deno"'
+    )
+    await expect(createHookEngine({ ...settings("true"), spawnHelper: { use: "always" as "auto" } })).rejects.toThrow(
+      'spawnHelper.use: expected true or "auto", got "always"'
+    )
+  })
 })

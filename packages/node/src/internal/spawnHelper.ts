@@ -2,6 +2,9 @@ import { make as makeSpawner, makeOutputPipe, ProcessSpawner } from "@agent-hook
 import type { KillSignal, OutputPipe, ProcessExit, ProcessHandle, ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
 import { spawn as spawnChild } from "node:child_process"
 import type { ChildProcess } from "node:child_process"
+import { accessSync, closeSync, constants, openSync, readSync } from "node:fs"
+import { createRequire } from "node:module"
+import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
@@ -14,6 +17,15 @@ import * as direct from "./processSpawner.ts"
 const HELPER_SCRIPT = fileURLToPath(new URL(import.meta.url.endsWith(".ts") ? "./spawnHelperMain.ts" : "./spawnHelperMain.js", import.meta.url))
 
 const groups = process.platform !== "win32"
+
+/** For what must not throw (releasing a handle a runtime may not have made). */
+const quietly = (f: () => void): void => {
+  try {
+    f()
+  } catch {
+    // nothing to release
+  }
+}
 
 const kill = (pid: number) => {
   try {
@@ -32,11 +44,89 @@ const kill = (pid: number) => {
  */
 const HELPER_V8_FLAGS = ["--max-semi-space-size=1"]
 
-/** How this runtime runs the helper script (Node 22.18+ strips the types of the `.ts` source itself). */
-const helperArgs = (): Array<string> =>
-  "Deno" in globalThis
-    ? ["run", "-A", "--no-lock", `--v8-flags=${HELPER_V8_FLAGS.join(",")}`, HELPER_SCRIPT]
-    : [...HELPER_V8_FLAGS, HELPER_SCRIPT]
+/** Which runtime runs the helper script, and from which executable (the options of `helperLayer`). */
+export interface HelperRuntime {
+  readonly runtime?: "node" | "bun" | undefined
+  readonly executable?: string | undefined
+}
+
+/** The command that starts the helper. @internal */
+export interface HelperProgram {
+  readonly command: string
+  readonly args: ReadonlyArray<string>
+}
+
+/** The first bytes of an executable file: ELF, Mach-O (both orders, 32 and 64 bits), PE. */
+const isBinary = (file: string): boolean => {
+  const head = new Uint8Array(4)
+  let fd: number | undefined
+  try {
+    fd = openSync(file, "r")
+    if (readSync(fd, head, 0, 4, 0) < 4) return false
+  } catch {
+    return false
+  } finally {
+    if (fd !== undefined) closeSync(fd)
+  }
+  const word = ((head[0]! << 24) | (head[1]! << 16) | (head[2]! << 8) | head[3]!) >>> 0
+  return word === 0x7f454c46 || word === 0xfeedface || word === 0xfeedfacf || word === 0xcefaedfe || word === 0xcffaedfe ||
+    (head[0] === 0x4d && head[1] === 0x5a)
+}
+
+/**
+ * Bun's executable from the `bun` npm package, as Node resolves it from this package (installed
+ * beside it, as `npm install bun` in the host's project does), never a `bun` looked up on PATH nor
+ * one found from the working directory: which program spawns every hook must not depend on the
+ * environment the host was started in, nor on the project it works in.
+ */
+const bunFromPackage = (): string => {
+  let dir: string
+  try {
+    dir = dirname(createRequire(import.meta.url).resolve("bun/package.json"))
+  } catch {
+    throw new Error(
+      "spawnHelper runtime \"bun\": the npm package `bun` is not installed beside @agent-hooks/node. " +
+        "Install it (`npm install bun`), or give the path of a Bun executable as spawnHelper.executable."
+    )
+  }
+  const file = join(dir, "bin", "bun.exe")
+  if (!isBinary(file)) {
+    throw new Error(
+      `spawnHelper runtime "bun": ${file} is not an executable but the \`bun\` package's placeholder (it was installed ` +
+        "without its install script, as with --ignore-scripts). Reinstall it with scripts, or give the path of a Bun " +
+        "executable as spawnHelper.executable."
+    )
+  }
+  return file
+}
+
+/**
+ * How the helper script is started. Node (the default: this process's own executable) gets a small
+ * young generation, and strips the types of the \`.ts\` source itself (22.18+); a Deno host runs it
+ * with \`deno run\`; Bun runs it as it is.
+ * @internal
+ */
+export const helperProgram = (options: HelperRuntime = {}): HelperProgram => {
+  const runtime = options.runtime ?? "node"
+  const executable = options.executable
+  if (executable !== undefined) {
+    if (typeof executable !== "string" || executable === "") throw new Error(`spawnHelper.executable: expected the path of an executable, got ${JSON.stringify(executable)}`)
+    // A path is checked now, so the engine's creation fails instead of every hook (a bare name is looked up on PATH when started).
+    if (/[\\/]/.test(executable)) {
+      try {
+        accessSync(executable, constants.X_OK)
+      } catch (cause) {
+        throw new Error(`spawnHelper.executable: ${executable} is not an executable file (${(cause as Error).message})`)
+      }
+    }
+  }
+  if (runtime === "bun") return { command: options.executable ?? bunFromPackage(), args: [HELPER_SCRIPT] }
+  if (runtime !== "node") throw new Error(`spawnHelper runtime: expected "node" or "bun", got ${JSON.stringify(runtime)}`)
+  if (options.executable === undefined && "Deno" in globalThis) {
+    return { command: process.execPath, args: ["run", "-A", "--no-lock", `--v8-flags=${HELPER_V8_FLAGS.join(",")}`, HELPER_SCRIPT] }
+  }
+  return { command: options.executable ?? process.execPath, args: [...HELPER_V8_FLAGS, HELPER_SCRIPT] }
+}
 
 interface Hook {
   readonly request: ProcessRequest
@@ -54,6 +144,11 @@ interface Hook {
 
 /** The host side: one helper process at a time, started on the first spawn, restarted if it dies. */
 export class Helper {
+  private readonly program: HelperProgram
+  constructor(program: HelperProgram = helperProgram()) {
+    this.program = program
+  }
+
   private child: ChildProcess | undefined
   private hooks = new Map<number, Hook>()
   private nextId = 1
@@ -64,7 +159,7 @@ export class Helper {
 
   private ensure(): ChildProcess {
     if (this.child !== undefined) return this.child
-    const child = spawnChild(process.execPath, helperArgs(), {
+    const child = spawnChild(this.program.command, [...this.program.args], {
       stdio: ["pipe", "pipe", "inherit"],
       // Its own small heap: none of the host's flags (a big --max-old-space-size is what we avoid), a small young generation.
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }
@@ -74,6 +169,8 @@ export class Helper {
     this.lastEnv = undefined
     child.stdout!.on("data", (chunk: Buffer) => this.receive(chunk))
     child.stdin!.on("error", () => {})
+    // Why the helper could not be started (its executable is missing, say): said in the hooks' errors.
+    let startError: Error | undefined
     // 'close', not 'exit': what the helper wrote before it died is read first.
     const gone = () => {
       if (this.child !== child) return
@@ -86,6 +183,8 @@ export class Helper {
           hook.retried = true
           this.hooks.set(id, hook)
           this.sendSpawn(id, hook.request)
+        } else if (hook.pid === undefined && startError !== undefined) {
+          this.fail(hook, new Error(`the spawn helper could not be started (${this.program.command}: ${startError.message})`))
         } else if (hook.pid === undefined) {
           // It may have run (a hook can end its helper as it starts): never run twice, said instead.
           this.fail(hook, new Error(hook.starting
@@ -100,7 +199,10 @@ export class Helper {
       this.refresh()
     }
     child.on("close", gone)
-    child.on("error", gone)
+    child.on("error", (error) => {
+      if (child.pid === undefined) startError = error
+      gone()
+    })
     this.refresh()
     return child
   }
@@ -118,8 +220,7 @@ export class Helper {
     if (child === undefined) return
     const busy = this.hooks.size > 0
     for (const handle of [child, child.stdin, child.stdout] as Array<{ ref?: () => void; unref?: () => void } | null>) {
-      if (busy) handle?.ref?.()
-      else handle?.unref?.()
+      quietly(() => (busy ? handle?.ref?.() : handle?.unref?.()))
     }
   }
 
@@ -246,7 +347,8 @@ export class Helper {
     const child = this.child
     this.child = undefined
     child?.stdin?.end()
-    child?.unref()
+    // Deno throws here for a helper that never started (it has no process handle); closing must not.
+    quietly(() => child?.unref())
   }
 
   /** The helper's pid, for tests. */
@@ -262,11 +364,15 @@ export const capabilities: SpawnerCapabilities = { runtime: "node-helper", proce
 export const makeWith = (helper: Helper): ProcessSpawner["Service"] =>
   makeSpawner({ capabilities, start: helper.spawn, cwdProblem, tempFiles })
 
+/** A helper for the layer's life; its program is resolved when the layer is built (a bad option fails there). */
+const scopedHelper = (runtime: HelperRuntime | undefined) =>
+  Effect.acquireRelease(Effect.sync(() => new Helper(helperProgram(runtime))), (helper) => Effect.sync(helper.close))
+
 /** @internal */
-export const layer: Layer.Layer<ProcessSpawner> = Layer.effect(
-  ProcessSpawner,
-  Effect.map(Effect.acquireRelease(Effect.sync(() => new Helper()), (helper) => Effect.sync(helper.close)), makeWith)
-)
+export const layerWith = (runtime?: HelperRuntime): Layer.Layer<ProcessSpawner> => Layer.effect(ProcessSpawner, Effect.map(scopedHelper(runtime), makeWith))
+
+/** @internal */
+export const layer: Layer.Layer<ProcessSpawner> = layerWith()
 
 /** @internal */
 export const DEFAULT_HELPER_THRESHOLD_BYTES = 256 * 1024 * 1024
@@ -275,10 +381,10 @@ export const DEFAULT_HELPER_THRESHOLD_BYTES = 256 * 1024 * 1024
  * Per spawn: straight from the host while its resident memory is below `thresholdBytes`
  * (fork is cheap then), through the helper above it. @internal
  */
-export const autoLayer = (thresholdBytes: number = DEFAULT_HELPER_THRESHOLD_BYTES): Layer.Layer<ProcessSpawner> =>
+export const autoLayer = (thresholdBytes: number = DEFAULT_HELPER_THRESHOLD_BYTES, runtime?: HelperRuntime): Layer.Layer<ProcessSpawner> =>
   Layer.effect(
     ProcessSpawner,
-    Effect.map(Effect.acquireRelease(Effect.sync(() => new Helper()), (helper) => Effect.sync(helper.close)), (helper) => {
+    Effect.map(scopedHelper(runtime), (helper) => {
       const viaHelper = makeWith(helper)
       return ProcessSpawner.of({
         capabilities: direct.capabilities,
