@@ -10,6 +10,7 @@ import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
+import type { HelperRuntime } from "../NodeProcessSpawner.ts"
 import { cwdProblem, tempFiles } from "./files.ts"
 import * as direct from "./processSpawner.ts"
 
@@ -43,12 +44,6 @@ const kill = (pid: number) => {
  * at once: 2.9x one hook at the start, 3.4x by then). With 1 MB it stayed at 69-76 MB.
  */
 const HELPER_V8_FLAGS = ["--max-semi-space-size=1"]
-
-/** Which runtime runs the helper script, and from which executable (the options of `helperLayer`). */
-export interface HelperRuntime {
-  readonly runtime?: "node" | "bun" | undefined
-  readonly executable?: string | undefined
-}
 
 /** The command that starts the helper. @internal */
 export interface HelperProgram {
