@@ -16,7 +16,11 @@
  *   `true` command hook and a no-match event through Gemini's own `HookSystem`, and through ours;
  * - `threshold`, on Node at 0, 64, 128, 256, 512 and 800 MB, each in its own process and alike but
  *   for the heap: raw spawn, one hook direct, helper and "auto", and a new engine's first hook
- *   (what starting the helper costs): where the helper starts to win, and the heap's cost.
+ *   (what starting the helper costs): where the helper starts to win, and the heap's cost;
+ * - `floor`, when a C compiler (`cc`) is installed: `bench/spawn-floor.c`, built into a temporary
+ *   directory, spawns `sh -c true` as a hook is spawned with nothing of a runtime around it
+ *   (`posix_spawn`): one, and five at once. What five at once cost against one on this machine
+ *   whatever spawns them.
  *
  * In a worker every round takes one sample of each row in turn (A, B, C, A, B, C, ...); a row's
  * figure is the median over rounds of its round median, and a ratio between two rows of the same
@@ -43,7 +47,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { GEMINI_DIR, GEMINI_ENTRY, geminiHookSystem, type GeminiHookSystem } from "./geminiHookSystem.ts"
 
-type WorkerSet = "main" | "gemini" | "threshold"
+type WorkerSet = "main" | "gemini" | "threshold" | "floor"
 
 interface Row {
   /** The worker that measured it: `node`, `node +800 MB`, `node + Gemini CLI`, `bun`, ... */
@@ -277,17 +281,11 @@ const worker = async (set: WorkerSet, heapMB: number) => {
   const ones = ["true"]
   const fives = ["true", "true ", "true  ", "true   ", "true    "]
   const bun = isBun || isDeno ? undefined : spawnSync("bun", ["-e", "console.log(process.execPath)"], { encoding: "utf8" }).stdout?.trim() || undefined
-  /** The helper run by Bun: the engine starts its helper with `process.execPath`, swapped for that one start. */
+  /** The helper run by Bun (`spawnHelper: { runtime: "bun" }`): an engine's first run starts one `bun` process, checked here. */
   let bunHelpers = 0
   const onBun = (run: () => Promise<void>) => async () => {
-    const node = process.execPath
     const before = childExecutables().filter((x) => x === bun).length
-    process.execPath = bun!
-    try {
-      await run()
-    } finally {
-      process.execPath = node
-    }
+    await run()
     if (childExecutables().filter((x) => x === bun).length !== before + 1) throw new Error("the Bun-run helper did not start under bun")
     bunHelpers++
   }
@@ -301,7 +299,7 @@ const worker = async (set: WorkerSet, heapMB: number) => {
 
   const modes: Array<[string, object]> = isBun || isDeno
     ? [["", {}]]
-    : [[" (auto)", {}], [" (direct)", { spawnHelper: false }], [" (helper)", { spawnHelper: true }], ...(bun !== undefined && set !== "threshold" ? [[" (helper on bun)", { spawnHelper: true }] as [string, object]] : [])]
+    : [[" (auto)", {}], [" (direct)", { spawnHelper: false }], [" (helper)", { spawnHelper: true }], ...(bun !== undefined && set !== "threshold" ? [[" (helper on bun)", { spawnHelper: { use: true, runtime: "bun", executable: bun } }] as [string, object]] : [])]
 
   if (set === "gemini") {
     const gemini = await geminiSystem(dir, "true")
@@ -424,6 +422,28 @@ const runWorker = (command: string, set: WorkerSet, heapMB: number): Array<Row> 
   return rows
 }
 
+/**
+ * The C floor (`bench/spawn-floor.c`), built with `cc` into a temporary directory and run with the
+ * workers' samples and rounds; its rows, or why there are none.
+ */
+const floorWorker = (): Array<Row> | string => {
+  if (spawnSync("cc", ["--version"], { stdio: "ignore" }).status !== 0) return "C floor: no C compiler (`cc`) on PATH"
+  const dir = mkdtempSync(join(tmpdir(), "agent-hooks-floor-"))
+  try {
+    const binary = join(dir, "spawn-floor")
+    const built = spawnSync("cc", ["-O2", "-o", binary, join(ROOT, "bench", "spawn-floor.c")], { encoding: "utf8" })
+    if (built.status !== 0) return `C floor: \`cc\` could not build bench/spawn-floor.c (${(built.stderr ?? "").trim().split("\n")[0] ?? `exit ${built.status}`})`
+    const started = performance.now()
+    const r = spawnSync(binary, [String(N), String(ROUNDS), PAYLOAD], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
+    if (r.status !== 0) return `C floor: exit ${r.status} (${(r.stderr ?? "").trim()})`
+    const rows = JSON.parse(r.stdout.trim()) as Array<Row>
+    console.error(`  ${rows[0]?.worker}: ${rows.length} rows in ${((performance.now() - started) / 1000).toFixed(0)} s, load ${loadavg()[0]!.toFixed(1)}`)
+    return rows
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 /** Gemini CLI's core in bench/gemini (npm ci from the pinned lockfile), or why it is not there. */
 const installGemini = (): string | undefined => {
   if (!GEMINI) return "skipped (BENCH_GEMINI=0)"
@@ -496,6 +516,9 @@ const main = async () => {
     if (HEAP_MB > 0) tryWorker(process.execPath, "gemini", HEAP_MB)
   } else console.error(`Gemini CLI's HookSystem: ${geminiProblem}`)
   for (const mb of THRESHOLDS) tryWorker(process.execPath, "threshold", mb)
+  const floor = floorWorker()
+  if (typeof floor === "string") skipped.push(floor)
+  else rows.push(...floor)
   const loadEnd = loadavg().map((l) => l.toFixed(2)).join(" ")
 
   const fig = (row: Row) => median(row.rounds)
@@ -517,9 +540,13 @@ const main = async () => {
   interface Cross { readonly what: string; readonly value: number; readonly goal?: number | undefined; readonly how: "same process" | "two processes" }
   const cross: Array<Cross> = []
   for (const worker of [...new Set(rows.map((r) => r.worker))]) {
+    // What five spawns at once cost against one, whatever spawns them: the floor of "5 hooks / 1 hook".
+    const rawFive = find(worker, "5 raw spawns at once")
+    const rawOne = find(worker, "raw spawn")
+    if (rawFive && rawOne) cross.push({ what: `${worker}: 5 raw spawns at once / raw spawn`, value: within(rawFive, rawOne), how: "same process" })
     for (const five of rows.filter((r) => r.worker === worker && r.name.startsWith("5 hooks"))) {
       const one = find(worker, five.name.replace("5 hooks", "1 hook"))
-      if (one) cross.push({ what: `${worker}: ${five.name} / ${one.name}`, value: within(five, one), goal: five.name.includes("(helper)") ? 2.5 : undefined, how: "same process" })
+      if (one) cross.push({ what: `${worker}: ${five.name} / ${one.name}`, value: within(five, one), goal: /\(helper( on bun)?\)/.test(five.name) ? 2.5 : undefined, how: "same process" })
     }
   }
   // The heap's cost: the threshold workers at the biggest heap against none (the same program but for the heap).
@@ -568,13 +595,41 @@ const main = async () => {
   const bunSummary = bunRatios.length === 0
     ? "The Bun-run helper was not measured in this run (no `bun` on PATH)."
     : `In this run the Bun-run helper took ${fmtX(Math.min(...bunRatios))} to ${fmtX(Math.max(...bunRatios))} the time of the Node helper. ` +
-      "**The helper stays a Node process**: the gain is a fraction of a millisecond per hook (most on " +
-      "five hooks at once), while a Bun helper means either Bun on the user's machine (found on PATH, " +
-      "so which executable spawns every hook depends on the environment the host was started in) " +
-      "or the `bun` npm package as a dependency of `@agent-hooks/node` (a native binary of about " +
-      "100 MB per platform) for every Node user. That is not a clear win, so nothing is shipped for it; " +
-      "a host that already has Bun can run itself on Bun, where `@agent-hooks/bun` spawns with " +
-      "`Bun.spawn` and needs no helper. A compiled helper was not built or measured."
+      "**Node runs the helper by default; Bun is an option** (`spawnHelper: { runtime: \"bun\" }`, or " +
+      "`NodeProcessSpawner.helperLayerWith({ runtime: \"bun\" })`). By default, because a Bun helper needs Bun on the " +
+      "user's machine: either the `bun` npm package (a native binary of about 100 MB per platform) as a dependency " +
+      "of `@agent-hooks/node` for every Node user, or a `bun` found on PATH, and then which executable spawns every " +
+      "hook would depend on the environment the host was started in. So the option takes Bun only from an " +
+      "`executable` the host names or from the `bun` package as Node resolves it from `@agent-hooks/node`. A host " +
+      "that can run on Bun itself needs no helper: `@agent-hooks/bun` spawns with `Bun.spawn`. A compiled " +
+      "helper was not built: the machines this installs on have Node and npm, not a C compiler."
+  // Five at once against one: the floor every spawner has on this machine, and the helper's figure beside it.
+  const cores = cpus().length
+  const rawFiveOne = (worker: string) => cross.find((c) => c.what === `${worker}: 5 raw spawns at once / raw spawn`)?.value
+  const cFloor = rawFiveOne("C (posix_spawn)")
+  const runtimeFloors = ["node", "bun", "deno"].flatMap((w) => {
+    const v = rawFiveOne(w)
+    return v === undefined ? [] : [`${w} ${fmtX(v)}`]
+  })
+  const helperFiveOne = cross.filter((c) => c.what.endsWith("5 hooks (helper) / 1 hook (helper)")).map((c) => c.value)
+  const bunHelperFiveOne = cross.filter((c) => c.what.endsWith("5 hooks (helper on bun) / 1 hook (helper on bun)")).map((c) => c.value)
+  const floorSummary = `On this ${cores}-core machine most of a \`sh -c true\`'s time is CPU (its exec, the dynamic linker, its exit): ` +
+    `five at once need about ${fmtX(5 / Math.max(1, Math.min(5, cores)))} the CPU time of one on the cores there are, whatever spawns them. ` +
+    (cFloor === undefined
+      ? "The C floor was not measured in this run (no C compiler). "
+      : `From C (\`posix_spawn\`, nothing of a runtime around it: \`bench/spawn-floor.c\`, the "C (posix_spawn)" rows) five at once took ${fmtX(cFloor)} one in this run. `) +
+    (runtimeFloors.length === 0
+      ? ""
+      : `Raw spawns from each runtime, five at once against one: ${runtimeFloors.join(", ")}; a spawner whose one spawn also waits on ` +
+        "something other than CPU (its event loop waking up) waits on it once for five, so its ratio can be lower than C's. ") +
+    (helperFiveOne.length === 0
+      ? ""
+      : `Five hooks through the spawn helper took ${helperFiveOne.map(fmtX).join(" and ")} one hook (goal ≤ 2.5×)` +
+        (bunHelperFiveOne.length === 0 ? ". " : `, and through the same helper run by Bun ${bunHelperFiveOne.map(fmtX).join(" and ")}. `) +
+        "By default the helper is a Node process, and Node starts a child with `fork` (libuv uses neither `vfork` nor `posix_spawn` on Linux): " +
+        "in the helper, with its small heap, a spawn still holds its thread for about 0.8 ms until the child has started (side measurement), " +
+        "and the five hooks are started one after the other, so the last one starts about 3 ms after the first. Bun starts a child " +
+        "with `vfork`, about 0.2 ms.")
   const value = (row: Row) => (row.unit === "MB" ? `${fig(row)} MB` : fmtUs(fig(row)))
   const goalText = (row: Row) => (row.goal === undefined ? "" : row.unit === "MB" ? `≤ ${row.goal} MB` : `≤ ${row.goal}×`)
   const lines = rows.map((row) => {
@@ -626,7 +681,7 @@ of a ratio saw the same load. Every hook row goes through the Promise facade
 (\`createHookEngine\` … \`dispatch\`) with \`sh -c true\` hooks; the yardstick is a raw spawn of
 the same \`sh -c true\` with the same payload in the same process (\`child_process.spawn\` on Node,
 \`Bun.spawn\` on Bun, \`Deno.Command\` on Deno). "(auto)" is the default \`spawnHelper: "auto"\`, "(direct)" \`false\`,
-"(helper)" \`true\`, "(helper on bun)" the same helper script run by \`bun\` instead of \`node\`.
+"(helper)" \`true\`, "(helper on bun)" \`{ use: true, runtime: "bun" }\` (the helper run by Bun instead of Node).
 "config load" is \`Plan.make\` of 100 hooks in 3 files (the config of \`bench/plan.ts\`: its matchers name
 no real tool and its scripts do not exist, so load's checks for both are in the figure), beside
 reading and parsing the same files; "CLI start-up" is \`agent-hooks run\` (\`packages/cli/dist/bin.js\`)
@@ -642,6 +697,10 @@ ${crossTable}
 
 Goals not met in this run:${missed.length === 0 ? " none." : `\n\n${missed.map((m) => `- ${m}`).join("\n")}`}
 ${skipped.length === 0 ? "" : `\nWorkers that did not run:\n\n${skipped.map((m) => `- ${m}`).join("\n")}\n`}
+## Five at once against one
+
+${floorSummary}
+
 ## Where the spawn helper starts to win
 
 One hook through the helper against one hook spawned straight from the host, per host heap, each
@@ -658,9 +717,9 @@ ${thresholdSummary}
 ## Which runtime runs the helper
 
 The helper script (\`packages/node/src/internal/spawnHelperMain.ts\`, only \`node:*\` imports) also
-runs under Bun unchanged. Same host process, same hooks, the helper started by \`node\` or by \`bun\`
-(a measurement device of this bench: the host's \`process.execPath\` is pointed at \`bun\` while
-that engine starts its helper, and the bench checks that the helper really is a \`bun\` process):
+runs under Bun unchanged. Same host process, same hooks, the helper run by Node (\`spawnHelper: true\`)
+or by Bun (\`spawnHelper: { use: true, runtime: "bun", executable }\` with the toolchain's \`bun\`; the
+bench checks that the helper really is a \`bun\` process):
 
 ${bunTable}
 
@@ -709,7 +768,8 @@ the host's resident memory is above \`NodeProcessSpawner.defaultHelperThresholdB
 below it straight from the host: the helper's start is paid on the first hook (the "helper start"
 column above), which a small, short-lived host such as the CLI (one dispatch per process) would
 pay on every call. A pool of two helpers (one per core) was tried for the five-hook row and
-measured no better on this shared VM, so there is one.
+measured no better on this shared VM, so there is one. \`spawnHelper: { runtime: "bun" }\` runs the
+same script on Bun instead (the "(helper on bun)" rows and the table above).
 `
 
 const at = argv.indexOf("--worker")
