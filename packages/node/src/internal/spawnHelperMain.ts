@@ -13,9 +13,9 @@
 //   5 stdout end · 6 stderr end · 7 exit {exitCode, signal} · 8 starting (sent before the fork: a
 //   helper that dies after it may have started the hook, which is then never started again)
 // Dies with the host: EOF on stdin (the host exited, even by SIGKILL) kills every hook group and exits.
-// Only node:* imports: it must start fast and stay small.
+// Only node:* imports: it must start fast and stay small. Run by Bun, it spawns with Bun.spawn (vfork, and no
+// Node-style stream wrappers around the pipes); run by Node or Deno, with node:child_process.
 import { spawn } from "node:child_process"
-import type { ChildProcess } from "node:child_process"
 
 interface SpawnMessage {
   readonly t: "spawn"
@@ -30,8 +30,30 @@ interface SpawnMessage {
 }
 type Message = SpawnMessage | { readonly t: "kill"; readonly id: number; readonly signal: NodeJS.Signals } | { readonly t: "release"; readonly id: number }
 
+/** A started hook, whichever way it was spawned. */
+interface Running {
+  readonly pid: number | undefined
+  /** Signals the child alone. */
+  readonly kill: (signal: NodeJS.Signals) => void
+  /** Stops reading its pipes. */
+  readonly stop: () => void
+}
+
+/** `Bun.spawn` and its subprocess, the subset used here (Bun 1.4.5). */
+interface BunSubprocess {
+  readonly pid: number
+  readonly stdout: ReadableStream<Uint8Array>
+  readonly stderr: ReadableStream<Uint8Array>
+  readonly exited: Promise<number>
+  readonly exitCode: number | null
+  readonly signalCode: NodeJS.Signals | null
+  kill(signal?: string): void
+}
+type BunSpawn = (cmd: Array<string>, options: object) => BunSubprocess
+const bunSpawn: BunSpawn | undefined = (globalThis as { Bun?: { spawn: BunSpawn } }).Bun?.spawn
+
 const groups = process.platform !== "win32"
-const children = new Map<number, ChildProcess>()
+const children = new Map<number, Running>()
 const out = process.stdout
 
 const SPAWNED = 1
@@ -66,7 +88,7 @@ const send = (type: number, id: number, payload: Uint8Array = new Uint8Array(0))
 }
 const sendJson = (type: number, id: number, value: unknown) => send(type, id, Buffer.from(JSON.stringify(value)))
 
-const signal = (child: ChildProcess, sig: NodeJS.Signals) => {
+const signal = (child: Running, sig: NodeJS.Signals) => {
   const pid = child.pid
   if (pid === undefined) return
   // ESRCH (the group is gone, or the child left it): the child alone. No stack trace is taken for
@@ -80,19 +102,38 @@ const signal = (child: ChildProcess, sig: NodeJS.Signals) => {
   } finally {
     Error.stackTraceLimit = limit
   }
-  try {
-    child.kill(sig)
-  } catch {
-    // already gone
-  }
+  child.kill(sig)
 }
 
-// Streams paused while our stdout is full (the host reads slower than hooks write).
+// Streams paused, and readers waiting, while our stdout is full (the host reads slower than hooks write).
 const paused = new Set<NodeJS.ReadableStream>()
+let waiting: Array<() => void> = []
 out.on("drain", () => {
   for (const stream of paused) stream.resume()
   paused.clear()
+  const wake = waiting
+  waiting = []
+  for (const resume of wake) resume()
 })
+const drained = () => new Promise<void>((resolve) => waiting.push(resolve))
+
+/** Bun: reads a pipe to its end, relaying up to `cap` bytes (more is read and dropped), then says it ended. */
+const pump = async (id: number, reader: ReadableStreamDefaultReader<Uint8Array>, data: number, end: number, cap: number) => {
+  let left = cap
+  try {
+    for (;;) {
+      const chunk = await reader.read()
+      if (chunk.done) break
+      if (left <= 0) continue // past the cap: read and dropped, never relayed
+      const part = chunk.value.byteLength > left ? chunk.value.subarray(0, left) : chunk.value
+      left -= part.byteLength
+      if (!send(data, id, part)) await drained()
+    }
+  } catch {
+    // cancelled (released) or broken: ended either way
+  }
+  send(end, id)
+}
 
 const relay = (id: number, stream: NodeJS.ReadableStream | null, data: number, end: number, cap: number) => {
   if (stream === null) return void send(end, id)
@@ -113,19 +154,72 @@ const relay = (id: number, stream: NodeJS.ReadableStream | null, data: number, e
   stream.on("close", done)
 }
 
+const startOnBun = (m: SpawnMessage, env: Record<string, string>, spawnOnBun: BunSpawn) => {
+  let child: BunSubprocess
+  try {
+    child = spawnOnBun([m.file, ...m.args], {
+      cwd: m.cwd,
+      env,
+      // Bun writes the bytes and closes stdin, swallowing EPIPE; an empty payload is /dev/null (EOF).
+      stdin: m.stdin === "" ? "ignore" : Buffer.from(m.stdin),
+      stdout: "pipe",
+      stderr: "pipe",
+      detached: groups,
+      windowsHide: true
+    })
+  } catch (cause) {
+    const error = cause as NodeJS.ErrnoException
+    return void sendJson(2, m.id, { code: error.code, message: error.message })
+  }
+  const readers = [child.stdout.getReader(), child.stderr.getReader()] as const
+  children.set(m.id, {
+    pid: child.pid,
+    kill: (sig) => {
+      try {
+        child.kill(sig)
+      } catch {
+        // already gone
+      }
+    },
+    stop: () => {
+      for (const reader of readers) reader.cancel().catch(() => {})
+    }
+  })
+  sendJson(SPAWNED, m.id, { pid: child.pid })
+  void pump(m.id, readers[0], 3, 5, m.cap)
+  void pump(m.id, readers[1], 4, 6, m.cap)
+  // On the direct child's exit, not when the pipes close (a grandchild may hold them).
+  void child.exited.then(() => sendJson(7, m.id, { exitCode: child.signalCode === null ? child.exitCode : null, signal: child.signalCode }))
+}
+
 let lastEnv: Record<string, string> = {}
 const start = (m: SpawnMessage) => {
-  let child: ChildProcess
   const env = m.sameEnv === true ? lastEnv : m.env ?? {}
   lastEnv = env
   send(STARTING, m.id)
+  if (bunSpawn !== undefined) return startOnBun(m, env, bunSpawn)
+  let child: ReturnType<typeof spawn>
   try {
     child = spawn(m.file, m.args, { cwd: m.cwd, env, stdio: ["pipe", "pipe", "pipe"], detached: groups, windowsHide: true })
   } catch (cause) {
     const error = cause as NodeJS.ErrnoException
     return void sendJson(2, m.id, { code: error.code, message: error.message })
   }
-  children.set(m.id, child)
+  children.set(m.id, {
+    get pid() {
+      return child.pid
+    },
+    kill: (sig) => {
+      try {
+        child.kill(sig)
+      } catch {
+        // already gone
+      }
+    },
+    stop: () => {
+      for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy()
+    }
+  })
   child.stdin?.on("error", () => {})
   // A pid: the hook is running already (it may end the helper at once), so the host hears of it
   // now, not after the 'spawn' event; a start that failed has none and gets an 'error' instead.
@@ -156,7 +250,7 @@ const handle = (m: Message) => {
   if (m.t === "kill") return signal(child, m.signal)
   children.delete(m.id)
   signal(child, "SIGKILL")
-  for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy()
+  child.stop()
 }
 
 let buffered: Buffer = Buffer.alloc(0)
