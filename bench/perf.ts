@@ -717,7 +717,7 @@ ${thresholdSummary}
 ## Which runtime runs the helper
 
 The helper script (\`packages/node/src/internal/spawnHelperMain.ts\`, only \`node:*\` imports) also
-runs under Bun unchanged. Same host process, same hooks, the helper run by Node (\`spawnHelper: true\`)
+runs under Bun, where it spawns with \`Bun.spawn\` (\`vfork\`) instead of \`node:child_process\`. Same host process, same hooks, the helper run by Node (\`spawnHelper: true\`)
 or by Bun (\`spawnHelper: { use: true, runtime: "bun", executable }\` with the toolchain's \`bun\`; the
 bench checks that the helper really is a \`bun\` process):
 

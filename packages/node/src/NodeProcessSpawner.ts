@@ -104,9 +104,9 @@ export const helperLayer: Layer.Layer<ProcessSpawner> = helper.layer
  * - `runtime: "node"` (the default): this process's own executable (`process.execPath`), or
  *   `executable`. Node starts each hook with `fork`, about 0.8 ms of the helper's thread per hook even
  *   with its small heap, so five hooks at once start one after the other.
- * - `runtime: "bun"`: Bun runs the same script. Bun starts a child with `vfork` (about 0.2 ms): one
- *   hook took 0.62-0.78x the time of the Node helper, and five hooks at once 2.4x one hook against
- *   2.9x (`docs/performance.md`). Its executable is `executable`, or else the binary of the `bun`
+ * - `runtime: "bun"`: Bun runs the same script, which then spawns with `Bun.spawn` (`vfork`, about
+ *   0.2 ms): in the perf bench one hook took 0.62-0.65x the time of the Node helper, and five hooks
+ *   at once 0.52-0.54x (`docs/performance.md`). Its executable is `executable`, or else the binary of the `bun`
  *   npm package as Node resolves it from `@agent-hooks/node` (installed beside it: `npm install bun`
  *   in the host's project; under pnpm's isolated layout, give `executable`). Never a `bun` found on
  *   PATH or from the working directory, so which program spawns every hook depends neither on the
