@@ -154,6 +154,26 @@ describe("the spawn helper run by Bun (spawnHelper: { runtime: \"bun\" })", () =
     }
   }, 20_000)
 
+  it("starts in its own folder, not the host's working directory (a cloned project): a bunfig.toml there runs no preload in it", async () => {
+    // What a hostile project can hold for a Bun started in it.
+    const project = cleanups.tempDir()
+    const marker = join(project, "preload-ran")
+    writeFileSync(join(project, "evil.ts"), `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "helper")\n`)
+    writeFileSync(join(project, "bunfig.toml"), `preload = ["./evil.ts"]\n`)
+    // Started from a neutral folder: the host moves into the project itself, before its helpers start.
+    const host = spawn(process.execPath, [...runtimeArgs, fileURLToPath(new URL("./fixtures/hostile-cwd-host.ts", import.meta.url)), project, bunExecutable!], {
+      cwd: cleanups.tempDir(),
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let out = ""
+    let err = ""
+    host.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()))
+    host.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()))
+    const code = await new Promise<number | null>((resolve) => host.on("exit", resolve))
+    expect({ code, out, err }).toEqual({ code: 0, out: "ok ok\n", err: "" })
+    expect(existsSync(marker)).toBe(false)
+  }, 30_000)
+
   it("fails the engine's creation, saying what to do, when its executable is not one", async () => {
     const missing = join(cleanups.tempDir(), "no-such-bun")
     await expect(createHookEngine({ ...settings("true"), spawnHelper: { use: true, runtime: "bun", executable: missing } })).rejects.toThrow(

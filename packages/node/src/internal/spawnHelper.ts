@@ -97,8 +97,8 @@ const bunFromPackage = (): string => {
 
 /**
  * How the helper script is started. Node (the default: this process's own executable) gets a small
- * young generation, and strips the types of the \`.ts\` source itself (22.18+); a Deno host runs it
- * with \`deno run\`; Bun runs it as it is.
+ * young generation, and strips the types of the `.ts` source itself (22.18+); a Deno host runs it
+ * with `deno run`; Bun runs it without flags (it then spawns with `Bun.spawn`).
  * @internal
  */
 export const helperProgram = (options: HelperRuntime = {}): HelperProgram => {
@@ -118,7 +118,8 @@ export const helperProgram = (options: HelperRuntime = {}): HelperProgram => {
   if (runtime === "bun") return { command: options.executable ?? bunFromPackage(), args: [HELPER_SCRIPT] }
   if (runtime !== "node") throw new Error(`spawnHelper runtime: expected "node" or "bun", got ${JSON.stringify(runtime)}`)
   if (options.executable === undefined && "Deno" in globalThis) {
-    return { command: process.execPath, args: ["run", "-A", "--no-lock", `--v8-flags=${HELPER_V8_FLAGS.join(",")}`, HELPER_SCRIPT] }
+    // --no-config: no deno.json found above the script (a project's, when node_modules is in it) maps its imports.
+    return { command: process.execPath, args: ["run", "-A", "--no-lock", "--no-config", `--v8-flags=${HELPER_V8_FLAGS.join(",")}`, HELPER_SCRIPT] }
   }
   return { command: options.executable ?? process.execPath, args: [...HELPER_V8_FLAGS, HELPER_SCRIPT] }
 }
@@ -155,6 +156,9 @@ export class Helper {
   private ensure(): ChildProcess {
     if (this.child !== undefined) return this.child
     const child = spawnChild(this.program.command, [...this.program.args], {
+      // Started in its own folder, not the host's working directory (often a cloned project): Bun runs the
+      // preloads of a bunfig.toml and loads the .env files it finds there. Each hook gets its own cwd.
+      cwd: dirname(HELPER_SCRIPT),
       stdio: ["pipe", "pipe", "inherit"],
       // Its own small heap: none of the host's flags (a big --max-old-space-size is what we avoid), a small young generation.
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }
