@@ -115,13 +115,13 @@ export const helperProgram = (options: HelperRuntime = {}): HelperProgram => {
       }
     }
   }
-  if (runtime === "bun") return { command: options.executable ?? bunFromPackage(), args: [HELPER_SCRIPT] }
+  if (runtime === "bun") return { command: executable ?? bunFromPackage(), args: [HELPER_SCRIPT] }
   if (runtime !== "node") throw new Error(`spawnHelper runtime: expected "node" or "bun", got ${JSON.stringify(runtime)}`)
-  if (options.executable === undefined && "Deno" in globalThis) {
+  if (executable === undefined && "Deno" in globalThis) {
     // --no-config: no deno.json found above the script (a project's, when node_modules is in it) maps its imports.
     return { command: process.execPath, args: ["run", "-A", "--no-lock", "--no-config", `--v8-flags=${HELPER_V8_FLAGS.join(",")}`, HELPER_SCRIPT] }
   }
-  return { command: options.executable ?? process.execPath, args: [...HELPER_V8_FLAGS, HELPER_SCRIPT] }
+  return { command: executable ?? process.execPath, args: [...HELPER_V8_FLAGS, HELPER_SCRIPT] }
 }
 
 interface Hook {

@@ -33,7 +33,7 @@ type Message = SpawnMessage | { readonly t: "kill"; readonly id: number; readonl
 /** A started hook, whichever way it was spawned. */
 interface Running {
   readonly pid: number | undefined
-  /** Signals the child alone. */
+  /** Signals the child alone (may throw: the child is gone). */
   readonly kill: (signal: NodeJS.Signals) => void
   /** Stops reading its pipes. */
   readonly stop: () => void
@@ -102,7 +102,11 @@ const signal = (child: Running, sig: NodeJS.Signals) => {
   } finally {
     Error.stackTraceLimit = limit
   }
-  child.kill(sig)
+  try {
+    child.kill(sig)
+  } catch {
+    // already gone
+  }
 }
 
 // Streams paused, and readers waiting, while our stdout is full (the host reads slower than hooks write).
@@ -174,13 +178,7 @@ const startOnBun = (m: SpawnMessage, env: Record<string, string>, spawnOnBun: Bu
   const readers = [child.stdout.getReader(), child.stderr.getReader()] as const
   children.set(m.id, {
     pid: child.pid,
-    kill: (sig) => {
-      try {
-        child.kill(sig)
-      } catch {
-        // already gone
-      }
-    },
+    kill: (sig) => child.kill(sig),
     stop: () => {
       for (const reader of readers) reader.cancel().catch(() => {})
     }
@@ -209,13 +207,7 @@ const start = (m: SpawnMessage) => {
     get pid() {
       return child.pid
     },
-    kill: (sig) => {
-      try {
-        child.kill(sig)
-      } catch {
-        // already gone
-      }
-    },
+    kill: (sig) => child.kill(sig),
     stop: () => {
       for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy()
     }
