@@ -156,6 +156,62 @@ describe("a human's decision stands", () => {
     expect([...hookRuns(log)].sort()).toEqual(["q1", "q2"])
   })
 
+  it("resumed by interrupt id (Command({ resume: { [id]: { decisions } } })): every asked call takes its decision and the run goes on", async () => {
+    const model = fakeModel()
+      .respondWithTools([
+        { name: "bash", args: { command: "deploy prod" }, id: "r1" },
+        { name: "bash", args: { command: "ls" }, id: "r2" },
+        { name: "bash", args: { command: "deploy staging" }, id: "r3" }
+      ])
+      .respond(new AIMessage("done"))
+    const { agent, ran, log } = await setup("always", model)
+    const config = { configurable: { thread_id: "resume-by-id" } }
+
+    const first = await agent.invoke(user("deploy"), config)
+    const interrupts = (first as { __interrupt__?: Array<{ id: string; value: HooksReviewRequest }> }).__interrupt__ ?? []
+    // One question for the model turn, as humanInTheLoopMiddleware asks it.
+    expect(interrupts.length).toBe(1)
+    expect(interrupts[0]!.value.actionRequests.map((a) => a.toolCallId)).toEqual(["r1", "r3"])
+
+    const result = await agent.invoke(new Command({
+      resume: { [interrupts[0]!.id]: { decisions: [{ type: "reject", message: "not prod" }, { type: "approve" }] } }
+    }), config)
+
+    expect([...ran].sort()).toEqual(["deploy staging", "ls"])
+    expect(toolMessage(result.messages, "r1")!.content).toBe("not prod")
+    expect(lastText(result.messages)).toBe("done")
+    expect((await agent.graph.getState(config)).next).toEqual([])
+    expect([...hookRuns(log)].sort()).toEqual(["r1", "r2", "r3"])
+  })
+
+  it("an unreadable answer brings back one question, not one per asked call; by interrupt id as well", async () => {
+    const model = fakeModel()
+      .respondWithTools([
+        { name: "bash", args: { command: "deploy prod" }, id: "u1" },
+        { name: "bash", args: { command: "deploy staging" }, id: "u2" }
+      ])
+      .respond(new AIMessage("done"))
+    const { agent, ran } = await setup("always", model)
+    const config = { configurable: { thread_id: "one-question" } }
+    type Interrupts = { __interrupt__?: Array<{ id: string; value: HooksReviewRequest }> }
+    const first = (await agent.invoke(user("deploy"), config)) as Interrupts
+
+    const again = (await agent.invoke(new Command({ resume: true }), config)) as Interrupts
+    expect(again.__interrupt__?.length).toBe(1)
+    expect(again.__interrupt__![0]!.value.error).toContain("2 calls are asked")
+
+    const byId = (await agent.invoke(new Command({ resume: { [again.__interrupt__![0]!.id]: "yes" } }), config)) as Interrupts
+    expect(byId.__interrupt__?.length).toBe(1)
+    expect(byId.__interrupt__![0]!.value.actionRequests.map((a) => a.toolCallId)).toEqual(["u1", "u2"])
+    expect(first.__interrupt__?.length).toBe(1)
+
+    const result = await agent.invoke(new Command({
+      resume: { [byId.__interrupt__![0]!.id]: { decisions: [{ type: "approve" }, { type: "reject" }] } }
+    }), config)
+    expect(ran).toEqual(["deploy prod"])
+    expect(lastText(result.messages)).toBe("done")
+  })
+
   it("every asked call rejected: the model hears it and the run goes on", async () => {
     const model = fakeModel()
       .respondWithTools([{ name: "bash", args: { command: "deploy prod" }, id: "r1" }])

@@ -11,6 +11,7 @@ import type { DispatchOutcome, HooksMiddleware, HooksMiddlewareOptions, PromptSu
 import * as Compaction from "./compaction.ts"
 import * as Engine from "./engine.ts"
 import { appendText, contentText, messageText, messageType } from "./messages.ts"
+import * as Resume from "./resume.ts"
 import * as Review from "./review.ts"
 import { resolver } from "./toolNames.ts"
 import * as Transcript from "./transcript.ts"
@@ -72,22 +73,6 @@ const turnOf = (messages: ReadonlyArray<BaseMessage> | undefined, id: string): B
     if (messageType(message) === "ai" && toolCallsOf(message).some((call) => call.id === id)) return message
   }
   return undefined
-}
-
-/**
- * A value to resume with is there for the next `interrupt()` of this task (LangGraph's scratchpad):
- * the run is resumed, not run for the first time.
- */
-const resuming = (): boolean => {
-  try {
-    const scratchpad = (getConfig()?.configurable as Record<string, unknown> | undefined)?.["__pregel_scratchpad"] as
-      | { readonly resume?: ReadonlyArray<unknown>; readonly nullResume?: unknown; readonly interruptCounter?: number }
-      | undefined
-    if (scratchpad === undefined) return false
-    return scratchpad.nullResume !== undefined || (scratchpad.resume?.length ?? 0) > (scratchpad.interruptCounter ?? -1) + 1
-  } catch {
-    return false
-  }
 }
 
 /** `f()`, computed the first time it is asked for. */
@@ -960,16 +945,21 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
       : toolCallsOf(turn).filter((entry) => entry.id !== undefined && records[entry.id] !== undefined && asks(records[entry.id]!))
     if (asked.length > 0) {
       const first = asked[0]!.id === call.id
-      if (!first && !resuming()) throw new GraphInterrupt()
+      // The other calls never ask: they read the answer given to the first one's question, and
+      // wait (an interrupt that shows nothing) while there is none they can read.
+      const given = first ? undefined : await Resume.answerToTurn(asked[0]!.id!)
+      if (!first && given === undefined) throw new GraphInterrupt()
       const index = asked.findIndex((entry) => entry.id === call.id)
       if (index >= 0 && pre === recorded) {
-        const answers = Review.ask(Review.request(asked.map((entry) => ({
+        const question = () => Review.request(asked.map((entry) => ({
           id: entry.id!,
           name: entry.name,
           args: entry.args,
           hookToolName: toolName(entry.name),
           reason: records![entry.id!]!.reason
-        }))), interrupt)
+        })))
+        const answers = first ? Review.ask(question(), interrupt) : Review.read(given!.value, asked.length)
+        if (answers === undefined) throw new GraphInterrupt()
         answer = answers[index]
         if (first && answers.some((entry) => entry.type === "edit")) revision = revisedTurn(turn!, asked, answers)
       }
@@ -979,7 +969,7 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
     // which did not decide it: its hooks ran again just now and may not ask again (a hook that
     // asks once). The human was asked where it was decided, and the answer waiting for this call
     // is theirs, whatever the hooks say now (a deny still blocks).
-    const answeredElsewhere = recorded === undefined && records === undefined && call.id !== undefined && !asks(pre) && hasCheckpointer() && resuming()
+    const answeredElsewhere = recorded === undefined && records === undefined && call.id !== undefined && !asks(pre) && hasCheckpointer() && Resume.resuming()
 
     noteContext("PreToolUse", pre.additionalContext)
     if (pre.blocked) return refuse(pre.reason ?? `The PreToolUse hook denied this ${tool.name} call.`)

@@ -102,6 +102,20 @@ const answers = (resume: unknown, count: number): ReadonlyArray<Answer> => {
 }
 
 /**
+ * Reads an answer given to a question asked by another task (the turn's first asked call): the
+ * answers, or `undefined` when it cannot be read, in which case the asking task asks again and
+ * the reader waits for that answer (one question per model turn, never one per asked call).
+ */
+export const read = (resume: unknown, count: number): ReadonlyArray<Answer> | undefined => {
+  try {
+    return answers(resume, count)
+  } catch (error) {
+    if (error instanceof Unreadable) return undefined
+    throw error
+  }
+}
+
+/**
  * Asks the human (LangGraph `interrupt()`) and returns the answers, one per asked call in order.
  * An answer that cannot be read is never taken for a refusal: the question is asked again, with
  * `error` naming the accepted shapes. (A thrown error would not do: LangGraph keeps a resume value
