@@ -532,6 +532,11 @@ describe("Wave preset", () => {
     const wave = await input({ session_id: "wave_session_0f8fad5b-d9cb-469f-a165-70867728950e_k3y9" })
     expect(wave.input.transcript_path).toBe(join(sessions, "session_k3y9.json"))
     expect(wave.warnings).toEqual([])
+    // The design's own example id: its short id is what follows the last underscore.
+    put(join(sessions, "session_xyz789.json"), "{}")
+    const example = await input({ session_id: "wave_session_abc123_xyz789" })
+    expect(example.input.transcript_path).toBe(join(sessions, "session_xyz789.json"))
+    expect(example.warnings).toEqual([])
     // Any other id is used whole; that file does not exist, which is a warning naming it.
     const other = await input({ session_id: "abc" })
     expect(other.input.transcript_path).toBe(join(sessions, "session_abc.json"))

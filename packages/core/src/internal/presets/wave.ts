@@ -42,12 +42,14 @@ const withEnvironment = (document: unknown): unknown => {
   return { ...document, hooks }
 }
 
-const WAVE_SESSION = /^wave_session_[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}_(.+)$/
+// `wave_session_<id>_<shortId>`: the short id is what follows the last underscore (the design's own
+// example, `wave_session_abc123_xyz789`, names `session_xyz789.json`; a UUID id works the same way).
+const WAVE_SESSION = /^wave_session_.+_([^_]+)$/
 const SAFE_NAME = /^[A-Za-z0-9._-]+$/
 
 /**
- * FR-015's transcript file for a session id: `~/.wave/sessions/session_<shortId>.json`, where a Wave
- * id `wave_session_<uuid>_<shortId>` gives its short id and any other id is used whole. An id that
+ * Wave's transcript file for a session id: `~/.wave/sessions/session_<shortId>.json`, where a Wave
+ * id `wave_session_<id>_<shortId>` gives its short id and any other id is used whole. An id that
  * is not a plain file name (a `/`, `..`) gives no path: a payload must not point hooks elsewhere.
  */
 export const transcriptPath = (sessionId: string, home: string | undefined): string | undefined => {
