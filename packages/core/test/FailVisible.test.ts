@@ -103,6 +103,18 @@ describe("failClosed", () => {
       }
     }))
 
+  it.effect("on: the failure that blocks is not called non-blocking, in the hook's messages or the warning", () => {
+    const warnings: Array<string> = []
+    const h = harness(guard, () => ({ exitCode: 1, stderr: "boom" }), { failClosed: true, onWarning: (warning) => warnings.push(warning) })
+    return withEngine(h, (engine) =>
+      Effect.map(engine.dispatch("PreToolUse", bash("rm -rf /")), (outcome) => {
+        expect(outcome.blocked).toBe(true)
+        const said = [...outcome.hooks.flatMap((hook) => hook.messages), ...outcome.warnings, ...warnings].join("\n")
+        expect(said).not.toContain("non-blocking")
+        expect(outcome.hooks[0]!.messages).toEqual(["Failed with status code 1 (blocking because the engine fails closed): boom"])
+      }))
+  })
+
   it.effect("on, from AGENT_HOOKS_FAIL_CLOSED; a guard that answers still decides", () =>
     Effect.gen(function*() {
       const failing = harness(guard, () => ({ exitCode: 1 }), { env: { AGENT_HOOKS_FAIL_CLOSED: "on" } })

@@ -122,6 +122,8 @@ export const classify = (
       : "blocking because the engine fails closed"
     verdict = {
       ...verdict,
+      // The failure blocks here: its message must not call it non-blocking.
+      messages: verdict.messages.map((message) => message.replace(/^Failed with non-blocking status code (-?\d+)/, `Failed with status code $1 (${because})`)),
       status: "blocking-error",
       decision: spec.blocking === "permission" ? "deny" : "block",
       reason: `${label} hook error: [${hook.display}]: ${why}; ${because}`,
