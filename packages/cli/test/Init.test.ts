@@ -3,7 +3,7 @@
  * folder, and the scaffold validates and really blocks `rm -rf /` through `run`.
  */
 import { spawnSync } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { basename, join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -79,6 +79,36 @@ describe("agent-hooks init", () => {
     expect(stop.status, stop.stderr).toBe(2)
     expect(JSON.parse(stop.stdout).reason).toContain("one test failed")
     expect(cli(dir, ["run", "Stop"], JSON.stringify({ stop_hook_active: true })).status).toBe(0)
+  })
+
+  it("Stop: a project whose test script is npm init's placeholder lets the agent stop (no tests to run)", () => {
+    const dir = freshProject()
+    expect(cli(dir, ["init"]).status).toBe(0)
+    // What `npm init -y` writes.
+    writeFileSync(join(dir, "package.json"), JSON.stringify({
+      name: "fresh", version: "1.0.0", scripts: { test: "echo \"Error: no test specified\" && exit 1" }
+    }, null, 2))
+    const stop = cli(dir, ["run", "Stop"], JSON.stringify({ stop_hook_active: false }))
+    expect(stop.status, stop.stdout + stop.stderr).toBe(0)
+    expect(JSON.parse(stop.stdout).blocked).toBe(false)
+  })
+
+  it("never writes through a symlinked folder that leaves the project; writes nothing at all then", () => {
+    const dir = freshProject()
+    const outside = freshProject()
+    mkdirSync(join(dir, ".agent-hooks"))
+    symlinkSync(outside, join(dir, ".agent-hooks", "hooks"))
+    const result = cli(dir, ["init"])
+    expect(result.status).toBe(1)
+    expect(result.stderr).toContain(".agent-hooks/hooks")
+    expect(result.stderr).toContain("outside the project")
+    expect(readdirSync(outside)).toEqual([])
+    expect(existsSync(join(dir, ".agent-hooks", "settings.json"))).toBe(false)
+    // The whole settings folder as a link out of the project, too.
+    const other = freshProject()
+    symlinkSync(outside, join(other, ".agent-hooks"))
+    expect(cli(other, ["init"]).status).toBe(1)
+    expect(readdirSync(outside)).toEqual([])
   })
 
   it("never overwrites: a second init writes nothing and exits 1, naming the files", () => {

@@ -3,7 +3,7 @@ import * as SettingsSchema from "@agent-hooks/core/SettingsSchema"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs"
+import { chmodSync, existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs"
 import { dirname, join, relative, resolve, sep } from "node:path"
 import { Failed } from "../ExitCode.ts"
 
@@ -47,7 +47,8 @@ const runTests = `#!/bin/sh
 # stop_hook_active is true when the agent is already continuing because of this hook: then let it stop.
 payload=$(cat)
 printf '%s' "$payload" | grep -Eq '"stop_hook_active"[[:space:]]*:[[:space:]]*true' && exit 0
-if [ -f package.json ] && grep -q '"test"' package.json; then
+# npm init's placeholder ("Error: no test specified" && exit 1) is no test suite: nothing to run.
+if [ -f package.json ] && grep -q '"test"' package.json && ! grep -q 'Error: no test specified' package.json; then
   out=$(npm test --silent 2>&1) || { printf 'The tests fail; fix them before stopping:\\n%s\\n' "$(printf '%s' "$out" | tail -n 30)" >&2; exit 2; }
 fi
 exit 0
@@ -222,6 +223,19 @@ export const init = (options: InitOptions): Effect.Effect<void, Failed> =>
       ...(starter.schema ? [[join(base, "settings.schema.json"), JSON.stringify(SettingsSchema.jsonSchema(), null, 2) + "\n", false] as const] : []),
       ...starter.scripts.map((name) => [join(base, "hooks", name), scriptText[name], true] as const)
     ]
+    // A project's folders may be links (a cloned repository can hold any): a project file is
+    // never written through one that leads out of the project.
+    if (starter.scope === "project") {
+      const root = realpathSync(projectDir)
+      const escaping = [...new Set(files.map(([path]) => dirname(path)))].flatMap((folder) => {
+        const existing = deepestExisting(folder)
+        const real = realpathSync(existing)
+        return real === root || real.startsWith(root + sep) ? [] : [`${relative(projectDir, existing) || "."} (-> ${real})`]
+      })
+      if (escaping.length > 0) {
+        return yield* new Failed({ message: `init: not writing through ${[...new Set(escaping)].join(", ")}: a link to outside the project; nothing written` })
+      }
+    }
     const existing = files.filter(([path]) => existsSync(path)).map(([path]) => shown(path))
     if (existing.length > 0) {
       return yield* new Failed({ message: `not overwriting ${existing.join(", ")}: nothing written (move them away to start afresh)` })
@@ -239,5 +253,12 @@ export const init = (options: InitOptions): Effect.Effect<void, Failed> =>
     for (const [path] of files) yield* Console.log(`wrote ${shown(path)}`)
     yield* Console.log(`Hooks: ${starter.summary}. Check with: agent-hooks validate${options.preset === "agent-hooks" ? "" : ` --preset ${options.preset}`}`)
   })
+
+/** `folder` itself when it exists, else its nearest existing ancestor. */
+const deepestExisting = (folder: string): string => {
+  let current = folder
+  while (!existsSync(current) && dirname(current) !== current) current = dirname(current)
+  return current
+}
 
 const shellQuote = (text: string): string => /^[\w./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`
