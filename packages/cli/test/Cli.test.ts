@@ -515,6 +515,20 @@ describe("agent-hooks run: nothing that should have run is skipped in silence", 
     expect(quiet.stderr).toContain(`agent-hooks: hook "/nonexistent/guard.sh"`)
   })
 
+  it("--quiet leaves a notice about the payload (Wave's derived transcript_path) out of stderr; the Outcome keeps it", () => {
+    const project = mkdtempSync(join(scratch, "wave-quiet-"))
+    mkdirSync(join(project, ".wave"))
+    writeFileSync(join(project, ".wave", "settings.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "true" }] }] } }))
+    const args = ["run", "Stop", "--preset", "wave", "--project-dir", project]
+    const stdin = JSON.stringify({ session_id: "wave_session_abc123_nothere" })
+    const loud = cli(args, { stdin })
+    expect(loud.stderr).toContain("transcript_path")
+    const quiet = cli([...args, "--quiet"], { stdin })
+    expect(quiet.status).toBe(0)
+    expect(quiet.stderr).toBe("")
+    expect(outcomeOf(quiet).warnings.join("\n")).toContain("transcript_path")
+  })
+
   it("a guard whose deny answer is dropped (stdout JSON cut short) gets one stderr line, --quiet or not", () => {
     const broken = join(scratch, "dropped-answer.json")
     writeFileSync(broken, JSON.stringify({

@@ -11,6 +11,15 @@ import { noSettingsLine } from "./noSettings.ts"
 import { readPayload } from "./stdin.ts"
 import * as Debug from "./debug.ts"
 
+/**
+ * A dispatch-time warning that --quiet may hide: a notice about the payload (a file the preset
+ * derived from it does not exist, an unknown event), which the Outcome's warnings keep. Never a
+ * line about a hook that did not run or whose answer was dropped (`hook "..."`), nor about a record
+ * or log that could not be written: those print at every level.
+ */
+const isNotice = (warning: string): boolean =>
+  !warning.startsWith("hook \"") && !warning.startsWith("cannot ") && !warning.startsWith("log path ") && !/\baudit\b/i.test(warning)
+
 /** Options of `agent-hooks run`. */
 export interface RunOptions extends Omit<SettingsOptions, "preset"> {
   readonly event: string
@@ -89,8 +98,9 @@ export const run = (options: RunOptions): Effect.Effect<void, Blocked | Failed, 
     const outcome = yield* withEngine(
       { ...options, preset, engineOptions },
       (warning) => {
-        if (dispatching) process.stderr.write(warning.startsWith("hook \"") ? `agent-hooks: ${warning}\n` : `agent-hooks: warning: ${warning}\n`)
-        else if (!quiet) warnOnStderr(warning)
+        if (dispatching && (!quiet || !isNotice(warning))) {
+          process.stderr.write(warning.startsWith("hook \"") ? `agent-hooks: ${warning}\n` : `agent-hooks: warning: ${warning}\n`)
+        } else if (!dispatching && !quiet) warnOnStderr(warning)
       },
       (engine) =>
         Effect.gen(function*() {
