@@ -32,6 +32,18 @@ describe("code blocks", () => {
     expect(unmarked, "add `illustrative` (not run) or `run` / `file=` (run by docs/test) after the fence's language").toEqual([])
   })
 
+  it("a version shown in a block is the packages' own (the CLI's hello and --version say it)", () => {
+    const version = (JSON.parse(readFileSync(join(repoDir, "packages", "cli", "package.json"), "utf8")) as { version: string }).version
+    const stale = pages.flatMap((page) =>
+      parseBlocks(read(page)).flatMap((b) =>
+        [...b.text.matchAll(/"version":\s*"(\d+\.\d+\.\d+[^"]*)"/g)]
+          .filter((match) => match[1] !== version)
+          .map((match) => `docs/${page}:${b.line}: "version": "${match[1]}", the packages are at ${version}`)
+      )
+    )
+    expect(stale).toEqual([])
+  })
+
   it("the getting-started page has steps that run, and marks the install of unpublished packages illustrative", () => {
     const blocks = parseBlocks(read("getting-started.md"))
     expect(blocks.filter((b) => kind(b) === "run").length).toBeGreaterThan(0)
