@@ -106,7 +106,11 @@ describe("Wingman preset", () => {
     const post = await engine.dispatch("PostToolUse", { tool_name: "write_file", tool_input: {}, tool_output: "ok" })
     expect(post.blocked).toBe(false)
     expect(post.hooks[0]!.exitCode).toBe(2)
-    expect((await engine.dispatch("Stop", {})).blocked).toBe(false)
+    // Logged as an error, as exit 1 is: its status does not say "blocking".
+    expect(post.hooks[0]!.status).toBe("non-blocking-error")
+    const stop = await engine.dispatch("Stop", {})
+    expect(stop.blocked).toBe(false)
+    expect(stop.hooks[0]!.status).toBe("non-blocking-error")
   })
 
   it("FR-2: exact, pipe, * / empty, regex; an invalid regex falls back to exact match; case-sensitive", async () => {

@@ -246,7 +246,9 @@ export const interpret = (event: HookEventSpec, run: RawRun): HookVerdict => {
     const useStderr = decision !== null && fromFields.reason === null && stderr !== ""
     return {
       ...fromFields,
-      status: "blocking-error",
+      // A preset's event that cannot block (Wingman's PostToolUse and Stop: "log error, continue")
+      // logs exit 2 as an error like any other exit; Claude Code's own events keep its status.
+      status: decision === null && event.custom && event.blocking === "none" ? "non-blocking-error" : "blocking-error",
       decision: decision ?? fromFields.decision,
       reason: useStderr ? stderr : fromFields.reason,
       reasonFrom: useStderr ? "stderr" : fromFields.reasonFrom,
