@@ -86,6 +86,35 @@ try {
     bunRun.out
   )
 
+  // Over 256 MB of resident memory, the Node engine spawns hooks through its helper process
+  // (dist/chunks/spawnHelperMain.js in the bundle): a 16 MB payload of small objects takes `run`
+  // there, and a `serve` that read one stays there. The guard says who started it (its parent's
+  // command line), so the check knows the helper ran it; without /proc it checks the block only.
+  const viaHelper = existsSync("/proc/self/cmdline")
+  const bigSettings = join(app, "big-hooks.json")
+  writeFileSync(bigSettings, JSON.stringify({
+    hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `case "$(tr '\\0' ' ' < /proc/$PPID/cmdline 2>/dev/null)" in *spawnHelperMain*) via=helper;; *) via=direct;; esac; echo "no rm here ($via)" >&2; exit 2` }] }] }
+  }))
+  const bigPayload = JSON.stringify({ tool_name: "Bash", tool_input: { command: "rm -rf /", items: Array.from({ length: 700_000 }, (_, i) => ({ i, s: "xx" })) } })
+  const blockedBy = (outcome) => outcome?.blocked === true && outcome.reason === (viaHelper ? "no rm here (helper)" : outcome.reason) && /^no rm here/.test(outcome.reason)
+  const bigRun = sh("npx", ["--no-install", "agent-hooks", "run", "PreToolUse", "--settings", bigSettings], { cwd: app, input: bigPayload })
+  check(
+    `npx agent-hooks run PreToolUse, ${(bigPayload.length / 2 ** 20).toFixed(0)} MB payload: over 256 MB, through the spawn helper (blocks: exit 2)`,
+    bigRun.status === 2 && blockedBy(JSON.parse(bigRun.stdout)),
+    bigRun.out.slice(0, 4000)
+  )
+  const request = (id, payload) => `{"id":${id},"event":"PreToolUse","payload":${payload}}\n`
+  const grown = sh("npx", ["--no-install", "agent-hooks", "serve", "--settings", bigSettings], {
+    cwd: app,
+    input: request(1, bigPayload) + request(2, JSON.stringify({ tool_name: "Bash", tool_input: { command: "rm -rf /" } }))
+  })
+  const answers = grown.stdout.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line)).filter((line) => line.id !== undefined)
+  check(
+    "npx agent-hooks serve: grown over 256 MB by one payload, the next call still blocks, through the spawn helper",
+    grown.ok && answers.length === 2 && answers.every((answer) => blockedBy(answer.outcome)),
+    grown.out.slice(0, 4000)
+  )
+
   const dispatch = (pkg) => `
     import { createHookEngine } from "${pkg}"
     const engine = await createHookEngine({ settings: [${JSON.stringify(settings)}], projectDir: ${JSON.stringify(app)} })
