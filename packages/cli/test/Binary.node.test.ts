@@ -57,6 +57,16 @@ describe.skipIf(!linuxX64)("single-file executable (linux-x64, no Node on PATH)"
     expect(JSON.parse(result.stdout)).toMatchObject({ blocked: true, reason: "no node here" })
   })
 
+  it("run over 256 MB of memory (a 15 MB payload of small objects): still blocks, nothing to find outside the executable", () => {
+    const items = Array.from({ length: 700_000 }, (_, i) => ({ i, s: "xx" }))
+    const result = runBinary(
+      ["run", "PreToolUse", "--settings", join(scratch, "settings.json")],
+      JSON.stringify({ tool_name: "Bash", tool_input: { command: "ls", items } })
+    )
+    expect(result.status, result.stderr).toBe(2)
+    expect(JSON.parse(result.stdout)).toMatchObject({ blocked: true, reason: "no node here" })
+  })
+
   it("serve: hello, an answer, exit 0 on stdin EOF", () => {
     const result = runBinary(
       ["serve", "--settings", join(scratch, "settings.json")],
