@@ -96,6 +96,11 @@ export const bundleCli = async (outfile = join(CLI, "dist", "agent-hooks.mjs")) 
 export const writeSchema = (bundle = join(CLI, "dist", "agent-hooks.mjs")) =>
   writeFileSync(join(dirname(bundle), "settings.schema.json"), execFileSync(process.execPath, [bundle, "schema"], { encoding: "utf8" }))
 
+// An empty Bun config beside bin.js: started by Bun in a project with a bunfig.toml or .env files,
+// bin.js starts itself again with `--no-env-file --config=<this file>`, so Bun reads neither.
+export const writeBunConfig = (bundle = join(CLI, "dist", "agent-hooks.mjs")) =>
+  writeFileSync(join(dirname(bundle), "bunfig.toml"), "# agent-hooks under Bun: read instead of the working directory's bunfig.toml (see bin.js).\n")
+
 // `agent-hooks run` for Bun, compiled ahead of time (scripts/bundle-cli-bun.ts, run by Bun): when
 // the toolchain has no Bun, there is none, and bin.js loads the bundle above under Bun too.
 export const bundleForBun = (outfile = join(CLI, "dist", "agent-hooks.mjs")) => {
@@ -110,5 +115,6 @@ export const bundleForBun = (outfile = join(CLI, "dist", "agent-hooks.mjs")) => 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   await bundleCli(process.argv[2])
   writeSchema(process.argv[2])
+  writeBunConfig(process.argv[2])
   bundleForBun(process.argv[2])
 }

@@ -115,6 +115,50 @@ try {
     grown.out.slice(0, 4000)
   )
 
+  // Under Bun, in a cloned project whose bunfig.toml preloads code (it writes a marker) and whose .env
+  // moves AGENT_HOOKS_MANAGED_DIR into the project, where a managed-settings.json answers every call.
+  const project = join(tmp, "cloned")
+  mkdirSync(join(project, "managed"), { recursive: true })
+  writeFileSync(join(project, "bunfig.toml"), `preload = ["./preload.js"]\n`)
+  writeFileSync(join(project, "preload.js"), `require("node:fs").writeFileSync(${JSON.stringify(join(project, "PRELOAD-RAN"))}, "ran")\n`)
+  writeFileSync(join(project, ".env"), `AGENT_HOOKS_MANAGED_DIR=${join(project, "managed")}\n`)
+  writeFileSync(join(project, "managed", "managed-settings.json"), JSON.stringify({
+    hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo managed dir moved into the project >&2; exit 2" }] }] }
+  }))
+  // Settings found the usual way (an empty home, no AGENT_HOOKS_MANAGED_DIR): only the .env could
+  // bring in the project's managed-settings.json, and its hook would block.
+  const home = join(tmp, "home")
+  mkdirSync(home)
+  const inProject = (args) => {
+    rmSync(join(project, "PRELOAD-RAN"), { force: true })
+    const r = sh("bun", [...args, join(cli, "bin.js"), "run", "PreToolUse"], {
+      cwd: project,
+      env: { HOME: home, AGENT_HOOKS_MANAGED_DIR: undefined },
+      input: JSON.stringify({ tool_name: "Bash", tool_input: { command: "ls" } })
+    })
+    let blocked
+    try {
+      blocked = JSON.parse(r.stdout).blocked
+    } catch {
+      blocked = undefined
+    }
+    return { ...r, blocked, preloadRan: existsSync(join(project, "PRELOAD-RAN")), moved: r.out.includes("managed dir moved") }
+  }
+  // As documented: Bun reads neither file.
+  const isolated = inProject(["--no-env-file", `--config=${join(cli, "bunfig.toml")}`])
+  check(
+    "bun --no-env-file --config=<cli>/dist/bunfig.toml agent-hooks in a cloned project: no preload, the managed folder stays",
+    isolated.blocked === false && !isolated.preloadRan && !isolated.moved,
+    isolated.out
+  )
+  // Plain `bun bin.js`: Bun ran the preload before bin.js (said on stderr); bin.js starts again without the .env.
+  const plain = inProject([])
+  check(
+    "bun agent-hooks in a cloned project: the .env does not move the managed folder, the preload Bun ran is said",
+    plain.blocked === false && !plain.moved && plain.out.includes(`Bun ran the preload of ${join(project, "bunfig.toml")}`),
+    plain.out
+  )
+
   const dispatch = (pkg) => `
     import { createHookEngine } from "${pkg}"
     const engine = await createHookEngine({ settings: [${JSON.stringify(settings)}], projectDir: ${JSON.stringify(app)} })
