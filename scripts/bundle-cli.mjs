@@ -14,18 +14,51 @@
 import { build } from "esbuild"
 import { execFileSync } from "node:child_process"
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { readFile } from "node:fs/promises"
 import { basename, dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
+import { moduleId, RUN_TIME_FILES, runTimeFileProblem } from "./run-time-files.mjs"
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..")
 const CLI = join(ROOT, "packages", "cli")
 const { version } = JSON.parse(readFileSync(join(CLI, "package.json"), "utf8"))
 
-export const bundleCli = (outfile = join(CLI, "dist", "agent-hooks.mjs")) => {
+/**
+ * Reads every workspace module the bundle takes in for files it finds beside itself at run time
+ * (scripts/run-time-files.mjs): one that is not listed fails the build, instead of the user's run.
+ */
+export const runTimeFilesPlugin = {
+  name: "run-time-files",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]packages[\\/][^\\/]+[\\/]src[\\/].*\.ts$/ }, async (args) => {
+      const contents = await readFile(args.path, "utf8")
+      const problem = runTimeFileProblem(moduleId(ROOT, args.path), contents)
+      return problem === undefined ? { contents, loader: "ts" } : { errors: [{ text: problem }] }
+    })
+  }
+}
+
+/** Builds a run-time file (one module, its imports bundled in) at `outfile`. */
+export const buildRunTimeFile = (source, outfile) =>
+  build({
+    entryPoints: [join(ROOT, source)],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node22",
+    conditions: ["source"],
+    logLevel: "warning"
+  })
+
+export const bundleCli = async (outfile = join(CLI, "dist", "agent-hooks.mjs")) => {
   // Code only some subcommands (or only some settings) need sits in chunks loaded on first use
   // (`import()` in Cli.ts and the core): `run` reads and evaluates the entry and the chunks it imports.
   rmSync(join(dirname(outfile), "chunks"), { recursive: true, force: true })
-  return build({
+  const result = await build({
+    absWorkingDir: ROOT,
+    metafile: true,
+    plugins: [runTimeFilesPlugin],
     entryPoints: { [basename(outfile, ".mjs")]: join(CLI, "src", "main.ts") },
     outdir: dirname(outfile),
     outExtension: { ".js": ".mjs" },
@@ -45,12 +78,28 @@ export const bundleCli = (outfile = join(CLI, "dist", "agent-hooks.mjs")) => {
     legalComments: "linked",
     logLevel: "warning"
   })
+  // The files a bundled module finds beside itself at run time, beside the output file that holds its code.
+  for (const [output, { inputs }] of Object.entries(result.metafile.outputs)) {
+    for (const id of Object.keys(inputs)) {
+      for (const { file, source } of RUN_TIME_FILES[id] ?? []) {
+        const target = join(ROOT, dirname(output), file)
+        await buildRunTimeFile(source, target)
+        if (!existsSync(target)) throw new Error(`${target}: not built (${id} starts it at run time)`)
+      }
+    }
+  }
+  return result
 }
 
 // The settings JSON Schema, shipped beside the bundle (`@agent-hooks/cli/settings.schema.json`):
 // written by the bundle itself (`agent-hooks schema`), so the file and the command cannot differ.
 export const writeSchema = (bundle = join(CLI, "dist", "agent-hooks.mjs")) =>
   writeFileSync(join(dirname(bundle), "settings.schema.json"), execFileSync(process.execPath, [bundle, "schema"], { encoding: "utf8" }))
+
+// An empty Bun config beside bin.js: started by Bun in a project with a bunfig.toml or .env files,
+// bin.js starts itself again with `--no-env-file --config=<this file>`, so Bun reads neither.
+export const writeBunConfig = (bundle = join(CLI, "dist", "agent-hooks.mjs")) =>
+  writeFileSync(join(dirname(bundle), "bunfig.toml"), "# agent-hooks under Bun: read instead of the working directory's bunfig.toml (see bin.js).\n")
 
 // `agent-hooks run` for Bun, compiled ahead of time (scripts/bundle-cli-bun.ts, run by Bun): when
 // the toolchain has no Bun, there is none, and bin.js loads the bundle above under Bun too.
@@ -66,5 +115,6 @@ export const bundleForBun = (outfile = join(CLI, "dist", "agent-hooks.mjs")) => 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   await bundleCli(process.argv[2])
   writeSchema(process.argv[2])
+  writeBunConfig(process.argv[2])
   bundleForBun(process.argv[2])
 }

@@ -86,6 +86,79 @@ try {
     bunRun.out
   )
 
+  // Over 256 MB of resident memory, the Node engine spawns hooks through its helper process
+  // (dist/chunks/spawnHelperMain.js in the bundle): a 16 MB payload of small objects takes `run`
+  // there, and a `serve` that read one stays there. The guard says who started it (its parent's
+  // command line), so the check knows the helper ran it; without /proc it checks the block only.
+  const viaHelper = existsSync("/proc/self/cmdline")
+  const bigSettings = join(app, "big-hooks.json")
+  writeFileSync(bigSettings, JSON.stringify({
+    hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `case "$(tr '\\0' ' ' < /proc/$PPID/cmdline 2>/dev/null)" in *spawnHelperMain*) via=helper;; *) via=direct;; esac; echo "no rm here ($via)" >&2; exit 2` }] }] }
+  }))
+  const bigPayload = JSON.stringify({ tool_name: "Bash", tool_input: { command: "rm -rf /", items: Array.from({ length: 700_000 }, (_, i) => ({ i, s: "xx" })) } })
+  const blockedBy = (outcome) => outcome?.blocked === true && outcome.reason === (viaHelper ? "no rm here (helper)" : outcome.reason) && /^no rm here/.test(outcome.reason)
+  const bigRun = sh("npx", ["--no-install", "agent-hooks", "run", "PreToolUse", "--settings", bigSettings], { cwd: app, input: bigPayload })
+  check(
+    `npx agent-hooks run PreToolUse, ${(bigPayload.length / 2 ** 20).toFixed(0)} MB payload: over 256 MB, through the spawn helper (blocks: exit 2)`,
+    bigRun.status === 2 && blockedBy(JSON.parse(bigRun.stdout)),
+    bigRun.out.slice(0, 4000)
+  )
+  const request = (id, payload) => `{"id":${id},"event":"PreToolUse","payload":${payload}}\n`
+  const grown = sh("npx", ["--no-install", "agent-hooks", "serve", "--settings", bigSettings], {
+    cwd: app,
+    input: request(1, bigPayload) + request(2, JSON.stringify({ tool_name: "Bash", tool_input: { command: "rm -rf /" } }))
+  })
+  const answers = grown.stdout.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line)).filter((line) => line.id !== undefined)
+  check(
+    "npx agent-hooks serve: grown over 256 MB by one payload, the next call still blocks, through the spawn helper",
+    grown.ok && answers.length === 2 && answers.every((answer) => blockedBy(answer.outcome)),
+    grown.out.slice(0, 4000)
+  )
+
+  // Under Bun, in a cloned project whose bunfig.toml preloads code (it writes a marker) and whose .env
+  // moves AGENT_HOOKS_MANAGED_DIR into the project, where a managed-settings.json answers every call.
+  const project = join(tmp, "cloned")
+  mkdirSync(join(project, "managed"), { recursive: true })
+  writeFileSync(join(project, "bunfig.toml"), `preload = ["./preload.js"]\n`)
+  writeFileSync(join(project, "preload.js"), `require("node:fs").writeFileSync(${JSON.stringify(join(project, "PRELOAD-RAN"))}, "ran")\n`)
+  writeFileSync(join(project, ".env"), `AGENT_HOOKS_MANAGED_DIR=${join(project, "managed")}\n`)
+  writeFileSync(join(project, "managed", "managed-settings.json"), JSON.stringify({
+    hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo managed dir moved into the project >&2; exit 2" }] }] }
+  }))
+  // Settings found the usual way (an empty home, no AGENT_HOOKS_MANAGED_DIR): only the .env could
+  // bring in the project's managed-settings.json, and its hook would block.
+  const home = join(tmp, "home")
+  mkdirSync(home)
+  const inProject = (args) => {
+    rmSync(join(project, "PRELOAD-RAN"), { force: true })
+    const r = sh("bun", [...args, join(cli, "bin.js"), "run", "PreToolUse"], {
+      cwd: project,
+      env: { HOME: home, AGENT_HOOKS_MANAGED_DIR: undefined },
+      input: JSON.stringify({ tool_name: "Bash", tool_input: { command: "ls" } })
+    })
+    let blocked
+    try {
+      blocked = JSON.parse(r.stdout).blocked
+    } catch {
+      blocked = undefined
+    }
+    return { ...r, blocked, preloadRan: existsSync(join(project, "PRELOAD-RAN")), moved: r.out.includes("managed dir moved") }
+  }
+  // As documented: Bun reads neither file.
+  const isolated = inProject(["--no-env-file", `--config=${join(cli, "bunfig.toml")}`])
+  check(
+    "bun --no-env-file --config=<cli>/dist/bunfig.toml agent-hooks in a cloned project: no preload, the managed folder stays",
+    isolated.blocked === false && !isolated.preloadRan && !isolated.moved,
+    isolated.out
+  )
+  // Plain `bun bin.js`: Bun ran the preload before bin.js (said on stderr); bin.js starts again without the .env.
+  const plain = inProject([])
+  check(
+    "bun agent-hooks in a cloned project: the .env does not move the managed folder, the preload Bun ran is said",
+    plain.blocked === false && !plain.moved && plain.out.includes(`Bun ran the preload of ${join(project, "bunfig.toml")}`),
+    plain.out
+  )
+
   const dispatch = (pkg) => `
     import { createHookEngine } from "${pkg}"
     const engine = await createHookEngine({ settings: [${JSON.stringify(settings)}], projectDir: ${JSON.stringify(app)} })

@@ -13,7 +13,7 @@
 //   node scripts/release-binaries.mjs --target linux-arm64 [--target ...]
 //
 // Cross-target builds make bun download that target's runtime from the npm registry (about 80 MB
-// each): keep them out of CI. The test suite builds only linux-x64 (packages/cli/test/Binary.test.ts).
+// each): keep them out of CI. The test suite builds only linux-x64 (packages/cli/test/Binary.node.test.ts, with `compile`).
 // At publish time, the platform packages are published first, then @agent-hooks/cli with the
 // `optionalDependencies` block this script prints (each at the same version), added to its
 // package.json for that release only: before they are on the registry, npm and pnpm skip them, but
@@ -43,14 +43,27 @@ export const hostTarget = () => {
   return `${os}-${process.arch}`
 }
 
-/** Builds one target's executable at `outfile` from the CLI bundle. */
-export const compile = async (target, outfile) => {
+/**
+ * The executable reads nothing of the folder it is started in before the CLI's own checks: by
+ * default a Bun executable loads the working directory's bunfig.toml (whose preloads run code of a
+ * cloned project before any trust check) and its .env files (which set, say,
+ * AGENT_HOOKS_MANAGED_DIR to a folder of the project's). tsconfig.json and package.json are off by
+ * default; said here so a change of Bun's defaults does not turn them on.
+ */
+export const COMPILE_FLAGS = [
+  "--no-compile-autoload-bunfig",
+  "--no-compile-autoload-dotenv",
+  "--no-compile-autoload-tsconfig",
+  "--no-compile-autoload-package-json"
+]
+
+/** Builds one target's executable at `outfile` from the CLI bundle, made at `bundle` first. */
+export const compile = async (target, outfile, bundle = join(OUT, "agent-hooks.mjs")) => {
   const spec = TARGETS[target]
   if (spec === undefined) throw new Error(`unknown target ${target} (known: ${Object.keys(TARGETS).join(", ")})`)
-  const bundle = join(OUT, "agent-hooks.mjs")
   await bundleCli(bundle)
   mkdirSync(dirname(outfile), { recursive: true })
-  const r = spawnSync("bun", ["build", "--compile", `--target=${spec.bun}`, bundle, "--outfile", outfile], {
+  const r = spawnSync("bun", ["build", "--compile", ...COMPILE_FLAGS, `--target=${spec.bun}`, bundle, "--outfile", outfile], {
     encoding: "utf8",
     stdio: ["ignore", "pipe", "pipe"]
   })

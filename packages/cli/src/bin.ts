@@ -8,18 +8,86 @@
  * Under Bun, a plain `agent-hooks run` starts from `agent-hooks.bun.cjs` instead, when the build
  * made it: the same program, compiled by Bun ahead of time (its bytecode is beside it).
  *
+ * Bun reads the working directory's `.env` files and `bunfig.toml` before this file runs; the
+ * working directory of a hook host is the project, often a cloned one. Started by Bun in a folder
+ * with either, this file starts itself again with `--no-env-file --config=<dist>/bunfig.toml` (an
+ * empty one) and the environment the process was given (on Linux; elsewhere without the variables
+ * the `.env` files name), so a project's `.env` cannot move `AGENT_HOOKS_MANAGED_DIR`. A `preload`
+ * of the project's `bunfig.toml` has run by then: said on stderr, with the command that avoids it.
+ *
  * @since 0.1.0
  */
-import { existsSync } from "node:fs"
+import { spawn } from "node:child_process"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
 import module from "node:module"
+import { constants } from "node:os"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+
+/** The environment this process was started with: Bun's .env values are not in /proc/self/environ. */
+const startEnvironment = (dotenvFiles: ReadonlyArray<string>): NodeJS.ProcessEnv => {
+  try {
+    return Object.fromEntries(
+      readFileSync("/proc/self/environ", "utf8").split("\0").filter((entry) => entry.includes("=")).map((entry) => {
+        const at = entry.indexOf("=")
+        return [entry.slice(0, at), entry.slice(at + 1)]
+      })
+    )
+  } catch {
+    // No /proc: without every variable a .env file names (Bun does not override a variable that was set).
+    const env = { ...process.env }
+    for (const file of dotenvFiles) {
+      for (const [, name] of readFileSync(file, "utf8").matchAll(/^\s*(?:export\s+)?([\w.-]+)\s*[=:]/gm)) delete env[name!]
+    }
+    return env
+  }
+}
+
+/** Under Bun, started without `--no-env-file` and `--config` in a folder Bun read files of: starts this file again without them. */
+const isolatedFromProject = (): boolean => {
+  if (typeof process.versions.bun !== "string") return false
+  if (process.execArgv.includes("--no-env-file") && process.execArgv.some((arg) => /^(--config|-c)(=|$)/.test(arg))) return false
+  const cwd = process.cwd()
+  let names: ReadonlyArray<string>
+  try {
+    names = readdirSync(cwd)
+  } catch {
+    return false
+  }
+  const dotenv = names.filter((name) => name === ".env" || name.startsWith(".env.")).map((name) => join(cwd, name))
+  const bunfig = names.includes("bunfig.toml") ? join(cwd, "bunfig.toml") : undefined
+  if (dotenv.length === 0 && bunfig === undefined) return false
+  // The empty bunfig.toml the build puts beside this file (scripts/bundle-cli.mjs), else the null device.
+  const shipped = fileURLToPath(new URL("./bunfig.toml", import.meta.url))
+  const config = existsSync(shipped) ? shipped : process.platform === "win32" ? "NUL" : "/dev/null"
+  const self = fileURLToPath(import.meta.url)
+  if (bunfig !== undefined && /\bpreload\b/.test(readFileSync(bunfig, "utf8"))) {
+    process.stderr.write(
+      `agent-hooks: Bun ran the preload of ${bunfig} before agent-hooks started. Start agent-hooks under Bun as ` +
+        `\`bun --no-env-file --config=${config} ${self}\` (or with node) so a project's files are not read.\n`
+    )
+  }
+  const child = spawn(process.execPath, ["--no-env-file", `--config=${config}`, self, ...process.argv.slice(2)], {
+    stdio: "inherit",
+    env: startEnvironment(dotenv)
+  })
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => child.kill(signal))
+  child.on("error", (error) => {
+    process.stderr.write(`agent-hooks: could not start ${process.execPath} again without the project's files: ${error.message}\n`)
+    process.exit(1)
+  })
+  child.on("exit", (code, signal) => process.exit(code ?? (signal === null ? 1 : 128 + constants.signals[signal])))
+  return true
+}
 
 ;(module as { enableCompileCache?: () => unknown }).enableCompileCache?.()
 const bundle = new URL("./agent-hooks.mjs", import.meta.url)
 const load = () => (existsSync(bundle) ? import(bundle.href) : import("./main.ts"))
 // Under Bun, `run` starts from the bundle Bun compiled ahead of time (bytecode), when the build made it.
 const bunRun = new URL("./agent-hooks.bun.cjs", import.meta.url)
-if (typeof process.versions.bun === "string" && existsSync(bunRun)) {
+if (isolatedFromProject()) {
+  // The program runs in the process started above.
+} else if (typeof process.versions.bun === "string" && existsSync(bunRun)) {
   const compiled = module.createRequire(import.meta.url)(fileURLToPath(bunRun)) as {
     readonly runOrElse: (argv: ReadonlyArray<string>, otherwise: () => Promise<unknown>) => void
   }

@@ -1,7 +1,8 @@
 /**
- * The single-file executable (`bun build --compile` of the CLI bundle, as scripts/release-binaries.mjs
- * builds it) runs `run` and `serve` on a machine path with no Node on it. Built for linux-x64 only,
- * and only in the Node lane: one 100 MB build per test run is enough.
+ * The single-file executable, built by scripts/release-binaries.mjs (`compile`), runs `run` and
+ * `serve` on a machine path with no Node on it, and reads nothing of a cloned project it is started
+ * in before its own checks (no bunfig.toml preload, no .env). Built for linux-x64 only, and only in
+ * the Node lane: one 100 MB build per test run is enough.
  */
 import { spawnSync } from "node:child_process"
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
@@ -11,20 +12,22 @@ import { fileURLToPath, pathToFileURL } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 const bundle = fileURLToPath(new URL("../dist/agent-hooks.mjs", import.meta.url))
+const releaseBinaries = fileURLToPath(new URL("../../../scripts/release-binaries.mjs", import.meta.url))
 const linuxX64 = process.platform === "linux" && process.arch === "x64"
 
 let scratch = ""
 let binary = ""
 let emptyPath = ""
-beforeAll(() => {
+beforeAll(async () => {
   if (!linuxX64) return
   if (!existsSync(bundle)) throw new Error(`${bundle} does not exist: run npm run build first`)
   scratch = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-binary-")))
   binary = join(scratch, "agent-hooks")
-  const built = spawnSync("bun", ["build", "--compile", "--target=bun-linux-x64", bundle, "--outfile", binary], {
-    encoding: "utf8"
-  })
-  if (built.status !== 0) throw new Error(`bun build --compile failed:\n${built.stdout}${built.stderr}`)
+  // The release script's own build (its bundle goes to the scratch folder, not release/).
+  const { compile } = (await import(pathToFileURL(releaseBinaries).href)) as {
+    readonly compile: (target: string, outfile: string, bundle: string) => Promise<string>
+  }
+  await compile("linux-x64", binary, join(scratch, "bundle", "agent-hooks.mjs"))
   // A PATH with nothing on it: no node, no bun, no deno.
   emptyPath = join(scratch, "empty-path")
   mkdirSync(emptyPath)
@@ -54,6 +57,16 @@ describe.skipIf(!linuxX64)("single-file executable (linux-x64, no Node on PATH)"
     expect(JSON.parse(result.stdout)).toMatchObject({ blocked: true, reason: "no node here" })
   })
 
+  it("run over 256 MB of memory (a 15 MB payload of small objects): still blocks, nothing to find outside the executable", () => {
+    const items = Array.from({ length: 700_000 }, (_, i) => ({ i, s: "xx" }))
+    const result = runBinary(
+      ["run", "PreToolUse", "--settings", join(scratch, "settings.json")],
+      JSON.stringify({ tool_name: "Bash", tool_input: { command: "ls", items } })
+    )
+    expect(result.status, result.stderr).toBe(2)
+    expect(JSON.parse(result.stdout)).toMatchObject({ blocked: true, reason: "no node here" })
+  })
+
   it("serve: hello, an answer, exit 0 on stdin EOF", () => {
     const result = runBinary(
       ["serve", "--settings", join(scratch, "settings.json")],
@@ -63,6 +76,41 @@ describe.skipIf(!linuxX64)("single-file executable (linux-x64, no Node on PATH)"
     const lines = result.stdout.trim().split("\n").map((line) => JSON.parse(line))
     expect(lines[0]).toMatchObject({ type: "hello", protocol: 1 })
     expect(lines[1]).toMatchObject({ id: 1, outcome: { blocked: true, reason: "no node here" } })
+  })
+})
+
+describe.skipIf(!linuxX64)("single-file executable started in a cloned project", () => {
+  /**
+   * A project as an attacker leaves it: a bunfig.toml whose preload writes a marker (code run before
+   * any trust check), a .env that moves AGENT_HOOKS_MANAGED_DIR into the project, and there a
+   * managed-settings.json whose hook would answer every call.
+   */
+  const hostileProject = () => {
+    const project = mkdtempSync(join(scratch, "cloned-"))
+    writeFileSync(join(project, "bunfig.toml"), `preload = ["./preload.js"]\n`)
+    writeFileSync(join(project, "preload.js"), `require("node:fs").writeFileSync(${JSON.stringify(join(project, "PRELOAD-RAN"))}, "ran")\n`)
+    writeFileSync(join(project, ".env"), `AGENT_HOOKS_MANAGED_DIR=${join(project, "managed")}\n`)
+    mkdirSync(join(project, "managed"))
+    writeFileSync(join(project, "managed", "managed-settings.json"), JSON.stringify({
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo managed dir moved into the project >&2; exit 2" }] }] }
+    }))
+    return project
+  }
+
+  it("neither runs its bunfig.toml preload nor reads its .env (the managed folder stays where it was)", () => {
+    const project = hostileProject()
+    const result = spawnSync(binary, ["run", "PreToolUse"], {
+      input: JSON.stringify({ tool_name: "Bash", tool_input: { command: "ls" } }),
+      cwd: project,
+      env: { PATH: emptyPath, HOME: scratch },
+      encoding: "utf8",
+      timeout: 30_000
+    })
+    expect({
+      preloadRan: existsSync(join(project, "PRELOAD-RAN")),
+      managedDirMoved: (result.stdout + result.stderr).includes("managed dir moved")
+    }).toEqual({ preloadRan: false, managedDirMoved: false })
+    expect(result.status, result.stderr).toBe(0)
   })
 })
 

@@ -194,6 +194,21 @@ describe("the spawn helper run by Bun (spawnHelper: { runtime: \"bun\" })", () =
     }
   }, 20_000)
 
+  it("a helper that cannot be started never lets a call through in silence: a warning by default, a block under failClosed", async () => {
+    const spawnHelper = { use: true, runtime: "bun", executable: "agent-hooks-no-such-runtime" } as const
+    for (const failClosed of [false, true]) {
+      const engine = await createHookEngine({ ...settings("exit 2"), spawnHelper, failClosed })
+      try {
+        const outcome = await engine.dispatch("PreToolUse", payload)
+        expect(outcome.hooks[0]!.status).toBe(failClosed ? "blocking-error" : "non-blocking-error")
+        expect(outcome.blocked).toBe(failClosed)
+        expect(outcome.warnings.join("\n")).toContain("the spawn helper could not be started")
+      } finally {
+        await engine.close()
+      }
+    }
+  }, 20_000)
+
   it("never takes a bun from PATH: without the `bun` package beside @agent-hooks/node, the engine's creation fails and says what to install", async () => {
     // Bun is on PATH here (above), and the workspace does not install the `bun` package.
     await expect(createHookEngine({ ...settings("true"), spawnHelper: { runtime: "bun" } })).rejects.toThrow(

@@ -2,7 +2,7 @@ import { make as makeSpawner, makeOutputPipe, ProcessSpawner } from "@agent-hook
 import type { KillSignal, OutputPipe, ProcessExit, ProcessHandle, ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
 import { spawn as spawnChild } from "node:child_process"
 import type { ChildProcess } from "node:child_process"
-import { accessSync, closeSync, constants, openSync, readSync } from "node:fs"
+import { accessSync, closeSync, constants, existsSync, openSync, readSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -312,6 +312,10 @@ export class Helper {
           exited: Deferred.makeUnsafe<ProcessExit>()
         }
         try {
+          // Said in the hook's "could not start", instead of a helper that dies at once with a stack trace.
+          if (this.child === undefined && this.program.args.includes(HELPER_SCRIPT) && !existsSync(HELPER_SCRIPT)) {
+            throw new Error(`the spawn helper's script ${HELPER_SCRIPT} is missing (a build or bundle of @agent-hooks/node that left it out); reinstall the package`)
+          }
           this.ensure()
         } catch (cause) {
           return resume(Effect.fail(cause))
