@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import * as HookEvent from "@agent-hooks/core/HookEvent"
 import * as HostMode from "@agent-hooks/core/HostMode"
-import type { Outcome } from "@agent-hooks/core/Outcome"
+import * as Outcome from "@agent-hooks/core/Outcome"
 
 type Payload = Record<string, unknown>
 
@@ -35,23 +35,9 @@ const first = (name: string, predicate: (payload: Payload) => boolean): Payload 
 const byEvent = (name: string, event: string, tool?: string): Payload =>
   first(name, (payload) => payload["hook_event_name"] === event && (tool === undefined || payload["tool_name"] === tool))
 
-const outcome = (event: string, fields: Partial<Outcome> = {}): Outcome => ({
-  event,
-  blocked: false,
-  decision: null,
-  reason: null,
-  continue: true,
-  stopReason: null,
-  updatedInput: null,
-  additionalContext: [],
-  systemMessages: [],
-  hooks: [],
-  hookSpecificOutput: null,
-  toModel: [],
-  toUser: [],
-  terminalSequences: [],
-  asyncHooks: [],
-  warnings: [],
+/** The engine's Outcome of a dispatch where no hook ran, with the fields a test needs. */
+const outcome = (event: string, fields: Partial<Outcome.Outcome> = {}): Outcome.Outcome => ({
+  ...Outcome.aggregate(HookEvent.get(event) ?? HookEvent.custom({ name: event }), [], []),
   ...fields
 })
 

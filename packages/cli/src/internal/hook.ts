@@ -4,12 +4,11 @@ import * as Cause from "effect/Cause"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Stdio from "effect/Stdio"
-import * as Stream from "effect/Stream"
+import type * as Stdio from "effect/Stdio"
 import { Blocked, Failed } from "../ExitCode.ts"
 import { checkPreset, warnOnStderr, withEngine } from "./engine.ts"
 import { noSettingsLine } from "./noSettings.ts"
-import { parsePayload } from "./stdin.ts"
+import { readPayload } from "./stdin.ts"
 
 /** Options of `agent-hooks hook`. */
 export interface HookOptions {
@@ -51,16 +50,6 @@ export const budgetMs = (timeoutSeconds: number): number => {
 /** A command of the policy that starts host mode again (`agent-hooks hook`, `…/bin.js hook`). */
 const SELF_CALL = /(?:^|[\s/"'=])(?:agent-hooks|bin\.js|bin\.ts|agent-hooks\.mjs)["']?\s+hook(?:\s|$)/
 
-const stdinText: Effect.Effect<string, Failed, Stdio.Stdio> = Effect.gen(function*() {
-  const stdio = yield* Stdio.Stdio
-  if (yield* stdio.stdinIsTerminal) return ""
-  return yield* stdio.stdin.pipe(
-    Stream.decodeText(),
-    Stream.mkString,
-    Effect.mapError((error) => new Failed({ message: `cannot read stdin: ${error.message}` }))
-  )
-})
-
 /** Host mode's own failure as the answer: a block, or with `--fail-open` a visible hook error. */
 const failWith = (options: HookOptions, hostEvent: string | undefined, message: string): HostMode.HostReply =>
   options.failOpen
@@ -74,7 +63,7 @@ const decide = (options: HookOptions, state: { hostEvent: string | undefined }):
   const timeout = options.timeout ?? agent.hookTimeout
   const budget = budgetMs(timeout)
   const work = Effect.gen(function*() {
-    const payload = yield* Effect.flatMap(stdinText, parsePayload)
+    const payload = yield* readPayload
     state.hostEvent = typeof payload["hook_event_name"] === "string" ? payload["hook_event_name"] : undefined
     if (process.env[HOST_MODE_ENV] !== undefined && process.env[HOST_MODE_ENV] !== "") {
       return fail(
