@@ -366,6 +366,22 @@ describe("gemini", () => {
   })
 })
 
+describe("hostile input", () => {
+  it("a tool input key named __proto__ stays a field the hooks see, mapped or not, and in a rewrite", () => {
+    const payload = JSON.parse(
+      '{"hook_event_name":"BeforeTool","tool_name":"read_file","tool_input":{"absolute_path":"/p/a","__proto__":{"file_path":"/etc/shadow"}}}'
+    )
+    const read = call("gemini", payload)
+    const input = read.payload["tool_input"] as Record<string, unknown>
+    expect(Object.hasOwn(input, "__proto__")).toBe(true)
+    expect(input["file_path"]).toBe("/p/a")
+    expect(JSON.stringify(input)).toBe('{"file_path":"/p/a","__proto__":{"file_path":"/etc/shadow"}}')
+    const rewrite = JSON.parse('{"file_path":"/p/b","__proto__":{"x":1}}')
+    const reply = HostMode.answer(read, outcome("PreToolUse", { updatedInput: rewrite }))
+    expect(reply.stdout).toContain('"__proto__":{"x":1}')
+  })
+})
+
 describe("qwen", () => {
   it("reads Qwen Code's tool names into Claude Code's", () => {
     const shell = call("qwen", byEvent("qwen", "PreToolUse", "run_shell_command"))

@@ -48,7 +48,7 @@ export const budgetMs = (timeoutSeconds: number): number => {
 }
 
 /** A command of the policy that starts host mode again (`agent-hooks hook`, `…/bin.js hook`). */
-const SELF_CALL = /(?:^|[\s/"'=])(?:agent-hooks|bin\.js|bin\.ts|agent-hooks\.mjs)["']?\s+hook(?:\s|$)/
+const SELF_CALL = /(?:^|[\s/"'=])(?:agent-hooks(?:\.c?m?js|\.exe)?|@agent-hooks\/cli(?:@[^\s"']+)?|bin\.[cm]?[jt]s)["']?\s+hook(?:\s|$)/
 
 /** Host mode's own failure as the answer: a block, or with `--fail-open` a visible hook error. */
 const failWith = (options: HookOptions, hostEvent: string | undefined, message: string): HostMode.HostReply =>

@@ -15,13 +15,15 @@ export const claudeToolName = (agent: Agent, hostToolName: string): string => ma
 
 /** The agent's tool input in Claude Code's field names; a field already given under Claude Code's name keeps its value. */
 const toClaude = (mapping: ToolMapping | undefined, input: Readonly<Record<string, unknown>>): Record<string, unknown> => {
-  if (mapping?.fields === undefined) return { ...input }
-  const out: Record<string, unknown> = {}
+  const fields = mapping?.fields
+  if (fields === undefined) return { ...input }
+  // entries, not assignments: a key named "__proto__" stays a field (an assignment would set the prototype)
+  const out = new Map<string, unknown>()
   for (const [key, value] of Object.entries(input)) {
-    const name = mapping.fields[key] ?? key
-    if (!(name in out) || !(key in mapping.fields)) out[name] = value
+    const name = Object.hasOwn(fields, key) ? fields[key]! : key
+    if (!out.has(name) || !Object.hasOwn(fields, key)) out.set(name, value)
   }
-  return out
+  return Object.fromEntries(out)
 }
 
 /**
@@ -36,13 +38,13 @@ const toHost = (
 ): Record<string, unknown> => {
   const fields = mapping?.fields
   if (fields === undefined) return { ...updated }
-  const out: Record<string, unknown> = {}
+  const out = new Map<string, unknown>()
   for (const [key, value] of Object.entries(updated)) {
     const candidates = Object.keys(fields).filter((host) => fields[host] === key)
-    const name = candidates.find((host) => host in original) ?? candidates[0] ?? key
-    out[name] = value
+    const name = candidates.find((host) => Object.hasOwn(original, host)) ?? candidates[0] ?? key
+    out.set(name, value)
   }
-  return out
+  return Object.fromEntries(out)
 }
 
 /** @internal */
