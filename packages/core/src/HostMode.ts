@@ -84,6 +84,12 @@ export interface Agent {
   readonly events: Readonly<Record<string, string>>
   /** Events of the agent that have no Claude Code counterpart: declared to the engine, they cannot block. */
   readonly ownEvents: ReadonlyArray<string>
+  /**
+   * The agent's built-in tool names, mapped or not (Gemini CLI's `save_memory` has no Claude Code
+   * counterpart); `[]` where they are Claude Code's. Its preset reads them too, to warn about a
+   * matcher that names one in the wrong case.
+   */
+  readonly toolNames: ReadonlyArray<string>
   /** The agent's tools that Claude Code names otherwise. Tools not listed keep their name and input. */
   readonly tools: ReadonlyArray<ToolMapping>
   /** `ask` without options: `host` where the agent's own ask works, else `deny`. */
