@@ -62,7 +62,9 @@ const hook = (
 }
 
 type Payload = Record<string, unknown>
-const recorded = (host: string): ReadonlyArray<Payload> => JSON.parse(readFileSync(join(hostFixtures, `${host}.json`), "utf8"))
+/** What the real agent sends (recorded), then the shapes of what the recording did not reach. */
+const recorded = (host: string): ReadonlyArray<Payload> =>
+  [`${host}.json`, `${host}.shapes.json`].flatMap((file) => JSON.parse(readFileSync(join(hostFixtures, file), "utf8")))
 
 const hosts = ["claude", "codex", "gemini", "qwen"] as const
 type Host = typeof hosts[number]

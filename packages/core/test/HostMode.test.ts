@@ -12,8 +12,10 @@ import * as Outcome from "@agent-hooks/core/Outcome"
 
 type Payload = Record<string, unknown>
 
-const fixtures = (name: string): ReadonlyArray<Payload> =>
-  JSON.parse(readFileSync(new URL(`./fixtures/hosts/${name}.json`, import.meta.url), "utf8"))
+const load = (file: string): ReadonlyArray<Payload> => JSON.parse(readFileSync(new URL(`./fixtures/hosts/${file}`, import.meta.url), "utf8"))
+/** What the real agent sent its hooks in one headless run (`<agent>.json`, recorded), then the shapes of the events and tools that run did not reach (`<agent>.shapes.json`). */
+const recorded = (name: string): ReadonlyArray<Payload> => load(`${name}.json`)
+const fixtures = (name: string): ReadonlyArray<Payload> => [...recorded(name), ...load(`${name}.shapes.json`)]
 
 const agent = (name: string): HostMode.Agent => {
   const found = HostMode.byName(name)
@@ -111,9 +113,10 @@ describe.each(hosts)("%s: every event it sends", (host) => {
         if (key in payload) expect(read.payload[key]).toStrictEqual(payload[key])
       }
     }
-    // the events a policy acts on are all in the fixtures
+    // the events a policy acts on were all recorded from the real agent
+    const real = new Set(recorded(host).map((payload) => payload["hook_event_name"]))
     const needed = host === "gemini" ? ["BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent"] : ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"]
-    for (const event of needed) expect(sent.has(event), event).toBe(true)
+    for (const event of needed) expect(real.has(event) && sent.has(event), event).toBe(true)
   })
 
   it("nothing to say: exit 0 and nothing on stdout, on every event", () => {
@@ -316,7 +319,7 @@ describe("gemini", () => {
     expect([shell.event, shell.payload["tool_name"], shell.payload["tool_input"]]).toStrictEqual([
       "PreToolUse",
       "Bash",
-      { command: "touch MARKER", description: "Create MARKER" }
+      { command: "touch MARKER", description: "Create the marker file" }
     ])
     const read = call("gemini", byEvent("gemini", "BeforeTool", "read_file"))
     expect([read.payload["tool_name"], read.payload["tool_input"]]).toStrictEqual(["Read", { file_path: "/work/p/.env" }])
@@ -383,11 +386,17 @@ describe("hostile input", () => {
 })
 
 describe("qwen", () => {
+  it("a batch of calls (PostToolBatch) names each tool as Claude Code does", () => {
+    const read = call("qwen", byEvent("qwen", "PostToolBatch"))
+    const calls = read.payload["tool_calls"] as ReadonlyArray<Record<string, unknown>>
+    expect(calls[0]).toMatchObject({ tool_name: "Bash", tool_input: { command: "touch MARKER", run_in_background: false } })
+  })
+
   it("reads Qwen Code's tool names into Claude Code's", () => {
     const shell = call("qwen", byEvent("qwen", "PreToolUse", "run_shell_command"))
     expect([shell.payload["tool_name"], shell.payload["tool_input"]]).toStrictEqual([
       "Bash",
-      { command: "touch MARKER", description: "Create MARKER", run_in_background: false }
+      { command: "touch MARKER", description: "Create the marker file", run_in_background: false }
     ])
     const read = call("qwen", byEvent("qwen", "PreToolUse", "read_file"))
     expect([read.payload["tool_name"], read.payload["tool_input"]]).toStrictEqual(["Read", { file_path: "/work/p/.env" }])

@@ -73,6 +73,19 @@ export const translate = (agent: Agent, payload: Readonly<Record<string, unknown
     if (isObject(payload["tool_input"])) out["tool_input"] = toClaude(mapping, input)
     tool = { name: toolName, input, mapping }
   }
+  // A batch of calls (PostToolBatch): each call's tool in Claude Code's names too
+  if (Array.isArray(payload["tool_calls"]) && agent.tools.length > 0) {
+    out["tool_calls"] = payload["tool_calls"].map((entry: unknown) => {
+      if (!isObject(entry) || typeof entry["tool_name"] !== "string") return entry
+      const mapping = mappingOf(agent, entry["tool_name"])
+      if (mapping === undefined) return entry
+      return {
+        ...entry,
+        tool_name: mapping.claude,
+        ...(isObject(entry["tool_input"]) ? { tool_input: toClaude(mapping, entry["tool_input"]) } : {})
+      }
+    })
+  }
   if (agent.readInput !== undefined) {
     for (const [key, value] of Object.entries(agent.readInput(hostEvent, payload))) {
       if (key === "tool_name" || !(key in payload)) out[key] = value
