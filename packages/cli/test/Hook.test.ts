@@ -222,6 +222,17 @@ describe("host mode", () => {
     expect(result.stderr).toContain("matched run_shell_command as gemini")
   })
 
+  it("a call whose two fields mean one field of the policy, with different values, blocks", () => {
+    const call = JSON.stringify({
+      hook_event_name: "BeforeTool",
+      tool_name: "read_file",
+      tool_input: { absolute_path: "/work/p/README.md", file_path: "/work/p/.env" }
+    })
+    const result = hook(["--host", "gemini", ...withPolicy], call)
+    expect(result.status).toBe(2)
+    expect(result.stderr).toContain("cannot be judged")
+  })
+
   it("a policy that would make host mode call itself is refused, not looped", () => {
     const result = hook(["--host", "claude", "--settings", join(fixtures, "self-call.json")], shell("claude", "ls"))
     expect(result.status).toBe(2)

@@ -370,6 +370,22 @@ describe("gemini", () => {
 })
 
 describe("hostile input", () => {
+  it("two fields of the agent that mean one field of the policy, with different values: the call is not judged on one of them (it blocks)", () => {
+    for (const [host, event, tool, input] of [
+      ["gemini", "BeforeTool", "read_file", { absolute_path: "/p/README.md", file_path: "/etc/shadow" }],
+      ["gemini", "BeforeTool", "glob", { dir_path: "/p", path: "/etc", pattern: "*" }],
+      ["qwen", "PreToolUse", "read_file", { file_path: "/etc/shadow", absolute_path: "/p/README.md" }],
+      ["codex", "PreToolUse", "exec_command", { cmd: "rm -rf /", command: "ls" }]
+    ] as const) {
+      const result = HostMode.translate(agent(host), { hook_event_name: event, tool_name: tool, tool_input: input })
+      expect(result, `${host} ${tool}`).toHaveProperty("error")
+      expect((result as { error: string }).error).toContain("cannot be judged")
+    }
+    // the same value twice is no conflict
+    const same = call("gemini", { hook_event_name: "BeforeTool", tool_name: "read_file", tool_input: { absolute_path: "/p/a", file_path: "/p/a" } })
+    expect(same.payload["tool_input"]).toStrictEqual({ file_path: "/p/a" })
+  })
+
   it("a tool input key named __proto__ stays a field the hooks see, mapped or not, and in a rewrite", () => {
     const payload = JSON.parse(
       '{"hook_event_name":"BeforeTool","tool_name":"read_file","tool_input":{"absolute_path":"/p/a","__proto__":{"file_path":"/etc/shadow"}}}'
