@@ -206,6 +206,16 @@ export const translate: (agent: Agent, payload: Readonly<Record<string, unknown>
 export const claudeToolName: (agent: Agent, hostToolName: string) => string = internal.claudeToolName
 
 /**
+ * A warning when the call's tool is not one of the agent's built-in tools that host mode knows
+ * (`toolNames`) and not an MCP tool: a policy written against Claude Code's names may not match it
+ * (a tool the agent added or renamed). `undefined` otherwise.
+ *
+ * @since 0.3.0
+ * @category reading
+ */
+export const unknownTool: (call: HostCall) => string | undefined = internal.unknownTool
+
+/**
  * The project root the agent gives its hooks: the first of its `projectDirEnv` that is set. Never
  * the payload's `cwd`, which follows the model's `cd`.
  *

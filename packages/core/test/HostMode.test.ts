@@ -369,6 +369,19 @@ describe("gemini", () => {
   })
 })
 
+describe("tools host mode does not know", () => {
+  it("are named in a warning (a policy in Claude Code's names may not match them); known, mapped and MCP tools are not", () => {
+    expect(HostMode.unknownTool(call("gemini", { hook_event_name: "BeforeTool", tool_name: "run_python", tool_input: {} }))).toContain('"run_python"')
+    expect(HostMode.unknownTool(call("gemini", byEvent("gemini", "BeforeTool", "run_shell_command")))).toBeUndefined()
+    expect(HostMode.unknownTool(call("gemini", byEvent("gemini", "BeforeTool", "search")))).toBeUndefined()
+    expect(HostMode.unknownTool(call("codex", { hook_event_name: "PreToolUse", tool_name: "mcp__docs__search", tool_input: {} }))).toBeUndefined()
+    expect(HostMode.unknownTool(call("claude", { hook_event_name: "PreToolUse", tool_name: "Whatever", tool_input: {} }))).toBeUndefined()
+    for (const host of hosts) {
+      for (const payload of recorded(host)) expect(HostMode.unknownTool(call(host, payload)), `${host} ${String(payload["tool_name"])}`).toBeUndefined()
+    }
+  })
+})
+
 describe("hostile input", () => {
   it("two fields of the agent that mean one field of the policy, with different values: the call is not judged on one of them (it blocks)", () => {
     for (const [host, event, tool, input] of [

@@ -72,6 +72,8 @@ const decide = (options: HookOptions, state: { hostEvent: string | undefined }):
     }
     const call = HostMode.translate(agent, payload)
     if ("error" in call) return fail(call.error)
+    const unknown = HostMode.unknownTool(call)
+    if (unknown !== undefined) process.stderr.write(`agent-hooks: warning: ${unknown}\n`)
     const preset = yield* checkPreset(options.preset)
     const cwd = process.cwd()
     // The project root comes from the agent's environment, never from the payload's cwd (the model moves it).

@@ -121,6 +121,16 @@ export const translate = (agent: Agent, payload: Readonly<Record<string, unknown
 }
 
 /** @internal */
+export const unknownTool = (call: HostCall): string | undefined => {
+  const tool = call.tool
+  const agent = call.agent
+  if (tool === undefined || agent.toolNames.length === 0 || agent.toolNames.includes(tool.name) || tool.mapping !== undefined) return undefined
+  const name = call.payload["tool_name"]
+  if (typeof name === "string" && name.startsWith("mcp__")) return undefined
+  return `${agent.displayName}'s tool "${tool.name}" is not one host mode knows: a policy written against Claude Code's names may not match it (match "${tool.name}" by name, or "*")`
+}
+
+/** @internal */
 export const projectDir = (agent: Agent, env: Readonly<Record<string, string | undefined>>): string | undefined => {
   for (const name of agent.projectDirEnv) {
     const value = env[name]
