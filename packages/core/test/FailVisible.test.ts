@@ -233,6 +233,15 @@ describe("a payload cannot switch a guard off", () => {
       expect(outcome.reason).toContain("the payload kept the hook from starting, so the action is blocked")
     }))
 
+  it.effect("a hook the system had no room to start (EMFILE, a flood of requests) blocks a blocking event, whatever onFailure says", () =>
+    Effect.gen(function*() {
+      const noRoom = new SpawnError({ file: "/bin/sh", cause: undefined, detail: "spawn /bin/sh EMFILE", reason: "resources" })
+      const h = harness({ "/s/a.json": settings({ PreToolUse: [group("Bash", cmd("guard", { onFailure: "continue" }))] }) }, () => noRoom)
+      const outcome = yield* withEngine(h, (engine) => engine.dispatch("PreToolUse", bash("ls")))
+      expect(outcome).toMatchObject({ blocked: true, decision: "deny" })
+      expect(outcome.reason).toContain("the system had no room to start the hook (too many open files or processes), so the action is blocked")
+    }))
+
   it.effect("a spawn failure for another reason stays a non-blocking error (Claude Code's rule) unless the engine fails closed", () =>
     Effect.gen(function*() {
       const missing = new SpawnError({ file: "guard", cause: undefined, detail: "spawn guard ENOENT", reason: "not-found" })

@@ -17,8 +17,18 @@ export type SpawnErrorClass = new(args: {
 const errorCode = (cause: unknown): string | undefined =>
   typeof cause === "object" && cause !== null && "code" in cause && typeof cause.code === "string" ? cause.code : undefined
 
+const RESOURCE_CODES = new Set(["EMFILE", "ENFILE", "EAGAIN", "ENOMEM"])
+
 const reasonOf = (code: string | undefined, cwd: string | undefined): SpawnErrorReason =>
-  cwd !== undefined ? "cwd" : code === "ENOENT" || code === "EACCES" || code === "ENOEXEC" ? "not-found" : code === "E2BIG" ? "payload" : "other"
+  cwd !== undefined
+    ? "cwd"
+    : code === "ENOENT" || code === "EACCES" || code === "ENOEXEC"
+    ? "not-found"
+    : code === "E2BIG"
+    ? "payload"
+    : code !== undefined && RESOURCE_CODES.has(code)
+    ? "resources"
+    : "other"
 
 /** The `SpawnError` of a failed start, worded the same on every runtime. @internal */
 export const spawnErrorFrom = (
