@@ -60,6 +60,12 @@ interface Connection {
   readonly output: NodeJS.WritableStream
   /** Where a broken output is said (the client went away without reading its answers). */
   readonly name: string
+  /**
+   * Whether its sessions' async results stop reaching it when it stops reading requests: a socket
+   * connection is closed then; stdout stays open until the server exits, so that the results of
+   * async hooks still running after stdin EOF are written.
+   */
+  readonly closesAtEnd: boolean
 }
 
 /** What the server shares between connections. */
@@ -151,7 +157,7 @@ const serveConnection = (shared: Shared, connection: Connection): Effect.Effect<
       }
     }
     const client: Sessions.Client = { write, ownSession: Sessions.newSessionId() }
-    yield* Effect.addFinalizer(() => Effect.sync(() => sessions.release(client)))
+    if (connection.closesAtEnd) yield* Effect.addFinalizer(() => Effect.sync(() => sessions.release(client)))
     const respond = (response: Record<string, unknown>) => write(`${JSON.stringify(response)}\n`)
     const handle = (line: string) => {
       if (line.trim() === "") return
@@ -261,7 +267,7 @@ export const serve = (options: ServeOptions): Effect.Effect<void, Failed> =>
           const shared: Shared = { engine, known: knownEvents(engine, preset), stop, version: options.version, running, sessions }
           let failure: Failed | undefined
           if (socketPath === undefined) {
-            const done = yield* Effect.scoped(serveConnection(shared, { input: process.stdin, output: process.stdout, name: "the client" }))
+            const done = yield* Effect.scoped(serveConnection(shared, { input: process.stdin, output: process.stdout, name: "the client", closesAtEnd: false }))
             if (done.gone) failure = new Failed({ message: "stdout was closed before every answer was written" })
           } else {
             yield* serveSocket(shared, socketPath)
@@ -280,7 +286,7 @@ const serveSocket = (shared: Shared, path: string): Effect.Effect<void, Failed, 
     // Half-open: a client that ends its writing side still gets the answers to what it sent.
     const server = createServer({ allowHalfOpen: true }, (socket: Socket) => {
       fork(
-        Effect.scoped(serveConnection(shared, { input: socket, output: socket, name: "a client of the socket" })).pipe(
+        Effect.scoped(serveConnection(shared, { input: socket, output: socket, name: "a client of the socket", closesAtEnd: true })).pipe(
           Effect.ensuring(Effect.sync(() => {
             if (!socket.destroyed) socket.end()
           }))
