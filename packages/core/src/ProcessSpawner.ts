@@ -116,12 +116,13 @@ export interface ProcessHandle {
 /**
  * Why a spawn failed: the executable (`"not-found"`: missing, or not executable), the working
  * directory (`"cwd"`), the size of the payload in argv or the environment (`"payload"`: E2BIG,
- * or the payload files could not be written), or anything else (`"other"`).
+ * or the payload files could not be written), the system's limits (`"resources"`: too many open
+ * files or processes, no memory: EMFILE, ENFILE, EAGAIN, ENOMEM), or anything else (`"other"`).
  *
  * @since 0.1.0
  * @category models
  */
-export type SpawnErrorReason = "not-found" | "cwd" | "payload" | "other"
+export type SpawnErrorReason = "not-found" | "cwd" | "payload" | "resources" | "other"
 
 /**
  * The process could not be started at all (executable not found, bad cwd, ...).

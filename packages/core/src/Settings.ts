@@ -154,6 +154,14 @@ export interface HookEntry {
    * the file that makes it, never to another file's.
    */
   readonly spec?: HookEventSpec | undefined
+  /**
+   * The handler as it runs, when it differs from `handler`: for a project hook approved under
+   * required trust, every project file it names replaced by a private copy of the bytes that were
+   * approved (see the `Trust` module). `handler` stays as written, for display and matching.
+   *
+   * @since 0.2.0
+   */
+  readonly pinned?: Handler | undefined
 }
 
 /**

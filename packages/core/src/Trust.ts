@@ -19,6 +19,11 @@
  * `node hooks/check.mjs`) and the modules of `module` hooks. Changing such a script, or creating
  * one that was missing, holds the file's hooks back until it is approved again.
  *
+ * What runs is what was approved: each named file is read once, for the fingerprint, and an
+ * approved file's hooks run a copy of those bytes (kept in `pinned/<sha256>/<name>` beside the
+ * approvals; `HookEntry.pinned` is the handler that names the copies), never the project file as it
+ * is when the hook starts, so a script swapped by a rename after the check does not run.
+ *
  * @since 0.1.0
  */
 import type * as Effect from "effect/Effect"

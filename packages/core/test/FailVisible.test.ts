@@ -1,6 +1,7 @@
 import * as HookEvent from "@agent-hooks/core/HookEvent"
 import * as HookInput from "@agent-hooks/core/HookInput"
 import * as Plan from "@agent-hooks/core/Plan"
+import * as ProcessSpawner from "@agent-hooks/core/ProcessSpawner"
 import { SpawnError } from "@agent-hooks/core/ProcessSpawner"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit } from "effect"
@@ -243,6 +244,40 @@ describe("a payload cannot switch a guard off", () => {
       const outcome = yield* withEngine(h, (engine) => engine.dispatch("PreToolUse", bash("x".repeat(200_000))))
       expect(outcome).toMatchObject({ blocked: true, decision: "deny" })
       expect(outcome.reason).toContain("the payload kept the hook from starting, so the action is blocked")
+    }))
+
+  it.effect("a hook the system had no room to start (EMFILE, a flood of requests) blocks a blocking event, whatever onFailure says", () =>
+    Effect.gen(function*() {
+      const noRoom = new SpawnError({ file: "/bin/sh", cause: undefined, detail: "spawn /bin/sh EMFILE", reason: "resources" })
+      const h = harness({ "/s/a.json": settings({ PreToolUse: [group("Bash", cmd("guard", { onFailure: "continue" }))] }) }, () => noRoom)
+      const outcome = yield* withEngine(h, (engine) => engine.dispatch("PreToolUse", bash("ls")))
+      expect(outcome).toMatchObject({ blocked: true, decision: "deny" })
+      expect(outcome.reason).toContain("the system had no room to start the hook (too many open files or processes), so the action is blocked")
+    }))
+
+  it.effect("a start that fails for want of file descriptors or processes is reason \"resources\", with an errno code or only a message", () =>
+    Effect.gen(function*() {
+      const failing = (cause: unknown) =>
+        ProcessSpawner.make({
+          capabilities: { runtime: "scripted", processGroups: false },
+          start: () => Effect.fail(cause),
+          cwdProblem: () => undefined,
+          tempFiles: { write: () => ({ paths: [], remove: () => {} }) }
+        })
+      const request = { file: "/bin/sh", args: ["-c", "exit 0"], cwd: "/", env: {}, stdin: "", maxOutputBytes: 1024 }
+      const reasons: Array<string | undefined> = []
+      for (
+        const cause of [
+          Object.assign(new Error("spawn /bin/sh EMFILE"), { code: "EMFILE" }),
+          Object.assign(new Error("spawn EAGAIN"), { code: "EAGAIN" }),
+          new Error("Too many open files (os error 24)"),
+          Object.assign(new Error("spawn ENOENT"), { code: "ENOENT" })
+        ]
+      ) {
+        const error = yield* Effect.scoped(failing(cause).spawn(request)).pipe(Effect.flip)
+        reasons.push(error.reason)
+      }
+      expect(reasons).toEqual(["resources", "resources", "resources", "not-found"])
     }))
 
   it.effect("a spawn failure for another reason stays a non-blocking error (Claude Code's rule) unless the engine fails closed", () =>

@@ -12,6 +12,10 @@ const memory = (tree: Record<string, string>) => {
       readFileString: (path) => (path in tree ? Effect.succeed(tree[path]!) : notFound("readFileString", path)),
       readFile: (path) => (path in tree ? Effect.succeed(new TextEncoder().encode(tree[path]!)) : notFound("readFile", path)),
       writeFileString: (path, text) => Effect.sync(() => void (tree[path] = text)),
+      writeFile: (path, bytes) => Effect.sync(() => void (tree[path] = new TextDecoder().decode(bytes))),
+      rename: (from, to) => (from in tree ? Effect.sync(() => void ((tree[to] = tree[from]!), delete tree[from])) : notFound("rename", from)),
+      chmod: () => Effect.void,
+      stat: (path) => (path in tree ? Effect.succeed({ type: "File", mode: 0o755 } as never) : notFound("stat", path)),
       makeDirectory: () => Effect.void,
       readDirectory: (path) => notFound("readDirectory", path)
     }),
@@ -93,6 +97,39 @@ describe("Trust: an approval covers the scripts a hook runs", () => {
     expect(await heldBack(tree)).toBe(true)
     await approve(tree)
     expect(await heldBack(tree)).toBe(false)
+  })
+
+  it("approved, a hook runs a copy of the script's approved bytes, kept beside the approvals; the hook as written stays for display", async () => {
+    const tree: Record<string, string> = project()
+    await approve(tree)
+    const [entry] = (await load(tree)).hooks["Stop"]!
+    const copy = Object.keys(tree).find((path) => path.startsWith("/home/u/.agent-hooks/pinned/") && path.endsWith("/stop.sh"))!
+    expect(tree[copy]).toBe("#!/bin/sh\necho ok\n")
+    expect(entry!.handler).toMatchObject({ command: "\"$CLAUDE_PROJECT_DIR\"/hooks/stop.sh" })
+    expect(entry!.pinned).toMatchObject({ command: `'${copy}'` })
+  })
+
+  it("a hook whose script cannot be copied is held back (what runs could not be what was approved)", async () => {
+    const tree: Record<string, string> = project()
+    await approve(tree)
+    const loaded = await Effect.runPromise(
+      Settings.load({ projectDir: "/p", cwd: "/p", env: { AGENT_HOOKS_HOME: "/home/u/.agent-hooks" }, requireTrust: true }).pipe(
+        Effect.provide(Layer.mergeAll(
+          FileSystem.layerNoop({
+            readFileString: (path) => Effect.succeed(tree[path]!),
+            readFile: (path) => (path in tree ? Effect.succeed(new TextEncoder().encode(tree[path]!)) : Effect.fail(new PlatformError(new SystemError({ _tag: "NotFound", module: "FileSystem", method: "readFile", pathOrDescriptor: path })))),
+            readDirectory: () => Effect.succeed([]),
+            stat: (path) => Effect.fail(new PlatformError(new SystemError({ _tag: "NotFound", module: "FileSystem", method: "stat", pathOrDescriptor: path }))),
+            // The approvals' folder cannot be written (a read-only home).
+            makeDirectory: (path) =>
+              Effect.fail(new PlatformError(new SystemError({ _tag: "PermissionDenied", module: "FileSystem", method: "makeDirectory", pathOrDescriptor: path })))
+          }),
+          Path.layer
+        ))
+      )
+    )
+    expect(loaded.hooks["Stop"] ?? []).toHaveLength(0)
+    expect(loaded.warnings.join("\n")).toContain("cannot keep the approved copy of /p/hooks/stop.sh")
   })
 
   it("a named script that appears after the approval holds them back", async () => {

@@ -105,8 +105,11 @@ export const classify = (
   // engine's own limits) blocks a blocking event whatever onFailure says: a payload must not be
   // able to switch a guard off.
   const payloadStopped = run.spawnErrorReason === "payload"
+  // A hook the system had no room to start (too many open files or processes: a flood of requests)
+  // blocks a blocking event too: load must not be able to switch a guard off.
+  const resourcesStopped = run.spawnErrorReason === "resources"
   // The engine's failClosed gives every hook without its own onFailure the "block" rule.
-  const onFailure = payloadStopped ? "block" : handler.onFailure ?? (ctx.failClosed ? "block" : "continue")
+  const onFailure = payloadStopped || resourcesStopped ? "block" : handler.onFailure ?? (ctx.failClosed ? "block" : "continue")
   if (
     failed && !ctx.async && spec.blocking !== "none" && spec.blocking !== "permission-request" &&
     ((onFailure === "block" && !FAIL_OPEN_EVENTS.has(spec.behavesAs)) || timedOutBlocks)
@@ -117,6 +120,8 @@ export const classify = (
       ? "a PreModelSwitch hook that times out blocks the switch"
       : payloadStopped
       ? "the payload kept the hook from starting, so the action is blocked"
+      : resourcesStopped
+      ? "the system had no room to start the hook (too many open files or processes), so the action is blocked"
       : handler.onFailure === "block"
       ? `blocking because onFailure is "block"`
       : "blocking because the engine fails closed"

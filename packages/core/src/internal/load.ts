@@ -12,6 +12,7 @@ import type { DecodedSettings, HookEntry, LoadedSettings, LoadOptions, SettingsF
 import * as HookEvent from "../HookEvent.ts"
 import * as LogPath from "../LogPath.ts"
 import * as Trust from "../Trust.ts"
+import * as TrustInternal from "./trust.ts"
 import * as Policy from "./policy.ts"
 import { agentHooks } from "./preset.ts"
 import { decode } from "./settings.ts"
@@ -77,10 +78,22 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
               )
           )
         )
+        // The copies of the named files an approved file's hooks run: the bytes that were checked.
+        let pins: ReadonlyMap<string, string> | undefined
         if (text !== undefined && trust !== undefined && (file.scope === "project" || file.scope === "local")) {
-          const print = yield* Trust.fingerprintFile(file.path, text, options.projectDir)
-          if (trust.approved.get(file.path) !== print) {
+          const { print, named } = yield* TrustInternal.snapshotFile(file.path, text, options.projectDir)
+          const approvedHere = trust.approved.get(file.path) === print
+          if (approvedHere && trust.store !== undefined && named.length > 0) {
+            pins = yield* TrustInternal.pinFiles(trust.store, named).pipe(
+              Effect.catch((error) => {
+                warn(file.path, undefined, error.detail)
+                return Effect.succeed(undefined)
+              })
+            )
+          }
+          if (!approvedHere || (named.length > 0 && pins === undefined)) {
             files.push({ path: file.path, scope: file.scope, found: true, heldBack: true })
+            if (approvedHere) return
             warn(
               file.path,
               undefined,
@@ -110,7 +123,7 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
             declaredEvents.push(spec)
           }
         }
-        const own = ownDeclarations(decoded.entries, file.path)
+        const own = pins === undefined ? ownDeclarations(decoded.entries, file.path) : pinEntries(ownDeclarations(decoded.entries, file.path), pins)
         if (file.scope === "managed") managedEntries.push(...own)
         else entries.push(...own)
         if (file.scope === "managed") {
@@ -160,6 +173,16 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
     // hooks on that event do not run, and say why.
     const firstDeclared = new Map<string, { readonly file: string; readonly rules: string }>()
     const declaredEvents: Array<HookEvent.HookEventSpec> = []
+    // A hook whose named files cannot all be replaced by their approved copies is held back.
+    const pinEntries = (own: ReadonlyArray<HookEntry>, pins: ReadonlyMap<string, string>): ReadonlyArray<HookEntry> =>
+      own.flatMap((entry) => {
+        const pinned = TrustInternal.pinHandler(entry.handler, pins, options.projectDir)
+        if (pinned === undefined) {
+          warn(entry.source, entry.path, "held back: it names a project file in a way its approved copy cannot replace, so what would run might not be what was approved; name the script plainly (\"$CLAUDE_PROJECT_DIR\"/hooks/x.sh)")
+          return []
+        }
+        return pinned === entry.handler ? [entry] : [{ ...entry, pinned }]
+      })
     const ownDeclarations = (decoded: ReadonlyArray<HookEntry>, file: string): ReadonlyArray<HookEntry> => {
       const refused = new Set<string>()
       const kept = decoded.filter((entry) => {
@@ -185,7 +208,7 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
     const managedFiles: Array<SettingsFile> = []
     let managedRequiresTrust = false
     let restrictedDisable: string | undefined
-    let trust: { readonly approved: ReadonlyMap<string, string> } | undefined
+    let trust: { readonly approved: ReadonlyMap<string, string>; readonly store: string | undefined } | undefined
     const managedDir = options.managedDir ?? preset.managedDir?.(context)
     if (managedDir !== undefined) {
       const dir = path.resolve(options.cwd, managedDir)
@@ -203,7 +226,7 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
     if (envTrust._tag === "Failure") return yield* new SettingsError({ file: "AGENT_HOOKS_REQUIRE_TRUST", path: [], detail: envTrust.message })
     if (options.requireTrust === true || envTrust.value || managedRequiresTrust) {
       const store = Trust.storePath(options.env, path)
-      trust = { approved: store === undefined ? new Map() : yield* Trust.approved(store) }
+      trust = { approved: store === undefined ? new Map() : yield* Trust.approved(store), store }
     }
 
     const settingsFiles: ReadonlyArray<PresetFile> = options.settings !== undefined

@@ -17,8 +17,20 @@ export type SpawnErrorClass = new(args: {
 const errorCode = (cause: unknown): string | undefined =>
   typeof cause === "object" && cause !== null && "code" in cause && typeof cause.code === "string" ? cause.code : undefined
 
+const RESOURCE_CODES = new Set(["EMFILE", "ENFILE", "EAGAIN", "ENOMEM"])
+// A runtime that gives no errno code says it in the message (Rust's `os error 24` for EMFILE).
+const RESOURCE_MESSAGE = /\b(?:EMFILE|ENFILE|EAGAIN|ENOMEM)\b|too many open files|os error (?:11|12|23|24)\b/i
+
 const reasonOf = (code: string | undefined, cwd: string | undefined): SpawnErrorReason =>
-  cwd !== undefined ? "cwd" : code === "ENOENT" || code === "EACCES" || code === "ENOEXEC" ? "not-found" : code === "E2BIG" ? "payload" : "other"
+  cwd !== undefined
+    ? "cwd"
+    : code === "ENOENT" || code === "EACCES" || code === "ENOEXEC"
+    ? "not-found"
+    : code === "E2BIG"
+    ? "payload"
+    : code !== undefined && RESOURCE_CODES.has(code)
+    ? "resources"
+    : "other"
 
 /** The `SpawnError` of a failed start, worded the same on every runtime. @internal */
 export const spawnErrorFrom = (
@@ -33,7 +45,8 @@ export const spawnErrorFrom = (
   const base = code !== undefined && /^E[A-Z0-9]+$/.test(code) ? `spawn ${request.file} ${code}` : message
   // Runtimes report a missing cwd as ENOENT of the executable, which points at the wrong thing.
   const cwd = code === "ENOENT" || code === "ENOTDIR" ? cwdProblem(request.cwd) : undefined
-  return new SpawnError({ file: request.file, cause, detail: cwd ? `${base} (${cwd})` : base, reason: reasonOf(code, cwd) })
+  const reason = code === undefined && cwd === undefined && RESOURCE_MESSAGE.test(message) ? "resources" : reasonOf(code, cwd)
+  return new SpawnError({ file: request.file, cause, detail: cwd ? `${base} (${cwd})` : base, reason })
 }
 
 // NUL cannot be passed in argv or the environment (C strings end there): every runtime would throw.

@@ -4,7 +4,7 @@ import * as Path from "effect/Path"
 import * as Predicate from "effect/Predicate"
 import { SettingsError } from "../HookError.ts"
 import * as PosixPath from "./posixPath.ts"
-import { split } from "./shellLexer.ts"
+import { quote, split } from "./shellLexer.ts"
 
 interface SubtleLike {
   digest(algorithm: string, data: Uint8Array): Promise<ArrayBuffer>
@@ -154,22 +154,152 @@ const digestBytes = (bytes: Uint8Array): Effect.Effect<string> =>
     Effect.map((digest) => Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join(""))
   )
 
-/** @internal */
-export const fingerprintFile = (file: string, text: string, projectDir: string): Effect.Effect<string, never, FileSystem.FileSystem> =>
+/** A named project file as it was read for a fingerprint: its bytes, once (`undefined`: it could not be read). */
+export interface NamedFile {
+  readonly path: string
+  readonly bytes: Uint8Array | undefined
+  readonly digest: string | undefined
+}
+
+/**
+ * The fingerprint of a settings file with the bytes of each named project file it was computed
+ * from: what runs, when the file is approved, is exactly these bytes (see {@link pinHandler}).
+ *
+ * @internal
+ */
+export const snapshotFile = (
+  file: string,
+  text: string,
+  projectDir: string
+): Effect.Effect<{ readonly print: string; readonly named: ReadonlyArray<NamedFile> }, never, FileSystem.FileSystem> =>
   Effect.gen(function*() {
     let document: unknown
     try {
       document = JSON.parse(text)
     } catch {
-      return yield* fingerprint(text)
+      return { print: yield* fingerprint(text), named: [] }
     }
-    const named = namedFiles(document, file, projectDir)
-    if (named.length === 0) return yield* fingerprint(text)
+    const paths = namedFiles(document, file, projectDir)
+    if (paths.length === 0) return { print: yield* fingerprint(text), named: [] }
     const fs = yield* FileSystem.FileSystem
     const parts: Array<string> = [text]
-    for (const script of named) {
+    const named: Array<NamedFile> = []
+    for (const script of paths) {
       const bytes = yield* fs.readFile(script).pipe(Effect.catch(() => Effect.succeed(undefined)))
-      parts.push(`${script}\u0000${bytes === undefined ? "absent" : yield* digestBytes(bytes)}`)
+      const digest = bytes === undefined ? undefined : yield* digestBytes(bytes)
+      named.push({ path: script, bytes, digest })
+      parts.push(`${script}\u0000${digest ?? "absent"}`)
     }
-    return yield* fingerprint(parts.join("\u0000\u0000"))
+    return { print: yield* fingerprint(parts.join("\u0000\u0000")), named }
   })
+
+/** @internal */
+export const fingerprintFile = (file: string, text: string, projectDir: string): Effect.Effect<string, never, FileSystem.FileSystem> =>
+  Effect.map(snapshotFile(file, text, projectDir), (snapshot) => snapshot.print)
+
+// ---------------------------------------------------------------------------------------------
+// What runs is what was approved
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Writes each named file that was read into the pinned store, `<store folder>/pinned/<sha256>/<name>`
+ * (mode 0700 when the original could be executed, else 0600; folders 0700), and returns the copy
+ * of each by original path. A copy already there is used only if its bytes still hash to its
+ * folder's name. A file that could not be read (a folder, a missing file) gets no copy.
+ *
+ * @internal
+ */
+export const pinFiles = (
+  store: string,
+  named: ReadonlyArray<NamedFile>
+): Effect.Effect<ReadonlyMap<string, string>, SettingsError, FileSystem.FileSystem | Path.Path> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const path = yield* Path.Path
+    const root = path.join(path.dirname(store), "pinned")
+    const pins = new Map<string, string>()
+    const failed = (what: string) => (error: { readonly message: string }) =>
+      new SettingsError({ file: store, path: [], detail: `cannot keep the approved copy of ${what} (${error.message}); its hooks are held back` })
+    for (const file of named) {
+      if (file.bytes === undefined || file.digest === undefined) continue
+      const folder = path.join(root, file.digest)
+      const copy = path.join(folder, path.basename(file.path))
+      const info = yield* fs.stat(file.path).pipe(Effect.catch(() => Effect.succeed(undefined)))
+      const mode = info !== undefined && (info.mode & 0o111) !== 0 ? 0o700 : 0o600
+      const existing = yield* fs.readFile(copy).pipe(Effect.catch(() => Effect.succeed(undefined)))
+      const intact = existing !== undefined && (yield* digestBytes(existing)) === file.digest
+      if (!intact) {
+        yield* fs.makeDirectory(folder, { recursive: true, mode: 0o700 }).pipe(Effect.mapError(failed(file.path)))
+        // Written aside, then renamed: a copy is never seen half written.
+        const aside = path.join(folder, `.${path.basename(file.path)}.${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`)
+        yield* fs.writeFile(aside, file.bytes, { mode }).pipe(Effect.mapError(failed(file.path)))
+        yield* fs.rename(aside, copy).pipe(Effect.mapError(failed(file.path)))
+      }
+      yield* fs.chmod(copy, mode).pipe(Effect.catch(() => Effect.void))
+      pins.set(file.path, copy)
+    }
+    return pins
+  })
+
+/** Characters around a shell word: the start or end, blanks, operators, parentheses, backticks. */
+const WORD_EDGE = /[\s;&|()<>`]/
+
+/** `text` with every whole-word `raw` replaced by `by`. */
+const replaceWord = (text: string, raw: string, by: string): string => {
+  let out = ""
+  let from = 0
+  for (let at = text.indexOf(raw); at >= 0; at = text.indexOf(raw, at + raw.length)) {
+    const before = at === 0 ? " " : text[at - 1]!
+    const after = at + raw.length >= text.length ? " " : text[at + raw.length]!
+    if (!WORD_EDGE.test(before) || !WORD_EDGE.test(after)) continue
+    out += text.slice(from, at) + by
+    from = at + raw.length
+  }
+  return out + text.slice(from)
+}
+
+/** The project files the words of a shell command name. */
+const shellNamed = (command: string, projectDir: string): Array<{ readonly raw: string; readonly file: string }> =>
+  (split(command, "posix") ?? []).flatMap((c) =>
+    c.words.flatMap((w) => {
+      const file = projectFile(w.text, projectDir)
+      return file === undefined ? [] : [{ raw: w.raw, file }]
+    })
+  )
+
+/**
+ * The handler as it must run for its approval to hold: every word that names a pinned project file
+ * (a command's words, an exec form's `command` and `args`, a module's path) now names the file's
+ * approved copy, so a script swapped after the check (by a rename, a checkout) is not what runs.
+ * `undefined` when a word still names a pinned file after the rewrite (a PowerShell command, a
+ * word written so that it cannot be replaced whole): the hook must be held back.
+ *
+ * @internal
+ */
+export const pinHandler = <H extends { readonly type: string }>(
+  handler: H,
+  pins: ReadonlyMap<string, string>,
+  projectDir: string
+): H | undefined => {
+  if (pins.size === 0) return handler
+  const h = handler as H & { readonly command?: unknown; readonly args?: unknown; readonly modulePath?: unknown; readonly shell?: unknown }
+  if (h.type === "module" && typeof h.modulePath === "string") {
+    const copy = pins.get(h.modulePath)
+    return copy === undefined ? handler : { ...handler, modulePath: copy }
+  }
+  if (h.type !== "command" || typeof h.command !== "string") return handler
+  if (Array.isArray(h.args)) {
+    const swap = (word: string) => {
+      const file = projectFile(word, projectDir)
+      return file === undefined ? word : pins.get(file) ?? word
+    }
+    return { ...handler, command: swap(h.command), args: h.args.map((arg) => (typeof arg === "string" ? swap(arg) : arg)) }
+  }
+  const named = shellNamed(h.command, projectDir).filter((word) => pins.has(word.file))
+  if (named.length === 0) return handler
+  if (h.shell === "powershell") return undefined
+  let command = h.command
+  for (const word of named) command = replaceWord(command, word.raw, quote(pins.get(word.file)!))
+  if (shellNamed(command, projectDir).some((word) => pins.has(word.file))) return undefined
+  return { ...handler, command }
+}

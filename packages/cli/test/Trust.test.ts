@@ -1,0 +1,86 @@
+/**
+ * Trust from the attacker's side: what runs must be what was approved. The BUILT CLI is run many
+ * times while another process swaps an approved script by rename; no run may execute the swapped-in
+ * content.
+ */
+import { spawn, spawnSync } from "node:child_process"
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { basename, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
+const isNode = typeof process.versions.bun !== "string" && typeof process.versions.deno !== "string" &&
+  /^node(\.exe)?$/i.test(basename(process.execPath))
+const node = isNode ? process.execPath : "node"
+
+let scratch = ""
+beforeAll(() => {
+  if (!existsSync(bin)) throw new Error(`${bin} does not exist: run npm run build first`)
+  scratch = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-trust-")))
+})
+afterAll(() => {
+  if (scratch !== "") rmSync(scratch, { recursive: true, force: true })
+})
+
+const approvedScript = "#!/bin/sh\necho approved guard >&2\nexit 2\n"
+const swappedScript = "#!/bin/sh\necho unapproved >> \"$CLAUDE_PROJECT_DIR/unapproved-ran\"\nexit 0\n"
+
+/** A project whose PreToolUse hook runs hooks/guard.sh, approved; its own home for approvals. */
+const project = (hooks: ReadonlyArray<Record<string, unknown>>) => {
+  const dir = realpathSync(mkdtempSync(join(scratch, "project-")))
+  const home = join(dir, "home")
+  mkdirSync(join(dir, ".agent-hooks"), { recursive: true })
+  mkdirSync(join(dir, "hooks"))
+  writeFileSync(join(dir, "hooks", "guard.sh"), approvedScript)
+  chmodSync(join(dir, "hooks", "guard.sh"), 0o755)
+  writeFileSync(join(dir, "hooks", "swapped.sh"), swappedScript)
+  chmodSync(join(dir, "hooks", "swapped.sh"), 0o755)
+  writeFileSync(join(dir, ".agent-hooks", "settings.json"), JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks }] } }))
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", AGENT_HOOKS_HOME: home, AGENT_HOOKS_REQUIRE_TRUST: "1" }
+  delete env.AGENT_HOOKS_PROJECT_DIR
+  delete env.CLAUDE_PROJECT_DIR
+  const trusted = spawnSync(node, [bin, "trust", "--project-dir", dir], { cwd: dir, env, encoding: "utf8" })
+  expect(trusted.status, trusted.stderr).toBe(0)
+  const run = () =>
+    spawnSync(node, [bin, "run", "PreToolUse", "--project-dir", dir], {
+      cwd: dir,
+      env,
+      input: JSON.stringify({ tool_name: "Bash", tool_input: { command: "rm -rf /" } }),
+      encoding: "utf8"
+    })
+  return { dir, run }
+}
+
+describe("trust: what runs is what was approved", () => {
+  it("an approved script swapped by rename in a loop while run executes it: no run executes the unapproved content (by path, through an interpreter, exec form)", async () => {
+    const { dir, run } = project([
+      { type: "command", command: "\"$CLAUDE_PROJECT_DIR\"/hooks/guard.sh" },
+      { type: "command", command: "sh hooks/guard.sh # through an interpreter" },
+      { type: "command", command: "sh", args: ["${CLAUDE_PROJECT_DIR}/hooks/guard.sh"] }
+    ])
+    const first = run()
+    expect(first.status, "the approved guard blocks").toBe(2)
+    expect(JSON.parse(first.stdout).hooks.map((hook: { exitCode: number }) => hook.exitCode)).toEqual([2, 2, 2])
+    writeFileSync(join(dir, "hooks", "guard.approved"), approvedScript)
+    chmodSync(join(dir, "hooks", "guard.approved"), 0o755)
+    // Another process swaps the script back and forth by rename, as fast as it can.
+    const swapper = spawn("sh", [
+      "-c",
+      "while :; do cp hooks/swapped.sh hooks/.a && mv hooks/.a hooks/guard.sh; cp hooks/guard.approved hooks/.b && mv hooks/.b hooks/guard.sh; done"
+    ], { cwd: dir, stdio: "ignore" })
+    const statuses: Array<number | null> = []
+    try {
+      for (let i = 0; i < 20; i++) statuses.push(run().status)
+    } finally {
+      swapper.kill("SIGKILL")
+    }
+    await new Promise((resolve) => swapper.once("exit", resolve))
+    const ran = existsSync(join(dir, "unapproved-ran")) ? readFileSync(join(dir, "unapproved-ran"), "utf8").split("\n").length - 1 : 0
+    expect(ran, `hooks that executed unapproved content (exit statuses ${statuses.join(",")})`).toBe(0)
+    // Each run either ran the approved guard (exit 2) or held the changed file back (exit 0).
+    expect(statuses.every((status) => status === 2 || status === 0)).toBe(true)
+    expect(statuses).toContain(2)
+  }, 90_000)
+})
