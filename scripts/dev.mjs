@@ -17,7 +17,9 @@
 //   demo [args]           build, then node examples/demo.ts [args] and examples/langchain/agent.ts on Node 24
 //   bench [files] [--x]   build, then each bench/*.ts (default: all) on Node 24; --flags go to each file
 //   test [-- vitest args] build + typecheck, then the vitest lanes node, bun, deno in sequence,
-//                         then the pack step (scripts/pack-check.mjs) when no vitest args are given.
+//                         then the pack step (scripts/pack-check.mjs) and the agents step (agents/run.mjs:
+//                         the real Claude Code, Codex, Gemini CLI and Qwen Code against a scripted
+//                         model server, agent-hooks as their hook) when no vitest args are given.
 //                         AGENT_HOOKS_LANES=node,bun runs a subset. The last line of output is
 //                         `N passed, N failed` over all lanes (typecheck failure counts as 1).
 //   changeset [args]      the changesets CLI on Node 24 (`npm run changeset`, `pnpm changeset status`)
@@ -28,7 +30,8 @@
 //   docs:dev [args]       the documentation site's dev server (vitepress dev docs)
 //   bootstrap             only the bootstrap
 //
-// Environment: AGENT_HOOKS_LANES (test lanes and steps, default node,bun,deno,pack),
+// Environment: AGENT_HOOKS_LANES (test lanes and steps, default node,bun,deno,pack,agents; naming
+//              only steps skips docs:build),
 //              AGENT_HOOKS_LANE_TIMEOUT_MIN (minutes before a lane is killed, default 25).
 
 import { spawn } from "node:child_process"
@@ -48,9 +51,10 @@ const WS_STAMP = join(ROOT, "node_modules", ".agent-hooks-stamp")
 const TOOL_BINS = ["node", "pnpm", "bun", "deno"]
 const LANES = ["node", "bun", "deno"]
 // Steps that are not vitest lanes: "pack" (scripts/pack-check.mjs: pack, publint, attw, install
-// the tarballs into an empty folder and run them). On by default, off when AGENT_HOOKS_LANES does
-// not name it or when vitest arguments select a subset.
-const STEPS = ["pack"]
+// the tarballs into an empty folder and run them) and "agents" (agents/run.mjs: the real agents
+// from the npm registry, installed into agents/node_modules, with agent-hooks as their hook). On by
+// default, off when AGENT_HOOKS_LANES does not name them or when vitest arguments select a subset.
+const STEPS = ["pack", "agents"]
 
 class Fatal extends Error {}
 
@@ -472,6 +476,32 @@ async function runPackStep() {
   return { lane: "pack", passed, failed, skipped: 0, ms: Date.now() - started, note: counts === null ? `no result file (${describeExit(r)})` : "" }
 }
 
+// The "agents" step: one line per agent, scenario and mode, a table, `N passed, N failed, N skipped`
+// last. An agent that cannot be installed or started counts as failed.
+async function runAgentsStep() {
+  process.stderr.write(`\n`)
+  log("── agents step: node agents/run.mjs")
+  const started = Date.now()
+  const dir = mkdtempSync(join(tmpdir(), "agent-hooks-agents-result-"))
+  const resultFile = join(dir, "result.json")
+  const timeoutMin = Number(process.env.AGENT_HOOKS_LANE_TIMEOUT_MIN ?? 25)
+  const r = await run(node24(), [join("agents", "run.mjs"), "--result", resultFile], { timeoutMs: timeoutMin > 0 ? timeoutMin * 60_000 : 0 })
+  const result = readOr(resultFile, null)
+  rmSync(dir, { recursive: true, force: true })
+  let counts = null
+  try {
+    counts = result === null ? null : JSON.parse(result)
+  } catch {}
+  const passed = counts?.passed ?? 0
+  let failed = counts?.failed ?? 1
+  if (!ok(r) && failed === 0) failed = 1
+  const cannot = (counts?.rows ?? []).filter((row) => row.scenario === "(install)").map((row) => row.agent)
+  const note = counts === null ? `no result file (${describeExit(r)})`
+    : cannot.length > 0 ? `cannot be driven: ${cannot.join(", ")} (see above)`
+    : "4 real agents, native hooks vs agent-hooks hook --host"
+  return { lane: "agents", passed, failed, skipped: counts?.skipped ?? 0, ms: Date.now() - started, note }
+}
+
 function selectedLanes() {
   const raw = process.env.AGENT_HOOKS_LANES
   if (raw === undefined || raw.trim() === "") return [...LANES, ...STEPS]
@@ -523,7 +553,7 @@ async function test(args) {
       ms: Date.now() - started,
       note: typed ? "tsc -b, tsc -p tsconfig.test.json" : built ? "tsc -p tsconfig.test.json failed" : "tsc -b failed"
     })
-    if (typed && testsIncludeDocs(vitestArgs)) {
+    if (typed && lanes.some((l) => LANES.includes(l)) && testsIncludeDocs(vitestArgs)) {
       const docsStarted = Date.now()
       const docsOk = await docsBuild()
       rows.push({
@@ -539,6 +569,10 @@ async function test(args) {
         if (interrupted) break
         if (lane === "pack") {
           if (vitestArgs.length === 0) rows.push(await runPackStep())
+          continue
+        }
+        if (lane === "agents") {
+          if (vitestArgs.length === 0) rows.push(await runAgentsStep())
           continue
         }
         rows.push(await runLane(lane, vitestArgs, tmp))

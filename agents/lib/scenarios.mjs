@@ -1,0 +1,258 @@
+// The scenarios. Each runs twice per agent:
+//   native       the agent's own hook config, with plain sh hooks written in that agent's own
+//                language (the control: it must behave as the scenario expects, else the scenario
+//                is reported as a control failure, because the harness, not agent-hooks, is wrong);
+//   agent-hooks  `agent-hooks hook --host <agent>` as the agent's one hook (on the four events),
+//                running a policy written ONCE, against Claude Code's names, for every agent.
+// Where an agent has no such event or feature, the scenario is skipped with the reason printed.
+//
+// The model's script (lib/server.mjs): call the shell tool with `touch MARKER`, then say `done`.
+
+/** The reasons carry tokens the checks look for in what the model was sent. */
+export const TOKENS = {
+  exit2: "policy-exit2-reason-51c",
+  json: "policy-json-deny-reason-8d2",
+  ask: "policy-ask-reason-3fe",
+  rewrite: "policy-rewrite-note-b47",
+  context: "policy-post-context-9a1",
+  stop: "policy-stop-reason-c60",
+  prompt: "policy-prompt-reason-e75"
+}
+
+// ---- hook scripts (sh) -----------------------------------------------------------------------
+// Every script first saves its stdin in the run's state folder (what the agent sends its hook).
+const head = (state, name) => `#!/bin/sh
+input=$(cat)
+n=$(ls "${state}" | wc -l)
+printf '%s\\n' "$input" > "${state}/$n-${name}.json"
+`
+const onMarker = (body) => `case "$input" in *MARKER*) ${body} ;; esac
+exit 0
+`
+const q = (value) => `'${JSON.stringify(value).replace(/'/g, `'\\''`)}'`
+
+const S = {
+  exit2: (st) => head(st, "pre") + onMarker(`echo "blocked by policy: ${TOKENS.exit2}" >&2; exit 2`),
+  // Claude Code's PreToolUse JSON answers (also Codex's and Qwen's).
+  ccDeny: (st) => head(st, "pre") + onMarker(`echo ${q({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: `denied by policy: ${TOKENS.json}` } })}`),
+  ccAsk: (st) => head(st, "pre") + onMarker(`echo ${q({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: `needs a human: ${TOKENS.ask}` } })}`),
+  ccRewrite: (st) => head(st, "pre") + onMarker(`echo ${q({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", permissionDecisionReason: `rewritten by policy: ${TOKENS.rewrite}`, updatedInput: { command: "touch REWRITTEN" } } })}`),
+  ccPostContext: (st) => head(st, "post") + `echo ${q({ hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: `context from policy: ${TOKENS.context}` } })}\n`,
+  // A Stop block, once (a second Stop lets the agent end).
+  ccStop: (st) => head(st, "stop") + `[ -e "${st}/../stopped-once" ] && exit 0
+touch "${st}/../stopped-once"
+echo ${q({ decision: "block", reason: `keep going: ${TOKENS.stop}` })}\n`,
+  ccPrompt: (st) => head(st, "prompt") + `echo ${q({ decision: "block", reason: `prompt refused by policy: ${TOKENS.prompt}` })}\n`,
+  // Gemini CLI's own language: top-level decision/reason; hookSpecificOutput.tool_input rewrites.
+  gemDeny: (st) => head(st, "pre") + onMarker(`echo ${q({ decision: "deny", reason: `denied by policy: ${TOKENS.json}` })}`),
+  gemRewrite: (st) => head(st, "pre") + onMarker(`echo ${q({ hookSpecificOutput: { tool_input: { command: "touch REWRITTEN" } } })}`),
+  gemPostContext: (st) => head(st, "post") + `echo ${q({ hookSpecificOutput: { hookEventName: "AfterTool", additionalContext: `context from policy: ${TOKENS.context}` } })}\n`,
+  gemStop: (st) => head(st, "stop") + `[ -e "${st}/../stopped-once" ] && exit 0
+touch "${st}/../stopped-once"
+echo ${q({ decision: "deny", reason: `keep going: ${TOKENS.stop}` })}\n`,
+  gemPrompt: (st) => head(st, "prompt") + `echo ${q({ decision: "deny", reason: `prompt refused by policy: ${TOKENS.prompt}` })}\n`,
+  // Qwen Code reads ask at the top level.
+  qwenAsk: (st) => head(st, "pre") + onMarker(`echo ${q({ decision: "ask", reason: `needs a human: ${TOKENS.ask}` })}`)
+}
+
+/**
+ * An expectation is checked against what a user would see: the files in the project, what the
+ * model was sent, what the agent printed.
+ * @typedef {{ marker: boolean, rewritten: boolean, toolCalls: number, mainRequests: number,
+ *   sentAfterTool: string, sentToModel: string, output: string, exitCode: number | null, timedOut: boolean }} Observation
+ * @typedef {(o: Observation) => string[]} Expectation  the list of what did not hold (empty: passed)
+ */
+
+const has = (text, token) => text.includes(token)
+/** @returns {Expectation} */
+const blocked = (token, label = token) => (o) => [
+  ...(o.toolCalls < 1 ? ["the model never asked for the tool"] : []),
+  ...(o.marker ? ["the tool ran (MARKER exists)"] : []),
+  ...(o.rewritten ? ["a rewritten command ran (REWRITTEN exists)"] : []),
+  ...(typeof token === "string" && !has(o.sentAfterTool, token) ? [`the reason (${label}) did not reach the model`] : []),
+  ...(token instanceof RegExp && !token.test(o.sentAfterTool) ? [`the reason (${label}) did not reach the model`] : [])
+]
+/** @type {Expectation} */
+const ran = (o) => [...(o.toolCalls < 1 ? ["the model never asked for the tool"] : []), ...(!o.marker ? ["the tool did not run (no MARKER)"] : [])]
+/** @type {Expectation} */
+const rewritten = (o) => [
+  ...(o.toolCalls < 1 ? ["the model never asked for the tool"] : []),
+  ...(!o.rewritten ? ["the rewritten command did not run (no REWRITTEN)"] : []),
+  ...(o.marker ? ["the original command ran (MARKER exists)"] : [])
+]
+/** @type {Expectation} */
+const context = (o) => [...ran(o), ...(!has(o.sentAfterTool, TOKENS.context) ? ["the additionalContext did not reach the model"] : [])]
+/** @type {Expectation} */
+const stopContinued = (o) => [...ran(o), ...(!has(o.sentAfterTool, TOKENS.stop) ? ["the Stop hook's reason did not reach the model"] : [])]
+/** @type {Expectation} */
+const promptBlocked = (o) => [
+  ...(o.mainRequests > 0 && has(o.sentToModel, "create the marker file") ? ["the prompt reached the model"] : []),
+  ...(o.marker ? ["the tool ran (MARKER exists)"] : []),
+  ...(!has(o.output, TOKENS.prompt) ? ["the user was not shown the reason"] : [])
+]
+/** The hosts that block the prompt but never show anyone why (headless). */
+const promptBlockedSilently = (o) => [
+  ...(o.mainRequests > 0 && has(o.sentToModel, "create the marker file") ? ["the prompt reached the model"] : []),
+  ...(o.marker ? ["the tool ran (MARKER exists)"] : [])
+]
+const CODEX_PROMPT_NOTE = "Codex exec prints `hook: UserPromptSubmit Blocked` but never the reason (not in --json either): only the block is checked"
+const QWEN_PROMPT_NOTE = "headless Qwen Code prints nothing for a blocked prompt (an empty result): only the block is checked"
+const all = (...es) => (o) => es.flatMap((e) => e(o))
+const finished = (o) => (o.timedOut ? ["the agent did not finish (killed at the time limit)"] : [])
+
+const skip = (reason) => ({ skip: reason })
+
+/**
+ * @typedef {{ event: import("./agents.mjs").Event, script: (state: string) => string }} ScriptHook
+ * @typedef {{ hooks: ScriptHook[], expect: Expectation } | { skip: string }} Side
+ * @typedef {{ id: string, title: string, policy: ScriptHook[] | "broken",
+ *   native: Record<string, Side>, agentHooks: Record<string, { expect: Expectation } | { skip: string }> }} Scenario
+ */
+
+/** @type {Scenario[]} */
+export const SCENARIOS = [
+  {
+    id: "block-exit2",
+    title: "PreToolUse block by exit 2 (reason on stderr)",
+    policy: [{ event: "PreToolUse", script: S.exit2 }],
+    native: {
+      claude: { hooks: [{ event: "PreToolUse", script: S.exit2 }], expect: blocked(TOKENS.exit2) },
+      codex: { hooks: [{ event: "PreToolUse", script: S.exit2 }], expect: blocked(TOKENS.exit2) },
+      gemini: { hooks: [{ event: "PreToolUse", script: S.exit2 }], expect: blocked(TOKENS.exit2) },
+      qwen: { hooks: [{ event: "PreToolUse", script: S.exit2 }], expect: blocked(TOKENS.exit2) }
+    },
+    agentHooks: {
+      claude: { expect: blocked(TOKENS.exit2) },
+      codex: { expect: blocked(TOKENS.exit2) },
+      gemini: { expect: blocked(TOKENS.exit2) },
+      qwen: { expect: blocked(TOKENS.exit2) }
+    }
+  },
+  {
+    id: "block-json",
+    title: "PreToolUse block by JSON deny",
+    policy: [{ event: "PreToolUse", script: S.ccDeny }],
+    native: {
+      claude: { hooks: [{ event: "PreToolUse", script: S.ccDeny }], expect: blocked(TOKENS.json) },
+      codex: { hooks: [{ event: "PreToolUse", script: S.ccDeny }], expect: blocked(TOKENS.json) },
+      gemini: { hooks: [{ event: "PreToolUse", script: S.gemDeny }], expect: blocked(TOKENS.json) },
+      qwen: { hooks: [{ event: "PreToolUse", script: S.ccDeny }], expect: blocked(TOKENS.json) }
+    },
+    agentHooks: {
+      claude: { expect: blocked(TOKENS.json) },
+      codex: { expect: blocked(TOKENS.json) },
+      gemini: { expect: blocked(TOKENS.json) },
+      qwen: { expect: blocked(TOKENS.json) }
+    }
+  },
+  {
+    id: "ask",
+    title: "PreToolUse ask (headless: nobody to ask, so the call must not run)",
+    policy: [{ event: "PreToolUse", script: S.ccAsk }],
+    native: {
+      claude: { hooks: [{ event: "PreToolUse", script: S.ccAsk }], expect: blocked(/./, "any answer") },
+      codex: skip("Codex has no ask: permissionDecision \"ask\" marks the hook Failed and the tool runs"),
+      gemini: skip("headless Gemini CLI hangs on ask until it is killed"),
+      qwen: { hooks: [{ event: "PreToolUse", script: S.qwenAsk }], expect: blocked(TOKENS.ask) }
+    },
+    agentHooks: {
+      claude: { expect: blocked(/./, "any answer") },
+      codex: { expect: blocked(/approv/i, "approval is needed") },
+      gemini: { expect: blocked(/approv/i, "approval is needed") },
+      qwen: { expect: blocked(TOKENS.ask) }
+    }
+  },
+  {
+    id: "updated-input",
+    title: "PreToolUse updatedInput (touch MARKER -> touch REWRITTEN)",
+    policy: [{ event: "PreToolUse", script: S.ccRewrite }],
+    native: {
+      claude: { hooks: [{ event: "PreToolUse", script: S.ccRewrite }], expect: rewritten },
+      codex: { hooks: [{ event: "PreToolUse", script: S.ccRewrite }], expect: rewritten },
+      gemini: { hooks: [{ event: "PreToolUse", script: S.gemRewrite }], expect: rewritten },
+      qwen: skip("Qwen Code never applies a hook's updatedInput")
+    },
+    agentHooks: {
+      claude: { expect: rewritten },
+      codex: { expect: rewritten },
+      gemini: { expect: rewritten },
+      // The host cannot apply the rewrite: the original call must not run either.
+      qwen: { expect: blocked(/./, "a deny reason") }
+    }
+  },
+  {
+    id: "post-context",
+    title: "PostToolUse additionalContext reaches the model",
+    policy: [{ event: "PostToolUse", script: S.ccPostContext }],
+    native: {
+      claude: { hooks: [{ event: "PostToolUse", script: S.ccPostContext }], expect: context },
+      codex: { hooks: [{ event: "PostToolUse", script: S.ccPostContext }], expect: context },
+      gemini: { hooks: [{ event: "PostToolUse", script: S.gemPostContext }], expect: context },
+      qwen: { hooks: [{ event: "PostToolUse", script: S.ccPostContext }], expect: context }
+    },
+    agentHooks: {
+      claude: { expect: context },
+      codex: { expect: context },
+      gemini: { expect: context },
+      qwen: { expect: context }
+    }
+  },
+  {
+    id: "stop-block",
+    title: "Stop block: the agent goes on with the reason",
+    policy: [{ event: "Stop", script: S.ccStop }],
+    native: {
+      claude: { hooks: [{ event: "Stop", script: S.ccStop }], expect: stopContinued },
+      codex: { hooks: [{ event: "Stop", script: S.ccStop }], expect: stopContinued },
+      gemini: { hooks: [{ event: "Stop", script: S.gemStop }], expect: stopContinued },
+      qwen: { hooks: [{ event: "Stop", script: S.ccStop }], expect: stopContinued }
+    },
+    agentHooks: {
+      claude: { expect: stopContinued },
+      codex: { expect: stopContinued },
+      gemini: { expect: stopContinued },
+      qwen: { expect: stopContinued }
+    }
+  },
+  {
+    id: "prompt-block",
+    title: "UserPromptSubmit block: the prompt never reaches the model",
+    policy: [{ event: "UserPromptSubmit", script: S.ccPrompt }],
+    native: {
+      claude: { hooks: [{ event: "UserPromptSubmit", script: S.ccPrompt }], expect: promptBlocked },
+      codex: { hooks: [{ event: "UserPromptSubmit", script: S.ccPrompt }], expect: promptBlockedSilently, note: CODEX_PROMPT_NOTE },
+      gemini: { hooks: [{ event: "UserPromptSubmit", script: S.gemPrompt }], expect: promptBlocked },
+      qwen: { hooks: [{ event: "UserPromptSubmit", script: S.ccPrompt }], expect: promptBlockedSilently, note: QWEN_PROMPT_NOTE }
+    },
+    agentHooks: {
+      claude: { expect: promptBlocked },
+      codex: { expect: promptBlockedSilently, note: CODEX_PROMPT_NOTE },
+      gemini: { expect: promptBlocked },
+      qwen: { expect: promptBlockedSilently, note: QWEN_PROMPT_NOTE }
+    }
+  },
+  {
+    id: "broken-policy",
+    title: "A policy file that cannot be read blocks the call",
+    policy: "broken",
+    // The native control: a hook whose program is missing. Claude Code, Codex and Qwen Code treat
+    // that as a failed hook and run the tool (fail open); agent-hooks must not.
+    native: {
+      claude: { hooks: [{ event: "PreToolUse", script: () => "" }], expect: ran },
+      codex: { hooks: [{ event: "PreToolUse", script: () => "" }], expect: ran },
+      // Gemini CLI, seen: a hook that cannot start blocks the tool ("Tool execution blocked: bash: …
+      // No such file or directory"), so its control expects a block.
+      gemini: { hooks: [{ event: "PreToolUse", script: () => "" }], expect: blocked("missing-policy-hook", "the shell's error") },
+      qwen: { hooks: [{ event: "PreToolUse", script: () => "" }], expect: ran }
+    },
+    agentHooks: {
+      claude: { expect: blocked("policy.json", "names the policy file") },
+      codex: { expect: blocked("policy.json", "names the policy file") },
+      gemini: { expect: blocked("policy.json", "names the policy file") },
+      qwen: { expect: blocked("policy.json", "names the policy file") }
+    }
+  }
+]
+
+export const MODES = /** @type {const} */ (["native", "agent-hooks"])
+export { finished, all }
