@@ -4,6 +4,7 @@
  *
  * ```
  * agent-hooks run <Event> [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME] [--fail-closed] [--strict] [--quiet]
+ * agent-hooks hook --host <claude|codex|gemini|qwen> [settings flags] [--ask host|deny] [--rewrite host|deny|original] [--timeout SECONDS] [--fail-open]
  * agent-hooks serve [--socket PATH] [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME]
  * agent-hooks validate [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME] [--plugin DIR]... [--managed-dir DIR]
  * agent-hooks list [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME] [--plugin DIR]... [--managed-dir DIR] [--json]
@@ -22,6 +23,7 @@ import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
 import * as Presets from "@agent-hooks/core/Presets"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { checkPreset } from "./internal/engine.ts"
 import * as internalRun from "./internal/run.ts"
 import { version } from "./internal/version.ts"
@@ -117,6 +119,65 @@ export const run = Command.make("run", {
       description: "Runs pigo's tool_start plugin hooks from ~/.pigo/config.json"
     }
   ])
+)
+
+/**
+ * `agent-hooks hook --host <agent>`: the one hook command of Claude Code, Codex, Gemini CLI or Qwen
+ * Code. The agent's payload on stdin; the answer in the agent's own format and exit status. Its own
+ * failures block. See docs/cli/hook.md.
+ *
+ * @since 0.3.0
+ * @category commands
+ */
+export const hook = Command.make("hook", {
+  host: Flag.Literals("host", ["claude", "codex", "gemini", "qwen"]).pipe(
+    Flag.withDescription("The agent whose hook this is: its payload is read and its answer written in its own format.")
+  ),
+  settings,
+  projectDir: Flag.String("project-dir").pipe(
+    Flag.withMetavar("DIR"),
+    Flag.withDescription("The project root. Default: the agent's own variable (CLAUDE_PROJECT_DIR, GEMINI_PROJECT_DIR, QWEN_PROJECT_DIR), else the current directory; never the payload's cwd."),
+    Flag.optional
+  ),
+  plugin,
+  managedDir,
+  preset: presetFlag,
+  agent: agentFlag,
+  failClosed: Flag.Boolean("fail-closed").pipe(
+    Flag.withDescription("Any policy hook failure on a blocking event blocks it (engine option failClosed)."),
+    Flag.withDefault(false)
+  ),
+  strict: Flag.Boolean("strict").pipe(Flag.withDescription("A handler that does not decode fails the whole load (and so blocks)."), Flag.withDefault(false)),
+  quiet,
+  ask: Flag.Literals("ask", ["host", "deny"]).pipe(
+    Flag.withDescription("What a policy's ask becomes: host = the agent's own ask where it works (Claude Code, Qwen Code; Gemini CLI only interactive), deny = a deny saying approval is needed. Default: host on claude and qwen, deny on codex and gemini."),
+    Flag.optional
+  ),
+  rewrite: Flag.Literals("rewrite", ["host", "deny", "original"]).pipe(
+    Flag.withDescription("What a policy's updatedInput becomes: host = the agent's own tool input where it applies it, else a deny with the rewrite in the reason (Qwen Code); deny = always a deny; original = the original call goes ahead. Default: host."),
+    Flag.optional
+  ),
+  timeout: Flag.Int("timeout").pipe(
+    Flag.withMetavar("SECONDS"),
+    Flag.withDescription("The hook timeout the agent's config gives this command (default: the agent's default: 600 claude and codex, 60 gemini and qwen). Host mode answers within a budget below it."),
+    Flag.optional
+  ),
+  failOpen: Flag.Boolean("fail-open").pipe(
+    Flag.withDescription("Host mode's own failure (unreadable settings, bad payload, crash, budget spent) is a visible hook error that lets the agent go on, instead of a block."),
+    Flag.withDefault(false)
+  )
+}, (options) =>
+  Effect.flatMap(Effect.promise(() => import("./internal/hook.ts")), (m) =>
+    m.hook({
+      ...options,
+      ask: Option.getOrUndefined(options.ask),
+      rewrite: Option.getOrUndefined(options.rewrite),
+      timeout: Option.getOrUndefined(options.timeout)
+    }))).pipe(
+  Command.withDescription(
+    "The one hook command of an agent (Claude Code, Codex, Gemini CLI, Qwen Code). Reads the agent's payload on stdin, runs the agent-hooks policy on it in Claude Code's names (Bash, Read, Edit, Write, WebFetch, mcp__...), and answers in the agent's own format and exit status. Its own failures block, with the fix in the reason. See docs/cli/hook.md."
+  ),
+  Command.withShortDescription("Be an agent's hook: its payload in, its answer out (claude, codex, gemini, qwen)")
 )
 
 /**
@@ -367,5 +428,5 @@ export const cli = Command.make("agent-hooks").pipe(
   Command.withDescription(
     "Lifecycle hooks for AI agents: runs Claude Code-style hooks (JSON on stdin, exit 2 blocks, JSON on stdout steers) for any host."
   ),
-  Command.withSubcommands([run, serve, validate, list, migrate, trust, audit, schema, init, test])
+  Command.withSubcommands([run, hook, serve, validate, list, migrate, trust, audit, schema, init, test])
 )

@@ -31,6 +31,9 @@ const loadBunEngine = async () => {
 }
 const engineLayer = typeof process.versions.bun === "string" ? await loadBunEngine() : undefined
 
-const runArgs = parseRunArgs(process.argv.slice(2))
-if (runArgs !== undefined) (await import("./internal/runProgram.ts")).main(runArgs, engineLayer)
+const argv = process.argv.slice(2)
+const runArgs = parseRunArgs(argv)
+// `agent-hooks hook` reads its own command line (a line it cannot read blocks), also without the full parser
+if (argv[0] === "hook") await (await import("./internal/hookProgram.ts")).main(argv, engineLayer)
+else if (runArgs !== undefined) (await import("./internal/runProgram.ts")).main(runArgs, engineLayer)
 else (await import("./internal/cliProgram.ts")).main(engineLayer)

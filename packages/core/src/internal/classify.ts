@@ -16,7 +16,7 @@ import { MAX_OUTPUT_BYTES } from "./executors/index.ts"
 import { none } from "./output.ts"
 
 /** Events where `onFailure: "block"` is ignored: a failing hook must not keep the agent from stopping. */
-const FAIL_OPEN_EVENTS = new Set(["Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"])
+export const FAIL_OPEN_EVENTS: ReadonlySet<string> = new Set(["Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"])
 /** additionalContext, systemMessage and reasons longer than this are cut; the rest goes to a file. */
 export const MAX_MESSAGE_CHARS = 10_000
 

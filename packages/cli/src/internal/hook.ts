@@ -1,0 +1,195 @@
+import * as HostMode from "@agent-hooks/core/HostMode"
+import type * as HookEngine from "@agent-hooks/core/HookEngine"
+import * as Cause from "effect/Cause"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Stdio from "effect/Stdio"
+import * as Stream from "effect/Stream"
+import { Blocked, Failed } from "../ExitCode.ts"
+import { checkPreset, warnOnStderr, withEngine } from "./engine.ts"
+import { noSettingsLine } from "./noSettings.ts"
+import { parsePayload } from "./stdin.ts"
+
+/** Options of `agent-hooks hook`. */
+export interface HookOptions {
+  readonly host: HostMode.HostName
+  readonly settings: ReadonlyArray<string>
+  readonly projectDir: Option.Option<string>
+  readonly plugin: ReadonlyArray<string>
+  readonly managedDir: Option.Option<string>
+  readonly preset: string
+  readonly agent: Option.Option<string>
+  readonly failClosed: boolean
+  readonly strict: boolean
+  readonly quiet: boolean
+  /** `--ask host|deny`: default the agent's (`host` where its own ask works). */
+  readonly ask: "host" | "deny" | undefined
+  /** `--rewrite host|deny|original`: default `host`. */
+  readonly rewrite: "host" | "deny" | "original" | undefined
+  /** `--timeout SECONDS`: the hook timeout the agent's config gives this command; default the agent's default. */
+  readonly timeout: number | undefined
+  /** `--fail-open`: host mode's own failure lets the agent go on (a visible hook error) instead of blocking. */
+  readonly failOpen: boolean
+}
+
+/** Set in every hook's environment: a policy hook that starts host mode again is refused, not looped. */
+export const HOST_MODE_ENV = "AGENT_HOOKS_HOST_MODE"
+
+/**
+ * Host mode's own time budget, in milliseconds: below the agent's hook timeout (Codex, Qwen Code
+ * and Gemini CLI run the tool when they kill a hook), so that host mode answers "blocked" itself.
+ * A tenth of the timeout, at least 1 s and at most 5 s, is kept for start-up and the answer.
+ *
+ * @internal
+ */
+export const budgetMs = (timeoutSeconds: number): number => {
+  const margin = Math.min(5, Math.max(1, timeoutSeconds / 10))
+  return Math.max(500, Math.round((timeoutSeconds - margin) * 1000))
+}
+
+/** A command of the policy that starts host mode again (`agent-hooks hook`, `…/bin.js hook`). */
+const SELF_CALL = /(?:^|[\s/"'=])(?:agent-hooks|bin\.js|bin\.ts|agent-hooks\.mjs)["']?\s+hook(?:\s|$)/
+
+const stdinText: Effect.Effect<string, Failed, Stdio.Stdio> = Effect.gen(function*() {
+  const stdio = yield* Stdio.Stdio
+  if (yield* stdio.stdinIsTerminal) return ""
+  return yield* stdio.stdin.pipe(
+    Stream.decodeText(),
+    Stream.mkString,
+    Effect.mapError((error) => new Failed({ message: `cannot read stdin: ${error.message}` }))
+  )
+})
+
+/** Host mode's own failure as the answer: a block, or with `--fail-open` a visible hook error. */
+const failWith = (options: HookOptions, hostEvent: string | undefined, message: string): HostMode.HostReply =>
+  options.failOpen
+    ? { exitCode: 1, stdout: "", stderr: `agent-hooks: ${message} (--fail-open: the agent goes on)\n` }
+    : HostMode.failure(HostMode.byName(options.host)!, hostEvent, message)
+
+/** The answer for one call, never failing: host mode's own failures become the agent's block (or hook error). */
+const decide = (options: HookOptions, state: { hostEvent: string | undefined }): Effect.Effect<HostMode.HostReply, never, Stdio.Stdio> => {
+  const agent = HostMode.byName(options.host)!
+  const fail = (message: string): HostMode.HostReply => failWith(options, state.hostEvent, message)
+  const timeout = options.timeout ?? agent.hookTimeout
+  const budget = budgetMs(timeout)
+  const work = Effect.gen(function*() {
+    const payload = yield* Effect.flatMap(stdinText, parsePayload)
+    state.hostEvent = typeof payload["hook_event_name"] === "string" ? payload["hook_event_name"] : undefined
+    if (process.env[HOST_MODE_ENV] !== undefined && process.env[HOST_MODE_ENV] !== "") {
+      return fail(
+        `host mode was started by a hook of its own policy (${HOST_MODE_ENV} is set): refused, not looped. Remove the hook that runs \`agent-hooks hook\` from the agent-hooks settings (the agent's own config is where it belongs)`
+      )
+    }
+    const call = HostMode.translate(agent, payload)
+    if ("error" in call) return fail(call.error)
+    const preset = yield* checkPreset(options.preset)
+    const cwd = process.cwd()
+    // The project root comes from the agent's environment, never from the payload's cwd (the model moves it).
+    const projectDir = Option.isSome(options.projectDir)
+      ? options.projectDir.value
+      : HostMode.projectDir(agent, process.env) ?? cwd
+    // Every hook this dispatch starts sees the marker: a policy hook that runs host mode again is refused.
+    process.env[HOST_MODE_ENV] = agent.name
+    const declared = new Set(preset.events.map((event) => event.name))
+    const engineOptions: Partial<HookEngine.EngineOptions> = {
+      detachAsync: true,
+      events: agent.ownEvents.filter((name) => !declared.has(name)).map((name) => ({ name })),
+      ...(options.failClosed ? { failClosed: true } : {}),
+      ...(options.strict ? { strict: true } : {})
+    }
+    let dispatching = false
+    const outcome = yield* withEngine(
+      {
+        settings: options.settings,
+        projectDir: Option.some(projectDir),
+        plugin: options.plugin,
+        managedDir: options.managedDir,
+        preset,
+        agent: options.agent,
+        engineOptions
+      },
+      (warning) => {
+        if (dispatching) process.stderr.write(warning.startsWith("hook \"") ? `agent-hooks: ${warning}\n` : `agent-hooks: warning: ${warning}\n`)
+        else if (!options.quiet) warnOnStderr(warning)
+      },
+      (engine) =>
+        Effect.gen(function*() {
+          if (options.plugin.length === 0) {
+            const none = noSettingsLine(engine, preset, { projectDir, cwd, agent: Option.getOrUndefined(options.agent) })
+            if (none !== undefined) {
+              return yield* Effect.fail(
+                new Failed({
+                  message: `${none.replace(/^agent-hooks: /, "")}: host mode has no policy to apply; create the settings file, or pass --settings FILE`
+                })
+              )
+            }
+          }
+          const self = engine.plan.events.get(call.event)?.hooks.find((hook) => SELF_CALL.test(hook.display))
+          if (self !== undefined) {
+            return yield* Effect.fail(
+              new Failed({
+                message: `the policy's hook at ${self.entry.source} ${self.entry.path} runs \`${self.display}\`, which would make host mode call itself: refused, not looped. Remove it from that file (the agent's own hook config is where \`agent-hooks hook\` belongs), or read another file with --settings or --preset`
+              })
+            )
+          }
+          dispatching = true
+          return yield* engine.dispatch(call.event, call.payload)
+        })
+    )
+    return HostMode.answer(call, outcome, { ask: options.ask, rewrite: options.rewrite })
+  })
+  return work.pipe(
+    Effect.timeoutOption(Duration.millis(budget)),
+    Effect.map(Option.getOrElse(() =>
+      fail(
+        `host mode ran past its time budget of ${budget / 1000} s (kept below ${agent.displayName}'s hook timeout of ${timeout} s): make the policy's hooks faster, or raise the hook's timeout in ${agent.displayName}'s config and pass the same value as --timeout`
+      )
+    )),
+    Effect.catchCause((cause) => {
+      const error = Cause.findErrorOption(cause)
+      if (error._tag === "Some" && (error.value as { _tag?: unknown })._tag === "Failed") {
+        const message = (error.value as Failed).message
+        return Effect.succeed(fail(`${message}${/settings/i.test(message) ? "; `agent-hooks validate` with the same flags shows every problem" : ""}`))
+      }
+      return Effect.succeed(fail(`internal error: ${Cause.pretty(cause).split("\n")[0]}; please report it`))
+    })
+  )
+}
+
+/**
+ * Writes `reply` as the process's answer: stdout and stderr as given, and the exit status through
+ * `ExitCode` (2 `Blocked`, 1 `Failed` with the message on stderr, else 0).
+ */
+const write = (reply: HostMode.HostReply, event: string): Effect.Effect<void, Blocked | Failed> =>
+  Effect.suspend((): Effect.Effect<void, Blocked | Failed> => {
+    if (reply.stdout !== "") process.stdout.write(reply.stdout)
+    if (reply.exitCode === 1) {
+      return Effect.fail(new Failed({ message: reply.stderr.replace(/^agent-hooks: /, "").trimEnd() }))
+    }
+    if (reply.stderr !== "") process.stderr.write(reply.stderr)
+    return reply.exitCode === 2 ? Effect.fail(new Blocked({ event })) : Effect.void
+  })
+
+/**
+ * `agent-hooks hook --host <agent>`: the one hook command of an agent. Reads the agent's payload on
+ * stdin, runs the agent-hooks policy on it in Claude Code's names, and answers in the agent's own
+ * format and exit status (`HostMode`). Its own failures block, within a time budget kept below the
+ * agent's hook timeout, with a hard stop as the last resort.
+ *
+ * @internal
+ */
+export const hook = (options: HookOptions): Effect.Effect<void, Blocked | Failed, Stdio.Stdio> => {
+  const agent = HostMode.byName(options.host)!
+  const timeout = options.timeout ?? agent.hookTimeout
+  // The last resort: if the runtime itself is stuck past the budget, answer "blocked" and exit.
+  const state: { hostEvent: string | undefined } = { hostEvent: undefined }
+  const guard = setTimeout(() => {
+    const reply = failWith(options, state.hostEvent, `host mode did not finish within ${timeout} s; see docs/hosts/${agent.name}.md`)
+    process.stdout.write(reply.stdout)
+    process.stderr.write(reply.stderr)
+    process.exit(reply.exitCode)
+  }, budgetMs(timeout) + 1500)
+  guard.unref?.()
+  return Effect.flatMap(decide(options, state), (reply) => write(reply, "hook")).pipe(Effect.ensuring(Effect.sync(() => clearTimeout(guard))))
+}

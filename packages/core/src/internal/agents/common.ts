@@ -1,0 +1,267 @@
+import type { Agent, Answer, AnswerOptions, HostCall, HostReply, ToolMapping } from "../../HostMode.ts"
+import type { Outcome } from "../../Outcome.ts"
+import { FAIL_OPEN_EVENTS } from "../classify.ts"
+import { get as eventSpec } from "../hookEvent.ts"
+
+const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+
+const text = (u: unknown): string | undefined => (typeof u === "string" && u.trim() !== "" ? u : undefined)
+
+/** The tool events: their payload names a tool (`tool_name`, `tool_input`). */
+const mappingOf = (agent: Agent, hostToolName: string): ToolMapping | undefined => agent.tools.find((tool) => tool.host === hostToolName)
+
+/** @internal */
+export const claudeToolName = (agent: Agent, hostToolName: string): string => mappingOf(agent, hostToolName)?.claude ?? hostToolName
+
+/** The agent's tool input in Claude Code's field names; a field already given under Claude Code's name keeps its value. */
+const toClaude = (mapping: ToolMapping | undefined, input: Readonly<Record<string, unknown>>): Record<string, unknown> => {
+  if (mapping?.fields === undefined) return { ...input }
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(input)) {
+    const name = mapping.fields[key] ?? key
+    if (!(name in out) || !(key in mapping.fields)) out[name] = value
+  }
+  return out
+}
+
+/**
+ * A rewrite in Claude Code's field names, back in the agent's: each field goes to the agent's field
+ * of that meaning the original call used (Gemini CLI's `read_file` takes `absolute_path` or
+ * `file_path`), else the first one named.
+ */
+const toHost = (
+  mapping: ToolMapping | undefined,
+  updated: Readonly<Record<string, unknown>>,
+  original: Readonly<Record<string, unknown>>
+): Record<string, unknown> => {
+  const fields = mapping?.fields
+  if (fields === undefined) return { ...updated }
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(updated)) {
+    const candidates = Object.keys(fields).filter((host) => fields[host] === key)
+    const name = candidates.find((host) => host in original) ?? candidates[0] ?? key
+    out[name] = value
+  }
+  return out
+}
+
+/** @internal */
+export const translate = (agent: Agent, payload: Readonly<Record<string, unknown>>): HostCall | { readonly error: string } => {
+  const hostEvent = payload["hook_event_name"]
+  if (typeof hostEvent !== "string" || hostEvent === "") {
+    return {
+      error: `the payload on stdin has no hook_event_name (${agent.displayName} always sends one): is this command wired as a ${agent.displayName} hook?`
+    }
+  }
+  const event = Object.hasOwn(agent.events, hostEvent) ? agent.events[hostEvent] : undefined
+  if (event === undefined) {
+    return {
+      error: `${agent.displayName} sent the event "${hostEvent}", which host mode does not know (it knows ${
+        Object.keys(agent.events).join(", ")
+      }): update agent-hooks, or remove this hook from ${agent.displayName}'s config for that event`
+    }
+  }
+  const out: Record<string, unknown> = { ...payload, hook_event_name: event }
+  let tool: HostCall["tool"]
+  const toolName = payload["tool_name"]
+  if (typeof toolName === "string") {
+    const input = isObject(payload["tool_input"]) ? payload["tool_input"] : {}
+    const mapping = mappingOf(agent, toolName)
+    out["tool_name"] = mapping?.claude ?? toolName
+    if (isObject(payload["tool_input"])) out["tool_input"] = toClaude(mapping, input)
+    tool = { name: toolName, input, mapping }
+  }
+  if (agent.readInput !== undefined) {
+    for (const [key, value] of Object.entries(agent.readInput(hostEvent, payload))) {
+      if (key === "tool_name" || !(key in payload)) out[key] = value
+    }
+  }
+  // Hooks also see the agent and its own names (a payload's own `host` is replaced: the agent sends none).
+  out["host"] = {
+    name: agent.name,
+    event: hostEvent,
+    ...(tool === undefined ? {} : { tool_name: tool.name, tool_input: tool.input })
+  }
+  return { agent, hostEvent, event, payload: out, tool }
+}
+
+/** @internal */
+export const projectDir = (agent: Agent, env: Readonly<Record<string, string | undefined>>): string | undefined => {
+  for (const name of agent.projectDirEnv) {
+    const value = env[name]
+    if (value !== undefined && value !== "") return value
+  }
+  return undefined
+}
+
+/** An answer that says nothing. */
+export const emptyAnswer = (event: string): Answer => ({
+  event,
+  block: undefined,
+  ask: undefined,
+  defer: false,
+  allow: undefined,
+  updatedInput: undefined,
+  additionalContext: undefined,
+  systemMessage: undefined,
+  stop: undefined,
+  specific: undefined,
+  notes: []
+})
+
+/** `hookSpecificOutput` fields `answer` reads itself; the others pass through as `specific`. */
+const HANDLED = new Set(["hookEventName", "permissionDecision", "permissionDecisionReason", "updatedInput", "additionalContext"])
+
+/** @internal */
+export const decide = (call: HostCall, outcome: Outcome, options: AnswerOptions = {}): Answer => {
+  const agent = call.agent
+  const spec = eventSpec(call.event)
+  const notes: Array<string> = []
+  const reasonOr = (fallback: string): string => text(outcome.reason) ?? fallback
+  let block: string | undefined
+  let ask: string | undefined
+  let defer = false
+  let allow: Answer["allow"]
+  let updatedInput: Record<string, unknown> | undefined
+  if (outcome.blocked && spec?.blocking !== "permission-request") {
+    block = reasonOr(`blocked by the agent-hooks policy (${call.event})`)
+  } else if (spec?.blocking === "permission") {
+    const decision = outcome.decision
+    if (decision === "defer" && agent.name === "claude") {
+      defer = true
+    } else if (decision === "ask" || decision === "defer") {
+      const why = reasonOr("a hook of the agent-hooks policy asks for approval")
+      if ((options.ask ?? agent.askDefault) === "host" && agent.canAsk) ask = why
+      else {
+        block = `approval needed: ${why} (${agent.displayName} cannot ask the user here, so agent-hooks denies the call; see docs/hosts/${agent.name}.md)`
+      }
+    }
+    if (block === undefined && outcome.updatedInput !== null) {
+      const mode = options.rewrite ?? "host"
+      const rewritten = JSON.stringify(outcome.updatedInput)
+      if (mode === "deny") {
+        block = `the agent-hooks policy rewrote this call's input to ${rewritten}; rewrites are denied (--rewrite deny)`
+      } else if (mode === "original") {
+        notes.push(`agent-hooks: the policy rewrote this call's input to ${rewritten}; left out (--rewrite original), the original call goes ahead`)
+      } else if (!agent.canRewrite) {
+        block = `the agent-hooks policy rewrote this call's input to ${rewritten}, which ${agent.displayName} cannot apply; make that call instead`
+      } else {
+        updatedInput = toHost(call.tool?.mapping, outcome.updatedInput, call.tool?.input ?? {})
+      }
+    }
+    if (block === undefined && ask === undefined && !defer && decision === "allow") allow = { reason: undefined }
+  }
+  const specific = outcome.hookSpecificOutput === null
+    ? undefined
+    : Object.fromEntries(Object.entries(outcome.hookSpecificOutput).filter(([key]) => !HANDLED.has(key)))
+  const systemMessage = outcome.systemMessages.length === 0 ? undefined : outcome.systemMessages.join("\n")
+  const additionalContext = outcome.additionalContext.length === 0 ? undefined : outcome.additionalContext.join("\n\n")
+  return {
+    event: call.event,
+    block,
+    ask,
+    defer,
+    allow,
+    updatedInput,
+    additionalContext,
+    systemMessage,
+    stop: outcome.continue ? undefined : { reason: text(outcome.stopReason) },
+    specific: specific === undefined || Object.keys(specific).length === 0 ? undefined : specific,
+    notes
+  }
+}
+
+/** @internal */
+export const answer = (call: HostCall, outcome: Outcome, options?: AnswerOptions): HostReply =>
+  call.agent.render(decide(call, outcome, options), call.hostEvent)
+
+/** @internal */
+export const failureBlocks = (agent: Agent, hostEvent: string | undefined): boolean => {
+  // An event host mode cannot read (none named, or one it does not know) may be one that guards:
+  // it is blocked.
+  const event = hostEvent === undefined || !Object.hasOwn(agent.events, hostEvent) ? undefined : agent.events[hostEvent]
+  if (event === undefined) return true
+  const spec = eventSpec(event)
+  if (spec === undefined || agent.ownEvents.includes(event)) return false
+  return spec.blocking !== "none" && spec.blocking !== "permission-request" && !FAIL_OPEN_EVENTS.has(spec.behavesAs)
+}
+
+/** @internal */
+export const failure = (agent: Agent, hostEvent: string | undefined, message: string): HostReply => {
+  const event = hostEvent !== undefined && Object.hasOwn(agent.events, hostEvent) ? agent.events[hostEvent]! : "(unknown)"
+  if (failureBlocks(agent, hostEvent)) {
+    return agent.render({ ...emptyAnswer(event), block: `agent-hooks: ${message}` }, hostEvent ?? "(unknown)")
+  }
+  return { exitCode: 1, stdout: "", stderr: `agent-hooks: ${message}\n` }
+}
+
+/** One JSON line, or nothing for an empty object. */
+export const jsonLine = (value: Record<string, unknown>): string => (Object.keys(value).length === 0 ? "" : `${JSON.stringify(value)}\n`)
+
+/** stderr: the block reason (when blocking), then the notes. */
+export const stderrOf = (answer: Answer, withBlock: boolean): string =>
+  [...(withBlock && answer.block !== undefined ? [answer.block] : []), ...answer.notes].map((line) => `${line}\n`).join("")
+
+/** The events on which Claude Code reads a top-level `decision: "block"` with its `reason`. */
+export const TOP_LEVEL_DECISION = new Set([
+  "UserPromptSubmit",
+  "UserPromptExpansion",
+  "PostToolUse",
+  "PostToolBatch",
+  "Stop",
+  "SubagentStop",
+  "TaskCreated",
+  "ConfigChange",
+  "PreCompact"
+])
+
+/**
+ * Claude Code's JSON answer, for Claude Code and the agents that read its fields (Codex, Qwen Code):
+ * `specificFields` limits `hookSpecificOutput` to what the agent accepts on the event, `universal`
+ * the top-level fields; `allowWithoutRewrite` says whether a bare `allow` may be written.
+ */
+export const claudeJson = (
+  answer: Answer,
+  options: {
+    readonly specificFields: ReadonlyArray<string>
+    readonly universal: ReadonlyArray<"continue" | "systemMessage" | "decision">
+    readonly allowWithoutRewrite: boolean
+    readonly askAlsoTopLevel?: boolean | undefined
+  }
+): Record<string, unknown> => {
+  const out: Record<string, unknown> = {}
+  const specific: Record<string, unknown> = {}
+  const can = (field: string) => options.specificFields.includes(field)
+  if (answer.stop !== undefined && options.universal.includes("continue")) {
+    out["continue"] = false
+    if (answer.stop.reason !== undefined) out["stopReason"] = answer.stop.reason
+  }
+  if (answer.systemMessage !== undefined && options.universal.includes("systemMessage")) out["systemMessage"] = answer.systemMessage
+  if (can("permissionDecision")) {
+    if (answer.block !== undefined) {
+      specific["permissionDecision"] = "deny"
+      specific["permissionDecisionReason"] = answer.block
+    } else if (answer.ask !== undefined) {
+      specific["permissionDecision"] = "ask"
+      specific["permissionDecisionReason"] = answer.ask
+      if (options.askAlsoTopLevel === true) {
+        out["decision"] = "ask"
+        out["reason"] = answer.ask
+      }
+    } else if (answer.defer) {
+      specific["permissionDecision"] = "defer"
+    } else if (answer.updatedInput !== undefined || (answer.allow !== undefined && options.allowWithoutRewrite)) {
+      specific["permissionDecision"] = "allow"
+    }
+    if (answer.block === undefined && answer.updatedInput !== undefined && can("updatedInput")) specific["updatedInput"] = answer.updatedInput
+  } else if (answer.block !== undefined && options.universal.includes("decision") && TOP_LEVEL_DECISION.has(answer.event)) {
+    out["decision"] = "block"
+    out["reason"] = answer.block
+  }
+  if (answer.additionalContext !== undefined && can("additionalContext")) specific["additionalContext"] = answer.additionalContext
+  for (const [key, value] of Object.entries(answer.specific ?? {})) {
+    if (can(key) && value !== null && value !== undefined) specific[key] = value
+  }
+  if (Object.keys(specific).length > 0) out["hookSpecificOutput"] = { hookEventName: answer.event, ...specific }
+  return out
+}

@@ -1,0 +1,11 @@
+import type { Agent } from "../../HostMode.ts"
+import { claude } from "./claude.ts"
+import { codex } from "./codex.ts"
+import { gemini } from "./gemini.ts"
+import { qwen } from "./qwen.ts"
+
+/** @internal */
+export const agents: ReadonlyArray<Agent> = [claude, codex, gemini, qwen]
+
+/** @internal */
+export const byName = (name: string): Agent | undefined => agents.find((agent) => agent.name === name)
