@@ -108,7 +108,7 @@ async function runOne(agent, scenario, mode) {
       const command = `${JSON.stringify(join(TOOLS_BIN, "node"))} ${JSON.stringify(CLI)} hook --host ${agent.name} --timeout 60 --settings ${JSON.stringify(policy)}`
       // The one hook, on every event a user would wire it to (--timeout: the 60 s the agent's
       // config gives it, so that host mode answers within its own budget below that).
-      for (const event of ["UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"]) {
+      for (const event of scenario.wire ?? ["UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"]) {
         hooks.push({ event, command, matcher: event === "PreToolUse" || event === "PostToolUse" ? agent.shellMatcher : undefined })
       }
     }

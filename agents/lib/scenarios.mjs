@@ -97,15 +97,23 @@ const promptBlockedSilently = (o) => [
 ]
 const CODEX_PROMPT_NOTE = "Codex exec prints `hook: UserPromptSubmit Blocked` but never the reason (not in --json either): only the block is checked"
 const QWEN_PROMPT_NOTE = "headless Qwen Code prints nothing for a blocked prompt (an empty result): only the block is checked"
-const all = (...es) => (o) => es.flatMap((e) => e(o))
+const promptBlockedWith = (token) => (o) => [
+  ...promptBlockedSilently(o),
+  ...(!has(o.output, token) ? [`the user was not shown why (${token})`] : [])
+]
+const all = (...es) => (o) => [...new Set(es.flatMap((e) => e(o)))]
 const finished = (o) => (o.timedOut ? ["the agent did not finish (killed at the time limit)"] : [])
 
 const skip = (reason) => ({ skip: reason })
+/** A hook whose program does not exist (an empty script: see run.mjs). */
+const missing = () => ""
+const MISSING_ON_PRE = [{ event: "PreToolUse", script: missing }]
+const MISSING_ON_ALL = ["UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"].map((event) => ({ event, script: missing }))
 
 /**
  * @typedef {{ event: import("./agents.mjs").Event, script: (state: string) => string }} ScriptHook
  * @typedef {{ hooks: ScriptHook[], expect: Expectation } | { skip: string }} Side
- * @typedef {{ id: string, title: string, policy: ScriptHook[] | "broken",
+ * @typedef {{ id: string, title: string, policy: ScriptHook[] | "broken", wire?: import("./agents.mjs").Event[],
  *   native: Record<string, Side>, agentHooks: Record<string, { expect: Expectation } | { skip: string }> }} Scenario
  */
 
@@ -150,15 +158,17 @@ export const SCENARIOS = [
     title: "PreToolUse ask (headless: nobody to ask, so the call must not run)",
     policy: [{ event: "PreToolUse", script: S.ccAsk }],
     native: {
-      claude: { hooks: [{ event: "PreToolUse", script: S.ccAsk }], expect: blocked(/./, "any answer") },
+      // `-p`: nobody to ask, so Claude Code denies and tells the model the hook's reason.
+      claude: { hooks: [{ event: "PreToolUse", script: S.ccAsk }], expect: blocked(TOKENS.ask) },
       codex: skip("Codex has no ask: permissionDecision \"ask\" marks the hook Failed and the tool runs"),
       gemini: skip("headless Gemini CLI hangs on ask until it is killed"),
       qwen: { hooks: [{ event: "PreToolUse", script: S.qwenAsk }], expect: blocked(TOKENS.ask) }
     },
     agentHooks: {
-      claude: { expect: blocked(/./, "any answer") },
-      codex: { expect: blocked(/approv/i, "approval is needed") },
-      gemini: { expect: blocked(/approv/i, "approval is needed") },
+      claude: { expect: blocked(TOKENS.ask) },
+      // No ask in the host: a deny that says approval is needed, with the policy's reason.
+      codex: { expect: all(blocked(TOKENS.ask), blocked(/approval needed/, "approval needed")) },
+      gemini: { expect: all(blocked(TOKENS.ask), blocked(/approval needed/, "approval needed")) },
       qwen: { expect: blocked(TOKENS.ask) }
     }
   },
@@ -177,7 +187,7 @@ export const SCENARIOS = [
       codex: { expect: rewritten },
       gemini: { expect: rewritten },
       // The host cannot apply the rewrite: the original call must not run either.
-      qwen: { expect: blocked(/./, "a deny reason") }
+      qwen: { expect: blocked(/touch REWRITTEN/, "the rewrite it cannot apply") }
     }
   },
   {
@@ -233,17 +243,36 @@ export const SCENARIOS = [
   },
   {
     id: "broken-policy",
-    title: "A policy file that cannot be read blocks the call",
+    title: "A policy file that cannot be read blocks (agent-hooks on every event: the prompt is refused)",
     policy: "broken",
-    // The native control: a hook whose program is missing. Claude Code, Codex and Qwen Code treat
-    // that as a failed hook and run the tool (fail open); agent-hooks must not.
+    // The native control: a hook whose program is missing, on the same four events. Claude Code,
+    // Codex and Qwen Code count that as a failed hook and go on (fail open); agent-hooks must not.
     native: {
-      claude: { hooks: [{ event: "PreToolUse", script: () => "" }], expect: ran },
-      codex: { hooks: [{ event: "PreToolUse", script: () => "" }], expect: ran },
-      // Gemini CLI, seen: a hook that cannot start blocks the tool ("Tool execution blocked: bash: …
-      // No such file or directory"), so its control expects a block.
-      gemini: { hooks: [{ event: "PreToolUse", script: () => "" }], expect: blocked("missing-policy-hook", "the shell's error") },
-      qwen: { hooks: [{ event: "PreToolUse", script: () => "" }], expect: ran }
+      claude: { hooks: MISSING_ON_ALL, expect: ran },
+      codex: { hooks: MISSING_ON_ALL, expect: ran },
+      // Gemini CLI, seen: a hook that cannot start blocks ("Agent execution blocked: bash: … No such
+      // file or directory"), so its control expects the prompt refused.
+      gemini: { hooks: MISSING_ON_ALL, expect: promptBlockedWith("missing-policy-hook") },
+      qwen: { hooks: MISSING_ON_ALL, expect: ran }
+    },
+    agentHooks: {
+      claude: { expect: promptBlockedWith("policy.json") },
+      codex: { expect: promptBlockedSilently, note: CODEX_PROMPT_NOTE },
+      gemini: { expect: promptBlockedWith("policy.json") },
+      qwen: { expect: promptBlockedSilently, note: QWEN_PROMPT_NOTE }
+    }
+  },
+  {
+    id: "broken-pre",
+    title: "A policy file that cannot be read blocks the tool call (agent-hooks on PreToolUse only)",
+    policy: "broken",
+    wire: ["PreToolUse"],
+    native: {
+      claude: { hooks: MISSING_ON_PRE, expect: ran },
+      codex: { hooks: MISSING_ON_PRE, expect: ran },
+      // Gemini CLI, seen: "Tool execution blocked: bash: … No such file or directory".
+      gemini: { hooks: MISSING_ON_PRE, expect: blocked("missing-policy-hook", "the shell's error") },
+      qwen: { hooks: MISSING_ON_PRE, expect: ran }
     },
     agentHooks: {
       claude: { expect: blocked("policy.json", "names the policy file") },
