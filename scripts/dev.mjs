@@ -715,7 +715,8 @@ const USAGE = `usage: node scripts/dev.mjs <command> [args]
   changeset [args]      the changesets CLI (no args: add a changeset; \`status\`, \`version\`)
   docs:build            generate pages, then build the documentation site (dead links fail it)
   docs:dev [args]       the documentation site's dev server
-  test [-- vitest args] typecheck, then the node, bun and deno vitest lanes (AGENT_HOOKS_LANES=node,bun)`
+  test [-- vitest args] typecheck, then the node, bun and deno vitest lanes, the pack and agents steps
+                        (AGENT_HOOKS_LANES=node,bun or =agents)`
 
 async function main() {
   const [cmd, ...args] = process.argv.slice(2)
