@@ -37,11 +37,12 @@
 import { spawn } from "node:child_process"
 import { createHash } from "node:crypto"
 import {
-  chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync
+  chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync
 } from "node:fs"
 import { tmpdir } from "node:os"
 import { delimiter, dirname, join, relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
+import { withLock as withLockAt } from "./lock.mjs"
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..")
 const TOOLS = join(ROOT, ".tools")
@@ -166,47 +167,10 @@ const ok = (r) => !r.error && !r.timedOut && r.code === 0
 // ---------------------------------------------------------------------------------------------
 // Locking: two commands started at once in the same checkout must not install concurrently.
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
-
-async function withLock(name, fn) {
-  const dir = join(ROOT, `.agent-hooks-tmp`, `${name}.lock`)
-  mkdirSync(dirname(dir), { recursive: true })
-  let waited = false
-  for (;;) {
-    try {
-      mkdirSync(dir)
-      writeFileSync(join(dir, "pid"), String(process.pid))
-      break
-    } catch (e) {
-      if (e.code !== "EEXIST") throw e
-      const pid = Number(readOr(join(dir, "pid"), "0"))
-      let alive = pid > 0
-      if (alive) {
-        try {
-          process.kill(pid, 0)
-        } catch (err) {
-          alive = err.code === "EPERM"
-        }
-      }
-      let age = 0
-      try {
-        age = Date.now() - statSync(dir).mtimeMs
-      } catch {}
-      if (!alive && age > 2000 || age > 30 * 60_000) {
-        rmSync(dir, { recursive: true, force: true })
-        continue
-      }
-      if (!waited) log(`waiting for another agent-hooks command (pid ${pid}) to finish ${name} ...`)
-      waited = true
-      await sleep(500)
-    }
-  }
-  try {
-    return await fn()
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
-}
+const withLock = (name, fn) =>
+  withLockAt(join(ROOT, `.agent-hooks-tmp`, `${name}.lock`), {
+    onWait: (pid) => log(`waiting for another agent-hooks command (pid ${pid}) to finish ${name} ...`)
+  }, fn)
 
 // ---------------------------------------------------------------------------------------------
 // Bootstrap
@@ -459,47 +423,41 @@ async function runLane(lane, vitestArgs, tmp) {
   return { lane, passed: counts.passed, failed, skipped: counts.skipped, ms, note: notes.join("; "), details: counts.notes }
 }
 
-// The "pack" step: its own script prints one line per check and `N passed, N failed` last.
-async function runPackStep() {
+/**
+ * Runs a step's script with `--result FILE`; the script writes `{passed, failed, skipped?, ...}`
+ * there. No result file, or a failed exit with no failure counted, is one failure.
+ */
+async function runStepScript(lane, script, timeoutMs = 0) {
   process.stderr.write(`\n`)
-  log("── pack step: node scripts/pack-check.mjs")
+  log(`── ${lane} step: node ${script}`)
   const started = Date.now()
-  const dir = mkdtempSync(join(tmpdir(), "agent-hooks-pack-result-"))
+  const dir = mkdtempSync(join(tmpdir(), `agent-hooks-${lane}-result-`))
   const resultFile = join(dir, "result.json")
-  const r = await run(node24(), [join("scripts", "pack-check.mjs"), "--result", resultFile])
-  const result = readOr(resultFile, null)
-  rmSync(dir, { recursive: true, force: true })
-  const counts = result === null ? null : JSON.parse(result)
-  const passed = counts?.passed ?? 0
-  let failed = counts?.failed ?? 1
-  if (!ok(r) && failed === 0) failed = 1
-  return { lane: "pack", passed, failed, skipped: 0, ms: Date.now() - started, note: counts === null ? `no result file (${describeExit(r)})` : "" }
-}
-
-// The "agents" step: one line per agent, scenario and mode, a table, `N passed, N failed, N skipped`
-// last. An agent that cannot be installed or started counts as failed.
-async function runAgentsStep() {
-  process.stderr.write(`\n`)
-  log("── agents step: node agents/run.mjs")
-  const started = Date.now()
-  const dir = mkdtempSync(join(tmpdir(), "agent-hooks-agents-result-"))
-  const resultFile = join(dir, "result.json")
-  const timeoutMin = Number(process.env.AGENT_HOOKS_LANE_TIMEOUT_MIN ?? 25)
-  const r = await run(node24(), [join("agents", "run.mjs"), "--result", resultFile], { timeoutMs: timeoutMin > 0 ? timeoutMin * 60_000 : 0 })
+  const r = await run(node24(), [script, "--result", resultFile], { timeoutMs })
   const result = readOr(resultFile, null)
   rmSync(dir, { recursive: true, force: true })
   let counts = null
   try {
     counts = result === null ? null : JSON.parse(result)
   } catch {}
-  const passed = counts?.passed ?? 0
   let failed = counts?.failed ?? 1
   if (!ok(r) && failed === 0) failed = 1
-  const cannot = (counts?.rows ?? []).filter((row) => row.scenario === "(install)").map((row) => row.agent)
-  const note = counts === null ? `no result file (${describeExit(r)})`
-    : cannot.length > 0 ? `cannot be driven: ${cannot.join(", ")} (see above)`
-    : "4 real agents, native hooks vs agent-hooks hook --host"
-  return { lane: "agents", passed, failed, skipped: counts?.skipped ?? 0, ms: Date.now() - started, note }
+  const row = { lane, passed: counts?.passed ?? 0, failed, skipped: counts?.skipped ?? 0, ms: Date.now() - started, note: counts === null ? `no result file (${describeExit(r)})` : "" }
+  return { row, counts }
+}
+
+// The "pack" step: its own script prints one line per check and `N passed, N failed` last.
+const runPackStep = async () => (await runStepScript("pack", join("scripts", "pack-check.mjs"))).row
+
+// The "agents" step: one line per agent, scenario and mode, a table, `N passed, N failed, N skipped`
+// last. An agent that cannot be installed or started counts as failed.
+async function runAgentsStep() {
+  const timeoutMin = Number(process.env.AGENT_HOOKS_LANE_TIMEOUT_MIN ?? 25)
+  const { row, counts } = await runStepScript("agents", join("agents", "run.mjs"), timeoutMin > 0 ? timeoutMin * 60_000 : 0)
+  const cannot = (counts?.rows ?? []).filter((r) => r.scenario === "(install)").map((r) => r.agent)
+  if (cannot.length > 0) row.note = `cannot be driven: ${cannot.join(", ")} (see above)`
+  else if (counts !== null) row.note = "4 real agents, native hooks vs agent-hooks hook --host"
+  return row
 }
 
 function selectedLanes() {

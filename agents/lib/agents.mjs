@@ -29,6 +29,8 @@ const nestedHooks = (hooks, eventName, matcherFor, timeout = 60) => {
 }
 
 const toolEvents = new Set(["PreToolUse", "PostToolUse"])
+/** Claude Code's event names, which Codex and Qwen Code use too. */
+const CLAUDE_EVENTS = { PreToolUse: "PreToolUse", PostToolUse: "PostToolUse", Stop: "Stop", UserPromptSubmit: "UserPromptSubmit" }
 
 /** The proxy settings that send any request for another host to the model server, which refuses it. */
 const proxyEnv = (url) => ({
@@ -48,7 +50,7 @@ export const AGENTS = {
     title: "Claude Code",
     pkg: "@anthropic-ai/claude-code",
     bin: "claude",
-    events: { PreToolUse: "PreToolUse", PostToolUse: "PostToolUse", Stop: "Stop", UserPromptSubmit: "UserPromptSubmit" },
+    events: CLAUDE_EVENTS,
     shellMatcher: "Bash",
     /** @param {SetupArgs} a */
     setup({ home, project, hooks }) {
@@ -78,7 +80,7 @@ export const AGENTS = {
     title: "Codex",
     pkg: "@openai/codex",
     bin: "codex",
-    events: { PreToolUse: "PreToolUse", PostToolUse: "PostToolUse", Stop: "Stop", UserPromptSubmit: "UserPromptSubmit" },
+    events: CLAUDE_EVENTS,
     shellMatcher: "Bash",
     /** @param {SetupArgs} a */
     setup({ home, url, hooks }) {
@@ -139,7 +141,7 @@ export const AGENTS = {
     title: "Qwen Code",
     pkg: "@qwen-code/qwen-code",
     bin: "qwen",
-    events: { PreToolUse: "PreToolUse", PostToolUse: "PostToolUse", Stop: "Stop", UserPromptSubmit: "UserPromptSubmit" },
+    events: CLAUDE_EVENTS,
     shellMatcher: "run_shell_command",
     /** @param {SetupArgs} a */
     setup({ home, hooks }) {

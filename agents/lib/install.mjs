@@ -4,8 +4,9 @@
 // Node >= 22, so the toolchain's Node 24 (.tools) comes first on PATH for npm and its scripts.
 import { spawn } from "node:child_process"
 import { createHash } from "node:crypto"
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { withLock } from "../../scripts/lock.mjs"
 
 const read = (file) => {
   try {
@@ -36,7 +37,7 @@ export async function ensureAgents({ dir, pathPrefix, agents, log }) {
   const ready = () => read(stamp)?.trim() === hash && binsPresent()
   let installed = false
   if (!ready()) {
-    await withLock(join(dir, ".install.lock"), log, async () => {
+    await withLock(join(dir, ".install.lock"), { onWait: (pid) => log(`waiting for another install of the agents (pid ${pid}) ...`), staleMs: 20 * 60_000 }, async () => {
       if (ready()) return
       log(`installing the agents (${Object.entries(pins).map(([n, v]) => `${n}@${v}`).join(", ")}) into ${join(dir, "node_modules")} with npm install ...`)
       rmSync(stamp, { force: true })
@@ -98,42 +99,4 @@ export function exec(cmd, args, { cwd, env, timeoutMs = 0 }) {
       resolve({ code, out, error, timedOut })
     })
   })
-}
-
-async function withLock(dir, log, fn) {
-  let waited = false
-  for (;;) {
-    try {
-      mkdirSync(dir)
-      writeFileSync(join(dir, "pid"), String(process.pid))
-      break
-    } catch (e) {
-      if (e.code !== "EEXIST") throw e
-      const pid = Number(read(join(dir, "pid")) ?? 0)
-      let alive = pid > 0
-      if (alive) {
-        try {
-          process.kill(pid, 0)
-        } catch (err) {
-          alive = err.code === "EPERM"
-        }
-      }
-      let age = 0
-      try {
-        age = Date.now() - statSync(dir).mtimeMs
-      } catch {}
-      if ((!alive && age > 2000) || age > 20 * 60_000) {
-        rmSync(dir, { recursive: true, force: true })
-        continue
-      }
-      if (!waited) log(`waiting for another install of the agents (pid ${pid}) ...`)
-      waited = true
-      await new Promise((r) => setTimeout(r, 500))
-    }
-  }
-  try {
-    return await fn()
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
 }

@@ -105,6 +105,8 @@ const all = (...es) => (o) => [...new Set(es.flatMap((e) => e(o)))]
 const finished = (o) => (o.timedOut ? ["the agent did not finish (killed at the time limit)"] : [])
 
 const skip = (reason) => ({ skip: reason })
+/** The same side for every agent. */
+const each = (side) => ({ claude: side, codex: side, gemini: side, qwen: side })
 /** A hook whose program does not exist (an empty script: see run.mjs). */
 const missing = () => ""
 const MISSING_ON_PRE = [{ event: "PreToolUse", script: missing }]
@@ -129,12 +131,7 @@ export const SCENARIOS = [
       gemini: { hooks: [{ event: "PreToolUse", script: S.exit2 }], expect: blocked(TOKENS.exit2) },
       qwen: { hooks: [{ event: "PreToolUse", script: S.exit2 }], expect: blocked(TOKENS.exit2) }
     },
-    agentHooks: {
-      claude: { expect: blocked(TOKENS.exit2) },
-      codex: { expect: blocked(TOKENS.exit2) },
-      gemini: { expect: blocked(TOKENS.exit2) },
-      qwen: { expect: blocked(TOKENS.exit2) }
-    }
+    agentHooks: each({ expect: blocked(TOKENS.exit2) })
   },
   {
     id: "block-json",
@@ -146,12 +143,7 @@ export const SCENARIOS = [
       gemini: { hooks: [{ event: "PreToolUse", script: S.gemDeny }], expect: blocked(TOKENS.json) },
       qwen: { hooks: [{ event: "PreToolUse", script: S.ccDeny }], expect: blocked(TOKENS.json) }
     },
-    agentHooks: {
-      claude: { expect: blocked(TOKENS.json) },
-      codex: { expect: blocked(TOKENS.json) },
-      gemini: { expect: blocked(TOKENS.json) },
-      qwen: { expect: blocked(TOKENS.json) }
-    }
+    agentHooks: each({ expect: blocked(TOKENS.json) })
   },
   {
     id: "ask",
@@ -200,12 +192,7 @@ export const SCENARIOS = [
       gemini: { hooks: [{ event: "PostToolUse", script: S.gemPostContext }], expect: context },
       qwen: { hooks: [{ event: "PostToolUse", script: S.ccPostContext }], expect: context }
     },
-    agentHooks: {
-      claude: { expect: context },
-      codex: { expect: context },
-      gemini: { expect: context },
-      qwen: { expect: context }
-    }
+    agentHooks: each({ expect: context })
   },
   {
     id: "stop-block",
@@ -217,12 +204,7 @@ export const SCENARIOS = [
       gemini: { hooks: [{ event: "Stop", script: S.gemStop }], expect: stopContinued },
       qwen: { hooks: [{ event: "Stop", script: S.ccStop }], expect: stopContinued }
     },
-    agentHooks: {
-      claude: { expect: stopContinued },
-      codex: { expect: stopContinued },
-      gemini: { expect: stopContinued },
-      qwen: { expect: stopContinued }
-    }
+    agentHooks: each({ expect: stopContinued })
   },
   {
     id: "prompt-block",
@@ -274,12 +256,7 @@ export const SCENARIOS = [
       gemini: { hooks: MISSING_ON_PRE, expect: blocked("missing-policy-hook", "the shell's error") },
       qwen: { hooks: MISSING_ON_PRE, expect: ran }
     },
-    agentHooks: {
-      claude: { expect: blocked("policy.json", "names the policy file") },
-      codex: { expect: blocked("policy.json", "names the policy file") },
-      gemini: { expect: blocked("policy.json", "names the policy file") },
-      qwen: { expect: blocked("policy.json", "names the policy file") }
-    }
+    agentHooks: each({ expect: blocked("policy.json", "names the policy file") })
   }
 ]
 
