@@ -6,13 +6,13 @@
 // agents/README.md.
 //
 //   node agents/run.mjs [--agent claude,codex] [--scenario block-exit2,ask] [--mode native|agent-hooks]
-//                       [--jobs 2] [--keep] [--verbose] [--result FILE]
+//                       [--jobs 2] [--keep] [--verbose] [--record DIR] [--result FILE]
 //
 // Run after a build (`npm test` builds first), with Node 24 (the toolchain's, .tools). Prints one
 // line per run, a table per agent and scenario, and `N passed, N failed, N skipped` last; exit 1
 // when anything failed. FILE gets {"passed", "failed", "skipped", "rows"}.
 import { spawn } from "node:child_process"
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -53,6 +53,7 @@ const jobs = Math.max(1, Number(opt("jobs") ?? process.env.AGENT_HOOKS_AGENTS_JO
 const keep = flag("keep")
 const verbose = flag("verbose")
 const resultFile = opt("result")
+const recordDir = opt("record")
 
 const log = (s) => process.stderr.write(`[agents] ${s}\n`)
 const secs = (ms) => `${(ms / 1000).toFixed(1)}s`
@@ -130,6 +131,7 @@ async function runOne(agent, scenario, mode) {
     const side = mode === "native" ? scenario.native[agent.name] : scenario.agentHooks[agent.name]
     const expect = side.expect
     const problems = [...finished(observation), ...expect(observation)]
+    if (recordDir) record(state, join(recordDir, agent.name, mode, scenario.id))
     if (keep) writeFileSync(join(dir, "model-requests.json"), JSON.stringify({ requests: server.requests, stray: server.stray }, null, 1))
     if (keep) writeFileSync(join(dir, "agent-output.txt"), proc.out)
     if (server.stray.length > 0) problems.push(`the agent tried to reach the network (refused): ${[...new Set(server.stray)].slice(0, 3).join(", ")}`)
@@ -138,6 +140,12 @@ async function runOne(agent, scenario, mode) {
     await server.close()
     if (!keep) rmSync(dir, { recursive: true, force: true })
   }
+}
+
+/** Copies what each hook received (state/<n>-<name>.json) as fixtures: DIR/<agent>/<mode>/<scenario>/. */
+function record(state, to) {
+  mkdirSync(to, { recursive: true })
+  for (const f of readdirSync(state)) copyFileSync(join(state, f), join(to, f))
 }
 
 /** Runs the agent in its own process group; kills the group at the time limit. */
