@@ -73,6 +73,8 @@ async function runOne(agent, scenario, mode) {
   const hooksDir = join(dir, "hooks")
   for (const d of [home, project, state, hooksDir]) mkdirSync(d, { recursive: true })
   const server = await startModelServer()
+  // Every hook's timeout in the agent's config, in seconds (60 unless the scenario says).
+  const hookTimeout = scenario.hookTimeout ?? 60
   try {
     /** @type {import("./lib/agents.mjs").HookEntry[]} */
     const hooks = []
@@ -106,14 +108,14 @@ async function runOne(agent, scenario, mode) {
         })
         writeFileSync(policy, JSON.stringify(settings, null, 2))
       }
-      const command = `${JSON.stringify(join(TOOLS_BIN, "node"))} ${JSON.stringify(CLI)} hook --host ${agent.name} --timeout 60 --settings ${JSON.stringify(policy)}`
-      // The one hook, on every event a user would wire it to (--timeout: the 60 s the agent's
+      const command = `${JSON.stringify(join(TOOLS_BIN, "node"))} ${JSON.stringify(CLI)} hook --host ${agent.name} --timeout ${hookTimeout} --settings ${JSON.stringify(policy)}`
+      // The one hook, on every event a user would wire it to (--timeout: the seconds the agent's
       // config gives it, so that host mode answers within its own budget below that).
       for (const event of scenario.wire ?? ["UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"]) {
         hooks.push({ event, command, matcher: event === "PreToolUse" || event === "PostToolUse" ? agent.shellMatcher : undefined })
       }
     }
-    agent.setup({ home, project, url: server.url, hooks })
+    agent.setup({ home, project, url: server.url, hooks, timeout: hookTimeout })
     const env = agentEnv(agent, { home, url: server.url, pathPrefix: TOOLS_BIN })
     const bin = join(HERE, "node_modules", ".bin", agent.bin)
     const proc = await exec(bin, agent.command(PROMPT), { cwd: project, env, timeoutMs: RUN_TIMEOUT_MS })

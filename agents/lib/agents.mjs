@@ -7,7 +7,8 @@ import { join } from "node:path"
 /**
  * @typedef {"PreToolUse" | "PostToolUse" | "Stop" | "UserPromptSubmit"} Event  Claude Code's names
  * @typedef {{ event: Event, command: string, matcher?: string }} HookEntry
- * @typedef {{ home: string, project: string, url: string, hooks: HookEntry[] }} SetupArgs
+ * @typedef {{ home: string, project: string, url: string, hooks: HookEntry[], timeout: number }} SetupArgs
+ *   timeout: every hook's timeout in seconds
  */
 
 const write = (file, text) => {
@@ -16,7 +17,7 @@ const write = (file, text) => {
 }
 
 /** Native hook config in Claude Code's nested shape: { Event: [{ matcher, hooks: [{ type, command }] }] }. */
-const nestedHooks = (hooks, eventName, matcherFor, timeout = 60) => {
+const nestedHooks = (hooks, eventName, matcherFor, timeout) => {
   const out = {}
   for (const h of hooks) {
     const name = eventName[h.event]
@@ -53,7 +54,7 @@ export const AGENTS = {
     events: CLAUDE_EVENTS,
     shellMatcher: "Bash",
     /** @param {SetupArgs} a */
-    setup({ home, project, hooks }) {
+    setup({ home, project, hooks, timeout }) {
       // The project must be trusted, else `-p` ignores the project's settings.
       write(join(home, ".claude.json"), JSON.stringify({
         hasCompletedOnboarding: true,
@@ -62,7 +63,7 @@ export const AGENTS = {
       // permissions.allow Bash: the hook, not the permission prompt, decides.
       write(join(project, ".claude", "settings.json"), JSON.stringify({
         permissions: { allow: ["Bash"] },
-        hooks: nestedHooks(hooks, this.events, (e) => (toolEvents.has(e) ? "Bash" : undefined))
+        hooks: nestedHooks(hooks, this.events, (e) => (toolEvents.has(e) ? "Bash" : undefined), timeout)
       }, null, 2))
     },
     command: (prompt) => ["-p", prompt, "--output-format", "json"],
@@ -83,7 +84,7 @@ export const AGENTS = {
     events: CLAUDE_EVENTS,
     shellMatcher: "Bash",
     /** @param {SetupArgs} a */
-    setup({ home, url, hooks }) {
+    setup({ home, url, hooks, timeout }) {
       write(join(home, ".codex", "config.toml"), [
         `model = "scripted-model"`,
         `model_provider = "scripted"`,
@@ -107,7 +108,7 @@ export const AGENTS = {
       ].join("\n"))
       // New hooks wait for a trust review unless the run passes --dangerously-bypass-hook-trust.
       write(join(home, ".codex", "hooks.json"), JSON.stringify({
-        hooks: nestedHooks(hooks, this.events, (e) => (toolEvents.has(e) ? "Bash" : undefined))
+        hooks: nestedHooks(hooks, this.events, (e) => (toolEvents.has(e) ? "Bash" : undefined), timeout)
       }, null, 2))
     },
     command: (prompt) => ["exec", "--dangerously-bypass-hook-trust", "--skip-git-repo-check", prompt],
@@ -121,14 +122,14 @@ export const AGENTS = {
     events: { PreToolUse: "BeforeTool", PostToolUse: "AfterTool", Stop: "AfterAgent", UserPromptSubmit: "BeforeAgent" },
     shellMatcher: "run_shell_command",
     /** @param {SetupArgs} a */
-    setup({ home, project, hooks }) {
+    setup({ home, project, hooks, timeout }) {
       write(join(home, ".gemini", "settings.json"), JSON.stringify({
         security: { auth: { selectedType: "gemini-api-key" }, folderTrust: { enabled: true } },
         privacy: { usageStatisticsEnabled: false },
         telemetry: { enabled: false },
         general: { disableAutoUpdate: true, disableUpdateNag: true },
         // Gemini CLI reads a hook's timeout in milliseconds (Claude Code: seconds).
-        hooks: nestedHooks(hooks, this.events, (e) => (toolEvents.has(e) ? "run_shell_command" : undefined), 60_000)
+        hooks: nestedHooks(hooks, this.events, (e) => (toolEvents.has(e) ? "run_shell_command" : undefined), timeout * 1000)
       }, null, 2))
       // An untrusted folder drops --yolo.
       write(join(home, ".gemini", "trustedFolders.json"), JSON.stringify({ [project]: "TRUST_FOLDER" }))
@@ -144,12 +145,12 @@ export const AGENTS = {
     events: CLAUDE_EVENTS,
     shellMatcher: "run_shell_command",
     /** @param {SetupArgs} a */
-    setup({ home, hooks }) {
+    setup({ home, hooks, timeout }) {
       write(join(home, ".qwen", "settings.json"), JSON.stringify({
         privacy: { usageStatisticsEnabled: false },
         telemetry: { enabled: false },
         general: { disableAutoUpdate: true, disableUpdateNag: true },
-        hooks: nestedHooks(hooks, this.events, (e) => (toolEvents.has(e) ? "run_shell_command" : undefined))
+        hooks: nestedHooks(hooks, this.events, (e) => (toolEvents.has(e) ? "run_shell_command" : undefined), timeout)
       }, null, 2))
     },
     command: (prompt) => ["--yolo", "--auth-type", "openai", "-o", "json", "-p", prompt],

@@ -29,6 +29,7 @@ printf '%s\\n' "$input" > "${state}/$n-${name}.json"
 const onMarker = (body) => `case "$input" in *MARKER*) ${body} ;; esac
 exit 0
 `
+const HANG_S = 45
 const q = (value) => `'${JSON.stringify(value).replace(/'/g, `'\\''`)}'`
 
 const S = {
@@ -52,6 +53,8 @@ touch "${st}/../stopped-once"
 echo ${q({ decision: "deny", reason: `keep going: ${TOKENS.stop}` })}\n`,
   gemPrompt: (st) => head(st, "prompt") + `echo ${q({ decision: "deny", reason: `prompt refused by policy: ${TOKENS.prompt}` })}\n`,
   // Qwen Code reads ask at the top level.
+  // A guard that hangs (exec: no shell left between the agent and the sleep, so a kill reaches it).
+  hang: (st) => head(st, "pre") + onMarker(`exec sleep ${HANG_S}`),
   qwenAsk: (st) => head(st, "pre") + onMarker(`echo ${q({ decision: "ask", reason: `needs a human: ${TOKENS.ask}` })}`)
 }
 
@@ -115,7 +118,7 @@ const MISSING_ON_ALL = ["UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"]
 /**
  * @typedef {{ event: import("./agents.mjs").Event, script: (state: string) => string }} ScriptHook
  * @typedef {{ hooks: ScriptHook[], expect: Expectation } | { skip: string }} Side
- * @typedef {{ id: string, title: string, policy: ScriptHook[] | "broken", wire?: import("./agents.mjs").Event[],
+ * @typedef {{ id: string, title: string, policy: ScriptHook[] | "broken", wire?: import("./agents.mjs").Event[], hookTimeout?: number,
  *   native: Record<string, Side>, agentHooks: Record<string, { expect: Expectation } | { skip: string }> }} Scenario
  */
 
@@ -257,6 +260,22 @@ export const SCENARIOS = [
       qwen: { hooks: MISSING_ON_PRE, expect: ran }
     },
     agentHooks: each({ expect: blocked("policy.json", "names the policy file") })
+  },
+  {
+    id: "hung-policy",
+    title: "A policy hook that hangs: the call is blocked before the agent's hook timeout (10 s)",
+    policy: [{ event: "PreToolUse", script: S.hang }],
+    wire: ["PreToolUse"],
+    hookTimeout: 10,
+    // The native control: the same hanging guard as the agent's own hook. Every agent, seen, kills
+    // it at its timeout and runs the tool (fails open); host mode must answer first, with a block.
+    native: {
+      claude: { hooks: [{ event: "PreToolUse", script: S.hang }], expect: ran },
+      codex: { hooks: [{ event: "PreToolUse", script: S.hang }], expect: ran },
+      gemini: { hooks: [{ event: "PreToolUse", script: S.hang }], expect: ran },
+      qwen: { hooks: [{ event: "PreToolUse", script: S.hang }], expect: ran }
+    },
+    agentHooks: each({ expect: blocked(/time budget/, "says it ran past its time budget") })
   }
 ]
 
