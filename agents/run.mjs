@@ -18,7 +18,7 @@ import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { AGENT_NAMES, AGENTS, agentEnv } from "./lib/agents.mjs"
 import { ensureAgents } from "./lib/install.mjs"
-import { MODES, SCENARIOS, finished } from "./lib/scenarios.mjs"
+import { MODES, SCENARIOS, SECRET_CONTENT, finished } from "./lib/scenarios.mjs"
 import { startModelServer } from "./lib/server.mjs"
 
 const HERE = dirname(fileURLToPath(import.meta.url))
@@ -72,7 +72,9 @@ async function runOne(agent, scenario, mode) {
   const state = join(dir, "state")
   const hooksDir = join(dir, "hooks")
   for (const d of [home, project, state, hooksDir]) mkdirSync(d, { recursive: true })
-  const server = await startModelServer()
+  const secret = join(project, "secret.txt")
+  writeFileSync(secret, `${SECRET_CONTENT}\n`)
+  const server = await startModelServer({ call: scenario.call, readPath: secret })
   // Every hook's timeout in the agent's config, in seconds (60 unless the scenario says).
   const hookTimeout = scenario.hookTimeout ?? 60
   try {
@@ -91,7 +93,7 @@ async function runOne(agent, scenario, mode) {
         // An empty script stands for a hook whose program is missing (the broken control: the
         // shell answers 127, which every agent counts as a failed hook that does not block).
         if (text === "") hooks.push({ event: h.event, command: join(hooksDir, "missing-policy-hook") })
-        else hooks.push({ event: h.event, command: `sh ${scriptFile(`${i}-${h.event}.sh`, text)}` })
+        else hooks.push({ event: h.event, command: `sh ${scriptFile(`${i}-${h.event}.sh`, text)}`, matcher: h.tool === "read" ? agent.readMatcher : undefined })
       })
     } else {
       // The policy, written once against Claude Code's names, in agent-hooks' settings format.
@@ -103,16 +105,16 @@ async function runOne(agent, scenario, mode) {
         scenario.policy.forEach((h, i) => {
           const file = scriptFile(`policy-${i}-${h.event}.sh`, h.script(state))
           const group = { hooks: [{ type: "command", command: `sh ${file}` }] }
-          if (h.event === "PreToolUse" || h.event === "PostToolUse") group.matcher = "Bash"
+          if (h.event === "PreToolUse" || h.event === "PostToolUse") group.matcher = h.tool === "read" ? "Read" : "Bash"
           ;(settings.hooks[h.event] ??= []).push(group)
         })
         writeFileSync(policy, JSON.stringify(settings, null, 2))
       }
       const command = `${JSON.stringify(join(TOOLS_BIN, "node"))} ${JSON.stringify(CLI)} hook --host ${agent.name} --timeout ${hookTimeout} --settings ${JSON.stringify(policy)}`
-      // The one hook, on every event a user would wire it to (--timeout: the seconds the agent's
+      // The one hook, for every tool, on every event a user would wire it to (--timeout: the seconds the agent's
       // config gives it, so that host mode answers within its own budget below that).
       for (const event of scenario.wire ?? ["UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"]) {
-        hooks.push({ event, command, matcher: event === "PreToolUse" || event === "PostToolUse" ? agent.shellMatcher : undefined })
+        hooks.push({ event, command, matcher: null })
       }
     }
     agent.setup({ home, project, url: server.url, hooks, timeout: hookTimeout })
@@ -126,6 +128,7 @@ async function runOne(agent, scenario, mode) {
       mainRequests: server.mainRequests(),
       sentAfterTool: server.sentAfterToolCall(),
       sentToModel: server.sentToModel(),
+      secretSent: server.sentAfterToolCall().includes(SECRET_CONTENT),
       output: proc.out,
       exitCode: proc.code,
       timedOut: proc.timedOut

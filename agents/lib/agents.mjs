@@ -6,7 +6,8 @@ import { join } from "node:path"
 
 /**
  * @typedef {"PreToolUse" | "PostToolUse" | "Stop" | "UserPromptSubmit"} Event  Claude Code's names
- * @typedef {{ event: Event, command: string, matcher?: string }} HookEntry
+ * @typedef {{ event: Event, command: string, matcher?: string | null }} HookEntry
+ *   matcher: undefined for the agent's shell tool on tool events, null for every tool
  * @typedef {{ home: string, project: string, url: string, hooks: HookEntry[], timeout: number }} SetupArgs
  *   timeout: every hook's timeout in seconds
  */
@@ -22,8 +23,8 @@ const nestedHooks = (hooks, eventName, matcherFor, timeout) => {
   for (const h of hooks) {
     const name = eventName[h.event]
     const group = { hooks: [{ type: "command", command: h.command, timeout }] }
-    const matcher = h.matcher ?? matcherFor(h.event)
-    if (matcher !== undefined) group.matcher = matcher
+    const matcher = h.matcher === undefined ? matcherFor(h.event) : h.matcher
+    if (matcher !== undefined && matcher !== null) group.matcher = matcher
     ;(out[name] ??= []).push(group)
   }
   return out
@@ -53,6 +54,7 @@ export const AGENTS = {
     bin: "claude",
     events: CLAUDE_EVENTS,
     shellMatcher: "Bash",
+    readMatcher: "Read",
     /** @param {SetupArgs} a */
     setup({ home, project, hooks, timeout }) {
       // The project must be trusted, else `-p` ignores the project's settings.
@@ -83,6 +85,8 @@ export const AGENTS = {
     bin: "codex",
     events: CLAUDE_EVENTS,
     shellMatcher: "Bash",
+    // Codex has no file-reading tool: the model reads files through the shell.
+    readMatcher: null,
     /** @param {SetupArgs} a */
     setup({ home, url, hooks, timeout }) {
       write(join(home, ".codex", "config.toml"), [
@@ -121,6 +125,7 @@ export const AGENTS = {
     bin: "gemini",
     events: { PreToolUse: "BeforeTool", PostToolUse: "AfterTool", Stop: "AfterAgent", UserPromptSubmit: "BeforeAgent" },
     shellMatcher: "run_shell_command",
+    readMatcher: "read_file",
     /** @param {SetupArgs} a */
     setup({ home, project, hooks, timeout }) {
       write(join(home, ".gemini", "settings.json"), JSON.stringify({
@@ -144,6 +149,7 @@ export const AGENTS = {
     bin: "qwen",
     events: CLAUDE_EVENTS,
     shellMatcher: "run_shell_command",
+    readMatcher: "read_file",
     /** @param {SetupArgs} a */
     setup({ home, hooks, timeout }) {
       write(join(home, ".qwen", "settings.json"), JSON.stringify({

@@ -16,8 +16,11 @@ export const TOKENS = {
   rewrite: "policy-rewrite-note-b47",
   context: "policy-post-context-9a1",
   stop: "policy-stop-reason-c60",
-  prompt: "policy-prompt-reason-e75"
+  prompt: "policy-prompt-reason-e75",
+  read: "policy-read-reason-2b8"
 }
+/** What project/secret.txt holds: it must never reach the model when reading it is blocked. */
+export const SECRET_CONTENT = "secret-content-0f4e"
 
 // ---- hook scripts (sh) -----------------------------------------------------------------------
 // Every script first saves its stdin in the run's state folder (what the agent sends its hook).
@@ -55,6 +58,10 @@ echo ${q({ decision: "deny", reason: `keep going: ${TOKENS.stop}` })}\n`,
   // Qwen Code reads ask at the top level.
   // A guard that hangs (exec: no shell left between the agent and the sleep, so a kill reaches it).
   hang: (st) => head(st, "pre") + onMarker(`exec sleep ${HANG_S}`),
+  // A read guard in Claude Code's names: Read's `tool_input.file_path`.
+  readGuard: (st) => head(st, "pre") + `case "$input" in *'"file_path":"'*secret.txt*) echo "reading secret.txt is not allowed: ${TOKENS.read}" >&2; exit 2 ;; esac
+exit 0
+`,
   qwenAsk: (st) => head(st, "pre") + onMarker(`echo ${q({ decision: "ask", reason: `needs a human: ${TOKENS.ask}` })}`)
 }
 
@@ -62,7 +69,7 @@ echo ${q({ decision: "deny", reason: `keep going: ${TOKENS.stop}` })}\n`,
  * An expectation is checked against what a user would see: the files in the project, what the
  * model was sent, what the agent printed.
  * @typedef {{ marker: boolean, rewritten: boolean, toolCalls: number, mainRequests: number,
- *   sentAfterTool: string, sentToModel: string, output: string, exitCode: number | null, timedOut: boolean }} Observation
+ *   sentAfterTool: string, sentToModel: string, secretSent: boolean, output: string, exitCode: number | null, timedOut: boolean }} Observation
  * @typedef {(o: Observation) => string[]} Expectation  the list of what did not hold (empty: passed)
  */
 
@@ -74,6 +81,12 @@ const blocked = (token, label = token) => (o) => [
   ...(o.rewritten ? ["a rewritten command ran (REWRITTEN exists)"] : []),
   ...(typeof token === "string" && !has(o.sentAfterTool, token) ? [`the reason (${label}) did not reach the model`] : []),
   ...(token instanceof RegExp && !token.test(o.sentAfterTool) ? [`the reason (${label}) did not reach the model`] : [])
+]
+/** @type {Expectation} */
+const readBlocked = (o) => [
+  ...(o.toolCalls < 1 ? ["the model never asked for the tool"] : []),
+  ...(o.secretSent ? ["the file's content reached the model"] : []),
+  ...(!has(o.sentAfterTool, TOKENS.read) ? ["the reason did not reach the model"] : [])
 ]
 /** @type {Expectation} */
 const ran = (o) => [...(o.toolCalls < 1 ? ["the model never asked for the tool"] : []), ...(!o.marker ? ["the tool did not run (no MARKER)"] : [])]
@@ -116,9 +129,10 @@ const MISSING_ON_PRE = [{ event: "PreToolUse", script: missing }]
 const MISSING_ON_ALL = ["UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"].map((event) => ({ event, script: missing }))
 
 /**
- * @typedef {{ event: import("./agents.mjs").Event, script: (state: string) => string }} ScriptHook
+ * @typedef {{ event: import("./agents.mjs").Event, script: (state: string) => string, tool?: "read" }} ScriptHook
+ *   tool "read": the hook's matcher is the agent's file-reading tool (policy: Claude Code's `Read`)
  * @typedef {{ hooks: ScriptHook[], expect: Expectation } | { skip: string }} Side
- * @typedef {{ id: string, title: string, policy: ScriptHook[] | "broken", wire?: import("./agents.mjs").Event[], hookTimeout?: number,
+ * @typedef {{ id: string, title: string, policy: ScriptHook[] | "broken", wire?: import("./agents.mjs").Event[], hookTimeout?: number, call?: "shell" | "read",
  *   native: Record<string, Side>, agentHooks: Record<string, { expect: Expectation } | { skip: string }> }} Scenario
  */
 
@@ -276,6 +290,24 @@ export const SCENARIOS = [
       qwen: { hooks: [{ event: "PreToolUse", script: S.hang }], expect: ran }
     },
     agentHooks: each({ expect: blocked(/time budget/, "says it ran past its time budget") })
+  },
+  {
+    id: "read-guard",
+    title: "One policy on Claude Code's Read file_path guards each agent's own file-reading tool",
+    call: "read",
+    policy: [{ event: "PreToolUse", script: S.readGuard, tool: "read" }],
+    native: {
+      claude: { hooks: [{ event: "PreToolUse", script: S.readGuard, tool: "read" }], expect: readBlocked },
+      codex: skip("Codex has no file-reading tool (the model reads files through its shell)"),
+      gemini: { hooks: [{ event: "PreToolUse", script: S.readGuard, tool: "read" }], expect: readBlocked },
+      qwen: { hooks: [{ event: "PreToolUse", script: S.readGuard, tool: "read" }], expect: readBlocked }
+    },
+    agentHooks: {
+      claude: { expect: readBlocked },
+      codex: skip("Codex has no file-reading tool (the model reads files through its shell)"),
+      gemini: { expect: readBlocked },
+      qwen: { expect: readBlocked }
+    }
   }
 ]
 

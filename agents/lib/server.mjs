@@ -16,9 +16,14 @@ import { createServer } from "node:http"
 
 const MARKER_COMMAND = "touch MARKER"
 
-/** @param {{ command?: string }} [options] */
+/**
+ * @param {{ command?: string, call?: "shell" | "read", readPath?: string }} [options]
+ *   call "read": the model reads `readPath` with the agent's file-reading tool instead (Claude Code
+ *   `Read`, Gemini CLI and Qwen Code `read_file`, all with `file_path`).
+ */
 export async function startModelServer(options = {}) {
   const command = options.command ?? MARKER_COMMAND
+  const read = options.call === "read" ? options.readPath ?? "/dev/null" : null
   /** @type {{ at: number, method: string, url: string, protocol: string, main: boolean, answer: string, body: any }[]} */
   const requests = []
   /** @type {string[]} */
@@ -102,7 +107,9 @@ export async function startModelServer(options = {}) {
     const model = body?.model ?? "claude-scripted"
     const content =
       answer === "tool"
-        ? [{ type: "tool_use", id: `toolu_scripted_${requests.length}`, name: "Bash", input: { command, description: "Create the marker file" } }]
+        ? [read === null
+          ? { type: "tool_use", id: `toolu_scripted_${requests.length}`, name: "Bash", input: { command, description: "Create the marker file" } }
+          : { type: "tool_use", id: `toolu_scripted_${requests.length}`, name: "Read", input: { file_path: read } }]
         : [{ type: "text", text: "done" }]
     const stopReason = answer === "tool" ? "tool_use" : "end_turn"
     const usage = { input_tokens: 100, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }
@@ -143,7 +150,9 @@ export async function startModelServer(options = {}) {
     const id = `chatcmpl-${requests.length}`
     const model = body?.model ?? "scripted"
     const created = Math.floor(Date.now() / 1000)
-    const toolCall = { id: `call_scripted_${requests.length}`, type: "function", function: { name: "run_shell_command", arguments: JSON.stringify({ command, is_background: false, description: "Create the marker file" }) } }
+    const toolCall = read === null
+      ? { id: `call_scripted_${requests.length}`, type: "function", function: { name: "run_shell_command", arguments: JSON.stringify({ command, is_background: false, description: "Create the marker file" }) } }
+      : { id: `call_scripted_${requests.length}`, type: "function", function: { name: "read_file", arguments: JSON.stringify({ file_path: read }) } }
     const finish = answer === "tool" ? "tool_calls" : "stop"
     const usage = { prompt_tokens: 100, completion_tokens: 5, total_tokens: 105 }
     if (!body?.stream) {
@@ -209,7 +218,8 @@ export async function startModelServer(options = {}) {
       parts = [{ text: JSON.stringify(fillSchema(schema ?? {})) }]
     } else if (main) {
       answer = decide(after)
-      parts = answer === "tool" ? [{ functionCall: { name: "run_shell_command", args: { command, description: "Create the marker file" } } }] : [{ text: "done" }]
+      const call = read === null ? { name: "run_shell_command", args: { command, description: "Create the marker file" } } : { name: "read_file", args: { file_path: read } }
+      parts = answer === "tool" ? [{ functionCall: call }] : [{ text: "done" }]
     } else {
       answer = "text"
       parts = [{ text: "done" }]
