@@ -46,14 +46,23 @@ const sidebar: DefaultTheme.Sidebar = [
     items: [
       { text: "Overview", link: "/" },
       { text: "First hook (CLI)", link: "/getting-started" },
-      { text: "Shell or any language: CLI", link: "/hosts/cli" },
+      { text: "Shell or any language: CLI", link: "/use/cli" },
       { text: "Any language: serve", link: "/serve" },
-      { text: "Node: Promise API", link: "/hosts/node" },
-      { text: "Effect API", link: "/hosts/effect" },
+      { text: "Node: Promise API", link: "/use/node" },
+      { text: "Effect API", link: "/use/effect" },
       { text: "LangChain", link: "/langchain" },
-      { text: "deepagents", link: "/hosts/deepagents" },
-      { text: "Bun", link: "/hosts/bun" },
-      { text: "Deno", link: "/hosts/deno" }
+      { text: "deepagents", link: "/use/deepagents" },
+      { text: "Bun", link: "/use/bun" },
+      { text: "Deno", link: "/use/deno" }
+    ]
+  },
+  {
+    text: "Agents as hosts",
+    items: [
+      { text: "Claude Code", link: "/hosts/claude" },
+      { text: "Codex", link: "/hosts/codex" },
+      { text: "Gemini CLI", link: "/hosts/gemini" },
+      { text: "Qwen Code", link: "/hosts/qwen" }
     ]
   },
   {

@@ -84,6 +84,12 @@ export interface Agent {
   readonly events: Readonly<Record<string, string>>
   /** Events of the agent that have no Claude Code counterpart: declared to the engine, they cannot block. */
   readonly ownEvents: ReadonlyArray<string>
+  /**
+   * The agent's built-in tool names, mapped or not (Gemini CLI's `save_memory` has no Claude Code
+   * counterpart); `[]` where they are Claude Code's. Its preset reads them too, to warn about a
+   * matcher that names one in the wrong case.
+   */
+  readonly toolNames: ReadonlyArray<string>
   /** The agent's tools that Claude Code names otherwise. Tools not listed keep their name and input. */
   readonly tools: ReadonlyArray<ToolMapping>
   /** `ask` without options: `host` where the agent's own ask works, else `deny`. */
@@ -198,6 +204,16 @@ export const translate: (agent: Agent, payload: Readonly<Record<string, unknown>
  * @category reading
  */
 export const claudeToolName: (agent: Agent, hostToolName: string) => string = internal.claudeToolName
+
+/**
+ * A warning when the call's tool is not one of the agent's built-in tools that host mode knows
+ * (`toolNames`) and not an MCP tool: a policy written against Claude Code's names may not match it
+ * (a tool the agent added or renamed). `undefined` otherwise.
+ *
+ * @since 0.3.0
+ * @category reading
+ */
+export const unknownTool: (call: HostCall) => string | undefined = internal.unknownTool
 
 /**
  * The project root the agent gives its hooks: the first of its `projectDirEnv` that is set. Never

@@ -4,12 +4,12 @@ import * as Cause from "effect/Cause"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Stdio from "effect/Stdio"
-import * as Stream from "effect/Stream"
+import type * as Stdio from "effect/Stdio"
 import { Blocked, Failed } from "../ExitCode.ts"
 import { checkPreset, warnOnStderr, withEngine } from "./engine.ts"
+import * as Debug from "./debug.ts"
 import { noSettingsLine } from "./noSettings.ts"
-import { parsePayload } from "./stdin.ts"
+import { readPayload } from "./stdin.ts"
 
 /** Options of `agent-hooks hook`. */
 export interface HookOptions {
@@ -49,17 +49,7 @@ export const budgetMs = (timeoutSeconds: number): number => {
 }
 
 /** A command of the policy that starts host mode again (`agent-hooks hook`, `…/bin.js hook`). */
-const SELF_CALL = /(?:^|[\s/"'=])(?:agent-hooks|bin\.js|bin\.ts|agent-hooks\.mjs)["']?\s+hook(?:\s|$)/
-
-const stdinText: Effect.Effect<string, Failed, Stdio.Stdio> = Effect.gen(function*() {
-  const stdio = yield* Stdio.Stdio
-  if (yield* stdio.stdinIsTerminal) return ""
-  return yield* stdio.stdin.pipe(
-    Stream.decodeText(),
-    Stream.mkString,
-    Effect.mapError((error) => new Failed({ message: `cannot read stdin: ${error.message}` }))
-  )
-})
+const SELF_CALL = /(?:^|[\s/"'=])(?:agent-hooks(?:\.c?m?js|\.exe)?|@agent-hooks\/cli(?:@[^\s"']+)?|bin\.[cm]?[jt]s)["']?\s+hook(?:\s|$)/
 
 /** Host mode's own failure as the answer: a block, or with `--fail-open` a visible hook error. */
 const failWith = (options: HookOptions, hostEvent: string | undefined, message: string): HostMode.HostReply =>
@@ -74,7 +64,7 @@ const decide = (options: HookOptions, state: { hostEvent: string | undefined }):
   const timeout = options.timeout ?? agent.hookTimeout
   const budget = budgetMs(timeout)
   const work = Effect.gen(function*() {
-    const payload = yield* Effect.flatMap(stdinText, parsePayload)
+    const payload = yield* readPayload
     state.hostEvent = typeof payload["hook_event_name"] === "string" ? payload["hook_event_name"] : undefined
     if (process.env[HOST_MODE_ENV] !== undefined && process.env[HOST_MODE_ENV] !== "") {
       return fail(
@@ -83,6 +73,8 @@ const decide = (options: HookOptions, state: { hostEvent: string | undefined }):
     }
     const call = HostMode.translate(agent, payload)
     if ("error" in call) return fail(call.error)
+    const unknown = HostMode.unknownTool(call)
+    if (unknown !== undefined) process.stderr.write(`agent-hooks: warning: ${unknown}\n`)
     const preset = yield* checkPreset(options.preset)
     const cwd = process.cwd()
     // The project root comes from the agent's environment, never from the payload's cwd (the model moves it).
@@ -99,6 +91,9 @@ const decide = (options: HookOptions, state: { hostEvent: string | undefined }):
       ...(options.strict ? { strict: true } : {})
     }
     let dispatching = false
+    // --log-level: debug adds what was loaded, matched and skipped; error is --quiet
+    const level = yield* Debug.verbosity
+    const quiet = options.quiet || level.quiet
     const outcome = yield* withEngine(
       {
         settings: options.settings,
@@ -111,7 +106,7 @@ const decide = (options: HookOptions, state: { hostEvent: string | undefined }):
       },
       (warning) => {
         if (dispatching) process.stderr.write(warning.startsWith("hook \"") ? `agent-hooks: ${warning}\n` : `agent-hooks: warning: ${warning}\n`)
-        else if (!options.quiet) warnOnStderr(warning)
+        else if (!quiet) warnOnStderr(warning)
       },
       (engine) =>
         Effect.gen(function*() {
@@ -133,8 +128,14 @@ const decide = (options: HookOptions, state: { hostEvent: string | undefined }):
               })
             )
           }
+          if (level.debug) {
+            Debug.loaded(engine.plan)
+            Debug.matched(engine.plan, call.event, call.payload)
+          }
           dispatching = true
-          return yield* engine.dispatch(call.event, call.payload)
+          const outcome = yield* engine.dispatch(call.event, call.payload)
+          if (level.debug) Debug.results(outcome)
+          return outcome
         })
     )
     return HostMode.answer(call, outcome, { ask: options.ask, rewrite: options.rewrite })

@@ -301,6 +301,19 @@ export const matchValue = (spec: HookEvent.HookEventSpec, payload: Readonly<Reco
   return spec.name === "FileChanged" ? basename(text) : text
 }
 
+/**
+ * The agent's own name for the tool, when host mode translated it (`payload.host.tool_name`, e.g.
+ * Gemini CLI's `run_shell_command` for `Bash`): a matcher naming either one matches. It only adds
+ * matches, never removes one.
+ */
+export const hostToolName = (spec: HookEvent.HookEventSpec, payload: Readonly<Record<string, unknown>>, value: string | undefined): string | undefined => {
+  if (spec.matcherField !== "tool_name" || value === undefined) return undefined
+  const host = payload["host"]
+  if (typeof host !== "object" || host === null) return undefined
+  const name = (host as Record<string, unknown>)["tool_name"]
+  return typeof name === "string" && name !== "" && name !== value ? name : undefined
+}
+
 /** Values a regular-expression matcher was tested against, per event: matchers are pure, and agents call a few tools. */
 const testedMemo = new WeakMap<PlannedEvent, Map<string, boolean>>()
 /** A payload value is attacker-controlled: the memo forgets everything past this size. */
@@ -313,14 +326,17 @@ export const matches = (plan: Plan, event: string, payload: Readonly<Record<stri
   if (planned.always) return true
   const value = matchValue(planned.spec, payload)
   if (value === undefined || planned.exact.has(value)) return true
+  const alias = hostToolName(planned.spec, payload, value)
+  if (alias !== undefined && planned.exact.has(alias)) return true
   if (planned.tested.length === 0) return false
+  const key = alias === undefined ? value : `${value}\u0000${alias}`
   let memo = testedMemo.get(planned)
-  const known = memo?.get(value)
+  const known = memo?.get(key)
   if (known !== undefined) return known
-  const found = planned.tested.some((hook) => hook.entry.matcher.test(value))
+  const found = planned.tested.some((hook) => hook.entry.matcher.test(value) || (alias !== undefined && hook.entry.matcher.test(alias)))
   if (memo === undefined) testedMemo.set(planned, memo = new Map())
   if (memo.size >= MEMO_LIMIT) memo.clear()
-  memo.set(value, found)
+  memo.set(key, found)
   return found
 }
 
@@ -342,7 +358,8 @@ export const select = (
   for (const hook of planned.hooks) {
     const own = hook.entry.spec
     const tested = own === undefined || own.matcherField === planned.spec.matcherField ? value : matchValue(own, payload)
-    if (tested !== undefined && !hook.entry.matcher.test(tested)) {
+    const alias = hostToolName(own ?? planned.spec, payload, tested)
+    if (tested !== undefined && !hook.entry.matcher.test(tested) && !(alias !== undefined && hook.entry.matcher.test(alias))) {
       onSkip?.(hook, "matcher", tested)
       continue
     }

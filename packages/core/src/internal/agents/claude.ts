@@ -33,6 +33,7 @@ export const claude: Agent = {
   hookTimeout: 600,
   events: Object.fromEntries(catalog.map((spec) => [spec.name, spec.name])),
   ownEvents: [],
+  toolNames: [],
   tools: [],
   askDefault: "host",
   canAsk: true,

@@ -68,6 +68,7 @@ export const codex: Agent = {
   hookTimeout: 600,
   events: { ...Object.fromEntries(EVENTS.map((name) => [name, name])), Interrupt: "Interrupt" },
   ownEvents: ["Interrupt"],
+  toolNames: ["Bash", "apply_patch", "update_plan", "view_image", "web_search"],
   tools: [
     { host: "exec_command", claude: "Bash", fields: { cmd: "command" } }
   ],

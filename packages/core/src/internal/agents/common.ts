@@ -13,15 +13,28 @@ const mappingOf = (agent: Agent, hostToolName: string): ToolMapping | undefined 
 /** @internal */
 export const claudeToolName = (agent: Agent, hostToolName: string): string => mappingOf(agent, hostToolName)?.claude ?? hostToolName
 
-/** The agent's tool input in Claude Code's field names; a field already given under Claude Code's name keeps its value. */
-const toClaude = (mapping: ToolMapping | undefined, input: Readonly<Record<string, unknown>>): Record<string, unknown> => {
-  if (mapping?.fields === undefined) return { ...input }
-  const out: Record<string, unknown> = {}
+/**
+ * The agent's tool input in Claude Code's field names, or the names of two fields that would give
+ * one Claude Code field two different values (`absolute_path` and `file_path` of Gemini CLI's
+ * `read_file`): the policy cannot know which one the agent will use, so such a call is not judged
+ * on one of them.
+ */
+const toClaude = (
+  mapping: ToolMapping | undefined,
+  input: Readonly<Record<string, unknown>>
+): { readonly input: Record<string, unknown> } | { readonly conflict: readonly [string, string] } => {
+  const fields = mapping?.fields
+  if (fields === undefined) return { input: { ...input } }
+  // entries, not assignments: a key named "__proto__" stays a field (an assignment would set the prototype)
+  const out = new Map<string, unknown>()
+  const from = new Map<string, string>()
   for (const [key, value] of Object.entries(input)) {
-    const name = mapping.fields[key] ?? key
-    if (!(name in out) || !(key in mapping.fields)) out[name] = value
+    const name = Object.hasOwn(fields, key) ? fields[key]! : key
+    if (out.has(name) && JSON.stringify(out.get(name)) !== JSON.stringify(value)) return { conflict: [from.get(name)!, key] }
+    out.set(name, value)
+    from.set(name, key)
   }
-  return out
+  return { input: Object.fromEntries(out) }
 }
 
 /**
@@ -36,13 +49,13 @@ const toHost = (
 ): Record<string, unknown> => {
   const fields = mapping?.fields
   if (fields === undefined) return { ...updated }
-  const out: Record<string, unknown> = {}
+  const out = new Map<string, unknown>()
   for (const [key, value] of Object.entries(updated)) {
     const candidates = Object.keys(fields).filter((host) => fields[host] === key)
-    const name = candidates.find((host) => host in original) ?? candidates[0] ?? key
-    out[name] = value
+    const name = candidates.find((host) => Object.hasOwn(original, host)) ?? candidates[0] ?? key
+    out.set(name, value)
   }
-  return out
+  return Object.fromEntries(out)
 }
 
 /** @internal */
@@ -64,12 +77,34 @@ export const translate = (agent: Agent, payload: Readonly<Record<string, unknown
   const out: Record<string, unknown> = { ...payload, hook_event_name: event }
   let tool: HostCall["tool"]
   const toolName = payload["tool_name"]
+  const ambiguous = (name: string, conflict: readonly [string, string]) => ({
+    error: `${agent.displayName}'s ${name} call gives both ${conflict[0]} and ${conflict[1]}, which mean the same field of the policy, with different values: the call cannot be judged`
+  })
   if (typeof toolName === "string") {
     const input = isObject(payload["tool_input"]) ? payload["tool_input"] : {}
     const mapping = mappingOf(agent, toolName)
     out["tool_name"] = mapping?.claude ?? toolName
-    if (isObject(payload["tool_input"])) out["tool_input"] = toClaude(mapping, input)
+    if (isObject(payload["tool_input"])) {
+      const mapped = toClaude(mapping, input)
+      if ("conflict" in mapped) return ambiguous(toolName, mapped.conflict)
+      out["tool_input"] = mapped.input
+    }
     tool = { name: toolName, input, mapping }
+  }
+  // A batch of calls (PostToolBatch): each call's tool in Claude Code's names too
+  if (Array.isArray(payload["tool_calls"]) && agent.tools.length > 0) {
+    const calls: Array<unknown> = []
+    for (const entry of payload["tool_calls"] as ReadonlyArray<unknown>) {
+      const mapping = isObject(entry) && typeof entry["tool_name"] === "string" ? mappingOf(agent, entry["tool_name"]) : undefined
+      if (mapping === undefined || !isObject(entry)) {
+        calls.push(entry)
+        continue
+      }
+      const mapped = isObject(entry["tool_input"]) ? toClaude(mapping, entry["tool_input"]) : undefined
+      if (mapped !== undefined && "conflict" in mapped) return ambiguous(mapping.host, mapped.conflict)
+      calls.push({ ...entry, tool_name: mapping.claude, ...(mapped === undefined ? {} : { tool_input: mapped.input }) })
+    }
+    out["tool_calls"] = calls
   }
   if (agent.readInput !== undefined) {
     for (const [key, value] of Object.entries(agent.readInput(hostEvent, payload))) {
@@ -83,6 +118,16 @@ export const translate = (agent: Agent, payload: Readonly<Record<string, unknown
     ...(tool === undefined ? {} : { tool_name: tool.name, tool_input: tool.input })
   }
   return { agent, hostEvent, event, payload: out, tool }
+}
+
+/** @internal */
+export const unknownTool = (call: HostCall): string | undefined => {
+  const tool = call.tool
+  const agent = call.agent
+  if (tool === undefined || agent.toolNames.length === 0 || agent.toolNames.includes(tool.name) || tool.mapping !== undefined) return undefined
+  const name = call.payload["tool_name"]
+  if (typeof name === "string" && name.startsWith("mcp__")) return undefined
+  return `${agent.displayName}'s tool "${tool.name}" is not one host mode knows: a policy written against Claude Code's names may not match it (match "${tool.name}" by name, or "*")`
 }
 
 /** @internal */

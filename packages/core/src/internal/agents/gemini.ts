@@ -79,6 +79,10 @@ export const gemini: Agent = {
   hookTimeout: 60,
   events: EVENTS,
   ownEvents: ["BeforeModel", "AfterModel", "BeforeToolSelection"],
+  toolNames: [
+    "run_shell_command", "read_file", "read_many_files", "write_file", "replace", "glob", "search_file_content", "list_directory", "web_fetch",
+    "google_web_search", "save_memory", "write_todos"
+  ],
   tools: [
     { host: "run_shell_command", claude: "Bash" },
     { host: "read_file", claude: "Read", fields: { absolute_path: "file_path", file_path: "file_path" } },

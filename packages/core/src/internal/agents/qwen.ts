@@ -44,6 +44,10 @@ export const qwen: Agent = {
   hookTimeout: 60,
   events: Object.fromEntries([...CLAUDE_EVENTS, ...OWN].map((name) => [name, name])),
   ownEvents: OWN,
+  toolNames: [
+    "run_shell_command", "read_file", "read_many_files", "write_file", "edit", "glob", "grep_search", "list_directory", "web_fetch", "web_search",
+    "todo_write", "save_memory", "task", "skill", "exit_plan_mode"
+  ],
   tools: [
     { host: "run_shell_command", claude: "Bash", fields: { is_background: "run_in_background" } },
     { host: "read_file", claude: "Read", fields: { absolute_path: "file_path", file_path: "file_path" } },

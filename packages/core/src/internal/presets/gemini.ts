@@ -20,6 +20,7 @@ import {
 } from "./common.ts"
 import type { JsonPath } from "./common.ts"
 import { SettingsError } from "../../HookError.ts"
+import { gemini as geminiAgent } from "../agents/gemini.ts"
 
 /** Gemini's default timeout: 60 000 ms. */
 const DEFAULT_TIMEOUT = 60
@@ -198,7 +199,8 @@ export const geminiWith = (options: { readonly geminiCompat?: GeminiCompat | und
     events: compatEvents,
     projectDirEnv: ["GEMINI_PROJECT_DIR"],
     // Gemini CLI's built-in tools, for the "wrong case never matches" warning.
-    toolNames: ["run_shell_command", "read_file", "read_many_files", "write_file", "replace", "glob", "search_file_content", "list_directory", "web_fetch", "google_web_search", "save_memory", "write_todos"],
+    // Gemini CLI's tools, as its host mode knows them
+    toolNames: geminiAgent.toolNames,
     dispatch
   }
 }
