@@ -90,8 +90,8 @@ async function runOne(agent, scenario, mode) {
       const side = scenario.native[agent.name]
       side.hooks.forEach((h, i) => {
         const text = h.script(state)
-        // An empty script stands for a hook whose program is missing (the broken control: the
-        // shell answers 127, which every agent counts as a failed hook that does not block).
+        // An empty script stands for a hook whose program is missing (the broken controls: the
+        // shell answers 127; Claude Code, Codex and Qwen Code go on, Gemini CLI blocks).
         if (text === "") hooks.push({ event: h.event, command: join(hooksDir, "missing-policy-hook") })
         else hooks.push({ event: h.event, command: `sh ${scriptFile(`${i}-${h.event}.sh`, text)}`, matcher: h.tool === "read" ? agent.readMatcher : undefined })
       })
@@ -111,8 +111,8 @@ async function runOne(agent, scenario, mode) {
         writeFileSync(policy, JSON.stringify(settings, null, 2))
       }
       const command = `${JSON.stringify(join(TOOLS_BIN, "node"))} ${JSON.stringify(CLI)} hook --host ${agent.name} --timeout ${hookTimeout} --settings ${JSON.stringify(policy)}`
-      // The one hook, for every tool, on every event a user would wire it to (--timeout: the seconds the agent's
-      // config gives it, so that host mode answers within its own budget below that).
+      // The one hook, for every tool, on every event a user would wire it to (--timeout: the
+      // seconds the agent's config gives it, so that host mode answers within its budget below).
       for (const event of scenario.wire ?? ["UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"]) {
         hooks.push({ event, command, matcher: null })
       }
