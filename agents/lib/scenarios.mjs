@@ -121,6 +121,8 @@ const all = (...es) => (o) => [...new Set(es.flatMap((e) => e(o)))]
 const finished = (o) => (o.timedOut ? ["the agent did not finish (killed at the time limit)"] : [])
 
 const skip = (reason) => ({ skip: reason })
+/** A native side: one hook script on one event (Claude Code's name), and what must hold. */
+const on = (event, script, expect, note) => ({ hooks: [{ event, script }], expect, ...(note ? { note } : {}) })
 /** The same side for every agent. */
 const each = (side) => ({ claude: side, codex: side, gemini: side, qwen: side })
 /** A hook whose program does not exist (an empty script: see run.mjs). */
@@ -143,10 +145,10 @@ export const SCENARIOS = [
     title: "PreToolUse block by exit 2 (reason on stderr)",
     policy: [{ event: "PreToolUse", script: S.exit2 }],
     native: {
-      claude: { hooks: [{ event: "PreToolUse", script: S.exit2 }], expect: blocked(TOKENS.exit2) },
-      codex: { hooks: [{ event: "PreToolUse", script: S.exit2 }], expect: blocked(TOKENS.exit2) },
-      gemini: { hooks: [{ event: "PreToolUse", script: S.exit2 }], expect: blocked(TOKENS.exit2) },
-      qwen: { hooks: [{ event: "PreToolUse", script: S.exit2 }], expect: blocked(TOKENS.exit2) }
+      claude: on("PreToolUse", S.exit2, blocked(TOKENS.exit2)),
+      codex: on("PreToolUse", S.exit2, blocked(TOKENS.exit2)),
+      gemini: on("PreToolUse", S.exit2, blocked(TOKENS.exit2)),
+      qwen: on("PreToolUse", S.exit2, blocked(TOKENS.exit2))
     },
     agentHooks: each({ expect: blocked(TOKENS.exit2) })
   },
@@ -155,10 +157,10 @@ export const SCENARIOS = [
     title: "PreToolUse block by JSON deny",
     policy: [{ event: "PreToolUse", script: S.ccDeny }],
     native: {
-      claude: { hooks: [{ event: "PreToolUse", script: S.ccDeny }], expect: blocked(TOKENS.json) },
-      codex: { hooks: [{ event: "PreToolUse", script: S.ccDeny }], expect: blocked(TOKENS.json) },
-      gemini: { hooks: [{ event: "PreToolUse", script: S.gemDeny }], expect: blocked(TOKENS.json) },
-      qwen: { hooks: [{ event: "PreToolUse", script: S.ccDeny }], expect: blocked(TOKENS.json) }
+      claude: on("PreToolUse", S.ccDeny, blocked(TOKENS.json)),
+      codex: on("PreToolUse", S.ccDeny, blocked(TOKENS.json)),
+      gemini: on("PreToolUse", S.gemDeny, blocked(TOKENS.json)),
+      qwen: on("PreToolUse", S.ccDeny, blocked(TOKENS.json))
     },
     agentHooks: each({ expect: blocked(TOKENS.json) })
   },
@@ -168,10 +170,10 @@ export const SCENARIOS = [
     policy: [{ event: "PreToolUse", script: S.ccAsk }],
     native: {
       // `-p`: nobody to ask, so Claude Code denies and tells the model the hook's reason.
-      claude: { hooks: [{ event: "PreToolUse", script: S.ccAsk }], expect: blocked(TOKENS.ask) },
+      claude: on("PreToolUse", S.ccAsk, blocked(TOKENS.ask)),
       codex: skip("Codex has no ask: permissionDecision \"ask\" marks the hook Failed and the tool runs"),
       gemini: skip("headless Gemini CLI hangs on ask until it is killed"),
-      qwen: { hooks: [{ event: "PreToolUse", script: S.qwenAsk }], expect: blocked(TOKENS.ask) }
+      qwen: on("PreToolUse", S.qwenAsk, blocked(TOKENS.ask))
     },
     agentHooks: {
       claude: { expect: blocked(TOKENS.ask) },
@@ -186,9 +188,9 @@ export const SCENARIOS = [
     title: "PreToolUse updatedInput (touch MARKER -> touch REWRITTEN)",
     policy: [{ event: "PreToolUse", script: S.ccRewrite }],
     native: {
-      claude: { hooks: [{ event: "PreToolUse", script: S.ccRewrite }], expect: rewritten },
-      codex: { hooks: [{ event: "PreToolUse", script: S.ccRewrite }], expect: rewritten },
-      gemini: { hooks: [{ event: "PreToolUse", script: S.gemRewrite }], expect: rewritten },
+      claude: on("PreToolUse", S.ccRewrite, rewritten),
+      codex: on("PreToolUse", S.ccRewrite, rewritten),
+      gemini: on("PreToolUse", S.gemRewrite, rewritten),
       qwen: skip("Qwen Code never applies a hook's updatedInput")
     },
     agentHooks: {
@@ -204,10 +206,10 @@ export const SCENARIOS = [
     title: "PostToolUse additionalContext reaches the model",
     policy: [{ event: "PostToolUse", script: S.ccPostContext }],
     native: {
-      claude: { hooks: [{ event: "PostToolUse", script: S.ccPostContext }], expect: context },
-      codex: { hooks: [{ event: "PostToolUse", script: S.ccPostContext }], expect: context },
-      gemini: { hooks: [{ event: "PostToolUse", script: S.gemPostContext }], expect: context },
-      qwen: { hooks: [{ event: "PostToolUse", script: S.ccPostContext }], expect: context }
+      claude: on("PostToolUse", S.ccPostContext, context),
+      codex: on("PostToolUse", S.ccPostContext, context),
+      gemini: on("PostToolUse", S.gemPostContext, context),
+      qwen: on("PostToolUse", S.ccPostContext, context)
     },
     agentHooks: each({ expect: context })
   },
@@ -216,10 +218,10 @@ export const SCENARIOS = [
     title: "Stop block: the agent goes on with the reason",
     policy: [{ event: "Stop", script: S.ccStop }],
     native: {
-      claude: { hooks: [{ event: "Stop", script: S.ccStop }], expect: stopContinued },
-      codex: { hooks: [{ event: "Stop", script: S.ccStop }], expect: stopContinued },
-      gemini: { hooks: [{ event: "Stop", script: S.gemStop }], expect: stopContinued },
-      qwen: { hooks: [{ event: "Stop", script: S.ccStop }], expect: stopContinued }
+      claude: on("Stop", S.ccStop, stopContinued),
+      codex: on("Stop", S.ccStop, stopContinued),
+      gemini: on("Stop", S.gemStop, stopContinued),
+      qwen: on("Stop", S.ccStop, stopContinued)
     },
     agentHooks: each({ expect: stopContinued })
   },
@@ -228,10 +230,10 @@ export const SCENARIOS = [
     title: "UserPromptSubmit block: the prompt never reaches the model",
     policy: [{ event: "UserPromptSubmit", script: S.ccPrompt }],
     native: {
-      claude: { hooks: [{ event: "UserPromptSubmit", script: S.ccPrompt }], expect: promptBlocked },
-      codex: { hooks: [{ event: "UserPromptSubmit", script: S.ccPrompt }], expect: promptBlockedSilently, note: CODEX_PROMPT_NOTE },
-      gemini: { hooks: [{ event: "UserPromptSubmit", script: S.gemPrompt }], expect: promptBlocked },
-      qwen: { hooks: [{ event: "UserPromptSubmit", script: S.ccPrompt }], expect: promptBlockedSilently, note: QWEN_PROMPT_NOTE }
+      claude: on("UserPromptSubmit", S.ccPrompt, promptBlocked),
+      codex: on("UserPromptSubmit", S.ccPrompt, promptBlockedSilently, CODEX_PROMPT_NOTE),
+      gemini: on("UserPromptSubmit", S.gemPrompt, promptBlocked),
+      qwen: on("UserPromptSubmit", S.ccPrompt, promptBlockedSilently, QWEN_PROMPT_NOTE)
     },
     agentHooks: {
       claude: { expect: promptBlocked },
@@ -284,10 +286,10 @@ export const SCENARIOS = [
     // The native control: the same hanging guard as the agent's own hook. Every agent, seen, kills
     // it at its timeout and runs the tool (fails open); host mode must answer first, with a block.
     native: {
-      claude: { hooks: [{ event: "PreToolUse", script: S.hang }], expect: ran },
-      codex: { hooks: [{ event: "PreToolUse", script: S.hang }], expect: ran },
-      gemini: { hooks: [{ event: "PreToolUse", script: S.hang }], expect: ran },
-      qwen: { hooks: [{ event: "PreToolUse", script: S.hang }], expect: ran }
+      claude: on("PreToolUse", S.hang, ran),
+      codex: on("PreToolUse", S.hang, ran),
+      gemini: on("PreToolUse", S.hang, ran),
+      qwen: on("PreToolUse", S.hang, ran)
     },
     agentHooks: each({ expect: blocked(/time budget/, "says it ran past its time budget") })
   },
