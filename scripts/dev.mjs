@@ -17,7 +17,9 @@
 //   demo [args]           build, then node examples/demo.ts [args] and examples/langchain/agent.ts on Node 24
 //   bench [files] [--x]   build, then each bench/*.ts (default: all) on Node 24; --flags go to each file
 //   test [-- vitest args] build + typecheck, then the vitest lanes node, bun, deno in sequence,
-//                         then the pack step (scripts/pack-check.mjs) when no vitest args are given.
+//                         then the pack step (scripts/pack-check.mjs) and the agents step (agents/run.mjs:
+//                         the real Claude Code, Codex, Gemini CLI and Qwen Code against a scripted
+//                         model server, agent-hooks as their hook) when no vitest args are given.
 //                         AGENT_HOOKS_LANES=node,bun runs a subset. The last line of output is
 //                         `N passed, N failed` over all lanes (typecheck failure counts as 1).
 //   changeset [args]      the changesets CLI on Node 24 (`npm run changeset`, `pnpm changeset status`)
@@ -28,17 +30,19 @@
 //   docs:dev [args]       the documentation site's dev server (vitepress dev docs)
 //   bootstrap             only the bootstrap
 //
-// Environment: AGENT_HOOKS_LANES (test lanes and steps, default node,bun,deno,pack),
+// Environment: AGENT_HOOKS_LANES (test lanes and steps, default node,bun,deno,pack,agents; naming
+//              only steps skips docs:build),
 //              AGENT_HOOKS_LANE_TIMEOUT_MIN (minutes before a lane is killed, default 25).
 
 import { spawn } from "node:child_process"
 import { createHash } from "node:crypto"
 import {
-  chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync
+  chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync
 } from "node:fs"
 import { tmpdir } from "node:os"
 import { delimiter, dirname, join, relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
+import { withLock as withLockAt } from "./lock.mjs"
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..")
 const TOOLS = join(ROOT, ".tools")
@@ -48,9 +52,10 @@ const WS_STAMP = join(ROOT, "node_modules", ".agent-hooks-stamp")
 const TOOL_BINS = ["node", "pnpm", "bun", "deno"]
 const LANES = ["node", "bun", "deno"]
 // Steps that are not vitest lanes: "pack" (scripts/pack-check.mjs: pack, publint, attw, install
-// the tarballs into an empty folder and run them). On by default, off when AGENT_HOOKS_LANES does
-// not name it or when vitest arguments select a subset.
-const STEPS = ["pack"]
+// the tarballs into an empty folder and run them) and "agents" (agents/run.mjs: the real agents
+// from the npm registry, installed into agents/node_modules, with agent-hooks as their hook). On by
+// default, off when AGENT_HOOKS_LANES does not name them or when vitest arguments select a subset.
+const STEPS = ["pack", "agents"]
 
 class Fatal extends Error {}
 
@@ -162,47 +167,10 @@ const ok = (r) => !r.error && !r.timedOut && r.code === 0
 // ---------------------------------------------------------------------------------------------
 // Locking: two commands started at once in the same checkout must not install concurrently.
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
-
-async function withLock(name, fn) {
-  const dir = join(ROOT, `.agent-hooks-tmp`, `${name}.lock`)
-  mkdirSync(dirname(dir), { recursive: true })
-  let waited = false
-  for (;;) {
-    try {
-      mkdirSync(dir)
-      writeFileSync(join(dir, "pid"), String(process.pid))
-      break
-    } catch (e) {
-      if (e.code !== "EEXIST") throw e
-      const pid = Number(readOr(join(dir, "pid"), "0"))
-      let alive = pid > 0
-      if (alive) {
-        try {
-          process.kill(pid, 0)
-        } catch (err) {
-          alive = err.code === "EPERM"
-        }
-      }
-      let age = 0
-      try {
-        age = Date.now() - statSync(dir).mtimeMs
-      } catch {}
-      if (!alive && age > 2000 || age > 30 * 60_000) {
-        rmSync(dir, { recursive: true, force: true })
-        continue
-      }
-      if (!waited) log(`waiting for another agent-hooks command (pid ${pid}) to finish ${name} ...`)
-      waited = true
-      await sleep(500)
-    }
-  }
-  try {
-    return await fn()
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
-}
+const withLock = (name, fn) =>
+  withLockAt(join(ROOT, `.agent-hooks-tmp`, `${name}.lock`), {
+    onWait: (pid) => log(`waiting for another agent-hooks command (pid ${pid}) to finish ${name} ...`)
+  }, fn)
 
 // ---------------------------------------------------------------------------------------------
 // Bootstrap
@@ -455,21 +423,41 @@ async function runLane(lane, vitestArgs, tmp) {
   return { lane, passed: counts.passed, failed, skipped: counts.skipped, ms, note: notes.join("; "), details: counts.notes }
 }
 
-// The "pack" step: its own script prints one line per check and `N passed, N failed` last.
-async function runPackStep() {
+/**
+ * Runs a step's script with `--result FILE`; the script writes `{passed, failed, skipped?, ...}`
+ * there. No result file, or a failed exit with no failure counted, is one failure.
+ */
+async function runStepScript(lane, script, timeoutMs = 0) {
   process.stderr.write(`\n`)
-  log("── pack step: node scripts/pack-check.mjs")
+  log(`── ${lane} step: node ${script}`)
   const started = Date.now()
-  const dir = mkdtempSync(join(tmpdir(), "agent-hooks-pack-result-"))
+  const dir = mkdtempSync(join(tmpdir(), `agent-hooks-${lane}-result-`))
   const resultFile = join(dir, "result.json")
-  const r = await run(node24(), [join("scripts", "pack-check.mjs"), "--result", resultFile])
+  const r = await run(node24(), [script, "--result", resultFile], { timeoutMs })
   const result = readOr(resultFile, null)
   rmSync(dir, { recursive: true, force: true })
-  const counts = result === null ? null : JSON.parse(result)
-  const passed = counts?.passed ?? 0
+  let counts = null
+  try {
+    counts = result === null ? null : JSON.parse(result)
+  } catch {}
   let failed = counts?.failed ?? 1
   if (!ok(r) && failed === 0) failed = 1
-  return { lane: "pack", passed, failed, skipped: 0, ms: Date.now() - started, note: counts === null ? `no result file (${describeExit(r)})` : "" }
+  const row = { lane, passed: counts?.passed ?? 0, failed, skipped: counts?.skipped ?? 0, ms: Date.now() - started, note: counts === null ? `no result file (${describeExit(r)})` : "" }
+  return { row, counts }
+}
+
+// The "pack" step: its own script prints one line per check and `N passed, N failed` last.
+const runPackStep = async () => (await runStepScript("pack", join("scripts", "pack-check.mjs"))).row
+
+// The "agents" step: one line per agent, scenario and mode, a table, `N passed, N failed, N skipped`
+// last. An agent that cannot be installed or started counts as failed.
+async function runAgentsStep() {
+  const timeoutMin = Number(process.env.AGENT_HOOKS_LANE_TIMEOUT_MIN ?? 25)
+  const { row, counts } = await runStepScript("agents", join("agents", "run.mjs"), timeoutMin > 0 ? timeoutMin * 60_000 : 0)
+  const cannot = (counts?.rows ?? []).filter((r) => r.scenario === "(install)").map((r) => r.agent)
+  if (cannot.length > 0) row.note = `cannot be driven: ${cannot.join(", ")} (see above)`
+  else if (counts !== null) row.note = "4 real agents, native hooks vs agent-hooks hook --host"
+  return row
 }
 
 function selectedLanes() {
@@ -523,7 +511,7 @@ async function test(args) {
       ms: Date.now() - started,
       note: typed ? "tsc -b, tsc -p tsconfig.test.json" : built ? "tsc -p tsconfig.test.json failed" : "tsc -b failed"
     })
-    if (typed && testsIncludeDocs(vitestArgs)) {
+    if (typed && lanes.some((l) => LANES.includes(l)) && testsIncludeDocs(vitestArgs)) {
       const docsStarted = Date.now()
       const docsOk = await docsBuild()
       rows.push({
@@ -539,6 +527,10 @@ async function test(args) {
         if (interrupted) break
         if (lane === "pack") {
           if (vitestArgs.length === 0) rows.push(await runPackStep())
+          continue
+        }
+        if (lane === "agents") {
+          if (vitestArgs.length === 0) rows.push(await runAgentsStep())
           continue
         }
         rows.push(await runLane(lane, vitestArgs, tmp))
@@ -681,7 +673,8 @@ const USAGE = `usage: node scripts/dev.mjs <command> [args]
   changeset [args]      the changesets CLI (no args: add a changeset; \`status\`, \`version\`)
   docs:build            generate pages, then build the documentation site (dead links fail it)
   docs:dev [args]       the documentation site's dev server
-  test [-- vitest args] typecheck, then the node, bun and deno vitest lanes (AGENT_HOOKS_LANES=node,bun)`
+  test [-- vitest args] typecheck, then the node, bun and deno vitest lanes, the pack and agents steps
+                        (AGENT_HOOKS_LANES=node,bun or =agents)`
 
 async function main() {
   const [cmd, ...args] = process.argv.slice(2)
