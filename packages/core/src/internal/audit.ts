@@ -266,7 +266,8 @@ const lastRecordHash = (fs: FileSystem.FileSystem, file: string): Effect.Effect<
       if (found !== null && start > 0) return found[1]!
     }
     return GENESIS
-  })).pipe(Effect.orElseSucceed(() => GENESIS))
+    // A log whose end cannot be read still gets its records; the chain then starts unlinked (after: 64 zeros).
+  })).pipe(Effect.catchCause(() => Effect.succeed(GENESIS)))
 
 /** @internal */
 export const makeWriter = (
