@@ -277,7 +277,11 @@ export const audit = Command.make("audit").pipe(
       settings,
       projectDir,
       managedDir,
-      json: Flag.Boolean("json").pipe(Flag.withDescription("Print the report as one JSON object."), Flag.withDefault(false))
+      json: Flag.Boolean("json").pipe(Flag.withDescription("Print the report as one JSON object."), Flag.withDefault(false)),
+      head: Flag.String("head").pipe(
+        Flag.withDescription("The head file to check the log against (default FILE.head): a copy shipped off the machine catches a log cut back to an earlier state."),
+        Flag.optional
+      )
     }, (options) => Effect.flatMap(Effect.promise(() => import("./internal/audit.ts")), (m) => m.verify(options))).pipe(
       Command.withDescription(
         "Checks every writer's hash chain, the links between chains and the head file (FILE.head) and, with AGENT_HOOKS_AUDIT_KEY set, every signed checkpoint. Exit 1 when a record was edited, inserted, deleted or reordered, a whole chain or the end of the log is gone, or a checkpoint is missing or wrong, naming the first such line. A last line cut short by a crash is reported as truncation, not as a change."

@@ -3,7 +3,7 @@
  * real hook scripts), and `run` exporting its spans to an OTLP receiver before it exits.
  */
 import { spawn, spawnSync } from "node:child_process"
-import { createHash } from "node:crypto"
+import { createHash, createHmac } from "node:crypto"
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { basename, join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -273,6 +273,24 @@ describe("agent-hooks audit verify: evidence removed or rewritten", () => {
     const headless = t.verify()
     expect(headless.status).toBe(1)
     expect(headless.stdout).toContain("head-missing: the log's head file is missing")
+  })
+
+  it("a log cut back to an earlier state, with the head file of that state put back, passes locally; the head shipped off the machine catches it", () => {
+    const t = threeRuns()
+    // The attacker kept the log and head of two runs ago, and puts them back after the third run.
+    const shipped = join(t.log, "..", "shipped.head")
+    writeFileSync(shipped, readFileSync(`${t.log}.head`))
+    const firstRun = t.lines.filter((line) => JSON.parse(line).writer === t.writers[0])
+    t.write(firstRun)
+    const first = JSON.parse(firstRun.at(-1)!)
+    const oldHead = JSON.parse(readFileSync(`${t.log}.head`, "utf8"))
+    // An old head names the first run's close checkpoint: forged here with the key, as a saved copy would be.
+    const mac = createHmac("sha256", KEY.AGENT_HOOKS_AUDIT_KEY).update(`agent-hooks audit head v1\n${first.writer}\n${first.seq}\n${first.hash}`).digest("hex")
+    writeFileSync(`${t.log}.head`, JSON.stringify({ ...oldHead, writer: first.writer, seq: first.seq, hash: first.hash, mac }))
+    expect(t.verify().status).toBe(0)
+    const against = cli(["audit", "verify", t.log, "--head", shipped], { env: KEY })
+    expect(against.status).toBe(1)
+    expect(against.stdout).toContain(`the log's head file names writer ${t.writers[2]}'s record 4`)
   })
 
   it.each([0, 1, 2])("with the key, run %i's BLOCKED record flipped to allowed, rehashed and its close checkpoint dropped, is caught", (run) => {

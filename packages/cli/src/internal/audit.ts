@@ -11,6 +11,8 @@ import type { SettingsOptions } from "./engine.ts"
 export interface VerifyOptions extends SettingsOptions {
   readonly file: Option.Option<string>
   readonly json: boolean
+  /** `--head FILE`: the head file to check against (default: the log's own `FILE.head`). */
+  readonly head?: Option.Option<string> | undefined
 }
 
 /** Options of `agent-hooks audit show`: the filters are all optional; records pass when they match every one given. */
@@ -57,7 +59,10 @@ export const verify = (options: VerifyOptions): Effect.Effect<void, Failed> =>
     const file = yield* fileOf(options)
     const text = yield* read(file)
     // The head file names the last record a writer vouched for: without it, the end of the log could be cut unseen.
-    const head = yield* Audit.readHead(file).pipe(Effect.mapError((error) => new Failed({ message: error.message })))
+    const given = options.head === undefined ? undefined : Option.getOrUndefined(options.head)
+    const head = given === undefined
+      ? yield* Audit.readHead(file).pipe(Effect.mapError((error) => new Failed({ message: error.message })))
+      : yield* read(given).pipe(Effect.mapError((error) => new Failed({ message: `--head: ${error.message}` })))
     const report = yield* Audit.verify(text, { key: key(), head }).pipe(Effect.mapError((error) => new Failed({ message: error.message })))
     if (options.json) {
       yield* Console.log(JSON.stringify({ file, ...report }))

@@ -201,8 +201,15 @@ export const sanitize = (
 
 const crypto = Layer.mergeAll(Digest.layerWebCrypto, Mac.layerWebCrypto.pipe(Layer.provide(SecureRandom.layerWebCrypto)))
 
+/** The digest service, built once (building its layer for every record cost more than the hash). */
+let digestService: Digest.Digest["Service"] | undefined
 const sha256 = (text: string): Effect.Effect<string> =>
-  Effect.flatMap(Digest.Digest, (digest) => digest.digestHex(Digest.sha256, utf8.encode(text))).pipe(Effect.provide(crypto))
+  Effect.suspend(() => {
+    digestService ??= Effect.runSync(Effect.provide(Effect.gen(function*() {
+      return yield* Digest.Digest
+    }), Digest.layerWebCrypto))
+    return digestService.digestHex(Digest.sha256, utf8.encode(text))
+  })
 
 /**
  * What a checkpoint's HMAC covers: the chain head it vouches for and where it stands; an opening
