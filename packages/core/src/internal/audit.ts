@@ -457,15 +457,20 @@ const split = (text: string): { readonly complete: ReadonlyArray<Line>; readonly
 
 const isHex64 = (value: unknown): value is string => typeof value === "string" && /^[0-9a-f]{64}$/.test(value)
 
-const decode = (text: string): AuditRecord | undefined => {
+/** A line's JSON object, or `undefined` when it is not one. */
+const jsonObject = (text: string): Record<string, unknown> | undefined => {
   let value: unknown
   try {
     value = JSON.parse(text)
   } catch {
     return undefined
   }
-  if (!Predicate.isObject(value) || Array.isArray(value)) return undefined
-  const record = value as Record<string, unknown>
+  return Predicate.isObject(value) && !Array.isArray(value) ? value as Record<string, unknown> : undefined
+}
+
+const decode = (text: string): AuditRecord | undefined => {
+  const record = jsonObject(text)
+  if (record === undefined) return undefined
   if (
     record["v"] !== 1 || typeof record["writer"] !== "string" || !Number.isSafeInteger(record["seq"]) || (record["seq"] as number) < 1 ||
     !isHex64(record["prev"]) || !isHex64(record["hash"]) ||
@@ -709,14 +714,8 @@ export const verify = (
 
 /** A head file's record: the last record a writer vouched for. */
 const decodeHead = (text: string): HeadFile | undefined => {
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    return undefined
-  }
-  if (!Predicate.isObject(value) || Array.isArray(value)) return undefined
-  const head = value as Record<string, unknown>
+  const head = jsonObject(text)
+  if (head === undefined) return undefined
   if (head["v"] !== 1 || typeof head["writer"] !== "string" || !Number.isSafeInteger(head["seq"]) || !isHex64(head["hash"])) return undefined
   if (head["mac"] !== null && typeof head["mac"] !== "string") return undefined
   return head as unknown as HeadFile
