@@ -309,3 +309,37 @@ describe("agent-hooks audit verify: evidence removed or rewritten", () => {
     expect(result.stdout).toMatch(/deleted: .*(started after record|head file names)/)
   })
 })
+
+describe("agent-hooks serve feeds the audit trail", () => {
+  it("records every request, matched or not, in one chain closed on EOF, and verifies with its head", async () => {
+    const dir = cleanups.tempDir()
+    const settings = join(dir, "settings.json")
+    writeFileSync(settings, JSON.stringify({ auditLog: "audit.jsonl", hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `sh ${blockRm}` }] }] } }))
+    const child = spawn(node, [bin, "serve", "--settings", settings, "--project-dir", dir], {
+      env: { ...process.env, NO_COLOR: "1", ...KEY },
+      stdio: ["pipe", "pipe", "pipe"]
+    })
+    let out = ""
+    child.stdout.on("data", (chunk) => (out += chunk))
+    const requests = [
+      { id: 1, event: "PreToolUse", payload: { session_id: "agent-a", tool_name: "Bash", tool_input: { command: "rm -rf /" } } },
+      { id: 2, event: "PreToolUse", payload: { session_id: "agent-b", tool_name: "WebFetch", tool_input: { url: "https://example.com/?token=abc123secret" } } }
+    ]
+    for (const request of requests) child.stdin.write(`${JSON.stringify(request)}\n`)
+    // Answers first, then EOF: the server closes its writer (closing checkpoint, head file) and exits.
+    while (out.split("\n").filter((line) => line.includes('"outcome"')).length < 2) await new Promise((resolve) => setTimeout(resolve, 50))
+    child.stdin.end()
+    expect(await new Promise((resolve) => child.on("exit", resolve))).toBe(0)
+    const log = join(dir, "audit.jsonl")
+    const records = readFileSync(log, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line))
+    expect(new Set(records.map((record) => record.writer)).size).toBe(1)
+    expect(records.filter((record) => record.kind === "outcome")).toEqual(expect.arrayContaining([
+      expect.objectContaining({ session: "agent-a", tool: "Bash", input: { command: "rm -rf /" }, blocked: true }),
+      expect.objectContaining({ session: "agent-b", tool: "WebFetch", input: { url: "https://example.com/?token=[REDACTED:secret-assignment]" }, hooks: 0 })
+    ]))
+    expect(records.at(-1)).toMatchObject({ kind: "checkpoint", reason: "close" })
+    const verified = cli(["audit", "verify", log], { env: KEY })
+    expect(verified.stdout).toContain("head file checked")
+    expect(verified.status).toBe(0)
+  })
+})
