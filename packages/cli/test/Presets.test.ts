@@ -272,6 +272,10 @@ describe("wingman: the audit trail of every tool call", () => {
     expect(records).toMatchObject([{ kind: "outcome", session: "w-1", tool: "command_execute", input: { command: "git push origin main" }, hooks: 0 }])
     const verified = t.cli(["audit", "verify", log])
     expect(verified.status, verified.stdout).toBe(0)
+    // Migrating says the trail does not travel into a canonical file, and how to keep it.
+    const migrated = t.cli(["migrate", "--from", "wingman"])
+    expect(migrated.status).toBe(0)
+    expect(migrated.stdout + migrated.stderr).toContain(`the audit trail ${log} is not written into the file; add "auditLog": "logs/audit.jsonl"`)
     // "auditLog": false turns it off.
     t.put(join(t.dir, ".wingman", "wingman.config.json"), { auditLog: false, hooks: {} })
     rmSync(log)
