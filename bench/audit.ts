@@ -10,17 +10,27 @@
  *    at the same time, with a key (checkpoints every 100 records); the file must verify, with every
  *    record of every writer.
  *
+ * 3. cost of recording a call no hook matches: one Node engine (`createHookEngine`, the Promise
+ *    facade) dispatches a PreToolUse that no hook matches, with the audit trail off (the synchronous
+ *    no-match path), on without a key, and on with a key; AUDIT_ROUNDS (5) rounds of AUDIT_SAMPLES
+ *    (2000) dispatches per engine, interleaved (one batch of each engine in turn per round). The
+ *    figure is the median over rounds of the mean per dispatch, and of the on/off difference.
+ *
  * The writer is `packages/node/test/fixtures/audit-writer.ts` on the built packages. Run from the
- * repository root: `npm run bench -- audit`.
+ * repository root: `npm run bench -- audit` (`npm run bench -- audit --cost`: only 3).
  */
 import { Audit } from "@agent-hooks/core"
 import { Effect } from "effect"
 import { spawn } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { cpus, release, tmpdir } from "node:os"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { cpus, loadavg, release, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 
+const COST_ONLY = process.argv.includes("--cost")
+const ROUNDS = Number(process.env["AUDIT_ROUNDS"] ?? 5)
+const SAMPLES = Number(process.env["AUDIT_SAMPLES"] ?? 2000)
 const KILLS = Number(process.env["AUDIT_KILLS"] ?? 200)
 const WRITERS = Number(process.env["AUDIT_WRITERS"] ?? 8)
 const RECORDS = Number(process.env["AUDIT_RECORDS"] ?? 1000)
@@ -65,9 +75,64 @@ const hookRecords = (text: string): Map<string, number> => {
   return counts
 }
 
-try {
-  console.log(`audit bench: ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), Linux ${release()}, Node ${process.versions.node}`)
+const median = (values: ReadonlyArray<number>): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
 
+/** 3. What recording a call that no hook matches costs, against the same dispatch with the trail off. */
+const cost = async () => {
+  const { createHookEngine } = await import("@agent-hooks/node")
+  const settingsFile = join(dir, "cost-settings.json")
+  writeFileSync(settingsFile, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Write", hooks: [{ type: "command", command: "true" }] }] } }))
+  const payload = { session_id: "bench", tool_name: "Bash", tool_input: { command: "git status --short && ls -la src" } }
+  const engines = [
+    { name: "audit off (no-match path)", engine: await createHookEngine({ settings: [settingsFile], projectDir: dir }) },
+    { name: "audit on, no key", engine: await createHookEngine({ settings: [settingsFile], projectDir: dir, auditLog: join(dir, "cost-nokey.jsonl") }) },
+    { name: "audit on, with key", engine: await createHookEngine({ settings: [settingsFile], projectDir: dir, auditLog: join(dir, "cost-key.jsonl"), auditKey: "bench-key" }) }
+  ]
+  const perRound = engines.map(() => [] as Array<number>)
+  // Warm-up: JIT, the writers' opening checkpoint.
+  for (const { engine } of engines) for (let i = 0; i < 200; i++) await engine.dispatch("PreToolUse", payload)
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [index, { engine }] of engines.entries()) {
+      const started = performance.now()
+      for (let i = 0; i < SAMPLES; i++) await engine.dispatch("PreToolUse", payload)
+      perRound[index]!.push((performance.now() - started) * 1000 / SAMPLES)
+    }
+  }
+  const off = perRound[0]!
+  console.log(`cost of recording a tool call no hook matches: ${ROUNDS} rounds x ${SAMPLES} dispatches per engine, interleaved; median over rounds of the mean per dispatch`)
+  for (const [index, { name }] of engines.entries()) {
+    const rounds = perRound[index]!
+    const added = index === 0 ? "" : `, adds ${median(rounds.map((value, r) => value - off[r]!)).toFixed(1)} µs to the no-match path (rounds ${Math.min(...rounds.map((v, r) => v - off[r]!)).toFixed(1)}–${Math.max(...rounds.map((v, r) => v - off[r]!)).toFixed(1)})`
+    console.log(`  ${name}: ${median(rounds).toFixed(1)} µs per dispatch${added}`)
+  }
+  for (const { engine } of engines) await engine.close()
+  for (const file of ["cost-nokey.jsonl", "cost-key.jsonl"]) {
+    const text = readFileSync(join(dir, file), "utf8")
+    const head = await Effect.runPromise(Audit.readHead(join(dir, file)).pipe(Effect.provide(NodeFileSystem.layer)))
+    const report = await Effect.runPromise(Audit.verify(text, { key: file === "cost-key.jsonl" ? "bench-key" : undefined, head }))
+    console.log(`  ${file}: ${report.records} records, verify ${report.ok ? "ok" : `FAILED: ${report.problems[0]?.message}`}`)
+    if (!report.ok) process.exitCode = 1
+  }
+}
+
+try {
+  console.log(`audit bench: ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), Linux ${release()}, Node ${process.versions.node}, load ${loadavg().map((l) => l.toFixed(2)).join(" ")}`)
+  if (COST_ONLY) {
+    await cost()
+  } else {
+    await reliability()
+    await cost()
+  }
+  console.log(`load at the end: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`)
+} finally {
+  rmSync(dir, { recursive: true, force: true })
+}
+
+async function reliability() {
   // 1. kill -9 at random points
   const killFile = join(dir, "killed.jsonl")
   const runs: Array<Run> = []
@@ -112,6 +177,4 @@ try {
   console.log(`  writers complete: ${complete}/${WRITERS}; writer switches between adjacent lines: ${switches}; verify: ${sharedReport.ok ? "ok" : "FAILED"}, ${sharedReport.problems.length} problems`)
   for (const problem of [...killReport.problems, ...sharedReport.problems].slice(0, 5)) console.log(`  problem: ${problem.message}`)
   if (!killReport.ok || bad > 0 || !sharedReport.ok || complete !== WRITERS) process.exitCode = 1
-} finally {
-  rmSync(dir, { recursive: true, force: true })
 }

@@ -770,6 +770,31 @@ column above), which a small, short-lived host such as the CLI (one dispatch per
 pay on every call. A pool of two helpers (one per core) was tried for the five-hook row and
 measured no better on this shared VM, so there is one. \`spawnHelper: { runtime: "bun" }\` runs the
 same script on Bun instead (the "(helper on bun)" rows and the table above).
+
+## The audit trail on a call no hook matches
+
+With the [audit trail](audit.md) off, a tool call that no hook matches is answered from the plan's
+index, synchronously (the "no-match dispatch" row). With it on, the same call is recorded: its
+tool, arguments (redacted) and outcome go through the redaction patterns, a SHA-256, and one
+\`write\` of a line to the log before the outcome is returned. Measured by
+\`npm run bench -- audit --cost\` (\`bench/audit.ts\`, part 3): one Node engine per column
+(\`createHookEngine\`, the Promise facade), a \`PreToolUse\` for \`Bash\` that the one hook (on \`Write\`)
+does not match, rounds of 2000 dispatches per engine, interleaved; the figure is the median over
+rounds of the mean per dispatch, and of the difference to the trail off in the same round.
+
+| run (2026-11-25, Node 24.21.0, 2 cores) | load (1 min) | trail off | trail on, no key | trail on, with key |
+|---|---:|---:|---:|---:|
+| 5 rounds | 17.1 | 0.4 µs | 152 µs (+152 µs; rounds +105 to +504) | 276 µs (+275 µs; rounds +167 to +1172) |
+| 7 rounds | 16.5 | 0.3 µs | 277 µs (+276 µs; rounds +64 to +529) | 412 µs (+411 µs; rounds +210 to +548) |
+
+The machine was shared with eight builds and test runs (load 16-18 on 2 cores): the spread between
+rounds is the load, and the lowest rounds (+64 µs, +167 µs) are closer to what a quiet machine pays;
+a side run of 5000 dispatches in one process measured 74 µs per recorded call. The hash and the
+\`write\` each wait on the runtime's thread pool, which is what a busy machine delays. With a key, a
+signed checkpoint and a head file update (a write and a rename) every 100 records add to the mean.
+Against the calls themselves: one hook that runs costs 2.5-4 ms on Node (the rows above), a tool
+call far more; a recorded call costs 0.1-0.3 ms here, the price of a record that is in the file
+before the agent goes on.
 `
 
 const at = argv.indexOf("--worker")

@@ -338,10 +338,14 @@ export const audit = Command.make("audit").pipe(
       settings,
       projectDir,
       managedDir,
-      json: Flag.Boolean("json").pipe(Flag.withDescription("Print the report as one JSON object."), Flag.withDefault(false))
+      json: Flag.Boolean("json").pipe(Flag.withDescription("Print the report as one JSON object."), Flag.withDefault(false)),
+      head: Flag.String("head").pipe(
+        Flag.withDescription("The head file to check the log against (default FILE.head): a copy shipped off the machine catches a log cut back to an earlier state."),
+        Flag.optional
+      )
     }, (options) => Effect.flatMap(Effect.promise(() => import("./internal/audit.ts")), (m) => m.verify(options))).pipe(
       Command.withDescription(
-        "Checks every writer's hash chain and, with AGENT_HOOKS_AUDIT_KEY set, every signed checkpoint. Exit 1 when a record was edited, inserted, deleted or reordered, or a checkpoint is missing or wrong, naming the first such line. A last line cut short by a crash is reported as truncation, not as a change."
+        "Checks every writer's hash chain, the links between chains and the head file (FILE.head) and, with AGENT_HOOKS_AUDIT_KEY set, every signed checkpoint. Exit 1 when a record was edited, inserted, deleted or reordered, a whole chain or the end of the log is gone, or a checkpoint is missing or wrong, naming the first such line. A last line cut short by a crash is reported as truncation, not as a change."
       ),
       Command.withShortDescription("Check an audit log's chains and checkpoints")
     ),
@@ -350,9 +354,15 @@ export const audit = Command.make("audit").pipe(
       settings,
       projectDir,
       managedDir,
-      json: Flag.Boolean("json").pipe(Flag.withDescription("Print one JSON object per record, with its line number."), Flag.withDefault(false))
+      json: Flag.Boolean("json").pipe(Flag.withDescription("Print one JSON object per record, with its line number."), Flag.withDefault(false)),
+      session: Flag.String("session").pipe(Flag.withDescription("Only the records of this session id."), Flag.optional),
+      tool: Flag.String("tool").pipe(Flag.withDescription("Only the records of calls to this tool (exact name)."), Flag.optional),
+      since: Flag.String("since").pipe(Flag.withDescription("Only records written at or after this time (ISO 8601: 2026-11-25 or 2026-11-25T10:00:00Z)."), Flag.optional),
+      until: Flag.String("until").pipe(Flag.withDescription("Only records written before this time (ISO 8601)."), Flag.optional)
     }, (options) => Effect.flatMap(Effect.promise(() => import("./internal/audit.ts")), (m) => m.show(options))).pipe(
-      Command.withDescription("Prints the records of an audit log, one per line (hook runs, outcomes, checkpoints). It does not check them: use audit verify."),
+      Command.withDescription(
+        "Prints the records of an audit log, one per line: each dispatch (time, session, event, tool, its input as recorded, the outcome) and each hook run; checkpoints too when no filter is given. It does not check them: use audit verify."
+      ),
       Command.withShortDescription("Print an audit log readably")
     )
   ])

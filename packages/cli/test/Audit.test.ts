@@ -3,7 +3,8 @@
  * real hook scripts), and `run` exporting its spans to an OTLP receiver before it exits.
  */
 import { spawn, spawnSync } from "node:child_process"
-import { existsSync, readFileSync, writeFileSync } from "node:fs"
+import { createHash, createHmac } from "node:crypto"
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { basename, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { beforeAll, describe, expect, it } from "vitest"
@@ -32,11 +33,11 @@ const cli = (args: ReadonlyArray<string>, options: { stdin?: string; env?: Recor
 }
 
 /** A project whose settings audit to `audit.jsonl`, after three `run`s (one blocked). */
-const auditedRuns = (env: Record<string, string> = {}) => {
+const auditedRuns = (env: Record<string, string> = {}, commands: ReadonlyArray<string> = ["ls", "rm -rf /", "git status"]) => {
   const dir = cleanups.tempDir()
   const settings = join(dir, "settings.json")
   writeFileSync(settings, JSON.stringify({ auditLog: "audit.jsonl", hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `sh ${blockRm}` }] }] } }))
-  for (const command of ["ls", "rm -rf /", "git status"]) {
+  for (const command of commands) {
     cli(["run", "PreToolUse", "--settings", settings, "--project-dir", dir], { stdin: JSON.stringify({ tool_name: "Bash", tool_input: { command } }), env })
   }
   return join(dir, "audit.jsonl")
@@ -136,5 +137,209 @@ describe("agent-hooks run with OpenTelemetry", () => {
     } finally {
       await otlp.close()
     }
+  })
+})
+
+/** SHA-256 (hex) of a line as the trail seals it: the line without its last member `,"hash":"…"`. */
+const sealed = (body: string): string => createHash("sha256").update(body).digest("hex")
+
+/** Rewrites one writer's chain from `from` (a line index) on with fresh hashes, as someone who can write the file would. */
+const rehashChain = (lines: Array<string>, writer: string) => {
+  let prev: string | undefined
+  for (let i = 0; i < lines.length; i++) {
+    const record = JSON.parse(lines[i]!)
+    if (record.writer !== writer) continue
+    if (prev !== undefined) record.prev = prev
+    delete record.hash
+    const body = JSON.stringify(record)
+    prev = sealed(body)
+    lines[i] = `${body.slice(0, -1)},"hash":"${prev}"}`
+  }
+}
+
+const KEY = { AGENT_HOOKS_AUDIT_KEY: "team-key" }
+
+/** Three `run`s through a guard on Bash, each blocked, audited with the key. */
+const threeRuns = () => {
+  const log = auditedRuns(KEY, ["rm -rf /tmp/x", "rm -rf /", "rm -rf ~"])
+  const lines = readFileSync(log, "utf8").trimEnd().split("\n")
+  const writers = [...new Set(lines.map((line) => JSON.parse(line).writer as string))]
+  expect(writers).toHaveLength(3)
+  const verify = () => cli(["audit", "verify", log], { env: KEY })
+  expect(verify().status).toBe(0)
+  return { log, lines, writers, verify, write: (next: ReadonlyArray<string>) => writeFileSync(log, `${next.join("\n")}\n`) }
+}
+
+describe("agent-hooks audit: every tool call, from a compliance officer's side", () => {
+  /** A project that audits every call; its only hook guards Write. */
+  const project = () => {
+    const dir = cleanups.tempDir()
+    const settings = join(dir, "settings.json")
+    writeFileSync(settings, JSON.stringify({ auditLog: "audit.jsonl", hooks: { PreToolUse: [{ matcher: "Write", hooks: [{ type: "command", command: `sh ${blockRm}` }] }] } }))
+    const run = (event: string, payload: Record<string, unknown>, env: Record<string, string> = KEY) =>
+      cli(["run", event, "--settings", settings], { stdin: JSON.stringify(payload), env })
+    return { dir, settings, log: join(dir, "audit.jsonl"), run }
+  }
+  const records = (log: string) => readFileSync(log, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line))
+
+  it("a tool call no hook matches is in the trail with its session, tool name and arguments, and verify passes", () => {
+    const p = project()
+    const ran = p.run("PreToolUse", { session_id: "s-audit", tool_name: "Bash", tool_input: { command: "git push origin main" } })
+    expect(ran.status).toBe(0)
+    expect(JSON.parse(ran.stdout)).toMatchObject({ blocked: false, hooks: [] })
+    p.run("UserPromptSubmit", { session_id: "s-audit", prompt: "push it to main" })
+    const dispatches = records(p.log).filter((record) => record.kind === "outcome")
+    expect(dispatches).toMatchObject([
+      { session: "s-audit", event: "PreToolUse", tool: "Bash", input: { command: "git push origin main" }, blocked: false, hooks: 0, cut: [], redacted: [] },
+      { session: "s-audit", event: "UserPromptSubmit", tool: null, input: "push it to main", blocked: false, hooks: 0 }
+    ])
+    for (const record of dispatches) expect(Date.parse(record.time)).not.toBeNaN()
+    const verified = cli(["audit", "verify", p.log], { env: KEY })
+    expect(verified.stdout).toContain("ok: no record was edited")
+    expect(verified.status).toBe(0)
+    const shown = cli(["audit", "show", p.log, "--tool", "Bash"])
+    expect(shown.stdout.trim().split("\n")).toHaveLength(1)
+    expect(shown.stdout).toContain('outcome  PreToolUse(Bash)  allowed  decision -  0 hooks  session s-audit  tool Bash  input {"command":"git push origin main"}')
+  })
+
+  it("a secret in the arguments appears in no record, and verify still passes", () => {
+    const p = project()
+    const secrets = ["AKIAIOSFODNN7EXAMPLE", "ghp_0123456789abcdefghijABCDEFGHIJ012345", "hunter2hunter2", "s3cr3t-in-url", "sk-ant-api03-abcdefghijklmnopqrstuvwxyz"]
+    const command = `AWS_ACCESS_KEY_ID=${secrets[0]} git push https://me:${secrets[3]}@example.com/x.git && mysql --password ${secrets[2]} && echo ${secrets[4]}`
+    p.run("PreToolUse", { session_id: "s-secret", tool_name: "Bash", tool_input: { command, env: { GITHUB_TOKEN: secrets[1] } } })
+    // A hook that echoes the secret into its reason: the reason is redacted too.
+    p.run("PreToolUse", { session_id: "s-secret", tool_name: "Write", tool_input: { file_path: "x", content: `rm -rf / ${secrets[1]}` } })
+    const text = readFileSync(p.log, "utf8")
+    for (const secret of secrets) expect(text).not.toContain(secret)
+    const bash = records(p.log).find((record) => record.kind === "outcome" && record.tool === "Bash")
+    expect(bash.input.command).toContain("git push https://me:[REDACTED:url-password]@example.com/x.git")
+    expect(bash.input.env).toEqual({ GITHUB_TOKEN: "[REDACTED:secret-key]" })
+    expect(bash.redacted).toEqual(expect.arrayContaining(["aws-access-key-id", "url-password", "secret-flag", "api-key", "secret-key"]))
+    const verified = cli(["audit", "verify", p.log], { env: KEY })
+    expect(verified.status).toBe(0)
+  })
+
+  it("a long argument is cut with its length and the SHA-256 of the whole, so whoever has it can show it is the one recorded", () => {
+    const p = project()
+    const content = "x".repeat(10_000) + "END"
+    p.run("PostToolUse", { session_id: "s-big", tool_name: "Write", tool_input: { file_path: "big.txt", content }, tool_response: {} })
+    const record = records(p.log).find((r) => r.kind === "outcome")
+    expect(record.input.content).toHaveLength(4096)
+    expect(record.cut).toEqual([{ path: "input.content", chars: 10_003, sha256: createHash("sha256").update(content).digest("hex"), why: expect.stringContaining("4096") }])
+    expect(cli(["audit", "verify", p.log], { env: KEY }).status).toBe(0)
+  })
+
+  it("the settings' auditRedact patterns redact too; a bad pattern is named where it is", () => {
+    const p = project()
+    writeFileSync(p.settings, JSON.stringify({ auditLog: "audit.jsonl", auditRedact: ["ticket-[0-9]{4}", "(unclosed"] }))
+    const ran = p.run("PreToolUse", { tool_name: "Bash", tool_input: { command: "echo ticket-1234" } })
+    expect(ran.stderr).toContain(`${p.settings} at auditRedact[1]: redaction pattern "(unclosed" is not a regular expression`)
+    expect(readFileSync(p.log, "utf8")).not.toContain("ticket-1234")
+    expect(readFileSync(p.log, "utf8")).toContain("echo [REDACTED:custom-1]")
+  })
+
+  it("show filters by session, tool and time; --json gives the same records whole", () => {
+    const p = project()
+    p.run("PreToolUse", { session_id: "s-a", tool_name: "Bash", tool_input: { command: "ls" } })
+    p.run("PreToolUse", { session_id: "s-b", tool_name: "Write", tool_input: { file_path: "f", content: "rm -rf /" } })
+    p.run("PreToolUse", { session_id: "s-b", tool_name: "Bash", tool_input: { command: "pwd" } })
+    const json = (args: ReadonlyArray<string>) => cli(["audit", "show", p.log, "--json", ...args]).stdout.trim().split("\n").filter((l) => l !== "").map((l) => JSON.parse(l))
+    expect(json(["--session", "s-b"]).map((r) => [r.kind, r.tool])).toEqual([["hook", "Write"], ["outcome", "Write"], ["outcome", "Bash"]])
+    expect(json(["--session", "s-b", "--tool", "Bash"]).map((r) => r.input)).toEqual([{ command: "pwd" }])
+    expect(json(["--since", "2999-01-01"])).toEqual([])
+    expect(json(["--until", "2999-01-01"]).filter((r) => r.kind === "outcome")).toHaveLength(3)
+    const bad = cli(["audit", "show", p.log, "--since", "yesterday"])
+    expect(bad.status).toBe(1)
+    expect(bad.stderr).toContain('--since: expected an ISO 8601 date or time (2026-11-25, 2026-11-25T10:00:00Z), got "yesterday"')
+  })
+})
+
+describe("agent-hooks audit verify: evidence removed or rewritten", () => {
+  it("a whole run deleted from the middle is caught", () => {
+    const t = threeRuns()
+    t.write(t.lines.filter((line) => JSON.parse(line).writer !== t.writers[1]))
+    const result = t.verify()
+    expect(result.status).toBe(1)
+    expect(result.stdout).toContain(`deleted: line 5: writer ${t.writers[2]} started after record`)
+  })
+
+  it("the last run deleted is caught by the head file; the head file deleted is caught too", () => {
+    const t = threeRuns()
+    t.write(t.lines.filter((line) => JSON.parse(line).writer !== t.writers[2]))
+    const result = t.verify()
+    expect(result.status).toBe(1)
+    expect(result.stdout).toContain(`the log's head file names writer ${t.writers[2]}'s record 4`)
+    rmSync(`${t.log}.head`)
+    const headless = t.verify()
+    expect(headless.status).toBe(1)
+    expect(headless.stdout).toContain("head-missing: the log's head file is missing")
+  })
+
+  it("a log cut back to an earlier state, with the head file of that state put back, passes locally; the head shipped off the machine catches it", () => {
+    const t = threeRuns()
+    // The attacker kept the log and head of two runs ago, and puts them back after the third run.
+    const shipped = join(t.log, "..", "shipped.head")
+    writeFileSync(shipped, readFileSync(`${t.log}.head`))
+    const firstRun = t.lines.filter((line) => JSON.parse(line).writer === t.writers[0])
+    t.write(firstRun)
+    const first = JSON.parse(firstRun.at(-1)!)
+    const oldHead = JSON.parse(readFileSync(`${t.log}.head`, "utf8"))
+    // An old head names the first run's close checkpoint: forged here with the key, as a saved copy would be.
+    const mac = createHmac("sha256", KEY.AGENT_HOOKS_AUDIT_KEY).update(`agent-hooks audit head v1\n${first.writer}\n${first.seq}\n${first.hash}`).digest("hex")
+    writeFileSync(`${t.log}.head`, JSON.stringify({ ...oldHead, writer: first.writer, seq: first.seq, hash: first.hash, mac }))
+    expect(t.verify().status).toBe(0)
+    const against = cli(["audit", "verify", t.log, "--head", shipped], { env: KEY })
+    expect(against.status).toBe(1)
+    expect(against.stdout).toContain(`the log's head file names writer ${t.writers[2]}'s record 4`)
+  })
+
+  it.each([0, 1, 2])("with the key, run %i's BLOCKED record flipped to allowed, rehashed and its close checkpoint dropped, is caught", (run) => {
+    const t = threeRuns()
+    const lines = [...t.lines]
+    const writer = t.writers[run]!
+    const at = lines.findIndex((line) => line.includes(`"writer":"${writer}"`) && line.includes('"kind":"outcome"'))
+    expect(lines[at]).toContain('"blocked":true')
+    lines[at] = lines[at]!.replace('"blocked":true', '"blocked":false').replace('"decision":"deny"', '"decision":null')
+    rehashChain(lines, writer)
+    const close = lines.findIndex((line) => line.includes(`"writer":"${writer}"`) && line.includes('"reason":"close"'))
+    lines.splice(close, 1)
+    t.write(lines)
+    const result = t.verify()
+    expect(result.status).toBe(1)
+    expect(result.stdout).toMatch(/deleted: .*(started after record|head file names)/)
+  })
+})
+
+describe("agent-hooks serve feeds the audit trail", () => {
+  it("records every request, matched or not, in one chain closed on EOF, and verifies with its head", async () => {
+    const dir = cleanups.tempDir()
+    const settings = join(dir, "settings.json")
+    writeFileSync(settings, JSON.stringify({ auditLog: "audit.jsonl", hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `sh ${blockRm}` }] }] } }))
+    const child = spawn(node, [bin, "serve", "--settings", settings, "--project-dir", dir], {
+      env: { ...process.env, NO_COLOR: "1", ...KEY },
+      stdio: ["pipe", "pipe", "pipe"]
+    })
+    let out = ""
+    child.stdout.on("data", (chunk) => (out += chunk))
+    const requests = [
+      { id: 1, event: "PreToolUse", payload: { session_id: "agent-a", tool_name: "Bash", tool_input: { command: "rm -rf /" } } },
+      { id: 2, event: "PreToolUse", payload: { session_id: "agent-b", tool_name: "WebFetch", tool_input: { url: "https://example.com/?token=abc123secret" } } }
+    ]
+    for (const request of requests) child.stdin.write(`${JSON.stringify(request)}\n`)
+    // Answers first, then EOF: the server closes its writer (closing checkpoint, head file) and exits.
+    while (out.split("\n").filter((line) => line.includes('"outcome"')).length < 2) await new Promise((resolve) => setTimeout(resolve, 50))
+    child.stdin.end()
+    expect(await new Promise((resolve) => child.on("exit", resolve))).toBe(0)
+    const log = join(dir, "audit.jsonl")
+    const records = readFileSync(log, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line))
+    expect(new Set(records.map((record) => record.writer)).size).toBe(1)
+    expect(records.filter((record) => record.kind === "outcome")).toEqual(expect.arrayContaining([
+      expect.objectContaining({ session: "agent-a", tool: "Bash", input: { command: "rm -rf /" }, blocked: true }),
+      expect.objectContaining({ session: "agent-b", tool: "WebFetch", input: { url: "https://example.com/?token=[REDACTED:secret-assignment]" }, hooks: 0 })
+    ]))
+    expect(records.at(-1)).toMatchObject({ kind: "checkpoint", reason: "close" })
+    const verified = cli(["audit", "verify", log], { env: KEY })
+    expect(verified.stdout).toContain("head file checked")
+    expect(verified.status).toBe(0)
   })
 })

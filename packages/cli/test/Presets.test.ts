@@ -216,3 +216,70 @@ describe("a skipped entry is an error in every dialect", () => {
     })
   }
 })
+
+// pigo's design: "Config parse errors: warn at startup, don't block agent". Loudly, in the outcome
+// too, and an error again under --strict or --fail-closed.
+describe("pigo: a config that is not valid JSON", () => {
+  it("warns on stderr and in the outcome, runs no hook from it, exits 0; --strict and --fail-closed exit 1", () => {
+    const t = setup()
+    const file = join(t.home, ".pigo", "config.json")
+    mkdirSync(dirname(file), { recursive: true })
+    writeFileSync(file, '{ "plugins": [ { "name": "gate", "hooks": { "tool_start": [ { "command": "exit 1" } ] } }, ] }')
+    const payload = JSON.stringify({ tool_name: "bash", tool_input: { command: "ls" } })
+    const result = t.cli(["run", "tool_start", "--preset", "pigo"], payload)
+    expect(result.status, result.stderr).toBe(0)
+    expect(result.stderr).toContain(`${file}`)
+    expect(result.stderr).toContain("not valid JSON")
+    expect(result.stderr).toContain("none of its hooks run")
+    const outcome = JSON.parse(result.stdout)
+    expect(outcome).toMatchObject({ blocked: false, hooks: [] })
+    expect(outcome.warnings).toEqual([expect.stringMatching(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: not valid JSON .*none of its hooks run`))])
+    // --quiet silences settings warnings on stderr; the outcome still says it.
+    const quiet = t.cli(["run", "tool_start", "--preset", "pigo", "--quiet"], payload)
+    expect(quiet.status).toBe(0)
+    expect(JSON.parse(quiet.stdout).warnings).toHaveLength(1)
+    for (const flag of ["--strict", "--fail-closed"]) {
+      const strict = t.cli(["run", "tool_start", "--preset", "pigo", flag], payload)
+      expect(strict.status, `${flag}: ${strict.stderr}`).toBe(1)
+      expect(strict.stdout).toBe("")
+      expect(strict.stderr).toContain("not valid JSON")
+    }
+    // validate says it is an error.
+    const validated = t.cli(["validate", "--preset", "pigo"])
+    expect(validated.status).toBe(1)
+    expect(validated.stderr + validated.stdout).toContain("not valid JSON")
+  })
+
+  it("other dialects still refuse a config that is not valid JSON (exit 1)", () => {
+    const t = setup()
+    mkdirSync(join(t.dir, ".wingman"), { recursive: true })
+    writeFileSync(join(t.dir, ".wingman", "wingman.config.json"), "{ nope")
+    const result = t.cli(["run", "PreToolUse", "--preset", "wingman"], "{}")
+    expect(result.status).toBe(1)
+    expect(result.stderr).toContain("not valid JSON")
+  })
+})
+
+// Wingman US-2.2: "log all agent tool usage ... in a secure, tamper-proof format".
+describe("wingman: the audit trail of every tool call", () => {
+  it("is on by default in .wingman/logs/audit.jsonl, with tool calls no hook matches, and verifies", () => {
+    const t = setup()
+    t.put(join(t.dir, ".wingman", "wingman.config.json"), { hooks: { PreToolUse: [{ matcher: "write_file", hooks: [{ type: "command", command: "exit 0" }] }] } })
+    const ran = t.cli(["run", "PreToolUse", "--preset", "wingman"], JSON.stringify({ session_id: "w-1", tool_name: "command_execute", tool_input: { command: "git push origin main" } }))
+    expect(ran.status, ran.stderr).toBe(0)
+    const log = join(t.dir, ".wingman", "logs", "audit.jsonl")
+    const records = readFileSync(log, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line))
+    expect(records).toMatchObject([{ kind: "outcome", session: "w-1", tool: "command_execute", input: { command: "git push origin main" }, hooks: 0 }])
+    const verified = t.cli(["audit", "verify", log])
+    expect(verified.status, verified.stdout).toBe(0)
+    // Migrating says the trail does not travel into a canonical file, and how to keep it.
+    const migrated = t.cli(["migrate", "--from", "wingman"])
+    expect(migrated.status).toBe(0)
+    expect(migrated.stdout + migrated.stderr).toContain(`the audit trail ${log} is not written into the file; add "auditLog": "logs/audit.jsonl"`)
+    // "auditLog": false turns it off.
+    t.put(join(t.dir, ".wingman", "wingman.config.json"), { auditLog: false, hooks: {} })
+    rmSync(log)
+    t.cli(["run", "PreToolUse", "--preset", "wingman"], JSON.stringify({ tool_name: "command_execute", tool_input: { command: "ls" } }))
+    expect(existsSync(log)).toBe(false)
+  })
+})

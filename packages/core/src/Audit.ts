@@ -1,6 +1,6 @@
 /**
- * The audit trail: an append-only JSONL file with one record per hook run and one per outcome,
- * each carrying the SHA-256 of the previous record of its chain, so that an edited, inserted,
+ * The audit trail: an append-only JSONL file with one record per hook run and one per dispatch
+ * (its outcome, with the tool and its arguments, whether a hook matched or not), each carrying the SHA-256 of the previous record of its chain, so that an edited, inserted,
  * deleted or reordered record is found by {@link verify}.
  *
  * **One chain per writer.** Several processes (agents, CI jobs, `serve` instances) may append to
@@ -16,6 +16,16 @@
  * replaced by another are then reported: a checkpoint is missing or its signature is wrong.
  * A chain that ends without its closing checkpoint is reported as a notice (its writer was killed,
  * is still running, or fewer than `checkpointEvery` records were cut from its end).
+ *
+ * **Links between chains.** The first record of every chain names (`after`) the last record in the
+ * file when it started, and each writer names its last record in the head file `<log>.head` (signed
+ * with the key) when it checkpoints and closes. A chain deleted whole, or a record rewritten with a
+ * fresh hash, leaves a link dangling; a cut end of the log no longer has the head's record.
+ *
+ * **Secrets and size.** A dispatch's record keeps the tool's input (the prompt, on prompt events)
+ * after redaction ({@link defaultRedactions} and the configured patterns replace what they match
+ * with `[REDACTED:<name>]`), each string cut at `maxValueChars` and the whole at `maxInputChars`
+ * of JSON; every cut is listed in the record's `cut`, with the SHA-256 of the full (redacted) value.
  *
  * Hashing: `hash` is the SHA-256 (hex) of the record's line exactly as written, without its last
  * member `,"hash":"…"`. The first record of a chain has `prev` = 64 zeros.
@@ -78,6 +88,8 @@ export interface HookRecordFields {
   readonly event: string
   /** The value the matchers were tested against (the tool name on tool events), `null` when none. */
   readonly matcher: string | null
+  /** The payload's `tool_name`, `null` on events without a tool. @since 0.2.0 */
+  readonly tool?: string | null | undefined
   /** The hook as configured: the command, or the handler type and its target (`http https://…`). */
   readonly hook: string
   /** The handler type: `command`, `http`, `prompt`, `agent`, `mcp_tool`, `module`, `callback`. */
@@ -112,22 +124,91 @@ export interface OutcomeRecordFields {
   readonly session: string | null
   readonly event: string
   readonly matcher: string | null
+  /** The payload's `tool_name`, `null` on events without a tool. @since 0.2.0 */
+  readonly tool?: string | null | undefined
+  /**
+   * What the agent asked for: the payload's `tool_input` on tool events, its prompt on prompt
+   * events, else `null`; redacted and cut when written. @since 0.2.0
+   */
+  readonly input?: unknown
   readonly blocked: boolean
   readonly decision: Decision | null
-  /** The blocking reason, at most 1000 characters. */
+  /** The blocking reason (redacted; at most 1000 characters, a longer one is cut and listed in `cut`). */
   readonly reason: string | null
-  /** How many hooks ran (each has its own record before this one). */
+  /** How many hooks ran (each has its own record before this one); 0 when none matched. */
   readonly hooks: number
 }
 
 /**
- * One dispatch's outcome, written after its hooks' records and before the outcome is returned.
+ * A value the record keeps only in part: where it was (`input.content`, `reason`), how long it was
+ * (characters, after redaction) and the SHA-256 (hex) of its full redacted text, so that whoever has
+ * the full value can show it is the one recorded.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Cut {
+  readonly path: string
+  readonly chars: number | null
+  readonly sha256: string | null
+  readonly why: string
+}
+
+/**
+ * One dispatch, written after its hooks' records (none when no hook matched) and before the
+ * outcome is returned.
  *
  * @since 0.2.0
  * @category models
  */
 export interface OutcomeRecord extends RecordBase, OutcomeRecordFields {
   readonly kind: "outcome"
+  readonly tool: string | null
+  readonly input: unknown
+  /** The names of the redaction patterns that replaced something in `input` or `reason`. @since 0.2.0 */
+  readonly redacted: ReadonlyArray<string>
+  /** What was cut from `input` or `reason`. @since 0.2.0 */
+  readonly cut: ReadonlyArray<Cut>
+}
+
+/**
+ * A redaction pattern: what `pattern` matches is replaced with `[REDACTED:<name>]`; with a named
+ * group `secret`, only that group (`--password [REDACTED:secret-flag]`).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Redaction {
+  readonly name: string
+  readonly pattern: RegExp
+}
+
+/**
+ * The redaction patterns on by default: private key blocks, cloud and forge tokens (AWS access key
+ * ids, GitHub, GitLab, Slack, `sk-`/`rk-` API keys, Google API keys), JWTs, passwords in URLs,
+ * `Authorization` headers and bearer tokens, `password=`/`token:`/`api_key=`... assignments and
+ * `--password`/`--token` flags. Object members named like a secret (`password`, `api_key`,
+ * `token`, `authorization`, `cookie`...) are replaced whole (`secret-key`).
+ *
+ * @since 0.2.0
+ * @category redaction
+ */
+export const defaultRedactions: ReadonlyArray<Redaction> = internal.DEFAULT_REDACTIONS
+
+/**
+ * The head file `<log>.head`: the last record a writer vouched for, with `mac` the HMAC-SHA-256 under
+ * the audit key of `agent-hooks audit head v1\n<writer>\n<seq>\n<hash>` (`null` without a key).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface HeadFile {
+  readonly v: 1
+  readonly writer: string
+  readonly seq: number
+  readonly hash: string
+  readonly time: string
+  readonly mac: string | null
 }
 
 /**
@@ -147,6 +228,8 @@ export type CheckpointReason = "open" | "periodic" | "close"
  */
 export interface CheckpointRecord extends RecordBase {
   readonly kind: "checkpoint"
+  /** On a chain's first record: the hash of the last record in the file when the chain began (64 zeros: none). */
+  readonly after?: string | undefined
   readonly reason: CheckpointReason
   /** The writer's checkpoint interval, in records. */
   readonly every: number
@@ -170,7 +253,7 @@ export type AuditRecord = HookRecord | OutcomeRecord | CheckpointRecord
 export interface Problem {
   /** The line (from 1) where the problem is. */
   readonly line: number
-  readonly kind: "malformed" | "edited" | "inserted" | "deleted" | "reordered" | "checkpoint-missing" | "checkpoint-wrong"
+  readonly kind: "malformed" | "edited" | "inserted" | "deleted" | "reordered" | "checkpoint-missing" | "checkpoint-wrong" | "head-missing" | "head-wrong"
   readonly writer: string | null
   readonly message: string
 }
@@ -202,6 +285,8 @@ export interface VerifyReport {
   readonly writers: number
   readonly checkpoints: number
   readonly checkedCheckpoints: number
+  /** The head file was checked (given to `verify`, or found missing). @since 0.2.0 */
+  readonly headChecked: boolean
   /** In line order; the first is the earliest place where the log was changed. */
   readonly problems: ReadonlyArray<Problem>
   readonly notices: ReadonlyArray<Notice>
@@ -224,6 +309,17 @@ export interface WriterOptions {
   readonly writer?: string | undefined
   /** The clock for `time` (default: now). */
   readonly now?: (() => string) | undefined
+  /**
+   * More redaction patterns (a RegExp, or a string: a regular expression, or `/body/flags`); a
+   * pattern that does not compile, or matches the empty string, fails `makeWriter`. @since 0.2.0
+   */
+  readonly redact?: ReadonlyArray<string | RegExp | Redaction> | undefined
+  /** `false`: only the patterns of `redact` (default: {@link defaultRedactions} too). @since 0.2.0 */
+  readonly defaultRedactions?: boolean | undefined
+  /** The longest string of an input a record keeps (default 4096 characters). @since 0.2.0 */
+  readonly maxValueChars?: number | undefined
+  /** The longest input a record keeps, as JSON (default 65536 characters). @since 0.2.0 */
+  readonly maxInputChars?: number | undefined
 }
 
 /**
@@ -252,12 +348,33 @@ export const makeWriter: (options: WriterOptions) => Effect.Effect<Writer, Audit
   internal.makeWriter
 
 /**
- * Checks every chain in the text of an audit log. With `key`, also every checkpoint.
+ * Checks every chain in the text of an audit log, and the links between chains. With `key`, also
+ * every checkpoint. With `head` (the text of `<log>.head`, `null` when it does not exist, see
+ * {@link readHead}), also that the log still has the record the head names.
  *
  * @since 0.2.0
  * @category reading
  */
-export const verify: (text: string, options?: { readonly key?: string | undefined }) => Effect.Effect<VerifyReport, AuditError> = internal.verify
+export const verify: (
+  text: string,
+  options?: { readonly key?: string | undefined; readonly head?: string | null | undefined }
+) => Effect.Effect<VerifyReport, AuditError> = internal.verify
+
+/**
+ * The head file of an audit log: `<file>.head`.
+ *
+ * @since 0.2.0
+ * @category reading
+ */
+export const headPath: (file: string) => string = internal.headPath
+
+/**
+ * Reads an audit log's head file; `null` when there is none.
+ *
+ * @since 0.2.0
+ * @category reading
+ */
+export const readHead: (file: string) => Effect.Effect<string | null, AuditError, FileSystem.FileSystem> = internal.readHead
 
 /**
  * The records of an audit log as they stand (no checking), the lines that are not records, and a

@@ -25,6 +25,7 @@ import type * as Path from "effect/Path"
 import type * as Scope from "effect/Scope"
 import * as Context from "effect/Context"
 import * as Layer from "effect/Layer"
+import type { WriterOptions } from "./Audit.ts"
 import type { HookError } from "./HookError.ts"
 import type { LoadedSettings } from "./Settings.ts"
 import type * as HookEvent from "./HookEvent.ts"
@@ -121,12 +122,21 @@ export interface EngineOptions {
    */
   readonly detachAsync?: boolean | undefined
   /**
-   * The audit trail (see `Audit`): every hook run and outcome is appended to this file before the
-   * outcome is returned. Overrides the settings' `auditLog`.
+   * The audit trail (see `Audit`): every hook run and every dispatch (its tool, input and outcome,
+   * whether a hook matched or not) is appended to this file before the outcome is returned.
+   * Overrides the settings' `auditLog`.
    */
   readonly auditLog?: string | undefined
   /** The HMAC key that signs the audit log's checkpoints. Default: `AGENT_HOOKS_AUDIT_KEY` from `env`. */
   readonly auditKey?: string | undefined
+  /**
+   * How the audit trail records a dispatch's input: more redaction patterns (added to the settings'
+   * `auditRedact` and the defaults), `defaultRedactions: false`, and the size caps (see
+   * `Audit.WriterOptions`).
+   *
+   * @since 0.2.0
+   */
+  readonly auditOptions?: Pick<WriterOptions, "redact" | "defaultRedactions" | "maxValueChars" | "maxInputChars"> | undefined
   /**
    * OpenTelemetry export (see `Telemetry`): settings over the `OTEL_*` variables of `env`, or
    * `false` to turn it off. Default: on when `OTEL_EXPORTER_OTLP_ENDPOINT` is set.

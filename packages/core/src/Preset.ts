@@ -116,6 +116,14 @@ export interface Preset {
    * @since 0.2.0
    */
   readonly toolNames?: ReadonlyArray<string> | undefined
+  /**
+   * What a config file of the dialect that is not valid JSON does: `"fail"` (the default) fails the
+   * load; `"warn"` (pigo: "warn at startup, don't block agent") reports it as an error, runs no hook
+   * from that file and goes on, unless strict mode or fail-closed is on.
+   *
+   * @since 0.2.0
+   */
+  readonly unreadableConfig?: "fail" | "warn" | undefined
 }
 
 /**

@@ -240,6 +240,11 @@ export interface LoadedSettings {
    */
   readonly auditLog?: string | undefined
   /**
+   * Redaction patterns the audit trail applies besides its defaults: every file's, in file order (a
+   * file can add a pattern, never take one away). @since 0.2.0
+   */
+  readonly auditRedact?: ReadonlyArray<string> | undefined
+  /**
    * Events that only settings files declare (no catalog, preset or host rules), by the first file
    * that declares each: the engine knows them even when no hook is on them.
    */
@@ -260,6 +265,14 @@ export interface LoadedSettings {
    * Each is also in `warnings`. `agent-hooks validate` exits 1 when there is one.
    */
   readonly errors: ReadonlyArray<string>
+  /**
+   * Settings files that could not be read and whose hooks therefore do not run, for a dialect that
+   * goes on without them (pigo: "config parse errors: warn at startup, don't block agent"). Each is
+   * also in `errors`, and in the warnings of every dispatch's outcome.
+   *
+   * @since 0.2.0
+   */
+  readonly unread?: ReadonlyArray<string> | undefined
 }
 
 /**
@@ -291,6 +304,11 @@ export interface LoadOptions {
   readonly requireTrust?: boolean | undefined
   /** Fail the load when an entry cannot be decoded, instead of skipping it with a warning. */
   readonly strict?: boolean | undefined
+  /**
+   * Fail closed: a settings file that is not valid JSON fails the load even for a dialect that would
+   * go on without it (pigo). @since 0.2.0
+   */
+  readonly failClosed?: boolean | undefined
 }
 
 /**
@@ -318,6 +336,8 @@ export interface DecodedSettings {
   readonly strict?: boolean | undefined
   /** Absolute path of the audit log. */
   readonly auditLog?: string | undefined
+  /** Redaction patterns for the audit trail's records (regular expressions). @since 0.2.0 */
+  readonly auditRedact?: ReadonlyArray<string> | undefined
   /** The file's declarations of events that have no other rules (its `"events"` key). */
   readonly events?: ReadonlyArray<HookEventSpec> | undefined
   readonly warnings: ReadonlyArray<string>

@@ -2,20 +2,24 @@ import { describe, expect, it } from "vitest"
 import { Effect, FileSystem, Layer, Path } from "effect"
 import { Audit } from "@agent-hooks/core"
 
-/** A file system whose one file lives in memory: what the writer appends, `text()` reads back. */
+/** A file system whose one file lives in memory: what the writer appends, `text()` reads back; its head file, `head()`. */
 const memoryFile = () => {
   let text = ""
+  let head: string | null = null
+  const temps = new Map<string, string>()
   const decoder = new TextDecoder()
   const layer = Layer.mergeAll(
     FileSystem.layerNoop({
       open: () =>
         Effect.succeed({
           writeAll: (bytes: Uint8Array) => Effect.sync(() => void (text += decoder.decode(bytes)))
-        } as unknown as FileSystem.File)
+        } as unknown as FileSystem.File),
+      writeFileString: (path, data) => Effect.sync(() => void temps.set(path, data)),
+      rename: (from, to) => Effect.sync(() => void (to.endsWith(".head") ? (head = temps.get(from) ?? null) : undefined))
     }),
     Path.layer
   )
-  return { layer, text: () => text }
+  return { layer, text: () => text, head: () => head }
 }
 
 const hook = (event: string, command: string, status: Audit.HookRecordFields["status"] = "success"): Audit.HookRecordFields => ({
@@ -181,5 +185,82 @@ describe("Audit.verify after crashes", () => {
     const report = await verify(text)
     expect(report).toMatchObject({ ok: true, records: 3, writers: 2 })
     expect(report.notices).toEqual([expect.objectContaining({ kind: "truncated", line: 2 })])
+  })
+})
+
+/** One writer's dispatch records for `inputs` (tool calls to Bash), with the head file it leaves. */
+const writeDispatches = (inputs: ReadonlyArray<unknown>, options: Partial<Audit.WriterOptions> = {}) => {
+  const file = memoryFile()
+  return Effect.runPromise(
+    Effect.scoped(
+      Effect.gen(function*() {
+        const writer = yield* Audit.makeWriter({ file: "/log/audit.jsonl", ...options })
+        for (const input of inputs) {
+          yield* writer.outcome({ session: "s1", event: "PreToolUse", matcher: "Bash", tool: "Bash", input, blocked: false, decision: null, reason: null, hooks: 0 })
+        }
+        yield* writer.close
+      })
+    ).pipe(Effect.provide(file.layer))
+  ).then(() => ({ text: file.text(), head: file.head() }))
+}
+
+describe("Audit records of hostile input", () => {
+  it("a payload crafted against the redaction patterns is recorded in bounded time", async () => {
+    const started = Date.now()
+    const hostile = [
+      "password".repeat(200_000),
+      `token=${"\"".repeat(100_000)}`,
+      `-----BEGIN RSA PRIVATE KEY-----${"A".repeat(500_000)}`,
+      `Authorization: ${"x".repeat(300_000)}`,
+      "https://".repeat(50_000) + "a:b@"
+    ]
+    const { text } = await writeDispatches(hostile.map((command) => ({ command })))
+    // Generous: a linear pass over 2.5 MB takes milliseconds; catastrophic backtracking would take hours.
+    expect(Date.now() - started).toBeLessThan(20_000)
+    const records = lines(text).map((line) => JSON.parse(line))
+    expect(records.every((record) => record.cut.length === 1 && record.cut[0].path === "input.command")).toBe(true)
+    expect(records[2].redacted).toContain("private-key")
+    expect(await verify(text)).toMatchObject({ ok: true })
+  })
+
+  it("an input nested deeper than the walk goes is not recorded, and says so", async () => {
+    let deep: unknown = "AKIAIOSFODNN7EXAMPLE"
+    for (let i = 0; i < 5000; i++) deep = { a: deep }
+    const { text } = await writeDispatches([deep])
+    const record = JSON.parse(lines(text)[0]!)
+    expect(record.input).toBeNull()
+    expect(record.cut).toEqual([{ path: "input", chars: null, sha256: null, why: "nested deeper than 64 levels: not recorded" }])
+    expect(text).not.toContain("AKIAIOSFODNN7EXAMPLE")
+  })
+
+  it("a huge input is kept as the head of its JSON with the hash of the whole; configured patterns and caps apply", async () => {
+    const input = { files: Array.from({ length: 400 }, (_, i) => `file-${i}-${"y".repeat(300)}`), ticket: "JIRA-4242" }
+    const { text } = await writeDispatches([input], { redact: [/JIRA-\d+/, "/y{300}/i"], maxInputChars: 1000, maxValueChars: 200 })
+    const record = JSON.parse(lines(text)[0]!)
+    expect(typeof record.input).toBe("string")
+    expect(record.input).toHaveLength(1000)
+    expect(record.cut.at(-1)).toMatchObject({ path: "input", why: expect.stringContaining("1000 characters as JSON") })
+    expect(text).not.toContain("JIRA-4242")
+    expect(record.redacted).toEqual(["custom-1", "custom-2"])
+  })
+
+  it("a redaction pattern that does not compile, or matches nothing but the empty string, stops the writer with its name", async () => {
+    await expect(writeDispatches([{}], { redact: ["(open"] })).rejects.toThrow(/redaction pattern "\(open" is not a regular expression/)
+    await expect(writeDispatches([{}], { redact: ["x*"] })).rejects.toThrow(/matches the empty string/)
+  })
+})
+
+describe("Audit.verify with the head file", () => {
+  it("passes with the head a writer left; fails when its record is gone, when it is forged, or missing", async () => {
+    const { text, head } = await writeDispatches([{ command: "ls" }, { command: "rm -rf /" }], { key: "k" })
+    expect(head).not.toBeNull()
+    const ok = await Effect.runPromise(Audit.verify(text, { key: "k", head }))
+    expect(ok).toMatchObject({ ok: true, headChecked: true })
+    const cut = join(lines(text).slice(0, -1))
+    const cutReport = await Effect.runPromise(Audit.verify(cut, { key: "k", head }))
+    expect(cutReport.problems.map((p) => p.kind)).toContain("deleted")
+    const forged = JSON.stringify({ ...JSON.parse(head!), mac: "0".repeat(64) })
+    expect((await Effect.runPromise(Audit.verify(text, { key: "k", head: forged }))).problems.map((p) => p.kind)).toEqual(["head-wrong"])
+    expect((await Effect.runPromise(Audit.verify(text, { key: "k", head: null }))).problems.map((p) => p.kind)).toEqual(["head-missing"])
   })
 })

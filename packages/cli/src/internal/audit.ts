@@ -11,10 +11,17 @@ import type { SettingsOptions } from "./engine.ts"
 export interface VerifyOptions extends SettingsOptions {
   readonly file: Option.Option<string>
   readonly json: boolean
+  /** `--head FILE`: the head file to check against (default: the log's own `FILE.head`). */
+  readonly head?: Option.Option<string> | undefined
 }
 
-/** Options of `agent-hooks audit show`. */
-export type ShowOptions = VerifyOptions
+/** Options of `agent-hooks audit show`: the filters are all optional; records pass when they match every one given. */
+export interface ShowOptions extends VerifyOptions {
+  readonly session?: Option.Option<string> | undefined
+  readonly tool?: Option.Option<string> | undefined
+  readonly since?: Option.Option<string> | undefined
+  readonly until?: Option.Option<string> | undefined
+}
 
 /** FILE when given, else the `auditLog` the settings name (without starting an engine, which would open the log). */
 const fileOf = (options: VerifyOptions): Effect.Effect<string, Failed> =>
@@ -51,7 +58,12 @@ export const verify = (options: VerifyOptions): Effect.Effect<void, Failed> =>
   Effect.gen(function*() {
     const file = yield* fileOf(options)
     const text = yield* read(file)
-    const report = yield* Audit.verify(text, { key: key() }).pipe(Effect.mapError((error) => new Failed({ message: error.message })))
+    // The head file names the last record a writer vouched for: without it, the end of the log could be cut unseen.
+    const given = options.head === undefined ? undefined : Option.getOrUndefined(options.head)
+    const head = given === undefined
+      ? yield* Audit.readHead(file).pipe(Effect.mapError((error) => new Failed({ message: error.message })))
+      : yield* read(given).pipe(Effect.mapError((error) => new Failed({ message: `--head: ${error.message}` })))
+    const report = yield* Audit.verify(text, { key: key(), head }).pipe(Effect.mapError((error) => new Failed({ message: error.message })))
     if (options.json) {
       yield* Console.log(JSON.stringify({ file, ...report }))
     } else {
@@ -59,11 +71,13 @@ export const verify = (options: VerifyOptions): Effect.Effect<void, Failed> =>
         ? "no checkpoints"
         : `${report.checkpoints} checkpoint${report.checkpoints === 1 ? "" : "s"}${report.checkedCheckpoints > 0 ? " (signatures checked)" : " (not checked)"}`
       yield* Console.log(
-        `${file}: ${report.records} record${report.records === 1 ? "" : "s"}, ${report.writers} writer${report.writers === 1 ? "" : "s"}, ${checkpoints}`
+        `${file}: ${report.records} record${report.records === 1 ? "" : "s"}, ${report.writers} writer${report.writers === 1 ? "" : "s"}, ${checkpoints}${
+          head === null ? ", no head file" : ", head file checked"
+        }`
       )
       for (const problem of report.problems) yield* Console.log(`  ${problem.kind}: ${problem.message}`)
       for (const notice of report.notices) yield* Console.log(`  note (${notice.kind}): ${notice.message}`)
-      yield* Console.log(report.ok ? "ok: no record was edited, inserted, deleted or reordered" : `FAILED: ${report.problems.length} problem${report.problems.length === 1 ? "" : "s"}`)
+      yield* Console.log(report.ok ? "ok: no record was edited, inserted, deleted or reordered, and no chain is missing" : `FAILED: ${report.problems.length} problem${report.problems.length === 1 ? "" : "s"}`)
     }
     if (!report.ok) {
       const first = report.problems[0]!
@@ -73,34 +87,72 @@ export const verify = (options: VerifyOptions): Effect.Effect<void, Failed> =>
 
 const cell = (value: unknown): string => (value === null || value === undefined ? "-" : String(value))
 
+/** The longest input `show` prints on a line; `--json` prints it whole. */
+const SHOWN_INPUT = 300
+
+const inputText = (input: unknown): string => {
+  const json = JSON.stringify(input) ?? "null"
+  return json.length <= SHOWN_INPUT ? json : `${json.slice(0, SHOWN_INPUT)}… (${json.length - SHOWN_INPUT} more characters: --json prints all)`
+}
+
 const describe = (record: Audit.AuditRecord): string => {
   switch (record.kind) {
     case "hook":
       return `hook     ${record.event}${record.matcher === null ? "" : `(${record.matcher})`}  ${JSON.stringify(record.hook)}  ${record.status}` +
         `  exit ${cell(record.exitCode)}${record.timedOut ? " timed out" : ""}  decision ${cell(record.decision)}  ${record.durationMs.toFixed(1)} ms  from ${cell(record.source)}`
-    case "outcome":
+    case "outcome": {
+      const redacted = record.redacted === undefined || record.redacted.length === 0 ? "" : `  redacted ${record.redacted.join(",")}`
+      const cut = (record.cut ?? []).map((c) => `  cut ${c.path}${c.chars === null ? "" : ` (${c.chars} chars, sha256 ${c.sha256})`}`).join("")
       return `outcome  ${record.event}${record.matcher === null ? "" : `(${record.matcher})`}  ${record.blocked ? "BLOCKED" : "allowed"}` +
-        `  decision ${cell(record.decision)}  ${record.hooks} hook${record.hooks === 1 ? "" : "s"}${record.reason === null ? "" : `  reason ${JSON.stringify(record.reason)}`}`
+        `  decision ${cell(record.decision)}  ${record.hooks} hook${record.hooks === 1 ? "" : "s"}${record.reason === null ? "" : `  reason ${JSON.stringify(record.reason)}`}` +
+        `  session ${cell(record.session)}${record.tool === undefined || record.tool === null ? "" : `  tool ${record.tool}`}` +
+        `${record.input === undefined || record.input === null ? "" : `  input ${inputText(record.input)}`}${redacted}${cut}`
+    }
     case "checkpoint":
       return `checkpoint (${record.reason}, every ${record.every})`
   }
 }
 
+/** A time bound of `--since`/`--until`, in ms; a clear error for one that is not a time. */
+const timeOf = (flag: string, value: Option.Option<string> | undefined): Effect.Effect<number | undefined, Failed> => {
+  if (value === undefined || Option.isNone(value)) return Effect.succeed(undefined)
+  const ms = Date.parse(value.value)
+  return Number.isNaN(ms)
+    ? Effect.fail(new Failed({ message: `--${flag}: expected an ISO 8601 date or time (2026-11-25, 2026-11-25T10:00:00Z), got ${JSON.stringify(value.value)}` }))
+    : Effect.succeed(ms)
+}
+
+const valueOf = (value: Option.Option<string> | undefined): string | undefined => (value === undefined ? undefined : Option.getOrUndefined(value))
+
 /**
  * `agent-hooks audit show FILE`: the records as they stand, one line each (`--json`: one JSON object
- * per record, with its line number). It does not check the chains (that is `audit verify`).
+ * per record, with its line number), filtered by `--session`, `--tool`, `--since` and `--until`. It
+ * does not check the chains (that is `audit verify`).
  *
  * @internal
  */
 export const show = (options: ShowOptions): Effect.Effect<void, Failed> =>
   Effect.gen(function*() {
+    const since = yield* timeOf("since", options.since)
+    const until = yield* timeOf("until", options.until)
+    const session = valueOf(options.session)
+    const tool = valueOf(options.tool)
     const file = yield* fileOf(options)
     const text = yield* read(file)
     const { records, bad, torn } = Audit.parse(text)
+    const filtered = session !== undefined || tool !== undefined || since !== undefined || until !== undefined
+    const shown = records.filter(({ record }) => {
+      if (!filtered) return true
+      if (record.kind === "checkpoint") return false
+      if (session !== undefined && record.session !== session) return false
+      if (tool !== undefined && (record.tool ?? (record.matcher === tool ? tool : null)) !== tool) return false
+      const time = Date.parse(record.time)
+      return (since === undefined || time >= since) && (until === undefined || time < until)
+    })
     if (options.json) {
-      for (const { line, record } of records) yield* Console.log(JSON.stringify({ line, ...record }))
+      for (const { line, record } of shown) yield* Console.log(JSON.stringify({ line, ...record }))
     } else {
-      for (const { line, record } of records) {
+      for (const { line, record } of shown) {
         yield* Console.log(`${String(line).padStart(5)}  ${record.time}  ${record.writer}#${record.seq}  ${describe(record)}`)
       }
     }

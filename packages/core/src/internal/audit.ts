@@ -13,10 +13,13 @@ import type {
   AuditRecord,
   CheckpointReason,
   CheckpointRecord,
+  Cut,
+  HeadFile,
   HookRecordFields,
   Notice,
   OutcomeRecordFields,
   Problem,
+  Redaction,
   VerifyReport,
   WriterOptions
 } from "../Audit.ts"
@@ -37,14 +40,195 @@ const MAX_REASON = 1000
 const RECORD_START = '{"v":1,"kind":"'
 const HASH_SUFFIX = /,"hash":"([0-9a-f]{64})"\}$/
 
+// ---------------------------------------------------------------------------------------------
+// What a record keeps of a dispatch's payload: secrets replaced, long values cut with their hash
+
+/**
+ * The default redaction patterns. Each is linear in the text (bounded quantifiers only: payload
+ * values are written by an attacker-steered model). A pattern with a `secret` group replaces that
+ * group only, so that the record still says what the value was for (`--password [REDACTED:...]`).
+ * @internal
+ */
+export const DEFAULT_REDACTIONS: ReadonlyArray<Redaction> = [
+  { name: "private-key", pattern: /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----(?:[\s\S]{0,16384}?-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----|[\s\S]{0,16384})/g },
+  { name: "aws-access-key-id", pattern: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b/g },
+  { name: "github-token", pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})/g },
+  { name: "gitlab-token", pattern: /\bglpat-[A-Za-z0-9_-]{20,255}/g },
+  { name: "slack-token", pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,255}/g },
+  { name: "api-key", pattern: /\b(?:sk|rk)[-_](?:live[-_]|test[-_]|ant-|proj-)?[A-Za-z0-9_-]{20,255}/g },
+  { name: "google-api-key", pattern: /\bAIza[0-9A-Za-z_-]{35}/g },
+  { name: "jwt", pattern: /\beyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,4096}\.[A-Za-z0-9_-]{8,4096}/g },
+  { name: "url-password", pattern: /\b[A-Za-z][A-Za-z0-9+.-]{0,20}:\/\/[^\s:@/]{1,256}:(?<secret>[^\s@/]{1,256})@/g },
+  { name: "authorization", pattern: /\b(?:proxy-)?authorization\s{0,8}[:=]\s{0,8}["']?(?:(?:bearer|basic|token|digest)\s{1,8})?(?<secret>[^\s'"]{1,4096})/gi },
+  { name: "bearer-token", pattern: /\bbearer\s{1,8}(?<secret>[A-Za-z0-9._~+/=-]{16,4096})/gi },
+  {
+    name: "secret-assignment",
+    pattern: /(?:password|passwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?)[A-Za-z0-9_.-]{0,64}["']?\s{0,8}[=:]\s{0,8}(?<secret>"[^"\n]{1,1024}"|'[^'\n]{1,1024}'|[^\s'"&;|,)}]{1,1024})/gi
+  },
+  { name: "secret-flag", pattern: /(?:^|\s)--?(?:password|passwd|token|secret|api[-_]?key|access[-_]?key)\s{1,8}(?<secret>[^\s'"-][^\s'"]{0,1023}|"[^"\n]{1,1024}"|'[^'\n]{1,1024}')/gi }
+]
+
+/** An object key whose value is a secret whatever it looks like (`"password": "hunter2"`). */
+const SECRET_KEY = /^(?:.{0,64}[_.-])?(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?|authorization|cookie|session[_-]?key)$/i
+
+/** The longest string value a record keeps (characters); a longer one is cut, keeping its hash. @internal */
+export const DEFAULT_MAX_VALUE_CHARS = 4096
+/** The longest input a record keeps, as JSON (characters); a longer one is kept as cut JSON text, with its hash. @internal */
+export const DEFAULT_MAX_INPUT_CHARS = 65536
+/** Deeper inputs are not recorded (said in `cut`): the walk and JSON.stringify would overflow. */
+const MAX_DEPTH = 64
+
+/**
+ * Compiles the configured patterns: a RegExp as it is (made global); a string `/body/flags` or a
+ * plain regular expression. Fails with the pattern that does not compile.
+ * @internal
+ */
+export const compileRedactions = (
+  patterns: ReadonlyArray<string | RegExp | Redaction>,
+  defaults: boolean
+): { readonly redactions: ReadonlyArray<Redaction>; readonly errors: ReadonlyArray<string> } => {
+  const redactions: Array<Redaction> = defaults ? [...DEFAULT_REDACTIONS] : []
+  const errors: Array<string> = []
+  patterns.forEach((pattern, index) => {
+    if (typeof pattern === "object" && !(pattern instanceof RegExp)) {
+      redactions.push({ name: pattern.name, pattern: globalOf(pattern.pattern) })
+      return
+    }
+    if (pattern instanceof RegExp) {
+      redactions.push({ name: `custom-${index + 1}`, pattern: globalOf(pattern) })
+      return
+    }
+    const literal = pattern.match(/^\/(.+)\/([dimsuvy]*)$/s)
+    try {
+      const regex = literal === null ? new RegExp(pattern, "g") : new RegExp(literal[1]!, `${literal[2]!.replace("g", "")}g`)
+      if (regex.test("")) errors.push(`redaction pattern ${JSON.stringify(pattern)} matches the empty string; ignored`)
+      else redactions.push({ name: `custom-${index + 1}`, pattern: regex })
+    } catch (error) {
+      errors.push(`redaction pattern ${JSON.stringify(pattern)} is not a regular expression (${error instanceof Error ? error.message : String(error)}); ignored`)
+    }
+  })
+  return { redactions, errors }
+}
+
+const globalOf = (regex: RegExp): RegExp => (regex.global ? new RegExp(regex.source, regex.flags) : new RegExp(regex.source, `${regex.flags}g`))
+
+/** Replaces what each pattern matches; counts by pattern name into `found`. */
+const redactText = (text: string, redactions: ReadonlyArray<Redaction>, found: Set<string>): string => {
+  let out = text
+  for (const { name, pattern } of redactions) {
+    pattern.lastIndex = 0
+    if (!pattern.test(out)) continue
+    pattern.lastIndex = 0
+    out = out.replace(pattern, (...args: Array<unknown>) => {
+      found.add(name)
+      const match = args[0] as string
+      const groups = args[args.length - 1]
+      const secret = typeof groups === "object" && groups !== null ? (groups as Record<string, string | undefined>)["secret"] : undefined
+      if (secret === undefined || secret === "") return `[REDACTED:${name}]`
+      const at = match.lastIndexOf(secret)
+      return `${match.slice(0, at)}[REDACTED:${name}]${match.slice(at + secret.length)}`
+    })
+  }
+  return out
+}
+
+/** `text` cut to `max` characters, never between the two halves of a surrogate pair. */
+const head = (text: string, max: number): string => {
+  const end = max > 0 && text.charCodeAt(max - 1) >= 0xd800 && text.charCodeAt(max - 1) <= 0xdbff ? max - 1 : max
+  return text.slice(0, end)
+}
+
+const pathOf = (base: string, key: string | number): string =>
+  typeof key === "number" ? `${base}[${key}]` : /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `${base}.${key}` : `${base}[${JSON.stringify(key)}]`
+
+/**
+ * What a record keeps of a value a model wrote: every string redacted, every string longer than
+ * `maxValueChars` cut to that length with its full (redacted) text's SHA-256 in `cut`, and the
+ * whole cut to `maxInputChars` of JSON the same way. Nothing is cut without its line in `cut`.
+ * @internal
+ */
+export const sanitize = (
+  value: unknown,
+  base: string,
+  options: { readonly redactions: ReadonlyArray<Redaction>; readonly maxValueChars: number; readonly maxInputChars: number }
+): Effect.Effect<{ readonly value: unknown; readonly redacted: ReadonlyArray<string>; readonly cut: ReadonlyArray<Cut> }> =>
+  Effect.gen(function*() {
+    const found = new Set<string>()
+    const cut: Array<Cut> = []
+    const long: Array<{ readonly path: string; readonly text: string }> = []
+    let tooDeep = false
+    const walk = (node: unknown, path: string, depth: number): unknown => {
+      if (depth > MAX_DEPTH) {
+        tooDeep = true
+        return null
+      }
+      if (typeof node === "string") {
+        const text = redactText(node, options.redactions, found)
+        if (text.length <= options.maxValueChars) return text
+        long.push({ path, text })
+        return head(text, options.maxValueChars)
+      }
+      if (Array.isArray(node)) return node.map((item, index) => walk(item, pathOf(path, index), depth + 1))
+      if (node !== null && typeof node === "object") {
+        const out: Record<string, unknown> = {}
+        for (const [key, item] of Object.entries(node)) {
+          if (SECRET_KEY.test(key) && item !== null && (typeof item === "string" || typeof item === "number")) {
+            found.add("secret-key")
+            out[key] = "[REDACTED:secret-key]"
+          } else out[key] = walk(item, pathOf(path, key), depth + 1)
+        }
+        return out
+      }
+      return node === undefined ? null : node
+    }
+    const walked = walk(value, base, 0)
+    if (tooDeep) {
+      return { value: null, redacted: [...found].sort(), cut: [{ path: base, chars: null, sha256: null, why: `nested deeper than ${MAX_DEPTH} levels: not recorded` }] }
+    }
+    for (const { path, text } of long) {
+      cut.push({ path, chars: text.length, sha256: yield* sha256(text), why: `longer than ${options.maxValueChars} characters: the first ${options.maxValueChars} are kept` })
+    }
+    const json = JSON.stringify(walked) ?? "null"
+    if (json.length > options.maxInputChars) {
+      return {
+        value: head(json, options.maxInputChars),
+        redacted: [...found].sort(),
+        cut: [...cut, { path: base, chars: json.length, sha256: yield* sha256(json), why: `longer than ${options.maxInputChars} characters as JSON: the first ${options.maxInputChars} characters of its JSON text are kept (after the cuts above)` }]
+      }
+    }
+    return { value: walked, redacted: [...found].sort(), cut }
+  })
+
 const crypto = Layer.mergeAll(Digest.layerWebCrypto, Mac.layerWebCrypto.pipe(Layer.provide(SecureRandom.layerWebCrypto)))
 
+/** The digest service, built once (building its layer for every record cost more than the hash). */
+let digestService: Digest.Digest["Service"] | undefined
 const sha256 = (text: string): Effect.Effect<string> =>
-  Effect.flatMap(Digest.Digest, (digest) => digest.digestHex(Digest.sha256, utf8.encode(text))).pipe(Effect.provide(crypto))
+  Effect.suspend(() => {
+    digestService ??= Effect.runSync(Effect.provide(Effect.gen(function*() {
+      return yield* Digest.Digest
+    }), Digest.layerWebCrypto))
+    return digestService.digestHex(Digest.sha256, utf8.encode(text))
+  })
 
-/** What a checkpoint's HMAC covers: the chain head it vouches for and where it stands. */
-const macInput = (record: { readonly writer: string; readonly seq: number; readonly prev: string; readonly reason: string; readonly every: number }) =>
-  `agent-hooks audit checkpoint v1\n${record.writer}\n${record.seq}\n${record.prev}\n${record.reason}\n${record.every}`
+/**
+ * What a checkpoint's HMAC covers: the chain head it vouches for and where it stands; an opening
+ * checkpoint's link to the record before it in the file (`after`) too.
+ */
+const macInput = (record: { readonly writer: string; readonly seq: number; readonly prev: string; readonly reason: string; readonly every: number; readonly after?: string | undefined }) =>
+  record.after === undefined
+    ? `agent-hooks audit checkpoint v1\n${record.writer}\n${record.seq}\n${record.prev}\n${record.reason}\n${record.every}`
+    : `agent-hooks audit checkpoint v2\n${record.writer}\n${record.seq}\n${record.prev}\n${record.reason}\n${record.every}\n${record.after}`
+
+/** What a head file's HMAC covers: the record it names. */
+const headMacInput = (head: { readonly writer: string; readonly seq: number; readonly hash: string }) =>
+  `agent-hooks audit head v1\n${head.writer}\n${head.seq}\n${head.hash}`
+
+/** The head file of an audit log: `<log>.head`. @internal */
+export const headPath = (file: string): string => `${file}.head`
+
+/** How much of the log's end a new writer reads to find the record its opening checkpoint follows. */
+const TAIL_BYTES = 256 * 1024
 
 const hmac = (key: string, text: string): Effect.Effect<string, AuditError> =>
   Effect.gen(function*() {
@@ -66,6 +250,32 @@ export const seal = (body: Readonly<Record<string, unknown>>): Effect.Effect<str
   return Effect.map(sha256(text), (hash) => `${text.slice(0, -1)},"hash":"${hash}"}`)
 }
 
+/**
+ * The hash of the last whole record in the log's last `TAIL_BYTES`: what a new chain's first record
+ * names as `after`, so that a chain deleted whole breaks the link of the chain that came after it.
+ */
+const lastRecordHash = (fs: FileSystem.FileSystem, file: string): Effect.Effect<string> =>
+  Effect.scoped(Effect.gen(function*() {
+    const handle = yield* fs.open(file, { flag: "r" })
+    const size = Number((yield* handle.stat).size)
+    if (size === 0) return GENESIS
+    const from = Math.max(0, size - TAIL_BYTES)
+    const bytes = yield* handle.readAlloc(size - from, { position: BigInt(from) })
+    if (bytes._tag === "None") return GENESIS
+    const text = new (globalThis as unknown as { readonly TextDecoder: new() => { decode(bytes: Uint8Array): string } }).TextDecoder().decode(bytes.value)
+    // Whole lines only: the last one may be torn by a crash (no newline yet).
+    const lines = text.slice(0, text.lastIndexOf("\n") + 1).split("\n")
+    for (let i = lines.length - 1; i >= 0; i--) {
+      const found = lines[i]!.match(HASH_SUFFIX)
+      if (found !== null && lines[i]!.startsWith(RECORD_START)) return found[1]!
+      // A line that begins with a torn record and ends with a whole one (a writer killed mid-write).
+      const start = lines[i]!.lastIndexOf(RECORD_START)
+      if (found !== null && start > 0) return found[1]!
+    }
+    return GENESIS
+    // A log whose end cannot be read still gets its records; the chain then starts unlinked (after: 64 zeros).
+  })).pipe(Effect.catchCause(() => Effect.succeed(GENESIS)))
+
 /** @internal */
 export const makeWriter = (
   options: WriterOptions
@@ -84,6 +294,14 @@ export const makeWriter = (
     const path = yield* Path.Path
     const file = options.file
     const failed = (what: string) => (error: { readonly message: string }) => new AuditError({ file, detail: `${what}: ${error.message}` })
+    // Bad redaction patterns stop the writer: a trail that would keep a secret it was told to hide is not started.
+    const { redactions, errors } = compileRedactions(options.redact ?? [], options.defaultRedactions !== false)
+    if (errors.length > 0) return yield* new AuditError({ file, detail: errors.join("; ") })
+    const limits = {
+      redactions,
+      maxValueChars: Math.max(64, options.maxValueChars ?? DEFAULT_MAX_VALUE_CHARS),
+      maxInputChars: Math.max(256, options.maxInputChars ?? DEFAULT_MAX_INPUT_CHARS)
+    }
     // O_APPEND (flag "a"): every write lands at the end of the file, whoever else appends to it.
     const open = fs.open(file, { flag: "a", mode: 0o600 })
     const handle = yield* open.pipe(
@@ -101,30 +319,53 @@ export const makeWriter = (
     let prev = GENESIS
     let sinceCheckpoint = 0
     let closed = false
+    /** The record this chain follows in the file, read once before its first record. */
+    let linkAfter = GENESIS
 
     /** One record, one `write`: a line is never split between two writes (torn only by a crash mid-write). */
     const append = (kind: AuditRecord["kind"], fields: Readonly<Record<string, unknown>>) =>
       Effect.gen(function*() {
-        const body = { v: 1, kind, writer, seq: seq + 1, time: now(), ...fields, prev }
+        // The first record of a chain names the record it follows in the file.
+        const after = seq === 0 ? { after: linkAfter } : {}
+        const body = { v: 1, kind, writer, seq: seq + 1, time: now(), ...fields, ...after, prev }
         const line = yield* seal(body)
         yield* handle.writeAll(utf8.encode(`${line}\n`)).pipe(Effect.mapError(failed("cannot append to the audit log")))
         seq += 1
         prev = line.match(HASH_SUFFIX)![1]!
       })
 
+    /**
+     * The head file names the last record this writer vouched for (signed with the key), replaced
+     * atomically (rename): a cut end of the log, or its last chain deleted whole, no longer has it.
+     */
+    const writeHead = Effect.gen(function*() {
+      const named = { writer, seq, hash: prev }
+      const mac = key === undefined ? null : yield* hmac(key, headMacInput(named))
+      const head = headPath(file)
+      const temp = `${head}.${writer}.tmp`
+      yield* fs.writeFileString(temp, `${JSON.stringify({ v: 1, ...named, time: now(), mac })}\n`, { mode: 0o600 }).pipe(
+        Effect.andThen(fs.rename(temp, head)),
+        Effect.mapError(failed(`cannot write the audit log's head file ${head}`))
+      )
+    })
+
     const checkpoint = (reason: CheckpointReason) =>
       Effect.gen(function*() {
         if (key === undefined) return
-        const mac = yield* hmac(key, macInput({ writer, seq: seq + 1, prev, reason, every }))
+        const mac = yield* hmac(key, macInput({ writer, seq: seq + 1, prev, reason, every, after: seq === 0 ? linkAfter : undefined }))
         yield* append("checkpoint", { reason, every, mac })
         sinceCheckpoint = 0
+        if (reason !== "open") yield* writeHead
       })
 
     const record = (kind: AuditRecord["kind"], fields: Readonly<Record<string, unknown>>) =>
       lock.withPermits(1)(
         Effect.gen(function*() {
           if (closed) return yield* new AuditError({ file, detail: "the audit writer is closed" })
-          if (seq === 0) yield* checkpoint("open")
+          if (seq === 0) {
+            linkAfter = yield* lastRecordHash(fs, file)
+            yield* checkpoint("open")
+          }
           yield* append(kind, fields)
           sinceCheckpoint += 1
           if (sinceCheckpoint >= every) yield* checkpoint("periodic")
@@ -134,7 +375,7 @@ export const makeWriter = (
     const close = lock.withPermits(1)(
       Effect.gen(function*() {
         if (closed) return
-        if (seq > 0) yield* checkpoint("close")
+        if (seq > 0) yield* (key === undefined ? writeHead : checkpoint("close"))
         closed = true
       })
     )
@@ -147,6 +388,7 @@ export const makeWriter = (
           session: fields.session,
           event: fields.event,
           matcher: fields.matcher,
+          tool: fields.tool ?? null,
           hook: fields.hook,
           type: fields.type,
           source: fields.source,
@@ -158,14 +400,24 @@ export const makeWriter = (
           durationMs: fields.durationMs
         }),
       outcome: (fields: OutcomeRecordFields) =>
-        record("outcome", {
-          session: fields.session,
-          event: fields.event,
-          matcher: fields.matcher,
-          blocked: fields.blocked,
-          decision: fields.decision,
-          reason: fields.reason === null ? null : fields.reason.slice(0, MAX_REASON),
-          hooks: fields.hooks
+        Effect.gen(function*() {
+          const input = yield* sanitize(fields.input ?? null, "input", limits)
+          const reason = fields.reason === null
+            ? { value: null, redacted: [], cut: [] }
+            : yield* sanitize(fields.reason, "reason", { ...limits, maxValueChars: Math.min(MAX_REASON, limits.maxValueChars) })
+          yield* record("outcome", {
+            session: fields.session,
+            event: fields.event,
+            matcher: fields.matcher,
+            tool: fields.tool ?? null,
+            input: input.value,
+            blocked: fields.blocked,
+            decision: fields.decision,
+            reason: reason.value,
+            hooks: fields.hooks,
+            redacted: [...new Set([...input.redacted, ...reason.redacted])].sort(),
+            cut: [...input.cut, ...reason.cut]
+          })
         }),
       close
     }
@@ -205,20 +457,26 @@ const split = (text: string): { readonly complete: ReadonlyArray<Line>; readonly
 
 const isHex64 = (value: unknown): value is string => typeof value === "string" && /^[0-9a-f]{64}$/.test(value)
 
-const decode = (text: string): AuditRecord | undefined => {
+/** A line's JSON object, or `undefined` when it is not one. */
+const jsonObject = (text: string): Record<string, unknown> | undefined => {
   let value: unknown
   try {
     value = JSON.parse(text)
   } catch {
     return undefined
   }
-  if (!Predicate.isObject(value) || Array.isArray(value)) return undefined
-  const record = value as Record<string, unknown>
+  return Predicate.isObject(value) && !Array.isArray(value) ? value as Record<string, unknown> : undefined
+}
+
+const decode = (text: string): AuditRecord | undefined => {
+  const record = jsonObject(text)
+  if (record === undefined) return undefined
   if (
     record["v"] !== 1 || typeof record["writer"] !== "string" || !Number.isSafeInteger(record["seq"]) || (record["seq"] as number) < 1 ||
     !isHex64(record["prev"]) || !isHex64(record["hash"]) ||
     (record["kind"] !== "hook" && record["kind"] !== "outcome" && record["kind"] !== "checkpoint")
   ) return undefined
+  if (record["after"] !== undefined && !isHex64(record["after"])) return undefined
   if (record["kind"] === "checkpoint") {
     if (typeof record["mac"] !== "string" || typeof record["reason"] !== "string" || !Number.isSafeInteger(record["every"])) return undefined
   }
@@ -235,7 +493,10 @@ interface ChainState {
 }
 
 /** @internal */
-export const verify = (text: string, options: { readonly key?: string | undefined } = {}): Effect.Effect<VerifyReport, AuditError> =>
+export const verify = (
+  text: string,
+  options: { readonly key?: string | undefined; readonly head?: string | null | undefined } = {}
+): Effect.Effect<VerifyReport, AuditError> =>
   Effect.gen(function*() {
     const key = options.key !== undefined && options.key !== "" ? options.key : undefined
     const { complete, torn } = split(text)
@@ -245,6 +506,8 @@ export const verify = (text: string, options: { readonly key?: string | undefine
     let records = 0
     let checkpoints = 0
     let checkedCheckpoints = 0
+    /** The `hash` of every record so far. */
+    const hashes = new Set<string>()
 
     // Every sequence number each writer has anywhere in the file: a gap whose records come later is a reordering.
     const present = new Map<string, Set<number>>()
@@ -280,6 +543,18 @@ export const verify = (text: string, options: { readonly key?: string | undefine
         continue
       }
       records += 1
+      // A chain's first record names the record it followed in the file: a chain deleted whole, or a
+      // record rehashed, before it leaves the link dangling.
+      const after = (record as { readonly after?: string }).after
+      if (record.seq === 1 && after !== undefined && after !== GENESIS && !hashes.has(after)) {
+        problems.push({
+          line,
+          kind: "deleted",
+          writer: record.writer,
+          message: `line ${line}: writer ${record.writer} started after record ${after.slice(0, 12)}…, which is not in the log before it: a whole chain was deleted, or a record was rewritten with a fresh hash`
+        })
+      }
+      hashes.add(record.hash)
       const match = lineText.match(HASH_SUFFIX)
       const hash = match === null ? undefined : yield* sha256(`${lineText.slice(0, match.index!)}}`)
       if (match === null || hash !== record.hash) {
@@ -402,12 +677,49 @@ export const verify = (text: string, options: { readonly key?: string | undefine
     } else if (checkpoints > 0) {
       notices.push({ line: null, kind: "unchecked", message: `${checkpoints} checkpoint${checkpoints === 1 ? " was" : "s were"} not checked: set AGENT_HOOKS_AUDIT_KEY to the writers' key` })
     }
+    const headChecked = options.head !== undefined
+    if (options.head !== undefined) {
+      const end = complete.length === 0 ? 1 : complete[complete.length - 1]!.line
+      const linked = decoded.some(({ record }) => record !== undefined && (record as { readonly after?: string }).after !== undefined)
+      if (options.head === null) {
+        if (linked) {
+          problems.push({ line: end, kind: "head-missing", writer: null, message: `the log's head file is missing: it was deleted (with it, the end of the log can be cut unseen)` })
+        }
+      } else {
+        const head = decodeHead(options.head)
+        if (head === undefined) {
+          problems.push({ line: end, kind: "head-wrong", writer: null, message: `the log's head file is not a head record: it was edited or corrupted` })
+        } else {
+          const signed = key === undefined || head.mac === null ? undefined : (yield* hmac(key, headMacInput(head))) === head.mac
+          const found = decoded.find(({ record }) => record !== undefined && record.writer === head.writer && record.seq === head.seq && record.hash === head.hash)
+          if (signed === false || (key !== undefined && head.mac === null && checkpoints > 0)) {
+            problems.push({ line: end, kind: "head-wrong", writer: head.writer, message: `the log's head file has a wrong signature (it was forged, or the key is not the writers')` })
+          } else if (found === undefined) {
+            problems.push({
+              line: end,
+              kind: "deleted",
+              writer: head.writer,
+              message: `the log's head file names writer ${head.writer}'s record ${head.seq} (${head.hash.slice(0, 12)}…), which is not in the log: the end of the log was cut, its last chain deleted, or a record rewritten`
+            })
+          }
+        }
+      }
+    }
     if (torn !== undefined) {
       notices.push({ line: torn.line, kind: "truncated", message: `line ${torn.line} is cut short (no newline at the end of the file): a writer stopped in the middle of a record; that record is lost, the records before it are intact` })
     }
     problems.sort((a, b) => a.line - b.line)
-    return { ok: problems.length === 0, records, writers: chains.size, checkpoints, checkedCheckpoints, problems, notices }
+    return { ok: problems.length === 0, records, writers: chains.size, checkpoints, checkedCheckpoints, headChecked, problems, notices }
   })
+
+/** A head file's record: the last record a writer vouched for. */
+const decodeHead = (text: string): HeadFile | undefined => {
+  const head = jsonObject(text)
+  if (head === undefined) return undefined
+  if (head["v"] !== 1 || typeof head["writer"] !== "string" || !Number.isSafeInteger(head["seq"]) || !isHex64(head["hash"])) return undefined
+  if (head["mac"] !== null && typeof head["mac"] !== "string") return undefined
+  return head as unknown as HeadFile
+}
 
 const checkGap = (state: ChainState, record: CheckpointRecord, line: number, problems: Array<Problem>) => {
   const last = state.lastCheckpoint
@@ -429,6 +741,17 @@ const checkGap = (state: ChainState, record: CheckpointRecord, line: number, pro
 
 const firstLine = (decoded: ReadonlyArray<{ readonly line: number; readonly record: AuditRecord | undefined }>, writer: string): number =>
   decoded.find(({ record }) => record?.writer === writer)?.line ?? 0
+
+/** The text of the log's head file, `null` when there is none. @internal */
+export const readHead = (file: string): Effect.Effect<string | null, AuditError, FileSystem.FileSystem> =>
+  Effect.flatMap(FileSystem.FileSystem, (fs) => fs.readFileString(headPath(file))).pipe(
+    Effect.map((text): string | null => text),
+    Effect.catchTag("PlatformError", (error) =>
+      error.reason._tag === "NotFound"
+        ? Effect.succeed(null)
+        : Effect.fail(new AuditError({ file: headPath(file), detail: `cannot read the audit log's head file: ${error.message}` }))
+    )
+  )
 
 /** @internal */
 export const readFile = (file: string): Effect.Effect<string, AuditError, FileSystem.FileSystem> =>

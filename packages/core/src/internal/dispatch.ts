@@ -64,15 +64,17 @@ export interface EngineState {
   readonly telemetry: Telemetry
 }
 
-/** The event's spec, and the warning an unknown event gets. */
+/**
+ * The event's spec, the warning an unknown event gets (`unknown`), and the outcome's warnings: those
+ * and the settings files that could not be read (their hooks do not run: every outcome says so).
+ */
 const eventOf = (plan: Plan, event: string) => {
+  const unread = plan.settings.unread ?? []
   const known = specOf(plan, event)
-  if (known !== undefined) return { spec: known, warnings: [] }
+  if (known !== undefined) return { spec: known, unknown: [], warnings: [...unread] }
   const suggestion = HookEvent.suggest(event, plan.declared.keys())
-  return {
-    spec: HookEvent.custom({ name: event }),
-    warnings: [`unknown event "${event}"${suggestion ? ` (did you mean "${suggestion}"?)` : ""}; no hooks run for it`]
-  }
+  const unknown = [`unknown event "${event}"${suggestion ? ` (did you mean "${suggestion}"?)` : ""}; no hooks run for it`]
+  return { spec: HookEvent.custom({ name: event }), unknown, warnings: [...unread, ...unknown] }
 }
 
 const labelOf = (spec: HookEvent.HookEventSpec, event: string, payload: Readonly<Record<string, unknown>>): string =>
@@ -118,12 +120,18 @@ const firstLine = (text: string): string => {
 const streakKey = (event: string, session: string, payload: Readonly<Record<string, unknown>>): string =>
   `${event}\u0000${session}\u0000${typeof payload["agent_id"] === "string" ? payload["agent_id"] : ""}`
 
-/** The outcome of a dispatch that runs no hook, synchronously; `undefined` when some hook may run. */
-export const unmatched = (state: EngineState, event: string, payload: unknown): Outcome.Outcome | undefined => {
+/**
+ * The outcome of a dispatch that runs no hook, synchronously; `undefined` when some hook may run,
+ * or when the audit trail is on: every dispatch is recorded, so it goes through `dispatch`.
+ */
+export const unmatched = (state: EngineState, event: string, payload: unknown): Outcome.Outcome | undefined =>
+  state.audit === undefined ? unmatchedOutcome(state, event, payload) : undefined
+
+const unmatchedOutcome = (state: EngineState, event: string, payload: unknown): Outcome.Outcome | undefined => {
   if (!Predicate.isObject(payload) || matches(state.plan, event, payload)) return undefined
-  const { spec, warnings } = eventOf(state.plan, event)
+  const { spec, unknown, warnings } = eventOf(state.plan, event)
   // An unknown event is never silent: its warning also goes to onWarning.
-  if (warnings.length > 0 && state.options.onWarning !== undefined) for (const warning of warnings) state.options.onWarning(warning)
+  if (unknown.length > 0 && state.options.onWarning !== undefined) for (const warning of unknown) state.options.onWarning(warning)
   const outcome = Outcome.aggregate(spec, [], warnings, [], labelOf(spec, event, payload))
   // Nothing blocked: a Stop streak ends here.
   return STOP_EVENTS.has(spec.behavesAs) ? state.stopGuard.apply(streakKey(event, sessionOf(state, payload), payload), outcome, []) : outcome
@@ -146,8 +154,14 @@ export const dispatch = (state: EngineState, event: string, payload: unknown): E
         new PayloadError({ detail: `expected a JSON object, got ${payload === null ? "null" : Array.isArray(payload) ? "an array" : typeof payload}` })
       )
     }
-    const quick = unmatched(state, event, payload)
-    if (quick !== undefined) return Effect.succeed(quick)
+    const quick = unmatchedOutcome(state, event, payload)
+    if (quick !== undefined) {
+      if (state.audit === undefined) return Effect.succeed(quick)
+      // With the audit trail on, a dispatch no hook matched is recorded too (the tool call still happens).
+      const spec = specOf(state.plan, event) ?? HookEvent.custom({ name: event })
+      const audited = Sinks.audited(spec, { event, session: sessionOf(state, payload), matcher: matchValue(spec, payload) ?? null }, payload)
+      return Effect.map(Sinks.audit(state.audit, audited, [], quick), (failures) => Sinks.withAuditFailures(quick, failures))
+    }
     // A payload too deep to serialise safely is refused with one line, never a stack overflow.
     const depth = HookInput.depthExceeds(payload, HookInput.MAX_PAYLOAD_DEPTH)
     if (depth) {
@@ -252,7 +266,7 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
         }),
         ({ result }) => result
       )
-    const auditOf = { event, session, matcher }
+    const auditOf = Sinks.audited(spec, { event, session, matcher }, payload)
 
     // Background hooks: started now, bounded by the pool, killed when the engine closes.
     const background = hooks.filter((hook) => hook.async)
@@ -320,6 +334,5 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
     yield* Sinks.overflowFiles(sink, ran.flatMap(({ overflow }) => overflow))
     // The audit records are in the file before the outcome is returned: a blocked action has its record.
     if (state.audit === undefined) return outcome
-    const failures = yield* Sinks.audit(state.audit, auditOf, ran, ran.length > 0 || background.length > 0 ? outcome : undefined)
-    return failures.length === 0 ? outcome : { ...outcome, warnings: [...outcome.warnings, ...failures] }
+    return Sinks.withAuditFailures(outcome, yield* Sinks.audit(state.audit, auditOf, ran, outcome))
   }).pipe(Effect.provideService(ProcessSpawner, state.spawner))

@@ -12,6 +12,7 @@ import type { AsyncResult, EngineOptions, FetchLike, HookEngine } from "../HookE
 import * as Audit from "../Audit.ts"
 import type { HookError } from "../HookError.ts"
 import { SettingsError } from "../HookError.ts"
+import * as HookEvent from "../HookEvent.ts"
 import * as HookInput from "../HookInput.ts"
 import { ProcessSpawner } from "../ProcessSpawner.ts"
 import * as StopGuard from "../StopGuard.ts"
@@ -44,7 +45,13 @@ const makeOnce = (
     const auditFile = options.auditLog ?? plan.settings.auditLog
     const audit = auditFile === undefined
       ? undefined
-      : yield* Audit.makeWriter({ file: auditFile, key: options.auditKey ?? plan.env["AGENT_HOOKS_AUDIT_KEY"] }).pipe(
+      : yield* Audit.makeWriter({
+        ...options.auditOptions,
+        file: auditFile,
+        key: options.auditKey ?? plan.env["AGENT_HOOKS_AUDIT_KEY"],
+        // The settings' patterns (any file may add one; none can take one away) and the host's.
+        redact: [...(plan.settings.auditRedact ?? []), ...(options.auditOptions?.redact ?? [])]
+      }).pipe(
         Effect.mapError((error) => new SettingsError({ file: auditFile, path: ["auditLog"], detail: error.detail }))
       )
     const telemetry = yield* Telemetry.make(options.env ?? {}, options.telemetry)
@@ -76,7 +83,11 @@ const makeOnce = (
     const service: HookEngine["Service"] = {
       settings: plan.settings,
       plan,
-      hookedEvents: plan.hookedEvents,
+      // With the audit trail on, every event is recorded: a host that skips the events nobody hooks
+      // (the LangChain adapter) must dispatch them all.
+      hookedEvents: audit === undefined
+        ? plan.hookedEvents
+        : new Set([...HookEvent.catalog.map((spec) => spec.name), ...plan.declared.keys(), ...plan.events.keys()]),
       dispatch: (event, payload) => dispatch(state, event, payload),
       unmatched: (event, payload) => unmatched(state, event, payload),
       takeAsyncResults: Effect.sync(() => state.asyncResults.splice(0) as ReadonlyArray<AsyncResult>),

@@ -61,8 +61,11 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
     let sequential = false
     let dedupe = true
     let inputDefaults: Record<string, unknown> | undefined
+    const auditRedact: Array<string> = []
 
-    const read = (file: PresetFile, decodeWith: (document: unknown) => Effect.Effect<DecodedSettings, SettingsError>) =>
+    /** Files not read, whose hooks do not run (a dialect that goes on without them). */
+    const unread: Array<string> = []
+    const read = (file: PresetFile, decodeWith: (document: unknown) => Effect.Effect<DecodedSettings, SettingsError>, dialectFile = false) =>
       Effect.gen(function*() {
         const text = yield* fs.readFileString(file.path).pipe(
           Effect.map((text): string | undefined => text),
@@ -105,7 +108,18 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
         if (file.scope !== "managed") files.push({ path: file.path, scope: file.scope, found: text !== undefined })
         else managedFiles.push({ path: file.path, scope: file.scope, found: text !== undefined })
         if (text === undefined) return
-        const document = yield* parseJson(text, file.path)
+        const document = yield* parseJson(text, file.path).pipe(
+          Effect.catch((error) => {
+            // A dialect that goes on without a broken config (pigo) still says so loudly, as an error:
+            // strict mode and fail-closed make it fail the load, as for every other dialect.
+            if (!dialectFile || preset.unreadableConfig !== "warn" || strict || options.failClosed === true) return Effect.fail(error)
+            const line = `${error.detail}; none of its hooks run (fix the file; --strict or --fail-closed make this an error)`
+            warn(file.path, undefined, line, "error")
+            unread.push(`${file.path}: ${line}`)
+            return Effect.succeed(undefined)
+          })
+        )
+        if (document === undefined) return
         const decoded = yield* decodeWith(document)
         // The decoder's own diagnostics where it has them; a line a preset added as text is read back by its file prefix.
         const structured = [...(decoded.diagnostics ?? [])]
@@ -132,7 +146,7 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
           if (decoded.allowManagedHooksOnly === true) allowManagedHooksOnly = true
         } else if (file.scope === "plugin") {
           // A plugin brings hooks, never policy for the whole engine.
-          const scalars = (["disableAllHooks", "allowedHttpHookUrls", "httpHookAllowedEnvVars", "allowedCommands", "executionLog", "auditLog", "sequential", "dedupe", "inputDefaults"] as const)
+          const scalars = (["disableAllHooks", "allowedHttpHookUrls", "httpHookAllowedEnvVars", "allowedCommands", "executionLog", "auditLog", "auditRedact", "sequential", "dedupe", "inputDefaults"] as const)
             .filter((key) => decoded[key] !== undefined)
           if (scalars.length > 0) warn(file.path, undefined, `a plugin cannot set ${scalars.join(", ")}; ignored`)
           return
@@ -158,6 +172,13 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
           else warn(...located(file.path, log.message))
         }
         if (decoded.inputDefaults !== undefined) inputDefaults = { ...inputDefaults, ...decoded.inputDefaults }
+        // Redaction only hides more, but a pattern runs on every payload: one from a file that comes with
+        // the repository could make every dispatch slow (catastrophic backtracking), so only the user's,
+        // the --settings files' and managed ones count.
+        if (decoded.auditRedact !== undefined) {
+          if (Policy.restricted(file.scope)) warn(file.path, "auditRedact", `a ${file.scope} settings file cannot add audit redaction patterns (each runs on every payload); put them in your user settings; ignored`)
+          else auditRedact.push(...decoded.auditRedact)
+        }
         if (decoded.auditLog !== undefined) {
           // the same rule as executionLog; the audit log is opened once, so the folders on the way are followed now
           const log = LogPath.check(decoded.auditLog, logOptions("auditLog"))
@@ -232,7 +253,7 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
     const settingsFiles: ReadonlyArray<PresetFile> = options.settings !== undefined
       ? options.settings.map((file) => ({ path: path.resolve(options.cwd, file), scope: "explicit", required: true }))
       : preset.discover(context)
-    for (const file of settingsFiles) yield* read(file, (document) => preset.decode(document, file, context))
+    for (const file of settingsFiles) yield* read(file, (document) => preset.decode(document, file, context), true)
     for (const plugin of options.plugins ?? []) {
       const root = path.resolve(options.cwd, plugin)
       const file = path.join(root, "hooks", "hooks.json")
@@ -286,9 +307,11 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
       ...(inputDefaults === undefined ? {} : { inputDefaults }),
       strict,
       auditLog: merged.auditLog,
+      ...(auditRedact.length === 0 ? {} : { auditRedact }),
       ...(declaredEvents.length === 0 ? {} : { events: declaredEvents }),
       warnings: diagnostics.map(render),
       errors: errorsSoFar(),
-      diagnostics
+      diagnostics,
+      ...(unread.length === 0 ? {} : { unread })
     }
   })

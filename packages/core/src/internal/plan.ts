@@ -262,7 +262,8 @@ export const load = (options: EngineOptions): Effect.Effect<Snapshot, SettingsEr
       preset,
       agent: options.agent,
       requireTrust: options.requireTrust,
-      strict: options.strict
+      strict: options.strict,
+      failClosed: options.failClosed === true || truthyEnv(env, "AGENT_HOOKS_FAIL_CLOSED")
     })
     // The mode of every script a command hook names, for validate's "missing or not executable".
     const fs = yield* FileSystem.FileSystem

@@ -10,6 +10,7 @@ import * as Placeholder from "../Placeholder.ts"
 import type { PlanWarning } from "../Plan.ts"
 import type { DecodedSettings, Handler, HookEntry, SettingsScope } from "../Settings.ts"
 import * as HandlerSchema from "./handlerSchema.ts"
+import { compileRedactions } from "./audit.ts"
 import * as PosixPath from "./posixPath.ts"
 import { describe, nearest, render } from "./text.ts"
 import type { JsonPath } from "./text.ts"
@@ -297,6 +298,12 @@ export const decode = (
       if (typeof audit === "string" && audit !== "") auditLog = PosixPath.resolve(PosixPath.dirname(file), audit)
       else problems.drop(["auditLog"], `expected a file path (string), got ${describe(audit)}; ignored`)
     }
+    // A pattern that does not compile is said where it is, and dropped (the others still redact).
+    const auditRedact = strings("auditRedact", "regular expressions")?.filter((pattern, index) => {
+      const { errors } = compileRedactions([pattern], false)
+      errors.forEach((error) => problems.drop(["auditRedact", index], error))
+      return errors.length === 0
+    })
     const result = (): DecodedSettings => ({
       entries,
       disableAllHooks,
@@ -310,6 +317,7 @@ export const decode = (
       executionLog,
       strict,
       auditLog,
+      ...(auditRedact === undefined ? {} : { auditRedact }),
       diagnostics,
       warnings: diagnostics.map(render),
       errors: diagnostics.filter((d) => d.severity === "error").map(render)

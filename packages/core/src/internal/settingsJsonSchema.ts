@@ -46,7 +46,8 @@ const topLevel = Schema.Struct({
   dedupe: Flag("Run identical handlers once per event (default true)."),
   strict: Flag("A handler that does not decode fails the whole load (can be turned on by any file, never off)."),
   executionLog: FilePath("A JSON-lines log of every hook run, relative to this file."),
-  auditLog: FilePath("A tamper-evident audit log of decisions, relative to this file.")
+  auditLog: FilePath("A tamper-evident audit trail of every dispatch (tool, input, outcome) and hook run, relative to this file."),
+  auditRedact: Strings("Regular expressions whose matches the audit trail replaces with [REDACTED:...], besides its defaults.")
 })
 
 // `Schema.optional` admits `undefined`, which JSON Schema renders as a `null` branch; a settings file

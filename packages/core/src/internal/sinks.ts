@@ -1,6 +1,7 @@
 /**
  * The engine's sinks, run after the outcome is decided: the execution log (one JSONL line per hook
- * run), the overflow files (the full text of messages the classification cut) and the audit trail.
+ * run), the overflow files (the full text of messages the classification cut) and the audit trail
+ * (every dispatch, matched or not).
  * A sink that fails warns; it never changes the outcome's decision.
  */
 import * as Effect from "effect/Effect"
@@ -66,14 +67,42 @@ export const overflowFiles = (sink: SinkContext, files: ReadonlyArray<Overflow>)
       Effect.catch((error) => Effect.sync(() => sink.onWarning?.(`cannot save the full text of a hook's message to ${file}: ${error.message}`)))
     ), { discard: true })
 
+/** What the audit trail records of one dispatch, besides its outcome. */
+export interface AuditedDispatch {
+  readonly event: string
+  readonly session: string
+  readonly matcher: string | null
+  readonly tool: string | null
+  readonly input: unknown
+}
+
 /**
- * The audit trail's records of a dispatch: one per hook run, then (for a dispatch that ran hooks)
- * one for the outcome, appended before the outcome is returned. Returns the warnings of records that
- * could not be written (they go into the outcome: a gap in the audit trail is never silent).
+ * The tool and what the agent asked of it: the payload's `tool_name` and `tool_input`; on a prompt
+ * event (UserPromptSubmit and the dialects' events that behave as it), the prompt.
+ */
+export const audited = (
+  spec: { readonly behavesAs: string },
+  dispatch: { readonly event: string; readonly session: string; readonly matcher: string | null },
+  payload: Readonly<Record<string, unknown>>
+): AuditedDispatch => ({
+  ...dispatch,
+  tool: typeof payload["tool_name"] === "string" ? payload["tool_name"] : null,
+  input: payload["tool_input"] !== undefined
+    ? payload["tool_input"]
+    : spec.behavesAs === "UserPromptSubmit"
+    ? payload["prompt"] ?? payload["user_message"] ?? null
+    : null
+})
+
+/**
+ * The audit trail's records of a dispatch: one per hook run, then one for the dispatch (its tool,
+ * input and outcome; also when no hook matched), appended before the outcome is returned. Returns
+ * the warnings of records that could not be written (they go into the outcome: a gap in the audit
+ * trail is never silent).
  */
 export const audit = (
   writer: AuditWriter,
-  dispatch: { readonly event: string; readonly session: string; readonly matcher: string | null },
+  dispatch: AuditedDispatch,
   hooks: ReadonlyArray<{ readonly result: HookResult; readonly hook: PlannedHook }>,
   outcome: Outcome | undefined
 ): Effect.Effect<ReadonlyArray<string>> =>
@@ -86,6 +115,7 @@ export const audit = (
         session: dispatch.session,
         event: dispatch.event,
         matcher: dispatch.matcher,
+        tool: dispatch.tool,
         hook: result.command,
         type: hook.entry.handler.type,
         source: result.source,
@@ -102,6 +132,8 @@ export const audit = (
         session: dispatch.session,
         event: dispatch.event,
         matcher: dispatch.matcher,
+        tool: dispatch.tool,
+        input: dispatch.input,
         blocked: outcome.blocked,
         decision: outcome.decision,
         reason: outcome.reason,
@@ -110,3 +142,7 @@ export const audit = (
     }
     return failures
   })
+
+/** The outcome with the warnings of audit records that could not be written. */
+export const withAuditFailures = (outcome: Outcome, failures: ReadonlyArray<string>): Outcome =>
+  failures.length === 0 ? outcome : { ...outcome, warnings: [...outcome.warnings, ...failures] }

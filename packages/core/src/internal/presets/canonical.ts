@@ -176,6 +176,10 @@ export const toCanonical = (settings: LoadedSettings, preset: Preset): Migrated 
       notes.push(`the execution log ${settings.executionLog} is in the home folder and is not written into the file; add "executionLog" by hand to keep it`)
     } else out["executionLog"] = settings.executionLog
   }
+  if (settings.auditLog !== undefined) {
+    // The dialect's own folder (Wingman's .wingman) is not a log folder for a canonical project file.
+    notes.push(`the audit trail ${settings.auditLog} is not written into the file; add "auditLog": "logs/audit.jsonl" to a file in .agent-hooks/ (or your user settings) to keep recording every tool call`)
+  }
   if (settings.allowedHttpHookUrls !== undefined) out["allowedHttpHookUrls"] = settings.allowedHttpHookUrls
   // Every event of the dialect's own is declared, so the host's events stay known; a catalog event's
   // declaration is written only for the hooks on it.

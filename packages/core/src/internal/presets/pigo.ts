@@ -191,5 +191,7 @@ export const pigo: Preset = {
   events,
   projectDirEnv: [],
   // pigo's tools are lower case (bash, write, edit): Claude Code's names in another case are not a mistake here.
-  toolNames: []
+  toolNames: [],
+  // pigo's design: "Config parse errors: warn at startup, don't block agent".
+  unreadableConfig: "warn"
 }

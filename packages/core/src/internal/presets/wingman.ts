@@ -26,6 +26,8 @@ export const events: ReadonlyArray<CustomEvent> = [
   { name: "Stop", blocking: "none", defaultTimeout: 60 }
 ]
 const EVENTS = events.map((event) => event.name)
+/** The audit trail of US-2.2, relative to the config file (`.wingman/logs/audit.jsonl`). */
+export const DEFAULT_AUDIT_LOG = "logs/audit.jsonl"
 const MIN_TIMEOUT = 1
 const MAX_TIMEOUT = 600
 
@@ -100,9 +102,18 @@ const decode: Preset["decode"] = (document, file, context) =>
         }
       })
     }
+    // US-2.2 ("log all agent tool usage ... in a secure, tamper-proof format"): the audit trail is on,
+    // in .wingman/logs/audit.jsonl next to the config, unless the config names another file or says false.
+    const audit = isRecord(document) ? document["auditLog"] : undefined
+    const auditLog = audit === false ? undefined : audit !== undefined ? audit : file.kind === "agent" ? undefined : DEFAULT_AUDIT_LOG
+    const passed = {
+      ...(isRecord(document) && document["executionLog"] !== undefined ? { executionLog: document["executionLog"] } : {}),
+      ...(auditLog === undefined ? {} : { auditLog }),
+      ...(isRecord(document) && document["auditRedact"] !== undefined ? { auditRedact: document["auditRedact"] } : {})
+    }
     return yield* decodeTranslated(
       // FR-6: no deduplication; the hooks of one event run one after another, in order.
-      { document: { hooks: translated, ...(isRecord(document) && document["executionLog"] !== undefined ? { executionLog: document["executionLog"] } : {}) }, paths, warnings, patterns, overrides: { dedupe: false, sequential: true } },
+      { document: { hooks: translated, ...passed }, paths, warnings, patterns, overrides: { dedupe: false, sequential: true } },
       file.path,
       file.scope,
       context.events ?? events
