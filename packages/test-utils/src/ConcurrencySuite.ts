@@ -1,0 +1,73 @@
+/**
+ * The overlapping-dispatch suite: registers vitest tests that drive an engine as a host does
+ * (its `createHookEngine`, real shell hooks) with many overlapping dispatches under CPU load (busy
+ * loops), and check from the attacker's side that no guard's answer is lost on the way.
+ *
+ * A property test (fast-check): `runs` batches of `batch` dispatches, started within 1.5 s of each
+ * other (some spawn while others exit and are read), each PreToolUse with a random tool and
+ * payload (now and then one larger than a pipe's buffer). The
+ * tools mix a guard that reads stdin and answers with a JSON deny, one that blocks with exit 2,
+ * an unrelated `async: true` hook and a sync sibling. Every dispatch whose payload carries the
+ * marker and reaches a guard must come back blocked, every other allowed, and none with a
+ * warning. Then a guard whose answer cannot be read whole (a process it left running prints it
+ * after the exit) comes back with a warning, and blocked under `failClosed`.
+ *
+ * **Example**
+ *
+ * ```ts
+ * import { suite } from "@agent-hooks/test-utils/ConcurrencySuite"
+ * import { createHookEngine } from "@agent-hooks/node"
+ *
+ * suite("Node API", [{ label: "createHookEngine", create: createHookEngine }])
+ * ```
+ *
+ * @since 0.2.0
+ */
+import type * as PromiseEngine from "@agent-hooks/core/PromiseEngine"
+import * as internal from "./internal/concurrencySuite.ts"
+
+/**
+ * The engine, as the suite uses it.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Engine = Pick<PromiseEngine.PromiseHookEngine, "dispatch" | "close">
+
+/**
+ * One way to make the engine under test (a runtime's `createHookEngine`, with its options).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface EngineMaker {
+  readonly label: string
+  readonly create: (options: {
+    readonly settings: Array<string>
+    readonly projectDir: string
+    readonly failClosed?: boolean
+    readonly onWarning: (warning: string) => void
+  }) => Promise<Engine>
+}
+
+/**
+ * How much: `runs` batches (default 3; `AGENT_HOOKS_STRESS_RUNS` overrides it, for a long run) of `batch` dispatches at once (default 250), `busyLoops`
+ * busy processes (default 3), `timeoutMs` per test (default 120 000).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Options {
+  readonly runs?: number
+  readonly batch?: number
+  readonly busyLoops?: number
+  readonly timeoutMs?: number
+}
+
+/**
+ * Registers the suite: the property test once per maker, the unread-answer test with the first.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const suite: (name: string, makers: ReadonlyArray<EngineMaker>, options?: Options) => void = internal.suite
