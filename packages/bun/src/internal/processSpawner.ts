@@ -101,6 +101,8 @@ const handle = ({ child, group, stdout, stderr }: Running): ProcessHandle => {
   // `exited` resolves when the direct child exits (not when the pipes close).
   child.exited.then(() => {
     const signal = child.signalCode
+    // Looked at once: a group already empty is never signalled (its number could be reused before the release).
+    if (groups) group.alive()
     Deferred.doneUnsafe(exited, Effect.succeed({ exitCode: signal === null ? child.exitCode : null, signal }))
   }, () => {})
   return {

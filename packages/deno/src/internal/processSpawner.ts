@@ -179,7 +179,11 @@ const release = ({ api, child, group, stdin, stdout, stderr, stopReading }: Runn
 const handle = ({ api, child, group, stdout, stderr }: Running, detached: boolean): ProcessHandle => {
   const exited = Deferred.makeUnsafe<ProcessExit>()
   child.status.then(
-    ({ code, signal }) => Deferred.doneUnsafe(exited, Effect.succeed({ exitCode: signal === null ? code : null, signal })),
+    ({ code, signal }) => {
+      // Looked at once: a group already empty is never signalled (its number could be reused before the release).
+      if (detached) group.alive()
+      Deferred.doneUnsafe(exited, Effect.succeed({ exitCode: signal === null ? code : null, signal }))
+    },
     () => {}
   )
   return {

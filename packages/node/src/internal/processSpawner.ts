@@ -76,7 +76,11 @@ const handle = ({ child, group, stdout, stderr }: Running): ProcessHandle => {
   if (child.exitCode !== null || child.signalCode !== null) {
     Deferred.doneUnsafe(exited, Effect.succeed({ exitCode: child.signalCode === null ? child.exitCode : null, signal: child.signalCode }))
   }
-  child.on("exit", (code, signal) => Deferred.doneUnsafe(exited, Effect.succeed({ exitCode: signal === null ? code : null, signal })))
+  child.on("exit", (code, signal) => {
+    // Looked at once: a group already empty is never signalled (its number could be reused before the release).
+    if (groups) group.alive()
+    Deferred.doneUnsafe(exited, Effect.succeed({ exitCode: signal === null ? code : null, signal }))
+  })
   return {
     pid: child.pid,
     exited: Deferred.await(exited),

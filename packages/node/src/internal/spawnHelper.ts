@@ -270,6 +270,8 @@ export class Helper {
           hook.stderr.end()
           break
         case 7:
+          // Looked at once: a group already empty is never signalled (its number could be reused before the release).
+          if (groups) hook.group?.alive()
           Deferred.doneUnsafe(hook.exited, Effect.succeed(json() as ProcessExit))
           break
       }
