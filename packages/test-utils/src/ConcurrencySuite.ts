@@ -4,8 +4,8 @@
  * loops), and check from the attacker's side that no guard's answer is lost on the way.
  *
  * A property test (fast-check): `runs` batches of `batch` dispatches, started within 1.5 s of each
- * other (some spawn while others exit and are read), each PreToolUse with a random tool and
- * payload (now and then one larger than a pipe's buffer). The
+ * other (some spawn while others exit and wait to be read), each a PreToolUse with a random tool
+ * and payload (now and then one larger than a pipe's buffer). The
  * tools mix a guard that reads stdin and answers with a JSON deny, one that blocks with exit 2,
  * an unrelated `async: true` hook and a sync sibling. Every dispatch whose payload carries the
  * marker and reaches a guard must come back blocked, every other allowed, and none with a
@@ -23,6 +23,7 @@
  *
  * @since 0.2.0
  */
+import type { ChildProcess } from "node:child_process"
 import type * as PromiseEngine from "@agent-hooks/core/PromiseEngine"
 import * as internal from "./internal/concurrencySuite.ts"
 
@@ -71,3 +72,23 @@ export interface Options {
  * @category constructors
  */
 export const suite: (name: string, makers: ReadonlyArray<EngineMaker>, options?: Options) => void = internal.suite
+
+/**
+ * The suite's hooks, written as scripts into `dir`, as settings handlers (exec form): a guard that
+ * reads stdin and answers with a JSON deny when the payload holds `FORBIDDEN`, one that blocks with
+ * exit 2, a sync sibling that adds context, an unrelated `async: true` hook, and a guard whose deny
+ * comes after its exit (from a process it left running).
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const writeHooks: (dir: string) => Record<"guardJson" | "guardExit2" | "sibling" | "async" | "guardLate", Record<string, unknown>> =
+  internal.writeHooks
+
+/**
+ * Starts `count` busy loops (`sh -c 'while :; do :; done'`); kill them when done.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const loadUp: (count: number) => Array<ChildProcess> = internal.loadUp

@@ -45,18 +45,25 @@ const TOOLS = {
 } as const
 type Tool = keyof typeof TOOLS
 
+const script = (dir: string, name: string, text: string) => {
+  const file = join(dir, name)
+  writeFileSync(file, text)
+  chmodSync(file, 0o755)
+  // Exec form: one process per hook, no shell around it.
+  return { type: "command", command: "/bin/sh", args: [file] }
+}
+
+/** @internal */
+export const writeHooks = (dir: string) => ({
+  guardJson: script(dir, "guard-json.sh", GUARD_JSON),
+  guardExit2: script(dir, "guard-exit2.sh", GUARD_EXIT2),
+  sibling: script(dir, "sibling.sh", SIBLING),
+  async: { ...script(dir, "async.sh", ASYNC), async: true },
+  guardLate: script(dir, "guard-late.sh", GUARD_LATE)
+})
+
 const settingsFor = (dir: string) => {
-  const script = (name: string, text: string) => {
-    const file = join(dir, name)
-    writeFileSync(file, text)
-    chmodSync(file, 0o755)
-    // Exec form: one process per hook, no shell around it.
-    return { type: "command", command: "/bin/sh", args: [file] }
-  }
-  const guardJson = script("guard-json.sh", GUARD_JSON)
-  const guardExit2 = script("guard-exit2.sh", GUARD_EXIT2)
-  const sibling = script("sibling.sh", SIBLING)
-  const async = { ...script("async.sh", ASYNC), async: true }
+  const { guardJson, guardExit2, sibling, async, guardLate } = writeHooks(dir)
   const file = join(dir, "settings.json")
   writeFileSync(file, JSON.stringify({
     hooks: {
@@ -69,12 +76,12 @@ const settingsFor = (dir: string) => {
     }
   }))
   const late = join(dir, "late.json")
-  writeFileSync(late, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [script("guard-late.sh", GUARD_LATE), async] }] } }))
+  writeFileSync(late, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [guardLate, async] }] } }))
   return { file, late }
 }
 
-/** Busy loops, one per core and one more: the hooks' spawns and reads compete for the CPU. */
-const loadUp = (count: number): Array<ChildProcess> =>
+/** @internal */
+export const loadUp = (count: number): Array<ChildProcess> =>
   Array.from({ length: count }, () => {
     const child = spawn("/bin/sh", ["-c", "while :; do :; done"], { stdio: "ignore" })
     child.on("error", () => {})
@@ -87,7 +94,7 @@ const dispatchArb = fc.record({
   noise: fc.string({ maxLength: 40 }),
   // Now and then a payload larger than a pipe's buffer: the guard's stdin is written in parts.
   padding: fc.oneof({ weight: 9, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 65_536, max: 80_000 }) }),
-  // When it starts: dispatches keep arriving while earlier ones spawn, exit and are read.
+  // When it starts: dispatches keep arriving while earlier ones spawn, exit and wait to be read.
   delay: fc.integer({ min: 0, max: 1_500 })
 })
 
@@ -106,6 +113,7 @@ export const suite = (name: string, makers: ReadonlyArray<EngineMaker>, options:
     beforeAll(() => {
       dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-concurrency-")))
       files = settingsFor(dir)
+      // Busy loops, one per core and one more: the hooks' spawns and reads compete for the CPU.
       load = loadUp(options.busyLoops ?? 3)
     })
     afterAll(() => {
