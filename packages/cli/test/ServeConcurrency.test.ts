@@ -21,7 +21,7 @@ const isNode = typeof process.versions.bun !== "string" && typeof process.versio
 const node = isNode ? process.execPath : "node"
 
 const RUNS = Number(process.env["AGENT_HOOKS_STRESS_RUNS"] ?? "") || 3
-const BATCH = 200
+const BATCH = 150
 
 let dir = ""
 let settings = ""

@@ -5,9 +5,10 @@
  * whole process group gets SIGTERM; after `killGrace` whatever is left gets SIGKILL. Once the child
  * has exited, the output is read to its end: only a process left in the hook's group (a
  * grandchild) can keep the pipes open, so while none is there (`ProcessHandle.groupAlive`) the end
- * is certain and waited for, however long a loaded host takes to read it (at most the hook's
- * timeout, or `killGrace` after one); while one is, or where groups are unknown, output is drained
- * for at most `drainWindow` (a grandchild that keeps stdout open does not hold the result back).
+ * is certain and waited for, however long a loaded host takes to read it (at most 10 s and the
+ * hook's timeout, or `killGrace` after one); while one is, or where groups are unknown, output is
+ * drained for at most `drainWindow` (a grandchild that keeps stdout open does not hold the result
+ * back).
  * Output taken before it ended is said (`outputIncomplete`, a warning), never taken as the whole
  * answer in silence. Then the scope closes and the runtime SIGKILLs anything left in the group.
  * Nothing here fails: a hook that cannot start, fails or times out is a result.

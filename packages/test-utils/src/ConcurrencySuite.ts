@@ -10,7 +10,8 @@
  * an unrelated `async: true` hook and a sync sibling. Every dispatch whose payload carries the
  * marker and reaches a guard must come back blocked, every other allowed, and none with a
  * warning. Then a guard whose answer cannot be read whole (a process it left running prints it
- * after the exit) comes back with a warning, and blocked under `failClosed`.
+ * after the exit, in the hook's group or out of it) comes back with a warning, and blocked under
+ * `failClosed`.
  *
  * **Example**
  *
@@ -76,13 +77,16 @@ export const suite: (name: string, makers: ReadonlyArray<EngineMaker>, options?:
 /**
  * The suite's hooks, written as scripts into `dir`, as settings handlers (exec form): a guard that
  * reads stdin and answers with a JSON deny when the payload holds `FORBIDDEN`, one that blocks with
- * exit 2, a sync sibling that adds context, an unrelated `async: true` hook, and a guard whose deny
- * comes after its exit (from a process it left running).
+ * exit 2, a sync sibling that adds context, an unrelated `async: true` hook, and two guards whose
+ * deny comes after their exit: from a process left in their group, and from one that left it
+ * (`setsid`, with a 2 s timeout).
  *
  * @since 0.2.0
  * @category constructors
  */
-export const writeHooks: (dir: string) => Record<"guardJson" | "guardExit2" | "sibling" | "async" | "guardLate", Record<string, unknown>> =
+export const writeHooks: (
+  dir: string
+) => Record<"guardJson" | "guardExit2" | "sibling" | "async" | "guardLate" | "guardEscaped", Record<string, unknown>> =
   internal.writeHooks
 
 /**

@@ -128,6 +128,13 @@ export const collect = (handle: ProcessHandle, maxOutputBytes: number): Effect.E
 // --- the ladder --------------------------------------------------------------------------------
 
 /**
+ * How long after the exit the end of the output is waited for while nothing is left in the hook's
+ * group: far more than a loaded host takes to read what is in the pipes (seconds at worst), and a
+ * bound for a process that left the group holding them (its result then comes with a warning).
+ */
+const OUTPUT_END_WAIT_MS = 10_000
+
+/**
  * After the direct child's exit: the output to its end. The end of a pipe is a race between the
  * exit and the reads on a loaded host's event loop (a 100 ms timer can fire before the loop reads
  * bytes that were in the pipe at the exit), so no timer decides while the end is certain: only a
@@ -167,9 +174,11 @@ const ladder = (handle: ProcessHandle, request: ProcessRequest, timeout: Duratio
     }
     // Output that ended with the process needs no drain (and no race for it).
     if (reader.done?.() === true) return { exit, timedOut, output: yield* reader.output, openMs: undefined }
-    // The end is waited for at most the hook's own timeout, or killGrace after a kill.
+    // The end is waited for at most OUTPUT_END_WAIT_MS and the hook's own timeout, or killGrace after a kill.
     const exitedAt = yield* Clock.currentTimeMillis
-    const until = Math.max(start + Duration.toMillis(Duration.fromInputUnsafe(timeout)), timedOut ? exitedAt + Duration.toMillis(Duration.fromInputUnsafe(options.killGrace)) : 0)
+    const until = timedOut
+      ? exitedAt + Duration.toMillis(Duration.fromInputUnsafe(options.killGrace))
+      : Math.min(exitedAt + OUTPUT_END_WAIT_MS, start + Duration.toMillis(Duration.fromInputUnsafe(timeout)))
     const { output, complete } = yield* drain(handle, reader, until, options)
     const openMs = complete ? undefined : Math.round((yield* Clock.currentTimeMillis) - exitedAt)
     return { exit, timedOut, output, openMs }

@@ -34,6 +34,15 @@ const GUARD_LATE = `cat >/dev/null
 exit 0
 `
 
+/**
+ * The same, from a process that left the hook's group (setsid): nothing of the group is left, so
+ * the host waits for the end of stdout, up to the hook's timeout (2 s here).
+ */
+const GUARD_ESCAPED = `cat >/dev/null
+setsid sh -c "sleep 4; printf '%s' '{\\"decision\\":\\"block\\",\\"reason\\":\\"late\\"}'" &
+exit 0
+`
+
 /** Which hooks each tool gets, and whether a payload with the marker must be blocked. */
 const TOOLS = {
   // the issue's case: a JSON-deny guard beside an unrelated async hook
@@ -59,11 +68,12 @@ export const writeHooks = (dir: string) => ({
   guardExit2: script(dir, "guard-exit2.sh", GUARD_EXIT2),
   sibling: script(dir, "sibling.sh", SIBLING),
   async: { ...script(dir, "async.sh", ASYNC), async: true },
-  guardLate: script(dir, "guard-late.sh", GUARD_LATE)
+  guardLate: script(dir, "guard-late.sh", GUARD_LATE),
+  guardEscaped: { ...script(dir, "guard-escaped.sh", GUARD_ESCAPED), timeout: 2 }
 })
 
 const settingsFor = (dir: string) => {
-  const { guardJson, guardExit2, sibling, async, guardLate } = writeHooks(dir)
+  const { guardJson, guardExit2, sibling, async, guardLate, guardEscaped } = writeHooks(dir)
   const file = join(dir, "settings.json")
   writeFileSync(file, JSON.stringify({
     hooks: {
@@ -76,7 +86,7 @@ const settingsFor = (dir: string) => {
     }
   }))
   const late = join(dir, "late.json")
-  writeFileSync(late, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [guardLate, async] }] } }))
+  writeFileSync(late, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [guardLate, async] }, { matcher: "Edit", hooks: [guardEscaped] }] } }))
   return { file, late }
 }
 
@@ -158,18 +168,21 @@ export const suite = (name: string, makers: ReadonlyArray<EngineMaker>, options:
 
     const maker = makers[0]!
     it(`${maker.label}: a guard whose answer was not read whole is never a clean success: a warning, and failClosed blocks`, async () => {
-      const payload = { tool_name: "Bash", tool_input: { command: "FORBIDDEN" } }
       const warnings: Array<string> = []
       const open = await maker.create({ settings: [files.late], projectDir: dir, onWarning: (warning) => warnings.push(warning) })
       const closed = await maker.create({ settings: [files.late], projectDir: dir, failClosed: true, onWarning: () => {} })
       try {
-        const [allowed, blocked] = await Promise.all([open.dispatch("PreToolUse", payload), closed.dispatch("PreToolUse", payload)])
-        expect(allowed.blocked).toBe(false)
-        expect(allowed.warnings.join("\n")).toMatch(/still open \d+ ms after the hook exited/)
-        expect(allowed.hooks[0]!.messages.join("\n")).toMatch(/still open/)
-        expect(warnings.join("\n")).toMatch(/guard-late\.sh.*still open/)
-        expect(blocked).toMatchObject({ blocked: true, decision: "deny" })
-        expect(blocked.reason).toContain("its answer could not be read; blocking because the engine fails closed")
+        // A grandchild in the hook's group holds stdout; a process that left the group (setsid) holds it.
+        for (const [tool, script] of [["Bash", "guard-late.sh"], ["Edit", "guard-escaped.sh"]] as const) {
+          const payload = { tool_name: tool, tool_input: { command: "FORBIDDEN" } }
+          const [allowed, blocked] = await Promise.all([open.dispatch("PreToolUse", payload), closed.dispatch("PreToolUse", payload)])
+          expect(allowed.blocked).toBe(false)
+          expect(allowed.warnings.join("\n")).toMatch(/still open \d+ ms after the hook exited/)
+          expect(allowed.hooks[0]!.messages.join("\n")).toMatch(/still open/)
+          expect(warnings.join("\n")).toContain(script)
+          expect(blocked).toMatchObject({ blocked: true, decision: "deny" })
+          expect(blocked.reason).toContain("its answer could not be read; blocking because the engine fails closed")
+        }
       } finally {
         await Promise.all([open.close(), closed.close()])
       }
