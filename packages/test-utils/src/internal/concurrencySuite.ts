@@ -115,7 +115,7 @@ export const suite = (name: string, makers: ReadonlyArray<EngineMaker>, options:
   // More where asked (AGENT_HOOKS_STRESS_RUNS), for a long run by hand.
   const runs = Number(process.env["AGENT_HOOKS_STRESS_RUNS"] ?? "") || (options.runs ?? 3)
   const batch = options.batch ?? 250
-  const timeout = options.timeoutMs ?? 120_000
+  const timeout = options.timeoutMs ?? Math.max(120_000, runs * 30_000)
   describe(`${name}: overlapping dispatches under CPU load`, () => {
     let dir = ""
     let files: ReturnType<typeof settingsFor>
