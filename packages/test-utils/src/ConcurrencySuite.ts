@@ -53,8 +53,9 @@ export interface EngineMaker {
 }
 
 /**
- * How much: `runs` batches (default 3; `AGENT_HOOKS_STRESS_RUNS` overrides it, for a long run) of `batch` dispatches at once (default 250), `busyLoops`
- * busy processes (default 3), `timeoutMs` per test (default 120 000).
+ * How much: `runs` batches (default 3; `AGENT_HOOKS_STRESS_RUNS` overrides it, for a long run)
+ * of `batch` overlapping dispatches (default 250), `busyLoops` busy processes (default 3),
+ * `timeoutMs` per test (default 120 000, or 30 000 a run when that is more).
  *
  * @since 0.2.0
  * @category models
