@@ -3,9 +3,15 @@
  *
  * The ladder: the hook runs until its direct child exits or its timeout elapses. On timeout the
  * whole process group gets SIGTERM; after `killGrace` whatever is left gets SIGKILL. Once the child
- * has exited, output is drained for at most `drainWindow` (a grandchild that keeps stdout open
- * does not hold the result back), then the scope closes and the runtime SIGKILLs anything left
- * in the group. Nothing here fails: a hook that cannot start, fails or times out is a result.
+ * has exited, the output is read to its end: only a process left in the hook's group (a
+ * grandchild) can keep the pipes open, so while none is there (`ProcessHandle.groupAlive`) the end
+ * is certain and waited for, however long a loaded host takes to read it (at most 10 s and the
+ * hook's timeout, or `killGrace` after one); while one is, or where groups are unknown, output is
+ * drained for at most `drainWindow` (a grandchild that keeps stdout open does not hold the result
+ * back).
+ * Output taken before it ended is said (`outputIncomplete`, a warning), never taken as the whole
+ * answer in silence. Then the scope closes and the runtime SIGKILLs anything left in the group.
+ * Nothing here fails: a hook that cannot start, fails or times out is a result.
  *
  * Output: stdout and stderr are pulled from the spawner's byte streams as they come, decoded as
  * UTF-8 incrementally (a character split across chunks is held back until complete), and kept up
@@ -32,7 +38,7 @@ import * as internal from "./internal/runner.ts"
 export interface RunnerOptions {
   /** Between SIGTERM and SIGKILL after a timeout. Default: 1 second. */
   readonly killGrace: Duration.Input
-  /** How long to keep reading output after the child exited. Default: 100 millis. */
+  /** How long to keep reading output after the child exited while a process of its group holds the pipes. Default: 100 millis. */
   readonly drainWindow: Duration.Input
   /** Where a hook runs when its `cwd` is relative or missing (with a warning). Default: no fallback. */
   readonly projectDir?: string | undefined
@@ -67,6 +73,14 @@ export interface ProcessRun {
   readonly spawnErrorReason?: SpawnErrorReason | undefined
   /** What the runner changed or noticed (a `cwd` that fell back to the project directory). */
   readonly warnings?: ReadonlyArray<string> | undefined
+  /**
+   * stdout or stderr had not ended when the run was taken (a process the hook left running holds
+   * it): what the hook wrote may not all have been read, so its answer counts as not read (a
+   * warning, and a block when failing closed). Said in `warnings`.
+   *
+   * @since 0.2.0
+   */
+  readonly outputIncomplete?: boolean | undefined
 }
 
 /**

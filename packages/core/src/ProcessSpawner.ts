@@ -111,6 +111,16 @@ export interface ProcessHandle {
   readonly stderr: Stream.Stream<Uint8Array>
   /** Sends `signal` to the whole process group (to the child alone where groups are unsupported). */
   readonly kill: (signal: KillSignal) => Effect.Effect<void>
+  /**
+   * Whether a process of the hook's group is still running, asked after the direct child exited:
+   * only such a process (a grandchild) can keep the pipes open, so while none is left the runner
+   * waits for the output to end, however long a busy host takes to read it. Absent where groups
+   * are unsupported: the runner then waits for the output at most `drainWindow`. `watchGroup`
+   * answers it with the runtime's `kill`.
+   *
+   * @since 0.2.0
+   */
+  readonly groupAlive?: (() => boolean) | undefined
 }
 
 /**
@@ -304,3 +314,33 @@ export const readPipes: <P>(
  * @category utils
  */
 export const signalGroup: (kill: (pid: number, signal: string) => unknown, pid: number, signal: KillSignal) => boolean = internal.signalGroup
+
+/**
+ * What the host knows of a hook's process group after the hook's direct child exited (`watchGroup`).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface GroupWatch {
+  /**
+   * Whether a process of the group is still running, asked with signal 0 (which sends nothing):
+   * `false` only for ESRCH. Once `false`, always: the group is empty for good, and a later group
+   * of the same number (a reused pid) is another program's.
+   */
+  readonly alive: () => boolean
+  /**
+   * The group was seen empty: a signal to its number now could reach another program's group
+   * (the pid reused), so it is sent to the child alone (the runtime knows it was reaped).
+   */
+  readonly gone: () => boolean
+}
+
+/**
+ * Watches the process group `pid` leads, with the runtime's `kill` (`process.kill`, `Deno.kill`):
+ * what a spawner's `ProcessHandle.groupAlive` answers and what its release asks before it signals
+ * the group. Cheap when the group is gone (no stack trace is taken for ESRCH).
+ *
+ * @since 0.2.0
+ * @category utils
+ */
+export const watchGroup: (kill: (pid: number, signal: number) => unknown, pid: number | undefined) => GroupWatch = internal.watchGroup

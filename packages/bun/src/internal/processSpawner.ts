@@ -1,5 +1,5 @@
-import { make as makeSpawner, ProcessSpawner, readPipes, readWebPipe, signalGroup } from "@agent-hooks/core/ProcessSpawner"
-import type { KillSignal, OutputPipe, ProcessExit, ProcessHandle, ProcessRequest, ReadingPipes, SpawnerCapabilities, WebByteStream } from "@agent-hooks/core/ProcessSpawner"
+import { make as makeSpawner, ProcessSpawner, readPipes, readWebPipe, signalGroup, watchGroup } from "@agent-hooks/core/ProcessSpawner"
+import type { GroupWatch, KillSignal, OutputPipe, ProcessExit, ProcessHandle, ProcessRequest, ReadingPipes, SpawnerCapabilities, WebByteStream } from "@agent-hooks/core/ProcessSpawner"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -13,9 +13,10 @@ const groups = process.platform !== "win32"
 /** @internal */
 export const capabilities: SpawnerCapabilities = { runtime: "bun", processGroups: groups }
 
-const kill = (child: Subprocess, signal: KillSignal): void => {
-  // ESRCH (the group is gone, or the child left it) or EPERM: the child alone.
-  if (groups && signalGroup(process.kill, child.pid, signal)) return
+const kill = (child: Subprocess, group: GroupWatch, signal: KillSignal): void => {
+  // ESRCH (the group is gone, or the child left it) or EPERM: the child alone. A group seen empty
+  // is not signalled again: its number may be another hook's group by now (a reused pid).
+  if (groups && !group.gone() && signalGroup(process.kill, child.pid, signal)) return
   // Safe after the exit: Bun knows the child was reaped and does not signal a reused pid.
   child.kill(signal)
 }
@@ -60,6 +61,7 @@ const readCapped = (readable: ReadableStream<Uint8Array>, pipe: OutputPipe, limi
 /** A started hook: the child, and its two pipes being read (from the start, so it never blocks on a full pipe). */
 interface Running extends ReadingPipes {
   readonly child: Subprocess
+  readonly group: GroupWatch
 }
 
 const start = (request: ProcessRequest): Effect.Effect<Subprocess, unknown> =>
@@ -82,10 +84,10 @@ const start = (request: ProcessRequest): Effect.Effect<Subprocess, unknown> =>
     })
   })
 
-const release = ({ child, stdout, stderr, stopReading }: Running): Effect.Effect<void> =>
+const release = ({ child, group, stdout, stderr, stopReading }: Running): Effect.Effect<void> =>
   Effect.sync(() => {
     // Always, even after a clean exit: whatever the hook left running in its group goes too.
-    kill(child, "SIGKILL")
+    kill(child, group, "SIGKILL")
     // Stop reading: a grandchild outside the group may still hold the pipes.
     stopReading()
     stdout.end()
@@ -94,11 +96,13 @@ const release = ({ child, stdout, stderr, stopReading }: Running): Effect.Effect
     child.unref()
   })
 
-const handle = ({ child, stdout, stderr }: Running): ProcessHandle => {
+const handle = ({ child, group, stdout, stderr }: Running): ProcessHandle => {
   const exited = Deferred.makeUnsafe<ProcessExit>()
   // `exited` resolves when the direct child exits (not when the pipes close).
   child.exited.then(() => {
     const signal = child.signalCode
+    // Looked at once: a group already empty is never signalled (its number could be reused before the release).
+    if (groups) group.alive()
     Deferred.doneUnsafe(exited, Effect.succeed({ exitCode: signal === null ? child.exitCode : null, signal }))
   }, () => {})
   return {
@@ -106,13 +110,14 @@ const handle = ({ child, stdout, stderr }: Running): ProcessHandle => {
     exited: Deferred.await(exited),
     stdout: stdout.stream,
     stderr: stderr.stream,
-    kill: (signal) => Effect.sync(() => kill(child, signal))
+    kill: (signal) => Effect.sync(() => kill(child, group, signal)),
+    ...(groups ? { groupAlive: group.alive } : {})
   }
 }
 
 /** @internal */
 export const spawn = (request: ProcessRequest): Effect.Effect<ProcessHandle, unknown, Scope.Scope> =>
-  Effect.map(Effect.acquireRelease(Effect.map(start(request), (child): Running => ({ child, ...readPipes(request, child.stdout, child.stderr, readCapped) })), release), handle)
+  Effect.map(Effect.acquireRelease(Effect.map(start(request), (child): Running => ({ child, group: watchGroup(process.kill, child.pid), ...readPipes(request, child.stdout, child.stderr, readCapped) })), release), handle)
 
 /** @internal */
 export const make: ProcessSpawner["Service"] = makeSpawner({ capabilities, start: spawn, cwdProblem, tempFiles })

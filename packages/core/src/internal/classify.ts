@@ -96,9 +96,9 @@ export const classify = (
     verdict = { ...verdict, decision: null, messages: [...verdict.messages, "a change to policy settings cannot be blocked"] }
   }
   // A failure: the hook could not start, crashed, timed out, or its answer was dropped (stdout
-  // that looked like JSON but did not parse, or output cut at the cap).
+  // that looked like JSON but did not parse, output cut at the cap, or output taken before it ended).
   const failed = verdict.status === "non-blocking-error" || verdict.status === "cancelled" ||
-    (verdict.status === "success" && (verdict.answerDropped === true || run.stdoutTruncated === true))
+    (verdict.status === "success" && (verdict.answerDropped === true || run.stdoutTruncated === true || run.outputIncomplete === true))
   // A PreModelSwitch hook that times out blocks the switch.
   const timedOutBlocks = spec.behavesAs === "PreModelSwitch" && run.timedOut
   // A payload value that kept the hook from starting (too large for the system even after the

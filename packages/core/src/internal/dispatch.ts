@@ -94,7 +94,7 @@ const failureLine = (done: { readonly executed: Executed; readonly result: HookR
   const failedToAnswer = result.exitCode === null || result.timedOut || result.signal !== null ||
     (result.exitCode !== 0 && result.exitCode !== 2)
   const failed = result.status === "non-blocking-error" || result.status === "cancelled" || verdict.answerDropped === true ||
-    run.stdoutTruncated === true || (result.status === "blocking-error" && failedToAnswer)
+    run.stdoutTruncated === true || run.outputIncomplete === true || (result.status === "blocking-error" && failedToAnswer)
   if (!failed) return []
   const why = result.messages.length > 0
     ? result.messages.join("; ")

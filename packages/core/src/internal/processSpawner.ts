@@ -4,7 +4,7 @@ import * as Stream from "effect/Stream"
 import type * as Cause from "effect/Cause"
 import type * as Scope from "effect/Scope"
 // Type-only edges to the public twin (it hands the `SpawnError` class in): no import cycle with a value edge.
-import type { KillSignal, OutputPipe, ProcessHandle, ReadingPipes, WebByteStream, ProcessRequest, ProcessSpawner, SpawnError, SpawnErrorReason, SpawnPrimitive } from "../ProcessSpawner.ts"
+import type { GroupWatch, KillSignal, OutputPipe, ProcessHandle, ReadingPipes, WebByteStream, ProcessRequest, ProcessSpawner, SpawnError, SpawnErrorReason, SpawnPrimitive } from "../ProcessSpawner.ts"
 
 /** The `SpawnError` constructor, given by the public module. @internal */
 export type SpawnErrorClass = new(args: {
@@ -248,5 +248,35 @@ export const signalGroup = (kill: (pid: number, signal: string) => unknown, pid:
     return false
   } finally {
     errors.stackTraceLimit = limit
+  }
+}
+
+/** ESRCH, as each runtime says it: Node and Bun an errno `code`, Deno a `NotFound` error. */
+const isNoSuchProcess = (cause: unknown): boolean =>
+  errorCode(cause) === "ESRCH" || (cause instanceof Error && (cause.name === "NotFound" || /\bESRCH\b/.test(cause.message)))
+
+const groupAlive = (kill: (pid: number, signal: number) => unknown, pid: number): boolean => {
+  // Signal 0 sends nothing: it only asks whether the group has a process left.
+  const errors = Error as { stackTraceLimit?: number }
+  const limit = errors.stackTraceLimit
+  errors.stackTraceLimit = 0
+  try {
+    kill(-pid, 0)
+    return true
+  } catch (cause) {
+    // EPERM: a process is there (one the host may not signal), so it may hold the pipes.
+    return !isNoSuchProcess(cause)
+  } finally {
+    errors.stackTraceLimit = limit
+  }
+}
+
+/** @internal */
+export const watchGroup = (kill: (pid: number, signal: number) => unknown, pid: number | undefined): GroupWatch => {
+  let gone = pid === undefined
+  return {
+    // Once empty, always: a later group of the same number (a reused pid) is someone else's.
+    alive: () => !gone && !(gone = !groupAlive(kill, pid!)),
+    gone: () => gone
   }
 }

@@ -102,7 +102,13 @@ export const collect = (handle: ProcessHandle, maxOutputBytes: number): Effect.E
       listenErr((chunk) => stderr.push(chunk), ended)
       const output = Effect.callback<ProcessOutput>((resume) => {
         if (open === 0) return resume(Effect.sync(finish))
-        waiting.push(() => resume(Effect.sync(finish)))
+        const wake = () => resume(Effect.sync(finish))
+        waiting.push(wake)
+        // A wait cut short (the drain's window) leaves nothing behind.
+        return Effect.sync(() => {
+          const at = waiting.indexOf(wake)
+          if (at >= 0) waiting.splice(at, 1)
+        })
       })
       return Effect.succeed<CollectedOutput>({ output, soFar, done: () => open === 0 })
     }
@@ -121,7 +127,32 @@ export const collect = (handle: ProcessHandle, maxOutputBytes: number): Effect.E
 
 // --- the ladder --------------------------------------------------------------------------------
 
-const ladder = (handle: ProcessHandle, request: ProcessRequest, timeout: Duration.Input, options: RunnerOptions) =>
+/**
+ * How long after the exit the end of the output is waited for while nothing is left in the hook's
+ * group: far more than a loaded host takes to read what is in the pipes (seconds at worst), and a
+ * bound for a process that left the group holding them (its result then comes with a warning).
+ */
+const OUTPUT_END_WAIT_MS = 10_000
+
+/**
+ * After the direct child's exit: the output to its end. The end of a pipe is a race between the
+ * exit and the reads on a loaded host's event loop (a 100 ms timer can fire before the loop reads
+ * bytes that were in the pipe at the exit), so no timer decides while the end is certain: only a
+ * process still in the hook's group can hold the pipes, and while none is, the end is waited for
+ * (until `until`). With one there (or groups unknown) the window decides; output not ended by then
+ * comes back with `complete: false`.
+ */
+const drain = (handle: ProcessHandle, reader: CollectedOutput, until: number, options: RunnerOptions) =>
+  Effect.gen(function*() {
+    for (;;) {
+      const ended = yield* Effect.timeoutOption(reader.output, options.drainWindow)
+      if (Option.isSome(ended)) return { output: ended.value, complete: true }
+      const now = yield* Clock.currentTimeMillis
+      if (handle.groupAlive === undefined || handle.groupAlive() || now >= until) return { output: reader.soFar(), complete: false }
+    }
+  })
+
+const ladder = (handle: ProcessHandle, request: ProcessRequest, timeout: Duration.Input, options: RunnerOptions, start: number) =>
   Effect.gen(function*() {
     const reader = yield* collect(handle, request.maxOutputBytes)
     let timedOut = false
@@ -141,11 +172,22 @@ const ladder = (handle: ProcessHandle, request: ProcessRequest, timeout: Duratio
         exit = Option.getOrElse(afterKill, (): ProcessExit => ({ exitCode: null, signal: "SIGKILL" }))
       }
     }
-    // Output that ended with the process needs no drain window (and no race for it).
-    const drained = reader.done?.() === true ? Option.some(yield* reader.output) : yield* Effect.timeoutOption(reader.output, options.drainWindow)
-    const output = Option.getOrElse(drained, reader.soFar)
-    return { exit, timedOut, output }
+    // Output that ended with the process needs no drain (and no race for it).
+    if (reader.done?.() === true) return { exit, timedOut, output: yield* reader.output, openMs: undefined }
+    // The end is waited for at most OUTPUT_END_WAIT_MS and the hook's own timeout, or killGrace after a kill.
+    const exitedAt = yield* Clock.currentTimeMillis
+    const until = timedOut
+      ? exitedAt + Duration.toMillis(Duration.fromInputUnsafe(options.killGrace))
+      : Math.min(exitedAt + OUTPUT_END_WAIT_MS, start + Duration.toMillis(Duration.fromInputUnsafe(timeout)))
+    const { output, complete } = yield* drain(handle, reader, until, options)
+    const openMs = complete ? undefined : Math.round((yield* Clock.currentTimeMillis) - exitedAt)
+    return { exit, timedOut, output, openMs }
   })
+
+/** What is said of output taken before it ended. */
+const incomplete = (output: ProcessOutput, ms: number): string =>
+  `${output.stdout === "" && output.stderr === "" ? "no output was read" : "the output read so far was used"}: stdout or stderr was still open ${ms} ms after the hook exited ` +
+  "(a process it left running holds it), so its answer may be missing; redirect what a hook starts in the background (>/dev/null 2>&1)"
 
 const isAbsolute = (path: string) => path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path)
 
@@ -176,9 +218,10 @@ export const run = (
       )
     return yield* Effect.scoped(
       spawnIn(request).pipe(
-        Effect.flatMap((handle) => ladder(handle, request, timeout, options)),
-        Effect.flatMap(({ exit, output, timedOut }) =>
-          Effect.map(elapsed(start), (durationMs): ProcessRun => ({
+        Effect.flatMap((handle) => ladder(handle, request, timeout, options, start)),
+        Effect.flatMap(({ exit, output, timedOut, openMs }) => {
+          const said = openMs === undefined ? warnings : [...warnings, incomplete(output, openMs)]
+          return Effect.map(elapsed(start), (durationMs): ProcessRun => ({
             exitCode: exit.exitCode,
             signal: exit.signal,
             timedOut,
@@ -188,9 +231,10 @@ export const run = (
             stdoutTruncated: output.stdoutTruncated,
             stderrTruncated: output.stderrTruncated,
             spawnError: undefined,
-            ...(warnings.length > 0 ? { warnings } : {})
+            ...(openMs === undefined ? {} : { outputIncomplete: true }),
+            ...(said.length > 0 ? { warnings: said } : {})
           }))
-        ),
+        }),
         Effect.catchTag("SpawnError", (error) =>
           Effect.map(elapsed(start), (durationMs) =>
             makeRun({

@@ -1,5 +1,5 @@
-import { make as makeSpawner, ProcessSpawner, readPipes, readWebPipe, signalGroup } from "@agent-hooks/core/ProcessSpawner"
-import type { KillSignal, OutputPipe, ProcessExit, ProcessHandle, ProcessRequest, ReadingPipes, SpawnerCapabilities, TempFiles, WebByteStream } from "@agent-hooks/core/ProcessSpawner"
+import { make as makeSpawner, ProcessSpawner, readPipes, readWebPipe, signalGroup, watchGroup } from "@agent-hooks/core/ProcessSpawner"
+import type { GroupWatch, KillSignal, OutputPipe, ProcessExit, ProcessHandle, ProcessRequest, ReadingPipes, SpawnerCapabilities, TempFiles, WebByteStream } from "@agent-hooks/core/ProcessSpawner"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -50,9 +50,10 @@ const tempFiles: TempFiles = {
 }
 
 // child.kill: Deno refuses ("already terminated") once the child was reaped, so no reused pid is signalled.
-const kill = (api: DenoGlobal, child: ChildProcess, signal: KillSignal, detached: boolean): void => {
-  // ESRCH (the group is gone, or the child left it) or EPERM: the child alone.
-  if (detached && signalGroup((pid, sig) => api.kill(pid, sig as KillSignal), child.pid, signal)) return
+const kill = (api: DenoGlobal, child: ChildProcess, group: GroupWatch, signal: KillSignal, detached: boolean): void => {
+  // ESRCH (the group is gone, or the child left it) or EPERM: the child alone. A group seen empty
+  // is not signalled again: its number may be another hook's group by now (a reused pid).
+  if (detached && !group.gone() && signalGroup((pid, sig) => api.kill(pid, sig as KillSignal), child.pid, signal)) return
   try {
     child.kill(signal)
   } catch {
@@ -115,6 +116,7 @@ export const commandFor = (
 interface Running extends ReadingPipes {
   readonly api: DenoGlobal
   readonly child: ChildProcess
+  readonly group: GroupWatch
   readonly stdin: WritableStreamDefaultWriter<Uint8Array> | undefined
 }
 
@@ -153,16 +155,18 @@ const start = (request: ProcessRequest, detached: boolean): Effect.Effect<Runnin
           writer.write(new TextEncoder().encode(request.stdin)).then(() => writer.close()).catch(() => {})
           stdin = writer
         }
-        return { api, child, stdin, ...readPipes(request, child.stdout, child.stderr, readByob) }
+        // Signal 0 asks whether the group has a process left (Deno.kill takes it, though its types do not say so).
+        const group = watchGroup((pid, sig) => api.kill(pid, sig as unknown as KillSignal), child.pid)
+        return { api, child, group, stdin, ...readPipes(request, child.stdout, child.stderr, readByob) }
       },
       catch: (cause) => cause
     })
   })
 
-const release = ({ api, child, stdin, stdout, stderr, stopReading }: Running, detached: boolean): Effect.Effect<void> =>
+const release = ({ api, child, group, stdin, stdout, stderr, stopReading }: Running, detached: boolean): Effect.Effect<void> =>
   Effect.sync(() => {
     // Always, even after a clean exit: whatever the hook left running in its group goes too.
-    kill(api, child, "SIGKILL", detached)
+    kill(api, child, group, "SIGKILL", detached)
     stdin?.abort().catch(() => {})
     // Stop reading: a grandchild outside the group may still hold the pipes.
     stopReading()
@@ -172,10 +176,14 @@ const release = ({ api, child, stdin, stdout, stderr, stopReading }: Running, de
     child.unref()
   })
 
-const handle = ({ api, child, stdout, stderr }: Running, detached: boolean): ProcessHandle => {
+const handle = ({ api, child, group, stdout, stderr }: Running, detached: boolean): ProcessHandle => {
   const exited = Deferred.makeUnsafe<ProcessExit>()
   child.status.then(
-    ({ code, signal }) => Deferred.doneUnsafe(exited, Effect.succeed({ exitCode: signal === null ? code : null, signal })),
+    ({ code, signal }) => {
+      // Looked at once: a group already empty is never signalled (its number could be reused before the release).
+      if (detached) group.alive()
+      Deferred.doneUnsafe(exited, Effect.succeed({ exitCode: signal === null ? code : null, signal }))
+    },
     () => {}
   )
   return {
@@ -183,7 +191,8 @@ const handle = ({ api, child, stdout, stderr }: Running, detached: boolean): Pro
     exited: Deferred.await(exited),
     stdout: stdout.stream,
     stderr: stderr.stream,
-    kill: (signal) => Effect.sync(() => kill(api, child, signal, detached))
+    kill: (signal) => Effect.sync(() => kill(api, child, group, signal, detached)),
+    ...(detached ? { groupAlive: group.alive } : {})
   }
 }
 

@@ -1,5 +1,5 @@
-import { make as makeSpawner, ProcessSpawner, readPipes, signalGroup } from "@agent-hooks/core/ProcessSpawner"
-import type { KillSignal, ProcessExit, ProcessHandle, ProcessRequest, ReadingPipes, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
+import { make as makeSpawner, ProcessSpawner, readPipes, signalGroup, watchGroup } from "@agent-hooks/core/ProcessSpawner"
+import type { GroupWatch, KillSignal, ProcessExit, ProcessHandle, ProcessRequest, ReadingPipes, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
 import { spawn as spawnChild } from "node:child_process"
 import type { ChildProcess } from "node:child_process"
 import * as Deferred from "effect/Deferred"
@@ -14,11 +14,12 @@ const groups = process.platform !== "win32"
 /** @internal */
 export const capabilities: SpawnerCapabilities = { runtime: "node", processGroups: groups }
 
-const kill = (child: ChildProcess, signal: KillSignal): void => {
+const kill = (child: ChildProcess, group: GroupWatch, signal: KillSignal): void => {
   const pid = child.pid
   if (pid === undefined) return
-  // ESRCH (the group is gone, or the child left it) or EPERM: the child alone.
-  if (groups && signalGroup(process.kill, pid, signal)) return
+  // ESRCH (the group is gone, or the child left it) or EPERM: the child alone. A group seen empty
+  // is not signalled again: its number may be another hook's group by now (a reused pid).
+  if (groups && !group.gone() && signalGroup(process.kill, pid, signal)) return
   // Safe after the exit: Node knows the child was reaped and does not signal a reused pid.
   child.kill(signal)
 }
@@ -53,12 +54,13 @@ const start = (request: ProcessRequest): Effect.Effect<ChildProcess, unknown> =>
 /** A started hook: the child, and its two pipes being read (from the start, so it never blocks on a full pipe). */
 interface Running extends ReadingPipes {
   readonly child: ChildProcess
+  readonly group: GroupWatch
 }
 
-const release = ({ child, stdout, stderr, stopReading }: Running): Effect.Effect<void> =>
+const release = ({ child, group, stdout, stderr, stopReading }: Running): Effect.Effect<void> =>
   Effect.sync(() => {
     // Always, even after a clean exit: whatever the hook left running in its group goes too.
-    kill(child, "SIGKILL")
+    kill(child, group, "SIGKILL")
     stopReading()
     stdout.end()
     stderr.end()
@@ -69,24 +71,29 @@ const release = ({ child, stdout, stderr, stopReading }: Running): Effect.Effect
     child.unref()
   })
 
-const handle = ({ child, stdout, stderr }: Running): ProcessHandle => {
+const handle = ({ child, group, stdout, stderr }: Running): ProcessHandle => {
   const exited = Deferred.makeUnsafe<ProcessExit>()
   if (child.exitCode !== null || child.signalCode !== null) {
     Deferred.doneUnsafe(exited, Effect.succeed({ exitCode: child.signalCode === null ? child.exitCode : null, signal: child.signalCode }))
   }
-  child.on("exit", (code, signal) => Deferred.doneUnsafe(exited, Effect.succeed({ exitCode: signal === null ? code : null, signal })))
+  child.on("exit", (code, signal) => {
+    // Looked at once: a group already empty is never signalled (its number could be reused before the release).
+    if (groups) group.alive()
+    Deferred.doneUnsafe(exited, Effect.succeed({ exitCode: signal === null ? code : null, signal }))
+  })
   return {
     pid: child.pid,
     exited: Deferred.await(exited),
     stdout: stdout.stream,
     stderr: stderr.stream,
-    kill: (signal) => Effect.sync(() => kill(child, signal))
+    kill: (signal) => Effect.sync(() => kill(child, group, signal)),
+    ...(groups ? { groupAlive: group.alive } : {})
   }
 }
 
 /** @internal */
 export const spawn = (request: ProcessRequest): Effect.Effect<ProcessHandle, unknown, Scope.Scope> =>
-  Effect.map(Effect.acquireRelease(Effect.map(start(request), (child): Running => ({ child, ...readPipes(request, child.stdout, child.stderr, readCapped) })), release), handle)
+  Effect.map(Effect.acquireRelease(Effect.map(start(request), (child): Running => ({ child, group: watchGroup(process.kill, child.pid), ...readPipes(request, child.stdout, child.stderr, readCapped) })), release), handle)
 
 /** @internal */
 export const make: ProcessSpawner["Service"] = makeSpawner({ capabilities, start: spawn, cwdProblem, tempFiles })

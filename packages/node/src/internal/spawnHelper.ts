@@ -1,5 +1,5 @@
-import { make as makeSpawner, makeOutputPipe, ProcessSpawner } from "@agent-hooks/core/ProcessSpawner"
-import type { KillSignal, OutputPipe, ProcessExit, ProcessHandle, ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
+import { make as makeSpawner, makeOutputPipe, ProcessSpawner, watchGroup } from "@agent-hooks/core/ProcessSpawner"
+import type { GroupWatch, KillSignal, OutputPipe, ProcessExit, ProcessHandle, ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
 import { spawn as spawnChild } from "node:child_process"
 import type { ChildProcess } from "node:child_process"
 import { accessSync, closeSync, constants, existsSync, openSync, readSync } from "node:fs"
@@ -28,7 +28,9 @@ const quietly = (f: () => void): void => {
   }
 }
 
-const kill = (pid: number) => {
+const kill = (pid: number, group: GroupWatch | undefined) => {
+  // A group seen empty is not signalled: its number may be another hook's group by now (a reused pid).
+  if (group?.gone() === true) return
   try {
     process.kill(groups ? -pid : pid, "SIGKILL")
   } catch {
@@ -128,6 +130,8 @@ interface Hook {
   readonly request: ProcessRequest
   /** The hook's pid once the helper reported it started. */
   pid: number | undefined
+  /** Its process group, watched from the host (the same user's processes), once started. */
+  group?: GroupWatch
   /** Sent again to a new helper after the first one died before it began to start it. */
   retried?: boolean
   /** The helper said it is starting the hook (before its fork): from then on it may be running. */
@@ -191,7 +195,7 @@ export class Helper {
             : "the spawn helper exited twice before it started the hook; it is not started again"))
         } else {
           // Started: the helper cannot clean up any more, so the host kills the group itself.
-          kill(hook.pid)
+          kill(hook.pid, hook.group)
           this.fail(hook, new Error("the spawn helper exited"))
         }
       }
@@ -243,6 +247,7 @@ export class Helper {
           break
         case 1:
           hook.pid = json().pid
+          hook.group = watchGroup(process.kill, hook.pid)
           hook.started({ pid: hook.pid! })
           break
         case 2: {
@@ -265,6 +270,8 @@ export class Helper {
           hook.stderr.end()
           break
         case 7:
+          // Looked at once: a group already empty is never signalled (its number could be reused before the release).
+          if (groups) hook.group?.alive()
           Deferred.doneUnsafe(hook.exited, Effect.succeed(json() as ProcessExit))
           break
       }
@@ -327,7 +334,8 @@ export class Helper {
       ({ id, hook }) =>
         Effect.sync(() => {
           // Always: SIGKILL to whatever is left of the group, the pipes closed, no waiting.
-          if (this.hooks.delete(id) && this.child !== undefined) this.send({ t: "release", id })
+          // A group seen empty is not signalled again (its number may be reused): the hook alone.
+          if (this.hooks.delete(id) && this.child !== undefined) this.send({ t: "release", id, ...(hook.group?.gone() === true ? { group: false } : {}) })
           hook.stdout.end()
           hook.stderr.end()
           this.refresh()
@@ -340,8 +348,11 @@ export class Helper {
         stderr: hook.stderr.stream,
         kill: (signal: KillSignal) =>
           Effect.sync(() => {
-            if (this.hooks.has(id) && this.child !== undefined) this.send({ t: "kill", id, signal })
-          })
+            if (this.hooks.has(id) && this.child !== undefined) this.send({ t: "kill", id, signal, ...(hook.group?.gone() === true ? { group: false } : {}) })
+          }),
+        // The helper sends the exit as soon as it has it, maybe before the output it has yet to read:
+        // with the group empty, the runner waits for the ends the helper sends after that output.
+        ...(groups ? { groupAlive: () => hook.group?.alive() ?? false } : {})
       }))
     )
 

@@ -8,6 +8,8 @@
 //                                                        `sameEnv: true` instead of `env`: the previous spawn's environment
 //   { t: "kill", id, signal }                            signal the hook's process group (falling back to the child)
 //   { t: "release", id }                                 SIGKILL the group, stop reading, forget the hook
+//   `group: false` in either: the host saw the group empty, so the child alone is signalled (the
+//   group's number may be another's by now, a reused pid)
 // Helper to host (our stdout): frames of [u8 type][u32 id][u32 length][payload]:
 //   1 spawned {pid} · 2 spawn error {code, message} · 3 stdout bytes · 4 stderr bytes
 //   5 stdout end · 6 stderr end · 7 exit {exitCode, signal} · 8 starting (sent before the fork: a
@@ -28,7 +30,10 @@ interface SpawnMessage {
   readonly stdin: string
   readonly cap: number
 }
-type Message = SpawnMessage | { readonly t: "kill"; readonly id: number; readonly signal: NodeJS.Signals } | { readonly t: "release"; readonly id: number }
+type Message =
+  | SpawnMessage
+  | { readonly t: "kill"; readonly id: number; readonly signal: NodeJS.Signals; readonly group?: false }
+  | { readonly t: "release"; readonly id: number; readonly group?: false }
 
 /** A started hook, whichever way it was spawned. */
 interface Running {
@@ -88,7 +93,7 @@ const send = (type: number, id: number, payload: Uint8Array = new Uint8Array(0))
 }
 const sendJson = (type: number, id: number, value: unknown) => send(type, id, Buffer.from(JSON.stringify(value)))
 
-const signal = (child: Running, sig: NodeJS.Signals) => {
+const signal = (child: Running, sig: NodeJS.Signals, group = true) => {
   const pid = child.pid
   if (pid === undefined) return
   // ESRCH (the group is gone, or the child left it): the child alone. No stack trace is taken for
@@ -96,7 +101,7 @@ const signal = (child: Running, sig: NodeJS.Signals) => {
   const limit = Error.stackTraceLimit
   Error.stackTraceLimit = 0
   try {
-    if (groups) return void process.kill(-pid, sig)
+    if (groups && group) return void process.kill(-pid, sig)
   } catch {
     // the child alone, below
   } finally {
@@ -239,9 +244,9 @@ const handle = (m: Message) => {
   if (m.t === "spawn") return start(m)
   const child = children.get(m.id)
   if (child === undefined) return
-  if (m.t === "kill") return signal(child, m.signal)
+  if (m.t === "kill") return signal(child, m.signal, m.group !== false)
   children.delete(m.id)
-  signal(child, "SIGKILL")
+  signal(child, "SIGKILL", m.group !== false)
   child.stop()
 }
 

@@ -394,6 +394,22 @@ export const suite = (
           if (capabilities.processGroups) yield* expectGone(grandchildren)
         })))
 
+      testWithGroups("groupAlive: true while a grandchild is left in the group, false once the group is empty", () =>
+        run(Effect.gen(function*() {
+          const file = pidFile()
+          const handle = yield* spawn(sh("grandchild-holds-stdout.sh", [file]))
+          yield* Effect.timeout(handle.exited, PROMPTLY)
+          const pids = yield* pidsIn(file, 1)
+          // The runner asks this after the exit: a grandchild may hold the pipes, so the drain window decides.
+          expect(handle.groupAlive?.()).toBe(true)
+          for (const pid of pids) process.kill(pid, "SIGKILL")
+          // Reaped late on some hosts: a zombie still counts as a member until then.
+          yield* waitFor("the group to be empty", () => handle.groupAlive?.() === false)
+          const quiet = yield* spawn(request({ args: ["-c", "printf done"] }))
+          yield* Effect.timeout(quiet.exited, PROMPTLY)
+          yield* waitFor("the group to be empty", () => quiet.groupAlive?.() === false)
+        })))
+
       test("kill(SIGTERM) ends the direct child with SIGTERM", () =>
         run(Effect.gen(function*() {
           const handle = yield* spawn(sh("spawn-grandchildren.sh", [pidFile()]))
