@@ -256,11 +256,21 @@ describe("host mode", () => {
   })
 
   it("a command line it cannot read blocks", () => {
-    for (const args of [["--host", "nope"], ["--host", "claude", "--no-such-flag"], [], ["--host", "claude", "--ask", "maybe"]]) {
+    for (
+      const args of [["--host", "nope"], ["--host", "claude", "--no-such-flag"], [], ["--host", "claude", "--ask", "maybe"], ["--host", "claude", "--log-level", "loud"]]
+    ) {
       const result = hook(args, shell("claude", "ls"))
       expect(result.status, args.join(" ")).toBe(2)
       expect(result.stderr).toContain("agent-hooks hook:")
     }
+  })
+
+  it("--log-level debug says what was loaded and matched, on stderr; the answer is the same", () => {
+    const result = hook(["--host", "codex", ...withPolicy, "--log-level", "debug"], shell("codex", "rm -rf /"))
+    expect(result.status).toBe(2)
+    expect(result.stdout).toBe("")
+    expect(result.stderr).toContain("agent-hooks: debug: settings")
+    expect(result.stderr).toContain("no rm -rf here")
   })
 
   it("--help shows the command", () => {

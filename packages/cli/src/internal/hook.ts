@@ -7,6 +7,7 @@ import * as Option from "effect/Option"
 import type * as Stdio from "effect/Stdio"
 import { Blocked, Failed } from "../ExitCode.ts"
 import { checkPreset, warnOnStderr, withEngine } from "./engine.ts"
+import * as Debug from "./debug.ts"
 import { noSettingsLine } from "./noSettings.ts"
 import { readPayload } from "./stdin.ts"
 
@@ -90,6 +91,9 @@ const decide = (options: HookOptions, state: { hostEvent: string | undefined }):
       ...(options.strict ? { strict: true } : {})
     }
     let dispatching = false
+    // --log-level: debug adds what was loaded, matched and skipped; error is --quiet
+    const level = yield* Debug.verbosity
+    const quiet = options.quiet || level.quiet
     const outcome = yield* withEngine(
       {
         settings: options.settings,
@@ -102,7 +106,7 @@ const decide = (options: HookOptions, state: { hostEvent: string | undefined }):
       },
       (warning) => {
         if (dispatching) process.stderr.write(warning.startsWith("hook \"") ? `agent-hooks: ${warning}\n` : `agent-hooks: warning: ${warning}\n`)
-        else if (!options.quiet) warnOnStderr(warning)
+        else if (!quiet) warnOnStderr(warning)
       },
       (engine) =>
         Effect.gen(function*() {
@@ -124,8 +128,14 @@ const decide = (options: HookOptions, state: { hostEvent: string | undefined }):
               })
             )
           }
+          if (level.debug) {
+            Debug.loaded(engine.plan)
+            Debug.matched(engine.plan, call.event, call.payload)
+          }
           dispatching = true
-          return yield* engine.dispatch(call.event, call.payload)
+          const outcome = yield* engine.dispatch(call.event, call.payload)
+          if (level.debug) Debug.results(outcome)
+          return outcome
         })
     )
     return HostMode.answer(call, outcome, { ask: options.ask, rewrite: options.rewrite })

@@ -1,6 +1,8 @@
 import * as HostMode from "@agent-hooks/core/HostMode"
 import * as Option from "effect/Option"
+import type * as LogLevel from "effect/LogLevel"
 import type { HookOptions } from "./hook.ts"
+import { logLevels } from "./runArgs.ts"
 
 const repeatable = new Set(["settings", "plugin"])
 const single = new Set(["host", "project-dir", "managed-dir", "preset", "agent", "ask", "rewrite", "timeout", "log-level"])
@@ -14,7 +16,9 @@ const booleans = new Set(["fail-closed", "strict", "quiet", "fail-open"])
  *
  * @internal
  */
-export const parseHookArgs = (argv: ReadonlyArray<string>): HookOptions | "help" | { readonly error: string } => {
+export const parseHookArgs = (
+  argv: ReadonlyArray<string>
+): { readonly options: HookOptions; readonly logLevel: LogLevel.LogLevel | undefined } | "help" | { readonly error: string } => {
   const values = new Map<string, Array<string>>()
   const flags = new Set<string>()
   for (let i = 1; i < argv.length; i++) {
@@ -53,7 +57,12 @@ export const parseHookArgs = (argv: ReadonlyArray<string>): HookOptions | "help"
   if (timeout !== undefined && !(Number.isFinite(timeout) && timeout >= 1)) {
     return { error: `--timeout must be the agent's hook timeout in seconds (1 or more), got ${timeoutText}` }
   }
+  const level = one("log-level")
+  const logLevel = level === undefined ? undefined : logLevels[level]
+  if (level !== undefined && logLevel === undefined) return { error: `--log-level must be one of ${Object.keys(logLevels).join(", ")}, got ${level}` }
   return {
+    logLevel,
+    options: {
     host: host as HostMode.HostName,
     settings: values.get("settings") ?? [],
     projectDir: Option.fromUndefinedOr(one("project-dir")),
@@ -68,5 +77,6 @@ export const parseHookArgs = (argv: ReadonlyArray<string>): HookOptions | "help"
     rewrite,
     timeout,
     failOpen: flags.has("fail-open")
+    }
   }
 }

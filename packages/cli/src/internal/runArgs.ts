@@ -8,8 +8,8 @@ export interface RunArgs {
   readonly logLevel: LogLevel.LogLevel | undefined
 }
 
-/** `--log-level` values, as the full parser (effect/cli's global flag) reads them. */
-const logLevels: Readonly<Record<string, LogLevel.LogLevel>> = {
+/** `--log-level` values, as the full parser (effect/cli's global flag) reads them. @internal */
+export const logLevels: Readonly<Record<string, LogLevel.LogLevel>> = {
   all: "All",
   trace: "Trace",
   debug: "Debug",
