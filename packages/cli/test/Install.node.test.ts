@@ -176,6 +176,32 @@ describe.each(hosts)("install --host %s", (host) => {
   })
 })
 
+describe("install: hostile and broken configs", () => {
+  it("refuses hooks that are not an object of arrays, and a key given twice, naming the JSON path, and writes nothing", () => {
+    const box = sandbox()
+    const file = userFile("claude", box.home)
+    for (const text of ['{ "hooks": [] }\n', '{ "hooks": { "PreToolUse": {} } }\n', '{ "hooks": {}, "hooks": {} }\n']) {
+      write(file, text)
+      const result = cli(["install", "--host", "claude"], box)
+      expect(result.status).toBe(1)
+      expect(result.stderr).toMatch(/"hooks" must be an object|"hooks"\."PreToolUse" must be an array|the key "hooks" is given twice/)
+      expect(result.stderr).toContain(file)
+      expect(readFileSync(file, "utf8")).toBe(text)
+    }
+  })
+
+  it("refuses a project config folder that is a symlink out of the project", () => {
+    const box = sandbox()
+    const elsewhere = join(box.home, "elsewhere")
+    mkdirSync(elsewhere, { recursive: true })
+    symlinkSync(elsewhere, join(box.project, ".qwen"))
+    const result = cli(["install", "--host", "qwen", "--project"], box)
+    expect(result.status).toBe(1)
+    expect(result.stderr).toContain("leads out of")
+    expect(existsSync(join(elsewhere, "settings.json"))).toBe(false)
+  })
+})
+
 /** A policy in Claude Code's names: a PreToolUse Bash hook that blocks `rm -rf`, or one that lets everything through. */
 const policy = (home: string, blocks: boolean) =>
   write(
@@ -215,6 +241,17 @@ describe.each(hosts)("doctor --host %s", (host) => {
     const result = cli(["doctor", "--host", host], box)
     expect(result.status).toBe(1)
     expect(result.stdout).toContain("blocks even `ls`")
+  })
+
+  it("fails when the agent's own switch turns every hook off", () => {
+    if (host !== "claude" && host !== "qwen") return
+    const box = sandbox()
+    policy(box.home, true)
+    expect(cli(["install", "--host", host], box).status).toBe(0)
+    write(projectFile(host, box.project), '{ "disableAllHooks": true }\n')
+    const result = cli(["doctor", "--host", host], box)
+    expect(result.status).toBe(1)
+    expect(result.stdout).toContain("disableAllHooks is true")
   })
 
   it("passes when wired with a policy that blocks it, naming the reason", () => {
