@@ -254,6 +254,19 @@ describe.each(hosts)("doctor --host %s", (host) => {
     expect(result.stdout).toContain("disableAllHooks is true")
   })
 
+  it("fails when the hook timeout in the config was lowered below host mode's budget", () => {
+    const box = sandbox()
+    policy(box.home, true)
+    expect(cli(["install", "--host", host], box).status).toBe(0)
+    const file = userFile(host, box.home)
+    const unit = host === "gemini" ? 1000 : 1
+    const seconds = host === "claude" || host === "codex" ? 600 : 60
+    write(file, readFileSync(file, "utf8").replaceAll(`"timeout": ${seconds * unit} }`, `"timeout": ${5 * unit} }`))
+    const result = cli(["doctor", "--host", host], box)
+    expect(result.status).toBe(1)
+    expect(result.stdout).toContain("is not above host mode's budget")
+  })
+
   it("passes when wired with a policy that blocks it, naming the reason", () => {
     const box = sandbox()
     policy(box.home, true)

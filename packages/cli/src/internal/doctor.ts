@@ -16,9 +16,9 @@ import { join, resolve } from "node:path"
 import { Failed } from "../ExitCode.ts"
 import { readText, target } from "./configFile.ts"
 import type { Scope } from "./hostConfig.ts"
-import { configPath, eventsOf, hostEventFor, ownEntries, readOwnCommand } from "./hostConfig.ts"
+import { configPath, eventsOf, hostEventFor, ownEntries, readOwnCommand, timeoutUnitMs } from "./hostConfig.ts"
 import { parse, toValue } from "./jsonc.ts"
-import { HOST_MODE_ENV } from "./hook.ts"
+import { budgetMs, HOST_MODE_ENV } from "./hook.ts"
 
 /** Options of `agent-hooks doctor`. */
 export interface DoctorOptions {
@@ -187,6 +187,17 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
         continue
       }
       const commands = new Map(entries.map((entry) => [entry.event, entry.commands[0]!]))
+      // The agent kills a hook at its timeout and then runs the tool (Codex, Gemini CLI, Qwen Code):
+      // the timeout in the config must stay above host mode's budget for the --timeout it was given
+      for (const entry of entries) {
+        const own = readOwnCommand(entry.commands[0]!)!
+        const seconds = (entry.timeouts[0] ?? agent.hookTimeout * timeoutUnitMs(agent)) / timeoutUnitMs(agent)
+        if (seconds * 1000 <= budgetMs(own.timeout)) {
+          problems.push(
+            `${file} "hooks"."${entry.event}": the hook timeout (${seconds} s) is not above host mode's budget for --timeout ${own.timeout} (${budgetMs(own.timeout) / 1000} s): ${agent.displayName} would kill host mode first and run the tool. Run agent-hooks install --host ${agent.name} again`
+          )
+        }
+      }
       const missing = expected.filter((event) => !commands.has(event))
       if (commands.size === 0) yield* Console.log(`${scope}: ${file}: no agent-hooks entries`)
       else if (missing.length > 0) yield* Console.log(`${scope}: ${file}: agent-hooks on ${commands.size} of ${expected.length} events; missing: ${missing.join(", ")}`)

@@ -121,7 +121,14 @@ export const ownEntries = (
   agent: HostMode.Agent,
   text: string,
   file: string
-): ReadonlyArray<{ readonly event: string; readonly member: Member; readonly own: ReadonlyArray<number>; readonly commands: ReadonlyArray<string> }> => {
+): ReadonlyArray<{
+  readonly event: string
+  readonly member: Member
+  readonly own: ReadonlyArray<number>
+  readonly commands: ReadonlyArray<string>
+  /** The `timeout` of each own group, in the agent's unit (`undefined`: the agent's default). */
+  readonly timeouts: ReadonlyArray<number | undefined>
+}> => {
   const root = read(text, file)
   const hooks = root.kind === "object" ? root.members.find((member) => member.key === "hooks") : undefined
   if (hooks === undefined || hooks.value.kind !== "object") return []
@@ -129,14 +136,18 @@ export const ownEntries = (
     if (member.value.kind !== "array") return []
     const own: Array<number> = []
     const commands: Array<string> = []
+    const timeouts: Array<number | undefined> = []
     member.value.elements.forEach((element, index) => {
-      const command = ownGroupCommand(agent, toValue(element))
+      const value = toValue(element)
+      const command = ownGroupCommand(agent, value)
       if (command !== undefined) {
         own.push(index)
         commands.push(command)
+        const timeout = ((value as { hooks: Array<Record<string, unknown>> }).hooks[0]!)["timeout"]
+        timeouts.push(typeof timeout === "number" ? timeout : undefined)
       }
     })
-    return own.length === 0 ? [] : [{ event: member.key, member, own, commands }]
+    return own.length === 0 ? [] : [{ event: member.key, member, own, commands, timeouts }]
   })
 }
 
