@@ -5,6 +5,9 @@
  * ```
  * agent-hooks run <Event> [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME] [--fail-closed] [--strict] [--quiet]
  * agent-hooks hook --host <claude|codex|gemini|qwen> [settings flags] [--ask host|deny] [--rewrite host|deny|original] [--timeout SECONDS] [--fail-open]
+ * agent-hooks install --host <agent> [--user | --project] [--project-dir DIR] [--timeout SECONDS] [--dry-run]
+ * agent-hooks uninstall --host <agent> [--user | --project] [--project-dir DIR] [--dry-run]
+ * agent-hooks doctor --host <agent> [--user | --project] [--project-dir DIR] [--test-command COMMAND]
  * agent-hooks serve [--socket PATH] [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME]
  * agent-hooks validate [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME] [--plugin DIR]... [--managed-dir DIR]
  * agent-hooks list [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME] [--plugin DIR]... [--managed-dir DIR] [--json]
@@ -428,6 +431,77 @@ export const test = Command.make("test", {
   Command.withShortDescription("Check the hooks against fixture cases (for CI)")
 )
 
+const hostFlag = Flag.Literals("host", ["claude", "codex", "gemini", "qwen"]).pipe(Flag.withDescription("The agent whose own hook config is meant."))
+const userFlag = Flag.Boolean("user").pipe(Flag.withDescription("The agent's user config (~/.claude/settings.json, ~/.codex/hooks.json, ~/.gemini/settings.json, ~/.qwen/settings.json). The default."), Flag.withDefault(false))
+const projectFlag = Flag.Boolean("project").pipe(
+  Flag.withDescription("The project's shared config (.claude/settings.json, never settings.local.json; .codex/hooks.json; .gemini/settings.json; .qwen/settings.json)."),
+  Flag.withDefault(false)
+)
+const dryRun = Flag.Boolean("dry-run").pipe(Flag.withDescription("Show the change as a diff; write nothing."), Flag.withDefault(false))
+
+/**
+ * `agent-hooks install --host <agent>`: writes the agent's own hook config so that each of its events
+ * calls `agent-hooks hook --host <agent>`. Keeps every entry already there. See docs/cli/install.md.
+ *
+ * @since 0.3.0
+ * @category commands
+ */
+export const install = Command.make("install", {
+  host: hostFlag,
+  user: userFlag,
+  project: projectFlag,
+  projectDir,
+  dryRun,
+  timeout: Flag.Int("timeout").pipe(
+    Flag.withMetavar("SECONDS"),
+    Flag.withDescription("The hook timeout written in the agent's config and passed to hook --timeout (host mode answers within a budget below it). Default: the agent's own (claude, codex 600; gemini, qwen 60)."),
+    Flag.optional
+  )
+}, (options) => Effect.flatMap(Effect.promise(() => import("./internal/install.ts")), (m) => m.install(options))).pipe(
+  Command.withDescription(
+    "Writes the agent's own hook config (user by default, or the project's shared file) so that every event of the agent calls agent-hooks hook --host <agent>, with the agent's hook timeout above host mode's budget. Keeps every entry already there and its comments; writes atomically; idempotent; refuses a symlink that leads out of the config's folder. Says what the agent still needs (trust, review)."
+  ),
+  Command.withShortDescription("Wire agent-hooks into an agent's own hook config")
+)
+
+/**
+ * `agent-hooks uninstall --host <agent>`: removes what install wrote, leaving the config as it was.
+ *
+ * @since 0.3.0
+ * @category commands
+ */
+export const uninstall = Command.make("uninstall", { host: hostFlag, user: userFlag, project: projectFlag, projectDir, dryRun }, (options) =>
+  Effect.flatMap(Effect.promise(() => import("./internal/install.ts")), (m) => m.uninstall(options))).pipe(
+    Command.withDescription(
+      "Removes the entries agent-hooks install wrote from the agent's config (at any path or timeout) and nothing else; a file install created is removed."
+    ),
+    Command.withShortDescription("Take agent-hooks out of an agent's own hook config")
+  )
+
+/**
+ * `agent-hooks doctor --host <agent>`: is the agent wired up, and would a dangerous shell call be
+ * blocked? Exit 1 when not.
+ *
+ * @since 0.3.0
+ * @category commands
+ */
+export const doctor = Command.make("doctor", {
+  host: hostFlag,
+  user: userFlag,
+  project: projectFlag,
+  projectDir,
+  testCommand: Flag.String("test-command").pipe(
+    Flag.withMetavar("COMMAND"),
+    Flag.withDescription("The shell command of the test call. Default: rm -rf /"),
+    Flag.withDefault("rm -rf /")
+  )
+}, (options) => Effect.flatMap(Effect.promise(() => import("./internal/doctor.ts")), (m) => m.doctor(options))).pipe(
+  Command.withDescription(
+    "Says whether the agent's config calls agent-hooks on each of its events, then sends the command found there the agent's own PreToolUse payload for its shell tool running a dangerous command, as the agent would, and says whether the agent would block it. Exit 1 when not wired up or when the call would go through."
+  ),
+  Command.withShortDescription("Check an agent's wiring and that a dangerous call is blocked")
+)
+
 /**
  * The root command.
  *
@@ -438,5 +512,5 @@ export const cli = Command.make("agent-hooks").pipe(
   Command.withDescription(
     "Lifecycle hooks for AI agents: runs Claude Code-style hooks (JSON on stdin, exit 2 blocks, JSON on stdout steers) for any host."
   ),
-  Command.withSubcommands([run, hook, serve, validate, list, migrate, trust, audit, schema, init, test])
+  Command.withSubcommands([run, hook, install, uninstall, doctor, serve, validate, list, migrate, trust, audit, schema, init, test])
 )
