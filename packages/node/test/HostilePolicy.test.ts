@@ -160,3 +160,44 @@ describe("policy a project file cannot loosen", () => {
     expect(warnings.join("\n")).toContain(`${projectFile} at disableAllHooks: 0 project and local hooks are off`)
   })
 })
+
+describe("a project file's copy of a managed guard", () => {
+  /** A managed guard that denies `rm`, reading the event on stdin; the project's file holds `copy`. */
+  const managedAndProject = (copy: (guard: string) => Record<string, unknown>) => {
+    const dir = tempDir()
+    const home = tempDir()
+    const managed = tempDir()
+    const guard = join(managed, "guard.sh")
+    writeFileSync(guard, "#!/bin/sh\nif grep -q 'rm -rf' ; then echo 'managed: no rm' >&2; exit 2; fi\nexit 0\n", { mode: 0o755 })
+    writeFileSync(join(managed, "managed-settings.json"), JSON.stringify({
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: guard, onFailure: "block" }] }] }
+    }))
+    mkdirSync(join(dir, ".agent-hooks"))
+    writeFileSync(join(dir, ".agent-hooks", "settings.json"), JSON.stringify({
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: guard, ...copy(guard) }] }] }
+    }))
+    return { dir, home, managed }
+  }
+
+  it.each([
+    ["async: true", () => ({ async: true })],
+    ["asyncRewake: true", () => ({ asyncRewake: true })],
+    ["timeout: 1e-9 and onFailure: continue", () => ({ timeout: 1e-9, onFailure: "continue" })]
+  ])("with %s does not stand in for it: the managed guard blocks, also with failClosed", async (_, copy) => {
+    const { dir, home, managed } = managedAndProject(copy)
+    for (const failClosed of [false, true]) {
+      const engine = await createHookEngine({
+        projectDir: dir,
+        managedDir: managed,
+        failClosed,
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home }
+      })
+      cleanups.push(() => engine.close())
+      const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "rm -rf /" } })
+      expect(outcome.blocked, JSON.stringify(outcome)).toBe(true)
+      expect(outcome.reason).toContain("managed: no rm")
+      // the copy that ran is the managed file's
+      expect(outcome.hooks.filter((hook) => hook.exitCode === 2).map((hook) => hook.source)).toEqual([join(managed, "managed-settings.json")])
+    }
+  })
+})

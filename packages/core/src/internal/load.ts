@@ -57,9 +57,20 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
     // Policy by level: managed, then the user's own files (user, --settings), then the files that travel
     // with a project (project, local). A lower level may only tighten what a higher one set.
     const policy = Policy.make()
-    let sequential = false
-    let dedupe = true
-    let inputDefaults: Record<string, unknown> | undefined
+    // A value several files set is the highest scope's (managed, user, project, local; the last file
+    // among equals): a file lower down never replaces what a higher one set.
+    const scalar = <A>(initial: A) => {
+      let held = { value: initial, rank: -1 }
+      return {
+        get: () => held.value,
+        set: (scope: string, value: A) => {
+          if (Policy.rank(scope) >= held.rank) held = { value, rank: Policy.rank(scope) }
+        }
+      }
+    }
+    const sequential = scalar(false)
+    const dedupe = scalar(true)
+    const inputDefaults = new Map<string, { readonly value: unknown; readonly rank: number }>()
 
     const read = (file: PresetFile, decodeWith: (document: unknown) => Effect.Effect<DecodedSettings, SettingsError>) =>
       Effect.gen(function*() {
@@ -135,8 +146,8 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
           disableAllHooks = decoded.disableAllHooks
         }
         policy.add(file.scope, file.path, decoded)
-        if (decoded.sequential !== undefined) sequential = decoded.sequential
-        if (decoded.dedupe !== undefined) dedupe = decoded.dedupe
+        if (decoded.sequential !== undefined) sequential.set(file.scope, decoded.sequential)
+        if (decoded.dedupe !== undefined) dedupe.set(file.scope, decoded.dedupe)
         const logOptions = (key: string) => ({ scope: file.scope, file: file.path, key, projectDir: options.projectDir, extraRoots: preset.logFolders?.(context) })
         if (decoded.executionLog !== undefined) {
           // one rule for every log path: a file that may come from a cloned repository logs only inside the project's log folder
@@ -144,7 +155,10 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
           if (log._tag === "Allowed") policy.log("executionLog", file.scope, file.path, log.path)
           else warn(...located(file.path, log.message))
         }
-        if (decoded.inputDefaults !== undefined) inputDefaults = { ...inputDefaults, ...decoded.inputDefaults }
+        for (const [key, value] of Object.entries(decoded.inputDefaults ?? {})) {
+          const rank = Policy.rank(file.scope)
+          if (rank >= (inputDefaults.get(key)?.rank ?? -1)) inputDefaults.set(key, { value, rank })
+        }
         if (decoded.auditLog !== undefined) {
           // the same rule as executionLog; the audit log is opened once, so the folders on the way are followed now
           const log = LogPath.check(decoded.auditLog, logOptions("auditLog"))
@@ -256,11 +270,11 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
       allowManagedHooksOnly,
       allowedHttpHookUrls: merged.allowedHttpHookUrls,
       httpHookAllowedEnvVars: merged.httpHookAllowedEnvVars,
-      sequential,
-      dedupe,
+      sequential: sequential.get(),
+      dedupe: dedupe.get(),
       allowedCommands: merged.allowedCommands,
       executionLog: merged.executionLog,
-      ...(inputDefaults === undefined ? {} : { inputDefaults }),
+      ...(inputDefaults.size === 0 ? {} : { inputDefaults: Object.fromEntries([...inputDefaults].map(([key, held]) => [key, held.value])) }),
       strict,
       auditLog: merged.auditLog,
       ...(declaredEvents.length === 0 ? {} : { events: declaredEvents }),

@@ -12,6 +12,7 @@ import type { Handler, HookEntry } from "../Settings.ts"
 import * as Settings from "../Settings.ts"
 import { agentHooks } from "./preset.ts"
 import { byName, resolve as resolvePreset } from "./presets/registry.ts"
+import * as Policy from "./policy.ts"
 import * as PosixPath from "./posixPath.ts"
 import * as ScriptCheck from "./scriptCheck.ts"
 import { render as renderLine, truthyEnv } from "./text.ts"
@@ -326,7 +327,7 @@ export const matches = (plan: Plan, event: string, payload: Readonly<Record<stri
 
 /**
  * The hooks that run for one dispatch, in config order: matcher, `if` rule, `once` (ids in `ran`)
- * and dedup (the first matched copy of an identical handler) applied.
+ * and dedup (of identical handlers, the highest scope's matched copy) applied.
  */
 export const select = (
   plan: Plan,
@@ -337,7 +338,11 @@ export const select = (
   onSkip?: (hook: PlannedHook, reason: SkipReason, value: string | undefined) => void
 ): ReadonlyArray<PlannedHook> => {
   const value = matchValue(planned.spec, payload)
-  const seen = new Set<string>()
+  // Identical hooks (one dedup key) run once: the copy of the highest scope (managed, user, project,
+  // local; the first in config order among equals), so that a lower scope's copy of a hook, with its
+  // own async, timeout or onFailure, never stands in for a higher scope's.
+  let held: Map<string, { readonly hook: PlannedHook; readonly tested: string | undefined }> | undefined
+  let displaced: Set<PlannedHook> | undefined
   const selected: Array<PlannedHook> = []
   for (const hook of planned.hooks) {
     const own = hook.entry.spec
@@ -358,17 +363,22 @@ export const select = (
       onSkip?.(hook, "once", tested)
       continue
     }
-    // Claude Code dedups after matcher filtering: the first matched copy runs, whichever group or file.
+    // Claude Code dedups after matcher filtering: a copy whose matcher or `if` did not match hides nothing.
     if (hook.dedupKey !== undefined) {
-      if (seen.has(hook.dedupKey)) {
-        onSkip?.(hook, "duplicate", tested)
-        continue
+      const first = (held ??= new Map()).get(hook.dedupKey)
+      if (first !== undefined) {
+        if (Policy.rank(hook.entry.scope) <= Policy.rank(first.hook.entry.scope)) {
+          onSkip?.(hook, "duplicate", tested)
+          continue
+        }
+        ;(displaced ??= new Set()).add(first.hook)
+        onSkip?.(first.hook, "duplicate", first.tested)
       }
-      seen.add(hook.dedupKey)
+      held.set(hook.dedupKey, { hook, tested })
     }
     selected.push(hook)
   }
-  return selected
+  return displaced === undefined ? selected : selected.filter((hook) => !displaced.has(hook))
 }
 
 /** Why a hook of the event does not run for a payload. @internal */
@@ -402,7 +412,7 @@ export const explain = (
         ? `"if" rule ${JSON.stringify(hook.entry.handler.if ?? "")} does not match`
         : skip.reason === "once"
         ? "\"once\": it ran already in this engine"
-        : "an identical hook matched earlier (deduplicated)"
+        : "an identical hook of the same or a higher scope runs instead (deduplicated)"
     }
   })
 }
