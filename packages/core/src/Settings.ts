@@ -154,6 +154,13 @@ export interface HookEntry {
    * the file that makes it, never to another file's.
    */
   readonly spec?: HookEventSpec | undefined
+  /**
+   * Why this handler can never run: it could not be decoded (a field of the wrong type, an unknown
+   * type, a group whose matcher its file may not use). Its `handler` is then a stand-in that never
+   * starts; the entry is kept so that the event still knows a hook of it cannot run (with
+   * `failClosed`, the event blocks).
+   */
+  readonly invalid?: string | undefined
 }
 
 /**
@@ -252,6 +259,13 @@ export interface LoadedSettings {
    * Each is also in `warnings`. `agent-hooks validate` exits 1 when there is one.
    */
   readonly errors: ReadonlyArray<string>
+  /**
+   * The handlers that were skipped, as entries that never run (each with `invalid`, the reason;
+   * not in `hooks`). The plan keeps them as hooks that never start: a dispatch of their event gets
+   * their failure, and with `failClosed` the event blocks.
+   * @since 0.3.0
+   */
+  readonly invalid?: ReadonlyArray<HookEntry> | undefined
 }
 
 /**
@@ -317,6 +331,12 @@ export interface DecodedSettings {
   readonly diagnostics?: ReadonlyArray<PlanWarning> | undefined
   /** Entries skipped because they could not be decoded (each also in `warnings`). */
   readonly errors?: ReadonlyArray<string> | undefined
+  /**
+   * The skipped handlers as entries that never run (each with `invalid`, the reason), so that their
+   * event still knows one of its hooks cannot run.
+   * @since 0.3.0
+   */
+  readonly invalid?: ReadonlyArray<HookEntry> | undefined
 }
 
 /**

@@ -121,7 +121,8 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
             declaredEvents.push(spec)
           }
         }
-        const own = ownDeclarations(decoded.entries, file.path)
+        // the handlers that could not be decoded travel beside the hooks, under the same rules
+        const own = ownDeclarations([...decoded.entries, ...(decoded.invalid ?? [])], file.path)
         if (file.scope === "managed") managedEntries.push(...own)
         else entries.push(...own)
         if (file.scope === "managed") {
@@ -248,21 +249,23 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
     const effectiveDisable = managedDisable ?? disableAllHooks
     if (managedDisable === true) {
       kept = []
-      if (entries.length > 0) warn(undefined, undefined, `managed settings set disableAllHooks: all ${entries.length} hooks are off`)
+      const count = entries.filter((entry) => entry.invalid === undefined).length
+      if (count > 0) warn(undefined, undefined, `managed settings set disableAllHooks: all ${count} hooks are off`)
     } else if (allowManagedHooksOnly) {
       kept = entries.filter((entry) => entry.scope === "managed")
-      const dropped = entries.length - kept.length
+      const dropped = entries.filter((entry) => entry.invalid === undefined).length - kept.filter((entry) => entry.invalid === undefined).length
       if (dropped > 0) warn(undefined, undefined, `managed settings set allowManagedHooksOnly: ${dropped} hooks from other settings are ignored`)
     } else if (effectiveDisable) {
       kept = entries.filter((entry) => entry.scope === "managed")
     } else if (restrictedDisable !== undefined) {
       kept = entries.filter((entry) => !Policy.restricted(entry.scope))
-      const dropped = entries.length - kept.length
+      const dropped = entries.filter((entry) => entry.invalid === undefined).length - kept.filter((entry) => entry.invalid === undefined).length
       warn(restrictedDisable, "disableAllHooks", `${dropped} project and local hooks are off; the hooks of your user settings, plugins and managed settings still run (a project file cannot switch them off)`)
     }
     const merged = policy.merge(warn)
     const hooks: Record<string, Array<HookEntry>> = {}
-    for (const entry of kept) (hooks[entry.event] ??= []).push(entry)
+    for (const entry of kept) if (entry.invalid === undefined) (hooks[entry.event] ??= []).push(entry)
+    const invalid = kept.filter((entry) => entry.invalid !== undefined)
     return {
       files,
       hooks,
@@ -280,6 +283,7 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
       ...(declaredEvents.length === 0 ? {} : { events: declaredEvents }),
       warnings: diagnostics.map(render),
       errors: errorsSoFar(),
-      diagnostics
+      diagnostics,
+      ...(invalid.length === 0 ? {} : { invalid })
     }
   })
