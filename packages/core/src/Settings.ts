@@ -260,6 +260,14 @@ export interface LoadedSettings {
    */
   readonly errors: ReadonlyArray<string>
   /**
+   * Settings files of another dialect that this preset does not read, found where that dialect
+   * looks (a project with only `.claude/settings.json` under the default preset): their hooks do not
+   * run. Each is also in `warnings`, and a dispatch that runs no hook says so in its Outcome's
+   * `warnings`. Looked for when the preset found no project or local file of its own.
+   * @since 0.3.0
+   */
+  readonly unread?: ReadonlyArray<{ readonly path: string; readonly preset: string }> | undefined
+  /**
    * The handlers that were skipped, as entries that never run (each with `invalid`, the reason;
    * not in `hooks`). The plan keeps them as hooks that never start: a dispatch of their event gets
    * their failure, and with `failClosed` the event blocks.

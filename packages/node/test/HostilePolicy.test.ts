@@ -201,3 +201,42 @@ describe("a project file's copy of a managed guard", () => {
     }
   })
 })
+
+describe("settings of another dialect, unread", () => {
+  it("a project with only .claude/settings.json under the default preset: the engine warns, and each dispatch that runs nothing says why", async () => {
+    const dir = tempDir()
+    const home = tempDir()
+    mkdirSync(join(dir, ".claude"))
+    const claudeFile = join(dir, ".claude", "settings.json")
+    writeFileSync(claudeFile, JSON.stringify({
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo no >&2; exit 2" }] }] }
+    }))
+    const warnings: Array<string> = []
+    const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, AGENT_HOOKS_MANAGED_DIR: join(home, "managed") }
+    const engine = await createHookEngine({ projectDir: dir, env, onWarning: (w) => warnings.push(w) })
+    cleanups.push(() => engine.close())
+    expect(warnings.join("\n")).toContain(`${claudeFile}: settings of the claude dialect, which the agent-hooks preset does not read: its hooks do not run`)
+    expect(engine.settings.unread).toEqual([{ path: claudeFile, preset: "claude" }])
+    const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "rm -rf /" } })
+    expect(outcome.blocked).toBe(false)
+    expect(outcome.warnings.join("\n")).toContain(`no hook ran, but ${claudeFile} (settings of the claude dialect) is not read by the agent-hooks preset`)
+    // the claude preset reads it, and the guard blocks
+    const claude = await createHookEngine({ projectDir: dir, env: { ...env, CLAUDE_CONFIG_DIR: join(home, ".claude") }, preset: "claude" })
+    cleanups.push(() => claude.close())
+    expect((await claude.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "rm -rf /" } })).blocked).toBe(true)
+  })
+
+  it("a project file of its own dialect: nothing is said about the other", async () => {
+    const dir = tempDir()
+    const home = tempDir()
+    mkdirSync(join(dir, ".claude"))
+    mkdirSync(join(dir, ".agent-hooks"))
+    writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({ hooks: {} }))
+    writeFileSync(join(dir, ".agent-hooks", "settings.json"), JSON.stringify({ hooks: {} }))
+    const warnings: Array<string> = []
+    const engine = await createHookEngine({ projectDir: dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home }, onWarning: (w) => warnings.push(w) })
+    cleanups.push(() => engine.close())
+    expect(warnings).toEqual([])
+    expect((await engine.dispatch("Stop", {})).warnings).toEqual([])
+  })
+})

@@ -14,6 +14,7 @@ import * as LogPath from "../LogPath.ts"
 import * as Trust from "../Trust.ts"
 import * as Policy from "./policy.ts"
 import { agentHooks } from "./preset.ts"
+import * as Registry from "./presets/registry.ts"
 import { decode } from "./settings.ts"
 import { locate, render, truthyEnv } from "./text.ts"
 
@@ -32,6 +33,43 @@ const parseJson = (text: string, file: string): Effect.Effect<unknown, SettingsE
         path: [],
         detail: `not valid JSON (${error instanceof Error ? error.message : String(error)}); comments and trailing commas are not allowed`
       })
+  })
+
+/**
+ * Another dialect's settings files this preset does not read (a project with only
+ * `.claude/settings.json` under the default preset): looked for when the preset found no project or
+ * local file of its own (and the user's files of other dialects when it found no file at all), so
+ * that "nothing to run" is never said in silence. The default preset does not read them itself: a
+ * host such as Claude Code runs its own files' hooks already (reading them too would run each guard
+ * twice), another dialect's hooks expect its own tool names and payloads, and what runs must not
+ * change with which files a cloned repository happens to carry.
+ */
+const unreadDialects = (
+  preset: Preset,
+  context: PresetContext,
+  files: ReadonlyArray<SettingsFile>
+): Effect.Effect<ReadonlyArray<{ readonly path: string; readonly preset: string }>, never, FileSystem.FileSystem> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const found = files.filter((file) => file.found)
+    if (found.some((file) => file.scope === "project" || file.scope === "local")) return []
+    const own = new Set(files.map((file) => file.path))
+    const out: Array<{ readonly path: string; readonly preset: string }> = []
+    for (const other of Registry.all) {
+      if (other.name === preset.name) continue
+      let discovered: ReadonlyArray<PresetFile> = []
+      try {
+        discovered = other.discover(context)
+      } catch {
+        continue
+      }
+      for (const file of discovered) {
+        const looked = file.scope === "project" || file.scope === "local" || (file.scope === "user" && found.length === 0)
+        if (!looked || own.has(file.path) || out.some((seen) => seen.path === file.path)) continue
+        if (yield* fs.exists(file.path).pipe(Effect.orElseSucceed(() => false))) out.push({ path: file.path, preset: other.name })
+      }
+    }
+    return out
   })
 
 /** @internal */
@@ -225,6 +263,16 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
       ? options.settings.map((file) => ({ path: path.resolve(options.cwd, file), scope: "explicit", required: true }))
       : preset.discover(context)
     for (const file of settingsFiles) yield* read(file, (document) => preset.decode(document, file, context))
+    const unread = options.settings === undefined ? yield* unreadDialects(preset, context, files) : []
+    for (const other of unread) {
+      warn(
+        other.path,
+        undefined,
+        `settings of the ${other.preset} dialect, which the ${preset.name} preset does not read: its hooks do not run. Use the ${other.preset} preset (--preset ${other.preset}, API: preset: "${other.preset}"), or move the hooks to ${
+          settingsFiles.find((file) => file.scope === "project")?.path ?? "this preset's project file"
+        }`
+      )
+    }
     for (const plugin of options.plugins ?? []) {
       const root = path.resolve(options.cwd, plugin)
       const file = path.join(root, "hooks", "hooks.json")
@@ -284,6 +332,7 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
       warnings: diagnostics.map(render),
       errors: errorsSoFar(),
       diagnostics,
-      ...(invalid.length === 0 ? {} : { invalid })
+      ...(invalid.length === 0 ? {} : { invalid }),
+      ...(unread.length === 0 ? {} : { unread })
     }
   })

@@ -285,6 +285,15 @@ export const compile = (snapshot: Snapshot): Plan => {
   }
 }
 
+/**
+ * What the Outcome of a dispatch that runs no hook says when another dialect's settings files lie
+ * unread (`LoadedSettings.unread`): "nothing to run" is never said in silence.
+ */
+export const nothingRan = (plan: Plan): ReadonlyArray<string> =>
+  (plan.settings.unread ?? []).map((other) =>
+    `no hook ran, but ${other.path} (settings of the ${other.preset} dialect) is not read by the ${plan.preset.name} preset: its hooks do not run (use the ${other.preset} preset)`
+  )
+
 /** A warning as one line: `file at path: message`. */
 export const render = (warning: PlanWarning): string => renderLine(warning)
 
