@@ -267,6 +267,8 @@ export interface LoadedSettings {
    * @since 0.3.0
    */
   readonly unread?: ReadonlyArray<{ readonly path: string; readonly preset: string }> | undefined
+  /** Project and local files were read only when approved (`requireTrust`, managed `requireProjectTrust`). @since 0.3.0 */
+  readonly trustRequired?: boolean | undefined
   /**
    * The handlers that were skipped, as entries that never run (each with `invalid`, the reason;
    * not in `hooks`). The plan keeps them as hooks that never start: a dispatch of their event gets

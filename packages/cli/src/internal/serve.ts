@@ -30,7 +30,9 @@ const reportReload = (event: HookEngine.ReloadEvent): void => {
   const files = event.files.join(", ")
   process.stderr.write(
     event._tag === "Reloaded"
-      ? `agent-hooks: reloaded ${files}${event.warnings.length > 0 ? ` (${event.warnings.length} warnings)` : ""}\n`
+      ? `agent-hooks: reloaded ${files}${event.warnings.length > 0 ? ` (${event.warnings.length} warnings)` : ""}${
+        event.dropped === undefined ? "" : `; ${event.dropped.length} hooks no longer run: ${event.dropped.join("; ")}`
+      }\n`
       : `agent-hooks: reload ${event._tag === "Failed" ? "failed" : "blocked"} (${files}): ${event.message}; the previous hooks stay\n`
   )
 }
@@ -187,8 +189,14 @@ export const serve = (options: ServeOptions): Effect.Effect<void, Failed> =>
       const line = `${JSON.stringify({ type: "async", ...result })}\n`
       for (const write of writers) write(line)
     }
+    // A reload is said on stderr and in the JSON stream (`{"type": "reload", ...}`), to every client.
+    const onReload = (event: HookEngine.ReloadEvent) => {
+      reportReload(event)
+      const line = `${JSON.stringify({ type: "reload", ...event })}\n`
+      for (const write of writers) write(line)
+    }
     yield* withEngine(
-      { ...options, preset, engineOptions: { onAsyncResult, ...(options.watch === true ? { watch: true, onReload: reportReload } : {}) } },
+      { ...options, preset, engineOptions: { onAsyncResult, ...(options.watch === true ? { watch: true, onReload } : {}) } },
       warnOnStderr,
       (engine) =>
         Effect.scoped(Effect.gen(function*() {

@@ -333,6 +333,7 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
       errors: errorsSoFar(),
       diagnostics,
       ...(invalid.length === 0 ? {} : { invalid }),
-      ...(unread.length === 0 ? {} : { unread })
+      ...(unread.length === 0 ? {} : { unread }),
+      ...(trust === undefined ? {} : { trustRequired: true })
     }
   })
