@@ -4,20 +4,9 @@ import type { ProcessRequest } from "@agent-hooks/core/ProcessSpawner"
 import * as ScriptedProcessSpawner from "@agent-hooks/test-utils/ScriptedProcessSpawner"
 import type { ScriptedRun } from "@agent-hooks/test-utils/ScriptedProcessSpawner"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, FileSystem, Layer, Path, PlatformError } from "effect"
+import { Effect, Layer, Path } from "effect"
 import * as fc from "fast-check"
-
-const notFound = (path: string) =>
-  PlatformError.systemError({ _tag: "NotFound", module: "FileSystem", method: "readFileString", pathOrDescriptor: path })
-
-/** An in-memory file system holding `files` (path → JSON document). */
-const memoryFs = (files: Record<string, unknown>) =>
-  FileSystem.layerNoop({
-    readFileString: (path) => (path in files ? Effect.succeed(JSON.stringify(files[path])) : Effect.fail(notFound(path))),
-    readDirectory: (path) => Effect.fail(notFound(path)),
-    makeDirectory: () => Effect.void,
-    writeFileString: () => Effect.void
-  })
+import { memoryFs } from "./harness.ts"
 
 const options = (files: Record<string, unknown>): HookEngine.EngineOptions => ({
   settings: Object.keys(files),

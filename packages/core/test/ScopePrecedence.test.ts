@@ -10,20 +10,8 @@ import * as Presets from "@agent-hooks/core/Presets"
 import * as Settings from "@agent-hooks/core/Settings"
 import * as SettingsSchema from "@agent-hooks/core/SettingsSchema"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, FileSystem, Layer, Path, PlatformError } from "effect"
-
-const notFound = (path: string) =>
-  PlatformError.systemError({ _tag: "NotFound", module: "FileSystem", method: "readFileString", pathOrDescriptor: path })
-
-const memoryFs = (files: Record<string, unknown>) =>
-  FileSystem.layerNoop({
-    readFileString: (path) => (path in files ? Effect.succeed(JSON.stringify(files[path])) : Effect.fail(notFound(path))),
-    readDirectory: (path) => Effect.fail(notFound(path)),
-    // every script is there and executable: the hooks here can all run
-    stat: () => Effect.succeed({ type: "File", mode: 0o755 } as FileSystem.File.Info),
-    makeDirectory: () => Effect.void,
-    writeFileString: () => Effect.void
-  })
+import { Effect, Layer, Path } from "effect"
+import { memoryFs } from "./harness.ts"
 
 type Scope = "managed" | "user" | "explicit" | "project" | "local"
 const FILE: Record<Scope, string> = {
@@ -84,7 +72,7 @@ const planOf = (preset: Preset, files: Partial<Record<Scope, unknown>>, extra: P
     ...(scopes.includes("explicit") ? { settings: [FILE.explicit] } : {}),
     ...extra
   }
-  return Effect.runSync(Plan.make(options).pipe(Effect.provide(Layer.mergeAll(memoryFs(documents), Path.layer))))
+  return Effect.runSync(Plan.make(options).pipe(Effect.provide(Layer.mergeAll(memoryFs(documents, { executable: true }), Path.layer))))
 }
 
 const onBash = (handler: Record<string, unknown>) => ({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [handler] }] } })
