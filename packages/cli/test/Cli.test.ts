@@ -585,6 +585,37 @@ describe("agent-hooks run: nothing that should have run is skipped in silence", 
   })
 })
 
+describe("a hook that can never run (a missing run bit, a bare command not on PATH, a command allowedCommands refuses)", () => {
+  it("validate exits 1 naming each, --strict refuses to start, and --fail-closed blocks the event", () => {
+    const dir = mkdtempSync(join(scratch, "never-runs-"))
+    mkdirSync(join(dir, "hooks"), { recursive: true })
+    writeFileSync(join(dir, "hooks", "guard.sh"), "#!/bin/sh\nexit 2\n", { mode: 0o644 })
+    const settingsOf = (hooks: ReadonlyArray<unknown>, extra: Record<string, unknown> = {}) => {
+      const file = join(dir, `settings-${Math.random().toString(36).slice(2)}.json`)
+      writeFileSync(file, JSON.stringify({ ...extra, hooks: { PreToolUse: [{ matcher: "Bash", hooks: hooks }] } }))
+      return file
+    }
+    const cases: ReadonlyArray<readonly [string, string]> = [
+      [settingsOf([{ type: "command", command: "$CLAUDE_PROJECT_DIR/hooks/guard.sh" }]), "is not executable"],
+      [settingsOf([{ type: "command", command: "no-such-guard-agent-hooks --check" }]), `"no-such-guard-agent-hooks" is not on PATH`],
+      [settingsOf([{ type: "command", command: "no-such-guard-agent-hooks", args: ["--check"] }]), `"no-such-guard-agent-hooks" is not on PATH`],
+      [settingsOf([{ type: "command", command: "/bin/sh", args: ["-c", "exit 2"] }], { allowedCommands: ["printf"] }), `is not in allowedCommands`]
+    ]
+    const payload = JSON.stringify({ tool_name: "Bash", tool_input: { command: "rm -rf /" } })
+    for (const [file, why] of cases) {
+      const validate = cli(["validate", "--settings", file, "--project-dir", dir])
+      expect(validate.status, `${why}\n${validate.stdout}${validate.stderr}`).toBe(1)
+      expect(validate.stderr).toContain(why)
+      const strict = cli(["run", "PreToolUse", "--settings", file, "--project-dir", dir, "--strict"], { stdin: payload })
+      expect(strict.status, `${why}\n${strict.stderr}`).not.toBe(0)
+      expect(strict.status).not.toBe(2)
+      expect(strict.stderr).toContain(why)
+      const closed = cli(["run", "PreToolUse", "--settings", file, "--project-dir", dir, "--fail-closed"], { stdin: payload })
+      expect(JSON.parse(closed.stdout), `${why}\n${closed.stderr}`).toMatchObject({ blocked: true })
+    }
+  })
+})
+
 describe("agent-hooks run with no settings found", () => {
   it("says so on stderr, names the --preset that reads an existing .claude/settings.json, and exits 0", () => {
     const dir = mkdtempSync(join(scratch, "no-settings-"))

@@ -62,7 +62,7 @@ describe("--log-level", () => {
     expect(lines).toContain("agent-hooks: debug: hooks: PreToolUse 5")
     expect(debug.stderr).toContain(`skipped "echo edit" (${settings} at hooks.PreToolUse[0].hooks[0]): matcher "Edit" does not match "Bash"`)
     expect(debug.stderr).toContain(`runs "true" (${settings} at hooks.PreToolUse[1].hooks[0]): matched`)
-    expect(debug.stderr).toContain(`skipped "true" (${settings} at hooks.PreToolUse[1].hooks[1]): an identical hook matched earlier (deduplicated)`)
+    expect(debug.stderr).toContain(`skipped "true" (${settings} at hooks.PreToolUse[1].hooks[1]): an identical hook of the same or a higher scope runs instead (deduplicated)`)
     expect(debug.stderr).toContain(`skipped "exit 3" (${settings} at hooks.PreToolUse[1].hooks[2]): "if" rule "Bash(git *)" does not match`)
     expect(debug.stderr).toContain(`result "exit 1": non-blocking-error, exit 1`)
     expect(debug.stderr).toContain("agent-hooks: debug: outcome: not blocked")

@@ -53,10 +53,16 @@ it("serve --watch reloads a changed settings file, says so on stderr, and answer
     writeFileSync(settings, settingsWith("echo changed policy >&2; exit 2"))
     await until(() => stderr.includes("reloaded"), () => `stderr: ${stderr}`)
     expect(stderr).toContain(`agent-hooks: reloaded ${settings}`)
+    // the reload is in the JSON stream too
+    await until(() => stdout.includes(`"type":"reload"`), () => `stdout: ${stdout}`)
+    const reload = stdout.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line)).find((message) => message.type === "reload")
+    expect(reload).toMatchObject({ type: "reload", _tag: "Reloaded", files: [settings], dropped: [`PreToolUse: exit 0 (${settings} at hooks.PreToolUse[0].hooks[0])`] })
 
     child.stdin.write(`${JSON.stringify({ id: 2, ...request })}\n`)
     await until(() => answer(2) !== undefined, () => `stdout: ${stdout}\nstderr: ${stderr}`)
     expect(answer(2).outcome).toMatchObject({ blocked: true, reason: "changed policy" })
+    // and in the Outcome of the next request
+    expect(answer(2).outcome.warnings.join("\n")).toContain(`settings reloaded (${settings})`)
   } finally {
     child.stdin.end()
   }

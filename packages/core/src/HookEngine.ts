@@ -160,7 +160,18 @@ export interface EngineOptions {
  * @category models
  */
 export type ReloadEvent =
-  | { readonly _tag: "Reloaded"; readonly files: ReadonlyArray<string>; readonly warnings: ReadonlyArray<string> }
+  | {
+    readonly _tag: "Reloaded"
+    readonly files: ReadonlyArray<string>
+    readonly warnings: ReadonlyArray<string>
+    /**
+     * The hooks the reload took away (`event: command (file at path)`): a settings file edited or
+     * deleted, perhaps by the agent's own tools. Also said through `onWarning` and in the next
+     * Outcome's `warnings`.
+     * @since 0.3.0
+     */
+    readonly dropped?: ReadonlyArray<string> | undefined
+  }
   | { readonly _tag: "Failed"; readonly files: ReadonlyArray<string>; readonly message: string }
   | { readonly _tag: "Blocked"; readonly files: ReadonlyArray<string>; readonly message: string }
 

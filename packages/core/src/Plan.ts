@@ -52,6 +52,12 @@ export interface Snapshot {
    * `"ok" | "missing" | "not-executable" | "not-a-file"`); compile turns the bad ones into errors.
    */
   readonly scripts?: ReadonlyMap<string, "ok" | "missing" | "not-executable" | "not-a-file"> | undefined
+  /**
+   * Whether each bare command a command hook runs (`jq`, exec form's `command`) is on the hooks'
+   * `PATH`; a command not listed is not known (no folder of `PATH` could be read). Compile turns
+   * `false` into an error.
+   */
+  readonly commands?: ReadonlyMap<string, boolean> | undefined
 }
 
 /**
@@ -91,9 +97,15 @@ export interface PlannedHook {
   /** Runs in the background (`async` or `asyncRewake`). */
   readonly async: boolean
   readonly once: boolean
-  /** Among the matched hooks of a dispatch, only the first with this key runs (any group or settings file); `undefined`: never deduplicated. */
+  /**
+   * Among the matched hooks of a dispatch, one with this key runs (any group or settings file): the
+   * highest scope's, the first in config order among equals; `undefined`: never deduplicated.
+   */
   readonly dedupKey: string | undefined
-  /** Why policy (`allowedCommands`) refuses to start this hook; its result then says so. */
+  /**
+   * Why this hook never starts (it can never run: policy's `allowedCommands`, a handler that could
+   * not be decoded, an `if` rule that does not parse...); its result is then a failure that says so.
+   */
   readonly refusal: string | undefined
   /** Environment variables this hook gets beside the engine's (`CLAUDE_PLUGIN_ROOT`, `CLAUDE_PLUGIN_DATA`). */
   readonly extraEnv: Readonly<Record<string, string>> | undefined

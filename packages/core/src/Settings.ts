@@ -162,6 +162,13 @@ export interface HookEntry {
    * @since 0.2.0
    */
   readonly pinned?: Handler | undefined
+  /**
+   * Why this handler can never run: it could not be decoded (a field of the wrong type, an unknown
+   * type, a group whose matcher its file may not use). Its `handler` is then a stand-in that never
+   * starts; the entry is kept so that the event still knows a hook of it cannot run (with
+   * `failClosed`, the event blocks).
+   */
+  readonly invalid?: string | undefined
 }
 
 /**
@@ -272,7 +279,24 @@ export interface LoadedSettings {
    *
    * @since 0.2.0
    */
-  readonly unread?: ReadonlyArray<string> | undefined
+  readonly unreadable?: ReadonlyArray<string> | undefined
+  /**
+   * Settings files of another dialect that this preset does not read, found where that dialect
+   * looks (a project with only `.claude/settings.json` under the default preset): their hooks do not
+   * run. Each is also in `warnings`, and a dispatch that runs no hook says so in its Outcome's
+   * `warnings`. Looked for when the preset found no project or local file of its own.
+   * @since 0.3.0
+   */
+  readonly unread?: ReadonlyArray<{ readonly path: string; readonly preset: string }> | undefined
+  /** Project and local files were read only when approved (`requireTrust`, managed `requireProjectTrust`). @since 0.3.0 */
+  readonly trustRequired?: boolean | undefined
+  /**
+   * The handlers that were skipped, as entries that never run (each with `invalid`, the reason;
+   * not in `hooks`). The plan keeps them as hooks that never start: a dispatch of their event gets
+   * their failure, and with `failClosed` the event blocks.
+   * @since 0.3.0
+   */
+  readonly invalid?: ReadonlyArray<HookEntry> | undefined
 }
 
 /**
@@ -345,6 +369,12 @@ export interface DecodedSettings {
   readonly diagnostics?: ReadonlyArray<PlanWarning> | undefined
   /** Entries skipped because they could not be decoded (each also in `warnings`). */
   readonly errors?: ReadonlyArray<string> | undefined
+  /**
+   * The skipped handlers as entries that never run (each with `invalid`, the reason), so that their
+   * event still knows one of its hooks cannot run.
+   * @since 0.3.0
+   */
+  readonly invalid?: ReadonlyArray<HookEntry> | undefined
 }
 
 /**

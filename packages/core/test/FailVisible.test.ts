@@ -236,6 +236,47 @@ describe("what validate knows before anything runs", () => {
     }))
 })
 
+describe("a hook that can never run", () => {
+  // Each can never run as written; beside it, a guard that allows (exit 0) runs.
+  // [what, the handler, whether the file sets allowedCommands]
+  const NEVER: ReadonlyArray<readonly [string, Record<string, unknown>, boolean]> = [
+    ["an if over the limit", cmd("guard", { if: `Bash(${"x".repeat(5000)})` }), false],
+    ["an if that does not parse", cmd("guard", { if: "Bash(" }), false],
+    ["a field of the wrong type", cmd("guard", { timeout: "10" }), false],
+    ["an unknown handler type", { type: "comand", command: "guard" }, false],
+    ["a shell-form command while allowedCommands is set", cmd("guard"), true],
+    ["an exec-form command allowedCommands does not list", cmd("/usr/bin/guard", { args: [] }), true]
+  ]
+  const files = (handler: Record<string, unknown>, allowed: boolean) => ({
+    "/s/a.json": settings({ PreToolUse: [group("Bash", cmd("allow-all", { args: [] }), handler)] }, allowed ? { allowedCommands: ["allow-all"] } : {})
+  })
+
+  for (const [what, handler, extra] of NEVER) {
+    it.effect(`${what}: validate's errors name it, strict mode refuses to start, failClosed blocks the event, and without it the outcome says so`, () =>
+      Effect.gen(function*() {
+        const h = harness(files(handler, extra))
+        // validate: settings.errors and the plan's errors (what `agent-hooks validate` exits 1 on)
+        const plan = yield* Effect.provide(Plan.make({ settings: ["/s/a.json"], projectDir: "/project", env: {} }), h.files)
+        const errors = [...plan.settings.errors, ...plan.warnings.filter((w) => w.severity === "error").map(Plan.render)]
+        expect(errors, what).toHaveLength(1)
+        expect(errors[0]).toContain("/s/a.json at hooks.PreToolUse[0].hooks[1]")
+        // strict mode
+        const strict = yield* withEngine(harness(files(handler, extra), () => ({}), { strict: true }), () => Effect.void).pipe(Effect.exit)
+        expect(Exit.isFailure(strict), what).toBe(true)
+        // failClosed
+        const closed = yield* withEngine(harness(files(handler, extra), () => ({}), { failClosed: true }), (engine) => engine.dispatch("PreToolUse", bash("rm -rf /")))
+        expect(closed, what).toMatchObject({ blocked: true, decision: "deny" })
+        expect(closed.reason).toContain("blocking because the engine fails closed")
+        // open: the call goes on, and the hook that never ran is in the outcome and on onWarning
+        const warnings: Array<string> = []
+        const open = yield* withEngine(harness(files(handler, extra), () => ({}), { onWarning: (w) => warnings.push(w) }), (engine) => engine.dispatch("PreToolUse", bash("rm -rf /")))
+        expect(open.blocked).toBe(false)
+        expect(open.hooks.map((hook) => hook.status)).toEqual(["success", "non-blocking-error"])
+        expect(warnings.filter((w) => w.startsWith("hook "))).toHaveLength(1)
+      }))
+  }
+})
+
 describe("a payload cannot switch a guard off", () => {
   it.effect("a hook the payload kept from starting (E2BIG) blocks a blocking event, whatever onFailure says", () =>
     Effect.gen(function*() {

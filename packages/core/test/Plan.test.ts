@@ -4,20 +4,9 @@ import type { ProcessRequest } from "@agent-hooks/core/ProcessSpawner"
 import * as ScriptedProcessSpawner from "@agent-hooks/test-utils/ScriptedProcessSpawner"
 import type { ScriptedRun } from "@agent-hooks/test-utils/ScriptedProcessSpawner"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, FileSystem, Layer, Path, PlatformError } from "effect"
+import { Effect, Layer, Path } from "effect"
 import * as fc from "fast-check"
-
-const notFound = (path: string) =>
-  PlatformError.systemError({ _tag: "NotFound", module: "FileSystem", method: "readFileString", pathOrDescriptor: path })
-
-/** An in-memory file system holding `files` (path → JSON document). */
-const memoryFs = (files: Record<string, unknown>) =>
-  FileSystem.layerNoop({
-    readFileString: (path) => (path in files ? Effect.succeed(JSON.stringify(files[path])) : Effect.fail(notFound(path))),
-    readDirectory: (path) => Effect.fail(notFound(path)),
-    makeDirectory: () => Effect.void,
-    writeFileString: () => Effect.void
-  })
+import { memoryFs } from "./harness.ts"
 
 const options = (files: Record<string, unknown>): HookEngine.EngineOptions => ({
   settings: Object.keys(files),
@@ -60,18 +49,26 @@ describe("Plan.compile", () => {
       ["PreToolUse", "./guard.sh", 10, "Bash(git push:*)", false, `shell-form hooks are refused while allowedCommands is set (a shell can run anything); use "args" (exec form)`],
       ["PreToolUse", "POST https://hooks.example/check", 600, null, false, null],
       ["PreToolUse", "node check.js", 600, null, true, null],
-      ["Stop", "prompt: done?", 30, null, false, null]
+      ["Stop", "prompt: done?", 30, null, false, null],
+      // hooks that can never run stay in the plan, refused, so that their event hears of them
+      ["Stop", "./bad.sh", 600, "Bash(", false, expect.stringContaining("the handler never runs")],
+      ["SessionStart", "prompt: not here", 30, null, false, "prompt hooks cannot run on SessionStart (use command, http or mcp_tool); the hook never runs"]
     ])
     expect(plan.warnings).toEqual([
-      // The in-memory file system has no guard.sh: validate reports it as an error.
+      // allowedCommands refuses the shell-form guard (and the in-memory file system has no guard.sh): an error
       {
         file: "/s/user.json",
         path: "hooks.PreToolUse[0].hooks[0].command",
         severity: "error",
-        message: "/project/guard.sh does not exist: the hook would fail with exit 127 and guard nothing"
+        message: `refused by policy: shell-form hooks are refused while allowedCommands is set (a shell can run anything); use "args" (exec form); the hook never runs`
       },
-      { file: "/s/user.json", path: "hooks.Stop[0].hooks[1].if", message: expect.stringContaining("the handler never runs") },
-      { file: "/s/user.json", path: "hooks.SessionStart[0].hooks[0]", message: "prompt hooks cannot run on SessionStart (use command, http or mcp_tool); skipped" }
+      { file: "/s/user.json", path: "hooks.Stop[0].hooks[1].if", severity: "error", message: expect.stringContaining("the handler never runs") },
+      {
+        file: "/s/user.json",
+        path: "hooks.SessionStart[0].hooks[0]",
+        severity: "error",
+        message: "prompt hooks cannot run on SessionStart (use command, http or mcp_tool); the hook never runs"
+      }
     ])
     expect(plan.policy.allowedCommands).toEqual(["node"])
   })

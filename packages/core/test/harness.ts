@@ -11,6 +11,19 @@ import { Effect, FileSystem, Layer, Path, PlatformError } from "effect"
 export const notFound = (path: string) =>
   PlatformError.systemError({ _tag: "NotFound", module: "FileSystem", method: "readFileString", pathOrDescriptor: path })
 
+/**
+ * An in-memory file system holding `files` (path → JSON document), for loading a plan without an
+ * engine; `executable`: every other path stats as an executable file (scripts and programs are there).
+ */
+export const memoryFs = (files: Record<string, unknown>, options: { readonly executable?: boolean } = {}) =>
+  FileSystem.layerNoop({
+    readFileString: (path) => (path in files ? Effect.succeed(JSON.stringify(files[path])) : Effect.fail(notFound(path))),
+    readDirectory: (path) => Effect.fail(notFound(path)),
+    ...(options.executable === true ? { stat: () => Effect.succeed({ type: "File", mode: 0o755 } as FileSystem.File.Info) } : {}),
+    makeDirectory: () => Effect.void,
+    writeFileString: () => Effect.void
+  })
+
 /** The command a scripted request runs (`/bin/sh -c <command>`), or the exec-form file. */
 export const commandOf = (request: ProcessRequest): string => (request.file === "/bin/sh" ? request.args.at(-1)! : request.file)
 

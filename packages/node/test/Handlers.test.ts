@@ -193,10 +193,12 @@ describe("once and if", () => {
     expect((await engine.dispatch("PreToolUse", tool(`echo "unbalanced`))).blocked).toBe(true) // unparsable: the hook runs
   })
 
-  it("if on a non-tool event: the handler never runs, and a warning says so", async () => {
+  it("if on a non-tool event: the handler never runs, a warning says so, and each dispatch reports it as a failure", async () => {
     const warnings: Array<string> = []
     const { engine } = await engineWith({ hooks: { Stop: [{ hooks: [cmd("exit 2", { if: "Bash(*)" })] }] } }, { onWarning: (w) => warnings.push(w) })
-    expect((await engine.dispatch("Stop", {})).hooks).toHaveLength(0)
+    const outcome = await engine.dispatch("Stop", {})
+    expect(outcome.blocked).toBe(false)
+    expect(outcome.hooks).toMatchObject([{ command: "exit 2", exitCode: null, status: "non-blocking-error", stderr: expect.stringContaining("this handler never runs") }])
     expect(warnings.join("\n")).toMatch(/"if" applies only to tool events; on Stop this handler never runs/)
   })
 })
@@ -555,7 +557,7 @@ describe("policy and semantics edge cases", () => {
   it("prompt hooks are refused on events that cannot take them", async () => {
     const warnings: Array<string> = []
     const { engine } = await engineWith({ hooks: { SessionStart: [{ hooks: [{ type: "prompt", prompt: "x" }] }] } }, { onWarning: (w) => warnings.push(w) })
-    expect((await engine.dispatch("SessionStart", { source: "startup" })).hooks).toEqual([])
+    expect((await engine.dispatch("SessionStart", { source: "startup" })).hooks).toMatchObject([{ command: "prompt: x", status: "non-blocking-error", exitCode: null }])
     expect(warnings.join("\n")).toMatch(/prompt hooks cannot run on SessionStart/)
   })
 

@@ -160,3 +160,83 @@ describe("policy a project file cannot loosen", () => {
     expect(warnings.join("\n")).toContain(`${projectFile} at disableAllHooks: 0 project and local hooks are off`)
   })
 })
+
+describe("a project file's copy of a managed guard", () => {
+  /** A managed guard that denies `rm`, reading the event on stdin; the project's file holds `copy`. */
+  const managedAndProject = (copy: (guard: string) => Record<string, unknown>) => {
+    const dir = tempDir()
+    const home = tempDir()
+    const managed = tempDir()
+    const guard = join(managed, "guard.sh")
+    writeFileSync(guard, "#!/bin/sh\nif grep -q 'rm -rf' ; then echo 'managed: no rm' >&2; exit 2; fi\nexit 0\n", { mode: 0o755 })
+    writeFileSync(join(managed, "managed-settings.json"), JSON.stringify({
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: guard, onFailure: "block" }] }] }
+    }))
+    mkdirSync(join(dir, ".agent-hooks"))
+    writeFileSync(join(dir, ".agent-hooks", "settings.json"), JSON.stringify({
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: guard, ...copy(guard) }] }] }
+    }))
+    return { dir, home, managed }
+  }
+
+  it.each([
+    ["async: true", () => ({ async: true })],
+    ["asyncRewake: true", () => ({ asyncRewake: true })],
+    ["timeout: 1e-9 and onFailure: continue", () => ({ timeout: 1e-9, onFailure: "continue" })]
+  ])("with %s does not stand in for it: the managed guard blocks, also with failClosed", async (_, copy) => {
+    const { dir, home, managed } = managedAndProject(copy)
+    for (const failClosed of [false, true]) {
+      const engine = await createHookEngine({
+        projectDir: dir,
+        managedDir: managed,
+        failClosed,
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home }
+      })
+      cleanups.push(() => engine.close())
+      const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "rm -rf /" } })
+      expect(outcome.blocked, JSON.stringify(outcome)).toBe(true)
+      expect(outcome.reason).toContain("managed: no rm")
+      // the copy that ran is the managed file's
+      expect(outcome.hooks.filter((hook) => hook.exitCode === 2).map((hook) => hook.source)).toEqual([join(managed, "managed-settings.json")])
+    }
+  })
+})
+
+describe("settings of another dialect, unread", () => {
+  it("a project with only .claude/settings.json under the default preset: the engine warns, and each dispatch that runs nothing says why", async () => {
+    const dir = tempDir()
+    const home = tempDir()
+    mkdirSync(join(dir, ".claude"))
+    const claudeFile = join(dir, ".claude", "settings.json")
+    writeFileSync(claudeFile, JSON.stringify({
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo no >&2; exit 2" }] }] }
+    }))
+    const warnings: Array<string> = []
+    const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, AGENT_HOOKS_MANAGED_DIR: join(home, "managed") }
+    const engine = await createHookEngine({ projectDir: dir, env, onWarning: (w) => warnings.push(w) })
+    cleanups.push(() => engine.close())
+    expect(warnings.join("\n")).toContain(`${claudeFile}: settings of the claude dialect, which the agent-hooks preset does not read: its hooks do not run`)
+    expect(engine.settings.unread).toEqual([{ path: claudeFile, preset: "claude" }])
+    const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "rm -rf /" } })
+    expect(outcome.blocked).toBe(false)
+    expect(outcome.warnings.join("\n")).toContain(`no hook ran, but ${claudeFile} (settings of the claude dialect) is not read by the agent-hooks preset`)
+    // the claude preset reads it, and the guard blocks
+    const claude = await createHookEngine({ projectDir: dir, env: { ...env, CLAUDE_CONFIG_DIR: join(home, ".claude") }, preset: "claude" })
+    cleanups.push(() => claude.close())
+    expect((await claude.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "rm -rf /" } })).blocked).toBe(true)
+  })
+
+  it("a project file of its own dialect: nothing is said about the other", async () => {
+    const dir = tempDir()
+    const home = tempDir()
+    mkdirSync(join(dir, ".claude"))
+    mkdirSync(join(dir, ".agent-hooks"))
+    writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({ hooks: {} }))
+    writeFileSync(join(dir, ".agent-hooks", "settings.json"), JSON.stringify({ hooks: {} }))
+    const warnings: Array<string> = []
+    const engine = await createHookEngine({ projectDir: dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home }, onWarning: (w) => warnings.push(w) })
+    cleanups.push(() => engine.close())
+    expect(warnings).toEqual([])
+    expect((await engine.dispatch("Stop", {})).warnings).toEqual([])
+  })
+})

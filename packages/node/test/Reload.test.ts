@@ -3,7 +3,7 @@
  * rewritten, the engine's watcher sees it, and the next dispatch runs the new hooks.
  */
 import { describe, expect, it } from "vitest"
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Effect, Layer } from "effect"
@@ -124,7 +124,7 @@ describe("hot reload", () => {
     expect((await engine.dispatch("UserPromptSubmit", { prompt: "hi" })).additionalContext).toEqual(["new"])
   })
 
-  it("trust still applies: a changed project file is held back until approved", async () => {
+  it("trust still applies: an approved guard stays when its file is changed or deleted, until the new version is approved", async () => {
     const project = cleanups.tempDir()
     const home = cleanups.tempDir()
     mkdirSync(join(project, ".agent-hooks"))
@@ -132,15 +132,61 @@ describe("hot reload", () => {
     write(file, { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: blockRm }] }] })
     const env = { AGENT_HOOKS_HOME: home, HOME: home }
     const store = join(home, "trusted-settings.json")
-    await Effect.runPromise(Trust.approve(store, [file]).pipe(Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer))))
+    const approve = () => Effect.runPromise(Trust.approve(store, [file]).pipe(Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer))))
+    await approve()
     const { engine, next } = await watching(file, { projectDir: project, env, requireTrust: true, explicit: false })
     expect((await engine.dispatch("PreToolUse", rm)).blocked).toBe(true)
-    const reloaded = next()
+    // The agent's own Write tool rewrites the file without the guard.
+    let reloaded = next()
     write(file, { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "true" }] }] })
-    const event = await reloaded
+    let event = await reloaded
+    expect(event._tag).toBe("Failed")
+    expect(event._tag === "Failed" && event.message).toContain(`${file} changed and is not approved; its approved hooks stay until the new version is approved`)
+    // The approved guard still blocks; the Outcome says what the reload did.
+    const outcome = await engine.dispatch("PreToolUse", rm)
+    expect(outcome.blocked).toBe(true)
+    expect(outcome.warnings.join("\n")).toContain("settings not reloaded, the previous hooks stay")
+    // Deleted: the same.
+    reloaded = next()
+    rmSync(file)
+    event = await reloaded
+    expect(event._tag).toBe("Failed")
+    expect((await engine.dispatch("PreToolUse", rm)).blocked).toBe(true)
+    // A new version, approved: it loads (the approval is a change too).
+    write(file, { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "true" }] }] })
+    await next().catch(() => undefined)
+    reloaded = next()
+    await approve()
+    event = await reloaded
     expect(event._tag).toBe("Reloaded")
-    expect(event._tag === "Reloaded" && event.warnings.join("\n")).toContain(`${file}: held back`)
-    // The changed file's hooks do not run, and neither do the old ones: the file is not approved as it is.
-    expect((await engine.dispatch("PreToolUse", rm)).hooks).toEqual([])
+    expect((await engine.dispatch("PreToolUse", rm)).blocked).toBe(false)
+  })
+
+  it("a reload that drops a guard (the agent deletes the project file) is said: the reload event, onWarning, the next Outcome", async () => {
+    const project = cleanups.tempDir()
+    const home = cleanups.tempDir()
+    mkdirSync(join(project, ".agent-hooks"))
+    const file = join(project, ".agent-hooks", "settings.json")
+    write(file, { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: blockRm }] }] })
+    const warnings: Array<string> = []
+    const events: Array<HookEngine.ReloadEvent> = []
+    const engine = await createHookEngine({
+      projectDir: project,
+      env: { ...process.env, AGENT_HOOKS_HOME: home, HOME: home },
+      watch: true,
+      onWarning: (w) => warnings.push(w),
+      onReload: (event) => events.push(event)
+    })
+    cleanups.add(() => void engine.close())
+    expect((await engine.dispatch("PreToolUse", rm)).blocked).toBe(true)
+    rmSync(file)
+    for (let i = 0; i < 200 && events.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(events).toMatchObject([{ _tag: "Reloaded", dropped: [expect.stringContaining(`PreToolUse: ${blockRm} (${file} at hooks.PreToolUse[0].hooks[0])`)] }])
+    expect(warnings.join("\n")).toContain("1 hook no longer runs: PreToolUse:")
+    const outcome = await engine.dispatch("PreToolUse", rm)
+    expect(outcome.blocked).toBe(false)
+    expect(outcome.warnings.join("\n")).toContain(`settings reloaded (${file}): 1 hook no longer runs`)
+    // said once: the next Outcome is quiet again
+    expect((await engine.dispatch("PreToolUse", rm)).warnings).toEqual([])
   })
 })

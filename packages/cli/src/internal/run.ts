@@ -107,12 +107,7 @@ export const run = (options: RunOptions): Effect.Effect<void, Blocked | Failed, 
           const unknown = unknownEvent(options.event, knownEvents(engine, preset))
           if (unknown !== undefined) return yield* Effect.fail(new Failed({ message: unknown }))
           if (options.plugin === undefined || options.plugin.length === 0) {
-            const cwd = process.cwd()
-            const none = noSettingsLine(engine, preset, {
-              projectDir: Option.getOrElse(options.projectDir, () => cwd),
-              cwd,
-              agent: options.agent === undefined ? undefined : Option.getOrUndefined(options.agent)
-            })
+            const none = noSettingsLine(engine)
             if (none !== undefined) process.stderr.write(`${none}\n`)
           }
           if (debug) {

@@ -33,7 +33,9 @@ const reportReload = (event: HookEngine.ReloadEvent): void => {
   const files = event.files.join(", ")
   process.stderr.write(
     event._tag === "Reloaded"
-      ? `agent-hooks: reloaded ${files}${event.warnings.length > 0 ? ` (${event.warnings.length} warnings)` : ""}\n`
+      ? `agent-hooks: reloaded ${files}${event.warnings.length > 0 ? ` (${event.warnings.length} warnings)` : ""}${
+        event.dropped === undefined ? "" : `; ${event.dropped.length} hooks no longer run: ${event.dropped.join("; ")}`
+      }\n`
       : `agent-hooks: reload ${event._tag === "Failed" ? "failed" : "blocked"} (${files}): ${event.message}; the previous hooks stay\n`
   )
 }
@@ -157,6 +159,7 @@ const serveConnection = (shared: Shared, connection: Connection): Effect.Effect<
       }
     }
     const client: Sessions.Client = { write, ownSession: Sessions.newSessionId() }
+    sessions.connect(client)
     if (connection.closesAtEnd) yield* Effect.addFinalizer(() => Effect.sync(() => sessions.release(client)))
     const respond = (response: Record<string, unknown>) => write(`${JSON.stringify(response)}\n`)
     const handle = (line: string) => {
@@ -254,11 +257,16 @@ export const serve = (options: ServeOptions): Effect.Effect<void, Failed> =>
     const unregister = onDrainSignal(() => Deferred.doneUnsafe(stop, Exit.void))
     const sessions = Sessions.make()
     const running = yield* Semaphore.make(maxRunning)
+    // A reload is said on stderr and in the JSON stream (`{"type": "reload", ...}`), to every client.
+    const onReload = (event: HookEngine.ReloadEvent) => {
+      reportReload(event)
+      sessions.broadcast(`${JSON.stringify({ type: "reload", ...event })}\n`)
+    }
     yield* withEngine(
       {
         ...options,
         preset,
-        engineOptions: { onAsyncResult: sessions.deliver, ...(options.watch === true ? { watch: true, onReload: reportReload } : {}) }
+        engineOptions: { onAsyncResult: sessions.deliver, ...(options.watch === true ? { watch: true, onReload } : {}) }
       },
       warnOnStderr,
       (engine) =>

@@ -27,7 +27,16 @@ export const newSessionId = (): string => (globalThis as unknown as { readonly c
 /** The routing table: session id -> the open connections that dispatched it. */
 export const make = () => {
   const owners = new Map<string, Set<Client>>()
+  const connected = new Set<Client>()
   return {
+    /** A client is connected: it hears what goes to everyone (a reload). */
+    connect: (client: Client): void => {
+      connected.add(client)
+    },
+    /** A line for every connected client. */
+    broadcast: (line: string): void => {
+      for (const client of connected) client.write(line)
+    },
     /** The payload to dispatch for `client` (its own session id when it names none), recorded as its. */
     claim: (client: Client, payload: Record<string, unknown>): Record<string, unknown> => {
       const named = typeof payload["session_id"] === "string"
@@ -39,6 +48,7 @@ export const make = () => {
     },
     /** The client is gone: its sessions' later results go to no one through it. */
     release: (client: Client): void => {
+      connected.delete(client)
       for (const [session, set] of owners) {
         if (set.delete(client) && set.size === 0) owners.delete(session)
       }

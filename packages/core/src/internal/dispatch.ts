@@ -27,7 +27,7 @@ import type { ClassifyContext } from "./classify.ts"
 import { asRun } from "./executors/command.ts"
 import { execute } from "./executors/index.ts"
 import type { Capabilities, ExecContext, Executed } from "./executors/index.ts"
-import { matches, matchValue, select, specOf } from "./plan.ts"
+import { matches, matchValue, nothingRan, select, specOf } from "./plan.ts"
 import * as PosixPath from "./posixPath.ts"
 import * as Sinks from "./sinks.ts"
 
@@ -69,12 +69,12 @@ export interface EngineState {
  * and the settings files that could not be read (their hooks do not run: every outcome says so).
  */
 const eventOf = (plan: Plan, event: string) => {
-  const unread = plan.settings.unread ?? []
+  const unreadable = plan.settings.unreadable ?? []
   const known = specOf(plan, event)
-  if (known !== undefined) return { spec: known, unknown: [], warnings: [...unread] }
+  if (known !== undefined) return { spec: known, unknown: [], warnings: [...unreadable] }
   const suggestion = HookEvent.suggest(event, plan.declared.keys())
   const unknown = [`unknown event "${event}"${suggestion ? ` (did you mean "${suggestion}"?)` : ""}; no hooks run for it`]
-  return { spec: HookEvent.custom({ name: event }), unknown, warnings: [...unread, ...unknown] }
+  return { spec: HookEvent.custom({ name: event }), unknown, warnings: [...unreadable, ...unknown] }
 }
 
 const labelOf = (spec: HookEvent.HookEventSpec, event: string, payload: Readonly<Record<string, unknown>>): string =>
@@ -132,7 +132,7 @@ const unmatchedOutcome = (state: EngineState, event: string, payload: unknown): 
   const { spec, unknown, warnings } = eventOf(state.plan, event)
   // An unknown event is never silent: its warning also goes to onWarning.
   if (unknown.length > 0 && state.options.onWarning !== undefined) for (const warning of unknown) state.options.onWarning(warning)
-  const outcome = Outcome.aggregate(spec, [], warnings, [], labelOf(spec, event, payload))
+  const outcome = Outcome.aggregate(spec, [], [...warnings, ...nothingRan(state.plan)], [], labelOf(spec, event, payload))
   // Nothing blocked: a Stop streak ends here.
   return STOP_EVENTS.has(spec.behavesAs) ? state.stopGuard.apply(streakKey(event, sessionOf(state, payload), payload), outcome, []) : outcome
 }
@@ -213,6 +213,7 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
     })
     const planned = plan.events.get(event)
     const hooks = planned === undefined ? [] : select(plan, planned, payload, state.ran)
+    if (hooks.length === 0) dispatchWarnings.push(...nothingRan(plan))
     // A file the dialect promises its hooks (Wave's transcript) that is not there is said, not hidden.
     if (hooks.length > 0) {
       for (const expected of additions.expectFiles ?? []) {

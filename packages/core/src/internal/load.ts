@@ -15,6 +15,7 @@ import * as Trust from "../Trust.ts"
 import * as TrustInternal from "./trust.ts"
 import * as Policy from "./policy.ts"
 import { agentHooks } from "./preset.ts"
+import * as Registry from "./presets/registry.ts"
 import { decode } from "./settings.ts"
 import { locate, render, truthyEnv } from "./text.ts"
 
@@ -33,6 +34,43 @@ const parseJson = (text: string, file: string): Effect.Effect<unknown, SettingsE
         path: [],
         detail: `not valid JSON (${error instanceof Error ? error.message : String(error)}); comments and trailing commas are not allowed`
       })
+  })
+
+/**
+ * Another dialect's settings files this preset does not read (a project with only
+ * `.claude/settings.json` under the default preset): looked for when the preset found no project or
+ * local file of its own (and the user's files of other dialects when it found no file at all), so
+ * that "nothing to run" is never said in silence. The default preset does not read them itself: a
+ * host such as Claude Code runs its own files' hooks already (reading them too would run each guard
+ * twice), another dialect's hooks expect its own tool names and payloads, and what runs must not
+ * change with which files a cloned repository happens to carry.
+ */
+const unreadDialects = (
+  preset: Preset,
+  context: PresetContext,
+  files: ReadonlyArray<SettingsFile>
+): Effect.Effect<ReadonlyArray<{ readonly path: string; readonly preset: string }>, never, FileSystem.FileSystem> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const found = files.filter((file) => file.found)
+    if (found.some((file) => file.scope === "project" || file.scope === "local")) return []
+    const own = new Set(files.map((file) => file.path))
+    const out: Array<{ readonly path: string; readonly preset: string }> = []
+    for (const other of Registry.all) {
+      if (other.name === preset.name) continue
+      let discovered: ReadonlyArray<PresetFile> = []
+      try {
+        discovered = other.discover(context)
+      } catch {
+        continue
+      }
+      for (const file of discovered) {
+        const looked = file.scope === "project" || file.scope === "local" || (file.scope === "user" && found.length === 0)
+        if (!looked || own.has(file.path) || out.some((seen) => seen.path === file.path)) continue
+        if (yield* fs.exists(file.path).pipe(Effect.orElseSucceed(() => false))) out.push({ path: file.path, preset: other.name })
+      }
+    }
+    return out
   })
 
 /** @internal */
@@ -58,13 +96,24 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
     // Policy by level: managed, then the user's own files (user, --settings), then the files that travel
     // with a project (project, local). A lower level may only tighten what a higher one set.
     const policy = Policy.make()
-    let sequential = false
-    let dedupe = true
-    let inputDefaults: Record<string, unknown> | undefined
+    // A value several files set is the highest scope's (managed, user, project, local; the last file
+    // among equals): a file lower down never replaces what a higher one set.
+    const scalar = <A>(initial: A) => {
+      let held = { value: initial, rank: -1 }
+      return {
+        get: () => held.value,
+        set: (scope: string, value: A) => {
+          if (Policy.rank(scope) >= held.rank) held = { value, rank: Policy.rank(scope) }
+        }
+      }
+    }
+    const sequential = scalar(false)
+    const dedupe = scalar(true)
+    const inputDefaults = new Map<string, { readonly value: unknown; readonly rank: number }>()
     const auditRedact: Array<string> = []
 
     /** Files not read, whose hooks do not run (a dialect that goes on without them). */
-    const unread: Array<string> = []
+    const unreadable: Array<string> = []
     const read = (file: PresetFile, decodeWith: (document: unknown) => Effect.Effect<DecodedSettings, SettingsError>, dialectFile = false) =>
       Effect.gen(function*() {
         const text = yield* fs.readFileString(file.path).pipe(
@@ -115,7 +164,7 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
             if (!dialectFile || preset.unreadableConfig !== "warn" || strict || options.failClosed === true) return Effect.fail(error)
             const line = `${error.detail}; none of its hooks run (fix the file; --strict or --fail-closed make this an error)`
             warn(file.path, undefined, line, "error")
-            unread.push(`${file.path}: ${line}`)
+            unreadable.push(`${file.path}: ${line}`)
             return Effect.succeed(undefined)
           })
         )
@@ -137,7 +186,9 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
             declaredEvents.push(spec)
           }
         }
-        const own = pins === undefined ? ownDeclarations(decoded.entries, file.path) : pinEntries(ownDeclarations(decoded.entries, file.path), pins)
+        // the handlers that could not be decoded travel beside the hooks, under the same rules
+        const declared = ownDeclarations([...decoded.entries, ...(decoded.invalid ?? [])], file.path)
+        const own = pins === undefined ? declared : pinEntries(declared, pins)
         if (file.scope === "managed") managedEntries.push(...own)
         else entries.push(...own)
         if (file.scope === "managed") {
@@ -162,8 +213,8 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
           disableAllHooks = decoded.disableAllHooks
         }
         policy.add(file.scope, file.path, decoded)
-        if (decoded.sequential !== undefined) sequential = decoded.sequential
-        if (decoded.dedupe !== undefined) dedupe = decoded.dedupe
+        if (decoded.sequential !== undefined) sequential.set(file.scope, decoded.sequential)
+        if (decoded.dedupe !== undefined) dedupe.set(file.scope, decoded.dedupe)
         const logOptions = (key: string) => ({ scope: file.scope, file: file.path, key, projectDir: options.projectDir, extraRoots: preset.logFolders?.(context) })
         if (decoded.executionLog !== undefined) {
           // one rule for every log path: a file that may come from a cloned repository logs only inside the project's log folder
@@ -171,7 +222,9 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
           if (log._tag === "Allowed") policy.log("executionLog", file.scope, file.path, log.path)
           else warn(...located(file.path, log.message))
         }
-        if (decoded.inputDefaults !== undefined) inputDefaults = { ...inputDefaults, ...decoded.inputDefaults }
+        for (const [key, value] of Object.entries(decoded.inputDefaults ?? {})) {
+          const rank = Policy.rank(file.scope)
+          if (rank >= (inputDefaults.get(key)?.rank ?? -1)) inputDefaults.set(key, { value, rank })
         // Redaction only hides more, but a pattern runs on every payload: one from a file that comes with
         // the repository could make every dispatch slow (catastrophic backtracking), so only the user's,
         // the --settings files' and managed ones count.
@@ -254,6 +307,16 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
       ? options.settings.map((file) => ({ path: path.resolve(options.cwd, file), scope: "explicit", required: true }))
       : preset.discover(context)
     for (const file of settingsFiles) yield* read(file, (document) => preset.decode(document, file, context), true)
+    const unread = options.settings === undefined ? yield* unreadDialects(preset, context, files) : []
+    for (const other of unread) {
+      warn(
+        other.path,
+        undefined,
+        `settings of the ${other.preset} dialect, which the ${preset.name} preset does not read: its hooks do not run. Use the ${other.preset} preset (--preset ${other.preset}, API: preset: "${other.preset}"), or move the hooks to ${
+          settingsFiles.find((file) => file.scope === "project")?.path ?? "this preset's project file"
+        }`
+      )
+    }
     for (const plugin of options.plugins ?? []) {
       const root = path.resolve(options.cwd, plugin)
       const file = path.join(root, "hooks", "hooks.json")
@@ -278,21 +341,23 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
     const effectiveDisable = managedDisable ?? disableAllHooks
     if (managedDisable === true) {
       kept = []
-      if (entries.length > 0) warn(undefined, undefined, `managed settings set disableAllHooks: all ${entries.length} hooks are off`)
+      const count = entries.filter((entry) => entry.invalid === undefined).length
+      if (count > 0) warn(undefined, undefined, `managed settings set disableAllHooks: all ${count} hooks are off`)
     } else if (allowManagedHooksOnly) {
       kept = entries.filter((entry) => entry.scope === "managed")
-      const dropped = entries.length - kept.length
+      const dropped = entries.filter((entry) => entry.invalid === undefined).length - kept.filter((entry) => entry.invalid === undefined).length
       if (dropped > 0) warn(undefined, undefined, `managed settings set allowManagedHooksOnly: ${dropped} hooks from other settings are ignored`)
     } else if (effectiveDisable) {
       kept = entries.filter((entry) => entry.scope === "managed")
     } else if (restrictedDisable !== undefined) {
       kept = entries.filter((entry) => !Policy.restricted(entry.scope))
-      const dropped = entries.length - kept.length
+      const dropped = entries.filter((entry) => entry.invalid === undefined).length - kept.filter((entry) => entry.invalid === undefined).length
       warn(restrictedDisable, "disableAllHooks", `${dropped} project and local hooks are off; the hooks of your user settings, plugins and managed settings still run (a project file cannot switch them off)`)
     }
     const merged = policy.merge(warn)
     const hooks: Record<string, Array<HookEntry>> = {}
-    for (const entry of kept) (hooks[entry.event] ??= []).push(entry)
+    for (const entry of kept) if (entry.invalid === undefined) (hooks[entry.event] ??= []).push(entry)
+    const invalid = kept.filter((entry) => entry.invalid !== undefined)
     return {
       files,
       hooks,
@@ -300,11 +365,11 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
       allowManagedHooksOnly,
       allowedHttpHookUrls: merged.allowedHttpHookUrls,
       httpHookAllowedEnvVars: merged.httpHookAllowedEnvVars,
-      sequential,
-      dedupe,
+      sequential: sequential.get(),
+      dedupe: dedupe.get(),
       allowedCommands: merged.allowedCommands,
       executionLog: merged.executionLog,
-      ...(inputDefaults === undefined ? {} : { inputDefaults }),
+      ...(inputDefaults.size === 0 ? {} : { inputDefaults: Object.fromEntries([...inputDefaults].map(([key, held]) => [key, held.value])) }),
       strict,
       auditLog: merged.auditLog,
       ...(auditRedact.length === 0 ? {} : { auditRedact }),
@@ -312,6 +377,9 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
       warnings: diagnostics.map(render),
       errors: errorsSoFar(),
       diagnostics,
-      ...(unread.length === 0 ? {} : { unread })
+      ...(invalid.length === 0 ? {} : { invalid }),
+      ...(unread.length === 0 ? {} : { unread }),
+      ...(unreadable.length === 0 ? {} : { unreadable }),
+      ...(trust === undefined ? {} : { trustRequired: true })
     }
   })

@@ -2,7 +2,7 @@ import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Path from "effect/Path"
 import type { EngineOptions } from "../HookEngine.ts"
-import type { SettingsError } from "../HookError.ts"
+import { SettingsError } from "../HookError.ts"
 import * as HookEvent from "../HookEvent.ts"
 import * as Matcher from "../Matcher.ts"
 import * as PermissionRule from "../PermissionRule.ts"
@@ -12,6 +12,7 @@ import type { Handler, HookEntry } from "../Settings.ts"
 import * as Settings from "../Settings.ts"
 import { agentHooks } from "./preset.ts"
 import { byName, resolve as resolvePreset } from "./presets/registry.ts"
+import * as Policy from "./policy.ts"
 import * as PosixPath from "./posixPath.ts"
 import * as ScriptCheck from "./scriptCheck.ts"
 import { render as renderLine, truthyEnv } from "./text.ts"
@@ -89,6 +90,59 @@ const refusal = (handler: Handler, allowed: ReadonlySet<string> | undefined): st
   return allowed.has(handler.command) ? undefined : `command "${handler.command}" is not in allowedCommands (${[...allowed].join(", ")})`
 }
 
+/** Why a hook can never run as written: where (JSON path), what, and whether the engine refuses to start it. */
+export interface NeverRuns {
+  readonly path: string
+  readonly message: string
+  /** What the hook's result says when it is refused (its stderr). */
+  readonly reason: string
+  /**
+   * `true`: the engine never starts it (its result is a failure with this message). `false`: what
+   * is missing is outside the settings (a script, a program on PATH), so it is started and fails with
+   * exit 126 or 127 until the file is there.
+   */
+  readonly refuse: boolean
+}
+
+/**
+ * The one definition of "this hook can never run": a handler that could not be decoded, a handler
+ * type or an `if` rule its event cannot take, an `if` rule that does not parse (or is over the
+ * limit), a command `allowedCommands` refuses, a script that is missing or not executable, a bare
+ * command that is not on PATH. `validate` exits 1 on it, strict mode refuses to start, and with
+ * failClosed the event blocks (the hook's failure is a block).
+ */
+export const neverRuns = (
+  entry: HookEntry,
+  spec: HookEvent.HookEventSpec,
+  parsed: ReturnType<typeof PermissionRule.parse> | undefined,
+  allowed: ReadonlySet<string> | undefined,
+  snapshot: Pick<Snapshot, "scripts" | "commands" | "projectDir" | "options">,
+  projectDirEnv: ReadonlyArray<string>,
+  home: string | undefined
+): NeverRuns | undefined => {
+  const handler = entry.handler
+  const never = (path: string, message: string, refuse: boolean, reason = message): NeverRuns => ({ path, message, reason, refuse })
+  if (entry.invalid !== undefined) return never(entry.path, `${entry.invalid}; the hook never runs`, true)
+  if ((handler.type === "prompt" || handler.type === "agent") && !spec.promptHandlers) {
+    return never(entry.path, `${handler.type} hooks cannot run on ${entry.event} (use command, http or mcp_tool); the hook never runs`, true)
+  }
+  if (parsed !== undefined && parsed._tag === "Failure") return never(`${entry.path}.if`, `${parsed.message}; the handler never runs`, true)
+  if (parsed !== undefined && !TOOL_EVENTS.has(spec.behavesAs)) {
+    return never(`${entry.path}.if`, `"if" applies only to tool events; on ${entry.event} this handler never runs`, true)
+  }
+  const refused = refusal(handler, allowed)
+  if (refused !== undefined) return never(`${entry.path}.command`, `refused by policy: ${refused}; the hook never runs`, true, refused)
+  const script = ScriptCheck.scriptPath(entry, snapshot.projectDir, projectDirEnv, home)
+  const bad = script === undefined ? undefined : ScriptCheck.scriptProblem(script, snapshot.scripts?.get(script))
+  if (bad !== undefined) return never(`${entry.path}.command`, bad, false)
+  const program = ScriptCheck.bareProgram(entry)
+  if (program !== undefined && snapshot.commands?.get(program) === false) {
+    const path = snapshot.options.env?.["PATH"] ?? ""
+    return never(`${entry.path}.command`, `"${program}" is not on PATH (${path}): the hook would fail with exit 127 and guard nothing; install it, or write its full path`, false)
+  }
+  return undefined
+}
+
 /** Programmatic hooks become entries like any other, after the settings hooks of their event. */
 const callbackEntries = (options: EngineOptions): Record<string, Array<HookEntry>> => {
   const out: Record<string, Array<HookEntry>> = {}
@@ -161,8 +215,11 @@ export const compile = (snapshot: Snapshot): Plan => {
   const events = new Map<string, PlannedEvent>()
   const programmatic = callbackEntries(options)
   let id = 0
-  for (const event of new Set([...Object.keys(loaded.hooks), ...Object.keys(programmatic)])) {
-    const entries = [...(loaded.hooks[event] ?? []), ...(programmatic[event] ?? [])]
+  // Handlers that could not be decoded are hooks that never start, in their event.
+  const invalid: Record<string, Array<HookEntry>> = {}
+  for (const entry of loaded.invalid ?? []) (invalid[entry.event] ??= []).push(entry)
+  for (const event of new Set([...Object.keys(loaded.hooks), ...Object.keys(invalid), ...Object.keys(programmatic)])) {
+    const entries = [...(loaded.hooks[event] ?? []), ...(invalid[event] ?? []), ...(programmatic[event] ?? [])]
     // A settings file's own declaration of the event rules its own hooks; it rules the whole event only
     // when every hook of the event has that same declaration (or the event has no other rules at all).
     const owned = entries.map((entry) => entry.spec === undefined ? undefined : JSON.stringify(entry.spec))
@@ -174,37 +231,26 @@ export const compile = (snapshot: Snapshot): Plan => {
       const handler = entry.handler
       const own = entry.spec ?? spec
       const file = entry.source === "(programmatic)" ? undefined : entry.source
-      if ((handler.type === "prompt" || handler.type === "agent") && !own.promptHandlers) {
-        warnings.push({ file, path: entry.path, message: `${handler.type} hooks cannot run on ${event} (use command, http or mcp_tool); skipped` })
-        continue
-      }
-      let rule: PermissionRule.PermissionRule | undefined
-      if (handler.if !== undefined) {
-        // A broken rule, or a rule on an event without tools, warns and its handler never runs.
-        const parsed = PermissionRule.parse(handler.if)
-        if (parsed._tag === "Failure") {
-          warnings.push({ file, path: `${entry.path}.if`, message: `${parsed.message}; the handler never runs` })
-          continue
-        }
-        if (!TOOL_EVENTS.has(own.behavesAs)) {
-          warnings.push({ file, path: `${entry.path}.if`, message: `"if" applies only to tool events; on ${event} this handler never runs` })
-          continue
-        }
-        rule = parsed.rule
-      }
-      warnings.push(...ScriptCheck.check(entry, file, TOOL_EVENTS.has(spec.behavesAs), snapshot.scripts, ScriptCheck.scriptPath(entry, projectDir, preset.projectDirEnv, env["HOME"]), preset.toolNames))
+      const parsed = handler.if === undefined || entry.invalid !== undefined ? undefined : PermissionRule.parse(handler.if)
+      const never = neverRuns(entry, own, parsed, allowedCommands, snapshot, preset.projectDirEnv, env["HOME"])
+      // decode already reported an invalid entry (in the settings' errors)
+      if (never !== undefined && entry.invalid === undefined) warnings.push({ file, path: never.path, message: never.message, severity: "error" })
+      if (entry.invalid === undefined) warnings.push(...ScriptCheck.check(entry, file, TOOL_EVENTS.has(spec.behavesAs), preset.toolNames))
+      // A hook refused here never starts: each dispatch it matches gets its failure (failClosed: a
+      // block), every time (not once), never deduplicated against a hook that can run.
+      const refused = never?.refuse === true ? never.reason : undefined
       hooks.push({
         id: id++,
         entry,
-        rule,
+        rule: refused === undefined && parsed?._tag === "Success" ? parsed.rule : undefined,
         display: display(handler),
         timeout: handler.timeout ?? defaultTimeout(handler, own),
         async: handler.type === "command" && (handler.async === true || handler.asyncRewake === true),
-        once: handler.once === true,
+        once: refused === undefined && handler.once === true,
         // Identical handlers among an event's matched hooks run once, across groups and settings files;
         // plugin and programmatic hooks stay separate.
-        dedupKey: loaded.dedupe && entry.scope !== "plugin" ? dedupKey(handler, hookEnv) : undefined,
-        refusal: refusal(handler, allowedCommands),
+        dedupKey: refused === undefined && loaded.dedupe && entry.scope !== "plugin" ? dedupKey(handler, hookEnv) : undefined,
+        refusal: refused,
         extraEnv: entry.pluginRoot === undefined
           ? undefined
           : { CLAUDE_PLUGIN_ROOT: entry.pluginRoot, CLAUDE_PLUGIN_DATA: pluginDataDir(entry.pluginRoot) }
@@ -238,6 +284,15 @@ export const compile = (snapshot: Snapshot): Plan => {
     hookedEvents: new Set([...events].filter(([, planned]) => planned.hooks.length > 0).map(([event]) => event))
   }
 }
+
+/**
+ * What the Outcome of a dispatch that runs no hook says when another dialect's settings files lie
+ * unread (`LoadedSettings.unread`): "nothing to run" is never said in silence.
+ */
+export const nothingRan = (plan: Plan): ReadonlyArray<string> =>
+  (plan.settings.unread ?? []).map((other) =>
+    `no hook ran, but ${other.path} (settings of the ${other.preset} dialect) is not read by the ${plan.preset.name} preset: its hooks do not run (use the ${other.preset} preset)`
+  )
 
 /** A warning as one line: `file at path: message`. */
 export const render = (warning: PlanWarning): string => renderLine(warning)
@@ -282,12 +337,51 @@ export const load = (options: EngineOptions): Effect.Effect<Snapshot, SettingsEr
         Effect.map((state) => [script, state] as const)
       ), { concurrency: 16 })
     const scripts = new Map<string, ScriptCheck.ScriptState>(states)
-    return { settings, options: { ...options, preset }, projectDir, cwd, scripts }
+    // Whether each bare command is on the hooks' PATH, for validate's "not on PATH". Known only when
+    // some folder of PATH could be read: else nothing is said.
+    const programs = new Set<string>()
+    for (const entry of Object.values(settings.hooks).flat()) {
+      const program = ScriptCheck.bareProgram(entry)
+      if (program !== undefined) programs.add(program)
+    }
+    const folders = (env["PATH"] ?? "").split(":").filter((dir) => dir.startsWith("/"))
+    const commands = new Map<string, boolean>()
+    if (programs.size > 0 && folders.length > 0) {
+      const readable = yield* Effect.filter(folders, (dir) =>
+        fs.stat(dir).pipe(Effect.map((info) => info.type === "Directory"), Effect.orElseSucceed(() => false)), { concurrency: 16 })
+      if (readable.length > 0) {
+        yield* Effect.forEach([...programs], (program) =>
+          Effect.map(
+            Effect.forEach(readable, (dir) =>
+              fs.stat(path.join(dir, program)).pipe(
+                Effect.map((info) => info.type !== "Directory" && (info.mode & 0o111) !== 0),
+                Effect.orElseSucceed(() => false)
+              )),
+            (found) => void commands.set(program, found.some(Boolean))
+          ), { concurrency: 4 })
+      }
+    }
+    return { settings, options: { ...options, preset }, projectDir, cwd, scripts, commands }
   })
 
-/** @internal */
+/**
+ * Loads and compiles. In strict mode a hook that can never run (`neverRuns`) fails the load, as a
+ * settings entry that cannot be decoded does.
+ * @internal
+ */
 export const make = (options: EngineOptions): Effect.Effect<Plan, SettingsError, FileSystem.FileSystem | Path.Path> =>
-  Effect.map(load(options), compile)
+  Effect.flatMap(load(options), (snapshot) => {
+    const plan = compile(snapshot)
+    const errors = plan.warnings.filter((warning) => warning.severity === "error").map(render)
+    if (!plan.settings.strict || errors.length === 0) return Effect.succeed(plan)
+    return Effect.fail(
+      new SettingsError({
+        file: errors.length === 1 ? "strict mode" : `strict mode (${errors.length} problems)`,
+        path: [],
+        detail: `hooks that can never run fail the load:\n  ${errors.join("\n  ")}`
+      })
+    )
+  })
 
 /** The event's spec: declared by the preset or host, else the catalog's; `undefined` for an unknown event. */
 export const specOf = (plan: Plan, event: string): HookEvent.HookEventSpec | undefined =>
@@ -343,7 +437,7 @@ export const matches = (plan: Plan, event: string, payload: Readonly<Record<stri
 
 /**
  * The hooks that run for one dispatch, in config order: matcher, `if` rule, `once` (ids in `ran`)
- * and dedup (the first matched copy of an identical handler) applied.
+ * and dedup (of identical handlers, the highest scope's matched copy) applied.
  */
 export const select = (
   plan: Plan,
@@ -354,7 +448,11 @@ export const select = (
   onSkip?: (hook: PlannedHook, reason: SkipReason, value: string | undefined) => void
 ): ReadonlyArray<PlannedHook> => {
   const value = matchValue(planned.spec, payload)
-  const seen = new Set<string>()
+  // Identical hooks (one dedup key) run once: the copy of the highest scope (managed, user, project,
+  // local; the first in config order among equals), so that a lower scope's copy of a hook, with its
+  // own async, timeout or onFailure, never stands in for a higher scope's.
+  let held: Map<string, { readonly hook: PlannedHook; readonly tested: string | undefined }> | undefined
+  let displaced: Set<PlannedHook> | undefined
   const selected: Array<PlannedHook> = []
   for (const hook of planned.hooks) {
     const own = hook.entry.spec
@@ -376,17 +474,22 @@ export const select = (
       onSkip?.(hook, "once", tested)
       continue
     }
-    // Claude Code dedups after matcher filtering: the first matched copy runs, whichever group or file.
+    // Claude Code dedups after matcher filtering: a copy whose matcher or `if` did not match hides nothing.
     if (hook.dedupKey !== undefined) {
-      if (seen.has(hook.dedupKey)) {
-        onSkip?.(hook, "duplicate", tested)
-        continue
+      const first = (held ??= new Map()).get(hook.dedupKey)
+      if (first !== undefined) {
+        if (Policy.rank(hook.entry.scope) <= Policy.rank(first.hook.entry.scope)) {
+          onSkip?.(hook, "duplicate", tested)
+          continue
+        }
+        ;(displaced ??= new Set()).add(first.hook)
+        onSkip?.(first.hook, "duplicate", first.tested)
       }
-      seen.add(hook.dedupKey)
+      held.set(hook.dedupKey, { hook, tested })
     }
     selected.push(hook)
   }
-  return selected
+  return displaced === undefined ? selected : selected.filter((hook) => !displaced.has(hook))
 }
 
 /** Why a hook of the event does not run for a payload. @internal */
@@ -413,14 +516,14 @@ export const explain = (
       path: hook.entry.path,
       runs: selected.has(hook) && hook.refusal === undefined,
       why: skip === undefined
-        ? hook.refusal !== undefined ? `refused by policy: ${hook.refusal}` : hook.async ? "matched; runs in the background" : "matched"
+        ? hook.refusal !== undefined ? `never runs: ${hook.refusal}` : hook.async ? "matched; runs in the background" : "matched"
         : skip.reason === "matcher"
         ? `matcher ${JSON.stringify(hook.entry.matcher.source ?? "")} does not match ${JSON.stringify(skip.value ?? "")}`
         : skip.reason === "if"
         ? `"if" rule ${JSON.stringify(hook.entry.handler.if ?? "")} does not match`
         : skip.reason === "once"
         ? "\"once\": it ran already in this engine"
-        : "an identical hook matched earlier (deduplicated)"
+        : "an identical hook of the same or a higher scope runs instead (deduplicated)"
     }
   })
 }

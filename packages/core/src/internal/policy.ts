@@ -10,6 +10,15 @@ import { covers } from "./urlAllowlist.ts"
 /** A project or local file: it may come from a cloned repository. @internal */
 export const restricted = (scope: string): boolean => scope === "project" || scope === "local"
 
+/**
+ * Precedence of a scope where two files meet (a duplicate hook, a value several files set): managed
+ * settings, then the user's own files (user, \`--settings\`), then project, then local. A lower scope
+ * never weakens, replaces or shadows what a higher one set; plugins and programmatic hooks rank last
+ * (they are never merged away). @internal
+ */
+export const rank = (scope: string): number =>
+  scope === "managed" ? 4 : scope === "user" || scope === "explicit" ? 3 : scope === "project" ? 2 : scope === "local" ? 1 : 0
+
 type Level = "managed" | "user" | "project"
 const levelOf = (scope: string): Level => (scope === "managed" ? "managed" : restricted(scope) ? "project" : "user")
 

@@ -12,6 +12,8 @@ import type * as Fiber from "effect/Fiber"
 import type { EngineOptions, HookEngine, ReloadEvent } from "../HookEngine.ts"
 import type { HookError } from "../HookError.ts"
 import type { ProcessSpawner } from "../ProcessSpawner.ts"
+import type { PlannedHook } from "../Plan.ts"
+import * as Trust from "../Trust.ts"
 import type { LoadedSettings, SettingsScope } from "../Settings.ts"
 
 type Engine = HookEngine["Service"]
@@ -37,6 +39,42 @@ const sourceOf = (scope: SettingsScope | undefined): string => {
   }
 }
 
+/** One line for a reload: what was reloaded (and which hooks it took away), or why the old hooks stay. */
+const noticeOf = (event: ReloadEvent): string => {
+  const files = event.files.join(", ")
+  if (event._tag !== "Reloaded") return `${event.message} (${files})`
+  const dropped = event.dropped ?? []
+  return dropped.length === 0
+    ? `settings reloaded (${files})`
+    : `settings reloaded (${files}): ${dropped.length} ${dropped.length === 1 ? "hook" : "hooks"} no longer run${dropped.length === 1 ? "s" : ""}: ${dropped.join("; ")}`
+}
+
+/** A hook as a reload compares it: event, what it runs, its matcher, its file. */
+const hookKey = (hook: PlannedHook): string =>
+  JSON.stringify([hook.entry.event, hook.display, hook.entry.matcher.source ?? null, hook.entry.source, hook.entry.handler.if ?? null])
+
+/** The hooks of the old plan that the new one does not have. */
+const droppedHooks = (old: Engine, next: Engine): ReadonlyArray<string> => {
+  const kept = new Set([...next.plan.events.values()].flatMap((planned) => planned.hooks.map(hookKey)))
+  return [...old.plan.events.values()].flatMap((planned) =>
+    planned.hooks.filter((hook) => hook.entry.source !== "(programmatic)" && !kept.has(hookKey(hook))).map((hook) =>
+      `${hook.entry.event}: ${hook.display} (${hook.entry.source} at ${hook.entry.path})`
+    )
+  )
+}
+
+/** Under required trust: the project and local files read (approved) before that are now held back or gone. */
+const approvedLost = (old: LoadedSettings, next: LoadedSettings): ReadonlyArray<string> => {
+  if (next.trustRequired !== true) return []
+  return old.files
+    .filter((file) => (file.scope === "project" || file.scope === "local") && file.found && file.heldBack !== true)
+    .filter((file) => {
+      const now = next.files.find((other) => other.path === file.path)
+      return now === undefined || now.heldBack === true || !now.found
+    })
+    .map((file) => file.path)
+}
+
 /** Changes that arrive within this window are one reload (editors write a file in several steps). */
 const SETTLE = Duration.millis(150)
 
@@ -56,10 +94,14 @@ export const makeReloading = (
     const outer = yield* Effect.scope
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
+    // What each reload did, for the Outcome of the next dispatch (a reload is never said on stderr only).
+    let notices: Array<string> = []
     const report = (event: ReloadEvent) =>
       Effect.sync(() => {
         options.onReload?.(event)
-        if (event._tag !== "Reloaded") options.onWarning?.(event.message)
+        const line = noticeOf(event)
+        if (event._tag !== "Reloaded" || event.dropped !== undefined) options.onWarning?.(line)
+        notices.push(line)
       })
 
     const open = Effect.gen(function*() {
@@ -80,7 +122,10 @@ export const makeReloading = (
       Effect.suspend(() => {
         const slot = current
         slot.inFlight += 1
+        const said = notices
+        notices = []
         return slot.engine.dispatch(event, payload).pipe(
+          Effect.map((outcome) => said.length === 0 ? outcome : { ...outcome, warnings: [...said, ...outcome.warnings] }),
           Effect.ensuring(Effect.suspend(() => {
             slot.inFlight -= 1
             return closeIfIdle(slot)
@@ -102,6 +147,19 @@ export const makeReloading = (
             return yield* report({ _tag: "Failed", files: changed, message: `settings not reloaded, the previous hooks stay: ${message}` })
           }
           const next = candidate.value
+          // Under required trust an approved project or local file that changed (or went away) keeps
+          // its approved hooks: the previous hooks stay until the new version is approved.
+          const unapproved = approvedLost(old.engine.settings, next.engine.settings)
+          if (unapproved.length > 0) {
+            yield* Scope.close(next.scope, Exit.void)
+            return yield* report({
+              _tag: "Failed",
+              files: changed,
+              message: `settings not reloaded, the previous hooks stay: ${unapproved.join(", ")} changed and ${
+                unapproved.length === 1 ? "is" : "are"
+              } not approved; its approved hooks stay until the new version is approved (review it, then run: agent-hooks trust --project-dir ${next.engine.plan.projectDir})`
+            })
+          }
           // ConfigChange runs on the hooks in force; a block keeps them (except for managed policy).
           for (const file of changed) {
             const source = sourceOf(scopeOf(old.engine.settings, file) ?? scopeOf(next.engine.settings, file))
@@ -115,12 +173,16 @@ export const makeReloading = (
           current = next
           old.retired = true
           yield* Effect.forkIn(closeIfIdle(old), outer)
-          yield* report({ _tag: "Reloaded", files: changed, warnings: next.engine.settings.warnings })
+          const dropped = droppedHooks(old.engine, next.engine)
+          yield* report({ _tag: "Reloaded", files: changed, warnings: next.engine.settings.warnings, ...(dropped.length === 0 ? {} : { dropped }) })
         })
       )
 
     // Watch the folders of the settings files (a file may be replaced, not written in place).
     const watched = new Set(current.engine.settings.files.map((file) => file.path))
+    // Under required trust an approval (the trust store written) is a change too: the approved version then loads.
+    const store = current.engine.settings.trustRequired === true ? Trust.storePath(options.env ?? {}, path) : undefined
+    if (store !== undefined) watched.add(path.resolve(store))
     const folders = [...new Set([...watched].map((file) => path.dirname(file)))]
     let pending = new Set<string>()
     let timer: Fiber.Fiber<void> | undefined
@@ -168,7 +230,8 @@ export const makeReloading = (
       },
       dispatch,
       // Synchronous, on the plan in force: nothing runs, so nothing needs the old plan kept open.
-      unmatched: (event, payload) => current.engine.unmatched(event, payload),
+      // (a reload not yet told to an Outcome goes through dispatch, which tells it)
+      unmatched: (event, payload) => notices.length > 0 ? undefined : current.engine.unmatched(event, payload),
       takeAsyncResults: Effect.suspend(() => current.engine.takeAsyncResults),
       awaitAsync: Effect.suspend(() => current.engine.awaitAsync)
     }

@@ -12,21 +12,21 @@ import { nearest } from "./text.ts"
 /** What load found at a script path. @internal */
 export type ScriptState = "ok" | "missing" | "not-executable" | "not-a-file"
 
-/** The first shell word of a command, unquoted; `undefined` when it is not a plain word. */
-const firstWord = (command: string): string | undefined => {
+/** The first shell word of a command, unquoted; `undefined` when it is not a plain word. @internal */
+export const firstWord = (command: string): string | undefined => {
   const text = command.trimStart()
   const quote = text[0]
   if (quote === "'" || quote === "\"") {
     const end = text.indexOf(quote, 1)
     if (end < 0) return undefined
     const quoted = text.slice(1, end)
-    if (quote === "\"" && /[\\`]/.test(quoted)) return undefined
+    if (quote === "\"" && /[\`]/.test(quoted)) return undefined
     // The word goes on after its closing quote: "$AGENT_HOOKS_PROJECT_DIR"/hooks/guard.sh is one word.
     const rest = /^[^\s;&|<>()]*/.exec(text.slice(end + 1))?.[0] ?? ""
-    return /["'\\`]/.test(rest) ? undefined : quoted + rest
+    return /["'\`]/.test(rest) ? undefined : quoted + rest
   }
   const match = /^[^\s;&|<>()]+/.exec(text)
-  return match === null || /["'\\`]/.test(match[0]) ? undefined : match[0]
+  return match === null || /["'\`]/.test(match[0]) ? undefined : match[0]
 }
 
 /**
@@ -72,37 +72,53 @@ const lowerOf = (names: ReadonlyArray<string>): ReadonlySet<string> => {
   return set
 }
 
+/** Words a shell runs itself (builtins and keywords): they are not looked up on PATH. */
+const SHELL_WORDS = new Set([
+  ".", ":", "[", "[[", "alias", "bg", "break", "builtin", "case", "cd", "command", "continue", "declare", "do", "done", "echo", "elif", "else",
+  "esac", "eval", "exec", "exit", "export", "false", "fg", "fi", "for", "function", "getopts", "hash", "if", "in", "jobs", "kill", "let",
+  "local", "printf", "pwd", "read", "readonly", "return", "select", "set", "shift", "source", "test", "then", "time", "times", "trap", "true",
+  "type", "typeset", "ulimit", "umask", "unalias", "unset", "until", "wait", "while", "!", "{", "}"
+])
+
 /**
- * The checks of one planned hook: errors for a script that is missing or not executable, warnings
- * for what can never work.
+ * The program a command hook has looked up on PATH (a bare name: exec form's `command`, or the first
+ * word of a shell command that is no builtin); `undefined` when there is none or it cannot be told
+ * before run time (a path, a variable, a PowerShell command, a hook with its own PATH).
+ * @internal
+ */
+export const bareProgram = (entry: HookEntry): string | undefined => {
+  const handler = entry.handler
+  if (handler.type !== "command" || entry.invalid !== undefined || handler.env?.["PATH"] !== undefined) return undefined
+  if (handler.args === undefined && handler.shell === "powershell") return undefined
+  const word = handler.args !== undefined ? handler.command : firstWord(handler.command)
+  if (word === undefined || word === "" || /[/$`*?[\]{}~=\\]/.test(word) || SHELL_WORDS.has(word)) return undefined
+  return word
+}
+
+/** Why the script a command hook names cannot run, from what load found at its path. @internal */
+export const scriptProblem = (script: string, state: ScriptState | undefined): string | undefined =>
+  state === "missing"
+    ? `${script} does not exist: the hook would fail with exit 127 and guard nothing`
+    : state === "not-executable"
+    ? `${script} is not executable: the hook would fail with exit 126 and guard nothing; run: chmod +x ${script}`
+    : state === "not-a-file"
+    ? `${script} is not a file`
+    : undefined
+
+/**
+ * The warnings of one planned hook: what looks right but never works (variables no engine sets,
+ * a tool matcher in the wrong case). A script that cannot run is plan.ts's `neverRuns`.
  * @internal
  */
 export const check = (
   entry: HookEntry,
   file: string | undefined,
   toolEvent: boolean,
-  scripts: ReadonlyMap<string, ScriptState> | undefined,
-  script: string | undefined,
   // the agent's built-in tool names (the preset's; Claude Code's by default)
   toolNames: ReadonlyArray<string> = TOOL_NAMES
 ): ReadonlyArray<PlanWarning> => {
   const out: Array<PlanWarning> = []
   const handler = entry.handler
-  if (script !== undefined && scripts !== undefined) {
-    const state = scripts.get(script)
-    if (state === "missing") {
-      out.push({ file, path: `${entry.path}.command`, severity: "error", message: `${script} does not exist: the hook would fail with exit 127 and guard nothing` })
-    } else if (state === "not-executable") {
-      out.push({
-        file,
-        path: `${entry.path}.command`,
-        severity: "error",
-        message: `${script} is not executable: the hook would fail with exit 126 and guard nothing; run: chmod +x ${script}`
-      })
-    } else if (state === "not-a-file") {
-      out.push({ file, path: `${entry.path}.command`, severity: "error", message: `${script} is not a file` })
-    }
-  }
   if (handler.type === "command") {
     const text = [handler.command, ...(handler.args ?? []), ...Object.values(handler.env ?? {})].join("\n")
     for (const [name, regex] of ANY_UNSET.test(text) ? UNSET_REGEX : []) {

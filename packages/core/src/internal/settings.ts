@@ -71,6 +71,12 @@ const unknownKeys = (value: Readonly<Record<string, unknown>>, known: ReadonlyAr
   }
 }
 
+/** What an invalid entry shows in place of its handler (in lists and results); it never starts. */
+const standIn = (value: unknown): Handler => {
+  const command = Predicate.isObject(value) && typeof value["command"] === "string" && value["command"] !== "" ? value["command"] : "(invalid handler)"
+  return { type: "command", command }
+}
+
 const decodeHandler = (
   value: unknown,
   path: JsonPath,
@@ -257,6 +263,22 @@ export const decode = (
       drop: (path, message) => diagnostics.push({ file, path: at(path), message, severity: "error" })
     }
     const entries: Array<HookEntry> = []
+    const invalidEntries: Array<HookEntry> = []
+    // A group or an event's list that is skipped can never run either: one invalid entry stands for it.
+    const dropEntry = (event: string, path: JsonPath, value: unknown, message: string, ownSpec: HookEvent.HookEventSpec | undefined) => {
+      problems.drop(path, message)
+      invalidEntries.push({
+        event,
+        matcher: Matcher.compile(undefined, event, "trusted").matcher,
+        handler: standIn(Predicate.isObject(value) ? value : undefined),
+        source: file,
+        scope,
+        path: formatPath(path),
+        pluginRoot,
+        invalid: `${formatPath(path)}: ${message}`,
+        ...(ownSpec === undefined ? {} : { spec: ownSpec })
+      })
+    }
     const flag = (key: string): boolean | undefined => {
       const value = document[key]
       if (value === undefined || typeof value === "boolean") return value
@@ -320,7 +342,8 @@ export const decode = (
       ...(auditRedact === undefined ? {} : { auditRedact }),
       diagnostics,
       warnings: diagnostics.map(render),
-      errors: diagnostics.filter((d) => d.severity === "error").map(render)
+      errors: diagnostics.filter((d) => d.severity === "error").map(render),
+      ...(invalidEntries.length === 0 ? {} : { invalid: invalidEntries })
     })
     // Plugin files may be a bare {"<Event>": [...]} object; Claude Code's shape is {"hooks": {...}}.
     const hooks = scope === "plugin" && document["hooks"] === undefined && Object.keys(document).some((key) => HookEvent.get(key) !== undefined)
@@ -351,39 +374,54 @@ export const decode = (
         continue
       }
       if (!Array.isArray(groups)) {
-        problems.drop(eventPath, `expected an array of matcher groups, got ${describe(groups)}; skipped`)
+        dropEntry(event, eventPath, groups, `expected an array of matcher groups, got ${describe(groups)}; skipped`, ownSpec)
         continue
       }
       groups.forEach((group: unknown, groupIndex) => {
         const groupPath: JsonPath = [...eventPath, groupIndex]
         if (!Predicate.isObject(group)) {
-          problems.drop(groupPath, `expected a matcher group {"matcher": "...", "hooks": [...]}, got ${describe(group)}; skipped`)
+          dropEntry(event, groupPath, group, `expected a matcher group {"matcher": "...", "hooks": [...]}, got ${describe(group)}; skipped`, ownSpec)
           return
         }
         const matcherSource = group["matcher"]
         if (matcherSource !== undefined && typeof matcherSource !== "string") {
-          problems.drop([...groupPath, "matcher"], `expected a string, got ${describe(matcherSource)}; group skipped`)
+          dropEntry(event, [...groupPath, "matcher"], group, `expected a string, got ${describe(matcherSource)}; group skipped`, ownSpec)
           return
         }
         const handlers = group["hooks"]
         if (!Array.isArray(handlers)) {
           const hint = typeof group["command"] === "string" ? ` (the handler must sit inside "hooks": [{"type": "command", "command": ...}])` : ""
-          problems.drop([...groupPath, "hooks"], `expected an array of handlers, got ${describe(handlers)}${hint}; group skipped`)
+          dropEntry(event, [...groupPath, "hooks"], group, `expected an array of handlers, got ${describe(handlers)}${hint}; group skipped`, ownSpec)
           return
         }
         unknownKeys(group, GROUP_KEYS, groupPath, file, problems)
         const compiled = Matcher.compile(matcherSource, event, Matcher.originOf(scope))
         // a pattern the file's origin may not use is an error: its hooks never run
         if (compiled.error !== undefined) problems.drop([...groupPath, "matcher"], `${compiled.error}`)
-        if (compiled.warning !== undefined) problems.warn([...groupPath, "matcher"], `${compiled.warning}`)
+        // a matcher that is not a valid pattern never matches: its hooks can never run, an error too
+        const neverMatches = compiled.error ?? (compiled.matcher.kind === "invalid" ? compiled.warning : undefined)
+        if (compiled.warning !== undefined) (neverMatches === undefined ? problems.warn : problems.drop)([...groupPath, "matcher"], `${compiled.warning}`)
         if (spec.matcherField === undefined && matcherSource !== undefined && matcherSource !== "" && matcherSource !== "*") {
           problems.warn([...groupPath, "matcher"], `${event} does not support matchers; the matcher is ignored and the group always runs`)
         }
         handlers.forEach((value: unknown, handlerIndex) => {
           const path: JsonPath = [...groupPath, "hooks", handlerIndex]
-          const handler = decodeHandler(value, path, file, problems)
-          if (handler !== undefined) {
-            entries.push({ event, matcher: compiled.matcher, handler, source: file, scope, path: formatPath(path), pluginRoot, ...(ownSpec === undefined ? {} : { spec: ownSpec }) })
+          // A handler that cannot be decoded, or whose group's matcher is refused, can never run: it
+          // stays as an invalid entry (a stand-in that never starts), so that failClosed blocks its event.
+          let dropped: string | undefined
+          const handler = decodeHandler(value, path, file, {
+            warn: problems.warn,
+            drop: (at, message) => {
+              dropped ??= `${typeof at === "string" ? at : formatPath(at)}: ${message}`
+              problems.drop(at, message)
+            }
+          })
+          const common = { event, source: file, scope, path: formatPath(path), pluginRoot, ...(ownSpec === undefined ? {} : { spec: ownSpec }) }
+          const invalid = handler === undefined ? dropped ?? "the handler could not be decoded" : neverMatches
+          if (invalid !== undefined) {
+            invalidEntries.push({ ...common, matcher: Matcher.compile(undefined, event, "trusted").matcher, handler: standIn(value), invalid })
+          } else if (handler !== undefined) {
+            entries.push({ ...common, matcher: compiled.matcher, handler })
           }
         })
       })

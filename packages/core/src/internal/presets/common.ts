@@ -101,6 +101,7 @@ export const decodeTranslated = (
       ...decoded,
       ...translated.overrides,
       entries,
+      ...(decoded.invalid === undefined ? {} : { invalid: decoded.invalid.map((entry) => ({ ...entry, path: back(entry.path) })) }),
       warnings: [...translated.warnings, ...decoded.warnings.map(back)],
       // A skipped entry is an error in every dialect, as in the canonical decoder (validate exits 1,
       // strict mode fails the load): the dialect's own drops, and the canonical decoder's under
