@@ -111,7 +111,7 @@ const decide = (options: HookOptions, state: { hostEvent: string | undefined }):
       (engine) =>
         Effect.gen(function*() {
           if (options.plugin.length === 0) {
-            const none = noSettingsLine(engine, preset, { projectDir, cwd, agent: Option.getOrUndefined(options.agent) })
+            const none = noSettingsLine(engine)
             if (none !== undefined) {
               return yield* Effect.fail(
                 new Failed({

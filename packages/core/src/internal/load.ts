@@ -225,6 +225,7 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
         for (const [key, value] of Object.entries(decoded.inputDefaults ?? {})) {
           const rank = Policy.rank(file.scope)
           if (rank >= (inputDefaults.get(key)?.rank ?? -1)) inputDefaults.set(key, { value, rank })
+        }
         // Redaction only hides more, but a pattern runs on every payload: one from a file that comes with
         // the repository could make every dispatch slow (catastrophic backtracking), so only the user's,
         // the --settings files' and managed ones count.
