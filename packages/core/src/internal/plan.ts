@@ -12,6 +12,7 @@ import type { Handler, HookEntry } from "../Settings.ts"
 import * as Settings from "../Settings.ts"
 import { agentHooks } from "./preset.ts"
 import { byName, resolve as resolvePreset } from "./presets/registry.ts"
+import * as HookEnv from "./hookEnv.ts"
 import * as PosixPath from "./posixPath.ts"
 import * as ScriptCheck from "./scriptCheck.ts"
 import { render as renderLine, truthyEnv } from "./text.ts"
@@ -64,6 +65,22 @@ const dedupKey = (handler: Handler, env: Readonly<Record<string, string>>): stri
     case "callback":
       return undefined
   }
+}
+
+/**
+ * A hook gets the engine's secrets only where a user asks for it: `passEnv` in a project, local or
+ * plugin file (a cloned repository's) is dropped, with a warning; the hook runs without them.
+ */
+const passEnvOf = (entry: HookEntry, file: string | undefined, warnings: Array<PlanWarning>): HookEntry => {
+  const handler = entry.handler
+  if (handler.type !== "command" || handler.passEnv === undefined || handler.passEnv.length === 0 || HookEnv.mayPassSecrets(entry.scope)) return entry
+  warnings.push({
+    file,
+    path: `${entry.path}.passEnv`,
+    message: `passEnv (${handler.passEnv.join(", ")}) is ignored in ${entry.scope} settings: only the user's own, managed or --settings files may hand the engine's secrets to a hook; the hook runs without them`
+  })
+  const { passEnv: _dropped, ...rest } = handler
+  return { ...entry, handler: rest }
 }
 
 const basename = (file: string): string => {
@@ -170,10 +187,11 @@ export const compile = (snapshot: Snapshot): Plan => {
     const known = declared.get(event) ?? HookEvent.get(event)
     const spec = firstOwn !== undefined && (known === undefined || owned.every((rules) => rules === owned[0])) ? firstOwn : specOf(event)
     const hooks: Array<PlannedHook> = []
-    for (const entry of entries) {
+    for (const written of entries) {
+      const file = written.source === "(programmatic)" ? undefined : written.source
+      const entry = passEnvOf(written, file, warnings)
       const handler = entry.handler
       const own = entry.spec ?? spec
-      const file = entry.source === "(programmatic)" ? undefined : entry.source
       if ((handler.type === "prompt" || handler.type === "agent") && !own.promptHandlers) {
         warnings.push({ file, path: entry.path, message: `${handler.type} hooks cannot run on ${event} (use command, http or mcp_tool); skipped` })
         continue

@@ -1,0 +1,179 @@
+/**
+ * Hostile-input suite, from the attacker's side, on real processes: a payload value that cannot
+ * reach the hook whole (too large for an argument or an environment string) blocks the event
+ * whatever onFailure says, in every form; a value cut by envMaxChars is said; the engine's secrets
+ * never reach a hook's environment unless a user's own settings ask for them.
+ */
+import { afterEach, describe, expect, it } from "vitest"
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import fc from "fast-check"
+import { createHookEngine } from "@agent-hooks/node"
+import type { NodeEngineOptions } from "@agent-hooks/node"
+
+const cleanups: Array<() => Promise<void> | void> = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+const tempDir = () => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-values-")))
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+const script = (dir: string, name: string, body: string) => {
+  const path = join(dir, name)
+  writeFileSync(path, `#!/bin/sh\n${body}\n`)
+  chmodSync(path, 0o755)
+  return path
+}
+const engineWith = async (dir: string, hooks: ReadonlyArray<object>, options: NodeEngineOptions = {}) => {
+  const file = join(dir, `settings-${Math.random().toString(36).slice(2)}.json`)
+  writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks }] } }))
+  const engine = await createHookEngine({ settings: [file], projectDir: dir, ...options })
+  cleanups.push(() => engine.close())
+  return engine
+}
+
+describe("a value that cannot reach the hook whole blocks the event", () => {
+  /**
+   * A guard that denies any command mentioning `zap`, reading the command the way each form hands
+   * it over. The attacker pads the command so the end (`; zap`) is past what fits.
+   */
+  const forms = (guard: string, reader: string) => ({
+    "shell form, argument": { command: `${guard} \${tool_input.command}` },
+    "shell form (bash), argument": { command: `${guard} \${tool_input.command}`, shell: "bash" },
+    "shell form, env": { command: guard, env: { CMD: "${tool_input.command}" } },
+    "shell form, pipe": { command: `printf '%s' \${tool_input.command} | ${reader}` },
+    "exec form, argument": { command: guard, args: ["${tool_input.command}"] },
+    "exec form, env": { command: guard, args: [], env: { CMD: "${tool_input.command}" } }
+  })
+
+  it("whatever the form, onFailure or size, a padded command ending in zap is blocked (property, real processes)", async () => {
+    const dir = tempDir()
+    const guard = script(dir, "guard.sh", `case "$1$CMD" in *zap*) echo "denied: zap" >&2; exit 2 ;; esac\nexit 0`)
+    const reader = script(dir, "reader.sh", `case "$(cat)" in *zap*) echo "denied: zap" >&2; exit 2 ;; esac\nexit 0`)
+    const all = forms(guard, reader)
+    const engines = new Map<string, Awaited<ReturnType<typeof engineWith>>>()
+    for (const [name, handler] of Object.entries(all)) {
+      for (const onFailure of [undefined, "continue", "block"]) {
+        engines.set(`${name}/${onFailure}`, await engineWith(dir, [{ type: "command", ...handler, ...(onFailure === undefined ? {} : { onFailure }) }]))
+      }
+    }
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...Object.keys(all)),
+        fc.constantFrom(undefined, "continue", "block"),
+        // a hostile unit (quotes, $, newlines, multibyte), repeated to a size around and far over 128 KiB
+        fc.string({ unit: fc.constantFrom("a", "'", '"', "$", "`", "\\", "\n", " ", ";", "é", "😀"), minLength: 1, maxLength: 12 }),
+        fc.integer({ min: 100 * 1024, max: 400 * 1024 }),
+        async (form, onFailure, unit, bytes) => {
+          const padding = unit.repeat(Math.ceil(bytes / Buffer.byteLength(unit)))
+          const outcome = await engines.get(`${form}/${onFailure}`)!.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: `${padding}; zap` } })
+          expect(outcome.blocked, `${form}, onFailure ${onFailure}: ${JSON.stringify(outcome.hooks.map((hook) => [hook.status, hook.stderr.slice(0, 200)]))}`).toBe(true)
+        }
+      ),
+      { numRuns: 60 }
+    )
+  }, 120_000)
+
+  it("an env value over 128 KiB: the hook does not start, and the result says why", async () => {
+    const dir = tempDir()
+    const guard = script(dir, "guard.sh", `echo "got \${#CMD}" >&2; exit 0`)
+    const engine = await engineWith(dir, [{ type: "command", command: guard, env: { CMD: "${tool_input.command}" }, onFailure: "continue" }])
+    const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "x".repeat(140_000) } })
+    expect(outcome).toMatchObject({ blocked: true, decision: "deny" })
+    expect(outcome.hooks[0]!.stderr).toContain("env CMD: the substituted value is 140000 bytes, over the 128 KiB")
+    expect(outcome.reason).toContain("the payload kept the hook from starting")
+  })
+
+  it("a value under the limit reaches a guard through env and argv whole", async () => {
+    const dir = tempDir()
+    const guard = script(dir, "guard.sh", `printf '%s|%s' "\${#1}" "\${#CMD}"`)
+    const engine = await engineWith(dir, [{ type: "command", command: `${guard} \${tool_input.command}`, env: { CMD: "${tool_input.command}" } }])
+    const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "y".repeat(120_000) } })
+    expect(outcome.blocked).toBe(false)
+    expect(outcome.hooks[0]!.stdout).toBe("120000|120000")
+  })
+})
+
+describe("envMaxChars cuts are said", () => {
+  it("every cut is in the hook's result and the outcome's warnings", async () => {
+    const dir = tempDir()
+    const engine = await engineWith(dir, [{ type: "command", command: "true", env: { PIGO_TOOL_INPUT: "${tool_input.command}" }, envMaxChars: 10_000 }])
+    for (const size of [10_001, 30_000]) {
+      const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "z".repeat(size) } })
+      const notice = `env PIGO_TOOL_INPUT: the value was cut to its first 10000 of ${size} characters (envMaxChars)`
+      expect(outcome.hooks[0]!.messages.join("\n")).toContain(notice)
+      expect(outcome.warnings.join("\n")).toContain(notice)
+    }
+    const short = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
+    expect(short.warnings.join("\n")).not.toContain("envMaxChars")
+  })
+})
+
+describe("the engine's secrets stay out of hooks' environments", () => {
+  const secretName = fc.oneof(
+    fc.constant("AGENT_HOOKS_AUDIT_KEY"),
+    fc.tuple(fc.stringMatching(/^[A-Z0-9]{1,8}$/), fc.constantFrom("KEY", "TOKEN", "SECRET", "PASSWORD", "CREDENTIALS")).map(([middle, end]) => `AGENT_HOOKS_${middle}_${end}`),
+    fc.constantFrom("", "TRACES_", "METRICS_", "LOGS_").chain((signal) => fc.constantFrom(`OTEL_EXPORTER_OTLP_${signal}HEADERS`, `OTEL_EXPORTER_OTLP_${signal}CLIENT_KEY`))
+  )
+  const value = fc.stringMatching(/^[A-Za-z0-9=+/,-]{1,40}$/)
+
+  it("no command hook sees any secret of the class, in shell or exec form (property, real processes)", async () => {
+    const dir = tempDir()
+    const printer = script(dir, "env.sh", "env")
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(fc.tuple(secretName, value), { minLength: 1, maxLength: 4, selector: ([name]) => name }), async (secrets) => {
+        const env = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: dir, PLAIN_SETTING: "kept", ...Object.fromEntries(secrets) }
+        const engine = await engineWith(dir, [{ type: "command", command: printer }, { type: "command", command: printer, args: [] }], {
+          env,
+          telemetry: false
+        })
+        const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
+        expect(outcome.hooks).toHaveLength(2)
+        for (const hook of outcome.hooks) {
+          expect(hook.stdout).toContain("PLAIN_SETTING=kept")
+          for (const [name, secret] of secrets) expect(hook.stdout).not.toContain(`${name}=${secret}`)
+        }
+        await engine.close()
+      }),
+      { numRuns: 15 }
+    )
+  }, 60_000)
+
+  it("an OTLP endpoint with credentials in its URL is withheld; one without stays", async () => {
+    const dir = tempDir()
+    const engine = await engineWith(dir, [{ type: "command", command: "env" }], {
+      env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", OTEL_EXPORTER_OTLP_ENDPOINT: "https://user:tok@collector.example", OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "https://collector.example/v1/traces" },
+      telemetry: false
+    })
+    const { hooks: [hook] } = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
+    expect(hook!.stdout).not.toContain("user:tok")
+    expect(hook!.stdout).toContain("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=https://collector.example/v1/traces")
+  })
+
+  it("passEnv hands a named secret to that hook only, from the user's own settings; a project file's passEnv is ignored, with a warning", async () => {
+    const dir = tempDir()
+    const home = join(dir, "home")
+    mkdirSync(join(home, ".agent-hooks"), { recursive: true })
+    mkdirSync(join(dir, ".agent-hooks"))
+    const hook = (label: string, passEnv?: ReadonlyArray<string>) => ({ type: "command", command: `echo ${label}; env`, ...(passEnv === undefined ? {} : { passEnv }) })
+    writeFileSync(join(home, ".agent-hooks", "settings.json"), JSON.stringify({ hooks: { PreToolUse: [{ hooks: [hook("user-asks", ["AGENT_HOOKS_AUDIT_KEY"]), hook("user-plain")] }] } }))
+    writeFileSync(join(dir, ".agent-hooks", "settings.json"), JSON.stringify({ hooks: { PreToolUse: [{ hooks: [hook("project-asks", ["AGENT_HOOKS_AUDIT_KEY", "OTEL_EXPORTER_OTLP_HEADERS"])] }] } }))
+    const engine = await createHookEngine({
+      projectDir: dir,
+      env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: home, AGENT_HOOKS_AUDIT_KEY: "k3y", OTEL_EXPORTER_OTLP_HEADERS: "authorization=Bearer%20t0k" },
+      telemetry: false
+    })
+    cleanups.push(() => engine.close())
+    const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
+    const out = (label: string) => outcome.hooks.find((h) => h.stdout.startsWith(label))!.stdout
+    expect(out("user-asks")).toContain("AGENT_HOOKS_AUDIT_KEY=k3y")
+    expect(out("user-asks")).not.toContain("t0k")
+    expect(out("user-plain")).not.toContain("k3y")
+    expect(out("project-asks")).not.toContain("k3y")
+    expect(out("project-asks")).not.toContain("t0k")
+    expect(engine.settings.warnings.join("\n")).toMatch(/passEnv \(AGENT_HOOKS_AUDIT_KEY, OTEL_EXPORTER_OTLP_HEADERS\) is ignored in project settings/)
+  })
+})
