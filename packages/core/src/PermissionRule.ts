@@ -34,7 +34,13 @@
  * - Fail-open on expansions: when an argument holds `$VAR`, `${…}`, `$(…)` or backticks, the
  *   rule matches if the literal words before it could start a matching command (`git $SUB origin`
  *   matches `Bash(git push *)`, `ls $HOME` does not). A command name that is itself an expansion
- *   (`$TOOL push`) matches every shell pattern.
+ *   (`$TOOL push`) matches every shell pattern, and so does one the shell still rewrites (a glob
+ *   such as `z?p`, a brace expansion).
+ * - A program named by its path (`/usr/bin/zap`, `./zap`) is also compared by its name. Code a
+ *   command runs is judged like a command, at any depth: `eval`'s arguments, a shell's `-c` code
+ *   (`sh`, `bash`, `dash`, `zsh`, `ksh`, …), `find -exec`'s command. A shell that runs a script file
+ *   or its stdin (`… | sh`, `bash <<EOF`), `source`, and `eval` or `-c` code that is an expansion
+ *   cannot be judged: they match every shell pattern.
  * - Fail-open on parse errors: unbalanced quotes, unterminated `$(` or backticks, a stray `)` → matches.
  * - Bash matching is case-sensitive. PowerShell matching is case-insensitive (cmdlets are); its
  *   splitter knows `'…'` (with `''`), `"…"`, the backtick escape, `$(…)`, `{…}` script blocks,

@@ -1,5 +1,5 @@
 import type { MatchOptions, PermissionRule, Result } from "../PermissionRule.ts"
-import type { Dialect, SimpleCommand, Word } from "../ShellLexer.ts"
+import type { Dialect, Word } from "../ShellLexer.ts"
 import picomatch from "picomatch"
 import { RE2JS } from "re2js"
 import { split as splitShell } from "./shellLexer.ts"
@@ -165,8 +165,77 @@ const canStartWith = (pattern: TextPattern, prefix: string): boolean => {
 // Shell rules
 // ---------------------------------------------------------------------------------------------
 
-const matchSimpleCommand = (pattern: TextPattern, command: SimpleCommand, dialect: Dialect): boolean => {
-  let words = stripLeading(command.words, dialect)
+/** Shells: `-c CODE` runs CODE; without it they run a script file or their stdin (a pipe, a here-document). */
+const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "lksh", "pdksh", "rbash"])
+/** Shell options that take the next word as their value (`-o errexit`, `--rcfile f`). */
+const SHELL_ARG_OPTIONS = new Set(["-o", "+o", "-O", "+O", "--rcfile", "--init-file"])
+/** How deep `eval` / `sh -c` / `find -exec` nest before the call counts as one that cannot be judged. */
+const MAX_NESTING = 8
+
+/** The program a word names: `/usr/bin/zap` and `./zap` run `zap` as surely as `zap` does. */
+const programName = (word: Word): string => word.text.slice(word.text.lastIndexOf("/") + 1)
+
+/**
+ * A command name the shell still rewrites: a glob (`z?p`, `[z]ap`) or a brace expansion
+ * (`{zap,-x}` in bash) unquoted in the word as written.
+ */
+const rewrittenName = (word: Word): boolean => {
+  const raw = word.raw.replace(/\\./g, "").replace(/'[^']*'/g, "").replace(/"(?:[^"\\]|\\.)*"/g, "")
+  return /[*?[]/.test(raw) || /\{[^}]*,[^}]*\}/.test(raw) || /\{[^}]*\.\.[^}]*\}/.test(raw)
+}
+
+type Judged = boolean | "unknown"
+
+/**
+ * What a command runs besides its own program: the code of `eval`, of a shell's `-c`, the command
+ * of `find -exec`; `"unknown"` when it runs code this rule cannot see (a shell reading a script
+ * file or its stdin, `source`), `undefined` when it runs nothing else.
+ */
+const innerCode = (name: string, words: ReadonlyArray<Word>): { readonly code: string } | { readonly words: ReadonlyArray<Word> } | "unknown" | undefined => {
+  const args = words.slice(1)
+  if (name === "eval") {
+    if (args.some((w) => w.dynamic)) return "unknown"
+    return { code: args.map((w) => w.text).join(" ") }
+  }
+  if (name === "source" || name === ".") return args.length > 0 ? "unknown" : undefined
+  if (SHELLS.has(name)) {
+    let code = false
+    let k = 0
+    for (; k < args.length; k++) {
+      const t = args[k]!.text
+      if (args[k]!.dynamic) return "unknown"
+      if (t === "--" || t === "-") {
+        k++
+        break
+      }
+      if (SHELL_ARG_OPTIONS.has(t)) {
+        k++
+        continue
+      }
+      if (/^[-+][A-Za-z]+$/.test(t)) {
+        if (t.startsWith("-") && t.includes("c")) code = true
+        continue
+      }
+      if (t.startsWith("--")) continue
+      break
+    }
+    if (!code) return "unknown" // a script file or stdin (`| sh`, `sh <<EOF`): not visible here
+    const operand = args[k]
+    if (operand === undefined) return undefined
+    return operand.dynamic ? "unknown" : { code: operand.text }
+  }
+  if (name === "find") {
+    const at = args.findIndex((w) => ["-exec", "-execdir", "-ok", "-okdir"].includes(w.text))
+    if (at < 0) return undefined
+    const rest = args.slice(at + 1)
+    const end = rest.findIndex((w) => w.text === ";" || w.text === "+")
+    return { words: end < 0 ? rest : rest.slice(0, end) }
+  }
+  return undefined
+}
+
+const matchWords = (pattern: TextPattern, start: ReadonlyArray<Word>, dialect: Dialect, depth: number): boolean => {
+  let words = stripLeading(start, dialect)
   for (let guard = 0; guard < 16; guard++) {
     if (words.length > 0) {
       if (pattern.regex.test(words.map((w) => w.text).join(" "))) return true
@@ -176,19 +245,43 @@ const matchSimpleCommand = (pattern: TextPattern, command: SimpleCommand, dialec
       if (k > 0 && canStartWith(pattern, words.slice(0, k).map((w) => w.text).join(" ") + " ")) return true
     }
     if (dialect !== "posix") return false
-    const inner = stripWrapper(words)
-    if (inner === undefined) return false
-    words = stripLeading(inner, dialect)
+    if (words.length === 0) return false
+    const first = words[0]!
+    if (rewrittenName(first)) return true // the shell picks the program: cannot be judged
+    const name = programName(first)
+    if (name !== first.text) {
+      // `/usr/bin/zap x` runs what `zap x` runs
+      const named = [{ ...first, text: name, raw: name }, ...words.slice(1)]
+      if (pattern.regex.test(named.map((w) => w.text).join(" "))) return true
+      const k = named.findIndex((w) => w.dynamic)
+      if (k > 0 && canStartWith(pattern, named.slice(0, k).map((w) => w.text).join(" ") + " ")) return true
+      words = named
+    }
+    const inner = innerCode(name, words)
+    if (inner !== undefined) {
+      if (inner === "unknown" || depth >= MAX_NESTING) return true // a call that cannot be judged runs the hook
+      if ("code" in inner) return judge(pattern, dialect, inner.code, depth + 1) !== false
+      if (matchWords(pattern, inner.words, dialect, depth + 1)) return true
+    }
+    const unwrapped = stripWrapper(words)
+    if (unwrapped === undefined) return false
+    words = stripLeading(unwrapped, dialect)
   }
   return false
 }
 
+/** Whether a command (at any nesting: `eval`, `sh -c`) may run what the pattern names; `"unknown"` when it does not parse. */
+const judge = (pattern: TextPattern, dialect: Dialect, command: string, depth: number): Judged => {
+  const commands = splitShell(command, dialect)
+  if (commands === undefined) return "unknown"
+  if (pattern.regex.test(command.trim())) return true
+  return commands.some((c) => matchWords(pattern, c.words, dialect, depth))
+}
+
 const matchShell = (pattern: TextPattern, dialect: Dialect, command: unknown): boolean => {
   if (typeof command !== "string") return true
-  const commands = splitShell(command, dialect)
-  if (commands === undefined) return true // cannot be parsed: fail-open
-  if (pattern.regex.test(command.trim())) return true
-  return commands.some((c) => matchSimpleCommand(pattern, c, dialect))
+  // a command that cannot be parsed cannot be judged: the hook runs
+  return judge(pattern, dialect, command, 0) !== false
 }
 
 // ---------------------------------------------------------------------------------------------
