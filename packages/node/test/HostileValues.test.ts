@@ -5,11 +5,13 @@
  * never reach a hook's environment unless a user's own settings ask for them.
  */
 import { afterEach, describe, expect, it } from "vitest"
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import fc from "fast-check"
 import { createHookEngine } from "@agent-hooks/node"
+import * as Placeholder from "@agent-hooks/core/Placeholder"
+import { Presets } from "@agent-hooks/core"
 import type { NodeEngineOptions } from "@agent-hooks/node"
 
 const cleanups: Array<() => Promise<void> | void> = []
@@ -175,5 +177,113 @@ describe("the engine's secrets stay out of hooks' environments", () => {
     expect(out("project-asks")).not.toContain("k3y")
     expect(out("project-asks")).not.toContain("t0k")
     expect(engine.settings.warnings.join("\n")).toMatch(/passEnv \(AGENT_HOOKS_AUDIT_KEY, OTEL_EXPORTER_OTLP_HEADERS\) is ignored in project settings/)
+  })
+})
+
+describe("payload code in exec form: an interpreter's code argument is code", () => {
+  /** Values that would create the marker file if the shell ran them as code. */
+  const hostile = (marker: string) =>
+    fc.tuple(
+      fc.string({ unit: fc.constantFrom("a", " ", "'", '"', "$", "`", "\\", ";", "|", "&", "(", ")", "{", "}", "é", "\t"), maxLength: 20 }),
+      fc.constantFrom(
+        `"; touch ${marker}; #`,
+        `$(touch ${marker})`,
+        `\`touch ${marker}\``,
+        `'; touch ${marker}; '`,
+        `\"; touch ${marker}; echo \"`,
+        `$(touch${"${IFS}"}${marker})`,
+        `\n touch ${marker}\n`
+      ),
+      fc.string({ unit: fc.constantFrom("b", "'", '"', "$", "`", " "), maxLength: 8 })
+    ).map(([a, b, c]) => `${a}${b}${c}`)
+
+  const programs: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
+    ["sh", ["-c"]],
+    ["bash", ["-c"]],
+    ["dash", ["-c"]],
+    ["/bin/sh", ["-ec"]],
+    ["bash", ["--norc", "-c"]],
+    ["env", ["A=1", "sh", "-c"]],
+    ["nice", ["-n", "1", "bash", "-c"]],
+    ["timeout", ["5", "sh", "-c"]]
+  ]
+  const codes = [
+    "printf '%s' \"${tool_input.command}\"",
+    "printf '%s' ${tool_input.command}",
+    "printf '%s' '${tool_input.command}'",
+    "v=${tool_input.command}; printf '%s' \"$v\""
+  ]
+
+  it("a shell's -c code gets each value as one quoted word, behind any wrapper (property, real processes)", async () => {
+    const dir = tempDir()
+    const marker = join(dir, "pwned")
+    const engines = await Promise.all(
+      programs.flatMap(([command, args]) => codes.map((code) => engineWith(dir, [{ type: "command", command, args: [...args, code] }])))
+    )
+    await fc.assert(
+      fc.asyncProperty(fc.nat({ max: engines.length - 1 }), hostile(marker), async (k, value) => {
+        const outcome = await engines[k]!.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: value } })
+        expect(existsSync(marker), `ran the payload as code: ${JSON.stringify(value)} (${k})`).toBe(false)
+        expect(outcome.hooks[0]!.stdout).toBe(value)
+      }),
+      { numRuns: 120 }
+    )
+  }, 120_000)
+
+  it("a large value in a shell's -c code travels in a file and still comes out whole", async () => {
+    const dir = tempDir()
+    const engine = await engineWith(dir, [{ type: "command", command: "sh", args: ["-c", "printf '%s' \"${tool_input.command}\" | wc -c"] }])
+    const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: `${"x".repeat(200_000)}$(touch ${join(dir, "pwned")})` } })
+    expect(existsSync(join(dir, "pwned"))).toBe(false)
+    expect(outcome.hooks[0]!.stdout.trim()).toBe(String(200_000 + `$(touch ${join(dir, "pwned")})`.length))
+  })
+
+  it("a payload placeholder in another interpreter's code, or as the program, is refused at load", async () => {
+    const dir = tempDir()
+    const refused = [
+      { command: "node", args: ["-e", "console.log('${tool_input.command}')"] },
+      { command: "python3", args: ["-c", "print('${tool_input.command}')"] },
+      { command: "perl", args: ["-ne", "print '${tool_input.command}'"] },
+      { command: "env", args: ["node", "--eval=require('x')('${tool_input.command}')"] },
+      { command: "awk", args: ["BEGIN { print \"${tool_input.command}\" }"] },
+      { command: "${tool_input.command}", args: [] }
+    ]
+    const engine = await engineWith(dir, refused.map((handler) => ({ type: "command", ...handler })))
+    expect(engine.settings.warnings.filter((w) => /handler skipped/.test(w))).toHaveLength(refused.length)
+    const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: `'); require('fs').writeFileSync('${join(dir, "pwned")}', ''); ('` } })
+    expect(outcome.hooks).toEqual([])
+    expect(existsSync(join(dir, "pwned"))).toBe(false)
+    // the arguments after the code are data, as ever
+    const data = await engineWith(dir, [{ type: "command", command: "node", args: ["-e", "process.stdout.write(process.argv[1])", "${tool_input.command}"] }])
+    expect((await data.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "a'b" } })).hooks[0]!.stdout).toBe("a'b")
+  })
+
+  it("Placeholder.inCode names every placeholder that reaches code, and how it is handled", () => {
+    expect(Placeholder.inCode({ command: "sh", args: ["-c", "echo \"${tool_input.command}\"", "${tool_input.file_path}"] })).toEqual([
+      { field: "args[1]", placeholder: "${tool_input.command}", program: "sh -c", handling: "quoted" }
+    ])
+    expect(Placeholder.inCode({ command: "python3", args: ["-c", "print('${tool_name}')"] })).toEqual([
+      { field: "args[1]", placeholder: "${tool_name}", program: "python3", handling: "refused" }
+    ])
+    expect(Placeholder.inCode({ command: "guard ${tool_input.command}" })).toEqual([
+      { field: "command", placeholder: "${tool_input.command}", program: "sh -c", handling: "quoted" }
+    ])
+    expect(Placeholder.inCode({ command: "guard", args: ["${tool_input.command}"] })).toEqual([])
+  })
+
+  it("orchestration: $COMMAND in a shell's -c code is read from the environment, never pasted into the code", async () => {
+    const root = tempDir()
+    const dir = join(root, "project")
+    mkdirSync(join(dir, ".claude"), { recursive: true })
+    const marker = join(root, "pwned")
+    writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "sh", args: ["-c", "printf '%s' \"$COMMAND\""] }, { type: "command", command: "bash", args: ["-c", "printf '%s' \"${ARGS}\""] }] }] }
+    }))
+    const engine = await createHookEngine({ preset: Presets.byName("orchestration")!, projectDir: dir, env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: root } })
+    cleanups.push(() => engine.close())
+    const value = `"; touch ${marker}; echo "$(touch ${marker})`
+    const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: value } })
+    expect(existsSync(marker)).toBe(false)
+    expect(outcome.hooks.map((hook) => hook.stdout)).toEqual([value, JSON.stringify({ command: value })])
   })
 })

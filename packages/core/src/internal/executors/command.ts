@@ -7,7 +7,7 @@ import type { ProcessSpawner } from "../../ProcessSpawner.ts"
 import type { CommandHandler } from "../../Settings.ts"
 import type { ExecContext, Executed } from "./context.ts"
 import * as HookEnv from "../hookEnv.ts"
-import { utf8Length } from "../placeholder.ts"
+import { expandExecArgs, utf8Length } from "../placeholder.ts"
 import { makeRun } from "../runner.ts"
 import { placeholderValues } from "./context.ts"
 
@@ -83,7 +83,7 @@ export const asRun = (handler: CommandHandler, ctx: ExecContext): string => {
   const values = placeholderValues(ctx)
   if (handler.shell === "powershell") return handler.args === undefined ? handler.command : [handler.command, ...handler.args].join(" ")
   if (handler.args === undefined) return Placeholder.expandShell(handler.command, values)
-  return [Placeholder.expandText(handler.command, values), ...Placeholder.expandArgs(handler.args, values)].map(shellWord).join(" ")
+  return [Placeholder.expandText(handler.command, values), ...expandExecArgs(handler.command, handler.args, values).args].map(shellWord).join(" ")
 }
 
 /**
@@ -151,7 +151,7 @@ const startWords = (handler: CommandHandler, ctx: ExecContext, file: string, arg
 const ARGUMENT_LIST_TOO_LONG = /Argument list too long/
 
 /**
- * A shell-form hook whose shell could not start a program because its arguments were too long
+ * A hook whose shell (shell form, or an exec-form `sh -c`) could not start a program because its arguments were too long
  * (exit 126, "Argument list too long", or exit 126 when values over 128 KiB in all travelled in
  * files: a large value handed on as an argument, E2BIG) did not get
  * the value whole, like a spawn that failed with E2BIG: it blocks whatever onFailure says. Each
@@ -159,7 +159,7 @@ const ARGUMENT_LIST_TOO_LONG = /Argument list too long/
  */
 const afterRun = (run: HookRunner.ProcessRun, handler: CommandHandler, cuts: ReadonlyArray<string>, valueFiles: boolean): HookRunner.ProcessRun => {
   // exit 126 with values in files: in another language the shell words its message differently
-  const refused = handler.args === undefined && handler.shell !== "powershell" && run.exitCode === 126 && run.spawnErrorReason === undefined &&
+  const refused = (handler.args !== undefined || handler.shell !== "powershell") && run.exitCode === 126 && run.spawnErrorReason === undefined &&
     (valueFiles || ARGUMENT_LIST_TOO_LONG.test(run.stderr))
   if (!refused && cuts.length === 0) return run
   return {
@@ -193,11 +193,15 @@ export const command = (handler: CommandHandler, ctx: ExecContext): Effect.Effec
   }
   const shellKind = handler.shell === "bash" ? "bash" : "sh"
   // a value too large for one argument travels in a file the command reads (the spawner writes it)
-  const shellForm = handler.args !== undefined || handler.shell === "powershell"
+  // exec form: an argument a program runs as code (`sh -c …`) is quoted by the lexer like shell form
+  const exec = handler.args === undefined ? undefined : expandExecArgs(handler.command, handler.args, values)
+  const shellForm = exec !== undefined
+    ? { command: "", files: exec.files }
+    : handler.shell === "powershell"
     ? { command: "", files: [] }
     : Placeholder.expandShellCommand(handler.command, values, shellKind)
-  const [file, args] = handler.args !== undefined
-    ? [Placeholder.expandText(handler.command, values), Placeholder.expandArgs(handler.args, values)] as const
+  const [file, args] = exec !== undefined
+    ? [Placeholder.expandText(handler.command, values), exec.args] as const
     : handler.shell === "powershell"
     // PowerShell: the well-known placeholders become environment reads, as Claude Code rewrites them.
     ? ["pwsh", ["-NoProfile", "-NonInteractive", "-Command", handler.command.replace(POWERSHELL_PLACEHOLDERS, "$${env:$1}")]] as const
