@@ -105,7 +105,7 @@ const DETACH_SCRIPT = [
   `  if [ ! -r "$script" ]; then echo "agent-hooks: $script: not readable; the detached hook did not start" >&2; exit 126; fi; fi`,
   // The payload is read whole before the wrapper exits: the host stops writing stdin when it has.
   `d=$(mktemp -d) || exit 126; cat > "$d/stdin" || exit 126`,
-  // The names are the engine's own (AGENT_HOOKS_VALUE_<n>, AGENT_HOOKS_ENV_<n>).
+  // The names are the engine's own (AGENT_HOOKS_VALUE_<n>).
   `for v in $vars; do eval "cp -- \"\\$$v\" \"\\$d/$v\"" || exit 126; eval "$v=\\$d/$v; export $v"; done`,
   // $g: the hook's own group (its launcher's pid), which the watchdog and the end kill.
   `inner='cap=$1; d=$2; g=$3; shift 3; trap "" HUP INT; "$@" <"$d/stdin" & c=$!; (trap "" TERM; sleep "$cap"; kill -TERM -$g; sleep 2; rm -rf "$d"; kill -KILL -$g) </dev/null >/dev/null 2>&1 & wait "$c"; rm -rf "$d"; kill -KILL -$g'`,
