@@ -5,24 +5,22 @@
  * never reach a hook's environment unless a user's own settings ask for them.
  */
 import { afterEach, describe, expect, it } from "vitest"
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import fc from "fast-check"
 import { createHookEngine } from "@agent-hooks/node"
 import * as Placeholder from "@agent-hooks/core/Placeholder"
 import { Presets } from "@agent-hooks/core"
 import type { NodeEngineOptions } from "@agent-hooks/node"
+import * as Cleanups from "@agent-hooks/test-utils/Cleanups"
 
-const cleanups: Array<() => Promise<void> | void> = []
+const cleanups = Cleanups.register("agent-hooks-values-")
+const tempDir = cleanups.tempDir
+/** Engines to close after each test (before its folders go). */
+const engines: Array<{ readonly close: () => Promise<void> }> = []
 afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+  await Promise.all(engines.splice(0).map((engine) => engine.close()))
 })
-const tempDir = () => {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-values-")))
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
-  return dir
-}
 const script = (dir: string, name: string, body: string) => {
   const path = join(dir, name)
   writeFileSync(path, `#!/bin/sh\n${body}\n`)
@@ -33,7 +31,7 @@ const engineWith = async (dir: string, hooks: ReadonlyArray<object>, options: No
   const file = join(dir, `settings-${Math.random().toString(36).slice(2)}.json`)
   writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks }] } }))
   const engine = await createHookEngine({ settings: [file], projectDir: dir, ...options })
-  cleanups.push(() => engine.close())
+  engines.push(engine)
   return engine
 }
 
@@ -168,7 +166,7 @@ describe("the engine's secrets stay out of hooks' environments", () => {
       env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: home, AGENT_HOOKS_AUDIT_KEY: "k3y", OTEL_EXPORTER_OTLP_HEADERS: "authorization=Bearer%20t0k" },
       telemetry: false
     })
-    cleanups.push(() => engine.close())
+    engines.push(engine)
     const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
     const out = (label: string) => outcome.hooks.find((h) => h.stdout.startsWith(label))!.stdout
     expect(out("user-asks")).toContain("AGENT_HOOKS_AUDIT_KEY=k3y")
@@ -280,7 +278,7 @@ describe("payload code in exec form: an interpreter's code argument is code", ()
       hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "sh", args: ["-c", "printf '%s' \"$COMMAND\""] }, { type: "command", command: "bash", args: ["-c", "printf '%s' \"${ARGS}\""] }] }] }
     }))
     const engine = await createHookEngine({ preset: Presets.byName("orchestration")!, projectDir: dir, env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: root } })
-    cleanups.push(() => engine.close())
+    engines.push(engine)
     const value = `"; touch ${marker}; echo "$(touch ${marker})`
     const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: value } })
     expect(existsSync(marker)).toBe(false)

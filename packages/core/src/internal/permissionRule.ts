@@ -2,7 +2,7 @@ import type { MatchOptions, PermissionRule, Result } from "../PermissionRule.ts"
 import type { Dialect, Word } from "../ShellLexer.ts"
 import picomatch from "picomatch"
 import { RE2JS } from "re2js"
-import { split as splitShell } from "./shellLexer.ts"
+import { SHELL_PROGRAMS, shellCode, split as splitShell } from "./shellLexer.ts"
 
 
 // ---------------------------------------------------------------------------------------------
@@ -165,10 +165,6 @@ const canStartWith = (pattern: TextPattern, prefix: string): boolean => {
 // Shell rules
 // ---------------------------------------------------------------------------------------------
 
-/** Shells: `-c CODE` runs CODE; without it they run a script file or their stdin (a pipe, a here-document). */
-const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "lksh", "pdksh", "rbash"])
-/** Shell options that take the next word as their value (`-o errexit`, `--rcfile f`). */
-const SHELL_ARG_OPTIONS = new Set(["-o", "+o", "-O", "+O", "--rcfile", "--init-file"])
 /** How deep `eval` / `sh -c` / `find -exec` nest before the call counts as one that cannot be judged. */
 const MAX_NESTING = 8
 
@@ -198,31 +194,12 @@ const innerCode = (name: string, words: ReadonlyArray<Word>): { readonly code: s
     return { code: args.map((w) => w.text).join(" ") }
   }
   if (name === "source" || name === ".") return args.length > 0 ? "unknown" : undefined
-  if (SHELLS.has(name)) {
-    let code = false
-    let k = 0
-    for (; k < args.length; k++) {
-      const t = args[k]!.text
-      if (args[k]!.dynamic) return "unknown"
-      if (t === "--" || t === "-") {
-        k++
-        break
-      }
-      if (SHELL_ARG_OPTIONS.has(t)) {
-        k++
-        continue
-      }
-      if (/^[-+][A-Za-z]+$/.test(t)) {
-        if (t.startsWith("-") && t.includes("c")) code = true
-        continue
-      }
-      if (t.startsWith("--")) continue
-      break
-    }
-    if (!code) return "unknown" // a script file or stdin (`| sh`, `sh <<EOF`): not visible here
-    const operand = args[k]
-    if (operand === undefined) return undefined
-    return operand.dynamic ? "unknown" : { code: operand.text }
+  if (SHELL_PROGRAMS.has(name)) {
+    // a script file or stdin (`| sh`, `sh <<EOF`) is not visible here
+    const code = shellCode(args.map((w) => w.text), (k) => args[k]!.dynamic)
+    if (code === undefined) return undefined
+    if (typeof code !== "number" || args[code]!.dynamic) return "unknown"
+    return { code: args[code]!.text }
   }
   if (name === "find") {
     const at = args.findIndex((w) => ["-exec", "-execdir", "-ok", "-okdir"].includes(w.text))

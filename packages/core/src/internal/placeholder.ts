@@ -1,7 +1,7 @@
 import type { ShellCommand, ShellIssue, Values } from "../Placeholder.ts"
 
 import type { Shell, Site } from "../ShellLexer.ts"
-import { backtickEscape, lex, PLACEHOLDER_SOURCE, quote } from "./shellLexer.ts"
+import { backtickEscape, lex, PLACEHOLDER_SOURCE, quote, SHELL_PROGRAMS, shellCode } from "./shellLexer.ts"
 
 const PLACEHOLDER = new RegExp(PLACEHOLDER_SOURCE, "g")
 
@@ -252,9 +252,6 @@ export interface CodeArgument {
   readonly program: string
 }
 
-const SH_SHELLS = new Set(["sh", "dash", "ash", "ksh", "mksh", "yash", "posh", "lksh", "zsh"])
-const BASH_SHELLS = new Set(["bash", "rbash"])
-const SHELL_VALUE_OPTIONS = new Set(["-o", "+o", "-O", "+O", "--rcfile", "--init-file"])
 
 /** Interpreters whose options name their code: the option letters (a cluster ending in one takes the next word). */
 const CODE_OPTIONS: ReadonlyArray<readonly [RegExp, ReadonlyArray<string>, ReadonlyArray<string>]> = [
@@ -342,28 +339,10 @@ export const codeArguments = (command: string, args: ReadonlyArray<string>): Rea
       for (let j = k + JOINED_CODE[name]!; j < words.length; j++) out.push({ index: j - 1, language: "other", program: name })
       return out
     }
-    const shell: CodeLanguage | undefined = BASH_SHELLS.has(name) ? "bash" : SH_SHELLS.has(name) ? "sh" : undefined
+    const shell = SHELL_PROGRAMS.get(name)
     if (shell !== undefined) {
-      let code = false
-      let k = at + 1
-      for (; k < words.length; k++) {
-        const word = words[k]!
-        if (word === "--" || word === "-") {
-          k++
-          break
-        }
-        if (SHELL_VALUE_OPTIONS.has(word)) {
-          k++
-          continue
-        }
-        if (/^[-+][A-Za-z]+$/.test(word)) {
-          if (word.startsWith("-") && word.includes("c")) code = true
-          continue
-        }
-        if (word.startsWith("--")) continue
-        break
-      }
-      if (code && k < words.length) out.push({ index: k - 1, language: shell, program: name })
+      const code = shellCode(words.slice(at + 1))
+      if (typeof code === "number") out.push({ index: at + code, language: shell, program: name })
       return out
     }
     if (DASH_C_SHELL.has(name)) {

@@ -680,3 +680,43 @@ export const quote = (value: string): string => `'${value.replace(/'/g, `'\\''`)
 /** @internal */
 export const backtickEscape = (text: string, inDoubleQuotes: boolean): string =>
   text.replace(inDoubleQuotes ? /[\\`$"]/g : /[\\`$]/g, "\\$&")
+
+/** Shells, by the lexer mode their code is read in (`zsh` and the ksh family as `/bin/sh`, the stricter). @internal */
+export const SHELL_PROGRAMS: ReadonlyMap<string, Shell> = new Map([
+  ...["sh", "dash", "ash", "ksh", "mksh", "yash", "posh", "lksh", "pdksh", "zsh"].map((name) => [name, "sh"] as const),
+  ...["bash", "rbash"].map((name) => [name, "bash"] as const)
+])
+
+/** Shell options that take the next word as their value (`-o errexit`, `--rcfile f`). */
+const SHELL_VALUE_OPTIONS = new Set(["-o", "+o", "-O", "+O", "--rcfile", "--init-file"])
+
+/**
+ * What a shell runs, from the words after its name: the index of its `-c` code, `"script"` when it
+ * runs a script file or its stdin (`… | sh`, `sh <<EOF`, `sh x.sh`), `"dynamic"` at an option word
+ * the caller says is an expansion, `undefined` for `-c` with no code.
+ * @internal
+ */
+export const shellCode = (args: ReadonlyArray<string>, dynamic: (index: number) => boolean = () => false): number | "script" | "dynamic" | undefined => {
+  let code = false
+  let k = 0
+  for (; k < args.length; k++) {
+    const word = args[k]!
+    if (dynamic(k)) return "dynamic"
+    if (word === "--" || word === "-") {
+      k++
+      break
+    }
+    if (SHELL_VALUE_OPTIONS.has(word)) {
+      k++
+      continue
+    }
+    if (/^[-+][A-Za-z]+$/.test(word)) {
+      if (word.startsWith("-") && word.includes("c")) code = true
+      continue
+    }
+    if (word.startsWith("--")) continue
+    break
+  }
+  if (!code) return "script"
+  return k < args.length ? k : undefined
+}
