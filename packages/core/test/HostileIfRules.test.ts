@@ -45,13 +45,24 @@ const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`
 /** The ways to name and start zap itself. */
 const starts = fc.constantFrom(
   "zap", `${dir}/zap`, "./zap", "z\\ap", "'zap'", "\"zap\"", "z''ap", "command zap", "env zap", "/usr/bin/env zap", "env A=1 zap",
-  "A=1 zap", "nice zap", "nice -n 5 zap", "timeout 5 zap", "exec zap", "z?p", "./[z]ap", "$(echo zap)", "`echo zap`", "${Z:-zap}"
+  "A=1 zap", "nice zap", "nice -n 5 zap", "timeout 5 zap", "exec zap", "z?p", "./[z]ap", "$(echo zap)", "`echo zap`", "${Z:-zap}",
+  "setsid -w zap", "ionice -c 3 zap", "chrt -o 0 zap", "taskset -c 0 zap", "stdbuf -o L zap", "nohup zap", `flock ${dir}/lock zap`,
+  "echo a | xargs zap", "echo a | xargs -I{} zap {}", "env -S 'zap'", "coproc zap", "time zap"
 )
+/** Interpreters that run a shell command from inline code (present on this machine only). */
+const interpreters = [
+  ["python3", (inner: string) => `python3 -c ${quote(`import os; os.system(${JSON.stringify(inner)})`)}`],
+  ["perl", (inner: string) => `perl -e ${quote(`system(${JSON.stringify(inner).replace(/[$@]/g, "\\$&")})`)}`],
+  ["node", (inner: string) => `node -e ${quote(`require("child_process").execSync(${JSON.stringify(inner)})`)}`]
+].filter(([name]) => spawnSync(name as string, ["--version"]).status === 0) as Array<[string, (inner: string) => string]>
 const args = fc.constantFrom("", " -x", " a b", " 'q r'", " --", " \"$HOME\"")
 
 /** Ways one command runs another: through eval, a shell's -c, a pipe or here-document into a shell, find -exec, lists, subshells. */
 const wrap = (inner: string): fc.Arbitrary<string> =>
   fc.constantFrom(
+    ...interpreters.map(([, run]) => run(inner)),
+    `trap ${quote(inner)} EXIT`,
+    `flock ${dir}/lock -c ${quote(inner)}`,
     `eval ${quote(inner)}`,
     `eval "${inner.replace(/["\\$`]/g, "\\$&")}"`,
     `sh -c ${quote(inner)}`,

@@ -2,7 +2,8 @@ import type { MatchOptions, PermissionRule, Result } from "../PermissionRule.ts"
 import type { Dialect, Word } from "../ShellLexer.ts"
 import picomatch from "picomatch"
 import { RE2JS } from "re2js"
-import { SHELL_PROGRAMS, shellCode, split as splitShell } from "./shellLexer.ts"
+import { codeArguments } from "./placeholder.ts"
+import { PROCESS_WRAPPERS, SHELL_PROGRAMS, shellCode, split as splitShell } from "./shellLexer.ts"
 
 
 // ---------------------------------------------------------------------------------------------
@@ -10,35 +11,10 @@ import { SHELL_PROGRAMS, shellCode, split as splitShell } from "./shellLexer.ts"
 // ---------------------------------------------------------------------------------------------
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/
-const POSIX_KEYWORDS = new Set(["!", "{", "}", "if", "then", "else", "elif", "fi", "do", "done", "while", "until"])
+const POSIX_KEYWORDS = new Set(["!", "{", "}", "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "coproc"])
 const POWERSHELL_KEYWORDS = new Set(["&", "."])
 
-interface Wrapper {
-  /** Options that take the next word as their value. */
-  readonly argFlags?: ReadonlyArray<string>
-  /** Positional words after the options (timeout's duration). */
-  readonly positional?: number
-  /** `VAR=val` words may follow the options. */
-  readonly assignments?: boolean
-}
-
-const WRAPPERS: Readonly<Record<string, Wrapper>> = {
-  timeout: { argFlags: ["-s", "--signal", "-k", "--kill-after"], positional: 1 },
-  time: { argFlags: ["-f", "--format", "-o", "--output"] },
-  nice: { argFlags: ["-n", "--adjustment"] },
-  nohup: {},
-  stdbuf: { argFlags: ["-i", "-o", "-e", "--input", "--output", "--error"] },
-  env: { argFlags: ["-u", "--unset", "-C", "--chdir"], assignments: true },
-  command: {},
-  builtin: {},
-  exec: { argFlags: ["-a"] },
-  sudo: {
-    argFlags: ["-u", "--user", "-g", "--group", "-h", "--host", "-p", "--prompt", "-C", "--close-from", "-D", "--chdir", "-r", "--role", "-t", "--type", "-U", "--other-user", "-T", "--command-timeout"],
-    assignments: true
-  },
-  doas: { argFlags: ["-u", "-C"] },
-  xargs: { argFlags: ["-I", "-n", "-L", "-P", "-s", "-d", "-E", "-a", "--max-args", "--max-procs", "--delimiter", "--arg-file"] }
-}
+const WRAPPERS = PROCESS_WRAPPERS
 
 const stripLeading = (words: ReadonlyArray<Word>, dialect: Dialect): ReadonlyArray<Word> => {
   let k = 0
@@ -64,7 +40,7 @@ const stripWrapper = (words: ReadonlyArray<Word>): ReadonlyArray<Word> | undefin
       break
     }
     if (t.startsWith("-") && t.length > 1) {
-      k += wrapper.argFlags?.includes(t) ? 2 : 1
+      k += wrapper.argFlags.includes(t) ? 2 : 1
       continue
     }
     if (wrapper.assignments === true && ASSIGNMENT.test(t)) {
@@ -201,6 +177,28 @@ const innerCode = (name: string, words: ReadonlyArray<Word>): { readonly code: s
     if (typeof code !== "number" || args[code]!.dynamic) return "unknown"
     return { code: args[code]!.text }
   }
+  if (name === "trap") {
+    // trap's first operand is code the shell runs on the signal
+    const operand = args.find((w) => !w.text.startsWith("-"))
+    if (operand === undefined || args.length < 2) return undefined
+    return operand.dynamic ? "unknown" : { code: operand.text }
+  }
+  if (name === "watch") {
+    // watch joins its operands into a command for sh -c
+    let k = 0
+    while (k < args.length && args[k]!.text.startsWith("-")) k += args[k]!.text === "-n" || args[k]!.text === "--interval" ? 2 : 1
+    const rest = args.slice(k)
+    return rest.some((w) => w.dynamic) ? "unknown" : { code: rest.map((w) => w.text).join(" ") }
+  }
+  if (name === "su" || name === "script" || name === "runuser" || name === "flock" || (name === "env" && args.some((w) => /^(?:-S|--split-string)/.test(w.text)))) {
+    // `su -c CODE`, `script -c CODE`, `flock FILE -c CODE`, `env -S 'cmd args'`
+    const at = args.findIndex((w) => ["-c", "--command", "-S", "--split-string"].includes(w.text))
+    if (at >= 0 && args[at + 1] !== undefined) return args[at + 1]!.dynamic ? "unknown" : { code: args[at + 1]!.text }
+    const attached = args.find((w) => /^(?:-S.|--split-string=)/.test(w.text))
+    if (attached !== undefined) return attached.dynamic ? "unknown" : { code: attached.text.replace(/^(?:-S|--split-string=)/, "") }
+  }
+  // an interpreter's inline code (`python -c`, `node -e`, `perl -e`): it can run anything, unseen here
+  if (codeArguments(name, words.slice(1).map((w) => w.text)).some((code) => code.language === "other")) return "unknown"
   if (name === "find") {
     const at = args.findIndex((w) => ["-exec", "-execdir", "-ok", "-okdir"].includes(w.text))
     if (at < 0) return undefined

@@ -1,7 +1,7 @@
 import type { ShellCommand, ShellIssue, Values } from "../Placeholder.ts"
 
 import type { Shell, Site } from "../ShellLexer.ts"
-import { backtickEscape, lex, PLACEHOLDER_SOURCE, quote, SHELL_PROGRAMS, shellCode } from "./shellLexer.ts"
+import { backtickEscape, lex, PLACEHOLDER_SOURCE, PROCESS_WRAPPERS, quote, SHELL_PROGRAMS, shellCode } from "./shellLexer.ts"
 
 const PLACEHOLDER = new RegExp(PLACEHOLDER_SOURCE, "g")
 
@@ -267,22 +267,6 @@ const CODE_OPTIONS: ReadonlyArray<readonly [RegExp, ReadonlyArray<string>, Reado
   [/^(?:sed|gsed)$/, ["e"], ["--expression"]]
 ]
 
-/** Process wrappers an exec-form hook may start its program through, and their options that take a value. */
-const EXEC_WRAPPERS: Readonly<Record<string, { readonly values: ReadonlyArray<string>; readonly positional?: number; readonly assignments?: boolean }>> = {
-  env: { values: ["-u", "--unset", "-C", "--chdir"], assignments: true },
-  nice: { values: ["-n", "--adjustment"] },
-  nohup: { values: [] },
-  timeout: { values: ["-s", "--signal", "-k", "--kill-after"], positional: 1 },
-  stdbuf: { values: ["-i", "-o", "-e", "--input", "--output", "--error"] },
-  setsid: { values: [] },
-  sudo: { values: ["-u", "--user", "-g", "--group", "-h", "--host", "-p", "--prompt", "-C", "--close-from", "-D", "--chdir", "-r", "--role", "-t", "--type", "-U", "--other-user", "-T", "--command-timeout"], assignments: true },
-  doas: { values: ["-u", "-C"] },
-  xargs: { values: ["-I", "-n", "-L", "-P", "-s", "-d", "-E", "-a", "--max-args", "--max-procs", "--delimiter", "--arg-file"] },
-  time: { values: ["-f", "--format", "-o", "--output"] },
-  ionice: { values: ["-c", "--class", "-n", "--classdata", "-p", "--pid", "-P", "--pgid", "-u", "--uid"] },
-  busybox: { values: [] }
-}
-
 /** Programs whose remaining words are joined into shell code (`watch ls -l`, `ssh host cmd`). */
 const JOINED_CODE: Readonly<Record<string, number>> = { watch: 0, ssh: 1 }
 /** Programs whose `-c` value is shell code. */
@@ -305,7 +289,7 @@ export const codeArguments = (command: string, args: ReadonlyArray<string>): Rea
   let at = 0
   for (let guard = 0; guard < 16 && at < words.length; guard++) {
     const name = baseName(words[at]!)
-    const wrapper = Object.hasOwn(EXEC_WRAPPERS, name) ? EXEC_WRAPPERS[name]! : undefined
+    const wrapper = Object.hasOwn(PROCESS_WRAPPERS, name) ? PROCESS_WRAPPERS[name]! : undefined
     if (wrapper !== undefined) {
       let k = at + 1
       while (k < words.length) {
@@ -320,7 +304,7 @@ export const codeArguments = (command: string, args: ReadonlyArray<string>): Rea
           return out
         }
         if (word.startsWith("-") && word.length > 1) {
-          k += wrapper.values.includes(word) ? 2 : 1
+          k += wrapper.argFlags.includes(word) ? 2 : 1
           continue
         }
         if (wrapper.assignments === true && ASSIGNMENT_WORD.test(word)) {

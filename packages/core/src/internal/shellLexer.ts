@@ -720,3 +720,43 @@ export const shellCode = (args: ReadonlyArray<string>, dynamic: (index: number) 
   if (!code) return "script"
   return k < args.length ? k : undefined
 }
+
+/** A process wrapper: a program that starts the program named after its options. @internal */
+export interface ProcessWrapper {
+  /** Options that take the next word as their value. */
+  readonly argFlags: ReadonlyArray<string>
+  /** Positional words after the options (timeout's duration, taskset's mask). */
+  readonly positional?: number
+  /** `VAR=val` words may follow the options. */
+  readonly assignments?: boolean
+}
+
+/**
+ * The process wrappers the engine sees through, for `if` rules (`sudo rm -rf /` runs `rm`) and for
+ * exec-form code (`env sh -c …` is a shell's code), with the options of each that take a value.
+ * @internal
+ */
+export const PROCESS_WRAPPERS: Readonly<Record<string, ProcessWrapper>> = {
+  timeout: { argFlags: ["-s", "--signal", "-k", "--kill-after"], positional: 1 },
+  time: { argFlags: ["-f", "--format", "-o", "--output"] },
+  nice: { argFlags: ["-n", "--adjustment"] },
+  nohup: { argFlags: [] },
+  stdbuf: { argFlags: ["-i", "-o", "-e", "--input", "--output", "--error"] },
+  env: { argFlags: ["-u", "--unset", "-C", "--chdir"], assignments: true },
+  command: { argFlags: [] },
+  builtin: { argFlags: [] },
+  exec: { argFlags: ["-a"] },
+  sudo: {
+    argFlags: ["-u", "--user", "-g", "--group", "-h", "--host", "-p", "--prompt", "-C", "--close-from", "-D", "--chdir", "-r", "--role", "-t", "--type", "-U", "--other-user", "-T", "--command-timeout"],
+    assignments: true
+  },
+  doas: { argFlags: ["-u", "-C"] },
+  xargs: { argFlags: ["-I", "-n", "-L", "-P", "-s", "-d", "-E", "-a", "--max-args", "--max-procs", "--delimiter", "--arg-file"] },
+  setsid: { argFlags: [] },
+  ionice: { argFlags: ["-c", "--class", "-n", "--classdata", "-p", "--pid", "-P", "--pgid", "-u", "--uid"] },
+  chrt: { argFlags: [], positional: 1 },
+  // `-c` only says how to read the mask: the mask (or list) is the positional word
+  taskset: { argFlags: [], positional: 1 },
+  flock: { argFlags: ["-w", "--timeout", "-E", "--conflict-exit-code"], positional: 1 },
+  busybox: { argFlags: [] }
+}
