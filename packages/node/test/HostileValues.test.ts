@@ -14,6 +14,8 @@ import { Presets } from "@agent-hooks/core"
 import type { NodeEngineOptions } from "@agent-hooks/node"
 import * as Cleanups from "@agent-hooks/test-utils/Cleanups"
 
+/** Runs per property; a long run sets AGENT_HOOKS_VALUES_RUNS. */
+const runs = (normal: number): number => Number(process.env["AGENT_HOOKS_VALUES_RUNS"] ?? normal)
 const cleanups = Cleanups.register("agent-hooks-values-")
 const tempDir = cleanups.tempDir
 /** Engines to close after each test (before its folders go). */
@@ -73,9 +75,9 @@ describe("a value that cannot reach the hook whole blocks the event", () => {
           expect(outcome.blocked, `${form}, onFailure ${onFailure}: ${JSON.stringify(outcome.hooks.map((hook) => [hook.status, hook.stderr.slice(0, 200)]))}`).toBe(true)
         }
       ),
-      { numRuns: 60 }
+      { numRuns: runs(60) }
     )
-  }, 120_000)
+  }, 900_000)
 
   it("an env value over 128 KiB: the hook does not start, and the result says why", async () => {
     const dir = tempDir()
@@ -138,9 +140,9 @@ describe("the engine's secrets stay out of hooks' environments", () => {
         }
         await engine.close()
       }),
-      { numRuns: 15 }
+      { numRuns: runs(15) }
     )
-  }, 60_000)
+  }, 900_000)
 
   it("an OTLP endpoint with credentials in its URL is withheld; one without stays", async () => {
     const dir = tempDir()
@@ -206,10 +208,10 @@ describe("payload code in exec form: an interpreter's code argument is code", ()
     ["timeout", ["5", "sh", "-c"]]
   ]
   const codes = [
-    "printf '%s' \"${tool_input.command}\"",
-    "printf '%s' ${tool_input.command}",
-    "printf '%s' '${tool_input.command}'",
-    "v=${tool_input.command}; printf '%s' \"$v\""
+    "printf 'v:%s' \"${tool_input.command}\"",
+    "printf 'v:%s' ${tool_input.command}",
+    "printf 'v:%s' '${tool_input.command}'",
+    "v=${tool_input.command}; printf 'v:%s' \"$v\""
   ]
 
   it("a shell's -c code gets each value as one quoted word, behind any wrapper (property, real processes)", async () => {
@@ -222,11 +224,11 @@ describe("payload code in exec form: an interpreter's code argument is code", ()
       fc.asyncProperty(fc.nat({ max: engines.length - 1 }), hostile(marker), async (k, value) => {
         const outcome = await engines[k]!.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: value } })
         expect(existsSync(marker), `ran the payload as code: ${JSON.stringify(value)} (${k})`).toBe(false)
-        expect(outcome.hooks[0]!.stdout).toBe(value)
+        expect(outcome.hooks[0]!.stdout).toBe(`v:${value}`)
       }),
-      { numRuns: 120 }
+      { numRuns: runs(120) }
     )
-  }, 120_000)
+  }, 900_000)
 
   it("a large value in a shell's -c code travels in a file and still comes out whole", async () => {
     const dir = tempDir()
@@ -267,6 +269,12 @@ describe("payload code in exec form: an interpreter's code argument is code", ()
       { field: "command", placeholder: "${tool_input.command}", program: "sh -c", handling: "quoted" }
     ])
     expect(Placeholder.inCode({ command: "guard", args: ["${tool_input.command}"] })).toEqual([])
+    expect(Placeholder.inCode({ command: "env", args: ["-i", "-S", "sh -c ${tool_input.command}"] })).toEqual([
+      { field: "args[2]", placeholder: "${tool_input.command}", program: "env -S", handling: "refused" }
+    ])
+    expect(Placeholder.inCode({ command: "/usr/bin/sudo", args: ["-u", "me", "timeout", "5", "bash", "-ec", "g ${cwd}"] })).toEqual([
+      { field: "args[6]", placeholder: "${cwd}", program: "bash -c", handling: "quoted" }
+    ])
   })
 
   it("orchestration: $COMMAND in a shell's -c code is read from the environment, never pasted into the code", async () => {

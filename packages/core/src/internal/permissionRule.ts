@@ -3,7 +3,7 @@ import type { Dialect, Word } from "../ShellLexer.ts"
 import picomatch from "picomatch"
 import { RE2JS } from "re2js"
 import { codeArguments } from "./placeholder.ts"
-import { PROCESS_WRAPPERS, SHELL_PROGRAMS, shellCode, split as splitShell } from "./shellLexer.ts"
+import { SHELL_PROGRAMS, shellCode, split as splitShell, wrappedProgram } from "./shellLexer.ts"
 
 
 // ---------------------------------------------------------------------------------------------
@@ -13,8 +13,6 @@ import { PROCESS_WRAPPERS, SHELL_PROGRAMS, shellCode, split as splitShell } from
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/
 const POSIX_KEYWORDS = new Set(["!", "{", "}", "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "coproc"])
 const POWERSHELL_KEYWORDS = new Set(["&", "."])
-
-const WRAPPERS = PROCESS_WRAPPERS
 
 const stripLeading = (words: ReadonlyArray<Word>, dialect: Dialect): ReadonlyArray<Word> => {
   let k = 0
@@ -30,27 +28,8 @@ const stripLeading = (words: ReadonlyArray<Word>, dialect: Dialect): ReadonlyArr
 /** Removes one process wrapper (`sudo -u x`, `timeout 10`, …), or returns `undefined`. */
 const stripWrapper = (words: ReadonlyArray<Word>): ReadonlyArray<Word> | undefined => {
   const name = words[0]?.text
-  if (name === undefined || !Object.hasOwn(WRAPPERS, name)) return undefined
-  const wrapper = WRAPPERS[name]!
-  let k = 1
-  while (k < words.length) {
-    const t = words[k]!.text
-    if (t === "--") {
-      k++
-      break
-    }
-    if (t.startsWith("-") && t.length > 1) {
-      k += wrapper.argFlags.includes(t) ? 2 : 1
-      continue
-    }
-    if (wrapper.assignments === true && ASSIGNMENT.test(t)) {
-      k++
-      continue
-    }
-    break
-  }
-  k += wrapper.positional ?? 0
-  return words.slice(k)
+  const k = name === undefined ? undefined : wrappedProgram(name, words.map((w) => w.text))
+  return k === undefined ? undefined : words.slice(k)
 }
 
 // ---------------------------------------------------------------------------------------------

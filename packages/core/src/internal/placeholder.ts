@@ -1,7 +1,7 @@
 import type { ShellCommand, ShellIssue, Values } from "../Placeholder.ts"
 
 import type { Shell, Site } from "../ShellLexer.ts"
-import { backtickEscape, lex, PLACEHOLDER_SOURCE, PROCESS_WRAPPERS, quote, SHELL_PROGRAMS, shellCode } from "./shellLexer.ts"
+import { backtickEscape, lex, PLACEHOLDER_SOURCE, quote, SHELL_PROGRAMS, shellCode, wrappedProgram } from "./shellLexer.ts"
 
 const PLACEHOLDER = new RegExp(PLACEHOLDER_SOURCE, "g")
 
@@ -273,7 +273,6 @@ const JOINED_CODE: Readonly<Record<string, number>> = { watch: 0, ssh: 1 }
 const DASH_C_SHELL = new Set(["su", "script", "flock", "runuser"])
 
 const baseName = (word: string): string => word.slice(word.lastIndexOf("/") + 1)
-const ASSIGNMENT_WORD = /^[A-Za-z_][A-Za-z0-9_]*=/
 
 /**
  * The exec-form arguments that a program runs as code: a shell's `-c` code (`sh`, `bash`, `dash`,
@@ -289,31 +288,16 @@ export const codeArguments = (command: string, args: ReadonlyArray<string>): Rea
   let at = 0
   for (let guard = 0; guard < 16 && at < words.length; guard++) {
     const name = baseName(words[at]!)
-    const wrapper = Object.hasOwn(PROCESS_WRAPPERS, name) ? PROCESS_WRAPPERS[name]! : undefined
-    if (wrapper !== undefined) {
-      let k = at + 1
-      while (k < words.length) {
-        const word = words[k]!
-        if (word === "--") {
-          k++
-          break
-        }
-        if (name === "env" && (word === "-S" || word === "--split-string" || word.startsWith("-S") || word.startsWith("--split-string="))) {
-          // env -S splits its value into a command line: code of its own
-          out.push({ index: (word === "-S" || word === "--split-string" ? k + 1 : k) - 1, language: "other", program: "env -S" })
-          return out
-        }
-        if (word.startsWith("-") && word.length > 1) {
-          k += wrapper.argFlags.includes(word) ? 2 : 1
-          continue
-        }
-        if (wrapper.assignments === true && ASSIGNMENT_WORD.test(word)) {
-          k++
-          continue
-        }
-        break
+    const program = wrappedProgram(name, words.slice(at))
+    if (program !== undefined) {
+      // env -S splits its value into a command line: code of its own
+      const split = name === "env" ? words.slice(at + 1, at + program).findIndex((word) => /^(?:-S|--split-string)/.test(word)) : -1
+      if (split >= 0) {
+        const word = words[at + 1 + split]!
+        out.push({ index: at + split + (word === "-S" || word === "--split-string" ? 1 : 0), language: "other", program: "env -S" })
+        return out
       }
-      at = k + (wrapper.positional ?? 0)
+      at += program
       continue
     }
     if (Object.hasOwn(JOINED_CODE, name)) {

@@ -760,3 +760,34 @@ export const PROCESS_WRAPPERS: Readonly<Record<string, ProcessWrapper>> = {
   flock: { argFlags: ["-w", "--timeout", "-E", "--conflict-exit-code"], positional: 1 },
   busybox: { argFlags: [] }
 }
+
+const ASSIGNMENT_WORD = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/
+
+/**
+ * Where the program a process wrapper starts stands: the index in `words` (the wrapper's name
+ * first) after the wrapper's options, assignments and positional words; `undefined` when `name`
+ * is no wrapper.
+ * @internal
+ */
+export const wrappedProgram = (name: string, words: ReadonlyArray<string>): number | undefined => {
+  if (!Object.hasOwn(PROCESS_WRAPPERS, name)) return undefined
+  const wrapper = PROCESS_WRAPPERS[name]!
+  let k = 1
+  while (k < words.length) {
+    const word = words[k]!
+    if (word === "--") {
+      k++
+      break
+    }
+    if (word.startsWith("-") && word.length > 1) {
+      k += wrapper.argFlags.includes(word) ? 2 : 1
+      continue
+    }
+    if (wrapper.assignments === true && ASSIGNMENT_WORD.test(word)) {
+      k++
+      continue
+    }
+    break
+  }
+  return k + (wrapper.positional ?? 0)
+}
