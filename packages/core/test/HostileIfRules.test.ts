@@ -25,11 +25,12 @@ const shells = ["bash", "dash"].filter((shell) => spawnSync(shell, ["-c", "true"
 /** Whether `shell` really runs zap for this command (the shim's log says so). */
 const runsZap = (shell: string, command: string): boolean => {
   rmSync(log, { force: true })
-  spawnSync(shell, ["-c", command], {
+  // timeout(1) runs the shell in a group of its own and kills the whole group at the limit
+  spawnSync("timeout", ["-s", "KILL", "10", shell, "-c", command], {
     cwd: dir,
     env: { PATH: `${dir}:/usr/local/bin:/usr/bin:/bin`, ZAP_LOG: log, HOME: dir },
     input: "",
-    timeout: 10_000,
+    timeout: 20_000,
     stdio: ["pipe", "ignore", "ignore"]
   })
   return existsSync(log) && readFileSync(log, "utf8").includes("ran")
@@ -46,7 +47,7 @@ const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`
 const starts = fc.constantFrom(
   "zap", `${dir}/zap`, "./zap", "z\\ap", "'zap'", "\"zap\"", "z''ap", "command zap", "env zap", "/usr/bin/env zap", "env A=1 zap",
   "A=1 zap", "nice zap", "nice -n 5 zap", "timeout 5 zap", "exec zap", "z?p", "./[z]ap", "$(echo zap)", "`echo zap`", "${Z:-zap}",
-  "setsid -w zap", "ionice -c 3 zap", "chrt -o 0 zap", "taskset -c 0 zap", "stdbuf -o L zap", "nohup zap", `flock ${dir}/lock zap`,
+  "setsid -w zap", "ionice -c 3 zap", "chrt -o 0 zap", "taskset -c 0 zap", "stdbuf -o L zap", "nohup zap", `flock ${dir}/lock-start zap`,
   "echo a | xargs zap", "echo a | xargs -I{} zap {}", "env -S 'zap'", "coproc zap", "time zap"
 )
 /** Interpreters that run a shell command from inline code (present on this machine only). */
@@ -62,7 +63,8 @@ const wrap = (inner: string): fc.Arbitrary<string> =>
   fc.constantFrom(
     ...interpreters.map(([, run]) => run(inner)),
     `trap ${quote(inner)} EXIT`,
-    `flock ${dir}/lock -c ${quote(inner)}`,
+    // a lock of its own per depth: a flock inside a flock of the same file would wait forever
+    `flock ${dir}/lock-${inner.length} -c ${quote(inner)}`,
     `eval ${quote(inner)}`,
     `eval "${inner.replace(/["\\$`]/g, "\\$&")}"`,
     `sh -c ${quote(inner)}`,

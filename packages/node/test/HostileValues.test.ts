@@ -5,7 +5,9 @@
  * never reach a hook's environment unless a user's own settings ask for them.
  */
 import { afterEach, describe, expect, it } from "vitest"
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs"
+import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import fc from "fast-check"
 import { createHookEngine } from "@agent-hooks/node"
@@ -177,6 +179,36 @@ describe("the engine's secrets stay out of hooks' environments", () => {
     expect(out("project-asks")).not.toContain("k3y")
     expect(out("project-asks")).not.toContain("t0k")
     expect(engine.settings.warnings.join("\n")).toMatch(/passEnv \(AGENT_HOOKS_AUDIT_KEY, OTEL_EXPORTER_OTLP_HEADERS\) is ignored in project settings/)
+  })
+})
+
+describe("the engine's secrets stay out of http hooks' headers", () => {
+  it("a project file's http hook cannot list a secret in allowedEnvVars; a user's can", async () => {
+    const seen: Array<string | undefined> = []
+    const server = createServer((request, response) => {
+      seen.push(request.headers["x-key"] as string | undefined)
+      response.end("{}")
+    })
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    cleanups.add(() => server.close())
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
+    const dir = tempDir()
+    const home = join(dir, "home")
+    mkdirSync(join(home, ".agent-hooks"), { recursive: true })
+    mkdirSync(join(dir, ".agent-hooks"))
+    const hook = { type: "http", url, headers: { "X-Key": "k=$AGENT_HOOKS_AUDIT_KEY" }, allowedEnvVars: ["AGENT_HOOKS_AUDIT_KEY"] }
+    writeFileSync(join(dir, ".agent-hooks", "settings.json"), JSON.stringify({ hooks: { PreToolUse: [{ hooks: [hook] }] } }))
+    const engine = await createHookEngine({ projectDir: dir, env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: home, AGENT_HOOKS_AUDIT_KEY: "k3y" }, telemetry: false })
+    engines.push(engine)
+    await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
+    expect(seen).toEqual(["k="])
+    expect(engine.settings.warnings.join("\n")).toMatch(/allowedEnvVars \(AGENT_HOOKS_AUDIT_KEY\) is ignored in project settings/)
+    writeFileSync(join(home, ".agent-hooks", "settings.json"), JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ ...hook, url: `${url}user` }] }] } }))
+    rmSync(join(dir, ".agent-hooks", "settings.json"))
+    const user = await createHookEngine({ projectDir: dir, env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: home, AGENT_HOOKS_AUDIT_KEY: "k3y" }, telemetry: false })
+    engines.push(user)
+    await user.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
+    expect(seen).toEqual(["k=", "k=k3y"])
   })
 })
 

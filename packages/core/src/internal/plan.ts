@@ -68,19 +68,31 @@ const dedupKey = (handler: Handler, env: Readonly<Record<string, string>>): stri
 }
 
 /**
- * A hook gets the engine's secrets only where a user asks for it: `passEnv` in a project, local or
- * plugin file (a cloned repository's) is dropped, with a warning; the hook runs without them.
+ * A hook gets the engine's secrets only where a user asks for it: a command hook's `passEnv`, and an
+ * http hook's `allowedEnvVars` entries that name a secret, in a project, local or plugin file (a
+ * cloned repository's) are dropped, with a warning; the hook runs without them.
  */
-const passEnvOf = (entry: HookEntry, file: string | undefined, warnings: Array<PlanWarning>): HookEntry => {
+const secretsAsked = (entry: HookEntry, env: Readonly<Record<string, string>>, file: string | undefined, warnings: Array<PlanWarning>): HookEntry => {
   const handler = entry.handler
-  if (handler.type !== "command" || handler.passEnv === undefined || handler.passEnv.length === 0 || HookEnv.mayPassSecrets(entry.scope)) return entry
-  warnings.push({
-    file,
-    path: `${entry.path}.passEnv`,
-    message: `passEnv (${handler.passEnv.join(", ")}) is ignored in ${entry.scope} settings: only the user's own, managed or --settings files may hand the engine's secrets to a hook; the hook runs without them`
-  })
-  const { passEnv: _dropped, ...rest } = handler
-  return { ...entry, handler: rest }
+  if (HookEnv.mayPassSecrets(entry.scope)) return entry
+  const refuse = (key: string, names: ReadonlyArray<string>) =>
+    warnings.push({
+      file,
+      path: `${entry.path}.${key}`,
+      message: `${key} (${names.join(", ")}) is ignored in ${entry.scope} settings: only the user's own, managed or --settings files may hand the engine's secrets to a hook; the hook runs without them`
+    })
+  if (handler.type === "command" && handler.passEnv !== undefined && handler.passEnv.length > 0) {
+    refuse("passEnv", handler.passEnv)
+    const { passEnv: _dropped, ...rest } = handler
+    return { ...entry, handler: rest }
+  }
+  if (handler.type === "http" && handler.allowedEnvVars !== undefined) {
+    const secrets = handler.allowedEnvVars.filter((name) => HookEnv.isEngineSecret(name, env[name] ?? ""))
+    if (secrets.length === 0) return entry
+    refuse("allowedEnvVars", secrets)
+    return { ...entry, handler: { ...handler, allowedEnvVars: handler.allowedEnvVars.filter((name) => !secrets.includes(name)) } }
+  }
+  return entry
 }
 
 const basename = (file: string): string => {
@@ -189,7 +201,7 @@ export const compile = (snapshot: Snapshot): Plan => {
     const hooks: Array<PlannedHook> = []
     for (const written of entries) {
       const file = written.source === "(programmatic)" ? undefined : written.source
-      const entry = passEnvOf(written, file, warnings)
+      const entry = secretsAsked(written, hookEnv, file, warnings)
       const handler = entry.handler
       const own = entry.spec ?? spec
       if ((handler.type === "prompt" || handler.type === "agent") && !own.promptHandlers) {

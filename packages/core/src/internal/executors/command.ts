@@ -151,11 +151,11 @@ const startWords = (handler: CommandHandler, ctx: ExecContext, file: string, arg
 const ARGUMENT_LIST_TOO_LONG = /Argument list too long/
 
 /**
- * A hook whose shell (shell form, or an exec-form `sh -c`) could not start a program because its arguments were too long
- * (exit 126, "Argument list too long", or exit 126 when values over 128 KiB in all travelled in
- * files: a large value handed on as an argument, E2BIG) did not get
- * the value whole, like a spawn that failed with E2BIG: it blocks whatever onFailure says. Each
- * `envMaxChars` cut is said in the hook's result.
+ * A hook whose shell (shell form, or an exec-form `sh -c`) could not start a program because its
+ * arguments were too long (exit 126 and "Argument list too long", or exit 126 when values travelled
+ * in files: a large value handed on as an argument, E2BIG) did not get the value whole, like a
+ * spawn that failed with E2BIG: it blocks whatever onFailure says. Each `envMaxChars` cut is said
+ * in the hook's result.
  */
 const afterRun = (run: HookRunner.ProcessRun, handler: CommandHandler, cuts: ReadonlyArray<string>, valueFiles: boolean): HookRunner.ProcessRun => {
   // exit 126 with values in files: in another language the shell words its message differently
