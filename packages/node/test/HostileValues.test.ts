@@ -77,7 +77,8 @@ describe("a value that cannot reach the hook whole blocks the event", () => {
           expect(outcome.blocked, `${form}, onFailure ${onFailure}: ${JSON.stringify(outcome.hooks.map((hook) => [hook.status, hook.stderr.slice(0, 200)]))}`).toBe(true)
         }
       ),
-      { numRuns: runs(60) }
+      // found in the Deno lane: Deno's node:child_process overflowed its stack on this `sh -c` command
+      { numRuns: runs(60), examples: [["shell form, argument", undefined, ";a", 102_400], ["shell form (bash), argument", "continue", ";a", 102_400]] }
     )
   }, 900_000)
 

@@ -17,8 +17,16 @@ export type SpawnErrorClass = new(args: {
 const errorCode = (cause: unknown): string | undefined =>
   typeof cause === "object" && cause !== null && "code" in cause && typeof cause.code === "string" ? cause.code : undefined
 
-const reasonOf = (code: string | undefined, cwd: string | undefined): SpawnErrorReason =>
-  cwd !== undefined ? "cwd" : code === "ENOENT" || code === "EACCES" || code === "ENOEXEC" ? "not-found" : code === "E2BIG" ? "payload" : "other"
+/**
+ * A start the request's size refused: E2BIG (some runtimes give only its message, "Argument list
+ * too long (os error 7)"), or the runtime's own limit hit while it prepared the arguments (Deno's
+ * node:child_process scans a `sh -c` command with a regex that overflows the stack on a long one).
+ */
+const tooLarge = (code: string | undefined, cause: unknown): boolean =>
+  code === "E2BIG" || cause instanceof RangeError || (cause instanceof Error && /Argument list too long|os error 7\b/.test(cause.message))
+
+const reasonOf = (code: string | undefined, cwd: string | undefined, cause: unknown): SpawnErrorReason =>
+  cwd !== undefined ? "cwd" : code === "ENOENT" || code === "EACCES" || code === "ENOEXEC" ? "not-found" : tooLarge(code, cause) ? "payload" : "other"
 
 /** The `SpawnError` of a failed start, worded the same on every runtime. @internal */
 export const spawnErrorFrom = (
@@ -33,7 +41,7 @@ export const spawnErrorFrom = (
   const base = code !== undefined && /^E[A-Z0-9]+$/.test(code) ? `spawn ${request.file} ${code}` : message
   // Runtimes report a missing cwd as ENOENT of the executable, which points at the wrong thing.
   const cwd = code === "ENOENT" || code === "ENOTDIR" ? cwdProblem(request.cwd) : undefined
-  return new SpawnError({ file: request.file, cause, detail: cwd ? `${base} (${cwd})` : base, reason: reasonOf(code, cwd) })
+  return new SpawnError({ file: request.file, cause, detail: cwd ? `${base} (${cwd})` : base, reason: reasonOf(code, cwd, cause) })
 }
 
 // NUL cannot be passed in argv or the environment (C strings end there): every runtime would throw.
