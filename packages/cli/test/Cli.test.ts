@@ -248,6 +248,27 @@ describe("agent-hooks validate", () => {
     expect(report.diagnostics.filter((d: { severity: string }) => d.severity === "error").map(line)).toEqual(report.errors)
   })
 
+  it("names every payload placeholder that reaches code, and how it is handled; one in an interpreter's code is an error", () => {
+    const file = join(scratch, "code-validate.json")
+    writeFileSync(file, JSON.stringify({
+      hooks: {
+        PreToolUse: [{
+          hooks: [
+            { type: "command", command: "sh", args: ["-c", "echo \"${tool_input.command}\"", "sh", "${tool_input.file_path}"] },
+            { type: "command", command: "printf '%s' ${tool_name}" },
+            { type: "command", command: "node", args: ["-e", "console.log('${tool_input.command}')"] }
+          ]
+        }]
+      }
+    }))
+    const result = cli(["validate", "--settings", file])
+    expect(result.status).toBe(1)
+    expect(result.stdout).toContain(`2 placeholders reaching code:\n  ${file} at hooks.PreToolUse[0].hooks[0].args[1]: \${tool_input.command} is code for sh -c (quoted as one shell word)\n  ${file} at hooks.PreToolUse[0].hooks[1].command: \${tool_name} is code for sh -c (quoted as one shell word)`)
+    expect(result.stdout).toContain(`${file} at hooks.PreToolUse[0].hooks[2].args[1]: args[1]: placeholder \${tool_input.command} stands in code that node runs`)
+    const json = JSON.parse(cli(["validate", "--settings", file, "--json"]).stdout)
+    expect(json.codePlaceholders).toHaveLength(2)
+  })
+
   it("reports the files read, the hooks per event and the count", () => {
     const result = cli(["validate", "--settings", settings, "--project-dir", project])
     expect(result.status).toBe(0)

@@ -30,11 +30,19 @@
  *   (`> out`, `2>&1`, `<<EOF`), shell keywords (`if`, `then`, `do`, `!`, `{`, …), and is compared
  *   both dequoted (`git push "origin"` → `git push origin`) and as written. It is also compared with
  *   process wrappers removed: `timeout`, `time`, `nice`, `nohup`, `stdbuf`, `env`, `command`,
- *   `exec`, `sudo`, `doas`, `xargs` (with their options), so `sudo rm -rf /` matches `Bash(rm *)`.
+ *   `exec`, `sudo`, `doas`, `xargs`, `setsid`, `ionice`, `chrt`, `taskset`, `flock`, `busybox`
+ *   (with their options), so `sudo rm -rf /` matches `Bash(rm *)`.
  * - Fail-open on expansions: when an argument holds `$VAR`, `${…}`, `$(…)` or backticks, the
  *   rule matches if the literal words before it could start a matching command (`git $SUB origin`
  *   matches `Bash(git push *)`, `ls $HOME` does not). A command name that is itself an expansion
- *   (`$TOOL push`) matches every shell pattern.
+ *   (`$TOOL push`) matches every shell pattern, and so does one the shell still rewrites (a glob
+ *   such as `z?p`, a brace expansion).
+ * - A program named by its path (`/usr/bin/zap`, `./zap`) is also compared by its name. Code a
+ *   command runs is judged like a command, at any depth: `eval`'s arguments, `trap`'s action, a
+ *   shell's `-c` code (`sh`, `bash`, `dash`, `zsh`, `ksh`, …), `su`/`script`/`flock -c`, `env -S`,
+ *   `watch`, `find -exec`'s command. A shell that runs a script file or its stdin (`… | sh`,
+ *   `bash <<EOF`), `source`, an interpreter's inline code (`python -c`, `node -e`, `perl -e`), and
+ *   `eval` or `-c` code that is an expansion cannot be judged: they match every shell pattern.
  * - Fail-open on parse errors: unbalanced quotes, unterminated `$(` or backticks, a stray `)` → matches.
  * - Bash matching is case-sensitive. PowerShell matching is case-insensitive (cmdlets are); its
  *   splitter knows `'…'` (with `''`), `"…"`, the backtick escape, `$(…)`, `{…}` script blocks,

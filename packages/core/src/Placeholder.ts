@@ -24,6 +24,7 @@
  * @since 0.1.0
  */
 import * as internal from "./internal/placeholder.ts"
+import type { LoadedSettings } from "./Settings.ts"
 import type * as ShellLexer from "./ShellLexer.ts"
 
 /**
@@ -170,3 +171,53 @@ export const expandText: (text: string, values: Values) => string = internal.exp
  * @category expansion
  */
 export const resolve: (name: string, values: Values) => string | undefined = internal.resolve
+
+/**
+ * A placeholder that reaches code a program runs: the field it stands in (`command`, `args[2]`),
+ * the program, and what the engine does with it: `quoted` (substituted as one shell word by the
+ * lexer, as in shell form) or `refused` (the handler is refused when the settings load).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface CodePlaceholder {
+  readonly field: string
+  readonly placeholder: string
+  readonly program: string
+  readonly handling: "quoted" | "refused"
+}
+
+/**
+ * Every payload placeholder of a command handler that reaches code. Shell form: each one in
+ * `command` (quoted by the lexer). Exec form: one in a shell's `-c` code (`sh`, `bash`, `dash`,
+ * `zsh`, … behind `env`, `nice`, `timeout`, `sudo`, `xargs` and other wrappers; quoted by the
+ * lexer, so `"args": ["-c", "echo \"${tool_input.command}\""]` echoes the command instead of
+ * running it), one in another interpreter's code (`node -e`, `python -c`, `perl -e`, `ruby -e`,
+ * `php -r`, an awk program, a sed script, `pwsh -Command`, `watch`, `ssh`; refused, since no
+ * quoting keeps a value from being code there), and one that picks the program (refused).
+ * `agent-hooks validate` lists them.
+ *
+ * @since 0.2.0
+ * @category inspection
+ */
+export const inCode: (handler: { readonly command: string; readonly args?: ReadonlyArray<string> | undefined; readonly shell?: string | undefined }) => ReadonlyArray<CodePlaceholder> =
+  internal.inCode
+
+/**
+ * `agent-hooks validate`'s lines for the placeholders that reach code in loaded settings: one per
+ * placeholder, naming the file, the JSON path, the program and how it is handled. (A refused one
+ * never loads: the load's warning names it.)
+ *
+ * @since 0.2.0
+ * @category inspection
+ */
+export const inCodeReport = (settings: LoadedSettings): ReadonlyArray<string> =>
+  Object.values(settings.hooks).flatMap((entries) =>
+    entries.flatMap((entry) =>
+      entry.handler.type !== "command" ? [] : internal.inCode(entry.handler).map((site) =>
+        `${entry.source} at ${entry.path}.${site.field}: ${site.placeholder} is code for ${site.program} (${
+          site.handling === "quoted" ? "quoted as one shell word" : "refused"
+        })`
+      )
+    )
+  )

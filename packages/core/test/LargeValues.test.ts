@@ -60,14 +60,14 @@ describe("values too large for one argument or environment string", () => {
     expect(request!.env["CMD"]).toBe("y".repeat(10_000))
   })
 
-  it("an env value over 128 KiB: a shell-form hook reads it from a file into a shell variable; an exec-form hook does not start, visibly", async () => {
-    const [request] = await requestsFor([{ type: "command", command: "./guard.sh", env: { CMD: "${tool_input.command}" } }], big)
-    expect(request!.env["CMD"]).toBeUndefined()
-    expect(request!.files).toEqual([{ env: "AGENT_HOOKS_ENV_1", content: big }])
-    expect(request!.args.at(-1)).toBe(`CMD=$(cat -- "$AGENT_HOOKS_ENV_1" && printf .) || exit 126; CMD=\${CMD%.}\n./guard.sh`)
-    const exec = await dispatchWith([{ type: "command", command: "./guard.sh", args: [], env: { CMD: "${tool_input.command}" } }], big)
-    expect(exec.requests).toEqual([])
-    expect(exec.outcome.hooks[0]).toMatchObject({ status: "non-blocking-error" })
-    expect(exec.outcome.hooks[0]!.stderr).toContain("env CMD: the substituted value is over 128 KiB")
+  it("an env value over 128 KiB: no hook starts, in shell or exec form, and the event is blocked whatever onFailure says", async () => {
+    for (const form of [{}, { args: [] }, { shell: "bash" }, { shell: "powershell" }]) {
+      for (const onFailure of [{}, { onFailure: "continue" }]) {
+        const { outcome, requests } = await dispatchWith([{ type: "command", command: "./guard.sh", env: { CMD: "${tool_input.command}" }, ...form, ...onFailure }], big)
+        expect(requests).toEqual([])
+        expect(outcome).toMatchObject({ blocked: true, decision: "deny" })
+        expect(outcome.hooks[0]!.stderr).toContain(`env CMD: the substituted value is ${Buffer.byteLength(big)} bytes, over the 128 KiB`)
+      }
+    }
   })
 })

@@ -1,3 +1,4 @@
+import * as Placeholder from "@agent-hooks/core/Placeholder"
 import * as Plan from "@agent-hooks/core/Plan"
 import type * as Settings from "@agent-hooks/core/Settings"
 import * as Console from "effect/Console"
@@ -40,6 +41,9 @@ export const report = (settings: Settings.LoadedSettings): string => {
     lines.push(`${plural(settings.warnings.length, "warning")}:`)
     lines.push(...settings.warnings.map((warning) => `  ${warning}`))
   }
+  // every payload placeholder that reaches code a program runs, and how it is quoted
+  const code = Placeholder.inCodeReport(settings)
+  if (code.length > 0) lines.push("", `${plural(code.length, "placeholder")} reaching code:`, ...code.map((line) => `  ${line}`))
   return lines.join("\n")
 }
 
@@ -81,6 +85,7 @@ export const validate = (options: ValidateOptions): Effect.Effect<void, Failed> 
         files: settings.files.map((file) => ({ path: file.path, scope: file.scope, status: file.heldBack ? "held back" : file.found ? "read" : "not found" })),
         hooks: Object.fromEntries(Object.entries(settings.hooks).filter(([, entries]) => entries.length > 0).map(([event, entries]) => [event, entries.length])),
         warnings: settings.warnings,
+        codePlaceholders: Placeholder.inCodeReport(settings),
         errors,
         // the same warnings as data: file, JSON path, message, and severity "error" for those in errors
         diagnostics: (settings.diagnostics ?? []).map((d) => ({ file: d.file ?? null, path: d.path ?? null, severity: d.severity ?? "warning", message: d.message }))

@@ -45,11 +45,18 @@ export const command = Schema.Struct({
   /**
    * Extra environment variables. Values may use placeholders (`${tool_input.file_path}`), substituted
    * verbatim (never through a shell) and whole; `${field-text}` is the input's field, or `text` when
-   * the input has no such field. A value over 128 KiB reaches a shell-form hook through a file.
+   * the input has no such field. A value over 128 KiB (more than one environment string holds)
+   * keeps the hook from starting and blocks the event.
    */
   env: Schema.optional(Schema.Record(Schema.String, Schema.String)),
   /** Cut each substituted `env` value to this many characters (pigo's documented 10 000). Default: no cut. */
   envMaxChars: Schema.optional(Schema.Int.check(Schema.isGreaterThan(0))),
+  /**
+   * The engine's secrets this hook gets (`AGENT_HOOKS_AUDIT_KEY`, `OTEL_EXPORTER_OTLP_HEADERS`, …),
+   * which every hook process is otherwise started without. Honoured in user, managed and explicit
+   * (`--settings`, programmatic) settings only.
+   */
+  passEnv: Schema.optional(Schema.Array(Schema.String)),
   ...commonFields
 })
 

@@ -1,8 +1,9 @@
 import type { MatchOptions, PermissionRule, Result } from "../PermissionRule.ts"
-import type { Dialect, SimpleCommand, Word } from "../ShellLexer.ts"
+import type { Dialect, Word } from "../ShellLexer.ts"
 import picomatch from "picomatch"
 import { RE2JS } from "re2js"
-import { split as splitShell } from "./shellLexer.ts"
+import { codeArguments } from "./placeholder.ts"
+import { SHELL_PROGRAMS, shellCode, split as splitShell, wrappedProgram } from "./shellLexer.ts"
 
 
 // ---------------------------------------------------------------------------------------------
@@ -10,35 +11,8 @@ import { split as splitShell } from "./shellLexer.ts"
 // ---------------------------------------------------------------------------------------------
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/
-const POSIX_KEYWORDS = new Set(["!", "{", "}", "if", "then", "else", "elif", "fi", "do", "done", "while", "until"])
+const POSIX_KEYWORDS = new Set(["!", "{", "}", "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "coproc"])
 const POWERSHELL_KEYWORDS = new Set(["&", "."])
-
-interface Wrapper {
-  /** Options that take the next word as their value. */
-  readonly argFlags?: ReadonlyArray<string>
-  /** Positional words after the options (timeout's duration). */
-  readonly positional?: number
-  /** `VAR=val` words may follow the options. */
-  readonly assignments?: boolean
-}
-
-const WRAPPERS: Readonly<Record<string, Wrapper>> = {
-  timeout: { argFlags: ["-s", "--signal", "-k", "--kill-after"], positional: 1 },
-  time: { argFlags: ["-f", "--format", "-o", "--output"] },
-  nice: { argFlags: ["-n", "--adjustment"] },
-  nohup: {},
-  stdbuf: { argFlags: ["-i", "-o", "-e", "--input", "--output", "--error"] },
-  env: { argFlags: ["-u", "--unset", "-C", "--chdir"], assignments: true },
-  command: {},
-  builtin: {},
-  exec: { argFlags: ["-a"] },
-  sudo: {
-    argFlags: ["-u", "--user", "-g", "--group", "-h", "--host", "-p", "--prompt", "-C", "--close-from", "-D", "--chdir", "-r", "--role", "-t", "--type", "-U", "--other-user", "-T", "--command-timeout"],
-    assignments: true
-  },
-  doas: { argFlags: ["-u", "-C"] },
-  xargs: { argFlags: ["-I", "-n", "-L", "-P", "-s", "-d", "-E", "-a", "--max-args", "--max-procs", "--delimiter", "--arg-file"] }
-}
 
 const stripLeading = (words: ReadonlyArray<Word>, dialect: Dialect): ReadonlyArray<Word> => {
   let k = 0
@@ -54,27 +28,8 @@ const stripLeading = (words: ReadonlyArray<Word>, dialect: Dialect): ReadonlyArr
 /** Removes one process wrapper (`sudo -u x`, `timeout 10`, …), or returns `undefined`. */
 const stripWrapper = (words: ReadonlyArray<Word>): ReadonlyArray<Word> | undefined => {
   const name = words[0]?.text
-  if (name === undefined || !Object.hasOwn(WRAPPERS, name)) return undefined
-  const wrapper = WRAPPERS[name]!
-  let k = 1
-  while (k < words.length) {
-    const t = words[k]!.text
-    if (t === "--") {
-      k++
-      break
-    }
-    if (t.startsWith("-") && t.length > 1) {
-      k += wrapper.argFlags?.includes(t) ? 2 : 1
-      continue
-    }
-    if (wrapper.assignments === true && ASSIGNMENT.test(t)) {
-      k++
-      continue
-    }
-    break
-  }
-  k += wrapper.positional ?? 0
-  return words.slice(k)
+  const k = name === undefined ? undefined : wrappedProgram(name, words.map((w) => w.text))
+  return k === undefined ? undefined : words.slice(k)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -165,8 +120,76 @@ const canStartWith = (pattern: TextPattern, prefix: string): boolean => {
 // Shell rules
 // ---------------------------------------------------------------------------------------------
 
-const matchSimpleCommand = (pattern: TextPattern, command: SimpleCommand, dialect: Dialect): boolean => {
-  let words = stripLeading(command.words, dialect)
+/** How deep `eval` / `sh -c` / `find -exec` nest before the call counts as one that cannot be judged. */
+const MAX_NESTING = 8
+
+/** The program a word names: `/usr/bin/zap` and `./zap` run `zap` as surely as `zap` does. */
+const programName = (word: Word): string => word.text.slice(word.text.lastIndexOf("/") + 1)
+
+/**
+ * A command name the shell still rewrites: a glob (`z?p`, `[z]ap`) or a brace expansion
+ * (`{zap,-x}` in bash) unquoted in the word as written.
+ */
+const rewrittenName = (word: Word): boolean => {
+  const raw = word.raw.replace(/\\./g, "").replace(/'[^']*'/g, "").replace(/"(?:[^"\\]|\\.)*"/g, "")
+  return /[*?[]/.test(raw) || /\{[^}]*,[^}]*\}/.test(raw) || /\{[^}]*\.\.[^}]*\}/.test(raw)
+}
+
+type Judged = boolean | "unknown"
+
+/**
+ * What a command runs besides its own program: the code of `eval`, of a shell's `-c`, the command
+ * of `find -exec`; `"unknown"` when it runs code this rule cannot see (a shell reading a script
+ * file or its stdin, `source`), `undefined` when it runs nothing else.
+ */
+const innerCode = (name: string, words: ReadonlyArray<Word>): { readonly code: string } | { readonly words: ReadonlyArray<Word> } | "unknown" | undefined => {
+  const args = words.slice(1)
+  if (name === "eval") {
+    if (args.some((w) => w.dynamic)) return "unknown"
+    return { code: args.map((w) => w.text).join(" ") }
+  }
+  if (name === "source" || name === ".") return args.length > 0 ? "unknown" : undefined
+  if (SHELL_PROGRAMS.has(name)) {
+    // a script file or stdin (`| sh`, `sh <<EOF`) is not visible here
+    const code = shellCode(args.map((w) => w.text), (k) => args[k]!.dynamic)
+    if (code === undefined) return undefined
+    if (typeof code !== "number" || args[code]!.dynamic) return "unknown"
+    return { code: args[code]!.text }
+  }
+  if (name === "trap") {
+    // trap's first operand is code the shell runs on the signal
+    const operand = args.find((w) => !w.text.startsWith("-"))
+    if (operand === undefined || args.length < 2) return undefined
+    return operand.dynamic ? "unknown" : { code: operand.text }
+  }
+  if (name === "watch") {
+    // watch joins its operands into a command for sh -c
+    let k = 0
+    while (k < args.length && args[k]!.text.startsWith("-")) k += args[k]!.text === "-n" || args[k]!.text === "--interval" ? 2 : 1
+    const rest = args.slice(k)
+    return rest.some((w) => w.dynamic) ? "unknown" : { code: rest.map((w) => w.text).join(" ") }
+  }
+  if (name === "su" || name === "script" || name === "runuser" || name === "flock" || (name === "env" && args.some((w) => /^(?:-S|--split-string)/.test(w.text)))) {
+    // `su -c CODE`, `script -c CODE`, `flock FILE -c CODE`, `env -S 'cmd args'`
+    const at = args.findIndex((w) => ["-c", "--command", "-S", "--split-string"].includes(w.text))
+    if (at >= 0 && args[at + 1] !== undefined) return args[at + 1]!.dynamic ? "unknown" : { code: args[at + 1]!.text }
+    const attached = args.find((w) => /^(?:-S.|--split-string=)/.test(w.text))
+    if (attached !== undefined) return attached.dynamic ? "unknown" : { code: attached.text.replace(/^(?:-S|--split-string=)/, "") }
+  }
+  // an interpreter's inline code (`python -c`, `node -e`, `perl -e`): it can run anything, unseen here
+  if (codeArguments(name, words.slice(1).map((w) => w.text)).some((code) => code.language === "other")) return "unknown"
+  if (name === "find") {
+    const at = args.findIndex((w) => ["-exec", "-execdir", "-ok", "-okdir"].includes(w.text))
+    if (at < 0) return undefined
+    const rest = args.slice(at + 1)
+    const end = rest.findIndex((w) => w.text === ";" || w.text === "+")
+    return { words: end < 0 ? rest : rest.slice(0, end) }
+  }
+  return undefined
+}
+
+const matchWords = (pattern: TextPattern, start: ReadonlyArray<Word>, dialect: Dialect, depth: number): boolean => {
+  let words = stripLeading(start, dialect)
   for (let guard = 0; guard < 16; guard++) {
     if (words.length > 0) {
       if (pattern.regex.test(words.map((w) => w.text).join(" "))) return true
@@ -176,19 +199,43 @@ const matchSimpleCommand = (pattern: TextPattern, command: SimpleCommand, dialec
       if (k > 0 && canStartWith(pattern, words.slice(0, k).map((w) => w.text).join(" ") + " ")) return true
     }
     if (dialect !== "posix") return false
-    const inner = stripWrapper(words)
-    if (inner === undefined) return false
-    words = stripLeading(inner, dialect)
+    if (words.length === 0) return false
+    const first = words[0]!
+    if (rewrittenName(first)) return true // the shell picks the program: cannot be judged
+    const name = programName(first)
+    if (name !== first.text) {
+      // `/usr/bin/zap x` runs what `zap x` runs
+      const named = [{ ...first, text: name, raw: name }, ...words.slice(1)]
+      if (pattern.regex.test(named.map((w) => w.text).join(" "))) return true
+      const k = named.findIndex((w) => w.dynamic)
+      if (k > 0 && canStartWith(pattern, named.slice(0, k).map((w) => w.text).join(" ") + " ")) return true
+      words = named
+    }
+    const inner = innerCode(name, words)
+    if (inner !== undefined) {
+      if (inner === "unknown" || depth >= MAX_NESTING) return true // a call that cannot be judged runs the hook
+      if ("code" in inner) return judge(pattern, dialect, inner.code, depth + 1) !== false
+      if (matchWords(pattern, inner.words, dialect, depth + 1)) return true
+    }
+    const unwrapped = stripWrapper(words)
+    if (unwrapped === undefined) return false
+    words = stripLeading(unwrapped, dialect)
   }
   return false
 }
 
+/** Whether a command (at any nesting: `eval`, `sh -c`) may run what the pattern names; `"unknown"` when it does not parse. */
+const judge = (pattern: TextPattern, dialect: Dialect, command: string, depth: number): Judged => {
+  const commands = splitShell(command, dialect)
+  if (commands === undefined) return "unknown"
+  if (pattern.regex.test(command.trim())) return true
+  return commands.some((c) => matchWords(pattern, c.words, dialect, depth))
+}
+
 const matchShell = (pattern: TextPattern, dialect: Dialect, command: unknown): boolean => {
   if (typeof command !== "string") return true
-  const commands = splitShell(command, dialect)
-  if (commands === undefined) return true // cannot be parsed: fail-open
-  if (pattern.regex.test(command.trim())) return true
-  return commands.some((c) => matchSimpleCommand(pattern, c, dialect))
+  // a command that cannot be parsed cannot be judged: the hook runs
+  return judge(pattern, dialect, command, 0) !== false
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 import type { ShellCommand, ShellIssue, Values } from "../Placeholder.ts"
 
 import type { Shell, Site } from "../ShellLexer.ts"
-import { backtickEscape, lex, PLACEHOLDER_SOURCE, quote } from "./shellLexer.ts"
+import { backtickEscape, lex, PLACEHOLDER_SOURCE, quote, SHELL_PROGRAMS, shellCode, wrappedProgram } from "./shellLexer.ts"
 
 const PLACEHOLDER = new RegExp(PLACEHOLDER_SOURCE, "g")
 
@@ -236,4 +236,242 @@ export const checkShell = (command: string, shell: Shell = "sh"): ReadonlyArray<
   const issues: Array<ShellIssue> = []
   checkSites(lexed.sites, issues, (index) => index)
   return issues
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exec form: arguments that are code
+// ---------------------------------------------------------------------------------------------
+
+/** The language of an exec-form argument that a program runs as code. @internal */
+export type CodeLanguage = "sh" | "bash" | "other"
+
+/** An exec-form argument that is code: its index in `args`, its language and the program that runs it. @internal */
+export interface CodeArgument {
+  readonly index: number
+  readonly language: CodeLanguage
+  readonly program: string
+}
+
+
+/** Interpreters whose options name their code: the option letters (a cluster ending in one takes the next word). */
+const CODE_OPTIONS: ReadonlyArray<readonly [RegExp, ReadonlyArray<string>, ReadonlyArray<string>]> = [
+  // [program, short option letters, long options]
+  [/^(?:python|pypy)[0-9.]*$/, ["c"], []],
+  [/^(?:node|nodejs|bun)$/, ["e", "p"], ["--eval", "--print"]],
+  [/^perl[0-9.]*$/, ["e", "E"], []],
+  [/^ruby[0-9.]*$/, ["e"], []],
+  [/^php[0-9.]*$/, ["r", "R", "B", "E"], []],
+  [/^(?:lua[0-9.]*|luajit|Rscript|osascript|tclsh[0-9.]*|expect)$/, ["e", "c"], []],
+  [/^(?:pwsh|powershell)$/, [], []],
+  [/^(?:awk|gawk|mawk|nawk)$/, [], ["--source"]],
+  [/^(?:sed|gsed)$/, ["e"], ["--expression"]]
+]
+
+/** Programs whose remaining words are joined into shell code (`watch ls -l`, `ssh host cmd`). */
+const JOINED_CODE: Readonly<Record<string, number>> = { watch: 0, ssh: 1 }
+/** Programs whose `-c` value is shell code. */
+const DASH_C_SHELL = new Set(["su", "script", "flock", "runuser"])
+
+const baseName = (word: string): string => word.slice(word.lastIndexOf("/") + 1)
+
+/**
+ * The exec-form arguments that a program runs as code: a shell's `-c` code (`sh`, `bash`, `dash`,
+ * `zsh`, …), an interpreter's (`node -e`, `python -c`, `perl -e`, `ruby -e`, `php -r`, an awk
+ * program, a sed script, `pwsh -Command`), behind process wrappers (`env`, `nice`, `timeout`,
+ * `sudo`, `xargs`, …). Indexes are into `args`; `-1` is the program itself (a placeholder there
+ * picks the program to run).
+ * @internal
+ */
+export const codeArguments = (command: string, args: ReadonlyArray<string>): ReadonlyArray<CodeArgument> => {
+  const words = [command, ...args]
+  const out: Array<CodeArgument> = []
+  let at = 0
+  for (let guard = 0; guard < 16 && at < words.length; guard++) {
+    const name = baseName(words[at]!)
+    const program = wrappedProgram(name, words.slice(at))
+    if (program !== undefined) {
+      // env -S splits its value into a command line: code of its own
+      const split = name === "env" ? words.slice(at + 1, at + program).findIndex((word) => /^(?:-S|--split-string)/.test(word)) : -1
+      if (split >= 0) {
+        const word = words[at + 1 + split]!
+        out.push({ index: at + split + (word === "-S" || word === "--split-string" ? 1 : 0), language: "other", program: "env -S" })
+        return out
+      }
+      at += program
+      continue
+    }
+    if (Object.hasOwn(JOINED_CODE, name)) {
+      // every word after the program's options (and ssh's host) is joined into one shell command
+      let k = at + 1
+      while (k < words.length && words[k]!.startsWith("-")) k++
+      for (let j = k + JOINED_CODE[name]!; j < words.length; j++) out.push({ index: j - 1, language: "other", program: name })
+      return out
+    }
+    const shell = SHELL_PROGRAMS.get(name)
+    if (shell !== undefined) {
+      const code = shellCode(words.slice(at + 1))
+      if (typeof code === "number") out.push({ index: at + code, language: shell, program: name })
+      return out
+    }
+    if (DASH_C_SHELL.has(name)) {
+      for (let k = at + 1; k < words.length - 1; k++) {
+        if (words[k] === "-c" || words[k] === "--command") out.push({ index: k, language: "sh", program: name })
+      }
+      return out
+    }
+    const known = CODE_OPTIONS.find(([pattern]) => pattern.test(name))
+    if (known === undefined) return out
+    const [, letters, longs] = known
+    if (name === "pwsh" || name === "powershell") {
+      // -Command (any prefix from -c) and -EncodedCommand take code; so does a first word that is not an option
+      for (let k = at + 1; k < words.length; k++) {
+        const word = words[k]!.toLowerCase()
+        if (/^-(?:c|co|com|comm|comma|comman|command|e|ec|en|enc|encodedcommand|commandwithargs|cwa)$/.test(word)) {
+          for (let j = k + 1; j < words.length; j++) out.push({ index: j - 1, language: "other", program: name })
+          return out
+        }
+      }
+      return out
+    }
+    const textProgram = /^(?:awk|gawk|mawk|nawk|sed|gsed)$/.test(name)
+    let explicit = false
+    let k = at + 1
+    for (; k < words.length; k++) {
+      const word = words[k]!
+      if (word === "--" && textProgram) {
+        k++
+        break
+      }
+      const long = longs.find((option) => word === option || word.startsWith(`${option}=`))
+      if (long !== undefined) {
+        explicit = true
+        out.push({ index: (word === long ? k + 1 : k) - 1, language: "other", program: name })
+        if (word === long) k++
+        continue
+      }
+      if (/^-[A-Za-z]/.test(word)) {
+        // a cluster such as -c, -Bc, -ne, or the code attached: -c'print(1)'
+        const letter = [...word.slice(1)].findIndex((ch) => letters.includes(ch))
+        if (letter >= 0) {
+          explicit = true
+          const attached = letter + 2 < word.length
+          out.push({ index: (attached ? k : k + 1) - 1, language: "other", program: name })
+          if (!attached) k++
+          // python's -c ends the options: the rest are the program's arguments
+          if (/^(?:python|pypy)/.test(name)) return out
+          continue
+        }
+        // awk's -f / sed's -f name a program file: no code in the arguments
+        if (textProgram && /^-[A-Za-z]*f$/.test(word)) return out
+        if (textProgram && /^(?:awk|gawk|mawk|nawk)$/.test(name) && (word === "-F" || word === "-v")) k++
+        continue
+      }
+      // an interpreter's code option counts wherever it stands (refusing more is the safe side);
+      // awk's program and sed's script are the first operand
+      if (textProgram) break
+    }
+    // awk's program and sed's script: the first operand, when no option gave one
+    if (!explicit && /^(?:awk|gawk|mawk|nawk|sed|gsed)$/.test(name) && k < words.length) out.push({ index: k - 1, language: "other", program: name })
+    return out
+  }
+  return out
+}
+
+/** A placeholder that reaches code: where it stands, the program that runs it, and what the engine does. @internal */
+export interface CodePlaceholder {
+  /** `command` or `args[<n>]`. */
+  readonly field: string
+  readonly placeholder: string
+  readonly program: string
+  /** `quoted`: substituted as one shell word by the lexer; `refused`: the handler is refused at load. */
+  readonly handling: "quoted" | "refused"
+}
+
+/** Whether a placeholder takes its value from the payload (not the engine's well-known folders). */
+const fromPayload = (name: string): boolean => !WELL_KNOWN.has(name)
+/** A payload placeholder as written to be one (`${tool_input.command}`, `${cwd}`), not shell or template syntax (`${HOME}`). */
+const payloadName = (name: string): boolean => fromPayload(name) && INPUT_NAME.test(name)
+
+/**
+ * Every placeholder of a command handler that reaches code: in shell form each one in `command`
+ * (quoted by the lexer); in exec form a payload placeholder that picks the program, one in a
+ * shell's `-c` code (quoted by the lexer) or in another interpreter's code (refused).
+ * @internal
+ */
+export const inCode = (handler: { readonly command: string; readonly args?: ReadonlyArray<string> | undefined; readonly shell?: string | undefined }): ReadonlyArray<CodePlaceholder> => {
+  const out: Array<CodePlaceholder> = []
+  const names = (text: string): Array<string> => [...text.matchAll(new RegExp(PLACEHOLDER_SOURCE, "g"))].map((m) => m[1]!)
+  if (handler.args === undefined) {
+    if (handler.shell === "powershell") return out
+    for (const name of names(handler.command).filter(payloadName)) out.push({ field: "command", placeholder: `\${${name}}`, program: handler.shell === "bash" ? "bash -c" : "sh -c", handling: "quoted" })
+    return out
+  }
+  for (const name of names(handler.command)) {
+    if (payloadName(name)) out.push({ field: "command", placeholder: `\${${name}}`, program: "the program to run", handling: "refused" })
+  }
+  for (const code of codeArguments(handler.command, handler.args)) {
+    if (code.index < 0 || code.index >= handler.args.length) continue
+    for (const name of names(handler.args[code.index]!)) {
+      if (!payloadName(name)) continue
+      out.push({
+        field: `args[${code.index}]`,
+        placeholder: `\${${name}}`,
+        program: code.language === "other" ? code.program : `${code.program} -c`,
+        handling: code.language === "other" ? "refused" : "quoted"
+      })
+    }
+  }
+  return out
+}
+
+/**
+ * Exec-form arguments with placeholders substituted: verbatim, except in code. A shell's `-c` code
+ * is expanded as shell form is (each value one quoted word, large values through files); another
+ * interpreter's code gets only the well-known folders (a payload placeholder there is refused at load).
+ * @internal
+ */
+export const expandExecArgs = (command: string, args: ReadonlyArray<string>, values: Values): ShellCommand & { readonly args: ReadonlyArray<string> } => {
+  const codes = new Map(codeArguments(command, args).map((code) => [code.index, code]))
+  let files: ShellCommand["files"] = []
+  const out = args.map((arg, index) => {
+    const code = codes.get(index)
+    if (code === undefined) return arg.replace(PLACEHOLDER, (match, name: string) => {
+      const value = resolve(name, values)
+      return value === undefined ? match : withoutNul(value)
+    })
+    if (code.language === "other") {
+      return arg.replace(PLACEHOLDER, (match, name: string) => {
+        const value = fromPayload(name) ? undefined : resolve(name, values)
+        return value === undefined ? match : withoutNul(value)
+      })
+    }
+    const expanded = expandShellCommand(arg, values, code.language)
+    files = expanded.files
+    return expanded.command
+  })
+  return { command: "", args: out, files }
+}
+
+/**
+ * The load-time check of an exec-form handler: a payload placeholder that picks the program or
+ * stands in an interpreter's code that no lexer quotes, and a shell's `-c` code that `checkShell`
+ * refuses, each with the field it stands in and what to do.
+ * @internal
+ */
+export const checkExec = (command: string, args: ReadonlyArray<string>): ReadonlyArray<{ readonly field: string; readonly message: string }> => {
+  const out: Array<{ field: string; message: string }> = []
+  for (const code of codeArguments(command, args)) {
+    if (code.language === "other" || code.index < 0 || code.index >= args.length) continue
+    for (const issue of checkShell(args[code.index]!, code.language)) out.push({ field: `args[${code.index}]`, message: `${issue.message} (${code.program} -c code, at character ${issue.index})` })
+  }
+  for (const site of inCode({ command, args })) {
+    if (site.handling !== "refused") continue
+    out.push({
+      field: site.field,
+      message: site.field === "command"
+        ? `placeholder ${site.placeholder} picks the program to run from the payload; name the program, and pass the value as an argument or through env`
+        : `placeholder ${site.placeholder} stands in code that ${site.program} runs, where no quoting can keep a value from being code; pass it as an argument after the code, through env, or read the payload on stdin`
+    })
+  }
+  return out
 }

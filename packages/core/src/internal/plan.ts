@@ -12,6 +12,7 @@ import type { Handler, HookEntry } from "../Settings.ts"
 import * as Settings from "../Settings.ts"
 import { agentHooks } from "./preset.ts"
 import { byName, resolve as resolvePreset } from "./presets/registry.ts"
+import * as HookEnv from "./hookEnv.ts"
 import * as Policy from "./policy.ts"
 import * as PosixPath from "./posixPath.ts"
 import * as ScriptCheck from "./scriptCheck.ts"
@@ -65,6 +66,34 @@ const dedupKey = (handler: Handler, env: Readonly<Record<string, string>>): stri
     case "callback":
       return undefined
   }
+}
+
+/**
+ * A hook gets the engine's secrets only where a user asks for it: a command hook's `passEnv`, and an
+ * http hook's `allowedEnvVars` entries that name a secret, in a project, local or plugin file (a
+ * cloned repository's) are dropped, with a warning; the hook runs without them.
+ */
+const secretsAsked = (entry: HookEntry, env: Readonly<Record<string, string>>, file: string | undefined, warnings: Array<PlanWarning>): HookEntry => {
+  const handler = entry.handler
+  if (HookEnv.mayPassSecrets(entry.scope)) return entry
+  const refuse = (key: string, names: ReadonlyArray<string>) =>
+    warnings.push({
+      file,
+      path: `${entry.path}.${key}`,
+      message: `${key} (${names.join(", ")}) is ignored in ${entry.scope} settings: only the user's own, managed or --settings files may hand the engine's secrets to a hook; the hook runs without them`
+    })
+  if (handler.type === "command" && handler.passEnv !== undefined && handler.passEnv.length > 0) {
+    refuse("passEnv", handler.passEnv)
+    const { passEnv: _dropped, ...rest } = handler
+    return { ...entry, handler: rest }
+  }
+  if (handler.type === "http" && handler.allowedEnvVars !== undefined) {
+    const secrets = handler.allowedEnvVars.filter((name) => HookEnv.isEngineSecret(name, env[name] ?? ""))
+    if (secrets.length === 0) return entry
+    refuse("allowedEnvVars", secrets)
+    return { ...entry, handler: { ...handler, allowedEnvVars: handler.allowedEnvVars.filter((name) => !secrets.includes(name)) } }
+  }
+  return entry
 }
 
 const basename = (file: string): string => {
@@ -227,10 +256,11 @@ export const compile = (snapshot: Snapshot): Plan => {
     const known = declared.get(event) ?? HookEvent.get(event)
     const spec = firstOwn !== undefined && (known === undefined || owned.every((rules) => rules === owned[0])) ? firstOwn : specOf(event)
     const hooks: Array<PlannedHook> = []
-    for (const entry of entries) {
+    for (const written of entries) {
+      const file = written.source === "(programmatic)" ? undefined : written.source
+      const entry = secretsAsked(written, hookEnv, file, warnings)
       const handler = entry.handler
       const own = entry.spec ?? spec
-      const file = entry.source === "(programmatic)" ? undefined : entry.source
       const parsed = handler.if === undefined || entry.invalid !== undefined ? undefined : PermissionRule.parse(handler.if)
       const never = neverRuns(entry, own, parsed, allowedCommands, snapshot, preset.projectDirEnv, env["HOME"])
       // decode already reported an invalid entry (in the settings' errors)

@@ -21,12 +21,20 @@ const RESOURCE_CODES = new Set(["EMFILE", "ENFILE", "EAGAIN", "ENOMEM"])
 // A runtime that gives no errno code says it in the message (Rust's `os error 24` for EMFILE).
 const RESOURCE_MESSAGE = /\b(?:EMFILE|ENFILE|EAGAIN|ENOMEM)\b|too many open files|os error (?:11|12|23|24)\b/i
 
-const reasonOf = (code: string | undefined, cwd: string | undefined): SpawnErrorReason =>
+/**
+ * A start the request's size refused: E2BIG (some runtimes give only its message, "Argument list
+ * too long (os error 7)"), or the runtime's own limit hit while it prepared the arguments (Deno's
+ * node:child_process scans a `sh -c` command with a regex that overflows the stack on a long one).
+ */
+const tooLarge = (code: string | undefined, cause: unknown): boolean =>
+  code === "E2BIG" || cause instanceof RangeError || (cause instanceof Error && /Argument list too long|os error 7\b/.test(cause.message))
+
+const reasonOf = (code: string | undefined, cwd: string | undefined, cause: unknown): SpawnErrorReason =>
   cwd !== undefined
     ? "cwd"
     : code === "ENOENT" || code === "EACCES" || code === "ENOEXEC"
     ? "not-found"
-    : code === "E2BIG"
+    : tooLarge(code, cause)
     ? "payload"
     : code !== undefined && RESOURCE_CODES.has(code)
     ? "resources"
@@ -45,7 +53,7 @@ export const spawnErrorFrom = (
   const base = code !== undefined && /^E[A-Z0-9]+$/.test(code) ? `spawn ${request.file} ${code}` : message
   // Runtimes report a missing cwd as ENOENT of the executable, which points at the wrong thing.
   const cwd = code === "ENOENT" || code === "ENOTDIR" ? cwdProblem(request.cwd) : undefined
-  const reason = code === undefined && cwd === undefined && RESOURCE_MESSAGE.test(message) ? "resources" : reasonOf(code, cwd)
+  const reason = code === undefined && cwd === undefined && RESOURCE_MESSAGE.test(message) ? "resources" : reasonOf(code, cwd, cause)
   return new SpawnError({ file: request.file, cause, detail: cwd ? `${base} (${cwd})` : base, reason })
 }
 

@@ -11,6 +11,7 @@ import type { PlanWarning } from "../Plan.ts"
 import type { DecodedSettings, Handler, HookEntry, SettingsScope } from "../Settings.ts"
 import * as HandlerSchema from "./handlerSchema.ts"
 import { compileRedactions } from "./audit.ts"
+import { checkExec } from "./placeholder.ts"
 import * as PosixPath from "./posixPath.ts"
 import { describe, nearest, render } from "./text.ts"
 import type { JsonPath } from "./text.ts"
@@ -113,6 +114,15 @@ const decodeHandler = (
     const issues = Placeholder.checkShell(decoded.command, decoded.shell === "bash" ? "bash" : "sh")
     if (issues.length > 0) {
       problems.drop([...path, "command"], `${issues.map((i) => `${i.message} (at character ${i.index})`).join("; ")}; handler skipped`)
+      return undefined
+    }
+  }
+  if (decoded.type === "command" && decoded.args !== undefined) {
+    // payload code in exec form (`sh -c "…${tool_input.command}…"`, `node -e`): quoted, or refused here
+    const issues = checkExec(decoded.command, decoded.args)
+    if (issues.length > 0) {
+      const field = /^args\[(\d+)\]$/.exec(issues[0]!.field)
+      problems.drop(field === null ? [...path, "command"] : [...path, "args", Number(field[1])], `${issues.map((i) => `${i.field}: ${i.message}`).join("; ")}; handler skipped`)
       return undefined
     }
   }

@@ -680,3 +680,114 @@ export const quote = (value: string): string => `'${value.replace(/'/g, `'\\''`)
 /** @internal */
 export const backtickEscape = (text: string, inDoubleQuotes: boolean): string =>
   text.replace(inDoubleQuotes ? /[\\`$"]/g : /[\\`$]/g, "\\$&")
+
+/** Shells, by the lexer mode their code is read in (`zsh` and the ksh family as `/bin/sh`, the stricter). @internal */
+export const SHELL_PROGRAMS: ReadonlyMap<string, Shell> = new Map([
+  ...["sh", "dash", "ash", "ksh", "mksh", "yash", "posh", "lksh", "pdksh", "zsh"].map((name) => [name, "sh"] as const),
+  ...["bash", "rbash"].map((name) => [name, "bash"] as const)
+])
+
+/** Shell options that take the next word as their value (`-o errexit`, `--rcfile f`). */
+const SHELL_VALUE_OPTIONS = new Set(["-o", "+o", "-O", "+O", "--rcfile", "--init-file"])
+
+/**
+ * What a shell runs, from the words after its name: the index of its `-c` code, `"script"` when it
+ * runs a script file or its stdin (`… | sh`, `sh <<EOF`, `sh x.sh`), `"dynamic"` at an option word
+ * the caller says is an expansion, `undefined` for `-c` with no code.
+ * @internal
+ */
+export const shellCode = (args: ReadonlyArray<string>, dynamic: (index: number) => boolean = () => false): number | "script" | "dynamic" | undefined => {
+  let code = false
+  let k = 0
+  for (; k < args.length; k++) {
+    const word = args[k]!
+    if (dynamic(k)) return "dynamic"
+    if (word === "--" || word === "-") {
+      k++
+      break
+    }
+    if (SHELL_VALUE_OPTIONS.has(word)) {
+      k++
+      continue
+    }
+    if (/^[-+][A-Za-z]+$/.test(word)) {
+      if (word.startsWith("-") && word.includes("c")) code = true
+      continue
+    }
+    if (word.startsWith("--")) continue
+    break
+  }
+  if (!code) return "script"
+  return k < args.length ? k : undefined
+}
+
+/** A process wrapper: a program that starts the program named after its options. @internal */
+export interface ProcessWrapper {
+  /** Options that take the next word as their value. */
+  readonly argFlags: ReadonlyArray<string>
+  /** Positional words after the options (timeout's duration, taskset's mask). */
+  readonly positional?: number
+  /** `VAR=val` words may follow the options. */
+  readonly assignments?: boolean
+}
+
+/**
+ * The process wrappers the engine sees through, for `if` rules (`sudo rm -rf /` runs `rm`) and for
+ * exec-form code (`env sh -c …` is a shell's code), with the options of each that take a value.
+ * @internal
+ */
+export const PROCESS_WRAPPERS: Readonly<Record<string, ProcessWrapper>> = {
+  timeout: { argFlags: ["-s", "--signal", "-k", "--kill-after"], positional: 1 },
+  time: { argFlags: ["-f", "--format", "-o", "--output"] },
+  nice: { argFlags: ["-n", "--adjustment"] },
+  nohup: { argFlags: [] },
+  stdbuf: { argFlags: ["-i", "-o", "-e", "--input", "--output", "--error"] },
+  env: { argFlags: ["-u", "--unset", "-C", "--chdir"], assignments: true },
+  command: { argFlags: [] },
+  builtin: { argFlags: [] },
+  exec: { argFlags: ["-a"] },
+  sudo: {
+    argFlags: ["-u", "--user", "-g", "--group", "-h", "--host", "-p", "--prompt", "-C", "--close-from", "-D", "--chdir", "-r", "--role", "-t", "--type", "-U", "--other-user", "-T", "--command-timeout"],
+    assignments: true
+  },
+  doas: { argFlags: ["-u", "-C"] },
+  xargs: { argFlags: ["-I", "-n", "-L", "-P", "-s", "-d", "-E", "-a", "--max-args", "--max-procs", "--delimiter", "--arg-file"] },
+  setsid: { argFlags: [] },
+  ionice: { argFlags: ["-c", "--class", "-n", "--classdata", "-p", "--pid", "-P", "--pgid", "-u", "--uid"] },
+  chrt: { argFlags: [], positional: 1 },
+  // `-c` only says how to read the mask: the mask (or list) is the positional word
+  taskset: { argFlags: [], positional: 1 },
+  flock: { argFlags: ["-w", "--timeout", "-E", "--conflict-exit-code"], positional: 1 },
+  busybox: { argFlags: [] }
+}
+
+const ASSIGNMENT_WORD = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/
+
+/**
+ * Where the program a process wrapper starts stands: the index in `words` (the wrapper's name
+ * first) after the wrapper's options, assignments and positional words; `undefined` when `name`
+ * is no wrapper.
+ * @internal
+ */
+export const wrappedProgram = (name: string, words: ReadonlyArray<string>): number | undefined => {
+  if (!Object.hasOwn(PROCESS_WRAPPERS, name)) return undefined
+  const wrapper = PROCESS_WRAPPERS[name]!
+  let k = 1
+  while (k < words.length) {
+    const word = words[k]!
+    if (word === "--") {
+      k++
+      break
+    }
+    if (word.startsWith("-") && word.length > 1) {
+      k += wrapper.argFlags.includes(word) ? 2 : 1
+      continue
+    }
+    if (wrapper.assignments === true && ASSIGNMENT_WORD.test(word)) {
+      k++
+      continue
+    }
+    break
+  }
+  return k + (wrapper.positional ?? 0)
+}

@@ -6,8 +6,10 @@ import * as Placeholder from "../../Placeholder.ts"
 import type { ProcessSpawner } from "../../ProcessSpawner.ts"
 import type { CommandHandler } from "../../Settings.ts"
 import type { ExecContext, Executed } from "./context.ts"
-import { utf8Length } from "../placeholder.ts"
-import { failed, placeholderValues } from "./context.ts"
+import * as HookEnv from "../hookEnv.ts"
+import { expandExecArgs, utf8Length } from "../placeholder.ts"
+import { makeRun } from "../runner.ts"
+import { placeholderValues } from "./context.ts"
 
 /** Each of stdout and stderr is kept up to this many bytes; the rest is dropped and noted. */
 export const MAX_OUTPUT_BYTES = 1024 * 1024
@@ -15,15 +17,11 @@ export const MAX_OUTPUT_BYTES = 1024 * 1024
 /** pigo's documented cut of each substituted `env` value (its `envMaxChars`). */
 export const MAX_ENV_VALUE_CHARS = 10_000
 
-/**
- * Linux refuses one environment string (`NAME=value`) over 128 KiB (E2BIG): a larger substituted
- * `env` value reaches a shell-form hook as a variable of its shell, read from a file (not exported).
- */
+/** Linux refuses one environment string (`NAME=value`) over 128 KiB (E2BIG). */
 const MAX_ENV_STRING_BYTES = Placeholder.MAX_ARGUMENT_BYTES
 
 /** `${field-fallback}` in an `env` value: the input's field, or the fallback text when the input has no such field. */
 const ENV_FALLBACK = /\$\{([a-z_][a-z0-9_]*)-([^}]*)\}/g
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 
 const tooLong = (name: string, value: string): boolean =>
   name.length + 1 + value.length * 3 > MAX_ENV_STRING_BYTES && utf8Length(`${name}=${value}`) > MAX_ENV_STRING_BYTES
@@ -32,19 +30,24 @@ const POWERSHELL_PLACEHOLDERS = /\$\{(CLAUDE_PROJECT_DIR|AGENT_HOOKS_PROJECT_DIR
 
 interface HandlerEnv {
   readonly env: Readonly<Record<string, string>>
-  /** Values too long for one environment string: the shell reads each from a file. */
-  readonly large: ReadonlyArray<{ readonly name: string; readonly value: string }>
+  /** Values too long for one environment string: no process could be started with them. */
+  readonly tooLarge: ReadonlyArray<{ readonly name: string; readonly bytes: number }>
+  /** One notice per value that `envMaxChars` cut: the hook sees only the start of it. */
+  readonly cuts: ReadonlyArray<string>
 }
 
 /**
- * A handler's own `env`, placeholders substituted verbatim (no shell reads an env value), whole:
- * only `envMaxChars` (pigo's documented 10 000 characters) cuts a substituted value.
+ * A hook's environment: the engine's, less the engine's secrets (unless `passEnv` names them), and
+ * the handler's own `env`, placeholders substituted verbatim (no shell reads an env value), whole:
+ * only `envMaxChars` (pigo's documented 10 000 characters) cuts a substituted value, and says so.
  */
 const handlerEnv = (handler: CommandHandler, ctx: ExecContext): HandlerEnv => {
-  if (handler.env === undefined) return { env: ctx.env, large: [] }
+  const base = HookEnv.forHook(ctx.env, handler.passEnv)
+  if (handler.env === undefined) return { env: base, tooLarge: [], cuts: [] }
   const values = placeholderValues(ctx)
-  const env: Record<string, string> = { ...ctx.env }
-  const large: Array<{ name: string; value: string }> = []
+  const env: Record<string, string> = { ...base }
+  const tooLarge: Array<{ name: string; bytes: number }> = []
+  const cuts: Array<string> = []
   for (const [name, template] of Object.entries(handler.env)) {
     // A lowercase input field the payload lacks is its fallback (`${model-gpt-4}`), else empty, not `${field}`.
     const value = Placeholder.expandText(
@@ -53,15 +56,17 @@ const handlerEnv = (handler: CommandHandler, ctx: ExecContext): HandlerEnv => {
         .replace(/\$\{([a-z_][a-z0-9_]*)\}/g, (match, field: string) => (Object.hasOwn(ctx.input, field) ? match : "")),
       values
     )
-    const cut = value !== template && handler.envMaxChars !== undefined && value.length > handler.envMaxChars
-      ? value.slice(0, handler.envMaxChars)
-      : value
-    if (tooLong(name, cut)) {
-      delete env[name]
-      large.push({ name, value: cut })
-    } else env[name] = cut
+    let cut = value
+    if (value !== template && handler.envMaxChars !== undefined && value.length > handler.envMaxChars) {
+      cut = value.slice(0, handler.envMaxChars)
+      cuts.push(
+        `env ${name}: the value was cut to its first ${handler.envMaxChars} of ${value.length} characters (envMaxChars); the hook does not see the rest (the whole payload is on its stdin)`
+      )
+    }
+    if (tooLong(name, cut)) tooLarge.push({ name, bytes: utf8Length(cut) })
+    else env[name] = cut
   }
-  return { env, large }
+  return { env, tooLarge, cuts }
 }
 
 /** A word as a POSIX shell would need it written: bare when plain, else single-quoted. */
@@ -78,7 +83,7 @@ export const asRun = (handler: CommandHandler, ctx: ExecContext): string => {
   const values = placeholderValues(ctx)
   if (handler.shell === "powershell") return handler.args === undefined ? handler.command : [handler.command, ...handler.args].join(" ")
   if (handler.args === undefined) return Placeholder.expandShell(handler.command, values)
-  return [Placeholder.expandText(handler.command, values), ...Placeholder.expandArgs(handler.args, values)].map(shellWord).join(" ")
+  return [Placeholder.expandText(handler.command, values), ...expandExecArgs(handler.command, handler.args, values).args].map(shellWord).join(" ")
 }
 
 /**
@@ -100,7 +105,7 @@ const DETACH_SCRIPT = [
   `  if [ ! -r "$script" ]; then echo "agent-hooks: $script: not readable; the detached hook did not start" >&2; exit 126; fi; fi`,
   // The payload is read whole before the wrapper exits: the host stops writing stdin when it has.
   `d=$(mktemp -d) || exit 126; cat > "$d/stdin" || exit 126`,
-  // The names are the engine's own (AGENT_HOOKS_VALUE_<n>, AGENT_HOOKS_ENV_<n>).
+  // The names are the engine's own (AGENT_HOOKS_VALUE_<n>).
   `for v in $vars; do eval "cp -- \"\\$$v\" \"\\$d/$v\"" || exit 126; eval "$v=\\$d/$v; export $v"; done`,
   // $g: the hook's own group (its launcher's pid), which the watchdog and the end kill.
   `inner='cap=$1; d=$2; g=$3; shift 3; trap "" HUP INT; "$@" <"$d/stdin" & c=$!; (trap "" TERM; sleep "$cap"; kill -TERM -$g; sleep 2; rm -rf "$d"; kill -KILL -$g) </dev/null >/dev/null 2>&1 & wait "$c"; rm -rf "$d"; kill -KILL -$g'`,
@@ -142,31 +147,61 @@ const startWords = (handler: CommandHandler, ctx: ExecContext, file: string, arg
   return [first, script ?? ""]
 }
 
+/** What a shell prints when the kernel refuses a program's arguments and environment (E2BIG). */
+const ARGUMENT_LIST_TOO_LONG = /Argument list too long/
+
+/**
+ * A hook whose shell (shell form, or an exec-form `sh -c`) could not start a program because its
+ * arguments were too long (exit 126 and "Argument list too long", or exit 126 when values travelled
+ * in files: a large value handed on as an argument, E2BIG) did not get the value whole, like a
+ * spawn that failed with E2BIG: it blocks whatever onFailure says. Each `envMaxChars` cut is said
+ * in the hook's result.
+ */
+const afterRun = (run: HookRunner.ProcessRun, handler: CommandHandler, cuts: ReadonlyArray<string>, valueFiles: boolean): HookRunner.ProcessRun => {
+  // exit 126 with values in files: in another language the shell words its message differently
+  const refused = (handler.args !== undefined || handler.shell !== "powershell") && run.exitCode === 126 && run.spawnErrorReason === undefined &&
+    (valueFiles || ARGUMENT_LIST_TOO_LONG.test(run.stderr))
+  if (!refused && cuts.length === 0) return run
+  return {
+    ...run,
+    ...(refused ? { spawnErrorReason: "payload" as const } : {}),
+    warnings: [
+      ...(run.warnings ?? []),
+      ...cuts,
+      ...(refused ? ["the hook's shell could not start a program with a value this large as an argument (Argument list too long); pipe it instead: printf '%s' \"$VALUE\" | guard"] : [])
+    ]
+  }
+}
+
 /** @internal */
 export const command = (handler: CommandHandler, ctx: ExecContext): Effect.Effect<Executed, never, ProcessSpawner> => {
   const values = placeholderValues(ctx)
-  const { env, large } = handlerEnv(handler, ctx)
+  const { env, tooLarge, cuts } = handlerEnv(handler, ctx)
+  if (tooLarge.length > 0) {
+    // A value no environment string can hold never reaches the hook whole: the hook is not started,
+    // and the event is blocked whatever onFailure says (a payload must not switch a guard off).
+    const detail = tooLarge.map(({ bytes, name }) => `env ${name}: the substituted value is ${bytes} bytes`).join("; ")
+    return Effect.succeed({
+      run: makeRun({
+        exitCode: null,
+        stderr: `agent-hooks: ${detail}, over the 128 KiB one environment variable can hold; the hook did not start (read the value from the payload on stdin, or cut it with envMaxChars)`,
+        spawnError: `${detail}, over 128 KiB (E2BIG)`,
+        spawnErrorReason: "payload",
+        warnings: cuts
+      })
+    })
+  }
   const shellKind = handler.shell === "bash" ? "bash" : "sh"
   // a value too large for one argument travels in a file the command reads (the spawner writes it)
-  const expanded = handler.args !== undefined || handler.shell === "powershell"
+  // exec form: an argument a program runs as code (`sh -c …`) is quoted by the lexer like shell form
+  const exec = handler.args === undefined ? undefined : expandExecArgs(handler.command, handler.args, values)
+  const shellForm = exec !== undefined
+    ? { command: "", files: exec.files }
+    : handler.shell === "powershell"
     ? { command: "", files: [] }
     : Placeholder.expandShellCommand(handler.command, values, shellKind)
-  if (large.length > 0 && (handler.args !== undefined || handler.shell === "powershell" || large.some(({ name }) => !ENV_NAME.test(name)))) {
-    // Only a shell can take a value over 128 KiB from a file; the hook is not started, visibly.
-    const names = large.map(({ name }) => name).join(", ")
-    return failed(
-      `agent-hooks: env ${names}: the substituted value is over 128 KiB, more than one environment variable can hold; a shell-form hook (no "args", sh or bash) gets it through a file, or read the payload on stdin`
-    )
-  }
-  // Each large env value: written to a file, which the shell reads into a variable of that name before
-  // the command; not exported, since Linux cannot hand it to a program (E2BIG): `printf %s "$NAME" | guard`.
-  const envFiles = large.map(({ name, value }, k) => ({ name, env: `AGENT_HOOKS_ENV_${k + 1}`, content: value }))
-  const shellForm = envFiles.length === 0 ? expanded : {
-    command: envFiles.map(({ name, env: variable }) => `${name}=$(cat -- "$${variable}" && printf .) || exit 126; ${name}=\${${name}%.}\n`).join("") + expanded.command,
-    files: [...expanded.files, ...envFiles.map(({ content, env: variable }) => ({ env: variable, content }))]
-  }
-  const [file, args] = handler.args !== undefined
-    ? [Placeholder.expandText(handler.command, values), Placeholder.expandArgs(handler.args, values)] as const
+  const [file, args] = exec !== undefined
+    ? [Placeholder.expandText(handler.command, values), exec.args] as const
     : handler.shell === "powershell"
     // PowerShell: the well-known placeholders become environment reads, as Claude Code rewrites them.
     ? ["pwsh", ["-NoProfile", "-NonInteractive", "-Command", handler.command.replace(POWERSHELL_PLACEHOLDERS, "$${env:$1}")]] as const
@@ -204,7 +239,7 @@ export const command = (handler: CommandHandler, ctx: ExecContext): Effect.Effec
         Duration.seconds(10),
         { ...HookRunner.defaultOptions, projectDir: ctx.projectDir }
       ),
-      (run) => ({ run })
+      (run) => ({ run: afterRun(run, handler, cuts, false) })
     )
   }
   return Effect.map(
@@ -214,6 +249,6 @@ export const command = (handler: CommandHandler, ctx: ExecContext): Effect.Effec
       // A payload cwd that does not exist falls back to the project directory (with a warning).
       { ...HookRunner.defaultOptions, projectDir: ctx.projectDir }
     ),
-    (run) => ({ run })
+    (run) => ({ run: afterRun(run, handler, cuts, shellForm.files.length > 0) })
   )
 }

@@ -6,6 +6,7 @@
 import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../HookEvent.ts"
 import type { Preset, PresetContext } from "../../Preset.ts"
+import { codeArguments } from "../placeholder.ts"
 import { claude } from "../preset.ts"
 import {
   decodeTranslated,
@@ -72,18 +73,34 @@ const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g
 /**
  * Exec-form arguments never pass through a shell, so `$FILE_PATH` would reach the program as those
  * ten characters (the design's bug). A `$NAME` that the handler's `env` defines, or a context
- * variable, is substituted into the argument verbatim through a canonical placeholder.
+ * variable, is substituted into the argument verbatim through a canonical placeholder, except in
+ * an argument a program runs as code (`sh -c "…$COMMAND…"`): there a value would be code, so a
+ * shell's code reads `$NAME` from the hook's environment (the context variable is put there), and
+ * other code keeps it as written.
  */
 const translateArgs = (
+  command: unknown,
   args: ReadonlyArray<unknown>,
-  env: Readonly<Record<string, string>>,
+  env: Record<string, string>,
   path: JsonPath,
   file: string,
   warnings: Array<string>
-): ReadonlyArray<unknown> =>
-  args.map((arg, index) =>
+): ReadonlyArray<unknown> => {
+  const strings = args.every((arg) => typeof arg === "string") ? (args as ReadonlyArray<string>) : undefined
+  const codes = typeof command === "string" && strings !== undefined
+    ? new Map(codeArguments(command, strings).map((code) => [code.index, code.language]))
+    : new Map<number, string>()
+  return args.map((arg, index) =>
     typeof arg !== "string" ? arg : arg.replace(VAR, (match, braced: string | undefined, bare: string | undefined) => {
       const name = braced ?? bare ?? ""
+      const code = codes.get(index)
+      if (code !== undefined && (env[name] !== undefined || CONTEXT[name] !== undefined)) {
+        if (code !== "other" && env[name] === undefined) env[name] = CONTEXT[name]!
+        if (code === "other") {
+          warnings.push(`${file} at ${formatPath([...path, index])}: ${match} stays as written in code that the program runs (a value there would be code); read it from the environment or stdin`)
+        }
+        return match
+      }
       if (env[name] !== undefined) return env[name]!
       if (CONTEXT[name] !== undefined) return CONTEXT[name]!
       warnings.push(
@@ -94,6 +111,7 @@ const translateArgs = (
       return match
     })
   )
+}
 
 const translateHandler = (
   handler: unknown,
@@ -114,11 +132,12 @@ const translateHandler = (
         warnings.push(`${file} at ${formatPath([...path, "env", name])}: the design expects UPPERCASE_WITH_UNDERSCORES names`)
       }
     }
-    out["env"] = { ...handler["env"], ...env }
   }
   // Always exec form (the design never uses a shell): `command` plus `args`, even when `args` is absent.
   if (handler["args"] === undefined) out["args"] = []
-  else if (Array.isArray(handler["args"])) out["args"] = translateArgs(handler["args"], env, [...path, "args"], file, warnings)
+  else if (Array.isArray(handler["args"])) out["args"] = translateArgs(handler["command"], handler["args"], env, [...path, "args"], file, warnings)
+  // the env, with any context variable a shell's code reads from it
+  if (isRecord(handler["env"]) || Object.keys(env).length > 0) out["env"] = { ...(isRecord(handler["env"]) ? handler["env"] : {}), ...env }
   if (handler["timeout"] !== undefined) {
     if (typeof handler["timeout"] === "number" && handler["timeout"] > 300_000) {
       warnings.push(`${file} at ${formatPath([...path, "timeout"])}: timeout very high: ${handler["timeout"]} ms; consider reducing`)
