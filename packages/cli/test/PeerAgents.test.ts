@@ -207,3 +207,55 @@ describe("hook --host: the agent's payload through a policy in Claude Code's nam
     expect(JSON.parse(agy.stdout)).toMatchObject({ allowTool: false })
   })
 })
+
+describe("migrate --from kiro|windsurf|cline|antigravity: the migrated file gives the same outcome, or the migration refuses", () => {
+  const same = (t: ReturnType<typeof setup>, preset: string, runs: ReadonlyArray<readonly [string, string]>) => {
+    const migrated = t.cli(["migrate", "--from", preset])
+    expect(migrated.status, migrated.stderr).toBe(0)
+    const file = join(t.root, `${preset}.migrated.json`)
+    writeFileSync(file, migrated.stdout)
+    for (const [event, payload] of runs) {
+      const original = t.cli(["run", event, "--preset", preset], payload)
+      const canonical = t.cli(["run", event, "--settings", file], payload)
+      expect(canonical.status, `${preset} ${event}: ${canonical.stderr}`).toBe(original.status)
+      const pick = (stdout: string) => {
+        const outcome = JSON.parse(stdout)
+        return { blocked: outcome.blocked, reason: outcome.reason, additionalContext: outcome.additionalContext, statuses: outcome.hooks.map((hook: any) => hook.status) }
+      }
+      expect(pick(canonical.stdout), `${preset} ${event}`).toStrictEqual(pick(original.stdout))
+    }
+  }
+
+  it("kiro: a guard and a context hook migrate unchanged; an agent action is refused, and --lossy goes on naming it", () => {
+    const t = setup()
+    t.put(join(t.dir, ".kiro", "hooks", "guard.json"), {
+      version: "v1",
+      hooks: [
+        { name: "no-rm", trigger: "PreToolUse", matcher: "execute_bash", action: { type: "command", command: "grep -q 'rm -rf' && { echo 'no rm' >&2; exit 2; }; echo checked" } },
+        { name: "warn", trigger: "Stop", action: { type: "command", command: "exit 2" } }
+      ]
+    })
+    same(t, "kiro", [["PreToolUse", bash("rm -rf /")], ["PreToolUse", bash("ls")], ["Stop", "{}"]])
+    t.put(join(t.dir, ".kiro", "hooks", "agent.json"), { version: "v1", hooks: [{ name: "ask-kiro", trigger: "PostFileSave", action: { type: "agent", prompt: "review" } }] })
+    const refused = t.cli(["migrate", "--from", "kiro"])
+    expect(refused.status).toBe(1)
+    expect(refused.stdout).toBe("")
+    expect(refused.stderr).toContain(`cannot migrate: ${join(t.dir, ".kiro", "hooks", "agent.json")} at hooks[0].action: hook "ask-kiro" is an agent action`)
+    const lossy = t.cli(["migrate", "--from", "kiro", "--lossy"])
+    expect(lossy.status).toBe(0)
+    expect(lossy.stderr).toContain(`lossy: ${join(t.dir, ".kiro", "hooks", "agent.json")} at hooks[0].action`)
+  })
+
+  it("windsurf, cline and antigravity: the same outcome from the migrated file", () => {
+    const t = setup()
+    t.put(join(t.dir, ".windsurf", "hooks.json"), {
+      hooks: { pre_run_command: [{ command: "grep -q 'rm -rf' && { echo 'no' >&2; exit 2; }; exit 0" }], post_run_command: [{ command: "exit 2" }], pre_read_code: [{ command: "exit 1" }] }
+    })
+    same(t, "windsurf", [["pre_run_command", JSON.stringify({ tool_info: { command_line: "rm -rf /" } })], ["post_run_command", "{}"], ["pre_read_code", "{}"]])
+    t.script(join(t.dir, ".clinerules", "hooks", "PreToolUse"), `grep -q '"rm' && { echo '{"cancel": true, "errorMessage": "no rm"}'; exit 0; }; echo '{"cancel": false, "contextModification": "ok"}'`)
+    t.script(join(t.dir, ".clinerules", "hooks", "TaskComplete"), "exit 2")
+    same(t, "cline", [["PreToolUse", JSON.stringify({ hookName: "PreToolUse", preToolUse: { toolName: "execute_command", parameters: { command: "rm -rf /" } } })], ["PreToolUse", "{}"], ["TaskComplete", "{}"]])
+    t.put(join(t.dir, ".agents", "hooks.json"), { suite: { PreToolUse: [{ matcher: "run_command", hooks: [{ type: "command", command: `echo '{"allowTool": false, "denyReason": "no"}'` }] }] } })
+    same(t, "antigravity", [["PreToolUse", JSON.stringify({ tool_name: "run_command" })], ["PreToolUse", JSON.stringify({ tool_name: "view_file" })]])
+  })
+})

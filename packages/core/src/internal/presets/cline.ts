@@ -7,6 +7,7 @@
  */
 import type { CustomEvent } from "../../HookEvent.ts"
 import type { Preset, PresetFile } from "../../Preset.ts"
+import { quote } from "../shellLexer.ts"
 import { decodeTranslated, isRecord, join, nonEmpty } from "./common.ts"
 
 /** Cline's default hook timeout: 30 s. */
@@ -35,8 +36,6 @@ export const events: ReadonlyArray<CustomEvent> = [
 ]
 const EVENTS = events.map((event) => event.name)
 
-/** A value in single quotes for `sh`. */
-const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`
 
 const decode: Preset["decode"] = (document, file, context) => {
   const name = file.path.slice(file.path.lastIndexOf("/") + 1)

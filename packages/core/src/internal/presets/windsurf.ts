@@ -8,6 +8,7 @@
 import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../HookEvent.ts"
 import type { Preset, PresetFile } from "../../Preset.ts"
+import { quote } from "../shellLexer.ts"
 import { decodeTranslated, describe, formatPath, hooksObject, isRecord, join, knownEvent, nonEmpty } from "./common.ts"
 import type { JsonPath } from "./common.ts"
 
@@ -31,8 +32,6 @@ export const events: ReadonlyArray<CustomEvent> = [
 ]
 const EVENTS = events.map((event) => event.name)
 
-/** A value in single quotes for `sh`. */
-const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`
 
 const decode: Preset["decode"] = (document, file, context) =>
   Effect.gen(function*() {
