@@ -72,6 +72,24 @@ describe("decoding", () => {
     ])
     expect(decoded.errors).toHaveLength(2)
   })
+  it("kiro: a tool matcher naming a category (shell, read, write, web, @mcp, @builtin) or an MCP server matches its tools", () => {
+    const decoded = decode(Presets.kiro, {
+      version: "v1",
+      hooks: [
+        { trigger: "PreToolUse", matcher: "shell|write", action: { type: "command", command: "a" } },
+        { trigger: "PreToolUse", matcher: "@mcp", action: { type: "command", command: "b" } },
+        { trigger: "PreToolUse", matcher: "@github", action: { type: "command", command: "c" } },
+        { trigger: "PostFileSave", matcher: "write", action: { type: "command", command: "d" } }
+      ]
+    })
+    const matches = (index: number, name: string) => new RegExp(decoded.entries[index]!.matcher.source).test(name)
+    expect([matches(0, "execute_bash"), matches(0, "fs_write"), matches(0, "fs_read"), matches(0, "@x/shell")]).toEqual([true, true, false, false])
+    expect([matches(1, "@github/create_issue"), matches(1, "execute_bash")]).toEqual([true, false])
+    expect([matches(2, "@github/create_issue"), matches(2, "@gitlab/x")]).toEqual([true, false])
+    // on a file trigger the matcher is the file path's regex
+    expect([matches(3, "src/write.ts"), matches(3, "src/a.ts")]).toEqual([true, false])
+  })
+
   it("kiro: a file that is not v1 is an error saying how to convert it", () => {
     expect(decodeError(Presets.kiro, { hooks: [] }).message).toContain("kiro-cli agent migrate")
   })

@@ -51,9 +51,31 @@ export const ALIASES: Readonly<Record<string, string>> = {
   userTriggered: "Manual"
 }
 
-/** Kiro's matcher is a regular expression searched in the tool name or file path; an invalid one matches exactly. */
-export const matcher = (pattern: string | undefined): string | undefined => {
+/**
+ * Kiro's tool categories: a matcher naming one matches every tool of it (`shell` is `execute_bash`,
+ * `@mcp` every MCP tool, `@builtin` every built-in one).
+ */
+const CATEGORIES: Readonly<Record<string, string>> = {
+  read: "^(?:fs_read|read)$",
+  write: "^(?:fs_write|write)$",
+  shell: "^(?:execute_bash|execute_cmd|shell)$",
+  web: "^(?:web_fetch|web_search)$",
+  "@mcp": "^@",
+  "@builtin": "^[^@]"
+}
+
+/**
+ * Kiro's matcher is a regular expression searched in the tool name or file path (an invalid one
+ * matches exactly); on the tool triggers, an alternative that is a category (`read`, `write`,
+ * `shell`, `web`, `@mcp`, `@builtin`) or an MCP server (`@github`) matches its tools.
+ */
+export const matcher = (pattern: string | undefined, tools = false): string | undefined => {
   if (pattern === undefined || pattern === "" || pattern === "*") return pattern
+  const parts = pattern.split("|").map((part) => part.trim())
+  if (tools && parts.every((part) => /^@?[\w-]+$/.test(part)) && parts.some((part) => Object.hasOwn(CATEGORIES, part) || part.startsWith("@"))) {
+    const alternatives = parts.map((part) => Object.hasOwn(CATEGORIES, part) ? CATEGORIES[part]! : part.startsWith("@") ? `^${part}/` : part)
+    return `(?:${alternatives.join("|")})`
+  }
   return validRegex(pattern) ? unanchoredRegex(pattern) : exactNames([pattern])
 }
 
@@ -117,7 +139,7 @@ const decode: Preset["decode"] = (document, file, context) =>
       const pattern = hook["matcher"]
       if (typeof pattern === "string") patterns.set(canonicalPath, pattern)
       group.push({
-        ...(typeof pattern === "string" ? { matcher: matcher(pattern) } : pattern === undefined ? {} : { matcher: pattern }),
+        ...(typeof pattern === "string" ? { matcher: matcher(pattern, trigger === "PreToolUse" || trigger === "PostToolUse") } : pattern === undefined ? {} : { matcher: pattern }),
         hooks: [{
           type: "command",
           command: action["command"],
