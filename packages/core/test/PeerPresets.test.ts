@@ -82,7 +82,7 @@ describe("decoding", () => {
         { trigger: "PostFileSave", matcher: "write", action: { type: "command", command: "d" } }
       ]
     })
-    const matches = (index: number, name: string) => new RegExp(decoded.entries[index]!.matcher.source).test(name)
+    const matches = (index: number, name: string) => new RegExp(decoded.entries[index]!.matcher.source ?? "").test(name)
     expect([matches(0, "execute_bash"), matches(0, "fs_write"), matches(0, "fs_read"), matches(0, "@x/shell")]).toEqual([true, true, false, false])
     expect([matches(1, "@github/create_issue"), matches(1, "execute_bash")]).toEqual([true, false])
     expect([matches(2, "@github/create_issue"), matches(2, "@gitlab/x")]).toEqual([true, false])
