@@ -62,7 +62,11 @@ const sidebar: DefaultTheme.Sidebar = [
       { text: "Claude Code", link: "/hosts/claude" },
       { text: "Codex", link: "/hosts/codex" },
       { text: "Gemini CLI", link: "/hosts/gemini" },
-      { text: "Qwen Code", link: "/hosts/qwen" }
+      { text: "Qwen Code", link: "/hosts/qwen" },
+      { text: "Kiro", link: "/hosts/kiro" },
+      { text: "Windsurf", link: "/hosts/windsurf" },
+      { text: "Cline", link: "/hosts/cline" },
+      { text: "Antigravity CLI", link: "/hosts/antigravity" }
     ]
   },
   {

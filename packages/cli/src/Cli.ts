@@ -133,7 +133,7 @@ export const run = Command.make("run", {
  * @category commands
  */
 export const hook = Command.make("hook", {
-  host: Flag.Literals("host", ["claude", "codex", "gemini", "qwen"]).pipe(
+  host: Flag.Literals("host", ["claude", "codex", "gemini", "qwen", "kiro", "windsurf", "cline", "antigravity", "antigravity-1.0"]).pipe(
     Flag.withDescription("The agent whose hook this is: its payload is read and its answer written in its own format.")
   ),
   settings,

@@ -30,7 +30,7 @@ import * as registry from "./internal/agents/registry.ts"
  * @since 0.3.0
  * @category models
  */
-export type HostName = "claude" | "codex" | "gemini" | "qwen"
+export type HostName = "claude" | "codex" | "gemini" | "qwen" | "kiro" | "windsurf" | "cline" | "antigravity" | "antigravity-1.0"
 
 /**
  * One tool of an agent and the Claude Code tool that does the same thing.
@@ -104,6 +104,12 @@ export interface Agent {
    * tool name the agent gives elsewhere (an MCP tool's server).
    */
   readonly readInput?: ((hostEvent: string, payload: Readonly<Record<string, unknown>>) => Readonly<Record<string, unknown>>) | undefined
+  /**
+   * For agents whose payload is not Claude Code's shape (Windsurf, Cline, Antigravity): the payload
+   * with `hook_event_name` (the agent's own event name), `tool_name` and `tool_input` (the agent's
+   * own tool and input) set from the agent's fields. The agent's fields stay.
+   */
+  readonly normalize?: ((payload: Readonly<Record<string, unknown>>) => Record<string, unknown>) | undefined
   /** Writes a decided answer in the agent's format, for the agent's event `hostEvent`. */
   readonly render: (answer: Answer, hostEvent: string) => HostReply
 }
@@ -252,3 +258,12 @@ export const failure: (agent: Agent, hostEvent: string | undefined, message: str
  * @category answering
  */
 export const failureBlocks: (agent: Agent, hostEvent: string | undefined) => boolean = internal.failureBlocks
+
+/**
+ * The agent's own name for the event of a payload (`BeforeTool`, Windsurf's `pre_run_command`),
+ * or `undefined` when it names none.
+ *
+ * @since 0.2.0
+ * @category host mode
+ */
+export const hostEvent: (agent: Agent, payload: Readonly<Record<string, unknown>>) => string | undefined = internal.hostEvent

@@ -48,6 +48,13 @@ export interface PresetFile {
   readonly required: boolean
   /** For dialects with several file shapes (Wingman's `agent` files). */
   readonly kind?: string | undefined
+  /**
+   * `path` is a folder: each file in it whose name ends with `suffix` (`""`: every file) is read as
+   * a file of its own, alphabetically (Kiro's `.kiro/hooks/*.json`, Cline's hook scripts).
+   */
+  readonly folder?: { readonly suffix: string } | undefined
+  /** The file is not JSON: the decoder gets `{ "text": <its text> }` (Cline's hook scripts). */
+  readonly raw?: boolean | undefined
 }
 
 /**

@@ -21,6 +21,10 @@ import type { LoadedSettings } from "./Settings.ts"
 import type { Preset } from "./Preset.ts"
 import * as PresetModule from "./Preset.ts"
 import * as canonicalInternal from "./internal/presets/canonical.ts"
+import * as antigravityInternal from "./internal/presets/antigravity.ts"
+import * as clineInternal from "./internal/presets/cline.ts"
+import * as kiroInternal from "./internal/presets/kiro.ts"
+import * as windsurfInternal from "./internal/presets/windsurf.ts"
 import * as geminiInternal from "./internal/presets/gemini.ts"
 import * as orchestrationInternal from "./internal/presets/orchestration.ts"
 import * as pigoInternal from "./internal/presets/pigo.ts"
@@ -155,3 +159,41 @@ export const toCanonical: (
   /** Hooks whose outcome the canonical format cannot keep (`<file> at <path> (<event>): <why>`); `migrate` refuses them unless `--lossy`. */
   readonly refused: ReadonlyArray<string>
 } = canonicalInternal.toCanonical
+
+/**
+ * Kiro (IDE 1.0, CLI v3): every `~/.kiro/hooks/*.json` and `.kiro/hooks/*.json` in the v1 format
+ * (`name`, `trigger`, `matcher`, `action`); exit 2 blocks the pre hooks, stdout on exit 0 is context.
+ *
+ * @since 0.2.0
+ * @category presets
+ */
+export const kiro: Preset = kiroInternal.kiro
+
+/**
+ * Windsurf (Devin Desktop) Cascade hooks: `hooks.json` at system, user and workspace scope, snake_case
+ * events, flat lists without matchers; only exit 2 on a `pre_*` hook blocks.
+ *
+ * @since 0.2.0
+ * @category presets
+ */
+export const windsurf: Preset = windsurfInternal.windsurf
+
+/**
+ * Cline: one executable per event in `~/Documents/Cline/Hooks/` and `.clinerules/hooks/`; answers
+ * `{cancel, contextModification, errorMessage}`; any non-zero exit is an error, not a block.
+ *
+ * @since 0.2.0
+ * @category presets
+ */
+export const cline: Preset = clineInternal.cline
+
+/**
+ * Antigravity CLI with a version switch: `version: "documented"` (the default, preset `antigravity`)
+ * follows Google's migration guide (`hooks.json` grouped by hook name, `{allowTool: false,
+ * denyReason}`); `version: "1.0"` (preset `antigravity-1.0`) what agy 1.0 builds were observed to do
+ * (`~/.gemini/config/hooks.json`, Claude Code's shape, `{decision: "deny", reason}`).
+ *
+ * @since 0.2.0
+ * @category presets
+ */
+export const antigravityWith: (options?: { readonly version?: "documented" | "1.0" | undefined }) => Preset = antigravityInternal.antigravityWith

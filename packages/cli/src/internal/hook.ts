@@ -65,7 +65,7 @@ const decide = (options: HookOptions, state: { hostEvent: string | undefined }):
   const budget = budgetMs(timeout)
   const work = Effect.gen(function*() {
     const payload = yield* readPayload
-    state.hostEvent = typeof payload["hook_event_name"] === "string" ? payload["hook_event_name"] : undefined
+    state.hostEvent = HostMode.hostEvent(agent, payload)
     if (process.env[HOST_MODE_ENV] !== undefined && process.env[HOST_MODE_ENV] !== "") {
       return fail(
         `host mode was started by a hook of its own policy (${HOST_MODE_ENV} is set): refused, not looped. Remove the hook that runs \`agent-hooks hook\` from the agent-hooks settings (the agent's own config is where it belongs)`

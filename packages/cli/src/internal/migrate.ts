@@ -41,7 +41,13 @@ export const migrate = (options: MigrateOptions): Effect.Effect<void, Failed> =>
     const { settings, notes } = yield* withPlan(
       { settings: options.settings, projectDir: options.projectDir, preset, agent: options.agent },
       warnOnStderr,
-      (plan) => Effect.succeed({ ...Presets.toCanonical(plan.settings, preset), files: plan.settings.files })
+      (plan) => {
+        const migrated = Presets.toCanonical(plan.settings, preset)
+        // An entry the preset could not read (Kiro's agent actions, a hook of an unknown event) is not in the
+        // migrated file: the hook is lost, so it is refused like any other hook the canonical format cannot keep.
+        const dropped = plan.settings.errors.map((error) => `${error.replace(/; (?:hook |plugin )?skipped$/, "")}: not in the migrated file`)
+        return Effect.succeed({ ...migrated, refused: [...migrated.refused, ...dropped], files: plan.settings.files })
+      }
     ).pipe(Effect.map((migrated) => {
       const read = migrated.files.filter((file) => file.found).map((file) => file.path)
       return { ...migrated, read }

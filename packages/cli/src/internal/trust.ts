@@ -1,3 +1,5 @@
+import { readdirSync } from "node:fs"
+import { join } from "node:path"
 import * as Trust from "@agent-hooks/core/Trust"
 import type { Preset } from "@agent-hooks/core/Preset"
 import * as NodeFileSystem from "@effect/platform-node-shared/NodeFileSystem"
@@ -17,6 +19,15 @@ export interface TrustOptions {
   readonly agent: Option.Option<string>
 }
 
+/** The files of a folder whose names end with `suffix`, alphabetically (none when it does not exist). */
+const filesIn = (folder: string, suffix: string): ReadonlyArray<string> => {
+  try {
+    return readdirSync(folder).filter((name) => name.endsWith(suffix) && !name.startsWith(".")).sort().map((name) => join(folder, name))
+  } catch {
+    return []
+  }
+}
+
 /**
  * `agent-hooks trust`: approves the project's current project and local settings files (their exact
  * content), so their hooks run where trust is required. Writes only the approvals file.
@@ -34,7 +45,8 @@ export const trust = (options: TrustOptions): Effect.Effect<void, Failed> =>
     const files = preset
       .discover({ projectDir, cwd, env: process.env, agent: Option.getOrUndefined(options.agent) })
       .filter((file) => file.scope === "project" || file.scope === "local")
-      .map((file) => file.path)
+      // a folder of files (Kiro's .kiro/hooks/*.json, Cline's hook scripts): each of its files
+      .flatMap((file) => file.folder === undefined ? [file.path] : filesIn(file.path, file.folder.suffix))
     const recorded = yield* Trust.approve(store, files, projectDir).pipe(Effect.mapError((error) => new Failed({ message: error.message })))
     if (recorded.length === 0) {
       yield* Console.log(`no project settings files in ${projectDir} (looked for: ${files.join(", ")})`)

@@ -157,7 +157,7 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
         if (file.scope !== "managed") files.push({ path: file.path, scope: file.scope, found: text !== undefined })
         else managedFiles.push({ path: file.path, scope: file.scope, found: text !== undefined })
         if (text === undefined) return
-        const document = yield* parseJson(text, file.path).pipe(
+        const document = file.raw === true ? { text } : yield* parseJson(text, file.path).pipe(
           Effect.catch((error) => {
             // A dialect that goes on without a broken config (pigo) still says so loudly, as an error:
             // strict mode and fail-closed make it fail the load, as for every other dialect.
@@ -307,7 +307,15 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
     const settingsFiles: ReadonlyArray<PresetFile> = options.settings !== undefined
       ? options.settings.map((file) => ({ path: path.resolve(options.cwd, file), scope: "explicit", required: true }))
       : preset.discover(context)
-    for (const file of settingsFiles) yield* read(file, (document) => preset.decode(document, file, context), true)
+    for (const listed of settingsFiles) {
+      // A folder of files (Kiro's .kiro/hooks/*.json, Cline's hook scripts): each file, alphabetically
+      const inFolder = listed.folder === undefined ? [listed] : yield* fs.readDirectory(listed.path).pipe(
+        Effect.map((names) => [...names].filter((name) => name.endsWith(listed.folder!.suffix) && !name.startsWith(".")).sort()
+          .map((name): PresetFile => ({ ...listed, path: path.join(listed.path, name), folder: undefined }))),
+        Effect.catch(() => Effect.succeed([] as ReadonlyArray<PresetFile>))
+      )
+      for (const file of inFolder) yield* read(file, (document) => preset.decode(document, file, context), true)
+    }
     const unread = options.settings === undefined ? yield* unreadDialects(preset, context, files) : []
     for (const other of unread) {
       warn(

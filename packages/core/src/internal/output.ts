@@ -3,6 +3,7 @@ import type { HookEventSpec } from "../HookEvent.ts"
 import type { HookVerdict, RawRun } from "../HookOutput.ts"
 import type { Decision } from "../Outcome.ts"
 import * as Gemini from "./presets/geminiOutput.ts"
+import * as Peer from "./presets/peerOutput.ts"
 
 type Json = Record<string, unknown>
 
@@ -186,6 +187,8 @@ export const interpret = (event: HookEventSpec, run: RawRun): HookVerdict => {
   if (event.outputDialect === "gemini" || event.outputDialect === "gemini-source") {
     return Gemini.interpret(event, run, event.outputDialect === "gemini" ? "documented" : "source")
   }
+  // Kiro, Windsurf, Cline and Antigravity CLI: their own exit codes and answers
+  if (Peer.isPeerDialect(event.outputDialect)) return Peer.interpret(event, run, event.outputDialect)
 
   const messages: Array<string> = []
   let fields: Fields | undefined

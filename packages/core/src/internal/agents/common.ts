@@ -59,7 +59,15 @@ const toHost = (
 }
 
 /** @internal */
-export const translate = (agent: Agent, payload: Readonly<Record<string, unknown>>): HostCall | { readonly error: string } => {
+export const hostEvent = (agent: Agent, payload: Readonly<Record<string, unknown>>): string | undefined => {
+  const name = (agent.normalize?.(payload) ?? payload)["hook_event_name"]
+  return typeof name === "string" && name !== "" ? name : undefined
+}
+
+/** @internal */
+export const translate = (agent: Agent, received: Readonly<Record<string, unknown>>): HostCall | { readonly error: string } => {
+  // An agent with its own payload shape: its event, tool and input where Claude Code has them
+  const payload = agent.normalize?.(received) ?? received
   const hostEvent = payload["hook_event_name"]
   if (typeof hostEvent !== "string" || hostEvent === "") {
     return {

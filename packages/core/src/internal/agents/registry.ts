@@ -3,9 +3,13 @@ import { claude } from "./claude.ts"
 import { codex } from "./codex.ts"
 import { gemini } from "./gemini.ts"
 import { qwen } from "./qwen.ts"
+import { antigravity, antigravity10 } from "./antigravity.ts"
+import { cline } from "./cline.ts"
+import { kiro } from "./kiro.ts"
+import { windsurf } from "./windsurf.ts"
 
 /** @internal */
-export const agents: ReadonlyArray<Agent> = [claude, codex, gemini, qwen]
+export const agents: ReadonlyArray<Agent> = [claude, codex, gemini, qwen, kiro, windsurf, cline, antigravity, antigravity10]
 
 /** @internal */
 export const byName = (name: string): Agent | undefined => agents.find((agent) => agent.name === name)

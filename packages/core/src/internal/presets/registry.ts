@@ -10,9 +10,13 @@ import { orchestration } from "./orchestration.ts"
 import { pigo } from "./pigo.ts"
 import { wave } from "./wave.ts"
 import { wingman } from "./wingman.ts"
+import { antigravity, antigravity10 } from "./antigravity.ts"
+import { cline } from "./cline.ts"
+import { kiro } from "./kiro.ts"
+import { windsurf } from "./windsurf.ts"
 
 /** @internal */
-export const all: ReadonlyArray<Preset> = [agentHooks, claude, wingman, orchestration, pigo, wave, gemini]
+export const all: ReadonlyArray<Preset> = [agentHooks, claude, wingman, orchestration, pigo, wave, gemini, kiro, windsurf, cline, antigravity, antigravity10]
 
 /** @internal */
 export const byName = (name: string): Preset | undefined => all.find((preset) => preset.name === name)
