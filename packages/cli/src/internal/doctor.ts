@@ -16,7 +16,7 @@ import { join, resolve } from "node:path"
 import { Failed } from "../ExitCode.ts"
 import { readText, target } from "./configFile.ts"
 import type { Scope } from "./hostConfig.ts"
-import { configPath, eventsOf, hostEventFor, ownEntries, readOwnCommand, timeoutUnitMs } from "./hostConfig.ts"
+import { configPath, eventsOf, hostEventFor, notInstallable, ownEntries, readOwnCommand, timeoutUnitMs } from "./hostConfig.ts"
 import { parse, toValue } from "./jsonc.ts"
 import { budgetMs, HOST_MODE_ENV } from "./hook.ts"
 
@@ -73,6 +73,8 @@ export const testPayload = (agent: HostMode.Agent, command: string, projectDir: 
         tool_use_id: "toolu_agent_hooks_doctor",
         tool_call_id: "call_agent_hooks_doctor"
       }
+    default:
+      return notInstallable(agent)
   }
 }
 

@@ -52,7 +52,17 @@ export const configPath = (
       return scope === "user" ? join(home, ".gemini", "settings.json") : join(projectDir, ".gemini", "settings.json")
     case "qwen":
       return scope === "user" ? join(home, ".qwen", "settings.json") : join(projectDir, ".qwen", "settings.json")
+    default:
+      return notInstallable(agent)
   }
+}
+
+/**
+ * `install`, `uninstall` and `doctor` know the config files of Claude Code, Codex, Gemini CLI and
+ * Qwen Code (the `--host` choices); another agent of host mode is wired by hand (docs/hosts/).
+ */
+export const notInstallable = (agent: HostMode.Agent): never => {
+  throw new Error(`agent-hooks install does not know ${agent.name}'s config files yet: wire it by hand (docs/hosts/${agent.name}.md)`)
 }
 
 /** `'word'` for `sh`: safe for any path. */

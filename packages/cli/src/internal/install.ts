@@ -14,7 +14,7 @@ import { Failed } from "../ExitCode.ts"
 import { readText, target, UnsafeConfig, writeText } from "./configFile.ts"
 import { unifiedDiff } from "./diff.ts"
 import type { InstallPlan, Scope } from "./hostConfig.ts"
-import { addOwn, ConfigError, configPath, eventsOf, hookCommand, removeOwn, timeoutUnitMs } from "./hostConfig.ts"
+import { addOwn, ConfigError, configPath, eventsOf, hookCommand, notInstallable, removeOwn, timeoutUnitMs } from "./hostConfig.ts"
 
 /** Options of `install` and `uninstall`. */
 export interface InstallOptions {
@@ -75,6 +75,8 @@ export const needs = (agent: HostMode.Agent, scope: Scope, projectDir: string): 
       return scope === "project"
         ? [`Qwen Code loads a project's hooks only in a trusted folder: trust ${projectDir} when Qwen Code asks.`]
         : ["Qwen Code reads ~/.qwen/settings.json at start: restart running sessions."]
+    default:
+      return notInstallable(agent)
   }
 }
 
