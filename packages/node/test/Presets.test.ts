@@ -229,6 +229,21 @@ describe("orchestration preset", () => {
     expect(allowed.hooks[0]).toMatchObject({ exitCode: 0, status: "success" })
   })
 
+  it("the design's cleanup (rm -rf /tmp/claude-temp-* in exec form) is said at load: no shell expands its glob", async () => {
+    const p = project()
+    settings(p, {
+      hooks: {
+        SessionEnd: [{ matcher: "*", hooks: [{ type: "command", command: "rm", args: ["-rf", "/tmp/claude-temp-*"], timeout: 10000 }] }],
+        // not path globs: find and grep read their own patterns
+        Stop: [{ hooks: [{ type: "command", command: "find", args: [".", "-name", "*.tmp"] }, { type: "command", command: "grep", args: ["-E", "a*b", "notes"] }] }]
+      }
+    })
+    await p.engine("orchestration")
+    const globs = p.warnings.filter((w) => w.includes("exec form runs no shell"))
+    expect(globs).toEqual([expect.stringContaining("hooks.SessionEnd[0].hooks[0].args[1]")])
+    expect(globs[0]).toContain("\"/tmp/claude-temp-*\" is a path glob")
+  })
+
   it("exit codes: 0 allows, 2 blocks, other is an error that does not block (without continueOnError: false)", async () => {
     const p = project()
     settings(p, {

@@ -126,6 +126,18 @@ const decodeHandler = (
       return undefined
     }
   }
+  if (decoded.type === "command" && decoded.args !== undefined) {
+    // Exec form runs no shell: a path glob in an argument (`rm -rf /tmp/claude-temp-*`) reaches the
+    // program as it is written, and matches nothing. Said here, not left to do nothing in silence.
+    decoded.args.forEach((arg, index) => {
+      if (!arg.includes("${") && /(^|\/)[^/]*[*?[][^/]*(\/|$)/.test(arg) && arg.includes("/")) {
+        problems.warn(
+          [...path, "args", index],
+          `${JSON.stringify(arg)} is a path glob, and exec form runs no shell to expand it: ${decoded.command} gets it as it is written (a file of that exact name). Write the command in shell form ("command": "${decoded.command} ... ${arg}") or as "command": "sh", "args": ["-c", "..."] to expand it`
+        )
+      }
+    })
+  }
   // A module's path is resolved against its settings file's folder when the settings load.
   return decoded.type === "module"
     ? { ...decoded, export: decoded.export ?? "default", modulePath: PosixPath.resolve(PosixPath.dirname(where), decoded.module) }
