@@ -606,6 +606,24 @@ describe("agent-hooks run: nothing that should have run is skipped in silence", 
   })
 })
 
+describe("validate lists each problem once", () => {
+  it("an error is on stderr, not also among the report's warnings; a warning stays in the report", () => {
+    const file = join(scratch, "once.json")
+    writeFileSync(file, JSON.stringify({
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "true", timeout: "10" }, { type: "command", command: "true", timout: 5 }] }] }
+    }))
+    const result = cli(["validate", "--settings", file])
+    expect(result.status).toBe(1)
+    const error = "hooks.PreToolUse[0].hooks[0].timeout"
+    expect(result.stdout).not.toContain(error)
+    expect(result.stdout).toContain("1 error: on stderr, below")
+    expect(result.stderr.split(error).length - 1).toBe(1)
+    // the unknown key is a warning: in the report, not an error
+    expect(result.stdout).toContain("hooks.PreToolUse[0].hooks[1].timout")
+    expect(result.stderr).not.toContain("timout")
+  })
+})
+
 describe("a hook that can never run (a missing run bit, a bare command not on PATH, a command allowedCommands refuses)", () => {
   it("validate exits 1 naming each, --strict refuses to start, and --fail-closed blocks the event", () => {
     const dir = mkdtempSync(join(scratch, "never-runs-"))

@@ -179,7 +179,7 @@ describe("async hooks under agent-hooks run", () => {
     ])
   })
 
-  it("a detached hook reads values over 128 KiB (placeholders, env, stdin) after the CLI has exited; its files are removed when it ends", async () => {
+  it("a detached hook reads values over 128 KiB (placeholders, stdin) after the CLI has exited; its files are removed when it ends", async () => {
     const out = join(dir, "large.txt")
     const tmp = join(dir, "tmp")
     mkdirSync(tmp, { recursive: true })
@@ -190,8 +190,7 @@ describe("async hooks under agent-hooks run", () => {
           hooks: [{
             type: "command",
             // The CLI has exited (and its own copies of the files are gone) before the hook reads anything.
-            command: `sleep 1; v=\${tool_input.content}; { printf '%s' "$v" | wc -c; printf '%s' "$C" | tail -c 6; echo; wc -c; } > '${out}.part'; mv '${out}.part' '${out}'`,
-            env: { C: "${tool_input.content}" },
+            command: `sleep 1; v=\${tool_input.content}; { printf '%s' "$v" | wc -c; printf '%s' "$v" | tail -c 6; echo; wc -c; } > '${out}.part'; mv '${out}.part' '${out}'`,
             async: true
           }]
         }]
@@ -205,9 +204,9 @@ describe("async hooks under agent-hooks run", () => {
     })
     expect(result.status, result.stderr).toBe(0)
     expect(await waitFor(() => existsSync(out), 15_000)).toBe(true)
-    const [placeholder, envTail, stdinBytes] = readFileSync(out, "utf8").trim().split("\n").map((line) => line.trim())
+    const [placeholder, tail, stdinBytes] = readFileSync(out, "utf8").trim().split("\n").map((line) => line.trim())
     expect(placeholder).toBe(String(content.length))
-    expect(envTail).toBe("SECRET")
+    expect(tail).toBe("SECRET")
     expect(Number(stdinBytes)).toBeGreaterThan(content.length)
     // The hook's own folder (payload and value copies) is gone once it has ended.
     // (Node keeps its compile cache in TMPDIR too.)
@@ -224,7 +223,7 @@ describe("env placeholder values", () => {
       env: { ...process.env, ...env }
     })
 
-  it("an attacker's padding cannot hide a secret from a guard reading an env value: the value is whole (10 000 and 200 000 characters of padding)", () => {
+  it("an attacker's padding cannot hide a secret from a guard reading an env value: the value is whole, or the call is blocked (10 000 and 200 000 characters of padding)", () => {
     const settings = join(dir, "env-guard.json")
     writeFileSync(settings, JSON.stringify({
       hooks: {
@@ -234,11 +233,14 @@ describe("env placeholder values", () => {
         }]
       }
     }))
-    for (const padding of [10_000, 200_000]) {
-      const result = guard([], settings, { tool_name: "Write", tool_input: { content: `${" ".repeat(padding)}AKIA0SECRET` } })
-      expect(result.status, `${padding}: ${result.stderr}`).toBe(2)
-      expect(JSON.parse(result.stdout)).toMatchObject({ blocked: true, reason: "a key in the content" })
-    }
+    const result = guard([], settings, { tool_name: "Write", tool_input: { content: `${" ".repeat(10_000)}AKIA0SECRET` } })
+    expect(result.status, result.stderr).toBe(2)
+    expect(JSON.parse(result.stdout)).toMatchObject({ blocked: true, reason: "a key in the content" })
+    // Over 128 KiB no environment can hold the value: the guard is not started, and the call is blocked.
+    const over = guard([], settings, { tool_name: "Write", tool_input: { content: `${" ".repeat(200_000)}AKIA0SECRET` } })
+    expect(over.status, over.stderr).toBe(2)
+    expect(JSON.parse(over.stdout).reason).toContain("the payload kept the hook from starting")
+    expect(over.stderr).toContain("over 128 KiB")
   })
 
   it("pigo keeps its documented cut: PIGO_* values at 10 000 characters", () => {

@@ -15,7 +15,7 @@ import * as Debug from "./debug.ts"
  *
  * @internal
  */
-export const report = (settings: Settings.LoadedSettings): string => {
+export const report = (settings: Settings.LoadedSettings, errors: ReadonlyArray<string> = []): string => {
   const lines: Array<string> = []
   lines.push("settings files:")
   lines.push(
@@ -35,11 +35,15 @@ export const report = (settings: Settings.LoadedSettings): string => {
   if (settings.disableAllHooks) lines.push("", "disableAllHooks is true: no settings hook runs")
   if (settings.allowManagedHooksOnly) lines.push("", "allowManagedHooksOnly is true: only managed hooks run")
   lines.push("")
-  if (settings.warnings.length === 0) {
+  // Each problem once: an error is listed with the errors, not again among the warnings.
+  const listed = new Set(errors)
+  const warnings = settings.warnings.filter((warning) => !listed.has(warning))
+  if (errors.length > 0) lines.push(`${plural(errors.length, "error")}: on stderr, below`)
+  if (warnings.length === 0) {
     lines.push("no warnings")
   } else {
-    lines.push(`${plural(settings.warnings.length, "warning")}:`)
-    lines.push(...settings.warnings.map((warning) => `  ${warning}`))
+    lines.push(`${plural(warnings.length, "warning")}:`)
+    lines.push(...warnings.map((warning) => `  ${warning}`))
   }
   // every payload placeholder that reaches code a program runs, and how it is quoted
   const code = Placeholder.inCodeReport(settings)
@@ -93,9 +97,9 @@ export const validate = (options: ValidateOptions): Effect.Effect<void, Failed> 
       // --quiet: nothing on success; the errors below still reach stderr.
       : options.quiet === true || level.quiet
       ? Effect.void
-      : Console.log(report(settings))
+      : Console.log(report(settings, errors))
     return Effect.andThen(output, () =>
       errors.length === 0
         ? Effect.void
-        : Effect.fail(new Failed({ message: `${plural(errors.length, "error")}: the hooks ${options.json === true || options.quiet === true || level.quiet ? "of these settings" : "above"} cannot work as written:\n  ${errors.join("\n  ")}` })))
+        : Effect.fail(new Failed({ message: `${plural(errors.length, "error")}: the hooks of these settings cannot work as written:\n  ${errors.join("\n  ")}` })))
   }))
