@@ -4,22 +4,19 @@
  */
 import { spawn, spawnSync } from "node:child_process"
 import { createHash, createHmac } from "node:crypto"
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { basename, join } from "node:path"
+import { readFileSync, rmSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { beforeAll, describe, expect, it } from "vitest"
+import { bin, node, requireBuild } from "./cliHarness.ts"
 import * as Cleanups from "@agent-hooks/test-utils/Cleanups"
 import { OtlpReceiver } from "@agent-hooks/test-utils"
 
-const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
 const blockRm = fileURLToPath(new URL("../../node/test/fixtures/block-rm.sh", import.meta.url))
-const isNode = typeof process.versions.bun !== "string" && typeof process.versions.deno !== "string" &&
-  /^node(\.exe)?$/i.test(basename(process.execPath))
-const node = isNode ? process.execPath : "node"
 const cleanups = Cleanups.register("agent-hooks-cli-audit-")
 
 beforeAll(() => {
-  if (!existsSync(bin)) throw new Error(`${bin} does not exist: run npm run build first`)
+  requireBuild()
 })
 
 const cli = (args: ReadonlyArray<string>, options: { stdin?: string; env?: Record<string, string> } = {}) => {
