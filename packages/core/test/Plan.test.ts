@@ -6,6 +6,7 @@ import type { ScriptedRun } from "@agent-hooks/test-utils/ScriptedProcessSpawner
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, FileSystem, Layer, Path, PlatformError } from "effect"
 import * as fc from "fast-check"
+import * as PropertyRuns from "@agent-hooks/test-utils/PropertyRuns"
 
 const notFound = (path: string) =>
   PlatformError.systemError({ _tag: "NotFound", module: "FileSystem", method: "readFileString", pathOrDescriptor: path })
@@ -162,7 +163,7 @@ describe("the no-match index", () => {
         // The second answer comes from the memo of regular-expression results.
         expect(Plan.matches(plan, event, payload)).toBe(expected)
       }),
-      { numRuns: 500 }
+      { numRuns: PropertyRuns.forLane(500) }
     ))
 
   it("a dispatch the index calls unmatched spawns nothing and equals the full dispatch's outcome", () =>
@@ -181,6 +182,6 @@ describe("the no-match index", () => {
           }
         }).pipe(Effect.provide(Layer.mergeAll(spawner, memoryFs(files), Path.layer)))))
       }),
-      { numRuns: 200 }
+      { numRuns: PropertyRuns.forLane(200) }
     ))
 })
