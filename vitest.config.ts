@@ -12,6 +12,11 @@
  *   like that when it needs Node-only behaviour (for example `node:child_process` details that
  *   Bun or Deno emulate differently).
  * - `*.bun.test.ts` files anywhere run only in the Bun lane, `*.deno.test.ts` only in the Deno lane.
+ * - `packages/cli/test/*` run only in the Node lane, except RunArgs.test.ts (`builtCliFiles`).
+ *
+ * The fast lane (`npm run test:fast`, AGENT_HOOKS_FAST=1; Node only, no build): every project but
+ * `docs`, without the files in `slowFiles` below (each says why), so that a developer gets an
+ * answer in under a minute. `npm test` runs them all.
  *
  * Workspace packages resolve to their TypeScript sources through the `source` export condition
  * (every package.json has `"exports": { ".": { "source": "./src/index.ts", ... } }`), so tests
@@ -34,6 +39,32 @@ const serverConditions = ["source", "module", "node", "development|production"]
 
 const otherRuntimes = (["node", "bun", "deno"] as const).filter((r) => r !== runtime)
 
+const fast = process.env.AGENT_HOOKS_FAST === "1"
+
+/**
+ * The CLI tests that spawn the built CLI (every file of packages/cli/test but RunArgs.test.ts, which
+ * parses argv in the lane's own runtime). They run the very same programs on every lane (under Bun
+ * and Deno, `node` from PATH; Runtimes.test.ts runs the CLI on Node, Bun and Deno from any lane), so
+ * they run on the Node lane only; and they need the build, so not in the fast lane.
+ */
+const builtCliFiles = "packages/cli/test/!(RunArgs).test.ts"
+
+/**
+ * Left out of the fast lane: files that need the build (the built CLI, `dist/`), and the files
+ * that cost the most CPU (measured with vitest's JSON reporter). `npm test` runs them all.
+ */
+const slowFiles = [
+  // the built CLI or dist/ (the fast lane does not build)
+  builtCliFiles,
+  "packages/langchain-adapter/test/examples.node.test.ts",
+  // generated commands run through real shells, thousands of cases (the property tests that stay
+  // run a tenth of their cases here: PropertyRuns in test-utils)
+  "packages/core/test/HostileQuoting.test.ts",
+  // the process conformance suite, once per spawner (Node, the spawn helper on Node and on Bun)
+  "packages/node/test/NodeProcessSpawner.test.ts"
+]
+
+
 const packageDirs = readdirSync(new URL("./packages/", import.meta.url)).filter((name) => {
   try {
     return statSync(new URL(`./packages/${name}/test/`, import.meta.url)).isDirectory()
@@ -51,7 +82,13 @@ const projectsFor = packageDirs
       name,
       root,
       include: [`packages/${name}/test/**/*.test.ts`],
-      exclude: ["**/node_modules/**", "**/dist/**", ...otherRuntimes.map((r) => `**/*.${r}.test.ts`)]
+      exclude: [
+        "**/node_modules/**",
+        "**/dist/**",
+        ...otherRuntimes.map((r) => `**/*.${r}.test.ts`),
+        ...(runtime === "node" ? [] : [builtCliFiles]),
+        ...(fast ? slowFiles : [])
+      ]
     }
   }))
 
@@ -69,7 +106,7 @@ export default defineConfig({
   resolve: { conditions: clientConditions },
   ssr: { resolve: { conditions: serverConditions } },
   test: {
-    projects: [...projectsFor, docsProject],
+    projects: fast ? projectsFor : [...projectsFor, docsProject],
     setupFiles: [fileURLToPath(new URL("./vitest.setup.ts", import.meta.url))],
     testTimeout: 30_000,
     hookTimeout: 30_000,

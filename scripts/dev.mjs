@@ -22,6 +22,8 @@
 //                         model server, agent-hooks as their hook) when no vitest args are given.
 //                         AGENT_HOOKS_LANES=node,bun runs a subset. The last line of output is
 //                         `N passed, N failed` over all lanes (typecheck failure counts as 1).
+//   test:fast [-- args]   the fast lane (AGENT_HOOKS_LANES=fast): Node only, no build, no type-check,
+//                         without the files vitest.config.ts lists as slow or needing the build.
 //   changeset [args]      the changesets CLI on Node 24 (`npm run changeset`, `pnpm changeset status`)
 //   docs:build            the documentation site (VitePress, docs/): generated pages, then
 //                         `vitepress build docs`, which fails on dead links; output docs/.vitepress/dist.
@@ -31,7 +33,7 @@
 //   bootstrap             only the bootstrap
 //
 // Environment: AGENT_HOOKS_LANES (test lanes and steps, default node,bun,deno,pack,agents; naming
-//              only steps skips docs:build),
+//              only steps skips docs:build; `fast` alone is the fast lane),
 //              AGENT_HOOKS_LANE_TIMEOUT_MIN (minutes before a lane is killed, default 25).
 
 import { spawn } from "node:child_process"
@@ -56,6 +58,9 @@ const LANES = ["node", "bun", "deno"]
 // from the npm registry, installed into agents/node_modules, with agent-hooks as their hook). On by
 // default, off when AGENT_HOOKS_LANES does not name them or when vitest arguments select a subset.
 const STEPS = ["pack", "agents"]
+// The developers' lane: Node only, no build and no type-check; vitest.config.ts leaves out the
+// slow files and those that need the build when AGENT_HOOKS_FAST=1. It runs alone.
+const FAST = "fast"
 
 class Fatal extends Error {}
 
@@ -349,6 +354,7 @@ function laneCommand(lane, resultFile, vitestArgs) {
   const reporters = ["--reporter=default", "--reporter=json", `--outputFile.json=${resultFile}`]
   switch (lane) {
     case "node":
+    case FAST:
       return [node24(), [vitest, "run", ...reporters, ...vitestArgs]]
     case "bun":
       // Bun needs the threads pool: the default forks pool fails (`child.channel?.unref is not a function`).
@@ -394,7 +400,8 @@ async function runLane(lane, vitestArgs, tmp) {
   log(`── ${lane} lane: ${relative(ROOT, cmd) || cmd} ${args.join(" ")}`)
   const started = Date.now()
   const timeoutMin = Number(process.env.AGENT_HOOKS_LANE_TIMEOUT_MIN ?? 25)
-  const r = await run(cmd, args, { timeoutMs: timeoutMin > 0 ? timeoutMin * 60_000 : 0 })
+  const env = lane === FAST ? { ...childEnv, AGENT_HOOKS_FAST: "1" } : childEnv
+  const r = await run(cmd, args, { env, timeoutMs: timeoutMin > 0 ? timeoutMin * 60_000 : 0 })
   const ms = Date.now() - started
   const text = readOr(resultFile, null)
   if (text === null) {
@@ -464,9 +471,10 @@ function selectedLanes() {
   const raw = process.env.AGENT_HOOKS_LANES
   if (raw === undefined || raw.trim() === "") return [...LANES, ...STEPS]
   const lanes = raw.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean)
-  const known = [...LANES, ...STEPS]
+  const known = [...LANES, ...STEPS, FAST]
   const unknown = lanes.filter((l) => !known.includes(l))
   if (unknown.length > 0) throw new Fatal(`AGENT_HOOKS_LANES: unknown lane(s) ${unknown.join(", ")} (known: ${known.join(", ")})`)
+  if (lanes.includes(FAST) && lanes.length > 1) throw new Fatal(`AGENT_HOOKS_LANES: ${FAST} runs alone (got ${raw})`)
   return known.filter((l) => lanes.includes(l))
 }
 
@@ -502,6 +510,16 @@ async function test(args) {
   try {
     const lanes = selectedLanes()
     await bootstrap()
+    if (lanes[0] === FAST) {
+      const tmp = mkdtempSync(join(tmpdir(), "agent-hooks-lanes-"))
+      try {
+        rows.push(await runLane(FAST, vitestArgs, tmp))
+      } finally {
+        rmSync(tmp, { recursive: true, force: true })
+      }
+      if (interrupted) rows.push({ lane: "interrupted", failed: 1, note: `received ${interrupted}` })
+      return printSummary(rows) > 0 ? 1 : 0
+    }
     const started = Date.now()
     const built = await build()
     const typed = built && (await typecheckTests())
@@ -674,12 +692,16 @@ const USAGE = `usage: node scripts/dev.mjs <command> [args]
   docs:build            generate pages, then build the documentation site (dead links fail it)
   docs:dev [args]       the documentation site's dev server
   test [-- vitest args] typecheck, then the node, bun and deno vitest lanes, the pack and agents steps
-                        (AGENT_HOOKS_LANES=node,bun or =agents)`
+                        (AGENT_HOOKS_LANES=node,bun or =agents)
+  test:fast [-- args]   the fast lane: Node only, no build or type-check, the quick test files`
 
 async function main() {
   const [cmd, ...args] = process.argv.slice(2)
   switch (cmd) {
     case "test":
+      return test(args)
+    case "test:fast":
+      process.env.AGENT_HOOKS_LANES = FAST
       return test(args)
     case "bootstrap":
       await bootstrap()

@@ -75,6 +75,7 @@ const sidebar: DefaultTheme.Sidebar = [
       { text: "Events", link: "/events" },
       { text: "Matchers", link: "/matchers" },
       { text: "Handler types", link: "/handlers" },
+      { text: "Handler keys", link: "/handler-keys" },
       { text: "Output (protocol)", link: "/protocol" },
       { text: "Aggregation", link: "/concepts/aggregation" },
       { text: "Execution", link: "/execution" }
@@ -95,7 +96,7 @@ const sidebar: DefaultTheme.Sidebar = [
     items: [
       { text: "Overview", link: "/cli" },
       ...pagesIn("cli").map((name) => ({ text: `agent-hooks ${name}`, link: `/cli/${name}` })),
-      { text: "agent-hooks serve", link: "/serve" }
+      { text: "Serve protocol", link: "/serve" }
     ]
   },
   {
@@ -138,6 +139,7 @@ const sidebar: DefaultTheme.Sidebar = [
     items: [
       { text: "API guide", link: "/api" },
       { text: "API reference", link: "/reference/" },
+      { text: "Environment variables", link: "/environment" },
       { text: "About these docs", link: "/contributing-docs" }
     ]
   }

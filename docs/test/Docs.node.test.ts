@@ -8,10 +8,10 @@
  * - every page with `file=` / `run` blocks (getting started, the event pages, the recipes) runs
  *   top to bottom, verbatim, in a fresh temp folder with the built CLI, and prints what it shows.
  */
-import { existsSync, readFileSync, rmSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { HookEvent } from "@agent-hooks/core"
+import { HookEvent, SettingsSchema } from "@agent-hooks/core"
 import { describe, expect, it } from "vitest"
 import { renderAll } from "../scripts/events.ts"
 import { kind, markdownFiles, parseBlocks, runPage } from "./codeBlocks.ts"
@@ -66,6 +66,53 @@ describe("event pages", () => {
   it("every event page has the hand-written prose of its events.md section", () => {
     const withoutProse = HookEvent.catalog.filter((e) => read(`events/${e.name}.md`).includes("has no hand-written section")).map((e) => e.name)
     expect(withoutProse).toEqual([])
+  })
+})
+
+/** The `### \`key\`` (or `## \`key\``) headings of a page. */
+const headingKeys = (page: string): Set<string> =>
+  new Set([...read(page).matchAll(/^#{2,3} `([^`]+)`/gm)].map((m) => m[1]!))
+
+describe("reference pages", () => {
+  it("every key of a matcher group or a handler in the settings schema has its section in handler-keys.md", () => {
+    const schema = SettingsSchema.jsonSchema() as {
+      properties: { hooks: { additionalProperties: { items: { properties: Record<string, { items: { anyOf: Array<{ properties: Record<string, unknown> }> } }> } } } }
+    }
+    const group = schema.properties.hooks.additionalProperties.items
+    const keys = new Set([...Object.keys(group.properties), ...group.properties["hooks"]!.items.anyOf.flatMap((h) => Object.keys(h.properties))])
+    expect(keys.size).toBeGreaterThan(20)
+    const documented = headingKeys("handler-keys.md")
+    expect([...keys].filter((k) => !documented.has(k))).toEqual([])
+  })
+
+  it("every AGENT_HOOKS_* variable the packages' sources name has its section in environment.md", () => {
+    // AGENT_HOOKS_VERSION is a constant the CLI bundle is built with, not a variable of the environment.
+    const notVariables = new Set(["AGENT_HOOKS_VERSION"])
+    const named = new Set<string>()
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name)
+        if (entry.isDirectory()) walk(path)
+        else if (entry.name.endsWith(".ts")) {
+          for (const m of readFileSync(path, "utf8").matchAll(/AGENT_HOOKS_[A-Z0-9_]*[A-Z0-9]_?/g)) {
+            named.add(m[0].endsWith("_") ? `${m[0]}<n>` : m[0])
+          }
+        }
+      }
+    }
+    for (const pkg of readdirSync(join(repoDir, "packages"))) {
+      if (pkg === "test-utils" || !existsSync(join(repoDir, "packages", pkg, "src"))) continue
+      walk(join(repoDir, "packages", pkg, "src"))
+    }
+    expect(named.has("AGENT_HOOKS_HOME")).toBe(true)
+    const documented = headingKeys("environment.md")
+    expect([...named].filter((v) => !notVariables.has(v) && !documented.has(v)).sort()).toEqual([])
+  })
+
+  it("every command of the CLI has its page docs/cli/<command>.md, linked from cli.md", () => {
+    const commands = [...read("cli.md").matchAll(/^## `agent-hooks ([a-z]+)/gm)].map((m) => m[1]!)
+    expect(commands.length).toBeGreaterThanOrEqual(11)
+    expect(commands.filter((c) => !existsSync(join(docsDir, "cli", `${c}.md`)) || !read("cli.md").includes(`(cli/${c}.md)`))).toEqual([])
   })
 })
 

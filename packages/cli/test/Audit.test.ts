@@ -4,22 +4,20 @@
  */
 import { spawn, spawnSync } from "node:child_process"
 import { createHash, createHmac } from "node:crypto"
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { basename, join } from "node:path"
+import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { bin, node, requireBuild } from "./cliHarness.ts"
 import * as Cleanups from "@agent-hooks/test-utils/Cleanups"
 import { OtlpReceiver } from "@agent-hooks/test-utils"
 
-const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
 const blockRm = fileURLToPath(new URL("../../node/test/fixtures/block-rm.sh", import.meta.url))
-const isNode = typeof process.versions.bun !== "string" && typeof process.versions.deno !== "string" &&
-  /^node(\.exe)?$/i.test(basename(process.execPath))
-const node = isNode ? process.execPath : "node"
 const cleanups = Cleanups.register("agent-hooks-cli-audit-")
 
 beforeAll(() => {
-  if (!existsSync(bin)) throw new Error(`${bin} does not exist: run npm run build first`)
+  requireBuild()
 })
 
 const cli = (args: ReadonlyArray<string>, options: { stdin?: string; env?: Record<string, string> } = {}) => {
@@ -33,8 +31,10 @@ const cli = (args: ReadonlyArray<string>, options: { stdin?: string; env?: Recor
 }
 
 /** A project whose settings audit to `audit.jsonl`, after three `run`s (one blocked). */
-const auditedRuns = (env: Record<string, string> = {}, commands: ReadonlyArray<string> = ["ls", "rm -rf /", "git status"]) => {
-  const dir = cleanups.tempDir()
+const auditedRuns = (env: Record<string, string> = {}, commands: ReadonlyArray<string> = ["ls", "rm -rf /", "git status"]) =>
+  auditedRunsIn(cleanups.tempDir(), env, commands)
+
+const auditedRunsIn = (dir: string, env: Record<string, string> = {}, commands: ReadonlyArray<string> = ["ls", "rm -rf /", "git status"]) => {
   const settings = join(dir, "settings.json")
   writeFileSync(settings, JSON.stringify({ auditLog: "audit.jsonl", hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `sh ${blockRm}` }] }] } }))
   for (const command of commands) {
@@ -42,6 +42,21 @@ const auditedRuns = (env: Record<string, string> = {}, commands: ReadonlyArray<s
   }
   return join(dir, "audit.jsonl")
 }
+
+/**
+ * `auditedRuns()` (no key, the three default commands) is run once per file; each test gets its own
+ * copy of that project (settings, log, head file) to read or tamper with.
+ */
+let template: string | undefined
+const copyOfAuditedRuns = (): string => {
+  template ??= auditedRunsIn(realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-cli-audit-runs-"))))
+  const dir = cleanups.tempDir()
+  cpSync(dirname(template), dir, { recursive: true })
+  return join(dir, "audit.jsonl")
+}
+afterAll(() => {
+  if (template !== undefined) rmSync(dirname(template), { recursive: true, force: true })
+})
 
 describe("agent-hooks audit", () => {
   it("verify passes on what run wrote, with the key checking every checkpoint", () => {
@@ -55,7 +70,7 @@ describe("agent-hooks audit", () => {
   })
 
   it("verify names the first edited line and exits 1; --json gives the report", () => {
-    const log = auditedRuns()
+    const log = copyOfAuditedRuns()
     const lines = readFileSync(log, "utf8").split("\n")
     // The blocked run's hook record (second run: lines 3 and 4) now claims success.
     expect(lines[2]).toContain('"status":"blocking-error"')
@@ -71,14 +86,14 @@ describe("agent-hooks audit", () => {
   })
 
   it("verify with the key reports a chain that has no signed checkpoint", () => {
-    const log = auditedRuns()
+    const log = copyOfAuditedRuns()
     const result = cli(["audit", "verify", log], { env: { AGENT_HOOKS_AUDIT_KEY: "team-key" } })
     expect(result.status).toBe(1)
     expect(result.stdout).toContain("checkpoint-missing")
   })
 
   it("show prints one line per record, --json one object per record", () => {
-    const log = auditedRuns()
+    const log = copyOfAuditedRuns()
     const text = cli(["audit", "show", log])
     expect(text.status).toBe(0)
     const lines = text.stdout.trim().split("\n")
@@ -91,7 +106,7 @@ describe("agent-hooks audit", () => {
   })
 
   it("without FILE, reads the auditLog the settings name", () => {
-    const log = auditedRuns()
+    const log = copyOfAuditedRuns()
     const settings = join(log, "..", "settings.json")
     const result = cli(["audit", "verify", "--settings", settings])
     expect(result.status).toBe(0)

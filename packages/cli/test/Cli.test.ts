@@ -6,51 +6,19 @@
 import { spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { basename, join } from "node:path"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
+import { bin, node, type Result, runCli, scratchFolder } from "./cliHarness.ts"
 
-const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
 const fixtures = realpathSync(fileURLToPath(new URL("./fixtures/", import.meta.url)))
 const project = join(fixtures, "project")
 const settings = join(project, "settings.json")
 
-// The CLI is a Node program: run it with this Node, or with `node` from PATH under Bun or Deno.
-const isNode = typeof process.versions.bun !== "string" && typeof process.versions.deno !== "string" &&
-  /^node(\.exe)?$/i.test(basename(process.execPath))
-const node = isNode ? process.execPath : "node"
+const scratch = scratchFolder("agent-hooks-cli-")
 
-let scratch = ""
-beforeAll(() => {
-  if (!existsSync(bin)) throw new Error(`${bin} does not exist: run npm run build first`)
-  scratch = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-cli-")))
-})
-afterAll(() => {
-  if (scratch !== "") rmSync(scratch, { recursive: true, force: true })
-})
-
-interface Result {
-  readonly status: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
-
-const cli = (args: ReadonlyArray<string>, options: { stdin?: string; cwd?: string } = {}): Result => {
-  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1" }
-  // The hooks must see the variables the CLI sets, not ones inherited from the test runner.
-  delete env.AGENT_HOOKS_PROJECT_DIR
-  delete env.CLAUDE_PROJECT_DIR
-  const result = spawnSync(node, [bin, ...args], {
-    input: options.stdin ?? "",
-    cwd: options.cwd ?? scratch,
-    env,
-    encoding: "utf8",
-    // A CLI that hangs fails the test instead of blocking the worker for good.
-    timeout: 20_000
-  })
-  if (result.error && (result.error as NodeJS.ErrnoException).code !== "ETIMEDOUT") throw result.error
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr }
-}
+const cli = (args: ReadonlyArray<string>, options: { stdin?: string; cwd?: string } = {}): Result =>
+  runCli(args, { stdin: options.stdin ?? "", cwd: options.cwd ?? scratch() })
 
 /** `run` prints exactly one JSON object on one line. */
 const outcomeOf = (result: Result): Record<string, any> => {
@@ -127,8 +95,8 @@ describe("agent-hooks run", () => {
   })
 
   it("a hook's current directory is the payload's cwd when given", () => {
-    const outcome = outcomeOf(run("UserPromptSubmit", { prompt: "hello", cwd: scratch }))
-    expect(outcome.additionalContext[0].trim()).toBe(`cwd=${scratch} project=${project} claude=${project}`)
+    const outcome = outcomeOf(run("UserPromptSubmit", { prompt: "hello", cwd: scratch() }))
+    expect(outcome.additionalContext[0].trim()).toBe(`cwd=${scratch()} project=${project} claude=${project}`)
   })
 
   it("keeps the payload's fields as given and fills hook_event_name from the command line", () => {
@@ -161,7 +129,7 @@ describe("agent-hooks run", () => {
   })
 
   it("a settings file that cannot be read: exit 1, naming the file", () => {
-    const missing = join(scratch, "no-such-settings.json")
+    const missing = join(scratch(), "no-such-settings.json")
     const result = cli(["run", "Stop", "--settings", missing], { stdin: "{}" })
     expect(result.status).toBe(1)
     expect(result.stdout).toBe("")
@@ -199,10 +167,10 @@ describe("agent-hooks run", () => {
   })
 
   it("discovers <project>/.agent-hooks/settings.json when no --settings is given", () => {
-    const home = join(scratch, "home")
+    const home = join(scratch(), "home")
     const result = spawnSync(node, [bin, "run", "PreToolUse", "--project-dir", join(fixtures, "discovered")], {
       input: JSON.stringify({ tool_name: "Bash", tool_input: { command: "rm -rf /" } }),
-      cwd: scratch,
+      cwd: scratch(),
       env: { ...process.env, HOME: home, AGENT_HOOKS_HOME: join(home, ".agent-hooks") },
       encoding: "utf8"
     })
@@ -222,7 +190,7 @@ describe("agent-hooks validate", () => {
     expect(report.warnings).toEqual([expect.stringContaining(`unknown event "NotAnEvent"`)])
     const quiet = cli(["validate", "--settings", file, "--quiet"])
     expect(quiet).toMatchObject({ status: 0, stdout: "" })
-    const broken = join(scratch, "broken-validate.json")
+    const broken = join(scratch(), "broken-validate.json")
     writeFileSync(broken, JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "/nonexistent/x.sh" }] }] } }))
     const failing = cli(["validate", "--settings", broken, "--quiet"])
     expect(failing.status).toBe(1)
@@ -234,7 +202,7 @@ describe("agent-hooks validate", () => {
   })
 
   it("--json also gives each warning as data (file, JSON path, severity, message), in the order of warnings", () => {
-    const file = join(scratch, "diagnostics-validate.json")
+    const file = join(scratch(), "diagnostics-validate.json")
     writeFileSync(file, JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "true", timeout: "10" }, { type: "command", command: "true", timout: 5 }] }] } }))
     const result = cli(["validate", "--settings", file, "--json"])
     expect(result.status).toBe(1)
@@ -288,9 +256,9 @@ describe("agent-hooks validate", () => {
   })
 
   it("shows discovered files that do not exist as not found", () => {
-    const home = join(scratch, "home")
+    const home = join(scratch(), "home")
     const result = spawnSync(node, [bin, "validate", "--project-dir", join(fixtures, "discovered")], {
-      cwd: scratch,
+      cwd: scratch(),
       env: { ...process.env, HOME: home, AGENT_HOOKS_HOME: join(home, ".agent-hooks") },
       encoding: "utf8"
     })
@@ -307,7 +275,7 @@ describe("agent-hooks validate", () => {
     expect(result.stderr).toContain(malformed)
   })
   it("exit 1 on what it can know before anything runs: a handler that cannot be decoded, a script without its run bit or missing", () => {
-    const dir = join(scratch, "validate-errors")
+    const dir = join(scratch(), "validate-errors")
     mkdirSync(join(dir, "hooks"), { recursive: true })
     writeFileSync(join(dir, "hooks", "guard.sh"), "#!/bin/sh\nexit 2\n", { mode: 0o644 })
     const file = join(dir, "settings.json")
@@ -507,13 +475,13 @@ describe("agent-hooks run: nothing that should have run is skipped in silence", 
   })
 
   it("an event the preset declares is accepted (pigo's tool_start)", () => {
-    const result = cli(["run", "tool_start", "--preset", "pigo", "--project-dir", scratch], {
+    const result = cli(["run", "tool_start", "--preset", "pigo", "--project-dir", scratch()], {
       stdin: JSON.stringify({ tool_name: "bash", tool_input: { command: "ls" } })
     })
     expect(result.status, result.stderr).toBe(0)
     expect(outcomeOf(result)).toMatchObject({ event: "tool_start", blocked: false })
     expect(run("tool_strat", {}).stderr.trim()).toBe("agent-hooks: unknown event tool_strat")
-    const typo = cli(["run", "tool_strat", "--preset", "pigo", "--project-dir", scratch], { stdin: "{}" })
+    const typo = cli(["run", "tool_strat", "--preset", "pigo", "--project-dir", scratch()], { stdin: "{}" })
     expect(typo.status).toBe(1)
     expect(typo.stderr.trim()).toBe("agent-hooks: unknown event tool_strat (did you mean tool_start?)")
   })
@@ -537,7 +505,7 @@ describe("agent-hooks run: nothing that should have run is skipped in silence", 
   })
 
   it("--quiet leaves a notice about the payload (Wave's derived transcript_path) out of stderr; the Outcome keeps it", () => {
-    const project = mkdtempSync(join(scratch, "wave-quiet-"))
+    const project = mkdtempSync(join(scratch(), "wave-quiet-"))
     mkdirSync(join(project, ".wave"))
     writeFileSync(join(project, ".wave", "settings.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "true" }] }] } }))
     const args = ["run", "Stop", "--preset", "wave", "--project-dir", project]
@@ -551,7 +519,7 @@ describe("agent-hooks run: nothing that should have run is skipped in silence", 
   })
 
   it("a guard whose deny answer is dropped (stdout JSON cut short) gets one stderr line, --quiet or not", () => {
-    const broken = join(scratch, "dropped-answer.json")
+    const broken = join(scratch(), "dropped-answer.json")
     writeFileSync(broken, JSON.stringify({
       hooks: { PreToolUse: [{ hooks: [{ type: "command", command: `printf '%s' '{"hookSpecificOutput": {"permissionDecision": "deny"'` }] }] }
     }))
@@ -576,10 +544,10 @@ describe("agent-hooks run: nothing that should have run is skipped in silence", 
   })
 
   it("SIGHUP ends run like SIGTERM: no running hook is left behind", async () => {
-    const marker = mkdtempSync(join(scratch, "hup-"))
+    const marker = mkdtempSync(join(scratch(), "hup-"))
     const { spawn } = await import("node:child_process")
     const child = spawn(node, [bin, "run", "PreToolUse", "--settings", serveSettings], {
-      cwd: scratch,
+      cwd: scratch(),
       env: { ...process.env, MARKER_DIR: marker },
       stdio: ["pipe", "pipe", "pipe"]
     })
@@ -657,8 +625,8 @@ describe("a hook that can never run (a missing run bit, a bare command not on PA
 
 describe("agent-hooks run with no settings found", () => {
   it("says so on stderr, names the --preset that reads an existing .claude/settings.json, and exits 0", () => {
-    const dir = mkdtempSync(join(scratch, "no-settings-"))
-    const home = mkdtempSync(join(scratch, "home-"))
+    const dir = mkdtempSync(join(scratch(), "no-settings-"))
+    const home = mkdtempSync(join(scratch(), "home-"))
     const env = { HOME: home, AGENT_HOOKS_HOME: join(home, ".agent-hooks"), AGENT_HOOKS_MANAGED_DIR: join(home, "managed") }
     const bare = spawnSync(node, [bin, "run", "Stop", "--project-dir", dir], { input: "{}", cwd: dir, env: { ...process.env, ...env }, encoding: "utf8" })
     expect(bare.status).toBe(0)
@@ -676,8 +644,8 @@ describe("agent-hooks run with no settings found", () => {
 
 describe("validate and list take --preset and --agent", () => {
   it("--preset claude reads the project's .claude/settings.json; an unknown preset is exit 1", () => {
-    const dir = mkdtempSync(join(scratch, "claude-project-"))
-    const home = mkdtempSync(join(scratch, "home-"))
+    const dir = mkdtempSync(join(scratch(), "claude-project-"))
+    const home = mkdtempSync(join(scratch(), "home-"))
     mkdirSync(join(dir, ".claude"))
     writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({
       hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "exit 0" }] }] }
@@ -699,7 +667,7 @@ describe("validate and list take --preset and --agent", () => {
 describe("run's status line for slow hooks", () => {
   const hasScript = spawnSync("script", ["--version"], { encoding: "utf8" }).status === 0
   const slow = () => {
-    const file = join(scratch, "slow-status.json")
+    const file = join(scratch(), "slow-status.json")
     writeFileSync(file, JSON.stringify({
       hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "sleep 1.5", statusMessage: "Checking the command" }] }] }
     }))
@@ -709,7 +677,7 @@ describe("run's status line for slow hooks", () => {
   // `script` (util-linux) gives the CLI a terminal on stderr; without it this test is skipped.
   it.skipIf(!hasScript)("on a terminal, a hook over a second shows its statusMessage on stderr, cleared at the end", () => {
     const command = `echo '{}' | ${JSON.stringify(node)} ${JSON.stringify(bin)} run PreToolUse --settings ${JSON.stringify(slow())} >/dev/null`
-    const result = spawnSync("script", ["-qec", command, "/dev/null"], { cwd: scratch, encoding: "utf8", timeout: 20_000 })
+    const result = spawnSync("script", ["-qec", command, "/dev/null"], { cwd: scratch(), encoding: "utf8", timeout: 20_000 })
     expect(result.status, result.stdout).toBe(0)
     expect(result.stdout).toContain("\r\x1b[K⋯ Checking the command")
     expect(result.stdout.endsWith("\r\x1b[K")).toBe(true)
@@ -738,7 +706,7 @@ describe("run --fail-closed and --strict", () => {
   })
 
   it("--strict: a handler that does not decode fails the load (exit 1) instead of a warning", () => {
-    const file = join(scratch, "strict.json")
+    const file = join(scratch(), "strict.json")
     writeFileSync(file, JSON.stringify({
       hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "exit 0", timeout: "10" }] }] }
     }))

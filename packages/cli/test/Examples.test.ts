@@ -4,16 +4,12 @@
  */
 import { spawnSync } from "node:child_process"
 import { existsSync } from "node:fs"
-import { basename } from "node:path"
 import { fileURLToPath } from "node:url"
 import { beforeAll, describe, expect, it } from "vitest"
+import { node } from "./cliHarness.ts"
 
 const examples = fileURLToPath(new URL("../../../examples/", import.meta.url))
 const nodeDist = fileURLToPath(new URL("../../node/dist/index.js", import.meta.url))
-
-const isNode = typeof process.versions.bun !== "string" && typeof process.versions.deno !== "string" &&
-  /^node(\.exe)?$/i.test(basename(process.execPath))
-const node = isNode ? process.execPath : "node"
 
 beforeAll(() => {
   if (!existsSync(nodeDist)) throw new Error(`${nodeDist} does not exist: run npm run build first`)

@@ -5,29 +5,17 @@
  * status, stderr, stdout.
  */
 import { spawnSync } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { basename, join } from "node:path"
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
+import { bin, node, scratchFolder } from "./cliHarness.ts"
 
-const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
 const fixtures = realpathSync(fileURLToPath(new URL("./fixtures/hosts/", import.meta.url)))
 const hostFixtures = realpathSync(fileURLToPath(new URL("../../core/test/fixtures/hosts/", import.meta.url)))
 const policy = join(fixtures, "policy.json")
 
-const isNode = typeof process.versions.bun !== "string" && typeof process.versions.deno !== "string" &&
-  /^node(\.exe)?$/i.test(basename(process.execPath))
-const node = isNode ? process.execPath : "node"
-
-let scratch = ""
-beforeAll(() => {
-  if (!existsSync(bin)) throw new Error(`${bin} does not exist: run npm run build first`)
-  scratch = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-hook-")))
-})
-afterAll(() => {
-  if (scratch !== "") rmSync(scratch, { recursive: true, force: true })
-})
+const scratch = scratchFolder("agent-hooks-hook-")
 
 interface Result {
   readonly status: number | null
@@ -41,7 +29,7 @@ const baseEnv = (extra: Record<string, string | undefined>): Record<string, stri
     delete env[name]
   }
   // no user settings from the machine running the tests
-  env.AGENT_HOOKS_HOME = join(scratch, "home")
+  env.AGENT_HOOKS_HOME = join(scratch(), "home")
   return { ...env, ...extra }
 }
 
@@ -52,7 +40,7 @@ const hook = (
 ): Result => {
   const result = spawnSync(node, [bin, "hook", ...args], {
     input: stdin,
-    cwd: options.cwd ?? scratch,
+    cwd: options.cwd ?? scratch(),
     env: baseEnv(options.env ?? {}),
     encoding: "utf8",
     timeout: 25_000
@@ -76,7 +64,7 @@ const shellTool = (host: Host): string => (host === "gemini" || host === "qwen" 
 const payload = (host: Host, event: string, fields: Payload = {}, tool?: string): string => {
   const base = recorded(host).find((p) => p["hook_event_name"] === event && (tool === undefined || p["tool_name"] === tool))
   if (base === undefined) throw new Error(`no ${event} ${tool ?? ""} in ${host}.json`)
-  return JSON.stringify({ ...base, cwd: scratch, ...fields })
+  return JSON.stringify({ ...base, cwd: scratch(), ...fields })
 }
 
 const shell = (host: Host, command: string): string =>
@@ -192,10 +180,10 @@ describe.each(hosts)("%s", (host) => {
 
 describe("host mode", () => {
   it("the project root comes from the agent's variable, never from the payload's cwd", () => {
-    const project = join(scratch, "project")
+    const project = join(scratch(), "project")
     mkdirSync(join(project, ".agent-hooks"), { recursive: true })
     writeFileSync(join(project, ".agent-hooks", "settings.json"), readFileSync(policy, "utf8"))
-    const elsewhere = join(scratch, "elsewhere")
+    const elsewhere = join(scratch(), "elsewhere")
     mkdirSync(join(elsewhere, ".agent-hooks"), { recursive: true })
     writeFileSync(join(elsewhere, ".agent-hooks", "settings.json"), JSON.stringify({ hooks: {} }))
     const call = payload("gemini", "BeforeTool", { cwd: elsewhere, tool_input: { command: "rm -rf /" } }, "run_shell_command")
@@ -203,13 +191,13 @@ describe("host mode", () => {
     expect(result.status, result.stderr).toBe(2)
     expect(result.stderr).toContain("no rm -rf here")
     // Claude Code's and Qwen Code's own variables
-    expect(hook(["--host", "claude"], shell("claude", "rm -rf /").replace(scratch, elsewhere), { cwd: elsewhere, env: { CLAUDE_PROJECT_DIR: project } }).status)
+    expect(hook(["--host", "claude"], shell("claude", "rm -rf /").replace(scratch(), elsewhere), { cwd: elsewhere, env: { CLAUDE_PROJECT_DIR: project } }).status)
       .toBe(2)
     expect(hook(["--host", "qwen"], shell("qwen", "rm -rf /"), { cwd: elsewhere, env: { QWEN_PROJECT_DIR: project } }).status).toBe(2)
   })
 
   it("no policy found blocks instead of allowing everything", () => {
-    const empty = join(scratch, "empty")
+    const empty = join(scratch(), "empty")
     mkdirSync(empty, { recursive: true })
     const result = hook(["--host", "claude", "--project-dir", empty], shell("claude", "ls"), { cwd: empty })
     expect(result.status).toBe(2)

@@ -5,15 +5,10 @@
 import { spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { basename, join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { join } from "node:path"
 import { Ajv2020 } from "ajv/dist/2020.js"
 import { afterEach, beforeAll, describe, expect, it } from "vitest"
-
-const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
-const isNode = typeof process.versions.bun !== "string" && typeof process.versions.deno !== "string" &&
-  /^node(\.exe)?$/i.test(basename(process.execPath))
-const node = isNode ? process.execPath : "node"
+import { bin, cliEnv, node, requireBuild } from "./cliHarness.ts"
 
 const folders: Array<string> = []
 const freshProject = (): string => {
@@ -25,13 +20,11 @@ afterEach(() => {
   for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true })
 })
 beforeAll(() => {
-  if (!existsSync(bin)) throw new Error(`${bin} does not exist: run npm run build first`)
+  requireBuild()
 })
 
 const cli = (cwd: string, args: ReadonlyArray<string>, stdin = "") => {
-  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", HOME: cwd }
-  delete env.AGENT_HOOKS_PROJECT_DIR
-  delete env.CLAUDE_PROJECT_DIR
+  const env = cliEnv({ HOME: cwd })
   const result = spawnSync(node, [bin, ...args], { cwd, env, input: stdin, encoding: "utf8", timeout: 20_000 })
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }

@@ -5,23 +5,19 @@
  */
 import { spawnSync } from "node:child_process"
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
-import { basename, join, relative } from "node:path"
+import { join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Ajv2020 } from "ajv/dist/2020.js"
 import { beforeAll, describe, expect, it } from "vitest"
+import { bin, node, requireBuild } from "./cliHarness.ts"
 
-const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
 const root = fileURLToPath(new URL("../../../", import.meta.url))
-
-const isNode = typeof process.versions.bun !== "string" && typeof process.versions.deno !== "string" &&
-  /^node(\.exe)?$/i.test(basename(process.execPath))
-const node = isNode ? process.execPath : "node"
 
 let schema: Record<string, unknown> = {}
 let validate: ((value: unknown) => boolean) & { errors?: unknown } = () => false
 
 beforeAll(() => {
-  if (!existsSync(bin)) throw new Error(`${bin} does not exist: run npm run build first`)
+  requireBuild()
   const result = spawnSync(node, [bin, "schema"], { encoding: "utf8", timeout: 20_000 })
   expect(result.status, result.stderr).toBe(0)
   schema = JSON.parse(result.stdout)
@@ -29,7 +25,7 @@ beforeAll(() => {
 })
 
 /** Files deliberately wrong, used by other tests to check the engine's error messages. */
-const deliberatelyWrong = new Set(["packages/cli/test/fixtures/malformed.json"])
+const deliberatelyWrong = new Set(["packages/cli/test/fixtures/malformed.json", "packages/cli/test/fixtures/hosts/broken.json"])
 
 const settingsFiles = (): Array<string> => {
   const found: Array<string> = []

@@ -5,32 +5,21 @@
  */
 import { spawn, spawnSync } from "node:child_process"
 import type { ChildProcessWithoutNullStreams } from "node:child_process"
-import { chmodSync, existsSync, lstatSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs"
+import { chmodSync, existsSync, lstatSync, mkdtempSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from "node:fs"
 import { connect } from "node:net"
-import { tmpdir } from "node:os"
 import { basename, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
+import { bin, cliEnv, node, scratchFolder } from "./cliHarness.ts"
 
-const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
 const settings = fileURLToPath(new URL("./fixtures/serve/settings.json", import.meta.url))
 const examples = fileURLToPath(new URL("../../../examples/", import.meta.url))
 
-const isNode = typeof process.versions.bun !== "string" && typeof process.versions.deno !== "string" &&
-  /^node(\.exe)?$/i.test(basename(process.execPath))
-const node = isNode ? process.execPath : "node"
 // Deno's node:child_process reports a child that handled SIGTERM and exited 0 as killed by
 // SIGTERM (seen with Deno 2.9): there, the exit status after a signal cannot be read.
 const signalExitReadable = !("Deno" in globalThis)
 
-let scratch = ""
-beforeAll(() => {
-  if (!existsSync(bin)) throw new Error(`${bin} does not exist: run npm run build first`)
-  scratch = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-serve-")))
-})
-afterAll(() => {
-  if (scratch !== "") rmSync(scratch, { recursive: true, force: true })
-})
+const scratch = scratchFolder("agent-hooks-serve-")
 
 /** A running server: its JSON lines as they arrive, its stderr, and its exit. */
 interface Server {
@@ -67,13 +56,11 @@ const lineReader = (stream: NodeJS.ReadableStream) => {
 
 /** `shell`: commands run before the server by `sh -c` (`ulimit -n 256`, `umask 002`). */
 const startServer = (marker: string, extra: ReadonlyArray<string> = [], shell?: string, settingsFile = settings): Server => {
-  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", MARKER_DIR: marker }
-  delete env.AGENT_HOOKS_PROJECT_DIR
-  delete env.CLAUDE_PROJECT_DIR
-  const args = [bin, "serve", "--settings", settingsFile, "--project-dir", scratch, ...extra]
+  const env = cliEnv({ MARKER_DIR: marker })
+  const args = [bin, "serve", "--settings", settingsFile, "--project-dir", scratch(), ...extra]
   const [file, argv] = shell === undefined ? [node, args] : ["sh", ["-c", `${shell}; exec "$0" "$@"`, node, ...args]]
   const child = spawn(file, argv, {
-    cwd: scratch,
+    cwd: scratch(),
     env,
     stdio: ["pipe", "pipe", "pipe"]
   })
@@ -114,7 +101,7 @@ const client = (path: string) => {
 const request = (id: unknown, tool: string, event = "PreToolUse") =>
   JSON.stringify({ id, event, payload: { tool_name: tool, tool_input: { command: "rm -rf /" } } })
 
-const freshDir = () => realpathSync(mkdtempSync(join(scratch, "case-")))
+const freshDir = () => realpathSync(mkdtempSync(join(scratch(), "case-")))
 
 describe("agent-hooks serve", () => {
   it("says hello, answers concurrent requests as they complete, and exits 0 on stdin EOF", async () => {
@@ -304,10 +291,10 @@ describe("agent-hooks serve: hostile input, floods and clients that go away", ()
 
   it("a 16 MB line takes about what run takes (linear framing); a 40 MB line over the limit is skipped in linear time", async () => {
     const command = "x".repeat(16 * 1024 * 1024)
-    const env = { ...process.env, NO_COLOR: "1", MARKER_DIR: scratch }
+    const env = { ...process.env, NO_COLOR: "1", MARKER_DIR: scratch() }
     const runStart = Date.now()
-    const ran = spawnSync(node, [bin, "run", "PreToolUse", "--settings", settings, "--project-dir", scratch], {
-      cwd: scratch,
+    const ran = spawnSync(node, [bin, "run", "PreToolUse", "--settings", settings, "--project-dir", scratch()], {
+      cwd: scratch(),
       env,
       input: JSON.stringify({ tool_name: "Fast", tool_input: { command } }),
       maxBuffer: 64 * 1024 * 1024,
@@ -476,7 +463,7 @@ describe("serve clients in other languages (examples/serve)", () => {
   it.skipIf(!hasGo)("Go client (needs go on PATH; skipped when it is absent)", () => {
     const result = spawnSync("go", ["run", "serve/client.go"], {
       cwd: examples,
-      env: { ...process.env, AGENT_HOOKS: agentHooks, GOCACHE: join(scratch, "gocache"), GOFLAGS: "-mod=mod" },
+      env: { ...process.env, AGENT_HOOKS: agentHooks, GOCACHE: join(scratch(), "gocache"), GOFLAGS: "-mod=mod" },
       encoding: "utf8",
       timeout: 120_000
     })

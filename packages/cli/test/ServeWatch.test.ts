@@ -3,20 +3,15 @@
  * is changed on disk, the reload is reported on stderr, and the next request meets the new hooks.
  */
 import { spawn } from "node:child_process"
-import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { basename, join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { join } from "node:path"
 import { afterAll, beforeAll, expect, it } from "vitest"
-
-const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
-const isNode = typeof process.versions.bun !== "string" && typeof process.versions.deno !== "string" &&
-  /^node(\.exe)?$/i.test(basename(process.execPath))
-const node = isNode ? process.execPath : "node"
+import { bin, cliEnv, node, requireBuild } from "./cliHarness.ts"
 
 let dir = ""
 beforeAll(() => {
-  if (!existsSync(bin)) throw new Error(`${bin} does not exist: run npm run build first`)
+  requireBuild()
   dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-serve-watch-")))
 })
 afterAll(() => {
@@ -34,9 +29,7 @@ const until = async (check: () => boolean, what: () => string) => {
 it("serve --watch reloads a changed settings file, says so on stderr, and answers with the new hooks", async () => {
   const settings = join(dir, "settings.json")
   writeFileSync(settings, settingsWith("exit 0"))
-  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", HOME: dir }
-  delete env.AGENT_HOOKS_PROJECT_DIR
-  delete env.CLAUDE_PROJECT_DIR
+  const env = cliEnv({ HOME: dir })
   const child = spawn(node, [bin, "serve", "--watch", "--settings", settings, "--project-dir", dir], { cwd: dir, env, stdio: ["pipe", "pipe", "pipe"] })
   let stdout = ""
   let stderr = ""

@@ -3,22 +3,15 @@
  * real hook scripts that `agent-hooks init` wrote, in a temp project.
  */
 import { spawnSync } from "node:child_process"
-import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { basename, join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-
-const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
-const isNode = typeof process.versions.bun !== "string" && typeof process.versions.deno !== "string" &&
-  /^node(\.exe)?$/i.test(basename(process.execPath))
-const node = isNode ? process.execPath : "node"
+import { bin, cliEnv, node, requireBuild } from "./cliHarness.ts"
 
 let dir = ""
 const cli = (args: ReadonlyArray<string>) => {
-  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", HOME: dir }
-  delete env.AGENT_HOOKS_PROJECT_DIR
-  delete env.CLAUDE_PROJECT_DIR
+  const env = cliEnv({ HOME: dir })
   const result = spawnSync(node, [bin, ...args], { cwd: dir, env, encoding: "utf8", timeout: 20_000 })
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
@@ -29,7 +22,7 @@ const fixture = (name: string, value: unknown): string => {
 const bash = (command: string) => ({ tool_name: "Bash", tool_input: { command } })
 
 beforeAll(() => {
-  if (!existsSync(bin)) throw new Error(`${bin} does not exist: run npm run build first`)
+  requireBuild()
   dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-test-cmd-")))
   expect(cli(["init"]).status).toBe(0)
 })

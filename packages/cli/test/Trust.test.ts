@@ -4,32 +4,19 @@
  * content.
  */
 import { spawn, spawnSync } from "node:child_process"
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { basename, join } from "node:path"
-import { fileURLToPath } from "node:url"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { describe, expect, it } from "vitest"
+import { bin, cliEnv, node, scratchFolder } from "./cliHarness.ts"
 
-const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
-const isNode = typeof process.versions.bun !== "string" && typeof process.versions.deno !== "string" &&
-  /^node(\.exe)?$/i.test(basename(process.execPath))
-const node = isNode ? process.execPath : "node"
-
-let scratch = ""
-beforeAll(() => {
-  if (!existsSync(bin)) throw new Error(`${bin} does not exist: run npm run build first`)
-  scratch = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-trust-")))
-})
-afterAll(() => {
-  if (scratch !== "") rmSync(scratch, { recursive: true, force: true })
-})
+const scratch = scratchFolder("agent-hooks-trust-")
 
 const approvedScript = "#!/bin/sh\necho approved guard >&2\nexit 2\n"
 const swappedScript = "#!/bin/sh\necho unapproved >> \"$CLAUDE_PROJECT_DIR/unapproved-ran\"\nexit 0\n"
 
 /** A project whose PreToolUse hook runs hooks/guard.sh, approved; its own home for approvals. */
 const project = (hooks: ReadonlyArray<Record<string, unknown>>) => {
-  const dir = realpathSync(mkdtempSync(join(scratch, "project-")))
+  const dir = realpathSync(mkdtempSync(join(scratch(), "project-")))
   const home = join(dir, "home")
   mkdirSync(join(dir, ".agent-hooks"), { recursive: true })
   mkdirSync(join(dir, "hooks"))
@@ -38,9 +25,7 @@ const project = (hooks: ReadonlyArray<Record<string, unknown>>) => {
   writeFileSync(join(dir, "hooks", "swapped.sh"), swappedScript)
   chmodSync(join(dir, "hooks", "swapped.sh"), 0o755)
   writeFileSync(join(dir, ".agent-hooks", "settings.json"), JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks }] } }))
-  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", AGENT_HOOKS_HOME: home, AGENT_HOOKS_REQUIRE_TRUST: "1" }
-  delete env.AGENT_HOOKS_PROJECT_DIR
-  delete env.CLAUDE_PROJECT_DIR
+  const env = cliEnv({ AGENT_HOOKS_HOME: home, AGENT_HOOKS_REQUIRE_TRUST: "1" })
   const trusted = spawnSync(node, [bin, "trust", "--project-dir", dir], { cwd: dir, env, encoding: "utf8" })
   expect(trusted.status, trusted.stderr).toBe(0)
   const run = () =>

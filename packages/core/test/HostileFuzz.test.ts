@@ -11,10 +11,10 @@ import * as PermissionRule from "@agent-hooks/core/PermissionRule"
 import * as Placeholder from "@agent-hooks/core/Placeholder"
 import * as ShellLexer from "@agent-hooks/core/ShellLexer"
 import * as UrlAllowlist from "@agent-hooks/core/UrlAllowlist"
+import * as PropertyRuns from "@agent-hooks/test-utils/PropertyRuns"
 
-const isBun = typeof (process.versions as { bun?: string }).bun === "string"
-const isDeno = typeof (globalThis as { Deno?: unknown }).Deno !== "undefined"
-const RUNS = isBun || isDeno ? 1_000 : 10_000
+/** 10 000 on the Node lane, 1 000 on Bun and Deno. */
+const RUNS = PropertyRuns.forLane(10_000)
 const TIMEOUT = 300_000
 
 /** Shell-flavoured text: the constructs the lexer must get right, glued at random, plus noise. */

@@ -16,6 +16,7 @@ import { join } from "node:path"
 import * as fc from "fast-check"
 import { afterAll, describe, expect, it } from "vitest"
 import * as Placeholder from "@agent-hooks/core/Placeholder"
+import * as PropertyRuns from "@agent-hooks/test-utils/PropertyRuns"
 
 type ShellName = "dash" | "bash"
 const SHELLS: ReadonlyArray<{ readonly name: ShellName; readonly path: string }> = [
@@ -23,10 +24,8 @@ const SHELLS: ReadonlyArray<{ readonly name: ShellName; readonly path: string }>
   { name: "bash" as const, path: "/usr/bin/bash" }
 ].filter((s) => existsSync(s.path))
 
-const isBun = typeof (process.versions as { bun?: string }).bun === "string"
-const isDeno = typeof (globalThis as { Deno?: unknown }).Deno !== "undefined"
 /** Cases per shell: at least 10 000 on the Node lane, 1 000 on Bun and Deno. */
-const CASES = isBun || isDeno ? 1_000 : 10_000
+const CASES = PropertyRuns.forLane(10_000)
 const BATCH = 100
 
 const dir = mkdtempSync(join(tmpdir(), "agent-hooks-quoting-"))
@@ -267,7 +266,7 @@ describe.skipIf(SHELLS.length === 0)("shell-form placeholders against real shell
             expect(existsSync(MARKER)).toBe(false)
           }
         ),
-        { numRuns: isBun || isDeno ? 5 : 20 }
+        { numRuns: PropertyRuns.forLane(20, 5) }
       )
     }, 120_000)
   }

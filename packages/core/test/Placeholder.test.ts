@@ -3,6 +3,7 @@ import { existsSync } from "node:fs"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import * as Placeholder from "@agent-hooks/core/Placeholder"
+import * as PropertyRuns from "@agent-hooks/test-utils/PropertyRuns"
 
 const env = {
   CLAUDE_PROJECT_DIR: "/home/u/my proj",
@@ -220,7 +221,7 @@ describe("Placeholder.expandShell properties", () => {
           const commands = ["printf '%s' ${tool_input.file_path}", "printf '%s' \"${tool_input.file_path}\""]
           expect(runAll(shell, commands.map((command) => Placeholder.expandShell(command, v)))).toEqual([value, value])
         }),
-        { numRuns: 200 }
+        { numRuns: PropertyRuns.forLane(200) }
       )
     })
 
@@ -235,7 +236,7 @@ describe("Placeholder.expandShell properties", () => {
             applicable.map((t) => t.expected(value))
           )
         }),
-        { numRuns: 150 }
+        { numRuns: PropertyRuns.forLane(150) }
       )
     })
   }

@@ -6,6 +6,7 @@ import type { ScriptedRun } from "@agent-hooks/test-utils/ScriptedProcessSpawner
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Path } from "effect"
 import * as fc from "fast-check"
+import * as PropertyRuns from "@agent-hooks/test-utils/PropertyRuns"
 import { memoryFs } from "./harness.ts"
 
 const options = (files: Record<string, unknown>): HookEngine.EngineOptions => ({
@@ -159,7 +160,7 @@ describe("the no-match index", () => {
         // The second answer comes from the memo of regular-expression results.
         expect(Plan.matches(plan, event, payload)).toBe(expected)
       }),
-      { numRuns: 500 }
+      { numRuns: PropertyRuns.forLane(500) }
     ))
 
   it("a dispatch the index calls unmatched spawns nothing and equals the full dispatch's outcome", () =>
@@ -178,6 +179,6 @@ describe("the no-match index", () => {
           }
         }).pipe(Effect.provide(Layer.mergeAll(spawner, memoryFs(files), Path.layer)))))
       }),
-      { numRuns: 200 }
+      { numRuns: PropertyRuns.forLane(200) }
     ))
 })

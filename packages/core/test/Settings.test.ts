@@ -5,6 +5,7 @@ import { PlatformError, SystemError } from "effect/PlatformError"
 import { HookError, Plan, Presets, Settings } from "@agent-hooks/core"
 import * as UrlAllowlist from "@agent-hooks/core/UrlAllowlist"
 import { bash, cmd as hook, group, harness, settings as doc, withEngine } from "./harness.ts"
+import * as PropertyRuns from "@agent-hooks/test-utils/PropertyRuns"
 
 /** An in-memory file system: path -> content. */
 const files = (tree: Record<string, string>) =>
@@ -409,9 +410,9 @@ describe("policy: a project or local file only tightens", () => {
           if (alone.disableAllHooks) expect(commandsOf(all)).toEqual([])
         }
       ),
-      { numRuns: 2000 }
+      { numRuns: PropertyRuns.forLane(2000) }
     )
-    expect(runs).toBe(2000)
+    expect(runs).toBe(PropertyRuns.forLane(2000))
   })
 })
 
