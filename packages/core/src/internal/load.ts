@@ -232,7 +232,13 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
     const settingsFiles: ReadonlyArray<PresetFile> = options.settings !== undefined
       ? options.settings.map((file) => ({ path: path.resolve(options.cwd, file), scope: "explicit", required: true }))
       : preset.discover(context)
-    for (const file of settingsFiles) yield* read(file, (document) => preset.decode(document, file, context))
+    for (const listed of settingsFiles) {
+      // A folder of hook files (`.github/hooks/*.json`): each file in name order, at the folder's scope
+      const expanded = !listed.path.endsWith("/*.json") ? [listed] : (yield* fs.readDirectory(path.dirname(listed.path)).pipe(
+        Effect.catch(() => Effect.succeed([] as ReadonlyArray<string>))
+      )).filter((name) => name.endsWith(".json")).sort().map((name) => ({ ...listed, path: path.join(path.dirname(listed.path), name) }))
+      for (const file of expanded) yield* read(file, (document) => preset.decode(document, file, context))
+    }
     for (const plugin of options.plugins ?? []) {
       const root = path.resolve(options.cwd, plugin)
       const file = path.join(root, "hooks", "hooks.json")

@@ -3,6 +3,7 @@ import type { HookEventSpec } from "../HookEvent.ts"
 import type { HookVerdict, RawRun } from "../HookOutput.ts"
 import type { Decision } from "../Outcome.ts"
 import * as Gemini from "./presets/geminiOutput.ts"
+import * as Peer from "./presets/peerOutput.ts"
 
 type Json = Record<string, unknown>
 
@@ -175,7 +176,8 @@ const exit2Decision = (event: HookEventSpec): Decision | null =>
   event.blocking === "permission" ? "deny" : event.blocking === "decision" ? "block" : null
 
 /** @internal */
-export const interpret = (event: HookEventSpec, run: RawRun): HookVerdict => {
+export const interpret = (event: HookEventSpec, raw: RawRun): HookVerdict => {
+  let run = raw
   if (run.spawnError !== undefined) {
     return { ...none, status: "non-blocking-error", messages: [`could not start: ${run.spawnError}`] }
   }
@@ -188,6 +190,13 @@ export const interpret = (event: HookEventSpec, run: RawRun): HookVerdict => {
   }
 
   const messages: Array<string> = []
+  // Cursor's, Copilot CLI's, Codex's and VS Code's answers, in Claude Code's fields (or refused as that agent refuses them)
+  if (Peer.isPeer(event.outputDialect)) {
+    const normalized = Peer.normalize(event.outputDialect, event, run)
+    if ("verdict" in normalized) return normalized.verdict
+    run = normalized.run
+    messages.push(...normalized.notes)
+  }
   let fields: Fields | undefined
   let invalidJson = false
   let unreadable = false

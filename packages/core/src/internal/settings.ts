@@ -137,7 +137,7 @@ const decodeAs = <S extends (typeof HANDLER_SCHEMAS)[HandlerType]>(
 
 const BLOCKING_RULES = ["permission", "permission-request", "decision", "none"] as const
 const AUDIENCES = ["model", "user", "none"] as const
-const OUTPUT_DIALECTS = ["claude", "gemini", "gemini-source"] as const
+const OUTPUT_DIALECTS = ["claude", "gemini", "gemini-source", "cursor", "copilot", "codex", "vscode"] as const
 const EVENT_KEYS = [
   "name",
   "extends",
