@@ -48,6 +48,12 @@ export interface PresetFile {
   readonly required: boolean
   /** For dialects with several file shapes (Wingman's `agent` files). */
   readonly kind?: string | undefined
+  /**
+   * How the file is written: JSON (the default) or TOML (Codex's `config.toml` and `requirements.toml`).
+   *
+   * @since 0.3.0
+   */
+  readonly format?: "json" | "toml" | undefined
 }
 
 /**

@@ -203,6 +203,49 @@ describe("codex preset", () => {
   })
 })
 
+describe("codex preset: config.toml and requirements.toml", () => {
+  it("reads [hooks] in ~/.codex/config.toml (its [hooks.state] is no event); requirements.toml's managed hooks run and allow_managed_hooks_only drops the others", async () => {
+    const p = project()
+    put(join(p.home, ".codex", "config.toml"), [
+      "model = \"gpt-5\"",
+      "[[hooks.PreToolUse]]",
+      "matcher = \"Bash\"",
+      "[[hooks.PreToolUse.hooks]]",
+      "type = \"command\"",
+      "command = \"echo from-user-toml >&2; exit 2\"",
+      "command_windows = \"echo win\"",
+      "[hooks.state.\"x:PreToolUse:0:0\"]",
+      "trusted_hash = \"abc\"",
+      ""
+    ].join("\n"))
+    const engine = await p.engine("codex")
+    expect(await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })).toMatchObject({ blocked: true, reason: "from-user-toml" })
+    expect(p.warnings.join("\n")).not.toContain("state")
+    put(join(p.root, "managed", "requirements.toml"), [
+      "allow_managed_hooks_only = true",
+      "[[hooks.PreToolUse]]",
+      "matcher = \"apply_patch\"",
+      "[[hooks.PreToolUse.hooks]]",
+      "type = \"command\"",
+      "command = \"echo managed >&2; exit 2\"",
+      ""
+    ].join("\n"))
+    const managed = await p.engine("codex")
+    expect((await managed.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })).blocked).toBe(false)
+    expect(await managed.dispatch("PreToolUse", { tool_name: "apply_patch", tool_input: {} })).toMatchObject({ blocked: true, reason: "managed" })
+    expect(p.warnings.join("\n")).toContain("allowManagedHooksOnly")
+  })
+
+  it("[features].hooks = false in requirements.toml turns every hook off; bad TOML is an error naming the file and line", async () => {
+    const p = project()
+    put(join(p.dir, ".codex", "hooks.json"), { hooks: { Stop: [{ hooks: [{ type: "command", command: "exit 2" }] }] } })
+    put(join(p.root, "managed", "requirements.toml"), "[features]\nhooks = false\n")
+    expect((await p.engine("codex")).settings.hooks["Stop"] ?? []).toHaveLength(0)
+    put(join(p.dir, ".codex", "config.toml"), "[hooks\nx = 1\n")
+    await expect(p.engine("codex")).rejects.toThrow(/config\.toml.*not valid TOML \(line 1/)
+  })
+})
+
 describe("qwen preset", () => {
   it("reads ~/.qwen and .qwen settings: QWEN_PROJECT_DIR, its own events cannot block, exit 2 blocks run_shell_command", async () => {
     const p = project()

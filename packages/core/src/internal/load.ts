@@ -17,6 +17,7 @@ import * as Policy from "./policy.ts"
 import { agentHooks } from "./preset.ts"
 import { decode } from "./settings.ts"
 import { locate, render, truthyEnv } from "./text.ts"
+import { parse as parseTomlText, TomlError } from "smol-toml"
 
 /** A warning line that names its file, as the arguments of `warn`. */
 const located = (file: string, line: string) => {
@@ -32,6 +33,17 @@ const parseJson = (text: string, file: string): Effect.Effect<unknown, SettingsE
         file,
         path: [],
         detail: `not valid JSON (${error instanceof Error ? error.message : String(error)}); comments and trailing commas are not allowed`
+      })
+  })
+
+const parseToml = (text: string, file: string): Effect.Effect<unknown, SettingsError> =>
+  Effect.try({
+    try: () => parseTomlText(text) as unknown,
+    catch: (error) =>
+      new SettingsError({
+        file,
+        path: [],
+        detail: `not valid TOML (${error instanceof TomlError ? `line ${error.line}, column ${error.column}: ${error.message.split("\n")[0]}` : String(error)})`
       })
   })
 
@@ -105,7 +117,7 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
         if (file.scope !== "managed") files.push({ path: file.path, scope: file.scope, found: text !== undefined })
         else managedFiles.push({ path: file.path, scope: file.scope, found: text !== undefined })
         if (text === undefined) return
-        const document = yield* parseJson(text, file.path)
+        const document = file.format === "toml" ? yield* parseToml(text, file.path) : yield* parseJson(text, file.path)
         const decoded = yield* decodeWith(document)
         // The decoder's own diagnostics where it has them; a line a preset added as text is read back by its file prefix.
         const structured = [...(decoded.diagnostics ?? [])]

@@ -1,5 +1,6 @@
 /**
- * Codex CLI: `hooks.json` in `~/.codex` (`$CODEX_HOME`) and `<project>/.codex`, Claude Code's shape
+ * Codex CLI: `hooks.json` and `[hooks]` in `config.toml`, in `~/.codex` (`$CODEX_HOME`) and
+ * `<project>/.codex`; managed `[hooks]` and `allow_managed_hooks_only` in `/etc/codex/requirements.toml`. Claude Code's shape
  * with Codex's events (Claude Code's names plus `Interrupt`) and handler keys: `commandWindows` (the
  * command on Windows), `timeout` in seconds (alias `timeout_sec`, 600 by default, at least 1),
  * `additionalContextLimit`. Answers are read strictly, as Codex reads them: an unknown key,
@@ -41,7 +42,13 @@ const handler = (raw: unknown, path: JsonPath, file: string, platform: string, w
 
 const decode: Preset["decode"] = (document, file, context) =>
   Effect.gen(function*() {
-    const hooks = yield* hooksObject(document, file.path)
+    const toml = file.format === "toml"
+    // config.toml and requirements.toml hold much else; only [hooks] (without its [hooks.state]
+    // trust table), [features].hooks and allow_managed_hooks_only are about hooks
+    const rawHooks = isRecord(document) && toml && isRecord(document["hooks"])
+      ? Object.fromEntries(Object.entries(document["hooks"]).filter(([key]) => key !== "state"))
+      : undefined
+    const hooks = toml ? rawHooks : yield* hooksObject(document, file.path)
     const warnings: Array<string> = []
     const platform = platformOf(context)
     const out: Record<string, unknown> = {}
@@ -57,8 +64,23 @@ const decode: Preset["decode"] = (document, file, context) =>
         return { ...group, hooks: group["hooks"].map((raw: unknown, h) => handler(raw, ["hooks", event, index, "hooks", h], file.path, platform, warnings)) }
       })
     }
+    const features = isRecord(document) && isRecord(document["features"]) ? document["features"] : undefined
+    // [features].hooks = false turns hooks off (the deprecated codex_hooks too); in requirements.toml for everyone
+    const off = features !== undefined && (features["hooks"] === false || (features["hooks"] === undefined && features["codex_hooks"] === false))
+    const allowManagedOnly = isRecord(document) && document["allow_managed_hooks_only"] === true
+    if (allowManagedOnly && file.kind !== "requirements") {
+      warnings.push(`${file.path} at allow_managed_hooks_only: read in requirements.toml only (as Codex reads it); ignored here`)
+    }
     return yield* decodeTranslated(
-      { document: { ...(isRecord(document) ? document : {}), hooks: out }, paths, warnings },
+      {
+        document: { hooks: out },
+        paths,
+        warnings,
+        overrides: {
+          ...(off ? { disableAllHooks: true } : {}),
+          ...(allowManagedOnly && file.kind === "requirements" ? { allowManagedHooksOnly: true } : {})
+        }
+      },
       file.path,
       file.scope,
       context.events ?? events
@@ -75,12 +97,19 @@ const codexHome = (context: Parameters<Preset["discover"]>[0]): string | undefin
 /** @internal */
 export const codex: Preset = {
   name: "codex",
-  description: "Codex CLI: hooks.json in ~/.codex ($CODEX_HOME) and .codex; Claude Code's shape, commandWindows, Interrupt; strict answers, ask fails open",
+  description: "Codex CLI: hooks.json and config.toml [hooks] in ~/.codex ($CODEX_HOME) and .codex, /etc/codex/requirements.toml; Claude Code's shape, commandWindows, Interrupt; strict answers, ask fails open",
   discover: (context) => {
     const files: Array<PresetFile> = []
     const home = codexHome(context)
-    if (home !== undefined) files.push({ path: join(home, "hooks.json"), scope: "user", required: false })
+    if (home !== undefined) {
+      files.push({ path: join(home, "hooks.json"), scope: "user", required: false })
+      files.push({ path: join(home, "config.toml"), scope: "user", required: false, format: "toml", kind: "config" })
+    }
     files.push({ path: join(context.projectDir, ".codex", "hooks.json"), scope: "project", required: false })
+    files.push({ path: join(context.projectDir, ".codex", "config.toml"), scope: "project", required: false, format: "toml", kind: "config" })
+    // the system requirements (managed): its [hooks] run whatever the other files say, allow_managed_hooks_only drops theirs
+    const managed = context.env["AGENT_HOOKS_MANAGED_DIR"]
+    files.push({ path: join(nonEmpty(managed) ? managed : "/etc/codex", "requirements.toml"), scope: "managed", required: false, format: "toml", kind: "requirements" })
     return files.filter((file, index) => files.findIndex((other) => other.path === file.path) === index)
   },
   decode,

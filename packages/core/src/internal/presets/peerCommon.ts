@@ -25,9 +25,10 @@ export interface CommandVariant {
 
 const UNIX = ["linux", "darwin", "freebsd", "openbsd", "sunos", "aix", "android"]
 
-/** Codex: `commandWindows` on Windows, else `command`. */
+/** Codex: `commandWindows` (alias `command_windows`) on Windows, else `command`. */
 export const CODEX_VARIANTS: ReadonlyArray<CommandVariant> = [
   { key: "commandWindows", platforms: ["win32"] },
+  { key: "command_windows", platforms: ["win32"] },
   { key: "command", platforms: "any" }
 ]
 /** Copilot CLI: `bash` off Windows, `powershell` on Windows, `command` anywhere. */
