@@ -30,7 +30,7 @@ import * as registry from "./internal/agents/registry.ts"
  * @since 0.3.0
  * @category models
  */
-export type HostName = "claude" | "codex" | "gemini" | "qwen"
+export type HostName = "claude" | "codex" | "gemini" | "qwen" | "cursor" | "copilot" | "vscode"
 
 /**
  * One tool of an agent and the Claude Code tool that does the same thing.
@@ -104,6 +104,13 @@ export interface Agent {
    * tool name the agent gives elsewhere (an MCP tool's server).
    */
   readonly readInput?: ((hostEvent: string, payload: Readonly<Record<string, unknown>>) => Readonly<Record<string, unknown>>) | undefined
+  /**
+   * The payload field that names the event, where it is not `hook_event_name` (VS Code's
+   * `hookEventName`). Copilot CLI names none: its hook command gives `--event`.
+   *
+   * @since 0.3.0
+   */
+  readonly eventField?: string | undefined
   /** Writes a decided answer in the agent's format, for the agent's event `hostEvent`. */
   readonly render: (answer: Answer, hostEvent: string) => HostReply
 }

@@ -60,10 +60,13 @@ const toHost = (
 
 /** @internal */
 export const translate = (agent: Agent, payload: Readonly<Record<string, unknown>>): HostCall | { readonly error: string } => {
-  const hostEvent = payload["hook_event_name"]
+  const field = agent.eventField ?? "hook_event_name"
+  const hostEvent = payload[field] ?? payload["hook_event_name"]
   if (typeof hostEvent !== "string" || hostEvent === "") {
     return {
-      error: `the payload on stdin has no hook_event_name (${agent.displayName} always sends one): is this command wired as a ${agent.displayName} hook?`
+      error: agent.name === "copilot"
+        ? `the payload on stdin names no event (Copilot CLI sends none): give it with --event, as in "agent-hooks hook --host copilot --event preToolUse"`
+        : `the payload on stdin has no ${field} (${agent.displayName} always sends one): is this command wired as a ${agent.displayName} hook?`
     }
   }
   const event = Object.hasOwn(agent.events, hostEvent) ? agent.events[hostEvent] : undefined
@@ -108,7 +111,8 @@ export const translate = (agent: Agent, payload: Readonly<Record<string, unknown
   }
   if (agent.readInput !== undefined) {
     for (const [key, value] of Object.entries(agent.readInput(hostEvent, payload))) {
-      if (key === "tool_name" || !(key in payload)) out[key] = value
+      // the agent's tool name wins; so does its tool input where the payload's is not an object (Cursor's MCP input is a JSON string)
+      if (key === "tool_name" || !(key in payload) || (key === "tool_input" && !isObject(payload["tool_input"]))) out[key] = value
     }
   }
   // Hooks also see the agent and its own names (a payload's own `host` is replaced: the agent sends none).

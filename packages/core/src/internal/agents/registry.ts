@@ -1,11 +1,14 @@
 import type { Agent } from "../../HostMode.ts"
 import { claude } from "./claude.ts"
 import { codex } from "./codex.ts"
+import { copilotHost } from "./copilot.ts"
+import { cursorHost } from "./cursor.ts"
 import { gemini } from "./gemini.ts"
 import { qwen } from "./qwen.ts"
+import { vscodeHost } from "./vscode.ts"
 
 /** @internal */
-export const agents: ReadonlyArray<Agent> = [claude, codex, gemini, qwen]
+export const agents: ReadonlyArray<Agent> = [claude, codex, gemini, qwen, cursorHost, copilotHost, vscodeHost]
 
 /** @internal */
 export const byName = (name: string): Agent | undefined => agents.find((agent) => agent.name === name)
