@@ -62,7 +62,10 @@ const sidebar: DefaultTheme.Sidebar = [
       { text: "Claude Code", link: "/hosts/claude" },
       { text: "Codex", link: "/hosts/codex" },
       { text: "Gemini CLI", link: "/hosts/gemini" },
-      { text: "Qwen Code", link: "/hosts/qwen" }
+      { text: "Qwen Code", link: "/hosts/qwen" },
+      { text: "Cursor", link: "/hosts/cursor" },
+      { text: "Copilot CLI", link: "/hosts/copilot" },
+      { text: "VS Code", link: "/hosts/vscode" }
     ]
   },
   {
