@@ -314,3 +314,27 @@ export const claudeJson = (
   if (Object.keys(specific).length > 0) out["hookSpecificOutput"] = { hookEventName: answer.event, ...specific }
   return out
 }
+
+/**
+ * A tool input the agent sends as a JSON string (Cursor's MCP `tool_input`, Copilot CLI's
+ * `toolArgs`) as an object; an object as it is; text that is no JSON object as `{"raw": text}`, so
+ * the policy still sees it.
+ */
+export const jsonObject = (value: unknown): Record<string, unknown> => {
+  if (isObject(value)) return value
+  if (typeof value !== "string") return {}
+  try {
+    const parsed: unknown = JSON.parse(value)
+    return isObject(parsed) ? parsed : { raw: value }
+  } catch {
+    return { raw: value }
+  }
+}
+
+/** One event of an agent whose events have names of their own (Cursor, Copilot CLI): the catalog event it behaves as, whether it decides, what a matcher tests. */
+export interface PeerEvent {
+  readonly name: string
+  readonly behavesAs?: string | undefined
+  readonly blocks: boolean
+  readonly matcherField?: string | undefined
+}

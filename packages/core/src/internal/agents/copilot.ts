@@ -12,15 +12,11 @@
  * "reason"}`; the other events only observe (a block there is said on stderr, exit 1).
  */
 import type { Agent, Answer, HostReply, ToolMapping } from "../../HostMode.ts"
-import { jsonLine, stderrOf } from "./common.ts"
+import { jsonLine, jsonObject, stderrOf } from "./common.ts"
+import type { PeerEvent } from "./common.ts"
 
 /** One Copilot CLI event. */
-export interface CopilotEvent {
-  readonly name: string
-  readonly behavesAs?: string | undefined
-  readonly blocks: boolean
-  readonly matcherField?: string | undefined
-}
+export type CopilotEvent = PeerEvent
 
 /** @internal */
 export const COPILOT_EVENTS: ReadonlyArray<CopilotEvent> = [
@@ -56,17 +52,6 @@ const TOOLS: ReadonlyArray<ToolMapping> = [
   { host: "create", claude: "Write", fields: { path: "file_path", file_text: "content" } },
   { host: "web_fetch", claude: "WebFetch" }
 ]
-
-const argsOf = (value: unknown): Record<string, unknown> => {
-  if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Record<string, unknown>
-  if (typeof value !== "string") return {}
-  try {
-    const parsed: unknown = JSON.parse(value)
-    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? parsed as Record<string, unknown> : { raw: value }
-  } catch {
-    return { raw: value }
-  }
-}
 
 const renderCopilot = (answer: Answer, hostEvent: string): HostReply => {
   if (hostEvent === "preToolUse") {
@@ -109,7 +94,7 @@ export const copilotHost: Agent = {
     if (typeof payload["toolName"] === "string") {
       const mapping = TOOLS.find((tool) => tool.host === payload["toolName"])
       extra["tool_name"] = mapping?.claude ?? payload["toolName"]
-      const args = argsOf(payload["toolArgs"])
+      const args = jsonObject(payload["toolArgs"])
       const fields: Readonly<Record<string, string>> = mapping?.fields ?? {}
       extra["tool_input"] = Object.fromEntries(Object.entries(args).map(([key, value]) => [Object.hasOwn(fields, key) ? fields[key]! : key, value]))
     }

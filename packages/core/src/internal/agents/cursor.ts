@@ -4,16 +4,11 @@
  * Cursor's own input is snake_case (`conversation_id`, `generation_id`, `workspace_roots`).
  */
 import type { Agent, Answer, HostReply } from "../../HostMode.ts"
-import { jsonLine, stderrOf } from "./common.ts"
+import { jsonLine, jsonObject, stderrOf } from "./common.ts"
+import type { PeerEvent } from "./common.ts"
 
-/** One Cursor event: the catalog event it behaves as (when one fits), and what a matcher tests. */
-export interface CursorEvent {
-  readonly name: string
-  readonly behavesAs?: string | undefined
-  /** Only before* events decide (`permission`); the others observe. */
-  readonly blocks: boolean
-  readonly matcherField?: string | undefined
-}
+/** One Cursor event. */
+export type CursorEvent = PeerEvent
 
 /** @internal */
 export const CURSOR_EVENTS: ReadonlyArray<CursorEvent> = [
@@ -110,17 +105,6 @@ const renderCursor = (answer: Answer, hostEvent: string): HostReply => {
   return { exitCode: 0, stdout: "", stderr: stderrOf(answer, false) }
 }
 
-/** A Cursor MCP call's `tool_input`, a JSON string, as an object (an unreadable one as `{"raw": text}`). */
-const mcpInput = (value: unknown): Record<string, unknown> => {
-  if (typeof value !== "string") return typeof value === "object" && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : {}
-  try {
-    const parsed: unknown = JSON.parse(value)
-    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? parsed as Record<string, unknown> : { raw: value }
-  } catch {
-    return { raw: value }
-  }
-}
-
 /** @internal */
 export const cursorHost: Agent = {
   name: "cursor",
@@ -145,7 +129,7 @@ export const cursorHost: Agent = {
         return { tool_name: "Read", tool_input: { file_path: payload["file_path"] } }
       case "beforeMCPExecution": {
         const name = typeof payload["tool_name"] === "string" ? payload["tool_name"] : "unknown"
-        return { tool_name: name.startsWith("mcp__") ? name : `mcp__cursor__${name}`, tool_input: mcpInput(payload["tool_input"]) }
+        return { tool_name: name.startsWith("mcp__") ? name : `mcp__cursor__${name}`, tool_input: jsonObject(payload["tool_input"]) }
       }
       default:
         return {}

@@ -5,13 +5,12 @@
  * root) and `env`; `timeoutSec`, 30 s by default; camelCase input (`toolName`, `toolArgs`) and flat
  * answers (`permissionDecision`).
  */
-import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../HookEvent.ts"
 import type { Preset, PresetFile } from "../../Preset.ts"
 import { COPILOT_EVENTS, COPILOT_TIMEOUT, copilotEventName } from "../agents/copilot.ts"
-import { decodeTranslated, formatPath, hooksObject, isRecord, join, nonEmpty } from "./common.ts"
+import { formatPath, isRecord, join, nonEmpty } from "./common.ts"
 import type { JsonPath } from "./common.ts"
-import { checkVersion, COPILOT_VARIANTS, inFolder, pickCommand, platformOf, translateFlat } from "./peerCommon.ts"
+import { COPILOT_VARIANTS, decodeFlat, inFolder, pickCommand, platformOf } from "./peerCommon.ts"
 
 /** Copilot CLI's events, with its 30 s default; answers read as Copilot writes them. */
 export const events: ReadonlyArray<CustomEvent> = COPILOT_EVENTS.map((event) => ({
@@ -72,23 +71,11 @@ export const copilotHandler = (
 }
 
 const decode: Preset["decode"] = (document, file, context) =>
-  Effect.gen(function*() {
-    const hooks = yield* hooksObject(document, file.path)
-    const warnings: Array<string> = []
-    checkVersion(document as Record<string, unknown>, file.path, "Copilot CLI", warnings)
-    const translated = translateFlat(hooks ?? {}, file.path, {
-      dialect: "Copilot CLI",
-      events: NAMES,
-      event: copilotEventName,
-      handler: (entry, _event, path, sink) => copilotHandler(entry, context, file.path, path, sink)
-    })
-    return yield* decodeTranslated(
-      { document: translated.document, paths: translated.paths, warnings: [...warnings, ...translated.warnings] },
-      file.path,
-      file.scope,
-      context.events ?? events,
-      true
-    )
+  decodeFlat(document, file, context.events ?? events, {
+    dialect: "Copilot CLI",
+    events: NAMES,
+    event: copilotEventName,
+    handler: (entry, _event, path, sink) => copilotHandler(entry, context, file.path, path, sink)
   })
 
 /** @internal */

@@ -5,12 +5,11 @@
  * (`<project>/.cursor/hooks.json`) scope. A flat list per event; a command runs from its hooks.json
  * folder; timeouts in seconds; exit 2 denies; another failure fails open unless `failClosed`.
  */
-import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../HookEvent.ts"
 import type { Preset, PresetFile } from "../../Preset.ts"
 import { CURSOR_EVENTS, CURSOR_TOOLS } from "../agents/cursor.ts"
-import { decodeTranslated, exactNames, formatPath, hooksObject, join, nonEmpty, unanchoredRegex, validRegex } from "./common.ts"
-import { checkVersion, inFolder, platformOf, translateFlat } from "./peerCommon.ts"
+import { exactNames, formatPath, join, nonEmpty, unanchoredRegex, validRegex } from "./common.ts"
+import { decodeFlat, inFolder, platformOf } from "./peerCommon.ts"
 
 /** Cursor's events with its semantics: before* decide by `permission`, the others observe; answers read as Cursor writes them. */
 export const events: ReadonlyArray<CustomEvent> = CURSOR_EVENTS.map((event) => ({
@@ -30,58 +29,47 @@ const matcherOf = (pattern: unknown): unknown =>
 /** The folder of a file path (POSIX or Windows separators). */
 const folderOf = (path: string): string => path.replace(/[\\/][^\\/]*$/, "") || "/"
 
-const decode: Preset["decode"] = (document, file, context) =>
-  Effect.gen(function*() {
-    const hooks = yield* hooksObject(document, file.path)
-    const warnings: Array<string> = []
-    checkVersion(document as Record<string, unknown>, file.path, "Cursor", warnings)
-    const folder = folderOf(file.path)
-    const powershell = platformOf(context) === "win32"
-    const translated = translateFlat(hooks ?? {}, file.path, {
-      dialect: "Cursor",
-      events: NAMES,
-      event: (name) => (NAMES.includes(name) ? name : undefined),
-      handler: (entry, event, path, sink) => {
-        const { command, type, prompt, matcher, timeout, failClosed, loop_limit, ...rest } = entry
-        for (const key of Object.keys(rest)) sink.push(`${file.path} at ${formatPath([...path, key])}: unknown Cursor hook key "${key}"; ignored`)
-        if (failClosed !== undefined && typeof failClosed !== "boolean") {
-          sink.push(`${file.path} at ${formatPath([...path, "failClosed"])}: expected a boolean, got ${JSON.stringify(failClosed)}; ignored`)
-        }
-        if (loop_limit !== undefined && loop_limit !== null && !(typeof loop_limit === "number" && Number.isInteger(loop_limit) && loop_limit >= 0)) {
-          sink.push(`${file.path} at ${formatPath([...path, "loop_limit"])}: expected a whole number of follow-ups or null (no limit), got ${JSON.stringify(loop_limit)}; ignored`)
-        } else if (loop_limit !== undefined && event !== "stop" && event !== "subagentStop") {
-          sink.push(`${file.path} at ${formatPath([...path, "loop_limit"])}: loop_limit applies to stop and subagentStop only; ignored on ${event}`)
-        }
-        const common = {
-          ...(timeout === undefined ? {} : { timeout }),
-          // failClosed: a hook that crashes, times out or prints invalid output denies, as exit 2 would
-          ...(failClosed === true ? { onFailure: "block" } : {})
-        }
-        if (type === "prompt") return { matcher: matcherOf(matcher), handler: { type: "prompt", prompt, ...common } }
-        if (type !== undefined && type !== "command") {
-          sink.push(`${file.path} at ${formatPath([...path, "type"])}: expected "command" or "prompt", got ${JSON.stringify(type)}; skipped`)
-          return undefined
-        }
-        return {
-          matcher: matcherOf(matcher),
-          handler: {
-            type: "command",
-            // a command runs from its hooks.json folder, so a relative path names a file beside it
-            ...(typeof command === "string" && command.trim() !== "" ? { command: inFolder(command, folder, powershell) } : { command }),
-            ...(powershell ? { shell: "powershell" } : {}),
-            ...common
-          }
+const decode: Preset["decode"] = (document, file, context) => {
+  const folder = folderOf(file.path)
+  const powershell = platformOf(context) === "win32"
+  return decodeFlat(document, file, context.events ?? events, {
+    dialect: "Cursor",
+    events: NAMES,
+    event: (name) => (NAMES.includes(name) ? name : undefined),
+    handler: (entry, event, path, sink) => {
+      const { command, type, prompt, matcher, timeout, failClosed, loop_limit, ...rest } = entry
+      for (const key of Object.keys(rest)) sink.push(`${file.path} at ${formatPath([...path, key])}: unknown Cursor hook key "${key}"; ignored`)
+      if (failClosed !== undefined && typeof failClosed !== "boolean") {
+        sink.push(`${file.path} at ${formatPath([...path, "failClosed"])}: expected a boolean, got ${JSON.stringify(failClosed)}; ignored`)
+      }
+      if (loop_limit !== undefined && loop_limit !== null && !(typeof loop_limit === "number" && Number.isInteger(loop_limit) && loop_limit >= 0)) {
+        sink.push(`${file.path} at ${formatPath([...path, "loop_limit"])}: expected a whole number of follow-ups or null (no limit), got ${JSON.stringify(loop_limit)}; ignored`)
+      } else if (loop_limit !== undefined && event !== "stop" && event !== "subagentStop") {
+        sink.push(`${file.path} at ${formatPath([...path, "loop_limit"])}: loop_limit applies to stop and subagentStop only; ignored on ${event}`)
+      }
+      const common = {
+        ...(timeout === undefined ? {} : { timeout }),
+        // failClosed: a hook that crashes, times out or prints invalid output denies, as exit 2 would
+        ...(failClosed === true ? { onFailure: "block" } : {})
+      }
+      if (type === "prompt") return { matcher: matcherOf(matcher), handler: { type: "prompt", prompt, ...common } }
+      if (type !== undefined && type !== "command") {
+        sink.push(`${file.path} at ${formatPath([...path, "type"])}: expected "command" or "prompt", got ${JSON.stringify(type)}; skipped`)
+        return undefined
+      }
+      return {
+        matcher: matcherOf(matcher),
+        handler: {
+          type: "command",
+          // a command runs from its hooks.json folder, so a relative path names a file beside it
+          ...(typeof command === "string" && command.trim() !== "" ? { command: inFolder(command, folder, powershell) } : { command }),
+          ...(powershell ? { shell: "powershell" } : {}),
+          ...common
         }
       }
-    })
-    return yield* decodeTranslated(
-      { document: translated.document, paths: translated.paths, warnings: [...warnings, ...translated.warnings] },
-      file.path,
-      file.scope,
-      context.events ?? events,
-      true
-    )
+    }
   })
+}
 
 /** Cursor's enterprise hooks.json for the platform; `AGENT_HOOKS_MANAGED_DIR` names another folder. */
 const enterpriseFile = (context: Parameters<Preset["discover"]>[0]): string => {

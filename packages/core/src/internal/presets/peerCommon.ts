@@ -3,8 +3,10 @@
  * Copilot CLI, VS Code) or carry per-OS commands (Codex's `commandWindows`, Copilot's `bash` /
  * `powershell`, VS Code's `windows` / `linux` / `osx`).
  */
-import type { PresetContext } from "../../Preset.ts"
-import { formatPath, isRecord, nonEmpty } from "./common.ts"
+import * as Effect from "effect/Effect"
+import type { CustomEvent } from "../../HookEvent.ts"
+import type { Preset, PresetContext } from "../../Preset.ts"
+import { decodeTranslated, formatPath, hooksObject, isRecord, nonEmpty } from "./common.ts"
 import type { JsonPath } from "./common.ts"
 
 /** The platform whose command is picked: `AGENT_HOOKS_PLATFORM` when set, else the one the engine runs on. */
@@ -174,3 +176,27 @@ export const checkVersion = (document: Record<string, unknown>, file: string, di
     warnings.push(`${file} at version: ${dialect} hooks files are version 1, got ${JSON.stringify(version)}; read as version 1`)
   }
 }
+
+/**
+ * A v1 flat hooks file (Cursor's, Copilot CLI's) decoded: its version checked, its entries
+ * translated by `options`, then decoded as canonical settings under the file's own JSON paths.
+ */
+export const decodeFlat = (
+  document: unknown,
+  file: Parameters<Preset["decode"]>[1],
+  events: ReadonlyArray<CustomEvent>,
+  options: FlatOptions
+) =>
+  Effect.gen(function*() {
+    const hooks = yield* hooksObject(document, file.path)
+    const warnings: Array<string> = []
+    checkVersion(document as Record<string, unknown>, file.path, options.dialect, warnings)
+    const translated = translateFlat(hooks ?? {}, file.path, options)
+    return yield* decodeTranslated(
+      { document: translated.document, paths: translated.paths, warnings: [...warnings, ...translated.warnings] },
+      file.path,
+      file.scope,
+      events,
+      true
+    )
+  })
