@@ -188,7 +188,7 @@ describe("agent-hooks run", () => {
     const result = run("Stop", {}, ["--preset", "nope"])
     expect(result.status).toBe(1)
     expect(result.stdout).toBe("")
-    expect(result.stderr).toContain("unknown preset nope (available: agent-hooks, claude, wingman, orchestration, pigo, wave, gemini)")
+    expect(result.stderr).toContain("unknown preset nope (available: agent-hooks, claude, wingman, orchestration, pigo, wave, gemini, codex, cursor, copilot, vscode, qwen)")
   })
 
   it("an unknown flag: exit 1 and nothing on stdout", () => {
