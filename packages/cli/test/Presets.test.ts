@@ -81,6 +81,28 @@ describe("agent-hooks run --preset", () => {
     expect(JSON.parse(codex.stdout).reason).toBe("codex says no")
   })
 
+  it("a cloned repository's .github/hooks/*.json is held back where trust is required, until agent-hooks trust --preset copilot approves each file", () => {
+    const t = setup()
+    t.put(join(t.dir, ".github", "hooks", "guard.json"), { version: 1, hooks: { preToolUse: [{ type: "command", bash: "echo held >&2; exit 2" }] } })
+    const env = { AGENT_HOOKS_REQUIRE_TRUST: "1", AGENT_HOOKS_HOME: join(t.home, ".agent-hooks") }
+    const run = () => {
+      const result = spawnSync(node, [bin, "run", "preToolUse", "--preset", "copilot"], {
+        input: JSON.stringify({ toolName: "bash", toolArgs: "{}" }),
+        cwd: t.dir,
+        env: { ...process.env, HOME: t.home, NO_COLOR: "1", ...env },
+        encoding: "utf8"
+      })
+      return result
+    }
+    const held = run()
+    expect(held.status).toBe(0)
+    expect(held.stderr).toContain("held back")
+    const trusted = spawnSync(node, [bin, "trust", "--preset", "copilot"], { cwd: t.dir, env: { ...process.env, HOME: t.home, ...env }, encoding: "utf8" })
+    expect(trusted.status, trusted.stderr).toBe(0)
+    expect(trusted.stdout).toContain(`approved ${join(t.dir, ".github", "hooks", "guard.json")}`)
+    expect(run().status).toBe(2)
+  })
+
   it("runs gemini's BeforeTool with GEMINI_PROJECT_DIR", () => {
     const t = setup()
     t.put(join(t.dir, ".gemini", "settings.json"), { hooks: { BeforeTool: [{ matcher: "write_file", hooks: [{ type: "command", command: "echo \"$GEMINI_PROJECT_DIR\" >&2; exit 2", timeout: 5000 }] }] } })

@@ -2,6 +2,7 @@ import * as Presets from "@agent-hooks/core/Presets"
 import type * as HookEngine from "@agent-hooks/core/HookEngine"
 import type { Preset } from "@agent-hooks/core/Preset"
 import { existsSync } from "node:fs"
+import { discoveredFiles } from "./discovered.ts"
 
 /**
  * When the engine read no settings file at all, the line that says so (for stderr), naming the
@@ -24,7 +25,7 @@ export const noSettingsLine = (
     if (other.name === preset.name) continue
     let discovered: ReadonlyArray<{ readonly path: string; readonly scope: string }> = []
     try {
-      discovered = other.discover({ ...context, env: process.env })
+      discovered = discoveredFiles(other, { ...context, env: process.env })
     } catch {
       continue
     }
