@@ -259,4 +259,14 @@ describe("qwen preset", () => {
     expect(await engine.dispatch("PreToolUse", { tool_name: "run_shell_command", tool_input: { command: "ls" } })).toMatchObject({ blocked: true, reason: p.dir })
     expect((await engine.dispatch("TodoCreated", {})).blocked).toBe(false)
   })
+
+  it("a timeout of 1000 or more is milliseconds, as Qwen Code reads it (said with file and path); a smaller one seconds", async () => {
+    const p = project()
+    put(join(p.home, ".qwen", "settings.json"), {
+      hooks: { Stop: [{ hooks: [{ type: "command", command: "exit 0", timeout: 5000 }, { type: "command", command: "exit 0", timeout: 30 }] }] }
+    })
+    const engine = await p.engine("qwen")
+    expect(engine.settings.hooks["Stop"]!.map((entry) => (entry.handler as { timeout?: number }).timeout)).toEqual([5, 30])
+    expect(p.warnings.join("\n")).toContain(`${join(p.home, ".qwen", "settings.json")} at hooks.Stop[0].hooks[0].timeout: 5000 is 1000 or more, which Qwen Code reads as milliseconds: 5 s`)
+  })
 })
