@@ -66,7 +66,10 @@ const sidebar: DefaultTheme.Sidebar = [
       { text: "Kiro", link: "/hosts/kiro" },
       { text: "Windsurf", link: "/hosts/windsurf" },
       { text: "Cline", link: "/hosts/cline" },
-      { text: "Antigravity CLI", link: "/hosts/antigravity" }
+      { text: "Antigravity CLI", link: "/hosts/antigravity" },
+      { text: "Cursor", link: "/hosts/cursor" },
+      { text: "Copilot CLI", link: "/hosts/copilot" },
+      { text: "VS Code", link: "/hosts/vscode" }
     ]
   },
   {

@@ -4,7 +4,7 @@
  *
  * ```
  * agent-hooks run <Event> [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME] [--fail-closed] [--strict] [--quiet]
- * agent-hooks hook --host <claude|codex|gemini|qwen> [settings flags] [--ask host|deny] [--rewrite host|deny|original] [--timeout SECONDS] [--fail-open]
+ * agent-hooks hook --host <claude|codex|gemini|qwen|kiro|windsurf|cline|antigravity|antigravity-1.0|cursor|copilot|vscode> [--event NAME] [settings flags] [--ask host|deny] [--rewrite host|deny|original] [--timeout SECONDS] [--fail-open]
  * agent-hooks install --host <agent> [--user | --project] [--project-dir DIR] [--timeout SECONDS] [--dry-run]
  * agent-hooks uninstall --host <agent> [--user | --project] [--project-dir DIR] [--dry-run]
  * agent-hooks doctor --host <agent> [--user | --project] [--project-dir DIR] [--test-command COMMAND]
@@ -133,7 +133,7 @@ export const run = Command.make("run", {
  * @category commands
  */
 export const hook = Command.make("hook", {
-  host: Flag.Literals("host", ["claude", "codex", "gemini", "qwen", "kiro", "windsurf", "cline", "antigravity", "antigravity-1.0"]).pipe(
+  host: Flag.Literals("host", ["claude", "codex", "gemini", "qwen", "kiro", "windsurf", "cline", "antigravity", "antigravity-1.0", "cursor", "copilot", "vscode"]).pipe(
     Flag.withDescription("The agent whose hook this is: its payload is read and its answer written in its own format.")
   ),
   settings,
@@ -168,6 +168,11 @@ export const hook = Command.make("hook", {
   failOpen: Flag.Boolean("fail-open").pipe(
     Flag.withDescription("Host mode's own failure (unreadable settings, bad payload, crash, budget spent) is a visible hook error that lets the agent go on, instead of a block."),
     Flag.withDefault(false)
+  ),
+  event: Flag.String("event").pipe(
+    Flag.withMetavar("NAME"),
+    Flag.withDescription("The agent's event, for an agent whose payload names none (copilot: --event preToolUse); it wins over the payload's."),
+    Flag.optional
   )
 }, (options) =>
   Effect.flatMap(Effect.promise(() => import("./internal/hook.ts")), (m) =>
@@ -175,12 +180,13 @@ export const hook = Command.make("hook", {
       ...options,
       ask: Option.getOrUndefined(options.ask),
       rewrite: Option.getOrUndefined(options.rewrite),
-      timeout: Option.getOrUndefined(options.timeout)
+      timeout: Option.getOrUndefined(options.timeout),
+      event: Option.getOrUndefined(options.event)
     }))).pipe(
   Command.withDescription(
     "The one hook command of an agent (Claude Code, Codex, Gemini CLI, Qwen Code). Reads the agent's payload on stdin, runs the agent-hooks policy on it in Claude Code's names (Bash, Read, Edit, Write, WebFetch, mcp__...), and answers in the agent's own format and exit status. Its own failures block, with the fix in the reason. See docs/cli/hook.md."
   ),
-  Command.withShortDescription("Be an agent's hook: its payload in, its answer out (claude, codex, gemini, qwen)")
+  Command.withShortDescription("Be an agent's hook: its payload in, its answer out (claude, codex, gemini, qwen, cursor, copilot, vscode)")
 )
 
 /**

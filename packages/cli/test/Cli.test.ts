@@ -156,7 +156,7 @@ describe("agent-hooks run", () => {
     const result = run("Stop", {}, ["--preset", "nope"])
     expect(result.status).toBe(1)
     expect(result.stdout).toBe("")
-    expect(result.stderr).toContain("unknown preset nope (available: agent-hooks, claude, wingman, orchestration, pigo, wave, gemini, kiro, windsurf, cline, antigravity, antigravity-1.0)")
+    expect(result.stderr).toContain("unknown preset nope (available: agent-hooks, claude, wingman, orchestration, pigo, wave, gemini, kiro, windsurf, cline, antigravity, antigravity-1.0, codex, cursor, copilot, vscode, qwen)")
   })
 
   it("an unknown flag: exit 1 and nothing on stdout", () => {

@@ -30,7 +30,7 @@ import * as registry from "./internal/agents/registry.ts"
  * @since 0.3.0
  * @category models
  */
-export type HostName = "claude" | "codex" | "gemini" | "qwen" | "kiro" | "windsurf" | "cline" | "antigravity" | "antigravity-1.0"
+export type HostName = "claude" | "codex" | "gemini" | "qwen" | "kiro" | "windsurf" | "cline" | "antigravity" | "antigravity-1.0" | "cursor" | "copilot" | "vscode"
 
 /**
  * One tool of an agent and the Claude Code tool that does the same thing.
@@ -110,6 +110,13 @@ export interface Agent {
    * own tool and input) set from the agent's fields. The agent's fields stay.
    */
   readonly normalize?: ((payload: Readonly<Record<string, unknown>>) => Record<string, unknown>) | undefined
+  /**
+   * The payload field that names the event, where it is not `hook_event_name` (VS Code's
+   * `hookEventName`). Copilot CLI names none: its hook command gives `--event`.
+   *
+   * @since 0.3.0
+   */
+  readonly eventField?: string | undefined
   /** Writes a decided answer in the agent's format, for the agent's event `hostEvent`. */
   readonly render: (answer: Answer, hostEvent: string) => HostReply
 }

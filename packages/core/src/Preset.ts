@@ -55,6 +55,12 @@ export interface PresetFile {
   readonly folder?: { readonly suffix: string } | undefined
   /** The file is not JSON: the decoder gets `{ "text": <its text> }` (Cline's hook scripts). */
   readonly raw?: boolean | undefined
+  /**
+   * How the file is written: JSON (the default) or TOML (Codex's `config.toml` and `requirements.toml`).
+   *
+   * @since 0.3.0
+   */
+  readonly format?: "json" | "toml" | undefined
 }
 
 /**

@@ -23,12 +23,17 @@ import * as PresetModule from "./Preset.ts"
 import * as canonicalInternal from "./internal/presets/canonical.ts"
 import * as antigravityInternal from "./internal/presets/antigravity.ts"
 import * as clineInternal from "./internal/presets/cline.ts"
+import * as codexInternal from "./internal/presets/codex.ts"
+import * as copilotInternal from "./internal/presets/copilot.ts"
+import * as cursorInternal from "./internal/presets/cursor.ts"
 import * as kiroInternal from "./internal/presets/kiro.ts"
 import * as windsurfInternal from "./internal/presets/windsurf.ts"
 import * as geminiInternal from "./internal/presets/gemini.ts"
 import * as orchestrationInternal from "./internal/presets/orchestration.ts"
 import * as pigoInternal from "./internal/presets/pigo.ts"
+import * as qwenInternal from "./internal/presets/qwen.ts"
 import * as registry from "./internal/presets/registry.ts"
+import * as vscodeInternal from "./internal/presets/vscode.ts"
 import * as waveInternal from "./internal/presets/wave.ts"
 import * as wingmanInternal from "./internal/presets/wingman.ts"
 
@@ -112,6 +117,54 @@ export const gemini: Preset = geminiInternal.gemini
  * @category presets
  */
 export const geminiWith: (options?: { readonly geminiCompat?: "documented" | "source" | undefined }) => Preset = geminiInternal.geminiWith
+
+/**
+ * Codex CLI: `hooks.json` in `~/.codex` (`$CODEX_HOME`) and `.codex`; Claude Code's shape and names
+ * plus `Interrupt`; `commandWindows` on Windows; answers read strictly as Codex reads them (an
+ * unknown key, `ask` or a bare `allow` fails the hook, which fails open unless failing closed).
+ *
+ * @since 0.3.0
+ * @category presets
+ */
+export const codex: Preset = codexInternal.codex
+
+/**
+ * Cursor: hooks.json v1 at user (`~/.cursor`), project (`.cursor`) and enterprise scope; 21
+ * camelCase events; a command runs from its hooks.json folder; `failClosed`; `permission`,
+ * `followup_message` and `continue` answers.
+ *
+ * @since 0.3.0
+ * @category presets
+ */
+export const cursor: Preset = cursorInternal.cursor
+
+/**
+ * GitHub Copilot CLI: every `*.json` in `~/.copilot/hooks` and `.github/hooks`; 14 camelCase events;
+ * `bash` / `powershell` per platform; `cwd`, `env`, `timeoutSec` (30 s); flat `permissionDecision` answers.
+ *
+ * @since 0.3.0
+ * @category presets
+ */
+export const copilot: Preset = copilotInternal.copilot
+
+/**
+ * VS Code agent hooks: `.github/hooks/*.json`, Claude Code's settings files and `~/.copilot/hooks`;
+ * eight events; matchers ignored (every hook runs for every tool); `windows` / `linux` / `osx`
+ * commands; 30 s.
+ *
+ * @since 0.3.0
+ * @category presets
+ */
+export const vscode: Preset = vscodeInternal.vscode
+
+/**
+ * Qwen Code: `~/.qwen/settings.json`, `.qwen/settings.json`, `/etc/qwen-code/settings.json`; Claude
+ * Code's shape, its own events (which cannot block), Gemini CLI's tool names, 60 s.
+ *
+ * @since 0.3.0
+ * @category presets
+ */
+export const qwen: Preset = qwenInternal.qwen
 
 /**
  * Every built-in preset, the default first.

@@ -31,7 +31,7 @@ const loaded = (decoded: Settings.DecodedSettings): Settings.LoadedSettings => {
 
 describe("Presets", () => {
   it("lists every preset by name", () => {
-    expect(Presets.all.map((preset) => preset.name)).toEqual(["agent-hooks", "claude", "wingman", "orchestration", "pigo", "wave", "gemini", "kiro", "windsurf", "cline", "antigravity", "antigravity-1.0"])
+    expect(Presets.all.map((preset) => preset.name)).toEqual(["agent-hooks", "claude", "wingman", "orchestration", "pigo", "wave", "gemini", "kiro", "windsurf", "cline", "antigravity", "antigravity-1.0", "codex", "cursor", "copilot", "vscode", "qwen"])
     expect(Presets.byName("pigo")).toBe(Presets.pigo)
     expect(Presets.byName("nope")).toBeUndefined()
   })

@@ -783,7 +783,7 @@ describe("Gemini CLI preset", () => {
     expect(outcome.updatedInput).toEqual({ command: "ls -la", dir: "/tmp" })
   })
 
-  it("BeforeToolSelection: allowed function names are the union across hooks (sorted); a mode of NONE from any hook wins", async () => {
+  it("BeforeToolSelection: allowed function names are the union across hooks (sorted); a mode of NONE from any hook wins and leaves none allowed", async () => {
     const p = project()
     const config = (value: unknown) => command(`echo '${JSON.stringify({ hookSpecificOutput: { toolConfig: value } })}'`)
     settings(p, {
@@ -798,8 +798,16 @@ describe("Gemini CLI preset", () => {
       }
     })
     const engine = await p.engine("gemini", { sequential: true })
-    expect((await engine.dispatch("BeforeToolSelection", {})).hookSpecificOutput).toEqual({
-      toolConfig: { mode: "NONE", allowedFunctionNames: ["glob", "read_file", "replace", "write_file"] }
+    expect((await engine.dispatch("BeforeToolSelection", {})).hookSpecificOutput).toEqual({ toolConfig: { mode: "NONE", allowedFunctionNames: [] } })
+    // without NONE the lists are the union
+    settings(p, {
+      hooks: {
+        BeforeToolSelection: [{ hooks: [config({ mode: "ANY", allowedFunctionNames: ["read_file", "glob"] }), config({ mode: "AUTO", allowedFunctionNames: ["glob", "replace"] })] }]
+      }
+    })
+    const union = await p.engine("gemini", { sequential: true })
+    expect((await union.dispatch("BeforeToolSelection", {})).hookSpecificOutput).toEqual({
+      toolConfig: { mode: "ANY", allowedFunctionNames: ["glob", "read_file", "replace"] }
     })
   })
 

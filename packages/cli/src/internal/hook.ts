@@ -31,6 +31,8 @@ export interface HookOptions {
   readonly timeout: number | undefined
   /** `--fail-open`: host mode's own failure lets the agent go on (a visible hook error) instead of blocking. */
   readonly failOpen: boolean
+  /** `--event NAME`: the agent's event, for an agent whose payload names none (Copilot CLI); it wins over the payload's. */
+  readonly event?: string | undefined
 }
 
 /** Set in every hook's environment: a policy hook that starts host mode again is refused, not looped. */
@@ -64,7 +66,10 @@ const decide = (options: HookOptions, state: { hostEvent: string | undefined }):
   const timeout = options.timeout ?? agent.hookTimeout
   const budget = budgetMs(timeout)
   const work = Effect.gen(function*() {
-    const payload = yield* readPayload
+    const read = yield* readPayload
+    // the event the command line names wins over any the payload gives
+    const field = agent.eventField ?? "hook_event_name"
+    const payload = options.event === undefined ? read : { ...read, [field]: options.event, hook_event_name: options.event }
     state.hostEvent = HostMode.hostEvent(agent, payload)
     if (process.env[HOST_MODE_ENV] !== undefined && process.env[HOST_MODE_ENV] !== "") {
       return fail(

@@ -5,7 +5,7 @@ import type { HookOptions } from "./hook.ts"
 import { logLevels } from "./runArgs.ts"
 
 const repeatable = new Set(["settings", "plugin"])
-const single = new Set(["host", "project-dir", "managed-dir", "preset", "agent", "ask", "rewrite", "timeout", "log-level"])
+const single = new Set(["host", "project-dir", "managed-dir", "preset", "agent", "ask", "rewrite", "timeout", "log-level", "event"])
 const booleans = new Set(["fail-closed", "strict", "quiet", "fail-open"])
 
 /**
@@ -76,7 +76,8 @@ export const parseHookArgs = (
     ask,
     rewrite,
     timeout,
-    failOpen: flags.has("fail-open")
+    failOpen: flags.has("fail-open"),
+    ...(one("event") === undefined ? {} : { event: one("event") })
     }
   }
 }

@@ -10,6 +10,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Path from "effect/Path"
 import { Failed } from "../ExitCode.ts"
+import { discoveredFiles } from "./discovered.ts"
 import { checkPreset } from "./engine.ts"
 
 /** Options of `agent-hooks trust`. */
@@ -42,8 +43,7 @@ export const trust = (options: TrustOptions): Effect.Effect<void, Failed> =>
     const projectDir = path.resolve(cwd, Option.getOrElse(options.projectDir, () => cwd))
     const store = Trust.storePath(process.env, path)
     if (store === undefined) return yield* new Failed({ message: "cannot tell where approvals go: set HOME or AGENT_HOOKS_HOME" })
-    const files = preset
-      .discover({ projectDir, cwd, env: process.env, agent: Option.getOrUndefined(options.agent) })
+    const files = discoveredFiles(preset, { projectDir, cwd, env: process.env, agent: Option.getOrUndefined(options.agent) })
       .filter((file) => file.scope === "project" || file.scope === "local")
       // a folder of files (Kiro's .kiro/hooks/*.json, Cline's hook scripts): each of its files
       .flatMap((file) => file.folder === undefined ? [file.path] : filesIn(file.path, file.folder.suffix))

@@ -18,6 +18,7 @@ import { agentHooks } from "./preset.ts"
 import * as Registry from "./presets/registry.ts"
 import { decode } from "./settings.ts"
 import { locate, render, truthyEnv } from "./text.ts"
+import { parse as parseTomlText, TomlError } from "smol-toml"
 
 /** A warning line that names its file, as the arguments of `warn`. */
 const located = (file: string, line: string) => {
@@ -67,10 +68,25 @@ const unreadDialects = (
       for (const file of discovered) {
         const looked = file.scope === "project" || file.scope === "local" || (file.scope === "user" && found.length === 0)
         if (!looked || own.has(file.path) || out.some((seen) => seen.path === file.path)) continue
-        if (yield* fs.exists(file.path).pipe(Effect.orElseSucceed(() => false))) out.push({ path: file.path, preset: other.name })
+        // a folder of hook files named by a glob (`.github/hooks/*.json`) is there when it holds one
+        const there = file.path.endsWith("/*.json")
+          ? (yield* fs.readDirectory(file.path.slice(0, -"/*.json".length)).pipe(Effect.orElseSucceed(() => [] as ReadonlyArray<string>))).some((name) => name.endsWith(".json"))
+          : yield* fs.exists(file.path).pipe(Effect.orElseSucceed(() => false))
+        if (there) out.push({ path: file.path, preset: other.name })
       }
     }
     return out
+  })
+
+const parseToml = (text: string, file: string): Effect.Effect<unknown, SettingsError> =>
+  Effect.try({
+    try: () => parseTomlText(text) as unknown,
+    catch: (error) =>
+      new SettingsError({
+        file,
+        path: [],
+        detail: `not valid TOML (${error instanceof TomlError ? `line ${error.line}, column ${error.column}: ${error.message.split("\n")[0]}` : String(error)})`
+      })
   })
 
 /** @internal */
@@ -157,7 +173,7 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
         if (file.scope !== "managed") files.push({ path: file.path, scope: file.scope, found: text !== undefined })
         else managedFiles.push({ path: file.path, scope: file.scope, found: text !== undefined })
         if (text === undefined) return
-        const document = file.raw === true ? { text } : yield* parseJson(text, file.path).pipe(
+        const document = file.raw === true ? { text } : yield* (file.format === "toml" ? parseToml(text, file.path) : parseJson(text, file.path)).pipe(
           Effect.catch((error) => {
             // A dialect that goes on without a broken config (pigo) still says so loudly, as an error:
             // strict mode and fail-closed make it fail the load, as for every other dialect.
@@ -314,7 +330,13 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
           .map((name): PresetFile => ({ ...listed, path: path.join(listed.path, name), folder: undefined }))),
         Effect.catch(() => Effect.succeed([] as ReadonlyArray<PresetFile>))
       )
-      for (const file of inFolder) yield* read(file, (document) => preset.decode(document, file, context), true)
+      for (const entry of inFolder) {
+        // A folder of hook files named by a glob (`.github/hooks/*.json`): each file in name order, at the folder's scope
+        const expanded = !entry.path.endsWith("/*.json") ? [entry] : (yield* fs.readDirectory(path.dirname(entry.path)).pipe(
+          Effect.catch(() => Effect.succeed([] as ReadonlyArray<string>))
+        )).filter((name) => name.endsWith(".json")).sort().map((name) => ({ ...entry, path: path.join(path.dirname(entry.path), name) }))
+        for (const file of expanded) yield* read(file, (document) => preset.decode(document, file, context), true)
+      }
     }
     const unread = options.settings === undefined ? yield* unreadDialects(preset, context, files) : []
     for (const other of unread) {

@@ -3,6 +3,7 @@ import type { HookEventSpec } from "../HookEvent.ts"
 import type { HookVerdict, RawRun } from "../HookOutput.ts"
 import type { Decision } from "../Outcome.ts"
 import * as Gemini from "./presets/geminiOutput.ts"
+import * as AgentJson from "./presets/agentJsonOutput.ts"
 import * as Peer from "./presets/peerOutput.ts"
 
 type Json = Record<string, unknown>
@@ -176,7 +177,8 @@ const exit2Decision = (event: HookEventSpec): Decision | null =>
   event.blocking === "permission" ? "deny" : event.blocking === "decision" ? "block" : null
 
 /** @internal */
-export const interpret = (event: HookEventSpec, run: RawRun): HookVerdict => {
+export const interpret = (event: HookEventSpec, raw: RawRun): HookVerdict => {
+  let run = raw
   if (run.spawnError !== undefined) {
     return { ...none, status: "non-blocking-error", messages: [`could not start: ${run.spawnError}`] }
   }
@@ -191,6 +193,13 @@ export const interpret = (event: HookEventSpec, run: RawRun): HookVerdict => {
   if (Peer.isPeerDialect(event.outputDialect)) return Peer.interpret(event, run, event.outputDialect)
 
   const messages: Array<string> = []
+  // Cursor's, Copilot CLI's, Codex's and VS Code's answers, in Claude Code's fields (or refused as that agent refuses them)
+  if (AgentJson.isPeer(event.outputDialect)) {
+    const normalized = AgentJson.normalize(event.outputDialect, event, run)
+    if ("verdict" in normalized) return normalized.verdict
+    run = normalized.run
+    messages.push(...normalized.notes)
+  }
   let fields: Fields | undefined
   let invalidJson = false
   let unreadable = false

@@ -166,7 +166,7 @@ const decodeAs = <S extends (typeof HANDLER_SCHEMAS)[HandlerType]>(
 
 const BLOCKING_RULES = ["permission", "permission-request", "decision", "none"] as const
 const AUDIENCES = ["model", "user", "none"] as const
-const OUTPUT_DIALECTS = ["claude", "gemini", "gemini-source", "exit-code", "cline", "antigravity", "antigravity-1.0"] as const
+const OUTPUT_DIALECTS = ["claude", "gemini", "gemini-source", "exit-code", "cline", "antigravity", "antigravity-1.0", "cursor", "copilot", "codex", "vscode"] as const
 const EVENT_KEYS = [
   "name",
   "extends",

@@ -12,17 +12,9 @@
  *   becomes a deny.
  */
 import type { Agent, Answer, HostReply } from "../../HostMode.ts"
+import { CODEX_OUTPUT } from "./codexOutput.ts"
 import { claudeJson, jsonLine, stderrOf } from "./common.ts"
 
-/** The `hookSpecificOutput` fields Codex accepts, per event. */
-const SPECIFIC: Readonly<Record<string, ReadonlyArray<string>>> = {
-  PreToolUse: ["permissionDecision", "permissionDecisionReason", "updatedInput", "additionalContext"],
-  PostToolUse: ["additionalContext"],
-  UserPromptSubmit: ["additionalContext"],
-  SessionStart: ["additionalContext"],
-  SubagentStart: ["additionalContext"],
-  PermissionRequest: ["decision"]
-}
 
 const EVENTS = [
   "SessionStart",
@@ -42,7 +34,7 @@ const EVENTS = [
 const render = (answer: Answer): HostReply => {
   if (answer.block !== undefined) return { exitCode: 2, stdout: "", stderr: stderrOf(answer, true) }
   const json = claudeJson(answer, {
-    specificFields: SPECIFIC[answer.event] ?? [],
+    specificFields: CODEX_OUTPUT[answer.event] ?? [],
     // Interrupt takes only systemMessage
     universal: answer.event === "Interrupt" ? ["systemMessage"] : ["continue", "systemMessage"],
     allowWithoutRewrite: false

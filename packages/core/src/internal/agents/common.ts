@@ -59,8 +59,9 @@ const toHost = (
 }
 
 /** @internal */
-export const hostEvent = (agent: Agent, payload: Readonly<Record<string, unknown>>): string | undefined => {
-  const name = (agent.normalize?.(payload) ?? payload)["hook_event_name"]
+export const hostEvent = (agent: Agent, received: Readonly<Record<string, unknown>>): string | undefined => {
+  const payload = agent.normalize?.(received) ?? received
+  const name = payload[agent.eventField ?? "hook_event_name"] ?? payload["hook_event_name"]
   return typeof name === "string" && name !== "" ? name : undefined
 }
 
@@ -68,10 +69,13 @@ export const hostEvent = (agent: Agent, payload: Readonly<Record<string, unknown
 export const translate = (agent: Agent, received: Readonly<Record<string, unknown>>): HostCall | { readonly error: string } => {
   // An agent with its own payload shape: its event, tool and input where Claude Code has them
   const payload = agent.normalize?.(received) ?? received
-  const hostEvent = payload["hook_event_name"]
+  const field = agent.eventField ?? "hook_event_name"
+  const hostEvent = payload[field] ?? payload["hook_event_name"]
   if (typeof hostEvent !== "string" || hostEvent === "") {
     return {
-      error: `the payload on stdin has no hook_event_name (${agent.displayName} always sends one): is this command wired as a ${agent.displayName} hook?`
+      error: agent.name === "copilot"
+        ? `the payload on stdin names no event (Copilot CLI sends none): give it with --event, as in "agent-hooks hook --host copilot --event preToolUse"`
+        : `the payload on stdin has no ${field} (${agent.displayName} always sends one): is this command wired as a ${agent.displayName} hook?`
     }
   }
   const event = Object.hasOwn(agent.events, hostEvent) ? agent.events[hostEvent] : undefined
@@ -116,7 +120,8 @@ export const translate = (agent: Agent, received: Readonly<Record<string, unknow
   }
   if (agent.readInput !== undefined) {
     for (const [key, value] of Object.entries(agent.readInput(hostEvent, payload))) {
-      if (key === "tool_name" || !(key in payload)) out[key] = value
+      // the agent's tool name wins; so does its tool input where the payload's is not an object (Cursor's MCP input is a JSON string)
+      if (key === "tool_name" || !(key in payload) || (key === "tool_input" && !isObject(payload["tool_input"]))) out[key] = value
     }
   }
   // Hooks also see the agent and its own names (a payload's own `host` is replaced: the agent sends none).
@@ -317,4 +322,28 @@ export const claudeJson = (
   }
   if (Object.keys(specific).length > 0) out["hookSpecificOutput"] = { hookEventName: answer.event, ...specific }
   return out
+}
+
+/**
+ * A tool input the agent sends as a JSON string (Cursor's MCP `tool_input`, Copilot CLI's
+ * `toolArgs`) as an object; an object as it is; text that is no JSON object as `{"raw": text}`, so
+ * the policy still sees it.
+ */
+export const jsonObject = (value: unknown): Record<string, unknown> => {
+  if (isObject(value)) return value
+  if (typeof value !== "string") return {}
+  try {
+    const parsed: unknown = JSON.parse(value)
+    return isObject(parsed) ? parsed : { raw: value }
+  } catch {
+    return { raw: value }
+  }
+}
+
+/** One event of an agent whose events have names of their own (Cursor, Copilot CLI): the catalog event it behaves as, whether it decides, what a matcher tests. */
+export interface PeerEvent {
+  readonly name: string
+  readonly behavesAs?: string | undefined
+  readonly blocks: boolean
+  readonly matcherField?: string | undefined
 }

@@ -150,7 +150,11 @@ export const interpret = (event: HookEventSpec, run: RawRun, compat: GeminiCompa
 
 const TOOL_CONFIG_MODE_RANK: Readonly<Record<string, number>> = { NONE: 3, ANY: 2, AUTO: 1 }
 
-/** BeforeToolSelection: allowed function names are the union (sorted); a mode of NONE wins over ANY over AUTO. */
+/**
+ * BeforeToolSelection: allowed function names are the union (sorted); a mode of NONE wins over ANY
+ * over AUTO, and under NONE no function is allowed (the list is empty, as Gemini CLI's aggregator
+ * makes it: no hook's list survives beside NONE).
+ */
 const mergeToolConfig = (earlier: unknown, later: unknown): unknown => {
   if (!Predicate.isObject(earlier) || !Predicate.isObject(later)) return later
   const modes = [earlier["mode"], later["mode"]].filter((mode): mode is string => typeof mode === "string")
@@ -158,7 +162,8 @@ const mergeToolConfig = (earlier: unknown, later: unknown): unknown => {
   const names = [earlier["allowedFunctionNames"], later["allowedFunctionNames"]].filter(Array.isArray).flat()
   const merged: Record<string, unknown> = { ...earlier, ...later }
   if (mode !== undefined) merged["mode"] = mode
-  if (names.length > 0) merged["allowedFunctionNames"] = [...new Set(names.filter((name) => typeof name === "string"))].sort()
+  if (mode === "NONE") merged["allowedFunctionNames"] = []
+  else if (names.length > 0) merged["allowedFunctionNames"] = [...new Set(names.filter((name) => typeof name === "string"))].sort()
   return merged
 }
 

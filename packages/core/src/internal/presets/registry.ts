@@ -5,9 +5,14 @@ import * as Effect from "effect/Effect"
 import { SettingsError } from "../../HookError.ts"
 import type { Preset } from "../../Preset.ts"
 import { agentHooks, claude } from "../preset.ts"
+import { codex } from "./codex.ts"
+import { copilot } from "./copilot.ts"
+import { cursor } from "./cursor.ts"
 import { gemini } from "./gemini.ts"
 import { orchestration } from "./orchestration.ts"
 import { pigo } from "./pigo.ts"
+import { qwen } from "./qwen.ts"
+import { vscode } from "./vscode.ts"
 import { wave } from "./wave.ts"
 import { wingman } from "./wingman.ts"
 import { antigravity, antigravity10 } from "./antigravity.ts"
@@ -16,7 +21,7 @@ import { kiro } from "./kiro.ts"
 import { windsurf } from "./windsurf.ts"
 
 /** @internal */
-export const all: ReadonlyArray<Preset> = [agentHooks, claude, wingman, orchestration, pigo, wave, gemini, kiro, windsurf, cline, antigravity, antigravity10]
+export const all: ReadonlyArray<Preset> = [agentHooks, claude, wingman, orchestration, pigo, wave, gemini, kiro, windsurf, cline, antigravity, antigravity10, codex, cursor, copilot, vscode, qwen]
 
 /** @internal */
 export const byName = (name: string): Preset | undefined => all.find((preset) => preset.name === name)

@@ -1,0 +1,119 @@
+/**
+ * Codex CLI: `hooks.json` and `[hooks]` in `config.toml`, in `~/.codex` (`$CODEX_HOME`) and
+ * `<project>/.codex`; managed `[hooks]` and `allow_managed_hooks_only` in `/etc/codex/requirements.toml`. Claude Code's shape
+ * with Codex's events (Claude Code's names plus `Interrupt`) and handler keys: `commandWindows` (the
+ * command on Windows), `timeout` in seconds (alias `timeout_sec`, 600 by default, at least 1),
+ * `additionalContextLimit`. Answers are read strictly, as Codex reads them: an unknown key,
+ * `permissionDecision: "ask"` or a bare `allow` fails the hook, which fails open.
+ */
+import * as Effect from "effect/Effect"
+import type { CustomEvent } from "../../HookEvent.ts"
+import type { Preset, PresetFile } from "../../Preset.ts"
+import { codex as codexAgent } from "../agents/codex.ts"
+import { decodeTranslated, formatPath, hooksObject, isRecord, join, nonEmpty } from "./common.ts"
+import type { JsonPath } from "./common.ts"
+import { CODEX_VARIANTS, pickCommand, platformOf } from "./peerCommon.ts"
+
+/** Codex's events: the catalog's rules, answers read strictly; `Interrupt` cannot block. */
+export const events: ReadonlyArray<CustomEvent> = [
+  ...Object.keys(codexAgent.events).filter((name) => name !== "Interrupt").map((name) => ({ name, outputDialect: "codex" as const })),
+  { name: "Interrupt", blocking: "none" as const, matcherField: undefined, outputDialect: "codex" as const }
+]
+const NAMES = events.map((event) => event.name)
+
+/** One Codex handler as a canonical one: the platform's command, `timeout_sec` as `timeout`, Codex-only keys taken off. */
+const handler = (raw: unknown, path: JsonPath, file: string, platform: string, warnings: Array<string>): unknown => {
+  if (!isRecord(raw)) return raw
+  const picked = raw["type"] === "command" || raw["type"] === undefined
+    ? pickCommand(raw, CODEX_VARIANTS, platform, file, path, warnings)
+    : { rest: { ...raw }, command: undefined }
+  const { timeout_sec, additionalContextLimit, ...rest } = picked.rest
+  if (additionalContextLimit !== undefined && !(typeof additionalContextLimit === "number" && additionalContextLimit >= 0)) {
+    warnings.push(`${file} at ${formatPath([...path, "additionalContextLimit"])}: expected a number of tokens (0 or more), got ${JSON.stringify(additionalContextLimit)}; ignored`)
+  }
+  const timeout = rest["timeout"] ?? timeout_sec
+  return {
+    ...rest,
+    ...(picked.command === undefined ? {} : { command: picked.command }),
+    // Codex's minimum timeout is 1 s
+    ...(typeof timeout === "number" ? { timeout: Math.max(1, timeout) } : timeout === undefined ? {} : { timeout })
+  }
+}
+
+const decode: Preset["decode"] = (document, file, context) =>
+  Effect.gen(function*() {
+    const toml = file.format === "toml"
+    // config.toml and requirements.toml hold much else; only [hooks] (without its [hooks.state]
+    // trust table), [features].hooks and allow_managed_hooks_only are about hooks
+    const rawHooks = isRecord(document) && toml && isRecord(document["hooks"])
+      ? Object.fromEntries(Object.entries(document["hooks"]).filter(([key]) => key !== "state"))
+      : undefined
+    const hooks = toml ? rawHooks : yield* hooksObject(document, file.path)
+    const warnings: Array<string> = []
+    const platform = platformOf(context)
+    const out: Record<string, unknown> = {}
+    const paths = new Map<string, string>()
+    for (const [event, groups] of Object.entries(hooks ?? {})) {
+      if (!NAMES.includes(event)) {
+        warnings.push(`${file.path} at ${formatPath(["hooks", event])}: unknown Codex event "${event}"; expected one of ${NAMES.join(", ")}; skipped`)
+        continue
+      }
+      out[event] = !Array.isArray(groups) ? groups : groups.map((group: unknown, index) => {
+        paths.set(formatPath(["hooks", event, index]), formatPath(["hooks", event, index]))
+        if (!isRecord(group) || !Array.isArray(group["hooks"])) return group
+        return { ...group, hooks: group["hooks"].map((raw: unknown, h) => handler(raw, ["hooks", event, index, "hooks", h], file.path, platform, warnings)) }
+      })
+    }
+    const features = isRecord(document) && isRecord(document["features"]) ? document["features"] : undefined
+    // [features].hooks = false turns hooks off (the deprecated codex_hooks too); in requirements.toml for everyone
+    const off = features !== undefined && (features["hooks"] === false || (features["hooks"] === undefined && features["codex_hooks"] === false))
+    const allowManagedOnly = isRecord(document) && document["allow_managed_hooks_only"] === true
+    if (allowManagedOnly && file.kind !== "requirements") {
+      warnings.push(`${file.path} at allow_managed_hooks_only: read in requirements.toml only (as Codex reads it); ignored here`)
+    }
+    return yield* decodeTranslated(
+      {
+        document: { hooks: out },
+        paths,
+        warnings,
+        overrides: {
+          ...(off ? { disableAllHooks: true } : {}),
+          ...(allowManagedOnly && file.kind === "requirements" ? { allowManagedHooksOnly: true } : {})
+        }
+      },
+      file.path,
+      file.scope,
+      context.events ?? events
+    )
+  })
+
+const codexHome = (context: Parameters<Preset["discover"]>[0]): string | undefined => {
+  const explicit = context.env["CODEX_HOME"]
+  if (nonEmpty(explicit)) return explicit
+  const home = context.env["HOME"]
+  return nonEmpty(home) ? join(home, ".codex") : undefined
+}
+
+/** @internal */
+export const codex: Preset = {
+  name: "codex",
+  description: "Codex CLI: hooks.json and config.toml [hooks] in ~/.codex ($CODEX_HOME) and .codex, /etc/codex/requirements.toml; Claude Code's shape, commandWindows, Interrupt; strict answers, ask fails open",
+  discover: (context) => {
+    const files: Array<PresetFile> = []
+    const home = codexHome(context)
+    if (home !== undefined) {
+      files.push({ path: join(home, "hooks.json"), scope: "user", required: false })
+      files.push({ path: join(home, "config.toml"), scope: "user", required: false, format: "toml", kind: "config" })
+    }
+    files.push({ path: join(context.projectDir, ".codex", "hooks.json"), scope: "project", required: false })
+    files.push({ path: join(context.projectDir, ".codex", "config.toml"), scope: "project", required: false, format: "toml", kind: "config" })
+    // the system requirements (managed): its [hooks] run whatever the other files say, allow_managed_hooks_only drops theirs
+    const managed = context.env["AGENT_HOOKS_MANAGED_DIR"]
+    files.push({ path: join(nonEmpty(managed) ? managed : "/etc/codex", "requirements.toml"), scope: "managed", required: false, format: "toml", kind: "requirements" })
+    return files.filter((file, index) => files.findIndex((other) => other.path === file.path) === index)
+  },
+  decode,
+  events,
+  projectDirEnv: [],
+  toolNames: codexAgent.toolNames
+}

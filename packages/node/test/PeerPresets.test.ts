@@ -1,0 +1,272 @@
+/**
+ * The presets of Codex, Cursor, Copilot CLI, VS Code and Qwen Code, with real hook processes: each
+ * agent's own files in their own places of a temporary project and HOME, loaded through
+ * `createHookEngine({ preset })`.
+ */
+import { afterEach, describe, expect, it } from "vitest"
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { createHookEngine } from "@agent-hooks/node"
+import { Presets } from "@agent-hooks/core"
+import type { PromiseEngine } from "@agent-hooks/core"
+
+const cleanups: Array<() => Promise<void> | void> = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+const put = (file: string, value: unknown) => {
+  mkdirSync(dirname(file), { recursive: true })
+  writeFileSync(file, typeof value === "string" ? value : JSON.stringify(value, null, 2), { mode: 0o755 })
+}
+
+interface Project {
+  readonly root: string
+  readonly dir: string
+  readonly home: string
+  readonly warnings: Array<string>
+  readonly engine: (preset: string, extra?: Record<string, unknown>, env?: Record<string, string>) => Promise<PromiseEngine.PromiseHookEngine>
+}
+const project = (): Project => {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-peers-")))
+  cleanups.push(() => rmSync(root, { recursive: true, force: true }))
+  const dir = join(root, "project")
+  const home = join(root, "home")
+  mkdirSync(dir, { recursive: true })
+  mkdirSync(home, { recursive: true })
+  const warnings: Array<string> = []
+  return {
+    root,
+    dir,
+    home,
+    warnings,
+    engine: async (name, extra = {}, env = {}) => {
+      warnings.length = 0
+      const engine = await createHookEngine({
+        preset: Presets.byName(name)!,
+        projectDir: dir,
+        env: { PATH: process.env["PATH"], HOME: home, TMPDIR: root, AGENT_HOOKS_MANAGED_DIR: join(root, "managed"), ...env },
+        onWarning: (warning) => warnings.push(warning),
+        ...extra
+      })
+      cleanups.push(() => engine.close())
+      return engine
+    }
+  }
+}
+const json = (value: unknown) => `printf '%s' '${JSON.stringify(value)}'`
+
+describe("cursor preset", () => {
+  it("reads hooks.json v1 at user, project and enterprise scope; a command runs from its hooks.json folder; permission deny blocks with the agent message", async () => {
+    const p = project()
+    put(join(p.dir, ".cursor", "gate.sh"), `#!/bin/sh\n${json({ permission: "deny", user_message: "blocked", agent_message: "rm is not allowed" })}\n`)
+    put(join(p.dir, ".cursor", "hooks.json"), { version: 1, hooks: { beforeShellExecution: [{ command: "./gate.sh", matcher: "rm" }] } })
+    put(join(p.home, ".cursor", "hooks.json"), { version: 1, hooks: { beforeShellExecution: [{ command: "pwd > \"$TMPDIR/user-cwd\"" }] } })
+    put(join(p.root, "managed", "hooks.json"), { version: 1, hooks: { stop: [{ command: json({ followup_message: "run the tests" }) }] } })
+    const engine = await p.engine("cursor")
+    expect(engine.settings.files.filter((file) => file.found).map((file) => file.scope).sort()).toEqual(["managed", "project", "user"])
+    const denied = await engine.dispatch("beforeShellExecution", { command: "rm -rf /", cwd: p.dir })
+    expect(denied).toMatchObject({ blocked: true, decision: "deny", reason: "rm is not allowed" })
+    expect(realpathSync(join(p.home, ".cursor"))).toBe((await import("node:fs")).readFileSync(join(p.root, "user-cwd"), "utf8").trim())
+    const other = await engine.dispatch("beforeShellExecution", { command: "ls", cwd: p.dir })
+    expect(other.blocked).toBe(false)
+    // stop {followup_message}: the agent goes on with that prompt (a Stop block with it as the reason)
+    const stop = await engine.dispatch("stop", { status: "completed", loop_count: 0 })
+    expect(stop).toMatchObject({ blocked: true, decision: "block", reason: "run the tests" })
+  })
+
+  it("exit 2 denies; another failure fails open unless failClosed; beforeSubmitPrompt {continue: false} stops the prompt", async () => {
+    const p = project()
+    put(join(p.dir, ".cursor", "hooks.json"), {
+      version: 1,
+      hooks: {
+        preToolUse: [{ command: "echo nope >&2; exit 2", matcher: "Shell" }, { command: "exit 1", matcher: "Read" }, { command: "exit 1", matcher: "Write", failClosed: true }],
+        beforeSubmitPrompt: [{ command: json({ continue: false, user_message: "no secrets in prompts" }) }]
+      }
+    })
+    const engine = await p.engine("cursor")
+    expect(await engine.dispatch("preToolUse", { tool_name: "Shell", tool_input: { command: "ls" } })).toMatchObject({ blocked: true, reason: "nope" })
+    const open = await engine.dispatch("preToolUse", { tool_name: "Read", tool_input: {} })
+    expect(open.blocked).toBe(false)
+    expect(open.hooks[0]).toMatchObject({ exitCode: 1, status: "non-blocking-error" })
+    expect((await engine.dispatch("preToolUse", { tool_name: "Write", tool_input: {} })).blocked).toBe(true)
+    expect(await engine.dispatch("beforeSubmitPrompt", { prompt: "key=abc" })).toMatchObject({ blocked: true, reason: "no secrets in prompts" })
+    // the engine's failClosed overrides Cursor's fail-open rule
+    const closed = await p.engine("cursor", { failClosed: true })
+    expect((await closed.dispatch("preToolUse", { tool_name: "Read", tool_input: {} })).blocked).toBe(true)
+  })
+
+  it("a cloned repository's .cursor/hooks.json follows agent-hooks' trust rules; a project allow does not weaken a user deny", async () => {
+    const p = project()
+    put(join(p.dir, ".cursor", "hooks.json"), { version: 1, hooks: { preToolUse: [{ command: json({ permission: "allow" }) }] } })
+    put(join(p.home, ".cursor", "hooks.json"), { version: 1, hooks: { preToolUse: [{ command: json({ permission: "deny", agent_message: "user says no" }) }] } })
+    const held = await p.engine("cursor", { requireTrust: true })
+    expect(held.settings.files.find((file) => file.path.endsWith(join(".cursor", "hooks.json")) && file.scope === "project")).toMatchObject({ heldBack: true })
+    expect(p.warnings.join("\n")).toContain("held back")
+    const engine = await p.engine("cursor")
+    expect(await engine.dispatch("preToolUse", { tool_name: "Shell", tool_input: {} })).toMatchObject({ blocked: true, reason: "user says no" })
+  })
+})
+
+describe("copilot preset", () => {
+  it("reads every .github/hooks/*.json; bash runs off Windows; flat permissionDecision denies; matcher on toolName; cwd from the repository root", async () => {
+    const p = project()
+    put(join(p.dir, "scripts", "deny.sh"), `#!/bin/sh\n${json({ permissionDecision: "deny", permissionDecisionReason: "no pushes" })}\n`)
+    put(join(p.dir, ".github", "hooks", "a.json"), {
+      version: 1,
+      hooks: { preToolUse: [{ type: "command", bash: "./deny.sh", powershell: "./deny.ps1", cwd: "scripts", matcher: "bash", timeoutSec: 5 }] }
+    })
+    put(join(p.dir, ".github", "hooks", "b.json"), { version: 1, hooks: { agentStop: [{ type: "command", powershell: "Write-Output hi" }] } })
+    const engine = await p.engine("copilot")
+    expect(await engine.dispatch("preToolUse", { toolName: "bash", toolArgs: "{\"command\":\"git push\"}", timestamp: 1, cwd: p.dir })).toMatchObject({
+      blocked: true,
+      decision: "deny",
+      reason: "no pushes"
+    })
+    expect((await engine.dispatch("preToolUse", { toolName: "view", toolArgs: "{}" })).blocked).toBe(false)
+    // a hook with a command for another platform only is named, with file and JSON path
+    expect(p.warnings.join("\n")).toContain(`${join(p.dir, ".github", "hooks", "b.json")} at hooks.agentStop[0]: no command for this platform (linux): the hook has only powershell`)
+    expect(engine.settings.hooks["agentStop"] ?? []).toHaveLength(0)
+  })
+
+  it("on Windows the powershell command is picked, run by PowerShell", async () => {
+    const p = project()
+    put(join(p.dir, ".github", "hooks", "a.json"), { version: 1, hooks: { preToolUse: [{ type: "command", bash: "echo sh", powershell: "Write-Output ps" }] } })
+    const engine = await p.engine("copilot", {}, { AGENT_HOOKS_PLATFORM: "win32" })
+    expect(engine.settings.hooks["preToolUse"]![0]!.handler).toMatchObject({ command: "Write-Output ps", shell: "powershell" })
+  })
+})
+
+describe("vscode preset", () => {
+  it("runs Claude Code's settings but ignores their matchers (a documented difference), and says so", async () => {
+    const p = project()
+    put(join(p.dir, ".claude", "settings.json"), { hooks: { PreToolUse: [{ matcher: "Write", hooks: [{ type: "command", command: "echo vs-block >&2; exit 2" }] }] } })
+    const engine = await p.engine("vscode")
+    expect(await engine.dispatch("PreToolUse", { tool_name: "runTerminalCommand", tool_input: {}, sessionId: "s", hookEventName: "PreToolUse" })).toMatchObject({ blocked: true, reason: "vs-block" })
+    expect(p.warnings.join("\n")).toContain("VS Code ignores matchers, so this hook runs for every tool")
+  })
+
+  it("reads its flat files with linux/osx/windows overrides and Copilot CLI files; Stop blocks from hookSpecificOutput.decision", async () => {
+    const p = project()
+    put(join(p.dir, ".github", "hooks", "vs.json"), {
+      hooks: {
+        Stop: [{ type: "command", command: "exit 0", linux: json({ hookSpecificOutput: { hookEventName: "Stop", decision: "block", reason: "tests failed" } }), windows: "exit 0" }]
+      }
+    })
+    put(join(p.home, ".copilot", "hooks", "cp.json"), { version: 1, hooks: { preToolUse: [{ type: "command", bash: "echo from-copilot >&2; exit 2" }] } })
+    const engine = await p.engine("vscode")
+    expect(await engine.dispatch("Stop", {})).toMatchObject({ blocked: true, decision: "block", reason: "tests failed" })
+    expect(await engine.dispatch("PreToolUse", { tool_name: "editFiles", tool_input: {} })).toMatchObject({ blocked: true, reason: "from-copilot" })
+    const mac = await p.engine("vscode", {}, { AGENT_HOOKS_PLATFORM: "darwin" })
+    expect(mac.settings.hooks["Stop"]![0]!.handler).toMatchObject({ command: "exit 0" })
+  })
+})
+
+describe("codex preset", () => {
+  it("reads ~/.codex and .codex hooks.json; deny blocks; ask and unknown keys fail the hook, which fails open unless failClosed", async () => {
+    const p = project()
+    put(join(p.home, ".codex", "hooks.json"), {
+      hooks: {
+        PreToolUse: [
+          { matcher: "Bash", hooks: [{ type: "command", command: json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask" } }), timeout_sec: 5 }] },
+          { matcher: "apply_patch", hooks: [{ type: "command", command: json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "no patches" } }) }] }
+        ]
+      }
+    })
+    put(join(p.dir, ".codex", "hooks.json"), { hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: json({ decision: "block", reason: "r", extra: 1 }) }] }] } })
+    const engine = await p.engine("codex")
+    const ask = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" }, turn_id: "t", model: "m" })
+    expect(ask.blocked).toBe(false)
+    expect(ask.hooks[0]).toMatchObject({ status: "non-blocking-error" })
+    expect(ask.warnings.join("\n")).toContain("unsupported permissionDecision:ask")
+    expect(await engine.dispatch("PreToolUse", { tool_name: "apply_patch", tool_input: {} })).toMatchObject({ blocked: true, reason: "no patches" })
+    const unknown = await engine.dispatch("UserPromptSubmit", { prompt: "hi" })
+    expect(unknown.blocked).toBe(false)
+    expect(unknown.warnings.join("\n")).toContain(`unknown field "extra"`)
+    const closed = await p.engine("codex", { failClosed: true })
+    expect((await closed.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })).blocked).toBe(true)
+  })
+
+  it("commandWindows on Windows, command elsewhere; Interrupt cannot block", async () => {
+    const p = project()
+    put(join(p.dir, ".codex", "hooks.json"), {
+      hooks: {
+        PreToolUse: [{ hooks: [{ type: "command", command: "echo unix", commandWindows: "echo windows" }] }],
+        Interrupt: [{ hooks: [{ type: "command", command: "exit 2" }] }]
+      }
+    })
+    expect((await p.engine("codex", {}, { AGENT_HOOKS_PLATFORM: "win32" })).settings.hooks["PreToolUse"]![0]!.handler).toMatchObject({ command: "echo windows" })
+    const engine = await p.engine("codex")
+    expect(engine.settings.hooks["PreToolUse"]![0]!.handler).toMatchObject({ command: "echo unix" })
+    expect((await engine.dispatch("Interrupt", {})).blocked).toBe(false)
+  })
+})
+
+describe("codex preset: config.toml and requirements.toml", () => {
+  it("reads [hooks] in ~/.codex/config.toml (its [hooks.state] is no event); requirements.toml's managed hooks run and allow_managed_hooks_only drops the others", async () => {
+    const p = project()
+    put(join(p.home, ".codex", "config.toml"), [
+      "model = \"gpt-5\"",
+      "[[hooks.PreToolUse]]",
+      "matcher = \"Bash\"",
+      "[[hooks.PreToolUse.hooks]]",
+      "type = \"command\"",
+      "command = \"echo from-user-toml >&2; exit 2\"",
+      "command_windows = \"echo win\"",
+      "[hooks.state.\"x:PreToolUse:0:0\"]",
+      "trusted_hash = \"abc\"",
+      ""
+    ].join("\n"))
+    const engine = await p.engine("codex")
+    expect(await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })).toMatchObject({ blocked: true, reason: "from-user-toml" })
+    expect(p.warnings.join("\n")).not.toContain("state")
+    put(join(p.root, "managed", "requirements.toml"), [
+      "allow_managed_hooks_only = true",
+      "[[hooks.PreToolUse]]",
+      "matcher = \"apply_patch\"",
+      "[[hooks.PreToolUse.hooks]]",
+      "type = \"command\"",
+      "command = \"echo managed >&2; exit 2\"",
+      ""
+    ].join("\n"))
+    const managed = await p.engine("codex")
+    expect((await managed.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })).blocked).toBe(false)
+    expect(await managed.dispatch("PreToolUse", { tool_name: "apply_patch", tool_input: {} })).toMatchObject({ blocked: true, reason: "managed" })
+    expect(p.warnings.join("\n")).toContain("allowManagedHooksOnly")
+  })
+
+  it("[features].hooks = false in requirements.toml turns every hook off; bad TOML is an error naming the file and line", async () => {
+    const p = project()
+    put(join(p.dir, ".codex", "hooks.json"), { hooks: { Stop: [{ hooks: [{ type: "command", command: "exit 2" }] }] } })
+    put(join(p.root, "managed", "requirements.toml"), "[features]\nhooks = false\n")
+    expect((await p.engine("codex")).settings.hooks["Stop"] ?? []).toHaveLength(0)
+    put(join(p.dir, ".codex", "config.toml"), "[hooks\nx = 1\n")
+    await expect(p.engine("codex")).rejects.toThrow(/config\.toml.*not valid TOML \(line 1/)
+  })
+})
+
+describe("qwen preset", () => {
+  it("reads ~/.qwen and .qwen settings: QWEN_PROJECT_DIR, its own events cannot block, exit 2 blocks run_shell_command", async () => {
+    const p = project()
+    put(join(p.dir, ".qwen", "settings.json"), {
+      hooks: {
+        PreToolUse: [{ matcher: "run_shell_command", hooks: [{ type: "command", command: "echo \"$QWEN_PROJECT_DIR\" >&2; exit 2" }] }],
+        TodoCreated: [{ hooks: [{ type: "command", command: "exit 2" }] }]
+      }
+    })
+    const engine = await p.engine("qwen")
+    expect(await engine.dispatch("PreToolUse", { tool_name: "run_shell_command", tool_input: { command: "ls" } })).toMatchObject({ blocked: true, reason: p.dir })
+    expect((await engine.dispatch("TodoCreated", {})).blocked).toBe(false)
+  })
+
+  it("a timeout of 1000 or more is milliseconds, as Qwen Code reads it (said with file and path); a smaller one seconds", async () => {
+    const p = project()
+    put(join(p.home, ".qwen", "settings.json"), {
+      hooks: { Stop: [{ hooks: [{ type: "command", command: "exit 0", timeout: 5000 }, { type: "command", command: "exit 0", timeout: 30 }] }] }
+    })
+    const engine = await p.engine("qwen")
+    expect(engine.settings.hooks["Stop"]!.map((entry) => (entry.handler as { timeout?: number }).timeout)).toEqual([5, 30])
+    expect(p.warnings.join("\n")).toContain(`${join(p.home, ".qwen", "settings.json")} at hooks.Stop[0].hooks[0].timeout: 5000 is 1000 or more, which Qwen Code reads as milliseconds: 5 s`)
+  })
+})
