@@ -217,7 +217,7 @@ describe("agent-hooks validate", () => {
   })
 
   it("names every payload placeholder that reaches code, and how it is handled; one in an interpreter's code is an error", () => {
-    const file = join(scratch, "code-validate.json")
+    const file = join(scratch(), "code-validate.json")
     writeFileSync(file, JSON.stringify({
       hooks: {
         PreToolUse: [{
@@ -576,7 +576,7 @@ describe("agent-hooks run: nothing that should have run is skipped in silence", 
 
 describe("validate lists each problem once", () => {
   it("an error is on stderr, not also among the report's warnings; a warning stays in the report", () => {
-    const file = join(scratch, "once.json")
+    const file = join(scratch(), "once.json")
     writeFileSync(file, JSON.stringify({
       hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "true", timeout: "10" }, { type: "command", command: "true", timout: 5 }] }] }
     }))
@@ -594,7 +594,7 @@ describe("validate lists each problem once", () => {
 
 describe("a hook that can never run (a missing run bit, a bare command not on PATH, a command allowedCommands refuses)", () => {
   it("validate exits 1 naming each, --strict refuses to start, and --fail-closed blocks the event", () => {
-    const dir = mkdtempSync(join(scratch, "never-runs-"))
+    const dir = mkdtempSync(join(scratch(), "never-runs-"))
     mkdirSync(join(dir, "hooks"), { recursive: true })
     writeFileSync(join(dir, "hooks", "guard.sh"), "#!/bin/sh\nexit 2\n", { mode: 0o644 })
     const settingsOf = (hooks: ReadonlyArray<unknown>, extra: Record<string, unknown> = {}) => {
