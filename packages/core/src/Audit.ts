@@ -237,12 +237,39 @@ export interface CheckpointRecord extends RecordBase {
 }
 
 /**
+ * What the engine records about a reload of its settings (`watch`, `serve --watch`): a settings
+ * file edited or deleted, perhaps by the agent's own tools, changes which hooks guard; the trail
+ * says when, which files, what it did and which hooks it took away.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface ReloadRecordFields {
+  /** `Reloaded`: the new settings are in force; `Failed` / `Blocked`: the previous hooks stay. */
+  readonly result: "Reloaded" | "Failed" | "Blocked"
+  readonly files: ReadonlyArray<string>
+  /** The hooks the reload took away (`event: command (file at path)`). */
+  readonly dropped: ReadonlyArray<string>
+  readonly message: string | null
+}
+
+/**
+ * A reload of the settings.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface ReloadRecord extends RecordBase, ReloadRecordFields {
+  readonly kind: "reload"
+}
+
+/**
  * One line of the audit log.
  *
  * @since 0.2.0
  * @category models
  */
-export type AuditRecord = HookRecord | OutcomeRecord | CheckpointRecord
+export type AuditRecord = HookRecord | OutcomeRecord | CheckpointRecord | ReloadRecord
 
 /**
  * Something `verify` found wrong; any problem makes the log fail verification.
@@ -334,6 +361,8 @@ export interface Writer {
   readonly hook: (fields: HookRecordFields) => Effect.Effect<void, AuditError>
   /** Appends an outcome's record. */
   readonly outcome: (fields: OutcomeRecordFields) => Effect.Effect<void, AuditError>
+  /** Appends a reload's record. @since 0.2.0 */
+  readonly reload: (fields: ReloadRecordFields) => Effect.Effect<void, AuditError>
   /** Writes the closing checkpoint; also done when the scope closes. */
   readonly close: Effect.Effect<void, AuditError>
 }

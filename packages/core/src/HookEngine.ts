@@ -313,6 +313,12 @@ export class HookEngine extends Context.Service<
     readonly takeAsyncResults: Effect.Effect<ReadonlyArray<AsyncResult>>
     /** Waits until every running `async` hook has finished. */
     readonly awaitAsync: Effect.Effect<void>
+    /**
+     * Records a reload of the settings in the audit trail, when it is on (a reloading engine calls
+     * it for each reload). A record that cannot be written is said through `onWarning`.
+     * @since 0.2.0
+     */
+    readonly recordReload?: ((event: ReloadEvent) => Effect.Effect<void>) | undefined
   }
 >()("@agent-hooks/core/HookEngine") {}
 

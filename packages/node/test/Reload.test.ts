@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url"
 import { Effect, Layer } from "effect"
 import * as NodeFileSystem from "@effect/platform-node-shared/NodeFileSystem"
 import * as NodePath from "@effect/platform-node-shared/NodePath"
-import { Trust } from "@agent-hooks/core"
+import { Audit, Trust } from "@agent-hooks/core"
 import type { HookEngine } from "@agent-hooks/core"
 import { createHookEngine } from "@agent-hooks/node"
 import * as Cleanups from "@agent-hooks/test-utils/Cleanups"
@@ -188,5 +188,38 @@ describe("hot reload", () => {
     expect(outcome.warnings.join("\n")).toContain(`settings reloaded (${file}): 1 hook no longer runs`)
     // said once: the next Outcome is quiet again
     expect((await engine.dispatch("PreToolUse", rm)).warnings).toEqual([])
+  })
+
+  it("a reload goes into the audit trail: when, which file, which hooks it took away; the log still verifies", async () => {
+    const project = cleanups.tempDir()
+    const home = cleanups.tempDir()
+    mkdirSync(join(project, ".agent-hooks"))
+    const file = join(project, ".agent-hooks", "settings.json")
+    const log = join(home, "audit.jsonl")
+    write(file, { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: blockRm }] }] })
+    const events: Array<HookEngine.ReloadEvent> = []
+    const engine = await createHookEngine({
+      projectDir: project,
+      env: { ...process.env, AGENT_HOOKS_HOME: home, HOME: home },
+      watch: true,
+      auditLog: log,
+      onWarning: () => {},
+      onReload: (event) => events.push(event)
+    })
+    cleanups.add(() => void engine.close())
+    expect((await engine.dispatch("PreToolUse", rm)).blocked).toBe(true)
+    rmSync(file)
+    for (let i = 0; i < 200 && events.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(events.length).toBe(1)
+    expect((await engine.dispatch("PreToolUse", rm)).blocked).toBe(false)
+    await engine.close()
+    const text = readFileSync(log, "utf8")
+    const kinds = Audit.parse(text).records.map(({ record }) => record.kind === "outcome" ? `${record.event} ${record.blocked ? "blocked" : "allowed"}` : record.kind)
+    // the guard blocked, the change was announced (ConfigChange), the reload took the guard away, the same call was allowed
+    expect(kinds.filter((kind) => kind !== "checkpoint" && kind !== "hook")).toEqual(["PreToolUse blocked", "ConfigChange allowed", "reload", "PreToolUse allowed"])
+    const reload = Audit.parse(text).records.find(({ record }) => record.kind === "reload")!.record
+    expect(reload).toMatchObject({ kind: "reload", result: "Reloaded", files: [file], dropped: [expect.stringContaining(`PreToolUse: ${blockRm}`)] })
+    const report = await Effect.runPromise(Audit.verify(text))
+    expect(report.problems).toEqual([])
   })
 })

@@ -110,6 +110,9 @@ const describe = (record: Audit.AuditRecord): string => {
     }
     case "checkpoint":
       return `checkpoint (${record.reason}, every ${record.every})`
+    case "reload":
+      return `reload   ${record.result}  ${record.files.join(", ")}${record.dropped.length === 0 ? "" : `  dropped ${record.dropped.join("; ")}`}` +
+        `${record.message === null ? "" : `  ${JSON.stringify(record.message)}`}`
   }
 }
 
@@ -144,6 +147,12 @@ export const show = (options: ShowOptions): Effect.Effect<void, Failed> =>
     const shown = records.filter(({ record }) => {
       if (!filtered) return true
       if (record.kind === "checkpoint") return false
+      // a reload belongs to no session or tool: shown by time alone
+      if (record.kind === "reload") {
+        if (session !== undefined || tool !== undefined) return false
+        const at = Date.parse(record.time)
+        return (since === undefined || at >= since) && (until === undefined || at < until)
+      }
       if (session !== undefined && record.session !== session) return false
       if (tool !== undefined && (record.tool ?? (record.matcher === tool ? tool : null)) !== tool) return false
       const time = Date.parse(record.time)

@@ -18,6 +18,7 @@ import type {
   HookRecordFields,
   Notice,
   OutcomeRecordFields,
+  ReloadRecordFields,
   Problem,
   Redaction,
   VerifyReport,
@@ -284,6 +285,7 @@ export const makeWriter = (
     readonly writer: string
     readonly hook: (fields: HookRecordFields) => Effect.Effect<void, AuditError>
     readonly outcome: (fields: OutcomeRecordFields) => Effect.Effect<void, AuditError>
+    readonly reload: (fields: ReloadRecordFields) => Effect.Effect<void, AuditError>
     readonly close: Effect.Effect<void, AuditError>
   },
   AuditError,
@@ -419,6 +421,8 @@ export const makeWriter = (
             cut: [...input.cut, ...reason.cut]
           })
         }),
+      reload: (fields: ReloadRecordFields) =>
+        record("reload", { result: fields.result, files: fields.files, dropped: fields.dropped, message: fields.message }),
       close
     }
   })
@@ -474,7 +478,7 @@ const decode = (text: string): AuditRecord | undefined => {
   if (
     record["v"] !== 1 || typeof record["writer"] !== "string" || !Number.isSafeInteger(record["seq"]) || (record["seq"] as number) < 1 ||
     !isHex64(record["prev"]) || !isHex64(record["hash"]) ||
-    (record["kind"] !== "hook" && record["kind"] !== "outcome" && record["kind"] !== "checkpoint")
+    (record["kind"] !== "hook" && record["kind"] !== "outcome" && record["kind"] !== "checkpoint" && record["kind"] !== "reload")
   ) return undefined
   if (record["after"] !== undefined && !isHex64(record["after"])) return undefined
   if (record["kind"] === "checkpoint") {

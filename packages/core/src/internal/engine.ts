@@ -91,7 +91,14 @@ const makeOnce = (
       dispatch: (event, payload) => dispatch(state, event, payload),
       unmatched: (event, payload) => unmatched(state, event, payload),
       takeAsyncResults: Effect.sync(() => state.asyncResults.splice(0) as ReadonlyArray<AsyncResult>),
-      awaitAsync: FiberSet.awaitEmpty(state.asyncFibers)
+      awaitAsync: FiberSet.awaitEmpty(state.asyncFibers),
+      recordReload: (event) =>
+        audit === undefined ? Effect.void : audit.reload({
+          result: event._tag,
+          files: event.files,
+          dropped: event._tag === "Reloaded" ? event.dropped ?? [] : [],
+          message: event._tag === "Reloaded" ? null : event.message
+        }).pipe(Effect.catch((error) => Effect.sync(() => options.onWarning?.(`audit record not written: ${error.message}`))))
     }
     return service
   })

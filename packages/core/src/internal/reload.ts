@@ -96,13 +96,18 @@ export const makeReloading = (
     const path = yield* Path.Path
     // What each reload did, for the Outcome of the next dispatch (a reload is never said on stderr only).
     let notices: Array<string> = []
+    // The audit trail records it too, through the engine in force after it (the new one, or the
+    // previous one when the reload failed or was blocked).
     const report = (event: ReloadEvent) =>
-      Effect.sync(() => {
-        options.onReload?.(event)
-        const line = noticeOf(event)
-        if (event._tag !== "Reloaded" || event.dropped !== undefined) options.onWarning?.(line)
-        notices.push(line)
-      })
+      Effect.andThen(
+        Effect.sync(() => {
+          options.onReload?.(event)
+          const line = noticeOf(event)
+          if (event._tag !== "Reloaded" || event.dropped !== undefined) options.onWarning?.(line)
+          notices.push(line)
+        }),
+        Effect.suspend(() => current.engine.recordReload?.(event) ?? Effect.void)
+      )
 
     const open = Effect.gen(function*() {
       const scope = yield* Scope.fork(outer)
