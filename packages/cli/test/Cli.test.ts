@@ -4,7 +4,7 @@
  * are real shell scripts in `fixtures/project/hooks/`.
  */
 import { spawnSync } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -232,7 +232,9 @@ describe("agent-hooks validate", () => {
     const result = cli(["validate", "--settings", file])
     expect(result.status).toBe(1)
     expect(result.stdout).toContain(`2 placeholders reaching code:\n  ${file} at hooks.PreToolUse[0].hooks[0].args[1]: \${tool_input.command} is code for sh -c (quoted as one shell word)\n  ${file} at hooks.PreToolUse[0].hooks[1].command: \${tool_name} is code for sh -c (quoted as one shell word)`)
-    expect(result.stdout).toContain(`${file} at hooks.PreToolUse[0].hooks[2].args[1]: args[1]: placeholder \${tool_input.command} stands in code that node runs`)
+    // an error: on stderr (the report says how many), not also among the warnings
+    expect(result.stderr).toContain(`${file} at hooks.PreToolUse[0].hooks[2].args[1]: args[1]: placeholder \${tool_input.command} stands in code that node runs`)
+    expect(result.stdout).toContain("1 error: on stderr, below")
     const json = JSON.parse(cli(["validate", "--settings", file, "--json"]).stdout)
     expect(json.codePlaceholders).toHaveLength(2)
   })
@@ -571,6 +573,30 @@ describe("agent-hooks run: nothing that should have run is skipped in silence", 
     }
     for (let i = 0; i < 100 && alive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 50))
     expect(alive(pid)).toBe(false)
+  })
+})
+
+describe("the project of the current folder", () => {
+  it("is found upward from a subfolder, as git finds its repository; never in a folder anybody may write to", () => {
+    const root = mkdtempSync(join(scratch(), "upward-"))
+    mkdirSync(join(root, ".agent-hooks"))
+    writeFileSync(join(root, ".agent-hooks", "settings.json"), JSON.stringify({
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo 'no rm here' >&2; exit 2" }] }] }
+    }))
+    const deep = join(root, "src", "lib")
+    mkdirSync(deep, { recursive: true })
+    const payload = JSON.stringify({ tool_name: "Bash", tool_input: { command: "rm -rf build" } })
+    const fromSub = cli(["run", "PreToolUse"], { stdin: payload, cwd: deep })
+    expect(fromSub.status, fromSub.stderr).toBe(2)
+    expect(JSON.parse(fromSub.stdout).reason).toBe("no rm here")
+    // a folder anybody may write to (a shared /tmp) is not a project found upward
+    chmodSync(root, 0o777)
+    const shared = cli(["run", "PreToolUse"], { stdin: payload, cwd: deep })
+    expect(shared.status, shared.stderr).toBe(0)
+    chmodSync(root, 0o755)
+    // a .git marks the project too: the guard of the repository's root is not found from a nested repository
+    mkdirSync(join(root, "src", ".git"))
+    expect(cli(["run", "PreToolUse"], { stdin: payload, cwd: deep }).status).toBe(0)
   })
 })
 

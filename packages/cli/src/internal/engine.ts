@@ -11,6 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { Failed } from "../ExitCode.ts"
+import { projectRoot } from "./projectRoot.ts"
 
 /**
  * Builds the engine layer of the runtime the CLI runs on. The default is `@agent-hooks/node`'s
@@ -83,7 +84,8 @@ const engineOptions = (options: SettingsOptions, onWarning: ((warning: string) =
   return {
     ...options.engineOptions,
     settings: options.settings.length > 0 ? options.settings : undefined,
-    projectDir: Option.getOrElse(options.projectDir, () => cwd),
+    // without --project-dir, the project of the current folder, found upward as git finds its repository
+    projectDir: Option.getOrElse(options.projectDir, () => projectRoot(cwd, options.preset, process.env)),
     cwd,
     env: process.env,
     onWarning,
