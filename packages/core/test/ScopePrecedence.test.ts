@@ -43,6 +43,7 @@ const WEAKER: Record<string, unknown> = {
   asyncRewake: true,
   env: { GUARD_OFF: "1" },
   envMaxChars: 1,
+  passEnv: ["AGENT_HOOKS_AUDIT_KEY"],
   timeout: 1e-9,
   statusMessage: "looks the same",
   if: "Bash(never-this *)",
