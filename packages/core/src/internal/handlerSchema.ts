@@ -60,6 +60,14 @@ export const http = Schema.Struct({
   headers: Schema.optional(Schema.Record(Schema.String, Schema.String)),
   /** Env vars that `headers` may reference as `$VAR` or `${VAR}`; others become empty. */
   allowedEnvVars: Schema.optional(Schema.Array(Schema.String)),
+  /**
+   * What the URL speaks. `"hooks"` (default): the input is the body, the JSON answer is the hook's
+   * output. `"opa"`: OPA's Data API (`POST /v1/data/<path>`): the body is `{"input": <input>}` and
+   * the `{"result": ...}` answer is read as a decision (a boolean, a deny set, or a decision object).
+   */
+  api: Schema.optional(Schema.Literals(["hooks", "opa"])),
+  /** With `api: "opa"`: an undefined result (`{}`) blocks (`"block"`, default) or is a failed hook (`"fail"`). Never an allow. */
+  onUndefined: Schema.optional(Schema.Literals(["block", "fail"])),
   ...commonFields
 })
 
