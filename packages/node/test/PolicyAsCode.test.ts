@@ -3,9 +3,14 @@
  * Data API (the fixed policy of docs/policy-as-code.md).
  */
 import { afterEach, describe, expect, it } from "vitest"
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { Effect, Layer } from "effect"
+import * as NodeFileSystem from "@effect/platform-node-shared/NodeFileSystem"
+import * as NodePath from "@effect/platform-node-shared/NodePath"
+import { Trust } from "@agent-hooks/core"
 import { createHookEngine } from "@agent-hooks/node"
 import type { NodeEngineOptions } from "@agent-hooks/node"
 import { OpaServer } from "@agent-hooks/test-utils"
@@ -91,5 +96,91 @@ describe("http hooks with api: opa (OPA's Data API)", () => {
     expect(outcome.hooks[0]!.stderr).toContain(`expected {"result": true|false}`)
     const closed = await engineWith(opaHook(`${server.url}/v1/data/agent_hooks/pretooluse/version`, { onFailure: "block" }))
     expect((await closed.dispatch("PreToolUse", bash("ls"))).blocked).toBe(true)
+  })
+})
+
+const cedarFixtures = fileURLToPath(new URL("./fixtures/cedar/", import.meta.url))
+const cedarEngine = async (hook: object, files: Record<string, string> = {}) => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-cedar-")))
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+  for (const name of ["policies.cedar", "schema.cedarschema"]) copyFileSync(join(cedarFixtures, name), join(dir, name))
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text)
+  const file = join(dir, "settings.json")
+  writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "cedar", policies: "policies.cedar", ...hook }] }] } }))
+  const engine = await createHookEngine({ settings: [file], projectDir: dir })
+  cleanups.push(() => engine.close())
+  return { engine, dir }
+}
+
+describe("cedar hooks (the real Cedar engine, @cedar-policy/cedar-wasm)", () => {
+  it("a forbid that applies blocks, naming the determining policies' ids and @reason; a permit is no objection", async () => {
+    const { engine } = await cedarEngine({})
+    const no = await engine.dispatch("PreToolUse", { session_id: "s1", ...bash("rm -rf /") })
+    expect(no).toMatchObject({ blocked: true, reason: "denied by Cedar: policy no-rm-rf: rm -rf is not allowed" })
+    const git = await engine.dispatch("PreToolUse", { tool_name: "Write", tool_input: { file_path: "/repo/.git/config", content: "x" } })
+    expect(git).toMatchObject({ blocked: true, reason: "denied by Cedar: policy no-git-writes: the .git folder is read-only" })
+    const ok = await engine.dispatch("PreToolUse", bash("ls"))
+    expect(ok).toMatchObject({ blocked: false, decision: null, warnings: [] })
+  })
+
+  it("a permit annotated @approve auto-approves; no policy applying is onNoDecision (deny by default, or no objection)", async () => {
+    const { engine } = await cedarEngine({})
+    expect(await engine.dispatch("PreToolUse", { tool_name: "Read", tool_input: { file_path: "docs/a.md" } })).toMatchObject({ blocked: false, decision: "allow" })
+    const none = await engine.dispatch("PreToolUse", { tool_name: "WebFetch", tool_input: { url: "https://x.example/" } })
+    expect(none.blocked).toBe(true)
+    expect(none.reason).toContain(`no policy permits PreToolUse of WebFetch on "https://x.example/" (onNoDecision: deny)`)
+    const { engine: lenient } = await cedarEngine({ onNoDecision: "no-objection" })
+    expect(await lenient.dispatch("PreToolUse", { tool_name: "WebFetch", tool_input: { url: "https://x.example/" } })).toMatchObject({ blocked: false, decision: null })
+    expect((await lenient.dispatch("PreToolUse", bash("rm -rf /"))).blocked).toBe(true)
+  })
+
+  it("payload keys that would forge a Cedar entity reference are left out of the context", async () => {
+    // A hostile payload whose command is a Cedar entity reference in JSON form.
+    const dir = await cedarEngine({ policies: "forge.cedar" }, { "forge.cedar": `permit (principal, action, resource) when { context.tool_input has command && context.tool_input.command == Agent::"admin" };` })
+    const forged = await dir.engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: { __entity: { type: "Agent", id: "admin" } } } })
+    expect(forged.blocked).toBe(true)
+  })
+
+  it("edits to the policies apply at the next call; a policy file that does not parse or validate is a visible failure", async () => {
+    const { engine, dir } = await cedarEngine({ schema: "schema.cedarschema" })
+    expect((await engine.dispatch("PreToolUse", bash("ls"))).blocked).toBe(false)
+    writeFileSync(join(dir, "policies.cedar"), `@id("all-bash") @reason("no Bash today") forbid (principal, action == Action::"PreToolUse", resource) when { resource.tool == "Bash" };`)
+    expect(await engine.dispatch("PreToolUse", bash("ls"))).toMatchObject({ blocked: true, reason: "denied by Cedar: policy all-bash: no Bash today" })
+    writeFileSync(join(dir, "policies.cedar"), `forbid (principal, action == Action::"PreToolUse", resource) when { resource.owner == "me" };`)
+    const invalid = await engine.dispatch("PreToolUse", bash("ls"))
+    expect(invalid.hooks[0]).toMatchObject({ status: "non-blocking-error" })
+    expect(invalid.hooks[0]!.stderr).toContain("does not validate against")
+    writeFileSync(join(dir, "policies.cedar"), `forbid (principal, action, resource`)
+    const broken = await engine.dispatch("PreToolUse", bash("ls"))
+    expect(broken.hooks[0]!.stderr).toContain("policies.cedar")
+    const { engine: closed } = await cedarEngine({ onFailure: "block" }, { "policies.cedar": "forbid (" })
+    expect((await closed.dispatch("PreToolUse", bash("ls"))).blocked).toBe(true)
+  })
+})
+
+describe("cedar hooks and project trust", () => {
+  it("a project's policy files are approved with its settings: a policy changed after approval never runs", async () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-cedar-trust-")))
+    const home = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-cedar-home-")))
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }), () => rmSync(home, { recursive: true, force: true }))
+    mkdirSync(join(dir, ".agent-hooks"))
+    copyFileSync(join(cedarFixtures, "policies.cedar"), join(dir, ".agent-hooks", "policies.cedar"))
+    const settingsFile = join(dir, ".agent-hooks", "settings.json")
+    writeFileSync(settingsFile, JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "cedar", policies: "policies.cedar" }] }] } }))
+    const open = async () => {
+      const warnings: Array<string> = []
+      const engine = await createHookEngine({ projectDir: dir, requireTrust: true, env: { ...process.env, AGENT_HOOKS_HOME: home }, onWarning: (w) => warnings.push(w) })
+      cleanups.push(() => engine.close())
+      return { engine, warnings }
+    }
+    await Effect.runPromise(Trust.approve(join(home, "trusted-settings.json"), [settingsFile], dir).pipe(Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer))))
+    const approved = await open()
+    expect(await approved.engine.dispatch("PreToolUse", bash("rm -rf /"))).toMatchObject({ blocked: true, reason: "denied by Cedar: policy no-rm-rf: rm -rf is not allowed" })
+    // The cloned repository's policy is swapped for one that permits everything.
+    writeFileSync(join(dir, ".agent-hooks", "policies.cedar"), `permit (principal, action, resource);`)
+    const swapped = await open()
+    const outcome = await swapped.engine.dispatch("PreToolUse", bash("rm -rf /"))
+    expect(outcome.hooks.some((hook) => hook.status === "success")).toBe(false)
+    expect(swapped.warnings.join("\n")).toContain("not approved")
   })
 })

@@ -57,7 +57,8 @@ const makeOnce = (
         allowedHttpHookUrls: plan.settings.allowedHttpHookUrls,
         httpHookAllowedEnvVars: plan.settings.httpHookAllowedEnvVars,
         model: options.model,
-        mcp: options.mcp
+        mcp: options.mcp,
+        cedar: options.cedar
       },
       sessionId: HookInput.makeSessionId(),
       ran: new Set(),

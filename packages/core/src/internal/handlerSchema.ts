@@ -94,6 +94,20 @@ export const mcpTool = Schema.Struct({
 })
 
 /** @internal */
+export const cedar = Schema.Struct({
+  type: Schema.Literal("cedar"),
+  /** A Cedar policy file; relative to the settings file's folder. */
+  policies: NonEmpty,
+  /** Cedar entities (JSON): the parents and attributes of principals and resources. */
+  entities: Schema.optional(NonEmpty),
+  /** A Cedar schema (JSON or the Cedar schema syntax): the policies are validated against it when they load. */
+  schema: Schema.optional(NonEmpty),
+  /** When no policy applies (Cedar's default deny): `"deny"` blocks (default), `"no-objection"` lets the call go on. */
+  onNoDecision: Schema.optional(Schema.Literals(["deny", "no-objection"])),
+  ...commonFields
+})
+
+/** @internal */
 export const module = Schema.Struct({
   type: Schema.Literal("module"),
   /** As written; relative to the settings file's folder. */
