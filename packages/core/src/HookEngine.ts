@@ -254,6 +254,9 @@ export interface CedarWasm {
   readonly checkParseSchema: (schema: never) => unknown
   readonly policySetTextToParts: (text: string) => unknown
   readonly policyToJson: (policy: never) => unknown
+  /** Parse a policy set once, then authorize against it by id (cedar-wasm 4.5 and later). */
+  readonly preparsePolicySet?: ((id: string, policies: never) => unknown) | undefined
+  readonly statefulIsAuthorized?: ((call: never) => unknown) | undefined
 }
 
 /**

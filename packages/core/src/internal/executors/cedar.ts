@@ -26,12 +26,15 @@ interface Compiled {
   readonly annotations: Record<string, Record<string, string>>
   readonly entities: ReadonlyArray<unknown>
   readonly schema: unknown
+  /** The id the policy set was preparsed under, when the engine can. */
+  readonly preparsed: string | undefined
 }
 
 type Answer = { readonly type: "success"; readonly [key: string]: unknown } | { readonly type: "failure"; readonly errors: ReadonlyArray<{ readonly message: string }> }
 
 let wasm: Promise<CedarWasm> | undefined
 const compiled = new Map<string, Compiled>()
+let preparsedCount = 0
 
 const errorsOf = (answer: Answer): string => (answer.type === "failure" ? answer.errors.map((e) => e.message).join("; ") : "")
 
@@ -81,7 +84,15 @@ const compile = (cedar: CedarWasm, handler: CedarHandler, texts: ReadonlyArray<s
       throw new Error(`${handler.policiesPath} does not validate against ${handler.schemaPath}: ${problems.map((p) => `policy ${p.policyId}: ${p.error.message}`).join("; ")}`)
     }
   }
-  return { texts: texts.join("\u0000"), policies, annotations, entities, schema }
+  // Parsed once here rather than at every call: evaluation then takes microseconds.
+  let preparsed: string | undefined
+  if (cedar.preparsePolicySet !== undefined && cedar.statefulIsAuthorized !== undefined) {
+    const id = `agent-hooks-${++preparsedCount}`
+    const answer = cedar.preparsePolicySet(id, { staticPolicies: policies } as never) as Answer
+    if (answer.type === "failure") throw new Error(`${handler.policiesPath}: ${errorsOf(answer)}`)
+    preparsed = id
+  }
+  return { texts: texts.join("\u0000"), policies, annotations, entities, schema, preparsed }
 }
 
 const FORGING_KEYS = new Set(["__entity", "__extn", "__expr"])
@@ -156,18 +167,20 @@ export const cedar = (handler: CedarHandler, ctx: ExecContext, runtime: CedarRun
     const tool = typeof ctx.input["tool_name"] === "string" ? ctx.input["tool_name"] : undefined
     const principal = { type: "Agent", id: String(ctx.input["session_id"] ?? "") }
     const resource = { type: "Target", id: targetOf(ctx.input) }
-    const answer = engine.isAuthorized({
+    const request = {
       principal,
       action: { type: "Action", id: event },
       resource,
       context: cedarValue(ctx.input, 0),
-      policies: { staticPolicies: set.policies },
       entities: [
         ...set.entities,
         { uid: principal, attrs: {}, parents: [] },
         { uid: resource, attrs: { path: resource.id, tool: tool ?? "" }, parents: [] }
       ]
-    } as never) as Answer & { readonly response?: { readonly decision: "allow" | "deny"; readonly diagnostics: { readonly reason: ReadonlyArray<string>; readonly errors: ReadonlyArray<{ readonly policyId: string; readonly error: { readonly message: string } }> } } }
+    }
+    const answer = (set.preparsed !== undefined && engine.statefulIsAuthorized !== undefined
+      ? engine.statefulIsAuthorized({ ...request, preparsedPolicySetId: set.preparsed } as never)
+      : engine.isAuthorized({ ...request, policies: { staticPolicies: set.policies } } as never)) as Answer & { readonly response?: { readonly decision: "allow" | "deny"; readonly diagnostics: { readonly reason: ReadonlyArray<string>; readonly errors: ReadonlyArray<{ readonly policyId: string; readonly error: { readonly message: string } }> } } }
     if (answer.type === "failure" || answer.response === undefined) throw new Error(`Cedar could not evaluate the request: ${errorsOf(answer)}`)
     const { decision, diagnostics } = answer.response
     // A policy that errors is skipped by Cedar; say so rather than hide it.
