@@ -68,7 +68,7 @@ export interface EngineOptions {
   readonly fetch?: FetchLike | undefined
   /**
    * Runs `cedar` hooks: the runtime packages pass one that loads `@cedar-policy/cedar-wasm` when the
-   * first `cedar` hook runs (never before). Without it those hooks are non-blocking errors.
+   * settings configure a `cedar` hook (never otherwise). Without it those hooks are non-blocking errors.
    */
   readonly cedar?: CedarRuntime | undefined
   /** Consecutive Stop / SubagentStop blocks after which the agent may stop anyway. Default 8; 0 turns the guard off. */
@@ -232,7 +232,7 @@ export type McpCaller = (request: {
 
 /**
  * What `cedar` hooks need from the runtime: the Cedar engine (the subset of
- * `@cedar-policy/cedar-wasm` they call, loaded on first use) and a way to read its files.
+ * `@cedar-policy/cedar-wasm` they call, loaded when an engine with a `cedar` hook loads) and a way to read its files.
  *
  * @since 0.3.0
  * @category models
@@ -261,7 +261,7 @@ export interface CedarWasm {
 
 /**
  * A `CedarRuntime` from the runtime's `import()` of `@cedar-policy/cedar-wasm` (its Node build runs
- * on Node, Bun and Deno) and a file reader. The import runs when the first `cedar` hook runs.
+ * on Node, Bun and Deno) and a file reader. The import runs when an engine with a `cedar` hook loads.
  *
  * @since 0.3.0
  * @category constructors

@@ -107,7 +107,7 @@ export interface ModuleHandler extends Omit<Type<typeof HandlerSchema.module>, "
 
 /**
  * A `cedar` handler: Cedar policies evaluated in-process (`@cedar-policy/cedar-wasm`, loaded by the
- * runtime package when the first such hook runs). Principal: the agent's session; action: the event;
+ * runtime package when an engine with such a hook loads). Principal: the agent's session; action: the event;
  * resource: the tool's target; context: the input. See docs/policy-as-code.md.
  *
  * @since 0.3.0

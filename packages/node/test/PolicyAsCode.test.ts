@@ -158,6 +158,22 @@ describe("cedar hooks (the real Cedar engine, @cedar-policy/cedar-wasm)", () => 
   })
 })
 
+describe("cedar hooks at load", () => {
+  it("policies that do not validate against the schema are reported when the engine loads, before any call", async () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-cedar-load-")))
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+    copyFileSync(join(cedarFixtures, "schema.cedarschema"), join(dir, "schema.cedarschema"))
+    writeFileSync(join(dir, "policies.cedar"), `@id("owner") forbid (principal, action == Action::"PreToolUse", resource) when { resource.owner == "me" };`)
+    const file = join(dir, "settings.json")
+    writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "cedar", policies: "policies.cedar", schema: "schema.cedarschema" }] }] } }))
+    const warnings: Array<string> = []
+    const engine = await createHookEngine({ settings: [file], projectDir: dir, onWarning: (w) => warnings.push(w) })
+    cleanups.push(() => engine.close())
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toContain(`cedar hook policies.cedar: ${join(dir, "policies.cedar")} does not validate against ${join(dir, "schema.cedarschema")}: policy owner:`)
+  })
+})
+
 describe("cedar hooks and project trust", () => {
   it("a project's policy files are approved with its settings: a policy changed after approval never runs", async () => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-cedar-trust-")))

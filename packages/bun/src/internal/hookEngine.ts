@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises"
 import * as BunProcessSpawner from "../BunProcessSpawner.ts"
 import type { BunEngineOptions } from "../BunHookEngine.ts"
 
-// Cedar's Node build runs on Bun; imported when the first cedar hook runs.
+// Cedar's Node build runs on Bun; imported when an engine with a cedar hook loads.
 const cedar = HookEngine.cedarRuntime(() => import("@cedar-policy/cedar-wasm/nodejs"), (path) => readFile(path, "utf8"))
 
 /** @internal */

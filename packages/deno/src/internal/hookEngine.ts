@@ -9,7 +9,7 @@ import type { DenoEngineOptions } from "../DenoHookEngine.ts"
 import { denoOrDie } from "./denoApi.ts"
 import * as DenoProcessSpawner from "./processSpawner.ts"
 
-// Cedar's Node build runs on Deno (node:fs); imported when the first cedar hook runs.
+// Cedar's Node build runs on Deno (node:fs); imported when an engine with a cedar hook loads.
 const cedar = HookEngine.cedarRuntime(() => import("@cedar-policy/cedar-wasm/nodejs"), (path) => readFile(path, "utf8"))
 
 /** @internal */

@@ -1,4 +1,4 @@
-/** The Cedar engine for `cedar` hooks: `@cedar-policy/cedar-wasm`, imported when the first such hook runs. */
+/** The Cedar engine for `cedar` hooks: `@cedar-policy/cedar-wasm`, imported when an engine with such a hook loads. */
 import { cedarRuntime as make } from "@agent-hooks/core/HookEngine"
 import { readFile } from "node:fs/promises"
 

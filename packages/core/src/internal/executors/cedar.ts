@@ -18,7 +18,7 @@ import type * as Effect from "effect/Effect"
 import type { CedarRuntime, CedarWasm } from "../../HookEngine.ts"
 import type { CedarHandler } from "../../Settings.ts"
 import type { ExecContext, Executed, InProcessResult } from "./context.ts"
-import { failed, inProcess } from "./context.ts"
+import { failed, inProcess, message } from "./context.ts"
 
 interface Compiled {
   readonly texts: string
@@ -144,25 +144,45 @@ const approval = (event: string, reason: string): InProcessResult | undefined =>
   return undefined
 }
 
+/** The engine and the hook's policy set as its files are now (parsed and validated again only when their text changed). */
+const prepare = async (handler: CedarHandler, runtime: CedarRuntime): Promise<{ readonly engine: CedarWasm; readonly set: Compiled }> => {
+  if (wasm === undefined) {
+    wasm = runtime.load()
+    wasm.catch(() => (wasm = undefined))
+  }
+  const engine = await wasm.catch((error: unknown) => {
+    throw new Error(`cannot load the Cedar engine (@cedar-policy/cedar-wasm): ${message(error)}`)
+  })
+  const paths = [handler.policiesPath, handler.entitiesPath, handler.schemaPath]
+  const texts = await Promise.all(paths.map((path) => (path === undefined ? undefined : runtime.readFile(path))))
+  const key = JSON.stringify(paths)
+  let set = compiled.get(key)
+  if (set === undefined || set.texts !== texts.join("\u0000")) {
+    set = compile(engine, handler, texts)
+    compiled.set(key, set)
+  }
+  return { engine, set }
+}
+
+/**
+ * Loads and checks the files of every cedar hook when the engine loads (and reloads): one line per
+ * hook whose policies do not parse or validate against their schema.
+ *
+ * @internal
+ */
+export const check = async (handlers: ReadonlyArray<CedarHandler>, runtime: CedarRuntime): Promise<ReadonlyArray<string>> => {
+  const problems: Array<string> = []
+  for (const handler of handlers) {
+    await prepare(handler, runtime).catch((error: unknown) => problems.push(`cedar hook ${handler.policies}: ${message(error)}`))
+  }
+  return problems
+}
+
 /** @internal */
 export const cedar = (handler: CedarHandler, ctx: ExecContext, runtime: CedarRuntime | undefined): Effect.Effect<Executed> => {
   if (runtime === undefined) return failed("cedar hooks need the Cedar engine, which this host does not provide (use @agent-hooks/node, bun or deno, or pass EngineOptions.cedar)")
   return inProcess(ctx.timeout, async () => {
-    if (wasm === undefined) {
-      wasm = runtime.load()
-      wasm.catch(() => (wasm = undefined))
-    }
-    const engine = await wasm.catch((error: unknown) => {
-      throw new Error(`cannot load the Cedar engine (@cedar-policy/cedar-wasm): ${error instanceof Error ? error.message : String(error)}`)
-    })
-    const paths = [handler.policiesPath, handler.entitiesPath, handler.schemaPath]
-    const texts = await Promise.all(paths.map((path) => (path === undefined ? undefined : runtime.readFile(path))))
-    const key = JSON.stringify(paths)
-    let set = compiled.get(key)
-    if (set === undefined || set.texts !== texts.join("\u0000")) {
-      set = compile(engine, handler, texts)
-      compiled.set(key, set)
-    }
+    const { engine, set } = await prepare(handler, runtime)
     const event = String(ctx.input["hook_event_name"] ?? "")
     const tool = typeof ctx.input["tool_name"] === "string" ? ctx.input["tool_name"] : undefined
     const principal = { type: "Agent", id: String(ctx.input["session_id"] ?? "") }
