@@ -10,7 +10,8 @@ import { fileURLToPath } from "node:url"
 import { Effect, Layer } from "effect"
 import * as NodeFileSystem from "@effect/platform-node-shared/NodeFileSystem"
 import * as NodePath from "@effect/platform-node-shared/NodePath"
-import { Trust } from "@agent-hooks/core"
+import { HookEngine, Trust } from "@agent-hooks/core"
+import { readFile } from "node:fs/promises"
 import { createHookEngine } from "@agent-hooks/node"
 import type { NodeEngineOptions } from "@agent-hooks/node"
 import { OpaServer } from "@agent-hooks/test-utils"
@@ -159,6 +160,28 @@ describe("cedar hooks (the real Cedar engine, @cedar-policy/cedar-wasm)", () => 
 })
 
 describe("cedar hooks at load", () => {
+  it("the Cedar engine is loaded only by an engine whose settings configure a cedar hook", async () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-cedar-lazy-")))
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+    copyFileSync(join(cedarFixtures, "policies.cedar"), join(dir, "policies.cedar"))
+    let loads = 0
+    const real = (await import("@cedar-policy/cedar-wasm/nodejs")) as unknown as HookEngine.CedarWasm
+    const counting = HookEngine.cedarRuntime(async () => (loads++, real), (path) => readFile(path, "utf8"))
+    const open = async (hooks: object) => {
+      const file = join(dir, "settings.json")
+      writeFileSync(file, JSON.stringify({ hooks }))
+      const engine = await createHookEngine({ settings: [file], projectDir: dir, cedar: counting })
+      cleanups.push(() => engine.close())
+      return engine
+    }
+    const plain = await open({ PreToolUse: [{ hooks: [{ type: "command", command: "true" }] }] })
+    await plain.dispatch("PreToolUse", bash("rm -rf /"))
+    expect(loads).toBe(0)
+    const withCedar = await open({ PreToolUse: [{ hooks: [{ type: "cedar", policies: "policies.cedar" }] }] })
+    expect((await withCedar.dispatch("PreToolUse", bash("rm -rf /"))).blocked).toBe(true)
+    expect(loads).toBeGreaterThanOrEqual(1)
+  })
+
   it("policies that do not validate against the schema are reported when the engine loads, before any call", async () => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-cedar-load-")))
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }))

@@ -32,8 +32,10 @@ interface Compiled {
 
 type Answer = { readonly type: "success"; readonly [key: string]: unknown } | { readonly type: "failure"; readonly errors: ReadonlyArray<{ readonly message: string }> }
 
-let wasm: Promise<CedarWasm> | undefined
-const compiled = new Map<string, Compiled>()
+/** Each runtime's engine, loaded once (a failed load is tried again next time). */
+const loadedBy = new WeakMap<CedarRuntime, Promise<CedarWasm>>()
+/** Policy sets by their files, per engine instance (a preparsed set lives in its instance). */
+const compiledBy = new WeakMap<CedarWasm, Map<string, Compiled>>()
 let preparsedCount = 0
 
 const errorsOf = (answer: Answer): string => (answer.type === "failure" ? answer.errors.map((e) => e.message).join("; ") : "")
@@ -146,9 +148,11 @@ const approval = (event: string, reason: string): InProcessResult | undefined =>
 
 /** The engine and the hook's policy set as its files are now (parsed and validated again only when their text changed). */
 const prepare = async (handler: CedarHandler, runtime: CedarRuntime): Promise<{ readonly engine: CedarWasm; readonly set: Compiled }> => {
+  let wasm = loadedBy.get(runtime)
   if (wasm === undefined) {
     wasm = runtime.load()
-    wasm.catch(() => (wasm = undefined))
+    loadedBy.set(runtime, wasm)
+    wasm.catch(() => loadedBy.delete(runtime))
   }
   const engine = await wasm.catch((error: unknown) => {
     throw new Error(`cannot load the Cedar engine (@cedar-policy/cedar-wasm): ${message(error)}`)
@@ -156,6 +160,8 @@ const prepare = async (handler: CedarHandler, runtime: CedarRuntime): Promise<{ 
   const paths = [handler.policiesPath, handler.entitiesPath, handler.schemaPath]
   const texts = await Promise.all(paths.map((path) => (path === undefined ? undefined : runtime.readFile(path))))
   const key = JSON.stringify(paths)
+  let compiled = compiledBy.get(engine)
+  if (compiled === undefined) compiledBy.set(engine, (compiled = new Map()))
   let set = compiled.get(key)
   if (set === undefined || set.texts !== texts.join("\u0000")) {
     set = compile(engine, handler, texts)
