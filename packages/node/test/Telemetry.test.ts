@@ -8,6 +8,8 @@ import { Effect, Exit, Scope } from "effect"
 import { Telemetry } from "@agent-hooks/core"
 import { createHookEngine } from "@agent-hooks/node"
 import { readFileSync, writeFileSync } from "node:fs"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as Cleanups from "@agent-hooks/test-utils/Cleanups"
@@ -196,5 +198,26 @@ describe("Trace context: hooks join the agent's trace", () => {
       expect(traceparent).toBe(`00-${root.traceId}-${hook.spanId}-01`)
       expect(tracestate).toBe("unset")
     }
+  })
+
+  it("an http hook's request carries the traceparent of its own span", async () => {
+    const otlp = await receiver()
+    const seen: Array<Record<string, unknown>> = []
+    const server = createServer((req, res) => {
+      seen.push({ ...req.headers })
+      req.resume()
+      req.on("end", () => res.end(""))
+    })
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    const dir = cleanups.tempDir()
+    const file = join(dir, "settings.json")
+    writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "http", url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook` }] }] } }))
+    const engine = await createHookEngine({ settings: [file], projectDir: dir, env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, TRACEPARENT: `00-${incomingTrace}-${incomingSpan}-01`, TRACESTATE: "vendor=opaque" }, telemetry: { exportIntervalMs: 60_000 } })
+    await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
+    await engine.close()
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+    await otlp.waitFor((r) => r.spans.some((span) => span.name === "agent-hooks hook http"))
+    const hook = otlp.spans.find((span) => span.name === "agent-hooks hook http")!
+    expect(seen[0]).toMatchObject({ traceparent: `00-${incomingTrace}-${hook.spanId}-01`, tracestate: "vendor=opaque" })
   })
 })

@@ -30,6 +30,12 @@ export const http = (handler: HttpHandler, ctx: ExecContext, caps: HttpCapabilit
       return allowed.has(key) ? ctx.env[key] ?? "" : ""
     })
   }
+  // The hook's trace context goes with the request (W3C Trace Context), unless the hook sets its own.
+  const has = (name: string) => Object.keys(headers).some((key) => key.toLowerCase() === name)
+  if (ctx.env["TRACEPARENT"] !== undefined && !has("traceparent")) {
+    headers["traceparent"] = ctx.env["TRACEPARENT"]
+    if (ctx.env["TRACESTATE"] !== undefined && !has("tracestate")) headers["tracestate"] = ctx.env["TRACESTATE"]
+  }
   const opa = handler.api === "opa"
   // OPA's Data API takes the document to decide on under "input".
   const requestBody = opa ? `{"input":${ctx.stdin}}` : ctx.stdin
