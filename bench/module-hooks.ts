@@ -5,7 +5,9 @@
  * - `module`: `{"type": "module", "module": "./guard.mjs"}`, run in-process;
  * - `callback`: the same function given to the engine in code (`options.hooks`);
  * - `command: sh`: the guard as a shell script (`sh guard.sh`), a new process per call;
- * - `command: node`: the guard as a Node script (`node guard.mjs`), a new Node per call.
+ * - `command: node`: the guard as a Node script (`node guard.mjs`), a new Node per call;
+ * - `cedar`: the guard as a Cedar policy (`{"type": "cedar", "policies": "guard.cedar"}`), evaluated
+ *   in-process on `@cedar-policy/cedar-wasm` (loaded once, by the sanity dispatch below).
  *
  * Each guard reads the input, denies `rm -rf` and allows the rest; every sample dispatches one
  * allowed call through `createHookEngine` and waits for the Outcome. The table shows the median
@@ -35,6 +37,13 @@ writeFileSync(
   if (JSON.parse(s).tool_input.command.includes("rm -rf")) { process.stderr.write("no"); process.exit(2) } })
 `
 )
+writeFileSync(
+  join(dir, "guard.cedar"),
+  `@id("no-rm-rf") @reason("no")
+forbid (principal, action == Action::"PreToolUse", resource) when { resource.tool == "Bash" && resource.path like "*rm -rf*" };
+permit (principal, action == Action::"PreToolUse", resource) when { resource.tool == "Bash" };
+`
+)
 writeFileSync(join(dir, "guard.sh"), `input=$(cat)\ncase "$input" in *'rm -rf'*) echo no >&2; exit 2 ;; esac\n`)
 
 const guardFn: HookEngine.HookCallback = (input) =>
@@ -52,7 +61,8 @@ const variants = [
   { name: "module", settings: settingsFile("module", { type: "module", module: "./guard.mjs" }) },
   { name: "callback", settings: settingsFile("callback", undefined), hooks: { PreToolUse: [{ matcher: "Bash", hooks: [guardFn] }] } },
   { name: "command: sh", settings: settingsFile("sh", { type: "command", command: `sh ${join(dir, "guard.sh")}` }) },
-  { name: "command: node", settings: settingsFile("node", { type: "command", command: `node ${join(dir, "guard-cli.mjs")}` }) }
+  { name: "command: node", settings: settingsFile("node", { type: "command", command: `node ${join(dir, "guard-cli.mjs")}` }) },
+  { name: "cedar", settings: settingsFile("cedar", { type: "cedar", policies: "guard.cedar" }) }
 ] as const
 
 const payload = { tool_name: "Bash", tool_input: { command: "ls -la" } }

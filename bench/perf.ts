@@ -725,6 +725,18 @@ ${bunTable}
 
 ${bunSummary}
 
+## A policy rule as cedar, module or command
+
+The same rule (deny \`rm -rf\` in Bash, allow the rest) as a \`cedar\` hook (a Cedar policy,
+evaluated in-process on \`@cedar-policy/cedar-wasm\`), a \`module\` hook and \`command\` hooks,
+dispatched through \`createHookEngine\` on Node (\`node bench/module-hooks.ts\`, N=100 per round,
+3 interleaved rounds, 2026-11-26, 2 × Intel Xeon, other jobs on the machine): module 38 µs,
+cedar 537 µs (14× module), \`sh\` script 11 296 µs (295×), Node script 156 031 µs. A cedar
+hook re-reads its files and evaluates with a preparsed policy set each call (about 200 µs of
+that is Cedar's own \`statefulIsAuthorized\`, request and entities included); the first cedar
+hook of a process also pays for compiling the wasm module (about 1.5 s in a one-shot
+\`agent-hooks run\`). Details: [module-hooks.md](benchmarks/module-hooks.md).
+
 Reproduce: \`npm run bench -- perf\` (a short check: \`node bench/perf.ts --quick\` after \`npm run build\`;
 knobs: \`BENCH_N\`, \`BENCH_ROUNDS\`, \`BENCH_HEAP_MB\`, \`BENCH_BIG\`, \`BENCH_THRESHOLDS\`, \`BENCH_GEMINI\`, \`BENCH_WRITE\`).
 This page and \`docs/performance.svg\` are written by that command; edit \`bench/perf.ts\`, not them.

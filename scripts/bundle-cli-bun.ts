@@ -33,6 +33,8 @@ const result = await Bun.build({
   format: "cjs",
   bytecode: true,
   conditions: ["source"],
+  // Cedar's engine reads its .wasm beside its own module: a dependency, loaded when a cedar hook runs.
+  external: ["@cedar-policy/cedar-wasm", "@cedar-policy/cedar-wasm/*"],
   define: { AGENT_HOOKS_VERSION: JSON.stringify(version) },
   // The bundle's own URL, for the modules of RUN_TIME_FILES: the banner runs inside the CommonJS wrapper,
   // whose __filename is the bundle (in a bundled module Bun writes the module's source path instead).

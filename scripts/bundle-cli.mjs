@@ -70,6 +70,9 @@ export const bundleCli = async (outfile = join(CLI, "dist", "agent-hooks.mjs")) 
     target: "node22",
     // Workspace packages from their TypeScript sources (the `source` export condition).
     conditions: ["source"],
+    // Cedar's engine reads its .wasm beside its own module: it stays a dependency, imported (and
+    // loaded) only when a `cedar` hook runs.
+    external: ["@cedar-policy/cedar-wasm", "@cedar-policy/cedar-wasm/*"],
     define: { AGENT_HOOKS_VERSION: JSON.stringify(version) },
     // A few dependencies still call require(); an ES module has none, so give it one.
     banner: {

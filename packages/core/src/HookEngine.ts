@@ -67,6 +67,11 @@ export interface EngineOptions {
   readonly mcp?: McpCaller | undefined
   /** Used by `http` hooks. Default: the runtime's global `fetch`. */
   readonly fetch?: FetchLike | undefined
+  /**
+   * Runs `cedar` hooks: the runtime packages pass one that loads `@cedar-policy/cedar-wasm` when the
+   * settings configure a `cedar` hook (never otherwise). Without it those hooks are non-blocking errors.
+   */
+  readonly cedar?: CedarRuntime | undefined
   /** Consecutive Stop / SubagentStop blocks after which the agent may stop anyway. Default 8; 0 turns the guard off. */
   readonly stopBlockCap?: number | undefined
   /** How many `async` hooks may run at once. Default 4; the rest wait. */
@@ -245,6 +250,54 @@ export type McpCaller = (request: {
   readonly input: Record<string, unknown>
   readonly signal: AbortSignalLike
 }) => Promise<{ readonly content: ReadonlyArray<{ readonly type: string; readonly text?: string }>; readonly isError?: boolean }>
+
+/**
+ * What `cedar` hooks need from the runtime: the Cedar engine (the subset of
+ * `@cedar-policy/cedar-wasm` they call, loaded when an engine with a `cedar` hook loads) and a way to read its files.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface CedarRuntime {
+  readonly load: () => Promise<CedarWasm>
+  readonly readFile: (path: string) => Promise<string>
+}
+
+/**
+ * The functions of `@cedar-policy/cedar-wasm` that `cedar` hooks call (its own types are richer).
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface CedarWasm {
+  readonly isAuthorized: (call: never) => unknown
+  readonly validate: (call: never) => unknown
+  readonly checkParseSchema: (schema: never) => unknown
+  readonly policySetTextToParts: (text: string) => unknown
+  readonly policyToJson: (policy: never) => unknown
+  /** Parse a policy set once, then authorize against it by id (cedar-wasm 4.5 and later). */
+  readonly preparsePolicySet?: ((id: string, policies: never) => unknown) | undefined
+  readonly statefulIsAuthorized?: ((call: never) => unknown) | undefined
+}
+
+/**
+ * A `CedarRuntime` from the runtime's `import()` of `@cedar-policy/cedar-wasm` (its Node build runs
+ * on Node, Bun and Deno) and a file reader. The import runs when an engine with a `cedar` hook loads.
+ *
+ * @since 0.3.0
+ * @category constructors
+ */
+export const cedarRuntime = (
+  importCedar: () => Promise<unknown>,
+  readFile: (path: string) => Promise<string>
+): CedarRuntime => ({
+  load: async () => {
+    const loaded = (await importCedar()) as CedarWasm & { readonly default?: CedarWasm }
+    // A CommonJS build seen from an ES module: its functions may sit on `default` only.
+    return typeof loaded.isAuthorized === "function" ? loaded : loaded.default!
+  },
+  readFile
+})
 
 /**
  * The subset of `fetch` the `http` handler uses.

@@ -258,6 +258,17 @@ export interface PlannedHookJson {
   readonly async: boolean
   readonly once: boolean
   readonly refusal: string | null
+  /** A `cedar` hook's request: its files, and how the input maps to principal, action, resource and context. */
+  readonly cedar?: {
+    readonly policies: string
+    readonly entities: string | null
+    readonly schema: string | null
+    readonly principal: string
+    readonly action: string
+    readonly resource: string
+    readonly context: string
+    readonly onNoDecision: "deny" | "no-objection"
+  } | undefined
 }
 
 /**

@@ -106,6 +106,21 @@ export interface ModuleHandler extends Omit<Type<typeof HandlerSchema.module>, "
 }
 
 /**
+ * A `cedar` handler: Cedar policies evaluated in-process (`@cedar-policy/cedar-wasm`, loaded by the
+ * runtime package when an engine with such a hook loads). Principal: the agent's session; action: the event;
+ * resource: the tool's target; context: the input. See docs/policy-as-code.md.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface CedarHandler extends Type<typeof HandlerSchema.cedar> {
+  /** Absolute paths, resolved against the settings file's folder when the settings load. */
+  readonly policiesPath: string
+  readonly entitiesPath?: string | undefined
+  readonly schemaPath?: string | undefined
+}
+
+/**
  * A programmatic hook given to the engine in code (`EngineOptions.hooks`); never read from a file.
  *
  * @since 0.1.0
@@ -124,7 +139,7 @@ export interface CallbackHandler extends HandlerCommon {
  * @since 0.1.0
  * @category models
  */
-export type Handler = CommandHandler | HttpHandler | PromptHandler | McpToolHandler | ModuleHandler | CallbackHandler
+export type Handler = CommandHandler | HttpHandler | PromptHandler | McpToolHandler | ModuleHandler | CedarHandler | CallbackHandler
 
 /**
  * One handler, ready to run: where it came from and the compiled matcher of its group.

@@ -73,6 +73,14 @@ export interface DispatchAttributes {
   readonly event: string
   /** The value the matchers were tested against, `null` when none. */
   readonly matcher: string | null
+  /**
+   * The tool call a tool event is about (its `tool_name` and `tool_use_id`): the spans then carry
+   * the OpenTelemetry GenAI conventions for tool execution (`gen_ai.operation.name: execute_tool`,
+   * `gen_ai.tool.name`, `gen_ai.tool.call.id`).
+   */
+  readonly tool?: { readonly name: string; readonly callId: string | undefined } | undefined
+  /** The agent's session (`session_id`): `gen_ai.conversation.id`. */
+  readonly conversationId?: string | undefined
 }
 
 /**
@@ -137,6 +145,28 @@ export const make: (
   env: Readonly<Record<string, string | undefined>>,
   options: TelemetryOptions | false | undefined
 ) => Effect.Effect<Telemetry, never, Scope.Scope> = internal.make
+
+/**
+ * A W3C trace context (`TRACEPARENT` `00-<trace id>-<span id>-<flags>`), read from a string; `undefined`
+ * when it is not one (a malformed, all-zero or unknown-version value is ignored, as the W3C rules say).
+ *
+ * @since 0.3.0
+ * @category trace context
+ */
+export const parseTraceparent: (
+  value: string | undefined
+) => { readonly traceId: string; readonly spanId: string; readonly sampled: boolean } | undefined = internal.parseTraceparent
+
+/**
+ * A hook's environment with `TRACEPARENT` for the current span (the hook's span) and the incoming
+ * `TRACESTATE`, so that the hook's own spans join the trace; the environment as it is when there is
+ * no current span (telemetry off).
+ *
+ * @since 0.3.0
+ * @category trace context
+ */
+export const withTraceContext: (env: Readonly<Record<string, string>>) => Effect.Effect<Readonly<Record<string, string>>> =
+  internal.withTraceContext
 
 /**
  * Telemetry that does nothing.

@@ -158,7 +158,7 @@ describe("Settings.load", () => {
     expect(s.hooks["Stop"]![4]!.handler).toMatchObject({ modulePath: "/dir/hooks/guard.mjs", export: "default" })
     expect(s.hooks["Stop"]![5]!.handler).toMatchObject({ modulePath: "/shared/guard.ts", export: "check" })
     expect(s.warnings).toEqual([
-      `/dir/s.json at hooks.Stop[0].hooks[6].type: expected "command" | "http" | "prompt" | "agent" | "mcp_tool" | "module", got string "webhook"; skipped`
+      `/dir/s.json at hooks.Stop[0].hooks[6].type: expected "command" | "http" | "prompt" | "agent" | "mcp_tool" | "module" | "cedar", got string "webhook"; skipped`
     ])
   })
 

@@ -7,7 +7,9 @@ import { afterEach, describe, expect, it } from "vitest"
 import { Effect, Exit, Scope } from "effect"
 import { Telemetry } from "@agent-hooks/core"
 import { createHookEngine } from "@agent-hooks/node"
-import { writeFileSync } from "node:fs"
+import { readFileSync, writeFileSync } from "node:fs"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as Cleanups from "@agent-hooks/test-utils/Cleanups"
@@ -143,5 +145,79 @@ describe("Telemetry in the engine", () => {
       "agent_hooks.hook.timed_out": true
     })
     expect(otlp.points.find((point) => point.metric === "agent_hooks.hook_failures")).toMatchObject({ attributes: { event: "PreToolUse", status: "cancelled" }, value: 1 })
+  })
+})
+
+describe("Trace context: hooks join the agent's trace", () => {
+  /** An engine whose one PreToolUse hook writes the TRACEPARENT and TRACESTATE it was given to a file. */
+  const tracedEngine = async (env: Record<string, string>) => {
+    const otlp = await receiver()
+    const dir = cleanups.tempDir()
+    const seen = join(dir, "seen.txt")
+    const file = join(dir, "settings.json")
+    writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `printf '%s|%s' "$TRACEPARENT" "\${TRACESTATE-unset}" > '${seen}'` }] }] } }))
+    const engine = await createHookEngine({ settings: [file], projectDir: dir, env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, ...env }, telemetry: { exportIntervalMs: 60_000 } })
+    await engine.dispatch("PreToolUse", { session_id: "conv-42", tool_name: "Bash", tool_use_id: "toolu_01", tool_input: { command: "ls" } })
+    await engine.close()
+    await otlp.waitFor((r) => r.spans.length >= 2)
+    const root = otlp.spans.find((span) => span.name === "agent-hooks PreToolUse")!
+    const hook = otlp.spans.find((span) => span.name === "agent-hooks hook command")!
+    const [traceparent, tracestate] = readFileSync(seen, "utf8").split("|")
+    return { root, hook, traceparent, tracestate }
+  }
+  const incomingTrace = "4bf92f3577b34da6a3ce929d0e0e4736"
+  const incomingSpan = "00f067aa0ba902b7"
+
+  it("an incoming TRACEPARENT is the dispatch span's parent; the hook process gets TRACEPARENT of its own span and the TRACESTATE", async () => {
+    const { root, hook, traceparent, tracestate } = await tracedEngine({ TRACEPARENT: `00-${incomingTrace}-${incomingSpan}-01`, TRACESTATE: "vendor=opaque" })
+    expect(root.traceId).toBe(incomingTrace)
+    expect(root.parentSpanId).toBe(incomingSpan)
+    expect(hook.traceId).toBe(incomingTrace)
+    expect(hook.parentSpanId).toBe(root.spanId)
+    expect(traceparent).toBe(`00-${incomingTrace}-${hook.spanId}-01`)
+    expect(tracestate).toBe("vendor=opaque")
+  })
+
+  it("spans carry the GenAI conventions for tool execution: execute_tool, the tool's name and call id, the conversation", async () => {
+    const { root, hook } = await tracedEngine({})
+    for (const span of [root, hook]) {
+      expect(span.attributes).toMatchObject({
+        "gen_ai.operation.name": "execute_tool",
+        "gen_ai.tool.name": "Bash",
+        "gen_ai.tool.call.id": "toolu_01",
+        "gen_ai.conversation.id": "conv-42"
+      })
+    }
+  })
+
+  it("without an incoming trace (or with a malformed one) the dispatch is a root span; a stray TRACESTATE is not passed on", async () => {
+    const cases: Array<Record<string, string>> = [{}, { TRACEPARENT: `00-${"0".repeat(32)}-${incomingSpan}-01`, TRACESTATE: "stale=1" }, { TRACEPARENT: "garbage", TRACESTATE: "stale=1" }]
+    for (const incoming of cases) {
+      const { root, hook, traceparent, tracestate } = await tracedEngine(incoming)
+      expect(root.parentSpanId).toBe("")
+      expect(traceparent).toBe(`00-${root.traceId}-${hook.spanId}-01`)
+      expect(tracestate).toBe("unset")
+    }
+  })
+
+  it("an http hook's request carries the traceparent of its own span", async () => {
+    const otlp = await receiver()
+    const seen: Array<Record<string, unknown>> = []
+    const server = createServer((req, res) => {
+      seen.push({ ...req.headers })
+      req.resume()
+      req.on("end", () => res.end(""))
+    })
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    const dir = cleanups.tempDir()
+    const file = join(dir, "settings.json")
+    writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "http", url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook` }] }] } }))
+    const engine = await createHookEngine({ settings: [file], projectDir: dir, env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, TRACEPARENT: `00-${incomingTrace}-${incomingSpan}-01`, TRACESTATE: "vendor=opaque" }, telemetry: { exportIntervalMs: 60_000 } })
+    await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
+    await engine.close()
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+    await otlp.waitFor((r) => r.spans.some((span) => span.name === "agent-hooks hook http"))
+    const hook = otlp.spans.find((span) => span.name === "agent-hooks hook http")!
+    expect(seen[0]).toMatchObject({ traceparent: `00-${incomingTrace}-${hook.spanId}-01`, tracestate: "vendor=opaque" })
   })
 })

@@ -5,6 +5,7 @@
  */
 export * as Cleanups from "./Cleanups.ts"
 export * as Fixtures from "./Fixtures.ts"
+export * as OpaServer from "./OpaServer.ts"
 export * as OtlpReceiver from "./OtlpReceiver.ts"
 export * as ProcessSpawnerSuite from "./ProcessSpawnerSuite.ts"
 export * as ConcurrencySuite from "./ConcurrencySuite.ts"

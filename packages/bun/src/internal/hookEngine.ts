@@ -4,12 +4,16 @@ import type * as HookError from "@agent-hooks/core/HookError"
 import * as NodeFileSystem from "@effect/platform-node-shared/NodeFileSystem"
 import * as NodePath from "@effect/platform-node-shared/NodePath"
 import * as Layer from "effect/Layer"
+import { readFile } from "node:fs/promises"
 import * as BunProcessSpawner from "../BunProcessSpawner.ts"
 import type { BunEngineOptions } from "../BunHookEngine.ts"
 
+// Cedar's Node build runs on Bun; imported when an engine with a cedar hook loads.
+const cedar = HookEngine.cedarRuntime(() => import("@cedar-policy/cedar-wasm/nodejs"), (path) => readFile(path, "utf8"))
+
 /** @internal */
 export const layer = (options: BunEngineOptions = {}): Layer.Layer<HookEngine.HookEngine, HookError.HookError> =>
-  HookEngine.layer({ ...options, cwd: options.cwd ?? process.cwd(), env: options.env ?? process.env }).pipe(
+  HookEngine.layer({ ...options, cwd: options.cwd ?? process.cwd(), env: options.env ?? process.env, cedar: options.cedar ?? cedar }).pipe(
     Layer.provide(Layer.mergeAll(BunProcessSpawner.layer, NodeFileSystem.layer, NodePath.layer))
   )
 

@@ -14,6 +14,9 @@ export const describeHandler = (handler: Settings.Handler): string => {
       return `${handler.server} ${handler.tool}`
     case "module":
       return `${handler.module}#${handler.export}`
+    case "cedar":
+      // The request each call makes, so that a reader of the plan knows what the policies see.
+      return `${handler.policies} (principal Agent::session_id, action Action::<event>, resource Target::<tool target>, context the input; no decision: ${handler.onNoDecision ?? "deny"})`
     case "callback":
       return handler.name
   }

@@ -30,6 +30,7 @@ import type { Capabilities, ExecContext, Executed } from "./executors/index.ts"
 import { matches, matchValue, nothingRan, select, specOf } from "./plan.ts"
 import * as PosixPath from "./posixPath.ts"
 import * as Sinks from "./sinks.ts"
+import { withTraceContext } from "./telemetry.ts"
 
 const STOP_EVENTS = new Set(["Stop", "SubagentStop"])
 
@@ -172,12 +173,20 @@ export const dispatch = (state: EngineState, event: string, payload: unknown): E
     // A span per dispatch that runs hooks (one that matches nothing stays outside the Effect runtime).
     const spec = specOf(state.plan, event)
     const matcher = spec === undefined ? null : matchValue(spec, payload) ?? null
-    return state.telemetry.dispatch({ event, matcher }, run(state, event, payload), (outcome) => ({
+    return state.telemetry.dispatch({ event, matcher, ...genAiOf(payload) }, run(state, event, payload), (outcome) => ({
       blocked: outcome.blocked,
       decision: outcome.decision,
       hooks: outcome.hooks.length
     }))
   })
+
+/** The tool call and the conversation a payload is about, for the spans' GenAI attributes. */
+const genAiOf = (payload: Record<string, unknown>) => ({
+  tool: typeof payload["tool_name"] === "string"
+    ? { name: payload["tool_name"], callId: typeof payload["tool_use_id"] === "string" ? payload["tool_use_id"] : undefined }
+    : undefined,
+  conversationId: typeof payload["session_id"] === "string" ? payload["session_id"] : undefined
+})
 
 const run = (state: EngineState, event: string, payload: Record<string, unknown>): Effect.Effect<Outcome.Outcome> =>
   Effect.gen(function*() {
@@ -251,9 +260,11 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
     const matcher = matchValue(spec, payload) ?? null
     const runOne = (hook: PlannedHook) =>
       state.telemetry.hook(
-        { event, matcher, command: hook.display, type: hook.entry.handler.type, source: hook.entry.scope === "explicit" && hook.entry.source === "(programmatic)" ? null : hook.entry.source },
+        { event, matcher, ...genAiOf(payload), command: hook.display, type: hook.entry.handler.type, source: hook.entry.scope === "explicit" && hook.entry.source === "(programmatic)" ? null : hook.entry.source },
         Effect.gen(function*() {
-          const own = contextOf(hook)
+          const planned = contextOf(hook)
+          // Every hook process gets TRACEPARENT for its hook's span, so that its own spans join the trace.
+          const own = { ...planned, env: yield* withTraceContext(planned.env) }
           const ctx = chain === undefined || chain.input === input ? own : { ...own, input: chain.input, stdin: JSON.stringify(chain.input) }
           const startedAt = yield* Clock.currentTimeMillis
           const executed = yield* execute(hook, ctx, state.caps)

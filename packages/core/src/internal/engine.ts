@@ -16,7 +16,9 @@ import * as HookEvent from "../HookEvent.ts"
 import * as HookInput from "../HookInput.ts"
 import { ProcessSpawner } from "../ProcessSpawner.ts"
 import * as StopGuard from "../StopGuard.ts"
+import type { CedarHandler } from "../Settings.ts"
 import * as Telemetry from "../Telemetry.ts"
+import * as Cedar from "./executors/cedar.ts"
 import { dispatch, unmatched } from "./dispatch.ts"
 import type { EngineState } from "./dispatch.ts"
 import * as Plan from "./plan.ts"
@@ -55,6 +57,14 @@ const makeOnce = (
         Effect.mapError((error) => new SettingsError({ file: auditFile, path: ["auditLog"], detail: error.detail }))
       )
     const telemetry = yield* Telemetry.make(options.env ?? {}, options.telemetry)
+    // Cedar policies are parsed and validated against their schema when the engine loads, so that a
+    // broken policy file is said now; the wasm module loads only when a cedar hook is configured.
+    const cedarHooks = [...plan.events.values()].flatMap((planned) => planned.hooks.map((hook) => hook.entry.pinned ?? hook.entry.handler))
+      .filter((handler): handler is CedarHandler => handler.type === "cedar")
+    if (cedarHooks.length > 0 && options.cedar !== undefined) {
+      const cedar = options.cedar
+      for (const problem of yield* Effect.promise(() => Cedar.check(cedarHooks, cedar))) options.onWarning?.(problem)
+    }
     const state: EngineState = {
       plan,
       options,
@@ -64,7 +74,8 @@ const makeOnce = (
         allowedHttpHookUrls: plan.settings.allowedHttpHookUrls,
         httpHookAllowedEnvVars: plan.settings.httpHookAllowedEnvVars,
         model: options.model,
-        mcp: options.mcp
+        mcp: options.mcp,
+        cedar: options.cedar
       },
       sessionId: HookInput.makeSessionId(),
       ran: new Set(),

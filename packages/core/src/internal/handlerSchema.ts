@@ -67,6 +67,14 @@ export const http = Schema.Struct({
   headers: Schema.optional(Schema.Record(Schema.String, Schema.String)),
   /** Env vars that `headers` may reference as `$VAR` or `${VAR}`; others become empty. */
   allowedEnvVars: Schema.optional(Schema.Array(Schema.String)),
+  /**
+   * What the URL speaks. `"hooks"` (default): the input is the body, the JSON answer is the hook's
+   * output. `"opa"`: OPA's Data API (`POST /v1/data/<path>`): the body is `{"input": <input>}` and
+   * the `{"result": ...}` answer is read as a decision (a boolean, a deny set, or a decision object).
+   */
+  api: Schema.optional(Schema.Literals(["hooks", "opa"])),
+  /** With `api: "opa"`: an undefined result (`{}`) blocks (`"block"`, default) or is a failed hook (`"fail"`). Never an allow. */
+  onUndefined: Schema.optional(Schema.Literals(["block", "fail"])),
   ...commonFields
 })
 
@@ -89,6 +97,20 @@ export const mcpTool = Schema.Struct({
   server: NonEmpty,
   tool: NonEmpty,
   input: Schema.optional(Schema.Record(Schema.String, Schema.Unknown)),
+  ...commonFields
+})
+
+/** @internal */
+export const cedar = Schema.Struct({
+  type: Schema.Literal("cedar"),
+  /** A Cedar policy file; relative to the settings file's folder. */
+  policies: NonEmpty,
+  /** Cedar entities (JSON): the parents and attributes of principals and resources. */
+  entities: Schema.optional(NonEmpty),
+  /** A Cedar schema (JSON or the Cedar schema syntax): the policies are validated against it when they load. */
+  schema: Schema.optional(NonEmpty),
+  /** When no policy applies (Cedar's default deny): `"deny"` blocks (default), `"no-objection"` lets the call go on. */
+  onNoDecision: Schema.optional(Schema.Literals(["deny", "no-objection"])),
   ...commonFields
 })
 

@@ -8,7 +8,7 @@ import * as Matcher from "../Matcher.ts"
 import * as PermissionRule from "../PermissionRule.ts"
 import * as Placeholder from "../Placeholder.ts"
 import type { HookExplanation, Plan, PlanJson, PlannedEvent, PlannedHook, PlanWarning, Snapshot } from "../Plan.ts"
-import type { Handler, HookEntry } from "../Settings.ts"
+import type { CedarHandler, Handler, HookEntry } from "../Settings.ts"
 import * as Settings from "../Settings.ts"
 import { agentHooks } from "./preset.ts"
 import { byName, resolve as resolvePreset } from "./presets/registry.ts"
@@ -41,6 +41,8 @@ export const display = (handler: Handler): string => {
       return `mcp_tool ${handler.server}/${handler.tool}`
     case "module":
       return `module ${handler.module}#${handler.export}`
+    case "cedar":
+      return `cedar ${handler.policies}`
     case "callback":
       return `callback ${handler.name}`
   }
@@ -63,6 +65,8 @@ const dedupKey = (handler: Handler, env: Readonly<Record<string, string>>): stri
       return JSON.stringify(["mcp_tool", handler.server, handler.tool])
     case "module":
       return JSON.stringify(["module", handler.modulePath, handler.export])
+    case "cedar":
+      return JSON.stringify(["cedar", handler.policiesPath, handler.entitiesPath ?? null, handler.schemaPath ?? null])
     case "callback":
       return undefined
   }
@@ -558,6 +562,18 @@ export const explain = (
   })
 }
 
+/** The request a `cedar` hook makes of its policies, as `list --plan` shows it. */
+const cedarRequest = (handler: CedarHandler) => ({
+  policies: handler.policiesPath,
+  entities: handler.entitiesPath ?? null,
+  schema: handler.schemaPath ?? null,
+  principal: "Agent::\"<session_id>\"",
+  action: "Action::\"<hook_event_name>\"",
+  resource: "Target::\"<tool target: tool_input.file_path|path|notebook_path|command|url|pattern, else tool_name>\" {path, tool}",
+  context: "the hook's input",
+  onNoDecision: handler.onNoDecision ?? "deny"
+})
+
 /** @internal */
 export const toJSON = (plan: Plan): PlanJson => ({
   files: plan.settings.files,
@@ -576,7 +592,8 @@ export const toJSON = (plan: Plan): PlanJson => ({
       if: hook.entry.handler.if ?? null,
       async: hook.async,
       once: hook.once,
-      refusal: hook.refusal ?? null
+      refusal: hook.refusal ?? null,
+      ...(hook.entry.handler.type === "cedar" ? { cedar: cedarRequest(hook.entry.handler) } : {})
     }))
   ),
   policy: {

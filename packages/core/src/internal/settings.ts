@@ -24,7 +24,8 @@ const HANDLER_SCHEMAS = {
   prompt: HandlerSchema.prompt,
   agent: HandlerSchema.agent,
   mcp_tool: HandlerSchema.mcpTool,
-  module: HandlerSchema.module
+  module: HandlerSchema.module,
+  cedar: HandlerSchema.cedar
 } as const
 
 type HandlerType = keyof typeof HANDLER_SCHEMAS
@@ -139,9 +140,9 @@ const decodeHandler = (
     })
   }
   // A module's path is resolved against its settings file's folder when the settings load.
-  return decoded.type === "module"
-    ? { ...decoded, export: decoded.export ?? "default", modulePath: PosixPath.resolve(PosixPath.dirname(where), decoded.module) }
-    : decoded
+  const beside = (file: string) => PosixPath.resolve(PosixPath.dirname(where), file)
+  if (decoded.type === "cedar") return { ...decoded, policiesPath: beside(decoded.policies), entitiesPath: decoded.entities && beside(decoded.entities), schemaPath: decoded.schema && beside(decoded.schema) }
+  return decoded.type === "module" ? { ...decoded, export: decoded.export ?? "default", modulePath: beside(decoded.module) } : decoded
 }
 
 /** Decodes a handler with its schema; the problems become one warning naming each JSON path. */

@@ -3,7 +3,9 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
+import * as Option from "effect/Option"
 import * as Scope from "effect/Scope"
+import * as Tracer from "effect/Tracer"
 import type * as Context from "effect/Context"
 import type { DispatchAttributes, HookAttributes, Settings, Telemetry, TelemetryOptions } from "../Telemetry.ts"
 
@@ -74,9 +76,47 @@ const decisions = Metric.counter("agent_hooks.decisions", { description: "Outcom
 const hookRuns = Metric.counter("agent_hooks.hook_runs", { description: "Hook runs by event and status", incremental: true })
 const failures = Metric.counter("agent_hooks.hook_failures", { description: "Hook runs that failed, timed out or could not start", incremental: true })
 
+// W3C Trace Context: version 00, 32 hex trace id, 16 hex parent id, 2 hex flags; all-zero ids are invalid.
+const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/
+
+/** @internal */
+export const parseTraceparent = (value: string | undefined): { readonly traceId: string; readonly spanId: string; readonly sampled: boolean } | undefined => {
+  const match = TRACEPARENT.exec(value?.trim() ?? "")
+  if (match === null) return undefined
+  const [, version, traceId, spanId, flags, rest] = match as unknown as [string, string, string, string, string, string | undefined]
+  // Version ff is invalid; version 00 has nothing after the flags.
+  if (version === "ff" || (version === "00" && rest !== undefined)) return undefined
+  if (/^0+$/.test(traceId) || /^0+$/.test(spanId)) return undefined
+  return { traceId, spanId, sampled: (parseInt(flags, 16) & 1) === 1 }
+}
+
+/** Every hook process is started with the trace context of its own span (TRACEPARENT, TRACESTATE). @internal */
+export const withTraceContext = (env: Readonly<Record<string, string>>): Effect.Effect<Readonly<Record<string, string>>> =>
+  Effect.map(Effect.option(Effect.currentSpan), (span) => {
+    if (Option.isNone(span)) return env
+    const { traceId, spanId, sampled } = span.value
+    const { TRACESTATE, ...rest } = env
+    // The incoming TRACESTATE belongs to the incoming trace: kept when the hook's span continues it.
+    const keep = TRACESTATE !== undefined && parseTraceparent(env["TRACEPARENT"])?.traceId === traceId
+    return { ...rest, TRACEPARENT: `00-${traceId}-${spanId}-${sampled ? "01" : "00"}`, ...(keep ? { TRACESTATE } : {}) }
+  })
+
+/** The OpenTelemetry GenAI attributes of a tool call, and the conversation. */
+const genAiAttributes = (attributes: DispatchAttributes) => ({
+  ...(attributes.tool === undefined
+    ? {}
+    : {
+      "gen_ai.operation.name": "execute_tool",
+      "gen_ai.tool.name": attributes.tool.name,
+      ...(attributes.tool.callId === undefined ? {} : { "gen_ai.tool.call.id": attributes.tool.callId })
+    }),
+  ...(attributes.conversationId === undefined ? {} : { "gen_ai.conversation.id": attributes.conversationId })
+})
+
 const dispatchSpanAttributes = (attributes: DispatchAttributes) => ({
   "agent_hooks.event": attributes.event,
-  ...(attributes.matcher === null ? {} : { "agent_hooks.matcher": attributes.matcher })
+  ...(attributes.matcher === null ? {} : { "agent_hooks.matcher": attributes.matcher }),
+  ...genAiAttributes(attributes)
 })
 
 /**
@@ -115,6 +155,9 @@ export const make = (env: Env, options: TelemetryOptions | false | undefined): E
     const scope = yield* Effect.scope
     const context = yield* Layer.buildWithScope(signals.pipe(Layer.provideMerge(Layer.succeed(Metric.MetricRegistry, registry as never))), scope)
     const inContext = <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.provideContext(self, context as Context.Context<never>)
+    // An incoming TRACEPARENT (the agent's own trace) is the parent of every dispatch span.
+    const incoming = parseTraceparent(env["TRACEPARENT"])
+    const parent = incoming === undefined ? undefined : Tracer.externalSpan(incoming)
     const flush = Effect.flatMap(OtlpExporter.Flusher, (flusher) => flusher.flush).pipe(
       Effect.provideContext(context),
       Effect.timeoutOption(Duration.seconds(1)),
@@ -139,7 +182,7 @@ export const make = (env: Env, options: TelemetryOptions | false | undefined): E
               Metric.update(Metric.withAttributes(decisions, { event: attributes.event, decision: result.decision ?? "none" }), 1)
             )
           }),
-          Effect.withSpan(`agent-hooks ${attributes.event}`, { attributes: dispatchSpanAttributes(attributes), kind: "internal" }),
+          Effect.withSpan(`agent-hooks ${attributes.event}`, { attributes: dispatchSpanAttributes(attributes), kind: "internal", ...(parent === undefined ? {} : { parent }) }),
           inContext
         ),
       hook: (attributes, self, after) =>

@@ -134,6 +134,12 @@ export const namedFiles = (document: unknown, settingsFile: string, projectDir: 
     const args = value["args"]
     if (value["type"] === "module" && typeof value["module"] === "string") {
       found.add(PosixPath.resolve(PosixPath.dirname(settingsFile), value["module"]))
+    } else if (value["type"] === "cedar") {
+      // A cedar hook's policies, entities and schema are approved with the settings, like a script.
+      for (const key of ["policies", "entities", "schema"]) {
+        const file = value[key]
+        if (typeof file === "string") found.add(PosixPath.resolve(PosixPath.dirname(settingsFile), file))
+      }
     } else if (typeof command === "string") {
       const words = Array.isArray(args)
         ? [command, ...args.filter((arg): arg is string => typeof arg === "string")]
@@ -283,6 +289,11 @@ export const pinHandler = <H extends { readonly type: string }>(
 ): H | undefined => {
   if (pins.size === 0) return handler
   const h = handler as H & { readonly command?: unknown; readonly args?: unknown; readonly modulePath?: unknown; readonly shell?: unknown }
+  if (h.type === "cedar") {
+    const c = handler as H & { readonly policiesPath: string; readonly entitiesPath?: string; readonly schemaPath?: string }
+    const pin = (file: string | undefined) => (file === undefined ? undefined : pins.get(file) ?? file)
+    return { ...handler, policiesPath: pin(c.policiesPath), entitiesPath: pin(c.entitiesPath), schemaPath: pin(c.schemaPath) }
+  }
   if (h.type === "module" && typeof h.modulePath === "string") {
     const copy = pins.get(h.modulePath)
     return copy === undefined ? handler : { ...handler, modulePath: copy }

@@ -5,11 +5,12 @@ import * as NodeFileSystem from "@effect/platform-node-shared/NodeFileSystem"
 import * as NodePath from "@effect/platform-node-shared/NodePath"
 import * as Layer from "effect/Layer"
 import * as NodeProcessSpawner from "../NodeProcessSpawner.ts"
+import { cedarRuntime } from "./cedar.ts"
 import type { NodeEngineOptions } from "../NodeHookEngine.ts"
 
 /** @internal */
 export const layer = (options: NodeEngineOptions = {}): Layer.Layer<HookEngine.HookEngine, HookError.HookError> =>
-  HookEngine.layer({ ...options, cwd: options.cwd ?? process.cwd(), env: options.env ?? process.env }).pipe(
+  HookEngine.layer({ ...options, cwd: options.cwd ?? process.cwd(), env: options.env ?? process.env, cedar: options.cedar ?? cedarRuntime }).pipe(
     Layer.provide(Layer.mergeAll(spawner(options.spawnHelper), NodeFileSystem.layer, NodePath.layer))
   )
 

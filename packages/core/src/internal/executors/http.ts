@@ -2,6 +2,7 @@
 import type * as Effect from "effect/Effect"
 import type { FetchLike } from "../../HookEngine.ts"
 import type { HttpHandler } from "../../Settings.ts"
+import * as Opa from "../opa.ts"
 import { compile } from "../urlAllowlist.ts"
 import type { ExecContext, Executed } from "./context.ts"
 import { failed, inProcess } from "./context.ts"
@@ -29,10 +30,20 @@ export const http = (handler: HttpHandler, ctx: ExecContext, caps: HttpCapabilit
       return allowed.has(key) ? ctx.env[key] ?? "" : ""
     })
   }
+  // The hook's trace context goes with the request (W3C Trace Context), unless the hook sets its own.
+  const has = (name: string) => Object.keys(headers).some((key) => key.toLowerCase() === name)
+  if (ctx.env["TRACEPARENT"] !== undefined && !has("traceparent")) {
+    headers["traceparent"] = ctx.env["TRACEPARENT"]
+    if (ctx.env["TRACESTATE"] !== undefined && !has("tracestate")) headers["tracestate"] = ctx.env["TRACESTATE"]
+  }
+  const opa = handler.api === "opa"
+  // OPA's Data API takes the document to decide on under "input".
+  const requestBody = opa ? `{"input":${ctx.stdin}}` : ctx.stdin
   return inProcess(ctx.timeout, async (signal) => {
-    const response = await fetchImpl(handler.url, { method: "POST", headers, body: ctx.stdin, signal })
+    const response = await fetchImpl(handler.url, { method: "POST", headers, body: requestBody, signal })
     const body = await response.text()
     if (response.status < 200 || response.status > 299) return { exitCode: 1, stderr: `HTTP ${response.status} from ${handler.url}` }
+    if (opa) return Opa.decide(handler.url, body, handler.onUndefined ?? "block")
     if (body.trim() === "") return { exitCode: 0 }
     if (body.trimStart().startsWith("{")) return { exitCode: 0, stdout: body }
     return { exitCode: 1, stderr: `HTTP ${response.status} from ${handler.url} with a body that is not a JSON object` }

@@ -4,10 +4,11 @@
  * caller (mcp_tool). A hook that policy refuses never starts: its run says why.
  */
 import * as Effect from "effect/Effect"
-import type { McpCaller, ModelCaller } from "../../HookEngine.ts"
+import type { CedarRuntime, McpCaller, ModelCaller } from "../../HookEngine.ts"
 import type { PlannedHook } from "../../Plan.ts"
 import type { ProcessSpawner } from "../../ProcessSpawner.ts"
 import { makeRun } from "../runner.ts"
+import { cedar } from "./cedar.ts"
 import { command } from "./command.ts"
 import type { ExecContext, Executed } from "./context.ts"
 import { http } from "./http.ts"
@@ -23,6 +24,7 @@ export { MAX_ENV_VALUE_CHARS, MAX_OUTPUT_BYTES } from "./command.ts"
 export interface Capabilities extends HttpCapabilities {
   readonly model: ModelCaller | undefined
   readonly mcp: McpCaller | undefined
+  readonly cedar: CedarRuntime | undefined
 }
 
 /** @internal */
@@ -42,6 +44,8 @@ export const execute = (hook: PlannedHook, ctx: ExecContext, caps: Capabilities)
       return mcpTool(handler, ctx, caps.mcp)
     case "module":
       return module(handler, ctx)
+    case "cedar":
+      return cedar(handler, ctx, caps.cedar)
     case "callback":
       return callback(handler, ctx)
   }
