@@ -7,37 +7,17 @@
  * names and answers in the agent's own format and exit status.
  */
 import { spawnSync } from "node:child_process"
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { basename, dirname, join } from "node:path"
+import { chmodSync, readFileSync, realpathSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { afterEach, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
+import { bin, node, projectsWithHome } from "./cliHarness.ts"
 
-const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
 const hostFixtures = realpathSync(fileURLToPath(new URL("../../core/test/fixtures/hosts/", import.meta.url)))
-const isNode = typeof process.versions.bun !== "string" && typeof process.versions.deno !== "string" &&
-  /^node(\.exe)?$/i.test(basename(process.execPath))
-const node = isNode ? process.execPath : "node"
 
-beforeAll(() => {
-  if (!existsSync(bin)) throw new Error(`${bin} does not exist: run npm run build first`)
-})
-const dirs: Array<string> = []
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
-})
-
+const project = projectsWithHome("agent-hooks-peers-")
 const setup = () => {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-peers-")))
-  dirs.push(root)
-  const dir = join(root, "project")
-  const home = join(root, "home")
-  mkdirSync(dir, { recursive: true })
-  mkdirSync(home, { recursive: true })
-  const put = (file: string, value: unknown) => {
-    mkdirSync(dirname(file), { recursive: true })
-    writeFileSync(file, typeof value === "string" ? value : JSON.stringify(value, null, 2))
-  }
+  const { root, dir, home, put } = project()
   const script = (file: string, body: string) => {
     put(file, `#!/bin/sh\n${body}\n`)
     chmodSync(file, 0o755)

@@ -3,30 +3,14 @@
  * dialect's files in a temporary project and a temporary HOME.
  */
 import { spawnSync } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { afterEach, beforeAll, describe, expect, it } from "vitest"
-import { bin, node, requireBuild } from "./cliHarness.ts"
+import { bin, node, projectsWithHome } from "./cliHarness.ts"
 
-beforeAll(() => {
-  requireBuild()
-})
-const dirs: Array<string> = []
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
-})
+const project = projectsWithHome("agent-hooks-cli-presets-")
 const setup = () => {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-cli-presets-")))
-  dirs.push(root)
-  const dir = join(root, "project")
-  const home = join(root, "home")
-  mkdirSync(dir, { recursive: true })
-  mkdirSync(home, { recursive: true })
-  const put = (file: string, value: unknown) => {
-    mkdirSync(dirname(file), { recursive: true })
-    writeFileSync(file, JSON.stringify(value, null, 2))
-  }
+  const { root, dir, home, put } = project()
   const cli = (args: ReadonlyArray<string>, stdin = "") => {
     const env: Record<string, string | undefined> = { ...process.env, HOME: home, NO_COLOR: "1" }
     delete env.PIGO_HOME

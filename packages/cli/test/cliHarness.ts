@@ -4,11 +4,11 @@
  * worker for good).
  */
 import { spawnSync } from "node:child_process"
-import { existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { basename, join } from "node:path"
+import { basename, dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { afterAll, beforeAll } from "vitest"
+import { afterAll, afterEach, beforeAll } from "vitest"
 
 /** The built CLI (`npm run build` writes it; the tests never build). */
 export const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
@@ -75,4 +75,30 @@ export const runCli = (
   })
   if (result.error && (result.error as NodeJS.ErrnoException).code !== "ETIMEDOUT") throw result.error
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+/**
+ * Registers, in the calling file, a fresh project folder and HOME per call (removed after each
+ * test): `dir` (the project), `home`, and `put` to write a file there (a string as it is, anything
+ * else as JSON), making its folders.
+ */
+export const projectsWithHome = (prefix: string) => {
+  const roots: Array<string> = []
+  afterEach(() => {
+    for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true })
+  })
+  return () => {
+    requireBuild()
+    const root = realpathSync(mkdtempSync(join(tmpdir(), prefix)))
+    roots.push(root)
+    const dir = join(root, "project")
+    const home = join(root, "home")
+    mkdirSync(dir, { recursive: true })
+    mkdirSync(home, { recursive: true })
+    const put = (file: string, value: unknown) => {
+      mkdirSync(dirname(file), { recursive: true })
+      writeFileSync(file, typeof value === "string" ? value : JSON.stringify(value, null, 2))
+    }
+    return { root, dir, home, put }
+  }
 }
