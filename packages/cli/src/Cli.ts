@@ -129,7 +129,7 @@ export const run = Command.make("run", {
  * Code. The agent's payload on stdin; the answer in the agent's own format and exit status. Its own
  * failures block. See docs/cli/hook.md.
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category commands
  */
 export const hook = Command.make("hook", {
@@ -449,7 +449,7 @@ const dryRun = Flag.Boolean("dry-run").pipe(Flag.withDescription("Show the chang
  * `agent-hooks install --host <agent>`: writes the agent's own hook config so that each of its events
  * calls `agent-hooks hook --host <agent>`. Keeps every entry already there. See docs/cli/install.md.
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category commands
  */
 export const install = Command.make("install", {
@@ -473,7 +473,7 @@ export const install = Command.make("install", {
 /**
  * `agent-hooks uninstall --host <agent>`: removes what install wrote, leaving the config as it was.
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category commands
  */
 export const uninstall = Command.make("uninstall", { host: hostFlag, user: userFlag, project: projectFlag, projectDir, dryRun }, (options) =>
@@ -488,7 +488,7 @@ export const uninstall = Command.make("uninstall", { host: hostFlag, user: userF
  * `agent-hooks doctor --host <agent>`: is the agent wired up, and would a dangerous shell call be
  * blocked? Exit 1 when not.
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category commands
  */
 export const doctor = Command.make("doctor", {

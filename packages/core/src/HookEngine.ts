@@ -173,7 +173,7 @@ export type ReloadEvent =
      * The hooks the reload took away (`event: command (file at path)`): a settings file edited or
      * deleted, perhaps by the agent's own tools. Also said through `onWarning` and in the next
      * Outcome's `warnings`.
-     * @since 0.3.0
+     * @since 0.2.0
      */
     readonly dropped?: ReadonlyArray<string> | undefined
   }
@@ -255,7 +255,7 @@ export type McpCaller = (request: {
  * What `cedar` hooks need from the runtime: the Cedar engine (the subset of
  * `@cedar-policy/cedar-wasm` they call, loaded when an engine with a `cedar` hook loads) and a way to read its files.
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category models
  */
 export interface CedarRuntime {
@@ -266,7 +266,7 @@ export interface CedarRuntime {
 /**
  * The functions of `@cedar-policy/cedar-wasm` that `cedar` hooks call (its own types are richer).
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category models
  */
 export interface CedarWasm {
@@ -284,7 +284,7 @@ export interface CedarWasm {
  * A `CedarRuntime` from the runtime's `import()` of `@cedar-policy/cedar-wasm` (its Node build runs
  * on Node, Bun and Deno) and a file reader. The import runs when an engine with a `cedar` hook loads.
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category constructors
  */
 export const cedarRuntime = (

@@ -18,7 +18,7 @@
  * // call.event === "PreToolUse", call.payload.tool_name === "Bash"
  * ```
  *
- * @since 0.3.0
+ * @since 0.2.0
  */
 import type { Outcome } from "./Outcome.ts"
 import * as internal from "./internal/agents/common.ts"
@@ -27,7 +27,7 @@ import * as registry from "./internal/agents/registry.ts"
 /**
  * The agents host mode speaks for (`agent-hooks hook --host <name>`).
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category models
  */
 export type HostName = "claude" | "codex" | "gemini" | "qwen" | "kiro" | "windsurf" | "cline" | "antigravity" | "antigravity-1.0" | "cursor" | "copilot" | "vscode"
@@ -35,7 +35,7 @@ export type HostName = "claude" | "codex" | "gemini" | "qwen" | "kiro" | "windsu
 /**
  * One tool of an agent and the Claude Code tool that does the same thing.
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category models
  */
 export interface ToolMapping {
@@ -58,7 +58,7 @@ export interface ToolMapping {
  *   it, else denies with the rewrite in the reason (the original call never runs silently); `deny`
  *   always denies a rewritten call; `original` lets the original call run (said on stderr).
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category models
  */
 export interface AnswerOptions {
@@ -69,7 +69,7 @@ export interface AnswerOptions {
 /**
  * An agent as a host: its names, its fields, and how it reads a hook's answer.
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category models
  */
 export interface Agent {
@@ -114,7 +114,7 @@ export interface Agent {
    * The payload field that names the event, where it is not `hook_event_name` (VS Code's
    * `hookEventName`). Copilot CLI names none: its hook command gives `--event`.
    *
-   * @since 0.3.0
+   * @since 0.2.0
    */
   readonly eventField?: string | undefined
   /** Writes a decided answer in the agent's format, for the agent's event `hostEvent`. */
@@ -124,7 +124,7 @@ export interface Agent {
 /**
  * One call from an agent, read into Claude Code's names.
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category models
  */
 export interface HostCall {
@@ -146,7 +146,7 @@ export interface HostCall {
 /**
  * The answer host mode gives, before it is written in the agent's format.
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category models
  */
 export interface Answer {
@@ -175,7 +175,7 @@ export interface Answer {
 /**
  * What the command writes and how it exits.
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category models
  */
 export interface HostReply {
@@ -187,7 +187,7 @@ export interface HostReply {
 /**
  * Every agent host mode speaks for.
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category agents
  */
 export const agents: ReadonlyArray<Agent> = registry.agents
@@ -195,7 +195,7 @@ export const agents: ReadonlyArray<Agent> = registry.agents
 /**
  * The agent of that name (`claude`, `codex`, `gemini`, `qwen`), or `undefined`.
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category agents
  */
 export const byName: (name: string) => Agent | undefined = registry.byName
@@ -204,7 +204,7 @@ export const byName: (name: string) => Agent | undefined = registry.byName
  * Reads one payload of the agent: its event (`hook_event_name`), tool and input fields, into Claude
  * Code's names. Fails with a message when the payload names no event, or one the agent does not send.
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category reading
  */
 export const translate: (agent: Agent, payload: Readonly<Record<string, unknown>>) => HostCall | { readonly error: string } =
@@ -213,7 +213,7 @@ export const translate: (agent: Agent, payload: Readonly<Record<string, unknown>
 /**
  * The Claude Code tool name a host tool name stands for (`run_shell_command` → `Bash`), or the name itself.
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category reading
  */
 export const claudeToolName: (agent: Agent, hostToolName: string) => string = internal.claudeToolName
@@ -223,7 +223,7 @@ export const claudeToolName: (agent: Agent, hostToolName: string) => string = in
  * (`toolNames`) and not an MCP tool: a policy written against Claude Code's names may not match it
  * (a tool the agent added or renamed). `undefined` otherwise.
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category reading
  */
 export const unknownTool: (call: HostCall) => string | undefined = internal.unknownTool
@@ -232,7 +232,7 @@ export const unknownTool: (call: HostCall) => string | undefined = internal.unkn
  * The project root the agent gives its hooks: the first of its `projectDirEnv` that is set. Never
  * the payload's `cwd`, which follows the model's `cd`.
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category reading
  */
 export const projectDir: (agent: Agent, env: Readonly<Record<string, string | undefined>>) => string | undefined =
@@ -242,7 +242,7 @@ export const projectDir: (agent: Agent, env: Readonly<Record<string, string | un
  * The engine's Outcome as the agent's answer: the decision resolved with `options` (ask and rewrite
  * where the agent cannot take them), then written in the agent's format.
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category answering
  */
 export const answer: (call: HostCall, outcome: Outcome, options?: AnswerOptions) => HostReply = internal.answer
@@ -253,7 +253,7 @@ export const answer: (call: HostCall, outcome: Outcome, options?: AnswerOptions)
  * can block, else a visible hook error (exit 1) that lets the agent go on (Stop-like events and
  * events that cannot block, as `failClosed` exempts them).
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category answering
  */
 export const failure: (agent: Agent, hostEvent: string | undefined, message: string) => HostReply = internal.failure
@@ -261,7 +261,7 @@ export const failure: (agent: Agent, hostEvent: string | undefined, message: str
 /**
  * Whether an event of the agent may be blocked by host mode's own failure.
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category answering
  */
 export const failureBlocks: (agent: Agent, hostEvent: string | undefined) => boolean = internal.failureBlocks

@@ -58,7 +58,7 @@ export interface PresetFile {
   /**
    * How the file is written: JSON (the default) or TOML (Codex's `config.toml` and `requirements.toml`).
    *
-   * @since 0.3.0
+   * @since 0.2.0
    */
   readonly format?: "json" | "toml" | undefined
 }

@@ -123,7 +123,7 @@ export const geminiWith: (options?: { readonly geminiCompat?: "documented" | "so
  * plus `Interrupt`; `commandWindows` on Windows; answers read strictly as Codex reads them (an
  * unknown key, `ask` or a bare `allow` fails the hook, which fails open unless failing closed).
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category presets
  */
 export const codex: Preset = codexInternal.codex
@@ -133,7 +133,7 @@ export const codex: Preset = codexInternal.codex
  * camelCase events; a command runs from its hooks.json folder; `failClosed`; `permission`,
  * `followup_message` and `continue` answers.
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category presets
  */
 export const cursor: Preset = cursorInternal.cursor
@@ -142,7 +142,7 @@ export const cursor: Preset = cursorInternal.cursor
  * GitHub Copilot CLI: every `*.json` in `~/.copilot/hooks` and `.github/hooks`; 14 camelCase events;
  * `bash` / `powershell` per platform; `cwd`, `env`, `timeoutSec` (30 s); flat `permissionDecision` answers.
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category presets
  */
 export const copilot: Preset = copilotInternal.copilot
@@ -152,7 +152,7 @@ export const copilot: Preset = copilotInternal.copilot
  * eight events; matchers ignored (every hook runs for every tool); `windows` / `linux` / `osx`
  * commands; 30 s.
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category presets
  */
 export const vscode: Preset = vscodeInternal.vscode
@@ -161,7 +161,7 @@ export const vscode: Preset = vscodeInternal.vscode
  * Qwen Code: `~/.qwen/settings.json`, `.qwen/settings.json`, `/etc/qwen-code/settings.json`; Claude
  * Code's shape, its own events (which cannot block), Gemini CLI's tool names, 60 s.
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category presets
  */
 export const qwen: Preset = qwenInternal.qwen

@@ -110,7 +110,7 @@ export interface ModuleHandler extends Omit<Type<typeof HandlerSchema.module>, "
  * runtime package when an engine with such a hook loads). Principal: the agent's session; action: the event;
  * resource: the tool's target; context: the input. See docs/policy-as-code.md.
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category models
  */
 export interface CedarHandler extends Type<typeof HandlerSchema.cedar> {
@@ -300,16 +300,16 @@ export interface LoadedSettings {
    * looks (a project with only `.claude/settings.json` under the default preset): their hooks do not
    * run. Each is also in `warnings`, and a dispatch that runs no hook says so in its Outcome's
    * `warnings`. Looked for when the preset found no project or local file of its own.
-   * @since 0.3.0
+   * @since 0.2.0
    */
   readonly unread?: ReadonlyArray<{ readonly path: string; readonly preset: string }> | undefined
-  /** Project and local files were read only when approved (`requireTrust`, managed `requireProjectTrust`). @since 0.3.0 */
+  /** Project and local files were read only when approved (`requireTrust`, managed `requireProjectTrust`). @since 0.2.0 */
   readonly trustRequired?: boolean | undefined
   /**
    * The handlers that were skipped, as entries that never run (each with `invalid`, the reason;
    * not in `hooks`). The plan keeps them as hooks that never start: a dispatch of their event gets
    * their failure, and with `failClosed` the event blocks.
-   * @since 0.3.0
+   * @since 0.2.0
    */
   readonly invalid?: ReadonlyArray<HookEntry> | undefined
 }
@@ -387,7 +387,7 @@ export interface DecodedSettings {
   /**
    * The skipped handlers as entries that never run (each with `invalid`, the reason), so that their
    * event still knows one of its hooks cannot run.
-   * @since 0.3.0
+   * @since 0.2.0
    */
   readonly invalid?: ReadonlyArray<HookEntry> | undefined
 }

@@ -150,7 +150,7 @@ export const make: (
  * A W3C trace context (`TRACEPARENT` `00-<trace id>-<span id>-<flags>`), read from a string; `undefined`
  * when it is not one (a malformed, all-zero or unknown-version value is ignored, as the W3C rules say).
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category trace context
  */
 export const parseTraceparent: (
@@ -162,7 +162,7 @@ export const parseTraceparent: (
  * `TRACESTATE`, so that the hook's own spans join the trace; the environment as it is when there is
  * no current span (telemetry off).
  *
- * @since 0.3.0
+ * @since 0.2.0
  * @category trace context
  */
 export const withTraceContext: (env: Readonly<Record<string, string>>) => Effect.Effect<Readonly<Record<string, string>>> =
