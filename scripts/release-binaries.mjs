@@ -63,7 +63,9 @@ export const compile = async (target, outfile, bundle = join(OUT, "agent-hooks.m
   if (spec === undefined) throw new Error(`unknown target ${target} (known: ${Object.keys(TARGETS).join(", ")})`)
   await bundleCli(bundle)
   mkdirSync(dirname(outfile), { recursive: true })
-  const r = spawnSync("bun", ["build", "--compile", ...COMPILE_FLAGS, `--target=${spec.bun}`, bundle, "--outfile", outfile], {
+  // Cedar's wasm package is loaded only when a cedar hook runs, from node_modules: the single-file
+  // executable has none, so a cedar hook there fails visibly (the handler says Cedar could not load).
+  const r = spawnSync("bun", ["build", "--compile", ...COMPILE_FLAGS, "--external", "@cedar-policy/cedar-wasm", "--external", "@cedar-policy/cedar-wasm/nodejs", `--target=${spec.bun}`, bundle, "--outfile", outfile], {
     encoding: "utf8",
     stdio: ["ignore", "pipe", "pipe"]
   })

@@ -42,7 +42,7 @@ const settings = Flag.String("settings").pipe(
 
 const projectDir = Flag.String("project-dir").pipe(
   Flag.withMetavar("DIR"),
-  Flag.withDescription("The project root, for discovery and AGENT_HOOKS_PROJECT_DIR / CLAUDE_PROJECT_DIR. Default: the current directory, or the nearest folder above it with the preset's project settings or a .git."),
+  Flag.withDescription("The project root, for discovery and AGENT_HOOKS_PROJECT_DIR / CLAUDE_PROJECT_DIR. Default: the current directory (without --settings: the nearest folder above it with the preset's project settings or a .git)."),
   Flag.optional
 )
 

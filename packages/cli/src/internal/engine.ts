@@ -84,8 +84,9 @@ const engineOptions = (options: SettingsOptions, onWarning: ((warning: string) =
   return {
     ...options.engineOptions,
     settings: options.settings.length > 0 ? options.settings : undefined,
-    // without --project-dir, the project of the current folder, found upward as git finds its repository
-    projectDir: Option.getOrElse(options.projectDir, () => projectRoot(cwd, options.preset, process.env)),
+    // without --project-dir: with --settings, the current folder (the files are named); else the
+    // project of the current folder, found upward as git finds its repository
+    projectDir: Option.getOrElse(options.projectDir, () => options.settings.length > 0 ? cwd : projectRoot(cwd, options.preset, process.env)),
     cwd,
     env: process.env,
     onWarning,
