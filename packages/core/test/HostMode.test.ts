@@ -4,30 +4,17 @@
  * every answer is written in the agent's own format: its exit status, where it reads the reason,
  * only its own JSON keys, never a null.
  */
-import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import * as HookEvent from "@agent-hooks/core/HookEvent"
 import * as HostMode from "@agent-hooks/core/HostMode"
 import * as Outcome from "@agent-hooks/core/Outcome"
 
-type Payload = Record<string, unknown>
+import { agent, call, hostFixtures, outcome, type Payload } from "./hosts.ts"
 
-const load = (file: string): ReadonlyArray<Payload> => JSON.parse(readFileSync(new URL(`./fixtures/hosts/${file}`, import.meta.url), "utf8"))
+const load = (file: string): ReadonlyArray<Payload> => hostFixtures(file)
 /** What the real agent sent its hooks in one headless run (`<agent>.json`, recorded), then the shapes of the events and tools that run did not reach (`<agent>.shapes.json`). */
 const recorded = (name: string): ReadonlyArray<Payload> => load(`${name}.json`)
 const fixtures = (name: string): ReadonlyArray<Payload> => [...recorded(name), ...load(`${name}.shapes.json`)]
-
-const agent = (name: string): HostMode.Agent => {
-  const found = HostMode.byName(name)
-  if (found === undefined) throw new Error(`no agent ${name}`)
-  return found
-}
-
-const call = (name: string, payload: Payload): HostMode.HostCall => {
-  const result = HostMode.translate(agent(name), payload)
-  if ("error" in result) throw new Error(result.error)
-  return result
-}
 
 const first = (name: string, predicate: (payload: Payload) => boolean): Payload => {
   const found = fixtures(name).find(predicate)
@@ -38,10 +25,6 @@ const byEvent = (name: string, event: string, tool?: string): Payload =>
   first(name, (payload) => payload["hook_event_name"] === event && (tool === undefined || payload["tool_name"] === tool))
 
 /** The engine's Outcome of a dispatch where no hook ran, with the fields a test needs. */
-const outcome = (event: string, fields: Partial<Outcome.Outcome> = {}): Outcome.Outcome => ({
-  ...Outcome.aggregate(HookEvent.get(event) ?? HookEvent.custom({ name: event }), [], []),
-  ...fields
-})
 
 /** The JSON an answer wrote on stdout, or `undefined` when it wrote nothing. */
 const json = (reply: HostMode.HostReply): Record<string, any> | undefined => {

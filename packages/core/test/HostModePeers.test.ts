@@ -4,25 +4,13 @@
  * driven here) is read into Claude Code's names, and every answer is checked against the agent's
  * documented answer for that event: only its keys, of its types, with its exit status.
  */
-import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
-import * as HookEvent from "@agent-hooks/core/HookEvent"
 import * as HostMode from "@agent-hooks/core/HostMode"
-import * as Outcome from "@agent-hooks/core/Outcome"
 
-type Payload = Record<string, unknown>
-const shapes = (name: string): ReadonlyArray<any> => JSON.parse(readFileSync(new URL(`./fixtures/hosts/${name}.shapes.json`, import.meta.url), "utf8"))
+import { agent, call, hostFixtures, outcome, type Payload } from "./hosts.ts"
+const shapes = (name: string): ReadonlyArray<any> => hostFixtures(`${name}.shapes.json`)
 
-const agent = (name: string): HostMode.Agent => HostMode.byName(name)!
-const read = (name: string, payload: Payload): HostMode.HostCall => {
-  const result = HostMode.translate(agent(name), payload)
-  if ("error" in result) throw new Error(result.error)
-  return result
-}
-const outcome = (event: string, fields: Partial<Outcome.Outcome> = {}): Outcome.Outcome => ({
-  ...Outcome.aggregate(HookEvent.get(event) ?? HookEvent.custom({ name: event }), [], []),
-  ...fields
-})
+const read = call
 const json = (reply: HostMode.HostReply): Record<string, any> | undefined => (reply.stdout === "" ? undefined : JSON.parse(reply.stdout))
 
 /** Every payload of a host, with the event it is for. */

@@ -6,28 +6,11 @@
  * errorMessage}` (its published shape, checked below), Antigravity `{allowTool, denyReason}` or, on
  * 1.0 builds, `{decision, reason}`.
  */
-import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
-import * as HookEvent from "@agent-hooks/core/HookEvent"
 import * as HostMode from "@agent-hooks/core/HostMode"
-import * as Outcome from "@agent-hooks/core/Outcome"
 
-type Payload = Record<string, unknown>
-const fixtures = (name: string): ReadonlyArray<Payload> => JSON.parse(readFileSync(new URL(`./fixtures/hosts/${name}.docs.json`, import.meta.url), "utf8"))
-const agent = (name: string): HostMode.Agent => {
-  const found = HostMode.byName(name)
-  if (found === undefined) throw new Error(`no agent ${name}`)
-  return found
-}
-const call = (name: string, payload: Payload): HostMode.HostCall => {
-  const result = HostMode.translate(agent(name), payload)
-  if ("error" in result) throw new Error(result.error)
-  return result
-}
-const outcome = (event: string, fields: Partial<Outcome.Outcome> = {}): Outcome.Outcome => ({
-  ...Outcome.aggregate(HookEvent.get(event) ?? HookEvent.custom({ name: event }), [], []),
-  ...fields
-})
+import { agent, call, hostFixtures, outcome, type Payload } from "./hosts.ts"
+const fixtures = (name: string): ReadonlyArray<Payload> => hostFixtures(`${name}.docs.json`)
 const deny = (event: string, reason = "not here") => outcome(event, { blocked: true, decision: "deny", reason })
 
 /** The events each agent's docs list, by the name it sends. */
