@@ -115,3 +115,38 @@ export const withPlan = <A, E, R>(
     Effect.tap((plan) => Effect.sync(() => plan.settings.warnings.forEach((warning) => onWarning?.(warning)))),
     Effect.flatMap(f)
   )
+
+/**
+ * A dispatch-time warning that --quiet may hide: a notice about the payload (a file the preset
+ * derived from it does not exist, an unknown event), which the Outcome's warnings keep. Never a
+ * line about a hook that did not run or whose answer was dropped (`hook "..."`), nor about a record
+ * or log that could not be written: those print at every level.
+ */
+const isNotice = (warning: string): boolean =>
+  !warning.startsWith("hook \"") && !warning.startsWith("cannot ") && !warning.startsWith("log path ") && !/\baudit\b/i.test(warning)
+
+/**
+ * Where a command's engine warnings go. Before the event is dispatched they are settings warnings,
+ * which `quiet` hides. While it is dispatched every line is about this dispatch and prints, --quiet
+ * included: a hook that did not run, failed, or whose answer was dropped (`agent-hooks: hook
+ * "<cmd>" (<file>): <why>`), or a record that could not be written, is never silent. With
+ * `hideNotices`, a notice about the payload is left to the Outcome's warnings.
+ *
+ * @internal
+ */
+export const engineWarnings = (quiet: boolean, hideNotices: boolean) => {
+  let dispatching = false
+  return {
+    onWarning: (warning: string): void => {
+      if (!dispatching) {
+        if (!quiet) warnOnStderr(warning)
+      } else if (!hideNotices || !isNotice(warning)) {
+        process.stderr.write(warning.startsWith("hook \"") ? `agent-hooks: ${warning}\n` : `agent-hooks: warning: ${warning}\n`)
+      }
+    },
+    /** From here on, warnings are about the dispatch. */
+    dispatching: (): void => {
+      dispatching = true
+    }
+  }
+}

@@ -6,7 +6,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as Stdio from "effect/Stdio"
 import { Blocked, Failed } from "../ExitCode.ts"
-import { checkPreset, warnOnStderr, withEngine } from "./engine.ts"
+import { checkPreset, engineWarnings, withEngine } from "./engine.ts"
 import * as Debug from "./debug.ts"
 import { noSettingsLine } from "./noSettings.ts"
 import { readPayload } from "./stdin.ts"
@@ -95,10 +95,11 @@ const decide = (options: HookOptions, state: { hostEvent: string | undefined }):
       ...(options.failClosed ? { failClosed: true } : {}),
       ...(options.strict ? { strict: true } : {})
     }
-    let dispatching = false
     // --log-level: debug adds what was loaded, matched and skipped; error is --quiet
     const level = yield* Debug.verbosity
     const quiet = options.quiet || level.quiet
+    // every line while dispatching: a host reads what it needs from stdout and the exit status
+    const warnings = engineWarnings(quiet, false)
     const outcome = yield* withEngine(
       {
         settings: options.settings,
@@ -109,10 +110,7 @@ const decide = (options: HookOptions, state: { hostEvent: string | undefined }):
         agent: options.agent,
         engineOptions
       },
-      (warning) => {
-        if (dispatching) process.stderr.write(warning.startsWith("hook \"") ? `agent-hooks: ${warning}\n` : `agent-hooks: warning: ${warning}\n`)
-        else if (!quiet) warnOnStderr(warning)
-      },
+      warnings.onWarning,
       (engine) =>
         Effect.gen(function*() {
           if (options.plugin.length === 0) {
@@ -137,7 +135,7 @@ const decide = (options: HookOptions, state: { hostEvent: string | undefined }):
             Debug.loaded(engine.plan)
             Debug.matched(engine.plan, call.event, call.payload)
           }
-          dispatching = true
+          warnings.dispatching()
           const outcome = yield* engine.dispatch(call.event, call.payload)
           if (level.debug) Debug.results(outcome)
           return outcome

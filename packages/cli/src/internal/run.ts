@@ -4,21 +4,12 @@ import * as Option from "effect/Option"
 import type * as Stdio from "effect/Stdio"
 import type * as HookEngine from "@agent-hooks/core/HookEngine"
 import { Blocked, Failed } from "../ExitCode.ts"
-import { checkPreset, warnOnStderr, withEngine } from "./engine.ts"
+import { checkPreset, engineWarnings, withEngine } from "./engine.ts"
 import type { SettingsOptions } from "./engine.ts"
 import { knownEvents, unknownEvent } from "./events.ts"
 import { noSettingsLine } from "./noSettings.ts"
 import { readPayload } from "./stdin.ts"
 import * as Debug from "./debug.ts"
-
-/**
- * A dispatch-time warning that --quiet may hide: a notice about the payload (a file the preset
- * derived from it does not exist, an unknown event), which the Outcome's warnings keep. Never a
- * line about a hook that did not run or whose answer was dropped (`hook "..."`), nor about a record
- * or log that could not be written: those print at every level.
- */
-const isNotice = (warning: string): boolean =>
-  !warning.startsWith("hook \"") && !warning.startsWith("cannot ") && !warning.startsWith("log path ") && !/\baudit\b/i.test(warning)
 
 /** Options of `agent-hooks run`. */
 export interface RunOptions extends Omit<SettingsOptions, "preset"> {
@@ -86,22 +77,15 @@ export const run = (options: RunOptions): Effect.Effect<void, Blocked | Failed, 
       ...(options.failClosed === true ? { failClosed: true } : {}),
       ...(options.strict === true ? { strict: true } : {})
     }
-    // While the event is dispatched, what the engine says is about this dispatch: a hook that could
-    // not run, failed, or whose answer was dropped (one line each, `agent-hooks: hook "<cmd>" (<file>):
-    // <why>`), or a sink that could not write. These print at every level, --quiet included: a guard
-    // that did not guard is never silent. Before it, the settings warnings obey --quiet.
-    let dispatching = false
     // --log-level: debug adds what was loaded, matched and skipped; error is --quiet
     const level = yield* Debug.verbosity
     const quiet = options.quiet === true || level.quiet
     const debug = level.debug
+    // settings warnings and payload notices obey --quiet; the lines about this dispatch never do
+    const warnings = engineWarnings(quiet, quiet)
     const outcome = yield* withEngine(
       { ...options, preset, engineOptions },
-      (warning) => {
-        if (dispatching && (!quiet || !isNotice(warning))) {
-          process.stderr.write(warning.startsWith("hook \"") ? `agent-hooks: ${warning}\n` : `agent-hooks: warning: ${warning}\n`)
-        } else if (!dispatching && !quiet) warnOnStderr(warning)
-      },
+      warnings.onWarning,
       (engine) =>
         Effect.gen(function*() {
           const unknown = unknownEvent(options.event, knownEvents(engine, preset))
@@ -114,7 +98,7 @@ export const run = (options: RunOptions): Effect.Effect<void, Blocked | Failed, 
             Debug.loaded(engine.plan)
             Debug.matched(engine.plan, options.event, payload)
           }
-          dispatching = true
+          warnings.dispatching()
           const outcome = yield* engine.dispatch(options.event, payload).pipe(Effect.ensuring(Effect.sync(status.done)))
           // The Outcome is printed as soon as it is known: closing the engine (starting detached
           // hooks, flushing telemetry) must not hold back the host that waits for it.
