@@ -26,6 +26,18 @@ import type { LoadedSettings } from "./Settings.ts"
 import * as internal from "./internal/promiseEngine.ts"
 
 /**
+ * What a host knows of a dispatch besides its payload: the trace it happens in (a LangChain run's),
+ * as a W3C trace context. A malformed `traceparent` is ignored.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface DispatchContext {
+  readonly traceparent?: string | undefined
+  readonly tracestate?: string | undefined
+}
+
+/**
  * The engine, with Promises.
  *
  * @since 0.1.0
@@ -35,8 +47,11 @@ export interface PromiseHookEngine {
   readonly settings: LoadedSettings
   /** The events that have at least one hook (settings and programmatic ones); dispatching any other event runs nothing. */
   readonly hookedEvents: ReadonlySet<string>
-  /** Runs the hooks of `event` for `payload` (a JSON object). */
-  readonly dispatch: (event: string, payload: Record<string, unknown>) => Promise<Outcome>
+  /**
+   * Runs the hooks of `event` for `payload` (a JSON object). `context` (since 0.2.0): the host's
+   * trace (a W3C `traceparent`), the parent of the dispatch's span when telemetry is on.
+   */
+  readonly dispatch: (event: string, payload: Record<string, unknown>, context?: DispatchContext) => Promise<Outcome>
   /**
    * The outcome of dispatching `event` when no hook's matcher fits `payload`, synchronously (the
    * plan's index); `undefined` when some hook may run: then `dispatch`.

@@ -3,9 +3,11 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import type * as Layer from "effect/Layer"
+import * as Tracer from "effect/Tracer"
 import { HookEngine } from "../HookEngine.ts"
 import type { HookError } from "../HookError.ts"
-import type { PromiseHookEngine } from "../PromiseEngine.ts"
+import type { DispatchContext, PromiseHookEngine } from "../PromiseEngine.ts"
+import { parseTraceparent } from "./telemetry.ts"
 
 /** Rejects a dispatch that was in flight when the engine closed, or one made after. */
 const closedError = () => new Error("the hook engine is closed")
@@ -34,6 +36,12 @@ export const warnToConsole = (warning: string): void => {
   ;(globalThis as unknown as { readonly console: { readonly warn: (message: string) => void } }).console.warn(`agent-hooks: ${warning}`)
 }
 
+/** The host's trace is the parent of the dispatch's span (a malformed `traceparent` is ignored). */
+const withTrace = <A, E, R>(self: Effect.Effect<A, E, R>, context: DispatchContext | undefined): Effect.Effect<A, E, R> => {
+  const parent = parseTraceparent(context?.traceparent)
+  return parent === undefined ? self : Effect.withParentSpan(self, Tracer.externalSpan(parent))
+}
+
 /** @internal */
 export const fromLayer = async (layer: Layer.Layer<HookEngine, HookError>): Promise<PromiseHookEngine> => {
   const runtime = ManagedRuntime.make(layer)
@@ -56,11 +64,11 @@ export const fromLayer = async (layer: Layer.Layer<HookEngine, HookError>): Prom
     get hookedEvents() {
       return engine.hookedEvents
     },
-    dispatch: (event, payload) => {
+    dispatch: (event, payload, context) => {
       if (closed) return Promise.reject(closedError())
       // A dispatch that matches no hook resolves at once, without entering the Effect runtime.
       const unmatched = engine.unmatched(event, payload)
-      return unmatched !== undefined ? Promise.resolve(unmatched) : run(runtime, engine.dispatch(event, payload), isClosed)
+      return unmatched !== undefined ? Promise.resolve(unmatched) : run(runtime, withTrace(engine.dispatch(event, payload), context), isClosed)
     },
     unmatched: (event, payload) => (closed ? undefined : engine.unmatched(event, payload)),
     takeAsyncResults: () => run(runtime, engine.takeAsyncResults, isClosed),

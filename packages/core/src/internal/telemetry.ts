@@ -101,6 +101,13 @@ export const withTraceContext = (env: Readonly<Record<string, string>>): Effect.
     return { ...rest, TRACEPARENT: `00-${traceId}-${spanId}-${sampled ? "01" : "00"}`, ...(keep ? { TRACESTATE } : {}) }
   })
 
+/**
+ * The caller's span (a host's trace given to a dispatch, as the LangChain adapter does) is the
+ * dispatch span's parent; without one, the incoming TRACEPARENT of the engine's environment.
+ */
+const withDefaultParent = <A, E, R>(self: Effect.Effect<A, E, R>, parent: Tracer.AnySpan): Effect.Effect<A, E, R> =>
+  Effect.flatMap(Effect.option(Effect.currentParentSpan), (current) => (Option.isSome(current) ? self : Effect.withParentSpan(self, parent)))
+
 /** The OpenTelemetry GenAI attributes of a tool call, and the conversation. */
 const genAiAttributes = (attributes: DispatchAttributes) => ({
   ...(attributes.tool === undefined
@@ -182,8 +189,9 @@ export const make = (env: Env, options: TelemetryOptions | false | undefined): E
               Metric.update(Metric.withAttributes(decisions, { event: attributes.event, decision: result.decision ?? "none" }), 1)
             )
           }),
-          Effect.withSpan(`agent-hooks ${attributes.event}`, { attributes: dispatchSpanAttributes(attributes), kind: "internal", ...(parent === undefined ? {} : { parent }) }),
-          inContext
+          Effect.withSpan(`agent-hooks ${attributes.event}`, { attributes: dispatchSpanAttributes(attributes), kind: "internal" }),
+          inContext,
+          (dispatch) => (parent === undefined ? dispatch : withDefaultParent(dispatch, parent))
         ),
       hook: (attributes, self, after) =>
         self.pipe(
