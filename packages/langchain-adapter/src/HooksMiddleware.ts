@@ -21,114 +21,29 @@
  * import { createAgent } from "langchain"
  * import { hooksMiddleware } from "@agent-hooks/langchain-adapter"
  *
- * await using hooks = hooksMiddleware({ settings: ["./hooks.json"], toolNames: { shell: "Bash" } })
+ * import { createHookEngine } from "@agent-hooks/node"
+ *
+ * const engine = await createHookEngine({ settings: ["./hooks.json"], projectDir: process.cwd() })
+ * const hooks = hooksMiddleware({ engine, toolNames: { shell: "Bash" } })
  * const agent = createAgent({ model, tools, checkpointer, middleware: [hooks] })
  * const result = await agent.invoke({ messages: [{ role: "user", content: "clean up /tmp" }] }, config)
  * // result.__interrupt__: the calls the hooks asked about; resume with new Command({ resume: { decisions } })
+ * await hooks.close() // SessionEnd for the sessions still open
+ * await engine.close()
  * ```
  *
  * @since 0.1.0
  */
 import type * as HookEngine from "@agent-hooks/core/HookEngine"
-import type * as Outcome from "@agent-hooks/core/Outcome"
 import type { HumanMessage } from "@langchain/core/messages"
 import type * as Layer from "effect/Layer"
 import type { ActionRequest, AgentMiddleware, HITLRequest, ReviewConfig } from "langchain"
+import type { DispatchOutcome, HookDispatcher } from "./HookDispatcher.ts"
 import * as internal from "./internal/middleware.ts"
 import * as toolNames from "./internal/toolNames.ts"
 
-/**
- * The part of an `Outcome` the adapter reads. The real engine resolves to a full `Outcome`.
- *
- * @since 0.1.0
- * @category models
- */
-export type DispatchOutcome =
-  & Pick<
-    Outcome.Outcome,
-    | "event"
-    | "blocked"
-    | "decision"
-    | "reason"
-    | "continue"
-    | "stopReason"
-    | "updatedInput"
-    | "additionalContext"
-    | "systemMessages"
-    | "warnings"
-  >
-  & {
-    readonly hookSpecificOutput?: Record<string, unknown> | null | undefined
-    /** The hooks that ran (the real engine's `Outcome.hooks`); an empty list lets the adapter skip recording. */
-    readonly hooks?: ReadonlyArray<unknown> | undefined
-    /** The `async` hooks started (the real engine's `Outcome.asyncHooks`). */
-    readonly asyncHooks?: ReadonlyArray<unknown> | undefined
-  }
-
-/**
- * Anything that runs hooks: the Promise engine of `createHookEngine` (from `@agent-hooks/node`,
- * `@agent-hooks/bun`...), or a host's own object with the same `dispatch`.
- *
- * @since 0.1.0
- * @category models
- */
-export interface HookDispatcher {
-  readonly dispatch: (event: string, payload: Record<string, unknown>) => Promise<DispatchOutcome>
-  /**
-   * The loaded settings, when known. Used to skip the host events (`BeforeModel`, `AfterModel`)
-   * that no hook is configured for and, with `HooksMiddlewareOptions.callbackEvents`, every event
-   * that no hook is configured for.
-   */
-  readonly settings?: { readonly hooks: Readonly<Record<string, ReadonlyArray<unknown>>> } | undefined
-  /**
-   * The events that have any hook, programmatic ones included (engines from `createHookEngine`
-   * have it). When present, events outside it are not dispatched, without `callbackEvents`.
-   */
-  readonly hookedEvents?: ReadonlySet<string> | undefined
-  /**
-   * The outcome of a dispatch that would run no hook (no matcher fits), synchronously, else
-   * `undefined` (engines from `createHookEngine` have it). With it the middleware skips the
-   * transcript write and the engine call for such events. Whether a tool's calls can match any
-   * tool-event hook is asked once per tool while `hookedEvents` stays the same object: an engine
-   * whose matchers change gives a new `hookedEvents` set (as a reload does), or says `watching`.
-   */
-  readonly unmatched?: ((event: string, payload: Record<string, unknown>) => DispatchOutcome | undefined) | undefined
-  /**
-   * `true` when the engine may reload its settings (hot reload): the middleware then registers
-   * everything a reload could need (the agent nodes), as for an engine that does
-   * not say which events have hooks. Without it, a reload that adds hooks for the start or end of a
-   * run is reported once through `onWarning` (they cannot run in an agent built before).
-   *
-   * @since 0.2.0
-   */
-  readonly watching?: boolean | undefined
-  /**
-   * Removes and returns the results of `async` hooks that finished (engines from
-   * `createHookEngine` have it). With it, what an `async` hook says to the model
-   * (`additionalContext`, `systemMessage`, an `asyncRewake` hook's message) reaches the model at the
-   * next model call of the session that started the hook.
-   *
-   * @since 0.2.0
-   */
-  readonly takeAsyncResults?: (() => Promise<ReadonlyArray<AsyncHookResult>>) | undefined
-}
-
-/**
- * What the middleware reads of an `async` hook's result (`HookEngine.AsyncResult` has it).
- *
- * @since 0.2.0
- * @category models
- */
-export interface AsyncHookResult {
-  readonly event: string
-  /** The session that started the hook; a result without one goes to the next model call of any session. */
-  readonly sessionId?: string | undefined
-  /** `additionalContext` and `systemMessage`, for the model. */
-  readonly toModel: ReadonlyArray<string>
-  /** An `asyncRewake` hook exited 2: `rewakeMessage` is for the model. */
-  readonly rewake: boolean
-  readonly rewakeMessage: string | null
-}
+// The engine's interface has its own module; named here too, where 0.1.0 had it.
+export type { AsyncHookResult, DispatchContext, DispatchOutcome, HookDispatcher } from "./HookDispatcher.ts"
 
 /**
  * How a LangChain tool appears to hooks.
@@ -170,17 +85,22 @@ export interface ToolResult {
  */
 export interface HooksMiddlewareOptions {
   /**
-   * The engine: a `HookDispatcher` (e.g. `await createHookEngine(...)`, owned by the host), an
-   * Effect layer that provides `HookEngine` (e.g. `NodeHookEngine.layer(...)`), or engine options
-   * (`{ settings: ["./hooks.json"], projectDir, ... }`: every `EngineOptions` field is passed
-   * through, engine-wide fail-closed options included). A layer or options are built into an engine once, on first use (options
-   * with `@agent-hooks/node`, which runs on Node, Bun and Deno), owned by the middleware and
-   * released by `close()` (or `await using`). Either this or `settings`.
+   * The engine: `await createHookEngine({ settings: ["./hooks.json"], projectDir })` from the
+   * runtime package (`@agent-hooks/node`, `@agent-hooks/bun`, `@agent-hooks/deno`), or any
+   * `HookDispatcher`. The host owns it: `close()` of the middleware ends the sessions and leaves
+   * the engine open (close the engine after the middleware).
+   *
+   * Deprecated since 0.2.0, still accepted: an Effect layer that provides `HookEngine` (use
+   * `await PromiseEngine.fromLayer(layer)`), or engine options (use `createHookEngine(options)`).
+   * The middleware builds such an engine on first use with `@agent-hooks/node`, owns it and
+   * releases it with `close()`.
    */
   readonly engine?: HookDispatcher | Layer.Layer<HookEngine.HookEngine, unknown> | HookEngine.EngineOptions | undefined
   /**
    * Settings files, for an engine the middleware builds and owns: short for
    * `engine: { settings, projectDir: cwd }`.
+   *
+   * @deprecated since 0.2.0: pass `engine: await createHookEngine({ settings, projectDir })`.
    */
   readonly settings?: ReadonlyArray<string> | undefined
   /**

@@ -10,6 +10,7 @@ export { defaultToolNames, hooksMiddleware, submitPrompt } from "./HooksMiddlewa
 export type {
   ActionRequestWithHooks,
   AsyncHookResult,
+  DispatchContext,
   DispatchOutcome,
   HookDispatcher,
   HooksReviewRequest,

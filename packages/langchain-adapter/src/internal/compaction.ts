@@ -1,6 +1,13 @@
+/**
+ * Compaction: LangChain's `summarizationMiddleware` with PreCompact and PostCompact around it.
+ */
 import type { BaseMessage } from "@langchain/core/messages"
 import type { AgentMiddleware } from "langchain"
+import { dispatch } from "./dispatch.ts"
 import { messageText, messageType } from "./messages.ts"
+import { common, infoOf, transcriptOf } from "./session.ts"
+import type { State } from "./state.ts"
+import { isRecord } from "./util.ts"
 
 type BeforeModel = (state: Record<string, unknown>, runtime: unknown) => unknown
 
@@ -10,9 +17,6 @@ export interface CompactHooks {
   readonly pre: (state: Record<string, unknown>, runtime: unknown) => Promise<{ readonly blocked: boolean }>
   readonly post: (state: Record<string, unknown>, runtime: unknown, summary: string) => Promise<void>
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
 
 /** The summary message of a summarization update (`RemoveMessage(all)`, summary, kept messages). */
 const summaryOf = (update: unknown): BaseMessage | undefined => {
@@ -48,3 +52,18 @@ export const wrap = <M extends AgentMiddleware>(summarization: M, hooks: Compact
     beforeModel: typeof original === "function" ? beforeModel : { ...original, hook: beforeModel }
   } as M
 }
+
+/** The compaction events of a middleware's sessions: PreCompact (`trigger: "auto"`), then PostCompact with the summary. */
+export const hooksOf = (s: State): CompactHooks => ({
+  stateSchema: undefined,
+  pre: async (state, runtime) => {
+    const info = infoOf(s, state, runtime)
+    transcriptOf(s, info).sync(state["messages"] as Array<BaseMessage> | undefined)
+    const outcome = await dispatch(s, "PreCompact", { ...common(s, info, false), trigger: "auto", custom_instructions: "" })
+    return { blocked: outcome.blocked }
+  },
+  post: async (state, runtime, summary) => {
+    if (!s.engine.hasHooks("PostCompact")) return
+    await dispatch(s, "PostCompact", { ...common(s, infoOf(s, state, runtime), false), trigger: "auto", compact_summary: summary })
+  }
+})

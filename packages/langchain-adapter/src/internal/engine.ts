@@ -1,12 +1,12 @@
-import type * as HookEngine from "@agent-hooks/core/HookEngine"
-import type * as HookError from "@agent-hooks/core/HookError"
-import type * as PromiseEngine from "@agent-hooks/core/PromiseEngine"
 import * as Layer from "effect/Layer"
-import type { AsyncHookResult, DispatchOutcome, HookDispatcher, HooksMiddlewareOptions } from "../HooksMiddleware.ts"
+import type { AsyncHookResult, DispatchContext, DispatchOutcome, HookDispatcher } from "../HookDispatcher.ts"
+import type { HooksMiddlewareOptions } from "../HooksMiddleware.ts"
+import * as Owned from "./ownedEngine.ts"
 
 /** The engine as the middleware uses it. */
 export interface Engine {
-  readonly dispatch: (event: string, payload: Record<string, unknown>) => Promise<DispatchOutcome>
+  /** `context`: the trace the hooks' spans join (the LangChain run's), when there is one. */
+  readonly dispatch: (event: string, payload: Record<string, unknown>, context?: DispatchContext) => Promise<DispatchOutcome>
   /** The outcome of a dispatch that would run no hook, when the engine can tell at once; else `undefined`. */
   readonly unmatched: (event: string, payload: Record<string, unknown>) => DispatchOutcome | undefined
   /** `false` when the settings are known and have no hook for `event` (host turn events). */
@@ -54,40 +54,6 @@ const hasAsync = (hooks: SettingsHooks): boolean => {
   return found
 }
 
-/** The `hook "<command>" (<source>): ` label that starts a hook's warning, and the rest. */
-const hookLabel = (line: string): readonly [string, string] | undefined => {
-  const match = /^(hook ".*?" \([^)]*\): )(.*)$/s.exec(line)
-  return match === null ? undefined : [match[1]!, match[2]!]
-}
-
-/**
- * The lines a built engine gave its `onWarning` that an outcome will repeat: a failed hook is one
- * line (`hook "<command>" (<source>): <why>`, its messages joined by "; ") and, in the outcome, one
- * warning per message. Each warning the outcome repeats is taken off once; the oldest lines go
- * first when nothing repeats them (at most `cap` kept).
- */
-const heardLines = (cap = 200) => {
-  const pending: Array<{ readonly label: string; parts: Array<string> }> = []
-  return {
-    heard: (line: string) => {
-      const labelled = hookLabel(line)
-      pending.push(labelled === undefined ? { label: line, parts: [""] } : { label: labelled[0], parts: labelled[1].split("; ") })
-      if (pending.length > cap) pending.shift()
-    },
-    repeats: (warning: string): boolean => {
-      const labelled = hookLabel(warning)
-      const [label, rest] = labelled ?? [warning, ""]
-      const at = pending.findIndex((entry) => entry.label === label && (entry.parts.includes(rest) || entry.parts.join("; ").includes(rest)))
-      if (at < 0) return false
-      const entry = pending[at]!
-      const part = entry.parts.indexOf(rest)
-      if (part >= 0) entry.parts.splice(part, 1)
-      if (part < 0 || entry.parts.length === 0) pending.splice(at, 1)
-      return true
-    }
-  }
-}
-
 const inSettings = (dispatcher: HookDispatcher | undefined, event: string): boolean => {
   const hooks = dispatcher?.settings?.hooks
   if (hooks === undefined) return true
@@ -95,94 +61,79 @@ const inSettings = (dispatcher: HookDispatcher | undefined, event: string): bool
   return entries !== undefined && entries.length > 0
 }
 
-/** @internal */
-export const fromOption = (
-  engine: HooksMiddlewareOptions["engine"],
-  callbackEvents?: ReadonlyArray<string> | undefined,
-  onWarning?: ((warning: string) => void) | undefined
-): Engine => {
-  const callbacks = callbackEvents === undefined ? undefined : new Set(callbackEvents)
+/** What the middleware asks of an engine: whether an event may have hooks (settings, declared callbacks, or the engine's own list). */
+const hookTests = (dispatcherOf: () => HookDispatcher | undefined, callbacks: ReadonlySet<string> | undefined) => ({
   // `undefined`: the engine is not built yet (a layer), it may have hooks for anything.
-  const tests = (settingsOf: () => HookDispatcher | undefined) => ({
-    mayHaveHooks: (event: string) => {
-      const dispatcher = settingsOf()
-      if (dispatcher?.hookedEvents !== undefined && callbacks === undefined) return dispatcher.hookedEvents.has(event)
-      return dispatcher === undefined || inSettings(dispatcher, event) || (callbacks?.has(event) ?? false)
-    },
-    // An engine that says which events have hooks (programmatic ones included) is believed; else,
-    // without the declared callback events, it may have a callback for any event.
-    hasHooks: (event: string) => {
-      const dispatcher = settingsOf()
-      if (dispatcher?.hookedEvents !== undefined && callbacks === undefined) return dispatcher.hookedEvents.has(event)
-      return dispatcher === undefined || callbacks === undefined || inSettings(dispatcher, event) || callbacks.has(event)
-    }
-  })
-  if (!Layer.isLayer(engine) && typeof (engine as HookDispatcher | undefined)?.dispatch === "function") {
-    const dispatcher = engine as HookDispatcher
-    const hooked = (): ReadonlySet<string> | undefined => {
-      // A reload can add any event: everything is registered.
-      if (dispatcher.watching === true) return undefined
-      if (dispatcher.hookedEvents !== undefined && callbacks === undefined) return dispatcher.hookedEvents
-      const hooks = dispatcher.settings?.hooks
-      if (hooks === undefined || callbacks === undefined) return undefined
-      return new Set([...Object.keys(hooks).filter((event) => (hooks[event]?.length ?? 0) > 0), ...callbacks])
-    }
-    const unmatched = dispatcher.unmatched
-    const take = dispatcher.takeAsyncResults
-    const asyncHooks = () => {
-      if (typeof take !== "function") return false
-      const hooks = dispatcher.settings?.hooks
-      return hooks === undefined || hasAsync(hooks)
-    }
-    return {
-      asyncHooks,
-      takeAsyncResults: async () => (asyncHooks() ? await take!.call(dispatcher) : []),
-      dispatch: (event, payload) => dispatcher.dispatch(event, payload),
-      unmatched: unmatched === undefined ? () => undefined : (event, payload) => unmatched.call(dispatcher, event, payload),
-      hooked,
-      ...tests(() => dispatcher),
-      close: async () => {},
-      alreadyWarned: () => false
-    }
+  mayHaveHooks: (event: string) => {
+    const dispatcher = dispatcherOf()
+    if (dispatcher?.hookedEvents !== undefined && callbacks === undefined) return dispatcher.hookedEvents.has(event)
+    return dispatcher === undefined || inSettings(dispatcher, event) || (callbacks?.has(event) ?? false)
+  },
+  // An engine that says which events have hooks (programmatic ones included) is believed; else,
+  // without the declared callback events, it may have a callback for any event.
+  hasHooks: (event: string) => {
+    const dispatcher = dispatcherOf()
+    if (dispatcher?.hookedEvents !== undefined && callbacks === undefined) return dispatcher.hookedEvents.has(event)
+    return dispatcher === undefined || callbacks === undefined || inSettings(dispatcher, event) || callbacks.has(event)
   }
-  if (typeof engine !== "object" || engine === null) {
-    throw new TypeError(
-      `hooksMiddleware: \`engine\` must be an engine with a dispatch(event, payload) method, an Effect layer providing HookEngine, or engine options ({ settings: [...] }); got ${engine === null ? "null" : typeof engine}`
-    )
+})
+
+const isDispatcher = (engine: unknown): engine is HookDispatcher =>
+  !Layer.isLayer(engine) && typeof (engine as HookDispatcher | undefined)?.dispatch === "function"
+
+/** The engine of a host's `HookDispatcher` (owned by the host: `close` leaves it open). */
+export const fromDispatcher = (dispatcher: HookDispatcher, callbackEvents: ReadonlyArray<string> | undefined): Engine => {
+  const callbacks = callbackEvents === undefined ? undefined : new Set(callbackEvents)
+  const hooked = (): ReadonlySet<string> | undefined => {
+    // A reload can add any event: everything is registered.
+    if (dispatcher.watching === true) return undefined
+    if (dispatcher.hookedEvents !== undefined && callbacks === undefined) return dispatcher.hookedEvents
+    const hooks = dispatcher.settings?.hooks
+    if (hooks === undefined || callbacks === undefined) return undefined
+    return new Set([...Object.keys(hooks).filter((event) => (hooks[event]?.length ?? 0) > 0), ...callbacks])
   }
-  // A failed hook is one line: the engine built here tells `onWarning` at once, and the outcome's
-  // copy of that warning is not said again.
-  const lines = heardLines()
-  const engineWarning = onWarning === undefined ? undefined : (line: string) => {
-    lines.heard(line)
-    onWarning(line)
+  const unmatched = dispatcher.unmatched
+  const take = dispatcher.takeAsyncResults
+  const asyncHooks = () => {
+    if (typeof take !== "function") return false
+    const hooks = dispatcher.settings?.hooks
+    return hooks === undefined || hasAsync(hooks)
   }
-  let built: Promise<PromiseEngine.PromiseHookEngine> | undefined
-  let resolved: PromiseEngine.PromiseHookEngine | undefined
-  const get = () => {
-    // Loaded on demand: hosts that pass a dispatcher never load the core.
-    built ??= (Layer.isLayer(engine)
-      ? import("@agent-hooks/core").then((core) => core.PromiseEngine.fromLayer(engine as Layer.Layer<HookEngine.HookEngine, HookError.HookError>))
-      // Engine options: the Node engine (it runs on Node, Bun and Deno), owned by the middleware.
-      : import("@agent-hooks/node").then((node) => node.createHookEngine({ ...(engineWarning === undefined ? {} : { onWarning: engineWarning }), ...(engine as HookEngine.EngineOptions) })))
-      .then((engine) => (resolved = engine))
-    return built
-  }
-  // Before the engine is built no hook has run: there is nothing to take.
-  const asyncHooks = () => resolved !== undefined && hasAsync(resolved.settings.hooks)
   return {
     asyncHooks,
-    takeAsyncResults: async () => (asyncHooks() ? await resolved!.takeAsyncResults() : []),
-    dispatch: async (event, payload) => (await get()).dispatch(event, payload),
-    unmatched: (event, payload) => resolved?.unmatched(event, payload),
+    takeAsyncResults: async () => (asyncHooks() ? await take!.call(dispatcher) : []),
+    // The trace context goes only to a dispatch that has one: a host's dispatch sees two arguments, as before.
+    dispatch: (event, payload, context) => context === undefined ? dispatcher.dispatch(event, payload) : dispatcher.dispatch(event, payload, context),
+    unmatched: unmatched === undefined ? () => undefined : (event, payload) => unmatched.call(dispatcher, event, payload),
+    hooked,
+    ...hookTests(() => dispatcher, callbacks),
+    close: async () => {},
+    alreadyWarned: () => false
+  }
+}
+
+/**
+ * The engine of the middleware's options: the host's `HookDispatcher` (`engine`), else one the
+ * middleware builds from the deprecated shapes (a layer, engine options, `settings`).
+ */
+export const fromOptions = (options: HooksMiddlewareOptions, onWarning: (warning: string) => void): Engine => {
+  const engine = options.engine ??
+    (options.settings === undefined ? undefined : { settings: options.settings, ...(options.cwd === undefined ? {} : { projectDir: options.cwd }) })
+  if (isDispatcher(engine)) return fromDispatcher(engine, options.callbackEvents)
+  const owned = Owned.make(engine, onWarning)
+  // Before the engine is built no hook has run: there is nothing to take.
+  const asyncHooks = () => {
+    const resolved = owned.resolved()
+    return resolved !== undefined && hasAsync(resolved.settings.hooks)
+  }
+  return {
+    asyncHooks,
+    takeAsyncResults: async () => (asyncHooks() ? await owned.resolved()!.takeAsyncResults() : []),
+    dispatch: async (event, payload, context) => (await owned.get()).dispatch(event, payload, context),
+    unmatched: (event, payload) => owned.resolved()?.unmatched(event, payload),
     hooked: () => undefined,
-    ...tests(() => resolved),
-    close: async () => {
-      if (built === undefined) return
-      const engine = await built.catch(() => undefined)
-      await engine?.close()
-    },
-    // A layer's engine has its own onWarning: the outcome is all the adapter hears of it.
-    alreadyWarned: (warning) => !Layer.isLayer(engine) && lines.repeats(warning)
+    ...hookTests(owned.resolved, options.callbackEvents === undefined ? undefined : new Set(options.callbackEvents)),
+    close: owned.close,
+    alreadyWarned: owned.alreadyWarned
   }
 }
