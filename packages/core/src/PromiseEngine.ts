@@ -27,14 +27,13 @@ import * as internal from "./internal/promiseEngine.ts"
 
 /**
  * What a host knows of a dispatch besides its payload: the trace it happens in (a LangChain run's),
- * as a W3C trace context. A malformed `traceparent` is ignored.
+ * as a W3C `traceparent` (`00-<trace id>-<span id>-<flags>`). A malformed one is ignored.
  *
  * @since 0.2.0
  * @category models
  */
 export interface DispatchContext {
   readonly traceparent?: string | undefined
-  readonly tracestate?: string | undefined
 }
 
 /**

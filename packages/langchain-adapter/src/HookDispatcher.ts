@@ -55,7 +55,6 @@ export type DispatchOutcome =
 export interface DispatchContext {
   /** `00-<trace id>-<span id>-<flags>`: the LangChain run's span. */
   readonly traceparent?: string | undefined
-  readonly tracestate?: string | undefined
 }
 
 /**

@@ -220,4 +220,22 @@ describe("Trace context: hooks join the agent's trace", () => {
     const hook = otlp.spans.find((span) => span.name === "agent-hooks hook http")!
     expect(seen[0]).toMatchObject({ traceparent: `00-${incomingTrace}-${hook.spanId}-01`, tracestate: "vendor=opaque" })
   })
+
+  it("a host's trace given to dispatch (a LangChain run's) is the dispatch span's parent, over an incoming TRACEPARENT; a malformed one is ignored", async () => {
+    const otlp = await receiver()
+    const dir = cleanups.tempDir()
+    const file = join(dir, "settings.json")
+    writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "exit 0" }] }] } }))
+    const engine = await createHookEngine({ settings: [file], projectDir: dir, env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, TRACEPARENT: `00-${incomingTrace}-${incomingSpan}-01` }, telemetry: { exportIntervalMs: 60_000 } })
+    const runTrace = "0af7651916cd43dd8448eb211c80319c"
+    const runSpan = "b7ad6b7169203331"
+    const payload = (id: string) => ({ session_id: "conv-7", tool_name: "Bash", tool_use_id: id, tool_input: { command: "ls" } })
+    await engine.dispatch("PreToolUse", payload("from-run"), { traceparent: `00-${runTrace}-${runSpan}-01` })
+    await engine.dispatch("PreToolUse", payload("malformed"), { traceparent: "00-not-a-trace" })
+    await engine.close()
+    await otlp.waitFor((r) => r.spans.filter((span) => span.name === "agent-hooks PreToolUse").length >= 2)
+    const root = (id: string) => otlp.spans.find((span) => span.name === "agent-hooks PreToolUse" && span.attributes["gen_ai.tool.call.id"] === id)!
+    expect(root("from-run")).toMatchObject({ traceId: runTrace, parentSpanId: runSpan })
+    expect(root("malformed")).toMatchObject({ traceId: incomingTrace, parentSpanId: incomingSpan })
+  })
 })

@@ -1,7 +1,7 @@
 /**
  * The LangChain run's trace, for the hooks' spans to join: the active OpenTelemetry span (a host
  * that instruments its agent with `@opentelemetry/api`, LangSmith in OTel mode), else a W3C
- * `traceparent` (and `tracestate`) in the run's config `metadata`.
+ * `traceparent` in the run's config `metadata`.
  */
 import { getConfig } from "@langchain/langgraph"
 import type { DispatchContext } from "../HookDispatcher.ts"
@@ -15,7 +15,6 @@ interface SpanContextLike {
   readonly traceId?: unknown
   readonly spanId?: unknown
   readonly traceFlags?: unknown
-  readonly traceState?: { readonly serialize?: () => string } | undefined
 }
 
 const TRACE_ID = /^[0-9a-f]{32}$/
@@ -35,8 +34,7 @@ const fromOtel = (): DispatchContext | undefined => {
     if (typeof traceId !== "string" || typeof spanId !== "string" || !TRACE_ID.test(traceId) || !SPAN_ID.test(spanId)) return undefined
     if (/^0+$/.test(traceId) || /^0+$/.test(spanId)) return undefined
     const sampled = typeof traceFlags === "number" && (traceFlags & 1) === 1
-    const tracestate = context.traceState?.serialize?.()
-    return { traceparent: `00-${traceId}-${spanId}-${sampled ? "01" : "00"}`, ...(tracestate ? { tracestate } : {}) }
+    return { traceparent: `00-${traceId}-${spanId}-${sampled ? "01" : "00"}` }
   } catch {
     // A broken context manager is no reason to stop a hook: the hooks' spans have no LangChain parent.
     return undefined
@@ -54,9 +52,7 @@ const fromMetadata = (): DispatchContext | undefined => {
   }
   const traceparent = metadata?.["traceparent"]
   // A value that is not a W3C traceparent is ignored (the engine's own parent, if any, stays).
-  if (typeof traceparent !== "string" || !TRACEPARENT.test(traceparent.trim())) return undefined
-  const tracestate = metadata?.["tracestate"]
-  return { traceparent: traceparent.trim(), ...(typeof tracestate === "string" && tracestate !== "" ? { tracestate } : {}) }
+  return typeof traceparent === "string" && TRACEPARENT.test(traceparent.trim()) ? { traceparent: traceparent.trim() } : undefined
 }
 
 /** The trace the current LangChain run is in, if it carries one. */
