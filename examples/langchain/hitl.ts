@@ -18,6 +18,7 @@ import type { BaseMessage } from "@langchain/core/messages"
 import { Command, MemorySaver } from "@langchain/langgraph"
 import { createAgent, fakeModel, tool } from "langchain"
 import { z } from "zod"
+import { createHookEngine } from "@agent-hooks/node"
 import { hooksMiddleware } from "@agent-hooks/langchain-adapter"
 import type { HooksReviewRequest } from "@agent-hooks/langchain-adapter"
 
@@ -41,8 +42,9 @@ const model = fakeModel()
   .respond(new AIMessage("Deployed web; the database deploy was refused."))
   .respond(new AIMessage("No files were changed, nothing to format."))
 
-// The middleware builds the engine from the settings file and owns it (released with the scope).
-await using hooks = hooksMiddleware({ settings: [join(here, "hooks.json")], cwd: here, transcriptDir })
+// The engine (the host's: closed at the end), and the middleware that runs its hooks around the agent.
+const engine = await createHookEngine({ settings: [join(here, "hooks.json")], projectDir: here })
+const hooks = hooksMiddleware({ engine, cwd: here, transcriptDir })
 const agent = createAgent({ model, tools: [bash], checkpointer: new MemorySaver(), middleware: [hooks] })
 const config = { configurable: { thread_id: "release-42" } }
 
@@ -79,5 +81,7 @@ try {
   if (!ran.includes("deploy web --env prod")) throw new Error("the approved deploy did not run")
   console.log(`HITL example finished: ${request.actionRequests.length} asked, 1 approved, 1 rejected`)
 } finally {
+  await hooks.close()
+  await engine.close()
   rmSync(transcriptDir, { recursive: true, force: true })
 }
