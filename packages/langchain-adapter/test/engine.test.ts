@@ -7,6 +7,7 @@ import { AIMessage, HumanMessage } from "@langchain/core/messages"
 import type { ToolMessage } from "@langchain/core/messages"
 import { createAgent, fakeModel } from "langchain"
 import { afterEach, describe, expect, it, vi } from "vitest"
+import { createHookEngine } from "@agent-hooks/node"
 import { hooksMiddleware } from "@agent-hooks/langchain-adapter"
 import { bashTool, fakeEngine, fixtureCommand, settingsFile, tempDir } from "./helpers.ts"
 
@@ -75,6 +76,29 @@ describe("failures are heard", () => {
     const stop = warnings.filter((line) => line.includes("first") || line.includes("second"))
     expect(stop).toHaveLength(1)
     expect(stop[0]).toContain("second")
+  })
+})
+
+describe("the engine is the host's", () => {
+  it("an engine from createHookEngine runs real hooks; close() ends the sessions and leaves the engine open for its owner", async () => {
+    const { dir, file } = settingsFile({ PreToolUse: [{ matcher: "Bash", hooks: [command(fixtureCommand("block-rm.sh"))] }] })
+    const engine = await createHookEngine({ settings: [file], projectDir: dir })
+    try {
+      const hooks = hooksMiddleware({ engine, transcriptDir: join(dir, "t") })
+      const { bash, ran } = bashTool()
+      const model = fakeModel()
+        .respondWithTools([{ name: "bash", args: { command: "rm -rf /" }, id: "x1" }])
+        .respond(new AIMessage("I will not."))
+      const result = await createAgent({ model, tools: [bash], middleware: [hooks] }).invoke(user("clean up"))
+      await hooks.close()
+      expect(ran).toEqual([])
+      expect((result.messages.find((m) => (m as ToolMessage).tool_call_id === "x1") as ToolMessage).content).toContain("rm -rf is not allowed here")
+      // Still open: the host closes it.
+      const after = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "rm -rf /" }, cwd: dir })
+      expect(after.blocked).toBe(true)
+    } finally {
+      await engine.close()
+    }
   })
 })
 
