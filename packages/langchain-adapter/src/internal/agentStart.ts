@@ -117,7 +117,8 @@ export const submitPrompt = async (
   const sessionId = s.options.sessionId ?? (typeof thread === "string" || typeof thread === "number" ? String(thread) : randomUUID())
   const outcome = await dispatch(s, "UserPromptSubmit", { ...common(s, newMainInfo(s, sessionId, false)), prompt })
   if (outcome.blocked || !outcome.continue) {
-    return { blocked: true, reason: outcome.blocked ? outcome.reason ?? "no reason given" : outcome.stopReason ?? "Stopped by a UserPromptSubmit hook" }
+    const reason = outcome.blocked ? outcome.reason ?? "no reason given" : outcome.stopReason ?? "Stopped by a UserPromptSubmit hook"
+    return { blocked: true, reason }
   }
   const id = randomUUID()
   s.submittedPrompts.set(id, outcome)

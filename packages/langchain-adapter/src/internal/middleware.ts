@@ -26,6 +26,8 @@ import type { ToolHandler, ToolRequest } from "./toolCall.ts"
 import * as Transcript from "./transcript.ts"
 
 /** The LangChain middleware of a state: only the hook points its engine's hooks can need. */
+type AgentState = Record<string, unknown>
+
 const agentMiddleware = (s: State.State) => {
   const name = s.options.name ?? "AgentHooksMiddleware"
   if (!s.anyHooked) return createMiddleware({ name })
@@ -37,15 +39,14 @@ const agentMiddleware = (s: State.State) => {
       wrapToolCall: ((request: ToolRequest, handler: ToolHandler) => wrapToolCall(s, request, handler)) as never
     })
   }
-  const requestInfo = (request: { state: Record<string, unknown>; runtime: unknown }) => infoOf(s, request.state, request.runtime)
+  const requestInfo = (request: { state: AgentState; runtime: unknown }) => infoOf(s, request.state, request.runtime)
+  const start = (state: AgentState, runtime: unknown) => beforeAgent(s, state, runtime)
+  const end = (state: AgentState, runtime: unknown) => afterAgent(s, state, runtime)
   return createMiddleware({
     name,
     // beforeAgent finds its run info itself.
-    beforeAgent: { canJumpTo: ["end"], hook: guarded(s, (state: Record<string, unknown>, runtime: unknown) => beforeAgent(s, state, runtime), () => undefined) as never },
-    afterAgent: {
-      canJumpTo: ["model"],
-      hook: guarded(s, (state: Record<string, unknown>, runtime: unknown) => afterAgent(s, state, runtime), (state, runtime) => infoOf(s, state, runtime)) as never
-    },
+    beforeAgent: { canJumpTo: ["end"], hook: guarded(s, start, () => undefined) as never },
+    afterAgent: { canJumpTo: ["model"], hook: guarded(s, end, (state, runtime) => infoOf(s, state, runtime)) as never },
     // With agent nodes every model call has work to do (the transcript is kept up to date).
     wrapModelCall: guarded(s, (request: ModelRequest, handler: ModelHandler) => modelCall(s, request, handler), requestInfo) as never,
     wrapToolCall: guarded(s, (request: ToolRequest, handler: ToolHandler) => wrapToolCall(s, request, handler), requestInfo) as never
@@ -66,7 +67,8 @@ export const make = (options: HooksMiddlewareOptions): HooksMiddleware => {
   const s = State.make(options)
   return Object.assign(agentMiddleware(s), {
     compaction: <M extends AgentMiddleware>(summarization: M): M => Compaction.wrap(summarization, Compaction.hooksOf(s)),
-    submitPrompt: (prompt: string, config?: { readonly configurable?: Record<string, unknown> | undefined }) => submitPrompt(s, prompt, config),
+    submitPrompt: (prompt: string, config?: { readonly configurable?: Record<string, unknown> | undefined }) =>
+      submitPrompt(s, prompt, config),
     endSession: async (end?: { readonly sessionId?: string | undefined; readonly reason?: string | undefined }) => {
       const ids = end?.sessionId === undefined ? [...s.openSessions.keys()] : [end.sessionId]
       for (const id of ids) await endSession(s, id, end?.reason ?? "other")

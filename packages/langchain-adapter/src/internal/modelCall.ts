@@ -44,12 +44,18 @@ const takeLateNotes = async (s: State) => {
     if (kept.length > LATE_NOTES) dropped.set(key, (dropped.get(key) ?? 0) + kept.length - LATE_NOTES)
     if (!s.lateNotes.has(key) && s.lateNotes.size >= LATE_SESSIONS) {
       const oldest = s.lateNotes.keys().next().value!
-      s.warn(`the notes of async hooks for session ${JSON.stringify(oldest)} were dropped: more than ${LATE_SESSIONS} sessions were waiting for their next model call`)
+      s.warn(
+        `the notes of async hooks for session ${JSON.stringify(oldest)} were dropped: ` +
+          `more than ${LATE_SESSIONS} sessions were waiting for their next model call`
+      )
     }
     remember(s.lateNotes, key, kept.length > LATE_NOTES ? kept.slice(-LATE_NOTES) : kept, LATE_SESSIONS)
   }
   for (const [key, count] of dropped) {
-    s.warn(`async hooks said more for session ${JSON.stringify(key)} than its next model call takes: its ${count} oldest notes were dropped (the last ${LATE_NOTES} are kept)`)
+    s.warn(
+      `async hooks said more for session ${JSON.stringify(key)} than its next model call takes: ` +
+        `its ${count} oldest notes were dropped (the last ${LATE_NOTES} are kept)`
+    )
   }
 }
 
@@ -60,7 +66,8 @@ const asyncContext = async (s: State, sessionId: string): Promise<HumanMessage |
   const notes = [...(s.lateNotes.get(sessionId) ?? []), ...(s.lateNotes.get("") ?? [])]
   s.lateNotes.delete(sessionId)
   s.lateNotes.delete("")
-  return notes.length === 0 ? undefined : new HumanMessage({ id: randomUUID(), content: notes.join("\n"), additional_kwargs: { agent_hooks: { event: "async" } } })
+  if (notes.length === 0) return undefined
+  return new HumanMessage({ id: randomUUID(), content: notes.join("\n"), additional_kwargs: { agent_hooks: { event: "async" } } })
 }
 
 /**
@@ -77,7 +84,8 @@ const quietTurn = async (s: State, request: ModelRequest, handler: ModelHandler)
   const response = await handler(request as never)
   for (const call of toolCallsOf(response)) {
     if (!quietToolOf(s, call.name).pre) {
-      return decideTurn(s, once(() => infoOf(s, request.state, request.runtime)), request.state["messages"] as Array<BaseMessage> | undefined, response)
+      const info = once(() => infoOf(s, request.state, request.runtime))
+      return decideTurn(s, info, request.state["messages"] as Array<BaseMessage> | undefined, response)
     }
   }
   return response
@@ -90,7 +98,8 @@ export const wrapModelCall = (s: State, request: ModelRequest, handler: ModelHan
 }
 
 /** The answer that ends the run in place of the model's (it has no tool calls), and tells afterAgent that a hook ended it. */
-const stop = (event: string, outcome: DispatchOutcome) => hookAIMessage(outcome.stopReason ?? outcome.reason ?? `Stopped by a ${event} hook`, event)
+const stop = (event: string, outcome: DispatchOutcome) =>
+  hookAIMessage(outcome.stopReason ?? outcome.reason ?? `Stopped by a ${event} hook`, event)
 
 export const modelCall = async (s: State, request: ModelRequest, handler: ModelHandler): Promise<AIMessage | Command> => {
   const info = once(() => infoOf(s, request.state, request.runtime))
@@ -121,7 +130,11 @@ export const modelCall = async (s: State, request: ModelRequest, handler: ModelH
     const outcome = await dispatch(s, after, {
       ...common(s, info()),
       last_assistant_message: messageText(response),
-      tool_calls: toolCallsOf(response).map((call) => ({ tool_name: s.toolName(call.name), tool_input: s.tools(call.name).toInput(call.args), tool_use_id: call.id }))
+      tool_calls: toolCallsOf(response).map((call) => ({
+        tool_name: s.toolName(call.name),
+        tool_input: s.tools(call.name).toInput(call.args),
+        tool_use_id: call.id
+      }))
     }, seen)
     // The response is replaced: its tool calls do not run.
     if (!outcome.continue || outcome.blocked) return stop(after, outcome)

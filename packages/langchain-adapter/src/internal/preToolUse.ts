@@ -106,7 +106,12 @@ const notify = async (s: State, info: RunInfo, names: ReadonlyArray<string>) => 
 }
 
 /** The PreToolUse decisions of a model turn's tool calls, made as soon as the model asks for them. */
-export const decideTurn = async (s: State, info: () => RunInfo, messages: Array<BaseMessage> | undefined, response: AIMessage): Promise<AIMessage> => {
+export const decideTurn = async (
+  s: State,
+  info: () => RunInfo,
+  messages: Array<BaseMessage> | undefined,
+  response: AIMessage
+): Promise<AIMessage> => {
   const calls = toolCallsOf(response).filter((call) => typeof call.id === "string" && call.id !== "" && !call.name.startsWith("extract-"))
   if (calls.length === 0 || !s.engine.hasHooks("PreToolUse")) return response
   // The transcript names a message by its id: one the state will assign later would be written twice.

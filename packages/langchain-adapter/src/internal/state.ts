@@ -83,7 +83,10 @@ export interface State {
   readonly decidedCalls: Map<string, CallRecord>
   /** The session of a run without thread, by the id of its first message. */
   readonly runSessions: Map<string, string>
-  /** A hook's `continue: false` in a tool call, by the id of the run's prompt (its last human message): the next model call answers in its place. */
+  /**
+   * A hook's `continue: false` in a tool call, by the id of the run's prompt (its last human
+   * message): the next model call answers in its place.
+   */
   readonly halts: Map<string, string>
   /**
    * What `async` hooks said for the model and it has not seen yet, by session ("": a result that
@@ -184,6 +187,10 @@ export const checkReload = (s: State): void => {
   const now = s.engine.hooked()
   if (now === s.hooked || !needsAgentNodes(s.engine, s.cwd, now)) return
   s.reloadHeard = true
-  s.warn("the engine's settings changed and now have hooks for the start or end of a run (SessionStart, UserPromptSubmit, SubagentStart, Stop, SubagentStop or SessionEnd); " +
-    "they do not run in agents built before the change: build the agent again, or give the middleware an engine that says it reloads (watching: true)")
+  s.warn(
+    "the engine's settings changed and now have hooks for the start or end of a run " +
+      "(SessionStart, UserPromptSubmit, SubagentStart, Stop, SubagentStop or SessionEnd); " +
+      "they do not run in agents built before the change: build the agent again, " +
+      "or give the middleware an engine that says it reloads (watching: true)"
+  )
 }

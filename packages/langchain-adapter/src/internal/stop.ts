@@ -55,11 +55,9 @@ export const afterAgent = async (s: State, state: Record<string, unknown>, runti
       s.warn(`${event} hooks blocked ${stopBlocks} times in a row; the agent stops anyway (stopBlockCap ${s.stopBlockCap}, 0 = off)`)
     } else {
       const reason = outcome.reason ?? `${event} hook asked to continue`
-      return {
-        jumpTo: "model" as const,
-        // The feedback message is also the count of this run's blocks (stopBlocksOf).
-        messages: [new HumanMessage({ id: randomUUID(), content: `${event} hook feedback:\n${reason}`, additional_kwargs: { agent_hooks: { event } } })]
-      }
+      // The feedback message is also the count of this run's blocks (stopBlocksOf).
+      const feedback = new HumanMessage({ id: randomUUID(), content: `${event} hook feedback:\n${reason}`, additional_kwargs: { agent_hooks: { event } } })
+      return { jumpTo: "model" as const, messages: [feedback] }
     }
   }
   await finish()

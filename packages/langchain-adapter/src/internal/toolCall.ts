@@ -105,7 +105,10 @@ const plainCall = async (request: ToolRequest, handler: ToolHandler, s: State, i
 }
 
 /** The asked calls of the call's model turn (a human answers them together), when the agent can ask. */
-const askedOfTurn = (turn: BaseMessage | undefined, records: Readonly<Record<string, CallRecord>> | undefined): ReadonlyArray<ToolCallLike> =>
+const askedOfTurn = (
+  turn: BaseMessage | undefined,
+  records: Readonly<Record<string, CallRecord>> | undefined
+): ReadonlyArray<ToolCallLike> =>
   records === undefined || !hasCheckpointer()
     ? []
     : toolCallsOf(turn).filter((entry) => entry.id !== undefined && records[entry.id] !== undefined && asks(records[entry.id]!))
@@ -151,10 +154,14 @@ const applyAnswer = (c: Call, pre: CallRecord, given: Review.Answer | undefined)
   let answer = given
   if (answer === undefined) {
     if (!hasCheckpointer()) {
-      return refuse(c, pre.reason ?? `A PreToolUse hook asked for confirmation of this ${c.tool.name} call, and this agent cannot ask (it has no checkpointer).`)
+      return refuse(
+        c,
+        pre.reason ?? `A PreToolUse hook asked for confirmation of this ${c.tool.name} call, and this agent cannot ask (it has no checkpointer).`
+      )
     }
     // A call the model node did not decide (added by another middleware): asked on its own.
-    answer = Review.ask(Review.request([{ id: c.call.id ?? "", name: c.call.name, args: c.call.args, hookToolName: c.tool.name, reason: pre.reason }]), interrupt)[0]!
+    const question = Review.request([{ id: c.call.id ?? "", name: c.call.name, args: c.call.args, hookToolName: c.tool.name, reason: pre.reason }])
+    answer = Review.ask(question, interrupt)[0]!
   }
   if (answer.type === "reject") return refuse(c, refusedText(c.tool.name, answer))
   if (answer.type !== "edit") return pre
@@ -192,7 +199,8 @@ const preToolUse = async (c: Call, run: (pre: CallRecord) => Promise<ToolMessage
   // which did not decide it: its hooks ran again just now and may not ask again (a hook that
   // asks once). The human was asked where it was decided, and the answer waiting for this call
   // is theirs, whatever the hooks say now (a deny still blocks).
-  const answeredElsewhere = recorded === undefined && records === undefined && call.id !== undefined && !asks(pre) && hasCheckpointer() && Resume.resuming()
+  const answeredElsewhere = recorded === undefined && records === undefined && call.id !== undefined && !asks(pre) &&
+    hasCheckpointer() && Resume.resuming()
   noteContext(c, "PreToolUse", pre.additionalContext)
   if (pre.blocked) return denied(c, pre).refused
   if (!asks(pre) && !answeredElsewhere) return run(pre)
@@ -222,7 +230,13 @@ const failed = async (c: Call, input: Record<string, unknown>, error: string, du
 }
 
 /** PostToolUse on a result: its `updatedToolOutput`, if a hook gave one. */
-const succeeded = async (c: Call, input: Record<string, unknown>, text: string, artifact: unknown, durationMs: number): Promise<string | undefined> => {
+const succeeded = async (
+  c: Call,
+  input: Record<string, unknown>,
+  text: string,
+  artifact: unknown,
+  durationMs: number
+): Promise<string | undefined> => {
   const post = await dispatch(c.s, "PostToolUse", () => ({
     ...common(c.s, c.info()),
     tool_name: c.tool.name,
@@ -259,7 +273,8 @@ const runTool = async (c: Call, request: ToolRequest, handler: ToolHandler, pre:
   }
   // No PostToolUse or PostToolUseFailure hook can match this tool, and nothing to add: the result as it is.
   const probe = { tool_name: tool.name }
-  if (c.notes.length === 0 && c.halt === null && quick(c.s, "PostToolUse", probe) !== undefined && quick(c.s, "PostToolUseFailure", probe) !== undefined) {
+  const quiet = quick(c.s, "PostToolUse", probe) !== undefined && quick(c.s, "PostToolUseFailure", probe) !== undefined
+  if (c.notes.length === 0 && c.halt === null && quiet) {
     return withRevision(result, c.revision)
   }
   const durationMs = Math.round(performance.now() - started)
