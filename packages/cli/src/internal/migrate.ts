@@ -196,7 +196,8 @@ const migrateTo = (options: MigrateOptions, preset: Preset, to: string): Effect.
         if (read.length === 0) process.stderr.write(`agent-hooks: note: no ${preset.name} settings file was found\n`)
         const hasPolicy = planned.entries.some((entry) => entry.hostMode)
         const files = [
-          ...(hasPolicy ? [{ path: policyFile, text: `${JSON.stringify(policy.settings, null, 2)}\n`, executable: false, within: dirname(policyFile) }] : []),
+          // the policy stays in the project when it is written there; elsewhere, in the folder it names
+          ...(hasPolicy ? [{ path: policyFile, text: `${JSON.stringify(policy.settings, null, 2)}\n`, executable: false, within: policyFile.startsWith(`${projectDir}/`) ? projectDir : existingAncestor(dirname(policyFile)) }] : []),
           ...render(agent, projectDir, planned.entries).map((file) => ({ ...file, within: projectDir }))
         ]
         if (files.length === 0) process.stderr.write(`agent-hooks: note: no hook to write for ${agent.displayName}\n`)

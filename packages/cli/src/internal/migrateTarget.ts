@@ -34,6 +34,8 @@ export interface TargetEntry {
   readonly matcher?: string | undefined
   /** A host-mode entry (`agent-hooks hook --host`), or a source hook's own command (`--lossy`). */
   readonly hostMode: boolean
+  /** A bare entry's source hook: `<file> at <path> (<event>)`. */
+  readonly origin?: string | undefined
 }
 
 /** A file `migrate --to` writes: absolute path, text, whether it is an executable (Cline's). */
@@ -198,7 +200,7 @@ export const planTarget = (input: {
       const matcher = entry.matcher.source
       const keepsMatcher = matcher === undefined || matcher === "" || matcher === "*" || READS_MATCHERS.has(agent.name)
       for (const hostEvent of lossyEvents) {
-        bare.push({ hostEvent, command: commandLine(entry.handler), timeout: explicit, matcher: keepsMatcher ? matcher : undefined, hostMode: false })
+        bare.push({ hostEvent, command: commandLine(entry.handler), timeout: explicit, matcher: keepsMatcher ? matcher : undefined, hostMode: false, origin: where })
       }
       notes.push(
         `${where}: written as a bare command on ${agent.displayName}'s ${lossyEvents.join(", ")}: it gets ${agent.displayName}'s payload and its exit code and output are read by ${agent.displayName}'s rules${
@@ -220,7 +222,7 @@ export const planTarget = (input: {
   }
   if (entries.length > 0) {
     notes.push(
-      `${agent.displayName} calls agent-hooks on ${entries.map((entry) => entry.hostEvent).join(", ")} for every tool: matchers, timeouts and answers are the policy's, read by ${preset.name}'s rules`
+      `${agent.displayName} calls agent-hooks on every ${entries.map((entry) => entry.hostEvent).join(", ")}: the policy applies the matchers (for every tool, the agent's own matchers are not used), the timeouts, and reads the answers by ${preset.name}'s rules`
     )
     if (!FAILS_CLOSED.has(agent.name)) notes.push(`if agent-hooks itself cannot start, ${agent.displayName} goes on without it (its own rule for a failing hook)`)
   }
@@ -228,7 +230,7 @@ export const planTarget = (input: {
   const written: Array<TargetEntry> = []
   for (const entry of [...entries, ...bare]) {
     if (agent.name === "cline" && written.some((other) => other.hostEvent === entry.hostEvent)) {
-      notes.push(`${entry.command} on ${entry.hostEvent}: Cline runs one executable per event, which already runs ${written.find((other) => other.hostEvent === entry.hostEvent)!.command}; left out`)
+      notes.push(`${entry.origin ?? entry.command}: Cline runs one executable per event, and its ${entry.hostEvent} already runs ${written.find((other) => other.hostEvent === entry.hostEvent)!.command}; left out`)
       continue
     }
     written.push(entry)
