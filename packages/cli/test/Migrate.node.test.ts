@@ -90,14 +90,20 @@ grep -q 'git push' "$(dirname "$0")/seen.json" && { echo "no push" >&2; exit 2; 
 exit 0
 `
 
+/** A Claude Code project guarding Bash with GUARD, migrated --to `agent` (written). */
+const guarded = (agent: string) => {
+  const dir = project({
+    ".claude/settings.json": JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "sh ./guard.sh", timeout: 10 }] }] } }),
+    "guard.sh": GUARD
+  })
+  const migration = cli(dir, ["migrate", "--from", "claude", "--to", agent, "--write", ".agent-hooks/settings.json"])
+  expect(migration.status, migration.stderr).toBe(0)
+  return { dir, migration }
+}
+
 describe("migrate --to an agent, through the CLI (host mode, real processes)", () => {
   it("Claude Code → Cursor: Cursor's hooks.json calls host mode; a Cursor payload is denied in Cursor's format, and the hook saw Claude Code's payload", () => {
-    const dir = project({
-      ".claude/settings.json": JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "sh ./guard.sh", timeout: 10 }] }] } }),
-      "guard.sh": GUARD
-    })
-    const migration = cli(dir, ["migrate", "--from", "claude", "--to", "cursor", "--write", ".agent-hooks/settings.json"])
-    expect(migration.status, migration.stderr).toBe(0)
+    const { dir, migration } = guarded("cursor")
     expect(migration.stderr).toContain(`wrote ${join(dir, ".cursor", "hooks.json")}`)
     const cursor = JSON.parse(readFileSync(join(dir, ".cursor", "hooks.json"), "utf8"))
     expect(Object.keys(cursor.hooks)).toEqual(["preToolUse"])
@@ -123,12 +129,7 @@ describe("migrate --to an agent, through the CLI (host mode, real processes)", (
   })
 
   it("Claude Code → Cline: one executable per event; a Cline payload is cancelled with Cline's answer (exit 0)", () => {
-    const dir = project({
-      ".claude/settings.json": JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "sh ./guard.sh", timeout: 10 }] }] } }),
-      "guard.sh": GUARD
-    })
-    const migration = cli(dir, ["migrate", "--from", "claude", "--to", "cline", "--write", ".agent-hooks/settings.json"])
-    expect(migration.status, migration.stderr).toBe(0)
+    const { dir } = guarded("cline")
     const script = join(dir, ".clinerules", "hooks", "PreToolUse")
     expect(statSync(script).mode & 0o111).not.toBe(0)
     const run = spawnSync(script, [], {

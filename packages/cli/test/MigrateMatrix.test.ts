@@ -8,11 +8,9 @@
  *   cannot give, a timeout Y cannot give;
  * - with `--lossy` each refused command hook is in Y's config as its bare command (or left out
  *   with a note when Y has no event for it).
- * A second part: the canonical round trip of every agent's dialect. The CLI sample
+ * The canonical round trip of every dialect is packages/node/test/Migrate.test.ts; the CLI sample
  * (Migrate.node.test.ts) runs the written configs through real processes.
  */
-import { HookEngine } from "@agent-hooks/core"
-import type { Outcome } from "@agent-hooks/core"
 import * as HookEvent from "@agent-hooks/core/HookEvent"
 import * as HostMode from "@agent-hooks/core/HostMode"
 import * as Plan from "@agent-hooks/core/Plan"
@@ -28,69 +26,13 @@ import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import * as PropertyRuns from "@agent-hooks/test-utils/PropertyRuns"
-import * as ScriptedProcessSpawner from "@agent-hooks/test-utils/ScriptedProcessSpawner"
+import { configFor, eventsOf } from "@agent-hooks/test-utils/DialectConfigs"
+import type { Hook } from "@agent-hooks/test-utils/DialectConfigs"
 import { claudeShaped, hostEventsFor, planTarget, render } from "../src/internal/migrateTarget.ts"
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-migrate-matrix-")))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 let count = 0
-
-const CATALOG = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "PreCompact", "Notification"]
-
-/** The event names a dialect's files use. */
-const eventsOf = (preset: Preset): ReadonlyArray<string> => (preset.events.length > 0 ? preset.events.map((event) => event.name) : CATALOG)
-
-interface Hook {
-  readonly event: string
-  readonly matcher: string | undefined
-  readonly timeout: number | undefined
-  readonly command: string
-}
-
-/** A config of `hooks` in the dialect's own format: the files to write, relative to the project, and which to name with --settings. */
-const configFor = (preset: Preset, hooks: ReadonlyArray<Hook>): { readonly files: Record<string, string>; readonly explicit: boolean } => {
-  const byEvent = <A>(make: (hook: Hook) => A) => {
-    const out: Record<string, Array<A>> = {}
-    for (const hook of hooks) (out[hook.event] ??= []).push(make(hook))
-    return out
-  }
-  const nested = (hook: Hook) => ({
-    ...(hook.matcher === undefined ? {} : { matcher: hook.matcher }),
-    hooks: [{ type: "command", command: hook.command, ...(hook.timeout === undefined ? {} : { timeout: hook.timeout }) }]
-  })
-  switch (preset.name) {
-    case "cursor":
-      return { explicit: true, files: { "config.json": JSON.stringify({ version: 1, hooks: byEvent((h) => ({ command: h.command, ...(h.matcher === undefined ? {} : { matcher: h.matcher }), ...(h.timeout === undefined ? {} : { timeout: h.timeout }) })) }) } }
-    case "copilot":
-      return { explicit: true, files: { "config.json": JSON.stringify({ version: 1, hooks: byEvent((h) => ({ type: "command", bash: h.command, ...(h.timeout === undefined ? {} : { timeoutSec: h.timeout }) })) }) } }
-    case "windsurf":
-      return { explicit: true, files: { "config.json": JSON.stringify({ hooks: byEvent((h) => ({ command: h.command })) }) } }
-    case "kiro":
-      return {
-        explicit: true,
-        files: {
-          "config.json": JSON.stringify({
-            version: "v1",
-            hooks: hooks.map((h, i) => ({ name: `h${i}`, trigger: h.event, ...(h.matcher === undefined ? {} : { matcher: h.matcher }), action: { type: "command", command: h.command }, ...(h.timeout === undefined ? {} : { timeout: h.timeout }) }))
-          })
-        }
-      }
-    case "antigravity":
-      return { explicit: true, files: { "config.json": JSON.stringify({ suite: byEvent(nested) }) } }
-    case "pigo":
-      return { explicit: true, files: { "config.json": JSON.stringify({ plugins: [{ name: "p", hooks: byEvent((h) => ({ command: h.command, ...(h.timeout === undefined ? {} : { timeout: h.timeout }) })) }] }) } }
-    case "cline":
-      // one executable per event (the first hook of each), found by discovery
-      return { explicit: false, files: Object.fromEntries([...new Set(hooks.map((h) => h.event))].map((event) => [join(".clinerules", "hooks", event), `#!/bin/sh\n${hooks.find((h) => h.event === event)!.command}\n`])) }
-    case "gemini":
-      // Gemini CLI's timeouts are milliseconds
-      return { explicit: true, files: { "config.json": JSON.stringify({ hooks: byEvent((h) => nested({ ...h, timeout: h.timeout === undefined ? undefined : h.timeout * 1000 })) }) } }
-    case "orchestration":
-      return { explicit: true, files: { "config.json": JSON.stringify({ executionLog: false, hooks: byEvent((h) => nested({ ...h, timeout: h.timeout === undefined ? undefined : h.timeout * 1000 })) }) } }
-    default:
-      return { explicit: true, files: { "config.json": JSON.stringify({ hooks: byEvent(nested) }) } }
-  }
-}
 
 const layer = Layer.mergeAll(NodeFileSystem.layer, NodePath.layer)
 
@@ -238,107 +180,3 @@ describe("migrate --from X --to Y for every pair, in-process", () => {
   }
 })
 
-// ---------------------------------------------------------------------------------------------
-// The canonical round trip (`--to agent-hooks`) for the dialects of the agents: an engine built
-// from the original files under the dialect's preset and one built from the migrated canonical
-// file give equal outcomes for the same payloads (the seed dialects and Gemini CLI have theirs in
-// packages/node/test/Migrate.test.ts), unless toCanonical refused a hook, naming it.
-// ---------------------------------------------------------------------------------------------
-
-interface Behaviour {
-  readonly exitCode: number
-  readonly stdout: string
-  readonly stderr: string
-}
-const STDOUTS = [
-  "",
-  "plain text",
-  JSON.stringify({ decision: "block", reason: "json block" }),
-  JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "cc deny" } }),
-  JSON.stringify({ continue: false, stopReason: "stop here" }),
-  JSON.stringify({ permission: "deny", user_message: "cursor deny", agent_message: "cursor deny" }),
-  JSON.stringify({ permissionDecision: "deny", permissionDecisionReason: "copilot deny" }),
-  JSON.stringify({ cancel: true, errorMessage: "cline cancel" }),
-  JSON.stringify({ allowTool: false, denyReason: "agy deny" })
-]
-const behaviour: fc.Arbitrary<Behaviour> = fc.record({ exitCode: fc.constantFrom(0, 1, 2, 3), stdout: fc.constantFrom(...STDOUTS), stderr: fc.constantFrom("", "why not") })
-
-/** The scripted spawner plays `hook_<n>`'s behaviour (Cline's: its event's executable, by the event's index). */
-const spawner = (behaviours: ReadonlyArray<Behaviour>, events: ReadonlyArray<string>) =>
-  ScriptedProcessSpawner.layer((request) => {
-    const line = [request.file, ...request.args].join(" ")
-    const numbered = /hook_(\d+)/.exec(line)
-    const script = /\.clinerules\/hooks\/(\w+)/.exec(line)
-    const index = numbered !== null ? Number(numbered[1]) : script !== null ? events.indexOf(script[1]!) : -1
-    return behaviours[index] ?? { exitCode: 0 }
-  })
-
-const comparable = (outcome: Outcome.Outcome, files: ReadonlyArray<string>) => {
-  const mask = (text: string) => files.reduce((acc, file) => acc.split(file).join("<file>"), text).replace(/ at [^:]*hooks[^:]*:/g, " at <path>:")
-  return JSON.parse(mask(JSON.stringify({ ...outcome, hooks: outcome.hooks.map(({ source: _s, durationMs: _d, ...hook }) => hook) })))
-}
-
-/** The name the host sends to the migrated file: the dialect's, when the file declares it, else its catalog event. */
-const canonicalName = (preset: Preset, event: string, migrated: Record<string, unknown>): string =>
-  Array.isArray(migrated["events"]) && migrated["events"].some((declared: { name: string }) => declared.name === event)
-    ? event
-    : preset.events.find((declared) => declared.name === event)?.extends ?? event
-
-const AGENT_DIALECTS = ["agent-hooks", "claude", "codex", "qwen", "vscode", "cursor", "copilot", "kiro", "windsurf", "antigravity", "antigravity-1.0", "cline"]
-
-describe("migrate --to agent-hooks: the round trip of every agent's dialect, in-process (scripted processes)", () => {
-  for (const name of AGENT_DIALECTS) {
-    const preset = Presets.byName(name)!
-    it(`${name}: the migrated canonical file gives the same outcomes`, async () => {
-      let compared = 0
-      const arbitrary = fc.record({
-        hooks: fc.array(hookGen(preset), { minLength: 1, maxLength: 4 }),
-        behaviours: fc.array(behaviour, { minLength: 8, maxLength: 8 }),
-        payloads: fc.array(
-          fc.record({ event: fc.constantFrom(...eventsOf(preset)), tool: fc.constantFrom("Bash", "Edit", "Shell", "run_command"), command: fc.constantFrom("git push", "ls") }),
-          { minLength: 4, maxLength: 4 }
-        )
-      })
-      await fc.assert(
-        fc.asyncProperty(arbitrary, async ({ hooks, behaviours, payloads }) => {
-          // hook_<i>: the i-th hook plays the i-th behaviour; the events in order, for Cline's executables
-          const numbered = hooks.map((hook, i) => ({ ...hook, command: `hook_${i}` }))
-          const events = [...new Set(numbered.map((hook) => hook.event))]
-          const clineBehaviours = events.map((event) => behaviours[numbered.findIndex((hook) => hook.event === event)]!)
-          const project = join(root, `r${count++}`)
-          mkdirSync(join(project, "home"), { recursive: true })
-          const config = configFor(preset, numbered)
-          writeFiles(project, config.files, !config.explicit)
-          const settings = config.explicit ? Object.keys(config.files).map((file) => join(project, file)) : undefined
-          const env = { HOME: join(project, "home"), PATH: "/usr/bin:/bin" }
-          await Effect.runPromise(
-            Effect.scoped(
-              Effect.gen(function*() {
-                const original = yield* HookEngine.make({ preset, settings, projectDir: project, env })
-                const migrated = Presets.toCanonical(original.settings, preset)
-                for (const refusal of migrated.refused) expect(refusal).toMatch(/^\/.+ at .+ \(.+\): .+/)
-                if (migrated.refused.length > 0) return
-                const migratedFile = join(project, "migrated.json")
-                writeFileSync(migratedFile, JSON.stringify(migrated.settings))
-                const canonical = yield* HookEngine.make({ preset: Presets.agentHooks, settings: [migratedFile], projectDir: project, env })
-                // the files' names masked, the longest first (a Cline hook's file is inside the project)
-                const files = [...original.settings.files.map((file) => file.path), migratedFile, project].sort((a, b) => b.length - a.length)
-                for (const { event, tool, command } of payloads) {
-                  const payload = { tool_name: tool, toolName: tool, tool_input: { command }, transcript_path: "/t.json", timestamp: "2026-01-01T00:00:00.000Z" }
-                  const before = yield* original.dispatch(event, payload)
-                  const target = canonicalName(preset, event, migrated.settings)
-                  const after = yield* canonical.dispatch(target, payload)
-                  expect(comparable(after, files), `${event} ${JSON.stringify(payload)}\n${JSON.stringify(config.files)}\n${JSON.stringify(migrated.settings)}`)
-                    .toEqual({ ...comparable(before, files), event: target })
-                  compared++
-                }
-              })
-            ).pipe(Effect.provide(Layer.mergeAll(spawner(preset.name === "cline" ? clineBehaviours : behaviours, events), NodeFileSystem.layer, NodePath.layer)))
-          )
-        }),
-        { numRuns: PropertyRuns.forLane(25), seed: 33 }
-      )
-      expect(compared).toBeGreaterThan(0)
-    })
-  }
-})
