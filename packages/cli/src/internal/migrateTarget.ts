@@ -146,9 +146,16 @@ export const planTarget = (input: {
   const shaped = claudeShaped(preset)
   const fixed = FIXED_TIMEOUT.has(agent.name) ? agent.hookTimeout : undefined
   const implicitEvents = new Set<string>()
+  // User-level hooks stay in the user's file when there are others (toCanonical notes them): no entry for them here.
+  const scopes = new Set(Object.values(settings.hooks).flatMap((entries) => entries.map((entry) => entry.scope)))
+  const skipUser = scopes.has("user") && [...scopes].some((scope) => scope !== "user")
   for (const [event, entries] of Object.entries(settings.hooks)) {
     for (const entry of entries) {
       if (entry.handler.type === "callback") continue // toCanonical refuses it
+      if (skipUser && entry.scope === "user") {
+        ;(keptHooks[event] ??= []).push(entry)
+        continue
+      }
       const where = `${entry.source} at ${entry.path} (${event})`
       if (entry.handler.type === "command" && readOwnCommand(entry.handler.command) !== undefined) {
         notes.push(`${where}: already agent-hooks' host mode (written by install); not migrated`)
