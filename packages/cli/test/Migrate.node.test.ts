@@ -198,3 +198,22 @@ describe("migrate --to an agent, through the CLI (host mode, real processes)", (
     expect(readFileSync(join(outside, "victim"), "utf8")).toBe("kept\n")
   })
 })
+
+describe("host mode under a dialect's preset (the other way to keep a dialect's hooks)", () => {
+  const gemini = () =>
+    project({ ".gemini/settings.json": JSON.stringify({ hooks: { BeforeTool: [{ matcher: "run_shell_command", hooks: [{ type: "command", command: "echo 'no shell' >&2; exit 2" }] }] } }) })
+
+  it("--host gemini --preset gemini runs Gemini CLI's BeforeTool hooks on Gemini CLI's own payload (they used to be skipped, silently)", () => {
+    const dir = gemini()
+    const run = cli(dir, ["hook", "--host", "gemini", "--preset", "gemini"], JSON.stringify({ hook_event_name: "BeforeTool", session_id: "s", cwd: dir, tool_name: "run_shell_command", tool_input: { command: "ls" }, timestamp: "2026-01-01T00:00:00.000Z" }))
+    expect(run.status, run.stderr).toBe(2)
+    expect(run.stderr).toContain("no shell")
+  })
+
+  it("--host claude --preset gemini refuses visibly: Gemini CLI's hooks would never run on Claude Code's events", () => {
+    const dir = gemini()
+    const run = cli(dir, ["hook", "--host", "claude", "--preset", "gemini"], JSON.stringify({ hook_event_name: "PreToolUse", session_id: "s", cwd: dir, tool_name: "Bash", tool_input: { command: "ls" } }))
+    expect(run.status).toBe(2)
+    expect(run.stderr).toContain("whose hooks on BeforeTool are written for gemini's own events and payload")
+  })
+})
