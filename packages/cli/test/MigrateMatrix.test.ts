@@ -112,7 +112,13 @@ const runPair = async (source: Preset, agent: HostMode.Agent, hooks: ReadonlyArr
     writeFileSync(file.path, file.text)
     if (file.executable) chmodSync(file.path, 0o755)
   }
-  if (agent.name === "cline") for (const file of files) expect(statSync(file.path).mode & 0o111).not.toBe(0)
+  if (agent.name === "cline") {
+    for (const file of files) {
+      expect(statSync(file.path).mode & 0o111).not.toBe(0)
+      // host mode replaces the shell; a bare command keeps its own shell line (`a && exit 2`)
+      expect(file.text.startsWith("#!/bin/sh\nexec "), file.text).toBe(file.text.includes("hook --host"))
+    }
+  }
   const target = Presets.byName(agent.name)!
   const readBack = await load(target, project, agent.name === "cline" ? undefined : files.map((file) => file.path))
   // Cline's hook is the executable itself: what it runs is its text

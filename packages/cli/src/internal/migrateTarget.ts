@@ -335,8 +335,9 @@ export const render = (agent: HostMode.Agent, projectDir: string, entries: Reado
       // one executable per event, named after it; its stdin is the hook's
       const events = [...new Set(entries.map((entry) => entry.hostEvent))]
       return events.map((event) => {
-        const command = entries.find((entry) => entry.hostEvent === event)!.command
-        return { path: join(projectDir, ".clinerules", "hooks", event), text: `#!/bin/sh\nexec ${command}\n`, executable: true }
+        const entry = entries.find((one) => one.hostEvent === event)!
+        // host mode replaces the shell; a bare command (--lossy) runs as its shell line
+        return { path: join(projectDir, ".clinerules", "hooks", event), text: `#!/bin/sh\n${entry.hostMode ? "exec " : ""}${entry.command}\n`, executable: true }
       })
     }
     default:
