@@ -14,7 +14,7 @@
  * agent-hooks schema
  * agent-hooks init [--preset NAME] [--project-dir DIR]
  * agent-hooks test FILE... [settings flags] [--json]
- * agent-hooks migrate --from <preset> [--settings FILE]... [--project-dir DIR] [--agent NAME] [--write FILE] [--force] [--lossy]
+ * agent-hooks migrate --from <preset> [--to AGENT] [--settings FILE]... [--project-dir DIR] [--agent NAME] [--write FILE] [--force] [--lossy]
  * ```
  *
  * Exit status (see `ExitCode`): 0, 2 when `run` reports a blocked event, 1 when the engine fails.
@@ -24,6 +24,7 @@
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
+import * as HostMode from "@agent-hooks/core/HostMode"
 import * as Presets from "@agent-hooks/core/Presets"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -202,6 +203,13 @@ export const migrate = Command.make("migrate", {
     Flag.withMetavar("PRESET"),
     Flag.withDescription(`The preset to read: ${Presets.all.map((preset) => preset.name).join(", ")}.`)
   ),
+  to: Flag.String("to").pipe(
+    Flag.withMetavar("AGENT"),
+    Flag.withDescription(
+      `The format to write: agent-hooks (the default: canonical settings), or an agent's own config calling agent-hooks in host mode: ${HostMode.agents.map((agent) => agent.name).join(", ")}.`
+    ),
+    Flag.optional
+  ),
   settings,
   projectDir,
   agent: Flag.String("agent").pipe(
@@ -211,17 +219,17 @@ export const migrate = Command.make("migrate", {
   ),
   write: Flag.String("write").pipe(
     Flag.withMetavar("FILE"),
-    Flag.withDescription("Also write the canonical settings to FILE (refused when FILE exists, unless --force)."),
+    Flag.withDescription("Also write the canonical settings to FILE (refused when FILE exists, unless --force); with --to, FILE is the policy the agent's config calls, and the agent's files are written into the project too."),
     Flag.optional
   ),
   force: Flag.Boolean("force").pipe(Flag.withDescription("Allow --write to replace an existing file."), Flag.withDefault(false)),
   lossy: Flag.Boolean("lossy").pipe(
-    Flag.withDescription("Migrate even hooks whose outcome the canonical format cannot keep (each is named on stderr); without it such a migration is refused."),
+    Flag.withDescription("Migrate even hooks whose outcome the target cannot keep (each is named on stderr; with --to, written as bare commands with a note each); without it such a migration is refused."),
     Flag.withDefault(false)
   )
 }, (options) => Effect.flatMap(Effect.promise(() => import("./internal/migrate.ts")), (m) => m.migrate(options))).pipe(
   Command.withDescription(
-    "Reads a preset's config (the given files, else its discovery) and prints the canonical agent-hooks settings JSON on stdout, timeouts in seconds. Notes go to stderr. A hook whose outcome would change is refused, naming the hook and why, unless --lossy. Never changes the files it reads."
+    "Reads a preset's config (the given files, else its discovery) and prints the canonical agent-hooks settings JSON on stdout, timeouts in seconds; with --to AGENT, the agent's own config calling agent-hooks in host mode and the policy it runs. Notes go to stderr. A hook whose outcome would change is refused, naming the hook and why, unless --lossy. Never changes the files it reads."
   ),
   Command.withShortDescription("Convert a preset's config into canonical settings JSON")
 )

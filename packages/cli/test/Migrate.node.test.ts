@@ -1,195 +1,219 @@
 /**
- * The `migrate` round trip through the BUILT CLI with real hook processes: for generated configs in
- * each dialect and generated payloads, `agent-hooks run --preset X --settings <original>` and
- * `agent-hooks run --settings <migrated>` give the same exit status and the same outcome (the
- * hooks' `source` and duration aside), for all five dialects; `migrate` refuses nothing here.
- * Node lane only: every case starts several CLI processes; they run four at a time (each
- * comparison's two runs, and the comparisons of one config, side by side), in one temp tree.
+ * `migrate` through the BUILT CLI with real hook processes: one sample per family of dialect pairs.
+ * The properties over every dialect and every pair are in-process (packages/node/test/Migrate.test.ts
+ * for the canonical round trip, MigrateMatrix.test.ts for `--to`); here the CLI itself is run:
+ * - to the canonical format (a seed dialect, Gemini CLI): `run --preset X --settings <original>` and
+ *   `run --settings <migrated>` give the same exit status and outcome;
+ * - to another agent through host mode (Claude Code → Cursor, → Cline): the written command, fed
+ *   the agent's own payload, answers in the agent's format, and the hook sees Claude Code's payload;
+ * - refused (Gemini CLI → Cursor), and `--lossy`; a seed dialect as a target; never over an existing
+ *   file without `--force`, never through a folder that leads out of the project.
  */
-import { spawn, spawnSync } from "node:child_process"
-import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { spawnSync } from "node:child_process"
+import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import * as fc from "fast-check"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
+import { cliEnv, runCli, scratchFolder } from "./cliHarness.ts"
 
-const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
 const behave = fileURLToPath(new URL("./fixtures/behave.sh", import.meta.url))
-const root = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-cli-migrate-")))
-beforeAll(() => {
-  if (!existsSync(bin)) throw new Error(`${bin} does not exist: run npm run build first`)
-})
-afterAll(() => rmSync(root, { recursive: true, force: true }))
-
-/** Configs per dialect × payloads per config: 50 compared dispatches per dialect. */
-const CONFIGS = 10
-const PAYLOADS = 5
-/** CLI processes at once. */
-const CONCURRENCY = 4
-
-const env: Record<string, string | undefined> = { ...process.env, HOME: join(root, "home"), NO_COLOR: "1" }
-const cliSync = (args: ReadonlyArray<string>) => {
-  const result = spawnSync(process.execPath, [bin, ...args], { cwd: root, env, encoding: "utf8" })
-  if (result.error) throw result.error
-  return result
-}
-
-let running = 0
-const waiting: Array<() => void> = []
-/** One CLI run, started when fewer than CONCURRENCY are running. */
-const cli = async (args: ReadonlyArray<string>, stdin: string): Promise<{ status: number | null; stdout: string; stderr: string }> => {
-  if (running >= CONCURRENCY) await new Promise<void>((resolve) => waiting.push(resolve))
-  running++
-  try {
-    return await new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [bin, ...args], { cwd: root, env })
-      let stdout = ""
-      let stderr = ""
-      child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
-      child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
-      child.on("error", reject)
-      child.on("close", (status) => resolve({ status, stdout, stderr }))
-      child.stdin.end(stdin)
-    })
-  } finally {
-    running--
-    waiting.shift()?.()
-  }
-}
+const scratch = scratchFolder("agent-hooks-cli-migrate-")
 let count = 0
-const write = (value: unknown): string => {
-  const file = join(root, `config-${count++}.json`)
-  writeFileSync(file, JSON.stringify(value))
-  return file
+/** A fresh project folder with its own HOME. */
+const project = (files: Record<string, string>): string => {
+  const dir = join(scratch(), `p${count++}`)
+  mkdirSync(join(dir, "home"), { recursive: true })
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(dir, path, ".."), { recursive: true })
+    writeFileSync(join(dir, path), text)
+  }
+  return dir
 }
+const envOf = (dir: string, extra: Record<string, string> = {}) => cliEnv({ HOME: join(dir, "home"), ...extra })
+const cli = (dir: string, args: ReadonlyArray<string>, stdin = "") => runCli(args, { cwd: dir, env: envOf(dir), stdin })
+
 const comparable = (stdout: string) => {
   const outcome = JSON.parse(stdout)
   return { ...outcome, hooks: outcome.hooks.map(({ source: _s, durationMs: _d, ...hook }: Record<string, unknown>) => hook), warnings: outcome.warnings.length }
 }
+const handler = (exit: number, out: number, err: number) => ({ type: "command", command: `sh ${behave} ${exit} ${out} ${err}` })
 
-/** Exit code, stdout kind (6: the PIGO_MODEL the hook was given), stderr kind. */
-const behaviour = fc.tuple(fc.constantFrom(0, 1, 2, 3), fc.integer({ min: 0, max: 6 }), fc.constantFrom(0, 1))
-const payload = fc.record({
-  tool_name: fc.constantFrom("write_file", "Bash", "Edit"),
-  tool_input: fc.record({ command: fc.constantFrom("git push origin", "ls") }),
-  transcript_path: fc.constant("/t.json")
+/** The original under its preset and the migrated canonical file give the same outcome for each dispatch. */
+const sameOutcomes = (preset: string, config: unknown, dispatches: ReadonlyArray<{ readonly event: string; readonly name?: string; readonly payload: unknown }>) => {
+  const dir = project({ "original.json": JSON.stringify(config) })
+  const migration = cli(dir, ["migrate", "--from", preset, "--settings", "original.json", "--write", "migrated.json"])
+  expect(migration.status, migration.stderr).toBe(0)
+  for (const { event, name, payload } of dispatches) {
+    const before = cli(dir, ["run", event, "--preset", preset, "--settings", "original.json"], JSON.stringify(payload))
+    const after = cli(dir, ["run", name ?? event, "--settings", "migrated.json"], JSON.stringify(payload))
+    expect(after.status, `${event} ${JSON.stringify(payload)}`).toBe(before.status)
+    expect({ ...comparable(after.stdout), event }).toEqual(comparable(before.stdout))
+  }
+}
+
+const tool = (tool_name: string, command: string) => ({ tool_name, tool_input: { command }, transcript_path: "/t.json" })
+
+describe("migrate to the canonical format, through the CLI (real processes)", () => {
+  it("Wingman: PostToolUse and Stop exit 2 does not block; the migrated file agrees", () => {
+    sameOutcomes("wingman", {
+      hooks: {
+        PreToolUse: [{ matcher: "write_file", hooks: [handler(2, 0, 1)] }, { matcher: "*", hooks: [handler(0, 5, 0)] }],
+        PostToolUse: [{ hooks: [handler(2, 0, 1)] }],
+        Stop: [{ hooks: [handler(2, 2, 0)] }]
+      }
+    }, [
+      { event: "PreToolUse", payload: tool("write_file", "ls") },
+      { event: "PreToolUse", payload: tool("Bash", "ls") },
+      { event: "PostToolUse", payload: tool("Bash", "ls") },
+      { event: "Stop", payload: { transcript_path: "/t.json" } }
+    ])
+  })
+
+  it("Gemini CLI: exit 2 blocks with stderr, other exits warn; the migrated file keeps BeforeTool and its rules", () => {
+    sameOutcomes("gemini", {
+      hooks: {
+        BeforeTool: [{ matcher: "write_.*|Bash", hooks: [{ ...handler(2, 0, 1), name: "lint" }, handler(3, 1, 1)] }],
+        AfterAgent: [{ hooks: [handler(0, 2, 0)] }]
+      }
+    }, [
+      { event: "BeforeTool", payload: { ...tool("write_file", "ls"), timestamp: "2026-01-01T00:00:00.000Z" } },
+      { event: "BeforeTool", payload: { ...tool("Edit", "ls"), timestamp: "2026-01-01T00:00:00.000Z" } },
+      { event: "AfterAgent", payload: { transcript_path: "/t.json", timestamp: "2026-01-01T00:00:00.000Z" } }
+    ])
+  })
 })
 
-interface Config {
-  readonly config: unknown
-  readonly dispatches: ReadonlyArray<{ readonly event: string; readonly payload: unknown }>
+/** A hook that writes the payload it got beside itself, and blocks `git push` (exit 2, reason on stderr). */
+const GUARD = `#!/bin/sh
+cat > "$(dirname "$0")/seen.json"
+grep -q 'git push' "$(dirname "$0")/seen.json" && { echo "no push" >&2; exit 2; }
+exit 0
+`
+
+/** A Claude Code project guarding Bash with GUARD, migrated --to `agent` (written). */
+const guarded = (agent: string) => {
+  const dir = project({
+    ".claude/settings.json": JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "sh ./guard.sh", timeout: 10 }] }] } }),
+    "guard.sh": GUARD
+  })
+  const migration = cli(dir, ["migrate", "--from", "claude", "--to", agent, "--write", ".agent-hooks/settings.json"])
+  expect(migration.status, migration.stderr).toBe(0)
+  return { dir, migration }
 }
 
-const roundTrip = async (preset: string, arbitrary: fc.Arbitrary<Config>) => {
-  let compared = 0
-  await fc.assert(
-    fc.asyncProperty(arbitrary, async ({ config, dispatches }) => {
-      const original = write(config)
-      const migrated = join(root, `migrated-${count++}.json`)
-      const migration = cliSync(["migrate", "--from", preset, "--settings", original, "--write", migrated])
-      expect(migration.status, migration.stderr).toBe(0)
-      await Promise.all(dispatches.map(async ({ event, payload }) => {
-        const [before, after] = await Promise.all([
-          cli(["run", event, "--preset", preset, "--settings", original], JSON.stringify(payload)),
-          cli(["run", event, "--settings", migrated], JSON.stringify(payload))
-        ])
-        expect(after.status, `${event} ${JSON.stringify(payload)} ${JSON.stringify(config)}`).toBe(before.status)
-        expect(comparable(after.stdout)).toEqual(comparable(before.stdout))
-        compared++
-      }))
-    }),
-    { numRuns: CONFIGS, seed: 17 }
-  )
-  return compared
-}
+describe("migrate --to an agent, through the CLI (host mode, real processes)", () => {
+  it("Claude Code → Cursor: Cursor's hooks.json calls host mode; a Cursor payload is denied in Cursor's format, and the hook saw Claude Code's payload", () => {
+    const { dir, migration } = guarded("cursor")
+    expect(migration.stderr).toContain(`wrote ${join(dir, ".cursor", "hooks.json")}`)
+    const cursor = JSON.parse(readFileSync(join(dir, ".cursor", "hooks.json"), "utf8"))
+    expect(Object.keys(cursor.hooks)).toEqual(["preToolUse"])
+    const entry = cursor.hooks.preToolUse[0]
+    expect(entry).toMatchObject({ failClosed: true })
+    expect(entry.timeout).toBeGreaterThan(10)
+    expect(entry.command).toMatch(/ hook --host cursor --timeout \d+$/)
+    // Cursor runs the command from its hooks.json folder, with the project in CURSOR_PROJECT_DIR
+    const call = (command: string) =>
+      spawnSync("sh", ["-c", entry.command], {
+        cwd: join(dir, ".cursor"),
+        env: envOf(dir, { CURSOR_PROJECT_DIR: dir }),
+        input: JSON.stringify({ hook_event_name: "preToolUse", conversation_id: "c1", generation_id: "g1", tool_name: "Shell", tool_input: { command }, workspace_roots: [dir] }),
+        encoding: "utf8"
+      })
+    const denied = call("git push origin main")
+    expect(denied.status, denied.stderr).toBe(2)
+    expect(JSON.parse(denied.stdout)).toMatchObject({ permission: "deny", agent_message: expect.stringContaining("no push") })
+    const seen = JSON.parse(readFileSync(join(dir, "seen.json"), "utf8"))
+    expect(seen).toMatchObject({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "git push origin main" } })
+    const allowed = call("ls")
+    expect(allowed.status, allowed.stderr).toBe(0)
+  })
 
-const handler = ([exit, out, err]: readonly [number, number, number]) => ({ type: "command", command: `sh ${behave} ${exit} ${out} ${err}` })
-
-describe("migrate round trip through the CLI (real processes)", () => {
-  it("Wingman (PostToolUse and Stop exit 2 does not block)", async () => {
-    const arbitrary = fc.record({
-      groups: fc.array(fc.record({ matcher: fc.constantFrom("write_file", "*", "write_.*", "Bash|Edit"), hooks: fc.array(behaviour, { minLength: 1, maxLength: 2 }) }), { minLength: 1, maxLength: 3 }),
-      other: fc.record({ event: fc.constantFrom("PostToolUse", "Stop"), b: behaviour }),
-      payloads: fc.array(fc.record({ event: fc.constantFrom("PreToolUse", "PreToolUse", "PostToolUse", "Stop"), payload }), { minLength: PAYLOADS, maxLength: PAYLOADS })
-    }).map(({ groups, other, payloads }): Config => ({
-      config: { hooks: { PreToolUse: groups.map((g) => ({ matcher: g.matcher, hooks: g.hooks.map(handler) })), [other.event]: [{ hooks: [handler(other.b)] }] } },
-      dispatches: payloads
-    }))
-    expect(await roundTrip("wingman", arbitrary)).toBe(CONFIGS * PAYLOADS)
-  }, 180_000)
-
-  it("pigo (any non-zero exit of tool_start blocks with stderr as the reason; fire-and-forget hooks; PIGO_MODEL from the config)", async () => {
-    const PIGO_EVENTS = ["agent_start", "turn_start", "tool_start", "tool_end", "turn_end", "agent_end"] as const
-    const arbitrary = fc.record({
-      hooks: fc.array(fc.record({ event: fc.constantFrom(...PIGO_EVENTS, "tool_start"), b: behaviour, blocking: fc.constantFrom(true, true, false), tool: fc.constantFrom(undefined, "Bash", "write_file|Edit") }), { minLength: 1, maxLength: 3 }),
-      // PIGO_MODEL: the payload's model, else the config's
-      payloads: fc.array(
-        fc.record({
-          event: fc.constantFrom(...PIGO_EVENTS, "tool_start", "tool_start"),
-          payload: fc.tuple(payload, fc.constantFrom(undefined, "o3")).map(([p, model]) => (model === undefined ? p : { ...p, model }))
-        }),
-        { minLength: PAYLOADS, maxLength: PAYLOADS }
-      )
-    }).map(({ hooks, payloads }): Config => {
-      const byEvent: Record<string, Array<unknown>> = {}
-      for (const h of hooks) {
-        ;(byEvent[h.event] ??= []).push({ command: `sh ${behave} ${h.b.join(" ")}`, blocking: h.blocking, ...(h.tool === undefined ? {} : { match: { tool: h.tool } }) })
-      }
-      return { config: { model: "m-1", plugins: [{ name: "p", hooks: byEvent }] }, dispatches: payloads }
+  it("Claude Code → Cline: one executable per event; a Cline payload is cancelled with Cline's answer (exit 0)", () => {
+    const { dir } = guarded("cline")
+    const script = join(dir, ".clinerules", "hooks", "PreToolUse")
+    expect(statSync(script).mode & 0o111).not.toBe(0)
+    const run = spawnSync(script, [], {
+      cwd: dir,
+      env: envOf(dir),
+      input: JSON.stringify({ clineVersion: "3.36.0", hookName: "PreToolUse", timestamp: "1", taskId: "t1", workspaceRoots: [dir], userId: "u", preToolUse: { toolName: "execute_command", parameters: { command: "git push" } } }),
+      encoding: "utf8"
     })
-    expect(await roundTrip("pigo", arbitrary)).toBe(CONFIGS * PAYLOADS)
-  }, 180_000)
+    expect(run.status, run.stderr).toBe(0)
+    expect(JSON.parse(run.stdout)).toMatchObject({ cancel: true, errorMessage: expect.stringContaining("no push") })
+  })
 
-  it("Gemini CLI (documented output rules: exit 2 blocks with stderr, other exits warn; dedup by name:command)", async () => {
-    const GEMINI_EVENTS = ["BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "BeforeModel", "SessionStart"] as const
-    const arbitrary = fc.record({
-      // Gemini dedups matched hooks by name:command: names, and one shared command.
-      groups: fc.array(
-        fc.record({
-          event: fc.constantFrom(...GEMINI_EVENTS, "BeforeTool"),
-          matcher: fc.constantFrom(undefined, "write_file", "write_.*|Bash"),
-          hooks: fc.array(fc.record({ b: behaviour, name: fc.constantFrom(undefined, "lint", "audit"), shared: fc.constantFrom(false, true) }), { minLength: 1, maxLength: 2 })
-        }),
-        { minLength: 1, maxLength: 3 }
-      ),
-      payloads: fc.array(fc.record({ event: fc.constantFrom(...GEMINI_EVENTS, "BeforeTool", "BeforeTool"), payload }), { minLength: PAYLOADS, maxLength: PAYLOADS })
-    }).map(({ groups, payloads }): Config => {
-      const hooks: Record<string, Array<unknown>> = {}
-      for (const g of groups) {
-        ;(hooks[g.event] ??= []).push({
-          ...(g.matcher === undefined ? {} : { matcher: g.matcher }),
-          hooks: g.hooks.map((h) => ({ ...(h.shared ? handler([0, 1, 0]) : handler(h.b)), ...(h.name === undefined ? {} : { name: h.name }) }))
-        })
-      }
-      return { config: { hooks }, dispatches: payloads.map((d) => ({ ...d, payload: { ...d.payload, timestamp: "2026-01-01T00:00:00.000Z" } })) }
-    })
-    expect(await roundTrip("gemini", arbitrary)).toBe(CONFIGS * PAYLOADS)
-  }, 180_000)
+  it("Gemini CLI → Cursor is refused per hook (file, JSON path, why); --lossy writes the bare command with a note; nothing is written without --write", () => {
+    const dir = project({ ".gemini/settings.json": JSON.stringify({ hooks: { BeforeTool: [{ matcher: "run_shell_command", hooks: [{ type: "command", command: "./guard.sh", timeout: 5000 }] }] } }) })
+    const refused = cli(dir, ["migrate", "--from", "gemini", "--to", "cursor", "--write", ".agent-hooks/settings.json"])
+    expect(refused.status).toBe(1)
+    expect(refused.stderr).toContain(`cannot migrate: ${join(dir, ".gemini", "settings.json")} at hooks.BeforeTool[0].hooks[0] (BeforeTool): BeforeTool is gemini's own event`)
+    expect(refused.stderr).toContain("pass --lossy")
+    expect(existsSync(join(dir, ".cursor"))).toBe(false)
+    const lossy = cli(dir, ["migrate", "--from", "gemini", "--to", "cursor", "--lossy"])
+    expect(lossy.status, lossy.stderr).toBe(0)
+    expect(lossy.stderr).toMatch(/note: .*BeforeTool\[0\]\.hooks\[0\] \(BeforeTool\): written as a bare command on Cursor's preToolUse/)
+    expect(lossy.stdout).toContain(`==> ${join(dir, ".cursor", "hooks.json")} <==`)
+    expect(lossy.stdout).toContain('"command": "./guard.sh"')
+    expect(existsSync(join(dir, ".cursor"))).toBe(false)
+  })
 
-  it("orchestration", async () => {
-    const arbitrary = fc.record({
-      groups: fc.array(fc.record({ event: fc.constantFrom("PreToolUse", "PostToolUse"), matcher: fc.constantFrom("Bash(git push:*)", "Bash", "Edit|Write", "*"), b: behaviour, continueOnError: fc.boolean() }), { minLength: 1, maxLength: 3 }),
-      payloads: fc.array(fc.record({ event: fc.constantFrom("PreToolUse", "PostToolUse"), payload }), { minLength: PAYLOADS, maxLength: PAYLOADS })
-    }).map(({ groups, payloads }): Config => {
-      const hooks: Record<string, Array<unknown>> = {}
-      for (const g of groups) {
-        ;(hooks[g.event] ??= []).push({ matcher: g.matcher, hooks: [{ type: "command", command: "sh", args: [behave, String(g.b[0]), String(g.b[1]), String(g.b[2])], continueOnError: g.continueOnError, timeout: 10000 }] })
-      }
-      return { config: { executionLog: false, hooks }, dispatches: payloads }
-    })
-    expect(await roundTrip("orchestration", arbitrary)).toBe(CONFIGS * PAYLOADS)
-  }, 180_000)
+  it("a seed dialect is read, never written; --from and --to the same agent is refused", () => {
+    const dir = project({ ".claude/settings.json": JSON.stringify({ hooks: {} }) })
+    const seed = cli(dir, ["migrate", "--from", "claude", "--to", "wingman"])
+    expect(seed.status).toBe(1)
+    expect(seed.stderr).toContain("--to wingman: agent-hooks reads wingman's config (--from wingman) but has no host mode for it")
+    const same = cli(dir, ["migrate", "--from", "claude", "--to", "claude"])
+    expect(same.status).toBe(1)
+    expect(same.stderr).toContain("--from and --to are both claude")
+  })
 
-  it("Wave", async () => {
-    const arbitrary = fc.record({
-      groups: fc.array(fc.record({ event: fc.constantFrom("PreToolUse", "Stop"), matcher: fc.constantFrom("Bash", "*", "write_.*"), hooks: fc.array(behaviour, { minLength: 1, maxLength: 2 }) }), { minLength: 1, maxLength: 3 }),
-      payloads: fc.array(fc.record({ event: fc.constantFrom("PreToolUse", "Stop"), payload }), { minLength: PAYLOADS, maxLength: PAYLOADS })
-    }).map(({ groups, payloads }): Config => {
-      const hooks: Record<string, Array<unknown>> = {}
-      for (const g of groups) (hooks[g.event] ??= []).push({ matcher: g.matcher, hooks: g.hooks.map(handler) })
-      return { config: { hooks }, dispatches: payloads }
+  it("never over an existing file without --force, never through a folder that leads out of the project", () => {
+    const dir = project({
+      ".claude/settings.json": JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "true" }] }] } }),
+      ".codex/hooks.json": "{}\n"
     })
-    expect(await roundTrip("wave", arbitrary)).toBe(CONFIGS * PAYLOADS)
-  }, 180_000)
+    const kept = cli(dir, ["migrate", "--from", "claude", "--to", "codex", "--write", ".agent-hooks/settings.json"])
+    expect(kept.status).toBe(1)
+    expect(kept.stderr).toContain(`${join(dir, ".codex", "hooks.json")} already exists; pass --force`)
+    // checked before anything is written
+    expect(existsSync(join(dir, ".agent-hooks", "settings.json"))).toBe(false)
+    expect(readFileSync(join(dir, ".codex", "hooks.json"), "utf8")).toBe("{}\n")
+    const forced = cli(dir, ["migrate", "--from", "claude", "--to", "codex", "--write", ".agent-hooks/settings.json", "--force"])
+    expect(forced.status, forced.stderr).toBe(0)
+    expect(JSON.parse(readFileSync(join(dir, ".codex", "hooks.json"), "utf8")).hooks.Stop[0].hooks[0].command).toMatch(/ hook --host codex --timeout \d+$/)
+    // a cloned repo's .gemini -> elsewhere: nothing written there
+    const outside = project({})
+    symlinkSync(outside, join(dir, ".gemini"))
+    const linked = cli(dir, ["migrate", "--from", "claude", "--to", "gemini", "--write", "policy.json"])
+    expect(linked.status).toBe(1)
+    expect(linked.stderr).toContain("leads out of")
+    expect(existsSync(join(outside, "settings.json"))).toBe(false)
+    expect(existsSync(join(dir, "policy.json"))).toBe(false)
+    // the canonical file too: a symlink to a file of another folder is not written through, --force or not
+    writeFileSync(join(outside, "victim"), "kept\n")
+    symlinkSync(join(outside, "victim"), join(dir, "canonical.json"))
+    const through = cli(dir, ["migrate", "--from", "claude", "--write", "canonical.json", "--force"])
+    expect(through.status).toBe(1)
+    expect(through.stderr).toContain("not written through it")
+    expect(readFileSync(join(outside, "victim"), "utf8")).toBe("kept\n")
+  })
+})
+
+describe("host mode under a dialect's preset (the other way to keep a dialect's hooks)", () => {
+  const gemini = () =>
+    project({ ".gemini/settings.json": JSON.stringify({ hooks: { BeforeTool: [{ matcher: "run_shell_command", hooks: [{ type: "command", command: "echo 'no shell' >&2; exit 2" }] }] } }) })
+
+  it("--host gemini --preset gemini runs Gemini CLI's BeforeTool hooks on Gemini CLI's own payload (they used to be skipped, silently)", () => {
+    const dir = gemini()
+    const run = cli(dir, ["hook", "--host", "gemini", "--preset", "gemini"], JSON.stringify({ hook_event_name: "BeforeTool", session_id: "s", cwd: dir, tool_name: "run_shell_command", tool_input: { command: "ls" }, timestamp: "2026-01-01T00:00:00.000Z" }))
+    expect(run.status, run.stderr).toBe(2)
+    expect(run.stderr).toContain("no shell")
+  })
+
+  it("--host claude --preset gemini refuses visibly: Gemini CLI's hooks would never run on Claude Code's events", () => {
+    const dir = gemini()
+    const run = cli(dir, ["hook", "--host", "claude", "--preset", "gemini"], JSON.stringify({ hook_event_name: "PreToolUse", session_id: "s", cwd: dir, tool_name: "Bash", tool_input: { command: "ls" } }))
+    expect(run.status).toBe(2)
+    expect(run.stderr).toContain("whose hooks on BeforeTool are written for gemini's own events and payload")
+  })
 })

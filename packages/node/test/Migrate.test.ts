@@ -1,5 +1,5 @@
 /**
- * The `migrate` round trip as a property, in-process: for generated configs in each dialect,
+ * The `migrate` round trip as a property, in-process: for generated configs in every dialect,
  * generated payloads and generated hook behaviours (exit codes 0/1/2/3, plain or JSON stdout,
  * stderr), an engine built from the original file under its preset and one built from the migrated
  * canonical file give equal outcomes (the hooks' `source` aside), unless `toCanonical` refused a
@@ -14,11 +14,12 @@ import * as NodeFileSystem from "@effect/platform-node-shared/NodeFileSystem"
 import * as NodePath from "@effect/platform-node-shared/NodePath"
 import { Effect, Layer } from "effect"
 import * as fc from "fast-check"
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import * as PropertyRuns from "@agent-hooks/test-utils/PropertyRuns"
+import { configFor, eventsOf } from "@agent-hooks/test-utils/DialectConfigs"
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-migrate-")))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
@@ -37,7 +38,12 @@ const STDOUTS = [
   JSON.stringify({ systemMessage: "note", hookSpecificOutput: { additionalContext: "ctx" } }),
   JSON.stringify({ decision: "deny", reason: "gemini deny" }),
   // The hook prints the PIGO_MODEL it was given (pigo's config model when the payload has none).
-  "PIGO_MODEL"
+  "PIGO_MODEL",
+  // the agents' own answers
+  JSON.stringify({ permission: "deny", user_message: "cursor deny", agent_message: "cursor deny" }),
+  JSON.stringify({ permissionDecision: "deny", permissionDecisionReason: "copilot deny" }),
+  JSON.stringify({ cancel: true, errorMessage: "cline cancel" }),
+  JSON.stringify({ allowTool: false, denyReason: "agy deny" })
 ]
 const behaviour: fc.Arbitrary<Behaviour> = fc.record({
   exitCode: fc.constantFrom(0, 1, 2, 3),
@@ -45,11 +51,16 @@ const behaviour: fc.Arbitrary<Behaviour> = fc.record({
   stderr: fc.constantFrom("", "why not")
 })
 
-/** The scripted spawner plays `hook_<n>`'s behaviour, wherever the name stands in the command line. */
-const spawner = (behaviours: ReadonlyArray<Behaviour>) =>
+/**
+ * The scripted spawner plays `hook_<n>`'s behaviour, wherever the name stands in the command line;
+ * a Cline hook, named by its executable `.clinerules/hooks/<Event>`, plays its event's (`events`).
+ */
+const spawner = (behaviours: ReadonlyArray<Behaviour>, events: ReadonlyArray<string> = []) =>
   ScriptedProcessSpawner.layer((request) => {
-    const found = /hook_(\d+)/.exec([request.file, ...request.args].join(" "))
-    const played = found === null ? undefined : behaviours[Number(found[1])]
+    const line = [request.file, ...request.args].join(" ")
+    const found = /hook_(\d+)/.exec(line)
+    const script = /\.clinerules\/hooks\/(\w+)/.exec(line)
+    const played = found !== null ? behaviours[Number(found[1])] : script !== null ? behaviours[events.indexOf(script[1]!)] : undefined
     if (played?.stdout === "PIGO_MODEL") return { ...played, stdout: `model=${request.env["PIGO_MODEL"] ?? "(unset)"}` }
     return played ?? { exitCode: 0 }
   })
@@ -61,9 +72,9 @@ const writeJson = (value: unknown): string => {
   return file
 }
 
-/** Outcomes compared as a user sees them: without each hook's source and duration, file names masked. */
+/** Outcomes compared as a user sees them: without each hook's source and duration, file names masked (the longest first). */
 const comparable = (outcome: Outcome.Outcome, files: ReadonlyArray<string>) => {
-  const mask = (text: string) => files.reduce((acc, file) => acc.split(file).join("<file>"), text).replace(/ at [^:]*hooks[^:]*:/g, " at <path>:")
+  const mask = (text: string) => [...files].sort((a, b) => b.length - a.length).reduce((acc, file) => acc.split(file).join("<file>"), text).replace(/ at [^:]*hooks[^:]*:/g, " at <path>:")
   return JSON.parse(mask(JSON.stringify({ ...outcome, hooks: outcome.hooks.map(({ source: _s, durationMs: _d, ...hook }) => hook) })))
 }
 
@@ -278,4 +289,74 @@ describe("migrate round trip (in-process, scripted processes)", () => {
     const { refusedCases } = await runProperty(Presets.gemini, arbitrary, 1000)
     expect(refusedCases).toBe(0)
   })
+})
+
+/**
+ * The agents' dialects, from generated configs in each one's own format (test-utils' DialectConfigs):
+ * the engine of the original files under the dialect's preset and the engine of the migrated
+ * canonical file give equal outcomes, unless toCanonical refused a hook, naming it.
+ */
+const AGENT_DIALECTS = ["agent-hooks", "claude", "codex", "qwen", "vscode", "cursor", "copilot", "kiro", "windsurf", "antigravity", "antigravity-1.0", "cline"]
+
+describe("migrate round trip of every agent's dialect (in-process, scripted processes)", () => {
+  for (const name of AGENT_DIALECTS) {
+    const preset = Presets.byName(name)!
+    it(`${name}: the migrated canonical file gives the same outcomes`, async () => {
+      const arbitrary = fc.record({
+        hooks: fc.array(
+          fc.record({ event: fc.constantFrom(...eventsOf(preset)), matcher: fc.constantFrom(undefined, "Bash", "*"), timeout: fc.constantFrom(undefined, 5, 45) }),
+          { minLength: 1, maxLength: 4 }
+        ),
+        behaviours,
+        payloads: fc.array(
+          fc.record({ event: fc.constantFrom(...eventsOf(preset)), tool: fc.constantFrom("Bash", "Edit", "Shell", "run_command"), command: fc.constantFrom("git push", "ls") }),
+          { minLength: 4, maxLength: 4 }
+        )
+      })
+      let compared = 0
+      await fc.assert(
+        fc.asyncProperty(arbitrary, async ({ hooks, behaviours, payloads }) => {
+          // hook_<i> plays the i-th behaviour; Cline's executable of an event, its first hook's
+          const numbered = hooks.map((hook, i) => ({ ...hook, command: `hook_${i}` }))
+          const events = [...new Set(numbered.map((hook) => hook.event))]
+          const played = name === "cline" ? events.map((event) => behaviours[numbered.findIndex((hook) => hook.event === event)]!) : behaviours
+          const project = join(root, `agent-${fileCount++}`)
+          mkdirSync(join(project, "home"), { recursive: true })
+          const config = configFor(preset, numbered)
+          for (const [path, text] of Object.entries(config.files)) {
+            mkdirSync(dirname(join(project, path)), { recursive: true })
+            writeFileSync(join(project, path), text)
+            if (!config.explicit) chmodSync(join(project, path), 0o755)
+          }
+          const settings = config.explicit ? Object.keys(config.files).map((file) => join(project, file)) : undefined
+          const env = { HOME: join(project, "home"), PATH: "/usr/bin:/bin" }
+          compared += await Effect.runPromise(
+            Effect.scoped(
+              Effect.gen(function*() {
+                const original = yield* HookEngine.make({ preset, settings, projectDir: project, env })
+                const migrated = Presets.toCanonical(original.settings, preset)
+                for (const refusal of migrated.refused) expect(refusal).toMatch(/^\/.+ at .+ \(.+\): .+/)
+                if (migrated.refused.length > 0) return 0
+                const migratedFile = join(project, "migrated.json")
+                writeFileSync(migratedFile, JSON.stringify(migrated.settings))
+                const canonical = yield* HookEngine.make({ preset: Presets.agentHooks, settings: [migratedFile], projectDir: project, env })
+                const files = [...original.settings.files.map((file) => file.path), migratedFile, project]
+                for (const { event, tool, command } of payloads) {
+                  const payload = { tool_name: tool, toolName: tool, tool_input: { command }, transcript_path: "/t.json", timestamp: "2026-01-01T00:00:00.000Z" }
+                  const before = yield* original.dispatch(event, payload)
+                  const target = canonicalName(preset, event, migrated.settings)
+                  const after = yield* canonical.dispatch(target, payload)
+                  expect(comparable(after, files), `${event} ${JSON.stringify(payload)}\n${JSON.stringify(config.files)}\n${JSON.stringify(migrated.settings)}`)
+                    .toEqual({ ...comparable(before, files), event: target })
+                }
+                return payloads.length
+              })
+            ).pipe(Effect.provide(Layer.mergeAll(spawner(played, events), NodeFileSystem.layer, NodePath.layer)))
+          )
+        }),
+        { numRuns: PropertyRuns.forLane(25), seed: 33 }
+      )
+      expect(compared).toBeGreaterThan(0)
+    })
+  }
 })

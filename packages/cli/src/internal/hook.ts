@@ -131,12 +131,25 @@ const decide = (options: HookOptions, state: { hostEvent: string | undefined }):
               })
             )
           }
+          // A preset whose events are its dialect's own names (Gemini CLI's BeforeTool for PreToolUse):
+          // its hooks are dispatched under the agent's own event and payload when the preset is the
+          // agent's own dialect, and never silently skipped otherwise.
+          const own = preset.events.filter((event) => event.extends === call.event && event.name !== call.event && (engine.plan.events.get(event.name)?.hooks.length ?? 0) > 0)
+          const native = preset.name === agent.name && preset.events.some((event) => event.name === call.hostEvent && event.name !== call.event)
+          if (!native && own.length > 0) {
+            return yield* Effect.fail(
+              new Failed({
+                message: `the policy is read with --preset ${preset.name}, whose hooks on ${own.map((event) => event.name).join(", ")} are written for ${preset.name}'s own events and payload; host mode for ${agent.displayName} dispatches Claude Code's ${call.event}, so they would never run: refused. Run them from ${preset.name}'s own config, or migrate them (agent-hooks migrate --from ${preset.name})`
+              })
+            )
+          }
+          const [event, input] = native ? [call.hostEvent, payload] : [call.event, call.payload]
           if (level.debug) {
             Debug.loaded(engine.plan)
-            Debug.matched(engine.plan, call.event, call.payload)
+            Debug.matched(engine.plan, event, input)
           }
           warnings.dispatching()
-          const outcome = yield* engine.dispatch(call.event, call.payload)
+          const outcome = yield* engine.dispatch(event, input)
           if (level.debug) Debug.results(outcome)
           return outcome
         })

@@ -1,0 +1,347 @@
+/**
+ * `migrate --to <agent>`: another agent's own hook config, written so that the hooks keep their
+ * meaning. The hooks themselves stay agent-hooks settings (the policy file); the agent's config
+ * gets one entry per event it needs, calling `agent-hooks hook --host <agent>`, which reads that
+ * agent's payload, runs the policy in Claude Code's names and answers in the agent's format.
+ *
+ * A hook keeps its meaning only when, run that way, it sees what it saw before and its answer does
+ * what it did before. It is refused (file, JSON path, why) when:
+ * - its event is the source dialect's own (Gemini CLI's `BeforeTool`): host mode dispatches
+ *   Claude Code's events, so it would never run;
+ * - the source agent's payload is not Claude Code's shape (other tool names, other fields): the
+ *   hook would read names it was not written for;
+ * - the target agent has no event for it, or its event there cannot block where it could;
+ * - its timeout is longer than the target agent lets a hook run, and the agent has no setting for it.
+ * With `--lossy` a refused command hook is written into the agent's config as it is (a bare
+ * command, its matcher where the agent has matchers), with a note naming what changes.
+ */
+import * as HookEvent from "@agent-hooks/core/HookEvent"
+import * as HostMode from "@agent-hooks/core/HostMode"
+import type { Preset } from "@agent-hooks/core/Preset"
+import * as Presets from "@agent-hooks/core/Presets"
+import type { HookEntry, LoadedSettings } from "@agent-hooks/core/Settings"
+import { join } from "node:path"
+import { readOwnCommand, shellQuote } from "./hostConfig.ts"
+
+/** One entry of the target agent's config. */
+export interface TargetEntry {
+  /** The agent's event name. */
+  readonly hostEvent: string
+  readonly command: string
+  /** Seconds; `undefined`: the agent's default. */
+  readonly timeout: number | undefined
+  /** The source hook's matcher, for a bare (`--lossy`) entry where the agent reads matchers. */
+  readonly matcher?: string | undefined
+  /** A host-mode entry (`agent-hooks hook --host`), or a source hook's own command (`--lossy`). */
+  readonly hostMode: boolean
+  /** A bare entry's source hook: `<file> at <path> (<event>)`. */
+  readonly origin?: string | undefined
+}
+
+/** A file `migrate --to` writes: absolute path, text, whether it is an executable (Cline's). */
+export interface TargetFile {
+  readonly path: string
+  readonly text: string
+  readonly executable: boolean
+}
+
+/** What `--to <agent>` makes of loaded settings. */
+export interface TargetPlan {
+  /** The settings whose hooks keep their meaning through host mode: the policy file is made of these. */
+  readonly kept: LoadedSettings
+  readonly entries: ReadonlyArray<TargetEntry>
+  /** `<file> at <path> (<event>): <why>` per hook that would change. */
+  readonly refused: ReadonlyArray<string>
+  readonly notes: ReadonlyArray<string>
+}
+
+/**
+ * Events whose hook takes over what the agent does (Claude Code's WorktreeCreate must print the
+ * worktree's path): a host-mode entry there would replace the agent's own handling.
+ */
+const TAKES_OVER: ReadonlySet<string> = new Set(["WorktreeCreate", "WorktreeRemove"])
+
+/**
+ * The agent's events that carry a catalog event, where one covers the others: Cursor's
+ * `preToolUse` fires for every tool of the agent (its `beforeShellExecution`, `beforeMCPExecution`
+ * and `beforeReadFile` would run the policy a second time on the same call).
+ */
+const COVERING: Readonly<Record<string, Readonly<Record<string, ReadonlyArray<string>>>>> = {
+  cursor: { PreToolUse: ["preToolUse"] }
+}
+
+/** The agent's preset (same name as its host mode), for its events' rules. */
+const presetOf = (agent: HostMode.Agent): Preset | undefined => Presets.byName(agent.name)
+
+/** The agent's events that stand for the catalog event `event`, in the agent's order. */
+export const hostEventsFor = (agent: HostMode.Agent, event: string): ReadonlyArray<string> => {
+  const covering = COVERING[agent.name]?.[event]
+  if (covering !== undefined) return covering
+  const all = Object.keys(agent.events).filter((name) => agent.events[name] === event && !TAKES_OVER.has(name))
+  // Old aliases (Kiro's preToolUse beside PreToolUse) are left out where the preset names the current ones.
+  const names = new Set(presetOf(agent)?.events.map((custom) => custom.name) ?? [])
+  const current = all.filter((name) => names.has(name))
+  return current.length > 0 ? current : all
+}
+
+/** The rules of an agent's event, as its preset runs them. */
+const targetSpec = (agent: HostMode.Agent, hostEvent: string): HookEvent.HookEventSpec | undefined => {
+  const custom = presetOf(agent)?.events.find((event) => event.name === hostEvent)
+  return custom !== undefined ? HookEvent.custom(custom) : HookEvent.get(hostEvent)
+}
+
+/** The rules of a source hook's event: its file's declaration, the preset's, else the catalog's. */
+const sourceSpec = (preset: Preset, entry: HookEntry, event: string): HookEvent.HookEventSpec | undefined => {
+  if (entry.spec !== undefined) return entry.spec
+  const custom = preset.events.find((declared) => declared.name === event)
+  return custom !== undefined ? HookEvent.custom(custom) : HookEvent.get(event)
+}
+
+/**
+ * The source dialect hands its hooks Claude Code's payload: no host mode of its own (agent-hooks,
+ * the seed dialects, whose tool names are Claude Code's), or a host mode that renames nothing.
+ */
+export const claudeShaped = (preset: Preset): boolean => {
+  const agent = HostMode.byName(preset.name)
+  if (agent === undefined) return (preset.toolNames ?? []).length === 0
+  return agent.tools.length === 0 && agent.normalize === undefined && agent.readInput === undefined && agent.eventField === undefined
+}
+
+/** What the target agent lets a hook run at most, when its config has no timeout key (Windsurf, Cline): its default. */
+const FIXED_TIMEOUT: ReadonlySet<string> = new Set(["windsurf", "cline"])
+
+/** Targets whose entries read a matcher (bare `--lossy` entries keep it there). */
+const READS_MATCHERS: ReadonlySet<string> = new Set(["claude", "codex", "gemini", "qwen", "antigravity", "antigravity-1.0", "cursor", "copilot", "kiro"])
+
+/** Host mode keeps its own budget below the timeout it is given (`budgetMs`): the entry's timeout leaves room for it. */
+const withMargin = (seconds: number): number => Math.ceil(seconds + Math.min(5, Math.max(1, seconds / 9)))
+
+/** `cmd args...` of an exec-form handler, quoted for `sh`. */
+const commandLine = (handler: { readonly command: string; readonly args?: ReadonlyArray<string> | undefined }): string =>
+  handler.args === undefined || handler.args.length === 0 ? handler.command : [handler.command, ...handler.args].map(shellQuote).join(" ")
+
+/** Per-OS commands: the dialects that pick one per platform, when reading. */
+const PER_OS: ReadonlySet<string> = new Set(["codex", "copilot", "vscode"])
+
+/**
+ * The plan for `--to <agent>`: which hooks keep their meaning through host mode, the agent's
+ * entries (host mode's, and with `lossy` the bare commands of the others), refusals and notes.
+ * `hostCommand` writes the host-mode command for one of the agent's events and its timeout.
+ */
+export const planTarget = (input: {
+  readonly settings: LoadedSettings
+  readonly preset: Preset
+  readonly agent: HostMode.Agent
+  readonly lossy: boolean
+  readonly platform: string
+  readonly hostCommand: (hostEvent: string, timeout: number | undefined) => string
+}): TargetPlan => {
+  const { agent, preset, settings } = input
+  const refused: Array<string> = []
+  const notes: Array<string> = []
+  const keptHooks: Record<string, Array<HookEntry>> = {}
+  /** Per host event: the longest (or, sequential, the summed) timeout of the hooks it runs. */
+  const needs = new Map<string, { seconds: number; implicit: boolean }>()
+  const bare: Array<TargetEntry> = []
+  const shaped = claudeShaped(preset)
+  const fixed = FIXED_TIMEOUT.has(agent.name) ? agent.hookTimeout : undefined
+  const implicitEvents = new Set<string>()
+  // User-level hooks stay in the user's file when there are others (toCanonical notes them): no entry for them here.
+  const scopes = new Set(Object.values(settings.hooks).flatMap((entries) => entries.map((entry) => entry.scope)))
+  const skipUser = scopes.has("user") && [...scopes].some((scope) => scope !== "user")
+  for (const [event, entries] of Object.entries(settings.hooks)) {
+    for (const entry of entries) {
+      if (entry.handler.type === "callback") continue // toCanonical refuses it
+      if (skipUser && entry.scope === "user") {
+        ;(keptHooks[event] ??= []).push(entry)
+        continue
+      }
+      const where = `${entry.source} at ${entry.path} (${event})`
+      if (entry.handler.type === "command" && readOwnCommand(entry.handler.command) !== undefined) {
+        notes.push(`${where}: already agent-hooks' host mode (written by install); not migrated`)
+        continue
+      }
+      const spec = sourceSpec(preset, entry, event)
+      const catalog = HookEvent.get(event) !== undefined ? event : preset.events.find((declared) => declared.name === event)?.extends
+      const hostEvents = HookEvent.get(event) === undefined ? [] : hostEventsFor(agent, event)
+      const explicit = "timeout" in entry.handler && typeof entry.handler.timeout === "number" ? entry.handler.timeout : undefined
+      const seconds = explicit ?? spec?.defaultTimeout ?? 600
+      const why: Array<string> = []
+      if (HookEvent.get(event) === undefined) {
+        why.push(`${event} is ${preset.name}'s own event: ${agent.displayName}'s host mode dispatches Claude Code's events, so the hook would never run there`)
+      } else if (hostEvents.length === 0) {
+        why.push(`${agent.displayName} has no event for ${event}`)
+      }
+      if (!shaped && why.length === 0) {
+        why.push(`the hook reads ${preset.name}'s payload (its tool names and fields); through ${agent.displayName}'s host mode it would receive Claude Code's`)
+      }
+      if (why.length === 0 && spec !== undefined && spec.blocking !== "none") {
+        const cannot = hostEvents.filter((hostEvent) => targetSpec(agent, hostEvent)?.blocking === "none")
+        if (cannot.length > 0) why.push(`${event} can block in ${preset.name}, but ${agent.displayName}'s ${cannot.join(", ")} cannot: a block would be lost`)
+      }
+      if (why.length === 0 && fixed !== undefined && explicit !== undefined && withMargin(explicit) > fixed) {
+        why.push(`its timeout is ${explicit} s, but ${agent.displayName} gives a hook ${fixed} s and has no setting to raise it`)
+      }
+      if (why.length === 0) {
+        ;(keptHooks[event] ??= []).push(entry)
+        for (const hostEvent of hostEvents) {
+          const seen = needs.get(hostEvent)
+          const total = seen === undefined ? seconds : settings.sequential ? seen.seconds + seconds : Math.max(seen.seconds, seconds)
+          needs.set(hostEvent, { seconds: total, implicit: (seen?.implicit ?? false) || explicit === undefined })
+        }
+        if (fixed !== undefined && explicit === undefined) implicitEvents.add(event)
+        continue
+      }
+      refused.push(`${where}: ${why.join("; ")}`)
+      if (!input.lossy) continue
+      // --lossy: the hook's own command in the agent's config, on the agent's event for its catalog event
+      const lossyEvents = catalog === undefined ? [] : hostEventsFor(agent, catalog)
+      if (entry.handler.type !== "command") {
+        notes.push(`${where}: a ${entry.handler.type} hook has no bare command to write; left out`)
+        continue
+      }
+      if (lossyEvents.length === 0) {
+        notes.push(`${where}: ${agent.displayName} has no event for it; left out`)
+        continue
+      }
+      const matcher = entry.matcher.source
+      const keepsMatcher = matcher === undefined || matcher === "" || matcher === "*" || READS_MATCHERS.has(agent.name)
+      for (const hostEvent of lossyEvents) {
+        bare.push({ hostEvent, command: commandLine(entry.handler), timeout: explicit, matcher: keepsMatcher ? matcher : undefined, hostMode: false, origin: where })
+      }
+      notes.push(
+        `${where}: written as a bare command on ${agent.displayName}'s ${lossyEvents.join(", ")}: it gets ${agent.displayName}'s payload and its exit code and output are read by ${agent.displayName}'s rules${
+          matcher !== undefined && matcher !== "" && matcher !== "*" ? `; matcher ${JSON.stringify(matcher)} ${keepsMatcher ? "is copied as it is (tool names differ between agents)" : `is dropped (${agent.displayName} has no matchers)`}` : ""
+        }`
+      )
+    }
+  }
+  for (const event of implicitEvents) {
+    notes.push(`hooks of ${event} without a timeout get ${agent.displayName}'s ${fixed} s (${preset.name} gives them ${sourceSpec(preset, settings.hooks[event]![0]!, event)?.defaultTimeout ?? 600} s)`)
+  }
+  if (PER_OS.has(preset.name)) {
+    notes.push(`${preset.name} picks a command per operating system; the policy keeps the one for ${input.platform} (set AGENT_HOOKS_PLATFORM to migrate another's)`)
+  }
+  const entries: Array<TargetEntry> = []
+  for (const [hostEvent, need] of needs) {
+    const timeout = fixed !== undefined ? undefined : withMargin(need.seconds)
+    entries.push({ hostEvent, command: input.hostCommand(hostEvent, timeout ?? fixed), timeout, hostMode: true })
+  }
+  if (entries.length > 0) {
+    notes.push(
+      `${agent.displayName} calls agent-hooks on every ${entries.map((entry) => entry.hostEvent).join(", ")}: the policy applies the matchers (for every tool, the agent's own matchers are not used), the timeouts, and reads the answers by ${preset.name}'s rules`
+    )
+    if (!FAILS_CLOSED.has(agent.name)) notes.push(`if agent-hooks itself cannot start, ${agent.displayName} goes on without it (its own rule for a failing hook)`)
+  }
+  // Cline runs one executable per event, whose stdout is the one answer: a second command there is left out.
+  const written: Array<TargetEntry> = []
+  for (const entry of [...entries, ...bare]) {
+    if (agent.name === "cline" && written.some((other) => other.hostEvent === entry.hostEvent)) {
+      notes.push(`${entry.origin ?? entry.command}: Cline runs one executable per event, and its ${entry.hostEvent} already runs ${written.find((other) => other.hostEvent === entry.hostEvent)!.command}; left out`)
+      continue
+    }
+    written.push(entry)
+  }
+  return {
+    kept: { ...settings, hooks: keptHooks },
+    entries: written,
+    refused,
+    notes
+  }
+}
+
+/** Agents whose config can make a failing hook command block (Cursor's `failClosed`). */
+const FAILS_CLOSED: ReadonlySet<string> = new Set(["cursor"])
+
+const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`
+
+/** Claude Code's nested shape: `{hooks: {Event: [{matcher?, hooks: [{type, command, timeout}]}]}}`, timeouts in `unit` per second. */
+const nested = (entries: ReadonlyArray<TargetEntry>, unit: (seconds: number) => number): Record<string, unknown> => {
+  const hooks: Record<string, Array<unknown>> = {}
+  for (const entry of entries) {
+    ;(hooks[entry.hostEvent] ??= []).push({
+      ...(entry.matcher === undefined ? {} : { matcher: entry.matcher }),
+      hooks: [{ type: "command", command: entry.command, ...(entry.timeout === undefined ? {} : { timeout: unit(entry.timeout) }) }]
+    })
+  }
+  return { hooks }
+}
+
+const seconds = (value: number) => value
+/** Qwen Code reads a timeout of 1000 or more as milliseconds. */
+const qwenUnit = (value: number) => (value >= 1000 ? value * 1000 : value)
+
+/** The files of the agent's project config holding `entries`. */
+export const render = (agent: HostMode.Agent, projectDir: string, entries: ReadonlyArray<TargetEntry>): ReadonlyArray<TargetFile> => {
+  const file = (path: ReadonlyArray<string>, value: unknown): TargetFile => ({ path: join(projectDir, ...path), text: json(value), executable: false })
+  const byEvent = (make: (entry: TargetEntry) => Record<string, unknown>) => {
+    const hooks: Record<string, Array<unknown>> = {}
+    for (const entry of entries) (hooks[entry.hostEvent] ??= []).push(make(entry))
+    return hooks
+  }
+  switch (agent.name) {
+    case "claude":
+      return [file([".claude", "settings.json"], nested(entries, seconds))]
+    case "codex":
+      return [file([".codex", "hooks.json"], nested(entries, seconds))]
+    case "gemini":
+      return [file([".gemini", "settings.json"], nested(entries, (value) => value * 1000))]
+    case "qwen":
+      return [file([".qwen", "settings.json"], nested(entries, qwenUnit))]
+    case "antigravity-1.0":
+      return [file([".antigravitycli", "hooks.json"], nested(entries, seconds))]
+    case "antigravity":
+      // grouped by hook name
+      return [file([".agents", "hooks.json"], { "agent-hooks": nested(entries, seconds)["hooks"] })]
+    case "cursor":
+      return [file([".cursor", "hooks.json"], {
+        version: 1,
+        hooks: byEvent((entry) => ({
+          command: entry.command,
+          ...(entry.matcher === undefined ? {} : { matcher: entry.matcher }),
+          ...(entry.timeout === undefined ? {} : { timeout: entry.timeout }),
+          // agent-hooks that cannot start (or crashes) denies, as its own failures do
+          ...(entry.hostMode && targetSpec(agent, entry.hostEvent)?.blocking !== "none" ? { failClosed: true } : {})
+        }))
+      })]
+    case "copilot":
+      return [file([".github", "hooks", "agent-hooks.json"], {
+        version: 1,
+        hooks: byEvent((entry) => ({
+          type: "command",
+          bash: entry.command,
+          ...(entry.matcher === undefined ? {} : { matcher: entry.matcher }),
+          ...(entry.timeout === undefined ? {} : { timeoutSec: entry.timeout })
+        }))
+      })]
+    case "vscode":
+      return [file([".github", "hooks", "agent-hooks.json"], {
+        hooks: byEvent((entry) => ({ type: "command", command: entry.command, ...(entry.timeout === undefined ? {} : { timeout: entry.timeout }) }))
+      })]
+    case "kiro":
+      return [file([".kiro", "hooks", "agent-hooks.json"], {
+        version: "v1",
+        hooks: entries.map((entry, index) => ({
+          name: entry.hostMode ? `agent-hooks ${entry.hostEvent}` : `migrated ${entry.hostEvent} ${index}`,
+          trigger: entry.hostEvent,
+          ...(entry.matcher === undefined ? {} : { matcher: entry.matcher }),
+          action: { type: "command", command: entry.command },
+          ...(entry.timeout === undefined ? {} : { timeout: entry.timeout })
+        }))
+      })]
+    case "windsurf":
+      return [file([".windsurf", "hooks.json"], { hooks: byEvent((entry) => ({ command: entry.command })) })]
+    case "cline": {
+      // one executable per event, named after it; its stdin is the hook's
+      const events = [...new Set(entries.map((entry) => entry.hostEvent))]
+      return events.map((event) => {
+        const entry = entries.find((one) => one.hostEvent === event)!
+        // host mode replaces the shell; a bare command (--lossy) runs as its shell line
+        return { path: join(projectDir, ".clinerules", "hooks", event), text: `#!/bin/sh\n${entry.hostMode ? "exec " : ""}${entry.command}\n`, executable: true }
+      })
+    }
+    default:
+      return []
+  }
+}
+
