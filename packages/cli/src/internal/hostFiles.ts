@@ -149,8 +149,15 @@ export const installChanges = (layout: Layout, plan: InstallPlan, scope: Scope, 
         return changed([{ ...json, before: json.text, after: addOwn(nested, plan, json.text, layout.json) }])
       }
       const after = addTomlBlock(plan, toml.text!)
-      const defined = tomlHooks(after, layout.toml)
-      if (plan.events.some((event) => !defined.includes(event))) throw new ConfigError(`${layout.toml}: install's [[hooks.<Event>]] tables would not be read there`)
+      let defined: ReadonlyArray<string> = []
+      try {
+        defined = tomlHooks(after, layout.toml)
+      } catch {}
+      if (plan.events.some((event) => !defined.includes(event))) {
+        throw new ConfigError(
+          `${layout.toml}: its hooks are written in a form install's [[hooks.<Event>]] tables cannot join (an inline array or table under [hooks]): nothing written. Write them as [[hooks.<Event>]] tables, or move them to ${layout.json} (install then writes there)`
+        )
+      }
       return changed([{ ...toml, before: toml.text, after }])
     }
     case "own": {
