@@ -114,6 +114,11 @@ describe.each(shared)("install --host $host (the config shared with the user's h
     expect(seconds).toBe(c.seconds)
     // the hook timeout the agent reads is the one host mode keeps its budget below (none to set: the agent's own 30 s)
     expect(entry.timeout).toBe(c.host === "windsurf" ? undefined : seconds)
+    // Cursor denies itself when its before* hook cannot start or answers garbage; not on an event that cannot block
+    if (c.host === "cursor") {
+      expect(jsonc(after).hooks.beforeShellExecution.at(-1).failClosed).toBe(true)
+      expect(jsonc(after).hooks.afterFileEdit.at(-1).failClosed).toBeUndefined()
+    }
     const again = cli(b, ["install", "--host", c.host])
     expect(again.stdout).toContain("already installed")
     expect(readFileSync(real, "utf8")).toBe(after)

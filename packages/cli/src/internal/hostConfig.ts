@@ -88,11 +88,22 @@ export interface OwnEntry {
   readonly timeout: number | undefined
 }
 
-/** The entry, when it is exactly one install writes for this agent (any path, any timeout); only `keys` besides. */
-const ownHook = (agent: HostMode.Agent, hook: unknown, commandKey: string, timeoutKey: string | undefined, extra: Readonly<Record<string, unknown>>): OwnEntry | undefined => {
+/**
+ * The entry, when it is exactly one install writes for this agent (any path, any timeout): the
+ * command and timeout keys, `extra` with those values, and `optional` only with its value.
+ */
+const ownHook = (
+  agent: HostMode.Agent,
+  hook: unknown,
+  commandKey: string,
+  timeoutKey: string | undefined,
+  extra: Readonly<Record<string, unknown>>,
+  optional: Readonly<Record<string, unknown>> = {}
+): OwnEntry | undefined => {
   if (!isRecord(hook)) return undefined
-  const allowed = new Set([commandKey, ...(timeoutKey === undefined ? [] : [timeoutKey]), ...Object.keys(extra)])
+  const allowed = new Set([commandKey, ...(timeoutKey === undefined ? [] : [timeoutKey]), ...Object.keys(extra), ...Object.keys(optional)])
   if (Object.keys(hook).some((key) => !allowed.has(key)) || Object.entries(extra).some(([key, value]) => hook[key] !== value)) return undefined
+  if (Object.entries(optional).some(([key, value]) => key in hook && hook[key] !== value)) return undefined
   const command = hook[commandKey]
   if (typeof command !== "string" || readOwnCommand(command)?.host !== agent.name) return undefined
   const timeout = timeoutKey === undefined ? undefined : hook[timeoutKey]
@@ -107,26 +118,45 @@ const ownHook = (agent: HostMode.Agent, hook: unknown, commandKey: string, timeo
 export interface JsonForm {
   readonly key: string
   readonly head?: string | undefined
-  readonly entry: (command: string, timeout: number) => string
+  readonly entry: (command: string, timeout: number, event: string) => string
   readonly own: (agent: HostMode.Agent, value: unknown) => OwnEntry | undefined
 }
 
+/**
+ * The agent's own switch that makes a hook that cannot start, times out or answers garbage block
+ * instead of letting the call through, and the events it is written on (where a hook's block
+ * stops something): Claude Code's `onFailure: "block"` (2.1.295; older versions ignore it) and
+ * Cursor's `failClosed: true` (its before* and preToolUse hooks).
+ */
+export interface FailClosed {
+  readonly key: string
+  readonly value: unknown
+  readonly events: ReadonlySet<string>
+}
+
+const failClosedText = (failClosed: FailClosed | undefined, event: string): string =>
+  failClosed !== undefined && failClosed.events.has(event) ? `, ${JSON.stringify(failClosed.key)}: ${JSON.stringify(failClosed.value)}` : ""
+
+const optionalKey = (failClosed: FailClosed | undefined): Record<string, unknown> => (failClosed === undefined ? {} : { [failClosed.key]: failClosed.value })
+
 /** Claude Code's nested shape: `{ "hooks": [{ "type": "command", "command", "timeout" }] }`, no matcher (every tool). */
-export const nestedForm = (key: string): JsonForm => ({
+export const nestedForm = (key: string, failClosed?: FailClosed): JsonForm => ({
   key,
-  entry: (command, timeout) => `{ "hooks": [{ "type": "command", "command": ${JSON.stringify(command)}, "timeout": ${timeout} }] }`,
+  entry: (command, timeout, event) =>
+    `{ "hooks": [{ "type": "command", "command": ${JSON.stringify(command)}, "timeout": ${timeout}${failClosedText(failClosed, event)} }] }`,
   own: (agent, group) => {
     if (!isRecord(group) || Object.keys(group).length !== 1 || !Array.isArray(group["hooks"]) || group["hooks"].length !== 1) return undefined
-    return ownHook(agent, group["hooks"][0], "command", "timeout", { type: "command" })
+    return ownHook(agent, group["hooks"][0], "command", "timeout", { type: "command" }, optionalKey(failClosed))
   }
 })
 
 /** A flat list of `{ "command", "timeout"? }` entries (Cursor: `timeout` in seconds; Windsurf: none). */
-export const flatForm = (options: { readonly head?: string; readonly timeout: boolean }): JsonForm => ({
+export const flatForm = (options: { readonly head?: string; readonly timeout: boolean; readonly failClosed?: FailClosed }): JsonForm => ({
   key: "hooks",
   head: options.head,
-  entry: (command, timeout) => options.timeout ? `{ "command": ${JSON.stringify(command)}, "timeout": ${timeout} }` : `{ "command": ${JSON.stringify(command)} }`,
-  own: (agent, value) => ownHook(agent, value, "command", options.timeout ? "timeout" : undefined, {})
+  entry: (command, timeout, event) =>
+    `{ "command": ${JSON.stringify(command)}${options.timeout ? `, "timeout": ${timeout}` : ""}${failClosedText(options.failClosed, event)} }`,
+  own: (agent, value) => ownHook(agent, value, "command", options.timeout ? "timeout" : undefined, {}, optionalKey(options.failClosed))
 })
 
 /** A config the edit cannot take: where in the file, what was expected. */
@@ -293,7 +323,7 @@ export interface InstallPlan {
  * entry per event, appended after the entries already there. The same text when it is already so.
  */
 export const addOwn = (form: JsonForm, plan: InstallPlan, text: string | undefined, file: string): string => {
-  const entry = (event: string) => form.entry(plan.command(event), plan.timeout)
+  const entry = (event: string) => form.entry(plan.command(event), plan.timeout, event)
   const base = text === undefined ? undefined : removeOwn(form, plan.agent, text, file)
   if (base === undefined) return newFile(form, plan.events, entry)
   const root = read(form, base, file)

@@ -41,7 +41,14 @@ export type Layout =
   | { readonly kind: "scripts"; readonly folder: string }
 
 const nested = nestedForm("hooks")
-const cursorForm = flatForm({ head: `"version": 1`, timeout: true })
+/** The events where a hook's block stops the call or the prompt: there a hook that fails blocks too. */
+const GUARDS: ReadonlySet<string> = new Set(["PreToolUse", "PermissionRequest", "UserPromptSubmit"])
+const claudeForm = nestedForm("hooks", { key: "onFailure", value: "block", events: GUARDS })
+const cursorForm = flatForm({
+  head: `"version": 1`,
+  timeout: true,
+  failClosed: { key: "failClosed", value: true, events: new Set(["preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile", "beforeSubmitPrompt", "beforeTabFileRead"]) }
+})
 const windsurfForm = flatForm({ timeout: false })
 
 /** The agent's config for a scope. */
@@ -52,7 +59,7 @@ export const layoutOf = (agent: HostMode.Agent, scope: Scope, projectDir: string
   switch (agent.name) {
     case "claude":
       // Never settings.local.json: the project's shared file is the one a team reviews
-      return { kind: "json", form: nested, file: scope === "user" ? join(nonEmpty(env["CLAUDE_CONFIG_DIR"]) ?? join(home, ".claude"), "settings.json") : join(projectDir, ".claude", "settings.json") }
+      return { kind: "json", form: claudeForm, file: scope === "user" ? join(nonEmpty(env["CLAUDE_CONFIG_DIR"]) ?? join(home, ".claude"), "settings.json") : join(projectDir, ".claude", "settings.json") }
     case "codex": {
       const folder = scope === "user" ? resolve(nonEmpty(env["CODEX_HOME"]) ?? join(home, ".codex")) : join(projectDir, ".codex")
       return { kind: "codex", json: join(folder, "hooks.json"), toml: join(folder, "config.toml") }
