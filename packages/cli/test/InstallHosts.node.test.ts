@@ -317,6 +317,18 @@ describe("install --host cline (one executable per event)", () => {
   })
 })
 
+describe.each(["kiro", "copilot", "vscode", "cline"])("doctor --host %s", (host) => {
+  it("fails when nothing is wired, saying how to wire it", () => {
+    const b = box()
+    policy(b, true)
+    const doctor = cli(b, ["doctor", "--host", host])
+    expect(doctor.status).toBe(1)
+    expect(doctor.stdout).toContain("no agent-hooks entries")
+    expect(doctor.stderr).toContain(`not wired to agent-hooks`)
+    expect(doctor.stderr).toContain(`agent-hooks install --host ${host}`)
+  })
+})
+
 describe("install --host codex and config.toml", () => {
   const toml = [
     "# my Codex config, keep this comment",
