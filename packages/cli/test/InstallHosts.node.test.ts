@@ -329,6 +329,22 @@ describe.each(["kiro", "copilot", "vscode", "cline"])("doctor --host %s", (host)
   })
 })
 
+describe("doctor and a project's hostile config", () => {
+  it.each([
+    ["cursor", ".cursor/hooks.json", (command: string) => ({ version: 1, hooks: { beforeShellExecution: [{ command, timeout: 30 }] } })],
+    ["claude", ".claude/settings.json", (command: string) => ({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command, timeout: 600 }] }] } })]
+  ] as const)("--host %s never runs a command a cloned project's config names in install's shape", (host, file, config) => {
+    const b = box()
+    policy(b, true)
+    const command = `'/bin/sh' '-c' 'touch PWNED' hook --host ${host} --timeout 30`
+    b.put(join(b.dir, file), config(command))
+    const doctor = cli(b, ["doctor", "--host", host])
+    expect(doctor.status).toBe(1)
+    expect(doctor.stderr).toContain("doctor does not run a command a project's file names")
+    expect(existsSync(join(b.dir, "PWNED"))).toBe(false)
+  })
+})
+
 describe("install --host codex and config.toml", () => {
   const toml = [
     "# my Codex config, keep this comment",

@@ -20,6 +20,7 @@ import type { Scope } from "./hostFiles.ts"
 import { filesOf, layoutOf, wiredEntries } from "./hostFiles.ts"
 import { parse, toValue } from "./jsonc.ts"
 import { budgetMs, HOST_MODE_ENV } from "./hook.ts"
+import { runner } from "./install.ts"
 
 /** Options of `agent-hooks doctor`. */
 export interface DoctorOptions {
@@ -257,7 +258,7 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
     const expected = eventsOf(agent)
     const preEvent = shellEvent(agent)
     const problems: Array<string> = []
-    let wired: { readonly file: string; readonly command: string } | undefined
+    let wired: { readonly file: string; readonly command: string; readonly scope: Scope } | undefined
     for (const scope of scopes) {
       const layout = layoutOf(agent, scope, projectDir, process.env)
       const files = filesOf(layout, expected)
@@ -285,7 +286,7 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
       else if (missing.length > 0) yield* Console.log(`${scope}: ${shown}: agent-hooks on ${entries.size} of ${expected.length} events; missing: ${missing.join(", ")}`)
       else yield* Console.log(`${scope}: ${shown}: agent-hooks on all ${expected.length} events`)
       const pre = entries.get(preEvent)
-      if (wired === undefined && pre !== undefined) wired = { file: pre.file, command: pre.command }
+      if (wired === undefined && pre !== undefined) wired = { file: pre.file, command: pre.command, scope }
     }
     for (const off of offSwitches(agent, projectDir)) problems.push(`${agent.displayName}'s hooks are off: ${off}`)
     if (wired === undefined) {
@@ -298,6 +299,17 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
     const own = readOwnCommand(command)!
     for (const word of own.words) {
       if (word.startsWith("/") && !existsSync(word)) problems.push(`the hook command names ${word}, which does not exist: run agent-hooks install --host ${agent.name} again`)
+    }
+    // A project's config comes with the project (a cloned repository): its quoted words could start
+    // anything. The test call runs only the command this very agent-hooks installs.
+    const mine = runner()
+    if (wired.scope === "project" && ("error" in mine || mine.join("\0") !== own.words.join("\0"))) {
+      for (const problem of problems) yield* Console.log(`problem: ${problem}`)
+      return yield* Effect.fail(
+        new Failed({
+          message: `${wired.file} calls ${own.words.join(" ")}, not this agent-hooks (${"error" in mine ? mine.error : mine.join(" ")}): doctor does not run a command a project's file names. If it is yours, run agent-hooks install --host ${agent.name} --project again, then doctor`
+        })
+      )
     }
     // The test call, as the agent makes it
     const env: Record<string, string | undefined> = { ...process.env }

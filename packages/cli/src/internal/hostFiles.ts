@@ -183,7 +183,6 @@ export const installChanges = (layout: Layout, plan: InstallPlan, scope: Scope, 
         }
         return { ...at, before: at.text, after: clineScript.render([{ event, command: plan.command(event), timeout: plan.timeout }]), mode: 0o755 }
       })
-      // an own script of an event the agent no longer has goes too
       return changed(changes)
     }
   }
