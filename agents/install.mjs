@@ -1,109 +1,18 @@
 #!/usr/bin/env node
-// The install scenario: `agent-hooks install --host <agent>` wires the real agent, `doctor` says the
-// agent is wired and blocks, the agent (against the scripted model server) is stopped by the policy,
-// and `uninstall` gives the config back byte for byte. Uses the agents step's harness (lib/), run
-// the same way: `node agents/install.mjs [--agent a,b] [--keep]` after `npm run build`.
-//
-// The policy is agent-hooks' user settings (~/.agent-hooks/settings.json), written once in Claude
-// Code's names: PreToolUse Bash, a shell hook that refuses `touch MARKER` with exit 2.
-import { spawn, spawnSync } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+// The install scenario alone (lib/installScenario.mjs; the agents step, agents/run.mjs, runs it with
+// the other scenarios): `node agents/install.mjs [--agent a,b] [--keep]` after `npm run build`.
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
-import { AGENT_NAMES, AGENTS, agentEnv } from "./lib/agents.mjs"
+import { AGENT_NAMES, AGENTS } from "./lib/agents.mjs"
 import { ensureAgents } from "./lib/install.mjs"
-import { startModelServer } from "./lib/server.mjs"
+import { installScenario } from "./lib/installScenario.mjs"
 
 const HERE = dirname(fileURLToPath(import.meta.url))
-const ROOT = resolve(HERE, "..")
-const TOOLS_BIN = join(ROOT, ".tools", "node_modules", ".bin")
-const CLI = process.env.AGENT_HOOKS_CLI ?? join(ROOT, "packages", "cli", "dist", "bin.js")
-const TOKEN = "installed-policy-reason-7d1"
-const RUN_TIMEOUT_MS = Number(process.env.AGENT_HOOKS_AGENT_TIMEOUT_S ?? 120) * 1000
-
+const TOOLS_BIN = join(resolve(HERE, ".."), ".tools", "node_modules", ".bin")
 const argv = process.argv.slice(2)
 const pick = argv.indexOf("--agent") >= 0 ? argv[argv.indexOf("--agent") + 1].split(",") : AGENT_NAMES
 const keep = argv.includes("--keep")
 const log = (s) => process.stderr.write(`[install] ${s}\n`)
-
-/** The file install writes for the agent: the project's for Claude Code (its trust is set up), else the user's. */
-const configFile = (name, home, project) =>
-  ({ claude: join(project, ".claude", "settings.json"), codex: join(home, ".codex", "hooks.json"), gemini: join(home, ".gemini", "settings.json"), qwen: join(home, ".qwen", "settings.json") })[name]
-
-const run = (cmd, args, { cwd, env, timeoutMs }) =>
-  new Promise((done) => {
-    let out = ""
-    const child = spawn(cmd, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true })
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid, "SIGKILL")
-      } catch {}
-    }, timeoutMs)
-    child.stdout.on("data", (d) => (out += d))
-    child.stderr.on("data", (d) => (out += d))
-    child.on("close", (code) => {
-      clearTimeout(timer)
-      try {
-        process.kill(-child.pid, "SIGKILL")
-      } catch {}
-      done({ code, out })
-    })
-  })
-
-async function one(agent) {
-  const dir = mkdtempSync(join(tmpdir(), `agent-hooks-install-${agent.name}-`))
-  const home = join(dir, "home")
-  const project = join(dir, "project")
-  for (const d of [home, project]) mkdirSync(d, { recursive: true })
-  const server = await startModelServer({})
-  const problems = []
-  try {
-    agent.setup({ home, project, url: server.url, hooks: [], timeout: 60 })
-    mkdirSync(join(home, ".agent-hooks"), { recursive: true })
-    writeFileSync(join(home, ".agent-hooks", "settings.json"), JSON.stringify({
-      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `if grep -q MARKER; then echo "refused: ${TOKEN}" >&2; exit 2; fi` }] }] }
-    }, null, 2))
-    const file = configFile(agent.name, home, project)
-    const before = readFileSync(file, "utf8")
-    const env = agentEnv(agent, { home, url: server.url, pathPrefix: TOOLS_BIN })
-    const cli = (...args) => spawnSync(process.execPath, [CLI, ...args], { cwd: project, env, encoding: "utf8", timeout: 60_000 })
-    const scope = agent.name === "claude" ? "--project" : "--user"
-    const installed = cli("install", "--host", agent.name, scope)
-    if (installed.status !== 0) problems.push(`install exited ${installed.status}: ${installed.stderr}`)
-    const installedText = readFileSync(file, "utf8")
-    const doctor = cli("doctor", "--host", agent.name, "--test-command", "touch MARKER")
-    if (doctor.status !== 0) problems.push(`doctor exited ${doctor.status}: ${doctor.stdout}${doctor.stderr}`)
-    const proc = await run(join(HERE, "node_modules", ".bin", agent.bin), agent.command("Please create the marker file in this folder."), {
-      cwd: project,
-      env,
-      timeoutMs: RUN_TIMEOUT_MS
-    })
-    if (server.toolCalls === 0) problems.push("the model never called the shell tool")
-    if (existsSync(join(project, "MARKER"))) problems.push("MARKER exists: the installed hook did not stop the call")
-    if (!server.sentAfterToolCall().includes(TOKEN)) problems.push("the policy's reason did not reach the model")
-    const rewritten = readFileSync(file, "utf8") !== installedText
-    const removed = cli("uninstall", "--host", agent.name, scope)
-    if (removed.status !== 0) problems.push(`uninstall exited ${removed.status}: ${removed.stderr}`)
-    const after = readFileSync(file, "utf8")
-    if (!rewritten && after !== before) problems.push(`after uninstall ${file} differs from before install:\n--- before\n${before}\n--- after\n${after}`)
-    // Gemini CLI and Qwen Code migrate and reformat their settings file while they run: then the
-    // bytes cannot come back, but no agent-hooks entry may stay, and every other hook must
-    if (rewritten) {
-      const hooks = JSON.parse(after).hooks ?? {}
-      if (JSON.stringify(hooks).includes("hook --host")) problems.push(`after uninstall ${file} still holds an agent-hooks entry:\n${after}`)
-      if (JSON.stringify(Object.fromEntries(Object.entries(hooks).filter(([, v]) => v.length > 0))) !== JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(before).hooks ?? {}).filter(([, v]) => v.length > 0)))) {
-        problems.push(`after uninstall the hooks of ${file} differ from before install`)
-      }
-      process.stdout.write(`note  ${agent.name.padEnd(6)} ${agent.title} rewrote ${file} while it ran (its own settings migration): compared without formatting\n`)
-    }
-    if (problems.length > 0 || keep) writeFileSync(join(dir, "agent-output.txt"), proc.out)
-    return { problems, dir }
-  } finally {
-    await server.close()
-    if (problems.length === 0 && !keep) rmSync(dir, { recursive: true, force: true })
-  }
-}
 
 const agents = pick.map((name) => AGENTS[name])
 const install = await ensureAgents({ dir: HERE, pathPrefix: TOOLS_BIN, agents, log })
@@ -115,7 +24,7 @@ for (const agent of agents) {
     continue
   }
   const started = Date.now()
-  const { problems, dir } = await one(agent)
+  const { problems, dir } = await installScenario(agent, { keep })
   if (problems.length > 0) failed++
   process.stdout.write(`${problems.length === 0 ? "ok  " : "FAIL"}  ${agent.name.padEnd(6)} install  ${((Date.now() - started) / 1000).toFixed(1)}s${problems.length > 0 ? `  (kept ${dir})\n      ${problems.join("\n      ")}` : ""}\n`)
 }

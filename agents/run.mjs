@@ -2,8 +2,9 @@
 // The `agents` step of `npm test`: the real Claude Code, Codex, Gemini CLI and Qwen Code (pinned in
 // agents/package.json and agents/package-lock.json, installed here into agents/node_modules) run
 // headless against a scripted model server on 127.0.0.1, once with their own native hook config
-// (the control) and once with `agent-hooks hook --host <agent>` as their one hook. See
-// agents/README.md.
+// (the control) and once with `agent-hooks hook --host <agent>` as their one hook; then the install
+// scenario once per agent (lib/installScenario.mjs: `agent-hooks install`, doctor, the agent stopped,
+// `uninstall` byte for byte). See agents/README.md.
 //
 //   node agents/run.mjs [--agent claude,codex] [--scenario block-exit2,ask] [--mode native|agent-hooks]
 //                       [--jobs 2] [--keep] [--verbose] [--record DIR] [--result FILE]
@@ -18,6 +19,7 @@ import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { AGENT_NAMES, AGENTS, agentEnv } from "./lib/agents.mjs"
 import { ensureAgents } from "./lib/install.mjs"
+import { installScenario } from "./lib/installScenario.mjs"
 import { MODES, SCENARIOS, SECRET_CONTENT, finished } from "./lib/scenarios.mjs"
 import { startModelServer } from "./lib/server.mjs"
 
@@ -47,7 +49,9 @@ const list = (name, known) => {
   return known.filter((k) => want.includes(k))
 }
 const agentNames = list("agent", AGENT_NAMES)
-const scenarioIds = list("scenario", SCENARIOS.map((s) => s.id))
+/** The install scenario: agent-hooks only (an install has no native side), once per agent. */
+const INSTALL = { id: "install" }
+const scenarioIds = list("scenario", [...SCENARIOS.map((s) => s.id), INSTALL.id])
 const modes = list("mode", [...MODES])
 const jobs = Math.max(1, Number(opt("jobs") ?? process.env.AGENT_HOOKS_AGENTS_JOBS ?? 2))
 const keep = flag("keep")
@@ -238,6 +242,17 @@ for (const scenario of SCENARIOS.filter((s) => scenarioIds.includes(s.id))) {
   }
 }
 
+if (scenarioIds.includes(INSTALL.id) && modes.includes("agent-hooks")) {
+  for (const agent of agents) if (!install.broken[agent.name]) queue.push({ agent, scenario: INSTALL, mode: "agent-hooks" })
+}
+
+/** The install scenario as one run's result. */
+const runInstall = async (agent) => {
+  const started = Date.now()
+  const { problems, dir, output } = await installScenario(agent, { keep })
+  return { ok: problems.length === 0, problems, ms: Date.now() - started, output: output ?? "", dir: problems.length > 0 || keep ? dir : undefined }
+}
+
 async function worker() {
   for (;;) {
     const job = queue.shift()
@@ -246,7 +261,7 @@ async function worker() {
     let result
     try {
       if (mode === "agent-hooks" && !existsSync(CLI)) throw new Error(`agent-hooks is not built (${CLI} is missing)`)
-      result = await runOne(agent, scenario, mode)
+      result = scenario === INSTALL ? await runInstall(agent) : await runOne(agent, scenario, mode)
     } catch (e) {
       result = { ok: false, problems: [`the harness failed: ${e?.stack ?? e}`], ms: 0, output: "" }
     }
@@ -278,7 +293,7 @@ for (const a of agents) {
     table.push([a.name, "(cannot be driven)", "FAIL", "FAIL"])
     continue
   }
-  for (const s of SCENARIOS.filter((x) => scenarioIds.includes(x.id))) {
+  for (const s of [...SCENARIOS, INSTALL].filter((x) => scenarioIds.includes(x.id))) {
     table.push([a.name, s.id, modes.includes("native") ? cell(a.name, s.id, "native") : "-", modes.includes("agent-hooks") ? cell(a.name, s.id, "agent-hooks") : "-"])
   }
 }

@@ -463,7 +463,7 @@ async function runAgentsStep() {
   const { row, counts } = await runStepScript("agents", join("agents", "run.mjs"), timeoutMin > 0 ? timeoutMin * 60_000 : 0)
   const cannot = (counts?.rows ?? []).filter((r) => r.scenario === "(install)").map((r) => r.agent)
   if (cannot.length > 0) row.note = `cannot be driven: ${cannot.join(", ")} (see above)`
-  else if (counts !== null) row.note = "4 real agents, native hooks vs agent-hooks hook --host"
+  else if (counts !== null) row.note = "4 real agents, native hooks vs agent-hooks hook --host, and install"
   return row
 }
 

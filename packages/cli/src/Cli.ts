@@ -445,10 +445,13 @@ export const test = Command.make("test", {
   Command.withShortDescription("Check the hooks against fixture cases (for CI)")
 )
 
-const hostFlag = Flag.Literals("host", ["claude", "codex", "gemini", "qwen"]).pipe(Flag.withDescription("The agent whose own hook config is meant."))
-const userFlag = Flag.Boolean("user").pipe(Flag.withDescription("The agent's user config (~/.claude/settings.json, ~/.codex/hooks.json, ~/.gemini/settings.json, ~/.qwen/settings.json). The default."), Flag.withDefault(false))
+const hostFlag = Flag.Literals("host", ["claude", "codex", "gemini", "qwen", "kiro", "windsurf", "cline", "antigravity", "antigravity-1.0", "cursor", "copilot", "vscode"]).pipe(Flag.withDescription("The agent whose own hook config is meant."))
+const userFlag = Flag.Boolean("user").pipe(
+  Flag.withDescription("The agent's user config (~/.claude/settings.json, ~/.codex/hooks.json, ~/.cursor/hooks.json...: docs/cli/install.md lists each agent's file). The default."),
+  Flag.withDefault(false)
+)
 const projectFlag = Flag.Boolean("project").pipe(
-  Flag.withDescription("The project's shared config (.claude/settings.json, never settings.local.json; .codex/hooks.json; .gemini/settings.json; .qwen/settings.json)."),
+  Flag.withDescription("The project's shared config (.claude/settings.json, never settings.local.json; .codex/hooks.json; .cursor/hooks.json; .github/hooks/agent-hooks-copilot.json...: docs/cli/install.md)."),
   Flag.withDefault(false)
 )
 const dryRun = Flag.Boolean("dry-run").pipe(Flag.withDescription("Show the change as a diff; write nothing."), Flag.withDefault(false))
@@ -468,7 +471,7 @@ export const install = Command.make("install", {
   dryRun,
   timeout: Flag.Int("timeout").pipe(
     Flag.withMetavar("SECONDS"),
-    Flag.withDescription("The hook timeout written in the agent's config and passed to hook --timeout (host mode answers within a budget below it). Default: the agent's own (claude, codex 600; gemini, qwen 60)."),
+    Flag.withDescription("The hook timeout written in the agent's config and passed to hook --timeout (host mode answers within a budget below it). Default: the agent's own (claude, codex 600; gemini, qwen, kiro, antigravity 60; cursor, copilot, vscode, windsurf, cline 30; cline and windsurf have no timeout to set: 30 at most)."),
     Flag.optional
   )
 }, (options) => Effect.flatMap(Effect.promise(() => import("./internal/install.ts")), (m) => m.install(options))).pipe(

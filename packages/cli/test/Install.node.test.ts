@@ -90,6 +90,10 @@ describe.each(hosts)("install --host %s", (host) => {
     // the hook timeout is longer than host mode's budget: the same seconds (Gemini CLI: milliseconds)
     const seconds = Number(groups[1]!.hooks[0]!.command.split(" ").at(-1))
     expect(groups[1]!.hooks[0]!.timeout).toBe(host === "gemini" ? seconds * 1000 : seconds)
+    // Claude Code blocks the call when the hook cannot start, times out or answers garbage; not on Stop, where it is ignored
+    const handler = (event: string) => (parsed.hooks[event]!.at(-1)!.hooks[0] as Record<string, unknown>)
+    expect(handler(preEvent(host))["onFailure"]).toBe(host === "claude" ? "block" : undefined)
+    if (host === "claude") expect(handler("Stop")["onFailure"]).toBeUndefined()
     expect(installed.stdout).toMatch(host === "codex" ? /\/hooks/ : host === "gemini" ? /trusted folder/ : /restart/)
     // idempotent
     const again = cli(["install", "--host", host], box)

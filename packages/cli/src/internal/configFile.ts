@@ -75,16 +75,17 @@ export const readText = (file: string): string | undefined => {
 
 /**
  * Writes `text` to `file` atomically (temp file in the same folder, fsync, rename), with the mode
- * the file had; `undefined` removes the file. Creates the folder when needed.
+ * the file had (a new file: `newMode`, else 0644); `undefined` removes the file. Creates the folder
+ * when needed.
  */
-export const writeText = (file: string, text: string | undefined): void => {
+export const writeText = (file: string, text: string | undefined, newMode?: number): void => {
   if (text === undefined) {
     rmSync(file, { force: true })
     return
   }
   const folder = dirname(file)
   mkdirSync(folder, { recursive: true })
-  let mode = 0o644
+  let mode = newMode ?? 0o644
   try {
     mode = statSync(file).mode & 0o7777
   } catch {}

@@ -15,10 +15,12 @@ import { homedir } from "node:os"
 import { join, resolve } from "node:path"
 import { Failed } from "../ExitCode.ts"
 import { readText, target } from "./configFile.ts"
-import type { Scope } from "./hostConfig.ts"
-import { configPath, eventsOf, hostEventFor, notInstallable, ownEntries, readOwnCommand, timeoutUnitMs } from "./hostConfig.ts"
+import { eventsOf, fixedTimeout, readOwnCommand, timeoutUnitMs } from "./hostConfig.ts"
+import type { Scope } from "./hostFiles.ts"
+import { filesOf, layoutOf, wiredEntries } from "./hostFiles.ts"
 import { parse, toValue } from "./jsonc.ts"
 import { budgetMs, HOST_MODE_ENV } from "./hook.ts"
+import { runner } from "./install.ts"
 
 /** Options of `agent-hooks doctor`. */
 export interface DoctorOptions {
@@ -29,6 +31,10 @@ export interface DoctorOptions {
   /** The shell command of the test call. */
   readonly testCommand: string
 }
+
+/** The agent's event that guards its shell tool (the test call's event). */
+export const shellEvent = (agent: HostMode.Agent): string =>
+  ({ gemini: "BeforeTool", cursor: "beforeShellExecution", windsurf: "pre_run_command", copilot: "preToolUse" } as Record<string, string>)[agent.name] ?? "PreToolUse"
 
 /** The agent's PreToolUse payload for its shell tool running `command`, in the agent's own shape and names. */
 export const testPayload = (agent: HostMode.Agent, command: string, projectDir: string): Record<string, unknown> => {
@@ -73,16 +79,79 @@ export const testPayload = (agent: HostMode.Agent, command: string, projectDir: 
         tool_use_id: "toolu_agent_hooks_doctor",
         tool_call_id: "call_agent_hooks_doctor"
       }
-    default:
-      return notInstallable(agent)
+    case "kiro":
+      return { hook_event_name: "PreToolUse", cwd: projectDir, tool_name: "execute_bash", tool_input: { command } }
+    case "windsurf":
+      return {
+        agent_action_name: "pre_run_command",
+        trajectory_id: "agent-hooks-doctor",
+        execution_id: "agent-hooks-doctor",
+        timestamp: new Date().toISOString(),
+        tool_info: { command_line: command, cwd: projectDir }
+      }
+    case "cline":
+      return {
+        clineVersion: "agent-hooks-doctor",
+        hookName: "PreToolUse",
+        timestamp: String(Date.now()),
+        taskId: "agent-hooks-doctor",
+        workspaceRoots: [projectDir],
+        userId: "agent-hooks-doctor",
+        preToolUse: { toolName: "execute_command", parameters: { command } }
+      }
+    case "antigravity":
+    case "antigravity-1.0":
+      return {
+        ...(agent.name === "antigravity" ? { hookEventName: "PreToolUse" } : {}),
+        conversationId: "agent-hooks-doctor",
+        stepIdx: 0,
+        toolCall: { name: "run_command", args: { CommandLine: command, Cwd: projectDir } },
+        workspacePaths: [projectDir]
+      }
+    case "cursor":
+      return {
+        conversation_id: "agent-hooks-doctor",
+        generation_id: "agent-hooks-doctor",
+        model: "agent-hooks-doctor",
+        hook_event_name: "beforeShellExecution",
+        workspace_roots: [projectDir],
+        user_email: null,
+        command,
+        cwd: projectDir
+      }
+    case "copilot":
+      return { timestamp: Date.now(), cwd: projectDir, sessionId: "agent-hooks-doctor", toolName: "bash", toolArgs: JSON.stringify({ command, description: "agent-hooks doctor test call" }) }
+    case "vscode":
+      return {
+        timestamp: new Date().toISOString(),
+        cwd: projectDir,
+        sessionId: "agent-hooks-doctor",
+        hookEventName: "PreToolUse",
+        tool_name: "runTerminalCommand",
+        tool_input: { command, explanation: "agent-hooks doctor test call" },
+        tool_use_id: "agent-hooks-doctor"
+      }
   }
+}
+
+/** The shell tool's name in a test payload, for the report line (` Bash`), wherever the agent puts it. */
+const toolOf = (payload: Record<string, unknown>): string => {
+  const nested = (key: string, field: string) => {
+    const value = payload[key]
+    return typeof value === "object" && value !== null ? (value as Record<string, unknown>)[field] : undefined
+  }
+  const name = [payload["tool_name"], payload["toolName"], nested("preToolUse", "toolName"), nested("toolCall", "name")].find((value) => typeof value === "string")
+  return name === undefined ? "" : ` ${String(name)}`
 }
 
 /** How the agent reads a hook's answer to a PreToolUse: `block`, `ask`, or `allow` (the call runs). */
 export const verdict = (agent: HostMode.Agent, status: number | null, stdout: string, stderr: string): { readonly kind: "block" | "ask" | "allow"; readonly reason: string } => {
-  // exit 2 blocks in every agent, but Codex and Qwen Code run the tool when stderr is empty
-  if (status === 2 && stderr.trim() !== "") return { kind: "block", reason: stderr.trim() }
-  if (status === 2 && agent.name === "claude") return { kind: "block", reason: "(no reason)" }
+  // Cline reads only stdout's JSON (any non-zero exit is an error, and the tool runs); Antigravity
+  // CLI documents no exit codes: only its JSON answer counts
+  const exitBlocks = agent.name !== "cline" && agent.name !== "antigravity" && agent.name !== "antigravity-1.0"
+  // exit 2 blocks, but Codex and Qwen Code run the tool when stderr is empty
+  if (exitBlocks && status === 2 && stderr.trim() !== "") return { kind: "block", reason: stderr.trim() }
+  if (exitBlocks && status === 2 && agent.name !== "codex" && agent.name !== "qwen" && agent.name !== "gemini") return { kind: "block", reason: "(no reason)" }
   if (status !== 0) return { kind: "allow", reason: `the hook failed with exit ${status ?? "(killed)"}: ${agent.displayName} then runs the tool. ${stderr.trim()}` }
   let json: Record<string, unknown> = {}
   try {
@@ -91,10 +160,31 @@ export const verdict = (agent: HostMode.Agent, status: number | null, stdout: st
     return { kind: "allow", reason: "the hook printed something that is not JSON" }
   }
   const specific = (json["hookSpecificOutput"] ?? {}) as Record<string, unknown>
-  const decision = agent.name === "gemini" ? json["decision"] : specific["permissionDecision"]
-  const reason = String((agent.name === "gemini" ? json["reason"] : specific["permissionDecisionReason"]) ?? "")
-  if (decision === "deny" || decision === "block") return { kind: "block", reason }
-  if (decision === "ask" && agent.canAsk) return { kind: "ask", reason }
+  const read = (): { decision: unknown; reason: unknown } => {
+    switch (agent.name) {
+      case "gemini":
+        return { decision: json["decision"], reason: json["reason"] }
+      case "cline":
+        return { decision: json["cancel"] === true ? "deny" : undefined, reason: json["errorMessage"] }
+      case "antigravity":
+        return { decision: json["allowTool"] === false ? "deny" : undefined, reason: json["denyReason"] }
+      case "antigravity-1.0":
+        return { decision: json["decision"], reason: json["reason"] }
+      case "cursor":
+        return { decision: json["permission"], reason: json["agent_message"] ?? json["user_message"] }
+      case "copilot":
+        return { decision: json["permissionDecision"], reason: json["permissionDecisionReason"] }
+      case "kiro":
+      case "windsurf":
+        // exit codes only
+        return { decision: undefined, reason: undefined }
+      default:
+        return { decision: specific["permissionDecision"], reason: specific["permissionDecisionReason"] }
+    }
+  }
+  const { decision, reason } = read()
+  if (decision === "deny" || decision === "block") return { kind: "block", reason: String(reason ?? "") }
+  if (decision === "ask" && agent.canAsk) return { kind: "ask", reason: String(reason ?? "") }
   return { kind: "allow", reason: "the policy let the call through" }
 }
 
@@ -122,10 +212,10 @@ const offSwitches = (agent: HostMode.Agent, projectDir: string): ReadonlyArray<s
   const disableAll = (value: Record<string, unknown>) => (value["disableAllHooks"] === true ? "disableAllHooks is true" : undefined)
   switch (agent.name) {
     case "claude":
-      for (const file of [configPath(agent, "user", projectDir, process.env), join(projectDir, ".claude", "settings.json"), join(projectDir, ".claude", "settings.local.json")]) check(file, disableAll)
+      for (const file of [...filesOf(layoutOf(agent, "user", projectDir, process.env), []), join(projectDir, ".claude", "settings.json"), join(projectDir, ".claude", "settings.local.json")]) check(file, disableAll)
       break
     case "qwen":
-      for (const file of [configPath(agent, "user", projectDir, process.env), configPath(agent, "project", projectDir, process.env)]) check(file, disableAll)
+      for (const scope of ["user", "project"] as const) for (const file of filesOf(layoutOf(agent, scope, projectDir, process.env), [])) check(file, disableAll)
       break
     case "gemini":
       for (const file of [join(home, ".gemini", "settings.json"), join(projectDir, ".gemini", "settings.json")]) {
@@ -166,58 +256,60 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
     const projectDir = resolve(Option.getOrElse(options.projectDir, () => process.cwd()))
     const scopes: ReadonlyArray<Scope> = options.user ? ["user"] : options.project ? ["project"] : ["project", "user"]
     const expected = eventsOf(agent)
+    const preEvent = shellEvent(agent)
     const problems: Array<string> = []
-    let wired: { readonly file: string; readonly commands: Map<string, string> } | undefined
+    let wired: { readonly file: string; readonly command: string; readonly scope: Scope } | undefined
     for (const scope of scopes) {
-      const file = configPath(agent, scope, projectDir, process.env)
-      let text: string | undefined
-      try {
-        text = readText(target(file, scope === "project" ? projectDir : undefined))
-      } catch (error) {
-        problems.push((error as Error).message)
-        continue
-      }
-      if (text === undefined) {
-        yield* Console.log(`${scope}: ${file}: no such file`)
-        continue
-      }
+      const layout = layoutOf(agent, scope, projectDir, process.env)
+      const files = filesOf(layout, expected)
+      const shown = layout.kind === "scripts" ? `${layout.folder}/` : files.join(" and ")
       let entries
       try {
-        entries = ownEntries(agent, text, file)
+        entries = wiredEntries(layout, agent, scope, projectDir)
       } catch (error) {
         problems.push((error as Error).message)
         continue
       }
-      const commands = new Map(entries.map((entry) => [entry.event, entry.commands[0]!]))
       // The agent kills a hook at its timeout and then runs the tool (Codex, Gemini CLI, Qwen Code):
       // the timeout in the config must stay above host mode's budget for the --timeout it was given
-      for (const entry of entries) {
-        const own = readOwnCommand(entry.commands[0]!)!
-        const seconds = (entry.timeouts[0] ?? agent.hookTimeout * timeoutUnitMs(agent)) / timeoutUnitMs(agent)
+      for (const [event, entry] of entries) {
+        const own = readOwnCommand(entry.command)!
+        const seconds = fixedTimeout(agent) ? agent.hookTimeout : (entry.timeout ?? agent.hookTimeout * timeoutUnitMs(agent)) / timeoutUnitMs(agent)
         if (seconds * 1000 <= budgetMs(own.timeout)) {
           problems.push(
-            `${file} "hooks"."${entry.event}": the hook timeout (${seconds} s) is not above host mode's budget for --timeout ${own.timeout} (${budgetMs(own.timeout) / 1000} s): ${agent.displayName} would kill host mode first and run the tool. Run agent-hooks install --host ${agent.name} again`
+            `${entry.file} ${event}: the hook timeout (${seconds} s) is not above host mode's budget for --timeout ${own.timeout} (${budgetMs(own.timeout) / 1000} s): ${agent.displayName} would kill host mode first and run the tool. Run agent-hooks install --host ${agent.name} again`
           )
         }
       }
-      const missing = expected.filter((event) => !commands.has(event))
-      if (commands.size === 0) yield* Console.log(`${scope}: ${file}: no agent-hooks entries`)
-      else if (missing.length > 0) yield* Console.log(`${scope}: ${file}: agent-hooks on ${commands.size} of ${expected.length} events; missing: ${missing.join(", ")}`)
-      else yield* Console.log(`${scope}: ${file}: agent-hooks on all ${expected.length} events`)
-      if (wired === undefined && commands.has(hostEventFor(agent, "PreToolUse")!)) wired = { file, commands }
+      const missing = expected.filter((event) => !entries.has(event))
+      if (entries.size === 0) yield* Console.log(`${scope}: ${shown}: no agent-hooks entries`)
+      else if (missing.length > 0) yield* Console.log(`${scope}: ${shown}: agent-hooks on ${entries.size} of ${expected.length} events; missing: ${missing.join(", ")}`)
+      else yield* Console.log(`${scope}: ${shown}: agent-hooks on all ${expected.length} events`)
+      const pre = entries.get(preEvent)
+      if (wired === undefined && pre !== undefined) wired = { file: pre.file, command: pre.command, scope }
     }
     for (const off of offSwitches(agent, projectDir)) problems.push(`${agent.displayName}'s hooks are off: ${off}`)
-    const preEvent = hostEventFor(agent, "PreToolUse")!
     if (wired === undefined) {
       for (const problem of problems) yield* Console.log(`problem: ${problem}`)
       return yield* Effect.fail(
         new Failed({ message: `${agent.displayName} is not wired to agent-hooks (no agent-hooks entry on ${preEvent}): run agent-hooks install --host ${agent.name}` })
       )
     }
-    const command = wired.commands.get(preEvent)!
+    const command = wired.command
     const own = readOwnCommand(command)!
     for (const word of own.words) {
       if (word.startsWith("/") && !existsSync(word)) problems.push(`the hook command names ${word}, which does not exist: run agent-hooks install --host ${agent.name} again`)
+    }
+    // A project's config comes with the project (a cloned repository): its quoted words could start
+    // anything. The test call runs only the command this very agent-hooks installs.
+    const mine = runner()
+    if (wired.scope === "project" && ("error" in mine || mine.join("\0") !== own.words.join("\0"))) {
+      for (const problem of problems) yield* Console.log(`problem: ${problem}`)
+      return yield* Effect.fail(
+        new Failed({
+          message: `${wired.file} calls ${own.words.join(" ")}, not this agent-hooks (${"error" in mine ? mine.error : mine.join(" ")}): doctor does not run a command a project's file names. If it is yours, run agent-hooks install --host ${agent.name} --project again, then doctor`
+        })
+      )
     }
     // The test call, as the agent makes it
     const env: Record<string, string | undefined> = { ...process.env }
@@ -240,7 +332,7 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
     // A harmless call too: a policy that cannot load blocks everything, which is not a policy that works
     const harmless = call("ls")
     if (harmless.kind === "block") problems.push(`host mode blocks even \`ls\`, so ${agent.displayName} cannot work: ${harmless.reason}`)
-    yield* Console.log(`test call: ${agent.displayName} ${preEvent} ${String(payload["tool_name"])} ${JSON.stringify(options.testCommand)} -> exit ${result.status ?? "(killed)"}`)
+    yield* Console.log(`test call: ${agent.displayName} ${preEvent}${toolOf(payload)} ${JSON.stringify(options.testCommand)} -> exit ${result.status ?? "(killed)"}`)
     for (const problem of problems) yield* Console.log(`problem: ${problem}`)
     if (seen.kind === "block") yield* Console.log(`blocked: ${seen.reason}`)
     else if (seen.kind === "ask") yield* Console.log(`asks the user: ${seen.reason}`)

@@ -1,11 +1,14 @@
 /**
- * An agent's own hook config, as `agent-hooks install` writes it: where the file is, which events
- * call host mode, the command and its timeout, and the text edits that add or remove agent-hooks'
- * entries while every other byte of the file stays as it was.
+ * An agent's own hook config, as `agent-hooks install` writes it: which events call host mode, the
+ * command and its timeout, and the text edits that add or remove agent-hooks' entries while every
+ * other byte of the file stays as it was. Where each agent's files are, and which of the shapes
+ * here each one takes, is `hostFiles.ts`.
  *
- * Every agent here reads Claude Code's shape: `hooks.<Event>: [{ matcher?, hooks: [{ type:
- * "command", command, timeout }] }]`. What differs is the file, the event names (from host mode's
- * agent modules), and the timeout's unit (Gemini CLI: milliseconds).
+ * A config shared with the user's own entries is edited in place (`JsonForm`): Claude Code's nested
+ * shape `hooks.<Event>: [{ hooks: [{ type, command, timeout }] }]` (Claude Code, Codex, Gemini CLI,
+ * Qwen Code, Antigravity CLI) or a flat list `hooks.<event>: [{ command, timeout? }]` (Cursor,
+ * Windsurf). Where an agent reads every file of a folder (Kiro, Copilot CLI, VS Code) or one
+ * executable per event (Cline), install writes files of its own and never touches another one.
  */
 import * as HostMode from "@agent-hooks/core/HostMode"
 import { homedir } from "node:os"
@@ -23,8 +26,18 @@ export type Scope = "user" | "project"
  */
 const TAKES_OVER: ReadonlySet<string> = new Set(["WorktreeCreate", "WorktreeRemove"])
 
+/**
+ * Names a host-mode module reads but an install must not register: Kiro's names from before its
+ * v1 format (`preToolUse`, `agentSpawn`: the same events as `PreToolUse`, `SessionStart`, so each
+ * call would run host mode twice) and its Manual trigger (a button the user presses, not an event).
+ */
+const NOT_REGISTERED: Readonly<Record<string, ReadonlySet<string>>> = {
+  kiro: new Set(["agentSpawn", "userPromptSubmit", "preToolUse", "postToolUse", "stop", "Manual"])
+}
+
 /** The agent's events that call host mode: every event of its host-mode module but those a hook takes over. */
-export const eventsOf = (agent: HostMode.Agent): ReadonlyArray<string> => Object.keys(agent.events).filter((event) => !TAKES_OVER.has(event))
+export const eventsOf = (agent: HostMode.Agent): ReadonlyArray<string> =>
+  Object.keys(agent.events).filter((event) => !TAKES_OVER.has(event) && NOT_REGISTERED[agent.name]?.has(event) !== true)
 
 /** The agent's own event name for a Claude Code event (`PreToolUse` → Gemini CLI's `BeforeTool`). */
 export const hostEventFor = (agent: HostMode.Agent, claudeEvent: string): string | undefined =>
@@ -33,77 +46,118 @@ export const hostEventFor = (agent: HostMode.Agent, claudeEvent: string): string
 /** Gemini CLI reads a hook's `timeout` in milliseconds; the others in seconds. */
 export const timeoutUnitMs = (agent: HostMode.Agent): number => (agent.name === "gemini" ? 1000 : 1)
 
-/** The config file of an agent for a scope. */
-export const configPath = (
-  agent: HostMode.Agent,
-  scope: Scope,
-  projectDir: string,
-  env: Readonly<Record<string, string | undefined>>
-): string => {
-  const home = env["HOME"] !== undefined && env["HOME"] !== "" ? env["HOME"] : homedir()
-  const nonEmpty = (value: string | undefined): string | undefined => (value === undefined || value === "" ? undefined : value)
-  switch (agent.name) {
-    case "claude":
-      // Never settings.local.json: the project's shared file is the one a team reviews
-      return scope === "user" ? join(nonEmpty(env["CLAUDE_CONFIG_DIR"]) ?? join(home, ".claude"), "settings.json") : join(projectDir, ".claude", "settings.json")
-    case "codex":
-      return scope === "user" ? join(resolve(nonEmpty(env["CODEX_HOME"]) ?? join(home, ".codex")), "hooks.json") : join(projectDir, ".codex", "hooks.json")
-    case "gemini":
-      return scope === "user" ? join(home, ".gemini", "settings.json") : join(projectDir, ".gemini", "settings.json")
-    case "qwen":
-      return scope === "user" ? join(home, ".qwen", "settings.json") : join(projectDir, ".qwen", "settings.json")
-    default:
-      return notInstallable(agent)
-  }
-}
-
 /**
- * `install`, `uninstall` and `doctor` know the config files of Claude Code, Codex, Gemini CLI and
- * Qwen Code (the `--host` choices); another agent of host mode is wired by hand (docs/hosts/).
+ * Agents whose hook config has no timeout: Cline kills a hook after its fixed 30 s, Windsurf
+ * documents none. Install then passes host mode a `--timeout` no longer than the agent's own.
  */
-export const notInstallable = (agent: HostMode.Agent): never => {
-  throw new Error(`agent-hooks install does not know ${agent.name}'s config files yet: wire it by hand (docs/hosts/${agent.name}.md)`)
-}
+export const fixedTimeout = (agent: HostMode.Agent): boolean => agent.name === "cline" || agent.name === "windsurf"
 
 /** `'word'` for `sh`: safe for any path. */
 export const shellQuote = (word: string): string => `'${word.replaceAll("'", `'\\''`)}'`
 
 /**
  * The host-mode command install writes, as `sh -c` runs it: the runtime that runs this CLI and the
- * CLI's own entry file, both absolute and quoted, then `hook --host <name> --timeout <seconds>`.
+ * CLI's own entry file, both absolute and quoted, then `hook --host <name> [--event <event>]
+ * --timeout <seconds>` (`--event` for an agent whose payload does not name its event: Copilot CLI).
  */
-export const hookCommand = (runner: ReadonlyArray<string>, agent: HostMode.Agent, timeoutSeconds: number): string =>
-  `${runner.map(shellQuote).join(" ")} hook --host ${agent.name} --timeout ${timeoutSeconds}`
+export const hookCommand = (runner: ReadonlyArray<string>, agent: HostMode.Agent, timeoutSeconds: number, event?: string): string =>
+  `${runner.map(shellQuote).join(" ")} hook --host ${agent.name}${event === undefined ? "" : ` --event ${event}`} --timeout ${timeoutSeconds}`
 
 /**
- * A command install wrote for this agent, at any path and timeout: quoted words only, then
- * `hook --host <name> --timeout <n>`. A hand-written `npx agent-hooks hook --host …` is not one:
+ * A command install wrote, at any path and timeout: quoted words only, then `hook --host <name>
+ * [--event <event>] --timeout <n>`. A hand-written `npx agent-hooks hook --host …` is not one:
  * install and uninstall leave it alone.
  */
-const OWN_COMMAND = /^((?:'(?:[^']|'\\'')*' )+)hook --host ([a-z]+) --timeout (\d+)$/
+const OWN_COMMAND = /^((?:'(?:[^']|'\\'')*' )+)hook --host ([a-z][a-z0-9.-]*)(?: --event ([A-Za-z_]+))? --timeout (\d+)$/
 
-/** The words of an own command (unquoted), its host and timeout; `undefined` when the command is not one install writes. */
-export const readOwnCommand = (command: string): { readonly words: ReadonlyArray<string>; readonly host: string; readonly timeout: number } | undefined => {
+/** The words of an own command (unquoted), its host, event and timeout; `undefined` when the command is not one install writes. */
+export const readOwnCommand = (
+  command: string
+): { readonly words: ReadonlyArray<string>; readonly host: string; readonly event: string | undefined; readonly timeout: number } | undefined => {
   const match = OWN_COMMAND.exec(command)
   if (match === null) return undefined
   const words = [...match[1]!.matchAll(/'((?:[^']|'\\'')*)' /g)].map((m) => m[1]!.replaceAll(`'\\''`, "'"))
-  return { words, host: match[2]!, timeout: Number(match[3]) }
+  return { words, host: match[2]!, event: match[3], timeout: Number(match[4]) }
 }
-
-/** One hook group install writes: `{ "hooks": [{ "type": "command", "command", "timeout" }] }`, no matcher (every tool). */
-const groupText = (command: string, timeout: number): string =>
-  `{ "hooks": [{ "type": "command", "command": ${JSON.stringify(command)}, "timeout": ${timeout} }] }`
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value)
 
-/** An own group: exactly what `groupText` writes, with an own command for this agent (any path, any timeout). */
-export const ownGroupCommand = (agent: HostMode.Agent, group: unknown): string | undefined => {
-  if (!isRecord(group) || Object.keys(group).length !== 1 || !Array.isArray(group["hooks"]) || group["hooks"].length !== 1) return undefined
-  const hook: unknown = group["hooks"][0]
-  if (!isRecord(hook) || Object.keys(hook).some((key) => key !== "type" && key !== "command" && key !== "timeout")) return undefined
-  if (hook["type"] !== "command" || typeof hook["command"] !== "string") return undefined
-  return readOwnCommand(hook["command"])?.host === agent.name ? hook["command"] : undefined
+/** One entry install wrote: its command and timeout (in the agent's unit; `undefined`: none written). */
+export interface OwnEntry {
+  readonly command: string
+  readonly timeout: number | undefined
 }
+
+/**
+ * The entry, when it is exactly one install writes for this agent (any path, any timeout): the
+ * command and timeout keys, `extra` with those values, and `optional` only with its value.
+ */
+const ownHook = (
+  agent: HostMode.Agent,
+  hook: unknown,
+  commandKey: string,
+  timeoutKey: string | undefined,
+  extra: Readonly<Record<string, unknown>>,
+  optional: Readonly<Record<string, unknown>> = {}
+): OwnEntry | undefined => {
+  if (!isRecord(hook)) return undefined
+  const allowed = new Set([commandKey, ...(timeoutKey === undefined ? [] : [timeoutKey]), ...Object.keys(extra), ...Object.keys(optional)])
+  if (Object.keys(hook).some((key) => !allowed.has(key)) || Object.entries(extra).some(([key, value]) => hook[key] !== value)) return undefined
+  if (Object.entries(optional).some(([key, value]) => key in hook && hook[key] !== value)) return undefined
+  const command = hook[commandKey]
+  if (typeof command !== "string" || readOwnCommand(command)?.host !== agent.name) return undefined
+  const timeout = timeoutKey === undefined ? undefined : hook[timeoutKey]
+  return { command, timeout: typeof timeout === "number" ? timeout : undefined }
+}
+
+/**
+ * How one event's entry looks in a JSON config shared with the user's own entries: `key` holds an
+ * object of event names, each an array of entries; `entry` renders install's entry, `own` tells one
+ * back (and nothing a user wrote); `head` is a member a new file starts with (`"version": 1`).
+ */
+export interface JsonForm {
+  readonly key: string
+  readonly head?: string | undefined
+  readonly entry: (command: string, timeout: number, event: string) => string
+  readonly own: (agent: HostMode.Agent, value: unknown) => OwnEntry | undefined
+}
+
+/**
+ * The agent's own switch that makes a hook that cannot start, times out or answers garbage block
+ * instead of letting the call through, and the events it is written on (where a hook's block
+ * stops something): Claude Code's `onFailure: "block"` (2.1.295; older versions ignore it) and
+ * Cursor's `failClosed: true` (its before* and preToolUse hooks).
+ */
+export interface FailClosed {
+  readonly key: string
+  readonly value: unknown
+  readonly events: ReadonlySet<string>
+}
+
+const failClosedText = (failClosed: FailClosed | undefined, event: string): string =>
+  failClosed !== undefined && failClosed.events.has(event) ? `, ${JSON.stringify(failClosed.key)}: ${JSON.stringify(failClosed.value)}` : ""
+
+const optionalKey = (failClosed: FailClosed | undefined): Record<string, unknown> => (failClosed === undefined ? {} : { [failClosed.key]: failClosed.value })
+
+/** Claude Code's nested shape: `{ "hooks": [{ "type": "command", "command", "timeout" }] }`, no matcher (every tool). */
+export const nestedForm = (key: string, failClosed?: FailClosed): JsonForm => ({
+  key,
+  entry: (command, timeout, event) =>
+    `{ "hooks": [{ "type": "command", "command": ${JSON.stringify(command)}, "timeout": ${timeout}${failClosedText(failClosed, event)} }] }`,
+  own: (agent, group) => {
+    if (!isRecord(group) || Object.keys(group).length !== 1 || !Array.isArray(group["hooks"]) || group["hooks"].length !== 1) return undefined
+    return ownHook(agent, group["hooks"][0], "command", "timeout", { type: "command" }, optionalKey(failClosed))
+  }
+})
+
+/** A flat list of `{ "command", "timeout"? }` entries (Cursor: `timeout` in seconds; Windsurf: none). */
+export const flatForm = (options: { readonly head?: string; readonly timeout: boolean; readonly failClosed?: FailClosed }): JsonForm => ({
+  key: "hooks",
+  head: options.head,
+  entry: (command, timeout, event) =>
+    `{ "command": ${JSON.stringify(command)}${options.timeout ? `, "timeout": ${timeout}` : ""}${failClosedText(options.failClosed, event)} }`,
+  own: (agent, value) => ownHook(agent, value, "command", options.timeout ? "timeout" : undefined, {}, optionalKey(options.failClosed))
+})
 
 /** A config the edit cannot take: where in the file, what was expected. */
 export class ConfigError extends Error {}
@@ -111,23 +165,27 @@ export class ConfigError extends Error {}
 const describe = (node: Node): string =>
   node.kind === "scalar" ? (node.value === null ? "null" : typeof node.value) : node.kind === "array" ? "an array" : "an object"
 
-const read = (text: string, file: string): Node => {
-  let root: Node
+const readJsonc = (text: string, file: string): Node => {
   try {
-    root = parse(text)
+    return parse(text)
   } catch (error) {
     throw new ConfigError(`${file}: not JSON (${(error as Error).message}); fix the file, then run the command again`)
   }
+}
+
+const read = (form: JsonForm, text: string, file: string): Node => {
+  const root = readJsonc(text, file)
   if (root.kind !== "object") throw new ConfigError(`${file}: expected an object at the top, found ${describe(root)}`)
-  const hooks = root.members.find((member) => member.key === "hooks")
+  const hooks = root.members.find((member) => member.key === form.key)
   if (hooks !== undefined && hooks.value.kind !== "object") {
-    throw new ConfigError(`${file}: "hooks" must be an object of event names, found ${describe(hooks.value)}`)
+    throw new ConfigError(`${file}: "${form.key}" must be an object of event names, found ${describe(hooks.value)}`)
   }
   return root
 }
 
-/** Where the own entries of the file are, per event: each event array and the indexes of own groups in it. */
+/** Where the own entries of the file are, per event: each event array and the indexes of own entries in it. */
 export const ownEntries = (
+  form: JsonForm,
   agent: HostMode.Agent,
   text: string,
   file: string
@@ -135,29 +193,23 @@ export const ownEntries = (
   readonly event: string
   readonly member: Member
   readonly own: ReadonlyArray<number>
-  readonly commands: ReadonlyArray<string>
-  /** The `timeout` of each own group, in the agent's unit (`undefined`: the agent's default). */
-  readonly timeouts: ReadonlyArray<number | undefined>
+  readonly entries: ReadonlyArray<OwnEntry>
 }> => {
-  const root = read(text, file)
-  const hooks = root.kind === "object" ? root.members.find((member) => member.key === "hooks") : undefined
+  const root = read(form, text, file)
+  const hooks = root.kind === "object" ? root.members.find((member) => member.key === form.key) : undefined
   if (hooks === undefined || hooks.value.kind !== "object") return []
   return hooks.value.members.flatMap((member) => {
     if (member.value.kind !== "array") return []
     const own: Array<number> = []
-    const commands: Array<string> = []
-    const timeouts: Array<number | undefined> = []
+    const entries: Array<OwnEntry> = []
     member.value.elements.forEach((element, index) => {
-      const value = toValue(element)
-      const command = ownGroupCommand(agent, value)
-      if (command !== undefined) {
+      const entry = form.own(agent, toValue(element))
+      if (entry !== undefined) {
         own.push(index)
-        commands.push(command)
-        const timeout = ((value as { hooks: Array<Record<string, unknown>> }).hooks[0]!)["timeout"]
-        timeouts.push(typeof timeout === "number" ? timeout : undefined)
+        entries.push(entry)
       }
     })
-    return own.length === 0 ? [] : [{ event: member.key, member, own, commands, timeouts }]
+    return own.length === 0 ? [] : [{ event: member.key, member, own, entries }]
   })
 }
 
@@ -193,16 +245,19 @@ const removeFrom = (
 
 const memberSpan = (member: Member) => ({ start: member.keyStart, end: member.value.end })
 
+/** What is left of a new file (`newFile`) when install's entries go: its `head` alone. */
+const headOnly = (form: JsonForm): string | undefined => (form.head === undefined ? undefined : `{\n  ${form.head}\n}\n`)
+
 /**
  * The file without install's entries for this agent: `undefined` when nothing else is left of a file
  * install created. Everything that is not an own entry stays byte for byte.
  */
-export const removeOwn = (agent: HostMode.Agent, text: string, file: string): string | undefined => {
-  const root = read(text, file)
+export const removeOwn = (form: JsonForm, agent: HostMode.Agent, text: string, file: string): string | undefined => {
+  const root = read(form, text, file)
   if (root.kind !== "object") return text
-  const hooksIndex = root.members.findIndex((member) => member.key === "hooks")
+  const hooksIndex = root.members.findIndex((member) => member.key === form.key)
   const hooks = root.members[hooksIndex]
-  const entries = ownEntries(agent, text, file)
+  const entries = ownEntries(form, agent, text, file)
   if (hooks === undefined || hooks.value.kind !== "object" || entries.length === 0) return text
   const edits: Array<Edit> = []
   const goneEvents = new Set<number>()
@@ -215,7 +270,12 @@ export const removeOwn = (agent: HostMode.Agent, text: string, file: string): st
   const fromHooks = removeFrom(text, hooks.value, hooks.value.members.map(memberSpan), goneEvents)
   if (fromHooks !== "container") return apply(text, [...edits, ...fromHooks])
   const fromRoot = removeFrom(text, root, root.members.map(memberSpan), new Set([hooksIndex]))
-  if (fromRoot !== "container") return apply(text, fromRoot)
+  if (fromRoot !== "container") {
+    const left = apply(text, fromRoot)
+    // A new file puts the hooks before its head (a user's file with a head gets them after it): only
+    // install's own file is left as exactly its head with the hooks gone from its start
+    return hooksIndex === 0 && left === headOnly(form) ? undefined : left
+  }
   // Only install's own `{ "hooks": … }` was there: the file did not exist before install
   if (text.slice(0, root.start).trim() === "" && text.slice(root.end).trim() === "") return undefined
   return apply(text, [{ start: root.members[0]!.keyStart, end: root.members[0]!.value.end, text: "" }])
@@ -239,38 +299,40 @@ const insertInto = (
   return { start: container.start + 1, end: container.start + 1, text: rendered.join(`,\n${indent}`) }
 }
 
-/** `"key": [\n  group\n]` for a new event, at `indent`. */
-const eventMember = (event: string, group: string, unit: string) => (indent: string): string =>
-  `${JSON.stringify(event)}: [\n${indent}${unit}${group}\n${indent}]`
+/** `"key": [\n  entry\n]` for a new event, at `indent`. */
+const eventMember = (event: string, entry: string, unit: string) => (indent: string): string =>
+  `${JSON.stringify(event)}: [\n${indent}${unit}${entry}\n${indent}]`
 
-/** A new file: `{ "hooks": { … } }`, two-space indent. */
-const newFile = (events: ReadonlyArray<string>, group: string): string =>
-  `{\n  "hooks": {\n${events.map((event) => `    ${JSON.stringify(event)}: [\n      ${group}\n    ]`).join(",\n")}\n  }\n}\n`
+/** A new file: `{ "<key>": { … } }` (then the form's head), two-space indent. */
+const newFile = (form: JsonForm, events: ReadonlyArray<string>, entry: (event: string) => string): string =>
+  `{\n  ${JSON.stringify(form.key)}: {\n${events.map((event) => `    ${JSON.stringify(event)}: [\n      ${entry(event)}\n    ]`).join(",\n")}\n  }${
+    form.head === undefined ? "" : `,\n  ${form.head}`
+  }\n}\n`
 
-/** What install writes: the command and its timeout (in the agent's unit) on `events`. */
+/** What install writes: the command of each event and its timeout (in the agent's unit) on `events`. */
 export interface InstallPlan {
   readonly agent: HostMode.Agent
   readonly events: ReadonlyArray<string>
-  readonly command: string
+  readonly command: (event: string) => string
   /** In the agent's own unit (`timeoutUnitMs`). */
   readonly timeout: number
 }
 
 /**
  * The file with install's entries: the old own entries out first (another path or timeout), then one
- * group per event, appended after the entries already there. The same text when it is already so.
+ * entry per event, appended after the entries already there. The same text when it is already so.
  */
-export const addOwn = (plan: InstallPlan, text: string | undefined, file: string): string => {
-  const group = groupText(plan.command, plan.timeout)
-  const base = text === undefined ? undefined : removeOwn(plan.agent, text, file)
-  if (base === undefined) return newFile(plan.events, group)
-  const root = read(base, file)
+export const addOwn = (form: JsonForm, plan: InstallPlan, text: string | undefined, file: string): string => {
+  const entry = (event: string) => form.entry(plan.command(event), plan.timeout, event)
+  const base = text === undefined ? undefined : removeOwn(form, plan.agent, text, file)
+  if (base === undefined) return newFile(form, plan.events, entry)
+  const root = read(form, base, file)
   if (root.kind !== "object") return base
   const unit = indentUnit(base)
-  const hooks = root.members.find((member) => member.key === "hooks")
+  const hooks = root.members.find((member) => member.key === form.key)
   if (hooks === undefined) {
     const hooksMember = (indent: string): string =>
-      `"hooks": {\n${plan.events.map((event) => `${indent}${unit}${eventMember(event, group, unit)(indent + unit)}`).join(",\n")}\n${indent}}`
+      `${JSON.stringify(form.key)}: {\n${plan.events.map((event) => `${indent}${unit}${eventMember(event, entry(event), unit)(indent + unit)}`).join(",\n")}\n${indent}}`
     return apply(base, [insertInto(base, root, root.members.at(-1) === undefined ? undefined : memberSpan(root.members.at(-1)!), [hooksMember])])
   }
   const object = hooks.value as Extract<Node, { kind: "object" }>
@@ -283,13 +345,160 @@ export const addOwn = (plan: InstallPlan, text: string | undefined, file: string
       continue
     }
     if (member.value.kind !== "array") {
-      throw new ConfigError(`${file}: "hooks"."${event}" must be an array of hook groups, found ${describe(member.value)}`)
+      throw new ConfigError(`${file}: "${form.key}"."${event}" must be an array of hooks, found ${describe(member.value)}`)
     }
-    edits.push(insertInto(base, member.value, member.value.elements.at(-1), [() => group]))
+    edits.push(insertInto(base, member.value, member.value.elements.at(-1), [() => entry(event)]))
   }
   if (missing.length > 0) {
     const last = object.members.at(-1)
-    edits.push(insertInto(base, object, last === undefined ? undefined : memberSpan(last), missing.map((event) => eventMember(event, group, unit))))
+    edits.push(insertInto(base, object, last === undefined ? undefined : memberSpan(last), missing.map((event) => eventMember(event, entry(event), unit))))
   }
   return apply(base, edits)
+}
+
+/**
+ * A file install owns whole (Kiro's `.kiro/hooks/agent-hooks.json`, Copilot CLI's and VS Code's
+ * `agent-hooks-*.json`, a Cline hook script): `render` writes it from the entries, `entries` reads
+ * them back (or `undefined`: not a file install wrote). A file is install's only when rendering what
+ * it holds gives its very bytes back: a file a user wrote or changed is never overwritten or removed.
+ */
+export interface OwnFile {
+  readonly render: (entries: ReadonlyArray<{ readonly event: string; readonly command: string; readonly timeout: number }>) => string
+  readonly entries: (agent: HostMode.Agent, text: string) => ReadonlyArray<{ readonly event: string } & OwnEntry> | undefined
+}
+
+const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`
+
+const plainJson = (text: string): unknown => {
+  try {
+    return toValue(parse(text))
+  } catch {
+    return undefined
+  }
+}
+
+/** Install's own entries of a file it owns, when every entry is one and the file is exactly as it writes it. */
+const exactly = (file: OwnFile, agent: HostMode.Agent, text: string, found: ReadonlyArray<{ readonly event: string } & OwnEntry> | undefined) => {
+  if (found === undefined || found.length === 0 || found.some((entry) => entry.timeout === undefined)) return undefined
+  return file.render(found.map((entry) => ({ event: entry.event, command: entry.command, timeout: entry.timeout! }))) === text ? found : undefined
+}
+
+/** Kiro's v1 hook file: `{ version: "v1", hooks: [{ name, trigger, action: { type: "command", command }, timeout }] }`. */
+export const kiroFile: OwnFile = {
+  render: (entries) =>
+    json({ version: "v1", hooks: entries.map((entry) => ({ name: `agent-hooks ${entry.event}`, trigger: entry.event, action: { type: "command", command: entry.command }, timeout: entry.timeout })) }),
+  entries: (agent, text) => {
+    const value = plainJson(text)
+    if (!isRecord(value) || !Array.isArray(value["hooks"])) return undefined
+    const found = value["hooks"].map((hook: unknown) => {
+      if (!isRecord(hook) || typeof hook["trigger"] !== "string" || !isRecord(hook["action"])) return undefined
+      const own = ownHook(agent, hook["action"], "command", undefined, { type: "command" })
+      return own === undefined ? undefined : { event: hook["trigger"], command: own.command, timeout: typeof hook["timeout"] === "number" ? hook["timeout"] : undefined }
+    })
+    return found.some((entry) => entry === undefined) ? undefined : exactly(kiroFile, agent, text, found as ReadonlyArray<{ readonly event: string } & OwnEntry>)
+  }
+}
+
+/** `{ [version,] hooks: { <event>: [entry] } }` with one entry per event, rendered by `entry`, read back by `own`. */
+const eventsFile = (head: Readonly<Record<string, unknown>>, entry: (command: string, timeout: number) => Record<string, unknown>, commandKey: string, timeoutKey: string): OwnFile => {
+  const file: OwnFile = {
+    render: (entries) => json({ ...head, hooks: Object.fromEntries(entries.map((e) => [e.event, [entry(e.command, e.timeout)]])) }),
+    entries: (agent, text) => {
+      const value = plainJson(text)
+      if (!isRecord(value) || !isRecord(value["hooks"])) return undefined
+      const found: Array<{ readonly event: string } & OwnEntry> = []
+      for (const [event, list] of Object.entries(value["hooks"])) {
+        if (!Array.isArray(list) || list.length !== 1) return undefined
+        const own = ownHook(agent, list[0], commandKey, timeoutKey, { type: "command" })
+        if (own === undefined) return undefined
+        found.push({ event, ...own })
+      }
+      return exactly(file, agent, text, found)
+    }
+  }
+  return file
+}
+
+/** Copilot CLI's hook file: `{ version: 1, hooks: { <event>: [{ type: "command", bash, timeoutSec }] } }`. */
+export const copilotFile: OwnFile = eventsFile({ version: 1 }, (command, timeout) => ({ type: "command", bash: command, timeoutSec: timeout }), "bash", "timeoutSec")
+
+/** VS Code's hook file: `{ hooks: { <Event>: [{ type: "command", command, timeout }] } }`. */
+export const vscodeFile: OwnFile = eventsFile({}, (command, timeout) => ({ type: "command", command, timeout }), "command", "timeout")
+
+/** The first line after the shebang of a Cline hook script install writes. */
+const SCRIPT_MARK = "# Written by agent-hooks install --host cline; agent-hooks uninstall --host cline removes it."
+
+/** A Cline hook: an executable named after its event, running host mode (Cline's timeout is its own 30 s). */
+export const clineScript: OwnFile = {
+  render: (entries) => `#!/bin/sh\n${SCRIPT_MARK}\nexec ${entries[0]!.command}\n`,
+  entries: (agent, text) => {
+    const match = /^#!\/bin\/sh\n(.*)\nexec (.*)\n$/.exec(text)
+    if (match === null || match[1] !== SCRIPT_MARK || readOwnCommand(match[2]!)?.host !== agent.name) return undefined
+    return [{ event: "", command: match[2]!, timeout: agent.hookTimeout }]
+  }
+}
+
+/** The lines around install's block in Codex's `config.toml`. */
+const TOML_BEGIN = "# >>> agent-hooks install --host codex: agent-hooks uninstall --host codex removes this block"
+const TOML_END = "# <<< agent-hooks"
+
+/** The TOML form of `hooks.json`: `[[hooks.<Event>]]` then `[[hooks.<Event>.hooks]]` with the command and its timeout. */
+export const tomlBlock = (plan: InstallPlan): string =>
+  [
+    TOML_BEGIN,
+    ...plan.events.flatMap((event) => [
+      `[[hooks.${event}]]`,
+      `[[hooks.${event}.hooks]]`,
+      `type = "command"`,
+      `command = ${JSON.stringify(plan.command(event))}`,
+      `timeout = ${plan.timeout}`
+    ]),
+    TOML_END
+  ].join("\n") + "\n"
+
+/**
+ * Where install's block is in a `config.toml`: from the new line install put before its first line
+ * (after the file's own last new line, so a blank line; or the file's missing last new line) to the
+ * end of its last line.
+ */
+const tomlBlockSpan = (text: string): { readonly start: number; readonly end: number } | undefined => {
+  const start = text.indexOf(`\n${TOML_BEGIN}\n`)
+  if (start < 0) return undefined
+  const endAt = text.indexOf(`\n${TOML_END}`, start + 1)
+  if (endAt < 0) return undefined
+  const end = endAt + 1 + TOML_END.length
+  return { start, end: text[end] === "\n" ? end + 1 : end }
+}
+
+/** `config.toml` without install's block (the bytes before install). */
+export const removeTomlBlock = (text: string): string => {
+  const span = tomlBlockSpan(text)
+  return span === undefined ? text : text.slice(0, span.start) + text.slice(span.end)
+}
+
+/** `config.toml` with install's block at its end: after a blank line, or after a new line when the file did not end in one. */
+export const addTomlBlock = (plan: InstallPlan, text: string): string => {
+  const base = removeTomlBlock(text)
+  return `${base}\n${tomlBlock(plan)}`
+}
+
+/** The commands of install's block in `config.toml`, per event. */
+export const tomlOwnEntries = (agent: HostMode.Agent, text: string): ReadonlyArray<{ readonly event: string } & OwnEntry> => {
+  const span = tomlBlockSpan(text)
+  if (span === undefined) return []
+  const found: Array<{ event: string } & OwnEntry> = []
+  let event = ""
+  let command: string | undefined
+  for (const line of text.slice(span.start, span.end).split("\n")) {
+    const header = /^\[\[hooks\.([A-Za-z]+)\.hooks\]\]$/.exec(line)
+    if (header !== null) event = header[1]!
+    const commandLine = /^command = (".*")$/.exec(line)
+    if (commandLine !== null) command = JSON.parse(commandLine[1]!) as string
+    const timeoutLine = /^timeout = (\d+)$/.exec(line)
+    if (timeoutLine !== null && command !== undefined && readOwnCommand(command)?.host === agent.name) {
+      found.push({ event, command, timeout: Number(timeoutLine[1]) })
+      command = undefined
+    }
+  }
+  return found
 }

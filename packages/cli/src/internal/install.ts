@@ -1,7 +1,8 @@
 /**
  * `agent-hooks install --host <agent>` and `agent-hooks uninstall --host <agent>`: agent-hooks' host
- * mode wired into the agent's own hook config (`hostConfig.ts` edits the text, `configFile.ts`
- * reads and writes it safely), and taken out again, leaving the file as it was.
+ * mode wired into the agent's own hook config (`hostFiles.ts` knows each agent's files,
+ * `hostConfig.ts` edits the text, `configFile.ts` reads and writes it safely), and taken out again,
+ * leaving every file as it was.
  */
 import * as HostMode from "@agent-hooks/core/HostMode"
 import * as Console from "effect/Console"
@@ -11,10 +12,12 @@ import { existsSync, realpathSync } from "node:fs"
 import { homedir } from "node:os"
 import { join, resolve } from "node:path"
 import { Failed } from "../ExitCode.ts"
-import { readText, target, UnsafeConfig, writeText } from "./configFile.ts"
+import { UnsafeConfig, writeText } from "./configFile.ts"
 import { unifiedDiff } from "./diff.ts"
-import type { InstallPlan, Scope } from "./hostConfig.ts"
-import { addOwn, ConfigError, configPath, eventsOf, hookCommand, notInstallable, removeOwn, timeoutUnitMs } from "./hostConfig.ts"
+import type { InstallPlan } from "./hostConfig.ts"
+import { ConfigError, eventsOf, fixedTimeout, hookCommand, timeoutUnitMs } from "./hostConfig.ts"
+import type { Change, Layout, Scope } from "./hostFiles.ts"
+import { filesOf, installChanges, layoutOf, uninstallChanges } from "./hostFiles.ts"
 
 /** Options of `install` and `uninstall`. */
 export interface InstallOptions {
@@ -75,8 +78,26 @@ export const needs = (agent: HostMode.Agent, scope: Scope, projectDir: string): 
       return scope === "project"
         ? [`Qwen Code loads a project's hooks only in a trusted folder: trust ${projectDir} when Qwen Code asks.`]
         : ["Qwen Code reads ~/.qwen/settings.json at start: restart running sessions."]
-    default:
-      return notInstallable(agent)
+    case "kiro":
+      return ["Kiro reads its hooks folder when a session starts: start a new Kiro CLI session (Kiro IDE: reload the window); the hooks show in the Agent Hooks panel."]
+    case "windsurf":
+      return ["Windsurf reads hooks.json when Cascade starts: reload the window. Windsurf has no hook timeout to set: host mode answers within its budget below the --timeout written (30 s)."]
+    case "cline":
+      return ["Cline runs hooks only with hooks on (Settings, Features, Enable Hooks; macOS and Linux) and kills a hook after 30 s: host mode answers within its budget below that."]
+    case "antigravity":
+      return ["This is the hooks file Antigravity CLI documents; agy 1.0 builds were seen reading ~/.gemini/config/hooks.json instead: if agy does not stop the call, install --host antigravity-1.0 as well. agy reads it at start: restart running sessions."]
+    case "antigravity-1.0":
+      return ["agy 1.0 reads this file at start and runs only PreToolUse and PostToolUse hooks: restart running sessions."]
+    case "cursor":
+      return [scope === "project" ? `Cursor runs a project's .cursor/hooks.json only in a trusted workspace: trust ${projectDir} in Cursor; Settings, Hooks lists what it loaded.` : "Cursor reloads hooks.json when it changes; Settings, Hooks lists what it loaded."]
+    case "copilot":
+      return [
+        `Copilot CLI reads ${scope === "project" ? ".github/hooks/*.json" : "~/.copilot/hooks/*.json"} when a session starts: restart running sessions${scope === "project" ? " (the cloud agent reads the default branch: commit the file)" : ""}. VS Code reads the same folder: wire only one of copilot and vscode there.`
+      ]
+    case "vscode":
+      return [
+        `VS Code reads ${scope === "project" ? ".github/hooks/*.json" : "~/.copilot/hooks/*.json"} for its agent hooks (a preview: hooks must be on in its chat settings). Copilot CLI reads the same folder: wire only one of vscode and copilot there.`
+      ]
   }
 }
 
@@ -92,10 +113,7 @@ interface Located {
   readonly agent: HostMode.Agent
   readonly scope: Scope
   readonly projectDir: string
-  /** The config's path as the agent names it. */
-  readonly file: string
-  /** The file written: `file`, or the file its in-folder symlink leads to. */
-  readonly real: string
+  readonly layout: Layout
 }
 
 const locate = (options: InstallOptions): Effect.Effect<Located, Failed> =>
@@ -105,29 +123,34 @@ const locate = (options: InstallOptions): Effect.Effect<Located, Failed> =>
     const scope = scopeOf(options)
     if (typeof scope !== "string") return yield* fail(scope.error)
     const projectDir = resolve(Option.getOrElse(options.projectDir, () => process.cwd()))
-    const file = configPath(agent, scope, projectDir, process.env)
-    const real = yield* Effect.try({
-      try: () => target(file, scope === "project" ? projectDir : undefined),
-      catch: (error) => new Failed({ message: error instanceof UnsafeConfig ? error.message : String(error) })
-    })
-    return { agent, scope, projectDir, file, real }
+    return { agent, scope, projectDir, layout: layoutOf(agent, scope, projectDir, process.env) }
   })
 
+/** A config that cannot be read, edited or written safely: the reason, as the command's failure. */
 const configError = (error: unknown): Failed =>
-  new Failed({ message: error instanceof ConfigError ? error.message : `${(error as Error).message ?? String(error)}` })
+  new Failed({ message: error instanceof ConfigError || error instanceof UnsafeConfig ? error.message : `${(error as Error).message ?? String(error)}` })
 
-/** Writes (or, with --dry-run, shows) the change from `before` to `after`. */
-const commit = (at: Located, before: string | undefined, after: string | undefined, dryRun: boolean): Effect.Effect<void, Failed> =>
+/** Writes (or, with --dry-run, shows) the changes; each file atomically. */
+const commit = (changes: ReadonlyArray<Change>, dryRun: boolean): Effect.Effect<void, Failed> =>
   Effect.gen(function*() {
-    if (dryRun) {
-      yield* Console.log(
-        unifiedDiff(before ?? "", after ?? "", before === undefined ? "/dev/null" : at.file, after === undefined ? "/dev/null" : at.file).trimEnd()
-      )
-      yield* Console.log(`(--dry-run: ${at.file} not written)`)
-      return
+    for (const change of changes) {
+      if (dryRun) {
+        yield* Console.log(
+          unifiedDiff(change.before ?? "", change.after ?? "", change.before === undefined ? "/dev/null" : change.file, change.after === undefined ? "/dev/null" : change.file).trimEnd()
+        )
+        continue
+      }
+      yield* Effect.try({
+        try: () => writeText(change.real, change.after, change.mode),
+        catch: (error) => new Failed({ message: `${change.file}: cannot write: ${(error as Error).message}` })
+      })
     }
-    yield* Effect.try({ try: () => writeText(at.real, after), catch: (error) => new Failed({ message: `${at.file}: cannot write: ${(error as Error).message}` }) })
+    if (dryRun) yield* Console.log(`(--dry-run: ${changes.map((change) => change.file).join(", ")} not written)`)
   })
+
+/** The files of the layout, for messages: one path, or a folder's files. */
+const where = (at: Located, events: ReadonlyArray<string>): string =>
+  at.layout.kind === "scripts" ? `${at.layout.folder}/` : at.layout.kind === "codex" ? filesOf(at.layout, events).join(" or ") : filesOf(at.layout, events)[0]!
 
 /**
  * `agent-hooks install --host <agent>`: every event of the agent calls `agent-hooks hook --host
@@ -142,19 +165,29 @@ export const install = (options: InstallOptions): Effect.Effect<void, Failed> =>
     const { agent } = at
     const seconds = Option.getOrElse(options.timeout ?? Option.none(), () => agent.hookTimeout)
     if (!Number.isInteger(seconds) || seconds < 2) return yield* fail(`--timeout must be a whole number of seconds, 2 or more; got ${seconds}`)
+    // An agent with a fixed hook timeout kills host mode at it and goes on: the budget must stay below
+    if (fixedTimeout(agent) && seconds > agent.hookTimeout) {
+      return yield* fail(`--timeout ${seconds}: ${agent.displayName} stops a hook after ${agent.hookTimeout} s (there is no timeout to set in its config); give ${agent.hookTimeout} or less`)
+    }
     const run = runner()
     if ("error" in run) return yield* fail(run.error)
-    const plan: InstallPlan = { agent, events: eventsOf(agent), command: hookCommand(run, agent, seconds), timeout: seconds * timeoutUnitMs(agent) }
-    const before = readText(at.real)
-    const after = yield* Effect.try({ try: () => addOwn(plan, before, at.file), catch: configError })
-    if (after === before) yield* Console.log(`${agent.displayName}: already installed in ${at.file} (${plan.events.length} events)`)
+    const plan: InstallPlan = {
+      agent,
+      events: eventsOf(agent),
+      // Copilot CLI's payload does not name its event: the command does
+      command: (event) => hookCommand(run, agent, seconds, agent.name === "copilot" ? event : undefined),
+      timeout: seconds * timeoutUnitMs(agent)
+    }
+    const changes = yield* Effect.try({ try: () => installChanges(at.layout, plan, at.scope, at.projectDir), catch: configError })
+    if (changes.length === 0) yield* Console.log(`${agent.displayName}: already installed in ${where(at, plan.events)} (${plan.events.length} events)`)
     else {
-      yield* commit(at, before, after, options.dryRun)
+      yield* commit(changes, options.dryRun)
       if (!options.dryRun) {
-        yield* Console.log(`${agent.displayName}: ${at.file} now calls agent-hooks on ${plan.events.length} events: ${plan.events.join(", ")}`)
+        yield* Console.log(`${agent.displayName}: ${changes.map((change) => change.file).join(", ")} now call${changes.length === 1 ? "s" : ""} agent-hooks on ${plan.events.length} events: ${plan.events.join(", ")}`)
       }
     }
-    yield* Console.log(`command: ${plan.command} (hook timeout ${plan.timeout}${timeoutUnitMs(agent) === 1000 ? " ms" : " s"})`)
+    const unit = fixedTimeout(agent) ? ` (${agent.displayName}'s own hook timeout: ${agent.hookTimeout} s)` : ` (hook timeout ${plan.timeout}${timeoutUnitMs(agent) === 1000 ? " ms" : " s"})`
+    yield* Console.log(`command: ${plan.command(plan.events[0]!)}${unit}`)
     for (const line of needs(agent, at.scope, at.projectDir)) yield* Console.log(`next: ${line}`)
     if (!policyFiles(at.projectDir).some((file) => existsSync(file))) {
       yield* Console.log(
@@ -172,18 +205,16 @@ export const install = (options: InstallOptions): Effect.Effect<void, Failed> =>
 export const uninstall = (options: InstallOptions): Effect.Effect<void, Failed> =>
   Effect.gen(function*() {
     const at = yield* locate(options)
-    const before = readText(at.real)
-    if (before === undefined) {
-      yield* Console.log(`${at.agent.displayName}: no ${at.file}: nothing to remove`)
+    const events = Object.keys(at.agent.events)
+    const changes = yield* Effect.try({ try: () => uninstallChanges(at.layout, at.agent, at.scope, at.projectDir), catch: configError })
+    if (changes.length === 0) {
+      yield* Console.log(`${at.agent.displayName}: no agent-hooks entries in ${where(at, events)}: nothing to remove`)
       return
     }
-    const after = yield* Effect.try({ try: () => removeOwn(at.agent, before, at.file), catch: configError })
-    if (after === before) {
-      yield* Console.log(`${at.agent.displayName}: no agent-hooks entries in ${at.file}: nothing to remove`)
-      return
-    }
-    yield* commit(at, before, after, options.dryRun)
+    yield* commit(changes, options.dryRun)
     if (!options.dryRun) {
-      yield* Console.log(`${at.agent.displayName}: agent-hooks entries removed from ${at.file}${after === undefined ? " (the file install created is removed)" : ""}`)
+      for (const change of changes) {
+        yield* Console.log(`${at.agent.displayName}: ${change.after === undefined ? `${change.file} removed (install created it)` : `agent-hooks entries removed from ${change.file}`}`)
+      }
     }
   })

@@ -1,0 +1,254 @@
+/**
+ * Where each agent reads its hooks, per scope, and which shape install writes there
+ * (`hostConfig.ts`): the change install or uninstall makes to each file, and the entries install
+ * wrote that doctor finds. Every file is read and written through `configFile.ts` (never through a
+ * symlink that leaves its folder; atomically).
+ */
+import * as HostMode from "@agent-hooks/core/HostMode"
+import { homedir } from "node:os"
+import { join, resolve } from "node:path"
+import { parse as parseToml } from "smol-toml"
+import { readText, target } from "./configFile.ts"
+import type { InstallPlan, JsonForm, OwnEntry, OwnFile } from "./hostConfig.ts"
+import {
+  addOwn,
+  addTomlBlock,
+  clineScript,
+  ConfigError,
+  copilotFile,
+  flatForm,
+  kiroFile,
+  nestedForm,
+  ownEntries,
+  removeOwn,
+  removeTomlBlock,
+  tomlOwnEntries,
+  vscodeFile
+} from "./hostConfig.ts"
+
+/** Where an install goes: the user's config, or the project's shared one. */
+export type Scope = "user" | "project"
+
+/** How install wires an agent for one scope. */
+export type Layout =
+  /** A JSON (with comments) config shared with the user's entries, edited in place. */
+  | { readonly kind: "json"; readonly file: string; readonly form: JsonForm }
+  /** Codex: `hooks.json`, or the `[hooks]` tables of `config.toml` when that is where the layer keeps its hooks. */
+  | { readonly kind: "codex"; readonly json: string; readonly toml: string }
+  /** A file of install's own in a folder the agent reads every file of. */
+  | { readonly kind: "own"; readonly file: string; readonly format: OwnFile }
+  /** One executable per event, named after it (Cline). */
+  | { readonly kind: "scripts"; readonly folder: string }
+
+const nested = nestedForm("hooks")
+/** The events where a hook's block stops the call or the prompt: there a hook that fails blocks too. */
+const GUARDS: ReadonlySet<string> = new Set(["PreToolUse", "PermissionRequest", "UserPromptSubmit"])
+const claudeForm = nestedForm("hooks", { key: "onFailure", value: "block", events: GUARDS })
+const cursorForm = flatForm({
+  head: `"version": 1`,
+  timeout: true,
+  failClosed: { key: "failClosed", value: true, events: new Set(["preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile", "beforeSubmitPrompt", "beforeTabFileRead"]) }
+})
+const windsurfForm = flatForm({ timeout: false })
+
+/** The agent's config for a scope. */
+export const layoutOf = (agent: HostMode.Agent, scope: Scope, projectDir: string, env: Readonly<Record<string, string | undefined>>): Layout => {
+  const home = env["HOME"] !== undefined && env["HOME"] !== "" ? env["HOME"] : homedir()
+  const nonEmpty = (value: string | undefined): string | undefined => (value === undefined || value === "" ? undefined : value)
+  const at = (user: string, project: string) => (scope === "user" ? join(home, user) : join(projectDir, project))
+  switch (agent.name) {
+    case "claude":
+      // Never settings.local.json: the project's shared file is the one a team reviews
+      return { kind: "json", form: claudeForm, file: scope === "user" ? join(nonEmpty(env["CLAUDE_CONFIG_DIR"]) ?? join(home, ".claude"), "settings.json") : join(projectDir, ".claude", "settings.json") }
+    case "codex": {
+      const folder = scope === "user" ? resolve(nonEmpty(env["CODEX_HOME"]) ?? join(home, ".codex")) : join(projectDir, ".codex")
+      return { kind: "codex", json: join(folder, "hooks.json"), toml: join(folder, "config.toml") }
+    }
+    case "gemini":
+      return { kind: "json", form: nested, file: at(".gemini/settings.json", ".gemini/settings.json") }
+    case "qwen":
+      return { kind: "json", form: nested, file: at(".qwen/settings.json", ".qwen/settings.json") }
+    case "kiro":
+      return { kind: "own", format: kiroFile, file: at(".kiro/hooks/agent-hooks.json", ".kiro/hooks/agent-hooks.json") }
+    case "windsurf":
+      return { kind: "json", form: windsurfForm, file: at(".codeium/windsurf/hooks.json", ".windsurf/hooks.json") }
+    case "cline":
+      return { kind: "scripts", folder: at("Documents/Cline/Hooks", ".clinerules/hooks") }
+    case "antigravity":
+      // the documented file groups hooks under a name: ours is "agent-hooks"
+      return { kind: "json", form: nestedForm("agent-hooks"), file: at(".gemini/antigravity-cli/hooks.json", ".agents/hooks.json") }
+    case "antigravity-1.0":
+      return { kind: "json", form: nested, file: at(".gemini/config/hooks.json", ".antigravitycli/hooks.json") }
+    case "cursor":
+      return { kind: "json", form: cursorForm, file: at(".cursor/hooks.json", ".cursor/hooks.json") }
+    case "copilot":
+      return { kind: "own", format: copilotFile, file: at(".copilot/hooks/agent-hooks-copilot.json", ".github/hooks/agent-hooks-copilot.json") }
+    case "vscode":
+      return { kind: "own", format: vscodeFile, file: at(".copilot/hooks/agent-hooks-vscode.json", ".github/hooks/agent-hooks-vscode.json") }
+  }
+}
+
+/** The files of a layout, as the agent names them (a Cline folder: one per event). */
+export const filesOf = (layout: Layout, events: ReadonlyArray<string>): ReadonlyArray<string> => {
+  switch (layout.kind) {
+    case "json":
+    case "own":
+      return [layout.file]
+    case "codex":
+      return [layout.json, layout.toml]
+    case "scripts":
+      return events.map((event) => join(layout.folder, event))
+  }
+}
+
+/** One file's change: its name, the file written (its in-folder symlink's target), its text before and after (`undefined`: no file). */
+export interface Change {
+  readonly file: string
+  readonly real: string
+  readonly before: string | undefined
+  readonly after: string | undefined
+  /** The mode of a file install creates. */
+  readonly mode?: number | undefined
+}
+
+/** A file as read safely: `target` refuses a symlink out of its folder (and, for a project, out of the project). */
+const reader = (scope: Scope, projectDir: string) => (file: string): { readonly file: string; readonly real: string; readonly text: string | undefined } => {
+  const real = target(file, scope === "project" ? projectDir : undefined)
+  return { file, real, text: readText(real) }
+}
+
+/** The hooks a `config.toml` defines (`[hooks]` minus Codex's own `[hooks.state]` trust records). */
+const tomlHooks = (text: string, file: string): ReadonlyArray<string> => {
+  let document: Record<string, unknown>
+  try {
+    document = parseToml(text) as Record<string, unknown>
+  } catch (error) {
+    throw new ConfigError(`${file}: not TOML (${(error as Error).message.split("\n")[0]}); fix the file, then run the command again`)
+  }
+  const hooks = document["hooks"]
+  return typeof hooks === "object" && hooks !== null ? Object.keys(hooks).filter((key) => key !== "state") : []
+}
+
+/**
+ * Which of Codex's two files install writes: `config.toml` when install's block is already there,
+ * or when the layer keeps its hooks in `config.toml` and has no `hooks.json` (Codex warns when one
+ * layer has both); `hooks.json` otherwise.
+ */
+export const codexTarget = (agent: HostMode.Agent, json: { readonly file: string; readonly text: string | undefined }, toml: { readonly file: string; readonly text: string | undefined }): "json" | "toml" => {
+  if (toml.text !== undefined && tomlOwnEntries(agent, toml.text).length > 0) return "toml"
+  if (json.text !== undefined) return "json"
+  return toml.text !== undefined && tomlHooks(toml.text, toml.file).length > 0 ? "toml" : "json"
+}
+
+/** Install's changes for a scope (files that stay as they are are left out). */
+export const installChanges = (layout: Layout, plan: InstallPlan, scope: Scope, projectDir: string): ReadonlyArray<Change> => {
+  const read = reader(scope, projectDir)
+  const changed = (changes: ReadonlyArray<Change>) => changes.filter((change) => change.after !== change.before)
+  switch (layout.kind) {
+    case "json": {
+      const at = read(layout.file)
+      return changed([{ ...at, before: at.text, after: addOwn(layout.form, plan, at.text, layout.file) }])
+    }
+    case "codex": {
+      const json = read(layout.json)
+      const toml = read(layout.toml)
+      if (codexTarget(plan.agent, json, toml) === "json") {
+        return changed([{ ...json, before: json.text, after: addOwn(nested, plan, json.text, layout.json) }])
+      }
+      const after = addTomlBlock(plan, toml.text!)
+      let defined: ReadonlyArray<string> = []
+      try {
+        defined = tomlHooks(after, layout.toml)
+      } catch {}
+      if (plan.events.some((event) => !defined.includes(event))) {
+        throw new ConfigError(
+          `${layout.toml}: its hooks are written in a form install's [[hooks.<Event>]] tables cannot join (an inline array or table under [hooks]): nothing written. Write them as [[hooks.<Event>]] tables, or move them to ${layout.json} (install then writes there)`
+        )
+      }
+      return changed([{ ...toml, before: toml.text, after }])
+    }
+    case "own": {
+      const at = read(layout.file)
+      if (at.text !== undefined && layout.format.entries(plan.agent, at.text) === undefined) {
+        throw new ConfigError(`${layout.file} exists and is not the file agent-hooks install writes: not overwritten. Move it away, or add the hook command to it by hand`)
+      }
+      const entries = plan.events.map((event) => ({ event, command: plan.command(event), timeout: plan.timeout }))
+      return changed([{ ...at, before: at.text, after: layout.format.render(entries) }])
+    }
+    case "scripts": {
+      const changes = plan.events.map((event) => {
+        const at = read(join(layout.folder, event))
+        if (at.text !== undefined && clineScript.entries(plan.agent, at.text) === undefined) {
+          throw new ConfigError(`${at.file} exists and is not a hook agent-hooks install wrote: not overwritten (nothing was written). Move it away, or call \`agent-hooks hook --host cline\` from it yourself`)
+        }
+        return { ...at, before: at.text, after: clineScript.render([{ event, command: plan.command(event), timeout: plan.timeout }]), mode: 0o755 }
+      })
+      return changed(changes)
+    }
+  }
+}
+
+/** Uninstall's changes: install's entries (any path, any timeout) out, and the files install created removed. */
+export const uninstallChanges = (layout: Layout, agent: HostMode.Agent, scope: Scope, projectDir: string): ReadonlyArray<Change> => {
+  const read = reader(scope, projectDir)
+  const present = (file: string) => {
+    const at = read(file)
+    return at.text === undefined ? [] : [{ ...at, before: at.text }]
+  }
+  const changes: Array<Change> = []
+  switch (layout.kind) {
+    case "json":
+      for (const at of present(layout.file)) changes.push({ ...at, after: removeOwn(layout.form, agent, at.before, layout.file) })
+      break
+    case "codex":
+      for (const at of present(layout.json)) changes.push({ ...at, after: removeOwn(nested, agent, at.before, layout.json) })
+      for (const at of present(layout.toml)) changes.push({ ...at, after: removeTomlBlock(at.before) })
+      break
+    case "own":
+      for (const at of present(layout.file)) changes.push({ ...at, after: layout.format.entries(agent, at.before) === undefined ? at.before : undefined })
+      break
+    case "scripts":
+      for (const event of Object.keys(agent.events)) {
+        for (const at of present(join(layout.folder, event))) changes.push({ ...at, after: clineScript.entries(agent, at.before) === undefined ? at.before : undefined })
+      }
+      break
+  }
+  return changes.filter((change) => change.after !== change.before)
+}
+
+/** The entries install wrote, per event, and the file each is in. */
+export const wiredEntries = (layout: Layout, agent: HostMode.Agent, scope: Scope, projectDir: string): Map<string, OwnEntry & { readonly file: string }> => {
+  const read = reader(scope, projectDir)
+  const found = new Map<string, OwnEntry & { readonly file: string }>()
+  const add = (file: string, event: string, entry: OwnEntry) => {
+    if (!found.has(event)) found.set(event, { ...entry, file })
+  }
+  const fromJson = (file: string, form: JsonForm) => {
+    const at = read(file)
+    if (at.text !== undefined) for (const entry of ownEntries(form, agent, at.text, file)) add(file, entry.event, entry.entries[0]!)
+  }
+  switch (layout.kind) {
+    case "json":
+      fromJson(layout.file, layout.form)
+      break
+    case "codex": {
+      fromJson(layout.json, nested)
+      const toml = read(layout.toml)
+      if (toml.text !== undefined) for (const entry of tomlOwnEntries(agent, toml.text)) add(layout.toml, entry.event, entry)
+      break
+    }
+    case "own": {
+      const at = read(layout.file)
+      if (at.text !== undefined) for (const entry of layout.format.entries(agent, at.text) ?? []) add(layout.file, entry.event, entry)
+      break
+    }
+    case "scripts":
+      for (const event of Object.keys(agent.events)) {
+        const at = read(join(layout.folder, event))
+        const own = at.text === undefined ? undefined : clineScript.entries(agent, at.text)
+        if (own !== undefined) add(at.file, event, own[0]!)
+      }
+      break
+  }
+  return found
+}
