@@ -1,15 +1,26 @@
 import type { HookEventSpec } from "../HookEvent.ts"
-import type { HookVerdict } from "../HookOutput.ts"
-import type { Decision, HookResult, Outcome } from "../Outcome.ts"
-import * as Gemini from "./presets/geminiOutput.ts"
+import type { Decision, HookVerdict } from "../HookOutput.ts"
+import type { HookResult, Outcome } from "../Outcome.ts"
 
 const PERMISSION_RANK: Record<string, number> = { deny: 4, defer: 3, ask: 2, allow: 1 }
 
 const fallbackReason = (result: HookResult): string =>
   `blocked by hook ${JSON.stringify(result.command)}${result.exitCode === 2 ? " (exit code 2, no stderr)" : ""}`
 
-/** @internal */
-export const aggregate = (
+/**
+ * How the `hookSpecificOutput` of one event's hooks combine, for the event's output dialect.
+ *
+ * @internal
+ */
+export type MergeSpecific = (dialect: string) => (earlier: Record<string, unknown> | null, later: Record<string, unknown>) => Record<string, unknown>
+
+/**
+ * The aggregation, given how each dialect merges `hookSpecificOutput` (a preset supplies its own).
+ *
+ * @internal
+ */
+export const aggregateWith = (mergeFor: MergeSpecific) =>
+(
   event: HookEventSpec,
   hooks: ReadonlyArray<{ readonly result: HookResult; readonly verdict: HookVerdict }>,
   warnings: ReadonlyArray<string>,
@@ -18,6 +29,7 @@ export const aggregate = (
 ): Outcome => {
   const toModel: Array<string> = []
   const toUser: Array<string> = []
+  const merge = mergeFor(event.outputDialect)
   const route = (audience: "model" | "user" | "none", text: string) => {
     if (audience === "model") toModel.push(text)
     else if (audience === "user") toUser.push(text)
@@ -67,10 +79,8 @@ export const aggregate = (
   for (const { result, verdict } of hooks) {
     if (verdict.updatedInput !== null) updatedInput = { ...(updatedInput ?? {}), ...verdict.updatedInput }
     if (verdict.hookSpecificOutput !== null) {
-      // Gemini CLI's hooks combine as its reference documents (tool configs by union, model requests field by field).
-      specific = event.outputDialect === "claude"
-        ? { ...(specific ?? {}), ...verdict.hookSpecificOutput }
-        : Gemini.mergeSpecific(specific, verdict.hookSpecificOutput)
+      // Each dialect's hooks combine as its agent does (Gemini CLI: tool configs by union, model requests field by field).
+      specific = merge(specific, verdict.hookSpecificOutput)
     }
     if (!verdict.continue && event.continueHonored) {
       cont = false
