@@ -31,7 +31,7 @@ import type { SettingsError } from "./HookError.ts"
 import type { CustomEvent, HookEventSpec } from "./HookEvent.ts"
 import type { PermissionRule } from "./PermissionRule.ts"
 import type { Preset } from "./Preset.ts"
-import type { HookEntry, LoadedSettings, SettingsScope } from "./Settings.ts"
+import type { HookEntry, LoadedSettings, PlanWarning, SettingsScope } from "./Settings.ts"
 import * as internal from "./internal/plan.ts"
 
 /**
@@ -124,22 +124,11 @@ export interface Snapshot {
 }
 
 /**
- * A warning found while compiling, with the file and JSON path it is about (both `undefined` for
- * warnings about the engine options or programmatic hooks).
+ * A warning found while loading or compiling (defined with the settings it is about).
  *
  * @since 0.2.0
- * @category models
  */
-export interface PlanWarning {
-  readonly file: string | undefined
-  readonly path: string | undefined
-  readonly message: string
-  /**
-   * `"error"`: the hook cannot work as written (its script is missing or not executable);
-   * `agent-hooks validate` exits 1. Absent: a warning.
-   */
-  readonly severity?: "error" | undefined
-}
+export type { PlanWarning } from "./Settings.ts"
 
 /**
  * One hook with every decision that does not depend on the payload already made.

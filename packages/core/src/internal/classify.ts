@@ -13,10 +13,9 @@ import type { HookResult } from "../Outcome.ts"
 import type { PlannedHook } from "../Plan.ts"
 import type { Executed, ModelAnswer } from "./executors/index.ts"
 import { MAX_OUTPUT_BYTES } from "./executors/index.ts"
+import { FAIL_OPEN_EVENTS } from "./hookEvent.ts"
 import { none } from "./output.ts"
 
-/** Events where `onFailure: "block"` is ignored: a failing hook must not keep the agent from stopping. */
-export const FAIL_OPEN_EVENTS: ReadonlySet<string> = new Set(["Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"])
 /** additionalContext, systemMessage and reasons longer than this are cut; the rest goes to a file. */
 export const MAX_MESSAGE_CHARS = 10_000
 

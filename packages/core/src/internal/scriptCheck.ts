@@ -4,8 +4,7 @@
  * that look right but can never work (environment variables no engine sets, a tool matcher in the
  * wrong case).
  */
-import type { PlanWarning } from "../Plan.ts"
-import type { HookEntry } from "../Settings.ts"
+import type { HookEntry, PlanWarning } from "../Settings.ts"
 import * as PosixPath from "./posixPath.ts"
 import { nearest } from "./text.ts"
 
