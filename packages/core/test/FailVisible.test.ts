@@ -116,6 +116,28 @@ describe("failClosed", () => {
       }))
   })
 
+  it.effect("on or off, each hook that failed is said once on onWarning, also when failing closed made its failure the block", () =>
+    Effect.gen(function*() {
+      const failing = [
+        { exitCode: 1, stderr: "boom" },
+        { exitCode: null, signal: "SIGKILL" },
+        { stdout: "{ not json" },
+        // JSON that parses but breaks the output schema: the answer is dropped, at exit 0 too
+        { stdout: JSON.stringify({ continue: "yes" }) }
+      ]
+      for (const failClosed of [false, true]) {
+        for (const run of [...failing, permission("allow", "fine")]) {
+          const warnings: Array<string> = []
+          const h = harness(guard, () => run, { failClosed, onWarning: (warning) => warnings.push(warning) })
+          const outcome = yield* withEngine(h, (engine) => engine.dispatch("PreToolUse", bash("ls")))
+          const lines = warnings.filter((warning) => warning.startsWith(`hook "guard" (/s/a.json): `))
+          const what = `${JSON.stringify(run)} failClosed=${failClosed}`
+          expect(lines, what).toHaveLength(failing.includes(run) ? 1 : 0)
+          if (failing.includes(run)) expect(outcome.blocked, what).toBe(failClosed)
+        }
+      }
+    }))
+
   it.effect("on, from AGENT_HOOKS_FAIL_CLOSED; a guard that answers still decides", () =>
     Effect.gen(function*() {
       const failing = harness(guard, () => ({ exitCode: 1 }), { env: { AGENT_HOOKS_FAIL_CLOSED: "on" } })

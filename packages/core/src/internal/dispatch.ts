@@ -19,14 +19,13 @@ import * as Outcome from "../Outcome.ts"
 import type { Plan, PlannedHook } from "../Plan.ts"
 import { ProcessSpawner } from "../ProcessSpawner.ts"
 import type { StopGuard } from "../StopGuard.ts"
-import type { HookVerdict } from "../HookOutput.ts"
 import type { HookResult } from "../Outcome.ts"
 import type { Telemetry } from "../Telemetry.ts"
 import { classify } from "./classify.ts"
 import type { ClassifyContext } from "./classify.ts"
 import { asRun } from "./executors/command.ts"
 import { execute } from "./executors/index.ts"
-import type { Capabilities, ExecContext, Executed } from "./executors/index.ts"
+import type { Capabilities, ExecContext } from "./executors/index.ts"
 import { matches, matchValue, nothingRan, select, specOf } from "./plan.ts"
 import * as PosixPath from "./posixPath.ts"
 import * as Sinks from "./sinks.ts"
@@ -85,17 +84,11 @@ const sessionOf = (state: EngineState, payload: Readonly<Record<string, unknown>
   typeof payload["session_id"] === "string" ? payload["session_id"] : state.sessionId
 
 /**
- * `hook "<command>" (<file>): <why>` for a hook that could not run, failed, timed out, or whose
- * answer was dropped (unreadable JSON, output cut at the cap); nothing for a hook that answered.
+ * `hook "<command>" (<file>): <why>` for a hook the classification found failed (it could not run,
+ * failed, timed out, or its answer was dropped); nothing for a hook that answered.
  */
-const failureLine = (done: { readonly executed: Executed; readonly result: HookResult; readonly verdict: HookVerdict }): ReadonlyArray<string> => {
-  const { executed: { run }, result, verdict } = done
-  // A block is a hook's answer, except one that fail-closed made of a hook that did not run or did
-  // not answer (no exit status, a signal, a timeout, or an exit other than 0 and 2).
-  const failedToAnswer = result.exitCode === null || result.timedOut || result.signal !== null ||
-    (result.exitCode !== 0 && result.exitCode !== 2)
-  const failed = result.status === "non-blocking-error" || result.status === "cancelled" || verdict.answerDropped === true ||
-    run.stdoutTruncated === true || run.outputIncomplete === true || (result.status === "blocking-error" && failedToAnswer)
+const failureLine = (done: { readonly result: HookResult; readonly failed: boolean }): ReadonlyArray<string> => {
+  const { result, failed } = done
   if (!failed) return []
   const why = result.messages.length > 0
     ? result.messages.join("; ")
