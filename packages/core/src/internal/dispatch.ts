@@ -62,6 +62,11 @@ export interface EngineState {
   /** The audit trail's writer, when `auditLog` is set. */
   readonly audit: AuditWriter | undefined
   readonly telemetry: Telemetry
+  /**
+   * The last payload `unmatched` found some hook may match, so that the `dispatch` of the same
+   * payload right after it (the Promise engine's path) does not match it again.
+   */
+  matched?: { readonly event: string; readonly payload: object; readonly plan: Plan } | undefined
 }
 
 /**
@@ -118,8 +123,12 @@ const streakKey = (event: string, session: string, payload: Readonly<Record<stri
  * The outcome of a dispatch that runs no hook, synchronously; `undefined` when some hook may run,
  * or when the audit trail is on: every dispatch is recorded, so it goes through `dispatch`.
  */
-export const unmatched = (state: EngineState, event: string, payload: unknown): Outcome.Outcome | undefined =>
-  state.audit === undefined ? unmatchedOutcome(state, event, payload) : undefined
+export const unmatched = (state: EngineState, event: string, payload: unknown): Outcome.Outcome | undefined => {
+  if (state.audit !== undefined) return undefined
+  const outcome = unmatchedOutcome(state, event, payload)
+  if (outcome === undefined && Predicate.isObject(payload)) state.matched = { event, payload, plan: state.plan }
+  return outcome
+}
 
 const unmatchedOutcome = (state: EngineState, event: string, payload: unknown): Outcome.Outcome | undefined => {
   if (!Predicate.isObject(payload) || matches(state.plan, event, payload)) return undefined
@@ -148,7 +157,11 @@ export const dispatch = (state: EngineState, event: string, payload: unknown): E
         new PayloadError({ detail: `expected a JSON object, got ${payload === null ? "null" : Array.isArray(payload) ? "an array" : typeof payload}` })
       )
     }
-    const quick = unmatchedOutcome(state, event, payload)
+    // The matching runs once: a payload `unmatched` has just matched is not matched again.
+    const known = state.matched
+    state.matched = undefined
+    const checked = known !== undefined && known.payload === payload && known.event === event && known.plan === state.plan
+    const quick = checked ? undefined : unmatchedOutcome(state, event, payload)
     if (quick !== undefined) {
       if (state.audit === undefined) return Effect.succeed(quick)
       // With the audit trail on, a dispatch no hook matched is recorded too (the tool call still happens).
