@@ -242,6 +242,24 @@ describe("what validate knows before anything runs", () => {
       ])
     }))
 
+  it.effect("the script a command names is the first word as the shell reads it: quotes joined and escaped, substitutions not judged", () =>
+    Effect.gen(function*() {
+      const files = {
+        "/s/a.json": settings({
+          PreToolUse: [group(
+            "Bash",
+            cmd(String.raw`"$CLAUDE_PROJECT_DIR/hooks/say \"hi\".sh" --loud`),
+            cmd(`'hooks/two words'"/guard.sh"`),
+            cmd(`hooks/a$(echo b)/x.sh`),
+            cmd("`echo hooks/x.sh`")
+          )]
+        })
+      }
+      const h = harness(files)
+      const snapshot = yield* Effect.provide(Plan.load({ settings: Object.keys(files), projectDir: "/project", env: {} }), h.files)
+      expect([...(snapshot.scripts ?? new Map()).keys()].sort()).toEqual(["/project/hooks/say \"hi\".sh", "/project/hooks/two words/guard.sh"])
+    }))
+
   it.effect("heuristics warn: variables no engine sets, a tool matcher in the wrong case", () =>
     Effect.gen(function*() {
       const warnings: Array<string> = []
