@@ -83,8 +83,7 @@ export interface Outcome {
 
 import type { HookEventSpec } from "./HookEvent.ts"
 import type { Decision, HookStatus, HookVerdict } from "./HookOutput.ts"
-import * as internal from "./internal/outcome.ts"
-import { mergeSpecific } from "./internal/presets/outputReaders.ts"
+import { aggregate as aggregateWithReaders } from "./internal/presets/outputReaders.ts"
 
 /**
  * Combines the verdicts of every hook of one event, given in config order:
@@ -110,4 +109,4 @@ export const aggregate: (
   asyncHooks?: ReadonlyArray<string>,
   /** How notices name the event, e.g. `PreToolUse:Bash`. Default: the event's name. */
   label?: string
-) => Outcome = internal.aggregateWith(mergeSpecific)
+) => Outcome = aggregateWithReaders

@@ -28,6 +28,7 @@ import { execute } from "./executors/index.ts"
 import type { Capabilities, ExecContext } from "./executors/index.ts"
 import { matches, matchValue, nothingRan, select, specOf } from "./plan.ts"
 import * as PosixPath from "./posixPath.ts"
+import { aggregate } from "./presets/outputReaders.ts"
 import * as Sinks from "./sinks.ts"
 import { withTraceContext } from "./telemetry.ts"
 
@@ -137,7 +138,8 @@ const unmatchedOutcome = (state: EngineState, event: string, payload: unknown): 
   if (unknown.length > 0 && state.options.onWarning !== undefined) for (const warning of unknown) state.options.onWarning(warning)
   const outcome = Outcome.aggregate(spec, [], [...warnings, ...nothingRan(state.plan)], [], labelOf(spec, event, payload))
   // Nothing blocked: a Stop streak ends here.
-  return STOP_EVENTS.has(spec.behavesAs) ? state.stopGuard.apply(streakKey(event, sessionOf(state, payload), payload), outcome, []) : outcome
+  if (STOP_EVENTS.has(spec.behavesAs)) state.stopGuard.record(streakKey(event, sessionOf(state, payload), payload), false, spec.name)
+  return outcome
 }
 
 /**
@@ -344,8 +346,9 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
     }
     // A hook that did not run, or whose answer was dropped, is never silent: one line each to onWarning.
     if (options.onWarning !== undefined) for (const line of ran.flatMap(failureLine)) options.onWarning(line)
-    const aggregated = Outcome.aggregate(spec, notStarted.length === 0 ? ran : [...ran, ...notStarted], dispatchWarnings, background.map((hook) => hook.display), label)
-    const outcome = isStop ? state.stopGuard.apply(key, aggregated, ran.map(({ verdict }) => verdict)) : aggregated
+    // The Stop guard has its say inside the aggregation: the outcome is made once.
+    const release = isStop ? (blocked: boolean) => state.stopGuard.record(key, blocked, spec.name) : undefined
+    const outcome = aggregate(spec, notStarted.length === 0 ? ran : [...ran, ...notStarted], dispatchWarnings, background.map((hook) => hook.display), label, release)
 
     // Sinks, after the outcome.
     if (plan.settings.executionLog !== undefined) yield* Sinks.executionLog(sink, plan.settings.executionLog, spec.name, ran)

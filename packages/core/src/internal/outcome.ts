@@ -16,6 +16,9 @@ export type MergeSpecific = (dialect: string) => (earlier: Record<string, unknow
 
 /**
  * The aggregation, given how each dialect merges `hookSpecificOutput` (a preset supplies its own).
+ * `release`, the Stop guard's say: told whether the hooks block, it answers with a note when the
+ * block is released (the streak reached the cap): then the outcome does not block, the block's
+ * reasons are not sent, and the note goes to the user and the warnings.
  *
  * @internal
  */
@@ -25,7 +28,8 @@ export const aggregateWith = (mergeFor: MergeSpecific) =>
   hooks: ReadonlyArray<{ readonly result: HookResult; readonly verdict: HookVerdict }>,
   warnings: ReadonlyArray<string>,
   asyncHooks: ReadonlyArray<string> = [],
-  label: string = event.name
+  label: string = event.name,
+  release?: ((blocked: boolean) => string | undefined) | undefined
 ): Outcome => {
   const toModel: Array<string> = []
   const toUser: Array<string> = []
@@ -37,6 +41,8 @@ export const aggregateWith = (mergeFor: MergeSpecific) =>
   let decision: Decision | null = null
   let reason: string | null = null
   let blocked = false
+  // The decision's reasons, sent once the Stop guard has had its say.
+  const reasonRoutes: Array<readonly ["model" | "user" | "none", string]> = []
 
   if (event.blocking === "permission" || event.blocking === "permission-request") {
     let rank = 0
@@ -52,7 +58,7 @@ export const aggregateWith = (mergeFor: MergeSpecific) =>
     }
     blocked = decision === "deny"
     // A deny's reason goes where the event sends it (PreToolUse: the model); allow / ask reasons go to the user.
-    if (reason !== null) route(decision === "deny" ? (reasonFrom === "stderr" ? event.exit2StderrTo : event.reasonTo) : "user", reason)
+    if (reason !== null) reasonRoutes.push([decision === "deny" ? (reasonFrom === "stderr" ? event.exit2StderrTo : event.reasonTo) : "user", reason])
   } else if (event.blocking === "decision") {
     const reasons: Array<string> = []
     for (const { result, verdict } of hooks) {
@@ -60,13 +66,23 @@ export const aggregateWith = (mergeFor: MergeSpecific) =>
         blocked = true
         const text = verdict.reason ?? fallbackReason(result)
         reasons.push(text)
-        route(verdict.reasonFrom === "stderr" ? event.exit2StderrTo : event.reasonTo, text)
+        reasonRoutes.push([verdict.reasonFrom === "stderr" ? event.exit2StderrTo : event.reasonTo, text])
       }
     }
     if (blocked) {
       decision = "block"
       reason = reasons.join("\n")
     }
+  }
+  // The Stop guard: a block that reaches the cap is released before the outcome is made.
+  const blockedByHooks = blocked
+  const released = release?.(blocked)
+  if (released !== undefined && blocked) {
+    blocked = false
+    decision = null
+    reason = null
+  } else {
+    for (const [audience, text] of reasonRoutes) route(audience, text)
   }
 
   let updatedInput: Record<string, unknown> | null = null
@@ -102,6 +118,7 @@ export const aggregateWith = (mergeFor: MergeSpecific) =>
   if (event.behavesAs === "DirectoryAdded") toModel.push(...systemMessages)
   else toUser.push(...systemMessages)
   if (!cont && stopReason !== null) toUser.push(stopReason)
+  if (released !== undefined && blockedByHooks) toUser.push(released)
 
   return {
     event: event.name,
@@ -110,7 +127,7 @@ export const aggregateWith = (mergeFor: MergeSpecific) =>
     reason,
     continue: cont,
     stopReason,
-    updatedInput: blocked ? null : updatedInput,
+    updatedInput: blockedByHooks ? null : updatedInput,
     additionalContext,
     systemMessages,
     hooks: hooks.map(({ result }) => result),
@@ -119,6 +136,6 @@ export const aggregateWith = (mergeFor: MergeSpecific) =>
     toUser,
     terminalSequences,
     asyncHooks,
-    warnings
+    warnings: released !== undefined && blockedByHooks ? [...warnings, released] : warnings
   }
 }

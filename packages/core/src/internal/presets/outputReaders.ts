@@ -6,6 +6,7 @@
  *
  * @internal
  */
+import { aggregateWith } from "../outcome.ts"
 import { interpretWith, type OutputReader, shallowMerge } from "../output.ts"
 import * as AgentJson from "./agentJsonOutput.ts"
 import * as Gemini from "./geminiOutput.ts"
@@ -20,3 +21,6 @@ export const interpret = interpretWith(readers)
 /** @internal */
 export const mergeSpecific = (dialect: string) =>
   (Object.hasOwn(readers, dialect) ? readers[dialect]?.mergeSpecific : undefined) ?? shallowMerge
+
+/** `Outcome.aggregate`, each dialect's hooks merging as the preset says. @internal */
+export const aggregate = aggregateWith(mergeSpecific)
