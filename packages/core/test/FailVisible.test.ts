@@ -203,6 +203,9 @@ describe("dispatches that could go unseen", () => {
 })
 
 describe("what validate knows before anything runs", () => {
+  const snapshotOf = (files: Record<string, unknown>) =>
+    Effect.provide(Plan.load({ settings: Object.keys(files), projectDir: "/project", env: {} }), harness(files).files)
+
   it.effect("a script that is missing or has no run bit is an error; PATH words, placeholders and other variables are not judged", () =>
     Effect.gen(function*() {
       const files = {
@@ -219,8 +222,7 @@ describe("what validate knows before anything runs", () => {
           )]
         })
       }
-      const h = harness(files)
-      const snapshot = yield* Effect.provide(Plan.load({ settings: Object.keys(files), projectDir: "/project", env: {} }), h.files)
+      const snapshot = yield* snapshotOf(files)
       expect([...(snapshot.scripts ?? new Map()).keys()].sort()).toEqual(["/project/.agent-hooks/guard.sh", "/project/hooks/lint.sh", "/project/hooks/quoted-dir.sh", "/project/ok.sh"])
       const plan = Plan.compile({
         ...snapshot,
@@ -255,8 +257,7 @@ describe("what validate knows before anything runs", () => {
           )]
         })
       }
-      const h = harness(files)
-      const snapshot = yield* Effect.provide(Plan.load({ settings: Object.keys(files), projectDir: "/project", env: {} }), h.files)
+      const snapshot = yield* snapshotOf(files)
       expect([...(snapshot.scripts ?? new Map()).keys()].sort()).toEqual(["/project/hooks/say \"hi\".sh", "/project/hooks/two words/guard.sh"])
     }))
 
