@@ -7,6 +7,7 @@
 // and `export … from` count: a type cycle is a knot for a reader too). Prints:
 // - files and lines per folder (a folder is a stage: executors/, presets/, …);
 // - strongly connected components with more than one file, and the cycles (back edges) in them;
+// - the same for value imports only (a type-only back edge to a public module is Effect's habit);
 // - "upward arrows": imports from a file to one that (directly or not) imports it back, that is
 //   the edges inside a strongly connected component; a layered package has none;
 // - the longest functions (lines from the first to the last line of their body).
@@ -33,6 +34,9 @@ const known = new Set(files)
 const rel = (f) => relative(root, f)
 
 const edges = new Map(files.map((f) => [f, new Set()]))
+// The imports that carry a value (not `import type`, not only type specifiers): a cycle of these
+// runs code in a loop at load time, where a type-only back edge is only a reader's detour.
+const valueEdges = new Map(files.map((f) => [f, new Set()]))
 const functions = []
 const linesPerFolder = new Map()
 for (const file of files) {
@@ -49,7 +53,16 @@ for (const file of files) {
       const spec = node.moduleSpecifier.text
       if (spec.startsWith(".")) {
         const target = resolve(dirname(file), spec)
-        if (known.has(target)) edges.get(file).add(target)
+        if (known.has(target)) {
+          edges.get(file).add(target)
+          const clause = ts.isImportDeclaration(node) ? node.importClause : undefined
+          const typeOnly = ts.isImportDeclaration(node)
+            ? clause !== undefined && (clause.isTypeOnly ||
+              (clause.name === undefined && clause.namedBindings !== undefined && ts.isNamedImports(clause.namedBindings) &&
+                clause.namedBindings.elements.length > 0 && clause.namedBindings.elements.every((e) => e.isTypeOnly)))
+            : node.isTypeOnly
+          if (!typeOnly) valueEdges.get(file).add(target)
+        }
       }
     }
     if (ts.isFunctionLike(node) && node.body) {
@@ -65,6 +78,7 @@ for (const file of files) {
 }
 
 // Tarjan's strongly connected components.
+const componentsOf = (graph) => {
 let index = 0
 const stack = []
 const info = new Map()
@@ -73,7 +87,7 @@ const strong = (v) => {
   info.set(v, { index, low: index, onStack: true })
   index += 1
   stack.push(v)
-  for (const w of edges.get(v)) {
+  for (const w of graph.get(v)) {
     if (!info.has(w)) {
       strong(w)
       info.get(v).low = Math.min(info.get(v).low, info.get(w).low)
@@ -91,6 +105,10 @@ const strong = (v) => {
   }
 }
 for (const f of files) if (!info.has(f)) strong(f)
+return components
+}
+const components = componentsOf(edges)
+const valueKnots = componentsOf(valueEdges).filter((c) => c.length > 1)
 const componentOf = new Map()
 components.forEach((c, i) => c.forEach((f) => componentOf.set(f, i)))
 const knots = components.filter((c) => c.length > 1)
@@ -134,8 +152,10 @@ for (const [from, tos] of edges) {
 console.log(`${rel(root) || root}: ${files.length} files, ${edgeCount} imports`)
 console.log("files and lines per folder:")
 for (const [folder, { files: n, lines }] of [...linesPerFolder].sort()) console.log(`  ${folder.padEnd(12)} ${String(n).padStart(3)} files ${String(lines).padStart(6)} lines`)
-console.log(`knots (strongly connected, >1 file): ${knots.length}`)
+console.log(`knots (strongly connected, >1 file): ${knots.length}; the largest has ${Math.max(0, ...knots.map((c) => c.length))} files`)
 for (const c of knots) console.log(`  {${c.map(rel).sort().join(", ")}}`)
+console.log(`knots of value imports only (type-only imports left out): ${valueKnots.length}`)
+for (const c of valueKnots) console.log(`  {${c.map(rel).sort().join(", ")}}`)
 console.log(`cycles (back edges): ${cycles.length}, of which ${twins.length} internal-to-public twins, ${realCycles.length} others`)
 for (const c of listCycles ? cycles : realCycles) console.log(`  ${c.map(rel).join(" -> ")}`)
 console.log(`upward arrows (imports inside a knot): ${upward.length}`)
