@@ -30,56 +30,36 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { checkPreset } from "./internal/engine.ts"
 import * as internalRun from "./internal/run.ts"
+import { type RunFlag, runFlags } from "./internal/runFlags.ts"
 import { version } from "./internal/version.ts"
 
 // Every subcommand but `run` loads its code (`import()`) when it runs: hosts call `agent-hooks run`
 // once per hook event, and it should not pay for reading and evaluating `migrate`, `serve` or `audit`.
 
-const settings = Flag.String("settings").pipe(
-  Flag.withMetavar("FILE"),
-  Flag.withDescription("A settings file to read (repeatable). When given, only these files are read: no discovery."),
-  Flag.atLeast(0)
-)
+// run's flags, and the ones other commands share with it, come from one table (internal/runFlags.ts),
+// the grammar run's fast path reads too.
+const stringFlag = (flag: RunFlag, description: string = flag.description) =>
+  Flag.String(flag.name).pipe(Flag.withMetavar(flag.metavar ?? "VALUE"), Flag.withDescription(description))
+const booleanFlag = (flag: RunFlag) => Flag.Boolean(flag.name).pipe(Flag.withDescription(flag.description), Flag.withDefault(false))
 
-const projectDir = Flag.String("project-dir").pipe(
-  Flag.withMetavar("DIR"),
-  Flag.withDescription("The project root, for discovery and AGENT_HOOKS_PROJECT_DIR / CLAUDE_PROJECT_DIR. Default: the current directory (without --settings: the nearest folder above it with the preset's project settings or a .git)."),
-  Flag.optional
-)
+const settings = stringFlag(runFlags.settings).pipe(Flag.atLeast(0))
 
-const plugin = Flag.String("plugin").pipe(
-  Flag.withMetavar("DIR"),
-  Flag.withDescription("A plugin folder whose hooks/hooks.json is loaded, with CLAUDE_PLUGIN_ROOT set to it (repeatable)."),
-  Flag.atLeast(0)
-)
+const projectDir = stringFlag(runFlags.projectDir).pipe(Flag.optional)
 
-const managedDir = Flag.String("managed-dir").pipe(
-  Flag.withMetavar("DIR"),
-  Flag.withDescription("The managed (policy) settings folder. Default: $AGENT_HOOKS_MANAGED_DIR, else the preset's (/etc/agent-hooks; claude: /etc/claude-code)."),
-  Flag.optional
-)
+const plugin = stringFlag(runFlags.plugin).pipe(Flag.atLeast(0))
 
-const quiet = Flag.Boolean("quiet").pipe(
-  Flag.withDescription("No settings warnings on stderr. The lines about hooks that failed or could not run are always shown."),
-  Flag.withDefault(false)
-)
+const managedDir = stringFlag(runFlags.managedDir).pipe(Flag.optional)
 
-const json = Flag.Boolean("json").pipe(
-  Flag.withDescription("JSON output (for run and serve it is the only output, accepted for uniformity)."),
-  Flag.withDefault(false)
-)
+const quiet = booleanFlag(runFlags.quiet)
 
-const presetFlag = Flag.String("preset").pipe(
-  Flag.withMetavar("NAME"),
-  Flag.withDescription(`The config dialect and discovery to use. Available: ${Presets.all.map((preset) => preset.name).join(", ")}.`),
-  Flag.withDefault("agent-hooks")
-)
+const json = booleanFlag(runFlags.json)
 
-const agentFlag = Flag.String("agent").pipe(
-  Flag.withMetavar("NAME"),
-  Flag.withDescription("The agent, for presets whose dialect has agents (wingman: .wingman/agents/<NAME>/agent.json); ignored by the others."),
-  Flag.optional
-)
+const presetFlag = stringFlag(
+  runFlags.preset,
+  `${runFlags.preset.description} Available: ${Presets.all.map((preset) => preset.name).join(", ")}.`
+).pipe(Flag.withDefault(runFlags.preset.default))
+
+const agentFlag = stringFlag(runFlags.agent).pipe(Flag.optional)
 
 /**
  * `agent-hooks run <Event>`: the event's payload (one JSON object) on stdin, the Outcome (one JSON
@@ -98,14 +78,8 @@ export const run = Command.make("run", {
   managedDir,
   preset: presetFlag,
   agent: agentFlag,
-  failClosed: Flag.Boolean("fail-closed").pipe(
-    Flag.withDescription("Any hook failure (spawn failure, timeout, crash) on a blocking event blocks it, except on Stop-like events and async hooks (engine option failClosed)."),
-    Flag.withDefault(false)
-  ),
-  strict: Flag.Boolean("strict").pipe(
-    Flag.withDescription("A handler that does not decode fails the whole load instead of being skipped with a warning (engine option strict; also AGENT_HOOKS_STRICT=1)."),
-    Flag.withDefault(false)
-  ),
+  failClosed: booleanFlag(runFlags.failClosed),
+  strict: booleanFlag(runFlags.strict),
   quiet,
   json
 }, internalRun.run).pipe(

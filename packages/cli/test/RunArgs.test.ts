@@ -15,6 +15,7 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { Cli } from "@agent-hooks/cli"
 import { parseRunArgs } from "../src/internal/runArgs.ts"
+import { runFlags } from "../src/internal/runFlags.ts"
 
 const Services = Layer.provideMerge(
   NodeServices.layer,
@@ -92,12 +93,27 @@ describe("run's own reader agrees with the full parser", () => {
     ) expect(parseRunArgs(argv), argv.join(" ")).toBeUndefined()
   })
 
+  it("one grammar: every flag of run's table is read by both readers, the same way", async () => {
+    for (const flag of Object.values(runFlags)) {
+      const argv = flag.kind === "boolean" ? ["run", "PreToolUse", `--${flag.name}`] : ["run", "PreToolUse", `--${flag.name}`, "claude"]
+      const fast = parseRunArgs(argv)
+      expect(fast, argv.join(" ")).toBeDefined()
+      const full = await reference(argv)
+      expect(full, argv.join(" ")).toBeDefined()
+      expect(normal(fast!.options as unknown as Record<string, unknown>)).toEqual(normal(full!.options))
+    }
+    // a flag the full parser's run does not take, the fast path does not read either
+    expect(parseRunArgs(["run", "PreToolUse", "--host", "claude"])).toBeUndefined()
+  })
+
   it("property: what it reads, the full parser reads the same", async () => {
     const value = fc.constantFrom("a.json", "dir/b.json", "x y", "claude", "pigo", "ünï", "=eq", "debug", "./-x")
+    const valued = Object.values(runFlags).filter((flag) => flag.kind !== "boolean").map((flag) => `--${flag.name}`)
+    const booleans = Object.values(runFlags).filter((flag) => flag.kind === "boolean").map((flag) => `--${flag.name}`)
     const flag = fc.oneof(
-      { weight: 6, arbitrary: fc.tuple(fc.constantFrom("--settings", "--project-dir", "--plugin", "--managed-dir", "--preset", "--agent"), value, fc.boolean())
+      { weight: 6, arbitrary: fc.tuple(fc.constantFrom(...valued), value, fc.boolean())
         .map(([name, v, joined]) => (joined ? [`${name}=${v}`] : [name, v])) },
-      { weight: 3, arbitrary: fc.constantFrom("--quiet", "--strict", "--fail-closed", "--json").map((name) => [name]) },
+      { weight: 3, arbitrary: fc.constantFrom(...booleans).map((name) => [name]) },
       { weight: 2, arbitrary: fc.tuple(fc.constantFrom("debug", "error", "warning", "none", "all", "Debug"), fc.boolean())
         .map(([v, joined]) => (joined ? [`--log-level=${v}`] : ["--log-level", v])) },
       { weight: 1, arbitrary: fc.constantFrom(["--"], ["-q"], ["--help"], ["--bogus", "x"], ["Extra"]) }

@@ -38,7 +38,7 @@ import type * as FileSystem from "effect/FileSystem"
 import type * as Path from "effect/Path"
 import type * as Scope from "effect/Scope"
 import * as internal from "./internal/audit.ts"
-import type { Decision, HookStatus } from "./Outcome.ts"
+import type { Decision, HookStatus } from "./HookOutput.ts"
 
 /**
  * The audit log could not be opened, written or read.

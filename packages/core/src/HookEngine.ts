@@ -26,41 +26,27 @@ import type * as Scope from "effect/Scope"
 import * as Context from "effect/Context"
 import * as Layer from "effect/Layer"
 import type { WriterOptions } from "./Audit.ts"
+import * as Capabilities from "./Capabilities.ts"
+import type { CedarRuntime, FetchLike, McpCaller, ModelCaller } from "./Capabilities.ts"
 import type { HookError } from "./HookError.ts"
 import type { LoadedSettings } from "./Settings.ts"
-import type * as HookEvent from "./HookEvent.ts"
 import type { HookResult, Outcome } from "./Outcome.ts"
-import type { Plan } from "./Plan.ts"
-import type { Preset } from "./Preset.ts"
+import type { Plan, PlanOptions } from "./Plan.ts"
 import type { ProcessSpawner } from "./ProcessSpawner.ts"
 import type { TelemetryOptions } from "./Telemetry.ts"
 import * as internal from "./internal/engine.ts"
 
 /**
- * Where the settings come from and where the project is.
+ * Everything `make` takes: what the plan is compiled from (`Plan.PlanOptions`: where the settings
+ * come from, the project, the preset, the env) and what the running engine is given (the
+ * capabilities of `Capabilities`, async hooks, audit, telemetry, reload).
  *
  * @since 0.1.0
  * @category models
  */
-export interface EngineOptions {
-  /** Explicit settings files. When given, discovery is off and only these are read. */
-  readonly settings?: ReadonlyArray<string> | undefined
-  /** The project root (absolute or relative to `cwd`). Default: `cwd`. */
-  readonly projectDir?: string | undefined
-  /** The directory relative paths are resolved against. Default: the project dir, else `"."`. */
-  readonly cwd?: string | undefined
-  /**
-   * The environment hooks inherit (plus `AGENT_HOOKS_PROJECT_DIR` and `CLAUDE_PROJECT_DIR`).
-   * Also read for `AGENT_HOOKS_HOME` and `HOME` during discovery. Default: none; runtime packages pass
-   * the process environment.
-   */
-  readonly env?: Readonly<Record<string, string | undefined>> | undefined
+export interface EngineOptions extends PlanOptions {
   /** Receives each warning (a skipped settings entry, an invalid matcher...). Default: collected only. */
   readonly onWarning?: ((warning: string) => void) | undefined
-  /** Events the host declares beside the catalog (e.g. `BeforeModel`). */
-  readonly events?: ReadonlyArray<HookEvent.CustomEvent> | undefined
-  /** Programmatic hooks, like the Agent SDK's `hooks` option; they run after the settings hooks of the same event. */
-  readonly hooks?: Readonly<Record<string, ReadonlyArray<CallbackGroup>>> | undefined
   /** Runs `prompt` and `agent` hooks. Without it those hooks are non-blocking errors. */
   readonly model?: ModelCaller | undefined
   /** Runs `mcp_tool` hooks. Without it those hooks are non-blocking errors. */
@@ -72,51 +58,15 @@ export interface EngineOptions {
    * settings configure a `cedar` hook (never otherwise). Without it those hooks are non-blocking errors.
    */
   readonly cedar?: CedarRuntime | undefined
-  /** Consecutive Stop / SubagentStop blocks after which the agent may stop anyway. Default 8; 0 turns the guard off. */
-  readonly stopBlockCap?: number | undefined
   /** How many `async` hooks may run at once. Default 4; the rest wait. */
   readonly asyncConcurrency?: number | undefined
   /** Called when an `async` hook finishes (also queued for `takeAsyncResults`, which keeps the last 100). */
   readonly onAsyncResult?: ((result: AsyncResult) => void) | undefined
-  /** Plugin folders whose `hooks/hooks.json` is loaded (with `CLAUDE_PLUGIN_ROOT` set to the folder). */
-  readonly plugins?: ReadonlyArray<string> | undefined
-  /** The folder of managed (policy) settings: `managed-settings.json` and `managed-settings.d/*.json`. Default: the preset's. */
-  readonly managedDir?: string | undefined
   /**
    * Called when a hook starts, with its `statusMessage` (for a spinner or a status line). Called
    * synchronously; keep it cheap.
    */
   readonly onHookStart?: ((hook: { readonly event: string; readonly command: string; readonly statusMessage: string | undefined }) => void) | undefined
-  /**
-   * The config dialect: a `Preset`, or a built-in preset's name (`"wingman"`, as `--preset` takes;
-   * an unknown name fails with a `SettingsError` listing the names). Default: `Preset.agentHooks`.
-   */
-  readonly preset?: Preset | string | undefined
-  /** For dialects with agents (Wingman): whose agent hooks are added. */
-  readonly agent?: string | undefined
-  /**
-   * Hold back the hooks of project and local settings files whose content was not approved
-   * (`agent-hooks trust`). Also on with `AGENT_HOOKS_REQUIRE_TRUST=1`, or when managed settings set
-   * `requireProjectTrust`. Default: off (a host that embeds the engine decides). See `Trust`.
-   */
-  readonly requireTrust?: boolean | undefined
-  /** Run the hooks of each event one after another in config order (overrides the settings' `sequential`). */
-  readonly sequential?: boolean | undefined
-  /**
-   * Strict mode: a settings entry that cannot be decoded fails the load (a `SettingsError`) instead
-   * of being skipped with a warning. Also on with `AGENT_HOOKS_STRICT=1` or `"strict": true` in any
-   * settings file; nothing turns it off once one of them turns it on.
-   */
-  readonly strict?: boolean | undefined
-  /**
-   * Fail closed: every hook on an event that can block behaves as if it had `onFailure: "block"`:
-   * a hook that cannot start, crashes, times out or answers with output that cannot be read blocks
-   * the action (deny on permission events). Not on Stop, SubagentStop, TaskCompleted, TeammateIdle
-   * or for `async` hooks, where blocking means "keep going" and would loop. A handler's own
-   * `onFailure: "continue"` still wins. Also on with `AGENT_HOOKS_FAIL_CLOSED=1`. Default: off
-   * (Claude Code's behaviour: a failing hook is a non-blocking error).
-   */
-  readonly failClosed?: boolean | undefined
   /**
    * Start `async` command hooks (pigo's `blocking: false`) detached, for a host that exits right
    * after the dispatch (`agent-hooks run` sets it): each runs in a session of its own with the
@@ -181,134 +131,30 @@ export type ReloadEvent =
   | { readonly _tag: "Blocked"; readonly files: ReadonlyArray<string>; readonly message: string }
 
 /**
- * The part of the standard `AbortSignal` the engine hands to callbacks (the real one is passed).
+ * The capability types, re-exported from `Capabilities` (their home).
  *
  * @since 0.1.0
- * @category models
  */
-export interface AbortSignalLike {
-  readonly aborted: boolean
-  readonly reason?: unknown
-  addEventListener(type: "abort", listener: () => void, options?: { readonly once?: boolean }): void
-  removeEventListener(type: "abort", listener: () => void): void
-}
+export type {
+  AbortSignalLike,
+  CallbackGroup,
+  CedarRuntime,
+  CedarWasm,
+  FetchLike,
+  HookCallback,
+  McpCaller,
+  ModelCaller,
+  ModelRequest
+} from "./Capabilities.ts"
 
 /**
- * A programmatic hook: a function from the input object to the output object, or to a Promise or
- * an Effect of it (an Effect must need no services and is interrupted when the hook times out).
- *
- * @since 0.1.0
- * @category models
- */
-export type HookCallback = (
-  input: Record<string, unknown>,
-  context: { readonly signal: AbortSignalLike }
-) => unknown
-
-/**
- * A matcher group of programmatic hooks.
- *
- * @since 0.1.0
- * @category models
- */
-export interface CallbackGroup {
-  readonly matcher?: string | undefined
-  readonly hooks: ReadonlyArray<HookCallback>
-  /** Seconds. Default: the event's default. */
-  readonly timeout?: number | undefined
-}
-
-/**
- * What a `prompt` or `agent` hook asks the host's model. The model must answer with a JSON object
- * `{"ok": boolean, "reason"?: string}` (text around it is tolerated).
- *
- * @since 0.1.0
- * @category models
- */
-export interface ModelRequest {
-  readonly kind: "prompt" | "agent"
-  readonly system: string
-  readonly prompt: string
-  readonly model: string | undefined
-  readonly input: Record<string, unknown>
-  readonly signal: AbortSignalLike
-}
-
-/**
- * @since 0.1.0
- * @category models
- */
-export type ModelCaller = (request: ModelRequest) => Promise<string>
-
-/**
- * @since 0.1.0
- * @category models
- */
-export type McpCaller = (request: {
-  readonly server: string
-  readonly tool: string
-  readonly input: Record<string, unknown>
-  readonly signal: AbortSignalLike
-}) => Promise<{ readonly content: ReadonlyArray<{ readonly type: string; readonly text?: string }>; readonly isError?: boolean }>
-
-/**
- * What `cedar` hooks need from the runtime: the Cedar engine (the subset of
- * `@cedar-policy/cedar-wasm` they call, loaded when an engine with a `cedar` hook loads) and a way to read its files.
- *
- * @since 0.2.0
- * @category models
- */
-export interface CedarRuntime {
-  readonly load: () => Promise<CedarWasm>
-  readonly readFile: (path: string) => Promise<string>
-}
-
-/**
- * The functions of `@cedar-policy/cedar-wasm` that `cedar` hooks call (its own types are richer).
- *
- * @since 0.2.0
- * @category models
- */
-export interface CedarWasm {
-  readonly isAuthorized: (call: never) => unknown
-  readonly validate: (call: never) => unknown
-  readonly checkParseSchema: (schema: never) => unknown
-  readonly policySetTextToParts: (text: string) => unknown
-  readonly policyToJson: (policy: never) => unknown
-  /** Parse a policy set once, then authorize against it by id (cedar-wasm 4.5 and later). */
-  readonly preparsePolicySet?: ((id: string, policies: never) => unknown) | undefined
-  readonly statefulIsAuthorized?: ((call: never) => unknown) | undefined
-}
-
-/**
- * A `CedarRuntime` from the runtime's `import()` of `@cedar-policy/cedar-wasm` (its Node build runs
- * on Node, Bun and Deno) and a file reader. The import runs when an engine with a `cedar` hook loads.
+ * A `CedarRuntime` from the runtime's `import()` of `@cedar-policy/cedar-wasm` and a file reader
+ * (see `Capabilities.cedarRuntime`).
  *
  * @since 0.2.0
  * @category constructors
  */
-export const cedarRuntime = (
-  importCedar: () => Promise<unknown>,
-  readFile: (path: string) => Promise<string>
-): CedarRuntime => ({
-  load: async () => {
-    const loaded = (await importCedar()) as CedarWasm & { readonly default?: CedarWasm }
-    // A CommonJS build seen from an ES module: its functions may sit on `default` only.
-    return typeof loaded.isAuthorized === "function" ? loaded : loaded.default!
-  },
-  readFile
-})
-
-/**
- * The subset of `fetch` the `http` handler uses.
- *
- * @since 0.1.0
- * @category models
- */
-export type FetchLike = (
-  url: string,
-  init: { readonly method: "POST"; readonly headers: Record<string, string>; readonly body: string; readonly signal: AbortSignalLike }
-) => Promise<{ readonly status: number; readonly text: () => Promise<string> }>
+export const cedarRuntime = Capabilities.cedarRuntime
 
 /**
  * The result of an `async` hook, delivered after the dispatch that started it.

@@ -15,8 +15,27 @@
  * @since 0.1.0
  */
 import type { HookEventSpec } from "./HookEvent.ts"
-import type { Decision, HookStatus } from "./Outcome.ts"
-import * as internal from "./internal/output.ts"
+import { interpret as interpretWithReaders } from "./internal/presets/outputReaders.ts"
+
+/**
+ * How a hook's run was classified (Claude Code's vocabulary):
+ * - `success`: exit 0 (or valid JSON output with any exit code other than 2);
+ * - `blocking-error`: exit 2 (or a failure of a fail-closed hook);
+ * - `non-blocking-error`: any other exit code, a hook that could not start, invalid JSON output;
+ * - `cancelled`: timed out (its output is discarded).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type HookStatus = "success" | "blocking-error" | "non-blocking-error" | "cancelled"
+
+/**
+ * A permission decision (PreToolUse and the like) or a block on other events.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Decision = "allow" | "deny" | "ask" | "defer" | "block"
 
 /**
  * How the process ended and what it wrote.
@@ -76,4 +95,4 @@ export interface HookVerdict {
  * @since 0.1.0
  * @category interpretation
  */
-export const interpret: (event: HookEventSpec, run: RawRun) => HookVerdict = internal.interpret
+export const interpret: (event: HookEventSpec, run: RawRun) => HookVerdict = interpretWithReaders

@@ -8,24 +8,12 @@
  */
 
 /**
- * How a hook's run was classified (Claude Code's vocabulary):
- * - `success`: exit 0 (or valid JSON output with any exit code other than 2);
- * - `blocking-error`: exit 2 (or a failure of a fail-closed hook);
- * - `non-blocking-error`: any other exit code, a hook that could not start, invalid JSON output;
- * - `cancelled`: timed out (its output is discarded).
+ * How a hook's run was classified, and a permission decision or block: defined with the verdict
+ * of one hook (`HookOutput`), re-exported here.
  *
  * @since 0.1.0
- * @category models
  */
-export type HookStatus = "success" | "blocking-error" | "non-blocking-error" | "cancelled"
-
-/**
- * A permission decision (PreToolUse and the like) or a block on other events.
- *
- * @since 0.1.0
- * @category models
- */
-export type Decision = "allow" | "deny" | "ask" | "defer" | "block"
+export type { Decision, HookStatus } from "./HookOutput.ts"
 
 /**
  * One hook's run, in config order.
@@ -94,8 +82,8 @@ export interface Outcome {
 }
 
 import type { HookEventSpec } from "./HookEvent.ts"
-import type { HookVerdict } from "./HookOutput.ts"
-import * as internal from "./internal/outcome.ts"
+import type { Decision, HookStatus, HookVerdict } from "./HookOutput.ts"
+import { aggregate as aggregateWithReaders } from "./internal/presets/outputReaders.ts"
 
 /**
  * Combines the verdicts of every hook of one event, given in config order:
@@ -121,4 +109,4 @@ export const aggregate: (
   asyncHooks?: ReadonlyArray<string>,
   /** How notices name the event, e.g. `PreToolUse:Bash`. Default: the event's name. */
   label?: string
-) => Outcome = internal.aggregate
+) => Outcome = aggregateWithReaders

@@ -26,23 +26,86 @@
 import type * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
 import type * as Path from "effect/Path"
-import type { EngineOptions } from "./HookEngine.ts"
+import type { CallbackGroup } from "./Capabilities.ts"
 import type { SettingsError } from "./HookError.ts"
-import type { HookEventSpec } from "./HookEvent.ts"
+import type { CustomEvent, HookEventSpec } from "./HookEvent.ts"
 import type { PermissionRule } from "./PermissionRule.ts"
 import type { Preset } from "./Preset.ts"
-import type { HookEntry, LoadedSettings, SettingsScope } from "./Settings.ts"
+import type { HookEntry, LoadedSettings, PlanWarning, SettingsScope } from "./Settings.ts"
 import * as internal from "./internal/plan.ts"
 
 /**
- * What compile reads: the merged settings and the engine options, with the directories resolved.
+ * What a plan is compiled from: where the settings come from, where the project is, the preset,
+ * the environment, programmatic hooks, and the switches that change which hooks run and how.
+ * `HookEngine.EngineOptions` extends it with what only a running engine needs.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface PlanOptions {
+  /** Explicit settings files. When given, discovery is off and only these are read. */
+  readonly settings?: ReadonlyArray<string> | undefined
+  /** The project root (absolute or relative to `cwd`). Default: `cwd`. */
+  readonly projectDir?: string | undefined
+  /** The directory relative paths are resolved against. Default: the project dir, else `"."`. */
+  readonly cwd?: string | undefined
+  /**
+   * The environment hooks inherit (plus `AGENT_HOOKS_PROJECT_DIR` and `CLAUDE_PROJECT_DIR`).
+   * Also read for `AGENT_HOOKS_HOME` and `HOME` during discovery. Default: none; runtime packages pass
+   * the process environment.
+   */
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined
+  /** Events the host declares beside the catalog (e.g. `BeforeModel`). */
+  readonly events?: ReadonlyArray<CustomEvent> | undefined
+  /** Programmatic hooks, like the Agent SDK's `hooks` option; they run after the settings hooks of the same event. */
+  readonly hooks?: Readonly<Record<string, ReadonlyArray<CallbackGroup>>> | undefined
+  /** Consecutive Stop / SubagentStop blocks after which the agent may stop anyway. Default 8; 0 turns the guard off. */
+  readonly stopBlockCap?: number | undefined
+  /** Plugin folders whose `hooks/hooks.json` is loaded (with `CLAUDE_PLUGIN_ROOT` set to the folder). */
+  readonly plugins?: ReadonlyArray<string> | undefined
+  /** The folder of managed (policy) settings: `managed-settings.json` and `managed-settings.d/*.json`. Default: the preset's. */
+  readonly managedDir?: string | undefined
+  /**
+   * The config dialect: a `Preset`, or a built-in preset's name (`"wingman"`, as `--preset` takes;
+   * an unknown name fails with a `SettingsError` listing the names). Default: `Preset.agentHooks`.
+   */
+  readonly preset?: Preset | string | undefined
+  /** For dialects with agents (Wingman): whose agent hooks are added. */
+  readonly agent?: string | undefined
+  /**
+   * Hold back the hooks of project and local settings files whose content was not approved
+   * (`agent-hooks trust`). Also on with `AGENT_HOOKS_REQUIRE_TRUST=1`, or when managed settings set
+   * `requireProjectTrust`. Default: off (a host that embeds the engine decides). See `Trust`.
+   */
+  readonly requireTrust?: boolean | undefined
+  /** Run the hooks of each event one after another in config order (overrides the settings' `sequential`). */
+  readonly sequential?: boolean | undefined
+  /**
+   * Strict mode: a settings entry that cannot be decoded fails the load (a `SettingsError`) instead
+   * of being skipped with a warning. Also on with `AGENT_HOOKS_STRICT=1` or `"strict": true` in any
+   * settings file; nothing turns it off once one of them turns it on.
+   */
+  readonly strict?: boolean | undefined
+  /**
+   * Fail closed: every hook on an event that can block behaves as if it had `onFailure: "block"`:
+   * a hook that cannot start, crashes, times out or answers with output that cannot be read blocks
+   * the action (deny on permission events). Not on Stop, SubagentStop, TaskCompleted, TeammateIdle
+   * or for `async` hooks, where blocking means "keep going" and would loop. A handler's own
+   * `onFailure: "continue"` still wins. Also on with `AGENT_HOOKS_FAIL_CLOSED=1`. Default: off
+   * (Claude Code's behaviour: a failing hook is a non-blocking error).
+   */
+  readonly failClosed?: boolean | undefined
+}
+
+/**
+ * What compile reads: the merged settings and the plan options, with the directories resolved.
  *
  * @since 0.2.0
  * @category models
  */
 export interface Snapshot {
   readonly settings: LoadedSettings
-  readonly options: EngineOptions
+  readonly options: PlanOptions
   /** Absolute. */
   readonly projectDir: string
   /** Absolute. */
@@ -61,22 +124,11 @@ export interface Snapshot {
 }
 
 /**
- * A warning found while compiling, with the file and JSON path it is about (both `undefined` for
- * warnings about the engine options or programmatic hooks).
+ * A warning found while loading or compiling (defined with the settings it is about).
  *
  * @since 0.2.0
- * @category models
  */
-export interface PlanWarning {
-  readonly file: string | undefined
-  readonly path: string | undefined
-  readonly message: string
-  /**
-   * `"error"`: the hook cannot work as written (its script is missing or not executable);
-   * `agent-hooks validate` exits 1. Absent: a warning.
-   */
-  readonly severity?: "error" | undefined
-}
+export type { PlanWarning } from "./Settings.ts"
 
 /**
  * One hook with every decision that does not depend on the payload already made.
@@ -168,7 +220,7 @@ export interface Plan {
  * @since 0.2.0
  * @category loading
  */
-export const load: (options: EngineOptions) => Effect.Effect<Snapshot, SettingsError, FileSystem.FileSystem | Path.Path> =
+export const load: (options: PlanOptions) => Effect.Effect<Snapshot, SettingsError, FileSystem.FileSystem | Path.Path> =
   internal.load
 
 /**
@@ -185,7 +237,7 @@ export const compile: (snapshot: Snapshot) => Plan = internal.compile
  * @since 0.2.0
  * @category constructors
  */
-export const make: (options: EngineOptions) => Effect.Effect<Plan, SettingsError, FileSystem.FileSystem | Path.Path> =
+export const make: (options: PlanOptions) => Effect.Effect<Plan, SettingsError, FileSystem.FileSystem | Path.Path> =
   internal.make
 
 /**

@@ -31,13 +31,31 @@ import type * as FileSystem from "effect/FileSystem"
 import type * as Path from "effect/Path"
 import type * as HandlerSchema from "./internal/handlerSchema.ts"
 import type { SettingsError } from "./HookError.ts"
-import type { HookCallback } from "./HookEngine.ts"
+import type { HookCallback } from "./Capabilities.ts"
 import type { CustomEvent, HookEventSpec } from "./HookEvent.ts"
 import type { Preset } from "./Preset.ts"
-import type { PlanWarning } from "./Plan.ts"
 import type { Matcher } from "./Matcher.ts"
 import * as internal from "./internal/settings.ts"
 import * as loader from "./internal/load.ts"
+
+/**
+ * A warning found while loading or compiling settings, with the file and JSON path it is about (both `undefined` for
+ * warnings about the engine options or programmatic hooks).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface PlanWarning {
+  readonly file: string | undefined
+  readonly path: string | undefined
+  readonly message: string
+  /**
+   * `"error"`: the hook cannot work as written (its script is missing or not executable);
+   * `agent-hooks validate` exits 1. Absent: a warning.
+   */
+  readonly severity?: "error" | undefined
+}
+
 
 /** The type a schema decodes to. */
 type Type<S extends { readonly Type: unknown }> = S["Type"]

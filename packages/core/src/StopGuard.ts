@@ -27,6 +27,15 @@ export interface StopGuard {
    * user and in `warnings`) and the streak starts again; anything else ends the streak.
    */
   readonly apply: (key: string, outcome: Outcome, verdicts: ReadonlyArray<HookVerdict>) => Outcome
+  /**
+   * Records whether one Stop dispatch of `event` for `key` blocks, before its outcome is made: a
+   * block extends the streak; a block that reaches the cap is released, and the note to say so is
+   * returned (the engine aggregates with it: not blocked, no block reasons to the model, the note
+   * to the user and in `warnings`); anything else ends the streak.
+   *
+   * @since 0.2.0
+   */
+  readonly record: (key: string, blocked: boolean, event: string) => string | undefined
 }
 
 /**

@@ -26,7 +26,7 @@
 import type * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import * as internal from "./internal/telemetry.ts"
-import type { Decision, HookStatus } from "./Outcome.ts"
+import type { Decision, HookStatus } from "./HookOutput.ts"
 
 /**
  * The engine option `telemetry`: settings that take precedence over the environment. `false`

@@ -116,6 +116,28 @@ describe("failClosed", () => {
       }))
   })
 
+  it.effect("on or off, each hook that failed is said once on onWarning, also when failing closed made its failure the block", () =>
+    Effect.gen(function*() {
+      const failing = [
+        { exitCode: 1, stderr: "boom" },
+        { exitCode: null, signal: "SIGKILL" },
+        { stdout: "{ not json" },
+        // JSON that parses but breaks the output schema: the answer is dropped, at exit 0 too
+        { stdout: JSON.stringify({ continue: "yes" }) }
+      ]
+      for (const failClosed of [false, true]) {
+        for (const run of [...failing, permission("allow", "fine")]) {
+          const warnings: Array<string> = []
+          const h = harness(guard, () => run, { failClosed, onWarning: (warning) => warnings.push(warning) })
+          const outcome = yield* withEngine(h, (engine) => engine.dispatch("PreToolUse", bash("ls")))
+          const lines = warnings.filter((warning) => warning.startsWith(`hook "guard" (/s/a.json): `))
+          const what = `${JSON.stringify(run)} failClosed=${failClosed}`
+          expect(lines, what).toHaveLength(failing.includes(run) ? 1 : 0)
+          if (failing.includes(run)) expect(outcome.blocked, what).toBe(failClosed)
+        }
+      }
+    }))
+
   it.effect("on, from AGENT_HOOKS_FAIL_CLOSED; a guard that answers still decides", () =>
     Effect.gen(function*() {
       const failing = harness(guard, () => ({ exitCode: 1 }), { env: { AGENT_HOOKS_FAIL_CLOSED: "on" } })
@@ -181,6 +203,9 @@ describe("dispatches that could go unseen", () => {
 })
 
 describe("what validate knows before anything runs", () => {
+  const snapshotOf = (files: Record<string, unknown>) =>
+    Effect.provide(Plan.load({ settings: Object.keys(files), projectDir: "/project", env: {} }), harness(files).files)
+
   it.effect("a script that is missing or has no run bit is an error; PATH words, placeholders and other variables are not judged", () =>
     Effect.gen(function*() {
       const files = {
@@ -197,8 +222,7 @@ describe("what validate knows before anything runs", () => {
           )]
         })
       }
-      const h = harness(files)
-      const snapshot = yield* Effect.provide(Plan.load({ settings: Object.keys(files), projectDir: "/project", env: {} }), h.files)
+      const snapshot = yield* snapshotOf(files)
       expect([...(snapshot.scripts ?? new Map()).keys()].sort()).toEqual(["/project/.agent-hooks/guard.sh", "/project/hooks/lint.sh", "/project/hooks/quoted-dir.sh", "/project/ok.sh"])
       const plan = Plan.compile({
         ...snapshot,
@@ -218,6 +242,23 @@ describe("what validate knows before anything runs", () => {
           message: "/project/hooks/lint.sh does not exist: the hook would fail with exit 127 and guard nothing"
         }
       ])
+    }))
+
+  it.effect("the script a command names is the first word as the shell reads it: quotes joined and escaped, substitutions not judged", () =>
+    Effect.gen(function*() {
+      const files = {
+        "/s/a.json": settings({
+          PreToolUse: [group(
+            "Bash",
+            cmd(String.raw`"$CLAUDE_PROJECT_DIR/hooks/say \"hi\".sh" --loud`),
+            cmd(`'hooks/two words'"/guard.sh"`),
+            cmd(`hooks/a$(echo b)/x.sh`),
+            cmd("`echo hooks/x.sh`")
+          )]
+        })
+      }
+      const snapshot = yield* snapshotOf(files)
+      expect([...(snapshot.scripts ?? new Map()).keys()].sort()).toEqual(["/project/hooks/say \"hi\".sh", "/project/hooks/two words/guard.sh"])
     }))
 
   it.effect("heuristics warn: variables no engine sets, a tool matcher in the wrong case", () =>

@@ -194,6 +194,20 @@ describe("HookEngine on the scripted spawner", () => {
         }))
     })
 
+    it.effect("a released block is made not blocking in one aggregation: no block reason reaches the model, however many hooks blocked", () => {
+      // two hooks exit 2 without stderr: each block's reason is the engine's own fallback text
+      const h = harness({ "/s/a.json": settings({ Stop: [group(undefined, cmd("one"), cmd("two"))] }) }, () => ({ exitCode: 2 }), { stopBlockCap: 1 })
+      return withEngine(h, (engine) =>
+        Effect.gen(function*() {
+          const first = yield* engine.dispatch("Stop", { session_id: "s" })
+          expect(first.toModel).toEqual([`blocked by hook "one" (exit code 2, no stderr)`, `blocked by hook "two" (exit code 2, no stderr)`])
+          const released = yield* engine.dispatch("Stop", { session_id: "s" })
+          expect(released).toMatchObject({ blocked: false, decision: null, reason: null, toModel: [] })
+          expect(released.toUser.at(-1)).toContain("Stop hooks blocked 1 times in a row; the agent may stop now")
+          expect(released.warnings.at(-1)).toBe(released.toUser.at(-1))
+        }))
+    })
+
     it.effect("streaks are per session", () => {
       const h = harness({ "/s/a.json": settings({ Stop: [group(undefined, cmd("no"))] }) }, () => ({ exitCode: 2 }), { stopBlockCap: 1 })
       return withEngine(h, (engine) =>

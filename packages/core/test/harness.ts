@@ -3,6 +3,7 @@
  * tests: no real process, the TestClock for timeouts and the kill ladder.
  */
 import * as HookEngine from "@agent-hooks/core/HookEngine"
+import type { HookError } from "@agent-hooks/core/HookError"
 import type { ProcessRequest } from "@agent-hooks/core/ProcessSpawner"
 import * as ScriptedProcessSpawner from "@agent-hooks/test-utils/ScriptedProcessSpawner"
 import type { ScriptedRun } from "@agent-hooks/test-utils/ScriptedProcessSpawner"
@@ -30,7 +31,7 @@ export const commandOf = (request: ProcessRequest): string => (request.file === 
 export interface Harness {
   readonly spawner: ScriptedProcessSpawner.ScriptedLayer
   readonly written: Map<string, string>
-  readonly layer: Layer.Layer<HookEngine.HookEngine, unknown>
+  readonly layer: Layer.Layer<HookEngine.HookEngine, HookError>
   /** The in-memory file system and Path, for loading a plan without an engine. */
   readonly files: Layer.Layer<FileSystem.FileSystem | Path.Path>
 }

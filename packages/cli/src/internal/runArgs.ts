@@ -1,6 +1,7 @@
 import * as Option from "effect/Option"
 import type * as LogLevel from "effect/LogLevel"
 import type { RunOptions } from "./run.ts"
+import { logLevelFlag, type RunFlagKind, runFlags } from "./runFlags.ts"
 
 /** `agent-hooks run` as read by `parseRunArgs`: the command's options and `--log-level`. */
 export interface RunArgs {
@@ -21,9 +22,10 @@ export const logLevels: Readonly<Record<string, LogLevel.LogLevel>> = {
   none: "None"
 }
 
-const repeatable = new Set(["settings", "plugin"])
-const single = new Set(["project-dir", "managed-dir", "preset", "agent", "log-level"])
-const booleans = new Set(["fail-closed", "strict", "quiet", "json"])
+// The grammar is run's flag table, the one Cli.ts builds the full parser's flags from.
+const kindOf: ReadonlyMap<string, RunFlagKind> = new Map(
+  [...Object.values(runFlags), logLevelFlag].map((flag): [string, RunFlagKind] => [flag.name, flag.kind])
+)
 
 /**
  * Reads `agent-hooks run <Event> [flags]` without the full command-line parser, so a host that
@@ -50,12 +52,13 @@ export const parseRunArgs = (argv: ReadonlyArray<string>): RunArgs | undefined =
     if (!arg.startsWith("--") || arg === "--") return undefined
     const eq = arg.indexOf("=")
     const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq)
-    if (booleans.has(name)) {
+    const kind = kindOf.get(name)
+    if (kind === undefined) return undefined
+    if (kind === "boolean") {
       if (eq !== -1 || flags.has(name)) return undefined
       flags.add(name)
       continue
     }
-    if (!repeatable.has(name) && !single.has(name)) return undefined
     let value: string
     if (eq !== -1) {
       value = arg.slice(eq + 1)
@@ -67,26 +70,26 @@ export const parseRunArgs = (argv: ReadonlyArray<string>): RunArgs | undefined =
     }
     if (value === "" || value.startsWith("-")) return undefined
     const seen = values.get(name)
-    if (seen !== undefined && !repeatable.has(name)) return undefined
+    if (seen !== undefined && kind !== "repeatable") return undefined
     values.set(name, [...(seen ?? []), value])
   }
   if (event === undefined) return undefined
   const one = (name: string): Option.Option<string> => Option.fromUndefinedOr(values.get(name)?.[0])
-  const level = values.get("log-level")?.[0]
+  const level = values.get(logLevelFlag.name)?.[0]
   const logLevel = level === undefined ? undefined : logLevels[level]
   if (level !== undefined && logLevel === undefined) return undefined
   return {
     options: {
       event,
-      settings: values.get("settings") ?? [],
-      projectDir: one("project-dir"),
-      plugin: values.get("plugin") ?? [],
-      managedDir: one("managed-dir"),
-      preset: values.get("preset")?.[0] ?? "agent-hooks",
-      agent: one("agent"),
-      failClosed: flags.has("fail-closed"),
-      strict: flags.has("strict"),
-      quiet: flags.has("quiet")
+      settings: values.get(runFlags.settings.name) ?? [],
+      projectDir: one(runFlags.projectDir.name),
+      plugin: values.get(runFlags.plugin.name) ?? [],
+      managedDir: one(runFlags.managedDir.name),
+      preset: values.get(runFlags.preset.name)?.[0] ?? runFlags.preset.default,
+      agent: one(runFlags.agent.name),
+      failClosed: flags.has(runFlags.failClosed.name),
+      strict: flags.has(runFlags.strict.name),
+      quiet: flags.has(runFlags.quiet.name)
     },
     logLevel
   }

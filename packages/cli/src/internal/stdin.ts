@@ -1,3 +1,4 @@
+import * as HookInput from "@agent-hooks/core/HookInput"
 import * as Effect from "effect/Effect"
 import * as Stdio from "effect/Stdio"
 import * as Stream from "effect/Stream"
@@ -9,12 +10,10 @@ const describe = (value: unknown): string =>
 /** The largest payload accepted, in UTF-16 code units of its JSON text (32 MiB). */
 export const maxPayloadLength = 32 * 1024 * 1024
 
-/** The deepest nesting of objects and arrays accepted in a payload. */
-export const maxPayloadDepth = 256
-
 /**
- * Why `payload` cannot be dispatched (not an object, nested deeper than `maxPayloadDepth`), or
- * `undefined`. Walks without recursion, so a hostile payload cannot overflow the stack here.
+ * Why `payload` cannot be dispatched (not an object, nested deeper than the core's
+ * `HookInput.MAX_PAYLOAD_DEPTH`), or `undefined`, said for `where`. The depth is the core's check
+ * (`HookInput.depthExceeds`, without recursion): the CLI only renders it, before anything loads.
  *
  * @internal
  */
@@ -22,17 +21,9 @@ export const checkPayload = (payload: unknown, where: string): string | undefine
   if (typeof payload !== "object" || payload === null || Array.isArray(payload)) {
     return `${where}: expected one JSON object, got ${describe(payload)}`
   }
-  const stack: Array<readonly [unknown, number]> = [[payload, 1]]
-  while (stack.length > 0) {
-    const [value, depth] = stack.pop()!
-    if (depth > maxPayloadDepth) {
-      return `${where}: nested deeper than ${maxPayloadDepth} levels (the limit for a payload)`
-    }
-    for (const child of Object.values(value as object)) {
-      if (typeof child === "object" && child !== null) stack.push([child, depth + 1])
-    }
-  }
-  return undefined
+  return HookInput.depthExceeds(payload, HookInput.MAX_PAYLOAD_DEPTH)
+    ? `${where}: nested deeper than ${HookInput.MAX_PAYLOAD_DEPTH} levels (the limit for a payload)`
+    : undefined
 }
 
 /**

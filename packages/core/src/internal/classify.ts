@@ -13,10 +13,9 @@ import type { HookResult } from "../Outcome.ts"
 import type { PlannedHook } from "../Plan.ts"
 import type { Executed, ModelAnswer } from "./executors/index.ts"
 import { MAX_OUTPUT_BYTES } from "./executors/index.ts"
+import { FAIL_OPEN_EVENTS } from "./hookEvent.ts"
 import { none } from "./output.ts"
 
-/** Events where `onFailure: "block"` is ignored: a failing hook must not keep the agent from stopping. */
-export const FAIL_OPEN_EVENTS: ReadonlySet<string> = new Set(["Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"])
 /** additionalContext, systemMessage and reasons longer than this are cut; the rest goes to a file. */
 export const MAX_MESSAGE_CHARS = 10_000
 
@@ -79,12 +78,39 @@ const capText = (text: string, ctx: ClassifyContext, overflow: Array<Overflow>):
   return `${text.slice(0, MAX_MESSAGE_CHARS)}\n[truncated: ${text.length} characters in all; the full text is in ${file}]`
 }
 
+/**
+ * Did this hook fail, the one answer to it: the hook could not start, crashed, was killed, timed
+ * out, or gave no answer the engine could read (stdout that looked like JSON but did not parse or
+ * validate, output cut at the cap, output taken before it ended). A block is an answer (exit 2, a
+ * JSON decision), except a block an exit status other than 0 and 2 made (a dialect whose non-zero
+ * exits block, a WorktreeCreate hook that exited non-zero): that hook also failed. Decided on the
+ * verdict before onFailure or fail-closed turns a failure into a block.
+ */
+const isFailure = (run: Executed["run"], verdict: HookVerdict): boolean =>
+  verdict.status === "non-blocking-error" || verdict.status === "cancelled" || verdict.answerDropped === true ||
+  run.stdoutTruncated === true || run.outputIncomplete === true ||
+  (verdict.status === "blocking-error" &&
+    (run.exitCode === null || run.timedOut || run.signal !== null || (run.exitCode !== 0 && run.exitCode !== 2)))
+
+/**
+ * One hook's run classified: its `HookResult`, its verdict, the texts cut at the cap, and whether
+ * it failed (see `isFailure`): what the failure line, the detached-hook report and onFailure read.
+ *
+ * @internal
+ */
+export interface Classified {
+  readonly result: HookResult
+  readonly verdict: HookVerdict
+  readonly overflow: ReadonlyArray<Overflow>
+  readonly failed: boolean
+}
+
 /** @internal */
 export const classify = (
   hook: PlannedHook,
   executed: Executed,
   ctx: ClassifyContext
-): { readonly result: HookResult; readonly verdict: HookVerdict; readonly overflow: ReadonlyArray<Overflow> } => {
+): Classified => {
   const { spec, label } = ctx
   const { run, answer } = executed
   const handler = hook.entry.handler
@@ -95,10 +121,9 @@ export const classify = (
   if (spec.behavesAs === "ConfigChange" && ctx.policySource && verdict.decision === "block") {
     verdict = { ...verdict, decision: null, messages: [...verdict.messages, "a change to policy settings cannot be blocked"] }
   }
-  // A failure: the hook could not start, crashed, timed out, or its answer was dropped (stdout
-  // that looked like JSON but did not parse, output cut at the cap, or output taken before it ended).
-  const failed = verdict.status === "non-blocking-error" || verdict.status === "cancelled" ||
-    (verdict.status === "success" && (verdict.answerDropped === true || run.stdoutTruncated === true || run.outputIncomplete === true))
+  const failed = isFailure(run, verdict)
+  // onFailure applies to a failure that did not block already (an exit 2 whose stdout was cut, say).
+  const failedOpen = failed && verdict.status !== "blocking-error"
   // A PreModelSwitch hook that times out blocks the switch.
   const timedOutBlocks = spec.behavesAs === "PreModelSwitch" && run.timedOut
   // A payload value that kept the hook from starting (too large for the system even after the
@@ -111,7 +136,7 @@ export const classify = (
   // The engine's failClosed gives every hook without its own onFailure the "block" rule.
   const onFailure = payloadStopped || resourcesStopped ? "block" : handler.onFailure ?? (ctx.failClosed ? "block" : "continue")
   if (
-    failed && !ctx.async && spec.blocking !== "none" && spec.blocking !== "permission-request" &&
+    failedOpen && !ctx.async && spec.blocking !== "none" && spec.blocking !== "permission-request" &&
     ((onFailure === "block" && !FAIL_OPEN_EVENTS.has(spec.behavesAs)) || timedOutBlocks)
   ) {
     // onFailure "block": a hook that fails or times out blocks, as exit 2 would.
@@ -134,7 +159,7 @@ export const classify = (
       reason: `${label} hook error: [${hook.display}]: ${why}; ${because}`,
       reasonFrom: "stderr"
     }
-  } else if (onFailure === "block" && FAIL_OPEN_EVENTS.has(spec.behavesAs) && failed) {
+  } else if (onFailure === "block" && FAIL_OPEN_EVENTS.has(spec.behavesAs) && failedOpen) {
     const rule = handler.onFailure === "block" ? `onFailure: "block"` : "failing closed"
     verdict = { ...verdict, messages: [...verdict.messages, `not blocking (${rule} is ignored on ${spec.name})`] }
   }
@@ -163,5 +188,5 @@ export const classify = (
     reason: verdict.reason === null ? null : capText(verdict.reason, ctx, overflow),
     stopReason: verdict.stopReason === null ? null : capText(verdict.stopReason, ctx, overflow)
   }
-  return { result, verdict: capped, overflow }
+  return { result, verdict: capped, overflow, failed }
 }

@@ -19,16 +19,16 @@ import * as Outcome from "../Outcome.ts"
 import type { Plan, PlannedHook } from "../Plan.ts"
 import { ProcessSpawner } from "../ProcessSpawner.ts"
 import type { StopGuard } from "../StopGuard.ts"
-import type { HookVerdict } from "../HookOutput.ts"
 import type { HookResult } from "../Outcome.ts"
 import type { Telemetry } from "../Telemetry.ts"
 import { classify } from "./classify.ts"
 import type { ClassifyContext } from "./classify.ts"
 import { asRun } from "./executors/command.ts"
 import { execute } from "./executors/index.ts"
-import type { Capabilities, ExecContext, Executed } from "./executors/index.ts"
+import type { Capabilities, ExecContext } from "./executors/index.ts"
 import { matches, matchValue, nothingRan, select, specOf } from "./plan.ts"
 import * as PosixPath from "./posixPath.ts"
+import { aggregate } from "./presets/outputReaders.ts"
 import * as Sinks from "./sinks.ts"
 import { withTraceContext } from "./telemetry.ts"
 
@@ -63,6 +63,11 @@ export interface EngineState {
   /** The audit trail's writer, when `auditLog` is set. */
   readonly audit: AuditWriter | undefined
   readonly telemetry: Telemetry
+  /**
+   * The last payload `unmatched` found some hook may match, so that the `dispatch` of the same
+   * payload right after it (the Promise engine's path) does not match it again.
+   */
+  matched?: { readonly event: string; readonly payload: object; readonly plan: Plan } | undefined
 }
 
 /**
@@ -85,17 +90,11 @@ const sessionOf = (state: EngineState, payload: Readonly<Record<string, unknown>
   typeof payload["session_id"] === "string" ? payload["session_id"] : state.sessionId
 
 /**
- * `hook "<command>" (<file>): <why>` for a hook that could not run, failed, timed out, or whose
- * answer was dropped (unreadable JSON, output cut at the cap); nothing for a hook that answered.
+ * `hook "<command>" (<file>): <why>` for a hook the classification found failed (it could not run,
+ * failed, timed out, or its answer was dropped); nothing for a hook that answered.
  */
-const failureLine = (done: { readonly executed: Executed; readonly result: HookResult; readonly verdict: HookVerdict }): ReadonlyArray<string> => {
-  const { executed: { run }, result, verdict } = done
-  // A block is a hook's answer, except one that fail-closed made of a hook that did not run or did
-  // not answer (no exit status, a signal, a timeout, or an exit other than 0 and 2).
-  const failedToAnswer = result.exitCode === null || result.timedOut || result.signal !== null ||
-    (result.exitCode !== 0 && result.exitCode !== 2)
-  const failed = result.status === "non-blocking-error" || result.status === "cancelled" || verdict.answerDropped === true ||
-    run.stdoutTruncated === true || run.outputIncomplete === true || (result.status === "blocking-error" && failedToAnswer)
+const failureLine = (done: { readonly result: HookResult; readonly failed: boolean }): ReadonlyArray<string> => {
+  const { result, failed } = done
   if (!failed) return []
   const why = result.messages.length > 0
     ? result.messages.join("; ")
@@ -125,8 +124,12 @@ const streakKey = (event: string, session: string, payload: Readonly<Record<stri
  * The outcome of a dispatch that runs no hook, synchronously; `undefined` when some hook may run,
  * or when the audit trail is on: every dispatch is recorded, so it goes through `dispatch`.
  */
-export const unmatched = (state: EngineState, event: string, payload: unknown): Outcome.Outcome | undefined =>
-  state.audit === undefined ? unmatchedOutcome(state, event, payload) : undefined
+export const unmatched = (state: EngineState, event: string, payload: unknown): Outcome.Outcome | undefined => {
+  if (state.audit !== undefined) return undefined
+  const outcome = unmatchedOutcome(state, event, payload)
+  if (outcome === undefined && Predicate.isObject(payload)) state.matched = { event, payload, plan: state.plan }
+  return outcome
+}
 
 const unmatchedOutcome = (state: EngineState, event: string, payload: unknown): Outcome.Outcome | undefined => {
   if (!Predicate.isObject(payload) || matches(state.plan, event, payload)) return undefined
@@ -135,7 +138,8 @@ const unmatchedOutcome = (state: EngineState, event: string, payload: unknown): 
   if (unknown.length > 0 && state.options.onWarning !== undefined) for (const warning of unknown) state.options.onWarning(warning)
   const outcome = Outcome.aggregate(spec, [], [...warnings, ...nothingRan(state.plan)], [], labelOf(spec, event, payload))
   // Nothing blocked: a Stop streak ends here.
-  return STOP_EVENTS.has(spec.behavesAs) ? state.stopGuard.apply(streakKey(event, sessionOf(state, payload), payload), outcome, []) : outcome
+  if (STOP_EVENTS.has(spec.behavesAs)) state.stopGuard.record(streakKey(event, sessionOf(state, payload), payload), false, spec.name)
+  return outcome
 }
 
 /**
@@ -155,7 +159,11 @@ export const dispatch = (state: EngineState, event: string, payload: unknown): E
         new PayloadError({ detail: `expected a JSON object, got ${payload === null ? "null" : Array.isArray(payload) ? "an array" : typeof payload}` })
       )
     }
-    const quick = unmatchedOutcome(state, event, payload)
+    // The matching runs once: a payload `unmatched` has just matched is not matched again.
+    const known = state.matched
+    state.matched = undefined
+    const checked = known !== undefined && known.payload === payload && known.event === event && known.plan === state.plan
+    const quick = checked ? undefined : unmatchedOutcome(state, event, payload)
     if (quick !== undefined) {
       if (state.audit === undefined) return Effect.succeed(quick)
       // With the audit trail on, a dispatch no hook matched is recorded too (the tool call still happens).
@@ -338,8 +346,9 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
     }
     // A hook that did not run, or whose answer was dropped, is never silent: one line each to onWarning.
     if (options.onWarning !== undefined) for (const line of ran.flatMap(failureLine)) options.onWarning(line)
-    const aggregated = Outcome.aggregate(spec, notStarted.length === 0 ? ran : [...ran, ...notStarted], dispatchWarnings, background.map((hook) => hook.display), label)
-    const outcome = isStop ? state.stopGuard.apply(key, aggregated, ran.map(({ verdict }) => verdict)) : aggregated
+    // The Stop guard has its say inside the aggregation: the outcome is made once.
+    const release = isStop ? (blocked: boolean) => state.stopGuard.record(key, blocked, spec.name) : undefined
+    const outcome = aggregate(spec, notStarted.length === 0 ? ran : [...ran, ...notStarted], dispatchWarnings, background.map((hook) => hook.display), label, release)
 
     // Sinks, after the outcome.
     if (plan.settings.executionLog !== undefined) yield* Sinks.executionLog(sink, plan.settings.executionLog, spec.name, ran)

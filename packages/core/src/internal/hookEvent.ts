@@ -1,6 +1,9 @@
 import type { BlockingRule, CustomEvent, HookEventSpec } from "../HookEvent.ts"
 import { nearest } from "./text.ts"
 
+/** Events where `onFailure: "block"` is ignored: a failing hook must not keep the agent from stopping. */
+export const FAIL_OPEN_EVENTS: ReadonlySet<string> = new Set(["Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"])
+
 const MODEL_STDERR = new Set([
   "PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop", "SubagentStop", "TeammateIdle", "TaskCreated", "TaskCompleted", "PostToolBatch"
 ])

@@ -1,10 +1,6 @@
 import * as Predicate from "effect/Predicate"
 import type { HookEventSpec } from "../HookEvent.ts"
-import type { HookVerdict, RawRun } from "../HookOutput.ts"
-import type { Decision } from "../Outcome.ts"
-import * as Gemini from "./presets/geminiOutput.ts"
-import * as AgentJson from "./presets/agentJsonOutput.ts"
-import * as Peer from "./presets/peerOutput.ts"
+import type { Decision, HookVerdict, RawRun } from "../HookOutput.ts"
 
 type Json = Record<string, unknown>
 
@@ -176,30 +172,49 @@ export const none: HookVerdict = {
 const exit2Decision = (event: HookEventSpec): Decision | null =>
   event.blocking === "permission" ? "deny" : event.blocking === "decision" ? "block" : null
 
-/** @internal */
-export const interpret = (event: HookEventSpec, raw: RawRun): HookVerdict => {
-  let run = raw
+/**
+ * How an agent's hooks answer, where it differs from Claude Code's: a preset whose events carry
+ * an `outputDialect` supplies the reader of that dialect (and, if its hooks' `hookSpecificOutput`
+ * combine other than by a shallow merge, how they do). The core knows no dialect but Claude Code's.
+ *
+ * @internal
+ */
+export interface OutputReader {
+  /**
+   * Reads a run that started and finished in time. `claude` reads a run by Claude Code's rules
+   * (with notes to keep in its messages), for a dialect that only translates its answer first.
+   */
+  readonly interpret: (event: HookEventSpec, run: RawRun, claude: (run: RawRun, notes: ReadonlyArray<string>) => HookVerdict) => HookVerdict
+  /** How the `hookSpecificOutput` of an event's hooks combine, in hook order. Default: a shallow merge. */
+  readonly mergeSpecific?: ((earlier: Record<string, unknown> | null, later: Record<string, unknown>) => Record<string, unknown>) | undefined
+}
+
+/** A shallow merge, a later hook's keys winning: Claude Code's way, and any dialect's that says no other. @internal */
+export const shallowMerge = (earlier: Record<string, unknown> | null, later: Record<string, unknown>): Record<string, unknown> => ({
+  ...(earlier ?? {}),
+  ...later
+})
+
+/**
+ * The reading of one run, given the dialects' readers: a run that could not start or timed out
+ * decides nothing in every dialect; the rest is the event's dialect's reader, else Claude Code's rules.
+ *
+ * @internal
+ */
+export const interpretWith = (readers: Readonly<Record<string, OutputReader>>) => (event: HookEventSpec, run: RawRun): HookVerdict => {
   if (run.spawnError !== undefined) {
     return { ...none, status: "non-blocking-error", messages: [`could not start: ${run.spawnError}`] }
   }
   if (run.timedOut) {
     return { ...none, status: "cancelled", messages: [`timed out after ${run.timeout} s; output discarded, no decision`] }
   }
-  // Gemini CLI's output rules live with its preset: the documented ones, or the source's (`geminiCompat: "source"`).
-  if (event.outputDialect === "gemini" || event.outputDialect === "gemini-source") {
-    return Gemini.interpret(event, run, event.outputDialect === "gemini" ? "documented" : "source")
-  }
-  // Kiro, Windsurf, Cline and Antigravity CLI: their own exit codes and answers
-  if (Peer.isPeerDialect(event.outputDialect)) return Peer.interpret(event, run, event.outputDialect)
+  const reader = Object.hasOwn(readers, event.outputDialect) ? readers[event.outputDialect] : undefined
+  return reader === undefined ? claude(event, run, []) : reader.interpret(event, run, (translated, notes) => claude(event, translated, notes))
+}
 
-  const messages: Array<string> = []
-  // Cursor's, Copilot CLI's, Codex's and VS Code's answers, in Claude Code's fields (or refused as that agent refuses them)
-  if (AgentJson.isPeer(event.outputDialect)) {
-    const normalized = AgentJson.normalize(event.outputDialect, event, run)
-    if ("verdict" in normalized) return normalized.verdict
-    run = normalized.run
-    messages.push(...normalized.notes)
-  }
+/** Claude Code's rules for one run that started and finished in time. */
+const claude = (event: HookEventSpec, run: RawRun, notes: ReadonlyArray<string>): HookVerdict => {
+  const messages: Array<string> = [...notes]
   let fields: Fields | undefined
   let invalidJson = false
   let unreadable = false

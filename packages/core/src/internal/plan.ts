@@ -1,13 +1,12 @@
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Path from "effect/Path"
-import type { EngineOptions } from "../HookEngine.ts"
 import { SettingsError } from "../HookError.ts"
 import * as HookEvent from "../HookEvent.ts"
 import * as Matcher from "../Matcher.ts"
 import * as PermissionRule from "../PermissionRule.ts"
 import * as Placeholder from "../Placeholder.ts"
-import type { HookExplanation, Plan, PlanJson, PlannedEvent, PlannedHook, PlanWarning, Snapshot } from "../Plan.ts"
+import type { HookExplanation, Plan, PlanJson, PlannedEvent, PlannedHook, PlanOptions, PlanWarning, Snapshot } from "../Plan.ts"
 import type { CedarHandler, Handler, HookEntry } from "../Settings.ts"
 import * as Settings from "../Settings.ts"
 import { agentHooks } from "./preset.ts"
@@ -177,7 +176,7 @@ export const neverRuns = (
 }
 
 /** Programmatic hooks become entries like any other, after the settings hooks of their event. */
-const callbackEntries = (options: EngineOptions): Record<string, Array<HookEntry>> => {
+const callbackEntries = (options: PlanOptions): Record<string, Array<HookEntry>> => {
   const out: Record<string, Array<HookEntry>> = {}
   for (const [event, groups] of Object.entries(options.hooks ?? {})) {
     groups.forEach((group, groupIndex) => {
@@ -332,7 +331,7 @@ export const nothingRan = (plan: Plan): ReadonlyArray<string> =>
 export const render = (warning: PlanWarning): string => renderLine(warning)
 
 /** @internal */
-export const load = (options: EngineOptions): Effect.Effect<Snapshot, SettingsError, FileSystem.FileSystem | Path.Path> =>
+export const load = (options: PlanOptions): Effect.Effect<Snapshot, SettingsError, FileSystem.FileSystem | Path.Path> =>
   Effect.gen(function*() {
     const path = yield* Path.Path
     // A preset by name (`preset: "wingman"`) is the built-in one; an unknown name is a settings error.
@@ -403,7 +402,7 @@ export const load = (options: EngineOptions): Effect.Effect<Snapshot, SettingsEr
  * settings entry that cannot be decoded does.
  * @internal
  */
-export const make = (options: EngineOptions): Effect.Effect<Plan, SettingsError, FileSystem.FileSystem | Path.Path> =>
+export const make = (options: PlanOptions): Effect.Effect<Plan, SettingsError, FileSystem.FileSystem | Path.Path> =>
   Effect.flatMap(load(options), (snapshot) => {
     const plan = compile(snapshot)
     const errors = plan.warnings.filter((warning) => warning.severity === "error").map(render)

@@ -4,29 +4,23 @@
  * that look right but can never work (environment variables no engine sets, a tool matcher in the
  * wrong case).
  */
-import type { PlanWarning } from "../Plan.ts"
-import type { HookEntry } from "../Settings.ts"
+import type { HookEntry, PlanWarning } from "../Settings.ts"
 import * as PosixPath from "./posixPath.ts"
+import { leadingCommand } from "./shellLexer.ts"
 import { nearest } from "./text.ts"
 
 /** What load found at a script path. @internal */
 export type ScriptState = "ok" | "missing" | "not-executable" | "not-a-file"
 
-/** The first shell word of a command, unquoted; `undefined` when it is not a plain word. @internal */
+/**
+ * The first shell word of a command, unquoted by the one shell lexer (`ShellLexer`), expansions
+ * kept as written; `undefined` when the command does not start with a plain word (a redirection or
+ * `(` first, a command substitution in it) or does not lex.
+ * @internal
+ */
 export const firstWord = (command: string): string | undefined => {
-  const text = command.trimStart()
-  const quote = text[0]
-  if (quote === "'" || quote === "\"") {
-    const end = text.indexOf(quote, 1)
-    if (end < 0) return undefined
-    const quoted = text.slice(1, end)
-    if (quote === "\"" && /[\`]/.test(quoted)) return undefined
-    // The word goes on after its closing quote: "$AGENT_HOOKS_PROJECT_DIR"/hooks/guard.sh is one word.
-    const rest = /^[^\s;&|<>()]*/.exec(text.slice(end + 1))?.[0] ?? ""
-    return /["'\`]/.test(rest) ? undefined : quoted + rest
-  }
-  const match = /^[^\s;&|<>()]+/.exec(text)
-  return match === null || /["'\`]/.test(match[0]) ? undefined : match[0]
+  const word = leadingCommand(command, "posix")?.words[0]
+  return word === undefined || /`|\$\(/.test(word.raw) ? undefined : word.text
 }
 
 /**

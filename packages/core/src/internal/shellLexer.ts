@@ -673,6 +673,20 @@ export const split = (command: string, dialect: Dialect): Array<SimpleCommand> |
   return lexed === undefined ? undefined : [...lexed.commands]
 }
 
+/**
+ * The simple command a command line starts with (the lexer also lists the commands of its
+ * substitutions): the one whose first word, as written, is the longest the text starts with.
+ * `undefined` when the text does not start with a word (a redirection, `(`) or does not lex.
+ *
+ * @internal
+ */
+export const leadingCommand = (command: string, dialect: Dialect): SimpleCommand | undefined => {
+  const text = command.trimStart()
+  return (split(command, dialect) ?? [])
+    .filter((simple) => simple.words[0] !== undefined && simple.words[0].raw !== "" && text.startsWith(simple.words[0].raw))
+    .sort((a, b) => b.words[0]!.raw.length - a.words[0]!.raw.length)[0]
+}
+
 /** A POSIX single-quoted word: `'…'`, each `'` written `'\''`. */
 /** @internal */
 export const quote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`

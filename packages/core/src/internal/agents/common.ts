@@ -1,7 +1,6 @@
 import type { Agent, Answer, AnswerOptions, HostCall, HostReply, ToolMapping } from "../../HostMode.ts"
 import type { Outcome } from "../../Outcome.ts"
-import { FAIL_OPEN_EVENTS } from "../classify.ts"
-import { get as eventSpec } from "../hookEvent.ts"
+import { FAIL_OPEN_EVENTS, get as eventSpec } from "../hookEvent.ts"
 
 const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 

@@ -15,7 +15,7 @@
  * only when their text changed.
  */
 import type * as Effect from "effect/Effect"
-import type { CedarRuntime, CedarWasm } from "../../HookEngine.ts"
+import type { CedarRuntime, CedarWasm } from "../../Capabilities.ts"
 import type { CedarHandler } from "../../Settings.ts"
 import type { ExecContext, Executed, InProcessResult } from "./context.ts"
 import { failed, inProcess, message } from "./context.ts"

@@ -9,6 +9,7 @@ import type { ExecContext, Executed } from "./context.ts"
 import * as HookEnv from "../hookEnv.ts"
 import { expandExecArgs, utf8Length } from "../placeholder.ts"
 import { makeRun } from "../runner.ts"
+import * as ShellLexer from "../shellLexer.ts"
 import { placeholderValues } from "./context.ts"
 
 /** Each of stdout and stderr is kept up to this many bytes; the rest is dropped and noted. */
@@ -139,7 +140,7 @@ const startWords = (handler: CommandHandler, ctx: ExecContext, file: string, arg
   }
   const [program, second] = handler.args !== undefined
     ? [file, args[0]]
-    : handler.command.trim().split(/\s+/) as Array<string | undefined>
+    : (ShellLexer.leadingCommand(handler.command, "posix")?.words ?? []).slice(0, 2).map((word) => word.raw) as Array<string | undefined>
   const first = handler.args !== undefined ? (/["'`$\\]/.test(file) || file === "" ? undefined : file) : plain(program)
   if (first === undefined || RESERVED.has(first)) return ["", ""]
   const base = first.slice(first.lastIndexOf("/") + 1)

@@ -1,6 +1,6 @@
 /** The `http` executor: the input JSON POSTed to the hook's URL, within the URL and env-var allowlists. */
 import type * as Effect from "effect/Effect"
-import type { FetchLike } from "../../HookEngine.ts"
+import type { FetchLike } from "../../Capabilities.ts"
 import type { HttpHandler } from "../../Settings.ts"
 import * as Opa from "../opa.ts"
 import { compile } from "../urlAllowlist.ts"

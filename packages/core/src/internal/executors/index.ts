@@ -4,7 +4,7 @@
  * caller (mcp_tool). A hook that policy refuses never starts: its run says why.
  */
 import * as Effect from "effect/Effect"
-import type { CedarRuntime, McpCaller, ModelCaller } from "../../HookEngine.ts"
+import type { CedarRuntime, McpCaller, ModelCaller } from "../../Capabilities.ts"
 import type { PlannedHook } from "../../Plan.ts"
 import type { ProcessSpawner } from "../../ProcessSpawner.ts"
 import { makeRun } from "../runner.ts"

@@ -1,6 +1,6 @@
 /** The `mcp_tool` executor: a tool of an MCP server, called through the host. */
 import type * as Effect from "effect/Effect"
-import type { McpCaller } from "../../HookEngine.ts"
+import type { McpCaller } from "../../Capabilities.ts"
 import * as Placeholder from "../../Placeholder.ts"
 import type { McpToolHandler } from "../../Settings.ts"
 import type { ExecContext, Executed } from "./context.ts"

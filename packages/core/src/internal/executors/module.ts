@@ -4,7 +4,7 @@
  * error is exit 1.
  */
 import * as Effect from "effect/Effect"
-import type { AbortSignalLike } from "../../HookEngine.ts"
+import type { AbortSignalLike } from "../../Capabilities.ts"
 import type { ProcessRun } from "../../HookRunner.ts"
 import type { CallbackHandler, ModuleHandler } from "../../Settings.ts"
 import type { ExecContext, Executed } from "./context.ts"

@@ -19,7 +19,7 @@ import * as Predicate from "effect/Predicate"
 import type { HookEventSpec } from "../../HookEvent.ts"
 import type { HookVerdict, RawRun } from "../../HookOutput.ts"
 import { CODEX_OUTPUT } from "../agents/codexOutput.ts"
-import { none } from "../output.ts"
+import { none, type OutputReader } from "../output.ts"
 
 /** The output dialects of these agents. @internal */
 export const PEER_DIALECTS = ["cursor", "copilot", "codex", "vscode"] as const
@@ -168,4 +168,23 @@ export const normalize = (dialect: PeerDialect, event: HookEventSpec, run: RawRu
     case "vscode":
       return vscode(event, run, json)
   }
+}
+
+/** A peer dialect's reader. */
+const reader = (dialect: PeerDialect): OutputReader => ({
+  interpret: (event, run, claude) => {
+    const normalized = normalize(dialect, event, run)
+    return "verdict" in normalized ? normalized.verdict : claude(normalized.run, normalized.notes)
+  }
+})
+
+/**
+ * The readers of Cursor's, Copilot CLI's, Codex's and VS Code's dialects: the answer in Claude
+ * Code's fields, then read by Claude Code's rules (or the verdict when the agent refuses it). @internal
+ */
+export const readers: Readonly<Record<PeerDialect, OutputReader>> = {
+  cursor: reader("cursor"),
+  copilot: reader("copilot"),
+  codex: reader("codex"),
+  vscode: reader("vscode")
 }

@@ -12,9 +12,8 @@
  */
 import * as Predicate from "effect/Predicate"
 import type { HookEventSpec } from "../../HookEvent.ts"
-import type { HookVerdict, RawRun } from "../../HookOutput.ts"
-import type { Decision } from "../../Outcome.ts"
-import { none } from "../output.ts"
+import type { Decision, HookVerdict, RawRun } from "../../HookOutput.ts"
+import { none, type OutputReader } from "../output.ts"
 
 /** @internal */
 export type GeminiCompat = "documented" | "source"
@@ -189,4 +188,10 @@ export const mergeSpecific = (earlier: Record<string, unknown> | null, later: Re
       : value
   }
   return merged
+}
+
+/** Gemini CLI's readers: the documented rules (`gemini`) and its source's (`gemini-source`). @internal */
+export const readers: Readonly<Record<"gemini" | "gemini-source", OutputReader>> = {
+  gemini: { interpret: (event, run) => interpret(event, run, "documented"), mergeSpecific },
+  "gemini-source": { interpret: (event, run) => interpret(event, run, "source"), mergeSpecific }
 }

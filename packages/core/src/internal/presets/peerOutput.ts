@@ -15,7 +15,7 @@
 import * as Predicate from "effect/Predicate"
 import type { HookEventSpec } from "../../HookEvent.ts"
 import type { HookVerdict, RawRun } from "../../HookOutput.ts"
-import { none } from "../output.ts"
+import { none, type OutputReader } from "../output.ts"
 
 /** @internal */
 export type PeerDialect = "exit-code" | "cline" | "antigravity" | "antigravity-1.0"
@@ -136,3 +136,11 @@ export const interpret = (event: HookEventSpec, run: RawRun, dialect: PeerDialec
     : dialect === "cline"
     ? cline(event, run)
     : antigravity(event, run, dialect === "antigravity-1.0")
+
+/** The readers of Kiro's, Windsurf's, Cline's and Antigravity's dialects. @internal */
+export const readers: Readonly<Record<PeerDialect, OutputReader>> = {
+  "exit-code": { interpret: (event, run) => interpret(event, run, "exit-code") },
+  cline: { interpret: (event, run) => interpret(event, run, "cline") },
+  antigravity: { interpret: (event, run) => interpret(event, run, "antigravity") },
+  "antigravity-1.0": { interpret: (event, run) => interpret(event, run, "antigravity-1.0") }
+}
