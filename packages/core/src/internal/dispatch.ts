@@ -255,8 +255,11 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
       detach: hook.async && options.detachAsync === true && hook.entry.handler.type === "command" ? { capSeconds: hook.timeout } : undefined
     })
     const sink: Sinks.SinkContext = { fs: state.fs, path: state.path, onWarning: options.onWarning }
+    // One hook matched from a sequential group makes the whole call sequential (Gemini CLI's
+    // "any matched hook sequential, all sequential"), so a group cannot opt out of its event's order.
+    const sequential = plan.sequential || hooks.some((hook) => hook.entry.handler.sequential === true)
     // Gemini CLI applies each sequential hook's tool_input rewrite to the next hook's input.
-    const chain = plan.sequential && spec.outputDialect !== "claude" && Predicate.isObject(input["tool_input"]) ? { input } : undefined
+    const chain = sequential && spec.outputDialect !== "claude" && Predicate.isObject(input["tool_input"]) ? { input } : undefined
     const matcher = matchValue(spec, payload) ?? null
     const runOne = (hook: PlannedHook) =>
       state.telemetry.hook(
@@ -332,7 +335,7 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
       else yield* FiberSet.run(state.asyncFibers, task)
     }
 
-    const ran = yield* Effect.forEach(hooks.filter((hook) => !hook.async), runOne, { concurrency: plan.sequential ? 1 : "unbounded" })
+    const ran = yield* Effect.forEach(hooks.filter((hook) => !hook.async), runOne, { concurrency: sequential ? 1 : "unbounded" })
     for (const { result } of ran) {
       for (const message of result.messages) dispatchWarnings.push(`hook ${JSON.stringify(result.command)} (${result.source ?? "programmatic"}): ${message}`)
     }
