@@ -269,4 +269,51 @@ describe("qwen preset", () => {
     expect(engine.settings.hooks["Stop"]!.map((entry) => (entry.handler as { timeout?: number }).timeout)).toEqual([5, 30])
     expect(p.warnings.join("\n")).toContain(`${join(p.home, ".qwen", "settings.json")} at hooks.Stop[0].hooks[0].timeout: 5000 is 1000 or more, which Qwen Code reads as milliseconds: 5 s`)
   })
+
+  // Qwen Code's matchesHookPattern: a matcher naming any alias of the tool (Claude Code's `Bash`, the
+  // display name `Shell`), alone or as one alternative of a `|` list, matches it; else an unanchored
+  // regular expression on the wire name. Checked against Qwen Code's own engine in agents/oracles.mjs.
+  it("a matcher matches what Qwen Code's matches: Claude Code's and Qwen's display names of a tool, alone, in a list or beside a regex", async () => {
+    const p = project()
+    const guard = (matcher: string) => ({ matcher, hooks: [{ type: "command", command: `echo ${JSON.stringify(matcher)} >&2; exit 2` }] })
+    const blockedBy = async (matcher: string, tool: string) => {
+      put(join(p.dir, ".qwen", "settings.json"), { hooks: { PreToolUse: [guard(matcher)] } })
+      const engine = await p.engine("qwen")
+      return (await engine.dispatch("PreToolUse", { tool_name: tool, tool_input: {} })).blocked
+    }
+    const table: ReadonlyArray<readonly [string, string, boolean]> = [
+      ["Bash", "run_shell_command", true],
+      ["Shell", "run_shell_command", true],
+      ["Write|Bash", "run_shell_command", true],
+      ["Edit|write_.*", "edit", true],
+      ["Edit|write_.*", "notebook_edit", false],
+      ["Read", "read_file", true],
+      ["Read", "grep_search", false],
+      ["shell", "run_shell_command", true],
+      ["Bash", "write_file", false],
+      ["^Bash$", "run_shell_command", false]
+    ]
+    const seen = []
+    for (const [matcher, tool] of table) seen.push([matcher, tool, await blockedBy(matcher, tool)])
+    expect(seen).toEqual(table)
+  })
+
+  it("sequential: true on a group runs the call's matched hooks one after another, as Qwen Code's planner does (no unknown-key warning)", async () => {
+    const p = project()
+    // each hook writes when it started and ended (ms); none may start before the one before it ended
+    const timed = (label: string) => ({
+      type: "command",
+      command: `echo "${label} $(date +%s%3N)" >> "$TMPDIR/times"; sleep 0.3; echo "${label} $(date +%s%3N)" >> "$TMPDIR/times"`
+    })
+    put(join(p.dir, ".qwen", "settings.json"), {
+      hooks: { PreToolUse: [{ matcher: "Bash", sequential: true, hooks: [timed("a")] }, { hooks: [timed("b"), timed("c")] }] }
+    })
+    const engine = await p.engine("qwen")
+    await engine.dispatch("PreToolUse", { tool_name: "run_shell_command", tool_input: {} })
+    const { readFileSync } = await import("node:fs")
+    const times = readFileSync(join(p.root, "times"), "utf8").trim().split("\n").map((line) => line.split(" "))
+    // in order: a a b b c c, each label's start and end together
+    expect(times.map(([label]) => label)).toEqual(["a", "a", "b", "b", "c", "c"])
+    expect(p.warnings.filter((warning) => warning.includes("sequential"))).toEqual([])
+  })
 })
