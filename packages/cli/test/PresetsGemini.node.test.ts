@@ -6,7 +6,9 @@
  * both engines must have run the same hooks the same number of times (Gemini dedups matched hooks
  * by `name:command`). Runs where that package is installed (GEMINI_CLI_CORE_DIR, default
  * /tmp/gemini-bench, after `npm install @google/gemini-cli-core@0.61.0` there); skipped elsewhere,
- * where the conformance test in packages/core/test/Presets.test.ts states the rule.
+ * where the conformance test in packages/core/test/Presets.test.ts states the rule. CI checks the
+ * same property (and the order of sequential groups) against the pinned Gemini CLI of the agents
+ * step: agents/oracles.mjs.
  */
 import { spawnSync } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
