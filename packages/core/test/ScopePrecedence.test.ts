@@ -50,7 +50,8 @@ const WEAKER: Record<string, unknown> = {
   onFailure: "continue",
   once: true,
   dedupeKey: "guard",
-  sequential: true
+  sequential: true,
+  loopLimit: 0
 }
 
 const GUARD = { type: "command", command: "/opt/guard.sh", onFailure: "block", timeout: 5 } as const

@@ -97,6 +97,34 @@ describe("cursor preset", () => {
     expect((await closed.dispatch("preToolUse", { tool_name: "Read", tool_input: {} })).blocked).toBe(true)
   })
 
+  // Cursor's docs: a stop hook's followup_message is submitted automatically, at most loop_limit
+  // times in a row (default 5, null: no limit), each hook by its own limit; the stop payload's
+  // loop_count says how many follow-ups there were.
+  it("loop_limit caps each stop hook's follow-ups in a row (default 5, null none); the payload's loop_count counts when present", async () => {
+    const p = project()
+    put(join(p.dir, ".cursor", "hooks.json"), {
+      version: 1,
+      hooks: {
+        stop: [
+          { command: json({ followup_message: "run the tests" }), loop_limit: 2 },
+          { command: json({ followup_message: "check the docs" }) },
+          { command: json({ followup_message: "keep going" }), loop_limit: null }
+        ]
+      }
+    })
+    const engine = await p.engine("cursor", { stopBlockCap: 0 })
+    const reasons: Array<string> = []
+    for (let i = 0; i < 7; i++) reasons.push((await engine.dispatch("stop", { status: "completed" })).reason ?? "")
+    expect(reasons.map((reason) => reason.split("\n").map((line) => line.split(" ")[0]).join(","))).toEqual([
+      "run,check,keep", "run,check,keep", "check,keep", "check,keep", "check,keep", "keep", "keep"
+    ])
+    // the host's count, when it sends one; the dropped follow-up is said on the hook
+    const dropped = await engine.dispatch("stop", { status: "completed", loop_count: 2 })
+    expect(dropped.reason).toBe("check the docs\nkeep going")
+    expect(dropped.hooks[0]!.messages.join("\n")).toContain("its loop_limit is 2")
+    expect((await engine.dispatch("stop", { status: "completed", loop_count: 0 })).reason).toBe("run the tests\ncheck the docs\nkeep going")
+  })
+
   it("a cloned repository's .cursor/hooks.json follows agent-hooks' trust rules; a project allow does not weaken a user deny", async () => {
     const p = project()
     put(join(p.dir, ".cursor", "hooks.json"), { version: 1, hooks: { preToolUse: [{ command: json({ permission: "allow" }) }] } })

@@ -147,6 +147,25 @@ const sessionEndSeconds = (plan: Plan, hooks: ReadonlyArray<PlannedHook>): numbe
   plan.sessionEndOverride ??
     Math.min(60, Math.max(1.5, ...hooks.filter((hook) => hook.entry.scope !== "plugin").map((hook) => hook.entry.handler.timeout ?? 0)))
 
+/**
+ * A hook's own follow-up limit (Cursor's `loop_limit`): once the agent has gone on `loopLimit` times
+ * in a row after a stop (the host's `loop_count` when the payload has one, else the engine's own
+ * count of stops blocked in a row), this hook's block is dropped, with a note on the hook.
+ */
+const loopLimited = <A extends { readonly hook: PlannedHook; readonly result: HookResult; readonly verdict: HookVerdict }>(
+  loops: number,
+  done: A
+): A => {
+  const limit = done.hook.entry.handler.loopLimit
+  if (limit === undefined || done.verdict.decision !== "block" || loops < limit) return done
+  const note = `its follow-up was dropped: the agent went on ${loops} times in a row, its loop_limit is ${limit}`
+  return {
+    ...done,
+    verdict: { ...done.verdict, decision: null, reason: null, messages: [...done.verdict.messages, note] },
+    result: { ...done.result, decision: null, messages: [...done.result.messages, note] }
+  }
+}
+
 /** @internal */
 export const dispatch = (state: EngineState, event: string, payload: unknown): Effect.Effect<Outcome.Outcome, PayloadError> =>
   Effect.suspend(() => {
@@ -335,7 +354,9 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
       else yield* FiberSet.run(state.asyncFibers, task)
     }
 
-    const ran = yield* Effect.forEach(hooks.filter((hook) => !hook.async), runOne, { concurrency: sequential ? 1 : "unbounded" })
+    const finished = yield* Effect.forEach(hooks.filter((hook) => !hook.async), runOne, { concurrency: sequential ? 1 : "unbounded" })
+    const loops = typeof payload["loop_count"] === "number" ? payload["loop_count"] : state.stopGuard.streak(key)
+    const ran = isStop ? finished.map((done) => loopLimited(loops, done)) : finished
     for (const { result } of ran) {
       for (const message of result.messages) dispatchWarnings.push(`hook ${JSON.stringify(result.command)} (${result.source ?? "programmatic"}): ${message}`)
     }
