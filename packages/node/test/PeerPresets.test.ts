@@ -345,3 +345,212 @@ describe("qwen preset", () => {
     expect(p.warnings.filter((warning) => warning.includes("sequential"))).toEqual([])
   })
 })
+
+// The engine's rule over every preset with scopes: a lower scope never weakens a higher one. For each
+// preset, in its own files and answers: a higher scope's hook blocks a call while the lower scope's
+// hook explicitly allows it (the call stays blocked), and the lower scope's file switches hooks off
+// where its dialect can (the higher hook still runs).
+describe("every preset with scopes: a lower scope never weakens a higher one", () => {
+  type Scope = "managed" | "user" | "project"
+  interface Dialect {
+    readonly preset: string
+    readonly event: string
+    readonly payload: Record<string, unknown>
+    readonly scopes: ReadonlyArray<Scope>
+    /** The file of a scope and its content with one hook running `command` on the event. */
+    readonly file: (p: Project, scope: Scope, command: string) => readonly [string, unknown]
+    /** A block and an explicit allow, in the dialect's own answers. */
+    readonly block: string
+    readonly allow: string
+    /** The same file switching hooks off, where the dialect has a key for it. */
+    readonly off?: (p: Project, scope: Scope, command: string) => readonly [string, unknown]
+  }
+  const exit2 = "echo higher-says-no >&2; exit 2"
+  const claudeAllow = json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", permissionDecisionReason: "lower says yes" } })
+  const nested = (event: string, command: string, matcher?: string) => ({ [event]: [{ ...(matcher === undefined ? {} : { matcher }), hooks: [{ type: "command", command }] }] })
+  const managedDir = (p: Project) => join(p.root, "managed")
+  const dialects: ReadonlyArray<Dialect> = [
+    {
+      preset: "agent-hooks",
+      event: "PreToolUse",
+      payload: { tool_name: "Bash", tool_input: { command: "rm -rf /" } },
+      scopes: ["managed", "user", "project"],
+      file: (p, scope, command) => [
+        scope === "managed" ? join(managedDir(p), "managed-settings.json") : join(scope === "user" ? p.home : p.dir, ".agent-hooks", "settings.json"),
+        { hooks: nested("PreToolUse", command, "Bash") }
+      ],
+      block: exit2,
+      allow: claudeAllow,
+      off: (p, scope, command) => [join(scope === "user" ? p.home : p.dir, ".agent-hooks", "settings.json"), { disableAllHooks: true, hooks: nested("PreToolUse", command, "Bash") }]
+    },
+    {
+      preset: "claude",
+      event: "PreToolUse",
+      payload: { tool_name: "Bash", tool_input: { command: "rm -rf /" } },
+      scopes: ["managed", "user", "project"],
+      file: (p, scope, command) => [
+        scope === "managed" ? join(managedDir(p), "managed-settings.json") : join(scope === "user" ? p.home : p.dir, ".claude", "settings.json"),
+        { hooks: nested("PreToolUse", command, "Bash") }
+      ],
+      block: exit2,
+      allow: claudeAllow,
+      off: (p, scope, command) => [join(scope === "user" ? p.home : p.dir, ".claude", "settings.json"), { disableAllHooks: true, hooks: nested("PreToolUse", command, "Bash") }]
+    },
+    {
+      preset: "gemini",
+      event: "BeforeTool",
+      payload: { tool_name: "run_shell_command", tool_input: { command: "rm -rf /" } },
+      scopes: ["managed", "user", "project"],
+      file: (p, scope, command) => [
+        scope === "managed" ? join(managedDir(p), "gemini-system.json") : join(scope === "user" ? p.home : p.dir, ".gemini", "settings.json"),
+        { hooks: nested("BeforeTool", command, "run_shell_command") }
+      ],
+      block: exit2,
+      allow: json({ decision: "allow", reason: "lower says yes" }),
+      off: (p, scope, command) => [join(scope === "user" ? p.home : p.dir, ".gemini", "settings.json"), { hooksConfig: { enabled: false }, hooks: nested("BeforeTool", command) }]
+    },
+    {
+      preset: "qwen",
+      event: "PreToolUse",
+      payload: { tool_name: "run_shell_command", tool_input: { command: "rm -rf /" } },
+      scopes: ["managed", "user", "project"],
+      file: (p, scope, command) => [
+        scope === "managed" ? join(managedDir(p), "qwen-system.json") : join(scope === "user" ? p.home : p.dir, ".qwen", "settings.json"),
+        { hooks: nested("PreToolUse", command, "run_shell_command") }
+      ],
+      block: exit2,
+      allow: claudeAllow,
+      off: (p, scope, command) => [join(scope === "user" ? p.home : p.dir, ".qwen", "settings.json"), { disableAllHooks: true, hooks: nested("PreToolUse", command) }]
+    },
+    {
+      preset: "codex",
+      event: "PreToolUse",
+      payload: { tool_name: "Bash", tool_input: { command: "rm -rf /" } },
+      scopes: ["managed", "user", "project"],
+      file: (p, scope, command) =>
+        scope === "managed"
+          ? [join(managedDir(p), "requirements.toml"), `[[hooks.PreToolUse]]\n[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = ${JSON.stringify(command)}\n`]
+          : [join(scope === "user" ? join(p.home, ".codex") : join(p.dir, ".codex"), "hooks.json"), { hooks: nested("PreToolUse", command) }],
+      block: exit2,
+      allow: json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", updatedInput: { command: "ls" } } }),
+      off: (p, scope, command) => [
+        join(scope === "user" ? join(p.home, ".codex") : join(p.dir, ".codex"), "config.toml"),
+        `[features]\nhooks = false\n\n[[hooks.PreToolUse]]\n[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = ${JSON.stringify(command)}\n`
+      ]
+    },
+    {
+      preset: "cursor",
+      event: "preToolUse",
+      payload: { tool_name: "Shell", tool_input: { command: "rm -rf /" } },
+      scopes: ["managed", "user", "project"],
+      file: (p, scope, command) => [
+        scope === "managed" ? join(managedDir(p), "hooks.json") : join(scope === "user" ? p.home : p.dir, ".cursor", "hooks.json"),
+        { version: 1, hooks: { preToolUse: [{ command }] } }
+      ],
+      block: exit2,
+      allow: json({ permission: "allow", agent_message: "lower says yes" })
+    },
+    {
+      preset: "copilot",
+      event: "preToolUse",
+      payload: { toolName: "bash", toolArgs: "{}" },
+      scopes: ["user", "project"],
+      file: (p, scope, command) => [join(scope === "user" ? join(p.home, ".copilot") : join(p.dir, ".github"), "hooks", "guard.json"), { version: 1, hooks: { preToolUse: [{ type: "command", bash: command }] } }],
+      block: exit2,
+      allow: json({ permissionDecision: "allow", permissionDecisionReason: "lower says yes" })
+    },
+    {
+      preset: "vscode",
+      event: "PreToolUse",
+      payload: { tool_name: "runTerminalCommand", tool_input: { command: "rm -rf /" } },
+      scopes: ["user", "project"],
+      file: (p, scope, command) => [join(scope === "user" ? join(p.home, ".copilot") : join(p.dir, ".github"), "hooks", "guard.json"), { hooks: { PreToolUse: [{ type: "command", command }] } }],
+      block: exit2,
+      allow: claudeAllow
+    },
+    {
+      preset: "windsurf",
+      event: "pre_run_command",
+      payload: { agent_action_name: "pre_run_command", tool_info: { command_line: "rm -rf /" } },
+      scopes: ["managed", "user", "project"],
+      file: (p, scope, command) => [
+        scope === "managed" ? join(managedDir(p), "windsurf-system.json") : scope === "user" ? join(p.home, ".codeium", "windsurf", "hooks.json") : join(p.dir, ".windsurf", "hooks.json"),
+        { hooks: { pre_run_command: [{ command }] } }
+      ],
+      block: exit2,
+      allow: "exit 0"
+    },
+    {
+      preset: "kiro",
+      event: "PreToolUse",
+      payload: { tool_name: "execute_bash", tool_input: { command: "rm -rf /" } },
+      scopes: ["user", "project"],
+      file: (p, scope, command) => [join(scope === "user" ? p.home : p.dir, ".kiro", "hooks", "guard.json"), { version: "v1", hooks: [{ name: "guard", trigger: "PreToolUse", action: { type: "command", command } }] }],
+      block: exit2,
+      allow: "exit 0"
+    },
+    {
+      preset: "cline",
+      event: "PreToolUse",
+      payload: { clineVersion: "3.36.0", hookName: "PreToolUse", taskId: "t", preToolUse: { toolName: "execute_command", parameters: { command: "rm -rf /" } } },
+      scopes: ["user", "project"],
+      file: (p, scope, command) => [join(scope === "user" ? join(p.home, "Documents", "Cline", "Hooks") : join(p.dir, ".clinerules", "hooks"), "PreToolUse"), `#!/bin/sh\n${command}\n`],
+      block: json({ cancel: true, errorMessage: "higher-says-no" }),
+      allow: json({ cancel: false })
+    },
+    {
+      preset: "antigravity",
+      event: "PreToolUse",
+      payload: { conversationId: "c", tool_name: "run_command", toolCall: { name: "run_command", args: { CommandLine: "rm -rf /" } } },
+      scopes: ["user", "project"],
+      file: (p, scope, command) => [
+        scope === "user" ? join(p.home, ".gemini", "antigravity-cli", "hooks.json") : join(p.dir, ".agents", "hooks.json"),
+        { guard: { PreToolUse: [{ hooks: [{ type: "command", command }] }] } }
+      ],
+      block: json({ allowTool: false, denyReason: "higher-says-no" }),
+      allow: json({ allowTool: true })
+    },
+    {
+      preset: "wave",
+      event: "PreToolUse",
+      payload: { tool_name: "Bash", tool_input: { command: "rm -rf /" } },
+      scopes: ["user", "project"],
+      file: (p, scope, command) => [join(scope === "user" ? p.home : p.dir, ".wave", "settings.json"), { hooks: nested("PreToolUse", command, "Bash") }],
+      block: exit2,
+      allow: claudeAllow
+    }
+  ]
+  const env = (p: Project): Record<string, string> => ({
+    GEMINI_CLI_SYSTEM_SETTINGS_PATH: join(managedDir(p), "gemini-system.json"),
+    QWEN_CODE_SYSTEM_SETTINGS_PATH: join(managedDir(p), "qwen-system.json"),
+    WINDSURF_SYSTEM_HOOKS_PATH: join(managedDir(p), "windsurf-system.json"),
+    AGENT_HOOKS_PLATFORM: "linux"
+  })
+  const pairs = (scopes: ReadonlyArray<Scope>) => scopes.flatMap((higher, i) => scopes.slice(i + 1).map((lower) => [higher, lower] as const))
+
+  for (const d of dialects) {
+    it(`${d.preset}: ${pairs(d.scopes).map(([h, l]) => `${h} over ${l}`).join(", ")}`, async () => {
+      const seen: Array<string> = []
+      for (const [higher, lower] of pairs(d.scopes)) {
+        const p = project()
+        const [highFile, highDoc] = d.file(p, higher, d.block)
+        put(highFile, highDoc)
+        const [lowFile, lowDoc] = d.file(p, lower, d.allow)
+        put(lowFile, lowDoc)
+        const engine = await p.engine(d.preset, {}, env(p))
+        const outcome = await engine.dispatch(d.event, d.payload)
+        // both files' hooks ran, each with its own answer
+        const ran = [highFile, lowFile].map((file) => outcome.hooks.some((hook) => hook.source === file) ? "ran" : "MISSING").join("/")
+        seen.push(`${higher}>${lower}: ${ran} ${outcome.blocked ? "blocked" : `ALLOWED (${outcome.hooks.map((h) => `${h.source}: ${h.status}`).join("; ")}; ${p.warnings.join("; ")})`}`)
+        if (d.off !== undefined && lower !== "managed") {
+          const [offFile, offDoc] = d.off(p, lower, d.allow)
+          rmSync(lowFile, { force: true })
+          put(offFile, offDoc)
+          const switched = await (await p.engine(d.preset, {}, env(p))).dispatch(d.event, d.payload)
+          seen.push(`${higher}>${lower} (lower switches hooks off): ${switched.blocked ? "blocked" : "ALLOWED"}`)
+        }
+      }
+      expect(seen.filter((line) => line.includes("ALLOWED") || line.includes("MISSING")), seen.join("\n")).toEqual([])
+    })
+  }
+})
