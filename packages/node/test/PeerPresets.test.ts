@@ -232,6 +232,22 @@ describe("codex preset", () => {
 })
 
 describe("codex preset: config.toml and requirements.toml", () => {
+  // Codex's discovery: the System config layer (/etc/codex/config.toml and the hooks.json beside it)
+  // is managed, like requirements.toml: its hooks run under allow_managed_hooks_only.
+  it("the system layer's hooks.json and config.toml [hooks] are managed hooks: they run when allow_managed_hooks_only drops the user's", async () => {
+    const p = project()
+    const system = join(p.root, "managed")
+    put(join(system, "requirements.toml"), "allow_managed_hooks_only = true\n")
+    put(join(system, "hooks.json"), { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo system-json >&2; exit 2" }] }] } })
+    put(join(system, "config.toml"), `[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\ncommand = "echo system-toml >&2; exit 2"\n`)
+    put(join(p.home, ".codex", "hooks.json"), { hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "echo user >&2; exit 2" }] }] } })
+    const engine = await p.engine("codex")
+    const pre = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
+    expect(pre).toMatchObject({ blocked: true, reason: "system-json" })
+    expect(pre.hooks.map((hook) => hook.source)).toEqual([join(system, "hooks.json")])
+    expect(await engine.dispatch("Stop", { stop_hook_active: false })).toMatchObject({ blocked: true, reason: "system-toml" })
+  })
+
   it("reads [hooks] in ~/.codex/config.toml (its [hooks.state] is no event); requirements.toml's managed hooks run and allow_managed_hooks_only drops the others", async () => {
     const p = project()
     put(join(p.home, ".codex", "config.toml"), [

@@ -1,6 +1,7 @@
 /**
  * Codex CLI: `hooks.json` and `[hooks]` in `config.toml`, in `~/.codex` (`$CODEX_HOME`) and
- * `<project>/.codex`; managed `[hooks]` and `allow_managed_hooks_only` in `/etc/codex/requirements.toml`. Claude Code's shape
+ * `<project>/.codex`; managed `[hooks]` and `allow_managed_hooks_only` in `/etc/codex/requirements.toml`, and the
+ * system layer's `/etc/codex/hooks.json` and `config.toml` `[hooks]` (managed too). Claude Code's shape
  * with Codex's events (Claude Code's names plus `Interrupt`) and handler keys: `commandWindows` (the
  * command on Windows), `timeout` in seconds (alias `timeout_sec`, 600 by default, at least 1),
  * `additionalContextLimit`. Answers are read strictly, as Codex reads them: an unknown key,
@@ -107,9 +108,14 @@ export const codex: Preset = {
     }
     files.push({ path: join(context.projectDir, ".codex", "hooks.json"), scope: "project", required: false })
     files.push({ path: join(context.projectDir, ".codex", "config.toml"), scope: "project", required: false, format: "toml", kind: "config" })
-    // the system requirements (managed): its [hooks] run whatever the other files say, allow_managed_hooks_only drops theirs
+    // The system folder (managed): requirements.toml, whose [hooks] run whatever the other files say and
+    // whose allow_managed_hooks_only drops theirs; and the system config layer, hooks.json and
+    // config.toml [hooks], which Codex also runs as managed hooks (its discovery's System layer).
     const managed = context.env["AGENT_HOOKS_MANAGED_DIR"]
-    files.push({ path: join(nonEmpty(managed) ? managed : "/etc/codex", "requirements.toml"), scope: "managed", required: false, format: "toml", kind: "requirements" })
+    const system = nonEmpty(managed) ? managed : "/etc/codex"
+    files.push({ path: join(system, "requirements.toml"), scope: "managed", required: false, format: "toml", kind: "requirements" })
+    files.push({ path: join(system, "hooks.json"), scope: "managed", required: false })
+    files.push({ path: join(system, "config.toml"), scope: "managed", required: false, format: "toml", kind: "config" })
     return files.filter((file, index) => files.findIndex((other) => other.path === file.path) === index)
   },
   decode,
