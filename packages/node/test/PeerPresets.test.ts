@@ -232,6 +232,22 @@ describe("codex preset", () => {
 })
 
 describe("codex preset: config.toml and requirements.toml", () => {
+  // Codex's plugins (codex-rs core-plugins store.rs, hooks discovery.rs): each installed plugin in
+  // $CODEX_HOME/plugins/cache/<marketplace>/<plugin>/<version>/ brings hooks/hooks.json, with
+  // ${PLUGIN_ROOT} (and CLAUDE_PLUGIN_ROOT) in its commands and environment; not managed hooks.
+  it("an installed plugin's hooks/hooks.json runs with PLUGIN_ROOT and ${PLUGIN_ROOT}; allow_managed_hooks_only drops it", async () => {
+    const p = project()
+    const root = join(p.home, ".codex", "plugins", "cache", "team market", "guard", "1.2.0")
+    put(join(root, "hooks", "guard.sh"), `#!/bin/sh\necho "from $PLUGIN_ROOT" >&2\nexit 2\n`)
+    put(join(root, "hooks", "hooks.json"), { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "sh \"${PLUGIN_ROOT}/hooks/guard.sh\"" }] }] } })
+    const engine = await p.engine("codex")
+    expect(await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })).toMatchObject({ blocked: true, reason: `from ${root}` })
+    expect(engine.settings.hooks["PreToolUse"]![0]).toMatchObject({ scope: "plugin", source: join(root, "hooks", "hooks.json") })
+    put(join(p.root, "managed", "requirements.toml"), "allow_managed_hooks_only = true\n")
+    const managedOnly = await p.engine("codex")
+    expect((await managedOnly.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })).blocked).toBe(false)
+  })
+
   // Codex's discovery: the System config layer (/etc/codex/config.toml and the hooks.json beside it)
   // is managed, like requirements.toml: its hooks run under allow_managed_hooks_only.
   it("the system layer's hooks.json and config.toml [hooks] are managed hooks: they run when allow_managed_hooks_only drops the user's", async () => {
