@@ -13,7 +13,7 @@
 // line per run, a table per agent and scenario, and `N passed, N failed, N skipped` last; exit 1
 // when anything failed. FILE gets {"passed", "failed", "skipped", "rows"}.
 import { spawn } from "node:child_process"
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -281,6 +281,19 @@ async function worker() {
   }
 }
 await Promise.all(Array.from({ length: jobs }, worker))
+
+// The peers' own engines as oracles of their presets (agents/oracles.mjs), unless scenarios were chosen.
+const oracleAgents = ["qwen", "gemini", "codex"].filter((name) => agentNames.includes(name) && !install.broken[name])
+if (opt("scenario") === undefined && oracleAgents.length > 0) {
+  const file = join(mkdtempSync(join(tmpdir(), "agent-hooks-oracles-result-")), "result.json")
+  const child = spawn(process.execPath, [join(HERE, "oracles.mjs"), "--agent", oracleAgents.join(","), "--result", file, ...(verbose ? ["--verbose"] : [])], { stdio: ["ignore", "inherit", "inherit"] })
+  await new Promise((done) => child.on("close", done))
+  const result = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : { passed: 0, failed: 1, rows: [{ agent: "oracles", scenario: "oracle:(run)", mode: "-", status: "failed", note: "agents/oracles.mjs wrote no result" }] }
+  rmSync(dirname(file), { recursive: true, force: true })
+  passed += result.passed
+  failed += result.failed
+  rows.push(...result.rows)
+}
 
 // ---- summary -----------------------------------------------------------------------------------
 const cell = (agent, scenario, mode) => {

@@ -6,7 +6,9 @@
  * both engines must have run the same hooks the same number of times (Gemini dedups matched hooks
  * by `name:command`). Runs where that package is installed (GEMINI_CLI_CORE_DIR, default
  * /tmp/gemini-bench, after `npm install @google/gemini-cli-core@0.61.0` there); skipped elsewhere,
- * where the conformance test in packages/core/test/Presets.test.ts states the rule.
+ * where the conformance test in packages/core/test/Presets.test.ts states the rule. CI checks the
+ * same property (and the order of sequential groups) against the pinned Gemini CLI of the agents
+ * step: agents/oracles.mjs.
  */
 import { spawnSync } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
@@ -29,27 +31,11 @@ const DRIVER = `
 import { readFileSync } from "node:fs"
 for (const key of ["log", "debug", "warn", "info"]) console[key] = () => {}
 const { HookSystem } = await import(process.env.GEMINI_ENTRY)
-const root = process.cwd()
-const config = {
-  isTrustedFolder: () => true,
-  getHooks: () => JSON.parse(readFileSync(process.argv[2], "utf8")),
-  getProjectHooks: () => undefined,
-  getProjectRoot: () => root,
-  getExtensions: () => [],
-  getDisabledHooks: () => [],
-  sanitizationConfig: { enableEnvironmentVariableRedaction: false },
-  storage: { getPlansDir: () => root },
-  getSessionId: () => "diff-session",
-  getWorkingDir: () => root,
-  geminiClient: undefined,
-  getUsageStatisticsEnabled: () => false,
-  getTelemetryLogPromptsEnabled: () => false
-}
-config.config = config
-const system = new HookSystem(config)
-await system.initialize()
-await system.fireBeforeToolEvent("write_file", { file_path: "a.ts" })
+const { fireGemini } = await import(process.env.ORACLE_LIB)
+await fireGemini(HookSystem, JSON.parse(readFileSync(process.argv[2], "utf8")), process.cwd(), "write_file", { file_path: "a.ts" })
 `
+/** The stand-in for Gemini CLI's Config that the agents step's oracle uses too. */
+const oracleLib = pathToFileURL(fileURLToPath(new URL("../../../agents/lib/oracle-gemini.mjs", import.meta.url))).href
 
 const TAGS = ["c1", "c2", "c3"] as const
 const hook = fc.record({ tag: fc.constantFrom(...TAGS), name: fc.constantFrom(undefined, "lint", "audit"), timeout: fc.constantFrom(undefined, 5000) })
@@ -84,7 +70,7 @@ describe.skipIf(!existsSync(geminiEntry))("--preset gemini against Gemini CLI's 
           const gemini = spawnSync(process.execPath, [driver, hooksFile], {
             cwd: root,
             encoding: "utf8",
-            env: { ...process.env, DIFF_LOG: geminiLog, GEMINI_ENTRY: pathToFileURL(geminiEntry).href, HOME: root }
+            env: { ...process.env, DIFF_LOG: geminiLog, GEMINI_ENTRY: pathToFileURL(geminiEntry).href, ORACLE_LIB: oracleLib, HOME: root }
           })
           expect(gemini.status, gemini.stderr).toBe(0)
 

@@ -49,7 +49,9 @@ const WEAKER: Record<string, unknown> = {
   if: "Bash(never-this *)",
   onFailure: "continue",
   once: true,
-  dedupeKey: "guard"
+  dedupeKey: "guard",
+  sequential: true,
+  loopLimit: 0
 }
 
 const GUARD = { type: "command", command: "/opt/guard.sh", onFailure: "block", timeout: 5 } as const

@@ -97,6 +97,34 @@ describe("cursor preset", () => {
     expect((await closed.dispatch("preToolUse", { tool_name: "Read", tool_input: {} })).blocked).toBe(true)
   })
 
+  // Cursor's docs: a stop hook's followup_message is submitted automatically, at most loop_limit
+  // times in a row (default 5, null: no limit), each hook by its own limit; the stop payload's
+  // loop_count says how many follow-ups there were.
+  it("loop_limit caps each stop hook's follow-ups in a row (default 5, null none); the payload's loop_count counts when present", async () => {
+    const p = project()
+    put(join(p.dir, ".cursor", "hooks.json"), {
+      version: 1,
+      hooks: {
+        stop: [
+          { command: json({ followup_message: "run the tests" }), loop_limit: 2 },
+          { command: json({ followup_message: "check the docs" }) },
+          { command: json({ followup_message: "keep going" }), loop_limit: null }
+        ]
+      }
+    })
+    const engine = await p.engine("cursor", { stopBlockCap: 0 })
+    const reasons: Array<string> = []
+    for (let i = 0; i < 7; i++) reasons.push((await engine.dispatch("stop", { status: "completed" })).reason ?? "")
+    expect(reasons.map((reason) => reason.split("\n").map((line) => line.split(" ")[0]).join(","))).toEqual([
+      "run,check,keep", "run,check,keep", "check,keep", "check,keep", "check,keep", "keep", "keep"
+    ])
+    // the host's count, when it sends one; the dropped follow-up is said on the hook
+    const dropped = await engine.dispatch("stop", { status: "completed", loop_count: 2 })
+    expect(dropped.reason).toBe("check the docs\nkeep going")
+    expect(dropped.hooks[0]!.messages.join("\n")).toContain("its loop_limit is 2")
+    expect((await engine.dispatch("stop", { status: "completed", loop_count: 0 })).reason).toBe("run the tests\ncheck the docs\nkeep going")
+  })
+
   it("a cloned repository's .cursor/hooks.json follows agent-hooks' trust rules; a project allow does not weaken a user deny", async () => {
     const p = project()
     put(join(p.dir, ".cursor", "hooks.json"), { version: 1, hooks: { preToolUse: [{ command: json({ permission: "allow" }) }] } })
@@ -204,6 +232,38 @@ describe("codex preset", () => {
 })
 
 describe("codex preset: config.toml and requirements.toml", () => {
+  // Codex's plugins (codex-rs core-plugins store.rs, hooks discovery.rs): each installed plugin in
+  // $CODEX_HOME/plugins/cache/<marketplace>/<plugin>/<version>/ brings hooks/hooks.json, with
+  // ${PLUGIN_ROOT} (and CLAUDE_PLUGIN_ROOT) in its commands and environment; not managed hooks.
+  it("an installed plugin's hooks/hooks.json runs with PLUGIN_ROOT and ${PLUGIN_ROOT}; allow_managed_hooks_only drops it", async () => {
+    const p = project()
+    const root = join(p.home, ".codex", "plugins", "cache", "team market", "guard", "1.2.0")
+    put(join(root, "hooks", "guard.sh"), `#!/bin/sh\necho "from $PLUGIN_ROOT" >&2\nexit 2\n`)
+    put(join(root, "hooks", "hooks.json"), { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "sh \"${PLUGIN_ROOT}/hooks/guard.sh\"" }] }] } })
+    const engine = await p.engine("codex")
+    expect(await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })).toMatchObject({ blocked: true, reason: `from ${root}` })
+    expect(engine.settings.hooks["PreToolUse"]![0]).toMatchObject({ scope: "plugin", source: join(root, "hooks", "hooks.json") })
+    put(join(p.root, "managed", "requirements.toml"), "allow_managed_hooks_only = true\n")
+    const managedOnly = await p.engine("codex")
+    expect((await managedOnly.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })).blocked).toBe(false)
+  })
+
+  // Codex's discovery: the System config layer (/etc/codex/config.toml and the hooks.json beside it)
+  // is managed, like requirements.toml: its hooks run under allow_managed_hooks_only.
+  it("the system layer's hooks.json and config.toml [hooks] are managed hooks: they run when allow_managed_hooks_only drops the user's", async () => {
+    const p = project()
+    const system = join(p.root, "managed")
+    put(join(system, "requirements.toml"), "allow_managed_hooks_only = true\n")
+    put(join(system, "hooks.json"), { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo system-json >&2; exit 2" }] }] } })
+    put(join(system, "config.toml"), `[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\ncommand = "echo system-toml >&2; exit 2"\n`)
+    put(join(p.home, ".codex", "hooks.json"), { hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "echo user >&2; exit 2" }] }] } })
+    const engine = await p.engine("codex")
+    const pre = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
+    expect(pre).toMatchObject({ blocked: true, reason: "system-json" })
+    expect(pre.hooks.map((hook) => hook.source)).toEqual([join(system, "hooks.json")])
+    expect(await engine.dispatch("Stop", { stop_hook_active: false })).toMatchObject({ blocked: true, reason: "system-toml" })
+  })
+
   it("reads [hooks] in ~/.codex/config.toml (its [hooks.state] is no event); requirements.toml's managed hooks run and allow_managed_hooks_only drops the others", async () => {
     const p = project()
     put(join(p.home, ".codex", "config.toml"), [
@@ -269,4 +329,260 @@ describe("qwen preset", () => {
     expect(engine.settings.hooks["Stop"]!.map((entry) => (entry.handler as { timeout?: number }).timeout)).toEqual([5, 30])
     expect(p.warnings.join("\n")).toContain(`${join(p.home, ".qwen", "settings.json")} at hooks.Stop[0].hooks[0].timeout: 5000 is 1000 or more, which Qwen Code reads as milliseconds: 5 s`)
   })
+
+  // Qwen Code's matchesHookPattern: a matcher naming any alias of the tool (Claude Code's `Bash`, the
+  // display name `Shell`), alone or as one alternative of a `|` list, matches it; else an unanchored
+  // regular expression on the wire name. Checked against Qwen Code's own engine in agents/oracles.mjs.
+  it("a matcher matches what Qwen Code's matches: Claude Code's and Qwen's display names of a tool, alone, in a list or beside a regex", async () => {
+    const p = project()
+    const guard = (matcher: string) => ({ matcher, hooks: [{ type: "command", command: `echo ${JSON.stringify(matcher)} >&2; exit 2` }] })
+    const blockedBy = async (matcher: string, tool: string) => {
+      put(join(p.dir, ".qwen", "settings.json"), { hooks: { PreToolUse: [guard(matcher)] } })
+      const engine = await p.engine("qwen")
+      return (await engine.dispatch("PreToolUse", { tool_name: tool, tool_input: {} })).blocked
+    }
+    const table: ReadonlyArray<readonly [string, string, boolean]> = [
+      ["Bash", "run_shell_command", true],
+      ["Shell", "run_shell_command", true],
+      ["Write|Bash", "run_shell_command", true],
+      ["Edit|write_.*", "edit", true],
+      ["Edit|write_.*", "notebook_edit", false],
+      ["Read", "read_file", true],
+      ["Read", "grep_search", false],
+      ["shell", "run_shell_command", true],
+      ["Bash", "write_file", false],
+      ["^Bash$", "run_shell_command", false]
+    ]
+    const seen = []
+    for (const [matcher, tool] of table) seen.push([matcher, tool, await blockedBy(matcher, tool)])
+    expect(seen).toEqual(table)
+  })
+
+  it("sequential: true on a group runs the call's matched hooks one after another, as Qwen Code's planner does (no unknown-key warning)", async () => {
+    const p = project()
+    // each hook writes when it started and ended (ms); none may start before the one before it ended
+    const timed = (label: string) => ({
+      type: "command",
+      command: `echo "${label} $(date +%s%3N)" >> "$TMPDIR/times"; sleep 0.3; echo "${label} $(date +%s%3N)" >> "$TMPDIR/times"`
+    })
+    put(join(p.dir, ".qwen", "settings.json"), {
+      hooks: { PreToolUse: [{ matcher: "Bash", sequential: true, hooks: [timed("a")] }, { hooks: [timed("b"), timed("c")] }] }
+    })
+    const engine = await p.engine("qwen")
+    await engine.dispatch("PreToolUse", { tool_name: "run_shell_command", tool_input: {} })
+    const { readFileSync } = await import("node:fs")
+    const times = readFileSync(join(p.root, "times"), "utf8").trim().split("\n").map((line) => line.split(" "))
+    // in order: a a b b c c, each label's start and end together
+    expect(times.map(([label]) => label)).toEqual(["a", "a", "b", "b", "c", "c"])
+    expect(p.warnings.filter((warning) => warning.includes("sequential"))).toEqual([])
+  })
+})
+
+// The engine's rule over every preset with scopes: a lower scope never weakens a higher one. For each
+// preset, in its own files and answers: a higher scope's hook blocks a call while the lower scope's
+// hook explicitly allows it (the call stays blocked), and the lower scope's file switches hooks off
+// where its dialect can (the higher hook still runs).
+describe("every preset with scopes: a lower scope never weakens a higher one", () => {
+  type Scope = "managed" | "user" | "project"
+  interface Dialect {
+    readonly preset: string
+    readonly event: string
+    readonly payload: Record<string, unknown>
+    readonly scopes: ReadonlyArray<Scope>
+    /** The file of a scope and its content with one hook running `command` on the event. */
+    readonly file: (p: Project, scope: Scope, command: string) => readonly [string, unknown]
+    /** A block and an explicit allow, in the dialect's own answers. */
+    readonly block: string
+    readonly allow: string
+    /** The same file switching hooks off, where the dialect has a key for it. */
+    readonly off?: (p: Project, scope: Scope, command: string) => readonly [string, unknown]
+  }
+  const exit2 = "echo higher-says-no >&2; exit 2"
+  const claudeAllow = json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", permissionDecisionReason: "lower says yes" } })
+  const nested = (event: string, command: string, matcher?: string) => ({ [event]: [{ ...(matcher === undefined ? {} : { matcher }), hooks: [{ type: "command", command }] }] })
+  const managedDir = (p: Project) => join(p.root, "managed")
+  const dialects: ReadonlyArray<Dialect> = [
+    {
+      preset: "agent-hooks",
+      event: "PreToolUse",
+      payload: { tool_name: "Bash", tool_input: { command: "rm -rf /" } },
+      scopes: ["managed", "user", "project"],
+      file: (p, scope, command) => [
+        scope === "managed" ? join(managedDir(p), "managed-settings.json") : join(scope === "user" ? p.home : p.dir, ".agent-hooks", "settings.json"),
+        { hooks: nested("PreToolUse", command, "Bash") }
+      ],
+      block: exit2,
+      allow: claudeAllow,
+      off: (p, scope, command) => [join(scope === "user" ? p.home : p.dir, ".agent-hooks", "settings.json"), { disableAllHooks: true, hooks: nested("PreToolUse", command, "Bash") }]
+    },
+    {
+      preset: "claude",
+      event: "PreToolUse",
+      payload: { tool_name: "Bash", tool_input: { command: "rm -rf /" } },
+      scopes: ["managed", "user", "project"],
+      file: (p, scope, command) => [
+        scope === "managed" ? join(managedDir(p), "managed-settings.json") : join(scope === "user" ? p.home : p.dir, ".claude", "settings.json"),
+        { hooks: nested("PreToolUse", command, "Bash") }
+      ],
+      block: exit2,
+      allow: claudeAllow,
+      off: (p, scope, command) => [join(scope === "user" ? p.home : p.dir, ".claude", "settings.json"), { disableAllHooks: true, hooks: nested("PreToolUse", command, "Bash") }]
+    },
+    {
+      preset: "gemini",
+      event: "BeforeTool",
+      payload: { tool_name: "run_shell_command", tool_input: { command: "rm -rf /" } },
+      scopes: ["managed", "user", "project"],
+      file: (p, scope, command) => [
+        scope === "managed" ? join(managedDir(p), "gemini-system.json") : join(scope === "user" ? p.home : p.dir, ".gemini", "settings.json"),
+        { hooks: nested("BeforeTool", command, "run_shell_command") }
+      ],
+      block: exit2,
+      allow: json({ decision: "allow", reason: "lower says yes" }),
+      off: (p, scope, command) => [join(scope === "user" ? p.home : p.dir, ".gemini", "settings.json"), { hooksConfig: { enabled: false }, hooks: nested("BeforeTool", command) }]
+    },
+    {
+      preset: "qwen",
+      event: "PreToolUse",
+      payload: { tool_name: "run_shell_command", tool_input: { command: "rm -rf /" } },
+      scopes: ["managed", "user", "project"],
+      file: (p, scope, command) => [
+        scope === "managed" ? join(managedDir(p), "qwen-system.json") : join(scope === "user" ? p.home : p.dir, ".qwen", "settings.json"),
+        { hooks: nested("PreToolUse", command, "run_shell_command") }
+      ],
+      block: exit2,
+      allow: claudeAllow,
+      off: (p, scope, command) => [join(scope === "user" ? p.home : p.dir, ".qwen", "settings.json"), { disableAllHooks: true, hooks: nested("PreToolUse", command) }]
+    },
+    {
+      preset: "codex",
+      event: "PreToolUse",
+      payload: { tool_name: "Bash", tool_input: { command: "rm -rf /" } },
+      scopes: ["managed", "user", "project"],
+      file: (p, scope, command) =>
+        scope === "managed"
+          ? [join(managedDir(p), "requirements.toml"), `[[hooks.PreToolUse]]\n[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = ${JSON.stringify(command)}\n`]
+          : [join(scope === "user" ? join(p.home, ".codex") : join(p.dir, ".codex"), "hooks.json"), { hooks: nested("PreToolUse", command) }],
+      block: exit2,
+      allow: json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", updatedInput: { command: "ls" } } }),
+      off: (p, scope, command) => [
+        join(scope === "user" ? join(p.home, ".codex") : join(p.dir, ".codex"), "config.toml"),
+        `[features]\nhooks = false\n\n[[hooks.PreToolUse]]\n[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = ${JSON.stringify(command)}\n`
+      ]
+    },
+    {
+      preset: "cursor",
+      event: "preToolUse",
+      payload: { tool_name: "Shell", tool_input: { command: "rm -rf /" } },
+      scopes: ["managed", "user", "project"],
+      file: (p, scope, command) => [
+        scope === "managed" ? join(managedDir(p), "hooks.json") : join(scope === "user" ? p.home : p.dir, ".cursor", "hooks.json"),
+        { version: 1, hooks: { preToolUse: [{ command }] } }
+      ],
+      block: exit2,
+      allow: json({ permission: "allow", agent_message: "lower says yes" })
+    },
+    {
+      preset: "copilot",
+      event: "preToolUse",
+      payload: { toolName: "bash", toolArgs: "{}" },
+      scopes: ["user", "project"],
+      file: (p, scope, command) => [join(scope === "user" ? join(p.home, ".copilot") : join(p.dir, ".github"), "hooks", "guard.json"), { version: 1, hooks: { preToolUse: [{ type: "command", bash: command }] } }],
+      block: exit2,
+      allow: json({ permissionDecision: "allow", permissionDecisionReason: "lower says yes" })
+    },
+    {
+      preset: "vscode",
+      event: "PreToolUse",
+      payload: { tool_name: "runTerminalCommand", tool_input: { command: "rm -rf /" } },
+      scopes: ["user", "project"],
+      file: (p, scope, command) => [join(scope === "user" ? join(p.home, ".copilot") : join(p.dir, ".github"), "hooks", "guard.json"), { hooks: { PreToolUse: [{ type: "command", command }] } }],
+      block: exit2,
+      allow: claudeAllow
+    },
+    {
+      preset: "windsurf",
+      event: "pre_run_command",
+      payload: { agent_action_name: "pre_run_command", tool_info: { command_line: "rm -rf /" } },
+      scopes: ["managed", "user", "project"],
+      file: (p, scope, command) => [
+        scope === "managed" ? join(managedDir(p), "windsurf-system.json") : scope === "user" ? join(p.home, ".codeium", "windsurf", "hooks.json") : join(p.dir, ".windsurf", "hooks.json"),
+        { hooks: { pre_run_command: [{ command }] } }
+      ],
+      block: exit2,
+      allow: "exit 0"
+    },
+    {
+      preset: "kiro",
+      event: "PreToolUse",
+      payload: { tool_name: "execute_bash", tool_input: { command: "rm -rf /" } },
+      scopes: ["user", "project"],
+      file: (p, scope, command) => [join(scope === "user" ? p.home : p.dir, ".kiro", "hooks", "guard.json"), { version: "v1", hooks: [{ name: "guard", trigger: "PreToolUse", action: { type: "command", command } }] }],
+      block: exit2,
+      allow: "exit 0"
+    },
+    {
+      preset: "cline",
+      event: "PreToolUse",
+      payload: { clineVersion: "3.36.0", hookName: "PreToolUse", taskId: "t", preToolUse: { toolName: "execute_command", parameters: { command: "rm -rf /" } } },
+      scopes: ["user", "project"],
+      file: (p, scope, command) => [join(scope === "user" ? join(p.home, "Documents", "Cline", "Hooks") : join(p.dir, ".clinerules", "hooks"), "PreToolUse"), `#!/bin/sh\n${command}\n`],
+      block: json({ cancel: true, errorMessage: "higher-says-no" }),
+      allow: json({ cancel: false })
+    },
+    {
+      preset: "antigravity",
+      event: "PreToolUse",
+      payload: { conversationId: "c", tool_name: "run_command", toolCall: { name: "run_command", args: { CommandLine: "rm -rf /" } } },
+      scopes: ["user", "project"],
+      file: (p, scope, command) => [
+        scope === "user" ? join(p.home, ".gemini", "antigravity-cli", "hooks.json") : join(p.dir, ".agents", "hooks.json"),
+        { guard: { PreToolUse: [{ hooks: [{ type: "command", command }] }] } }
+      ],
+      block: json({ allowTool: false, denyReason: "higher-says-no" }),
+      allow: json({ allowTool: true })
+    },
+    {
+      preset: "wave",
+      event: "PreToolUse",
+      payload: { tool_name: "Bash", tool_input: { command: "rm -rf /" } },
+      scopes: ["user", "project"],
+      file: (p, scope, command) => [join(scope === "user" ? p.home : p.dir, ".wave", "settings.json"), { hooks: nested("PreToolUse", command, "Bash") }],
+      block: exit2,
+      allow: claudeAllow
+    }
+  ]
+  const env = (p: Project): Record<string, string> => ({
+    GEMINI_CLI_SYSTEM_SETTINGS_PATH: join(managedDir(p), "gemini-system.json"),
+    QWEN_CODE_SYSTEM_SETTINGS_PATH: join(managedDir(p), "qwen-system.json"),
+    WINDSURF_SYSTEM_HOOKS_PATH: join(managedDir(p), "windsurf-system.json"),
+    AGENT_HOOKS_PLATFORM: "linux"
+  })
+  const pairs = (scopes: ReadonlyArray<Scope>) => scopes.flatMap((higher, i) => scopes.slice(i + 1).map((lower) => [higher, lower] as const))
+
+  for (const d of dialects) {
+    it(`${d.preset}: ${pairs(d.scopes).map(([h, l]) => `${h} over ${l}`).join(", ")}`, async () => {
+      const seen: Array<string> = []
+      for (const [higher, lower] of pairs(d.scopes)) {
+        const p = project()
+        const [highFile, highDoc] = d.file(p, higher, d.block)
+        put(highFile, highDoc)
+        const [lowFile, lowDoc] = d.file(p, lower, d.allow)
+        put(lowFile, lowDoc)
+        const engine = await p.engine(d.preset, {}, env(p))
+        const outcome = await engine.dispatch(d.event, d.payload)
+        // both files' hooks ran, each with its own answer
+        const ran = [highFile, lowFile].map((file) => outcome.hooks.some((hook) => hook.source === file) ? "ran" : "MISSING").join("/")
+        seen.push(`${higher}>${lower}: ${ran} ${outcome.blocked ? "blocked" : `ALLOWED (${outcome.hooks.map((h) => `${h.source}: ${h.status}`).join("; ")}; ${p.warnings.join("; ")})`}`)
+        if (d.off !== undefined && lower !== "managed") {
+          const [offFile, offDoc] = d.off(p, lower, d.allow)
+          rmSync(lowFile, { force: true })
+          put(offFile, offDoc)
+          const switched = await (await p.engine(d.preset, {}, env(p))).dispatch(d.event, d.payload)
+          seen.push(`${higher}>${lower} (lower switches hooks off): ${switched.blocked ? "blocked" : "ALLOWED"}`)
+        }
+      }
+      expect(seen.filter((line) => line.includes("ALLOWED") || line.includes("MISSING")), seen.join("\n")).toEqual([])
+    })
+  }
 })

@@ -765,6 +765,47 @@ describe("Gemini CLI preset", () => {
     expect((await off.dispatch("BeforeTool", { tool_name: "x", tool_input: {} })).blocked).toBe(false)
   })
 
+  // Gemini CLI's planner (hookPlanner.ts createExecutionPlan): a call's matched hooks, after dedup, run
+  // one after another when any of them comes from a `sequential: true` group, else all in parallel.
+  // Each hook writes its own start and end times (ms); no wall-clock assertion.
+  it("sequential: one matched sequential group serialises every matched hook of the call; calls and events it does not match stay parallel", async () => {
+    const p = project()
+    const timed = (label: string) =>
+      command(`cat > /dev/null; echo "${label} start $(date +%s%3N)" >> "$RECORD"; sleep 0.5; echo "${label} end $(date +%s%3N)" >> "$RECORD"`)
+    settings(p, {
+      hooks: {
+        BeforeTool: [
+          { matcher: "write_file", sequential: true, hooks: [timed("s")] },
+          { hooks: [timed("a"), timed("b"), timed("c")] }
+        ],
+        AfterTool: [{ hooks: [timed("a"), timed("b"), timed("c")] }]
+      }
+    })
+    const engine = await p.engine("gemini")
+    /** Pairs of hooks whose runs overlapped, from the times the hooks wrote. */
+    const overlaps = async (event: string, tool: string) => {
+      rmSync(p.log, { force: true })
+      await engine.dispatch(event, { tool_name: tool, tool_input: {}, ...(event === "AfterTool" ? { tool_response: {} } : {}) })
+      const spans = new Map<string, { start: number; end: number }>()
+      for (const [label, edge, at] of lines(p.log).map((line) => line.split(" "))) {
+        spans.set(label!, { ...spans.get(label!) ?? { start: 0, end: 0 }, [edge!]: Number(at) })
+      }
+      const runs = [...spans.entries()]
+      const pairs: Array<string> = []
+      for (const [i, [one, a]] of runs.entries()) {
+        for (const [two, b] of runs.slice(i + 1)) if (a.start < b.end && b.start < a.end) pairs.push([one, two].sort().join("+"))
+      }
+      return { ran: runs.map(([label]) => label).sort(), overlapping: pairs.length }
+    }
+    // write_file matches the sequential group: all four run one after another, in config order
+    expect(await overlaps("BeforeTool", "write_file")).toEqual({ ran: ["a", "b", "c", "s"], overlapping: 0 })
+    expect(lines(p.log).filter((line) => line.includes(" start ")).map((line) => line.split(" ")[0])).toEqual(["s", "a", "b", "c"])
+    // read_file does not: its three hooks run together, as Gemini CLI runs them
+    expect((await overlaps("BeforeTool", "read_file")).overlapping).toBeGreaterThan(0)
+    // another event is not touched by a BeforeTool group's flag
+    expect((await overlaps("AfterTool", "write_file")).overlapping).toBeGreaterThan(0)
+  })
+
   it("sequential hooks: each receives tool_input as the earlier hooks rewrote it", async () => {
     const p = project()
     const rewrite = (value: unknown) => command(`echo '${JSON.stringify({ hookSpecificOutput: { tool_input: value } })}'`)

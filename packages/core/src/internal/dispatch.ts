@@ -151,6 +151,25 @@ const sessionEndSeconds = (plan: Plan, hooks: ReadonlyArray<PlannedHook>): numbe
   plan.sessionEndOverride ??
     Math.min(60, Math.max(1.5, ...hooks.filter((hook) => hook.entry.scope !== "plugin").map((hook) => hook.entry.handler.timeout ?? 0)))
 
+/**
+ * A hook's own follow-up limit (Cursor's `loop_limit`): once the agent has gone on `loopLimit` times
+ * in a row after a stop (the host's `loop_count` when the payload has one, else the engine's own
+ * count of stops blocked in a row), this hook's block is dropped, with a note on the hook.
+ */
+const loopLimited = <A extends { readonly hook: PlannedHook; readonly result: HookResult; readonly verdict: HookVerdict }>(
+  loops: number,
+  done: A
+): A => {
+  const limit = done.hook.entry.handler.loopLimit
+  if (limit === undefined || done.verdict.decision !== "block" || loops < limit) return done
+  const note = `its follow-up was dropped: the agent went on ${loops} times in a row, its loop_limit is ${limit}`
+  return {
+    ...done,
+    verdict: { ...done.verdict, decision: null, reason: null, messages: [...done.verdict.messages, note] },
+    result: { ...done.result, decision: null, messages: [...done.result.messages, note] }
+  }
+}
+
 /** @internal */
 export const dispatch = (state: EngineState, event: string, payload: unknown): Effect.Effect<Outcome.Outcome, PayloadError> =>
   Effect.suspend(() => {
@@ -263,8 +282,11 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
       detach: hook.async && options.detachAsync === true && hook.entry.handler.type === "command" ? { capSeconds: hook.timeout } : undefined
     })
     const sink: Sinks.SinkContext = { fs: state.fs, path: state.path, onWarning: options.onWarning }
+    // One hook matched from a sequential group makes the whole call sequential (Gemini CLI's
+    // "any matched hook sequential, all sequential"), so a group cannot opt out of its event's order.
+    const sequential = plan.sequential || hooks.some((hook) => hook.entry.handler.sequential === true)
     // Gemini CLI applies each sequential hook's tool_input rewrite to the next hook's input.
-    const chain = plan.sequential && spec.outputDialect !== "claude" && Predicate.isObject(input["tool_input"]) ? { input } : undefined
+    const chain = sequential && spec.outputDialect !== "claude" && Predicate.isObject(input["tool_input"]) ? { input } : undefined
     const matcher = matchValue(spec, payload) ?? null
     const runOne = (hook: PlannedHook) =>
       state.telemetry.hook(
@@ -340,7 +362,9 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
       else yield* FiberSet.run(state.asyncFibers, task)
     }
 
-    const ran = yield* Effect.forEach(hooks.filter((hook) => !hook.async), runOne, { concurrency: plan.sequential ? 1 : "unbounded" })
+    const finished = yield* Effect.forEach(hooks.filter((hook) => !hook.async), runOne, { concurrency: sequential ? 1 : "unbounded" })
+    const loops = typeof payload["loop_count"] === "number" ? payload["loop_count"] : state.stopGuard.streak(key)
+    const ran = isStop ? finished.map((done) => loopLimited(loops, done)) : finished
     for (const { result } of ran) {
       for (const message of result.messages) dispatchWarnings.push(`hook ${JSON.stringify(result.command)} (${result.source ?? "programmatic"}): ${message}`)
     }

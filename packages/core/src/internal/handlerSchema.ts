@@ -24,7 +24,20 @@ export const commonFields = {
    * The hook's identity for dedup: matched hooks of one event with the same `dedupeKey` run once,
    * instead of hooks with the same command (Gemini CLI's `name:command`, under the gemini preset).
    */
-  dedupeKey: Schema.optional(Schema.String)
+  dedupeKey: Schema.optional(Schema.String),
+  /**
+   * When any hook matched for an event has `sequential: true`, that event's matched hooks run one
+   * after another in config order (Gemini CLI's rule for a group's `sequential`, under the gemini
+   * preset); events and calls where none of them matched run their hooks in parallel as usual.
+   */
+  sequential: Schema.optional(Schema.Boolean),
+  /**
+   * On Stop and SubagentStop: how many times in a row this hook's block (a follow-up that keeps the
+   * agent going) is honoured; past it, its block is dropped with a note until a stop it lets through
+   * (Cursor's `loop_limit`, under the cursor preset). A payload's `loop_count` (Cursor's count of
+   * follow-ups so far) is used when present. Default: no limit of its own.
+   */
+  loopLimit: Schema.optional(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))
 }
 
 /** @internal */

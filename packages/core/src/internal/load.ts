@@ -329,7 +329,25 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
           .map((name): PresetFile => ({ ...listed, path: path.join(listed.path, name), folder: undefined }))),
         Effect.catch(() => Effect.succeed([] as ReadonlyArray<PresetFile>))
       )
-      for (const entry of inFolder) {
+      // Folders named by `*` (Codex's plugins/cache/*/*/*/hooks/hooks.json): every one, in name order
+      let inFolders: ReadonlyArray<PresetFile> = inFolder
+      while (inFolders.some((entry) => entry.path.includes("/*/"))) {
+        const next: Array<PresetFile> = []
+        for (const entry of inFolders) {
+          const star = entry.path.indexOf("/*/")
+          if (star < 0) {
+            next.push(entry)
+            continue
+          }
+          const parent = entry.path.slice(0, star)
+          const names = yield* fs.readDirectory(parent).pipe(Effect.catch(() => Effect.succeed([] as ReadonlyArray<string>)))
+          for (const name of [...names].filter((name) => !name.startsWith(".")).sort()) {
+            next.push({ ...entry, path: `${parent}/${name}${entry.path.slice(star + 2)}` })
+          }
+        }
+        inFolders = next
+      }
+      for (const entry of inFolders) {
         // A folder of hook files named by a glob (`.github/hooks/*.json`): each file in name order, at the folder's scope
         const expanded = !entry.path.endsWith("/*.json") ? [entry] : (yield* fs.readDirectory(path.dirname(entry.path)).pipe(
           Effect.catch(() => Effect.succeed([] as ReadonlyArray<string>))

@@ -4,6 +4,7 @@ import * as Path from "effect/Path"
 import * as Predicate from "effect/Predicate"
 import { SettingsError } from "../HookError.ts"
 import * as PosixPath from "./posixPath.ts"
+import { parse as parseToml } from "smol-toml"
 import { quote, split } from "./shellLexer.ts"
 
 interface SubtleLike {
@@ -120,8 +121,19 @@ const projectFile = (word: string, projectDir: string): string | undefined => {
   return file.startsWith(`${projectDir.replace(/\/+$/, "")}/`) ? file : undefined
 }
 
+/**
+ * The keys that hold a command line in some dialect's settings: Claude Code's `command`, Codex's
+ * `commandWindows`, Copilot CLI's `bash`/`powershell`, VS Code's `windows`/`linux`/`osx`. A script
+ * any of them names is covered by the approval, whichever the platform picks.
+ */
+const COMMAND_KEYS = ["command", "commandWindows", "bash", "powershell", "windows", "linux", "osx"] as const
+
 /** @internal */
 export const namedFiles = (document: unknown, settingsFile: string, projectDir: string): ReadonlyArray<string> => {
+  // Some dialects run a relative command from the settings file's folder (Cursor's hooks.json):
+  // a relative word names the file beside the settings too, when that folder is in the project.
+  const folder = PosixPath.dirname(settingsFile)
+  const inProject = folder.startsWith(`${projectDir.replace(/\/+$/, "")}/`)
   const found = new Set<string>()
   const visit = (value: unknown, depth: number): void => {
     if (depth > 64) return
@@ -140,13 +152,19 @@ export const namedFiles = (document: unknown, settingsFile: string, projectDir: 
         const file = value[key]
         if (typeof file === "string") found.add(PosixPath.resolve(PosixPath.dirname(settingsFile), file))
       }
-    } else if (typeof command === "string") {
-      const words = Array.isArray(args)
-        ? [command, ...args.filter((arg): arg is string => typeof arg === "string")]
-        : (split(command, "posix") ?? []).flatMap((c) => c.words.map((w) => w.text))
-      for (const word of words) {
-        const file = projectFile(word, projectDir)
-        if (file !== undefined) found.add(file)
+    } else {
+      for (const key of COMMAND_KEYS) {
+        const line = value[key]
+        if (typeof line !== "string") continue
+        const words = key === "command" && Array.isArray(args)
+          ? [line, ...args.filter((arg): arg is string => typeof arg === "string")]
+          : (split(line, "posix") ?? []).flatMap((c) => c.words.map((w) => w.text))
+        for (const word of words) {
+          const file = projectFile(word, projectDir)
+          if (file !== undefined) found.add(file)
+          const beside = inProject && word.startsWith("./") ? projectFile(PosixPath.resolve(folder, word), projectDir) : undefined
+          if (beside !== undefined) found.add(beside)
+        }
       }
     }
     for (const item of Object.values(value)) visit(item, depth + 1)
@@ -181,7 +199,8 @@ export const snapshotFile = (
   Effect.gen(function*() {
     let document: unknown
     try {
-      document = JSON.parse(text)
+      // Codex's config.toml holds hooks too: its named scripts are approved with it, as a JSON file's.
+      document = file.endsWith(".toml") ? parseToml(text) : JSON.parse(text)
     } catch {
       return { print: yield* fingerprint(text), named: [] }
     }

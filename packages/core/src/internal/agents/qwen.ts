@@ -36,6 +36,32 @@ const render = (answer: Answer): HostReply => {
   return { exitCode: 0, stdout: jsonLine(json), stderr: stderrOf(answer, false) }
 }
 
+/**
+ * The names a Qwen Code matcher may use for each of its tools (its `getToolMatcherTargets` in 0.24:
+ * the wire name, the display name, `<Display>Tool`, legacy names and Claude Code's name). A matcher
+ * that names any of them, alone or as one alternative of a `|` list, matches that tool.
+ * @internal
+ */
+export const matcherAliases: Readonly<Record<string, ReadonlyArray<string>>> = {
+  run_shell_command: ["Shell", "ShellTool", "Bash"],
+  read_file: ["ReadFile", "ReadFileTool", "Read"],
+  write_file: ["WriteFile", "WriteFileTool", "Write"],
+  edit: ["Edit", "EditTool", "replace"],
+  glob: ["Glob", "GlobTool", "FindFiles"],
+  grep_search: ["Grep", "GrepTool", "search_file_content", "SearchFiles"],
+  list_directory: ["ListFiles", "ListFilesTool", "ReadFolder"],
+  web_fetch: ["WebFetch", "WebFetchTool"],
+  web_search: ["WebSearch", "WebSearchTool"],
+  todo_write: ["TodoList", "TodoListTool", "TodoWrite", "TodoWriteTool"],
+  save_memory: ["SaveMemory", "SaveMemoryTool"],
+  agent: ["Agent", "AgentTool", "task", "Task", "TaskTool"],
+  skill: ["Skill", "SkillTool"],
+  exit_plan_mode: ["ExitPlanMode", "ExitPlanModeTool"],
+  notebook_edit: ["NotebookEdit", "NotebookEditTool"],
+  monitor: ["Monitor", "MonitorTool"],
+  ask_user_question: ["AskUserQuestion", "AskUserQuestionTool"]
+}
+
 /** @internal */
 export const qwen: Agent = {
   name: "qwen",

@@ -1,6 +1,7 @@
 /**
  * Codex CLI: `hooks.json` and `[hooks]` in `config.toml`, in `~/.codex` (`$CODEX_HOME`) and
- * `<project>/.codex`; managed `[hooks]` and `allow_managed_hooks_only` in `/etc/codex/requirements.toml`. Claude Code's shape
+ * `<project>/.codex`; managed `[hooks]` and `allow_managed_hooks_only` in `/etc/codex/requirements.toml`, and the
+ * system layer's `/etc/codex/hooks.json` and `config.toml` `[hooks]` (managed too). Claude Code's shape
  * with Codex's events (Claude Code's names plus `Interrupt`) and handler keys: `commandWindows` (the
  * command on Windows), `timeout` in seconds (alias `timeout_sec`, 600 by default, at least 1),
  * `additionalContextLimit`. Answers are read strictly, as Codex reads them: an unknown key,
@@ -40,8 +41,27 @@ const handler = (raw: unknown, path: JsonPath, file: string, platform: string, w
   }
 }
 
+/**
+ * An installed plugin's hooks file, `$CODEX_HOME/plugins/cache/<marketplace>/<plugin>/<version>/hooks/hooks.json`:
+ * its plugin folder, or `undefined` for any other file.
+ */
+const pluginRootOf = (file: PresetFile): string | undefined =>
+  file.kind === "plugin" && file.path.endsWith("/hooks/hooks.json") ? file.path.slice(0, -"/hooks/hooks.json".length) : undefined
+
+/** Codex's plugin variables as the engine's own plugin placeholders (`${PLUGIN_ROOT}` is `${CLAUDE_PLUGIN_ROOT}`). */
+const pluginPlaceholders = (command: unknown): unknown =>
+  typeof command === "string" ? command.replace(/\$\{PLUGIN_(ROOT|DATA)\}/g, (_, which: string) => `\${CLAUDE_PLUGIN_${which}}`) : command
+
 const decode: Preset["decode"] = (document, file, context) =>
+  Effect.map(decodeFile(document, file, context), (decoded) => {
+    const root = pluginRootOf(file)
+    // A plugin's hooks get its folder as CLAUDE_PLUGIN_ROOT (and PLUGIN_ROOT), as Codex gives both
+    return root === undefined ? decoded : { ...decoded, entries: decoded.entries.map((entry) => ({ ...entry, pluginRoot: root })) }
+  })
+
+const decodeFile: Preset["decode"] = (document, file, context) =>
   Effect.gen(function*() {
+    const plugin = pluginRootOf(file) !== undefined
     const toml = file.format === "toml"
     // config.toml and requirements.toml hold much else; only [hooks] (without its [hooks.state]
     // trust table), [features].hooks and allow_managed_hooks_only are about hooks
@@ -61,7 +81,18 @@ const decode: Preset["decode"] = (document, file, context) =>
       out[event] = !Array.isArray(groups) ? groups : groups.map((group: unknown, index) => {
         paths.set(formatPath(["hooks", event, index]), formatPath(["hooks", event, index]))
         if (!isRecord(group) || !Array.isArray(group["hooks"])) return group
-        return { ...group, hooks: group["hooks"].map((raw: unknown, h) => handler(raw, ["hooks", event, index, "hooks", h], file.path, platform, warnings)) }
+        return {
+          ...group,
+          hooks: group["hooks"].map((raw: unknown, h) => {
+            const translated = handler(raw, ["hooks", event, index, "hooks", h], file.path, platform, warnings)
+            if (!plugin || !isRecord(translated)) return translated
+            return {
+              ...translated,
+              command: pluginPlaceholders(translated["command"]),
+              env: { PLUGIN_ROOT: "${CLAUDE_PLUGIN_ROOT}", PLUGIN_DATA: "${CLAUDE_PLUGIN_DATA}", ...(isRecord(translated["env"]) ? translated["env"] : {}) }
+            }
+          })
+        }
       })
     }
     const features = isRecord(document) && isRecord(document["features"]) ? document["features"] : undefined
@@ -105,11 +136,18 @@ export const codex: Preset = {
       files.push({ path: join(home, "hooks.json"), scope: "user", required: false })
       files.push({ path: join(home, "config.toml"), scope: "user", required: false, format: "toml", kind: "config" })
     }
+    // Installed plugins' hooks (each plugin folder in the cache, at its version): plugin hooks, not managed
+    if (home !== undefined) files.push({ path: join(home, "plugins", "cache", "*", "*", "*", "hooks", "hooks.json"), scope: "plugin", required: false, kind: "plugin" })
     files.push({ path: join(context.projectDir, ".codex", "hooks.json"), scope: "project", required: false })
     files.push({ path: join(context.projectDir, ".codex", "config.toml"), scope: "project", required: false, format: "toml", kind: "config" })
-    // the system requirements (managed): its [hooks] run whatever the other files say, allow_managed_hooks_only drops theirs
+    // The system folder (managed): requirements.toml, whose [hooks] run whatever the other files say and
+    // whose allow_managed_hooks_only drops theirs; and the system config layer, hooks.json and
+    // config.toml [hooks], which Codex also runs as managed hooks (its discovery's System layer).
     const managed = context.env["AGENT_HOOKS_MANAGED_DIR"]
-    files.push({ path: join(nonEmpty(managed) ? managed : "/etc/codex", "requirements.toml"), scope: "managed", required: false, format: "toml", kind: "requirements" })
+    const system = nonEmpty(managed) ? managed : "/etc/codex"
+    files.push({ path: join(system, "requirements.toml"), scope: "managed", required: false, format: "toml", kind: "requirements" })
+    files.push({ path: join(system, "hooks.json"), scope: "managed", required: false })
+    files.push({ path: join(system, "config.toml"), scope: "managed", required: false, format: "toml", kind: "config" })
     return files.filter((file, index) => files.findIndex((other) => other.path === file.path) === index)
   },
   decode,

@@ -22,6 +22,9 @@ export const events: ReadonlyArray<CustomEvent> = CURSOR_EVENTS.map((event) => (
 
 const NAMES = CURSOR_EVENTS.map((event) => event.name)
 
+/** Cursor's default `loop_limit`: a stop hook's follow-ups in a row. */
+const LOOP_LIMIT = 5
+
 /** A Cursor matcher is a regular expression searched in the field (`curl|wget` in a shell command); an invalid one matches exactly. */
 const matcherOf = (pattern: unknown): unknown =>
   typeof pattern !== "string" || pattern === "" || pattern === "*" ? pattern : validRegex(pattern) ? unanchoredRegex(pattern) : exactNames([pattern])
@@ -42,12 +45,17 @@ const decode: Preset["decode"] = (document, file, context) => {
       if (failClosed !== undefined && typeof failClosed !== "boolean") {
         sink.push(`${file.path} at ${formatPath([...path, "failClosed"])}: expected a boolean, got ${JSON.stringify(failClosed)}; ignored`)
       }
-      if (loop_limit !== undefined && loop_limit !== null && !(typeof loop_limit === "number" && Number.isInteger(loop_limit) && loop_limit >= 0)) {
-        sink.push(`${file.path} at ${formatPath([...path, "loop_limit"])}: expected a whole number of follow-ups or null (no limit), got ${JSON.stringify(loop_limit)}; ignored`)
-      } else if (loop_limit !== undefined && event !== "stop" && event !== "subagentStop") {
+      const stops = event === "stop" || event === "subagentStop"
+      const validLimit = loop_limit === undefined || loop_limit === null || (typeof loop_limit === "number" && Number.isInteger(loop_limit) && loop_limit >= 0)
+      if (!validLimit) {
+        sink.push(`${file.path} at ${formatPath([...path, "loop_limit"])}: expected a whole number of follow-ups or null (no limit), got ${JSON.stringify(loop_limit)}; the default ${LOOP_LIMIT} applies`)
+      } else if (loop_limit !== undefined && !stops) {
         sink.push(`${file.path} at ${formatPath([...path, "loop_limit"])}: loop_limit applies to stop and subagentStop only; ignored on ${event}`)
       }
+      // loop_limit: this hook's follow-ups in a row (default 5; null: no limit of its own)
+      const loopLimit = !stops || loop_limit === null ? undefined : typeof loop_limit === "number" && validLimit ? loop_limit : LOOP_LIMIT
       const common = {
+        ...(loopLimit === undefined ? {} : { loopLimit }),
         ...(timeout === undefined ? {} : { timeout }),
         // failClosed: a hook that crashes, times out or prints invalid output denies, as exit 2 would
         ...(failClosed === true ? { onFailure: "block" } : {})

@@ -122,7 +122,6 @@ const decode: Preset["decode"] = (document, file, context) =>
 
     const translated: Record<string, Array<unknown>> = {}
     const paths = new Map<string, string>()
-    let sequential: boolean | undefined
     const disabledPaths = new Set<string>()
     for (const [event, groups] of Object.entries(isRecord(hooks) ? hooks : {})) {
       if (event === "enabled" || event === "disabled" || event === "notifications") continue
@@ -136,8 +135,10 @@ const decode: Preset["decode"] = (document, file, context) =>
         paths.set(formatPath(groupPath), formatPath(groupPath))
         if (!isRecord(group)) return group
         const { sequential: groupSequential, ...rest } = group
-        if (groupSequential === true) sequential = true
-        else if (groupSequential !== undefined && groupSequential !== false) {
+        // A sequential group marks its own hooks: a call that matches one of them runs all its
+        // matched hooks in order; calls and events that match none stay parallel (Gemini CLI's planner).
+        const inOrder = groupSequential === true
+        if (groupSequential !== undefined && typeof groupSequential !== "boolean") {
           warnings.push(`${file.path} at ${formatPath([...groupPath, "sequential"])}: expected a boolean, got ${describe(groupSequential)}; ignored`)
         }
         const handlers = group["hooks"]
@@ -160,6 +161,7 @@ const decode: Preset["decode"] = (document, file, context) =>
                 return {
                   ...fields,
                   dedupeKey: dedupeKey(handler),
+                  ...(inOrder ? { sequential: true } : {}),
                   ...(typeof handler["command"] === "string" ? { command: projectDirPlaceholders(handler["command"]), shell: "bash" } : {}),
                   env: { GEMINI_CWD: "${cwd}", GEMINI_SESSION_ID: "${session_id}", ...(isRecord(handler["env"]) ? handler["env"] : {}) },
                   ...(handler["timeout"] !== undefined ? { timeout: millisToSeconds(handler["timeout"], [...path, "timeout"], file.path, warnings) } : {})
@@ -171,7 +173,7 @@ const decode: Preset["decode"] = (document, file, context) =>
       })
     }
     const decoded = yield* decodeTranslated(
-      { document: { hooks: translated }, paths, warnings, overrides: { disableAllHooks, sequential } },
+      { document: { hooks: translated }, paths, warnings, overrides: { disableAllHooks } },
       file.path,
       file.scope,
       context.events ?? events
