@@ -59,6 +59,39 @@ export interface ProcessRequest {
    * For payload values too large for argv or the environment (Linux: 128 KiB per string).
    */
   readonly files?: ReadonlyArray<{ readonly env: string; readonly content: string }>
+  /**
+   * Start the process detached, for a host that exits right after (`agent-hooks run`): see
+   * {@link Detached}. The handle is then the launcher's: it exits 0 as soon as the process has
+   * started (nothing is known yet of how it will end), or 126 with a line on stderr when it
+   * cannot be detached here.
+   *
+   * @since 0.2.0
+   */
+  readonly detached?: Detached | undefined
+}
+
+/**
+ * How a detached process runs (POSIX): in a session and process group of its own (`setsid`; else
+ * perl's setsid; else job control where there is a terminal), so that nothing the host does or
+ * suffers reaches it; `stdin` (read whole before the launcher exits) on its stdin, stdout
+ * discarded, SIGHUP and SIGINT ignored, the value `files` copied into a folder of its own that is
+ * removed when it ends. Every spawner built with `make` does it with one launcher script.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Detached {
+  /** After this many seconds its whole process group gets SIGTERM, then SIGKILL 2 s later. */
+  readonly capSeconds: number
+  /**
+   * Where to say how it ended, after the host has gone: when the process ends, its launcher
+   * appends one line to `file`: `record` (the text of a JSON object without its closing brace,
+   * at most 8 KiB, else nothing is appended), then `"exitCode"`, `"signal"`, `"duration_ms"`,
+   * `"status"` (`success` for exit 0, `blocking-error` for exit 2, `cancelled` at the cap,
+   * `non-blocking-error` otherwise), `"timedOut"`, `"blocked": false`, `"error"` (what went
+   * wrong and the last KiB of its stderr, escaped; `null` on success) and `"detached": "ended"`.
+   */
+  readonly logTo?: { readonly file: string; readonly record: string } | undefined
 }
 
 /**

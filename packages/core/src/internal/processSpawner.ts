@@ -3,6 +3,7 @@ import * as Queue from "effect/Queue"
 import * as Stream from "effect/Stream"
 import type * as Cause from "effect/Cause"
 import type * as Scope from "effect/Scope"
+import { launcherArgs } from "./detach.ts"
 // Type-only edges to the public twin (it hands the `SpawnError` class in): no import cycle with a value edge.
 import type { GroupWatch, KillSignal, OutputPipe, ProcessHandle, ReadingPipes, WebByteStream, ProcessRequest, ProcessSpawner, SpawnError, SpawnErrorReason, SpawnPrimitive } from "../ProcessSpawner.ts"
 
@@ -96,6 +97,20 @@ export const make = (SpawnError: SpawnErrorClass) => (primitive: SpawnPrimitive)
     )
 
   const spawn = (request: ProcessRequest): Effect.Effect<ProcessHandle, SpawnError, Scope.Scope> =>
+    Effect.suspend(() => {
+      if (request.detached !== undefined) {
+        // The launcher is started in the request's place: the runtime starts it as any process.
+        const launcher = launcherArgs({ ...request, detached: request.detached })
+        if (launcher === undefined) {
+          return Effect.fail(new SpawnError({ file: request.file, cause: undefined, detail: "a value file's variable is not a plain name", reason: "other" }))
+        }
+        const { detached: _, ...rest } = request
+        return spawnNow({ ...rest, ...launcher })
+      }
+      return spawnNow(request)
+    })
+
+  const spawnNow = (request: ProcessRequest): Effect.Effect<ProcessHandle, SpawnError, Scope.Scope> =>
     Effect.suspend(() => {
       const files = request.files
       if (files === undefined || files.length === 0) return start(request)

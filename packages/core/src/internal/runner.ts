@@ -232,6 +232,8 @@ export const run = (
             stderrTruncated: output.stderrTruncated,
             spawnError: undefined,
             ...(openMs === undefined ? {} : { outputIncomplete: true }),
+            // A detached request's launcher exits 0 once the process has started: its end is not known.
+            ...(request.detached !== undefined && exit.exitCode === 0 && !timedOut ? { detached: true } : {}),
             ...(said.length > 0 ? { warnings: said } : {})
           }))
         }),
