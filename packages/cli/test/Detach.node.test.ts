@@ -36,6 +36,18 @@ const waitFor = async (check: () => boolean, ms: number): Promise<boolean> => {
 const alive = (marker: string): number =>
   spawnSync("pgrep", ["-f", marker], { encoding: "utf8" }).stdout.split("\n").filter((line) => line.trim() !== "").length
 
+interface LogLine {
+  readonly command: string
+  readonly exitCode: number | null
+  readonly status: string
+  readonly error: string | null
+  readonly timedOut: boolean
+  readonly signal?: string | null
+  readonly detached?: string
+}
+const logLines = (file: string): Array<LogLine> =>
+  existsSync(file) ? readFileSync(file, "utf8").split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as LogLine) : []
+
 describe("async hooks under agent-hooks run", () => {
   // The five hooks append at about the same time: each line is one printf (one write to an O_APPEND
   // file), so lines from two hooks cannot interleave.
@@ -100,9 +112,17 @@ describe("async hooks under agent-hooks run", () => {
     const log = join(dir, "no-setsid.log")
     const marker = `agent-hooks-nosetsid-${process.pid}-${Date.now()}`
     const settings = join(dir, "no-setsid.json")
+    // Without date, mkfifo, tail or sed too: the end is still recorded (no duration, no stderr tail).
+    const executionLog = join(dir, "no-setsid.jsonl")
     writeFileSync(settings, JSON.stringify({
+      executionLog,
       hooks: {
-        PostToolUse: [{ hooks: [{ type: "command", command: `sleep 0.3; line=$(tr -d '\\n'); printf '%s\\n' "$line" >> '${log}'`, async: true }] }],
+        PostToolUse: [{
+          hooks: [
+            { type: "command", command: `sleep 0.3; line=$(tr -d '\\n'); printf '%s\\n' "$line" >> '${log}'`, async: true },
+            { type: "command", command: "exit 9", async: true }
+          ]
+        }],
         Stop: [{ hooks: [{ type: "command", command: `sleep 30; : ${marker}`, async: true, timeout: 1 }] }]
       }
     }))
@@ -114,6 +134,10 @@ describe("async hooks under agent-hooks run", () => {
     expect(runWithout("Stop", {}).status).toBe(0)
     expect(await waitFor(() => alive(marker) > 0, 5_000)).toBe(true)
     expect(await waitFor(() => alive(marker) === 0, 15_000)).toBe(true)
+    const ended = () => logLines(executionLog).filter((line) => line.detached === "ended")
+    expect(await waitFor(() => ended().length === 11, 10_000), JSON.stringify(ended())).toBe(true)
+    expect(ended().filter((line) => line.command === "exit 9").map((line) => [line.exitCode, line.status])).toEqual(Array(5).fill([9, "non-blocking-error"]))
+    expect(ended().find((line) => line.command.includes(marker))).toMatchObject({ timedOut: true, status: "cancelled" })
   }, 40_000)
 
   it("with no way to detach (no setsid, no perl, no terminal) the hook is not started, and that is heard", () => {
@@ -178,18 +202,6 @@ describe("async hooks under agent-hooks run", () => {
       ["sh ./gone.sh", 127]
     ])
   })
-
-  interface LogLine {
-    readonly command: string
-    readonly exitCode: number | null
-    readonly status: string
-    readonly error: string | null
-    readonly timedOut: boolean
-    readonly signal?: string | null
-    readonly detached?: string
-  }
-  const logLines = (file: string): Array<LogLine> =>
-    existsSync(file) ? readFileSync(file, "utf8").split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as LogLine) : []
 
   // Whatever the command is, a detached hook's end is recorded by its launcher, after the CLI has
   // exited: none of these can be seen from the command's first word.
