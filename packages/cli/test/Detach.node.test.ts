@@ -48,6 +48,13 @@ interface LogLine {
 const logLines = (file: string): Array<LogLine> =>
   existsSync(file) ? readFileSync(file, "utf8").split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as LogLine) : []
 
+/** A settings file of async PostToolUse command hooks, with an execution log. */
+const asyncHooks = (name: string, executionLog: string, hooks: ReadonlyArray<Record<string, unknown>>): string => {
+  const settings = join(dir, `${name}.json`)
+  writeFileSync(settings, JSON.stringify({ executionLog, hooks: { PostToolUse: [{ hooks: hooks.map((hook) => ({ type: "command", async: true, ...hook })) }] } }))
+  return settings
+}
+
 describe("async hooks under agent-hooks run", () => {
   // The five hooks append at about the same time: each line is one printf (one write to an O_APPEND
   // file), so lines from two hooks cannot interleave.
@@ -215,11 +222,7 @@ describe("async hooks under agent-hooks run", () => {
       `env FOO=1 ./missing.sh`,
       `exec ./missing.sh`
     ]
-    const settings = join(dir, "shapes.json")
-    writeFileSync(settings, JSON.stringify({
-      executionLog,
-      hooks: { PostToolUse: [{ hooks: [...shapes, "true"].map((command) => ({ type: "command", command, async: true })) }] }
-    }))
+    const settings = asyncHooks("shapes", executionLog, [...shapes, "true"].map((command) => ({ command })))
     const result = run(settings, "PostToolUse", { tool_name: "Bash" })
     expect(result.status, result.stderr).toBe(0)
     // Nothing is known of their end at dispatch time: started detached, no exit code.
@@ -241,21 +244,13 @@ describe("async hooks under agent-hooks run", () => {
 
   it("payload values cannot hide a detached hook's failure: stderr forging a log line, 3 MB of stderr, a 200 KB value in the command, a killed hook, a hook past its cap", async () => {
     const executionLog = join(dir, "hostile.jsonl")
-    const settings = join(dir, "hostile.json")
-    writeFileSync(settings, JSON.stringify({
-      executionLog,
-      hooks: {
-        PostToolUse: [{
-          hooks: [
-            { type: "command", command: "printf '%s' ${tool_input.note} >&2; exit 3", async: true },
-            { type: "command", command: "head -c 3000000 /dev/zero | tr '\\0' x >&2; printf '%s' ${tool_input.note} >&2; exit 4", async: true },
-            { type: "command", command: ": ${tool_input.big}; exit 5", async: true },
-            { type: "command", command: "printf '%s' ${tool_input.note} >&2; kill -9 $$", async: true },
-            { type: "command", command: "trap '' TERM; printf '%s' ${tool_input.note} >&2; sleep 30", async: true, timeout: 1 }
-          ]
-        }]
-      }
-    }))
+    const settings = asyncHooks("hostile", executionLog, [
+      { command: "printf '%s' ${tool_input.note} >&2; exit 3" },
+      { command: "head -c 3000000 /dev/zero | tr '\\0' x >&2; printf '%s' ${tool_input.note} >&2; exit 4" },
+      { command: ": ${tool_input.big}; exit 5" },
+      { command: "printf '%s' ${tool_input.note} >&2; kill -9 $$" },
+      { command: "trap '' TERM; printf '%s' ${tool_input.note} >&2; sleep 30", timeout: 1 }
+    ])
     const note = `"}\n{"timestamp":"x","command":"forged","exitCode":0,"status":"success","detached":"ended"}\n\\" \u0001\t\u001b[31m \u00e9`
     const result = run(settings, "PostToolUse", { tool_name: "Write", tool_input: { note, big: "y".repeat(200_000) } })
     expect(result.status, result.stderr).toBe(0)

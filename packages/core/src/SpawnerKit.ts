@@ -224,6 +224,9 @@ export interface GroupChild {
   readonly close?: (() => void) | undefined
   /** The host's event loop does not wait for the child. */
   readonly unref: () => void
+  /** Its stdout and stderr, as the runtime hands them out (what `groupSpawn`'s `read` reads). */
+  readonly stdout: unknown
+  readonly stderr: unknown
 }
 
 /**
@@ -237,10 +240,9 @@ export interface GroupChild {
  * @since 0.2.0
  * @category constructors
  */
-export const groupSpawn: <C extends GroupChild, P>(options: {
+export const groupSpawn: <C extends GroupChild>(options: {
   readonly groups: boolean
   readonly signal: (pid: number, signal: string | number) => unknown
   readonly start: (request: ProcessRequest) => Effect.Effect<C, unknown>
-  readonly pipes: (child: C) => readonly [P, P]
-  readonly read: (readable: P, pipe: OutputPipe, limit: number) => () => void
+  readonly read: (readable: C["stdout"], pipe: OutputPipe, limit: number) => () => void
 }) => (request: ProcessRequest) => Effect.Effect<ProcessHandle, unknown, Scope.Scope> = internal.groupSpawn

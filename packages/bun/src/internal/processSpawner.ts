@@ -1,12 +1,11 @@
 import { make as makeSpawner, ProcessSpawner } from "@agent-hooks/core/ProcessSpawner"
-import type { ProcessHandle, ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
+import type { ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
 import { groupSpawn, nodeFiles, readWebPipe } from "@agent-hooks/core/SpawnerKit"
 import type { GroupChild, OutputPipe, WebByteStream } from "@agent-hooks/core/SpawnerKit"
 import * as fs from "node:fs"
 import { tmpdir } from "node:os"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import type * as Scope from "effect/Scope"
 import { bun } from "./bunApi.ts"
 import type { Subprocess } from "./bunApi.ts"
 
@@ -91,16 +90,11 @@ const start = (request: ProcessRequest): Effect.Effect<Child, unknown> =>
   })
 
 /** @internal */
-export const spawn: (request: ProcessRequest) => Effect.Effect<ProcessHandle, unknown, Scope.Scope> = groupSpawn({
-  groups,
-  signal: process.kill,
-  start,
-  pipes: (child) => [child.stdout, child.stderr],
-  read: readCapped
+export const make: ProcessSpawner["Service"] = makeSpawner({
+  capabilities,
+  start: groupSpawn({ groups, signal: process.kill, start, read: readCapped }),
+  ...nodeFiles(fs, tmpdir)
 })
-
-/** @internal */
-export const make: ProcessSpawner["Service"] = makeSpawner({ capabilities, start: spawn, ...nodeFiles(fs, tmpdir) })
 
 /** @internal */
 export const layer: Layer.Layer<ProcessSpawner> = Layer.succeed(ProcessSpawner, make)

@@ -204,12 +204,11 @@ export const cwdProblemOn = (isDirectory: (path: string) => boolean) => (cwd: st
 }
 
 /** @internal */
-export const groupSpawn = <C extends GroupChild, P>(options: {
+export const groupSpawn = <C extends GroupChild>(options: {
   readonly groups: boolean
   readonly signal: (pid: number, signal: string | number) => unknown
   readonly start: (request: ProcessRequest) => Effect.Effect<C, unknown>
-  readonly pipes: (child: C) => readonly [P, P]
-  readonly read: (readable: P, pipe: OutputPipe, limit: number) => () => void
+  readonly read: (readable: C["stdout"], pipe: OutputPipe, limit: number) => () => void
 }) => {
   const { groups, signal } = options
   const kill = (child: C, group: GroupWatch, sig: KillSignal): void => {
@@ -226,10 +225,11 @@ export const groupSpawn = <C extends GroupChild, P>(options: {
     readonly group: GroupWatch
   }
   const acquire = (request: ProcessRequest) =>
-    Effect.map(options.start(request), (child): Running => {
-      const [stdout, stderr] = options.pipes(child)
-      return { child, group: watchGroup(signal, child.pid), ...readPipes(request, stdout, stderr, options.read) }
-    })
+    Effect.map(options.start(request), (child): Running => ({
+      child,
+      group: watchGroup(signal, child.pid),
+      ...readPipes(request, child.stdout, child.stderr, options.read)
+    }))
   const release = ({ child, group, stdout, stderr, stopReading }: Running): Effect.Effect<void> =>
     Effect.sync(() => {
       // Always, even after a clean exit: whatever the hook left running in its group goes too.

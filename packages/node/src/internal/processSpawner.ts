@@ -1,5 +1,5 @@
 import { make as makeSpawner, ProcessSpawner } from "@agent-hooks/core/ProcessSpawner"
-import type { ProcessHandle, ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
+import type { ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
 import { groupSpawn, nodeFiles } from "@agent-hooks/core/SpawnerKit"
 import type { GroupChild } from "@agent-hooks/core/SpawnerKit"
 import { spawn as spawnChild } from "node:child_process"
@@ -9,7 +9,6 @@ import { tmpdir } from "node:os"
 import type { Readable } from "node:stream"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import type * as Scope from "effect/Scope"
 import { readCapped } from "./pipe.ts"
 
 const groups = process.platform !== "win32"
@@ -69,16 +68,11 @@ const start = (request: ProcessRequest): Effect.Effect<Child, unknown> =>
   })
 
 /** @internal */
-export const spawn: (request: ProcessRequest) => Effect.Effect<ProcessHandle, unknown, Scope.Scope> = groupSpawn({
-  groups,
-  signal: process.kill,
-  start,
-  pipes: (child) => [child.stdout, child.stderr],
-  read: readCapped
+export const make: ProcessSpawner["Service"] = makeSpawner({
+  capabilities,
+  start: groupSpawn({ groups, signal: process.kill, start, read: readCapped }),
+  ...nodeFiles(fs, tmpdir)
 })
-
-/** @internal */
-export const make: ProcessSpawner["Service"] = makeSpawner({ capabilities, start: spawn, ...nodeFiles(fs, tmpdir) })
 
 /** @internal */
 export const layer: Layer.Layer<ProcessSpawner> = Layer.succeed(ProcessSpawner, make)
