@@ -64,7 +64,7 @@ $escaped
 EOF
   fi
   if [ -z "$why" ]; then error=null; elif [ -z "$text" ]; then error="\"$why\""; else error="\"$why: $text\""; fi
-  dir=${"$"}{log%/*}; [ -d "$dir" ] || mkdir -p "$dir" 2>/dev/null
+  case $log in */*) dir=${"$"}{log%/*}; [ -z "$dir" ] || [ -d "$dir" ] || mkdir -p "$dir" 2>/dev/null ;; esac
   printf '%s,"exitCode":%s,"signal":%s,"duration_ms":%s,"status":"%s","timedOut":%s,"blocked":false,"error":%s,"detached":"ended"}\n' "$record" "$code" "$signal" "$((t1 - t0))" "$status" "$timedout" "$error" >>"$log"
 fi
 rm -rf "$d"
