@@ -249,17 +249,22 @@ describe("async hooks under agent-hooks run", () => {
       { command: "head -c 3000000 /dev/zero | tr '\\0' x >&2; printf '%s' ${tool_input.note} >&2; exit 4" },
       { command: ": ${tool_input.big}; exit 5" },
       { command: "printf '%s' ${tool_input.note} >&2; kill -9 $$" },
-      { command: "trap '' TERM; printf '%s' ${tool_input.note} >&2; sleep 30", timeout: 1 }
+      { command: "trap '' TERM; printf '%s' ${tool_input.note} >&2; sleep 30", timeout: 1 },
+      // 1 200 bytes of three-byte characters: the last KiB begins inside one.
+      { command: "printf '%s' ${tool_input.euros} >&2; exit 6" }
     ])
     const note = `"}\n{"timestamp":"x","command":"forged","exitCode":0,"status":"success","detached":"ended"}\n\\" \u0001\t\u001b[31m \u00e9`
-    const result = run(settings, "PostToolUse", { tool_name: "Write", tool_input: { note, big: "y".repeat(200_000) } })
+    const result = run(settings, "PostToolUse", { tool_name: "Write", tool_input: { note, big: "y".repeat(200_000), euros: "€".repeat(400) } })
     expect(result.status, result.stderr).toBe(0)
     const ended = () => logLines(executionLog).filter((line) => line.detached === "ended")
     // logLines parses every line: a forged line would have to be one of them.
-    expect(await waitFor(() => ended().length === 5, 20_000), readFileSync(executionLog, "utf8").slice(0, 2000)).toBe(true)
+    expect(await waitFor(() => ended().length === 6, 20_000), readFileSync(executionLog, "utf8").slice(0, 2000)).toBe(true)
+    // Valid UTF-8 for a strict reader, whatever bytes the hooks wrote.
+    expect(() => new TextDecoder("utf-8", { fatal: true }).decode(readFileSync(executionLog))).not.toThrow()
     expect(logLines(executionLog).some((line) => line.command === "forged")).toBe(false)
     expect(logLines(executionLog).filter((line) => line.status === "success")).toEqual([])
     const byExit = (exit: number) => ended().find((line) => line.exitCode === exit)
+    expect(byExit(6)?.error).toMatch(/^exit 6: (€)+$/)
     expect(byExit(3)?.error).toContain(`exit 3: "}\n{"timestamp":"x","command":"forged"`)
     expect(byExit(4)?.error).toMatch(/^exit 4: x+"}/)
     expect(byExit(4)!.error!.length).toBeLessThan(2000)

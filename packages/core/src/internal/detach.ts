@@ -13,8 +13,9 @@
  * cap (TERM, then KILL 2 s later). When the hook ends the runner kills what it left in its group
  * and, given a log, appends one JSON line to it: the engine's fields, then how the hook really
  * ended (exit code or signal, duration, status, whether the cap ended it, the stderr tail). The
- * runner does it itself, so it is written after the host has exited; the stderr tail is escaped
- * for JSON whatever bytes the hook wrote (a payload value a hook echoes cannot forge a line).
+ * runner does it itself, so it is written after the host has exited; the stderr tail is made valid
+ * UTF-8 and escaped for JSON whatever bytes the hook wrote (a payload value a hook echoes can
+ * neither forge a line nor make the log unreadable to a strict reader).
  *
  * @internal
  */
@@ -55,7 +56,9 @@ if [ -n "$log" ]; then
   else status=non-blocking-error; why="exit $code"; fi
   text=; bsn='\n'; first=1
   if [ -n "$t" ] && [ -n "$why" ]; then
-    escaped=$(tr -d '\000-\010\013-\037\177' <"$d/tail" 2>/dev/null | tr '\t' ' ' 2>/dev/null | sed 's/[\\"]/\\&/g' 2>/dev/null)
+    # Valid UTF-8 only (the tail may begin inside a character): iconv drops what is not, else every non-ASCII byte goes.
+    utf8() { if command -v iconv >/dev/null 2>&1; then iconv -c -f UTF-8 -t UTF-8 2>/dev/null; else LC_ALL=C tr -d '\200-\377'; fi; }
+    escaped=$(utf8 <"$d/tail" | tr -d '\000-\010\013-\037\177' 2>/dev/null | tr '\t' ' ' 2>/dev/null | sed 's/[\\"]/\\&/g' 2>/dev/null)
     while IFS= read -r line; do
       if [ -z "$first" ]; then text="$text$bsn"; fi
       first=; text="$text$line"
