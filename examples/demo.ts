@@ -29,7 +29,8 @@ const statusMark: Record<Outcome.HookStatus, string> = {
   "success": green("✓ success"),
   "blocking-error": red("✗ blocking-error"),
   "non-blocking-error": yellow("! non-blocking-error"),
-  "cancelled": yellow("⏱ cancelled")
+  "cancelled": yellow("⏱ cancelled"),
+  "detached": dim("… detached")
 }
 
 const oneLine = (text: string): string => text.replace(/\s+/g, " ").trim()

@@ -36,6 +36,25 @@ const waitFor = async (check: () => boolean, ms: number): Promise<boolean> => {
 const alive = (marker: string): number =>
   spawnSync("pgrep", ["-f", marker], { encoding: "utf8" }).stdout.split("\n").filter((line) => line.trim() !== "").length
 
+interface LogLine {
+  readonly command: string
+  readonly exitCode: number | null
+  readonly status: string
+  readonly error: string | null
+  readonly timedOut: boolean
+  readonly signal?: string | null
+  readonly detached?: string
+}
+const logLines = (file: string): Array<LogLine> =>
+  existsSync(file) ? readFileSync(file, "utf8").split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as LogLine) : []
+
+/** A settings file of async PostToolUse command hooks, with an execution log. */
+const asyncHooks = (name: string, executionLog: string, hooks: ReadonlyArray<Record<string, unknown>>): string => {
+  const settings = join(dir, `${name}.json`)
+  writeFileSync(settings, JSON.stringify({ executionLog, hooks: { PostToolUse: [{ hooks: hooks.map((hook) => ({ type: "command", async: true, ...hook })) }] } }))
+  return settings
+}
+
 describe("async hooks under agent-hooks run", () => {
   // The five hooks append at about the same time: each line is one printf (one write to an O_APPEND
   // file), so lines from two hooks cannot interleave.
@@ -100,9 +119,17 @@ describe("async hooks under agent-hooks run", () => {
     const log = join(dir, "no-setsid.log")
     const marker = `agent-hooks-nosetsid-${process.pid}-${Date.now()}`
     const settings = join(dir, "no-setsid.json")
+    // Without date, mkfifo, tail or sed too: the end is still recorded (no duration, no stderr tail).
+    const executionLog = join(dir, "no-setsid.jsonl")
     writeFileSync(settings, JSON.stringify({
+      executionLog,
       hooks: {
-        PostToolUse: [{ hooks: [{ type: "command", command: `sleep 0.3; line=$(tr -d '\\n'); printf '%s\\n' "$line" >> '${log}'`, async: true }] }],
+        PostToolUse: [{
+          hooks: [
+            { type: "command", command: `sleep 0.3; line=$(tr -d '\\n'); printf '%s\\n' "$line" >> '${log}'`, async: true },
+            { type: "command", command: "exit 9", async: true }
+          ]
+        }],
         Stop: [{ hooks: [{ type: "command", command: `sleep 30; : ${marker}`, async: true, timeout: 1 }] }]
       }
     }))
@@ -114,6 +141,10 @@ describe("async hooks under agent-hooks run", () => {
     expect(runWithout("Stop", {}).status).toBe(0)
     expect(await waitFor(() => alive(marker) > 0, 5_000)).toBe(true)
     expect(await waitFor(() => alive(marker) === 0, 15_000)).toBe(true)
+    const ended = () => logLines(executionLog).filter((line) => line.detached === "ended")
+    expect(await waitFor(() => ended().length === 11, 10_000), JSON.stringify(ended())).toBe(true)
+    expect(ended().filter((line) => line.command === "exit 9").map((line) => [line.exitCode, line.status])).toEqual(Array(5).fill([9, "non-blocking-error"]))
+    expect(ended().find((line) => line.command.includes(marker))).toMatchObject({ timedOut: true, status: "cancelled" })
   }, 40_000)
 
   it("with no way to detach (no setsid, no perl, no terminal) the hook is not started, and that is heard", () => {
@@ -171,13 +202,77 @@ describe("async hooks under agent-hooks run", () => {
       ["no-such-program-agent-hooks", 127]
     ])
     const logged = readFileSync(executionLog, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { command: string; exitCode: number })
-    expect(logged.filter((line) => line.exitCode !== 0).map((line) => [line.command, line.exitCode]).sort()).toEqual([
+    expect(logged.filter((line) => line.exitCode !== 0 && line.exitCode !== null).map((line) => [line.command, line.exitCode]).sort()).toEqual([
       ["./missing.sh", 127],
       ["./noexec.sh --flag", 126],
       ["no-such-program-agent-hooks", 127],
       ["sh ./gone.sh", 127]
     ])
   })
+
+  // Whatever the command is, a detached hook's end is recorded by its launcher, after the CLI has
+  // exited: none of these can be seen from the command's first word.
+  it("a detached hook whose script is missing behind \"$CLAUDE_PROJECT_DIR\", cd, bash -c, env or exec: logged as started, then as it really ended (127), never success", async () => {
+    mkdirSync(join(dir, "sub"), { recursive: true })
+    const executionLog = join(dir, "shapes.jsonl")
+    const shapes = [
+      `"$CLAUDE_PROJECT_DIR"/hooks/missing.sh`,
+      `cd sub && ./missing.sh`,
+      `bash -c './missing.sh'`,
+      `env FOO=1 ./missing.sh`,
+      `exec ./missing.sh`
+    ]
+    const settings = asyncHooks("shapes", executionLog, [...shapes, "true"].map((command) => ({ command })))
+    const result = run(settings, "PostToolUse", { tool_name: "Bash" })
+    expect(result.status, result.stderr).toBe(0)
+    // Nothing is known of their end at dispatch time: started detached, no exit code.
+    const started = logLines(executionLog).filter((line) => line.detached === "started")
+    expect(started.map((line) => [line.command, line.exitCode, line.status]).sort()).toEqual(
+      [...shapes, "true"].map((command) => [command, null, "detached"]).sort()
+    )
+    const ended = () => logLines(executionLog).filter((line) => line.detached === "ended")
+    expect(await waitFor(() => ended().length === 6, 10_000), JSON.stringify(logLines(executionLog))).toBe(true)
+    for (const command of shapes) {
+      const end = ended().find((line) => line.command === command)
+      expect(end, command).toMatchObject({ exitCode: 127, status: "non-blocking-error", timedOut: false })
+      expect(end!.error, command).toMatch(/^exit 127: .*missing\.sh/s)
+    }
+    expect(ended().find((line) => line.command === "true")).toMatchObject({ exitCode: 0, status: "success", error: null })
+    // Never a success for a hook whose end is unknown or was a failure.
+    expect(logLines(executionLog).filter((line) => line.status === "success").map((line) => line.command)).toEqual(["true"])
+  })
+
+  it("payload values cannot hide a detached hook's failure: stderr forging a log line, 3 MB of stderr, a 200 KB value in the command, a killed hook, a hook past its cap", async () => {
+    const executionLog = join(dir, "hostile.jsonl")
+    const settings = asyncHooks("hostile", executionLog, [
+      { command: "printf '%s' ${tool_input.note} >&2; exit 3" },
+      { command: "head -c 3000000 /dev/zero | tr '\\0' x >&2; printf '%s' ${tool_input.note} >&2; exit 4" },
+      { command: ": ${tool_input.big}; exit 5" },
+      { command: "printf '%s' ${tool_input.note} >&2; kill -9 $$" },
+      { command: "trap '' TERM; printf '%s' ${tool_input.note} >&2; sleep 30", timeout: 1 },
+      // 1 200 bytes of three-byte characters: the last KiB begins inside one.
+      { command: "printf '%s' ${tool_input.euros} >&2; exit 6" }
+    ])
+    const note = `"}\n{"timestamp":"x","command":"forged","exitCode":0,"status":"success","detached":"ended"}\n\\" \u0001\t\u001b[31m \u00e9`
+    const result = run(settings, "PostToolUse", { tool_name: "Write", tool_input: { note, big: "y".repeat(200_000), euros: "€".repeat(400) } })
+    expect(result.status, result.stderr).toBe(0)
+    const ended = () => logLines(executionLog).filter((line) => line.detached === "ended")
+    // logLines parses every line: a forged line would have to be one of them.
+    expect(await waitFor(() => ended().length === 6, 20_000), readFileSync(executionLog, "utf8").slice(0, 2000)).toBe(true)
+    // Valid UTF-8 for a strict reader, whatever bytes the hooks wrote.
+    expect(() => new TextDecoder("utf-8", { fatal: true }).decode(readFileSync(executionLog))).not.toThrow()
+    expect(logLines(executionLog).some((line) => line.command === "forged")).toBe(false)
+    expect(logLines(executionLog).filter((line) => line.status === "success")).toEqual([])
+    const byExit = (exit: number) => ended().find((line) => line.exitCode === exit)
+    expect(byExit(6)?.error).toMatch(/^exit 6: (€)+$/)
+    expect(byExit(3)?.error).toContain(`exit 3: "}\n{"timestamp":"x","command":"forged"`)
+    expect(byExit(4)?.error).toMatch(/^exit 4: x+"}/)
+    expect(byExit(4)!.error!.length).toBeLessThan(2000)
+    expect(byExit(5)).toMatchObject({ status: "non-blocking-error" })
+    expect(byExit(5)!.command.length).toBeLessThan(2100)
+    expect(ended().find((line) => line.signal === "SIGKILL")).toMatchObject({ exitCode: null, status: "non-blocking-error" })
+    expect(ended().find((line) => line.timedOut)).toMatchObject({ status: "cancelled" })
+  }, 40_000)
 
   it("a detached hook reads values over 128 KiB (placeholders, stdin) after the CLI has exited; its files are removed when it ends", async () => {
     const out = join(dir, "large.txt")

@@ -149,6 +149,36 @@ describe("the built CLI under node, bun and deno", () => {
     expect(same.outcome).toMatchObject({ blocked: true, decision: "deny", reason: "use the API" })
   }, 60_000)
 
+  it("detached async hooks whose script is missing (cd, bash -c, env, exec, \"$CLAUDE_PROJECT_DIR\"): each runtime's launcher logs exit 127 after run has exited", async () => {
+    const dir = join(scratch, "detached")
+    rmSync(dir, { recursive: true, force: true })
+    mkdirSync(join(dir, "sub"), { recursive: true })
+    const shapes = [`"$CLAUDE_PROJECT_DIR"/missing.sh`, "cd sub && ./missing.sh", "bash -c ./missing.sh", "env FOO=1 ./missing.sh", "exec ./missing.sh"]
+    const logs = new Map<Runtime, string>()
+    for (const runtime of runtimes) {
+      const settings = join(dir, `${runtime}.json`)
+      logs.set(runtime, join(dir, `${runtime}.jsonl`))
+      writeFileSync(settings, JSON.stringify({
+        executionLog: logs.get(runtime),
+        hooks: { PreToolUse: [{ matcher: "Bash", hooks: shapes.map((command) => hook(command, { async: true })) }] }
+      }))
+      const result = await exec(runtime, ["run", "PreToolUse", "--settings", settings, "--project-dir", dir], JSON.stringify(bash("ls")), dir)
+      expect(result.status, `${runtime}: ${result.stderr}`).toBe(0)
+    }
+    const ended = (runtime: Runtime) =>
+      existsSync(logs.get(runtime)!)
+        ? readFileSync(logs.get(runtime)!, "utf8").trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line["detached"] === "ended")
+        : []
+    const deadline = Date.now() + 15_000
+    while (runtimes.some((runtime) => ended(runtime).length < shapes.length) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
+    for (const runtime of runtimes) {
+      expect({ runtime, ended: ended(runtime).map((line) => [line["command"], line["exitCode"], line["status"]]).sort() }).toEqual({
+        runtime,
+        ended: shapes.map((command) => [command, 127, "non-blocking-error"]).sort()
+      })
+    }
+  }, 90_000)
+
   it("timeout: the hook and its TERM-ignoring grandchildren are killed, fail-open, same outcome everywhere", async () => {
     const script = [
       "trap '' TERM",

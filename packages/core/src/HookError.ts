@@ -6,6 +6,7 @@
  * @since 0.1.0
  */
 import * as Data from "effect/Data"
+import * as Predicate from "effect/Predicate"
 
 /**
  * A settings file could not be read or has the wrong shape as a whole.
@@ -46,6 +47,16 @@ export class PayloadError extends Data.TaggedError("PayloadError")<{
  * @category errors
  */
 export type HookError = SettingsError | PayloadError
+
+/**
+ * Whether `u` is one of the engine's own failures (`SettingsError`, `PayloadError`), by its tag:
+ * also for an error that crossed a bundle boundary (another copy of this module made it), where
+ * `instanceof` fails. What a host matches instead of `_tag` strings.
+ *
+ * @since 0.2.0
+ * @category guards
+ */
+export const isHookError = (u: unknown): u is HookError => Predicate.isTagged(u, "SettingsError") || Predicate.isTagged(u, "PayloadError")
 
 /**
  * Renders a JSON path the way users read it: `hooks.PreToolUse[0].hooks[1].timeout`.

@@ -22,12 +22,15 @@ import { interpret as interpretWithReaders } from "./internal/presets/outputRead
  * - `success`: exit 0 (or valid JSON output with any exit code other than 2);
  * - `blocking-error`: exit 2 (or a failure of a fail-closed hook);
  * - `non-blocking-error`: any other exit code, a hook that could not start, invalid JSON output;
- * - `cancelled`: timed out (its output is discarded).
+ * - `cancelled`: timed out (its output is discarded);
+ * - `detached` (since 0.2.0): started detached under `agent-hooks run` (engine option
+ *   `detachAsync`) and still running: how it ends is not known to the engine (exit code `null`);
+ *   its launcher appends that to the execution log when it ends.
  *
  * @since 0.1.0
  * @category models
  */
-export type HookStatus = "success" | "blocking-error" | "non-blocking-error" | "cancelled"
+export type HookStatus = "success" | "blocking-error" | "non-blocking-error" | "cancelled" | "detached"
 
 /**
  * A permission decision (PreToolUse and the like) or a block on other events.

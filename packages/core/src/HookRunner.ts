@@ -81,6 +81,14 @@ export interface ProcessRun {
    * @since 0.2.0
    */
   readonly outputIncomplete?: boolean | undefined
+  /**
+   * The process was started detached (`ProcessRequest.detached`) and is running on its own: the
+   * run is its launcher's, and how the process ends is not known here (its launcher appends that
+   * to the request's log).
+   *
+   * @since 0.2.0
+   */
+  readonly detached?: boolean | undefined
 }
 
 /**

@@ -59,6 +59,39 @@ export interface ProcessRequest {
    * For payload values too large for argv or the environment (Linux: 128 KiB per string).
    */
   readonly files?: ReadonlyArray<{ readonly env: string; readonly content: string }>
+  /**
+   * Start the process detached, for a host that exits right after (`agent-hooks run`): see
+   * {@link Detached}. The handle is then the launcher's: it exits 0 as soon as the process has
+   * started (nothing is known yet of how it will end), or 126 with a line on stderr when it
+   * cannot be detached here.
+   *
+   * @since 0.2.0
+   */
+  readonly detached?: Detached | undefined
+}
+
+/**
+ * How a detached process runs (POSIX): in a session and process group of its own (`setsid`; else
+ * perl's setsid; else job control where there is a terminal), so that nothing the host does or
+ * suffers reaches it; `stdin` (read whole before the launcher exits) on its stdin, stdout
+ * discarded, SIGHUP and SIGINT ignored, the value `files` copied into a folder of its own that is
+ * removed when it ends. Every spawner built with `make` does it with one launcher script.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Detached {
+  /** After this many seconds its whole process group gets SIGTERM, then SIGKILL 2 s later. */
+  readonly capSeconds: number
+  /**
+   * Where to say how it ended, after the host has gone: when the process ends, its launcher
+   * appends one line to `file`: `record` (the text of a JSON object without its closing brace,
+   * at most 8 KiB, else nothing is appended), then `"exitCode"`, `"signal"`, `"duration_ms"`,
+   * `"status"` (`success` for exit 0, `blocking-error` for exit 2, `cancelled` at the cap,
+   * `non-blocking-error` otherwise), `"timedOut"`, `"blocked": false`, `"error"` (what went
+   * wrong and the last KiB of its stderr, escaped; `null` on success) and `"detached": "ended"`.
+   */
+  readonly logTo?: { readonly file: string; readonly record: string } | undefined
 }
 
 /**
@@ -121,7 +154,26 @@ export interface ProcessHandle {
    * @since 0.2.0
    */
   readonly groupAlive?: (() => boolean) | undefined
+  /**
+   * The same bytes as `stdout` and `stderr`, handed to callbacks as the runtime reads them: the
+   * runner reads a hook's output this way when a spawner gives both (no fiber, queue or stream
+   * per chunk: a hook's cost over a raw spawn is mostly that bookkeeping), else it pulls the
+   * streams. A pipe has one reader: its stream or its listener. The pipes of `SpawnerKit`
+   * (`makeOutputPipe`, `readPipes`) have both (`SpawnerKit.handlePipes`).
+   *
+   * @since 0.2.0
+   */
+  readonly listen?: { readonly stdout: PipeListener; readonly stderr: PipeListener } | undefined
 }
+
+/**
+ * Reads one output pipe through callbacks: `onChunk` for each chunk as it comes (those read
+ * before the call first), then `onEnd` once.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type PipeListener = (onChunk: (chunk: Uint8Array) => void, onEnd: () => void) => void
 
 /**
  * Why a spawn failed: the executable (`"not-found"`: missing, or not executable), the working
@@ -212,135 +264,12 @@ export interface SpawnPrimitive {
 
 /**
  * The `ProcessSpawner` service on a runtime's primitive: strips NUL bytes, writes the payload
- * files, and turns a failed start into a `SpawnError` worded the same on every runtime
- * (`spawn <file> <errno>`, naming a missing or bad cwd).
+ * files, starts a `detached` request through its launcher (a POSIX shell script: the runtime
+ * starts it as any other process), and turns a failed start into a `SpawnError` worded the same
+ * on every runtime (`spawn <file> <errno>`, naming a missing or bad cwd). The parts a runtime
+ * builds its primitive from are in `@agent-hooks/core/SpawnerKit`.
  *
  * @since 0.1.0
  * @category constructors
  */
 export const make: (primitive: SpawnPrimitive) => ProcessSpawner["Service"] = internal.make(SpawnError)
-
-/**
- * One output pipe of a started process, as a spawner hands it to the core: the runtime pushes
- * chunks as it reads them, they wait until the core subscribes to `stream`, and the pipe ends
- * once (later pushes are dropped). A spawner reads its pipes from the start, so a process never
- * blocks on a full pipe, and pushes at most the request's `maxOutputBytes` and one byte more (the
- * byte that tells the core the cap was reached): the rest is read and dropped in the runtime.
- *
- * @since 0.2.0
- * @category models
- */
-export interface OutputPipe {
-  readonly push: (chunk: Uint8Array) => void
-  readonly end: () => void
-  readonly stream: Stream.Stream<Uint8Array>
-}
-
-/**
- * A new, empty `OutputPipe`.
- *
- * @since 0.2.0
- * @category constructors
- */
-export const makeOutputPipe: () => OutputPipe = internal.makeOutputPipe
-
-/**
- * A web `ReadableStream` of bytes, as `Bun.spawn` and `Deno.Command` hand a child's pipes out:
- * the part `readWebPipe` uses (declared here so the core needs no DOM types).
- *
- * @since 0.2.0
- * @category models
- */
-export interface WebByteStream {
-  getReader(options?: { readonly mode: "byob" }): {
-    read(view?: Uint8Array): Promise<{ readonly done: boolean; readonly value?: Uint8Array | undefined }>
-    cancel(reason?: unknown): Promise<void>
-  }
-}
-
-/**
- * Reads a child's pipe to its end from the start, so the child never blocks on a full pipe: the
- * first `limit` bytes go into `pipe` (a spawner passes the request's `maxOutputBytes` and one more),
- * the rest is read and dropped as it comes. With `byob`, the stream is read into one reused buffer
- * (a byte stream's "bring your own buffer" reader, on Deno), so dropped output allocates nothing;
- * otherwise each chunk is dropped as soon as it is read, and `whileDraining` is told how many bytes
- * were dropped so far (Bun asks for a collection when its memory grows). Returns how to stop reading.
- *
- * @since 0.2.0
- * @category constructors
- */
-export const readWebPipe: (
-  readable: WebByteStream,
-  pipe: OutputPipe,
-  limit: number,
-  options?: { readonly byob?: boolean | undefined; readonly whileDraining?: ((droppedBytes: number) => void) | undefined }
-) => () => void = internal.readWebPipe
-
-/**
- * Both output pipes of a started process, being read: what a spawner hands the core, and how it
- * stops reading when the process's scope closes.
- *
- * @since 0.2.0
- * @category models
- */
-export interface ReadingPipes {
-  readonly stdout: OutputPipe
-  readonly stderr: OutputPipe
-  readonly stopReading: () => void
-}
-
-/**
- * Starts reading a process's stdout and stderr with the runtime's `read` (which keeps at most
- * `limit` bytes in the pipe it is given and drops the rest), each with the request's
- * `maxOutputBytes` and one byte more: that byte tells the core the cap was reached.
- *
- * @since 0.2.0
- * @category constructors
- */
-export const readPipes: <P>(
-  request: ProcessRequest,
-  stdout: P,
-  stderr: P,
-  read: (readable: P, pipe: OutputPipe, limit: number) => () => void
-) => ReadingPipes = internal.readPipes
-
-/**
- * Sends `signal` to the process group `pid` leads, with the runtime's `kill` (`process.kill`):
- * `true` when it was sent, `false` when there is no such group (ESRCH: the hook left nothing
- * running) or it is not the host's to signal (EPERM). The failure is the common case after a
- * hook's exit, and it is made cheap (no stack trace is taken for it).
- *
- * @since 0.2.0
- * @category utils
- */
-export const signalGroup: (kill: (pid: number, signal: string) => unknown, pid: number, signal: KillSignal) => boolean = internal.signalGroup
-
-/**
- * What the host knows of a hook's process group after the hook's direct child exited (`watchGroup`).
- *
- * @since 0.2.0
- * @category models
- */
-export interface GroupWatch {
-  /**
-   * Whether a process of the group is still running, asked with signal 0 (which sends nothing):
-   * `false` only for ESRCH. Once `false`, always: the group is empty for good, and a later group
-   * of the same number (a reused pid) is another program's.
-   */
-  readonly alive: () => boolean
-  /**
-   * The group was seen empty: a signal to its number now could reach another program's group
-   * (the pid reused), so it is sent to the child alone (the runtime knows it was reaped).
-   */
-  readonly gone: () => boolean
-}
-
-/**
- * Watches the process group `pid` leads, with the runtime's `kill` (`process.kill`, `Deno.kill`):
- * what a spawner's `ProcessHandle.groupAlive` answers and what its release asks before it signals
- * the group. Cheap when the group is gone (no stack trace is taken for ESRCH).
- *
- * @since 0.2.0
- * @category utils
- */
-export const watchGroup: (kill: (pid: number, signal: number) => unknown, pid: number | undefined) => GroupWatch = internal.watchGroup

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest"
 import { Effect, Stream } from "effect"
-import { HookRunner, ProcessSpawner } from "@agent-hooks/core"
+import { HookRunner } from "@agent-hooks/core"
+import type { ProcessSpawner } from "@agent-hooks/core"
+import * as SpawnerKit from "@agent-hooks/core/SpawnerKit"
 
 const isBun = typeof process.versions.bun === "string"
 
@@ -31,7 +33,7 @@ const letters = (count: number, size: number) => {
   return { stream, state }
 }
 
-const text = (pipe: ProcessSpawner.OutputPipe) =>
+const text = (pipe: SpawnerKit.OutputPipe) =>
   Effect.runPromise(Stream.runCollect(pipe.stream)).then((chunks) => new TextDecoder().decode(Buffer.concat([...chunks])))
 
 describe("readWebPipe: what a spawner keeps of a pipe", () => {
@@ -39,9 +41,9 @@ describe("readWebPipe: what a spawner keeps of a pipe", () => {
     describe(byob ? "read into one reused buffer (byob)" : "chunk by chunk", () => {
       it("keeps the first `limit` bytes, each chunk as it was written, and reads the rest to the end without keeping it", async () => {
         const { stream, state } = letters(6, 10)
-        const pipe = ProcessSpawner.makeOutputPipe()
+        const pipe = SpawnerKit.makeOutputPipe()
         const dropped: Array<number> = []
-        ProcessSpawner.readWebPipe(stream, pipe, 25, { byob, whileDraining: (n) => dropped.push(n) })
+        SpawnerKit.readWebPipe(stream, pipe, 25, { byob, whileDraining: (n) => dropped.push(n) })
         // Chunks are copied before the buffer is read into again: a, b and half of c, not the later letters.
         expect(await text(pipe)).toBe("a".repeat(10) + "b".repeat(10) + "c".repeat(5))
         await new Promise((resolve) => setTimeout(resolve, 20))
@@ -51,15 +53,15 @@ describe("readWebPipe: what a spawner keeps of a pipe", () => {
 
       it("a stream shorter than the limit is kept whole and ends the pipe", async () => {
         const { stream } = letters(2, 4)
-        const pipe = ProcessSpawner.makeOutputPipe()
-        ProcessSpawner.readWebPipe(stream, pipe, 100, { byob })
+        const pipe = SpawnerKit.makeOutputPipe()
+        SpawnerKit.readWebPipe(stream, pipe, 100, { byob })
         expect(await text(pipe)).toBe("aaaabbbb")
       })
 
       it("chunks read before anyone subscribes wait in the pipe", async () => {
         const { stream } = letters(3, 2)
-        const pipe = ProcessSpawner.makeOutputPipe()
-        ProcessSpawner.readWebPipe(stream, pipe, 100, { byob })
+        const pipe = SpawnerKit.makeOutputPipe()
+        SpawnerKit.readWebPipe(stream, pipe, 100, { byob })
         await new Promise((resolve) => setTimeout(resolve, 20))
         expect(await text(pipe)).toBe("aabbcc")
       })
@@ -74,8 +76,8 @@ describe("readWebPipe: what a spawner keeps of a pipe", () => {
         controller.close()
       }
     })
-    const pipe = ProcessSpawner.makeOutputPipe()
-    ProcessSpawner.readWebPipe(stream, pipe, 100, { byob: true })
+    const pipe = SpawnerKit.makeOutputPipe()
+    SpawnerKit.readWebPipe(stream, pipe, 100, { byob: true })
     expect(await text(pipe)).toBe("plain stream")
   })
 
@@ -87,25 +89,25 @@ describe("readWebPipe: what a spawner keeps of a pipe", () => {
         else controller.error(new Error("EIO"))
       }
     })
-    const pipe = ProcessSpawner.makeOutputPipe()
-    ProcessSpawner.readWebPipe(stream, pipe, 100)
+    const pipe = SpawnerKit.makeOutputPipe()
+    SpawnerKit.readWebPipe(stream, pipe, 100)
     expect(await text(pipe)).toBe("before")
   })
 })
 
 describe("HookRunner.collect over OutputPipes (the runner reads a real spawner's pipes through callbacks)", () => {
-  const handleOf = (stdout: ProcessSpawner.OutputPipe, stderr: ProcessSpawner.OutputPipe): ProcessSpawner.ProcessHandle => ({
+  const handleOf = (stdout: SpawnerKit.OutputPipe, stderr: SpawnerKit.OutputPipe): ProcessSpawner.ProcessHandle => ({
     pid: 1,
     exited: Effect.succeed({ exitCode: 0, signal: null }),
-    stdout: stdout.stream,
-    stderr: stderr.stream,
+    // stdout, stderr and listen: the runner reads through the listeners
+    ...SpawnerKit.handlePipes({ stdout, stderr }),
     kill: () => Effect.void
   })
   const bytes = (text: string) => new TextEncoder().encode(text)
 
   it("reads what was pushed before and after it started, decodes characters split across chunks, caps each pipe, and is done when both ended", async () => {
-    const out = ProcessSpawner.makeOutputPipe()
-    const err = ProcessSpawner.makeOutputPipe()
+    const out = SpawnerKit.makeOutputPipe()
+    const err = SpawnerKit.makeOutputPipe()
     out.push(bytes("before "))
     const euro = bytes("€")
     const result = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
@@ -125,9 +127,20 @@ describe("HookRunner.collect over OutputPipes (the runner reads a real spawner's
     expect(result.output).toEqual({ stdout: "before €", stderr: "0123456789ab", stdoutTruncated: false, stderrTruncated: true })
   })
 
+  it("a handle's listen is how the runner reads it: the streams beside it are never pulled", async () => {
+    const out = SpawnerKit.makeOutputPipe()
+    const err = SpawnerKit.makeOutputPipe()
+    const handle: ProcessSpawner.ProcessHandle = { ...handleOf(out, err), stdout: Stream.die("pulled"), stderr: Stream.die("pulled") }
+    out.push(bytes("through listen"))
+    out.end()
+    err.end()
+    const output = await Effect.runPromise(Effect.scoped(Effect.flatMap(HookRunner.collect(handle, 100), (reader) => reader.output)))
+    expect(output.stdout).toBe("through listen")
+  })
+
   it("output waits for the pipes to end", async () => {
-    const out = ProcessSpawner.makeOutputPipe()
-    const err = ProcessSpawner.makeOutputPipe()
+    const out = SpawnerKit.makeOutputPipe()
+    const err = SpawnerKit.makeOutputPipe()
     const output = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
       const reader = yield* HookRunner.collect(handleOf(out, err), 100)
       setTimeout(() => {
@@ -144,13 +157,13 @@ describe("HookRunner.collect over OutputPipes (the runner reads a real spawner's
 describe("signalGroup", () => {
   it("says whether the signal was sent, and false (not a throw) when the group is gone", () => {
     const sent: Array<[number, string]> = []
-    expect(ProcessSpawner.signalGroup((pid, signal) => void sent.push([pid, signal]), 42, "SIGTERM")).toBe(true)
+    expect(SpawnerKit.signalGroup((pid, signal) => void sent.push([pid, signal]), 42, "SIGTERM")).toBe(true)
     expect(sent).toEqual([[-42, "SIGTERM"]])
     const esrch = () => {
       throw Object.assign(new Error("kill ESRCH"), { code: "ESRCH" })
     }
     const limit = Error.stackTraceLimit
-    expect(ProcessSpawner.signalGroup(esrch, 42, "SIGKILL")).toBe(false)
+    expect(SpawnerKit.signalGroup(esrch, 42, "SIGKILL")).toBe(false)
     // The host's own setting is back.
     expect(Error.stackTraceLimit).toBe(limit)
   })

@@ -13,7 +13,8 @@
  * verbatim, `env` and `cwd`, `exited` not held back by a grandchild that keeps stdout open, the
  * child leading its own session and process group, `kill` reaching the whole process group,
  * SIGKILL ending a TERM-ignoring hook, the scope's close killing everything left in the group
- * without waiting for it, the core's `HookRunner` on top (its SIGKILL step, its drain window),
+ * without waiting for it, a `detached` request (outliving its scope with its payload and value
+ * files, its launcher logging how it ended), the core's `HookRunner` on top (its SIGKILL step, its drain window),
  * and, given `options.releaseHost`, a host process that exits on its own after the release
  * although an escaped grandchild holds stdout.
  *

@@ -1,25 +1,18 @@
-import { make as makeSpawner, ProcessSpawner, readPipes, readWebPipe, signalGroup, watchGroup } from "@agent-hooks/core/ProcessSpawner"
-import type { GroupWatch, KillSignal, OutputPipe, ProcessExit, ProcessHandle, ProcessRequest, ReadingPipes, SpawnerCapabilities, WebByteStream } from "@agent-hooks/core/ProcessSpawner"
-import * as Deferred from "effect/Deferred"
+import { make as makeSpawner, ProcessSpawner } from "@agent-hooks/core/ProcessSpawner"
+import type { ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
+import { groupSpawn, nodeFiles, readWebPipe } from "@agent-hooks/core/SpawnerKit"
+import type { GroupChild, OutputPipe, WebByteStream } from "@agent-hooks/core/SpawnerKit"
+import * as fs from "node:fs"
+import { tmpdir } from "node:os"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import type * as Scope from "effect/Scope"
 import { bun } from "./bunApi.ts"
 import type { Subprocess } from "./bunApi.ts"
-import { cwdProblem, tempFiles } from "./files.ts"
 
 const groups = process.platform !== "win32"
 
 /** @internal */
 export const capabilities: SpawnerCapabilities = { runtime: "bun", processGroups: groups }
-
-const kill = (child: Subprocess, group: GroupWatch, signal: KillSignal): void => {
-  // ESRCH (the group is gone, or the child left it) or EPERM: the child alone. A group seen empty
-  // is not signalled again: its number may be another hook's group by now (a reused pid).
-  if (groups && !group.gone() && signalGroup(process.kill, child.pid, signal)) return
-  // Safe after the exit: Bun knows the child was reaped and does not signal a reused pid.
-  child.kill(signal)
-}
 
 /** How much a drain may raise the host's memory before it asks for a full collection. */
 const DRAIN_RSS_SLACK = 32 * 1024 * 1024
@@ -58,19 +51,31 @@ const readCapped = (readable: ReadableStream<Uint8Array>, pipe: OutputPipe, limi
   })
 }
 
-/** A started hook: the child, and its two pipes being read (from the start, so it never blocks on a full pipe). */
-interface Running extends ReadingPipes {
-  readonly child: Subprocess
-  readonly group: GroupWatch
+/** A started child, as the kit drives it. */
+interface Child extends GroupChild {
+  readonly stdout: ReadableStream<Uint8Array>
+  readonly stderr: ReadableStream<Uint8Array>
 }
 
-const start = (request: ProcessRequest): Effect.Effect<Subprocess, unknown> =>
+const asChild = (child: Subprocess): Child => ({
+  pid: child.pid,
+  // Safe after the exit: Bun knows the child was reaped and does not signal a reused pid.
+  kill: (signal) => child.kill(signal),
+  // `exited` resolves when the direct child exits (not when the pipes close).
+  onExit: (done) =>
+    void child.exited.then(() => done({ exitCode: child.signalCode === null ? child.exitCode : null, signal: child.signalCode }), () => {}),
+  unref: () => child.unref(),
+  stdout: child.stdout,
+  stderr: child.stderr
+})
+
+const start = (request: ProcessRequest): Effect.Effect<Child, unknown> =>
   Effect.suspend(() => {
     const api = bun()
     if (api === undefined) return Effect.die(new Error("BunProcessSpawner needs the Bun runtime (globalThis.Bun is undefined)"))
     return Effect.try({
       try: () =>
-        api.spawn([request.file, ...request.args], {
+        asChild(api.spawn([request.file, ...request.args], {
           cwd: request.cwd,
           env: request.env,
           // Bun writes the bytes and then closes stdin, swallowing EPIPE. An empty payload is /dev/null: EOF.
@@ -79,48 +84,17 @@ const start = (request: ProcessRequest): Effect.Effect<Subprocess, unknown> =>
           stderr: "pipe",
           detached: groups,
           windowsHide: true
-        }),
+        })),
       catch: (cause) => cause
     })
   })
 
-const release = ({ child, group, stdout, stderr, stopReading }: Running): Effect.Effect<void> =>
-  Effect.sync(() => {
-    // Always, even after a clean exit: whatever the hook left running in its group goes too.
-    kill(child, group, "SIGKILL")
-    // Stop reading: a grandchild outside the group may still hold the pipes.
-    stopReading()
-    stdout.end()
-    stderr.end()
-    // Never wait for the group to disappear, and never keep the host alive for it.
-    child.unref()
-  })
-
-const handle = ({ child, group, stdout, stderr }: Running): ProcessHandle => {
-  const exited = Deferred.makeUnsafe<ProcessExit>()
-  // `exited` resolves when the direct child exits (not when the pipes close).
-  child.exited.then(() => {
-    const signal = child.signalCode
-    // Looked at once: a group already empty is never signalled (its number could be reused before the release).
-    if (groups) group.alive()
-    Deferred.doneUnsafe(exited, Effect.succeed({ exitCode: signal === null ? child.exitCode : null, signal }))
-  }, () => {})
-  return {
-    pid: child.pid,
-    exited: Deferred.await(exited),
-    stdout: stdout.stream,
-    stderr: stderr.stream,
-    kill: (signal) => Effect.sync(() => kill(child, group, signal)),
-    ...(groups ? { groupAlive: group.alive } : {})
-  }
-}
-
 /** @internal */
-export const spawn = (request: ProcessRequest): Effect.Effect<ProcessHandle, unknown, Scope.Scope> =>
-  Effect.map(Effect.acquireRelease(Effect.map(start(request), (child): Running => ({ child, group: watchGroup(process.kill, child.pid), ...readPipes(request, child.stdout, child.stderr, readCapped) })), release), handle)
-
-/** @internal */
-export const make: ProcessSpawner["Service"] = makeSpawner({ capabilities, start: spawn, cwdProblem, tempFiles })
+export const make: ProcessSpawner["Service"] = makeSpawner({
+  capabilities,
+  start: groupSpawn({ groups, signal: process.kill, start, read: readCapped }),
+  ...nodeFiles(fs, tmpdir)
+})
 
 /** @internal */
 export const layer: Layer.Layer<ProcessSpawner> = Layer.succeed(ProcessSpawner, make)

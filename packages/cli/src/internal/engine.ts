@@ -1,6 +1,7 @@
 import * as HookEngine from "@agent-hooks/core/HookEngine"
 import * as Plan from "@agent-hooks/core/Plan"
 import * as Presets from "@agent-hooks/core/Presets"
+import { isHookError } from "@agent-hooks/core/HookError"
 import type * as HookError from "@agent-hooks/core/HookError"
 import * as NodeFileSystem from "@effect/platform-node-shared/NodeFileSystem"
 import * as NodePath from "@effect/platform-node-shared/NodePath"
@@ -52,10 +53,6 @@ export const checkPreset = (preset: string): Effect.Effect<Preset, Failed> => {
 export const warnOnStderr = (warning: string): void => {
   process.stderr.write(`agent-hooks: warning: ${warning}\n`)
 }
-
-const isHookError = (u: unknown): u is HookError.HookError =>
-  typeof u === "object" && u !== null &&
-  ((u as { _tag?: unknown })._tag === "SettingsError" || (u as { _tag?: unknown })._tag === "PayloadError")
 
 /**
  * Runs `f` with the engine (see `EngineLayer`) built from the command-line options: `--settings` files only

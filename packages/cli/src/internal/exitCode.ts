@@ -1,3 +1,4 @@
+import { isHookError } from "@agent-hooks/core/HookError"
 import * as Cause from "effect/Cause"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
@@ -22,7 +23,7 @@ const classify = (exit: Exit.Exit<void, unknown>): { readonly code: ExitCode; re
   if (error._tag === "Some") {
     const e = error.value
     if (isTagged(e, "Blocked")) return { code: 2, message: undefined }
-    if (isTagged(e, "Failed") || isTagged(e, "SettingsError") || isTagged(e, "PayloadError")) {
+    if (isTagged(e, "Failed") || isHookError(e)) {
       return { code: 1, message: e.message }
     }
     if (isCliError(e)) {

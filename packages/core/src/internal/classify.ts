@@ -168,13 +168,14 @@ export const classify = (
   if (run.stderrTruncated) messages.push(`stderr was longer than ${MAX_OUTPUT_BYTES} bytes and was cut there`)
   const result: HookResult = {
     command: hook.display,
-    exitCode: run.exitCode,
+    // A hook started detached has not ended: never "success" for an end nobody has seen.
+    exitCode: run.detached === true ? null : run.exitCode,
     signal: run.signal,
     timedOut: run.timedOut,
     durationMs: run.durationMs,
     stdout: run.stdout,
     stderr: run.stderr,
-    status: verdict.status,
+    status: run.detached === true ? "detached" : verdict.status,
     source: hook.entry.scope === "explicit" && hook.entry.source === "(programmatic)" ? null : hook.entry.source,
     decision: verdict.decision,
     messages

@@ -7,7 +7,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as FiberSet from "effect/FiberSet"
 import * as Predicate from "effect/Predicate"
-import type * as FileSystem from "effect/FileSystem"
+import * as FileSystem from "effect/FileSystem"
 import type * as Path from "effect/Path"
 import type * as Semaphore from "effect/Semaphore"
 import type { Writer as AuditWriter } from "../Audit.ts"
@@ -15,6 +15,7 @@ import type { AsyncResult, EngineOptions } from "../HookEngine.ts"
 import { PayloadError } from "../HookError.ts"
 import * as HookEvent from "../HookEvent.ts"
 import * as HookInput from "../HookInput.ts"
+import * as LogPath from "../LogPath.ts"
 import * as Outcome from "../Outcome.ts"
 import type { Plan, PlannedHook } from "../Plan.ts"
 import { ProcessSpawner } from "../ProcessSpawner.ts"
@@ -274,13 +275,25 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
       cwd: typeof payload["cwd"] === "string" && payload["cwd"] !== "" ? state.path.resolve(plan.projectDir, payload["cwd"]) : plan.projectDir,
       projectDir: plan.projectDir
     }
-    const contextOf = (hook: PlannedHook): ExecContext => ({
+    // A detached hook's launcher appends how it ended to the execution log, where the engine may write.
+    const detachedLog = options.detachAsync === true && plan.settings.executionLog !== undefined && hooks.some((hook) => hook.async)
+      ? yield* LogPath.guard(plan.settings.executionLog).pipe(
+        Effect.provideService(FileSystem.FileSystem, state.fs),
+        Effect.map((escape) => (escape === undefined ? plan.settings.executionLog : undefined))
+      )
+      : undefined
+    const contextOf = (hook: PlannedHook, startedAt: number): ExecContext => ({
       ...base,
       env: hook.extraEnv === undefined ? dispatchEnv : { ...dispatchEnv, ...hook.extraEnv },
       timeout: budget === undefined ? hook.timeout : Math.min(hook.timeout, budget),
       // A host that exits after the dispatch (agent-hooks run) starts async command hooks detached,
       // bounded by their timeout, so that they outlive it.
-      detach: hook.async && options.detachAsync === true && hook.entry.handler.type === "command" ? { capSeconds: hook.timeout } : undefined
+      detach: hook.async && options.detachAsync === true && hook.entry.handler.type === "command"
+        ? {
+          capSeconds: hook.timeout,
+          logTo: detachedLog === undefined ? undefined : { file: detachedLog, record: Sinks.detachedRecord(spec.name, hook, startedAt) }
+        }
+        : undefined
     })
     const sink: Sinks.SinkContext = { fs: state.fs, path: state.path, onWarning: options.onWarning }
     // One hook matched from a sequential group makes the whole call sequential (Gemini CLI's
@@ -293,11 +306,11 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
       state.telemetry.hook(
         { event, matcher, ...genAiOf(payload), command: hook.display, type: hook.entry.handler.type, source: hook.entry.scope === "explicit" && hook.entry.source === "(programmatic)" ? null : hook.entry.source },
         Effect.gen(function*() {
-          const planned = contextOf(hook)
+          const startedAt = yield* Clock.currentTimeMillis
+          const planned = contextOf(hook, startedAt)
           // Every hook process gets TRACEPARENT for its hook's span, so that its own spans join the trace.
           const own = { ...planned, env: yield* withTraceContext(planned.env) }
           const ctx = chain === undefined || chain.input === input ? own : { ...own, input: chain.input, stdin: JSON.stringify(chain.input) }
-          const startedAt = yield* Clock.currentTimeMillis
           const executed = yield* execute(hook, ctx, state.caps)
           const classified = classify(hook, executed, classifyContext(hook, ctx.timeout))
           if (chain !== undefined && !hook.async && classified.verdict.updatedInput !== null) {

@@ -8,7 +8,6 @@ import type * as Scope from "effect/Scope"
 import type { CollectedOutput, ProcessRun, RunnerOptions } from "../HookRunner.ts"
 import { ProcessSpawner } from "../ProcessSpawner.ts"
 import type { ProcessExit, ProcessHandle, ProcessOutput, ProcessRequest, SpawnError } from "../ProcessSpawner.ts"
-import { listenerOf } from "./processSpawner.ts"
 
 /** A run with defaults for every field (exit 0, no output), overridden by `over`. @internal */
 export const makeRun = (over: Partial<ProcessRun>): ProcessRun => ({
@@ -87,9 +86,7 @@ export const collect = (handle: ProcessHandle, maxOutputBytes: number): Effect.E
       stdoutTruncated: stdout.truncated,
       stderrTruncated: stderr.truncated
     })
-    const listenOut = listenerOf(handle.stdout)
-    const listenErr = listenerOf(handle.stderr)
-    if (listenOut !== undefined && listenErr !== undefined) {
+    if (handle.listen !== undefined) {
       // A real spawner's pipes: read through callbacks, with no fiber or stream per hook (a hook's
       // cost over a raw spawn is mostly this bookkeeping). Both end when the scope closes (the
       // spawner's release ends them).
@@ -98,8 +95,8 @@ export const collect = (handle: ProcessHandle, maxOutputBytes: number): Effect.E
       const ended = () => {
         if (--open === 0) for (const wake of waiting.splice(0)) wake()
       }
-      listenOut((chunk) => stdout.push(chunk), ended)
-      listenErr((chunk) => stderr.push(chunk), ended)
+      handle.listen.stdout((chunk) => stdout.push(chunk), ended)
+      handle.listen.stderr((chunk) => stderr.push(chunk), ended)
       const output = Effect.callback<ProcessOutput>((resume) => {
         if (open === 0) return resume(Effect.sync(finish))
         const wake = () => resume(Effect.sync(finish))
@@ -232,6 +229,8 @@ export const run = (
             stderrTruncated: output.stderrTruncated,
             spawnError: undefined,
             ...(openMs === undefined ? {} : { outputIncomplete: true }),
+            // A detached request's launcher exits 0 once the process has started: its end is not known.
+            ...(request.detached !== undefined && exit.exitCode === 0 && !timedOut ? { detached: true } : {}),
             ...(said.length > 0 ? { warnings: said } : {})
           }))
         }),

@@ -20,6 +20,26 @@ export interface SinkContext {
   readonly onWarning: ((warning: string) => void) | undefined
 }
 
+/** The fields of an execution log line that say which hook ran where and when. */
+const recordHead = (event: string, hook: PlannedHook, startedAt: number, ranAs: string) => ({
+  timestamp: new Date(startedAt).toISOString(),
+  event,
+  matcher: hook.entry.pattern ?? hook.entry.matcher.source ?? null,
+  pattern: hook.entry.pattern ?? hook.entry.matcher.source ?? null,
+  command: ranAs
+})
+
+/**
+ * The start of the line a detached hook's launcher appends to the execution log when the hook
+ * ends (the text of a JSON object without its closing brace): the same fields as the line written
+ * when it started, so the two are read together.
+ */
+export const detachedRecord = (event: string, hook: PlannedHook, startedAt: number) => (ranAs: string): string =>
+  JSON.stringify({
+    ...recordHead(event, hook, startedAt, ranAs),
+    source: hook.entry.scope === "explicit" && hook.entry.source === "(programmatic)" ? null : hook.entry.source
+  }).slice(0, -1)
+
 /** One JSONL line per hook run (the orchestration design's HookLogger fields and Wingman's). */
 export const executionLog = (
   sink: SinkContext,
@@ -32,18 +52,16 @@ export const executionLog = (
   // the command as it ran, placeholders substituted (the orchestration design's HookLogger).
   const lines = hooks.map(({ hook, result, startedAt, ranAs }) =>
     JSON.stringify({
-      timestamp: new Date(startedAt).toISOString(),
-      event,
-      matcher: hook.entry.pattern ?? hook.entry.matcher.source ?? null,
-      pattern: hook.entry.pattern ?? hook.entry.matcher.source ?? null,
-      command: ranAs,
+      ...recordHead(event, hook, startedAt, ranAs),
       exitCode: result.exitCode,
       duration_ms: result.durationMs,
       status: result.status,
       timedOut: result.timedOut,
       blocked: result.decision === "deny" || result.decision === "block",
       source: result.source,
-      error: result.status === "success" ? null : result.messages.join("; ") || result.stderr.trim() || null
+      error: result.status === "success" || result.status === "detached" ? null : result.messages.join("; ") || result.stderr.trim() || null,
+      // A hook started detached: its launcher appends a record of how it ended ("detached": "ended").
+      ...(result.status === "detached" ? { detached: "started" } : {})
     })
   )
   // Append; only when that fails (no folder yet) make the folder and append again.

@@ -1,5 +1,7 @@
-import { make as makeSpawner, ProcessSpawner, readPipes, readWebPipe, signalGroup, watchGroup } from "@agent-hooks/core/ProcessSpawner"
-import type { GroupWatch, KillSignal, OutputPipe, ProcessExit, ProcessHandle, ProcessRequest, ReadingPipes, SpawnerCapabilities, TempFiles, WebByteStream } from "@agent-hooks/core/ProcessSpawner"
+import { make as makeSpawner, ProcessSpawner } from "@agent-hooks/core/ProcessSpawner"
+import type { KillSignal, ProcessExit, ProcessHandle, ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
+import { cwdProblemOn, handlePipes, readPipes, readWebPipe, signalGroup, tempFilesOn, watchGroup } from "@agent-hooks/core/SpawnerKit"
+import type { GroupWatch, OutputPipe, ReadingPipes, WebByteStream } from "@agent-hooks/core/SpawnerKit"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -15,39 +17,14 @@ export const capabilities: SpawnerCapabilities = { runtime: "deno", processGroup
 /** @internal */
 export const capabilitiesWithoutGroups: SpawnerCapabilities = { runtime: "deno", processGroups: false }
 
-const cwdProblem = (cwd: string): string | undefined => {
-  try {
-    return denoOrDie().statSync(cwd).isDirectory ? undefined : `cwd ${cwd} is not a directory`
-  } catch {
-    return `cwd ${cwd} does not exist`
-  }
-}
+const cwdProblem = cwdProblemOn((path) => denoOrDie().statSync(path).isDirectory)
 
 /** The payload files: a fresh 0700 folder, one 0600 file per text, removed with the folder. */
-const tempFiles: TempFiles = {
-  write: (contents) => {
-    const api = denoOrDie()
-    const dir = api.makeTempDirSync({ prefix: "agent-hooks-payload-" })
-    const remove = () => {
-      try {
-        api.removeSync(dir, { recursive: true })
-      } catch {
-        // already gone
-      }
-    }
-    try {
-      const paths = contents.map((content, i) => {
-        const path = `${dir}/${i}`
-        api.writeTextFileSync(path, content, { mode: 0o600, createNew: true })
-        return path
-      })
-      return { paths, remove }
-    } catch (cause) {
-      remove()
-      throw cause
-    }
-  }
-}
+const tempFiles = tempFilesOn({
+  makeTempDir: (prefix) => denoOrDie().makeTempDirSync({ prefix }),
+  writeNew: (path, content) => denoOrDie().writeTextFileSync(path, content, { mode: 0o600, createNew: true }),
+  removeAll: (path) => denoOrDie().removeSync(path, { recursive: true })
+})
 
 // child.kill: Deno refuses ("already terminated") once the child was reaped, so no reused pid is signalled.
 const kill = (api: DenoGlobal, child: ChildProcess, group: GroupWatch, signal: KillSignal, detached: boolean): void => {
@@ -189,8 +166,7 @@ const handle = ({ api, child, group, stdout, stderr }: Running, detached: boolea
   return {
     pid: child.pid,
     exited: Deferred.await(exited),
-    stdout: stdout.stream,
-    stderr: stderr.stream,
+    ...handlePipes({ stdout, stderr }),
     kill: (signal) => Effect.sync(() => kill(api, child, group, signal, detached)),
     ...(detached ? { groupAlive: group.alive } : {})
   }

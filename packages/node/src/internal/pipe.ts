@@ -1,7 +1,7 @@
 import { Socket } from "node:net"
 import type { SocketConstructorOpts } from "node:net"
 import type { Readable } from "node:stream"
-import type { OutputPipe } from "@agent-hooks/core/ProcessSpawner"
+import type { OutputPipe } from "@agent-hooks/core/SpawnerKit"
 
 /** Where every drained pipe's bytes land: read into and forgotten (reads happen one at a time on the event loop). */
 const DISCARD = Buffer.allocUnsafe(64 * 1024)

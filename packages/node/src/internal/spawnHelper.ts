@@ -1,9 +1,13 @@
-import { make as makeSpawner, makeOutputPipe, ProcessSpawner, watchGroup } from "@agent-hooks/core/ProcessSpawner"
-import type { GroupWatch, KillSignal, OutputPipe, ProcessExit, ProcessHandle, ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
+import { make as makeSpawner, ProcessSpawner } from "@agent-hooks/core/ProcessSpawner"
+import type { KillSignal, ProcessExit, ProcessHandle, ProcessRequest, SpawnerCapabilities } from "@agent-hooks/core/ProcessSpawner"
+import { handlePipes, makeOutputPipe, nodeFiles, watchGroup } from "@agent-hooks/core/SpawnerKit"
+import type { GroupWatch, OutputPipe } from "@agent-hooks/core/SpawnerKit"
 import { spawn as spawnChild } from "node:child_process"
 import type { ChildProcess } from "node:child_process"
+import * as fs from "node:fs"
 import { accessSync, closeSync, constants, existsSync, openSync, readSync } from "node:fs"
 import { createRequire } from "node:module"
+import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as Deferred from "effect/Deferred"
@@ -11,7 +15,6 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import type { HelperRuntime } from "../NodeProcessSpawner.ts"
-import { cwdProblem, tempFiles } from "./files.ts"
 import * as direct from "./processSpawner.ts"
 
 /** The helper's script, next to this module (`.ts` from the sources, `.js` from the build). */
@@ -344,8 +347,7 @@ export class Helper {
       Effect.map(({ id, hook, pid }): ProcessHandle => ({
         pid,
         exited: Deferred.await(hook.exited),
-        stdout: hook.stdout.stream,
-        stderr: hook.stderr.stream,
+        ...handlePipes(hook),
         kill: (signal: KillSignal) =>
           Effect.sync(() => {
             if (this.hooks.has(id) && this.child !== undefined) this.send({ t: "kill", id, signal, ...(hook.group?.gone() === true ? { group: false } : {}) })
@@ -376,7 +378,7 @@ export const capabilities: SpawnerCapabilities = { runtime: "node-helper", proce
 
 /** @internal */
 export const makeWith = (helper: Helper): ProcessSpawner["Service"] =>
-  makeSpawner({ capabilities, start: helper.spawn, cwdProblem, tempFiles })
+  makeSpawner({ capabilities, start: helper.spawn, ...nodeFiles(fs, tmpdir) })
 
 /** A helper for the layer's life; its program is resolved when the layer is built (a bad option fails there). */
 const scopedHelper = (runtime: HelperRuntime | undefined) =>

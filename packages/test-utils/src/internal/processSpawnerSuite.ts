@@ -511,6 +511,38 @@ export const suite = (
         })))
     })
 
+    describe("detached", () => {
+      testWithGroups("a detached request outlives its scope with its payload and value files, and its launcher logs how it ended", () =>
+        run(Effect.gen(function*() {
+          const dir = tempDir()
+          const log = join(dir, "detached.jsonl")
+          const out = join(dir, "detached.out")
+          const exit = yield* Effect.scoped(Effect.gen(function*() {
+            const handle = yield* spawn(request({
+              args: ["-c", `sleep 0.3; { cat; cat "$VALUE"; } > '${out}'; printf '%s\\n' 'it \\failed"' >&2; exit 7`],
+              stdin: "payload;",
+              files: [{ env: "VALUE", content: "value" }],
+              detached: { capSeconds: 10, logTo: { file: log, record: `{"hook":"x"` } }
+            }))
+            return (yield* complete(handle)).exit
+          }))
+          // The launcher's exit: the process has started, and the scope's close did not end it.
+          expect(exit).toEqual({ exitCode: 0, signal: null })
+          yield* waitFor("the end record", () => existsSync(log) && readFileSync(log, "utf8").endsWith("\n"), 10_000)
+          expect(readFileSync(out, "utf8")).toBe("payload;value")
+          expect(JSON.parse(readFileSync(log, "utf8"))).toMatchObject({
+            hook: "x",
+            exitCode: 7,
+            signal: null,
+            status: "non-blocking-error",
+            timedOut: false,
+            blocked: false,
+            error: `exit 7: it \\failed"`,
+            detached: "ended"
+          })
+        })))
+    })
+
     describe("under the core's HookRunner", () => {
       it("1 GiB on stdout under a 1 MiB cap: 1 MiB kept, the flag set, the rest drained unread", async () => {
         const result = await runHook(request({ args: ["-c", "head -c 1073741824 /dev/zero; echo done >&2"] }), "60 seconds")

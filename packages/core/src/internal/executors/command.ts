@@ -88,40 +88,23 @@ export const asRun = (handler: CommandHandler, ctx: ExecContext): string => {
 }
 
 /**
- * Starts "$@" detached: `setsid` where it exists (a new session and group), else perl's setsid,
- * else job control (`set -m`: a new process group, where there is a terminal). Before that, synchronously: the program and the script it is
- * given are checked (exit 127 "not found" or 126 "not executable" on stderr, the hook not started);
- * the payload (stdin) is read whole and the value files the spawner wrote are copied, into a folder
- * of the hook's own that its group removes when the hook ends or at the cap. The hook reads the
- * payload on stdin; its output goes to /dev/null; SIGHUP and SIGINT are ignored; a watchdog kills
- * the whole group after the cap ($1 seconds), and the group's leftovers are killed when the hook ends.
+ * The fast early error of a detached hook, before it is started: the program (a path: that it
+ * exists and is executable; a name: that the hook's own shell finds it, bash having builtins dash
+ * lacks) and the script an interpreter is given (that it exists and is readable). Exit 127 "not
+ * found" or 126 "not executable" on stderr; 0 when nothing is wrong that can be seen from here.
+ * Correctness does not depend on it: how the hook really ends is recorded when it ends.
  */
-const DETACH_SCRIPT = [
-  `cap=$1; vars=$2; program=$3; script=$4; probe=$5; shift 5`,
+const CHECK_SCRIPT = [
+  `program=$1; script=$2; probe=$3`,
   `case $program in */*) if [ ! -e "$program" ]; then echo "agent-hooks: $program: not found; the detached hook did not start" >&2; exit 127; fi`,
   `  if [ -d "$program" ] || [ ! -x "$program" ]; then echo "agent-hooks: $program: not executable; the detached hook did not start" >&2; exit 126; fi ;;`,
-  // A name is looked up as the hook's own shell would (bash has builtins dash lacks).
   `'') ;; *) $probe -c 'command -v "$1"' agent-hooks-probe "$program" >/dev/null 2>&1 || { echo "agent-hooks: $program: command not found; the detached hook did not start" >&2; exit 127; } ;; esac`,
   `if [ -n "$script" ]; then if [ ! -e "$script" ]; then echo "agent-hooks: $script: not found; the detached hook did not start" >&2; exit 127; fi`,
-  `  if [ ! -r "$script" ]; then echo "agent-hooks: $script: not readable; the detached hook did not start" >&2; exit 126; fi; fi`,
-  // The payload is read whole before the wrapper exits: the host stops writing stdin when it has.
-  `d=$(mktemp -d) || exit 126; cat > "$d/stdin" || exit 126`,
-  // The names are the engine's own (AGENT_HOOKS_VALUE_<n>).
-  `for v in $vars; do eval "cp -- \"\\$$v\" \"\\$d/$v\"" || exit 126; eval "$v=\\$d/$v; export $v"; done`,
-  // $g: the hook's own group (its launcher's pid), which the watchdog and the end kill.
-  `inner='cap=$1; d=$2; g=$3; shift 3; trap "" HUP INT; "$@" <"$d/stdin" & c=$!; (trap "" TERM; sleep "$cap"; kill -TERM -$g; sleep 2; rm -rf "$d"; kill -KILL -$g) </dev/null >/dev/null 2>&1 & wait "$c"; rm -rf "$d"; kill -KILL -$g'`,
-  // The launcher is already out of the wrapper's group when it starts the hook (setsid runs in the
-  // foreground; job control sets the group at the fork): the host kills the wrapper's group as soon
-  // as the wrapper exits, and a hook still on its way out of that group would die unseen.
-  `launch='i=$0; cap=$1; d=$2; shift 2; /bin/sh -c "$i" agent-hooks-detached "$cap" "$d" $$ "$@" </dev/null >/dev/null 2>&1 &'`,
-  `if command -v setsid >/dev/null 2>&1; then setsid /bin/sh -c "$launch" "$inner" "$cap" "$d" "$@" </dev/null >/dev/null 2>&1`,
-  // No setsid(1) (macOS): perl's setsid(2). Job control (set -m) is the last resort, and only where
-  // it is on (a terminal): else the hook would stay in the wrapper's group and die with it unseen,
-  // so it is not started, and that is said.
-  `elif command -v perl >/dev/null 2>&1; then perl -e 'use POSIX (); POSIX::setsid(); exec @ARGV or exit 127' /bin/sh -c "$launch" "$inner" "$cap" "$d" "$@" </dev/null >/dev/null 2>&1`,
-  `else set -m 2>/dev/null; case $- in *m*) /bin/sh -c "$launch" "$inner" "$cap" "$d" "$@" </dev/null >/dev/null 2>&1 & ;;`,
-  `  *) rm -rf "$d"; echo "agent-hooks: the hook cannot be detached here (no setsid, no perl, and no job control without a terminal); the detached hook did not start" >&2; exit 126 ;; esac; fi`
+  `  if [ ! -r "$script" ]; then echo "agent-hooks: $script: not readable; the detached hook did not start" >&2; exit 126; fi; fi`
 ].join("\n")
+
+/** The command as its end record names it: a payload value cannot make the record too long to hand on. */
+const MAX_RECORDED_COMMAND_CHARS = 2000
 
 const INTERPRETERS = new Set(["sh", "bash", "dash", "zsh", "python", "python3", "node", "bun", "deno", "ruby", "perl"])
 const RESERVED = new Set(["if", "then", "else", "elif", "fi", "case", "esac", "for", "while", "until", "do", "done", "in", "!", "{", "}", "time", "function", "select", "[["])
@@ -211,37 +194,46 @@ export const command = (handler: CommandHandler, ctx: ExecContext): Effect.Effec
     ? ["bash", ["--norc", "--noprofile", "-c", shellForm.command]] as const
     : ["/bin/sh", ["-c", shellForm.command]] as const
   if (ctx.detach !== undefined) {
-    // The wrapper checks what it can, copies the value files, starts the hook in a session of its
-    // own and exits: nothing waits for it, a signal to the host's process group does not reach it,
-    // and its own watchdog ends it (and anything it left in its group) at the cap.
+    // The spawner starts it detached (a session of its own, its own watchdog at the cap) and
+    // returns once it has started; its launcher appends how it ended to the execution log.
+    const { capSeconds, logTo } = ctx.detach
     const [program, script] = startWords(handler, ctx, file, handler.args !== undefined ? args : [])
-    return Effect.map(
-      HookRunner.run(
+    const ranAs = asRun(handler, ctx)
+    const request = {
+      file,
+      args,
+      cwd: ctx.cwd,
+      env,
+      stdin: ctx.stdin,
+      maxOutputBytes: MAX_OUTPUT_BYTES,
+      files: shellForm.files,
+      detached: {
+        capSeconds,
+        logTo: logTo === undefined ? undefined : {
+          file: logTo.file,
+          record: logTo.record(ranAs.length > MAX_RECORDED_COMMAND_CHARS ? `${ranAs.slice(0, MAX_RECORDED_COMMAND_CHARS)}… (cut)` : ranAs)
+        }
+      }
+    }
+    const options = { ...HookRunner.defaultOptions, projectDir: ctx.projectDir }
+    const check = program === ""
+      ? Effect.succeed(undefined)
+      : HookRunner.run(
         {
           file: "/bin/sh",
-          args: [
-            "-c",
-            DETACH_SCRIPT,
-            "agent-hooks-detach",
-            String(Math.max(1, Math.ceil(ctx.detach.capSeconds))),
-            shellForm.files.map(({ env: variable }) => variable).join(" "),
-            program,
-            script,
-            handler.args === undefined && handler.shell === "bash" ? "bash --norc --noprofile" : "/bin/sh",
-            file,
-            ...args
-          ],
+          args: ["-c", CHECK_SCRIPT, "agent-hooks-check", program, script, handler.args === undefined && handler.shell === "bash" ? "bash --norc --noprofile" : "/bin/sh"],
           cwd: ctx.cwd,
           env,
-          stdin: ctx.stdin,
-          maxOutputBytes: MAX_OUTPUT_BYTES,
-          files: shellForm.files
+          stdin: "",
+          maxOutputBytes: MAX_OUTPUT_BYTES
         },
         Duration.seconds(10),
-        { ...HookRunner.defaultOptions, projectDir: ctx.projectDir }
-      ),
-      (run) => ({ run: afterRun(run, handler, cuts, false) })
-    )
+        options
+      )
+    return Effect.flatMap(check, (checked) =>
+      checked !== undefined && checked.exitCode !== 0
+        ? Effect.succeed({ run: afterRun(checked, handler, cuts, false) })
+        : Effect.map(HookRunner.run(request, Duration.seconds(10), options), (run) => ({ run: afterRun(run, handler, cuts, false) })))
   }
   return Effect.map(
     HookRunner.run(

@@ -23,11 +23,16 @@ export interface ExecContext {
   /** Where a process hook runs instead when `cwd` (from the payload) is missing, with a warning. */
   readonly projectDir: string
   /**
-   * Start a command hook detached and return at once: in its own session (or process group), stdin
-   * the payload, output to /dev/null, killed with its group after `capSeconds`. For `async` hooks of
-   * a host that exits right after the dispatch (`agent-hooks run`).
+   * Start a command hook detached and return at once (`ProcessRequest.detached`): in its own
+   * session, stdin the payload, output to /dev/null, killed with its group after `capSeconds`. For
+   * `async` hooks of a host that exits right after the dispatch (`agent-hooks run`). With `logTo`,
+   * how it ended is appended to the execution log `file` when it ends: `record` gives the start of
+   * that line (a JSON object without its closing brace) for the command as it ran.
    */
-  readonly detach?: { readonly capSeconds: number } | undefined
+  readonly detach?: {
+    readonly capSeconds: number
+    readonly logTo?: { readonly file: string; readonly record: (ranAs: string) => string } | undefined
+  } | undefined
   readonly env: Readonly<Record<string, string>>
   /** Seconds. */
   readonly timeout: number
