@@ -25,7 +25,7 @@ import type * as Path from "effect/Path"
 import type * as Scope from "effect/Scope"
 import * as Context from "effect/Context"
 import * as Layer from "effect/Layer"
-import type { WriterOptions } from "./Audit.ts"
+import type { OtlpOptions, WriterOptions } from "./Audit.ts"
 import type { HookError } from "./HookError.ts"
 import type { LoadedSettings } from "./Settings.ts"
 import type * as HookEvent from "./HookEvent.ts"
@@ -141,7 +141,15 @@ export interface EngineOptions {
    *
    * @since 0.2.0
    */
-  readonly auditOptions?: Pick<WriterOptions, "redact" | "defaultRedactions" | "maxValueChars" | "maxInputChars"> | undefined
+  readonly auditOptions?:
+    | Pick<WriterOptions, "redact" | "defaultRedactions" | "maxValueChars" | "maxInputChars"> & {
+      /**
+       * Also send each record to a collector as an OTLP log record (see `Audit.OtlpOptions`), over
+       * `AGENT_HOOKS_AUDIT_OTLP` of `env`; `false`: not whatever `env` says. @since 0.2.0
+       */
+      readonly otlp?: Partial<OtlpOptions> | false | undefined
+    }
+    | undefined
   /**
    * OpenTelemetry export (see `Telemetry`): settings over the `OTEL_*` variables of `env`, or
    * `false` to turn it off. Default: on when `OTEL_EXPORTER_OTLP_ENDPOINT` is set.

@@ -45,10 +45,14 @@ const makeOnce = (
     }
     // The audit trail is fail-closed: an engine that cannot open its audit log does not start.
     const auditFile = options.auditLog ?? plan.settings.auditLog
+    // The copy for a collector (AGENT_HOOKS_AUDIT_OTLP or the option); a setting it cannot use is said, the local log is written anyway.
+    const auditOtlp = auditFile === undefined ? undefined : Audit.otlpOptionsFrom(plan.env, options.auditOptions?.otlp)
+    if (auditOtlp !== undefined && "problem" in auditOtlp) options.onWarning?.(auditOtlp.problem)
     const audit = auditFile === undefined
       ? undefined
       : yield* Audit.makeWriter({
         ...options.auditOptions,
+        otlp: auditOtlp === undefined || "problem" in auditOtlp ? undefined : { onWarning: options.onWarning, fetch: options.fetch, ...auditOtlp },
         file: auditFile,
         key: options.auditKey ?? plan.env["AGENT_HOOKS_AUDIT_KEY"],
         // The settings' patterns (any file may add one; none can take one away) and the host's.
