@@ -13,6 +13,8 @@ export interface VerifyOptions extends SettingsOptions {
   readonly json: boolean
   /** `--head FILE`: the head file to check against (default: the log's own `FILE.head`). */
   readonly head?: Option.Option<string> | undefined
+  /** `--otlp FILE`: check the records a collector received (OTLP/JSON logs payloads) instead. */
+  readonly otlp?: Option.Option<string> | undefined
 }
 
 /** Options of `agent-hooks audit show`: the filters are all optional; records pass when they match every one given. */
@@ -54,7 +56,12 @@ const key = (): string | undefined => {
  *
  * @internal
  */
-export const verify = (options: VerifyOptions): Effect.Effect<void, Failed> =>
+export const verify = (options: VerifyOptions): Effect.Effect<void, Failed> => {
+  const exported = options.otlp === undefined ? undefined : Option.getOrUndefined(options.otlp)
+  return exported === undefined ? verifyLog(options) : verifyExport(options, exported)
+}
+
+const verifyLog = (options: VerifyOptions): Effect.Effect<void, Failed> =>
   Effect.gen(function*() {
     const file = yield* fileOf(options)
     const text = yield* read(file)
@@ -78,6 +85,37 @@ export const verify = (options: VerifyOptions): Effect.Effect<void, Failed> =>
       for (const problem of report.problems) yield* Console.log(`  ${problem.kind}: ${problem.message}`)
       for (const notice of report.notices) yield* Console.log(`  note (${notice.kind}): ${notice.message}`)
       yield* Console.log(report.ok ? "ok: no record was edited, inserted, deleted or reordered, and no chain is missing" : `FAILED: ${report.problems.length} problem${report.problems.length === 1 ? "" : "s"}`)
+    }
+    if (!report.ok) {
+      const first = report.problems[0]!
+      return yield* new Failed({ message: `${file}:${first.line}: ${first.message}` })
+    }
+  }).pipe(Effect.provide(NodeFileSystem.layer))
+
+/**
+ * `agent-hooks audit verify --otlp FILE`: the chains checked again from what a collector received.
+ * Same output and exit status as for a local log; places are `payload line N, record K`.
+ */
+const verifyExport = (options: VerifyOptions, file: string): Effect.Effect<void, Failed> =>
+  Effect.gen(function*() {
+    if (Option.isSome(options.file)) return yield* new Failed({ message: `give either an audit log (FILE) or --otlp FILE, not both` })
+    if (options.head !== undefined && Option.isSome(options.head)) return yield* new Failed({ message: `--head applies to a local log; an export carries its writers' heads` })
+    const text = yield* read(file)
+    const report = yield* Audit.verifyExport(text, { key: key() }).pipe(Effect.mapError((error) => new Failed({ message: error.message })))
+    if (options.json) {
+      yield* Console.log(JSON.stringify({ file, ...report }))
+    } else {
+      const checkpoints = report.checkpoints === 0
+        ? "no checkpoints"
+        : `${report.checkpoints} checkpoint${report.checkpoints === 1 ? "" : "s"}${report.checkedCheckpoints > 0 ? " (signatures checked)" : " (not checked)"}`
+      yield* Console.log(
+        `${file} (OTLP export): ${report.payloads} payload${report.payloads === 1 ? "" : "s"}, ${report.records} record${report.records === 1 ? "" : "s"}, ${report.writers} writer${
+          report.writers === 1 ? "" : "s"
+        }, ${checkpoints}, ${report.heads} head${report.heads === 1 ? "" : "s"}${report.skipped === 0 ? "" : `, ${report.skipped} other log records skipped`}`
+      )
+      for (const problem of report.problems) yield* Console.log(`  ${problem.kind}: ${problem.message}`)
+      for (const notice of report.notices) yield* Console.log(`  note (${notice.kind}): ${notice.message}`)
+      yield* Console.log(report.ok ? "ok: no exported record was edited, dropped or forged, and no chain is missing" : `FAILED: ${report.problems.length} problem${report.problems.length === 1 ? "" : "s"}`)
     }
     if (!report.ok) {
       const first = report.problems[0]!
