@@ -72,6 +72,15 @@ export interface EngineOptions {
    * settings configure a `cedar` hook (never otherwise). Without it those hooks are non-blocking errors.
    */
   readonly cedar?: CedarRuntime | undefined
+  /**
+   * Load the Cedar engine and check every `cedar` hook's policies when the engine starts (default
+   * `true`), so that a broken policy file is said before any call. A one-shot host that dispatches
+   * a single event (`agent-hooks run`, `agent-hooks hook`) passes `false`: an event without a cedar
+   * hook then never loads the wasm module, and a cedar hook's own run reports a broken file.
+   *
+   * @since 0.2.0
+   */
+  readonly preloadCedar?: boolean | undefined
   /** Consecutive Stop / SubagentStop blocks after which the agent may stop anyway. Default 8; 0 turns the guard off. */
   readonly stopBlockCap?: number | undefined
   /** How many `async` hooks may run at once. Default 4; the rest wait. */

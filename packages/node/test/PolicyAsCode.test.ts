@@ -182,6 +182,29 @@ describe("cedar hooks at load", () => {
     expect(loads).toBeGreaterThanOrEqual(1)
   })
 
+  it("a one-shot engine (preloadCedar: false, as agent-hooks run) loads it only for an event that runs a cedar hook", async () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-cedar-oneshot-")))
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+    copyFileSync(join(cedarFixtures, "policies.cedar"), join(dir, "policies.cedar"))
+    let loads = 0
+    const real = (await import("@cedar-policy/cedar-wasm/nodejs")) as unknown as HookEngine.CedarWasm
+    const counting = HookEngine.cedarRuntime(async () => (loads++, real), (path) => readFile(path, "utf8"))
+    const file = join(dir, "settings.json")
+    writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "cedar", policies: "policies.cedar" }] }], Stop: [{ hooks: [{ type: "command", command: "true" }] }] } }))
+    const open = async () => {
+      const engine = await createHookEngine({ settings: [file], projectDir: dir, cedar: counting, preloadCedar: false })
+      cleanups.push(() => engine.close())
+      return engine
+    }
+    // Another event, and a tool no cedar hook matches: nothing loaded.
+    await (await open()).dispatch("Stop", { session_id: "s" })
+    await (await open()).dispatch("PreToolUse", { tool_name: "Read", tool_input: { file_path: "/etc/hosts" } })
+    expect(loads).toBe(0)
+    // The event that runs it: loaded, and it decides.
+    expect((await (await open()).dispatch("PreToolUse", bash("rm -rf /"))).blocked).toBe(true)
+    expect(loads).toBe(1)
+  })
+
   it("policies that do not validate against the schema are reported when the engine loads, before any call", async () => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-cedar-load-")))
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }))

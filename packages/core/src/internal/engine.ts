@@ -62,10 +62,11 @@ const makeOnce = (
       )
     const telemetry = yield* Telemetry.make(options.env ?? {}, options.telemetry)
     // Cedar policies are parsed and validated against their schema when the engine loads, so that a
-    // broken policy file is said now; the wasm module loads only when a cedar hook is configured.
+    // broken policy file is said now; the wasm module loads only when a cedar hook is configured,
+    // and, for a one-shot host (preloadCedar: false), only when the event runs one.
     const cedarHooks = [...plan.events.values()].flatMap((planned) => planned.hooks.map((hook) => hook.entry.pinned ?? hook.entry.handler))
       .filter((handler): handler is CedarHandler => handler.type === "cedar")
-    if (cedarHooks.length > 0 && options.cedar !== undefined) {
+    if (cedarHooks.length > 0 && options.cedar !== undefined && options.preloadCedar !== false) {
       const cedar = options.cedar
       for (const problem of yield* Effect.promise(() => Cedar.check(cedarHooks, cedar))) options.onWarning?.(problem)
     }
