@@ -763,5 +763,12 @@ describe("run with a cedar hook", () => {
     expect(guarded.stderr).toContain(`agent-hooks: hook "cedar broken.cedar"`)
     expect(guarded.stderr).toContain(join(dir, "broken.cedar"))
     expect(outcomeOf(guarded).hooks[0]).toMatchObject({ status: "non-blocking-error" })
+    // validate checks the policies (what an engine that stays up says when it starts): exit 1, naming the file.
+    const checked = cli(["validate", "--settings", file])
+    expect(checked.status).toBe(1)
+    expect(checked.stderr).toContain(`cedar hook broken.cedar: ${join(dir, "broken.cedar")}:`)
+    // A settings file without a cedar hook does not load Cedar, and validates.
+    writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "true" }] }] } }))
+    expect(cli(["validate", "--settings", file]).status).toBe(0)
   })
 })

@@ -35,6 +35,7 @@ import type { Preset } from "./Preset.ts"
 import type { ProcessSpawner } from "./ProcessSpawner.ts"
 import type { TelemetryOptions } from "./Telemetry.ts"
 import * as internal from "./internal/engine.ts"
+import * as cedarInternal from "./internal/executors/cedar.ts"
 
 /**
  * Where the settings come from and where the project is.
@@ -315,6 +316,17 @@ export const cedarRuntime = (
   },
   readFile
 })
+
+/**
+ * Loads and checks the policy files of every `cedar` hook of a plan (parsed, and validated against
+ * their schema when given): one line per hook whose files do not parse or validate. Nothing is
+ * loaded when the plan has no cedar hook. What an engine does when it starts, for a tool that
+ * starts none (`agent-hooks validate`).
+ *
+ * @since 0.2.0
+ * @category cedar
+ */
+export const checkCedarPolicies: (plan: Plan, runtime: CedarRuntime) => Promise<ReadonlyArray<string>> = cedarInternal.checkPlan
 
 /**
  * The subset of `fetch` the `http` handler uses.

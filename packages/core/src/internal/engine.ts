@@ -16,7 +16,6 @@ import * as HookEvent from "../HookEvent.ts"
 import * as HookInput from "../HookInput.ts"
 import { ProcessSpawner } from "../ProcessSpawner.ts"
 import * as StopGuard from "../StopGuard.ts"
-import type { CedarHandler } from "../Settings.ts"
 import * as Telemetry from "../Telemetry.ts"
 import * as Cedar from "./executors/cedar.ts"
 import { dispatch, unmatched } from "./dispatch.ts"
@@ -64,11 +63,9 @@ const makeOnce = (
     // Cedar policies are parsed and validated against their schema when the engine loads, so that a
     // broken policy file is said now; the wasm module loads only when a cedar hook is configured,
     // and, for a one-shot host (preloadCedar: false), only when the event runs one.
-    const cedarHooks = [...plan.events.values()].flatMap((planned) => planned.hooks.map((hook) => hook.entry.pinned ?? hook.entry.handler))
-      .filter((handler): handler is CedarHandler => handler.type === "cedar")
-    if (cedarHooks.length > 0 && options.cedar !== undefined && options.preloadCedar !== false) {
+    if (options.cedar !== undefined && options.preloadCedar !== false) {
       const cedar = options.cedar
-      for (const problem of yield* Effect.promise(() => Cedar.check(cedarHooks, cedar))) options.onWarning?.(problem)
+      for (const problem of yield* Effect.promise(() => Cedar.checkPlan(plan, cedar))) options.onWarning?.(problem)
     }
     const state: EngineState = {
       plan,
