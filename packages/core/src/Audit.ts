@@ -101,7 +101,7 @@ export interface HookRecordFields {
   readonly tool?: string | null | undefined
   /** The hook as configured: the command, or the handler type and its target (`http https://…`). */
   readonly hook: string
-  /** The handler type: `command`, `http`, `prompt`, `agent`, `mcp_tool`, `module`, `callback`. */
+  /** The handler type: `command`, `http`, `prompt`, `agent`, `mcp_tool`, `module`, `cedar`, `callback`. */
   readonly type: string
   /** The settings file it came from (`null` for programmatic hooks). */
   readonly source: string | null

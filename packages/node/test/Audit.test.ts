@@ -4,7 +4,7 @@
  * with SIGKILL in the middle of appending; and its copy as OTLP log records, received by a real
  * OTLP/HTTP receiver on 127.0.0.1 (test-utils' OtlpReceiver) and verified again from what it got.
  */
-import { afterEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { spawn } from "node:child_process"
 import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs"
 import { basename, join } from "node:path"
@@ -157,15 +157,7 @@ describe("auditLog in the engine", () => {
 
 describe("audit records as OTLP log records", () => {
   const blockRm = fileURLToPath(new URL("./fixtures/block-rm.sh", import.meta.url))
-  const receivers: Array<OtlpReceiver.Receiver> = []
-  afterEach(async () => {
-    for (const receiver of receivers.splice(0)) await receiver.close()
-  })
-  const receiver = async (options?: { status?: number }) => {
-    const started = await OtlpReceiver.start(options)
-    receivers.push(started)
-    return started
-  }
+  const receiver = OtlpReceiver.register()
   /** The payloads as a collector's file exporter writes them: one OTLP/JSON document per line. */
   const exportFile = (payloads: ReadonlyArray<string>) => payloads.map((text) => JSON.stringify(JSON.parse(text))).join("\n") + "\n"
   const verifyExport = (text: string, key?: string) => Effect.runPromise(Audit.verifyExport(text, { key }))

@@ -118,6 +118,15 @@ export interface Receiver {
 export const start: (options?: { readonly status?: number }) => Promise<Receiver> = internal.start
 
 /**
+ * Registers a vitest `afterEach` that closes the receivers started through the returned function;
+ * call it at the top level of a test file or inside a `describe`.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const register: () => (options?: { readonly status?: number }) => Promise<Receiver> = internal.register
+
+/**
  * Decodes an OTLP `ExportTraceServiceRequest` in protobuf form into spans.
  *
  * @since 0.2.0

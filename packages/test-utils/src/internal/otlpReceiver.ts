@@ -1,5 +1,6 @@
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
+import { afterEach } from "vitest"
 import type { ReceivedLog, ReceivedPoint, ReceivedRequest, ReceivedSpan, Receiver } from "../OtlpReceiver.ts"
 
 // --- protobuf wire format: just enough to read OTLP's trace and metric messages -----------------
@@ -234,6 +235,19 @@ const jsonLogs = (body: any): Array<ReceivedLog> =>
       }))
     )
   )
+
+/** @internal */
+export const register = (): ((options?: { readonly status?: number }) => Promise<Receiver>) => {
+  const receivers: Array<Receiver> = []
+  afterEach(async () => {
+    for (const receiver of receivers.splice(0)) await receiver.close()
+  })
+  return async (options) => {
+    const started = await start(options)
+    receivers.push(started)
+    return started
+  }
+}
 
 /** @internal */
 export const start = (options: { readonly status?: number } = {}): Promise<Receiver> => {
