@@ -724,6 +724,9 @@ const verifyLines = (
     const heads = options.head === undefined || options.head === null
       ? options.heads ?? []
       : [{ text: options.head, line: end, what: "the log's head file" }]
+    const recordKeys = heads.length === 0
+      ? new Set<string>()
+      : new Set(decoded.flatMap(({ record }) => (record === undefined ? [] : [`${record.writer}\n${record.seq}\n${record.hash}`])))
     for (const given of heads) {
       const head = decodeHead(given.text)
       if (head === undefined) {
@@ -731,10 +734,10 @@ const verifyLines = (
         continue
       }
       const signed = key === undefined || head.mac === null ? undefined : (yield* hmac(key, headMacInput(head))) === head.mac
-      const found = decoded.find(({ record }) => record !== undefined && record.writer === head.writer && record.seq === head.seq && record.hash === head.hash)
+      const found = recordKeys.has(`${head.writer}\n${head.seq}\n${head.hash}`)
       if (signed === false || (key !== undefined && head.mac === null && checkpoints > 0)) {
         problems.push({ line: given.line, kind: "head-wrong", writer: head.writer, message: `${given.what} has a wrong signature (it was forged, or the key is not the writers')` })
-      } else if (found === undefined) {
+      } else if (!found) {
         problems.push({
           line: given.line,
           kind: "deleted",
@@ -817,9 +820,47 @@ interface ExportItem {
 const earlier = (a: AuditRecord, b: AuditRecord): boolean =>
   a.time !== b.time ? a.time < b.time : a.writer !== b.writer ? a.writer < b.writer : a.seq < b.seq
 
+/** A binary min-heap (the chains' next records, earliest first). */
+const heap = <A>(less: (a: A, b: A) => boolean) => {
+  const items: Array<A> = []
+  return {
+    get size() {
+      return items.length
+    },
+    push: (item: A) => {
+      items.push(item)
+      for (let i = items.length - 1; i > 0;) {
+        const parent = (i - 1) >> 1
+        if (!less(items[i]!, items[parent]!)) break
+        ;[items[i], items[parent]] = [items[parent]!, items[i]!]
+        i = parent
+      }
+    },
+    pop: (): A | undefined => {
+      const top = items[0]
+      const last = items.pop()
+      if (items.length > 0 && last !== undefined) {
+        items[0] = last
+        for (let i = 0;;) {
+          const l = 2 * i + 1
+          const r = l + 1
+          let m = i
+          if (l < items.length && less(items[l]!, items[m]!)) m = l
+          if (r < items.length && less(items[r]!, items[m]!)) m = r
+          if (m === i) break
+          ;[items[i], items[m]] = [items[m]!, items[i]!]
+          i = m
+        }
+      }
+      return top
+    }
+  }
+}
+
 /**
  * The records of an export in an order the log could have had: each writer's by `seq`, the chains
- * merged by time, a chain's first record after the record it names (`after`) when the export has it.
+ * merged by time, a chain's first record after the record it names (`after`) when the export has
+ * it. O(n log n) in records: a day of one-shot runs is thousands of chains.
  */
 const logOrder = (items: ReadonlyArray<ExportItem>): ReadonlyArray<ExportItem> => {
   const chains = new Map<string, Array<ExportItem>>()
@@ -833,26 +874,46 @@ const logOrder = (items: ReadonlyArray<ExportItem>): ReadonlyArray<ExportItem> =
     }
   }
   const all = new Set(items.flatMap((item) => (item.record === undefined ? [] : [item.record.hash])))
-  const emitted = new Set<string>()
-  const cursors = [...chains.values()].map((chain) => ({ chain: chain.sort((a, b) => a.record!.seq - b.record!.seq), at: 0 }))
+  interface Cursor {
+    readonly chain: ReadonlyArray<ExportItem>
+    at: number
+  }
+  const next = (cursor: Cursor) => cursor.chain[cursor.at]!.record!
+  const ready = heap<Cursor>((a, b) => earlier(next(a), next(b)))
+  /** Chains whose first record waits for the record it names, by that record's hash. */
+  const waiting = new Map<string, Array<Cursor>>()
+  for (const chain of chains.values()) {
+    const cursor: Cursor = { chain: chain.sort((a, b) => a.record!.seq - b.record!.seq), at: 0 }
+    const first = next(cursor)
+    const after = first.seq === 1 ? (first as { readonly after?: string }).after : undefined
+    if (after !== undefined && after !== GENESIS && all.has(after) && after !== first.hash) {
+      const list = waiting.get(after)
+      if (list === undefined) waiting.set(after, [cursor])
+      else list.push(cursor)
+    } else ready.push(cursor)
+  }
   const ordered: Array<ExportItem> = []
   for (;;) {
-    let best: { chain: Array<ExportItem>; at: number } | undefined
-    let bestReady = false
-    for (const cursor of cursors) {
-      if (cursor.at >= cursor.chain.length) continue
-      const record = cursor.chain[cursor.at]!.record!
-      const after = record.seq === 1 ? (record as { readonly after?: string }).after : undefined
-      const ready = after === undefined || after === GENESIS || emitted.has(after) || !all.has(after)
-      if (best === undefined || (ready && !bestReady) || (ready === bestReady && earlier(record, best.chain[best.at]!.record!))) {
-        best = cursor
-        bestReady = ready
+    let cursor = ready.pop()
+    if (cursor === undefined) {
+      // Only chains waiting on each other (a forged cycle): the earliest goes first.
+      const parked = [...waiting.values()].flat()
+      if (parked.length === 0) break
+      cursor = parked.reduce((a, b) => (earlier(next(b), next(a)) ? b : a))
+      for (const [hash, list] of waiting) {
+        const rest = list.filter((c) => c !== cursor)
+        if (rest.length === 0) waiting.delete(hash)
+        else waiting.set(hash, rest)
       }
     }
-    if (best === undefined) break
-    const item = best.chain[best.at++]!
+    const item = cursor.chain[cursor.at++]!
     ordered.push(item)
-    emitted.add(item.record!.hash)
+    const woken = waiting.get(item.record!.hash)
+    if (woken !== undefined) {
+      waiting.delete(item.record!.hash)
+      for (const c of woken) ready.push(c)
+    }
+    if (cursor.at < cursor.chain.length) ready.push(cursor)
   }
   return [...ordered, ...loose]
 }

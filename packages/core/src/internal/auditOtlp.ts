@@ -302,18 +302,19 @@ export interface Found {
   readonly attributes: Readonly<Record<string, unknown>>
 }
 
-const jsonValue = (value: unknown): unknown => {
-  if (!Predicate.isObject(value)) return undefined
+const list = (value: unknown): ReadonlyArray<unknown> => (Array.isArray(value) ? value : [])
+
+/** An OTLP/JSON AnyValue as a plain value; arrays nested deeper than 16 (not written by the exporter) are left out. */
+const jsonValue = (value: unknown, depth = 0): unknown => {
+  if (!Predicate.isObject(value) || depth > 16) return undefined
   const v = value as Record<string, unknown>
   if ("stringValue" in v) return v["stringValue"]
   if ("boolValue" in v) return v["boolValue"]
   if ("intValue" in v) return Number(v["intValue"])
   if ("doubleValue" in v) return Number(v["doubleValue"])
-  if ("arrayValue" in v) return (((v["arrayValue"] as { values?: Array<unknown> } | undefined)?.values) ?? []).map(jsonValue)
+  if ("arrayValue" in v) return list((v["arrayValue"] as { values?: unknown } | undefined)?.values).map((item) => jsonValue(item, depth + 1))
   return undefined
 }
-
-const list = (value: unknown): ReadonlyArray<unknown> => (Array.isArray(value) ? value : [])
 
 /**
  * The audit records in an export: every `resourceLogs[].scopeLogs[].logRecords[]` with the
