@@ -13,14 +13,22 @@
  * allowed call through `createHookEngine` and waits for the Outcome. The table shows the median
  * over rounds of each round's median, and each variant's ratio to `module` measured in the same run.
  *
+ * Then one-shot `agent-hooks run` (the built CLI, a new process per call, as an agent's hook
+ * config runs it) with the module, sh and cedar guards: for `PreToolUse` (the guard runs) and for
+ * `Stop` (another event of the same settings), the median wall time and CPU time (user + system,
+ * from `/usr/bin/time` where there is one) over BENCH_CLI_N (default 7) interleaved runs.
+ *
  * Run from the repository root after `npm run build`: `node bench/module-hooks.ts`
- * (or `npm run bench -- module-hooks`). Environment: BENCH_N (default 100), BENCH_ROUNDS (default 3).
+ * (or `npm run bench -- module-hooks`). Environment: BENCH_N (default 100), BENCH_ROUNDS (default 3),
+ * BENCH_CLI_N (default 7; 0 skips the CLI part).
  */
 import { createHookEngine } from "@agent-hooks/node"
 import type { HookEngine } from "@agent-hooks/core"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { spawnSync } from "node:child_process"
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { availableParallelism, cpus, release, tmpdir } from "node:os"
 import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 
 const N = Number(process.env["BENCH_N"] ?? 100)
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 3)
@@ -93,6 +101,38 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 await Promise.all(engines.map((engine) => engine.close()))
+
+// One-shot `agent-hooks run`: a new CLI process per call.
+const CLI_N = Number(process.env["BENCH_CLI_N"] ?? 7)
+const cli = fileURLToPath(new URL("../packages/cli/dist/agent-hooks.mjs", import.meta.url))
+const timeBin = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined
+const oneShot = variants.filter((v) => v.name === "module" || v.name === "command: sh" || v.name === "cedar")
+const events = [
+  { event: "PreToolUse", payload: JSON.stringify({ session_id: "s", tool_name: "Bash", tool_input: { command: "ls -la" } }) },
+  { event: "Stop", payload: JSON.stringify({ session_id: "s" }) }
+]
+const cliSamples = new Map<string, { wall: Array<number>; cpu: Array<number> }>()
+if (CLI_N > 0 && existsSync(cli)) {
+  for (let round = 0; round < CLI_N; round++) {
+    for (const v of oneShot) {
+      for (const { event, payload: input } of events) {
+        const args = [process.execPath, cli, "run", event, "--settings", v.settings, "--project-dir", dir]
+        const t0 = performance.now()
+        const result = timeBin === undefined
+          ? spawnSync(args[0]!, args.slice(1), { input, encoding: "utf8" })
+          : spawnSync(timeBin, ["-f", "%U %S", ...args], { input, encoding: "utf8" })
+        const wall = performance.now() - t0
+        if (result.status !== 0) throw new Error(`${v.name} ${event}: exit ${result.status}: ${result.stderr}`)
+        const key = `${v.name}|${event}`
+        const entry = cliSamples.get(key) ?? { wall: [], cpu: [] }
+        entry.wall.push(wall)
+        const times = timeBin === undefined ? undefined : result.stderr.trim().split("\n").at(-1)!.split(" ").map(Number)
+        if (times !== undefined) entry.cpu.push((times[0]! + times[1]!) * 1000)
+        cliSamples.set(key, entry)
+      }
+    }
+  }
+}
 rmSync(dir, { recursive: true, force: true })
 
 const results = variants.map((v, i) => ({ name: v.name, medianUs: median(perVariant[i]!) * 1000 }))
@@ -103,6 +143,17 @@ const lines = [
   "",
   "| hook written as | median µs per dispatch | ratio to module |",
   "|---|---:|---:|",
-  ...results.map((r) => `| ${r.name} | ${r.medianUs.toFixed(0)} | ${(r.medianUs / base).toFixed(1)}x |`)
+  ...results.map((r) => `| ${r.name} | ${r.medianUs.toFixed(0)} | ${(r.medianUs / base).toFixed(1)}x |`),
+  ...(cliSamples.size === 0 ? [] : [
+    "",
+    `One-shot \`agent-hooks run\` (a new process per call), median of ${CLI_N} interleaved runs${timeBin === undefined ? " (no /usr/bin/time: no CPU column)" : ""}:`,
+    "",
+    "| hook written as | event | median wall ms | median CPU ms |",
+    "|---|---|---:|---:|",
+    ...[...cliSamples].map(([key, { wall, cpu }]) => {
+      const [name, event] = key.split("|")
+      return `| ${name} | ${event}${event === "Stop" ? " (no hook on it)" : ""} | ${median(wall).toFixed(0)} | ${cpu.length === 0 ? "-" : median(cpu).toFixed(0)} |`
+    })
+  ])
 ]
 console.log(lines.join("\n"))

@@ -734,8 +734,13 @@ dispatched through \`createHookEngine\` on Node (\`node bench/module-hooks.ts\`,
 cedar 537 µs (14× module), \`sh\` script 11 296 µs (295×), Node script 156 031 µs. A cedar
 hook re-reads its files and evaluates with a preparsed policy set each call (about 200 µs of
 that is Cedar's own \`statefulIsAuthorized\`, request and entities included); the first cedar
-hook of a process also pays for compiling the wasm module (about 1.5 s in a one-shot
-\`agent-hooks run\`). Details: [module-hooks.md](benchmarks/module-hooks.md).
+hook of a process also pays for compiling the Cedar code it reaches. In a one-shot \`agent-hooks run\`
+that is about 0.24 s of CPU (2026-11-26, median of 7 interleaved runs, a machine at load 15-19 on 2
+cores: cedar 430 ms of CPU against 190 ms for the module guard, 2.3 s against 1.1 s of wall time
+under that load; the earlier "1.5 s" was such a loaded wall time), paid only by a run whose event
+runs the cedar hook: a run of another event of the same settings no longer loads Cedar (180 ms of
+CPU, as without cedar; 370 ms before). \`serve\` and in-process hosts pay it once. Details:
+[module-hooks.md](benchmarks/module-hooks.md).
 
 Reproduce: \`npm run bench -- perf\` (a short check: \`node bench/perf.ts --quick\` after \`npm run build\`;
 knobs: \`BENCH_N\`, \`BENCH_ROUNDS\`, \`BENCH_HEAP_MB\`, \`BENCH_BIG\`, \`BENCH_THRESHOLDS\`, \`BENCH_GEMINI\`, \`BENCH_WRITE\`).

@@ -333,10 +333,16 @@ export const audit = Command.make("audit").pipe(
       head: Flag.String("head").pipe(
         Flag.withDescription("The head file to check the log against (default FILE.head): a copy shipped off the machine catches a log cut back to an earlier state."),
         Flag.optional
+      ),
+      otlp: Flag.String("otlp").pipe(
+        Flag.withDescription(
+          "Check the records a collector received instead of a local log: a file of OTLP/JSON logs payloads, one per line, as the collector's file exporter writes them (AGENT_HOOKS_AUDIT_OTLP sends them)."
+        ),
+        Flag.optional
       )
     }, (options) => Effect.flatMap(Effect.promise(() => import("./internal/audit.ts")), (m) => m.verify(options))).pipe(
       Command.withDescription(
-        "Checks every writer's hash chain, the links between chains and the head file (FILE.head) and, with AGENT_HOOKS_AUDIT_KEY set, every signed checkpoint. Exit 1 when a record was edited, inserted, deleted or reordered, a whole chain or the end of the log is gone, or a checkpoint is missing or wrong, naming the first such line. A last line cut short by a crash is reported as truncation, not as a change."
+        "Checks every writer's hash chain, the links between chains and the head file (FILE.head) and, with AGENT_HOOKS_AUDIT_KEY set, every signed checkpoint. Exit 1 when a record was edited, inserted, deleted or reordered, a whole chain or the end of the log is gone, or a checkpoint is missing or wrong, naming the first such line. A last line cut short by a crash is reported as truncation, not as a change. With --otlp FILE, the same checks on the audit records a collector received (OTLP log records), naming the payload line and record."
       ),
       Command.withShortDescription("Check an audit log's chains and checkpoints")
     ),

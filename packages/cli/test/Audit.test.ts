@@ -155,6 +155,85 @@ describe("agent-hooks run with OpenTelemetry", () => {
   })
 })
 
+describe("agent-hooks run exporting the audit trail (AGENT_HOOKS_AUDIT_OTLP), audit verify --otlp", () => {
+  /** One `run` of the built CLI, asynchronously: the receiver answers from this same process. */
+  const runAsync = (settings: string, dir: string, command: string, env: Record<string, string>) =>
+    new Promise<{ status: number | null; stderr: string }>((resolve) => {
+      const child = spawn(node, [bin, "run", "PreToolUse", "--settings", settings, "--project-dir", dir], {
+        env: { ...process.env, NO_COLOR: "1", AGENT_HOOKS_AUDIT_KEY: "team-key", OTEL_EXPORTER_OTLP_ENDPOINT: "", ...env },
+        stdio: ["pipe", "ignore", "pipe"]
+      })
+      child.stdin.end(JSON.stringify({ session_id: "s-1", tool_name: "Bash", tool_input: { command } }))
+      let stderr = ""
+      child.stderr.on("data", (chunk) => (stderr += chunk))
+      child.on("close", (status) => resolve({ status, stderr }))
+    })
+
+  it("each run sends its records before it exits; verify --otlp checks them from the collector's file, and catches a dropped or flipped record", async () => {
+    const otlp = await OtlpReceiver.start()
+    try {
+      const dir = cleanups.tempDir()
+      const settings = join(dir, "settings.json")
+      writeFileSync(settings, JSON.stringify({ auditLog: "audit.jsonl", hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `sh ${blockRm}` }] }] } }))
+      for (const command of ["ls", "rm -rf /"]) {
+        const run = await runAsync(settings, dir, command, { AGENT_HOOKS_AUDIT_OTLP: `${otlp.url}/v1/logs` })
+        expect(run.stderr).not.toContain("audit export")
+      }
+      // Sent before each exit: eight records (two runs: open, hook, outcome, close) and two heads, nothing waited for.
+      expect(otlp.logs).toHaveLength(10)
+      expect(otlp.logs.filter((l) => l.eventName !== "agent_hooks.audit.head").map((l) => l.body)).toEqual(readFileSync(join(dir, "audit.jsonl"), "utf8").trim().split("\n"))
+      // The collector's file exporter: one OTLP/JSON payload per line.
+      const exported = join(dir, "audit-export.jsonl")
+      writeFileSync(exported, otlp.logPayloads.map((text) => JSON.stringify(JSON.parse(text))).join("\n") + "\n")
+      const ok = cli(["audit", "verify", "--otlp", exported], { env: { AGENT_HOOKS_AUDIT_KEY: "team-key" } })
+      expect(ok.stderr).toBe("")
+      expect(ok.status).toBe(0)
+      expect(ok.stdout).toContain(`${exported} (OTLP export): ${otlp.logPayloads.length} payloads, 8 records, 2 writers, 4 checkpoints (signatures checked), 2 heads`)
+      expect(ok.stdout).toContain("ok: no exported record was edited, dropped or forged")
+
+      // The blocked run's outcome flipped to allowed, in the exported stream.
+      const flipped = join(dir, "flipped.jsonl")
+      writeFileSync(flipped, readFileSync(exported, "utf8").replace('\\"blocked\\":true', '\\"blocked\\":false'))
+      expect(readFileSync(flipped, "utf8")).not.toBe(readFileSync(exported, "utf8"))
+      const caught = cli(["audit", "verify", "--otlp", flipped], { env: { AGENT_HOOKS_AUDIT_KEY: "team-key" } })
+      expect(caught.status).toBe(1)
+      expect(caught.stderr).toMatch(new RegExp(`^agent-hooks: ${flipped}:\\d+: payload line \\d+, record \\d+ \\(writer w-[0-9a-f]{16}, seq 3\\) was edited: its content does not match its hash`))
+
+      // A whole payload (one run's batch) dropped: the heads and links no longer add up.
+      const lines = readFileSync(exported, "utf8").trim().split("\n")
+      const dropped = join(dir, "dropped.jsonl")
+      writeFileSync(dropped, `${lines.slice(1).join("\n")}\n`)
+      const gone = cli(["audit", "verify", "--otlp", dropped, "--json"], { env: { AGENT_HOOKS_AUDIT_KEY: "team-key" } })
+      expect(gone.status).toBe(1)
+      expect(JSON.parse(gone.stdout)).toMatchObject({ ok: false, problems: [{ kind: "deleted" }] })
+
+      // Not an export: said, with the line.
+      const wrong = cli(["audit", "verify", "--otlp", join(dir, "audit.jsonl")])
+      expect(wrong.status).toBe(1)
+      expect(wrong.stderr).toContain(`${join(dir, "audit.jsonl")}:1: line 1 is not an OTLP logs payload (no "resourceLogs" array)`)
+      expect(cli(["audit", "verify", join(dir, "audit.jsonl"), "--otlp", exported]).stderr).toContain("give either an audit log (FILE) or --otlp FILE, not both")
+    } finally {
+      await otlp.close()
+    }
+  })
+
+  it("a collector that is down does not hold back the run or touch the local log; the run says what was not exported", async () => {
+    const otlp = await OtlpReceiver.start({ status: 503 })
+    try {
+      const dir = cleanups.tempDir()
+      const settings = join(dir, "settings.json")
+      writeFileSync(settings, JSON.stringify({ auditLog: "audit.jsonl", hooks: {} }))
+      const run = await runAsync(settings, dir, "ls", { AGENT_HOOKS_AUDIT_OTLP: `${otlp.url}/v1/logs` })
+      expect(run.status).toBe(0)
+      expect(run.stderr).toContain(`agent-hooks: warning: audit export to ${otlp.url}/v1/logs: failed (HTTP 503)`)
+      expect(run.stderr).toMatch(/4 records were not exported before the writer closed \(HTTP 503\); they are in the local log .*audit\.jsonl only/)
+      expect(cli(["audit", "verify", join(dir, "audit.jsonl")], { env: { AGENT_HOOKS_AUDIT_KEY: "team-key" } }).status).toBe(0)
+    } finally {
+      await otlp.close()
+    }
+  })
+})
+
 /** SHA-256 (hex) of a line as the trail seals it: the line without its last member `,"hash":"…"`. */
 const sealed = (body: string): string => createHash("sha256").update(body).digest("hex")
 

@@ -745,3 +745,30 @@ describe("run --fail-closed and --strict", () => {
     expect(strict.stderr).toContain(file)
   })
 })
+
+describe("run with a cedar hook", () => {
+  it("loads the Cedar engine only for an event that runs a cedar hook; that hook's run says a broken policy file", () => {
+    const dir = scratch()
+    // Does not parse: an engine that loads Cedar at start says so before any call.
+    writeFileSync(join(dir, "broken.cedar"), "forbid (principal, action, resource")
+    const file = join(dir, "settings.json")
+    writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "cedar", policies: "broken.cedar" }] }] } }))
+    // Another event: Cedar is not loaded, so nothing about it is said.
+    const other = cli(["run", "Stop", "--settings", file], { stdin: JSON.stringify({ session_id: "s" }) })
+    expect(other.status).toBe(0)
+    expect(other.stderr).not.toContain("cedar")
+    // The event that runs it: the broken file is a visible failure of the hook.
+    const guarded = cli(["run", "PreToolUse", "--settings", file], { stdin: JSON.stringify({ session_id: "s", tool_name: "Bash", tool_input: { command: "ls" } }) })
+    expect(guarded.status).toBe(0)
+    expect(guarded.stderr).toContain(`agent-hooks: hook "cedar broken.cedar"`)
+    expect(guarded.stderr).toContain(join(dir, "broken.cedar"))
+    expect(outcomeOf(guarded).hooks[0]).toMatchObject({ status: "non-blocking-error" })
+    // validate checks the policies (what an engine that stays up says when it starts): exit 1, naming the file.
+    const checked = cli(["validate", "--settings", file])
+    expect(checked.status).toBe(1)
+    expect(checked.stderr).toContain(`cedar hook broken.cedar: ${join(dir, "broken.cedar")}:`)
+    // A settings file without a cedar hook does not load Cedar, and validates.
+    writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "true" }] }] } }))
+    expect(cli(["validate", "--settings", file]).status).toBe(0)
+  })
+})

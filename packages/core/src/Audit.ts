@@ -30,6 +30,13 @@
  * Hashing: `hash` is the SHA-256 (hex) of the record's line exactly as written, without its last
  * member `,"hash":"…"`. The first record of a chain has `prev` = 64 zeros.
  *
+ * **Export to a collector.** With `otlp` ({@link OtlpOptions}; the engine reads
+ * `AGENT_HOOKS_AUDIT_OTLP`), each record also goes out as an OTLP/HTTP JSON log record whose body
+ * is its line as written (the record's members are attributes too), and each head as one more; a
+ * SIEM behind the collector keeps them, and {@link verifyExport} checks the chains again from a
+ * collector's file of them. The local log stays the record: a failed export is a warning and a
+ * count ({@link ExportStats}), never a gap in the file.
+ *
  * @since 0.2.0
  */
 import * as Data from "effect/Data"
@@ -38,7 +45,9 @@ import type * as FileSystem from "effect/FileSystem"
 import type * as Path from "effect/Path"
 import type * as Scope from "effect/Scope"
 import * as internal from "./internal/audit.ts"
+import type { FetchLike } from "./Capabilities.ts"
 import type { Decision, HookStatus } from "./HookOutput.ts"
+import * as otlp from "./internal/auditOtlp.ts"
 
 /**
  * The audit log could not be opened, written or read.
@@ -92,7 +101,7 @@ export interface HookRecordFields {
   readonly tool?: string | null | undefined
   /** The hook as configured: the command, or the handler type and its target (`http https://…`). */
   readonly hook: string
-  /** The handler type: `command`, `http`, `prompt`, `agent`, `mcp_tool`, `module`, `callback`. */
+  /** The handler type: `command`, `http`, `prompt`, `agent`, `mcp_tool`, `module`, `cedar`, `callback`. */
   readonly type: string
   /** The settings file it came from (`null` for programmatic hooks). */
   readonly source: string | null
@@ -288,14 +297,14 @@ export interface Problem {
 /**
  * Something `verify` reports that does not fail verification: a last line torn by a crash
  * (`truncated`), a chain without its closing checkpoint (`unclosed`), checkpoints not checked for
- * want of a key (`unchecked`).
+ * want of a key (`unchecked`), a record an export holds twice (`duplicate`, {@link verifyExport}).
  *
  * @since 0.2.0
  * @category models
  */
 export interface Notice {
   readonly line: number | null
-  readonly kind: "truncated" | "unclosed" | "unchecked"
+  readonly kind: "truncated" | "unclosed" | "unchecked" | "duplicate"
   readonly message: string
 }
 
@@ -347,6 +356,58 @@ export interface WriterOptions {
   readonly maxValueChars?: number | undefined
   /** The longest input a record keeps, as JSON (default 65536 characters). @since 0.2.0 */
   readonly maxInputChars?: number | undefined
+  /** Also send every record to a collector as an OTLP log record (see {@link OtlpOptions}). @since 0.2.0 */
+  readonly otlp?: OtlpOptions | undefined
+}
+
+/**
+ * Where and how the records go out as OTLP/HTTP JSON log records (`POST <endpoint>`, one
+ * `ExportLogsServiceRequest` per batch): the body of each log record is the record's line exactly
+ * as written (its hash covers it), its attributes are `agent_hooks.audit.<member>` for each member
+ * (`writer` is the chain id; `seq`, `hash`, `prev`; objects as JSON text) plus `gen_ai.tool.name`
+ * and `gen_ai.conversation.id`, its `eventName` is `agent_hooks.audit.<kind>`, and it carries the
+ * dispatch span's `traceId`/`spanId` when telemetry is on. Each head the writer writes goes out
+ * too (`agent_hooks.audit.head`). Batches leave in the background every `exportIntervalMs`, and
+ * when the writer closes (waiting at most `closeTimeoutMs`).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface OtlpOptions {
+  /** The logs URL, used as given (`http://collector:4318/v1/logs`). */
+  readonly endpoint: string
+  /** Request headers (an API key). */
+  readonly headers?: Readonly<Record<string, string>> | undefined
+  /** The resource's `service.name` (default `agent-hooks`). */
+  readonly serviceName?: string | undefined
+  /** More resource attributes (`host.name`, `team`...). */
+  readonly resourceAttributes?: Readonly<Record<string, string>> | undefined
+  /** How often batches are sent (default 1000 ms). */
+  readonly exportIntervalMs?: number | undefined
+  /** How long closing the writer waits for the last batches (default 1000 ms). */
+  readonly closeTimeoutMs?: number | undefined
+  /** Where failures are said (once per streak, and what was given up). */
+  readonly onWarning?: ((warning: string) => void) | undefined
+  /** The fetch to send with (default: the runtime's). */
+  readonly fetch?: FetchLike | undefined
+}
+
+/**
+ * What the export has done so far.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface ExportStats {
+  readonly endpoint: string
+  /** Records the collector accepted. */
+  readonly exported: number
+  /** Records waiting for the next attempt. */
+  readonly pending: number
+  /** Requests that failed (each said once per streak of failures). */
+  readonly failedAttempts: number
+  /** Records given up: refused or rejected by the collector, too many waiting, or unsent when the writer closed. They are in the local log only. */
+  readonly dropped: number
 }
 
 /**
@@ -365,6 +426,8 @@ export interface Writer {
   readonly reload: (fields: ReloadRecordFields) => Effect.Effect<void, AuditError>
   /** Writes the closing checkpoint; also done when the scope closes. */
   readonly close: Effect.Effect<void, AuditError>
+  /** What the export to a collector has done; `undefined` without `otlp`. @since 0.2.0 */
+  readonly exportStats: Effect.Effect<ExportStats | undefined>
 }
 
 /**
@@ -388,6 +451,56 @@ export const verify: (
   text: string,
   options?: { readonly key?: string | undefined; readonly head?: string | null | undefined }
 ) => Effect.Effect<VerifyReport, AuditError> = internal.verify
+
+/**
+ * What {@link verifyExport} found: the report of {@link verify} (a problem's `line` is the line of
+ * the export file its payload is on), and what the file held.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface ExportReport extends VerifyReport {
+  /** OTLP payloads read (lines of the file). */
+  readonly payloads: number
+  /** Log records in them, audit records or not. */
+  readonly logRecords: number
+  /** Log records that are not audit records (other services' logs): not checked. */
+  readonly skipped: number
+  /** Audit records received more than once (an exporter's retry): each is checked once. */
+  readonly duplicates: number
+  /** Head records found (one per writer is checked: its last). */
+  readonly heads: number
+}
+
+/**
+ * Checks the chains again from what a collector received: the text of a file of OTLP/JSON logs
+ * payloads, one per line (the collector's `file` exporter), or one JSON document. Each audit
+ * record's body must hash to its `hash`, agree with its attributes, and continue its writer's
+ * chain (sorted by `seq`: transport order does not count); a chain's first record must name (`after`)
+ * a record of the export; each writer's last exported head must name a record of its chain
+ * (signed, with `key`). A record dropped, edited or forged in the exported stream is a problem, as in
+ * {@link verify}. An exact copy (an exporter's retry) is not.
+ *
+ * @since 0.2.0
+ * @category reading
+ */
+export const verifyExport: (text: string, options?: { readonly key?: string | undefined }) => Effect.Effect<ExportReport, AuditError> = internal.verifyExport
+
+/**
+ * The export's settings from an environment and the engine option (the option wins): with
+ * `AGENT_HOOKS_AUDIT_OTLP` a URL, that logs endpoint; `1`/`true`/`on`, the standard
+ * `OTEL_EXPORTER_OTLP_LOGS_ENDPOINT` or `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/logs`;
+ * `OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_EXPORTER_OTLP_LOGS_HEADERS`, `OTEL_SERVICE_NAME` and
+ * `OTEL_RESOURCE_ATTRIBUTES` as the OpenTelemetry SDKs read them. `undefined`: off; `problem`: a
+ * setting that cannot be used.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const otlpOptionsFrom: (
+  env: Readonly<Record<string, string | undefined>>,
+  option: Partial<OtlpOptions> | false | undefined
+) => OtlpOptions | { readonly problem: string } | undefined = otlp.optionsFrom
 
 /**
  * The head file of an audit log: `<file>.head`.

@@ -25,7 +25,7 @@ import type * as Path from "effect/Path"
 import type * as Scope from "effect/Scope"
 import * as Context from "effect/Context"
 import * as Layer from "effect/Layer"
-import type { WriterOptions } from "./Audit.ts"
+import type { OtlpOptions, WriterOptions } from "./Audit.ts"
 import * as Capabilities from "./Capabilities.ts"
 import type { CedarRuntime, FetchLike, McpCaller, ModelCaller } from "./Capabilities.ts"
 import type { HookError } from "./HookError.ts"
@@ -35,6 +35,7 @@ import type { Plan, PlanOptions } from "./Plan.ts"
 import type { ProcessSpawner } from "./ProcessSpawner.ts"
 import type { TelemetryOptions } from "./Telemetry.ts"
 import * as internal from "./internal/engine.ts"
+import * as cedarInternal from "./internal/executors/cedar.ts"
 
 /**
  * Everything `make` takes: what the plan is compiled from (`Plan.PlanOptions`: where the settings
@@ -58,6 +59,15 @@ export interface EngineOptions extends PlanOptions {
    * settings configure a `cedar` hook (never otherwise). Without it those hooks are non-blocking errors.
    */
   readonly cedar?: CedarRuntime | undefined
+  /**
+   * Load the Cedar engine and check every `cedar` hook's policies when the engine starts (default
+   * `true`), so that a broken policy file is said before any call. A one-shot host that dispatches
+   * a single event (`agent-hooks run`, `agent-hooks hook`) passes `false`: an event without a cedar
+   * hook then never loads the wasm module, and a cedar hook's own run reports a broken file.
+   *
+   * @since 0.2.0
+   */
+  readonly preloadCedar?: boolean | undefined
   /** How many `async` hooks may run at once. Default 4; the rest wait. */
   readonly asyncConcurrency?: number | undefined
   /** Called when an `async` hook finishes (also queued for `takeAsyncResults`, which keeps the last 100). */
@@ -91,7 +101,15 @@ export interface EngineOptions extends PlanOptions {
    *
    * @since 0.2.0
    */
-  readonly auditOptions?: Pick<WriterOptions, "redact" | "defaultRedactions" | "maxValueChars" | "maxInputChars"> | undefined
+  readonly auditOptions?:
+    | Pick<WriterOptions, "redact" | "defaultRedactions" | "maxValueChars" | "maxInputChars"> & {
+      /**
+       * Also send each record to a collector as an OTLP log record (see `Audit.OtlpOptions`), over
+       * `AGENT_HOOKS_AUDIT_OTLP` of `env`; `false`: not whatever `env` says. @since 0.2.0
+       */
+      readonly otlp?: Partial<OtlpOptions> | false | undefined
+    }
+    | undefined
   /**
    * OpenTelemetry export (see `Telemetry`): settings over the `OTEL_*` variables of `env`, or
    * `false` to turn it off. Default: on when `OTEL_EXPORTER_OTLP_ENDPOINT` is set.
@@ -155,6 +173,17 @@ export type {
  * @category constructors
  */
 export const cedarRuntime = Capabilities.cedarRuntime
+
+/**
+ * Loads and checks the policy files of every `cedar` hook of a plan (parsed, and validated against
+ * their schema when given): one line per hook whose files do not parse or validate. Nothing is
+ * loaded when the plan has no cedar hook. What an engine does when it starts, for a tool that
+ * starts none (`agent-hooks validate`).
+ *
+ * @since 0.2.0
+ * @category cedar
+ */
+export const checkCedarPolicies: (plan: Plan, runtime: CedarRuntime) => Promise<ReadonlyArray<string>> = cedarInternal.checkPlan
 
 /**
  * The result of an `async` hook, delivered after the dispatch that started it.

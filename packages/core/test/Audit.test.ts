@@ -264,3 +264,38 @@ describe("Audit.verify with the head file", () => {
     expect((await Effect.runPromise(Audit.verify(text, { key: "k", head: null }))).problems.map((p) => p.kind)).toEqual(["head-missing"])
   })
 })
+
+describe("verifyExport on hostile input", () => {
+  const payload = (records: ReadonlyArray<{ body: unknown; attributes?: ReadonlyArray<unknown> }>) =>
+    JSON.stringify({ resourceLogs: [{ scopeLogs: [{ logRecords: records.map((r) => ({ body: r.body, attributes: r.attributes ?? [{ key: "agent_hooks.audit.kind", value: { stringValue: "hook" } }] })) }] }] })
+  const line = (writer: string, after: string, hash: string) =>
+    `{"v":1,"kind":"hook","writer":"${writer}","seq":1,"time":"2026-11-26T00:00:00.000Z","after":"${after}","prev":"${"0".repeat(64)}","hash":"${hash}"}`
+
+  it("two forged chains that each start after the other end, reported, instead of looping", async () => {
+    const a = "a".repeat(64)
+    const b = "b".repeat(64)
+    const report = await Effect.runPromise(Audit.verifyExport(payload([{ body: { stringValue: line("w-a", b, a) } }, { body: { stringValue: line("w-b", a, b) } }]) + "\n"))
+    expect(report.ok).toBe(false)
+    expect(report.records).toBe(2)
+    expect(report.problems.filter((p) => p.kind === "edited").map((p) => p.message).sort()).toEqual([
+      expect.stringMatching(/^payload line 1, record 1 \(writer w-a, seq 1\) was edited/),
+      expect.stringMatching(/^payload line 1, record 2 \(writer w-b, seq 1\) was edited/)
+    ])
+  })
+
+  it("what is not an OTLP payload, or not a record, is named by line; deeply nested values and other services' logs do not break it", async () => {
+    // JSON.parse takes any depth; a recursive reader of the attribute would overflow the stack.
+    const deep = `${'{"arrayValue":{"values":['.repeat(100_000)}{"stringValue":"x"}${"]}}".repeat(100_000)}`
+    const text = [
+      "not json",
+      JSON.stringify({ something: 1 }),
+      payload([{ body: { stringValue: "a service's own log" }, attributes: [{ key: "deep", value: "DEEP" }] }]).replace('"DEEP"', deep),
+      payload([{ body: { kvlistValue: {} } }])
+    ].join("\n") + "\n"
+    const report = await Effect.runPromise(Audit.verifyExport(text))
+    expect(report).toMatchObject({ ok: false, payloads: 3, logRecords: 2, skipped: 1 })
+    expect(report.problems.map((p) => [p.line, p.kind])).toEqual([[1, "malformed"], [2, "malformed"], [4, "malformed"]])
+    expect(report.problems[0]!.message).toContain("line 1 is not JSON (expected one OTLP/JSON logs payload per line")
+    expect(report.problems[2]!.message).toContain("payload line 4, record 1: its body is not the record's line (a string)")
+  })
+})

@@ -150,11 +150,18 @@ describe("the engine's secrets stay out of hooks' environments", () => {
   it("an OTLP endpoint with credentials in its URL is withheld; one without stays", async () => {
     const dir = tempDir()
     const engine = await engineWith(dir, [{ type: "command", command: "env" }], {
-      env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", OTEL_EXPORTER_OTLP_ENDPOINT: "https://user:tok@collector.example", OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "https://collector.example/v1/traces" },
+      env: {
+        PATH: process.env["PATH"] ?? "/usr/bin:/bin",
+        OTEL_EXPORTER_OTLP_ENDPOINT: "https://user:tok@collector.example",
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "https://collector.example/v1/traces",
+        // the audit export's endpoint is one too: a hook holding it could post forged records to the SIEM
+        AGENT_HOOKS_AUDIT_OTLP: "https://audit:tok2@collector.example/v1/logs"
+      },
       telemetry: false
     })
     const { hooks: [hook] } = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
     expect(hook!.stdout).not.toContain("user:tok")
+    expect(hook!.stdout).not.toContain("audit:tok2")
     expect(hook!.stdout).toContain("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=https://collector.example/v1/traces")
   })
 

@@ -159,14 +159,21 @@ describe("cedar hooks (the real Cedar engine, @cedar-policy/cedar-wasm)", () => 
   })
 })
 
+/** A folder with the fixture policies, and the real Cedar engine behind a runtime that counts its loads. */
+const countingCedar = async (name: string) => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), `agent-hooks-cedar-${name}-`)))
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+  copyFileSync(join(cedarFixtures, "policies.cedar"), join(dir, "policies.cedar"))
+  const real = (await import("@cedar-policy/cedar-wasm/nodejs")) as unknown as HookEngine.CedarWasm
+  const state = { loads: 0, dir, counting: undefined as unknown as HookEngine.CedarRuntime }
+  state.counting = HookEngine.cedarRuntime(async () => (state.loads++, real), (path) => readFile(path, "utf8"))
+  return state
+}
+
 describe("cedar hooks at load", () => {
   it("the Cedar engine is loaded only by an engine whose settings configure a cedar hook", async () => {
-    const dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-cedar-lazy-")))
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
-    copyFileSync(join(cedarFixtures, "policies.cedar"), join(dir, "policies.cedar"))
-    let loads = 0
-    const real = (await import("@cedar-policy/cedar-wasm/nodejs")) as unknown as HookEngine.CedarWasm
-    const counting = HookEngine.cedarRuntime(async () => (loads++, real), (path) => readFile(path, "utf8"))
+    const cedar = await countingCedar("lazy")
+    const { dir, counting } = cedar
     const open = async (hooks: object) => {
       const file = join(dir, "settings.json")
       writeFileSync(file, JSON.stringify({ hooks }))
@@ -176,10 +183,29 @@ describe("cedar hooks at load", () => {
     }
     const plain = await open({ PreToolUse: [{ hooks: [{ type: "command", command: "true" }] }] })
     await plain.dispatch("PreToolUse", bash("rm -rf /"))
-    expect(loads).toBe(0)
+    expect(cedar.loads).toBe(0)
     const withCedar = await open({ PreToolUse: [{ hooks: [{ type: "cedar", policies: "policies.cedar" }] }] })
     expect((await withCedar.dispatch("PreToolUse", bash("rm -rf /"))).blocked).toBe(true)
-    expect(loads).toBeGreaterThanOrEqual(1)
+    expect(cedar.loads).toBeGreaterThanOrEqual(1)
+  })
+
+  it("a one-shot engine (preloadCedar: false, as agent-hooks run) loads it only for an event that runs a cedar hook", async () => {
+    const cedar = await countingCedar("oneshot")
+    const { dir, counting } = cedar
+    const file = join(dir, "settings.json")
+    writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "cedar", policies: "policies.cedar" }] }], Stop: [{ hooks: [{ type: "command", command: "true" }] }] } }))
+    const open = async () => {
+      const engine = await createHookEngine({ settings: [file], projectDir: dir, cedar: counting, preloadCedar: false })
+      cleanups.push(() => engine.close())
+      return engine
+    }
+    // Another event, and a tool no cedar hook matches: nothing loaded.
+    await (await open()).dispatch("Stop", { session_id: "s" })
+    await (await open()).dispatch("PreToolUse", { tool_name: "Read", tool_input: { file_path: "/etc/hosts" } })
+    expect(cedar.loads).toBe(0)
+    // The event that runs it: loaded, and it decides.
+    expect((await (await open()).dispatch("PreToolUse", bash("rm -rf /"))).blocked).toBe(true)
+    expect(cedar.loads).toBe(1)
   })
 
   it("policies that do not validate against the schema are reported when the engine loads, before any call", async () => {

@@ -16,15 +16,7 @@ import * as Cleanups from "@agent-hooks/test-utils/Cleanups"
 import { OtlpReceiver } from "@agent-hooks/test-utils"
 
 const cleanups = Cleanups.register("agent-hooks-otel-")
-const receivers: Array<OtlpReceiver.Receiver> = []
-afterEach(async () => {
-  for (const receiver of receivers.splice(0)) await receiver.close()
-})
-const receiver = async (options?: { status?: number }) => {
-  const started = await OtlpReceiver.start(options)
-  receivers.push(started)
-  return started
-}
+const receiver = OtlpReceiver.register()
 
 /** One dispatch with two hooks, in telemetry made from `env`; the scope is closed (flushed) at the end. */
 const dispatchOnce = (env: Record<string, string>, options?: Telemetry.TelemetryOptions | false) =>

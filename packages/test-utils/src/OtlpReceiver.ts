@@ -1,7 +1,8 @@
 /**
  * A local OTLP/HTTP receiver for tests: it listens on 127.0.0.1, accepts what an OpenTelemetry
- * exporter posts to `/v1/traces` and `/v1/metrics` (protobuf, `application/x-protobuf`, or JSON),
- * decodes it, and keeps the spans and metric points for assertions. No collector binary needed.
+ * exporter posts to `/v1/traces` and `/v1/metrics` (protobuf, `application/x-protobuf`, or JSON)
+ * and to `/v1/logs` (JSON), decodes it, and keeps the spans, metric points and log records for
+ * assertions. No collector binary needed.
  *
  * **Example**
  *
@@ -54,6 +55,25 @@ export interface ReceivedPoint {
 }
 
 /**
+ * One received log record (OTLP/JSON), flattened out of its resource and scope.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface ReceivedLog {
+  readonly eventName: string
+  readonly timeUnixNano: bigint
+  readonly severityNumber: number
+  readonly body: unknown
+  readonly attributes: Readonly<Record<string, unknown>>
+  /** Hex, `""` when none. */
+  readonly traceId: string
+  readonly spanId: string
+  readonly resource: Readonly<Record<string, unknown>>
+  readonly scope: string
+}
+
+/**
  * One HTTP request the receiver got.
  *
  * @since 0.2.0
@@ -77,6 +97,11 @@ export interface Receiver {
   readonly url: string
   readonly spans: ReadonlyArray<ReceivedSpan>
   readonly points: ReadonlyArray<ReceivedPoint>
+  readonly logs: ReadonlyArray<ReceivedLog>
+  /** The body of each `/v1/logs` request as received (OTLP/JSON text), in order. */
+  readonly logPayloads: ReadonlyArray<string>
+  /** From now on, answer every request with this HTTP status (`undefined`: decode and answer 200 again). */
+  readonly setStatus: (status: number | undefined) => void
   readonly requests: ReadonlyArray<ReceivedRequest>
   /** Resolves once `done` holds (checked after every request), or rejects after `timeoutMs` (default 10 s). */
   readonly waitFor: (done: (receiver: Receiver) => boolean, timeoutMs?: number) => Promise<void>
@@ -91,6 +116,15 @@ export interface Receiver {
  * @category constructors
  */
 export const start: (options?: { readonly status?: number }) => Promise<Receiver> = internal.start
+
+/**
+ * Registers a vitest `afterEach` that closes the receivers started through the returned function;
+ * call it at the top level of a test file or inside a `describe`.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const register: () => (options?: { readonly status?: number }) => Promise<Receiver> = internal.register
 
 /**
  * Decodes an OTLP `ExportTraceServiceRequest` in protobuf form into spans.

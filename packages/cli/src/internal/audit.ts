@@ -5,6 +5,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { Failed } from "../ExitCode.ts"
 import { withPlan } from "./engine.ts"
+import { plural } from "./render.ts"
 import type { SettingsOptions } from "./engine.ts"
 
 /** Options of `agent-hooks audit verify`: FILE, else the `auditLog` of the settings. */
@@ -13,6 +14,8 @@ export interface VerifyOptions extends SettingsOptions {
   readonly json: boolean
   /** `--head FILE`: the head file to check against (default: the log's own `FILE.head`). */
   readonly head?: Option.Option<string> | undefined
+  /** `--otlp FILE`: check the records a collector received (OTLP/JSON logs payloads) instead. */
+  readonly otlp?: Option.Option<string> | undefined
 }
 
 /** Options of `agent-hooks audit show`: the filters are all optional; records pass when they match every one given. */
@@ -54,7 +57,41 @@ const key = (): string | undefined => {
  *
  * @internal
  */
-export const verify = (options: VerifyOptions): Effect.Effect<void, Failed> =>
+export const verify = (options: VerifyOptions): Effect.Effect<void, Failed> => {
+  const exported = options.otlp === undefined ? undefined : Option.getOrUndefined(options.otlp)
+  return exported === undefined ? verifyLog(options) : verifyExport(options, exported)
+}
+
+/**
+ * Prints a verify report (`--json`: one object), the summary line made by `summary` from the
+ * checkpoint count; fails naming the first problem's place.
+ */
+const printReport = (
+  file: string,
+  report: Audit.VerifyReport,
+  json: boolean,
+  summary: (checkpoints: string) => string,
+  ok: string
+): Effect.Effect<void, Failed> =>
+  Effect.gen(function*() {
+    if (json) {
+      yield* Console.log(JSON.stringify({ file, ...report }))
+    } else {
+      const checkpoints = report.checkpoints === 0
+        ? "no checkpoints"
+        : `${plural(report.checkpoints, "checkpoint")}${report.checkedCheckpoints > 0 ? " (signatures checked)" : " (not checked)"}`
+      yield* Console.log(summary(checkpoints))
+      for (const problem of report.problems) yield* Console.log(`  ${problem.kind}: ${problem.message}`)
+      for (const notice of report.notices) yield* Console.log(`  note (${notice.kind}): ${notice.message}`)
+      yield* Console.log(report.ok ? ok : `FAILED: ${plural(report.problems.length, "problem")}`)
+    }
+    if (!report.ok) {
+      const first = report.problems[0]!
+      return yield* new Failed({ message: `${file}:${first.line}: ${first.message}` })
+    }
+  })
+
+const verifyLog = (options: VerifyOptions): Effect.Effect<void, Failed> =>
   Effect.gen(function*() {
     const file = yield* fileOf(options)
     const text = yield* read(file)
@@ -64,25 +101,35 @@ export const verify = (options: VerifyOptions): Effect.Effect<void, Failed> =>
       ? yield* Audit.readHead(file).pipe(Effect.mapError((error) => new Failed({ message: error.message })))
       : yield* read(given).pipe(Effect.mapError((error) => new Failed({ message: `--head: ${error.message}` })))
     const report = yield* Audit.verify(text, { key: key(), head }).pipe(Effect.mapError((error) => new Failed({ message: error.message })))
-    if (options.json) {
-      yield* Console.log(JSON.stringify({ file, ...report }))
-    } else {
-      const checkpoints = report.checkpoints === 0
-        ? "no checkpoints"
-        : `${report.checkpoints} checkpoint${report.checkpoints === 1 ? "" : "s"}${report.checkedCheckpoints > 0 ? " (signatures checked)" : " (not checked)"}`
-      yield* Console.log(
-        `${file}: ${report.records} record${report.records === 1 ? "" : "s"}, ${report.writers} writer${report.writers === 1 ? "" : "s"}, ${checkpoints}${
-          head === null ? ", no head file" : ", head file checked"
-        }`
-      )
-      for (const problem of report.problems) yield* Console.log(`  ${problem.kind}: ${problem.message}`)
-      for (const notice of report.notices) yield* Console.log(`  note (${notice.kind}): ${notice.message}`)
-      yield* Console.log(report.ok ? "ok: no record was edited, inserted, deleted or reordered, and no chain is missing" : `FAILED: ${report.problems.length} problem${report.problems.length === 1 ? "" : "s"}`)
-    }
-    if (!report.ok) {
-      const first = report.problems[0]!
-      return yield* new Failed({ message: `${file}:${first.line}: ${first.message}` })
-    }
+    yield* printReport(
+      file,
+      report,
+      options.json,
+      (checkpoints) => `${file}: ${plural(report.records, "record")}, ${plural(report.writers, "writer")}, ${checkpoints}${head === null ? ", no head file" : ", head file checked"}`,
+      "ok: no record was edited, inserted, deleted or reordered, and no chain is missing"
+    )
+  }).pipe(Effect.provide(NodeFileSystem.layer))
+
+/**
+ * `agent-hooks audit verify --otlp FILE`: the chains checked again from what a collector received.
+ * Same output and exit status as for a local log; places are `payload line N, record K`.
+ */
+const verifyExport = (options: VerifyOptions, file: string): Effect.Effect<void, Failed> =>
+  Effect.gen(function*() {
+    if (Option.isSome(options.file)) return yield* new Failed({ message: `give either an audit log (FILE) or --otlp FILE, not both` })
+    if (options.head !== undefined && Option.isSome(options.head)) return yield* new Failed({ message: `--head applies to a local log; an export carries its writers' heads` })
+    const text = yield* read(file)
+    const report = yield* Audit.verifyExport(text, { key: key() }).pipe(Effect.mapError((error) => new Failed({ message: error.message })))
+    yield* printReport(
+      file,
+      report,
+      options.json,
+      (checkpoints) =>
+        `${file} (OTLP export): ${plural(report.payloads, "payload")}, ${plural(report.records, "record")}, ${plural(report.writers, "writer")}, ${checkpoints}, ${
+          plural(report.heads, "head")
+        }${report.skipped === 0 ? "" : `, ${report.skipped} other log records skipped`}`,
+      "ok: no exported record was edited, dropped or forged, and no chain is missing"
+    )
   }).pipe(Effect.provide(NodeFileSystem.layer))
 
 const cell = (value: unknown): string => (value === null || value === undefined ? "-" : String(value))

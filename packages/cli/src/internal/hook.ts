@@ -91,6 +91,8 @@ const decide = (options: HookOptions, state: { hostEvent: string | undefined }):
     const declared = new Set(preset.events.map((event) => event.name))
     const engineOptions: Partial<HookEngine.EngineOptions> = {
       detachAsync: true,
+      // One event per process: the Cedar engine loads only when this event runs a cedar hook.
+      preloadCedar: false,
       events: agent.ownEvents.filter((name) => !declared.has(name)).map((name) => ({ name })),
       ...(options.failClosed ? { failClosed: true } : {}),
       ...(options.strict ? { strict: true } : {})

@@ -74,6 +74,8 @@ export const run = (options: RunOptions): Effect.Effect<void, Blocked | Failed, 
       onHookStart: status.onHookStart,
       // The CLI exits after this dispatch: async (fire-and-forget) hooks must outlive it.
       detachAsync: true,
+      // One event per process: the Cedar engine loads only when this event runs a cedar hook.
+      preloadCedar: false,
       ...(options.failClosed === true ? { failClosed: true } : {}),
       ...(options.strict === true ? { strict: true } : {})
     }

@@ -79,9 +79,9 @@ export interface ValidateOptions extends SettingsOptions {
  */
 export const validate = (options: ValidateOptions): Effect.Effect<void, Failed> =>
   Effect.flatMap(Debug.verbosity, (level) =>
-  withPlan(options, undefined, (plan) => {
+  withPlan(options, undefined, (plan) => Effect.flatMap(Effect.promise(() => cedarErrors(plan)), (cedarProblems) => {
     if (level.debug) Debug.loaded(plan)
-    const errors = errorsOf(plan)
+    const errors = [...errorsOf(plan), ...cedarProblems]
     const settings = plan.settings
     const output = options.json === true
       ? Console.log(JSON.stringify({
@@ -102,4 +102,15 @@ export const validate = (options: ValidateOptions): Effect.Effect<void, Failed> 
       errors.length === 0
         ? Effect.void
         : Effect.fail(new Failed({ message: `${plural(errors.length, "error")}: the hooks of these settings cannot work as written:\n  ${errors.join("\n  ")}` })))
-  }))
+  })))
+
+/**
+ * The cedar hooks whose policy files do not parse or validate against their schema: a one-shot
+ * `run` says so only when the hook runs, so `validate` checks them (loading Cedar only when the
+ * settings have a cedar hook).
+ */
+const cedarErrors = async (plan: Plan.Plan): Promise<ReadonlyArray<string>> => {
+  const { checkCedarPolicies, cedarRuntime } = await import("@agent-hooks/core/HookEngine")
+  const { readFile } = await import("node:fs/promises")
+  return checkCedarPolicies(plan, cedarRuntime(() => import("@cedar-policy/cedar-wasm/nodejs"), (path) => readFile(path, "utf8")))
+}

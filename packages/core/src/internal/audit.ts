@@ -25,6 +25,8 @@ import type {
   WriterOptions
 } from "../Audit.ts"
 import { AuditError } from "../Audit.ts"
+import type { ExportReport, ExportStats } from "../Audit.ts"
+import * as Otlp from "./auditOtlp.ts"
 
 interface TextCodec {
   encode(text: string): Uint8Array
@@ -287,6 +289,7 @@ export const makeWriter = (
     readonly outcome: (fields: OutcomeRecordFields) => Effect.Effect<void, AuditError>
     readonly reload: (fields: ReloadRecordFields) => Effect.Effect<void, AuditError>
     readonly close: Effect.Effect<void, AuditError>
+    readonly exportStats: Effect.Effect<ExportStats | undefined>
   },
   AuditError,
   FileSystem.FileSystem | Path.Path | Scope.Scope
@@ -323,6 +326,8 @@ export const makeWriter = (
     let closed = false
     /** The record this chain follows in the file, read once before its first record. */
     let linkAfter = GENESIS
+    // The copy for a collector; its last batches leave after the closing records (its finalizer runs after the writer's).
+    const exporter = options.otlp === undefined ? undefined : yield* Otlp.makeExporter(options.otlp, file)
 
     /** One record, one `write`: a line is never split between two writes (torn only by a crash mid-write). */
     const append = (kind: AuditRecord["kind"], fields: Readonly<Record<string, unknown>>) =>
@@ -334,6 +339,8 @@ export const makeWriter = (
         yield* handle.writeAll(utf8.encode(`${line}\n`)).pipe(Effect.mapError(failed("cannot append to the audit log")))
         seq += 1
         prev = line.match(HASH_SUFFIX)![1]!
+        // Only a record that is in the local log is exported: the export is a copy, never the record.
+        if (exporter !== undefined) yield* exporter.push({ kind, line, record: { ...body, hash: prev }, time: body.time, span: yield* Otlp.currentSpan })
       })
 
     /**
@@ -345,10 +352,14 @@ export const makeWriter = (
       const mac = key === undefined ? null : yield* hmac(key, headMacInput(named))
       const head = headPath(file)
       const temp = `${head}.${writer}.tmp`
-      yield* fs.writeFileString(temp, `${JSON.stringify({ v: 1, ...named, time: now(), mac })}\n`, { mode: 0o600 }).pipe(
+      const record = { v: 1, ...named, time: now(), mac }
+      const text = JSON.stringify(record)
+      yield* fs.writeFileString(temp, `${text}\n`, { mode: 0o600 }).pipe(
         Effect.andThen(fs.rename(temp, head)),
         Effect.mapError(failed(`cannot write the audit log's head file ${head}`))
       )
+      // The exported head lets a verifier of the export see a cut end of this writer's chain.
+      if (exporter !== undefined) yield* exporter.push({ kind: "head", line: text, record, time: record.time, span: undefined })
     })
 
     const checkpoint = (reason: CheckpointReason) =>
@@ -423,7 +434,8 @@ export const makeWriter = (
         }),
       reload: (fields: ReloadRecordFields) =>
         record("reload", { result: fields.result, files: fields.files, dropped: fields.dropped, message: fields.message }),
-      close
+      close,
+      exportStats: exporter === undefined ? Effect.succeed(undefined) : exporter.stats
     }
   })
 
@@ -500,10 +512,30 @@ interface ChainState {
 export const verify = (
   text: string,
   options: { readonly key?: string | undefined; readonly head?: string | null | undefined } = {}
+): Effect.Effect<VerifyReport, AuditError> => {
+  const { complete, torn } = split(text)
+  return verifyLines(complete, torn, { ...options, at: (line) => `line ${line}`, source: "the log" })
+}
+
+/**
+ * The checks of `verify` on a log's lines in order: `at` names a line in messages (`line 7`, or a
+ * place in an export), `source` the whole (`the log`, `the export`).
+ */
+const verifyLines = (
+  complete: ReadonlyArray<Line>,
+  torn: Line | undefined,
+  options: {
+    readonly key?: string | undefined
+    readonly head?: string | null | undefined
+    /** Heads to check besides (an export's: each writer's last), each with where it is. */
+    readonly heads?: ReadonlyArray<{ readonly text: string; readonly line: number; readonly what: string }> | undefined
+    readonly at: (line: number) => string
+    readonly source: string
+  }
 ): Effect.Effect<VerifyReport, AuditError> =>
   Effect.gen(function*() {
     const key = options.key !== undefined && options.key !== "" ? options.key : undefined
-    const { complete, torn } = split(text)
+    const at = options.at
     const problems: Array<Problem> = []
     const notices: Array<Notice> = []
     const chains = new Map<string, ChainState>()
@@ -543,7 +575,7 @@ export const verify = (
 
     for (const { line, text: lineText, record } of decoded) {
       if (record === undefined) {
-        problems.push({ line, kind: "malformed", writer: null, message: `line ${line} is not an audit record (not JSON, or a field is missing or of the wrong type): edited or corrupted` })
+        problems.push({ line, kind: "malformed", writer: null, message: `${at(line)} is not an audit record (not JSON, or a field is missing or of the wrong type): edited or corrupted` })
         continue
       }
       records += 1
@@ -555,14 +587,14 @@ export const verify = (
           line,
           kind: "deleted",
           writer: record.writer,
-          message: `line ${line}: writer ${record.writer} started after record ${after.slice(0, 12)}…, which is not in the log before it: a whole chain was deleted, or a record was rewritten with a fresh hash`
+          message: `${at(line)}: writer ${record.writer} started after record ${after.slice(0, 12)}…, which is not in ${options.source} before it: a whole chain was deleted, or a record was rewritten with a fresh hash`
         })
       }
       hashes.add(record.hash)
       const match = lineText.match(HASH_SUFFIX)
       const hash = match === null ? undefined : yield* sha256(`${lineText.slice(0, match.index!)}}`)
       if (match === null || hash !== record.hash) {
-        problems.push({ line, kind: "edited", writer: record.writer, message: `line ${line} (writer ${record.writer}, seq ${record.seq}) was edited: its content does not match its hash` })
+        problems.push({ line, kind: "edited", writer: record.writer, message: `${at(line)} (writer ${record.writer}, seq ${record.seq}) was edited: its content does not match its hash` })
         // The hash it carries is still the original's: the chain goes on from it, so the next record is not blamed too.
         const edited = chains.get(record.writer)
         if (edited === undefined) {
@@ -584,7 +616,7 @@ export const verify = (
             line,
             kind: "deleted",
             writer: record.writer,
-            message: `line ${line}: writer ${record.writer} starts at seq ${record.seq}; ${record.seq === 1 ? "its first record does not start a chain" : `records 1 to ${record.seq - 1} were deleted`}`
+            message: `${at(line)}: writer ${record.writer} starts at seq ${record.seq}; ${record.seq === 1 ? "its first record does not start a chain" : `records 1 to ${record.seq - 1} were deleted`}`
           })
         }
       } else {
@@ -596,7 +628,7 @@ export const verify = (
             line: chain.line,
             kind: "edited",
             writer: record.writer,
-            message: `line ${chain.line} (writer ${record.writer}, seq ${chain.seq}) was rewritten: the next record of its chain (line ${line}) vouches for other content`
+            message: `${at(chain.line)} (writer ${record.writer}, seq ${chain.seq}) was rewritten: the next record of its chain (${at(line)}) vouches for other content`
           })
         } else if (record.seq > expected) {
           const missing = Array.from({ length: record.seq - expected }, (_, i) => expected + i)
@@ -606,15 +638,15 @@ export const verify = (
             kind: later ? "reordered" : "deleted",
             writer: record.writer,
             message: later
-              ? `line ${line} (writer ${record.writer}, seq ${record.seq}) is out of order: seq ${expected} comes later in the file`
-              : `line ${line} (writer ${record.writer}, seq ${record.seq}): ${missing.length === 1 ? `record ${expected} was` : `records ${expected} to ${record.seq - 1} were`} deleted before it`
+              ? `${at(line)} (writer ${record.writer}, seq ${record.seq}) is out of order: seq ${expected} comes later in the file`
+              : `${at(line)} (writer ${record.writer}, seq ${record.seq}): ${missing.length === 1 ? `record ${expected} was` : `records ${expected} to ${record.seq - 1} were`} deleted before it`
           })
         } else if (chain.seen.has(record.seq)) {
           problems.push({
             line,
             kind: "inserted",
             writer: record.writer,
-            message: `line ${line} (writer ${record.writer}, seq ${record.seq}) was inserted: the chain already has a record ${record.seq}${chain.seen.get(record.seq) === record.hash ? " (this is a copy of it)" : ""}`
+            message: `${at(line)} (writer ${record.writer}, seq ${record.seq}) was inserted: the chain already has a record ${record.seq}${chain.seen.get(record.seq) === record.hash ? " (this is a copy of it)" : ""}`
           })
         }
         // A record that comes back after a reordering was already reported at the gap.
@@ -637,10 +669,10 @@ export const verify = (
               line,
               kind: "checkpoint-wrong",
               writer: record.writer,
-              message: `line ${line}: the checkpoint of writer ${record.writer} at seq ${record.seq} has a wrong signature (the chain was rewritten, or the key is not the writer's)`
+              message: `${at(line)}: the checkpoint of writer ${record.writer} at seq ${record.seq} has a wrong signature (the chain was rewritten, or the key is not the writer's)`
             })
           } else {
-            checkGap(state, record, line, problems)
+            checkGap(state, record, line, problems, at)
           }
         }
         state.lastCheckpoint = { seq: record.seq, line, reason: record.reason, every: record.every }
@@ -656,7 +688,7 @@ export const verify = (
             line: firstLine(decoded, writer),
             kind: "checkpoint-missing",
             writer,
-            message: `writer ${writer} (from line ${firstLine(decoded, writer)}) has no signed checkpoint: its chain was not written with this key, or was replaced`
+            message: `writer ${writer} (from ${at(firstLine(decoded, writer))}) has no signed checkpoint: its chain was not written with this key, or was replaced`
           })
         } else if (last.reason !== "close") {
           const after = state.seq - last.seq
@@ -665,48 +697,53 @@ export const verify = (
               line: last.line,
               kind: "checkpoint-missing",
               writer,
-              message: `writer ${writer}: ${after} records after the checkpoint on line ${last.line} and no checkpoint since (one is due every ${last.every}): checkpoints were deleted`
+              message: `writer ${writer}: ${after} records after the checkpoint on ${at(last.line)} and no checkpoint since (one is due every ${last.every}): checkpoints were deleted`
             })
           } else if (after > 0) {
             notices.push({
               line: state.line,
               kind: "unclosed",
-              message: `writer ${writer} did not close its chain: the ${after} record${after === 1 ? "" : "s"} after line ${last.line} ${after === 1 ? "is" : "are"} not covered by a checkpoint (the writer was killed, or the end of its chain was cut)`
+              message: `writer ${writer} did not close its chain: the ${after} record${after === 1 ? "" : "s"} after ${at(last.line)} ${after === 1 ? "is" : "are"} not covered by a checkpoint (the writer was killed, or the end of its chain was cut)`
             })
           } else {
-            notices.push({ line: state.line, kind: "unclosed", message: `writer ${writer} did not close its chain after line ${last.line} (the writer was killed, or is still running)` })
+            notices.push({ line: state.line, kind: "unclosed", message: `writer ${writer} did not close its chain after ${at(last.line)} (the writer was killed, or is still running)` })
           }
         }
       }
     } else if (checkpoints > 0) {
       notices.push({ line: null, kind: "unchecked", message: `${checkpoints} checkpoint${checkpoints === 1 ? " was" : "s were"} not checked: set AGENT_HOOKS_AUDIT_KEY to the writers' key` })
     }
-    const headChecked = options.head !== undefined
-    if (options.head !== undefined) {
-      const end = complete.length === 0 ? 1 : complete[complete.length - 1]!.line
+    const headChecked = options.head !== undefined || options.heads !== undefined
+    const end = complete.length === 0 ? 1 : complete[complete.length - 1]!.line
+    if (options.head === null) {
       const linked = decoded.some(({ record }) => record !== undefined && (record as { readonly after?: string }).after !== undefined)
-      if (options.head === null) {
-        if (linked) {
-          problems.push({ line: end, kind: "head-missing", writer: null, message: `the log's head file is missing: it was deleted (with it, the end of the log can be cut unseen)` })
-        }
-      } else {
-        const head = decodeHead(options.head)
-        if (head === undefined) {
-          problems.push({ line: end, kind: "head-wrong", writer: null, message: `the log's head file is not a head record: it was edited or corrupted` })
-        } else {
-          const signed = key === undefined || head.mac === null ? undefined : (yield* hmac(key, headMacInput(head))) === head.mac
-          const found = decoded.find(({ record }) => record !== undefined && record.writer === head.writer && record.seq === head.seq && record.hash === head.hash)
-          if (signed === false || (key !== undefined && head.mac === null && checkpoints > 0)) {
-            problems.push({ line: end, kind: "head-wrong", writer: head.writer, message: `the log's head file has a wrong signature (it was forged, or the key is not the writers')` })
-          } else if (found === undefined) {
-            problems.push({
-              line: end,
-              kind: "deleted",
-              writer: head.writer,
-              message: `the log's head file names writer ${head.writer}'s record ${head.seq} (${head.hash.slice(0, 12)}…), which is not in the log: the end of the log was cut, its last chain deleted, or a record rewritten`
-            })
-          }
-        }
+      if (linked) {
+        problems.push({ line: end, kind: "head-missing", writer: null, message: `the log's head file is missing: it was deleted (with it, the end of the log can be cut unseen)` })
+      }
+    }
+    const heads = options.head === undefined || options.head === null
+      ? options.heads ?? []
+      : [{ text: options.head, line: end, what: "the log's head file" }]
+    const recordKeys = heads.length === 0
+      ? new Set<string>()
+      : new Set(decoded.flatMap(({ record }) => (record === undefined ? [] : [`${record.writer}\n${record.seq}\n${record.hash}`])))
+    for (const given of heads) {
+      const head = decodeHead(given.text)
+      if (head === undefined) {
+        problems.push({ line: given.line, kind: "head-wrong", writer: null, message: `${given.what} is not a head record: it was edited or corrupted` })
+        continue
+      }
+      const signed = key === undefined || head.mac === null ? undefined : (yield* hmac(key, headMacInput(head))) === head.mac
+      const found = recordKeys.has(`${head.writer}\n${head.seq}\n${head.hash}`)
+      if (signed === false || (key !== undefined && head.mac === null && checkpoints > 0)) {
+        problems.push({ line: given.line, kind: "head-wrong", writer: head.writer, message: `${given.what} has a wrong signature (it was forged, or the key is not the writers')` })
+      } else if (!found) {
+        problems.push({
+          line: given.line,
+          kind: "deleted",
+          writer: head.writer,
+          message: `${given.what} names writer ${head.writer}'s record ${head.seq} (${head.hash.slice(0, 12)}…), which is not in ${options.source}: the end of ${options.source} was cut, its last chain deleted, or a record rewritten`
+        })
       }
     }
     if (torn !== undefined) {
@@ -725,7 +762,7 @@ const decodeHead = (text: string): HeadFile | undefined => {
   return head as unknown as HeadFile
 }
 
-const checkGap = (state: ChainState, record: CheckpointRecord, line: number, problems: Array<Problem>) => {
+const checkGap = (state: ChainState, record: CheckpointRecord, line: number, problems: Array<Problem>, at: (line: number) => string) => {
   const last = state.lastCheckpoint
   const from = last?.seq ?? 0
   const allowed = (last?.every ?? record.every) + 1
@@ -738,7 +775,7 @@ const checkGap = (state: ChainState, record: CheckpointRecord, line: number, pro
       line,
       kind: "checkpoint-missing",
       writer: record.writer,
-      message: `line ${line}: writer ${record.writer} went ${record.seq - from - 1} records without a checkpoint before this one (one is due every ${last?.every ?? record.every}): a checkpoint was deleted`
+      message: `${at(line)}: writer ${record.writer} went ${record.seq - from - 1} records without a checkpoint before this one (one is due every ${last?.every ?? record.every}): a checkpoint was deleted`
     })
   }
 }
@@ -762,3 +799,212 @@ export const readFile = (file: string): Effect.Effect<string, AuditError, FileSy
   Effect.flatMap(FileSystem.FileSystem, (fs) => fs.readFileString(file)).pipe(
     Effect.mapError((error) => new AuditError({ file, detail: `cannot read the audit log: ${error.message}` }))
   )
+
+// ---------------------------------------------------------------------------------------------
+// Verifying an export (what a collector received)
+
+/** The members a record's `agent_hooks.audit.*` attributes must agree with (the body is what the hash covers). */
+const attributeMismatches = (record: AuditRecord, attributes: Readonly<Record<string, unknown>>): ReadonlyArray<string> => {
+  const expected = Otlp.recordAttributeValues(record.kind, record as unknown as Readonly<Record<string, unknown>>)
+  return Object.entries(attributes).filter(([name, value]) =>
+    name.startsWith("agent_hooks.audit.") && JSON.stringify(value) !== JSON.stringify(expected[name] ?? null)
+  ).map(([name]) => name.slice("agent_hooks.audit.".length))
+}
+
+interface ExportItem {
+  readonly found: Otlp.Found
+  readonly record: AuditRecord | undefined
+}
+
+/** `a` was written before `b` (by time, then writer and seq): the order chains are merged in. */
+const earlier = (a: AuditRecord, b: AuditRecord): boolean =>
+  a.time !== b.time ? a.time < b.time : a.writer !== b.writer ? a.writer < b.writer : a.seq < b.seq
+
+/** A binary min-heap (the chains' next records, earliest first). */
+const heap = <A>(less: (a: A, b: A) => boolean) => {
+  const items: Array<A> = []
+  return {
+    get size() {
+      return items.length
+    },
+    push: (item: A) => {
+      items.push(item)
+      for (let i = items.length - 1; i > 0;) {
+        const parent = (i - 1) >> 1
+        if (!less(items[i]!, items[parent]!)) break
+        ;[items[i], items[parent]] = [items[parent]!, items[i]!]
+        i = parent
+      }
+    },
+    pop: (): A | undefined => {
+      const top = items[0]
+      const last = items.pop()
+      if (items.length > 0 && last !== undefined) {
+        items[0] = last
+        for (let i = 0;;) {
+          const l = 2 * i + 1
+          const r = l + 1
+          let m = i
+          if (l < items.length && less(items[l]!, items[m]!)) m = l
+          if (r < items.length && less(items[r]!, items[m]!)) m = r
+          if (m === i) break
+          ;[items[i], items[m]] = [items[m]!, items[i]!]
+          i = m
+        }
+      }
+      return top
+    }
+  }
+}
+
+/**
+ * The records of an export in an order the log could have had: each writer's by `seq`, the chains
+ * merged by time, a chain's first record after the record it names (`after`) when the export has
+ * it. O(n log n) in records: a day of one-shot runs is thousands of chains.
+ */
+const logOrder = (items: ReadonlyArray<ExportItem>): ReadonlyArray<ExportItem> => {
+  const chains = new Map<string, Array<ExportItem>>()
+  const loose: Array<ExportItem> = []
+  for (const item of items) {
+    if (item.record === undefined) loose.push(item)
+    else {
+      const chain = chains.get(item.record.writer)
+      if (chain === undefined) chains.set(item.record.writer, [item])
+      else chain.push(item)
+    }
+  }
+  const all = new Set(items.flatMap((item) => (item.record === undefined ? [] : [item.record.hash])))
+  interface Cursor {
+    readonly chain: ReadonlyArray<ExportItem>
+    at: number
+  }
+  const next = (cursor: Cursor) => cursor.chain[cursor.at]!.record!
+  const ready = heap<Cursor>((a, b) => earlier(next(a), next(b)))
+  /** Chains whose first record waits for the record it names, by that record's hash. */
+  const waiting = new Map<string, Array<Cursor>>()
+  for (const chain of chains.values()) {
+    const cursor: Cursor = { chain: chain.sort((a, b) => a.record!.seq - b.record!.seq), at: 0 }
+    const first = next(cursor)
+    const after = first.seq === 1 ? (first as { readonly after?: string }).after : undefined
+    if (after !== undefined && after !== GENESIS && all.has(after) && after !== first.hash) {
+      const list = waiting.get(after)
+      if (list === undefined) waiting.set(after, [cursor])
+      else list.push(cursor)
+    } else ready.push(cursor)
+  }
+  const ordered: Array<ExportItem> = []
+  for (;;) {
+    let cursor = ready.pop()
+    if (cursor === undefined) {
+      // Only chains waiting on each other (a forged cycle): the earliest goes first.
+      const parked = [...waiting.values()].flat()
+      if (parked.length === 0) break
+      cursor = parked.reduce((a, b) => (earlier(next(b), next(a)) ? b : a))
+      for (const [hash, list] of waiting) {
+        const rest = list.filter((c) => c !== cursor)
+        if (rest.length === 0) waiting.delete(hash)
+        else waiting.set(hash, rest)
+      }
+    }
+    const item = cursor.chain[cursor.at++]!
+    ordered.push(item)
+    const woken = waiting.get(item.record!.hash)
+    if (woken !== undefined) {
+      waiting.delete(item.record!.hash)
+      for (const c of woken) ready.push(c)
+    }
+    if (cursor.at < cursor.chain.length) ready.push(cursor)
+  }
+  return [...ordered, ...loose]
+}
+
+/** @internal */
+export const verifyExport = (text: string, options: { readonly key?: string | undefined } = {}): Effect.Effect<ExportReport, AuditError> =>
+  Effect.gen(function*() {
+    const read = Otlp.readExport(text)
+    const where = (found: Otlp.Found) => `payload line ${found.line}, record ${found.index}`
+    const problems: Array<Problem> = read.malformed.map(({ line, message }) => ({ line, kind: "malformed", writer: null, message }))
+    const notices: Array<Notice> = []
+    // The same line twice is one record delivered twice (an exporter's retry), not an insertion.
+    const seen = new Set<string>()
+    let duplicates = 0
+    let headCount = 0
+    const items: Array<ExportItem> = []
+    const heads = new Map<string, { readonly found: Otlp.Found; readonly seq: number; readonly text: string }>()
+    for (const found of read.found) {
+      const writerAttribute = typeof found.attributes["agent_hooks.audit.writer"] === "string" ? found.attributes["agent_hooks.audit.writer"] : null
+      if (found.body === undefined) {
+        problems.push({ line: found.line, kind: "malformed", writer: writerAttribute, message: `${where(found)}: its body is not the record's line (a string): it was edited` })
+        continue
+      }
+      if (seen.has(found.body)) {
+        duplicates += 1
+        continue
+      }
+      seen.add(found.body)
+      if (found.attributes["agent_hooks.audit.kind"] === "head") {
+        headCount += 1
+        const head = decodeHead(found.body)
+        const writer = head?.writer ?? writerAttribute ?? ""
+        const seq = head?.seq ?? -1
+        const prior = heads.get(writer)
+        if (prior === undefined || seq > prior.seq) heads.set(writer, { found, seq, text: found.body })
+        continue
+      }
+      const record = decode(found.body)
+      // An edited body is reported by the chain check; its attributes are compared only with an intact body.
+      const match = found.body.match(HASH_SUFFIX)
+      const intact = record !== undefined && match !== null && (yield* sha256(`${found.body.slice(0, match.index!)}}`)) === record.hash
+      if (record !== undefined && intact) {
+        const mismatches = attributeMismatches(record, found.attributes)
+        if (mismatches.length > 0) {
+          problems.push({
+            line: found.line,
+            kind: "edited",
+            writer: record.writer,
+            message: `${where(found)} (writer ${record.writer}, seq ${record.seq}): its attributes ${mismatches.join(", ")} differ from its record (the body, which the hash covers): they were edited, and a query on them sees other values`
+          })
+        }
+      }
+      items.push({ found, record })
+    }
+    const ordered = logOrder(items)
+    const headList = [...heads.values()]
+    // Every place the core check may name: the records in their order, then the heads.
+    const places = [...ordered.map((item) => item.found), ...headList.map((head) => head.found)]
+    const report = yield* verifyLines(
+      ordered.map((item, i) => ({ line: i + 1, text: item.found.body! })),
+      undefined,
+      {
+        key: options.key,
+        heads: headList.map((head, i) => ({ text: head.text, line: ordered.length + i + 1, what: `the exported head of writer ${head.found.attributes["agent_hooks.audit.writer"] ?? "?"} (${where(head.found)})` })),
+        at: (line) => (places[line - 1] === undefined ? `line ${line}` : where(places[line - 1]!)),
+        source: "the export"
+      }
+    )
+    const lineOf = (line: number) => places[line - 1]?.line ?? line
+    for (const writer of new Set(items.flatMap((item) => (item.record === undefined ? [] : [item.record.writer])))) {
+      if (!heads.has(writer)) {
+        notices.push({
+          line: null,
+          kind: "unclosed",
+          message: `writer ${writer} has no head record in the export: the end of its chain cannot be checked (the writer was killed or is still running, or its last batch was not exported)`
+        })
+      }
+    }
+    if (duplicates > 0) {
+      notices.push({ line: null, kind: "duplicate", message: `${duplicates} record${duplicates === 1 ? " was" : "s were"} received more than once (an exporter's retry): each is checked once` })
+    }
+    const all = [...problems, ...report.problems.map((problem) => ({ ...problem, line: lineOf(problem.line) }))].sort((a, b) => a.line - b.line)
+    return {
+      ...report,
+      ok: all.length === 0,
+      problems: all,
+      notices: [...report.notices.map((notice) => ({ ...notice, line: notice.line === null ? null : lineOf(notice.line) })), ...notices],
+      payloads: read.payloads,
+      logRecords: read.logRecords,
+      skipped: read.skipped,
+      duplicates,
+      heads: headCount
+    }
+  })

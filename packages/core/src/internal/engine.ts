@@ -17,7 +17,6 @@ import * as HookEvent from "../HookEvent.ts"
 import * as HookInput from "../HookInput.ts"
 import { ProcessSpawner } from "../ProcessSpawner.ts"
 import * as StopGuard from "../StopGuard.ts"
-import type { CedarHandler } from "../Settings.ts"
 import * as Telemetry from "../Telemetry.ts"
 import * as Cedar from "./executors/cedar.ts"
 import { dispatch, unmatched } from "./dispatch.ts"
@@ -46,10 +45,14 @@ const makeOnce = (
     }
     // The audit trail is fail-closed: an engine that cannot open its audit log does not start.
     const auditFile = options.auditLog ?? plan.settings.auditLog
+    // The copy for a collector (AGENT_HOOKS_AUDIT_OTLP or the option); a setting it cannot use is said, the local log is written anyway.
+    const auditOtlp = auditFile === undefined ? undefined : Audit.otlpOptionsFrom(plan.env, options.auditOptions?.otlp)
+    if (auditOtlp !== undefined && "problem" in auditOtlp) options.onWarning?.(auditOtlp.problem)
     const audit = auditFile === undefined
       ? undefined
       : yield* Audit.makeWriter({
         ...options.auditOptions,
+        otlp: auditOtlp === undefined || "problem" in auditOtlp ? undefined : { onWarning: options.onWarning, fetch: options.fetch, ...auditOtlp },
         file: auditFile,
         key: options.auditKey ?? plan.env["AGENT_HOOKS_AUDIT_KEY"],
         // The settings' patterns (any file may add one; none can take one away) and the host's.
@@ -59,12 +62,11 @@ const makeOnce = (
       )
     const telemetry = yield* Telemetry.make(options.env ?? {}, options.telemetry)
     // Cedar policies are parsed and validated against their schema when the engine loads, so that a
-    // broken policy file is said now; the wasm module loads only when a cedar hook is configured.
-    const cedarHooks = [...plan.events.values()].flatMap((planned) => planned.hooks.map((hook) => hook.entry.pinned ?? hook.entry.handler))
-      .filter((handler): handler is CedarHandler => handler.type === "cedar")
-    if (cedarHooks.length > 0 && options.cedar !== undefined) {
+    // broken policy file is said now; the wasm module loads only when a cedar hook is configured,
+    // and, for a one-shot host (preloadCedar: false), only when the event runs one.
+    if (options.cedar !== undefined && options.preloadCedar !== false) {
       const cedar = options.cedar
-      for (const problem of yield* Effect.promise(() => Cedar.check(cedarHooks, cedar))) options.onWarning?.(problem)
+      for (const problem of yield* Effect.promise(() => Cedar.checkPlan(plan, cedar))) options.onWarning?.(problem)
     }
     const state: EngineState = {
       plan,

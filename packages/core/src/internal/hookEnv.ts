@@ -10,8 +10,8 @@
 const ENGINE_SECRET = /^AGENT_HOOKS_(?:[A-Z0-9_]*_)?(?:KEY|KEYS|TOKEN|TOKENS|SECRET|SECRETS|PASSWORD|PASSWD|CREDENTIAL|CREDENTIALS|AUTH)$/
 /** The OTLP exporter's request headers (`Authorization=…`) and its client TLS key, for every signal. */
 const OTLP_SECRET = /^OTEL_EXPORTER_OTLP_(?:(?:TRACES|METRICS|LOGS)_)?(?:HEADERS|CLIENT_KEY)$/
-/** An OTLP endpoint with credentials in its URL (`https://user:token@collector`). */
-const OTLP_ENDPOINT = /^OTEL_EXPORTER_OTLP_(?:(?:TRACES|METRICS|LOGS)_)?ENDPOINT$/
+/** An OTLP endpoint with credentials in its URL (`https://user:token@collector`), the audit export's too. */
+const OTLP_ENDPOINT = /^(?:OTEL_EXPORTER_OTLP_(?:(?:TRACES|METRICS|LOGS)_)?ENDPOINT|AGENT_HOOKS_AUDIT_OTLP)$/
 const URL_CREDENTIALS = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*@/
 
 /**

@@ -11,10 +11,11 @@ import type { DispatchAttributes, HookAttributes, Settings, Telemetry, Telemetry
 
 type Env = Readonly<Record<string, string | undefined>>
 
-const nonEmpty = (value: string | undefined): value is string => value !== undefined && value.trim() !== ""
+/** @internal */
+export const nonEmpty = (value: string | undefined): value is string => value !== undefined && value.trim() !== ""
 
-/** `k=v,k2=v2` with percent-encoded keys and values (OTEL_EXPORTER_OTLP_HEADERS, OTEL_RESOURCE_ATTRIBUTES). */
-const keyValueList = (text: string | undefined): Record<string, string> => {
+/** `k=v,k2=v2` with percent-encoded keys and values (OTEL_EXPORTER_OTLP_HEADERS, OTEL_RESOURCE_ATTRIBUTES). @internal */
+export const keyValueList = (text: string | undefined): Record<string, string> => {
   const out: Record<string, string> = {}
   if (!nonEmpty(text)) return out
   for (const item of text.split(",")) {

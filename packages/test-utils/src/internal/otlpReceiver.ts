@@ -1,6 +1,7 @@
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
-import type { ReceivedPoint, ReceivedRequest, ReceivedSpan, Receiver } from "../OtlpReceiver.ts"
+import { afterEach } from "vitest"
+import type { ReceivedLog, ReceivedPoint, ReceivedRequest, ReceivedSpan, Receiver } from "../OtlpReceiver.ts"
 
 // --- protobuf wire format: just enough to read OTLP's trace and metric messages -----------------
 
@@ -218,10 +219,43 @@ const jsonMetrics = (body: any): Array<ReceivedPoint> =>
 
 // --- the server -------------------------------------------------------------------------------
 
+const jsonLogs = (body: any): Array<ReceivedLog> =>
+  (body.resourceLogs ?? []).flatMap((rl: any) =>
+    (rl.scopeLogs ?? []).flatMap((sl: any) =>
+      (sl.logRecords ?? []).map((record: any): ReceivedLog => ({
+        eventName: record.eventName ?? "",
+        timeUnixNano: BigInt(record.timeUnixNano ?? 0),
+        severityNumber: record.severityNumber ?? 0,
+        body: jsonValue(record.body),
+        attributes: jsonAttributes(record.attributes),
+        traceId: record.traceId ?? "",
+        spanId: record.spanId ?? "",
+        resource: jsonAttributes(rl.resource?.attributes),
+        scope: sl.scope?.name ?? ""
+      }))
+    )
+  )
+
+/** @internal */
+export const register = (): ((options?: { readonly status?: number }) => Promise<Receiver>) => {
+  const receivers: Array<Receiver> = []
+  afterEach(async () => {
+    for (const receiver of receivers.splice(0)) await receiver.close()
+  })
+  return async (options) => {
+    const started = await start(options)
+    receivers.push(started)
+    return started
+  }
+}
+
 /** @internal */
 export const start = (options: { readonly status?: number } = {}): Promise<Receiver> => {
   const spans: Array<ReceivedSpan> = []
   const points: Array<ReceivedPoint> = []
+  const logs: Array<ReceivedLog> = []
+  const logPayloads: Array<string> = []
+  let status = options.status
   const requests: Array<ReceivedRequest> = []
   const waiters = new Set<() => void>()
   const server = createServer((request, response) => {
@@ -232,13 +266,19 @@ export const start = (options: { readonly status?: number } = {}): Promise<Recei
       const contentType = String(request.headers["content-type"] ?? "")
       const path = request.url ?? ""
       requests.push({ path, contentType, headers: request.headers, bytes: body.length })
-      if (options.status !== undefined) {
-        response.writeHead(options.status).end()
+      if (status !== undefined) {
+        response.writeHead(status).end()
       } else {
         try {
           const json = contentType.includes("json")
           if (path.endsWith("/v1/traces")) spans.push(...(json ? jsonTraces(JSON.parse(decoder.decode(body))) : decodeTraces(body)))
           else if (path.endsWith("/v1/metrics")) points.push(...(json ? jsonMetrics(JSON.parse(decoder.decode(body))) : decodeMetrics(body)))
+          else if (path.endsWith("/v1/logs")) {
+            if (!json) throw new Error("this receiver decodes OTLP/JSON logs only")
+            const text = decoder.decode(body)
+            logs.push(...jsonLogs(JSON.parse(text)))
+            logPayloads.push(text)
+          }
           response.writeHead(200, { "content-type": json ? "application/json" : "application/x-protobuf" }).end(json ? "{}" : "")
         } catch (error) {
           response.writeHead(400).end(String(error))
@@ -255,13 +295,18 @@ export const start = (options: { readonly status?: number } = {}): Promise<Recei
         url: `http://127.0.0.1:${port}`,
         spans,
         points,
+        logs,
+        logPayloads,
+        setStatus: (next) => {
+          status = next
+        },
         requests,
         waitFor: (done, timeoutMs = 10_000) =>
           new Promise((ok, fail) => {
             if (done(receiver)) return ok()
             const timer = setTimeout(() => {
               waiters.delete(check)
-              fail(new Error(`OTLP receiver: condition not met within ${timeoutMs} ms (${requests.length} requests, ${spans.length} spans, ${points.length} points)`))
+              fail(new Error(`OTLP receiver: condition not met within ${timeoutMs} ms (${requests.length} requests, ${spans.length} spans, ${points.length} points, ${logs.length} log records)`))
             }, timeoutMs)
             const check = () => {
               if (!done(receiver)) return

@@ -16,6 +16,7 @@
  */
 import type * as Effect from "effect/Effect"
 import type { CedarRuntime, CedarWasm } from "../../Capabilities.ts"
+import type { Plan } from "../../Plan.ts"
 import type { CedarHandler } from "../../Settings.ts"
 import type { ExecContext, Executed, InProcessResult } from "./context.ts"
 import { failed, inProcess, message } from "./context.ts"
@@ -182,6 +183,17 @@ export const check = async (handlers: ReadonlyArray<CedarHandler>, runtime: Ceda
     await prepare(handler, runtime).catch((error: unknown) => problems.push(`cedar hook ${handler.policies}: ${message(error)}`))
   }
   return problems
+}
+
+/** Every cedar hook of a plan, as it will run (a trust-pinned copy when there is one). @internal */
+export const handlersOf = (plan: Plan): ReadonlyArray<CedarHandler> =>
+  [...plan.events.values()].flatMap((planned) => planned.hooks.map((hook) => hook.entry.pinned ?? hook.entry.handler))
+    .filter((handler): handler is CedarHandler => handler.type === "cedar")
+
+/** `check` on every cedar hook of a plan; nothing is loaded when it has none. @internal */
+export const checkPlan = (plan: Plan, runtime: CedarRuntime): Promise<ReadonlyArray<string>> => {
+  const handlers = handlersOf(plan)
+  return handlers.length === 0 ? Promise.resolve([]) : check(handlers, runtime)
 }
 
 /** @internal */
