@@ -97,6 +97,21 @@ describe("BunHookEngine", () => {
     await engine.close()
     expect(await Processes.waitUntilDead(recorded, 3_000)).toEqual([])
   })
+
+  it("a hook that fails is said once on the console by default, and the engine says it reports its warnings", async () => {
+    const warned: Array<string> = []
+    const original = console.warn
+    console.warn = (...args: Array<unknown>) => void warned.push(args.map(String).join(" "))
+    try {
+      const { engine } = await engineWith({ PreToolUse: [{ matcher: "Bash", hooks: [command("cat >/dev/null; echo 'guard crashed' >&2; exit 1")] }] })
+      expect(engine.reportsWarnings).toBe(true)
+      const outcome = await engine.dispatch("PreToolUse", bash)
+      expect(outcome.blocked).toBe(false)
+    } finally {
+      console.warn = original
+    }
+    expect(warned).toEqual([expect.stringMatching(/^agent-hooks: hook ".*guard crashed.*" \(.*settings\.json\): .*guard crashed/)])
+  })
 })
 
 describe("audit trail and hot reload on Bun", () => {
