@@ -147,6 +147,16 @@ const sessionEndSeconds = (plan: Plan, hooks: ReadonlyArray<PlannedHook>): numbe
   plan.sessionEndOverride ??
     Math.min(60, Math.max(1.5, ...hooks.filter((hook) => hook.entry.scope !== "plugin").map((hook) => hook.entry.handler.timeout ?? 0)))
 
+/**
+ * The outcome with the audit records that could not be written, each also said through
+ * `onWarning`: a gap in the audit trail is never silent, and a host that hears the engine's
+ * warnings (not its outcomes) hears it too.
+ */
+const auditGaps = (state: EngineState, outcome: Outcome.Outcome, failures: ReadonlyArray<string>): Outcome.Outcome => {
+  for (const failure of failures) state.options.onWarning?.(failure)
+  return Sinks.withAuditFailures(outcome, failures)
+}
+
 /** @internal */
 export const dispatch = (state: EngineState, event: string, payload: unknown): Effect.Effect<Outcome.Outcome, PayloadError> =>
   Effect.suspend(() => {
@@ -161,7 +171,7 @@ export const dispatch = (state: EngineState, event: string, payload: unknown): E
       // With the audit trail on, a dispatch no hook matched is recorded too (the tool call still happens).
       const spec = specOf(state.plan, event) ?? HookEvent.custom({ name: event })
       const audited = Sinks.audited(spec, { event, session: sessionOf(state, payload), matcher: matchValue(spec, payload) ?? null }, payload)
-      return Effect.map(Sinks.audit(state.audit, audited, [], quick), (failures) => Sinks.withAuditFailures(quick, failures))
+      return Effect.map(Sinks.audit(state.audit, audited, [], quick), (failures) => auditGaps(state, quick, failures))
     }
     // A payload too deep to serialise safely is refused with one line, never a stack overflow.
     const depth = HookInput.depthExceeds(payload, HookInput.MAX_PAYLOAD_DEPTH)
@@ -340,11 +350,14 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
     if (options.onWarning !== undefined) for (const line of ran.flatMap(failureLine)) options.onWarning(line)
     const aggregated = Outcome.aggregate(spec, notStarted.length === 0 ? ran : [...ran, ...notStarted], dispatchWarnings, background.map((hook) => hook.display), label)
     const outcome = isStop ? state.stopGuard.apply(key, aggregated, ran.map(({ verdict }) => verdict)) : aggregated
+    // The Stop guard letting the agent stop is said as it happens, like a failed hook: its note is
+    // what the guard added to the outcome's warnings.
+    if (options.onWarning !== undefined) for (const note of outcome.warnings.slice(aggregated.warnings.length)) options.onWarning(note)
 
     // Sinks, after the outcome.
     if (plan.settings.executionLog !== undefined) yield* Sinks.executionLog(sink, plan.settings.executionLog, spec.name, ran)
     yield* Sinks.overflowFiles(sink, ran.flatMap(({ overflow }) => overflow))
     // The audit records are in the file before the outcome is returned: a blocked action has its record.
     if (state.audit === undefined) return outcome
-    return Sinks.withAuditFailures(outcome, yield* Sinks.audit(state.audit, auditOf, ran, outcome))
+    return auditGaps(state, outcome, yield* Sinks.audit(state.audit, auditOf, ran, outcome))
   }).pipe(Effect.provideService(ProcessSpawner, state.spawner))
