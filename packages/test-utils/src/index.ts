@@ -4,6 +4,7 @@
  * @since 0.1.0
  */
 export * as Cleanups from "./Cleanups.ts"
+export * as ConsoleLines from "./ConsoleLines.ts"
 export * as Fixtures from "./Fixtures.ts"
 export * as OpaServer from "./OpaServer.ts"
 export * as OtlpReceiver from "./OtlpReceiver.ts"
