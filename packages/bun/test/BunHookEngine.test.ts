@@ -3,7 +3,7 @@
  * hook processes: allow, an exit-2 block, a JSON deny, and a timeout whose group (grandchildren
  * that ignore SIGTERM included) is gone afterwards.
  */
-import { Fixtures, Processes } from "@agent-hooks/test-utils"
+import { ConsoleLines, Fixtures, Processes } from "@agent-hooks/test-utils"
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -96,6 +96,15 @@ describe("BunHookEngine", () => {
     const recorded = readFileSync(pids, "utf8").trim().split("\n").map(Number)
     await engine.close()
     expect(await Processes.waitUntilDead(recorded, 3_000)).toEqual([])
+  })
+
+  it("a hook that fails is said once on the console by default, and the engine says it reports its warnings", async () => {
+    const { lines } = await ConsoleLines.warned(async () => {
+      const { engine } = await engineWith({ PreToolUse: [{ matcher: "Bash", hooks: [command("cat >/dev/null; echo 'guard crashed' >&2; exit 1")] }] })
+      expect(engine.reportsWarnings).toBe(true)
+      expect((await engine.dispatch("PreToolUse", bash)).blocked).toBe(false)
+    })
+    expect(lines).toEqual([expect.stringMatching(/^agent-hooks: hook ".*guard crashed.*" \(.*settings\.json\): .*guard crashed/)])
   })
 })
 

@@ -120,6 +120,18 @@ describe("agent-hooks audit", () => {
     expect(none.stderr).toContain(`agent-hooks: no FILE given, and the settings set no auditLog (read: ${join(dir, "plain.json")})`)
   })
 
+  it("run: a record the audit trail could not write is one stderr line per record, --quiet included, and in the Outcome", () => {
+    const dir = cleanups.tempDir()
+    const settings = join(dir, "settings.json")
+    // /dev/full takes the open and refuses every write.
+    writeFileSync(settings, JSON.stringify({ auditLog: "/dev/full", hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "cat >/dev/null" }] }] } }))
+    const run = cli(["run", "PreToolUse", "--quiet", "--settings", settings, "--project-dir", dir], { stdin: JSON.stringify({ tool_name: "Bash", tool_input: { command: "ls" } }) })
+    expect(run.status).toBe(0)
+    const gaps = (JSON.parse(run.stdout) as { warnings: Array<string> }).warnings.filter((w) => w.startsWith("audit record not written"))
+    expect(gaps.length).toBeGreaterThan(0)
+    expect(run.stderr.split("\n").filter((line) => line.includes("audit record not written"))).toEqual(gaps.map((gap) => `agent-hooks: warning: ${gap}`))
+  })
+
   it("a missing file is a clear error", () => {
     const result = cli(["audit", "verify", "/nonexistent/audit.jsonl"])
     expect(result.status).toBe(1)

@@ -64,15 +64,41 @@ export interface PromiseHookEngine {
   readonly awaitAsync: () => Promise<void>
   /** Releases the engine; hooks still running (`async` ones included) are killed. Safe to call twice. */
   readonly close: () => Promise<void>
+  /**
+   * `true` when the engine says each of its warnings itself, as it happens, through an `onWarning`:
+   * the host's, else the console (`createHookEngine` of `@agent-hooks/node`, `bun` and `deno`
+   * always does). A hook that did not run, failed, timed out or whose answer was dropped, a skipped
+   * settings entry, an unknown event: each is one line there. An `Outcome`'s `warnings` keep the
+   * record of the dispatch; a host that prints them too when this is `true` says each failure twice.
+   * `false` (an engine from `fromLayer` without `reportsWarnings`): the outcomes are where a host hears them.
+   *
+   * @since 0.2.0
+   */
+  readonly reportsWarnings: boolean
 }
 
 /**
- * Builds a Promise engine from a layer that provides `HookEngine`.
+ * How `fromLayer` describes the engine it builds.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface FromLayerOptions {
+  /**
+   * The layer's engine has an `onWarning` that reports each warning (the engine's
+   * `reportsWarnings`). Default `false`.
+   */
+  readonly reportsWarnings?: boolean | undefined
+}
+
+/**
+ * Builds a Promise engine from a layer that provides `HookEngine`. `options` (since 0.2.0): say
+ * `reportsWarnings: true` when the layer's engine was given an `onWarning`.
  *
  * @since 0.1.0
  * @category constructors
  */
-export const fromLayer: (layer: Layer.Layer<HookEngine, HookError>) => Promise<PromiseHookEngine> = internal.fromLayer
+export const fromLayer: (layer: Layer.Layer<HookEngine, HookError>, options?: FromLayerOptions) => Promise<PromiseHookEngine> = internal.fromLayer
 
 /**
  * The Promise facades' default `onWarning`: each warning on stderr through `console.warn`, prefixed

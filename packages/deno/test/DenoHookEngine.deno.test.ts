@@ -3,7 +3,7 @@
  * hook processes: allow with the payload on stdin, an exit-2 block, and a timeout whose group
  * (grandchildren that ignore SIGTERM included) is gone afterwards.
  */
-import { Cleanups, Fixtures, Processes } from "@agent-hooks/test-utils"
+import { Cleanups, ConsoleLines, Fixtures, Processes } from "@agent-hooks/test-utils"
 import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
@@ -57,5 +57,35 @@ describe("DenoHookEngine", () => {
     } finally {
       await engine.close()
     }
+  })
+
+  it("a hook that fails is said once on the console by default, and the engine says it reports its warnings", async () => {
+    const { lines } = await ConsoleLines.warned(async () => {
+      const { engine } = await engineWith({ PreToolUse: [{ matcher: "Bash", hooks: [command("cat >/dev/null; echo 'guard crashed' >&2; exit 1")] }] })
+      try {
+        expect(engine.reportsWarnings).toBe(true)
+        expect((await engine.dispatch("PreToolUse", bash)).blocked).toBe(false)
+      } finally {
+        await engine.close()
+      }
+    })
+    expect(lines).toEqual([expect.stringMatching(/^agent-hooks: hook ".*guard crashed.*" \(.*settings\.json\): .*guard crashed/)])
+  })
+
+  it("a host's onWarning takes the warnings instead of the console", async () => {
+    const dir = cleanups.tempDir()
+    const file = join(dir, "settings.json")
+    writeFileSync(file, JSON.stringify({ hooks: { Stop: [{ hooks: [command("exit 3")] }] } }))
+    const heard: Array<string> = []
+    const { lines } = await ConsoleLines.warned(async () => {
+      const engine = await createHookEngine({ settings: [file], projectDir: dir, onWarning: (warning) => heard.push(warning) })
+      try {
+        await engine.dispatch("Stop", {})
+      } finally {
+        await engine.close()
+      }
+    })
+    expect(heard).toEqual([expect.stringMatching(/^hook "exit 3" \(.*\): .*3/)])
+    expect(lines).toEqual([])
   })
 })

@@ -108,6 +108,15 @@ export interface HookDispatcher {
    * @since 0.2.0
    */
   readonly takeAsyncResults?: (() => Promise<ReadonlyArray<AsyncHookResult>>) | undefined
+  /**
+   * `true` when the engine says its warnings itself, through its own `onWarning` (engines from
+   * `createHookEngine` do: the host's `onWarning`, else the console). The middleware then does not
+   * repeat an outcome's `warnings`, so a failed hook is heard once; without it the middleware says
+   * them through its `onWarning`.
+   *
+   * @since 0.2.0
+   */
+  readonly reportsWarnings?: boolean | undefined
 }
 
 /**

@@ -164,10 +164,13 @@ export interface HooksMiddlewareOptions {
    */
   readonly onOutcome?: ((event: string, payload: Record<string, unknown>, outcome: DispatchOutcome) => void) | undefined
   /**
-   * Receives the outcomes' warnings (a hook that timed out, crashed, or was skipped by a malformed
-   * entry) and the adapter's own (Stop cap reached, ...). Default: `console.warn`, prefixed with
-   * `[agent-hooks]`, as LangChain reports its own warnings. Also the built engine's `onWarning`
-   * (load warnings) when the middleware builds it.
+   * Receives the adapter's own warnings (Stop cap reached, ...) and, for an engine that does not
+   * report its warnings itself, the outcomes' warnings (a hook that timed out, crashed, or was
+   * skipped by a malformed entry). An engine from `createHookEngine` reports them (its
+   * `reportsWarnings`): each is said once, through that engine's `onWarning` (the console by
+   * default), never repeated here. Default: `console.warn`, prefixed with `[agent-hooks]`, as
+   * LangChain reports its own warnings. Also the built engine's `onWarning` when the middleware
+   * builds it (deprecated).
    */
   readonly onWarning?: ((warning: string) => void) | undefined
 }

@@ -102,6 +102,96 @@ describe("the engine is the host's", () => {
   })
 })
 
+describe("a failed hook is heard once", () => {
+  const failing = () =>
+    settingsFile({
+      PreToolUse: [{ matcher: "Bash", hooks: [command("cat >/dev/null; echo 'guard crashed' >&2; exit 1")] }],
+      Stop: [{ hooks: [command("cat >/dev/null; echo 'stop hook crashed' >&2; exit 3")] }]
+    })
+  /** Two tool calls, each with a failed PreToolUse hook, then the end of the run with a failed Stop hook. */
+  const runAgent = async (hooks: ReturnType<typeof hooksMiddleware>) => {
+    const { bash, ran } = bashTool()
+    const model = fakeModel()
+      .respondWithTools([{ name: "bash", args: { command: "ls" } }])
+      .respondWithTools([{ name: "bash", args: { command: "pwd" } }])
+      .respond(new AIMessage("ok"))
+    await createAgent({ model, tools: [bash], middleware: [hooks] }).invoke(user("list"))
+    await hooks.close()
+    expect(ran).toEqual(["ls", "pwd"])
+  }
+  const consoleLines = () => {
+    const lines: Array<string> = []
+    vi.spyOn(console, "warn").mockImplementation((...args: Array<unknown>) => void lines.push(args.map(String).join(" ")))
+    return lines
+  }
+
+  it("with the documented engine (createHookEngine) and the defaults: one console line per failed hook", async () => {
+    const lines = consoleLines()
+    const { dir, file } = failing()
+    const engine = await createHookEngine({ settings: [file], projectDir: dir })
+    try {
+      await runAgent(hooksMiddleware({ engine, transcriptDir: join(dir, "t") }))
+    } finally {
+      await engine.close()
+    }
+    expect(lines.filter((line) => line.includes("guard crashed"))).toEqual([
+      expect.stringMatching(/^agent-hooks: hook ".*" \(.*settings\.json\): .*guard crashed/),
+      expect.stringMatching(/^agent-hooks: hook ".*" \(.*settings\.json\): .*guard crashed/)
+    ])
+    expect(lines.filter((line) => line.includes("stop hook crashed"))).toHaveLength(1)
+  })
+
+  it("the engine's onWarning hears each failure once; the middleware's onWarning does not repeat them", async () => {
+    const lines = consoleLines()
+    const { dir, file } = failing()
+    const fromEngine: Array<string> = []
+    const fromMiddleware: Array<string> = []
+    const engine = await createHookEngine({ settings: [file], projectDir: dir, onWarning: (w) => fromEngine.push(w) })
+    try {
+      await runAgent(hooksMiddleware({ engine, transcriptDir: join(dir, "t"), onWarning: (w) => fromMiddleware.push(w) }))
+    } finally {
+      await engine.close()
+    }
+    expect(fromEngine.filter((line) => line.includes("guard crashed"))).toHaveLength(2)
+    expect(fromEngine.filter((line) => line.includes("stop hook crashed"))).toHaveLength(1)
+    expect(fromMiddleware).toEqual([])
+    expect(lines).toEqual([])
+  })
+
+  it("a gap in the audit trail, said only in the outcome before, is one console line per record with the documented engine", async () => {
+    const lines = consoleLines()
+    // /dev/full takes the open and refuses every write: each audit record is a gap.
+    const { dir, file } = settingsFile({ PreToolUse: [{ matcher: "Bash", hooks: [command("cat >/dev/null")] }] }, { auditLog: "/dev/full" })
+    const engine = await createHookEngine({ settings: [file], projectDir: dir })
+    const inOutcomes: Array<string> = []
+    try {
+      await runAgent(hooksMiddleware({ engine, transcriptDir: join(dir, "t"), onOutcome: (_event, _payload, outcome) => inOutcomes.push(...outcome.warnings) }))
+    } finally {
+      await engine.close()
+    }
+    const gaps = inOutcomes.filter((warning) => warning.startsWith("audit record not written"))
+    expect(gaps.length).toBeGreaterThan(0)
+    expect(lines.filter((line) => line.includes("audit record not written"))).toEqual(gaps.map((gap) => `agent-hooks: ${gap}`))
+  })
+
+  it("an engine that says it reports its warnings (reportsWarnings) is not echoed; one that does not say is", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => {})
+    const run = async (reportsWarnings: boolean | undefined) => {
+      const warnings: Array<string> = []
+      const engine = { ...fakeEngine((event) => event === "Stop" ? { warnings: ["a Stop hook crashed"] } : undefined), reportsWarnings }
+      await createAgent({
+        model: fakeModel().respond(new AIMessage("ok")),
+        tools: [],
+        middleware: [hooksMiddleware({ engine, transcriptDir: tempDir(), onWarning: (w) => warnings.push(w) })]
+      }).invoke(user("hi"))
+      return warnings
+    }
+    expect(await run(true)).toEqual([])
+    expect(await run(false)).toEqual(["a Stop hook crashed"])
+    expect(await run(undefined)).toEqual(["a Stop hook crashed"])
+  })
+})
+
 describe("engine options", () => {
   it("settings paths: the middleware builds the engine, runs real hooks with it, and close() releases it", async () => {
     const { dir, file } = settingsFile({ PreToolUse: [{ matcher: "Bash", hooks: [command(fixtureCommand("block-rm.sh"))] }] })

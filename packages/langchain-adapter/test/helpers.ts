@@ -92,10 +92,11 @@ export const fixtureCommand = (name: string, ...args: Array<string>) =>
   ["sh", JSON.stringify(fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url))), ...args.map((a) => JSON.stringify(a))].join(" ")
 
 /** A settings file with these hooks, in a fresh folder. */
-export const settingsFile = (hooks: Record<string, Array<{ matcher?: string; hooks: Array<Record<string, unknown>> }>>) => {
+/** A settings file with `hooks`, and other top-level keys (`extra`, e.g. `auditLog`). */
+export const settingsFile = (hooks: Record<string, Array<{ matcher?: string; hooks: Array<Record<string, unknown>> }>>, extra: Record<string, unknown> = {}) => {
   const dir = tempDir()
   const file = join(dir, "settings.json")
-  writeFileSync(file, JSON.stringify({ hooks }))
+  writeFileSync(file, JSON.stringify({ ...extra, hooks }))
   return { dir, file }
 }
 

@@ -80,7 +80,9 @@ export interface NodeEngineOptions extends HookEngine.EngineOptions {
 export const layer: (options?: NodeEngineOptions) => Layer.Layer<HookEngine.HookEngine, HookError.HookError> = internal.layer
 
 /**
- * The Promise facade.
+ * The Promise facade. Its warnings go to `options.onWarning`, else to the console
+ * (`PromiseEngine.warnToConsole`), as they happen; the engine's `reportsWarnings` is `true`, so a
+ * host that also prints the outcomes' warnings can leave them out and say each once.
  *
  * @since 0.1.0
  * @category constructors

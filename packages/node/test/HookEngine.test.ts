@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync, mkdirSy
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { createHookEngine } from "@agent-hooks/node"
-import type { PromiseEngine } from "@agent-hooks/core"
+import { createHookEngine, NodeHookEngine } from "@agent-hooks/node"
+import { PromiseEngine } from "@agent-hooks/core"
 import { Processes } from "@agent-hooks/test-utils"
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url))
@@ -304,5 +304,43 @@ describe("HookEngine on Node, with real hook processes", () => {
       // When it dispatches: the hook could not run.
       expect.stringMatching(/^agent-hooks: hook ".*missing-guard\.sh" \(.*settings\.json\): .*127/)
     ])
+  })
+
+  it("what an outcome's warnings add that no hook said (the Stop guard letting the agent stop, an audit record not written) is said through onWarning once", async () => {
+    const dir = tempDir()
+    const file = join(dir, "settings.json")
+    // /dev/full takes the open and refuses every write: each audit record is a gap.
+    writeFileSync(file, JSON.stringify({ auditLog: "/dev/full", hooks: { Stop: [{ hooks: [command("echo 'keep going' >&2; exit 2")] }] } }))
+    const heard: Array<string> = []
+    const engine = await createHookEngine({ settings: [file], projectDir: dir, stopBlockCap: 1, onWarning: (warning) => heard.push(warning) })
+    cleanups.push(() => engine.close())
+    const first = await engine.dispatch("Stop", { session_id: "s" })
+    const second = await engine.dispatch("Stop", { session_id: "s" })
+    expect([first.blocked, second.blocked]).toEqual([true, false])
+    const added = [...first.warnings, ...second.warnings].filter((w) => !w.startsWith("hook "))
+    expect(added.some((w) => w.includes("Stop hooks blocked 1 times in a row; the agent may stop now"))).toBe(true)
+    expect(added.some((w) => w.startsWith("audit record not written: /dev/full"))).toBe(true)
+    expect(heard).toEqual(added)
+  })
+
+  it("reportsWarnings: createHookEngine's engine says each warning itself (the console, or the host's onWarning); fromLayer's only when told", async () => {
+    const { engine } = await engineWith({ Stop: [{ hooks: [command("exit 3")] }] })
+    expect(engine.reportsWarnings).toBe(true)
+    const heard: Array<string> = []
+    const dir = tempDir()
+    const file = join(dir, "settings.json")
+    writeFileSync(file, JSON.stringify({ hooks: { Stop: [{ hooks: [command("exit 3")] }] } }))
+    const own = await createHookEngine({ settings: [file], projectDir: dir, onWarning: (warning) => heard.push(warning) })
+    cleanups.push(() => own.close())
+    expect(own.reportsWarnings).toBe(true)
+    const outcome = await own.dispatch("Stop", {})
+    expect(outcome.hooks[0]).toMatchObject({ exitCode: 3 })
+    expect(heard).toEqual([expect.stringMatching(/^hook "exit 3" \(.*settings\.json\): .*3/)])
+    const quiet = await PromiseEngine.fromLayer(NodeHookEngine.layer({ settings: [file], projectDir: dir }))
+    cleanups.push(() => quiet.close())
+    expect(quiet.reportsWarnings).toBe(false)
+    const told = await PromiseEngine.fromLayer(NodeHookEngine.layer({ settings: [file], projectDir: dir, onWarning: () => {} }), { reportsWarnings: true })
+    cleanups.push(() => told.close())
+    expect(told.reportsWarnings).toBe(true)
   })
 })

@@ -5,6 +5,7 @@
  */
 export * as Cleanups from "./Cleanups.ts"
 export * as DialectConfigs from "./DialectConfigs.ts"
+export * as ConsoleLines from "./ConsoleLines.ts"
 export * as Fixtures from "./Fixtures.ts"
 export * as OpaServer from "./OpaServer.ts"
 export * as OtlpReceiver from "./OtlpReceiver.ts"

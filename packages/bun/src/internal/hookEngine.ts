@@ -19,4 +19,6 @@ export const layer = (options: BunEngineOptions = {}): Layer.Layer<HookEngine.Ho
 
 /** @internal */
 export const createHookEngine = (options: BunEngineOptions = {}): Promise<PromiseEngine.PromiseHookEngine> =>
-  PromiseEngine.fromLayer(layer({ ...options, onWarning: options.onWarning ?? PromiseEngine.warnToConsole }))
+  // A warning is never silent: the host's onWarning, else the console; the engine says so
+  // (reportsWarnings), so that a host printing the outcomes' warnings does not say them twice.
+  PromiseEngine.fromLayer(layer({ ...options, onWarning: options.onWarning ?? PromiseEngine.warnToConsole }), { reportsWarnings: true })

@@ -172,6 +172,16 @@ const loopLimited = <A extends { readonly hook: PlannedHook; readonly result: Ho
   }
 }
 
+/**
+ * The outcome with the audit records that could not be written, each also said through
+ * `onWarning`: a gap in the audit trail is never silent, and a host that hears the engine's
+ * warnings (not its outcomes) hears it too.
+ */
+const auditGaps = (state: EngineState, outcome: Outcome.Outcome, failures: ReadonlyArray<string>): Outcome.Outcome => {
+  for (const failure of failures) state.options.onWarning?.(failure)
+  return Sinks.withAuditFailures(outcome, failures)
+}
+
 /** @internal */
 export const dispatch = (state: EngineState, event: string, payload: unknown): Effect.Effect<Outcome.Outcome, PayloadError> =>
   Effect.suspend(() => {
@@ -190,7 +200,7 @@ export const dispatch = (state: EngineState, event: string, payload: unknown): E
       // With the audit trail on, a dispatch no hook matched is recorded too (the tool call still happens).
       const spec = specOf(state.plan, event) ?? HookEvent.custom({ name: event })
       const audited = Sinks.audited(spec, { event, session: sessionOf(state, payload), matcher: matchValue(spec, payload) ?? null }, payload)
-      return Effect.map(Sinks.audit(state.audit, audited, [], quick), (failures) => Sinks.withAuditFailures(quick, failures))
+      return Effect.map(Sinks.audit(state.audit, audited, [], quick), (failures) => auditGaps(state, quick, failures))
     }
     // A payload too deep to serialise safely is refused with one line, never a stack overflow.
     const depth = HookInput.depthExceeds(payload, HookInput.MAX_PAYLOAD_DEPTH)
@@ -384,8 +394,15 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
     }
     // A hook that did not run, or whose answer was dropped, is never silent: one line each to onWarning.
     if (options.onWarning !== undefined) for (const line of ran.flatMap(failureLine)) options.onWarning(line)
-    // The Stop guard has its say inside the aggregation: the outcome is made once.
-    const release = isStop ? (blocked: boolean) => state.stopGuard.record(key, blocked, spec.name) : undefined
+    // The Stop guard has its say inside the aggregation: the outcome is made once. Its release is
+    // said as it happens, like a failed hook.
+    const release = isStop
+      ? (blocked: boolean) => {
+          const note = state.stopGuard.record(key, blocked, spec.name)
+          if (note !== undefined && blocked) options.onWarning?.(note)
+          return note
+        }
+      : undefined
     const outcome = aggregate(spec, notStarted.length === 0 ? ran : [...ran, ...notStarted], dispatchWarnings, background.map((hook) => hook.display), label, release)
 
     // Sinks, after the outcome.
@@ -393,5 +410,5 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
     yield* Sinks.overflowFiles(sink, ran.flatMap(({ overflow }) => overflow))
     // The audit records are in the file before the outcome is returned: a blocked action has its record.
     if (state.audit === undefined) return outcome
-    return Sinks.withAuditFailures(outcome, yield* Sinks.audit(state.audit, auditOf, ran, outcome))
+    return auditGaps(state, outcome, yield* Sinks.audit(state.audit, auditOf, ran, outcome))
   }).pipe(Effect.provideService(ProcessSpawner, state.spawner))

@@ -6,7 +6,7 @@ import type * as Layer from "effect/Layer"
 import * as Tracer from "effect/Tracer"
 import { HookEngine } from "../HookEngine.ts"
 import type { HookError } from "../HookError.ts"
-import type { DispatchContext, PromiseHookEngine } from "../PromiseEngine.ts"
+import type { DispatchContext, FromLayerOptions, PromiseHookEngine } from "../PromiseEngine.ts"
 import { parseTraceparent } from "./telemetry.ts"
 
 /** Rejects a dispatch that was in flight when the engine closed, or one made after. */
@@ -43,7 +43,7 @@ const withTrace = <A, E, R>(self: Effect.Effect<A, E, R>, context: DispatchConte
 }
 
 /** @internal */
-export const fromLayer = async (layer: Layer.Layer<HookEngine, HookError>): Promise<PromiseHookEngine> => {
+export const fromLayer = async (layer: Layer.Layer<HookEngine, HookError>, options?: FromLayerOptions): Promise<PromiseHookEngine> => {
   const runtime = ManagedRuntime.make(layer)
   let engine: HookEngine["Service"]
   try {
@@ -57,6 +57,8 @@ export const fromLayer = async (layer: Layer.Layer<HookEngine, HookError>): Prom
   let closed = false
   const isClosed = () => closed
   return {
+    // A host that prints the outcomes' warnings reads this to say each warning once.
+    reportsWarnings: options?.reportsWarnings === true,
     // Getters: with hot reload (`watch`) the engine's settings change.
     get settings() {
       return engine.settings

@@ -23,4 +23,6 @@ export const layer = (options: DenoEngineOptions = {}): Layer.Layer<HookEngine.H
 
 /** @internal */
 export const createHookEngine = (options: DenoEngineOptions = {}): Promise<PromiseEngine.PromiseHookEngine> =>
-  PromiseEngine.fromLayer(layer(options))
+  // A warning is never silent: the host's onWarning, else the console; the engine says so
+  // (reportsWarnings), so that a host printing the outcomes' warnings does not say them twice.
+  PromiseEngine.fromLayer(layer({ ...options, onWarning: options.onWarning ?? PromiseEngine.warnToConsole }), { reportsWarnings: true })

@@ -19,9 +19,13 @@ export const nothingHappened = (event: string): DispatchOutcome => ({
   asyncHooks: []
 })
 
-/** Says the outcome's warnings: one line per failed hook (what the engine built here already said is not said again). */
+/**
+ * Says the outcome's warnings, unless the engine says its warnings itself (`reportsWarnings`, as an
+ * engine from `createHookEngine` does): each failed hook is heard once, from one of the two.
+ */
 const warnOf = (s: State, outcome: DispatchOutcome) => {
-  for (const warning of outcome.warnings ?? []) if (!s.engine.alreadyWarned(warning)) s.warn(warning)
+  if (s.engine.reportsWarnings()) return
+  for (const warning of outcome.warnings ?? []) s.warn(warning)
 }
 
 /**

@@ -24,10 +24,10 @@ export interface Engine {
   /** Releases the engine when the adapter built it (from a layer or from engine options). */
   readonly close: () => Promise<void>
   /**
-   * `true` when the engine the adapter built already reported this outcome warning through its
-   * `onWarning` (a failed hook's line): it is not said twice. Always `false` for a host's engine.
+   * `true` when the engine says its warnings itself (its `reportsWarnings`): the outcome's
+   * warnings are not said again. `false` until an engine the adapter builds is built.
    */
-  readonly alreadyWarned: (warning: string) => boolean
+  readonly reportsWarnings: () => boolean
   /** `true` when some hook may be `async` (the settings name one, or are not known) and the engine gives their results. */
   readonly asyncHooks: () => boolean
   /** The results of `async` hooks that finished since the last call (none when `asyncHooks()` is `false`). */
@@ -108,7 +108,7 @@ export const fromDispatcher = (dispatcher: HookDispatcher, callbackEvents: Reado
     hooked,
     ...hookTests(() => dispatcher, callbacks),
     close: async () => {},
-    alreadyWarned: () => false
+    reportsWarnings: () => dispatcher.reportsWarnings === true
   }
 }
 
@@ -134,6 +134,7 @@ export const fromOptions = (options: HooksMiddlewareOptions, onWarning: (warning
     hooked: () => undefined,
     ...hookTests(owned.resolved, options.callbackEvents === undefined ? undefined : new Set(options.callbackEvents)),
     close: owned.close,
-    alreadyWarned: owned.alreadyWarned
+    // The Node engine built from options reports to the middleware's onWarning; a layer's engine does not say.
+    reportsWarnings: () => owned.resolved()?.reportsWarnings === true
   }
 }

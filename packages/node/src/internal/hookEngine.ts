@@ -26,4 +26,6 @@ const spawner = (helper: NodeEngineOptions["spawnHelper"]) => Layer.suspend(() =
 
 /** @internal */
 export const createHookEngine = (options: NodeEngineOptions = {}): Promise<PromiseEngine.PromiseHookEngine> =>
-  PromiseEngine.fromLayer(layer({ ...options, onWarning: options.onWarning ?? PromiseEngine.warnToConsole }))
+  // A warning is never silent: the host's onWarning, else the console; the engine says so
+  // (reportsWarnings), so that a host printing the outcomes' warnings does not say them twice.
+  PromiseEngine.fromLayer(layer({ ...options, onWarning: options.onWarning ?? PromiseEngine.warnToConsole }), { reportsWarnings: true })
