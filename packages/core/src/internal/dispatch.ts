@@ -1,7 +1,8 @@
 /**
  * Dispatch: reads the plan, selects the hooks of one event, runs them with their executors,
- * classifies each run, aggregates the outcome, applies the Stop guard, then feeds the sinks. A
- * dispatch that matches nothing is answered by `unmatched` without entering the Effect runtime.
+ * classifies each run, decides (the Stop guard has its say there), feeds the sinks, then assembles
+ * the outcome once, with what the sinks could not do among its warnings. A dispatch that matches
+ * nothing is answered by `unmatched` without entering the Effect runtime.
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
@@ -30,7 +31,9 @@ import { execute } from "./executors/index.ts"
 import type { Capabilities, ExecContext } from "./executors/index.ts"
 import { matches, matchValue, nothingRan, select, specOf } from "./plan.ts"
 import * as PosixPath from "./posixPath.ts"
-import { aggregate } from "./presets/outputReaders.ts"
+import { decide } from "./outcome.ts"
+import type { Besides } from "./outcome.ts"
+import { assemble } from "./presets/outputReaders.ts"
 import * as Sinks from "./sinks.ts"
 import { withTraceContext } from "./telemetry.ts"
 
@@ -128,20 +131,23 @@ const streakKey = (event: string, session: string, payload: Readonly<Record<stri
  */
 export const unmatched = (state: EngineState, event: string, payload: unknown): Outcome.Outcome | undefined => {
   if (state.audit !== undefined) return undefined
-  const outcome = unmatchedOutcome(state, event, payload)
-  if (outcome === undefined && Predicate.isObject(payload)) state.matched = { event, payload, plan: state.plan }
-  return outcome
+  const quick = unmatchedDecided(state, event, payload)
+  if (quick === undefined && Predicate.isObject(payload)) state.matched = { event, payload, plan: state.plan }
+  return quick === undefined ? undefined : assemble(quick.spec, [], quick.decided, quick.besides)
 }
 
-const unmatchedOutcome = (state: EngineState, event: string, payload: unknown): Outcome.Outcome | undefined => {
+/** The decision of a dispatch no hook matches, and what its outcome says besides; `undefined` when some hook may run. */
+const unmatchedDecided = (state: EngineState, event: string, payload: unknown) => {
   if (!Predicate.isObject(payload) || matches(state.plan, event, payload)) return undefined
   const { spec, unknown, warnings } = eventOf(state.plan, event)
   // An unknown event is never silent: its warning also goes to onWarning.
   if (unknown.length > 0 && state.options.onWarning !== undefined) for (const warning of unknown) state.options.onWarning(warning)
-  const outcome = Outcome.aggregate(spec, [], [...warnings, ...nothingRan(state.plan)], [], labelOf(spec, event, payload))
   // Nothing blocked: a Stop streak ends here.
-  if (STOP_EVENTS.has(spec.behavesAs)) state.stopGuard.record(streakKey(event, sessionOf(state, payload), payload), false, spec.name)
-  return outcome
+  const key = streakKey(event, sessionOf(state, payload), payload)
+  const release = STOP_EVENTS.has(spec.behavesAs) ? (blocked: boolean) => state.stopGuard.record(key, blocked, spec.name) : undefined
+  const decided = decide(spec, [], release)
+  const besides: Besides = { warnings: [...warnings, ...nothingRan(state.plan)], label: labelOf(spec, event, payload) }
+  return { spec, decided, besides }
 }
 
 /**
@@ -173,14 +179,22 @@ const loopLimited = <A extends { readonly hook: PlannedHook; readonly result: Ho
 }
 
 /**
- * The outcome with the audit records that could not be written, each also said through
- * `onWarning`: a gap in the audit trail is never silent, and a host that hears the engine's
- * warnings (not its outcomes) hears it too.
+ * Writes the audit trail's records of a dispatch (`outcome`: what its hooks decided, before the
+ * outcome is assembled); the records that could not be written are returned for the outcome's warnings, each
+ * also said through `onWarning`: a gap in the audit trail is never silent, and a host that hears
+ * the engine's warnings (not its outcomes) hears it too.
  */
-const auditGaps = (state: EngineState, outcome: Outcome.Outcome, failures: ReadonlyArray<string>): Outcome.Outcome => {
-  for (const failure of failures) state.options.onWarning?.(failure)
-  return Sinks.withAuditFailures(outcome, failures)
-}
+const auditRecords = (
+  state: EngineState,
+  writer: AuditWriter,
+  dispatch: Sinks.AuditedDispatch,
+  hooks: ReadonlyArray<{ readonly result: HookResult; readonly hook: PlannedHook }>,
+  outcome: Sinks.AuditedOutcome | undefined
+): Effect.Effect<ReadonlyArray<string>> =>
+  Effect.tap(Sinks.audit(writer, dispatch, hooks, outcome), (failures) =>
+    Effect.sync(() => {
+      for (const failure of failures) state.options.onWarning?.(failure)
+    }))
 
 /** @internal */
 export const dispatch = (state: EngineState, event: string, payload: unknown): Effect.Effect<Outcome.Outcome, PayloadError> =>
@@ -194,13 +208,16 @@ export const dispatch = (state: EngineState, event: string, payload: unknown): E
     const known = state.matched
     state.matched = undefined
     const checked = known !== undefined && known.payload === payload && known.event === event && known.plan === state.plan
-    const quick = checked ? undefined : unmatchedOutcome(state, event, payload)
+    const quick = checked ? undefined : unmatchedDecided(state, event, payload)
     if (quick !== undefined) {
-      if (state.audit === undefined) return Effect.succeed(quick)
+      const { spec, decided, besides } = quick
+      if (state.audit === undefined) return Effect.succeed(assemble(spec, [], decided, besides))
       // With the audit trail on, a dispatch no hook matched is recorded too (the tool call still happens).
-      const spec = specOf(state.plan, event) ?? HookEvent.custom({ name: event })
       const audited = Sinks.audited(spec, { event, session: sessionOf(state, payload), matcher: matchValue(spec, payload) ?? null }, payload)
-      return Effect.map(Sinks.audit(state.audit, audited, [], quick), (failures) => auditGaps(state, quick, failures))
+      return Effect.map(
+        auditRecords(state, state.audit, audited, [], { ...decided, hooks: 0 }),
+        (sinkWarnings) => assemble(spec, [], decided, { ...besides, sinkWarnings })
+      )
     }
     // A payload too deep to serialise safely is refused with one line, never a stack overflow.
     const depth = HookInput.depthExceeds(payload, HookInput.MAX_PAYLOAD_DEPTH)
@@ -347,10 +364,7 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
               ? Effect.void
               : Sinks.executionLog(sink, plan.settings.executionLog, spec.name, [{ result, hook, startedAt, ranAs }]),
             Sinks.overflowFiles(sink, overflow),
-            state.audit === undefined ? Effect.void : Effect.flatMap(
-              Sinks.audit(state.audit, auditOf, [{ result, hook }], undefined),
-              (failures) => Effect.sync(() => failures.forEach((failure) => options.onWarning?.(failure)))
-            )
+            state.audit === undefined ? Effect.void : auditRecords(state, state.audit, auditOf, [{ result, hook }], undefined)
           ], { discard: true })
         ),
         Effect.map((done) => {
@@ -394,7 +408,7 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
     }
     // A hook that did not run, or whose answer was dropped, is never silent: one line each to onWarning.
     if (options.onWarning !== undefined) for (const line of ran.flatMap(failureLine)) options.onWarning(line)
-    // The Stop guard has its say inside the aggregation: the outcome is made once. Its release is
+    // The Stop guard has its say inside the decision: the outcome is made once. Its release is
     // said as it happens, like a failed hook.
     const release = isStop
       ? (blocked: boolean) => {
@@ -403,12 +417,17 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
           return note
         }
       : undefined
-    const outcome = aggregate(spec, notStarted.length === 0 ? ran : [...ran, ...notStarted], dispatchWarnings, background.map((hook) => hook.display), label, release)
+    const answered = notStarted.length === 0 ? ran : [...ran, ...notStarted]
+    const decided = decide(spec, answered, release)
 
-    // Sinks, after the outcome.
+    // Sinks, after the decision.
     if (plan.settings.executionLog !== undefined) yield* Sinks.executionLog(sink, plan.settings.executionLog, spec.name, ran)
     yield* Sinks.overflowFiles(sink, ran.flatMap(({ overflow }) => overflow))
-    // The audit records are in the file before the outcome is returned: a blocked action has its record.
-    if (state.audit === undefined) return outcome
-    return auditGaps(state, outcome, yield* Sinks.audit(state.audit, auditOf, ran, outcome))
+    // The audit records are in the file before the outcome is returned: a blocked action has its
+    // record, and a record that could not be written is among the outcome's warnings.
+    const sinkWarnings = state.audit === undefined
+      ? []
+      : yield* auditRecords(state, state.audit, auditOf, ran, { ...decided, hooks: answered.length })
+    const asyncHooks = background.map((hook) => hook.display)
+    return assemble(spec, answered, decided, { warnings: dispatchWarnings, asyncHooks, label, sinkWarnings })
   }).pipe(Effect.provideService(ProcessSpawner, state.spawner))

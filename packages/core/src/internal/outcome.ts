@@ -14,35 +14,44 @@ const fallbackReason = (result: HookResult): string =>
  */
 export type MergeSpecific = (dialect: string) => (earlier: Record<string, unknown> | null, later: Record<string, unknown>) => Record<string, unknown>
 
+type Audience = "model" | "user" | "none"
+
+type Answered = ReadonlyArray<{ readonly result: HookResult; readonly verdict: HookVerdict }>
+
 /**
- * The aggregation, given how each dialect merges `hookSpecificOutput` (a preset supplies its own).
- * `release`, the Stop guard's say: told whether the hooks block, it answers with a note when the
- * block is released (the streak reached the cap): then the outcome does not block, the block's
- * reasons are not sent, and the note goes to the user and the warnings.
+ * What one event's hooks decided, before the outcome is assembled: whether the event is blocked,
+ * the decision and its reason (what the audit trail records), and where the block's reasons go.
  *
  * @internal
  */
-export const aggregateWith = (mergeFor: MergeSpecific) =>
-(
+export interface Decided {
+  readonly blocked: boolean
+  readonly decision: Decision | null
+  readonly reason: string | null
+  /** The hooks blocked, whatever the Stop guard then said. */
+  readonly blockedByHooks: boolean
+  /** The Stop guard's note when it released the hooks' block: it goes to the user and the warnings. */
+  readonly released: string | undefined
+  /** The block's reasons, each to its audience; none once the Stop guard released the block. */
+  readonly reasonRoutes: ReadonlyArray<readonly [Audience, string]>
+}
+
+/**
+ * The decision of one event's hooks, given in config order. `release`, the Stop guard's say: told
+ * whether the hooks block, it answers with a note when the block is released (the streak reached
+ * the cap): then the event is not blocked and the block's reasons are not sent.
+ *
+ * @internal
+ */
+export const decide = (
   event: HookEventSpec,
-  hooks: ReadonlyArray<{ readonly result: HookResult; readonly verdict: HookVerdict }>,
-  warnings: ReadonlyArray<string>,
-  asyncHooks: ReadonlyArray<string> = [],
-  label: string = event.name,
+  hooks: Answered,
   release?: ((blocked: boolean) => string | undefined) | undefined
-): Outcome => {
-  const toModel: Array<string> = []
-  const toUser: Array<string> = []
-  const merge = mergeFor(event.outputDialect)
-  const route = (audience: "model" | "user" | "none", text: string) => {
-    if (audience === "model") toModel.push(text)
-    else if (audience === "user") toUser.push(text)
-  }
+): Decided => {
   let decision: Decision | null = null
   let reason: string | null = null
   let blocked = false
-  // The decision's reasons, sent once the Stop guard has had its say.
-  const reasonRoutes: Array<readonly ["model" | "user" | "none", string]> = []
+  const reasonRoutes: Array<readonly [Audience, string]> = []
 
   if (event.blocking === "permission" || event.blocking === "permission-request") {
     let rank = 0
@@ -75,15 +84,49 @@ export const aggregateWith = (mergeFor: MergeSpecific) =>
     }
   }
   // The Stop guard: a block that reaches the cap is released before the outcome is made.
-  const blockedByHooks = blocked
   const released = release?.(blocked)
   if (released !== undefined && blocked) {
-    blocked = false
-    decision = null
-    reason = null
-  } else {
-    for (const [audience, text] of reasonRoutes) route(audience, text)
+    return { blocked: false, decision: null, reason: null, blockedByHooks: true, released, reasonRoutes: [] }
   }
+  return { blocked, decision, reason, blockedByHooks: blocked, released: undefined, reasonRoutes }
+}
+
+/**
+ * What an outcome says besides its hooks' answers: the dispatch's warnings, the hooks started in
+ * the background, how notices name the event (e.g. `PreToolUse:Bash`), and what the sinks could not
+ * do before the outcome was returned (audit records not written), after the Stop guard's note.
+ *
+ * @internal
+ */
+export interface Besides {
+  readonly warnings: ReadonlyArray<string>
+  readonly asyncHooks?: ReadonlyArray<string> | undefined
+  readonly label?: string | undefined
+  readonly sinkWarnings?: ReadonlyArray<string> | undefined
+}
+
+/**
+ * The outcome, assembled once from the hooks' decision and everything else they said, given how
+ * each dialect merges `hookSpecificOutput` (a preset supplies its own).
+ *
+ * @internal
+ */
+export const assembleWith = (mergeFor: MergeSpecific) =>
+(
+  event: HookEventSpec,
+  hooks: Answered,
+  decided: Decided,
+  besides: Besides
+): Outcome => {
+  const label = besides.label ?? event.name
+  const toModel: Array<string> = []
+  const toUser: Array<string> = []
+  const merge = mergeFor(event.outputDialect)
+  const route = (audience: Audience, text: string) => {
+    if (audience === "model") toModel.push(text)
+    else if (audience === "user") toUser.push(text)
+  }
+  for (const [audience, text] of decided.reasonRoutes) route(audience, text)
 
   let updatedInput: Record<string, unknown> | null = null
   let specific: Record<string, unknown> | null = null
@@ -118,16 +161,17 @@ export const aggregateWith = (mergeFor: MergeSpecific) =>
   if (event.behavesAs === "DirectoryAdded") toModel.push(...systemMessages)
   else toUser.push(...systemMessages)
   if (!cont && stopReason !== null) toUser.push(stopReason)
-  if (released !== undefined && blockedByHooks) toUser.push(released)
+  if (decided.released !== undefined) toUser.push(decided.released)
 
+  const sinkWarnings = besides.sinkWarnings ?? []
   return {
     event: event.name,
-    blocked,
-    decision,
-    reason,
+    blocked: decided.blocked,
+    decision: decided.decision,
+    reason: decided.reason,
     continue: cont,
     stopReason,
-    updatedInput: blockedByHooks ? null : updatedInput,
+    updatedInput: decided.blockedByHooks ? null : updatedInput,
     additionalContext,
     systemMessages,
     hooks: hooks.map(({ result }) => result),
@@ -135,7 +179,27 @@ export const aggregateWith = (mergeFor: MergeSpecific) =>
     toModel,
     toUser,
     terminalSequences,
-    asyncHooks,
-    warnings: released !== undefined && blockedByHooks ? [...warnings, released] : warnings
+    asyncHooks: besides.asyncHooks ?? [],
+    warnings: decided.released === undefined && sinkWarnings.length === 0
+      ? besides.warnings
+      : [...besides.warnings, ...(decided.released === undefined ? [] : [decided.released]), ...sinkWarnings]
   }
+}
+
+/**
+ * The aggregation, given how each dialect merges `hookSpecificOutput`: the decision (with the Stop
+ * guard's say, `release`), then the outcome assembled from it.
+ *
+ * @internal
+ */
+export const aggregateWith = (mergeFor: MergeSpecific) => {
+  const assemble = assembleWith(mergeFor)
+  return (
+    event: HookEventSpec,
+    hooks: Answered,
+    warnings: ReadonlyArray<string>,
+    asyncHooks: ReadonlyArray<string> = [],
+    label: string = event.name,
+    release?: ((blocked: boolean) => string | undefined) | undefined
+  ): Outcome => assemble(event, hooks, decide(event, hooks, release), { warnings, asyncHooks, label })
 }

@@ -9,7 +9,7 @@ import * as FileSystem from "effect/FileSystem"
 import type * as Path from "effect/Path"
 import type { AuditError, Writer as AuditWriter } from "../Audit.ts"
 import * as LogPath from "../LogPath.ts"
-import type { HookResult, Outcome } from "../Outcome.ts"
+import type { Decision, HookResult } from "../Outcome.ts"
 import type { PlannedHook } from "../Plan.ts"
 import type { Overflow } from "./classify.ts"
 
@@ -112,9 +112,17 @@ export const audited = (
     : null
 })
 
+/** What the audit trail records of a dispatch's outcome: its hooks' decision and how many hooks it has. */
+export interface AuditedOutcome {
+  readonly blocked: boolean
+  readonly decision: Decision | null
+  readonly reason: string | null
+  readonly hooks: number
+}
+
 /**
  * The audit trail's records of a dispatch: one per hook run, then one for the dispatch (its tool,
- * input and outcome; also when no hook matched), appended before the outcome is returned. Returns
+ * input and outcome; also when no hook matched), appended before the outcome is assembled. Returns
  * the warnings of records that could not be written (they go into the outcome: a gap in the audit
  * trail is never silent).
  */
@@ -122,7 +130,7 @@ export const audit = (
   writer: AuditWriter,
   dispatch: AuditedDispatch,
   hooks: ReadonlyArray<{ readonly result: HookResult; readonly hook: PlannedHook }>,
-  outcome: Outcome | undefined
+  outcome: AuditedOutcome | undefined
 ): Effect.Effect<ReadonlyArray<string>> =>
   Effect.gen(function*() {
     const failures: Array<string> = []
@@ -155,12 +163,8 @@ export const audit = (
         blocked: outcome.blocked,
         decision: outcome.decision,
         reason: outcome.reason,
-        hooks: outcome.hooks.length
+        hooks: outcome.hooks
       }))
     }
     return failures
   })
-
-/** The outcome with the warnings of audit records that could not be written. */
-export const withAuditFailures = (outcome: Outcome, failures: ReadonlyArray<string>): Outcome =>
-  failures.length === 0 ? outcome : { ...outcome, warnings: [...outcome.warnings, ...failures] }

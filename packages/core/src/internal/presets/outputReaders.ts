@@ -6,7 +6,7 @@
  *
  * @internal
  */
-import { aggregateWith } from "../outcome.ts"
+import { aggregateWith, assembleWith } from "../outcome.ts"
 import { interpretWith, type OutputReader, shallowMerge } from "../output.ts"
 import * as AgentJson from "./agentJsonOutput.ts"
 import * as Gemini from "./geminiOutput.ts"
@@ -24,3 +24,6 @@ export const mergeSpecific = (dialect: string) =>
 
 /** `Outcome.aggregate`, each dialect's hooks merging as the preset says. @internal */
 export const aggregate = aggregateWith(mergeSpecific)
+
+/** The outcome assembled from its hooks' decision, each dialect's hooks merging as the preset says. @internal */
+export const assemble = assembleWith(mergeSpecific)
