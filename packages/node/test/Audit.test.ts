@@ -125,6 +125,53 @@ describe("auditLog in the engine", () => {
     expect(report).toMatchObject({ ok: true, records: 4, notices: [] })
   })
 
+  it("the outcome record and the returned Outcome are one decision: a Stop block, its release by the Stop guard, a dispatch no hook matches", async () => {
+    const dir = cleanups.tempDir()
+    const log = join(dir, "audit.jsonl")
+    const file = join(dir, "settings.json")
+    writeFileSync(file, JSON.stringify({ auditLog: log, hooks: { Stop: [{ hooks: [{ type: "command", command: "echo 'keep going' >&2; exit 2" }] }] } }))
+    const engine = await createHookEngine({ settings: [file], projectDir: dir, stopBlockCap: 1, onWarning: () => {} })
+    const outcomes = []
+    try {
+      outcomes.push(await engine.dispatch("Stop", { session_id: "s" }))
+      outcomes.push(await engine.dispatch("Stop", { session_id: "s" }))
+      outcomes.push(await engine.dispatch("PreToolUse", { session_id: "s", tool_name: "Bash", tool_input: { command: "ls" } }))
+    } finally {
+      await engine.close()
+    }
+    expect(outcomes.map((outcome) => outcome.blocked)).toEqual([true, false, false])
+    const records = Audit.parse(readFileSync(log, "utf8")).records.map(({ record }) => record).filter((record) => record.kind === "outcome")
+    expect(records).toEqual(outcomes.map((outcome) =>
+      expect.objectContaining({ event: outcome.event, blocked: outcome.blocked, decision: outcome.decision, reason: outcome.reason, hooks: outcome.hooks.length })
+    ))
+  })
+
+  it("a record that could not be written is in the Outcome's warnings once, after the Stop guard's note, and heard once, with or without a hook that matched", async () => {
+    const dir = cleanups.tempDir()
+    const file = join(dir, "settings.json")
+    // /dev/full takes the open and refuses every write: each record is a gap.
+    writeFileSync(file, JSON.stringify({ auditLog: "/dev/full", hooks: { Stop: [{ hooks: [{ type: "command", command: "echo 'keep going' >&2; exit 2" }] }] } }))
+    const heard: Array<string> = []
+    const engine = await createHookEngine({ settings: [file], projectDir: dir, stopBlockCap: 1, onWarning: (warning) => heard.push(warning) })
+    const gap = expect.stringMatching(/^audit record not written: \/dev\/full: /)
+    try {
+      await engine.dispatch("Stop", { session_id: "s" })
+      heard.length = 0
+      const released = await engine.dispatch("Stop", { session_id: "s" })
+      expect(released.blocked).toBe(false)
+      // The hook's record and the dispatch's, after the note that the agent may stop.
+      expect(released.warnings).toEqual([expect.stringContaining("Stop hooks blocked 1 times in a row; the agent may stop now"), gap, gap])
+      expect(heard).toEqual(released.warnings)
+      heard.length = 0
+      // No hook matched: the dispatch's record only.
+      const unmatched = await engine.dispatch("PreToolUse", { session_id: "s", tool_name: "Bash", tool_input: { command: "ls" } })
+      expect(unmatched.warnings.filter((warning) => warning.startsWith("audit record"))).toEqual([gap])
+      expect(heard).toEqual([gap])
+    } finally {
+      await engine.close()
+    }
+  })
+
   it("a project file may only name an audit log inside .agent-hooks/logs/", async () => {
     const project = cleanups.tempDir()
     mkdirSync(join(project, ".agent-hooks"))
