@@ -5,7 +5,9 @@
  * with Codex's events (Claude Code's names plus `Interrupt`) and handler keys: `commandWindows` (the
  * command on Windows), `timeout` in seconds (alias `timeout_sec`, 600 by default, at least 1),
  * `additionalContextLimit`. Answers are read strictly, as Codex reads them: an unknown key,
- * `permissionDecision: "ask"` or a bare `allow` fails the hook, which fails open.
+ * `permissionDecision: "ask"` or a bare `allow` fails the hook, which fails open. Plugins as Codex
+ * loads them (`expand`): those the user's config.toml turns on, at their active version, with their
+ * manifest's hooks; `enabled = false` in the user's `[hooks.state]` turns one hook off.
  */
 import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../HookEvent.ts"
