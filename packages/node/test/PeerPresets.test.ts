@@ -318,7 +318,7 @@ describe("codex preset: config.toml and requirements.toml", () => {
       `[hooks.state."${join(p.root, "managed", "hooks.json")}:pre_tool_use:0:0"]`,
       "enabled = false"
     )
-    put(join(p.dir, ".codex", "config.toml"), `[hooks.state."${userHooks}:pre_tool_use:0:1"]\nenabled = false\n`)
+    put(join(p.dir, ".codex", "config.toml"), `[hooks.state."${userHooks}:pre_tool_use:0:1"]\nenabled = false\n[plugins."guard@m"]\nenabled = false\n`)
     const engine = await p.engine("codex")
     const ran = (await engine.dispatch("PreToolUse", bash)).hooks.map((h) => h.stderr?.trim()).sort()
     expect(ran).toEqual(["managed", "second"])
@@ -327,6 +327,7 @@ describe("codex preset: config.toml and requirements.toml", () => {
     expect(said).toContain(`off ([hooks.state."guard@m:hooks/hooks.json:pre_tool_use:0:0"] enabled = false`)
     expect(said).toMatch(/cannot turn a managed hook off; it runs/)
     expect(said).toMatch(/\.codex\/config\.toml.*read only in the user's config\.toml.*ignored/)
+    expect(said).toMatch(/\.codex\/config\.toml.*plugins: read only in the user's config\.toml.*cannot turn plugins on or off/)
   })
 
   // Codex's discovery: the System config layer (/etc/codex/config.toml and the hooks.json beside it)

@@ -114,6 +114,10 @@ const decodeFile: Preset["decode"] = (document, file, context) =>
         }
       }
     }
+    // Which plugins run is the user's choice too: a project's or the system's [plugins] turns none on or off
+    if (toml && file.scope !== "user" && file.kind === "config" && isRecord(document) && isRecord(document["plugins"])) {
+      warnings.push(`${file.path} at plugins: read only in the user's config.toml (a ${file.scope} file cannot turn plugins on or off); ignored`)
+    }
     const off = new Set(offOf(file))
     const platform = platformOf(context)
     const out: Record<string, unknown> = {}
