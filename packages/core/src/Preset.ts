@@ -61,6 +61,36 @@ export interface PresetFile {
    * @since 0.2.0
    */
   readonly format?: "json" | "toml" | undefined
+  /**
+   * What the preset's `expand` found for its decoder (Codex: the plugin's id, folder and data
+   * folder; the hooks turned off in the user's config).
+   *
+   * @since 0.2.0
+   */
+  readonly facts?: Readonly<Record<string, unknown>> | undefined
+}
+
+/**
+ * What a preset's `expand` may read: a file's text (`undefined` when there is none) and a folder's
+ * entries (none when it cannot be listed).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface PresetIO {
+  readonly read: (path: string) => Effect.Effect<string | undefined>
+  readonly list: (dir: string) => Effect.Effect<ReadonlyArray<string>>
+}
+
+/**
+ * The files one discovered file stands for, and what was left out, each said with its file.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface PresetExpansion {
+  readonly files: ReadonlyArray<PresetFile>
+  readonly warnings: ReadonlyArray<{ readonly file: string; readonly message: string }>
 }
 
 /**
@@ -137,6 +167,14 @@ export interface Preset {
    * @since 0.2.0
    */
   readonly unreadableConfig?: "fail" | "warn" | undefined
+  /**
+   * Turns one discovered file into the files to read, with facts for the decoder, by reading
+   * other files first (Codex: which installed plugins `config.toml` turns on, their active
+   * version and manifest). Not called for explicit settings files.
+   *
+   * @since 0.2.0
+   */
+  readonly expand?: ((file: PresetFile, context: PresetContext, io: PresetIO) => Effect.Effect<PresetExpansion>) | undefined
 }
 
 /**

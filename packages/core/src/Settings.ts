@@ -177,6 +177,13 @@ export interface HookEntry {
   /** The plugin folder for plugin hooks (`CLAUDE_PLUGIN_ROOT`). */
   readonly pluginRoot?: string | undefined
   /**
+   * The plugin's data folder (`CLAUDE_PLUGIN_DATA`) when its dialect names one (Codex's
+   * `$CODEX_HOME/plugins/data/<plugin>-<marketplace>`); else agent-hooks' own.
+   *
+   * @since 0.2.0
+   */
+  readonly pluginData?: string | undefined
+  /**
    * The matcher as the user wrote it in a dialect whose matcher language is translated
    * (orchestration's `Bash(git push:*)`); the execution log records it as `pattern`.
    */

@@ -232,20 +232,102 @@ describe("codex preset", () => {
 })
 
 describe("codex preset: config.toml and requirements.toml", () => {
-  // Codex's plugins (codex-rs core-plugins store.rs, hooks discovery.rs): each installed plugin in
-  // $CODEX_HOME/plugins/cache/<marketplace>/<plugin>/<version>/ brings hooks/hooks.json, with
-  // ${PLUGIN_ROOT} (and CLAUDE_PLUGIN_ROOT) in its commands and environment; not managed hooks.
-  it("an installed plugin's hooks/hooks.json runs with PLUGIN_ROOT and ${PLUGIN_ROOT}; allow_managed_hooks_only drops it", async () => {
+  // Codex's plugins (codex-rs core-plugins store.rs, loader.rs, manifest.rs): a plugin config.toml turns
+  // on under [plugins."<plugin>@<marketplace>"], installed in $CODEX_HOME/plugins/cache/<marketplace>/<plugin>/<version>/
+  // with .codex-plugin/plugin.json, brings hooks/hooks.json, with ${PLUGIN_ROOT} (and CLAUDE_PLUGIN_ROOT)
+  // and PLUGIN_DATA, $CODEX_HOME/plugins/data/<plugin>-<marketplace>; not managed hooks.
+  const installPlugin = (p: Project, marketplace: string, name: string, version: string, manifest: Record<string, unknown> = {}) => {
+    const root = join(p.home, ".codex", "plugins", "cache", marketplace, name, version)
+    put(join(root, ".codex-plugin", "plugin.json"), { name, version, ...manifest })
+    return root
+  }
+  const turnOn = (p: Project, ...lines: Array<string>) => put(join(p.home, ".codex", "config.toml"), lines.join("\n") + "\n")
+  const bash = { tool_name: "Bash", tool_input: { command: "ls" } }
+
+  it("an installed plugin's hooks/hooks.json runs with PLUGIN_ROOT, ${PLUGIN_ROOT} and Codex's PLUGIN_DATA; allow_managed_hooks_only drops it", async () => {
     const p = project()
-    const root = join(p.home, ".codex", "plugins", "cache", "team market", "guard", "1.2.0")
-    put(join(root, "hooks", "guard.sh"), `#!/bin/sh\necho "from $PLUGIN_ROOT" >&2\nexit 2\n`)
-    put(join(root, "hooks", "hooks.json"), { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "sh \"${PLUGIN_ROOT}/hooks/guard.sh\"" }] }] } })
+    const root = installPlugin(p, "team market", "guard", "1.2.0")
+    turnOn(p, "[plugins.\"guard@team market\"]", "enabled = true")
+    put(join(root, "hooks", "guard.sh"), `#!/bin/sh\necho "from $PLUGIN_ROOT data $PLUGIN_DATA|$CLAUDE_PLUGIN_DATA|$1" >&2\nexit 2\n`)
+    put(join(root, "hooks", "hooks.json"), { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "sh \"${PLUGIN_ROOT}/hooks/guard.sh\" \"${PLUGIN_DATA}\"" }] }] } })
     const engine = await p.engine("codex")
-    expect(await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })).toMatchObject({ blocked: true, reason: `from ${root}` })
+    const data = join(p.home, ".codex", "plugins", "data", "guard-team market")
+    expect(await engine.dispatch("PreToolUse", bash)).toMatchObject({ blocked: true, reason: `from ${root} data ${data}|${data}|${data}` })
     expect(engine.settings.hooks["PreToolUse"]![0]).toMatchObject({ scope: "plugin", source: join(root, "hooks", "hooks.json") })
     put(join(p.root, "managed", "requirements.toml"), "allow_managed_hooks_only = true\n")
     const managedOnly = await p.engine("codex")
-    expect((await managedOnly.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })).blocked).toBe(false)
+    expect((await managedOnly.dispatch("PreToolUse", bash)).blocked).toBe(false)
+  })
+
+  it("a plugin's manifest names its hooks: paths (then hooks/hooks.json is not read) or inline hooks; a path leaving the plugin is said and ignored", async () => {
+    const p = project()
+    const paths = installPlugin(p, "m", "paths", "1.0.0", { hooks: ["./hooks/one.json", "./extra/two.json", "../outside.json"] })
+    put(join(paths, "hooks", "one.json"), { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo one >&2; exit 2" }] }] } })
+    put(join(paths, "extra", "two.json"), { hooks: { Stop: [{ hooks: [{ type: "command", command: "echo two >&2; exit 2" }] }] } })
+    put(join(paths, "hooks", "hooks.json"), { hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: "echo default >&2; exit 2" }] }] } })
+    const inline = installPlugin(p, "m", "inline", "2.0.0", {
+      hooks: { hooks: { PostToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo \"inline $PLUGIN_ROOT\" >&2; exit 2" }] }] } }
+    })
+    turnOn(p, "[plugins.\"paths@m\"]", "enabled = true", "[plugins.\"inline@m\"]", "enabled = true")
+    const engine = await p.engine("codex")
+    expect(await engine.dispatch("PreToolUse", bash)).toMatchObject({ blocked: true, reason: "one" })
+    expect(await engine.dispatch("Stop", { stop_hook_active: false })).toMatchObject({ blocked: true, reason: "two" })
+    expect((await engine.dispatch("UserPromptSubmit", { prompt: "hi" })).blocked).toBe(false)
+    expect(await engine.dispatch("PostToolUse", { ...bash, tool_response: {} })).toMatchObject({ blocked: true, reason: `inline ${inline}` })
+    expect(engine.settings.hooks["PostToolUse"]![0]).toMatchObject({ scope: "plugin", source: join(inline, ".codex-plugin", "plugin.json") })
+    expect(p.warnings.join("\n")).toMatch(/plugin\.json.*hooks\[2\].*"\.\.\/outside\.json".*ignored/)
+  })
+
+  it("only plugins config.toml turns on run, each at its active version (local, else the highest); what is skipped is said", async () => {
+    const p = project()
+    const hook = (root: string, word: string) =>
+      put(join(root, "hooks", "hooks.json"), { hooks: { PreToolUse: [{ hooks: [{ type: "command", command: `echo ${word} >&2; exit 2` }] }] } })
+    hook(installPlugin(p, "m", "off", "1.0.0"), "off")
+    hook(installPlugin(p, "m", "unlisted", "1.0.0"), "unlisted")
+    hook(installPlugin(p, "m", "versions", "1.9.0"), "v1.9.0")
+    hook(installPlugin(p, "m", "versions", "1.10.0"), "v1.10.0")
+    turnOn(p, "[plugins.\"off@m\"]", "enabled = false", "[plugins.\"versions@m\"]", "enabled = true")
+    const engine = await p.engine("codex")
+    const pre = await engine.dispatch("PreToolUse", bash)
+    expect(pre.hooks.map((h) => h.stderr?.trim())).toEqual(["v1.10.0"])
+    const said = p.warnings.join("\n")
+    expect(said).toMatch(/plugin "off@m" is off .*enabled = false/)
+    expect(said).toMatch(/plugin "unlisted@m" is installed but not turned on/)
+    expect(said).toMatch(/plugin "versions@m": only its active version "1\.10\.0" runs, not "1\.9\.0"/)
+    hook(installPlugin(p, "m", "versions", "local"), "local")
+    expect((await (await p.engine("codex")).dispatch("PreToolUse", bash)).hooks.map((h) => h.stderr?.trim())).toEqual(["local"])
+  })
+
+  // Codex's discovery: a hook is off when the user's config.toml says [hooks.state."<source>:<event>:<group>:<handler>"]
+  // enabled = false (a plugin's source is "<plugin>@<marketplace>:<file in the plugin>"); a managed hook is always on.
+  it("[hooks.state] enabled = false in the user's config.toml turns one hook off, said; not a managed one, and not from a project's config.toml", async () => {
+    const p = project()
+    const userHooks = join(p.home, ".codex", "hooks.json")
+    put(userHooks, { hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "echo first >&2" }, { type: "command", command: "echo second >&2" }] }] } })
+    const root = installPlugin(p, "m", "guard", "1.0.0")
+    put(join(root, "hooks", "hooks.json"), { hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "echo plugin >&2" }] }] } })
+    put(join(p.root, "managed", "hooks.json"), { hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "echo managed >&2" }] }] } })
+    turnOn(
+      p,
+      "[plugins.\"guard@m\"]",
+      "enabled = true",
+      `[hooks.state."${userHooks}:pre_tool_use:0:0"]`,
+      "enabled = false",
+      "[hooks.state.\"guard@m:hooks/hooks.json:pre_tool_use:0:0\"]",
+      "enabled = false",
+      `[hooks.state."${join(p.root, "managed", "hooks.json")}:pre_tool_use:0:0"]`,
+      "enabled = false"
+    )
+    put(join(p.dir, ".codex", "config.toml"), `[hooks.state."${userHooks}:pre_tool_use:0:1"]\nenabled = false\n[plugins."guard@m"]\nenabled = false\n`)
+    const engine = await p.engine("codex")
+    const ran = (await engine.dispatch("PreToolUse", bash)).hooks.map((h) => h.stderr?.trim()).sort()
+    expect(ran).toEqual(["managed", "second"])
+    const said = p.warnings.join("\n")
+    expect(said).toContain(`off ([hooks.state."${userHooks}:pre_tool_use:0:0"] enabled = false`)
+    expect(said).toContain(`off ([hooks.state."guard@m:hooks/hooks.json:pre_tool_use:0:0"] enabled = false`)
+    expect(said).toMatch(/cannot turn a managed hook off; it runs/)
+    expect(said).toMatch(/\.codex\/config\.toml.*read only in the user's config\.toml.*ignored/)
+    expect(said).toMatch(/\.codex\/config\.toml.*plugins: read only in the user's config\.toml.*cannot turn plugins on or off/)
   })
 
   // Codex's discovery: the System config layer (/etc/codex/config.toml and the hooks.json beside it)

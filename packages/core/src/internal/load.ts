@@ -322,7 +322,22 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
     const settingsFiles: ReadonlyArray<PresetFile> = options.settings !== undefined
       ? options.settings.map((file) => ({ path: path.resolve(options.cwd, file), scope: "explicit", required: true }))
       : preset.discover(context)
+    const io = {
+      read: (file: string) => fs.readFileString(file).pipe(Effect.orElseSucceed((): string | undefined => undefined)),
+      list: (dir: string) => fs.readDirectory(dir).pipe(Effect.orElseSucceed((): ReadonlyArray<string> => []))
+    }
+    const discovered: Array<PresetFile> = []
     for (const listed of settingsFiles) {
+      // A dialect that reads other files to know what to read (Codex's plugins, from config.toml)
+      if (options.settings !== undefined || preset.expand === undefined) {
+        discovered.push(listed)
+        continue
+      }
+      const expansion = yield* preset.expand(listed, context, io)
+      for (const line of expansion.warnings) warn(line.file, undefined, line.message)
+      discovered.push(...expansion.files)
+    }
+    for (const listed of discovered) {
       // A folder of files (Kiro's .kiro/hooks/*.json, Cline's hook scripts): each file, alphabetically
       const inFolder = listed.folder === undefined ? [listed] : yield* fs.readDirectory(listed.path).pipe(
         Effect.map((names) => [...names].filter((name) => name.endsWith(listed.folder!.suffix) && !name.startsWith(".")).sort()

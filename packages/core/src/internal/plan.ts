@@ -286,14 +286,16 @@ export const compile = (snapshot: Snapshot): Plan => {
         refusal: refused,
         extraEnv: entry.pluginRoot === undefined
           ? undefined
-          : { CLAUDE_PLUGIN_ROOT: entry.pluginRoot, CLAUDE_PLUGIN_DATA: pluginDataDir(entry.pluginRoot) }
+          : { CLAUDE_PLUGIN_ROOT: entry.pluginRoot, CLAUDE_PLUGIN_DATA: entry.pluginData ?? pluginDataDir(entry.pluginRoot) }
       })
     }
     events.set(event, indexEvent(spec, hooks))
   }
 
   const override = envNumber(env, "AGENT_HOOKS_SESSIONEND_HOOKS_TIMEOUT_MS", "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS")
-  const pluginRoots = new Set(Object.values(loaded.hooks).flatMap((entries) => entries.flatMap((entry) => entry.pluginRoot ?? [])))
+  const pluginDataDirs = new Set(Object.values(loaded.hooks).flatMap((entries) =>
+    entries.flatMap((entry) => entry.pluginRoot === undefined ? [] : [entry.pluginData ?? pluginDataDir(entry.pluginRoot)])
+  ))
   return {
     settings: {
       ...loaded,
@@ -313,7 +315,7 @@ export const compile = (snapshot: Snapshot): Plan => {
     failClosed: options.failClosed === true || truthyEnv(env, "AGENT_HOOKS_FAIL_CLOSED"),
     stopBlockCap: options.stopBlockCap ?? envNumber(env, "AGENT_HOOKS_STOP_HOOK_BLOCK_CAP", "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP") ?? 8,
     sessionEndOverride: override === undefined ? undefined : override / 1000,
-    pluginDataDirs: [...pluginRoots].map(pluginDataDir),
+    pluginDataDirs: [...pluginDataDirs],
     hookedEvents: new Set([...events].filter(([, planned]) => planned.hooks.length > 0).map(([event]) => event))
   }
 }
