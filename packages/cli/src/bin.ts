@@ -80,19 +80,28 @@ const isolatedFromProject = (): boolean => {
   return true
 }
 
+const bundle = new URL("./agent-hooks.mjs", import.meta.url)
+// `agent-hooks hook` (an agent runs it on every event) is answered by the per-user daemon when one
+// runs (internal/hookClient.ts: the program is then never loaded here), else in-process below.
+const answered = process.argv[2] === "hook" && typeof process.versions.bun !== "string" && existsSync(bundle) &&
+  await (await import("./internal/hookClient.ts")).throughDaemon(process.argv.slice(2), fileURLToPath(import.meta.url), fileURLToPath(bundle))
+
 // The compile cache lives in a per-user folder ($XDG_CACHE_HOME or ~/.cache, then
 // agent-hooks/node-compile-cache), not Node's default under the shared temp folder: there another
 // user may own the folder (no cache at all, every call cold) or have filled it. NODE_COMPILE_CACHE
 // still wins (Node turned the cache on before this line).
 const cacheHome = process.env["XDG_CACHE_HOME"] || join(homedir(), ".cache")
-;(module as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache?.(
-  process.env["NODE_COMPILE_CACHE"] ? undefined : join(cacheHome, "agent-hooks", "node-compile-cache")
-)
-const bundle = new URL("./agent-hooks.mjs", import.meta.url)
+if (!answered) {
+  ;(module as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache?.(
+    process.env["NODE_COMPILE_CACHE"] ? undefined : join(cacheHome, "agent-hooks", "node-compile-cache")
+  )
+}
 const load = () => (existsSync(bundle) ? import(bundle.href) : import("./main.ts"))
 // Under Bun, `run` starts from the bundle Bun compiled ahead of time (bytecode), when the build made it.
 const bunRun = new URL("./agent-hooks.bun.cjs", import.meta.url)
-if (isolatedFromProject()) {
+if (answered) {
+  // The daemon answered: stdout, stderr and the exit status are written.
+} else if (isolatedFromProject()) {
   // The program runs in the process started above.
 } else if (typeof process.versions.bun === "string" && existsSync(bunRun)) {
   const compiled = module.createRequire(import.meta.url)(fileURLToPath(bunRun)) as {
