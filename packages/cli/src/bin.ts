@@ -17,12 +17,15 @@
  *
  * @since 0.1.0
  */
-import { spawn } from "node:child_process"
-import { existsSync, readdirSync, readFileSync } from "node:fs"
 import module from "node:module"
-import { constants, homedir } from "node:os"
-import { join } from "node:path"
-import { fileURLToPath } from "node:url"
+
+// Node's modules through require, not import: an import of node:fs builds its ES module face, which
+// reads every export, and so loads all of Node's streams (a good part of a hook call answered by the daemon).
+const require = module.createRequire(import.meta.url)
+const { existsSync, readdirSync, readFileSync } = require("node:fs") as typeof import("node:fs")
+const { constants, homedir } = require("node:os") as typeof import("node:os")
+const { join } = require("node:path") as typeof import("node:path")
+const { fileURLToPath } = require("node:url") as typeof import("node:url")
 
 /** The environment this process was started with: Bun's .env values are not in /proc/self/environ. */
 const startEnvironment = (dotenvFiles: ReadonlyArray<string>): NodeJS.ProcessEnv => {
@@ -67,6 +70,8 @@ const isolatedFromProject = (): boolean => {
         `\`bun --no-env-file --config=${config} ${self}\` (or with node) so a project's files are not read.\n`
     )
   }
+  // node:child_process only here (it loads much of the runtime's streams): `agent-hooks hook` starts without it
+  const { spawn } = require("node:child_process") as typeof import("node:child_process")
   const child = spawn(process.execPath, ["--no-env-file", `--config=${config}`, self, ...process.argv.slice(2)], {
     stdio: "inherit",
     env: startEnvironment(dotenv)
@@ -104,7 +109,7 @@ if (answered) {
 } else if (isolatedFromProject()) {
   // The program runs in the process started above.
 } else if (typeof process.versions.bun === "string" && existsSync(bunRun)) {
-  const compiled = module.createRequire(import.meta.url)(fileURLToPath(bunRun)) as {
+  const compiled = require(fileURLToPath(bunRun)) as {
     readonly runOrElse: (argv: ReadonlyArray<string>, otherwise: () => Promise<unknown>) => void
   }
   compiled.runOrElse(process.argv.slice(2), load)

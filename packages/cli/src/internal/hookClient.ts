@@ -10,7 +10,7 @@
  * - the daemon answers; a daemon that dies after it accepted the call means the call runs again in
  *   process, said on stderr.
  * No daemon (no socket, or a socket nobody listens on) starts one, detached, and this call runs in
- * process. `AGENT_HOOKS_DAEMON=0` turns it off. Not under Bun or Deno (they run the program).
+ * process. `AGENT_HOOKS_DAEMON=0` (or `false`, `no`, `off`) turns it off. Not under Bun or Deno (they run the program).
  *
  * The request is one JSON line (`argv`, the whole environment, `cwd`, `umask`, whether stdin is a
  * terminal, the payload's length) and the payload's bytes; the daemon answers with JSON lines:
@@ -19,20 +19,19 @@
  *
  * @internal
  */
-import { spawn } from "node:child_process"
-import { lstatSync, readSync, statSync } from "node:fs"
-import { createConnection } from "node:net"
-import { homedir } from "node:os"
-import { isAbsolute, join } from "node:path"
+import { createRequire } from "node:module"
 
-/** The key of `globalThis` where the bytes of stdin the client read wait for the in-process call. */
-export const PRE_READ_STDIN: unique symbol = Symbol.for("@agent-hooks/cli/hook-stdin") as never
+// Node's modules through require, not import: an import of node:fs builds its ES module face, which
+// reads every export, and so loads all of Node's streams.
+const builtin = createRequire(import.meta.url)
+const { lstatSync, readSync, statSync } = builtin("node:fs") as typeof import("node:fs")
+const { createConnection } = builtin("node:net") as typeof import("node:net")
+const { homedir } = builtin("node:os") as typeof import("node:os")
+const { isAbsolute, join } = builtin("node:path") as typeof import("node:path")
+const { isatty } = builtin("node:tty") as typeof import("node:tty")
 
-/** Stdin as the client read it, for the in-process call after a daemon that could not answer. */
-export interface PreReadStdin {
-  readonly bytes: Uint8Array
-  readonly isTerminal: boolean
-}
+import { PRE_READ_STDIN } from "./hookStdin.ts"
+import type { PreReadStdin } from "./hookStdin.ts"
 
 /** How long the daemon has to accept (or refuse) a call before it runs in-process. */
 export const ACCEPT_MS = 1500
@@ -118,6 +117,8 @@ export const socketProblem = (socket: string): string | undefined => {
 /** Starts the daemon (`<bin> __daemon <socket>`), detached, in `/`, with this call's environment. */
 const startDaemon = (bin: string, socket: string): void => {
   try {
+    // node:child_process only when a daemon is started: a call it answers starts without it
+    const { spawn } = builtin("node:child_process") as typeof import("node:child_process")
     const child = spawn(process.execPath, [...process.execArgv, bin, "__daemon", socket], {
       detached: true,
       stdio: "ignore",
@@ -133,7 +134,8 @@ const startDaemon = (bin: string, socket: string): void => {
 
 /** The whole of stdin (a terminal counts as empty, as the in-process call reads it). */
 const readStdin = async (): Promise<PreReadStdin> => {
-  if (process.stdin.isTTY === true) return { bytes: new Uint8Array(0), isTerminal: true }
+  // isatty, not process.stdin: that would make a stream of stdin (and load the streams) just to ask
+  if (isatty(0)) return { bytes: new Uint8Array(0), isTerminal: true }
   const chunks: Array<Buffer> = []
   try {
     for (;;) {
@@ -254,7 +256,7 @@ const attempt = (socket: string, argv: ReadonlyArray<string>, stdin: PreReadStdi
 export const throughDaemon = async (argv: ReadonlyArray<string>, bin: string, bundle: string): Promise<boolean> => {
   const started = performance.now()
   const env = process.env
-  if (env["AGENT_HOOKS_DAEMON"] === "0" || typeof process.versions.bun === "string" || "Deno" in globalThis) return false
+  if (/^(0|false|no|off)$/i.test(env["AGENT_HOOKS_DAEMON"] ?? "") || typeof process.versions.bun === "string" || "Deno" in globalThis) return false
   if (process.platform === "win32" || process.getuid === undefined) return false
   const socket = daemonSocket(env, bundle)
   if (socket === undefined) return false
