@@ -10,6 +10,7 @@
  */
 import { spawn, spawnSync } from "node:child_process"
 import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { createConnection } from "node:net"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
@@ -299,6 +300,36 @@ describe.runIf(linux)("a daemon that cannot answer: the call runs in-process, wi
     const hung = Number(readFileSync(marker, "utf8").trim())
     child.kill("SIGKILL")
     await until("the hung hook killed", () => !existsSync(`/proc/${hung}`) || readFileSync(`/proc/${hung}/stat`, "utf8").split(" ")[2] === "Z")
+    call(["--host", "claude", ...policyFiles()], shell("claude", "ls"), true)
+    expect(lastSpawner()).toBe(pid)
+  }, 60_000)
+
+  it("a client that gives up before it says go: the daemon does not run the call (the client runs it in-process)", async () => {
+    const pid = daemons()[0] ?? await startDaemon(policyFiles())
+    await until("the daemon's socket", () => {
+      call(["--host", "claude", ...policyFiles()], shell("claude", "ls"), true)
+      return lastSpawner() === pid
+    })
+    rmSync(probe(), { force: true })
+    const stdin = Buffer.from(shell("claude", "ls"))
+    const request = { v: 1, argv: ["hook", "--host", "claude", ...policyFiles()], env: env(true), cwd: scratch(), umask: 0o022, stdinIsTerminal: false, stdinLength: stdin.length }
+    const replies = await new Promise<string>((resolve) => {
+      const connection = createConnection(socketFile()!)
+      let text = ""
+      connection.setEncoding("utf8")
+      connection.on("data", (chunk: string) => {
+        text += chunk
+        // accepted: this client gives up instead of saying go
+        if (text.includes("\n")) connection.destroy()
+      })
+      connection.on("close", () => resolve(text))
+      connection.write(`${JSON.stringify(request)}\n`)
+      connection.write(stdin)
+    })
+    expect(JSON.parse(replies.split("\n")[0]!)).toMatchObject({ t: "accepted" })
+    await sleep(500)
+    expect(existsSync(probe())).toBe(false)
+    // and it is free for the next call
     call(["--host", "claude", ...policyFiles()], shell("claude", "ls"), true)
     expect(lastSpawner()).toBe(pid)
   }, 60_000)

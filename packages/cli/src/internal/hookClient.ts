@@ -6,7 +6,9 @@
  * with the same answer (the daemon is never needed for correctness):
  * - the folder is the user's own (owned by this uid, mode 0700, not a symlink) and the socket in it
  *   is the user's own socket with mode 0600;
- * - the daemon accepts the call within `ACCEPT_MS` (a busy daemon says so at once: one call at a time);
+ * - the daemon accepts the call within `ACCEPT_MS` (a busy daemon says so at once: one call at a time),
+ *   and runs it only once this client said `go` (a client that gave up runs it in-process instead:
+ *   never both);
  * - the daemon answers; a daemon that dies after it accepted the call means the call runs again in
  *   process, said on stderr.
  * No daemon (no socket, or a socket nobody listens on) starts one, detached, and this call runs in
@@ -14,8 +16,9 @@
  *
  * The request is one JSON line (`argv`, the whole environment, `cwd`, `umask`, whether stdin is a
  * terminal, the payload's length) and the payload's bytes; the daemon answers with JSON lines:
- * `busy`/`fallback` (run in-process), `accepted` (with the answer to write if the call outlives its
- * time budget, as the in-process last resort writes it), then `done` (stdout, stderr, exit code).
+ * `busy`/`fallback` (run in-process), or `accepted` (with the answer to write if the call outlives
+ * its time budget, as the in-process last resort writes it), to which the client says `go`, then
+ * `done` (stdout, stderr as base64, exit code).
  *
  * @internal
  */
@@ -170,7 +173,7 @@ const answer = (stdout: Buffer, stderr: Buffer, exitCode: number): void => {
 type Attempt = "answered" | "in-process" | "again" | "stale"
 
 /** One attempt through the daemon at `socket`. */
-const attempt = (socket: string, argv: ReadonlyArray<string>, stdin: PreReadStdin, started: number): Promise<Attempt> =>
+const attempt = (socket: string, argv: ReadonlyArray<string>, stdin: PreReadStdin): Promise<Attempt> =>
   new Promise((resolve) => {
     let settled = false
     let connected = false
@@ -214,16 +217,19 @@ const attempt = (socket: string, argv: ReadonlyArray<string>, stdin: PreReadStdi
           return finish(accepted ? "again" : "in-process")
         }
         if (reply.t === "accepted" && !accepted) {
+          // From here this client waits for the daemon's answer (it ran the call): `go` says so.
           accepted = true
           clearTimeout(acceptTimer)
+          connection.write("go\n")
           const last = reply.guard
           if (last !== undefined) {
-            // The last resort of the in-process call, from this process's start: the daemon is stuck.
+            // The last resort of the in-process call, counted from this process's start (process.uptime:
+            // the global `performance` would load Node's perf_hooks): the daemon is stuck.
             guard = setTimeout(() => {
               if (settled) return
               answer(Buffer.from(last.stdout), Buffer.from(last.stderr), last.exitCode)
               finish("answered")
-            }, Math.max(0, last.ms - (performance.now() - started)))
+            }, Math.max(0, last.ms - process.uptime() * 1000))
           }
         } else if (reply.t === "done" && accepted) {
           answer(Buffer.from(reply.stdout ?? "", "base64"), Buffer.from(reply.stderr ?? "", "base64"), reply.exitCode ?? 1)
@@ -254,7 +260,6 @@ const attempt = (socket: string, argv: ReadonlyArray<string>, stdin: PreReadStdi
  * @internal
  */
 export const throughDaemon = async (argv: ReadonlyArray<string>, bin: string, bundle: string): Promise<boolean> => {
-  const started = performance.now()
   const env = process.env
   if (/^(0|false|no|off)$/i.test(env["AGENT_HOOKS_DAEMON"] ?? "") || typeof process.versions.bun === "string" || "Deno" in globalThis) return false
   if (process.platform === "win32" || process.getuid === undefined) return false
@@ -288,7 +293,7 @@ export const throughDaemon = async (argv: ReadonlyArray<string>, bin: string, bu
     return false
   }
   ;(globalThis as { [PRE_READ_STDIN]?: PreReadStdin })[PRE_READ_STDIN] = stdin
-  const result = await attempt(socket, argv, stdin, started)
+  const result = await attempt(socket, argv, stdin)
   // a daemon that was killed left its socket: a new one replaces it
   if (result === "stale") startDaemon(bin, socket)
   return result === "answered"

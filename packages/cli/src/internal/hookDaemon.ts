@@ -26,7 +26,7 @@ import * as Logger from "effect/Logger"
 import * as ExitCode from "../ExitCode.ts"
 import { guardMs, guardReply, hostEventOf } from "./hook.ts"
 import { parseHookArgs } from "./hookArgs.ts"
-import { folderProblem } from "./hookClient.ts"
+import { ACCEPT_MS, folderProblem } from "./hookClient.ts"
 import { argsErrorLine, hookCall } from "./hookProgram.ts"
 import { bufferedStdio } from "./stdin.ts"
 
@@ -82,8 +82,41 @@ const send = (connection: Socket, message: Record<string, unknown>): void => {
   if (!connection.destroyed) connection.write(`${JSON.stringify(message)}\n`)
 }
 
+/**
+ * Waits for the client's `go` after `accepted`: only a client that still waits for the answer says
+ * it. One that gave up (past `ACCEPT_MS`) runs the call in-process, so this one must not run it too.
+ */
+const confirmed = (connection: Socket, already: Buffer): Promise<boolean> =>
+  new Promise((resolve) => {
+    let got = already.toString("latin1")
+    let settled = false
+    const done = (ok: boolean) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      connection.off("data", onData)
+      connection.off("end", onEnd)
+      connection.off("close", onEnd)
+      resolve(ok)
+    }
+    const check = () => {
+      if (got.startsWith("go\n")) done(true)
+      else if (got.length >= 3) done(false)
+    }
+    const onData = (chunk: Buffer) => {
+      got += chunk.toString("latin1")
+      check()
+    }
+    const onEnd = () => done(false)
+    const timer = setTimeout(onEnd, ACCEPT_MS * 4)
+    connection.on("data", onData)
+    connection.once("end", onEnd)
+    connection.once("close", onEnd)
+    check()
+  })
+
 /** Runs one call as the in-process call would, in the caller's environment, folder and umask; returns stdout, stderr and the exit status. */
-const runCall = async (request: Request, stdin: Buffer, connection: Socket): Promise<void> => {
+const runCall = async (request: Request, stdin: Buffer, after: Buffer, connection: Socket): Promise<void> => {
   const parsed = parseHookArgs(request.argv)
   // --help goes to the full parser: in-process
   if (parsed === "help") return send(connection, { t: "fallback" })
@@ -99,6 +132,7 @@ const runCall = async (request: Request, stdin: Buffer, connection: Socket): Pro
   } else {
     send(connection, { t: "accepted" })
   }
+  if (!(await confirmed(connection, after))) return void connection.destroy()
   const ownEnv = { ...process.env }
   const ownCwd = process.cwd()
   const ownUmask = process.umask(request.umask)
@@ -208,7 +242,7 @@ export const main = async (socket: string | undefined): Promise<void> => {
       busy = true
       rest()
       const request = header
-      runCall(request, pending.subarray(0, request.stdinLength), connection).catch(() => connection.destroy()).finally(() => {
+      runCall(request, pending.subarray(0, request.stdinLength), pending.subarray(request.stdinLength), connection).catch(() => connection.destroy()).finally(() => {
         busy = false
         rest()
       })
