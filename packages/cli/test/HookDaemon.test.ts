@@ -264,6 +264,28 @@ describe.runIf(linux)("a daemon that cannot answer: the call runs in-process, wi
     expect(lastSpawner()).toBe(pid)
   }, 60_000)
 
+  it("a daemon whose socket is no longer 0600 refuses every connection and exits", async () => {
+    const pid = daemons()[0] ?? await startDaemon(policyFiles())
+    await until("the daemon's socket", () => {
+      call(args(), shell("codex", "ls"), true)
+      return lastSpawner() === pid
+    })
+    chmodSync(socketFile()!, 0o666)
+    const replies = await new Promise<string>((resolve) => {
+      const connection = createConnection(socketFile()!)
+      let text = ""
+      connection.setEncoding("utf8")
+      connection.on("data", (chunk: string) => (text += chunk))
+      connection.on("error", () => {})
+      connection.on("close", () => resolve(text))
+      const stdin = Buffer.from(shell("codex", "ls"))
+      connection.write(`${JSON.stringify({ v: 1, argv: ["hook", "--host", "codex"], env: env(true), cwd: scratch(), umask: 0o022, stdinIsTerminal: false, stdinLength: stdin.length })}\n`)
+      connection.write(stdin)
+    })
+    expect(replies).toBe("")
+    await until("the daemon gone", () => !daemons().includes(pid))
+  }, 60_000)
+
   it("busy with a call: another call at the same time runs in-process, both answered", async () => {
     const pid = daemons()[0] ?? await startDaemon(policyFiles())
     const file = join(scratch(), "slow.json")

@@ -10,7 +10,8 @@
  * its hook) interrupts its call, which kills the hooks it started.
  *
  * The socket is 0600 in a 0700 folder of the user's own (`hookClient.ts` checks both before every
- * call), bound under a temporary name and renamed into place: only this user (and root) can connect.
+ * call, and the daemon on every connection: it exits when either changed), bound under a temporary
+ * name and renamed into place: only this user (and root) can connect.
  * The daemon exits after `AGENT_HOOKS_DAEMON_IDLE` seconds (default 900) without a call, and when its
  * socket is removed or replaced (another daemon took its place, or the folder was deleted).
  *
@@ -26,7 +27,7 @@ import * as Logger from "effect/Logger"
 import * as ExitCode from "../ExitCode.ts"
 import { guardMs, guardReply, hostEventOf } from "./hook.ts"
 import { parseHookArgs } from "./hookArgs.ts"
-import { ACCEPT_MS, folderProblem } from "./hookClient.ts"
+import { ACCEPT_MS, folderProblem, socketProblem } from "./hookClient.ts"
 import { argsErrorLine, hookCall } from "./hookProgram.ts"
 import { bufferedStdio } from "./stdin.ts"
 
@@ -216,6 +217,14 @@ export const main = async (socket: string | undefined): Promise<void> => {
     idle = setTimeout(() => (busy ? rest() : stop()), idleMs)
   }
   const server = createServer((connection) => {
+    // Only this user can reach the socket while it is 0600 in a 0700 folder of the user's own: a
+    // socket or folder whose mode or owner changed, or a socket that is no longer this one, ends the daemon.
+    try {
+      if (folderProblem(folder) !== undefined || socketProblem(socket) !== undefined || lstatSync(socket).ino !== ino) throw new Error()
+    } catch {
+      connection.destroy()
+      return stop()
+    }
     let header: Request | undefined
     let pending: Buffer = Buffer.alloc(0)
     const onData = (chunk: Buffer) => {
