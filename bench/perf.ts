@@ -843,7 +843,9 @@ loading and evaluating the program's JavaScript (Effect, its Schema, every prese
 reader, re2js: about 1.4 MB), not the policy. The compile cache saves about a fifth of an
 in-process call; it lives in a per-user folder (\`$XDG_CACHE_HOME\` or \`~/.cache\`, then
 \`agent-hooks/node-compile-cache\`) instead of Node's default under the shared temp folder, where
-another user's folder means no cache at all.
+another user's folder means no cache at all. The folder is made 0700 (one of the user's own that
+others could only read is narrowed to 0700): compiled code that another user could write would run
+as this one, so a folder others may write to, a symlink or another user's folder means no cache.
 
 The goal for the single-file executable or a warm daemon, at most 3x a bare \`sh -c true\` spawn, is
 **not met, and cannot be with a client that Node starts**: \`node -e 0\` alone is 16x \`sh -c true\`

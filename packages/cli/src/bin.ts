@@ -18,6 +18,7 @@
  * @since 0.1.0
  */
 import module from "node:module"
+import { privateFolder } from "./internal/privateFolder.ts"
 
 // Node's modules through require, not import: an import of node:fs builds its ES module face, which
 // reads every export, and so loads all of Node's streams (a good part of a hook call answered by the daemon).
@@ -95,11 +96,15 @@ const answered = process.argv[2] === "hook" && typeof process.versions.bun !== "
 // agent-hooks/node-compile-cache), not Node's default under the shared temp folder: there another
 // user may own the folder (no cache at all, every call cold) or have filled it. NODE_COMPILE_CACHE
 // still wins (Node turned the cache on before this line).
+// The folder is the user's own with mode 0700 (privateFolder): compiled code another user could
+// write would run as this one; a folder that is not (a symlink, another owner, writable by others)
+// means no cache.
 const cacheHome = process.env["XDG_CACHE_HOME"] || join(homedir(), ".cache")
-if (!answered) {
-  ;(module as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache?.(
-    process.env["NODE_COMPILE_CACHE"] ? undefined : join(cacheHome, "agent-hooks", "node-compile-cache")
-  )
+if (!answered && typeof (module as { enableCompileCache?: unknown }).enableCompileCache === "function") {
+  const folder = process.env["NODE_COMPILE_CACHE"] ? undefined : privateFolder(join(cacheHome, "agent-hooks", "node-compile-cache"))
+  if (folder !== undefined || process.env["NODE_COMPILE_CACHE"]) {
+    ;(module as unknown as { enableCompileCache: (dir?: string) => unknown }).enableCompileCache(folder)
+  }
 }
 const load = () => (existsSync(bundle) ? import(bundle.href) : import("./main.ts"))
 // Under Bun, `run` starts from the bundle Bun compiled ahead of time (bytecode), when the build made it.

@@ -35,6 +35,7 @@ const { isatty } = builtin("node:tty") as typeof import("node:tty")
 
 import { PRE_READ_STDIN } from "./hookStdin.ts"
 import type { PreReadStdin } from "./hookStdin.ts"
+import { folderProblem } from "./privateFolder.ts"
 
 /** How long the daemon has to accept (or refuse) a call before it runs in-process. */
 export const ACCEPT_MS = 1500
@@ -89,22 +90,6 @@ export const daemonSocket = (env: NodeJS.ProcessEnv, bundle: string): string | u
   const key = [stamp, process.execPath, process.version, ...process.execArgv, env["NODE_OPTIONS"] ?? "", env["NODE_EXTRA_CA_CERTS"] ?? ""].join("\0")
   const socket = join(folder, `${hash(key)}.sock`)
   return Buffer.byteLength(socket) <= MAX_SOCKET_PATH ? socket : undefined
-}
-
-/**
- * Why `folder` is not the user's own private folder (owned by this uid, not a symlink, mode 0700),
- * or `undefined` when it is. Nothing is followed: a symlink is refused, not resolved.
- *
- * @internal
- */
-export const folderProblem = (folder: string): string | undefined => {
-  const stat = lstatSync(folder)
-  if (stat.isSymbolicLink()) return `${folder} is a symlink`
-  if (!stat.isDirectory()) return `${folder} is not a folder`
-  const uid = process.getuid?.()
-  if (uid !== undefined && stat.uid !== uid) return `${folder} belongs to uid ${stat.uid}, not to this user (uid ${uid})`
-  if ((stat.mode & 0o077) !== 0) return `${folder} has mode ${(stat.mode & 0o777).toString(8)}, not 700`
-  return undefined
 }
 
 /** Why `socket` is not the user's own socket with mode 0600, or `undefined` when it is. */

@@ -27,8 +27,9 @@ import * as Logger from "effect/Logger"
 import * as ExitCode from "../ExitCode.ts"
 import { guardMs, guardReply, hostEventOf } from "./hook.ts"
 import { parseHookArgs } from "./hookArgs.ts"
-import { ACCEPT_MS, folderProblem, socketProblem } from "./hookClient.ts"
+import { ACCEPT_MS, socketProblem } from "./hookClient.ts"
 import { argsErrorLine, hookCall } from "./hookProgram.ts"
+import { folderProblem } from "./privateFolder.ts"
 import { bufferedStdio } from "./stdin.ts"
 
 /** The longest request line (the environment is in it) and payload the daemon takes; larger runs in-process. */
