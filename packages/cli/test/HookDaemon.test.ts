@@ -155,6 +155,26 @@ describe.runIf(linux)("the daemon answers as the call in-process does", () => {
     }
   }, 60_000)
 
+  it("--help with stdin left open answers at once, as in-process (it reads no stdin)", async () => {
+    if (daemons().length === 0) await startDaemon(policyFiles())
+    const child = spawn(node, [bin, "hook", "--help"], { cwd: scratch(), env: env(true), stdio: ["pipe", "pipe", "pipe"] })
+    let stdout = ""
+    child.stdout.on("data", (d) => (stdout += d))
+    const status = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => {
+        child.kill("SIGKILL")
+        resolve(null)
+      }, 20_000)
+      child.on("close", (code) => {
+        clearTimeout(timer)
+        resolve(code)
+      })
+    })
+    child.stdin.destroy()
+    expect(status).toBe(0)
+    expect(stdout).toContain("agent-hooks hook")
+  }, 60_000)
+
   it("reads the settings again on every call: a change is seen by the next call", async () => {
     const settings = policyFiles()
     const pid = daemons()[0] ?? await startDaemon(settings)

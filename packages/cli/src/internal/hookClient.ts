@@ -248,6 +248,8 @@ export const throughDaemon = async (argv: ReadonlyArray<string>, bin: string, bu
   const env = process.env
   if (/^(0|false|no|off)$/i.test(env["AGENT_HOOKS_DAEMON"] ?? "") || typeof process.versions.bun === "string" || "Deno" in globalThis) return false
   if (process.platform === "win32" || process.getuid === undefined) return false
+  // --help reads no stdin in-process: neither does this (a stdin left open would hang it here)
+  if (argv.includes("--help") || argv.includes("-h")) return false
   const socket = daemonSocket(env, bundle)
   if (socket === undefined) return false
   const folder = join(socket, "..")
