@@ -89,6 +89,16 @@ const startDaemon = async (settings: ReadonlyArray<string>): Promise<number> => 
   return daemons()[0]!
 }
 
+/** The running daemon (started when there is none), once it answers a call (its probe hook's spawner is the daemon). */
+const answeringDaemon = async (): Promise<number> => {
+  const pid = daemons()[0] ?? await startDaemon(policyFiles())
+  await until("the daemon answering", () => {
+    call(["--host", "claude", ...policyFiles()], shell("claude", "ls"), true)
+    return lastSpawner() === pid
+  })
+  return pid
+}
+
 const killDaemons = async () => {
   for (const pid of daemons()) process.kill(pid, "SIGKILL")
   await until("no daemon", () => daemons().length === 0)
@@ -247,11 +257,7 @@ describe.runIf(linux)("a daemon that cannot answer: the call runs in-process, wi
   }, 60_000)
 
   it("a socket or folder that is not the user's own private one is refused, said on stderr", async () => {
-    const pid = daemons()[0] ?? await startDaemon(policyFiles())
-    await until("the daemon's socket", () => {
-      call(args(), shell("codex", "ls"), true)
-      return lastSpawner() === pid
-    })
+    const pid = await answeringDaemon()
     const socket = socketFile()!
     const refused = (what: RegExp) => {
       const inProcess = call(args(), shell("codex", "rm -rf /"), false)
@@ -285,11 +291,7 @@ describe.runIf(linux)("a daemon that cannot answer: the call runs in-process, wi
   }, 60_000)
 
   it("a daemon whose socket is no longer 0600 refuses every connection and exits", async () => {
-    const pid = daemons()[0] ?? await startDaemon(policyFiles())
-    await until("the daemon's socket", () => {
-      call(args(), shell("codex", "ls"), true)
-      return lastSpawner() === pid
-    })
+    const pid = await answeringDaemon()
     chmodSync(socketFile()!, 0o666)
     const replies = await new Promise<string>((resolve) => {
       const connection = createConnection(socketFile()!)
@@ -347,11 +349,7 @@ describe.runIf(linux)("a daemon that cannot answer: the call runs in-process, wi
   }, 60_000)
 
   it("a client that gives up before it says go: the daemon does not run the call (the client runs it in-process)", async () => {
-    const pid = daemons()[0] ?? await startDaemon(policyFiles())
-    await until("the daemon's socket", () => {
-      call(["--host", "claude", ...policyFiles()], shell("claude", "ls"), true)
-      return lastSpawner() === pid
-    })
+    const pid = await answeringDaemon()
     rmSync(probe(), { force: true })
     const stdin = Buffer.from(shell("claude", "ls"))
     const request = { v: 1, argv: ["hook", "--host", "claude", ...policyFiles()], env: env(true), cwd: scratch(), umask: 0o022, stdinIsTerminal: false, stdinLength: stdin.length }
