@@ -373,6 +373,25 @@ describe.runIf(linux)("a daemon that cannot answer: the call runs in-process, wi
     expect(lastSpawner()).toBe(pid)
   }, 60_000)
 
+  it("a daemon stuck after it took the call: the client writes host mode's last-resort block in time", async () => {
+    const pid = await answeringDaemon()
+    const file = join(scratch(), "stuck.json")
+    const marker = join(scratch(), "stuck.started")
+    rmSync(marker, { force: true })
+    writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: `touch "${marker}"; exec sleep 30` }] }] } }))
+    const child = spawn(node, [bin, "hook", "--host", "codex", "--timeout", "3", "--settings", file], { cwd: scratch(), env: env(true) })
+    let stderr = ""
+    child.stderr.on("data", (d) => (stderr += d))
+    child.stdin.end(shell("codex", "ls"))
+    await until("the policy's hook started", () => existsSync(marker))
+    // the daemon's process no longer runs: its own budget (2 s) cannot answer
+    process.kill(pid, "SIGSTOP")
+    const status = await new Promise<number | null>((resolve) => child.on("close", resolve))
+    process.kill(pid, "SIGCONT")
+    expect(status).toBe(2)
+    expect(stderr).toContain("host mode did not finish within 3 s")
+  }, 60_000)
+
   it("AGENT_HOOKS_DAEMON=0: no daemon is started", async () => {
     await killDaemons()
     rmSync(join(home(), ".cache"), { recursive: true, force: true })
