@@ -1,17 +1,22 @@
 /**
  * The per-call cost of host mode: `agent-hooks hook --host claude` (the built CLI as an agent's hook
- * config starts it: node, bin.js, the bundle) on one Claude Code PreToolUse, with a policy of one
- * `true` hook, against a bare `node -e 0` start and a bare `sh -c true` spawn, interleaved in the
- * same run so that the machine's load hits every row alike. The figures in docs/performance.md
- * ("Host mode per call") come from this script.
+ * config starts it: node, bin.js, then the daemon or the bundle) on one Claude Code PreToolUse, with
+ * a policy of one `true` hook, against a bare `node -e 0` start and a bare `sh -c true` spawn,
+ * interleaved in the same run so that the machine's load hits every row alike. The figures in
+ * docs/performance.md ("Host mode per call") come from this script.
+ *
+ * Rows: answered by the per-user daemon (warm: it runs, and has answered calls before); in-process
+ * (`AGENT_HOOKS_DAEMON=0`) with the compile cache warm, and off; cold: the first call with an empty
+ * compile cache, in-process. Wall time is the median over rounds of the round medians; CPU time
+ * (user + system) is measured apart, per batch of BENCH_N calls of one row in `sh` (its `times`):
+ * the CPU of the process the agent starts, and for the daemon row also the daemon's own CPU for
+ * the same calls (from /proc), which wall time on a busy machine hides.
  *
  * Run from the repository root after `npm run build`: `node bench/hook-cost.ts`. Environment:
- * BENCH_N (default 20 runs per row and round), BENCH_ROUNDS (3). "cold" is the first call with an
- * empty compile cache (a fresh NODE_COMPILE_CACHE folder); "warm" every later call, as a second call
- * in the same HOME is.
+ * BENCH_N (default 20 runs per row and round), BENCH_ROUNDS (3).
  */
 import { spawnSync } from "node:child_process"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { cpus, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -32,28 +37,73 @@ const payload = JSON.stringify({
   tool_input: { command: "ls", description: "list" },
   tool_use_id: "toolu_bench"
 })
+writeFileSync(join(dir, "payload.json"), payload)
 const cache = join(dir, "compile-cache")
-const env = { ...process.env, HOME: dir, AGENT_HOOKS_HOME: join(dir, "agent-hooks"), CLAUDE_PROJECT_DIR: dir, NODE_COMPILE_CACHE: cache }
-delete (env as Record<string, string | undefined>)["AGENT_HOOKS_HOST_MODE"]
+const env: Record<string, string | undefined> = { ...process.env, HOME: dir, AGENT_HOOKS_HOME: join(dir, "agent-hooks"), CLAUDE_PROJECT_DIR: dir, NODE_COMPILE_CACHE: cache }
+for (const name of ["AGENT_HOOKS_HOST_MODE", "AGENT_HOOKS_DAEMON", "XDG_RUNTIME_DIR", "XDG_CACHE_HOME", "NODE_OPTIONS"]) delete env[name]
+const inProcess = { ...env, AGENT_HOOKS_DAEMON: "0" }
 
-const rows = [
-  { name: "sh -c true", cmd: "sh", args: ["-c", "true"] },
-  { name: "node -e 0", cmd: process.execPath, args: ["-e", "0"] },
-  { name: "agent-hooks hook --host claude", cmd: process.execPath, args: [bin, "hook", "--host", "claude", "--settings", settings] },
-  { name: "agent-hooks hook --host claude, no compile cache", cmd: process.execPath, args: [bin, "hook", "--host", "claude", "--settings", settings], off: true }
+interface Row {
+  readonly name: string
+  readonly cmd: string
+  readonly args: ReadonlyArray<string>
+  readonly env: Record<string, string | undefined>
+}
+const hookArgs = [bin, "hook", "--host", "claude", "--settings", settings]
+const rows: ReadonlyArray<Row> = [
+  { name: "sh -c true", cmd: "sh", args: ["-c", "true"], env },
+  { name: "node -e 0", cmd: process.execPath, args: ["-e", "0"], env },
+  { name: "daemon", cmd: process.execPath, args: hookArgs, env },
+  { name: "in-process", cmd: process.execPath, args: hookArgs, env: inProcess },
+  { name: "in-process, no compile cache", cmd: process.execPath, args: hookArgs, env: { ...inProcess, NODE_DISABLE_COMPILE_CACHE: "1" } }
 ]
-const time = (row: typeof rows[number]): number => {
+const time = (row: Row): number => {
   const start = performance.now()
-  const r = spawnSync(row.cmd, row.args, { input: payload, encoding: "utf8", cwd: dir, env: "off" in row ? { ...env, NODE_DISABLE_COMPILE_CACHE: "1" } : env })
+  const r = spawnSync(row.cmd, row.args, { input: payload, encoding: "utf8", cwd: dir, env: row.env })
   const took = performance.now() - start
   if (r.status !== 0) throw new Error(`${row.name}: exit ${r.status}\n${r.stderr}`)
   return took
 }
+
+/** The daemon of this HOME: its pid (from /proc: its command line names a socket under `dir`). */
+const daemonPid = (): number | undefined => {
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")
+      if (argv.includes("__daemon") && argv.some((arg) => arg.startsWith(dir))) return Number(pid)
+    } catch {
+      // gone
+    }
+  }
+  return undefined
+}
+const ticks = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100
+/** A process's user + system CPU so far, in ms. */
+const cpuOf = (pid: number): number => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ")
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticks
+}
+/** CPU per call of `row`'s process (user + system, from `times` of a shell that ran it N times), and of the daemon meanwhile. */
+const cpu = (row: Row): { own: number; daemon: number | undefined } => {
+  const pid = row.name === "daemon" ? daemonPid() : undefined
+  const before = pid === undefined ? 0 : cpuOf(pid)
+  const script = `i=0; while [ $i -lt ${N} ]; do "$@" < ${JSON.stringify(join(dir, "payload.json"))} > /dev/null 2>&1; i=$((i+1)); done; times`
+  const r = spawnSync("sh", ["-c", script, "sh", row.cmd, ...row.args], { encoding: "utf8", cwd: dir, env: row.env })
+  const after = pid === undefined ? 0 : cpuOf(pid)
+  const [user, system] = [...r.stdout.trim().split("\n").at(-1)!.matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]))
+  return { own: ((user! + system!) * 1000) / N, daemon: pid === undefined ? undefined : (after - before) / N }
+}
 const median = (values: ReadonlyArray<number>): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 rmSync(cache, { recursive: true, force: true })
-const cold = time(rows[2]!)
+const cold = time(rows[3]!)
+// the first call with the daemon on starts it: wait until it answers
+time(rows[2]!)
+for (let i = 0; i < 100 && daemonPid() === undefined; i++) await new Promise((resolve) => setTimeout(resolve, 100))
+for (let i = 0; i < 5; i++) time(rows[2]!)
+if (daemonPid() === undefined) throw new Error("no daemon started")
 const results = new Map<string, Array<number>>()
+const cpus_ = new Map<string, Array<{ own: number; daemon: number | undefined }>>()
 for (let round = 0; round < ROUNDS; round++) {
   const samples = new Map<string, Array<number>>()
   for (let i = 0; i < N + 1; i++) {
@@ -63,18 +113,31 @@ for (let round = 0; round < ROUNDS; round++) {
     }
   }
   for (const [name, values] of samples) results.set(name, [...(results.get(name) ?? []), median(values)])
+  for (const row of rows) cpus_.set(row.name, [...(cpus_.get(row.name) ?? []), cpu(row)])
 }
+const pid = daemonPid()
+if (pid !== undefined) process.kill(pid, "SIGTERM")
 rmSync(dir, { recursive: true, force: true })
 
 const ms = (name: string): number => median(results.get(name)!)
+const cpuMs = (name: string): number => median(cpus_.get(name)!.map((c) => c.own))
+const daemonCpu = median(cpus_.get("daemon")!.map((c) => c.daemon ?? NaN))
 const sh = ms("sh -c true")
 const node = ms("node -e 0")
-const hook = ms("agent-hooks hook --host claude")
-console.log(`host mode per call: ${process.version}, ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}, ${ROUNDS} rounds x ${N} runs, median of round medians`)
-console.log("| call | ms | / node -e 0 | / sh -c true |")
-console.log("| --- | ---: | ---: | ---: |")
-const off = ms("agent-hooks hook --host claude, no compile cache")
-for (const [name, value] of [["sh -c true", sh], ["node -e 0", node], ["agent-hooks hook --host claude (warm)", hook], ["agent-hooks hook --host claude, compile cache off", off]] as const) {
-  console.log(`| ${name} | ${value.toFixed(1)} | ${(value / node).toFixed(2)}x | ${(value / sh).toFixed(1)}x |`)
+console.log(`host mode per call: ${process.version}, ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(" ")} at the end, ${ROUNDS} rounds x ${N} runs, median of round medians`)
+console.log("| call | wall ms | / node -e 0 | / sh -c true | CPU ms (its process) | CPU / node -e 0 |")
+console.log("| --- | ---: | ---: | ---: | ---: | ---: |")
+const label: Record<string, string> = {
+  "sh -c true": "sh -c true",
+  "node -e 0": "node -e 0",
+  daemon: "agent-hooks hook --host claude, answered by the daemon (warm)",
+  "in-process": "agent-hooks hook --host claude, in-process (warm: compile cache filled)",
+  "in-process, no compile cache": "agent-hooks hook --host claude, in-process, compile cache off"
 }
-console.log(`| agent-hooks hook --host claude (cold: first call, empty compile cache) | ${cold.toFixed(1)} | ${(cold / node).toFixed(2)}x | ${(cold / sh).toFixed(1)}x |`)
+for (const row of rows) {
+  const value = ms(row.name)
+  const own = cpuMs(row.name)
+  const extra = row.name === "daemon" ? ` (+ ${daemonCpu.toFixed(1)} in the daemon)` : ""
+  console.log(`| ${label[row.name]} | ${value.toFixed(1)} | ${(value / node).toFixed(2)}x | ${(value / sh).toFixed(1)}x | ${own.toFixed(1)}${extra} | ${(own / cpuMs("node -e 0")).toFixed(2)}x |`)
+}
+console.log(`| agent-hooks hook --host claude, in-process, cold (first call, empty compile cache) | ${cold.toFixed(1)} | ${(cold / node).toFixed(2)}x | ${(cold / sh).toFixed(1)}x |  |  |`)

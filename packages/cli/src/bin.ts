@@ -17,12 +17,16 @@
  *
  * @since 0.1.0
  */
-import { spawn } from "node:child_process"
-import { existsSync, readdirSync, readFileSync } from "node:fs"
 import module from "node:module"
-import { constants, homedir } from "node:os"
-import { join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { privateFolder } from "./internal/privateFolder.ts"
+
+// Node's modules through require, not import: an import of node:fs builds its ES module face, which
+// reads every export, and so loads all of Node's streams (a good part of a hook call answered by the daemon).
+const require = module.createRequire(import.meta.url)
+const { existsSync, readdirSync, readFileSync } = require("node:fs") as typeof import("node:fs")
+const { constants, homedir } = require("node:os") as typeof import("node:os")
+const { join } = require("node:path") as typeof import("node:path")
+const { fileURLToPath } = require("node:url") as typeof import("node:url")
 
 /** The environment this process was started with: Bun's .env values are not in /proc/self/environ. */
 const startEnvironment = (dotenvFiles: ReadonlyArray<string>): NodeJS.ProcessEnv => {
@@ -67,6 +71,8 @@ const isolatedFromProject = (): boolean => {
         `\`bun --no-env-file --config=${config} ${self}\` (or with node) so a project's files are not read.\n`
     )
   }
+  // node:child_process only here (it loads much of the runtime's streams): `agent-hooks hook` starts without it
+  const { spawn } = require("node:child_process") as typeof import("node:child_process")
   const child = spawn(process.execPath, ["--no-env-file", `--config=${config}`, self, ...process.argv.slice(2)], {
     stdio: "inherit",
     env: startEnvironment(dotenv)
@@ -80,22 +86,35 @@ const isolatedFromProject = (): boolean => {
   return true
 }
 
+const bundle = new URL("./agent-hooks.mjs", import.meta.url)
+// `agent-hooks hook` (an agent runs it on every event) is answered by the per-user daemon when one
+// runs (internal/hookClient.ts: the program is then never loaded here), else in-process below.
+const answered = process.argv[2] === "hook" && typeof process.versions.bun !== "string" && existsSync(bundle) &&
+  await (await import("./internal/hookClient.ts")).throughDaemon(process.argv.slice(2), fileURLToPath(import.meta.url), fileURLToPath(bundle))
+
 // The compile cache lives in a per-user folder ($XDG_CACHE_HOME or ~/.cache, then
 // agent-hooks/node-compile-cache), not Node's default under the shared temp folder: there another
 // user may own the folder (no cache at all, every call cold) or have filled it. NODE_COMPILE_CACHE
 // still wins (Node turned the cache on before this line).
+// The folder is the user's own with mode 0700 (privateFolder): compiled code another user could
+// write would run as this one; a folder that is not (a symlink, another owner, writable by others)
+// means no cache.
 const cacheHome = process.env["XDG_CACHE_HOME"] || join(homedir(), ".cache")
-;(module as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache?.(
-  process.env["NODE_COMPILE_CACHE"] ? undefined : join(cacheHome, "agent-hooks", "node-compile-cache")
-)
-const bundle = new URL("./agent-hooks.mjs", import.meta.url)
+if (!answered && typeof (module as { enableCompileCache?: unknown }).enableCompileCache === "function") {
+  const folder = process.env["NODE_COMPILE_CACHE"] ? undefined : privateFolder(join(cacheHome, "agent-hooks", "node-compile-cache"))
+  if (folder !== undefined || process.env["NODE_COMPILE_CACHE"]) {
+    ;(module as unknown as { enableCompileCache: (dir?: string) => unknown }).enableCompileCache(folder)
+  }
+}
 const load = () => (existsSync(bundle) ? import(bundle.href) : import("./main.ts"))
 // Under Bun, `run` starts from the bundle Bun compiled ahead of time (bytecode), when the build made it.
 const bunRun = new URL("./agent-hooks.bun.cjs", import.meta.url)
-if (isolatedFromProject()) {
+if (answered) {
+  // The daemon answered: stdout, stderr and the exit status are written.
+} else if (isolatedFromProject()) {
   // The program runs in the process started above.
 } else if (typeof process.versions.bun === "string" && existsSync(bunRun)) {
-  const compiled = module.createRequire(import.meta.url)(fileURLToPath(bunRun)) as {
+  const compiled = require(fileURLToPath(bunRun)) as {
     readonly runOrElse: (argv: ReadonlyArray<string>, otherwise: () => Promise<unknown>) => void
   }
   compiled.runOrElse(process.argv.slice(2), load)

@@ -34,6 +34,8 @@ const engineLayer = typeof process.versions.bun === "string" ? await loadBunEngi
 const argv = process.argv.slice(2)
 const runArgs = parseRunArgs(argv)
 // `agent-hooks hook` reads its own command line (a line it cannot read blocks), also without the full parser
-if (argv[0] === "hook") await (await import("./internal/hookProgram.ts")).main(argv, engineLayer)
+// the per-user daemon of `agent-hooks hook`, started by its client (internal/hookClient.ts)
+if (argv[0] === "__daemon") await (await import("./internal/hookDaemon.ts")).main(argv[1])
+else if (argv[0] === "hook") await (await import("./internal/hookProgram.ts")).main(argv, engineLayer)
 else if (runArgs !== undefined) (await import("./internal/runProgram.ts")).main(runArgs, engineLayer)
 else (await import("./internal/cliProgram.ts")).main(engineLayer)

@@ -59,6 +59,18 @@ const failWith = (options: HookOptions, hostEvent: string | undefined, message: 
     ? { exitCode: 1, stdout: "", stderr: `agent-hooks: ${message} (--fail-open: the agent goes on)\n` }
     : HostMode.failure(HostMode.byName(options.host)!, hostEvent, message)
 
+/**
+ * The agent's event of `payload` as host mode names it in its answers (the event the command line
+ * names wins over any the payload gives).
+ *
+ * @internal
+ */
+export const hostEventOf = (options: HookOptions, read: Record<string, unknown>): string | undefined => {
+  const agent = HostMode.byName(options.host)!
+  const field = agent.eventField ?? "hook_event_name"
+  return HostMode.hostEvent(agent, options.event === undefined ? read : { ...read, [field]: options.event, hook_event_name: options.event })
+}
+
 /** The answer for one call, never failing: host mode's own failures become the agent's block (or hook error). */
 const decide = (options: HookOptions, state: { hostEvent: string | undefined }): Effect.Effect<HostMode.HostReply, never, Stdio.Stdio> => {
   const agent = HostMode.byName(options.host)!
@@ -70,7 +82,7 @@ const decide = (options: HookOptions, state: { hostEvent: string | undefined }):
     // the event the command line names wins over any the payload gives
     const field = agent.eventField ?? "hook_event_name"
     const payload = options.event === undefined ? read : { ...read, [field]: options.event, hook_event_name: options.event }
-    state.hostEvent = HostMode.hostEvent(agent, payload)
+    state.hostEvent = hostEventOf(options, read)
     if (process.env[HOST_MODE_ENV] !== undefined && process.env[HOST_MODE_ENV] !== "") {
       return fail(
         `host mode was started by a hook of its own policy (${HOST_MODE_ENV} is set): refused, not looped. Remove the hook that runs \`agent-hooks hook\` from the agent-hooks settings (the agent's own config is where it belongs)`
@@ -191,6 +203,20 @@ const write = (reply: HostMode.HostReply, event: string): Effect.Effect<void, Bl
   })
 
 /**
+ * The answer when the runtime itself is stuck past the time budget: the last resort, written as the
+ * process's answer `guardMs(options)` after the call started.
+ *
+ * @internal
+ */
+export const guardReply = (options: HookOptions, hostEvent: string | undefined): HostMode.HostReply => {
+  const agent = HostMode.byName(options.host)!
+  return failWith(options, hostEvent, `host mode did not finish within ${options.timeout ?? agent.hookTimeout} s; see docs/hosts/${agent.name}.md`)
+}
+
+/** @internal */
+export const guardMs = (options: HookOptions): number => budgetMs(options.timeout ?? HostMode.byName(options.host)!.hookTimeout) + 1500
+
+/**
  * `agent-hooks hook --host <agent>`: the one hook command of an agent. Reads the agent's payload on
  * stdin, runs the agent-hooks policy on it in Claude Code's names, and answers in the agent's own
  * format and exit status (`HostMode`). Its own failures block, within a time budget kept below the
@@ -198,17 +224,18 @@ const write = (reply: HostMode.HostReply, event: string): Effect.Effect<void, Bl
  *
  * @internal
  */
-export const hook = (options: HookOptions): Effect.Effect<void, Blocked | Failed, Stdio.Stdio> => {
-  const agent = HostMode.byName(options.host)!
-  const timeout = options.timeout ?? agent.hookTimeout
-  // The last resort: if the runtime itself is stuck past the budget, answer "blocked" and exit.
+export const hook = (options: HookOptions, withGuard = true): Effect.Effect<void, Blocked | Failed, Stdio.Stdio> => {
   const state: { hostEvent: string | undefined } = { hostEvent: undefined }
+  const answer = Effect.flatMap(decide(options, state), (reply) => write(reply, "hook"))
+  // The daemon (hookDaemon.ts) leaves the last resort to its client: its process serves other calls.
+  if (!withGuard) return answer
+  // The last resort: if the runtime itself is stuck past the budget, answer "blocked" and exit.
   const guard = setTimeout(() => {
-    const reply = failWith(options, state.hostEvent, `host mode did not finish within ${timeout} s; see docs/hosts/${agent.name}.md`)
+    const reply = guardReply(options, state.hostEvent)
     process.stdout.write(reply.stdout)
     process.stderr.write(reply.stderr)
     process.exit(reply.exitCode)
-  }, budgetMs(timeout) + 1500)
+  }, guardMs(options))
   guard.unref?.()
-  return Effect.flatMap(decide(options, state), (reply) => write(reply, "hook")).pipe(Effect.ensuring(Effect.sync(() => clearTimeout(guard))))
+  return answer.pipe(Effect.ensuring(Effect.sync(() => clearTimeout(guard))))
 }

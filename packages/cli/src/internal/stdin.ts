@@ -1,5 +1,7 @@
 import * as HookInput from "@agent-hooks/core/HookInput"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Sink from "effect/Sink"
 import * as Stdio from "effect/Stdio"
 import * as Stream from "effect/Stream"
 import { Failed } from "../ExitCode.ts"
@@ -67,3 +69,21 @@ export const readPayload: Effect.Effect<Record<string, unknown>, Failed, Stdio.S
   )
   return yield* parsePayload(text)
 })
+
+/**
+ * `Stdio` whose stdin is `bytes`, already read from the process's stdin (by the daemon's client, or
+ * sent by it to the daemon): stdout and stderr are the process's.
+ *
+ * @internal
+ */
+export const bufferedStdio = (bytes: Uint8Array, isTerminal: boolean): Layer.Layer<Stdio.Stdio> =>
+  Layer.succeed(
+    Stdio.Stdio,
+    Stdio.make({
+      args: Effect.succeed([]),
+      stdinIsTerminal: Effect.succeed(isTerminal),
+      stdout: () => Sink.forEach((chunk: string | Uint8Array) => Effect.sync(() => void process.stdout.write(chunk))),
+      stderr: () => Sink.forEach((chunk: string | Uint8Array) => Effect.sync(() => void process.stderr.write(chunk))),
+      stdin: bytes.length === 0 ? Stream.empty : Stream.make(bytes)
+    })
+  )

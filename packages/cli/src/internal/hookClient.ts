@@ -1,0 +1,287 @@
+/**
+ * The client of the per-user daemon of `agent-hooks hook` (only `node:*` imports: `bin.ts` loads it
+ * before the program, so a call the daemon answers never loads the program at all).
+ *
+ * A call goes to the daemon only when everything about it is as it must be, else it runs in-process,
+ * with the same answer (the daemon is never needed for correctness):
+ * - the folder is the user's own (owned by this uid, mode 0700, not a symlink) and the socket in it
+ *   is the user's own socket with mode 0600;
+ * - the daemon accepts the call within `ACCEPT_MS` (a busy daemon says so at once: one call at a time),
+ *   and runs it only once this client said `go` (a client that gave up runs it in-process instead:
+ *   never both);
+ * - the daemon answers; a daemon that dies after it accepted the call means the call runs again in
+ *   process, said on stderr.
+ * No daemon (no socket, or a socket nobody listens on) starts one, detached, and this call runs in
+ * process. `AGENT_HOOKS_DAEMON=0` (or `false`, `no`, `off`) turns it off. Not under Bun or Deno (they run the program).
+ *
+ * The request is one JSON line (`argv`, the whole environment, `cwd`, `umask`, whether stdin is a
+ * terminal, the payload's length) and the payload's bytes; the daemon answers with JSON lines:
+ * `busy`/`fallback` (run in-process), or `accepted` (with the answer to write if the call outlives
+ * its time budget, as the in-process last resort writes it), to which the client says `go`, then
+ * `done` (stdout, stderr as base64, exit code).
+ *
+ * @internal
+ */
+import { createRequire } from "node:module"
+
+// Node's modules through require, not import: an import of node:fs builds its ES module face, which
+// reads every export, and so loads all of Node's streams.
+const builtin = createRequire(import.meta.url)
+const { lstatSync, readSync, statSync } = builtin("node:fs") as typeof import("node:fs")
+const { createConnection } = builtin("node:net") as typeof import("node:net")
+const { homedir } = builtin("node:os") as typeof import("node:os")
+const { isAbsolute, join } = builtin("node:path") as typeof import("node:path")
+const { isatty } = builtin("node:tty") as typeof import("node:tty")
+
+import { PRE_READ_STDIN } from "./hookStdin.ts"
+import type { PreReadStdin } from "./hookStdin.ts"
+import { folderProblem } from "./privateFolder.ts"
+
+/** How long the daemon has to accept (or refuse) a call before it runs in-process. */
+export const ACCEPT_MS = 1500
+
+/** A Unix socket path longer than this cannot be bound on Linux (108 bytes with the NUL) nor macOS (104). */
+const MAX_SOCKET_PATH = 100
+
+/** FNV-1a, 32 bits, twice (two seeds): a name for the daemon of one build and runtime, not a secret. */
+const hash = (text: string): string => {
+  let a = 0x811c9dc5
+  let b = 0x01000193 ^ 0x5bd1e995
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    a = Math.imul(a ^ c, 0x01000193)
+    b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 15)
+  }
+  return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0")
+}
+
+/**
+ * The daemon's folder: `$XDG_RUNTIME_DIR/agent-hooks` (the user's runtime folder), else
+ * `$XDG_CACHE_HOME/agent-hooks/daemon` or `~/.cache/agent-hooks/daemon`; `undefined` without a home.
+ *
+ * @internal
+ */
+export const daemonFolder = (env: NodeJS.ProcessEnv): string | undefined => {
+  const runtime = env["XDG_RUNTIME_DIR"]
+  if (runtime !== undefined && isAbsolute(runtime)) return join(runtime, "agent-hooks")
+  const cacheHome = env["XDG_CACHE_HOME"]
+  if (cacheHome !== undefined && isAbsolute(cacheHome)) return join(cacheHome, "agent-hooks", "daemon")
+  const home = env["HOME"] || homedir()
+  return home !== "" && isAbsolute(home) ? join(home, ".cache", "agent-hooks", "daemon") : undefined
+}
+
+/**
+ * The socket of the daemon for this build of the CLI (its bundle's path, size and time) run by this
+ * runtime with these flags: another version, another Node or other Node options have a daemon of
+ * their own, so a daemon answers exactly as the program this call would load.
+ *
+ * @internal
+ */
+export const daemonSocket = (env: NodeJS.ProcessEnv, bundle: string): string | undefined => {
+  const folder = daemonFolder(env)
+  if (folder === undefined) return undefined
+  let stamp: string
+  try {
+    const stat = statSync(bundle)
+    stamp = `${bundle}\0${stat.size}\0${stat.mtimeMs}\0${stat.ino}`
+  } catch {
+    return undefined
+  }
+  const key = [stamp, process.execPath, process.version, ...process.execArgv, env["NODE_OPTIONS"] ?? "", env["NODE_EXTRA_CA_CERTS"] ?? ""].join("\0")
+  const socket = join(folder, `${hash(key)}.sock`)
+  return Buffer.byteLength(socket) <= MAX_SOCKET_PATH ? socket : undefined
+}
+
+/** Why `socket` is not the user's own socket with mode 0600, or `undefined` when it is. */
+export const socketProblem = (socket: string): string | undefined => {
+  const stat = lstatSync(socket)
+  if (!stat.isSocket()) return `${socket} is not a socket`
+  const uid = process.getuid?.()
+  if (uid !== undefined && stat.uid !== uid) return `${socket} belongs to uid ${stat.uid}, not to this user (uid ${uid})`
+  if ((stat.mode & 0o177) !== 0) return `${socket} has mode ${(stat.mode & 0o777).toString(8)}, not 600`
+  return undefined
+}
+
+/** Starts the daemon (`<bin> __daemon <socket>`), detached, in `/`, with this call's environment. */
+const startDaemon = (bin: string, socket: string): void => {
+  try {
+    // node:child_process only when a daemon is started: a call it answers starts without it
+    const { spawn } = builtin("node:child_process") as typeof import("node:child_process")
+    const child = spawn(process.execPath, [...process.execArgv, bin, "__daemon", socket], {
+      detached: true,
+      stdio: "ignore",
+      cwd: "/",
+      env: process.env
+    })
+    child.on("error", () => {})
+    child.unref()
+  } catch {
+    // no daemon: every call runs in-process
+  }
+}
+
+/** The whole of stdin (a terminal counts as empty, as the in-process call reads it). */
+const readStdin = async (): Promise<PreReadStdin> => {
+  // isatty, not process.stdin: that would make a stream of stdin (and load the streams) just to ask
+  if (isatty(0)) return { bytes: new Uint8Array(0), isTerminal: true }
+  const chunks: Array<Buffer> = []
+  try {
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(65536)
+      const read = readSync(0, chunk)
+      if (read === 0) return { bytes: Buffer.concat(chunks), isTerminal: false }
+      chunks.push(chunk.subarray(0, read))
+    }
+  } catch (error) {
+    // a non-blocking pipe with nothing in it yet: the rest comes through the stream, after what was read
+    if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error
+  }
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+  return { bytes: Buffer.concat(chunks), isTerminal: false }
+}
+
+interface Reply {
+  readonly t: "busy" | "fallback" | "accepted" | "done"
+  readonly stdout?: string
+  readonly stderr?: string
+  readonly exitCode?: number
+  readonly guard?: { readonly stdout: string; readonly stderr: string; readonly exitCode: number; readonly ms: number }
+}
+
+/** Writes an answer as the process's (stdout, stderr as bytes) and sets the exit status. */
+const answer = (stdout: Buffer, stderr: Buffer, exitCode: number): void => {
+  if (stdout.length > 0) process.stdout.write(stdout)
+  if (stderr.length > 0) process.stderr.write(stderr)
+  process.exitCode = exitCode
+}
+
+type Attempt = "answered" | "in-process" | "again" | "stale"
+
+/** One attempt through the daemon at `socket`. */
+const attempt = (socket: string, argv: ReadonlyArray<string>, stdin: PreReadStdin): Promise<Attempt> =>
+  new Promise((resolve) => {
+    let settled = false
+    let connected = false
+    let accepted = false
+    let guard: NodeJS.Timeout | undefined
+    const finish = (result: Attempt) => {
+      if (settled) return
+      settled = true
+      clearTimeout(acceptTimer)
+      if (guard !== undefined) clearTimeout(guard)
+      connection.destroy()
+      resolve(result)
+    }
+    const connection = createConnection(socket)
+    const acceptTimer = setTimeout(() => finish("in-process"), ACCEPT_MS)
+    let buffered = ""
+    connection.setEncoding("utf8")
+    connection.on("connect", () => {
+      connected = true
+    })
+    connection.on("error", (error: NodeJS.ErrnoException) => {
+      // a socket nobody listens on: its daemon was killed
+      if (!connected && (error.code === "ECONNREFUSED" || error.code === "ENOENT")) return finish("stale")
+      if (accepted) process.stderr.write("agent-hooks: warning: the agent-hooks daemon stopped while answering; the call ran again in-process\n")
+      finish(accepted ? "again" : "in-process")
+    })
+    connection.on("close", () => {
+      if (settled) return
+      if (accepted) process.stderr.write("agent-hooks: warning: the agent-hooks daemon stopped while answering; the call ran again in-process\n")
+      finish(accepted ? "again" : "in-process")
+    })
+    connection.on("data", (text: string) => {
+      buffered += text
+      for (let at = buffered.indexOf("\n"); at !== -1; at = buffered.indexOf("\n")) {
+        const line = buffered.slice(0, at)
+        buffered = buffered.slice(at + 1)
+        let reply: Reply
+        try {
+          reply = JSON.parse(line) as Reply
+        } catch {
+          return finish(accepted ? "again" : "in-process")
+        }
+        if (reply.t === "accepted" && !accepted) {
+          // From here this client waits for the daemon's answer (it ran the call): `go` says so.
+          accepted = true
+          clearTimeout(acceptTimer)
+          connection.write("go\n")
+          const last = reply.guard
+          if (last !== undefined) {
+            // The last resort of the in-process call, counted from this process's start (process.uptime:
+            // the global `performance` would load Node's perf_hooks): the daemon is stuck.
+            guard = setTimeout(() => {
+              if (settled) return
+              answer(Buffer.from(last.stdout), Buffer.from(last.stderr), last.exitCode)
+              finish("answered")
+            }, Math.max(0, last.ms - process.uptime() * 1000))
+          }
+        } else if (reply.t === "done" && accepted) {
+          answer(Buffer.from(reply.stdout ?? "", "base64"), Buffer.from(reply.stderr ?? "", "base64"), reply.exitCode ?? 1)
+          return finish("answered")
+        } else {
+          return finish(accepted ? "again" : "in-process")
+        }
+      }
+    })
+    const header = JSON.stringify({
+      v: 1,
+      argv,
+      env: process.env,
+      cwd: process.cwd(),
+      umask: process.umask(),
+      stdinIsTerminal: stdin.isTerminal,
+      stdinLength: stdin.bytes.length
+    })
+    connection.write(`${header}\n`)
+    connection.write(stdin.bytes)
+  })
+
+/**
+ * Answers `agent-hooks hook` through the daemon when it can: `true` when the answer was written
+ * (stdout, stderr, exit status), `false` when the call must run in-process (with the stdin this
+ * read, left at `globalThis[PRE_READ_STDIN]`).
+ *
+ * @internal
+ */
+export const throughDaemon = async (argv: ReadonlyArray<string>, bin: string, bundle: string): Promise<boolean> => {
+  const env = process.env
+  if (/^(0|false|no|off)$/i.test(env["AGENT_HOOKS_DAEMON"] ?? "") || typeof process.versions.bun === "string" || "Deno" in globalThis) return false
+  if (process.platform === "win32" || process.getuid === undefined) return false
+  // --help reads no stdin in-process: neither does this (a stdin left open would hang it here)
+  if (argv.includes("--help") || argv.includes("-h")) return false
+  const socket = daemonSocket(env, bundle)
+  if (socket === undefined) return false
+  const folder = join(socket, "..")
+  try {
+    const problem = folderProblem(folder)
+    if (problem !== undefined) {
+      process.stderr.write(`agent-hooks: warning: not using the daemon: ${problem}; the call ran in-process (remove the folder, or set AGENT_HOOKS_DAEMON=0)\n`)
+      return false
+    }
+  } catch {
+    startDaemon(bin, socket)
+    return false
+  }
+  try {
+    const problem = socketProblem(socket)
+    if (problem !== undefined) {
+      process.stderr.write(`agent-hooks: warning: not using the daemon: ${problem}; the call ran in-process (remove it, or set AGENT_HOOKS_DAEMON=0)\n`)
+      return false
+    }
+  } catch {
+    startDaemon(bin, socket)
+    return false
+  }
+  let stdin: PreReadStdin
+  try {
+    stdin = await readStdin()
+  } catch {
+    return false
+  }
+  ;(globalThis as { [PRE_READ_STDIN]?: PreReadStdin })[PRE_READ_STDIN] = stdin
+  const result = await attempt(socket, argv, stdin)
+  // a daemon that was killed left its socket: a new one replaces it
+  if (result === "stale") startDaemon(bin, socket)
+  return result === "answered"
+}

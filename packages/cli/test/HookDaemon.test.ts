@@ -1,0 +1,425 @@
+/**
+ * The per-user daemon of `agent-hooks hook` (internal/hookClient.ts, internal/hookDaemon.ts), run
+ * as an agent runs it: the BUILT CLI, real processes, the agents' recorded payloads, a real daemon
+ * under a HOME of this file's own. Every call it answers must be byte for byte the in-process answer
+ * (`AGENT_HOOKS_DAEMON=0`); a daemon that is dead, stale, busy, or not the user's own is never used
+ * for the answer and never changes it.
+ *
+ * Which process answered is seen from the policy itself: a probe hook on PreToolUse writes its
+ * parent's pid (the process that spawned it: the daemon, or the CLI process in-process).
+ */
+import { spawn, spawnSync } from "node:child_process"
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { createConnection } from "node:net"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { afterAll, describe, expect, it } from "vitest"
+import { bin, node, scratchFolder } from "./cliHarness.ts"
+
+const fixtures = realpathSync(fileURLToPath(new URL("./fixtures/hosts/", import.meta.url)))
+const hostFixtures = realpathSync(fileURLToPath(new URL("../../core/test/fixtures/hosts/", import.meta.url)))
+const scratch = scratchFolder("agent-hooks-daemon-")
+const linux = process.platform === "linux"
+
+interface Result {
+  readonly status: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+const home = () => join(scratch(), "home")
+const folder = () => join(home(), ".cache", "agent-hooks", "daemon")
+const probe = () => join(scratch(), "probe.txt")
+
+const env = (daemon: boolean, extra: Record<string, string> = {}): Record<string, string | undefined> => {
+  const base: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", AGENT_HOOKS_TEST_HOOKS: join(fixtures, "hooks") }
+  for (const name of ["AGENT_HOOKS_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "QWEN_PROJECT_DIR", "AGENT_HOOKS_HOST_MODE", "XDG_RUNTIME_DIR", "XDG_CACHE_HOME", "NODE_OPTIONS"]) {
+    delete base[name]
+  }
+  return {
+    ...base,
+    HOME: home(),
+    AGENT_HOOKS_HOME: join(scratch(), "ah"),
+    AGENT_HOOKS_DAEMON: daemon ? "1" : "0",
+    AGENT_HOOKS_DAEMON_IDLE: "120",
+    PROBE: probe(),
+    ...extra
+  }
+}
+
+const call = (args: ReadonlyArray<string>, stdin: string, daemon: boolean, extra: Record<string, string> = {}): Result => {
+  const result = spawnSync(node, [bin, "hook", ...args], { input: stdin, cwd: scratch(), env: env(daemon, extra), encoding: "utf8", timeout: 25_000 })
+  if (result.error) throw result.error
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+/** The pids of this file's daemons (their command line names a socket under this file's HOME). */
+const daemons = (): Array<number> =>
+  readdirSync("/proc").filter((name) => /^\d+$/.test(name)).flatMap((pid) => {
+    try {
+      const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")
+      return argv.includes("__daemon") && argv.some((arg) => arg.startsWith(home())) ? [Number(pid)] : []
+    } catch {
+      return []
+    }
+  })
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const until = async (what: string, f: () => boolean, ms = 15_000): Promise<void> => {
+  const end = Date.now() + ms
+  while (!f()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
+    await sleep(50)
+  }
+}
+const socketFile = (): string | undefined => {
+  try {
+    return readdirSync(folder()).filter((name) => name.endsWith(".sock")).map((name) => join(folder(), name))[0]
+  } catch {
+    return undefined
+  }
+}
+/** The pid the probe hook saw as its parent on the last call (the process that spawned it). */
+const lastSpawner = (): number => Number(readFileSync(probe(), "utf8").trim().split("\n").at(-1))
+
+/** A running daemon, started by a first call (which itself runs in-process). */
+const startDaemon = async (settings: ReadonlyArray<string>): Promise<number> => {
+  call(["--host", "claude", ...settings], shell("claude", "ls"), true)
+  await until("the daemon's socket", () => socketFile() !== undefined && daemons().length > 0)
+  return daemons()[0]!
+}
+
+/** The running daemon (started when there is none), once it answers a call (its probe hook's spawner is the daemon). */
+const answeringDaemon = async (): Promise<number> => {
+  const pid = daemons()[0] ?? await startDaemon(policyFiles())
+  await until("the daemon answering", () => {
+    call(["--host", "claude", ...policyFiles()], shell("claude", "ls"), true)
+    return lastSpawner() === pid
+  })
+  return pid
+}
+
+const killDaemons = async () => {
+  for (const pid of daemons()) process.kill(pid, "SIGKILL")
+  await until("no daemon", () => daemons().length === 0)
+}
+afterAll(async () => {
+  if (linux) await killDaemons()
+})
+
+type Payload = Record<string, unknown>
+const recorded = (host: string): ReadonlyArray<Payload> =>
+  [`${host}.json`, `${host}.shapes.json`].flatMap((file) => JSON.parse(readFileSync(join(hostFixtures, file), "utf8")))
+const hosts = ["claude", "codex", "gemini", "qwen"] as const
+type Host = typeof hosts[number]
+const shell = (host: Host, command: string): string => {
+  const event = host === "gemini" ? "BeforeTool" : "PreToolUse"
+  const tool = host === "gemini" || host === "qwen" ? "run_shell_command" : "Bash"
+  const base = recorded(host).find((p) => p["hook_event_name"] === event && p["tool_name"] === tool)!
+  return JSON.stringify({ ...base, cwd: "/work/p", tool_input: { command, description: "x" } })
+}
+
+const policyFiles = () => {
+  const file = join(scratch(), "probe.json")
+  writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: `echo "$PPID" >> "$PROBE"` }] }] } }))
+  return ["--settings", join(fixtures, "policy.json"), "--settings", file]
+}
+
+describe.runIf(linux)("the daemon answers as the call in-process does", () => {
+  it.each(hosts)("%s: every recorded payload, the policy's answers, hostile input", async (host) => {
+    const settings = policyFiles()
+    const pid = daemons()[0] ?? await startDaemon(settings)
+    const inputs = [
+      ...recorded(host).map((payload) => JSON.stringify({ ...payload, cwd: "/work/p" })),
+      ...["rm -rf /", "echo JSONDENY", "echo ASKME", "echo REWRITEME", "ls", "echo \u0000\ud800 \u2028 ✓"].map((command) => shell(host, command)),
+      "",
+      "not json",
+      "[1]",
+      `${"[".repeat(300)}${"]".repeat(300)}`,
+      JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "x".repeat(200_000) } })
+    ]
+    let viaDaemon = 0
+    for (const [i, stdin] of inputs.entries()) {
+      const flags = i % 3 === 0 ? ["--ask", "deny", "--quiet"] : i % 3 === 1 ? ["--rewrite", "deny", "--timeout", "30"] : []
+      for (const args of [["--host", host, ...flags, ...settings]]) {
+        const inProcess = call(args, stdin, false)
+        const before = existsSync(probe()) ? readFileSync(probe(), "utf8") : ""
+        const daemon = call(args, stdin, true)
+        expect(daemon, `${host} input ${i} ${args.join(" ")}`).toStrictEqual(inProcess)
+        const after = existsSync(probe()) ? readFileSync(probe(), "utf8") : ""
+        if (after !== before) {
+          expect(lastSpawner(), "a PreToolUse the daemon answered: its probe hook was spawned by the daemon").toBe(pid)
+          viaDaemon++
+        }
+      }
+    }
+    // the probe runs on every PreToolUse: the daemon answered them all (none ran in-process)
+    expect(viaDaemon).toBeGreaterThan(8)
+  }, 240_000)
+
+  it("a command line host mode cannot read blocks the same way; --help runs in-process", async () => {
+    const settings = policyFiles()
+    if (daemons().length === 0) await startDaemon(settings)
+    for (const args of [["--host", "nope"], ["--host", "claude", "--timeout", "0"], ["--host", "claude", "extra"], ["--host", "claude", "--help"]]) {
+      expect(call(args, shell("claude", "ls"), true)).toStrictEqual(call(args, shell("claude", "ls"), false))
+    }
+  }, 60_000)
+
+  it("--help with stdin left open answers at once, as in-process (it reads no stdin)", async () => {
+    if (daemons().length === 0) await startDaemon(policyFiles())
+    const child = spawn(node, [bin, "hook", "--help"], { cwd: scratch(), env: env(true), stdio: ["pipe", "pipe", "pipe"] })
+    let stdout = ""
+    child.stdout.on("data", (d) => (stdout += d))
+    const status = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => {
+        child.kill("SIGKILL")
+        resolve(null)
+      }, 20_000)
+      child.on("close", (code) => {
+        clearTimeout(timer)
+        resolve(code)
+      })
+    })
+    child.stdin.destroy()
+    expect(status).toBe(0)
+    expect(stdout).toContain("agent-hooks hook")
+  }, 60_000)
+
+  it("reads the settings again on every call: a change is seen by the next call", async () => {
+    const settings = policyFiles()
+    const pid = daemons()[0] ?? await startDaemon(settings)
+    const file = join(scratch(), "changing.json")
+    writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "exit 0" }] }] } }))
+    const args = ["--host", "claude", "--settings", file, ...settings]
+    expect(call(args, shell("claude", "ls"), true).status).toBe(0)
+    writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "echo changed >&2; exit 2" }] }] } }))
+    const blocked = call(args, shell("claude", "ls"), true)
+    expect(blocked.status).toBe(2)
+    expect(blocked.stderr).toContain("changed")
+    expect(lastSpawner()).toBe(pid)
+    writeFileSync(file, "{ not json")
+    const broken = call(args, shell("claude", "ls"), true)
+    expect(broken).toStrictEqual(call(args, shell("claude", "ls"), false))
+    expect(broken.status).toBe(2)
+  }, 60_000)
+
+  it("the call's environment, folder and umask are the hooks' own", async () => {
+    const settings = policyFiles()
+    if (daemons().length === 0) await startDaemon(settings)
+    const file = join(scratch(), "env.json")
+    writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "echo \"$MY_VAR $(pwd) $(umask)\" >&2; exit 2" }] }] } }))
+    const sub = join(scratch(), "sub")
+    mkdirSync(sub, { recursive: true })
+    const run = (daemon: boolean) =>
+      spawnSync("sh", ["-c", `umask 027; exec "$0" "$@"`, node, bin, "hook", "--host", "claude", "--settings", file], {
+        input: shell("claude", "ls"),
+        cwd: sub,
+        env: env(daemon, { MY_VAR: `v-${daemon}` }),
+        encoding: "utf8"
+      })
+    const viaDaemon = run(true)
+    expect(viaDaemon.stderr).toContain(`v-true ${sub} 0027`)
+    expect(viaDaemon.stderr.replace("v-true", "v-false")).toBe(run(false).stderr)
+  }, 60_000)
+})
+
+describe.runIf(linux)("a daemon that cannot answer: the call runs in-process, with the same answer", () => {
+  const args = () => ["--host", "codex", ...policyFiles()]
+
+  it("a killed daemon (its socket left behind): in-process, and a new daemon takes its place", async () => {
+    const first = daemons()[0] ?? await startDaemon(policyFiles())
+    process.kill(first, "SIGKILL")
+    await until("the daemon gone", () => !daemons().includes(first))
+    expect(socketFile()).toBeDefined()
+    const answer = call(args(), shell("codex", "rm -rf /"), true)
+    expect(answer).toStrictEqual(call(args(), shell("codex", "rm -rf /"), false))
+    expect(answer.status).toBe(2)
+    expect(lastSpawner()).not.toBe(first)
+    await until("a new daemon", () => daemons().some((pid) => pid !== first))
+    const second = daemons()[0]!
+    await until("the new daemon's socket", () => {
+      call(args(), shell("codex", "ls"), true)
+      return lastSpawner() === second
+    })
+  }, 60_000)
+
+  it("a stale socket nobody listens on: in-process, then replaced", async () => {
+    await killDaemons()
+    const socket = socketFile()!
+    rmSync(socket, { force: true })
+    // a socket file whose process is gone
+    const holder = spawn(node, ["-e", `require("node:net").createServer().listen(${JSON.stringify(socket)}, () => { require("node:fs").chmodSync(${JSON.stringify(socket)}, 0o600); process.exit(0) })`])
+    await new Promise((resolve) => holder.on("exit", resolve))
+    expect(existsSync(socket)).toBe(true)
+    const answer = call(args(), shell("codex", "echo JSONDENY"), true)
+    expect(answer).toStrictEqual(call(args(), shell("codex", "echo JSONDENY"), false))
+    await until("a new daemon", () => daemons().length > 0)
+  }, 60_000)
+
+  it("a socket or folder that is not the user's own private one is refused, said on stderr", async () => {
+    const pid = await answeringDaemon()
+    const socket = socketFile()!
+    const refused = (what: RegExp) => {
+      const inProcess = call(args(), shell("codex", "rm -rf /"), false)
+      const answer = call(args(), shell("codex", "rm -rf /"), true)
+      expect(answer.status).toBe(inProcess.status)
+      expect(answer.stdout).toBe(inProcess.stdout)
+      expect(answer.stderr).toMatch(what)
+      expect(answer.stderr).toContain(inProcess.stderr)
+      expect(lastSpawner()).not.toBe(pid)
+    }
+    chmodSync(socket, 0o666)
+    refused(/not using the daemon: .* has mode 666, not 600/)
+    chmodSync(socket, 0o600)
+    chmodSync(folder(), 0o755)
+    refused(/not using the daemon: .* has mode 755, not 700/)
+    chmodSync(folder(), 0o700)
+    if (process.getuid?.() === 0) {
+      chownSync(socket, 65534, 65534)
+      refused(/not using the daemon: .* belongs to uid 65534/)
+      chownSync(socket, 0, 0)
+    }
+    // the folder a symlink to a private folder of the user's: refused, not followed
+    const real = join(scratch(), "elsewhere")
+    renameSync(folder(), real)
+    symlinkSync(real, folder())
+    refused(/not using the daemon: .* is a symlink/)
+    rmSync(folder())
+    renameSync(real, folder())
+    call(args(), shell("codex", "ls"), true)
+    expect(lastSpawner()).toBe(pid)
+  }, 60_000)
+
+  it("a daemon whose socket is no longer 0600 refuses every connection and exits", async () => {
+    const pid = await answeringDaemon()
+    chmodSync(socketFile()!, 0o666)
+    const replies = await new Promise<string>((resolve) => {
+      const connection = createConnection(socketFile()!)
+      let text = ""
+      connection.setEncoding("utf8")
+      connection.on("data", (chunk: string) => (text += chunk))
+      connection.on("error", () => {})
+      connection.on("close", () => resolve(text))
+      const stdin = Buffer.from(shell("codex", "ls"))
+      connection.write(`${JSON.stringify({ v: 1, argv: ["hook", "--host", "codex"], env: env(true), cwd: scratch(), umask: 0o022, stdinIsTerminal: false, stdinLength: stdin.length })}\n`)
+      connection.write(stdin)
+    })
+    expect(replies).toBe("")
+    await until("the daemon gone", () => !daemons().includes(pid))
+  }, 60_000)
+
+  it("busy with a call: another call at the same time runs in-process, both answered", async () => {
+    const pid = daemons()[0] ?? await startDaemon(policyFiles())
+    const file = join(scratch(), "slow.json")
+    writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "echo \"$PPID\" >> \"$PROBE\"; sleep 2; echo slow >&2; exit 2" }] }] } }))
+    const run = () =>
+      new Promise<Result>((resolve) => {
+        const child = spawn(node, [bin, "hook", "--host", "claude", "--settings", file], { cwd: scratch(), env: env(true) })
+        let stdout = ""
+        let stderr = ""
+        child.stdout.on("data", (d) => (stdout += d))
+        child.stderr.on("data", (d) => (stderr += d))
+        child.on("close", (status) => resolve({ status, stdout, stderr }))
+        child.stdin.end(shell("claude", "ls"))
+      })
+    rmSync(probe(), { force: true })
+    const [a, b] = await Promise.all([run(), run()])
+    expect(a).toStrictEqual(b)
+    expect(a.status).toBe(2)
+    expect(a.stderr).toContain("slow")
+    const spawners = readFileSync(probe(), "utf8").trim().split("\n").map(Number)
+    expect(spawners).toHaveLength(2)
+    expect(spawners).toContain(pid)
+  }, 60_000)
+
+  it("an agent that kills its hook: the daemon stops the call and its hooks, and serves the next", async () => {
+    const pid = daemons()[0] ?? await startDaemon(policyFiles())
+    const file = join(scratch(), "hung.json")
+    const marker = join(scratch(), "hung.pid")
+    rmSync(marker, { force: true })
+    writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: `echo $$ > "${marker}"; exec sleep 60` }] }] } }))
+    const child = spawn(node, [bin, "hook", "--host", "claude", "--settings", file], { cwd: scratch(), env: env(true), stdio: ["pipe", "ignore", "ignore"] })
+    child.stdin.end(shell("claude", "ls"))
+    await until("the hung hook", () => existsSync(marker) && readFileSync(marker, "utf8").trim() !== "")
+    const hung = Number(readFileSync(marker, "utf8").trim())
+    child.kill("SIGKILL")
+    await until("the hung hook killed", () => !existsSync(`/proc/${hung}`) || readFileSync(`/proc/${hung}/stat`, "utf8").split(" ")[2] === "Z")
+    call(["--host", "claude", ...policyFiles()], shell("claude", "ls"), true)
+    expect(lastSpawner()).toBe(pid)
+  }, 60_000)
+
+  it("a client that gives up before it says go: the daemon does not run the call (the client runs it in-process)", async () => {
+    const pid = await answeringDaemon()
+    rmSync(probe(), { force: true })
+    const stdin = Buffer.from(shell("claude", "ls"))
+    const request = { v: 1, argv: ["hook", "--host", "claude", ...policyFiles()], env: env(true), cwd: scratch(), umask: 0o022, stdinIsTerminal: false, stdinLength: stdin.length }
+    const replies = await new Promise<string>((resolve) => {
+      const connection = createConnection(socketFile()!)
+      let text = ""
+      connection.setEncoding("utf8")
+      connection.on("data", (chunk: string) => {
+        text += chunk
+        // accepted: this client says nothing for a while (as a client that gave up), then goes
+        if (text.includes("\n")) setTimeout(() => connection.destroy(), 1500)
+      })
+      connection.on("close", () => resolve(text))
+      connection.write(`${JSON.stringify(request)}\n`)
+      connection.write(stdin)
+    })
+    expect(replies.trim().split("\n").map((line) => JSON.parse(line).t)).toStrictEqual(["accepted"])
+    expect(existsSync(probe())).toBe(false)
+    // and it is free for the next call
+    call(["--host", "claude", ...policyFiles()], shell("claude", "ls"), true)
+    expect(lastSpawner()).toBe(pid)
+  }, 60_000)
+
+  it("a daemon stuck after it took the call: the client writes host mode's last-resort block in time", async () => {
+    const pid = await answeringDaemon()
+    const file = join(scratch(), "stuck.json")
+    const marker = join(scratch(), "stuck.started")
+    rmSync(marker, { force: true })
+    writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: `touch "${marker}"; exec sleep 30` }] }] } }))
+    const child = spawn(node, [bin, "hook", "--host", "codex", "--timeout", "3", "--settings", file], { cwd: scratch(), env: env(true) })
+    let stderr = ""
+    child.stderr.on("data", (d) => (stderr += d))
+    child.stdin.end(shell("codex", "ls"))
+    await until("the policy's hook started", () => existsSync(marker))
+    // the daemon's process no longer runs: its own budget (2 s) cannot answer
+    process.kill(pid, "SIGSTOP")
+    const status = await new Promise<number | null>((resolve) => child.on("close", resolve))
+    process.kill(pid, "SIGCONT")
+    expect(status).toBe(2)
+    expect(stderr).toContain("host mode did not finish within 3 s")
+  }, 60_000)
+
+  it("AGENT_HOOKS_DAEMON=0: no daemon is started", async () => {
+    await killDaemons()
+    rmSync(join(home(), ".cache"), { recursive: true, force: true })
+    call(["--host", "claude", ...policyFiles()], shell("claude", "ls"), false)
+    await sleep(500)
+    expect(existsSync(folder())).toBe(false)
+    expect(daemons()).toStrictEqual([])
+  }, 60_000)
+
+  it("an idle daemon exits and removes its socket", async () => {
+    await killDaemons()
+    call(["--host", "claude", ...policyFiles()], shell("claude", "ls"), true, { AGENT_HOOKS_DAEMON_IDLE: "1" })
+    await until("a daemon", () => daemons().length > 0)
+    await until("the idle daemon gone", () => daemons().length === 0 && socketFile() === undefined)
+  }, 60_000)
+})
+
+describe.runIf(linux)("the daemon is started only into a private folder", () => {
+  it("a daemon folder anybody may enter is not used, and no daemon is started into it", async () => {
+    await killDaemons()
+    rmSync(join(home(), ".cache"), { recursive: true, force: true })
+    mkdirSync(folder(), { recursive: true, mode: 0o777 })
+    chmodSync(folder(), 0o777)
+    const answer = call(["--host", "claude", ...policyFiles()], shell("claude", "rm -rf /"), true)
+    expect(answer.status).toBe(2)
+    expect(answer.stderr).toMatch(/has mode 777, not 700/)
+    await sleep(500)
+    expect(daemons()).toStrictEqual([])
+    rmSync(folder(), { recursive: true, force: true })
+  }, 60_000)
+})
