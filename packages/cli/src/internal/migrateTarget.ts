@@ -53,6 +53,8 @@ export interface TargetPlan {
   /** `<file> at <path> (<event>): <why>` per hook that would change. */
   readonly refused: ReadonlyArray<string>
   readonly notes: ReadonlyArray<string>
+  /** The source agent whose payload host mode presents to the kept hooks (`hook --payload`), when it is not Claude Code's. */
+  readonly payload: string | undefined
 }
 
 /**
@@ -134,7 +136,8 @@ export const planTarget = (input: {
   readonly agent: HostMode.Agent
   readonly lossy: boolean
   readonly platform: string
-  readonly hostCommand: (hostEvent: string, timeout: number | undefined) => string
+  /** `payload`: the agent whose payload the policy's hooks read (`hook --payload`), when it is not Claude Code's. */
+  readonly hostCommand: (hostEvent: string, timeout: number | undefined, payload: string | undefined) => string
 }): TargetPlan => {
   const { agent, preset, settings } = input
   const refused: Array<string> = []
@@ -144,6 +147,8 @@ export const planTarget = (input: {
   const needs = new Map<string, { seconds: number; implicit: boolean }>()
   const bare: Array<TargetEntry> = []
   const shaped = claudeShaped(preset)
+  // A source agent with a host mode of its own: its hooks get its payload back (`hook --payload`), in its names
+  const presenter = shaped ? undefined : HostMode.byName(preset.name)
   const fixed = FIXED_TIMEOUT.has(agent.name) ? agent.hookTimeout : undefined
   const implicitEvents = new Set<string>()
   // User-level hooks stay in the user's file when there are others (toCanonical notes them): no entry for them here.
@@ -163,16 +168,25 @@ export const planTarget = (input: {
       }
       const spec = sourceSpec(preset, entry, event)
       const catalog = HookEvent.get(event) !== undefined ? event : preset.events.find((declared) => declared.name === event)?.extends
-      const hostEvents = HookEvent.get(event) === undefined ? [] : hostEventsFor(agent, event)
+      // the source agent's own event (Gemini CLI's BeforeTool) fires where its Claude Code counterpart does
+      const presented = presenter !== undefined && catalog !== undefined && presenter.events[event] === catalog
+      const hostEvents = HookEvent.get(event) !== undefined || presented ? hostEventsFor(agent, catalog!) : []
       const explicit = "timeout" in entry.handler && typeof entry.handler.timeout === "number" ? entry.handler.timeout : undefined
       const seconds = explicit ?? spec?.defaultTimeout ?? 600
       const why: Array<string> = []
-      if (HookEvent.get(event) === undefined) {
-        why.push(`${event} is ${preset.name}'s own event: ${agent.displayName}'s host mode dispatches Claude Code's events, so the hook would never run there`)
+      if (HookEvent.get(event) === undefined && !presented) {
+        why.push(
+          presenter !== undefined
+            ? `${event} is ${preset.name}'s own event with no counterpart in Claude Code's events, which ${agent.displayName}'s host mode dispatches: the hook would never run there`
+            : `${event} is ${preset.name}'s own event: ${agent.displayName}'s host mode dispatches Claude Code's events, so the hook would never run there`
+        )
       } else if (hostEvents.length === 0) {
-        why.push(`${agent.displayName} has no event for ${event}`)
+        why.push(`${agent.displayName} has no event for ${catalog ?? event}`)
       }
-      if (!shaped && why.length === 0) {
+      if (presenter !== undefined && why.length === 0 && HookEvent.get(event) !== undefined && presenter.events[event] !== event) {
+        why.push(`${preset.name} has no event ${event} of its own to present to the hook`)
+      }
+      if (!shaped && presenter === undefined && why.length === 0) {
         why.push(`the hook reads ${preset.name}'s payload (its tool names and fields); through ${agent.displayName}'s host mode it would receive Claude Code's`)
       }
       if (why.length === 0 && spec !== undefined && spec.blocking !== "none") {
@@ -225,9 +239,14 @@ export const planTarget = (input: {
   const entries: Array<TargetEntry> = []
   for (const [hostEvent, need] of needs) {
     const timeout = fixed !== undefined ? undefined : withMargin(need.seconds)
-    entries.push({ hostEvent, command: input.hostCommand(hostEvent, timeout ?? fixed), timeout, hostMode: true })
+    entries.push({ hostEvent, command: input.hostCommand(hostEvent, timeout ?? fixed, presenter?.name), timeout, hostMode: true })
   }
   if (entries.length > 0) {
+    if (presenter !== undefined) {
+      notes.push(
+        `the hooks keep ${presenter.displayName}'s payload: host mode presents each of ${agent.displayName}'s calls in ${presenter.displayName}'s events, tool names and fields (--payload ${presenter.name}), and reads their answers by ${presenter.displayName}'s rules; a call ${presenter.displayName} has no event for runs none of them`
+      )
+    }
     notes.push(
       `${agent.displayName} calls agent-hooks on every ${entries.map((entry) => entry.hostEvent).join(", ")}: the policy applies the matchers (for every tool, the agent's own matchers are not used), the timeouts, and reads the answers by ${preset.name}'s rules`
     )
@@ -246,7 +265,8 @@ export const planTarget = (input: {
     kept: { ...settings, hooks: keptHooks },
     entries: written,
     refused,
-    notes
+    notes,
+    payload: presenter?.name
   }
 }
 
