@@ -90,6 +90,10 @@ const decide = (options: HookOptions, state: { hostEvent: string | undefined }):
     if (unknown !== undefined) process.stderr.write(`agent-hooks: warning: ${unknown}\n`)
     const preset = yield* checkPreset(options.preset)
     const shape = options.payload === undefined ? undefined : HostMode.byName(options.payload)
+    // a policy written for a payload host mode cannot give is refused, never run on another shape
+    if (options.payload !== undefined && shape === undefined) {
+      return fail(`unknown --payload ${options.payload} (one of ${HostMode.agents.map((one) => one.name).join(", ")}): the policy's hooks were written for a payload host mode cannot present`)
+    }
     const cwd = process.cwd()
     // The project root comes from the agent's environment, never from the payload's cwd (the model moves it).
     const projectDir = Option.isSome(options.projectDir)
