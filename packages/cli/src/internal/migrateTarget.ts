@@ -21,7 +21,9 @@ import type { Preset } from "@agent-hooks/core/Preset"
 import * as Presets from "@agent-hooks/core/Presets"
 import type { HookEntry, LoadedSettings } from "@agent-hooks/core/Settings"
 import { join } from "node:path"
-import { readOwnCommand, shellQuote } from "./hostConfig.ts"
+import type { InstallPlan } from "./hostConfig.ts"
+import { addOwn, nestedForm, readOwnCommand, shellQuote, timeoutUnitMs } from "./hostConfig.ts"
+import { layoutOf } from "./hostFiles.ts"
 
 /** One entry of the target agent's config. */
 export interface TargetEntry {
@@ -291,9 +293,32 @@ const seconds = (value: number) => value
 /** Qwen Code reads a timeout of 1000 or more as milliseconds. */
 const qwenUnit = (value: number) => (value >= 1000 ? value * 1000 : value)
 
-/** The files of the agent's project config holding `entries`. */
+/**
+ * The files of the agent's project config holding `entries`, where install writes the agent's
+ * project config (`layoutOf`, the one table of each agent's files): Copilot CLI and VS Code read the
+ * same folder, so each gets a file of its own there.
+ */
 export const render = (agent: HostMode.Agent, projectDir: string, entries: ReadonlyArray<TargetEntry>): ReadonlyArray<TargetFile> => {
-  const file = (path: ReadonlyArray<string>, value: unknown): TargetFile => ({ path: join(projectDir, ...path), text: json(value), executable: false })
+  const layout = layoutOf(agent, "project", projectDir, { HOME: projectDir })
+  const at = layout.kind === "json" || layout.kind === "own" ? layout.file : layout.kind === "codex" ? layout.json : layout.folder
+  // Host mode's entries only: written by install's own writer for the agent, as install writes them
+  // (Claude Code's onFailure and Cursor's failClosed on the events that guard)
+  if (entries.length > 0 && entries.every((entry) => entry.hostMode) && layout.kind !== "scripts") {
+    const unit = (value: number) => (agent.name === "qwen" ? qwenUnit(value) : value * timeoutUnitMs(agent))
+    const plan: InstallPlan = {
+      agent,
+      events: entries.map((entry) => entry.hostEvent),
+      command: (event) => entries.find((entry) => entry.hostEvent === event)!.command,
+      timeout: unit(agent.hookTimeout),
+      timeoutOf: (event) => unit(entries.find((entry) => entry.hostEvent === event)!.timeout ?? agent.hookTimeout)
+    }
+    const text = layout.kind === "own"
+      ? layout.format.render(plan.events.map((event) => ({ event, command: plan.command(event), timeout: plan.timeoutOf!(event) })))
+      : addOwn(layout.kind === "json" ? layout.form : nestedForm("hooks"), plan, undefined, at)
+    return [{ path: at, text, executable: false }]
+  }
+  // With --lossy, the source hooks' bare commands (their matchers) beside host mode's entries
+  const file = (value: unknown): TargetFile => ({ path: at, text: json(value), executable: false })
   const byEvent = (make: (entry: TargetEntry) => Record<string, unknown>) => {
     const hooks: Record<string, Array<unknown>> = {}
     for (const entry of entries) (hooks[entry.hostEvent] ??= []).push(make(entry))
@@ -301,20 +326,18 @@ export const render = (agent: HostMode.Agent, projectDir: string, entries: Reado
   }
   switch (agent.name) {
     case "claude":
-      return [file([".claude", "settings.json"], nested(entries, seconds))]
     case "codex":
-      return [file([".codex", "hooks.json"], nested(entries, seconds))]
-    case "gemini":
-      return [file([".gemini", "settings.json"], nested(entries, (value) => value * 1000))]
-    case "qwen":
-      return [file([".qwen", "settings.json"], nested(entries, qwenUnit))]
     case "antigravity-1.0":
-      return [file([".antigravitycli", "hooks.json"], nested(entries, seconds))]
+      return [file(nested(entries, seconds))]
+    case "gemini":
+      return [file(nested(entries, (value) => value * timeoutUnitMs(agent)))]
+    case "qwen":
+      return [file(nested(entries, qwenUnit))]
     case "antigravity":
       // grouped by hook name
-      return [file([".agents", "hooks.json"], { "agent-hooks": nested(entries, seconds)["hooks"] })]
+      return [file({ [layout.kind === "json" ? layout.form.key : "agent-hooks"]: nested(entries, seconds)["hooks"] })]
     case "cursor":
-      return [file([".cursor", "hooks.json"], {
+      return [file({
         version: 1,
         hooks: byEvent((entry) => ({
           command: entry.command,
@@ -325,7 +348,7 @@ export const render = (agent: HostMode.Agent, projectDir: string, entries: Reado
         }))
       })]
     case "copilot":
-      return [file([".github", "hooks", "agent-hooks.json"], {
+      return [file({
         version: 1,
         hooks: byEvent((entry) => ({
           type: "command",
@@ -335,11 +358,11 @@ export const render = (agent: HostMode.Agent, projectDir: string, entries: Reado
         }))
       })]
     case "vscode":
-      return [file([".github", "hooks", "agent-hooks.json"], {
+      return [file({
         hooks: byEvent((entry) => ({ type: "command", command: entry.command, ...(entry.timeout === undefined ? {} : { timeout: entry.timeout }) }))
       })]
     case "kiro":
-      return [file([".kiro", "hooks", "agent-hooks.json"], {
+      return [file({
         version: "v1",
         hooks: entries.map((entry, index) => ({
           name: entry.hostMode ? `agent-hooks ${entry.hostEvent}` : `migrated ${entry.hostEvent} ${index}`,
@@ -350,14 +373,14 @@ export const render = (agent: HostMode.Agent, projectDir: string, entries: Reado
         }))
       })]
     case "windsurf":
-      return [file([".windsurf", "hooks.json"], { hooks: byEvent((entry) => ({ command: entry.command })) })]
+      return [file({ hooks: byEvent((entry) => ({ command: entry.command })) })]
     case "cline": {
       // one executable per event, named after it; its stdin is the hook's
       const events = [...new Set(entries.map((entry) => entry.hostEvent))]
       return events.map((event) => {
         const entry = entries.find((one) => one.hostEvent === event)!
         // host mode replaces the shell; a bare command (--lossy) runs as its shell line
-        return { path: join(projectDir, ".clinerules", "hooks", event), text: `#!/bin/sh\n${entry.hostMode ? "exec " : ""}${entry.command}\n`, executable: true }
+        return { path: join(at, event), text: `#!/bin/sh\n${entry.hostMode ? "exec " : ""}${entry.command}\n`, executable: true }
       })
     }
     default:
