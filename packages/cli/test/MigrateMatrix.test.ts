@@ -30,6 +30,8 @@ import { afterAll, describe, expect, it } from "vitest"
 import * as PropertyRuns from "@agent-hooks/test-utils/PropertyRuns"
 import { configFor, eventsOf } from "@agent-hooks/test-utils/DialectConfigs"
 import type { Hook } from "@agent-hooks/test-utils/DialectConfigs"
+import { eventsOf as eventsOfHost, hookCommand, timeoutUnitMs } from "../src/internal/hostConfig.ts"
+import { installChanges, layoutOf } from "../src/internal/hostFiles.ts"
 import { claudeShaped, hostEventsFor, planTarget, render } from "../src/internal/migrateTarget.ts"
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-migrate-matrix-")))
@@ -199,3 +201,27 @@ describe("migrate --from X --to Y for every pair, in-process", () => {
   }
 })
 
+
+describe("one writer per agent's config: migrate --to and install", () => {
+  it("host mode's entries are written where and as install --project writes them, for every agent", () => {
+    const files = new Set<string>()
+    for (const agent of TARGETS) {
+      const project = join(root, `w${count++}`)
+      mkdirSync(project, { recursive: true })
+      const events = eventsOfHost(agent)
+      const command = (event: string) => hookCommand(["/usr/bin/node", "/x/bin.js"], agent, agent.hookTimeout, agent.name === "copilot" ? event : undefined)
+      const plan = { agent, events, command, timeout: agent.hookTimeout * timeoutUnitMs(agent) }
+      const installed = installChanges(layoutOf(agent, "project", project, { HOME: project }), plan, "project", project)
+      const fixed = agent.name === "windsurf" || agent.name === "cline"
+      const migrated = render(agent, project, events.map((hostEvent) => ({ hostEvent, command: command(hostEvent), timeout: fixed ? undefined : agent.hookTimeout, hostMode: true })))
+      expect(migrated.map((file) => file.path).sort(), agent.name).toEqual(installed.map((change) => change.file).sort())
+      // Cline's scripts: install marks its own; the command line is the same
+      if (agent.name !== "cline") expect(migrated.map((file) => file.text), agent.name).toEqual(installed.map((change) => change.after))
+      for (const file of migrated) {
+        const path = file.path.slice(project.length)
+        expect(files.has(path), `${agent.name} writes ${path}, another agent's file`).toBe(false)
+        files.add(path)
+      }
+    }
+  })
+})
