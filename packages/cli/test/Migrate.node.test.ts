@@ -257,6 +257,13 @@ describe("host mode under a dialect's preset (the other way to keep a dialect's 
     expect(run.stderr).toContain("no shell")
   })
 
+  it("--payload of an agent host mode does not know blocks, naming the agents it knows (a policy is never run on another shape)", () => {
+    const dir = project({ ".agent-hooks/settings.json": JSON.stringify({ hooks: {} }) })
+    const run = cli(dir, ["hook", "--host", "claude", "--payload", "pigo"], JSON.stringify({ hook_event_name: "PreToolUse", session_id: "s", cwd: dir, tool_name: "Bash", tool_input: { command: "ls" } }))
+    expect(run.status).toBe(2)
+    expect(run.stdout + run.stderr).toContain("unknown --payload pigo (one of claude, codex, gemini")
+  })
+
   it("--host claude --preset gemini refuses visibly: Gemini CLI's hooks would never run on Claude Code's events", () => {
     const dir = gemini()
     const run = cli(dir, ["hook", "--host", "claude", "--preset", "gemini"], JSON.stringify({ hook_event_name: "PreToolUse", session_id: "s", cwd: dir, tool_name: "Bash", tool_input: { command: "ls" } }))
