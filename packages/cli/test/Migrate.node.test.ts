@@ -257,6 +257,18 @@ describe("host mode under a dialect's preset (the other way to keep a dialect's 
     expect(run.stderr).toContain("no shell")
   })
 
+  it("a policy migrated from Gemini CLI (BeforeTool declared in the file) under host mode without --payload blocks, naming the hooks, instead of never running them", () => {
+    const dir = project({ "gemini.json": JSON.stringify({ hooks: { BeforeTool: [{ matcher: "run_shell_command", hooks: [{ type: "command", command: "/usr/bin/true", timeout: 5000 }] }] } }) })
+    expect(cli(dir, ["migrate", "--from", "gemini", "--settings", "gemini.json", "--write", "policy.json"]).status).toBe(0)
+    const payload = JSON.stringify({ hook_event_name: "PreToolUse", session_id: "s", cwd: dir, tool_name: "Bash", tool_input: { command: "ls" } })
+    const run = cli(dir, ["hook", "--host", "claude", "--settings", "policy.json"], payload)
+    expect(run.status).toBe(2)
+    expect(run.stdout + run.stderr).toContain("hooks on BeforeTool are declared for another agent's own events")
+    expect(run.stdout + run.stderr).toContain("--payload <agent>")
+    // with --payload gemini they run (and allow here)
+    expect(cli(dir, ["hook", "--host", "claude", "--settings", "policy.json", "--payload", "gemini"], payload).status).toBe(0)
+  })
+
   it("--payload of an agent host mode does not know blocks, naming the agents it knows (a policy is never run on another shape)", () => {
     const dir = project({ ".agent-hooks/settings.json": JSON.stringify({ hooks: {} }) })
     const run = cli(dir, ["hook", "--host", "claude", "--payload", "pigo"], JSON.stringify({ hook_event_name: "PreToolUse", session_id: "s", cwd: dir, tool_name: "Bash", tool_input: { command: "ls" } }))

@@ -176,6 +176,19 @@ const decide = (options: HookOptions, state: { hostEvent: string | undefined }):
             if (level.debug) Debug.results(outcome)
             return outcome
           }
+          // The same for events a settings file declares (a policy migrated from Gemini CLI's config keeps
+          // its BeforeTool, which extends PreToolUse): without --payload they would never run, silently
+          const declaredOwn = [...engine.plan.events.values()].filter((planned) =>
+            planned.spec.behavesAs === call.event && planned.spec.name !== call.event && planned.hooks.length > 0 && !own.some((event) => event.name === planned.spec.name)
+          )
+          if (!native && declaredOwn.length > 0) {
+            const dialects = [...new Set(declaredOwn.map((planned) => planned.spec.outputDialect))].join(", ")
+            return yield* Effect.fail(
+              new Failed({
+                message: `the policy's hooks on ${declaredOwn.map((planned) => planned.spec.name).join(", ")} are declared for another agent's own events (answers read by ${dialects} rules); host mode for ${agent.displayName} dispatches Claude Code's ${call.event}, so they would never run: refused. Give --payload <agent> to present each call to them as that agent sends it (agent-hooks migrate --from <agent> --to ${agent.name} writes it), or run them from that agent's own config`
+              })
+            )
+          }
           if (!native && own.length > 0) {
             return yield* Effect.fail(
               new Failed({
