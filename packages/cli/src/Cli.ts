@@ -4,7 +4,7 @@
  *
  * ```
  * agent-hooks run <Event> [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME] [--fail-closed] [--strict] [--quiet]
- * agent-hooks hook --host <claude|codex|gemini|qwen|kiro|windsurf|cline|antigravity|antigravity-1.0|cursor|copilot|vscode> [--event NAME] [settings flags] [--ask host|deny] [--rewrite host|deny|original] [--timeout SECONDS] [--fail-open]
+ * agent-hooks hook --host <claude|codex|gemini|qwen|kiro|windsurf|cline|antigravity|antigravity-1.0|cursor|copilot|vscode> [--event NAME] [--payload AGENT] [settings flags] [--ask host|deny] [--rewrite host|deny|original] [--timeout SECONDS] [--fail-open]
  * agent-hooks install --host <agent> [--user | --project] [--project-dir DIR] [--timeout SECONDS] [--dry-run]
  * agent-hooks uninstall --host <agent> [--user | --project] [--project-dir DIR] [--dry-run]
  * agent-hooks doctor --host <agent> [--user | --project] [--project-dir DIR] [--test-command COMMAND]
@@ -148,6 +148,11 @@ export const hook = Command.make("hook", {
     Flag.withMetavar("NAME"),
     Flag.withDescription("The agent's event, for an agent whose payload names none (copilot: --event preToolUse); it wins over the payload's."),
     Flag.optional
+  ),
+  payload: Flag.String("payload").pipe(
+    Flag.withMetavar("AGENT"),
+    Flag.withDescription("The policy's hooks were written for this agent's payload (migrate --from AGENT --to <host> writes it): each call reaches them in that agent's events, tool names and fields."),
+    Flag.optional
   )
 }, (options) =>
   Effect.flatMap(Effect.promise(() => import("./internal/hook.ts")), (m) =>
@@ -156,7 +161,8 @@ export const hook = Command.make("hook", {
       ask: Option.getOrUndefined(options.ask),
       rewrite: Option.getOrUndefined(options.rewrite),
       timeout: Option.getOrUndefined(options.timeout),
-      event: Option.getOrUndefined(options.event)
+      event: Option.getOrUndefined(options.event),
+      payload: Option.getOrUndefined(options.payload)
     }))).pipe(
   Command.withDescription(
     "The one hook command of an agent (Claude Code, Codex, Gemini CLI, Qwen Code). Reads the agent's payload on stdin, runs the agent-hooks policy on it in Claude Code's names (Bash, Read, Edit, Write, WebFetch, mcp__...), and answers in the agent's own format and exit status. Its own failures block, with the fix in the reason. See docs/cli/hook.md."

@@ -10,7 +10,7 @@
  *   file without `--force`, never through a folder that leads out of the project.
  */
 import { spawnSync } from "node:child_process"
-import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs"
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
@@ -142,19 +142,66 @@ describe("migrate --to an agent, through the CLI (host mode, real processes)", (
     expect(JSON.parse(run.stdout)).toMatchObject({ cancel: true, errorMessage: expect.stringContaining("no push") })
   })
 
-  it("Gemini CLI → Cursor is refused per hook (file, JSON path, why); --lossy writes the bare command with a note; nothing is written without --write", () => {
-    const dir = project({ ".gemini/settings.json": JSON.stringify({ hooks: { BeforeTool: [{ matcher: "run_shell_command", hooks: [{ type: "command", command: "./guard.sh", timeout: 5000 }] }] } }) })
-    const refused = cli(dir, ["migrate", "--from", "gemini", "--to", "cursor", "--write", ".agent-hooks/settings.json"])
+  /** A hook that reads only `fields` of its own agent's payload (grep on stdin) and answers in that agent's format. */
+  const agentHook = (dir: string, name: string, fields: ReadonlyArray<string>, deny: string) => {
+    const path = join(dir, name)
+    writeFileSync(path, `#!/bin/sh\ninput=$(cat)\nfor f in ${fields.map((field) => `'${field}'`).join(" ")}; do case "$input" in *"$f"*) ;; *) echo '{"decision":"allow"}'; exit 0;; esac; done\n${deny}\n`)
+    chmodSync(path, 0o755)
+    return path
+  }
+  /** Runs a command the agent's config holds, as the agent does: `sh -c`, the payload on stdin. */
+  const runEntry = (dir: string, command: string, payload: unknown, env: Record<string, string> = {}) =>
+    spawnSync("sh", ["-c", command], { cwd: dir, env: envOf(dir, env), input: JSON.stringify(payload), encoding: "utf8" })
+
+  it("Gemini CLI → Cursor: the Gemini hook keeps Gemini CLI's payload (BeforeTool, run_shell_command, timestamp) and its answer; it blocks and allows as under Gemini CLI", () => {
+    const dir = project({})
+    const guard = agentHook(dir, "guard.sh", ['"hook_event_name":"BeforeTool"', '"tool_name":"run_shell_command"', '"timestamp":"', "git push"], `echo '{"decision":"deny","reason":"gemini guard: no push"}'`)
+    mkdirSync(join(dir, ".gemini"))
+    writeFileSync(join(dir, ".gemini", "settings.json"), JSON.stringify({ hooks: { BeforeTool: [{ matcher: "run_shell_command", hooks: [{ type: "command", command: guard, timeout: 5000 }] }] } }))
+    const migration = cli(dir, ["migrate", "--from", "gemini", "--to", "cursor", "--write", ".agent-hooks/settings.json"])
+    expect(migration.status, migration.stderr).toBe(0)
+    expect(migration.stderr).toContain("the hooks keep Gemini CLI's payload")
+    const entry = JSON.parse(readFileSync(join(dir, ".cursor", "hooks.json"), "utf8")).hooks.preToolUse[0]
+    expect(entry.command).toMatch(/ hook --host cursor --payload gemini --timeout \d+$/)
+    const cursor = (command: string) => ({ hook_event_name: "preToolUse", conversation_id: "c1", generation_id: "g1", tool_name: "Shell", tool_input: { command }, workspace_roots: [dir] })
+    const denied = runEntry(join(dir, ".cursor"), entry.command, cursor("git push origin main"), { CURSOR_PROJECT_DIR: dir })
+    expect(denied.status, denied.stderr).toBe(2)
+    expect(JSON.parse(denied.stdout)).toMatchObject({ permission: "deny", agent_message: expect.stringContaining("gemini guard: no push") })
+    expect(runEntry(join(dir, ".cursor"), entry.command, cursor("ls"), { CURSOR_PROJECT_DIR: dir }).status).toBe(0)
+    // the same hook under Gemini CLI (its own config, its own payload) decides the same
+    const gemini = (command: string) => cli(dir, ["hook", "--host", "gemini", "--preset", "gemini"], JSON.stringify({ hook_event_name: "BeforeTool", session_id: "s", cwd: dir, tool_name: "run_shell_command", tool_input: { command }, timestamp: "2026-01-01T00:00:00.000Z" }))
+    expect(gemini("git push origin main").stdout).toContain('"decision":"deny"')
+    expect(gemini("ls").stdout).not.toContain('"decision":"deny"')
+  })
+
+  it("Windsurf → Claude Code: the Windsurf hook (exit 2 on pre_run_command, tool_info.command_line) blocks Claude Code's Bash call; other tools do not reach it", () => {
+    const dir = project({})
+    const guard = agentHook(dir, "guard.sh", ['"agent_action_name":"pre_run_command"', '"command_line":"git push'], `echo "windsurf guard: no push" >&2; exit 2`)
+    mkdirSync(join(dir, ".windsurf"))
+    writeFileSync(join(dir, ".windsurf", "hooks.json"), JSON.stringify({ hooks: { pre_run_command: [{ command: guard }], pre_read_code: [{ command: guard }] } }))
+    const migration = cli(dir, ["migrate", "--from", "windsurf", "--to", "claude", "--write", ".agent-hooks/settings.json"])
+    expect(migration.status, migration.stderr).toBe(0)
+    const entry = JSON.parse(readFileSync(join(dir, ".claude", "settings.json"), "utf8")).hooks.PreToolUse[0].hooks[0]
+    expect(entry.command).toContain("hook --host claude --payload windsurf")
+    const claude = (tool_name: string, tool_input: unknown) => runEntry(dir, entry.command, { hook_event_name: "PreToolUse", session_id: "s", cwd: dir, tool_name, tool_input }, { CLAUDE_PROJECT_DIR: dir })
+    const denied = claude("Bash", { command: "git push origin main" })
+    expect(denied.status, denied.stderr).toBe(2)
+    expect(denied.stdout + denied.stderr).toContain("windsurf guard: no push")
+    expect(claude("Bash", { command: "ls" }).status).toBe(0)
+    expect(claude("Read", { file_path: join(dir, "a") }).status).toBe(0)
+  })
+
+  it("Gemini CLI → Claude Code refuses per hook (file, JSON path, why) what has no counterpart (BeforeModel); --lossy writes the bare command with a note; nothing is written without --write", () => {
+    const dir = project({ ".gemini/settings.json": JSON.stringify({ hooks: { BeforeModel: [{ hooks: [{ type: "command", command: "./guard.sh", timeout: 5000 }] }] } }) })
+    const refused = cli(dir, ["migrate", "--from", "gemini", "--to", "claude", "--write", ".agent-hooks/settings.json"])
     expect(refused.status).toBe(1)
-    expect(refused.stderr).toContain(`cannot migrate: ${join(dir, ".gemini", "settings.json")} at hooks.BeforeTool[0].hooks[0] (BeforeTool): BeforeTool is gemini's own event`)
+    expect(refused.stderr).toContain(`cannot migrate: ${join(dir, ".gemini", "settings.json")} at hooks.BeforeModel[0].hooks[0] (BeforeModel): BeforeModel is gemini's own event with no counterpart`)
     expect(refused.stderr).toContain("pass --lossy")
-    expect(existsSync(join(dir, ".cursor"))).toBe(false)
-    const lossy = cli(dir, ["migrate", "--from", "gemini", "--to", "cursor", "--lossy"])
+    expect(existsSync(join(dir, ".claude"))).toBe(false)
+    const lossy = cli(dir, ["migrate", "--from", "gemini", "--to", "claude", "--lossy"])
     expect(lossy.status, lossy.stderr).toBe(0)
-    expect(lossy.stderr).toMatch(/note: .*BeforeTool\[0\]\.hooks\[0\] \(BeforeTool\): written as a bare command on Cursor's preToolUse/)
-    expect(lossy.stdout).toContain(`==> ${join(dir, ".cursor", "hooks.json")} <==`)
-    expect(lossy.stdout).toContain('"command": "./guard.sh"')
-    expect(existsSync(join(dir, ".cursor"))).toBe(false)
+    expect(lossy.stderr).toMatch(/note: .*BeforeModel\[0\]\.hooks\[0\] \(BeforeModel\): Claude Code has no event for it; left out/)
+    expect(existsSync(join(dir, ".claude"))).toBe(false)
   })
 
   it("a seed dialect is read, never written; --from and --to the same agent is refused", () => {
@@ -208,6 +255,25 @@ describe("host mode under a dialect's preset (the other way to keep a dialect's 
     const run = cli(dir, ["hook", "--host", "gemini", "--preset", "gemini"], JSON.stringify({ hook_event_name: "BeforeTool", session_id: "s", cwd: dir, tool_name: "run_shell_command", tool_input: { command: "ls" }, timestamp: "2026-01-01T00:00:00.000Z" }))
     expect(run.status, run.stderr).toBe(2)
     expect(run.stderr).toContain("no shell")
+  })
+
+  it("a policy migrated from Gemini CLI (BeforeTool declared in the file) under host mode without --payload blocks, naming the hooks, instead of never running them", () => {
+    const dir = project({ "gemini.json": JSON.stringify({ hooks: { BeforeTool: [{ matcher: "run_shell_command", hooks: [{ type: "command", command: "/usr/bin/true", timeout: 5000 }] }] } }) })
+    expect(cli(dir, ["migrate", "--from", "gemini", "--settings", "gemini.json", "--write", "policy.json"]).status).toBe(0)
+    const payload = JSON.stringify({ hook_event_name: "PreToolUse", session_id: "s", cwd: dir, tool_name: "Bash", tool_input: { command: "ls" } })
+    const run = cli(dir, ["hook", "--host", "claude", "--settings", "policy.json"], payload)
+    expect(run.status).toBe(2)
+    expect(run.stdout + run.stderr).toContain("hooks on BeforeTool are declared for another agent's own events")
+    expect(run.stdout + run.stderr).toContain("--payload <agent>")
+    // with --payload gemini they run (and allow here)
+    expect(cli(dir, ["hook", "--host", "claude", "--settings", "policy.json", "--payload", "gemini"], payload).status).toBe(0)
+  })
+
+  it("--payload of an agent host mode does not know blocks, naming the agents it knows (a policy is never run on another shape)", () => {
+    const dir = project({ ".agent-hooks/settings.json": JSON.stringify({ hooks: {} }) })
+    const run = cli(dir, ["hook", "--host", "claude", "--payload", "pigo"], JSON.stringify({ hook_event_name: "PreToolUse", session_id: "s", cwd: dir, tool_name: "Bash", tool_input: { command: "ls" } }))
+    expect(run.status).toBe(2)
+    expect(run.stdout + run.stderr).toContain("unknown --payload pigo (one of claude, codex, gemini")
   })
 
   it("--host claude --preset gemini refuses visibly: Gemini CLI's hooks would never run on Claude Code's events", () => {

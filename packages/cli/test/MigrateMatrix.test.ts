@@ -3,9 +3,11 @@
  * generated configs in X's own format, what `--to Y` writes is read back by Y's own preset, and
  * - every hook kept is in the policy, and each of Y's events for its event calls host mode for Y
  *   (`hook --host Y`) with a timeout, in Y's unit, that leaves the hook its own;
+ * - a hook written for X's own payload (Gemini CLI, Windsurf, Copilot CLI...) is kept, and Y's
+ *   entry calls host mode with `--payload X`, which presents each call in X's names;
  * - every hook that would change is refused, naming its file, its JSON path and why, by class: an
- *   event of X's own, a payload that is not Claude Code's shape, no event in Y, a block Y's event
- *   cannot give, a timeout Y cannot give;
+ *   event of X's own with no Claude Code counterpart, a payload of a dialect with no host mode
+ *   (pigo), no event in Y, a block Y's event cannot give, a timeout Y cannot give;
  * - with `--lossy` each refused command hook is in Y's config as its bare command (or left out
  *   with a note when Y has no event for it).
  * The canonical round trip of every dialect is packages/node/test/Migrate.test.ts; the CLI sample
@@ -28,6 +30,8 @@ import { afterAll, describe, expect, it } from "vitest"
 import * as PropertyRuns from "@agent-hooks/test-utils/PropertyRuns"
 import { configFor, eventsOf } from "@agent-hooks/test-utils/DialectConfigs"
 import type { Hook } from "@agent-hooks/test-utils/DialectConfigs"
+import { eventsOf as eventsOfHost, hookCommand, timeoutUnitMs } from "../src/internal/hostConfig.ts"
+import { installChanges, layoutOf } from "../src/internal/hostFiles.ts"
 import { claudeShaped, hostEventsFor, planTarget, render } from "../src/internal/migrateTarget.ts"
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-migrate-matrix-")))
@@ -76,8 +80,11 @@ const runPair = async (source: Preset, agent: HostMode.Agent, hooks: ReadonlyArr
     agent,
     lossy,
     platform: "linux",
-    hostCommand: (hostEvent, timeout) => `agent-hooks hook --host ${agent.name} --event ${hostEvent}${timeout === undefined ? "" : ` --timeout ${timeout}`}`
+    hostCommand: (hostEvent, timeout, payload) => `agent-hooks hook --host ${agent.name} --event ${hostEvent}${payload === undefined ? "" : ` --payload ${payload}`}${timeout === undefined ? "" : ` --timeout ${timeout}`}`
   })
+  // a source agent with a host mode of its own keeps its payload: every host-mode entry presents it
+  const presenter = claudeShaped(source) ? undefined : HostMode.byName(source.name)
+  expect(planned.payload).toBe(presenter?.name)
   // every refusal names the file, the hook's JSON path, its event and why
   for (const refusal of planned.refused) expect(refusal).toMatch(/^\/.+ at .+ \(.+\): .+/)
   const entries = Object.entries(loaded.hooks).flatMap(([event, list]) => list.map((entry) => ({ event, entry })))
@@ -86,23 +93,28 @@ const runPair = async (source: Preset, agent: HostMode.Agent, hooks: ReadonlyArr
   // the classes of refusal
   for (const { event, entry } of entries) {
     const isKept = kept.includes(entry)
-    if (HookEvent.get(event) === undefined) expect(isKept, `${event} is ${source.name}'s own`).toBe(false)
-    else if (!claudeShaped(source)) expect(isKept, `${source.name}'s payload is its own`).toBe(false)
-    else if (hostEventsFor(agent, event).length === 0) expect(isKept, `${agent.name} has no ${event}`).toBe(false)
-    else if (source.name === "claude" || source.name === "agent-hooks") {
+    // the Claude Code event the hook's event fires with: its own, or (an agent's own name) the one its agent maps it to
+    const declared = source.events.find((one) => one.name === event)
+    const catalog = HookEvent.get(event) !== undefined ? event : presenter !== undefined && declared?.extends !== undefined && presenter.events[event] === declared.extends ? declared.extends : undefined
+    const blocks = (declared === undefined ? HookEvent.get(event) : HookEvent.custom(declared))?.blocking !== "none"
+    if (catalog === undefined) expect(isKept, `${event} is ${source.name}'s own, with no Claude Code counterpart`).toBe(false)
+    else if (!claudeShaped(source) && presenter === undefined) expect(isKept, `${source.name}'s payload is its own and it has no host mode`).toBe(false)
+    else if (presenter !== undefined && presenter.events[event] !== catalog) expect(isKept, `${source.name} has no ${event} to present`).toBe(false)
+    else if (hostEventsFor(agent, catalog).length === 0) expect(isKept, `${agent.name} has no ${catalog}`).toBe(false)
+    else if (source.name === "claude" || source.name === "agent-hooks" || presenter !== undefined) {
       // a block the target's event cannot give
       const targetEvents = Presets.byName(agent.name)!.events
-      const cannotBlock = hostEventsFor(agent, event).some((hostEvent) => {
+      const cannotBlock = hostEventsFor(agent, catalog).some((hostEvent) => {
         const custom = targetEvents.find((declared) => declared.name === hostEvent)
         return (custom === undefined ? HookEvent.get(hostEvent) : HookEvent.custom(custom))?.blocking === "none"
       })
-      if (HookEvent.get(event)!.blocking !== "none" && cannotBlock) expect(isKept, `${agent.name} cannot block ${event}`).toBe(false)
+      if (blocks && cannotBlock) expect(isKept, `${agent.name} cannot block ${event}`).toBe(false)
       // a timeout the target cannot give (Windsurf, Cline: no timeout setting)
       const timeout = entry.handler.type === "command" ? entry.handler.timeout : undefined
       if ((agent.name === "windsurf" || agent.name === "cline") && timeout !== undefined && timeout + 1 > agent.hookTimeout) {
         expect(isKept, `${agent.name} cannot give ${timeout} s`).toBe(false)
       }
-      if (!cannotBlock && !(agent.name === "windsurf" || agent.name === "cline") && HookEvent.get(event) !== undefined) expect(isKept, `${source.name} ${event} → ${agent.name}`).toBe(true)
+      if ((!cannotBlock || !blocks) && !(agent.name === "windsurf" || agent.name === "cline")) expect(isKept, `${source.name} ${event} → ${agent.name}`).toBe(true)
     }
   }
   // what is written, read back by the target's own preset
@@ -131,9 +143,11 @@ const runPair = async (source: Preset, agent: HostMode.Agent, hooks: ReadonlyArr
   )
   // each kept hook's event: every one of the target's events for it calls host mode for the target
   const keptEvents = new Set(Object.keys(planned.kept.hooks))
+  const catalogOf = (event: string) => HookEvent.get(event) !== undefined ? event : source.events.find((one) => one.name === event)!.extends!
   for (const event of keptEvents) {
-    for (const hostEvent of hostEventsFor(agent, event)) {
-      const calls = written.filter((w) => w.event === hostEvent && w.entry.handler.type === "command" && w.entry.handler.command.includes(`hook --host ${agent.name} --event ${hostEvent}`))
+    for (const hostEvent of hostEventsFor(agent, catalogOf(event))) {
+      const own = `hook --host ${agent.name} --event ${hostEvent}${presenter === undefined ? "" : ` --payload ${presenter.name}`}`
+      const calls = written.filter((w) => w.event === hostEvent && w.entry.handler.type === "command" && w.entry.handler.command.includes(own) && (presenter !== undefined || !w.entry.handler.command.includes("--payload")))
       expect(calls, `${source.name} → ${agent.name}: ${event} on ${hostEvent}`).toHaveLength(1)
       // the timeout, as the target reads it, leaves the longest hook its own
       const longest = Math.max(0, ...planned.kept.hooks[event]!.map((entry) => ("timeout" in entry.handler && typeof entry.handler.timeout === "number" ? entry.handler.timeout : 0)))
@@ -181,8 +195,33 @@ describe("migrate --from X --to Y for every pair, in-process", () => {
         { numRuns: PropertyRuns.forLane(4), seed: 30 }
       )
       expect(kept + refused).toBeGreaterThan(0)
-      if (source.name === "claude" || source.name === "agent-hooks") expect(kept).toBeGreaterThan(0)
+      // Claude Code's payload, or an agent's own that host mode presents again (--payload): hooks are kept
+      if (source.name === "claude" || source.name === "agent-hooks" || HostMode.byName(source.name) !== undefined) expect(kept, `${source.name}: kept ${kept}, refused ${refused}`).toBeGreaterThan(0)
     })
   }
 })
 
+
+describe("one writer per agent's config: migrate --to and install", () => {
+  it("host mode's entries are written where and as install --project writes them, for every agent", () => {
+    const files = new Set<string>()
+    for (const agent of TARGETS) {
+      const project = join(root, `w${count++}`)
+      mkdirSync(project, { recursive: true })
+      const events = eventsOfHost(agent)
+      const command = (event: string) => hookCommand(["/usr/bin/node", "/x/bin.js"], agent, agent.hookTimeout, agent.name === "copilot" ? event : undefined)
+      const plan = { agent, events, command, timeout: agent.hookTimeout * timeoutUnitMs(agent) }
+      const installed = installChanges(layoutOf(agent, "project", project, { HOME: project }), plan, "project", project)
+      const fixed = agent.name === "windsurf" || agent.name === "cline"
+      const migrated = render(agent, project, events.map((hostEvent) => ({ hostEvent, command: command(hostEvent), timeout: fixed ? undefined : agent.hookTimeout, hostMode: true })))
+      expect(migrated.map((file) => file.path).sort(), agent.name).toEqual(installed.map((change) => change.file).sort())
+      // Cline's scripts: install marks its own; the command line is the same
+      if (agent.name !== "cline") expect(migrated.map((file) => file.text), agent.name).toEqual(installed.map((change) => change.after))
+      for (const file of migrated) {
+        const path = file.path.slice(project.length)
+        expect(files.has(path), `${agent.name} writes ${path}, another agent's file`).toBe(false)
+        files.add(path)
+      }
+    }
+  })
+})

@@ -22,6 +22,7 @@
  */
 import type { Outcome } from "./Outcome.ts"
 import * as internal from "./internal/agents/common.ts"
+import * as presentation from "./internal/agents/present.ts"
 import * as registry from "./internal/agents/registry.ts"
 
 /**
@@ -274,3 +275,25 @@ export const failureBlocks: (agent: Agent, hostEvent: string | undefined) => boo
  * @category host mode
  */
 export const hostEvent: (agent: Agent, payload: Readonly<Record<string, unknown>>) => string | undefined = internal.hostEvent
+
+/**
+ * A call of another agent, read into Claude Code's names, as `agent` itself sends it to its hooks:
+ * one `{ hostEvent, payload }` per event of the agent that fires for it, in the agent's event, tool
+ * and field names (its `tools` table read backwards), each read back by `translate` to the same
+ * call. A hook written for that agent's payload keeps receiving it under any host
+ * (`agent-hooks hook --host <host> --payload <agent>`, which `migrate --to` writes).
+ *
+ * @since 0.2.0
+ * @category host mode
+ */
+export const present: (agent: Agent, event: string, payload: Readonly<Record<string, unknown>>) => ReadonlyArray<{ readonly hostEvent: string; readonly payload: Record<string, unknown> }> =
+  presentation.present
+
+/**
+ * A rewritten tool input given in the agent's own field names, in Claude Code's (`absolute_path` →
+ * `file_path`), for the agent's tool `hostTool`.
+ *
+ * @since 0.2.0
+ * @category host mode
+ */
+export const claudeInput: (agent: Agent, hostTool: string, input: Readonly<Record<string, unknown>>) => Record<string, unknown> = presentation.claudeInput

@@ -1,5 +1,7 @@
 import * as HostMode from "@agent-hooks/core/HostMode"
+import * as Presets from "@agent-hooks/core/Presets"
 import type * as HookEngine from "@agent-hooks/core/HookEngine"
+import type * as Outcome from "@agent-hooks/core/Outcome"
 import * as Cause from "effect/Cause"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -33,6 +35,12 @@ export interface HookOptions {
   readonly failOpen: boolean
   /** `--event NAME`: the agent's event, for an agent whose payload names none (Copilot CLI); it wins over the payload's. */
   readonly event?: string | undefined
+  /**
+   * `--payload AGENT`: the policy's hooks were written for that agent's payload (migrated by
+   * `migrate --from AGENT --to <host>`): each call is presented to them in its events, tool and
+   * field names (`HostMode.present`), and a rewrite they give is read back from its names.
+   */
+  readonly payload?: string | undefined
 }
 
 /** Set in every hook's environment: a policy hook that starts host mode again is refused, not looped. */
@@ -93,6 +101,11 @@ const decide = (options: HookOptions, state: { hostEvent: string | undefined }):
     const unknown = HostMode.unknownTool(call)
     if (unknown !== undefined) process.stderr.write(`agent-hooks: warning: ${unknown}\n`)
     const preset = yield* checkPreset(options.preset)
+    const shape = options.payload === undefined ? undefined : HostMode.byName(options.payload)
+    // a policy written for a payload host mode cannot give is refused, never run on another shape
+    if (options.payload !== undefined && shape === undefined) {
+      return fail(`unknown --payload ${options.payload} (one of ${HostMode.agents.map((one) => one.name).join(", ")}): the policy's hooks were written for a payload host mode cannot present`)
+    }
     const cwd = process.cwd()
     // The project root comes from the agent's environment, never from the payload's cwd (the model moves it).
     const projectDir = Option.isSome(options.projectDir)
@@ -150,6 +163,46 @@ const decide = (options: HookOptions, state: { hostEvent: string | undefined }):
           // agent's own dialect, and never silently skipped otherwise.
           const own = preset.events.filter((event) => event.extends === call.event && event.name !== call.event && (engine.plan.events.get(event.name)?.hooks.length ?? 0) > 0)
           const native = preset.name === agent.name && preset.events.some((event) => event.name === call.hostEvent && event.name !== call.event)
+          if (shape !== undefined) {
+            // Hooks written for another agent's payload see the call as that agent sends it, on each of its events that fires for it
+            const shown = shape.name === agent.name ? [{ hostEvent: call.hostEvent, payload }] : HostMode.present(shape, call.event, call.payload)
+            const withHooks = shown.filter((one) => (engine.plan.events.get(one.hostEvent)?.hooks.length ?? 0) > 0)
+            warnings.dispatching()
+            if (withHooks.length === 0) return yield* engine.dispatch(call.event, shown[0]?.payload ?? call.payload)
+            const outcomes: Array<{ readonly outcome: Outcome.Outcome; readonly payload: Record<string, unknown> }> = []
+            // and the input fields and environment the agent's own dialect always gives (the agent's values win)
+            const dialect = Presets.byName(shape.name)
+            for (const one of withHooks) {
+              const additions = dialect?.dispatch?.(one.hostEvent, one.payload, { projectDir, env: process.env })
+              for (const [name, value] of Object.entries(additions?.env ?? {})) if (process.env[name] === undefined || process.env[name] === "") process.env[name] = value
+              const input = { ...additions?.input, ...one.payload }
+              if (level.debug) Debug.matched(engine.plan, one.hostEvent, input)
+              const outcome = yield* engine.dispatch(one.hostEvent, input)
+              outcomes.push({ outcome, payload: one.payload })
+              // the first block is the answer, as the agent stops at it
+              if (outcome.blocked) break
+            }
+            const chosen = outcomes.find((one) => one.outcome.blocked) ?? outcomes.find((one) => one.outcome.decision !== null || one.outcome.updatedInput !== null) ?? outcomes[0]!
+            const updated = chosen.outcome.updatedInput
+            const back = updated === null ? undefined : HostMode.translate(shape, shape.name === "copilot" ? { ...chosen.payload, hook_event_name: call.hostEvent } : chosen.payload)
+            const hostTool = back === undefined || "error" in back ? undefined : back.tool?.name
+            const outcome = updated === null || hostTool === undefined ? chosen.outcome : { ...chosen.outcome, updatedInput: HostMode.claudeInput(shape, hostTool, updated) }
+            if (level.debug) Debug.results(outcome)
+            return outcome
+          }
+          // The same for events a settings file declares (a policy migrated from Gemini CLI's config keeps
+          // its BeforeTool, which extends PreToolUse): without --payload they would never run, silently
+          const declaredOwn = [...engine.plan.events.values()].filter((planned) =>
+            planned.spec.behavesAs === call.event && planned.spec.name !== call.event && planned.hooks.length > 0 && !own.some((event) => event.name === planned.spec.name)
+          )
+          if (!native && declaredOwn.length > 0) {
+            const dialects = [...new Set(declaredOwn.map((planned) => planned.spec.outputDialect))].join(", ")
+            return yield* Effect.fail(
+              new Failed({
+                message: `the policy's hooks on ${declaredOwn.map((planned) => planned.spec.name).join(", ")} are declared for another agent's own events (answers read by ${dialects} rules); host mode for ${agent.displayName} dispatches Claude Code's ${call.event}, so they would never run: refused. Give --payload <agent> to present each call to them as that agent sends it (agent-hooks migrate --from <agent> --to ${agent.name} writes it), or run them from that agent's own config`
+              })
+            )
+          }
           if (!native && own.length > 0) {
             return yield* Effect.fail(
               new Failed({

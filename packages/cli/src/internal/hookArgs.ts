@@ -5,7 +5,7 @@ import type { HookOptions } from "./hook.ts"
 import { logLevels } from "./runArgs.ts"
 
 const repeatable = new Set(["settings", "plugin"])
-const single = new Set(["host", "project-dir", "managed-dir", "preset", "agent", "ask", "rewrite", "timeout", "log-level", "event"])
+const single = new Set(["host", "project-dir", "managed-dir", "preset", "agent", "ask", "rewrite", "timeout", "log-level", "event", "payload"])
 const booleans = new Set(["fail-closed", "strict", "quiet", "fail-open"])
 
 /**
@@ -52,6 +52,8 @@ export const parseHookArgs = (
   if (rewrite !== undefined && rewrite !== "host" && rewrite !== "deny" && rewrite !== "original") {
     return { error: `--rewrite must be host, deny or original, got ${rewrite}` }
   }
+  const payload = one("payload")
+  if (payload !== undefined && HostMode.byName(payload) === undefined) return { error: `unknown --payload ${payload} (one of ${names})` }
   const timeoutText = one("timeout")
   const timeout = timeoutText === undefined ? undefined : Number(timeoutText)
   if (timeout !== undefined && !(Number.isFinite(timeout) && timeout >= 1)) {
@@ -77,7 +79,8 @@ export const parseHookArgs = (
     rewrite,
     timeout,
     failOpen: flags.has("fail-open"),
-    ...(one("event") === undefined ? {} : { event: one("event") })
+    ...(one("event") === undefined ? {} : { event: one("event") }),
+    ...(payload === undefined ? {} : { payload })
     }
   }
 }

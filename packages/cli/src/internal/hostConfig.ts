@@ -316,6 +316,8 @@ export interface InstallPlan {
   readonly command: (event: string) => string
   /** In the agent's own unit (`timeoutUnitMs`). */
   readonly timeout: number
+  /** An event's own timeout, in the agent's unit, where events differ (`migrate --to`); else `timeout`. */
+  readonly timeoutOf?: ((event: string) => number) | undefined
 }
 
 /**
@@ -323,7 +325,7 @@ export interface InstallPlan {
  * entry per event, appended after the entries already there. The same text when it is already so.
  */
 export const addOwn = (form: JsonForm, plan: InstallPlan, text: string | undefined, file: string): string => {
-  const entry = (event: string) => form.entry(plan.command(event), plan.timeout, event)
+  const entry = (event: string) => form.entry(plan.command(event), plan.timeoutOf?.(event) ?? plan.timeout, event)
   const base = text === undefined ? undefined : removeOwn(form, plan.agent, text, file)
   if (base === undefined) return newFile(form, plan.events, entry)
   const root = read(form, base, file)

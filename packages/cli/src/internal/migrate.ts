@@ -179,18 +179,22 @@ const migrateTo = (options: MigrateOptions, preset: Preset, to: string): Effect.
         const projectDir = plan.projectDir
         const standard = join(projectDir, ".agent-hooks", "settings.json")
         const policyFile = Option.isSome(options.write) ? resolve(options.write.value) : standard
-        const hostCommand = (hostEvent: string, timeout: number | undefined) =>
+        const hostCommand = (hostEvent: string, timeout: number | undefined, payload: string | undefined) =>
           [
             `${run.map(shellQuote).join(" ")} hook --host ${agent.name}`,
             // Copilot CLI's payload names no event: the command gives it
             ...(agent.name === "copilot" ? [`--event ${hostEvent}`] : []),
+            // hooks written for another agent's payload keep getting it
+            ...(payload === undefined ? [] : [`--payload ${payload}`]),
             ...(timeout === undefined ? [] : [`--timeout ${timeout}`]),
             // host mode reads .agent-hooks/settings.json of the project by itself; another file is named
             ...(real(policyFile) === real(standard) || policyFile === standard ? [] : [`--settings ${shellQuote(policyFile)}`])
           ].join(" ")
         const planned = planTarget({ settings: plan.settings, preset, agent, lossy: options.lossy, platform: process.env["AGENT_HOOKS_PLATFORM"] || process.platform, hostCommand })
         const policy = canonicalOf(planned.kept, preset)
-        for (const note of [...policy.notes, ...planned.notes]) process.stderr.write(`agent-hooks: note: ${note}\n`)
+        // host mode gives hooks of another agent's payload that dialect's own input fields and environment too
+        const policyNotes = planned.payload === undefined ? policy.notes : policy.notes.filter((note) => !note.includes(`given under --preset ${preset.name} only`))
+        for (const note of [...policyNotes, ...planned.notes]) process.stderr.write(`agent-hooks: note: ${note}\n`)
         yield* refuse([...policy.refused, ...planned.refused], options.lossy, `in ${agent.displayName}`)
         const read = plan.settings.files.filter((file) => file.found).map((file) => file.path)
         if (read.length === 0) process.stderr.write(`agent-hooks: note: no ${preset.name} settings file was found\n`)

@@ -21,7 +21,9 @@ import type { Preset } from "@agent-hooks/core/Preset"
 import * as Presets from "@agent-hooks/core/Presets"
 import type { HookEntry, LoadedSettings } from "@agent-hooks/core/Settings"
 import { join } from "node:path"
-import { readOwnCommand, shellQuote } from "./hostConfig.ts"
+import type { InstallPlan } from "./hostConfig.ts"
+import { addOwn, nestedForm, readOwnCommand, shellQuote, timeoutUnitMs } from "./hostConfig.ts"
+import { layoutOf } from "./hostFiles.ts"
 
 /** One entry of the target agent's config. */
 export interface TargetEntry {
@@ -53,6 +55,8 @@ export interface TargetPlan {
   /** `<file> at <path> (<event>): <why>` per hook that would change. */
   readonly refused: ReadonlyArray<string>
   readonly notes: ReadonlyArray<string>
+  /** The source agent whose payload host mode presents to the kept hooks (`hook --payload`), when it is not Claude Code's. */
+  readonly payload: string | undefined
 }
 
 /**
@@ -134,7 +138,8 @@ export const planTarget = (input: {
   readonly agent: HostMode.Agent
   readonly lossy: boolean
   readonly platform: string
-  readonly hostCommand: (hostEvent: string, timeout: number | undefined) => string
+  /** `payload`: the agent whose payload the policy's hooks read (`hook --payload`), when it is not Claude Code's. */
+  readonly hostCommand: (hostEvent: string, timeout: number | undefined, payload: string | undefined) => string
 }): TargetPlan => {
   const { agent, preset, settings } = input
   const refused: Array<string> = []
@@ -144,6 +149,8 @@ export const planTarget = (input: {
   const needs = new Map<string, { seconds: number; implicit: boolean }>()
   const bare: Array<TargetEntry> = []
   const shaped = claudeShaped(preset)
+  // A source agent with a host mode of its own: its hooks get its payload back (`hook --payload`), in its names
+  const presenter = shaped ? undefined : HostMode.byName(preset.name)
   const fixed = FIXED_TIMEOUT.has(agent.name) ? agent.hookTimeout : undefined
   const implicitEvents = new Set<string>()
   // User-level hooks stay in the user's file when there are others (toCanonical notes them): no entry for them here.
@@ -163,16 +170,25 @@ export const planTarget = (input: {
       }
       const spec = sourceSpec(preset, entry, event)
       const catalog = HookEvent.get(event) !== undefined ? event : preset.events.find((declared) => declared.name === event)?.extends
-      const hostEvents = HookEvent.get(event) === undefined ? [] : hostEventsFor(agent, event)
+      // the source agent's own event (Gemini CLI's BeforeTool) fires where its Claude Code counterpart does
+      const presented = presenter !== undefined && catalog !== undefined && presenter.events[event] === catalog
+      const hostEvents = HookEvent.get(event) !== undefined || presented ? hostEventsFor(agent, catalog!) : []
       const explicit = "timeout" in entry.handler && typeof entry.handler.timeout === "number" ? entry.handler.timeout : undefined
       const seconds = explicit ?? spec?.defaultTimeout ?? 600
       const why: Array<string> = []
-      if (HookEvent.get(event) === undefined) {
-        why.push(`${event} is ${preset.name}'s own event: ${agent.displayName}'s host mode dispatches Claude Code's events, so the hook would never run there`)
+      if (HookEvent.get(event) === undefined && !presented) {
+        why.push(
+          presenter !== undefined
+            ? `${event} is ${preset.name}'s own event with no counterpart in Claude Code's events, which ${agent.displayName}'s host mode dispatches: the hook would never run there`
+            : `${event} is ${preset.name}'s own event: ${agent.displayName}'s host mode dispatches Claude Code's events, so the hook would never run there`
+        )
       } else if (hostEvents.length === 0) {
-        why.push(`${agent.displayName} has no event for ${event}`)
+        why.push(`${agent.displayName} has no event for ${catalog ?? event}`)
       }
-      if (!shaped && why.length === 0) {
+      if (presenter !== undefined && why.length === 0 && HookEvent.get(event) !== undefined && presenter.events[event] !== event) {
+        why.push(`${preset.name} has no event ${event} of its own to present to the hook`)
+      }
+      if (!shaped && presenter === undefined && why.length === 0) {
         why.push(`the hook reads ${preset.name}'s payload (its tool names and fields); through ${agent.displayName}'s host mode it would receive Claude Code's`)
       }
       if (why.length === 0 && spec !== undefined && spec.blocking !== "none") {
@@ -225,9 +241,14 @@ export const planTarget = (input: {
   const entries: Array<TargetEntry> = []
   for (const [hostEvent, need] of needs) {
     const timeout = fixed !== undefined ? undefined : withMargin(need.seconds)
-    entries.push({ hostEvent, command: input.hostCommand(hostEvent, timeout ?? fixed), timeout, hostMode: true })
+    entries.push({ hostEvent, command: input.hostCommand(hostEvent, timeout ?? fixed, presenter?.name), timeout, hostMode: true })
   }
   if (entries.length > 0) {
+    if (presenter !== undefined) {
+      notes.push(
+        `the hooks keep ${presenter.displayName}'s payload: host mode presents each of ${agent.displayName}'s calls in ${presenter.displayName}'s events, tool names and fields (--payload ${presenter.name}), and reads their answers by ${presenter.displayName}'s rules; a call ${presenter.displayName} has no event for runs none of them`
+      )
+    }
     notes.push(
       `${agent.displayName} calls agent-hooks on every ${entries.map((entry) => entry.hostEvent).join(", ")}: the policy applies the matchers (for every tool, the agent's own matchers are not used), the timeouts, and reads the answers by ${preset.name}'s rules`
     )
@@ -246,7 +267,8 @@ export const planTarget = (input: {
     kept: { ...settings, hooks: keptHooks },
     entries: written,
     refused,
-    notes
+    notes,
+    payload: presenter?.name
   }
 }
 
@@ -271,9 +293,32 @@ const seconds = (value: number) => value
 /** Qwen Code reads a timeout of 1000 or more as milliseconds. */
 const qwenUnit = (value: number) => (value >= 1000 ? value * 1000 : value)
 
-/** The files of the agent's project config holding `entries`. */
+/**
+ * The files of the agent's project config holding `entries`, where install writes the agent's
+ * project config (`layoutOf`, the one table of each agent's files): Copilot CLI and VS Code read the
+ * same folder, so each gets a file of its own there.
+ */
 export const render = (agent: HostMode.Agent, projectDir: string, entries: ReadonlyArray<TargetEntry>): ReadonlyArray<TargetFile> => {
-  const file = (path: ReadonlyArray<string>, value: unknown): TargetFile => ({ path: join(projectDir, ...path), text: json(value), executable: false })
+  const layout = layoutOf(agent, "project", projectDir, { HOME: projectDir })
+  const at = layout.kind === "json" || layout.kind === "own" ? layout.file : layout.kind === "codex" ? layout.json : layout.folder
+  // Host mode's entries only: written by install's own writer for the agent, as install writes them
+  // (Claude Code's onFailure and Cursor's failClosed on the events that guard)
+  if (entries.length > 0 && entries.every((entry) => entry.hostMode) && layout.kind !== "scripts") {
+    const unit = (value: number) => (agent.name === "qwen" ? qwenUnit(value) : value * timeoutUnitMs(agent))
+    const plan: InstallPlan = {
+      agent,
+      events: entries.map((entry) => entry.hostEvent),
+      command: (event) => entries.find((entry) => entry.hostEvent === event)!.command,
+      timeout: unit(agent.hookTimeout),
+      timeoutOf: (event) => unit(entries.find((entry) => entry.hostEvent === event)!.timeout ?? agent.hookTimeout)
+    }
+    const text = layout.kind === "own"
+      ? layout.format.render(plan.events.map((event) => ({ event, command: plan.command(event), timeout: plan.timeoutOf!(event) })))
+      : addOwn(layout.kind === "json" ? layout.form : nestedForm("hooks"), plan, undefined, at)
+    return [{ path: at, text, executable: false }]
+  }
+  // With --lossy, the source hooks' bare commands (their matchers) beside host mode's entries
+  const file = (value: unknown): TargetFile => ({ path: at, text: json(value), executable: false })
   const byEvent = (make: (entry: TargetEntry) => Record<string, unknown>) => {
     const hooks: Record<string, Array<unknown>> = {}
     for (const entry of entries) (hooks[entry.hostEvent] ??= []).push(make(entry))
@@ -281,20 +326,18 @@ export const render = (agent: HostMode.Agent, projectDir: string, entries: Reado
   }
   switch (agent.name) {
     case "claude":
-      return [file([".claude", "settings.json"], nested(entries, seconds))]
     case "codex":
-      return [file([".codex", "hooks.json"], nested(entries, seconds))]
-    case "gemini":
-      return [file([".gemini", "settings.json"], nested(entries, (value) => value * 1000))]
-    case "qwen":
-      return [file([".qwen", "settings.json"], nested(entries, qwenUnit))]
     case "antigravity-1.0":
-      return [file([".antigravitycli", "hooks.json"], nested(entries, seconds))]
+      return [file(nested(entries, seconds))]
+    case "gemini":
+      return [file(nested(entries, (value) => value * timeoutUnitMs(agent)))]
+    case "qwen":
+      return [file(nested(entries, qwenUnit))]
     case "antigravity":
       // grouped by hook name
-      return [file([".agents", "hooks.json"], { "agent-hooks": nested(entries, seconds)["hooks"] })]
+      return [file({ [layout.kind === "json" ? layout.form.key : "agent-hooks"]: nested(entries, seconds)["hooks"] })]
     case "cursor":
-      return [file([".cursor", "hooks.json"], {
+      return [file({
         version: 1,
         hooks: byEvent((entry) => ({
           command: entry.command,
@@ -305,7 +348,7 @@ export const render = (agent: HostMode.Agent, projectDir: string, entries: Reado
         }))
       })]
     case "copilot":
-      return [file([".github", "hooks", "agent-hooks.json"], {
+      return [file({
         version: 1,
         hooks: byEvent((entry) => ({
           type: "command",
@@ -315,11 +358,11 @@ export const render = (agent: HostMode.Agent, projectDir: string, entries: Reado
         }))
       })]
     case "vscode":
-      return [file([".github", "hooks", "agent-hooks.json"], {
+      return [file({
         hooks: byEvent((entry) => ({ type: "command", command: entry.command, ...(entry.timeout === undefined ? {} : { timeout: entry.timeout }) }))
       })]
     case "kiro":
-      return [file([".kiro", "hooks", "agent-hooks.json"], {
+      return [file({
         version: "v1",
         hooks: entries.map((entry, index) => ({
           name: entry.hostMode ? `agent-hooks ${entry.hostEvent}` : `migrated ${entry.hostEvent} ${index}`,
@@ -330,14 +373,14 @@ export const render = (agent: HostMode.Agent, projectDir: string, entries: Reado
         }))
       })]
     case "windsurf":
-      return [file([".windsurf", "hooks.json"], { hooks: byEvent((entry) => ({ command: entry.command })) })]
+      return [file({ hooks: byEvent((entry) => ({ command: entry.command })) })]
     case "cline": {
       // one executable per event, named after it; its stdin is the hook's
       const events = [...new Set(entries.map((entry) => entry.hostEvent))]
       return events.map((event) => {
         const entry = entries.find((one) => one.hostEvent === event)!
         // host mode replaces the shell; a bare command (--lossy) runs as its shell line
-        return { path: join(projectDir, ".clinerules", "hooks", event), text: `#!/bin/sh\n${entry.hostMode ? "exec " : ""}${entry.command}\n`, executable: true }
+        return { path: join(at, event), text: `#!/bin/sh\n${entry.hostMode ? "exec " : ""}${entry.command}\n`, executable: true }
       })
     }
     default:
