@@ -5,7 +5,7 @@
  * ```
  * agent-hooks run <Event> [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME] [--fail-closed] [--strict] [--quiet]
  * agent-hooks hook --host <claude|codex|gemini|qwen|kiro|windsurf|cline|antigravity|antigravity-1.0|cursor|copilot|vscode> [--event NAME] [settings flags] [--ask host|deny] [--rewrite host|deny|original] [--timeout SECONDS] [--fail-open]
- * agent-hooks install --host <agent> [--user | --project] [--project-dir DIR] [--timeout SECONDS] [--dry-run]
+ * agent-hooks install --host <agent> [--user | --project] [--project-dir DIR] [--timeout SECONDS] [--tab] [--dry-run]
  * agent-hooks uninstall --host <agent> [--user | --project] [--project-dir DIR] [--dry-run]
  * agent-hooks doctor --host <agent> [--user | --project] [--project-dir DIR] [--test-command COMMAND]
  * agent-hooks serve [--socket PATH] [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME]
@@ -453,6 +453,10 @@ export const install = Command.make("install", {
     Flag.withMetavar("SECONDS"),
     Flag.withDescription("The hook timeout written in the agent's config and passed to hook --timeout (host mode answers within a budget below it). Default: the agent's own (claude, codex 600; gemini, qwen, kiro, antigravity 60; cursor, copilot, vscode, windsurf, cline 30; cline and windsurf have no timeout to set: 30 at most)."),
     Flag.optional
+  ),
+  tab: Flag.Boolean("tab").pipe(
+    Flag.withDescription("Cursor only: register its Tab (inline completion) events too, beforeTabFileRead and afterTabFileEdit, so that the policy's Read rules see what Tab reads. Off by default: they fire on every file Tab reads, a process each."),
+    Flag.withDefault(false)
   )
 }, (options) => Effect.flatMap(Effect.promise(() => import("./internal/install.ts")), (m) => m.install(options))).pipe(
   Command.withDescription(
