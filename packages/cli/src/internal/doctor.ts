@@ -316,15 +316,17 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
     const env: Record<string, string | undefined> = { ...process.env }
     delete env[HOST_MODE_ENV]
     for (const name of agent.projectDirEnv) env[name] = projectDir
-    const call = (shellCommand: string) => {
-      const result = spawnSync("/bin/sh", ["-c", command], {
-        input: JSON.stringify(testPayload(agent, shellCommand, projectDir)),
+    const spawn = (payload: Record<string, unknown>) =>
+      spawnSync("/bin/sh", ["-c", command], {
+        input: JSON.stringify(payload),
         cwd: projectDir,
         env,
         encoding: "utf8",
         timeout: (own.timeout + 5) * 1000,
         killSignal: "SIGKILL"
       })
+    const call = (shellCommand: string) => {
+      const result = spawn(testPayload(agent, shellCommand, projectDir))
       return { status: result.status, ...verdict(agent, result.status, result.stdout ?? "", result.stderr ?? "") }
     }
     // Another agent that runs this agent's hook files (VS Code, Copilot CLI) starts this command with
@@ -336,14 +338,7 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
       try {
         entries = wiredEntries(layoutOf(other, wired.scope, projectDir, process.env), other, wired.scope, projectDir)
       } catch {}
-      const result = spawnSync("/bin/sh", ["-c", command], {
-        input: JSON.stringify(testPayload(other, options.testCommand, projectDir)),
-        cwd: projectDir,
-        env,
-        encoding: "utf8",
-        timeout: (own.timeout + 5) * 1000,
-        killSignal: "SIGKILL"
-      })
+      const result = spawn(testPayload(other, options.testCommand, projectDir))
       const left = result.status === 0 && (result.stdout ?? "").trim() === "" && (result.stderr ?? "").includes(`this call comes from ${reader.displayName}`)
       if (!left) {
         problems.push(
