@@ -177,7 +177,9 @@ describe("install --host cursor and its Tab events", () => {
   it("leaves Tab's events out by default; --tab adds them (failing closed on the read); --tab is Cursor's only", () => {
     const b = box()
     const file = join(b.dir, ".cursor", "hooks.json")
-    expect(cli(b, ["install", "--host", "cursor", "--project"]).status).toBe(0)
+    const installed = cli(b, ["install", "--host", "cursor", "--project"])
+    expect(installed.status).toBe(0)
+    expect(installed.stdout).toContain("note: beforeTabFileRead and afterTabFileEdit (Cursor's Tab completions) are not wired")
     const plain = JSON.parse(readFileSync(file, "utf8"))
     expect(plain.hooks.beforeShellExecution).toHaveLength(1)
     expect(plain.hooks.beforeTabFileRead).toBeUndefined()

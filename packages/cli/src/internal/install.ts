@@ -215,6 +215,10 @@ export const install = (options: InstallOptions): Effect.Effect<void, Failed> =>
     const unit = fixedTimeout(agent) ? ` (${agent.displayName}'s own hook timeout: ${agent.hookTimeout} s)` : ` (hook timeout ${plan.timeout}${timeoutUnitMs(agent) === 1000 ? " ms" : " s"})`
     yield* Console.log(`command: ${plan.command(plan.events[0]!)}${unit}`)
     for (const line of needs(agent, at.scope, at.projectDir)) yield* Console.log(`next: ${line}`)
+    const optIn = [...OPT_IN[agent.name] ?? []]
+    if (optIn.length > 0 && options.tab !== true) {
+      yield* Console.log(`note: ${optIn.join(" and ")} (${agent.displayName}'s Tab completions) are not wired, so the policy does not see what Tab reads: --tab adds them`)
+    }
     if (!policyFiles(at.projectDir).some((file) => existsSync(file))) {
       yield* Console.log(
         `next: there is no agent-hooks policy yet (${policyFiles(at.projectDir).slice(0, 2).join(" or ")}): host mode blocks every call until there is one. Write one (agent-hooks init), then check with agent-hooks doctor --host ${agent.name}`
