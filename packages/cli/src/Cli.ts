@@ -459,6 +459,10 @@ export const install = Command.make("install", {
     Flag.withMetavar("SECONDS"),
     Flag.withDescription("The hook timeout written in the agent's config and passed to hook --timeout (host mode answers within a budget below it). Default: the agent's own (claude, codex 600; gemini, qwen, kiro, antigravity 60; cursor, copilot, vscode, windsurf, cline 30; cline and windsurf have no timeout to set: 30 at most)."),
     Flag.optional
+  ),
+  tab: Flag.Boolean("tab").pipe(
+    Flag.withDescription("Cursor only: register its Tab (inline completion) events too, beforeTabFileRead and afterTabFileEdit, so that the policy's Read rules see what Tab reads. Off by default: they fire on every file Tab reads, a process each."),
+    Flag.withDefault(false)
   )
 }, (options) => Effect.flatMap(Effect.promise(() => import("./internal/install.ts")), (m) => m.install(options))).pipe(
   Command.withDescription(

@@ -15,6 +15,7 @@ import { homedir } from "node:os"
 import { join, resolve } from "node:path"
 import { Failed } from "../ExitCode.ts"
 import { readText, target } from "./configFile.ts"
+import { READERS } from "./foreignPayload.ts"
 import { eventsOf, fixedTimeout, readOwnCommand, timeoutUnitMs } from "./hostConfig.ts"
 import type { Scope } from "./hostFiles.ts"
 import { filesOf, layoutOf, wiredEntries } from "./hostFiles.ts"
@@ -315,16 +316,41 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
     const env: Record<string, string | undefined> = { ...process.env }
     delete env[HOST_MODE_ENV]
     for (const name of agent.projectDirEnv) env[name] = projectDir
-    const call = (shellCommand: string) => {
-      const result = spawnSync("/bin/sh", ["-c", command], {
-        input: JSON.stringify(testPayload(agent, shellCommand, projectDir)),
+    const spawn = (payload: Record<string, unknown>) =>
+      spawnSync("/bin/sh", ["-c", command], {
+        input: JSON.stringify(payload),
         cwd: projectDir,
         env,
         encoding: "utf8",
         timeout: (own.timeout + 5) * 1000,
         killSignal: "SIGKILL"
       })
+    const call = (shellCommand: string) => {
+      const result = spawn(testPayload(agent, shellCommand, projectDir))
       return { status: result.status, ...verdict(agent, result.status, result.stdout ?? "", result.stderr ?? "") }
+    }
+    // Another agent that runs this agent's hook files (VS Code, Copilot CLI) starts this command with
+    // its own payload: host mode must leave that call to the other agent's own entry, and say whether
+    // there is one
+    for (const reader of READERS[agent.name] ?? []) {
+      const other = HostMode.byName(reader.agent)!
+      let entries: ReadonlyMap<string, unknown> = new Map()
+      try {
+        entries = wiredEntries(layoutOf(other, wired.scope, projectDir, process.env), other, wired.scope, projectDir)
+      } catch {}
+      const result = spawn(testPayload(other, options.testCommand, projectDir))
+      const left = result.status === 0 && (result.stdout ?? "").trim() === "" && (result.stderr ?? "").includes(`this call comes from ${reader.displayName}`)
+      if (!left) {
+        problems.push(
+          `${reader.displayName} runs ${reader.reads}, so it starts ${wired.file}'s command too, and that command does not leave ${reader.displayName}'s call to ${reader.displayName}'s own entry (exit ${result.status ?? "(killed)"}): it misreads it. Run agent-hooks install --host ${agent.name} again with this agent-hooks`
+        )
+      } else if (entries.size === 0) {
+        yield* Console.log(
+          `note: ${reader.displayName} runs ${reader.reads}, so it starts this command too; host mode leaves its calls to ${reader.displayName}'s own agent-hooks entry, and there is none: ${reader.displayName}'s calls are not guarded. If you use ${reader.displayName} here, run agent-hooks install --host ${reader.agent}${wired.scope === "project" ? " --project" : ""}`
+        )
+      } else {
+        yield* Console.log(`note: ${reader.displayName} runs ${reader.reads} too; host mode leaves its calls to its own agent-hooks entry, which is there: each agent's calls are judged once`)
+      }
     }
     const payload = testPayload(agent, options.testCommand, projectDir)
     const seen = call(options.testCommand)

@@ -10,6 +10,7 @@ import type * as Stdio from "effect/Stdio"
 import { Blocked, Failed } from "../ExitCode.ts"
 import { checkPreset, engineWarnings, withEngine } from "./engine.ts"
 import * as Debug from "./debug.ts"
+import { foreignReader, foreignReply } from "./foreignPayload.ts"
 import { noSettingsLine } from "./noSettings.ts"
 import { readPayload } from "./stdin.ts"
 
@@ -87,6 +88,9 @@ const decide = (options: HookOptions, state: { hostEvent: string | undefined }):
   const budget = budgetMs(timeout)
   const work = Effect.gen(function*() {
     const read = yield* readPayload
+    // another agent that runs this agent's hook files (VS Code, Copilot CLI): its own entry judges it
+    const reader = foreignReader(agent.name, read)
+    if (reader !== undefined) return foreignReply(agent, reader)
     // the event the command line names wins over any the payload gives
     const field = agent.eventField ?? "hook_event_name"
     const payload = options.event === undefined ? read : { ...read, [field]: options.event, hook_event_name: options.event }

@@ -35,9 +35,23 @@ const NOT_REGISTERED: Readonly<Record<string, ReadonlySet<string>>> = {
   kiro: new Set(["agentSpawn", "userPromptSubmit", "preToolUse", "postToolUse", "stop", "Manual"])
 }
 
-/** The agent's events that call host mode: every event of its host-mode module but those a hook takes over. */
-export const eventsOf = (agent: HostMode.Agent): ReadonlyArray<string> =>
-  Object.keys(agent.events).filter((event) => !TAKES_OVER.has(event) && NOT_REGISTERED[agent.name]?.has(event) !== true)
+/**
+ * Events install registers only when asked (`install --tab`): Cursor's Tab (inline completion)
+ * events fire on every file Tab reads and every edit it makes, not on the agent's tool calls, so
+ * each would start a process for nothing a tool guard needs.
+ */
+export const OPT_IN: Readonly<Record<string, ReadonlySet<string>>> = {
+  cursor: new Set(["beforeTabFileRead", "afterTabFileEdit"])
+}
+
+/**
+ * The agent's events that call host mode: every event of its host-mode module but those a hook
+ * takes over, and the opt-in ones unless `optIn`.
+ */
+export const eventsOf = (agent: HostMode.Agent, optIn = false): ReadonlyArray<string> =>
+  Object.keys(agent.events).filter((event) =>
+    !TAKES_OVER.has(event) && NOT_REGISTERED[agent.name]?.has(event) !== true && (optIn || OPT_IN[agent.name]?.has(event) !== true)
+  )
 
 /** The agent's own event name for a Claude Code event (`PreToolUse` → Gemini CLI's `BeforeTool`). */
 export const hostEventFor = (agent: HostMode.Agent, claudeEvent: string): string | undefined =>

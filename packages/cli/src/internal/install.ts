@@ -15,9 +15,10 @@ import { Failed } from "../ExitCode.ts"
 import { UnsafeConfig, writeText } from "./configFile.ts"
 import { unifiedDiff } from "./diff.ts"
 import type { InstallPlan } from "./hostConfig.ts"
-import { ConfigError, eventsOf, fixedTimeout, hookCommand, timeoutUnitMs } from "./hostConfig.ts"
+import { ConfigError, eventsOf, fixedTimeout, hookCommand, OPT_IN, timeoutUnitMs } from "./hostConfig.ts"
 import type { Change, Layout, Scope } from "./hostFiles.ts"
 import { filesOf, installChanges, layoutOf, uninstallChanges } from "./hostFiles.ts"
+import { missingFolders, recordCreated, removeCreated } from "./installFolders.ts"
 
 /** Options of `install` and `uninstall`. */
 export interface InstallOptions {
@@ -28,6 +29,8 @@ export interface InstallOptions {
   readonly dryRun: boolean
   /** `install` only: the hook timeout in seconds (default: the agent's own default). */
   readonly timeout?: Option.Option<number> | undefined
+  /** `install` only: Cursor's Tab events too (`beforeTabFileRead`, `afterTabFileEdit`). */
+  readonly tab?: boolean | undefined
 }
 
 /**
@@ -130,9 +133,21 @@ const locate = (options: InstallOptions): Effect.Effect<Located, Failed> =>
 const configError = (error: unknown): Failed =>
   new Failed({ message: error instanceof ConfigError || error instanceof UnsafeConfig ? error.message : `${(error as Error).message ?? String(error)}` })
 
-/** Writes (or, with --dry-run, shows) the changes; each file atomically. */
-const commit = (changes: ReadonlyArray<Change>, dryRun: boolean): Effect.Effect<void, Failed> =>
+/**
+ * Writes (or, with --dry-run, shows) the changes; each file atomically. The folders a new file
+ * creates are recorded first (`installFolders.ts`), so that uninstall removes them again; a file
+ * removed takes the folders install created for it along, while they are empty.
+ */
+const commit = (changes: ReadonlyArray<Change>, dryRun: boolean): Effect.Effect<ReadonlyArray<string>, Failed> =>
   Effect.gen(function*() {
+    const removedFolders: Array<string> = []
+    if (!dryRun) {
+      const created = [...new Set(changes.filter((change) => change.before === undefined && change.after !== undefined).flatMap((change) => missingFolders(change.real)))]
+      yield* Effect.try({
+        try: () => recordCreated(created, process.env),
+        catch: (error) => new Failed({ message: `cannot record the folders install creates (${created.join(", ")}): ${(error as Error).message}; nothing written` })
+      })
+    }
     for (const change of changes) {
       if (dryRun) {
         yield* Console.log(
@@ -145,7 +160,17 @@ const commit = (changes: ReadonlyArray<Change>, dryRun: boolean): Effect.Effect<
         catch: (error) => new Failed({ message: `${change.file}: cannot write: ${(error as Error).message}` })
       })
     }
+    for (const change of changes) {
+      if (dryRun || change.after !== undefined) continue
+      removedFolders.push(
+        ...yield* Effect.try({
+          try: () => removeCreated(change.file, process.env),
+          catch: (error) => new Failed({ message: `${change.file} removed, but not the folders install created for it: ${(error as Error).message}` })
+        })
+      )
+    }
     if (dryRun) yield* Console.log(`(--dry-run: ${changes.map((change) => change.file).join(", ")} not written)`)
+    return removedFolders
   })
 
 /** The files of the layout, for messages: one path, or a folder's files. */
@@ -169,11 +194,12 @@ export const install = (options: InstallOptions): Effect.Effect<void, Failed> =>
     if (fixedTimeout(agent) && seconds > agent.hookTimeout) {
       return yield* fail(`--timeout ${seconds}: ${agent.displayName} stops a hook after ${agent.hookTimeout} s (there is no timeout to set in its config); give ${agent.hookTimeout} or less`)
     }
+    if (options.tab === true && OPT_IN[agent.name] === undefined) return yield* fail(`--tab is for --host cursor (its Tab events); ${agent.displayName} has none`)
     const run = runner()
     if ("error" in run) return yield* fail(run.error)
     const plan: InstallPlan = {
       agent,
-      events: eventsOf(agent),
+      events: eventsOf(agent, options.tab === true),
       // Copilot CLI's payload does not name its event: the command does
       command: (event) => hookCommand(run, agent, seconds, agent.name === "copilot" ? event : undefined),
       timeout: seconds * timeoutUnitMs(agent)
@@ -189,6 +215,10 @@ export const install = (options: InstallOptions): Effect.Effect<void, Failed> =>
     const unit = fixedTimeout(agent) ? ` (${agent.displayName}'s own hook timeout: ${agent.hookTimeout} s)` : ` (hook timeout ${plan.timeout}${timeoutUnitMs(agent) === 1000 ? " ms" : " s"})`
     yield* Console.log(`command: ${plan.command(plan.events[0]!)}${unit}`)
     for (const line of needs(agent, at.scope, at.projectDir)) yield* Console.log(`next: ${line}`)
+    const optIn = [...OPT_IN[agent.name] ?? []]
+    if (optIn.length > 0 && options.tab !== true) {
+      yield* Console.log(`note: ${optIn.join(" and ")} (${agent.displayName}'s Tab completions) are not wired, so the policy does not see what Tab reads: --tab adds them`)
+    }
     if (!policyFiles(at.projectDir).some((file) => existsSync(file))) {
       yield* Console.log(
         `next: there is no agent-hooks policy yet (${policyFiles(at.projectDir).slice(0, 2).join(" or ")}): host mode blocks every call until there is one. Write one (agent-hooks init), then check with agent-hooks doctor --host ${agent.name}`
@@ -211,10 +241,11 @@ export const uninstall = (options: InstallOptions): Effect.Effect<void, Failed> 
       yield* Console.log(`${at.agent.displayName}: no agent-hooks entries in ${where(at, events)}: nothing to remove`)
       return
     }
-    yield* commit(changes, options.dryRun)
+    const folders = yield* commit(changes, options.dryRun)
     if (!options.dryRun) {
       for (const change of changes) {
         yield* Console.log(`${at.agent.displayName}: ${change.after === undefined ? `${change.file} removed (install created it)` : `agent-hooks entries removed from ${change.file}`}`)
       }
+      for (const folder of folders) yield* Console.log(`${at.agent.displayName}: ${folder}/ removed (install created it, and it is empty)`)
     }
   })
