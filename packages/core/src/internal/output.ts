@@ -339,14 +339,16 @@ const unused = (event: HookEventSpec, fields: Fields, verdict: HookVerdict): Arr
 
 /** Claude Code's rules for one run that started and finished in time. */
 const claude = (event: HookEventSpec, run: RawRun, notes: ReadonlyArray<string>): HookVerdict => {
+  // What the event ignores is in the messages where it was found, and each line on its own for onWarning.
   const ignored: Array<string> = [...notes]
-  const messages: Array<string> = []
+  const messages: Array<string> = [...notes]
   const found: { fields?: Fields } = {}
   const verdict = readRun(event, run, messages, ignored, found)
-  // The answer's fields the event ignores: in the messages, and each on its own for onWarning.
-  if (found.fields !== undefined) ignored.push(...found.fields.notes, ...unused(event, found.fields, verdict))
+  // The fields the verdict did not use go first: the last message stays the one that says how the hook ended.
+  const dropped = found.fields === undefined ? [] : unused(event, found.fields, verdict)
+  ignored.push(...dropped)
   if (ignored.length === 0) return verdict
-  return { ...verdict, messages: [...ignored, ...messages], ignored }
+  return { ...verdict, messages: [...dropped, ...messages], ignored }
 }
 
 /**
@@ -379,6 +381,8 @@ const readRun = (
       if (validation._tag === "valid") {
         fields = validation.fields
         found.fields = fields
+        messages.push(...fields.notes)
+        ignored.push(...fields.notes)
       } else {
         invalidJson = true
         messages.push(...validation.problems.map((problem) => `Hook JSON output validation failed — ${problem}`))
@@ -410,11 +414,11 @@ const readRun = (
     const decision = exit2Decision(event)
     if (decision === null) {
       // An exit 2 the event cannot act on is an ignored answer too.
-      ignored.push(
-        event.blocking === "none"
-          ? `exit code 2: ${event.name} cannot block${stderr === "" ? "" : `; stderr: ${firstLine(stderr)}`}`
-          : `exit code 2 is ignored on ${event.name}; use the JSON decision`
-      )
+      const line = event.blocking === "none"
+        ? `exit code 2: ${event.name} cannot block${stderr === "" ? "" : `; stderr: ${firstLine(stderr)}`}`
+        : `exit code 2 is ignored on ${event.name}; use the JSON decision`
+      messages.push(line)
+      ignored.push(line)
     }
     const useStderr = decision !== null && fromFields.reason === null && stderr !== ""
     return {
