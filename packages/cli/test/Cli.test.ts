@@ -33,6 +33,26 @@ const run = (event: string, payload: unknown, extra: ReadonlyArray<string> = [])
   })
 
 describe("agent-hooks run", () => {
+  it("an answer the event ignores is a stderr line per field, --quiet included, and in the Outcome's warnings; the result is unchanged", () => {
+    const dir = scratch()
+    const file = join(dir, "s.json")
+    const hook = `echo '{"decision":"block","reason":"x"}'`
+    writeFileSync(file, JSON.stringify({ hooks: { Notification: [{ hooks: [{ type: "command", command: hook }] }] } }))
+    const payload = JSON.stringify({ session_id: "s", transcript_path: "/tmp/t", cwd: dir, hook_event_name: "Notification", message: "m" })
+    const lines = [
+      `hook ${JSON.stringify(hook)} (${file}): "decision" is ignored on Notification: it cannot block`,
+      `hook ${JSON.stringify(hook)} (${file}): "reason" is ignored on Notification: it cannot block`
+    ]
+    for (const extra of [[], ["--quiet"]]) {
+      const result = cli(["run", "Notification", "--settings", file, "--project-dir", dir, ...extra], { stdin: payload })
+      expect(result.status, result.stderr).toBe(0)
+      const outcome = outcomeOf(result)
+      expect(outcome).toMatchObject({ blocked: false, decision: null, warnings: lines })
+      expect(outcome["hooks"][0]).toMatchObject({ status: "success", decision: null })
+      expect(result.stderr.split("\n").filter((line) => line !== "")).toEqual(lines.map((line) => `agent-hooks: ${line}`))
+    }
+  })
+
   it("allows: exit 0 and an Outcome with every contract field, typed", () => {
     const result = run("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
     expect(result.status).toBe(0)

@@ -90,6 +90,15 @@ export interface HookVerdict {
    * whatever it decided was dropped. `onFailure: "block"` and fail-closed engines treat it as a failure.
    */
   readonly answerDropped?: boolean | undefined
+  /**
+   * The parts of the hook's answer that change nothing on this event, one line each naming the
+   * field and why (`"decision" is ignored on Notification: it cannot block`); also in `messages`.
+   * The result is Claude Code's; these lines only make the dropped part visible (the engine says
+   * them through `onWarning`).
+   *
+   * @since 0.2.0
+   */
+  readonly ignored?: ReadonlyArray<string> | undefined
 }
 
 /**

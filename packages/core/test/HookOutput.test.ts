@@ -1,5 +1,7 @@
+import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { HookEvent, HookOutput } from "@agent-hooks/core"
+import { HookEvent, HookOutput, Outcome } from "@agent-hooks/core"
+import * as PropertyRuns from "@agent-hooks/test-utils/PropertyRuns"
 
 const spec = (name: string) => {
   const found = HookEvent.get(name)
@@ -146,5 +148,173 @@ describe("HookOutput.interpret", () => {
     })
     expect(allow).toMatchObject({ decision: "allow", updatedInput: { a: 1 } })
     expect(interpret("PermissionRequest", { exitCode: 2, stderr: "x" }).decision).toBeNull()
+  })
+})
+
+/** What a host acts on: the Outcome without the hooks' records and the warnings. */
+const acted = (event: HookEvent.HookEventSpec, verdict: HookOutput.HookVerdict) => {
+  const result: Outcome.HookResult = {
+    command: "hook.sh", exitCode: 0, signal: null, timedOut: false, durationMs: 1, stdout: "", stderr: "",
+    status: verdict.status, source: null, decision: verdict.decision, messages: []
+  }
+  const { hooks: _hooks, warnings: _warnings, ...rest } = Outcome.aggregate(event, [{ result, verdict }], [])
+  // toUser names a failed hook with its last message; the property is about valid answers.
+  return rest
+}
+
+/** The lines of `ignored` that name one field: `"reason" ...`, `top-level "reason" ...`, `hookSpecificOutput.updatedInput ...`. */
+const naming = (ignored: ReadonlyArray<string>, key: string, inSpecific: boolean): ReadonlyArray<string> =>
+  ignored.filter((line) =>
+    inSpecific
+      ? line.startsWith(`hookSpecificOutput.${key} `) || line.startsWith(`hookSpecificOutput[${JSON.stringify(key)}]`)
+      : line.startsWith(`${JSON.stringify(key)} `) || line.startsWith(`${JSON.stringify(key)}: false `) ||
+        line.startsWith(`top-level ${JSON.stringify(key)} `) || line.startsWith(`${key} ignored`)
+  )
+
+const strings = fc.constantFrom("", "why", "\u001b]0;title\u0007", "\u0007", "\u001b[31m")
+/** A reason's text, never equal to another field's: a field the same as its fallback would change nothing by chance. */
+const reasonText = (tag: string) => fc.constantFrom(`${tag}`, `${tag}\u0007`)
+/** A value of the right type for a field, most of the time; now and then one of the wrong type. */
+const topFields: Record<string, fc.Arbitrary<unknown>> = {
+  continue: fc.boolean(),
+  stopReason: strings,
+  suppressOutput: fc.boolean(),
+  systemMessage: strings,
+  decision: fc.constantFrom("approve", "block"),
+  reason: fc.oneof(fc.constant(""), reasonText("top reason")),
+  terminalSequence: strings,
+  permissionDecision: fc.constantFrom("allow", "deny"),
+  additionalContext: strings,
+  action: fc.constantFrom("continue", "block"),
+  result: fc.constant("block")
+}
+const specificFields: Record<string, fc.Arbitrary<unknown>> = {
+  permissionDecision: fc.constantFrom("allow", "deny", "ask", "defer"),
+  permissionDecisionReason: reasonText("permissionDecisionReason"),
+  updatedInput: fc.constantFrom({}, { command: "ls" }),
+  additionalContext: strings,
+  decision: fc.oneof(
+    fc.record({ behavior: fc.constantFrom("allow", "deny") }),
+    fc.record({ behavior: fc.constantFrom("allow", "deny"), message: reasonText("message"), updatedInput: fc.constant({ a: 1 }), interrupt: fc.boolean() }, { requiredKeys: ["behavior"] })
+  ),
+  sessionTitle: strings,
+  watchPaths: fc.constant(["/tmp/x"]),
+  updatedToolOutput: fc.constant({ ok: true }),
+  displayContent: strings,
+  action: fc.constantFrom("accept", "decline"),
+  worktreePath: fc.constant("/tmp/wt"),
+  retry: fc.boolean(),
+  permisionDecision: fc.constant("deny")
+}
+const answers = fc.record({
+  event: fc.constantFrom(...HookEvent.catalog.map((event) => event.name)),
+  exitCode: fc.constantFrom(0, 0, 1),
+  top: fc.record(topFields, { requiredKeys: [] }),
+  specific: fc.option(fc.record(specificFields, { requiredKeys: [] }), { nil: undefined }),
+  otherEvent: fc.boolean()
+})
+
+describe("an answer the event ignores is never silent", () => {
+  it("the Notification hook that prints a block: the call goes on, and the answer's fields are named", () => {
+    const v = interpret("Notification", { stdout: json({ decision: "block", reason: "x" }) })
+    expect(v).toMatchObject({ status: "success", decision: null })
+    expect(v.ignored).toEqual([`"decision" is ignored on Notification: it cannot block`, `"reason" is ignored on Notification: it cannot block`])
+    expect(v.messages).toEqual(expect.arrayContaining([...v.ignored!]))
+  })
+
+  it("property: a field that changes nothing in the Outcome is named once; a field that is used is not named", () => {
+    fc.assert(
+      fc.property(answers, ({ event: name, exitCode: exit, top, specific, otherEvent }) => {
+        const event = spec(name)
+        // A WorktreeCreate hook that exits non-zero fails the creation whatever it printed (its own test below).
+        const exitCode = name === "WorktreeCreate" ? 0 : exit
+        const answer: Record<string, unknown> = { ...top }
+        if (specific !== undefined) answer["hookSpecificOutput"] = { hookEventName: otherEvent ? "Notification" : name, ...specific }
+        const verdict = HookOutput.interpret(event, run({ exitCode, stdout: json(answer) }))
+        // An answer that does not validate is a failed hook (a warning of its own), not a dropped field.
+        if (verdict.messages.some((message) => message.startsWith("Hook JSON output validation failed"))) {
+          expect(verdict.status).toBe("non-blocking-error")
+          return
+        }
+        const ignored = verdict.ignored ?? []
+        const outcome = JSON.stringify(acted(event, verdict))
+        const inner = answer["hookSpecificOutput"] as Record<string, unknown> | undefined
+        // PermissionRequest's decision object: its fields other than behavior count on their own (decision.updatedInput).
+        const decisionObject = name === "PermissionRequest" && inner !== undefined && typeof inner["decision"] === "object" ? inner["decision"] as Record<string, unknown> : {}
+        const fields = [
+          ...Object.keys(answer).filter((key) => key !== "hookSpecificOutput").map((key) => ({ key, inSpecific: false })),
+          ...Object.keys(inner ?? {}).filter((key) => key !== "hookEventName").map((key) => ({ key, inSpecific: true })),
+          ...Object.keys(decisionObject).filter((key) => key !== "behavior").map((key) => ({ key: `decision.${key}`, inSpecific: true }))
+        ]
+        // suppressOutput is accepted everywhere and does nothing, in Claude Code too; continue: true is the default.
+        const exempt = ({ key, inSpecific }: { key: string; inSpecific: boolean }) =>
+          !inSpecific && (key === "suppressOutput" || (key === "continue" && answer["continue"] === true))
+        const without = (drop: ReadonlyArray<{ key: string; inSpecific: boolean }>): Record<string, unknown> => {
+          const top = Object.fromEntries(Object.entries(answer).filter(([key]) => !drop.some((d) => !d.inSpecific && d.key === key)))
+          const dropped = (key: string) => drop.some((d) => d.inSpecific && d.key === key)
+          if (inner !== undefined) {
+            const kept: Record<string, unknown> = Object.fromEntries(Object.entries(inner).filter(([key]) => !dropped(key)))
+            if (typeof kept["decision"] === "object") {
+              kept["decision"] = Object.fromEntries(Object.entries(decisionObject).filter(([key]) => !dropped(`decision.${key}`)))
+            }
+            top["hookSpecificOutput"] = kept
+          }
+          return top
+        }
+        const outcomeOf = (json: Record<string, unknown>) => JSON.stringify(acted(event, HookOutput.interpret(event, run({ exitCode, stdout: JSON.stringify(json) }))))
+        const label = (f: { key: string; inSpecific: boolean }) => `${name}: ${f.inSpecific ? "hookSpecificOutput." : ""}${f.key}`
+        // Each field is named at most once, and every line names a field of the answer.
+        const named = fields.filter((f) => {
+          const lines = naming(ignored, f.key, f.inSpecific)
+          expect(lines.length, `${label(f)} named ${lines.length} times: ${JSON.stringify(ignored)}`).toBeLessThanOrEqual(1)
+          return lines.length === 1
+        })
+        expect(named.length, `a line names no field of the answer: ${JSON.stringify(ignored)}`).toBe(ignored.length)
+        // The named fields are ignored indeed: without all of them, the Outcome is the same...
+        const rest = without(named)
+        expect(outcomeOf(rest), `${name}: leaving out ${named.map(label).join(", ")} changed the Outcome`).toBe(outcome)
+        // ...and every field left is used: leaving it out changes the Outcome.
+        for (const f of fields) {
+          if (named.includes(f) || exempt(f)) continue
+          const next = without([...named, f])
+          expect(outcomeOf(next), `${label(f)} changes nothing, yet is not named in ${JSON.stringify(ignored)}`).not.toBe(outcome)
+        }
+        // Visibility only: every line is also among the hook's messages.
+        for (const line of ignored) expect(verdict.messages).toContain(line)
+      }),
+      { numRuns: PropertyRuns.forLane(2000) }
+    )
+  })
+
+  it("exit 2 that replaces the JSON decision names it; a JSON block that agrees with exit 2 is not named", () => {
+    const allow = interpret("PreToolUse", {
+      exitCode: 2,
+      stderr: "no",
+      stdout: json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow" } })
+    })
+    expect(allow.decision).toBe("deny")
+    expect(allow.ignored).toEqual([`hookSpecificOutput.permissionDecision is ignored on PreToolUse: the exit code denies`])
+    const agrees = interpret("Stop", { exitCode: 2, stdout: json({ decision: "block", reason: "go on" }) })
+    expect(agrees).toMatchObject({ decision: "block", reason: "go on" })
+    expect(agrees.ignored).toBeUndefined()
+    const none = interpret("Notification", { exitCode: 2, stderr: "stop" })
+    expect(none.ignored).toEqual(["exit code 2: Notification cannot block; stderr: stop"])
+  })
+
+  it("a hostile answer with thousands of unknown keys gets a bounded count of lines, each key quoted", () => {
+    const keys = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${i}\nfake line`, i]))
+    const v = interpret("PreToolUse", { stdout: json({ ...keys, ["x".repeat(10_000)]: 1 }) })
+    expect(v.ignored).toHaveLength(11)
+    expect(v.ignored![0]).toMatch(/^"k0\\nfake line" is ignored: a hook's JSON answer has only continue, /)
+    expect(v.ignored![10]).toBe("4991 more unknown fields are ignored")
+    expect(v.ignored!.every((line) => !line.includes("\n") && line.length < 400)).toBe(true)
+  })
+
+  it("a near miss gets a suggestion", () => {
+    const v = interpret("PreToolUse", { stdout: json({ hookSpecificOutput: { hookEventName: "PreToolUse", permisionDecision: "deny" } }) })
+    expect(v.decision).toBeNull()
+    expect(v.ignored).toEqual([
+      `hookSpecificOutput.permisionDecision is ignored: PreToolUse reads only hookSpecificOutput.permissionDecision, permissionDecisionReason, updatedInput, additionalContext (did you mean "permissionDecision"?)`
+    ])
   })
 })

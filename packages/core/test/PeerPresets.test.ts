@@ -181,4 +181,19 @@ describe("each agent's exit codes and answers", () => {
     expect(HookOutput.interpret(spec(antigravity10, "PreToolUse"), run(0, `{"allowTool": false}`))).toMatchObject({ decision: null })
     expect(HookOutput.interpret(spec(antigravity, "PreToolUse"), run(2, "", "no"))).toMatchObject({ status: "non-blocking-error", decision: null })
   })
+  it("an answer the event ignores is named, never dropped silently (Antigravity, Cline, Gemini CLI)", () => {
+    const ignored = (event: HookEvent.HookEventSpec, stdout: string) => HookOutput.interpret(event, run(0, stdout)).ignored
+    expect(ignored(spec(antigravity, "PostToolUse"), `{"allowTool": false}`)).toEqual([`"allowTool": false is ignored on PostToolUse: it cannot block`])
+    expect(ignored(spec(antigravity10, "PostToolUse"), `{"decision": "deny"}`)).toEqual([`"decision": "deny" is ignored on PostToolUse: it cannot block`])
+    expect(ignored(spec(antigravity10, "PreToolUse"), `{"allowTool": false}`)).toEqual([
+      `"allowTool" is ignored: Antigravity 1.0 reads {"decision": "deny", "reason": "..."} (or use the antigravity preset)`
+    ])
+    expect(ignored(spec(Presets.cline, "PreToolUse"), `{"cancel": false, "block": true}`)).toEqual([`unknown key "block" in Cline's answer; ignored`])
+    expect(ignored(spec(Presets.gemini, "PreCompress"), `{"decision": "deny"}`)).toEqual([`"decision": "deny" is ignored on PreCompress: it cannot block`])
+    expect(ignored(spec(Presets.gemini, "BeforeToolSelection"), `{"decision": "deny"}`)).toEqual([`BeforeToolSelection supports no decision, continue or systemMessage; ignored`])
+    expect(ignored(spec(Presets.cursor, "afterFileEdit"), `{"permission": "deny"}`)).toEqual([`"permission" is ignored on afterFileEdit: only before* events take a permission`])
+    // Used answers name nothing.
+    expect(ignored(spec(antigravity, "PreToolUse"), `{"allowTool": false}`) ?? []).toEqual([])
+    expect(ignored(spec(Presets.gemini, "BeforeTool"), `{"decision": "deny"}`) ?? []).toEqual([])
+  })
 })

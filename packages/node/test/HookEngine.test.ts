@@ -343,4 +343,73 @@ describe("HookEngine on Node, with real hook processes", () => {
     cleanups.push(() => told.close())
     expect(told.reportsWarnings).toBe(true)
   })
+
+  it("an answer the event ignores is never silent: each ignored field is one onWarning line and one outcome warning, and the call's result is Claude Code's", async () => {
+    const dir = tempDir()
+    const file = join(dir, "settings.json")
+    const print = (answer: unknown, exit = 0) => command(`printf '%s' '${JSON.stringify(answer)}'; exit ${exit}`)
+    writeFileSync(file, JSON.stringify({
+      hooks: {
+        Notification: [{ hooks: [print({ decision: "block", reason: "x" })] }],
+        SessionEnd: [{ hooks: [print({ continue: false, stopReason: "bye" })] }],
+        PreToolUse: [{
+          hooks: [
+            print({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", sesionTitle: "t" } }, 2),
+            // an answer that cannot be read is a failure: its one failure line, nothing more
+            command(`printf '{"decision": '`)
+          ]
+        }],
+        ConfigChange: [{ hooks: [print({ decision: "block", reason: "no" })] }],
+        PostToolUse: [{ hooks: [{ ...print({ decision: "block", reason: "late" }), async: true }] }]
+      }
+    }))
+    const heard: Array<string> = []
+    const finished: Array<unknown> = []
+    const engine = await createHookEngine({
+      settings: [file],
+      projectDir: dir,
+      onWarning: (warning) => heard.push(warning),
+      onAsyncResult: (result) => finished.push(result)
+    })
+    cleanups.push(() => engine.close())
+    const hook = (answer: unknown, exit = 0) => `hook ${JSON.stringify(`printf '%s' '${JSON.stringify(answer)}'; exit ${exit}`)} (${file}): `
+
+    const notification = await engine.dispatch("Notification", { message: "m" })
+    expect(notification).toMatchObject({ blocked: false, decision: null, continue: true })
+    const notified = [
+      `${hook({ decision: "block", reason: "x" })}"decision" is ignored on Notification: it cannot block`,
+      `${hook({ decision: "block", reason: "x" })}"reason" is ignored on Notification: it cannot block`
+    ]
+    expect(notification.warnings).toEqual(notified)
+    expect(heard.splice(0)).toEqual(notified)
+
+    const end = await engine.dispatch("SessionEnd", { reason: "exit" })
+    expect(end).toMatchObject({ continue: true, stopReason: null })
+    expect(heard.splice(0)).toEqual([
+      `${hook({ continue: false, stopReason: "bye" })}"continue": false is ignored on SessionEnd: it cannot stop the agent there`,
+      `${hook({ continue: false, stopReason: "bye" })}"stopReason" is ignored on SessionEnd: "continue": false cannot stop the agent there`
+    ])
+
+    const pre = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
+    expect(pre).toMatchObject({ blocked: true, decision: "deny" })
+    const answer = { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", sesionTitle: "t" } }
+    const lines = heard.splice(0)
+    expect(lines).toEqual([
+      `${hook(answer, 2)}hookSpecificOutput.sesionTitle is ignored: PreToolUse reads only hookSpecificOutput.permissionDecision, permissionDecisionReason, updatedInput, additionalContext`,
+      `${hook(answer, 2)}hookSpecificOutput.permissionDecision is ignored on PreToolUse: the exit code denies`,
+      expect.stringMatching(/^hook "printf .*: stdout looks like a JSON object but is not valid JSON/)
+    ])
+    for (const line of lines.slice(0, 2)) expect(pre.warnings).toContain(line)
+
+    const policy = await engine.dispatch("ConfigChange", { source: "policy_settings" })
+    expect(policy.blocked).toBe(false)
+    expect(heard.splice(0)).toEqual([`${hook({ decision: "block", reason: "no" })}a change to policy settings cannot be blocked`])
+
+    const post = await engine.dispatch("PostToolUse", { tool_name: "Bash", tool_input: {}, tool_response: {} })
+    expect(post.blocked).toBe(false)
+    for (let waited = 0; finished.length === 0 && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(heard.splice(0)).toEqual([
+      `${hook({ decision: "block", reason: "late" })}its decision "block" is ignored: an async hook answers after the call has gone on; only its additionalContext and systemMessage are delivered`
+    ])
+  })
 })

@@ -70,6 +70,18 @@ const answerVerdict = (spec: HookEventSpec, answer: ModelAnswer): HookVerdict =>
   }
 }
 
+/** What an async hook answered that nothing reads: it ran after the call, which went on without it. */
+const asyncIgnored = (verdict: HookVerdict, exitCode: number | null): Array<string> => {
+  const why = "an async hook answers after the call has gone on; only its additionalContext and systemMessage are delivered"
+  const lines: Array<string> = []
+  // exit 2 of an async hook is its asyncRewake signal, not an answer to the call
+  if (verdict.decision !== null && exitCode !== 2) lines.push(`its decision "${verdict.decision}" is ignored: ${why}`)
+  if (!verdict.continue) lines.push(`its "continue": false is ignored: ${why}`)
+  if (verdict.updatedInput !== null) lines.push(`its updatedInput is ignored: ${why}`)
+  if (verdict.hookSpecificOutput !== null) lines.push(`its hookSpecificOutput is ignored: ${why}`)
+  return lines
+}
+
 /** Caps one message; the whole text goes to an overflow file. */
 const capText = (text: string, ctx: ClassifyContext, overflow: Array<Overflow>): string => {
   if (text.length <= MAX_MESSAGE_CHARS) return text
@@ -103,6 +115,8 @@ export interface Classified {
   readonly verdict: HookVerdict
   readonly overflow: ReadonlyArray<Overflow>
   readonly failed: boolean
+  /** The parts of the hook's answer nothing reads (also in its messages), one line each for onWarning. */
+  readonly ignored: ReadonlyArray<string>
 }
 
 /** @internal */
@@ -119,7 +133,13 @@ export const classify = (
   let verdict = answer !== undefined && !run.timedOut ? answerVerdict(spec, answer) : HookOutput.interpret(forHandler, { ...run, timeout: ctx.timeout })
   // A ConfigChange from policy settings cannot be blocked.
   if (spec.behavesAs === "ConfigChange" && ctx.policySource && verdict.decision === "block") {
-    verdict = { ...verdict, decision: null, messages: [...verdict.messages, "a change to policy settings cannot be blocked"] }
+    const note = "a change to policy settings cannot be blocked"
+    verdict = { ...verdict, decision: null, messages: [...verdict.messages, note], ignored: [...(verdict.ignored ?? []), note] }
+  }
+  // An async hook's answer arrives after the call: only its additionalContext and systemMessage are delivered.
+  if (ctx.async && answer === undefined) {
+    const late = asyncIgnored(verdict, run.exitCode)
+    if (late.length > 0) verdict = { ...verdict, messages: [...verdict.messages, ...late], ignored: [...(verdict.ignored ?? []), ...late] }
   }
   const failed = isFailure(run, verdict)
   // onFailure applies to a failure that did not block already (an exit 2 whose stdout was cut, say).
@@ -189,5 +209,5 @@ export const classify = (
     reason: verdict.reason === null ? null : capText(verdict.reason, ctx, overflow),
     stopReason: verdict.stopReason === null ? null : capText(verdict.stopReason, ctx, overflow)
   }
-  return { result, verdict: capped, overflow, failed }
+  return { result, verdict: capped, overflow, failed, ignored: verdict.ignored ?? [] }
 }

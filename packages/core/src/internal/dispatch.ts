@@ -96,11 +96,12 @@ const sessionOf = (state: EngineState, payload: Readonly<Record<string, unknown>
 
 /**
  * `hook "<command>" (<file>): <why>` for a hook the classification found failed (it could not run,
- * failed, timed out, or its answer was dropped); nothing for a hook that answered.
+ * failed, timed out, or its answer was dropped); for a hook that answered, one line per ignored part.
  */
-const failureLine = (done: { readonly result: HookResult; readonly failed: boolean }): ReadonlyArray<string> => {
+const failureLine = (done: { readonly result: HookResult; readonly failed: boolean; readonly ignored?: ReadonlyArray<string> }): ReadonlyArray<string> => {
   const { result, failed } = done
-  if (!failed) return []
+  // A hook that answered: one line for each part of its answer the event ignores.
+  if (!failed) return (done.ignored ?? []).map((note) => `hook ${JSON.stringify(result.command)} (${result.source ?? "programmatic"}): ${note}`)
   const why = result.messages.length > 0
     ? result.messages.join("; ")
     : result.timedOut

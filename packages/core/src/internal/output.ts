@@ -1,6 +1,7 @@
 import * as Predicate from "effect/Predicate"
 import type { HookEventSpec } from "../HookEvent.ts"
 import type { Decision, HookVerdict, RawRun } from "../HookOutput.ts"
+import { nearest } from "./text.ts"
 
 type Json = Record<string, unknown>
 
@@ -21,7 +22,13 @@ interface Fields {
   readonly updatedInput: Record<string, unknown> | null
   readonly specific: Record<string, unknown> | null
   readonly terminalSequence: string | null
+  /** Parts of the answer already known to be ignored on the event, one line each. */
   readonly notes: ReadonlyArray<string>
+  /** The answer as the hook printed it, to tell afterwards which fields the verdict used. */
+  readonly output: Json
+  /** Where `decision` and `reason` came from: the top level, or `hookSpecificOutput`. */
+  readonly decisionFrom: "top" | "specific" | null
+  readonly reasonFrom: "top" | "specific" | null
 }
 
 /** OSC 0/1/2/9/99/777 sequences (BEL- or ST-terminated) or a bare BEL, nothing else (§6.2). */
@@ -29,6 +36,32 @@ const TERMINAL_SEQUENCE = /^(?:\u001b\](?:0|1|2|9|99|777);[^\u0007\u001b]*(?:\u0
 
 /** hookSpecificOutput fields the aggregation handles itself; the others pass through to the host. */
 const AGGREGATED = new Set(["hookEventName", "additionalContext", "permissionDecision", "permissionDecisionReason", "updatedInput", "decision"])
+
+/** The top-level fields of a hook's JSON answer on every event. */
+const TOP_LEVEL = ["continue", "stopReason", "suppressOutput", "systemMessage", "decision", "reason", "hookSpecificOutput", "terminalSequence"]
+
+/** A hostile answer with thousands of unknown keys gets this many lines, then one that counts the rest. */
+const MAX_UNKNOWN_LINES = 10
+
+/** A key as a message names it: JSON-quoted (no raw control characters), at most 80 characters. */
+const keyName = (key: string): string => JSON.stringify(key.length > 80 ? `${key.slice(0, 79)}…` : key)
+
+/** A field as a message names it: `"reason"` at the top level, `hookSpecificOutput.sessionTitle` inside. */
+const fieldName = (key: string, inSpecific: boolean): string =>
+  !inSpecific ? keyName(key) : /^[A-Za-z_$][\w$]{0,79}$/.test(key) ? `hookSpecificOutput.${key}` : `hookSpecificOutput[${keyName(key)}]`
+
+/**
+ * One line per unknown key (`"key" is ignored: ...`), at most MAX_UNKNOWN_LINES, then one
+ * line for the rest: an answer the hook's author thought meant something is never dropped unseen.
+ */
+const unknownKeys = (keys: ReadonlyArray<string>, inSpecific: boolean, known: ReadonlyArray<string>, why: string): Array<string> => {
+  const lines = keys.slice(0, MAX_UNKNOWN_LINES).map((key) => {
+    const near = key.length <= 80 ? nearest(key, known) : undefined
+    return `${fieldName(key, inSpecific)} is ignored: ${why}${near === undefined ? "" : ` (did you mean "${near}"?)`}`
+  })
+  if (keys.length > MAX_UNKNOWN_LINES) lines.push(`${keys.length - MAX_UNKNOWN_LINES} more unknown fields ${inSpecific ? "in hookSpecificOutput " : ""}are ignored`)
+  return lines
+}
 
 type Validation = { readonly _tag: "valid"; readonly fields: Fields } | { readonly _tag: "invalid"; readonly problems: ReadonlyArray<string> }
 
@@ -66,8 +99,13 @@ const validate = (event: HookEventSpec, output: Json): Validation => {
     notes.push(`top-level "additionalContext" is ignored: put it inside "hookSpecificOutput" with "hookEventName": "${event.name}"`)
   }
 
+  const unknown = Object.keys(output).filter((key) => !TOP_LEVEL.includes(key) && key !== "permissionDecision" && key !== "additionalContext")
+  notes.push(...unknownKeys(unknown, false, TOP_LEVEL, `a hook's JSON answer has only ${TOP_LEVEL.join(", ")}`))
+
   let decision: Decision | null = null
   let reason: string | null = null
+  let decisionFrom: "top" | "specific" | null = null
+  let reasonFrom: "top" | "specific" | null = null
   let additionalContext: string | null = null
   let updatedInput: Record<string, unknown> | null = null
   let extras: Record<string, unknown> | null = null
@@ -83,17 +121,23 @@ const validate = (event: HookEventSpec, output: Json): Validation => {
     } else if (event.specificOutput.length === 0) {
       problems.push(`hookSpecificOutput is not supported on ${event.name}; use the top-level fields (continue, stopReason, systemMessage${event.blocking === "decision" ? ", decision, reason" : ""})`)
     } else {
+      const others: Array<string> = []
       for (const [key, value] of Object.entries(specific)) {
         if (!AGGREGATED.has(key) && event.specificOutput.includes(key)) (extras ??= {})[key] = value
+        else if (!AGGREGATED.has(key)) others.push(key)
       }
+      notes.push(...unknownKeys(others, true, event.specificOutput, `${event.name} reads only hookSpecificOutput.${event.specificOutput.join(", ")}`))
       additionalContext = str("additionalContext", specific["additionalContext"], "hookSpecificOutput.additionalContext")
       if (event.blocking === "permission") {
         const pd = specific["permissionDecision"]
         if (pd !== undefined) {
-          if (typeof pd === "string" && (PERMISSION_DECISIONS as ReadonlyArray<string>).includes(pd)) decision = pd as Decision
-          else problems.push(`hookSpecificOutput.permissionDecision: expected "allow" | "deny" | "ask" | "defer", got ${describe(pd)}`)
+          if (typeof pd === "string" && (PERMISSION_DECISIONS as ReadonlyArray<string>).includes(pd)) {
+            decision = pd as Decision
+            decisionFrom = "specific"
+          } else problems.push(`hookSpecificOutput.permissionDecision: expected "allow" | "deny" | "ask" | "defer", got ${describe(pd)}`)
         }
         reason = str("permissionDecisionReason", specific["permissionDecisionReason"], "hookSpecificOutput.permissionDecisionReason")
+        if (reason !== null) reasonFrom = "specific"
       }
       if (event.blocking === "permission" || event.blocking === "permission-request") {
         const ui = specific["updatedInput"]
@@ -108,7 +152,9 @@ const validate = (event: HookEventSpec, output: Json): Validation => {
           problems.push(`hookSpecificOutput.decision: expected {"behavior": "allow" | "deny", ...}, got ${describe(d)}`)
         } else {
           decision = d["behavior"]
+          decisionFrom = "specific"
           reason = str("message", d["message"], "hookSpecificOutput.decision.message")
+          if (reason !== null) reasonFrom = "specific"
           // updatedPermissions and interrupt reach the host as they are.
           for (const key of ["updatedPermissions", "interrupt"]) if (d[key] !== undefined) (extras ??= {})[key] = d[key]
           if (d["updatedInput"] !== undefined) {
@@ -126,14 +172,21 @@ const validate = (event: HookEventSpec, output: Json): Validation => {
     if (event.blocking === "permission") {
       if (decision === null) {
         decision = topDecision === "approve" ? "allow" : "deny"
+        decisionFrom = "top"
         reason = topReason
+        reasonFrom = topReason === null ? null : "top"
       }
     } else if (event.blocking === "decision" && topDecision === "block") {
       decision = "block"
+      decisionFrom = "top"
       reason = topReason
+      reasonFrom = topReason === null ? null : "top"
     }
   }
-  if (decision === "block" || (event.blocking === "permission" && decision !== null)) reason ??= topReason
+  if ((decision === "block" || (event.blocking === "permission" && decision !== null)) && reason === null && topReason !== null) {
+    reason = topReason
+    reasonFrom = "top"
+  }
   return {
     _tag: "valid",
     fields: {
@@ -146,7 +199,10 @@ const validate = (event: HookEventSpec, output: Json): Validation => {
       updatedInput,
       specific: extras,
       terminalSequence,
-      notes
+      notes,
+      output,
+      decisionFrom,
+      reasonFrom
     }
   }
 }
@@ -212,9 +268,100 @@ export const interpretWith = (readers: Readonly<Record<string, OutputReader>>) =
   return reader === undefined ? claude(event, run, []) : reader.interpret(event, run, (translated, notes) => claude(event, translated, notes))
 }
 
+/**
+ * The fields of a valid answer that the verdict did not use, one line each naming the field and why:
+ * what Claude Code ignores stays ignored, but never unseen. Read off the final verdict (after exit 2
+ * has had its say), so a field is named exactly when leaving it out would change nothing.
+ */
+const unused = (event: HookEventSpec, fields: Fields, verdict: HookVerdict): Array<string> => {
+  const { output } = fields
+  const on = `is ignored on ${event.name}`
+  const lines: Array<string> = []
+  const decided = verdict.decision
+  // exit 2 (or a dialect's non-zero exit) replaced the JSON decision
+  const overridden = decided !== fields.decision ? `: the exit code ${decided === "deny" ? "denies" : "blocks"}` : null
+  if (output["decision"] !== undefined) {
+    const why = fields.decisionFrom === "top"
+      ? overridden
+      : event.blocking === "none"
+      ? ": it cannot block"
+      : event.blocking === "permission-request"
+      ? `: it takes hookSpecificOutput.decision {"behavior": "allow" | "deny"}`
+      : event.blocking === "permission"
+      ? ": hookSpecificOutput.permissionDecision decides"
+      : output["decision"] === "approve"
+      ? `: only "block" decides there`
+      : ": the call was not blocked by it"
+    if (why !== null) lines.push(`"decision" ${on}${why}`)
+  }
+  if (output["reason"] !== undefined && !(fields.reasonFrom === "top" && decided !== null)) {
+    const why = event.blocking === "none"
+      ? "it cannot block"
+      : event.blocking === "permission-request"
+      ? "it takes hookSpecificOutput.decision.message"
+      : fields.reasonFrom === "specific"
+      ? `the reason is hookSpecificOutput.${event.blocking === "permission" ? "permissionDecisionReason" : "decision.message"}`
+      : event.blocking === "permission"
+      ? "it goes with a decision, and the hook made none"
+      : `it goes with "decision": "block", and the hook did not block`
+    lines.push(`"reason" ${on}: ${why}`)
+  }
+  if (output["continue"] === false && !event.continueHonored) lines.push(`"continue": false ${on}: it cannot stop the agent there`)
+  if (output["stopReason"] !== undefined && (output["continue"] !== false || !event.continueHonored)) {
+    lines.push(`"stopReason" ${on}: ${output["continue"] !== false ? `it goes with "continue": false` : `"continue": false cannot stop the agent there`}`)
+  }
+  const specific = output["hookSpecificOutput"]
+  if (Predicate.isObject(specific)) {
+    const where = (key: string) => `hookSpecificOutput.${key} ${on}`
+    const permission = event.blocking === "permission"
+    if (specific["permissionDecision"] !== undefined) {
+      if (!permission) lines.push(`${where("permissionDecision")}: it takes no permission decision`)
+      else if (fields.decisionFrom === "specific" && overridden !== null) lines.push(`${where("permissionDecision")}${overridden}`)
+    }
+    if (specific["permissionDecisionReason"] !== undefined && !(permission && fields.reasonFrom === "specific" && decided !== null)) {
+      lines.push(`${where("permissionDecisionReason")}: ${permission ? "it is the reason of hookSpecificOutput.permissionDecision, which the hook did not give" : "it takes no permission decision"}`)
+    }
+    if (specific["decision"] !== undefined && event.blocking !== "permission-request") {
+      lines.push(`${where("decision")}: only PermissionRequest takes a decision object${event.blocking === "none" ? ", and it cannot block" : ""}`)
+    }
+    const takesInput = permission || event.blocking === "permission-request"
+    const replaced = event.blocking === "permission-request" && Predicate.isObject(specific["decision"]) && specific["decision"]["updatedInput"] !== undefined
+    const denied = ": the call is denied, so its input is not changed"
+    if (specific["updatedInput"] !== undefined) {
+      if (!takesInput) lines.push(`${where("updatedInput")}: it takes no updatedInput`)
+      else if (replaced) lines.push(`${where("updatedInput")}: hookSpecificOutput.decision.updatedInput replaces it`)
+      else if (decided === "deny") lines.push(`${where("updatedInput")}${denied}`)
+    }
+    if (replaced && decided === "deny") lines.push(`${where("decision.updatedInput")}${denied}`)
+  }
+  return lines
+}
+
 /** Claude Code's rules for one run that started and finished in time. */
 const claude = (event: HookEventSpec, run: RawRun, notes: ReadonlyArray<string>): HookVerdict => {
+  // What the event ignores is in the messages where it was found, and each line on its own for onWarning.
+  const ignored: Array<string> = [...notes]
   const messages: Array<string> = [...notes]
+  const found: { fields?: Fields } = {}
+  const verdict = readRun(event, run, messages, ignored, found)
+  // The fields the verdict did not use go first: the last message stays the one that says how the hook ended.
+  const dropped = found.fields === undefined ? [] : unused(event, found.fields, verdict)
+  ignored.push(...dropped)
+  if (ignored.length === 0) return verdict
+  return { ...verdict, messages: [...dropped, ...messages], ignored }
+}
+
+/**
+ * Claude Code's rules for one run: the verdict; `messages` collects why, `ignored` what the event
+ * ignores, `found` the answer's fields when it had a valid one.
+ */
+const readRun = (
+  event: HookEventSpec,
+  run: RawRun,
+  messages: Array<string>,
+  ignored: Array<string>,
+  found: { fields?: Fields }
+): HookVerdict => {
   let fields: Fields | undefined
   let invalidJson = false
   let unreadable = false
@@ -233,7 +380,9 @@ const claude = (event: HookEventSpec, run: RawRun, notes: ReadonlyArray<string>)
       const validation = validate(event, parsed)
       if (validation._tag === "valid") {
         fields = validation.fields
-        messages.push(...validation.fields.notes)
+        found.fields = fields
+        messages.push(...fields.notes)
+        ignored.push(...fields.notes)
       } else {
         invalidJson = true
         messages.push(...validation.problems.map((problem) => `Hook JSON output validation failed — ${problem}`))
@@ -264,11 +413,12 @@ const claude = (event: HookEventSpec, run: RawRun, notes: ReadonlyArray<string>)
   if (run.exitCode === 2 || (event.nonZeroBlocks && run.exitCode !== null && run.exitCode !== 0)) {
     const decision = exit2Decision(event)
     if (decision === null) {
-      messages.push(
-        event.blocking === "none"
-          ? `exit code 2: ${event.name} cannot block${stderr === "" ? "" : `; stderr: ${firstLine(stderr)}`}`
-          : `exit code 2 is ignored on ${event.name}; use the JSON decision`
-      )
+      // An exit 2 the event cannot act on is an ignored answer too.
+      const line = event.blocking === "none"
+        ? `exit code 2: ${event.name} cannot block${stderr === "" ? "" : `; stderr: ${firstLine(stderr)}`}`
+        : `exit code 2 is ignored on ${event.name}; use the JSON decision`
+      messages.push(line)
+      ignored.push(line)
     }
     const useStderr = decision !== null && fromFields.reason === null && stderr !== ""
     return {

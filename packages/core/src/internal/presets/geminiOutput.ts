@@ -75,6 +75,12 @@ const fromJson = (event: HookEventSpec, json: Record<string, unknown>, compat: G
   const toolInput = specific !== undefined && Predicate.isObject(specific["tool_input"]) ? specific["tool_input"] : null
   const configOnly = compat === "documented" && TOOL_CONFIG_ONLY.has(event.name)
   const stops = !configOnly && json["continue"] === false
+  // What the answer says that the event drops: one line each, in messages and for onWarning.
+  const ignored = configOnly && (json["decision"] !== undefined || json["continue"] !== undefined || json["systemMessage"] !== undefined)
+    ? [`${event.name} supports no decision, continue or systemMessage; ignored`]
+    : !configOnly && decision === null && (json["decision"] === "deny" || json["decision"] === "block")
+    ? [`"decision": "${json["decision"]}" is ignored on ${event.name}: it cannot block`]
+    : []
   return {
     status: decision === "deny" || decision === "block" ? "blocking-error" : "success",
     decision: configOnly ? null : decision,
@@ -87,9 +93,8 @@ const fromJson = (event: HookEventSpec, json: Record<string, unknown>, compat: G
     updatedInput: event.blocking === "permission" ? toolInput : null,
     // Everything else (llm_request, llm_response, toolConfig, tailToolCallRequest, clearContext...) goes to the host as it is.
     hookSpecificOutput: specific === undefined ? null : passThrough(specific, compat),
-    messages: configOnly && (json["decision"] !== undefined || json["continue"] !== undefined || json["systemMessage"] !== undefined)
-      ? [`${event.name} supports no decision, continue or systemMessage; ignored`]
-      : []
+    messages: ignored,
+    ...(ignored.length > 0 ? { ignored } : {})
   }
 }
 

@@ -60,6 +60,9 @@ const jsonAnswer = (stdout: string): Record<string, unknown> | undefined | { rea
   }
 }
 
+/** An answer the event ignores: no decision, but one line naming what was dropped (in messages and for onWarning). */
+const ignoring = (line: string): HookVerdict => ({ ...none, messages: [line], ignored: [line] })
+
 const isProblem = (value: unknown): value is { readonly problem: string } => Predicate.isObject(value) && "problem" in value
 
 const exitCode = (event: HookEventSpec, run: RawRun): HookVerdict => {
@@ -81,9 +84,11 @@ const cline = (event: HookEventSpec, run: RawRun): HookVerdict => {
     return { ...none, status: "non-blocking-error", messages: [`${answer.problem}; Cline expects {"cancel": boolean, "contextModification"?: string, "errorMessage"?: string}`] }
   }
   const messages: Array<string> = []
-  for (const key of Object.keys(answer)) {
-    if (key !== "cancel" && key !== "contextModification" && key !== "errorMessage") messages.push(`unknown key "${key}" in Cline's answer; ignored`)
+  for (const key of Object.keys(answer).slice(0, 10)) {
+    if (key !== "cancel" && key !== "contextModification" && key !== "errorMessage") messages.push(`unknown key ${JSON.stringify(key.slice(0, 80))} in Cline's answer; ignored`)
   }
+  // Each unknown key is an ignored part of the answer: said through onWarning too.
+  const ignored = [...messages]
   if (answer["cancel"] !== undefined && typeof answer["cancel"] !== "boolean") {
     return { ...none, status: "non-blocking-error", messages: [`"cancel" must be a boolean, got ${JSON.stringify(answer["cancel"])}`] }
   }
@@ -91,12 +96,12 @@ const cline = (event: HookEventSpec, run: RawRun): HookVerdict => {
   const reason = str(answer["errorMessage"])
   if (answer["cancel"] === true) {
     if (event.blocking !== "none") {
-      return { ...blockVerdict(event, reason, "json", "cancel: true"), additionalContext: context === null ? [] : [context], messages }
+      return { ...blockVerdict(event, reason, "json", "cancel: true"), additionalContext: context === null ? [] : [context], messages, ignored }
     }
     // cancel on an event that cannot block stops the task
-    return { ...none, continue: false, stopReason: reason, additionalContext: context === null ? [] : [context], messages: [...messages, "cancel: true stops the task"] }
+    return { ...none, continue: false, stopReason: reason, additionalContext: context === null ? [] : [context], messages: [...messages, "cancel: true stops the task"], ignored }
   }
-  return { ...none, additionalContext: context === null ? [] : [context], messages }
+  return { ...none, additionalContext: context === null ? [] : [context], messages, ignored }
 }
 
 const antigravity = (event: HookEventSpec, run: RawRun, observed: boolean): HookVerdict => {
@@ -108,13 +113,19 @@ const antigravity = (event: HookEventSpec, run: RawRun, observed: boolean): Hook
   if (observed) {
     const decision = answer["decision"]
     if ((decision === "deny" || decision === "block") && canBlock) return blockVerdict(event, str(answer["reason"]), "json", `decision: ${decision}`)
+    if (decision === "deny" || decision === "block") return ignoring(`"decision": "${decision}" is ignored on ${event.name}: it cannot block`)
     if (decision !== undefined && decision !== "allow" && decision !== "deny" && decision !== "block") {
       return { ...none, status: "non-blocking-error", messages: [`"decision" must be "allow" or "deny", got ${JSON.stringify(decision)}`] }
+    }
+    // The documented contract's answer, which the 1.0 builds do not read
+    if (answer["allowTool"] !== undefined && decision === undefined) {
+      return ignoring(`"allowTool" is ignored: Antigravity 1.0 reads {"decision": "deny", "reason": "..."} (or use the antigravity preset)`)
     }
     return none
   }
   const allow = answer["allowTool"]
   if (allow === false && canBlock) return blockVerdict(event, str(answer["denyReason"]), "json", "allowTool: false")
+  if (allow === false) return ignoring(`"allowTool": false is ignored on ${event.name}: it cannot block`)
   if (allow !== undefined && typeof allow !== "boolean") {
     return { ...none, status: "non-blocking-error", messages: [`"allowTool" must be a boolean, got ${JSON.stringify(allow)}`] }
   }
