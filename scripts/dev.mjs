@@ -14,6 +14,7 @@
 //   build                 tsc -b (project references), chmod +x packages/cli/dist/bin.js, the CLI bundle
 //                         (scripts/bundle-cli.mjs: packages/cli/dist/agent-hooks.mjs)
 //   typecheck             tsc -b, then tsc -p tsconfig.test.json (tests and examples)
+//   lint [--write]        biome ci (format and lint rules, biome.json); --write formats and fixes
 //   demo [args]           build, then node examples/demo.ts [args] and examples/langchain/agent.ts on Node 24
 //   bench [files] [--x]   build, then each bench/*.ts (default: all) on Node 24; --flags go to each file
 //   test [-- vitest args] build + typecheck, then the vitest lanes node, bun, deno in sequence,
@@ -337,6 +338,21 @@ async function build() {
   return true
 }
 
+// The formatter and linter: Biome (one native binary for TypeScript and JavaScript, configured in
+// biome.json). `lint` checks formatting and lint rules without writing; `lint --write` applies the
+// formatting and the safe fixes.
+const biomeJs = () => join(ROOT, "node_modules", "@biomejs", "biome", "bin", "biome")
+
+async function lint(args = []) {
+  const write = args.includes("--write")
+  log(write ? "formatting and fixing (biome check --write) ..." : "checking format and lint rules (biome ci) ...")
+  const started = Date.now()
+  const r = await run(node24(), [biomeJs(), ...(write ? ["check", "--write"] : ["ci"]), "--max-diagnostics=50", "."])
+  if (ok(r)) log(`lint ok in ${seconds(Date.now() - started)}`)
+  else log(`lint failed (biome: ${describeExit(r)}); \`npm run lint -- --write\` formats and applies the safe fixes`)
+  return ok(r)
+}
+
 async function typecheckTests() {
   log("type-checking tests and examples (tsc -p tsconfig.test.json) ...")
   const started = Date.now()
@@ -529,6 +545,9 @@ async function test(args) {
       ms: Date.now() - started,
       note: typed ? "tsc -b, tsc -p tsconfig.test.json" : built ? "tsc -p tsconfig.test.json failed" : "tsc -b failed"
     })
+    const lintStarted = Date.now()
+    const linted = await lint()
+    rows.push({ lane: "lint", failed: linted ? 0 : 1, ms: Date.now() - lintStarted, note: linted ? "biome ci: format and lint rules" : "biome ci failed (see above)" })
     if (typed && lanes.some((l) => LANES.includes(l)) && testsIncludeDocs(vitestArgs)) {
       const docsStarted = Date.now()
       const docsOk = await docsBuild()
@@ -686,6 +705,7 @@ const USAGE = `usage: node scripts/dev.mjs <command> [args]
   bootstrap             install .tools and the workspace if needed
   build                 tsc -b
   typecheck             tsc -b and tsc -p tsconfig.test.json
+  lint [--write]        biome: check formatting and lint rules (--write: format and apply safe fixes)
   demo [args]           run examples/demo.ts on Node 24
   bench [files]         run bench/*.ts (default: all) on Node 24
   changeset [args]      the changesets CLI (no args: add a changeset; \`status\`, \`version\`)
@@ -712,6 +732,9 @@ async function main() {
     case "typecheck":
       await bootstrap()
       return (await build()) && (await typecheckTests()) ? 0 : 1
+    case "lint":
+      await bootstrap()
+      return (await lint(args[0] === "--" ? args.slice(1) : args)) ? 0 : 1
     case "demo":
       return demo(args)
     case "bench":

@@ -285,7 +285,7 @@ describe("pigo: a config that is not valid JSON", () => {
   })
 })
 
-// Wingman US-2.2: "log all agent tool usage ... in a secure, tamper-proof format".
+// Wingman's design: "log all agent tool usage ... in a secure, tamper-proof format".
 describe("wingman: the audit trail of every tool call", () => {
   it("is on by default in .wingman/logs/audit.jsonl, with tool calls no hook matches, and verifies", () => {
     const t = setup()

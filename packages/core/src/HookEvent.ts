@@ -1,5 +1,5 @@
 /**
- * The event catalog, as data: every Claude Code hook event (compatibility reference §2), with
+ * The event catalog, as data: every Claude Code hook event (as Claude Code documents them), with
  * the input field its matcher is tested against, how it can block, whether a hook's plain stdout
  * reaches the model's context, and its default timeout.
  *
@@ -34,9 +34,9 @@ export interface HookEventSpec {
   readonly plainStdoutToContext: boolean
   /** Seconds, for command, http and mcp_tool hooks (prompt hooks default to 30 s, agent hooks to 60 s). */
   readonly defaultTimeout: number
-  /** Who is shown a hook's stderr when it exits 2 (§6.4). */
+  /** Who is shown a hook's stderr when it exits 2. */
   readonly exit2StderrTo: Audience
-  /** Who is shown the reason of a `decision: "block"` (§6.4). */
+  /** Who is shown the reason of a `decision: "block"`. */
   readonly reasonTo: Audience
   /** The fields `hookSpecificOutput` may carry on this event; empty: none (its presence is an error). */
   readonly specificOutput: ReadonlyArray<string>

@@ -1,6 +1,6 @@
 /**
  * The JSON a hook receives on stdin: the host's payload as given, plus what is missing of the
- * common fields (compatibility reference §5.1). `hook_event_name` always comes from the event
+ * common fields (Claude Code's common input fields). `hook_event_name` always comes from the event
  * being dispatched. The engine writes it as one compact JSON line, then closes stdin.
  *
  * @since 0.1.0

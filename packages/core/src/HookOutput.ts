@@ -1,6 +1,6 @@
 /**
  * What one hook's run means: its exit code, stdout and stderr classified the way Claude Code
- * does it (compatibility reference §6.1), for the event it ran on.
+ * does it (Claude Code's exit-code and JSON rules), for the event it ran on.
  *
  * - stdout that starts with `{` (after leading white space) is parsed as one JSON document;
  *   anything else is plain text;
@@ -81,7 +81,7 @@ export interface HookVerdict {
   readonly hookSpecificOutput: Record<string, unknown> | null
   /** Where `reason` came from: the hook's JSON, or its stderr on exit 2. */
   readonly reasonFrom: "json" | "stderr" | null
-  /** On an event that cannot block, the stderr of an exit 2 (shown to whoever §6.4 says). */
+  /** On an event that cannot block, the stderr of an exit 2 (shown to whoever the event's rules name). */
   readonly stderrNotice?: string | null | undefined
   /** Why it was classified so, or what was wrong with its output. */
   readonly messages: ReadonlyArray<string>

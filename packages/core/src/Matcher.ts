@@ -1,7 +1,7 @@
 /**
  * Matchers: the filter of a matcher group, compiled once when settings load.
  *
- * The rule is Claude Code's (compatibility reference §4.1):
+ * The rule is Claude Code's (its hooks documentation):
  * - empty, missing or `"*"` matches every value;
  * - a matcher made only of letters, digits, `_`, `-`, `,`, `|` and spaces is an exact,
  *   case-sensitive list, split on `|` and `,` with each part trimmed (`"Write|Edit"`, `"Bash, Read"`);

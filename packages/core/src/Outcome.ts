@@ -63,12 +63,12 @@ export interface Outcome {
   /** Other `hookSpecificOutput` fields the event accepts (`updatedToolOutput`, `sessionTitle`, `watchPaths`, `worktreePath`...), merged in config order; `null` when none. */
   readonly hookSpecificOutput: Record<string, unknown> | null
   /**
-   * What the host must show the model, in order (compatibility reference §6.4): the block reason
+   * What the host must show the model, in order (Claude Code's rules of who sees what): the block reason
    * where the model receives it, and every `additionalContext`.
    */
   readonly toModel: ReadonlyArray<string>
   /**
-   * What the host must show the user, in order (§6.4): `systemMessage`s, the `stopReason` when
+   * What the host must show the user, in order: `systemMessage`s, the `stopReason` when
    * `continue` is false, the block or ask reason where the user receives it, and one
    * `<hook> hook error: ...` notice per failed hook.
    */
@@ -97,7 +97,7 @@ import { aggregate as aggregateWithReaders } from "./internal/presets/outputRead
  *   (a later hook's keys win); `null` when the event is blocked or no hook changed the input.
  *   Claude Code instead keeps whichever hook finished last, which is not deterministic;
  * - `continue`: `false` when any hook said so (on events that honour it); `stopReason` is the first one given;
- * - `toModel` / `toUser`: each message routed to its audience as §6.4 says.
+ * - `toModel` / `toUser`: each message routed to its audience as Claude Code's rules say.
  *
  * @since 0.1.0
  * @category constructors

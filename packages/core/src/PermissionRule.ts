@@ -1,5 +1,5 @@
 /**
- * Permission rules: the handler-level `if` filter (compatibility reference §3.3, §4.5).
+ * Permission rules: the handler-level `if` filter (Claude Code's permission-rule syntax, `Bash(git *)`).
  *
  * A handler's `if` holds exactly one permission rule, written as in Claude Code's
  * `permissions.allow` lists: `Tool` or `Tool(specifier)`. The engine evaluates it only on tool

@@ -1,5 +1,5 @@
 /**
- * Placeholders in handler strings (compatibility reference §3.3, §3.4).
+ * Placeholders in handler strings (`${CLAUDE_PROJECT_DIR}`, `${CLAUDE_PLUGIN_ROOT}` and the like).
  *
  * A placeholder is `${NAME}` or `${a.b.c}`:
  * - `${CLAUDE_PROJECT_DIR}`, `${AGENT_HOOKS_PROJECT_DIR}` (each falls back to the other),

@@ -55,9 +55,8 @@ export const claude: Preset = PresetModule.claude
 
 /**
  * Wingman: `.wingman/wingman.config.json` (global) then `.wingman/agents/<agent>/agent.json` (with
- * `agent`), concatenated without deduplication (FR-6) and run in order; default timeout 60 s,
- * clamped to 1..600 s (FR-7); FR-2 patterns (an invalid regex matches exactly); PostToolUse and Stop
- * cannot block (FR-4).
+ * `agent`), concatenated without deduplication and run in order; default timeout 60 s, clamped to 1..600 s;
+ * Wingman's matcher patterns (an invalid regex matches exactly); PostToolUse and Stop cannot block.
  *
  * @since 0.1.0
  * @category presets
@@ -88,7 +87,7 @@ export const pigo: Preset = pigoInternal.pigo
 
 /**
  * Wave: Claude Code's shape in `~/.wave/settings.json`, `.wave/settings.json` and
- * `.wave/settings.local.json`; `WAVE_PROJECT_DIR`; the hooks of one event run in order (FR-008).
+ * `.wave/settings.local.json`; `WAVE_PROJECT_DIR`; the hooks of one event run in order.
  *
  * @since 0.1.0
  * @category presets

@@ -1,5 +1,5 @@
 /**
- * Approval of project hooks (the reference's §3.1 workspace trust). A project's settings files
+ * Approval of project hooks (Claude Code's workspace trust). A project's settings files
  * travel with the repository, so opening a cloned repository must not run the commands it ships.
  * When trust is required, the hooks of the `project` and `local` settings files run only if the
  * file's exact content was approved before; a new or changed file is held back, with a warning that

@@ -36,7 +36,7 @@ describe("Presets", () => {
     expect(Presets.byName("nope")).toBeUndefined()
   })
 
-  it("wingman: FR-6 no dedupe, sequential; FR-7 clamps; unknown events and the paths of problems are reported", () => {
+  it("wingman: no dedupe, sequential; timeouts clamped; unknown events and the paths of problems are reported", () => {
     const decoded = decode(Presets.wingman, {
       hooks: { PreToolUse: [{ matcher: "write_file(", hooks: [{ type: "command", command: "x", timeout: 0 }, { type: "shell" }] }], Notification: [] }
     })
@@ -149,7 +149,7 @@ describe("Presets", () => {
     expect(migrated.notes).toContainEqual(expect.stringContaining("stays the fallback of the hooks' env values (${model-gpt-4o})"))
   })
 
-  it("wave: canonical documents, sequential by default (FR-008)", () => {
+  it("wave: canonical documents, sequential by default", () => {
     expect(decode(Presets.wave, { hooks: { Stop: [{ hooks: [{ type: "command", command: "x" }] }] } }).sequential).toBe(true)
     expect(Presets.wave.projectDirEnv).toEqual(["WAVE_PROJECT_DIR"])
   })

@@ -599,7 +599,7 @@ describe("policy and semantics edge cases", () => {
   })
 })
 
-describe("project hooks need approval where trust is required (§3.1)", () => {
+describe("project hooks need approval where trust is required (workspace trust)", () => {
   const projectWith = (hooks: object) => {
     const dir = tempDir()
     mkdirSync(join(dir, ".agent-hooks"))

@@ -72,7 +72,7 @@ describe("Wingman preset", () => {
     if (agent !== undefined) put(join(p.dir, ".wingman", "agents", "reviewer", "agent.json"), { name: "reviewer", ...agent as object })
   }
 
-  it("FR-6 / US-4.2: global hooks first, then the agent's, no dedup", async () => {
+  it("global hooks first, then the agent's, no dedup", async () => {
     const p = project()
     files(
       p,
@@ -88,7 +88,7 @@ describe("Wingman preset", () => {
     expect(globalOnly.settings.hooks["PreToolUse"]).toHaveLength(2)
   })
 
-  it("FR-4: exit 2 blocks PreToolUse; other codes allow; PostToolUse and Stop never block", async () => {
+  it("exit 2 blocks PreToolUse; other codes allow; PostToolUse and Stop never block", async () => {
     const p = project()
     files(p, {
       hooks: {
@@ -113,7 +113,7 @@ describe("Wingman preset", () => {
     expect(stop.hooks[0]!.status).toBe("non-blocking-error")
   })
 
-  it("FR-2: exact, pipe, * / empty, regex; an invalid regex falls back to exact match; case-sensitive", async () => {
+  it("exact, pipe, * / empty, regex; an invalid regex falls back to exact match; case-sensitive", async () => {
     const p = project()
     files(p, {
       hooks: {
@@ -142,7 +142,7 @@ describe("Wingman preset", () => {
     expect(p.warnings.filter((warning) => warning.includes("never run"))).toEqual([])
   })
 
-  it("FR-7: default timeout 60 s; timeouts are clamped to 1..600 s with a warning", async () => {
+  it("default timeout 60 s; timeouts are clamped to 1..600 s with a warning", async () => {
     const p = project()
     files(p, {
       hooks: {
@@ -161,7 +161,7 @@ describe("Wingman preset", () => {
     expect(timeouts).toEqual([60, 60, 60])
   })
 
-  it("FR-7: a hook running past its timeout is killed and reported, and does not block", async () => {
+  it("a hook running past its timeout is killed and reported, and does not block", async () => {
     const p = project()
     files(p, { hooks: { PreToolUse: [{ hooks: [command("sleep 30; exit 2", { timeout: 1 })] }] } })
     const engine = await p.engine("wingman")
@@ -172,7 +172,7 @@ describe("Wingman preset", () => {
     expect(Date.now() - started).toBeLessThan(20_000)
   })
 
-  it("FR-3: hooks get session_id, cwd, hook_event_name, tool_name, tool_use_id, tool_input, tool_output on stdin", async () => {
+  it("hooks get session_id, cwd, hook_event_name, tool_name, tool_use_id, tool_input, tool_output on stdin", async () => {
     const p = project()
     files(p, { hooks: { PostToolUse: [{ matcher: "write_file", hooks: [command(record("post"))] }] } })
     const engine = await p.engine("wingman")
@@ -182,7 +182,7 @@ describe("Wingman preset", () => {
     expect(typeof input.session_id).toBe("string")
   })
 
-  it("FR-8: the execution log has timestamp, event, matcher pattern, command, exit code, duration and errors", async () => {
+  it("the execution log has timestamp, event, matcher pattern, command, exit code, duration and errors", async () => {
     const p = project()
     files(p, {
       executionLog: "hooks.jsonl",
@@ -200,7 +200,7 @@ describe("Wingman preset", () => {
     expect(entry.error).toContain("nope")
   })
 
-  it("US-4.2: an agent without .wingman/agents/<name>/agent.json is an error naming the file", async () => {
+  it("an agent without .wingman/agents/<name>/agent.json is an error naming the file", async () => {
     const p = project()
     files(p, { hooks: {} })
     await expect(p.engine("wingman", { agent: "ghost" })).rejects.toThrow(/agents\/ghost\/agent\.json/)
@@ -470,7 +470,7 @@ describe("pigo preset", () => {
 })
 
 describe("Wave preset", () => {
-  it("FR-001 / FR-007: user and project settings both load; hooks see WAVE_PROJECT_DIR", async () => {
+  it("user and project settings both load; hooks see WAVE_PROJECT_DIR", async () => {
     const p = project()
     const hook = (label: string) => command(`printf '%s %s\\n' ${label} "$WAVE_PROJECT_DIR" >> "$RECORD"`)
     put(join(p.home, ".wave", "settings.json"), { hooks: { Stop: [{ hooks: [hook("user")] }] } })
@@ -480,7 +480,7 @@ describe("Wave preset", () => {
     expect(lines(p.log)).toEqual([`user ${p.dir}`, `project ${p.dir}`])
   })
 
-  it("FR-008: hooks of one event run in their configured order, one after another", async () => {
+  it("hooks of one event run in their configured order, one after another", async () => {
     const p = project()
     put(join(p.dir, ".wave", "settings.json"), {
       hooks: { PostToolUse: [{ matcher: "Edit|Write", hooks: [command(`sleep 0.5; ${record("first")}`), command(record("second"))] }] }
@@ -490,7 +490,7 @@ describe("Wave preset", () => {
     expect(lines(p.log).map((line) => line.split(" ")[0])).toEqual(["first", "second"])
   })
 
-  it("FR-011..FR-014, US-6: the JSON input of the data model; transcript_path names the host's transcript, which hooks read", async () => {
+  it("the JSON input of the data model; transcript_path names the host's transcript, which hooks read", async () => {
     const p = project()
     const transcript = join(p.home, ".wave", "sessions", "session_xyz789.json")
     put(transcript, `${JSON.stringify({ state: { messages: [{ role: "user", content: "hi" }] } })}\n`)
@@ -513,7 +513,7 @@ describe("Wave preset", () => {
     expect(prompt).toEqual({ ...base, hook_event_name: "UserPromptSubmit", prompt: "Please create a file" })
   })
 
-  it("US-1.3 / FR-009 / FR-018: a failing hook, or one that never reads stdin, does not interrupt the tool", async () => {
+  it("a failing hook, or one that never reads stdin, does not interrupt the tool", async () => {
     const p = project()
     put(join(p.dir, ".wave", "settings.json"), { hooks: { PostToolUse: [{ matcher: "Edit", hooks: [command("exit 1"), command("exit 0")] }] } })
     const engine = await p.engine("wave")
@@ -537,7 +537,7 @@ describe("Wave preset", () => {
     expect(lines(p.log)).toEqual([`PreToolUse|Write|${p.dir}`, `Stop||${p.dir}`, `mine||${p.dir}`])
   })
 
-  it("FR-011 / FR-015: without a host transcript_path it is derived from the session id, and a missing file is said", async () => {
+  it("without a host transcript_path it is derived from the session id, and a missing file is said", async () => {
     const p = project()
     put(join(p.dir, ".wave", "settings.json"), { hooks: { Stop: [{ hooks: [command(record("stop"))] }] } })
     const sessions = join(p.home, ".wave", "sessions")

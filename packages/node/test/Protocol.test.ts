@@ -1,5 +1,5 @@
 /**
- * Every row of the compatibility reference's §6.3 table (per-event decision control), each with a
+ * Every row of Claude Code's per-event decision control (what blocks, on which event, and how), each with a
  * real hook process for its exit-2 path and for its JSON path.
  */
 import { afterAll, describe, expect, it } from "vitest"
@@ -242,7 +242,7 @@ const rows: ReadonlyArray<Row> = [
   }))
 ]
 
-describe("§6.3: every event's exit-2 path and JSON path, with real hooks", () => {
+describe("decision control: every event's exit-2 path and JSON path, with real hooks", () => {
   for (const row of rows) {
     it(`${row.event}: exit 2`, async () => {
       const outcome = await runOne(row.event, row.payload, 2, "", "EXIT2")

@@ -157,7 +157,7 @@ export const assembleWith = (mergeFor: MergeSpecific) =>
     }
   }
   toModel.push(...additionalContext)
-  // DirectoryAdded's systemMessage goes to the model (§6.2); everywhere else to the user.
+  // DirectoryAdded's systemMessage goes to the model (Claude Code adds it to Claude's context); everywhere else to the user.
   if (event.behavesAs === "DirectoryAdded") toModel.push(...systemMessages)
   else toUser.push(...systemMessages)
   if (!cont && stopReason !== null) toUser.push(stopReason)

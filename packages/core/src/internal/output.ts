@@ -31,7 +31,7 @@ interface Fields {
   readonly reasonFrom: "top" | "specific" | null
 }
 
-/** OSC 0/1/2/9/99/777 sequences (BEL- or ST-terminated) or a bare BEL, nothing else (§6.2). */
+/** OSC 0/1/2/9/99/777 sequences (BEL- or ST-terminated) or a bare BEL, nothing else: the terminal escapes Claude Code lets through in a systemMessage. */
 const TERMINAL_SEQUENCE = /^(?:\u001b\](?:0|1|2|9|99|777);[^\u0007\u001b]*(?:\u0007|\u001b\\)|\u0007)+$/
 
 /** hookSpecificOutput fields the aggregation handles itself; the others pass through to the host. */

@@ -48,7 +48,7 @@ export const executionLog = (
   hooks: ReadonlyArray<{ readonly result: HookResult; readonly hook: PlannedHook; readonly startedAt: number; readonly ranAs: string }>
 ): Effect.Effect<void> => {
   if (hooks.length === 0) return Effect.void
-  // Each line has the time its own hook started (Wingman FR-8), the matcher as the user wrote it and
+  // Each line has the time its own hook started (Wingman's execution log), the matcher as the user wrote it and
   // the command as it ran, placeholders substituted (the orchestration design's HookLogger).
   const lines = hooks.map(({ hook, result, startedAt, ranAs }) =>
     JSON.stringify({

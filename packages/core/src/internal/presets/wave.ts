@@ -1,6 +1,6 @@
 /**
  * Wave: Claude Code's shape in `~/.wave/settings.json`, `.wave/settings.json` and
- * `.wave/settings.local.json`; `WAVE_PROJECT_DIR`; the hooks of one event run in order (FR-008).
+ * `.wave/settings.local.json`; `WAVE_PROJECT_DIR`; the hooks of one event run in order.
  */
 import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../HookEvent.ts"
@@ -58,7 +58,7 @@ export const transcriptPath = (sessionId: string, home: string | undefined): str
   return join(home, ".wave", "sessions", `session_${shortId}.json`)
 }
 
-/** FR-011: every hook receives transcript_path; when the host passes none it is derived (FR-015) and checked. */
+/** Every hook receives transcript_path; when the host passes none it is derived from the session id and checked. */
 const dispatch: NonNullable<Preset["dispatch"]> = (_event, input, context) => {
   if (typeof input["transcript_path"] === "string" && input["transcript_path"] !== "") return {}
   const session = typeof input["session_id"] === "string" ? input["session_id"] : ""
@@ -94,7 +94,7 @@ const decode: Preset["decode"] = (document, file, context) =>
       })
     }
     const decoded = yield* decodeCanonical(withEnvironment(document), file.path, file.scope, undefined, context.events ?? events)
-    // FR-008: the hooks of one event run in their configured order, one after another.
+    // Wave runs the hooks of one event in their configured order, one after another.
     return { ...decoded, sequential: decoded.sequential ?? true, warnings: [...warnings, ...decoded.warnings] }
   })
 

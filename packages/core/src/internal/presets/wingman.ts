@@ -19,20 +19,20 @@ import {
 } from "./common.ts"
 import type { JsonPath } from "./common.ts"
 
-/** FR-1 and FR-4: only PreToolUse blocks (exit 2); PostToolUse and Stop log and continue. FR-7: 60 s. */
+/** Only PreToolUse blocks (exit 2); PostToolUse and Stop log and continue. Every hook's default timeout is 60 s. */
 export const events: ReadonlyArray<CustomEvent> = [
   { name: "PreToolUse", defaultTimeout: 60 },
   { name: "PostToolUse", blocking: "none", defaultTimeout: 60 },
   { name: "Stop", blocking: "none", defaultTimeout: 60 }
 ]
 const EVENTS = events.map((event) => event.name)
-/** The audit trail of US-2.2, relative to the config file (`.wingman/logs/audit.jsonl`). */
+/** Wingman's tamper-evident audit trail of every tool call, relative to the config file (`.wingman/logs/audit.jsonl`). */
 export const DEFAULT_AUDIT_LOG = "logs/audit.jsonl"
 const MIN_TIMEOUT = 1
 const MAX_TIMEOUT = 600
 
 /**
- * FR-2 in the canonical matcher language: `*` or empty matches all; a pattern with `|` is a list of
+ * Wingman's matcher patterns in the canonical matcher language: `*` or empty matches all; a pattern with `|` is a list of
  * exact names; a plain name is exact; anything else is an unanchored regular expression (tried after
  * the exact name); an invalid regular expression falls back to exact match.
  */
@@ -49,11 +49,11 @@ export const matcher = (pattern: string | undefined): string | undefined => {
 const clampTimeout = (value: unknown, path: JsonPath, file: string, warnings: Array<string>): unknown => {
   if (typeof value !== "number" || !Number.isFinite(value)) return value
   if (value < MIN_TIMEOUT) {
-    warnings.push(`${file} at ${formatPath(path)}: timeout ${value} is below Wingman's minimum of ${MIN_TIMEOUT} s (FR-7); using ${MIN_TIMEOUT}`)
+    warnings.push(`${file} at ${formatPath(path)}: timeout ${value} is below Wingman's minimum of ${MIN_TIMEOUT} s; using ${MIN_TIMEOUT}`)
     return MIN_TIMEOUT
   }
   if (value > MAX_TIMEOUT) {
-    warnings.push(`${file} at ${formatPath(path)}: timeout ${value} is above Wingman's maximum of ${MAX_TIMEOUT} s (FR-7); using ${MAX_TIMEOUT}`)
+    warnings.push(`${file} at ${formatPath(path)}: timeout ${value} is above Wingman's maximum of ${MAX_TIMEOUT} s; using ${MAX_TIMEOUT}`)
     return MAX_TIMEOUT
   }
   return value
@@ -84,7 +84,7 @@ const decode: Preset["decode"] = (document, file, context) =>
         paths.set(formatPath(["hooks", event, index]), formatPath([key, event, index]))
         if (!isRecord(group)) return group
         const pattern = group["matcher"]
-        // FR-8 logs the matcher pattern as written, not its translation.
+        // Wingman's execution log has the matcher pattern as written, not its translation.
         if (typeof pattern === "string") patterns.set(formatPath(["hooks", event, index]), pattern)
         const handlers = group["hooks"]
         return {
@@ -102,7 +102,7 @@ const decode: Preset["decode"] = (document, file, context) =>
         }
       })
     }
-    // US-2.2 ("log all agent tool usage ... in a secure, tamper-proof format"): the audit trail is on,
+    // Wingman asks to "log all agent tool usage ... in a secure, tamper-proof format": the audit trail is on,
     // in .wingman/logs/audit.jsonl next to the config, unless the config names another file or says false.
     const audit = isRecord(document) ? document["auditLog"] : undefined
     const auditLog = audit === false ? undefined : audit !== undefined ? audit : file.kind === "agent" ? undefined : DEFAULT_AUDIT_LOG
@@ -112,7 +112,7 @@ const decode: Preset["decode"] = (document, file, context) =>
       ...(isRecord(document) && document["auditRedact"] !== undefined ? { auditRedact: document["auditRedact"] } : {})
     }
     return yield* decodeTranslated(
-      // FR-6: no deduplication; the hooks of one event run one after another, in order.
+      // Wingman does not deduplicate; the hooks of one event run one after another, in order.
       { document: { hooks: translated, ...passed }, paths, warnings, patterns, overrides: { dedupe: false, sequential: true } },
       file.path,
       file.scope,
