@@ -64,7 +64,6 @@ const slowFiles = [
   "packages/node/test/NodeProcessSpawner.test.ts"
 ]
 
-
 const packageDirs = readdirSync(new URL("./packages/", import.meta.url)).filter((name) => {
   try {
     return statSync(new URL(`./packages/${name}/test/`, import.meta.url)).isDirectory()

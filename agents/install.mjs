@@ -26,7 +26,9 @@ for (const agent of agents) {
   const started = Date.now()
   const { problems, dir } = await installScenario(agent, { keep })
   if (problems.length > 0) failed++
-  process.stdout.write(`${problems.length === 0 ? "ok  " : "FAIL"}  ${agent.name.padEnd(6)} install  ${((Date.now() - started) / 1000).toFixed(1)}s${problems.length > 0 ? `  (kept ${dir})\n      ${problems.join("\n      ")}` : ""}\n`)
+  process.stdout.write(
+    `${problems.length === 0 ? "ok  " : "FAIL"}  ${agent.name.padEnd(6)} install  ${((Date.now() - started) / 1000).toFixed(1)}s${problems.length > 0 ? `  (kept ${dir})\n      ${problems.join("\n      ")}` : ""}\n`
+  )
 }
 process.stdout.write(`${agents.length - failed} passed, ${failed} failed\n`)
 process.exitCode = failed > 0 ? 1 : 0

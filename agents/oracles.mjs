@@ -32,7 +32,11 @@ export const ORACLE_AGENTS = ["qwen", "gemini", "codex"]
 
 const argv = process.argv.slice(2)
 const opt = (name) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : undefined)
-const only = opt("agent")?.split(",").map((s) => s.trim()).filter((s) => ORACLE_AGENTS.includes(s)) ?? ORACLE_AGENTS
+const only =
+  opt("agent")
+    ?.split(",")
+    .map((s) => s.trim())
+    .filter((s) => ORACLE_AGENTS.includes(s)) ?? ORACLE_AGENTS
 const verbose = argv.includes("--verbose")
 const resultFile = opt("result")
 
@@ -86,11 +90,15 @@ async function qwenOracle() {
     agentsModules: MODULES,
     cwd: root,
     ours: (c, event) =>
-      ours([event, "--preset", "qwen", "--settings", settingsFile({ hooks: c.hooks })], {
-        tool_name: c.tool,
-        tool_input: c.input,
-        ...(c.response === undefined ? {} : { tool_response: c.response })
-      }, {})
+      ours(
+        [event, "--preset", "qwen", "--settings", settingsFile({ hooks: c.hooks })],
+        {
+          tool_name: c.tool,
+          tool_input: c.input,
+          ...(c.response === undefined ? {} : { tool_response: c.response })
+        },
+        {}
+      )
   })
   for (const row of results) {
     report("qwen", row.id, row.same, row.documented ? "(a documented difference)" : "", [
@@ -111,9 +119,17 @@ async function geminiOracle() {
     await fireGemini(HookSystem, c.hooks, root, c.tool, c.input)
     const theirs = readLog(read(), c.timed)
     rmSync(log, { force: true })
-    await ours(["BeforeTool", "--preset", "gemini", "--settings", settingsFile({ hooks: c.hooks })], { tool_name: c.tool, tool_input: c.input }, { ORACLE_LOG: log })
+    await ours(
+      ["BeforeTool", "--preset", "gemini", "--settings", settingsFile({ hooks: c.hooks })],
+      { tool_name: c.tool, tool_input: c.input },
+      { ORACLE_LOG: log }
+    )
     const mine = readLog(read(), c.timed)
-    report("gemini", c.id, theirs === mine, "", [`Gemini CLI:      ${theirs}`, `--preset gemini: ${mine}`, `hooks: ${JSON.stringify(c.hooks)}`])
+    report("gemini", c.id, theirs === mine, "", [
+      `Gemini CLI:      ${theirs}`,
+      `--preset gemini: ${mine}`,
+      `hooks: ${JSON.stringify(c.hooks)}`
+    ])
   }
 }
 
@@ -134,7 +150,11 @@ async function codexOracle() {
       agent.setup({ home: caseHome, project, url: server.url, hooks: [{ event: c.event, command: `sh ${script}` }], timeout: 30 })
       const env = agentEnv(agent, { home: caseHome, url: server.url, pathPrefix: TOOLS_BIN })
       const code = await new Promise((done) => {
-        const child = spawn(join(MODULES, ".bin", agent.bin), agent.command("Please create the marker file in this folder."), { cwd: project, env, stdio: ["ignore", "ignore", "ignore"] })
+        const child = spawn(join(MODULES, ".bin", agent.bin), agent.command("Please create the marker file in this folder."), {
+          cwd: project,
+          env,
+          stdio: ["ignore", "ignore", "ignore"]
+        })
         const timer = setTimeout(() => child.kill("SIGKILL"), 60_000)
         child.on("close", (status) => {
           clearTimeout(timer)
@@ -148,7 +168,11 @@ async function codexOracle() {
       }
       const payload = JSON.parse(readFileSync(`${script}.payload`, "utf8"))
       // The same HOME, so that the preset finds ~/.codex/hooks.json where Codex found it.
-      const outcome = await ours([c.event, "--preset", "codex"], payload, { HOME: caseHome, CODEX_HOME: join(caseHome, ".codex"), PROJECT: project })
+      const outcome = await ours([c.event, "--preset", "codex"], payload, {
+        HOME: caseHome,
+        CODEX_HOME: join(caseHome, ".codex"),
+        PROJECT: project
+      })
       const problems = compareCodex(c, observed, outcome)
       report("codex", c.id, problems.length === 0, "", [
         ...problems,
@@ -165,11 +189,15 @@ try {
   if (!existsSync(CLI)) throw new Error(`agent-hooks is not built (${CLI} is missing): run \`npm run build\` first`)
   // The three at once: most of the time is spent waiting for hook processes and agent-hooks runs.
   const took = []
-  await Promise.all(only.map((name) =>
-    oracles[name]()
-      .catch((error) => report(name, "(engine)", false, `the oracle could not run: ${error?.message ?? error}`, [String(error?.stack ?? error)]))
-      .finally(() => took.push(`${name} ${((Date.now() - started) / 1000).toFixed(1)}s`))
-  ))
+  await Promise.all(
+    only.map((name) =>
+      oracles[name]()
+        .catch((error) =>
+          report(name, "(engine)", false, `the oracle could not run: ${error?.message ?? error}`, [String(error?.stack ?? error)])
+        )
+        .finally(() => took.push(`${name} ${((Date.now() - started) / 1000).toFixed(1)}s`))
+    )
+  )
   say(`oracles done: ${took.join(", ")}`)
 } catch (error) {
   report("oracles", "(setup)", false, String(error?.message ?? error))

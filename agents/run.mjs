@@ -40,7 +40,10 @@ const flag = (name) => argv.includes(`--${name}`)
 const list = (name, known) => {
   const raw = opt(name)
   if (raw === undefined) return known
-  const want = raw.split(",").map((s) => s.trim()).filter(Boolean)
+  const want = raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)
   const unknown = want.filter((w) => !known.includes(w))
   if (unknown.length > 0) {
     process.stderr.write(`--${name}: unknown ${unknown.join(", ")} (known: ${known.join(", ")})\n`)
@@ -97,7 +100,12 @@ async function runOne(agent, scenario, mode) {
         // An empty script stands for a hook whose program is missing (the broken controls: the
         // shell answers 127; Claude Code, Codex and Qwen Code go on, Gemini CLI blocks).
         if (text === "") hooks.push({ event: h.event, command: join(hooksDir, "missing-policy-hook") })
-        else hooks.push({ event: h.event, command: `sh ${scriptFile(`${i}-${h.event}.sh`, text)}`, matcher: h.tool === "read" ? agent.readMatcher : undefined })
+        else
+          hooks.push({
+            event: h.event,
+            command: `sh ${scriptFile(`${i}-${h.event}.sh`, text)}`,
+            matcher: h.tool === "read" ? agent.readMatcher : undefined
+          })
       })
     } else {
       // The policy, written once against Claude Code's names, in agent-hooks' settings format.
@@ -143,7 +151,8 @@ async function runOne(agent, scenario, mode) {
     if (recordDir) record(state, join(recordDir, agent.name, mode, scenario.id))
     if (keep) writeFileSync(join(dir, "model-requests.json"), JSON.stringify({ requests: server.requests, stray: server.stray }, null, 1))
     if (keep) writeFileSync(join(dir, "agent-output.txt"), proc.out)
-    if (server.stray.length > 0) problems.push(`the agent tried to reach the network (refused): ${[...new Set(server.stray)].slice(0, 3).join(", ")}`)
+    if (server.stray.length > 0)
+      problems.push(`the agent tried to reach the network (refused): ${[...new Set(server.stray)].slice(0, 3).join(", ")}`)
     return { ok: problems.length === 0, problems, note: side.note, ms: Date.now() - started, dir, output: proc.out, observation, server }
   } finally {
     await server.close()
@@ -207,7 +216,8 @@ for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) {
 const started = Date.now()
 const agents = agentNames.map((n) => AGENTS[n])
 const install = await ensureAgents({ dir: HERE, pathPrefix: TOOLS_BIN, agents, log })
-if (Object.keys(install.broken).length === 0) log(install.installed ? `agents installed in ${secs(install.ms)}` : `agents already installed (checked in ${secs(install.ms)})`)
+if (Object.keys(install.broken).length === 0)
+  log(install.installed ? `agents installed in ${secs(install.ms)}` : `agents already installed (checked in ${secs(install.ms)})`)
 
 /** @type {{ agent: string, scenario: string, mode: string, status: "passed" | "failed" | "skipped", note: string, ms?: number }[]} */
 const rows = []
@@ -250,7 +260,13 @@ if (scenarioIds.includes(INSTALL.id) && modes.includes("agent-hooks")) {
 const runInstall = async (agent) => {
   const started = Date.now()
   const { problems, dir, output } = await installScenario(agent, { keep })
-  return { ok: problems.length === 0, problems, ms: Date.now() - started, output: output ?? "", dir: problems.length > 0 || keep ? dir : undefined }
+  return {
+    ok: problems.length === 0,
+    problems,
+    ms: Date.now() - started,
+    output: output ?? "",
+    dir: problems.length > 0 || keep ? dir : undefined
+  }
 }
 
 async function worker() {
@@ -268,14 +284,33 @@ async function worker() {
     const control = mode === "native" && !result.ok ? " (control failure: the agent's own hook did not behave as expected)" : ""
     if (result.ok) passed++
     else failed++
-    rows.push({ agent: agent.name, scenario: scenario.id, mode, status: result.ok ? "passed" : "failed", note: result.problems.join("; ") + control, ms: result.ms })
+    rows.push({
+      agent: agent.name,
+      scenario: scenario.id,
+      mode,
+      status: result.ok ? "passed" : "failed",
+      note: result.problems.join("; ") + control,
+      ms: result.ms
+    })
     const line = `${result.ok ? "ok  " : "FAIL"}  ${agent.name.padEnd(6)} ${scenario.id.padEnd(14)} ${mode.padEnd(11)} ${secs(result.ms)}${control}`
     const details = [
       ...(result.note ? [`      note: ${result.note}`] : []),
-      ...(result.ok && !verbose ? [] : [
-      ...result.problems.map((p) => `      - ${p}`),
-      ...(result.ok ? [] : [`      agent output (last lines):`, ...result.output.trim().split("\n").slice(-12).map((l) => `        ${l.slice(0, 300)}`)]),
-      ...(keep && result.dir ? [`      kept: ${result.dir}`] : [])])
+      ...(result.ok && !verbose
+        ? []
+        : [
+            ...result.problems.map((p) => `      - ${p}`),
+            ...(result.ok
+              ? []
+              : [
+                  `      agent output (last lines):`,
+                  ...result.output
+                    .trim()
+                    .split("\n")
+                    .slice(-12)
+                    .map((l) => `        ${l.slice(0, 300)}`)
+                ]),
+            ...(keep && result.dir ? [`      kept: ${result.dir}`] : [])
+          ])
     ].join("\n")
     process.stdout.write(`${line}${details ? `\n${details}` : ""}\n`)
   }
@@ -286,9 +321,19 @@ await Promise.all(Array.from({ length: jobs }, worker))
 const oracleAgents = ["qwen", "gemini", "codex"].filter((name) => agentNames.includes(name) && !install.broken[name])
 if (opt("scenario") === undefined && oracleAgents.length > 0) {
   const file = join(mkdtempSync(join(tmpdir(), "agent-hooks-oracles-result-")), "result.json")
-  const child = spawn(process.execPath, [join(HERE, "oracles.mjs"), "--agent", oracleAgents.join(","), "--result", file, ...(verbose ? ["--verbose"] : [])], { stdio: ["ignore", "inherit", "inherit"] })
+  const child = spawn(
+    process.execPath,
+    [join(HERE, "oracles.mjs"), "--agent", oracleAgents.join(","), "--result", file, ...(verbose ? ["--verbose"] : [])],
+    { stdio: ["ignore", "inherit", "inherit"] }
+  )
   await new Promise((done) => child.on("close", done))
-  const result = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : { passed: 0, failed: 1, rows: [{ agent: "oracles", scenario: "oracle:(run)", mode: "-", status: "failed", note: "agents/oracles.mjs wrote no result" }] }
+  const result = existsSync(file)
+    ? JSON.parse(readFileSync(file, "utf8"))
+    : {
+        passed: 0,
+        failed: 1,
+        rows: [{ agent: "oracles", scenario: "oracle:(run)", mode: "-", status: "failed", note: "agents/oracles.mjs wrote no result" }]
+      }
   rmSync(dirname(file), { recursive: true, force: true })
   passed += result.passed
   failed += result.failed
@@ -298,7 +343,15 @@ if (opt("scenario") === undefined && oracleAgents.length > 0) {
 // ---- summary -----------------------------------------------------------------------------------
 const cell = (agent, scenario, mode) => {
   const r = rows.find((x) => x.agent === agent && x.scenario === scenario && x.mode === mode)
-  return r === undefined ? "-" : r.status === "passed" ? "pass" : r.status === "failed" ? (mode === "native" ? "CONTROL FAIL" : "FAIL") : "skip"
+  return r === undefined
+    ? "-"
+    : r.status === "passed"
+      ? "pass"
+      : r.status === "failed"
+        ? mode === "native"
+          ? "CONTROL FAIL"
+          : "FAIL"
+        : "skip"
 }
 const table = [["agent", "scenario", "native (control)", "agent-hooks"]]
 for (const a of agents) {
@@ -307,11 +360,20 @@ for (const a of agents) {
     continue
   }
   for (const s of [...SCENARIOS, INSTALL].filter((x) => scenarioIds.includes(x.id))) {
-    table.push([a.name, s.id, modes.includes("native") ? cell(a.name, s.id, "native") : "-", modes.includes("agent-hooks") ? cell(a.name, s.id, "agent-hooks") : "-"])
+    table.push([
+      a.name,
+      s.id,
+      modes.includes("native") ? cell(a.name, s.id, "native") : "-",
+      modes.includes("agent-hooks") ? cell(a.name, s.id, "agent-hooks") : "-"
+    ])
   }
 }
 const widths = table[0].map((_, i) => Math.max(...table.map((r) => r[i].length)))
-const fmt = (r) => r.map((v, i) => v.padEnd(widths[i])).join("  ").trimEnd()
+const fmt = (r) =>
+  r
+    .map((v, i) => v.padEnd(widths[i]))
+    .join("  ")
+    .trimEnd()
 const out = ["", fmt(table[0]), fmt(widths.map((w) => "-".repeat(w))), ...table.slice(1).map(fmt)]
 const skips = rows.filter((r) => r.status === "skipped")
 if (skips.length > 0) {

@@ -45,9 +45,17 @@ interface Run {
 }
 
 /** `kill`: SIGKILL that many ms after the writer opened the log, or (`before`) after the spawn. */
-const start = (file: string, count: number, env: Record<string, string> = {}, kill?: { readonly ms: number; readonly before: boolean }): Promise<Run> =>
+const start = (
+  file: string,
+  count: number,
+  env: Record<string, string> = {},
+  kill?: { readonly ms: number; readonly before: boolean }
+): Promise<Run> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [writerScript, file, String(count)], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] })
+    const child = spawn(process.execPath, [writerScript, file, String(count)], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "inherit"]
+    })
     let out = ""
     let armed = false
     const arm = () => {
@@ -71,7 +79,8 @@ const start = (file: string, count: number, env: Record<string, string> = {}, ki
 
 const hookRecords = (text: string): Map<string, number> => {
   const counts = new Map<string, number>()
-  for (const { record } of Audit.parse(text).records) if (record.kind === "hook") counts.set(record.writer, (counts.get(record.writer) ?? 0) + 1)
+  for (const { record } of Audit.parse(text).records)
+    if (record.kind === "hook") counts.set(record.writer, (counts.get(record.writer) ?? 0) + 1)
   return counts
 }
 
@@ -85,12 +94,26 @@ const median = (values: ReadonlyArray<number>): number => {
 const cost = async () => {
   const { createHookEngine } = await import("@agent-hooks/node")
   const settingsFile = join(dir, "cost-settings.json")
-  writeFileSync(settingsFile, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Write", hooks: [{ type: "command", command: "true" }] }] } }))
+  writeFileSync(
+    settingsFile,
+    JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Write", hooks: [{ type: "command", command: "true" }] }] } })
+  )
   const payload = { session_id: "bench", tool_name: "Bash", tool_input: { command: "git status --short && ls -la src" } }
   const engines = [
     { name: "audit off (no-match path)", engine: await createHookEngine({ settings: [settingsFile], projectDir: dir }) },
-    { name: "audit on, no key", engine: await createHookEngine({ settings: [settingsFile], projectDir: dir, auditLog: join(dir, "cost-nokey.jsonl") }) },
-    { name: "audit on, with key", engine: await createHookEngine({ settings: [settingsFile], projectDir: dir, auditLog: join(dir, "cost-key.jsonl"), auditKey: "bench-key" }) }
+    {
+      name: "audit on, no key",
+      engine: await createHookEngine({ settings: [settingsFile], projectDir: dir, auditLog: join(dir, "cost-nokey.jsonl") })
+    },
+    {
+      name: "audit on, with key",
+      engine: await createHookEngine({
+        settings: [settingsFile],
+        projectDir: dir,
+        auditLog: join(dir, "cost-key.jsonl"),
+        auditKey: "bench-key"
+      })
+    }
   ]
   const perRound = engines.map(() => [] as Array<number>)
   // Warm-up: JIT, the writers' opening checkpoint.
@@ -99,14 +122,19 @@ const cost = async () => {
     for (const [index, { engine }] of engines.entries()) {
       const started = performance.now()
       for (let i = 0; i < SAMPLES; i++) await engine.dispatch("PreToolUse", payload)
-      perRound[index]!.push((performance.now() - started) * 1000 / SAMPLES)
+      perRound[index]!.push(((performance.now() - started) * 1000) / SAMPLES)
     }
   }
   const off = perRound[0]!
-  console.log(`cost of recording a tool call no hook matches: ${ROUNDS} rounds x ${SAMPLES} dispatches per engine, interleaved; median over rounds of the mean per dispatch`)
+  console.log(
+    `cost of recording a tool call no hook matches: ${ROUNDS} rounds x ${SAMPLES} dispatches per engine, interleaved; median over rounds of the mean per dispatch`
+  )
   for (const [index, { name }] of engines.entries()) {
     const rounds = perRound[index]!
-    const added = index === 0 ? "" : `, adds ${median(rounds.map((value, r) => value - off[r]!)).toFixed(1)} µs to the no-match path (rounds ${Math.min(...rounds.map((v, r) => v - off[r]!)).toFixed(1)}–${Math.max(...rounds.map((v, r) => v - off[r]!)).toFixed(1)})`
+    const added =
+      index === 0
+        ? ""
+        : `, adds ${median(rounds.map((value, r) => value - off[r]!)).toFixed(1)} µs to the no-match path (rounds ${Math.min(...rounds.map((v, r) => v - off[r]!)).toFixed(1)}–${Math.max(...rounds.map((v, r) => v - off[r]!)).toFixed(1)})`
     console.log(`  ${name}: ${median(rounds).toFixed(1)} µs per dispatch${added}`)
   }
   for (const { engine } of engines) await engine.close()
@@ -120,14 +148,22 @@ const cost = async () => {
 }
 
 try {
-  console.log(`audit bench: ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), Linux ${release()}, Node ${process.versions.node}, load ${loadavg().map((l) => l.toFixed(2)).join(" ")}`)
+  console.log(
+    `audit bench: ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), Linux ${release()}, Node ${process.versions.node}, load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`
+  )
   if (COST_ONLY) {
     await cost()
   } else {
     await reliability()
     await cost()
   }
-  console.log(`load at the end: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`)
+  console.log(
+    `load at the end: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`
+  )
 } finally {
   rmSync(dir, { recursive: true, force: true })
 }
@@ -156,14 +192,20 @@ async function reliability() {
   }
   const killReport = await Effect.runPromise(Audit.verify(killText))
   const killedBySignal = runs.filter((run) => run.signal === "SIGKILL").length
-  console.log(`kill -9: ${KILLS} runs (${killedBySignal} killed by SIGKILL, ${beforeFirst} before opening the log), ${killReport.records} records in the file`)
+  console.log(
+    `kill -9: ${KILLS} runs (${killedBySignal} killed by SIGKILL, ${beforeFirst} before opening the log), ${killReport.records} records in the file`
+  )
   console.log(`  file = acknowledged: ${exact}; file = acknowledged + 1 (killed between write and report): ${lostOne}; other: ${bad}`)
-  console.log(`  verify: ${killReport.ok ? "ok" : "FAILED"}, ${killReport.problems.length} problems, notices: ${killReport.notices.map((n) => n.kind).join(", ") || "none"}`)
+  console.log(
+    `  verify: ${killReport.ok ? "ok" : "FAILED"}, ${killReport.problems.length} problems, notices: ${killReport.notices.map((n) => n.kind).join(", ") || "none"}`
+  )
 
   // 2. concurrent writers
   const sharedFile = join(dir, "shared.jsonl")
   const started = performance.now()
-  const concurrent = await Promise.all(Array.from({ length: WRITERS }, () => start(sharedFile, RECORDS, { AGENT_HOOKS_AUDIT_KEY: "bench-key" })))
+  const concurrent = await Promise.all(
+    Array.from({ length: WRITERS }, () => start(sharedFile, RECORDS, { AGENT_HOOKS_AUDIT_KEY: "bench-key" }))
+  )
   const elapsed = performance.now() - started
   const sharedText = readFileSync(sharedFile, "utf8")
   const sharedReport = await Effect.runPromise(Audit.verify(sharedText, { key: "bench-key" }))
@@ -173,8 +215,12 @@ async function reliability() {
   // How interleaved the file is: the number of places where the writer changes from one line to the next.
   const writers = Audit.parse(sharedText).records.map(({ record }) => record.writer)
   const switches = writers.filter((writer, i) => i > 0 && writer !== writers[i - 1]).length
-  console.log(`concurrent: ${WRITERS} writers x ${RECORDS} records in ${(elapsed / 1000).toFixed(1)} s: ${hooks} hook records, ${sharedReport.records} records with checkpoints, ${sharedReport.checkpoints} checkpoints (all checked: ${sharedReport.checkedCheckpoints === sharedReport.checkpoints})`)
-  console.log(`  writers complete: ${complete}/${WRITERS}; writer switches between adjacent lines: ${switches}; verify: ${sharedReport.ok ? "ok" : "FAILED"}, ${sharedReport.problems.length} problems`)
+  console.log(
+    `concurrent: ${WRITERS} writers x ${RECORDS} records in ${(elapsed / 1000).toFixed(1)} s: ${hooks} hook records, ${sharedReport.records} records with checkpoints, ${sharedReport.checkpoints} checkpoints (all checked: ${sharedReport.checkedCheckpoints === sharedReport.checkpoints})`
+  )
+  console.log(
+    `  writers complete: ${complete}/${WRITERS}; writer switches between adjacent lines: ${switches}; verify: ${sharedReport.ok ? "ok" : "FAILED"}, ${sharedReport.problems.length} problems`
+  )
   for (const problem of [...killReport.problems, ...sharedReport.problems].slice(0, 5)) console.log(`  problem: ${problem.message}`)
   if (!killReport.ok || bad > 0 || !sharedReport.ok || complete !== WRITERS) process.exitCode = 1
 }

@@ -27,21 +27,39 @@ const dir = mkdtempSync(join(tmpdir(), "agent-hooks-bench-startup-"))
 const settings = join(dir, "settings.json")
 writeFileSync(settings, JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "true" }] }] } }))
 const modules = join(dir, "modules.mjs")
-writeFileSync(modules, `import module from "node:module"\nmodule.enableCompileCache?.()\nawait import(${JSON.stringify(join(dist, "main.js"))})\n`)
+writeFileSync(
+  modules,
+  `import module from "node:module"\nmodule.enableCompileCache?.()\nawait import(${JSON.stringify(join(dist, "main.js"))})\n`
+)
 const payload = JSON.stringify({ tool_name: "Bash", tool_input: { command: "ls" } })
 const floorScript = `require("node:child_process").spawn("true").on("exit", () => {})`
 
 const rows: Array<{ name: string; runtime: string; args: Array<string>; expect: number }> = []
 for (const runtime of ["node", "bun"]) {
   rows.push({ name: `${runtime}: bare start + one spawn of true`, runtime, args: ["-e", floorScript], expect: 0 })
-  rows.push({ name: `${runtime}: agent-hooks run (bundle)`, runtime, args: [join(dist, "bin.js"), "run", "PreToolUse", "--settings", settings], expect: 0 })
-  rows.push({ name: `${runtime}: agent-hooks run (modules)`, runtime, args: [modules, "run", "PreToolUse", "--settings", settings], expect: 0 })
+  rows.push({
+    name: `${runtime}: agent-hooks run (bundle)`,
+    runtime,
+    args: [join(dist, "bin.js"), "run", "PreToolUse", "--settings", settings],
+    expect: 0
+  })
+  rows.push({
+    name: `${runtime}: agent-hooks run (modules)`,
+    runtime,
+    args: [modules, "run", "PreToolUse", "--settings", settings],
+    expect: 0
+  })
 }
 
 // The single-file executable, when scripts/release-binaries.mjs built one for this machine.
 const binary = fileURLToPath(new URL(`../release/binaries/agent-hooks-${process.platform}-${process.arch}`, import.meta.url))
 if (existsSync(binary)) {
-  rows.push({ name: "bun: single-file executable (bun build --compile)", runtime: binary, args: ["run", "PreToolUse", "--settings", settings], expect: 0 })
+  rows.push({
+    name: "bun: single-file executable (bun build --compile)",
+    runtime: binary,
+    args: ["run", "PreToolUse", "--settings", settings],
+    expect: 0
+  })
 }
 
 const median = (values: ReadonlyArray<number>): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
@@ -71,6 +89,8 @@ for (const runtime of ["node", "bun"]) {
   const floor = median(results.get(`${runtime}: bare start + one spawn of true`)!)
   for (const row of rows.filter((r) => r.runtime === runtime || (runtime === "bun" && r.runtime === binary))) {
     const values = results.get(row.name)!
-    console.log(`| ${row.name} | ${median(values).toFixed(1)} ms | ${(median(values) / floor).toFixed(2)}× | ${values.map((v) => v.toFixed(1)).join(", ")} |`)
+    console.log(
+      `| ${row.name} | ${median(values).toFixed(1)} ms | ${(median(values) / floor).toFixed(2)}× | ${values.map((v) => v.toFixed(1)).join(", ")} |`
+    )
   }
 }

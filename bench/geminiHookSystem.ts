@@ -24,7 +24,7 @@ export type GeminiGroup = { readonly matcher?: string; readonly hooks: ReadonlyA
 /** A started `HookSystem` with these `BeforeTool` groups, for a project in `dir`. Gemini's console chatter is silenced. */
 export const geminiHookSystem = async (dir: string, beforeTool: ReadonlyArray<GeminiGroup>): Promise<GeminiHookSystem> => {
   for (const k of ["log", "debug", "warn", "info"] as const) console[k] = () => {}
-  const core = (await import(pathToFileURL(GEMINI_ENTRY).href)) as { HookSystem: new(config: unknown) => GeminiHookSystem }
+  const core = (await import(pathToFileURL(GEMINI_ENTRY).href)) as { HookSystem: new (config: unknown) => GeminiHookSystem }
   const config: Record<string, unknown> = {
     isTrustedFolder: () => true,
     getHooks: () => ({ BeforeTool: beforeTool }),

@@ -49,7 +49,7 @@ interface Sample {
   readonly ms: number
 }
 
-const runOnce = async (agentName: string, mode: typeof MODES[number]): Promise<ReadonlyArray<Sample>> => {
+const runOnce = async (agentName: string, mode: (typeof MODES)[number]): Promise<ReadonlyArray<Sample>> => {
   const agent = AGENTS[agentName]
   const dir = mkdtempSync(join(tmpdir(), `agent-hooks-bench-agents-${agentName}-`))
   const home = join(dir, "home")
@@ -62,7 +62,10 @@ const runOnce = async (agentName: string, mode: typeof MODES[number]): Promise<R
   writeFileSync(readOnly, "cat >/dev/null\nexit 0\n")
   for (const f of [check, readOnly]) chmodSync(f, 0o755)
   const policy = join(dir, "policy.json")
-  writeFileSync(policy, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `sh ${q(check)}` }] }] } }))
+  writeFileSync(
+    policy,
+    JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `sh ${q(check)}` }] }] } })
+  )
   const timed = (label: string, command: string): string =>
     `t0=$(date +%s%N); ${command}; rc=$?; t1=$(date +%s%N); echo "${label} $t0 $((t1-t0))" >> ${q(times)}; exit $rc`
   const ours = `${mode === "in-process" ? "AGENT_HOOKS_DAEMON=0 " : ""}${q(join(TOOLS_BIN, "node"))} ${q(CLI)} hook --host ${agentName} --timeout 60 --settings ${q(policy)}`
@@ -74,28 +77,40 @@ const runOnce = async (agentName: string, mode: typeof MODES[number]): Promise<R
   try {
     agent.setup({ home, project, url: server.url, hooks, timeout: 60 })
     const env = agentEnv(agent, { home, url: server.url, pathPrefix: TOOLS_BIN })
-    const result = await exec(join(AGENTS_DIR, "node_modules", ".bin", agent.bin), agent.command("Please create the marker file in this folder."), {
-      cwd: project,
-      env,
-      timeoutMs: 180_000
-    })
+    const result = await exec(
+      join(AGENTS_DIR, "node_modules", ".bin", agent.bin),
+      agent.command("Please create the marker file in this folder."),
+      {
+        cwd: project,
+        env,
+        timeoutMs: 180_000
+      }
+    )
     let text = ""
     try {
       text = readFileSync(times, "utf8")
     } catch {
       throw new Error(`${agentName}: no hook ran (exit ${result.code}):\n${result.out.slice(-2000)}`)
     }
-    return text.trim().split("\n").map((line) => {
-      const [side, event, start, ns] = line.split(" ")
-      return { side: side as Sample["side"], event: event!, start: Number(start), ms: Number(ns) / 1e6 }
-    })
+    return text
+      .trim()
+      .split("\n")
+      .map((line) => {
+        const [side, event, start, ns] = line.split(" ")
+        return { side: side as Sample["side"], event: event!, start: Number(start), ms: Number(ns) / 1e6 }
+      })
   } finally {
     await server.close()
     rmSync(dir, { recursive: true, force: true })
   }
 }
 
-await ensureAgents({ dir: AGENTS_DIR, pathPrefix: TOOLS_BIN, agents: names.map((name) => AGENTS[name]), log: (s: string) => process.stderr.write(`[bench] ${s}\n`) })
+await ensureAgents({
+  dir: AGENTS_DIR,
+  pathPrefix: TOOLS_BIN,
+  agents: names.map((name) => AGENTS[name]),
+  log: (s: string) => process.stderr.write(`[bench] ${s}\n`)
+})
 const loadBefore = loadavg()
 const rows: Array<string> = []
 for (const name of names) {
@@ -103,9 +118,11 @@ for (const name of names) {
     const cold: Array<[number, number]> = []
     const warm: Array<[number, number]> = []
     for (let run = 0; run < RUNS; run++) {
-      const samples = [...await runOnce(name, mode)].sort((a, b) => a.start - b.start)
+      const samples = [...(await runOnce(name, mode))].sort((a, b) => a.start - b.start)
       const ours = samples.filter((s) => s.side === "agent-hooks")
-      process.stderr.write(`[bench] ${name} ${mode} run ${run + 1}: ${samples.map((s) => `${s.side} ${s.event} ${s.ms.toFixed(0)} ms`).join(", ")}\n`)
+      process.stderr.write(
+        `[bench] ${name} ${mode} run ${run + 1}: ${samples.map((s) => `${s.side} ${s.event} ${s.ms.toFixed(0)} ms`).join(", ")}\n`
+      )
       // each agent-hooks call beside the native hook of the same event in the same run
       ours.forEach((sample, i) => {
         const native = samples.find((s) => s.side === "native" && s.event === sample.event && Math.abs(s.start - sample.start) < 5e9)
@@ -117,16 +134,18 @@ for (const name of names) {
       const ah = median(pairs.map((p) => p[0]))
       const sh = median(pairs.map((p) => p[1]))
       const diff = median(pairs.map((p) => p[0] - p[1]))
-      rows.push(`| ${AGENTS[name].title} | ${mode} | ${what} | ${pairs.length} | ${ah.toFixed(0)} | ${sh.toFixed(0)} | ${diff.toFixed(0)} |`)
+      rows.push(
+        `| ${AGENTS[name].title} | ${mode} | ${what} | ${pairs.length} | ${ah.toFixed(0)} | ${sh.toFixed(0)} | ${diff.toFixed(0)} |`
+      )
     }
     row("cold (first call in the HOME)", cold)
     row("warm (later calls)", warm)
   }
 }
 console.log(
-  `host mode inside the real agents: ${process.version}, ${cpus().length} cores, load average ${loadBefore.map((l) => l.toFixed(2)).join(" ")} at the start, ${
-    loadavg().map((l) => l.toFixed(2)).join(" ")
-  } at the end; ${RUNS} runs per agent and mode; medians`
+  `host mode inside the real agents: ${process.version}, ${cpus().length} cores, load average ${loadBefore.map((l) => l.toFixed(2)).join(" ")} at the start, ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")} at the end; ${RUNS} runs per agent and mode; medians`
 )
 console.log("| agent | agent-hooks | calls | n | agent-hooks hook ms | native sh hook ms | difference ms (median of pairs) |")
 console.log("| --- | --- | --- | ---: | ---: | ---: | ---: |")

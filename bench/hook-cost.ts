@@ -39,7 +39,13 @@ const payload = JSON.stringify({
 })
 writeFileSync(join(dir, "payload.json"), payload)
 const cache = join(dir, "compile-cache")
-const env: Record<string, string | undefined> = { ...process.env, HOME: dir, AGENT_HOOKS_HOME: join(dir, "agent-hooks"), CLAUDE_PROJECT_DIR: dir, NODE_COMPILE_CACHE: cache }
+const env: Record<string, string | undefined> = {
+  ...process.env,
+  HOME: dir,
+  AGENT_HOOKS_HOME: join(dir, "agent-hooks"),
+  CLAUDE_PROJECT_DIR: dir,
+  NODE_COMPILE_CACHE: cache
+}
 for (const name of ["AGENT_HOOKS_HOST_MODE", "AGENT_HOOKS_DAEMON", "XDG_RUNTIME_DIR", "XDG_CACHE_HOME", "NODE_OPTIONS"]) delete env[name]
 const inProcess = { ...env, AGENT_HOOKS_DAEMON: "0" }
 
@@ -80,7 +86,9 @@ const daemonPid = (): number | undefined => {
 const ticks = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100
 /** A process's user + system CPU so far, in ms. */
 const cpuOf = (pid: number): number => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ")
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8")
+    .replace(/^.*\) /, "")
+    .split(" ")
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticks
 }
 /** CPU per call of `row`'s process (user + system, from `times` of a shell that ran it N times), and of the daemon meanwhile. */
@@ -90,7 +98,13 @@ const cpu = (row: Row): { own: number; daemon: number | undefined } => {
   const script = `i=0; while [ $i -lt ${N} ]; do "$@" < ${JSON.stringify(join(dir, "payload.json"))} > /dev/null 2>&1; i=$((i+1)); done; times`
   const r = spawnSync("sh", ["-c", script, "sh", row.cmd, ...row.args], { encoding: "utf8", cwd: dir, env: row.env })
   const after = pid === undefined ? 0 : cpuOf(pid)
-  const [user, system] = [...r.stdout.trim().split("\n").at(-1)!.matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]))
+  const [user, system] = [
+    ...r.stdout
+      .trim()
+      .split("\n")
+      .at(-1)!
+      .matchAll(/(\d+)m([\d.]+)s/g)
+  ].map((m) => Number(m[1]) * 60 + Number(m[2]))
   return { own: ((user! + system!) * 1000) / N, daemon: pid === undefined ? undefined : (after - before) / N }
 }
 const median = (values: ReadonlyArray<number>): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
@@ -124,7 +138,11 @@ const cpuMs = (name: string): number => median(cpus_.get(name)!.map((c) => c.own
 const daemonCpu = median(cpus_.get("daemon")!.map((c) => c.daemon ?? NaN))
 const sh = ms("sh -c true")
 const node = ms("node -e 0")
-console.log(`host mode per call: ${process.version}, ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(" ")} at the end, ${ROUNDS} rounds x ${N} runs, median of round medians`)
+console.log(
+  `host mode per call: ${process.version}, ${cpus().length} cores, load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")} at the end, ${ROUNDS} rounds x ${N} runs, median of round medians`
+)
 console.log("| call | wall ms | / node -e 0 | / sh -c true | CPU ms (its process) | CPU / node -e 0 |")
 console.log("| --- | ---: | ---: | ---: | ---: | ---: |")
 const label: Record<string, string> = {
@@ -138,6 +156,10 @@ for (const row of rows) {
   const value = ms(row.name)
   const own = cpuMs(row.name)
   const extra = row.name === "daemon" ? ` (+ ${daemonCpu.toFixed(1)} in the daemon)` : ""
-  console.log(`| ${label[row.name]} | ${value.toFixed(1)} | ${(value / node).toFixed(2)}x | ${(value / sh).toFixed(1)}x | ${own.toFixed(1)}${extra} | ${(own / cpuMs("node -e 0")).toFixed(2)}x |`)
+  console.log(
+    `| ${label[row.name]} | ${value.toFixed(1)} | ${(value / node).toFixed(2)}x | ${(value / sh).toFixed(1)}x | ${own.toFixed(1)}${extra} | ${(own / cpuMs("node -e 0")).toFixed(2)}x |`
+  )
 }
-console.log(`| agent-hooks hook --host claude, in-process, cold (first call, empty compile cache) | ${cold.toFixed(1)} | ${(cold / node).toFixed(2)}x | ${(cold / sh).toFixed(1)}x |  |  |`)
+console.log(
+  `| agent-hooks hook --host claude, in-process, cold (first call, empty compile cache) | ${cold.toFixed(1)} | ${(cold / node).toFixed(2)}x | ${(cold / sh).toFixed(1)}x |  |  |`
+)

@@ -57,12 +57,14 @@ const never = (matcher: string) => [{ matcher, hooks: [{ type: "command", comman
 const engines = {
   empty: await createHookEngine({ settings: [settingsFile("empty", {})], projectDir: work }),
   unmatched: await createHookEngine({
-    settings: [settingsFile("unmatched", {
-      PreToolUse: never("Write|Edit"),
-      PostToolUse: never("Write|Edit"),
-      SessionStart: never("compact"),
-      SessionEnd: never("logout")
-    })],
+    settings: [
+      settingsFile("unmatched", {
+        PreToolUse: never("Write|Edit"),
+        PostToolUse: never("Write|Edit"),
+        SessionStart: never("compact"),
+        SessionEnd: never("logout")
+      })
+    ],
     projectDir: work
   }),
   matching: await createHookEngine({
@@ -99,11 +101,21 @@ const variants: ReadonlyArray<Variant> = [
   // LangChain's floor for any middleware that sees model and tool calls: both wraps, doing nothing.
   {
     name: "pass-through wrapModelCall + wrapToolCall",
-    middleware: () => [createMiddleware({ name: "PassThrough", wrapModelCall: (request, handler) => handler(request), wrapToolCall: (request, handler) => handler(request) })]
+    middleware: () => [
+      createMiddleware({
+        name: "PassThrough",
+        wrapModelCall: (request, handler) => handler(request),
+        wrapToolCall: (request, handler) => handler(request)
+      })
+    ]
   },
   { name: "hooksMiddleware, empty settings", middleware: () => [hooksMiddleware({ engine: engines.empty, transcriptDir })] },
   { name: "hooksMiddleware, hooks matching nothing", middleware: () => [hooksMiddleware({ engine: engines.unmatched, transcriptDir })] },
-  { name: "hooksMiddleware, one matching `true` hook", middleware: () => [hooksMiddleware({ engine: engines.matching, transcriptDir })], spawns: true }
+  {
+    name: "hooksMiddleware, one matching `true` hook",
+    middleware: () => [hooksMiddleware({ engine: engines.matching, transcriptDir })],
+    spawns: true
+  }
 ]
 
 /** One agent per variant and latency, built once and invoked many times (as an application does). */
@@ -152,7 +164,11 @@ const median = (xs: ReadonlyArray<number>) => {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }
 
-interface Row { readonly ms: number; readonly iters: number; readonly medians: ReadonlyArray<number> }
+interface Row {
+  readonly ms: number
+  readonly iters: number
+  readonly medians: ReadonlyArray<number>
+}
 const rows: Array<Row> = []
 let spawnMedian = 0
 let dispatchMedian = 0
@@ -190,7 +206,7 @@ try {
     for (const j of all.filter((j) => variants[j]!.spawns === true)) {
       const [bare, spawned] = await group([0, j])
       // A spawning variant's cell: its time scaled to the quiet rounds' bare run (same ratio).
-      medians[j] = spawned! * medians[0]! / bare!
+      medians[j] = (spawned! * medians[0]!) / bare!
     }
     rows.push({ ms, iters, medians })
   }
@@ -218,7 +234,9 @@ const index = (name: string) => variants.findIndex((variant) => variant.name ===
 const ratioOf = (name: string) => at0.medians[index(name)]! / at0.medians[0]!
 const unmatchedRatio = ratioOf("hooksMiddleware, hooks matching nothing")
 const emptyRatio = ratioOf("hooksMiddleware, empty settings")
-const perCall = (at0.medians[index("hooksMiddleware, one matching `true` hook")]! - at0.medians[index("hooksMiddleware, hooks matching nothing")]!) / toolCalls
+const perCall =
+  (at0.medians[index("hooksMiddleware, one matching `true` hook")]! - at0.medians[index("hooksMiddleware, hooks matching nothing")]!) /
+  toolCalls
 const perCallOverBare = (at0.medians[index("hooksMiddleware, one matching `true` hook")]! - at0.medians[0]!) / toolCalls
 const ratioPass = unmatchedRatio <= ratioGoal
 const spawnPass = perCallOverBare <= spawnMedian + spawnSlackMs
@@ -227,10 +245,11 @@ const verdict = (pass: boolean) => (pass ? "PASS" : "FAIL")
 const table = [
   `| model latency | runs | ${variants.map((variant) => variant.name).join(" | ")} |`,
   `| --- | --- | ${variants.map(() => "---").join(" | ")} |`,
-  ...rows.map((row) =>
-    `| ${row.ms} ms × 3 calls | ${row.iters} | ${
-      row.medians.map((m, i) => (i === 0 ? `${m.toFixed(2)} ms` : `${m.toFixed(2)} ms (${(m / row.medians[0]!).toFixed(3)}×)`)).join(" | ")
-    } |`
+  ...rows.map(
+    (row) =>
+      `| ${row.ms} ms × 3 calls | ${row.iters} | ${row.medians
+        .map((m, i) => (i === 0 ? `${m.toFixed(2)} ms` : `${m.toFixed(2)} ms (${(m / row.medians[0]!).toFixed(3)}×)`))
+        .join(" | ")} |`
   )
 ].join("\n")
 const floorRatio = ratioOf("pass-through wrapModelCall + wrapToolCall")
@@ -258,10 +277,10 @@ ${table}
   ${spawnMedian.toFixed(2)} ms: goal ≤ spawn + ${spawnSlackMs} ms = ${(spawnMedian + spawnSlackMs).toFixed(2)} ms: **${verdict(spawnPass)}**.
   The engine's \`dispatch\` of that hook alone (interleaved with the raw spawns) takes ${dispatchMedian.toFixed(2)} ms, so the
   adapter's own path per call (payload, transcript, outcome) is ${
-  adapterPerCall >= 0
-    ? `about ${adapterPerCall.toFixed(2)} ms`
-    : `below this run's noise (the dispatch alone took ${(-adapterPerCall).toFixed(2)} ms more than the whole added time per call)`
-}.
+    adapterPerCall >= 0
+      ? `about ${adapterPerCall.toFixed(2)} ms`
+      : `below this run's noise (the dispatch alone took ${(-adapterPerCall).toFixed(2)} ms more than the whole added time per call)`
+  }.
 
 What the middleware registers is read from the engine's plan when the engine is built (\`await createHookEngine(...)\`):
 \`wrapModelCall\` and \`wrapToolCall\` when a hook of the agent loop exists, and the \`beforeAgent\` / \`afterAgent\` nodes with the

@@ -118,9 +118,10 @@ if (CLI_N > 0 && existsSync(cli)) {
       for (const { event, payload: input } of events) {
         const args = [process.execPath, cli, "run", event, "--settings", v.settings, "--project-dir", dir]
         const t0 = performance.now()
-        const result = timeBin === undefined
-          ? spawnSync(args[0]!, args.slice(1), { input, encoding: "utf8" })
-          : spawnSync(timeBin, ["-f", "%U %S", ...args], { input, encoding: "utf8" })
+        const result =
+          timeBin === undefined
+            ? spawnSync(args[0]!, args.slice(1), { input, encoding: "utf8" })
+            : spawnSync(timeBin, ["-f", "%U %S", ...args], { input, encoding: "utf8" })
         const wall = performance.now() - t0
         if (result.status !== 0) throw new Error(`${v.name} ${event}: exit ${result.status}: ${result.stderr}`)
         const key = `${v.name}|${event}`
@@ -144,16 +145,18 @@ const lines = [
   "| hook written as | median µs per dispatch | ratio to module |",
   "|---|---:|---:|",
   ...results.map((r) => `| ${r.name} | ${r.medianUs.toFixed(0)} | ${(r.medianUs / base).toFixed(1)}x |`),
-  ...(cliSamples.size === 0 ? [] : [
-    "",
-    `One-shot \`agent-hooks run\` (a new process per call), median of ${CLI_N} interleaved runs${timeBin === undefined ? " (no /usr/bin/time: no CPU column)" : ""}:`,
-    "",
-    "| hook written as | event | median wall ms | median CPU ms |",
-    "|---|---|---:|---:|",
-    ...[...cliSamples].map(([key, { wall, cpu }]) => {
-      const [name, event] = key.split("|")
-      return `| ${name} | ${event}${event === "Stop" ? " (no hook on it)" : ""} | ${median(wall).toFixed(0)} | ${cpu.length === 0 ? "-" : median(cpu).toFixed(0)} |`
-    })
-  ])
+  ...(cliSamples.size === 0
+    ? []
+    : [
+        "",
+        `One-shot \`agent-hooks run\` (a new process per call), median of ${CLI_N} interleaved runs${timeBin === undefined ? " (no /usr/bin/time: no CPU column)" : ""}:`,
+        "",
+        "| hook written as | event | median wall ms | median CPU ms |",
+        "|---|---|---:|---:|",
+        ...[...cliSamples].map(([key, { wall, cpu }]) => {
+          const [name, event] = key.split("|")
+          return `| ${name} | ${event}${event === "Stop" ? " (no hook on it)" : ""} | ${median(wall).toFixed(0)} | ${cpu.length === 0 ? "-" : median(cpu).toFixed(0)} |`
+        })
+      ])
 ]
 console.log(lines.join("\n"))

@@ -72,13 +72,21 @@ const N = Number(process.env.BENCH_N ?? (QUICK ? 8 : 40))
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 3 : 5))
 const HEAP_MB = Number(process.env.BENCH_HEAP_MB ?? 800)
 const BIG = process.env.BENCH_BIG !== "0"
-const THRESHOLDS = (process.env.BENCH_THRESHOLDS ?? "0,64,128,256,512,800").split(",").filter((s) => s.trim() !== "").map(Number)
+const THRESHOLDS = (process.env.BENCH_THRESHOLDS ?? "0,64,128,256,512,800")
+  .split(",")
+  .filter((s) => s.trim() !== "")
+  .map(Number)
 const GEMINI = process.env.BENCH_GEMINI !== "0"
 const WRITE = process.env.BENCH_WRITE !== "0"
 const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== "undefined"
 const isDeno = typeof (globalThis as { Deno?: unknown }).Deno !== "undefined"
 const runtime = isBun ? "bun" : isDeno ? "deno" : "node"
-const PAYLOAD = JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls -la" }, pad: "x".repeat(120) })
+const PAYLOAD = JSON.stringify({
+  hook_event_name: "PreToolUse",
+  tool_name: "Bash",
+  tool_input: { command: "ls -la" },
+  pad: "x".repeat(120)
+})
 const ROOT = fileURLToPath(new URL("../", import.meta.url))
 const CLI_BIN = join(ROOT, "packages", "cli", "dist", "bin.js")
 
@@ -86,39 +94,42 @@ const median = (xs: ReadonlyArray<number>) => {
   const s = [...xs].sort((a, b) => a - b)
   return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
 }
-const workerName = (set: WorkerSet, rt: string, heapMB: number) => `${rt}${heapMB ? ` +${heapMB} MB` : ""}${set === "gemini" ? " + Gemini CLI" : set === "threshold" ? " (threshold)" : ""}`
+const workerName = (set: WorkerSet, rt: string, heapMB: number) =>
+  `${rt}${heapMB ? ` +${heapMB} MB` : ""}${set === "gemini" ? " + Gemini CLI" : set === "threshold" ? " (threshold)" : ""}`
 
 // --- yardsticks: raw spawns of `sh -c true`, the payload on stdin, waited to exit and EOF -------
 
 type DenoChild = { stdin: WritableStream<Uint8Array>; output(): Promise<unknown> }
 const denoCommand = isDeno
-  ? (globalThis as unknown as { Deno: { Command: new(file: string, o: object) => { spawn(): DenoChild } } }).Deno.Command
+  ? (globalThis as unknown as { Deno: { Command: new (file: string, o: object) => { spawn(): DenoChild } } }).Deno.Command
   : undefined
 
 const rawOne = (): Promise<void> =>
   denoCommand !== undefined
     ? (async () => {
-      const child = new denoCommand("/bin/sh", { args: ["-c", "true"], stdin: "piped", stdout: "piped", stderr: "piped" }).spawn()
-      const writer = child.stdin.getWriter()
-      await writer.write(new TextEncoder().encode(PAYLOAD)).catch(() => {})
-      await writer.close().catch(() => {})
-      await child.output()
-    })()
+        const child = new denoCommand("/bin/sh", { args: ["-c", "true"], stdin: "piped", stdout: "piped", stderr: "piped" }).spawn()
+        const writer = child.stdin.getWriter()
+        await writer.write(new TextEncoder().encode(PAYLOAD)).catch(() => {})
+        await writer.close().catch(() => {})
+        await child.output()
+      })()
     : isBun
-    ? (async () => {
-      const bun = (globalThis as unknown as { Bun: { spawn(cmd: Array<string>, o: object): { exited: Promise<number>; stdout: ReadableStream } } }).Bun
-      const child = bun.spawn(["/bin/sh", "-c", "true"], { stdin: new TextEncoder().encode(PAYLOAD), stdout: "pipe", stderr: "pipe" })
-      await Promise.all([child.exited, new Response(child.stdout).arrayBuffer()])
-    })()
-    : new Promise((resolve, reject) => {
-      const child = spawn("/bin/sh", ["-c", "true"], { stdio: ["pipe", "pipe", "pipe"] })
-      child.stdin.on("error", () => {})
-      child.stdin.end(PAYLOAD)
-      child.stdout.resume()
-      child.stderr.resume()
-      child.on("error", reject)
-      child.on("close", () => resolve())
-    })
+      ? (async () => {
+          const bun = (
+            globalThis as unknown as { Bun: { spawn(cmd: Array<string>, o: object): { exited: Promise<number>; stdout: ReadableStream } } }
+          ).Bun
+          const child = bun.spawn(["/bin/sh", "-c", "true"], { stdin: new TextEncoder().encode(PAYLOAD), stdout: "pipe", stderr: "pipe" })
+          await Promise.all([child.exited, new Response(child.stdout).arrayBuffer()])
+        })()
+      : new Promise((resolve, reject) => {
+          const child = spawn("/bin/sh", ["-c", "true"], { stdio: ["pipe", "pipe", "pipe"] })
+          child.stdin.on("error", () => {})
+          child.stdin.end(PAYLOAD)
+          child.stdout.resume()
+          child.stderr.resume()
+          child.on("error", reject)
+          child.on("close", () => resolve())
+        })
 
 const rawFive = () => Promise.all([rawOne(), rawOne(), rawOne(), rawOne(), rawOne()]).then(() => {})
 
@@ -128,8 +139,24 @@ const rawFive = () => Promise.all([rawOne(), rawOne(), rawOne(), rawOne(), rawOn
  * how much of the five-hook row is the spawn a hook needs, and how much the engine.
  */
 const rawOneAsHook = (dir: string, env: Record<string, string>) => async (): Promise<void> => {
-  const bun = (globalThis as unknown as { Bun: { spawn(cmd: Array<string>, o: object): { pid: number; exited: Promise<number>; stdout: ReadableStream; stderr: ReadableStream; unref(): void } } }).Bun
-  const child = bun.spawn(["/bin/sh", "-c", "true"], { stdin: new TextEncoder().encode(PAYLOAD), stdout: "pipe", stderr: "pipe", cwd: dir, env, detached: true })
+  const bun = (
+    globalThis as unknown as {
+      Bun: {
+        spawn(
+          cmd: Array<string>,
+          o: object
+        ): { pid: number; exited: Promise<number>; stdout: ReadableStream; stderr: ReadableStream; unref(): void }
+      }
+    }
+  ).Bun
+  const child = bun.spawn(["/bin/sh", "-c", "true"], {
+    stdin: new TextEncoder().encode(PAYLOAD),
+    stdout: "pipe",
+    stderr: "pipe",
+    cwd: dir,
+    env,
+    detached: true
+  })
   await Promise.all([child.exited, new Response(child.stdout).arrayBuffer(), new Response(child.stderr).arrayBuffer()])
   try {
     process.kill(-child.pid, "SIGKILL")
@@ -149,17 +176,24 @@ const settings = (dir: string, name: string, document: unknown) => {
   writeFileSync(file, JSON.stringify(document))
   return file
 }
-const commandHooks = (commands: Array<string>) => ({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: commands.map((command) => ({ type: "command", command })) }] } })
+const commandHooks = (commands: Array<string>) => ({
+  hooks: { PreToolUse: [{ matcher: "Bash", hooks: commands.map((command) => ({ type: "command", command })) }] }
+})
 
 const engineWith = async (dir: string, name: string, document: unknown, extra: object = {}): Promise<Engine> => {
   const mod = isBun ? await import("@agent-hooks/bun") : isDeno ? await import("@agent-hooks/deno") : await import("@agent-hooks/node")
-  return (await mod.createHookEngine({ settings: [settings(dir, name, document)], projectDir: dir, ...extra } as never)) as unknown as Engine
+  return (await mod.createHookEngine({
+    settings: [settings(dir, name, document)],
+    projectDir: dir,
+    ...extra
+  } as never)) as unknown as Engine
 }
 
 const MATCH = { tool_name: "Bash", tool_input: { command: "ls" } }
 const NO_MATCH = { tool_name: "Read", tool_input: { file_path: "README.md" } }
 const check = (outcome: Outcome, n: number) => {
-  if (outcome.hooks.length !== n || outcome.hooks.some((h) => h.exitCode !== 0)) throw new Error(`unexpected outcome ${JSON.stringify(outcome)}`)
+  if (outcome.hooks.length !== n || outcome.hooks.some((h) => h.exitCode !== 0))
+    throw new Error(`unexpected outcome ${JSON.stringify(outcome)}`)
 }
 
 const peakRss = async (f: () => Promise<void>): Promise<number> => {
@@ -212,20 +246,33 @@ const configRows = async (dir: string): Promise<Array<Variant>> => {
   const files = [0, 1, 2].map((f) =>
     settings(dir, `load-${f}`, {
       hooks: {
-        PreToolUse: Array.from({ length: 34 }, (_, i) => f * 34 + i).filter((i) => i < HOOKS).map((i) => ({
-          matcher: i % 2 === 0 ? `tool_${i}` : `^mcp__server_${i}__.*`,
-          hooks: [{ type: "command", command: `./hooks/check-${i}.sh`, timeout: 30, ...(i % 5 === 0 ? { if: "Bash(git push:*)" } : {}) }]
-        }))
+        PreToolUse: Array.from({ length: 34 }, (_, i) => f * 34 + i)
+          .filter((i) => i < HOOKS)
+          .map((i) => ({
+            matcher: i % 2 === 0 ? `tool_${i}` : `^mcp__server_${i}__.*`,
+            hooks: [{ type: "command", command: `./hooks/check-${i}.sh`, timeout: 30, ...(i % 5 === 0 ? { if: "Bash(git push:*)" } : {}) }]
+          }))
       }
     })
   )
-  const load = Plan.make({ settings: files, projectDir: dir, managedDir: join(dir, "no-managed") }).pipe(Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer)))
+  const load = Plan.make({ settings: files, projectDir: dir, managedDir: join(dir, "no-managed") }).pipe(
+    Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer))
+  )
   const loaded = await Effect.runPromise(load)
   const planned = [...loaded.events.values()].reduce((n, event) => n + event.hooks.length, 0)
   if (planned !== HOOKS) throw new Error(`config load: expected ${HOOKS} hooks in the plan, got ${planned}`)
   return [
-    { name: "read + JSON.parse of 3 files", run: async () => void (await Promise.all(files.map(async (file) => JSON.parse(await readFile(file, "utf8")) as unknown))), batch: 10 },
-    { name: "config load (Plan.make, 100 hooks in 3 files)", run: async () => void (await Effect.runPromise(load)), batch: 10, versus: "read + JSON.parse of 3 files" }
+    {
+      name: "read + JSON.parse of 3 files",
+      run: async () => void (await Promise.all(files.map(async (file) => JSON.parse(await readFile(file, "utf8")) as unknown))),
+      batch: 10
+    },
+    {
+      name: "config load (Plan.make, 100 hooks in 3 files)",
+      run: async () => void (await Effect.runPromise(load)),
+      batch: 10,
+      versus: "read + JSON.parse of 3 files"
+    }
   ]
 }
 
@@ -247,10 +294,20 @@ const cliRows = (dir: string): Array<Variant> => {
   return [
     {
       name: "bare start + one spawn of true",
-      run: exec(isDeno ? ["eval", `await new Deno.Command("true").output()`] : ["-e", `require("node:child_process").spawn("true").on("exit", () => {})`]),
+      run: exec(
+        isDeno
+          ? ["eval", `await new Deno.Command("true").output()`]
+          : ["-e", `require("node:child_process").spawn("true").on("exit", () => {})`]
+      ),
       samples
     },
-    { name: "CLI start-up: agent-hooks run, 1 true hook", run: exec([...(isDeno ? ["run", "-A", "--no-lock"] : []), CLI_BIN, "run", "PreToolUse", "--settings", file]), samples, versus: "bare start + one spawn of true", ...(isDeno ? {} : { goal: 3 }) }
+    {
+      name: "CLI start-up: agent-hooks run, 1 true hook",
+      run: exec([...(isDeno ? ["run", "-A", "--no-lock"] : []), CLI_BIN, "run", "PreToolUse", "--settings", file]),
+      samples,
+      versus: "bare start + one spawn of true",
+      ...(isDeno ? {} : { goal: 3 })
+    }
   ]
 }
 
@@ -270,7 +327,10 @@ const worker = async (set: WorkerSet, heapMB: number) => {
     ballast.push(doubles)
   }
   const dir = mkdtempSync(join(tmpdir(), "agent-hooks-perf-"))
-  writeFileSync(join(dir, "guard.mjs"), `export default (input) => String(input.tool_input?.command).includes("rm -rf") ? { decision: "block", reason: "no" } : undefined\n`)
+  writeFileSync(
+    join(dir, "guard.mjs"),
+    `export default (input) => String(input.tool_input?.command).includes("rm -rf") ? { decision: "block", reason: "no" } : undefined\n`
+  )
   const variants: Array<Variant> = []
   const engines: Array<Engine> = []
   const engine = async (name: string, document: unknown, extra: object = {}) => {
@@ -280,7 +340,10 @@ const worker = async (set: WorkerSet, heapMB: number) => {
   }
   const ones = ["true"]
   const fives = ["true", "true ", "true  ", "true   ", "true    "]
-  const bun = isBun || isDeno ? undefined : spawnSync("bun", ["-e", "console.log(process.execPath)"], { encoding: "utf8" }).stdout?.trim() || undefined
+  const bun =
+    isBun || isDeno
+      ? undefined
+      : spawnSync("bun", ["-e", "console.log(process.execPath)"], { encoding: "utf8" }).stdout?.trim() || undefined
   /** The helper run by Bun (`spawnHelper: { runtime: "bun" }`): an engine's first run starts one `bun` process, checked here. */
   let bunHelpers = 0
   const onBun = (run: () => Promise<void>) => async () => {
@@ -294,39 +357,83 @@ const worker = async (set: WorkerSet, heapMB: number) => {
   if (set !== "threshold" && set !== "gemini") variants.push({ name: "5 raw spawns at once", run: rawFive })
   if (isBun && set === "main") {
     const asHook = rawOneAsHook(dir, { ...(process.env as Record<string, string>), CLAUDE_PROJECT_DIR: dir })
-    variants.push({ name: "5 raw spawns at once, as hooks are spawned", run: () => Promise.all([asHook(), asHook(), asHook(), asHook(), asHook()]).then(() => {}), versus: "5 raw spawns at once" })
+    variants.push({
+      name: "5 raw spawns at once, as hooks are spawned",
+      run: () => Promise.all([asHook(), asHook(), asHook(), asHook(), asHook()]).then(() => {}),
+      versus: "5 raw spawns at once"
+    })
   }
 
-  const modes: Array<[string, object]> = isBun || isDeno
-    ? [["", {}]]
-    : [[" (auto)", {}], [" (direct)", { spawnHelper: false }], [" (helper)", { spawnHelper: true }], ...(bun !== undefined && set !== "threshold" ? [[" (helper on bun)", { spawnHelper: { use: true, runtime: "bun", executable: bun } }] as [string, object]] : [])]
+  const modes: Array<[string, object]> =
+    isBun || isDeno
+      ? [["", {}]]
+      : [
+          [" (auto)", {}],
+          [" (direct)", { spawnHelper: false }],
+          [" (helper)", { spawnHelper: true }],
+          ...(bun !== undefined && set !== "threshold"
+            ? [[" (helper on bun)", { spawnHelper: { use: true, runtime: "bun", executable: bun } }] as [string, object]]
+            : [])
+        ]
 
   if (set === "gemini") {
     const gemini = await geminiSystem(dir, "true")
     const blocking = await geminiSystem(dir, "echo no >&2; exit 2")
     // Sanity: Gemini's matcher and runner really run the hook.
-    if ((await blocking.fireBeforeToolEvent("run_shell_command", { command: "ls" }))?.getBlockingError?.().blocked !== true) throw new Error("Gemini's HookSystem did not run the blocking hook")
-    if ((await gemini.fireBeforeToolEvent("read_file", { file_path: "x" }))?.getBlockingError?.().blocked === true) throw new Error("Gemini's no-match event blocked")
-    variants.push({ name: "Gemini HookSystem: 1 hook", run: async () => void (await gemini.fireBeforeToolEvent("run_shell_command", { command: "ls" })) })
+    if ((await blocking.fireBeforeToolEvent("run_shell_command", { command: "ls" }))?.getBlockingError?.().blocked !== true)
+      throw new Error("Gemini's HookSystem did not run the blocking hook")
+    if ((await gemini.fireBeforeToolEvent("read_file", { file_path: "x" }))?.getBlockingError?.().blocked === true)
+      throw new Error("Gemini's no-match event blocked")
+    variants.push({
+      name: "Gemini HookSystem: 1 hook",
+      run: async () => void (await gemini.fireBeforeToolEvent("run_shell_command", { command: "ls" }))
+    })
     for (const [label, extra] of modes) {
       const one = await engine(`one${label}`, commandHooks(ones), extra)
       const runOne = async () => check(await one.dispatch("PreToolUse", MATCH), 1)
-      variants.push({ name: `1 hook${label}`, run: runOne, versus: "Gemini HookSystem: 1 hook", ...(label === " (auto)" && heapMB > 0 ? { goal: 0.6 } : {}), ...(label === " (helper on bun)" ? { warmUp: onBun(runOne) } : {}) })
+      variants.push({
+        name: `1 hook${label}`,
+        run: runOne,
+        versus: "Gemini HookSystem: 1 hook",
+        ...(label === " (auto)" && heapMB > 0 ? { goal: 0.6 } : {}),
+        ...(label === " (helper on bun)" ? { warmUp: onBun(runOne) } : {})
+      })
     }
     const none = await engine("nomatch", commandHooks(ones))
-    variants.push({ name: "Gemini HookSystem: no match", run: async () => void (await gemini.fireBeforeToolEvent("read_file", { file_path: "x" })), batch: 200 })
-    variants.push({ name: "no-match dispatch", run: async () => check(await none.dispatch("PreToolUse", NO_MATCH), 0), batch: 200, versus: "Gemini HookSystem: no match" })
+    variants.push({
+      name: "Gemini HookSystem: no match",
+      run: async () => void (await gemini.fireBeforeToolEvent("read_file", { file_path: "x" })),
+      batch: 200
+    })
+    variants.push({
+      name: "no-match dispatch",
+      run: async () => check(await none.dispatch("PreToolUse", NO_MATCH), 0),
+      batch: 200,
+      versus: "Gemini HookSystem: no match"
+    })
   } else {
     for (const [label, extra] of modes) {
       const one = await engine(`one${label}`, commandHooks(ones), extra)
       const runOne = async () => check(await one.dispatch("PreToolUse", MATCH), 1)
       // Goals on Node (the default, "auto") and Bun; none stated for Deno.
       const goalOne = set === "main" && ((label === "" && isBun) || label === " (auto)") ? { goal: 1.1 } : {}
-      variants.push({ name: `1 hook${label}`, run: runOne, versus: "raw spawn", ...goalOne, ...(label === " (helper on bun)" ? { warmUp: onBun(runOne) } : {}) })
+      variants.push({
+        name: `1 hook${label}`,
+        run: runOne,
+        versus: "raw spawn",
+        ...goalOne,
+        ...(label === " (helper on bun)" ? { warmUp: onBun(runOne) } : {})
+      })
       if (set === "threshold") continue
       const five = await engine(`five${label}`, commandHooks(fives), extra)
       const runFive = async () => check(await five.dispatch("PreToolUse", MATCH), 5)
-      variants.push({ name: `5 hooks${label}`, run: runFive, versus: "5 raw spawns at once", ...goalOne, ...(label === " (helper on bun)" ? { warmUp: onBun(runFive) } : {}) })
+      variants.push({
+        name: `5 hooks${label}`,
+        run: runFive,
+        versus: "5 raw spawns at once",
+        ...goalOne,
+        ...(label === " (helper on bun)" ? { warmUp: onBun(runFive) } : {})
+      })
     }
   }
   if (set === "threshold") {
@@ -344,9 +451,19 @@ const worker = async (set: WorkerSet, heapMB: number) => {
   }
   if (set === "main" && heapMB === 0) {
     const none = await engine("nomatch", commandHooks(ones))
-    variants.push({ name: "no-match dispatch", run: async () => check(await none.dispatch("PreToolUse", NO_MATCH), 0), batch: 200, versus: "raw spawn" })
+    variants.push({
+      name: "no-match dispatch",
+      run: async () => check(await none.dispatch("PreToolUse", NO_MATCH), 0),
+      batch: 200,
+      versus: "raw spawn"
+    })
     const mod = await engine("module", { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "module", module: "./guard.mjs" }] }] } })
-    variants.push({ name: "module hook", run: async () => check(await mod.dispatch("PreToolUse", MATCH), 1), batch: 20, versus: "raw spawn" })
+    variants.push({
+      name: "module hook",
+      run: async () => check(await mod.dispatch("PreToolUse", MATCH), 1),
+      batch: 20,
+      versus: "raw spawn"
+    })
     variants.push(...(await configRows(dir)), ...cliRows(dir))
   }
 
@@ -388,13 +505,26 @@ const worker = async (set: WorkerSet, heapMB: number) => {
     throw new Error("a Bun-run helper exited during the run (a restart would have measured the Node helper)")
   }
   if (BIG && set === "main" && heapMB === 0) {
-    for (const [label, extra] of isBun || isDeno ? [["", {}] as const] : [[" (direct)", { spawnHelper: false }] as const, [" (helper)", { spawnHelper: true }] as const]) {
+    for (const [label, extra] of isBun || isDeno
+      ? [["", {}] as const]
+      : [[" (direct)", { spawnHelper: false }] as const, [" (helper)", { spawnHelper: true }] as const]) {
       const big = await engine(`big${label}`, commandHooks(["head -c 1073741824 /dev/zero"]), extra)
       const mb = await peakRss(async () => {
         const outcome = await big.dispatch("PreToolUse", MATCH)
-        if (outcome.hooks[0]?.stdout?.length !== 1024 * 1024 || !JSON.stringify(outcome.hooks[0]).includes("was cut")) throw new Error(`big output not capped: ${JSON.stringify({ ...outcome.hooks[0], stdout: outcome.hooks[0]?.stdout?.length })}`)
+        if (outcome.hooks[0]?.stdout?.length !== 1024 * 1024 || !JSON.stringify(outcome.hooks[0]).includes("was cut"))
+          throw new Error(`big output not capped: ${JSON.stringify({ ...outcome.hooks[0], stdout: outcome.hooks[0]?.stdout?.length })}`)
       })
-      rows.push({ worker, runtime, heapMB, set, rssMB, name: `RSS rise, 1 GiB on stdout${label}`, rounds: [Math.round(mb)], unit: "MB", goal: 64 })
+      rows.push({
+        worker,
+        runtime,
+        heapMB,
+        set,
+        rssMB,
+        name: `RSS rise, 1 GiB on stdout${label}`,
+        rounds: [Math.round(mb)],
+        unit: "MB",
+        goal: 64
+      })
     }
   }
   for (const e of engines) await e.close()
@@ -409,16 +539,26 @@ const worker = async (set: WorkerSet, heapMB: number) => {
 const self = fileURLToPath(import.meta.url)
 
 const runWorker = (command: string, set: WorkerSet, heapMB: number): Array<Row> => {
-  const flags = command === process.execPath && heapMB > 0 ? [`--max-old-space-size=${heapMB * 4 + 512}`] : command === "deno" ? ["run", "-A", "--no-lock"] : []
+  const flags =
+    command === process.execPath && heapMB > 0
+      ? [`--max-old-space-size=${heapMB * 4 + 512}`]
+      : command === "deno"
+        ? ["run", "-A", "--no-lock"]
+        : []
   const started = performance.now()
   const r = spawnSync(command, [...flags, self, "--worker", set, String(heapMB), ...(QUICK ? ["--quick"] : [])], {
     encoding: "utf8",
     maxBuffer: 1 << 24,
     stdio: ["ignore", "pipe", "inherit"]
   })
-  if (r.status !== 0) throw new Error(`${workerName(set, command === process.execPath ? "node" : command, heapMB)} worker: exit ${r.status}${r.error ? ` (${r.error.message})` : ""}`)
+  if (r.status !== 0)
+    throw new Error(
+      `${workerName(set, command === process.execPath ? "node" : command, heapMB)} worker: exit ${r.status}${r.error ? ` (${r.error.message})` : ""}`
+    )
   const rows = JSON.parse(r.stdout.trim().split("\n").at(-1)!) as Array<Row>
-  console.error(`  ${rows[0]?.worker ?? set}: ${rows.length} rows in ${((performance.now() - started) / 1000).toFixed(0)} s, load ${loadavg()[0]!.toFixed(1)}`)
+  console.error(
+    `  ${rows[0]?.worker ?? set}: ${rows.length} rows in ${((performance.now() - started) / 1000).toFixed(0)} s, load ${loadavg()[0]!.toFixed(1)}`
+  )
   return rows
 }
 
@@ -432,12 +572,15 @@ const floorWorker = (): Array<Row> | string => {
   try {
     const binary = join(dir, "spawn-floor")
     const built = spawnSync("cc", ["-O2", "-o", binary, join(ROOT, "bench", "spawn-floor.c")], { encoding: "utf8" })
-    if (built.status !== 0) return `C floor: \`cc\` could not build bench/spawn-floor.c (${(built.stderr ?? "").trim().split("\n")[0] ?? `exit ${built.status}`})`
+    if (built.status !== 0)
+      return `C floor: \`cc\` could not build bench/spawn-floor.c (${(built.stderr ?? "").trim().split("\n")[0] ?? `exit ${built.status}`})`
     const started = performance.now()
     const r = spawnSync(binary, [String(N), String(ROUNDS), PAYLOAD], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
     if (r.status !== 0) return `C floor: exit ${r.status} (${(r.stderr ?? "").trim()})`
     const rows = JSON.parse(r.stdout.trim()) as Array<Row>
-    console.error(`  ${rows[0]?.worker}: ${rows.length} rows in ${((performance.now() - started) / 1000).toFixed(0)} s, load ${loadavg()[0]!.toFixed(1)}`)
+    console.error(
+      `  ${rows[0]?.worker}: ${rows.length} rows in ${((performance.now() - started) / 1000).toFixed(0)} s, load ${loadavg()[0]!.toFixed(1)}`
+    )
     return rows
   } finally {
     rmSync(dir, { recursive: true, force: true })
@@ -449,9 +592,16 @@ const installGemini = (): string | undefined => {
   if (!GEMINI) return "skipped (BENCH_GEMINI=0)"
   if (existsSync(GEMINI_ENTRY)) return undefined
   console.error(`installing Gemini CLI's core into ${GEMINI_DIR} (npm ci) ...`)
-  const r = spawnSync("npm", ["ci", "--ignore-scripts", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: GEMINI_DIR, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
+  const r = spawnSync("npm", ["ci", "--ignore-scripts", "--no-audit", "--no-fund", "--prefer-offline"], {
+    cwd: GEMINI_DIR,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"]
+  })
   if (r.status === 0 && existsSync(GEMINI_ENTRY)) return undefined
-  const why = (r.stderr ?? "").split("\n").find((line) => /npm error/.test(line) && !/complete log/.test(line))?.trim()
+  const why = (r.stderr ?? "")
+    .split("\n")
+    .find((line) => /npm error/.test(line) && !/complete log/.test(line))
+    ?.trim()
   return `could not be installed (\`npm ci\` in ${GEMINI_DIR}: ${r.error?.message ?? `exit ${r.status}${why ? `, ${why}` : ""}`})`
 }
 
@@ -459,7 +609,11 @@ const fmtUs = (us: number) => (us >= 100 ? `${Math.round(us)} µs` : `${us.toFix
 const fmtX = (x: number) => `${x.toFixed(2)}×`
 
 const chart = (bars: Array<{ label: string; r: number; goal?: number | undefined }>): string => {
-  const width = 860, left = 430, barH = 16, gap = 5, top = 24
+  const width = 860,
+    left = 430,
+    barH = 16,
+    gap = 5,
+    top = 24
   const max = Math.max(2, ...bars.map((b) => Math.max(b.r, b.goal ?? 0))) * 1.1
   const x = (v: number) => left + (Math.min(v, max) / max) * (width - left - 50)
   const height = top + bars.length * (barH + gap) + 24
@@ -471,13 +625,19 @@ const chart = (bars: Array<{ label: string; r: number; goal?: number | undefined
       `<text x="${left - 8}" y="${y + 12}" text-anchor="end" font-size="11">${esc(b.label)}</text>`,
       `<rect x="${left}" y="${y}" width="${Math.max(1, x(b.r) - left).toFixed(1)}" height="${barH}" fill="${b.goal === undefined ? "#8ab" : ok ? "#4a7" : "#c54"}"/>`,
       `<text x="${(x(b.r) + 4).toFixed(1)}" y="${y + 12}" font-size="11">${b.r.toFixed(2)}×</text>`,
-      b.goal === undefined ? "" : `<line x1="${x(b.goal).toFixed(1)}" x2="${x(b.goal).toFixed(1)}" y1="${y - 2}" y2="${y + barH + 2}" stroke="#000" stroke-dasharray="3,2"/>`
+      b.goal === undefined
+        ? ""
+        : `<line x1="${x(b.goal).toFixed(1)}" x2="${x(b.goal).toFixed(1)}" y1="${y - 2}" y2="${y + barH + 2}" stroke="#000" stroke-dasharray="3,2"/>`
     ].join("")
   })
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif">` +
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif">` +
     `<rect width="100%" height="100%" fill="#fff"/>` +
     `<text x="${left}" y="14" font-size="12">ratio to the yardstick measured in the same process (dashed: goal; green: met, red: missed, blue: no goal)</text>` +
-    `<line x1="${x(1)}" x2="${x(1)}" y1="${top - 4}" y2="${height - 20}" stroke="#888"/>` + parts.join("") + `</svg>`
+    `<line x1="${x(1)}" x2="${x(1)}" y1="${top - 4}" y2="${height - 20}" stroke="#888"/>` +
+    parts.join("") +
+    `</svg>`
+  )
 }
 
 /** The "auto" threshold of the Node package, in MB (what the page states comes from the code). */
@@ -487,13 +647,24 @@ const main = async () => {
   const node = (await import("@agent-hooks/node")) as { NodeProcessSpawner: { defaultHelperThresholdBytes: number } }
   THRESHOLD_MB = Math.round(node.NodeProcessSpawner.defaultHelperThresholdBytes / 1024 / 1024)
   const startedAt = new Date()
-  const loadStart = loadavg().map((l) => l.toFixed(2)).join(" ")
+  const loadStart = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")
   const geminiProblem = installGemini()
-  const geminiVersion = geminiProblem === undefined
-    ? (JSON.parse(readFileSync(join(GEMINI_DIR, "node_modules", "@google", "gemini-cli-core", "package.json"), "utf8")) as { version: string }).version
-    : undefined
+  const geminiVersion =
+    geminiProblem === undefined
+      ? (
+          JSON.parse(readFileSync(join(GEMINI_DIR, "node_modules", "@google", "gemini-cli-core", "package.json"), "utf8")) as {
+            version: string
+          }
+        ).version
+      : undefined
   const bunVersion = spawnSync("bun", ["--version"], { encoding: "utf8" }).stdout?.trim()
-  const denoVersion = spawnSync("deno", ["--version"], { encoding: "utf8" }).stdout?.trim().split("\n")[0]?.replace(/^deno /, "").replace(/ .*/, "")
+  const denoVersion = spawnSync("deno", ["--version"], { encoding: "utf8" })
+    .stdout?.trim()
+    .split("\n")[0]
+    ?.replace(/^deno /, "")
+    .replace(/ .*/, "")
   console.error(`perf: N=${N}, ${ROUNDS} rounds${QUICK ? " (--quick)" : ""}; load average ${loadStart}`)
   const rows: Array<Row> = []
   const skipped: Array<string> = []
@@ -519,7 +690,9 @@ const main = async () => {
   const floor = floorWorker()
   if (typeof floor === "string") skipped.push(floor)
   else rows.push(...floor)
-  const loadEnd = loadavg().map((l) => l.toFixed(2)).join(" ")
+  const loadEnd = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")
 
   const fig = (row: Row) => median(row.rounds)
   const find = (worker: string, name: string) => rows.find((r) => r.worker === worker && r.name === name)
@@ -537,23 +710,41 @@ const main = async () => {
   }
 
   // Comparisons between rows: within a worker (per-round ratios) or across workers (figures).
-  interface Cross { readonly what: string; readonly value: number; readonly goal?: number | undefined; readonly how: "same process" | "two processes" }
+  interface Cross {
+    readonly what: string
+    readonly value: number
+    readonly goal?: number | undefined
+    readonly how: "same process" | "two processes"
+  }
   const cross: Array<Cross> = []
   for (const worker of [...new Set(rows.map((r) => r.worker))]) {
     // What five spawns at once cost against one, whatever spawns them: the floor of "5 hooks / 1 hook".
     const rawFive = find(worker, "5 raw spawns at once")
     const rawOne = find(worker, "raw spawn")
-    if (rawFive && rawOne) cross.push({ what: `${worker}: 5 raw spawns at once / raw spawn`, value: within(rawFive, rawOne), how: "same process" })
+    if (rawFive && rawOne)
+      cross.push({ what: `${worker}: 5 raw spawns at once / raw spawn`, value: within(rawFive, rawOne), how: "same process" })
     for (const five of rows.filter((r) => r.worker === worker && r.name.startsWith("5 hooks"))) {
       const one = find(worker, five.name.replace("5 hooks", "1 hook"))
-      if (one) cross.push({ what: `${worker}: ${five.name} / ${one.name}`, value: within(five, one), goal: /\(helper( on bun)?\)/.test(five.name) ? 2.5 : undefined, how: "same process" })
+      if (one)
+        cross.push({
+          what: `${worker}: ${five.name} / ${one.name}`,
+          value: within(five, one),
+          goal: /\(helper( on bun)?\)/.test(five.name) ? 2.5 : undefined,
+          how: "same process"
+        })
     }
   }
   // The heap's cost: the threshold workers at the biggest heap against none (the same program but for the heap).
   const biggest = Math.max(...rows.filter((r) => r.set === "threshold").map((r) => r.heapMB))
   for (const row of rows.filter((r) => r.set === "threshold" && r.heapMB === biggest && biggest > 0 && !r.name.startsWith("new engine"))) {
     const small = find(workerName("threshold", row.runtime, 0), row.name)
-    if (small) cross.push({ what: `${row.runtime}: ${row.name}, +${row.heapMB} MB heap / no heap`, value: fig(row) / fig(small), goal: row.name === "1 hook (auto)" ? 1.5 : undefined, how: "two processes" })
+    if (small)
+      cross.push({
+        what: `${row.runtime}: ${row.name}, +${row.heapMB} MB heap / no heap`,
+        value: fig(row) / fig(small),
+        goal: row.name === "1 hook (auto)" ? 1.5 : undefined,
+        how: "two processes"
+      })
   }
 
   // The helper threshold: direct against helper at each host heap.
@@ -572,37 +763,43 @@ const main = async () => {
   })
 
   // Node helper against the Bun-run helper, same process.
-  const bunHelperLines = rows.filter((r) => r.name.includes("(helper on bun)")).map((onBun) => {
-    const node = find(onBun.worker, onBun.name.replace(" on bun", ""))!
-    return `| ${onBun.worker} | ${onBun.name.replace(" (helper on bun)", "")} | ${fmtUs(fig(node))} | ${fmtUs(fig(onBun))} | ${fmtX(within(onBun, node))} |`
-  })
+  const bunHelperLines = rows
+    .filter((r) => r.name.includes("(helper on bun)"))
+    .map((onBun) => {
+      const node = find(onBun.worker, onBun.name.replace(" on bun", ""))!
+      return `| ${onBun.worker} | ${onBun.name.replace(" (helper on bun)", "")} | ${fmtUs(fig(node))} | ${fmtUs(fig(onBun))} | ${fmtX(within(onBun, node))} |`
+    })
 
   // The summaries under the two helper tables: this run's numbers, and the choice they support.
   const crossover = thresholdWorkers.map((direct) => ({ rss: direct.rssMB, hd: within(find(direct.worker, "1 hook (helper)")!, direct) }))
   const slower = crossover.filter((c) => c.hd >= 1).map((c) => c.rss)
   const faster = crossover.filter((c) => c.hd < 1).map((c) => c.rss)
-  const thresholdSummary = crossover.length === 0
-    ? "The threshold workers did not run."
-    : `In this run the helper was slower than a direct spawn ${slower.length === 0 ? "in no host" : `in hosts of ${slower.join(", ")} MB resident`} and faster ${faster.length === 0 ? "in none" : `in hosts of ${faster.join(", ")} MB`}. ` +
-      (slower.every((mb) => mb <= THRESHOLD_MB) && faster.every((mb) => mb >= THRESHOLD_MB)
-        ? `The ${THRESHOLD_MB} MB threshold stays: it sits where the two cross on this machine, and below it a host `
-        : `That does not put the crossing at ${THRESHOLD_MB} MB in this run; the threshold was not moved on one run (expect runs to differ on a shared VM). Below the threshold a host `) +
-      "would also pay the helper's start (the \"helper start\" column) for a gain of a few hundred " +
-      "microseconds per hook at best; a small, short-lived host such as `agent-hooks run` (one " +
-      "dispatch per process) would pay it on every call. Above it, the helper is the faster path at " +
-      "every heap measured, and it also keeps big outputs out of the host (the \"RSS rise\" rows)."
-  const bunRatios = rows.filter((r) => r.name.includes("(helper on bun)")).map((onBun) => within(onBun, find(onBun.worker, onBun.name.replace(" on bun", ""))!))
-  const bunSummary = bunRatios.length === 0
-    ? "The Bun-run helper was not measured in this run (no `bun` on PATH)."
-    : `In this run the Bun-run helper took ${fmtX(Math.min(...bunRatios))} to ${fmtX(Math.max(...bunRatios))} the time of the Node helper. ` +
-      "**Node runs the helper by default; Bun is an option** (`spawnHelper: { runtime: \"bun\" }`, or " +
-      "`NodeProcessSpawner.helperLayerWith({ runtime: \"bun\" })`). By default, because a Bun helper needs Bun on the " +
-      "user's machine: either the `bun` npm package (a native binary of about 100 MB per platform) as a dependency " +
-      "of `@agent-hooks/node` for every Node user, or a `bun` found on PATH, and then which executable spawns every " +
-      "hook would depend on the environment the host was started in. So the option takes Bun only from an " +
-      "`executable` the host names or from the `bun` package as Node resolves it from `@agent-hooks/node`. A host " +
-      "that can run on Bun itself needs no helper: `@agent-hooks/bun` spawns with `Bun.spawn`. A compiled " +
-      "helper was not built: the machines this installs on have Node and npm, not a C compiler."
+  const thresholdSummary =
+    crossover.length === 0
+      ? "The threshold workers did not run."
+      : `In this run the helper was slower than a direct spawn ${slower.length === 0 ? "in no host" : `in hosts of ${slower.join(", ")} MB resident`} and faster ${faster.length === 0 ? "in none" : `in hosts of ${faster.join(", ")} MB`}. ` +
+        (slower.every((mb) => mb <= THRESHOLD_MB) && faster.every((mb) => mb >= THRESHOLD_MB)
+          ? `The ${THRESHOLD_MB} MB threshold stays: it sits where the two cross on this machine, and below it a host `
+          : `That does not put the crossing at ${THRESHOLD_MB} MB in this run; the threshold was not moved on one run (expect runs to differ on a shared VM). Below the threshold a host `) +
+        'would also pay the helper\'s start (the "helper start" column) for a gain of a few hundred ' +
+        "microseconds per hook at best; a small, short-lived host such as `agent-hooks run` (one " +
+        "dispatch per process) would pay it on every call. Above it, the helper is the faster path at " +
+        'every heap measured, and it also keeps big outputs out of the host (the "RSS rise" rows).'
+  const bunRatios = rows
+    .filter((r) => r.name.includes("(helper on bun)"))
+    .map((onBun) => within(onBun, find(onBun.worker, onBun.name.replace(" on bun", ""))!))
+  const bunSummary =
+    bunRatios.length === 0
+      ? "The Bun-run helper was not measured in this run (no `bun` on PATH)."
+      : `In this run the Bun-run helper took ${fmtX(Math.min(...bunRatios))} to ${fmtX(Math.max(...bunRatios))} the time of the Node helper. ` +
+        '**Node runs the helper by default; Bun is an option** (`spawnHelper: { runtime: "bun" }`, or ' +
+        '`NodeProcessSpawner.helperLayerWith({ runtime: "bun" })`). By default, because a Bun helper needs Bun on the ' +
+        "user's machine: either the `bun` npm package (a native binary of about 100 MB per platform) as a dependency " +
+        "of `@agent-hooks/node` for every Node user, or a `bun` found on PATH, and then which executable spawns every " +
+        "hook would depend on the environment the host was started in. So the option takes Bun only from an " +
+        "`executable` the host names or from the `bun` package as Node resolves it from `@agent-hooks/node`. A host " +
+        "that can run on Bun itself needs no helper: `@agent-hooks/bun` spawns with `Bun.spawn`. A compiled " +
+        "helper was not built: the machines this installs on have Node and npm, not a C compiler."
   // Five at once against one: the floor every spawner has on this machine, and the helper's figure beside it.
   const cores = cpus().length
   const rawFiveOne = (worker: string) => cross.find((c) => c.what === `${worker}: 5 raw spawns at once / raw spawn`)?.value
@@ -613,7 +810,8 @@ const main = async () => {
   })
   const helperFiveOne = cross.filter((c) => c.what.endsWith("5 hooks (helper) / 1 hook (helper)")).map((c) => c.value)
   const bunHelperFiveOne = cross.filter((c) => c.what.endsWith("5 hooks (helper on bun) / 1 hook (helper on bun)")).map((c) => c.value)
-  const floorSummary = `On this ${cores}-core machine most of a \`sh -c true\`'s time is CPU (its exec, the dynamic linker, its exit): ` +
+  const floorSummary =
+    `On this ${cores}-core machine most of a \`sh -c true\`'s time is CPU (its exec, the dynamic linker, its exit): ` +
     `five at once need about ${fmtX(5 / Math.max(1, Math.min(5, cores)))} the CPU time of one on the cores there are, whatever spawns them. ` +
     (cFloor === undefined
       ? "The C floor was not measured in this run (no C compiler). "
@@ -640,13 +838,21 @@ const main = async () => {
   const missed = [
     ...rows.flatMap((row) => {
       const v = row.unit === "MB" ? fig(row) : ratio(row)
-      return row.goal !== undefined && v !== undefined && v > row.goal ? [`${row.worker}: ${row.name} (${row.unit === "MB" ? `${v} MB` : `${fmtX(v)} ${row.versus}`}, goal ≤ ${row.goal}${row.unit === "MB" ? " MB" : "×"})`] : []
+      return row.goal !== undefined && v !== undefined && v > row.goal
+        ? [
+            `${row.worker}: ${row.name} (${row.unit === "MB" ? `${v} MB` : `${fmtX(v)} ${row.versus}`}, goal ≤ ${row.goal}${row.unit === "MB" ? " MB" : "×"})`
+          ]
+        : []
     }),
     ...cross.flatMap((c) => (c.goal !== undefined && c.value > c.goal ? [`${c.what} (${fmtX(c.value)}, goal ≤ ${c.goal}×)`] : []))
   ]
   const table = ["| worker | RSS | row | median | ratio (same process) | goal |", "|---|---:|---|---:|---|---|", ...lines].join("\n")
   const crossTable = ["| comparison | value | goal | measured in |", "|---|---:|---|---|", ...crossLines].join("\n")
-  const thresholdTable = ["| host heap | host RSS | raw spawn | 1 hook direct | 1 hook helper | 1 hook auto | helper / direct | faster | helper start | hooks to repay it |", "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|", ...thresholdLines].join("\n")
+  const thresholdTable = [
+    "| host heap | host RSS | raw spawn | 1 hook direct | 1 hook helper | 1 hook auto | helper / direct | faster | helper start | hooks to repay it |",
+    "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|",
+    ...thresholdLines
+  ].join("\n")
   const bunTable = ["| host | row | Node helper | Bun helper | Bun / Node |", "|---|---|---:|---:|---:|", ...bunHelperLines].join("\n")
   console.log(`\n${table}\n\n${crossTable}\n\nhelper threshold:\n\n${thresholdTable}\n\nhelper runtime:\n\n${bunTable}\n`)
   console.log(`load average: ${loadStart} at the start, ${loadEnd} at the end`)
@@ -663,12 +869,13 @@ const main = async () => {
     ...cross.map((c) => ({ label: c.what, r: c.value, goal: c.goal }))
   ]
   if (!WRITE) return
-  const geminiText = geminiProblem === undefined
-    ? `Gemini CLI's core (\`@google/gemini-cli-core\` ${geminiVersion}, pinned in \`bench/gemini/\`, installed there by this command) is loaded in the "+ Gemini CLI" workers, which dispatch through its own \`HookSystem\` (\`fireBeforeToolEvent\` with one matching \`true\` command hook, and a tool that matches nothing) beside ours; loading it adds about 150 MB to the host's resident memory, so those workers are bigger hosts than their heap alone says. Gemini runs a hook as \`bash -c\`, ours as \`sh -c\` (on Debian \`sh\` is dash, which starts faster than bash): each engine is measured as it runs hooks for its users.`
-    : `**Gemini CLI's HookSystem was not measured in this run**: its package ${geminiProblem}.`
+  const geminiText =
+    geminiProblem === undefined
+      ? `Gemini CLI's core (\`@google/gemini-cli-core\` ${geminiVersion}, pinned in \`bench/gemini/\`, installed there by this command) is loaded in the "+ Gemini CLI" workers, which dispatch through its own \`HookSystem\` (\`fireBeforeToolEvent\` with one matching \`true\` command hook, and a tool that matches nothing) beside ours; loading it adds about 150 MB to the host's resident memory, so those workers are bigger hosts than their heap alone says. Gemini runs a hook as \`bash -c\`, ours as \`sh -c\` (on Debian \`sh\` is dash, which starts faster than bash): each engine is measured as it runs hooks for its users.`
+      : `**Gemini CLI's HookSystem was not measured in this run**: its package ${geminiProblem}.`
   const doc = `# Performance
 
-Measured by \`npm run bench -- perf\` (\`bench/perf.ts\`${QUICK ? ", \`--quick\`" : ""}) on ${cpus().length} × ${cpus()[0]?.model ?? "?"}, ${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC,
+Measured by \`npm run bench -- perf\` (\`bench/perf.ts\`${QUICK ? ", `--quick`" : ""}) on ${cpus().length} × ${cpus()[0]?.model ?? "?"}, ${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC,
 node ${process.versions.node}${bunVersion ? `, bun ${bunVersion}` : ""}${denoVersion ? `, deno ${denoVersion}` : ""}. **Load average (1, 5, 15 min): ${loadStart} at the start, ${loadEnd} at the end**
 (a shared 2-core VM: expect ±20 % between runs, far more when it is busy).
 

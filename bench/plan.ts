@@ -62,7 +62,10 @@ const rows: Array<[string, number]> = []
 const payload = { tool_name: "run_shell_command", tool_input: { command: "ls" } }
 for (const regex of [false, true]) {
   const kind = regex ? "regex" : "exact"
-  const engine = await createHookEngine({ settings: [settingsFile(`${kind}.json`, { hooks: { PreToolUse: groups(regex) } })], projectDir: dir })
+  const engine = await createHookEngine({
+    settings: [settingsFile(`${kind}.json`, { hooks: { PreToolUse: groups(regex) } })],
+    projectDir: dir
+  })
   const check = await engine.dispatch("PreToolUse", payload)
   if (check.hooks.length !== 0) throw new Error("the no-match payload matched")
   const hit = await engine.dispatch("PreToolUse", { tool_name: "tool_42", tool_input: {} })
@@ -74,18 +77,33 @@ for (const regex of [false, true]) {
 // The Effect service's synchronous no-match answer.
 {
   const plan = await Effect.runPromise(
-    Plan.make({ settings: [join(dir, "exact.json")], projectDir: dir }).pipe(Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer)))
+    Plan.make({ settings: [join(dir, "exact.json")], projectDir: dir }).pipe(
+      Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer))
+    )
   )
-  rows.push(["agent-hooks Plan.matches (the index lookup alone), exact matchers", await measure(N, () => Plan.matches(plan, "PreToolUse", payload))])
+  rows.push([
+    "agent-hooks Plan.matches (the index lookup alone), exact matchers",
+    await measure(N, () => Plan.matches(plan, "PreToolUse", payload))
+  ])
 }
 
 let geminiNote = ""
 if (existsSync(GEMINI_ENTRY)) {
   for (const regex of [false, true]) {
-    const system = await geminiHookSystem(dir, groups(regex).map((group) => ({ ...group, hooks: group.hooks.map((hook) => ({ ...hook, timeout: 5000 })) })))
-    rows.push([`Gemini CLI HookSystem.fireBeforeToolEvent, ${regex ? "regex" : "exact"} matchers`, await measure(N, () => system.fireBeforeToolEvent("run_shell_command", { command: "ls" }))])
+    const system = await geminiHookSystem(
+      dir,
+      groups(regex).map((group) => ({ ...group, hooks: group.hooks.map((hook) => ({ ...hook, timeout: 5000 })) }))
+    )
+    rows.push([
+      `Gemini CLI HookSystem.fireBeforeToolEvent, ${regex ? "regex" : "exact"} matchers`,
+      await measure(N, () => system.fireBeforeToolEvent("run_shell_command", { command: "ls" }))
+    ])
   }
-  const version = (JSON.parse(await readFile(join(GEMINI_DIR, "node_modules", "@google", "gemini-cli-core", "package.json"), "utf8")) as { version: string }).version
+  const version = (
+    JSON.parse(await readFile(join(GEMINI_DIR, "node_modules", "@google", "gemini-cli-core", "package.json"), "utf8")) as {
+      version: string
+    }
+  ).version
   geminiNote = `Gemini CLI: @google/gemini-cli-core ${version}.`
 } else {
   geminiNote = `Gemini CLI: not measured (${GEMINI_ENTRY} not found; run npm ci in ${GEMINI_DIR}).`
@@ -114,7 +132,9 @@ if (planned !== HOOKS) throw new Error(`expected ${HOOKS} hooks in the plan, got
 const LOADS = Math.max(50, Math.round(N / 100))
 const loadUs = await measure(LOADS, () => Effect.runPromise(load))
 const readUs = await measure(LOADS, () => Promise.all(files.map(async (file) => JSON.parse(await readFile(file, "utf8")) as unknown)))
-const compileUs = await measure(LOADS, () => Plan.compile({ settings: loaded.settings, options: { settings: files, projectDir: dir }, projectDir: dir, cwd: dir }))
+const compileUs = await measure(LOADS, () =>
+  Plan.compile({ settings: loaded.settings, options: { settings: files, projectDir: dir }, projectDir: dir, cwd: dir })
+)
 
 rmSync(dir, { recursive: true, force: true })
 

@@ -39,11 +39,7 @@ const CLI_N = Number(process.env.BENCH_CLI_N ?? 20)
 const PAYLOAD = JSON.stringify({ hook: "PreToolUse", pad: "x".repeat(200 - 30) })
 
 type Runtime = "node" | "bun" | "deno"
-const currentRuntime: Runtime = typeof process.versions.bun === "string"
-  ? "bun"
-  : "Deno" in globalThis
-  ? "deno"
-  : "node"
+const currentRuntime: Runtime = typeof process.versions.bun === "string" ? "bun" : "Deno" in globalThis ? "deno" : "node"
 
 interface WorkerResult {
   readonly runtime: Runtime
@@ -59,7 +55,11 @@ interface WorkerResult {
 
 const quantile = (sorted: ReadonlyArray<number>, p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!
-const median = (xs: ReadonlyArray<number>): number => quantile([...xs].sort((a, b) => a - b), 0.5)
+const median = (xs: ReadonlyArray<number>): number =>
+  quantile(
+    [...xs].sort((a, b) => a - b),
+    0.5
+  )
 
 // ---------------------------------------------------------------------------------------------
 // Worker: measures the spawners available on the runtime it runs on.
@@ -86,7 +86,7 @@ const spawnersOn = async (runtime: Runtime): Promise<Array<{ name: string; layer
 }
 
 const oneHook = Effect.scoped(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const spawner = yield* ProcessSpawner
     const handle = yield* spawner.spawn({
       file: "sh",
@@ -104,7 +104,7 @@ const oneHook = Effect.scoped(
 
 const measureRound = (layer: Layer.Layer<ProcessSpawner>) =>
   Effect.runPromise(
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       for (let i = 0; i < WARMUP; i++) yield* oneHook
       const samples: Array<number> = []
       const cpu0 = process.cpuUsage()
@@ -131,11 +131,12 @@ const worker = async (ballastMb: number): Promise<void> => {
       rounds.get(s.name)!.push(await measureRound(s.layer))
     }
   }
-  const version = currentRuntime === "bun"
-    ? process.versions.bun!
-    : currentRuntime === "deno"
-    ? (globalThis as unknown as { Deno: { version: { deno: string } } }).Deno.version.deno
-    : process.versions.node
+  const version =
+    currentRuntime === "bun"
+      ? process.versions.bun!
+      : currentRuntime === "deno"
+        ? (globalThis as unknown as { Deno: { version: { deno: string } } }).Deno.version.deno
+        : process.versions.node
   for (const s of spawners) {
     const rs = rounds.get(s.name)!
     const medians = rs.map((r) => r.median)
@@ -179,11 +180,13 @@ const runWorker = (runtime: Runtime, ballastMb: number): Array<WorkerResult> => 
   const [cmd, args] = commandFor(runtime, self, ["--worker", String(ballastMb)])
   const r = spawnSync(cmd, args, { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 1 << 24 })
   if (r.status !== 0) throw new Error(`${cmd} worker failed: ${r.error?.message ?? `exit ${r.status}`}`)
-  return r.stdout.trim().split("\n").map((line) => JSON.parse(line) as WorkerResult)
+  return r.stdout
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as WorkerResult)
 }
 
-const version = (cmd: string): string =>
-  (spawnSync(cmd, ["--version"], { encoding: "utf8" }).stdout ?? "").split("\n")[0]!.trim()
+const version = (cmd: string): string => (spawnSync(cmd, ["--version"], { encoding: "utf8" }).stdout ?? "").split("\n")[0]!.trim()
 
 const cliRun = (runtime: Runtime, settings: string): Promise<number> =>
   new Promise((resolve, reject) => {
@@ -196,7 +199,11 @@ const cliRun = (runtime: Runtime, settings: string): Promise<number> =>
       tmpdir()
     ])
     const t0 = performance.now()
-    const child = spawn(cmd, args.filter((a) => a !== "--conditions=source"), { cwd: root, stdio: ["pipe", "pipe", "inherit"] })
+    const child = spawn(
+      cmd,
+      args.filter((a) => a !== "--conditions=source"),
+      { cwd: root, stdio: ["pipe", "pipe", "inherit"] }
+    )
     let out = ""
     child.stdout.on("data", (d: Buffer) => (out += d.toString()))
     child.on("error", reject)
@@ -248,10 +255,11 @@ const driver = async (): Promise<void> => {
     "",
     "| runtime | spawner | host heap | median µs (range of round medians) | p95 µs | host CPU µs / spawn | median / Node |",
     "|---|---|---:|---:|---:|---:|---:|",
-    ...rows.map((r) =>
-      `| ${r.runtime} ${r.version} | ${r.spawner} | ${r.ballastMb > 0 ? `+${r.ballastMb} MB` : "small"} | ${us(r.medianUs)} (${
-        us(r.minUs)
-      }-${us(r.maxUs)}) | ${us(r.p95Us)} | ${us(r.cpuUs)} | ${(r.medianUs / nodeBase.medianUs).toFixed(2)}x |`
+    ...rows.map(
+      (r) =>
+        `| ${r.runtime} ${r.version} | ${r.spawner} | ${r.ballastMb > 0 ? `+${r.ballastMb} MB` : "small"} | ${us(r.medianUs)} (${us(
+          r.minUs
+        )}-${us(r.maxUs)}) | ${us(r.p95Us)} | ${us(r.cpuUs)} | ${(r.medianUs / nodeBase.medianUs).toFixed(2)}x |`
     )
   ]
   if (cli.length > 0) {
@@ -263,9 +271,9 @@ const driver = async (): Promise<void> => {
       "|---|---:|---:|---:|",
       ...cli.map((c) => {
         const [cmd, args] = commandFor(c.runtime, "packages/cli/dist/bin.js", [])
-        return `| \`${[cmd, ...args.filter((a) => a !== "--no-lock" && a !== "--conditions=source")].join(" ")}\` | ${ms(c.median)} | ${
-          ms(c.min)
-        } | ${ms(c.p95)} |`
+        return `| \`${[cmd, ...args.filter((a) => a !== "--no-lock" && a !== "--conditions=source")].join(" ")}\` | ${ms(c.median)} | ${ms(
+          c.min
+        )} | ${ms(c.p95)} |`
       })
     )
   }

@@ -19,7 +19,7 @@ import * as HookRunner from "@agent-hooks/core/HookRunner"
 import { ProcessSpawner } from "@agent-hooks/core/ProcessSpawner"
 import * as NodeProcessSpawner from "@agent-hooks/node/NodeProcessSpawner"
 import * as NodeServices from "@effect/platform-node/NodeServices"
-import { Effect, Layer, Stream } from "effect"
+import { Effect, type Layer, Stream } from "effect"
 import { ChildProcess } from "effect/process"
 import { spawn } from "node:child_process"
 import { availableParallelism, cpus, release } from "node:os"
@@ -65,24 +65,26 @@ const raw = (): Promise<void> =>
   })
 
 /** The same loop inside one Effect program, with the layer provided once (as a host's runtime would). */
-const measureEffect = <R>(once: Effect.Effect<void, unknown, R>, layer: Layer.Layer<R>) => (): Promise<RoundResult> =>
-  Effect.runPromise(
-    Effect.gen(function*() {
-      for (let i = 0; i < WARMUP; i++) yield* once
-      const samplesMs: Array<number> = []
-      const cpu0 = process.cpuUsage()
-      for (let i = 0; i < N; i++) {
-        const t0 = performance.now()
-        yield* once
-        samplesMs.push(performance.now() - t0)
-      }
-      const cpu = process.cpuUsage(cpu0)
-      return { samplesMs, cpuUsPerSpawn: (cpu.user + cpu.system) / N }
-    }).pipe(Effect.provide(layer))
-  )
+const measureEffect =
+  <R>(once: Effect.Effect<void, unknown, R>, layer: Layer.Layer<R>) =>
+  (): Promise<RoundResult> =>
+    Effect.runPromise(
+      Effect.gen(function* () {
+        for (let i = 0; i < WARMUP; i++) yield* once
+        const samplesMs: Array<number> = []
+        const cpu0 = process.cpuUsage()
+        for (let i = 0; i < N; i++) {
+          const t0 = performance.now()
+          yield* once
+          samplesMs.push(performance.now() - t0)
+        }
+        const cpu = process.cpuUsage(cpu0)
+        return { samplesMs, cpuUsPerSpawn: (cpu.user + cpu.system) / N }
+      }).pipe(Effect.provide(layer))
+    )
 
 const ours = Effect.scoped(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const spawner = yield* ProcessSpawner
     const handle = yield* spawner.spawn({
       file: FILE,
@@ -99,13 +101,12 @@ const ours = Effect.scoped(
 )
 
 const effectProcess = Effect.scoped(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const handle = yield* ChildProcess.make(FILE, ARGS, { stdin: Stream.make(PAYLOAD), forceKillAfter: "1 second" })
-    const [, , code] = yield* Effect.all([
-      handle.stdout.pipe(Stream.decodeText(), Stream.mkString),
-      handle.stderr.pipe(Stream.decodeText(), Stream.mkString),
-      handle.exitCode
-    ], { concurrency: "unbounded" })
+    const [, , code] = yield* Effect.all(
+      [handle.stdout.pipe(Stream.decodeText(), Stream.mkString), handle.stderr.pipe(Stream.decodeText(), Stream.mkString), handle.exitCode],
+      { concurrency: "unbounded" }
+    )
     if (code !== 0) return yield* Effect.die(`exit ${code}`)
   })
 )
@@ -118,7 +119,11 @@ const variants: Array<{ readonly name: string; readonly measure: () => Promise<R
 
 const quantile = (sorted: ReadonlyArray<number>, p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!
-const median = (xs: ReadonlyArray<number>): number => quantile([...xs].sort((a, b) => a - b), 0.5)
+const median = (xs: ReadonlyArray<number>): number =>
+  quantile(
+    [...xs].sort((a, b) => a - b),
+    0.5
+  )
 
 const results = new Map<string, Array<RoundResult>>(variants.map((v) => [v.name, []]))
 const started = Date.now()
@@ -133,8 +138,20 @@ for (let round = 0; round < ROUNDS; round++) {
 
 const rows = variants.map((variant) => {
   const rounds = results.get(variant.name)!
-  const medians = rounds.map((r) => quantile([...r.samplesMs].sort((a, b) => a - b), 0.5) * 1000)
-  const p95s = rounds.map((r) => quantile([...r.samplesMs].sort((a, b) => a - b), 0.95) * 1000)
+  const medians = rounds.map(
+    (r) =>
+      quantile(
+        [...r.samplesMs].sort((a, b) => a - b),
+        0.5
+      ) * 1000
+  )
+  const p95s = rounds.map(
+    (r) =>
+      quantile(
+        [...r.samplesMs].sort((a, b) => a - b),
+        0.95
+      ) * 1000
+  )
   const cpu = rounds.map((r) => r.cpuUsPerSpawn)
   return {
     name: variant.name,
@@ -149,16 +166,17 @@ const base = rows[0]!
 const us = (x: number) => Math.round(x).toString()
 const lines = [
   `machine: ${availableParallelism()} cpu(s), ${cpus()[0]?.model ?? "unknown CPU"}, ${process.platform} ${release()}`,
-  `runtime: node ${process.version}; N=${N}, warm-up ${WARMUP}, ${ROUNDS} rounds; ${new Date().toISOString()}; ${
-    Math.round((Date.now() - started) / 1000)
-  } s`,
+  `runtime: node ${process.version}; N=${N}, warm-up ${WARMUP}, ${ROUNDS} rounds; ${new Date().toISOString()}; ${Math.round(
+    (Date.now() - started) / 1000
+  )} s`,
   "",
   "| variant | median µs (range of round medians) | p95 µs | parent CPU µs / spawn | median / raw | CPU / raw |",
   "|---|---:|---:|---:|---:|---:|",
-  ...rows.map((r) =>
-    `| ${r.name} | ${us(r.median)} (${us(r.min)}-${us(r.max)}) | ${us(r.p95)} | ${us(r.cpu)} | ${
-      (r.median / base.median).toFixed(2)
-    }x | ${(r.cpu / base.cpu).toFixed(2)}x |`
+  ...rows.map(
+    (r) =>
+      `| ${r.name} | ${us(r.median)} (${us(r.min)}-${us(r.max)}) | ${us(r.p95)} | ${us(r.cpu)} | ${(r.median / base.median).toFixed(
+        2
+      )}x | ${(r.cpu / base.cpu).toFixed(2)}x |`
   )
 ]
 console.log(lines.join("\n"))

@@ -26,11 +26,11 @@ const yellow = style("33")
 const cyan = style("36")
 
 const statusMark: Record<Outcome.HookStatus, string> = {
-  "success": green("✓ success"),
+  success: green("✓ success"),
   "blocking-error": red("✗ blocking-error"),
   "non-blocking-error": yellow("! non-blocking-error"),
-  "cancelled": yellow("⏱ cancelled"),
-  "detached": dim("… detached")
+  cancelled: yellow("⏱ cancelled"),
+  detached: dim("… detached")
 }
 
 const oneLine = (text: string): string => text.replace(/\s+/g, " ").trim()

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url"
 
 const project = dirname(fileURLToPath(import.meta.url))
 
-const program = Effect.gen(function*() {
+const program = Effect.gen(function* () {
   const engine = yield* HookEngine.HookEngine
   const outcome = yield* engine.dispatch("PreToolUse", {
     cwd: project,

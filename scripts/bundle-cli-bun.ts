@@ -17,7 +17,9 @@ import { buildRunTimeFile } from "./bundle-cli.mjs"
 import { moduleId, RUN_TIME_FILES, runTimeFileProblem } from "./run-time-files.mjs"
 
 declare const Bun: {
-  build(options: Record<string, unknown>): Promise<{ success: boolean; logs: ReadonlyArray<unknown>; outputs: ReadonlyArray<{ path: string }> }>
+  build(
+    options: Record<string, unknown>
+  ): Promise<{ success: boolean; logs: ReadonlyArray<unknown>; outputs: ReadonlyArray<{ path: string }> }>
 }
 type OnLoad = (options: { filter: RegExp }, load: (args: { path: string }) => Promise<{ contents: string; loader: string }>) => void
 
@@ -38,31 +40,36 @@ const result = await Bun.build({
   define: { AGENT_HOOKS_VERSION: JSON.stringify(version) },
   // The bundle's own URL, for the modules of RUN_TIME_FILES: the banner runs inside the CommonJS wrapper,
   // whose __filename is the bundle (in a bundled module Bun writes the module's source path instead).
-  banner: "var __agentHooksBundleUrl = require(\"node:url\").pathToFileURL(__filename).href;",
-  plugins: [{
-    name: "no-import-meta",
-    setup(build: { onLoad: OnLoad }) {
-      build.onLoad({ filter: /[\\/]effect[\\/]dist[\\/]ConfigProvider\.js$/ }, async (args) => ({
-        contents: (await readFile(args.path, "utf8")).replace("...import.meta?.env", ""),
-        loader: "js"
-      }))
+  banner: 'var __agentHooksBundleUrl = require("node:url").pathToFileURL(__filename).href;',
+  plugins: [
+    {
+      name: "no-import-meta",
+      setup(build: { onLoad: OnLoad }) {
+        build.onLoad({ filter: /[\\/]effect[\\/]dist[\\/]ConfigProvider\.js$/ }, async (args) => ({
+          contents: (await readFile(args.path, "utf8")).replace("...import.meta?.env", ""),
+          loader: "js"
+        }))
+      }
+    },
+    {
+      name: "run-time-files",
+      setup(build: { onLoad: OnLoad }) {
+        build.onLoad({ filter: /[\\/]packages[\\/][^\\/]+[\\/]src[\\/].*\.ts$/ }, async (args) => {
+          const id = moduleId(ROOT, args.path)
+          const contents = await readFile(args.path, "utf8")
+          const problem = runTimeFileProblem(id, contents)
+          if (problem !== undefined) problems.push(problem)
+          if (id in RUN_TIME_FILES) withFiles.add(id as keyof typeof RUN_TIME_FILES)
+          return {
+            contents: withFiles.has(id as keyof typeof RUN_TIME_FILES)
+              ? contents.replaceAll("import.meta.url", "__agentHooksBundleUrl")
+              : contents,
+            loader: "ts"
+          }
+        })
+      }
     }
-  }, {
-    name: "run-time-files",
-    setup(build: { onLoad: OnLoad }) {
-      build.onLoad({ filter: /[\\/]packages[\\/][^\\/]+[\\/]src[\\/].*\.ts$/ }, async (args) => {
-        const id = moduleId(ROOT, args.path)
-        const contents = await readFile(args.path, "utf8")
-        const problem = runTimeFileProblem(id, contents)
-        if (problem !== undefined) problems.push(problem)
-        if (id in RUN_TIME_FILES) withFiles.add(id as keyof typeof RUN_TIME_FILES)
-        return {
-          contents: withFiles.has(id as keyof typeof RUN_TIME_FILES) ? contents.replaceAll("import.meta.url", "__agentHooksBundleUrl") : contents,
-          loader: "ts"
-        }
-      })
-    }
-  }]
+  ]
 })
 if (!result.success || problems.length > 0) {
   console.error([...problems, ...result.logs.map(String)].join("\n"))
@@ -80,7 +87,9 @@ if (/\bimport\.meta\b/.test(text)) {
 }
 // A path of the build machine (Bun's value for import.meta.url in CommonJS) points nowhere on the user's.
 if (text.includes(ROOT)) {
-  console.error(`${bundle}: holds a path of the build machine (${ROOT}): a module finds a file at run time where the bundle is built, not where it is installed`)
+  console.error(
+    `${bundle}: holds a path of the build machine (${ROOT}): a module finds a file at run time where the bundle is built, not where it is installed`
+  )
   process.exit(1)
 }
 console.log(result.outputs.map((output) => output.path).join("\n"))

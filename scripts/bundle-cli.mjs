@@ -102,7 +102,10 @@ export const writeSchema = (bundle = join(CLI, "dist", "agent-hooks.mjs")) =>
 // An empty Bun config beside bin.js: started by Bun in a project with a bunfig.toml or .env files,
 // bin.js starts itself again with `--no-env-file --config=<this file>`, so Bun reads neither.
 export const writeBunConfig = (bundle = join(CLI, "dist", "agent-hooks.mjs")) =>
-  writeFileSync(join(dirname(bundle), "bunfig.toml"), "# agent-hooks under Bun: read instead of the working directory's bunfig.toml (see bin.js).\n")
+  writeFileSync(
+    join(dirname(bundle), "bunfig.toml"),
+    "# agent-hooks under Bun: read instead of the working directory's bunfig.toml (see bin.js).\n"
+  )
 
 // `agent-hooks run` for Bun, compiled ahead of time (scripts/bundle-cli-bun.ts, run by Bun): when
 // the toolchain has no Bun, there is none, and bin.js loads the bundle above under Bun too.

@@ -39,9 +39,7 @@
 
 import { spawn } from "node:child_process"
 import { createHash } from "node:crypto"
-import {
-  chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync
-} from "node:fs"
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { delimiter, dirname, join, relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -164,19 +162,26 @@ function run(cmd, args, { env = childEnv, cwd = ROOT, timeoutMs = 0, stdin = "ig
 }
 
 const describeExit = (r) =>
-  r.error ? `could not start: ${r.error.message}`
-  : r.timedOut ? "timed out and was killed"
-  : r.signal ? `killed by ${r.signal}`
-  : `exit code ${r.code}`
+  r.error
+    ? `could not start: ${r.error.message}`
+    : r.timedOut
+      ? "timed out and was killed"
+      : r.signal
+        ? `killed by ${r.signal}`
+        : `exit code ${r.code}`
 const ok = (r) => !r.error && !r.timedOut && r.code === 0
 
 // ---------------------------------------------------------------------------------------------
 // Locking: two commands started at once in the same checkout must not install concurrently.
 
 const withLock = (name, fn) =>
-  withLockAt(join(ROOT, `.agent-hooks-tmp`, `${name}.lock`), {
-    onWait: (pid) => log(`waiting for another agent-hooks command (pid ${pid}) to finish ${name} ...`)
-  }, fn)
+  withLockAt(
+    join(ROOT, `.agent-hooks-tmp`, `${name}.lock`),
+    {
+      onWait: (pid) => log(`waiting for another agent-hooks command (pid ${pid}) to finish ${name} ...`)
+    },
+    fn
+  )
 
 // ---------------------------------------------------------------------------------------------
 // Bootstrap
@@ -207,7 +212,7 @@ async function bootstrapTools() {
     if (!ok(r)) {
       throw new Fatal(
         `installing the toolchain into .tools failed (npm install: ${describeExit(r)}).\n` +
-          `  It needs npm on PATH and access to the npm registry (registry: ${process.env.npm_config_registry ?? "see \`npm config get registry\`"}).\n` +
+          `  It needs npm on PATH and access to the npm registry (registry: ${process.env.npm_config_registry ?? "see `npm config get registry`"}).\n` +
           `  Retry with: npm install --prefix .tools --no-audit --no-fund`
       )
     }
@@ -401,7 +406,10 @@ function countReport(report) {
     }
     if (file.status === "failed" && fileFailed === 0) {
       fileFailed = 1
-      const first = String(file.message ?? "").split("\n").find((l) => l.trim() !== "") ?? "failed outside any test"
+      const first =
+        String(file.message ?? "")
+          .split("\n")
+          .find((l) => l.trim() !== "") ?? "failed outside any test"
       notes.push(`${relative(ROOT, file.name ?? "?")}: ${first.trim().slice(0, 140)}`)
     }
     failed += fileFailed
@@ -465,7 +473,14 @@ async function runStepScript(lane, script, timeoutMs = 0) {
   } catch {}
   let failed = counts?.failed ?? 1
   if (!ok(r) && failed === 0) failed = 1
-  const row = { lane, passed: counts?.passed ?? 0, failed, skipped: counts?.skipped ?? 0, ms: Date.now() - started, note: counts === null ? `no result file (${describeExit(r)})` : "" }
+  const row = {
+    lane,
+    passed: counts?.passed ?? 0,
+    failed,
+    skipped: counts?.skipped ?? 0,
+    ms: Date.now() - started,
+    note: counts === null ? `no result file (${describeExit(r)})` : ""
+  }
   return { row, counts }
 }
 
@@ -486,7 +501,10 @@ async function runAgentsStep() {
 function selectedLanes() {
   const raw = process.env.AGENT_HOOKS_LANES
   if (raw === undefined || raw.trim() === "") return [...LANES, ...STEPS]
-  const lanes = raw.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean)
+  const lanes = raw
+    .split(",")
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean)
   const known = [...LANES, ...STEPS, FAST]
   const unknown = lanes.filter((l) => !known.includes(l))
   if (unknown.length > 0) throw new Fatal(`AGENT_HOOKS_LANES: unknown lane(s) ${unknown.join(", ")} (known: ${known.join(", ")})`)
@@ -511,7 +529,11 @@ function printSummary(rows) {
     r.note ?? ""
   ])
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)))
-  const fmt = (c) => c.map((v, i) => (i === 0 || i === 5 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join("  ").trimEnd()
+  const fmt = (c) =>
+    c
+      .map((v, i) => (i === 0 || i === 5 ? v.padEnd(widths[i]) : v.padStart(widths[i])))
+      .join("  ")
+      .trimEnd()
   out.push("", "Summary", fmt(header), fmt(widths.map((w) => "-".repeat(w))), ...cells.map(fmt))
   const passed = rows.reduce((n, r) => n + (r.passed ?? 0), 0)
   const failed = rows.reduce((n, r) => n + r.failed, 0)
@@ -547,7 +569,12 @@ async function test(args) {
     })
     const lintStarted = Date.now()
     const linted = await lint()
-    rows.push({ lane: "lint", failed: linted ? 0 : 1, ms: Date.now() - lintStarted, note: linted ? "biome ci: format and lint rules" : "biome ci failed (see above)" })
+    rows.push({
+      lane: "lint",
+      failed: linted ? 0 : 1,
+      ms: Date.now() - lintStarted,
+      note: linted ? "biome ci: format and lint rules" : "biome ci failed (see above)"
+    })
     if (typed && lanes.some((l) => LANES.includes(l)) && testsIncludeDocs(vitestArgs)) {
       const docsStarted = Date.now()
       const docsOk = await docsBuild()
@@ -663,7 +690,12 @@ async function bench(args) {
   const names = given.filter((a) => !a.startsWith("--"))
   let files
   if (names.length === 0) {
-    files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts")).sort().map((f) => join(dir, f)) : []
+    files = existsSync(dir)
+      ? readdirSync(dir)
+          .filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))
+          .sort()
+          .map((f) => join(dir, f))
+      : []
     if (files.length === 0) {
       log("no bench/*.ts files to run")
       return 1

@@ -57,9 +57,13 @@ for (const file of files) {
           edges.get(file).add(target)
           const clause = ts.isImportDeclaration(node) ? node.importClause : undefined
           const typeOnly = ts.isImportDeclaration(node)
-            ? clause !== undefined && (clause.isTypeOnly ||
-              (clause.name === undefined && clause.namedBindings !== undefined && ts.isNamedImports(clause.namedBindings) &&
-                clause.namedBindings.elements.length > 0 && clause.namedBindings.elements.every((e) => e.isTypeOnly)))
+            ? clause !== undefined &&
+              (clause.isTypeOnly ||
+                (clause.name === undefined &&
+                  clause.namedBindings !== undefined &&
+                  ts.isNamedImports(clause.namedBindings) &&
+                  clause.namedBindings.elements.length > 0 &&
+                  clause.namedBindings.elements.every((e) => e.isTypeOnly)))
             : node.isTypeOnly
           if (!typeOnly) valueEdges.get(file).add(target)
         }
@@ -79,33 +83,33 @@ for (const file of files) {
 
 // Tarjan's strongly connected components.
 const componentsOf = (graph) => {
-let index = 0
-const stack = []
-const info = new Map()
-const components = []
-const strong = (v) => {
-  info.set(v, { index, low: index, onStack: true })
-  index += 1
-  stack.push(v)
-  for (const w of graph.get(v)) {
-    if (!info.has(w)) {
-      strong(w)
-      info.get(v).low = Math.min(info.get(v).low, info.get(w).low)
-    } else if (info.get(w).onStack) info.get(v).low = Math.min(info.get(v).low, info.get(w).index)
+  let index = 0
+  const stack = []
+  const info = new Map()
+  const components = []
+  const strong = (v) => {
+    info.set(v, { index, low: index, onStack: true })
+    index += 1
+    stack.push(v)
+    for (const w of graph.get(v)) {
+      if (!info.has(w)) {
+        strong(w)
+        info.get(v).low = Math.min(info.get(v).low, info.get(w).low)
+      } else if (info.get(w).onStack) info.get(v).low = Math.min(info.get(v).low, info.get(w).index)
+    }
+    if (info.get(v).low === info.get(v).index) {
+      const component = []
+      let w
+      do {
+        w = stack.pop()
+        info.get(w).onStack = false
+        component.push(w)
+      } while (w !== v)
+      components.push(component)
+    }
   }
-  if (info.get(v).low === info.get(v).index) {
-    const component = []
-    let w
-    do {
-      w = stack.pop()
-      info.get(w).onStack = false
-      component.push(w)
-    } while (w !== v)
-    components.push(component)
-  }
-}
-for (const f of files) if (!info.has(f)) strong(f)
-return components
+  for (const f of files) if (!info.has(f)) strong(f)
+  return components
 }
 const components = componentsOf(edges)
 const valueKnots = componentsOf(valueEdges).filter((c) => c.length > 1)
@@ -151,7 +155,8 @@ for (const [from, tos] of edges) {
 
 console.log(`${rel(root) || root}: ${files.length} files, ${edgeCount} imports`)
 console.log("files and lines per folder:")
-for (const [folder, { files: n, lines }] of [...linesPerFolder].sort()) console.log(`  ${folder.padEnd(12)} ${String(n).padStart(3)} files ${String(lines).padStart(6)} lines`)
+for (const [folder, { files: n, lines }] of [...linesPerFolder].sort())
+  console.log(`  ${folder.padEnd(12)} ${String(n).padStart(3)} files ${String(lines).padStart(6)} lines`)
 console.log(`knots (strongly connected, >1 file): ${knots.length}; the largest has ${Math.max(0, ...knots.map((c) => c.length))} files`)
 for (const c of knots) console.log(`  {${c.map(rel).sort().join(", ")}}`)
 console.log(`knots of value imports only (type-only imports left out): ${valueKnots.length}`)
@@ -161,4 +166,5 @@ for (const c of listCycles ? cycles : realCycles) console.log(`  ${c.map(rel).jo
 console.log(`upward arrows (imports inside a knot): ${upward.length}`)
 for (const u of upward.sort()) console.log(`  ${u}`)
 console.log(`longest functions:`)
-for (const f of functions.sort((a, b) => b.lines - a.lines).slice(0, top)) console.log(`  ${String(f.lines).padStart(4)} ${f.file}:${f.line} ${f.name}`)
+for (const f of functions.sort((a, b) => b.lines - a.lines).slice(0, top))
+  console.log(`  ${String(f.lines).padStart(4)} ${f.file}:${f.line} ${f.name}`)

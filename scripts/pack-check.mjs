@@ -30,13 +30,28 @@ let failed = 0
 const check = (name, result, detail = "") => {
   if (result) passed++
   else failed++
-  process.stdout.write(`${result ? "ok  " : "FAIL"}  ${name}${!result && detail !== "" ? `\n${detail.trim().split("\n").map((l) => `      ${l}`).join("\n")}` : ""}\n`)
+  process.stdout.write(
+    `${result ? "ok  " : "FAIL"}  ${name}${
+      !result && detail !== ""
+        ? `\n${detail
+            .trim()
+            .split("\n")
+            .map((l) => `      ${l}`)
+            .join("\n")}`
+        : ""
+    }\n`
+  )
   return result
 }
 
 const sh = (cmd, args, options = {}) => {
   const r = spawnSync(cmd, args, { encoding: "utf8", timeout: 600_000, ...options, env: { ...process.env, ...options.env } })
-  return { ok: r.status === 0, status: r.status, out: `${r.stdout ?? ""}${r.stderr ?? ""}${r.error ? String(r.error) : ""}`, stdout: r.stdout ?? "" }
+  return {
+    ok: r.status === 0,
+    status: r.status,
+    out: `${r.stdout ?? ""}${r.stderr ?? ""}${r.error ? String(r.error) : ""}`,
+    stdout: r.stdout ?? ""
+  }
 }
 
 const tmp = mkdtempSync(join(tmpdir(), "agent-hooks-pack-"))
@@ -50,7 +65,9 @@ try {
     const lint = sh(join(BIN, "publint"), ["run", dir, "--strict"], { cwd: dir })
     check(`publint packages/${name}`, lint.ok, lint.out)
   }
-  const files = readdirSync(tarballs).filter((f) => f.endsWith(".tgz")).map((f) => join(tarballs, f))
+  const files = readdirSync(tarballs)
+    .filter((f) => f.endsWith(".tgz"))
+    .map((f) => join(tarballs, f))
   for (const file of files) {
     // ESM-only packages: the CommonJS resolutions (node10, node16 from require) are out of scope.
     const attw = sh(join(BIN, "attw"), [file, "--profile", "esm-only", "--format", "ascii"])
@@ -64,16 +81,23 @@ try {
   if (!check("npm install <tarballs> in an empty folder", install.ok, install.out)) throw new Error("stop")
 
   const settings = join(app, "hooks.json")
-  writeFileSync(settings, JSON.stringify({
-    hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo no rm here >&2; exit 2" }] }] }
-  }))
+  writeFileSync(
+    settings,
+    JSON.stringify({
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo no rm here >&2; exit 2" }] }] }
+    })
+  )
   const help = sh("npx", ["--no-install", "agent-hooks", "--help"], { cwd: app })
   check("npx agent-hooks --help", help.ok && help.stdout.includes("serve"), help.out)
   const run = sh("npx", ["--no-install", "agent-hooks", "run", "PreToolUse", "--settings", settings], {
     cwd: app,
     input: JSON.stringify({ tool_name: "Bash", tool_input: { command: "rm -rf /" } })
   })
-  check("npx agent-hooks run PreToolUse (blocks: exit 2)", run.status === 2 && JSON.parse(run.stdout).reason.includes("no rm here"), run.out)
+  check(
+    "npx agent-hooks run PreToolUse (blocks: exit 2)",
+    run.status === 2 && JSON.parse(run.stdout).reason.includes("no rm here"),
+    run.out
+  )
   // Under Bun, run starts from the bundle Bun compiled ahead of time (agent-hooks.bun.cjs and its bytecode).
   const cli = join(app, "node_modules", "@agent-hooks", "cli", "dist")
   const bunRun = sh("bun", [join(cli, "bin.js"), "run", "PreToolUse", "--settings", settings], {
@@ -82,7 +106,10 @@ try {
   })
   check(
     "bun agent-hooks run PreToolUse from the compiled bundle (blocks: exit 2)",
-    existsSync(join(cli, "agent-hooks.bun.cjs")) && existsSync(join(cli, "agent-hooks.bun.cjs.jsc")) && bunRun.status === 2 && JSON.parse(bunRun.stdout).reason.includes("no rm here"),
+    existsSync(join(cli, "agent-hooks.bun.cjs")) &&
+      existsSync(join(cli, "agent-hooks.bun.cjs.jsc")) &&
+      bunRun.status === 2 &&
+      JSON.parse(bunRun.stdout).reason.includes("no rm here"),
     bunRun.out
   )
 
@@ -92,11 +119,32 @@ try {
   // command line), so the check knows the helper ran it; without /proc it checks the block only.
   const viaHelper = existsSync("/proc/self/cmdline")
   const bigSettings = join(app, "big-hooks.json")
-  writeFileSync(bigSettings, JSON.stringify({
-    hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `case "$(tr '\\0' ' ' < /proc/$PPID/cmdline 2>/dev/null)" in *spawnHelperMain*) via=helper;; *) via=direct;; esac; echo "no rm here ($via)" >&2; exit 2` }] }] }
-  }))
-  const bigPayload = JSON.stringify({ tool_name: "Bash", tool_input: { command: "rm -rf /", items: Array.from({ length: 700_000 }, (_, i) => ({ i, s: "xx" })) } })
-  const blockedBy = (outcome) => outcome?.blocked === true && outcome.reason === (viaHelper ? "no rm here (helper)" : outcome.reason) && /^no rm here/.test(outcome.reason)
+  writeFileSync(
+    bigSettings,
+    JSON.stringify({
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: "Bash",
+            hooks: [
+              {
+                type: "command",
+                command: `case "$(tr '\\0' ' ' < /proc/$PPID/cmdline 2>/dev/null)" in *spawnHelperMain*) via=helper;; *) via=direct;; esac; echo "no rm here ($via)" >&2; exit 2`
+              }
+            ]
+          }
+        ]
+      }
+    })
+  )
+  const bigPayload = JSON.stringify({
+    tool_name: "Bash",
+    tool_input: { command: "rm -rf /", items: Array.from({ length: 700_000 }, (_, i) => ({ i, s: "xx" })) }
+  })
+  const blockedBy = (outcome) =>
+    outcome?.blocked === true &&
+    outcome.reason === (viaHelper ? "no rm here (helper)" : outcome.reason) &&
+    /^no rm here/.test(outcome.reason)
   const bigRun = sh("npx", ["--no-install", "agent-hooks", "run", "PreToolUse", "--settings", bigSettings], { cwd: app, input: bigPayload })
   check(
     `npx agent-hooks run PreToolUse, ${(bigPayload.length / 2 ** 20).toFixed(0)} MB payload: over 256 MB, through the spawn helper (blocks: exit 2)`,
@@ -108,7 +156,11 @@ try {
     cwd: app,
     input: request(1, bigPayload) + request(2, JSON.stringify({ tool_name: "Bash", tool_input: { command: "rm -rf /" } }))
   })
-  const answers = grown.stdout.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line)).filter((line) => line.id !== undefined)
+  const answers = grown.stdout
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line))
+    .filter((line) => line.id !== undefined)
   check(
     "npx agent-hooks serve: grown over 256 MB by one payload, the next call still blocks, through the spawn helper",
     grown.ok && answers.length === 2 && answers.every((answer) => blockedBy(answer.outcome)),
@@ -122,9 +174,14 @@ try {
   writeFileSync(join(project, "bunfig.toml"), `preload = ["./preload.js"]\n`)
   writeFileSync(join(project, "preload.js"), `require("node:fs").writeFileSync(${JSON.stringify(join(project, "PRELOAD-RAN"))}, "ran")\n`)
   writeFileSync(join(project, ".env"), `AGENT_HOOKS_MANAGED_DIR=${join(project, "managed")}\n`)
-  writeFileSync(join(project, "managed", "managed-settings.json"), JSON.stringify({
-    hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo managed dir moved into the project >&2; exit 2" }] }] }
-  }))
+  writeFileSync(
+    join(project, "managed", "managed-settings.json"),
+    JSON.stringify({
+      hooks: {
+        PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo managed dir moved into the project >&2; exit 2" }] }]
+      }
+    })
+  )
   // Settings found the usual way (an empty home, no AGENT_HOOKS_MANAGED_DIR): only the .env could
   // bring in the project's managed-settings.json, and its hook would block.
   const home = join(tmp, "home")
@@ -173,7 +230,9 @@ try {
   writeFileSync(join(app, "bun.mjs"), dispatch("@agent-hooks/bun"))
   const bun = sh("bun", ["bun.mjs"], { cwd: app })
   check("@agent-hooks/bun imports and dispatches under bun", bun.ok && bun.stdout.includes("blocked"), bun.out)
-  writeFileSync(join(app, "langchain.mjs"), `
+  writeFileSync(
+    join(app, "langchain.mjs"),
+    `
     import { hooksMiddleware } from "@agent-hooks/langchain-adapter"
     import { createHookEngine } from "@agent-hooks/node"
     const engine = await createHookEngine({ settings: [${JSON.stringify(settings)}], projectDir: ${JSON.stringify(app)} })
@@ -181,7 +240,8 @@ try {
     await engine.close()
     if (typeof middleware !== "object" || middleware === null) process.exit(1)
     console.log("middleware")
-  `)
+  `
+  )
   const langchain = sh("node", ["langchain.mjs"], { cwd: app })
   check("@agent-hooks/langchain-adapter imports under node", langchain.ok && langchain.stdout.includes("middleware"), langchain.out)
 } catch (error) {

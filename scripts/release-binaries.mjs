@@ -65,10 +65,26 @@ export const compile = async (target, outfile, bundle = join(OUT, "agent-hooks.m
   mkdirSync(dirname(outfile), { recursive: true })
   // Cedar's wasm package is loaded only when a cedar hook runs, from node_modules: the single-file
   // executable has none, so a cedar hook there fails visibly (the handler says Cedar could not load).
-  const r = spawnSync("bun", ["build", "--compile", ...COMPILE_FLAGS, "--external", "@cedar-policy/cedar-wasm", "--external", "@cedar-policy/cedar-wasm/nodejs", `--target=${spec.bun}`, bundle, "--outfile", outfile], {
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"]
-  })
+  const r = spawnSync(
+    "bun",
+    [
+      "build",
+      "--compile",
+      ...COMPILE_FLAGS,
+      "--external",
+      "@cedar-policy/cedar-wasm",
+      "--external",
+      "@cedar-policy/cedar-wasm/nodejs",
+      `--target=${spec.bun}`,
+      bundle,
+      "--outfile",
+      outfile
+    ],
+    {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"]
+    }
+  )
   if (r.status !== 0) throw new Error(`bun build --compile --target=${spec.bun} failed:\n${r.stdout}${r.stderr}${r.error ?? ""}`)
   return outfile
 }
@@ -82,30 +98,40 @@ const platformPackage = (target, binary) => {
   copyFileSync(binary, join(dir, "bin", file))
   chmodSync(join(dir, "bin", file), 0o755)
   copyFileSync(join(ROOT, "LICENSE"), join(dir, "LICENSE"))
-  writeFileSync(join(dir, "README.md"), `# @agent-hooks/cli-${target}\n\nThe \`agent-hooks\` command as one executable for ${spec.os} ${spec.cpu} (no JavaScript runtime needed). Installed by \`@agent-hooks/cli\` as an optional dependency; see its README.\n`)
-  writeFileSync(join(dir, "package.json"), `${JSON.stringify({
-    name: `@agent-hooks/cli-${target}`,
-    version,
-    description: `The agent-hooks command as a single executable for ${spec.os} ${spec.cpu}.`,
-    license: "MIT",
-    os: [spec.os],
-    cpu: [spec.cpu],
-    files: ["bin", "LICENSE", "README.md"],
-    preferUnplugged: true
-  }, null, 2)}\n`)
+  writeFileSync(
+    join(dir, "README.md"),
+    `# @agent-hooks/cli-${target}\n\nThe \`agent-hooks\` command as one executable for ${spec.os} ${spec.cpu} (no JavaScript runtime needed). Installed by \`@agent-hooks/cli\` as an optional dependency; see its README.\n`
+  )
+  writeFileSync(
+    join(dir, "package.json"),
+    `${JSON.stringify(
+      {
+        name: `@agent-hooks/cli-${target}`,
+        version,
+        description: `The agent-hooks command as a single executable for ${spec.os} ${spec.cpu}.`,
+        license: "MIT",
+        os: [spec.os],
+        cpu: [spec.cpu],
+        files: ["bin", "LICENSE", "README.md"],
+        preferUnplugged: true
+      },
+      null,
+      2
+    )}\n`
+  )
   return dir
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2)
-  const targets = args.includes("--all")
-    ? Object.keys(TARGETS)
-    : args.flatMap((arg, i) => (args[i - 1] === "--target" ? [arg] : []))
+  const targets = args.includes("--all") ? Object.keys(TARGETS) : args.flatMap((arg, i) => (args[i - 1] === "--target" ? [arg] : []))
   if (targets.length === 0) targets.push(hostTarget())
   for (const target of targets) {
     const binary = await compile(target, join(OUT, "binaries", `agent-hooks-${target}${TARGETS[target].exe}`))
     const dir = platformPackage(target, binary)
     console.log(`${target}: ${binary} (${dir})`)
   }
-  console.log(`\noptionalDependencies for @agent-hooks/cli at publish time:\n${JSON.stringify(Object.fromEntries(targets.map((t) => [`@agent-hooks/cli-${t}`, version])), null, 2)}`)
+  console.log(
+    `\noptionalDependencies for @agent-hooks/cli at publish time:\n${JSON.stringify(Object.fromEntries(targets.map((t) => [`@agent-hooks/cli-${t}`, version])), null, 2)}`
+  )
 }

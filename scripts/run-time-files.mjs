@@ -35,7 +35,9 @@ export const moduleId = (root, path) => relative(root, path).split(sep).join("/"
  */
 export const runTimeFileProblem = (id, source) => {
   if (!FILE_LOOKUP.test(source) || id in RUN_TIME_FILES || id in NOT_REACHED) return undefined
-  return `${id} finds a file beside itself at run time (import.meta.url), which a bundle does not ship where it looks: ` +
+  return (
+    `${id} finds a file beside itself at run time (import.meta.url), which a bundle does not ship where it looks: ` +
     "list the file in RUN_TIME_FILES of scripts/run-time-files.mjs (the bundlers then build it beside the module's code), " +
     "or the module in NOT_REACHED with the reason its lookup never runs in a bundle"
+  )
 }

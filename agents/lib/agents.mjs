@@ -58,15 +58,29 @@ export const AGENTS = {
     /** @param {SetupArgs} a */
     setup({ home, project, hooks, timeout }) {
       // The project must be trusted, else `-p` ignores the project's settings.
-      write(join(home, ".claude.json"), JSON.stringify({
-        hasCompletedOnboarding: true,
-        projects: { [project]: { hasTrustDialogAccepted: true, allowedTools: [] } }
-      }, null, 2))
+      write(
+        join(home, ".claude.json"),
+        JSON.stringify(
+          {
+            hasCompletedOnboarding: true,
+            projects: { [project]: { hasTrustDialogAccepted: true, allowedTools: [] } }
+          },
+          null,
+          2
+        )
+      )
       // permissions.allow Bash: the hook, not the permission prompt, decides.
-      write(join(project, ".claude", "settings.json"), JSON.stringify({
-        permissions: { allow: ["Bash"] },
-        hooks: nestedHooks(hooks, this.events, (e) => (toolEvents.has(e) ? "Bash" : undefined), timeout)
-      }, null, 2))
+      write(
+        join(project, ".claude", "settings.json"),
+        JSON.stringify(
+          {
+            permissions: { allow: ["Bash"] },
+            hooks: nestedHooks(hooks, this.events, (e) => (toolEvents.has(e) ? "Bash" : undefined), timeout)
+          },
+          null,
+          2
+        )
+      )
     },
     command: (prompt) => ["-p", prompt, "--output-format", "json"],
     env: ({ url }) => ({
@@ -89,31 +103,43 @@ export const AGENTS = {
     readMatcher: null,
     /** @param {SetupArgs} a */
     setup({ home, url, hooks, timeout }) {
-      write(join(home, ".codex", "config.toml"), [
-        `model = "scripted-model"`,
-        `model_provider = "scripted"`,
-        `approval_policy = "never"`,
-        `sandbox_mode = "danger-full-access"`,
-        `check_for_update_on_startup = false`,
-        ``,
-        `[model_providers.scripted]`,
-        `name = "scripted"`,
-        `base_url = "${url}/v1"`,
-        `wire_api = "responses"`,
-        `env_key = "SCRIPTED_API_KEY"`,
-        ``,
-        // Features that reach chatgpt.com or GitHub on start (plugin catalogue sync, apps, updates).
-        `[features]`,
-        ...["plugins", "remote_plugin", "plugin_sharing", "apps", "in_app_updates", "api_key_model_discovery", "daemon_auto_start"].map((f) => `${f} = false`),
-        ``,
-        `[analytics]`,
-        `enabled = false`,
-        ``
-      ].join("\n"))
+      write(
+        join(home, ".codex", "config.toml"),
+        [
+          `model = "scripted-model"`,
+          `model_provider = "scripted"`,
+          `approval_policy = "never"`,
+          `sandbox_mode = "danger-full-access"`,
+          `check_for_update_on_startup = false`,
+          ``,
+          `[model_providers.scripted]`,
+          `name = "scripted"`,
+          `base_url = "${url}/v1"`,
+          `wire_api = "responses"`,
+          `env_key = "SCRIPTED_API_KEY"`,
+          ``,
+          // Features that reach chatgpt.com or GitHub on start (plugin catalogue sync, apps, updates).
+          `[features]`,
+          ...["plugins", "remote_plugin", "plugin_sharing", "apps", "in_app_updates", "api_key_model_discovery", "daemon_auto_start"].map(
+            (f) => `${f} = false`
+          ),
+          ``,
+          `[analytics]`,
+          `enabled = false`,
+          ``
+        ].join("\n")
+      )
       // New hooks wait for a trust review unless the run passes --dangerously-bypass-hook-trust.
-      write(join(home, ".codex", "hooks.json"), JSON.stringify({
-        hooks: nestedHooks(hooks, this.events, (e) => (toolEvents.has(e) ? "Bash" : undefined), timeout)
-      }, null, 2))
+      write(
+        join(home, ".codex", "hooks.json"),
+        JSON.stringify(
+          {
+            hooks: nestedHooks(hooks, this.events, (e) => (toolEvents.has(e) ? "Bash" : undefined), timeout)
+          },
+          null,
+          2
+        )
+      )
     },
     command: (prompt) => ["exec", "--dangerously-bypass-hook-trust", "--skip-git-repo-check", prompt],
     env: ({ home }) => ({ CODEX_HOME: join(home, ".codex"), SCRIPTED_API_KEY: "dummy" })
@@ -128,14 +154,21 @@ export const AGENTS = {
     readMatcher: "read_file",
     /** @param {SetupArgs} a */
     setup({ home, project, hooks, timeout }) {
-      write(join(home, ".gemini", "settings.json"), JSON.stringify({
-        security: { auth: { selectedType: "gemini-api-key" }, folderTrust: { enabled: true } },
-        privacy: { usageStatisticsEnabled: false },
-        telemetry: { enabled: false },
-        general: { disableAutoUpdate: true, disableUpdateNag: true },
-        // Gemini CLI reads a hook's timeout in milliseconds (Claude Code: seconds).
-        hooks: nestedHooks(hooks, this.events, (e) => (toolEvents.has(e) ? "run_shell_command" : undefined), timeout * 1000)
-      }, null, 2))
+      write(
+        join(home, ".gemini", "settings.json"),
+        JSON.stringify(
+          {
+            security: { auth: { selectedType: "gemini-api-key" }, folderTrust: { enabled: true } },
+            privacy: { usageStatisticsEnabled: false },
+            telemetry: { enabled: false },
+            general: { disableAutoUpdate: true, disableUpdateNag: true },
+            // Gemini CLI reads a hook's timeout in milliseconds (Claude Code: seconds).
+            hooks: nestedHooks(hooks, this.events, (e) => (toolEvents.has(e) ? "run_shell_command" : undefined), timeout * 1000)
+          },
+          null,
+          2
+        )
+      )
       // An untrusted folder drops --yolo.
       write(join(home, ".gemini", "trustedFolders.json"), JSON.stringify({ [project]: "TRUST_FOLDER" }))
     },
@@ -152,12 +185,19 @@ export const AGENTS = {
     readMatcher: "read_file",
     /** @param {SetupArgs} a */
     setup({ home, hooks, timeout }) {
-      write(join(home, ".qwen", "settings.json"), JSON.stringify({
-        privacy: { usageStatisticsEnabled: false },
-        telemetry: { enabled: false },
-        general: { disableAutoUpdate: true, disableUpdateNag: true },
-        hooks: nestedHooks(hooks, this.events, (e) => (toolEvents.has(e) ? "run_shell_command" : undefined), timeout)
-      }, null, 2))
+      write(
+        join(home, ".qwen", "settings.json"),
+        JSON.stringify(
+          {
+            privacy: { usageStatisticsEnabled: false },
+            telemetry: { enabled: false },
+            general: { disableAutoUpdate: true, disableUpdateNag: true },
+            hooks: nestedHooks(hooks, this.events, (e) => (toolEvents.has(e) ? "run_shell_command" : undefined), timeout)
+          },
+          null,
+          2
+        )
+      )
     },
     command: (prompt) => ["--yolo", "--auth-type", "openai", "-o", "json", "-p", prompt],
     env: ({ url }) => ({

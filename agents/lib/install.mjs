@@ -37,43 +37,61 @@ export async function ensureAgents({ dir, pathPrefix, agents, log }) {
   const ready = () => read(stamp)?.trim() === hash && binsPresent()
   let installed = false
   if (!ready()) {
-    await withLock(join(dir, ".install.lock"), { onWait: (pid) => log(`waiting for another install of the agents (pid ${pid}) ...`), staleMs: 20 * 60_000 }, async () => {
-      if (ready()) return
-      log(`installing the agents (${Object.entries(pins).map(([n, v]) => `${n}@${v}`).join(", ")}) into ${join(dir, "node_modules")} with npm install ...`)
-      rmSync(stamp, { force: true })
-      const env = { ...process.env, PATH: [pathPrefix, process.env.PATH ?? ""].join(":") }
-      delete env.npm_config_loglevel
-      delete env.NPM_CONFIG_LOGLEVEL
-      // Install scripts must run: Claude Code's postinstall links its native binary.
-      delete env.npm_config_ignore_scripts
-      delete env.NPM_CONFIG_IGNORE_SCRIPTS
-      // `npm install --no-save`, not `npm ci`: npm ci refuses this lockfile because some packages
-      // (@teddyzhu/clipboard) list platform packages the registry does not have. With a lockfile,
-      // npm install takes the locked versions; --no-save leaves the committed lockfile as it is.
-      const r = await exec("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error", "--ignore-scripts=false"], { cwd: dir, env })
-      if (r.code !== 0) {
-        const why = `npm install failed (${r.error ? r.error.message : `exit code ${r.code}`}): ${r.out.trim().split("\n").slice(-5).join(" | ")}`
-        for (const a of agents) broken[a.name] = why
-        return
+    await withLock(
+      join(dir, ".install.lock"),
+      { onWait: (pid) => log(`waiting for another install of the agents (pid ${pid}) ...`), staleMs: 20 * 60_000 },
+      async () => {
+        if (ready()) return
+        log(
+          `installing the agents (${Object.entries(pins)
+            .map(([n, v]) => `${n}@${v}`)
+            .join(", ")}) into ${join(dir, "node_modules")} with npm install ...`
+        )
+        rmSync(stamp, { force: true })
+        const env = { ...process.env, PATH: [pathPrefix, process.env.PATH ?? ""].join(":") }
+        delete env.npm_config_loglevel
+        delete env.NPM_CONFIG_LOGLEVEL
+        // Install scripts must run: Claude Code's postinstall links its native binary.
+        delete env.npm_config_ignore_scripts
+        delete env.NPM_CONFIG_IGNORE_SCRIPTS
+        // `npm install --no-save`, not `npm ci`: npm ci refuses this lockfile because some packages
+        // (@teddyzhu/clipboard) list platform packages the registry does not have. With a lockfile,
+        // npm install takes the locked versions; --no-save leaves the committed lockfile as it is.
+        const r = await exec("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error", "--ignore-scripts=false"], {
+          cwd: dir,
+          env
+        })
+        if (r.code !== 0) {
+          const why = `npm install failed (${r.error ? r.error.message : `exit code ${r.code}`}): ${r.out.trim().split("\n").slice(-5).join(" | ")}`
+          for (const a of agents) broken[a.name] = why
+          return
+        }
+        installed = true
+        if (binsPresent()) writeFileSync(stamp, hash + "\n")
       }
-      installed = true
-      if (binsPresent()) writeFileSync(stamp, hash + "\n")
-    })
+    )
     if (Object.keys(broken).length > 0) return { installed, ms: Date.now() - started, broken }
   }
   // Each agent: its binary answers --version with the pinned version.
-  await Promise.all(agents.map(async (a) => {
-    const bin = join(dir, "node_modules", ".bin", a.bin)
-    if (!existsSync(bin)) {
-      broken[a.name] = `no binary at ${bin} (is ${a.pkg} in agents/package.json? did its install script run?)`
-      return
-    }
-    const r = await exec(bin, ["--version"], { cwd: dir, env: { ...process.env, PATH: [pathPrefix, process.env.PATH ?? ""].join(":"), HOME: join(dir, "node_modules", ".version-home") }, timeoutMs: 60_000 })
-    const want = pins[a.pkg]
-    if (r.code !== 0 || (want && !r.out.includes(want))) {
-      broken[a.name] = `\`${a.bin} --version\` ${r.code !== 0 ? `failed (${r.error ? r.error.message : r.timedOut ? "timed out" : `exit code ${r.code}`})` : `did not report ${want}`}: ${r.out.trim().split("\n").slice(-3).join(" | ") || "no output"}`
-    }
-  }))
+  await Promise.all(
+    agents.map(async (a) => {
+      const bin = join(dir, "node_modules", ".bin", a.bin)
+      if (!existsSync(bin)) {
+        broken[a.name] = `no binary at ${bin} (is ${a.pkg} in agents/package.json? did its install script run?)`
+        return
+      }
+      const r = await exec(bin, ["--version"], {
+        cwd: dir,
+        env: { ...process.env, PATH: [pathPrefix, process.env.PATH ?? ""].join(":"), HOME: join(dir, "node_modules", ".version-home") },
+        timeoutMs: 60_000
+      })
+      const want = pins[a.pkg]
+      if (r.code !== 0 || (want && !r.out.includes(want))) {
+        broken[a.name] =
+          `\`${a.bin} --version\` ${r.code !== 0 ? `failed (${r.error ? r.error.message : r.timedOut ? "timed out" : `exit code ${r.code}`})` : `did not report ${want}`}: ${r.out.trim().split("\n").slice(-3).join(" | ") || "no output"}`
+      }
+    })
+  )
   return { installed, ms: Date.now() - started, broken }
 }
 

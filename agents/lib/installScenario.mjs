@@ -22,7 +22,12 @@ const RUN_TIMEOUT_MS = Number(process.env.AGENT_HOOKS_AGENT_TIMEOUT_S ?? 120) * 
 
 /** The file install writes for the agent: the project's for Claude Code (its trust is set up), else the user's. */
 const configFile = (name, home, project) =>
-  ({ claude: join(project, ".claude", "settings.json"), codex: join(home, ".codex", "hooks.json"), gemini: join(home, ".gemini", "settings.json"), qwen: join(home, ".qwen", "settings.json") })[name]
+  ({
+    claude: join(project, ".claude", "settings.json"),
+    codex: join(home, ".codex", "hooks.json"),
+    gemini: join(home, ".gemini", "settings.json"),
+    qwen: join(home, ".qwen", "settings.json")
+  })[name]
 
 const run = (cmd, args, { cwd, env, timeoutMs }) =>
   new Promise((done) => {
@@ -58,9 +63,20 @@ export async function installScenario(agent, { keep = false } = {}) {
   try {
     agent.setup({ home, project, url: server.url, hooks: [], timeout: 60 })
     mkdirSync(join(home, ".agent-hooks"), { recursive: true })
-    writeFileSync(join(home, ".agent-hooks", "settings.json"), JSON.stringify({
-      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `if grep -q MARKER; then echo "refused: ${TOKEN}" >&2; exit 2; fi` }] }] }
-    }, null, 2))
+    writeFileSync(
+      join(home, ".agent-hooks", "settings.json"),
+      JSON.stringify(
+        {
+          hooks: {
+            PreToolUse: [
+              { matcher: "Bash", hooks: [{ type: "command", command: `if grep -q MARKER; then echo "refused: ${TOKEN}" >&2; exit 2; fi` }] }
+            ]
+          }
+        },
+        null,
+        2
+      )
+    )
     const file = configFile(agent.name, home, project)
     const before = readFileSync(file, "utf8")
     const env = agentEnv(agent, { home, url: server.url, pathPrefix: TOOLS_BIN })
@@ -83,16 +99,23 @@ export async function installScenario(agent, { keep = false } = {}) {
     const removed = cli("uninstall", "--host", agent.name, scope)
     if (removed.status !== 0) problems.push(`uninstall exited ${removed.status}: ${removed.stderr}`)
     const after = readFileSync(file, "utf8")
-    if (!rewritten && after !== before) problems.push(`after uninstall ${file} differs from before install:\n--- before\n${before}\n--- after\n${after}`)
+    if (!rewritten && after !== before)
+      problems.push(`after uninstall ${file} differs from before install:\n--- before\n${before}\n--- after\n${after}`)
     // Gemini CLI and Qwen Code migrate and reformat their settings file while they run: then the
     // bytes cannot come back, but no agent-hooks entry may stay, and every other hook must
     if (rewritten) {
       const hooks = JSON.parse(after).hooks ?? {}
-      if (JSON.stringify(hooks).includes("hook --host")) problems.push(`after uninstall ${file} still holds an agent-hooks entry:\n${after}`)
-      if (JSON.stringify(Object.fromEntries(Object.entries(hooks).filter(([, v]) => v.length > 0))) !== JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(before).hooks ?? {}).filter(([, v]) => v.length > 0)))) {
+      if (JSON.stringify(hooks).includes("hook --host"))
+        problems.push(`after uninstall ${file} still holds an agent-hooks entry:\n${after}`)
+      if (
+        JSON.stringify(Object.fromEntries(Object.entries(hooks).filter(([, v]) => v.length > 0))) !==
+        JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(before).hooks ?? {}).filter(([, v]) => v.length > 0)))
+      ) {
         problems.push(`after uninstall the hooks of ${file} differ from before install`)
       }
-      process.stdout.write(`note  ${agent.name.padEnd(6)} ${agent.title} rewrote ${file} while it ran (its own settings migration): compared without formatting\n`)
+      process.stdout.write(
+        `note  ${agent.name.padEnd(6)} ${agent.title} rewrote ${file} while it ran (its own settings migration): compared without formatting\n`
+      )
     }
     if (problems.length > 0 || keep) writeFileSync(join(dir, "agent-output.txt"), proc.out)
     return { problems, dir, output: proc.out }
@@ -101,4 +124,3 @@ export async function installScenario(agent, { keep = false } = {}) {
     if (problems.length === 0 && !keep) rmSync(dir, { recursive: true, force: true })
   }
 }
-

@@ -32,13 +32,16 @@ export const CODEX_CASES = [
 export function compareCodex(c, observed, outcome) {
   const problems = []
   if (c.event === "PreToolUse" && observed.marker === outcome.blocked) {
-    problems.push(`codex ${observed.marker ? "ran the tool" : "blocked the tool"}, agent-hooks ${outcome.blocked ? "blocked" : "allowed"} it (${outcome.reason ?? "no reason"})`)
+    problems.push(
+      `codex ${observed.marker ? "ran the tool" : "blocked the tool"}, agent-hooks ${outcome.blocked ? "blocked" : "allowed"} it (${outcome.reason ?? "no reason"})`
+    )
   }
   if (outcome.blocked && outcome.reason && !observed.sentAfterToolCall.includes(outcome.reason)) {
     problems.push(`agent-hooks' reason ${JSON.stringify(outcome.reason)} is not what codex told the model`)
   }
   for (const context of outcome.additionalContext) {
-    if (!observed.sentAfterToolCall.includes(context)) problems.push(`agent-hooks' context ${JSON.stringify(context)} never reached codex's model`)
+    if (!observed.sentAfterToolCall.includes(context))
+      problems.push(`agent-hooks' context ${JSON.stringify(context)} never reached codex's model`)
   }
   if (c.id === "post-context" && outcome.additionalContext.length === 0) problems.push("agent-hooks read no context where codex passed one")
   return problems

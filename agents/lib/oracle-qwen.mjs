@@ -53,7 +53,8 @@ const qwenConfig = (hooks, cwd) => ({
 
 const cmd = (command, extra = {}) => ({ type: "command", command: `cat > /dev/null; ${command}`, ...extra })
 const json = (value) => `echo '${JSON.stringify(value)}'`
-const pre = (decision, reason) => json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: decision, permissionDecisionReason: reason } })
+const pre = (decision, reason) =>
+  json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: decision, permissionDecisionReason: reason } })
 const shell = { tool: "run_shell_command", input: { command: "rm -rf /tmp/x" } }
 
 /**
@@ -61,7 +62,11 @@ const shell = { tool: "run_shell_command", input: { command: "rm -rf /tmp/x" } }
  * call. `differs`: the documented difference, and what each side gives.
  */
 export const QWEN_CASES = [
-  { id: "exit2-stderr", hooks: { PreToolUse: [{ matcher: "run_shell_command", hooks: [cmd("echo 'rm is forbidden' >&2; exit 2")] }] }, ...shell },
+  {
+    id: "exit2-stderr",
+    hooks: { PreToolUse: [{ matcher: "run_shell_command", hooks: [cmd("echo 'rm is forbidden' >&2; exit 2")] }] },
+    ...shell
+  },
   { id: "exit2-other-tool", hooks: { PreToolUse: [{ matcher: "write_file", hooks: [cmd("echo no >&2; exit 2")] }] }, ...shell },
   { id: "matcher-regex", hooks: { PreToolUse: [{ matcher: "run_.*|write_file", hooks: [cmd("echo regex >&2; exit 2")] }] }, ...shell },
   { id: "matcher-star", hooks: { PreToolUse: [{ matcher: "*", hooks: [cmd("echo star >&2; exit 2")] }] }, ...shell },
@@ -73,13 +78,30 @@ export const QWEN_CASES = [
   { id: "json-allow", hooks: { PreToolUse: [{ hooks: [cmd(pre("allow", "fine"))] }] }, ...shell },
   { id: "decision-block", hooks: { PreToolUse: [{ hooks: [cmd(json({ decision: "block", reason: "legacy block" }))] }] }, ...shell },
   { id: "continue-false", hooks: { PreToolUse: [{ hooks: [cmd(json({ continue: false, stopReason: "stop here" }))] }] }, ...shell },
-  { id: "deny-beside-allow", hooks: { PreToolUse: [{ hooks: [cmd(pre("allow", "ok"))] }, { hooks: [cmd(pre("deny", "second says no"))] }] }, ...shell },
-  { id: "context", hooks: { PreToolUse: [{ hooks: [cmd(json({ hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: "remember the tests" } }))] }] }, ...shell },
+  {
+    id: "deny-beside-allow",
+    hooks: { PreToolUse: [{ hooks: [cmd(pre("allow", "ok"))] }, { hooks: [cmd(pre("deny", "second says no"))] }] },
+    ...shell
+  },
+  {
+    id: "context",
+    hooks: {
+      PreToolUse: [{ hooks: [cmd(json({ hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: "remember the tests" } }))] }]
+    },
+    ...shell
+  },
   { id: "timeout-ms", hooks: { PreToolUse: [{ hooks: [cmd("sleep 5; echo late >&2; exit 2", { timeout: 1500 })] }] }, ...shell },
   {
     id: "post-context",
     event: "PostToolUse",
-    hooks: { PostToolUse: [{ matcher: "run_shell_command", hooks: [cmd(json({ hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "ran fine" } }))] }] },
+    hooks: {
+      PostToolUse: [
+        {
+          matcher: "run_shell_command",
+          hooks: [cmd(json({ hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "ran fine" } }))]
+        }
+      ]
+    },
     ...shell,
     response: { output: "" }
   },
@@ -97,9 +119,19 @@ export const QWEN_CASES = [
     ...shell
   },
   { id: "matcher-list-alias", hooks: { PreToolUse: [{ matcher: "Write|Bash", hooks: [cmd("echo list >&2; exit 2")] }] }, ...shell },
-  { id: "matcher-regex-alias", hooks: { PreToolUse: [{ matcher: "Edit|write_.*", hooks: [cmd("echo mixed >&2; exit 2")] }] }, tool: "edit", input: { file_path: "a" } },
+  {
+    id: "matcher-regex-alias",
+    hooks: { PreToolUse: [{ matcher: "Edit|write_.*", hooks: [cmd("echo mixed >&2; exit 2")] }] },
+    tool: "edit",
+    input: { file_path: "a" }
+  },
   { id: "matcher-plain-substring", hooks: { PreToolUse: [{ matcher: "shell", hooks: [cmd("echo sub >&2; exit 2")] }] }, ...shell },
-  { id: "matcher-other-alias", hooks: { PreToolUse: [{ matcher: "Read", hooks: [cmd("echo read >&2; exit 2")] }] }, tool: "grep_search", input: { pattern: "x" } },
+  {
+    id: "matcher-other-alias",
+    hooks: { PreToolUse: [{ matcher: "Read", hooks: [cmd("echo read >&2; exit 2")] }] },
+    tool: "grep_search",
+    input: { pattern: "x" }
+  },
   {
     id: "exit2-empty-stderr",
     hooks: { PreToolUse: [{ hooks: [cmd("exit 2")] }] },
@@ -109,7 +141,9 @@ export const QWEN_CASES = [
   },
   {
     id: "context-angle-brackets",
-    hooks: { PreToolUse: [{ hooks: [cmd(json({ hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: "<b>bold</b>" } }))] }] },
+    hooks: {
+      PreToolUse: [{ hooks: [cmd(json({ hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: "<b>bold</b>" } }))] }]
+    },
     ...shell,
     // documented in docs/presets/qwen.md: Qwen Code escapes what it shows, the preset passes it as written
     differs: { qwen: { context: "&lt;b&gt;bold&lt;/b&gt;" }, ours: { context: "<b>bold</b>" } }
@@ -127,14 +161,17 @@ export function agrees(c, qwen, ours) {
 async function throughQwen(HookSystem, c, cwd) {
   const system = new HookSystem(qwenConfig(c.hooks, cwd))
   await system.initialize()
-  const output = (c.event ?? "PreToolUse") === "PreToolUse"
-    ? await system.firePreToolUseEvent(c.tool, c.input, "toolu_oracle", "default")
-    : await system.firePostToolUseEvent(c.tool, c.input, c.response, "toolu_oracle", "default")
+  const output =
+    (c.event ?? "PreToolUse") === "PreToolUse"
+      ? await system.firePreToolUseEvent(c.tool, c.input, "toolu_oracle", "default")
+      : await system.firePostToolUseEvent(c.tool, c.input, c.response, "toolu_oracle", "default")
   if (output === undefined) return { verdict: "allow", reason: null, context: null }
   const context = output.getAdditionalContext() ?? null
   if ((c.event ?? "PreToolUse") === "PreToolUse") {
-    if (output.isDenied()) return { verdict: "deny", reason: output.getPermissionDecisionReason() || output.getEffectiveReason(), context: null }
-    if (output.isAsk()) return { verdict: "ask", reason: output.getPermissionDecisionReason() || "User confirmation required", context: null }
+    if (output.isDenied())
+      return { verdict: "deny", reason: output.getPermissionDecisionReason() || output.getEffectiveReason(), context: null }
+    if (output.isAsk())
+      return { verdict: "ask", reason: output.getPermissionDecisionReason() || "User confirmation required", context: null }
   } else if (output.isBlockingDecision()) return { verdict: "block", reason: output.getEffectiveReason(), context }
   if (output.shouldStopExecution()) return { verdict: "stop", reason: output.getEffectiveReason(), context: null }
   return { verdict: "allow", reason: null, context }
@@ -143,7 +180,8 @@ async function throughQwen(HookSystem, c, cwd) {
 /** The Outcome of `agent-hooks run`, read the same way. */
 export function fromOutcome(outcome, event) {
   const context = outcome.additionalContext.length === 0 ? null : outcome.additionalContext.join("\n")
-  if (outcome.decision === "deny" || (event === "PreToolUse" && outcome.decision === "block")) return { verdict: "deny", reason: outcome.reason, context: null }
+  if (outcome.decision === "deny" || (event === "PreToolUse" && outcome.decision === "block"))
+    return { verdict: "deny", reason: outcome.reason, context: null }
   if (outcome.decision === "ask") return { verdict: "ask", reason: outcome.reason, context: null }
   if (outcome.decision === "block") return { verdict: "block", reason: outcome.reason, context }
   if (outcome.continue === false) return { verdict: "stop", reason: outcome.stopReason, context: null }

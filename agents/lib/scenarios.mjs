@@ -38,20 +38,40 @@ const q = (value) => `'${JSON.stringify(value).replace(/'/g, `'\\''`)}'`
 const S = {
   exit2: (st) => head(st, "pre") + onMarker(`echo "blocked by policy: ${TOKENS.exit2}" >&2; exit 2`),
   // Claude Code's PreToolUse JSON answers (also Codex's and Qwen's).
-  ccDeny: (st) => head(st, "pre") + onMarker(`echo ${q({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: `denied by policy: ${TOKENS.json}` } })}`),
-  ccAsk: (st) => head(st, "pre") + onMarker(`echo ${q({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: `needs a human: ${TOKENS.ask}` } })}`),
-  ccRewrite: (st) => head(st, "pre") + onMarker(`echo ${q({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", permissionDecisionReason: `rewritten by policy: ${TOKENS.rewrite}`, updatedInput: { command: "touch REWRITTEN" } } })}`),
-  ccPostContext: (st) => head(st, "post") + `echo ${q({ hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: `context from policy: ${TOKENS.context}` } })}\n`,
+  ccDeny: (st) =>
+    head(st, "pre") +
+    onMarker(
+      `echo ${q({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: `denied by policy: ${TOKENS.json}` } })}`
+    ),
+  ccAsk: (st) =>
+    head(st, "pre") +
+    onMarker(
+      `echo ${q({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: `needs a human: ${TOKENS.ask}` } })}`
+    ),
+  ccRewrite: (st) =>
+    head(st, "pre") +
+    onMarker(
+      `echo ${q({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", permissionDecisionReason: `rewritten by policy: ${TOKENS.rewrite}`, updatedInput: { command: "touch REWRITTEN" } } })}`
+    ),
+  ccPostContext: (st) =>
+    head(st, "post") +
+    `echo ${q({ hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: `context from policy: ${TOKENS.context}` } })}\n`,
   // A Stop block, once (a second Stop lets the agent end).
-  ccStop: (st) => head(st, "stop") + `[ -e "${st}/../stopped-once" ] && exit 0
+  ccStop: (st) =>
+    head(st, "stop") +
+    `[ -e "${st}/../stopped-once" ] && exit 0
 touch "${st}/../stopped-once"
 echo ${q({ decision: "block", reason: `keep going: ${TOKENS.stop}` })}\n`,
   ccPrompt: (st) => head(st, "prompt") + `echo ${q({ decision: "block", reason: `prompt refused by policy: ${TOKENS.prompt}` })}\n`,
   // Gemini CLI's own language: top-level decision/reason; hookSpecificOutput.tool_input rewrites.
   gemDeny: (st) => head(st, "pre") + onMarker(`echo ${q({ decision: "deny", reason: `denied by policy: ${TOKENS.json}` })}`),
   gemRewrite: (st) => head(st, "pre") + onMarker(`echo ${q({ hookSpecificOutput: { tool_input: { command: "touch REWRITTEN" } } })}`),
-  gemPostContext: (st) => head(st, "post") + `echo ${q({ hookSpecificOutput: { hookEventName: "AfterTool", additionalContext: `context from policy: ${TOKENS.context}` } })}\n`,
-  gemStop: (st) => head(st, "stop") + `[ -e "${st}/../stopped-once" ] && exit 0
+  gemPostContext: (st) =>
+    head(st, "post") +
+    `echo ${q({ hookSpecificOutput: { hookEventName: "AfterTool", additionalContext: `context from policy: ${TOKENS.context}` } })}\n`,
+  gemStop: (st) =>
+    head(st, "stop") +
+    `[ -e "${st}/../stopped-once" ] && exit 0
 touch "${st}/../stopped-once"
 echo ${q({ decision: "deny", reason: `keep going: ${TOKENS.stop}` })}\n`,
   gemPrompt: (st) => head(st, "prompt") + `echo ${q({ decision: "deny", reason: `prompt refused by policy: ${TOKENS.prompt}` })}\n`,
@@ -59,7 +79,9 @@ echo ${q({ decision: "deny", reason: `keep going: ${TOKENS.stop}` })}\n`,
   // A guard that hangs (exec: no shell left between the agent and the sleep, so a kill reaches it).
   hang: (st) => head(st, "pre") + onMarker(`exec sleep ${HANG_S}`),
   // A read guard in Claude Code's names: Read's `tool_input.file_path`.
-  readGuard: (st) => head(st, "pre") + `case "$input" in *'"file_path":"'*secret.txt*) echo "reading secret.txt is not allowed: ${TOKENS.read}" >&2; exit 2 ;; esac
+  readGuard: (st) =>
+    head(st, "pre") +
+    `case "$input" in *'"file_path":"'*secret.txt*) echo "reading secret.txt is not allowed: ${TOKENS.read}" >&2; exit 2 ;; esac
 exit 0
 `,
   qwenAsk: (st) => head(st, "pre") + onMarker(`echo ${q({ decision: "ask", reason: `needs a human: ${TOKENS.ask}` })}`)
@@ -75,13 +97,15 @@ exit 0
 
 const has = (text, token) => text.includes(token)
 /** @returns {Expectation} */
-const blocked = (token, label = token) => (o) => [
-  ...(o.toolCalls < 1 ? ["the model never asked for the tool"] : []),
-  ...(o.marker ? ["the tool ran (MARKER exists)"] : []),
-  ...(o.rewritten ? ["a rewritten command ran (REWRITTEN exists)"] : []),
-  ...(typeof token === "string" && !has(o.sentAfterTool, token) ? [`the reason (${label}) did not reach the model`] : []),
-  ...(token instanceof RegExp && !token.test(o.sentAfterTool) ? [`the reason (${label}) did not reach the model`] : [])
-]
+const blocked =
+  (token, label = token) =>
+  (o) => [
+    ...(o.toolCalls < 1 ? ["the model never asked for the tool"] : []),
+    ...(o.marker ? ["the tool ran (MARKER exists)"] : []),
+    ...(o.rewritten ? ["a rewritten command ran (REWRITTEN exists)"] : []),
+    ...(typeof token === "string" && !has(o.sentAfterTool, token) ? [`the reason (${label}) did not reach the model`] : []),
+    ...(token instanceof RegExp && !token.test(o.sentAfterTool) ? [`the reason (${label}) did not reach the model`] : [])
+  ]
 /** @type {Expectation} */
 const readBlocked = (o) => [
   ...(o.toolCalls < 1 ? ["the model never asked for the tool"] : []),
@@ -89,7 +113,10 @@ const readBlocked = (o) => [
   ...(!has(o.sentAfterTool, TOKENS.read) ? ["the reason did not reach the model"] : [])
 ]
 /** @type {Expectation} */
-const ran = (o) => [...(o.toolCalls < 1 ? ["the model never asked for the tool"] : []), ...(!o.marker ? ["the tool did not run (no MARKER)"] : [])]
+const ran = (o) => [
+  ...(o.toolCalls < 1 ? ["the model never asked for the tool"] : []),
+  ...(!o.marker ? ["the tool did not run (no MARKER)"] : [])
+]
 /** @type {Expectation} */
 const rewritten = (o) => [
   ...(o.toolCalls < 1 ? ["the model never asked for the tool"] : []),
@@ -111,13 +138,16 @@ const promptBlockedSilently = (o) => [
   ...(o.mainRequests > 0 && has(o.sentToModel, "create the marker file") ? ["the prompt reached the model"] : []),
   ...(o.marker ? ["the tool ran (MARKER exists)"] : [])
 ]
-const CODEX_PROMPT_NOTE = "Codex exec prints `hook: UserPromptSubmit Blocked` but never the reason (not in --json either): only the block is checked"
+const CODEX_PROMPT_NOTE =
+  "Codex exec prints `hook: UserPromptSubmit Blocked` but never the reason (not in --json either): only the block is checked"
 const QWEN_PROMPT_NOTE = "headless Qwen Code prints nothing for a blocked prompt (an empty result): only the block is checked"
 const promptBlockedWith = (token) => (o) => [
   ...promptBlockedSilently(o),
   ...(!has(o.output, token) ? [`the user was not shown why (${token})`] : [])
 ]
-const all = (...es) => (o) => [...new Set(es.flatMap((e) => e(o)))]
+const all =
+  (...es) =>
+  (o) => [...new Set(es.flatMap((e) => e(o)))]
 const finished = (o) => (o.timedOut ? ["the agent did not finish (killed at the time limit)"] : [])
 
 const skip = (reason) => ({ skip: reason })
@@ -171,7 +201,7 @@ export const SCENARIOS = [
     native: {
       // `-p`: nobody to ask, so Claude Code denies and tells the model the hook's reason.
       claude: on("PreToolUse", S.ccAsk, blocked(TOKENS.ask)),
-      codex: skip("Codex has no ask: permissionDecision \"ask\" marks the hook Failed and the tool runs"),
+      codex: skip('Codex has no ask: permissionDecision "ask" marks the hook Failed and the tool runs'),
       gemini: skip("headless Gemini CLI hangs on ask until it is killed"),
       qwen: on("PreToolUse", S.qwenAsk, blocked(TOKENS.ask))
     },

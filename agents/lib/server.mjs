@@ -23,7 +23,7 @@ const MARKER_COMMAND = "touch MARKER"
  */
 export async function startModelServer(options = {}) {
   const command = options.command ?? MARKER_COMMAND
-  const read = options.call === "read" ? options.readPath ?? "/dev/null" : null
+  const read = options.call === "read" ? (options.readPath ?? "/dev/null") : null
   /** @type {{ at: number, method: string, url: string, protocol: string, main: boolean, answer: string, body: any }[]} */
   const requests = []
   /** @type {string[]} */
@@ -107,9 +107,16 @@ export async function startModelServer(options = {}) {
     const model = body?.model ?? "claude-scripted"
     const content =
       answer === "tool"
-        ? [read === null
-          ? { type: "tool_use", id: `toolu_scripted_${requests.length}`, name: "Bash", input: { command, description: "Create the marker file" } }
-          : { type: "tool_use", id: `toolu_scripted_${requests.length}`, name: "Read", input: { file_path: read } }]
+        ? [
+            read === null
+              ? {
+                  type: "tool_use",
+                  id: `toolu_scripted_${requests.length}`,
+                  name: "Bash",
+                  input: { command, description: "Create the marker file" }
+                }
+              : { type: "tool_use", id: `toolu_scripted_${requests.length}`, name: "Read", input: { file_path: read } }
+          ]
         : [{ type: "text", text: "done" }]
     const stopReason = answer === "tool" ? "tool_use" : "end_turn"
     const usage = { input_tokens: 100, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }
@@ -117,13 +124,34 @@ export async function startModelServer(options = {}) {
       return json(res, { id, type: "message", role: "assistant", model, content, stop_reason: stopReason, stop_sequence: null, usage })
     }
     const events = [
-      ["message_start", { type: "message_start", message: { id, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } }]
+      [
+        "message_start",
+        {
+          type: "message_start",
+          message: {
+            id,
+            type: "message",
+            role: "assistant",
+            model,
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: { ...usage, output_tokens: 1 }
+          }
+        }
+      ]
     ]
     const block = content[0]
     if (block.type === "tool_use") {
       events.push(
-        ["content_block_start", { type: "content_block_start", index: 0, content_block: { type: "tool_use", id: block.id, name: block.name, input: {} } }],
-        ["content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) } }]
+        [
+          "content_block_start",
+          { type: "content_block_start", index: 0, content_block: { type: "tool_use", id: block.id, name: block.name, input: {} } }
+        ],
+        [
+          "content_block_delta",
+          { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) } }
+        ]
       )
     } else {
       events.push(
@@ -150,18 +178,44 @@ export async function startModelServer(options = {}) {
     const id = `chatcmpl-${requests.length}`
     const model = body?.model ?? "scripted"
     const created = Math.floor(Date.now() / 1000)
-    const toolCall = read === null
-      ? { id: `call_scripted_${requests.length}`, type: "function", function: { name: "run_shell_command", arguments: JSON.stringify({ command, is_background: false, description: "Create the marker file" }) } }
-      : { id: `call_scripted_${requests.length}`, type: "function", function: { name: "read_file", arguments: JSON.stringify({ file_path: read }) } }
+    const toolCall =
+      read === null
+        ? {
+            id: `call_scripted_${requests.length}`,
+            type: "function",
+            function: {
+              name: "run_shell_command",
+              arguments: JSON.stringify({ command, is_background: false, description: "Create the marker file" })
+            }
+          }
+        : {
+            id: `call_scripted_${requests.length}`,
+            type: "function",
+            function: { name: "read_file", arguments: JSON.stringify({ file_path: read }) }
+          }
     const finish = answer === "tool" ? "tool_calls" : "stop"
     const usage = { prompt_tokens: 100, completion_tokens: 5, total_tokens: 105 }
     if (!body?.stream) {
-      const message = answer === "tool" ? { role: "assistant", content: null, tool_calls: [toolCall] } : { role: "assistant", content: "done" }
+      const message =
+        answer === "tool" ? { role: "assistant", content: null, tool_calls: [toolCall] } : { role: "assistant", content: "done" }
       return json(res, { id, object: "chat.completion", created, model, choices: [{ index: 0, message, finish_reason: finish }], usage })
     }
-    const chunk = (delta, finishReason, extra = {}) => ({ id, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra })
+    const chunk = (delta, finishReason, extra = {}) => ({
+      id,
+      object: "chat.completion.chunk",
+      created,
+      model,
+      choices: [{ index: 0, delta, finish_reason: finishReason }],
+      ...extra
+    })
     const events = [
-      [null, chunk(answer === "tool" ? { role: "assistant", tool_calls: [{ index: 0, ...toolCall }] } : { role: "assistant", content: "done" }, null)],
+      [
+        null,
+        chunk(
+          answer === "tool" ? { role: "assistant", tool_calls: [{ index: 0, ...toolCall }] } : { role: "assistant", content: "done" },
+          null
+        )
+      ],
       [null, chunk({}, finish, { usage })],
       [null, "[DONE]"]
     ]
@@ -181,19 +235,42 @@ export async function startModelServer(options = {}) {
     const args = shell === "shell" ? { command: ["bash", "-lc", command] } : { cmd: command }
     const item =
       answer === "tool"
-        ? { type: "function_call", id: `fc_${requests.length}`, call_id: `call_scripted_${requests.length}`, name: shell, arguments: JSON.stringify(args) }
-        : { type: "message", id: `msg_${requests.length}`, role: "assistant", content: [{ type: "output_text", text: "done", annotations: [] }] }
-    const usage = { input_tokens: 100, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 105 }
+        ? {
+            type: "function_call",
+            id: `fc_${requests.length}`,
+            call_id: `call_scripted_${requests.length}`,
+            name: shell,
+            arguments: JSON.stringify(args)
+          }
+        : {
+            type: "message",
+            id: `msg_${requests.length}`,
+            role: "assistant",
+            content: [{ type: "output_text", text: "done", annotations: [] }]
+          }
+    const usage = {
+      input_tokens: 100,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens: 5,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: 105
+    }
     const events = [
       ["response.created", { type: "response.created", response: { id, object: "response", status: "in_progress", output: [] } }],
       ["response.output_item.added", { type: "response.output_item.added", output_index: 0, item }]
     ]
     if (answer === "text") {
-      events.push(["response.output_text.delta", { type: "response.output_text.delta", item_id: item.id, output_index: 0, content_index: 0, delta: "done" }])
+      events.push([
+        "response.output_text.delta",
+        { type: "response.output_text.delta", item_id: item.id, output_index: 0, content_index: 0, delta: "done" }
+      ])
     }
     events.push(
       ["response.output_item.done", { type: "response.output_item.done", output_index: 0, item }],
-      ["response.completed", { type: "response.completed", response: { id, object: "response", status: "completed", output: [item], usage } }]
+      [
+        "response.completed",
+        { type: "response.completed", response: { id, object: "response", status: "completed", output: [item], usage } }
+      ]
     )
     sse(res, events)
   }
@@ -218,7 +295,10 @@ export async function startModelServer(options = {}) {
       parts = [{ text: JSON.stringify(fillSchema(schema ?? {})) }]
     } else if (main) {
       answer = decide(after)
-      const call = read === null ? { name: "run_shell_command", args: { command, description: "Create the marker file" } } : { name: "read_file", args: { file_path: read } }
+      const call =
+        read === null
+          ? { name: "run_shell_command", args: { command, description: "Create the marker file" } }
+          : { name: "read_file", args: { file_path: read } }
       parts = answer === "tool" ? [{ functionCall: call }] : [{ text: "done" }]
     } else {
       answer = "text"
@@ -253,11 +333,18 @@ export async function startModelServer(options = {}) {
     sentAfterToolCall() {
       const first = requests.findIndex((r) => r.main && r.answer === "tool")
       if (first < 0) return ""
-      return requests.slice(first + 1).filter((r) => r.main || r.protocol !== "get").map((r) => JSON.stringify(r.body)).join("\n")
+      return requests
+        .slice(first + 1)
+        .filter((r) => r.main || r.protocol !== "get")
+        .map((r) => JSON.stringify(r.body))
+        .join("\n")
     },
     /** Everything every main-loop request sent the model, as text. */
     sentToModel() {
-      return requests.filter((r) => r.main).map((r) => JSON.stringify(r.body)).join("\n")
+      return requests
+        .filter((r) => r.main)
+        .map((r) => JSON.stringify(r.body))
+        .join("\n")
     },
     mainRequests() {
       return requests.filter((r) => r.main).length

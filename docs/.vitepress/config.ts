@@ -26,7 +26,9 @@ const pagesIn = (folder: string): Array<string> =>
 
 /** The text of a page's first `# ` heading (its file name when it has none). */
 const titleOf = (page: string): string => {
-  const heading = readFileSync(resolve(docsDir, page), "utf8").split("\n").find((l) => l.startsWith("# "))
+  const heading = readFileSync(resolve(docsDir, page), "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("# "))
   return heading === undefined ? page.replace(/^.*\/|\.md$/g, "") : heading.slice(2).replace(/`/g, "").split(":")[0]!.trim()
 }
 
@@ -105,10 +107,7 @@ const sidebar: DefaultTheme.Sidebar = [
   {
     text: "Dialects",
     collapsed: true,
-    items: [
-      { text: "Presets", link: "/presets/" },
-      ...pagesIn("presets").map((name) => ({ text: name, link: `/presets/${name}` }))
-    ]
+    items: [{ text: "Presets", link: "/presets/" }, ...pagesIn("presets").map((name) => ({ text: name, link: `/presets/${name}` }))]
   },
   {
     text: "Security and policy",
@@ -122,7 +121,10 @@ const sidebar: DefaultTheme.Sidebar = [
   },
   {
     text: "Recipes",
-    items: [...Object.keys(recipeTitles).filter((n) => pagesIn("recipes").includes(n)), ...pagesIn("recipes").filter((n) => !(n in recipeTitles))].map((name) => ({
+    items: [
+      ...Object.keys(recipeTitles).filter((n) => pagesIn("recipes").includes(n)),
+      ...pagesIn("recipes").filter((n) => !(n in recipeTitles))
+    ].map((name) => ({
       text: recipeTitles[name] ?? name,
       link: `/recipes/${name}`
     }))
@@ -153,7 +155,6 @@ const sidebar: DefaultTheme.Sidebar = [
  * Links that leave `docs/` point into the repository (examples, packages): they must exist, and
  * they are rendered as text naming the path, since the site cannot serve them.
  */
-// biome-ignore lint: markdown-it's types are not a dependency of the site
 const repositoryLinks = (md: any): void => {
   md.core.ruler.push("agent_hooks_repository_links", (state: any) => {
     const page: string | undefined = state.env?.path
@@ -179,7 +180,7 @@ const repositoryLinks = (md: any): void => {
         while (close < children.length && children[close].type !== "link_close") close++
         token.type = "html_inline"
         token.tag = ""
-        token.content = "<span class=\"repo-path\" title=\"in the repository: " + where + "\">"
+        token.content = '<span class="repo-path" title="in the repository: ' + where + '">'
         token.nesting = 0
         if (close < children.length) {
           const end = children[close]
@@ -194,7 +195,6 @@ const repositoryLinks = (md: any): void => {
 }
 
 /** A code fence whose info string carries the word `illustrative` gets a visible label. */
-// biome-ignore lint: markdown-it's types are not a dependency of the site
 const illustrativeLabel = (md: any): void => {
   const fence = md.renderer.rules.fence
   md.renderer.rules.fence = (tokens: any, idx: number, options: any, env: any, self: any) => {
@@ -202,7 +202,7 @@ const illustrativeLabel = (md: any): void => {
     const words = info.trim().split(/\s+/)
     const html: string = fence(tokens, idx, options, env, self)
     if (words.includes("illustrative")) {
-      return html.replace(/^<div class="([^"]*)"/, "<div class=\"$1 illustrative\" data-illustrative=\"not run by the docs tests\"")
+      return html.replace(/^<div class="([^"]*)"/, '<div class="$1 illustrative" data-illustrative="not run by the docs tests"')
     }
     const file = words.find((w) => w.startsWith("file="))
     if (file !== undefined) {

@@ -28,21 +28,23 @@ export const proseFor = (eventsMd: string, name: string): string | undefined => 
   if (start < 0) return undefined
   let end = start + 1
   while (end < lines.length && !/^#{1,3} /.test(lines[end] ?? "")) end++
-  const body = lines.slice(start + 1, end).join("\n").trim()
+  const body = lines
+    .slice(start + 1, end)
+    .join("\n")
+    .trim()
   // Relative links of events.md point from docs/; the page lives one folder down. Same-page
   // anchors (`#summary`) point to events.md.
-  return body
-    .replace(/\]\((?![a-z]+:|\/|#)([^)]+)\)/gi, "](../$1)")
-    .replace(/\]\(#([^)]+)\)/g, "](../events.md#$1)")
+  return body.replace(/\]\((?![a-z]+:|\/|#)([^)]+)\)/gi, "](../$1)").replace(/\]\(#([^)]+)\)/g, "](../events.md#$1)")
 }
 
 const audience = (a: HookEvent.Audience): string =>
   a === "model" ? "the model (`toModel`)" : a === "user" ? "the user (`toUser`)" : "nobody (it is only in the hook's result)"
 
 const blockingText: Record<HookEvent.BlockingRule, string> = {
-  permission: "by a permission decision: `hookSpecificOutput.permissionDecision` `deny` (or exit 2) blocks; `ask`, `defer` and `allow` are passed to the host",
-  "permission-request": "only by `hookSpecificOutput.decision` with `behavior: \"deny\"`; exit 2 is ignored",
-  decision: "by exit 2 (stderr is the reason) or by top-level `decision: \"block\"` with a `reason`",
+  permission:
+    "by a permission decision: `hookSpecificOutput.permissionDecision` `deny` (or exit 2) blocks; `ask`, `defer` and `allow` are passed to the host",
+  "permission-request": 'only by `hookSpecificOutput.decision` with `behavior: "deny"`; exit 2 is ignored',
+  decision: 'by exit 2 (stderr is the reason) or by top-level `decision: "block"` with a `reason`',
   none: "cannot block: exit 2 is reported as a `blocking-error` of that hook, and the action goes ahead"
 }
 
@@ -52,7 +54,7 @@ const specificFieldText: Record<string, string> = {
   permissionDecisionReason: "the reason for the decision: a deny reason goes to the model, an `ask` or `allow` reason to the user",
   updatedInput: "replaces fields of the tool input (several hooks: shallow-merged in config order); the Outcome's `updatedInput`",
   additionalContext: "text added to the model's context (the Outcome's `additionalContext` and `toModel`)",
-  decision: "`{\"behavior\": \"allow\", \"updatedInput\"?: {...}}` or `{\"behavior\": \"deny\", \"message\"?: \"...\"}`; deny blocks",
+  decision: '`{"behavior": "allow", "updatedInput"?: {...}}` or `{"behavior": "deny", "message"?: "..."}`; deny blocks',
   retry: "`true` asks the host to let the model retry the denied call (passed through in the Outcome's `hookSpecificOutput`)",
   sessionTitle: "a title for the session (passed through)",
   suppressOriginalPrompt: "the host should not show the original prompt (passed through)",
@@ -136,7 +138,11 @@ const exampleFor = (spec: Spec): Example => {
     case "none":
       return {
         intro: `${name} cannot block, so the example hook records the payload it received in a log file. The Outcome is not blocked and \`agent-hooks run\` exits 0.`,
-        script: ["#!/bin/sh", `cat >> "$AGENT_HOOKS_PROJECT_DIR/${slug(name)}.log"`, `echo >> "$AGENT_HOOKS_PROJECT_DIR/${slug(name)}.log"`].join("\n"),
+        script: [
+          "#!/bin/sh",
+          `cat >> "$AGENT_HOOKS_PROJECT_DIR/${slug(name)}.log"`,
+          `echo >> "$AGENT_HOOKS_PROJECT_DIR/${slug(name)}.log"`
+        ].join("\n"),
         output: [`{"event":"${name}","blocked":false,...}`],
         exit: 0,
         after: { command: `cat ${slug(name)}.log`, output: [`{...,"hook_event_name":"${name}"...}`] }
@@ -152,7 +158,11 @@ export const renderEventPage = (spec: Spec, prose: string | undefined): string =
   if (spec.matcherField !== undefined) {
     group.matcher = matcherExample[spec.matcherField] ?? "example"
   }
-  const settings = JSON.stringify({ hooks: { [name]: [spec.matcherField !== undefined ? { matcher: group.matcher, hooks: group.hooks } : group] } }, null, 2)
+  const settings = JSON.stringify(
+    { hooks: { [name]: [spec.matcherField !== undefined ? { matcher: group.matcher, hooks: group.hooks } : group] } },
+    null,
+    2
+  )
   const jsonRows: Array<string> = [
     `| \`continue: false\` | ${spec.continueHonored ? "the agent stops after this event; the Outcome's `continue` is `false` and `stopReason` goes to the user" : "discarded on this event"} |`,
     "| `stopReason` | shown to the user when `continue` is `false` |",
@@ -165,7 +175,9 @@ export const renderEventPage = (spec: Spec, prose: string | undefined): string =
         : "| `decision`, `reason` (top level) | no effect on this event |",
     ...(spec.specificOutput.length === 0
       ? ["| `hookSpecificOutput` | not accepted on this event: its presence is a validation error (the hook's JSON is discarded) |"]
-      : spec.specificOutput.map((f) => `| \`hookSpecificOutput.${f}\` | ${specificFieldText[f] ?? "passed through in the Outcome's `hookSpecificOutput`"} |`))
+      : spec.specificOutput.map(
+          (f) => `| \`hookSpecificOutput.${f}\` | ${specificFieldText[f] ?? "passed through in the Outcome's `hookSpecificOutput`"} |`
+        ))
   ]
   const payload = JSON.stringify(examplePayload(spec))
   const lines: Array<string> = [

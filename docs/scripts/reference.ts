@@ -25,7 +25,12 @@ export const reference = async (): Promise<number> => {
     // One module per package, named after the package (@agent-hooks/core ...), read from src/.
     entryPointStrategy: "packages",
     entryPoints: packages.map((p) => join(docsDir, "..", "packages", p)),
-    packageOptions: { entryPoints: ["src/index.ts"], tsconfig: join(docsDir, "tsconfig.reference.json"), readme: "none", validation: { notExported: false } },
+    packageOptions: {
+      entryPoints: ["src/index.ts"],
+      tsconfig: join(docsDir, "tsconfig.reference.json"),
+      readme: "none",
+      validation: { notExported: false }
+    },
     plugin: ["typedoc-plugin-markdown"],
     out,
     readme: "none",

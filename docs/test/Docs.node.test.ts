@@ -27,7 +27,10 @@ describe("code blocks", () => {
     const unmarked = pages.flatMap((page) =>
       parseBlocks(read(page))
         .filter((b) => kind(b) === "unmarked")
-        .map((b) => `docs/${page}:${b.line}: a \`${b.lang}\` block with neither \`illustrative\`, \`file=<path>\` nor \`run\` after the language`)
+        .map(
+          (b) =>
+            `docs/${page}:${b.line}: a \`${b.lang}\` block with neither \`illustrative\`, \`file=<path>\` nor \`run\` after the language`
+        )
     )
     expect(unmarked, "add `illustrative` (not run) or `run` / `file=` (run by docs/test) after the fence's language").toEqual([])
   })
@@ -59,27 +62,39 @@ describe("event pages", () => {
   })
 
   it("the event pages are what docs/scripts/events.ts generates (run it after changing the catalog or events.md)", () => {
-    const stale = [...renderAll(read("events.md"))].filter(([file, content]) => !existsSync(join(docsDir, file)) || read(file) !== content).map(([f]) => f)
+    const stale = [...renderAll(read("events.md"))]
+      .filter(([file, content]) => !existsSync(join(docsDir, file)) || read(file) !== content)
+      .map(([f]) => f)
     expect(stale).toEqual([])
   })
 
   it("every event page has the hand-written prose of its events.md section", () => {
-    const withoutProse = HookEvent.catalog.filter((e) => read(`events/${e.name}.md`).includes("has no hand-written section")).map((e) => e.name)
+    const withoutProse = HookEvent.catalog
+      .filter((e) => read(`events/${e.name}.md`).includes("has no hand-written section"))
+      .map((e) => e.name)
     expect(withoutProse).toEqual([])
   })
 })
 
 /** The `### \`key\`` (or `## \`key\``) headings of a page. */
-const headingKeys = (page: string): Set<string> =>
-  new Set([...read(page).matchAll(/^#{2,3} `([^`]+)`/gm)].map((m) => m[1]!))
+const headingKeys = (page: string): Set<string> => new Set([...read(page).matchAll(/^#{2,3} `([^`]+)`/gm)].map((m) => m[1]!))
 
 describe("reference pages", () => {
   it("every key of a matcher group or a handler in the settings schema has its section in handler-keys.md", () => {
     const schema = SettingsSchema.jsonSchema() as {
-      properties: { hooks: { additionalProperties: { items: { properties: Record<string, { items: { anyOf: Array<{ properties: Record<string, unknown> }> } }> } } } }
+      properties: {
+        hooks: {
+          additionalProperties: {
+            items: { properties: Record<string, { items: { anyOf: Array<{ properties: Record<string, unknown> }> } }> }
+          }
+        }
+      }
     }
     const group = schema.properties.hooks.additionalProperties.items
-    const keys = new Set([...Object.keys(group.properties), ...group.properties["hooks"]!.items.anyOf.flatMap((h) => Object.keys(h.properties))])
+    const keys = new Set([
+      ...Object.keys(group.properties),
+      ...group.properties["hooks"]!.items.anyOf.flatMap((h) => Object.keys(h.properties))
+    ])
     expect(keys.size).toBeGreaterThan(20)
     const documented = headingKeys("handler-keys.md")
     expect([...keys].filter((k) => !documented.has(k))).toEqual([])
@@ -130,7 +145,10 @@ describe.skipIf(!existsSync(cliBin))("pages run verbatim in a fresh folder (buil
       try {
         const failures = result.steps
           .filter((s) => !s.ok)
-          .map((s) => `docs/${page}:${s.line}: $ ${s.command}\n  expected:\n    ${s.expected.join("\n    ")}\n  got:\n    ${s.actual.join("\n    ")}`)
+          .map(
+            (s) =>
+              `docs/${page}:${s.line}: $ ${s.command}\n  expected:\n    ${s.expected.join("\n    ")}\n  got:\n    ${s.actual.join("\n    ")}`
+          )
         expect([...result.scriptFailures, ...failures]).toEqual([])
         expect(result.steps.length + result.scriptFailures.length).toBeGreaterThan(0)
       } finally {

@@ -140,7 +140,10 @@ describe.skipIf(chromium === undefined)(
       await page.waitForSelector(".VPLocalSearchBox .result", { timeout: 15_000 })
       await page.screenshot({ path: join(outputDir, "search.png") })
       const hrefs = await page.$$eval(".VPLocalSearchBox .result", (els) => els.map((e) => e.getAttribute("href") ?? ""))
-      expect(hrefs.filter((h) => h.includes("events/PermissionDenied")), `search results: ${hrefs.join(", ")}`).not.toEqual([])
+      expect(
+        hrefs.filter((h) => h.includes("events/PermissionDenied")),
+        `search results: ${hrefs.join(", ")}`
+      ).not.toEqual([])
       expect(problems).toEqual([])
       await page.close()
     })

@@ -21,7 +21,20 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, statSync,
 import { tmpdir } from "node:os"
 import { dirname, join, relative } from "node:path"
 
-export const COMMAND_LANGS = new Set(["sh", "bash", "shell", "zsh", "console", "shell-session", "json", "jsonc", "json5", "yaml", "yml", "toml"])
+export const COMMAND_LANGS = new Set([
+  "sh",
+  "bash",
+  "shell",
+  "zsh",
+  "console",
+  "shell-session",
+  "json",
+  "jsonc",
+  "json5",
+  "yaml",
+  "yml",
+  "toml"
+])
 
 export interface Block {
   readonly lang: string
@@ -45,7 +58,10 @@ export const parseBlocks = (markdown: string): Array<Block> => {
       body.push(lines[j] ?? "")
       j++
     }
-    const words = (open[4] ?? "").trim().split(/\s+/).filter((w) => w !== "")
+    const words = (open[4] ?? "")
+      .trim()
+      .split(/\s+/)
+      .filter((w) => w !== "")
     blocks.push({ lang: (open[3] ?? "").toLowerCase(), words, text: body.join("\n"), line: i + 1 })
     i = j
   }
@@ -78,7 +94,14 @@ export const markdownFiles = (docsDir: string): Array<string> => {
 /** `...` within a line matches any text; a line of only `...` matches any number of lines. */
 export const outputMatches = (expected: ReadonlyArray<string>, actual: ReadonlyArray<string>): boolean => {
   const lineMatches = (pattern: string, line: string): boolean =>
-    new RegExp("^" + pattern.split("...").map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*") + "$").test(line)
+    new RegExp(
+      "^" +
+        pattern
+          .split("...")
+          .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+          .join(".*") +
+        "$"
+    ).test(line)
   const go = (e: number, a: number): boolean => {
     const pattern = expected[e]
     if (pattern === undefined) return a === actual.length
@@ -142,7 +165,8 @@ export const runPage = (markdown: string, options: { readonly cliBin: string; re
   chmodSync(join(bin, "agent-hooks"), 0o755)
   const env: Record<string, string> = {}
   for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined || k.startsWith("AGENT_HOOKS_") || k.startsWith("CLAUDE_") || k.startsWith("VITEST") || k === "NODE_OPTIONS") continue
+    if (v === undefined || k.startsWith("AGENT_HOOKS_") || k.startsWith("CLAUDE_") || k.startsWith("VITEST") || k === "NODE_OPTIONS")
+      continue
     env[k] = v
   }
   env.HOME = home
@@ -161,13 +185,14 @@ export const runPage = (markdown: string, options: { readonly cliBin: string; re
       const commands = consoleCommands(block.text)
       // One shell for the whole block, so `echo $?` sees the previous command's status.
       // stderr goes where stdout goes, as in a terminal.
-      const script = "exec 2>&1\n" + commands
-        .map((c) => `${c.command}\n__s=$?; printf '\\n${MARK}\\n'; ( exit $__s )`)
-        .join("\n")
+      const script = "exec 2>&1\n" + commands.map((c) => `${c.command}\n__s=$?; printf '\\n${MARK}\\n'; ( exit $__s )`).join("\n")
       const r = spawnSync("bash", ["-c", script], { cwd: proj, env, encoding: "utf8", timeout: 60_000, stdio: ["ignore", "pipe", "pipe"] })
       const chunks = clean(r.stdout ?? "").split(`\n${MARK}\n`)
       commands.forEach((c, idx) => {
-        const actual = (chunks[idx] ?? "").replace(/\n+$/, "").split("\n").filter((l, i, all) => !(all.length === 1 && l === ""))
+        const actual = (chunks[idx] ?? "")
+          .replace(/\n+$/, "")
+          .split("\n")
+          .filter((l, _i, all) => !(all.length === 1 && l === ""))
         steps.push({ line: block.line, command: c.command, expected: c.expected, actual, ok: outputMatches(c.expected, actual) })
       })
       if (r.error) scriptFailures.push(`line ${block.line}: ${r.error.message}`)

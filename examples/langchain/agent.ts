@@ -25,20 +25,26 @@ const here = dirname(fileURLToPath(import.meta.url))
 const transcriptDir = mkdtempSync(join(tmpdir(), "agent-hooks-example-"))
 
 const ran: Array<string> = []
-const bash = tool(async ({ command }: { command: string }) => {
-  ran.push(`bash: ${command}`)
-  return `(pretend output of: ${command})`
-}, { name: "bash", description: "Runs a shell command", schema: z.object({ command: z.string() }) })
+const bash = tool(
+  async ({ command }: { command: string }) => {
+    ran.push(`bash: ${command}`)
+    return `(pretend output of: ${command})`
+  },
+  { name: "bash", description: "Runs a shell command", schema: z.object({ command: z.string() }) }
+)
 const files = new Map<string, string>()
-const writeFile = tool(async ({ file_path, content }: { file_path: string; content: string }) => {
-  ran.push(`write_file: ${file_path}`)
-  files.set(file_path, content)
-  return `wrote ${content.length} bytes to ${file_path}`
-}, {
-  name: "write_file",
-  description: "Writes a file",
-  schema: z.object({ file_path: z.string(), content: z.string() })
-})
+const writeFile = tool(
+  async ({ file_path, content }: { file_path: string; content: string }) => {
+    ran.push(`write_file: ${file_path}`)
+    files.set(file_path, content)
+    return `wrote ${content.length} bytes to ${file_path}`
+  },
+  {
+    name: "write_file",
+    description: "Writes a file",
+    schema: z.object({ file_path: z.string(), content: z.string() })
+  }
+)
 
 // The scripted model: tries a destructive command, then a safe one, writes a file, answers,
 // and (sent back by the Stop hook) confirms the formatting.
@@ -55,7 +61,11 @@ const hooks = hooksMiddleware({
   transcriptDir,
   onOutcome: (event, payload, outcome) => {
     const what = typeof payload["tool_name"] === "string" ? `${event}(${payload["tool_name"]})` : event
-    const verdict = outcome.blocked ? `blocked: ${outcome.reason ?? ""}`.trim() : outcome.additionalContext.length > 0 ? `context: ${outcome.additionalContext.join(" | ")}` : "ok"
+    const verdict = outcome.blocked
+      ? `blocked: ${outcome.reason ?? ""}`.trim()
+      : outcome.additionalContext.length > 0
+        ? `context: ${outcome.additionalContext.join(" | ")}`
+        : "ok"
     console.log(`  hook ${what.padEnd(22)} ${verdict.replace(/\s+/g, " ")}`)
   }
 })
@@ -86,4 +96,3 @@ try {
   await engine.close()
   rmSync(transcriptDir, { recursive: true, force: true })
 }
-

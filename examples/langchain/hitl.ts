@@ -26,10 +26,13 @@ const here = dirname(fileURLToPath(import.meta.url))
 const transcriptDir = mkdtempSync(join(tmpdir(), "agent-hooks-hitl-"))
 
 const ran: Array<string> = []
-const bash = tool(async ({ command }: { command: string }) => {
-  ran.push(command)
-  return `(pretend output of: ${command})`
-}, { name: "bash", description: "Runs a shell command", schema: z.object({ command: z.string() }) })
+const bash = tool(
+  async ({ command }: { command: string }) => {
+    ran.push(command)
+    return `(pretend output of: ${command})`
+  },
+  { name: "bash", description: "Runs a shell command", schema: z.object({ command: z.string() }) }
+)
 
 // The scripted model: one turn with three calls (two deploys and a harmless one), then its answer,
 // then (sent back once by the Stop hook of hooks.json) its confirmation.

@@ -55,7 +55,8 @@ export const loadRules = (file: string): ReadonlyArray<Rule> => {
   if (!Array.isArray(document.rules)) throw new Error(`${file}: expected {"rules": [...]}`)
   return document.rules.map((rule: Record<string, unknown>, index: number) => {
     for (const key of ["id", "tool", "field", "pattern", "reason"] as const) {
-      if (typeof rule[key] !== "string") throw new Error(`${file} at rules[${index}].${key}: expected a string, got ${JSON.stringify(rule[key])}`)
+      if (typeof rule[key] !== "string")
+        throw new Error(`${file} at rules[${index}].${key}: expected a string, got ${JSON.stringify(rule[key])}`)
     }
     if (rule["decision"] !== "deny" && rule["decision"] !== "ask" && rule["decision"] !== "allow") {
       throw new Error(`${file} at rules[${index}].decision: expected "deny", "ask" or "allow", got ${JSON.stringify(rule["decision"])}`)
@@ -70,7 +71,8 @@ const compile = (rules: ReadonlyArray<Rule>): ReadonlyArray<Compiled> =>
 /** The strongest decision of the rules that match this tool call, or `undefined`. */
 export const decide = (rules: ReadonlyArray<Compiled>, input: Record<string, unknown>): Compiled | undefined => {
   const tool = typeof input["tool_name"] === "string" ? input["tool_name"] : ""
-  const toolInput = typeof input["tool_input"] === "object" && input["tool_input"] !== null ? input["tool_input"] as Record<string, unknown> : {}
+  const toolInput =
+    typeof input["tool_input"] === "object" && input["tool_input"] !== null ? (input["tool_input"] as Record<string, unknown>) : {}
   let best: Compiled | undefined
   for (const rule of rules) {
     if (rule.tools !== "*" && !rule.tools.has(tool)) continue
@@ -102,7 +104,11 @@ const send = (response: ServerResponse, status: number, body: unknown) => {
   response.end(text)
 }
 
-export const startPolicyServer = (options: { readonly port?: number; readonly rules: ReadonlyArray<Rule>; readonly token?: string | undefined }): Promise<PolicyServer> => {
+export const startPolicyServer = (options: {
+  readonly port?: number
+  readonly rules: ReadonlyArray<Rule>
+  readonly token?: string | undefined
+}): Promise<PolicyServer> => {
   const rules = compile(options.rules)
   const decisions: Array<Decision> = []
   const server = createServer(async (request, response) => {
@@ -111,7 +117,8 @@ export const startPolicyServer = (options: { readonly port?: number; readonly ru
         return send(response, 401, { error: "missing or wrong bearer token" })
       }
       if (request.method === "GET" && request.url === "/v1/decisions") return send(response, 200, decisions)
-      if (request.method !== "POST" || request.url !== "/v1/pre-tool-use") return send(response, 404, { error: "POST /v1/pre-tool-use or GET /v1/decisions" })
+      if (request.method !== "POST" || request.url !== "/v1/pre-tool-use")
+        return send(response, 404, { error: "POST /v1/pre-tool-use or GET /v1/decisions" })
       const body = await readBody(request)
       if (body === undefined) return send(response, 413, { error: `hook input over ${MAX_BODY} bytes` })
       let input: unknown
@@ -120,7 +127,8 @@ export const startPolicyServer = (options: { readonly port?: number; readonly ru
       } catch {
         return send(response, 400, { error: "the body is not JSON" })
       }
-      if (typeof input !== "object" || input === null || Array.isArray(input)) return send(response, 400, { error: "the body is not a JSON object" })
+      if (typeof input !== "object" || input === null || Array.isArray(input))
+        return send(response, 400, { error: "the body is not a JSON object" })
       const record = input as Record<string, unknown>
       const rule = decide(rules, record)
       decisions.push({
@@ -156,6 +164,10 @@ export const startPolicyServer = (options: { readonly port?: number; readonly ru
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const rulesFile = process.env["RULES"] ?? fileURLToPath(new URL("./rules.json", import.meta.url))
-  const server = await startPolicyServer({ port: Number(process.env["PORT"] ?? 8787), rules: loadRules(rulesFile), token: process.env["POLICY_TOKEN"] })
+  const server = await startPolicyServer({
+    port: Number(process.env["PORT"] ?? 8787),
+    rules: loadRules(rulesFile),
+    token: process.env["POLICY_TOKEN"]
+  })
   console.log(`policy server on ${server.url} with the rules of ${rulesFile}`)
 }

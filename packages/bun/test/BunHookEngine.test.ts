@@ -100,7 +100,9 @@ describe("BunHookEngine", () => {
 
   it("a hook that fails is said once on the console by default, and the engine says it reports its warnings", async () => {
     const { lines } = await ConsoleLines.warned(async () => {
-      const { engine } = await engineWith({ PreToolUse: [{ matcher: "Bash", hooks: [command("cat >/dev/null; echo 'guard crashed' >&2; exit 1")] }] })
+      const { engine } = await engineWith({
+        PreToolUse: [{ matcher: "Bash", hooks: [command("cat >/dev/null; echo 'guard crashed' >&2; exit 1")] }]
+      })
       expect(engine.reportsWarnings).toBe(true)
       expect((await engine.dispatch("PreToolUse", bash)).blocked).toBe(false)
     })
@@ -114,16 +116,26 @@ describe("audit trail and hot reload on Bun", () => {
     const { Effect } = await import("effect")
     const dir = tempDir()
     const file = join(dir, "settings.json")
-    const guard = (command: string) => JSON.stringify({ auditLog: "logs/audit.jsonl", hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command }] }] } })
+    const guard = (command: string) =>
+      JSON.stringify({ auditLog: "logs/audit.jsonl", hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command }] }] } })
     writeFileSync(file, guard("true"))
     const reloads: Array<string> = []
-    const engine = await createHookEngine({ settings: [file], projectDir: dir, env: { ...process.env, AGENT_HOOKS_AUDIT_KEY: "k" }, watch: true, onReload: (event) => reloads.push(event._tag) })
+    const engine = await createHookEngine({
+      settings: [file],
+      projectDir: dir,
+      env: { ...process.env, AGENT_HOOKS_AUDIT_KEY: "k" },
+      watch: true,
+      onReload: (event) => reloads.push(event._tag)
+    })
     cleanups.push(() => engine.close())
     expect((await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "rm -rf /" } })).blocked).toBe(false)
     writeFileSync(file, guard("echo no >&2; exit 2"))
     for (let i = 0; i < 100 && reloads.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 100))
     expect(reloads).toEqual(["Reloaded"])
-    expect(await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "rm -rf /" } })).toMatchObject({ blocked: true, reason: "no" })
+    expect(await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "rm -rf /" } })).toMatchObject({
+      blocked: true,
+      reason: "no"
+    })
     await engine.close()
     const report = await Effect.runPromise(Audit.verify(readFileSync(join(dir, "logs", "audit.jsonl"), "utf8"), { key: "k" }))
     // Two engines (before and after the reload), two chains, each closed with its checkpoint.

@@ -6,13 +6,18 @@ import { ProcessSpawnerSuite } from "@agent-hooks/test-utils"
 import { describe, expect, it } from "vitest"
 import { BunProcessSpawner } from "@agent-hooks/bun"
 
-ProcessSpawnerSuite.suite("BunProcessSpawner", BunProcessSpawner.layer, { processGroups: true }, {
-  releaseHost: {
-    command: process.execPath,
-    args: ["--conditions=source"],
-    spawner: new URL("../src/BunProcessSpawner.ts#layer", import.meta.url).href
+ProcessSpawnerSuite.suite(
+  "BunProcessSpawner",
+  BunProcessSpawner.layer,
+  { processGroups: true },
+  {
+    releaseHost: {
+      command: process.execPath,
+      args: ["--conditions=source"],
+      spawner: new URL("../src/BunProcessSpawner.ts#layer", import.meta.url).href
+    }
   }
-})
+)
 
 describe("BunProcessSpawner", () => {
   it("runs on Bun.spawn and declares process groups on POSIX", () => {

@@ -32,10 +32,13 @@ const { fileURLToPath } = require("node:url") as typeof import("node:url")
 const startEnvironment = (dotenvFiles: ReadonlyArray<string>): NodeJS.ProcessEnv => {
   try {
     return Object.fromEntries(
-      readFileSync("/proc/self/environ", "utf8").split("\0").filter((entry) => entry.includes("=")).map((entry) => {
-        const at = entry.indexOf("=")
-        return [entry.slice(0, at), entry.slice(at + 1)]
-      })
+      readFileSync("/proc/self/environ", "utf8")
+        .split("\0")
+        .filter((entry) => entry.includes("="))
+        .map((entry) => {
+          const at = entry.indexOf("=")
+          return [entry.slice(0, at), entry.slice(at + 1)]
+        })
     )
   } catch {
     // No /proc: without every variable a .env file names (Bun does not override a variable that was set).
@@ -89,8 +92,13 @@ const isolatedFromProject = (): boolean => {
 const bundle = new URL("./agent-hooks.mjs", import.meta.url)
 // `agent-hooks hook` (an agent runs it on every event) is answered by the per-user daemon when one
 // runs (internal/hookClient.ts: the program is then never loaded here), else in-process below.
-const answered = process.argv[2] === "hook" && typeof process.versions.bun !== "string" && existsSync(bundle) &&
-  await (await import("./internal/hookClient.ts")).throughDaemon(process.argv.slice(2), fileURLToPath(import.meta.url), fileURLToPath(bundle))
+const answered =
+  process.argv[2] === "hook" &&
+  typeof process.versions.bun !== "string" &&
+  existsSync(bundle) &&
+  (await (
+    await import("./internal/hookClient.ts")
+  ).throughDaemon(process.argv.slice(2), fileURLToPath(import.meta.url), fileURLToPath(bundle)))
 
 // The compile cache lives in a per-user folder ($XDG_CACHE_HOME or ~/.cache, then
 // agent-hooks/node-compile-cache), not Node's default under the shared temp folder: there another

@@ -34,11 +34,24 @@ const cli = (args: ReadonlyArray<string>, options: { stdin?: string; env?: Recor
 const auditedRuns = (env: Record<string, string> = {}, commands: ReadonlyArray<string> = ["ls", "rm -rf /", "git status"]) =>
   auditedRunsIn(cleanups.tempDir(), env, commands)
 
-const auditedRunsIn = (dir: string, env: Record<string, string> = {}, commands: ReadonlyArray<string> = ["ls", "rm -rf /", "git status"]) => {
+const auditedRunsIn = (
+  dir: string,
+  env: Record<string, string> = {},
+  commands: ReadonlyArray<string> = ["ls", "rm -rf /", "git status"]
+) => {
   const settings = join(dir, "settings.json")
-  writeFileSync(settings, JSON.stringify({ auditLog: "audit.jsonl", hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `sh ${blockRm}` }] }] } }))
+  writeFileSync(
+    settings,
+    JSON.stringify({
+      auditLog: "audit.jsonl",
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `sh ${blockRm}` }] }] }
+    })
+  )
   for (const command of commands) {
-    cli(["run", "PreToolUse", "--settings", settings, "--project-dir", dir], { stdin: JSON.stringify({ tool_name: "Bash", tool_input: { command } }), env })
+    cli(["run", "PreToolUse", "--settings", settings, "--project-dir", dir], {
+      stdin: JSON.stringify({ tool_name: "Bash", tool_input: { command } }),
+      env
+    })
   }
   return join(dir, "audit.jsonl")
 }
@@ -98,11 +111,23 @@ describe("agent-hooks audit", () => {
     expect(text.status).toBe(0)
     const lines = text.stdout.trim().split("\n")
     expect(lines).toHaveLength(6)
-    expect(lines[2]).toMatch(/^ {4}3 {2}\S+Z {2}w-[0-9a-f]+#1 {2}hook {5}PreToolUse\(Bash\) {2}".*block-rm\.sh" {2}blocking-error {2}exit 2 {2}decision deny/)
+    expect(lines[2]).toMatch(
+      /^ {4}3 {2}\S+Z {2}w-[0-9a-f]+#1 {2}hook {5}PreToolUse\(Bash\) {2}".*block-rm\.sh" {2}blocking-error {2}exit 2 {2}decision deny/
+    )
     expect(lines[3]).toContain('outcome  PreToolUse(Bash)  BLOCKED  decision deny  1 hook  reason "rm -rf is not allowed here"')
     const json = cli(["audit", "show", "--json", log])
-    const records = json.stdout.trim().split("\n").map((line) => JSON.parse(line))
-    expect(records.map((r) => [r.line, r.kind])).toEqual([[1, "hook"], [2, "outcome"], [3, "hook"], [4, "outcome"], [5, "hook"], [6, "outcome"]])
+    const records = json.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line))
+    expect(records.map((r) => [r.line, r.kind])).toEqual([
+      [1, "hook"],
+      [2, "outcome"],
+      [3, "hook"],
+      [4, "outcome"],
+      [5, "hook"],
+      [6, "outcome"]
+    ])
   })
 
   it("without FILE, reads the auditLog the settings name", () => {
@@ -124,12 +149,22 @@ describe("agent-hooks audit", () => {
     const dir = cleanups.tempDir()
     const settings = join(dir, "settings.json")
     // /dev/full takes the open and refuses every write.
-    writeFileSync(settings, JSON.stringify({ auditLog: "/dev/full", hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "cat >/dev/null" }] }] } }))
-    const run = cli(["run", "PreToolUse", "--quiet", "--settings", settings, "--project-dir", dir], { stdin: JSON.stringify({ tool_name: "Bash", tool_input: { command: "ls" } }) })
+    writeFileSync(
+      settings,
+      JSON.stringify({
+        auditLog: "/dev/full",
+        hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "cat >/dev/null" }] }] }
+      })
+    )
+    const run = cli(["run", "PreToolUse", "--quiet", "--settings", settings, "--project-dir", dir], {
+      stdin: JSON.stringify({ tool_name: "Bash", tool_input: { command: "ls" } })
+    })
     expect(run.status).toBe(0)
     const gaps = (JSON.parse(run.stdout) as { warnings: Array<string> }).warnings.filter((w) => w.startsWith("audit record not written"))
     expect(gaps.length).toBeGreaterThan(0)
-    expect(run.stderr.split("\n").filter((line) => line.includes("audit record not written"))).toEqual(gaps.map((gap) => `agent-hooks: warning: ${gap}`))
+    expect(run.stderr.split("\n").filter((line) => line.includes("audit record not written"))).toEqual(
+      gaps.map((gap) => `agent-hooks: warning: ${gap}`)
+    )
   })
 
   it("a missing file is a clear error", () => {
@@ -145,7 +180,10 @@ describe("agent-hooks run with OpenTelemetry", () => {
     try {
       const dir = cleanups.tempDir()
       const settings = join(dir, "settings.json")
-      writeFileSync(settings, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `sh ${blockRm}` }] }] } }))
+      writeFileSync(
+        settings,
+        JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `sh ${blockRm}` }] }] } })
+      )
       // Asynchronous: the receiver answers from this same process.
       const child = spawn(node, [bin, "run", "PreToolUse", "--settings", settings], {
         env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_SERVICE_NAME: "ci-agent" },
@@ -186,21 +224,31 @@ describe("agent-hooks run exporting the audit trail (AGENT_HOOKS_AUDIT_OTLP), au
     try {
       const dir = cleanups.tempDir()
       const settings = join(dir, "settings.json")
-      writeFileSync(settings, JSON.stringify({ auditLog: "audit.jsonl", hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `sh ${blockRm}` }] }] } }))
+      writeFileSync(
+        settings,
+        JSON.stringify({
+          auditLog: "audit.jsonl",
+          hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `sh ${blockRm}` }] }] }
+        })
+      )
       for (const command of ["ls", "rm -rf /"]) {
         const run = await runAsync(settings, dir, command, { AGENT_HOOKS_AUDIT_OTLP: `${otlp.url}/v1/logs` })
         expect(run.stderr).not.toContain("audit export")
       }
       // Sent before each exit: eight records (two runs: open, hook, outcome, close) and two heads, nothing waited for.
       expect(otlp.logs).toHaveLength(10)
-      expect(otlp.logs.filter((l) => l.eventName !== "agent_hooks.audit.head").map((l) => l.body)).toEqual(readFileSync(join(dir, "audit.jsonl"), "utf8").trim().split("\n"))
+      expect(otlp.logs.filter((l) => l.eventName !== "agent_hooks.audit.head").map((l) => l.body)).toEqual(
+        readFileSync(join(dir, "audit.jsonl"), "utf8").trim().split("\n")
+      )
       // The collector's file exporter: one OTLP/JSON payload per line.
       const exported = join(dir, "audit-export.jsonl")
       writeFileSync(exported, otlp.logPayloads.map((text) => JSON.stringify(JSON.parse(text))).join("\n") + "\n")
       const ok = cli(["audit", "verify", "--otlp", exported], { env: { AGENT_HOOKS_AUDIT_KEY: "team-key" } })
       expect(ok.stderr).toBe("")
       expect(ok.status).toBe(0)
-      expect(ok.stdout).toContain(`${exported} (OTLP export): ${otlp.logPayloads.length} payloads, 8 records, 2 writers, 4 checkpoints (signatures checked), 2 heads`)
+      expect(ok.stdout).toContain(
+        `${exported} (OTLP export): ${otlp.logPayloads.length} payloads, 8 records, 2 writers, 4 checkpoints (signatures checked), 2 heads`
+      )
       expect(ok.stdout).toContain("ok: no exported record was edited, dropped or forged")
 
       // The blocked run's outcome flipped to allowed, in the exported stream.
@@ -209,7 +257,11 @@ describe("agent-hooks run exporting the audit trail (AGENT_HOOKS_AUDIT_OTLP), au
       expect(readFileSync(flipped, "utf8")).not.toBe(readFileSync(exported, "utf8"))
       const caught = cli(["audit", "verify", "--otlp", flipped], { env: { AGENT_HOOKS_AUDIT_KEY: "team-key" } })
       expect(caught.status).toBe(1)
-      expect(caught.stderr).toMatch(new RegExp(`^agent-hooks: ${flipped}:\\d+: payload line \\d+, record \\d+ \\(writer w-[0-9a-f]{16}, seq 3\\) was edited: its content does not match its hash`))
+      expect(caught.stderr).toMatch(
+        new RegExp(
+          `^agent-hooks: ${flipped}:\\d+: payload line \\d+, record \\d+ \\(writer w-[0-9a-f]{16}, seq 3\\) was edited: its content does not match its hash`
+        )
+      )
 
       // A whole payload (one run's batch) dropped: the heads and links no longer add up.
       const lines = readFileSync(exported, "utf8").trim().split("\n")
@@ -223,7 +275,9 @@ describe("agent-hooks run exporting the audit trail (AGENT_HOOKS_AUDIT_OTLP), au
       const wrong = cli(["audit", "verify", "--otlp", join(dir, "audit.jsonl")])
       expect(wrong.status).toBe(1)
       expect(wrong.stderr).toContain(`${join(dir, "audit.jsonl")}:1: line 1 is not an OTLP logs payload (no "resourceLogs" array)`)
-      expect(cli(["audit", "verify", join(dir, "audit.jsonl"), "--otlp", exported]).stderr).toContain("give either an audit log (FILE) or --otlp FILE, not both")
+      expect(cli(["audit", "verify", join(dir, "audit.jsonl"), "--otlp", exported]).stderr).toContain(
+        "give either an audit log (FILE) or --otlp FILE, not both"
+      )
     } finally {
       await otlp.close()
     }
@@ -238,7 +292,9 @@ describe("agent-hooks run exporting the audit trail (AGENT_HOOKS_AUDIT_OTLP), au
       const run = await runAsync(settings, dir, "ls", { AGENT_HOOKS_AUDIT_OTLP: `${otlp.url}/v1/logs` })
       expect(run.status).toBe(0)
       expect(run.stderr).toContain(`agent-hooks: warning: audit export to ${otlp.url}/v1/logs: failed (HTTP 503)`)
-      expect(run.stderr).toMatch(/4 records were not exported before the writer closed \(HTTP 503\); they are in the local log .*audit\.jsonl only/)
+      expect(run.stderr).toMatch(
+        /4 records were not exported before the writer closed \(HTTP 503\); they are in the local log .*audit\.jsonl only/
+      )
       expect(cli(["audit", "verify", join(dir, "audit.jsonl")], { env: { AGENT_HOOKS_AUDIT_KEY: "team-key" } }).status).toBe(0)
     } finally {
       await otlp.close()
@@ -281,12 +337,22 @@ describe("agent-hooks audit: every tool call, from a compliance officer's side",
   const project = () => {
     const dir = cleanups.tempDir()
     const settings = join(dir, "settings.json")
-    writeFileSync(settings, JSON.stringify({ auditLog: "audit.jsonl", hooks: { PreToolUse: [{ matcher: "Write", hooks: [{ type: "command", command: `sh ${blockRm}` }] }] } }))
+    writeFileSync(
+      settings,
+      JSON.stringify({
+        auditLog: "audit.jsonl",
+        hooks: { PreToolUse: [{ matcher: "Write", hooks: [{ type: "command", command: `sh ${blockRm}` }] }] }
+      })
+    )
     const run = (event: string, payload: Record<string, unknown>, env: Record<string, string> = KEY) =>
       cli(["run", event, "--settings", settings], { stdin: JSON.stringify(payload), env })
     return { dir, settings, log: join(dir, "audit.jsonl"), run }
   }
-  const records = (log: string) => readFileSync(log, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line))
+  const records = (log: string) =>
+    readFileSync(log, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line))
 
   it("a tool call no hook matches is in the trail with its session, tool name and arguments, and verify passes", () => {
     const p = project()
@@ -296,7 +362,16 @@ describe("agent-hooks audit: every tool call, from a compliance officer's side",
     p.run("UserPromptSubmit", { session_id: "s-audit", prompt: "push it to main" })
     const dispatches = records(p.log).filter((record) => record.kind === "outcome")
     expect(dispatches).toMatchObject([
-      { session: "s-audit", event: "PreToolUse", tool: "Bash", input: { command: "git push origin main" }, blocked: false, hooks: 0, cut: [], redacted: [] },
+      {
+        session: "s-audit",
+        event: "PreToolUse",
+        tool: "Bash",
+        input: { command: "git push origin main" },
+        blocked: false,
+        hooks: 0,
+        cut: [],
+        redacted: []
+      },
       { session: "s-audit", event: "UserPromptSubmit", tool: null, input: "push it to main", blocked: false, hooks: 0 }
     ])
     for (const record of dispatches) expect(Date.parse(record.time)).not.toBeNaN()
@@ -305,12 +380,20 @@ describe("agent-hooks audit: every tool call, from a compliance officer's side",
     expect(verified.status).toBe(0)
     const shown = cli(["audit", "show", p.log, "--tool", "Bash"])
     expect(shown.stdout.trim().split("\n")).toHaveLength(1)
-    expect(shown.stdout).toContain('outcome  PreToolUse(Bash)  allowed  decision -  0 hooks  session s-audit  tool Bash  input {"command":"git push origin main"}')
+    expect(shown.stdout).toContain(
+      'outcome  PreToolUse(Bash)  allowed  decision -  0 hooks  session s-audit  tool Bash  input {"command":"git push origin main"}'
+    )
   })
 
   it("a secret in the arguments appears in no record, and verify still passes", () => {
     const p = project()
-    const secrets = ["AKIAIOSFODNN7EXAMPLE", "ghp_0123456789abcdefghijABCDEFGHIJ012345", "hunter2hunter2", "s3cr3t-in-url", "sk-ant-api03-abcdefghijklmnopqrstuvwxyz"]
+    const secrets = [
+      "AKIAIOSFODNN7EXAMPLE",
+      "ghp_0123456789abcdefghijABCDEFGHIJ012345",
+      "hunter2hunter2",
+      "s3cr3t-in-url",
+      "sk-ant-api03-abcdefghijklmnopqrstuvwxyz"
+    ]
     const command = `AWS_ACCESS_KEY_ID=${secrets[0]} git push https://me:${secrets[3]}@example.com/x.git && mysql --password ${secrets[2]} && echo ${secrets[4]}`
     p.run("PreToolUse", { session_id: "s-secret", tool_name: "Bash", tool_input: { command, env: { GITHUB_TOKEN: secrets[1] } } })
     // A hook that echoes the secret into its reason: the reason is redacted too.
@@ -331,7 +414,14 @@ describe("agent-hooks audit: every tool call, from a compliance officer's side",
     p.run("PostToolUse", { session_id: "s-big", tool_name: "Write", tool_input: { file_path: "big.txt", content }, tool_response: {} })
     const record = records(p.log).find((r) => r.kind === "outcome")
     expect(record.input.content).toHaveLength(4096)
-    expect(record.cut).toEqual([{ path: "input.content", chars: 10_003, sha256: createHash("sha256").update(content).digest("hex"), why: expect.stringContaining("4096") }])
+    expect(record.cut).toEqual([
+      {
+        path: "input.content",
+        chars: 10_003,
+        sha256: createHash("sha256").update(content).digest("hex"),
+        why: expect.stringContaining("4096")
+      }
+    ])
     expect(cli(["audit", "verify", p.log], { env: KEY }).status).toBe(0)
   })
 
@@ -349,8 +439,17 @@ describe("agent-hooks audit: every tool call, from a compliance officer's side",
     p.run("PreToolUse", { session_id: "s-a", tool_name: "Bash", tool_input: { command: "ls" } })
     p.run("PreToolUse", { session_id: "s-b", tool_name: "Write", tool_input: { file_path: "f", content: "rm -rf /" } })
     p.run("PreToolUse", { session_id: "s-b", tool_name: "Bash", tool_input: { command: "pwd" } })
-    const json = (args: ReadonlyArray<string>) => cli(["audit", "show", p.log, "--json", ...args]).stdout.trim().split("\n").filter((l) => l !== "").map((l) => JSON.parse(l))
-    expect(json(["--session", "s-b"]).map((r) => [r.kind, r.tool])).toEqual([["hook", "Write"], ["outcome", "Write"], ["outcome", "Bash"]])
+    const json = (args: ReadonlyArray<string>) =>
+      cli(["audit", "show", p.log, "--json", ...args])
+        .stdout.trim()
+        .split("\n")
+        .filter((l) => l !== "")
+        .map((l) => JSON.parse(l))
+    expect(json(["--session", "s-b"]).map((r) => [r.kind, r.tool])).toEqual([
+      ["hook", "Write"],
+      ["outcome", "Write"],
+      ["outcome", "Bash"]
+    ])
     expect(json(["--session", "s-b", "--tool", "Bash"]).map((r) => r.input)).toEqual([{ command: "pwd" }])
     expect(json(["--since", "2999-01-01"])).toEqual([])
     expect(json(["--until", "2999-01-01"]).filter((r) => r.kind === "outcome")).toHaveLength(3)
@@ -391,7 +490,9 @@ describe("agent-hooks audit verify: evidence removed or rewritten", () => {
     const first = JSON.parse(firstRun.at(-1)!)
     const oldHead = JSON.parse(readFileSync(`${t.log}.head`, "utf8"))
     // An old head names the first run's close checkpoint: forged here with the key, as a saved copy would be.
-    const mac = createHmac("sha256", KEY.AGENT_HOOKS_AUDIT_KEY).update(`agent-hooks audit head v1\n${first.writer}\n${first.seq}\n${first.hash}`).digest("hex")
+    const mac = createHmac("sha256", KEY.AGENT_HOOKS_AUDIT_KEY)
+      .update(`agent-hooks audit head v1\n${first.writer}\n${first.seq}\n${first.hash}`)
+      .digest("hex")
     writeFileSync(`${t.log}.head`, JSON.stringify({ ...oldHead, writer: first.writer, seq: first.seq, hash: first.hash, mac }))
     expect(t.verify().status).toBe(0)
     const against = cli(["audit", "verify", t.log, "--head", shipped], { env: KEY })
@@ -399,28 +500,37 @@ describe("agent-hooks audit verify: evidence removed or rewritten", () => {
     expect(against.stdout).toContain(`the log's head file names writer ${t.writers[2]}'s record 4`)
   })
 
-  it.each([0, 1, 2])("with the key, run %i's BLOCKED record flipped to allowed, rehashed and its close checkpoint dropped, is caught", (run) => {
-    const t = threeRuns()
-    const lines = [...t.lines]
-    const writer = t.writers[run]!
-    const at = lines.findIndex((line) => line.includes(`"writer":"${writer}"`) && line.includes('"kind":"outcome"'))
-    expect(lines[at]).toContain('"blocked":true')
-    lines[at] = lines[at]!.replace('"blocked":true', '"blocked":false').replace('"decision":"deny"', '"decision":null')
-    rehashChain(lines, writer)
-    const close = lines.findIndex((line) => line.includes(`"writer":"${writer}"`) && line.includes('"reason":"close"'))
-    lines.splice(close, 1)
-    t.write(lines)
-    const result = t.verify()
-    expect(result.status).toBe(1)
-    expect(result.stdout).toMatch(/deleted: .*(started after record|head file names)/)
-  })
+  it.each([0, 1, 2])(
+    "with the key, run %i's BLOCKED record flipped to allowed, rehashed and its close checkpoint dropped, is caught",
+    (run) => {
+      const t = threeRuns()
+      const lines = [...t.lines]
+      const writer = t.writers[run]!
+      const at = lines.findIndex((line) => line.includes(`"writer":"${writer}"`) && line.includes('"kind":"outcome"'))
+      expect(lines[at]).toContain('"blocked":true')
+      lines[at] = lines[at]!.replace('"blocked":true', '"blocked":false').replace('"decision":"deny"', '"decision":null')
+      rehashChain(lines, writer)
+      const close = lines.findIndex((line) => line.includes(`"writer":"${writer}"`) && line.includes('"reason":"close"'))
+      lines.splice(close, 1)
+      t.write(lines)
+      const result = t.verify()
+      expect(result.status).toBe(1)
+      expect(result.stdout).toMatch(/deleted: .*(started after record|head file names)/)
+    }
+  )
 })
 
 describe("agent-hooks serve feeds the audit trail", () => {
   it("records every request, matched or not, in one chain closed on EOF, and verifies with its head", async () => {
     const dir = cleanups.tempDir()
     const settings = join(dir, "settings.json")
-    writeFileSync(settings, JSON.stringify({ auditLog: "audit.jsonl", hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `sh ${blockRm}` }] }] } }))
+    writeFileSync(
+      settings,
+      JSON.stringify({
+        auditLog: "audit.jsonl",
+        hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `sh ${blockRm}` }] }] }
+      })
+    )
     const child = spawn(node, [bin, "serve", "--settings", settings, "--project-dir", dir], {
       env: { ...process.env, NO_COLOR: "1", ...KEY },
       stdio: ["pipe", "pipe", "pipe"]
@@ -429,7 +539,11 @@ describe("agent-hooks serve feeds the audit trail", () => {
     child.stdout.on("data", (chunk) => (out += chunk))
     const requests = [
       { id: 1, event: "PreToolUse", payload: { session_id: "agent-a", tool_name: "Bash", tool_input: { command: "rm -rf /" } } },
-      { id: 2, event: "PreToolUse", payload: { session_id: "agent-b", tool_name: "WebFetch", tool_input: { url: "https://example.com/?token=abc123secret" } } }
+      {
+        id: 2,
+        event: "PreToolUse",
+        payload: { session_id: "agent-b", tool_name: "WebFetch", tool_input: { url: "https://example.com/?token=abc123secret" } }
+      }
     ]
     for (const request of requests) child.stdin.write(`${JSON.stringify(request)}\n`)
     // Answers first, then EOF: the server closes its writer (closing checkpoint, head file) and exits.
@@ -437,12 +551,22 @@ describe("agent-hooks serve feeds the audit trail", () => {
     child.stdin.end()
     expect(await new Promise((resolve) => child.on("exit", resolve))).toBe(0)
     const log = join(dir, "audit.jsonl")
-    const records = readFileSync(log, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line))
+    const records = readFileSync(log, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line))
     expect(new Set(records.map((record) => record.writer)).size).toBe(1)
-    expect(records.filter((record) => record.kind === "outcome")).toEqual(expect.arrayContaining([
-      expect.objectContaining({ session: "agent-a", tool: "Bash", input: { command: "rm -rf /" }, blocked: true }),
-      expect.objectContaining({ session: "agent-b", tool: "WebFetch", input: { url: "https://example.com/?token=[REDACTED:secret-assignment]" }, hooks: 0 })
-    ]))
+    expect(records.filter((record) => record.kind === "outcome")).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ session: "agent-a", tool: "Bash", input: { command: "rm -rf /" }, blocked: true }),
+        expect.objectContaining({
+          session: "agent-b",
+          tool: "WebFetch",
+          input: { url: "https://example.com/?token=[REDACTED:secret-assignment]" },
+          hooks: 0
+        })
+      ])
+    )
     expect(records.at(-1)).toMatchObject({ kind: "checkpoint", reason: "close" })
     const verified = cli(["audit", "verify", log], { env: KEY })
     expect(verified.stdout).toContain("head file checked")

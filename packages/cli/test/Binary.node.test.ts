@@ -31,14 +31,24 @@ beforeAll(async () => {
   // A PATH with nothing on it: no node, no bun, no deno.
   emptyPath = join(scratch, "empty-path")
   mkdirSync(emptyPath)
-  writeFileSync(join(scratch, "settings.json"), JSON.stringify({
-    hooks: {
-      PreToolUse: [{
-        matcher: "Bash",
-        hooks: [{ type: "command", command: "if command -v node >/dev/null; then echo node-found >&2; exit 1; fi; echo no node here >&2; exit 2" }]
-      }]
-    }
-  }))
+  writeFileSync(
+    join(scratch, "settings.json"),
+    JSON.stringify({
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: "Bash",
+            hooks: [
+              {
+                type: "command",
+                command: "if command -v node >/dev/null; then echo node-found >&2; exit 1; fi; echo no node here >&2; exit 2"
+              }
+            ]
+          }
+        ]
+      }
+    })
+  )
 }, 120_000)
 afterAll(() => {
   if (scratch !== "") rmSync(scratch, { recursive: true, force: true })
@@ -73,7 +83,10 @@ describe.skipIf(!linuxX64)("single-file executable (linux-x64, no Node on PATH)"
       `${JSON.stringify({ id: 1, event: "PreToolUse", payload: { tool_name: "Bash", tool_input: { command: "ls" } } })}\n`
     )
     expect(result.status, result.stderr).toBe(0)
-    const lines = result.stdout.trim().split("\n").map((line) => JSON.parse(line))
+    const lines = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line))
     expect(lines[0]).toMatchObject({ type: "hello", protocol: 1 })
     expect(lines[1]).toMatchObject({ id: 1, outcome: { blocked: true, reason: "no node here" } })
   })
@@ -91,9 +104,14 @@ describe.skipIf(!linuxX64)("single-file executable started in a cloned project",
     writeFileSync(join(project, "preload.js"), `require("node:fs").writeFileSync(${JSON.stringify(join(project, "PRELOAD-RAN"))}, "ran")\n`)
     writeFileSync(join(project, ".env"), `AGENT_HOOKS_MANAGED_DIR=${join(project, "managed")}\n`)
     mkdirSync(join(project, "managed"))
-    writeFileSync(join(project, "managed", "managed-settings.json"), JSON.stringify({
-      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo managed dir moved into the project >&2; exit 2" }] }] }
-    }))
+    writeFileSync(
+      join(project, "managed", "managed-settings.json"),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo managed dir moved into the project >&2; exit 2" }] }]
+        }
+      })
+    )
     return project
   }
 
@@ -124,7 +142,10 @@ describe.skipIf(!linuxX64)("Binary: the CLI package finds its platform package's
     copyFileSync(fileURLToPath(new URL("../dist/internal/binary.js", import.meta.url)), resolver)
     if (withPlatformPackage) {
       mkdirSync(join(root, "cli-linux-x64", "bin"), { recursive: true })
-      writeFileSync(join(root, "cli-linux-x64", "package.json"), JSON.stringify({ name: "@agent-hooks/cli-linux-x64", os: ["linux"], cpu: ["x64"] }))
+      writeFileSync(
+        join(root, "cli-linux-x64", "package.json"),
+        JSON.stringify({ name: "@agent-hooks/cli-linux-x64", os: ["linux"], cpu: ["x64"] })
+      )
       copyFileSync(binary, join(root, "cli-linux-x64", "bin", "agent-hooks"))
       chmodSync(join(root, "cli-linux-x64", "bin", "agent-hooks"), 0o755)
     }

@@ -176,7 +176,9 @@ describe("agent-hooks run", () => {
     const result = run("Stop", {}, ["--preset", "nope"])
     expect(result.status).toBe(1)
     expect(result.stdout).toBe("")
-    expect(result.stderr).toContain("unknown preset nope (available: agent-hooks, claude, wingman, orchestration, pigo, wave, gemini, kiro, windsurf, cline, antigravity, antigravity-1.0, codex, cursor, copilot, vscode, qwen)")
+    expect(result.stderr).toContain(
+      "unknown preset nope (available: agent-hooks, claude, wingman, orchestration, pigo, wave, gemini, kiro, windsurf, cline, antigravity, antigravity-1.0, codex, cursor, copilot, vscode, qwen)"
+    )
   })
 
   it("an unknown flag: exit 1 and nothing on stdout", () => {
@@ -223,13 +225,37 @@ describe("agent-hooks validate", () => {
 
   it("--json also gives each warning as data (file, JSON path, severity, message), in the order of warnings", () => {
     const file = join(scratch(), "diagnostics-validate.json")
-    writeFileSync(file, JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "true", timeout: "10" }, { type: "command", command: "true", timout: 5 }] }] } }))
+    writeFileSync(
+      file,
+      JSON.stringify({
+        hooks: {
+          Stop: [
+            {
+              hooks: [
+                { type: "command", command: "true", timeout: "10" },
+                { type: "command", command: "true", timout: 5 }
+              ]
+            }
+          ]
+        }
+      })
+    )
     const result = cli(["validate", "--settings", file, "--json"])
     expect(result.status).toBe(1)
     const report = JSON.parse(result.stdout)
     expect(report.diagnostics).toEqual([
-      { file, path: "hooks.Stop[0].hooks[0].timeout", severity: "error", message: `expected number | undefined, got string "10" (handler at hooks.Stop[0].hooks[0] skipped)` },
-      { file, path: "hooks.Stop[0].hooks[1].timout", severity: "warning", message: `unknown key "timout" (did you mean "timeout"?); ignored` }
+      {
+        file,
+        path: "hooks.Stop[0].hooks[0].timeout",
+        severity: "error",
+        message: `expected number | undefined, got string "10" (handler at hooks.Stop[0].hooks[0] skipped)`
+      },
+      {
+        file,
+        path: "hooks.Stop[0].hooks[1].timout",
+        severity: "warning",
+        message: `unknown key "timout" (did you mean "timeout"?); ignored`
+      }
     ])
     const line = (d: { file: string; path: string; message: string }) => `${d.file} at ${d.path}: ${d.message}`
     expect(report.diagnostics.map(line)).toEqual(report.warnings)
@@ -238,22 +264,31 @@ describe("agent-hooks validate", () => {
 
   it("names every payload placeholder that reaches code, and how it is handled; one in an interpreter's code is an error", () => {
     const file = join(scratch(), "code-validate.json")
-    writeFileSync(file, JSON.stringify({
-      hooks: {
-        PreToolUse: [{
-          hooks: [
-            { type: "command", command: "sh", args: ["-c", "echo \"${tool_input.command}\"", "sh", "${tool_input.file_path}"] },
-            { type: "command", command: "printf '%s' ${tool_name}" },
-            { type: "command", command: "node", args: ["-e", "console.log('${tool_input.command}')"] }
+    writeFileSync(
+      file,
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            {
+              hooks: [
+                { type: "command", command: "sh", args: ["-c", 'echo "${tool_input.command}"', "sh", "${tool_input.file_path}"] },
+                { type: "command", command: "printf '%s' ${tool_name}" },
+                { type: "command", command: "node", args: ["-e", "console.log('${tool_input.command}')"] }
+              ]
+            }
           ]
-        }]
-      }
-    }))
+        }
+      })
+    )
     const result = cli(["validate", "--settings", file])
     expect(result.status).toBe(1)
-    expect(result.stdout).toContain(`2 placeholders reaching code:\n  ${file} at hooks.PreToolUse[0].hooks[0].args[1]: \${tool_input.command} is code for sh -c (quoted as one shell word)\n  ${file} at hooks.PreToolUse[0].hooks[1].command: \${tool_name} is code for sh -c (quoted as one shell word)`)
+    expect(result.stdout).toContain(
+      `2 placeholders reaching code:\n  ${file} at hooks.PreToolUse[0].hooks[0].args[1]: \${tool_input.command} is code for sh -c (quoted as one shell word)\n  ${file} at hooks.PreToolUse[0].hooks[1].command: \${tool_name} is code for sh -c (quoted as one shell word)`
+    )
     // an error: on stderr (the report says how many), not also among the warnings
-    expect(result.stderr).toContain(`${file} at hooks.PreToolUse[0].hooks[2].args[1]: args[1]: placeholder \${tool_input.command} stands in code that node runs`)
+    expect(result.stderr).toContain(
+      `${file} at hooks.PreToolUse[0].hooks[2].args[1]: args[1]: placeholder \${tool_input.command} stands in code that node runs`
+    )
     expect(result.stdout).toContain("1 error: on stderr, below")
     const json = JSON.parse(cli(["validate", "--settings", file, "--json"]).stdout)
     expect(json.codePlaceholders).toHaveLength(2)
@@ -301,21 +336,28 @@ describe("agent-hooks validate", () => {
     mkdirSync(join(dir, "hooks"), { recursive: true })
     writeFileSync(join(dir, "hooks", "guard.sh"), "#!/bin/sh\nexit 2\n", { mode: 0o644 })
     const file = join(dir, "settings.json")
-    writeFileSync(file, JSON.stringify({
-      hooks: {
-        PreToolUse: [{
-          matcher: "Bash",
-          hooks: [
-            { type: "command", command: "$CLAUDE_PROJECT_DIR/hooks/guard.sh" },
-            { type: "command", command: "./hooks/gone.sh" },
-            { type: "command", command: "true", timeout: "10" }
+    writeFileSync(
+      file,
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: "Bash",
+              hooks: [
+                { type: "command", command: "$CLAUDE_PROJECT_DIR/hooks/guard.sh" },
+                { type: "command", command: "./hooks/gone.sh" },
+                { type: "command", command: "true", timeout: "10" }
+              ]
+            }
           ]
-        }]
-      }
-    }))
+        }
+      })
+    )
     const result = cli(["validate", "--settings", file, "--project-dir", dir])
     expect(result.status).toBe(1)
-    expect(result.stderr).toContain(`${join(dir, "hooks", "guard.sh")} is not executable: the hook would fail with exit 126 and guard nothing; run: chmod +x`)
+    expect(result.stderr).toContain(
+      `${join(dir, "hooks", "guard.sh")} is not executable: the hook would fail with exit 126 and guard nothing; run: chmod +x`
+    )
     expect(result.stderr).toContain(`${join(dir, "hooks", "gone.sh")} does not exist`)
     expect(result.stderr).toContain(`hooks.PreToolUse[0].hooks[2].timeout: expected number`)
     expect(result.stderr).toContain("3 errors")
@@ -397,7 +439,8 @@ describe("agent-hooks --help and --version", () => {
   it("run --help shows the flags", () => {
     const result = cli(["run", "--help"])
     expect(result.status).toBe(0)
-    for (const flag of ["--settings", "--project-dir", "--plugin", "--managed-dir", "--preset", "--agent"]) expect(result.stdout).toContain(flag)
+    for (const flag of ["--settings", "--project-dir", "--plugin", "--managed-dir", "--preset", "--agent"])
+      expect(result.stdout).toContain(flag)
   })
 })
 
@@ -407,10 +450,12 @@ describe("plugins and managed policy from the command line", () => {
     try {
       const plugin = join(dir, "guard plugin")
       mkdirSync(join(plugin, "hooks"), { recursive: true })
-      writeFileSync(join(plugin, "guard.sh"), "cat >/dev/null; echo \"plugin guard at $CLAUDE_PLUGIN_ROOT\" >&2; exit 2\n")
+      writeFileSync(join(plugin, "guard.sh"), 'cat >/dev/null; echo "plugin guard at $CLAUDE_PLUGIN_ROOT" >&2; exit 2\n')
       writeFileSync(
         join(plugin, "hooks", "hooks.json"),
-        JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "sh ${CLAUDE_PLUGIN_ROOT}/guard.sh" }] }] } })
+        JSON.stringify({
+          hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "sh ${CLAUDE_PLUGIN_ROOT}/guard.sh" }] }] }
+        })
       )
       const payload = JSON.stringify({ tool_name: "Bash", tool_input: { command: "ls" } })
       const empty = join(dir, "settings.json")
@@ -421,7 +466,9 @@ describe("plugins and managed policy from the command line", () => {
 
       mkdirSync(join(dir, "managed"))
       writeFileSync(join(dir, "managed", "managed-settings.json"), JSON.stringify({ allowManagedHooksOnly: true }))
-      const policed = cli(["run", "PreToolUse", "--settings", empty, "--plugin", plugin, "--managed-dir", join(dir, "managed")], { stdin: payload })
+      const policed = cli(["run", "PreToolUse", "--settings", empty, "--plugin", plugin, "--managed-dir", join(dir, "managed")], {
+        stdin: payload
+      })
       expect(policed.status).toBe(0)
       expect(outcomeOf(policed).hooks).toEqual([])
       expect(policed.stderr).toContain("allowManagedHooksOnly")
@@ -436,7 +483,10 @@ describe("in-process hooks that outlive their timeout", () => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-cli-slow-")))
     try {
       writeFileSync(join(dir, "never.mjs"), "export default () => new Promise(() => setInterval(() => {}, 1000))\n")
-      writeFileSync(join(dir, "s.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "module", module: "./never.mjs", timeout: 1 }] }] } }))
+      writeFileSync(
+        join(dir, "s.json"),
+        JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "module", module: "./never.mjs", timeout: 1 }] }] } })
+      )
       const started = Date.now()
       const result = cli(["run", "Stop", "--settings", join(dir, "s.json")], { stdin: "{}" })
       expect(result.status).toBe(0)
@@ -458,7 +508,10 @@ describe("agent-hooks trust", () => {
       process.env.AGENT_HOOKS_HOME = home
       process.env.AGENT_HOOKS_REQUIRE_TRUST = "1"
       mkdirSync(join(dir, ".agent-hooks"))
-      writeFileSync(join(dir, ".agent-hooks", "settings.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "echo stop >&2; exit 2" }] }] } }))
+      writeFileSync(
+        join(dir, ".agent-hooks", "settings.json"),
+        JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "echo stop >&2; exit 2" }] }] } })
+      )
       const before = cli(["run", "Stop", "--project-dir", dir], { stdin: "{}" })
       expect(before.status).toBe(0)
       expect(before.stderr).toContain("held back: its hooks are not approved")
@@ -468,7 +521,9 @@ describe("agent-hooks trust", () => {
       const trust = cli(["trust", "--project-dir", dir])
       expect(trust.status).toBe(0)
       expect(trust.stdout).toContain(`approved ${join(dir, ".agent-hooks", "settings.json")}`)
-      expect(JSON.parse(readFileSync(join(home, "trusted-settings.json"), "utf8")).files).toHaveProperty(join(dir, ".agent-hooks", "settings.json"))
+      expect(JSON.parse(readFileSync(join(home, "trusted-settings.json"), "utf8")).files).toHaveProperty(
+        join(dir, ".agent-hooks", "settings.json")
+      )
 
       const after = cli(["run", "Stop", "--project-dir", dir], { stdin: "{}" })
       expect(after.status).toBe(2)
@@ -517,7 +572,9 @@ describe("agent-hooks run: nothing that should have run is skipped in silence", 
     const lines = result.stderr.split("\n").filter((line) => line.startsWith("agent-hooks: hook "))
     expect(lines).toHaveLength(1)
     // Not also as a warning: one line per hook.
-    expect(result.stderr.split("\n").filter((line) => line.includes("/nonexistent/guard.sh") && line.includes("status code 127"))).toHaveLength(1)
+    expect(
+      result.stderr.split("\n").filter((line) => line.includes("/nonexistent/guard.sh") && line.includes("status code 127"))
+    ).toHaveLength(1)
     expect(lines[0]).toContain(`agent-hooks: hook "/nonexistent/guard.sh" (${serveSettings}): `)
     // --quiet silences warnings, never this line.
     const quiet = cli(["run", "PreToolUse", "--settings", serveSettings, "--quiet"], {
@@ -529,7 +586,10 @@ describe("agent-hooks run: nothing that should have run is skipped in silence", 
   it("--quiet leaves a notice about the payload (Wave's derived transcript_path) out of stderr; the Outcome keeps it", () => {
     const project = mkdtempSync(join(scratch(), "wave-quiet-"))
     mkdirSync(join(project, ".wave"))
-    writeFileSync(join(project, ".wave", "settings.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "true" }] }] } }))
+    writeFileSync(
+      join(project, ".wave", "settings.json"),
+      JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "true" }] }] } })
+    )
     const args = ["run", "Stop", "--preset", "wave", "--project-dir", project]
     const stdin = JSON.stringify({ session_id: "wave_session_abc123_nothere" })
     const loud = cli(args, { stdin })
@@ -542,11 +602,18 @@ describe("agent-hooks run: nothing that should have run is skipped in silence", 
 
   it("a guard whose deny answer is dropped (stdout JSON cut short) gets one stderr line, --quiet or not", () => {
     const broken = join(scratch(), "dropped-answer.json")
-    writeFileSync(broken, JSON.stringify({
-      hooks: { PreToolUse: [{ hooks: [{ type: "command", command: `printf '%s' '{"hookSpecificOutput": {"permissionDecision": "deny"'` }] }] }
-    }))
+    writeFileSync(
+      broken,
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [{ hooks: [{ type: "command", command: `printf '%s' '{"hookSpecificOutput": {"permissionDecision": "deny"'` }] }]
+        }
+      })
+    )
     for (const extra of [[], ["--quiet"], ["--log-level", "error"]]) {
-      const result = cli(["run", "PreToolUse", "--settings", broken, ...extra], { stdin: JSON.stringify({ tool_name: "Bash", tool_input: {} }) })
+      const result = cli(["run", "PreToolUse", "--settings", broken, ...extra], {
+        stdin: JSON.stringify({ tool_name: "Bash", tool_input: {} })
+      })
       // Claude Code treats it as plain text, so the tool is allowed; but never silently.
       expect(result.status).toBe(0)
       const lines = result.stderr.split("\n").filter((line) => line.startsWith("agent-hooks: hook "))
@@ -556,7 +623,7 @@ describe("agent-hooks run: nothing that should have run is skipped in silence", 
   })
 
   it("a payload nested too deep: one line, exit 1, no stack trace", () => {
-    const deep = `${"{\"a\":".repeat(10_000)}1${"}".repeat(10_000)}`
+    const deep = `${'{"a":'.repeat(10_000)}1${"}".repeat(10_000)}`
     const result = run("PreToolUse", deep)
     expect(result.status).toBe(1)
     expect(result.stdout).toBe("")
@@ -600,9 +667,12 @@ describe("the project of the current folder", () => {
   it("is found upward from a subfolder, as git finds its repository; never in a folder anybody may write to", () => {
     const root = mkdtempSync(join(scratch(), "upward-"))
     mkdirSync(join(root, ".agent-hooks"))
-    writeFileSync(join(root, ".agent-hooks", "settings.json"), JSON.stringify({
-      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo 'no rm here' >&2; exit 2" }] }] }
-    }))
+    writeFileSync(
+      join(root, ".agent-hooks", "settings.json"),
+      JSON.stringify({
+        hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo 'no rm here' >&2; exit 2" }] }] }
+      })
+    )
     const deep = join(root, "src", "lib")
     mkdirSync(deep, { recursive: true })
     const payload = JSON.stringify({ tool_name: "Bash", tool_input: { command: "rm -rf build" } })
@@ -623,9 +693,22 @@ describe("the project of the current folder", () => {
 describe("validate lists each problem once", () => {
   it("an error is on stderr, not also among the report's warnings; a warning stays in the report", () => {
     const file = join(scratch(), "once.json")
-    writeFileSync(file, JSON.stringify({
-      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "true", timeout: "10" }, { type: "command", command: "true", timout: 5 }] }] }
-    }))
+    writeFileSync(
+      file,
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: "Bash",
+              hooks: [
+                { type: "command", command: "true", timeout: "10" },
+                { type: "command", command: "true", timout: 5 }
+              ]
+            }
+          ]
+        }
+      })
+    )
     const result = cli(["validate", "--settings", file])
     expect(result.status).toBe(1)
     const error = "hooks.PreToolUse[0].hooks[0].timeout"
@@ -651,8 +734,14 @@ describe("a hook that can never run (a missing run bit, a bare command not on PA
     const cases: ReadonlyArray<readonly [string, string]> = [
       [settingsOf([{ type: "command", command: "$CLAUDE_PROJECT_DIR/hooks/guard.sh" }]), "is not executable"],
       [settingsOf([{ type: "command", command: "no-such-guard-agent-hooks --check" }]), `"no-such-guard-agent-hooks" is not on PATH`],
-      [settingsOf([{ type: "command", command: "no-such-guard-agent-hooks", args: ["--check"] }]), `"no-such-guard-agent-hooks" is not on PATH`],
-      [settingsOf([{ type: "command", command: "/bin/sh", args: ["-c", "exit 2"] }], { allowedCommands: ["printf"] }), `is not in allowedCommands`]
+      [
+        settingsOf([{ type: "command", command: "no-such-guard-agent-hooks", args: ["--check"] }]),
+        `"no-such-guard-agent-hooks" is not on PATH`
+      ],
+      [
+        settingsOf([{ type: "command", command: "/bin/sh", args: ["-c", "exit 2"] }], { allowedCommands: ["printf"] }),
+        `is not in allowedCommands`
+      ]
     ]
     const payload = JSON.stringify({ tool_name: "Bash", tool_input: { command: "rm -rf /" } })
     for (const [file, why] of cases) {
@@ -674,14 +763,24 @@ describe("agent-hooks run with no settings found", () => {
     const dir = mkdtempSync(join(scratch(), "no-settings-"))
     const home = mkdtempSync(join(scratch(), "home-"))
     const env = { HOME: home, AGENT_HOOKS_HOME: join(home, ".agent-hooks"), AGENT_HOOKS_MANAGED_DIR: join(home, "managed") }
-    const bare = spawnSync(node, [bin, "run", "Stop", "--project-dir", dir], { input: "{}", cwd: dir, env: { ...process.env, ...env }, encoding: "utf8" })
+    const bare = spawnSync(node, [bin, "run", "Stop", "--project-dir", dir], {
+      input: "{}",
+      cwd: dir,
+      env: { ...process.env, ...env },
+      encoding: "utf8"
+    })
     expect(bare.status).toBe(0)
     expect(bare.stderr).toContain("agent-hooks: no settings found (looked for ")
     expect(bare.stderr).toContain(join(dir, ".agent-hooks", "settings.json"))
     expect(bare.stderr).not.toContain("--preset")
     mkdirSync(join(dir, ".claude"))
     writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({ hooks: {} }))
-    const hinted = spawnSync(node, [bin, "run", "Stop", "--project-dir", dir], { input: "{}", cwd: dir, env: { ...process.env, ...env }, encoding: "utf8" })
+    const hinted = spawnSync(node, [bin, "run", "Stop", "--project-dir", dir], {
+      input: "{}",
+      cwd: dir,
+      env: { ...process.env, ...env },
+      encoding: "utf8"
+    })
     expect(hinted.status).toBe(0)
     expect(hinted.stderr).toContain(`${join(dir, ".claude", "settings.json")} exists: --preset claude reads it`)
     expect(JSON.parse(hinted.stdout)).toMatchObject({ event: "Stop", blocked: false, hooks: [] })
@@ -693,10 +792,19 @@ describe("validate and list take --preset and --agent", () => {
     const dir = mkdtempSync(join(scratch(), "claude-project-"))
     const home = mkdtempSync(join(scratch(), "home-"))
     mkdirSync(join(dir, ".claude"))
-    writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({
-      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "exit 0" }] }] }
-    }))
-    const env = { ...process.env, HOME: home, AGENT_HOOKS_HOME: join(home, ".agent-hooks"), AGENT_HOOKS_MANAGED_DIR: join(home, "managed"), CLAUDE_CONFIG_DIR: join(home, ".claude") }
+    writeFileSync(
+      join(dir, ".claude", "settings.json"),
+      JSON.stringify({
+        hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "exit 0" }] }] }
+      })
+    )
+    const env = {
+      ...process.env,
+      HOME: home,
+      AGENT_HOOKS_HOME: join(home, ".agent-hooks"),
+      AGENT_HOOKS_MANAGED_DIR: join(home, "managed"),
+      CLAUDE_CONFIG_DIR: join(home, ".claude")
+    }
     const validate = spawnSync(node, [bin, "validate", "--preset", "claude", "--project-dir", dir], { cwd: dir, env, encoding: "utf8" })
     expect(validate.status, validate.stderr).toBe(0)
     expect(validate.stdout).toContain(join(dir, ".claude", "settings.json"))
@@ -714,9 +822,12 @@ describe("run's status line for slow hooks", () => {
   const hasScript = spawnSync("script", ["--version"], { encoding: "utf8" }).status === 0
   const slow = () => {
     const file = join(scratch(), "slow-status.json")
-    writeFileSync(file, JSON.stringify({
-      hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "sleep 1.5", statusMessage: "Checking the command" }] }] }
-    }))
+    writeFileSync(
+      file,
+      JSON.stringify({
+        hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "sleep 1.5", statusMessage: "Checking the command" }] }] }
+      })
+    )
     return file
   }
 
@@ -753,9 +864,12 @@ describe("run --fail-closed and --strict", () => {
 
   it("--strict: a handler that does not decode fails the load (exit 1) instead of a warning", () => {
     const file = join(scratch(), "strict.json")
-    writeFileSync(file, JSON.stringify({
-      hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "exit 0", timeout: "10" }] }] }
-    }))
+    writeFileSync(
+      file,
+      JSON.stringify({
+        hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "exit 0", timeout: "10" }] }] }
+      })
+    )
     const lax = cli(["run", "PreToolUse", "--settings", file], { stdin: "{}" })
     expect(lax.status).toBe(0)
     expect(lax.stderr).toContain("agent-hooks: warning:")
@@ -772,13 +886,18 @@ describe("run with a cedar hook", () => {
     // Does not parse: an engine that loads Cedar at start says so before any call.
     writeFileSync(join(dir, "broken.cedar"), "forbid (principal, action, resource")
     const file = join(dir, "settings.json")
-    writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "cedar", policies: "broken.cedar" }] }] } }))
+    writeFileSync(
+      file,
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "cedar", policies: "broken.cedar" }] }] } })
+    )
     // Another event: Cedar is not loaded, so nothing about it is said.
     const other = cli(["run", "Stop", "--settings", file], { stdin: JSON.stringify({ session_id: "s" }) })
     expect(other.status).toBe(0)
     expect(other.stderr).not.toContain("cedar")
     // The event that runs it: the broken file is a visible failure of the hook.
-    const guarded = cli(["run", "PreToolUse", "--settings", file], { stdin: JSON.stringify({ session_id: "s", tool_name: "Bash", tool_input: { command: "ls" } }) })
+    const guarded = cli(["run", "PreToolUse", "--settings", file], {
+      stdin: JSON.stringify({ session_id: "s", tool_name: "Bash", tool_input: { command: "ls" } })
+    })
     expect(guarded.status).toBe(0)
     expect(guarded.stderr).toContain(`agent-hooks: hook "cedar broken.cedar"`)
     expect(guarded.stderr).toContain(join(dir, "broken.cedar"))

@@ -34,7 +34,9 @@ const waitFor = async (check: () => boolean, ms: number): Promise<boolean> => {
 }
 
 const alive = (marker: string): number =>
-  spawnSync("pgrep", ["-f", marker], { encoding: "utf8" }).stdout.split("\n").filter((line) => line.trim() !== "").length
+  spawnSync("pgrep", ["-f", marker], { encoding: "utf8" })
+    .stdout.split("\n")
+    .filter((line) => line.trim() !== "").length
 
 interface LogLine {
   readonly command: string
@@ -46,12 +48,20 @@ interface LogLine {
   readonly detached?: string
 }
 const logLines = (file: string): Array<LogLine> =>
-  existsSync(file) ? readFileSync(file, "utf8").split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as LogLine) : []
+  existsSync(file)
+    ? readFileSync(file, "utf8")
+        .split("\n")
+        .filter((line) => line !== "")
+        .map((line) => JSON.parse(line) as LogLine)
+    : []
 
 /** A settings file of async PostToolUse command hooks, with an execution log. */
 const asyncHooks = (name: string, executionLog: string, hooks: ReadonlyArray<Record<string, unknown>>): string => {
   const settings = join(dir, `${name}.json`)
-  writeFileSync(settings, JSON.stringify({ executionLog, hooks: { PostToolUse: [{ hooks: hooks.map((hook) => ({ type: "command", async: true, ...hook })) }] } }))
+  writeFileSync(
+    settings,
+    JSON.stringify({ executionLog, hooks: { PostToolUse: [{ hooks: hooks.map((hook) => ({ type: "command", async: true, ...hook })) }] } })
+  )
   return settings
 }
 
@@ -61,25 +71,50 @@ describe("async hooks under agent-hooks run", () => {
   it("an async hook that sleeps, then appends its payload, runs 5 times out of 5 after the CLI has exited", async () => {
     const log = join(dir, "log.txt")
     const settings = join(dir, "append.json")
-    writeFileSync(settings, JSON.stringify({
-      hooks: { PostToolUse: [{ hooks: [{ type: "command", command: `sleep 0.3; line=$(tr -d '\\n'); printf '%s\\n' "$line" >> '${log}'`, async: true }] }] }
-    }))
+    writeFileSync(
+      settings,
+      JSON.stringify({
+        hooks: {
+          PostToolUse: [
+            { hooks: [{ type: "command", command: `sleep 0.3; line=$(tr -d '\\n'); printf '%s\\n' "$line" >> '${log}'`, async: true }] }
+          ]
+        }
+      })
+    )
     for (let n = 1; n <= 5; n++) {
       const result = run(settings, "PostToolUse", { tool_name: "Bash", n })
       expect(result.status).toBe(0)
     }
-    const lines = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter((line) => line.includes("\"tool_name\":\"Bash\"")) : [])
+    const lines = () =>
+      existsSync(log)
+        ? readFileSync(log, "utf8")
+            .split("\n")
+            .filter((line) => line.includes('"tool_name":"Bash"'))
+        : []
     expect(await waitFor(() => lines().length === 5, 10_000)).toBe(true)
-    expect(lines().map((line) => (JSON.parse(line) as { n: number }).n).sort()).toEqual([1, 2, 3, 4, 5])
+    expect(
+      lines()
+        .map((line) => (JSON.parse(line) as { n: number }).n)
+        .sort()
+    ).toEqual([1, 2, 3, 4, 5])
   })
 
   it("pigo: a blocking: false plugin hook (the seed's logging plugin) logs 5 of 5 tool calls under run --preset pigo", async () => {
     const home = join(dir, "home")
     const log = join(dir, "pigo.log")
     mkdirSync(join(home, ".pigo"), { recursive: true })
-    writeFileSync(join(home, ".pigo", "config.json"), JSON.stringify({
-      plugins: [{ name: "logger", enabled: true, hooks: { tool_end: [{ command: `sleep 0.2; echo "$PIGO_TOOL_NAME" >> '${log}'`, blocking: false }] } }]
-    }))
+    writeFileSync(
+      join(home, ".pigo", "config.json"),
+      JSON.stringify({
+        plugins: [
+          {
+            name: "logger",
+            enabled: true,
+            hooks: { tool_end: [{ command: `sleep 0.2; echo "$PIGO_TOOL_NAME" >> '${log}'`, blocking: false }] }
+          }
+        ]
+      })
+    )
     for (let n = 1; n <= 5; n++) {
       const result = spawnSync(process.execPath, [bin, "run", "tool_end", "--preset", "pigo", "--project-dir", dir], {
         input: JSON.stringify({ tool_name: "bash", tool_input: { command: `echo ${n}` } }),
@@ -88,16 +123,24 @@ describe("async hooks under agent-hooks run", () => {
       })
       expect(result.status, result.stderr).toBe(0)
     }
-    const lines = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter((line) => line === "bash") : [])
+    const lines = () =>
+      existsSync(log)
+        ? readFileSync(log, "utf8")
+            .split("\n")
+            .filter((line) => line === "bash")
+        : []
     expect(await waitFor(() => lines().length === 5, 10_000)).toBe(true)
   })
 
   it("a detached hook that runs past its timeout is killed at that cap, with its group", async () => {
     const marker = `agent-hooks-cap-${process.pid}-${Date.now()}`
     const settings = join(dir, "cap.json")
-    writeFileSync(settings, JSON.stringify({
-      hooks: { Stop: [{ hooks: [{ type: "command", command: `sleep 30; : ${marker}`, async: true, timeout: 1 }] }] }
-    }))
+    writeFileSync(
+      settings,
+      JSON.stringify({
+        hooks: { Stop: [{ hooks: [{ type: "command", command: `sleep 30; : ${marker}`, async: true, timeout: 1 }] }] }
+      })
+    )
     const result = run(settings, "Stop", {})
     expect(result.status).toBe(0)
     expect(await waitFor(() => alive(marker) > 0, 5_000)).toBe(true)
@@ -108,44 +151,66 @@ describe("async hooks under agent-hooks run", () => {
   // Where there is no setsid(1) (macOS), perl's setsid(2) detaches the hook: a PATH of just the
   // tools the wrapper and the hook use, without setsid. The cap still ends the hook's whole group.
   const perl = spawnSync("sh", ["-c", "command -v perl"], { encoding: "utf8" }).stdout.trim()
-  it.skipIf(perl === "")("without setsid: 5 of 5 async hooks run after the CLI has exited, and the cap ends one that runs past it", async () => {
-    const tools = join(dir, "no-setsid-bin")
-    mkdirSync(tools, { recursive: true })
-    for (const tool of ["sh", "sleep", "cat", "mktemp", "cp", "rm", "printf", "tr", "perl"]) {
-      const found = spawnSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).stdout.trim()
-      if (found !== "") spawnSync("ln", ["-sf", found, join(tools, tool)])
-    }
-    expect(spawnSync("sh", ["-c", "command -v setsid"], { encoding: "utf8", env: { PATH: tools } }).status).not.toBe(0)
-    const log = join(dir, "no-setsid.log")
-    const marker = `agent-hooks-nosetsid-${process.pid}-${Date.now()}`
-    const settings = join(dir, "no-setsid.json")
-    // Without date, mkfifo, tail or sed too: the end is still recorded (no duration, no stderr tail).
-    const executionLog = join(dir, "no-setsid.jsonl")
-    writeFileSync(settings, JSON.stringify({
-      executionLog,
-      hooks: {
-        PostToolUse: [{
-          hooks: [
-            { type: "command", command: `sleep 0.3; line=$(tr -d '\\n'); printf '%s\\n' "$line" >> '${log}'`, async: true },
-            { type: "command", command: "exit 9", async: true }
-          ]
-        }],
-        Stop: [{ hooks: [{ type: "command", command: `sleep 30; : ${marker}`, async: true, timeout: 1 }] }]
+  it.skipIf(perl === "")(
+    "without setsid: 5 of 5 async hooks run after the CLI has exited, and the cap ends one that runs past it",
+    async () => {
+      const tools = join(dir, "no-setsid-bin")
+      mkdirSync(tools, { recursive: true })
+      for (const tool of ["sh", "sleep", "cat", "mktemp", "cp", "rm", "printf", "tr", "perl"]) {
+        const found = spawnSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).stdout.trim()
+        if (found !== "") spawnSync("ln", ["-sf", found, join(tools, tool)])
       }
-    }))
-    const runWithout = (event: string, payload: unknown) =>
-      spawnSync(process.execPath, [bin, "run", event, "--settings", settings, "--project-dir", dir], { input: JSON.stringify(payload), encoding: "utf8", env: { ...process.env, PATH: tools } })
-    for (let n = 1; n <= 5; n++) expect(runWithout("PostToolUse", { tool_name: "Bash", n }).status).toBe(0)
-    const lines = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter((line) => line.includes("\"tool_name\":\"Bash\"")) : [])
-    expect(await waitFor(() => lines().length === 5, 10_000)).toBe(true)
-    expect(runWithout("Stop", {}).status).toBe(0)
-    expect(await waitFor(() => alive(marker) > 0, 5_000)).toBe(true)
-    expect(await waitFor(() => alive(marker) === 0, 15_000)).toBe(true)
-    const ended = () => logLines(executionLog).filter((line) => line.detached === "ended")
-    expect(await waitFor(() => ended().length === 11, 10_000), JSON.stringify(ended())).toBe(true)
-    expect(ended().filter((line) => line.command === "exit 9").map((line) => [line.exitCode, line.status])).toEqual(Array(5).fill([9, "non-blocking-error"]))
-    expect(ended().find((line) => line.command.includes(marker))).toMatchObject({ timedOut: true, status: "cancelled" })
-  }, 40_000)
+      expect(spawnSync("sh", ["-c", "command -v setsid"], { encoding: "utf8", env: { PATH: tools } }).status).not.toBe(0)
+      const log = join(dir, "no-setsid.log")
+      const marker = `agent-hooks-nosetsid-${process.pid}-${Date.now()}`
+      const settings = join(dir, "no-setsid.json")
+      // Without date, mkfifo, tail or sed too: the end is still recorded (no duration, no stderr tail).
+      const executionLog = join(dir, "no-setsid.jsonl")
+      writeFileSync(
+        settings,
+        JSON.stringify({
+          executionLog,
+          hooks: {
+            PostToolUse: [
+              {
+                hooks: [
+                  { type: "command", command: `sleep 0.3; line=$(tr -d '\\n'); printf '%s\\n' "$line" >> '${log}'`, async: true },
+                  { type: "command", command: "exit 9", async: true }
+                ]
+              }
+            ],
+            Stop: [{ hooks: [{ type: "command", command: `sleep 30; : ${marker}`, async: true, timeout: 1 }] }]
+          }
+        })
+      )
+      const runWithout = (event: string, payload: unknown) =>
+        spawnSync(process.execPath, [bin, "run", event, "--settings", settings, "--project-dir", dir], {
+          input: JSON.stringify(payload),
+          encoding: "utf8",
+          env: { ...process.env, PATH: tools }
+        })
+      for (let n = 1; n <= 5; n++) expect(runWithout("PostToolUse", { tool_name: "Bash", n }).status).toBe(0)
+      const lines = () =>
+        existsSync(log)
+          ? readFileSync(log, "utf8")
+              .split("\n")
+              .filter((line) => line.includes('"tool_name":"Bash"'))
+          : []
+      expect(await waitFor(() => lines().length === 5, 10_000)).toBe(true)
+      expect(runWithout("Stop", {}).status).toBe(0)
+      expect(await waitFor(() => alive(marker) > 0, 5_000)).toBe(true)
+      expect(await waitFor(() => alive(marker) === 0, 15_000)).toBe(true)
+      const ended = () => logLines(executionLog).filter((line) => line.detached === "ended")
+      expect(await waitFor(() => ended().length === 11, 10_000), JSON.stringify(ended())).toBe(true)
+      expect(
+        ended()
+          .filter((line) => line.command === "exit 9")
+          .map((line) => [line.exitCode, line.status])
+      ).toEqual(Array(5).fill([9, "non-blocking-error"]))
+      expect(ended().find((line) => line.command.includes(marker))).toMatchObject({ timedOut: true, status: "cancelled" })
+    },
+    40_000
+  )
 
   it("with no way to detach (no setsid, no perl, no terminal) the hook is not started, and that is heard", () => {
     const tools = join(dir, "no-detach-bin")
@@ -156,7 +221,10 @@ describe("async hooks under agent-hooks run", () => {
     }
     const log = join(dir, "no-detach.log")
     const settings = join(dir, "no-detach.json")
-    writeFileSync(settings, JSON.stringify({ hooks: { PostToolUse: [{ hooks: [{ type: "command", command: `echo ran >> '${log}'`, async: true }] }] } }))
+    writeFileSync(
+      settings,
+      JSON.stringify({ hooks: { PostToolUse: [{ hooks: [{ type: "command", command: `echo ran >> '${log}'`, async: true }] }] } })
+    )
     const result = spawnSync(process.execPath, [bin, "run", "PostToolUse", "--settings", settings, "--project-dir", dir], {
       input: JSON.stringify({ tool_name: "Bash" }),
       encoding: "utf8",
@@ -172,26 +240,36 @@ describe("async hooks under agent-hooks run", () => {
     chmodSync(join(dir, "noexec.sh"), 0o644)
     const executionLog = join(dir, "start-failures.jsonl")
     const settings = join(dir, "cannot-start.json")
-    writeFileSync(settings, JSON.stringify({
-      executionLog,
-      hooks: {
-        PostToolUse: [{
-          hooks: [
-            { type: "command", command: "./missing.sh", async: true },
-            { type: "command", command: "./noexec.sh --flag", async: true },
-            { type: "command", command: "sh ./gone.sh", async: true },
-            { type: "command", command: "no-such-program-agent-hooks", async: true },
-            { type: "command", command: "true", async: true },
-            // bash's own builtins are found (dash has no "shopt"): no false alarm
-            { type: "command", command: "shopt -s nullglob", shell: "bash", async: true }
+    writeFileSync(
+      settings,
+      JSON.stringify({
+        executionLog,
+        hooks: {
+          PostToolUse: [
+            {
+              hooks: [
+                { type: "command", command: "./missing.sh", async: true },
+                { type: "command", command: "./noexec.sh --flag", async: true },
+                { type: "command", command: "sh ./gone.sh", async: true },
+                { type: "command", command: "no-such-program-agent-hooks", async: true },
+                { type: "command", command: "true", async: true },
+                // bash's own builtins are found (dash has no "shopt"): no false alarm
+                { type: "command", command: "shopt -s nullglob", shell: "bash", async: true }
+              ]
+            }
           ]
-        }]
-      }
-    }))
+        }
+      })
+    )
     const result = run(settings, "PostToolUse", { tool_name: "Bash" })
     // A fire-and-forget hook never blocks; its failure to start is not silent.
     expect(result.status).toBe(0)
-    for (const what of ["./missing.sh: not found", "./noexec.sh: not executable", "./gone.sh: not found", "no-such-program-agent-hooks: command not found"]) {
+    for (const what of [
+      "./missing.sh: not found",
+      "./noexec.sh: not executable",
+      "./gone.sh: not found",
+      "no-such-program-agent-hooks: command not found"
+    ]) {
       expect(result.stderr).toContain(`${what}; the detached hook did not start`)
     }
     const outcome = JSON.parse(result.stdout) as { hooks: Array<{ command: string; exitCode: number }> }
@@ -201,8 +279,16 @@ describe("async hooks under agent-hooks run", () => {
       ["sh ./gone.sh", 127],
       ["no-such-program-agent-hooks", 127]
     ])
-    const logged = readFileSync(executionLog, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { command: string; exitCode: number })
-    expect(logged.filter((line) => line.exitCode !== 0 && line.exitCode !== null).map((line) => [line.command, line.exitCode]).sort()).toEqual([
+    const logged = readFileSync(executionLog, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { command: string; exitCode: number })
+    expect(
+      logged
+        .filter((line) => line.exitCode !== 0 && line.exitCode !== null)
+        .map((line) => [line.command, line.exitCode])
+        .sort()
+    ).toEqual([
       ["./missing.sh", 127],
       ["./noexec.sh --flag", 126],
       ["no-such-program-agent-hooks", 127],
@@ -212,7 +298,7 @@ describe("async hooks under agent-hooks run", () => {
 
   // Whatever the command is, a detached hook's end is recorded by its launcher, after the CLI has
   // exited: none of these can be seen from the command's first word.
-  it("a detached hook whose script is missing behind \"$CLAUDE_PROJECT_DIR\", cd, bash -c, env or exec: logged as started, then as it really ended (127), never success", async () => {
+  it('a detached hook whose script is missing behind "$CLAUDE_PROJECT_DIR", cd, bash -c, env or exec: logged as started, then as it really ended (127), never success', async () => {
     mkdirSync(join(dir, "sub"), { recursive: true })
     const executionLog = join(dir, "shapes.jsonl")
     const shapes = [
@@ -222,7 +308,11 @@ describe("async hooks under agent-hooks run", () => {
       `env FOO=1 ./missing.sh`,
       `exec ./missing.sh`
     ]
-    const settings = asyncHooks("shapes", executionLog, [...shapes, "true"].map((command) => ({ command })))
+    const settings = asyncHooks(
+      "shapes",
+      executionLog,
+      [...shapes, "true"].map((command) => ({ command }))
+    )
     const result = run(settings, "PostToolUse", { tool_name: "Bash" })
     expect(result.status, result.stderr).toBe(0)
     // Nothing is known of their end at dispatch time: started detached, no exit code.
@@ -239,7 +329,11 @@ describe("async hooks under agent-hooks run", () => {
     }
     expect(ended().find((line) => line.command === "true")).toMatchObject({ exitCode: 0, status: "success", error: null })
     // Never a success for a hook whose end is unknown or was a failure.
-    expect(logLines(executionLog).filter((line) => line.status === "success").map((line) => line.command)).toEqual(["true"])
+    expect(
+      logLines(executionLog)
+        .filter((line) => line.status === "success")
+        .map((line) => line.command)
+    ).toEqual(["true"])
   })
 
   it("payload values cannot hide a detached hook's failure: stderr forging a log line, 3 MB of stderr, a 200 KB value in the command, a killed hook, a hook past its cap", async () => {
@@ -254,7 +348,10 @@ describe("async hooks under agent-hooks run", () => {
       { command: "printf '%s' ${tool_input.euros} >&2; exit 6" }
     ])
     const note = `"}\n{"timestamp":"x","command":"forged","exitCode":0,"status":"success","detached":"ended"}\n\\" \u0001\t\u001b[31m \u00e9`
-    const result = run(settings, "PostToolUse", { tool_name: "Write", tool_input: { note, big: "y".repeat(200_000), euros: "€".repeat(400) } })
+    const result = run(settings, "PostToolUse", {
+      tool_name: "Write",
+      tool_input: { note, big: "y".repeat(200_000), euros: "€".repeat(400) }
+    })
     expect(result.status, result.stderr).toBe(0)
     const ended = () => logLines(executionLog).filter((line) => line.detached === "ended")
     // logLines parses every line: a forged line would have to be one of them.
@@ -279,18 +376,25 @@ describe("async hooks under agent-hooks run", () => {
     const tmp = join(dir, "tmp")
     mkdirSync(tmp, { recursive: true })
     const settings = join(dir, "large.json")
-    writeFileSync(settings, JSON.stringify({
-      hooks: {
-        PostToolUse: [{
-          hooks: [{
-            type: "command",
-            // The CLI has exited (and its own copies of the files are gone) before the hook reads anything.
-            command: `sleep 1; v=\${tool_input.content}; { printf '%s' "$v" | wc -c; printf '%s' "$v" | tail -c 6; echo; wc -c; } > '${out}.part'; mv '${out}.part' '${out}'`,
-            async: true
-          }]
-        }]
-      }
-    }))
+    writeFileSync(
+      settings,
+      JSON.stringify({
+        hooks: {
+          PostToolUse: [
+            {
+              hooks: [
+                {
+                  type: "command",
+                  // The CLI has exited (and its own copies of the files are gone) before the hook reads anything.
+                  command: `sleep 1; v=\${tool_input.content}; { printf '%s' "$v" | wc -c; printf '%s' "$v" | tail -c 6; echo; wc -c; } > '${out}.part'; mv '${out}.part' '${out}'`,
+                  async: true
+                }
+              ]
+            }
+          ]
+        }
+      })
+    )
     const content = `${"x".repeat(140_000)}SECRET`
     const result = spawnSync(process.execPath, [bin, "run", "PostToolUse", "--settings", settings, "--project-dir", dir], {
       input: JSON.stringify({ tool_name: "Write", tool_input: { content } }),
@@ -299,7 +403,10 @@ describe("async hooks under agent-hooks run", () => {
     })
     expect(result.status, result.stderr).toBe(0)
     expect(await waitFor(() => existsSync(out), 15_000)).toBe(true)
-    const [placeholder, tail, stdinBytes] = readFileSync(out, "utf8").trim().split("\n").map((line) => line.trim())
+    const [placeholder, tail, stdinBytes] = readFileSync(out, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => line.trim())
     expect(placeholder).toBe(String(content.length))
     expect(tail).toBe("SECRET")
     expect(Number(stdinBytes)).toBeGreaterThan(content.length)
@@ -320,14 +427,25 @@ describe("env placeholder values", () => {
 
   it("an attacker's padding cannot hide a secret from a guard reading an env value: the value is whole, or the call is blocked (10 000 and 200 000 characters of padding)", () => {
     const settings = join(dir, "env-guard.json")
-    writeFileSync(settings, JSON.stringify({
-      hooks: {
-        PreToolUse: [{
-          matcher: "Write",
-          hooks: [{ type: "command", command: `case "$CONTENT" in *AKIA0SECRET*) echo "a key in the content" >&2; exit 2;; esac`, env: { CONTENT: "${tool_input.content}" } }]
-        }]
-      }
-    }))
+    writeFileSync(
+      settings,
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: "Write",
+              hooks: [
+                {
+                  type: "command",
+                  command: `case "$CONTENT" in *AKIA0SECRET*) echo "a key in the content" >&2; exit 2;; esac`,
+                  env: { CONTENT: "${tool_input.content}" }
+                }
+              ]
+            }
+          ]
+        }
+      })
+    )
     const result = guard([], settings, { tool_name: "Write", tool_input: { content: `${" ".repeat(10_000)}AKIA0SECRET` } })
     expect(result.status, result.stderr).toBe(2)
     expect(JSON.parse(result.stdout)).toMatchObject({ blocked: true, reason: "a key in the content" })
@@ -342,9 +460,12 @@ describe("env placeholder values", () => {
     const home = join(dir, "pigo-cut")
     const record = join(dir, "pigo-cut.txt")
     mkdirSync(join(home, ".pigo"), { recursive: true })
-    writeFileSync(join(home, ".pigo", "config.json"), JSON.stringify({
-      plugins: [{ name: "cut", hooks: { tool_end: [{ command: `printf '%s' "$PIGO_TOOL_OUTPUT" | wc -c > '${record}'` }] } }]
-    }))
+    writeFileSync(
+      join(home, ".pigo", "config.json"),
+      JSON.stringify({
+        plugins: [{ name: "cut", hooks: { tool_end: [{ command: `printf '%s' "$PIGO_TOOL_OUTPUT" | wc -c > '${record}'` }] } }]
+      })
+    )
     const result = spawnSync(process.execPath, [bin, "run", "tool_end", "--preset", "pigo", "--project-dir", dir], {
       input: JSON.stringify({ tool_name: "bash", tool_response: "y".repeat(30_000) }),
       encoding: "utf8",

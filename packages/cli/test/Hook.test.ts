@@ -25,7 +25,14 @@ interface Result {
 
 const baseEnv = (extra: Record<string, string | undefined>): Record<string, string | undefined> => {
   const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", AGENT_HOOKS_TEST_HOOKS: join(fixtures, "hooks") }
-  for (const name of ["AGENT_HOOKS_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "QWEN_PROJECT_DIR", "AGENT_HOOKS_HOST_MODE", "AGENT_HOOKS_HOME"]) {
+  for (const name of [
+    "AGENT_HOOKS_PROJECT_DIR",
+    "CLAUDE_PROJECT_DIR",
+    "GEMINI_PROJECT_DIR",
+    "QWEN_PROJECT_DIR",
+    "AGENT_HOOKS_HOST_MODE",
+    "AGENT_HOOKS_HOME"
+  ]) {
     delete env[name]
   }
   // no user settings from the machine running the tests
@@ -55,7 +62,7 @@ const recorded = (host: string): ReadonlyArray<Payload> =>
   [`${host}.json`, `${host}.shapes.json`].flatMap((file) => JSON.parse(readFileSync(join(hostFixtures, file), "utf8")))
 
 const hosts = ["claude", "codex", "gemini", "qwen"] as const
-type Host = typeof hosts[number]
+type Host = (typeof hosts)[number]
 
 const preToolUse = (host: Host): string => (host === "gemini" ? "BeforeTool" : "PreToolUse")
 const shellTool = (host: Host): string => (host === "gemini" || host === "qwen" ? "run_shell_command" : "Bash")
@@ -87,7 +94,8 @@ describe.each(hosts)("%s", (host) => {
     expect(result.status, result.stderr).toBe(2)
     expect(result.stderr).toContain("no rm -rf here")
     const out = stdoutJson(result)
-    if (host === "claude") expect(out?.["hookSpecificOutput"]).toMatchObject({ permissionDecision: "deny", permissionDecisionReason: "no rm -rf here" })
+    if (host === "claude")
+      expect(out?.["hookSpecificOutput"]).toMatchObject({ permissionDecision: "deny", permissionDecisionReason: "no rm -rf here" })
     if (host === "gemini") expect(out).toStrictEqual({ decision: "deny", reason: "no rm -rf here" })
     if (host === "codex" || host === "qwen") expect(out).toBeUndefined()
   })
@@ -107,7 +115,10 @@ describe.each(hosts)("%s", (host) => {
     const result = hook(args, shell(host, "echo ASKME"))
     if (host === "claude" || host === "qwen") {
       expect(result.status).toBe(0)
-      expect(stdoutJson(result)?.["hookSpecificOutput"]).toMatchObject({ permissionDecision: "ask", permissionDecisionReason: "a person must approve this" })
+      expect(stdoutJson(result)?.["hookSpecificOutput"]).toMatchObject({
+        permissionDecision: "ask",
+        permissionDecisionReason: "a person must approve this"
+      })
     } else {
       expect(result.status).toBe(2)
       expect(result.stderr).toContain("approval needed: a person must approve this")
@@ -123,7 +134,10 @@ describe.each(hosts)("%s", (host) => {
       expect(result.stderr).toContain("echo rewritten")
     } else if (host === "gemini") {
       expect(result.status).toBe(0)
-      expect(stdoutJson(result)).toStrictEqual({ decision: "allow", hookSpecificOutput: { hookEventName: "BeforeTool", tool_input: { command: "echo rewritten" } } })
+      expect(stdoutJson(result)).toStrictEqual({
+        decision: "allow",
+        hookSpecificOutput: { hookEventName: "BeforeTool", tool_input: { command: "echo rewritten" } }
+      })
     } else {
       expect(result.status).toBe(0)
       expect(stdoutJson(result)).toStrictEqual({
@@ -191,8 +205,12 @@ describe("host mode", () => {
     expect(result.status, result.stderr).toBe(2)
     expect(result.stderr).toContain("no rm -rf here")
     // Claude Code's and Qwen Code's own variables
-    expect(hook(["--host", "claude"], shell("claude", "rm -rf /").replace(scratch(), elsewhere), { cwd: elsewhere, env: { CLAUDE_PROJECT_DIR: project } }).status)
-      .toBe(2)
+    expect(
+      hook(["--host", "claude"], shell("claude", "rm -rf /").replace(scratch(), elsewhere), {
+        cwd: elsewhere,
+        env: { CLAUDE_PROJECT_DIR: project }
+      }).status
+    ).toBe(2)
     expect(hook(["--host", "qwen"], shell("qwen", "rm -rf /"), { cwd: elsewhere, env: { QWEN_PROJECT_DIR: project } }).status).toBe(2)
   })
 
@@ -244,9 +262,13 @@ describe("host mode", () => {
   })
 
   it("a command line it cannot read blocks", () => {
-    for (
-      const args of [["--host", "nope"], ["--host", "claude", "--no-such-flag"], [], ["--host", "claude", "--ask", "maybe"], ["--host", "claude", "--log-level", "loud"]]
-    ) {
+    for (const args of [
+      ["--host", "nope"],
+      ["--host", "claude", "--no-such-flag"],
+      [],
+      ["--host", "claude", "--ask", "maybe"],
+      ["--host", "claude", "--log-level", "loud"]
+    ]) {
       const result = hook(args, shell("claude", "ls"))
       expect(result.status, args.join(" ")).toBe(2)
       expect(result.stderr).toContain("agent-hooks hook:")

@@ -9,7 +9,19 @@
  * parent's pid (the process that spawned it: the daemon, or the CLI process in-process).
  */
 import { spawn, spawnSync } from "node:child_process"
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync
+} from "node:fs"
 import { createConnection } from "node:net"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -33,7 +45,16 @@ const probe = () => join(scratch(), "probe.txt")
 
 const env = (daemon: boolean, extra: Record<string, string> = {}): Record<string, string | undefined> => {
   const base: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", AGENT_HOOKS_TEST_HOOKS: join(fixtures, "hooks") }
-  for (const name of ["AGENT_HOOKS_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "QWEN_PROJECT_DIR", "AGENT_HOOKS_HOST_MODE", "XDG_RUNTIME_DIR", "XDG_CACHE_HOME", "NODE_OPTIONS"]) {
+  for (const name of [
+    "AGENT_HOOKS_PROJECT_DIR",
+    "CLAUDE_PROJECT_DIR",
+    "GEMINI_PROJECT_DIR",
+    "QWEN_PROJECT_DIR",
+    "AGENT_HOOKS_HOST_MODE",
+    "XDG_RUNTIME_DIR",
+    "XDG_CACHE_HOME",
+    "NODE_OPTIONS"
+  ]) {
     delete base[name]
   }
   return {
@@ -48,21 +69,29 @@ const env = (daemon: boolean, extra: Record<string, string> = {}): Record<string
 }
 
 const call = (args: ReadonlyArray<string>, stdin: string, daemon: boolean, extra: Record<string, string> = {}): Result => {
-  const result = spawnSync(node, [bin, "hook", ...args], { input: stdin, cwd: scratch(), env: env(daemon, extra), encoding: "utf8", timeout: 25_000 })
+  const result = spawnSync(node, [bin, "hook", ...args], {
+    input: stdin,
+    cwd: scratch(),
+    env: env(daemon, extra),
+    encoding: "utf8",
+    timeout: 25_000
+  })
   if (result.error) throw result.error
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
 /** The pids of this file's daemons (their command line names a socket under this file's HOME). */
 const daemons = (): Array<number> =>
-  readdirSync("/proc").filter((name) => /^\d+$/.test(name)).flatMap((pid) => {
-    try {
-      const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")
-      return argv.includes("__daemon") && argv.some((arg) => arg.startsWith(home())) ? [Number(pid)] : []
-    } catch {
-      return []
-    }
-  })
+  readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .flatMap((pid) => {
+      try {
+        const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")
+        return argv.includes("__daemon") && argv.some((arg) => arg.startsWith(home())) ? [Number(pid)] : []
+      } catch {
+        return []
+      }
+    })
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const until = async (what: string, f: () => boolean, ms = 15_000): Promise<void> => {
@@ -74,7 +103,9 @@ const until = async (what: string, f: () => boolean, ms = 15_000): Promise<void>
 }
 const socketFile = (): string | undefined => {
   try {
-    return readdirSync(folder()).filter((name) => name.endsWith(".sock")).map((name) => join(folder(), name))[0]
+    return readdirSync(folder())
+      .filter((name) => name.endsWith(".sock"))
+      .map((name) => join(folder(), name))[0]
   } catch {
     return undefined
   }
@@ -91,7 +122,7 @@ const startDaemon = async (settings: ReadonlyArray<string>): Promise<number> => 
 
 /** The running daemon (started when there is none), once it answers a call (its probe hook's spawner is the daemon). */
 const answeringDaemon = async (): Promise<number> => {
-  const pid = daemons()[0] ?? await startDaemon(policyFiles())
+  const pid = daemons()[0] ?? (await startDaemon(policyFiles()))
   await until("the daemon answering", () => {
     call(["--host", "claude", ...policyFiles()], shell("claude", "ls"), true)
     return lastSpawner() === pid
@@ -111,7 +142,7 @@ type Payload = Record<string, unknown>
 const recorded = (host: string): ReadonlyArray<Payload> =>
   [`${host}.json`, `${host}.shapes.json`].flatMap((file) => JSON.parse(readFileSync(join(hostFixtures, file), "utf8")))
 const hosts = ["claude", "codex", "gemini", "qwen"] as const
-type Host = typeof hosts[number]
+type Host = (typeof hosts)[number]
 const shell = (host: Host, command: string): string => {
   const event = host === "gemini" ? "BeforeTool" : "PreToolUse"
   const tool = host === "gemini" || host === "qwen" ? "run_shell_command" : "Bash"
@@ -126,41 +157,52 @@ const policyFiles = () => {
 }
 
 describe.runIf(linux)("the daemon answers as the call in-process does", () => {
-  it.each(hosts)("%s: every recorded payload, the policy's answers, hostile input", async (host) => {
-    const settings = policyFiles()
-    const pid = daemons()[0] ?? await startDaemon(settings)
-    const inputs = [
-      ...recorded(host).map((payload) => JSON.stringify({ ...payload, cwd: "/work/p" })),
-      ...["rm -rf /", "echo JSONDENY", "echo ASKME", "echo REWRITEME", "ls", "echo \u0000\ud800 \u2028 ✓"].map((command) => shell(host, command)),
-      "",
-      "not json",
-      "[1]",
-      `${"[".repeat(300)}${"]".repeat(300)}`,
-      JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "x".repeat(200_000) } })
-    ]
-    let viaDaemon = 0
-    for (const [i, stdin] of inputs.entries()) {
-      const flags = i % 3 === 0 ? ["--ask", "deny", "--quiet"] : i % 3 === 1 ? ["--rewrite", "deny", "--timeout", "30"] : []
-      for (const args of [["--host", host, ...flags, ...settings]]) {
-        const inProcess = call(args, stdin, false)
-        const before = existsSync(probe()) ? readFileSync(probe(), "utf8") : ""
-        const daemon = call(args, stdin, true)
-        expect(daemon, `${host} input ${i} ${args.join(" ")}`).toStrictEqual(inProcess)
-        const after = existsSync(probe()) ? readFileSync(probe(), "utf8") : ""
-        if (after !== before) {
-          expect(lastSpawner(), "a PreToolUse the daemon answered: its probe hook was spawned by the daemon").toBe(pid)
-          viaDaemon++
+  it.each(hosts)(
+    "%s: every recorded payload, the policy's answers, hostile input",
+    async (host) => {
+      const settings = policyFiles()
+      const pid = daemons()[0] ?? (await startDaemon(settings))
+      const inputs = [
+        ...recorded(host).map((payload) => JSON.stringify({ ...payload, cwd: "/work/p" })),
+        ...["rm -rf /", "echo JSONDENY", "echo ASKME", "echo REWRITEME", "ls", "echo \u0000\ud800 \u2028 ✓"].map((command) =>
+          shell(host, command)
+        ),
+        "",
+        "not json",
+        "[1]",
+        `${"[".repeat(300)}${"]".repeat(300)}`,
+        JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "x".repeat(200_000) } })
+      ]
+      let viaDaemon = 0
+      for (const [i, stdin] of inputs.entries()) {
+        const flags = i % 3 === 0 ? ["--ask", "deny", "--quiet"] : i % 3 === 1 ? ["--rewrite", "deny", "--timeout", "30"] : []
+        for (const args of [["--host", host, ...flags, ...settings]]) {
+          const inProcess = call(args, stdin, false)
+          const before = existsSync(probe()) ? readFileSync(probe(), "utf8") : ""
+          const daemon = call(args, stdin, true)
+          expect(daemon, `${host} input ${i} ${args.join(" ")}`).toStrictEqual(inProcess)
+          const after = existsSync(probe()) ? readFileSync(probe(), "utf8") : ""
+          if (after !== before) {
+            expect(lastSpawner(), "a PreToolUse the daemon answered: its probe hook was spawned by the daemon").toBe(pid)
+            viaDaemon++
+          }
         }
       }
-    }
-    // the probe runs on every PreToolUse: the daemon answered them all (none ran in-process)
-    expect(viaDaemon).toBeGreaterThan(8)
-  }, 240_000)
+      // the probe runs on every PreToolUse: the daemon answered them all (none ran in-process)
+      expect(viaDaemon).toBeGreaterThan(8)
+    },
+    240_000
+  )
 
   it("a command line host mode cannot read blocks the same way; --help runs in-process", async () => {
     const settings = policyFiles()
     if (daemons().length === 0) await startDaemon(settings)
-    for (const args of [["--host", "nope"], ["--host", "claude", "--timeout", "0"], ["--host", "claude", "extra"], ["--host", "claude", "--help"]]) {
+    for (const args of [
+      ["--host", "nope"],
+      ["--host", "claude", "--timeout", "0"],
+      ["--host", "claude", "extra"],
+      ["--host", "claude", "--help"]
+    ]) {
       expect(call(args, shell("claude", "ls"), true)).toStrictEqual(call(args, shell("claude", "ls"), false))
     }
   }, 60_000)
@@ -187,7 +229,7 @@ describe.runIf(linux)("the daemon answers as the call in-process does", () => {
 
   it("reads the settings again on every call: a change is seen by the next call", async () => {
     const settings = policyFiles()
-    const pid = daemons()[0] ?? await startDaemon(settings)
+    const pid = daemons()[0] ?? (await startDaemon(settings))
     const file = join(scratch(), "changing.json")
     writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "exit 0" }] }] } }))
     const args = ["--host", "claude", "--settings", file, ...settings]
@@ -207,7 +249,10 @@ describe.runIf(linux)("the daemon answers as the call in-process does", () => {
     const settings = policyFiles()
     if (daemons().length === 0) await startDaemon(settings)
     const file = join(scratch(), "env.json")
-    writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "echo \"$MY_VAR $(pwd) $(umask)\" >&2; exit 2" }] }] } }))
+    writeFileSync(
+      file,
+      JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: 'echo "$MY_VAR $(pwd) $(umask)" >&2; exit 2' }] }] } })
+    )
     const sub = join(scratch(), "sub")
     mkdirSync(sub, { recursive: true })
     const run = (daemon: boolean) =>
@@ -227,7 +272,7 @@ describe.runIf(linux)("a daemon that cannot answer: the call runs in-process, wi
   const args = () => ["--host", "codex", ...policyFiles()]
 
   it("a killed daemon (its socket left behind): in-process, and a new daemon takes its place", async () => {
-    const first = daemons()[0] ?? await startDaemon(policyFiles())
+    const first = daemons()[0] ?? (await startDaemon(policyFiles()))
     process.kill(first, "SIGKILL")
     await until("the daemon gone", () => !daemons().includes(first))
     expect(socketFile()).toBeDefined()
@@ -248,7 +293,10 @@ describe.runIf(linux)("a daemon that cannot answer: the call runs in-process, wi
     const socket = socketFile()!
     rmSync(socket, { force: true })
     // a socket file whose process is gone
-    const holder = spawn(node, ["-e", `require("node:net").createServer().listen(${JSON.stringify(socket)}, () => { require("node:fs").chmodSync(${JSON.stringify(socket)}, 0o600); process.exit(0) })`])
+    const holder = spawn(node, [
+      "-e",
+      `require("node:net").createServer().listen(${JSON.stringify(socket)}, () => { require("node:fs").chmodSync(${JSON.stringify(socket)}, 0o600); process.exit(0) })`
+    ])
     await new Promise((resolve) => holder.on("exit", resolve))
     expect(existsSync(socket)).toBe(true)
     const answer = call(args(), shell("codex", "echo JSONDENY"), true)
@@ -301,7 +349,9 @@ describe.runIf(linux)("a daemon that cannot answer: the call runs in-process, wi
       connection.on("error", () => {})
       connection.on("close", () => resolve(text))
       const stdin = Buffer.from(shell("codex", "ls"))
-      connection.write(`${JSON.stringify({ v: 1, argv: ["hook", "--host", "codex"], env: env(true), cwd: scratch(), umask: 0o022, stdinIsTerminal: false, stdinLength: stdin.length })}\n`)
+      connection.write(
+        `${JSON.stringify({ v: 1, argv: ["hook", "--host", "codex"], env: env(true), cwd: scratch(), umask: 0o022, stdinIsTerminal: false, stdinLength: stdin.length })}\n`
+      )
       connection.write(stdin)
     })
     expect(replies).toBe("")
@@ -309,9 +359,14 @@ describe.runIf(linux)("a daemon that cannot answer: the call runs in-process, wi
   }, 60_000)
 
   it("busy with a call: another call at the same time runs in-process, both answered", async () => {
-    const pid = daemons()[0] ?? await startDaemon(policyFiles())
+    const pid = daemons()[0] ?? (await startDaemon(policyFiles()))
     const file = join(scratch(), "slow.json")
-    writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "echo \"$PPID\" >> \"$PROBE\"; sleep 2; echo slow >&2; exit 2" }] }] } }))
+    writeFileSync(
+      file,
+      JSON.stringify({
+        hooks: { PreToolUse: [{ hooks: [{ type: "command", command: 'echo "$PPID" >> "$PROBE"; sleep 2; echo slow >&2; exit 2' }] }] }
+      })
+    )
     const run = () =>
       new Promise<Result>((resolve) => {
         const child = spawn(node, [bin, "hook", "--host", "claude", "--settings", file], { cwd: scratch(), env: env(true) })
@@ -333,17 +388,27 @@ describe.runIf(linux)("a daemon that cannot answer: the call runs in-process, wi
   }, 60_000)
 
   it("an agent that kills its hook: the daemon stops the call and its hooks, and serves the next", async () => {
-    const pid = daemons()[0] ?? await startDaemon(policyFiles())
+    const pid = daemons()[0] ?? (await startDaemon(policyFiles()))
     const file = join(scratch(), "hung.json")
     const marker = join(scratch(), "hung.pid")
     rmSync(marker, { force: true })
-    writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: `echo $$ > "${marker}"; exec sleep 60` }] }] } }))
-    const child = spawn(node, [bin, "hook", "--host", "claude", "--settings", file], { cwd: scratch(), env: env(true), stdio: ["pipe", "ignore", "ignore"] })
+    writeFileSync(
+      file,
+      JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: `echo $$ > "${marker}"; exec sleep 60` }] }] } })
+    )
+    const child = spawn(node, [bin, "hook", "--host", "claude", "--settings", file], {
+      cwd: scratch(),
+      env: env(true),
+      stdio: ["pipe", "ignore", "ignore"]
+    })
     child.stdin.end(shell("claude", "ls"))
     await until("the hung hook", () => existsSync(marker) && readFileSync(marker, "utf8").trim() !== "")
     const hung = Number(readFileSync(marker, "utf8").trim())
     child.kill("SIGKILL")
-    await until("the hung hook killed", () => !existsSync(`/proc/${hung}`) || readFileSync(`/proc/${hung}/stat`, "utf8").split(" ")[2] === "Z")
+    await until(
+      "the hung hook killed",
+      () => !existsSync(`/proc/${hung}`) || readFileSync(`/proc/${hung}/stat`, "utf8").split(" ")[2] === "Z"
+    )
     call(["--host", "claude", ...policyFiles()], shell("claude", "ls"), true)
     expect(lastSpawner()).toBe(pid)
   }, 60_000)
@@ -352,7 +417,15 @@ describe.runIf(linux)("a daemon that cannot answer: the call runs in-process, wi
     const pid = await answeringDaemon()
     rmSync(probe(), { force: true })
     const stdin = Buffer.from(shell("claude", "ls"))
-    const request = { v: 1, argv: ["hook", "--host", "claude", ...policyFiles()], env: env(true), cwd: scratch(), umask: 0o022, stdinIsTerminal: false, stdinLength: stdin.length }
+    const request = {
+      v: 1,
+      argv: ["hook", "--host", "claude", ...policyFiles()],
+      env: env(true),
+      cwd: scratch(),
+      umask: 0o022,
+      stdinIsTerminal: false,
+      stdinLength: stdin.length
+    }
     const replies = await new Promise<string>((resolve) => {
       const connection = createConnection(socketFile()!)
       let text = ""
@@ -366,7 +439,12 @@ describe.runIf(linux)("a daemon that cannot answer: the call runs in-process, wi
       connection.write(`${JSON.stringify(request)}\n`)
       connection.write(stdin)
     })
-    expect(replies.trim().split("\n").map((line) => JSON.parse(line).t)).toStrictEqual(["accepted"])
+    expect(
+      replies
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line).t)
+    ).toStrictEqual(["accepted"])
     expect(existsSync(probe())).toBe(false)
     // and it is free for the next call
     call(["--host", "claude", ...policyFiles()], shell("claude", "ls"), true)
@@ -378,7 +456,10 @@ describe.runIf(linux)("a daemon that cannot answer: the call runs in-process, wi
     const file = join(scratch(), "stuck.json")
     const marker = join(scratch(), "stuck.started")
     rmSync(marker, { force: true })
-    writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: `touch "${marker}"; exec sleep 30` }] }] } }))
+    writeFileSync(
+      file,
+      JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: `touch "${marker}"; exec sleep 30` }] }] } })
+    )
     const child = spawn(node, [bin, "hook", "--host", "codex", "--timeout", "3", "--settings", file], { cwd: scratch(), env: env(true) })
     let stderr = ""
     child.stderr.on("data", (d) => (stderr += d))

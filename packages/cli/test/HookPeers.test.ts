@@ -13,7 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
 const fixtures = realpathSync(fileURLToPath(new URL("./fixtures/hosts/", import.meta.url)))
 const hostFixtures = realpathSync(fileURLToPath(new URL("../../core/test/fixtures/hosts/", import.meta.url)))
-const isNode = typeof process.versions.bun !== "string" && typeof process.versions.deno !== "string" &&
+const isNode =
+  typeof process.versions.bun !== "string" &&
+  typeof process.versions.deno !== "string" &&
   /^node(\.exe)?$/i.test(basename(process.execPath))
 const node = isNode ? process.execPath : "node"
 
@@ -27,7 +29,12 @@ afterAll(() => {
 })
 
 const hook = (args: ReadonlyArray<string>, stdin: unknown) => {
-  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", AGENT_HOOKS_TEST_HOOKS: join(fixtures, "hooks"), AGENT_HOOKS_HOME: join(scratch, "home") }
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    NO_COLOR: "1",
+    AGENT_HOOKS_TEST_HOOKS: join(fixtures, "hooks"),
+    AGENT_HOOKS_HOME: join(scratch, "home")
+  }
   for (const name of ["AGENT_HOOKS_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "AGENT_HOOKS_HOST_MODE"]) delete env[name]
   const result = spawnSync(node, [bin, "hook", ...args, "--settings", join(fixtures, "policy.json")], {
     input: JSON.stringify(stdin),
@@ -62,7 +69,10 @@ describe("hook --host cursor", () => {
 describe("hook --host copilot", () => {
   it("--event names the event Copilot's payload does not: preToolUse runs the Bash policy on toolArgs; the answer is flat", () => {
     const { payload } = shape("copilot", (p) => p.event === "preToolUse")
-    const result = hook(["--host", "copilot", "--event", "preToolUse"], { ...payload, toolArgs: JSON.stringify({ command: "rm -rf /tmp/x" }) })
+    const result = hook(["--host", "copilot", "--event", "preToolUse"], {
+      ...payload,
+      toolArgs: JSON.stringify({ command: "rm -rf /tmp/x" })
+    })
     expect(result.status, result.stderr).toBe(0)
     expect(JSON.parse(result.stdout)).toStrictEqual({ permissionDecision: "deny", permissionDecisionReason: "no rm -rf here" })
   })
@@ -81,7 +91,12 @@ describe("hook --host vscode", () => {
     const denied = hook(["--host", "vscode"], { ...pre, tool_input: { command: "rm -rf /tmp/x" }, cwd: scratch })
     expect(denied.status).toBe(2)
     expect(denied.stderr).toContain("no rm -rf here")
-    const stop = hook(["--host", "vscode"], shape("vscode", (p) => p.hookEventName === "Stop"))
-    expect(JSON.parse(stop.stdout)).toStrictEqual({ hookSpecificOutput: { hookEventName: "Stop", decision: "block", reason: "run the tests before stopping" } })
+    const stop = hook(
+      ["--host", "vscode"],
+      shape("vscode", (p) => p.hookEventName === "Stop")
+    )
+    expect(JSON.parse(stop.stdout)).toStrictEqual({
+      hookSpecificOutput: { hookEventName: "Stop", decision: "block", reason: "run the tests before stopping" }
+    })
   })
 })

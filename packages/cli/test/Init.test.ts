@@ -3,7 +3,18 @@
  * folder, and the scaffold validates and really blocks `rm -rf /` through `run`.
  */
 import { spawnSync } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs"
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync
+} from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Ajv2020 } from "ajv/dist/2020.js"
@@ -78,9 +89,18 @@ describe("agent-hooks init", () => {
     const dir = freshProject()
     expect(cli(dir, ["init"]).status).toBe(0)
     // What `npm init -y` writes.
-    writeFileSync(join(dir, "package.json"), JSON.stringify({
-      name: "fresh", version: "1.0.0", scripts: { test: "echo \"Error: no test specified\" && exit 1" }
-    }, null, 2))
+    writeFileSync(
+      join(dir, "package.json"),
+      JSON.stringify(
+        {
+          name: "fresh",
+          version: "1.0.0",
+          scripts: { test: 'echo "Error: no test specified" && exit 1' }
+        },
+        null,
+        2
+      )
+    )
     const stop = cli(dir, ["run", "Stop"], JSON.stringify({ stop_hook_active: false }))
     expect(stop.status, stop.stdout + stop.stderr).toBe(0)
     expect(JSON.parse(stop.stdout).blocked).toBe(false)
@@ -108,11 +128,11 @@ describe("agent-hooks init", () => {
     const dir = freshProject()
     expect(cli(dir, ["init"]).status).toBe(0)
     const path = join(dir, ".agent-hooks", "settings.json")
-    writeFileSync(path, "{\"hooks\": {}}\n")
+    writeFileSync(path, '{"hooks": {}}\n')
     const again = cli(dir, ["init"])
     expect(again.status).toBe(1)
     expect(again.stderr).toContain("not overwriting .agent-hooks/settings.json")
-    expect(readFileSync(path, "utf8")).toBe("{\"hooks\": {}}\n")
+    expect(readFileSync(path, "utf8")).toBe('{"hooks": {}}\n')
   })
 
   it("--preset claude writes .claude/settings.json that --preset claude reads", () => {

@@ -5,7 +5,18 @@
  * then uninstall gives the same bytes back.
  */
 import { spawnSync } from "node:child_process"
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync
+} from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -35,18 +46,37 @@ const sandbox = () => {
 
 const cli = (args: ReadonlyArray<string>, box: { home: string; project: string }) => {
   const env: Record<string, string | undefined> = { ...process.env, HOME: box.home, NO_COLOR: "1" }
-  for (const name of ["AGENT_HOOKS_HOME", "AGENT_HOOKS_HOST_MODE", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "QWEN_PROJECT_DIR"]) delete env[name]
+  for (const name of [
+    "AGENT_HOOKS_HOME",
+    "AGENT_HOOKS_HOST_MODE",
+    "CLAUDE_CONFIG_DIR",
+    "CODEX_HOME",
+    "CLAUDE_PROJECT_DIR",
+    "GEMINI_PROJECT_DIR",
+    "QWEN_PROJECT_DIR"
+  ])
+    delete env[name]
   const result = spawnSync("node", [bin, ...args], { cwd: box.project, env, encoding: "utf8", timeout: 60_000 })
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
 const hosts = ["claude", "codex", "gemini", "qwen"] as const
-type Host = typeof hosts[number]
+type Host = (typeof hosts)[number]
 
 const userFile = (host: Host, home: string): string =>
-  ({ claude: join(home, ".claude", "settings.json"), codex: join(home, ".codex", "hooks.json"), gemini: join(home, ".gemini", "settings.json"), qwen: join(home, ".qwen", "settings.json") })[host]
+  ({
+    claude: join(home, ".claude", "settings.json"),
+    codex: join(home, ".codex", "hooks.json"),
+    gemini: join(home, ".gemini", "settings.json"),
+    qwen: join(home, ".qwen", "settings.json")
+  })[host]
 const projectFile = (host: Host, project: string): string =>
-  ({ claude: join(project, ".claude", "settings.json"), codex: join(project, ".codex", "hooks.json"), gemini: join(project, ".gemini", "settings.json"), qwen: join(project, ".qwen", "settings.json") })[host]
+  ({
+    claude: join(project, ".claude", "settings.json"),
+    codex: join(project, ".codex", "hooks.json"),
+    gemini: join(project, ".gemini", "settings.json"),
+    qwen: join(project, ".qwen", "settings.json")
+  })[host]
 const preEvent = (host: Host): string => (host === "gemini" ? "BeforeTool" : "PreToolUse")
 
 /** A config as a user has it: their own hook on the PreToolUse event, another setting, comments where the agent reads them. */
@@ -63,7 +93,9 @@ const existing = (host: Host): string => {
     "  }",
     "}",
     ""
-  ].filter((line) => line !== undefined).join("\n")
+  ]
+    .filter((line) => line !== undefined)
+    .join("\n")
 }
 
 const write = (file: string, text: string) => {
@@ -84,14 +116,20 @@ describe.each(hosts)("install --host %s", (host) => {
     if (host === "gemini" || host === "qwen") expect(after).toContain("// my settings, keep this comment")
     expect(after).toContain(`' hook --host ${host} --timeout ${host === "claude" || host === "codex" ? 600 : 60}`)
     // the agent's own reader: the hooks of the PreToolUse event hold the user's entry and ours
-    const parsed = JSON.parse(after.replace(/\/\/.*$|\/\*.*?\*\//gm, "")) as { hooks: Record<string, Array<{ hooks: Array<{ command: string; timeout: number }> }>> }
+    const parsed = JSON.parse(after.replace(/\/\/.*$|\/\*.*?\*\//gm, "")) as {
+      hooks: Record<string, Array<{ hooks: Array<{ command: string; timeout: number }> }>>
+    }
     const groups = parsed.hooks[preEvent(host)]!
-    expect(groups.map((group) => group.hooks[0]!.command.endsWith(`hook --host ${host} --timeout ${groups[1]!.hooks[0]!.command.split(" ").at(-1)}`))).toEqual([false, true])
+    expect(
+      groups.map((group) =>
+        group.hooks[0]!.command.endsWith(`hook --host ${host} --timeout ${groups[1]!.hooks[0]!.command.split(" ").at(-1)}`)
+      )
+    ).toEqual([false, true])
     // the hook timeout is longer than host mode's budget: the same seconds (Gemini CLI: milliseconds)
     const seconds = Number(groups[1]!.hooks[0]!.command.split(" ").at(-1))
     expect(groups[1]!.hooks[0]!.timeout).toBe(host === "gemini" ? seconds * 1000 : seconds)
     // Claude Code blocks the call when the hook cannot start, times out or answers garbage; not on Stop, where it is ignored
-    const handler = (event: string) => (parsed.hooks[event]!.at(-1)!.hooks[0] as Record<string, unknown>)
+    const handler = (event: string) => parsed.hooks[event]!.at(-1)!.hooks[0] as Record<string, unknown>
     expect(handler(preEvent(host))["onFailure"]).toBe(host === "claude" ? "block" : undefined)
     if (host === "claude") expect(handler("Stop")["onFailure"]).toBeUndefined()
     expect(installed.stdout).toMatch(host === "codex" ? /\/hooks/ : host === "gemini" ? /trusted folder/ : /restart/)
@@ -117,7 +155,7 @@ describe.each(hosts)("install --host %s", (host) => {
   it("keeps an entry the user added after install when uninstalling, and only that", () => {
     const box = sandbox()
     const file = userFile(host, box.home)
-    write(file, "{\n  \"hooks\": {}\n}\n")
+    write(file, '{\n  "hooks": {}\n}\n')
     expect(cli(["install", "--host", host], box).status).toBe(0)
     const installed = readFileSync(file, "utf8")
     const theirs = `,\n      { "hooks": [{ "type": "command", "command": "npx --no-install agent-hooks hook --host ${host}" }] }`
@@ -126,7 +164,9 @@ describe.each(hosts)("install --host %s", (host) => {
     expect(cli(["uninstall", "--host", host], box).status).toBe(0)
     const left = JSON.parse(readFileSync(file, "utf8")) as { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> }
     expect(Object.keys(left.hooks)).toEqual([preEvent(host)])
-    expect(left.hooks[preEvent(host)]!.map((group) => group.hooks[0]!.command)).toEqual([`npx --no-install agent-hooks hook --host ${host}`])
+    expect(left.hooks[preEvent(host)]!.map((group) => group.hooks[0]!.command)).toEqual([
+      `npx --no-install agent-hooks hook --host ${host}`
+    ])
   })
 
   it("writes through a symlink that stays in the config's folder, and the link stays a link", () => {
@@ -172,11 +212,11 @@ describe.each(hosts)("install --host %s", (host) => {
   it("refuses a config that is not JSON, saying where, and leaves it", () => {
     const box = sandbox()
     const file = userFile(host, box.home)
-    write(file, "{\n  \"hooks\": {\n    \"x\": [1,,]\n  }\n}\n")
+    write(file, '{\n  "hooks": {\n    "x": [1,,]\n  }\n}\n')
     const result = cli(["install", "--host", host], box)
     expect(result.status).toBe(1)
     expect(result.stderr).toContain(`${file}: not JSON (line 3 column`)
-    expect(readFileSync(file, "utf8")).toBe("{\n  \"hooks\": {\n    \"x\": [1,,]\n  }\n}\n")
+    expect(readFileSync(file, "utf8")).toBe('{\n  "hooks": {\n    "x": [1,,]\n  }\n}\n')
   })
 })
 
@@ -212,10 +252,17 @@ const policy = (home: string, blocks: boolean) =>
     join(home, ".agent-hooks", "settings.json"),
     JSON.stringify({
       hooks: {
-        PreToolUse: [{
-          matcher: "Bash",
-          hooks: [{ type: "command", command: blocks ? "if grep -q 'rm -rf'; then echo 'no rm -rf here' >&2; exit 2; fi" : "cat >/dev/null; exit 0" }]
-        }]
+        PreToolUse: [
+          {
+            matcher: "Bash",
+            hooks: [
+              {
+                type: "command",
+                command: blocks ? "if grep -q 'rm -rf'; then echo 'no rm -rf here' >&2; exit 2; fi" : "cat >/dev/null; exit 0"
+              }
+            ]
+          }
+        ]
       }
     })
   )
@@ -236,7 +283,7 @@ describe.each(hosts)("doctor --host %s", (host) => {
     expect(cli(["install", "--host", host], box).status).toBe(0)
     const result = cli(["doctor", "--host", host], box)
     expect(result.status).toBe(1)
-    expect(result.stderr).toContain("would run \"rm -rf /\"")
+    expect(result.stderr).toContain('would run "rm -rf /"')
   })
 
   it("fails when host mode blocks everything (no policy at all)", () => {

@@ -7,7 +7,18 @@
  * fresh HOME and project; each config with the user's own entries, comments and symlinks, and
  * uninstall gives every byte back.
  */
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from "node:fs"
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  writeFileSync
+} from "node:fs"
 import { dirname, join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { cliEnv, projectsWithHome, runCli } from "./cliHarness.ts"
@@ -28,10 +39,17 @@ const write = (file: string, text: string) => {
 const policy = (b: Box, blocks: boolean) =>
   b.put(join(b.home, ".agent-hooks", "settings.json"), {
     hooks: {
-      PreToolUse: [{
-        matcher: "Bash",
-        hooks: [{ type: "command", command: blocks ? "if grep -q 'rm -rf'; then echo 'no rm -rf here' >&2; exit 2; fi" : "cat >/dev/null; exit 0" }]
-      }]
+      PreToolUse: [
+        {
+          matcher: "Bash",
+          hooks: [
+            {
+              type: "command",
+              command: blocks ? "if grep -q 'rm -rf'; then echo 'no rm -rf here' >&2; exit 2; fi" : "cat >/dev/null; exit 0"
+            }
+          ]
+        }
+      ]
     }
   })
 
@@ -332,7 +350,11 @@ describe.each(["kiro", "copilot", "vscode", "cline"])("doctor --host %s", (host)
 describe("doctor and a project's hostile config", () => {
   it.each([
     ["cursor", ".cursor/hooks.json", (command: string) => ({ version: 1, hooks: { beforeShellExecution: [{ command, timeout: 30 }] } })],
-    ["claude", ".claude/settings.json", (command: string) => ({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command, timeout: 600 }] }] } })]
+    [
+      "claude",
+      ".claude/settings.json",
+      (command: string) => ({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command, timeout: 600 }] }] } })
+    ]
   ] as const)("--host %s never runs a command a cloned project's config names in install's shape", (host, file, config) => {
     const b = box()
     policy(b, true)
@@ -356,7 +378,7 @@ describe("install --host codex and config.toml", () => {
     `type = "command"`,
     `command = "./my-guard.sh" # mine`,
     "",
-    "[projects.\"/work/p\"]",
+    '[projects."/work/p"]',
     `trust_level = "trusted"`
   ].join("\n")
 

@@ -118,16 +118,32 @@ describe("uninstall and the folders install did not create alone", () => {
 /** A policy in Claude Code's names: a PreToolUse Bash hook that blocks `rm -rf`. */
 const policy = (b: Box) =>
   b.put(join(b.home, ".agent-hooks", "settings.json"), {
-    hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "if grep -q 'rm -rf'; then echo 'no rm -rf here' >&2; exit 2; fi" }] }] }
+    hooks: {
+      PreToolUse: [
+        { matcher: "Bash", hooks: [{ type: "command", command: "if grep -q 'rm -rf'; then echo 'no rm -rf here' >&2; exit 2; fi" }] }
+      ]
+    }
   })
 
 /** Runs a command install wrote as the agent runs it (`sh -c`, in the project) with `payload`. */
 const runHook = (b: Box, command: string, payload: unknown) => {
-  const result = spawnSync("/bin/sh", ["-c", command], { input: JSON.stringify(payload), cwd: b.dir, env: cliEnv({ HOME: b.home }, unset), encoding: "utf8", timeout: 60_000 })
+  const result = spawnSync("/bin/sh", ["-c", command], {
+    input: JSON.stringify(payload),
+    cwd: b.dir,
+    env: cliEnv({ HOME: b.home }, unset),
+    encoding: "utf8",
+    timeout: 60_000
+  })
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
-const copilotCall = (b: Box) => ({ timestamp: Date.now(), cwd: b.dir, sessionId: "s", toolName: "bash", toolArgs: JSON.stringify({ command: "rm -rf /" }) })
+const copilotCall = (b: Box) => ({
+  timestamp: Date.now(),
+  cwd: b.dir,
+  sessionId: "s",
+  toolName: "bash",
+  toolArgs: JSON.stringify({ command: "rm -rf /" })
+})
 const vscodeCall = (b: Box) => ({
   timestamp: new Date().toISOString(),
   cwd: b.dir,
@@ -140,27 +156,44 @@ const vscodeCall = (b: Box) => ({
 
 describe("an agent that runs another agent's hook files", () => {
   it.each([
-    ["copilot", ".github/hooks/agent-hooks-copilot.json", (config: any) => config.hooks.preToolUse[0].bash, vscodeCall, copilotCall, "VS Code"],
-    ["vscode", ".github/hooks/agent-hooks-vscode.json", (config: any) => config.hooks.PreToolUse[0].command, copilotCall, vscodeCall, "Copilot CLI"],
+    [
+      "copilot",
+      ".github/hooks/agent-hooks-copilot.json",
+      (config: any) => config.hooks.preToolUse[0].bash,
+      vscodeCall,
+      copilotCall,
+      "VS Code"
+    ],
+    [
+      "vscode",
+      ".github/hooks/agent-hooks-vscode.json",
+      (config: any) => config.hooks.PreToolUse[0].command,
+      copilotCall,
+      vscodeCall,
+      "Copilot CLI"
+    ],
     ["claude", ".claude/settings.json", (config: any) => config.hooks.PreToolUse[0].hooks[0].command, vscodeCall, undefined, "VS Code"]
-  ] as const)("--host %s: the other agent's payload is left to its own entry, visibly; its own is still judged", (host, file, command, foreign, own, other) => {
-    const b = box()
-    policy(b)
-    expect(cli(b, ["install", "--host", host, "--project"]).status).toBe(0)
-    const hook = command(JSON.parse(readFileSync(join(b.dir, file), "utf8")))
-    const theirs = runHook(b, hook, foreign(b))
-    expect(theirs.status, theirs.stderr).toBe(0)
-    expect(theirs.stdout).toBe("")
-    expect(theirs.stderr).toContain(`this call comes from ${other}`)
-    if (own !== undefined) {
-      const mine = runHook(b, hook, own(b))
-      expect(mine.stdout + mine.stderr).toContain("no rm -rf here")
+  ] as const)(
+    "--host %s: the other agent's payload is left to its own entry, visibly; its own is still judged",
+    (host, file, command, foreign, own, other) => {
+      const b = box()
+      policy(b)
+      expect(cli(b, ["install", "--host", host, "--project"]).status).toBe(0)
+      const hook = command(JSON.parse(readFileSync(join(b.dir, file), "utf8")))
+      const theirs = runHook(b, hook, foreign(b))
+      expect(theirs.status, theirs.stderr).toBe(0)
+      expect(theirs.stdout).toBe("")
+      expect(theirs.stderr).toContain(`this call comes from ${other}`)
+      if (own !== undefined) {
+        const mine = runHook(b, hook, own(b))
+        expect(mine.stdout + mine.stderr).toContain("no rm -rf here")
+      }
+      const doctor = cli(b, ["doctor", "--host", host])
+      expect(doctor.status, doctor.stdout + doctor.stderr).toBe(0)
+      expect(doctor.stdout).toContain(`note: ${other} runs`)
+      expect(doctor.stdout).toContain(`${other}'s calls are not guarded`)
     }
-    const doctor = cli(b, ["doctor", "--host", host])
-    expect(doctor.status, doctor.stdout + doctor.stderr).toBe(0)
-    expect(doctor.stdout).toContain(`note: ${other} runs`)
-    expect(doctor.stdout).toContain(`${other}'s calls are not guarded`)
-  })
+  )
 
   it("doctor says so when both are wired: each agent's calls are judged once", () => {
     const b = box()

@@ -17,22 +17,25 @@ beforeAll(() => {
   requireBuild()
   dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-log-level-")))
   settings = join(dir, "settings.json")
-  writeFileSync(settings, JSON.stringify({
-    hooks: {
-      PreToolUse: [
-        { matcher: "Edit", hooks: [{ type: "command", command: "echo edit" }] },
-        {
-          matcher: "Bash",
-          hooks: [
-            { type: "command", command: "true" },
-            { type: "command", command: "true" },
-            { type: "command", command: "exit 3", if: "Bash(git *)" },
-            { type: "command", command: "exit 1", timeot: 5 }
-          ]
-        }
-      ]
-    }
-  }))
+  writeFileSync(
+    settings,
+    JSON.stringify({
+      hooks: {
+        PreToolUse: [
+          { matcher: "Edit", hooks: [{ type: "command", command: "echo edit" }] },
+          {
+            matcher: "Bash",
+            hooks: [
+              { type: "command", command: "true" },
+              { type: "command", command: "true" },
+              { type: "command", command: "exit 3", if: "Bash(git *)" },
+              { type: "command", command: "exit 1", timeot: 5 }
+            ]
+          }
+        ]
+      }
+    })
+  )
 })
 afterAll(() => {
   if (dir !== "") rmSync(dir, { recursive: true, force: true })
@@ -45,7 +48,8 @@ const run = (...extra: ReadonlyArray<string>) =>
     timeout: 20_000
   })
 
-const withoutTimes = (stdout: string) => JSON.stringify({ ...JSON.parse(stdout), hooks: JSON.parse(stdout).hooks.map((hook: object) => ({ ...hook, durationMs: 0 })) })
+const withoutTimes = (stdout: string) =>
+  JSON.stringify({ ...JSON.parse(stdout), hooks: JSON.parse(stdout).hooks.map((hook: object) => ({ ...hook, durationMs: 0 })) })
 
 describe("--log-level", () => {
   it("debug: what was loaded, each hook of the event run or skipped with the reason, and each result; stdout and exit unchanged", () => {
@@ -56,9 +60,13 @@ describe("--log-level", () => {
     const lines = debug.stderr.split("\n").filter((line) => line.startsWith("agent-hooks: debug: "))
     expect(lines).toContain(`agent-hooks: debug: settings ${settings} (explicit): read`)
     expect(lines).toContain("agent-hooks: debug: hooks: PreToolUse 5")
-    expect(debug.stderr).toContain(`skipped "echo edit" (${settings} at hooks.PreToolUse[0].hooks[0]): matcher "Edit" does not match "Bash"`)
+    expect(debug.stderr).toContain(
+      `skipped "echo edit" (${settings} at hooks.PreToolUse[0].hooks[0]): matcher "Edit" does not match "Bash"`
+    )
     expect(debug.stderr).toContain(`runs "true" (${settings} at hooks.PreToolUse[1].hooks[0]): matched`)
-    expect(debug.stderr).toContain(`skipped "true" (${settings} at hooks.PreToolUse[1].hooks[1]): an identical hook of the same or a higher scope runs instead (deduplicated)`)
+    expect(debug.stderr).toContain(
+      `skipped "true" (${settings} at hooks.PreToolUse[1].hooks[1]): an identical hook of the same or a higher scope runs instead (deduplicated)`
+    )
     expect(debug.stderr).toContain(`skipped "exit 3" (${settings} at hooks.PreToolUse[1].hooks[2]): "if" rule "Bash(git *)" does not match`)
     expect(debug.stderr).toContain(`result "exit 1": non-blocking-error, exit 1`)
     expect(debug.stderr).toContain("agent-hooks: debug: outcome: not blocked")

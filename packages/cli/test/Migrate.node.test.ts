@@ -34,12 +34,20 @@ const cli = (dir: string, args: ReadonlyArray<string>, stdin = "") => runCli(arg
 
 const comparable = (stdout: string) => {
   const outcome = JSON.parse(stdout)
-  return { ...outcome, hooks: outcome.hooks.map(({ source: _s, durationMs: _d, ...hook }: Record<string, unknown>) => hook), warnings: outcome.warnings.length }
+  return {
+    ...outcome,
+    hooks: outcome.hooks.map(({ source: _s, durationMs: _d, ...hook }: Record<string, unknown>) => hook),
+    warnings: outcome.warnings.length
+  }
 }
 const handler = (exit: number, out: number, err: number) => ({ type: "command", command: `sh ${behave} ${exit} ${out} ${err}` })
 
 /** The original under its preset and the migrated canonical file give the same outcome for each dispatch. */
-const sameOutcomes = (preset: string, config: unknown, dispatches: ReadonlyArray<{ readonly event: string; readonly name?: string; readonly payload: unknown }>) => {
+const sameOutcomes = (
+  preset: string,
+  config: unknown,
+  dispatches: ReadonlyArray<{ readonly event: string; readonly name?: string; readonly payload: unknown }>
+) => {
   const dir = project({ "original.json": JSON.stringify(config) })
   const migration = cli(dir, ["migrate", "--from", preset, "--settings", "original.json", "--write", "migrated.json"])
   expect(migration.status, migration.stderr).toBe(0)
@@ -55,31 +63,42 @@ const tool = (tool_name: string, command: string) => ({ tool_name, tool_input: {
 
 describe("migrate to the canonical format, through the CLI (real processes)", () => {
   it("Wingman: PostToolUse and Stop exit 2 does not block; the migrated file agrees", () => {
-    sameOutcomes("wingman", {
-      hooks: {
-        PreToolUse: [{ matcher: "write_file", hooks: [handler(2, 0, 1)] }, { matcher: "*", hooks: [handler(0, 5, 0)] }],
-        PostToolUse: [{ hooks: [handler(2, 0, 1)] }],
-        Stop: [{ hooks: [handler(2, 2, 0)] }]
-      }
-    }, [
-      { event: "PreToolUse", payload: tool("write_file", "ls") },
-      { event: "PreToolUse", payload: tool("Bash", "ls") },
-      { event: "PostToolUse", payload: tool("Bash", "ls") },
-      { event: "Stop", payload: { transcript_path: "/t.json" } }
-    ])
+    sameOutcomes(
+      "wingman",
+      {
+        hooks: {
+          PreToolUse: [
+            { matcher: "write_file", hooks: [handler(2, 0, 1)] },
+            { matcher: "*", hooks: [handler(0, 5, 0)] }
+          ],
+          PostToolUse: [{ hooks: [handler(2, 0, 1)] }],
+          Stop: [{ hooks: [handler(2, 2, 0)] }]
+        }
+      },
+      [
+        { event: "PreToolUse", payload: tool("write_file", "ls") },
+        { event: "PreToolUse", payload: tool("Bash", "ls") },
+        { event: "PostToolUse", payload: tool("Bash", "ls") },
+        { event: "Stop", payload: { transcript_path: "/t.json" } }
+      ]
+    )
   })
 
   it("Gemini CLI: exit 2 blocks with stderr, other exits warn; the migrated file keeps BeforeTool and its rules", () => {
-    sameOutcomes("gemini", {
-      hooks: {
-        BeforeTool: [{ matcher: "write_.*|Bash", hooks: [{ ...handler(2, 0, 1), name: "lint" }, handler(3, 1, 1)] }],
-        AfterAgent: [{ hooks: [handler(0, 2, 0)] }]
-      }
-    }, [
-      { event: "BeforeTool", payload: { ...tool("write_file", "ls"), timestamp: "2026-01-01T00:00:00.000Z" } },
-      { event: "BeforeTool", payload: { ...tool("Edit", "ls"), timestamp: "2026-01-01T00:00:00.000Z" } },
-      { event: "AfterAgent", payload: { transcript_path: "/t.json", timestamp: "2026-01-01T00:00:00.000Z" } }
-    ])
+    sameOutcomes(
+      "gemini",
+      {
+        hooks: {
+          BeforeTool: [{ matcher: "write_.*|Bash", hooks: [{ ...handler(2, 0, 1), name: "lint" }, handler(3, 1, 1)] }],
+          AfterAgent: [{ hooks: [handler(0, 2, 0)] }]
+        }
+      },
+      [
+        { event: "BeforeTool", payload: { ...tool("write_file", "ls"), timestamp: "2026-01-01T00:00:00.000Z" } },
+        { event: "BeforeTool", payload: { ...tool("Edit", "ls"), timestamp: "2026-01-01T00:00:00.000Z" } },
+        { event: "AfterAgent", payload: { transcript_path: "/t.json", timestamp: "2026-01-01T00:00:00.000Z" } }
+      ]
+    )
   })
 })
 
@@ -93,7 +112,9 @@ exit 0
 /** A Claude Code project guarding Bash with GUARD, migrated --to `agent` (written). */
 const guarded = (agent: string) => {
   const dir = project({
-    ".claude/settings.json": JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "sh ./guard.sh", timeout: 10 }] }] } }),
+    ".claude/settings.json": JSON.stringify({
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "sh ./guard.sh", timeout: 10 }] }] }
+    }),
     "guard.sh": GUARD
   })
   const migration = cli(dir, ["migrate", "--from", "claude", "--to", agent, "--write", ".agent-hooks/settings.json"])
@@ -116,7 +137,14 @@ describe("migrate --to an agent, through the CLI (host mode, real processes)", (
       spawnSync("sh", ["-c", entry.command], {
         cwd: join(dir, ".cursor"),
         env: envOf(dir, { CURSOR_PROJECT_DIR: dir }),
-        input: JSON.stringify({ hook_event_name: "preToolUse", conversation_id: "c1", generation_id: "g1", tool_name: "Shell", tool_input: { command }, workspace_roots: [dir] }),
+        input: JSON.stringify({
+          hook_event_name: "preToolUse",
+          conversation_id: "c1",
+          generation_id: "g1",
+          tool_name: "Shell",
+          tool_input: { command },
+          workspace_roots: [dir]
+        }),
         encoding: "utf8"
       })
     const denied = call("git push origin main")
@@ -135,7 +163,15 @@ describe("migrate --to an agent, through the CLI (host mode, real processes)", (
     const run = spawnSync(script, [], {
       cwd: dir,
       env: envOf(dir),
-      input: JSON.stringify({ clineVersion: "3.36.0", hookName: "PreToolUse", timestamp: "1", taskId: "t1", workspaceRoots: [dir], userId: "u", preToolUse: { toolName: "execute_command", parameters: { command: "git push" } } }),
+      input: JSON.stringify({
+        clineVersion: "3.36.0",
+        hookName: "PreToolUse",
+        timestamp: "1",
+        taskId: "t1",
+        workspaceRoots: [dir],
+        userId: "u",
+        preToolUse: { toolName: "execute_command", parameters: { command: "git push" } }
+      }),
       encoding: "utf8"
     })
     expect(run.status, run.stderr).toBe(0)
@@ -145,7 +181,10 @@ describe("migrate --to an agent, through the CLI (host mode, real processes)", (
   /** A hook that reads only `fields` of its own agent's payload (grep on stdin) and answers in that agent's format. */
   const agentHook = (dir: string, name: string, fields: ReadonlyArray<string>, deny: string) => {
     const path = join(dir, name)
-    writeFileSync(path, `#!/bin/sh\ninput=$(cat)\nfor f in ${fields.map((field) => `'${field}'`).join(" ")}; do case "$input" in *"$f"*) ;; *) echo '{"decision":"allow"}'; exit 0;; esac; done\n${deny}\n`)
+    writeFileSync(
+      path,
+      `#!/bin/sh\ninput=$(cat)\nfor f in ${fields.map((field) => `'${field}'`).join(" ")}; do case "$input" in *"$f"*) ;; *) echo '{"decision":"allow"}'; exit 0;; esac; done\n${deny}\n`
+    )
     chmodSync(path, 0o755)
     return path
   }
@@ -155,35 +194,78 @@ describe("migrate --to an agent, through the CLI (host mode, real processes)", (
 
   it("Gemini CLI → Cursor: the Gemini hook keeps Gemini CLI's payload (BeforeTool, run_shell_command, timestamp) and its answer; it blocks and allows as under Gemini CLI", () => {
     const dir = project({})
-    const guard = agentHook(dir, "guard.sh", ['"hook_event_name":"BeforeTool"', '"tool_name":"run_shell_command"', '"timestamp":"', "git push"], `echo '{"decision":"deny","reason":"gemini guard: no push"}'`)
+    const guard = agentHook(
+      dir,
+      "guard.sh",
+      ['"hook_event_name":"BeforeTool"', '"tool_name":"run_shell_command"', '"timestamp":"', "git push"],
+      `echo '{"decision":"deny","reason":"gemini guard: no push"}'`
+    )
     mkdirSync(join(dir, ".gemini"))
-    writeFileSync(join(dir, ".gemini", "settings.json"), JSON.stringify({ hooks: { BeforeTool: [{ matcher: "run_shell_command", hooks: [{ type: "command", command: guard, timeout: 5000 }] }] } }))
+    writeFileSync(
+      join(dir, ".gemini", "settings.json"),
+      JSON.stringify({
+        hooks: { BeforeTool: [{ matcher: "run_shell_command", hooks: [{ type: "command", command: guard, timeout: 5000 }] }] }
+      })
+    )
     const migration = cli(dir, ["migrate", "--from", "gemini", "--to", "cursor", "--write", ".agent-hooks/settings.json"])
     expect(migration.status, migration.stderr).toBe(0)
     expect(migration.stderr).toContain("the hooks keep Gemini CLI's payload")
     const entry = JSON.parse(readFileSync(join(dir, ".cursor", "hooks.json"), "utf8")).hooks.preToolUse[0]
     expect(entry.command).toMatch(/ hook --host cursor --payload gemini --timeout \d+$/)
-    const cursor = (command: string) => ({ hook_event_name: "preToolUse", conversation_id: "c1", generation_id: "g1", tool_name: "Shell", tool_input: { command }, workspace_roots: [dir] })
+    const cursor = (command: string) => ({
+      hook_event_name: "preToolUse",
+      conversation_id: "c1",
+      generation_id: "g1",
+      tool_name: "Shell",
+      tool_input: { command },
+      workspace_roots: [dir]
+    })
     const denied = runEntry(join(dir, ".cursor"), entry.command, cursor("git push origin main"), { CURSOR_PROJECT_DIR: dir })
     expect(denied.status, denied.stderr).toBe(2)
     expect(JSON.parse(denied.stdout)).toMatchObject({ permission: "deny", agent_message: expect.stringContaining("gemini guard: no push") })
     expect(runEntry(join(dir, ".cursor"), entry.command, cursor("ls"), { CURSOR_PROJECT_DIR: dir }).status).toBe(0)
     // the same hook under Gemini CLI (its own config, its own payload) decides the same
-    const gemini = (command: string) => cli(dir, ["hook", "--host", "gemini", "--preset", "gemini"], JSON.stringify({ hook_event_name: "BeforeTool", session_id: "s", cwd: dir, tool_name: "run_shell_command", tool_input: { command }, timestamp: "2026-01-01T00:00:00.000Z" }))
+    const gemini = (command: string) =>
+      cli(
+        dir,
+        ["hook", "--host", "gemini", "--preset", "gemini"],
+        JSON.stringify({
+          hook_event_name: "BeforeTool",
+          session_id: "s",
+          cwd: dir,
+          tool_name: "run_shell_command",
+          tool_input: { command },
+          timestamp: "2026-01-01T00:00:00.000Z"
+        })
+      )
     expect(gemini("git push origin main").stdout).toContain('"decision":"deny"')
     expect(gemini("ls").stdout).not.toContain('"decision":"deny"')
   })
 
   it("Windsurf → Claude Code: the Windsurf hook (exit 2 on pre_run_command, tool_info.command_line) blocks Claude Code's Bash call; other tools do not reach it", () => {
     const dir = project({})
-    const guard = agentHook(dir, "guard.sh", ['"agent_action_name":"pre_run_command"', '"command_line":"git push'], `echo "windsurf guard: no push" >&2; exit 2`)
+    const guard = agentHook(
+      dir,
+      "guard.sh",
+      ['"agent_action_name":"pre_run_command"', '"command_line":"git push'],
+      `echo "windsurf guard: no push" >&2; exit 2`
+    )
     mkdirSync(join(dir, ".windsurf"))
-    writeFileSync(join(dir, ".windsurf", "hooks.json"), JSON.stringify({ hooks: { pre_run_command: [{ command: guard }], pre_read_code: [{ command: guard }] } }))
+    writeFileSync(
+      join(dir, ".windsurf", "hooks.json"),
+      JSON.stringify({ hooks: { pre_run_command: [{ command: guard }], pre_read_code: [{ command: guard }] } })
+    )
     const migration = cli(dir, ["migrate", "--from", "windsurf", "--to", "claude", "--write", ".agent-hooks/settings.json"])
     expect(migration.status, migration.stderr).toBe(0)
     const entry = JSON.parse(readFileSync(join(dir, ".claude", "settings.json"), "utf8")).hooks.PreToolUse[0].hooks[0]
     expect(entry.command).toContain("hook --host claude --payload windsurf")
-    const claude = (tool_name: string, tool_input: unknown) => runEntry(dir, entry.command, { hook_event_name: "PreToolUse", session_id: "s", cwd: dir, tool_name, tool_input }, { CLAUDE_PROJECT_DIR: dir })
+    const claude = (tool_name: string, tool_input: unknown) =>
+      runEntry(
+        dir,
+        entry.command,
+        { hook_event_name: "PreToolUse", session_id: "s", cwd: dir, tool_name, tool_input },
+        { CLAUDE_PROJECT_DIR: dir }
+      )
     const denied = claude("Bash", { command: "git push origin main" })
     expect(denied.status, denied.stderr).toBe(2)
     expect(denied.stdout + denied.stderr).toContain("windsurf guard: no push")
@@ -192,10 +274,16 @@ describe("migrate --to an agent, through the CLI (host mode, real processes)", (
   })
 
   it("Gemini CLI → Claude Code refuses per hook (file, JSON path, why) what has no counterpart (BeforeModel); --lossy writes the bare command with a note; nothing is written without --write", () => {
-    const dir = project({ ".gemini/settings.json": JSON.stringify({ hooks: { BeforeModel: [{ hooks: [{ type: "command", command: "./guard.sh", timeout: 5000 }] }] } }) })
+    const dir = project({
+      ".gemini/settings.json": JSON.stringify({
+        hooks: { BeforeModel: [{ hooks: [{ type: "command", command: "./guard.sh", timeout: 5000 }] }] }
+      })
+    })
     const refused = cli(dir, ["migrate", "--from", "gemini", "--to", "claude", "--write", ".agent-hooks/settings.json"])
     expect(refused.status).toBe(1)
-    expect(refused.stderr).toContain(`cannot migrate: ${join(dir, ".gemini", "settings.json")} at hooks.BeforeModel[0].hooks[0] (BeforeModel): BeforeModel is gemini's own event with no counterpart`)
+    expect(refused.stderr).toContain(
+      `cannot migrate: ${join(dir, ".gemini", "settings.json")} at hooks.BeforeModel[0].hooks[0] (BeforeModel): BeforeModel is gemini's own event with no counterpart`
+    )
     expect(refused.stderr).toContain("pass --lossy")
     expect(existsSync(join(dir, ".claude"))).toBe(false)
     const lossy = cli(dir, ["migrate", "--from", "gemini", "--to", "claude", "--lossy"])
@@ -227,7 +315,9 @@ describe("migrate --to an agent, through the CLI (host mode, real processes)", (
     expect(readFileSync(join(dir, ".codex", "hooks.json"), "utf8")).toBe("{}\n")
     const forced = cli(dir, ["migrate", "--from", "claude", "--to", "codex", "--write", ".agent-hooks/settings.json", "--force"])
     expect(forced.status, forced.stderr).toBe(0)
-    expect(JSON.parse(readFileSync(join(dir, ".codex", "hooks.json"), "utf8")).hooks.Stop[0].hooks[0].command).toMatch(/ hook --host codex --timeout \d+$/)
+    expect(JSON.parse(readFileSync(join(dir, ".codex", "hooks.json"), "utf8")).hooks.Stop[0].hooks[0].command).toMatch(
+      / hook --host codex --timeout \d+$/
+    )
     // a cloned repo's .gemini -> elsewhere: nothing written there
     const outside = project({})
     symlinkSync(outside, join(dir, ".gemini"))
@@ -248,19 +338,44 @@ describe("migrate --to an agent, through the CLI (host mode, real processes)", (
 
 describe("host mode under a dialect's preset (the other way to keep a dialect's hooks)", () => {
   const gemini = () =>
-    project({ ".gemini/settings.json": JSON.stringify({ hooks: { BeforeTool: [{ matcher: "run_shell_command", hooks: [{ type: "command", command: "echo 'no shell' >&2; exit 2" }] }] } }) })
+    project({
+      ".gemini/settings.json": JSON.stringify({
+        hooks: { BeforeTool: [{ matcher: "run_shell_command", hooks: [{ type: "command", command: "echo 'no shell' >&2; exit 2" }] }] }
+      })
+    })
 
   it("--host gemini --preset gemini runs Gemini CLI's BeforeTool hooks on Gemini CLI's own payload (they used to be skipped, silently)", () => {
     const dir = gemini()
-    const run = cli(dir, ["hook", "--host", "gemini", "--preset", "gemini"], JSON.stringify({ hook_event_name: "BeforeTool", session_id: "s", cwd: dir, tool_name: "run_shell_command", tool_input: { command: "ls" }, timestamp: "2026-01-01T00:00:00.000Z" }))
+    const run = cli(
+      dir,
+      ["hook", "--host", "gemini", "--preset", "gemini"],
+      JSON.stringify({
+        hook_event_name: "BeforeTool",
+        session_id: "s",
+        cwd: dir,
+        tool_name: "run_shell_command",
+        tool_input: { command: "ls" },
+        timestamp: "2026-01-01T00:00:00.000Z"
+      })
+    )
     expect(run.status, run.stderr).toBe(2)
     expect(run.stderr).toContain("no shell")
   })
 
   it("a policy migrated from Gemini CLI (BeforeTool declared in the file) under host mode without --payload blocks, naming the hooks, instead of never running them", () => {
-    const dir = project({ "gemini.json": JSON.stringify({ hooks: { BeforeTool: [{ matcher: "run_shell_command", hooks: [{ type: "command", command: "/usr/bin/true", timeout: 5000 }] }] } }) })
+    const dir = project({
+      "gemini.json": JSON.stringify({
+        hooks: { BeforeTool: [{ matcher: "run_shell_command", hooks: [{ type: "command", command: "/usr/bin/true", timeout: 5000 }] }] }
+      })
+    })
     expect(cli(dir, ["migrate", "--from", "gemini", "--settings", "gemini.json", "--write", "policy.json"]).status).toBe(0)
-    const payload = JSON.stringify({ hook_event_name: "PreToolUse", session_id: "s", cwd: dir, tool_name: "Bash", tool_input: { command: "ls" } })
+    const payload = JSON.stringify({
+      hook_event_name: "PreToolUse",
+      session_id: "s",
+      cwd: dir,
+      tool_name: "Bash",
+      tool_input: { command: "ls" }
+    })
     const run = cli(dir, ["hook", "--host", "claude", "--settings", "policy.json"], payload)
     expect(run.status).toBe(2)
     expect(run.stdout + run.stderr).toContain("hooks on BeforeTool are declared for another agent's own events")
@@ -271,14 +386,22 @@ describe("host mode under a dialect's preset (the other way to keep a dialect's 
 
   it("--payload of an agent host mode does not know blocks, naming the agents it knows (a policy is never run on another shape)", () => {
     const dir = project({ ".agent-hooks/settings.json": JSON.stringify({ hooks: {} }) })
-    const run = cli(dir, ["hook", "--host", "claude", "--payload", "pigo"], JSON.stringify({ hook_event_name: "PreToolUse", session_id: "s", cwd: dir, tool_name: "Bash", tool_input: { command: "ls" } }))
+    const run = cli(
+      dir,
+      ["hook", "--host", "claude", "--payload", "pigo"],
+      JSON.stringify({ hook_event_name: "PreToolUse", session_id: "s", cwd: dir, tool_name: "Bash", tool_input: { command: "ls" } })
+    )
     expect(run.status).toBe(2)
     expect(run.stdout + run.stderr).toContain("unknown --payload pigo (one of claude, codex, gemini")
   })
 
   it("--host claude --preset gemini refuses visibly: Gemini CLI's hooks would never run on Claude Code's events", () => {
     const dir = gemini()
-    const run = cli(dir, ["hook", "--host", "claude", "--preset", "gemini"], JSON.stringify({ hook_event_name: "PreToolUse", session_id: "s", cwd: dir, tool_name: "Bash", tool_input: { command: "ls" } }))
+    const run = cli(
+      dir,
+      ["hook", "--host", "claude", "--preset", "gemini"],
+      JSON.stringify({ hook_event_name: "PreToolUse", session_id: "s", cwd: dir, tool_name: "Bash", tool_input: { command: "ls" } })
+    )
     expect(run.status).toBe(2)
     expect(run.stderr).toContain("whose hooks on BeforeTool are written for gemini's own events and payload")
   })

@@ -61,12 +61,14 @@ const TARGETS = HostMode.agents
 
 /** A source hook's own timeout as the dialect reads it back (seconds). */
 const hookGen = (preset: Preset) =>
-  fc.record({
-    event: fc.constantFrom(...eventsOf(preset)),
-    matcher: fc.constantFrom(undefined, "Bash", "*"),
-    timeout: fc.constantFrom(undefined, 5, 20, 45),
-    n: fc.nat(1000)
-  }).map((h): Hook => ({ event: h.event, matcher: h.matcher, timeout: h.timeout, command: `/usr/bin/true hook-${h.n}` }))
+  fc
+    .record({
+      event: fc.constantFrom(...eventsOf(preset)),
+      matcher: fc.constantFrom(undefined, "Bash", "*"),
+      timeout: fc.constantFrom(undefined, 5, 20, 45),
+      n: fc.nat(1000)
+    })
+    .map((h): Hook => ({ event: h.event, matcher: h.matcher, timeout: h.timeout, command: `/usr/bin/true hook-${h.n}` }))
 
 const runPair = async (source: Preset, agent: HostMode.Agent, hooks: ReadonlyArray<Hook>, lossy: boolean) => {
   const project = join(root, `p${count++}`)
@@ -80,7 +82,8 @@ const runPair = async (source: Preset, agent: HostMode.Agent, hooks: ReadonlyArr
     agent,
     lossy,
     platform: "linux",
-    hostCommand: (hostEvent, timeout, payload) => `agent-hooks hook --host ${agent.name} --event ${hostEvent}${payload === undefined ? "" : ` --payload ${payload}`}${timeout === undefined ? "" : ` --timeout ${timeout}`}`
+    hostCommand: (hostEvent, timeout, payload) =>
+      `agent-hooks hook --host ${agent.name} --event ${hostEvent}${payload === undefined ? "" : ` --payload ${payload}`}${timeout === undefined ? "" : ` --timeout ${timeout}`}`
   })
   // a source agent with a host mode of its own keeps its payload: every host-mode entry presents it
   const presenter = claudeShaped(source) ? undefined : HostMode.byName(source.name)
@@ -95,11 +98,18 @@ const runPair = async (source: Preset, agent: HostMode.Agent, hooks: ReadonlyArr
     const isKept = kept.includes(entry)
     // the Claude Code event the hook's event fires with: its own, or (an agent's own name) the one its agent maps it to
     const declared = source.events.find((one) => one.name === event)
-    const catalog = HookEvent.get(event) !== undefined ? event : presenter !== undefined && declared?.extends !== undefined && presenter.events[event] === declared.extends ? declared.extends : undefined
+    const catalog =
+      HookEvent.get(event) !== undefined
+        ? event
+        : presenter !== undefined && declared?.extends !== undefined && presenter.events[event] === declared.extends
+          ? declared.extends
+          : undefined
     const blocks = (declared === undefined ? HookEvent.get(event) : HookEvent.custom(declared))?.blocking !== "none"
     if (catalog === undefined) expect(isKept, `${event} is ${source.name}'s own, with no Claude Code counterpart`).toBe(false)
-    else if (!claudeShaped(source) && presenter === undefined) expect(isKept, `${source.name}'s payload is its own and it has no host mode`).toBe(false)
-    else if (presenter !== undefined && presenter.events[event] !== catalog) expect(isKept, `${source.name} has no ${event} to present`).toBe(false)
+    else if (!claudeShaped(source) && presenter === undefined)
+      expect(isKept, `${source.name}'s payload is its own and it has no host mode`).toBe(false)
+    else if (presenter !== undefined && presenter.events[event] !== catalog)
+      expect(isKept, `${source.name} has no ${event} to present`).toBe(false)
     else if (hostEventsFor(agent, catalog).length === 0) expect(isKept, `${agent.name} has no ${catalog}`).toBe(false)
     else if (source.name === "claude" || source.name === "agent-hooks" || presenter !== undefined) {
       // a block the target's event cannot give
@@ -114,7 +124,8 @@ const runPair = async (source: Preset, agent: HostMode.Agent, hooks: ReadonlyArr
       if ((agent.name === "windsurf" || agent.name === "cline") && timeout !== undefined && timeout + 1 > agent.hookTimeout) {
         expect(isKept, `${agent.name} cannot give ${timeout} s`).toBe(false)
       }
-      if ((!cannotBlock || !blocks) && !(agent.name === "windsurf" || agent.name === "cline")) expect(isKept, `${source.name} ${event} → ${agent.name}`).toBe(true)
+      if ((!cannotBlock || !blocks) && !(agent.name === "windsurf" || agent.name === "cline"))
+        expect(isKept, `${source.name} ${event} → ${agent.name}`).toBe(true)
     }
   }
   // what is written, read back by the target's own preset
@@ -139,18 +150,33 @@ const runPair = async (source: Preset, agent: HostMode.Agent, hooks: ReadonlyArr
     return agent.name === "cline" ? readFileSync(path, "utf8") : command
   }
   const written = Object.entries(readBack.hooks).flatMap(([event, list]) =>
-    list.map((entry) => ({ event, entry: entry.handler.type === "command" ? { ...entry, handler: { ...entry.handler, command: script(entry.handler.command) } } : entry }))
+    list.map((entry) => ({
+      event,
+      entry: entry.handler.type === "command" ? { ...entry, handler: { ...entry.handler, command: script(entry.handler.command) } } : entry
+    }))
   )
   // each kept hook's event: every one of the target's events for it calls host mode for the target
   const keptEvents = new Set(Object.keys(planned.kept.hooks))
-  const catalogOf = (event: string) => HookEvent.get(event) !== undefined ? event : source.events.find((one) => one.name === event)!.extends!
+  const catalogOf = (event: string) =>
+    HookEvent.get(event) !== undefined ? event : source.events.find((one) => one.name === event)!.extends!
   for (const event of keptEvents) {
     for (const hostEvent of hostEventsFor(agent, catalogOf(event))) {
       const own = `hook --host ${agent.name} --event ${hostEvent}${presenter === undefined ? "" : ` --payload ${presenter.name}`}`
-      const calls = written.filter((w) => w.event === hostEvent && w.entry.handler.type === "command" && w.entry.handler.command.includes(own) && (presenter !== undefined || !w.entry.handler.command.includes("--payload")))
+      const calls = written.filter(
+        (w) =>
+          w.event === hostEvent &&
+          w.entry.handler.type === "command" &&
+          w.entry.handler.command.includes(own) &&
+          (presenter !== undefined || !w.entry.handler.command.includes("--payload"))
+      )
       expect(calls, `${source.name} → ${agent.name}: ${event} on ${hostEvent}`).toHaveLength(1)
       // the timeout, as the target reads it, leaves the longest hook its own
-      const longest = Math.max(0, ...planned.kept.hooks[event]!.map((entry) => ("timeout" in entry.handler && typeof entry.handler.timeout === "number" ? entry.handler.timeout : 0)))
+      const longest = Math.max(
+        0,
+        ...planned.kept.hooks[event]!.map((entry) =>
+          "timeout" in entry.handler && typeof entry.handler.timeout === "number" ? entry.handler.timeout : 0
+        )
+      )
       const handler = calls[0]!.entry.handler
       const timeout = "timeout" in handler && typeof handler.timeout === "number" ? handler.timeout : agent.hookTimeout
       expect(timeout, `${source.name} → ${agent.name}: timeout of ${hostEvent}`).toBeGreaterThan(longest)
@@ -196,11 +222,11 @@ describe("migrate --from X --to Y for every pair, in-process", () => {
       )
       expect(kept + refused).toBeGreaterThan(0)
       // Claude Code's payload, or an agent's own that host mode presents again (--payload): hooks are kept
-      if (source.name === "claude" || source.name === "agent-hooks" || HostMode.byName(source.name) !== undefined) expect(kept, `${source.name}: kept ${kept}, refused ${refused}`).toBeGreaterThan(0)
+      if (source.name === "claude" || source.name === "agent-hooks" || HostMode.byName(source.name) !== undefined)
+        expect(kept, `${source.name}: kept ${kept}, refused ${refused}`).toBeGreaterThan(0)
     })
   }
 })
-
 
 describe("one writer per agent's config: migrate --to and install", () => {
   it("host mode's entries are written where and as install --project writes them, for every agent", () => {
@@ -209,14 +235,28 @@ describe("one writer per agent's config: migrate --to and install", () => {
       const project = join(root, `w${count++}`)
       mkdirSync(project, { recursive: true })
       const events = eventsOfHost(agent)
-      const command = (event: string) => hookCommand(["/usr/bin/node", "/x/bin.js"], agent, agent.hookTimeout, agent.name === "copilot" ? event : undefined)
+      const command = (event: string) =>
+        hookCommand(["/usr/bin/node", "/x/bin.js"], agent, agent.hookTimeout, agent.name === "copilot" ? event : undefined)
       const plan = { agent, events, command, timeout: agent.hookTimeout * timeoutUnitMs(agent) }
       const installed = installChanges(layoutOf(agent, "project", project, { HOME: project }), plan, "project", project)
       const fixed = agent.name === "windsurf" || agent.name === "cline"
-      const migrated = render(agent, project, events.map((hostEvent) => ({ hostEvent, command: command(hostEvent), timeout: fixed ? undefined : agent.hookTimeout, hostMode: true })))
+      const migrated = render(
+        agent,
+        project,
+        events.map((hostEvent) => ({
+          hostEvent,
+          command: command(hostEvent),
+          timeout: fixed ? undefined : agent.hookTimeout,
+          hostMode: true
+        }))
+      )
       expect(migrated.map((file) => file.path).sort(), agent.name).toEqual(installed.map((change) => change.file).sort())
       // Cline's scripts: install marks its own; the command line is the same
-      if (agent.name !== "cline") expect(migrated.map((file) => file.text), agent.name).toEqual(installed.map((change) => change.after))
+      if (agent.name !== "cline")
+        expect(
+          migrated.map((file) => file.text),
+          agent.name
+        ).toEqual(installed.map((change) => change.after))
       for (const file of migrated) {
         const path = file.path.slice(project.length)
         expect(files.has(path), `${agent.name} writes ${path}, another agent's file`).toBe(false)

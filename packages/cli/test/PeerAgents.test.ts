@@ -23,8 +23,20 @@ const setup = () => {
     chmodSync(file, 0o755)
   }
   const cli = (args: ReadonlyArray<string>, stdin = "", extra: Record<string, string> = {}) => {
-    const env: Record<string, string | undefined> = { ...process.env, HOME: home, AGENT_HOOKS_HOME: join(home, ".agent-hooks"), NO_COLOR: "1", ...extra }
-    for (const name of ["CLAUDE_PROJECT_DIR", "AGENT_HOOKS_HOST_MODE", "AGENT_HOOKS_FAIL_CLOSED", "AGENT_HOOKS_REQUIRE_TRUST", "WINDSURF_SYSTEM_HOOKS_PATH"]) {
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      HOME: home,
+      AGENT_HOOKS_HOME: join(home, ".agent-hooks"),
+      NO_COLOR: "1",
+      ...extra
+    }
+    for (const name of [
+      "CLAUDE_PROJECT_DIR",
+      "AGENT_HOOKS_HOST_MODE",
+      "AGENT_HOOKS_FAIL_CLOSED",
+      "AGENT_HOOKS_REQUIRE_TRUST",
+      "WINDSURF_SYSTEM_HOOKS_PATH"
+    ]) {
       if (!(name in extra)) delete env[name]
     }
     const result = spawnSync(node, [bin, ...args], { input: stdin, cwd: dir, env, encoding: "utf8", timeout: 25_000 })
@@ -45,7 +57,12 @@ describe("run --preset: each agent's files, in their layout, with its own exit c
     t.put(join(t.dir, ".kiro", "hooks", "guard.json"), {
       version: "v1",
       hooks: [
-        { name: "no-rm", trigger: "PreToolUse", matcher: "execute_bash", action: { type: "command", command: "grep -q 'rm -rf' && { echo 'no rm here' >&2; exit 2; }; exit 0" } },
+        {
+          name: "no-rm",
+          trigger: "PreToolUse",
+          matcher: "execute_bash",
+          action: { type: "command", command: "grep -q 'rm -rf' && { echo 'no rm here' >&2; exit 2; }; exit 0" }
+        },
         { name: "remind", trigger: "PreToolUse", action: { type: "agent", prompt: "check tests" } }
       ]
     })
@@ -80,32 +97,52 @@ describe("run --preset: each agent's files, in their layout, with its own exit c
     t.put(join(t.home, ".codeium", "windsurf", "hooks.json"), { hooks: { pre_run_command: [{ command: `echo user >> ${log}` }] } })
     t.put(join(t.dir, ".windsurf", "hooks.json"), {
       hooks: {
-        pre_run_command: [{ command: `echo workspace >> ${log}; grep -q 'rm -rf' && { echo 'blocked by policy' >&2; exit 2; }; exit 0`, show_output: true }],
+        pre_run_command: [
+          { command: `echo workspace >> ${log}; grep -q 'rm -rf' && { echo 'blocked by policy' >&2; exit 2; }; exit 0`, show_output: true }
+        ],
         post_run_command: [{ command: "exit 2" }],
         pre_read_code: [{ command: "echo broken >&2; exit 1" }]
       }
     })
     const env = { WINDSURF_SYSTEM_HOOKS_PATH: system }
-    const payload = (action: string, info: Record<string, unknown>) => JSON.stringify({ agent_action_name: action, trajectory_id: "t", execution_id: "e", timestamp: "now", tool_info: info })
-    const blocked = t.cli(["run", "pre_run_command", "--preset", "windsurf"], payload("pre_run_command", { command_line: "rm -rf build" }), env)
+    const payload = (action: string, info: Record<string, unknown>) =>
+      JSON.stringify({ agent_action_name: action, trajectory_id: "t", execution_id: "e", timestamp: "now", tool_info: info })
+    const blocked = t.cli(
+      ["run", "pre_run_command", "--preset", "windsurf"],
+      payload("pre_run_command", { command_line: "rm -rf build" }),
+      env
+    )
     expect(blocked.status).toBe(2)
     expect(JSON.parse(blocked.stdout)).toMatchObject({ blocked: true, reason: "blocked by policy" })
     expect(readFileSync(log, "utf8").trim().split("\n").sort()).toEqual(["system", "user", "workspace"])
     expect(t.cli(["run", "post_run_command", "--preset", "windsurf"], payload("post_run_command", {}), env).status).toBe(0)
     // exit 1 is a warning to Windsurf; the engine's failClosed makes it a block
     expect(t.cli(["run", "pre_read_code", "--preset", "windsurf"], payload("pre_read_code", { file_path: ".env" }), env).status).toBe(0)
-    expect(t.cli(["run", "pre_read_code", "--preset", "windsurf", "--fail-closed"], payload("pre_read_code", { file_path: ".env" }), env).status).toBe(2)
+    expect(
+      t.cli(["run", "pre_read_code", "--preset", "windsurf", "--fail-closed"], payload("pre_read_code", { file_path: ".env" }), env).status
+    ).toBe(2)
   })
 
   it("cline: the executable named after its event runs for every call; cancel blocks; a non-zero exit is an error, not a block (unless failing closed)", () => {
     const t = setup()
-    t.script(join(t.dir, ".clinerules", "hooks", "PreToolUse"), `input=$(cat)
+    t.script(
+      join(t.dir, ".clinerules", "hooks", "PreToolUse"),
+      `input=$(cat)
 case "$input" in *'"path":"src/a.js"'*) echo '{"cancel": true, "errorMessage": "JavaScript files not allowed in TypeScript project"}'; exit 0;; esac
-echo '{"cancel": false, "contextModification": "project uses TypeScript"}'`)
+echo '{"cancel": false, "contextModification": "project uses TypeScript"}'`
+    )
     t.script(join(t.home, "Documents", "Cline", "Hooks", "UserPromptSubmit"), "exit 3")
     t.put(join(t.dir, ".clinerules", "hooks", "README.md"), "notes")
     const pre = (parameters: Record<string, unknown>) =>
-      JSON.stringify({ clineVersion: "3.36.0", hookName: "PreToolUse", timestamp: "1", taskId: "t", workspaceRoots: [t.dir], userId: "u", preToolUse: { toolName: "write_to_file", parameters } })
+      JSON.stringify({
+        clineVersion: "3.36.0",
+        hookName: "PreToolUse",
+        timestamp: "1",
+        taskId: "t",
+        workspaceRoots: [t.dir],
+        userId: "u",
+        preToolUse: { toolName: "write_to_file", parameters }
+      })
     const blocked = t.cli(["run", "PreToolUse", "--preset", "cline"], pre({ path: "src/a.js", content: "x" }))
     expect(blocked.status).toBe(2)
     expect(JSON.parse(blocked.stdout)).toMatchObject({ blocked: true, reason: "JavaScript files not allowed in TypeScript project" })
@@ -121,12 +158,27 @@ echo '{"cancel": false, "contextModification": "project uses TypeScript"}'`)
   it("antigravity: documented .agents/hooks.json with allowTool: false; antigravity-1.0 reads .antigravitycli/hooks.json with decision: deny", () => {
     const t = setup()
     t.put(join(t.dir, ".agents", "hooks.json"), {
-      "guard-suite": { PreToolUse: [{ matcher: "run_command", hooks: [{ type: "command", command: `echo '{"allowTool": false, "denyReason": "not on this machine"}'`, timeout: 5 }] }] }
+      "guard-suite": {
+        PreToolUse: [
+          {
+            matcher: "run_command",
+            hooks: [{ type: "command", command: `echo '{"allowTool": false, "denyReason": "not on this machine"}'`, timeout: 5 }]
+          }
+        ]
+      }
     })
     t.put(join(t.dir, ".antigravitycli", "hooks.json"), {
-      hooks: { PreToolUse: [{ matcher: "run_command", hooks: [{ type: "command", command: `echo '{"decision": "deny", "reason": "observed contract"}'` }] }] }
+      hooks: {
+        PreToolUse: [
+          { matcher: "run_command", hooks: [{ type: "command", command: `echo '{"decision": "deny", "reason": "observed contract"}'` }] }
+        ]
+      }
     })
-    const payload = JSON.stringify({ conversationId: "c", tool_name: "run_command", toolCall: { name: "run_command", args: { CommandLine: "rm -rf /" } } })
+    const payload = JSON.stringify({
+      conversationId: "c",
+      tool_name: "run_command",
+      toolCall: { name: "run_command", args: { CommandLine: "rm -rf /" } }
+    })
     const documented = t.cli(["run", "PreToolUse", "--preset", "antigravity"], payload)
     expect(documented.status).toBe(2)
     expect(JSON.parse(documented.stdout)).toMatchObject({ blocked: true, reason: "not on this machine" })
@@ -137,7 +189,8 @@ echo '{"cancel": false, "contextModification": "project uses TypeScript"}'`)
 })
 
 describe("hook --host: the agent's payload through a policy in Claude Code's names, the answer in the agent's format", () => {
-  const docs = (host: string): ReadonlyArray<Record<string, unknown>> => JSON.parse(readFileSync(join(hostFixtures, `${host}.docs.json`), "utf8"))
+  const docs = (host: string): ReadonlyArray<Record<string, unknown>> =>
+    JSON.parse(readFileSync(join(hostFixtures, `${host}.docs.json`), "utf8"))
   /** The policy, once: Bash `rm -rf` is denied, Read of .env is denied. */
   const policy = (t: ReturnType<typeof setup>) => {
     const file = join(t.root, "policy.json")
@@ -178,12 +231,21 @@ describe("hook --host: the agent's payload through a policy in Claude Code's nam
   it("a payload host mode cannot read blocks in the agent's own block, never fails open (Cline: cancel, at exit 0)", () => {
     const t = setup()
     const settings = policy(t)
-    const cline = t.cli(["hook", "--host", "cline", "--settings", settings], JSON.stringify({ preToolUse: { toolName: "execute_command", parameters: { command: "rm -rf /" } } }))
+    const cline = t.cli(
+      ["hook", "--host", "cline", "--settings", settings],
+      JSON.stringify({ preToolUse: { toolName: "execute_command", parameters: { command: "rm -rf /" } } })
+    )
     expect(cline.status).toBe(0)
     expect(JSON.parse(cline.stdout)).toMatchObject({ cancel: true })
     const windsurf = t.cli(["hook", "--host", "windsurf", "--settings", settings], "not json")
     expect(windsurf.status).toBe(2)
-    const agy = t.cli(["hook", "--host", "antigravity", "--settings", settings], JSON.stringify({ hookEventName: "PreToolUse", toolCall: { name: "run_command", args: { CommandLine: "ls", commandLine: "rm -rf /" } } }))
+    const agy = t.cli(
+      ["hook", "--host", "antigravity", "--settings", settings],
+      JSON.stringify({
+        hookEventName: "PreToolUse",
+        toolCall: { name: "run_command", args: { CommandLine: "ls", commandLine: "rm -rf /" } }
+      })
+    )
     expect(JSON.parse(agy.stdout)).toMatchObject({ allowTool: false })
   })
 })
@@ -200,7 +262,12 @@ describe("migrate --from kiro|windsurf|cline|antigravity: the migrated file give
       expect(canonical.status, `${preset} ${event}: ${canonical.stderr}`).toBe(original.status)
       const pick = (stdout: string) => {
         const outcome = JSON.parse(stdout)
-        return { blocked: outcome.blocked, reason: outcome.reason, additionalContext: outcome.additionalContext, statuses: outcome.hooks.map((hook: any) => hook.status) }
+        return {
+          blocked: outcome.blocked,
+          reason: outcome.reason,
+          additionalContext: outcome.additionalContext,
+          statuses: outcome.hooks.map((hook: any) => hook.status)
+        }
       }
       expect(pick(canonical.stdout), `${preset} ${event}`).toStrictEqual(pick(original.stdout))
     }
@@ -211,16 +278,30 @@ describe("migrate --from kiro|windsurf|cline|antigravity: the migrated file give
     t.put(join(t.dir, ".kiro", "hooks", "guard.json"), {
       version: "v1",
       hooks: [
-        { name: "no-rm", trigger: "PreToolUse", matcher: "execute_bash", action: { type: "command", command: "grep -q 'rm -rf' && { echo 'no rm' >&2; exit 2; }; echo checked" } },
+        {
+          name: "no-rm",
+          trigger: "PreToolUse",
+          matcher: "execute_bash",
+          action: { type: "command", command: "grep -q 'rm -rf' && { echo 'no rm' >&2; exit 2; }; echo checked" }
+        },
         { name: "warn", trigger: "Stop", action: { type: "command", command: "exit 2" } }
       ]
     })
-    same(t, "kiro", [["PreToolUse", bash("rm -rf /")], ["PreToolUse", bash("ls")], ["Stop", "{}"]])
-    t.put(join(t.dir, ".kiro", "hooks", "agent.json"), { version: "v1", hooks: [{ name: "ask-kiro", trigger: "PostFileSave", action: { type: "agent", prompt: "review" } }] })
+    same(t, "kiro", [
+      ["PreToolUse", bash("rm -rf /")],
+      ["PreToolUse", bash("ls")],
+      ["Stop", "{}"]
+    ])
+    t.put(join(t.dir, ".kiro", "hooks", "agent.json"), {
+      version: "v1",
+      hooks: [{ name: "ask-kiro", trigger: "PostFileSave", action: { type: "agent", prompt: "review" } }]
+    })
     const refused = t.cli(["migrate", "--from", "kiro"])
     expect(refused.status).toBe(1)
     expect(refused.stdout).toBe("")
-    expect(refused.stderr).toContain(`cannot migrate: ${join(t.dir, ".kiro", "hooks", "agent.json")} at hooks[0].action: hook "ask-kiro" is an agent action`)
+    expect(refused.stderr).toContain(
+      `cannot migrate: ${join(t.dir, ".kiro", "hooks", "agent.json")} at hooks[0].action: hook "ask-kiro" is an agent action`
+    )
     const lossy = t.cli(["migrate", "--from", "kiro", "--lossy"])
     expect(lossy.status).toBe(0)
     expect(lossy.stderr).toContain(`lossy: ${join(t.dir, ".kiro", "hooks", "agent.json")} at hooks[0].action`)
@@ -229,13 +310,38 @@ describe("migrate --from kiro|windsurf|cline|antigravity: the migrated file give
   it("windsurf, cline and antigravity: the same outcome from the migrated file", () => {
     const t = setup()
     t.put(join(t.dir, ".windsurf", "hooks.json"), {
-      hooks: { pre_run_command: [{ command: "grep -q 'rm -rf' && { echo 'no' >&2; exit 2; }; exit 0" }], post_run_command: [{ command: "exit 2" }], pre_read_code: [{ command: "exit 1" }] }
+      hooks: {
+        pre_run_command: [{ command: "grep -q 'rm -rf' && { echo 'no' >&2; exit 2; }; exit 0" }],
+        post_run_command: [{ command: "exit 2" }],
+        pre_read_code: [{ command: "exit 1" }]
+      }
     })
-    same(t, "windsurf", [["pre_run_command", JSON.stringify({ tool_info: { command_line: "rm -rf /" } })], ["post_run_command", "{}"], ["pre_read_code", "{}"]])
-    t.script(join(t.dir, ".clinerules", "hooks", "PreToolUse"), `grep -q '"rm' && { echo '{"cancel": true, "errorMessage": "no rm"}'; exit 0; }; echo '{"cancel": false, "contextModification": "ok"}'`)
+    same(t, "windsurf", [
+      ["pre_run_command", JSON.stringify({ tool_info: { command_line: "rm -rf /" } })],
+      ["post_run_command", "{}"],
+      ["pre_read_code", "{}"]
+    ])
+    t.script(
+      join(t.dir, ".clinerules", "hooks", "PreToolUse"),
+      `grep -q '"rm' && { echo '{"cancel": true, "errorMessage": "no rm"}'; exit 0; }; echo '{"cancel": false, "contextModification": "ok"}'`
+    )
     t.script(join(t.dir, ".clinerules", "hooks", "TaskComplete"), "exit 2")
-    same(t, "cline", [["PreToolUse", JSON.stringify({ hookName: "PreToolUse", preToolUse: { toolName: "execute_command", parameters: { command: "rm -rf /" } } })], ["PreToolUse", "{}"], ["TaskComplete", "{}"]])
-    t.put(join(t.dir, ".agents", "hooks.json"), { suite: { PreToolUse: [{ matcher: "run_command", hooks: [{ type: "command", command: `echo '{"allowTool": false, "denyReason": "no"}'` }] }] } })
-    same(t, "antigravity", [["PreToolUse", JSON.stringify({ tool_name: "run_command" })], ["PreToolUse", JSON.stringify({ tool_name: "view_file" })]])
+    same(t, "cline", [
+      [
+        "PreToolUse",
+        JSON.stringify({ hookName: "PreToolUse", preToolUse: { toolName: "execute_command", parameters: { command: "rm -rf /" } } })
+      ],
+      ["PreToolUse", "{}"],
+      ["TaskComplete", "{}"]
+    ])
+    t.put(join(t.dir, ".agents", "hooks.json"), {
+      suite: {
+        PreToolUse: [{ matcher: "run_command", hooks: [{ type: "command", command: `echo '{"allowTool": false, "denyReason": "no"}'` }] }]
+      }
+    })
+    same(t, "antigravity", [
+      ["PreToolUse", JSON.stringify({ tool_name: "run_command" })],
+      ["PreToolUse", JSON.stringify({ tool_name: "view_file" })]
+    ])
   })
 })

@@ -19,7 +19,14 @@ import * as fc from "fast-check"
 import { afterAll, describe, expect, it } from "vitest"
 
 const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
-const geminiEntry = join(process.env["GEMINI_CLI_CORE_DIR"] ?? "/tmp/gemini-bench", "node_modules", "@google", "gemini-cli-core", "dist", "index.js")
+const geminiEntry = join(
+  process.env["GEMINI_CLI_CORE_DIR"] ?? "/tmp/gemini-bench",
+  "node_modules",
+  "@google",
+  "gemini-cli-core",
+  "dist",
+  "index.js"
+)
 const root = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-gemini-diff-")))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 
@@ -38,55 +45,70 @@ await fireGemini(HookSystem, JSON.parse(readFileSync(process.argv[2], "utf8")), 
 const oracleLib = pathToFileURL(fileURLToPath(new URL("../../../agents/lib/oracle-gemini.mjs", import.meta.url))).href
 
 const TAGS = ["c1", "c2", "c3"] as const
-const hook = fc.record({ tag: fc.constantFrom(...TAGS), name: fc.constantFrom(undefined, "lint", "audit"), timeout: fc.constantFrom(undefined, 5000) })
+const hook = fc.record({
+  tag: fc.constantFrom(...TAGS),
+  name: fc.constantFrom(undefined, "lint", "audit"),
+  timeout: fc.constantFrom(undefined, 5000)
+})
 const groups = fc.array(
-  fc.record({ matcher: fc.constantFrom(undefined, "write_file", ".*", "write_.*", "run_shell_command"), hooks: fc.array(hook, { minLength: 1, maxLength: 3 }) }),
+  fc.record({
+    matcher: fc.constantFrom(undefined, "write_file", ".*", "write_.*", "run_shell_command"),
+    hooks: fc.array(hook, { minLength: 1, maxLength: 3 })
+  }),
   { minLength: 1, maxLength: 4 }
 )
 
 let count = 0
-const runs = (log: string): Array<string> => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter((line) => line !== "").sort() : [])
+const runs = (log: string): Array<string> =>
+  existsSync(log)
+    ? readFileSync(log, "utf8")
+        .split("\n")
+        .filter((line) => line !== "")
+        .sort()
+    : []
 
 describe.skipIf(!existsSync(geminiEntry))("--preset gemini against Gemini CLI's HookSystem", () => {
   it("the same hooks run, as often: dedup by name:command across groups", async () => {
     const driver = join(root, "driver.mjs")
     writeFileSync(driver, DRIVER)
-    {
-      await fc.assert(
-        fc.asyncProperty(groups, async (generated) => {
-          const n = count++
-          const BeforeTool = generated.map((group) => ({
-            ...(group.matcher === undefined ? {} : { matcher: group.matcher }),
-            hooks: group.hooks.map((h) => ({
-              type: "command",
-              command: `cat > /dev/null; echo ${h.tag} >> "$DIFF_LOG"`,
-              ...(h.name === undefined ? {} : { name: h.name }),
-              ...(h.timeout === undefined ? {} : { timeout: h.timeout })
-            }))
+    await fc.assert(
+      fc.asyncProperty(groups, async (generated) => {
+        const n = count++
+        const BeforeTool = generated.map((group) => ({
+          ...(group.matcher === undefined ? {} : { matcher: group.matcher }),
+          hooks: group.hooks.map((h) => ({
+            type: "command",
+            command: `cat > /dev/null; echo ${h.tag} >> "$DIFF_LOG"`,
+            ...(h.name === undefined ? {} : { name: h.name }),
+            ...(h.timeout === undefined ? {} : { timeout: h.timeout })
           }))
-          const geminiLog = join(root, `gemini-${n}.log`)
-          const hooksFile = join(root, `gemini-${n}.json`)
-          writeFileSync(hooksFile, JSON.stringify({ BeforeTool }))
-          const gemini = spawnSync(process.execPath, [driver, hooksFile], {
-            cwd: root,
-            encoding: "utf8",
-            env: { ...process.env, DIFF_LOG: geminiLog, GEMINI_ENTRY: pathToFileURL(geminiEntry).href, ORACLE_LIB: oracleLib, HOME: root }
-          })
-          expect(gemini.status, gemini.stderr).toBe(0)
+        }))
+        const geminiLog = join(root, `gemini-${n}.log`)
+        const hooksFile = join(root, `gemini-${n}.json`)
+        writeFileSync(hooksFile, JSON.stringify({ BeforeTool }))
+        const gemini = spawnSync(process.execPath, [driver, hooksFile], {
+          cwd: root,
+          encoding: "utf8",
+          env: { ...process.env, DIFF_LOG: geminiLog, GEMINI_ENTRY: pathToFileURL(geminiEntry).href, ORACLE_LIB: oracleLib, HOME: root }
+        })
+        expect(gemini.status, gemini.stderr).toBe(0)
 
-          const oursLog = join(root, `ours-${n}.log`)
-          const settings = join(root, `settings-${n}.json`)
-          writeFileSync(settings, JSON.stringify({ hooks: { BeforeTool } }))
-          const result = spawnSync(process.execPath, [bin, "run", "BeforeTool", "--preset", "gemini", "--settings", settings, "--project-dir", root], {
+        const oursLog = join(root, `ours-${n}.log`)
+        const settings = join(root, `settings-${n}.json`)
+        writeFileSync(settings, JSON.stringify({ hooks: { BeforeTool } }))
+        const result = spawnSync(
+          process.execPath,
+          [bin, "run", "BeforeTool", "--preset", "gemini", "--settings", settings, "--project-dir", root],
+          {
             input: JSON.stringify({ tool_name: "write_file", tool_input: { file_path: "a.ts" } }),
             encoding: "utf8",
             env: { ...process.env, DIFF_LOG: oursLog, HOME: root }
-          })
-          expect(result.status, result.stderr).toBe(0)
-          expect(runs(oursLog), JSON.stringify(BeforeTool)).toEqual(runs(geminiLog))
-        }),
-        { numRuns: 25, seed: 13 }
-      )
-    }
+          }
+        )
+        expect(result.status, result.stderr).toBe(0)
+        expect(runs(oursLog), JSON.stringify(BeforeTool)).toEqual(runs(geminiLog))
+      }),
+      { numRuns: 25, seed: 13 }
+    )
   }, 120_000)
 })

@@ -27,11 +27,13 @@ const reference = async (argv: ReadonlyArray<string>) => {
   let seen: { options: Record<string, unknown>; logLevel: string } | undefined
   const capture = Cli.cli.pipe(
     Command.withSubcommands([
-      Cli.run.pipe(Command.withHandler((options) =>
-        Effect.map(Effect.service(References.MinimumLogLevel), (logLevel) => {
-          seen = { options: options as Record<string, unknown>, logLevel }
-        })
-      ))
+      Cli.run.pipe(
+        Command.withHandler((options) =>
+          Effect.map(Effect.service(References.MinimumLogLevel), (logLevel) => {
+            seen = { options: options as Record<string, unknown>, logLevel }
+          })
+        )
+      )
     ])
   )
   const exit = await Effect.runPromiseExit(
@@ -73,24 +75,23 @@ describe("run's own reader agrees with the full parser", () => {
   })
 
   it("leaves to the full parser: help, version, unknown or repeated flags, flag-like values, no event or two", () => {
-    for (
-      const argv of [
-        ["run", "--help"],
-        ["run", "PreToolUse", "-h"],
-        ["--version"],
-        ["run"],
-        ["run", "A", "B"],
-        ["run", "PreToolUse", "--setting", "x"],
-        ["run", "PreToolUse", "--preset", "claude", "--preset", "pigo"],
-        ["run", "PreToolUse", "--settings", "--quiet"],
-        ["run", "PreToolUse", "--settings"],
-        ["run", "PreToolUse", "--quiet=true"],
-        ["run", "PreToolUse", "--log-level", "loud"],
-        ["run", "--", "PreToolUse"],
-        ["--log-level", "debug", "run", "PreToolUse"],
-        ["validate"]
-      ]
-    ) expect(parseRunArgs(argv), argv.join(" ")).toBeUndefined()
+    for (const argv of [
+      ["run", "--help"],
+      ["run", "PreToolUse", "-h"],
+      ["--version"],
+      ["run"],
+      ["run", "A", "B"],
+      ["run", "PreToolUse", "--setting", "x"],
+      ["run", "PreToolUse", "--preset", "claude", "--preset", "pigo"],
+      ["run", "PreToolUse", "--settings", "--quiet"],
+      ["run", "PreToolUse", "--settings"],
+      ["run", "PreToolUse", "--quiet=true"],
+      ["run", "PreToolUse", "--log-level", "loud"],
+      ["run", "--", "PreToolUse"],
+      ["--log-level", "debug", "run", "PreToolUse"],
+      ["validate"]
+    ])
+      expect(parseRunArgs(argv), argv.join(" ")).toBeUndefined()
   })
 
   it("one grammar: every flag of run's table is read by both readers, the same way", async () => {
@@ -108,17 +109,30 @@ describe("run's own reader agrees with the full parser", () => {
 
   it("property: what it reads, the full parser reads the same", async () => {
     const value = fc.constantFrom("a.json", "dir/b.json", "x y", "claude", "pigo", "ünï", "=eq", "debug", "./-x")
-    const valued = Object.values(runFlags).filter((flag) => flag.kind !== "boolean").map((flag) => `--${flag.name}`)
-    const booleans = Object.values(runFlags).filter((flag) => flag.kind === "boolean").map((flag) => `--${flag.name}`)
+    const valued = Object.values(runFlags)
+      .filter((flag) => flag.kind !== "boolean")
+      .map((flag) => `--${flag.name}`)
+    const booleans = Object.values(runFlags)
+      .filter((flag) => flag.kind === "boolean")
+      .map((flag) => `--${flag.name}`)
     const flag = fc.oneof(
-      { weight: 6, arbitrary: fc.tuple(fc.constantFrom(...valued), value, fc.boolean())
-        .map(([name, v, joined]) => (joined ? [`${name}=${v}`] : [name, v])) },
+      {
+        weight: 6,
+        arbitrary: fc
+          .tuple(fc.constantFrom(...valued), value, fc.boolean())
+          .map(([name, v, joined]) => (joined ? [`${name}=${v}`] : [name, v]))
+      },
       { weight: 3, arbitrary: fc.constantFrom(...booleans).map((name) => [name]) },
-      { weight: 2, arbitrary: fc.tuple(fc.constantFrom("debug", "error", "warning", "none", "all", "Debug"), fc.boolean())
-        .map(([v, joined]) => (joined ? [`--log-level=${v}`] : ["--log-level", v])) },
+      {
+        weight: 2,
+        arbitrary: fc
+          .tuple(fc.constantFrom("debug", "error", "warning", "none", "all", "Debug"), fc.boolean())
+          .map(([v, joined]) => (joined ? [`--log-level=${v}`] : ["--log-level", v]))
+      },
       { weight: 1, arbitrary: fc.constantFrom(["--"], ["-q"], ["--help"], ["--bogus", "x"], ["Extra"]) }
     )
-    const argvs = fc.tuple(fc.constantFrom("PreToolUse", "Stop", "tool_start", "x y"), fc.array(flag, { maxLength: 5 }), fc.nat())
+    const argvs = fc
+      .tuple(fc.constantFrom("PreToolUse", "Stop", "tool_start", "x y"), fc.array(flag, { maxLength: 5 }), fc.nat())
       .map(([event, flags, at]) => {
         const tokens = flags.flat()
         const i = at % (tokens.length + 1)

@@ -18,11 +18,7 @@ const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
 
 type Runtime = "node" | "bun" | "deno"
 const runtimes: ReadonlyArray<Runtime> = ["node", "bun", "deno"]
-const current: Runtime = typeof process.versions.bun === "string"
-  ? "bun"
-  : "Deno" in globalThis
-  ? "deno"
-  : "node"
+const current: Runtime = typeof process.versions.bun === "string" ? "bun" : "Deno" in globalThis ? "deno" : "node"
 const executable = (runtime: Runtime): string => (runtime === current ? process.execPath : runtime)
 const argv = (runtime: Runtime, args: ReadonlyArray<string>): Array<string> =>
   runtime === "deno" ? ["run", "-A", bin, ...args] : [bin, ...args]
@@ -121,12 +117,19 @@ const hook = (command: string, extra: Record<string, unknown> = {}) => ({ type: 
 
 describe("the built CLI under node, bun and deno", () => {
   it("allow: exit 0, the payload reached the hook, same outcome everywhere", async () => {
-    const { dir, results } = await runEverywhere("allow", [hook(`cat >> "$AGENT_HOOKS_PROJECT_DIR/seen.jsonl"; echo >> "$AGENT_HOOKS_PROJECT_DIR/seen.jsonl"`)], bash("ls"))
+    const { dir, results } = await runEverywhere(
+      "allow",
+      [hook(`cat >> "$AGENT_HOOKS_PROJECT_DIR/seen.jsonl"; echo >> "$AGENT_HOOKS_PROJECT_DIR/seen.jsonl"`)],
+      bash("ls")
+    )
     const same = expectSameEverywhere(results)
     expect(same.status).toBe(0)
     expect(same.outcome).toMatchObject({ event: "PreToolUse", blocked: false, decision: null })
     expect(same.outcome.hooks[0]).toMatchObject({ exitCode: 0, status: "success", timedOut: false })
-    const seen = readFileSync(join(dir, "seen.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line))
+    const seen = readFileSync(join(dir, "seen.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line))
     expect(seen).toHaveLength(3)
     for (const input of seen) expect(input).toMatchObject({ hook_event_name: "PreToolUse", ...bash("ls") })
   }, 60_000)
@@ -149,30 +152,54 @@ describe("the built CLI under node, bun and deno", () => {
     expect(same.outcome).toMatchObject({ blocked: true, decision: "deny", reason: "use the API" })
   }, 60_000)
 
-  it("detached async hooks whose script is missing (cd, bash -c, env, exec, \"$CLAUDE_PROJECT_DIR\"): each runtime's launcher logs exit 127 after run has exited", async () => {
+  it('detached async hooks whose script is missing (cd, bash -c, env, exec, "$CLAUDE_PROJECT_DIR"): each runtime\'s launcher logs exit 127 after run has exited', async () => {
     const dir = join(scratch, "detached")
     rmSync(dir, { recursive: true, force: true })
     mkdirSync(join(dir, "sub"), { recursive: true })
-    const shapes = [`"$CLAUDE_PROJECT_DIR"/missing.sh`, "cd sub && ./missing.sh", "bash -c ./missing.sh", "env FOO=1 ./missing.sh", "exec ./missing.sh"]
+    const shapes = [
+      `"$CLAUDE_PROJECT_DIR"/missing.sh`,
+      "cd sub && ./missing.sh",
+      "bash -c ./missing.sh",
+      "env FOO=1 ./missing.sh",
+      "exec ./missing.sh"
+    ]
     const logs = new Map<Runtime, string>()
     for (const runtime of runtimes) {
       const settings = join(dir, `${runtime}.json`)
       logs.set(runtime, join(dir, `${runtime}.jsonl`))
-      writeFileSync(settings, JSON.stringify({
-        executionLog: logs.get(runtime),
-        hooks: { PreToolUse: [{ matcher: "Bash", hooks: shapes.map((command) => hook(command, { async: true })) }] }
-      }))
-      const result = await exec(runtime, ["run", "PreToolUse", "--settings", settings, "--project-dir", dir], JSON.stringify(bash("ls")), dir)
+      writeFileSync(
+        settings,
+        JSON.stringify({
+          executionLog: logs.get(runtime),
+          hooks: { PreToolUse: [{ matcher: "Bash", hooks: shapes.map((command) => hook(command, { async: true })) }] }
+        })
+      )
+      const result = await exec(
+        runtime,
+        ["run", "PreToolUse", "--settings", settings, "--project-dir", dir],
+        JSON.stringify(bash("ls")),
+        dir
+      )
       expect(result.status, `${runtime}: ${result.stderr}`).toBe(0)
     }
     const ended = (runtime: Runtime) =>
       existsSync(logs.get(runtime)!)
-        ? readFileSync(logs.get(runtime)!, "utf8").trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line["detached"] === "ended")
+        ? readFileSync(logs.get(runtime)!, "utf8")
+            .trim()
+            .split("\n")
+            .map((line) => JSON.parse(line) as Record<string, unknown>)
+            .filter((line) => line["detached"] === "ended")
         : []
     const deadline = Date.now() + 15_000
-    while (runtimes.some((runtime) => ended(runtime).length < shapes.length) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
+    while (runtimes.some((runtime) => ended(runtime).length < shapes.length) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100))
     for (const runtime of runtimes) {
-      expect({ runtime, ended: ended(runtime).map((line) => [line["command"], line["exitCode"], line["status"]]).sort() }).toEqual({
+      expect({
+        runtime,
+        ended: ended(runtime)
+          .map((line) => [line["command"], line["exitCode"], line["status"]])
+          .sort()
+      }).toEqual({
         runtime,
         ended: shapes.map((command) => [command, 127, "non-blocking-error"]).sort()
       })

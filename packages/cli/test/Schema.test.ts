@@ -94,22 +94,60 @@ describe("agent-hooks schema", () => {
     ["env values that are not strings", { hooks: { Stop: [{ hooks: [{ type: "command", command: "true", env: { A: 1 } }] }] } }],
     // key typos: the engine warns and loads the hook, an editor must flag them
     ["a typo in a command handler's key (timout)", { hooks: { Stop: [{ hooks: [{ type: "command", command: "true", timout: 5 }] }] } }],
-    ["a typo beside a valid command (comand)", { hooks: { Stop: [{ hooks: [{ type: "command", command: "true", comand: "rm -rf /" }] }] } }],
+    [
+      "a typo beside a valid command (comand)",
+      { hooks: { Stop: [{ hooks: [{ type: "command", command: "true", comand: "rm -rf /" }] }] } }
+    ],
     ["a typo in onFailure's key (onFaliure)", { hooks: { Stop: [{ hooks: [{ type: "command", command: "true", onFaliure: "block" }] }] } }],
-    ["a typo in an http handler's key (header)", { hooks: { Stop: [{ hooks: [{ type: "http", url: "https://x.example/", header: {} }] }] } }],
+    [
+      "a typo in an http handler's key (header)",
+      { hooks: { Stop: [{ hooks: [{ type: "http", url: "https://x.example/", header: {} }] }] } }
+    ],
     ["a typo in a module handler's key (exprot)", { hooks: { Stop: [{ hooks: [{ type: "module", module: "./m.mjs", exprot: "f" }] }] } }],
     ["a typo in a prompt handler's key (modle)", { hooks: { Stop: [{ hooks: [{ type: "prompt", prompt: "ok?", modle: "x" }] }] } }],
-    ["a typo in an mcp_tool handler's key (inptu)", { hooks: { Stop: [{ hooks: [{ type: "mcp_tool", server: "s", tool: "t", inptu: {} }] }] } }],
-    ["a key of one handler type on another (args on http)", { hooks: { Stop: [{ hooks: [{ type: "http", url: "https://x.example/", args: [] }] }] } }],
-    ["a typo in a matcher group's key (matchr)", { hooks: { PreToolUse: [{ matchr: "Bash", hooks: [{ type: "command", command: "true" }] }] } }]
+    [
+      "a typo in an mcp_tool handler's key (inptu)",
+      { hooks: { Stop: [{ hooks: [{ type: "mcp_tool", server: "s", tool: "t", inptu: {} }] }] } }
+    ],
+    [
+      "a key of one handler type on another (args on http)",
+      { hooks: { Stop: [{ hooks: [{ type: "http", url: "https://x.example/", args: [] }] }] } }
+    ],
+    [
+      "a typo in a matcher group's key (matchr)",
+      { hooks: { PreToolUse: [{ matchr: "Bash", hooks: [{ type: "command", command: "true" }] }] } }
+    ]
   ]
   it.each(wrong)("rejects %s", (_name, value) => {
     expect(validate(value)).toBe(false)
   })
 
   it("accepts the same files without the typo, and keys other agents keep at the top level", () => {
-    expect(validate({ permissions: { allow: [] }, env: { A: "1" }, hooks: { Stop: [{ hooks: [{ type: "command", command: "true", timeout: 5, onFailure: "block" }] }] } })).toBe(true)
-    expect(validate({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "http", url: "https://x.example/", headers: {}, allowedEnvVars: [] }] }] } })).toBe(true)
-    expect(validate({ hooks: { Stop: [{ hooks: [{ type: "module", module: "./m.mjs", export: "f" }, { type: "mcp_tool", server: "s", tool: "t", input: {} }] }] } })).toBe(true)
+    expect(
+      validate({
+        permissions: { allow: [] },
+        env: { A: "1" },
+        hooks: { Stop: [{ hooks: [{ type: "command", command: "true", timeout: 5, onFailure: "block" }] }] }
+      })
+    ).toBe(true)
+    expect(
+      validate({
+        hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "http", url: "https://x.example/", headers: {}, allowedEnvVars: [] }] }] }
+      })
+    ).toBe(true)
+    expect(
+      validate({
+        hooks: {
+          Stop: [
+            {
+              hooks: [
+                { type: "module", module: "./m.mjs", export: "f" },
+                { type: "mcp_tool", server: "s", tool: "t", input: {} }
+              ]
+            }
+          ]
+        }
+      })
+    ).toBe(true)
   })
 })

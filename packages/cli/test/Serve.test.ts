@@ -112,7 +112,12 @@ describe("agent-hooks serve", () => {
     server.send(request("guard", "Bash"))
     const answers = [await server.next(), await server.next(), await server.next()]
     // The slow hook takes a second: the two quick answers come first, matched by id.
-    expect(answers.map((answer) => answer.id).slice(0, 2).sort()).toEqual([7, "guard"].sort())
+    expect(
+      answers
+        .map((answer) => answer.id)
+        .slice(0, 2)
+        .sort()
+    ).toEqual([7, "guard"].sort())
     expect(answers[2]).toMatchObject({ id: "slow", outcome: { event: "PreToolUse", blocked: false } })
     expect(answers.find((answer) => answer.id === "guard")).toMatchObject({
       outcome: { blocked: true, decision: "deny", reason: expect.stringContaining("denied by the guard") }
@@ -209,14 +214,29 @@ describe("agent-hooks serve: hostile input, floods and clients that go away", ()
     }
   }
   const readPids = (marker: string) =>
-    existsSync(join(marker, "pids")) ? readFileSync(join(marker, "pids"), "utf8").split("\n").filter((l) => l !== "").map(Number) : []
+    existsSync(join(marker, "pids"))
+      ? readFileSync(join(marker, "pids"), "utf8")
+          .split("\n")
+          .filter((l) => l !== "")
+          .map(Number)
+      : []
 
   // A multi-byte character cut by a 64 KiB read: the guard on the path must still see it whole.
-  const cuts = [["é", 1], ["€", 1], ["€", 2], ["𝄞", 1], ["𝄞", 2], ["𝄞", 3], ["𝄞", 0]] as const
+  const cuts = [
+    ["é", 1],
+    ["€", 1],
+    ["€", 2],
+    ["𝄞", 1],
+    ["𝄞", 2],
+    ["𝄞", 3],
+    ["𝄞", 0]
+  ] as const
   const sendCut = async (write: (bytes: Uint8Array) => void, id: string, char: string, cut: number) => {
     const dir = char === "é" ? "/données/" : `/${char}/`
     const line = (pad: number) =>
-      Buffer.from(`${JSON.stringify({ id, event: "PreToolUse", payload: { tool_name: "Write", tool_input: { pad: "x".repeat(pad), file_path: `${dir}x` } } })}\n`)
+      Buffer.from(
+        `${JSON.stringify({ id, event: "PreToolUse", payload: { tool_name: "Write", tool_input: { pad: "x".repeat(pad), file_path: `${dir}x` } } })}\n`
+      )
     const at = line(0).indexOf(Buffer.from(char))
     const bytes = line(65_536 - cut - at)
     expect(bytes.indexOf(Buffer.from(char))).toBe(65_536 - cut)
@@ -253,7 +273,13 @@ describe("agent-hooks serve: hostile input, floods and clients that go away", ()
       })
     }
     // Bytes that are not UTF-8 are refused, never replaced by U+FFFD and dispatched.
-    socket.write(Buffer.concat([Buffer.from(`{"id": "bad", "event": "PreToolUse", "payload": {"tool_name": "Write", "tool_input": {"file_path": "/donn`), Buffer.from([0xc3, 0x28]), Buffer.from(`es/x"}}}\n`)]))
+    socket.write(
+      Buffer.concat([
+        Buffer.from(`{"id": "bad", "event": "PreToolUse", "payload": {"tool_name": "Write", "tool_input": {"file_path": "/donn`),
+        Buffer.from([0xc3, 0x28]),
+        Buffer.from(`es/x"}}}\n`)
+      ])
+    )
     expect(await next()).toMatchObject({ id: null, error: expect.stringContaining("not valid UTF-8") })
     socket.end()
     socketServer.child.kill("SIGTERM")
@@ -266,7 +292,9 @@ describe("agent-hooks serve: hostile input, floods and clients that go away", ()
     server.child.stdin.write(Array.from({ length: 1000 }, (_, i) => `${request(i, "Bash")}\n`).join(""))
     const answers: Array<Record<string, any>> = []
     for (let i = 0; i < 1000; i++) answers.push(await server.next())
-    const byGuard = answers.filter((answer) => answer.outcome?.blocked === true && String(answer.outcome.reason).includes("denied by the guard"))
+    const byGuard = answers.filter(
+      (answer) => answer.outcome?.blocked === true && String(answer.outcome.reason).includes("denied by the guard")
+    )
     expect(byGuard.length, JSON.stringify(answers.find((answer) => !byGuard.includes(answer)))).toBe(1000)
     server.child.stdin.end()
     expect((await server.exit).code).toBe(0)
@@ -378,7 +406,14 @@ describe("agent-hooks serve: hostile input, floods and clients that go away", ()
       let text = ""
       c.socket.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")))
       const closed = new Promise((resolve) => c.socket.once("close", resolve))
-      return { closed, lines: () => text.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line)) }
+      return {
+        closed,
+        lines: () =>
+          text
+            .split("\n")
+            .filter((line) => line !== "")
+            .map((line) => JSON.parse(line))
+      }
     })
     for (const c of clients) await c.next()
     const post = (id: string, session?: string) =>
@@ -460,16 +495,20 @@ describe("serve clients in other languages (examples/serve)", () => {
   })
 
   // Go is optional on CI machines: without it this test shows as skipped, never as passed.
-  it.skipIf(!hasGo)("Go client (needs go on PATH; skipped when it is absent)", () => {
-    const result = spawnSync("go", ["run", "serve/client.go"], {
-      cwd: examples,
-      env: { ...process.env, AGENT_HOOKS: agentHooks, GOCACHE: join(scratch(), "gocache"), GOFLAGS: "-mod=mod" },
-      encoding: "utf8",
-      timeout: 120_000
-    })
-    expect(result.status, result.stdout + result.stderr).toBe(0)
-    expect(result.stdout).toContain("rm: blocked=true reason=Blocked by guard-bash.sh")
-    expect(result.stdout).toContain("ls: blocked=false")
-    expect(result.stdout).toContain("server exited 0")
-  }, 150_000)
+  it.skipIf(!hasGo)(
+    "Go client (needs go on PATH; skipped when it is absent)",
+    () => {
+      const result = spawnSync("go", ["run", "serve/client.go"], {
+        cwd: examples,
+        env: { ...process.env, AGENT_HOOKS: agentHooks, GOCACHE: join(scratch(), "gocache"), GOFLAGS: "-mod=mod" },
+        encoding: "utf8",
+        timeout: 120_000
+      })
+      expect(result.status, result.stdout + result.stderr).toBe(0)
+      expect(result.stdout).toContain("rm: blocked=true reason=Blocked by guard-bash.sh")
+      expect(result.stdout).toContain("ls: blocked=false")
+      expect(result.stdout).toContain("server exited 0")
+    },
+    150_000
+  )
 })

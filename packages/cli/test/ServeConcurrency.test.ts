@@ -16,7 +16,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { loadUp, writeHooks } from "@agent-hooks/test-utils/ConcurrencySuite"
 
 const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
-const isNode = typeof process.versions.bun !== "string" && typeof process.versions.deno !== "string" &&
+const isNode =
+  typeof process.versions.bun !== "string" &&
+  typeof process.versions.deno !== "string" &&
   /^node(\.exe)?$/i.test(basename(process.execPath))
 const node = isNode ? process.execPath : "node"
 
@@ -31,15 +33,18 @@ beforeAll(() => {
   dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-serve-concurrency-")))
   const { guardJson, guardExit2, sibling, async } = writeHooks(dir)
   settings = join(dir, "settings.json")
-  writeFileSync(settings, JSON.stringify({
-    hooks: {
-      PreToolUse: [
-        { matcher: "Bash", hooks: [guardJson, async] },
-        { matcher: "Write", hooks: [guardExit2, sibling] },
-        { matcher: "Read", hooks: [async] }
-      ]
-    }
-  }))
+  writeFileSync(
+    settings,
+    JSON.stringify({
+      hooks: {
+        PreToolUse: [
+          { matcher: "Bash", hooks: [guardJson, async] },
+          { matcher: "Write", hooks: [guardExit2, sibling] },
+          { matcher: "Read", hooks: [async] }
+        ]
+      }
+    })
+  )
   // Busy loops, one per core and one more.
   load = loadUp(3)
 })
@@ -53,7 +58,11 @@ const startServer = (extra: ReadonlyArray<string> = []) => {
   const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1" }
   delete env.AGENT_HOOKS_PROJECT_DIR
   delete env.CLAUDE_PROJECT_DIR
-  const child = spawn(node, [bin, "serve", "--settings", settings, "--project-dir", dir, ...extra], { cwd: dir, env, stdio: ["pipe", "pipe", "pipe"] })
+  const child = spawn(node, [bin, "serve", "--settings", settings, "--project-dir", dir, ...extra], {
+    cwd: dir,
+    env,
+    stdio: ["pipe", "pipe", "pipe"]
+  })
   const answers = new Map<string, Record<string, any>>()
   const waiting = new Map<string, (answer: Record<string, any>) => void>()
   let buffer = ""
@@ -97,31 +106,39 @@ const request = fc.record({
 })
 
 describe("agent-hooks serve: overlapping requests under CPU load", () => {
-  it(`every guard's deny (JSON on stdout, or exit 2) comes back: ${RUNS} runs of ${BATCH} overlapping requests`, async () => {
-    const server = startServer()
-    let next = 0
-    try {
-      await fc.assert(
-        fc.asyncProperty(fc.array(request, { minLength: BATCH, maxLength: BATCH }), async (requests) => {
-          const answers = await Promise.all(requests.map(({ tool, forbidden, noise, delay }) => {
-            const id = `r${next++}`
-            return new Promise((resolve) => setTimeout(resolve, delay)).then(() =>
-              server.ask(id, { tool_name: tool, tool_input: { command: `${forbidden ? "FORBIDDEN " : ""}${noise}` } })
+  it(
+    `every guard's deny (JSON on stdout, or exit 2) comes back: ${RUNS} runs of ${BATCH} overlapping requests`,
+    async () => {
+      const server = startServer()
+      let next = 0
+      try {
+        await fc.assert(
+          fc.asyncProperty(fc.array(request, { minLength: BATCH, maxLength: BATCH }), async (requests) => {
+            const answers = await Promise.all(
+              requests.map(({ tool, forbidden, noise, delay }) => {
+                const id = `r${next++}`
+                return new Promise((resolve) => setTimeout(resolve, delay)).then(() =>
+                  server.ask(id, { tool_name: tool, tool_input: { command: `${forbidden ? "FORBIDDEN " : ""}${noise}` } })
+                )
+              })
             )
-          }))
-          const wrong = answers.flatMap((answer, i) => {
-            const { tool, forbidden } = requests[i]!
-            const expected = forbidden && tool !== "Read"
-            return answer["outcome"]?.blocked === expected && answer["outcome"]?.warnings.length === 0 ? [] : [{ tool, forbidden, answer }]
-          })
-          expect(wrong.slice(0, 3), `${wrong.length} of ${requests.length} requests`).toEqual([])
-        }),
-        { numRuns: RUNS, endOnFailure: true }
-      )
-    } finally {
-      expect(await server.close()).toBe(0)
-    }
-    // A hook that failed or whose answer was dropped is said on stderr: none was.
-    expect(server.stderr()).not.toMatch(/hook "/)
-  }, Math.max(120_000, RUNS * 30_000))
+            const wrong = answers.flatMap((answer, i) => {
+              const { tool, forbidden } = requests[i]!
+              const expected = forbidden && tool !== "Read"
+              return answer["outcome"]?.blocked === expected && answer["outcome"]?.warnings.length === 0
+                ? []
+                : [{ tool, forbidden, answer }]
+            })
+            expect(wrong.slice(0, 3), `${wrong.length} of ${requests.length} requests`).toEqual([])
+          }),
+          { numRuns: RUNS, endOnFailure: true }
+        )
+      } finally {
+        expect(await server.close()).toBe(0)
+      }
+      // A hook that failed or whose answer was dropped is said on stderr: none was.
+      expect(server.stderr()).not.toMatch(/hook "/)
+    },
+    Math.max(120_000, RUNS * 30_000)
+  )
 })

@@ -33,7 +33,12 @@ afterAll(() => {
 describe("agent-hooks test", () => {
   it("passing cases: one line each, the summary, exit 0", () => {
     const file = fixture("pass.json", [
-      { name: "rm -rf / is blocked", event: "PreToolUse", payload: bash("rm -rf /"), expect: { blocked: true, decision: "deny", reason: "rm -rf" } },
+      {
+        name: "rm -rf / is blocked",
+        event: "PreToolUse",
+        payload: bash("rm -rf /"),
+        expect: { blocked: true, decision: "deny", reason: "rm -rf" }
+      },
       { name: "ls passes", event: "PreToolUse", payload: bash("ls"), expect: { blocked: false, decision: null } }
     ])
     const result = cli(["test", file])

@@ -12,7 +12,7 @@ import { bin, cliEnv, node, scratchFolder } from "./cliHarness.ts"
 const scratch = scratchFolder("agent-hooks-trust-")
 
 const approvedScript = "#!/bin/sh\necho approved guard >&2\nexit 2\n"
-const swappedScript = "#!/bin/sh\necho unapproved >> \"$CLAUDE_PROJECT_DIR/unapproved-ran\"\nexit 0\n"
+const swappedScript = '#!/bin/sh\necho unapproved >> "$CLAUDE_PROJECT_DIR/unapproved-ran"\nexit 0\n'
 
 /** A project whose PreToolUse hook runs hooks/guard.sh, approved; its own home for approvals. */
 const project = (hooks: ReadonlyArray<Record<string, unknown>>) => {
@@ -41,7 +41,7 @@ const project = (hooks: ReadonlyArray<Record<string, unknown>>) => {
 describe("trust: what runs is what was approved", () => {
   it("an approved script swapped by rename in a loop while run executes it: no run executes the unapproved content (by path, through an interpreter, exec form)", async () => {
     const { dir, run } = project([
-      { type: "command", command: "\"$CLAUDE_PROJECT_DIR\"/hooks/guard.sh" },
+      { type: "command", command: '"$CLAUDE_PROJECT_DIR"/hooks/guard.sh' },
       { type: "command", command: "sh hooks/guard.sh # through an interpreter" },
       { type: "command", command: "sh", args: ["${CLAUDE_PROJECT_DIR}/hooks/guard.sh"] }
     ])
@@ -51,10 +51,14 @@ describe("trust: what runs is what was approved", () => {
     writeFileSync(join(dir, "hooks", "guard.approved"), approvedScript)
     chmodSync(join(dir, "hooks", "guard.approved"), 0o755)
     // Another process swaps the script back and forth by rename, as fast as it can.
-    const swapper = spawn("sh", [
-      "-c",
-      "while :; do cp hooks/swapped.sh hooks/.a && mv hooks/.a hooks/guard.sh; cp hooks/guard.approved hooks/.b && mv hooks/.b hooks/guard.sh; done"
-    ], { cwd: dir, stdio: "ignore" })
+    const swapper = spawn(
+      "sh",
+      [
+        "-c",
+        "while :; do cp hooks/swapped.sh hooks/.a && mv hooks/.a hooks/guard.sh; cp hooks/guard.approved hooks/.b && mv hooks/.b hooks/guard.sh; done"
+      ],
+      { cwd: dir, stdio: "ignore" }
+    )
     const statuses: Array<number | null> = []
     try {
       for (let i = 0; i < 20; i++) statuses.push(run().status)

@@ -16,7 +16,9 @@ export const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
 /**
  * The CLI is a Node program: run it with this Node, or with `node` from PATH under Bun or Deno.
  */
-export const isNode = typeof process.versions.bun !== "string" && typeof process.versions.deno !== "string" &&
+export const isNode =
+  typeof process.versions.bun !== "string" &&
+  typeof process.versions.deno !== "string" &&
   /^node(\.exe)?$/i.test(basename(process.execPath))
 export const node = isNode ? process.execPath : "node"
 
@@ -29,7 +31,7 @@ export const requireBuild = (): void => {
  * Registers `beforeAll` (the build check, a fresh temp folder, its real path) and `afterAll`
  * (removes it) in the calling file; the returned function gives the folder inside tests.
  */
-export const scratchFolder = (prefix: string): () => string => {
+export const scratchFolder = (prefix: string): (() => string) => {
   let scratch = ""
   beforeAll(() => {
     requireBuild()

@@ -1,6 +1,7 @@
 /**
  * The audit trail: an append-only JSONL file with one record per hook run and one per dispatch
- * (its outcome, with the tool and its arguments, whether a hook matched or not), each carrying the SHA-256 of the previous record of its chain, so that an edited, inserted,
+ * (its outcome, with the tool and its arguments, whether a hook matched or not), each carrying the SHA-256 of the
+ * previous record of its chain, so that an edited, inserted,
  * deleted or reordered record is found by {@link verify}.
  *
  * **One chain per writer.** Several processes (agents, CI jobs, `serve` instances) may append to
@@ -289,7 +290,16 @@ export type AuditRecord = HookRecord | OutcomeRecord | CheckpointRecord | Reload
 export interface Problem {
   /** The line (from 1) where the problem is. */
   readonly line: number
-  readonly kind: "malformed" | "edited" | "inserted" | "deleted" | "reordered" | "checkpoint-missing" | "checkpoint-wrong" | "head-missing" | "head-wrong"
+  readonly kind:
+    | "malformed"
+    | "edited"
+    | "inserted"
+    | "deleted"
+    | "reordered"
+    | "checkpoint-missing"
+    | "checkpoint-wrong"
+    | "head-missing"
+    | "head-wrong"
   readonly writer: string | null
   readonly message: string
 }
@@ -406,7 +416,10 @@ export interface ExportStats {
   readonly pending: number
   /** Requests that failed (each said once per streak of failures). */
   readonly failedAttempts: number
-  /** Records given up: refused or rejected by the collector, too many waiting, or unsent when the writer closed. They are in the local log only. */
+  /**
+   * Records given up: refused or rejected by the collector, too many waiting, or unsent when the writer closed. They
+   * are in the local log only.
+   */
   readonly dropped: number
 }
 
@@ -484,7 +497,8 @@ export interface ExportReport extends VerifyReport {
  * @since 0.2.0
  * @category reading
  */
-export const verifyExport: (text: string, options?: { readonly key?: string | undefined }) => Effect.Effect<ExportReport, AuditError> = internal.verifyExport
+export const verifyExport: (text: string, options?: { readonly key?: string | undefined }) => Effect.Effect<ExportReport, AuditError> =
+  internal.verifyExport
 
 /**
  * The export's settings from an environment and the engine option (the option wins): with

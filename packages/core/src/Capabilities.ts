@@ -29,10 +29,7 @@ export interface AbortSignalLike {
  * @since 0.1.0
  * @category models
  */
-export type HookCallback = (
-  input: Record<string, unknown>,
-  context: { readonly signal: AbortSignalLike }
-) => unknown
+export type HookCallback = (input: Record<string, unknown>, context: { readonly signal: AbortSignalLike }) => unknown
 
 /**
  * A matcher group of programmatic hooks.
@@ -116,10 +113,7 @@ export interface CedarWasm {
  * @since 0.2.0
  * @category constructors
  */
-export const cedarRuntime = (
-  importCedar: () => Promise<unknown>,
-  readFile: (path: string) => Promise<string>
-): CedarRuntime => ({
+export const cedarRuntime = (importCedar: () => Promise<unknown>, readFile: (path: string) => Promise<string>): CedarRuntime => ({
   load: async () => {
     const loaded = (await importCedar()) as CedarWasm & { readonly default?: CedarWasm }
     // A CommonJS build seen from an ES module: its functions may sit on `default` only.

@@ -76,7 +76,9 @@ export interface EngineOptions extends PlanOptions {
    * Called when a hook starts, with its `statusMessage` (for a spinner or a status line). Called
    * synchronously; keep it cheap.
    */
-  readonly onHookStart?: ((hook: { readonly event: string; readonly command: string; readonly statusMessage: string | undefined }) => void) | undefined
+  readonly onHookStart?:
+    | ((hook: { readonly event: string; readonly command: string; readonly statusMessage: string | undefined }) => void)
+    | undefined
   /**
    * Start `async` command hooks (pigo's `blocking: false`) detached, for a host that exits right
    * after the dispatch (`agent-hooks run` sets it): each runs in a session of its own with the
@@ -102,13 +104,13 @@ export interface EngineOptions extends PlanOptions {
    * @since 0.2.0
    */
   readonly auditOptions?:
-    | Pick<WriterOptions, "redact" | "defaultRedactions" | "maxValueChars" | "maxInputChars"> & {
-      /**
-       * Also send each record to a collector as an OTLP log record (see `Audit.OtlpOptions`), over
-       * `AGENT_HOOKS_AUDIT_OTLP` of `env`; `false`: not whatever `env` says. @since 0.2.0
-       */
-      readonly otlp?: Partial<OtlpOptions> | false | undefined
-    }
+    | (Pick<WriterOptions, "redact" | "defaultRedactions" | "maxValueChars" | "maxInputChars"> & {
+        /**
+         * Also send each record to a collector as an OTLP log record (see `Audit.OtlpOptions`), over
+         * `AGENT_HOOKS_AUDIT_OTLP` of `env`; `false`: not whatever `env` says. @since 0.2.0
+         */
+        readonly otlp?: Partial<OtlpOptions> | false | undefined
+      })
     | undefined
   /**
    * OpenTelemetry export (see `Telemetry`): settings over the `OTEL_*` variables of `env`, or
@@ -134,17 +136,17 @@ export interface EngineOptions extends PlanOptions {
  */
 export type ReloadEvent =
   | {
-    readonly _tag: "Reloaded"
-    readonly files: ReadonlyArray<string>
-    readonly warnings: ReadonlyArray<string>
-    /**
-     * The hooks the reload took away (`event: command (file at path)`): a settings file edited or
-     * deleted, perhaps by the agent's own tools. Also said through `onWarning` and in the next
-     * Outcome's `warnings`.
-     * @since 0.2.0
-     */
-    readonly dropped?: ReadonlyArray<string> | undefined
-  }
+      readonly _tag: "Reloaded"
+      readonly files: ReadonlyArray<string>
+      readonly warnings: ReadonlyArray<string>
+      /**
+       * The hooks the reload took away (`event: command (file at path)`): a settings file edited or
+       * deleted, perhaps by the agent's own tools. Also said through `onWarning` and in the next
+       * Outcome's `warnings`.
+       * @since 0.2.0
+       */
+      readonly dropped?: ReadonlyArray<string> | undefined
+    }
   | { readonly _tag: "Failed"; readonly files: ReadonlyArray<string>; readonly message: string }
   | { readonly _tag: "Blocked"; readonly files: ReadonlyArray<string>; readonly message: string }
 
@@ -237,7 +239,10 @@ export class HookEngine extends Context.Service<
      * or when the payload is not an object: then use `dispatch`.
      */
     readonly unmatched: (event: string, payload: unknown) => Outcome | undefined
-    /** Removes and returns the results of `async` hooks that finished since the last call (the last 100 at most: older ones are dropped, said once through `onWarning`). */
+    /**
+     * Removes and returns the results of `async` hooks that finished since the last call (the last 100 at most: older
+     * ones are dropped, said once through `onWarning`).
+     */
     readonly takeAsyncResults: Effect.Effect<ReadonlyArray<AsyncResult>>
     /** Waits until every running `async` hook has finished. */
     readonly awaitAsync: Effect.Effect<void>
@@ -258,8 +263,7 @@ export class HookEngine extends Context.Service<
  */
 export const make: (
   options: EngineOptions
-) => Effect.Effect<HookEngine["Service"], HookError, ProcessSpawner | FileSystem.FileSystem | Path.Path | Scope.Scope> =
-  internal.make
+) => Effect.Effect<HookEngine["Service"], HookError, ProcessSpawner | FileSystem.FileSystem | Path.Path | Scope.Scope> = internal.make
 
 /**
  * The engine as a layer. The runtime package provides `ProcessSpawner`, `FileSystem` and `Path`.
@@ -267,7 +271,6 @@ export const make: (
  * @since 0.1.0
  * @category layers
  */
-export const layer: (
-  options: EngineOptions
-) => Layer.Layer<HookEngine, HookError, ProcessSpawner | FileSystem.FileSystem | Path.Path> = (options) =>
-  Layer.effect(HookEngine, internal.make(options))
+export const layer: (options: EngineOptions) => Layer.Layer<HookEngine, HookError, ProcessSpawner | FileSystem.FileSystem | Path.Path> = (
+  options
+) => Layer.effect(HookEngine, internal.make(options))

@@ -70,7 +70,9 @@ export const formatPath = (path: ReadonlyArray<string | number>): string =>
       typeof segment === "number"
         ? `[${segment}]`
         : /^[A-Za-z_$][\w$]*$/.test(segment)
-          ? (i === 0 ? segment : `.${segment}`)
+          ? i === 0
+            ? segment
+            : `.${segment}`
           : `[${JSON.stringify(segment)}]`
     )
     .join("")

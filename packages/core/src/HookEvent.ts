@@ -60,7 +60,18 @@ export interface HookEventSpec {
    * (the rules of Gemini CLI's source: stdout, else stderr, as JSON at any exit code; exit 1 warns;
    * any other exit code denies with the text as the reason).
    */
-  readonly outputDialect: "claude" | "gemini" | "gemini-source" | "exit-code" | "cline" | "antigravity" | "antigravity-1.0" | "cursor" | "copilot" | "codex" | "vscode"
+  readonly outputDialect:
+    | "claude"
+    | "gemini"
+    | "gemini-source"
+    | "exit-code"
+    | "cline"
+    | "antigravity"
+    | "antigravity-1.0"
+    | "cursor"
+    | "copilot"
+    | "codex"
+    | "vscode"
 }
 
 /**
@@ -90,7 +101,19 @@ export interface CustomEvent {
    * How hook output is read. Default: `claude`. `gemini`: Gemini CLI's documented rules;
    * `gemini-source`: the rules of Gemini CLI's source (see the `gemini` preset's docs page).
    */
-  readonly outputDialect?: "claude" | "gemini" | "gemini-source" | "exit-code" | "cline" | "antigravity" | "antigravity-1.0" | "cursor" | "copilot" | "codex" | "vscode" | undefined
+  readonly outputDialect?:
+    | "claude"
+    | "gemini"
+    | "gemini-source"
+    | "exit-code"
+    | "cline"
+    | "antigravity"
+    | "antigravity-1.0"
+    | "cursor"
+    | "copilot"
+    | "codex"
+    | "vscode"
+    | undefined
   readonly matcherField?: string | undefined
   readonly blocking?: BlockingRule | undefined
   readonly plainStdoutToContext?: boolean | undefined

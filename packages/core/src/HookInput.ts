@@ -26,11 +26,8 @@ export interface InputDefaults {
  * @since 0.1.0
  * @category constructors
  */
-export const build: (
-  event: string,
-  payload: Readonly<Record<string, unknown>>,
-  defaults: InputDefaults
-) => Record<string, unknown> = internal.build
+export const build: (event: string, payload: Readonly<Record<string, unknown>>, defaults: InputDefaults) => Record<string, unknown> =
+  internal.build
 
 /**
  * A fresh session id (a random UUID v4) for engines whose host does not pass one.

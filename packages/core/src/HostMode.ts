@@ -31,7 +31,19 @@ import * as registry from "./internal/agents/registry.ts"
  * @since 0.2.0
  * @category models
  */
-export type HostName = "claude" | "codex" | "gemini" | "qwen" | "kiro" | "windsurf" | "cline" | "antigravity" | "antigravity-1.0" | "cursor" | "copilot" | "vscode"
+export type HostName =
+  | "claude"
+  | "codex"
+  | "gemini"
+  | "qwen"
+  | "kiro"
+  | "windsurf"
+  | "cline"
+  | "antigravity"
+  | "antigravity-1.0"
+  | "cursor"
+  | "copilot"
+  | "vscode"
 
 /**
  * One tool of an agent and the Claude Code tool that does the same thing.
@@ -141,7 +153,9 @@ export interface HostCall {
    */
   readonly payload: Record<string, unknown>
   /** The agent's tool, when the event is about one. */
-  readonly tool: { readonly name: string; readonly input: Readonly<Record<string, unknown>>; readonly mapping: ToolMapping | undefined } | undefined
+  readonly tool:
+    | { readonly name: string; readonly input: Readonly<Record<string, unknown>>; readonly mapping: ToolMapping | undefined }
+    | undefined
 }
 
 /**
@@ -236,8 +250,7 @@ export const unknownTool: (call: HostCall) => string | undefined = internal.unkn
  * @since 0.2.0
  * @category reading
  */
-export const projectDir: (agent: Agent, env: Readonly<Record<string, string | undefined>>) => string | undefined =
-  internal.projectDir
+export const projectDir: (agent: Agent, env: Readonly<Record<string, string | undefined>>) => string | undefined = internal.projectDir
 
 /**
  * The engine's Outcome as the agent's answer: the decision resolved with `options` (ask and rewrite
@@ -286,8 +299,11 @@ export const hostEvent: (agent: Agent, payload: Readonly<Record<string, unknown>
  * @since 0.2.0
  * @category host mode
  */
-export const present: (agent: Agent, event: string, payload: Readonly<Record<string, unknown>>) => ReadonlyArray<{ readonly hostEvent: string; readonly payload: Record<string, unknown> }> =
-  presentation.present
+export const present: (
+  agent: Agent,
+  event: string,
+  payload: Readonly<Record<string, unknown>>
+) => ReadonlyArray<{ readonly hostEvent: string; readonly payload: Record<string, unknown> }> = presentation.present
 
 /**
  * A rewritten tool input given in the agent's own field names, in Claude Code's (`absolute_path` →
@@ -296,4 +312,5 @@ export const present: (agent: Agent, event: string, payload: Readonly<Record<str
  * @since 0.2.0
  * @category host mode
  */
-export const claudeInput: (agent: Agent, hostTool: string, input: Readonly<Record<string, unknown>>) => Record<string, unknown> = presentation.claudeInput
+export const claudeInput: (agent: Agent, hostTool: string, input: Readonly<Record<string, unknown>>) => Record<string, unknown> =
+  presentation.claudeInput

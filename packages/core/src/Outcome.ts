@@ -60,7 +60,10 @@ export interface Outcome {
   readonly additionalContext: ReadonlyArray<string>
   readonly systemMessages: ReadonlyArray<string>
   readonly hooks: ReadonlyArray<HookResult>
-  /** Other `hookSpecificOutput` fields the event accepts (`updatedToolOutput`, `sessionTitle`, `watchPaths`, `worktreePath`...), merged in config order; `null` when none. */
+  /**
+   * Other `hookSpecificOutput` fields the event accepts (`updatedToolOutput`, `sessionTitle`, `watchPaths`,
+   * `worktreePath`...), merged in config order; `null` when none.
+   */
   readonly hookSpecificOutput: Record<string, unknown> | null
   /**
    * What the host must show the model, in order (Claude Code's rules of who sees what): the block reason

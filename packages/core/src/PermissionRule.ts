@@ -133,9 +133,7 @@ export type CompiledRule = PermissionRule
  * @since 0.1.0
  * @category models
  */
-export type Result =
-  | { readonly _tag: "Success"; readonly rule: PermissionRule }
-  | { readonly _tag: "Failure"; readonly message: string }
+export type Result = { readonly _tag: "Success"; readonly rule: PermissionRule } | { readonly _tag: "Failure"; readonly message: string }
 
 /**
  * Parses one permission rule (`Bash(git push *)`, `Edit(src/**)`, `mcp__srv__tool`, …).
@@ -163,9 +161,4 @@ export const parse: (rule: string) => Result = internal.parse
  * @since 0.1.0
  * @category predicates
  */
-export const matches: (
-  rule: PermissionRule,
-  toolName: string,
-  toolInput: unknown,
-  options: MatchOptions
-) => boolean = internal.matches
+export const matches: (rule: PermissionRule, toolName: string, toolInput: unknown, options: MatchOptions) => boolean = internal.matches

@@ -111,8 +111,7 @@ export const MAX_ARGUMENT_BYTES: number = internal.MAX_ARGUMENT_BYTES
  * @since 0.2.0
  * @category expansion
  */
-export const expandShellCommand: (command: string, values: Values, shell?: ShellLexer.Shell) => ShellCommand =
-  internal.expandShellCommand
+export const expandShellCommand: (command: string, values: Values, shell?: ShellLexer.Shell) => ShellCommand = internal.expandShellCommand
 
 /**
  * A problem {@link checkShell} found: the offset in the command and a message saying what to do.
@@ -200,8 +199,11 @@ export interface CodePlaceholder {
  * @since 0.2.0
  * @category inspection
  */
-export const inCode: (handler: { readonly command: string; readonly args?: ReadonlyArray<string> | undefined; readonly shell?: string | undefined }) => ReadonlyArray<CodePlaceholder> =
-  internal.inCode
+export const inCode: (handler: {
+  readonly command: string
+  readonly args?: ReadonlyArray<string> | undefined
+  readonly shell?: string | undefined
+}) => ReadonlyArray<CodePlaceholder> = internal.inCode
 
 /**
  * `agent-hooks validate`'s lines for the placeholders that reach code in loaded settings: one per
@@ -214,10 +216,15 @@ export const inCode: (handler: { readonly command: string; readonly args?: Reado
 export const inCodeReport = (settings: LoadedSettings): ReadonlyArray<string> =>
   Object.values(settings.hooks).flatMap((entries) =>
     entries.flatMap((entry) =>
-      entry.handler.type !== "command" ? [] : internal.inCode(entry.handler).map((site) =>
-        `${entry.source} at ${entry.path}.${site.field}: ${site.placeholder} is code for ${site.program} (${
-          site.handling === "quoted" ? "quoted as one shell word" : "refused"
-        })`
-      )
+      entry.handler.type !== "command"
+        ? []
+        : internal
+            .inCode(entry.handler)
+            .map(
+              (site) =>
+                `${entry.source} at ${entry.path}.${site.field}: ${site.placeholder} is code for ${site.program} (${
+                  site.handling === "quoted" ? "quoted as one shell word" : "refused"
+                })`
+            )
     )
   )

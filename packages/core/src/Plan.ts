@@ -220,8 +220,7 @@ export interface Plan {
  * @since 0.2.0
  * @category loading
  */
-export const load: (options: PlanOptions) => Effect.Effect<Snapshot, SettingsError, FileSystem.FileSystem | Path.Path> =
-  internal.load
+export const load: (options: PlanOptions) => Effect.Effect<Snapshot, SettingsError, FileSystem.FileSystem | Path.Path> = internal.load
 
 /**
  * Compiles a snapshot. Pure: the same snapshot gives the same plan.
@@ -237,8 +236,7 @@ export const compile: (snapshot: Snapshot) => Plan = internal.compile
  * @since 0.2.0
  * @category constructors
  */
-export const make: (options: PlanOptions) => Effect.Effect<Plan, SettingsError, FileSystem.FileSystem | Path.Path> =
-  internal.make
+export const make: (options: PlanOptions) => Effect.Effect<Plan, SettingsError, FileSystem.FileSystem | Path.Path> = internal.make
 
 /**
  * `false` when no hook's matcher fits `payload` on `event`: a dispatch would run nothing. A
@@ -311,16 +309,18 @@ export interface PlannedHookJson {
   readonly once: boolean
   readonly refusal: string | null
   /** A `cedar` hook's request: its files, and how the input maps to principal, action, resource and context. */
-  readonly cedar?: {
-    readonly policies: string
-    readonly entities: string | null
-    readonly schema: string | null
-    readonly principal: string
-    readonly action: string
-    readonly resource: string
-    readonly context: string
-    readonly onNoDecision: "deny" | "no-objection"
-  } | undefined
+  readonly cedar?:
+    | {
+        readonly policies: string
+        readonly entities: string | null
+        readonly schema: string | null
+        readonly principal: string
+        readonly action: string
+        readonly resource: string
+        readonly context: string
+        readonly onNoDecision: "deny" | "no-objection"
+      }
+    | undefined
 }
 
 /**

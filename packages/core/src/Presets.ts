@@ -208,7 +208,10 @@ export const toCanonical: (
 ) => {
   readonly settings: Record<string, unknown>
   readonly notes: ReadonlyArray<string>
-  /** Hooks whose outcome the canonical format cannot keep (`<file> at <path> (<event>): <why>`); `migrate` refuses them unless `--lossy`. */
+  /**
+   * Hooks whose outcome the canonical format cannot keep (`<file> at <path> (<event>): <why>`); `migrate` refuses them
+   * unless `--lossy`.
+   */
   readonly refused: ReadonlyArray<string>
 } = canonicalInternal.toCanonical
 
@@ -248,4 +251,5 @@ export const cline: Preset = clineInternal.cline
  * @since 0.2.0
  * @category presets
  */
-export const antigravityWith: (options?: { readonly version?: "documented" | "1.0" | undefined }) => Preset = antigravityInternal.antigravityWith
+export const antigravityWith: (options?: { readonly version?: "documented" | "1.0" | undefined }) => Preset =
+  antigravityInternal.antigravityWith

@@ -58,7 +58,10 @@ export interface PromiseHookEngine {
    * @since 0.2.0
    */
   readonly unmatched: (event: string, payload: Record<string, unknown>) => Outcome | undefined
-  /** Removes and returns the results of `async` hooks that finished since the last call (the last 100 at most: older ones are dropped, said once through `onWarning`). */
+  /**
+   * Removes and returns the results of `async` hooks that finished since the last call (the last 100 at most: older
+   * ones are dropped, said once through `onWarning`).
+   */
   readonly takeAsyncResults: () => Promise<ReadonlyArray<AsyncResult>>
   /** Waits until every running `async` hook has finished. */
   readonly awaitAsync: () => Promise<void>
@@ -98,7 +101,8 @@ export interface FromLayerOptions {
  * @since 0.1.0
  * @category constructors
  */
-export const fromLayer: (layer: Layer.Layer<HookEngine, HookError>, options?: FromLayerOptions) => Promise<PromiseHookEngine> = internal.fromLayer
+export const fromLayer: (layer: Layer.Layer<HookEngine, HookError>, options?: FromLayerOptions) => Promise<PromiseHookEngine> =
+  internal.fromLayer
 
 /**
  * The Promise facades' default `onWarning`: each warning on stderr through `console.warn`, prefixed

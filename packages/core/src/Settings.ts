@@ -56,7 +56,6 @@ export interface PlanWarning {
   readonly severity?: "error" | undefined
 }
 
-
 /** The type a schema decodes to. */
 type Type<S extends { readonly Type: unknown }> = S["Type"]
 
@@ -438,6 +437,4 @@ export const decode: (
  * @since 0.1.0
  * @category loading
  */
-export const load: (
-  options: LoadOptions
-) => Effect.Effect<LoadedSettings, SettingsError, FileSystem.FileSystem | Path.Path> = loader.load
+export const load: (options: LoadOptions) => Effect.Effect<LoadedSettings, SettingsError, FileSystem.FileSystem | Path.Path> = loader.load

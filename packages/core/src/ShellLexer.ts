@@ -78,26 +78,26 @@ export type PlaceholderContext = "unquoted" | "dq" | "sq" | "ansi" | "fixed"
  */
 export type Site =
   | {
-    readonly _tag: "Placeholder"
-    readonly start: number
-    readonly end: number
-    /** The name inside `${…}`. */
-    readonly name: string
-    readonly context: PlaceholderContext
-    /** Right after a `$` that the shell reads as a literal dollar (`$${x}`). */
-    readonly afterDollar: boolean
-    /** Set when an earlier construct makes the context uncertain: why. */
-    readonly ambiguity: string | undefined
-  }
+      readonly _tag: "Placeholder"
+      readonly start: number
+      readonly end: number
+      /** The name inside `${…}`. */
+      readonly name: string
+      readonly context: PlaceholderContext
+      /** Right after a `$` that the shell reads as a literal dollar (`$${x}`). */
+      readonly afterDollar: boolean
+      /** Set when an earlier construct makes the context uncertain: why. */
+      readonly ambiguity: string | undefined
+    }
   | {
-    readonly _tag: "Backtick"
-    readonly start: number
-    readonly end: number
-    /** The text between the backticks after the shell's backslash pass. */
-    readonly inner: string
-    readonly inDoubleQuotes: boolean
-    readonly sites: ReadonlyArray<Site>
-  }
+      readonly _tag: "Backtick"
+      readonly start: number
+      readonly end: number
+      /** The text between the backticks after the shell's backslash pass. */
+      readonly inner: string
+      readonly inDoubleQuotes: boolean
+      readonly sites: ReadonlyArray<Site>
+    }
 
 /**
  * The first construct that dash and bash read differently: its offset and why.

@@ -107,7 +107,8 @@ export const readPipes: <P>(
  * @since 0.2.0
  * @category constructors
  */
-export const handlePipes: (pipes: Pick<ReadingPipes, "stdout" | "stderr">) => Pick<ProcessHandle, "stdout" | "stderr" | "listen"> = internal.handlePipes
+export const handlePipes: (pipes: Pick<ReadingPipes, "stdout" | "stderr">) => Pick<ProcessHandle, "stdout" | "stderr" | "listen"> =
+  internal.handlePipes
 
 /**
  * Sends `signal` to the process group `pid` leads, with the runtime's `kill` (`process.kill`):
@@ -118,7 +119,8 @@ export const handlePipes: (pipes: Pick<ReadingPipes, "stdout" | "stderr">) => Pi
  * @since 0.2.0
  * @category utils
  */
-export const signalGroup: (kill: (pid: number, signal: string) => unknown, pid: number, signal: KillSignal) => boolean = internal.signalGroup
+export const signalGroup: (kill: (pid: number, signal: string) => unknown, pid: number, signal: KillSignal) => boolean =
+  internal.signalGroup
 
 /**
  * What the host knows of a hook's process group after the hook's direct child exited (`watchGroup`).

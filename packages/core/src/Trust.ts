@@ -54,9 +54,8 @@ export const storePath: (env: Readonly<Record<string, string | undefined>>, path
  * @since 0.1.0
  * @category store
  */
-export const approved: (
-  store: string
-) => Effect.Effect<ReadonlyMap<string, string>, SettingsError, FileSystem.FileSystem> = internal.approved
+export const approved: (store: string) => Effect.Effect<ReadonlyMap<string, string>, SettingsError, FileSystem.FileSystem> =
+  internal.approved
 
 /**
  * Records the current content of `files` as approved (files that do not exist are skipped) and
@@ -71,8 +70,11 @@ export const approve: (
   store: string,
   files: ReadonlyArray<string>,
   projectDir?: string
-) => Effect.Effect<ReadonlyArray<{ readonly path: string; readonly fingerprint: string }>, SettingsError, FileSystem.FileSystem | Path.Path> =
-  internal.approve
+) => Effect.Effect<
+  ReadonlyArray<{ readonly path: string; readonly fingerprint: string }>,
+  SettingsError,
+  FileSystem.FileSystem | Path.Path
+> = internal.approve
 
 /**
  * Reads `AGENT_HOOKS_REQUIRE_TRUST`: `1`, `true`, `yes`, `on` (any case) → true; unset, empty,
@@ -97,8 +99,7 @@ export const requireTrustFromEnv: (
  * @since 0.2.0
  * @category fingerprints
  */
-export const namedFiles: (document: unknown, settingsFile: string, projectDir: string) => ReadonlyArray<string> =
-  internal.namedFiles
+export const namedFiles: (document: unknown, settingsFile: string, projectDir: string) => ReadonlyArray<string> = internal.namedFiles
 
 /**
  * The approval fingerprint of a settings file: the SHA-256 of its text when its hooks name no

@@ -42,8 +42,13 @@ const writeLog = (count: number, options: { key?: string; every?: number; close?
   const file = memoryFile()
   return Effect.runPromise(
     Effect.scoped(
-      Effect.gen(function*() {
-        const writer = yield* Audit.makeWriter({ file: "/log/audit.jsonl", key: options.key, checkpointEvery: options.every, writer: options.writer })
+      Effect.gen(function* () {
+        const writer = yield* Audit.makeWriter({
+          file: "/log/audit.jsonl",
+          key: options.key,
+          checkpointEvery: options.every,
+          writer: options.writer
+        })
         for (let i = 0; i < count; i++) yield* writer.hook(hook("PreToolUse", `./hook-${i}.sh`))
         if (options.close !== false) yield* writer.close
       })
@@ -59,22 +64,48 @@ describe("Audit writer", () => {
   it("writes one JSON line per record, chained by SHA-256", async () => {
     const text = await writeLog(3)
     const records = lines(text).map((line) => JSON.parse(line))
-    expect(records.map((r) => [r.kind, r.seq, r.hook])).toEqual([["hook", 1, "./hook-0.sh"], ["hook", 2, "./hook-1.sh"], ["hook", 3, "./hook-2.sh"]])
+    expect(records.map((r) => [r.kind, r.seq, r.hook])).toEqual([
+      ["hook", 1, "./hook-0.sh"],
+      ["hook", 2, "./hook-1.sh"],
+      ["hook", 3, "./hook-2.sh"]
+    ])
     expect(records[0].prev).toBe("0".repeat(64))
     expect(records[1].prev).toBe(records[0].hash)
     expect(records[2].prev).toBe(records[1].hash)
     expect(new Set(records.map((r) => r.writer)).size).toBe(1)
-    expect(records[0]).toMatchObject({ v: 1, event: "PreToolUse", matcher: "Bash", type: "command", status: "success", exitCode: 0, source: "/p/.agent-hooks/settings.json" })
+    expect(records[0]).toMatchObject({
+      v: 1,
+      event: "PreToolUse",
+      matcher: "Bash",
+      type: "command",
+      status: "success",
+      exitCode: 0,
+      source: "/p/.agent-hooks/settings.json"
+    })
     // The hash covers the line as written, without its hash member.
-    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(lines(text)[0]!.replace(/,"hash":"[0-9a-f]{64}"\}$/, "}"))))
+    const digest = new Uint8Array(
+      await crypto.subtle.digest("SHA-256", new TextEncoder().encode(lines(text)[0]!.replace(/,"hash":"[0-9a-f]{64}"\}$/, "}")))
+    )
     expect(records[0].hash).toBe(Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join(""))
     expect(await verify(text)).toMatchObject({ ok: true, records: 3, writers: 1, problems: [] })
   })
 
   it("signs checkpoints when opening, every N records and when closing, with a key", async () => {
     const text = await writeLog(5, { key: "k1", every: 2 })
-    const kinds = lines(text).map((line) => JSON.parse(line)).map((r) => r.kind === "checkpoint" ? `checkpoint:${r.reason}` : r.kind)
-    expect(kinds).toEqual(["checkpoint:open", "hook", "hook", "checkpoint:periodic", "hook", "hook", "checkpoint:periodic", "hook", "checkpoint:close"])
+    const kinds = lines(text)
+      .map((line) => JSON.parse(line))
+      .map((r) => (r.kind === "checkpoint" ? `checkpoint:${r.reason}` : r.kind))
+    expect(kinds).toEqual([
+      "checkpoint:open",
+      "hook",
+      "hook",
+      "checkpoint:periodic",
+      "hook",
+      "hook",
+      "checkpoint:periodic",
+      "hook",
+      "checkpoint:close"
+    ])
     expect(await verify(text, "k1")).toMatchObject({ ok: true, checkpoints: 4, checkedCheckpoints: 4, notices: [] })
     const unchecked = await verify(text)
     expect(unchecked.ok).toBe(true)
@@ -193,10 +224,20 @@ const writeDispatches = (inputs: ReadonlyArray<unknown>, options: Partial<Audit.
   const file = memoryFile()
   return Effect.runPromise(
     Effect.scoped(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const writer = yield* Audit.makeWriter({ file: "/log/audit.jsonl", ...options })
         for (const input of inputs) {
-          yield* writer.outcome({ session: "s1", event: "PreToolUse", matcher: "Bash", tool: "Bash", input, blocked: false, decision: null, reason: null, hooks: 0 })
+          yield* writer.outcome({
+            session: "s1",
+            event: "PreToolUse",
+            matcher: "Bash",
+            tool: "Bash",
+            input,
+            blocked: false,
+            decision: null,
+            reason: null,
+            hooks: 0
+          })
         }
         yield* writer.close
       })
@@ -209,7 +250,7 @@ describe("Audit records of hostile input", () => {
     const started = Date.now()
     const hostile = [
       "password".repeat(200_000),
-      `token=${"\"".repeat(100_000)}`,
+      `token=${'"'.repeat(100_000)}`,
       `-----BEGIN RSA PRIVATE KEY-----${"A".repeat(500_000)}`,
       `Authorization: ${"x".repeat(300_000)}`,
       "https://".repeat(50_000) + "a:b@"
@@ -267,17 +308,37 @@ describe("Audit.verify with the head file", () => {
 
 describe("verifyExport on hostile input", () => {
   const payload = (records: ReadonlyArray<{ body: unknown; attributes?: ReadonlyArray<unknown> }>) =>
-    JSON.stringify({ resourceLogs: [{ scopeLogs: [{ logRecords: records.map((r) => ({ body: r.body, attributes: r.attributes ?? [{ key: "agent_hooks.audit.kind", value: { stringValue: "hook" } }] })) }] }] })
+    JSON.stringify({
+      resourceLogs: [
+        {
+          scopeLogs: [
+            {
+              logRecords: records.map((r) => ({
+                body: r.body,
+                attributes: r.attributes ?? [{ key: "agent_hooks.audit.kind", value: { stringValue: "hook" } }]
+              }))
+            }
+          ]
+        }
+      ]
+    })
   const line = (writer: string, after: string, hash: string) =>
     `{"v":1,"kind":"hook","writer":"${writer}","seq":1,"time":"2026-11-26T00:00:00.000Z","after":"${after}","prev":"${"0".repeat(64)}","hash":"${hash}"}`
 
   it("two forged chains that each start after the other end, reported, instead of looping", async () => {
     const a = "a".repeat(64)
     const b = "b".repeat(64)
-    const report = await Effect.runPromise(Audit.verifyExport(payload([{ body: { stringValue: line("w-a", b, a) } }, { body: { stringValue: line("w-b", a, b) } }]) + "\n"))
+    const report = await Effect.runPromise(
+      Audit.verifyExport(payload([{ body: { stringValue: line("w-a", b, a) } }, { body: { stringValue: line("w-b", a, b) } }]) + "\n")
+    )
     expect(report.ok).toBe(false)
     expect(report.records).toBe(2)
-    expect(report.problems.filter((p) => p.kind === "edited").map((p) => p.message).sort()).toEqual([
+    expect(
+      report.problems
+        .filter((p) => p.kind === "edited")
+        .map((p) => p.message)
+        .sort()
+    ).toEqual([
       expect.stringMatching(/^payload line 1, record 1 \(writer w-a, seq 1\) was edited/),
       expect.stringMatching(/^payload line 1, record 2 \(writer w-b, seq 1\) was edited/)
     ])
@@ -286,15 +347,20 @@ describe("verifyExport on hostile input", () => {
   it("what is not an OTLP payload, or not a record, is named by line; deeply nested values and other services' logs do not break it", async () => {
     // JSON.parse takes any depth; a recursive reader of the attribute would overflow the stack.
     const deep = `${'{"arrayValue":{"values":['.repeat(100_000)}{"stringValue":"x"}${"]}}".repeat(100_000)}`
-    const text = [
-      "not json",
-      JSON.stringify({ something: 1 }),
-      payload([{ body: { stringValue: "a service's own log" }, attributes: [{ key: "deep", value: "DEEP" }] }]).replace('"DEEP"', deep),
-      payload([{ body: { kvlistValue: {} } }])
-    ].join("\n") + "\n"
+    const text =
+      [
+        "not json",
+        JSON.stringify({ something: 1 }),
+        payload([{ body: { stringValue: "a service's own log" }, attributes: [{ key: "deep", value: "DEEP" }] }]).replace('"DEEP"', deep),
+        payload([{ body: { kvlistValue: {} } }])
+      ].join("\n") + "\n"
     const report = await Effect.runPromise(Audit.verifyExport(text))
     expect(report).toMatchObject({ ok: false, payloads: 3, logRecords: 2, skipped: 1 })
-    expect(report.problems.map((p) => [p.line, p.kind])).toEqual([[1, "malformed"], [2, "malformed"], [4, "malformed"]])
+    expect(report.problems.map((p) => [p.line, p.kind])).toEqual([
+      [1, "malformed"],
+      [2, "malformed"],
+      [4, "malformed"]
+    ])
     expect(report.problems[0]!.message).toContain("line 1 is not JSON (expected one OTLP/JSON logs payload per line")
     expect(report.problems[2]!.message).toContain("payload line 4, record 1: its body is not the record's line (a string)")
   })

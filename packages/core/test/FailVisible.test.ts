@@ -12,11 +12,14 @@ import { bash, cmd, group, harness, permission, settings, withEngine } from "./h
 // failClosed turn them into failures.
 
 const loadExit = (files: Record<string, unknown>, options: Parameters<typeof harness>[2] = {}) =>
-  withEngine(harness(files, () => ({}), options), (engine) => Effect.succeed(engine.settings)).pipe(Effect.exit)
+  withEngine(
+    harness(files, () => ({}), options),
+    (engine) => Effect.succeed(engine.settings)
+  ).pipe(Effect.exit)
 
 describe("settings that cannot be decoded", () => {
   it.effect("a string where a boolean or number belongs is an error (not truthy): the handler is skipped and counted", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const exit = yield* loadExit({
         "/s/a.json": settings({ PreToolUse: [group("Bash", cmd("one", { once: "false" }), cmd("two", { timeout: "10" }), cmd("three"))] })
       })
@@ -25,15 +28,20 @@ describe("settings that cannot be decoded", () => {
       const loaded = exit.value
       expect(loaded.hooks["PreToolUse"]!.map((entry) => (entry.handler as { command: string }).command)).toEqual(["three"])
       expect(loaded.errors).toEqual([
-        expect.stringMatching(/^\/s\/a\.json at hooks\.PreToolUse\[0\]\.hooks\[0\]\.once: expected boolean .*, got string "false" \(handler at .* skipped\)$/),
-        expect.stringMatching(/^\/s\/a\.json at hooks\.PreToolUse\[0\]\.hooks\[1\]\.timeout: expected number .*, got string "10" \(handler at .* skipped\)$/)
+        expect.stringMatching(
+          /^\/s\/a\.json at hooks\.PreToolUse\[0\]\.hooks\[0\]\.once: expected boolean .*, got string "false" \(handler at .* skipped\)$/
+        ),
+        expect.stringMatching(
+          /^\/s\/a\.json at hooks\.PreToolUse\[0\]\.hooks\[1\]\.timeout: expected number .*, got string "10" \(handler at .* skipped\)$/
+        )
       ])
       // Every error is also a warning.
       for (const error of loaded.errors) expect(loaded.warnings).toContain(error)
-    }))
+    })
+  )
 
   it.effect("an unknown handler type names the nearest one; a top-level flag given as a string is an error", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const exit = yield* loadExit({
         "/s/a.json": settings({ Stop: [group(undefined, { type: "comand", command: "x" })] }, { disableAllHooks: "true" })
       })
@@ -44,40 +52,48 @@ describe("settings that cannot be decoded", () => {
         expect.stringContaining(`/s/a.json at hooks.Stop[0].hooks[0].type: expected "command" | "http"`)
       ])
       expect(exit.value.errors[1]).toContain(`(did you mean "command"?)`)
-    }))
+    })
+  )
 
   it.effect("an unknown key is a warning naming the nearest known key, and the handler still loads", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const exit = yield* loadExit({
-        "/s/a.json": settings({ PreToolUse: [{ matcher: "Bash", description: "guard", hooks: [cmd("guard", { timout: 5, description: "x" })] }] })
+        "/s/a.json": settings({
+          PreToolUse: [{ matcher: "Bash", description: "guard", hooks: [cmd("guard", { timout: 5, description: "x" })] }]
+        })
       })
       if (!Exit.isSuccess(exit)) return expect.unreachable()
       expect(exit.value.hooks["PreToolUse"]).toHaveLength(1)
       expect(exit.value.errors).toEqual([])
-      expect(exit.value.warnings).toEqual(expect.arrayContaining([
-        `/s/a.json at hooks.PreToolUse[0].hooks[0].timout: unknown key "timout" (did you mean "timeout"?); ignored`,
-        `/s/a.json at hooks.PreToolUse[0].hooks[0].description: unknown key "description"; ignored`,
-        `/s/a.json at hooks.PreToolUse[0].description: unknown key "description"; ignored`
-      ]))
-    }))
+      expect(exit.value.warnings).toEqual(
+        expect.arrayContaining([
+          `/s/a.json at hooks.PreToolUse[0].hooks[0].timout: unknown key "timout" (did you mean "timeout"?); ignored`,
+          `/s/a.json at hooks.PreToolUse[0].hooks[0].description: unknown key "description"; ignored`,
+          `/s/a.json at hooks.PreToolUse[0].description: unknown key "description"; ignored`
+        ])
+      )
+    })
+  )
 
   const broken = { "/s/a.json": settings({ PreToolUse: [group("Bash", cmd("one", { timeout: "10" }))] }) }
 
   it.effect("strict mode from the engine options fails the whole load with every problem located", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const exit = yield* loadExit(broken, { strict: true })
       expect(Exit.isFailure(exit)).toBe(true)
       expect(String(Exit.isFailure(exit) ? exit.cause : "")).toContain("hooks.PreToolUse[0].hooks[0].timeout: expected number")
-    }))
+    })
+  )
 
   it.effect("strict mode from AGENT_HOOKS_STRICT (1/true/yes/on) or from any settings file; a file's false cannot turn it off", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       expect(Exit.isFailure(yield* loadExit(broken, { env: { AGENT_HOOKS_STRICT: "yes" } }))).toBe(true)
       expect(Exit.isFailure(yield* loadExit({ ...broken, "/s/b.json": { strict: true } }))).toBe(true)
       expect(Exit.isFailure(yield* loadExit({ ...broken, "/s/b.json": { strict: false } }, { strict: true }))).toBe(true)
       expect(Exit.isSuccess(yield* loadExit({ ...broken, "/s/b.json": { strict: false } }))).toBe(true)
       expect(Exit.isSuccess(yield* loadExit(broken, { env: { AGENT_HOOKS_STRICT: "0" } }))).toBe(true)
-    }))
+    })
+  )
 })
 
 describe("failClosed", () => {
@@ -90,19 +106,26 @@ describe("failClosed", () => {
       Effect.map(engine.dispatch("PreToolUse", bash("rm -rf /")), (outcome) => {
         expect(outcome).toMatchObject({ blocked: false, decision: null })
         expect(warnings).toEqual([`hook "guard" (/s/a.json): Failed with non-blocking status code 1: boom`])
-      }))
+      })
+    )
   })
 
   it.effect("on: a guard that fails, crashes or prints unreadable JSON denies the tool call", () =>
-    Effect.gen(function*() {
-      const runs = [{ exitCode: 1 }, { exitCode: 127, stderr: "guard: not found" }, { exitCode: null, signal: "SIGSEGV" }, { stdout: "{ not json" }]
+    Effect.gen(function* () {
+      const runs = [
+        { exitCode: 1 },
+        { exitCode: 127, stderr: "guard: not found" },
+        { exitCode: null, signal: "SIGSEGV" },
+        { stdout: "{ not json" }
+      ]
       for (const run of runs) {
         const h = harness(guard, () => run, { failClosed: true })
         const outcome = yield* withEngine(h, (engine) => engine.dispatch("PreToolUse", bash("rm -rf /")))
         expect(outcome, JSON.stringify(run)).toMatchObject({ blocked: true, decision: "deny" })
         expect(outcome.reason).toContain("blocking because the engine fails closed")
       }
-    }))
+    })
+  )
 
   it.effect("on: the failure that blocks is not called non-blocking, in the hook's messages or the warning", () => {
     const warnings: Array<string> = []
@@ -113,11 +136,12 @@ describe("failClosed", () => {
         const said = [...outcome.hooks.flatMap((hook) => hook.messages), ...outcome.warnings, ...warnings].join("\n")
         expect(said).not.toContain("non-blocking")
         expect(outcome.hooks[0]!.messages).toEqual(["Failed with status code 1 (blocking because the engine fails closed): boom"])
-      }))
+      })
+    )
   })
 
   it.effect("on or off, each hook that failed is said once on onWarning, also when failing closed made its failure the block", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const failing = [
         { exitCode: 1, stderr: "boom" },
         { exitCode: null, signal: "SIGKILL" },
@@ -136,18 +160,23 @@ describe("failClosed", () => {
           if (failing.includes(run)) expect(outcome.blocked, what).toBe(failClosed)
         }
       }
-    }))
+    })
+  )
 
   it.effect("on, from AGENT_HOOKS_FAIL_CLOSED; a guard that answers still decides", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const failing = harness(guard, () => ({ exitCode: 1 }), { env: { AGENT_HOOKS_FAIL_CLOSED: "on" } })
       expect(yield* withEngine(failing, (engine) => engine.dispatch("PreToolUse", bash("ls")))).toMatchObject({ blocked: true })
       const allowing = harness(guard, () => permission("allow", "fine"), { failClosed: true })
-      expect(yield* withEngine(allowing, (engine) => engine.dispatch("PreToolUse", bash("ls")))).toMatchObject({ blocked: false, decision: "allow" })
-    }))
+      expect(yield* withEngine(allowing, (engine) => engine.dispatch("PreToolUse", bash("ls")))).toMatchObject({
+        blocked: false,
+        decision: "allow"
+      })
+    })
+  )
 
   it.effect("a handler's own onFailure: continue wins; Stop never blocks on failure (it would loop)", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const own = harness(
         { "/s/a.json": settings({ PreToolUse: [group("Bash", cmd("guard", { onFailure: "continue" }))] }) },
         () => ({ exitCode: 1 }),
@@ -158,18 +187,22 @@ describe("failClosed", () => {
       const outcome = yield* withEngine(stop, (engine) => engine.dispatch("Stop", {}))
       expect(outcome.blocked).toBe(false)
       expect(outcome.hooks[0]!.messages).toContain("not blocking (failing closed is ignored on Stop)")
-    }))
+    })
+  )
 })
 
 describe("dispatches that could go unseen", () => {
   it.effect("an unknown event reaches onWarning with the nearest event name", () => {
     const warnings: Array<string> = []
-    const h = harness({ "/s/a.json": settings({ PreToolUse: [group("Bash", cmd("guard"))] }) }, () => ({}), { onWarning: (w) => warnings.push(w) })
+    const h = harness({ "/s/a.json": settings({ PreToolUse: [group("Bash", cmd("guard"))] }) }, () => ({}), {
+      onWarning: (w) => warnings.push(w)
+    })
     return withEngine(h, (engine) =>
       Effect.map(engine.dispatch("PreToolUs", bash("ls")), (outcome) => {
         expect(outcome.blocked).toBe(false)
         expect(warnings).toEqual([`unknown event "PreToolUs" (did you mean "PreToolUse"?); no hooks run for it`])
-      }))
+      })
+    )
   })
 
   it("suggests by edit distance, not only by case", () => {
@@ -191,8 +224,11 @@ describe("dispatches that could go unseen", () => {
     }
     return withEngine(h, (engine) =>
       Effect.map(Effect.flip(engine.dispatch("PreToolUse", payload)), (error) => {
-        expect(error.message).toBe(`invalid event payload: the payload is nested deeper than ${HookInput.MAX_PAYLOAD_DEPTH} levels (the limit); flatten it or send less`)
-      }))
+        expect(error.message).toBe(
+          `invalid event payload: the payload is nested deeper than ${HookInput.MAX_PAYLOAD_DEPTH} levels (the limit); flatten it or send less`
+        )
+      })
+    )
   })
 
   it("depthExceeds counts objects and arrays alike, iteratively", () => {
@@ -207,33 +243,45 @@ describe("what validate knows before anything runs", () => {
     Effect.provide(Plan.load({ settings: Object.keys(files), projectDir: "/project", env: {} }), harness(files).files)
 
   it.effect("a script that is missing or has no run bit is an error; PATH words, placeholders and other variables are not judged", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const files = {
         "/s/a.json": settings({
-          PreToolUse: [group(
-            "Bash",
-            cmd("$CLAUDE_PROJECT_DIR/.agent-hooks/guard.sh"),
-            cmd("\"${CLAUDE_PROJECT_DIR}/hooks/lint.sh\" --fix"),
-            cmd("\"$AGENT_HOOKS_PROJECT_DIR\"/hooks/quoted-dir.sh"),
-            cmd("./ok.sh"),
-            cmd("jq -r .tool_input"),
-            cmd("$OTHER/x.sh"),
-            cmd("${tool_input.command}")
-          )]
+          PreToolUse: [
+            group(
+              "Bash",
+              cmd("$CLAUDE_PROJECT_DIR/.agent-hooks/guard.sh"),
+              cmd('"${CLAUDE_PROJECT_DIR}/hooks/lint.sh" --fix'),
+              cmd('"$AGENT_HOOKS_PROJECT_DIR"/hooks/quoted-dir.sh'),
+              cmd("./ok.sh"),
+              cmd("jq -r .tool_input"),
+              cmd("$OTHER/x.sh"),
+              cmd("${tool_input.command}")
+            )
+          ]
         })
       }
       const snapshot = yield* snapshotOf(files)
-      expect([...(snapshot.scripts ?? new Map()).keys()].sort()).toEqual(["/project/.agent-hooks/guard.sh", "/project/hooks/lint.sh", "/project/hooks/quoted-dir.sh", "/project/ok.sh"])
+      expect([...(snapshot.scripts ?? new Map()).keys()].sort()).toEqual([
+        "/project/.agent-hooks/guard.sh",
+        "/project/hooks/lint.sh",
+        "/project/hooks/quoted-dir.sh",
+        "/project/ok.sh"
+      ])
       const plan = Plan.compile({
         ...snapshot,
-        scripts: new Map([["/project/.agent-hooks/guard.sh", "not-executable"], ["/project/hooks/lint.sh", "missing"], ["/project/ok.sh", "ok"]] as const)
+        scripts: new Map([
+          ["/project/.agent-hooks/guard.sh", "not-executable"],
+          ["/project/hooks/lint.sh", "missing"],
+          ["/project/ok.sh", "ok"]
+        ] as const)
       })
       expect(plan.warnings.filter((warning) => warning.severity === "error")).toEqual([
         {
           file: "/s/a.json",
           path: "hooks.PreToolUse[0].hooks[0].command",
           severity: "error",
-          message: "/project/.agent-hooks/guard.sh is not executable: the hook would fail with exit 126 and guard nothing; run: chmod +x /project/.agent-hooks/guard.sh"
+          message:
+            "/project/.agent-hooks/guard.sh is not executable: the hook would fail with exit 126 and guard nothing; run: chmod +x /project/.agent-hooks/guard.sh"
         },
         {
           file: "/s/a.json",
@@ -242,39 +290,49 @@ describe("what validate knows before anything runs", () => {
           message: "/project/hooks/lint.sh does not exist: the hook would fail with exit 127 and guard nothing"
         }
       ])
-    }))
+    })
+  )
 
   it.effect("the script a command names is the first word as the shell reads it: quotes joined and escaped, substitutions not judged", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const files = {
         "/s/a.json": settings({
-          PreToolUse: [group(
-            "Bash",
-            cmd(String.raw`"$CLAUDE_PROJECT_DIR/hooks/say \"hi\".sh" --loud`),
-            cmd(`'hooks/two words'"/guard.sh"`),
-            cmd(`hooks/a$(echo b)/x.sh`),
-            cmd("`echo hooks/x.sh`")
-          )]
+          PreToolUse: [
+            group(
+              "Bash",
+              cmd(String.raw`"$CLAUDE_PROJECT_DIR/hooks/say \"hi\".sh" --loud`),
+              cmd(`'hooks/two words'"/guard.sh"`),
+              cmd(`hooks/a$(echo b)/x.sh`),
+              cmd("`echo hooks/x.sh`")
+            )
+          ]
         })
       }
       const snapshot = yield* snapshotOf(files)
-      expect([...(snapshot.scripts ?? new Map()).keys()].sort()).toEqual(["/project/hooks/say \"hi\".sh", "/project/hooks/two words/guard.sh"])
-    }))
+      expect([...(snapshot.scripts ?? new Map()).keys()].sort()).toEqual([
+        '/project/hooks/say "hi".sh',
+        "/project/hooks/two words/guard.sh"
+      ])
+    })
+  )
 
   it.effect("heuristics warn: variables no engine sets, a tool matcher in the wrong case", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const warnings: Array<string> = []
       const h = harness(
-        { "/s/a.json": settings({ PostToolUse: [group("bash|Edit", cmd("echo \"$CLAUDE_TOOL_INPUT\" >> log"))] }) },
+        { "/s/a.json": settings({ PostToolUse: [group("bash|Edit", cmd('echo "$CLAUDE_TOOL_INPUT" >> log'))] }) },
         () => ({}),
         { onWarning: (warning) => warnings.push(warning) }
       )
       yield* withEngine(h, () => Effect.void)
-      expect(warnings).toEqual(expect.arrayContaining([
-        `/s/a.json at hooks.PostToolUse[0].hooks[0].command: $CLAUDE_TOOL_INPUT is set by no engine: the hook reads the event as JSON on stdin (for example: jq -r '.tool_input')`,
-        `/s/a.json at hooks.PostToolUse[0].matcher: "bash" never matches Bash: tool names are case-sensitive`
-      ]))
-    }))
+      expect(warnings).toEqual(
+        expect.arrayContaining([
+          `/s/a.json at hooks.PostToolUse[0].hooks[0].command: $CLAUDE_TOOL_INPUT is set by no engine: the hook reads the event as JSON on stdin (for example: jq -r '.tool_input')`,
+          `/s/a.json at hooks.PostToolUse[0].matcher: "bash" never matches Bash: tool names are case-sensitive`
+        ])
+      )
+    })
+  )
 })
 
 describe("a hook that can never run", () => {
@@ -289,86 +347,113 @@ describe("a hook that can never run", () => {
     ["an exec-form command allowedCommands does not list", cmd("/usr/bin/guard", { args: [] }), true]
   ]
   const files = (handler: Record<string, unknown>, allowed: boolean) => ({
-    "/s/a.json": settings({ PreToolUse: [group("Bash", cmd("allow-all", { args: [] }), handler)] }, allowed ? { allowedCommands: ["allow-all"] } : {})
+    "/s/a.json": settings(
+      { PreToolUse: [group("Bash", cmd("allow-all", { args: [] }), handler)] },
+      allowed ? { allowedCommands: ["allow-all"] } : {}
+    )
   })
 
   for (const [what, handler, extra] of NEVER) {
-    it.effect(`${what}: validate's errors name it, strict mode refuses to start, failClosed blocks the event, and without it the outcome says so`, () =>
-      Effect.gen(function*() {
-        const h = harness(files(handler, extra))
-        // validate: settings.errors and the plan's errors (what `agent-hooks validate` exits 1 on)
-        const plan = yield* Effect.provide(Plan.make({ settings: ["/s/a.json"], projectDir: "/project", env: {} }), h.files)
-        const errors = [...plan.settings.errors, ...plan.warnings.filter((w) => w.severity === "error").map(Plan.render)]
-        expect(errors, what).toHaveLength(1)
-        expect(errors[0]).toContain("/s/a.json at hooks.PreToolUse[0].hooks[1]")
-        // strict mode
-        const strict = yield* withEngine(harness(files(handler, extra), () => ({}), { strict: true }), () => Effect.void).pipe(Effect.exit)
-        expect(Exit.isFailure(strict), what).toBe(true)
-        // failClosed
-        const closed = yield* withEngine(harness(files(handler, extra), () => ({}), { failClosed: true }), (engine) => engine.dispatch("PreToolUse", bash("rm -rf /")))
-        expect(closed, what).toMatchObject({ blocked: true, decision: "deny" })
-        expect(closed.reason).toContain("blocking because the engine fails closed")
-        // open: the call goes on, and the hook that never ran is in the outcome and on onWarning
-        const warnings: Array<string> = []
-        const open = yield* withEngine(harness(files(handler, extra), () => ({}), { onWarning: (w) => warnings.push(w) }), (engine) => engine.dispatch("PreToolUse", bash("rm -rf /")))
-        expect(open.blocked).toBe(false)
-        expect(open.hooks.map((hook) => hook.status)).toEqual(["success", "non-blocking-error"])
-        expect(warnings.filter((w) => w.startsWith("hook "))).toHaveLength(1)
-      }))
+    it.effect(
+      `${what}: validate's errors name it, strict mode refuses to start, failClosed blocks the event, and without it the outcome says so`,
+      () =>
+        Effect.gen(function* () {
+          const h = harness(files(handler, extra))
+          // validate: settings.errors and the plan's errors (what `agent-hooks validate` exits 1 on)
+          const plan = yield* Effect.provide(Plan.make({ settings: ["/s/a.json"], projectDir: "/project", env: {} }), h.files)
+          const errors = [...plan.settings.errors, ...plan.warnings.filter((w) => w.severity === "error").map(Plan.render)]
+          expect(errors, what).toHaveLength(1)
+          expect(errors[0]).toContain("/s/a.json at hooks.PreToolUse[0].hooks[1]")
+          // strict mode
+          const strict = yield* withEngine(
+            harness(files(handler, extra), () => ({}), { strict: true }),
+            () => Effect.void
+          ).pipe(Effect.exit)
+          expect(Exit.isFailure(strict), what).toBe(true)
+          // failClosed
+          const closed = yield* withEngine(
+            harness(files(handler, extra), () => ({}), { failClosed: true }),
+            (engine) => engine.dispatch("PreToolUse", bash("rm -rf /"))
+          )
+          expect(closed, what).toMatchObject({ blocked: true, decision: "deny" })
+          expect(closed.reason).toContain("blocking because the engine fails closed")
+          // open: the call goes on, and the hook that never ran is in the outcome and on onWarning
+          const warnings: Array<string> = []
+          const open = yield* withEngine(
+            harness(files(handler, extra), () => ({}), { onWarning: (w) => warnings.push(w) }),
+            (engine) => engine.dispatch("PreToolUse", bash("rm -rf /"))
+          )
+          expect(open.blocked).toBe(false)
+          expect(open.hooks.map((hook) => hook.status)).toEqual(["success", "non-blocking-error"])
+          expect(warnings.filter((w) => w.startsWith("hook "))).toHaveLength(1)
+        })
+    )
   }
 })
 
 describe("a payload cannot switch a guard off", () => {
   it.effect("a hook the payload kept from starting (E2BIG) blocks a blocking event, whatever onFailure says", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const tooBig = new SpawnError({ file: "/bin/sh", cause: undefined, detail: "spawn E2BIG", reason: "payload" })
       const h = harness({ "/s/a.json": settings({ PreToolUse: [group("Bash", cmd("guard", { onFailure: "continue" }))] }) }, () => tooBig)
       const outcome = yield* withEngine(h, (engine) => engine.dispatch("PreToolUse", bash("x".repeat(200_000))))
       expect(outcome).toMatchObject({ blocked: true, decision: "deny" })
       expect(outcome.reason).toContain("the payload kept the hook from starting, so the action is blocked")
-    }))
+    })
+  )
 
   it.effect("a hook the system had no room to start (EMFILE, a flood of requests) blocks a blocking event, whatever onFailure says", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const noRoom = new SpawnError({ file: "/bin/sh", cause: undefined, detail: "spawn /bin/sh EMFILE", reason: "resources" })
       const h = harness({ "/s/a.json": settings({ PreToolUse: [group("Bash", cmd("guard", { onFailure: "continue" }))] }) }, () => noRoom)
       const outcome = yield* withEngine(h, (engine) => engine.dispatch("PreToolUse", bash("ls")))
       expect(outcome).toMatchObject({ blocked: true, decision: "deny" })
-      expect(outcome.reason).toContain("the system had no room to start the hook (too many open files or processes), so the action is blocked")
-    }))
+      expect(outcome.reason).toContain(
+        "the system had no room to start the hook (too many open files or processes), so the action is blocked"
+      )
+    })
+  )
 
-  it.effect("a start that fails for want of file descriptors or processes is reason \"resources\", with an errno code or only a message", () =>
-    Effect.gen(function*() {
-      const failing = (cause: unknown) =>
-        ProcessSpawner.make({
-          capabilities: { runtime: "scripted", processGroups: false },
-          start: () => Effect.fail(cause),
-          cwdProblem: () => undefined,
-          tempFiles: { write: () => ({ paths: [], remove: () => {} }) }
-        })
-      const request = { file: "/bin/sh", args: ["-c", "exit 0"], cwd: "/", env: {}, stdin: "", maxOutputBytes: 1024 }
-      const reasons: Array<string | undefined> = []
-      for (
-        const cause of [
+  it.effect(
+    'a start that fails for want of file descriptors or processes is reason "resources", with an errno code or only a message',
+    () =>
+      Effect.gen(function* () {
+        const failing = (cause: unknown) =>
+          ProcessSpawner.make({
+            capabilities: { runtime: "scripted", processGroups: false },
+            start: () => Effect.fail(cause),
+            cwdProblem: () => undefined,
+            tempFiles: { write: () => ({ paths: [], remove: () => {} }) }
+          })
+        const request = { file: "/bin/sh", args: ["-c", "exit 0"], cwd: "/", env: {}, stdin: "", maxOutputBytes: 1024 }
+        const reasons: Array<string | undefined> = []
+        for (const cause of [
           Object.assign(new Error("spawn /bin/sh EMFILE"), { code: "EMFILE" }),
           Object.assign(new Error("spawn EAGAIN"), { code: "EAGAIN" }),
           new Error("Too many open files (os error 24)"),
           Object.assign(new Error("spawn ENOENT"), { code: "ENOENT" })
-        ]
-      ) {
-        const error = yield* Effect.scoped(failing(cause).spawn(request)).pipe(Effect.flip)
-        reasons.push(error.reason)
-      }
-      expect(reasons).toEqual(["resources", "resources", "resources", "not-found"])
-    }))
+        ]) {
+          const error = yield* Effect.scoped(failing(cause).spawn(request)).pipe(Effect.flip)
+          reasons.push(error.reason)
+        }
+        expect(reasons).toEqual(["resources", "resources", "resources", "not-found"])
+      })
+  )
 
   it.effect("a spawn failure for another reason stays a non-blocking error (Claude Code's rule) unless the engine fails closed", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const missing = new SpawnError({ file: "guard", cause: undefined, detail: "spawn guard ENOENT", reason: "not-found" })
       const files = { "/s/a.json": settings({ PreToolUse: [group("Bash", cmd("guard"))] }) }
-      const open = yield* withEngine(harness(files, () => missing), (engine) => engine.dispatch("PreToolUse", bash("ls")))
+      const open = yield* withEngine(
+        harness(files, () => missing),
+        (engine) => engine.dispatch("PreToolUse", bash("ls"))
+      )
       expect(open.blocked).toBe(false)
-      const closed = yield* withEngine(harness(files, () => missing, { failClosed: true }), (engine) => engine.dispatch("PreToolUse", bash("ls")))
+      const closed = yield* withEngine(
+        harness(files, () => missing, { failClosed: true }),
+        (engine) => engine.dispatch("PreToolUse", bash("ls"))
+      )
       expect(closed).toMatchObject({ blocked: true, decision: "deny" })
-    }))
+    })
+  )
 })

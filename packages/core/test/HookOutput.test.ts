@@ -32,7 +32,10 @@ describe("HookOutput.interpret", () => {
   })
 
   it("exit 2 on Stop blocks (the agent keeps going)", () => {
-    expect(interpret("Stop", { exitCode: 2, stderr: "run the tests first" })).toMatchObject({ decision: "block", reason: "run the tests first" })
+    expect(interpret("Stop", { exitCode: 2, stderr: "run the tests first" })).toMatchObject({
+      decision: "block",
+      reason: "run the tests first"
+    })
   })
 
   it("exit 2 on an event that cannot block decides nothing and says so", () => {
@@ -45,32 +48,47 @@ describe("HookOutput.interpret", () => {
     const v = interpret("PreToolUse", {
       exitCode: 2,
       stderr: "raw",
-      stdout: json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "from json" } })
+      stdout: json({
+        hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "from json" }
+      })
     })
     expect(v).toMatchObject({ decision: "deny", reason: "from json" })
   })
 
   it("exit 2 with invalid JSON still blocks with stderr", () => {
-    const v = interpret("PreToolUse", { exitCode: 2, stderr: "because", stdout: json({ hookSpecificOutput: { permissionDecision: "allow" } }) })
+    const v = interpret("PreToolUse", {
+      exitCode: 2,
+      stderr: "because",
+      stdout: json({ hookSpecificOutput: { permissionDecision: "allow" } })
+    })
     expect(v).toMatchObject({ decision: "deny", reason: "because" })
     expect(v.messages.join("\n")).toMatch(/missing required field "hookEventName"/)
   })
 
   it.each(["allow", "deny", "ask", "defer"] as const)("permissionDecision %s", (d) => {
-    const v = interpret("PreToolUse", { stdout: json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: d, permissionDecisionReason: "r" } }) })
+    const v = interpret("PreToolUse", {
+      stdout: json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: d, permissionDecisionReason: "r" } })
+    })
     expect(v).toMatchObject({ status: "success", decision: d, reason: "r" })
   })
 
   it("a wrong hookEventName discards the output with Claude Code's message", () => {
-    const v = interpret("PreToolUse", { stdout: json({ hookSpecificOutput: { hookEventName: "PostToolUse", permissionDecision: "deny" } }) })
+    const v = interpret("PreToolUse", {
+      stdout: json({ hookSpecificOutput: { hookEventName: "PostToolUse", permissionDecision: "deny" } })
+    })
     expect(v.status).toBe("non-blocking-error")
     expect(v.decision).toBeNull()
-    expect(v.messages).toContain("Hook JSON output validation failed — Hook returned incorrect event name: expected 'PreToolUse' but got 'PostToolUse'")
+    expect(v.messages).toContain(
+      "Hook JSON output validation failed — Hook returned incorrect event name: expected 'PreToolUse' but got 'PostToolUse'"
+    )
   })
 
   it("legacy top-level decision approve / block on PreToolUse", () => {
     expect(interpret("PreToolUse", { stdout: json({ decision: "approve" }) }).decision).toBe("allow")
-    expect(interpret("PreToolUse", { stdout: json({ decision: "block", reason: "legacy" }) })).toMatchObject({ decision: "deny", reason: "legacy" })
+    expect(interpret("PreToolUse", { stdout: json({ decision: "block", reason: "legacy" }) })).toMatchObject({
+      decision: "deny",
+      reason: "legacy"
+    })
   })
 
   it("a top-level decision other than approve/block is a validation error", () => {
@@ -86,8 +104,14 @@ describe("HookOutput.interpret", () => {
   })
 
   it("decision block on PostToolUse and UserPromptSubmit", () => {
-    expect(interpret("PostToolUse", { stdout: json({ decision: "block", reason: "lint failed" }) })).toMatchObject({ decision: "block", reason: "lint failed" })
-    expect(interpret("UserPromptSubmit", { stdout: json({ decision: "block", reason: "secret" }) })).toMatchObject({ decision: "block", reason: "secret" })
+    expect(interpret("PostToolUse", { stdout: json({ decision: "block", reason: "lint failed" }) })).toMatchObject({
+      decision: "block",
+      reason: "lint failed"
+    })
+    expect(interpret("UserPromptSubmit", { stdout: json({ decision: "block", reason: "secret" }) })).toMatchObject({
+      decision: "block",
+      reason: "secret"
+    })
   })
 
   it("continue false, stopReason and systemMessage", () => {
@@ -127,12 +151,21 @@ describe("HookOutput.interpret", () => {
   })
 
   it("another exit code with valid JSON applies the JSON", () => {
-    const v = interpret("PreToolUse", { exitCode: 1, stdout: json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask" } }) })
+    const v = interpret("PreToolUse", {
+      exitCode: 1,
+      stdout: json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask" } })
+    })
     expect(v).toMatchObject({ status: "success", decision: "ask" })
   })
 
   it("a timeout is cancelled: output discarded, no decision", () => {
-    const v = interpret("PreToolUse", { timedOut: true, exitCode: null, signal: "SIGTERM", stdout: json({ decision: "block" }), timeout: 2 })
+    const v = interpret("PreToolUse", {
+      timedOut: true,
+      exitCode: null,
+      signal: "SIGTERM",
+      stdout: json({ decision: "block" }),
+      timeout: 2
+    })
     expect(v).toMatchObject({ status: "cancelled", decision: null, additionalContext: [] })
     expect(v.messages).toEqual(["timed out after 2 s; output discarded, no decision"])
   })
@@ -154,8 +187,17 @@ describe("HookOutput.interpret", () => {
 /** What a host acts on: the Outcome without the hooks' records and the warnings. */
 const acted = (event: HookEvent.HookEventSpec, verdict: HookOutput.HookVerdict) => {
   const result: Outcome.HookResult = {
-    command: "hook.sh", exitCode: 0, signal: null, timedOut: false, durationMs: 1, stdout: "", stderr: "",
-    status: verdict.status, source: null, decision: verdict.decision, messages: []
+    command: "hook.sh",
+    exitCode: 0,
+    signal: null,
+    timedOut: false,
+    durationMs: 1,
+    stdout: "",
+    stderr: "",
+    status: verdict.status,
+    source: null,
+    decision: verdict.decision,
+    messages: []
   }
   const { hooks: _hooks, warnings: _warnings, ...rest } = Outcome.aggregate(event, [{ result, verdict }], [])
   // toUser names a failed hook with its last message; the property is about valid answers.
@@ -167,8 +209,10 @@ const naming = (ignored: ReadonlyArray<string>, key: string, inSpecific: boolean
   ignored.filter((line) =>
     inSpecific
       ? line.startsWith(`hookSpecificOutput.${key} `) || line.startsWith(`hookSpecificOutput[${JSON.stringify(key)}]`)
-      : line.startsWith(`${JSON.stringify(key)} `) || line.startsWith(`${JSON.stringify(key)}: false `) ||
-        line.startsWith(`top-level ${JSON.stringify(key)} `) || line.startsWith(`${key} ignored`)
+      : line.startsWith(`${JSON.stringify(key)} `) ||
+        line.startsWith(`${JSON.stringify(key)}: false `) ||
+        line.startsWith(`top-level ${JSON.stringify(key)} `) ||
+        line.startsWith(`${key} ignored`)
   )
 
 const strings = fc.constantFrom("", "why", "\u001b]0;title\u0007", "\u0007", "\u001b[31m")
@@ -195,7 +239,15 @@ const specificFields: Record<string, fc.Arbitrary<unknown>> = {
   additionalContext: strings,
   decision: fc.oneof(
     fc.record({ behavior: fc.constantFrom("allow", "deny") }),
-    fc.record({ behavior: fc.constantFrom("allow", "deny"), message: reasonText("message"), updatedInput: fc.constant({ a: 1 }), interrupt: fc.boolean() }, { requiredKeys: ["behavior"] })
+    fc.record(
+      {
+        behavior: fc.constantFrom("allow", "deny"),
+        message: reasonText("message"),
+        updatedInput: fc.constant({ a: 1 }),
+        interrupt: fc.boolean()
+      },
+      { requiredKeys: ["behavior"] }
+    )
   ),
   sessionTitle: strings,
   watchPaths: fc.constant(["/tmp/x"]),
@@ -218,7 +270,10 @@ describe("an answer the event ignores is never silent", () => {
   it("the Notification hook that prints a block: the call goes on, and the answer's fields are named", () => {
     const v = interpret("Notification", { stdout: json({ decision: "block", reason: "x" }) })
     expect(v).toMatchObject({ status: "success", decision: null })
-    expect(v.ignored).toEqual([`"decision" is ignored on Notification: it cannot block`, `"reason" is ignored on Notification: it cannot block`])
+    expect(v.ignored).toEqual([
+      `"decision" is ignored on Notification: it cannot block`,
+      `"reason" is ignored on Notification: it cannot block`
+    ])
     expect(v.messages).toEqual(expect.arrayContaining([...v.ignored!]))
   })
 
@@ -240,11 +295,20 @@ describe("an answer the event ignores is never silent", () => {
         const outcome = JSON.stringify(acted(event, verdict))
         const inner = answer["hookSpecificOutput"] as Record<string, unknown> | undefined
         // PermissionRequest's decision object: its fields other than behavior count on their own (decision.updatedInput).
-        const decisionObject = name === "PermissionRequest" && inner !== undefined && typeof inner["decision"] === "object" ? inner["decision"] as Record<string, unknown> : {}
+        const decisionObject =
+          name === "PermissionRequest" && inner !== undefined && typeof inner["decision"] === "object"
+            ? (inner["decision"] as Record<string, unknown>)
+            : {}
         const fields = [
-          ...Object.keys(answer).filter((key) => key !== "hookSpecificOutput").map((key) => ({ key, inSpecific: false })),
-          ...Object.keys(inner ?? {}).filter((key) => key !== "hookEventName").map((key) => ({ key, inSpecific: true })),
-          ...Object.keys(decisionObject).filter((key) => key !== "behavior").map((key) => ({ key: `decision.${key}`, inSpecific: true }))
+          ...Object.keys(answer)
+            .filter((key) => key !== "hookSpecificOutput")
+            .map((key) => ({ key, inSpecific: false })),
+          ...Object.keys(inner ?? {})
+            .filter((key) => key !== "hookEventName")
+            .map((key) => ({ key, inSpecific: true })),
+          ...Object.keys(decisionObject)
+            .filter((key) => key !== "behavior")
+            .map((key) => ({ key: `decision.${key}`, inSpecific: true }))
         ]
         // suppressOutput is accepted everywhere and does nothing, in Claude Code too; continue: true is the default.
         const exempt = ({ key, inSpecific }: { key: string; inSpecific: boolean }) =>
@@ -261,7 +325,8 @@ describe("an answer the event ignores is never silent", () => {
           }
           return top
         }
-        const outcomeOf = (json: Record<string, unknown>) => JSON.stringify(acted(event, HookOutput.interpret(event, run({ exitCode, stdout: JSON.stringify(json) }))))
+        const outcomeOf = (json: Record<string, unknown>) =>
+          JSON.stringify(acted(event, HookOutput.interpret(event, run({ exitCode, stdout: JSON.stringify(json) }))))
         const label = (f: { key: string; inSpecific: boolean }) => `${name}: ${f.inSpecific ? "hookSpecificOutput." : ""}${f.key}`
         // Each field is named at most once, and every line names a field of the answer.
         const named = fields.filter((f) => {

@@ -7,7 +7,6 @@
 import { describe, expect, it } from "vitest"
 import * as HookEvent from "@agent-hooks/core/HookEvent"
 import * as HostMode from "@agent-hooks/core/HostMode"
-import * as Outcome from "@agent-hooks/core/Outcome"
 
 import { agent, call, hostFixtures, outcome, type Payload } from "./hosts.ts"
 
@@ -49,19 +48,44 @@ const keysOf = (value: unknown, prefix = ""): Array<string> => {
 /** The keys each agent reads (its own fields only). */
 const ALLOWED: Record<string, ReadonlySet<string>> = {
   codex: new Set([
-    "continue", "stopReason", "systemMessage", "hookSpecificOutput", "hookSpecificOutput.hookEventName",
-    "hookSpecificOutput.permissionDecision", "hookSpecificOutput.permissionDecisionReason", "hookSpecificOutput.updatedInput",
-    "hookSpecificOutput.additionalContext", "hookSpecificOutput.decision", "hookSpecificOutput.decision.behavior",
+    "continue",
+    "stopReason",
+    "systemMessage",
+    "hookSpecificOutput",
+    "hookSpecificOutput.hookEventName",
+    "hookSpecificOutput.permissionDecision",
+    "hookSpecificOutput.permissionDecisionReason",
+    "hookSpecificOutput.updatedInput",
+    "hookSpecificOutput.additionalContext",
+    "hookSpecificOutput.decision",
+    "hookSpecificOutput.decision.behavior",
     "hookSpecificOutput.decision.message"
   ]),
   gemini: new Set([
-    "decision", "reason", "continue", "stopReason", "systemMessage", "hookSpecificOutput", "hookSpecificOutput.hookEventName",
-    "hookSpecificOutput.tool_input", "hookSpecificOutput.additionalContext"
+    "decision",
+    "reason",
+    "continue",
+    "stopReason",
+    "systemMessage",
+    "hookSpecificOutput",
+    "hookSpecificOutput.hookEventName",
+    "hookSpecificOutput.tool_input",
+    "hookSpecificOutput.additionalContext"
   ]),
   qwen: new Set([
-    "decision", "reason", "continue", "stopReason", "systemMessage", "hookSpecificOutput", "hookSpecificOutput.hookEventName",
-    "hookSpecificOutput.permissionDecision", "hookSpecificOutput.permissionDecisionReason", "hookSpecificOutput.additionalContext",
-    "hookSpecificOutput.decision", "hookSpecificOutput.decision.behavior", "hookSpecificOutput.decision.message"
+    "decision",
+    "reason",
+    "continue",
+    "stopReason",
+    "systemMessage",
+    "hookSpecificOutput",
+    "hookSpecificOutput.hookEventName",
+    "hookSpecificOutput.permissionDecision",
+    "hookSpecificOutput.permissionDecisionReason",
+    "hookSpecificOutput.additionalContext",
+    "hookSpecificOutput.decision",
+    "hookSpecificOutput.decision.behavior",
+    "hookSpecificOutput.decision.message"
   ])
 }
 
@@ -98,7 +122,10 @@ describe.each(hosts)("%s: every event it sends", (host) => {
     }
     // the events a policy acts on were all recorded from the real agent
     const real = new Set(recorded(host).map((payload) => payload["hook_event_name"]))
-    const needed = host === "gemini" ? ["BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent"] : ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"]
+    const needed =
+      host === "gemini"
+        ? ["BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent"]
+        : ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"]
     for (const event of needed) expect(real.has(event) && sent.has(event), event).toBe(true)
   })
 
@@ -212,10 +239,16 @@ describe("claude", () => {
     const read = call("claude", byEvent("claude", "PermissionRequest"))
     const reply = HostMode.answer(
       read,
-      outcome("PermissionRequest", { decision: "deny", blocked: true, hookSpecificOutput: { decision: { behavior: "deny", message: "no" } } })
+      outcome("PermissionRequest", {
+        decision: "deny",
+        blocked: true,
+        hookSpecificOutput: { decision: { behavior: "deny", message: "no" } }
+      })
     )
     expect(reply.exitCode).toBe(0)
-    expect(json(reply)).toStrictEqual({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "deny", message: "no" } } })
+    expect(json(reply)).toStrictEqual({
+      hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "deny", message: "no" } }
+    })
   })
 
   it("other hookSpecificOutput fields of the event pass; fields of other events do not", () => {
@@ -337,7 +370,9 @@ describe("gemini", () => {
   it("a rewrite goes back to Gemini CLI's own tool input, in its own field names", () => {
     const read = call("gemini", byEvent("gemini", "BeforeTool", "read_file"))
     const reply = HostMode.answer(read, outcome("PreToolUse", { updatedInput: { file_path: "/work/p/README.md" } }))
-    expect(json(reply)).toStrictEqual({ hookSpecificOutput: { hookEventName: "BeforeTool", tool_input: { absolute_path: "/work/p/README.md" } } })
+    expect(json(reply)).toStrictEqual({
+      hookSpecificOutput: { hookEventName: "BeforeTool", tool_input: { absolute_path: "/work/p/README.md" } }
+    })
   })
 
   it("additionalContext where Gemini CLI reads it (AfterTool, BeforeAgent, SessionStart), under the agent's event name", () => {
@@ -348,19 +383,25 @@ describe("gemini", () => {
   })
 
   it("BeforeModel, AfterModel and BeforeToolSelection are read under their own names", () => {
-    for (const event of ["BeforeModel", "AfterModel", "BeforeToolSelection"]) expect(call("gemini", byEvent("gemini", event)).event).toBe(event)
+    for (const event of ["BeforeModel", "AfterModel", "BeforeToolSelection"])
+      expect(call("gemini", byEvent("gemini", event)).event).toBe(event)
   })
 })
 
 describe("tools host mode does not know", () => {
   it("are named in a warning (a policy in Claude Code's names may not match them); known, mapped and MCP tools are not", () => {
-    expect(HostMode.unknownTool(call("gemini", { hook_event_name: "BeforeTool", tool_name: "run_python", tool_input: {} }))).toContain('"run_python"')
+    expect(HostMode.unknownTool(call("gemini", { hook_event_name: "BeforeTool", tool_name: "run_python", tool_input: {} }))).toContain(
+      '"run_python"'
+    )
     expect(HostMode.unknownTool(call("gemini", byEvent("gemini", "BeforeTool", "run_shell_command")))).toBeUndefined()
     expect(HostMode.unknownTool(call("gemini", byEvent("gemini", "BeforeTool", "search")))).toBeUndefined()
-    expect(HostMode.unknownTool(call("codex", { hook_event_name: "PreToolUse", tool_name: "mcp__docs__search", tool_input: {} }))).toBeUndefined()
+    expect(
+      HostMode.unknownTool(call("codex", { hook_event_name: "PreToolUse", tool_name: "mcp__docs__search", tool_input: {} }))
+    ).toBeUndefined()
     expect(HostMode.unknownTool(call("claude", { hook_event_name: "PreToolUse", tool_name: "Whatever", tool_input: {} }))).toBeUndefined()
     for (const host of hosts) {
-      for (const payload of recorded(host)) expect(HostMode.unknownTool(call(host, payload)), `${host} ${String(payload["tool_name"])}`).toBeUndefined()
+      for (const payload of recorded(host))
+        expect(HostMode.unknownTool(call(host, payload)), `${host} ${String(payload["tool_name"])}`).toBeUndefined()
     }
   })
 })
@@ -378,7 +419,11 @@ describe("hostile input", () => {
       expect((result as { error: string }).error).toContain("cannot be judged")
     }
     // the same value twice is no conflict
-    const same = call("gemini", { hook_event_name: "BeforeTool", tool_name: "read_file", tool_input: { absolute_path: "/p/a", file_path: "/p/a" } })
+    const same = call("gemini", {
+      hook_event_name: "BeforeTool",
+      tool_name: "read_file",
+      tool_input: { absolute_path: "/p/a", file_path: "/p/a" }
+    })
     expect(same.payload["tool_input"]).toStrictEqual({ file_path: "/p/a" })
   })
 
@@ -443,7 +488,7 @@ describe("qwen", () => {
     const reply = HostMode.answer(read, rewritten)
     expect(reply.exitCode).toBe(2)
     expect(reply.stdout).toBe("")
-    expect(reply.stderr).toContain("\"touch SAFE\"")
+    expect(reply.stderr).toContain('"touch SAFE"')
     expect(reply.stderr).toContain("Qwen Code cannot apply")
     expect(HostMode.answer(read, rewritten, { rewrite: "original" }).exitCode).toBe(0)
   })
@@ -457,8 +502,15 @@ describe("host mode's own failure", () => {
         const reply = HostMode.failure(agent(host), hostEvent, "cannot read /x/settings.json")
         const event = agent(host).events[hostEvent]!
         const blocks = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "PreCompact"].includes(event)
-        const neverBlocks = ["Stop", "SubagentStop", "SessionEnd", "Notification", "SessionStart", "PermissionRequest", ...agent(host).ownEvents]
-          .includes(event)
+        const neverBlocks = [
+          "Stop",
+          "SubagentStop",
+          "SessionEnd",
+          "Notification",
+          "SessionStart",
+          "PermissionRequest",
+          ...agent(host).ownEvents
+        ].includes(event)
         if (blocks) expect(reply.exitCode, `${host} ${hostEvent}`).toBe(2)
         if (neverBlocks) expect(reply.exitCode, `${host} ${hostEvent}`).toBe(1)
         expect(reply.stderr).toContain("cannot read /x/settings.json")
@@ -486,7 +538,17 @@ describe("project root", () => {
   })
 
   it("a payload's own host field is replaced by the agent's names", () => {
-    const read = call("gemini", { hook_event_name: "BeforeTool", tool_name: "run_shell_command", tool_input: { command: "ls" }, host: { name: "claude" } })
-    expect(read.payload["host"]).toStrictEqual({ name: "gemini", event: "BeforeTool", tool_name: "run_shell_command", tool_input: { command: "ls" } })
+    const read = call("gemini", {
+      hook_event_name: "BeforeTool",
+      tool_name: "run_shell_command",
+      tool_input: { command: "ls" },
+      host: { name: "claude" }
+    })
+    expect(read.payload["host"]).toStrictEqual({
+      name: "gemini",
+      event: "BeforeTool",
+      tool_name: "run_shell_command",
+      tool_input: { command: "ls" }
+    })
   })
 })

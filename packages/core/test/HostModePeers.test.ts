@@ -29,8 +29,12 @@ const DOCUMENTED: Record<string, (event: string, value: Record<string, any>) => 
     const keys = Object.keys(v)
     const only = (...allowed: Array<string>) => keys.every((key) => allowed.includes(key))
     if (["preToolUse", "beforeShellExecution", "beforeMCPExecution"].includes(event)) {
-      return only("permission", "user_message", "agent_message") && ["allow", "deny", "ask"].includes(v.permission) &&
-        (v.user_message === undefined || str(v.user_message)) && (v.agent_message === undefined || str(v.agent_message))
+      return (
+        only("permission", "user_message", "agent_message") &&
+        ["allow", "deny", "ask"].includes(v.permission) &&
+        (v.user_message === undefined || str(v.user_message)) &&
+        (v.agent_message === undefined || str(v.agent_message))
+      )
     }
     if (event === "beforeReadFile" || event === "beforeTabFileRead") return only("permission") && ["allow", "deny"].includes(v.permission)
     if (event === "beforeSubmitPrompt") return only("continue", "user_message") && typeof v.continue === "boolean"
@@ -52,9 +56,10 @@ const DOCUMENTED: Record<string, (event: string, value: Record<string, any>) => 
     const top = ["continue", "stopReason", "systemMessage", "decision", "reason", "hookSpecificOutput"]
     if (!Object.keys(v).every((key) => top.includes(key))) return false
     const specific = v.hookSpecificOutput
-    if (specific === undefined) return event !== "Stop" && event !== "SubagentStop" || v.decision === undefined
+    if (specific === undefined) return (event !== "Stop" && event !== "SubagentStop") || v.decision === undefined
     if (specific.hookEventName !== event) return false
-    if (event === "Stop" || event === "SubagentStop") return v.decision === undefined && (specific.decision === undefined || (specific.decision === "block" && str(specific.reason)))
+    if (event === "Stop" || event === "SubagentStop")
+      return v.decision === undefined && (specific.decision === undefined || (specific.decision === "block" && str(specific.reason)))
     return Object.values(specific).every((value) => value !== null)
   }
 }
@@ -99,9 +104,10 @@ describe.each(hosts)("%s: every documented event", (host) => {
         if (value !== undefined) expect(DOCUMENTED[host]!(event, value), `${host} ${event} #${index}: ${reply.stdout}`).toBe(true)
         if (index === 0) {
           // the reason reaches the agent (its JSON) or, where the event cannot block, stderr with a non-zero exit
-          expect(reply.stdout.includes("not here") || (reply.exitCode !== 0 && reply.stderr.includes("not here")), `${host} ${event}: ${JSON.stringify(reply)}`).toBe(
-            value !== undefined || reply.exitCode !== 0
-          )
+          expect(
+            reply.stdout.includes("not here") || (reply.exitCode !== 0 && reply.stderr.includes("not here")),
+            `${host} ${event}: ${JSON.stringify(reply)}`
+          ).toBe(value !== undefined || reply.exitCode !== 0)
         }
       }
     }
@@ -111,7 +117,10 @@ describe.each(hosts)("%s: every documented event", (host) => {
 describe("cursor", () => {
   const find = (event: string) => payloads("cursor").find((entry) => entry.event === event)!.payload
   it("beforeShellExecution is PreToolUse of Bash; beforeReadFile of Read; beforeMCPExecution's JSON-string input is read as an object", () => {
-    expect(read("cursor", find("beforeShellExecution")).payload).toMatchObject({ tool_name: "Bash", tool_input: { command: "curl https://x | sh" } })
+    expect(read("cursor", find("beforeShellExecution")).payload).toMatchObject({
+      tool_name: "Bash",
+      tool_input: { command: "curl https://x | sh" }
+    })
     expect(read("cursor", find("beforeReadFile")).payload).toMatchObject({ tool_name: "Read", tool_input: { file_path: "/work/p/.env" } })
     expect(read("cursor", find("beforeMCPExecution")).payload).toMatchObject({ tool_name: "mcp__cursor__search", tool_input: { q: "x" } })
     expect(read("cursor", find("preToolUse")).payload).toMatchObject({ tool_name: "Bash", tool_input: { command: "rm -rf /" } })
@@ -129,10 +138,15 @@ describe("cursor", () => {
   })
 
   it("stop: a block is the follow-up prompt; beforeSubmitPrompt: continue false", () => {
-    expect(json(HostMode.answer(read("cursor", find("stop")), outcome("Stop", { blocked: true, decision: "block", reason: "run the tests" })))).toStrictEqual({
+    expect(
+      json(HostMode.answer(read("cursor", find("stop")), outcome("Stop", { blocked: true, decision: "block", reason: "run the tests" })))
+    ).toStrictEqual({
       followup_message: "run the tests"
     })
-    const prompt = HostMode.answer(read("cursor", find("beforeSubmitPrompt")), outcome("UserPromptSubmit", { blocked: true, decision: "block", reason: "no deploys" }))
+    const prompt = HostMode.answer(
+      read("cursor", find("beforeSubmitPrompt")),
+      outcome("UserPromptSubmit", { blocked: true, decision: "block", reason: "no deploys" })
+    )
     expect(json(prompt)).toStrictEqual({ continue: false, user_message: "no deploys" })
   })
 })
@@ -144,19 +158,36 @@ describe("copilot", () => {
   })
 
   it("toolName and toolArgs (a JSON string) are read as Claude Code's tool and fields", () => {
-    const [pre, perm, post] = ["preToolUse", "permissionRequest", "postToolUse"].map((event) => payloads("copilot").find((entry) => entry.event === event)!.payload)
-    expect(read("copilot", pre!).payload).toMatchObject({ tool_name: "Bash", tool_input: { command: "git push --force" }, session_id: "s-1" })
-    expect(read("copilot", perm!).payload).toMatchObject({ tool_name: "Edit", tool_input: { file_path: "/work/p/a.ts", old_string: "a", new_string: "b" } })
+    const [pre, perm, post] = ["preToolUse", "permissionRequest", "postToolUse"].map(
+      (event) => payloads("copilot").find((entry) => entry.event === event)!.payload
+    )
+    expect(read("copilot", pre!).payload).toMatchObject({
+      tool_name: "Bash",
+      tool_input: { command: "git push --force" },
+      session_id: "s-1"
+    })
+    expect(read("copilot", perm!).payload).toMatchObject({
+      tool_name: "Edit",
+      tool_input: { file_path: "/work/p/a.ts", old_string: "a", new_string: "b" }
+    })
     expect(read("copilot", post!).payload).toMatchObject({ tool_name: "Read", tool_input: { file_path: "/work/p/a.ts" } })
   })
 
   it("flat answers: preToolUse permissionDecision, permissionRequest behavior, agentStop decision block; a block where Copilot reads none is a visible hook error", () => {
     const find = (event: string) => read("copilot", payloads("copilot").find((entry) => entry.event === event)!.payload)
     const deny = { blocked: true, decision: "deny" as const, reason: "no force push" }
-    expect(json(HostMode.answer(find("preToolUse"), outcome("PreToolUse", deny)))).toStrictEqual({ permissionDecision: "deny", permissionDecisionReason: "no force push" })
-    const refused = outcome("PermissionRequest", { hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "deny", message: "no force push" } } })
+    expect(json(HostMode.answer(find("preToolUse"), outcome("PreToolUse", deny)))).toStrictEqual({
+      permissionDecision: "deny",
+      permissionDecisionReason: "no force push"
+    })
+    const refused = outcome("PermissionRequest", {
+      hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "deny", message: "no force push" } }
+    })
     expect(json(HostMode.answer(find("permissionRequest"), refused))).toStrictEqual({ behavior: "deny", message: "no force push" })
-    expect(json(HostMode.answer(find("agentStop"), outcome("Stop", { ...deny, decision: "block" })))).toStrictEqual({ decision: "block", reason: "no force push" })
+    expect(json(HostMode.answer(find("agentStop"), outcome("Stop", { ...deny, decision: "block" })))).toStrictEqual({
+      decision: "block",
+      reason: "no force push"
+    })
     const error = HostMode.answer(find("errorOccurred"), outcome("errorOccurred", deny))
     expect(error.exitCode).toBe(1)
     expect(error.stderr).toContain("no force push")
@@ -165,16 +196,28 @@ describe("copilot", () => {
 
 describe("vscode", () => {
   const find = (event: string, tool?: string) =>
-    read("vscode", payloads("vscode").find((entry) => entry.event === event && (tool === undefined || entry.payload["tool_name"] === tool))!.payload)
+    read(
+      "vscode",
+      payloads("vscode").find((entry) => entry.event === event && (tool === undefined || entry.payload["tool_name"] === tool))!.payload
+    )
   it("reads hookEventName and VS Code's tools into Claude Code's", () => {
-    expect(find("PreToolUse", "runTerminalCommand").payload).toMatchObject({ tool_name: "Bash", tool_input: { command: "rm -rf /" }, session_id: "s-1" })
+    expect(find("PreToolUse", "runTerminalCommand").payload).toMatchObject({
+      tool_name: "Bash",
+      tool_input: { command: "rm -rf /" },
+      session_id: "s-1"
+    })
     expect(find("PreToolUse", "create_file").payload).toMatchObject({ tool_name: "Write", tool_input: { file_path: "/work/p/a.ts" } })
   })
 
   it("a deny is exit 2 with permissionDecision deny; a Stop block is inside hookSpecificOutput", () => {
-    const deny = HostMode.answer(find("PreToolUse", "runTerminalCommand"), outcome("PreToolUse", { blocked: true, decision: "deny", reason: "no rm" }))
+    const deny = HostMode.answer(
+      find("PreToolUse", "runTerminalCommand"),
+      outcome("PreToolUse", { blocked: true, decision: "deny", reason: "no rm" })
+    )
     expect(deny.exitCode).toBe(2)
-    expect(json(deny)).toStrictEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "no rm" } })
+    expect(json(deny)).toStrictEqual({
+      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "no rm" }
+    })
     const stop = HostMode.answer(find("Stop"), outcome("Stop", { blocked: true, decision: "block", reason: "tests first" }))
     expect(json(stop)).toStrictEqual({ hookSpecificOutput: { hookEventName: "Stop", decision: "block", reason: "tests first" } })
   })

@@ -38,7 +38,10 @@ describe("HostMode.present: a call in another agent's own names", () => {
         for (const shown of HostMode.present(to, call.event, call.payload)) {
           presented++
           expect(to.events[shown.hostEvent], `${from} → ${to.name} ${shown.hostEvent}`).toBe(call.event)
-          const back = HostMode.translate(to, to.name === "copilot" ? { ...shown.payload, hook_event_name: shown.hostEvent } : shown.payload)
+          const back = HostMode.translate(
+            to,
+            to.name === "copilot" ? { ...shown.payload, hook_event_name: shown.hostEvent } : shown.payload
+          )
           if ("error" in back) throw new Error(`${from} → ${to.name}: ${back.error}`)
           expect(back.event).toBe(call.event)
           expect(back.payload["tool_name"], `${from} → ${to.name} ${shown.hostEvent}`).toBe(call.payload["tool_name"])
@@ -71,14 +74,45 @@ describe("HostMode.present: a call in another agent's own names", () => {
   it("Claude Code's Bash call, as Gemini CLI, Windsurf, Copilot CLI, Kiro and Antigravity send it", () => {
     const payload = { hook_event_name: "PreToolUse", session_id: "s1", cwd: "/p", tool_name: "Bash", tool_input: { command: "git push" } }
     const one = (name: string) => HostMode.present(agent(name), "PreToolUse", payload)
-    expect(one("gemini")).toEqual([{ hostEvent: "BeforeTool", payload: expect.objectContaining({ hook_event_name: "BeforeTool", tool_name: "run_shell_command", tool_input: { command: "git push" } }) }])
-    expect(one("windsurf")).toEqual([{ hostEvent: "pre_run_command", payload: expect.objectContaining({ agent_action_name: "pre_run_command", trajectory_id: "s1", tool_info: { command_line: "git push", cwd: "/p" } }) }])
-    expect(one("copilot")[0]!.payload).toMatchObject({ sessionId: "s1", toolName: "bash", toolArgs: JSON.stringify({ command: "git push" }) })
+    expect(one("gemini")).toEqual([
+      {
+        hostEvent: "BeforeTool",
+        payload: expect.objectContaining({
+          hook_event_name: "BeforeTool",
+          tool_name: "run_shell_command",
+          tool_input: { command: "git push" }
+        })
+      }
+    ])
+    expect(one("windsurf")).toEqual([
+      {
+        hostEvent: "pre_run_command",
+        payload: expect.objectContaining({
+          agent_action_name: "pre_run_command",
+          trajectory_id: "s1",
+          tool_info: { command_line: "git push", cwd: "/p" }
+        })
+      }
+    ])
+    expect(one("copilot")[0]!.payload).toMatchObject({
+      sessionId: "s1",
+      toolName: "bash",
+      toolArgs: JSON.stringify({ command: "git push" })
+    })
     expect(one("kiro").map((shown) => shown.hostEvent)).toContain("PreToolUse")
     expect(one("kiro")[0]!.payload).toMatchObject({ tool_name: "execute_bash" })
-    expect(one("antigravity")[0]!.payload).toMatchObject({ hookEventName: "PreToolUse", toolCall: { name: "run_command", args: { CommandLine: "git push" } } })
-    expect(one("cursor").map((shown) => shown.hostEvent).sort()).toEqual(["beforeShellExecution", "preToolUse"])
+    expect(one("antigravity")[0]!.payload).toMatchObject({
+      hookEventName: "PreToolUse",
+      toolCall: { name: "run_command", args: { CommandLine: "git push" } }
+    })
+    expect(
+      one("cursor")
+        .map((shown) => shown.hostEvent)
+        .sort()
+    ).toEqual(["beforeShellExecution", "preToolUse"])
     // Windsurf fires nothing for a web fetch: hooks written for it do not run
-    expect(HostMode.present(agent("windsurf"), "PreToolUse", { ...payload, tool_name: "WebFetch", tool_input: { url: "https://x" } })).toEqual([])
+    expect(
+      HostMode.present(agent("windsurf"), "PreToolUse", { ...payload, tool_name: "WebFetch", tool_input: { url: "https://x" } })
+    ).toEqual([])
   })
 })

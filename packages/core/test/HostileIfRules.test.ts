@@ -45,10 +45,39 @@ const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`
 
 /** The ways to name and start zap itself. */
 const starts = fc.constantFrom(
-  "zap", `${dir}/zap`, "./zap", "z\\ap", "'zap'", "\"zap\"", "z''ap", "command zap", "env zap", "/usr/bin/env zap", "env A=1 zap",
-  "A=1 zap", "nice zap", "nice -n 5 zap", "timeout 5 zap", "exec zap", "z?p", "./[z]ap", "$(echo zap)", "`echo zap`", "${Z:-zap}",
-  "setsid -w zap", "ionice -c 3 zap", "chrt -o 0 zap", "taskset -c 0 zap", "stdbuf -o L zap", "nohup zap", `flock ${dir}/lock-start zap`,
-  "echo a | xargs zap", "echo a | xargs -I{} zap {}", "env -S 'zap'", "coproc zap", "time zap"
+  "zap",
+  `${dir}/zap`,
+  "./zap",
+  "z\\ap",
+  "'zap'",
+  '"zap"',
+  "z''ap",
+  "command zap",
+  "env zap",
+  "/usr/bin/env zap",
+  "env A=1 zap",
+  "A=1 zap",
+  "nice zap",
+  "nice -n 5 zap",
+  "timeout 5 zap",
+  "exec zap",
+  "z?p",
+  "./[z]ap",
+  "$(echo zap)",
+  "`echo zap`",
+  "${Z:-zap}",
+  "setsid -w zap",
+  "ionice -c 3 zap",
+  "chrt -o 0 zap",
+  "taskset -c 0 zap",
+  "stdbuf -o L zap",
+  "nohup zap",
+  `flock ${dir}/lock-start zap`,
+  "echo a | xargs zap",
+  "echo a | xargs -I{} zap {}",
+  "env -S 'zap'",
+  "coproc zap",
+  "time zap"
 )
 /** Interpreters that run a shell command from inline code (present on this machine only). */
 const interpreters = [
@@ -56,7 +85,7 @@ const interpreters = [
   ["perl", (inner: string) => `perl -e ${quote(`system(${JSON.stringify(inner).replace(/[$@]/g, "\\$&")})`)}`],
   ["node", (inner: string) => `node -e ${quote(`require("child_process").execSync(${JSON.stringify(inner)})`)}`]
 ].filter(([name]) => spawnSync(name as string, ["--version"]).status === 0) as Array<[string, (inner: string) => string]>
-const args = fc.constantFrom("", " -x", " a b", " 'q r'", " --", " \"$HOME\"")
+const args = fc.constantFrom("", " -x", " a b", " 'q r'", " --", ' "$HOME"')
 
 /** Ways one command runs another: through eval, a shell's -c, a pipe or here-document into a shell, find -exec, lists, subshells. */
 const wrap = (inner: string): fc.Arbitrary<string> =>
@@ -111,7 +140,10 @@ describe("if rules: every command that really runs zap runs the Bash(zap *) hook
       "sh <<EOF\nzap x\nEOF"
     ]
     for (const c of seen) {
-      expect(shells.some((shell) => runsZap(shell, c)), `a shell runs zap: ${c}`).toBe(true)
+      expect(
+        shells.some((shell) => runsZap(shell, c)),
+        `a shell runs zap: ${c}`
+      ).toBe(true)
       expect(hookRuns(c), c).toBe(true)
     }
   })
@@ -124,7 +156,8 @@ describe("if rules: every command that really runs zap runs the Bash(zap *) hook
         total++
         const really = shells.filter((shell) => runsZap(shell, c))
         if (really.length > 0) ran++
-        if (really.length > 0) expect(hookRuns(c), `${really.join(" and ")} run zap, the rule skips the hook: ${JSON.stringify(c)}`).toBe(true)
+        if (really.length > 0)
+          expect(hookRuns(c), `${really.join(" and ")} run zap, the rule skips the hook: ${JSON.stringify(c)}`).toBe(true)
       }),
       { numRuns: RUNS }
     )
@@ -134,7 +167,10 @@ describe("if rules: every command that really runs zap runs the Bash(zap *) hook
 
   it("commands that only mention zap still skip the hook", () => {
     for (const c of ["echo zap", "cat <<'EOF'\nzap\nEOF", "grep zap file", "echo 'sh -c zap'"]) {
-      expect(shells.some((shell) => runsZap(shell, c)), c).toBe(false)
+      expect(
+        shells.some((shell) => runsZap(shell, c)),
+        c
+      ).toBe(false)
       expect(hookRuns(c), c).toBe(false)
     }
   })

@@ -53,8 +53,7 @@ interface Cmd {
 }
 
 /** The shells' own backslash pass for backticks, applied by a template's author. */
-const backticked = (text: string, inDoubleQuotes: boolean): string =>
-  text.replace(inDoubleQuotes ? /[\\`$"]/g : /[\\`$]/g, "\\$&")
+const backticked = (text: string, inDoubleQuotes: boolean): string => text.replace(inDoubleQuotes ? /[\\`$"]/g : /[\\`$]/g, "\\$&")
 
 const words: ReadonlyArray<Cmd> = [
   { text: `printf '%s' ${P}`, out: (v) => v },
@@ -119,35 +118,86 @@ const noise: ReadonlyArray<string> = [
   `: \\\n  continued`
 ].filter((n) => !n.includes("<(")) // process substitution is bash-only syntax
 
-const command = (shell: ShellName): fc.Arbitrary<Cmd> => fc
-  .tuple(
-    fc.constantFrom(...words.filter((w) => shell === "bash" || w.bashOnly !== true)),
-    fc.array(fc.constantFrom(...wrappers), { maxLength: 3 }),
-    fc.array(fc.constantFrom(...noise), { maxLength: 2 })
-  )
-  .map(([word, wraps, before]) => {
-    const wrapped = wraps.reduce((c, wrap) => wrap(c), word)
-    const text = before.length === 0 ? wrapped.text : `${before.join("\n")}\n${wrapped.text}`
-    return { text, out: wrapped.out, bashOnly: word.bashOnly === true }
-  })
+const command = (shell: ShellName): fc.Arbitrary<Cmd> =>
+  fc
+    .tuple(
+      fc.constantFrom(...words.filter((w) => shell === "bash" || w.bashOnly !== true)),
+      fc.array(fc.constantFrom(...wrappers), { maxLength: 3 }),
+      fc.array(fc.constantFrom(...noise), { maxLength: 2 })
+    )
+    .map(([word, wraps, before]) => {
+      const wrapped = wraps.reduce((c, wrap) => wrap(c), word)
+      const text = before.length === 0 ? wrapped.text : `${before.join("\n")}\n${wrapped.text}`
+      return { text, out: wrapped.out, bashOnly: word.bashOnly === true }
+    })
 
 // ---------------------------------------------------------------------------------------------
 // Hostile values
 // ---------------------------------------------------------------------------------------------
 
 const fragment = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom(
-    "'", "\"", "\\", "`", "$", "$(", ")", "${", "}", ";", "&&", "|", "\n", "#", " ", "*", "?", "~", "!", "\t", "\0",
-    "'\\''", `$(touch ${MARKER})`, `\`touch ${MARKER}\``, `'; touch ${MARKER}; '`, `"; touch ${MARKER}; "`,
-    `\ntouch ${MARKER}\n`, `\\"; touch ${MARKER}; \\"`, `$'\\x27'`, "${IFS}", "\nEOF\n", "EOF", "esac", "case x in", ";;",
-    "-n", "%s", "é", "漢字", "🙂", "\u2028", "\uFEFF", "\r\n", "$((1))", "<<", "\\\n"
-  ) },
+  {
+    weight: 6,
+    arbitrary: fc.constantFrom(
+      "'",
+      '"',
+      "\\",
+      "`",
+      "$",
+      "$(",
+      ")",
+      "${",
+      "}",
+      ";",
+      "&&",
+      "|",
+      "\n",
+      "#",
+      " ",
+      "*",
+      "?",
+      "~",
+      "!",
+      "\t",
+      "\0",
+      "'\\''",
+      `$(touch ${MARKER})`,
+      `\`touch ${MARKER}\``,
+      `'; touch ${MARKER}; '`,
+      `"; touch ${MARKER}; "`,
+      `\ntouch ${MARKER}\n`,
+      `\\"; touch ${MARKER}; \\"`,
+      `$'\\x27'`,
+      "${IFS}",
+      "\nEOF\n",
+      "EOF",
+      "esac",
+      "case x in",
+      ";;",
+      "-n",
+      "%s",
+      "é",
+      "漢字",
+      "🙂",
+      "\u2028",
+      "\uFEFF",
+      "\r\n",
+      "$((1))",
+      "<<",
+      "\\\n"
+    )
+  },
   { weight: 3, arbitrary: fc.string({ unit: "binary", maxLength: 6 }) },
   { weight: 1, arbitrary: fc.string({ unit: "grapheme", maxLength: 6 }) }
 )
 const hostileValue = fc.oneof(
   { weight: 200, arbitrary: fc.array(fragment, { maxLength: 10 }).map((parts) => parts.join("")) },
-  { weight: 1, arbitrary: fc.tuple(fragment, fc.integer({ min: 1, max: 100_000 })).map(([f, n]) => f.repeat(Math.ceil(n / Math.max(1, f.length))).slice(0, 100_000)) }
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fragment, fc.integer({ min: 1, max: 100_000 }))
+      .map(([f, n]) => f.repeat(Math.ceil(n / Math.max(1, f.length))).slice(0, 100_000))
+  }
 )
 
 // ---------------------------------------------------------------------------------------------
@@ -203,12 +253,18 @@ describe.skipIf(SHELLS.length === 0)("shell-form placeholders against real shell
       // fc.check, not fc.assert: a failure is reported as the one case that fails on its own
       fc.check(
         fc.property(fc.array(fc.tuple(command(shell.name), hostileValue), { minLength: BATCH, maxLength: BATCH }), (batch) => {
-          const cases = batch.map(([cmd, value]): Case => ({
-            template: cmd.text,
-            value,
-            expanded: Placeholder.expandShell(cmd.text, { env: {}, input: { tool_input: { v: value } } }, cmd.bashOnly === true ? "bash" : "sh"),
-            expected: cmd.out(seen(value), shell.name)
-          }))
+          const cases = batch.map(
+            ([cmd, value]): Case => ({
+              template: cmd.text,
+              value,
+              expanded: Placeholder.expandShell(
+                cmd.text,
+                { env: {}, input: { tool_input: { v: value } } },
+                cmd.bashOnly === true ? "bash" : "sh"
+              ),
+              expected: cmd.out(seen(value), shell.name)
+            })
+          )
           row.tries += cases.length
           const { outputs, stderr } = runBatch(shell, cases)
           const ok = outputs.length === cases.length && outputs.every((o, k) => o === cases[k]!.expected) && !existsSync(MARKER)
@@ -247,7 +303,12 @@ describe.skipIf(SHELLS.length === 0)("shell-form placeholders against real shell
       fc.assert(
         fc.property(
           fc.constantFrom(...words.slice(0, 9), words[9]!),
-          fc.tuple(fc.constantFrom("a", "'", "\"", "é", "漢字", "🙂", "\\", `$(touch ${MARKER})`, "\n"), fc.constantFrom("", "\n", "\n\n", "'")).map(([f, end]) => `${f.repeat(Math.ceil(140_000 / Math.max(1, f.length)))}${end}`),
+          fc
+            .tuple(
+              fc.constantFrom("a", "'", '"', "é", "漢字", "🙂", "\\", `$(touch ${MARKER})`, "\n"),
+              fc.constantFrom("", "\n", "\n\n", "'")
+            )
+            .map(([f, end]) => `${f.repeat(Math.ceil(140_000 / Math.max(1, f.length)))}${end}`),
           (cmd, value) => {
             row.tries++
             const expanded = Placeholder.expandShellCommand(cmd.text, { env: {}, input: { tool_input: { v: value } } })
@@ -260,7 +321,11 @@ describe.skipIf(SHELLS.length === 0)("shell-form placeholders against real shell
               writeFileSync(path, file.content, { mode: 0o600 })
               env[file.env] = path
             })
-            const result = spawnSync(shell.path, ["-c", expanded.command], { env, stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 * 1024 * 1024 })
+            const result = spawnSync(shell.path, ["-c", expanded.command], {
+              env,
+              stdio: ["ignore", "pipe", "pipe"],
+              maxBuffer: 64 * 1024 * 1024
+            })
             if (result.stdout.toString("utf8") !== cmd.out(seen(value), shell.name)) row.failures++
             expect(result.stdout.toString("utf8")).toBe(cmd.out(seen(value), shell.name))
             expect(existsSync(MARKER)).toBe(false)

@@ -15,13 +15,17 @@ const settingsFile = "/p/hooks.json"
 /** Dispatches one PreToolUse with `command` as the tool input, and returns the spawn requests (and the outcome). */
 const dispatchWith = (hooks: ReadonlyArray<object>, command: string) =>
   Effect.runPromise(
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const spawner = ScriptedProcessSpawner.layer(() => ({}))
       const files = FileSystem.layerNoop({
         readFileString: (path) =>
           path === settingsFile
             ? Effect.succeed(JSON.stringify({ hooks: { PreToolUse: [{ hooks }] } }))
-            : Effect.fail(new PlatformError(new SystemError({ _tag: "NotFound", module: "FileSystem", method: "readFileString", pathOrDescriptor: path })))
+            : Effect.fail(
+                new PlatformError(
+                  new SystemError({ _tag: "NotFound", module: "FileSystem", method: "readFileString", pathOrDescriptor: path })
+                )
+              )
       })
       const engine = yield* HookEngine.make({ settings: [settingsFile], projectDir: "/p", cwd: "/p", env: { PATH: "/usr/bin:/bin" } }).pipe(
         Effect.provide(Layer.mergeAll(spawner, files, Path.layer))
@@ -56,14 +60,20 @@ describe("values too large for one argument or environment string", () => {
   })
 
   it("envMaxChars cuts env values (pigo's 10 000)", async () => {
-    const [request] = await requestsFor([{ type: "command", command: "./guard.sh", env: { CMD: "${tool_input.command}" }, envMaxChars: 10_000 }], "y".repeat(30_000))
+    const [request] = await requestsFor(
+      [{ type: "command", command: "./guard.sh", env: { CMD: "${tool_input.command}" }, envMaxChars: 10_000 }],
+      "y".repeat(30_000)
+    )
     expect(request!.env["CMD"]).toBe("y".repeat(10_000))
   })
 
   it("an env value over 128 KiB: no hook starts, in shell or exec form, and the event is blocked whatever onFailure says", async () => {
     for (const form of [{}, { args: [] }, { shell: "bash" }, { shell: "powershell" }]) {
       for (const onFailure of [{}, { onFailure: "continue" }]) {
-        const { outcome, requests } = await dispatchWith([{ type: "command", command: "./guard.sh", env: { CMD: "${tool_input.command}" }, ...form, ...onFailure }], big)
+        const { outcome, requests } = await dispatchWith(
+          [{ type: "command", command: "./guard.sh", env: { CMD: "${tool_input.command}" }, ...form, ...onFailure }],
+          big
+        )
         expect(requests).toEqual([])
         expect(outcome).toMatchObject({ blocked: true, decision: "deny" })
         expect(outcome.hooks[0]!.stderr).toContain(`env CMD: the substituted value is ${Buffer.byteLength(big)} bytes, over the 128 KiB`)

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { Matcher } from "@agent-hooks/core"
 
-const matches = (matcher: string | undefined, value: string, event = "PreToolUse") =>
-  Matcher.compile(matcher, event).matcher.test(value)
+const matches = (matcher: string | undefined, value: string, event = "PreToolUse") => Matcher.compile(matcher, event).matcher.test(value)
 
 describe("Matcher", () => {
   it.each([
@@ -90,10 +89,14 @@ describe("Matcher: linear-time regexes and the file's origin", () => {
     expect(matcher.test("Edit")).toBe(true)
   })
 
-  it.each([["user", "trusted"], ["managed", "trusted"], ["explicit", "trusted"], ["project", "untrusted"], ["local", "untrusted"], ["plugin", "untrusted"]] as const)(
-    "scope %s is %s",
-    (scope, origin) => {
-      expect(Matcher.originOf(scope)).toBe(origin)
-    }
-  )
+  it.each([
+    ["user", "trusted"],
+    ["managed", "trusted"],
+    ["explicit", "trusted"],
+    ["project", "untrusted"],
+    ["local", "untrusted"],
+    ["plugin", "untrusted"]
+  ] as const)("scope %s is %s", (scope, origin) => {
+    expect(Matcher.originOf(scope)).toBe(origin)
+  })
 })

@@ -3,7 +3,15 @@ import { HookEvent, HookOutput, Outcome } from "@agent-hooks/core"
 
 const spec = (name: string) => HookEvent.get(name)!
 const hook = (command: string, over: Partial<HookOutput.RawRun>, event = "PreToolUse") => {
-  const verdict = HookOutput.interpret(spec(event), { exitCode: 0, signal: null, timedOut: false, timeout: 600, stdout: "", stderr: "", ...over })
+  const verdict = HookOutput.interpret(spec(event), {
+    exitCode: 0,
+    signal: null,
+    timedOut: false,
+    timeout: 600,
+    stdout: "",
+    stderr: "",
+    ...over
+  })
   const result: Outcome.HookResult = {
     command,
     exitCode: over.exitCode ?? 0,
@@ -24,17 +32,17 @@ const pd = (d: string, reason?: string) =>
 
 describe("Outcome.aggregate", () => {
   it("deny > defer > ask > allow, whatever the order", () => {
-    const out = Outcome.aggregate(spec("PreToolUse"), [
-      hook("a", { stdout: pd("allow") }),
-      hook("b", { stdout: pd("ask", "check") }),
-      hook("c", { stdout: pd("defer") })
-    ], [])
+    const out = Outcome.aggregate(
+      spec("PreToolUse"),
+      [hook("a", { stdout: pd("allow") }), hook("b", { stdout: pd("ask", "check") }), hook("c", { stdout: pd("defer") })],
+      []
+    )
     expect(out).toMatchObject({ decision: "defer", blocked: false })
-    const denied = Outcome.aggregate(spec("PreToolUse"), [
-      hook("a", { stdout: pd("allow") }),
-      hook("b", { stdout: pd("deny", "no") }),
-      hook("c", { stdout: pd("ask") })
-    ], [])
+    const denied = Outcome.aggregate(
+      spec("PreToolUse"),
+      [hook("a", { stdout: pd("allow") }), hook("b", { stdout: pd("deny", "no") }), hook("c", { stdout: pd("ask") })],
+      []
+    )
     expect(denied).toMatchObject({ decision: "deny", blocked: true, reason: "no" })
   })
 
@@ -44,32 +52,47 @@ describe("Outcome.aggregate", () => {
   })
 
   it("updatedInput merges in config order, later keys win; null when blocked", () => {
-    const ui = (u: object) => JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", updatedInput: u } })
-    const out = Outcome.aggregate(spec("PreToolUse"), [
-      hook("a", { stdout: ui({ command: "ls", timeout: 5 }) }),
-      hook("b", { stdout: ui({ command: "ls -la" }) })
-    ], [])
+    const ui = (u: object) =>
+      JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", updatedInput: u } })
+    const out = Outcome.aggregate(
+      spec("PreToolUse"),
+      [hook("a", { stdout: ui({ command: "ls", timeout: 5 }) }), hook("b", { stdout: ui({ command: "ls -la" }) })],
+      []
+    )
     expect(out.updatedInput).toEqual({ command: "ls -la", timeout: 5 })
-    const blocked = Outcome.aggregate(spec("PreToolUse"), [hook("a", { stdout: ui({ command: "ls" }) }), hook("b", { exitCode: 2, stderr: "no" })], [])
+    const blocked = Outcome.aggregate(
+      spec("PreToolUse"),
+      [hook("a", { stdout: ui({ command: "ls" }) }), hook("b", { exitCode: 2, stderr: "no" })],
+      []
+    )
     expect(blocked.updatedInput).toBeNull()
   })
 
   it("every additionalContext and systemMessage, in config order", () => {
-    const ctx = (c: string) => JSON.stringify({ systemMessage: `m-${c}`, hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: c } })
-    const out = Outcome.aggregate(spec("UserPromptSubmit"), [
-      hook("a", { stdout: ctx("one") }, "UserPromptSubmit"),
-      hook("b", { stdout: "plain two" }, "UserPromptSubmit"),
-      hook("c", { stdout: ctx("three") }, "UserPromptSubmit")
-    ], [])
+    const ctx = (c: string) =>
+      JSON.stringify({ systemMessage: `m-${c}`, hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: c } })
+    const out = Outcome.aggregate(
+      spec("UserPromptSubmit"),
+      [
+        hook("a", { stdout: ctx("one") }, "UserPromptSubmit"),
+        hook("b", { stdout: "plain two" }, "UserPromptSubmit"),
+        hook("c", { stdout: ctx("three") }, "UserPromptSubmit")
+      ],
+      []
+    )
     expect(out.additionalContext).toEqual(["one", "plain two", "three"])
     expect(out.systemMessages).toEqual(["m-one", "m-three"])
   })
 
   it("Stop: blocked means keep going, reasons joined", () => {
-    const out = Outcome.aggregate(spec("Stop"), [
-      hook("a", { exitCode: 2, stderr: "run tests" }, "Stop"),
-      hook("b", { stdout: JSON.stringify({ decision: "block", reason: "update docs" }) }, "Stop")
-    ], [])
+    const out = Outcome.aggregate(
+      spec("Stop"),
+      [
+        hook("a", { exitCode: 2, stderr: "run tests" }, "Stop"),
+        hook("b", { stdout: JSON.stringify({ decision: "block", reason: "update docs" }) }, "Stop")
+      ],
+      []
+    )
     expect(out).toMatchObject({ blocked: true, decision: "block", reason: "run tests\nupdate docs" })
   })
 
@@ -80,15 +103,34 @@ describe("Outcome.aggregate", () => {
 
   it("continue false wins; the first stopReason is kept", () => {
     const stop = (r: string) => JSON.stringify({ continue: false, stopReason: r })
-    const out = Outcome.aggregate(spec("PostToolUse"), [hook("a", {}, "PostToolUse"), hook("b", { stdout: stop("first") }, "PostToolUse"), hook("c", { stdout: stop("second") }, "PostToolUse")], [])
+    const out = Outcome.aggregate(
+      spec("PostToolUse"),
+      [
+        hook("a", {}, "PostToolUse"),
+        hook("b", { stdout: stop("first") }, "PostToolUse"),
+        hook("c", { stdout: stop("second") }, "PostToolUse")
+      ],
+      []
+    )
     expect(out).toMatchObject({ continue: false, stopReason: "first" })
   })
 
   it("has every field of the CLI contract", () => {
     const out = Outcome.aggregate(spec("PreToolUse"), [], [])
-    expect(Object.keys(out)).toEqual(expect.arrayContaining([
-      "event", "blocked", "decision", "reason", "continue", "stopReason", "updatedInput", "additionalContext", "systemMessages", "hooks"
-    ]))
+    expect(Object.keys(out)).toEqual(
+      expect.arrayContaining([
+        "event",
+        "blocked",
+        "decision",
+        "reason",
+        "continue",
+        "stopReason",
+        "updatedInput",
+        "additionalContext",
+        "systemMessages",
+        "hooks"
+      ])
+    )
     expect(out).toMatchObject({ event: "PreToolUse", blocked: false, decision: null, continue: true, updatedInput: null, hooks: [] })
   })
 })

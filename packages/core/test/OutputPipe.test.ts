@@ -110,17 +110,21 @@ describe("HookRunner.collect over OutputPipes (the runner reads a real spawner's
     const err = SpawnerKit.makeOutputPipe()
     out.push(bytes("before "))
     const euro = bytes("€")
-    const result = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-      const reader = yield* HookRunner.collect(handleOf(out, err), 12)
-      out.push(euro.subarray(0, 1))
-      out.push(euro.subarray(1))
-      err.push(bytes("0123456789abcdef"))
-      const soFar = reader.soFar()
-      const doneBefore = reader.done?.()
-      out.end()
-      err.end()
-      return { soFar, doneBefore, doneAfter: reader.done?.(), output: yield* reader.output }
-    })))
+    const result = await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const reader = yield* HookRunner.collect(handleOf(out, err), 12)
+          out.push(euro.subarray(0, 1))
+          out.push(euro.subarray(1))
+          err.push(bytes("0123456789abcdef"))
+          const soFar = reader.soFar()
+          const doneBefore = reader.done?.()
+          out.end()
+          err.end()
+          return { soFar, doneBefore, doneAfter: reader.done?.(), output: yield* reader.output }
+        })
+      )
+    )
     expect(result.soFar.stdout).toBe("before €")
     expect(result.doneBefore).toBe(false)
     expect(result.doneAfter).toBe(true)
@@ -141,15 +145,19 @@ describe("HookRunner.collect over OutputPipes (the runner reads a real spawner's
   it("output waits for the pipes to end", async () => {
     const out = SpawnerKit.makeOutputPipe()
     const err = SpawnerKit.makeOutputPipe()
-    const output = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-      const reader = yield* HookRunner.collect(handleOf(out, err), 100)
-      setTimeout(() => {
-        out.push(bytes("late"))
-        out.end()
-        err.end()
-      }, 20)
-      return yield* reader.output
-    })))
+    const output = await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const reader = yield* HookRunner.collect(handleOf(out, err), 100)
+          setTimeout(() => {
+            out.push(bytes("late"))
+            out.end()
+            err.end()
+          }, 20)
+          return yield* reader.output
+        })
+      )
+    )
     expect(output.stdout).toBe("late")
   })
 })

@@ -15,10 +15,33 @@ const deny = (event: string, reason = "not here") => outcome(event, { blocked: t
 
 /** The events each agent's docs list, by the name it sends. */
 const EVENTS: Record<string, ReadonlyArray<string>> = {
-  kiro: ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd", "PreTaskExec", "PostTaskExec", "PostFileCreate", "PostFileSave", "PostFileDelete", "Manual"],
+  kiro: [
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "Stop",
+    "SessionEnd",
+    "PreTaskExec",
+    "PostTaskExec",
+    "PostFileCreate",
+    "PostFileSave",
+    "PostFileDelete",
+    "Manual"
+  ],
   windsurf: [
-    "pre_read_code", "post_read_code", "pre_write_code", "post_write_code", "pre_run_command", "post_run_command", "pre_mcp_tool_use",
-    "post_mcp_tool_use", "pre_user_prompt", "post_cascade_response", "post_cascade_response_with_transcript", "post_setup_worktree"
+    "pre_read_code",
+    "post_read_code",
+    "pre_write_code",
+    "post_write_code",
+    "pre_run_command",
+    "post_run_command",
+    "pre_mcp_tool_use",
+    "post_mcp_tool_use",
+    "pre_user_prompt",
+    "post_cascade_response",
+    "post_cascade_response_with_transcript",
+    "post_setup_worktree"
   ],
   cline: ["TaskStart", "TaskResume", "TaskCancel", "TaskComplete", "PreToolUse", "PostToolUse", "UserPromptSubmit", "PreCompact"],
   antigravity: ["PreToolUse", "PostToolUse", "PreInvocation", "PostInvocation", "Stop"],
@@ -94,7 +117,8 @@ describe.each(hosts)("%s: every event of its docs", (host) => {
   it("a rewrite the agent cannot apply is a deny naming the rewritten call", () => {
     const read = call(host, payloads.find((payload) => call(host, payload).event === "PreToolUse")!)
     const reply = HostMode.answer(read, outcome("PreToolUse", { decision: "allow", updatedInput: { command: "ls" } }))
-    const said = host === "cline" ? String(clineAnswer(reply.stdout)["errorMessage"]) : host.startsWith("antigravity") ? reply.stderr : reply.stderr
+    const said =
+      host === "cline" ? String(clineAnswer(reply.stdout)["errorMessage"]) : host.startsWith("antigravity") ? reply.stderr : reply.stderr
     expect(said).toContain(`rewrote this call's input to {"command":"ls"}`)
   })
 
@@ -103,9 +127,12 @@ describe.each(hosts)("%s: every event of its docs", (host) => {
       const read = call(host, payload)
       if (read.event !== "PreToolUse") continue
       const reply = HostMode.failure(agent(host), read.hostEvent, "broken")
-      const blocked = host === "cline" ? clineAnswer(reply.stdout)["cancel"] === true
-        : host.startsWith("antigravity") ? /"(allowTool":false|decision":"deny)/.test(reply.stdout)
-        : reply.exitCode === 2
+      const blocked =
+        host === "cline"
+          ? clineAnswer(reply.stdout)["cancel"] === true
+          : host.startsWith("antigravity")
+            ? /"(allowTool":false|decision":"deny)/.test(reply.stdout)
+            : reply.exitCode === 2
       expect(blocked, read.hostEvent).toBe(true)
     }
     // a payload it cannot read names no event: blocked too
@@ -122,7 +149,12 @@ describe("tools in Claude Code's names", () => {
     expect(call("kiro", fixtures("kiro")[15]!).event).toBe("SessionStart")
   })
   it("windsurf: pre_run_command is Bash command, pre_write_code Edit, MCP by server and tool, the prompt and the response", () => {
-    expect(read("windsurf", 4)).toMatchObject({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "rm -rf build", cwd: "/work/app" }, session_id: "traj-1" })
+    expect(read("windsurf", 4)).toMatchObject({
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "rm -rf build", cwd: "/work/app" },
+      session_id: "traj-1"
+    })
     expect(read("windsurf", 0)).toMatchObject({ tool_name: "Read", tool_input: { file_path: "/work/app/.env" } })
     expect(read("windsurf", 2)).toMatchObject({ tool_name: "Edit", tool_input: { file_path: "/work/app/src/a.ts" } })
     expect(read("windsurf", 6)).toMatchObject({ tool_name: "mcp__github__create_issue", tool_input: { title: "x" } })
@@ -130,16 +162,34 @@ describe("tools in Claude Code's names", () => {
     expect(read("windsurf", 9)).toMatchObject({ hook_event_name: "Stop", last_assistant_message: "Done: the parser has a test." })
   })
   it("cline: preToolUse.toolName and parameters, use_mcp_tool by server and tool, the prompt", () => {
-    expect(read("cline", 4)).toMatchObject({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "rm -rf build" }, session_id: "task-1", cwd: "/work/app" })
+    expect(read("cline", 4)).toMatchObject({
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "rm -rf build" },
+      session_id: "task-1",
+      cwd: "/work/app"
+    })
     expect(read("cline", 5)).toMatchObject({ tool_name: "Write", tool_input: { file_path: "src/a.js" } })
     expect(read("cline", 6)).toMatchObject({ tool_name: "mcp__github__create_issue" })
     expect(read("cline", 8)).toMatchObject({ hook_event_name: "UserPromptSubmit", prompt: "add a test for the parser" })
     expect(read("cline", 0)).toMatchObject({ hook_event_name: "SessionStart", source: "startup" })
   })
   it("antigravity: toolCall name and args in either case; 1.0 payloads without an event name are PreToolUse unless they carry a result", () => {
-    expect(read("antigravity", 0)).toMatchObject({ tool_name: "Bash", tool_input: { command: "rm -rf build", cwd: "/work/app" }, session_id: "conv-1" })
-    expect(read("antigravity-1.0", 0)).toMatchObject({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "rm -rf build" } })
-    expect(read("antigravity-1.0", 1)).toMatchObject({ hook_event_name: "PreToolUse", tool_name: "Read", tool_input: { file_path: "/work/app/.env" } })
+    expect(read("antigravity", 0)).toMatchObject({
+      tool_name: "Bash",
+      tool_input: { command: "rm -rf build", cwd: "/work/app" },
+      session_id: "conv-1"
+    })
+    expect(read("antigravity-1.0", 0)).toMatchObject({
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "rm -rf build" }
+    })
+    expect(read("antigravity-1.0", 1)).toMatchObject({
+      hook_event_name: "PreToolUse",
+      tool_name: "Read",
+      tool_input: { file_path: "/work/app/.env" }
+    })
     expect(read("antigravity-1.0", 2)).toMatchObject({ hook_event_name: "PostToolUse", tool_name: "Edit" })
   })
 })
@@ -164,6 +214,10 @@ describe("hostile input", () => {
   })
   it("Kiro: additionalContext is plain stdout on exit 0 (Kiro adds stdout to the context)", () => {
     const read = call("kiro", fixtures("kiro")[1]!)
-    expect(HostMode.answer(read, outcome(read.event, { additionalContext: ["ctx"] }))).toStrictEqual({ exitCode: 0, stdout: "ctx\n", stderr: "" })
+    expect(HostMode.answer(read, outcome(read.event, { additionalContext: ["ctx"] }))).toStrictEqual({
+      exitCode: 0,
+      stdout: "ctx\n",
+      stderr: ""
+    })
   })
 })

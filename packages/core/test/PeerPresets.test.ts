@@ -14,7 +14,9 @@ const context = { projectDir: "/p", cwd: "/p", env: { HOME: "/home/u" } }
 const decode = (preset: Preset, document: unknown, path = "/p/file.json") =>
   Effect.runSync(preset.decode(document, { path, scope: "project", required: false }, { ...context, events: preset.events }))
 const decodeError = (preset: Preset, document: unknown) =>
-  Effect.runSync(Effect.flip(preset.decode(document, { path: "/p/file.json", scope: "project", required: false }, { ...context, events: preset.events })))
+  Effect.runSync(
+    Effect.flip(preset.decode(document, { path: "/p/file.json", scope: "project", required: false }, { ...context, events: preset.events }))
+  )
 const spec = (preset: Preset, name: string) => HookEvent.custom(preset.events.find((event) => event.name === name)!)
 const run = (exitCode: number, stdout = "", stderr = "") => ({ exitCode, signal: null, timedOut: false, timeout: 30, stdout, stderr })
 const antigravity10 = Presets.antigravityWith({ version: "1.0" })
@@ -23,7 +25,10 @@ const antigravity = Presets.antigravityWith()
 describe("discovery: each agent's files in their places and scopes", () => {
   const files = (preset: Preset) => preset.discover(context).map((file) => [file.path, file.scope, file.folder?.suffix ?? null])
   it("kiro: every .json in ~/.kiro/hooks (user) and .kiro/hooks (project)", () => {
-    expect(files(Presets.kiro)).toEqual([["/home/u/.kiro/hooks", "user", ".json"], ["/p/.kiro/hooks", "project", ".json"]])
+    expect(files(Presets.kiro)).toEqual([
+      ["/home/u/.kiro/hooks", "user", ".json"],
+      ["/p/.kiro/hooks", "project", ".json"]
+    ])
   })
   it("windsurf: user, workspace, and the system file as managed policy", () => {
     expect(files(Presets.windsurf)).toEqual([
@@ -33,11 +38,17 @@ describe("discovery: each agent's files in their places and scopes", () => {
     ])
   })
   it("cline: every file of ~/Documents/Cline/Hooks and .clinerules/hooks, read as scripts", () => {
-    expect(files(Presets.cline)).toEqual([["/home/u/Documents/Cline/Hooks", "user", ""], ["/p/.clinerules/hooks", "project", ""]])
+    expect(files(Presets.cline)).toEqual([
+      ["/home/u/Documents/Cline/Hooks", "user", ""],
+      ["/p/.clinerules/hooks", "project", ""]
+    ])
     expect(Presets.cline.discover(context).every((file) => file.raw === true)).toBe(true)
   })
   it("antigravity: the documented files by default; the observed ones on 1.0", () => {
-    expect(files(antigravity)).toEqual([["/home/u/.gemini/antigravity-cli/hooks.json", "user", null], ["/p/.agents/hooks.json", "project", null]])
+    expect(files(antigravity)).toEqual([
+      ["/home/u/.gemini/antigravity-cli/hooks.json", "user", null],
+      ["/p/.agents/hooks.json", "project", null]
+    ])
     expect(files(antigravity10)).toEqual([
       ["/home/u/.gemini/hooks.json", "user", null],
       ["/home/u/.gemini/config/hooks.json", "user", null],
@@ -53,8 +64,20 @@ describe("decoding", () => {
     const decoded = decode(Presets.kiro, {
       version: "v1",
       hooks: [
-        { name: "lint-on-save", trigger: "PostFileSave", matcher: "\\.ts$", action: { type: "command", command: "npm run lint" }, timeout: 30, enabled: true },
-        { name: "remind-tests", trigger: "PreToolUse", matcher: "fs_write|str_replace", action: { type: "agent", prompt: "Ensure tests are updated" } },
+        {
+          name: "lint-on-save",
+          trigger: "PostFileSave",
+          matcher: "\\.ts$",
+          action: { type: "command", command: "npm run lint" },
+          timeout: 30,
+          enabled: true
+        },
+        {
+          name: "remind-tests",
+          trigger: "PreToolUse",
+          matcher: "fs_write|str_replace",
+          action: { type: "agent", prompt: "Ensure tests are updated" }
+        },
         { name: "guard", trigger: "preToolUse", matcher: "execute_bash", action: { type: "command", command: "./guard.sh" } },
         { name: "off", trigger: "Stop", action: { type: "command", command: "x" }, enabled: false },
         { name: "typo", trigger: "pre_tool_use", action: { type: "command", command: "x" } }
@@ -83,7 +106,12 @@ describe("decoding", () => {
       ]
     })
     const matches = (index: number, name: string) => new RegExp(decoded.entries[index]!.matcher.source ?? "").test(name)
-    expect([matches(0, "execute_bash"), matches(0, "fs_write"), matches(0, "fs_read"), matches(0, "@x/shell")]).toEqual([true, true, false, false])
+    expect([matches(0, "execute_bash"), matches(0, "fs_write"), matches(0, "fs_read"), matches(0, "@x/shell")]).toEqual([
+      true,
+      true,
+      false,
+      false
+    ])
     expect([matches(1, "@github/create_issue"), matches(1, "execute_bash")]).toEqual([true, false])
     expect([matches(2, "@github/create_issue"), matches(2, "@gitlab/x")]).toEqual([true, false])
     // on a file trigger the matcher is the file path's regex
@@ -96,12 +124,17 @@ describe("decoding", () => {
   it("windsurf: flat lists, no matchers, working_directory, in order; unknown keys and events named", () => {
     const decoded = decode(Presets.windsurf, {
       hooks: {
-        pre_run_command: [{ command: "python3 guard.py", show_output: true, working_directory: "/opt/it's" }, { command: "./two.sh", colour: "red" }],
+        pre_run_command: [
+          { command: "python3 guard.py", show_output: true, working_directory: "/opt/it's" },
+          { command: "./two.sh", colour: "red" }
+        ],
         PreRunCommand: [{ command: "x" }]
       }
     })
     expect(decoded.sequential).toBe(true)
-    expect(decoded.entries.map((entry) => [entry.event, entry.path, entry.handler.type === "command" ? entry.handler.command : ""])).toEqual([
+    expect(
+      decoded.entries.map((entry) => [entry.event, entry.path, entry.handler.type === "command" ? entry.handler.command : ""])
+    ).toEqual([
       ["pre_run_command", "hooks.pre_run_command[0]", "cd '/opt/it'\\''s' && python3 guard.py"],
       ["pre_run_command", "hooks.pre_run_command[1]", "./two.sh"]
     ])
@@ -122,18 +155,27 @@ describe("decoding", () => {
   })
   it("antigravity: grouped by hook name, seconds, regex matchers; Gemini CLI's names are pointed to Antigravity's", () => {
     const decoded = decode(antigravity, {
-      "my-hook-suite": { PreToolUse: [{ matcher: "run_command", hooks: [{ type: "command", command: "./guard.sh", timeout: 5 }] }], BeforeTool: [] },
+      "my-hook-suite": {
+        PreToolUse: [{ matcher: "run_command", hooks: [{ type: "command", command: "./guard.sh", timeout: 5 }] }],
+        BeforeTool: []
+      },
       "off-suite": { enabled: false, Stop: [] }
     })
-    expect(decoded.entries.map((entry) => [entry.event, entry.path, entry.matcher.source])).toEqual([["PreToolUse", `"my-hook-suite".PreToolUse[0].hooks[0]`.replace(/^"my-hook-suite"/, `["my-hook-suite"]`), "(?:run_command)"]])
+    expect(decoded.entries.map((entry) => [entry.event, entry.path, entry.matcher.source])).toEqual([
+      ["PreToolUse", `"my-hook-suite".PreToolUse[0].hooks[0]`.replace(/^"my-hook-suite"/, `["my-hook-suite"]`), "(?:run_command)"]
+    ])
     expect(decoded.entries[0]!.handler).toMatchObject({ timeout: 5 })
-    expect(decoded.warnings).toEqual(expect.arrayContaining([
-      expect.stringContaining(`unknown Antigravity event "BeforeTool" (did you mean "PreToolUse"?)`),
-      expect.stringContaining(`the hook suite "off-suite" is disabled`)
-    ]))
+    expect(decoded.warnings).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining(`unknown Antigravity event "BeforeTool" (did you mean "PreToolUse"?)`),
+        expect.stringContaining(`the hook suite "off-suite" is disabled`)
+      ])
+    )
   })
   it("antigravity 1.0: Claude Code's nested shape; only PreToolUse and PostToolUse", () => {
-    const decoded = decode(antigravity10, { hooks: { PreToolUse: [{ matcher: "run_command", hooks: [{ type: "command", command: "./guard.sh" }] }], Stop: [] } })
+    const decoded = decode(antigravity10, {
+      hooks: { PreToolUse: [{ matcher: "run_command", hooks: [{ type: "command", command: "./guard.sh" }] }], Stop: [] }
+    })
     expect(decoded.entries.map((entry) => entry.event)).toEqual(["PreToolUse"])
     expect(decoded.warnings).toEqual([expect.stringContaining(`unknown Antigravity event "Stop"`)])
   })
@@ -149,15 +191,30 @@ describe("each agent's exit codes and answers", () => {
       additionalContext: [`{"hookSpecificOutput":{"permissionDecision":"deny"}}`]
     })
     expect(HookOutput.interpret(pre, run(1, "", "oops"))).toMatchObject({ status: "non-blocking-error", decision: null })
-    expect(HookOutput.interpret(spec(Presets.kiro, "Stop"), run(2, "", "no"))).toMatchObject({ status: "non-blocking-error", decision: null })
+    expect(HookOutput.interpret(spec(Presets.kiro, "Stop"), run(2, "", "no"))).toMatchObject({
+      status: "non-blocking-error",
+      decision: null
+    })
     expect(HookOutput.interpret(spec(Presets.kiro, "PreTaskExec"), run(2, "", "no"))).toMatchObject({ decision: "block" })
   })
   it("windsurf: only exit 2 on pre_* blocks; stdout is never context", () => {
-    expect(HookOutput.interpret(spec(Presets.windsurf, "pre_run_command"), run(2, "", "no"))).toMatchObject({ decision: "deny", reason: "no" })
+    expect(HookOutput.interpret(spec(Presets.windsurf, "pre_run_command"), run(2, "", "no"))).toMatchObject({
+      decision: "deny",
+      reason: "no"
+    })
     expect(HookOutput.interpret(spec(Presets.windsurf, "pre_user_prompt"), run(2, "", "no"))).toMatchObject({ decision: "block" })
-    expect(HookOutput.interpret(spec(Presets.windsurf, "post_run_command"), run(2, "", "no"))).toMatchObject({ status: "non-blocking-error", decision: null })
-    expect(HookOutput.interpret(spec(Presets.windsurf, "pre_run_command"), run(1, "", "no"))).toMatchObject({ status: "non-blocking-error", decision: null })
-    expect(HookOutput.interpret(spec(Presets.windsurf, "pre_run_command"), run(0, "text", ""))).toMatchObject({ decision: null, additionalContext: [] })
+    expect(HookOutput.interpret(spec(Presets.windsurf, "post_run_command"), run(2, "", "no"))).toMatchObject({
+      status: "non-blocking-error",
+      decision: null
+    })
+    expect(HookOutput.interpret(spec(Presets.windsurf, "pre_run_command"), run(1, "", "no"))).toMatchObject({
+      status: "non-blocking-error",
+      decision: null
+    })
+    expect(HookOutput.interpret(spec(Presets.windsurf, "pre_run_command"), run(0, "text", ""))).toMatchObject({
+      decision: null,
+      additionalContext: []
+    })
   })
   it("cline: cancel blocks with errorMessage; contextModification is context; any non-zero exit is an error, not a block", () => {
     const pre = spec(Presets.cline, "PreToolUse")
@@ -166,7 +223,10 @@ describe("each agent's exit codes and answers", () => {
       decision: "deny",
       reason: "JavaScript files not allowed"
     })
-    expect(HookOutput.interpret(pre, run(0, `{"cancel": false, "contextModification": "use TS"}`))).toMatchObject({ decision: null, additionalContext: ["use TS"] })
+    expect(HookOutput.interpret(pre, run(0, `{"cancel": false, "contextModification": "use TS"}`))).toMatchObject({
+      decision: null,
+      additionalContext: ["use TS"]
+    })
     expect(HookOutput.interpret(pre, run(2, `{"cancel": true}`, "no"))).toMatchObject({ status: "non-blocking-error", decision: null })
     expect(HookOutput.interpret(pre, run(0, "not json"))).toMatchObject({ status: "non-blocking-error", decision: null })
     expect(HookOutput.interpret(spec(Presets.cline, "TaskComplete"), run(0, `{"cancel": true, "errorMessage": "stop"}`))).toMatchObject({
@@ -175,23 +235,47 @@ describe("each agent's exit codes and answers", () => {
     })
   })
   it("antigravity: {allowTool: false, denyReason} blocks (documented); {decision: deny, reason} blocks on 1.0; each refuses the other's answer visibly", () => {
-    expect(HookOutput.interpret(spec(antigravity, "PreToolUse"), run(0, `{"allowTool": false, "denyReason": "no"}`))).toMatchObject({ decision: "deny", reason: "no" })
-    expect(HookOutput.interpret(spec(antigravity, "PreToolUse"), run(0, `{"decision": "deny", "reason": "no"}`))).toMatchObject({ status: "non-blocking-error", decision: null })
-    expect(HookOutput.interpret(spec(antigravity10, "PreToolUse"), run(0, `{"decision": "deny", "reason": "no"}`))).toMatchObject({ decision: "deny", reason: "no" })
+    expect(HookOutput.interpret(spec(antigravity, "PreToolUse"), run(0, `{"allowTool": false, "denyReason": "no"}`))).toMatchObject({
+      decision: "deny",
+      reason: "no"
+    })
+    expect(HookOutput.interpret(spec(antigravity, "PreToolUse"), run(0, `{"decision": "deny", "reason": "no"}`))).toMatchObject({
+      status: "non-blocking-error",
+      decision: null
+    })
+    expect(HookOutput.interpret(spec(antigravity10, "PreToolUse"), run(0, `{"decision": "deny", "reason": "no"}`))).toMatchObject({
+      decision: "deny",
+      reason: "no"
+    })
     expect(HookOutput.interpret(spec(antigravity10, "PreToolUse"), run(0, `{"allowTool": false}`))).toMatchObject({ decision: null })
-    expect(HookOutput.interpret(spec(antigravity, "PreToolUse"), run(2, "", "no"))).toMatchObject({ status: "non-blocking-error", decision: null })
+    expect(HookOutput.interpret(spec(antigravity, "PreToolUse"), run(2, "", "no"))).toMatchObject({
+      status: "non-blocking-error",
+      decision: null
+    })
   })
   it("an answer the event ignores is named, never dropped silently (Antigravity, Cline, Gemini CLI)", () => {
     const ignored = (event: HookEvent.HookEventSpec, stdout: string) => HookOutput.interpret(event, run(0, stdout)).ignored
-    expect(ignored(spec(antigravity, "PostToolUse"), `{"allowTool": false}`)).toEqual([`"allowTool": false is ignored on PostToolUse: it cannot block`])
-    expect(ignored(spec(antigravity10, "PostToolUse"), `{"decision": "deny"}`)).toEqual([`"decision": "deny" is ignored on PostToolUse: it cannot block`])
+    expect(ignored(spec(antigravity, "PostToolUse"), `{"allowTool": false}`)).toEqual([
+      `"allowTool": false is ignored on PostToolUse: it cannot block`
+    ])
+    expect(ignored(spec(antigravity10, "PostToolUse"), `{"decision": "deny"}`)).toEqual([
+      `"decision": "deny" is ignored on PostToolUse: it cannot block`
+    ])
     expect(ignored(spec(antigravity10, "PreToolUse"), `{"allowTool": false}`)).toEqual([
       `"allowTool" is ignored: Antigravity 1.0 reads {"decision": "deny", "reason": "..."} (or use the antigravity preset)`
     ])
-    expect(ignored(spec(Presets.cline, "PreToolUse"), `{"cancel": false, "block": true}`)).toEqual([`unknown key "block" in Cline's answer; ignored`])
-    expect(ignored(spec(Presets.gemini, "PreCompress"), `{"decision": "deny"}`)).toEqual([`"decision": "deny" is ignored on PreCompress: it cannot block`])
-    expect(ignored(spec(Presets.gemini, "BeforeToolSelection"), `{"decision": "deny"}`)).toEqual([`BeforeToolSelection supports no decision, continue or systemMessage; ignored`])
-    expect(ignored(spec(Presets.cursor, "afterFileEdit"), `{"permission": "deny"}`)).toEqual([`"permission" is ignored on afterFileEdit: only before* events take a permission`])
+    expect(ignored(spec(Presets.cline, "PreToolUse"), `{"cancel": false, "block": true}`)).toEqual([
+      `unknown key "block" in Cline's answer; ignored`
+    ])
+    expect(ignored(spec(Presets.gemini, "PreCompress"), `{"decision": "deny"}`)).toEqual([
+      `"decision": "deny" is ignored on PreCompress: it cannot block`
+    ])
+    expect(ignored(spec(Presets.gemini, "BeforeToolSelection"), `{"decision": "deny"}`)).toEqual([
+      `BeforeToolSelection supports no decision, continue or systemMessage; ignored`
+    ])
+    expect(ignored(spec(Presets.cursor, "afterFileEdit"), `{"permission": "deny"}`)).toEqual([
+      `"permission" is ignored on afterFileEdit: only before* events take a permission`
+    ])
     // Used answers name nothing.
     expect(ignored(spec(antigravity, "PreToolUse"), `{"allowTool": false}`) ?? []).toEqual([])
     expect(ignored(spec(Presets.gemini, "BeforeTool"), `{"decision": "deny"}`) ?? []).toEqual([])

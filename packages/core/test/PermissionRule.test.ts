@@ -9,12 +9,8 @@ const compile = (source: string): PermissionRule.PermissionRule => {
   return parsed.rule
 }
 
-const check = (
-  source: string,
-  toolName: string,
-  toolInput: unknown,
-  opts: PermissionRule.MatchOptions = options
-): boolean => PermissionRule.matches(compile(source), toolName, toolInput, opts)
+const check = (source: string, toolName: string, toolInput: unknown, opts: PermissionRule.MatchOptions = options): boolean =>
+  PermissionRule.matches(compile(source), toolName, toolInput, opts)
 
 const bash = (command: string) => ({ command })
 
@@ -50,21 +46,21 @@ describe("PermissionRule: Bash", () => {
     ["Bash(git push *)", "ls\ngit push --tags", true],
     ["Bash(git push *)", "(cd sub && git push)", true],
     ["Bash(git push *)", "if git push; then echo ok; fi", true],
-    ["Bash(git push *)", "for r in a b; do git push \"$r\"; done", true],
+    ["Bash(git push *)", 'for r in a b; do git push "$r"; done', true],
     ["Bash(git push *)", "npm test && npm run lint", false],
     // quotes and escapes
-    ["Bash(git push *)", "echo \"git push\"", false],
+    ["Bash(git push *)", 'echo "git push"', false],
     ["Bash(git push *)", "echo 'a && git push'", false],
     ["Bash(git push *)", "echo a\\&\\& git push", false],
-    ["Bash(git push *)", "git commit -m \"fix; git push later\"", false],
-    ["Bash(git commit *)", "git commit -m \"fix; git push later\"", true],
-    ["Bash(git push origin)", "git push \"origin\"", true], // compared dequoted
-    ["Bash(git commit -m \"wip\")", "git commit -m \"wip\"", true], // and as written
+    ["Bash(git push *)", 'git commit -m "fix; git push later"', false],
+    ["Bash(git commit *)", 'git commit -m "fix; git push later"', true],
+    ["Bash(git push origin)", 'git push "origin"', true], // compared dequoted
+    ['Bash(git commit -m "wip")', 'git commit -m "wip"', true], // and as written
     ["Bash(git push *)", "\"git\" 'push' origin", true],
     ["Bash(git push *)", "echo hi # && git push", false], // comment
     // env prefixes and wrappers
     ["Bash(git push *)", "FOO=bar git push", true],
-    ["Bash(git push *)", "FOO=\"a b\" BAR=1 git push origin", true],
+    ["Bash(git push *)", 'FOO="a b" BAR=1 git push origin', true],
     ["Bash(git push *)", "timeout 10 git push", true],
     ["Bash(git push *)", "nohup env -u X FOO=1 git push &", true],
     ["Bash(rm *)", "sudo -u root rm -rf /tmp/x", true],
@@ -80,29 +76,29 @@ describe("PermissionRule: Bash", () => {
     // substitutions
     ["Bash(git push *)", "echo $(git push)", true],
     ["Bash(git push *)", "echo `git push`", true],
-    ["Bash(git push *)", "echo \"result: $(git push origin)\"", true],
+    ["Bash(git push *)", 'echo "result: $(git push origin)"', true],
     ["Bash(git push *)", "echo $(echo $(git push))", true],
     ["Bash(git push *)", "diff <(git push) x", true],
     ["Bash(git push *)", "X=$(git push) true", true],
     // expansions: fail-open when the words before them could start a match
     ["Bash(git push *)", "git $SUB origin", true],
     ["Bash(git push *)", "git ${SUB} origin", true],
-    ["Bash(git push *)", "git \"$(echo push)\" origin", true],
+    ["Bash(git push *)", 'git "$(echo push)" origin', true],
     ["Bash(git push *)", "ls $HOME", false],
     ["Bash(git push *)", "$GIT push", true],
-    ["Bash(git push origin main)", "git push origin \"$BRANCH\"", true],
+    ["Bash(git push origin main)", 'git push origin "$BRANCH"', true],
     ["Bash(npm test)", "npm run $SCRIPT", false],
     ["Bash(git push *)", "git log '$SUB'", false], // single-quoted: no expansion
     // unparsable: fail-open
     ["Bash(git push *)", "echo 'unterminated", true],
-    ["Bash(git push *)", "echo \"unterminated", true],
+    ["Bash(git push *)", 'echo "unterminated', true],
     ["Bash(git push *)", "echo $(git status", true],
     ["Bash(git push *)", "echo `date", true],
     ["Bash(git push *)", "echo )", true],
     // case clauses are parsed (they used to be unparsable, hence fail-open)
     ["Bash(git push *)", "case $b in main) git push;; *) echo no;; esac", true],
     ["Bash(git push *)", "case $b in main) echo yes;; (x|y) ls;; esac", false],
-    ["Bash(git push *)", "echo \"$(echo case)\" ) git push", true] // a stray ")": unparsable, fail-open
+    ["Bash(git push *)", 'echo "$(echo case)" ) git push', true] // a stray ")": unparsable, fail-open
   ])("%s ~ %j → %s", (rule, command, expected) => {
     expect(check(rule, "Bash", bash(command))).toBe(expected)
   })
@@ -124,7 +120,7 @@ describe("PermissionRule: PowerShell", () => {
     ["PowerShell(Remove-Item *)", "Get-ChildItem; remove-item -Recurse x", true], // case-insensitive
     ["PowerShell(Remove-Item *)", "Get-ChildItem | ForEach-Object { Remove-Item $_ }", true],
     ["PowerShell(Remove-Item *)", "Write-Host 'Remove-Item x'", false],
-    ["PowerShell(Remove-Item *)", "Write-Host \"it`\"s Remove-Item\"", false],
+    ["PowerShell(Remove-Item *)", 'Write-Host "it`"s Remove-Item"', false],
     ["PowerShell(Remove-Item *)", "& Remove-Item x", true],
     ["PowerShell(Remove-Item *)", "Write-Host 'unterminated", true]
   ])("%s ~ %j → %s", (rule, command, expected) => {
@@ -301,8 +297,12 @@ describe("PermissionRule.parse: one parse per rule text", () => {
     for (let i = 0; i < 1200; i++) {
       const parsed = PermissionRule.parse(`Bash(tool-${i} *)`)
       if (parsed._tag !== "Success") throw new Error(`rule ${i} failed`)
-      expect(PermissionRule.matches(parsed.rule, "Bash", { command: `tool-${i} run` }, { cwd: "/p", projectDir: "/p", home: "/h" })).toBe(true)
-      expect(PermissionRule.matches(parsed.rule, "Bash", { command: `tool-${i + 1} run` }, { cwd: "/p", projectDir: "/p", home: "/h" })).toBe(false)
+      expect(PermissionRule.matches(parsed.rule, "Bash", { command: `tool-${i} run` }, { cwd: "/p", projectDir: "/p", home: "/h" })).toBe(
+        true
+      )
+      expect(
+        PermissionRule.matches(parsed.rule, "Bash", { command: `tool-${i + 1} run` }, { cwd: "/p", projectDir: "/p", home: "/h" })
+      ).toBe(false)
     }
   })
 })

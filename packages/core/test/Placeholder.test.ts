@@ -46,7 +46,9 @@ const run = (shell: string, command: string, extraEnv: Record<string, string> = 
 
 /** Runs several expanded commands in one shell process; their outputs are separated by NUL bytes. */
 const runAll = (shell: string, commands: ReadonlyArray<string>): Array<string> =>
-  run(shell, commands.map((command) => `${command}\nprintf '\\000'`).join("\n")).split("\0").slice(0, -1)
+  run(shell, commands.map((command) => `${command}\nprintf '\\000'`).join("\n"))
+    .split("\0")
+    .slice(0, -1)
 
 describe("Placeholder.resolve", () => {
   it.each<[name: string, expected: string | undefined]>([
@@ -59,7 +61,7 @@ describe("Placeholder.resolve", () => {
     ["tool_input.file_path", "/home/u/my proj/it's here.ts"],
     ["tool_input.edits.0.old_string", "a"],
     ["tool_input.edits.1.old_string", ""],
-    ["tool_input.edits", "[{\"old_string\":\"a\",\"new_string\":\"b\"}]"],
+    ["tool_input.edits", '[{"old_string":"a","new_string":"b"}]'],
     ["tool_input.replace_all", "false"],
     ["tool_input.timeout", "120000"],
     ["tool_input.nothing", ""],
@@ -88,9 +90,7 @@ describe("Placeholder.expandText / expandArgs", () => {
     expect(Placeholder.expandText("https://x.test/${session_id}?f=${tool_input.file_path}", values)).toBe(
       "https://x.test/abc123?f=/home/u/my proj/it's here.ts"
     )
-    expect(Placeholder.expandText("${HOME} $CLAUDE_PROJECT_DIR ${a-b} ${}", values)).toBe(
-      "${HOME} $CLAUDE_PROJECT_DIR ${a-b} ${}"
-    )
+    expect(Placeholder.expandText("${HOME} $CLAUDE_PROJECT_DIR ${a-b} ${}", values)).toBe("${HOME} $CLAUDE_PROJECT_DIR ${a-b} ${}")
   })
 
   it("exec form keeps each element one argument, unquoted", () => {
@@ -103,7 +103,7 @@ describe("Placeholder.expandText / expandArgs", () => {
       "--file",
       "/home/u/my proj/it's here.ts",
       "/home/u/.claude/plugins/cache/p/1.0.0/bin/x",
-      "{\"old_string\":\"a\",\"new_string\":\"b\"}",
+      '{"old_string":"a","new_string":"b"}',
       "$HOME",
       "k-123"
     ])
@@ -119,13 +119,16 @@ describe("Placeholder.expandShell", () => {
 
   it.each<[command: string, expected: string]>([
     ["rm ${tool_input.file_path}", "rm 'x'\\''; rm -rf / #'"],
-    ["rm \"${tool_input.file_path}\"", "rm \"\"'x'\\''; rm -rf / #'\"\""],
+    ['rm "${tool_input.file_path}"', "rm \"\"'x'\\''; rm -rf / #'\"\""],
     ["rm '${tool_input.file_path}'", "rm '''x'\\''; rm -rf / #'''"],
     ["echo ${HOME} $HOME \\${tool_input.file_path}", "echo ${HOME} $HOME \\${tool_input.file_path}"],
     ["# ${tool_input.file_path}\necho", "# ${tool_input.file_path}\necho"], // comments untouched
     ["echo $((${tool_input.file_path} + 1))", "echo $((${tool_input.file_path} + 1))"], // arithmetic untouched
     ["echo ${X:-${tool_input.file_path}}", "echo ${X:-${tool_input.file_path}}"], // inside another expansion
-    ["cat <<EOF\n${tool_input.file_path}\nEOF\necho ${tool_input.file_path}", "cat <<EOF\n${tool_input.file_path}\nEOF\necho 'x'\\''; rm -rf / #'"]
+    [
+      "cat <<EOF\n${tool_input.file_path}\nEOF\necho ${tool_input.file_path}",
+      "cat <<EOF\n${tool_input.file_path}\nEOF\necho 'x'\\''; rm -rf / #'"
+    ]
   ])("%j", (command, expected) => {
     expect(Placeholder.expandShell(command, hostile)).toBe(expected)
   })
@@ -134,12 +137,16 @@ describe("Placeholder.expandShell", () => {
     for (const shell of shells) {
       expect(run(shell, Placeholder.expandShell("printf '%s|' ${CLAUDE_PROJECT_DIR}/x.sh", values))).toBe("/home/u/my proj/x.sh|")
       // a placeholder that opens the command (Claude Code's documented "${CLAUDE_PROJECT_DIR}/hooks/x.sh") follows no `$`
-      expect(run(shell, `${Placeholder.expandShell("${CLAUDE_PROJECT_DIR}/x.sh", values)} 2>&1; printf '%s|' "$?"`)).toMatch(/\/home\/u\/my proj\/x\.sh.*\n127\|$/)
+      expect(run(shell, `${Placeholder.expandShell("${CLAUDE_PROJECT_DIR}/x.sh", values)} 2>&1; printf '%s|' "$?"`)).toMatch(
+        /\/home\/u\/my proj\/x\.sh.*\n127\|$/
+      )
       expect(run(shell, Placeholder.expandShell("printf '%s|' \"${CLAUDE_PROJECT_DIR}/x.sh\"", values))).toBe("/home/u/my proj/x.sh|")
       expect(run(shell, Placeholder.expandShell("printf '%s|' \"${CLAUDE_PLUGIN_ROOT}\"/scripts/x.sh", values))).toBe(
         "/home/u/.claude/plugins/cache/p/1.0.0/scripts/x.sh|"
       )
-      expect(run(shell, Placeholder.expandShell("printf '%s|' '${CLAUDE_PLUGIN_DATA}/db'", values))).toBe("/home/u/.claude/plugins/data/p/db|")
+      expect(run(shell, Placeholder.expandShell("printf '%s|' '${CLAUDE_PLUGIN_DATA}/db'", values))).toBe(
+        "/home/u/.claude/plugins/data/p/db|"
+      )
       expect(run(shell, Placeholder.expandShell("printf '%s|' ${AGENT_HOOKS_PROJECT_DIR} ${session_id} ${tool_name}", values))).toBe(
         "/home/u/my proj|abc123|Edit|"
       )
@@ -157,7 +164,7 @@ describe("Placeholder.expandShell", () => {
   it("never lets a value's bytes become shell syntax (examples)", () => {
     const nasty = [
       "x'; touch /tmp/pwned; '",
-      "\"; touch /tmp/pwned; \"",
+      '"; touch /tmp/pwned; "',
       "$(touch /tmp/pwned)",
       "`touch /tmp/pwned`",
       "a\nb\n",
@@ -186,9 +193,39 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 const fragment = fc.oneof(
   fc.constantFrom(
-    "'", "\"", "\\", "`", "$", "$(", ")", "${", "}", ";", "&&", "|", "\n", "#", " ", "*", "?", "~", "!", "\t",
-    "'\\''", "$(printf PWNED)", "`printf PWNED`", "'; printf PWNED; '", "\"; printf PWNED; \"", "${IFS}", "$'\\x27'",
-    "\nEOF\n", "-n", "%s", "é", "漢字", "🙂"
+    "'",
+    '"',
+    "\\",
+    "`",
+    "$",
+    "$(",
+    ")",
+    "${",
+    "}",
+    ";",
+    "&&",
+    "|",
+    "\n",
+    "#",
+    " ",
+    "*",
+    "?",
+    "~",
+    "!",
+    "\t",
+    "'\\''",
+    "$(printf PWNED)",
+    "`printf PWNED`",
+    "'; printf PWNED; '",
+    '"; printf PWNED; "',
+    "${IFS}",
+    "$'\\x27'",
+    "\nEOF\n",
+    "-n",
+    "%s",
+    "é",
+    "漢字",
+    "🙂"
   ),
   fc.string({ unit: "binary", maxLength: 4 })
 )
@@ -197,7 +234,11 @@ const hostileValue = fc
   .map((parts) => parts.join("").replace(/\0/g, ""))
   .filter((s) => !LONE_SURROGATE.test(s))
 
-const templates: ReadonlyArray<{ readonly command: string; readonly shells?: ReadonlyArray<string>; readonly expected: (v: string) => string }> = [
+const templates: ReadonlyArray<{
+  readonly command: string
+  readonly shells?: ReadonlyArray<string>
+  readonly expected: (v: string) => string
+}> = [
   { command: "printf '%s' ${tool_input.file_path}", expected: (v) => v },
   { command: "printf '%s' \"${tool_input.file_path}\"", expected: (v) => v },
   { command: "printf '%s' '${tool_input.file_path}'", expected: (v) => v },
@@ -219,7 +260,12 @@ describe("Placeholder.expandShell properties", () => {
         fc.property(hostileValue, (value) => {
           const v: Placeholder.Values = { env: {}, input: { tool_input: { file_path: value } } }
           const commands = ["printf '%s' ${tool_input.file_path}", "printf '%s' \"${tool_input.file_path}\""]
-          expect(runAll(shell, commands.map((command) => Placeholder.expandShell(command, v)))).toEqual([value, value])
+          expect(
+            runAll(
+              shell,
+              commands.map((command) => Placeholder.expandShell(command, v))
+            )
+          ).toEqual([value, value])
         }),
         { numRuns: PropertyRuns.forLane(200) }
       )
@@ -232,9 +278,12 @@ describe("Placeholder.expandShell properties", () => {
           const applicable = templates.filter((t) => t.shells === undefined || t.shells.includes(shell))
           // each command is expanded on its own, then they run in one process
           // bash-only templates ($'…') are expanded for bash: for sh they are refused (dash reads them differently)
-          expect(runAll(shell, applicable.map((t) => Placeholder.expandShell(t.command, v, t.shells === undefined ? "sh" : "bash")))).toEqual(
-            applicable.map((t) => t.expected(value))
-          )
+          expect(
+            runAll(
+              shell,
+              applicable.map((t) => Placeholder.expandShell(t.command, v, t.shells === undefined ? "sh" : "bash"))
+            )
+          ).toEqual(applicable.map((t) => t.expected(value)))
         }),
         { numRuns: PropertyRuns.forLane(150) }
       )

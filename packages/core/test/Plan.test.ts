@@ -26,7 +26,14 @@ const sample = {
         { matcher: "Bash", hooks: [{ type: "command", command: "./guard.sh", timeout: 10, if: "Bash(git push:*)" }] },
         { matcher: "Write|Edit", hooks: [{ type: "http", url: "https://hooks.example/check" }] }
       ],
-      Stop: [{ hooks: [{ type: "prompt", prompt: "done?" }, { type: "command", command: "./bad.sh", if: "Bash(" }] }],
+      Stop: [
+        {
+          hooks: [
+            { type: "prompt", prompt: "done?" },
+            { type: "command", command: "./bad.sh", if: "Bash(" }
+          ]
+        }
+      ],
       SessionStart: [{ hooks: [{ type: "prompt", prompt: "not here" }] }]
     }
   },
@@ -47,13 +54,27 @@ describe("Plan.compile", () => {
   it("settles each hook's rule, timeout, refusal, async flag; compile warnings carry file and JSON path", () => {
     const plan = Plan.toJSON(compiled(sample))
     expect(plan.hooks.map((hook) => [hook.event, hook.command, hook.effectiveTimeout, hook.if, hook.async, hook.refusal])).toEqual([
-      ["PreToolUse", "./guard.sh", 10, "Bash(git push:*)", false, `shell-form hooks are refused while allowedCommands is set (a shell can run anything); use "args" (exec form)`],
+      [
+        "PreToolUse",
+        "./guard.sh",
+        10,
+        "Bash(git push:*)",
+        false,
+        `shell-form hooks are refused while allowedCommands is set (a shell can run anything); use "args" (exec form)`
+      ],
       ["PreToolUse", "POST https://hooks.example/check", 600, null, false, null],
       ["PreToolUse", "node check.js", 600, null, true, null],
       ["Stop", "prompt: done?", 30, null, false, null],
       // hooks that can never run stay in the plan, refused, so that their event hears of them
       ["Stop", "./bad.sh", 600, "Bash(", false, expect.stringContaining("the handler never runs")],
-      ["SessionStart", "prompt: not here", 30, null, false, "prompt hooks cannot run on SessionStart (use command, http or mcp_tool); the hook never runs"]
+      [
+        "SessionStart",
+        "prompt: not here",
+        30,
+        null,
+        false,
+        "prompt hooks cannot run on SessionStart (use command, http or mcp_tool); the hook never runs"
+      ]
     ])
     expect(plan.warnings).toEqual([
       // allowedCommands refuses the shell-form guard (and the in-memory file system has no guard.sh): an error
@@ -63,7 +84,12 @@ describe("Plan.compile", () => {
         severity: "error",
         message: `refused by policy: shell-form hooks are refused while allowedCommands is set (a shell can run anything); use "args" (exec form); the hook never runs`
       },
-      { file: "/s/user.json", path: "hooks.Stop[0].hooks[1].if", severity: "error", message: expect.stringContaining("the handler never runs") },
+      {
+        file: "/s/user.json",
+        path: "hooks.Stop[0].hooks[1].if",
+        severity: "error",
+        message: expect.stringContaining("the handler never runs")
+      },
       {
         file: "/s/user.json",
         path: "hooks.SessionStart[0].hooks[0]",
@@ -102,7 +128,11 @@ const script = (request: ProcessRequest): ScriptedRun => {
     case "allow":
     case "deny":
     case "ask":
-      return { stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: event, permissionDecision: name, permissionDecisionReason: `${name} reason` } }) }
+      return {
+        stdout: JSON.stringify({
+          hookSpecificOutput: { hookEventName: event, permissionDecision: name, permissionDecisionReason: `${name} reason` }
+        })
+      }
     case "block2":
       return { exitCode: 2, stderr: `blocked by ${command}` }
     case "fail1":
@@ -120,23 +150,30 @@ const script = (request: ProcessRequest): ScriptedRun => {
   }
 }
 
-const handler = fc.record({
-  type: fc.constant("command"),
-  command: fc.tuple(fc.constantFrom(...COMMANDS), fc.integer({ min: 0, max: 2 })).map(([name, n]) => (n === 0 ? name : `${name} ${n}`)),
-  once: fc.option(fc.boolean(), { nil: undefined }),
-  onFailure: fc.option(fc.constantFrom("continue", "block"), { nil: undefined }),
-  if: fc.option(fc.constantFrom("Bash(git *)", "Bash(ls)", "Edit(src/**)", "Bash("), { nil: undefined }),
-  timeout: fc.option(fc.constantFrom(5, 30), { nil: undefined })
-}, { requiredKeys: ["type", "command"] })
+const handler = fc.record(
+  {
+    type: fc.constant("command"),
+    command: fc.tuple(fc.constantFrom(...COMMANDS), fc.integer({ min: 0, max: 2 })).map(([name, n]) => (n === 0 ? name : `${name} ${n}`)),
+    once: fc.option(fc.boolean(), { nil: undefined }),
+    onFailure: fc.option(fc.constantFrom("continue", "block"), { nil: undefined }),
+    if: fc.option(fc.constantFrom("Bash(git *)", "Bash(ls)", "Edit(src/**)", "Bash("), { nil: undefined }),
+    timeout: fc.option(fc.constantFrom(5, 30), { nil: undefined })
+  },
+  { requiredKeys: ["type", "command"] }
+)
 
-const group = fc.record({ matcher: fc.constantFrom(...MATCHERS), hooks: fc.array(handler, { minLength: 1, maxLength: 3 }) }).map((g) =>
-  g.matcher === undefined ? { hooks: g.hooks } : g)
+const group = fc
+  .record({ matcher: fc.constantFrom(...MATCHERS), hooks: fc.array(handler, { minLength: 1, maxLength: 3 }) })
+  .map((g) => (g.matcher === undefined ? { hooks: g.hooks } : g))
 
-const document = fc.record({
-  hooks: fc.dictionary(fc.constantFrom(...EVENTS), fc.array(group, { maxLength: 3 }), { maxKeys: 4 }),
-  sequential: fc.option(fc.boolean(), { nil: undefined }),
-  dedupe: fc.option(fc.boolean(), { nil: undefined })
-}, { requiredKeys: ["hooks"] })
+const document = fc.record(
+  {
+    hooks: fc.dictionary(fc.constantFrom(...EVENTS), fc.array(group, { maxLength: 3 }), { maxKeys: 4 }),
+    sequential: fc.option(fc.boolean(), { nil: undefined }),
+    dedupe: fc.option(fc.boolean(), { nil: undefined })
+  },
+  { requiredKeys: ["hooks"] }
+)
 
 const dispatchOf = fc.record({
   event: fc.constantFrom(...EVENTS, "Unknown"),
@@ -154,8 +191,8 @@ describe("the no-match index", () => {
         const payload: Record<string, unknown> = { tool_name, source: tool_name }
         const planned = plan.events.get(event)
         const field = planned?.spec.matcherField
-        const value = field === undefined ? undefined : payload[field] as string | undefined
-        const expected = planned !== undefined && planned.hooks.some((hook) => value === undefined || hook.entry.matcher.test(value))
+        const value = field === undefined ? undefined : (payload[field] as string | undefined)
+        const expected = planned?.hooks.some((hook) => value === undefined || hook.entry.matcher.test(value))
         expect(Plan.matches(plan, event, payload)).toBe(expected)
         // The second answer comes from the memo of regular-expression results.
         expect(Plan.matches(plan, event, payload)).toBe(expected)
@@ -165,20 +202,28 @@ describe("the no-match index", () => {
 
   it("a dispatch the index calls unmatched spawns nothing and equals the full dispatch's outcome", () =>
     fc.assert(
-      fc.asyncProperty(fc.array(document, { minLength: 1, maxLength: 2 }), dispatchOf, async (docs, { event, tool_name, command, session_id }) => {
-        const files = Object.fromEntries(docs.map((doc, i) => [`/s/${i}.json`, doc]))
-        const spawner = ScriptedProcessSpawner.layer(script)
-        const payload = { tool_name, tool_input: { command }, session_id, tool_response: {}, prompt: "p" }
-        await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-          const engine = yield* HookEngine.make(options(files))
-          const quick = engine.unmatched(event, payload)
-          const full = yield* engine.dispatch(event, payload)
-          if (quick !== undefined) {
-            expect(full).toEqual(quick)
-            expect(spawner.requests).toEqual([])
-          }
-        }).pipe(Effect.provide(Layer.mergeAll(spawner, memoryFs(files), Path.layer)))))
-      }),
+      fc.asyncProperty(
+        fc.array(document, { minLength: 1, maxLength: 2 }),
+        dispatchOf,
+        async (docs, { event, tool_name, command, session_id }) => {
+          const files = Object.fromEntries(docs.map((doc, i) => [`/s/${i}.json`, doc]))
+          const spawner = ScriptedProcessSpawner.layer(script)
+          const payload = { tool_name, tool_input: { command }, session_id, tool_response: {}, prompt: "p" }
+          await Effect.runPromise(
+            Effect.scoped(
+              Effect.gen(function* () {
+                const engine = yield* HookEngine.make(options(files))
+                const quick = engine.unmatched(event, payload)
+                const full = yield* engine.dispatch(event, payload)
+                if (quick !== undefined) {
+                  expect(full).toEqual(quick)
+                  expect(spawner.requests).toEqual([])
+                }
+              }).pipe(Effect.provide(Layer.mergeAll(spawner, memoryFs(files), Path.layer)))
+            )
+          )
+        }
+      ),
       { numRuns: PropertyRuns.forLane(200) }
     ))
 })

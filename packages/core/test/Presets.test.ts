@@ -31,24 +31,47 @@ const loaded = (decoded: Settings.DecodedSettings): Settings.LoadedSettings => {
 
 describe("Presets", () => {
   it("lists every preset by name", () => {
-    expect(Presets.all.map((preset) => preset.name)).toEqual(["agent-hooks", "claude", "wingman", "orchestration", "pigo", "wave", "gemini", "kiro", "windsurf", "cline", "antigravity", "antigravity-1.0", "codex", "cursor", "copilot", "vscode", "qwen"])
+    expect(Presets.all.map((preset) => preset.name)).toEqual([
+      "agent-hooks",
+      "claude",
+      "wingman",
+      "orchestration",
+      "pigo",
+      "wave",
+      "gemini",
+      "kiro",
+      "windsurf",
+      "cline",
+      "antigravity",
+      "antigravity-1.0",
+      "codex",
+      "cursor",
+      "copilot",
+      "vscode",
+      "qwen"
+    ])
     expect(Presets.byName("pigo")).toBe(Presets.pigo)
     expect(Presets.byName("nope")).toBeUndefined()
   })
 
   it("wingman: no dedupe, sequential; timeouts clamped; unknown events and the paths of problems are reported", () => {
     const decoded = decode(Presets.wingman, {
-      hooks: { PreToolUse: [{ matcher: "write_file(", hooks: [{ type: "command", command: "x", timeout: 0 }, { type: "shell" }] }], Notification: [] }
+      hooks: {
+        PreToolUse: [{ matcher: "write_file(", hooks: [{ type: "command", command: "x", timeout: 0 }, { type: "shell" }] }],
+        Notification: []
+      }
     })
     expect(decoded).toMatchObject({ dedupe: false, sequential: true })
     expect(decoded.entries[0]!.matcher.source).toBe("^(?:write_file\\()$")
     expect(decoded.entries[0]!.path).toBe("hooks.PreToolUse[0].hooks[0]")
     expect(decoded.warnings).toHaveLength(3)
-    expect(decoded.warnings).toEqual(expect.arrayContaining([
-      `/p/file.json at hooks.Notification: unknown Wingman event "Notification"; expected one of PreToolUse, PostToolUse, Stop; skipped`,
-      expect.stringContaining("/p/file.json at hooks.PreToolUse[0].hooks[0].timeout: timeout 0 is below Wingman's minimum"),
-      expect.stringContaining(`/p/file.json at hooks.PreToolUse[0].hooks[1].type: expected "command"`)
-    ]))
+    expect(decoded.warnings).toEqual(
+      expect.arrayContaining([
+        `/p/file.json at hooks.Notification: unknown Wingman event "Notification"; expected one of PreToolUse, PostToolUse, Stop; skipped`,
+        expect.stringContaining("/p/file.json at hooks.PreToolUse[0].hooks[0].timeout: timeout 0 is below Wingman's minimum"),
+        expect.stringContaining(`/p/file.json at hooks.PreToolUse[0].hooks[1].type: expected "command"`)
+      ])
+    )
   })
 
   it("wingman accepts the code's toolHooks key and reports its paths under it", () => {
@@ -59,15 +82,39 @@ describe("Presets", () => {
   it("orchestration: ms → s, continueOnError, Bash(git push:*) → matcher + if, placeholders instead of shlex quoting", () => {
     const decoded = decode(Presets.orchestration, {
       hooks: {
-        PreToolUse: [{ matcher: "Bash(git push:*)", hooks: [{ type: "command", command: "test", args: ["-f", "/tmp/x"], timeout: 5000, continueOnError: false }] }],
-        PostToolUse: [{ matcher: "Edit|Write", hooks: [{ type: "command", command: "prettier", args: ["--write", "$FILE_PATH", "$HOME"], env: { FILE_PATH: "${FILE_PATH}" }, continueOnError: true }] }]
+        PreToolUse: [
+          {
+            matcher: "Bash(git push:*)",
+            hooks: [{ type: "command", command: "test", args: ["-f", "/tmp/x"], timeout: 5000, continueOnError: false }]
+          }
+        ],
+        PostToolUse: [
+          {
+            matcher: "Edit|Write",
+            hooks: [
+              {
+                type: "command",
+                command: "prettier",
+                args: ["--write", "$FILE_PATH", "$HOME"],
+                env: { FILE_PATH: "${FILE_PATH}" },
+                continueOnError: true
+              }
+            ]
+          }
+        ]
       }
     })
     const [pre, post] = decoded.entries
     expect(pre!.matcher.source).toBe("Bash")
     expect(pre!.handler).toMatchObject({ command: "test", args: ["-f", "/tmp/x"], timeout: 5, onFailure: "block", if: "Bash(git push:*)" })
-    expect(post!.handler).toMatchObject({ args: ["--write", "${tool_input.file_path}", "$HOME"], env: { FILE_PATH: "${tool_input.file_path}" }, onFailure: "continue" })
-    expect(decoded.warnings).toEqual([expect.stringContaining("/p/file.json at hooks.PostToolUse[0].hooks[0].args[2]: $HOME is passed literally")])
+    expect(post!.handler).toMatchObject({
+      args: ["--write", "${tool_input.file_path}", "$HOME"],
+      env: { FILE_PATH: "${tool_input.file_path}" },
+      onFailure: "continue"
+    })
+    expect(decoded.warnings).toEqual([
+      expect.stringContaining("/p/file.json at hooks.PostToolUse[0].hooks[0].args[2]: $HOME is passed literally")
+    ])
     expect(decoded.executionLog).toBe("/home/u/.config/claude/logs/hooks.log")
     expect(decoded.allowedCommands).toBeUndefined()
     expect(decode(Presets.orchestration, { executionLog: false, allowedCommands: "default" })).toMatchObject({
@@ -78,29 +125,53 @@ describe("Presets", () => {
 
   it("pigo: one canonical entry per hook, with the PIGO_* env of its event and the pigo JSON path", () => {
     const decoded = decode(Presets.pigo, {
-      plugins: [{ name: "g", hooks: { tool_start: [{ command: "a", match: { tool: "bash|write" } }, { command: "b", blocking: false, timeout: 3 }] } }]
+      plugins: [
+        {
+          name: "g",
+          hooks: {
+            tool_start: [
+              { command: "a", match: { tool: "bash|write" } },
+              { command: "b", blocking: false, timeout: 3 }
+            ]
+          }
+        }
+      ]
     })
     const [a, b] = decoded.entries
     expect(a).toMatchObject({ event: "tool_start", path: "plugins[0].hooks.tool_start[0]", handler: { shell: "bash", onFailure: "block" } })
     expect(a!.matcher.source).toBe("bash|write")
-    expect(Object.keys((a!.handler as Settings.CommandHandler).env!)).toEqual(expect.arrayContaining(["PIGO_EVENT", "PIGO_TOOL_NAME", "PIGO_TOOL_ARGS", "PIGO_TOOL_INPUT"]))
+    expect(Object.keys((a!.handler as Settings.CommandHandler).env!)).toEqual(
+      expect.arrayContaining(["PIGO_EVENT", "PIGO_TOOL_NAME", "PIGO_TOOL_ARGS", "PIGO_TOOL_INPUT"])
+    )
     expect(b).toMatchObject({ path: "plugins[0].hooks.tool_start[1]", handler: { async: true, timeout: 600 } })
-    expect(decoded.warnings).toEqual([expect.stringContaining("plugins[0].hooks.tool_start[1].timeout: timeout applies to blocking hooks only")])
+    expect(decoded.warnings).toEqual([
+      expect.stringContaining("plugins[0].hooks.tool_start[1].timeout: timeout applies to blocking hooks only")
+    ])
   })
 
   it("gemini: ms → s with a warning for values that look like seconds; Claude Code names are refused", () => {
-    const decoded = decode(Presets.gemini, { hooks: { BeforeTool: [{ hooks: [{ type: "command", command: "x", timeout: 30 }] }], Stop: [] } })
+    const decoded = decode(Presets.gemini, {
+      hooks: { BeforeTool: [{ hooks: [{ type: "command", command: "x", timeout: 30 }] }], Stop: [] }
+    })
     expect(decoded.entries[0]!.handler.timeout).toBe(0.03)
     expect(decoded.warnings).toHaveLength(2)
-    expect(decoded.warnings).toEqual(expect.arrayContaining([
-      expect.stringContaining(`/p/file.json at hooks.Stop: unknown Gemini CLI event "Stop" (did you mean "AfterAgent"?)`),
-      expect.stringContaining("/p/file.json at hooks.BeforeTool[0].hooks[0].timeout: timeout 30 is in milliseconds here (0.03 s); for 30 seconds write 30000")
-    ]))
+    expect(decoded.warnings).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining(`/p/file.json at hooks.Stop: unknown Gemini CLI event "Stop" (did you mean "AfterAgent"?)`),
+        expect.stringContaining(
+          "/p/file.json at hooks.BeforeTool[0].hooks[0].timeout: timeout 30 is in milliseconds here (0.03 s); for 30 seconds write 30000"
+        )
+      ])
+    )
   })
 
   it("gemini: a hook's name and description (Gemini CLI's own keys) are not reported as unknown keys", () => {
     const decoded = decode(Presets.gemini, {
-      hooks: { BeforeTool: [{ matcher: "write_file", hooks: [{ name: "lint", description: "lints", type: "command", command: "x", timeout: 30000 }] }] }
+      hooks: {
+        BeforeTool: [
+          { matcher: "write_file", hooks: [{ name: "lint", description: "lints", type: "command", command: "x", timeout: 30000 }] }
+        ]
+      }
     })
     expect(decoded.entries).toHaveLength(1)
     expect(decoded.warnings).toEqual([])
@@ -116,9 +187,27 @@ describe("Presets", () => {
         [file]: {
           hooks: {
             BeforeTool: [
-              { matcher: "write_file", hooks: [{ name: "lint", type: "command", command: "./check.sh" }, { name: "audit", type: "command", command: "./check.sh" }] },
-              { matcher: ".*", hooks: [{ name: "lint", type: "command", command: "./check.sh", timeout: 9000 }, { type: "command", command: "./check.sh" }] },
-              { matcher: "write_.*", hooks: [{ type: "command", command: "./check.sh", env: { X: "1" } }, { name: "lint", type: "command", command: "$GEMINI_PROJECT_DIR/check.sh" }] }
+              {
+                matcher: "write_file",
+                hooks: [
+                  { name: "lint", type: "command", command: "./check.sh" },
+                  { name: "audit", type: "command", command: "./check.sh" }
+                ]
+              },
+              {
+                matcher: ".*",
+                hooks: [
+                  { name: "lint", type: "command", command: "./check.sh", timeout: 9000 },
+                  { type: "command", command: "./check.sh" }
+                ]
+              },
+              {
+                matcher: "write_.*",
+                hooks: [
+                  { type: "command", command: "./check.sh", env: { X: "1" } },
+                  { name: "lint", type: "command", command: "$GEMINI_PROJECT_DIR/check.sh" }
+                ]
+              }
             ]
           }
         }
@@ -126,23 +215,46 @@ describe("Presets", () => {
       () => ({ stdout: "" }),
       { preset: Presets.gemini, settings: [file] }
     )
-    const outcome = await Effect.runPromise(withEngine(h, (engine) => engine.dispatch("BeforeTool", { tool_name: "write_file", tool_input: {} })))
+    const outcome = await Effect.runPromise(
+      withEngine(h, (engine) => engine.dispatch("BeforeTool", { tool_name: "write_file", tool_input: {} }))
+    )
     // lint:./check.sh, audit:./check.sh, :./check.sh and lint:$GEMINI_PROJECT_DIR/check.sh: four runs of seven hooks.
-    expect(h.spawner.requests.map((request) => request.args.at(-1))).toEqual(["./check.sh", "./check.sh", "./check.sh", "'/project'/check.sh"])
+    expect(h.spawner.requests.map((request) => request.args.at(-1))).toEqual([
+      "./check.sh",
+      "./check.sh",
+      "./check.sh",
+      "'/project'/check.sh"
+    ])
     expect(outcome.hooks).toHaveLength(4)
   })
 
   it("gemini: migrate keeps Gemini's dedup identity (the name travels as dedupeKey)", () => {
     const decoded = decode(Presets.gemini, {
-      hooks: { BeforeTool: [{ matcher: "write_file", hooks: [{ name: "lint", type: "command", command: "./check.sh" }, { type: "command", command: "./check.sh" }] }] }
+      hooks: {
+        BeforeTool: [
+          {
+            matcher: "write_file",
+            hooks: [
+              { name: "lint", type: "command", command: "./check.sh" },
+              { type: "command", command: "./check.sh" }
+            ]
+          }
+        ]
+      }
     })
     const migrated = Presets.toCanonical(loaded(decoded), Presets.gemini)
-    expect((migrated.settings["hooks"] as any).BeforeTool[0].hooks.map((hook: any) => hook.dedupeKey)).toEqual(["lint:./check.sh", ":./check.sh"])
+    expect((migrated.settings["hooks"] as any).BeforeTool[0].hooks.map((hook: any) => hook.dedupeKey)).toEqual([
+      "lint:./check.sh",
+      ":./check.sh"
+    ])
     expect(migrated.refused).toEqual([])
   })
 
   it("pigo: migrate keeps the config's model as PIGO_MODEL's fallback, and pigo's 10 000-character cut", () => {
-    const migrated = Presets.toCanonical(loaded(decode(Presets.pigo, { model: "gpt-4o", plugins: [{ name: "g", hooks: { agent_end: [{ command: "a" }] } }] })), Presets.pigo)
+    const migrated = Presets.toCanonical(
+      loaded(decode(Presets.pigo, { model: "gpt-4o", plugins: [{ name: "g", hooks: { agent_end: [{ command: "a" }] } }] })),
+      Presets.pigo
+    )
     const hook = (migrated.settings["hooks"] as any).agent_end[0].hooks[0]
     expect(hook.env.PIGO_MODEL).toBe("${model-gpt-4o}")
     expect(hook.envMaxChars).toBe(10_000)
@@ -155,24 +267,62 @@ describe("Presets", () => {
   })
 
   it("toCanonical: a dialect event keeps its name and its rules as the file's own declaration; seconds; nothing refused; a programmatic hook is refused, named", () => {
-    const pigo = Presets.toCanonical(loaded(decode(Presets.pigo, { plugins: [{ name: "g", hooks: { tool_start: [{ command: "a" }], turn_end: [{ command: "b" }] } }] })), Presets.pigo)
+    const pigo = Presets.toCanonical(
+      loaded(decode(Presets.pigo, { plugins: [{ name: "g", hooks: { tool_start: [{ command: "a" }], turn_end: [{ command: "b" }] } }] })),
+      Presets.pigo
+    )
     expect(Object.keys(pigo.settings["hooks"] as object)).toEqual(["tool_start", "turn_end"])
     expect((pigo.settings["hooks"] as any).tool_start[0].hooks[0]).toMatchObject({ command: "a", onFailure: "block" })
     expect((pigo.settings["hooks"] as any).tool_start[0].hooks[0].timeout).toBeUndefined()
-    expect(pigo.settings["events"]).toEqual(expect.arrayContaining([
-      { name: "tool_start", extends: "PreToolUse", nonZeroBlocks: true, defaultTimeout: 10 },
-      { name: "turn_end", defaultTimeout: 10 },
-      { name: "turn_start", defaultTimeout: 10 }
-    ]))
+    expect(pigo.settings["events"]).toEqual(
+      expect.arrayContaining([
+        { name: "tool_start", extends: "PreToolUse", nonZeroBlocks: true, defaultTimeout: 10 },
+        { name: "turn_end", defaultTimeout: 10 },
+        { name: "turn_start", defaultTimeout: 10 }
+      ])
+    )
     expect(pigo.refused).toEqual([])
-    const wingman = Presets.toCanonical(loaded(decode(Presets.wingman, { hooks: { Stop: [{ hooks: [{ type: "command", command: "a" }] }] } })), Presets.wingman)
+    const wingman = Presets.toCanonical(
+      loaded(decode(Presets.wingman, { hooks: { Stop: [{ hooks: [{ type: "command", command: "a" }] }] } })),
+      Presets.wingman
+    )
     expect(wingman.refused).toEqual([])
     expect(wingman.settings["events"]).toEqual([{ name: "Stop", blocking: "none", defaultTimeout: 60 }])
-    const gemini = Presets.toCanonical(loaded(decode(Presets.gemini, { hooks: { BeforeTool: [{ matcher: "write_file", hooks: [{ type: "command", command: "x", timeout: 30000 }] }] } })), Presets.gemini)
-    expect((gemini.settings["hooks"] as any).BeforeTool).toEqual([{ matcher: "(?:write_file)", hooks: [expect.objectContaining({ command: "x", timeout: 30, env: expect.objectContaining({ GEMINI_PROJECT_DIR: "${CLAUDE_PROJECT_DIR}" }) })] }])
-    expect(gemini.settings["events"]).toContainEqual({ name: "BeforeTool", extends: "PreToolUse", outputDialect: "gemini", defaultTimeout: 60 })
+    const gemini = Presets.toCanonical(
+      loaded(
+        decode(Presets.gemini, {
+          hooks: { BeforeTool: [{ matcher: "write_file", hooks: [{ type: "command", command: "x", timeout: 30000 }] }] }
+        })
+      ),
+      Presets.gemini
+    )
+    expect((gemini.settings["hooks"] as any).BeforeTool).toEqual([
+      {
+        matcher: "(?:write_file)",
+        hooks: [
+          expect.objectContaining({
+            command: "x",
+            timeout: 30,
+            env: expect.objectContaining({ GEMINI_PROJECT_DIR: "${CLAUDE_PROJECT_DIR}" })
+          })
+        ]
+      }
+    ])
+    expect(gemini.settings["events"]).toContainEqual({
+      name: "BeforeTool",
+      extends: "PreToolUse",
+      outputDialect: "gemini",
+      defaultTimeout: 60
+    })
     const withCallback = loaded(decode(Presets.wingman, { hooks: {} }))
-    const callback = { event: "PreToolUse", matcher: { kind: "all", source: undefined, test: () => true }, handler: { type: "callback", name: "guard", callback: () => ({}) }, source: "(programmatic)", scope: "explicit", path: "hooks.PreToolUse[0].hooks[0]" }
+    const callback = {
+      event: "PreToolUse",
+      matcher: { kind: "all", source: undefined, test: () => true },
+      handler: { type: "callback", name: "guard", callback: () => ({}) },
+      source: "(programmatic)",
+      scope: "explicit",
+      path: "hooks.PreToolUse[0].hooks[0]"
+    }
     const refused = Presets.toCanonical({ ...withCallback, hooks: { PreToolUse: [callback as any] } }, Presets.wingman)
     expect(refused.refused).toEqual(["(programmatic) at hooks.PreToolUse[0].hooks[0]: a programmatic hook cannot be written to a file"])
   })

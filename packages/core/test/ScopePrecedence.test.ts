@@ -60,7 +60,9 @@ const GUARD = { type: "command", command: "/opt/guard.sh", onFailure: "block", t
 const placed = (preset: Preset, scopes: ReadonlyArray<Scope>): Preset => ({
   ...preset,
   discover: () =>
-    (["user", "project", "local"] as const).filter((scope) => scopes.includes(scope)).map((scope) => ({ path: FILE[scope], scope, required: false })),
+    (["user", "project", "local"] as const)
+      .filter((scope) => scopes.includes(scope))
+      .map((scope) => ({ path: FILE[scope], scope, required: false })),
   decode: (document, file, context) => Settings.decode(document, file.path, file.scope, undefined, context.events ?? preset.events)
 })
 
@@ -107,7 +109,10 @@ describe("a lower scope's copy of a hook", () => {
             for (const ran of [new Set<number>(), new Set(theirs === undefined ? [] : [theirs.id])]) {
               const explained = Plan.explain(plan, "PreToolUse", payload, ran)
               const ours = explained.find((hook) => hook.id === mine!.id)
-              expect(ours?.runs, `${preset.name}: ${lower} copy with ${key}: ${JSON.stringify(value)}${keyed ? " (dedupeKey)" : ""} against ${higher}`).toBe(true)
+              expect(
+                ours?.runs,
+                `${preset.name}: ${lower} copy with ${key}: ${JSON.stringify(value)}${keyed ? " (dedupeKey)" : ""} against ${higher}`
+              ).toBe(true)
               // the higher scope's hook runs with its own fields
               expect(mine!.entry.handler).toMatchObject(own)
               expect(mine!.timeout).toBe(5)
@@ -122,7 +127,12 @@ describe("a lower scope's copy of a hook", () => {
 
     it(`a value several files set is the higher scope's (${preset.name}: sequential, dedupe, every pair)`, () => {
       for (const [higher, lower] of PAIRS) {
-        for (const [key, high, low] of [["sequential", true, false], ["dedupe", false, true], ["sequential", false, true], ["dedupe", true, false]] as const) {
+        for (const [key, high, low] of [
+          ["sequential", true, false],
+          ["dedupe", false, true],
+          ["sequential", false, true],
+          ["dedupe", true, false]
+        ] as const) {
           const plan = planOf(preset, { [higher]: { [key]: high, hooks: {} }, [lower]: { [key]: low, hooks: {} } })
           expect(plan.settings[key], `${key} of ${higher} over ${lower}`).toBe(high)
         }
@@ -131,7 +141,9 @@ describe("a lower scope's copy of a hook", () => {
   }
 
   it("two copies within one scope: the first in config order runs, as before", () => {
-    const plan = planOf(Presets.agentHooks, { project: { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [GUARD, { ...GUARD, statusMessage: "second" }] }] } } })
+    const plan = planOf(Presets.agentHooks, {
+      project: { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [GUARD, { ...GUARD, statusMessage: "second" }] }] } }
+    })
     expect(Plan.explain(plan, "PreToolUse", payload).map((hook) => hook.runs)).toEqual([true, false])
   })
 

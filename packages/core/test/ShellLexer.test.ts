@@ -11,13 +11,13 @@ const commandsOf = (text: string) => ShellLexer.split(text, "posix")?.map((c) =>
 describe("ShellLexer.split", () => {
   it.each<[text: string, commands: ReadonlyArray<string> | undefined]>([
     ["a; b && c | d", ["a", "b", "c", "d"]],
-    ["echo \"$(git push)\"", ["git push", "echo $(git push)"]],
+    ['echo "$(git push)"', ["git push", "echo $(git push)"]],
     // `case` is a keyword only in command position: an argument named case opens nothing
-    ["echo \"$(echo case)\" x", ["echo case", "echo $(echo case) x"]],
+    ['echo "$(echo case)" x', ["echo case", "echo $(echo case) x"]],
     ["case $x in a|b) git push;; (c) rm -rf x;; esac; ls", ["git push", "rm -rf x", "ls"]],
     ["if true; then case a in a) echo in;; esac; fi", ["if true", "echo in", "fi"]],
     ["x=$(case a in a) echo ')';; esac)", ["echo )", "x=$(case a in a) echo ')';; esac)"]],
-    ["echo \"`echo \\\"a b\\\"`\"", ["echo a b", "echo `echo \\\"a b\\\"`"]],
+    ['echo "`echo \\"a b\\"`"', ["echo a b", 'echo `echo \\"a b\\"`']],
     ["echo $((1 + (2)))", ["echo $((1 + (2)))"]],
     ["echo 'unterminated", undefined],
     ["echo )", undefined]
@@ -28,7 +28,7 @@ describe("ShellLexer.split", () => {
 
 describe("ShellLexer.lex: placeholder contexts", () => {
   const contexts = (text: string, shell: ShellLexer.Shell = "sh") =>
-    ShellLexer.lex(text, "posix", shell)?.sites.map((s) => s._tag === "Placeholder" ? `${s.context}${s.ambiguity ? "!" : ""}` : "bt")
+    ShellLexer.lex(text, "posix", shell)?.sites.map((s) => (s._tag === "Placeholder" ? `${s.context}${s.ambiguity ? "!" : ""}` : "bt"))
 
   it.each<[text: string, shell: ShellLexer.Shell, contexts: ReadonlyArray<string>]>([
     ["a ${x.y} \"${x.y}\" '${x.y}'", "sh", ["unquoted", "dq", "sq"]],
@@ -37,7 +37,7 @@ describe("ShellLexer.lex: placeholder contexts", () => {
     ["a $((${x.y})) ${z:-${x.y}}", "sh", ["fixed", "fixed"]],
     ["cat <<E\n${x.y}\nE\n${x.y}", "sh", ["fixed", "unquoted"]],
     ["# ${x.y}\n${x.y}", "sh", ["unquoted"]],
-    ["a \"`b ${x.y}`\"", "sh", ["bt"]],
+    ['a "`b ${x.y}`"', "sh", ["bt"]],
     ["cat <<< x; ${x.y}", "sh", ["unquoted!"]],
     ["cat <<< x; ${x.y}", "bash", ["unquoted"]]
   ])("%j (%s)", (text, shell, expected) => {

@@ -82,12 +82,17 @@ describe("UrlAllowlist: tricky URLs", () => {
   ])("%j → %s", (url, verdict) => {
     const result = allowlist.check(url)
     if (verdict === "allowed") expect(result._tag).toBe("Allowed")
-    else if (verdict === "not allowed") expect(result).toEqual({ _tag: "Refused", reason: `URL ${url} is not allowed by allowedHttpHookUrls` })
+    else if (verdict === "not allowed")
+      expect(result).toEqual({ _tag: "Refused", reason: `URL ${url} is not allowed by allowedHttpHookUrls` })
     else expect(result._tag === "Refused" ? result.reason : "allowed").toMatch(verdict)
   })
 
   it("requests the normalised URL", () => {
-    expect(allowlist.check("HTTP://127.1:8788/a/./b")).toEqual({ _tag: "Allowed", url: "http://127.0.0.1:8788/a/b", pattern: "http://127.0.0.1:8788/*" })
+    expect(allowlist.check("HTTP://127.1:8788/a/./b")).toEqual({
+      _tag: "Allowed",
+      url: "http://127.0.0.1:8788/a/b",
+      pattern: "http://127.0.0.1:8788/*"
+    })
   })
 
   it("names the patterns that are not valid", () => {
@@ -135,7 +140,12 @@ describe("UrlAllowlist.covers: may a project entry stand inside the user's list?
 
   // Whatever the verdict of covers, a covered pattern never admits a URL the bound refuses.
   it("a covered pattern admits no URL that the bound refuses", () => {
-    const patterns = ["https://hooks.corp.example/v1/*", "https://*.b.corp.example/api/x/*", "http://localhost:*/ok/*", "http://localhost/ok/*"]
+    const patterns = [
+      "https://hooks.corp.example/v1/*",
+      "https://*.b.corp.example/api/x/*",
+      "http://localhost:*/ok/*",
+      "http://localhost/ok/*"
+    ]
     const urls = [
       "https://hooks.corp.example/v1/a",
       "https://x.b.corp.example/api/x/1",

@@ -61,12 +61,15 @@ export const harness = (
 }
 
 export const cmd = (command: string, extra: Record<string, unknown> = {}) => ({ type: "command", command, ...extra })
-export const group = (matcher: string | undefined, ...hooks: ReadonlyArray<unknown>) => (matcher === undefined ? { hooks } : { matcher, hooks })
+export const group = (matcher: string | undefined, ...hooks: ReadonlyArray<unknown>) =>
+  matcher === undefined ? { hooks } : { matcher, hooks }
 export const settings = (hooks: Record<string, ReadonlyArray<unknown>>, extra: Record<string, unknown> = {}) => ({ hooks, ...extra })
 export const bash = (command: string) => ({ tool_name: "Bash", tool_input: { command } })
-export const permission = (decision: string, reason: string) =>
-  ({ stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: decision, permissionDecisionReason: reason } }) })
+export const permission = (decision: string, reason: string) => ({
+  stdout: JSON.stringify({
+    hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: decision, permissionDecisionReason: reason }
+  })
+})
 
 export const withEngine = <A, E>(h: Harness, f: (engine: HookEngine.HookEngine["Service"]) => Effect.Effect<A, E>) =>
   Effect.scoped(HookEngine.HookEngine.use(f).pipe(Effect.provide(h.layer)))
-

@@ -30,10 +30,12 @@ describe("DenoHookEngine", () => {
 
   it("allows, passing the payload on stdin; exit 2 blocks with stderr as the reason", async () => {
     const { engine, dir } = await engineWith({
-      PreToolUse: [{
-        matcher: "Bash",
-        hooks: [command(`cat > "$AGENT_HOOKS_PROJECT_DIR/seen.json"`), command("cat >/dev/null; echo 'not on Deno' >&2; exit 2")]
-      }]
+      PreToolUse: [
+        {
+          matcher: "Bash",
+          hooks: [command(`cat > "$AGENT_HOOKS_PROJECT_DIR/seen.json"`), command("cat >/dev/null; echo 'not on Deno' >&2; exit 2")]
+        }
+      ]
     })
     try {
       const outcome = await engine.dispatch("PreToolUse", bash)
@@ -48,7 +50,9 @@ describe("DenoHookEngine", () => {
 
   it("times out a TERM-ignoring hook: its whole group is killed", async () => {
     const pids = join(cleanups.tempDir(), "pids")
-    const { engine } = await engineWith({ PreToolUse: [{ hooks: [command("sh", { args: [Fixtures.path("ignore-term.sh"), pids], timeout: 1 })] }] })
+    const { engine } = await engineWith({
+      PreToolUse: [{ hooks: [command("sh", { args: [Fixtures.path("ignore-term.sh"), pids], timeout: 1 })] }]
+    })
     try {
       const outcome = await engine.dispatch("PreToolUse", bash)
       expect(outcome.hooks[0]).toMatchObject({ timedOut: true, exitCode: null, signal: "SIGKILL" })
@@ -61,7 +65,9 @@ describe("DenoHookEngine", () => {
 
   it("a hook that fails is said once on the console by default, and the engine says it reports its warnings", async () => {
     const { lines } = await ConsoleLines.warned(async () => {
-      const { engine } = await engineWith({ PreToolUse: [{ matcher: "Bash", hooks: [command("cat >/dev/null; echo 'guard crashed' >&2; exit 1")] }] })
+      const { engine } = await engineWith({
+        PreToolUse: [{ matcher: "Bash", hooks: [command("cat >/dev/null; echo 'guard crashed' >&2; exit 1")] }]
+      })
       try {
         expect(engine.reportsWarnings).toBe(true)
         expect((await engine.dispatch("PreToolUse", bash)).blocked).toBe(false)

@@ -47,9 +47,14 @@ describe("DenoProcessSpawner", () => {
       writeFileSync(join(dir, "who.sh"), script)
       chmodSync(join(dir, "who.sh"), 0o755)
       const run = (file: string, env: Record<string, string>) =>
-        Effect.runPromise(HookRunner.run(ProcessSpawnerSuite.request({ file, cwd: dir, env }), "10 seconds").pipe(Effect.provide(DenoProcessSpawner.layer)))
+        Effect.runPromise(
+          HookRunner.run(ProcessSpawnerSuite.request({ file, cwd: dir, env }), "10 seconds").pipe(Effect.provide(DenoProcessSpawner.layer))
+        )
       const path = process.env["PATH"] ?? "/usr/bin:/bin"
-      for (const [file, env] of [["./who.sh", { PATH: path }], ["who.sh", { PATH: `${dir}:${path}` }]] as const) {
+      for (const [file, env] of [
+        ["./who.sh", { PATH: path }],
+        ["who.sh", { PATH: `${dir}:${path}` }]
+      ] as const) {
         const result = await run(file, env)
         expect(result.exitCode).toBe(0)
         const [name, pid, group, session] = result.stdout.split(" ")
@@ -59,8 +64,13 @@ describe("DenoProcessSpawner", () => {
       }
       // Those two went through setsid(1), not through a fork of the host.
       const api = (globalThis as unknown as { Deno: Parameters<typeof commandFor>[0] }).Deno
-      const plan = (file: string, env: Record<string, string>) => commandFor(api, ProcessSpawnerSuite.request({ file, cwd: dir, env }), true)
-      expect(plan("./who.sh", { PATH: path })).toMatchObject({ file: expect.stringMatching(/\/setsid$/), args: ["--", "./who.sh"], detached: false })
+      const plan = (file: string, env: Record<string, string>) =>
+        commandFor(api, ProcessSpawnerSuite.request({ file, cwd: dir, env }), true)
+      expect(plan("./who.sh", { PATH: path })).toMatchObject({
+        file: expect.stringMatching(/\/setsid$/),
+        args: ["--", "./who.sh"],
+        detached: false
+      })
       expect(plan("who.sh", { PATH: `${dir}:${path}` })).toMatchObject({ args: ["--", "who.sh"], detached: false })
       expect(plan("./nowhere.sh", { PATH: path })).toEqual({ file: "./nowhere.sh", args: [], detached: true })
       // Not found: the spawn fails as without setsid(1), naming the program.

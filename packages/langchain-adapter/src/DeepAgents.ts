@@ -65,14 +65,18 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  * @category combinators
  */
 export const withHooks = <P extends DeepAgentParamsLike>(params: P, hooks: AgentMiddleware, options: WithHooksOptions = {}): P => {
-  const named = (list: ReadonlyArray<AgentMiddleware> | undefined) => [hooks, ...(list ?? []).filter((middleware) => middleware.name !== hooks.name)]
+  const named = (list: ReadonlyArray<AgentMiddleware> | undefined) => [
+    hooks,
+    ...(list ?? []).filter((middleware) => middleware.name !== hooks.name)
+  ]
   const subagents = (params.subagents ?? []).map((spec) => {
     if (!isRecord(spec) || "runnable" in spec || "graphId" in spec || spec["mode"] === "fork") return spec
     return { ...spec, middleware: named(spec["middleware"] as ReadonlyArray<AgentMiddleware> | undefined) }
   })
   const hasGeneralPurpose = subagents.some((spec) => isRecord(spec) && spec["name"] === GENERAL_PURPOSE_SUBAGENT.name)
-  const generalPurpose = options.generalPurpose === false || hasGeneralPurpose
-    ? []
-    : [{ ...GENERAL_PURPOSE_SUBAGENT, ...(params.skills === undefined ? {} : { skills: params.skills }), middleware: [hooks] }]
+  const generalPurpose =
+    options.generalPurpose === false || hasGeneralPurpose
+      ? []
+      : [{ ...GENERAL_PURPOSE_SUBAGENT, ...(params.skills === undefined ? {} : { skills: params.skills }), middleware: [hooks] }]
   return { ...params, middleware: named(params.middleware), subagents: [...generalPurpose, ...subagents] }
 }

@@ -23,27 +23,25 @@ import type * as Outcome from "@agent-hooks/core/Outcome"
  * @since 0.1.0
  * @category models
  */
-export type DispatchOutcome =
-  & Pick<
-    Outcome.Outcome,
-    | "event"
-    | "blocked"
-    | "decision"
-    | "reason"
-    | "continue"
-    | "stopReason"
-    | "updatedInput"
-    | "additionalContext"
-    | "systemMessages"
-    | "warnings"
-  >
-  & {
-    readonly hookSpecificOutput?: Record<string, unknown> | null | undefined
-    /** The hooks that ran (the real engine's `Outcome.hooks`); an empty list lets the adapter skip recording. */
-    readonly hooks?: ReadonlyArray<unknown> | undefined
-    /** The `async` hooks started (the real engine's `Outcome.asyncHooks`). */
-    readonly asyncHooks?: ReadonlyArray<unknown> | undefined
-  }
+export type DispatchOutcome = Pick<
+  Outcome.Outcome,
+  | "event"
+  | "blocked"
+  | "decision"
+  | "reason"
+  | "continue"
+  | "stopReason"
+  | "updatedInput"
+  | "additionalContext"
+  | "systemMessages"
+  | "warnings"
+> & {
+  readonly hookSpecificOutput?: Record<string, unknown> | null | undefined
+  /** The hooks that ran (the real engine's `Outcome.hooks`); an empty list lets the adapter skip recording. */
+  readonly hooks?: ReadonlyArray<unknown> | undefined
+  /** The `async` hooks started (the real engine's `Outcome.asyncHooks`). */
+  readonly asyncHooks?: ReadonlyArray<unknown> | undefined
+}
 
 /**
  * What a dispatch knows besides its payload: the trace of the LangChain run it happens in (a W3C

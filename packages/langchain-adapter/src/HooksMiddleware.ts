@@ -258,14 +258,18 @@ export interface HooksMiddleware extends AgentMiddleware {
    * The session is the one `config`'s `thread_id` (or the `sessionId` option) names; without
    * either, the check has a session id of its own.
    */
-  readonly submitPrompt: (prompt: string, config?: { readonly configurable?: Record<string, unknown> | undefined }) => Promise<PromptSubmission>
+  readonly submitPrompt: (
+    prompt: string,
+    config?: { readonly configurable?: Record<string, unknown> | undefined }
+  ) => Promise<PromptSubmission>
   /**
    * LangChain's `summarizationMiddleware` with the compaction events around it: PreCompact
    * (`trigger: "auto"`) once its summary is made and before it replaces the messages (a block
    * discards the summary, the messages stay), then PostCompact with `compact_summary`.
    *
    * ```ts
-   * const agent = createAgent({ model, tools, middleware: [hooks, hooks.compaction(summarizationMiddleware({ model, trigger: { tokens: 4000 } }))] })
+   * const agent = createAgent({ model, tools, middleware: [hooks, hooks.compaction(summarizationMiddleware({ model,
+   * trigger: { tokens: 4000 } }))] })
    * ```
    */
   readonly compaction: <M extends AgentMiddleware>(summarization: M) => M

@@ -52,7 +52,10 @@ describe("deepagents", () => {
       .respond(new AIMessage("janitor: refused"))
       .respond(new AIMessage("main: ok"))
     const hooks = hooksMiddleware({ engine, transcriptDir: tempDir() })
-    const params = withHooks({ model, tools: [bash], subagents: [{ name: "janitor", description: "cleans", systemPrompt: "You clean." }] }, hooks)
+    const params = withHooks(
+      { model, tools: [bash], subagents: [{ name: "janitor", description: "cleans", systemPrompt: "You clean." }] },
+      hooks
+    )
 
     expect(params.subagents.map((s) => (s as { name: string }).name)).toEqual(["general-purpose", "janitor"])
     const agent = createDeepAgent(params)
@@ -80,7 +83,8 @@ describe("deepagents", () => {
     const config = { configurable: { thread_id: "deep-ask" } }
 
     const first = await agent.invoke({ messages: [new HumanMessage("ship")] }, config)
-    const request = (first as { __interrupt__?: Array<{ value: { actionRequests: Array<{ name: string; args: unknown }> } }> }).__interrupt__?.[0]?.value
+    const request = (first as { __interrupt__?: Array<{ value: { actionRequests: Array<{ name: string; args: unknown }> } }> })
+      .__interrupt__?.[0]?.value
     expect(request?.actionRequests).toEqual([expect.objectContaining({ name: "bash", args: { command: "deploy prod" } })])
     expect(ran).toEqual([])
 

@@ -27,7 +27,9 @@ describe("failures are heard", () => {
     const { dir, file } = settingsFile({ PreToolUse: [{ matcher: "Bash", hooks: [command("sleep 5", { timeout: 1 })] }] })
     const hooks = hooksMiddleware({ settings: [file], cwd: dir, transcriptDir: join(dir, "t") })
     const { bash, ran } = bashTool()
-    const model = fakeModel().respondWithTools([{ name: "bash", args: { command: "ls" } }]).respond(new AIMessage("ok"))
+    const model = fakeModel()
+      .respondWithTools([{ name: "bash", args: { command: "ls" } }])
+      .respond(new AIMessage("ok"))
     const agent = createAgent({ model, tools: [bash], middleware: [hooks] })
 
     await agent.invoke(user("list"))
@@ -39,7 +41,7 @@ describe("failures are heard", () => {
 
   it("a host's onWarning takes the warnings instead of the console", async () => {
     const console_ = vi.spyOn(console, "warn").mockImplementation(() => {})
-    const engine = fakeEngine((event) => event === "Stop" ? { warnings: ["a Stop hook crashed"] } : undefined)
+    const engine = fakeEngine((event) => (event === "Stop" ? { warnings: ["a Stop hook crashed"] } : undefined))
     const warnings: Array<string> = []
     const agent = createAgent({
       model: fakeModel().respond(new AIMessage("ok")),
@@ -92,7 +94,9 @@ describe("the engine is the host's", () => {
       const result = await createAgent({ model, tools: [bash], middleware: [hooks] }).invoke(user("clean up"))
       await hooks.close()
       expect(ran).toEqual([])
-      expect((result.messages.find((m) => (m as ToolMessage).tool_call_id === "x1") as ToolMessage).content).toContain("rm -rf is not allowed here")
+      expect((result.messages.find((m) => (m as ToolMessage).tool_call_id === "x1") as ToolMessage).content).toContain(
+        "rm -rf is not allowed here"
+      )
       // Still open: the host closes it.
       const after = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "rm -rf /" }, cwd: dir })
       expect(after.blocked).toBe(true)
@@ -165,7 +169,13 @@ describe("a failed hook is heard once", () => {
     const engine = await createHookEngine({ settings: [file], projectDir: dir })
     const inOutcomes: Array<string> = []
     try {
-      await runAgent(hooksMiddleware({ engine, transcriptDir: join(dir, "t"), onOutcome: (_event, _payload, outcome) => inOutcomes.push(...outcome.warnings) }))
+      await runAgent(
+        hooksMiddleware({
+          engine,
+          transcriptDir: join(dir, "t"),
+          onOutcome: (_event, _payload, outcome) => inOutcomes.push(...outcome.warnings)
+        })
+      )
     } finally {
       await engine.close()
     }
@@ -178,7 +188,7 @@ describe("a failed hook is heard once", () => {
     vi.spyOn(console, "warn").mockImplementation(() => {})
     const run = async (reportsWarnings: boolean | undefined) => {
       const warnings: Array<string> = []
-      const engine = { ...fakeEngine((event) => event === "Stop" ? { warnings: ["a Stop hook crashed"] } : undefined), reportsWarnings }
+      const engine = { ...fakeEngine((event) => (event === "Stop" ? { warnings: ["a Stop hook crashed"] } : undefined)), reportsWarnings }
       await createAgent({
         model: fakeModel().respond(new AIMessage("ok")),
         tools: [],
@@ -226,14 +236,25 @@ describe("the audit trail", () => {
     const log = join(dir, "audit.jsonl")
     const hooks = hooksMiddleware({ engine: { settings: [file], projectDir: dir, auditLog: log }, cwd: dir, transcriptDir: join(dir, "t") })
     const { bash, ran } = bashTool()
-    const model = fakeModel().respondWithTools([{ name: "bash", args: { command: "git push origin main" } }]).respond(new AIMessage("pushed"))
+    const model = fakeModel()
+      .respondWithTools([{ name: "bash", args: { command: "git push origin main" } }])
+      .respond(new AIMessage("pushed"))
     const agent = createAgent({ model, tools: [bash], middleware: [hooks] })
     await agent.invoke(user("push"))
     await hooks.close()
     expect(ran).toEqual(["git push origin main"])
     const text = readFileSync(log, "utf8")
     const records = Audit.parse(text).records.map(({ record }) => record)
-    expect(records).toContainEqual(expect.objectContaining({ kind: "outcome", event: "PreToolUse", tool: "Bash", input: { command: "git push origin main" }, hooks: 0, blocked: false }))
+    expect(records).toContainEqual(
+      expect.objectContaining({
+        kind: "outcome",
+        event: "PreToolUse",
+        tool: "Bash",
+        input: { command: "git push origin main" },
+        hooks: 0,
+        blocked: false
+      })
+    )
     expect(records).toContainEqual(expect.objectContaining({ kind: "outcome", event: "UserPromptSubmit", input: "push" }))
     expect((await Effect.runPromise(Audit.verify(text))).ok).toBe(true)
   })

@@ -13,7 +13,12 @@ import { bashTool, fakeEngine, fixtureCommand, realEngine, seen, tempDir } from 
 
 const command = (cmd: string) => ({ type: "command", command: cmd })
 const payloads = (log: string): Array<Record<string, unknown>> =>
-  existsSync(log) ? readFileSync(log, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as Record<string, unknown>) : []
+  existsSync(log)
+    ? readFileSync(log, "utf8")
+        .split("\n")
+        .filter((l) => l.trim() !== "")
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+    : []
 
 /** An agent whose history is summarized before its second model call. */
 const summarizing = async (preCompact: string) => {
@@ -55,7 +60,11 @@ describe("PreCompact and PostCompact around summarizationMiddleware", () => {
 
     await agent.invoke({ messages: [new HumanMessage("list the files")] })
 
-    expect(payloads(log).map((p) => p["hook_event_name"]).filter((e) => e === "PostCompact")).toEqual([])
+    expect(
+      payloads(log)
+        .map((p) => p["hook_event_name"])
+        .filter((e) => e === "PostCompact")
+    ).toEqual([])
     expect(payloads(log).length).toBeGreaterThan(0)
     const last = seen(model, model.callCount - 1)
     expect(last).toContain("human: list the files")
@@ -72,17 +81,26 @@ describe("Notification", () => {
       Notification: [{ hooks: [command(fixtureCommand("log-event.sh", log))] }]
     })
     const { bash, ran } = bashTool()
-    const model = fakeModel().respondWithTools([{ name: "bash", args: { command: "deploy prod" }, id: "n1" }]).respond(new AIMessage("deployed"))
-    const agent = createAgent({ model, tools: [bash], checkpointer: new MemorySaver(), middleware: [hooksMiddleware({ engine, transcriptDir: dir })] })
+    const model = fakeModel()
+      .respondWithTools([{ name: "bash", args: { command: "deploy prod" }, id: "n1" }])
+      .respond(new AIMessage("deployed"))
+    const agent = createAgent({
+      model,
+      tools: [bash],
+      checkpointer: new MemorySaver(),
+      middleware: [hooksMiddleware({ engine, transcriptDir: dir })]
+    })
     const config = { configurable: { thread_id: "notify" } }
 
     await agent.invoke({ messages: [new HumanMessage("deploy")] }, config)
-    expect(payloads(log)).toEqual([expect.objectContaining({
-      hook_event_name: "Notification",
-      notification_type: "permission_prompt",
-      message: "The agent needs your permission to use Bash",
-      session_id: "notify"
-    })])
+    expect(payloads(log)).toEqual([
+      expect.objectContaining({
+        hook_event_name: "Notification",
+        notification_type: "permission_prompt",
+        message: "The agent needs your permission to use Bash",
+        session_id: "notify"
+      })
+    ])
     await agent.invoke(new Command({ resume: { decisions: [{ type: "approve" }] } }), config)
     expect(ran).toEqual(["deploy prod"])
     expect(payloads(log)).toHaveLength(1)
@@ -93,13 +111,19 @@ describe("async hooks: what they say reaches the model at the next model call of
   it("an async PostToolUse hook's additionalContext and an asyncRewake hook's message, once, and not in another thread", async () => {
     const dir = tempDir()
     const { engine } = await realEngine({
-      PostToolUse: [{
-        matcher: "Bash",
-        hooks: [
-          { type: "command", command: `echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"tests pass"}}'`, async: true },
-          { type: "command", command: "echo 'type check failed' >&2; exit 2", asyncRewake: true }
-        ]
-      }]
+      PostToolUse: [
+        {
+          matcher: "Bash",
+          hooks: [
+            {
+              type: "command",
+              command: `echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"tests pass"}}'`,
+              async: true
+            },
+            { type: "command", command: "echo 'type check failed' >&2; exit 2", asyncRewake: true }
+          ]
+        }
+      ]
     })
     const { bash, ran } = bashTool()
     const model = fakeModel()
@@ -108,7 +132,12 @@ describe("async hooks: what they say reaches the model at the next model call of
       .respond(new AIMessage("hello from b"))
       .respond(new AIMessage("noted"))
       .respond(new AIMessage("nothing new"))
-    const agent = createAgent({ model, tools: [bash], checkpointer: new MemorySaver(), middleware: [hooksMiddleware({ engine, transcriptDir: dir, onWarning: () => {} })] })
+    const agent = createAgent({
+      model,
+      tools: [bash],
+      checkpointer: new MemorySaver(),
+      middleware: [hooksMiddleware({ engine, transcriptDir: dir, onWarning: () => {} })]
+    })
     const thread = (id: string) => ({ configurable: { thread_id: id } })
 
     await agent.invoke({ messages: [new HumanMessage("run the tests")] }, thread("async-a"))
@@ -128,7 +157,13 @@ describe("async hooks: what they say reaches the model at the next model call of
 
   it("notes past the 100 a session keeps are dropped with a warning, never unseen", async () => {
     const engine = fakeEngine()
-    const results = Array.from({ length: 103 }, (_, i) => ({ event: "PostToolUse", sessionId: "many", toModel: [`note ${i}`], rewake: false, rewakeMessage: null }))
+    const results = Array.from({ length: 103 }, (_, i) => ({
+      event: "PostToolUse",
+      sessionId: "many",
+      toModel: [`note ${i}`],
+      rewake: false,
+      rewakeMessage: null
+    }))
     let taken = false
     const host = {
       ...engine,
@@ -137,14 +172,19 @@ describe("async hooks: what they say reaches the model at the next model call of
     }
     const warnings: Array<string> = []
     const model = fakeModel().respond(new AIMessage("ok"))
-    const agent = createAgent({ model, tools: [], checkpointer: new MemorySaver(), middleware: [hooksMiddleware({ engine: host, transcriptDir: tempDir(), onWarning: (w) => warnings.push(w) })] })
+    const agent = createAgent({
+      model,
+      tools: [],
+      checkpointer: new MemorySaver(),
+      middleware: [hooksMiddleware({ engine: host, transcriptDir: tempDir(), onWarning: (w) => warnings.push(w) })]
+    })
     await agent.invoke({ messages: [new HumanMessage("hi")] }, { configurable: { thread_id: "many" } })
     const given = seen(model, 0).join("\n")
     expect(given).toContain("note 102")
     expect(given).toContain("note 3")
     expect(given).not.toContain("note 2\n")
-    expect(warnings.filter((w) => w.includes("async hooks said more for session \"many\""))).toEqual([
-      "async hooks said more for session \"many\" than its next model call takes: its 3 oldest notes were dropped (the last 100 are kept)"
+    expect(warnings.filter((w) => w.includes('async hooks said more for session "many"'))).toEqual([
+      'async hooks said more for session "many" than its next model call takes: its 3 oldest notes were dropped (the last 100 are kept)'
     ])
   })
 })

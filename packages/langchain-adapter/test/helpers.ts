@@ -63,14 +63,17 @@ export const tempDir = (): string => {
 /** A `bash` tool that records the commands it "runs" and echoes them. */
 export const bashTool = () => {
   const ran: Array<string> = []
-  const bash = tool(async ({ command }: { command: string }) => {
-    ran.push(command)
-    return `ran: ${command}`
-  }, {
-    name: "bash",
-    description: "Runs a shell command",
-    schema: z.object({ command: z.string() })
-  })
+  const bash = tool(
+    async ({ command }: { command: string }) => {
+      ran.push(command)
+      return `ran: ${command}`
+    },
+    {
+      name: "bash",
+      description: "Runs a shell command",
+      schema: z.object({ command: z.string() })
+    }
+  )
   return { bash, ran }
 }
 
@@ -93,7 +96,10 @@ export const fixtureCommand = (name: string, ...args: Array<string>) =>
 
 /** A settings file with these hooks, in a fresh folder. */
 /** A settings file with `hooks`, and other top-level keys (`extra`, e.g. `auditLog`). */
-export const settingsFile = (hooks: Record<string, Array<{ matcher?: string; hooks: Array<Record<string, unknown>> }>>, extra: Record<string, unknown> = {}) => {
+export const settingsFile = (
+  hooks: Record<string, Array<{ matcher?: string; hooks: Array<Record<string, unknown>> }>>,
+  extra: Record<string, unknown> = {}
+) => {
   const dir = tempDir()
   const file = join(dir, "settings.json")
   writeFileSync(file, JSON.stringify({ ...extra, hooks }))

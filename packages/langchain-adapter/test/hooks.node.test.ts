@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages"
+import { AIMessage, HumanMessage, type ToolMessage } from "@langchain/core/messages"
 import { createAgent, fakeModel } from "langchain"
 import { afterEach, describe, expect, it } from "vitest"
 import { createHookEngine, NodeHookEngine } from "@agent-hooks/node"
@@ -56,7 +56,9 @@ describe("with real hook processes", () => {
     const hooks = hooksMiddleware({ engine, transcriptDir: dir })
     const openFds = () => readdirSync("/proc/self/fd").length
     const run = async () => {
-      const model = fakeModel().respondWithTools([{ name: "bash", args: { command: "ls" } }]).respond(new AIMessage("ok"))
+      const model = fakeModel()
+        .respondWithTools([{ name: "bash", args: { command: "ls" } }])
+        .respond(new AIMessage("ok"))
       await createAgent({ model, tools: [bash], middleware: [hooks] }).invoke({ messages: [new HumanMessage("list")] })
       return seen(model, 1).join("\n")
     }
@@ -71,7 +73,9 @@ describe("with real hook processes", () => {
   it("a PostToolUse hook reads the transcript file and its additionalContext reaches the model", async () => {
     const { engine, dir } = await realEngine({ PostToolUse: [{ matcher: "Bash", hooks: [command(sh("transcript-lines.sh"))] }] })
     const { bash } = bashTool()
-    const model = fakeModel().respondWithTools([{ name: "bash", args: { command: "ls" } }]).respond(new AIMessage("ok"))
+    const model = fakeModel()
+      .respondWithTools([{ name: "bash", args: { command: "ls" } }])
+      .respond(new AIMessage("ok"))
     const agent = createAgent({ model, tools: [bash], middleware: [hooksMiddleware({ engine, transcriptDir: dir })] })
 
     await agent.invoke({ messages: [new HumanMessage("list")] })
@@ -108,26 +112,49 @@ describe("with real hook processes", () => {
   it("accepts an Effect layer as the engine, and hooks get the payload fields of the spec", async () => {
     const { dir, file } = settingsFile({})
     const log = join(dir, "events.jsonl")
-    writeFileSync(file, JSON.stringify({
-      hooks: Object.fromEntries(
-        ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"].map((event) => [event, [{ hooks: [command(sh("log-event.sh", log))] }]])
-      )
-    }))
+    writeFileSync(
+      file,
+      JSON.stringify({
+        hooks: Object.fromEntries(
+          ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"].map((event) => [
+            event,
+            [{ hooks: [command(sh("log-event.sh", log))] }]
+          ])
+        )
+      })
+    )
     const hooks = hooksMiddleware({ engine: NodeHookEngine.layer({ settings: [file], projectDir: dir }), transcriptDir: dir, cwd: dir })
     closers.push(() => hooks.close())
     const { bash } = bashTool()
-    const model = fakeModel().respondWithTools([{ name: "bash", args: { command: "ls" }, id: "call_9" }]).respond(new AIMessage("ok"))
+    const model = fakeModel()
+      .respondWithTools([{ name: "bash", args: { command: "ls" }, id: "call_9" }])
+      .respond(new AIMessage("ok"))
     const agent = createAgent({ model, tools: [bash], middleware: [hooks] })
 
     await agent.invoke({ messages: [new HumanMessage("list")] })
 
-    const payloads = readFileSync(log, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as Record<string, unknown>)
-    expect(payloads.map((p) => p["hook_event_name"])).toEqual(["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"])
+    const payloads = readFileSync(log, "utf8")
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+    expect(payloads.map((p) => p["hook_event_name"])).toEqual([
+      "SessionStart",
+      "UserPromptSubmit",
+      "PreToolUse",
+      "PostToolUse",
+      "Stop",
+      "SessionEnd"
+    ])
     for (const p of payloads) {
       expect(p).toMatchObject({ cwd: dir })
       expect(existsSync(p["transcript_path"] as string)).toBe(true)
     }
-    expect(payloads[2]).toMatchObject({ tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "call_9", permission_mode: "default" })
+    expect(payloads[2]).toMatchObject({
+      tool_name: "Bash",
+      tool_input: { command: "ls" },
+      tool_use_id: "call_9",
+      permission_mode: "default"
+    })
     expect(payloads[3]).toMatchObject({ tool_response: { stdout: "ran: ls", stderr: "", interrupted: false, isImage: false } })
     expect(payloads[4]).toMatchObject({ stop_hook_active: false, last_assistant_message: "ok" })
   })

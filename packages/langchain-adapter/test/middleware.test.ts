@@ -35,7 +35,11 @@ describe("PreToolUse on wrapToolCall", () => {
   it("maps tool names and passes tool_input and tool_use_id as the spec says", async () => {
     const engine = fakeEngine()
     const { bash } = bashTool()
-    const lookup = tool(async ({ q }: { q: string }) => `found ${q}`, { name: "lookup", description: "d", schema: z.object({ q: z.string() }) })
+    const lookup = tool(async ({ q }: { q: string }) => `found ${q}`, {
+      name: "lookup",
+      description: "d",
+      schema: z.object({ q: z.string() })
+    })
     const model = fakeModel()
       .respondWithTools([{ name: "bash", args: { command: "ls" }, id: "c1" }])
       .respondWithTools([{ name: "lookup", args: { q: "x" }, id: "c2" }])
@@ -57,9 +61,11 @@ describe("PreToolUse on wrapToolCall", () => {
   })
 
   it("updatedInput makes the tool run with the new input", async () => {
-    const engine = fakeEngine((event) => event === "PreToolUse" ? { decision: "allow", updatedInput: { command: "ls -la" } } : undefined)
+    const engine = fakeEngine((event) => (event === "PreToolUse" ? { decision: "allow", updatedInput: { command: "ls -la" } } : undefined))
     const { bash, ran } = bashTool()
-    const model = fakeModel().respondWithTools([{ name: "bash", args: { command: "ls" } }]).respond(new AIMessage("ok"))
+    const model = fakeModel()
+      .respondWithTools([{ name: "bash", args: { command: "ls" } }])
+      .respond(new AIMessage("ok"))
     const agent = createAgent({ model, tools: [bash], middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })] })
 
     await agent.invoke(user("list"))
@@ -70,9 +76,11 @@ describe("PreToolUse on wrapToolCall", () => {
   })
 
   it("ask without a checkpointer is a deny with the reason", async () => {
-    const engine = fakeEngine((event) => event === "PreToolUse" ? { decision: "ask", reason: "deploys need a human" } : undefined)
+    const engine = fakeEngine((event) => (event === "PreToolUse" ? { decision: "ask", reason: "deploys need a human" } : undefined))
     const { bash, ran } = bashTool()
-    const model = fakeModel().respondWithTools([{ name: "bash", args: { command: "deploy" } }]).respond(new AIMessage("ok"))
+    const model = fakeModel()
+      .respondWithTools([{ name: "bash", args: { command: "deploy" } }])
+      .respond(new AIMessage("ok"))
     const agent = createAgent({ model, tools: [bash], middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })] })
 
     await agent.invoke(user("deploy"))
@@ -100,7 +108,9 @@ describe("PreToolUse on wrapToolCall", () => {
 
     expect(ran).toEqual(["echo hi"])
     const byId = Object.fromEntries(
-      result.messages.filter((m) => (m as ToolMessage).type === "tool").map((m) => [(m as ToolMessage).tool_call_id, (m as ToolMessage).status])
+      result.messages
+        .filter((m) => (m as ToolMessage).type === "tool")
+        .map((m) => [(m as ToolMessage).tool_call_id, (m as ToolMessage).status])
     )
     expect(byId).toEqual({ p1: "error", p2: "success" })
   })
@@ -109,10 +119,14 @@ describe("PreToolUse on wrapToolCall", () => {
 describe("PostToolUse and PostToolUseFailure", () => {
   it("additionalContext and a block reason reach the model beside the tool result", async () => {
     const engine = fakeEngine((event) =>
-      event === "PostToolUse" ? { blocked: true, decision: "block", reason: "lint failed: 3 errors", additionalContext: ["run the formatter next"] } : undefined
+      event === "PostToolUse"
+        ? { blocked: true, decision: "block", reason: "lint failed: 3 errors", additionalContext: ["run the formatter next"] }
+        : undefined
     )
     const { bash } = bashTool()
-    const model = fakeModel().respondWithTools([{ name: "bash", args: { command: "make" } }]).respond(new AIMessage("ok"))
+    const model = fakeModel()
+      .respondWithTools([{ name: "bash", args: { command: "make" } }])
+      .respond(new AIMessage("ok"))
     const agent = createAgent({ model, tools: [bash], middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })] })
 
     await agent.invoke(user("build"))
@@ -124,10 +138,13 @@ describe("PostToolUse and PostToolUseFailure", () => {
   })
 
   it("a tool that throws does not abort the run: PostToolUseFailure gets the error and its context reaches the model", async () => {
-    const engine = fakeEngine((event) => event === "PostToolUseFailure" ? { additionalContext: ["the disk is read-only"] } : undefined)
-    const broken = tool(async () => {
-      throw new Error("EROFS: read-only file system")
-    }, { name: "write_file", description: "d", schema: z.object({ file_path: z.string(), content: z.string() }) })
+    const engine = fakeEngine((event) => (event === "PostToolUseFailure" ? { additionalContext: ["the disk is read-only"] } : undefined))
+    const broken = tool(
+      async () => {
+        throw new Error("EROFS: read-only file system")
+      },
+      { name: "write_file", description: "d", schema: z.object({ file_path: z.string(), content: z.string() }) }
+    )
     const model = fakeModel()
       .respondWithTools([{ name: "write_file", args: { file_path: "/a.txt", content: "x" } }])
       .respond(new AIMessage("could not write"))
@@ -137,7 +154,11 @@ describe("PostToolUse and PostToolUseFailure", () => {
 
     expect(lastText(result.messages)).toBe("could not write")
     const failure = engine.dispatched.find((d) => d.event === "PostToolUseFailure")!
-    expect(failure.payload).toMatchObject({ tool_name: "Write", tool_input: { file_path: "/a.txt", content: "x" }, error: "EROFS: read-only file system" })
+    expect(failure.payload).toMatchObject({
+      tool_name: "Write",
+      tool_input: { file_path: "/a.txt", content: "x" },
+      error: "EROFS: read-only file system"
+    })
     expect(engine.events()).not.toContain("PostToolUse")
     const toolMessage = model.calls[1]!.messages.find((m) => (m as ToolMessage).type === "tool") as ToolMessage
     expect(toolMessage.status).toBe("error")
@@ -146,15 +167,20 @@ describe("PostToolUse and PostToolUseFailure", () => {
   })
 
   it("handles tools that return a Command: the context goes into its ToolMessage and its state update is kept", async () => {
-    const engine = fakeEngine((event) => event === "PostToolUse" ? { additionalContext: ["file saved, remember the tests"] } : undefined)
-    const saver = tool(async (_args: { path: string }, config: { toolCall?: { id?: string } }) =>
-      new Command({
-        update: {
-          messages: [new ToolMessage({ content: "saved", tool_call_id: config.toolCall?.id ?? "" })],
-          notes: "written"
-        }
-      }), { name: "save", description: "d", schema: z.object({ path: z.string() }) })
-    const model = fakeModel().respondWithTools([{ name: "save", args: { path: "/n.md" } }]).respond(new AIMessage("ok"))
+    const engine = fakeEngine((event) => (event === "PostToolUse" ? { additionalContext: ["file saved, remember the tests"] } : undefined))
+    const saver = tool(
+      async (_args: { path: string }, config: { toolCall?: { id?: string } }) =>
+        new Command({
+          update: {
+            messages: [new ToolMessage({ content: "saved", tool_call_id: config.toolCall?.id ?? "" })],
+            notes: "written"
+          }
+        }),
+      { name: "save", description: "d", schema: z.object({ path: z.string() }) }
+    )
+    const model = fakeModel()
+      .respondWithTools([{ name: "save", args: { path: "/n.md" } }])
+      .respond(new AIMessage("ok"))
     const agent = createAgent({
       model,
       tools: [saver],
@@ -173,7 +199,7 @@ describe("PostToolUse and PostToolUseFailure", () => {
   })
 
   it("continue: false after a tool ends the run before the next model call", async () => {
-    const engine = fakeEngine((event) => event === "PostToolUse" ? { continue: false, stopReason: "budget exhausted" } : undefined)
+    const engine = fakeEngine((event) => (event === "PostToolUse" ? { continue: false, stopReason: "budget exhausted" } : undefined))
     const { bash, ran } = bashTool()
     const model = fakeModel()
       .respondWithTools([{ name: "bash", args: { command: "step 1" } }])
@@ -192,7 +218,9 @@ describe("PostToolUse and PostToolUseFailure", () => {
 
 describe("UserPromptSubmit on beforeAgent", () => {
   it("a block ends the run with the reason, without calling the model, and erases the prompt", async () => {
-    const engine = fakeEngine((event) => event === "UserPromptSubmit" ? { blocked: true, decision: "block", reason: "no secrets in prompts" } : undefined)
+    const engine = fakeEngine((event) =>
+      event === "UserPromptSubmit" ? { blocked: true, decision: "block", reason: "no secrets in prompts" } : undefined
+    )
     const model = fakeModel().respond(new AIMessage("never"))
     const agent = createAgent({ model, tools: [], middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })] })
 
@@ -207,7 +235,9 @@ describe("UserPromptSubmit on beforeAgent", () => {
   })
 
   it("additionalContext is injected for the model", async () => {
-    const engine = fakeEngine((event) => event === "UserPromptSubmit" ? { additionalContext: ["The current branch is main."] } : undefined)
+    const engine = fakeEngine((event) =>
+      event === "UserPromptSubmit" ? { additionalContext: ["The current branch is main."] } : undefined
+    )
     const model = fakeModel().respond(new AIMessage("ok"))
     const agent = createAgent({ model, tools: [], middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })] })
 
@@ -241,7 +271,7 @@ describe("Stop on afterAgent", () => {
   })
 
   it("the loop guard lets the agent stop after stopBlockCap consecutive blocks", async () => {
-    const engine = fakeEngine((event) => event === "Stop" ? { blocked: true, decision: "block", reason: "keep going" } : undefined)
+    const engine = fakeEngine((event) => (event === "Stop" ? { blocked: true, decision: "block", reason: "keep going" } : undefined))
     const model = fakeModel().respond(new AIMessage("1")).respond(new AIMessage("2")).respond(new AIMessage("3"))
     const warnings: Array<string> = []
     const agent = createAgent({
@@ -263,7 +293,9 @@ describe("sessions and the transcript", () => {
   it("a run without a thread is a session: SessionStart, prompt, tools, Stop, SessionEnd, all with one session_id", async () => {
     const engine = fakeEngine()
     const { bash } = bashTool()
-    const model = fakeModel().respondWithTools([{ name: "bash", args: { command: "ls" } }]).respond(new AIMessage("ok"))
+    const model = fakeModel()
+      .respondWithTools([{ name: "bash", args: { command: "ls" } }])
+      .respond(new AIMessage("ok"))
     const dir = tempDir()
     const agent = createAgent({ model, tools: [bash], middleware: [hooksMiddleware({ engine, transcriptDir: dir, cwd: "/work/project" })] })
 
@@ -279,9 +311,11 @@ describe("sessions and the transcript", () => {
   })
 
   it("a run without a thread whose SessionStart adds context (the prompt moves after it) is still one session", async () => {
-    const engine = fakeEngine((event) => event === "SessionStart" ? { additionalContext: ["repo is clean"] } : undefined)
+    const engine = fakeEngine((event) => (event === "SessionStart" ? { additionalContext: ["repo is clean"] } : undefined))
     const { bash } = bashTool()
-    const model = fakeModel().respondWithTools([{ name: "bash", args: { command: "ls" } }]).respond(new AIMessage("ok"))
+    const model = fakeModel()
+      .respondWithTools([{ name: "bash", args: { command: "ls" } }])
+      .respond(new AIMessage("ok"))
     const agent = createAgent({ model, tools: [bash], middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })] })
 
     const result = await agent.invoke(user("go"))
@@ -292,7 +326,7 @@ describe("sessions and the transcript", () => {
   })
 
   it("a run without a thread whose prompt is blocked ends its session once, without Stop", async () => {
-    const engine = fakeEngine((event) => event === "UserPromptSubmit" ? { blocked: true, reason: "holds a secret" } : undefined)
+    const engine = fakeEngine((event) => (event === "UserPromptSubmit" ? { blocked: true, reason: "holds a secret" } : undefined))
     const model = fakeModel().respond(new AIMessage("never"))
     const agent = createAgent({ model, tools: [], middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })] })
 
@@ -308,14 +342,23 @@ describe("sessions and the transcript", () => {
     const engine = fakeEngine((event, payload) => {
       const path = payload["transcript_path"] as string | undefined
       if (path !== undefined) {
-        const lines = existsSync(path) ? readFileSync(path, "utf8").split("\n").filter((l) => l !== "") : []
+        const lines = existsSync(path)
+          ? readFileSync(path, "utf8")
+              .split("\n")
+              .filter((l) => l !== "")
+          : []
         sizes.push([event, lines.length])
-        if (event === "PreToolUse") preToolSawToolUse = lines.some((l) => JSON.parse(l).message?.content?.some?.((b: { type: string; name?: string }) => b.type === "tool_use" && b.name === "Bash"))
+        if (event === "PreToolUse")
+          preToolSawToolUse = lines.some((l) =>
+            JSON.parse(l).message?.content?.some?.((b: { type: string; name?: string }) => b.type === "tool_use" && b.name === "Bash")
+          )
       }
       return undefined
     })
     const { bash } = bashTool()
-    const model = fakeModel().respondWithTools([{ name: "bash", args: { command: "ls" } }]).respond(new AIMessage("all done"))
+    const model = fakeModel()
+      .respondWithTools([{ name: "bash", args: { command: "ls" } }])
+      .respond(new AIMessage("all done"))
     const agent = createAgent({ model, tools: [bash], middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })] })
 
     await agent.invoke(user("go"))
@@ -324,7 +367,10 @@ describe("sessions and the transcript", () => {
     const counts = sizes.map(([, n]) => n)
     expect(counts.at(-1)!).toBeGreaterThan(counts[1]!)
     const path = engine.dispatched[0]!.payload["transcript_path"] as string
-    const lines = readFileSync(path, "utf8").trim().split("\n").map((l) => JSON.parse(l))
+    const lines = readFileSync(path, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l))
     expect(lines.map((l) => l.type)).toEqual(["user", "assistant", "user", "assistant"])
     expect(lines[2].message.content[0]).toMatchObject({ type: "tool_result", content: "ran: ls", is_error: false })
     expect(lines[3].message.content).toEqual([{ type: "text", text: "all done" }])
@@ -343,14 +389,19 @@ describe("sessions and the transcript", () => {
     await hooks.close()
     expect(engine.events().at(-1)).toBe("SessionEnd")
     expect(engine.dispatched.every((d) => d.payload["session_id"] === "thread-7")).toBe(true)
-    const transcript = readFileSync(engine.dispatched[0]!.payload["transcript_path"] as string, "utf8").trim().split("\n")
+    const transcript = readFileSync(engine.dispatched[0]!.payload["transcript_path"] as string, "utf8")
+      .trim()
+      .split("\n")
     expect(transcript).toHaveLength(4)
   })
 
   it("turn events run on beforeModel and afterModel when hooks are configured for them", async () => {
-    const engine = Object.assign(fakeEngine((event) => event === "BeforeModel" ? { additionalContext: ["it is Tuesday"] } : undefined), {
-      settings: { hooks: { BeforeModel: [{}], AfterModel: [{}] } }
-    })
+    const engine = Object.assign(
+      fakeEngine((event) => (event === "BeforeModel" ? { additionalContext: ["it is Tuesday"] } : undefined)),
+      {
+        settings: { hooks: { BeforeModel: [{}], AfterModel: [{}] } }
+      }
+    )
     const model = fakeModel().respond(new AIMessage("ok"))
     const agent = createAgent({ model, tools: [], middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })] })
 
@@ -362,9 +413,12 @@ describe("sessions and the transcript", () => {
   })
 
   it("continue: false from a BeforeModel hook ends the run without calling the model, and without Stop", async () => {
-    const engine = Object.assign(fakeEngine((event) => event === "BeforeModel" ? { continue: false, stopReason: "model budget exhausted" } : undefined), {
-      settings: { hooks: { BeforeModel: [{}] } }
-    })
+    const engine = Object.assign(
+      fakeEngine((event) => (event === "BeforeModel" ? { continue: false, stopReason: "model budget exhausted" } : undefined)),
+      {
+        settings: { hooks: { BeforeModel: [{}] } }
+      }
+    )
     const model = fakeModel().respond(new AIMessage("never"))
     const agent = createAgent({ model, tools: [], middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })] })
 
@@ -386,20 +440,38 @@ describe("sessions and the transcript", () => {
 
 describe("the middleware is built from the engine's plan", () => {
   const never = (matcher: string) => [{ matcher, hooks: [{ type: "command", command: "exit 2" }] }]
-  const nodesOf = (agent: { graph: { nodes: Record<string, unknown> } }) => Object.keys(agent.graph.nodes).filter((name) => name.includes("."))
+  const nodesOf = (agent: { graph: { nodes: Record<string, unknown> } }) =>
+    Object.keys(agent.graph.nodes).filter((name) => name.includes("."))
 
   it("hooks that can match only tool calls: no agent node, no state key; each event that can match the run's start or end adds the nodes and the key", async () => {
-    const { engine } = await realEngine({ PreToolUse: never("Write|Edit"), PostToolUse: never("Write|Edit"), SessionStart: never("compact"), SessionEnd: never("logout") })
+    const { engine } = await realEngine({
+      PreToolUse: never("Write|Edit"),
+      PostToolUse: never("Write|Edit"),
+      SessionStart: never("compact"),
+      SessionEnd: never("logout")
+    })
     const { bash, ran } = bashTool()
-    const model = fakeModel().respondWithTools([{ name: "bash", args: { command: "ls" } }]).respond(new AIMessage("ok"))
-    const lean = createAgent({ model, tools: [bash], checkpointer: new MemorySaver(), middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })] })
+    const model = fakeModel()
+      .respondWithTools([{ name: "bash", args: { command: "ls" } }])
+      .respond(new AIMessage("ok"))
+    const lean = createAgent({
+      model,
+      tools: [bash],
+      checkpointer: new MemorySaver(),
+      middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })]
+    })
     const config = { configurable: { thread_id: "lean" } }
     await lean.invoke(user("go"), config)
     expect(ran).toEqual(["ls"])
     expect(nodesOf(lean)).toEqual([])
     expect(Object.keys((await lean.graph.getState(config)).values)).toEqual(["messages"])
 
-    for (const [event, matcher] of [["SessionStart", "startup"], ["SessionEnd", "other"], ["Stop", ""], ["UserPromptSubmit", ""]] as const) {
+    for (const [event, matcher] of [
+      ["SessionStart", "startup"],
+      ["SessionEnd", "other"],
+      ["Stop", ""],
+      ["UserPromptSubmit", ""]
+    ] as const) {
       const { engine } = await realEngine({ [event]: never(matcher) })
       const agent = createAgent({ model: fakeModel(), tools: [bash], middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })] })
       expect(nodesOf(agent)).toEqual(["AgentHooksMiddleware.before_agent", "AgentHooksMiddleware.after_agent"])
@@ -409,14 +481,24 @@ describe("the middleware is built from the engine's plan", () => {
 
 describe("callbackEvents: events without a hook are not dispatched", () => {
   const transcriptLines = (path: string) =>
-    readFileSync(path, "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as { type: string; message?: { content: unknown } })
+    readFileSync(path, "utf8")
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l) as { type: string; message?: { content: unknown } })
 
   it("only the events with a hook (in the settings or declared) are dispatched; onOutcome reports those", async () => {
     const engine = Object.assign(fakeEngine(), { settings: { hooks: { PreToolUse: [{}] } } })
     const reported: Array<string> = []
     const { bash, ran } = bashTool()
-    const model = fakeModel().respondWithTools([{ name: "bash", args: { command: "ls" } }]).respond(new AIMessage("ok"))
-    const hooks = hooksMiddleware({ engine, callbackEvents: ["Stop"], onOutcome: (event) => reported.push(event), transcriptDir: tempDir() })
+    const model = fakeModel()
+      .respondWithTools([{ name: "bash", args: { command: "ls" } }])
+      .respond(new AIMessage("ok"))
+    const hooks = hooksMiddleware({
+      engine,
+      callbackEvents: ["Stop"],
+      onOutcome: (event) => reported.push(event),
+      transcriptDir: tempDir()
+    })
     const agent = createAgent({ model, tools: [bash], middleware: [hooks] })
 
     const result = await agent.invoke(user("go"))
@@ -445,7 +527,7 @@ describe("callbackEvents: events without a hook are not dispatched", () => {
 
   it("the Stop loop guard counts the same when the dispatches between two Stops are skipped", async () => {
     const engine = Object.assign(
-      fakeEngine((event) => event === "Stop" ? { blocked: true, decision: "block", reason: "keep going" } : undefined),
+      fakeEngine((event) => (event === "Stop" ? { blocked: true, decision: "block", reason: "keep going" } : undefined)),
       { settings: { hooks: { Stop: [{}] } } }
     )
     const { bash, ran } = bashTool()
@@ -462,7 +544,9 @@ describe("callbackEvents: events without a hook are not dispatched", () => {
     const agent = createAgent({
       model,
       tools: [bash],
-      middleware: [hooksMiddleware({ engine, callbackEvents: [], stopBlockCap: 2, onWarning: (w) => warnings.push(w), transcriptDir: tempDir() })]
+      middleware: [
+        hooksMiddleware({ engine, callbackEvents: [], stopBlockCap: 2, onWarning: (w) => warnings.push(w), transcriptDir: tempDir() })
+      ]
     })
 
     const result = await agent.invoke(user("go"))
@@ -518,7 +602,11 @@ describe("callbackEvents: events without a hook are not dispatched", () => {
       .respondWithTools([{ name: "bash", args: { command: "ls" } }])
       .respondWithTools([{ name: "bash", args: { command: "pwd" } }])
       .respond(new AIMessage("all done"))
-    const agent = createAgent({ model, tools: [bash], middleware: [hooksMiddleware({ engine, callbackEvents: [], transcriptDir: tempDir() })] })
+    const agent = createAgent({
+      model,
+      tools: [bash],
+      middleware: [hooksMiddleware({ engine, callbackEvents: [], transcriptDir: tempDir() })]
+    })
 
     await agent.invoke(user("go"))
 
@@ -541,8 +629,16 @@ describe("callbackEvents: events without a hook are not dispatched", () => {
     })
     const reported: Array<string> = []
     const { bash, ran } = bashTool()
-    const model = fakeModel().respondWithTools([{ name: "bash", args: { command: "ls" } }]).respond(new AIMessage("ok"))
-    const hooks = hooksMiddleware({ engine, callbackEvents: [], sessionId: "unmatched", transcriptDir: dir, onOutcome: (event) => reported.push(event) })
+    const model = fakeModel()
+      .respondWithTools([{ name: "bash", args: { command: "ls" } }])
+      .respond(new AIMessage("ok"))
+    const hooks = hooksMiddleware({
+      engine,
+      callbackEvents: [],
+      sessionId: "unmatched",
+      transcriptDir: dir,
+      onOutcome: (event) => reported.push(event)
+    })
     const agent = createAgent({ model, tools: [bash], middleware: [hooks] })
 
     await agent.invoke(user("go"))
@@ -576,7 +672,12 @@ describe("callbackEvents: events without a hook are not dispatched", () => {
     const toolsOnly = Object.assign(fakeEngine(), { settings: { hooks: { PostToolUse: [{}] } } })
     const quiet = hooksMiddleware({ engine: toolsOnly, callbackEvents: [], sessionId: "tools-only", transcriptDir: dir })
     const config = { configurable: { thread_id: "tools-only" } }
-    const first = createAgent({ model: fakeModel().respond(new AIMessage("ok")), tools: [], checkpointer: new MemorySaver(), middleware: [quiet] })
+    const first = createAgent({
+      model: fakeModel().respond(new AIMessage("ok")),
+      tools: [],
+      checkpointer: new MemorySaver(),
+      middleware: [quiet]
+    })
     await first.invoke(user("hi"), config)
     expect(toolsOnly.events()).toEqual([])
     expect(readdirSync(dir)).toEqual([])
@@ -602,11 +703,17 @@ describe("a run that throws", () => {
   // LangChain wraps what a wrapModelCall / wrapToolCall middleware throws in a MiddlewareError (with
   // the error as its `cause`), whatever the middleware; the adapter rethrows the error itself.
   const rejectsWith = async (run: Promise<unknown>, original: Error) => {
-    const error = await run.then(() => undefined, (e: unknown) => e)
+    const error = await run.then(
+      () => undefined,
+      (e: unknown) => e
+    )
     expect(error === original || (error as Error | undefined)?.cause === original).toBe(true)
   }
   const lineTypes = (path: string) =>
-    readFileSync(path, "utf8").split("\n").filter((l) => l !== "").map((l) => (JSON.parse(l) as { type: string }).type)
+    readFileSync(path, "utf8")
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => (JSON.parse(l) as { type: string }).type)
 
   it("a model error ends a per-run session: SessionEnd once, reason other, transcript written first; the error propagates unchanged", async () => {
     const down = new Error("model down")
@@ -616,7 +723,9 @@ describe("a run that throws", () => {
       return undefined
     })
     const { bash } = bashTool()
-    const model = fakeModel().respondWithTools([{ name: "bash", args: { command: "ls" } }]).respond(down)
+    const model = fakeModel()
+      .respondWithTools([{ name: "bash", args: { command: "ls" } }])
+      .respond(down)
     const hooks = hooksMiddleware({ engine, transcriptDir: tempDir() })
     const agent = createAgent({ model, tools: [bash], middleware: [hooks] })
     await rejectsWith(agent.invoke(user("go")), down)
@@ -638,7 +747,9 @@ describe("a run that throws", () => {
         return undefined
       })
       const { bash, ran } = bashTool()
-      const model = fakeModel().respondWithTools([{ name: "bash", args: { command: "ls" } }]).respond(new AIMessage("never"))
+      const model = fakeModel()
+        .respondWithTools([{ name: "bash", args: { command: "ls" } }])
+        .respond(new AIMessage("never"))
       const hooks = hooksMiddleware({ engine, transcriptDir: tempDir() })
       const agent = createAgent({ model, tools: [bash], middleware: [hooks] })
 

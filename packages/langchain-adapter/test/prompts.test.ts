@@ -76,7 +76,10 @@ describe("a blocked prompt leaves no trace", () => {
 
     expect(lastText(result.messages)).toBe("One sentence.")
     expect(seen(model, 0).join("\n")).toContain("Project rule: answer in one sentence.")
-    const prompts = readFileSync(log, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l).prompt)
+    const prompts = readFileSync(log, "utf8")
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .map((l) => JSON.parse(l).prompt)
     expect(prompts).toEqual(["my password is hunter2", "explain the code"])
     const history: Array<string> = []
     for await (const snapshot of agent.graph.getStateHistory(config)) history.push(JSON.stringify(snapshot.values))
@@ -110,10 +113,19 @@ describe("a blocked prompt leaves no trace", () => {
 describe("SessionStart context", () => {
   it("comes before the session's first prompt, as in Claude Code", async () => {
     const engine = fakeEngine((event) =>
-      event === "SessionStart" ? { additionalContext: ["You are in the repo agent-hooks."] } : event === "UserPromptSubmit" ? { additionalContext: ["It is Monday."] } : undefined
+      event === "SessionStart"
+        ? { additionalContext: ["You are in the repo agent-hooks."] }
+        : event === "UserPromptSubmit"
+          ? { additionalContext: ["It is Monday."] }
+          : undefined
     )
     const model = fakeModel().respond(new AIMessage("ok")).respond(new AIMessage("ok again"))
-    const agent = createAgent({ model, tools: [], checkpointer: new MemorySaver(), middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })] })
+    const agent = createAgent({
+      model,
+      tools: [],
+      checkpointer: new MemorySaver(),
+      middleware: [hooksMiddleware({ engine, transcriptDir: tempDir() })]
+    })
     const config = { configurable: { thread_id: "context-order" } }
 
     await agent.invoke({ messages: [new HumanMessage("what is this?")] }, config)

@@ -19,7 +19,12 @@ const command = (cmd: string) => ({ type: "command", command: cmd })
 const user = (content: string) => ({ messages: [new HumanMessage(content)] })
 const interruptOf = (result: unknown): HooksReviewRequest | undefined =>
   (result as { __interrupt__?: Array<{ value: HooksReviewRequest }> }).__interrupt__?.[0]?.value
-const hookRuns = (log: string) => existsSync(log) ? readFileSync(log, "utf8").split("\n").filter((l) => l !== "") : []
+const hookRuns = (log: string) =>
+  existsSync(log)
+    ? readFileSync(log, "utf8")
+        .split("\n")
+        .filter((l) => l !== "")
+    : []
 const toolMessage = (messages: ReadonlyArray<unknown>, id: string) =>
   messages.find((m) => (m as ToolMessage).tool_call_id === id) as ToolMessage | undefined
 
@@ -47,14 +52,16 @@ describe("a human's decision stands", () => {
     const first = await agent.invoke(user("deploy"), config)
     const request = interruptOf(first)
     expect(request).toEqual({
-      actionRequests: [{
-        name: "bash",
-        args: { command: "deploy prod" },
-        description: expect.stringContaining("confirm a1"),
-        hookToolName: "Bash",
-        reason: "confirm a1",
-        toolCallId: "a1"
-      }],
+      actionRequests: [
+        {
+          name: "bash",
+          args: { command: "deploy prod" },
+          description: expect.stringContaining("confirm a1"),
+          hookToolName: "Bash",
+          reason: "confirm a1",
+          toolCallId: "a1"
+        }
+      ],
       reviewConfigs: [{ actionName: "bash", allowedDecisions: ["approve", "edit", "reject"] }]
     })
     expect(ran).toEqual([])
@@ -108,17 +115,20 @@ describe("a human's decision stands", () => {
     // p2 was not asked about, and does not run before the human answered.
     expect(ran).toEqual([])
 
-    const result = await agent.invoke(new Command({
-      resume: {
-        decisions: [
-          { type: "approve" },
-          // The hook asks about the edited call again: the human's edit answers it.
-          { type: "edit", editedAction: { name: "bash", args: { command: "deploy staging --dry-run" } } },
-          // exit 2 of block-rm.sh: a deny is not answered by the human.
-          { type: "edit", editedAction: { name: "bash", args: { command: "rm -rf / && deploy dev" } } }
-        ]
-      }
-    }), config)
+    const result = await agent.invoke(
+      new Command({
+        resume: {
+          decisions: [
+            { type: "approve" },
+            // The hook asks about the edited call again: the human's edit answers it.
+            { type: "edit", editedAction: { name: "bash", args: { command: "deploy staging --dry-run" } } },
+            // exit 2 of block-rm.sh: a deny is not answered by the human.
+            { type: "edit", editedAction: { name: "bash", args: { command: "rm -rf / && deploy dev" } } }
+          ]
+        }
+      }),
+      config
+    )
 
     expect([...ran].sort()).toEqual(["deploy prod", "deploy staging --dry-run", "ls"])
     expect(toolMessage(result.messages, "p4")).toMatchObject({ status: "error" })
@@ -173,9 +183,12 @@ describe("a human's decision stands", () => {
     expect(interrupts.length).toBe(1)
     expect(interrupts[0]!.value.actionRequests.map((a) => a.toolCallId)).toEqual(["r1", "r3"])
 
-    const result = await agent.invoke(new Command({
-      resume: { [interrupts[0]!.id]: { decisions: [{ type: "reject", message: "not prod" }, { type: "approve" }] } }
-    }), config)
+    const result = await agent.invoke(
+      new Command({
+        resume: { [interrupts[0]!.id]: { decisions: [{ type: "reject", message: "not prod" }, { type: "approve" }] } }
+      }),
+      config
+    )
 
     expect([...ran].sort()).toEqual(["deploy staging", "ls"])
     expect(toolMessage(result.messages, "r1")!.content).toBe("not prod")
@@ -205,9 +218,12 @@ describe("a human's decision stands", () => {
     expect(byId.__interrupt__![0]!.value.actionRequests.map((a) => a.toolCallId)).toEqual(["u1", "u2"])
     expect(first.__interrupt__?.length).toBe(1)
 
-    const result = await agent.invoke(new Command({
-      resume: { [byId.__interrupt__![0]!.id]: { decisions: [{ type: "approve" }, { type: "reject" }] } }
-    }), config)
+    const result = await agent.invoke(
+      new Command({
+        resume: { [byId.__interrupt__![0]!.id]: { decisions: [{ type: "approve" }, { type: "reject" }] } }
+      }),
+      config
+    )
     expect(ran).toEqual(["deploy prod"])
     expect(lastText(result.messages)).toBe("done")
   })
@@ -238,14 +254,21 @@ describe("a human's decision stands", () => {
     })
     const { bash, ran } = bashTool()
     const model = fakeModel()
-      .respondWithTools([{ name: "bash", args: { command: "ls" }, id: "l1" }, { name: "bash", args: { command: "pwd" }, id: "l2" }])
+      .respondWithTools([
+        { name: "bash", args: { command: "ls" }, id: "l1" },
+        { name: "bash", args: { command: "pwd" }, id: "l2" }
+      ])
       .respond(new AIMessage("done"))
-    const quiet = fakeModel().respondWithTools([{ name: "lookup", args: { q: "x" }, id: "m1" }]).respond(new AIMessage("done"))
+    const quiet = fakeModel()
+      .respondWithTools([{ name: "lookup", args: { q: "x" }, id: "m1" }])
+      .respond(new AIMessage("done"))
     const lookup = tool(async () => "found", { name: "lookup", description: "d", schema: z.object({ q: z.string() }) })
     const checkpointer = new MemorySaver()
     const hooks = hooksMiddleware({ engine, transcriptDir: dir })
 
-    await createAgent({ model, tools: [bash], checkpointer, middleware: [hooks] }).invoke(user("look"), { configurable: { thread_id: "logged" } })
+    await createAgent({ model, tools: [bash], checkpointer, middleware: [hooks] }).invoke(user("look"), {
+      configurable: { thread_id: "logged" }
+    })
     expect([...ran].sort()).toEqual(["ls", "pwd"])
     expect([...hookRuns(log)].sort()).toEqual(["l1", "l2"])
 
@@ -271,11 +294,18 @@ describe("a model turn the hooks cannot see into is passed on as it is; its tool
       PreToolUse: [{ matcher: "Bash", hooks: [command(fixtureCommand("ask.sh", log, "always")), command(fixtureCommand("block-rm.sh"))] }]
     })
     const lookup = tool(async () => "found", { name: "lookup", description: "d", schema: z.object({ q: z.string() }) })
-    const agent = createAgent({ model, tools: [lookup], checkpointer: new MemorySaver(), middleware: [hooksMiddleware({ engine, transcriptDir: dir, onWarning: () => {} })] })
+    const agent = createAgent({
+      model,
+      tools: [lookup],
+      checkpointer: new MemorySaver(),
+      middleware: [hooksMiddleware({ engine, transcriptDir: dir, onWarning: () => {} })]
+    })
     const config = { configurable: { thread_id: "not-offered" } }
 
     const first = await agent.invoke(user("go"), config)
-    expect(interruptOf(first)?.actionRequests.map((request) => [request.name, request.toolCallId, request.reason])).toEqual([["bash", "u1", "confirm u1"]])
+    expect(interruptOf(first)?.actionRequests.map((request) => [request.name, request.toolCallId, request.reason])).toEqual([
+      ["bash", "u1", "confirm u1"]
+    ])
 
     const second = await agent.invoke(new Command({ resume: { decisions: [{ type: "reject" }] } }), config)
     expect(toolMessage(second.messages, "u1")?.status).toBe("error")
@@ -303,7 +333,12 @@ describe("a model turn the hooks cannot see into is passed on as it is; its tool
         return new AIMessage({ content: "", tool_calls: [{ name: "bash", args: { command: "deploy prod" }, id: "x1" }] })
       }
     })
-    const agent = createAgent({ model, tools: [bash], checkpointer: new MemorySaver(), middleware: [adder, hooksMiddleware({ engine, transcriptDir: dir, onWarning: () => {} })] })
+    const agent = createAgent({
+      model,
+      tools: [bash],
+      checkpointer: new MemorySaver(),
+      middleware: [adder, hooksMiddleware({ engine, transcriptDir: dir, onWarning: () => {} })]
+    })
     const config = { configurable: { thread_id: "added-call" } }
 
     const first = await agent.invoke(user("go"), config)
@@ -335,7 +370,13 @@ describe("a call another middleware adds after the model turn, resumed by anothe
     const { engine } = await realEngine({ PreToolUse: [{ matcher: "Bash", hooks: [command(fixtureCommand("ask.sh", log, mode))] }] })
     const { bash, ran } = bashTool()
     const checkpointer = new MemorySaver()
-    const agent = () => createAgent({ model, tools: [bash], checkpointer, middleware: [adder(), hooksMiddleware({ engine, transcriptDir: dir, onWarning: () => {} })] })
+    const agent = () =>
+      createAgent({
+        model,
+        tools: [bash],
+        checkpointer,
+        middleware: [adder(), hooksMiddleware({ engine, transcriptDir: dir, onWarning: () => {} })]
+      })
     const config = { configurable: { thread_id: `added-call-elsewhere-${mode}` } }
     const first = await agent().invoke(user("go"), config)
     expect(interruptOf(first)?.actionRequests.map((request) => [request.name, request.toolCallId])).toEqual([["bash", "y1"]])
@@ -375,9 +416,17 @@ describe("nothing of the adapter is in the graph state, also with hooks for the 
         .respondWithTools([{ name: "bash", args: { command: "ls" }, id: "c1" }])
         .respond(new AIMessage("first answer"))
         .respond(new AIMessage("second answer"))
-      const agent = createAgent({ model, tools: [bash], checkpointer: new MemorySaver(), middleware: [hooksMiddleware({ engine, transcriptDir: dir, onWarning: () => {} })] })
+      const agent = createAgent({
+        model,
+        tools: [bash],
+        checkpointer: new MemorySaver(),
+        middleware: [hooksMiddleware({ engine, transcriptDir: dir, onWarning: () => {} })]
+      })
       const chunks: Array<string> = []
-      for await (const chunk of await agent.stream(user("list") as never, { configurable: { thread_id: `nodes-${streamMode}` }, streamMode })) {
+      for await (const chunk of await agent.stream(user("list") as never, {
+        configurable: { thread_id: `nodes-${streamMode}` },
+        streamMode
+      })) {
         chunks.push(JSON.stringify(chunk))
       }
       expect(ran).toEqual(["ls"])
@@ -400,7 +449,10 @@ describe("the adapter's private state stays out of stream chunks", () => {
       const { engine } = await realEngine({ PreToolUse: [{ matcher: "Bash", hooks: [command(fixtureCommand("ask.sh", log, "once"))] }] })
       const { bash, ran } = bashTool()
       const model = fakeModel()
-        .respondWithTools([{ name: "bash", args: { command: "deploy prod" }, id: "s1" }, { name: "bash", args: { command: "ls" }, id: "s2" }])
+        .respondWithTools([
+          { name: "bash", args: { command: "deploy prod" }, id: "s1" },
+          { name: "bash", args: { command: "ls" }, id: "s2" }
+        ])
         .respond(new AIMessage("Listed, not deployed."))
       const checkpointer = new MemorySaver()
       const config = { configurable: { thread_id: `stream-${streamMode}` }, streamMode }
@@ -417,7 +469,10 @@ describe("the adapter's private state stays out of stream chunks", () => {
       expect(ran).toEqual([])
 
       // A new middleware (as in another process): the decisions come from the checkpoint.
-      await run(hooksMiddleware({ engine, transcriptDir: dir, onWarning: () => {} }), new Command({ resume: { decisions: [{ type: "reject", message: "Not now." }] } }))
+      await run(
+        hooksMiddleware({ engine, transcriptDir: dir, onWarning: () => {} }),
+        new Command({ resume: { decisions: [{ type: "reject", message: "Not now." }] } })
+      )
       expect(ran).toEqual(["ls"])
       expect(hookRuns(log).sort()).toEqual(["s1", "s2"])
       expect(chunks.length).toBeGreaterThan(3)
@@ -435,14 +490,25 @@ describe("a tool call no hook can match", () => {
     const { engine } = await realEngine({ PreToolUse: [{ matcher: "Bash", hooks: [command(fixtureCommand("ask.sh", log, "always"))] }] })
     const { bash, ran } = bashTool()
     const looked: Array<string> = []
-    const lookup = tool(async ({ q }: { q: string }) => {
-      looked.push(q)
-      return `found ${q}`
-    }, { name: "lookup", description: "d", schema: z.object({ q: z.string() }) })
+    const lookup = tool(
+      async ({ q }: { q: string }) => {
+        looked.push(q)
+        return `found ${q}`
+      },
+      { name: "lookup", description: "d", schema: z.object({ q: z.string() }) }
+    )
     const model = fakeModel()
-      .respondWithTools([{ name: "bash", args: { command: "deploy prod" }, id: "w1" }, { name: "lookup", args: { q: "docs" }, id: "w2" }])
+      .respondWithTools([
+        { name: "bash", args: { command: "deploy prod" }, id: "w1" },
+        { name: "lookup", args: { q: "docs" }, id: "w2" }
+      ])
       .respond(new AIMessage("deployed and looked up"))
-    const agent = createAgent({ model, tools: [bash, lookup], checkpointer: new MemorySaver(), middleware: [hooksMiddleware({ engine, transcriptDir: dir, onWarning: () => {} })] })
+    const agent = createAgent({
+      model,
+      tools: [bash, lookup],
+      checkpointer: new MemorySaver(),
+      middleware: [hooksMiddleware({ engine, transcriptDir: dir, onWarning: () => {} })]
+    })
     const config = { configurable: { thread_id: "unmatched-waits" } }
 
     const first = await agent.invoke(user("deploy and look up"), config)
@@ -458,14 +524,24 @@ describe("a tool call no hook can match", () => {
   })
 
   it("that throws gives the model an error ToolMessage and the run goes on", async () => {
-    const { engine } = await realEngine({ PreToolUse: [{ matcher: "Bash", hooks: [command("exit 2")] }], PostToolUseFailure: [{ matcher: "Bash", hooks: [command("exit 2")] }] })
-    const broken = tool(async () => {
-      throw new Error("EROFS: read-only file system")
-    }, { name: "write_file", description: "d", schema: z.object({ file_path: z.string(), content: z.string() }) })
+    const { engine } = await realEngine({
+      PreToolUse: [{ matcher: "Bash", hooks: [command("exit 2")] }],
+      PostToolUseFailure: [{ matcher: "Bash", hooks: [command("exit 2")] }]
+    })
+    const broken = tool(
+      async () => {
+        throw new Error("EROFS: read-only file system")
+      },
+      { name: "write_file", description: "d", schema: z.object({ file_path: z.string(), content: z.string() }) }
+    )
     const model = fakeModel()
       .respondWithTools([{ name: "write_file", args: { file_path: "/a.txt", content: "x" }, id: "t1" }])
       .respond(new AIMessage("could not write"))
-    const agent = createAgent({ model, tools: [broken], middleware: [hooksMiddleware({ engine, transcriptDir: tempDir(), onWarning: () => {} })] })
+    const agent = createAgent({
+      model,
+      tools: [broken],
+      middleware: [hooksMiddleware({ engine, transcriptDir: tempDir(), onWarning: () => {} })]
+    })
 
     const result = await agent.invoke(user("write"))
 

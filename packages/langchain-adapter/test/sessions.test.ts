@@ -35,9 +35,17 @@ describe("per-run session bookkeeping", () => {
     await agent.invoke(user("three"))
 
     expect(engine.events()).toEqual([
-      "SessionStart", "UserPromptSubmit", "Stop", "SessionEnd",
-      "SessionStart", "UserPromptSubmit", "SessionEnd",
-      "SessionStart", "UserPromptSubmit", "Stop", "SessionEnd"
+      "SessionStart",
+      "UserPromptSubmit",
+      "Stop",
+      "SessionEnd",
+      "SessionStart",
+      "UserPromptSubmit",
+      "SessionEnd",
+      "SessionStart",
+      "UserPromptSubmit",
+      "Stop",
+      "SessionEnd"
     ])
     expect(new Set(engine.dispatched.map((d) => d.payload["session_id"]))).toEqual(new Set([uuid.fixed]))
 

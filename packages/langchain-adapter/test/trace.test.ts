@@ -35,7 +35,9 @@ const collector = async (): Promise<string> => {
  * the engine has telemetry on, and `env` (an incoming TRACEPARENT, perhaps).
  */
 const tracedAgent = async (env: Record<string, string> = {}) => {
-  const { dir, file } = settingsFile({ PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `printf '%s' "$TRACEPARENT" > seen.txt` }] }] })
+  const { dir, file } = settingsFile({
+    PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `printf '%s' "$TRACEPARENT" > seen.txt` }] }]
+  })
   const engine = await createHookEngine({
     settings: [file],
     projectDir: dir,
@@ -48,7 +50,9 @@ const tracedAgent = async (env: Record<string, string> = {}) => {
     await engine.close()
   })
   const { bash, ran } = bashTool()
-  const model = fakeModel().respondWithTools([{ name: "bash", args: { command: "ls" }, id: "call-1" }]).respond(new AIMessage("done"))
+  const model = fakeModel()
+    .respondWithTools([{ name: "bash", args: { command: "ls" }, id: "call-1" }])
+    .respond(new AIMessage("done"))
   const agent = createAgent({ model, tools: [bash], middleware: [hooks] })
   return {
     invoke: (config?: { readonly metadata?: Record<string, unknown> }) => agent.invoke({ messages: [new HumanMessage("list")] }, config),

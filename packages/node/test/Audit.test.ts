@@ -20,7 +20,9 @@ import { OtlpReceiver } from "@agent-hooks/test-utils"
 const cleanups = Cleanups.register("agent-hooks-audit-")
 const writerScript = fileURLToPath(new URL("./fixtures/audit-writer.ts", import.meta.url))
 // The writer is a Node program: this Node, or `node` from PATH under Bun or Deno.
-const isNode = typeof process.versions.bun !== "string" && typeof process.versions.deno !== "string" &&
+const isNode =
+  typeof process.versions.bun !== "string" &&
+  typeof process.versions.deno !== "string" &&
   /^node(\.exe)?$/i.test(basename(process.execPath))
 const node = isNode ? process.execPath : "node"
 
@@ -51,13 +53,19 @@ const write = (file: string, count: number, options: { key?: string; killAfterMs
     child.on("close", (_code, signal) => {
       const lines = out.split("\n")
       const acks = lines.filter((line) => /^\d+$/.test(line)).map(Number)
-      resolve({ writer: lines.find((line) => line.startsWith("writer "))?.slice(7), acknowledged: Math.max(0, ...acks), signal, stderr: err })
+      resolve({
+        writer: lines.find((line) => line.startsWith("writer "))?.slice(7),
+        acknowledged: Math.max(0, ...acks),
+        signal,
+        stderr: err
+      })
     })
   })
 
 const hookCounts = (text: string) => {
   const counts = new Map<string, number>()
-  for (const { record } of Audit.parse(text).records) if (record.kind === "hook") counts.set(record.writer, (counts.get(record.writer) ?? 0) + 1)
+  for (const { record } of Audit.parse(text).records)
+    if (record.kind === "hook") counts.set(record.writer, (counts.get(record.writer) ?? 0) + 1)
   return counts
 }
 
@@ -101,7 +109,10 @@ describe("auditLog in the engine", () => {
   const blockRm = fileURLToPath(new URL("./fixtures/block-rm.sh", import.meta.url))
   const settingsWith = (dir: string, auditLog: string, name = "settings.json") => {
     const file = join(dir, name)
-    writeFileSync(file, JSON.stringify({ auditLog, hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `sh ${blockRm}` }] }] } }))
+    writeFileSync(
+      file,
+      JSON.stringify({ auditLog, hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `sh ${blockRm}` }] }] } })
+    )
     return file
   }
 
@@ -116,8 +127,26 @@ describe("auditLog in the engine", () => {
       // Read while the engine is still open: the records are there already.
       const records = Audit.parse(readFileSync(log, "utf8")).records.map(({ record }) => record)
       expect(records.map((r) => r.kind)).toEqual(["checkpoint", "hook", "outcome"])
-      expect(records[1]).toMatchObject({ kind: "hook", session: "s-1", event: "PreToolUse", matcher: "Bash", type: "command", source: file, exitCode: 2, status: "blocking-error", decision: "deny" })
-      expect(records[2]).toMatchObject({ kind: "outcome", event: "PreToolUse", matcher: "Bash", blocked: true, decision: "deny", reason: "rm -rf is not allowed here", hooks: 1 })
+      expect(records[1]).toMatchObject({
+        kind: "hook",
+        session: "s-1",
+        event: "PreToolUse",
+        matcher: "Bash",
+        type: "command",
+        source: file,
+        exitCode: 2,
+        status: "blocking-error",
+        decision: "deny"
+      })
+      expect(records[2]).toMatchObject({
+        kind: "outcome",
+        event: "PreToolUse",
+        matcher: "Bash",
+        blocked: true,
+        decision: "deny",
+        reason: "rm -rf is not allowed here",
+        hooks: 1
+      })
     } finally {
       await engine.close()
     }
@@ -129,7 +158,10 @@ describe("auditLog in the engine", () => {
     const dir = cleanups.tempDir()
     const log = join(dir, "audit.jsonl")
     const file = join(dir, "settings.json")
-    writeFileSync(file, JSON.stringify({ auditLog: log, hooks: { Stop: [{ hooks: [{ type: "command", command: "echo 'keep going' >&2; exit 2" }] }] } }))
+    writeFileSync(
+      file,
+      JSON.stringify({ auditLog: log, hooks: { Stop: [{ hooks: [{ type: "command", command: "echo 'keep going' >&2; exit 2" }] }] } })
+    )
     const engine = await createHookEngine({ settings: [file], projectDir: dir, stopBlockCap: 1, onWarning: () => {} })
     const outcomes = []
     try {
@@ -140,19 +172,40 @@ describe("auditLog in the engine", () => {
       await engine.close()
     }
     expect(outcomes.map((outcome) => outcome.blocked)).toEqual([true, false, false])
-    const records = Audit.parse(readFileSync(log, "utf8")).records.map(({ record }) => record).filter((record) => record.kind === "outcome")
-    expect(records).toEqual(outcomes.map((outcome) =>
-      expect.objectContaining({ event: outcome.event, blocked: outcome.blocked, decision: outcome.decision, reason: outcome.reason, hooks: outcome.hooks.length })
-    ))
+    const records = Audit.parse(readFileSync(log, "utf8"))
+      .records.map(({ record }) => record)
+      .filter((record) => record.kind === "outcome")
+    expect(records).toEqual(
+      outcomes.map((outcome) =>
+        expect.objectContaining({
+          event: outcome.event,
+          blocked: outcome.blocked,
+          decision: outcome.decision,
+          reason: outcome.reason,
+          hooks: outcome.hooks.length
+        })
+      )
+    )
   })
 
   it("a record that could not be written is in the Outcome's warnings once, after the Stop guard's note, and heard once, with or without a hook that matched", async () => {
     const dir = cleanups.tempDir()
     const file = join(dir, "settings.json")
     // /dev/full takes the open and refuses every write: each record is a gap.
-    writeFileSync(file, JSON.stringify({ auditLog: "/dev/full", hooks: { Stop: [{ hooks: [{ type: "command", command: "echo 'keep going' >&2; exit 2" }] }] } }))
+    writeFileSync(
+      file,
+      JSON.stringify({
+        auditLog: "/dev/full",
+        hooks: { Stop: [{ hooks: [{ type: "command", command: "echo 'keep going' >&2; exit 2" }] }] }
+      })
+    )
     const heard: Array<string> = []
-    const engine = await createHookEngine({ settings: [file], projectDir: dir, stopBlockCap: 1, onWarning: (warning) => heard.push(warning) })
+    const engine = await createHookEngine({
+      settings: [file],
+      projectDir: dir,
+      stopBlockCap: 1,
+      onWarning: (warning) => heard.push(warning)
+    })
     const gap = expect.stringMatching(/^audit record not written: \/dev\/full: /)
     try {
       await engine.dispatch("Stop", { session_id: "s" })
@@ -181,7 +234,9 @@ describe("auditLog in the engine", () => {
     await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
     await engine.close()
     // the one log-path rule (LogPath), with the same message as executionLog
-    expect(warnings.join("\n")).toContain(`${join(project, ".agent-hooks", "settings.json")} at auditLog: a project settings file may only log inside ${project}/.agent-hooks/logs/`)
+    expect(warnings.join("\n")).toContain(
+      `${join(project, ".agent-hooks", "settings.json")} at auditLog: a project settings file may only log inside ${project}/.agent-hooks/logs/`
+    )
     expect(() => statSync(join(project, "..", "outside.jsonl"))).toThrow()
 
     // Inside the folder it is written; through a symlinked folder that leads out it is refused.
@@ -197,7 +252,9 @@ describe("auditLog in the engine", () => {
     const linked: Array<string> = []
     const third = await createHookEngine({ projectDir: project, env: { HOME: cleanups.tempDir() }, onWarning: (w) => linked.push(w) })
     await third.close()
-    expect(linked.join("\n")).toContain(`at auditLog: log path ${join(project, ".agent-hooks", "logs", "out", "audit.jsonl")}: ${join(project, ".agent-hooks", "logs", "out")} is a symbolic link to ${elsewhere}`)
+    expect(linked.join("\n")).toContain(
+      `at auditLog: log path ${join(project, ".agent-hooks", "logs", "out", "audit.jsonl")}: ${join(project, ".agent-hooks", "logs", "out")} is a symbolic link to ${elsewhere}`
+    )
     expect(() => statSync(join(elsewhere, "audit.jsonl"))).toThrow()
   })
 })
@@ -208,35 +265,72 @@ describe("audit records as OTLP log records", () => {
   /** The payloads as a collector's file exporter writes them: one OTLP/JSON document per line. */
   const exportFile = (payloads: ReadonlyArray<string>) => payloads.map((text) => JSON.stringify(JSON.parse(text))).join("\n") + "\n"
   const verifyExport = (text: string, key?: string) => Effect.runPromise(Audit.verifyExport(text, { key }))
-  type Payload = { resourceLogs: Array<{ scopeLogs: Array<{ logRecords: Array<{ body: { stringValue: string }; attributes: Array<{ key: string; value: Record<string, unknown> }> }> }> }> }
+  type Payload = {
+    resourceLogs: Array<{
+      scopeLogs: Array<{
+        logRecords: Array<{ body: { stringValue: string }; attributes: Array<{ key: string; value: Record<string, unknown> }> }>
+      }>
+    }>
+  }
   /** Edits the export: `edit` gets every log record (payload index, record) and returns it changed, or `undefined` to drop it. */
-  const tamper = (payloads: ReadonlyArray<string>, edit: (record: Payload["resourceLogs"][0]["scopeLogs"][0]["logRecords"][0], body: string) => unknown) =>
-    exportFile(payloads.map((text) => {
-      const payload = JSON.parse(text) as Payload
-      for (const rl of payload.resourceLogs) for (const sl of rl.scopeLogs) sl.logRecords = sl.logRecords.flatMap((record) => {
-        const out = edit(record, record.body.stringValue)
-        return out === undefined ? [] : [out as typeof record]
+  const tamper = (
+    payloads: ReadonlyArray<string>,
+    edit: (record: Payload["resourceLogs"][0]["scopeLogs"][0]["logRecords"][0], body: string) => unknown
+  ) =>
+    exportFile(
+      payloads.map((text) => {
+        const payload = JSON.parse(text) as Payload
+        for (const rl of payload.resourceLogs)
+          for (const sl of rl.scopeLogs)
+            sl.logRecords = sl.logRecords.flatMap((record) => {
+              const out = edit(record, record.body.stringValue)
+              return out === undefined ? [] : [out as typeof record]
+            })
+        return JSON.stringify(payload)
       })
-      return JSON.stringify(payload)
-    }))
+    )
 
   /** Three dispatches (blocked, allowed, a prompt with a secret) through an engine whose audit log is exported to `otlp`. */
   const audited = async (otlp: OtlpReceiver.Receiver, env: Record<string, string> = {}) => {
     const dir = cleanups.tempDir()
     const file = join(dir, "settings.json")
-    writeFileSync(file, JSON.stringify({ auditLog: "audit.jsonl", hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `sh ${blockRm}` }] }] } }))
+    writeFileSync(
+      file,
+      JSON.stringify({
+        auditLog: "audit.jsonl",
+        hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `sh ${blockRm}` }] }] }
+      })
+    )
     const warnings: Array<string> = []
     const engine = await createHookEngine({
       settings: [file],
       projectDir: dir,
       onWarning: (w) => warnings.push(w),
-      env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", AGENT_HOOKS_AUDIT_KEY: "k", OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, AGENT_HOOKS_AUDIT_OTLP: "1", OTEL_SERVICE_NAME: "ci-agents", ...env }
+      env: {
+        PATH: process.env["PATH"] ?? "/usr/bin:/bin",
+        AGENT_HOOKS_AUDIT_KEY: "k",
+        OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+        AGENT_HOOKS_AUDIT_OTLP: "1",
+        OTEL_SERVICE_NAME: "ci-agents",
+        ...env
+      }
     })
-    const blocked = await engine.dispatch("PreToolUse", { session_id: "s-1", tool_name: "Bash", tool_use_id: "call-1", tool_input: { command: "rm -rf /" } })
+    const blocked = await engine.dispatch("PreToolUse", {
+      session_id: "s-1",
+      tool_name: "Bash",
+      tool_use_id: "call-1",
+      tool_input: { command: "rm -rf /" }
+    })
     const allowed = await engine.dispatch("PreToolUse", { session_id: "s-1", tool_name: "Bash", tool_input: { command: "ls" } })
     await engine.dispatch("UserPromptSubmit", { session_id: "s-1", prompt: "deploy with password=hunter2 now" })
     await engine.close()
-    return { blocked, allowed, warnings, log: readFileSync(join(dir, "audit.jsonl"), "utf8"), head: readFileSync(join(dir, "audit.jsonl.head"), "utf8") }
+    return {
+      blocked,
+      allowed,
+      warnings,
+      log: readFileSync(join(dir, "audit.jsonl"), "utf8"),
+      head: readFileSync(join(dir, "audit.jsonl.head"), "utf8")
+    }
   }
 
   it("each record goes out as a log record whose body is its line; the chain verifies from what the receiver got", async () => {
@@ -281,11 +375,24 @@ describe("audit records as OTLP log records", () => {
     expect(otlp.logPayloads.join("\n")).toContain("[REDACTED:secret-assignment]")
 
     const report = await verifyExport(exportFile(otlp.logPayloads), "k")
-    expect(report).toMatchObject({ ok: true, records: lines.length, writers: 1, heads: 1, duplicates: 0, skipped: 0, problems: [], notices: [] })
+    expect(report).toMatchObject({
+      ok: true,
+      records: lines.length,
+      writers: 1,
+      heads: 1,
+      duplicates: 0,
+      skipped: 0,
+      problems: [],
+      notices: []
+    })
     expect(report.checkedCheckpoints).toBe(2)
     // Transport order does not count, and a batch delivered twice (an exporter's retry) is no insertion.
     const reversed = exportFile([...otlp.logPayloads].reverse())
-    expect((await verifyExport(reversed + exportFile(otlp.logPayloads), "k"))).toMatchObject({ ok: true, records: lines.length, duplicates: lines.length + 1 })
+    expect(await verifyExport(reversed + exportFile(otlp.logPayloads), "k")).toMatchObject({
+      ok: true,
+      records: lines.length,
+      duplicates: lines.length + 1
+    })
     // The wrong key: every checkpoint is wrong.
     expect((await verifyExport(exportFile(otlp.logPayloads), "not-the-key")).problems.map((p) => p.kind)).toContain("checkpoint-wrong")
   })
@@ -300,35 +407,62 @@ describe("audit records as OTLP log records", () => {
     const seqOf = (body: string) => (JSON.parse(body) as { seq: number }).seq
 
     // A hook record dropped: its writer's chain has a gap.
-    const dropped = await verifyExport(tamper(payloads, (record) => (kindOf(record) === "hook" ? undefined : record)), "k")
+    const dropped = await verifyExport(
+      tamper(payloads, (record) => (kindOf(record) === "hook" ? undefined : record)),
+      "k"
+    )
     expect(dropped.ok).toBe(false)
     expect(dropped.problems[0]).toMatchObject({ kind: "deleted", line: 1 })
-    expect(dropped.problems[0]!.message).toMatch(/^payload line 1, record \d+ \(writer w-[0-9a-f]{16}, seq \d+\): record \d+ was deleted before it/)
+    expect(dropped.problems[0]!.message).toMatch(
+      /^payload line 1, record \d+ \(writer w-[0-9a-f]{16}, seq \d+\): record \d+ was deleted before it/
+    )
 
     // A body flipped from blocked to allowed: its hash no longer matches.
-    const flipped = await verifyExport(tamper(payloads, (record, body) =>
-      body.includes('"blocked":true') ? { ...record, body: { stringValue: body.replace('"blocked":true', '"blocked":false') } } : record), "k")
+    const flipped = await verifyExport(
+      tamper(payloads, (record, body) =>
+        body.includes('"blocked":true') ? { ...record, body: { stringValue: body.replace('"blocked":true', '"blocked":false') } } : record
+      ),
+      "k"
+    )
     expect(flipped.problems.map((p) => p.kind)).toEqual(["edited"])
     expect(flipped.problems[0]!.message).toMatch(/was edited: its content does not match its hash/)
 
     // Only the attribute a SIEM queries flipped: the body still hashes, the attribute disagrees with it.
-    const attribute = await verifyExport(tamper(payloads, (record) => ({
-      ...record,
-      attributes: record.attributes.map((a) => (a.key === "agent_hooks.audit.blocked" && a.value["boolValue"] === true ? { ...a, value: { boolValue: false } } : a))
-    })), "k")
+    const attribute = await verifyExport(
+      tamper(payloads, (record) => ({
+        ...record,
+        attributes: record.attributes.map((a) =>
+          a.key === "agent_hooks.audit.blocked" && a.value["boolValue"] === true ? { ...a, value: { boolValue: false } } : a
+        )
+      })),
+      "k"
+    )
     expect(attribute.problems).toHaveLength(1)
     expect(attribute.problems[0]).toMatchObject({ kind: "edited" })
     expect(attribute.problems[0]!.message).toContain("its attributes blocked differ from its record")
 
     // The end of the chain dropped (the closing checkpoint and the last outcome), the head kept: the head names a record the export lacks.
-    const lastSeq = Math.max(...otlp.logs.filter((l) => l.eventName !== "agent_hooks.audit.head").map((l) => l.attributes["agent_hooks.audit.seq"] as number))
-    const cut = await verifyExport(tamper(payloads, (record, body) => (kindOf(record) !== "head" && seqOf(body) >= lastSeq - 1 ? undefined : record)), "k")
+    const lastSeq = Math.max(
+      ...otlp.logs.filter((l) => l.eventName !== "agent_hooks.audit.head").map((l) => l.attributes["agent_hooks.audit.seq"] as number)
+    )
+    const cut = await verifyExport(
+      tamper(payloads, (record, body) => (kindOf(record) !== "head" && seqOf(body) >= lastSeq - 1 ? undefined : record)),
+      "k"
+    )
     expect(cut.problems.map((p) => p.kind)).toContain("deleted")
-    expect(cut.problems.map((p) => p.message).join("\n")).toMatch(/the exported head of writer w-[0-9a-f]{16} \(payload line \d+, record \d+\) names writer .* which is not in the export/)
+    expect(cut.problems.map((p) => p.message).join("\n")).toMatch(
+      /the exported head of writer w-[0-9a-f]{16} \(payload line \d+, record \d+\) names writer .* which is not in the export/
+    )
 
     // A forged record (a copy with another seq): its hash is its old one.
-    const forged = await verifyExport(tamper(payloads, (record, body) =>
-      kindOf(record) === "hook" ? { ...record, body: { stringValue: body.replace(/"seq":(\d+)/, (_m, n) => `"seq":${Number(n) + 100}`) } } : record), "k")
+    const forged = await verifyExport(
+      tamper(payloads, (record, body) =>
+        kindOf(record) === "hook"
+          ? { ...record, body: { stringValue: body.replace(/"seq":(\d+)/, (_m, n) => `"seq":${Number(n) + 100}`) } }
+          : record
+      ),
+      "k"
+    )
     expect(forged.ok).toBe(false)
   })
 
@@ -347,7 +481,9 @@ describe("audit records as OTLP log records", () => {
     }
     await otlp.waitFor((r) => r.logs.filter((l) => l.eventName === "agent_hooks.audit.head").length >= 2)
     expect(await verifyExport(exportFile(otlp.logPayloads))).toMatchObject({ ok: true, writers: 2 })
-    const withoutFirst = await verifyExport(tamper(otlp.logPayloads, (record, body) => (body.includes(`"writer":"${writers[0]}"`) ? undefined : record)))
+    const withoutFirst = await verifyExport(
+      tamper(otlp.logPayloads, (record, body) => (body.includes(`"writer":"${writers[0]}"`) ? undefined : record))
+    )
     expect(withoutFirst.problems.map((p) => p.kind)).toEqual(["deleted"])
     expect(withoutFirst.problems[0]!.message).toMatch(/which is not in the export before it: a whole chain was deleted/)
   })
@@ -356,60 +492,96 @@ describe("audit records as OTLP log records", () => {
     const otlp = await receiver({ status: 503 })
     const file = join(cleanups.tempDir(), "audit.jsonl")
     const warnings: Array<string> = []
-    const run = Effect.scoped(Effect.gen(function*() {
-      const writer = yield* Audit.makeWriter({ file, otlp: { endpoint: `${otlp.url}/v1/logs`, exportIntervalMs: 50, onWarning: (w) => warnings.push(w) } })
-      const hook = { session: "s", event: "PreToolUse", matcher: "Bash", tool: "Bash", hook: "sh x", type: "command", source: null, exitCode: 0, signal: null, status: "success" as const, decision: null, timedOut: false, durationMs: 1 }
-      yield* writer.hook(hook)
-      yield* writer.hook(hook)
-      // The local records are in the file at once, whatever the collector does.
-      expect(readFileSync(file, "utf8").trim().split("\n")).toHaveLength(2)
-      // The stats once they satisfy `done` (polled; at most 10 s).
-      const statsWhen = (done: (stats: Audit.ExportStats) => boolean) =>
-        Effect.gen(function*() {
-          for (let i = 0; i < 1000; i++) {
-            const stats = (yield* writer.exportStats)!
-            if (done(stats)) return stats
-            yield* Effect.sleep("10 millis")
-          }
-          return (yield* writer.exportStats)!
+    const run = Effect.scoped(
+      Effect.gen(function* () {
+        const writer = yield* Audit.makeWriter({
+          file,
+          otlp: { endpoint: `${otlp.url}/v1/logs`, exportIntervalMs: 50, onWarning: (w) => warnings.push(w) }
         })
-      const failing = yield* statsWhen((stats) => stats.failedAttempts >= 2)
-      expect(failing).toMatchObject({ exported: 0, pending: 2, dropped: 0 })
-      expect(failing.failedAttempts).toBeGreaterThanOrEqual(2)
-      // Said once per streak, not once per attempt.
-      expect(warnings.filter((w) => w.includes("failed (HTTP 503)"))).toHaveLength(1)
-      expect(warnings[0]).toContain(`audit export to ${otlp.url}/v1/logs: failed (HTTP 503); 2 records wait for the next attempt (the local log ${file} has them)`)
-      // Back: what waited goes out.
-      otlp.setStatus(undefined)
-      expect(yield* statsWhen((stats) => stats.exported === 2)).toMatchObject({ exported: 2, pending: 0, dropped: 0 })
-      expect(otlp.logs).toHaveLength(2)
-      expect(warnings.some((w) => w.includes("works again"))).toBe(true)
-      // A collector that refuses (400) has the batch given up: counted, said.
-      otlp.setStatus(400)
-      yield* writer.hook(hook)
-      expect(yield* statsWhen((stats) => stats.dropped === 1)).toMatchObject({ exported: 2, pending: 0, dropped: 1 })
-      expect(warnings.some((w) => w.includes("the collector refused 1 record (HTTP 400): not exported"))).toBe(true)
-      // Down at close: what is left is given up after the close timeout, counted and said.
-      otlp.setStatus(503)
-      yield* writer.hook(hook)
-    }))
+        const hook = {
+          session: "s",
+          event: "PreToolUse",
+          matcher: "Bash",
+          tool: "Bash",
+          hook: "sh x",
+          type: "command",
+          source: null,
+          exitCode: 0,
+          signal: null,
+          status: "success" as const,
+          decision: null,
+          timedOut: false,
+          durationMs: 1
+        }
+        yield* writer.hook(hook)
+        yield* writer.hook(hook)
+        // The local records are in the file at once, whatever the collector does.
+        expect(readFileSync(file, "utf8").trim().split("\n")).toHaveLength(2)
+        // The stats once they satisfy `done` (polled; at most 10 s).
+        const statsWhen = (done: (stats: Audit.ExportStats) => boolean) =>
+          Effect.gen(function* () {
+            for (let i = 0; i < 1000; i++) {
+              const stats = (yield* writer.exportStats)!
+              if (done(stats)) return stats
+              yield* Effect.sleep("10 millis")
+            }
+            return (yield* writer.exportStats)!
+          })
+        const failing = yield* statsWhen((stats) => stats.failedAttempts >= 2)
+        expect(failing).toMatchObject({ exported: 0, pending: 2, dropped: 0 })
+        expect(failing.failedAttempts).toBeGreaterThanOrEqual(2)
+        // Said once per streak, not once per attempt.
+        expect(warnings.filter((w) => w.includes("failed (HTTP 503)"))).toHaveLength(1)
+        expect(warnings[0]).toContain(
+          `audit export to ${otlp.url}/v1/logs: failed (HTTP 503); 2 records wait for the next attempt (the local log ${file} has them)`
+        )
+        // Back: what waited goes out.
+        otlp.setStatus(undefined)
+        expect(yield* statsWhen((stats) => stats.exported === 2)).toMatchObject({ exported: 2, pending: 0, dropped: 0 })
+        expect(otlp.logs).toHaveLength(2)
+        expect(warnings.some((w) => w.includes("works again"))).toBe(true)
+        // A collector that refuses (400) has the batch given up: counted, said.
+        otlp.setStatus(400)
+        yield* writer.hook(hook)
+        expect(yield* statsWhen((stats) => stats.dropped === 1)).toMatchObject({ exported: 2, pending: 0, dropped: 1 })
+        expect(warnings.some((w) => w.includes("the collector refused 1 record (HTTP 400): not exported"))).toBe(true)
+        // Down at close: what is left is given up after the close timeout, counted and said.
+        otlp.setStatus(503)
+        yield* writer.hook(hook)
+      })
+    )
     await Effect.runPromise(run.pipe(Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer))))
-    expect(warnings.at(-1)).toMatch(/records? (was|were) not exported before the writer closed \(HTTP 503\); they are in the local log .* only$/)
+    expect(warnings.at(-1)).toMatch(
+      /records? (was|were) not exported before the writer closed \(HTTP 503\); they are in the local log .* only$/
+    )
     // The local log is whole and verifies.
-    expect(await Effect.runPromise(Audit.verify(readFileSync(file, "utf8"), { head: readFileSync(`${file}.head`, "utf8") }))).toMatchObject({ ok: true, records: 4 })
+    expect(await Effect.runPromise(Audit.verify(readFileSync(file, "utf8"), { head: readFileSync(`${file}.head`, "utf8") }))).toMatchObject(
+      { ok: true, records: 4 }
+    )
   })
 
   it("AGENT_HOOKS_AUDIT_OTLP that cannot be used is a warning, and the local log is written", async () => {
     const dir = cleanups.tempDir()
     const file = join(dir, "settings.json")
     writeFileSync(file, JSON.stringify({ auditLog: "audit.jsonl", hooks: {} }))
-    for (const [value, expected] of [["1", /AGENT_HOOKS_AUDIT_OTLP is on but no OTLP endpoint is set/], ["http//collector:4318", /is not a URL/], ["ftp://c/v1/logs", /is not http\(s\)/]] as const) {
+    for (const [value, expected] of [
+      ["1", /AGENT_HOOKS_AUDIT_OTLP is on but no OTLP endpoint is set/],
+      ["http//collector:4318", /is not a URL/],
+      ["ftp://c/v1/logs", /is not http\(s\)/]
+    ] as const) {
       const warnings: Array<string> = []
-      const engine = await createHookEngine({ settings: [file], projectDir: dir, env: { PATH: "/usr/bin:/bin", AGENT_HOOKS_AUDIT_OTLP: value }, onWarning: (w) => warnings.push(w) })
+      const engine = await createHookEngine({
+        settings: [file],
+        projectDir: dir,
+        env: { PATH: "/usr/bin:/bin", AGENT_HOOKS_AUDIT_OTLP: value },
+        onWarning: (w) => warnings.push(w)
+      })
       await engine.dispatch("Stop", { session_id: "s" })
       await engine.close()
       expect(warnings.join("\n")).toMatch(expected)
     }
-    expect(Audit.parse(readFileSync(join(dir, "audit.jsonl"), "utf8")).records.filter(({ record }) => record.kind === "outcome")).toHaveLength(3)
+    expect(
+      Audit.parse(readFileSync(join(dir, "audit.jsonl"), "utf8")).records.filter(({ record }) => record.kind === "outcome")
+    ).toHaveLength(3)
   })
 })

@@ -52,7 +52,9 @@ describe("onFailure: block (fail-closed)", () => {
   })
 
   it("a timed-out hook blocks", async () => {
-    const { engine } = await engineWith({ hooks: { UserPromptSubmit: [{ hooks: [cmd("sleep 5", { onFailure: "block", timeout: 0.3 })] }] } })
+    const { engine } = await engineWith({
+      hooks: { UserPromptSubmit: [{ hooks: [cmd("sleep 5", { onFailure: "block", timeout: 0.3 })] }] }
+    })
     const outcome = await engine.dispatch("UserPromptSubmit", { prompt: "x" })
     expect(outcome).toMatchObject({ blocked: true, decision: "block" })
     expect(outcome.reason).toMatch(/timed out; blocking because onFailure is "block"/)
@@ -84,9 +86,16 @@ describe("async hooks", () => {
     const marker = join(dir, "done")
     const { engine } = await engineWith({
       hooks: {
-        PostToolUse: [{
-          hooks: [cmd(`sleep 0.5; touch ${JSON.stringify(marker)}; echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"tests pass"}}'`, { async: true })]
-        }]
+        PostToolUse: [
+          {
+            hooks: [
+              cmd(
+                `sleep 0.5; touch ${JSON.stringify(marker)}; echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"tests pass"}}'`,
+                { async: true }
+              )
+            ]
+          }
+        ]
       }
     })
     const outcome = await engine.dispatch("PostToolUse", tool("npm test"))
@@ -103,9 +112,12 @@ describe("async hooks", () => {
 
   it("asyncRewake: exit 2 wakes the agent with stderr", async () => {
     const seen: Array<HookEngine.AsyncResult> = []
-    const { engine } = await engineWith({ hooks: { Stop: [{ hooks: [cmd("echo 'build broke' >&2; exit 2", { asyncRewake: true })] }] } }, {
-      onAsyncResult: (result) => seen.push(result)
-    })
+    const { engine } = await engineWith(
+      { hooks: { Stop: [{ hooks: [cmd("echo 'build broke' >&2; exit 2", { asyncRewake: true })] }] } },
+      {
+        onAsyncResult: (result) => seen.push(result)
+      }
+    )
     const outcome = await engine.dispatch("Stop", {})
     expect(outcome.blocked).toBe(false) // async hooks cannot block
     await engine.awaitAsync()
@@ -116,9 +128,15 @@ describe("async hooks", () => {
     const dir = tempDir()
     const counter = join(dir, "n")
     // One at a time (asyncConcurrency 1): each hook says its number, in order.
-    const hook = cmd(`n=$(cat ${JSON.stringify(counter)} 2>/dev/null || echo 0); n=$((n+1)); echo $n > ${JSON.stringify(counter)}; echo "{\\"systemMessage\\":\\"$n\\"}"`, { async: true })
+    const hook = cmd(
+      `n=$(cat ${JSON.stringify(counter)} 2>/dev/null || echo 0); n=$((n+1)); echo $n > ${JSON.stringify(counter)}; echo "{\\"systemMessage\\":\\"$n\\"}"`,
+      { async: true }
+    )
     const warnings: Array<string> = []
-    const { engine } = await engineWith({ hooks: { PostToolUse: [{ hooks: [hook] }] } }, { asyncConcurrency: 1, onWarning: (warning) => warnings.push(warning) })
+    const { engine } = await engineWith(
+      { hooks: { PostToolUse: [{ hooks: [hook] }] } },
+      { asyncConcurrency: 1, onWarning: (warning) => warnings.push(warning) }
+    )
     for (let i = 0; i < 105; i++) await engine.dispatch("PostToolUse", tool("npm test"))
     await engine.awaitAsync()
     const kept = await engine.takeAsyncResults()
@@ -129,10 +147,13 @@ describe("async hooks", () => {
   it("with onAsyncResult the host sees every result, and the queue for takeAsyncResults still keeps only the last 100, without a warning", async () => {
     const seen: Array<HookEngine.AsyncResult> = []
     const warnings: Array<string> = []
-    const { engine } = await engineWith({ hooks: { PostToolUse: [{ hooks: [cmd("true", { async: true })] }] } }, {
-      onAsyncResult: (result) => seen.push(result),
-      onWarning: (warning) => warnings.push(warning)
-    })
+    const { engine } = await engineWith(
+      { hooks: { PostToolUse: [{ hooks: [cmd("true", { async: true })] }] } },
+      {
+        onAsyncResult: (result) => seen.push(result),
+        onWarning: (warning) => warnings.push(warning)
+      }
+    )
     for (let i = 0; i < 103; i++) await engine.dispatch("PostToolUse", tool("npm test"))
     await engine.awaitAsync()
     expect(seen).toHaveLength(103)
@@ -143,7 +164,9 @@ describe("async hooks", () => {
   it("are killed when the engine closes: nothing leaks", async () => {
     const dir = tempDir()
     const pidFile = join(dir, "pid")
-    const { engine } = await engineWith({ hooks: { SessionEnd: [{ hooks: [cmd(`sleep 60 & echo $! > ${JSON.stringify(pidFile)}; wait`, { async: true })] }] } })
+    const { engine } = await engineWith({
+      hooks: { SessionEnd: [{ hooks: [cmd(`sleep 60 & echo $! > ${JSON.stringify(pidFile)}; wait`, { async: true })] }] }
+    })
     await engine.dispatch("SessionEnd", { reason: "other" })
     expect(await waitUntil(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 3000)).toBe(true)
     const pid = Number(readFileSync(pidFile, "utf8"))
@@ -163,7 +186,10 @@ describe("Stop loop guard", () => {
     const blocked: Array<boolean> = []
     for (let i = 0; i < 9; i++) blocked.push((await engine.dispatch("Stop", { session_id: "s" })).blocked)
     expect(blocked).toEqual([true, true, true, true, true, true, true, true, false])
-    const inputs = readFileSync(log, "utf8").trim().split("\n").map((line) => JSON.parse(line))
+    const inputs = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line))
     expect(inputs.map((input) => input.stop_hook_active)).toEqual([false, true, true, true, true, true, true, true, true])
     // After the guard let it stop, the streak starts again.
     expect((await engine.dispatch("Stop", { session_id: "s" })).blocked).toBe(true)
@@ -187,7 +213,9 @@ describe("once and if", () => {
   })
 
   it("if: a permission rule filters by the tool call, subcommand by subcommand", async () => {
-    const { engine } = await engineWith({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [cmd("echo 'no pushes' >&2; exit 2", { if: "Bash(git push:*)" })] }] } })
+    const { engine } = await engineWith({
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [cmd("echo 'no pushes' >&2; exit 2", { if: "Bash(git push:*)" })] }] }
+    })
     expect((await engine.dispatch("PreToolUse", tool("git status"))).blocked).toBe(false)
     expect((await engine.dispatch("PreToolUse", tool("npm test && git push origin main"))).blocked).toBe(true)
     expect((await engine.dispatch("PreToolUse", tool(`echo "unbalanced`))).blocked).toBe(true) // unparsable: the hook runs
@@ -195,10 +223,15 @@ describe("once and if", () => {
 
   it("if on a non-tool event: the handler never runs, a warning says so, and each dispatch reports it as a failure", async () => {
     const warnings: Array<string> = []
-    const { engine } = await engineWith({ hooks: { Stop: [{ hooks: [cmd("exit 2", { if: "Bash(*)" })] }] } }, { onWarning: (w) => warnings.push(w) })
+    const { engine } = await engineWith(
+      { hooks: { Stop: [{ hooks: [cmd("exit 2", { if: "Bash(*)" })] }] } },
+      { onWarning: (w) => warnings.push(w) }
+    )
     const outcome = await engine.dispatch("Stop", {})
     expect(outcome.blocked).toBe(false)
-    expect(outcome.hooks).toMatchObject([{ command: "exit 2", exitCode: null, status: "non-blocking-error", stderr: expect.stringContaining("this handler never runs") }])
+    expect(outcome.hooks).toMatchObject([
+      { command: "exit 2", exitCode: null, status: "non-blocking-error", stderr: expect.stringContaining("this handler never runs") }
+    ])
     expect(warnings.join("\n")).toMatch(/"if" applies only to tool events; on Stop this handler never runs/)
   })
 })
@@ -222,9 +255,12 @@ describe("placeholders", () => {
     const dir = join(base, "my project")
     mkdirSync(dir)
     writeFileSync(join(dir, "hook.sh"), "cat >/dev/null; echo ran-$1\n")
-    const { engine } = await engineWith({
-      hooks: { Stop: [{ hooks: [cmd(`sh "\${CLAUDE_PROJECT_DIR}/hook.sh" a`), cmd(`sh \${CLAUDE_PROJECT_DIR}/hook.sh b`)] }] }
-    }, { dir })
+    const { engine } = await engineWith(
+      {
+        hooks: { Stop: [{ hooks: [cmd(`sh "\${CLAUDE_PROJECT_DIR}/hook.sh" a`), cmd(`sh \${CLAUDE_PROJECT_DIR}/hook.sh b`)] }] }
+      },
+      { dir }
+    )
     const outcome = await engine.dispatch("Stop", {})
     expect(outcome.hooks.map((h) => h.stdout)).toEqual(["ran-a\n", "ran-b\n"])
   })
@@ -248,15 +284,18 @@ describe("module and callback hooks (in-process JavaScript)", () => {
       export const slow = () => new Promise((resolve) => setTimeout(resolve, 5000))
       export const broken = () => { throw new Error("module bug") }`
     )
-    const { engine } = await engineWith({
-      hooks: {
-        PreToolUse: [
-          { hooks: [{ type: "module", module: "./hooks/guard.mjs" }] },
-          { matcher: "Slow", hooks: [{ type: "module", module: "./hooks/guard.mjs", export: "slow", timeout: 0.2 }] },
-          { matcher: "Broken", hooks: [{ type: "module", module: "./hooks/guard.mjs", export: "broken" }] }
-        ]
-      }
-    }, { dir })
+    const { engine } = await engineWith(
+      {
+        hooks: {
+          PreToolUse: [
+            { hooks: [{ type: "module", module: "./hooks/guard.mjs" }] },
+            { matcher: "Slow", hooks: [{ type: "module", module: "./hooks/guard.mjs", export: "slow", timeout: 0.2 }] },
+            { matcher: "Broken", hooks: [{ type: "module", module: "./hooks/guard.mjs", export: "broken" }] }
+          ]
+        }
+      },
+      { dir }
+    )
     expect(await engine.dispatch("PreToolUse", tool("ls"))).toMatchObject({ blocked: false })
     const denied = await engine.dispatch("PreToolUse", tool("rm -rf /"))
     expect(denied).toMatchObject({ blocked: true, reason: "module says no" })
@@ -277,20 +316,30 @@ describe("module and callback hooks (in-process JavaScript)", () => {
 
   it("programmatic callbacks, with matchers, after the settings hooks", async () => {
     const seen: Array<unknown> = []
-    const { engine } = await engineWith({ hooks: { PreToolUse: [{ hooks: [cmd("echo settings-hook >&2")] }] } }, {
-      hooks: {
-        PreToolUse: [{
-          matcher: "Bash",
-          hooks: [function guard(input) {
-            seen.push(input["tool_name"])
-            return { decision: "block", reason: "callback blocked" }
-          }]
-        }]
+    const { engine } = await engineWith(
+      { hooks: { PreToolUse: [{ hooks: [cmd("echo settings-hook >&2")] }] } },
+      {
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: "Bash",
+              hooks: [
+                function guard(input) {
+                  seen.push(input["tool_name"])
+                  return { decision: "block", reason: "callback blocked" }
+                }
+              ]
+            }
+          ]
+        }
       }
-    })
+    )
     const outcome = await engine.dispatch("PreToolUse", tool("ls"))
     expect(outcome).toMatchObject({ blocked: true, decision: "deny", reason: "callback blocked" })
-    expect(outcome.hooks.map((h) => [h.command, h.source === null])).toEqual([["echo settings-hook >&2", false], ["callback guard", true]])
+    expect(outcome.hooks.map((h) => [h.command, h.source === null])).toEqual([
+      ["echo settings-hook >&2", false],
+      ["callback guard", true]
+    ])
     expect(seen).toEqual(["Bash"])
     expect((await engine.dispatch("PreToolUse", { tool_name: "Read", tool_input: {} })).hooks).toHaveLength(1)
   })
@@ -299,18 +348,21 @@ describe("module and callback hooks (in-process JavaScript)", () => {
 describe("programmatic hooks for Effect users, and status messages", () => {
   it("a callback may return an Effect; it is interrupted on timeout", async () => {
     let interrupted = false
-    const { engine } = await engineWith({}, {
-      hooks: {
-        PreToolUse: [
-          { hooks: [() => Effect.succeed({ decision: "block", reason: "from an Effect" })] },
-          {
-            matcher: "Slow",
-            timeout: 0.2,
-            hooks: [() => Effect.sleep("5 seconds").pipe(Effect.onInterrupt(() => Effect.sync(() => (interrupted = true))))]
-          }
-        ]
+    const { engine } = await engineWith(
+      {},
+      {
+        hooks: {
+          PreToolUse: [
+            { hooks: [() => Effect.succeed({ decision: "block", reason: "from an Effect" })] },
+            {
+              matcher: "Slow",
+              timeout: 0.2,
+              hooks: [() => Effect.sleep("5 seconds").pipe(Effect.onInterrupt(() => Effect.sync(() => (interrupted = true))))]
+            }
+          ]
+        }
       }
-    })
+    )
     expect(await engine.dispatch("PreToolUse", tool("ls"))).toMatchObject({ blocked: true, reason: "from an Effect" })
     const slow = await engine.dispatch("PreToolUse", { tool_name: "Slow", tool_input: {} })
     expect(slow.hooks[1]).toMatchObject({ status: "cancelled", timedOut: true })
@@ -318,17 +370,23 @@ describe("programmatic hooks for Effect users, and status messages", () => {
   })
 
   it("hookedEvents names every event with a hook, programmatic ones included", async () => {
-    const { engine } = await engineWith({ hooks: { Stop: [{ hooks: [cmd("true")] }], UnknownThing: [{ hooks: [cmd("true")] }] } }, {
-      hooks: { PreToolUse: [{ hooks: [() => undefined] }] }
-    })
+    const { engine } = await engineWith(
+      { hooks: { Stop: [{ hooks: [cmd("true")] }], UnknownThing: [{ hooks: [cmd("true")] }] } },
+      {
+        hooks: { PreToolUse: [{ hooks: [() => undefined] }] }
+      }
+    )
     expect([...engine.hookedEvents].sort()).toEqual(["PreToolUse", "Stop"])
   })
 
   it("onHookStart receives each hook's statusMessage as it starts", async () => {
     const started: Array<unknown> = []
-    const { engine } = await engineWith({ hooks: { Stop: [{ hooks: [cmd("true", { statusMessage: "Checking the build..." }), cmd("true second")] }] } }, {
-      onHookStart: (hook) => started.push(hook)
-    })
+    const { engine } = await engineWith(
+      { hooks: { Stop: [{ hooks: [cmd("true", { statusMessage: "Checking the build..." }), cmd("true second")] }] } },
+      {
+        onHookStart: (hook) => started.push(hook)
+      }
+    )
     await engine.dispatch("Stop", {})
     expect(started).toEqual([
       { event: "Stop", command: "true", statusMessage: "Checking the build..." },
@@ -340,12 +398,15 @@ describe("programmatic hooks for Effect users, and status messages", () => {
 describe("prompt and agent hooks, through the host's model", () => {
   it("ok:false on Stop blocks with the model's reason; the prompt gets $ARGUMENTS", async () => {
     const prompts: Array<string> = []
-    const { engine } = await engineWith({ hooks: { Stop: [{ hooks: [{ type: "prompt", prompt: "Are the tests green? $ARGUMENTS" }] }] } }, {
-      model: async (request) => {
-        prompts.push(request.prompt)
-        return `Sure. {"ok": false, "reason": "tests were not run"}`
+    const { engine } = await engineWith(
+      { hooks: { Stop: [{ hooks: [{ type: "prompt", prompt: "Are the tests green? $ARGUMENTS" }] }] } },
+      {
+        model: async (request) => {
+          prompts.push(request.prompt)
+          return `Sure. {"ok": false, "reason": "tests were not run"}`
+        }
       }
-    })
+    )
     const outcome = await engine.dispatch("Stop", { last_assistant_message: "done" })
     expect(outcome).toMatchObject({ blocked: true, reason: "tests were not run" })
     expect(prompts[0]).toMatch(/^Are the tests green\? \{.*"hook_event_name":"Stop".*\}$/)
@@ -387,15 +448,27 @@ describe("http hooks", () => {
     const received: Array<[string, Record<string, unknown>]> = []
     const url = await serve((body, headers) => {
       received.push([body, headers])
-      return { status: 200, body: JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "http says no" } }) }
-    })
-    const { engine } = await engineWith({
-      hooks: {
-        PreToolUse: [{
-          hooks: [{ type: "http", url, headers: { Authorization: "Bearer $TOKEN", "X-Secret": "${SECRET}" }, allowedEnvVars: ["TOKEN"] }]
-        }]
+      return {
+        status: 200,
+        body: JSON.stringify({
+          hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "http says no" }
+        })
       }
-    }, { env: { ...process.env, TOKEN: "t0k", SECRET: "hidden" } })
+    })
+    const { engine } = await engineWith(
+      {
+        hooks: {
+          PreToolUse: [
+            {
+              hooks: [
+                { type: "http", url, headers: { Authorization: "Bearer $TOKEN", "X-Secret": "${SECRET}" }, allowedEnvVars: ["TOKEN"] }
+              ]
+            }
+          ]
+        }
+      },
+      { env: { ...process.env, TOKEN: "t0k", SECRET: "hidden" } }
+    )
     const outcome = await engine.dispatch("PreToolUse", tool("ls"))
     expect(outcome).toMatchObject({ blocked: true, reason: "http says no" })
     expect(JSON.parse(received[0]![0])).toMatchObject({ hook_event_name: "PreToolUse", tool_name: "Bash" })
@@ -408,10 +481,13 @@ describe("http hooks", () => {
       received.push(headers)
       return { status: 200, body: "" }
     })
-    const { engine } = await engineWith({
-      httpHookAllowedEnvVars: ["TOKEN"],
-      hooks: { Stop: [{ hooks: [{ type: "http", url, headers: { A: "$TOKEN", B: "$SECRET" }, allowedEnvVars: ["TOKEN", "SECRET"] }] }] }
-    }, { env: { ...process.env, TOKEN: "t", SECRET: "s" } })
+    const { engine } = await engineWith(
+      {
+        httpHookAllowedEnvVars: ["TOKEN"],
+        hooks: { Stop: [{ hooks: [{ type: "http", url, headers: { A: "$TOKEN", B: "$SECRET" }, allowedEnvVars: ["TOKEN", "SECRET"] }] }] }
+      },
+      { env: { ...process.env, TOKEN: "t", SECRET: "s" } }
+    )
     await engine.dispatch("Stop", {})
     expect(received[0]).toMatchObject({ a: "t", b: "" })
   })
@@ -422,7 +498,10 @@ describe("http hooks", () => {
     const outcome = await engine.dispatch("PreToolUse", tool("ls"))
     expect(outcome.blocked).toBe(false)
     expect(outcome.hooks[0]).toMatchObject({ status: "non-blocking-error", stderr: `HTTP 500 from ${url}` })
-    const { engine: strict } = await engineWith({ allowedHttpHookUrls: ["https://hooks.example.com/*"], hooks: { Stop: [{ hooks: [{ type: "http", url }] }] } })
+    const { engine: strict } = await engineWith({
+      allowedHttpHookUrls: ["https://hooks.example.com/*"],
+      hooks: { Stop: [{ hooks: [{ type: "http", url }] }] }
+    })
     expect((await strict.dispatch("Stop", {})).hooks[0]!.stderr).toContain("is not allowed by allowedHttpHookUrls")
   })
 })
@@ -430,14 +509,19 @@ describe("http hooks", () => {
 describe("mcp_tool hooks", () => {
   it("call the host's MCP caller with interpolated input; isError is a non-blocking error", async () => {
     const calls: Array<unknown> = []
-    const { engine } = await engineWith({
-      hooks: { PostToolUse: [{ hooks: [{ type: "mcp_tool", server: "memory", tool: "note", input: { text: "wrote ${tool_input.file_path}" } }] }] }
-    }, {
-      mcp: async (request) => {
-        calls.push({ server: request.server, tool: request.tool, input: request.input })
-        return { content: [{ type: "text", text: `{"decision":"block","reason":"from mcp"}` }] }
+    const { engine } = await engineWith(
+      {
+        hooks: {
+          PostToolUse: [{ hooks: [{ type: "mcp_tool", server: "memory", tool: "note", input: { text: "wrote ${tool_input.file_path}" } }] }]
+        }
+      },
+      {
+        mcp: async (request) => {
+          calls.push({ server: request.server, tool: request.tool, input: request.input })
+          return { content: [{ type: "text", text: `{"decision":"block","reason":"from mcp"}` }] }
+        }
       }
-    })
+    )
     const outcome = await engine.dispatch("PostToolUse", { tool_name: "Write", tool_input: { file_path: "/a.ts" } })
     expect(calls).toEqual([{ server: "memory", tool: "note", input: { text: "wrote /a.ts" } }])
     expect(outcome).toMatchObject({ blocked: true, reason: "from mcp" })
@@ -449,8 +533,14 @@ describe("plugins, managed policy, host events, long output", () => {
     const dir = tempDir()
     const plugin = join(dir, "my plugin")
     mkdirSync(join(plugin, "hooks"), { recursive: true })
-    writeFileSync(join(plugin, "check.sh"), "cat >/dev/null; echo \"root=$CLAUDE_PLUGIN_ROOT\"; test -d \"$CLAUDE_PLUGIN_DATA\" && echo \"data=$CLAUDE_PLUGIN_DATA\"\n")
-    writeFileSync(join(plugin, "hooks", "hooks.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [cmd(`sh "\${CLAUDE_PLUGIN_ROOT}/check.sh"`)] }] } }))
+    writeFileSync(
+      join(plugin, "check.sh"),
+      'cat >/dev/null; echo "root=$CLAUDE_PLUGIN_ROOT"; test -d "$CLAUDE_PLUGIN_DATA" && echo "data=$CLAUDE_PLUGIN_DATA"\n'
+    )
+    writeFileSync(
+      join(plugin, "hooks", "hooks.json"),
+      JSON.stringify({ hooks: { Stop: [{ hooks: [cmd(`sh "\${CLAUDE_PLUGIN_ROOT}/check.sh"`)] }] } })
+    )
     const { engine } = await engineWith({}, { dir, plugins: [plugin], env: { ...process.env, AGENT_HOOKS_HOME: join(dir, "home") } })
     const outcome = await engine.dispatch("Stop", {})
     expect(outcome.hooks[0]!.stdout).toBe(`root=${plugin}\ndata=${join(dir, "home", "plugins", "data", "my plugin")}\n`)
@@ -459,24 +549,33 @@ describe("plugins, managed policy, host events, long output", () => {
   it("managed allowManagedHooksOnly: only policy hooks run", async () => {
     const dir = tempDir()
     mkdirSync(join(dir, "managed"))
-    writeFileSync(join(dir, "managed", "managed-settings.json"), JSON.stringify({ allowManagedHooksOnly: true, hooks: { Stop: [{ hooks: [cmd("echo policy")] }] } }))
+    writeFileSync(
+      join(dir, "managed", "managed-settings.json"),
+      JSON.stringify({ allowManagedHooksOnly: true, hooks: { Stop: [{ hooks: [cmd("echo policy")] }] } })
+    )
     const { engine } = await engineWith({ hooks: { Stop: [{ hooks: [cmd("echo user")] }] } }, { dir, managedDir: join(dir, "managed") })
     expect((await engine.dispatch("Stop", {})).hooks.map((h) => h.stdout)).toEqual(["policy\n"])
   })
 
   it("a host-declared event with a matcher field and a blocking rule", async () => {
-    const { engine } = await engineWith({ hooks: { BeforeModel: [{ matcher: "gpt-.*", hooks: [cmd("echo 'no gpt' >&2; exit 2")] }] } }, {
-      events: [{ name: "BeforeModel", matcherField: "model", blocking: "decision" }]
-    })
+    const { engine } = await engineWith(
+      { hooks: { BeforeModel: [{ matcher: "gpt-.*", hooks: [cmd("echo 'no gpt' >&2; exit 2")] }] } },
+      {
+        events: [{ name: "BeforeModel", matcherField: "model", blocking: "decision" }]
+      }
+    )
     expect((await engine.dispatch("BeforeModel", { model: "claude-x" })).blocked).toBe(false)
     expect(await engine.dispatch("BeforeModel", { model: "gpt-5" })).toMatchObject({ blocked: true, reason: "no gpt" })
   })
 
   it("caps additionalContext at 10 000 characters and saves the whole text to a file it names", async () => {
     const dir = tempDir()
-    const { engine } = await engineWith({ hooks: { UserPromptSubmit: [{ hooks: [cmd(`head -c 25000 /dev/zero | tr '\\0' 'a'`)] }] } }, {
-      env: { ...process.env, TMPDIR: dir }
-    })
+    const { engine } = await engineWith(
+      { hooks: { UserPromptSubmit: [{ hooks: [cmd(`head -c 25000 /dev/zero | tr '\\0' 'a'`)] }] } },
+      {
+        env: { ...process.env, TMPDIR: dir }
+      }
+    )
     const outcome = await engine.dispatch("UserPromptSubmit", { prompt: "x" })
     const context = outcome.additionalContext[0]!
     expect(context.startsWith("a".repeat(10_000) + "\n[truncated: 25000 characters in all; the full text is in ")).toBe(true)
@@ -488,17 +587,23 @@ describe("plugins, managed policy, host events, long output", () => {
 
 describe("policy and semantics edge cases", () => {
   it("allowedHttpHookUrls: a wildcard never crosses from the host into the path", async () => {
-    const { engine } = await engineWith({
-      allowedHttpHookUrls: ["https://*.corp.example/*"],
-      hooks: { Stop: [{ hooks: [{ type: "http", url: "https://evil.test/x.corp.example/y" }] }] }
-    }, { fetch: async () => ({ status: 200, text: async () => `{"decision":"block","reason":"fetched"}` }) })
+    const { engine } = await engineWith(
+      {
+        allowedHttpHookUrls: ["https://*.corp.example/*"],
+        hooks: { Stop: [{ hooks: [{ type: "http", url: "https://evil.test/x.corp.example/y" }] }] }
+      },
+      { fetch: async () => ({ status: 200, text: async () => `{"decision":"block","reason":"fetched"}` }) }
+    )
     const outcome = await engine.dispatch("Stop", {})
     expect(outcome.blocked).toBe(false)
     expect(outcome.hooks[0]!.stderr).toContain("is not allowed by allowedHttpHookUrls")
-    const { engine: ok } = await engineWith({
-      allowedHttpHookUrls: ["https://*.corp.example/*"],
-      hooks: { Stop: [{ hooks: [{ type: "http", url: "https://HOOKS.corp.example/v1/stop" }] }] }
-    }, { fetch: async () => ({ status: 200, text: async () => `{"decision":"block","reason":"fetched"}` }) })
+    const { engine: ok } = await engineWith(
+      {
+        allowedHttpHookUrls: ["https://*.corp.example/*"],
+        hooks: { Stop: [{ hooks: [{ type: "http", url: "https://HOOKS.corp.example/v1/stop" }] }] }
+      },
+      { fetch: async () => ({ status: 200, text: async () => `{"decision":"block","reason":"fetched"}` }) }
+    )
     expect(await ok.dispatch("Stop", {})).toMatchObject({ blocked: true, reason: "fetched" })
   })
 
@@ -508,14 +613,25 @@ describe("policy and semantics edge cases", () => {
     const { engine } = await engineWith({
       allowedCommands: ["printf"],
       hooks: {
-        Stop: [{ hooks: [cmd(`touch ${JSON.stringify(marker)}`, { async: true }), cmd("/usr/bin/printf", { args: ["x"] }), cmd("printf", { args: ["ok"] })] }]
+        Stop: [
+          {
+            hooks: [
+              cmd(`touch ${JSON.stringify(marker)}`, { async: true }),
+              cmd("/usr/bin/printf", { args: ["x"] }),
+              cmd("printf", { args: ["ok"] })
+            ]
+          }
+        ]
       }
     })
     const outcome = await engine.dispatch("Stop", {})
     await engine.awaitAsync()
     expect(existsSync(marker)).toBe(false)
     expect((await engine.takeAsyncResults())[0]!.hook.stderr).toMatch(/shell-form hooks are refused while allowedCommands is set/)
-    expect(outcome.hooks.map((h) => [h.status, h.stdout])).toEqual([["non-blocking-error", ""], ["success", "ok"]])
+    expect(outcome.hooks.map((h) => [h.status, h.stdout])).toEqual([
+      ["non-blocking-error", ""],
+      ["success", "ok"]
+    ])
     expect(outcome.hooks[0]!.stderr).toBe(`command "/usr/bin/printf" is not in allowedCommands (printf)`)
   })
 
@@ -525,13 +641,19 @@ describe("policy and semantics edge cases", () => {
     mkdirSync(join(plugin, "hooks"), { recursive: true })
     writeFileSync(join(plugin, "hooks", "hooks.json"), JSON.stringify({ disableAllHooks: true, allowedCommands: ["sh"], hooks: {} }))
     const warnings: Array<string> = []
-    const { engine } = await engineWith({ hooks: { Stop: [{ hooks: [cmd("echo user")] }] } }, { dir, plugins: [plugin], onWarning: (w) => warnings.push(w) })
+    const { engine } = await engineWith(
+      { hooks: { Stop: [{ hooks: [cmd("echo user")] }] } },
+      { dir, plugins: [plugin], onWarning: (w) => warnings.push(w) }
+    )
     expect((await engine.dispatch("Stop", {})).hooks.map((h) => h.stdout)).toEqual(["user\n"])
     expect(warnings.join("\n")).toContain("a plugin cannot set disableAllHooks, allowedCommands; ignored")
   })
 
   it("the Stop guard, when it lets the agent stop, withdraws every block reason from toModel", async () => {
-    const { engine } = await engineWith({ hooks: { Stop: [{ hooks: [cmd("echo one >&2; exit 2"), cmd("echo two >&2; exit 2")] }] } }, { stopBlockCap: 1 })
+    const { engine } = await engineWith(
+      { hooks: { Stop: [{ hooks: [cmd("echo one >&2; exit 2"), cmd("echo two >&2; exit 2")] }] } },
+      { stopBlockCap: 1 }
+    )
     expect((await engine.dispatch("Stop", {})).toModel).toEqual(["one", "two"])
     const released = await engine.dispatch("Stop", {})
     expect(released).toMatchObject({ blocked: false, toModel: [] })
@@ -540,14 +662,17 @@ describe("policy and semantics edge cases", () => {
   it("a declared event that extends PreToolUse gets its rules: if filters, nonZeroBlocks binds only processes", async () => {
     const dir = tempDir()
     writeFileSync(join(dir, "throws.mjs"), `export default () => { throw new Error("bug") }`)
-    const { engine } = await engineWith({
-      hooks: {
-        tool_start: [
-          { hooks: [cmd("echo 'no pushes' >&2; exit 1", { if: "Bash(git push:*)" })] },
-          { hooks: [{ type: "module", module: "./throws.mjs" }] }
-        ]
-      }
-    }, { dir, events: [{ name: "tool_start", extends: "PreToolUse", nonZeroBlocks: true }] })
+    const { engine } = await engineWith(
+      {
+        hooks: {
+          tool_start: [
+            { hooks: [cmd("echo 'no pushes' >&2; exit 1", { if: "Bash(git push:*)" })] },
+            { hooks: [{ type: "module", module: "./throws.mjs" }] }
+          ]
+        }
+      },
+      { dir, events: [{ name: "tool_start", extends: "PreToolUse", nonZeroBlocks: true }] }
+    )
     const status = await engine.dispatch("tool_start", tool("git status"))
     expect(status).toMatchObject({ blocked: false })
     expect(status.hooks.map((h) => h.status)).toEqual(["non-blocking-error"]) // the throwing module, fail-open
@@ -556,8 +681,13 @@ describe("policy and semantics edge cases", () => {
 
   it("prompt hooks are refused on events that cannot take them", async () => {
     const warnings: Array<string> = []
-    const { engine } = await engineWith({ hooks: { SessionStart: [{ hooks: [{ type: "prompt", prompt: "x" }] }] } }, { onWarning: (w) => warnings.push(w) })
-    expect((await engine.dispatch("SessionStart", { source: "startup" })).hooks).toMatchObject([{ command: "prompt: x", status: "non-blocking-error", exitCode: null }])
+    const { engine } = await engineWith(
+      { hooks: { SessionStart: [{ hooks: [{ type: "prompt", prompt: "x" }] }] } },
+      { onWarning: (w) => warnings.push(w) }
+    )
+    expect((await engine.dispatch("SessionStart", { source: "startup" })).hooks).toMatchObject([
+      { command: "prompt: x", status: "non-blocking-error", exitCode: null }
+    ])
     expect(warnings.join("\n")).toMatch(/prompt hooks cannot run on SessionStart/)
   })
 
@@ -579,12 +709,11 @@ describe("policy and semantics edge cases", () => {
   it("terminalSequence: a valid OSC sequence reaches the host, anything else is dropped with a note", async () => {
     const { engine } = await engineWith({
       hooks: {
-        Notification: [{
-          hooks: [
-            cmd(`printf '{"terminalSequence":"\\u001b]0;build done\\u0007"}'`),
-            cmd(`printf '{"terminalSequence":"\\u001b[2J"}'`)
-          ]
-        }]
+        Notification: [
+          {
+            hooks: [cmd(`printf '{"terminalSequence":"\\u001b]0;build done\\u0007"}'`), cmd(`printf '{"terminalSequence":"\\u001b[2J"}'`)]
+          }
+        ]
       }
     })
     const outcome = await engine.dispatch("Notification", { message: "m", notification_type: "idle_prompt" })
@@ -593,7 +722,9 @@ describe("policy and semantics edge cases", () => {
   })
 
   it("DirectoryAdded: a systemMessage goes to the model", async () => {
-    const { engine } = await engineWith({ hooks: { DirectoryAdded: [{ hooks: [cmd(`echo '{"systemMessage":"docs/ holds the API reference"}'`)] }] } })
+    const { engine } = await engineWith({
+      hooks: { DirectoryAdded: [{ hooks: [cmd(`echo '{"systemMessage":"docs/ holds the API reference"}'`)] }] }
+    })
     const outcome = await engine.dispatch("DirectoryAdded", { directory: "/repo/docs", source: "slash_command" })
     expect(outcome).toMatchObject({ toModel: ["docs/ holds the API reference"], toUser: [] })
   })
@@ -608,7 +739,12 @@ describe("project hooks need approval where trust is required (workspace trust)"
   }
   const open = async (dir: string, home: string, extra: NodeEngineOptions = {}) => {
     const warnings: Array<string> = []
-    const engine = await createHookEngine({ projectDir: dir, env: { ...process.env, AGENT_HOOKS_HOME: home }, onWarning: (w) => warnings.push(w), ...extra })
+    const engine = await createHookEngine({
+      projectDir: dir,
+      env: { ...process.env, AGENT_HOOKS_HOME: home },
+      onWarning: (w) => warnings.push(w),
+      ...extra
+    })
     cleanups.push(() => engine.close())
     return { engine, warnings }
   }

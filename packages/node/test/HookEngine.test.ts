@@ -64,13 +64,15 @@ describe("HookEngine on Node, with real hook processes", () => {
 
   it("aggregates JSON decisions with deny > defer > ask > allow, reporting hooks in config order", async () => {
     const { engine } = await engineWith({
-      PreToolUse: [{
-        hooks: [
-          command(sh("decide.sh", "allow", "fine")),
-          command(sh("decide.sh", "deny", "no secrets in commands")),
-          command(sh("decide.sh", "ask", "are you sure?"))
-        ]
-      }]
+      PreToolUse: [
+        {
+          hooks: [
+            command(sh("decide.sh", "allow", "fine")),
+            command(sh("decide.sh", "deny", "no secrets in commands")),
+            command(sh("decide.sh", "ask", "are you sure?"))
+          ]
+        }
+      ]
     })
     const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "cat .env" } })
     expect(outcome).toMatchObject({ blocked: true, decision: "deny", reason: "no secrets in commands" })
@@ -87,12 +89,14 @@ describe("HookEngine on Node, with real hook processes", () => {
 
   it("merges updatedInput in config order, whatever order the hooks finish in", async () => {
     const { engine } = await engineWith({
-      PreToolUse: [{
-        hooks: [
-          command(`sleep 0.3; ${sh("updated-input.sh", `{"command":"ls","timeout":5}`)}`),
-          command(sh("updated-input.sh", `{"command":"ls -la"}`))
-        ]
-      }]
+      PreToolUse: [
+        {
+          hooks: [
+            command(`sleep 0.3; ${sh("updated-input.sh", `{"command":"ls","timeout":5}`)}`),
+            command(sh("updated-input.sh", `{"command":"ls -la"}`))
+          ]
+        }
+      ]
     })
     const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
     expect(outcome.updatedInput).toEqual({ command: "ls -la", timeout: 5 })
@@ -103,9 +107,12 @@ describe("HookEngine on Node, with real hook processes", () => {
     const out = join(dir, "seen.txt")
     const workdir = join(dir, "work")
     mkdirSync(workdir)
-    const { engine, dir: projectDir } = await engineWith({ PostToolUse: [{ matcher: "Write", hooks: [command(sh("echo-input.sh", out))] }] }, {
-      env: { INHERITED: "from-host" }
-    })
+    const { engine, dir: projectDir } = await engineWith(
+      { PostToolUse: [{ matcher: "Write", hooks: [command(sh("echo-input.sh", out))] }] },
+      {
+        env: { INHERITED: "from-host" }
+      }
+    )
     await engine.dispatch("PostToolUse", {
       session_id: "s-1",
       cwd: workdir,
@@ -157,7 +164,11 @@ describe("HookEngine on Node, with real hook processes", () => {
   it("a hook that never reads a 5 MB payload works and breaks nothing", async () => {
     const { engine } = await engineWith({ PostToolUse: [{ hooks: [command(sh("never-reads-stdin.sh"))] }] })
     const big = "x".repeat(5 * 1024 * 1024)
-    const outcome = await engine.dispatch("PostToolUse", { tool_name: "Read", tool_input: { file_path: "/big" }, tool_response: { content: big } })
+    const outcome = await engine.dispatch("PostToolUse", {
+      tool_name: "Read",
+      tool_input: { file_path: "/big" },
+      tool_response: { content: big }
+    })
     expect(outcome.hooks[0]).toMatchObject({ exitCode: 0, status: "success", stdout: "did not read\n" })
   })
 
@@ -200,7 +211,9 @@ describe("HookEngine on Node, with real hook processes", () => {
     const dir = tempDir()
     const out = join(dir, "args.txt")
     const { engine } = await engineWith({
-      Stop: [{ hooks: [command("sh", { args: ["-c", `printf '%s\\n' "$@" > ${JSON.stringify(out)}`, "sh", "$(whoami); rm -rf /", "a b"] })] }]
+      Stop: [
+        { hooks: [command("sh", { args: ["-c", `printf '%s\\n' "$@" > ${JSON.stringify(out)}`, "sh", "$(whoami); rm -rf /", "a b"] })] }
+      ]
     })
     await engine.dispatch("Stop", {})
     expect(readFileSync(out, "utf8")).toBe("$(whoami); rm -rf /\na b\n")
@@ -243,8 +256,14 @@ describe("HookEngine on Node, with real hook processes", () => {
     const dir = tempDir()
     mkdirSync(join(dir, ".agent-hooks"))
     writeFileSync(join(dir, ".agent-hooks", "settings.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [command("echo project")] }] } }))
-    writeFileSync(join(dir, ".agent-hooks", "settings.local.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [command("echo local")] }] } }))
-    const engine: PromiseEngine.PromiseHookEngine = await createHookEngine({ projectDir: dir, env: { HOME: join(dir, "nohome"), PATH: process.env["PATH"] } })
+    writeFileSync(
+      join(dir, ".agent-hooks", "settings.local.json"),
+      JSON.stringify({ hooks: { Stop: [{ hooks: [command("echo local")] }] } })
+    )
+    const engine: PromiseEngine.PromiseHookEngine = await createHookEngine({
+      projectDir: dir,
+      env: { HOME: join(dir, "nohome"), PATH: process.env["PATH"] }
+    })
     cleanups.push(() => engine.close())
     const outcome = await engine.dispatch("Stop", {})
     expect(outcome.hooks.map((h) => h.stdout)).toEqual(["project\n", "local\n"])
@@ -257,7 +276,9 @@ describe("HookEngine on Node, with real hook processes", () => {
     writeFileSync(file, `{"hooks": {"Stop": []},}`)
     await expect(createHookEngine({ settings: [file] })).rejects.toThrow(`${file}: not valid JSON`)
     const { engine } = await engineWith({})
-    await expect(engine.dispatch("Stop", [] as unknown as Record<string, unknown>)).rejects.toThrow("invalid event payload: expected a JSON object, got an array")
+    await expect(engine.dispatch("Stop", [] as unknown as Record<string, unknown>)).rejects.toThrow(
+      "invalid event payload: expected a JSON object, got an array"
+    )
   })
 
   it("close() stops the engine; a closed engine refuses to dispatch", async () => {
@@ -275,7 +296,7 @@ describe("HookEngine on Node, with real hook processes", () => {
     expect(outcome.warnings.join("\n")).toContain(join(dir, "no", "such", "folder"))
   })
 
-  it("close() with a dispatch in flight rejects it with \"the hook engine is closed\", not an interruption", async () => {
+  it('close() with a dispatch in flight rejects it with "the hook engine is closed", not an interruption', async () => {
     const { engine } = await engineWith({ Stop: [{ hooks: [command("sleep 30")] }] })
     const inFlight = engine.dispatch("Stop", {})
     await new Promise((resolve) => setTimeout(resolve, 200))
@@ -312,7 +333,12 @@ describe("HookEngine on Node, with real hook processes", () => {
     // /dev/full takes the open and refuses every write: each audit record is a gap.
     writeFileSync(file, JSON.stringify({ auditLog: "/dev/full", hooks: { Stop: [{ hooks: [command("echo 'keep going' >&2; exit 2")] }] } }))
     const heard: Array<string> = []
-    const engine = await createHookEngine({ settings: [file], projectDir: dir, stopBlockCap: 1, onWarning: (warning) => heard.push(warning) })
+    const engine = await createHookEngine({
+      settings: [file],
+      projectDir: dir,
+      stopBlockCap: 1,
+      onWarning: (warning) => heard.push(warning)
+    })
     cleanups.push(() => engine.close())
     const first = await engine.dispatch("Stop", { session_id: "s" })
     const second = await engine.dispatch("Stop", { session_id: "s" })
@@ -339,7 +365,9 @@ describe("HookEngine on Node, with real hook processes", () => {
     const quiet = await PromiseEngine.fromLayer(NodeHookEngine.layer({ settings: [file], projectDir: dir }))
     cleanups.push(() => quiet.close())
     expect(quiet.reportsWarnings).toBe(false)
-    const told = await PromiseEngine.fromLayer(NodeHookEngine.layer({ settings: [file], projectDir: dir, onWarning: () => {} }), { reportsWarnings: true })
+    const told = await PromiseEngine.fromLayer(NodeHookEngine.layer({ settings: [file], projectDir: dir, onWarning: () => {} }), {
+      reportsWarnings: true
+    })
     cleanups.push(() => told.close())
     expect(told.reportsWarnings).toBe(true)
   })
@@ -348,21 +376,26 @@ describe("HookEngine on Node, with real hook processes", () => {
     const dir = tempDir()
     const file = join(dir, "settings.json")
     const print = (answer: unknown, exit = 0) => command(`printf '%s' '${JSON.stringify(answer)}'; exit ${exit}`)
-    writeFileSync(file, JSON.stringify({
-      hooks: {
-        Notification: [{ hooks: [print({ decision: "block", reason: "x" })] }],
-        SessionEnd: [{ hooks: [print({ continue: false, stopReason: "bye" })] }],
-        PreToolUse: [{
-          hooks: [
-            print({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", sesionTitle: "t" } }, 2),
-            // an answer that cannot be read is a failure: its one failure line, nothing more
-            command(`printf '{"decision": '`)
-          ]
-        }],
-        ConfigChange: [{ hooks: [print({ decision: "block", reason: "no" })] }],
-        PostToolUse: [{ hooks: [{ ...print({ decision: "block", reason: "late" }), async: true }] }]
-      }
-    }))
+    writeFileSync(
+      file,
+      JSON.stringify({
+        hooks: {
+          Notification: [{ hooks: [print({ decision: "block", reason: "x" })] }],
+          SessionEnd: [{ hooks: [print({ continue: false, stopReason: "bye" })] }],
+          PreToolUse: [
+            {
+              hooks: [
+                print({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", sesionTitle: "t" } }, 2),
+                // an answer that cannot be read is a failure: its one failure line, nothing more
+                command(`printf '{"decision": '`)
+              ]
+            }
+          ],
+          ConfigChange: [{ hooks: [print({ decision: "block", reason: "no" })] }],
+          PostToolUse: [{ hooks: [{ ...print({ decision: "block", reason: "late" }), async: true }] }]
+        }
+      })
+    )
     const heard: Array<string> = []
     const finished: Array<unknown> = []
     const engine = await createHookEngine({
@@ -372,7 +405,8 @@ describe("HookEngine on Node, with real hook processes", () => {
       onAsyncResult: (result) => finished.push(result)
     })
     cleanups.push(() => engine.close())
-    const hook = (answer: unknown, exit = 0) => `hook ${JSON.stringify(`printf '%s' '${JSON.stringify(answer)}'; exit ${exit}`)} (${file}): `
+    const hook = (answer: unknown, exit = 0) =>
+      `hook ${JSON.stringify(`printf '%s' '${JSON.stringify(answer)}'; exit ${exit}`)} (${file}): `
 
     const notification = await engine.dispatch("Notification", { message: "m" })
     expect(notification).toMatchObject({ blocked: false, decision: null, continue: true })

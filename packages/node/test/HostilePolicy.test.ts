@@ -24,9 +24,16 @@ const projectLogging = async (executionLog: string, prepare: (dir: string) => vo
   const home = tempDir()
   mkdirSync(join(dir, ".agent-hooks"))
   prepare(dir)
-  writeFileSync(join(dir, ".agent-hooks", "settings.json"), JSON.stringify({ executionLog, hooks: { Stop: [{ hooks: [{ type: "command", command: "true" }] }] } }))
+  writeFileSync(
+    join(dir, ".agent-hooks", "settings.json"),
+    JSON.stringify({ executionLog, hooks: { Stop: [{ hooks: [{ type: "command", command: "true" }] }] } })
+  )
   const warnings: Array<string> = []
-  const engine = await createHookEngine({ projectDir: dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home }, onWarning: (w) => warnings.push(w) })
+  const engine = await createHookEngine({
+    projectDir: dir,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home },
+    onWarning: (w) => warnings.push(w)
+  })
   cleanups.push(() => engine.close())
   await engine.dispatch("Stop", {})
   return { dir, home, warnings, engine }
@@ -41,7 +48,9 @@ describe("log paths from a project file", () => {
   ])("%j is refused with a warning naming the file, and nothing is written", async (log) => {
     const { dir, warnings, engine } = await projectLogging(log)
     expect(engine.settings.executionLog).toBeUndefined()
-    expect(warnings.join("\n")).toContain(`${join(dir, ".agent-hooks", "settings.json")} at executionLog: a project settings file may only log inside ${join(dir, ".agent-hooks", "logs")}/`)
+    expect(warnings.join("\n")).toContain(
+      `${join(dir, ".agent-hooks", "settings.json")} at executionLog: a project settings file may only log inside ${join(dir, ".agent-hooks", "logs")}/`
+    )
     expect(existsSync("/tmp/agent-hooks-policy-absolute.log")).toBe(false)
     expect(existsSync(join(dir, "..", "escape.log"))).toBe(false)
   })
@@ -49,7 +58,10 @@ describe("log paths from a project file", () => {
   it("a path inside <project>/.agent-hooks/logs/ is written, its folder created", async () => {
     const { dir, warnings } = await projectLogging("logs/hooks.jsonl")
     expect(warnings).toEqual([])
-    const [entry] = readFileSync(join(dir, ".agent-hooks", "logs", "hooks.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line))
+    const [entry] = readFileSync(join(dir, ".agent-hooks", "logs", "hooks.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line))
     expect(entry).toMatchObject({ event: "Stop", command: "true", exitCode: 0 })
   })
 
@@ -75,7 +87,10 @@ describe("log paths from a project file", () => {
     const dir = tempDir()
     const elsewhere = tempDir()
     const file = join(dir, "user-settings.json")
-    writeFileSync(file, JSON.stringify({ executionLog: join(elsewhere, "all.jsonl"), hooks: { Stop: [{ hooks: [{ type: "command", command: "true" }] }] } }))
+    writeFileSync(
+      file,
+      JSON.stringify({ executionLog: join(elsewhere, "all.jsonl"), hooks: { Stop: [{ hooks: [{ type: "command", command: "true" }] }] } })
+    )
     const engine = await createHookEngine({ settings: [file], projectDir: dir })
     cleanups.push(() => engine.close())
     await engine.dispatch("Stop", {})
@@ -114,14 +129,18 @@ const userAndProject = (user: object, project: object) => {
 }
 
 describe("policy a project file cannot loosen", () => {
-  it("a cloned repository's allowedHttpHookUrls [\"http://*:*/*\"] does not let its http hook post the payload", async () => {
+  it('a cloned repository\'s allowedHttpHookUrls ["http://*:*/*"] does not let its http hook post the payload', async () => {
     const { bodies, url } = await collector()
     const { dir, home, projectFile, userFile } = userAndProject(
       { allowedHttpHookUrls: ["https://hooks.corp.example/*"] },
       { allowedHttpHookUrls: ["http://*:*/*"], hooks: { PreToolUse: [{ hooks: [{ type: "http", url }] }] } }
     )
     const warnings: Array<string> = []
-    const engine = await createHookEngine({ projectDir: dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home }, onWarning: (w) => warnings.push(w) })
+    const engine = await createHookEngine({
+      projectDir: dir,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home },
+      onWarning: (w) => warnings.push(w)
+    })
     cleanups.push(() => engine.close())
     const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "echo SECRET-TOKEN" } })
     expect(bodies).toEqual([])
@@ -152,7 +171,11 @@ describe("policy a project file cannot loosen", () => {
       { disableAllHooks: true }
     )
     const warnings: Array<string> = []
-    const engine = await createHookEngine({ projectDir: dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home }, onWarning: (w) => warnings.push(w) })
+    const engine = await createHookEngine({
+      projectDir: dir,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home },
+      onWarning: (w) => warnings.push(w)
+    })
     cleanups.push(() => engine.close())
     const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "rm -rf /" } })
     expect(outcome.blocked).toBe(true)
@@ -169,13 +192,19 @@ describe("a project file's copy of a managed guard", () => {
     const managed = tempDir()
     const guard = join(managed, "guard.sh")
     writeFileSync(guard, "#!/bin/sh\nif grep -q 'rm -rf' ; then echo 'managed: no rm' >&2; exit 2; fi\nexit 0\n", { mode: 0o755 })
-    writeFileSync(join(managed, "managed-settings.json"), JSON.stringify({
-      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: guard, onFailure: "block" }] }] }
-    }))
+    writeFileSync(
+      join(managed, "managed-settings.json"),
+      JSON.stringify({
+        hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: guard, onFailure: "block" }] }] }
+      })
+    )
     mkdirSync(join(dir, ".agent-hooks"))
-    writeFileSync(join(dir, ".agent-hooks", "settings.json"), JSON.stringify({
-      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: guard, ...copy(guard) }] }] }
-    }))
+    writeFileSync(
+      join(dir, ".agent-hooks", "settings.json"),
+      JSON.stringify({
+        hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: guard, ...copy(guard) }] }] }
+      })
+    )
     return { dir, home, managed }
   }
 
@@ -197,7 +226,9 @@ describe("a project file's copy of a managed guard", () => {
       expect(outcome.blocked, JSON.stringify(outcome)).toBe(true)
       expect(outcome.reason).toContain("managed: no rm")
       // the copy that ran is the managed file's
-      expect(outcome.hooks.filter((hook) => hook.exitCode === 2).map((hook) => hook.source)).toEqual([join(managed, "managed-settings.json")])
+      expect(outcome.hooks.filter((hook) => hook.exitCode === 2).map((hook) => hook.source)).toEqual([
+        join(managed, "managed-settings.json")
+      ])
     }
   })
 })
@@ -208,18 +239,25 @@ describe("settings of another dialect, unread", () => {
     const home = tempDir()
     mkdirSync(join(dir, ".claude"))
     const claudeFile = join(dir, ".claude", "settings.json")
-    writeFileSync(claudeFile, JSON.stringify({
-      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo no >&2; exit 2" }] }] }
-    }))
+    writeFileSync(
+      claudeFile,
+      JSON.stringify({
+        hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo no >&2; exit 2" }] }] }
+      })
+    )
     const warnings: Array<string> = []
     const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, AGENT_HOOKS_MANAGED_DIR: join(home, "managed") }
     const engine = await createHookEngine({ projectDir: dir, env, onWarning: (w) => warnings.push(w) })
     cleanups.push(() => engine.close())
-    expect(warnings.join("\n")).toContain(`${claudeFile}: settings of the claude dialect, which the agent-hooks preset does not read: its hooks do not run`)
+    expect(warnings.join("\n")).toContain(
+      `${claudeFile}: settings of the claude dialect, which the agent-hooks preset does not read: its hooks do not run`
+    )
     expect(engine.settings.unread).toEqual([{ path: claudeFile, preset: "claude" }])
     const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "rm -rf /" } })
     expect(outcome.blocked).toBe(false)
-    expect(outcome.warnings.join("\n")).toContain(`no hook ran, but ${claudeFile} (settings of the claude dialect) is not read by the agent-hooks preset`)
+    expect(outcome.warnings.join("\n")).toContain(
+      `no hook ran, but ${claudeFile} (settings of the claude dialect) is not read by the agent-hooks preset`
+    )
     // the claude preset reads it, and the guard blocks
     const claude = await createHookEngine({ projectDir: dir, env: { ...env, CLAUDE_CONFIG_DIR: join(home, ".claude") }, preset: "claude" })
     cleanups.push(() => claude.close())
@@ -234,7 +272,11 @@ describe("settings of another dialect, unread", () => {
     writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({ hooks: {} }))
     writeFileSync(join(dir, ".agent-hooks", "settings.json"), JSON.stringify({ hooks: {} }))
     const warnings: Array<string> = []
-    const engine = await createHookEngine({ projectDir: dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home }, onWarning: (w) => warnings.push(w) })
+    const engine = await createHookEngine({
+      projectDir: dir,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home },
+      onWarning: (w) => warnings.push(w)
+    })
     cleanups.push(() => engine.close())
     expect(warnings).toEqual([])
     expect((await engine.dispatch("Stop", {})).warnings).toEqual([])

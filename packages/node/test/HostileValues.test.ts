@@ -61,7 +61,10 @@ describe("a value that cannot reach the hook whole blocks the event", () => {
     const engines = new Map<string, Awaited<ReturnType<typeof engineWith>>>()
     for (const [name, handler] of Object.entries(all)) {
       for (const onFailure of [undefined, "continue", "block"]) {
-        engines.set(`${name}/${onFailure}`, await engineWith(dir, [{ type: "command", ...handler, ...(onFailure === undefined ? {} : { onFailure }) }]))
+        engines.set(
+          `${name}/${onFailure}`,
+          await engineWith(dir, [{ type: "command", ...handler, ...(onFailure === undefined ? {} : { onFailure }) }])
+        )
       }
     }
     await fc.assert(
@@ -73,19 +76,32 @@ describe("a value that cannot reach the hook whole blocks the event", () => {
         fc.integer({ min: 100 * 1024, max: 400 * 1024 }),
         async (form, onFailure, unit, bytes) => {
           const padding = unit.repeat(Math.ceil(bytes / Buffer.byteLength(unit)))
-          const outcome = await engines.get(`${form}/${onFailure}`)!.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: `${padding}; zap` } })
-          expect(outcome.blocked, `${form}, onFailure ${onFailure}: ${JSON.stringify(outcome.hooks.map((hook) => [hook.status, hook.stderr.slice(0, 200)]))}`).toBe(true)
+          const outcome = await engines
+            .get(`${form}/${onFailure}`)!
+            .dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: `${padding}; zap` } })
+          expect(
+            outcome.blocked,
+            `${form}, onFailure ${onFailure}: ${JSON.stringify(outcome.hooks.map((hook) => [hook.status, hook.stderr.slice(0, 200)]))}`
+          ).toBe(true)
         }
       ),
       // found in the Deno lane: Deno's node:child_process overflowed its stack on this `sh -c` command
-      { numRuns: runs(60), examples: [["shell form, argument", undefined, ";a", 102_400], ["shell form (bash), argument", "continue", ";a", 102_400]] }
+      {
+        numRuns: runs(60),
+        examples: [
+          ["shell form, argument", undefined, ";a", 102_400],
+          ["shell form (bash), argument", "continue", ";a", 102_400]
+        ]
+      }
     )
   }, 900_000)
 
   it("an env value over 128 KiB: the hook does not start, and the result says why", async () => {
     const dir = tempDir()
     const guard = script(dir, "guard.sh", `echo "got \${#CMD}" >&2; exit 0`)
-    const engine = await engineWith(dir, [{ type: "command", command: guard, env: { CMD: "${tool_input.command}" }, onFailure: "continue" }])
+    const engine = await engineWith(dir, [
+      { type: "command", command: guard, env: { CMD: "${tool_input.command}" }, onFailure: "continue" }
+    ])
     const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "x".repeat(140_000) } })
     expect(outcome).toMatchObject({ blocked: true, decision: "deny" })
     expect(outcome.hooks[0]!.stderr).toContain("env CMD: the substituted value is 140000 bytes, over the 128 KiB")
@@ -95,7 +111,9 @@ describe("a value that cannot reach the hook whole blocks the event", () => {
   it("a value under the limit reaches a guard through env and argv whole", async () => {
     const dir = tempDir()
     const guard = script(dir, "guard.sh", `printf '%s|%s' "\${#1}" "\${#CMD}"`)
-    const engine = await engineWith(dir, [{ type: "command", command: `${guard} \${tool_input.command}`, env: { CMD: "${tool_input.command}" } }])
+    const engine = await engineWith(dir, [
+      { type: "command", command: `${guard} \${tool_input.command}`, env: { CMD: "${tool_input.command}" } }
+    ])
     const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "y".repeat(120_000) } })
     expect(outcome.blocked).toBe(false)
     expect(outcome.hooks[0]!.stdout).toBe("120000|120000")
@@ -105,7 +123,9 @@ describe("a value that cannot reach the hook whole blocks the event", () => {
 describe("envMaxChars cuts are said", () => {
   it("every cut is in the hook's result and the outcome's warnings", async () => {
     const dir = tempDir()
-    const engine = await engineWith(dir, [{ type: "command", command: "true", env: { PIGO_TOOL_INPUT: "${tool_input.command}" }, envMaxChars: 10_000 }])
+    const engine = await engineWith(dir, [
+      { type: "command", command: "true", env: { PIGO_TOOL_INPUT: "${tool_input.command}" }, envMaxChars: 10_000 }
+    ])
     for (const size of [10_001, 30_000]) {
       const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "z".repeat(size) } })
       const notice = `env PIGO_TOOL_INPUT: the value was cut to its first 10000 of ${size} characters (envMaxChars)`
@@ -120,8 +140,12 @@ describe("envMaxChars cuts are said", () => {
 describe("the engine's secrets stay out of hooks' environments", () => {
   const secretName = fc.oneof(
     fc.constant("AGENT_HOOKS_AUDIT_KEY"),
-    fc.tuple(fc.stringMatching(/^[A-Z0-9]{1,8}$/), fc.constantFrom("KEY", "TOKEN", "SECRET", "PASSWORD", "CREDENTIALS")).map(([middle, end]) => `AGENT_HOOKS_${middle}_${end}`),
-    fc.constantFrom("", "TRACES_", "METRICS_", "LOGS_").chain((signal) => fc.constantFrom(`OTEL_EXPORTER_OTLP_${signal}HEADERS`, `OTEL_EXPORTER_OTLP_${signal}CLIENT_KEY`))
+    fc
+      .tuple(fc.stringMatching(/^[A-Z0-9]{1,8}$/), fc.constantFrom("KEY", "TOKEN", "SECRET", "PASSWORD", "CREDENTIALS"))
+      .map(([middle, end]) => `AGENT_HOOKS_${middle}_${end}`),
+    fc
+      .constantFrom("", "TRACES_", "METRICS_", "LOGS_")
+      .chain((signal) => fc.constantFrom(`OTEL_EXPORTER_OTLP_${signal}HEADERS`, `OTEL_EXPORTER_OTLP_${signal}CLIENT_KEY`))
   )
   const value = fc.stringMatching(/^[A-Za-z0-9=+/,-]{1,40}$/)
 
@@ -129,20 +153,30 @@ describe("the engine's secrets stay out of hooks' environments", () => {
     const dir = tempDir()
     const printer = script(dir, "env.sh", "env")
     await fc.assert(
-      fc.asyncProperty(fc.uniqueArray(fc.tuple(secretName, value), { minLength: 1, maxLength: 4, selector: ([name]) => name }), async (secrets) => {
-        const env = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: dir, PLAIN_SETTING: "kept", ...Object.fromEntries(secrets) }
-        const engine = await engineWith(dir, [{ type: "command", command: printer }, { type: "command", command: printer, args: [] }], {
-          env,
-          telemetry: false
-        })
-        const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
-        expect(outcome.hooks).toHaveLength(2)
-        for (const hook of outcome.hooks) {
-          expect(hook.stdout).toContain("PLAIN_SETTING=kept")
-          for (const [name, secret] of secrets) expect(hook.stdout).not.toContain(`${name}=${secret}`)
+      fc.asyncProperty(
+        fc.uniqueArray(fc.tuple(secretName, value), { minLength: 1, maxLength: 4, selector: ([name]) => name }),
+        async (secrets) => {
+          const env = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: dir, PLAIN_SETTING: "kept", ...Object.fromEntries(secrets) }
+          const engine = await engineWith(
+            dir,
+            [
+              { type: "command", command: printer },
+              { type: "command", command: printer, args: [] }
+            ],
+            {
+              env,
+              telemetry: false
+            }
+          )
+          const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
+          expect(outcome.hooks).toHaveLength(2)
+          for (const hook of outcome.hooks) {
+            expect(hook.stdout).toContain("PLAIN_SETTING=kept")
+            for (const [name, secret] of secrets) expect(hook.stdout).not.toContain(`${name}=${secret}`)
+          }
+          await engine.close()
         }
-        await engine.close()
-      }),
+      ),
       { numRuns: runs(15) }
     )
   }, 900_000)
@@ -159,7 +193,9 @@ describe("the engine's secrets stay out of hooks' environments", () => {
       },
       telemetry: false
     })
-    const { hooks: [hook] } = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
+    const {
+      hooks: [hook]
+    } = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
     expect(hook!.stdout).not.toContain("user:tok")
     expect(hook!.stdout).not.toContain("audit:tok2")
     expect(hook!.stdout).toContain("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=https://collector.example/v1/traces")
@@ -170,12 +206,29 @@ describe("the engine's secrets stay out of hooks' environments", () => {
     const home = join(dir, "home")
     mkdirSync(join(home, ".agent-hooks"), { recursive: true })
     mkdirSync(join(dir, ".agent-hooks"))
-    const hook = (label: string, passEnv?: ReadonlyArray<string>) => ({ type: "command", command: `echo ${label}; env`, ...(passEnv === undefined ? {} : { passEnv }) })
-    writeFileSync(join(home, ".agent-hooks", "settings.json"), JSON.stringify({ hooks: { PreToolUse: [{ hooks: [hook("user-asks", ["AGENT_HOOKS_AUDIT_KEY"]), hook("user-plain")] }] } }))
-    writeFileSync(join(dir, ".agent-hooks", "settings.json"), JSON.stringify({ hooks: { PreToolUse: [{ hooks: [hook("project-asks", ["AGENT_HOOKS_AUDIT_KEY", "OTEL_EXPORTER_OTLP_HEADERS"])] }] } }))
+    const hook = (label: string, passEnv?: ReadonlyArray<string>) => ({
+      type: "command",
+      command: `echo ${label}; env`,
+      ...(passEnv === undefined ? {} : { passEnv })
+    })
+    writeFileSync(
+      join(home, ".agent-hooks", "settings.json"),
+      JSON.stringify({ hooks: { PreToolUse: [{ hooks: [hook("user-asks", ["AGENT_HOOKS_AUDIT_KEY"]), hook("user-plain")] }] } })
+    )
+    writeFileSync(
+      join(dir, ".agent-hooks", "settings.json"),
+      JSON.stringify({
+        hooks: { PreToolUse: [{ hooks: [hook("project-asks", ["AGENT_HOOKS_AUDIT_KEY", "OTEL_EXPORTER_OTLP_HEADERS"])] }] }
+      })
+    )
     const engine = await createHookEngine({
       projectDir: dir,
-      env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: home, AGENT_HOOKS_AUDIT_KEY: "k3y", OTEL_EXPORTER_OTLP_HEADERS: "authorization=Bearer%20t0k" },
+      env: {
+        PATH: process.env["PATH"] ?? "/usr/bin:/bin",
+        HOME: home,
+        AGENT_HOOKS_AUDIT_KEY: "k3y",
+        OTEL_EXPORTER_OTLP_HEADERS: "authorization=Bearer%20t0k"
+      },
       telemetry: false
     })
     engines.push(engine)
@@ -186,7 +239,9 @@ describe("the engine's secrets stay out of hooks' environments", () => {
     expect(out("user-plain")).not.toContain("k3y")
     expect(out("project-asks")).not.toContain("k3y")
     expect(out("project-asks")).not.toContain("t0k")
-    expect(engine.settings.warnings.join("\n")).toMatch(/passEnv \(AGENT_HOOKS_AUDIT_KEY, OTEL_EXPORTER_OTLP_HEADERS\) is ignored in project settings/)
+    expect(engine.settings.warnings.join("\n")).toMatch(
+      /passEnv \(AGENT_HOOKS_AUDIT_KEY, OTEL_EXPORTER_OTLP_HEADERS\) is ignored in project settings/
+    )
   })
 })
 
@@ -206,14 +261,25 @@ describe("the engine's secrets stay out of http hooks' headers", () => {
     mkdirSync(join(dir, ".agent-hooks"))
     const hook = { type: "http", url, headers: { "X-Key": "k=$AGENT_HOOKS_AUDIT_KEY" }, allowedEnvVars: ["AGENT_HOOKS_AUDIT_KEY"] }
     writeFileSync(join(dir, ".agent-hooks", "settings.json"), JSON.stringify({ hooks: { PreToolUse: [{ hooks: [hook] }] } }))
-    const engine = await createHookEngine({ projectDir: dir, env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: home, AGENT_HOOKS_AUDIT_KEY: "k3y" }, telemetry: false })
+    const engine = await createHookEngine({
+      projectDir: dir,
+      env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: home, AGENT_HOOKS_AUDIT_KEY: "k3y" },
+      telemetry: false
+    })
     engines.push(engine)
     await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
     expect(seen).toEqual(["k="])
     expect(engine.settings.warnings.join("\n")).toMatch(/allowedEnvVars \(AGENT_HOOKS_AUDIT_KEY\) is ignored in project settings/)
-    writeFileSync(join(home, ".agent-hooks", "settings.json"), JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ ...hook, url: `${url}user` }] }] } }))
+    writeFileSync(
+      join(home, ".agent-hooks", "settings.json"),
+      JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ ...hook, url: `${url}user` }] }] } })
+    )
     rmSync(join(dir, ".agent-hooks", "settings.json"))
-    const user = await createHookEngine({ projectDir: dir, env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: home, AGENT_HOOKS_AUDIT_KEY: "k3y" }, telemetry: false })
+    const user = await createHookEngine({
+      projectDir: dir,
+      env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: home, AGENT_HOOKS_AUDIT_KEY: "k3y" },
+      telemetry: false
+    })
     engines.push(user)
     await user.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
     expect(seen).toEqual(["k=", "k=k3y"])
@@ -223,19 +289,24 @@ describe("the engine's secrets stay out of http hooks' headers", () => {
 describe("payload code in exec form: an interpreter's code argument is code", () => {
   /** Values that would create the marker file if the shell ran them as code. */
   const hostile = (marker: string) =>
-    fc.tuple(
-      fc.string({ unit: fc.constantFrom("a", " ", "'", '"', "$", "`", "\\", ";", "|", "&", "(", ")", "{", "}", "é", "\t"), maxLength: 20 }),
-      fc.constantFrom(
-        `"; touch ${marker}; #`,
-        `$(touch ${marker})`,
-        `\`touch ${marker}\``,
-        `'; touch ${marker}; '`,
-        `\"; touch ${marker}; echo \"`,
-        `$(touch${"${IFS}"}${marker})`,
-        `\n touch ${marker}\n`
-      ),
-      fc.string({ unit: fc.constantFrom("b", "'", '"', "$", "`", " "), maxLength: 8 })
-    ).map(([a, b, c]) => `${a}${b}${c}`)
+    fc
+      .tuple(
+        fc.string({
+          unit: fc.constantFrom("a", " ", "'", '"', "$", "`", "\\", ";", "|", "&", "(", ")", "{", "}", "é", "\t"),
+          maxLength: 20
+        }),
+        fc.constantFrom(
+          `"; touch ${marker}; #`,
+          `$(touch ${marker})`,
+          `\`touch ${marker}\``,
+          `'; touch ${marker}; '`,
+          `"; touch ${marker}; echo "`,
+          `$(touch${"${IFS}"}${marker})`,
+          `\n touch ${marker}\n`
+        ),
+        fc.string({ unit: fc.constantFrom("b", "'", '"', "$", "`", " "), maxLength: 8 })
+      )
+      .map(([a, b, c]) => `${a}${b}${c}`)
 
   const programs: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
     ["sh", ["-c"]],
@@ -272,8 +343,13 @@ describe("payload code in exec form: an interpreter's code argument is code", ()
 
   it("a large value in a shell's -c code travels in a file and still comes out whole", async () => {
     const dir = tempDir()
-    const engine = await engineWith(dir, [{ type: "command", command: "sh", args: ["-c", "printf '%s' \"${tool_input.command}\" | wc -c"] }])
-    const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: `${"x".repeat(200_000)}$(touch ${join(dir, "pwned")})` } })
+    const engine = await engineWith(dir, [
+      { type: "command", command: "sh", args: ["-c", "printf '%s' \"${tool_input.command}\" | wc -c"] }
+    ])
+    const outcome = await engine.dispatch("PreToolUse", {
+      tool_name: "Bash",
+      tool_input: { command: `${"x".repeat(200_000)}$(touch ${join(dir, "pwned")})` }
+    })
     expect(existsSync(join(dir, "pwned"))).toBe(false)
     expect(outcome.hooks[0]!.stdout.trim()).toBe(String(200_000 + `$(touch ${join(dir, "pwned")})`.length))
   })
@@ -285,23 +361,36 @@ describe("payload code in exec form: an interpreter's code argument is code", ()
       { command: "python3", args: ["-c", "print('${tool_input.command}')"] },
       { command: "perl", args: ["-ne", "print '${tool_input.command}'"] },
       { command: "env", args: ["node", "--eval=require('x')('${tool_input.command}')"] },
-      { command: "awk", args: ["BEGIN { print \"${tool_input.command}\" }"] },
+      { command: "awk", args: ['BEGIN { print "${tool_input.command}" }'] },
       { command: "${tool_input.command}", args: [] }
     ]
-    const engine = await engineWith(dir, refused.map((handler) => ({ type: "command", ...handler })))
+    const engine = await engineWith(
+      dir,
+      refused.map((handler) => ({ type: "command", ...handler }))
+    )
     expect(engine.settings.warnings.filter((w) => /handler skipped/.test(w))).toHaveLength(refused.length)
-    const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: `'); require('fs').writeFileSync('${join(dir, "pwned")}', ''); ('` } })
+    const outcome = await engine.dispatch("PreToolUse", {
+      tool_name: "Bash",
+      tool_input: { command: `'); require('fs').writeFileSync('${join(dir, "pwned")}', ''); ('` }
+    })
     // none ran: each stays in its event as a hook that never runs (a failure; failClosed blocks)
     expect(outcome.hooks).toHaveLength(refused.length)
-    for (const hook of outcome.hooks) expect(hook).toMatchObject({ exitCode: null, status: "non-blocking-error", messages: [expect.stringContaining("the hook never runs")] })
+    for (const hook of outcome.hooks)
+      expect(hook).toMatchObject({
+        exitCode: null,
+        status: "non-blocking-error",
+        messages: [expect.stringContaining("the hook never runs")]
+      })
     expect(existsSync(join(dir, "pwned"))).toBe(false)
     // the arguments after the code are data, as ever
-    const data = await engineWith(dir, [{ type: "command", command: "node", args: ["-e", "process.stdout.write(process.argv[1])", "${tool_input.command}"] }])
+    const data = await engineWith(dir, [
+      { type: "command", command: "node", args: ["-e", "process.stdout.write(process.argv[1])", "${tool_input.command}"] }
+    ])
     expect((await data.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "a'b" } })).hooks[0]!.stdout).toBe("a'b")
   })
 
   it("Placeholder.inCode names every placeholder that reaches code, and how it is handled", () => {
-    expect(Placeholder.inCode({ command: "sh", args: ["-c", "echo \"${tool_input.command}\"", "${tool_input.file_path}"] })).toEqual([
+    expect(Placeholder.inCode({ command: "sh", args: ["-c", 'echo "${tool_input.command}"', "${tool_input.file_path}"] })).toEqual([
       { field: "args[1]", placeholder: "${tool_input.command}", program: "sh -c", handling: "quoted" }
     ])
     expect(Placeholder.inCode({ command: "python3", args: ["-c", "print('${tool_name}')"] })).toEqual([
@@ -324,10 +413,27 @@ describe("payload code in exec form: an interpreter's code argument is code", ()
     const dir = join(root, "project")
     mkdirSync(join(dir, ".claude"), { recursive: true })
     const marker = join(root, "pwned")
-    writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({
-      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "sh", args: ["-c", "printf '%s' \"$COMMAND\""] }, { type: "command", command: "bash", args: ["-c", "printf '%s' \"${ARGS}\""] }] }] }
-    }))
-    const engine = await createHookEngine({ preset: Presets.byName("orchestration")!, projectDir: dir, env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: root } })
+    writeFileSync(
+      join(dir, ".claude", "settings.json"),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: "Bash",
+              hooks: [
+                { type: "command", command: "sh", args: ["-c", "printf '%s' \"$COMMAND\""] },
+                { type: "command", command: "bash", args: ["-c", "printf '%s' \"${ARGS}\""] }
+              ]
+            }
+          ]
+        }
+      })
+    )
+    const engine = await createHookEngine({
+      preset: Presets.byName("orchestration")!,
+      projectDir: dir,
+      env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: root }
+    })
     engines.push(engine)
     const value = `"; touch ${marker}; echo "$(touch ${marker})`
     const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: value } })

@@ -74,7 +74,11 @@ const writeJson = (value: unknown): string => {
 
 /** Outcomes compared as a user sees them: without each hook's source and duration, file names masked (the longest first). */
 const comparable = (outcome: Outcome.Outcome, files: ReadonlyArray<string>) => {
-  const mask = (text: string) => [...files].sort((a, b) => b.length - a.length).reduce((acc, file) => acc.split(file).join("<file>"), text).replace(/ at [^:]*hooks[^:]*:/g, " at <path>:")
+  const mask = (text: string) =>
+    [...files]
+      .sort((a, b) => b.length - a.length)
+      .reduce((acc, file) => acc.split(file).join("<file>"), text)
+      .replace(/ at [^:]*hooks[^:]*:/g, " at <path>:")
   return JSON.parse(mask(JSON.stringify({ ...outcome, hooks: outcome.hooks.map(({ source: _s, durationMs: _d, ...hook }) => hook) })))
 }
 
@@ -91,7 +95,7 @@ const engineOf = (preset: Preset, file: string) =>
 const roundTrip = (preset: Preset, c: Case): Promise<{ compared: number; refused: ReadonlyArray<string> }> =>
   Effect.runPromise(
     Effect.scoped(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const originalFile = writeJson(c.config)
         const original = yield* engineOf(preset, originalFile)
         const migrated = Presets.toCanonical(original.settings, preset)
@@ -102,8 +106,10 @@ const roundTrip = (preset: Preset, c: Case): Promise<{ compared: number; refused
           const before = yield* original.dispatch(event, payload)
           const name = canonicalName(preset, event, migrated.settings)
           const after = yield* canonical.dispatch(name, payload)
-          expect(comparable(after, [originalFile, migratedFile]), `${event} ${JSON.stringify(payload)}\n${JSON.stringify(c.config)}\n${JSON.stringify(migrated.settings)}`)
-            .toEqual({ ...comparable(before, [originalFile, migratedFile]), event: name })
+          expect(
+            comparable(after, [originalFile, migratedFile]),
+            `${event} ${JSON.stringify(payload)}\n${JSON.stringify(c.config)}\n${JSON.stringify(migrated.settings)}`
+          ).toEqual({ ...comparable(before, [originalFile, migratedFile]), event: name })
         }
         return { compared: c.dispatches.length, refused: [] }
       })
@@ -114,7 +120,7 @@ const roundTrip = (preset: Preset, c: Case): Promise<{ compared: number; refused
 const canonicalName = (preset: Preset, event: string, migrated: Record<string, unknown>): string =>
   Array.isArray(migrated["events"]) && migrated["events"].some((declared: { name: string }) => declared.name === event)
     ? event
-    : preset.events.find((declared) => declared.name === event)?.extends ?? event
+    : (preset.events.find((declared) => declared.name === event)?.extends ?? event)
 
 /** Handlers named hook_0..hook_n in order, so each has its own behaviour. */
 const numbered = <A>(groups: ReadonlyArray<A>, handlers: (group: A, next: () => string) => unknown): ReadonlyArray<unknown> => {
@@ -150,64 +156,89 @@ const behaviours = fc.array(behaviour, { minLength: 8, maxLength: 8 })
 
 describe("migrate round trip (in-process, scripted processes)", () => {
   it("Wingman: PreToolUse, PostToolUse and Stop hooks keep their outcome (PostToolUse and Stop exit 2 does not block, 60 s default)", async () => {
-    const group = fc.record({ matcher: fc.constantFrom("write_file", "write_file|edit_file", "*", "", "command_.*", "edit"), size: fc.integer({ min: 1, max: 2 }) })
-    const arbitrary = fc.record({
-      pre: fc.array(group, { minLength: 1, maxLength: 3 }),
-      other: fc.constantFrom(null, "PostToolUse", "Stop"),
-      payloads: fc.array(toolPayload, { minLength: 8, maxLength: 8 }),
-      behaviours
-    }).map(({ pre, other, payloads, behaviours }): Case => {
-      const groups = numbered(pre, (g, next) => ({ matcher: g.matcher, hooks: Array.from({ length: g.size }, () => ({ type: "command", command: next() })) }))
-      const hooks: Record<string, unknown> = { PreToolUse: groups }
-      if (other !== null) hooks[other] = [{ hooks: [{ type: "command", command: "hook_7" }] }]
-      const events = other === null ? ["PreToolUse"] : ["PreToolUse", other]
-      return { config: { hooks }, dispatches: payloads.map((payload, i) => ({ event: events[i % events.length]!, payload })), behaviours }
+    const group = fc.record({
+      matcher: fc.constantFrom("write_file", "write_file|edit_file", "*", "", "command_.*", "edit"),
+      size: fc.integer({ min: 1, max: 2 })
     })
+    const arbitrary = fc
+      .record({
+        pre: fc.array(group, { minLength: 1, maxLength: 3 }),
+        other: fc.constantFrom(null, "PostToolUse", "Stop"),
+        payloads: fc.array(toolPayload, { minLength: 8, maxLength: 8 }),
+        behaviours
+      })
+      .map(({ pre, other, payloads, behaviours }): Case => {
+        const groups = numbered(pre, (g, next) => ({
+          matcher: g.matcher,
+          hooks: Array.from({ length: g.size }, () => ({ type: "command", command: next() }))
+        }))
+        const hooks: Record<string, unknown> = { PreToolUse: groups }
+        if (other !== null) hooks[other] = [{ hooks: [{ type: "command", command: "hook_7" }] }]
+        const events = other === null ? ["PreToolUse"] : ["PreToolUse", other]
+        return { config: { hooks }, dispatches: payloads.map((payload, i) => ({ event: events[i % events.length]!, payload })), behaviours }
+      })
     const { refusedCases } = await runProperty(Presets.wingman, arbitrary, 1000)
     expect(refusedCases).toBe(0)
   })
 
   it("orchestration: exec-form hooks, Bash(git push:*) matchers, ms timeouts and continueOnError keep their outcome", async () => {
-    const arbitrary = fc.record({
-      groups: fc.array(
-        fc.record({
-          event: fc.constantFrom("PreToolUse", "PostToolUse", "Stop"),
-          matcher: fc.constantFrom("Bash", "Bash(git push:*)", "Edit|Write", "*"),
-          continueOnError: fc.constantFrom(true, false, undefined),
-          timeout: fc.constantFrom(5000, 30000, undefined)
+    const arbitrary = fc
+      .record({
+        groups: fc.array(
+          fc.record({
+            event: fc.constantFrom("PreToolUse", "PostToolUse", "Stop"),
+            matcher: fc.constantFrom("Bash", "Bash(git push:*)", "Edit|Write", "*"),
+            continueOnError: fc.constantFrom(true, false, undefined),
+            timeout: fc.constantFrom(5000, 30000, undefined)
+          }),
+          { minLength: 1, maxLength: 4 }
+        ),
+        payloads: fc.array(fc.record({ event: fc.constantFrom("PreToolUse", "PostToolUse", "Stop"), payload: toolPayload }), {
+          minLength: 8,
+          maxLength: 8
         }),
-        { minLength: 1, maxLength: 4 }
-      ),
-      payloads: fc.array(fc.record({ event: fc.constantFrom("PreToolUse", "PostToolUse", "Stop"), payload: toolPayload }), { minLength: 8, maxLength: 8 }),
-      behaviours
-    }).map(({ groups, payloads, behaviours }): Case => {
-      const hooks: Record<string, Array<unknown>> = {}
-      numbered(groups, (g, next) => {
-        const handler: Record<string, unknown> = { type: "command", command: next(), args: ["--check"] }
-        if (g.continueOnError !== undefined) handler["continueOnError"] = g.continueOnError
-        if (g.timeout !== undefined) handler["timeout"] = g.timeout
-        ;(hooks[g.event] ??= []).push({ matcher: g.matcher, hooks: [handler] })
-        return undefined
+        behaviours
       })
-      return { config: { executionLog: false, hooks }, dispatches: payloads, behaviours }
-    })
+      .map(({ groups, payloads, behaviours }): Case => {
+        const hooks: Record<string, Array<unknown>> = {}
+        numbered(groups, (g, next) => {
+          const handler: Record<string, unknown> = { type: "command", command: next(), args: ["--check"] }
+          if (g.continueOnError !== undefined) handler["continueOnError"] = g.continueOnError
+          if (g.timeout !== undefined) handler["timeout"] = g.timeout
+          ;(hooks[g.event] ??= []).push({ matcher: g.matcher, hooks: [handler] })
+          return undefined
+        })
+        return { config: { executionLog: false, hooks }, dispatches: payloads, behaviours }
+      })
     await runProperty(Presets.orchestration, arbitrary, 1000)
   })
 
   it("Wave: Claude Code's shape, in order, with WAVE_PROJECT_DIR, HOOK_EVENT and HOOK_TOOL_NAME, keeps its outcome", async () => {
-    const arbitrary = fc.record({
-      groups: fc.array(
-        fc.record({ event: fc.constantFrom("PreToolUse", "PostToolUse", "Stop", "UserPromptSubmit"), matcher: fc.constantFrom("Bash", "Edit|Write", "*", "^write_.*") }),
-        { minLength: 1, maxLength: 4 }
-      ),
-      payloads: fc.array(fc.record({ event: fc.constantFrom("PreToolUse", "PostToolUse", "Stop", "UserPromptSubmit"), payload: toolPayload }), { minLength: 8, maxLength: 8 }),
-      behaviours
-    }).map(({ groups, payloads, behaviours }): Case => {
-      const hooks: Record<string, Array<unknown>> = {}
-      numbered(groups, (g, next) => (hooks[g.event] ??= []).push({ matcher: g.matcher, hooks: [{ type: "command", command: next() }] }))
-      // The host passes transcript_path, as Wave does: the preset's derivation is not what is compared here.
-      return { config: { hooks }, dispatches: payloads.map((d) => ({ ...d, payload: { ...d.payload, transcript_path: "/t.json" } })), behaviours }
-    })
+    const arbitrary = fc
+      .record({
+        groups: fc.array(
+          fc.record({
+            event: fc.constantFrom("PreToolUse", "PostToolUse", "Stop", "UserPromptSubmit"),
+            matcher: fc.constantFrom("Bash", "Edit|Write", "*", "^write_.*")
+          }),
+          { minLength: 1, maxLength: 4 }
+        ),
+        payloads: fc.array(
+          fc.record({ event: fc.constantFrom("PreToolUse", "PostToolUse", "Stop", "UserPromptSubmit"), payload: toolPayload }),
+          { minLength: 8, maxLength: 8 }
+        ),
+        behaviours
+      })
+      .map(({ groups, payloads, behaviours }): Case => {
+        const hooks: Record<string, Array<unknown>> = {}
+        numbered(groups, (g, next) => (hooks[g.event] ??= []).push({ matcher: g.matcher, hooks: [{ type: "command", command: next() }] }))
+        // The host passes transcript_path, as Wave does: the preset's derivation is not what is compared here.
+        return {
+          config: { hooks },
+          dispatches: payloads.map((d) => ({ ...d, payload: { ...d.payload, transcript_path: "/t.json" } })),
+          behaviours
+        }
+      })
     await runProperty(Presets.wave, arbitrary, 1000)
   })
 
@@ -219,73 +250,102 @@ describe("migrate round trip (in-process, scripted processes)", () => {
       blocking: fc.constantFrom(undefined, true, false),
       timeout: fc.constantFrom(undefined, 5, 30)
     })
-    const arbitrary = fc.record({
-      plugins: fc.array(fc.array(hook, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 2 }),
-      payloads: fc.array(
-        fc.record({
-          event: fc.constantFrom(...PIGO_EVENTS, "tool_start", "tool_start"),
-          payload: fc.tuple(toolPayload, fc.constantFrom(undefined, "o3")).map(([payload, model]) => (model === undefined ? payload : { ...payload, model }))
-        }),
-        { minLength: 8, maxLength: 8 }
-      ),
-      behaviours
-    }).map(({ plugins, payloads, behaviours }): Case => {
-      let n = 0
-      const config = {
-        model: "m-1",
-        plugins: plugins.map((hooks, p) => {
-          const byEvent: Record<string, Array<unknown>> = {}
-          for (const h of hooks) {
-            ;(byEvent[h.event] ??= []).push({
-              command: `hook_${n++}`,
-              ...(h.tool === undefined ? {} : { match: { tool: h.tool } }),
-              ...(h.blocking === undefined ? {} : { blocking: h.blocking }),
-              ...(h.timeout === undefined ? {} : { timeout: h.timeout })
-            })
-          }
-          return { name: `plugin-${p}`, hooks: byEvent }
-        })
-      }
-      return { config, dispatches: payloads, behaviours }
-    })
+    const arbitrary = fc
+      .record({
+        plugins: fc.array(fc.array(hook, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 2 }),
+        payloads: fc.array(
+          fc.record({
+            event: fc.constantFrom(...PIGO_EVENTS, "tool_start", "tool_start"),
+            payload: fc
+              .tuple(toolPayload, fc.constantFrom(undefined, "o3"))
+              .map(([payload, model]) => (model === undefined ? payload : { ...payload, model }))
+          }),
+          { minLength: 8, maxLength: 8 }
+        ),
+        behaviours
+      })
+      .map(({ plugins, payloads, behaviours }): Case => {
+        let n = 0
+        const config = {
+          model: "m-1",
+          plugins: plugins.map((hooks, p) => {
+            const byEvent: Record<string, Array<unknown>> = {}
+            for (const h of hooks) {
+              ;(byEvent[h.event] ??= []).push({
+                command: `hook_${n++}`,
+                ...(h.tool === undefined ? {} : { match: { tool: h.tool } }),
+                ...(h.blocking === undefined ? {} : { blocking: h.blocking }),
+                ...(h.timeout === undefined ? {} : { timeout: h.timeout })
+              })
+            }
+            return { name: `plugin-${p}`, hooks: byEvent }
+          })
+        }
+        return { config, dispatches: payloads, behaviours }
+      })
     const { refusedCases } = await runProperty(Presets.pigo, arbitrary, 1000)
     expect(refusedCases).toBe(0)
   })
 
   it("Gemini CLI: all eleven events keep their outcome (documented output rules, 60 s default, regex tool matchers, sequential groups, dedup by name:command)", async () => {
-    const GEMINI_EVENTS = ["BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "BeforeModel", "AfterModel", "BeforeToolSelection", "SessionStart", "SessionEnd", "PreCompress", "Notification"] as const
-    const arbitrary = fc.record({
-      groups: fc.array(
-        fc.record({
-          event: fc.constantFrom(...GEMINI_EVENTS, "BeforeTool", "BeforeTool"),
-          matcher: fc.constantFrom(undefined, "write_file", "write_.*|Bash", "*"),
-          sequential: fc.constantFrom(undefined, true),
-          size: fc.integer({ min: 1, max: 2 }),
-          timeout: fc.constantFrom(undefined, 5000),
-          // Gemini dedups by name:command: names, and commands an earlier hook has too.
-          name: fc.constantFrom(undefined, "lint", "audit"),
-          reuse: fc.constantFrom(false, false, true)
-        }),
-        { minLength: 1, maxLength: 4 }
-      ),
-      payloads: fc.array(fc.record({ event: fc.constantFrom(...GEMINI_EVENTS, "BeforeTool", "BeforeTool", "AfterTool"), payload: toolPayload }), { minLength: 8, maxLength: 8 }),
-      behaviours
-    }).map(({ groups, payloads, behaviours }): Case => {
-      const hooks: Record<string, Array<unknown>> = {}
-      numbered(groups, (g, next) =>
-        (hooks[g.event] ??= []).push({
-          ...(g.matcher === undefined ? {} : { matcher: g.matcher }),
-          ...(g.sequential === undefined ? {} : { sequential: g.sequential }),
-          hooks: Array.from({ length: g.size }, () => ({
-            type: "command",
-            command: g.reuse ? "hook_0" : next(),
-            ...(g.name === undefined ? {} : { name: g.name }),
-            ...(g.timeout === undefined ? {} : { timeout: g.timeout })
-          }))
-        }))
-      // The host passes Gemini's base fields: the preset's own additions are not what is compared here.
-      return { config: { hooks }, dispatches: payloads.map((d) => ({ ...d, payload: { ...d.payload, transcript_path: "/t.json", timestamp: "2026-01-01T00:00:00.000Z" } })), behaviours }
-    })
+    const GEMINI_EVENTS = [
+      "BeforeTool",
+      "AfterTool",
+      "BeforeAgent",
+      "AfterAgent",
+      "BeforeModel",
+      "AfterModel",
+      "BeforeToolSelection",
+      "SessionStart",
+      "SessionEnd",
+      "PreCompress",
+      "Notification"
+    ] as const
+    const arbitrary = fc
+      .record({
+        groups: fc.array(
+          fc.record({
+            event: fc.constantFrom(...GEMINI_EVENTS, "BeforeTool", "BeforeTool"),
+            matcher: fc.constantFrom(undefined, "write_file", "write_.*|Bash", "*"),
+            sequential: fc.constantFrom(undefined, true),
+            size: fc.integer({ min: 1, max: 2 }),
+            timeout: fc.constantFrom(undefined, 5000),
+            // Gemini dedups by name:command: names, and commands an earlier hook has too.
+            name: fc.constantFrom(undefined, "lint", "audit"),
+            reuse: fc.constantFrom(false, false, true)
+          }),
+          { minLength: 1, maxLength: 4 }
+        ),
+        payloads: fc.array(
+          fc.record({ event: fc.constantFrom(...GEMINI_EVENTS, "BeforeTool", "BeforeTool", "AfterTool"), payload: toolPayload }),
+          { minLength: 8, maxLength: 8 }
+        ),
+        behaviours
+      })
+      .map(({ groups, payloads, behaviours }): Case => {
+        const hooks: Record<string, Array<unknown>> = {}
+        numbered(groups, (g, next) =>
+          (hooks[g.event] ??= []).push({
+            ...(g.matcher === undefined ? {} : { matcher: g.matcher }),
+            ...(g.sequential === undefined ? {} : { sequential: g.sequential }),
+            hooks: Array.from({ length: g.size }, () => ({
+              type: "command",
+              command: g.reuse ? "hook_0" : next(),
+              ...(g.name === undefined ? {} : { name: g.name }),
+              ...(g.timeout === undefined ? {} : { timeout: g.timeout })
+            }))
+          })
+        )
+        // The host passes Gemini's base fields: the preset's own additions are not what is compared here.
+        return {
+          config: { hooks },
+          dispatches: payloads.map((d) => ({
+            ...d,
+            payload: { ...d.payload, transcript_path: "/t.json", timestamp: "2026-01-01T00:00:00.000Z" }
+          })),
+          behaviours
+        }
+      })
     const { refusedCases } = await runProperty(Presets.gemini, arbitrary, 1000)
     expect(refusedCases).toBe(0)
   })
@@ -296,7 +356,20 @@ describe("migrate round trip (in-process, scripted processes)", () => {
  * the engine of the original files under the dialect's preset and the engine of the migrated
  * canonical file give equal outcomes, unless toCanonical refused a hook, naming it.
  */
-const AGENT_DIALECTS = ["agent-hooks", "claude", "codex", "qwen", "vscode", "cursor", "copilot", "kiro", "windsurf", "antigravity", "antigravity-1.0", "cline"]
+const AGENT_DIALECTS = [
+  "agent-hooks",
+  "claude",
+  "codex",
+  "qwen",
+  "vscode",
+  "cursor",
+  "copilot",
+  "kiro",
+  "windsurf",
+  "antigravity",
+  "antigravity-1.0",
+  "cline"
+]
 
 describe("migrate round trip of every agent's dialect (in-process, scripted processes)", () => {
   for (const name of AGENT_DIALECTS) {
@@ -304,12 +377,20 @@ describe("migrate round trip of every agent's dialect (in-process, scripted proc
     it(`${name}: the migrated canonical file gives the same outcomes`, async () => {
       const arbitrary = fc.record({
         hooks: fc.array(
-          fc.record({ event: fc.constantFrom(...eventsOf(preset)), matcher: fc.constantFrom(undefined, "Bash", "*"), timeout: fc.constantFrom(undefined, 5, 45) }),
+          fc.record({
+            event: fc.constantFrom(...eventsOf(preset)),
+            matcher: fc.constantFrom(undefined, "Bash", "*"),
+            timeout: fc.constantFrom(undefined, 5, 45)
+          }),
           { minLength: 1, maxLength: 4 }
         ),
         behaviours,
         payloads: fc.array(
-          fc.record({ event: fc.constantFrom(...eventsOf(preset)), tool: fc.constantFrom("Bash", "Edit", "Shell", "run_command"), command: fc.constantFrom("git push", "ls") }),
+          fc.record({
+            event: fc.constantFrom(...eventsOf(preset)),
+            tool: fc.constantFrom("Bash", "Edit", "Shell", "run_command"),
+            command: fc.constantFrom("git push", "ls")
+          }),
           { minLength: 4, maxLength: 4 }
         )
       })
@@ -319,7 +400,8 @@ describe("migrate round trip of every agent's dialect (in-process, scripted proc
           // hook_<i> plays the i-th behaviour; Cline's executable of an event, its first hook's
           const numbered = hooks.map((hook, i) => ({ ...hook, command: `hook_${i}` }))
           const events = [...new Set(numbered.map((hook) => hook.event))]
-          const played = name === "cline" ? events.map((event) => behaviours[numbered.findIndex((hook) => hook.event === event)]!) : behaviours
+          const played =
+            name === "cline" ? events.map((event) => behaviours[numbered.findIndex((hook) => hook.event === event)]!) : behaviours
           const project = join(root, `agent-${fileCount++}`)
           mkdirSync(join(project, "home"), { recursive: true })
           const config = configFor(preset, numbered)
@@ -332,7 +414,7 @@ describe("migrate round trip of every agent's dialect (in-process, scripted proc
           const env = { HOME: join(project, "home"), PATH: "/usr/bin:/bin" }
           compared += await Effect.runPromise(
             Effect.scoped(
-              Effect.gen(function*() {
+              Effect.gen(function* () {
                 const original = yield* HookEngine.make({ preset, settings, projectDir: project, env })
                 const migrated = Presets.toCanonical(original.settings, preset)
                 for (const refusal of migrated.refused) expect(refusal).toMatch(/^\/.+ at .+ \(.+\): .+/)
@@ -342,12 +424,20 @@ describe("migrate round trip of every agent's dialect (in-process, scripted proc
                 const canonical = yield* HookEngine.make({ preset: Presets.agentHooks, settings: [migratedFile], projectDir: project, env })
                 const files = [...original.settings.files.map((file) => file.path), migratedFile, project]
                 for (const { event, tool, command } of payloads) {
-                  const payload = { tool_name: tool, toolName: tool, tool_input: { command }, transcript_path: "/t.json", timestamp: "2026-01-01T00:00:00.000Z" }
+                  const payload = {
+                    tool_name: tool,
+                    toolName: tool,
+                    tool_input: { command },
+                    transcript_path: "/t.json",
+                    timestamp: "2026-01-01T00:00:00.000Z"
+                  }
                   const before = yield* original.dispatch(event, payload)
                   const target = canonicalName(preset, event, migrated.settings)
                   const after = yield* canonical.dispatch(target, payload)
-                  expect(comparable(after, files), `${event} ${JSON.stringify(payload)}\n${JSON.stringify(config.files)}\n${JSON.stringify(migrated.settings)}`)
-                    .toEqual({ ...comparable(before, files), event: target })
+                  expect(
+                    comparable(after, files),
+                    `${event} ${JSON.stringify(payload)}\n${JSON.stringify(config.files)}\n${JSON.stringify(migrated.settings)}`
+                  ).toEqual({ ...comparable(before, files), event: target })
                 }
                 return payloads.length
               })

@@ -16,30 +16,45 @@ import { ProcessSpawner } from "@agent-hooks/core/ProcessSpawner"
 import { createHookEngine } from "@agent-hooks/node"
 import { bunExecutable, layer as bunHelperLayer } from "./fixtures/bunHelper.ts"
 
-ProcessSpawnerSuite.suite("NodeProcessSpawner", NodeProcessSpawner.layer, { processGroups: true }, {
-  releaseHost: {
-    command: process.execPath,
-    args: "Deno" in globalThis ? ["run", "-A", "--no-lock", "--conditions=source"] : ["--conditions=source"],
-    spawner: new URL("../src/NodeProcessSpawner.ts#layer", import.meta.url).href
+ProcessSpawnerSuite.suite(
+  "NodeProcessSpawner",
+  NodeProcessSpawner.layer,
+  { processGroups: true },
+  {
+    releaseHost: {
+      command: process.execPath,
+      args: "Deno" in globalThis ? ["run", "-A", "--no-lock", "--conditions=source"] : ["--conditions=source"],
+      spawner: new URL("../src/NodeProcessSpawner.ts#layer", import.meta.url).href
+    }
   }
-})
+)
 
-ProcessSpawnerSuite.suite("NodeProcessSpawner.helperLayer", NodeProcessSpawner.helperLayer, { processGroups: true }, {
-  releaseHost: {
-    command: process.execPath,
-    args: "Deno" in globalThis ? ["run", "-A", "--no-lock", "--conditions=source"] : ["--conditions=source"],
-    spawner: new URL("../src/NodeProcessSpawner.ts#helperLayer", import.meta.url).href
+ProcessSpawnerSuite.suite(
+  "NodeProcessSpawner.helperLayer",
+  NodeProcessSpawner.helperLayer,
+  { processGroups: true },
+  {
+    releaseHost: {
+      command: process.execPath,
+      args: "Deno" in globalThis ? ["run", "-A", "--no-lock", "--conditions=source"] : ["--conditions=source"],
+      spawner: new URL("../src/NodeProcessSpawner.ts#helperLayer", import.meta.url).href
+    }
   }
-})
+)
 
 // The same contract with the helper run by Bun (`HelperRuntime` { runtime: "bun" }).
-ProcessSpawnerSuite.suite("NodeProcessSpawner.helperLayerWith({ runtime: \"bun\" })", bunHelperLayer, { processGroups: true }, {
-  releaseHost: {
-    command: process.execPath,
-    args: "Deno" in globalThis ? ["run", "-A", "--no-lock", "--conditions=source"] : ["--conditions=source"],
-    spawner: new URL("./fixtures/bunHelper.ts#layer", import.meta.url).href
+ProcessSpawnerSuite.suite(
+  'NodeProcessSpawner.helperLayerWith({ runtime: "bun" })',
+  bunHelperLayer,
+  { processGroups: true },
+  {
+    releaseHost: {
+      command: process.execPath,
+      args: "Deno" in globalThis ? ["run", "-A", "--no-lock", "--conditions=source"] : ["--conditions=source"],
+      spawner: new URL("./fixtures/bunHelper.ts#layer", import.meta.url).href
+    }
   }
-})
+)
 
 describe("NodeProcessSpawner", () => {
   it("declares process groups on POSIX", () => {
@@ -79,7 +94,10 @@ describe("NodeProcessSpawner.helperLayer: the spawn helper", () => {
 
   it("is started again when it dies: the hook in flight ends killed, the next one runs", async () => {
     const hook = (script: string) =>
-      HookRunner.run(ProcessSpawnerSuite.request({ args: ["-c", script] }), "10 seconds", { killGrace: "300 millis", drainWindow: "100 millis" })
+      HookRunner.run(ProcessSpawnerSuite.request({ args: ["-c", script] }), "10 seconds", {
+        killGrace: "300 millis",
+        drainWindow: "100 millis"
+      })
     const [killed, next] = await Effect.runPromise(
       Effect.all([hook("sleep 0.3; kill -KILL $PPID; sleep 5"), hook("echo fine")]).pipe(Effect.provide(NodeProcessSpawner.helperLayer))
     )
@@ -90,10 +108,15 @@ describe("NodeProcessSpawner.helperLayer: the spawn helper", () => {
   it("a hook that ends its helper as it starts runs once: it fails visibly and is not started again; the next hook runs", async () => {
     const runs = join(cleanups.tempDir(), "runs")
     const hook = (script: string) =>
-      HookRunner.run(ProcessSpawnerSuite.request({ args: ["-c", script] }), "10 seconds", { killGrace: "300 millis", drainWindow: "100 millis" })
+      HookRunner.run(ProcessSpawnerSuite.request({ args: ["-c", script] }), "10 seconds", {
+        killGrace: "300 millis",
+        drainWindow: "100 millis"
+      })
     for (let i = 0; i < 5; i++) {
       const [ended, next] = await Effect.runPromise(
-        Effect.all([hook(`echo run >> '${runs}'; kill -KILL $PPID`), hook("echo fine")]).pipe(Effect.provide(NodeProcessSpawner.helperLayer))
+        Effect.all([hook(`echo run >> '${runs}'; kill -KILL $PPID`), hook("echo fine")]).pipe(
+          Effect.provide(NodeProcessSpawner.helperLayer)
+        )
       )
       // Heard to start (SIGKILL with its helper) or not (a start failure that names the helper): never a success, never twice.
       expect(ended.exitCode).toBeNull()
@@ -103,23 +126,27 @@ describe("NodeProcessSpawner.helperLayer: the spawn helper", () => {
     expect(readFileSync(runs, "utf8")).toBe("run\n".repeat(5))
   }, 30_000)
 
-  it.skipIf(!existsSync("/proc/self/cmdline"))("runs with a small young generation, so its heap (and every fork's cost) does not grow over a session", async () => {
-    // The hook's parent is the helper: its command line, as the kernel has it.
-    const run = await Effect.runPromise(
-      HookRunner.run(ProcessSpawnerSuite.request({ args: ["-c", "tr '\\000' ' ' < /proc/$PPID/cmdline"] }), "10 seconds").pipe(
-        Effect.provide(NodeProcessSpawner.helperLayer)
+  it.skipIf(!existsSync("/proc/self/cmdline"))(
+    "runs with a small young generation, so its heap (and every fork's cost) does not grow over a session",
+    async () => {
+      // The hook's parent is the helper: its command line, as the kernel has it.
+      const run = await Effect.runPromise(
+        HookRunner.run(ProcessSpawnerSuite.request({ args: ["-c", "tr '\\000' ' ' < /proc/$PPID/cmdline"] }), "10 seconds").pipe(
+          Effect.provide(NodeProcessSpawner.helperLayer)
+        )
       )
-    )
-    expect(run.exitCode).toBe(0)
-    expect(run.stdout).toContain("spawnHelperMain")
-    expect(run.stdout).toContain("--max-semi-space-size=1")
-  }, 20_000)
+      expect(run.exitCode).toBe(0)
+      expect(run.stdout).toContain("spawnHelperMain")
+      expect(run.stdout).toContain("--max-semi-space-size=1")
+    },
+    20_000
+  )
 
   it("gives each hook its own environment: the spawns of one tick, one environment shared by several, and a different one in between", async () => {
     const shared = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", WHO: "shared" }
     const other = { PATH: shared.PATH, WHO: "other" }
     const hook = (env: Record<string, string>) =>
-      HookRunner.run(ProcessSpawnerSuite.request({ args: ["-c", "printf %s \"$WHO\""], env }), "10 seconds")
+      HookRunner.run(ProcessSpawnerSuite.request({ args: ["-c", 'printf %s "$WHO"'], env }), "10 seconds")
     const runs = await Effect.runPromise(
       Effect.all([hook(shared), hook(shared), hook(other), hook(shared)], { concurrency: "unbounded" }).pipe(
         Effect.andThen((first) => Effect.map(hook(shared), (last) => [...first, last])),
@@ -130,7 +157,7 @@ describe("NodeProcessSpawner.helperLayer: the spawn helper", () => {
   }, 20_000)
 })
 
-describe("the spawn helper run by Bun (spawnHelper: { runtime: \"bun\" })", () => {
+describe('the spawn helper run by Bun (spawnHelper: { runtime: "bun" })', () => {
   const settings = (command: string) => {
     const dir = cleanups.tempDir()
     const file = join(dir, "hooks.json")
@@ -143,16 +170,23 @@ describe("the spawn helper run by Bun (spawnHelper: { runtime: \"bun\" })", () =
     expect(bunExecutable).toBeDefined()
   })
 
-  it.skipIf(!existsSync("/proc/self/exe"))("runs every hook from a Bun process, also below the auto threshold with use: true", async () => {
-    // The hook's parent is the helper: the executable the kernel started it from.
-    const engine = await createHookEngine({ ...settings("readlink /proc/$PPID/exe"), spawnHelper: { use: true, runtime: "bun", executable: bunExecutable! } })
-    try {
-      const outcome = await engine.dispatch("PreToolUse", payload)
-      expect(outcome.hooks.map((hook) => [hook.status, hook.stdout.trim()])).toEqual([["success", bunExecutable]])
-    } finally {
-      await engine.close()
-    }
-  }, 20_000)
+  it.skipIf(!existsSync("/proc/self/exe"))(
+    "runs every hook from a Bun process, also below the auto threshold with use: true",
+    async () => {
+      // The hook's parent is the helper: the executable the kernel started it from.
+      const engine = await createHookEngine({
+        ...settings("readlink /proc/$PPID/exe"),
+        spawnHelper: { use: true, runtime: "bun", executable: bunExecutable! }
+      })
+      try {
+        const outcome = await engine.dispatch("PreToolUse", payload)
+        expect(outcome.hooks.map((hook) => [hook.status, hook.stdout.trim()])).toEqual([["success", bunExecutable]])
+      } finally {
+        await engine.close()
+      }
+    },
+    20_000
+  )
 
   it("starts in its own folder, not the host's working directory (a cloned project): a bunfig.toml there runs no preload in it", async () => {
     // What a hostile project can hold for a Bun started in it.
@@ -161,10 +195,14 @@ describe("the spawn helper run by Bun (spawnHelper: { runtime: \"bun\" })", () =
     writeFileSync(join(project, "evil.ts"), `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "helper")\n`)
     writeFileSync(join(project, "bunfig.toml"), `preload = ["./evil.ts"]\n`)
     // Started from a neutral folder: the host moves into the project itself, before its helpers start.
-    const host = spawn(process.execPath, [...runtimeArgs, fileURLToPath(new URL("./fixtures/hostile-cwd-host.ts", import.meta.url)), project, bunExecutable!], {
-      cwd: cleanups.tempDir(),
-      stdio: ["ignore", "pipe", "pipe"]
-    })
+    const host = spawn(
+      process.execPath,
+      [...runtimeArgs, fileURLToPath(new URL("./fixtures/hostile-cwd-host.ts", import.meta.url)), project, bunExecutable!],
+      {
+        cwd: cleanups.tempDir(),
+        stdio: ["ignore", "pipe", "pipe"]
+      }
+    )
     let out = ""
     let err = ""
     host.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()))
@@ -176,14 +214,17 @@ describe("the spawn helper run by Bun (spawnHelper: { runtime: \"bun\" })", () =
 
   it("fails the engine's creation, saying what to do, when its executable is not one", async () => {
     const missing = join(cleanups.tempDir(), "no-such-bun")
-    await expect(createHookEngine({ ...settings("true"), spawnHelper: { use: true, runtime: "bun", executable: missing } })).rejects.toThrow(
-      `spawnHelper.executable: ${missing} is not an executable file`
-    )
+    await expect(
+      createHookEngine({ ...settings("true"), spawnHelper: { use: true, runtime: "bun", executable: missing } })
+    ).rejects.toThrow(`spawnHelper.executable: ${missing} is not an executable file`)
   })
 
   it("a helper that cannot be started says why in each hook's error", async () => {
     // A bare name is looked up on PATH when the helper starts, not checked at the engine's creation.
-    const engine = await createHookEngine({ ...settings("true"), spawnHelper: { use: true, runtime: "bun", executable: "agent-hooks-no-such-runtime" } })
+    const engine = await createHookEngine({
+      ...settings("true"),
+      spawnHelper: { use: true, runtime: "bun", executable: "agent-hooks-no-such-runtime" }
+    })
     try {
       const outcome = await engine.dispatch("PreToolUse", payload)
       expect(outcome.hooks).toHaveLength(1)

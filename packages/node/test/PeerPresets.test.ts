@@ -26,7 +26,11 @@ interface Project {
   readonly dir: string
   readonly home: string
   readonly warnings: Array<string>
-  readonly engine: (preset: string, extra?: Record<string, unknown>, env?: Record<string, string>) => Promise<PromiseEngine.PromiseHookEngine>
+  readonly engine: (
+    preset: string,
+    extra?: Record<string, unknown>,
+    env?: Record<string, string>
+  ) => Promise<PromiseEngine.PromiseHookEngine>
 }
 const project = (): Project => {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-peers-")))
@@ -60,12 +64,20 @@ const json = (value: unknown) => `printf '%s' '${JSON.stringify(value)}'`
 describe("cursor preset", () => {
   it("reads hooks.json v1 at user, project and enterprise scope; a command runs from its hooks.json folder; permission deny blocks with the agent message", async () => {
     const p = project()
-    put(join(p.dir, ".cursor", "gate.sh"), `#!/bin/sh\n${json({ permission: "deny", user_message: "blocked", agent_message: "rm is not allowed" })}\n`)
+    put(
+      join(p.dir, ".cursor", "gate.sh"),
+      `#!/bin/sh\n${json({ permission: "deny", user_message: "blocked", agent_message: "rm is not allowed" })}\n`
+    )
     put(join(p.dir, ".cursor", "hooks.json"), { version: 1, hooks: { beforeShellExecution: [{ command: "./gate.sh", matcher: "rm" }] } })
-    put(join(p.home, ".cursor", "hooks.json"), { version: 1, hooks: { beforeShellExecution: [{ command: "pwd > \"$TMPDIR/user-cwd\"" }] } })
+    put(join(p.home, ".cursor", "hooks.json"), { version: 1, hooks: { beforeShellExecution: [{ command: 'pwd > "$TMPDIR/user-cwd"' }] } })
     put(join(p.root, "managed", "hooks.json"), { version: 1, hooks: { stop: [{ command: json({ followup_message: "run the tests" }) }] } })
     const engine = await p.engine("cursor")
-    expect(engine.settings.files.filter((file) => file.found).map((file) => file.scope).sort()).toEqual(["managed", "project", "user"])
+    expect(
+      engine.settings.files
+        .filter((file) => file.found)
+        .map((file) => file.scope)
+        .sort()
+    ).toEqual(["managed", "project", "user"])
     const denied = await engine.dispatch("beforeShellExecution", { command: "rm -rf /", cwd: p.dir })
     expect(denied).toMatchObject({ blocked: true, decision: "deny", reason: "rm is not allowed" })
     expect(realpathSync(join(p.home, ".cursor"))).toBe((await import("node:fs")).readFileSync(join(p.root, "user-cwd"), "utf8").trim())
@@ -81,17 +93,27 @@ describe("cursor preset", () => {
     put(join(p.dir, ".cursor", "hooks.json"), {
       version: 1,
       hooks: {
-        preToolUse: [{ command: "echo nope >&2; exit 2", matcher: "Shell" }, { command: "exit 1", matcher: "Read" }, { command: "exit 1", matcher: "Write", failClosed: true }],
+        preToolUse: [
+          { command: "echo nope >&2; exit 2", matcher: "Shell" },
+          { command: "exit 1", matcher: "Read" },
+          { command: "exit 1", matcher: "Write", failClosed: true }
+        ],
         beforeSubmitPrompt: [{ command: json({ continue: false, user_message: "no secrets in prompts" }) }]
       }
     })
     const engine = await p.engine("cursor")
-    expect(await engine.dispatch("preToolUse", { tool_name: "Shell", tool_input: { command: "ls" } })).toMatchObject({ blocked: true, reason: "nope" })
+    expect(await engine.dispatch("preToolUse", { tool_name: "Shell", tool_input: { command: "ls" } })).toMatchObject({
+      blocked: true,
+      reason: "nope"
+    })
     const open = await engine.dispatch("preToolUse", { tool_name: "Read", tool_input: {} })
     expect(open.blocked).toBe(false)
     expect(open.hooks[0]).toMatchObject({ exitCode: 1, status: "non-blocking-error" })
     expect((await engine.dispatch("preToolUse", { tool_name: "Write", tool_input: {} })).blocked).toBe(true)
-    expect(await engine.dispatch("beforeSubmitPrompt", { prompt: "key=abc" })).toMatchObject({ blocked: true, reason: "no secrets in prompts" })
+    expect(await engine.dispatch("beforeSubmitPrompt", { prompt: "key=abc" })).toMatchObject({
+      blocked: true,
+      reason: "no secrets in prompts"
+    })
     // the engine's failClosed overrides Cursor's fail-open rule
     const closed = await p.engine("cursor", { failClosed: true })
     expect((await closed.dispatch("preToolUse", { tool_name: "Read", tool_input: {} })).blocked).toBe(true)
@@ -115,9 +137,14 @@ describe("cursor preset", () => {
     const engine = await p.engine("cursor", { stopBlockCap: 0 })
     const reasons: Array<string> = []
     for (let i = 0; i < 7; i++) reasons.push((await engine.dispatch("stop", { status: "completed" })).reason ?? "")
-    expect(reasons.map((reason) => reason.split("\n").map((line) => line.split(" ")[0]).join(","))).toEqual([
-      "run,check,keep", "run,check,keep", "check,keep", "check,keep", "check,keep", "keep", "keep"
-    ])
+    expect(
+      reasons.map((reason) =>
+        reason
+          .split("\n")
+          .map((line) => line.split(" ")[0])
+          .join(",")
+      )
+    ).toEqual(["run,check,keep", "run,check,keep", "check,keep", "check,keep", "check,keep", "keep", "keep"])
     // the host's count, when it sends one; the dropped follow-up is said on the hook
     const dropped = await engine.dispatch("stop", { status: "completed", loop_count: 2 })
     expect(dropped.reason).toBe("check the docs\nkeep going")
@@ -128,12 +155,20 @@ describe("cursor preset", () => {
   it("a cloned repository's .cursor/hooks.json follows agent-hooks' trust rules; a project allow does not weaken a user deny", async () => {
     const p = project()
     put(join(p.dir, ".cursor", "hooks.json"), { version: 1, hooks: { preToolUse: [{ command: json({ permission: "allow" }) }] } })
-    put(join(p.home, ".cursor", "hooks.json"), { version: 1, hooks: { preToolUse: [{ command: json({ permission: "deny", agent_message: "user says no" }) }] } })
+    put(join(p.home, ".cursor", "hooks.json"), {
+      version: 1,
+      hooks: { preToolUse: [{ command: json({ permission: "deny", agent_message: "user says no" }) }] }
+    })
     const held = await p.engine("cursor", { requireTrust: true })
-    expect(held.settings.files.find((file) => file.path.endsWith(join(".cursor", "hooks.json")) && file.scope === "project")).toMatchObject({ heldBack: true })
+    expect(held.settings.files.find((file) => file.path.endsWith(join(".cursor", "hooks.json")) && file.scope === "project")).toMatchObject(
+      { heldBack: true }
+    )
     expect(p.warnings.join("\n")).toContain("held back")
     const engine = await p.engine("cursor")
-    expect(await engine.dispatch("preToolUse", { tool_name: "Shell", tool_input: {} })).toMatchObject({ blocked: true, reason: "user says no" })
+    expect(await engine.dispatch("preToolUse", { tool_name: "Shell", tool_input: {} })).toMatchObject({
+      blocked: true,
+      reason: "user says no"
+    })
   })
 })
 
@@ -143,24 +178,36 @@ describe("copilot preset", () => {
     put(join(p.dir, "scripts", "deny.sh"), `#!/bin/sh\n${json({ permissionDecision: "deny", permissionDecisionReason: "no pushes" })}\n`)
     put(join(p.dir, ".github", "hooks", "a.json"), {
       version: 1,
-      hooks: { preToolUse: [{ type: "command", bash: "./deny.sh", powershell: "./deny.ps1", cwd: "scripts", matcher: "bash", timeoutSec: 5 }] }
+      hooks: {
+        preToolUse: [{ type: "command", bash: "./deny.sh", powershell: "./deny.ps1", cwd: "scripts", matcher: "bash", timeoutSec: 5 }]
+      }
     })
-    put(join(p.dir, ".github", "hooks", "b.json"), { version: 1, hooks: { agentStop: [{ type: "command", powershell: "Write-Output hi" }] } })
+    put(join(p.dir, ".github", "hooks", "b.json"), {
+      version: 1,
+      hooks: { agentStop: [{ type: "command", powershell: "Write-Output hi" }] }
+    })
     const engine = await p.engine("copilot")
-    expect(await engine.dispatch("preToolUse", { toolName: "bash", toolArgs: "{\"command\":\"git push\"}", timestamp: 1, cwd: p.dir })).toMatchObject({
+    expect(
+      await engine.dispatch("preToolUse", { toolName: "bash", toolArgs: '{"command":"git push"}', timestamp: 1, cwd: p.dir })
+    ).toMatchObject({
       blocked: true,
       decision: "deny",
       reason: "no pushes"
     })
     expect((await engine.dispatch("preToolUse", { toolName: "view", toolArgs: "{}" })).blocked).toBe(false)
     // a hook with a command for another platform only is named, with file and JSON path
-    expect(p.warnings.join("\n")).toContain(`${join(p.dir, ".github", "hooks", "b.json")} at hooks.agentStop[0]: no command for this platform (linux): the hook has only powershell`)
+    expect(p.warnings.join("\n")).toContain(
+      `${join(p.dir, ".github", "hooks", "b.json")} at hooks.agentStop[0]: no command for this platform (linux): the hook has only powershell`
+    )
     expect(engine.settings.hooks["agentStop"] ?? []).toHaveLength(0)
   })
 
   it("on Windows the powershell command is picked, run by PowerShell", async () => {
     const p = project()
-    put(join(p.dir, ".github", "hooks", "a.json"), { version: 1, hooks: { preToolUse: [{ type: "command", bash: "echo sh", powershell: "Write-Output ps" }] } })
+    put(join(p.dir, ".github", "hooks", "a.json"), {
+      version: 1,
+      hooks: { preToolUse: [{ type: "command", bash: "echo sh", powershell: "Write-Output ps" }] }
+    })
     const engine = await p.engine("copilot", {}, { AGENT_HOOKS_PLATFORM: "win32" })
     expect(engine.settings.hooks["preToolUse"]![0]!.handler).toMatchObject({ command: "Write-Output ps", shell: "powershell" })
   })
@@ -169,9 +216,13 @@ describe("copilot preset", () => {
 describe("vscode preset", () => {
   it("runs Claude Code's settings but ignores their matchers (a documented difference), and says so", async () => {
     const p = project()
-    put(join(p.dir, ".claude", "settings.json"), { hooks: { PreToolUse: [{ matcher: "Write", hooks: [{ type: "command", command: "echo vs-block >&2; exit 2" }] }] } })
+    put(join(p.dir, ".claude", "settings.json"), {
+      hooks: { PreToolUse: [{ matcher: "Write", hooks: [{ type: "command", command: "echo vs-block >&2; exit 2" }] }] }
+    })
     const engine = await p.engine("vscode")
-    expect(await engine.dispatch("PreToolUse", { tool_name: "runTerminalCommand", tool_input: {}, sessionId: "s", hookEventName: "PreToolUse" })).toMatchObject({ blocked: true, reason: "vs-block" })
+    expect(
+      await engine.dispatch("PreToolUse", { tool_name: "runTerminalCommand", tool_input: {}, sessionId: "s", hookEventName: "PreToolUse" })
+    ).toMatchObject({ blocked: true, reason: "vs-block" })
     expect(p.warnings.join("\n")).toContain("VS Code ignores matchers, so this hook runs for every tool")
   })
 
@@ -179,13 +230,26 @@ describe("vscode preset", () => {
     const p = project()
     put(join(p.dir, ".github", "hooks", "vs.json"), {
       hooks: {
-        Stop: [{ type: "command", command: "exit 0", linux: json({ hookSpecificOutput: { hookEventName: "Stop", decision: "block", reason: "tests failed" } }), windows: "exit 0" }]
+        Stop: [
+          {
+            type: "command",
+            command: "exit 0",
+            linux: json({ hookSpecificOutput: { hookEventName: "Stop", decision: "block", reason: "tests failed" } }),
+            windows: "exit 0"
+          }
+        ]
       }
     })
-    put(join(p.home, ".copilot", "hooks", "cp.json"), { version: 1, hooks: { preToolUse: [{ type: "command", bash: "echo from-copilot >&2; exit 2" }] } })
+    put(join(p.home, ".copilot", "hooks", "cp.json"), {
+      version: 1,
+      hooks: { preToolUse: [{ type: "command", bash: "echo from-copilot >&2; exit 2" }] }
+    })
     const engine = await p.engine("vscode")
     expect(await engine.dispatch("Stop", {})).toMatchObject({ blocked: true, decision: "block", reason: "tests failed" })
-    expect(await engine.dispatch("PreToolUse", { tool_name: "editFiles", tool_input: {} })).toMatchObject({ blocked: true, reason: "from-copilot" })
+    expect(await engine.dispatch("PreToolUse", { tool_name: "editFiles", tool_input: {} })).toMatchObject({
+      blocked: true,
+      reason: "from-copilot"
+    })
     const mac = await p.engine("vscode", {}, { AGENT_HOOKS_PLATFORM: "darwin" })
     expect(mac.settings.hooks["Stop"]![0]!.handler).toMatchObject({ command: "exit 0" })
   })
@@ -197,18 +261,42 @@ describe("codex preset", () => {
     put(join(p.home, ".codex", "hooks.json"), {
       hooks: {
         PreToolUse: [
-          { matcher: "Bash", hooks: [{ type: "command", command: json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask" } }), timeout_sec: 5 }] },
-          { matcher: "apply_patch", hooks: [{ type: "command", command: json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "no patches" } }) }] }
+          {
+            matcher: "Bash",
+            hooks: [
+              {
+                type: "command",
+                command: json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask" } }),
+                timeout_sec: 5
+              }
+            ]
+          },
+          {
+            matcher: "apply_patch",
+            hooks: [
+              {
+                type: "command",
+                command: json({
+                  hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "no patches" }
+                })
+              }
+            ]
+          }
         ]
       }
     })
-    put(join(p.dir, ".codex", "hooks.json"), { hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: json({ decision: "block", reason: "r", extra: 1 }) }] }] } })
+    put(join(p.dir, ".codex", "hooks.json"), {
+      hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: json({ decision: "block", reason: "r", extra: 1 }) }] }] }
+    })
     const engine = await p.engine("codex")
     const ask = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" }, turn_id: "t", model: "m" })
     expect(ask.blocked).toBe(false)
     expect(ask.hooks[0]).toMatchObject({ status: "non-blocking-error" })
     expect(ask.warnings.join("\n")).toContain("unsupported permissionDecision:ask")
-    expect(await engine.dispatch("PreToolUse", { tool_name: "apply_patch", tool_input: {} })).toMatchObject({ blocked: true, reason: "no patches" })
+    expect(await engine.dispatch("PreToolUse", { tool_name: "apply_patch", tool_input: {} })).toMatchObject({
+      blocked: true,
+      reason: "no patches"
+    })
     const unknown = await engine.dispatch("UserPromptSubmit", { prompt: "hi" })
     expect(unknown.blocked).toBe(false)
     expect(unknown.warnings.join("\n")).toContain(`unknown field "extra"`)
@@ -224,7 +312,9 @@ describe("codex preset", () => {
         Interrupt: [{ hooks: [{ type: "command", command: "exit 2" }] }]
       }
     })
-    expect((await p.engine("codex", {}, { AGENT_HOOKS_PLATFORM: "win32" })).settings.hooks["PreToolUse"]![0]!.handler).toMatchObject({ command: "echo windows" })
+    expect((await p.engine("codex", {}, { AGENT_HOOKS_PLATFORM: "win32" })).settings.hooks["PreToolUse"]![0]!.handler).toMatchObject({
+      command: "echo windows"
+    })
     const engine = await p.engine("codex")
     expect(engine.settings.hooks["PreToolUse"]![0]!.handler).toMatchObject({ command: "echo unix" })
     expect((await engine.dispatch("Interrupt", {})).blocked).toBe(false)
@@ -247,9 +337,13 @@ describe("codex preset: config.toml and requirements.toml", () => {
   it("an installed plugin's hooks/hooks.json runs with PLUGIN_ROOT, ${PLUGIN_ROOT} and Codex's PLUGIN_DATA; allow_managed_hooks_only drops it", async () => {
     const p = project()
     const root = installPlugin(p, "team market", "guard", "1.2.0")
-    turnOn(p, "[plugins.\"guard@team market\"]", "enabled = true")
+    turnOn(p, '[plugins."guard@team market"]', "enabled = true")
     put(join(root, "hooks", "guard.sh"), `#!/bin/sh\necho "from $PLUGIN_ROOT data $PLUGIN_DATA|$CLAUDE_PLUGIN_DATA|$1" >&2\nexit 2\n`)
-    put(join(root, "hooks", "hooks.json"), { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "sh \"${PLUGIN_ROOT}/hooks/guard.sh\" \"${PLUGIN_DATA}\"" }] }] } })
+    put(join(root, "hooks", "hooks.json"), {
+      hooks: {
+        PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: 'sh "${PLUGIN_ROOT}/hooks/guard.sh" "${PLUGIN_DATA}"' }] }]
+      }
+    })
     const engine = await p.engine("codex")
     const data = join(p.home, ".codex", "plugins", "data", "guard-team market")
     expect(await engine.dispatch("PreToolUse", bash)).toMatchObject({ blocked: true, reason: `from ${root} data ${data}|${data}|${data}` })
@@ -262,31 +356,45 @@ describe("codex preset: config.toml and requirements.toml", () => {
   it("a plugin's manifest names its hooks: paths (then hooks/hooks.json is not read) or inline hooks; a path leaving the plugin is said and ignored", async () => {
     const p = project()
     const paths = installPlugin(p, "m", "paths", "1.0.0", { hooks: ["./hooks/one.json", "./extra/two.json", "../outside.json"] })
-    put(join(paths, "hooks", "one.json"), { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo one >&2; exit 2" }] }] } })
-    put(join(paths, "extra", "two.json"), { hooks: { Stop: [{ hooks: [{ type: "command", command: "echo two >&2; exit 2" }] }] } })
-    put(join(paths, "hooks", "hooks.json"), { hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: "echo default >&2; exit 2" }] }] } })
-    const inline = installPlugin(p, "m", "inline", "2.0.0", {
-      hooks: { hooks: { PostToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo \"inline $PLUGIN_ROOT\" >&2; exit 2" }] }] } }
+    put(join(paths, "hooks", "one.json"), {
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo one >&2; exit 2" }] }] }
     })
-    turnOn(p, "[plugins.\"paths@m\"]", "enabled = true", "[plugins.\"inline@m\"]", "enabled = true")
+    put(join(paths, "extra", "two.json"), { hooks: { Stop: [{ hooks: [{ type: "command", command: "echo two >&2; exit 2" }] }] } })
+    put(join(paths, "hooks", "hooks.json"), {
+      hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: "echo default >&2; exit 2" }] }] }
+    })
+    const inline = installPlugin(p, "m", "inline", "2.0.0", {
+      hooks: {
+        hooks: { PostToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: 'echo "inline $PLUGIN_ROOT" >&2; exit 2' }] }] }
+      }
+    })
+    turnOn(p, '[plugins."paths@m"]', "enabled = true", '[plugins."inline@m"]', "enabled = true")
     const engine = await p.engine("codex")
     expect(await engine.dispatch("PreToolUse", bash)).toMatchObject({ blocked: true, reason: "one" })
     expect(await engine.dispatch("Stop", { stop_hook_active: false })).toMatchObject({ blocked: true, reason: "two" })
     expect((await engine.dispatch("UserPromptSubmit", { prompt: "hi" })).blocked).toBe(false)
-    expect(await engine.dispatch("PostToolUse", { ...bash, tool_response: {} })).toMatchObject({ blocked: true, reason: `inline ${inline}` })
-    expect(engine.settings.hooks["PostToolUse"]![0]).toMatchObject({ scope: "plugin", source: join(inline, ".codex-plugin", "plugin.json") })
+    expect(await engine.dispatch("PostToolUse", { ...bash, tool_response: {} })).toMatchObject({
+      blocked: true,
+      reason: `inline ${inline}`
+    })
+    expect(engine.settings.hooks["PostToolUse"]![0]).toMatchObject({
+      scope: "plugin",
+      source: join(inline, ".codex-plugin", "plugin.json")
+    })
     expect(p.warnings.join("\n")).toMatch(/plugin\.json.*hooks\[2\].*"\.\.\/outside\.json".*ignored/)
   })
 
   it("only plugins config.toml turns on run, each at its active version (local, else the highest); what is skipped is said", async () => {
     const p = project()
     const hook = (root: string, word: string) =>
-      put(join(root, "hooks", "hooks.json"), { hooks: { PreToolUse: [{ hooks: [{ type: "command", command: `echo ${word} >&2; exit 2` }] }] } })
+      put(join(root, "hooks", "hooks.json"), {
+        hooks: { PreToolUse: [{ hooks: [{ type: "command", command: `echo ${word} >&2; exit 2` }] }] }
+      })
     hook(installPlugin(p, "m", "off", "1.0.0"), "off")
     hook(installPlugin(p, "m", "unlisted", "1.0.0"), "unlisted")
     hook(installPlugin(p, "m", "versions", "1.9.0"), "v1.9.0")
     hook(installPlugin(p, "m", "versions", "1.10.0"), "v1.10.0")
-    turnOn(p, "[plugins.\"off@m\"]", "enabled = false", "[plugins.\"versions@m\"]", "enabled = true")
+    turnOn(p, '[plugins."off@m"]', "enabled = false", '[plugins."versions@m"]', "enabled = true")
     const engine = await p.engine("codex")
     const pre = await engine.dispatch("PreToolUse", bash)
     expect(pre.hooks.map((h) => h.stderr?.trim())).toEqual(["v1.10.0"])
@@ -303,22 +411,36 @@ describe("codex preset: config.toml and requirements.toml", () => {
   it("[hooks.state] enabled = false in the user's config.toml turns one hook off, said; not a managed one, and not from a project's config.toml", async () => {
     const p = project()
     const userHooks = join(p.home, ".codex", "hooks.json")
-    put(userHooks, { hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "echo first >&2" }, { type: "command", command: "echo second >&2" }] }] } })
+    put(userHooks, {
+      hooks: {
+        PreToolUse: [
+          {
+            hooks: [
+              { type: "command", command: "echo first >&2" },
+              { type: "command", command: "echo second >&2" }
+            ]
+          }
+        ]
+      }
+    })
     const root = installPlugin(p, "m", "guard", "1.0.0")
     put(join(root, "hooks", "hooks.json"), { hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "echo plugin >&2" }] }] } })
     put(join(p.root, "managed", "hooks.json"), { hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "echo managed >&2" }] }] } })
     turnOn(
       p,
-      "[plugins.\"guard@m\"]",
+      '[plugins."guard@m"]',
       "enabled = true",
       `[hooks.state."${userHooks}:pre_tool_use:0:0"]`,
       "enabled = false",
-      "[hooks.state.\"guard@m:hooks/hooks.json:pre_tool_use:0:0\"]",
+      '[hooks.state."guard@m:hooks/hooks.json:pre_tool_use:0:0"]',
       "enabled = false",
       `[hooks.state."${join(p.root, "managed", "hooks.json")}:pre_tool_use:0:0"]`,
       "enabled = false"
     )
-    put(join(p.dir, ".codex", "config.toml"), `[hooks.state."${userHooks}:pre_tool_use:0:1"]\nenabled = false\n[plugins."guard@m"]\nenabled = false\n`)
+    put(
+      join(p.dir, ".codex", "config.toml"),
+      `[hooks.state."${userHooks}:pre_tool_use:0:1"]\nenabled = false\n[plugins."guard@m"]\nenabled = false\n`
+    )
     const engine = await p.engine("codex")
     const ran = (await engine.dispatch("PreToolUse", bash)).hooks.map((h) => h.stderr?.trim()).sort()
     expect(ran).toEqual(["managed", "second"])
@@ -336,9 +458,13 @@ describe("codex preset: config.toml and requirements.toml", () => {
     const p = project()
     const system = join(p.root, "managed")
     put(join(system, "requirements.toml"), "allow_managed_hooks_only = true\n")
-    put(join(system, "hooks.json"), { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo system-json >&2; exit 2" }] }] } })
+    put(join(system, "hooks.json"), {
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo system-json >&2; exit 2" }] }] }
+    })
     put(join(system, "config.toml"), `[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\ncommand = "echo system-toml >&2; exit 2"\n`)
-    put(join(p.home, ".codex", "hooks.json"), { hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "echo user >&2; exit 2" }] }] } })
+    put(join(p.home, ".codex", "hooks.json"), {
+      hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "echo user >&2; exit 2" }] }] }
+    })
     const engine = await p.engine("codex")
     const pre = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
     expect(pre).toMatchObject({ blocked: true, reason: "system-json" })
@@ -348,33 +474,45 @@ describe("codex preset: config.toml and requirements.toml", () => {
 
   it("reads [hooks] in ~/.codex/config.toml (its [hooks.state] is no event); requirements.toml's managed hooks run and allow_managed_hooks_only drops the others", async () => {
     const p = project()
-    put(join(p.home, ".codex", "config.toml"), [
-      "model = \"gpt-5\"",
-      "[[hooks.PreToolUse]]",
-      "matcher = \"Bash\"",
-      "[[hooks.PreToolUse.hooks]]",
-      "type = \"command\"",
-      "command = \"echo from-user-toml >&2; exit 2\"",
-      "command_windows = \"echo win\"",
-      "[hooks.state.\"x:PreToolUse:0:0\"]",
-      "trusted_hash = \"abc\"",
-      ""
-    ].join("\n"))
+    put(
+      join(p.home, ".codex", "config.toml"),
+      [
+        'model = "gpt-5"',
+        "[[hooks.PreToolUse]]",
+        'matcher = "Bash"',
+        "[[hooks.PreToolUse.hooks]]",
+        'type = "command"',
+        'command = "echo from-user-toml >&2; exit 2"',
+        'command_windows = "echo win"',
+        '[hooks.state."x:PreToolUse:0:0"]',
+        'trusted_hash = "abc"',
+        ""
+      ].join("\n")
+    )
     const engine = await p.engine("codex")
-    expect(await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })).toMatchObject({ blocked: true, reason: "from-user-toml" })
+    expect(await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })).toMatchObject({
+      blocked: true,
+      reason: "from-user-toml"
+    })
     expect(p.warnings.join("\n")).not.toContain("state")
-    put(join(p.root, "managed", "requirements.toml"), [
-      "allow_managed_hooks_only = true",
-      "[[hooks.PreToolUse]]",
-      "matcher = \"apply_patch\"",
-      "[[hooks.PreToolUse.hooks]]",
-      "type = \"command\"",
-      "command = \"echo managed >&2; exit 2\"",
-      ""
-    ].join("\n"))
+    put(
+      join(p.root, "managed", "requirements.toml"),
+      [
+        "allow_managed_hooks_only = true",
+        "[[hooks.PreToolUse]]",
+        'matcher = "apply_patch"',
+        "[[hooks.PreToolUse.hooks]]",
+        'type = "command"',
+        'command = "echo managed >&2; exit 2"',
+        ""
+      ].join("\n")
+    )
     const managed = await p.engine("codex")
     expect((await managed.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })).blocked).toBe(false)
-    expect(await managed.dispatch("PreToolUse", { tool_name: "apply_patch", tool_input: {} })).toMatchObject({ blocked: true, reason: "managed" })
+    expect(await managed.dispatch("PreToolUse", { tool_name: "apply_patch", tool_input: {} })).toMatchObject({
+      blocked: true,
+      reason: "managed"
+    })
     expect(p.warnings.join("\n")).toContain("allowManagedHooksOnly")
   })
 
@@ -393,23 +531,37 @@ describe("qwen preset", () => {
     const p = project()
     put(join(p.dir, ".qwen", "settings.json"), {
       hooks: {
-        PreToolUse: [{ matcher: "run_shell_command", hooks: [{ type: "command", command: "echo \"$QWEN_PROJECT_DIR\" >&2; exit 2" }] }],
+        PreToolUse: [{ matcher: "run_shell_command", hooks: [{ type: "command", command: 'echo "$QWEN_PROJECT_DIR" >&2; exit 2' }] }],
         TodoCreated: [{ hooks: [{ type: "command", command: "exit 2" }] }]
       }
     })
     const engine = await p.engine("qwen")
-    expect(await engine.dispatch("PreToolUse", { tool_name: "run_shell_command", tool_input: { command: "ls" } })).toMatchObject({ blocked: true, reason: p.dir })
+    expect(await engine.dispatch("PreToolUse", { tool_name: "run_shell_command", tool_input: { command: "ls" } })).toMatchObject({
+      blocked: true,
+      reason: p.dir
+    })
     expect((await engine.dispatch("TodoCreated", {})).blocked).toBe(false)
   })
 
   it("a timeout of 1000 or more is milliseconds, as Qwen Code reads it (said with file and path); a smaller one seconds", async () => {
     const p = project()
     put(join(p.home, ".qwen", "settings.json"), {
-      hooks: { Stop: [{ hooks: [{ type: "command", command: "exit 0", timeout: 5000 }, { type: "command", command: "exit 0", timeout: 30 }] }] }
+      hooks: {
+        Stop: [
+          {
+            hooks: [
+              { type: "command", command: "exit 0", timeout: 5000 },
+              { type: "command", command: "exit 0", timeout: 30 }
+            ]
+          }
+        ]
+      }
     })
     const engine = await p.engine("qwen")
     expect(engine.settings.hooks["Stop"]!.map((entry) => (entry.handler as { timeout?: number }).timeout)).toEqual([5, 30])
-    expect(p.warnings.join("\n")).toContain(`${join(p.home, ".qwen", "settings.json")} at hooks.Stop[0].hooks[0].timeout: 5000 is 1000 or more, which Qwen Code reads as milliseconds: 5 s`)
+    expect(p.warnings.join("\n")).toContain(
+      `${join(p.home, ".qwen", "settings.json")} at hooks.Stop[0].hooks[0].timeout: 5000 is 1000 or more, which Qwen Code reads as milliseconds: 5 s`
+    )
   })
 
   // Qwen Code's matchesHookPattern: a matcher naming any alias of the tool (Claude Code's `Bash`, the
@@ -453,7 +605,10 @@ describe("qwen preset", () => {
     const engine = await p.engine("qwen")
     await engine.dispatch("PreToolUse", { tool_name: "run_shell_command", tool_input: {} })
     const { readFileSync } = await import("node:fs")
-    const times = readFileSync(join(p.root, "times"), "utf8").trim().split("\n").map((line) => line.split(" "))
+    const times = readFileSync(join(p.root, "times"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => line.split(" "))
     // in order: a a b b c c, each label's start and end together
     expect(times.map(([label]) => label)).toEqual(["a", "a", "b", "b", "c", "c"])
     expect(p.warnings.filter((warning) => warning.includes("sequential"))).toEqual([])
@@ -480,8 +635,12 @@ describe("every preset with scopes: a lower scope never weakens a higher one", (
     readonly off?: (p: Project, scope: Scope, command: string) => readonly [string, unknown]
   }
   const exit2 = "echo higher-says-no >&2; exit 2"
-  const claudeAllow = json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", permissionDecisionReason: "lower says yes" } })
-  const nested = (event: string, command: string, matcher?: string) => ({ [event]: [{ ...(matcher === undefined ? {} : { matcher }), hooks: [{ type: "command", command }] }] })
+  const claudeAllow = json({
+    hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", permissionDecisionReason: "lower says yes" }
+  })
+  const nested = (event: string, command: string, matcher?: string) => ({
+    [event]: [{ ...(matcher === undefined ? {} : { matcher }), hooks: [{ type: "command", command }] }]
+  })
   const managedDir = (p: Project) => join(p.root, "managed")
   const dialects: ReadonlyArray<Dialect> = [
     {
@@ -490,12 +649,17 @@ describe("every preset with scopes: a lower scope never weakens a higher one", (
       payload: { tool_name: "Bash", tool_input: { command: "rm -rf /" } },
       scopes: ["managed", "user", "project"],
       file: (p, scope, command) => [
-        scope === "managed" ? join(managedDir(p), "managed-settings.json") : join(scope === "user" ? p.home : p.dir, ".agent-hooks", "settings.json"),
+        scope === "managed"
+          ? join(managedDir(p), "managed-settings.json")
+          : join(scope === "user" ? p.home : p.dir, ".agent-hooks", "settings.json"),
         { hooks: nested("PreToolUse", command, "Bash") }
       ],
       block: exit2,
       allow: claudeAllow,
-      off: (p, scope, command) => [join(scope === "user" ? p.home : p.dir, ".agent-hooks", "settings.json"), { disableAllHooks: true, hooks: nested("PreToolUse", command, "Bash") }]
+      off: (p, scope, command) => [
+        join(scope === "user" ? p.home : p.dir, ".agent-hooks", "settings.json"),
+        { disableAllHooks: true, hooks: nested("PreToolUse", command, "Bash") }
+      ]
     },
     {
       preset: "claude",
@@ -503,12 +667,17 @@ describe("every preset with scopes: a lower scope never weakens a higher one", (
       payload: { tool_name: "Bash", tool_input: { command: "rm -rf /" } },
       scopes: ["managed", "user", "project"],
       file: (p, scope, command) => [
-        scope === "managed" ? join(managedDir(p), "managed-settings.json") : join(scope === "user" ? p.home : p.dir, ".claude", "settings.json"),
+        scope === "managed"
+          ? join(managedDir(p), "managed-settings.json")
+          : join(scope === "user" ? p.home : p.dir, ".claude", "settings.json"),
         { hooks: nested("PreToolUse", command, "Bash") }
       ],
       block: exit2,
       allow: claudeAllow,
-      off: (p, scope, command) => [join(scope === "user" ? p.home : p.dir, ".claude", "settings.json"), { disableAllHooks: true, hooks: nested("PreToolUse", command, "Bash") }]
+      off: (p, scope, command) => [
+        join(scope === "user" ? p.home : p.dir, ".claude", "settings.json"),
+        { disableAllHooks: true, hooks: nested("PreToolUse", command, "Bash") }
+      ]
     },
     {
       preset: "gemini",
@@ -516,12 +685,17 @@ describe("every preset with scopes: a lower scope never weakens a higher one", (
       payload: { tool_name: "run_shell_command", tool_input: { command: "rm -rf /" } },
       scopes: ["managed", "user", "project"],
       file: (p, scope, command) => [
-        scope === "managed" ? join(managedDir(p), "gemini-system.json") : join(scope === "user" ? p.home : p.dir, ".gemini", "settings.json"),
+        scope === "managed"
+          ? join(managedDir(p), "gemini-system.json")
+          : join(scope === "user" ? p.home : p.dir, ".gemini", "settings.json"),
         { hooks: nested("BeforeTool", command, "run_shell_command") }
       ],
       block: exit2,
       allow: json({ decision: "allow", reason: "lower says yes" }),
-      off: (p, scope, command) => [join(scope === "user" ? p.home : p.dir, ".gemini", "settings.json"), { hooksConfig: { enabled: false }, hooks: nested("BeforeTool", command) }]
+      off: (p, scope, command) => [
+        join(scope === "user" ? p.home : p.dir, ".gemini", "settings.json"),
+        { hooksConfig: { enabled: false }, hooks: nested("BeforeTool", command) }
+      ]
     },
     {
       preset: "qwen",
@@ -534,7 +708,10 @@ describe("every preset with scopes: a lower scope never weakens a higher one", (
       ],
       block: exit2,
       allow: claudeAllow,
-      off: (p, scope, command) => [join(scope === "user" ? p.home : p.dir, ".qwen", "settings.json"), { disableAllHooks: true, hooks: nested("PreToolUse", command) }]
+      off: (p, scope, command) => [
+        join(scope === "user" ? p.home : p.dir, ".qwen", "settings.json"),
+        { disableAllHooks: true, hooks: nested("PreToolUse", command) }
+      ]
     },
     {
       preset: "codex",
@@ -543,8 +720,14 @@ describe("every preset with scopes: a lower scope never weakens a higher one", (
       scopes: ["managed", "user", "project"],
       file: (p, scope, command) =>
         scope === "managed"
-          ? [join(managedDir(p), "requirements.toml"), `[[hooks.PreToolUse]]\n[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = ${JSON.stringify(command)}\n`]
-          : [join(scope === "user" ? join(p.home, ".codex") : join(p.dir, ".codex"), "hooks.json"), { hooks: nested("PreToolUse", command) }],
+          ? [
+              join(managedDir(p), "requirements.toml"),
+              `[[hooks.PreToolUse]]\n[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = ${JSON.stringify(command)}\n`
+            ]
+          : [
+              join(scope === "user" ? join(p.home, ".codex") : join(p.dir, ".codex"), "hooks.json"),
+              { hooks: nested("PreToolUse", command) }
+            ],
       block: exit2,
       allow: json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", updatedInput: { command: "ls" } } }),
       off: (p, scope, command) => [
@@ -569,7 +752,10 @@ describe("every preset with scopes: a lower scope never weakens a higher one", (
       event: "preToolUse",
       payload: { toolName: "bash", toolArgs: "{}" },
       scopes: ["user", "project"],
-      file: (p, scope, command) => [join(scope === "user" ? join(p.home, ".copilot") : join(p.dir, ".github"), "hooks", "guard.json"), { version: 1, hooks: { preToolUse: [{ type: "command", bash: command }] } }],
+      file: (p, scope, command) => [
+        join(scope === "user" ? join(p.home, ".copilot") : join(p.dir, ".github"), "hooks", "guard.json"),
+        { version: 1, hooks: { preToolUse: [{ type: "command", bash: command }] } }
+      ],
       block: exit2,
       allow: json({ permissionDecision: "allow", permissionDecisionReason: "lower says yes" })
     },
@@ -578,7 +764,10 @@ describe("every preset with scopes: a lower scope never weakens a higher one", (
       event: "PreToolUse",
       payload: { tool_name: "runTerminalCommand", tool_input: { command: "rm -rf /" } },
       scopes: ["user", "project"],
-      file: (p, scope, command) => [join(scope === "user" ? join(p.home, ".copilot") : join(p.dir, ".github"), "hooks", "guard.json"), { hooks: { PreToolUse: [{ type: "command", command }] } }],
+      file: (p, scope, command) => [
+        join(scope === "user" ? join(p.home, ".copilot") : join(p.dir, ".github"), "hooks", "guard.json"),
+        { hooks: { PreToolUse: [{ type: "command", command }] } }
+      ],
       block: exit2,
       allow: claudeAllow
     },
@@ -588,7 +777,11 @@ describe("every preset with scopes: a lower scope never weakens a higher one", (
       payload: { agent_action_name: "pre_run_command", tool_info: { command_line: "rm -rf /" } },
       scopes: ["managed", "user", "project"],
       file: (p, scope, command) => [
-        scope === "managed" ? join(managedDir(p), "windsurf-system.json") : scope === "user" ? join(p.home, ".codeium", "windsurf", "hooks.json") : join(p.dir, ".windsurf", "hooks.json"),
+        scope === "managed"
+          ? join(managedDir(p), "windsurf-system.json")
+          : scope === "user"
+            ? join(p.home, ".codeium", "windsurf", "hooks.json")
+            : join(p.dir, ".windsurf", "hooks.json"),
         { hooks: { pre_run_command: [{ command }] } }
       ],
       block: exit2,
@@ -599,16 +792,27 @@ describe("every preset with scopes: a lower scope never weakens a higher one", (
       event: "PreToolUse",
       payload: { tool_name: "execute_bash", tool_input: { command: "rm -rf /" } },
       scopes: ["user", "project"],
-      file: (p, scope, command) => [join(scope === "user" ? p.home : p.dir, ".kiro", "hooks", "guard.json"), { version: "v1", hooks: [{ name: "guard", trigger: "PreToolUse", action: { type: "command", command } }] }],
+      file: (p, scope, command) => [
+        join(scope === "user" ? p.home : p.dir, ".kiro", "hooks", "guard.json"),
+        { version: "v1", hooks: [{ name: "guard", trigger: "PreToolUse", action: { type: "command", command } }] }
+      ],
       block: exit2,
       allow: "exit 0"
     },
     {
       preset: "cline",
       event: "PreToolUse",
-      payload: { clineVersion: "3.36.0", hookName: "PreToolUse", taskId: "t", preToolUse: { toolName: "execute_command", parameters: { command: "rm -rf /" } } },
+      payload: {
+        clineVersion: "3.36.0",
+        hookName: "PreToolUse",
+        taskId: "t",
+        preToolUse: { toolName: "execute_command", parameters: { command: "rm -rf /" } }
+      },
       scopes: ["user", "project"],
-      file: (p, scope, command) => [join(scope === "user" ? join(p.home, "Documents", "Cline", "Hooks") : join(p.dir, ".clinerules", "hooks"), "PreToolUse"), `#!/bin/sh\n${command}\n`],
+      file: (p, scope, command) => [
+        join(scope === "user" ? join(p.home, "Documents", "Cline", "Hooks") : join(p.dir, ".clinerules", "hooks"), "PreToolUse"),
+        `#!/bin/sh\n${command}\n`
+      ],
       block: json({ cancel: true, errorMessage: "higher-says-no" }),
       allow: json({ cancel: false })
     },
@@ -629,7 +833,10 @@ describe("every preset with scopes: a lower scope never weakens a higher one", (
       event: "PreToolUse",
       payload: { tool_name: "Bash", tool_input: { command: "rm -rf /" } },
       scopes: ["user", "project"],
-      file: (p, scope, command) => [join(scope === "user" ? p.home : p.dir, ".wave", "settings.json"), { hooks: nested("PreToolUse", command, "Bash") }],
+      file: (p, scope, command) => [
+        join(scope === "user" ? p.home : p.dir, ".wave", "settings.json"),
+        { hooks: nested("PreToolUse", command, "Bash") }
+      ],
       block: exit2,
       allow: claudeAllow
     }
@@ -640,10 +847,13 @@ describe("every preset with scopes: a lower scope never weakens a higher one", (
     WINDSURF_SYSTEM_HOOKS_PATH: join(managedDir(p), "windsurf-system.json"),
     AGENT_HOOKS_PLATFORM: "linux"
   })
-  const pairs = (scopes: ReadonlyArray<Scope>) => scopes.flatMap((higher, i) => scopes.slice(i + 1).map((lower) => [higher, lower] as const))
+  const pairs = (scopes: ReadonlyArray<Scope>) =>
+    scopes.flatMap((higher, i) => scopes.slice(i + 1).map((lower) => [higher, lower] as const))
 
   for (const d of dialects) {
-    it(`${d.preset}: ${pairs(d.scopes).map(([h, l]) => `${h} over ${l}`).join(", ")}`, async () => {
+    it(`${d.preset}: ${pairs(d.scopes)
+      .map(([h, l]) => `${h} over ${l}`)
+      .join(", ")}`, async () => {
       const seen: Array<string> = []
       for (const [higher, lower] of pairs(d.scopes)) {
         const p = project()
@@ -654,8 +864,10 @@ describe("every preset with scopes: a lower scope never weakens a higher one", (
         const engine = await p.engine(d.preset, {}, env(p))
         const outcome = await engine.dispatch(d.event, d.payload)
         // both files' hooks ran, each with its own answer
-        const ran = [highFile, lowFile].map((file) => outcome.hooks.some((hook) => hook.source === file) ? "ran" : "MISSING").join("/")
-        seen.push(`${higher}>${lower}: ${ran} ${outcome.blocked ? "blocked" : `ALLOWED (${outcome.hooks.map((h) => `${h.source}: ${h.status}`).join("; ")}; ${p.warnings.join("; ")})`}`)
+        const ran = [highFile, lowFile].map((file) => (outcome.hooks.some((hook) => hook.source === file) ? "ran" : "MISSING")).join("/")
+        seen.push(
+          `${higher}>${lower}: ${ran} ${outcome.blocked ? "blocked" : `ALLOWED (${outcome.hooks.map((h) => `${h.source}: ${h.status}`).join("; ")}; ${p.warnings.join("; ")})`}`
+        )
         if (d.off !== undefined && lower !== "managed") {
           const [offFile, offDoc] = d.off(p, lower, d.allow)
           rmSync(lowFile, { force: true })
@@ -664,7 +876,10 @@ describe("every preset with scopes: a lower scope never weakens a higher one", (
           seen.push(`${higher}>${lower} (lower switches hooks off): ${switched.blocked ? "blocked" : "ALLOWED"}`)
         }
       }
-      expect(seen.filter((line) => line.includes("ALLOWED") || line.includes("MISSING")), seen.join("\n")).toEqual([])
+      expect(
+        seen.filter((line) => line.includes("ALLOWED") || line.includes("MISSING")),
+        seen.join("\n")
+      ).toEqual([])
     })
   }
 })

@@ -46,7 +46,11 @@ describe("http hooks with api: opa (OPA's Data API)", () => {
     const no = await engine.dispatch("PreToolUse", bash("rm -rf /"))
     expect(no.blocked).toBe(true)
     expect(no.reason).toContain("denied by the OPA policy at")
-    expect(server.requests[0]).toMatchObject({ method: "POST", path: "/v1/data/agent_hooks/pretooluse/allow", body: { input: { hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls -la" } } } })
+    expect(server.requests[0]).toMatchObject({
+      method: "POST",
+      path: "/v1/data/agent_hooks/pretooluse/allow",
+      body: { input: { hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls -la" } } }
+    })
   })
 
   it("reads a deny set: its reasons are the block's reason; an empty set is no objection", async () => {
@@ -61,7 +65,9 @@ describe("http hooks with api: opa (OPA's Data API)", () => {
     const server = await opa()
     for (const path of ["agent_hooks/pretooluse/decision", "agent_hooks/pretooluse"]) {
       const engine = await engineWith(opaHook(`${server.url}/v1/data/${path}`))
-      expect(await engine.dispatch("PreToolUse", { tool_name: "Write", tool_input: { file_path: "src/a.ts" } })).toMatchObject({ blocked: false })
+      expect(await engine.dispatch("PreToolUse", { tool_name: "Write", tool_input: { file_path: "src/a.ts" } })).toMatchObject({
+        blocked: false
+      })
       const no = await engine.dispatch("PreToolUse", { tool_name: "Write", tool_input: { file_path: "/repo/.git/config" } })
       expect(no).toMatchObject({ blocked: true, reason: "no writes under .git/: /repo/.git/config" })
     }
@@ -126,28 +132,51 @@ describe("cedar hooks (the real Cedar engine, @cedar-policy/cedar-wasm)", () => 
 
   it("a permit annotated @approve auto-approves; no policy applying is onNoDecision (deny by default, or no objection)", async () => {
     const { engine } = await cedarEngine({})
-    expect(await engine.dispatch("PreToolUse", { tool_name: "Read", tool_input: { file_path: "docs/a.md" } })).toMatchObject({ blocked: false, decision: "allow" })
+    expect(await engine.dispatch("PreToolUse", { tool_name: "Read", tool_input: { file_path: "docs/a.md" } })).toMatchObject({
+      blocked: false,
+      decision: "allow"
+    })
     const none = await engine.dispatch("PreToolUse", { tool_name: "WebFetch", tool_input: { url: "https://x.example/" } })
     expect(none.blocked).toBe(true)
     expect(none.reason).toContain(`no policy permits PreToolUse of WebFetch on "https://x.example/" (onNoDecision: deny)`)
     const { engine: lenient } = await cedarEngine({ onNoDecision: "no-objection" })
-    expect(await lenient.dispatch("PreToolUse", { tool_name: "WebFetch", tool_input: { url: "https://x.example/" } })).toMatchObject({ blocked: false, decision: null })
+    expect(await lenient.dispatch("PreToolUse", { tool_name: "WebFetch", tool_input: { url: "https://x.example/" } })).toMatchObject({
+      blocked: false,
+      decision: null
+    })
     expect((await lenient.dispatch("PreToolUse", bash("rm -rf /"))).blocked).toBe(true)
   })
 
   it("payload keys that would forge a Cedar entity reference are left out of the context", async () => {
     // A hostile payload whose command is a Cedar entity reference in JSON form.
-    const dir = await cedarEngine({ policies: "forge.cedar" }, { "forge.cedar": `permit (principal, action, resource) when { context.tool_input has command && context.tool_input.command == Agent::"admin" };` })
-    const forged = await dir.engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: { __entity: { type: "Agent", id: "admin" } } } })
+    const dir = await cedarEngine(
+      { policies: "forge.cedar" },
+      {
+        "forge.cedar": `permit (principal, action, resource) when { context.tool_input has command && context.tool_input.command == Agent::"admin" };`
+      }
+    )
+    const forged = await dir.engine.dispatch("PreToolUse", {
+      tool_name: "Bash",
+      tool_input: { command: { __entity: { type: "Agent", id: "admin" } } }
+    })
     expect(forged.blocked).toBe(true)
   })
 
   it("edits to the policies apply at the next call; a policy file that does not parse or validate is a visible failure", async () => {
     const { engine, dir } = await cedarEngine({ schema: "schema.cedarschema" })
     expect((await engine.dispatch("PreToolUse", bash("ls"))).blocked).toBe(false)
-    writeFileSync(join(dir, "policies.cedar"), `@id("all-bash") @reason("no Bash today") forbid (principal, action == Action::"PreToolUse", resource) when { resource.tool == "Bash" };`)
-    expect(await engine.dispatch("PreToolUse", bash("ls"))).toMatchObject({ blocked: true, reason: "denied by Cedar: policy all-bash: no Bash today" })
-    writeFileSync(join(dir, "policies.cedar"), `forbid (principal, action == Action::"PreToolUse", resource) when { resource.owner == "me" };`)
+    writeFileSync(
+      join(dir, "policies.cedar"),
+      `@id("all-bash") @reason("no Bash today") forbid (principal, action == Action::"PreToolUse", resource) when { resource.tool == "Bash" };`
+    )
+    expect(await engine.dispatch("PreToolUse", bash("ls"))).toMatchObject({
+      blocked: true,
+      reason: "denied by Cedar: policy all-bash: no Bash today"
+    })
+    writeFileSync(
+      join(dir, "policies.cedar"),
+      `forbid (principal, action == Action::"PreToolUse", resource) when { resource.owner == "me" };`
+    )
     const invalid = await engine.dispatch("PreToolUse", bash("ls"))
     expect(invalid.hooks[0]).toMatchObject({ status: "non-blocking-error" })
     expect(invalid.hooks[0]!.stderr).toContain("does not validate against")
@@ -166,7 +195,10 @@ const countingCedar = async (name: string) => {
   copyFileSync(join(cedarFixtures, "policies.cedar"), join(dir, "policies.cedar"))
   const real = (await import("@cedar-policy/cedar-wasm/nodejs")) as unknown as HookEngine.CedarWasm
   const state = { loads: 0, dir, counting: undefined as unknown as HookEngine.CedarRuntime }
-  state.counting = HookEngine.cedarRuntime(async () => (state.loads++, real), (path) => readFile(path, "utf8"))
+  state.counting = HookEngine.cedarRuntime(
+    async () => (state.loads++, real),
+    (path) => readFile(path, "utf8")
+  )
   return state
 }
 
@@ -193,7 +225,15 @@ describe("cedar hooks at load", () => {
     const cedar = await countingCedar("oneshot")
     const { dir, counting } = cedar
     const file = join(dir, "settings.json")
-    writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "cedar", policies: "policies.cedar" }] }], Stop: [{ hooks: [{ type: "command", command: "true" }] }] } }))
+    writeFileSync(
+      file,
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [{ matcher: "Bash", hooks: [{ type: "cedar", policies: "policies.cedar" }] }],
+          Stop: [{ hooks: [{ type: "command", command: "true" }] }]
+        }
+      })
+    )
     const open = async () => {
       const engine = await createHookEngine({ settings: [file], projectDir: dir, cedar: counting, preloadCedar: false })
       cleanups.push(() => engine.close())
@@ -212,14 +252,22 @@ describe("cedar hooks at load", () => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-cedar-load-")))
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
     copyFileSync(join(cedarFixtures, "schema.cedarschema"), join(dir, "schema.cedarschema"))
-    writeFileSync(join(dir, "policies.cedar"), `@id("owner") forbid (principal, action == Action::"PreToolUse", resource) when { resource.owner == "me" };`)
+    writeFileSync(
+      join(dir, "policies.cedar"),
+      `@id("owner") forbid (principal, action == Action::"PreToolUse", resource) when { resource.owner == "me" };`
+    )
     const file = join(dir, "settings.json")
-    writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "cedar", policies: "policies.cedar", schema: "schema.cedarschema" }] }] } }))
+    writeFileSync(
+      file,
+      JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "cedar", policies: "policies.cedar", schema: "schema.cedarschema" }] }] } })
+    )
     const warnings: Array<string> = []
     const engine = await createHookEngine({ settings: [file], projectDir: dir, onWarning: (w) => warnings.push(w) })
     cleanups.push(() => engine.close())
     expect(warnings).toHaveLength(1)
-    expect(warnings[0]).toContain(`cedar hook policies.cedar: ${join(dir, "policies.cedar")} does not validate against ${join(dir, "schema.cedarschema")}: policy owner:`)
+    expect(warnings[0]).toContain(
+      `cedar hook policies.cedar: ${join(dir, "policies.cedar")} does not validate against ${join(dir, "schema.cedarschema")}: policy owner:`
+    )
   })
 })
 
@@ -227,20 +275,35 @@ describe("cedar hooks and project trust", () => {
   it("a project's policy files are approved with its settings: a policy changed after approval never runs", async () => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-cedar-trust-")))
     const home = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-cedar-home-")))
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }), () => rmSync(home, { recursive: true, force: true }))
+    cleanups.push(
+      () => rmSync(dir, { recursive: true, force: true }),
+      () => rmSync(home, { recursive: true, force: true })
+    )
     mkdirSync(join(dir, ".agent-hooks"))
     copyFileSync(join(cedarFixtures, "policies.cedar"), join(dir, ".agent-hooks", "policies.cedar"))
     const settingsFile = join(dir, ".agent-hooks", "settings.json")
     writeFileSync(settingsFile, JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "cedar", policies: "policies.cedar" }] }] } }))
     const open = async () => {
       const warnings: Array<string> = []
-      const engine = await createHookEngine({ projectDir: dir, requireTrust: true, env: { ...process.env, AGENT_HOOKS_HOME: home }, onWarning: (w) => warnings.push(w) })
+      const engine = await createHookEngine({
+        projectDir: dir,
+        requireTrust: true,
+        env: { ...process.env, AGENT_HOOKS_HOME: home },
+        onWarning: (w) => warnings.push(w)
+      })
       cleanups.push(() => engine.close())
       return { engine, warnings }
     }
-    await Effect.runPromise(Trust.approve(join(home, "trusted-settings.json"), [settingsFile], dir).pipe(Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer))))
+    await Effect.runPromise(
+      Trust.approve(join(home, "trusted-settings.json"), [settingsFile], dir).pipe(
+        Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer))
+      )
+    )
     const approved = await open()
-    expect(await approved.engine.dispatch("PreToolUse", bash("rm -rf /"))).toMatchObject({ blocked: true, reason: "denied by Cedar: policy no-rm-rf: rm -rf is not allowed" })
+    expect(await approved.engine.dispatch("PreToolUse", bash("rm -rf /"))).toMatchObject({
+      blocked: true,
+      reason: "denied by Cedar: policy no-rm-rf: rm -rf is not allowed"
+    })
     // The cloned repository's policy is swapped for one that permits everything.
     writeFileSync(join(dir, ".agent-hooks", "policies.cedar"), `permit (principal, action, resource);`)
     const swapped = await open()

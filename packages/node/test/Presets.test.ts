@@ -28,7 +28,12 @@ const put = (file: string, value: unknown) => {
   mkdirSync(dirname(file), { recursive: true })
   writeFileSync(file, typeof value === "string" ? value : JSON.stringify(value, null, 2))
 }
-const lines = (file: string): Array<string> => (existsSync(file) ? readFileSync(file, "utf8").split("\n").filter((line) => line !== "") : [])
+const lines = (file: string): Array<string> =>
+  existsSync(file)
+    ? readFileSync(file, "utf8")
+        .split("\n")
+        .filter((line) => line !== "")
+    : []
 
 interface Project {
   readonly dir: string
@@ -69,7 +74,7 @@ const command = (cmd: string, extra: Record<string, unknown> = {}) => ({ type: "
 describe("Wingman preset", () => {
   const files = (p: Project, global: unknown, agent?: unknown) => {
     put(join(p.dir, ".wingman", "wingman.config.json"), global)
-    if (agent !== undefined) put(join(p.dir, ".wingman", "agents", "reviewer", "agent.json"), { name: "reviewer", ...agent as object })
+    if (agent !== undefined) put(join(p.dir, ".wingman", "agents", "reviewer", "agent.json"), { name: "reviewer", ...(agent as object) })
   }
 
   it("global hooks first, then the agent's, no dedup", async () => {
@@ -92,7 +97,10 @@ describe("Wingman preset", () => {
     const p = project()
     files(p, {
       hooks: {
-        PreToolUse: [{ matcher: "command_execute", hooks: [command("echo 'rm -rf / is blocked' >&2; exit 2")] }, { matcher: "edit_file", hooks: [command("exit 1")] }],
+        PreToolUse: [
+          { matcher: "command_execute", hooks: [command("echo 'rm -rf / is blocked' >&2; exit 2")] },
+          { matcher: "edit_file", hooks: [command("exit 1")] }
+        ],
         PostToolUse: [{ matcher: "*", hooks: [command("echo lint failed >&2; exit 2")] }],
         Stop: [{ hooks: [command("exit 2")] }]
       }
@@ -146,7 +154,9 @@ describe("Wingman preset", () => {
     const p = project()
     files(p, {
       hooks: {
-        PreToolUse: [{ hooks: [command("sleep 0.3; echo slow >&2; exit 2", { timeout: 0.1 }), command("true", { timeout: 5000 }), command("true")] }]
+        PreToolUse: [
+          { hooks: [command("sleep 0.3; echo slow >&2; exit 2", { timeout: 0.1 }), command("true", { timeout: 5000 }), command("true")] }
+        ]
       }
     })
     const engine = await p.engine("wingman")
@@ -176,9 +186,21 @@ describe("Wingman preset", () => {
     const p = project()
     files(p, { hooks: { PostToolUse: [{ matcher: "write_file", hooks: [command(record("post"))] }] } })
     const engine = await p.engine("wingman")
-    await engine.dispatch("PostToolUse", { tool_name: "write_file", tool_use_id: "t1", tool_input: { file_path: "a.ts" }, tool_output: "written" })
+    await engine.dispatch("PostToolUse", {
+      tool_name: "write_file",
+      tool_use_id: "t1",
+      tool_input: { file_path: "a.ts" },
+      tool_output: "written"
+    })
     const input = JSON.parse(lines(p.log)[0]!.slice("post ".length))
-    expect(input).toMatchObject({ hook_event_name: "PostToolUse", tool_name: "write_file", tool_use_id: "t1", tool_input: { file_path: "a.ts" }, tool_output: "written", cwd: p.dir })
+    expect(input).toMatchObject({
+      hook_event_name: "PostToolUse",
+      tool_name: "write_file",
+      tool_use_id: "t1",
+      tool_input: { file_path: "a.ts" },
+      tool_output: "written",
+      cwd: p.dir
+    })
     expect(typeof input.session_id).toBe("string")
   })
 
@@ -215,7 +237,12 @@ describe("orchestration preset", () => {
     const marker = join(p.home, "functional-tests-passing")
     settings(p, {
       hooks: {
-        PreToolUse: [{ matcher: "Bash(git push:*)", hooks: [{ type: "command", command: "test", args: ["-f", marker], timeout: 5000, continueOnError: false }] }]
+        PreToolUse: [
+          {
+            matcher: "Bash(git push:*)",
+            hooks: [{ type: "command", command: "test", args: ["-f", marker], timeout: 5000, continueOnError: false }]
+          }
+        ]
       }
     })
     const engine = await p.engine("orchestration")
@@ -235,13 +262,20 @@ describe("orchestration preset", () => {
       hooks: {
         SessionEnd: [{ matcher: "*", hooks: [{ type: "command", command: "rm", args: ["-rf", "/tmp/claude-temp-*"], timeout: 10000 }] }],
         // not path globs: find and grep read their own patterns
-        Stop: [{ hooks: [{ type: "command", command: "find", args: [".", "-name", "*.tmp"] }, { type: "command", command: "grep", args: ["-E", "a*b", "notes"] }] }]
+        Stop: [
+          {
+            hooks: [
+              { type: "command", command: "find", args: [".", "-name", "*.tmp"] },
+              { type: "command", command: "grep", args: ["-E", "a*b", "notes"] }
+            ]
+          }
+        ]
       }
     })
     await p.engine("orchestration")
     const globs = p.warnings.filter((w) => w.includes("exec form runs no shell"))
     expect(globs).toEqual([expect.stringContaining("hooks.SessionEnd[0].hooks[0].args[1]")])
-    expect(globs[0]).toContain("\"/tmp/claude-temp-*\" is a path glob")
+    expect(globs[0]).toContain('"/tmp/claude-temp-*" is a path glob')
   })
 
   it("exit codes: 0 allows, 2 blocks, other is an error that does not block (without continueOnError: false)", async () => {
@@ -265,17 +299,21 @@ describe("orchestration preset", () => {
     const p = project()
     settings(p, {
       hooks: {
-        PostToolUse: [{
-          matcher: "Edit|Write",
-          hooks: [{
-            type: "command",
-            command: "sh",
-            args: [fixture("print-args.sh"), "--write", "$FILE_PATH", "${TOOL_NAME}", "$ARGS"],
-            env: { FILE_PATH: "${FILE_PATH}", CMD: "${COMMAND}" },
-            timeout: 30000,
-            continueOnError: true
-          }]
-        }]
+        PostToolUse: [
+          {
+            matcher: "Edit|Write",
+            hooks: [
+              {
+                type: "command",
+                command: "sh",
+                args: [fixture("print-args.sh"), "--write", "$FILE_PATH", "${TOOL_NAME}", "$ARGS"],
+                env: { FILE_PATH: "${FILE_PATH}", CMD: "${COMMAND}" },
+                timeout: 30000,
+                continueOnError: true
+              }
+            ]
+          }
+        ]
       }
     })
     const engine = await p.engine("orchestration")
@@ -314,26 +352,44 @@ describe("orchestration preset", () => {
     const p = project()
     settings(p, {
       hooks: {
-        PreToolUse: [{
-          matcher: "Bash(git push:*)",
-          hooks: [{ type: "command", command: "sh", args: ["-c", "exit 2", "gate", "$COMMAND"], env: { COMMAND: "${COMMAND}" }, timeout: 5000 }]
-        }]
+        PreToolUse: [
+          {
+            matcher: "Bash(git push:*)",
+            hooks: [
+              { type: "command", command: "sh", args: ["-c", "exit 2", "gate", "$COMMAND"], env: { COMMAND: "${COMMAND}" }, timeout: 5000 }
+            ]
+          }
+        ]
       }
     })
     const engine = await p.engine("orchestration")
     await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "git push 'origin' main" } })
     const [entry] = lines(join(p.home, ".config", "claude", "logs", "hooks.log")).map((line) => JSON.parse(line))
     // The command as it ran: $COMMAND substituted, and each word quoted as a shell would need it.
-    expect(entry).toMatchObject({ event: "PreToolUse", command: `sh -c 'exit 2' gate 'git push '\\''origin'\\'' main'`, exitCode: 2, blocked: true })
+    expect(entry).toMatchObject({
+      event: "PreToolUse",
+      command: `sh -c 'exit 2' gate 'git push '\\''origin'\\'' main'`,
+      exitCode: 2,
+      blocked: true
+    })
     // The matcher as the user wrote it, not its translation (matcher Bash plus an argument rule).
     expect(entry.pattern).toBe("Bash(git push:*)")
     expect(Date.parse(entry.timestamp)).not.toBeNaN()
     expect(typeof entry.duration_ms).toBe("number")
   })
 
-  it("the command allowlist is off by default; \"allowedCommands\": \"default\" refuses commands outside the design's list", async () => {
+  it('the command allowlist is off by default; "allowedCommands": "default" refuses commands outside the design\'s list', async () => {
     const p = project()
-    const hooks = { PreToolUse: [{ hooks: [{ type: "command", command: "sh", args: ["-c", "exit 2"] }, { type: "command", command: "test", args: ["-n", "x"] }] }] }
+    const hooks = {
+      PreToolUse: [
+        {
+          hooks: [
+            { type: "command", command: "sh", args: ["-c", "exit 2"] },
+            { type: "command", command: "test", args: ["-n", "x"] }
+          ]
+        }
+      ]
+    }
     settings(p, { hooks })
     const open = await p.engine("orchestration")
     expect((await open.dispatch("PreToolUse", { tool_name: "Bash", tool_input: {} })).blocked).toBe(true)
@@ -351,7 +407,13 @@ describe("pigo preset", () => {
 
   it("tool_start: any non-zero exit of a blocking hook cancels the tool with stderr as the reason; match bash|write", async () => {
     const p = project()
-    config(p, [{ name: "safety-gate", enabled: true, hooks: { tool_start: [{ command: "echo \"no: $PIGO_TOOL_INPUT\" >&2; exit 1", match: { tool: "bash|write" }, timeout: 5 }] } }])
+    config(p, [
+      {
+        name: "safety-gate",
+        enabled: true,
+        hooks: { tool_start: [{ command: 'echo "no: $PIGO_TOOL_INPUT" >&2; exit 1', match: { tool: "bash|write" }, timeout: 5 }] }
+      }
+    ])
     const engine = await p.engine("pigo")
     const outcome = await engine.dispatch("tool_start", { tool_name: "bash", tool_input: { command: "rm -rf /" } })
     expect(outcome).toMatchObject({ blocked: true, decision: "deny", reason: "no: rm -rf /" })
@@ -363,7 +425,9 @@ describe("pigo preset", () => {
   it("other events: exit != 0 is a warning, never a block", async () => {
     const p = project()
     const failing = [{ command: "exit 1" }]
-    config(p, [{ name: "x", hooks: { agent_start: failing, turn_start: failing, tool_end: failing, turn_end: failing, agent_end: failing } }])
+    config(p, [
+      { name: "x", hooks: { agent_start: failing, turn_start: failing, tool_end: failing, turn_end: failing, agent_end: failing } }
+    ])
     const engine = await p.engine("pigo")
     for (const event of ["agent_start", "turn_start", "tool_end", "turn_end", "agent_end"]) {
       const outcome = await engine.dispatch(event, { tool_name: "bash", tool_input: {} })
@@ -413,11 +477,30 @@ describe("pigo preset", () => {
   it("PIGO_* variables per event; tool output truncated to 10 000 characters; no value can cause E2BIG", async () => {
     const p = project()
     const dump = (name: string) => `printf '%s\\n' "${name}=$(printenv ${name} | wc -c)" >> "$RECORD"`
-    const names = ["PIGO_EVENT", "PIGO_WORK_DIR", "PIGO_MODEL", "PIGO_USER_MESSAGE", "PIGO_ASSISTANT_MESSAGE", "PIGO_TOOL_NAME", "PIGO_TOOL_ARGS", "PIGO_TOOL_OUTPUT", "PIGO_TOOL_ERROR"]
-    config(p, [{ name: "env", hooks: {
-      tool_end: [{ command: `printf '%s|%s|%s|%s|%s\\n' "$PIGO_EVENT" "$PIGO_TOOL_NAME" "$PIGO_TOOL_ARGS" "$PIGO_TOOL_ERROR" "$PIGO_MODEL" >> "$RECORD"; ${names.map(dump).join("; ")}` }],
-      turn_start: [{ command: `printf 'turn %s\\n' "$PIGO_TURN_NUMBER" >> "$RECORD"` }]
-    } }])
+    const names = [
+      "PIGO_EVENT",
+      "PIGO_WORK_DIR",
+      "PIGO_MODEL",
+      "PIGO_USER_MESSAGE",
+      "PIGO_ASSISTANT_MESSAGE",
+      "PIGO_TOOL_NAME",
+      "PIGO_TOOL_ARGS",
+      "PIGO_TOOL_OUTPUT",
+      "PIGO_TOOL_ERROR"
+    ]
+    config(p, [
+      {
+        name: "env",
+        hooks: {
+          tool_end: [
+            {
+              command: `printf '%s|%s|%s|%s|%s\\n' "$PIGO_EVENT" "$PIGO_TOOL_NAME" "$PIGO_TOOL_ARGS" "$PIGO_TOOL_ERROR" "$PIGO_MODEL" >> "$RECORD"; ${names.map(dump).join("; ")}`
+            }
+          ],
+          turn_start: [{ command: `printf 'turn %s\\n' "$PIGO_TURN_NUMBER" >> "$RECORD"` }]
+        }
+      }
+    ])
     const engine = await p.engine("pigo")
     const huge = "é".repeat(300_000)
     const outcome = await engine.dispatch("tool_end", {
@@ -453,18 +536,27 @@ describe("pigo preset", () => {
   it("config problems are warnings that name the file and JSON path; the rest still loads", async () => {
     const p = project()
     config(p, [
-      { name: "ok", hooks: { tool_start: [{ command: "true" }], tool_begin: [{ command: "true" }], agent_start: [{ match: { tool: "bash" }, command: "true" }] } },
+      {
+        name: "ok",
+        hooks: {
+          tool_start: [{ command: "true" }],
+          tool_begin: [{ command: "true" }],
+          agent_start: [{ match: { tool: "bash" }, command: "true" }]
+        }
+      },
       "named-plugin",
       { name: "broken", hooks: { tool_end: [{ blocking: false }] } }
     ])
     const engine = await p.engine("pigo")
     const file = join(p.home, ".pigo", "config.json")
-    expect(p.warnings).toEqual(expect.arrayContaining([
-      expect.stringMatching(new RegExp(`^${file} at plugins\\[0\\]\\.hooks\\.tool_begin: unknown pigo event "tool_begin"`)),
-      expect.stringContaining(`${file} at plugins[0].hooks.agent_start[0].match.tool: agent_start has no tool`),
-      expect.stringContaining(`${file} at plugins[1]: plugin "named-plugin" is a name`),
-      expect.stringContaining(`${file} at plugins[2].hooks.tool_end[0].command: expected string, got nothing`)
-    ]))
+    expect(p.warnings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(new RegExp(`^${file} at plugins\\[0\\]\\.hooks\\.tool_begin: unknown pigo event "tool_begin"`)),
+        expect.stringContaining(`${file} at plugins[0].hooks.agent_start[0].match.tool: agent_start has no tool`),
+        expect.stringContaining(`${file} at plugins[1]: plugin "named-plugin" is a name`),
+        expect.stringContaining(`${file} at plugins[2].hooks.tool_end[0].command: expected string, got nothing`)
+      ])
+    )
     expect(Object.keys(engine.settings.hooks).sort()).toEqual(["agent_start", "tool_start"])
   })
 })
@@ -496,28 +588,58 @@ describe("Wave preset", () => {
     put(transcript, `${JSON.stringify({ state: { messages: [{ role: "user", content: "hi" }] } })}\n`)
     put(join(p.dir, ".wave", "settings.json"), {
       hooks: {
-        PreToolUse: [{ matcher: "Write", hooks: [command(`node -e 'let s="";process.stdin.on("data",(d)=>s+=d).on("end",()=>process.stdout.write(require("fs").readFileSync(JSON.parse(s).transcript_path,"utf8")))' >> "$RECORD"`)] }],
+        PreToolUse: [
+          {
+            matcher: "Write",
+            hooks: [
+              command(
+                `node -e 'let s="";process.stdin.on("data",(d)=>s+=d).on("end",()=>process.stdout.write(require("fs").readFileSync(JSON.parse(s).transcript_path,"utf8")))' >> "$RECORD"`
+              )
+            ]
+          }
+        ],
         PostToolUse: [{ matcher: "Write", hooks: [command(record("post"))] }],
         UserPromptSubmit: [{ hooks: [command(record("prompt"))] }]
       }
     })
     const engine = await p.engine("wave")
     const base = { session_id: "wave_session_abc123_xyz789", transcript_path: transcript, cwd: p.dir }
-    await engine.dispatch("PreToolUse", { ...base, tool_name: "Write", tool_input: { file_path: join(p.dir, "src/index.ts"), content: "x" } })
+    await engine.dispatch("PreToolUse", {
+      ...base,
+      tool_name: "Write",
+      tool_input: { file_path: join(p.dir, "src/index.ts"), content: "x" }
+    })
     expect(JSON.parse(lines(p.log)[0]!)).toEqual({ state: { messages: [{ role: "user", content: "hi" }] } })
-    await engine.dispatch("PostToolUse", { ...base, tool_name: "Write", tool_input: { file_path: "a" }, tool_response: { success: true, message: "File written successfully" } })
+    await engine.dispatch("PostToolUse", {
+      ...base,
+      tool_name: "Write",
+      tool_input: { file_path: "a" },
+      tool_response: { success: true, message: "File written successfully" }
+    })
     await engine.dispatch("UserPromptSubmit", { ...base, prompt: "Please create a file" })
     const post = JSON.parse(lines(p.log)[1]!.slice("post ".length))
-    expect(post).toEqual({ ...base, hook_event_name: "PostToolUse", tool_name: "Write", tool_input: { file_path: "a" }, tool_response: { success: true, message: "File written successfully" } })
+    expect(post).toEqual({
+      ...base,
+      hook_event_name: "PostToolUse",
+      tool_name: "Write",
+      tool_input: { file_path: "a" },
+      tool_response: { success: true, message: "File written successfully" }
+    })
     const prompt = JSON.parse(lines(p.log)[2]!.slice("prompt ".length))
     expect(prompt).toEqual({ ...base, hook_event_name: "UserPromptSubmit", prompt: "Please create a file" })
   })
 
   it("a failing hook, or one that never reads stdin, does not interrupt the tool", async () => {
     const p = project()
-    put(join(p.dir, ".wave", "settings.json"), { hooks: { PostToolUse: [{ matcher: "Edit", hooks: [command("exit 1"), command("exit 0")] }] } })
+    put(join(p.dir, ".wave", "settings.json"), {
+      hooks: { PostToolUse: [{ matcher: "Edit", hooks: [command("exit 1"), command("exit 0")] }] }
+    })
     const engine = await p.engine("wave")
-    const outcome = await engine.dispatch("PostToolUse", { tool_name: "Edit", tool_input: { content: "x".repeat(300_000) }, tool_response: {} })
+    const outcome = await engine.dispatch("PostToolUse", {
+      tool_name: "Edit",
+      tool_input: { content: "x".repeat(300_000) },
+      tool_response: {}
+    })
     expect(outcome.blocked).toBe(false)
     expect(outcome.hooks.map((hook) => hook.exitCode)).toEqual([1, 0])
   })
@@ -583,14 +705,22 @@ describe("Claude Code preset", () => {
     put(join(p.dir, ".claude", "settings.json"), { hooks: { PreToolUse: [hook("project")] } })
     put(join(p.dir, ".claude", "settings.local.json"), { hooks: { PreToolUse: [hook("local")] } })
     const plugin = join(p.home, "plugin")
-    put(join(plugin, "hooks", "hooks.json"), { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [command(`echo "$CLAUDE_PLUGIN_ROOT" >> "$RECORD"`)] }] } })
+    put(join(plugin, "hooks", "hooks.json"), {
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [command(`echo "$CLAUDE_PLUGIN_ROOT" >> "$RECORD"`)] }] }
+    })
     const managed = join(p.home, "managed")
-    put(join(managed, "managed-settings.json"), { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [command("echo managed policy >&2; exit 2")] }] } })
+    put(join(managed, "managed-settings.json"), {
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [command("echo managed policy >&2; exit 2")] }] }
+    })
     const engine = await p.engine("claude", { plugins: [plugin], managedDir: managed })
     const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
     expect(outcome).toMatchObject({ blocked: true, reason: "managed policy" })
     // Claude Code runs the hooks of an event concurrently: all four ran, in any order.
-    expect(lines(p.log).map((line) => line.split(" ")[0]).sort()).toEqual([plugin, "local", "project", "user"].sort())
+    expect(
+      lines(p.log)
+        .map((line) => line.split(" ")[0])
+        .sort()
+    ).toEqual([plugin, "local", "project", "user"].sort())
   })
 })
 
@@ -607,13 +737,17 @@ describe("Claude Code preset: dedup", () => {
         ]
       }
     })
-    put(join(p.dir, ".claude", "settings.local.json"), { hooks: { PreToolUse: [{ matcher: "Bash|Edit", hooks: [same, command(`sh "${p.dir}/x.sh"`)] }] } })
+    put(join(p.dir, ".claude", "settings.local.json"), {
+      hooks: { PreToolUse: [{ matcher: "Bash|Edit", hooks: [same, command(`sh "${p.dir}/x.sh"`)] }] }
+    })
     put(join(p.dir, "x.sh"), `${record("x").replace("sh ", "sh ")}\n`)
     const plugin = join(p.home, "plugin")
     put(join(plugin, "hooks", "hooks.json"), { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [same] }] } })
     const engine = await p.engine("claude", { plugins: [plugin] })
     const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
-    expect(outcome.hooks.map((hook) => hook.command).sort()).toEqual([same.command, same.command, record("bash-only"), `sh "\${CLAUDE_PROJECT_DIR}/x.sh"`].sort())
+    expect(outcome.hooks.map((hook) => hook.command).sort()).toEqual(
+      [same.command, same.command, record("bash-only"), `sh "\${CLAUDE_PROJECT_DIR}/x.sh"`].sort()
+    )
     // On Edit, the "same" handler of the local file and the x.sh written two ways run once each.
     const edit = await engine.dispatch("PreToolUse", { tool_name: "Edit", tool_input: {} })
     expect(edit.hooks).toHaveLength(2)
@@ -621,7 +755,14 @@ describe("Claude Code preset: dedup", () => {
 
   it("Wingman keeps its documented no-dedup rule: the same command in two matching groups runs twice", async () => {
     const p = project()
-    put(join(p.dir, ".wingman", "wingman.config.json"), { hooks: { PreToolUse: [{ matcher: "*", hooks: [command(record("same"))] }, { matcher: "write_file", hooks: [command(record("same"))] }] } })
+    put(join(p.dir, ".wingman", "wingman.config.json"), {
+      hooks: {
+        PreToolUse: [
+          { matcher: "*", hooks: [command(record("same"))] },
+          { matcher: "write_file", hooks: [command(record("same"))] }
+        ]
+      }
+    })
     const engine = await p.engine("wingman")
     await engine.dispatch("PreToolUse", { tool_name: "write_file", tool_input: {} })
     expect(lines(p.log).map((line) => line.split(" ")[0])).toEqual(["same", "same"])
@@ -643,8 +784,11 @@ describe("Gemini CLI preset", () => {
       }
     })
     const engine = await p.engine("gemini")
-    expect(await engine.dispatch("BeforeTool", { tool_name: "run_shell_command", tool_input: { command: "rm -rf /" } }))
-      .toMatchObject({ blocked: true, decision: "deny", reason: "rm is forbidden" })
+    expect(await engine.dispatch("BeforeTool", { tool_name: "run_shell_command", tool_input: { command: "rm -rf /" } })).toMatchObject({
+      blocked: true,
+      decision: "deny",
+      reason: "rm is forbidden"
+    })
     await engine.dispatch("AfterTool", { tool_name: "write_file", tool_input: {}, tool_response: {} })
     await engine.dispatch("BeforeAgent", { prompt: "hi" })
     await engine.dispatch("AfterAgent", {})
@@ -665,7 +809,14 @@ describe("Gemini CLI preset", () => {
           { matcher: "missing", hooks: [command("/no/such/hook.sh")] },
           { matcher: "exit1", hooks: [command("echo flaky >&2; exit 1")] },
           { matcher: "stderr_json", hooks: [command(`echo '{"decision":"deny","reason":"from stderr"}' >&2`)] },
-          { matcher: "claude_deny", hooks: [command(`echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"claude says no"}}'`)] },
+          {
+            matcher: "claude_deny",
+            hooks: [
+              command(
+                `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"claude says no"}}'`
+              )
+            ]
+          },
           { matcher: "rewrite", hooks: [command(`echo '{"decision":"allow","hookSpecificOutput":{"tool_input":{"command":"ls -la"}}}'`)] }
         ]
       }
@@ -682,13 +833,20 @@ describe("Gemini CLI preset", () => {
     expect(await call("exit1")).toMatchObject({ blocked: false, systemMessages: ["Warning: flaky"] })
     expect(await call("stderr_json")).toMatchObject({ blocked: false, decision: null })
     expect(await call("claude_deny")).toMatchObject({ blocked: true, decision: "deny", reason: "claude says no", hookSpecificOutput: null })
-    expect(await call("rewrite")).toMatchObject({ blocked: false, decision: "allow", updatedInput: { command: "ls -la" }, hookSpecificOutput: null })
+    expect(await call("rewrite")).toMatchObject({
+      blocked: false,
+      decision: "allow",
+      updatedInput: { command: "ls -la" },
+      hookSpecificOutput: null
+    })
     settings(p, { hooks: { BeforeModel: [{ hooks: [command(`echo '{"hookSpecificOutput":{"llm_request":{"model":"small"}}}'`)] }] } })
     const model = await p.engine("gemini")
-    expect((await model.dispatch("BeforeModel", { llm_request: { model: "big" } })).hookSpecificOutput).toEqual({ llm_request: { model: "small" } })
+    expect((await model.dispatch("BeforeModel", { llm_request: { model: "big" } })).hookSpecificOutput).toEqual({
+      llm_request: { model: "small" }
+    })
   })
 
-  it("geminiCompat: \"source\" reads output as Gemini CLI's source does: any exit above 1 denies, stderr JSON counts, permissionDecision is ignored", async () => {
+  it('geminiCompat: "source" reads output as Gemini CLI\'s source does: any exit above 1 denies, stderr JSON counts, permissionDecision is ignored', async () => {
     const p = project()
     settings(p, {
       hooks: {
@@ -712,14 +870,24 @@ describe("Gemini CLI preset", () => {
     const p = project()
     settings(p, {
       hooks: {
-        BeforeToolSelection: [{
-          hooks: [command(`echo '{"decision":"deny","continue":false,"systemMessage":"hi","hookSpecificOutput":{"toolConfig":{"mode":"ANY"}}}'`)]
-        }]
+        BeforeToolSelection: [
+          {
+            hooks: [
+              command(`echo '{"decision":"deny","continue":false,"systemMessage":"hi","hookSpecificOutput":{"toolConfig":{"mode":"ANY"}}}'`)
+            ]
+          }
+        ]
       }
     })
     const engine = await p.engine("gemini")
     const outcome = await engine.dispatch("BeforeToolSelection", {})
-    expect(outcome).toMatchObject({ blocked: false, decision: null, continue: true, systemMessages: [], hookSpecificOutput: { toolConfig: { mode: "ANY" } } })
+    expect(outcome).toMatchObject({
+      blocked: false,
+      decision: null,
+      continue: true,
+      systemMessages: [],
+      hookSpecificOutput: { toolConfig: { mode: "ANY" } }
+    })
   })
 
   it("timeouts are milliseconds: 300 kills a 5 s hook; 30000 is 30 s", async () => {
@@ -735,9 +903,17 @@ describe("Gemini CLI preset", () => {
 
   it("tool matchers are unanchored regular expressions; an invalid one matches exactly", async () => {
     const p = project()
-    settings(p, { hooks: { BeforeTool: [{ matcher: "write_file|replace", hooks: [command(record("re"))] }, { matcher: "mcp_(", hooks: [command(record("bad"))] }] } })
+    settings(p, {
+      hooks: {
+        BeforeTool: [
+          { matcher: "write_file|replace", hooks: [command(record("re"))] },
+          { matcher: "mcp_(", hooks: [command(record("bad"))] }
+        ]
+      }
+    })
     const engine = await p.engine("gemini")
-    for (const tool of ["write_file", "replace", "my_write_file_v2", "run_shell_command", "mcp_("]) await engine.dispatch("BeforeTool", { tool_name: tool, tool_input: {} })
+    for (const tool of ["write_file", "replace", "my_write_file_v2", "run_shell_command", "mcp_("])
+      await engine.dispatch("BeforeTool", { tool_name: tool, tool_input: {} })
     expect(lines(p.log).map((line) => line.split(" ")[0])).toEqual(["re", "re", "re", "bad"])
   })
 
@@ -754,7 +930,10 @@ describe("Gemini CLI preset", () => {
     const p = project()
     settings(p, {
       hooksConfig: { disabled: ["noisy"] },
-      hooks: { BeforeTool: [{ hooks: [{ ...command(record("noisy")), name: "noisy" }, command(record("kept"))] }], PreToolUse: [{ hooks: [command(record("cc"))] }] }
+      hooks: {
+        BeforeTool: [{ hooks: [{ ...command(record("noisy")), name: "noisy" }, command(record("kept"))] }],
+        PreToolUse: [{ hooks: [command(record("cc"))] }]
+      }
     })
     const engine = await p.engine("gemini")
     await engine.dispatch("BeforeTool", { tool_name: "x", tool_input: {} })
@@ -771,13 +950,12 @@ describe("Gemini CLI preset", () => {
   it("sequential: one matched sequential group serialises every matched hook of the call; calls and events it does not match stay parallel", async () => {
     const p = project()
     const timed = (label: string) =>
-      command(`cat > /dev/null; echo "${label} start $(date +%s%3N)" >> "$RECORD"; sleep 0.5; echo "${label} end $(date +%s%3N)" >> "$RECORD"`)
+      command(
+        `cat > /dev/null; echo "${label} start $(date +%s%3N)" >> "$RECORD"; sleep 0.5; echo "${label} end $(date +%s%3N)" >> "$RECORD"`
+      )
     settings(p, {
       hooks: {
-        BeforeTool: [
-          { matcher: "write_file", sequential: true, hooks: [timed("s")] },
-          { hooks: [timed("a"), timed("b"), timed("c")] }
-        ],
+        BeforeTool: [{ matcher: "write_file", sequential: true, hooks: [timed("s")] }, { hooks: [timed("a"), timed("b"), timed("c")] }],
         AfterTool: [{ hooks: [timed("a"), timed("b"), timed("c")] }]
       }
     })
@@ -788,7 +966,7 @@ describe("Gemini CLI preset", () => {
       await engine.dispatch(event, { tool_name: tool, tool_input: {}, ...(event === "AfterTool" ? { tool_response: {} } : {}) })
       const spans = new Map<string, { start: number; end: number }>()
       for (const [label, edge, at] of lines(p.log).map((line) => line.split(" "))) {
-        spans.set(label!, { ...spans.get(label!) ?? { start: 0, end: 0 }, [edge!]: Number(at) })
+        spans.set(label!, { ...(spans.get(label!) ?? { start: 0, end: 0 }), [edge!]: Number(at) })
       }
       const runs = [...spans.entries()]
       const pairs: Array<string> = []
@@ -799,7 +977,11 @@ describe("Gemini CLI preset", () => {
     }
     // write_file matches the sequential group: all four run one after another, in config order
     expect(await overlaps("BeforeTool", "write_file")).toEqual({ ran: ["a", "b", "c", "s"], overlapping: 0 })
-    expect(lines(p.log).filter((line) => line.includes(" start ")).map((line) => line.split(" ")[0])).toEqual(["s", "a", "b", "c"])
+    expect(
+      lines(p.log)
+        .filter((line) => line.includes(" start "))
+        .map((line) => line.split(" ")[0])
+    ).toEqual(["s", "a", "b", "c"])
     // read_file does not: its three hooks run together, as Gemini CLI runs them
     expect((await overlaps("BeforeTool", "read_file")).overlapping).toBeGreaterThan(0)
     // another event is not touched by a BeforeTool group's flag
@@ -811,16 +993,21 @@ describe("Gemini CLI preset", () => {
     const rewrite = (value: unknown) => command(`echo '${JSON.stringify({ hookSpecificOutput: { tool_input: value } })}'`)
     settings(p, {
       hooks: {
-        BeforeTool: [{
-          sequential: true,
-          hooks: [rewrite({ command: "ls -la" }), command(record("second")), rewrite({ dir: "/tmp" }), command(record("third"))]
-        }]
+        BeforeTool: [
+          {
+            sequential: true,
+            hooks: [rewrite({ command: "ls -la" }), command(record("second")), rewrite({ dir: "/tmp" }), command(record("third"))]
+          }
+        ]
       }
     })
     const engine = await p.engine("gemini")
     const outcome = await engine.dispatch("BeforeTool", { tool_name: "run_shell_command", tool_input: { command: "ls", dir: "." } })
     const seen = lines(p.log).map((line) => JSON.parse(line.slice(line.indexOf(" ") + 1)).tool_input)
-    expect(seen).toEqual([{ command: "ls -la", dir: "." }, { command: "ls -la", dir: "/tmp" }])
+    expect(seen).toEqual([
+      { command: "ls -la", dir: "." },
+      { command: "ls -la", dir: "/tmp" }
+    ])
     expect(outcome.updatedInput).toEqual({ command: "ls -la", dir: "/tmp" })
   })
 
@@ -829,21 +1016,32 @@ describe("Gemini CLI preset", () => {
     const config = (value: unknown) => command(`echo '${JSON.stringify({ hookSpecificOutput: { toolConfig: value } })}'`)
     settings(p, {
       hooks: {
-        BeforeToolSelection: [{
-          hooks: [
-            config({ mode: "ANY", allowedFunctionNames: ["read_file", "glob"] }),
-            config({ mode: "NONE", allowedFunctionNames: ["write_file"] }),
-            config({ mode: "AUTO", allowedFunctionNames: ["glob", "replace"] })
-          ]
-        }]
+        BeforeToolSelection: [
+          {
+            hooks: [
+              config({ mode: "ANY", allowedFunctionNames: ["read_file", "glob"] }),
+              config({ mode: "NONE", allowedFunctionNames: ["write_file"] }),
+              config({ mode: "AUTO", allowedFunctionNames: ["glob", "replace"] })
+            ]
+          }
+        ]
       }
     })
     const engine = await p.engine("gemini", { sequential: true })
-    expect((await engine.dispatch("BeforeToolSelection", {})).hookSpecificOutput).toEqual({ toolConfig: { mode: "NONE", allowedFunctionNames: [] } })
+    expect((await engine.dispatch("BeforeToolSelection", {})).hookSpecificOutput).toEqual({
+      toolConfig: { mode: "NONE", allowedFunctionNames: [] }
+    })
     // without NONE the lists are the union
     settings(p, {
       hooks: {
-        BeforeToolSelection: [{ hooks: [config({ mode: "ANY", allowedFunctionNames: ["read_file", "glob"] }), config({ mode: "AUTO", allowedFunctionNames: ["glob", "replace"] })] }]
+        BeforeToolSelection: [
+          {
+            hooks: [
+              config({ mode: "ANY", allowedFunctionNames: ["read_file", "glob"] }),
+              config({ mode: "AUTO", allowedFunctionNames: ["glob", "replace"] })
+            ]
+          }
+        ]
       }
     })
     const union = await p.engine("gemini", { sequential: true })
@@ -855,7 +1053,14 @@ describe("Gemini CLI preset", () => {
   it("BeforeModel: two hooks that rewrite the request merge field by field in hook order (a later hook overrides parts)", async () => {
     const p = project()
     const request = (value: unknown) => command(`echo '${JSON.stringify({ hookSpecificOutput: { llm_request: value } })}'`)
-    settings(p, { hooks: { BeforeModel: [{ hooks: [request({ model: "small", config: { temperature: 0 } })] }, { hooks: [request({ messages: [{ role: "user", content: "hi" }] })] }] } })
+    settings(p, {
+      hooks: {
+        BeforeModel: [
+          { hooks: [request({ model: "small", config: { temperature: 0 } })] },
+          { hooks: [request({ messages: [{ role: "user", content: "hi" }] })] }
+        ]
+      }
+    })
     const engine = await p.engine("gemini")
     expect((await engine.dispatch("BeforeModel", { llm_request: { model: "big" } })).hookSpecificOutput).toEqual({
       llm_request: { model: "small", config: { temperature: 0 }, messages: [{ role: "user", content: "hi" }] }
@@ -876,13 +1081,31 @@ describe("Gemini CLI preset", () => {
       expect(input.cwd).toBe(p.dir)
     }
     await engine.dispatch("AfterModel", { session_id: "s1", transcript_path: "/t.json", timestamp: "2026-01-01T00:00:00.000Z" })
-    expect(JSON.parse(lines(p.log).at(-1)!.slice("AfterModel ".length))).toMatchObject({ session_id: "s1", transcript_path: "/t.json", timestamp: "2026-01-01T00:00:00.000Z" })
+    expect(JSON.parse(lines(p.log).at(-1)!.slice("AfterModel ".length))).toMatchObject({
+      session_id: "s1",
+      transcript_path: "/t.json",
+      timestamp: "2026-01-01T00:00:00.000Z"
+    })
   })
 
   it("GEMINI_PLANS_DIR is set, and $CLAUDE_PROJECT_DIR is the alias of $GEMINI_PROJECT_DIR in the command and the environment", async () => {
     const p = project("agent-hooks gemini ")
-    put(join(p.dir, ".gemini", "hooks", "note.sh"), `printf '%s|%s|%s\\n' "$CLAUDE_PROJECT_DIR" "$GEMINI_PROJECT_DIR" "$GEMINI_PLANS_DIR" >> "$RECORD"\n`)
-    settings(p, { hooks: { AfterAgent: [{ hooks: [command("sh $CLAUDE_PROJECT_DIR/.gemini/hooks/note.sh bare"), command("sh ${CLAUDE_PROJECT_DIR}/.gemini/hooks/note.sh braced")] }] } })
+    put(
+      join(p.dir, ".gemini", "hooks", "note.sh"),
+      `printf '%s|%s|%s\\n' "$CLAUDE_PROJECT_DIR" "$GEMINI_PROJECT_DIR" "$GEMINI_PLANS_DIR" >> "$RECORD"\n`
+    )
+    settings(p, {
+      hooks: {
+        AfterAgent: [
+          {
+            hooks: [
+              command("sh $CLAUDE_PROJECT_DIR/.gemini/hooks/note.sh bare"),
+              command("sh ${CLAUDE_PROJECT_DIR}/.gemini/hooks/note.sh braced")
+            ]
+          }
+        ]
+      }
+    })
     const engine = await p.engine("gemini")
     expect((await engine.dispatch("AfterAgent", {})).hooks.map((hook) => hook.exitCode)).toEqual([0, 0])
     const plans = join(p.dir, ".gemini", "plans")
@@ -895,9 +1118,11 @@ describe("Gemini CLI preset", () => {
 })
 
 describe("presets by name", () => {
-  it("createHookEngine({ preset: \"wingman\" }) is the built-in preset, as --preset wingman is", async () => {
+  it('createHookEngine({ preset: "wingman" }) is the built-in preset, as --preset wingman is', async () => {
     const p = project()
-    put(join(p.dir, ".wingman", "wingman.config.json"), { hooks: { PreToolUse: [{ matcher: "write_file", hooks: [command("echo no >&2; exit 2")] }] } })
+    put(join(p.dir, ".wingman", "wingman.config.json"), {
+      hooks: { PreToolUse: [{ matcher: "write_file", hooks: [command("echo no >&2; exit 2")] }] }
+    })
     const engine = await createHookEngine({ preset: "wingman", projectDir: p.dir, env: { PATH: process.env["PATH"], HOME: p.home } })
     cleanups.push(() => engine.close())
     expect(await engine.dispatch("PreToolUse", { tool_name: "write_file", tool_input: {} })).toMatchObject({ blocked: true, reason: "no" })
@@ -905,7 +1130,10 @@ describe("presets by name", () => {
 
   it("an unknown preset name is a clear settings error that lists the names", async () => {
     const p = project()
-    const error = await createHookEngine({ preset: "wingmann", projectDir: p.dir, env: {} }).then(() => undefined, (e: unknown) => e)
+    const error = await createHookEngine({ preset: "wingmann", projectDir: p.dir, env: {} }).then(
+      () => undefined,
+      (e: unknown) => e
+    )
     expect(String((error as Error).message)).toBe(
       `engine options at preset: unknown preset "wingmann"; expected one of ${Presets.all.map((preset) => JSON.stringify(preset.name)).join(", ")}, or a Preset object`
     )

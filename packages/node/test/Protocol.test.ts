@@ -15,7 +15,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 /** A hook that prints `stdout` (verbatim), writes `stderr`, and exits with `code`. */
 const hookScript = (name: string, code: number, stdout: string, stderr: string) => {
   const file = join(dir, `${name}.sh`)
-  writeFileSync(file, `#!/bin/sh\ncat >/dev/null\nprintf '%s' '${stdout.replace(/'/g, `'\\''`)}'\nprintf '%s' '${stderr.replace(/'/g, `'\\''`)}' >&2\nexit ${code}\n`)
+  writeFileSync(
+    file,
+    `#!/bin/sh\ncat >/dev/null\nprintf '%s' '${stdout.replace(/'/g, `'\\''`)}'\nprintf '%s' '${stderr.replace(/'/g, `'\\''`)}' >&2\nexit ${code}\n`
+  )
   return `sh ${JSON.stringify(file)}`
 }
 
@@ -23,7 +26,10 @@ let counter = 0
 const runOne = async (event: string, payload: Record<string, unknown>, code: number, stdout: string, stderr = "") => {
   const name = `h${counter++}`
   const settings = join(dir, `${name}.json`)
-  writeFileSync(settings, JSON.stringify({ hooks: { [event]: [{ hooks: [{ type: "command", command: hookScript(name, code, stdout, stderr) }] }] } }))
+  writeFileSync(
+    settings,
+    JSON.stringify({ hooks: { [event]: [{ hooks: [{ type: "command", command: hookScript(name, code, stdout, stderr) }] }] } })
+  )
   const engine = await createHookEngine({ settings: [settings], projectDir: dir })
   try {
     return await engine.dispatch(event, payload)
@@ -32,7 +38,8 @@ const runOne = async (event: string, payload: Record<string, unknown>, code: num
   }
 }
 
-const specific = (event: string, fields: Record<string, unknown>) => JSON.stringify({ hookSpecificOutput: { hookEventName: event, ...fields } })
+const specific = (event: string, fields: Record<string, unknown>) =>
+  JSON.stringify({ hookSpecificOutput: { hookEventName: event, ...fields } })
 
 interface Row {
   readonly event: string
@@ -91,7 +98,11 @@ const rows: ReadonlyArray<Row> = [
     event: "UserPromptSubmit",
     payload: { prompt: "hello" },
     exit2: blockedFor("toUser"),
-    json: JSON.stringify({ decision: "block", reason: "JSONREASON", hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: "CTX", sessionTitle: "T" } }),
+    json: JSON.stringify({
+      decision: "block",
+      reason: "JSONREASON",
+      hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: "CTX", sessionTitle: "T" }
+    }),
     jsonEffect: (o) => {
       expect(o).toMatchObject({ blocked: true, decision: "block", reason: "JSONREASON", hookSpecificOutput: { sessionTitle: "T" } })
       expect(o.toUser).toContain("JSONREASON")
@@ -109,7 +120,11 @@ const rows: ReadonlyArray<Row> = [
     event: "PostToolUse",
     payload: { ...tool, tool_response: { stdout: "", stderr: "" } },
     exit2: blockedFor("toModel"),
-    json: JSON.stringify({ decision: "block", reason: "JSONREASON", hookSpecificOutput: { hookEventName: "PostToolUse", updatedToolOutput: { stdout: "redacted" } } }),
+    json: JSON.stringify({
+      decision: "block",
+      reason: "JSONREASON",
+      hookSpecificOutput: { hookEventName: "PostToolUse", updatedToolOutput: { stdout: "redacted" } }
+    }),
     jsonEffect: (o) => {
       expect(o).toMatchObject({ blocked: true, decision: "block", toModel: ["JSONREASON"] })
       expect(o.hookSpecificOutput).toEqual({ updatedToolOutput: { stdout: "redacted" } })
@@ -129,16 +144,22 @@ const rows: ReadonlyArray<Row> = [
     json: JSON.stringify({ decision: "block", reason: "JSONREASON" }),
     jsonEffect: (o) => expect(o).toMatchObject({ blocked: true, reason: "JSONREASON" })
   },
-  ...["Stop", "SubagentStop"].map((event): Row => ({
-    event,
-    payload: { stop_hook_active: false, agent_id: "a1", agent_type: "general-purpose" },
-    exit2: blockedFor("toModel"),
-    json: JSON.stringify({ decision: "block", reason: "JSONREASON", hookSpecificOutput: { hookEventName: event, additionalContext: "CTX" } }),
-    jsonEffect: (o) => {
-      expect(o).toMatchObject({ blocked: true, decision: "block", reason: "JSONREASON", additionalContext: ["CTX"] })
-      expect(o.toModel).toEqual(["JSONREASON", "CTX"])
-    }
-  })),
+  ...["Stop", "SubagentStop"].map(
+    (event): Row => ({
+      event,
+      payload: { stop_hook_active: false, agent_id: "a1", agent_type: "general-purpose" },
+      exit2: blockedFor("toModel"),
+      json: JSON.stringify({
+        decision: "block",
+        reason: "JSONREASON",
+        hookSpecificOutput: { hookEventName: event, additionalContext: "CTX" }
+      }),
+      jsonEffect: (o) => {
+        expect(o).toMatchObject({ blocked: true, decision: "block", reason: "JSONREASON", additionalContext: ["CTX"] })
+        expect(o.toModel).toEqual(["JSONREASON", "CTX"])
+      }
+    })
+  ),
   {
     event: "TeammateIdle",
     payload: { teammate_name: "t1" },
@@ -174,13 +195,15 @@ const rows: ReadonlyArray<Row> = [
     json: JSON.stringify({ decision: "block", reason: "JSONREASON" }),
     jsonEffect: (o) => expect(o).toMatchObject({ blocked: true, toUser: ["JSONREASON"] })
   },
-  ...["Elicitation", "ElicitationResult"].map((event): Row => ({
-    event,
-    payload: { mcp_server_name: "srv", message: "m", action: "accept" },
-    exit2: blockedFor("nowhere"),
-    json: specific(event, { action: "decline", content: { a: 1 } }),
-    jsonEffect: (o) => expect(o.hookSpecificOutput).toEqual({ action: "decline", content: { a: 1 } })
-  })),
+  ...["Elicitation", "ElicitationResult"].map(
+    (event): Row => ({
+      event,
+      payload: { mcp_server_name: "srv", message: "m", action: "accept" },
+      exit2: blockedFor("nowhere"),
+      json: specific(event, { action: "decline", content: { a: 1 } }),
+      jsonEffect: (o) => expect(o.hookSpecificOutput).toEqual({ action: "decline", content: { a: 1 } })
+    })
+  ),
   {
     event: "WorktreeCreate",
     payload: { name: "bold-oak-a3f2" },
@@ -188,13 +211,15 @@ const rows: ReadonlyArray<Row> = [
     json: "creating...\n\u001b[32m/tmp/worktrees/bold-oak\u001b[0m\n",
     jsonEffect: (o) => expect(o).toMatchObject({ blocked: false, hookSpecificOutput: { worktreePath: "/tmp/worktrees/bold-oak" } })
   },
-  ...["SessionStart", "Setup", "SubagentStart"].map((event): Row => ({
-    event,
-    payload: { source: "startup", trigger: "init", agent_id: "a", agent_type: "x" },
-    exit2: notBlocked("toUser"),
-    json: specific(event, { additionalContext: "CTX" }),
-    jsonEffect: (o) => expect(o).toMatchObject({ blocked: false, additionalContext: ["CTX"], toModel: ["CTX"] })
-  })),
+  ...["SessionStart", "Setup", "SubagentStart"].map(
+    (event): Row => ({
+      event,
+      payload: { source: "startup", trigger: "init", agent_id: "a", agent_type: "x" },
+      exit2: notBlocked("toUser"),
+      json: specific(event, { additionalContext: "CTX" }),
+      jsonEffect: (o) => expect(o).toMatchObject({ blocked: false, additionalContext: ["CTX"], toModel: ["CTX"] })
+    })
+  ),
   {
     event: "PreModelSwitch",
     payload: { from_model: "a", to_model: "b", requested_model: "b", source: "command" },
@@ -219,27 +244,40 @@ const rows: ReadonlyArray<Row> = [
     json: specific("MessageDisplay", { displayContent: "HELLO" }),
     jsonEffect: (o) => expect(o.hookSpecificOutput).toEqual({ displayContent: "HELLO" })
   },
-  ...["CwdChanged", "FileChanged"].map((event): Row => ({
-    event,
-    payload: { old_cwd: "/a", new_cwd: "/b", file_path: "/b/.env", event: "change" },
-    exit2: notBlocked("toUser"),
-    json: specific(event, { watchPaths: ["/b/.env"] }),
-    jsonEffect: (o) => expect(o.hookSpecificOutput).toEqual({ watchPaths: ["/b/.env"] })
-  })),
-  ...["SessionEnd", "PostCompact"].map((event): Row => ({
-    event,
-    payload: { reason: "other", trigger: "auto" },
-    exit2: notBlocked("toUser"),
-    json: JSON.stringify({ continue: false, systemMessage: "bye" }),
-    jsonEffect: (o) => expect(o).toMatchObject({ blocked: false, continue: true, systemMessages: ["bye"] })
-  })),
-  ...["Notification", "StopFailure", "InstructionsLoaded", "WorktreeRemove", "DirectoryAdded"].map((event): Row => ({
-    event,
-    payload: { message: "m", notification_type: "idle_prompt", error: "rate_limit", worktree_path: "/w", directory: "/d", source: "slash_command" },
-    exit2: notBlocked(),
-    json: JSON.stringify({ decision: "block", reason: "JSONREASON" }),
-    jsonEffect: (o) => expect(o).toMatchObject({ blocked: false, decision: null })
-  }))
+  ...["CwdChanged", "FileChanged"].map(
+    (event): Row => ({
+      event,
+      payload: { old_cwd: "/a", new_cwd: "/b", file_path: "/b/.env", event: "change" },
+      exit2: notBlocked("toUser"),
+      json: specific(event, { watchPaths: ["/b/.env"] }),
+      jsonEffect: (o) => expect(o.hookSpecificOutput).toEqual({ watchPaths: ["/b/.env"] })
+    })
+  ),
+  ...["SessionEnd", "PostCompact"].map(
+    (event): Row => ({
+      event,
+      payload: { reason: "other", trigger: "auto" },
+      exit2: notBlocked("toUser"),
+      json: JSON.stringify({ continue: false, systemMessage: "bye" }),
+      jsonEffect: (o) => expect(o).toMatchObject({ blocked: false, continue: true, systemMessages: ["bye"] })
+    })
+  ),
+  ...["Notification", "StopFailure", "InstructionsLoaded", "WorktreeRemove", "DirectoryAdded"].map(
+    (event): Row => ({
+      event,
+      payload: {
+        message: "m",
+        notification_type: "idle_prompt",
+        error: "rate_limit",
+        worktree_path: "/w",
+        directory: "/d",
+        source: "slash_command"
+      },
+      exit2: notBlocked(),
+      json: JSON.stringify({ decision: "block", reason: "JSONREASON" }),
+      jsonEffect: (o) => expect(o).toMatchObject({ blocked: false, decision: null })
+    })
+  )
 ]
 
 describe("decision control: every event's exit-2 path and JSON path, with real hooks", () => {

@@ -22,7 +22,10 @@ type Hooks = Record<string, Array<{ matcher?: string; hooks: Array<Record<string
 const write = (file: string, hooks: Hooks) => writeFileSync(file, JSON.stringify({ hooks }))
 
 /** An engine with `watch`, and the reload events as they come. */
-const watching = async (file: string, options: { projectDir?: string; env?: Record<string, string>; requireTrust?: boolean; explicit?: boolean; managedDir?: string } = {}) => {
+const watching = async (
+  file: string,
+  options: { projectDir?: string; env?: Record<string, string>; requireTrust?: boolean; explicit?: boolean; managedDir?: string } = {}
+) => {
   const events: Array<HookEngine.ReloadEvent> = []
   const waiters: Array<() => void> = []
   const engine = await createHookEngine({
@@ -92,8 +95,15 @@ describe("hot reload", () => {
     const blocked = next()
     write(file, { ...refuse, PreToolUse: [] })
     const event = await blocked
-    expect(event).toMatchObject({ _tag: "Blocked", message: `settings not reloaded: a ConfigChange hook blocked the change to ${file}: changes need review` })
-    expect(JSON.parse(readFileSync(seen, "utf8"))).toMatchObject({ hook_event_name: "ConfigChange", source: "user_settings", file_path: file })
+    expect(event).toMatchObject({
+      _tag: "Blocked",
+      message: `settings not reloaded: a ConfigChange hook blocked the change to ${file}: changes need review`
+    })
+    expect(JSON.parse(readFileSync(seen, "utf8"))).toMatchObject({
+      hook_event_name: "ConfigChange",
+      source: "user_settings",
+      file_path: file
+    })
     expect((await engine.dispatch("PreToolUse", rm)).blocked).toBe(true)
   })
 
@@ -103,7 +113,12 @@ describe("hot reload", () => {
     const file = join(managed, "managed-settings.json")
     const refuse = { ConfigChange: [{ hooks: [{ type: "command", command: "echo no >&2; exit 2" }] }] }
     write(file, { ...refuse, PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "true" }] }] })
-    const { engine, next } = await watching(file, { projectDir: cleanups.tempDir(), env: { HOME: home, AGENT_HOOKS_HOME: home }, explicit: false, managedDir: managed })
+    const { engine, next } = await watching(file, {
+      projectDir: cleanups.tempDir(),
+      env: { HOME: home, AGENT_HOOKS_HOME: home },
+      explicit: false,
+      managedDir: managed
+    })
     expect((await engine.dispatch("PreToolUse", rm)).blocked).toBe(false)
     const reloaded = next()
     write(file, { ...refuse, PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: blockRm }] }] })
@@ -113,7 +128,9 @@ describe("hot reload", () => {
 
   it("a dispatch in flight finishes on the hooks it started with", async () => {
     const file = join(cleanups.tempDir(), "settings.json")
-    const slow = (context: string) => ({ UserPromptSubmit: [{ hooks: [{ type: "command", command: `sh ${fixture("sleep-then.sh")} 1 ${context}` }] }] })
+    const slow = (context: string) => ({
+      UserPromptSubmit: [{ hooks: [{ type: "command", command: `sh ${fixture("sleep-then.sh")} 1 ${context}` }] }]
+    })
     write(file, slow("old"))
     const { engine, next } = await watching(file)
     const inFlight = engine.dispatch("UserPromptSubmit", { prompt: "hi" })
@@ -132,7 +149,8 @@ describe("hot reload", () => {
     write(file, { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: blockRm }] }] })
     const env = { AGENT_HOOKS_HOME: home, HOME: home }
     const store = join(home, "trusted-settings.json")
-    const approve = () => Effect.runPromise(Trust.approve(store, [file]).pipe(Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer))))
+    const approve = () =>
+      Effect.runPromise(Trust.approve(store, [file]).pipe(Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer))))
     await approve()
     const { engine, next } = await watching(file, { projectDir: project, env, requireTrust: true, explicit: false })
     expect((await engine.dispatch("PreToolUse", rm)).blocked).toBe(true)
@@ -141,7 +159,9 @@ describe("hot reload", () => {
     write(file, { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "true" }] }] })
     let event = await reloaded
     expect(event._tag).toBe("Failed")
-    expect(event._tag === "Failed" && event.message).toContain(`${file} changed and is not approved; its approved hooks stay until the new version is approved`)
+    expect(event._tag === "Failed" && event.message).toContain(
+      `${file} changed and is not approved; its approved hooks stay until the new version is approved`
+    )
     // The approved guard still blocks; the Outcome says what the reload did.
     const outcome = await engine.dispatch("PreToolUse", rm)
     expect(outcome.blocked).toBe(true)
@@ -181,7 +201,9 @@ describe("hot reload", () => {
     expect((await engine.dispatch("PreToolUse", rm)).blocked).toBe(true)
     rmSync(file)
     for (let i = 0; i < 200 && events.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50))
-    expect(events).toMatchObject([{ _tag: "Reloaded", dropped: [expect.stringContaining(`PreToolUse: ${blockRm} (${file} at hooks.PreToolUse[0].hooks[0])`)] }])
+    expect(events).toMatchObject([
+      { _tag: "Reloaded", dropped: [expect.stringContaining(`PreToolUse: ${blockRm} (${file} at hooks.PreToolUse[0].hooks[0])`)] }
+    ])
     expect(warnings.join("\n")).toContain("1 hook no longer runs: PreToolUse:")
     const outcome = await engine.dispatch("PreToolUse", rm)
     expect(outcome.blocked).toBe(false)
@@ -214,11 +236,23 @@ describe("hot reload", () => {
     expect((await engine.dispatch("PreToolUse", rm)).blocked).toBe(false)
     await engine.close()
     const text = readFileSync(log, "utf8")
-    const kinds = Audit.parse(text).records.map(({ record }) => record.kind === "outcome" ? `${record.event} ${record.blocked ? "blocked" : "allowed"}` : record.kind)
+    const kinds = Audit.parse(text).records.map(({ record }) =>
+      record.kind === "outcome" ? `${record.event} ${record.blocked ? "blocked" : "allowed"}` : record.kind
+    )
     // the guard blocked, the change was announced (ConfigChange), the reload took the guard away, the same call was allowed
-    expect(kinds.filter((kind) => kind !== "checkpoint" && kind !== "hook")).toEqual(["PreToolUse blocked", "ConfigChange allowed", "reload", "PreToolUse allowed"])
+    expect(kinds.filter((kind) => kind !== "checkpoint" && kind !== "hook")).toEqual([
+      "PreToolUse blocked",
+      "ConfigChange allowed",
+      "reload",
+      "PreToolUse allowed"
+    ])
     const reload = Audit.parse(text).records.find(({ record }) => record.kind === "reload")!.record
-    expect(reload).toMatchObject({ kind: "reload", result: "Reloaded", files: [file], dropped: [expect.stringContaining(`PreToolUse: ${blockRm}`)] })
+    expect(reload).toMatchObject({
+      kind: "reload",
+      result: "Reloaded",
+      files: [file],
+      dropped: [expect.stringContaining(`PreToolUse: ${blockRm}`)]
+    })
     const report = await Effect.runPromise(Audit.verify(text))
     expect(report.problems).toEqual([])
   })

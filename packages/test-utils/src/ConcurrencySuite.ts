@@ -87,8 +87,7 @@ export const suite: (name: string, makers: ReadonlyArray<EngineMaker>, options?:
  */
 export const writeHooks: (
   dir: string
-) => Record<"guardJson" | "guardExit2" | "sibling" | "async" | "guardLate" | "guardEscaped", Record<string, unknown>> =
-  internal.writeHooks
+) => Record<"guardJson" | "guardExit2" | "sibling" | "async" | "guardLate" | "guardEscaped", Record<string, unknown>> = internal.writeHooks
 
 /**
  * Starts `count` busy loops (`sh -c 'while :; do :; done'`); kill them when done.

@@ -30,7 +30,8 @@ const CATALOG = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "Sessi
  *
  * @since 0.2.0
  */
-export const eventsOf = (preset: Preset): ReadonlyArray<string> => (preset.events.length > 0 ? preset.events.map((event) => event.name) : CATALOG)
+export const eventsOf = (preset: Preset): ReadonlyArray<string> =>
+  preset.events.length > 0 ? preset.events.map((event) => event.name) : CATALOG
 
 /**
  * A config of `hooks` in the dialect's own format: its files (paths relative to the project) and
@@ -39,7 +40,10 @@ export const eventsOf = (preset: Preset): ReadonlyArray<string> => (preset.event
  *
  * @since 0.2.0
  */
-export const configFor = (preset: Preset, hooks: ReadonlyArray<Hook>): { readonly files: Record<string, string>; readonly explicit: boolean } => {
+export const configFor = (
+  preset: Preset,
+  hooks: ReadonlyArray<Hook>
+): { readonly files: Record<string, string>; readonly explicit: boolean } => {
   const byEvent = <A>(make: (hook: Hook) => A) => {
     const out: Record<string, Array<A>> = {}
     for (const hook of hooks) (out[hook.event] ??= []).push(make(hook))
@@ -53,25 +57,50 @@ export const configFor = (preset: Preset, hooks: ReadonlyArray<Hook>): { readonl
   const ms = (hook: Hook): Hook => ({ ...hook, timeout: hook.timeout === undefined ? undefined : hook.timeout * 1000 })
   switch (preset.name) {
     case "cursor":
-      return single({ version: 1, hooks: byEvent((h) => ({ command: h.command, ...(h.matcher === undefined ? {} : { matcher: h.matcher }), ...(h.timeout === undefined ? {} : { timeout: h.timeout }) })) })
+      return single({
+        version: 1,
+        hooks: byEvent((h) => ({
+          command: h.command,
+          ...(h.matcher === undefined ? {} : { matcher: h.matcher }),
+          ...(h.timeout === undefined ? {} : { timeout: h.timeout })
+        }))
+      })
     case "copilot":
-      return single({ version: 1, hooks: byEvent((h) => ({ type: "command", bash: h.command, ...(h.timeout === undefined ? {} : { timeoutSec: h.timeout }) })) })
+      return single({
+        version: 1,
+        hooks: byEvent((h) => ({ type: "command", bash: h.command, ...(h.timeout === undefined ? {} : { timeoutSec: h.timeout }) }))
+      })
     case "windsurf":
       return single({ hooks: byEvent((h) => ({ command: h.command })) })
     case "kiro":
       return single({
         version: "v1",
-        hooks: hooks.map((h, i) => ({ name: `h${i}`, trigger: h.event, ...(h.matcher === undefined ? {} : { matcher: h.matcher }), action: { type: "command", command: h.command }, ...(h.timeout === undefined ? {} : { timeout: h.timeout }) }))
+        hooks: hooks.map((h, i) => ({
+          name: `h${i}`,
+          trigger: h.event,
+          ...(h.matcher === undefined ? {} : { matcher: h.matcher }),
+          action: { type: "command", command: h.command },
+          ...(h.timeout === undefined ? {} : { timeout: h.timeout })
+        }))
       })
     case "antigravity":
       return single({ suite: byEvent(nested) })
     case "pigo":
-      return single({ plugins: [{ name: "p", hooks: byEvent((h) => ({ command: h.command, ...(h.timeout === undefined ? {} : { timeout: h.timeout }) })) }] })
+      return single({
+        plugins: [
+          { name: "p", hooks: byEvent((h) => ({ command: h.command, ...(h.timeout === undefined ? {} : { timeout: h.timeout }) })) }
+        ]
+      })
     case "cline":
       // one executable per event (the first hook of each), found by discovery
       return {
         explicit: false,
-        files: Object.fromEntries([...new Set(hooks.map((h) => h.event))].map((event) => [join(".clinerules", "hooks", event), `#!/bin/sh\n${hooks.find((h) => h.event === event)!.command}\n`]))
+        files: Object.fromEntries(
+          [...new Set(hooks.map((h) => h.event))].map((event) => [
+            join(".clinerules", "hooks", event),
+            `#!/bin/sh\n${hooks.find((h) => h.event === event)!.command}\n`
+          ])
+        )
       }
     case "gemini":
       return single({ hooks: byEvent((h) => nested(ms(h))) })

@@ -92,12 +92,8 @@ export interface SuiteOptions {
  * @since 0.1.0
  * @category tests
  */
-export const suite: (
-  name: string,
-  layer: Layer.Layer<ProcessSpawner>,
-  capabilities: SuiteCapabilities,
-  options?: SuiteOptions
-) => void = internal.suite
+export const suite: (name: string, layer: Layer.Layer<ProcessSpawner>, capabilities: SuiteCapabilities, options?: SuiteOptions) => void =
+  internal.suite
 
 /**
  * The request the suite starts from: `/bin/sh` with no arguments, the OS temp dir as cwd, an

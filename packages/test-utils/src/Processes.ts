@@ -22,5 +22,4 @@ export const isAlive: (pid: number) => boolean = internal.isAlive
  * @since 0.1.0
  * @category utils
  */
-export const waitUntilDead: (pids: ReadonlyArray<number>, timeoutMs: number) => Promise<Array<number>> =
-  internal.waitUntilDead
+export const waitUntilDead: (pids: ReadonlyArray<number>, timeoutMs: number) => Promise<Array<number>> = internal.waitUntilDead

@@ -40,17 +40,17 @@ import * as internal from "./internal/scriptedProcessSpawner.ts"
  */
 export type ScriptedRun =
   | {
-    /** Default 0; ignored when `signal` is set. */
-    readonly exitCode?: number | null
-    /** End by this signal (the exit code is then `null`). */
-    readonly signal?: string | null
-    readonly stdout?: string
-    readonly stderr?: string
-    /** How long the run lasts (on Effect's Clock). Default: none, it has exited at once. */
-    readonly delay?: Duration.Input
-    /** SIGTERM does not end the run (SIGKILL still does). */
-    readonly ignoreTerm?: boolean
-  }
+      /** Default 0; ignored when `signal` is set. */
+      readonly exitCode?: number | null
+      /** End by this signal (the exit code is then `null`). */
+      readonly signal?: string | null
+      readonly stdout?: string
+      readonly stderr?: string
+      /** How long the run lasts (on Effect's Clock). Default: none, it has exited at once. */
+      readonly delay?: Duration.Input
+      /** SIGTERM does not end the run (SIGKILL still does). */
+      readonly ignoreTerm?: boolean
+    }
   | SpawnError
 
 /**

@@ -9,7 +9,10 @@ import * as BunProcessSpawner from "../BunProcessSpawner.ts"
 import type { BunEngineOptions } from "../BunHookEngine.ts"
 
 // Cedar's Node build runs on Bun; imported when an engine with a cedar hook loads.
-const cedar = HookEngine.cedarRuntime(() => import("@cedar-policy/cedar-wasm/nodejs"), (path) => readFile(path, "utf8"))
+const cedar = HookEngine.cedarRuntime(
+  () => import("@cedar-policy/cedar-wasm/nodejs"),
+  (path) => readFile(path, "utf8")
+)
 
 /** @internal */
 export const layer = (options: BunEngineOptions = {}): Layer.Layer<HookEngine.HookEngine, HookError.HookError> =>

@@ -63,7 +63,10 @@ const asChild = (child: Subprocess): Child => ({
   kill: (signal) => child.kill(signal),
   // `exited` resolves when the direct child exits (not when the pipes close).
   onExit: (done) =>
-    void child.exited.then(() => done({ exitCode: child.signalCode === null ? child.exitCode : null, signal: child.signalCode }), () => {}),
+    void child.exited.then(
+      () => done({ exitCode: child.signalCode === null ? child.exitCode : null, signal: child.signalCode }),
+      () => {}
+    ),
   unref: () => child.unref(),
   stdout: child.stdout,
   stderr: child.stderr
@@ -75,16 +78,18 @@ const start = (request: ProcessRequest): Effect.Effect<Child, unknown> =>
     if (api === undefined) return Effect.die(new Error("BunProcessSpawner needs the Bun runtime (globalThis.Bun is undefined)"))
     return Effect.try({
       try: () =>
-        asChild(api.spawn([request.file, ...request.args], {
-          cwd: request.cwd,
-          env: request.env,
-          // Bun writes the bytes and then closes stdin, swallowing EPIPE. An empty payload is /dev/null: EOF.
-          stdin: request.stdin === "" ? "ignore" : new TextEncoder().encode(request.stdin),
-          stdout: "pipe",
-          stderr: "pipe",
-          detached: groups,
-          windowsHide: true
-        })),
+        asChild(
+          api.spawn([request.file, ...request.args], {
+            cwd: request.cwd,
+            env: request.env,
+            // Bun writes the bytes and then closes stdin, swallowing EPIPE. An empty payload is /dev/null: EOF.
+            stdin: request.stdin === "" ? "ignore" : new TextEncoder().encode(request.stdin),
+            stdout: "pipe",
+            stderr: "pipe",
+            detached: groups,
+            windowsHide: true
+          })
+        ),
       catch: (cause) => cause
     })
   })

@@ -35,12 +35,16 @@ const fileOf = (options: VerifyOptions): Effect.Effect<string, Failed> =>
         plan.settings.auditLog !== undefined
           ? Effect.succeed(plan.settings.auditLog)
           : Effect.fail(
-            new Failed({
-              message: `no FILE given, and the settings set no auditLog (read: ${
-                plan.settings.files.filter((file) => file.found).map((file) => file.path).join(", ") || "no settings file"
-              })`
-            })
-          ))
+              new Failed({
+                message: `no FILE given, and the settings set no auditLog (read: ${
+                  plan.settings.files
+                    .filter((file) => file.found)
+                    .map((file) => file.path)
+                    .join(", ") || "no settings file"
+                })`
+              })
+            )
+      )
   })
 
 const read = (file: string) => Audit.readFile(file).pipe(Effect.mapError((error) => new Failed({ message: error.message })))
@@ -73,13 +77,14 @@ const printReport = (
   summary: (checkpoints: string) => string,
   ok: string
 ): Effect.Effect<void, Failed> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     if (json) {
       yield* Console.log(JSON.stringify({ file, ...report }))
     } else {
-      const checkpoints = report.checkpoints === 0
-        ? "no checkpoints"
-        : `${plural(report.checkpoints, "checkpoint")}${report.checkedCheckpoints > 0 ? " (signatures checked)" : " (not checked)"}`
+      const checkpoints =
+        report.checkpoints === 0
+          ? "no checkpoints"
+          : `${plural(report.checkpoints, "checkpoint")}${report.checkedCheckpoints > 0 ? " (signatures checked)" : " (not checked)"}`
       yield* Console.log(summary(checkpoints))
       for (const problem of report.problems) yield* Console.log(`  ${problem.kind}: ${problem.message}`)
       for (const notice of report.notices) yield* Console.log(`  note (${notice.kind}): ${notice.message}`)
@@ -92,20 +97,22 @@ const printReport = (
   })
 
 const verifyLog = (options: VerifyOptions): Effect.Effect<void, Failed> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const file = yield* fileOf(options)
     const text = yield* read(file)
     // The head file names the last record a writer vouched for: without it, the end of the log could be cut unseen.
     const given = options.head === undefined ? undefined : Option.getOrUndefined(options.head)
-    const head = given === undefined
-      ? yield* Audit.readHead(file).pipe(Effect.mapError((error) => new Failed({ message: error.message })))
-      : yield* read(given).pipe(Effect.mapError((error) => new Failed({ message: `--head: ${error.message}` })))
+    const head =
+      given === undefined
+        ? yield* Audit.readHead(file).pipe(Effect.mapError((error) => new Failed({ message: error.message })))
+        : yield* read(given).pipe(Effect.mapError((error) => new Failed({ message: `--head: ${error.message}` })))
     const report = yield* Audit.verify(text, { key: key(), head }).pipe(Effect.mapError((error) => new Failed({ message: error.message })))
     yield* printReport(
       file,
       report,
       options.json,
-      (checkpoints) => `${file}: ${plural(report.records, "record")}, ${plural(report.writers, "writer")}, ${checkpoints}${head === null ? ", no head file" : ", head file checked"}`,
+      (checkpoints) =>
+        `${file}: ${plural(report.records, "record")}, ${plural(report.writers, "writer")}, ${checkpoints}${head === null ? ", no head file" : ", head file checked"}`,
       "ok: no record was edited, inserted, deleted or reordered, and no chain is missing"
     )
   }).pipe(Effect.provide(NodeFileSystem.layer))
@@ -115,9 +122,10 @@ const verifyLog = (options: VerifyOptions): Effect.Effect<void, Failed> =>
  * Same output and exit status as for a local log; places are `payload line N, record K`.
  */
 const verifyExport = (options: VerifyOptions, file: string): Effect.Effect<void, Failed> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     if (Option.isSome(options.file)) return yield* new Failed({ message: `give either an audit log (FILE) or --otlp FILE, not both` })
-    if (options.head !== undefined && Option.isSome(options.head)) return yield* new Failed({ message: `--head applies to a local log; an export carries its writers' heads` })
+    if (options.head !== undefined && Option.isSome(options.head))
+      return yield* new Failed({ message: `--head applies to a local log; an export carries its writers' heads` })
     const text = yield* read(file)
     const report = yield* Audit.verifyExport(text, { key: key() }).pipe(Effect.mapError((error) => new Failed({ message: error.message })))
     yield* printReport(
@@ -125,9 +133,10 @@ const verifyExport = (options: VerifyOptions, file: string): Effect.Effect<void,
       report,
       options.json,
       (checkpoints) =>
-        `${file} (OTLP export): ${plural(report.payloads, "payload")}, ${plural(report.records, "record")}, ${plural(report.writers, "writer")}, ${checkpoints}, ${
-          plural(report.heads, "head")
-        }${report.skipped === 0 ? "" : `, ${report.skipped} other log records skipped`}`,
+        `${file} (OTLP export): ${plural(report.payloads, "payload")}, ${plural(report.records, "record")}, ${plural(report.writers, "writer")}, ${checkpoints}, ${plural(
+          report.heads,
+          "head"
+        )}${report.skipped === 0 ? "" : `, ${report.skipped} other log records skipped`}`,
       "ok: no exported record was edited, dropped or forged, and no chain is missing"
     )
   }).pipe(Effect.provide(NodeFileSystem.layer))
@@ -139,27 +148,37 @@ const SHOWN_INPUT = 300
 
 const inputText = (input: unknown): string => {
   const json = JSON.stringify(input) ?? "null"
-  return json.length <= SHOWN_INPUT ? json : `${json.slice(0, SHOWN_INPUT)}… (${json.length - SHOWN_INPUT} more characters: --json prints all)`
+  return json.length <= SHOWN_INPUT
+    ? json
+    : `${json.slice(0, SHOWN_INPUT)}… (${json.length - SHOWN_INPUT} more characters: --json prints all)`
 }
 
 const describe = (record: Audit.AuditRecord): string => {
   switch (record.kind) {
     case "hook":
-      return `hook     ${record.event}${record.matcher === null ? "" : `(${record.matcher})`}  ${JSON.stringify(record.hook)}  ${record.status}` +
+      return (
+        `hook     ${record.event}${record.matcher === null ? "" : `(${record.matcher})`}  ${JSON.stringify(record.hook)}  ${record.status}` +
         `  exit ${cell(record.exitCode)}${record.timedOut ? " timed out" : ""}  decision ${cell(record.decision)}  ${record.durationMs.toFixed(1)} ms  from ${cell(record.source)}`
+      )
     case "outcome": {
       const redacted = record.redacted === undefined || record.redacted.length === 0 ? "" : `  redacted ${record.redacted.join(",")}`
-      const cut = (record.cut ?? []).map((c) => `  cut ${c.path}${c.chars === null ? "" : ` (${c.chars} chars, sha256 ${c.sha256})`}`).join("")
-      return `outcome  ${record.event}${record.matcher === null ? "" : `(${record.matcher})`}  ${record.blocked ? "BLOCKED" : "allowed"}` +
+      const cut = (record.cut ?? [])
+        .map((c) => `  cut ${c.path}${c.chars === null ? "" : ` (${c.chars} chars, sha256 ${c.sha256})`}`)
+        .join("")
+      return (
+        `outcome  ${record.event}${record.matcher === null ? "" : `(${record.matcher})`}  ${record.blocked ? "BLOCKED" : "allowed"}` +
         `  decision ${cell(record.decision)}  ${record.hooks} hook${record.hooks === 1 ? "" : "s"}${record.reason === null ? "" : `  reason ${JSON.stringify(record.reason)}`}` +
         `  session ${cell(record.session)}${record.tool === undefined || record.tool === null ? "" : `  tool ${record.tool}`}` +
         `${record.input === undefined || record.input === null ? "" : `  input ${inputText(record.input)}`}${redacted}${cut}`
+      )
     }
     case "checkpoint":
       return `checkpoint (${record.reason}, every ${record.every})`
     case "reload":
-      return `reload   ${record.result}  ${record.files.join(", ")}${record.dropped.length === 0 ? "" : `  dropped ${record.dropped.join("; ")}`}` +
+      return (
+        `reload   ${record.result}  ${record.files.join(", ")}${record.dropped.length === 0 ? "" : `  dropped ${record.dropped.join("; ")}`}` +
         `${record.message === null ? "" : `  ${JSON.stringify(record.message)}`}`
+      )
   }
 }
 
@@ -168,11 +187,16 @@ const timeOf = (flag: string, value: Option.Option<string> | undefined): Effect.
   if (value === undefined || Option.isNone(value)) return Effect.succeed(undefined)
   const ms = Date.parse(value.value)
   return Number.isNaN(ms)
-    ? Effect.fail(new Failed({ message: `--${flag}: expected an ISO 8601 date or time (2026-11-25, 2026-11-25T10:00:00Z), got ${JSON.stringify(value.value)}` }))
+    ? Effect.fail(
+        new Failed({
+          message: `--${flag}: expected an ISO 8601 date or time (2026-11-25, 2026-11-25T10:00:00Z), got ${JSON.stringify(value.value)}`
+        })
+      )
     : Effect.succeed(ms)
 }
 
-const valueOf = (value: Option.Option<string> | undefined): string | undefined => (value === undefined ? undefined : Option.getOrUndefined(value))
+const optionValue = (value: Option.Option<string> | undefined): string | undefined =>
+  value === undefined ? undefined : Option.getOrUndefined(value)
 
 /**
  * `agent-hooks audit show FILE`: the records as they stand, one line each (`--json`: one JSON object
@@ -182,11 +206,11 @@ const valueOf = (value: Option.Option<string> | undefined): string | undefined =
  * @internal
  */
 export const show = (options: ShowOptions): Effect.Effect<void, Failed> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const since = yield* timeOf("since", options.since)
     const until = yield* timeOf("until", options.until)
-    const session = valueOf(options.session)
-    const tool = valueOf(options.tool)
+    const session = optionValue(options.session)
+    const tool = optionValue(options.tool)
     const file = yield* fileOf(options)
     const text = yield* read(file)
     const { records, bad, torn } = Audit.parse(text)
@@ -213,5 +237,6 @@ export const show = (options: ShowOptions): Effect.Effect<void, Failed> =>
       }
     }
     for (const { line } of bad) yield* Console.error(`agent-hooks: ${file}:${line}: not an audit record (run agent-hooks audit verify)`)
-    if (torn !== undefined) yield* Console.error(`agent-hooks: ${file}:${torn.line}: the last line is cut short (a writer stopped mid-record)`)
+    if (torn !== undefined)
+      yield* Console.error(`agent-hooks: ${file}:${torn.line}: the last line is cut short (a writer stopped mid-record)`)
   }).pipe(Effect.provide(NodeFileSystem.layer))

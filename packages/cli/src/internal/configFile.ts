@@ -5,7 +5,21 @@
  * reads half a file), keeping the file's mode, and writing through a symlink that stays in the folder
  * so that the link itself stays.
  */
-import { closeSync, fchmodSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs"
+import {
+  closeSync,
+  fchmodSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeSync
+} from "node:fs"
 import { basename, dirname, join, relative, isAbsolute } from "node:path"
 
 /** A config file install may not touch: why, and what to do. */
@@ -38,7 +52,7 @@ export const target = (path: string, within: string | undefined): string => {
       throw new UnsafeConfig(`${folder} leads out of ${within} (it is ${realFolder}): not written. Remove the link, or install with --user`)
     }
   }
-  let stat
+  let stat: ReturnType<typeof lstatSync>
   try {
     stat = lstatSync(path)
   } catch {

@@ -27,9 +27,13 @@ export const loaded = (plan: Plan.Plan): void => {
   const files = plan.settings.files
   if (files.length === 0) line("settings: no file looked at")
   for (const file of files) {
-    line(`settings ${file.path} (${file.scope}): ${file.heldBack === true ? "held back, not approved (agent-hooks trust)" : file.found ? "read" : "not found"}`)
+    line(
+      `settings ${file.path} (${file.scope}): ${file.heldBack === true ? "held back, not approved (agent-hooks trust)" : file.found ? "read" : "not found"}`
+    )
   }
-  const counts = [...plan.events.values()].filter((planned) => planned.hooks.length > 0).map((planned) => `${planned.spec.name} ${planned.hooks.length}`)
+  const counts = [...plan.events.values()]
+    .filter((planned) => planned.hooks.length > 0)
+    .map((planned) => `${planned.spec.name} ${planned.hooks.length}`)
   line(`hooks: ${counts.length === 0 ? "none" : counts.join(", ")}`)
   const policy = Plan.toJSON(plan).policy
   const on = [
@@ -58,8 +62,16 @@ export const matched = (plan: Plan.Plan, event: string, payload: unknown): void 
 /** Each hook's result: status, exit, duration, decision. @internal */
 export const results = (outcome: Outcome.Outcome): void => {
   for (const hook of outcome.hooks) {
-    const exit = hook.timedOut ? "timed out" : hook.signal !== null ? `killed by ${hook.signal}` : hook.exitCode === null ? "did not run" : `exit ${hook.exitCode}`
-    line(`result ${JSON.stringify(hook.command)}: ${hook.status}, ${exit}, ${Math.round(hook.durationMs)} ms${hook.decision === null ? "" : `, decision ${hook.decision}`}`)
+    const exit = hook.timedOut
+      ? "timed out"
+      : hook.signal !== null
+        ? `killed by ${hook.signal}`
+        : hook.exitCode === null
+          ? "did not run"
+          : `exit ${hook.exitCode}`
+    line(
+      `result ${JSON.stringify(hook.command)}: ${hook.status}, ${exit}, ${Math.round(hook.durationMs)} ms${hook.decision === null ? "" : `, decision ${hook.decision}`}`
+    )
   }
   line(`outcome: ${outcome.blocked ? "blocked" : "not blocked"}${outcome.decision === null ? "" : `, decision ${outcome.decision}`}`)
 }

@@ -14,7 +14,10 @@ export const discoveredFiles = (preset: Preset, context: PresetContext): Readonl
     if (!file.path.endsWith("/*.json")) return [file]
     const folder = dirname(file.path)
     try {
-      return readdirSync(folder).filter((name) => name.endsWith(".json")).sort().map((name) => ({ ...file, path: join(folder, name) }))
+      return readdirSync(folder)
+        .filter((name) => name.endsWith(".json"))
+        .sort()
+        .map((name) => ({ ...file, path: join(folder, name) }))
     } catch {
       return []
     }

@@ -14,7 +14,7 @@ import { existsSync } from "node:fs"
 import { homedir } from "node:os"
 import { join, resolve } from "node:path"
 import { Failed } from "../ExitCode.ts"
-import { readText, target } from "./configFile.ts"
+import { readText } from "./configFile.ts"
 import { READERS } from "./foreignPayload.ts"
 import { eventsOf, fixedTimeout, readOwnCommand, timeoutUnitMs } from "./hostConfig.ts"
 import type { Scope } from "./hostFiles.ts"
@@ -35,7 +35,9 @@ export interface DoctorOptions {
 
 /** The agent's event that guards its shell tool (the test call's event). */
 export const shellEvent = (agent: HostMode.Agent): string =>
-  ({ gemini: "BeforeTool", cursor: "beforeShellExecution", windsurf: "pre_run_command", copilot: "preToolUse" } as Record<string, string>)[agent.name] ?? "PreToolUse"
+  (
+    ({ gemini: "BeforeTool", cursor: "beforeShellExecution", windsurf: "pre_run_command", copilot: "preToolUse" }) as Record<string, string>
+  )[agent.name] ?? "PreToolUse"
 
 /** The agent's PreToolUse payload for its shell tool running `command`, in the agent's own shape and names. */
 export const testPayload = (agent: HostMode.Agent, command: string, projectDir: string): Record<string, unknown> => {
@@ -121,7 +123,13 @@ export const testPayload = (agent: HostMode.Agent, command: string, projectDir: 
         cwd: projectDir
       }
     case "copilot":
-      return { timestamp: Date.now(), cwd: projectDir, sessionId: "agent-hooks-doctor", toolName: "bash", toolArgs: JSON.stringify({ command, description: "agent-hooks doctor test call" }) }
+      return {
+        timestamp: Date.now(),
+        cwd: projectDir,
+        sessionId: "agent-hooks-doctor",
+        toolName: "bash",
+        toolArgs: JSON.stringify({ command, description: "agent-hooks doctor test call" })
+      }
     case "vscode":
       return {
         timestamp: new Date().toISOString(),
@@ -141,19 +149,31 @@ const toolOf = (payload: Record<string, unknown>): string => {
     const value = payload[key]
     return typeof value === "object" && value !== null ? (value as Record<string, unknown>)[field] : undefined
   }
-  const name = [payload["tool_name"], payload["toolName"], nested("preToolUse", "toolName"), nested("toolCall", "name")].find((value) => typeof value === "string")
+  const name = [payload["tool_name"], payload["toolName"], nested("preToolUse", "toolName"), nested("toolCall", "name")].find(
+    (value) => typeof value === "string"
+  )
   return name === undefined ? "" : ` ${String(name)}`
 }
 
 /** How the agent reads a hook's answer to a PreToolUse: `block`, `ask`, or `allow` (the call runs). */
-export const verdict = (agent: HostMode.Agent, status: number | null, stdout: string, stderr: string): { readonly kind: "block" | "ask" | "allow"; readonly reason: string } => {
+export const verdict = (
+  agent: HostMode.Agent,
+  status: number | null,
+  stdout: string,
+  stderr: string
+): { readonly kind: "block" | "ask" | "allow"; readonly reason: string } => {
   // Cline reads only stdout's JSON (any non-zero exit is an error, and the tool runs); Antigravity
   // CLI documents no exit codes: only its JSON answer counts
   const exitBlocks = agent.name !== "cline" && agent.name !== "antigravity" && agent.name !== "antigravity-1.0"
   // exit 2 blocks, but Codex and Qwen Code run the tool when stderr is empty
   if (exitBlocks && status === 2 && stderr.trim() !== "") return { kind: "block", reason: stderr.trim() }
-  if (exitBlocks && status === 2 && agent.name !== "codex" && agent.name !== "qwen" && agent.name !== "gemini") return { kind: "block", reason: "(no reason)" }
-  if (status !== 0) return { kind: "allow", reason: `the hook failed with exit ${status ?? "(killed)"}: ${agent.displayName} then runs the tool. ${stderr.trim()}` }
+  if (exitBlocks && status === 2 && agent.name !== "codex" && agent.name !== "qwen" && agent.name !== "gemini")
+    return { kind: "block", reason: "(no reason)" }
+  if (status !== 0)
+    return {
+      kind: "allow",
+      reason: `the hook failed with exit ${status ?? "(killed)"}: ${agent.displayName} then runs the tool. ${stderr.trim()}`
+    }
   let json: Record<string, unknown> = {}
   try {
     json = stdout.trim() === "" ? {} : (JSON.parse(stdout) as Record<string, unknown>)
@@ -213,10 +233,16 @@ const offSwitches = (agent: HostMode.Agent, projectDir: string): ReadonlyArray<s
   const disableAll = (value: Record<string, unknown>) => (value["disableAllHooks"] === true ? "disableAllHooks is true" : undefined)
   switch (agent.name) {
     case "claude":
-      for (const file of [...filesOf(layoutOf(agent, "user", projectDir, process.env), []), join(projectDir, ".claude", "settings.json"), join(projectDir, ".claude", "settings.local.json")]) check(file, disableAll)
+      for (const file of [
+        ...filesOf(layoutOf(agent, "user", projectDir, process.env), []),
+        join(projectDir, ".claude", "settings.json"),
+        join(projectDir, ".claude", "settings.local.json")
+      ])
+        check(file, disableAll)
       break
     case "qwen":
-      for (const scope of ["user", "project"] as const) for (const file of filesOf(layoutOf(agent, scope, projectDir, process.env), [])) check(file, disableAll)
+      for (const scope of ["user", "project"] as const)
+        for (const file of filesOf(layoutOf(agent, scope, projectDir, process.env), [])) check(file, disableAll)
       break
     case "gemini":
       for (const file of [join(home, ".gemini", "settings.json"), join(projectDir, ".gemini", "settings.json")]) {
@@ -250,7 +276,7 @@ const offSwitches = (agent: HostMode.Agent, projectDir: string): ReadonlyArray<s
  * @internal
  */
 export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const agent = HostMode.byName(options.host)
     if (agent === undefined) return yield* Effect.fail(new Failed({ message: `unknown --host ${options.host}` }))
     if (options.user && options.project) return yield* Effect.fail(new Failed({ message: "give --user or --project, not both" }))
@@ -264,7 +290,7 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
       const layout = layoutOf(agent, scope, projectDir, process.env)
       const files = filesOf(layout, expected)
       const shown = layout.kind === "scripts" ? `${layout.folder}/` : files.join(" and ")
-      let entries
+      let entries: ReturnType<typeof wiredEntries>
       try {
         entries = wiredEntries(layout, agent, scope, projectDir)
       } catch (error) {
@@ -275,7 +301,9 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
       // the timeout in the config must stay above host mode's budget for the --timeout it was given
       for (const [event, entry] of entries) {
         const own = readOwnCommand(entry.command)!
-        const seconds = fixedTimeout(agent) ? agent.hookTimeout : (entry.timeout ?? agent.hookTimeout * timeoutUnitMs(agent)) / timeoutUnitMs(agent)
+        const seconds = fixedTimeout(agent)
+          ? agent.hookTimeout
+          : (entry.timeout ?? agent.hookTimeout * timeoutUnitMs(agent)) / timeoutUnitMs(agent)
         if (seconds * 1000 <= budgetMs(own.timeout)) {
           problems.push(
             `${entry.file} ${event}: the hook timeout (${seconds} s) is not above host mode's budget for --timeout ${own.timeout} (${budgetMs(own.timeout) / 1000} s): ${agent.displayName} would kill host mode first and run the tool. Run agent-hooks install --host ${agent.name} again`
@@ -284,7 +312,10 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
       }
       const missing = expected.filter((event) => !entries.has(event))
       if (entries.size === 0) yield* Console.log(`${scope}: ${shown}: no agent-hooks entries`)
-      else if (missing.length > 0) yield* Console.log(`${scope}: ${shown}: agent-hooks on ${entries.size} of ${expected.length} events; missing: ${missing.join(", ")}`)
+      else if (missing.length > 0)
+        yield* Console.log(
+          `${scope}: ${shown}: agent-hooks on ${entries.size} of ${expected.length} events; missing: ${missing.join(", ")}`
+        )
       else yield* Console.log(`${scope}: ${shown}: agent-hooks on all ${expected.length} events`)
       const pre = entries.get(preEvent)
       if (wired === undefined && pre !== undefined) wired = { file: pre.file, command: pre.command, scope }
@@ -293,13 +324,16 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
     if (wired === undefined) {
       for (const problem of problems) yield* Console.log(`problem: ${problem}`)
       return yield* Effect.fail(
-        new Failed({ message: `${agent.displayName} is not wired to agent-hooks (no agent-hooks entry on ${preEvent}): run agent-hooks install --host ${agent.name}` })
+        new Failed({
+          message: `${agent.displayName} is not wired to agent-hooks (no agent-hooks entry on ${preEvent}): run agent-hooks install --host ${agent.name}`
+        })
       )
     }
     const command = wired.command
     const own = readOwnCommand(command)!
     for (const word of own.words) {
-      if (word.startsWith("/") && !existsSync(word)) problems.push(`the hook command names ${word}, which does not exist: run agent-hooks install --host ${agent.name} again`)
+      if (word.startsWith("/") && !existsSync(word))
+        problems.push(`the hook command names ${word}, which does not exist: run agent-hooks install --host ${agent.name} again`)
     }
     // A project's config comes with the project (a cloned repository): its quoted words could start
     // anything. The test call runs only the command this very agent-hooks installs.
@@ -339,7 +373,10 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
         entries = wiredEntries(layoutOf(other, wired.scope, projectDir, process.env), other, wired.scope, projectDir)
       } catch {}
       const result = spawn(testPayload(other, options.testCommand, projectDir))
-      const left = result.status === 0 && (result.stdout ?? "").trim() === "" && (result.stderr ?? "").includes(`this call comes from ${reader.displayName}`)
+      const left =
+        result.status === 0 &&
+        (result.stdout ?? "").trim() === "" &&
+        (result.stderr ?? "").includes(`this call comes from ${reader.displayName}`)
       if (!left) {
         problems.push(
           `${reader.displayName} runs ${reader.reads}, so it starts ${wired.file}'s command too, and that command does not leave ${reader.displayName}'s call to ${reader.displayName}'s own entry (exit ${result.status ?? "(killed)"}): it misreads it. Run agent-hooks install --host ${agent.name} again with this agent-hooks`
@@ -349,7 +386,9 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
           `note: ${reader.displayName} runs ${reader.reads}, so it starts this command too; host mode leaves its calls to ${reader.displayName}'s own agent-hooks entry, and there is none: ${reader.displayName}'s calls are not guarded. If you use ${reader.displayName} here, run agent-hooks install --host ${reader.agent}${wired.scope === "project" ? " --project" : ""}`
         )
       } else {
-        yield* Console.log(`note: ${reader.displayName} runs ${reader.reads} too; host mode leaves its calls to its own agent-hooks entry, which is there: each agent's calls are judged once`)
+        yield* Console.log(
+          `note: ${reader.displayName} runs ${reader.reads} too; host mode leaves its calls to its own agent-hooks entry, which is there: each agent's calls are judged once`
+        )
       }
     }
     const payload = testPayload(agent, options.testCommand, projectDir)
@@ -358,15 +397,21 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
     // A harmless call too: a policy that cannot load blocks everything, which is not a policy that works
     const harmless = call("ls")
     if (harmless.kind === "block") problems.push(`host mode blocks even \`ls\`, so ${agent.displayName} cannot work: ${harmless.reason}`)
-    yield* Console.log(`test call: ${agent.displayName} ${preEvent}${toolOf(payload)} ${JSON.stringify(options.testCommand)} -> exit ${result.status ?? "(killed)"}`)
+    yield* Console.log(
+      `test call: ${agent.displayName} ${preEvent}${toolOf(payload)} ${JSON.stringify(options.testCommand)} -> exit ${result.status ?? "(killed)"}`
+    )
     for (const problem of problems) yield* Console.log(`problem: ${problem}`)
     if (seen.kind === "block") yield* Console.log(`blocked: ${seen.reason}`)
     else if (seen.kind === "ask") yield* Console.log(`asks the user: ${seen.reason}`)
     if (seen.kind === "allow") {
       return yield* Effect.fail(
-        new Failed({ message: `${agent.displayName} would run ${JSON.stringify(options.testCommand)}: ${seen.reason.trim()}; the policy (agent-hooks list) needs a PreToolUse Bash hook that blocks it` })
+        new Failed({
+          message: `${agent.displayName} would run ${JSON.stringify(options.testCommand)}: ${seen.reason.trim()}; the policy (agent-hooks list) needs a PreToolUse Bash hook that blocks it`
+        })
       )
     }
     if (problems.length > 0) return yield* Effect.fail(new Failed({ message: `${problems.length} problem(s) above` }))
-    yield* Console.log(`${agent.displayName}: wired (${wired.file}), and the test call is ${seen.kind === "block" ? "blocked" : "held for the user"}`)
+    yield* Console.log(
+      `${agent.displayName}: wired (${wired.file}), and the test call is ${seen.kind === "block" ? "blocked" : "held for the user"}`
+    )
   })

@@ -70,10 +70,9 @@ export const withEngine = <A, E, R>(
   Effect.flatMap(EngineLayer, (engineLayer) =>
     HookEngine.HookEngine.use(f).pipe(
       Effect.provide(engineLayer(engineOptions(options, onWarning))),
-      Effect.mapError((error) =>
-        isHookError(error) ? new Failed({ message: error.message }) : (error as Exclude<E, HookError.HookError>)
-      )
-    ))
+      Effect.mapError((error) => (isHookError(error) ? new Failed({ message: error.message }) : (error as Exclude<E, HookError.HookError>)))
+    )
+  )
 
 /** The engine options the command-line options stand for. */
 const engineOptions = (options: SettingsOptions, onWarning: ((warning: string) => void) | undefined): HookEngine.EngineOptions => {
@@ -83,7 +82,9 @@ const engineOptions = (options: SettingsOptions, onWarning: ((warning: string) =
     settings: options.settings.length > 0 ? options.settings : undefined,
     // without --project-dir: with --settings, the current folder (the files are named); else the
     // project of the current folder, found upward as git finds its repository
-    projectDir: Option.getOrElse(options.projectDir, () => options.settings.length > 0 ? cwd : projectRoot(cwd, options.preset, process.env)),
+    projectDir: Option.getOrElse(options.projectDir, () =>
+      options.settings.length > 0 ? cwd : projectRoot(cwd, options.preset, process.env)
+    ),
     cwd,
     env: process.env,
     onWarning,
@@ -120,7 +121,7 @@ export const withPlan = <A, E, R>(
  * or log that could not be written: those print at every level.
  */
 const isNotice = (warning: string): boolean =>
-  !warning.startsWith("hook \"") && !warning.startsWith("cannot ") && !warning.startsWith("log path ") && !/\baudit\b/i.test(warning)
+  !warning.startsWith('hook "') && !warning.startsWith("cannot ") && !warning.startsWith("log path ") && !/\baudit\b/i.test(warning)
 
 /**
  * Where a command's engine warnings go. Before the event is dispatched they are settings warnings,
@@ -138,7 +139,7 @@ export const engineWarnings = (quiet: boolean, hideNotices: boolean) => {
       if (!dispatching) {
         if (!quiet) warnOnStderr(warning)
       } else if (!hideNotices || !isNotice(warning)) {
-        process.stderr.write(warning.startsWith("hook \"") ? `agent-hooks: ${warning}\n` : `agent-hooks: warning: ${warning}\n`)
+        process.stderr.write(warning.startsWith('hook "') ? `agent-hooks: ${warning}\n` : `agent-hooks: warning: ${warning}\n`)
       }
     },
     /** From here on, warnings are about the dispatch. */

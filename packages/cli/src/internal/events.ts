@@ -10,18 +10,17 @@ const distance = (a: string, b: string): number => {
   for (let i = 1; i <= x.length; i++) {
     const current = [i]
     for (let j = 1; j <= y.length; j++) {
-      current[j] = Math.min(
-        previous[j]! + 1,
-        current[j - 1]! + 1,
-        previous[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1)
-      )
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1))
     }
     previous = current
   }
   return previous[y.length]!
 }
 
-/** The events a dispatch may name: the catalog, the preset's declared events, the settings' declared events and every event the settings hook. */
+/**
+ * The events a dispatch may name: the catalog, the preset's declared events, the settings' declared events and every
+ * event the settings hook.
+ */
 export const knownEvents = (engine: HookEngine.HookEngine["Service"], preset: Preset | undefined): ReadonlyArray<string> => {
   const names = new Set<string>(HookEvent.catalog.map((spec) => spec.name))
   for (const event of preset?.events ?? []) names.add(event.name)

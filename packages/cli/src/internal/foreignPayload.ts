@@ -21,26 +21,41 @@ interface Reader {
 const has = (payload: Readonly<Record<string, unknown>>, key: string): boolean => Object.hasOwn(payload, key)
 
 /** VS Code names the event `hookEventName` (camelCase), with snake_case tool fields. */
-const vscodePayload = (payload: Readonly<Record<string, unknown>>): boolean => typeof payload["hookEventName"] === "string" && !has(payload, "hook_event_name")
+const vscodePayload = (payload: Readonly<Record<string, unknown>>): boolean =>
+  typeof payload["hookEventName"] === "string" && !has(payload, "hook_event_name")
 
 /** The agents whose payload can reach each host's command, per host. */
 export const READERS: Readonly<Partial<Record<HostMode.HostName, ReadonlyArray<Reader>>>> = {
   // Claude Code always names its event in hook_event_name
-  claude: [{ agent: "vscode", displayName: "VS Code", is: vscodePayload, reads: "Claude Code's settings files (.claude/settings.json, ~/.claude/settings.json)" }],
+  claude: [
+    {
+      agent: "vscode",
+      displayName: "VS Code",
+      is: vscodePayload,
+      reads: "Claude Code's settings files (.claude/settings.json, ~/.claude/settings.json)"
+    }
+  ],
   // Copilot CLI names no event, and gives its tool as toolName / toolArgs
-  copilot: [{
-    agent: "vscode",
-    displayName: "VS Code",
-    is: (payload) => vscodePayload(payload) && !has(payload, "toolName") && !has(payload, "toolArgs"),
-    reads: "Copilot CLI's hook folders (.github/hooks/*.json, ~/.copilot/hooks/*.json)"
-  }],
+  copilot: [
+    {
+      agent: "vscode",
+      displayName: "VS Code",
+      is: (payload) => vscodePayload(payload) && !has(payload, "toolName") && !has(payload, "toolArgs"),
+      reads: "Copilot CLI's hook folders (.github/hooks/*.json, ~/.copilot/hooks/*.json)"
+    }
+  ],
   // VS Code always names its event; Copilot CLI never does, and its timestamp is a number
-  vscode: [{
-    agent: "copilot",
-    displayName: "Copilot CLI",
-    is: (payload) => !has(payload, "hookEventName") && !has(payload, "hook_event_name") && (has(payload, "toolName") || typeof payload["timestamp"] === "number"),
-    reads: "VS Code's hook files in the folders they share (.github/hooks/*.json, ~/.copilot/hooks/*.json)"
-  }]
+  vscode: [
+    {
+      agent: "copilot",
+      displayName: "Copilot CLI",
+      is: (payload) =>
+        !has(payload, "hookEventName") &&
+        !has(payload, "hook_event_name") &&
+        (has(payload, "toolName") || typeof payload["timestamp"] === "number"),
+      reads: "VS Code's hook files in the folders they share (.github/hooks/*.json, ~/.copilot/hooks/*.json)"
+    }
+  ]
 }
 
 /** The agent that really sent `payload` to host mode for `host`, when it is another one that reads `host`'s files. */
@@ -51,6 +66,5 @@ export const foreignReader = (host: HostMode.HostName, payload: Readonly<Record<
 export const foreignReply = (agent: HostMode.Agent, reader: Reader): HostMode.HostReply => ({
   exitCode: 0,
   stdout: "",
-  stderr:
-    `agent-hooks: this call comes from ${reader.displayName}, which runs ${reader.reads} too, but this command is ${agent.displayName}'s (hook --host ${agent.name}): not judged here. ${reader.displayName}'s calls are judged by its own entry: agent-hooks install --host ${reader.agent} (agent-hooks doctor --host ${reader.agent} tells whether it is there)\n`
+  stderr: `agent-hooks: this call comes from ${reader.displayName}, which runs ${reader.reads} too, but this command is ${agent.displayName}'s (hook --host ${agent.name}): not judged here. ${reader.displayName}'s calls are judged by its own entry: agent-hooks install --host ${reader.agent} (agent-hooks doctor --host ${reader.agent} tells whether it is there)\n`
 })

@@ -86,7 +86,7 @@ const decide = (options: HookOptions, state: { hostEvent: string | undefined }):
   const fail = (message: string): HostMode.HostReply => failWith(options, state.hostEvent, message)
   const timeout = options.timeout ?? agent.hookTimeout
   const budget = budgetMs(timeout)
-  const work = Effect.gen(function*() {
+  const work = Effect.gen(function* () {
     const read = yield* readPayload
     // another agent that runs this agent's hook files (VS Code, Copilot CLI): its own entry judges it
     const reader = foreignReader(agent.name, read)
@@ -108,13 +108,13 @@ const decide = (options: HookOptions, state: { hostEvent: string | undefined }):
     const shape = options.payload === undefined ? undefined : HostMode.byName(options.payload)
     // a policy written for a payload host mode cannot give is refused, never run on another shape
     if (options.payload !== undefined && shape === undefined) {
-      return fail(`unknown --payload ${options.payload} (one of ${HostMode.agents.map((one) => one.name).join(", ")}): the policy's hooks were written for a payload host mode cannot present`)
+      return fail(
+        `unknown --payload ${options.payload} (one of ${HostMode.agents.map((one) => one.name).join(", ")}): the policy's hooks were written for a payload host mode cannot present`
+      )
     }
     const cwd = process.cwd()
     // The project root comes from the agent's environment, never from the payload's cwd (the model moves it).
-    const projectDir = Option.isSome(options.projectDir)
-      ? options.projectDir.value
-      : HostMode.projectDir(agent, process.env) ?? cwd
+    const projectDir = Option.isSome(options.projectDir) ? options.projectDir.value : (HostMode.projectDir(agent, process.env) ?? cwd)
     // Every hook this dispatch starts sees the marker: a policy hook that runs host mode again is refused.
     process.env[HOST_MODE_ENV] = agent.name
     const declared = new Set(preset.events.map((event) => event.name))
@@ -143,7 +143,7 @@ const decide = (options: HookOptions, state: { hostEvent: string | undefined }):
       },
       warnings.onWarning,
       (engine) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           if (options.plugin.length === 0) {
             const none = noSettingsLine(engine)
             if (none !== undefined) {
@@ -165,11 +165,16 @@ const decide = (options: HookOptions, state: { hostEvent: string | undefined }):
           // A preset whose events are its dialect's own names (Gemini CLI's BeforeTool for PreToolUse):
           // its hooks are dispatched under the agent's own event and payload when the preset is the
           // agent's own dialect, and never silently skipped otherwise.
-          const own = preset.events.filter((event) => event.extends === call.event && event.name !== call.event && (engine.plan.events.get(event.name)?.hooks.length ?? 0) > 0)
-          const native = preset.name === agent.name && preset.events.some((event) => event.name === call.hostEvent && event.name !== call.event)
+          const own = preset.events.filter(
+            (event) =>
+              event.extends === call.event && event.name !== call.event && (engine.plan.events.get(event.name)?.hooks.length ?? 0) > 0
+          )
+          const native =
+            preset.name === agent.name && preset.events.some((event) => event.name === call.hostEvent && event.name !== call.event)
           if (shape !== undefined) {
             // Hooks written for another agent's payload see the call as that agent sends it, on each of its events that fires for it
-            const shown = shape.name === agent.name ? [{ hostEvent: call.hostEvent, payload }] : HostMode.present(shape, call.event, call.payload)
+            const shown =
+              shape.name === agent.name ? [{ hostEvent: call.hostEvent, payload }] : HostMode.present(shape, call.event, call.payload)
             const withHooks = shown.filter((one) => (engine.plan.events.get(one.hostEvent)?.hooks.length ?? 0) > 0)
             warnings.dispatching()
             if (withHooks.length === 0) return yield* engine.dispatch(call.event, shown[0]?.payload ?? call.payload)
@@ -178,7 +183,8 @@ const decide = (options: HookOptions, state: { hostEvent: string | undefined }):
             const dialect = Presets.byName(shape.name)
             for (const one of withHooks) {
               const additions = dialect?.dispatch?.(one.hostEvent, one.payload, { projectDir, env: process.env })
-              for (const [name, value] of Object.entries(additions?.env ?? {})) if (process.env[name] === undefined || process.env[name] === "") process.env[name] = value
+              for (const [name, value] of Object.entries(additions?.env ?? {}))
+                if (process.env[name] === undefined || process.env[name] === "") process.env[name] = value
               const input = { ...additions?.input, ...one.payload }
               if (level.debug) Debug.matched(engine.plan, one.hostEvent, input)
               const outcome = yield* engine.dispatch(one.hostEvent, input)
@@ -186,18 +192,34 @@ const decide = (options: HookOptions, state: { hostEvent: string | undefined }):
               // the first block is the answer, as the agent stops at it
               if (outcome.blocked) break
             }
-            const chosen = outcomes.find((one) => one.outcome.blocked) ?? outcomes.find((one) => one.outcome.decision !== null || one.outcome.updatedInput !== null) ?? outcomes[0]!
+            const chosen =
+              outcomes.find((one) => one.outcome.blocked) ??
+              outcomes.find((one) => one.outcome.decision !== null || one.outcome.updatedInput !== null) ??
+              outcomes[0]!
             const updated = chosen.outcome.updatedInput
-            const back = updated === null ? undefined : HostMode.translate(shape, shape.name === "copilot" ? { ...chosen.payload, hook_event_name: call.hostEvent } : chosen.payload)
+            const back =
+              updated === null
+                ? undefined
+                : HostMode.translate(
+                    shape,
+                    shape.name === "copilot" ? { ...chosen.payload, hook_event_name: call.hostEvent } : chosen.payload
+                  )
             const hostTool = back === undefined || "error" in back ? undefined : back.tool?.name
-            const outcome = updated === null || hostTool === undefined ? chosen.outcome : { ...chosen.outcome, updatedInput: HostMode.claudeInput(shape, hostTool, updated) }
+            const outcome =
+              updated === null || hostTool === undefined
+                ? chosen.outcome
+                : { ...chosen.outcome, updatedInput: HostMode.claudeInput(shape, hostTool, updated) }
             if (level.debug) Debug.results(outcome)
             return outcome
           }
           // The same for events a settings file declares (a policy migrated from Gemini CLI's config keeps
           // its BeforeTool, which extends PreToolUse): without --payload they would never run, silently
-          const declaredOwn = [...engine.plan.events.values()].filter((planned) =>
-            planned.spec.behavesAs === call.event && planned.spec.name !== call.event && planned.hooks.length > 0 && !own.some((event) => event.name === planned.spec.name)
+          const declaredOwn = [...engine.plan.events.values()].filter(
+            (planned) =>
+              planned.spec.behavesAs === call.event &&
+              planned.spec.name !== call.event &&
+              planned.hooks.length > 0 &&
+              !own.some((event) => event.name === planned.spec.name)
           )
           if (!native && declaredOwn.length > 0) {
             const dialects = [...new Set(declaredOwn.map((planned) => planned.spec.outputDialect))].join(", ")
@@ -229,16 +251,20 @@ const decide = (options: HookOptions, state: { hostEvent: string | undefined }):
   })
   return work.pipe(
     Effect.timeoutOption(Duration.millis(budget)),
-    Effect.map(Option.getOrElse(() =>
-      fail(
-        `host mode ran past its time budget of ${budget / 1000} s (kept below ${agent.displayName}'s hook timeout of ${timeout} s): make the policy's hooks faster, or raise the hook's timeout in ${agent.displayName}'s config and pass the same value as --timeout`
+    Effect.map(
+      Option.getOrElse(() =>
+        fail(
+          `host mode ran past its time budget of ${budget / 1000} s (kept below ${agent.displayName}'s hook timeout of ${timeout} s): make the policy's hooks faster, or raise the hook's timeout in ${agent.displayName}'s config and pass the same value as --timeout`
+        )
       )
-    )),
+    ),
     Effect.catchCause((cause) => {
       const error = Cause.findErrorOption(cause)
       if (error._tag === "Some" && (error.value as { _tag?: unknown })._tag === "Failed") {
         const message = (error.value as Failed).message
-        return Effect.succeed(fail(`${message}${/settings/i.test(message) ? "; `agent-hooks validate` with the same flags shows every problem" : ""}`))
+        return Effect.succeed(
+          fail(`${message}${/settings/i.test(message) ? "; `agent-hooks validate` with the same flags shows every problem" : ""}`)
+        )
       }
       return Effect.succeed(fail(`internal error: ${Cause.pretty(cause).split("\n")[0]}; please report it`))
     })
@@ -267,7 +293,11 @@ const write = (reply: HostMode.HostReply, event: string): Effect.Effect<void, Bl
  */
 export const guardReply = (options: HookOptions, hostEvent: string | undefined): HostMode.HostReply => {
   const agent = HostMode.byName(options.host)!
-  return failWith(options, hostEvent, `host mode did not finish within ${options.timeout ?? agent.hookTimeout} s; see docs/hosts/${agent.name}.md`)
+  return failWith(
+    options,
+    hostEvent,
+    `host mode did not finish within ${options.timeout ?? agent.hookTimeout} s; see docs/hosts/${agent.name}.md`
+  )
 }
 
 /** @internal */

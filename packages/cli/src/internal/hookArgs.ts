@@ -5,7 +5,19 @@ import type { HookOptions } from "./hook.ts"
 import { logLevels } from "./runArgs.ts"
 
 const repeatable = new Set(["settings", "plugin"])
-const single = new Set(["host", "project-dir", "managed-dir", "preset", "agent", "ask", "rewrite", "timeout", "log-level", "event", "payload"])
+const single = new Set([
+  "host",
+  "project-dir",
+  "managed-dir",
+  "preset",
+  "agent",
+  "ask",
+  "rewrite",
+  "timeout",
+  "log-level",
+  "event",
+  "payload"
+])
 const booleans = new Set(["fail-closed", "strict", "quiet", "fail-open"])
 
 /**
@@ -61,26 +73,27 @@ export const parseHookArgs = (
   }
   const level = one("log-level")
   const logLevel = level === undefined ? undefined : logLevels[level]
-  if (level !== undefined && logLevel === undefined) return { error: `--log-level must be one of ${Object.keys(logLevels).join(", ")}, got ${level}` }
+  if (level !== undefined && logLevel === undefined)
+    return { error: `--log-level must be one of ${Object.keys(logLevels).join(", ")}, got ${level}` }
   return {
     logLevel,
     options: {
-    host: host as HostMode.HostName,
-    settings: values.get("settings") ?? [],
-    projectDir: Option.fromUndefinedOr(one("project-dir")),
-    plugin: values.get("plugin") ?? [],
-    managedDir: Option.fromUndefinedOr(one("managed-dir")),
-    preset: one("preset") ?? "agent-hooks",
-    agent: Option.fromUndefinedOr(one("agent")),
-    failClosed: flags.has("fail-closed"),
-    strict: flags.has("strict"),
-    quiet: flags.has("quiet"),
-    ask,
-    rewrite,
-    timeout,
-    failOpen: flags.has("fail-open"),
-    ...(one("event") === undefined ? {} : { event: one("event") }),
-    ...(payload === undefined ? {} : { payload })
+      host: host as HostMode.HostName,
+      settings: values.get("settings") ?? [],
+      projectDir: Option.fromUndefinedOr(one("project-dir")),
+      plugin: values.get("plugin") ?? [],
+      managedDir: Option.fromUndefinedOr(one("managed-dir")),
+      preset: one("preset") ?? "agent-hooks",
+      agent: Option.fromUndefinedOr(one("agent")),
+      failClosed: flags.has("fail-closed"),
+      strict: flags.has("strict"),
+      quiet: flags.has("quiet"),
+      ask,
+      rewrite,
+      timeout,
+      failOpen: flags.has("fail-open"),
+      ...(one("event") === undefined ? {} : { event: one("event") }),
+      ...(payload === undefined ? {} : { payload })
     }
   }
 }

@@ -87,7 +87,14 @@ export const daemonSocket = (env: NodeJS.ProcessEnv, bundle: string): string | u
   } catch {
     return undefined
   }
-  const key = [stamp, process.execPath, process.version, ...process.execArgv, env["NODE_OPTIONS"] ?? "", env["NODE_EXTRA_CA_CERTS"] ?? ""].join("\0")
+  const key = [
+    stamp,
+    process.execPath,
+    process.version,
+    ...process.execArgv,
+    env["NODE_OPTIONS"] ?? "",
+    env["NODE_EXTRA_CA_CERTS"] ?? ""
+  ].join("\0")
   const socket = join(folder, `${hash(key)}.sock`)
   return Buffer.byteLength(socket) <= MAX_SOCKET_PATH ? socket : undefined
 }
@@ -182,12 +189,14 @@ const attempt = (socket: string, argv: ReadonlyArray<string>, stdin: PreReadStdi
     connection.on("error", (error: NodeJS.ErrnoException) => {
       // a socket nobody listens on: its daemon was killed
       if (!connected && (error.code === "ECONNREFUSED" || error.code === "ENOENT")) return finish("stale")
-      if (accepted) process.stderr.write("agent-hooks: warning: the agent-hooks daemon stopped while answering; the call ran again in-process\n")
+      if (accepted)
+        process.stderr.write("agent-hooks: warning: the agent-hooks daemon stopped while answering; the call ran again in-process\n")
       finish(accepted ? "again" : "in-process")
     })
     connection.on("close", () => {
       if (settled) return
-      if (accepted) process.stderr.write("agent-hooks: warning: the agent-hooks daemon stopped while answering; the call ran again in-process\n")
+      if (accepted)
+        process.stderr.write("agent-hooks: warning: the agent-hooks daemon stopped while answering; the call ran again in-process\n")
       finish(accepted ? "again" : "in-process")
     })
     connection.on("data", (text: string) => {
@@ -210,11 +219,14 @@ const attempt = (socket: string, argv: ReadonlyArray<string>, stdin: PreReadStdi
           if (last !== undefined) {
             // The last resort of the in-process call, counted from this process's start (process.uptime:
             // the global `performance` would load Node's perf_hooks): the daemon is stuck.
-            guard = setTimeout(() => {
-              if (settled) return
-              answer(Buffer.from(last.stdout), Buffer.from(last.stderr), last.exitCode)
-              finish("answered")
-            }, Math.max(0, last.ms - process.uptime() * 1000))
+            guard = setTimeout(
+              () => {
+                if (settled) return
+                answer(Buffer.from(last.stdout), Buffer.from(last.stderr), last.exitCode)
+                finish("answered")
+              },
+              Math.max(0, last.ms - process.uptime() * 1000)
+            )
           }
         } else if (reply.t === "done" && accepted) {
           answer(Buffer.from(reply.stdout ?? "", "base64"), Buffer.from(reply.stderr ?? "", "base64"), reply.exitCode ?? 1)
@@ -246,7 +258,8 @@ const attempt = (socket: string, argv: ReadonlyArray<string>, stdin: PreReadStdi
  */
 export const throughDaemon = async (argv: ReadonlyArray<string>, bin: string, bundle: string): Promise<boolean> => {
   const env = process.env
-  if (/^(0|false|no|off)$/i.test(env["AGENT_HOOKS_DAEMON"] ?? "") || typeof process.versions.bun === "string" || "Deno" in globalThis) return false
+  if (/^(0|false|no|off)$/i.test(env["AGENT_HOOKS_DAEMON"] ?? "") || typeof process.versions.bun === "string" || "Deno" in globalThis)
+    return false
   if (process.platform === "win32" || process.getuid === undefined) return false
   // --help reads no stdin in-process: neither does this (a stdin left open would hang it here)
   if (argv.includes("--help") || argv.includes("-h")) return false
@@ -256,7 +269,9 @@ export const throughDaemon = async (argv: ReadonlyArray<string>, bin: string, bu
   try {
     const problem = folderProblem(folder)
     if (problem !== undefined) {
-      process.stderr.write(`agent-hooks: warning: not using the daemon: ${problem}; the call ran in-process (remove the folder, or set AGENT_HOOKS_DAEMON=0)\n`)
+      process.stderr.write(
+        `agent-hooks: warning: not using the daemon: ${problem}; the call ran in-process (remove the folder, or set AGENT_HOOKS_DAEMON=0)\n`
+      )
       return false
     }
   } catch {
@@ -266,7 +281,9 @@ export const throughDaemon = async (argv: ReadonlyArray<string>, bin: string, bu
   try {
     const problem = socketProblem(socket)
     if (problem !== undefined) {
-      process.stderr.write(`agent-hooks: warning: not using the daemon: ${problem}; the call ran in-process (remove it, or set AGENT_HOOKS_DAEMON=0)\n`)
+      process.stderr.write(
+        `agent-hooks: warning: not using the daemon: ${problem}; the call ran in-process (remove it, or set AGENT_HOOKS_DAEMON=0)\n`
+      )
       return false
     }
   } catch {

@@ -49,10 +49,19 @@ interface Request {
 const isRequest = (u: unknown): u is Request => {
   if (typeof u !== "object" || u === null) return false
   const r = u as Record<string, unknown>
-  return r["v"] === 1 && Array.isArray(r["argv"]) && r["argv"].every((a) => typeof a === "string") &&
-    typeof r["env"] === "object" && r["env"] !== null && typeof r["cwd"] === "string" && Number.isInteger(r["umask"]) &&
-    typeof r["stdinIsTerminal"] === "boolean" && Number.isInteger(r["stdinLength"]) && (r["stdinLength"] as number) >= 0 &&
+  return (
+    r["v"] === 1 &&
+    Array.isArray(r["argv"]) &&
+    r["argv"].every((a) => typeof a === "string") &&
+    typeof r["env"] === "object" &&
+    r["env"] !== null &&
+    typeof r["cwd"] === "string" &&
+    Number.isInteger(r["umask"]) &&
+    typeof r["stdinIsTerminal"] === "boolean" &&
+    Number.isInteger(r["stdinLength"]) &&
+    (r["stdinLength"] as number) >= 0 &&
     (r["stdinLength"] as number) <= MAX_STDIN
+  )
 }
 
 /** Catches what is written to `stream` (as the bytes the process would write) until `restore`. */
@@ -61,7 +70,11 @@ const capture = (stream: NodeJS.WriteStream) => {
   const own = Object.getOwnPropertyDescriptor(stream, "write")
   stream.write = ((chunk: string | Uint8Array, encoding?: unknown, callback?: unknown): boolean => {
     const done = typeof encoding === "function" ? encoding : callback
-    chunks.push(typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" ? encoding as BufferEncoding : "utf8") : Buffer.from(chunk))
+    chunks.push(
+      typeof chunk === "string"
+        ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8")
+        : Buffer.from(chunk)
+    )
     if (typeof done === "function") process.nextTick(done as () => void)
     return true
   }) as typeof stream.write
@@ -117,7 +130,10 @@ const confirmed = (connection: Socket, already: Buffer): Promise<boolean> =>
     check()
   })
 
-/** Runs one call as the in-process call would, in the caller's environment, folder and umask; returns stdout, stderr and the exit status. */
+/**
+ * Runs one call as the in-process call would, in the caller's environment, folder and umask; returns stdout, stderr and
+ * the exit status.
+ */
 const runCall = async (request: Request, stdin: Buffer, after: Buffer, connection: Socket): Promise<void> => {
   const parsed = parseHookArgs(request.argv)
   // --help goes to the full parser: in-process
@@ -126,7 +142,8 @@ const runCall = async (request: Request, stdin: Buffer, after: Buffer, connectio
     let hostEvent: string | undefined
     try {
       const read: unknown = JSON.parse(stdin.toString("utf8"))
-      if (typeof read === "object" && read !== null && !Array.isArray(read)) hostEvent = hostEventOf(parsed.options, read as Record<string, unknown>)
+      if (typeof read === "object" && read !== null && !Array.isArray(read))
+        hostEvent = hostEventOf(parsed.options, read as Record<string, unknown>)
     } catch {
       // not JSON: the call answers so itself
     }
@@ -242,20 +259,22 @@ export const main = async (socket: string | undefined): Promise<void> => {
         } catch {
           return void connection.destroy()
         }
-        if (!isRequest(parsed)) return send(connection, { t: "fallback" }), void connection.end()
+        if (!isRequest(parsed)) return (send(connection, { t: "fallback" }), void connection.end())
         header = parsed
         pending = pending.subarray(at + 1)
       }
       if (pending.length < header.stdinLength) return
       connection.off("data", onData)
-      if (busy) return send(connection, { t: "busy" }), void connection.end()
+      if (busy) return (send(connection, { t: "busy" }), void connection.end())
       busy = true
       rest()
       const request = header
-      runCall(request, pending.subarray(0, request.stdinLength), pending.subarray(request.stdinLength), connection).catch(() => connection.destroy()).finally(() => {
-        busy = false
-        rest()
-      })
+      runCall(request, pending.subarray(0, request.stdinLength), pending.subarray(request.stdinLength), connection)
+        .catch(() => connection.destroy())
+        .finally(() => {
+          busy = false
+          rest()
+        })
     }
     connection.on("data", onData)
     connection.on("error", () => connection.destroy())

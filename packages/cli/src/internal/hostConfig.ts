@@ -10,9 +10,7 @@
  * Windsurf). Where an agent reads every file of a folder (Kiro, Copilot CLI, VS Code) or one
  * executable per event (Cline), install writes files of its own and never touches another one.
  */
-import * as HostMode from "@agent-hooks/core/HostMode"
-import { homedir } from "node:os"
-import { join, resolve } from "node:path"
+import type * as HostMode from "@agent-hooks/core/HostMode"
 import type { Edit, Member, Node } from "./jsonc.ts"
 import { apply, indentUnit, lineIndent, parse, toValue } from "./jsonc.ts"
 
@@ -49,8 +47,9 @@ export const OPT_IN: Readonly<Record<string, ReadonlySet<string>>> = {
  * takes over, and the opt-in ones unless `optIn`.
  */
 export const eventsOf = (agent: HostMode.Agent, optIn = false): ReadonlyArray<string> =>
-  Object.keys(agent.events).filter((event) =>
-    !TAKES_OVER.has(event) && NOT_REGISTERED[agent.name]?.has(event) !== true && (optIn || OPT_IN[agent.name]?.has(event) !== true)
+  Object.keys(agent.events).filter(
+    (event) =>
+      !TAKES_OVER.has(event) && NOT_REGISTERED[agent.name]?.has(event) !== true && (optIn || OPT_IN[agent.name]?.has(event) !== true)
   )
 
 /** The agent's own event name for a Claude Code event (`PreToolUse` → Gemini CLI's `BeforeTool`). */
@@ -87,7 +86,9 @@ const OWN_COMMAND = /^((?:'(?:[^']|'\\'')*' )+)hook --host ([a-z][a-z0-9.-]*)(?:
 /** The words of an own command (unquoted), its host, event and timeout; `undefined` when the command is not one install writes. */
 export const readOwnCommand = (
   command: string
-): { readonly words: ReadonlyArray<string>; readonly host: string; readonly event: string | undefined; readonly timeout: number } | undefined => {
+):
+  | { readonly words: ReadonlyArray<string>; readonly host: string; readonly event: string | undefined; readonly timeout: number }
+  | undefined => {
   const match = OWN_COMMAND.exec(command)
   if (match === null) return undefined
   const words = [...match[1]!.matchAll(/'((?:[^']|'\\'')*)' /g)].map((m) => m[1]!.replaceAll(`'\\''`, "'"))
@@ -116,7 +117,8 @@ const ownHook = (
 ): OwnEntry | undefined => {
   if (!isRecord(hook)) return undefined
   const allowed = new Set([commandKey, ...(timeoutKey === undefined ? [] : [timeoutKey]), ...Object.keys(extra), ...Object.keys(optional)])
-  if (Object.keys(hook).some((key) => !allowed.has(key)) || Object.entries(extra).some(([key, value]) => hook[key] !== value)) return undefined
+  if (Object.keys(hook).some((key) => !allowed.has(key)) || Object.entries(extra).some(([key, value]) => hook[key] !== value))
+    return undefined
   if (Object.entries(optional).some(([key, value]) => key in hook && hook[key] !== value)) return undefined
   const command = hook[commandKey]
   if (typeof command !== "string" || readOwnCommand(command)?.host !== agent.name) return undefined
@@ -149,9 +151,10 @@ export interface FailClosed {
 }
 
 const failClosedText = (failClosed: FailClosed | undefined, event: string): string =>
-  failClosed !== undefined && failClosed.events.has(event) ? `, ${JSON.stringify(failClosed.key)}: ${JSON.stringify(failClosed.value)}` : ""
+  failClosed?.events.has(event) ? `, ${JSON.stringify(failClosed.key)}: ${JSON.stringify(failClosed.value)}` : ""
 
-const optionalKey = (failClosed: FailClosed | undefined): Record<string, unknown> => (failClosed === undefined ? {} : { [failClosed.key]: failClosed.value })
+const optionalKey = (failClosed: FailClosed | undefined): Record<string, unknown> =>
+  failClosed === undefined ? {} : { [failClosed.key]: failClosed.value }
 
 /** Claude Code's nested shape: `{ "hooks": [{ "type": "command", "command", "timeout" }] }`, no matcher (every tool). */
 export const nestedForm = (key: string, failClosed?: FailClosed): JsonForm => ({
@@ -159,7 +162,8 @@ export const nestedForm = (key: string, failClosed?: FailClosed): JsonForm => ({
   entry: (command, timeout, event) =>
     `{ "hooks": [{ "type": "command", "command": ${JSON.stringify(command)}, "timeout": ${timeout}${failClosedText(failClosed, event)} }] }`,
   own: (agent, group) => {
-    if (!isRecord(group) || Object.keys(group).length !== 1 || !Array.isArray(group["hooks"]) || group["hooks"].length !== 1) return undefined
+    if (!isRecord(group) || Object.keys(group).length !== 1 || !Array.isArray(group["hooks"]) || group["hooks"].length !== 1)
+      return undefined
     return ownHook(agent, group["hooks"][0], "command", "timeout", { type: "command" }, optionalKey(failClosed))
   }
 })
@@ -314,8 +318,10 @@ const insertInto = (
 }
 
 /** `"key": [\n  entry\n]` for a new event, at `indent`. */
-const eventMember = (event: string, entry: string, unit: string) => (indent: string): string =>
-  `${JSON.stringify(event)}: [\n${indent}${unit}${entry}\n${indent}]`
+const eventMember =
+  (event: string, entry: string, unit: string) =>
+  (indent: string): string =>
+    `${JSON.stringify(event)}: [\n${indent}${unit}${entry}\n${indent}]`
 
 /** A new file: `{ "<key>": { … } }` (then the form's head), two-space indent. */
 const newFile = (form: JsonForm, events: ReadonlyArray<string>, entry: (event: string) => string): string =>
@@ -349,7 +355,9 @@ export const addOwn = (form: JsonForm, plan: InstallPlan, text: string | undefin
   if (hooks === undefined) {
     const hooksMember = (indent: string): string =>
       `${JSON.stringify(form.key)}: {\n${plan.events.map((event) => `${indent}${unit}${eventMember(event, entry(event), unit)(indent + unit)}`).join(",\n")}\n${indent}}`
-    return apply(base, [insertInto(base, root, root.members.at(-1) === undefined ? undefined : memberSpan(root.members.at(-1)!), [hooksMember])])
+    return apply(base, [
+      insertInto(base, root, root.members.at(-1) === undefined ? undefined : memberSpan(root.members.at(-1)!), [hooksMember])
+    ])
   }
   const object = hooks.value as Extract<Node, { kind: "object" }>
   const edits: Array<Edit> = []
@@ -367,7 +375,14 @@ export const addOwn = (form: JsonForm, plan: InstallPlan, text: string | undefin
   }
   if (missing.length > 0) {
     const last = object.members.at(-1)
-    edits.push(insertInto(base, object, last === undefined ? undefined : memberSpan(last), missing.map((event) => eventMember(event, entry(event), unit))))
+    edits.push(
+      insertInto(
+        base,
+        object,
+        last === undefined ? undefined : memberSpan(last),
+        missing.map((event) => eventMember(event, entry(event), unit))
+      )
+    )
   }
   return apply(base, edits)
 }
@@ -394,29 +409,53 @@ const plainJson = (text: string): unknown => {
 }
 
 /** Install's own entries of a file it owns, when every entry is one and the file is exactly as it writes it. */
-const exactly = (file: OwnFile, agent: HostMode.Agent, text: string, found: ReadonlyArray<{ readonly event: string } & OwnEntry> | undefined) => {
+const exactly = (
+  file: OwnFile,
+  _agent: HostMode.Agent,
+  text: string,
+  found: ReadonlyArray<{ readonly event: string } & OwnEntry> | undefined
+) => {
   if (found === undefined || found.length === 0 || found.some((entry) => entry.timeout === undefined)) return undefined
-  return file.render(found.map((entry) => ({ event: entry.event, command: entry.command, timeout: entry.timeout! }))) === text ? found : undefined
+  return file.render(found.map((entry) => ({ event: entry.event, command: entry.command, timeout: entry.timeout! }))) === text
+    ? found
+    : undefined
 }
 
 /** Kiro's v1 hook file: `{ version: "v1", hooks: [{ name, trigger, action: { type: "command", command }, timeout }] }`. */
 export const kiroFile: OwnFile = {
   render: (entries) =>
-    json({ version: "v1", hooks: entries.map((entry) => ({ name: `agent-hooks ${entry.event}`, trigger: entry.event, action: { type: "command", command: entry.command }, timeout: entry.timeout })) }),
+    json({
+      version: "v1",
+      hooks: entries.map((entry) => ({
+        name: `agent-hooks ${entry.event}`,
+        trigger: entry.event,
+        action: { type: "command", command: entry.command },
+        timeout: entry.timeout
+      }))
+    }),
   entries: (agent, text) => {
     const value = plainJson(text)
     if (!isRecord(value) || !Array.isArray(value["hooks"])) return undefined
     const found = value["hooks"].map((hook: unknown) => {
       if (!isRecord(hook) || typeof hook["trigger"] !== "string" || !isRecord(hook["action"])) return undefined
       const own = ownHook(agent, hook["action"], "command", undefined, { type: "command" })
-      return own === undefined ? undefined : { event: hook["trigger"], command: own.command, timeout: typeof hook["timeout"] === "number" ? hook["timeout"] : undefined }
+      return own === undefined
+        ? undefined
+        : { event: hook["trigger"], command: own.command, timeout: typeof hook["timeout"] === "number" ? hook["timeout"] : undefined }
     })
-    return found.some((entry) => entry === undefined) ? undefined : exactly(kiroFile, agent, text, found as ReadonlyArray<{ readonly event: string } & OwnEntry>)
+    return found.some((entry) => entry === undefined)
+      ? undefined
+      : exactly(kiroFile, agent, text, found as ReadonlyArray<{ readonly event: string } & OwnEntry>)
   }
 }
 
 /** `{ [version,] hooks: { <event>: [entry] } }` with one entry per event, rendered by `entry`, read back by `own`. */
-const eventsFile = (head: Readonly<Record<string, unknown>>, entry: (command: string, timeout: number) => Record<string, unknown>, commandKey: string, timeoutKey: string): OwnFile => {
+const eventsFile = (
+  head: Readonly<Record<string, unknown>>,
+  entry: (command: string, timeout: number) => Record<string, unknown>,
+  commandKey: string,
+  timeoutKey: string
+): OwnFile => {
   const file: OwnFile = {
     render: (entries) => json({ ...head, hooks: Object.fromEntries(entries.map((e) => [e.event, [entry(e.command, e.timeout)]])) }),
     entries: (agent, text) => {
@@ -436,7 +475,12 @@ const eventsFile = (head: Readonly<Record<string, unknown>>, entry: (command: st
 }
 
 /** Copilot CLI's hook file: `{ version: 1, hooks: { <event>: [{ type: "command", bash, timeoutSec }] } }`. */
-export const copilotFile: OwnFile = eventsFile({ version: 1 }, (command, timeout) => ({ type: "command", bash: command, timeoutSec: timeout }), "bash", "timeoutSec")
+export const copilotFile: OwnFile = eventsFile(
+  { version: 1 },
+  (command, timeout) => ({ type: "command", bash: command, timeoutSec: timeout }),
+  "bash",
+  "timeoutSec"
+)
 
 /** VS Code's hook file: `{ hooks: { <Event>: [{ type: "command", command, timeout }] } }`. */
 export const vscodeFile: OwnFile = eventsFile({}, (command, timeout) => ({ type: "command", command, timeout }), "command", "timeout")

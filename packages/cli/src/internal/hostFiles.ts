@@ -4,7 +4,7 @@
  * wrote that doctor finds. Every file is read and written through `configFile.ts` (never through a
  * symlink that leaves its folder; atomically).
  */
-import * as HostMode from "@agent-hooks/core/HostMode"
+import type * as HostMode from "@agent-hooks/core/HostMode"
 import { homedir } from "node:os"
 import { join, resolve } from "node:path"
 import { parse as parseToml } from "smol-toml"
@@ -47,19 +47,42 @@ const claudeForm = nestedForm("hooks", { key: "onFailure", value: "block", event
 const cursorForm = flatForm({
   head: `"version": 1`,
   timeout: true,
-  failClosed: { key: "failClosed", value: true, events: new Set(["preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile", "beforeSubmitPrompt", "beforeTabFileRead"]) }
+  failClosed: {
+    key: "failClosed",
+    value: true,
+    events: new Set([
+      "preToolUse",
+      "beforeShellExecution",
+      "beforeMCPExecution",
+      "beforeReadFile",
+      "beforeSubmitPrompt",
+      "beforeTabFileRead"
+    ])
+  }
 })
 const windsurfForm = flatForm({ timeout: false })
 
 /** The agent's config for a scope. */
-export const layoutOf = (agent: HostMode.Agent, scope: Scope, projectDir: string, env: Readonly<Record<string, string | undefined>>): Layout => {
+export const layoutOf = (
+  agent: HostMode.Agent,
+  scope: Scope,
+  projectDir: string,
+  env: Readonly<Record<string, string | undefined>>
+): Layout => {
   const home = env["HOME"] !== undefined && env["HOME"] !== "" ? env["HOME"] : homedir()
   const nonEmpty = (value: string | undefined): string | undefined => (value === undefined || value === "" ? undefined : value)
   const at = (user: string, project: string) => (scope === "user" ? join(home, user) : join(projectDir, project))
   switch (agent.name) {
     case "claude":
       // Never settings.local.json: the project's shared file is the one a team reviews
-      return { kind: "json", form: claudeForm, file: scope === "user" ? join(nonEmpty(env["CLAUDE_CONFIG_DIR"]) ?? join(home, ".claude"), "settings.json") : join(projectDir, ".claude", "settings.json") }
+      return {
+        kind: "json",
+        form: claudeForm,
+        file:
+          scope === "user"
+            ? join(nonEmpty(env["CLAUDE_CONFIG_DIR"]) ?? join(home, ".claude"), "settings.json")
+            : join(projectDir, ".claude", "settings.json")
+      }
     case "codex": {
       const folder = scope === "user" ? resolve(nonEmpty(env["CODEX_HOME"]) ?? join(home, ".codex")) : join(projectDir, ".codex")
       return { kind: "codex", json: join(folder, "hooks.json"), toml: join(folder, "config.toml") }
@@ -82,9 +105,17 @@ export const layoutOf = (agent: HostMode.Agent, scope: Scope, projectDir: string
     case "cursor":
       return { kind: "json", form: cursorForm, file: at(".cursor/hooks.json", ".cursor/hooks.json") }
     case "copilot":
-      return { kind: "own", format: copilotFile, file: at(".copilot/hooks/agent-hooks-copilot.json", ".github/hooks/agent-hooks-copilot.json") }
+      return {
+        kind: "own",
+        format: copilotFile,
+        file: at(".copilot/hooks/agent-hooks-copilot.json", ".github/hooks/agent-hooks-copilot.json")
+      }
     case "vscode":
-      return { kind: "own", format: vscodeFile, file: at(".copilot/hooks/agent-hooks-vscode.json", ".github/hooks/agent-hooks-vscode.json") }
+      return {
+        kind: "own",
+        format: vscodeFile,
+        file: at(".copilot/hooks/agent-hooks-vscode.json", ".github/hooks/agent-hooks-vscode.json")
+      }
   }
 }
 
@@ -112,10 +143,12 @@ export interface Change {
 }
 
 /** A file as read safely: `target` refuses a symlink out of its folder (and, for a project, out of the project). */
-const reader = (scope: Scope, projectDir: string) => (file: string): { readonly file: string; readonly real: string; readonly text: string | undefined } => {
-  const real = target(file, scope === "project" ? projectDir : undefined)
-  return { file, real, text: readText(real) }
-}
+const reader =
+  (scope: Scope, projectDir: string) =>
+  (file: string): { readonly file: string; readonly real: string; readonly text: string | undefined } => {
+    const real = target(file, scope === "project" ? projectDir : undefined)
+    return { file, real, text: readText(real) }
+  }
 
 /** The hooks a `config.toml` defines (`[hooks]` minus Codex's own `[hooks.state]` trust records). */
 const tomlHooks = (text: string, file: string): ReadonlyArray<string> => {
@@ -134,7 +167,11 @@ const tomlHooks = (text: string, file: string): ReadonlyArray<string> => {
  * or when the layer keeps its hooks in `config.toml` and has no `hooks.json` (Codex warns when one
  * layer has both); `hooks.json` otherwise.
  */
-export const codexTarget = (agent: HostMode.Agent, json: { readonly file: string; readonly text: string | undefined }, toml: { readonly file: string; readonly text: string | undefined }): "json" | "toml" => {
+export const codexTarget = (
+  agent: HostMode.Agent,
+  json: { readonly file: string; readonly text: string | undefined },
+  toml: { readonly file: string; readonly text: string | undefined }
+): "json" | "toml" => {
   if (toml.text !== undefined && tomlOwnEntries(agent, toml.text).length > 0) return "toml"
   if (json.text !== undefined) return "json"
   return toml.text !== undefined && tomlHooks(toml.text, toml.file).length > 0 ? "toml" : "json"
@@ -170,7 +207,9 @@ export const installChanges = (layout: Layout, plan: InstallPlan, scope: Scope, 
     case "own": {
       const at = read(layout.file)
       if (at.text !== undefined && layout.format.entries(plan.agent, at.text) === undefined) {
-        throw new ConfigError(`${layout.file} exists and is not the file agent-hooks install writes: not overwritten. Move it away, or add the hook command to it by hand`)
+        throw new ConfigError(
+          `${layout.file} exists and is not the file agent-hooks install writes: not overwritten. Move it away, or add the hook command to it by hand`
+        )
       }
       const entries = plan.events.map((event) => ({ event, command: plan.command(event), timeout: plan.timeout }))
       return changed([{ ...at, before: at.text, after: layout.format.render(entries) }])
@@ -179,9 +218,16 @@ export const installChanges = (layout: Layout, plan: InstallPlan, scope: Scope, 
       const changes = plan.events.map((event) => {
         const at = read(join(layout.folder, event))
         if (at.text !== undefined && clineScript.entries(plan.agent, at.text) === undefined) {
-          throw new ConfigError(`${at.file} exists and is not a hook agent-hooks install wrote: not overwritten (nothing was written). Move it away, or call \`agent-hooks hook --host cline\` from it yourself`)
+          throw new ConfigError(
+            `${at.file} exists and is not a hook agent-hooks install wrote: not overwritten (nothing was written). Move it away, or call \`agent-hooks hook --host cline\` from it yourself`
+          )
         }
-        return { ...at, before: at.text, after: clineScript.render([{ event, command: plan.command(event), timeout: plan.timeout }]), mode: 0o755 }
+        return {
+          ...at,
+          before: at.text,
+          after: clineScript.render([{ event, command: plan.command(event), timeout: plan.timeout }]),
+          mode: 0o755
+        }
       })
       return changed(changes)
     }
@@ -205,11 +251,13 @@ export const uninstallChanges = (layout: Layout, agent: HostMode.Agent, scope: S
       for (const at of present(layout.toml)) changes.push({ ...at, after: removeTomlBlock(at.before) })
       break
     case "own":
-      for (const at of present(layout.file)) changes.push({ ...at, after: layout.format.entries(agent, at.before) === undefined ? at.before : undefined })
+      for (const at of present(layout.file))
+        changes.push({ ...at, after: layout.format.entries(agent, at.before) === undefined ? at.before : undefined })
       break
     case "scripts":
       for (const event of Object.keys(agent.events)) {
-        for (const at of present(join(layout.folder, event))) changes.push({ ...at, after: clineScript.entries(agent, at.before) === undefined ? at.before : undefined })
+        for (const at of present(join(layout.folder, event)))
+          changes.push({ ...at, after: clineScript.entries(agent, at.before) === undefined ? at.before : undefined })
       }
       break
   }
@@ -217,7 +265,12 @@ export const uninstallChanges = (layout: Layout, agent: HostMode.Agent, scope: S
 }
 
 /** The entries install wrote, per event, and the file each is in. */
-export const wiredEntries = (layout: Layout, agent: HostMode.Agent, scope: Scope, projectDir: string): Map<string, OwnEntry & { readonly file: string }> => {
+export const wiredEntries = (
+  layout: Layout,
+  agent: HostMode.Agent,
+  scope: Scope,
+  projectDir: string
+): Map<string, OwnEntry & { readonly file: string }> => {
   const read = reader(scope, projectDir)
   const found = new Map<string, OwnEntry & { readonly file: string }>()
   const add = (file: string, event: string, entry: OwnEntry) => {

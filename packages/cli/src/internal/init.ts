@@ -81,9 +81,19 @@ const canonical = (projectVar: string, dir: string, auditLog: string): Starter =
     $schema: "./settings.schema.json",
     auditLog,
     hooks: {
-      PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `"$${projectVar}"/${dir}/hooks/block-dangerous.sh`, timeout: 10 }] }],
-      PostToolUse: [{ matcher: "Edit|Write|MultiEdit", hooks: [{ type: "command", command: `"$${projectVar}"/${dir}/hooks/format.sh`, timeout: 60 }] }],
-      Stop: [{ hooks: [{ type: "command", command: `"$${projectVar}"/${dir}/hooks/run-tests.sh`, timeout: 600, statusMessage: "Running the tests" }] }]
+      PreToolUse: [
+        { matcher: "Bash", hooks: [{ type: "command", command: `"$${projectVar}"/${dir}/hooks/block-dangerous.sh`, timeout: 10 }] }
+      ],
+      PostToolUse: [
+        { matcher: "Edit|Write|MultiEdit", hooks: [{ type: "command", command: `"$${projectVar}"/${dir}/hooks/format.sh`, timeout: 60 }] }
+      ],
+      Stop: [
+        {
+          hooks: [
+            { type: "command", command: `"$${projectVar}"/${dir}/hooks/run-tests.sh`, timeout: 600, statusMessage: "Running the tests" }
+          ]
+        }
+      ]
     }
   }),
   summary: `block dangerous Bash commands (PreToolUse), format edited files (PostToolUse), run the tests on Stop; audit log in .agent-hooks/logs/`,
@@ -121,12 +131,20 @@ const starters: Record<string, Starter> = {
     scripts: ["block-dangerous.sh", "format.sh", "run-tests.sh"],
     document: (script) => ({
       hooks: {
-        BeforeTool: [{ matcher: "run_shell_command", hooks: [{ name: "block-dangerous", type: "command", command: script("block-dangerous.sh"), timeout: 10000 }] }],
-        AfterTool: [{ matcher: "write_file|replace", hooks: [{ name: "format", type: "command", command: script("format.sh"), timeout: 60000 }] }],
+        BeforeTool: [
+          {
+            matcher: "run_shell_command",
+            hooks: [{ name: "block-dangerous", type: "command", command: script("block-dangerous.sh"), timeout: 10000 }]
+          }
+        ],
+        AfterTool: [
+          { matcher: "write_file|replace", hooks: [{ name: "format", type: "command", command: script("format.sh"), timeout: 60000 }] }
+        ],
         AfterAgent: [{ hooks: [{ name: "run-tests", type: "command", command: script("run-tests.sh"), timeout: 600000 }] }]
       }
     }),
-    summary: "block dangerous shell commands (BeforeTool), format written files (AfterTool), run the tests when the agent ends its turn (AfterAgent)",
+    summary:
+      "block dangerous shell commands (BeforeTool), format written files (AfterTool), run the tests when the agent ends its turn (AfterAgent)",
     check: { event: "BeforeTool", payload: { tool_name: "run_shell_command", tool_input: { command: "rm -rf /" } } }
   },
   // Wingman: Claude Code's shape in .wingman/wingman.config.json; PostToolUse and Stop never block
@@ -151,8 +169,18 @@ const starters: Record<string, Starter> = {
     scripts: ["block-dangerous.sh", "format.sh", "run-tests.sh"],
     document: (script) => ({
       hooks: {
-        PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "sh", args: [script("block-dangerous.sh")], timeout: 10000, continueOnError: false }] }],
-        PostToolUse: [{ matcher: "Edit|Write", hooks: [{ type: "command", command: "sh", args: [script("format.sh")], timeout: 60000, continueOnError: true }] }],
+        PreToolUse: [
+          {
+            matcher: "Bash",
+            hooks: [{ type: "command", command: "sh", args: [script("block-dangerous.sh")], timeout: 10000, continueOnError: false }]
+          }
+        ],
+        PostToolUse: [
+          {
+            matcher: "Edit|Write",
+            hooks: [{ type: "command", command: "sh", args: [script("format.sh")], timeout: 60000, continueOnError: true }]
+          }
+        ],
         Stop: [{ hooks: [{ type: "command", command: "sh", args: [script("run-tests.sh")], timeout: 300000, continueOnError: false }] }]
       }
     }),
@@ -166,14 +194,16 @@ const starters: Record<string, Starter> = {
     schema: false,
     scripts: ["block-dangerous.sh", "format.sh"],
     document: (script) => ({
-      plugins: [{
-        name: "agent-hooks-starter",
-        enabled: true,
-        hooks: {
-          tool_start: [{ command: script("block-dangerous.sh"), match: { tool: "bash" }, blocking: true, timeout: 10 }],
-          tool_end: [{ command: script("format.sh"), match: { tool: "write|edit" }, blocking: false }]
+      plugins: [
+        {
+          name: "agent-hooks-starter",
+          enabled: true,
+          hooks: {
+            tool_start: [{ command: script("block-dangerous.sh"), match: { tool: "bash" }, blocking: true, timeout: 10 }],
+            tool_end: [{ command: script("format.sh"), match: { tool: "write|edit" }, blocking: false }]
+          }
         }
-      }]
+      ]
     }),
     summary: "block dangerous bash commands (blocking tool_start), format written files (tool_end, fire-and-forget)",
     check: { event: "tool_start", payload: { tool_name: "bash", tool_input: { command: "rm -rf /" } } }
@@ -190,19 +220,27 @@ export const starterCheck = (preset: string) => starters[preset]?.check
  * @internal
  */
 export const init = (options: InitOptions): Effect.Effect<void, Failed> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const starter = starters[options.preset]
     const preset = Presets.byName(options.preset)
     if (starter === undefined || preset === undefined) {
-      return yield* new Failed({ message: `unknown preset ${JSON.stringify(options.preset)}; expected one of ${Object.keys(starters).join(", ")}` })
+      return yield* new Failed({
+        message: `unknown preset ${JSON.stringify(options.preset)}; expected one of ${Object.keys(starters).join(", ")}`
+      })
     }
-    const projectDir = resolve(process.cwd(), Option.getOrElse(options.projectDir, () => "."))
+    const projectDir = resolve(
+      process.cwd(),
+      Option.getOrElse(options.projectDir, () => ".")
+    )
     const discovered = preset.discover({ projectDir, cwd: projectDir, env: process.env })
     // When HOME is the project folder, discovery lists the shared file once, as the user's.
-    const target = discovered.find((file) => file.scope === starter.scope) ??
+    const target =
+      discovered.find((file) => file.scope === starter.scope) ??
       discovered.find((file) => starter.scope === "project" && file.scope === "user" && file.path.startsWith(projectDir + sep))
     if (target === undefined) {
-      return yield* new Failed({ message: `init: the ${options.preset} preset reads no ${starter.scope} settings file here (is HOME set?)` })
+      return yield* new Failed({
+        message: `init: the ${options.preset} preset reads no ${starter.scope} settings file here (is HOME set?)`
+      })
     }
     const base = dirname(target.path)
     const shown = (path: string) => (starter.scope === "project" ? relative(projectDir, path) : path)
@@ -213,14 +251,16 @@ export const init = (options: InitOptions): Effect.Effect<void, Failed> =>
       starter.scope === "user"
         ? shellQuote(join(base, "hooks", name))
         : options.preset === "orchestration"
-        ? join(relative(projectDir, base), "hooks", name)
-        : projectVar !== undefined
-        ? `"$${projectVar}"/${relative(projectDir, base)}/hooks/${name}`
-        : `./${relative(projectDir, base)}/hooks/${name}`
+          ? join(relative(projectDir, base), "hooks", name)
+          : projectVar !== undefined
+            ? `"$${projectVar}"/${relative(projectDir, base)}/hooks/${name}`
+            : `./${relative(projectDir, base)}/hooks/${name}`
     const scriptText: Record<Script, string> = { "block-dangerous.sh": blockDangerous, "format.sh": format, "run-tests.sh": runTests }
     const files: ReadonlyArray<readonly [string, string, boolean]> = [
       [target.path, JSON.stringify(starter.document(script), null, 2) + "\n", false],
-      ...(starter.schema ? [[join(base, "settings.schema.json"), JSON.stringify(SettingsSchema.jsonSchema(), null, 2) + "\n", false] as const] : []),
+      ...(starter.schema
+        ? [[join(base, "settings.schema.json"), JSON.stringify(SettingsSchema.jsonSchema(), null, 2) + "\n", false] as const]
+        : []),
       ...starter.scripts.map((name) => [join(base, "hooks", name), scriptText[name], true] as const)
     ]
     // A project's folders may be links (a cloned repository can hold any): a project file is
@@ -233,7 +273,9 @@ export const init = (options: InitOptions): Effect.Effect<void, Failed> =>
         return real === root || real.startsWith(root + sep) ? [] : [`${relative(projectDir, existing) || "."} (-> ${real})`]
       })
       if (escaping.length > 0) {
-        return yield* new Failed({ message: `init: not writing through ${[...new Set(escaping)].join(", ")}: a link to outside the project; nothing written` })
+        return yield* new Failed({
+          message: `init: not writing through ${[...new Set(escaping)].join(", ")}: a link to outside the project; nothing written`
+        })
       }
     }
     const existing = files.filter(([path]) => existsSync(path)).map(([path]) => shown(path))
@@ -251,7 +293,9 @@ export const init = (options: InitOptions): Effect.Effect<void, Failed> =>
       catch: (error) => new Failed({ message: `init: ${error instanceof Error ? error.message : String(error)}` })
     })
     for (const [path] of files) yield* Console.log(`wrote ${shown(path)}`)
-    yield* Console.log(`Hooks: ${starter.summary}. Check with: agent-hooks validate${options.preset === "agent-hooks" ? "" : ` --preset ${options.preset}`}`)
+    yield* Console.log(
+      `Hooks: ${starter.summary}. Check with: agent-hooks validate${options.preset === "agent-hooks" ? "" : ` --preset ${options.preset}`}`
+    )
   })
 
 /** `folder` itself when it exists, else its nearest existing ancestor. */
@@ -261,4 +305,4 @@ const deepestExisting = (folder: string): string => {
   return current
 }
 
-const shellQuote = (text: string): string => /^[\w./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`
+const shellQuote = (text: string): string => (/^[\w./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`)

@@ -68,31 +68,51 @@ export const needs = (agent: HostMode.Agent, scope: Scope, projectDir: string): 
   switch (agent.name) {
     case "claude":
       return scope === "project"
-        ? [`Claude Code reads a project's .claude/settings.json only once the project is trusted: open \`claude\` in ${projectDir} and accept the trust prompt (headless \`claude -p\` ignores an untrusted project's settings).`]
+        ? [
+            `Claude Code reads a project's .claude/settings.json only once the project is trusted: open \`claude\` in ${projectDir} and accept the trust prompt (headless \`claude -p\` ignores an untrusted project's settings).`
+          ]
         : ["Claude Code reads ~/.claude/settings.json at start: restart running sessions (or review them in /hooks)."]
     case "codex":
       return [
         "Codex runs a new or changed hook only after a review: open `codex`, run /hooks and trust the agent-hooks entries (`codex exec --dangerously-bypass-hook-trust` skips the review, for CI only).",
-        ...(scope === "project" ? [`Codex reads ${projectDir}/.codex only for a trusted project ([projects."${projectDir}"] trust_level = "trusted" in ~/.codex/config.toml).`] : [])
+        ...(scope === "project"
+          ? [
+              `Codex reads ${projectDir}/.codex only for a trusted project ([projects."${projectDir}"] trust_level = "trusted" in ~/.codex/config.toml).`
+            ]
+          : [])
       ]
     case "gemini":
-      return [`Gemini CLI runs settings hooks only in a trusted folder: trust ${scope === "project" ? projectDir : "each project folder"} (the trust prompt, or ~/.gemini/trustedFolders.json); an untrusted folder drops every settings hook.`]
+      return [
+        `Gemini CLI runs settings hooks only in a trusted folder: trust ${scope === "project" ? projectDir : "each project folder"} (the trust prompt, or ~/.gemini/trustedFolders.json); an untrusted folder drops every settings hook.`
+      ]
     case "qwen":
       return scope === "project"
         ? [`Qwen Code loads a project's hooks only in a trusted folder: trust ${projectDir} when Qwen Code asks.`]
         : ["Qwen Code reads ~/.qwen/settings.json at start: restart running sessions."]
     case "kiro":
-      return ["Kiro reads its hooks folder when a session starts: start a new Kiro CLI session (Kiro IDE: reload the window); the hooks show in the Agent Hooks panel."]
+      return [
+        "Kiro reads its hooks folder when a session starts: start a new Kiro CLI session (Kiro IDE: reload the window); the hooks show in the Agent Hooks panel."
+      ]
     case "windsurf":
-      return ["Windsurf reads hooks.json when Cascade starts: reload the window. Windsurf has no hook timeout to set: host mode answers within its budget below the --timeout written (30 s)."]
+      return [
+        "Windsurf reads hooks.json when Cascade starts: reload the window. Windsurf has no hook timeout to set: host mode answers within its budget below the --timeout written (30 s)."
+      ]
     case "cline":
-      return ["Cline runs hooks only with hooks on (Settings, Features, Enable Hooks; macOS and Linux) and kills a hook after 30 s: host mode answers within its budget below that."]
+      return [
+        "Cline runs hooks only with hooks on (Settings, Features, Enable Hooks; macOS and Linux) and kills a hook after 30 s: host mode answers within its budget below that."
+      ]
     case "antigravity":
-      return ["This is the hooks file Antigravity CLI documents; agy 1.0 builds were seen reading ~/.gemini/config/hooks.json instead: if agy does not stop the call, install --host antigravity-1.0 as well. agy reads it at start: restart running sessions."]
+      return [
+        "This is the hooks file Antigravity CLI documents; agy 1.0 builds were seen reading ~/.gemini/config/hooks.json instead: if agy does not stop the call, install --host antigravity-1.0 as well. agy reads it at start: restart running sessions."
+      ]
     case "antigravity-1.0":
       return ["agy 1.0 reads this file at start and runs only PreToolUse and PostToolUse hooks: restart running sessions."]
     case "cursor":
-      return [scope === "project" ? `Cursor runs a project's .cursor/hooks.json only in a trusted workspace: trust ${projectDir} in Cursor; Settings, Hooks lists what it loaded.` : "Cursor reloads hooks.json when it changes; Settings, Hooks lists what it loaded."]
+      return [
+        scope === "project"
+          ? `Cursor runs a project's .cursor/hooks.json only in a trusted workspace: trust ${projectDir} in Cursor; Settings, Hooks lists what it loaded.`
+          : "Cursor reloads hooks.json when it changes; Settings, Hooks lists what it loaded."
+      ]
     case "copilot":
       return [
         `Copilot CLI reads ${scope === "project" ? ".github/hooks/*.json" : "~/.copilot/hooks/*.json"} when a session starts: restart running sessions${scope === "project" ? " (the cloud agent reads the default branch: commit the file)" : ""}. VS Code reads the same folder: wire only one of copilot and vscode there.`
@@ -107,7 +127,11 @@ export const needs = (agent: HostMode.Agent, scope: Scope, projectDir: string): 
 /** Where agent-hooks looks for a policy when host mode runs for this project. */
 const policyFiles = (projectDir: string): ReadonlyArray<string> => {
   const home = process.env["AGENT_HOOKS_HOME"] ?? join(process.env["HOME"] ?? homedir(), ".agent-hooks")
-  return [join(home, "settings.json"), join(projectDir, ".agent-hooks", "settings.json"), join(projectDir, ".agent-hooks", "settings.local.json")]
+  return [
+    join(home, "settings.json"),
+    join(projectDir, ".agent-hooks", "settings.json"),
+    join(projectDir, ".agent-hooks", "settings.local.json")
+  ]
 }
 
 const fail = (message: string) => Effect.fail(new Failed({ message }))
@@ -120,7 +144,7 @@ interface Located {
 }
 
 const locate = (options: InstallOptions): Effect.Effect<Located, Failed> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const agent = HostMode.byName(options.host)
     if (agent === undefined) return yield* fail(`unknown --host ${options.host} (one of ${HostMode.agents.map((a) => a.name).join(", ")})`)
     const scope = scopeOf(options)
@@ -131,7 +155,9 @@ const locate = (options: InstallOptions): Effect.Effect<Located, Failed> =>
 
 /** A config that cannot be read, edited or written safely: the reason, as the command's failure. */
 const configError = (error: unknown): Failed =>
-  new Failed({ message: error instanceof ConfigError || error instanceof UnsafeConfig ? error.message : `${(error as Error).message ?? String(error)}` })
+  new Failed({
+    message: error instanceof ConfigError || error instanceof UnsafeConfig ? error.message : `${(error as Error).message ?? String(error)}`
+  })
 
 /**
  * Writes (or, with --dry-run, shows) the changes; each file atomically. The folders a new file
@@ -139,19 +165,33 @@ const configError = (error: unknown): Failed =>
  * removed takes the folders install created for it along, while they are empty.
  */
 const commit = (changes: ReadonlyArray<Change>, dryRun: boolean): Effect.Effect<ReadonlyArray<string>, Failed> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const removedFolders: Array<string> = []
     if (!dryRun) {
-      const created = [...new Set(changes.filter((change) => change.before === undefined && change.after !== undefined).flatMap((change) => missingFolders(change.real)))]
+      const created = [
+        ...new Set(
+          changes
+            .filter((change) => change.before === undefined && change.after !== undefined)
+            .flatMap((change) => missingFolders(change.real))
+        )
+      ]
       yield* Effect.try({
         try: () => recordCreated(created, process.env),
-        catch: (error) => new Failed({ message: `cannot record the folders install creates (${created.join(", ")}): ${(error as Error).message}; nothing written` })
+        catch: (error) =>
+          new Failed({
+            message: `cannot record the folders install creates (${created.join(", ")}): ${(error as Error).message}; nothing written`
+          })
       })
     }
     for (const change of changes) {
       if (dryRun) {
         yield* Console.log(
-          unifiedDiff(change.before ?? "", change.after ?? "", change.before === undefined ? "/dev/null" : change.file, change.after === undefined ? "/dev/null" : change.file).trimEnd()
+          unifiedDiff(
+            change.before ?? "",
+            change.after ?? "",
+            change.before === undefined ? "/dev/null" : change.file,
+            change.after === undefined ? "/dev/null" : change.file
+          ).trimEnd()
         )
         continue
       }
@@ -163,10 +203,11 @@ const commit = (changes: ReadonlyArray<Change>, dryRun: boolean): Effect.Effect<
     for (const change of changes) {
       if (dryRun || change.after !== undefined) continue
       removedFolders.push(
-        ...yield* Effect.try({
+        ...(yield* Effect.try({
           try: () => removeCreated(change.file, process.env),
-          catch: (error) => new Failed({ message: `${change.file} removed, but not the folders install created for it: ${(error as Error).message}` })
-        })
+          catch: (error) =>
+            new Failed({ message: `${change.file} removed, but not the folders install created for it: ${(error as Error).message}` })
+        }))
       )
     }
     if (dryRun) yield* Console.log(`(--dry-run: ${changes.map((change) => change.file).join(", ")} not written)`)
@@ -175,7 +216,11 @@ const commit = (changes: ReadonlyArray<Change>, dryRun: boolean): Effect.Effect<
 
 /** The files of the layout, for messages: one path, or a folder's files. */
 const where = (at: Located, events: ReadonlyArray<string>): string =>
-  at.layout.kind === "scripts" ? `${at.layout.folder}/` : at.layout.kind === "codex" ? filesOf(at.layout, events).join(" or ") : filesOf(at.layout, events)[0]!
+  at.layout.kind === "scripts"
+    ? `${at.layout.folder}/`
+    : at.layout.kind === "codex"
+      ? filesOf(at.layout, events).join(" or ")
+      : filesOf(at.layout, events)[0]!
 
 /**
  * `agent-hooks install --host <agent>`: every event of the agent calls `agent-hooks hook --host
@@ -185,16 +230,20 @@ const where = (at: Located, events: ReadonlyArray<string>): string =>
  * @internal
  */
 export const install = (options: InstallOptions): Effect.Effect<void, Failed> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const at = yield* locate(options)
     const { agent } = at
     const seconds = Option.getOrElse(options.timeout ?? Option.none(), () => agent.hookTimeout)
-    if (!Number.isInteger(seconds) || seconds < 2) return yield* fail(`--timeout must be a whole number of seconds, 2 or more; got ${seconds}`)
+    if (!Number.isInteger(seconds) || seconds < 2)
+      return yield* fail(`--timeout must be a whole number of seconds, 2 or more; got ${seconds}`)
     // An agent with a fixed hook timeout kills host mode at it and goes on: the budget must stay below
     if (fixedTimeout(agent) && seconds > agent.hookTimeout) {
-      return yield* fail(`--timeout ${seconds}: ${agent.displayName} stops a hook after ${agent.hookTimeout} s (there is no timeout to set in its config); give ${agent.hookTimeout} or less`)
+      return yield* fail(
+        `--timeout ${seconds}: ${agent.displayName} stops a hook after ${agent.hookTimeout} s (there is no timeout to set in its config); give ${agent.hookTimeout} or less`
+      )
     }
-    if (options.tab === true && OPT_IN[agent.name] === undefined) return yield* fail(`--tab is for --host cursor (its Tab events); ${agent.displayName} has none`)
+    if (options.tab === true && OPT_IN[agent.name] === undefined)
+      return yield* fail(`--tab is for --host cursor (its Tab events); ${agent.displayName} has none`)
     const run = runner()
     if ("error" in run) return yield* fail(run.error)
     const plan: InstallPlan = {
@@ -205,19 +254,26 @@ export const install = (options: InstallOptions): Effect.Effect<void, Failed> =>
       timeout: seconds * timeoutUnitMs(agent)
     }
     const changes = yield* Effect.try({ try: () => installChanges(at.layout, plan, at.scope, at.projectDir), catch: configError })
-    if (changes.length === 0) yield* Console.log(`${agent.displayName}: already installed in ${where(at, plan.events)} (${plan.events.length} events)`)
+    if (changes.length === 0)
+      yield* Console.log(`${agent.displayName}: already installed in ${where(at, plan.events)} (${plan.events.length} events)`)
     else {
       yield* commit(changes, options.dryRun)
       if (!options.dryRun) {
-        yield* Console.log(`${agent.displayName}: ${changes.map((change) => change.file).join(", ")} now call${changes.length === 1 ? "s" : ""} agent-hooks on ${plan.events.length} events: ${plan.events.join(", ")}`)
+        yield* Console.log(
+          `${agent.displayName}: ${changes.map((change) => change.file).join(", ")} now call${changes.length === 1 ? "s" : ""} agent-hooks on ${plan.events.length} events: ${plan.events.join(", ")}`
+        )
       }
     }
-    const unit = fixedTimeout(agent) ? ` (${agent.displayName}'s own hook timeout: ${agent.hookTimeout} s)` : ` (hook timeout ${plan.timeout}${timeoutUnitMs(agent) === 1000 ? " ms" : " s"})`
+    const unit = fixedTimeout(agent)
+      ? ` (${agent.displayName}'s own hook timeout: ${agent.hookTimeout} s)`
+      : ` (hook timeout ${plan.timeout}${timeoutUnitMs(agent) === 1000 ? " ms" : " s"})`
     yield* Console.log(`command: ${plan.command(plan.events[0]!)}${unit}`)
     for (const line of needs(agent, at.scope, at.projectDir)) yield* Console.log(`next: ${line}`)
-    const optIn = [...OPT_IN[agent.name] ?? []]
+    const optIn = [...(OPT_IN[agent.name] ?? [])]
     if (optIn.length > 0 && options.tab !== true) {
-      yield* Console.log(`note: ${optIn.join(" and ")} (${agent.displayName}'s Tab completions) are not wired, so the policy does not see what Tab reads: --tab adds them`)
+      yield* Console.log(
+        `note: ${optIn.join(" and ")} (${agent.displayName}'s Tab completions) are not wired, so the policy does not see what Tab reads: --tab adds them`
+      )
     }
     if (!policyFiles(at.projectDir).some((file) => existsSync(file))) {
       yield* Console.log(
@@ -233,7 +289,7 @@ export const install = (options: InstallOptions): Effect.Effect<void, Failed> =>
  * @internal
  */
 export const uninstall = (options: InstallOptions): Effect.Effect<void, Failed> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const at = yield* locate(options)
     const events = Object.keys(at.agent.events)
     const changes = yield* Effect.try({ try: () => uninstallChanges(at.layout, at.agent, at.scope, at.projectDir), catch: configError })
@@ -244,7 +300,9 @@ export const uninstall = (options: InstallOptions): Effect.Effect<void, Failed> 
     const folders = yield* commit(changes, options.dryRun)
     if (!options.dryRun) {
       for (const change of changes) {
-        yield* Console.log(`${at.agent.displayName}: ${change.after === undefined ? `${change.file} removed (install created it)` : `agent-hooks entries removed from ${change.file}`}`)
+        yield* Console.log(
+          `${at.agent.displayName}: ${change.after === undefined ? `${change.file} removed (install created it)` : `agent-hooks entries removed from ${change.file}`}`
+        )
       }
       for (const folder of folders) yield* Console.log(`${at.agent.displayName}: ${folder}/ removed (install created it, and it is empty)`)
     }

@@ -20,7 +20,9 @@ interface Record {
 }
 
 const homeOf = (env: Readonly<{ [name: string]: string | undefined }>): string =>
-  env["AGENT_HOOKS_HOME"] !== undefined && env["AGENT_HOOKS_HOME"] !== "" ? env["AGENT_HOOKS_HOME"] : join(env["HOME"] || homedir(), ".agent-hooks")
+  env["AGENT_HOOKS_HOME"] !== undefined && env["AGENT_HOOKS_HOME"] !== ""
+    ? env["AGENT_HOOKS_HOME"]
+    : join(env["HOME"] || homedir(), ".agent-hooks")
 
 const recordFile = (env: Readonly<{ [name: string]: string | undefined }>): string => join(homeOf(env), "installed-folders.json")
 
@@ -48,7 +50,7 @@ const read = (file: string): Record => {
   } catch {
     value = {}
   }
-  const object = typeof value === "object" && value !== null ? value as { folders?: unknown; home?: unknown } : {}
+  const object = typeof value === "object" && value !== null ? (value as { folders?: unknown; home?: unknown }) : {}
   return {
     folders: Array.isArray(object.folders) ? object.folders.filter((folder): folder is string => typeof folder === "string") : [],
     home: object.home === true
@@ -103,6 +105,7 @@ export const removeCreated = (file: string, env: Readonly<{ [name: string]: stri
     }
     known.delete(folder)
   }
-  if (known.size !== record.folders.length) write(at, { folders: record.folders.filter((folder) => known.has(folder)), home: record.home }, env)
+  if (known.size !== record.folders.length)
+    write(at, { folders: record.folders.filter((folder) => known.has(folder)), home: record.home }, env)
   return removed
 }

@@ -20,7 +20,12 @@ export interface Member {
 
 /** A text that is not JSON (with comments): where and why. */
 export class JsoncError extends Error {
-  constructor(readonly offset: number, readonly reason: string, readonly line: number, readonly column: number) {
+  constructor(
+    readonly offset: number,
+    readonly reason: string,
+    readonly line: number,
+    readonly column: number
+  ) {
     super(`line ${line} column ${column}: ${reason}`)
   }
 }
@@ -57,7 +62,7 @@ export const parse = (text: string): Node => {
   const string = (): string => {
     const start = i
     i++
-    while (i < text.length && text[i] !== "\"") {
+    while (i < text.length && text[i] !== '"') {
       if (text[i] === "\\") i++
       else if (text[i] === "\n") fail("a string runs past the end of its line")
       i++
@@ -81,7 +86,7 @@ export const parse = (text: string): Node => {
       for (;;) {
         skip()
         if (text[i] === "}") break
-        if (text[i] !== "\"") fail(members.length === 0 ? "expected a key or }" : "expected a key (after a comma) or }")
+        if (text[i] !== '"') fail(members.length === 0 ? "expected a key or }" : "expected a key (after a comma) or }")
         const keyStart = i
         const key = string()
         if (seen.has(key)) fail(`the key "${key}" is given twice in one object`, keyStart)
@@ -119,9 +124,10 @@ export const parse = (text: string): Node => {
       i++
       return { kind: "array", start, end: i, elements }
     }
-    if (c === "\"") return { kind: "scalar", start, end: (string(), i), value: JSON.parse(text.slice(start, i)) }
+    if (c === '"') return { kind: "scalar", start, end: (string(), i), value: JSON.parse(text.slice(start, i)) }
     const literal = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(text.slice(i, i + 400))
-    if (literal === null) return fail(i >= text.length ? "the text ends where a value was expected" : `unexpected ${JSON.stringify(text[i])}`)
+    if (literal === null)
+      return fail(i >= text.length ? "the text ends where a value was expected" : `unexpected ${JSON.stringify(text[i])}`)
     i += literal[0].length
     return { kind: "scalar", start, end: i, value: JSON.parse(literal[0]) }
   }
@@ -136,7 +142,8 @@ export const toValue = (node: Node): unknown => {
   if (node.kind === "scalar") return node.value
   if (node.kind === "array") return node.elements.map(toValue)
   const out: Record<string, unknown> = {}
-  for (const member of node.members) Object.defineProperty(out, member.key, { value: toValue(member.value), enumerable: true, writable: true, configurable: true })
+  for (const member of node.members)
+    Object.defineProperty(out, member.key, { value: toValue(member.value), enumerable: true, writable: true, configurable: true })
   return out
 }
 

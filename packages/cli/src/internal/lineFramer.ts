@@ -32,8 +32,8 @@ interface TextEncoderLike {
   encode(text: string): Uint8Array
 }
 const web = globalThis as unknown as {
-  readonly TextDecoder: new(label: string, options: { fatal: boolean }) => TextDecoderLike
-  readonly TextEncoder: new() => TextEncoderLike
+  readonly TextDecoder: new (label: string, options: { fatal: boolean }) => TextDecoderLike
+  readonly TextEncoder: new () => TextEncoderLike
 }
 
 /** Frames lines of at most `maxBytes` bytes (the `\n` not counted) and hands each to `onFrame`. */

@@ -65,18 +65,22 @@ const relative = (file: string, cwd: string): string => {
  * @internal
  */
 export const render = (plan: Plan.Plan, cwd: string): string => {
-  const events = [...plan.events].map(([event, { hooks }]) => [event, hooks.map((hook) => hook.entry)] as const).filter(([, entries]) => entries.length > 0)
+  const events = [...plan.events]
+    .map(([event, { hooks }]) => [event, hooks.map((hook) => hook.entry)] as const)
+    .filter(([, entries]) => entries.length > 0)
   if (events.length === 0) return "no hooks registered"
   return events
     .map(([event, entries]) =>
       [
         `${event} (${entries.length})`,
-        ...columns(entries.map((entry) => [
-          describeMatcher(entry),
-          entry.handler.type,
-          describeHandler(entry.handler),
-          `${relative(entry.source, cwd)}:${entry.path}`
-        ]))
+        ...columns(
+          entries.map((entry) => [
+            describeMatcher(entry),
+            entry.handler.type,
+            describeHandler(entry.handler),
+            `${relative(entry.source, cwd)}:${entry.path}`
+          ])
+        )
       ].join("\n")
     )
     .join("\n\n")
@@ -90,11 +94,16 @@ export const render = (plan: Plan.Plan, cwd: string): string => {
  */
 export const list = (options: ListOptions): Effect.Effect<void, Failed> =>
   Effect.flatMap(Debug.verbosity, (level) =>
-  withPlan(options, options.quiet === true || level.quiet ? undefined : warnOnStderr, (plan) =>
-    Effect.andThen(Effect.sync(() => level.debug && Debug.loaded(plan)), Console.log(
-      options.plan === true
-        ? JSON.stringify(Plan.toJSON(plan), null, 2)
-        : options.json
-        ? JSON.stringify(listed(plan), null, 2)
-        : render(plan, process.cwd())
-    ))))
+    withPlan(options, options.quiet === true || level.quiet ? undefined : warnOnStderr, (plan) =>
+      Effect.andThen(
+        Effect.sync(() => level.debug && Debug.loaded(plan)),
+        Console.log(
+          options.plan === true
+            ? JSON.stringify(Plan.toJSON(plan), null, 2)
+            : options.json
+              ? JSON.stringify(listed(plan), null, 2)
+              : render(plan, process.cwd())
+        )
+      )
+    )
+  )

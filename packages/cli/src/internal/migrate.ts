@@ -51,7 +51,13 @@ const refuse = (refused: ReadonlyArray<string>, lossy: boolean, hint: string): E
   Effect.suspend(() => {
     if (refused.length === 0) return Effect.void
     for (const refusal of refused) process.stderr.write(`agent-hooks: ${lossy ? "lossy" : "cannot migrate"}: ${refusal}\n`)
-    return lossy ? Effect.void : Effect.fail(new Failed({ message: `${refused.length} hook(s) would behave differently ${hint} (listed above); pass --lossy to migrate anyway` }))
+    return lossy
+      ? Effect.void
+      : Effect.fail(
+          new Failed({
+            message: `${refused.length} hook(s) would behave differently ${hint} (listed above); pass --lossy to migrate anyway`
+          })
+        )
   })
 
 /** The nearest folder of `path` that exists, on its real path. */
@@ -73,8 +79,12 @@ const existingAncestor = (path: string): string => {
  * none through a folder or symlink that leads out of `within` (the project for the agent's files),
  * all checked before the first is written.
  */
-const writeAll = (files: ReadonlyArray<TargetFile & { readonly within: string }>, read: ReadonlyArray<string>, force: boolean): Effect.Effect<void, Failed> =>
-  Effect.gen(function*() {
+const writeAll = (
+  files: ReadonlyArray<TargetFile & { readonly within: string }>,
+  read: ReadonlyArray<string>,
+  force: boolean
+): Effect.Effect<void, Failed> =>
+  Effect.gen(function* () {
     const checked: Array<{ readonly file: TargetFile; readonly path: string }> = []
     for (const file of files) {
       if (read.some((source) => real(source) === real(file.path))) {
@@ -93,11 +103,16 @@ const writeAll = (files: ReadonlyArray<TargetFile & { readonly within: string }>
       const ancestor = existingAncestor(dirname(file.path))
       const rel = relative(within, ancestor)
       if (rel.startsWith("..") || resolve(within, rel) !== ancestor) {
-        return yield* Effect.fail(new Failed({ message: `refusing to write ${file.path}: its folder leads out of ${file.within} (it is ${ancestor}); remove the link` }))
+        return yield* Effect.fail(
+          new Failed({
+            message: `refusing to write ${file.path}: its folder leads out of ${file.within} (it is ${ancestor}); remove the link`
+          })
+        )
       }
       const path = yield* Effect.try({
         try: () => safeTarget(file.path, file.within),
-        catch: (error) => new Failed({ message: error instanceof UnsafeConfig ? error.message : `cannot write ${file.path}: ${String(error)}` })
+        catch: (error) =>
+          new Failed({ message: error instanceof UnsafeConfig ? error.message : `cannot write ${file.path}: ${String(error)}` })
       })
       checked.push({ file, path })
     }
@@ -122,29 +137,36 @@ const writeAll = (files: ReadonlyArray<TargetFile & { readonly within: string }>
  * @internal
  */
 export const migrate = (options: MigrateOptions): Effect.Effect<void, Failed> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const preset = yield* checkPreset(options.from)
     const to = options.to === undefined ? "agent-hooks" : Option.getOrElse(options.to, () => "agent-hooks")
     if (to !== "agent-hooks") return yield* migrateTo(options, preset, to)
     const { settings } = yield* withPlan(
       { settings: options.settings, projectDir: options.projectDir, preset, agent: options.agent },
       warnOnStderr,
-      (plan) => Effect.succeed({ ...canonicalOf(plan.settings, preset), read: plan.settings.files.filter((file) => file.found).map((file) => file.path) })
-    ).pipe(Effect.flatMap((migrated) =>
-      Effect.gen(function*() {
-        const text = `${JSON.stringify(migrated.settings, null, 2)}\n`
-        for (const note of migrated.notes) process.stderr.write(`agent-hooks: note: ${note}\n`)
-        // A migration never changes an outcome silently: hooks the canonical format cannot keep are refused, unless --lossy.
-        yield* refuse(migrated.refused, options.lossy, `in the canonical format; keep --preset ${preset.name}, or`)
-        if (migrated.read.length === 0) process.stderr.write(`agent-hooks: note: no ${preset.name} settings file was found\n`)
-        if (Option.isSome(options.write)) {
-          const file = resolve(options.write.value)
-          if (!existsSync(dirname(file))) return yield* Effect.fail(new Failed({ message: `cannot write ${file}: the folder ${dirname(file)} does not exist` }))
-          yield* writeAll([{ path: file, text, executable: false, within: dirname(file) }], migrated.read, options.force)
-        }
-        return migrated
-      })
-    ))
+      (plan) =>
+        Effect.succeed({
+          ...canonicalOf(plan.settings, preset),
+          read: plan.settings.files.filter((file) => file.found).map((file) => file.path)
+        })
+    ).pipe(
+      Effect.flatMap((migrated) =>
+        Effect.gen(function* () {
+          const text = `${JSON.stringify(migrated.settings, null, 2)}\n`
+          for (const note of migrated.notes) process.stderr.write(`agent-hooks: note: ${note}\n`)
+          // A migration never changes an outcome silently: hooks the canonical format cannot keep are refused, unless --lossy.
+          yield* refuse(migrated.refused, options.lossy, `in the canonical format; keep --preset ${preset.name}, or`)
+          if (migrated.read.length === 0) process.stderr.write(`agent-hooks: note: no ${preset.name} settings file was found\n`)
+          if (Option.isSome(options.write)) {
+            const file = resolve(options.write.value)
+            if (!existsSync(dirname(file)))
+              return yield* Effect.fail(new Failed({ message: `cannot write ${file}: the folder ${dirname(file)} does not exist` }))
+            yield* writeAll([{ path: file, text, executable: false, within: dirname(file) }], migrated.read, options.force)
+          }
+          return migrated
+        })
+      )
+    )
     yield* Console.log(JSON.stringify(settings, null, 2))
   })
 
@@ -157,25 +179,30 @@ export const migrate = (options: MigrateOptions): Effect.Effect<void, Failed> =>
  * them with `--write`.
  */
 const migrateTo = (options: MigrateOptions, preset: Preset, to: string): Effect.Effect<void, Failed> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const agent = HostMode.byName(to)
     if (agent === undefined) {
       const names = ["agent-hooks", ...HostMode.agents.map((one) => one.name)].join(", ")
       return yield* Effect.fail(
         new Failed({
-          message: Presets.byName(to) !== undefined
-            ? `--to ${to}: agent-hooks reads ${to}'s config (--from ${to}) but has no host mode for it, so it cannot translate hooks into it; write one of ${names}`
-            : `unknown --to ${to} (one of ${names})`
+          message:
+            Presets.byName(to) !== undefined
+              ? `--to ${to}: agent-hooks reads ${to}'s config (--from ${to}) but has no host mode for it, so it cannot translate hooks into it; write one of ${names}`
+              : `unknown --to ${to} (one of ${names})`
         })
       )
     }
     if (agent.name === preset.name) {
-      return yield* Effect.fail(new Failed({ message: `--from and --to are both ${to}: the config is already ${agent.displayName}'s; --to agent-hooks gives its canonical settings` }))
+      return yield* Effect.fail(
+        new Failed({
+          message: `--from and --to are both ${to}: the config is already ${agent.displayName}'s; --to agent-hooks gives its canonical settings`
+        })
+      )
     }
     const run = runner()
     if ("error" in run) return yield* Effect.fail(new Failed({ message: run.error }))
     yield* withPlan({ settings: options.settings, projectDir: options.projectDir, preset, agent: options.agent }, warnOnStderr, (plan) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const projectDir = plan.projectDir
         const standard = join(projectDir, ".agent-hooks", "settings.json")
         const policyFile = Option.isSome(options.write) ? resolve(options.write.value) : standard
@@ -190,10 +217,20 @@ const migrateTo = (options: MigrateOptions, preset: Preset, to: string): Effect.
             // host mode reads .agent-hooks/settings.json of the project by itself; another file is named
             ...(real(policyFile) === real(standard) || policyFile === standard ? [] : [`--settings ${shellQuote(policyFile)}`])
           ].join(" ")
-        const planned = planTarget({ settings: plan.settings, preset, agent, lossy: options.lossy, platform: process.env["AGENT_HOOKS_PLATFORM"] || process.platform, hostCommand })
+        const planned = planTarget({
+          settings: plan.settings,
+          preset,
+          agent,
+          lossy: options.lossy,
+          platform: process.env["AGENT_HOOKS_PLATFORM"] || process.platform,
+          hostCommand
+        })
         const policy = canonicalOf(planned.kept, preset)
         // host mode gives hooks of another agent's payload that dialect's own input fields and environment too
-        const policyNotes = planned.payload === undefined ? policy.notes : policy.notes.filter((note) => !note.includes(`given under --preset ${preset.name} only`))
+        const policyNotes =
+          planned.payload === undefined
+            ? policy.notes
+            : policy.notes.filter((note) => !note.includes(`given under --preset ${preset.name} only`))
         for (const note of [...policyNotes, ...planned.notes]) process.stderr.write(`agent-hooks: note: ${note}\n`)
         yield* refuse([...policy.refused, ...planned.refused], options.lossy, `in ${agent.displayName}`)
         const read = plan.settings.files.filter((file) => file.found).map((file) => file.path)
@@ -201,7 +238,16 @@ const migrateTo = (options: MigrateOptions, preset: Preset, to: string): Effect.
         const hasPolicy = planned.entries.some((entry) => entry.hostMode)
         const files = [
           // the policy stays in the project when it is written there; elsewhere, in the folder it names
-          ...(hasPolicy ? [{ path: policyFile, text: `${JSON.stringify(policy.settings, null, 2)}\n`, executable: false, within: policyFile.startsWith(`${projectDir}/`) ? projectDir : existingAncestor(dirname(policyFile)) }] : []),
+          ...(hasPolicy
+            ? [
+                {
+                  path: policyFile,
+                  text: `${JSON.stringify(policy.settings, null, 2)}\n`,
+                  executable: false,
+                  within: policyFile.startsWith(`${projectDir}/`) ? projectDir : existingAncestor(dirname(policyFile))
+                }
+              ]
+            : []),
           ...render(agent, projectDir, planned.entries).map((file) => ({ ...file, within: projectDir }))
         ]
         if (files.length === 0) process.stderr.write(`agent-hooks: note: no hook to write for ${agent.displayName}\n`)

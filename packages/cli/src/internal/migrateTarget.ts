@@ -115,7 +115,17 @@ export const claudeShaped = (preset: Preset): boolean => {
 const FIXED_TIMEOUT: ReadonlySet<string> = new Set(["windsurf", "cline"])
 
 /** Targets whose entries read a matcher (bare `--lossy` entries keep it there). */
-const READS_MATCHERS: ReadonlySet<string> = new Set(["claude", "codex", "gemini", "qwen", "antigravity", "antigravity-1.0", "cursor", "copilot", "kiro"])
+const READS_MATCHERS: ReadonlySet<string> = new Set([
+  "claude",
+  "codex",
+  "gemini",
+  "qwen",
+  "antigravity",
+  "antigravity-1.0",
+  "cursor",
+  "copilot",
+  "kiro"
+])
 
 /** Host mode keeps its own budget below the timeout it is given (`budgetMs`): the entry's timeout leaves room for it. */
 const withMargin = (seconds: number): number => Math.ceil(seconds + Math.min(5, Math.max(1, seconds / 9)))
@@ -189,11 +199,14 @@ export const planTarget = (input: {
         why.push(`${preset.name} has no event ${event} of its own to present to the hook`)
       }
       if (!shaped && presenter === undefined && why.length === 0) {
-        why.push(`the hook reads ${preset.name}'s payload (its tool names and fields); through ${agent.displayName}'s host mode it would receive Claude Code's`)
+        why.push(
+          `the hook reads ${preset.name}'s payload (its tool names and fields); through ${agent.displayName}'s host mode it would receive Claude Code's`
+        )
       }
       if (why.length === 0 && spec !== undefined && spec.blocking !== "none") {
         const cannot = hostEvents.filter((hostEvent) => targetSpec(agent, hostEvent)?.blocking === "none")
-        if (cannot.length > 0) why.push(`${event} can block in ${preset.name}, but ${agent.displayName}'s ${cannot.join(", ")} cannot: a block would be lost`)
+        if (cannot.length > 0)
+          why.push(`${event} can block in ${preset.name}, but ${agent.displayName}'s ${cannot.join(", ")} cannot: a block would be lost`)
       }
       if (why.length === 0 && fixed !== undefined && explicit !== undefined && withMargin(explicit) > fixed) {
         why.push(`its timeout is ${explicit} s, but ${agent.displayName} gives a hook ${fixed} s and has no setting to raise it`)
@@ -223,20 +236,33 @@ export const planTarget = (input: {
       const matcher = entry.matcher.source
       const keepsMatcher = matcher === undefined || matcher === "" || matcher === "*" || READS_MATCHERS.has(agent.name)
       for (const hostEvent of lossyEvents) {
-        bare.push({ hostEvent, command: commandLine(entry.handler), timeout: explicit, matcher: keepsMatcher ? matcher : undefined, hostMode: false, origin: where })
+        bare.push({
+          hostEvent,
+          command: commandLine(entry.handler),
+          timeout: explicit,
+          matcher: keepsMatcher ? matcher : undefined,
+          hostMode: false,
+          origin: where
+        })
       }
       notes.push(
         `${where}: written as a bare command on ${agent.displayName}'s ${lossyEvents.join(", ")}: it gets ${agent.displayName}'s payload and its exit code and output are read by ${agent.displayName}'s rules${
-          matcher !== undefined && matcher !== "" && matcher !== "*" ? `; matcher ${JSON.stringify(matcher)} ${keepsMatcher ? "is copied as it is (tool names differ between agents)" : `is dropped (${agent.displayName} has no matchers)`}` : ""
+          matcher !== undefined && matcher !== "" && matcher !== "*"
+            ? `; matcher ${JSON.stringify(matcher)} ${keepsMatcher ? "is copied as it is (tool names differ between agents)" : `is dropped (${agent.displayName} has no matchers)`}`
+            : ""
         }`
       )
     }
   }
   for (const event of implicitEvents) {
-    notes.push(`hooks of ${event} without a timeout get ${agent.displayName}'s ${fixed} s (${preset.name} gives them ${sourceSpec(preset, settings.hooks[event]![0]!, event)?.defaultTimeout ?? 600} s)`)
+    notes.push(
+      `hooks of ${event} without a timeout get ${agent.displayName}'s ${fixed} s (${preset.name} gives them ${sourceSpec(preset, settings.hooks[event]![0]!, event)?.defaultTimeout ?? 600} s)`
+    )
   }
   if (PER_OS.has(preset.name)) {
-    notes.push(`${preset.name} picks a command per operating system; the policy keeps the one for ${input.platform} (set AGENT_HOOKS_PLATFORM to migrate another's)`)
+    notes.push(
+      `${preset.name} picks a command per operating system; the policy keeps the one for ${input.platform} (set AGENT_HOOKS_PLATFORM to migrate another's)`
+    )
   }
   const entries: Array<TargetEntry> = []
   for (const [hostEvent, need] of needs) {
@@ -252,13 +278,16 @@ export const planTarget = (input: {
     notes.push(
       `${agent.displayName} calls agent-hooks on every ${entries.map((entry) => entry.hostEvent).join(", ")}: the policy applies the matchers (for every tool, the agent's own matchers are not used), the timeouts, and reads the answers by ${preset.name}'s rules`
     )
-    if (!FAILS_CLOSED.has(agent.name)) notes.push(`if agent-hooks itself cannot start, ${agent.displayName} goes on without it (its own rule for a failing hook)`)
+    if (!FAILS_CLOSED.has(agent.name))
+      notes.push(`if agent-hooks itself cannot start, ${agent.displayName} goes on without it (its own rule for a failing hook)`)
   }
   // Cline runs one executable per event, whose stdout is the one answer: a second command there is left out.
   const written: Array<TargetEntry> = []
   for (const entry of [...entries, ...bare]) {
     if (agent.name === "cline" && written.some((other) => other.hostEvent === entry.hostEvent)) {
-      notes.push(`${entry.origin ?? entry.command}: Cline runs one executable per event, and its ${entry.hostEvent} already runs ${written.find((other) => other.hostEvent === entry.hostEvent)!.command}; left out`)
+      notes.push(
+        `${entry.origin ?? entry.command}: Cline runs one executable per event, and its ${entry.hostEvent} already runs ${written.find((other) => other.hostEvent === entry.hostEvent)!.command}; left out`
+      )
       continue
     }
     written.push(entry)
@@ -312,9 +341,10 @@ export const render = (agent: HostMode.Agent, projectDir: string, entries: Reado
       timeout: unit(agent.hookTimeout),
       timeoutOf: (event) => unit(entries.find((entry) => entry.hostEvent === event)!.timeout ?? agent.hookTimeout)
     }
-    const text = layout.kind === "own"
-      ? layout.format.render(plan.events.map((event) => ({ event, command: plan.command(event), timeout: plan.timeoutOf!(event) })))
-      : addOwn(layout.kind === "json" ? layout.form : nestedForm("hooks"), plan, undefined, at)
+    const text =
+      layout.kind === "own"
+        ? layout.format.render(plan.events.map((event) => ({ event, command: plan.command(event), timeout: plan.timeoutOf!(event) })))
+        : addOwn(layout.kind === "json" ? layout.form : nestedForm("hooks"), plan, undefined, at)
     return [{ path: at, text, executable: false }]
   }
   // With --lossy, the source hooks' bare commands (their matchers) beside host mode's entries
@@ -337,41 +367,53 @@ export const render = (agent: HostMode.Agent, projectDir: string, entries: Reado
       // grouped by hook name
       return [file({ [layout.kind === "json" ? layout.form.key : "agent-hooks"]: nested(entries, seconds)["hooks"] })]
     case "cursor":
-      return [file({
-        version: 1,
-        hooks: byEvent((entry) => ({
-          command: entry.command,
-          ...(entry.matcher === undefined ? {} : { matcher: entry.matcher }),
-          ...(entry.timeout === undefined ? {} : { timeout: entry.timeout }),
-          // agent-hooks that cannot start (or crashes) denies, as its own failures do
-          ...(entry.hostMode && targetSpec(agent, entry.hostEvent)?.blocking !== "none" ? { failClosed: true } : {})
-        }))
-      })]
+      return [
+        file({
+          version: 1,
+          hooks: byEvent((entry) => ({
+            command: entry.command,
+            ...(entry.matcher === undefined ? {} : { matcher: entry.matcher }),
+            ...(entry.timeout === undefined ? {} : { timeout: entry.timeout }),
+            // agent-hooks that cannot start (or crashes) denies, as its own failures do
+            ...(entry.hostMode && targetSpec(agent, entry.hostEvent)?.blocking !== "none" ? { failClosed: true } : {})
+          }))
+        })
+      ]
     case "copilot":
-      return [file({
-        version: 1,
-        hooks: byEvent((entry) => ({
-          type: "command",
-          bash: entry.command,
-          ...(entry.matcher === undefined ? {} : { matcher: entry.matcher }),
-          ...(entry.timeout === undefined ? {} : { timeoutSec: entry.timeout })
-        }))
-      })]
+      return [
+        file({
+          version: 1,
+          hooks: byEvent((entry) => ({
+            type: "command",
+            bash: entry.command,
+            ...(entry.matcher === undefined ? {} : { matcher: entry.matcher }),
+            ...(entry.timeout === undefined ? {} : { timeoutSec: entry.timeout })
+          }))
+        })
+      ]
     case "vscode":
-      return [file({
-        hooks: byEvent((entry) => ({ type: "command", command: entry.command, ...(entry.timeout === undefined ? {} : { timeout: entry.timeout }) }))
-      })]
+      return [
+        file({
+          hooks: byEvent((entry) => ({
+            type: "command",
+            command: entry.command,
+            ...(entry.timeout === undefined ? {} : { timeout: entry.timeout })
+          }))
+        })
+      ]
     case "kiro":
-      return [file({
-        version: "v1",
-        hooks: entries.map((entry, index) => ({
-          name: entry.hostMode ? `agent-hooks ${entry.hostEvent}` : `migrated ${entry.hostEvent} ${index}`,
-          trigger: entry.hostEvent,
-          ...(entry.matcher === undefined ? {} : { matcher: entry.matcher }),
-          action: { type: "command", command: entry.command },
-          ...(entry.timeout === undefined ? {} : { timeout: entry.timeout })
-        }))
-      })]
+      return [
+        file({
+          version: "v1",
+          hooks: entries.map((entry, index) => ({
+            name: entry.hostMode ? `agent-hooks ${entry.hostEvent}` : `migrated ${entry.hostEvent} ${index}`,
+            trigger: entry.hostEvent,
+            ...(entry.matcher === undefined ? {} : { matcher: entry.matcher }),
+            action: { type: "command", command: entry.command },
+            ...(entry.timeout === undefined ? {} : { timeout: entry.timeout })
+          }))
+        })
+      ]
     case "windsurf":
       return [file({ hooks: byEvent((entry) => ({ command: entry.command })) })]
     case "cline": {
@@ -387,4 +429,3 @@ export const render = (agent: HostMode.Agent, projectDir: string, entries: Reado
       return []
   }
 }
-

@@ -12,9 +12,10 @@ import * as TerminalCapabilities from "effect/cli/TerminalCapabilities"
  */
 export const presenter = CliOutput.layerPresenter({
   present: (event) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const context = yield* Effect.context<never>()
-      const formatter = Context.getOrUndefined(context, CliOutput.Formatter) ??
+      const formatter =
+        Context.getOrUndefined(context, CliOutput.Formatter) ??
         CliOutput.defaultFormatter({ colors: Context.get(context, TerminalCapabilities.TerminalCapabilities).canColor })
       switch (event._tag) {
         case "Help":
@@ -27,4 +28,3 @@ export const presenter = CliOutput.layerPresenter({
       }
     })
 })
-

@@ -6,9 +6,10 @@ import { dirname, join } from "node:path"
 /** The preset's project or local settings files (or folders of them) for `dir`. */
 const projectFiles = (preset: Preset, dir: string, env: Readonly<Record<string, string | undefined>>): ReadonlyArray<string> => {
   try {
-    return preset.discover({ projectDir: dir, cwd: dir, env: env as Record<string, string | undefined> })
+    return preset
+      .discover({ projectDir: dir, cwd: dir, env: env as Record<string, string | undefined> })
       .filter((file) => file.scope === "project" || file.scope === "local")
-      .map((file) => file.path.endsWith("/*.json") ? file.path.slice(0, -"/*.json".length) : file.path)
+      .map((file) => (file.path.endsWith("/*.json") ? file.path.slice(0, -"/*.json".length) : file.path))
   } catch {
     return []
   }
@@ -27,7 +28,7 @@ export const projectRoot = (cwd: string, preset: Preset | undefined, env: Readon
   const dialect = preset ?? Presets.byName("agent-hooks")
   const uid = process.getuid?.()
   const home = env["HOME"]
-  for (let dir = cwd;;) {
+  for (let dir = cwd; ; ) {
     try {
       const stat = statSync(dir)
       // another user's folder, or one anybody may write to (/tmp): never a project found upward
@@ -35,7 +36,8 @@ export const projectRoot = (cwd: string, preset: Preset | undefined, env: Readon
     } catch {
       return cwd
     }
-    if (existsSync(join(dir, ".git")) || (dialect !== undefined && projectFiles(dialect, dir, env).some((file) => existsSync(file)))) return dir
+    if (existsSync(join(dir, ".git")) || (dialect !== undefined && projectFiles(dialect, dir, env).some((file) => existsSync(file))))
+      return dir
     const up = dirname(dir)
     if (dir === home || up === dir) return cwd
     dir = up

@@ -41,7 +41,5 @@ export const columns = (rows: ReadonlyArray<ReadonlyArray<string>>, indent = "  
       widths[i] = Math.max(widths[i] ?? 0, cell.length)
     })
   }
-  return rows.map((row) =>
-    indent + row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join("  ")
-  )
+  return rows.map((row) => indent + row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join("  "))
 }

@@ -1,6 +1,5 @@
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import type * as Stdio from "effect/Stdio"
 import type * as HookEngine from "@agent-hooks/core/HookEngine"
 import { Blocked, Failed } from "../ExitCode.ts"
@@ -64,7 +63,7 @@ const statusLine = (): { readonly onHookStart: HookEngine.EngineOptions["onHookS
  * @internal
  */
 export const run = (options: RunOptions): Effect.Effect<void, Blocked | Failed, Stdio.Stdio> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const preset = yield* checkPreset(options.preset)
     const payload = yield* readPayload
     const status = statusLine()
@@ -85,29 +84,26 @@ export const run = (options: RunOptions): Effect.Effect<void, Blocked | Failed, 
     const debug = level.debug
     // settings warnings and payload notices obey --quiet; the lines about this dispatch never do
     const warnings = engineWarnings(quiet, quiet)
-    const outcome = yield* withEngine(
-      { ...options, preset, engineOptions },
-      warnings.onWarning,
-      (engine) =>
-        Effect.gen(function*() {
-          const unknown = unknownEvent(options.event, knownEvents(engine, preset))
-          if (unknown !== undefined) return yield* Effect.fail(new Failed({ message: unknown }))
-          if (options.plugin === undefined || options.plugin.length === 0) {
-            const none = noSettingsLine(engine)
-            if (none !== undefined) process.stderr.write(`${none}\n`)
-          }
-          if (debug) {
-            Debug.loaded(engine.plan)
-            Debug.matched(engine.plan, options.event, payload)
-          }
-          warnings.dispatching()
-          const outcome = yield* engine.dispatch(options.event, payload).pipe(Effect.ensuring(Effect.sync(status.done)))
-          // The Outcome is printed as soon as it is known: closing the engine (starting detached
-          // hooks, flushing telemetry) must not hold back the host that waits for it.
-          if (debug) Debug.results(outcome)
-          yield* Console.log(JSON.stringify(outcome))
-          return outcome
-        })
+    const outcome = yield* withEngine({ ...options, preset, engineOptions }, warnings.onWarning, (engine) =>
+      Effect.gen(function* () {
+        const unknown = unknownEvent(options.event, knownEvents(engine, preset))
+        if (unknown !== undefined) return yield* Effect.fail(new Failed({ message: unknown }))
+        if (options.plugin === undefined || options.plugin.length === 0) {
+          const none = noSettingsLine(engine)
+          if (none !== undefined) process.stderr.write(`${none}\n`)
+        }
+        if (debug) {
+          Debug.loaded(engine.plan)
+          Debug.matched(engine.plan, options.event, payload)
+        }
+        warnings.dispatching()
+        const outcome = yield* engine.dispatch(options.event, payload).pipe(Effect.ensuring(Effect.sync(status.done)))
+        // The Outcome is printed as soon as it is known: closing the engine (starting detached
+        // hooks, flushing telemetry) must not hold back the host that waits for it.
+        if (debug) Debug.results(outcome)
+        yield* Console.log(JSON.stringify(outcome))
+        return outcome
+      })
     )
     if (outcome.blocked) return yield* Effect.fail(new Blocked({ event: outcome.event }))
   })

@@ -50,10 +50,17 @@ export const runFlags = {
     name: "managed-dir",
     kind: "single",
     metavar: "DIR",
-    description: "The managed (policy) settings folder. Default: $AGENT_HOOKS_MANAGED_DIR, else the preset's (/etc/agent-hooks; claude: /etc/claude-code)."
+    description:
+      "The managed (policy) settings folder. Default: $AGENT_HOOKS_MANAGED_DIR, else the preset's (/etc/agent-hooks; claude: /etc/claude-code)."
   },
   // Cli.ts adds the list of presets to this description.
-  preset: { name: "preset", kind: "single", metavar: "NAME", description: "The config dialect and discovery to use.", default: "agent-hooks" },
+  preset: {
+    name: "preset",
+    kind: "single",
+    metavar: "NAME",
+    description: "The config dialect and discovery to use.",
+    default: "agent-hooks"
+  },
   agent: {
     name: "agent",
     kind: "single",
@@ -69,7 +76,8 @@ export const runFlags = {
   strict: {
     name: "strict",
     kind: "boolean",
-    description: "A handler that does not decode fails the whole load instead of being skipped with a warning (engine option strict; also AGENT_HOOKS_STRICT=1)."
+    description:
+      "A handler that does not decode fails the whole load instead of being skipped with a warning (engine option strict; also AGENT_HOOKS_STRICT=1)."
   },
   quiet: {
     name: "quiet",

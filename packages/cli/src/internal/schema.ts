@@ -1,6 +1,6 @@
 import * as SettingsSchema from "@agent-hooks/core/SettingsSchema"
 import * as Console from "effect/Console"
-import * as Effect from "effect/Effect"
+import type * as Effect from "effect/Effect"
 
 /**
  * `agent-hooks schema`: the settings JSON Schema (draft 2020-12) on stdout, generated from the

@@ -34,8 +34,8 @@ const reportReload = (event: HookEngine.ReloadEvent): void => {
   process.stderr.write(
     event._tag === "Reloaded"
       ? `agent-hooks: reloaded ${files}${event.warnings.length > 0 ? ` (${event.warnings.length} warnings)` : ""}${
-        event.dropped === undefined ? "" : `; ${event.dropped.length} hooks no longer run: ${event.dropped.join("; ")}`
-      }\n`
+          event.dropped === undefined ? "" : `; ${event.dropped.length} hooks no longer run: ${event.dropped.join("; ")}`
+        }\n`
       : `agent-hooks: reload ${event._tag === "Failed" ? "failed" : "blocked"} (${files}): ${event.message}; the previous hooks stay\n`
   )
 }
@@ -84,8 +84,7 @@ type Parsed =
   | { readonly _tag: "Request"; readonly id: string | number; readonly event: string; readonly payload: unknown }
   | { readonly _tag: "Bad"; readonly id: string | number | null; readonly error: string }
 
-const describe = (value: unknown): string =>
-  value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`
+const describe = (value: unknown): string => (value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`)
 
 /** One request line: `{"id": string | number, "event": string, "payload"?: object}`. */
 const parseLine = (line: string): Parsed => {
@@ -119,8 +118,11 @@ const parseLine = (line: string): Parsed => {
  * been answered; or, when the client stops reading (a write fails: EPIPE, a reset), at once, with
  * the requests still running interrupted (their hooks are killed, none is left behind) and counted.
  */
-const serveConnection = (shared: Shared, connection: Connection): Effect.Effect<{ readonly gone: boolean; readonly stopped: number }, never, Scope.Scope> =>
-  Effect.gen(function*() {
+const serveConnection = (
+  shared: Shared,
+  connection: Connection
+): Effect.Effect<{ readonly gone: boolean; readonly stopped: number }, never, Scope.Scope> =>
+  Effect.gen(function* () {
     const { engine, known, stop, version, running, sessions } = shared
     const { debug } = yield* Debug.verbosity
     const requests = yield* FiberSet.make<void, never>()
@@ -173,27 +175,32 @@ const serveConnection = (shared: Shared, connection: Connection): Effect.Effect<
       pending++
       flow()
       fork(
-        running.withPermits(1)(engine.dispatch(parsed.event, payload)).pipe(
-          Effect.matchCause({
-            onSuccess: (outcome) => {
-              if (debug) Debug.results(outcome)
-              respond({ id: parsed.id, outcome })
-            },
-            onFailure: (cause) => {
-              const error = cause.reasons.find((reason) => reason._tag === "Fail")
-              respond({
-                id: parsed.id,
-                error: error !== undefined && error._tag === "Fail"
-                  ? String((error.error as { message?: unknown }).message ?? error.error)
-                  : "the dispatch was interrupted"
+        running
+          .withPermits(1)(engine.dispatch(parsed.event, payload))
+          .pipe(
+            Effect.matchCause({
+              onSuccess: (outcome) => {
+                if (debug) Debug.results(outcome)
+                respond({ id: parsed.id, outcome })
+              },
+              onFailure: (cause) => {
+                const error = cause.reasons.find((reason) => reason._tag === "Fail")
+                respond({
+                  id: parsed.id,
+                  error:
+                    error !== undefined && error._tag === "Fail"
+                      ? String((error.error as { message?: unknown }).message ?? error.error)
+                      : "the dispatch was interrupted"
+                })
+              }
+            }),
+            Effect.ensuring(
+              Effect.sync(() => {
+                pending--
+                flow()
               })
-            }
-          }),
-          Effect.ensuring(Effect.sync(() => {
-            pending--
-            flow()
-          }))
-        )
+            )
+          )
       )
     }
     const framer = LineFramer.make(maxLineBytes, (frame) => {
@@ -250,7 +257,7 @@ const serveConnection = (shared: Shared, connection: Connection): Effect.Effect<
  * @internal
  */
 export const serve = (options: ServeOptions): Effect.Effect<void, Failed> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const preset = yield* checkPreset(options.preset)
     const socketPath = Option.getOrUndefined(options.socket)
     const stop = yield* Deferred.make<void>()
@@ -270,34 +277,40 @@ export const serve = (options: ServeOptions): Effect.Effect<void, Failed> =>
       },
       warnOnStderr,
       (engine) =>
-        Effect.scoped(Effect.gen(function*() {
-          if ((yield* Debug.verbosity).debug) Debug.loaded(engine.plan)
-          const shared: Shared = { engine, known: knownEvents(engine, preset), stop, version: options.version, running, sessions }
-          let failure: Failed | undefined
-          if (socketPath === undefined) {
-            const done = yield* Effect.scoped(serveConnection(shared, { input: process.stdin, output: process.stdout, name: "the client", closesAtEnd: false }))
-            if (done.gone) failure = new Failed({ message: "stdout was closed before every answer was written" })
-          } else {
-            yield* serveSocket(shared, socketPath)
-          }
-          // Running async hooks finish (their results still reach the clients) before the exit.
-          yield* engine.awaitAsync
-          if (failure !== undefined) return yield* failure
-        }))
+        Effect.scoped(
+          Effect.gen(function* () {
+            if ((yield* Debug.verbosity).debug) Debug.loaded(engine.plan)
+            const shared: Shared = { engine, known: knownEvents(engine, preset), stop, version: options.version, running, sessions }
+            let failure: Failed | undefined
+            if (socketPath === undefined) {
+              const done = yield* Effect.scoped(
+                serveConnection(shared, { input: process.stdin, output: process.stdout, name: "the client", closesAtEnd: false })
+              )
+              if (done.gone) failure = new Failed({ message: "stdout was closed before every answer was written" })
+            } else {
+              yield* serveSocket(shared, socketPath)
+            }
+            // Running async hooks finish (their results still reach the clients) before the exit.
+            yield* engine.awaitAsync
+            if (failure !== undefined) return yield* failure
+          })
+        )
     ).pipe(Effect.ensuring(Effect.sync(unregister)))
   })
 
 const serveSocket = (shared: Shared, path: string): Effect.Effect<void, Failed, Scope.Scope> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const connections = yield* FiberSet.make<void, never>()
     const fork = yield* FiberSet.runtime(connections)<never>()
     // Half-open: a client that ends its writing side still gets the answers to what it sent.
     const server = createServer({ allowHalfOpen: true }, (socket: Socket) => {
       fork(
         Effect.scoped(serveConnection(shared, { input: socket, output: socket, name: "a client of the socket", closesAtEnd: true })).pipe(
-          Effect.ensuring(Effect.sync(() => {
-            if (!socket.destroyed) socket.end()
-          }))
+          Effect.ensuring(
+            Effect.sync(() => {
+              if (!socket.destroyed) socket.end()
+            })
+          )
         )
       )
     })

@@ -40,9 +40,9 @@ export const make = () => {
     /** The payload to dispatch for `client` (its own session id when it names none), recorded as its. */
     claim: (client: Client, payload: Record<string, unknown>): Record<string, unknown> => {
       const named = typeof payload["session_id"] === "string"
-      const session = named ? payload["session_id"] as string : client.ownSession
+      const session = named ? (payload["session_id"] as string) : client.ownSession
       let set = owners.get(session)
-      if (set === undefined) owners.set(session, set = new Set())
+      if (set === undefined) owners.set(session, (set = new Set()))
       set.add(client)
       return named ? payload : { ...payload, session_id: session }
     },

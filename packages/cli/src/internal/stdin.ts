@@ -6,8 +6,7 @@ import * as Stdio from "effect/Stdio"
 import * as Stream from "effect/Stream"
 import { Failed } from "../ExitCode.ts"
 
-const describe = (value: unknown): string =>
-  value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`
+const describe = (value: unknown): string => (value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`)
 
 /** The largest payload accepted, in UTF-16 code units of its JSON text (32 MiB). */
 export const maxPayloadLength = 32 * 1024 * 1024
@@ -45,9 +44,7 @@ export const parsePayload = (text: string): Effect.Effect<Record<string, unknown
   try {
     value = JSON.parse(text)
   } catch (error) {
-    return Effect.fail(
-      new Failed({ message: `invalid event payload on stdin: not JSON (${(error as Error).message})` })
-    )
+    return Effect.fail(new Failed({ message: `invalid event payload on stdin: not JSON (${(error as Error).message})` }))
   }
   const problem = checkPayload(value, "invalid event payload on stdin")
   if (problem !== undefined) return Effect.fail(new Failed({ message: problem }))
@@ -59,7 +56,7 @@ export const parsePayload = (text: string): Effect.Effect<Record<string, unknown
  *
  * @internal
  */
-export const readPayload: Effect.Effect<Record<string, unknown>, Failed, Stdio.Stdio> = Effect.gen(function*() {
+export const readPayload: Effect.Effect<Record<string, unknown>, Failed, Stdio.Stdio> = Effect.gen(function* () {
   const stdio = yield* Stdio.Stdio
   if (yield* stdio.stdinIsTerminal) return {}
   const text = yield* stdio.stdin.pipe(

@@ -23,7 +23,10 @@ export interface TrustOptions {
 /** The files of a folder whose names end with `suffix`, alphabetically (none when it does not exist). */
 const filesIn = (folder: string, suffix: string): ReadonlyArray<string> => {
   try {
-    return readdirSync(folder).filter((name) => name.endsWith(suffix) && !name.startsWith(".")).sort().map((name) => join(folder, name))
+    return readdirSync(folder)
+      .filter((name) => name.endsWith(suffix) && !name.startsWith("."))
+      .sort()
+      .map((name) => join(folder, name))
   } catch {
     return []
   }
@@ -36,17 +39,20 @@ const filesIn = (folder: string, suffix: string): ReadonlyArray<string> => {
  * @internal
  */
 export const trust = (options: TrustOptions): Effect.Effect<void, Failed> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const preset: Preset = yield* checkPreset(options.preset)
     const path = yield* Path.Path
     const cwd = process.cwd()
-    const projectDir = path.resolve(cwd, Option.getOrElse(options.projectDir, () => cwd))
+    const projectDir = path.resolve(
+      cwd,
+      Option.getOrElse(options.projectDir, () => cwd)
+    )
     const store = Trust.storePath(process.env, path)
     if (store === undefined) return yield* new Failed({ message: "cannot tell where approvals go: set HOME or AGENT_HOOKS_HOME" })
     const files = discoveredFiles(preset, { projectDir, cwd, env: process.env, agent: Option.getOrUndefined(options.agent) })
       .filter((file) => file.scope === "project" || file.scope === "local")
       // a folder of files (Kiro's .kiro/hooks/*.json, Cline's hook scripts): each of its files
-      .flatMap((file) => file.folder === undefined ? [file.path] : filesIn(file.path, file.folder.suffix))
+      .flatMap((file) => (file.folder === undefined ? [file.path] : filesIn(file.path, file.folder.suffix)))
     const recorded = yield* Trust.approve(store, files, projectDir).pipe(Effect.mapError((error) => new Failed({ message: error.message })))
     if (recorded.length === 0) {
       yield* Console.log(`no project settings files in ${projectDir} (looked for: ${files.join(", ")})`)

@@ -84,7 +84,7 @@ const checkFolder = (folder: string): string | undefined => {
 
 /** Puts the socket at `tmp` at `path` (a hard link: nothing that is there is ever replaced). */
 const place = (tmp: string, path: string): Effect.Effect<void, Failed> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         linkSync(tmp, path)
@@ -97,27 +97,34 @@ const place = (tmp: string, path: string): Effect.Effect<void, Failed> =>
       const there = lstatOrUndefined(path)
       if (there === undefined) continue
       if (there.isSymbolicLink()) {
-        return yield* new Failed({ message: `cannot listen on ${path}: it is a symbolic link, which agent-hooks neither follows nor removes; remove it yourself or choose another path` })
+        return yield* new Failed({
+          message: `cannot listen on ${path}: it is a symbolic link, which agent-hooks neither follows nor removes; remove it yourself or choose another path`
+        })
       }
       if (!there.isSocket()) {
-        return yield* new Failed({ message: `cannot listen on ${path}: a file that is not a socket is there; remove it yourself or choose another path` })
+        return yield* new Failed({
+          message: `cannot listen on ${path}: a file that is not a socket is there; remove it yourself or choose another path`
+        })
       }
       const state = yield* Effect.promise(() => probe(path))
       if (state === "live") {
         return yield* new Failed({ message: `cannot listen on ${path}: another server is listening on it` })
       }
       if (state === "unknown") {
-        return yield* new Failed({ message: `cannot listen on ${path}: a socket is there and it cannot be told whether a server still uses it; remove it yourself if none does` })
+        return yield* new Failed({
+          message: `cannot listen on ${path}: a socket is there and it cannot be told whether a server still uses it; remove it yourself if none does`
+        })
       }
       if (state === "stale") {
         // Removed only if it is still the very socket that refused the connection.
         const again = lstatOrUndefined(path)
-        if (again !== undefined && again.isSocket() && again.ino === there.ino && again.dev === there.dev) {
+        if (again?.isSocket() && again.ino === there.ino && again.dev === there.dev) {
           try {
             unlinkSync(path)
             process.stderr.write(`agent-hooks: removed a stale socket at ${path} (no server answered on it)\n`)
           } catch (error) {
-            if (codeOf(error) !== "ENOENT") return yield* new Failed({ message: `cannot remove the stale socket at ${path}: ${messageOf(error)}` })
+            if (codeOf(error) !== "ENOENT")
+              return yield* new Failed({ message: `cannot remove the stale socket at ${path}: ${messageOf(error)}` })
           }
         }
       }
@@ -130,7 +137,7 @@ const place = (tmp: string, path: string): Effect.Effect<void, Failed> =>
  * socket is removed when the scope closes if it is still this server's.
  */
 export const listen = (server: Server, given: string): Effect.Effect<void, Failed, Scope.Scope> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const path = resolve(given)
     const folder = dirname(path)
     const problem = checkFolder(folder)
@@ -154,14 +161,18 @@ export const listen = (server: Server, given: string): Effect.Effect<void, Faile
           resume(Effect.void)
         })
       }).pipe(
-        Effect.andThen(Effect.try({
-          try: () => chmodSync(tmp, 0o600),
-          catch: (error) => new Failed({ message: `cannot listen on ${path}: cannot make the socket private (${messageOf(error)})` })
-        })),
+        Effect.andThen(
+          Effect.try({
+            try: () => chmodSync(tmp, 0o600),
+            catch: (error) => new Failed({ message: `cannot listen on ${path}: cannot make the socket private (${messageOf(error)})` })
+          })
+        ),
         Effect.andThen(Effect.suspend(() => place(tmp, path))),
-        Effect.andThen(Effect.sync(() => {
-          placed = lstatSync(path)
-        })),
+        Effect.andThen(
+          Effect.sync(() => {
+            placed = lstatSync(path)
+          })
+        ),
         Effect.ensuring(Effect.sync(cleanPrivate)),
         Effect.tapError(() => Effect.sync(() => server.close())),
         Effect.andThen(Effect.sync(() => process.stderr.write(`agent-hooks: serving on ${given}\n`)))

@@ -21,7 +21,13 @@ export const report = (settings: Settings.LoadedSettings, errors: ReadonlyArray<
   lines.push(
     ...(settings.files.length === 0
       ? ["  (none)"]
-      : columns(settings.files.map((file) => [file.scope, file.path, file.heldBack ? "held back (not approved)" : file.found ? "read" : "not found"])))
+      : columns(
+          settings.files.map((file) => [
+            file.scope,
+            file.path,
+            file.heldBack ? "held back (not approved)" : file.found ? "read" : "not found"
+          ])
+        ))
   )
   const events = Object.entries(settings.hooks).filter(([, entries]) => entries.length > 0)
   const total = events.reduce((n, [, entries]) => n + entries.length, 0)
@@ -79,30 +85,61 @@ export interface ValidateOptions extends SettingsOptions {
  */
 export const validate = (options: ValidateOptions): Effect.Effect<void, Failed> =>
   Effect.flatMap(Debug.verbosity, (level) =>
-  withPlan(options, undefined, (plan) => Effect.flatMap(Effect.promise(() => cedarErrors(plan)), (cedarProblems) => {
-    if (level.debug) Debug.loaded(plan)
-    const errors = [...errorsOf(plan), ...cedarProblems]
-    const settings = plan.settings
-    const output = options.json === true
-      ? Console.log(JSON.stringify({
-        ok: errors.length === 0,
-        files: settings.files.map((file) => ({ path: file.path, scope: file.scope, status: file.heldBack ? "held back" : file.found ? "read" : "not found" })),
-        hooks: Object.fromEntries(Object.entries(settings.hooks).filter(([, entries]) => entries.length > 0).map(([event, entries]) => [event, entries.length])),
-        warnings: settings.warnings,
-        codePlaceholders: Placeholder.inCodeReport(settings),
-        errors,
-        // the same warnings as data: file, JSON path, message, and severity "error" for those in errors
-        diagnostics: (settings.diagnostics ?? []).map((d) => ({ file: d.file ?? null, path: d.path ?? null, severity: d.severity ?? "warning", message: d.message }))
-      }, null, 2))
-      // --quiet: nothing on success; the errors below still reach stderr.
-      : options.quiet === true || level.quiet
-      ? Effect.void
-      : Console.log(report(settings, errors))
-    return Effect.andThen(output, () =>
-      errors.length === 0
-        ? Effect.void
-        : Effect.fail(new Failed({ message: `${plural(errors.length, "error")}: the hooks of these settings cannot work as written:\n  ${errors.join("\n  ")}` })))
-  })))
+    withPlan(options, undefined, (plan) =>
+      Effect.flatMap(
+        Effect.promise(() => cedarErrors(plan)),
+        (cedarProblems) => {
+          if (level.debug) Debug.loaded(plan)
+          const errors = [...errorsOf(plan), ...cedarProblems]
+          const settings = plan.settings
+          const output =
+            options.json === true
+              ? Console.log(
+                  JSON.stringify(
+                    {
+                      ok: errors.length === 0,
+                      files: settings.files.map((file) => ({
+                        path: file.path,
+                        scope: file.scope,
+                        status: file.heldBack ? "held back" : file.found ? "read" : "not found"
+                      })),
+                      hooks: Object.fromEntries(
+                        Object.entries(settings.hooks)
+                          .filter(([, entries]) => entries.length > 0)
+                          .map(([event, entries]) => [event, entries.length])
+                      ),
+                      warnings: settings.warnings,
+                      codePlaceholders: Placeholder.inCodeReport(settings),
+                      errors,
+                      // the same warnings as data: file, JSON path, message, and severity "error" for those in errors
+                      diagnostics: (settings.diagnostics ?? []).map((d) => ({
+                        file: d.file ?? null,
+                        path: d.path ?? null,
+                        severity: d.severity ?? "warning",
+                        message: d.message
+                      }))
+                    },
+                    null,
+                    2
+                  )
+                )
+              : // --quiet: nothing on success; the errors below still reach stderr.
+                options.quiet === true || level.quiet
+                ? Effect.void
+                : Console.log(report(settings, errors))
+          return Effect.andThen(output, () =>
+            errors.length === 0
+              ? Effect.void
+              : Effect.fail(
+                  new Failed({
+                    message: `${plural(errors.length, "error")}: the hooks of these settings cannot work as written:\n  ${errors.join("\n  ")}`
+                  })
+                )
+          )
+        }
+      )
+    )
+  )
 
 /**
  * The cedar hooks whose policy files do not parse or validate against their schema: a one-shot
@@ -112,5 +149,11 @@ export const validate = (options: ValidateOptions): Effect.Effect<void, Failed> 
 const cedarErrors = async (plan: Plan.Plan): Promise<ReadonlyArray<string>> => {
   const { checkCedarPolicies, cedarRuntime } = await import("@agent-hooks/core/HookEngine")
   const { readFile } = await import("node:fs/promises")
-  return checkCedarPolicies(plan, cedarRuntime(() => import("@cedar-policy/cedar-wasm/nodejs"), (path) => readFile(path, "utf8")))
+  return checkCedarPolicies(
+    plan,
+    cedarRuntime(
+      () => import("@cedar-policy/cedar-wasm/nodejs"),
+      (path) => readFile(path, "utf8")
+    )
+  )
 }

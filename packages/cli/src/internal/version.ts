@@ -6,8 +6,9 @@ import { readFileSync } from "node:fs"
  *
  * @internal
  */
-export const version: string = typeof AGENT_HOOKS_VERSION === "string"
-  ? AGENT_HOOKS_VERSION
-  : (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version
+export const version: string =
+  typeof AGENT_HOOKS_VERSION === "string"
+    ? AGENT_HOOKS_VERSION
+    : (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version
 
 declare const AGENT_HOOKS_VERSION: string | undefined

@@ -31,7 +31,7 @@ import * as Otlp from "./auditOtlp.ts"
 interface TextCodec {
   encode(text: string): Uint8Array
 }
-const utf8: TextCodec = new (globalThis as unknown as { readonly TextEncoder: new() => TextCodec }).TextEncoder()
+const utf8: TextCodec = new (globalThis as unknown as { readonly TextEncoder: new () => TextCodec }).TextEncoder()
 
 /** The `prev` of the first record of every chain. @internal */
 export const GENESIS = "0".repeat(64)
@@ -53,7 +53,10 @@ const HASH_SUFFIX = /,"hash":"([0-9a-f]{64})"\}$/
  * @internal
  */
 export const DEFAULT_REDACTIONS: ReadonlyArray<Redaction> = [
-  { name: "private-key", pattern: /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----(?:[\s\S]{0,16384}?-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----|[\s\S]{0,16384})/g },
+  {
+    name: "private-key",
+    pattern: /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----(?:[\s\S]{0,16384}?-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----|[\s\S]{0,16384})/g
+  },
   { name: "aws-access-key-id", pattern: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b/g },
   { name: "github-token", pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})/g },
   { name: "gitlab-token", pattern: /\bglpat-[A-Za-z0-9_-]{20,255}/g },
@@ -62,17 +65,26 @@ export const DEFAULT_REDACTIONS: ReadonlyArray<Redaction> = [
   { name: "google-api-key", pattern: /\bAIza[0-9A-Za-z_-]{35}/g },
   { name: "jwt", pattern: /\beyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,4096}\.[A-Za-z0-9_-]{8,4096}/g },
   { name: "url-password", pattern: /\b[A-Za-z][A-Za-z0-9+.-]{0,20}:\/\/[^\s:@/]{1,256}:(?<secret>[^\s@/]{1,256})@/g },
-  { name: "authorization", pattern: /\b(?:proxy-)?authorization\s{0,8}[:=]\s{0,8}["']?(?:(?:bearer|basic|token|digest)\s{1,8})?(?<secret>[^\s'"]{1,4096})/gi },
+  {
+    name: "authorization",
+    pattern: /\b(?:proxy-)?authorization\s{0,8}[:=]\s{0,8}["']?(?:(?:bearer|basic|token|digest)\s{1,8})?(?<secret>[^\s'"]{1,4096})/gi
+  },
   { name: "bearer-token", pattern: /\bbearer\s{1,8}(?<secret>[A-Za-z0-9._~+/=-]{16,4096})/gi },
   {
     name: "secret-assignment",
-    pattern: /(?:password|passwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?)[A-Za-z0-9_.-]{0,64}["']?\s{0,8}[=:]\s{0,8}(?<secret>"[^"\n]{1,1024}"|'[^'\n]{1,1024}'|[^\s'"&;|,)}]{1,1024})/gi
+    pattern:
+      /(?:password|passwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?)[A-Za-z0-9_.-]{0,64}["']?\s{0,8}[=:]\s{0,8}(?<secret>"[^"\n]{1,1024}"|'[^'\n]{1,1024}'|[^\s'"&;|,)}]{1,1024})/gi
   },
-  { name: "secret-flag", pattern: /(?:^|\s)--?(?:password|passwd|token|secret|api[-_]?key|access[-_]?key)\s{1,8}(?<secret>[^\s'"-][^\s'"]{0,1023}|"[^"\n]{1,1024}"|'[^'\n]{1,1024}')/gi }
+  {
+    name: "secret-flag",
+    pattern:
+      /(?:^|\s)--?(?:password|passwd|token|secret|api[-_]?key|access[-_]?key)\s{1,8}(?<secret>[^\s'"-][^\s'"]{0,1023}|"[^"\n]{1,1024}"|'[^'\n]{1,1024}')/gi
+  }
 ]
 
 /** An object key whose value is a secret whatever it looks like (`"password": "hunter2"`). */
-const SECRET_KEY = /^(?:.{0,64}[_.-])?(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?|authorization|cookie|session[_-]?key)$/i
+const SECRET_KEY =
+  /^(?:.{0,64}[_.-])?(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?|authorization|cookie|session[_-]?key)$/i
 
 /** The longest string value a record keeps (characters); a longer one is cut, keeping its hash. @internal */
 export const DEFAULT_MAX_VALUE_CHARS = 4096
@@ -107,13 +119,16 @@ export const compileRedactions = (
       if (regex.test("")) errors.push(`redaction pattern ${JSON.stringify(pattern)} matches the empty string; ignored`)
       else redactions.push({ name: `custom-${index + 1}`, pattern: regex })
     } catch (error) {
-      errors.push(`redaction pattern ${JSON.stringify(pattern)} is not a regular expression (${error instanceof Error ? error.message : String(error)}); ignored`)
+      errors.push(
+        `redaction pattern ${JSON.stringify(pattern)} is not a regular expression (${error instanceof Error ? error.message : String(error)}); ignored`
+      )
     }
   })
   return { redactions, errors }
 }
 
-const globalOf = (regex: RegExp): RegExp => (regex.global ? new RegExp(regex.source, regex.flags) : new RegExp(regex.source, `${regex.flags}g`))
+const globalOf = (regex: RegExp): RegExp =>
+  regex.global ? new RegExp(regex.source, regex.flags) : new RegExp(regex.source, `${regex.flags}g`)
 
 /** Replaces what each pattern matches; counts by pattern name into `found`. */
 const redactText = (text: string, redactions: ReadonlyArray<Redaction>, found: Set<string>): string => {
@@ -142,7 +157,11 @@ const head = (text: string, max: number): string => {
 }
 
 const pathOf = (base: string, key: string | number): string =>
-  typeof key === "number" ? `${base}[${key}]` : /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `${base}.${key}` : `${base}[${JSON.stringify(key)}]`
+  typeof key === "number"
+    ? `${base}[${key}]`
+    : /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key)
+      ? `${base}.${key}`
+      : `${base}[${JSON.stringify(key)}]`
 
 /**
  * What a record keeps of a value a model wrote: every string redacted, every string longer than
@@ -155,7 +174,7 @@ export const sanitize = (
   base: string,
   options: { readonly redactions: ReadonlyArray<Redaction>; readonly maxValueChars: number; readonly maxInputChars: number }
 ): Effect.Effect<{ readonly value: unknown; readonly redacted: ReadonlyArray<string>; readonly cut: ReadonlyArray<Cut> }> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const found = new Set<string>()
     const cut: Array<Cut> = []
     const long: Array<{ readonly path: string; readonly text: string }> = []
@@ -186,17 +205,34 @@ export const sanitize = (
     }
     const walked = walk(value, base, 0)
     if (tooDeep) {
-      return { value: null, redacted: [...found].sort(), cut: [{ path: base, chars: null, sha256: null, why: `nested deeper than ${MAX_DEPTH} levels: not recorded` }] }
+      return {
+        value: null,
+        redacted: [...found].sort(),
+        cut: [{ path: base, chars: null, sha256: null, why: `nested deeper than ${MAX_DEPTH} levels: not recorded` }]
+      }
     }
     for (const { path, text } of long) {
-      cut.push({ path, chars: text.length, sha256: yield* sha256(text), why: `longer than ${options.maxValueChars} characters: the first ${options.maxValueChars} are kept` })
+      cut.push({
+        path,
+        chars: text.length,
+        sha256: yield* sha256(text),
+        why: `longer than ${options.maxValueChars} characters: the first ${options.maxValueChars} are kept`
+      })
     }
     const json = JSON.stringify(walked) ?? "null"
     if (json.length > options.maxInputChars) {
       return {
         value: head(json, options.maxInputChars),
         redacted: [...found].sort(),
-        cut: [...cut, { path: base, chars: json.length, sha256: yield* sha256(json), why: `longer than ${options.maxInputChars} characters as JSON: the first ${options.maxInputChars} characters of its JSON text are kept (after the cuts above)` }]
+        cut: [
+          ...cut,
+          {
+            path: base,
+            chars: json.length,
+            sha256: yield* sha256(json),
+            why: `longer than ${options.maxInputChars} characters as JSON: the first ${options.maxInputChars} characters of its JSON text are kept (after the cuts above)`
+          }
+        ]
       }
     }
     return { value: walked, redacted: [...found].sort(), cut }
@@ -208,9 +244,14 @@ const crypto = Layer.mergeAll(Digest.layerWebCrypto, Mac.layerWebCrypto.pipe(Lay
 let digestService: Digest.Digest["Service"] | undefined
 const sha256 = (text: string): Effect.Effect<string> =>
   Effect.suspend(() => {
-    digestService ??= Effect.runSync(Effect.provide(Effect.gen(function*() {
-      return yield* Digest.Digest
-    }), Digest.layerWebCrypto))
+    digestService ??= Effect.runSync(
+      Effect.provide(
+        Effect.gen(function* () {
+          return yield* Digest.Digest
+        }),
+        Digest.layerWebCrypto
+      )
+    )
     return digestService.digestHex(Digest.sha256, utf8.encode(text))
   })
 
@@ -218,7 +259,14 @@ const sha256 = (text: string): Effect.Effect<string> =>
  * What a checkpoint's HMAC covers: the chain head it vouches for and where it stands; an opening
  * checkpoint's link to the record before it in the file (`after`) too.
  */
-const macInput = (record: { readonly writer: string; readonly seq: number; readonly prev: string; readonly reason: string; readonly every: number; readonly after?: string | undefined }) =>
+const macInput = (record: {
+  readonly writer: string
+  readonly seq: number
+  readonly prev: string
+  readonly reason: string
+  readonly every: number
+  readonly after?: string | undefined
+}) =>
   record.after === undefined
     ? `agent-hooks audit checkpoint v1\n${record.writer}\n${record.seq}\n${record.prev}\n${record.reason}\n${record.every}`
     : `agent-hooks audit checkpoint v2\n${record.writer}\n${record.seq}\n${record.prev}\n${record.reason}\n${record.every}\n${record.after}`
@@ -234,7 +282,7 @@ export const headPath = (file: string): string => `${file}.head`
 const TAIL_BYTES = 256 * 1024
 
 const hmac = (key: string, text: string): Effect.Effect<string, AuditError> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const macKey = yield* Mac.key(Mac.hmacSha256, utf8.encode(key))
     const mac = yield* Mac.Mac
     return Hex.encode(yield* mac.sign(macKey, utf8.encode(text)))
@@ -258,26 +306,30 @@ export const seal = (body: Readonly<Record<string, unknown>>): Effect.Effect<str
  * names as `after`, so that a chain deleted whole breaks the link of the chain that came after it.
  */
 const lastRecordHash = (fs: FileSystem.FileSystem, file: string): Effect.Effect<string> =>
-  Effect.scoped(Effect.gen(function*() {
-    const handle = yield* fs.open(file, { flag: "r" })
-    const size = Number((yield* handle.stat).size)
-    if (size === 0) return GENESIS
-    const from = Math.max(0, size - TAIL_BYTES)
-    const bytes = yield* handle.readAlloc(size - from, { position: BigInt(from) })
-    if (bytes._tag === "None") return GENESIS
-    const text = new (globalThis as unknown as { readonly TextDecoder: new() => { decode(bytes: Uint8Array): string } }).TextDecoder().decode(bytes.value)
-    // Whole lines only: the last one may be torn by a crash (no newline yet).
-    const lines = text.slice(0, text.lastIndexOf("\n") + 1).split("\n")
-    for (let i = lines.length - 1; i >= 0; i--) {
-      const found = lines[i]!.match(HASH_SUFFIX)
-      if (found !== null && lines[i]!.startsWith(RECORD_START)) return found[1]!
-      // A line that begins with a torn record and ends with a whole one (a writer killed mid-write).
-      const start = lines[i]!.lastIndexOf(RECORD_START)
-      if (found !== null && start > 0) return found[1]!
-    }
-    return GENESIS
-    // A log whose end cannot be read still gets its records; the chain then starts unlinked (after: 64 zeros).
-  })).pipe(Effect.catchCause(() => Effect.succeed(GENESIS)))
+  Effect.scoped(
+    Effect.gen(function* () {
+      const handle = yield* fs.open(file, { flag: "r" })
+      const size = Number((yield* handle.stat).size)
+      if (size === 0) return GENESIS
+      const from = Math.max(0, size - TAIL_BYTES)
+      const bytes = yield* handle.readAlloc(size - from, { position: BigInt(from) })
+      if (bytes._tag === "None") return GENESIS
+      const text = new (
+        globalThis as unknown as { readonly TextDecoder: new () => { decode(bytes: Uint8Array): string } }
+      ).TextDecoder().decode(bytes.value)
+      // Whole lines only: the last one may be torn by a crash (no newline yet).
+      const lines = text.slice(0, text.lastIndexOf("\n") + 1).split("\n")
+      for (let i = lines.length - 1; i >= 0; i--) {
+        const found = lines[i]!.match(HASH_SUFFIX)
+        if (found !== null && lines[i]!.startsWith(RECORD_START)) return found[1]!
+        // A line that begins with a torn record and ends with a whole one (a writer killed mid-write).
+        const start = lines[i]!.lastIndexOf(RECORD_START)
+        if (found !== null && start > 0) return found[1]!
+      }
+      return GENESIS
+      // A log whose end cannot be read still gets its records; the chain then starts unlinked (after: 64 zeros).
+    })
+  ).pipe(Effect.catchCause(() => Effect.succeed(GENESIS)))
 
 /** @internal */
 export const makeWriter = (
@@ -294,7 +346,7 @@ export const makeWriter = (
   AuditError,
   FileSystem.FileSystem | Path.Path | Scope.Scope
 > =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
     const file = options.file
@@ -311,7 +363,9 @@ export const makeWriter = (
     const open = fs.open(file, { flag: "a", mode: 0o600 })
     const handle = yield* open.pipe(
       Effect.catchTag("PlatformError", (error) =>
-        error.reason._tag === "NotFound" ? Effect.andThen(fs.makeDirectory(path.dirname(file), { recursive: true }), open) : Effect.fail(error)
+        error.reason._tag === "NotFound"
+          ? Effect.andThen(fs.makeDirectory(path.dirname(file), { recursive: true }), open)
+          : Effect.fail(error)
       ),
       Effect.mapError(failed("cannot open the audit log"))
     )
@@ -331,7 +385,7 @@ export const makeWriter = (
 
     /** One record, one `write`: a line is never split between two writes (torn only by a crash mid-write). */
     const append = (kind: AuditRecord["kind"], fields: Readonly<Record<string, unknown>>) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         // The first record of a chain names the record it follows in the file.
         const after = seq === 0 ? { after: linkAfter } : {}
         const body = { v: 1, kind, writer, seq: seq + 1, time: now(), ...fields, ...after, prev }
@@ -340,30 +394,30 @@ export const makeWriter = (
         seq += 1
         prev = line.match(HASH_SUFFIX)![1]!
         // Only a record that is in the local log is exported: the export is a copy, never the record.
-        if (exporter !== undefined) yield* exporter.push({ kind, line, record: { ...body, hash: prev }, time: body.time, span: yield* Otlp.currentSpan })
+        if (exporter !== undefined)
+          yield* exporter.push({ kind, line, record: { ...body, hash: prev }, time: body.time, span: yield* Otlp.currentSpan })
       })
 
     /**
      * The head file names the last record this writer vouched for (signed with the key), replaced
      * atomically (rename): a cut end of the log, or its last chain deleted whole, no longer has it.
      */
-    const writeHead = Effect.gen(function*() {
+    const writeHead = Effect.gen(function* () {
       const named = { writer, seq, hash: prev }
       const mac = key === undefined ? null : yield* hmac(key, headMacInput(named))
       const head = headPath(file)
       const temp = `${head}.${writer}.tmp`
       const record = { v: 1, ...named, time: now(), mac }
       const text = JSON.stringify(record)
-      yield* fs.writeFileString(temp, `${text}\n`, { mode: 0o600 }).pipe(
-        Effect.andThen(fs.rename(temp, head)),
-        Effect.mapError(failed(`cannot write the audit log's head file ${head}`))
-      )
+      yield* fs
+        .writeFileString(temp, `${text}\n`, { mode: 0o600 })
+        .pipe(Effect.andThen(fs.rename(temp, head)), Effect.mapError(failed(`cannot write the audit log's head file ${head}`)))
       // The exported head lets a verifier of the export see a cut end of this writer's chain.
       if (exporter !== undefined) yield* exporter.push({ kind: "head", line: text, record, time: record.time, span: undefined })
     })
 
     const checkpoint = (reason: CheckpointReason) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         if (key === undefined) return
         const mac = yield* hmac(key, macInput({ writer, seq: seq + 1, prev, reason, every, after: seq === 0 ? linkAfter : undefined }))
         yield* append("checkpoint", { reason, every, mac })
@@ -373,7 +427,7 @@ export const makeWriter = (
 
     const record = (kind: AuditRecord["kind"], fields: Readonly<Record<string, unknown>>) =>
       lock.withPermits(1)(
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           if (closed) return yield* new AuditError({ file, detail: "the audit writer is closed" })
           if (seq === 0) {
             linkAfter = yield* lastRecordHash(fs, file)
@@ -386,9 +440,9 @@ export const makeWriter = (
       )
 
     const close = lock.withPermits(1)(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         if (closed) return
-        if (seq > 0) yield* (key === undefined ? writeHead : checkpoint("close"))
+        if (seq > 0) yield* key === undefined ? writeHead : checkpoint("close")
         closed = true
       })
     )
@@ -413,11 +467,12 @@ export const makeWriter = (
           durationMs: fields.durationMs
         }),
       outcome: (fields: OutcomeRecordFields) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const input = yield* sanitize(fields.input ?? null, "input", limits)
-          const reason = fields.reason === null
-            ? { value: null, redacted: [], cut: [] }
-            : yield* sanitize(fields.reason, "reason", { ...limits, maxValueChars: Math.min(MAX_REASON, limits.maxValueChars) })
+          const reason =
+            fields.reason === null
+              ? { value: null, redacted: [], cut: [] }
+              : yield* sanitize(fields.reason, "reason", { ...limits, maxValueChars: Math.min(MAX_REASON, limits.maxValueChars) })
           yield* record("outcome", {
             session: fields.session,
             event: fields.event,
@@ -448,7 +503,13 @@ interface Line {
 }
 
 /** @internal */
-export const parse = (text: string): { readonly records: ReadonlyArray<{ readonly line: number; readonly record: AuditRecord }>; readonly bad: ReadonlyArray<Line>; readonly torn: Line | undefined } => {
+export const parse = (
+  text: string
+): {
+  readonly records: ReadonlyArray<{ readonly line: number; readonly record: AuditRecord }>
+  readonly bad: ReadonlyArray<Line>
+  readonly torn: Line | undefined
+} => {
   const { complete, torn } = split(text)
   const records: Array<{ line: number; record: AuditRecord }> = []
   const bad: Array<Line> = []
@@ -481,20 +542,26 @@ const jsonObject = (text: string): Record<string, unknown> | undefined => {
   } catch {
     return undefined
   }
-  return Predicate.isObject(value) && !Array.isArray(value) ? value as Record<string, unknown> : undefined
+  return Predicate.isObject(value) && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined
 }
 
 const decode = (text: string): AuditRecord | undefined => {
   const record = jsonObject(text)
   if (record === undefined) return undefined
   if (
-    record["v"] !== 1 || typeof record["writer"] !== "string" || !Number.isSafeInteger(record["seq"]) || (record["seq"] as number) < 1 ||
-    !isHex64(record["prev"]) || !isHex64(record["hash"]) ||
+    record["v"] !== 1 ||
+    typeof record["writer"] !== "string" ||
+    !Number.isSafeInteger(record["seq"]) ||
+    (record["seq"] as number) < 1 ||
+    !isHex64(record["prev"]) ||
+    !isHex64(record["hash"]) ||
     (record["kind"] !== "hook" && record["kind"] !== "outcome" && record["kind"] !== "checkpoint" && record["kind"] !== "reload")
-  ) return undefined
+  )
+    return undefined
   if (record["after"] !== undefined && !isHex64(record["after"])) return undefined
   if (record["kind"] === "checkpoint") {
-    if (typeof record["mac"] !== "string" || typeof record["reason"] !== "string" || !Number.isSafeInteger(record["every"])) return undefined
+    if (typeof record["mac"] !== "string" || typeof record["reason"] !== "string" || !Number.isSafeInteger(record["every"]))
+      return undefined
   }
   return record as unknown as AuditRecord
 }
@@ -533,7 +600,7 @@ const verifyLines = (
     readonly source: string
   }
 ): Effect.Effect<VerifyReport, AuditError> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const key = options.key !== undefined && options.key !== "" ? options.key : undefined
     const at = options.at
     const problems: Array<Problem> = []
@@ -568,14 +635,19 @@ const verifyLines = (
     for (const { record } of decoded) {
       if (record !== undefined) {
         let set = present.get(record.writer)
-        if (set === undefined) present.set(record.writer, set = new Set())
+        if (set === undefined) present.set(record.writer, (set = new Set()))
         set.add(record.seq)
       }
     }
 
     for (const { line, text: lineText, record } of decoded) {
       if (record === undefined) {
-        problems.push({ line, kind: "malformed", writer: null, message: `${at(line)} is not an audit record (not JSON, or a field is missing or of the wrong type): edited or corrupted` })
+        problems.push({
+          line,
+          kind: "malformed",
+          writer: null,
+          message: `${at(line)} is not an audit record (not JSON, or a field is missing or of the wrong type): edited or corrupted`
+        })
         continue
       }
       records += 1
@@ -594,11 +666,23 @@ const verifyLines = (
       const match = lineText.match(HASH_SUFFIX)
       const hash = match === null ? undefined : yield* sha256(`${lineText.slice(0, match.index!)}}`)
       if (match === null || hash !== record.hash) {
-        problems.push({ line, kind: "edited", writer: record.writer, message: `${at(line)} (writer ${record.writer}, seq ${record.seq}) was edited: its content does not match its hash` })
+        problems.push({
+          line,
+          kind: "edited",
+          writer: record.writer,
+          message: `${at(line)} (writer ${record.writer}, seq ${record.seq}) was edited: its content does not match its hash`
+        })
         // The hash it carries is still the original's: the chain goes on from it, so the next record is not blamed too.
         const edited = chains.get(record.writer)
         if (edited === undefined) {
-          chains.set(record.writer, { seq: record.seq, hash: record.hash, line, seen: new Map([[record.seq, record.hash]]), lastCheckpoint: undefined, checkpointProblem: false })
+          chains.set(record.writer, {
+            seq: record.seq,
+            hash: record.hash,
+            line,
+            seen: new Map([[record.seq, record.hash]]),
+            lastCheckpoint: undefined,
+            checkpointProblem: false
+          })
         } else if (record.seq > edited.seq) {
           edited.seen.set(record.seq, record.hash)
           edited.seq = record.seq
@@ -609,7 +693,14 @@ const verifyLines = (
       }
       const chain = chains.get(record.writer)
       if (chain === undefined) {
-        const state: ChainState = { seq: record.seq, hash: record.hash, line, seen: new Map([[record.seq, record.hash]]), lastCheckpoint: undefined, checkpointProblem: false }
+        const state: ChainState = {
+          seq: record.seq,
+          hash: record.hash,
+          line,
+          seen: new Map([[record.seq, record.hash]]),
+          lastCheckpoint: undefined,
+          checkpointProblem: false
+        }
         chains.set(record.writer, state)
         if (record.seq !== 1 || record.prev !== GENESIS) {
           problems.push({
@@ -706,37 +797,62 @@ const verifyLines = (
               message: `writer ${writer} did not close its chain: the ${after} record${after === 1 ? "" : "s"} after ${at(last.line)} ${after === 1 ? "is" : "are"} not covered by a checkpoint (the writer was killed, or the end of its chain was cut)`
             })
           } else {
-            notices.push({ line: state.line, kind: "unclosed", message: `writer ${writer} did not close its chain after ${at(last.line)} (the writer was killed, or is still running)` })
+            notices.push({
+              line: state.line,
+              kind: "unclosed",
+              message: `writer ${writer} did not close its chain after ${at(last.line)} (the writer was killed, or is still running)`
+            })
           }
         }
       }
     } else if (checkpoints > 0) {
-      notices.push({ line: null, kind: "unchecked", message: `${checkpoints} checkpoint${checkpoints === 1 ? " was" : "s were"} not checked: set AGENT_HOOKS_AUDIT_KEY to the writers' key` })
+      notices.push({
+        line: null,
+        kind: "unchecked",
+        message: `${checkpoints} checkpoint${checkpoints === 1 ? " was" : "s were"} not checked: set AGENT_HOOKS_AUDIT_KEY to the writers' key`
+      })
     }
     const headChecked = options.head !== undefined || options.heads !== undefined
     const end = complete.length === 0 ? 1 : complete[complete.length - 1]!.line
     if (options.head === null) {
       const linked = decoded.some(({ record }) => record !== undefined && (record as { readonly after?: string }).after !== undefined)
       if (linked) {
-        problems.push({ line: end, kind: "head-missing", writer: null, message: `the log's head file is missing: it was deleted (with it, the end of the log can be cut unseen)` })
+        problems.push({
+          line: end,
+          kind: "head-missing",
+          writer: null,
+          message: `the log's head file is missing: it was deleted (with it, the end of the log can be cut unseen)`
+        })
       }
     }
-    const heads = options.head === undefined || options.head === null
-      ? options.heads ?? []
-      : [{ text: options.head, line: end, what: "the log's head file" }]
-    const recordKeys = heads.length === 0
-      ? new Set<string>()
-      : new Set(decoded.flatMap(({ record }) => (record === undefined ? [] : [`${record.writer}\n${record.seq}\n${record.hash}`])))
+    const heads =
+      options.head === undefined || options.head === null
+        ? (options.heads ?? [])
+        : [{ text: options.head, line: end, what: "the log's head file" }]
+    const recordKeys =
+      heads.length === 0
+        ? new Set<string>()
+        : new Set(decoded.flatMap(({ record }) => (record === undefined ? [] : [`${record.writer}\n${record.seq}\n${record.hash}`])))
     for (const given of heads) {
       const head = decodeHead(given.text)
       if (head === undefined) {
-        problems.push({ line: given.line, kind: "head-wrong", writer: null, message: `${given.what} is not a head record: it was edited or corrupted` })
+        problems.push({
+          line: given.line,
+          kind: "head-wrong",
+          writer: null,
+          message: `${given.what} is not a head record: it was edited or corrupted`
+        })
         continue
       }
       const signed = key === undefined || head.mac === null ? undefined : (yield* hmac(key, headMacInput(head))) === head.mac
       const found = recordKeys.has(`${head.writer}\n${head.seq}\n${head.hash}`)
       if (signed === false || (key !== undefined && head.mac === null && checkpoints > 0)) {
-        problems.push({ line: given.line, kind: "head-wrong", writer: head.writer, message: `${given.what} has a wrong signature (it was forged, or the key is not the writers')` })
+        problems.push({
+          line: given.line,
+          kind: "head-wrong",
+          writer: head.writer,
+          message: `${given.what} has a wrong signature (it was forged, or the key is not the writers')`
+        })
       } else if (!found) {
         problems.push({
           line: given.line,
@@ -747,7 +863,11 @@ const verifyLines = (
       }
     }
     if (torn !== undefined) {
-      notices.push({ line: torn.line, kind: "truncated", message: `line ${torn.line} is cut short (no newline at the end of the file): a writer stopped in the middle of a record; that record is lost, the records before it are intact` })
+      notices.push({
+        line: torn.line,
+        kind: "truncated",
+        message: `line ${torn.line} is cut short (no newline at the end of the file): a writer stopped in the middle of a record; that record is lost, the records before it are intact`
+      })
     }
     problems.sort((a, b) => a.line - b.line)
     return { ok: problems.length === 0, records, writers: chains.size, checkpoints, checkedCheckpoints, headChecked, problems, notices }
@@ -757,7 +877,8 @@ const verifyLines = (
 const decodeHead = (text: string): HeadFile | undefined => {
   const head = jsonObject(text)
   if (head === undefined) return undefined
-  if (head["v"] !== 1 || typeof head["writer"] !== "string" || !Number.isSafeInteger(head["seq"]) || !isHex64(head["hash"])) return undefined
+  if (head["v"] !== 1 || typeof head["writer"] !== "string" || !Number.isSafeInteger(head["seq"]) || !isHex64(head["hash"]))
+    return undefined
   if (head["mac"] !== null && typeof head["mac"] !== "string") return undefined
   return head as unknown as HeadFile
 }
@@ -806,9 +927,9 @@ export const readFile = (file: string): Effect.Effect<string, AuditError, FileSy
 /** The members a record's `agent_hooks.audit.*` attributes must agree with (the body is what the hash covers). */
 const attributeMismatches = (record: AuditRecord, attributes: Readonly<Record<string, unknown>>): ReadonlyArray<string> => {
   const expected = Otlp.recordAttributeValues(record.kind, record as unknown as Readonly<Record<string, unknown>>)
-  return Object.entries(attributes).filter(([name, value]) =>
-    name.startsWith("agent_hooks.audit.") && JSON.stringify(value) !== JSON.stringify(expected[name] ?? null)
-  ).map(([name]) => name.slice("agent_hooks.audit.".length))
+  return Object.entries(attributes)
+    .filter(([name, value]) => name.startsWith("agent_hooks.audit.") && JSON.stringify(value) !== JSON.stringify(expected[name] ?? null))
+    .map(([name]) => name.slice("agent_hooks.audit.".length))
 }
 
 interface ExportItem {
@@ -829,7 +950,7 @@ const heap = <A>(less: (a: A, b: A) => boolean) => {
     },
     push: (item: A) => {
       items.push(item)
-      for (let i = items.length - 1; i > 0;) {
+      for (let i = items.length - 1; i > 0; ) {
         const parent = (i - 1) >> 1
         if (!less(items[i]!, items[parent]!)) break
         ;[items[i], items[parent]] = [items[parent]!, items[i]!]
@@ -841,7 +962,7 @@ const heap = <A>(less: (a: A, b: A) => boolean) => {
       const last = items.pop()
       if (items.length > 0 && last !== undefined) {
         items[0] = last
-        for (let i = 0;;) {
+        for (let i = 0; ; ) {
           const l = 2 * i + 1
           const r = l + 1
           let m = i
@@ -920,7 +1041,7 @@ const logOrder = (items: ReadonlyArray<ExportItem>): ReadonlyArray<ExportItem> =
 
 /** @internal */
 export const verifyExport = (text: string, options: { readonly key?: string | undefined } = {}): Effect.Effect<ExportReport, AuditError> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const read = Otlp.readExport(text)
     const where = (found: Otlp.Found) => `payload line ${found.line}, record ${found.index}`
     const problems: Array<Problem> = read.malformed.map(({ line, message }) => ({ line, kind: "malformed", writer: null, message }))
@@ -932,9 +1053,15 @@ export const verifyExport = (text: string, options: { readonly key?: string | un
     const items: Array<ExportItem> = []
     const heads = new Map<string, { readonly found: Otlp.Found; readonly seq: number; readonly text: string }>()
     for (const found of read.found) {
-      const writerAttribute = typeof found.attributes["agent_hooks.audit.writer"] === "string" ? found.attributes["agent_hooks.audit.writer"] : null
+      const writerAttribute =
+        typeof found.attributes["agent_hooks.audit.writer"] === "string" ? found.attributes["agent_hooks.audit.writer"] : null
       if (found.body === undefined) {
-        problems.push({ line: found.line, kind: "malformed", writer: writerAttribute, message: `${where(found)}: its body is not the record's line (a string): it was edited` })
+        problems.push({
+          line: found.line,
+          kind: "malformed",
+          writer: writerAttribute,
+          message: `${where(found)}: its body is not the record's line (a string): it was edited`
+        })
         continue
       }
       if (seen.has(found.body)) {
@@ -977,7 +1104,11 @@ export const verifyExport = (text: string, options: { readonly key?: string | un
       undefined,
       {
         key: options.key,
-        heads: headList.map((head, i) => ({ text: head.text, line: ordered.length + i + 1, what: `the exported head of writer ${head.found.attributes["agent_hooks.audit.writer"] ?? "?"} (${where(head.found)})` })),
+        heads: headList.map((head, i) => ({
+          text: head.text,
+          line: ordered.length + i + 1,
+          what: `the exported head of writer ${head.found.attributes["agent_hooks.audit.writer"] ?? "?"} (${where(head.found)})`
+        })),
         at: (line) => (places[line - 1] === undefined ? `line ${line}` : where(places[line - 1]!)),
         source: "the export"
       }
@@ -993,9 +1124,15 @@ export const verifyExport = (text: string, options: { readonly key?: string | un
       }
     }
     if (duplicates > 0) {
-      notices.push({ line: null, kind: "duplicate", message: `${duplicates} record${duplicates === 1 ? " was" : "s were"} received more than once (an exporter's retry): each is checked once` })
+      notices.push({
+        line: null,
+        kind: "duplicate",
+        message: `${duplicates} record${duplicates === 1 ? " was" : "s were"} received more than once (an exporter's retry): each is checked once`
+      })
     }
-    const all = [...problems, ...report.problems.map((problem) => ({ ...problem, line: lineOf(problem.line) }))].sort((a, b) => a.line - b.line)
+    const all = [...problems, ...report.problems.map((problem) => ({ ...problem, line: lineOf(problem.line) }))].sort(
+      (a, b) => a.line - b.line
+    )
     return {
       ...report,
       ok: all.length === 0,

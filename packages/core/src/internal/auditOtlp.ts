@@ -54,21 +54,28 @@ export const optionsFrom = (
       endpoint = nonEmpty(env["OTEL_EXPORTER_OTLP_LOGS_ENDPOINT"])
         ? env["OTEL_EXPORTER_OTLP_LOGS_ENDPOINT"].trim()
         : nonEmpty(base)
-        ? `${base.trim()}${base.trim().endsWith("/") ? "" : "/"}v1/logs`
-        : undefined
+          ? `${base.trim()}${base.trim().endsWith("/") ? "" : "/"}v1/logs`
+          : undefined
       if (endpoint === undefined) {
-        return { problem: "AGENT_HOOKS_AUDIT_OTLP is on but no OTLP endpoint is set (OTEL_EXPORTER_OTLP_LOGS_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT): audit records are not exported" }
+        return {
+          problem:
+            "AGENT_HOOKS_AUDIT_OTLP is on but no OTLP endpoint is set (OTEL_EXPORTER_OTLP_LOGS_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT): audit records are not exported"
+        }
       }
     } else endpoint = value
   }
   let url: { readonly protocol: string }
   try {
-    url = new (globalThis as unknown as { readonly URL: new(url: string) => { readonly protocol: string } }).URL(endpoint)
+    url = new (globalThis as unknown as { readonly URL: new (url: string) => { readonly protocol: string } }).URL(endpoint)
   } catch {
-    return { problem: `the audit export endpoint ${JSON.stringify(endpoint)} is not a URL (expected http(s)://collector:4318/v1/logs, or 1 for the OTEL_EXPORTER_OTLP_ENDPOINT): audit records are not exported` }
+    return {
+      problem: `the audit export endpoint ${JSON.stringify(endpoint)} is not a URL (expected http(s)://collector:4318/v1/logs, or 1 for the OTEL_EXPORTER_OTLP_ENDPOINT): audit records are not exported`
+    }
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    return { problem: `the audit export endpoint ${JSON.stringify(endpoint)} is not http(s) (OTLP/HTTP only): audit records are not exported` }
+    return {
+      problem: `the audit export endpoint ${JSON.stringify(endpoint)} is not http(s) (OTLP/HTTP only): audit records are not exported`
+    }
   }
   return {
     ...defaults,
@@ -93,7 +100,8 @@ const anyValue = (value: unknown): AnyValue | undefined => {
   if (typeof value === "string") return { stringValue: value }
   if (typeof value === "boolean") return { boolValue: value }
   if (typeof value === "number") return Number.isSafeInteger(value) ? { intValue: String(value) } : { doubleValue: value }
-  if (Array.isArray(value) && value.every((item) => typeof item === "string")) return { arrayValue: { values: value.map((item) => ({ stringValue: item as string })) } }
+  if (Array.isArray(value) && value.every((item) => typeof item === "string"))
+    return { arrayValue: { values: value.map((item) => ({ stringValue: item as string })) } }
   if (value === null || value === undefined) return undefined
   return { stringValue: JSON.stringify(value) }
 }
@@ -127,8 +135,11 @@ export interface Exported {
 }
 
 const severity = (record: Readonly<Record<string, unknown>>): { readonly severityNumber: number; readonly severityText: string } =>
-  record["blocked"] === true || record["status"] === "blocking-error" || record["status"] === "non-blocking-error" || record["result"] === "Failed" ||
-    record["result"] === "Blocked"
+  record["blocked"] === true ||
+  record["status"] === "blocking-error" ||
+  record["status"] === "non-blocking-error" ||
+  record["result"] === "Failed" ||
+  record["result"] === "Blocked"
     ? { severityNumber: 13, severityText: "WARN" }
     : { severityNumber: 9, severityText: "INFO" }
 
@@ -149,10 +160,12 @@ export const logRecord = (item: Exported) => {
 
 /** An `ExportLogsServiceRequest` in OTLP/JSON. @internal */
 export const payload = (options: OtlpOptions, records: ReadonlyArray<unknown>) => ({
-  resourceLogs: [{
-    resource: { attributes: attributes({ ...options.resourceAttributes, "service.name": options.serviceName ?? "agent-hooks" }) },
-    scopeLogs: [{ scope: { name: SCOPE_NAME }, logRecords: records }]
-  }]
+  resourceLogs: [
+    {
+      resource: { attributes: attributes({ ...options.resourceAttributes, "service.name": options.serviceName ?? "agent-hooks" }) },
+      scopeLogs: [{ scope: { name: SCOPE_NAME }, logRecords: records }]
+    }
+  ]
 })
 
 /** The span a record is written in (the dispatch's, with telemetry on). @internal */
@@ -170,7 +183,10 @@ export interface Exporter {
   readonly stats: Effect.Effect<ExportStats>
 }
 
-type Sent = { readonly _tag: "ok"; readonly rejected: number; readonly detail: string } | { readonly _tag: "retry"; readonly why: string } | { readonly _tag: "refused"; readonly why: string }
+type Sent =
+  | { readonly _tag: "ok"; readonly rejected: number; readonly detail: string }
+  | { readonly _tag: "retry"; readonly why: string }
+  | { readonly _tag: "refused"; readonly why: string }
 
 /**
  * Sends in the background, in batches, one request at a time: every `exportIntervalMs`, when a
@@ -181,7 +197,7 @@ type Sent = { readonly _tag: "ok"; readonly rejected: number; readonly detail: s
  * @internal
  */
 export const makeExporter = (options: OtlpOptions, file: string): Effect.Effect<Exporter, never, Scope.Scope> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const fetch = options.fetch ?? (globalThis as unknown as { readonly fetch: FetchLike }).fetch
     const url = options.endpoint
     const headers = { ...options.headers, "content-type": "application/json" }
@@ -195,10 +211,17 @@ export const makeExporter = (options: OtlpOptions, file: string): Effect.Effect<
 
     const post = (body: string): Effect.Effect<Sent> =>
       Effect.tryPromise({
-        try: (signal) => fetch(url, { method: "POST", headers, body, signal }).then(async (response) => ({ status: response.status, text: await response.text().catch(() => "") })),
+        try: (signal) =>
+          fetch(url, { method: "POST", headers, body, signal }).then(async (response) => ({
+            status: response.status,
+            text: await response.text().catch(() => "")
+          })),
         catch: (error) => (error instanceof Error ? error.message : String(error))
       }).pipe(
-        Effect.timeoutOrElse({ duration: REQUEST_TIMEOUT, orElse: () => Effect.fail(`no answer within ${Duration.toSeconds(REQUEST_TIMEOUT)} s`) }),
+        Effect.timeoutOrElse({
+          duration: REQUEST_TIMEOUT,
+          orElse: () => Effect.fail(`no answer within ${Duration.toSeconds(REQUEST_TIMEOUT)} s`)
+        }),
         Effect.map(({ status, text }): Sent => {
           if (status >= 200 && status < 300) {
             // A collector may accept a request and still reject some of its records (partialSuccess).
@@ -221,34 +244,43 @@ export const makeExporter = (options: OtlpOptions, file: string): Effect.Effect<
       )
 
     /** Sends what is waiting, batch after batch, until it is sent or an attempt fails. */
-    const sendAll: Effect.Effect<void> = lock.withPermits(1)(Effect.gen(function*() {
-      while (pending.length > 0) {
-        const batch = pending.slice(0, BATCH)
-        const sent = yield* post(JSON.stringify(payload(options, batch)))
-        if (sent._tag === "retry") {
-          counts.failedAttempts += 1
-          if (failing === undefined) yield* warn(`failed (${sent.why}); ${pending.length} record${pending.length === 1 ? "" : "s"} wait for the next attempt (the local log ${file} has them)`)
-          failing = sent.why
-          return
+    const sendAll: Effect.Effect<void> = lock.withPermits(1)(
+      Effect.gen(function* () {
+        while (pending.length > 0) {
+          const batch = pending.slice(0, BATCH)
+          const sent = yield* post(JSON.stringify(payload(options, batch)))
+          if (sent._tag === "retry") {
+            counts.failedAttempts += 1
+            if (failing === undefined)
+              yield* warn(
+                `failed (${sent.why}); ${pending.length} record${pending.length === 1 ? "" : "s"} wait for the next attempt (the local log ${file} has them)`
+              )
+            failing = sent.why
+            return
+          }
+          pending.splice(0, batch.length)
+          if (sent._tag === "refused") {
+            counts.failedAttempts += 1
+            counts.dropped += batch.length
+            yield* warn(
+              `the collector refused ${batch.length} record${batch.length === 1 ? "" : "s"} (${sent.why}): not exported (the local log ${file} has them)`
+            )
+            continue
+          }
+          counts.exported += batch.length - Math.min(sent.rejected, batch.length)
+          if (sent.rejected > 0) {
+            counts.dropped += Math.min(sent.rejected, batch.length)
+            yield* warn(
+              `the collector rejected ${sent.rejected} of ${batch.length} records${sent.detail === "" ? "" : ` (${sent.detail})`} (the local log ${file} has them)`
+            )
+          }
+          if (failing !== undefined) {
+            yield* warn(`works again (${counts.failedAttempts} failed attempt${counts.failedAttempts === 1 ? "" : "s"} so far)`)
+            failing = undefined
+          }
         }
-        pending.splice(0, batch.length)
-        if (sent._tag === "refused") {
-          counts.failedAttempts += 1
-          counts.dropped += batch.length
-          yield* warn(`the collector refused ${batch.length} record${batch.length === 1 ? "" : "s"} (${sent.why}): not exported (the local log ${file} has them)`)
-          continue
-        }
-        counts.exported += batch.length - Math.min(sent.rejected, batch.length)
-        if (sent.rejected > 0) {
-          counts.dropped += Math.min(sent.rejected, batch.length)
-          yield* warn(`the collector rejected ${sent.rejected} of ${batch.length} records${sent.detail === "" ? "" : ` (${sent.detail})`} (the local log ${file} has them)`)
-        }
-        if (failing !== undefined) {
-          yield* warn(`works again (${counts.failedAttempts} failed attempt${counts.failedAttempts === 1 ? "" : "s"} so far)`)
-          failing = undefined
-        }
-      }
-    }))
+      })
+    )
 
     // Every interval, in the background, for as long as the writer's scope is open.
     yield* Effect.sleep(Duration.millis(Math.max(10, options.exportIntervalMs ?? 1000))).pipe(
@@ -259,7 +291,7 @@ export const makeExporter = (options: OtlpOptions, file: string): Effect.Effect<
     // On close (after the writer's closing records, which are pushed first): what is left, at most closeTimeoutMs.
     yield* Scope.addFinalizer(
       scope,
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* sendAll.pipe(Effect.timeoutOption(Duration.millis(options.closeTimeoutMs ?? 1000)))
         if (pending.length > 0) {
           counts.dropped += pending.length
@@ -273,18 +305,27 @@ export const makeExporter = (options: OtlpOptions, file: string): Effect.Effect<
 
     return {
       push: (item) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           pending.push(logRecord(item))
           if (pending.length > MAX_PENDING) {
             const over = pending.length - MAX_PENDING
             pending.splice(0, over)
             counts.dropped += over
-            if (!overflowing) yield* warn(`more than ${MAX_PENDING} records wait (the collector is away); the oldest are given up (the local log ${file} has them)`)
+            if (!overflowing)
+              yield* warn(
+                `more than ${MAX_PENDING} records wait (the collector is away); the oldest are given up (the local log ${file} has them)`
+              )
             overflowing = true
           } else if (overflowing && pending.length < MAX_PENDING / 2) overflowing = false
           if (pending.length >= BATCH && failing === undefined) yield* Effect.forkIn(sendAll, scope)
         }),
-      stats: Effect.sync(() => ({ endpoint: url, exported: counts.exported, pending: pending.length, failedAttempts: counts.failedAttempts, dropped: counts.dropped }))
+      stats: Effect.sync(() => ({
+        endpoint: url,
+        exported: counts.exported,
+        pending: pending.length,
+        failedAttempts: counts.failedAttempts,
+        dropped: counts.dropped
+      }))
     }
   })
 
@@ -312,7 +353,8 @@ const jsonValue = (value: unknown, depth = 0): unknown => {
   if ("boolValue" in v) return v["boolValue"]
   if ("intValue" in v) return Number(v["intValue"])
   if ("doubleValue" in v) return Number(v["doubleValue"])
-  if ("arrayValue" in v) return list((v["arrayValue"] as { values?: unknown } | undefined)?.values).map((item) => jsonValue(item, depth + 1))
+  if ("arrayValue" in v)
+    return list((v["arrayValue"] as { values?: unknown } | undefined)?.values).map((item) => jsonValue(item, depth + 1))
   return undefined
 }
 
@@ -323,7 +365,9 @@ const jsonValue = (value: unknown, depth = 0): unknown => {
  * or one JSON document (a payload, or an array of them).
  * @internal
  */
-export const readExport = (text: string): {
+export const readExport = (
+  text: string
+): {
   readonly found: ReadonlyArray<Found>
   readonly malformed: ReadonlyArray<{ readonly line: number; readonly message: string }>
   readonly payloads: number
@@ -338,7 +382,10 @@ export const readExport = (text: string): {
     try {
       documents.push({ line: i + 1, value: JSON.parse(part) })
     } catch {
-      malformed.push({ line: i + 1, message: `line ${i + 1} is not JSON (expected one OTLP/JSON logs payload per line, as a collector's file exporter writes them)` })
+      malformed.push({
+        line: i + 1,
+        message: `line ${i + 1} is not JSON (expected one OTLP/JSON logs payload per line, as a collector's file exporter writes them)`
+      })
     }
   })
   if (malformed.length > 0) {
@@ -365,10 +412,12 @@ export const readExport = (text: string): {
         for (const record of list((scope as Record<string, unknown> | undefined)?.["logRecords"])) {
           logRecords += 1
           const r = (Predicate.isObject(record) ? record : {}) as Record<string, unknown>
-          const attrs = Object.fromEntries(list(r["attributes"]).flatMap((kv) => {
-            const entry = kv as { key?: unknown; value?: unknown } | undefined
-            return typeof entry?.key === "string" ? [[entry.key, jsonValue(entry.value)]] : []
-          }))
+          const attrs = Object.fromEntries(
+            list(r["attributes"]).flatMap((kv) => {
+              const entry = kv as { key?: unknown; value?: unknown } | undefined
+              return typeof entry?.key === "string" ? [[entry.key, jsonValue(entry.value)]] : []
+            })
+          )
           const body = jsonValue(r["body"])
           const isAudit = attrs["agent_hooks.audit.kind"] !== undefined || (typeof body === "string" && body.startsWith('{"v":1,"kind":"'))
           if (!isAudit) {

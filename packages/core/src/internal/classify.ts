@@ -42,7 +42,6 @@ export interface ClassifyContext {
   readonly overflowFile: () => string
 }
 
-
 /** A model's `{"ok": false, "reason"}` on each event: what a command hook would have answered there. */
 const answerVerdict = (spec: HookEventSpec, answer: ModelAnswer): HookVerdict => {
   if (answer.ok) return none
@@ -99,8 +98,11 @@ const capText = (text: string, ctx: ClassifyContext, overflow: Array<Overflow>):
  * verdict before onFailure or fail-closed turns a failure into a block.
  */
 const isFailure = (run: Executed["run"], verdict: HookVerdict): boolean =>
-  verdict.status === "non-blocking-error" || verdict.status === "cancelled" || verdict.answerDropped === true ||
-  run.stdoutTruncated === true || run.outputIncomplete === true ||
+  verdict.status === "non-blocking-error" ||
+  verdict.status === "cancelled" ||
+  verdict.answerDropped === true ||
+  run.stdoutTruncated === true ||
+  run.outputIncomplete === true ||
   (verdict.status === "blocking-error" &&
     (run.exitCode === null || run.timedOut || run.signal !== null || (run.exitCode !== 0 && run.exitCode !== 2)))
 
@@ -120,17 +122,14 @@ export interface Classified {
 }
 
 /** @internal */
-export const classify = (
-  hook: PlannedHook,
-  executed: Executed,
-  ctx: ClassifyContext
-): Classified => {
+export const classify = (hook: PlannedHook, executed: Executed, ctx: ClassifyContext): Classified => {
   const { spec, label } = ctx
   const { run, answer } = executed
   const handler = hook.entry.handler
   // nonZeroBlocks is about processes' exit codes; an in-process hook that fails stays a non-blocking error.
   const forHandler = spec.nonZeroBlocks && handler.type !== "command" ? { ...spec, nonZeroBlocks: false } : spec
-  let verdict = answer !== undefined && !run.timedOut ? answerVerdict(spec, answer) : HookOutput.interpret(forHandler, { ...run, timeout: ctx.timeout })
+  let verdict =
+    answer !== undefined && !run.timedOut ? answerVerdict(spec, answer) : HookOutput.interpret(forHandler, { ...run, timeout: ctx.timeout })
   // A ConfigChange from policy settings cannot be blocked.
   if (spec.behavesAs === "ConfigChange" && ctx.policySource && verdict.decision === "block") {
     const note = "a change to policy settings cannot be blocked"
@@ -154,9 +153,12 @@ export const classify = (
   // blocks a blocking event too: load must not be able to switch a guard off.
   const resourcesStopped = run.spawnErrorReason === "resources"
   // The engine's failClosed gives every hook without its own onFailure the "block" rule.
-  const onFailure = payloadStopped || resourcesStopped ? "block" : handler.onFailure ?? (ctx.failClosed ? "block" : "continue")
+  const onFailure = payloadStopped || resourcesStopped ? "block" : (handler.onFailure ?? (ctx.failClosed ? "block" : "continue"))
   if (
-    failedOpen && !ctx.async && spec.blocking !== "none" && spec.blocking !== "permission-request" &&
+    failedOpen &&
+    !ctx.async &&
+    spec.blocking !== "none" &&
+    spec.blocking !== "permission-request" &&
     ((onFailure === "block" && !FAIL_OPEN_EVENTS.has(spec.behavesAs)) || timedOutBlocks)
   ) {
     // onFailure "block": a hook that fails or times out blocks, as exit 2 would.
@@ -164,16 +166,18 @@ export const classify = (
     const because = timedOutBlocks
       ? "a PreModelSwitch hook that times out blocks the switch"
       : payloadStopped
-      ? "the payload kept the hook from starting, so the action is blocked"
-      : resourcesStopped
-      ? "the system had no room to start the hook (too many open files or processes), so the action is blocked"
-      : handler.onFailure === "block"
-      ? `blocking because onFailure is "block"`
-      : "blocking because the engine fails closed"
+        ? "the payload kept the hook from starting, so the action is blocked"
+        : resourcesStopped
+          ? "the system had no room to start the hook (too many open files or processes), so the action is blocked"
+          : handler.onFailure === "block"
+            ? `blocking because onFailure is "block"`
+            : "blocking because the engine fails closed"
     verdict = {
       ...verdict,
       // The failure blocks here: its message must not call it non-blocking.
-      messages: verdict.messages.map((message) => message.replace(/^Failed with non-blocking status code (-?\d+)/, `Failed with status code $1 (${because})`)),
+      messages: verdict.messages.map((message) =>
+        message.replace(/^Failed with non-blocking status code (-?\d+)/, `Failed with status code $1 (${because})`)
+      ),
       status: "blocking-error",
       decision: spec.blocking === "permission" ? "deny" : "block",
       reason: `${label} hook error: [${hook.display}]: ${why}; ${because}`,

@@ -110,14 +110,12 @@ export const MAX_RECORD_CHARS = 8 * 1024
  *
  * @internal
  */
-export const launcherArgs = (
-  request: {
-    readonly file: string
-    readonly args: ReadonlyArray<string>
-    readonly files?: ReadonlyArray<{ readonly env: string }> | undefined
-    readonly detached: { readonly capSeconds: number; readonly logTo?: { readonly file: string; readonly record: string } | undefined }
-  }
-): { readonly file: string; readonly args: ReadonlyArray<string> } | undefined => {
+export const launcherArgs = (request: {
+  readonly file: string
+  readonly args: ReadonlyArray<string>
+  readonly files?: ReadonlyArray<{ readonly env: string }> | undefined
+  readonly detached: { readonly capSeconds: number; readonly logTo?: { readonly file: string; readonly record: string } | undefined }
+}): { readonly file: string; readonly args: ReadonlyArray<string> } | undefined => {
   const vars = (request.files ?? []).map((file) => file.env)
   if (vars.some((name) => !VARIABLE.test(name))) return undefined
   const { capSeconds, logTo } = request.detached

@@ -17,7 +17,7 @@ import { PayloadError } from "../HookError.ts"
 import * as HookEvent from "../HookEvent.ts"
 import * as HookInput from "../HookInput.ts"
 import * as LogPath from "../LogPath.ts"
-import * as Outcome from "../Outcome.ts"
+import type * as Outcome from "../Outcome.ts"
 import type { Plan, PlannedHook } from "../Plan.ts"
 import { ProcessSpawner } from "../ProcessSpawner.ts"
 import type { StopGuard } from "../StopGuard.ts"
@@ -89,7 +89,9 @@ const eventOf = (plan: Plan, event: string) => {
 }
 
 const labelOf = (spec: HookEvent.HookEventSpec, event: string, payload: Readonly<Record<string, unknown>>): string =>
-  spec.matcherField !== undefined && typeof payload[spec.matcherField] === "string" ? `${event}:${String(payload[spec.matcherField])}` : event
+  spec.matcherField !== undefined && typeof payload[spec.matcherField] === "string"
+    ? `${event}:${String(payload[spec.matcherField])}`
+    : event
 
 const sessionOf = (state: EngineState, payload: Readonly<Record<string, unknown>>): string =>
   typeof payload["session_id"] === "string" ? payload["session_id"] : state.sessionId
@@ -98,21 +100,27 @@ const sessionOf = (state: EngineState, payload: Readonly<Record<string, unknown>
  * `hook "<command>" (<file>): <why>` for a hook the classification found failed (it could not run,
  * failed, timed out, or its answer was dropped); for a hook that answered, one line per ignored part.
  */
-const failureLine = (done: { readonly result: HookResult; readonly failed: boolean; readonly ignored?: ReadonlyArray<string> }): ReadonlyArray<string> => {
+const failureLine = (done: {
+  readonly result: HookResult
+  readonly failed: boolean
+  readonly ignored?: ReadonlyArray<string>
+}): ReadonlyArray<string> => {
   const { result, failed } = done
   // A hook that answered: one line for each part of its answer the event ignores.
-  if (!failed) return (done.ignored ?? []).map((note) => `hook ${JSON.stringify(result.command)} (${result.source ?? "programmatic"}): ${note}`)
-  const why = result.messages.length > 0
-    ? result.messages.join("; ")
-    : result.timedOut
-    ? `timed out after ${Math.round(result.durationMs)} ms`
-    : result.signal !== null
-    ? `killed by ${result.signal}`
-    : result.exitCode !== null
-    ? `exit ${result.exitCode}${result.stderr.trim() === "" ? "" : `: ${firstLine(result.stderr)}`}`
-    : result.status === "cancelled"
-    ? "cancelled"
-    : "failed"
+  if (!failed)
+    return (done.ignored ?? []).map((note) => `hook ${JSON.stringify(result.command)} (${result.source ?? "programmatic"}): ${note}`)
+  const why =
+    result.messages.length > 0
+      ? result.messages.join("; ")
+      : result.timedOut
+        ? `timed out after ${Math.round(result.durationMs)} ms`
+        : result.signal !== null
+          ? `killed by ${result.signal}`
+          : result.exitCode !== null
+            ? `exit ${result.exitCode}${result.stderr.trim() === "" ? "" : `: ${firstLine(result.stderr)}`}`
+            : result.status === "cancelled"
+              ? "cancelled"
+              : "failed"
   return [`hook ${JSON.stringify(result.command)} (${result.source ?? "programmatic"}): ${why}`]
 }
 
@@ -158,7 +166,7 @@ const unmatchedDecided = (state: EngineState, event: string, payload: unknown) =
  */
 const sessionEndSeconds = (plan: Plan, hooks: ReadonlyArray<PlannedHook>): number =>
   plan.sessionEndOverride ??
-    Math.min(60, Math.max(1.5, ...hooks.filter((hook) => hook.entry.scope !== "plugin").map((hook) => hook.entry.handler.timeout ?? 0)))
+  Math.min(60, Math.max(1.5, ...hooks.filter((hook) => hook.entry.scope !== "plugin").map((hook) => hook.entry.handler.timeout ?? 0)))
 
 /**
  * A hook's own follow-up limit (Cursor's `loop_limit`): once the agent has gone on `loopLimit` times
@@ -195,14 +203,17 @@ const auditRecords = (
   Effect.tap(Sinks.audit(writer, dispatch, hooks, outcome), (failures) =>
     Effect.sync(() => {
       for (const failure of failures) state.options.onWarning?.(failure)
-    }))
+    })
+  )
 
 /** @internal */
 export const dispatch = (state: EngineState, event: string, payload: unknown): Effect.Effect<Outcome.Outcome, PayloadError> =>
   Effect.suspend(() => {
     if (!Predicate.isObject(payload)) {
       return Effect.fail(
-        new PayloadError({ detail: `expected a JSON object, got ${payload === null ? "null" : Array.isArray(payload) ? "an array" : typeof payload}` })
+        new PayloadError({
+          detail: `expected a JSON object, got ${payload === null ? "null" : Array.isArray(payload) ? "an array" : typeof payload}`
+        })
       )
     }
     // The matching runs once: a payload `unmatched` has just matched is not matched again.
@@ -214,22 +225,27 @@ export const dispatch = (state: EngineState, event: string, payload: unknown): E
       const { spec, decided, besides } = quick
       if (state.audit === undefined) return Effect.succeed(assemble(spec, [], decided, besides))
       // With the audit trail on, a dispatch no hook matched is recorded too (the tool call still happens).
-      const audited = Sinks.audited(spec, { event, session: sessionOf(state, payload), matcher: matchValue(spec, payload) ?? null }, payload)
-      return Effect.map(
-        auditRecords(state, state.audit, audited, [], { ...decided, hooks: 0 }),
-        (sinkWarnings) => assemble(spec, [], decided, { ...besides, sinkWarnings })
+      const audited = Sinks.audited(
+        spec,
+        { event, session: sessionOf(state, payload), matcher: matchValue(spec, payload) ?? null },
+        payload
+      )
+      return Effect.map(auditRecords(state, state.audit, audited, [], { ...decided, hooks: 0 }), (sinkWarnings) =>
+        assemble(spec, [], decided, { ...besides, sinkWarnings })
       )
     }
     // A payload too deep to serialise safely is refused with one line, never a stack overflow.
     const depth = HookInput.depthExceeds(payload, HookInput.MAX_PAYLOAD_DEPTH)
     if (depth) {
       return Effect.fail(
-        new PayloadError({ detail: `the payload is nested deeper than ${HookInput.MAX_PAYLOAD_DEPTH} levels (the limit); flatten it or send less` })
+        new PayloadError({
+          detail: `the payload is nested deeper than ${HookInput.MAX_PAYLOAD_DEPTH} levels (the limit); flatten it or send less`
+        })
       )
     }
     // A span per dispatch that runs hooks (one that matches nothing stays outside the Effect runtime).
     const spec = specOf(state.plan, event)
-    const matcher = spec === undefined ? null : matchValue(spec, payload) ?? null
+    const matcher = spec === undefined ? null : (matchValue(spec, payload) ?? null)
     return state.telemetry.dispatch({ event, matcher, ...genAiOf(payload) }, run(state, event, payload), (outcome) => ({
       blocked: outcome.blocked,
       decision: outcome.decision,
@@ -239,20 +255,22 @@ export const dispatch = (state: EngineState, event: string, payload: unknown): E
 
 /** The tool call and the conversation a payload is about, for the spans' GenAI attributes. */
 const genAiOf = (payload: Record<string, unknown>) => ({
-  tool: typeof payload["tool_name"] === "string"
-    ? { name: payload["tool_name"], callId: typeof payload["tool_use_id"] === "string" ? payload["tool_use_id"] : undefined }
-    : undefined,
+  tool:
+    typeof payload["tool_name"] === "string"
+      ? { name: payload["tool_name"], callId: typeof payload["tool_use_id"] === "string" ? payload["tool_use_id"] : undefined }
+      : undefined,
   conversationId: typeof payload["session_id"] === "string" ? payload["session_id"] : undefined
 })
 
 const run = (state: EngineState, event: string, payload: Record<string, unknown>): Effect.Effect<Outcome.Outcome> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const { plan, options } = state
     const { spec, warnings: dispatchWarnings } = eventOf(plan, event)
     const session = sessionOf(state, payload)
     const key = streakKey(event, session, payload)
     const isStop = STOP_EVENTS.has(spec.behavesAs)
-    const hostPayload = isStop && payload["stop_hook_active"] === undefined ? { ...payload, stop_hook_active: state.stopGuard.streak(key) > 0 } : payload
+    const hostPayload =
+      isStop && payload["stop_hook_active"] === undefined ? { ...payload, stop_hook_active: state.stopGuard.streak(key) > 0 } : payload
     const built = HookInput.build(event, hostPayload, { sessionId: state.sessionId, cwd: plan.projectDir })
     // The dialect's own base fields and variables (Gemini CLI's timestamp, Wave's transcript_path) and
     // the config's input defaults (pigo's model); the host's values win.
@@ -300,28 +318,31 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
       input,
       stdin: JSON.stringify(input),
       // A relative payload cwd is taken inside the project, never against the host's directory.
-      cwd: typeof payload["cwd"] === "string" && payload["cwd"] !== "" ? state.path.resolve(plan.projectDir, payload["cwd"]) : plan.projectDir,
+      cwd:
+        typeof payload["cwd"] === "string" && payload["cwd"] !== "" ? state.path.resolve(plan.projectDir, payload["cwd"]) : plan.projectDir,
       projectDir: plan.projectDir
     }
     // A detached hook's launcher appends how it ended to the execution log, where the engine may write.
-    const detachedLog = options.detachAsync === true && plan.settings.executionLog !== undefined && hooks.some((hook) => hook.async)
-      ? yield* LogPath.guard(plan.settings.executionLog).pipe(
-        Effect.provideService(FileSystem.FileSystem, state.fs),
-        Effect.map((escape) => (escape === undefined ? plan.settings.executionLog : undefined))
-      )
-      : undefined
+    const detachedLog =
+      options.detachAsync === true && plan.settings.executionLog !== undefined && hooks.some((hook) => hook.async)
+        ? yield* LogPath.guard(plan.settings.executionLog).pipe(
+            Effect.provideService(FileSystem.FileSystem, state.fs),
+            Effect.map((leaves) => (leaves === undefined ? plan.settings.executionLog : undefined))
+          )
+        : undefined
     const contextOf = (hook: PlannedHook, startedAt: number): ExecContext => ({
       ...base,
       env: hook.extraEnv === undefined ? dispatchEnv : { ...dispatchEnv, ...hook.extraEnv },
       timeout: budget === undefined ? hook.timeout : Math.min(hook.timeout, budget),
       // A host that exits after the dispatch (agent-hooks run) starts async command hooks detached,
       // bounded by their timeout, so that they outlive it.
-      detach: hook.async && options.detachAsync === true && hook.entry.handler.type === "command"
-        ? {
-          capSeconds: hook.timeout,
-          logTo: detachedLog === undefined ? undefined : { file: detachedLog, record: Sinks.detachedRecord(spec.name, hook, startedAt) }
-        }
-        : undefined
+      detach:
+        hook.async && options.detachAsync === true && hook.entry.handler.type === "command"
+          ? {
+              capSeconds: hook.timeout,
+              logTo: detachedLog === undefined ? undefined : { file: detachedLog, record: Sinks.detachedRecord(spec.name, hook, startedAt) }
+            }
+          : undefined
     })
     const sink: Sinks.SinkContext = { fs: state.fs, path: state.path, onWarning: options.onWarning }
     // One hook matched from a sequential group makes the whole call sequential (Gemini CLI's
@@ -332,20 +353,34 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
     const matcher = matchValue(spec, payload) ?? null
     const runOne = (hook: PlannedHook) =>
       state.telemetry.hook(
-        { event, matcher, ...genAiOf(payload), command: hook.display, type: hook.entry.handler.type, source: hook.entry.scope === "explicit" && hook.entry.source === "(programmatic)" ? null : hook.entry.source },
-        Effect.gen(function*() {
+        {
+          event,
+          matcher,
+          ...genAiOf(payload),
+          command: hook.display,
+          type: hook.entry.handler.type,
+          source: hook.entry.scope === "explicit" && hook.entry.source === "(programmatic)" ? null : hook.entry.source
+        },
+        Effect.gen(function* () {
           const startedAt = yield* Clock.currentTimeMillis
           const planned = contextOf(hook, startedAt)
           // Every hook process gets TRACEPARENT for its hook's span, so that its own spans join the trace.
           const own = { ...planned, env: yield* withTraceContext(planned.env) }
-          const ctx = chain === undefined || chain.input === input ? own : { ...own, input: chain.input, stdin: JSON.stringify(chain.input) }
+          const ctx =
+            chain === undefined || chain.input === input ? own : { ...own, input: chain.input, stdin: JSON.stringify(chain.input) }
           const executed = yield* execute(hook, ctx, state.caps)
           const classified = classify(hook, executed, classifyContext(hook, ctx.timeout))
           if (chain !== undefined && !hook.async && classified.verdict.updatedInput !== null) {
-            chain.input = { ...chain.input, tool_input: { ...(chain.input["tool_input"] as Record<string, unknown>), ...classified.verdict.updatedInput } }
+            chain.input = {
+              ...chain.input,
+              tool_input: { ...(chain.input["tool_input"] as Record<string, unknown>), ...classified.verdict.updatedInput }
+            }
           }
           // The command as it ran is for the execution log only.
-          const ranAs = plan.settings.executionLog !== undefined && hook.entry.handler.type === "command" ? asRun(hook.entry.handler, ctx) : hook.display
+          const ranAs =
+            plan.settings.executionLog !== undefined && hook.entry.handler.type === "command"
+              ? asRun(hook.entry.handler, ctx)
+              : hook.display
           return { hook, executed, startedAt, ranAs, ...classified }
         }),
         ({ result }) => result
@@ -358,54 +393,68 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
     // outcome, so that the host (agent-hooks run) shows it: nothing else would hear of it.
     const notStarted: Array<(typeof ran)[number]> = []
     for (const hook of background) {
-      const task = state.asyncPool.withPermits(1)(runOne(hook)).pipe(
-        Effect.tap(({ result, overflow, startedAt, ranAs }) =>
-          Effect.all([
-            plan.settings.executionLog === undefined
-              ? Effect.void
-              : Sinks.executionLog(sink, plan.settings.executionLog, spec.name, [{ result, hook, startedAt, ranAs }]),
-            Sinks.overflowFiles(sink, overflow),
-            state.audit === undefined ? Effect.void : auditRecords(state, state.audit, auditOf, [{ result, hook }], undefined)
-          ], { discard: true })
-        ),
-        Effect.map((done) => {
-          const { executed: { run }, result, verdict } = done
-          if (options.onWarning !== undefined) for (const line of failureLine(done)) options.onWarning(line)
-          if (options.detachAsync === true && hook.entry.handler.type === "command" && failureLine(done).length > 0) notStarted.push(done)
-          const rewake = hook.entry.handler.type === "command" && hook.entry.handler.asyncRewake === true && run.exitCode === 2
-          const delivered: AsyncResult = {
-            event,
-            sessionId: session,
-            hook: result,
-            toModel: [...verdict.additionalContext, ...(verdict.systemMessage === null ? [] : [verdict.systemMessage])],
-            rewake,
-            rewakeMessage: rewake ? (run.stderr.trim() !== "" ? run.stderr.trim() : run.stdout.trim()) : null
-          }
-          state.asyncResults.push(delivered)
-          if (state.asyncResults.length > ASYNC_RESULTS_KEPT) {
-            state.asyncResults.shift()
-            // Nothing is dropped unseen: a host with onAsyncResult has each result already; any other hears of it once.
-            if (state.asyncResultsDropped++ === 0 && options.onAsyncResult === undefined) {
-              options.onWarning?.(
-                `async hook results are not being taken: the engine keeps the last ${ASYNC_RESULTS_KEPT} and drops older ones (call takeAsyncResults() after each turn, or pass onAsyncResult)`
-              )
+      const task = state.asyncPool
+        .withPermits(1)(runOne(hook))
+        .pipe(
+          Effect.tap(({ result, overflow, startedAt, ranAs }) =>
+            Effect.all(
+              [
+                plan.settings.executionLog === undefined
+                  ? Effect.void
+                  : Sinks.executionLog(sink, plan.settings.executionLog, spec.name, [{ result, hook, startedAt, ranAs }]),
+                Sinks.overflowFiles(sink, overflow),
+                state.audit === undefined ? Effect.void : auditRecords(state, state.audit, auditOf, [{ result, hook }], undefined)
+              ],
+              { discard: true }
+            )
+          ),
+          Effect.map((done) => {
+            const {
+              executed: { run },
+              result,
+              verdict
+            } = done
+            if (options.onWarning !== undefined) for (const line of failureLine(done)) options.onWarning(line)
+            if (options.detachAsync === true && hook.entry.handler.type === "command" && failureLine(done).length > 0) notStarted.push(done)
+            const rewake = hook.entry.handler.type === "command" && hook.entry.handler.asyncRewake === true && run.exitCode === 2
+            const delivered: AsyncResult = {
+              event,
+              sessionId: session,
+              hook: result,
+              toModel: [...verdict.additionalContext, ...(verdict.systemMessage === null ? [] : [verdict.systemMessage])],
+              rewake,
+              rewakeMessage: rewake ? (run.stderr.trim() !== "" ? run.stderr.trim() : run.stdout.trim()) : null
             }
-          }
-          options.onAsyncResult?.(delivered)
-        }),
-        Effect.provideService(ProcessSpawner, state.spawner)
-      )
+            state.asyncResults.push(delivered)
+            if (state.asyncResults.length > ASYNC_RESULTS_KEPT) {
+              state.asyncResults.shift()
+              // Nothing is dropped unseen: a host with onAsyncResult has each result already; any other hears of it once.
+              if (state.asyncResultsDropped++ === 0 && options.onAsyncResult === undefined) {
+                options.onWarning?.(
+                  `async hook results are not being taken: the engine keeps the last ${ASYNC_RESULTS_KEPT} and drops older ones (call takeAsyncResults() after each turn, or pass onAsyncResult)`
+                )
+              }
+            }
+            options.onAsyncResult?.(delivered)
+          }),
+          Effect.provideService(ProcessSpawner, state.spawner)
+        )
       // A detached hook is awaited only until it has started (its wrapper returns at once), so
       // that a host exiting after the outcome cannot cut it off before it began.
       if (options.detachAsync === true && hook.entry.handler.type === "command") yield* task
       else yield* FiberSet.run(state.asyncFibers, task)
     }
 
-    const finished = yield* Effect.forEach(hooks.filter((hook) => !hook.async), runOne, { concurrency: sequential ? 1 : "unbounded" })
+    const finished = yield* Effect.forEach(
+      hooks.filter((hook) => !hook.async),
+      runOne,
+      { concurrency: sequential ? 1 : "unbounded" }
+    )
     const loops = typeof payload["loop_count"] === "number" ? payload["loop_count"] : state.stopGuard.streak(key)
     const ran = isStop ? finished.map((done) => loopLimited(loops, done)) : finished
     for (const { result } of ran) {
-      for (const message of result.messages) dispatchWarnings.push(`hook ${JSON.stringify(result.command)} (${result.source ?? "programmatic"}): ${message}`)
+      for (const message of result.messages)
+        dispatchWarnings.push(`hook ${JSON.stringify(result.command)} (${result.source ?? "programmatic"}): ${message}`)
     }
     // A hook that did not run, or whose answer was dropped, is never silent: one line each to onWarning.
     if (options.onWarning !== undefined) for (const line of ran.flatMap(failureLine)) options.onWarning(line)
@@ -423,12 +472,14 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
 
     // Sinks, after the decision.
     if (plan.settings.executionLog !== undefined) yield* Sinks.executionLog(sink, plan.settings.executionLog, spec.name, ran)
-    yield* Sinks.overflowFiles(sink, ran.flatMap(({ overflow }) => overflow))
+    yield* Sinks.overflowFiles(
+      sink,
+      ran.flatMap(({ overflow }) => overflow)
+    )
     // The audit records are in the file before the outcome is returned: a blocked action has its
     // record, and a record that could not be written is among the outcome's warnings.
-    const sinkWarnings = state.audit === undefined
-      ? []
-      : yield* auditRecords(state, state.audit, auditOf, ran, { ...decided, hooks: answered.length })
+    const sinkWarnings =
+      state.audit === undefined ? [] : yield* auditRecords(state, state.audit, auditOf, ran, { ...decided, hooks: answered.length })
     const asyncHooks = background.map((hook) => hook.display)
     return assemble(spec, answered, decided, { warnings: dispatchWarnings, asyncHooks, label, sinkWarnings })
   }).pipe(Effect.provideService(ProcessSpawner, state.spawner))

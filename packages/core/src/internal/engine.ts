@@ -33,33 +33,35 @@ export const make = (
 const makeOnce = (
   options: EngineOptions
 ): Effect.Effect<HookEngine["Service"], HookError, ProcessSpawner | FileSystem.FileSystem | Path.Path | Scope.Scope> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const plan = yield* Plan.make(options)
     if (options.onWarning !== undefined) for (const warning of plan.settings.warnings) options.onWarning(warning)
     const fs = yield* FileSystem.FileSystem
     // A plugin's persistent data folder is created when the engine starts.
     for (const dir of plan.pluginDataDirs) {
-      yield* fs.makeDirectory(dir, { recursive: true }).pipe(
-        Effect.catch((error) => Effect.sync(() => options.onWarning?.(`cannot create the data folder ${dir}: ${error.message}`)))
-      )
+      yield* fs
+        .makeDirectory(dir, { recursive: true })
+        .pipe(Effect.catch((error) => Effect.sync(() => options.onWarning?.(`cannot create the data folder ${dir}: ${error.message}`))))
     }
     // The audit trail is fail-closed: an engine that cannot open its audit log does not start.
     const auditFile = options.auditLog ?? plan.settings.auditLog
     // The copy for a collector (AGENT_HOOKS_AUDIT_OTLP or the option); a setting it cannot use is said, the local log is written anyway.
     const auditOtlp = auditFile === undefined ? undefined : Audit.otlpOptionsFrom(plan.env, options.auditOptions?.otlp)
     if (auditOtlp !== undefined && "problem" in auditOtlp) options.onWarning?.(auditOtlp.problem)
-    const audit = auditFile === undefined
-      ? undefined
-      : yield* Audit.makeWriter({
-        ...options.auditOptions,
-        otlp: auditOtlp === undefined || "problem" in auditOtlp ? undefined : { onWarning: options.onWarning, fetch: options.fetch, ...auditOtlp },
-        file: auditFile,
-        key: options.auditKey ?? plan.env["AGENT_HOOKS_AUDIT_KEY"],
-        // The settings' patterns (any file may add one; none can take one away) and the host's.
-        redact: [...(plan.settings.auditRedact ?? []), ...(options.auditOptions?.redact ?? [])]
-      }).pipe(
-        Effect.mapError((error) => new SettingsError({ file: auditFile, path: ["auditLog"], detail: error.detail }))
-      )
+    const audit =
+      auditFile === undefined
+        ? undefined
+        : yield* Audit.makeWriter({
+            ...options.auditOptions,
+            otlp:
+              auditOtlp === undefined || "problem" in auditOtlp
+                ? undefined
+                : { onWarning: options.onWarning, fetch: options.fetch, ...auditOtlp },
+            file: auditFile,
+            key: options.auditKey ?? plan.env["AGENT_HOOKS_AUDIT_KEY"],
+            // The settings' patterns (any file may add one; none can take one away) and the host's.
+            redact: [...(plan.settings.auditRedact ?? []), ...(options.auditOptions?.redact ?? [])]
+          }).pipe(Effect.mapError((error) => new SettingsError({ file: auditFile, path: ["auditLog"], detail: error.detail })))
     const telemetry = yield* Telemetry.make(options.env ?? {}, options.telemetry)
     // Cedar policies are parsed and validated against their schema when the engine loads, so that a
     // broken policy file is said now; the wasm module loads only when a cedar hook is configured,
@@ -99,20 +101,25 @@ const makeOnce = (
       plan,
       // With the audit trail on, every event is recorded: a host that skips the events nobody hooks
       // (the LangChain adapter) must dispatch them all.
-      hookedEvents: audit === undefined
-        ? plan.hookedEvents
-        : new Set([...HookEvent.catalog.map((spec) => spec.name), ...plan.declared.keys(), ...plan.events.keys()]),
+      hookedEvents:
+        audit === undefined
+          ? plan.hookedEvents
+          : new Set([...HookEvent.catalog.map((spec) => spec.name), ...plan.declared.keys(), ...plan.events.keys()]),
       dispatch: (event, payload) => dispatch(state, event, payload),
       unmatched: (event, payload) => unmatched(state, event, payload),
       takeAsyncResults: Effect.sync(() => state.asyncResults.splice(0) as ReadonlyArray<AsyncResult>),
       awaitAsync: FiberSet.awaitEmpty(state.asyncFibers),
       recordReload: (event) =>
-        audit === undefined ? Effect.void : audit.reload({
-          result: event._tag,
-          files: event.files,
-          dropped: event._tag === "Reloaded" ? event.dropped ?? [] : [],
-          message: event._tag === "Reloaded" ? null : event.message
-        }).pipe(Effect.catch((error) => Effect.sync(() => options.onWarning?.(`audit record not written: ${error.message}`))))
+        audit === undefined
+          ? Effect.void
+          : audit
+              .reload({
+                result: event._tag,
+                files: event.files,
+                dropped: event._tag === "Reloaded" ? (event.dropped ?? []) : [],
+                message: event._tag === "Reloaded" ? null : event.message
+              })
+              .pipe(Effect.catch((error) => Effect.sync(() => options.onWarning?.(`audit record not written: ${error.message}`))))
     }
     return service
   })

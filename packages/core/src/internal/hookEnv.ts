@@ -32,7 +32,10 @@ const withoutSecretsCache = new WeakMap<Readonly<Record<string, string>>, Readon
  * The stripped copy of an environment is made once (a dispatch's environment is shared by its hooks).
  * @internal
  */
-export const forHook = (env: Readonly<Record<string, string>>, passEnv: ReadonlyArray<string> | undefined): Readonly<Record<string, string>> => {
+export const forHook = (
+  env: Readonly<Record<string, string>>,
+  passEnv: ReadonlyArray<string> | undefined
+): Readonly<Record<string, string>> => {
   let stripped = withoutSecretsCache.get(env)
   if (stripped === undefined) {
     const names = secretNames(env)

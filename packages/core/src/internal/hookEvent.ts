@@ -5,21 +5,72 @@ import { nearest } from "./text.ts"
 export const FAIL_OPEN_EVENTS: ReadonlySet<string> = new Set(["Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"])
 
 const MODEL_STDERR = new Set([
-  "PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop", "SubagentStop", "TeammateIdle", "TaskCreated", "TaskCompleted", "PostToolBatch"
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "Stop",
+  "SubagentStop",
+  "TeammateIdle",
+  "TaskCreated",
+  "TaskCompleted",
+  "PostToolBatch"
 ])
 const USER_STDERR = new Set([
-  "UserPromptSubmit", "UserPromptExpansion", "PreCompact", "SessionStart", "Setup", "SubagentStart", "SessionEnd", "CwdChanged", "FileChanged",
-  "PostCompact", "PreModelSwitch"
+  "UserPromptSubmit",
+  "UserPromptExpansion",
+  "PreCompact",
+  "SessionStart",
+  "Setup",
+  "SubagentStart",
+  "SessionEnd",
+  "CwdChanged",
+  "FileChanged",
+  "PostCompact",
+  "PreModelSwitch"
 ])
-const MODEL_REASON = new Set(["PreToolUse", "PermissionRequest", "PostToolUse", "Stop", "SubagentStop", "TaskCreated", "PostToolBatch", "TeammateIdle", "TaskCompleted"])
+const MODEL_REASON = new Set([
+  "PreToolUse",
+  "PermissionRequest",
+  "PostToolUse",
+  "Stop",
+  "SubagentStop",
+  "TaskCreated",
+  "PostToolBatch",
+  "TeammateIdle",
+  "TaskCompleted"
+])
 const USER_REASON = new Set(["UserPromptSubmit", "UserPromptExpansion", "PreCompact", "PreModelSwitch"])
 const CONTINUE_DISCARDED = new Set([
-  "Notification", "SessionEnd", "PreCompact", "PostCompact", "ConfigChange", "CwdChanged", "FileChanged", "DirectoryAdded", "WorktreeCreate",
-  "WorktreeRemove", "Elicitation", "ElicitationResult", "MessageDisplay", "InstructionsLoaded", "TaskCreated"
+  "Notification",
+  "SessionEnd",
+  "PreCompact",
+  "PostCompact",
+  "ConfigChange",
+  "CwdChanged",
+  "FileChanged",
+  "DirectoryAdded",
+  "WorktreeCreate",
+  "WorktreeRemove",
+  "Elicitation",
+  "ElicitationResult",
+  "MessageDisplay",
+  "InstructionsLoaded",
+  "TaskCreated"
 ])
 const PROMPT_EVENTS = new Set([
-  "UserPromptSubmit", "UserPromptExpansion", "PreToolUse", "PermissionRequest", "PermissionDenied", "PostToolUse", "PostToolUseFailure",
-  "PostToolBatch", "SubagentStop", "TaskCreated", "TaskCompleted", "Stop", "TeammateIdle"
+  "UserPromptSubmit",
+  "UserPromptExpansion",
+  "PreToolUse",
+  "PermissionRequest",
+  "PermissionDenied",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "PostToolBatch",
+  "SubagentStop",
+  "TaskCreated",
+  "TaskCompleted",
+  "Stop",
+  "TeammateIdle"
 ])
 const SPECIFIC: Record<string, ReadonlyArray<string>> = {
   PreToolUse: ["permissionDecision", "permissionDecisionReason", "updatedInput", "additionalContext"],
@@ -134,5 +185,4 @@ const byName = new Map(catalog.map((spec) => [spec.name, spec]))
 export const get = (name: string): HookEventSpec | undefined => byName.get(name)
 
 /** @internal */
-export const suggest = (name: string, declared: Iterable<string> = []): string | undefined =>
-  nearest(name, [...byName.keys(), ...declared])
+export const suggest = (name: string, declared: Iterable<string> = []): string | undefined => nearest(name, [...byName.keys(), ...declared])

@@ -1,11 +1,7 @@
 import type { InputDefaults } from "../HookInput.ts"
 
 /** @internal */
-export const build = (
-  event: string,
-  payload: Readonly<Record<string, unknown>>,
-  defaults: InputDefaults
-): Record<string, unknown> => {
+export const build = (event: string, payload: Readonly<Record<string, unknown>>, defaults: InputDefaults): Record<string, unknown> => {
   // Common fields first, in the order Claude Code writes them; the host's values win.
   const input: Record<string, unknown> = {
     session_id: defaults.sessionId,

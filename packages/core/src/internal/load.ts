@@ -50,7 +50,7 @@ const unreadDialects = (
   context: PresetContext,
   files: ReadonlyArray<SettingsFile>
 ): Effect.Effect<ReadonlyArray<{ readonly path: string; readonly preset: string }>, never, FileSystem.FileSystem> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
     const found = files.filter((file) => file.found)
     if (found.some((file) => file.scope === "project" || file.scope === "local")) return []
@@ -69,7 +69,9 @@ const unreadDialects = (
         if (!looked || own.has(file.path) || out.some((seen) => seen.path === file.path)) continue
         // a folder of hook files named by a glob (`.github/hooks/*.json`) is there when it holds one
         const there = file.path.endsWith("/*.json")
-          ? (yield* fs.readDirectory(file.path.slice(0, -"/*.json".length)).pipe(Effect.orElseSucceed(() => [] as ReadonlyArray<string>))).some((name) => name.endsWith(".json"))
+          ? (yield* fs
+              .readDirectory(file.path.slice(0, -"/*.json".length))
+              .pipe(Effect.orElseSucceed(() => [] as ReadonlyArray<string>))).some((name) => name.endsWith(".json"))
           : yield* fs.exists(file.path).pipe(Effect.orElseSucceed(() => false))
         if (there) out.push({ path: file.path, preset: other.name })
       }
@@ -90,7 +92,7 @@ const parseToml = (text: string, file: string): Effect.Effect<unknown, SettingsE
 
 /** @internal */
 export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, SettingsError, FileSystem.FileSystem | Path.Path> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
     const preset: Preset = options.preset ?? agentHooks
@@ -129,20 +131,24 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
 
     /** Files not read, whose hooks do not run (a dialect that goes on without them). */
     const unreadable: Array<string> = []
-    const read = (file: PresetFile, decodeWith: (document: unknown) => Effect.Effect<DecodedSettings, SettingsError>, dialectFile = false) =>
-      Effect.gen(function*() {
+    const read = (
+      file: PresetFile,
+      decodeWith: (document: unknown) => Effect.Effect<DecodedSettings, SettingsError>,
+      dialectFile = false
+    ) =>
+      Effect.gen(function* () {
         const text = yield* fs.readFileString(file.path).pipe(
           Effect.map((text): string | undefined => text),
           Effect.catch((error) =>
             !file.required && error.reason._tag === "NotFound"
               ? Effect.succeed(undefined)
               : Effect.fail(
-                new SettingsError({
-                  file: file.path,
-                  path: [],
-                  detail: `cannot read the settings file (${error.reason._tag === "NotFound" ? "no such file" : error.message})`
-                })
-              )
+                  new SettingsError({
+                    file: file.path,
+                    path: [],
+                    detail: `cannot read the settings file (${error.reason._tag === "NotFound" ? "no such file" : error.message})`
+                  })
+                )
           )
         )
         // The copies of the named files an approved file's hooks run: the bytes that were checked.
@@ -172,17 +178,20 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
         if (file.scope !== "managed") files.push({ path: file.path, scope: file.scope, found: text !== undefined })
         else managedFiles.push({ path: file.path, scope: file.scope, found: text !== undefined })
         if (text === undefined) return
-        const document = file.raw === true ? { text } : yield* (file.format === "toml" ? parseToml(text, file.path) : parseJson(text, file.path)).pipe(
-          Effect.catch((error) => {
-            // A dialect that goes on without a broken config (pigo) still says so loudly, as an error:
-            // strict mode and fail-closed make it fail the load, as for every other dialect.
-            if (!dialectFile || preset.unreadableConfig !== "warn" || strict || options.failClosed === true) return Effect.fail(error)
-            const line = `${error.detail}; none of its hooks run (fix the file; --strict or --fail-closed make this an error)`
-            warn(file.path, undefined, line, "error")
-            unreadable.push(`${file.path}: ${line}`)
-            return Effect.succeed(undefined)
-          })
-        )
+        const document =
+          file.raw === true
+            ? { text }
+            : yield* (file.format === "toml" ? parseToml(text, file.path) : parseJson(text, file.path)).pipe(
+                Effect.catch((error) => {
+                  // A dialect that goes on without a broken config (pigo) still says so loudly, as an error:
+                  // strict mode and fail-closed make it fail the load, as for every other dialect.
+                  if (!dialectFile || preset.unreadableConfig !== "warn" || strict || options.failClosed === true) return Effect.fail(error)
+                  const line = `${error.detail}; none of its hooks run (fix the file; --strict or --fail-closed make this an error)`
+                  warn(file.path, undefined, line, "error")
+                  unreadable.push(`${file.path}: ${line}`)
+                  return Effect.succeed(undefined)
+                })
+              )
         if (document === undefined) return
         const decoded = yield* decodeWith(document)
         // The decoder's own diagnostics where it has them; a line a preset added as text is read back by its file prefix.
@@ -212,8 +221,20 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
           if (decoded.allowManagedHooksOnly === true) allowManagedHooksOnly = true
         } else if (file.scope === "plugin") {
           // A plugin brings hooks, never policy for the whole engine.
-          const scalars = (["disableAllHooks", "allowedHttpHookUrls", "httpHookAllowedEnvVars", "allowedCommands", "executionLog", "auditLog", "auditRedact", "sequential", "dedupe", "inputDefaults"] as const)
-            .filter((key) => decoded[key] !== undefined)
+          const scalars = (
+            [
+              "disableAllHooks",
+              "allowedHttpHookUrls",
+              "httpHookAllowedEnvVars",
+              "allowedCommands",
+              "executionLog",
+              "auditLog",
+              "auditRedact",
+              "sequential",
+              "dedupe",
+              "inputDefaults"
+            ] as const
+          ).filter((key) => decoded[key] !== undefined)
           if (scalars.length > 0) warn(file.path, undefined, `a plugin cannot set ${scalars.join(", ")}; ignored`)
           return
         } else if (Policy.restricted(file.scope)) {
@@ -221,7 +242,11 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
           // its disableAllHooks turns off the project's and local hooks only.
           if (decoded.disableAllHooks === true) restrictedDisable = file.path
           else if (decoded.disableAllHooks === false && disableAllHooks) {
-            warn(file.path, "disableAllHooks", `your user settings turn every hook off; a ${file.scope} settings file cannot turn them back on; ignored`)
+            warn(
+              file.path,
+              "disableAllHooks",
+              `your user settings turn every hook off; a ${file.scope} settings file cannot turn them back on; ignored`
+            )
           }
         } else if (decoded.disableAllHooks !== undefined) {
           // The user's own files: a later one (an explicit file after another) wins.
@@ -230,7 +255,13 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
         policy.add(file.scope, file.path, decoded)
         if (decoded.sequential !== undefined) sequential.set(file.scope, decoded.sequential)
         if (decoded.dedupe !== undefined) dedupe.set(file.scope, decoded.dedupe)
-        const logOptions = (key: string) => ({ scope: file.scope, file: file.path, key, projectDir: options.projectDir, extraRoots: preset.logFolders?.(context) })
+        const logOptions = (key: string) => ({
+          scope: file.scope,
+          file: file.path,
+          key,
+          projectDir: options.projectDir,
+          extraRoots: preset.logFolders?.(context)
+        })
         if (decoded.executionLog !== undefined) {
           // one rule for every log path: a file that may come from a cloned repository logs only inside the project's log folder
           const log = LogPath.check(decoded.executionLog, logOptions("executionLog"))
@@ -245,15 +276,21 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
         // the repository could make every dispatch slow (catastrophic backtracking), so only the user's,
         // the --settings files' and managed ones count.
         if (decoded.auditRedact !== undefined) {
-          if (Policy.restricted(file.scope)) warn(file.path, "auditRedact", `a ${file.scope} settings file cannot add audit redaction patterns (each runs on every payload); put them in your user settings; ignored`)
+          if (Policy.restricted(file.scope))
+            warn(
+              file.path,
+              "auditRedact",
+              `a ${file.scope} settings file cannot add audit redaction patterns (each runs on every payload); put them in your user settings; ignored`
+            )
           else auditRedact.push(...decoded.auditRedact)
         }
         if (decoded.auditLog !== undefined) {
           // the same rule as executionLog; the audit log is opened once, so the folders on the way are followed now
           const log = LogPath.check(decoded.auditLog, logOptions("auditLog"))
-          const escape = log._tag === "Allowed" && log.root !== undefined ? yield* LogPath.verify(log.path, log.root, options.projectDir) : undefined
+          const leaves =
+            log._tag === "Allowed" && log.root !== undefined ? yield* LogPath.verify(log.path, log.root, options.projectDir) : undefined
           if (log._tag === "Refused") warn(...located(file.path, log.message))
-          else if (escape !== undefined) warn(file.path, "auditLog", `${escape}; ignored`)
+          else if (leaves !== undefined) warn(file.path, "auditLog", `${leaves}; ignored`)
           else policy.log("auditLog", file.scope, file.path, log.path)
         }
       })
@@ -268,7 +305,11 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
       own.flatMap((entry) => {
         const pinned = TrustInternal.pinHandler(entry.handler, pins, options.projectDir)
         if (pinned === undefined) {
-          warn(entry.source, entry.path, "held back: it names a project file in a way its approved copy cannot replace, so what would run might not be what was approved; name the script plainly (\"$CLAUDE_PROJECT_DIR\"/hooks/x.sh)")
+          warn(
+            entry.source,
+            entry.path,
+            'held back: it names a project file in a way its approved copy cannot replace, so what would run might not be what was approved; name the script plainly ("$CLAUDE_PROJECT_DIR"/hooks/x.sh)'
+          )
           return []
         }
         return pinned === entry.handler ? [entry] : [{ ...entry, pinned }]
@@ -276,14 +317,19 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
     const ownDeclarations = (decoded: ReadonlyArray<HookEntry>, file: string): ReadonlyArray<HookEntry> => {
       const refused = new Set<string>()
       const kept = decoded.filter((entry) => {
-        if (entry.spec === undefined || HookEvent.get(entry.event) !== undefined || events.some((event) => event.name === entry.event)) return true
+        if (entry.spec === undefined || HookEvent.get(entry.event) !== undefined || events.some((event) => event.name === entry.event))
+          return true
         const rules = JSON.stringify(entry.spec)
         const first = firstDeclared.get(entry.event)
         if (first === undefined) firstDeclared.set(entry.event, { file, rules })
         else if (first.file !== file && first.rules !== rules) {
           if (!refused.has(entry.event)) {
             refused.add(entry.event)
-            warn(file, "events", `${entry.event} is declared with other rules in ${first.file}; a file cannot redeclare an event another file declared, so this file's ${entry.event} hooks do not run (use another event name, or the same declaration)`)
+            warn(
+              file,
+              "events",
+              `${entry.event} is declared with other rules in ${first.file}; a file cannot redeclare an event another file declared, so this file's ${entry.event} hooks do not run (use another event name, or the same declaration)`
+            )
           }
           return false
         }
@@ -304,24 +350,26 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
       const dir = path.resolve(options.cwd, managedDir)
       const main = path.join(dir, "managed-settings.json")
       yield* read({ path: main, scope: "managed", required: false }, (document) => decode(document, main, "managed", undefined, events))
-      const dropIns = yield* fs.readDirectory(path.join(dir, "managed-settings.d")).pipe(
-        Effect.catch(() => Effect.succeed([] as ReadonlyArray<string>))
-      )
+      const dropIns = yield* fs
+        .readDirectory(path.join(dir, "managed-settings.d"))
+        .pipe(Effect.catch(() => Effect.succeed([] as ReadonlyArray<string>)))
       for (const name of [...dropIns].filter((name) => name.endsWith(".json")).sort()) {
         const file = path.join(dir, "managed-settings.d", name)
         yield* read({ path: file, scope: "managed", required: true }, (document) => decode(document, file, "managed", undefined, events))
       }
     }
     const envTrust = Trust.requireTrustFromEnv(options.env["AGENT_HOOKS_REQUIRE_TRUST"])
-    if (envTrust._tag === "Failure") return yield* new SettingsError({ file: "AGENT_HOOKS_REQUIRE_TRUST", path: [], detail: envTrust.message })
+    if (envTrust._tag === "Failure")
+      return yield* new SettingsError({ file: "AGENT_HOOKS_REQUIRE_TRUST", path: [], detail: envTrust.message })
     if (options.requireTrust === true || envTrust.value || managedRequiresTrust) {
       const store = Trust.storePath(options.env, path)
       trust = { approved: store === undefined ? new Map() : yield* Trust.approved(store), store }
     }
 
-    const settingsFiles: ReadonlyArray<PresetFile> = options.settings !== undefined
-      ? options.settings.map((file) => ({ path: path.resolve(options.cwd, file), scope: "explicit", required: true }))
-      : preset.discover(context)
+    const settingsFiles: ReadonlyArray<PresetFile> =
+      options.settings !== undefined
+        ? options.settings.map((file) => ({ path: path.resolve(options.cwd, file), scope: "explicit", required: true }))
+        : preset.discover(context)
     const io = {
       read: (file: string) => fs.readFileString(file).pipe(Effect.orElseSucceed((): string | undefined => undefined)),
       list: (dir: string) => fs.readDirectory(dir).pipe(Effect.orElseSucceed((): ReadonlyArray<string> => []))
@@ -339,11 +387,18 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
     }
     for (const listed of discovered) {
       // A folder of files (Kiro's .kiro/hooks/*.json, Cline's hook scripts): each file, alphabetically
-      const inFolder = listed.folder === undefined ? [listed] : yield* fs.readDirectory(listed.path).pipe(
-        Effect.map((names) => [...names].filter((name) => name.endsWith(listed.folder!.suffix) && !name.startsWith(".")).sort()
-          .map((name): PresetFile => ({ ...listed, path: path.join(listed.path, name), folder: undefined }))),
-        Effect.catch(() => Effect.succeed([] as ReadonlyArray<PresetFile>))
-      )
+      const inFolder =
+        listed.folder === undefined
+          ? [listed]
+          : yield* fs.readDirectory(listed.path).pipe(
+              Effect.map((names) =>
+                [...names]
+                  .filter((name) => name.endsWith(listed.folder!.suffix) && !name.startsWith("."))
+                  .sort()
+                  .map((name): PresetFile => ({ ...listed, path: path.join(listed.path, name), folder: undefined }))
+              ),
+              Effect.catch(() => Effect.succeed([] as ReadonlyArray<PresetFile>))
+            )
       // Folders named by `*` (Codex's plugins/cache/*/*/*/hooks/hooks.json): every one, in name order
       let inFolders: ReadonlyArray<PresetFile> = inFolder
       while (inFolders.some((entry) => entry.path.includes("/*/"))) {
@@ -364,9 +419,12 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
       }
       for (const entry of inFolders) {
         // A folder of hook files named by a glob (`.github/hooks/*.json`): each file in name order, at the folder's scope
-        const expanded = !entry.path.endsWith("/*.json") ? [entry] : (yield* fs.readDirectory(path.dirname(entry.path)).pipe(
-          Effect.catch(() => Effect.succeed([] as ReadonlyArray<string>))
-        )).filter((name) => name.endsWith(".json")).sort().map((name) => ({ ...entry, path: path.join(path.dirname(entry.path), name) }))
+        const expanded = !entry.path.endsWith("/*.json")
+          ? [entry]
+          : (yield* fs.readDirectory(path.dirname(entry.path)).pipe(Effect.catch(() => Effect.succeed([] as ReadonlyArray<string>))))
+              .filter((name) => name.endsWith(".json"))
+              .sort()
+              .map((name) => ({ ...entry, path: path.join(path.dirname(entry.path), name) }))
         for (const file of expanded) yield* read(file, (document) => preset.decode(document, file, context), true)
       }
     }
@@ -408,14 +466,21 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
       if (count > 0) warn(undefined, undefined, `managed settings set disableAllHooks: all ${count} hooks are off`)
     } else if (allowManagedHooksOnly) {
       kept = entries.filter((entry) => entry.scope === "managed")
-      const dropped = entries.filter((entry) => entry.invalid === undefined).length - kept.filter((entry) => entry.invalid === undefined).length
-      if (dropped > 0) warn(undefined, undefined, `managed settings set allowManagedHooksOnly: ${dropped} hooks from other settings are ignored`)
+      const dropped =
+        entries.filter((entry) => entry.invalid === undefined).length - kept.filter((entry) => entry.invalid === undefined).length
+      if (dropped > 0)
+        warn(undefined, undefined, `managed settings set allowManagedHooksOnly: ${dropped} hooks from other settings are ignored`)
     } else if (effectiveDisable) {
       kept = entries.filter((entry) => entry.scope === "managed")
     } else if (restrictedDisable !== undefined) {
       kept = entries.filter((entry) => !Policy.restricted(entry.scope))
-      const dropped = entries.filter((entry) => entry.invalid === undefined).length - kept.filter((entry) => entry.invalid === undefined).length
-      warn(restrictedDisable, "disableAllHooks", `${dropped} project and local hooks are off; the hooks of your user settings, plugins and managed settings still run (a project file cannot switch them off)`)
+      const dropped =
+        entries.filter((entry) => entry.invalid === undefined).length - kept.filter((entry) => entry.invalid === undefined).length
+      warn(
+        restrictedDisable,
+        "disableAllHooks",
+        `${dropped} project and local hooks are off; the hooks of your user settings, plugins and managed settings still run (a project file cannot switch them off)`
+      )
     }
     const merged = policy.merge(warn)
     const hooks: Record<string, Array<HookEntry>> = {}
@@ -432,7 +497,9 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
       dedupe: dedupe.get(),
       allowedCommands: merged.allowedCommands,
       executionLog: merged.executionLog,
-      ...(inputDefaults.size === 0 ? {} : { inputDefaults: Object.fromEntries([...inputDefaults].map(([key, held]) => [key, held.value])) }),
+      ...(inputDefaults.size === 0
+        ? {}
+        : { inputDefaults: Object.fromEntries([...inputDefaults].map(([key, held]) => [key, held.value])) }),
       strict,
       auditLog: merged.auditLog,
       ...(auditRedact.length === 0 ? {} : { auditRedact }),

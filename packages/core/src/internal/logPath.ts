@@ -25,9 +25,9 @@ export const check = (path: string, options: CheckOptions): Verdict => {
   if (root === undefined) {
     return {
       _tag: "Refused",
-      message: `${where}: a ${options.scope} settings file may only log inside ${roots[0]}/ (it may come from a cloned repository), got ${
-        JSON.stringify(resolved)
-      }; ignored. Set the log in your user settings, or write it like ".agent-hooks/logs/hooks.jsonl"`
+      message: `${where}: a ${options.scope} settings file may only log inside ${roots[0]}/ (it may come from a cloned repository), got ${JSON.stringify(
+        resolved
+      )}; ignored. Set the log in your user settings, or write it like ".agent-hooks/logs/hooks.jsonl"`
     }
   }
   return { _tag: "Allowed", path: resolved, root }
@@ -35,15 +35,22 @@ export const check = (path: string, options: CheckOptions): Verdict => {
 
 /** @internal */
 export const verify = (path: string, root: string, projectDir: string): Effect.Effect<string | undefined, never, FileSystem.FileSystem> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
-    const real = (p: string) => fs.realPath(p).pipe(Effect.map((r): string | undefined => r), Effect.catch(() => Effect.succeed(undefined)))
+    const real = (p: string) =>
+      fs.realPath(p).pipe(
+        Effect.map((r): string | undefined => r),
+        Effect.catch(() => Effect.succeed(undefined))
+      )
     // the folders from the project (or the root, when it lies elsewhere) down to the file, each as it
     // really is: a symbolic link anywhere on the way that leads elsewhere refuses the path
     const base = inside(root, projectDir) ? projectDir : root
     const realBase = yield* real(base)
     if (realBase === undefined) return undefined // nothing exists yet: it is created where it is named
-    const steps = path.slice(base.length).split("/").filter((part) => part !== "")
+    const steps = path
+      .slice(base.length)
+      .split("/")
+      .filter((part) => part !== "")
     let current = base
     for (const step of steps) {
       current = `${current}/${step}`

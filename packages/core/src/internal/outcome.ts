@@ -12,7 +12,9 @@ const fallbackReason = (result: HookResult): string =>
  *
  * @internal
  */
-export type MergeSpecific = (dialect: string) => (earlier: Record<string, unknown> | null, later: Record<string, unknown>) => Record<string, unknown>
+export type MergeSpecific = (
+  dialect: string
+) => (earlier: Record<string, unknown> | null, later: Record<string, unknown>) => Record<string, unknown>
 
 type Audience = "model" | "user" | "none"
 
@@ -57,7 +59,7 @@ export const decide = (
     let rank = 0
     let reasonFrom: "json" | "stderr" | null = null
     for (const { result, verdict } of hooks) {
-      const r = verdict.decision === null ? 0 : PERMISSION_RANK[verdict.decision] ?? 0
+      const r = verdict.decision === null ? 0 : (PERMISSION_RANK[verdict.decision] ?? 0)
       if (r > rank) {
         rank = r
         decision = verdict.decision
@@ -67,7 +69,8 @@ export const decide = (
     }
     blocked = decision === "deny"
     // A deny's reason goes where the event sends it (PreToolUse: the model); allow / ask reasons go to the user.
-    if (reason !== null) reasonRoutes.push([decision === "deny" ? (reasonFrom === "stderr" ? event.exit2StderrTo : event.reasonTo) : "user", reason])
+    if (reason !== null)
+      reasonRoutes.push([decision === "deny" ? (reasonFrom === "stderr" ? event.exit2StderrTo : event.reasonTo) : "user", reason])
   } else if (event.blocking === "decision") {
     const reasons: Array<string> = []
     for (const { result, verdict } of hooks) {
@@ -111,80 +114,77 @@ export interface Besides {
  *
  * @internal
  */
-export const assembleWith = (mergeFor: MergeSpecific) =>
-(
-  event: HookEventSpec,
-  hooks: Answered,
-  decided: Decided,
-  besides: Besides
-): Outcome => {
-  const label = besides.label ?? event.name
-  const toModel: Array<string> = []
-  const toUser: Array<string> = []
-  const merge = mergeFor(event.outputDialect)
-  const route = (audience: Audience, text: string) => {
-    if (audience === "model") toModel.push(text)
-    else if (audience === "user") toUser.push(text)
-  }
-  for (const [audience, text] of decided.reasonRoutes) route(audience, text)
+export const assembleWith =
+  (mergeFor: MergeSpecific) =>
+  (event: HookEventSpec, hooks: Answered, decided: Decided, besides: Besides): Outcome => {
+    const label = besides.label ?? event.name
+    const toModel: Array<string> = []
+    const toUser: Array<string> = []
+    const merge = mergeFor(event.outputDialect)
+    const route = (audience: Audience, text: string) => {
+      if (audience === "model") toModel.push(text)
+      else if (audience === "user") toUser.push(text)
+    }
+    for (const [audience, text] of decided.reasonRoutes) route(audience, text)
 
-  let updatedInput: Record<string, unknown> | null = null
-  let specific: Record<string, unknown> | null = null
-  let cont = true
-  let stopReason: string | null = null
-  const additionalContext: Array<string> = []
-  const systemMessages: Array<string> = []
-  const terminalSequences: Array<string> = []
-  for (const { result, verdict } of hooks) {
-    if (verdict.updatedInput !== null) updatedInput = { ...(updatedInput ?? {}), ...verdict.updatedInput }
-    if (verdict.hookSpecificOutput !== null) {
-      // Each dialect's hooks combine as its agent does (Gemini CLI: tool configs by union, model requests field by field).
-      specific = merge(specific, verdict.hookSpecificOutput)
+    let updatedInput: Record<string, unknown> | null = null
+    let specific: Record<string, unknown> | null = null
+    let cont = true
+    let stopReason: string | null = null
+    const additionalContext: Array<string> = []
+    const systemMessages: Array<string> = []
+    const terminalSequences: Array<string> = []
+    for (const { result, verdict } of hooks) {
+      if (verdict.updatedInput !== null) updatedInput = { ...(updatedInput ?? {}), ...verdict.updatedInput }
+      if (verdict.hookSpecificOutput !== null) {
+        // Each dialect's hooks combine as its agent does (Gemini CLI: tool configs by union, model requests field by field).
+        specific = merge(specific, verdict.hookSpecificOutput)
+      }
+      if (!verdict.continue && event.continueHonored) {
+        cont = false
+        stopReason ??= verdict.stopReason
+      }
+      additionalContext.push(...verdict.additionalContext)
+      if (verdict.systemMessage !== null) systemMessages.push(verdict.systemMessage)
+      if (verdict.terminalSequence !== undefined && verdict.terminalSequence !== null) terminalSequences.push(verdict.terminalSequence)
+      if (verdict.stderrNotice !== undefined && verdict.stderrNotice !== null) {
+        route(event.exit2StderrTo, `${label} hook error: ${verdict.stderrNotice}`)
+      }
+      if (verdict.status === "non-blocking-error" || verdict.status === "cancelled") {
+        const detail = verdict.messages[verdict.messages.length - 1] ?? "failed"
+        toUser.push(`${label} hook error: [${result.command}]: ${detail}`)
+      }
     }
-    if (!verdict.continue && event.continueHonored) {
-      cont = false
-      stopReason ??= verdict.stopReason
-    }
-    additionalContext.push(...verdict.additionalContext)
-    if (verdict.systemMessage !== null) systemMessages.push(verdict.systemMessage)
-    if (verdict.terminalSequence !== undefined && verdict.terminalSequence !== null) terminalSequences.push(verdict.terminalSequence)
-    if (verdict.stderrNotice !== undefined && verdict.stderrNotice !== null) {
-      route(event.exit2StderrTo, `${label} hook error: ${verdict.stderrNotice}`)
-    }
-    if (verdict.status === "non-blocking-error" || verdict.status === "cancelled") {
-      const detail = verdict.messages[verdict.messages.length - 1] ?? "failed"
-      toUser.push(`${label} hook error: [${result.command}]: ${detail}`)
-    }
-  }
-  toModel.push(...additionalContext)
-  // DirectoryAdded's systemMessage goes to the model (Claude Code adds it to Claude's context); everywhere else to the user.
-  if (event.behavesAs === "DirectoryAdded") toModel.push(...systemMessages)
-  else toUser.push(...systemMessages)
-  if (!cont && stopReason !== null) toUser.push(stopReason)
-  if (decided.released !== undefined) toUser.push(decided.released)
+    toModel.push(...additionalContext)
+    // DirectoryAdded's systemMessage goes to the model (Claude Code adds it to Claude's context); everywhere else to the user.
+    if (event.behavesAs === "DirectoryAdded") toModel.push(...systemMessages)
+    else toUser.push(...systemMessages)
+    if (!cont && stopReason !== null) toUser.push(stopReason)
+    if (decided.released !== undefined) toUser.push(decided.released)
 
-  const sinkWarnings = besides.sinkWarnings ?? []
-  return {
-    event: event.name,
-    blocked: decided.blocked,
-    decision: decided.decision,
-    reason: decided.reason,
-    continue: cont,
-    stopReason,
-    updatedInput: decided.blockedByHooks ? null : updatedInput,
-    additionalContext,
-    systemMessages,
-    hooks: hooks.map(({ result }) => result),
-    hookSpecificOutput: specific,
-    toModel,
-    toUser,
-    terminalSequences,
-    asyncHooks: besides.asyncHooks ?? [],
-    warnings: decided.released === undefined && sinkWarnings.length === 0
-      ? besides.warnings
-      : [...besides.warnings, ...(decided.released === undefined ? [] : [decided.released]), ...sinkWarnings]
+    const sinkWarnings = besides.sinkWarnings ?? []
+    return {
+      event: event.name,
+      blocked: decided.blocked,
+      decision: decided.decision,
+      reason: decided.reason,
+      continue: cont,
+      stopReason,
+      updatedInput: decided.blockedByHooks ? null : updatedInput,
+      additionalContext,
+      systemMessages,
+      hooks: hooks.map(({ result }) => result),
+      hookSpecificOutput: specific,
+      toModel,
+      toUser,
+      terminalSequences,
+      asyncHooks: besides.asyncHooks ?? [],
+      warnings:
+        decided.released === undefined && sinkWarnings.length === 0
+          ? besides.warnings
+          : [...besides.warnings, ...(decided.released === undefined ? [] : [decided.released]), ...sinkWarnings]
+    }
   }
-}
 
 /**
  * The aggregation, given how each dialect merges `hookSpecificOutput`: the decision (with the Stop

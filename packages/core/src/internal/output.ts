@@ -5,7 +5,6 @@ import { nearest } from "./text.ts"
 
 type Json = Record<string, unknown>
 
-
 const describe = (value: unknown): string =>
   value === null ? "null" : Array.isArray(value) ? "array" : typeof value === "string" ? JSON.stringify(value) : typeof value
 
@@ -31,14 +30,33 @@ interface Fields {
   readonly reasonFrom: "top" | "specific" | null
 }
 
-/** OSC 0/1/2/9/99/777 sequences (BEL- or ST-terminated) or a bare BEL, nothing else: the terminal escapes Claude Code lets through in a systemMessage. */
+/**
+ * OSC 0/1/2/9/99/777 sequences (BEL- or ST-terminated) or a bare BEL, nothing else: the terminal escapes Claude Code
+ * lets through in a systemMessage.
+ */
 const TERMINAL_SEQUENCE = /^(?:\u001b\](?:0|1|2|9|99|777);[^\u0007\u001b]*(?:\u0007|\u001b\\)|\u0007)+$/
 
 /** hookSpecificOutput fields the aggregation handles itself; the others pass through to the host. */
-const AGGREGATED = new Set(["hookEventName", "additionalContext", "permissionDecision", "permissionDecisionReason", "updatedInput", "decision"])
+const AGGREGATED = new Set([
+  "hookEventName",
+  "additionalContext",
+  "permissionDecision",
+  "permissionDecisionReason",
+  "updatedInput",
+  "decision"
+])
 
 /** The top-level fields of a hook's JSON answer on every event. */
-const TOP_LEVEL = ["continue", "stopReason", "suppressOutput", "systemMessage", "decision", "reason", "hookSpecificOutput", "terminalSequence"]
+const TOP_LEVEL = [
+  "continue",
+  "stopReason",
+  "suppressOutput",
+  "systemMessage",
+  "decision",
+  "reason",
+  "hookSpecificOutput",
+  "terminalSequence"
+]
 
 /** A hostile answer with thousands of unknown keys gets this many lines, then one that counts the rest. */
 const MAX_UNKNOWN_LINES = 10
@@ -59,11 +77,14 @@ const unknownKeys = (keys: ReadonlyArray<string>, inSpecific: boolean, known: Re
     const near = key.length <= 80 ? nearest(key, known) : undefined
     return `${fieldName(key, inSpecific)} is ignored: ${why}${near === undefined ? "" : ` (did you mean "${near}"?)`}`
   })
-  if (keys.length > MAX_UNKNOWN_LINES) lines.push(`${keys.length - MAX_UNKNOWN_LINES} more unknown fields ${inSpecific ? "in hookSpecificOutput " : ""}are ignored`)
+  if (keys.length > MAX_UNKNOWN_LINES)
+    lines.push(`${keys.length - MAX_UNKNOWN_LINES} more unknown fields ${inSpecific ? "in hookSpecificOutput " : ""}are ignored`)
   return lines
 }
 
-type Validation = { readonly _tag: "valid"; readonly fields: Fields } | { readonly _tag: "invalid"; readonly problems: ReadonlyArray<string> }
+type Validation =
+  | { readonly _tag: "valid"; readonly fields: Fields }
+  | { readonly _tag: "invalid"; readonly problems: ReadonlyArray<string> }
 
 /** Validates a JSON object printed by a hook against the event's output shape. */
 const validate = (event: HookEventSpec, output: Json): Validation => {
@@ -99,7 +120,9 @@ const validate = (event: HookEventSpec, output: Json): Validation => {
     notes.push(`top-level "additionalContext" is ignored: put it inside "hookSpecificOutput" with "hookEventName": "${event.name}"`)
   }
 
-  const unknown = Object.keys(output).filter((key) => !TOP_LEVEL.includes(key) && key !== "permissionDecision" && key !== "additionalContext")
+  const unknown = Object.keys(output).filter(
+    (key) => !TOP_LEVEL.includes(key) && key !== "permissionDecision" && key !== "additionalContext"
+  )
   notes.push(...unknownKeys(unknown, false, TOP_LEVEL, `a hook's JSON answer has only ${TOP_LEVEL.join(", ")}`))
 
   let decision: Decision | null = null
@@ -119,14 +142,18 @@ const validate = (event: HookEventSpec, output: Json): Validation => {
     } else if (specific["hookEventName"] !== event.name) {
       problems.push(`Hook returned incorrect event name: expected '${event.name}' but got '${String(specific["hookEventName"])}'`)
     } else if (event.specificOutput.length === 0) {
-      problems.push(`hookSpecificOutput is not supported on ${event.name}; use the top-level fields (continue, stopReason, systemMessage${event.blocking === "decision" ? ", decision, reason" : ""})`)
+      problems.push(
+        `hookSpecificOutput is not supported on ${event.name}; use the top-level fields (continue, stopReason, systemMessage${event.blocking === "decision" ? ", decision, reason" : ""})`
+      )
     } else {
       const others: Array<string> = []
       for (const [key, value] of Object.entries(specific)) {
         if (!AGGREGATED.has(key) && event.specificOutput.includes(key)) (extras ??= {})[key] = value
         else if (!AGGREGATED.has(key)) others.push(key)
       }
-      notes.push(...unknownKeys(others, true, event.specificOutput, `${event.name} reads only hookSpecificOutput.${event.specificOutput.join(", ")}`))
+      notes.push(
+        ...unknownKeys(others, true, event.specificOutput, `${event.name} reads only hookSpecificOutput.${event.specificOutput.join(", ")}`)
+      )
       additionalContext = str("additionalContext", specific["additionalContext"], "hookSpecificOutput.additionalContext")
       if (event.blocking === "permission") {
         const pd = specific["permissionDecision"]
@@ -242,7 +269,9 @@ export interface OutputReader {
    */
   readonly interpret: (event: HookEventSpec, run: RawRun, claude: (run: RawRun, notes: ReadonlyArray<string>) => HookVerdict) => HookVerdict
   /** How the `hookSpecificOutput` of an event's hooks combine, in hook order. Default: a shallow merge. */
-  readonly mergeSpecific?: ((earlier: Record<string, unknown> | null, later: Record<string, unknown>) => Record<string, unknown>) | undefined
+  readonly mergeSpecific?:
+    | ((earlier: Record<string, unknown> | null, later: Record<string, unknown>) => Record<string, unknown>)
+    | undefined
 }
 
 /** A shallow merge, a later hook's keys winning: Claude Code's way, and any dialect's that says no other. @internal */
@@ -257,16 +286,20 @@ export const shallowMerge = (earlier: Record<string, unknown> | null, later: Rec
  *
  * @internal
  */
-export const interpretWith = (readers: Readonly<Record<string, OutputReader>>) => (event: HookEventSpec, run: RawRun): HookVerdict => {
-  if (run.spawnError !== undefined) {
-    return { ...none, status: "non-blocking-error", messages: [`could not start: ${run.spawnError}`] }
+export const interpretWith =
+  (readers: Readonly<Record<string, OutputReader>>) =>
+  (event: HookEventSpec, run: RawRun): HookVerdict => {
+    if (run.spawnError !== undefined) {
+      return { ...none, status: "non-blocking-error", messages: [`could not start: ${run.spawnError}`] }
+    }
+    if (run.timedOut) {
+      return { ...none, status: "cancelled", messages: [`timed out after ${run.timeout} s; output discarded, no decision`] }
+    }
+    const reader = Object.hasOwn(readers, event.outputDialect) ? readers[event.outputDialect] : undefined
+    return reader === undefined
+      ? claude(event, run, [])
+      : reader.interpret(event, run, (translated, notes) => claude(event, translated, notes))
   }
-  if (run.timedOut) {
-    return { ...none, status: "cancelled", messages: [`timed out after ${run.timeout} s; output discarded, no decision`] }
-  }
-  const reader = Object.hasOwn(readers, event.outputDialect) ? readers[event.outputDialect] : undefined
-  return reader === undefined ? claude(event, run, []) : reader.interpret(event, run, (translated, notes) => claude(event, translated, notes))
-}
 
 /**
  * The fields of a valid answer that the verdict did not use, one line each naming the field and why:
@@ -281,34 +314,38 @@ const unused = (event: HookEventSpec, fields: Fields, verdict: HookVerdict): Arr
   // exit 2 (or a dialect's non-zero exit) replaced the JSON decision
   const overridden = decided !== fields.decision ? `: the exit code ${decided === "deny" ? "denies" : "blocks"}` : null
   if (output["decision"] !== undefined) {
-    const why = fields.decisionFrom === "top"
-      ? overridden
-      : event.blocking === "none"
-      ? ": it cannot block"
-      : event.blocking === "permission-request"
-      ? `: it takes hookSpecificOutput.decision {"behavior": "allow" | "deny"}`
-      : event.blocking === "permission"
-      ? ": hookSpecificOutput.permissionDecision decides"
-      : output["decision"] === "approve"
-      ? `: only "block" decides there`
-      : ": the call was not blocked by it"
+    const why =
+      fields.decisionFrom === "top"
+        ? overridden
+        : event.blocking === "none"
+          ? ": it cannot block"
+          : event.blocking === "permission-request"
+            ? `: it takes hookSpecificOutput.decision {"behavior": "allow" | "deny"}`
+            : event.blocking === "permission"
+              ? ": hookSpecificOutput.permissionDecision decides"
+              : output["decision"] === "approve"
+                ? `: only "block" decides there`
+                : ": the call was not blocked by it"
     if (why !== null) lines.push(`"decision" ${on}${why}`)
   }
   if (output["reason"] !== undefined && !(fields.reasonFrom === "top" && decided !== null)) {
-    const why = event.blocking === "none"
-      ? "it cannot block"
-      : event.blocking === "permission-request"
-      ? "it takes hookSpecificOutput.decision.message"
-      : fields.reasonFrom === "specific"
-      ? `the reason is hookSpecificOutput.${event.blocking === "permission" ? "permissionDecisionReason" : "decision.message"}`
-      : event.blocking === "permission"
-      ? "it goes with a decision, and the hook made none"
-      : `it goes with "decision": "block", and the hook did not block`
+    const why =
+      event.blocking === "none"
+        ? "it cannot block"
+        : event.blocking === "permission-request"
+          ? "it takes hookSpecificOutput.decision.message"
+          : fields.reasonFrom === "specific"
+            ? `the reason is hookSpecificOutput.${event.blocking === "permission" ? "permissionDecisionReason" : "decision.message"}`
+            : event.blocking === "permission"
+              ? "it goes with a decision, and the hook made none"
+              : `it goes with "decision": "block", and the hook did not block`
     lines.push(`"reason" ${on}: ${why}`)
   }
   if (output["continue"] === false && !event.continueHonored) lines.push(`"continue": false ${on}: it cannot stop the agent there`)
   if (output["stopReason"] !== undefined && (output["continue"] !== false || !event.continueHonored)) {
-    lines.push(`"stopReason" ${on}: ${output["continue"] !== false ? `it goes with "continue": false` : `"continue": false cannot stop the agent there`}`)
+    lines.push(
+      `"stopReason" ${on}: ${output["continue"] !== false ? `it goes with "continue": false` : `"continue": false cannot stop the agent there`}`
+    )
   }
   const specific = output["hookSpecificOutput"]
   if (Predicate.isObject(specific)) {
@@ -319,13 +356,20 @@ const unused = (event: HookEventSpec, fields: Fields, verdict: HookVerdict): Arr
       else if (fields.decisionFrom === "specific" && overridden !== null) lines.push(`${where("permissionDecision")}${overridden}`)
     }
     if (specific["permissionDecisionReason"] !== undefined && !(permission && fields.reasonFrom === "specific" && decided !== null)) {
-      lines.push(`${where("permissionDecisionReason")}: ${permission ? "it is the reason of hookSpecificOutput.permissionDecision, which the hook did not give" : "it takes no permission decision"}`)
+      lines.push(
+        `${where("permissionDecisionReason")}: ${permission ? "it is the reason of hookSpecificOutput.permissionDecision, which the hook did not give" : "it takes no permission decision"}`
+      )
     }
     if (specific["decision"] !== undefined && event.blocking !== "permission-request") {
-      lines.push(`${where("decision")}: only PermissionRequest takes a decision object${event.blocking === "none" ? ", and it cannot block" : ""}`)
+      lines.push(
+        `${where("decision")}: only PermissionRequest takes a decision object${event.blocking === "none" ? ", and it cannot block" : ""}`
+      )
     }
     const takesInput = permission || event.blocking === "permission-request"
-    const replaced = event.blocking === "permission-request" && Predicate.isObject(specific["decision"]) && specific["decision"]["updatedInput"] !== undefined
+    const replaced =
+      event.blocking === "permission-request" &&
+      Predicate.isObject(specific["decision"]) &&
+      specific["decision"]["updatedInput"] !== undefined
     const denied = ": the call is denied, so its input is not changed"
     if (specific["updatedInput"] !== undefined) {
       if (!takesInput) lines.push(`${where("updatedInput")}: it takes no updatedInput`)
@@ -390,33 +434,36 @@ const readRun = (
     }
   }
   const stderr = run.stderr.trimEnd()
-  const plainContext = fields === undefined && !invalidJson && event.plainStdoutToContext && run.exitCode === 0 && run.stdout.trim() !== ""
-    ? [run.stdout.trim()]
-    : []
-  const fromFields = fields === undefined
-    ? { ...none, messages }
-    : {
-      status: "success" as const,
-      decision: fields.decision,
-      reason: fields.reason,
-      continue: fields.continue,
-      stopReason: fields.continue ? null : fields.stopReason,
-      systemMessage: fields.systemMessage,
-      additionalContext: fields.additionalContext === null ? [] : [fields.additionalContext],
-      updatedInput: fields.updatedInput,
-      hookSpecificOutput: fields.specific,
-      terminalSequence: fields.terminalSequence,
-      reasonFrom: fields.reason === null ? null : "json" as const,
-      messages
-    }
+  const plainContext =
+    fields === undefined && !invalidJson && event.plainStdoutToContext && run.exitCode === 0 && run.stdout.trim() !== ""
+      ? [run.stdout.trim()]
+      : []
+  const fromFields =
+    fields === undefined
+      ? { ...none, messages }
+      : {
+          status: "success" as const,
+          decision: fields.decision,
+          reason: fields.reason,
+          continue: fields.continue,
+          stopReason: fields.continue ? null : fields.stopReason,
+          systemMessage: fields.systemMessage,
+          additionalContext: fields.additionalContext === null ? [] : [fields.additionalContext],
+          updatedInput: fields.updatedInput,
+          hookSpecificOutput: fields.specific,
+          terminalSequence: fields.terminalSequence,
+          reasonFrom: fields.reason === null ? null : ("json" as const),
+          messages
+        }
 
   if (run.exitCode === 2 || (event.nonZeroBlocks && run.exitCode !== null && run.exitCode !== 0)) {
     const decision = exit2Decision(event)
     if (decision === null) {
       // An exit 2 the event cannot act on is an ignored answer too.
-      const line = event.blocking === "none"
-        ? `exit code 2: ${event.name} cannot block${stderr === "" ? "" : `; stderr: ${firstLine(stderr)}`}`
-        : `exit code 2 is ignored on ${event.name}; use the JSON decision`
+      const line =
+        event.blocking === "none"
+          ? `exit code 2: ${event.name} cannot block${stderr === "" ? "" : `; stderr: ${firstLine(stderr)}`}`
+          : `exit code 2 is ignored on ${event.name}; use the JSON decision`
       messages.push(line)
       ignored.push(line)
     }
@@ -435,21 +482,37 @@ const readRun = (
   }
   if (event.behavesAs === "WorktreeCreate" && run.exitCode !== null && run.exitCode !== 0) {
     messages.push(`exit code ${run.exitCode}: worktree creation fails`)
-    return { ...fromFields, status: "blocking-error", decision: "block", reason: stderr === "" ? `WorktreeCreate hook exited ${run.exitCode}` : stderr, reasonFrom: "stderr", messages }
+    return {
+      ...fromFields,
+      status: "blocking-error",
+      decision: "block",
+      reason: stderr === "" ? `WorktreeCreate hook exited ${run.exitCode}` : stderr,
+      reasonFrom: "stderr",
+      messages
+    }
   }
   if (run.exitCode === 0) {
     if (invalidJson) return { ...none, status: "non-blocking-error", messages }
     if (event.behavesAs === "WorktreeCreate" && fields === undefined) {
       // The last non-empty line of stdout, ANSI escapes stripped, is the worktree path.
-      const lines = run.stdout.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "").split("\n").map((line) => line.trim()).filter((line) => line !== "")
+      const lines = run.stdout
+        .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "")
+        .split("\n")
+        .map((line) => line.trim())
+        .filter((line) => line !== "")
       const path = lines[lines.length - 1]
       return path === undefined ? fromFields : { ...fromFields, hookSpecificOutput: { worktreePath: path } }
     }
-    return { ...fromFields, additionalContext: [...fromFields.additionalContext, ...plainContext], ...(unreadable ? { answerDropped: true } : {}) }
+    return {
+      ...fromFields,
+      additionalContext: [...fromFields.additionalContext, ...plainContext],
+      ...(unreadable ? { answerDropped: true } : {})
+    }
   }
   // Any other exit code, or killed by a signal we did not send.
   if (fields !== undefined) return fromFields
-  const how = run.exitCode === null ? `terminated by signal ${run.signal ?? "unknown"}` : `Failed with non-blocking status code ${run.exitCode}`
+  const how =
+    run.exitCode === null ? `terminated by signal ${run.signal ?? "unknown"}` : `Failed with non-blocking status code ${run.exitCode}`
   messages.push(`${how}: ${stderr === "" ? "No stderr output" : firstLine(stderr)}`)
   return { ...none, status: "non-blocking-error", messages }
 }

@@ -5,7 +5,6 @@ import { RE2JS } from "re2js"
 import { codeArguments } from "./placeholder.ts"
 import { SHELL_PROGRAMS, shellCode, split as splitShell, wrappedProgram } from "./shellLexer.ts"
 
-
 // ---------------------------------------------------------------------------------------------
 // Normalizing a simple command: assignments, keywords, wrappers
 // ---------------------------------------------------------------------------------------------
@@ -28,7 +27,13 @@ const stripLeading = (words: ReadonlyArray<Word>, dialect: Dialect): ReadonlyArr
 /** Removes one process wrapper (`sudo -u x`, `timeout 10`, …), or returns `undefined`. */
 const stripWrapper = (words: ReadonlyArray<Word>): ReadonlyArray<Word> | undefined => {
   const name = words[0]?.text
-  const k = name === undefined ? undefined : wrappedProgram(name, words.map((w) => w.text))
+  const k =
+    name === undefined
+      ? undefined
+      : wrappedProgram(
+          name,
+          words.map((w) => w.text)
+        )
   return k === undefined ? undefined : words.slice(k)
 }
 
@@ -65,8 +70,7 @@ const tokenize = (pattern: string): Array<Token> => {
   return tokens
 }
 
-const tokensSource = (tokens: ReadonlyArray<Token>): string =>
-  tokens.map((t) => (t === STAR ? "[\\s\\S]*" : escapeRegex(t))).join("")
+const tokensSource = (tokens: ReadonlyArray<Token>): string => tokens.map((t) => (t === STAR ? "[\\s\\S]*" : escapeRegex(t))).join("")
 
 const textPattern = (pattern: string, options: { readonly shell: boolean; readonly ignoreCase: boolean }): TextPattern => {
   let body = pattern
@@ -81,8 +85,8 @@ const textPattern = (pattern: string, options: { readonly shell: boolean; readon
   const tokens = tokenize(body)
   if (legacy) tokens.push(" ", STAR)
   const stars = tokens.filter((t) => t === STAR).length
-  const optionalTail = options.shell && stars === 1 && tokens.length >= 2 && tokens[tokens.length - 1] === STAR &&
-    tokens[tokens.length - 2] === " "
+  const optionalTail =
+    options.shell && stars === 1 && tokens.length >= 2 && tokens[tokens.length - 1] === STAR && tokens[tokens.length - 2] === " "
   const full = tokensSource(tokens)
   const source = optionalTail ? `(?:${full}|${tokensSource(tokens.slice(0, -2))})` : full
   const regex = RE2JS.compile(`^${source}$`, options.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0)
@@ -131,7 +135,10 @@ const programName = (word: Word): string => word.text.slice(word.text.lastIndexO
  * (`{zap,-x}` in bash) unquoted in the word as written.
  */
 const rewrittenName = (word: Word): boolean => {
-  const raw = word.raw.replace(/\\./g, "").replace(/'[^']*'/g, "").replace(/"(?:[^"\\]|\\.)*"/g, "")
+  const raw = word.raw
+    .replace(/\\./g, "")
+    .replace(/'[^']*'/g, "")
+    .replace(/"(?:[^"\\]|\\.)*"/g, "")
   return /[*?[]/.test(raw) || /\{[^}]*,[^}]*\}/.test(raw) || /\{[^}]*\.\.[^}]*\}/.test(raw)
 }
 
@@ -142,7 +149,10 @@ type Judged = boolean | "unknown"
  * of `find -exec`; `"unknown"` when it runs code this rule cannot see (a shell reading a script
  * file or its stdin, `source`), `undefined` when it runs nothing else.
  */
-const innerCode = (name: string, words: ReadonlyArray<Word>): { readonly code: string } | { readonly words: ReadonlyArray<Word> } | "unknown" | undefined => {
+const innerCode = (
+  name: string,
+  words: ReadonlyArray<Word>
+): { readonly code: string } | { readonly words: ReadonlyArray<Word> } | "unknown" | undefined => {
   const args = words.slice(1)
   if (name === "eval") {
     if (args.some((w) => w.dynamic)) return "unknown"
@@ -151,7 +161,10 @@ const innerCode = (name: string, words: ReadonlyArray<Word>): { readonly code: s
   if (name === "source" || name === ".") return args.length > 0 ? "unknown" : undefined
   if (SHELL_PROGRAMS.has(name)) {
     // a script file or stdin (`| sh`, `sh <<EOF`) is not visible here
-    const code = shellCode(args.map((w) => w.text), (k) => args[k]!.dynamic)
+    const code = shellCode(
+      args.map((w) => w.text),
+      (k) => args[k]!.dynamic
+    )
     if (code === undefined) return undefined
     if (typeof code !== "number" || args[code]!.dynamic) return "unknown"
     return { code: args[code]!.text }
@@ -169,7 +182,13 @@ const innerCode = (name: string, words: ReadonlyArray<Word>): { readonly code: s
     const rest = args.slice(k)
     return rest.some((w) => w.dynamic) ? "unknown" : { code: rest.map((w) => w.text).join(" ") }
   }
-  if (name === "su" || name === "script" || name === "runuser" || name === "flock" || (name === "env" && args.some((w) => /^(?:-S|--split-string)/.test(w.text)))) {
+  if (
+    name === "su" ||
+    name === "script" ||
+    name === "runuser" ||
+    name === "flock" ||
+    (name === "env" && args.some((w) => /^(?:-S|--split-string)/.test(w.text)))
+  ) {
     // `su -c CODE`, `script -c CODE`, `flock FILE -c CODE`, `env -S 'cmd args'`
     const at = args.findIndex((w) => ["-c", "--command", "-S", "--split-string"].includes(w.text))
     if (at >= 0 && args[at + 1] !== undefined) return args[at + 1]!.dynamic ? "unknown" : { code: args[at + 1]!.text }
@@ -177,7 +196,13 @@ const innerCode = (name: string, words: ReadonlyArray<Word>): { readonly code: s
     if (attached !== undefined) return attached.dynamic ? "unknown" : { code: attached.text.replace(/^(?:-S|--split-string=)/, "") }
   }
   // an interpreter's inline code (`python -c`, `node -e`, `perl -e`): it can run anything, unseen here
-  if (codeArguments(name, words.slice(1).map((w) => w.text)).some((code) => code.language === "other")) return "unknown"
+  if (
+    codeArguments(
+      name,
+      words.slice(1).map((w) => w.text)
+    ).some((code) => code.language === "other")
+  )
+    return "unknown"
   if (name === "find") {
     const at = args.findIndex((w) => ["-exec", "-execdir", "-ok", "-okdir"].includes(w.text))
     if (at < 0) return undefined
@@ -196,7 +221,17 @@ const matchWords = (pattern: TextPattern, start: ReadonlyArray<Word>, dialect: D
       if (pattern.regex.test(words.map((w) => w.raw).join(" "))) return true
       const k = words.findIndex((w) => w.dynamic)
       if (k === 0) return true // the command name itself is an expansion: fail-open
-      if (k > 0 && canStartWith(pattern, words.slice(0, k).map((w) => w.text).join(" ") + " ")) return true
+      if (
+        k > 0 &&
+        canStartWith(
+          pattern,
+          words
+            .slice(0, k)
+            .map((w) => w.text)
+            .join(" ") + " "
+        )
+      )
+        return true
     }
     if (dialect !== "posix") return false
     if (words.length === 0) return false
@@ -208,7 +243,17 @@ const matchWords = (pattern: TextPattern, start: ReadonlyArray<Word>, dialect: D
       const named = [{ ...first, text: name, raw: name }, ...words.slice(1)]
       if (pattern.regex.test(named.map((w) => w.text).join(" "))) return true
       const k = named.findIndex((w) => w.dynamic)
-      if (k > 0 && canStartWith(pattern, named.slice(0, k).map((w) => w.text).join(" ") + " ")) return true
+      if (
+        k > 0 &&
+        canStartWith(
+          pattern,
+          named
+            .slice(0, k)
+            .map((w) => w.text)
+            .join(" ") + " "
+        )
+      )
+        return true
       words = named
     }
     const inner = innerCode(name, words)
@@ -296,7 +341,7 @@ const pathGlobs = (specifier: string, options: MatchOptions): Array<string> | un
   }
   const last = p.slice(p.lastIndexOf("/") + 1)
   const literalTail = !/[*?[{]/.test(last) && last !== ""
-  return globs.map((g) => (g.startsWith("/**/") ? g : normalizeSegments(g))).flatMap((g) => literalTail ? [g, `${g}/**`] : [g])
+  return globs.map((g) => (g.startsWith("/**/") ? g : normalizeSegments(g))).flatMap((g) => (literalTail ? [g, `${g}/**`] : [g]))
 }
 
 const pathOf = (toolName: string, input: unknown, cwd: string): string | undefined => {
@@ -323,7 +368,9 @@ const NO_OP_GUARDS = ["(?!\\.{1,2}(?:\\/|$))", "(?!(?:^|\\/)\\.{1,2}(?:\\/|$))",
  * needs backtracking (a negated extglob `!(…)`).
  */
 const globRegex = (globs: ReadonlyArray<string>, nocase: boolean): ((path: string) => boolean) | undefined => {
-  const sources = globs.map((glob) => NO_OP_GUARDS.reduce((source, guard) => source.replaceAll(guard, ""), picomatch.makeRe(glob, GLOB_OPTIONS).source))
+  const sources = globs.map((glob) =>
+    NO_OP_GUARDS.reduce((source, guard) => source.replaceAll(guard, ""), picomatch.makeRe(glob, GLOB_OPTIONS).source)
+  )
   try {
     // DOTALL: a newline in a file name must not let a path slip past "**"
     const regex = RE2JS.compile(sources.map((s) => `(?:${s})`).join("|"), RE2JS.DOTALL | (nocase ? RE2JS.CASE_INSENSITIVE : 0))
@@ -369,8 +416,20 @@ const TEXT_FIELDS: Readonly<Record<string, ReadonlyArray<string>>> = {
   WebSearch: ["query"]
 }
 const KNOWN_TOOLS = [
-  "Bash", "PowerShell", ...EDIT_TOOLS, ...READ_TOOLS, "WebFetch", "WebSearch", "Agent", "Task", "Skill",
-  "TodoWrite", "ExitPlanMode", "AskUserQuestion", "BashOutput", "KillShell"
+  "Bash",
+  "PowerShell",
+  ...EDIT_TOOLS,
+  ...READ_TOOLS,
+  "WebFetch",
+  "WebSearch",
+  "Agent",
+  "Task",
+  "Skill",
+  "TodoWrite",
+  "ExitPlanMode",
+  "AskUserQuestion",
+  "BashOutput",
+  "KillShell"
 ]
 const KNOWN_BY_LOWERCASE = new Map(KNOWN_TOOLS.map((name) => [name.toLowerCase(), name]))
 
@@ -439,7 +498,9 @@ export const parse = (rule: string): Result => {
 
 const parseUncached = (rule: string): Result => {
   if (rule.length > MAX_RULE_CHARS) {
-    return fail(`permission rule of ${rule.length} characters is longer than ${MAX_RULE_CHARS}; write a shorter rule (one tool and one pattern)`)
+    return fail(
+      `permission rule of ${rule.length} characters is longer than ${MAX_RULE_CHARS}; write a shorter rule (one tool and one pattern)`
+    )
   }
   const text = rule.trim()
   const shown = JSON.stringify(rule)
@@ -450,7 +511,9 @@ const parseUncached = (rule: string): Result => {
     return fail(`permission rule "*" is not valid; to run the hook on every call leave "if" out, or name a tool such as "Bash"`)
   }
   if (/\)\s*(?:&&|\|\||,)\s*[A-Za-z_][\w]*(?:\(|$)/.test(text) || /^[A-Za-z_]\w*\s*(?:&&|\|\|)/.test(text)) {
-    return fail(`permission rule ${shown} combines several rules; "if" takes exactly one, such as "Bash(git push *)" (use one handler per rule)`)
+    return fail(
+      `permission rule ${shown} combines several rules; "if" takes exactly one, such as "Bash(git push *)" (use one handler per rule)`
+    )
   }
   const open = text.indexOf("(")
   let toolName: string
@@ -477,9 +540,9 @@ const parseUncached = (rule: string): Result => {
   const proper = KNOWN_BY_LOWERCASE.get(toolName.toLowerCase())
   if (proper !== undefined && proper !== toolName) {
     return fail(
-      `tool names are case-sensitive: permission rule ${shown} never matches; write ${
-        JSON.stringify(specifier === undefined ? proper : `${proper}(${specifier})`)
-      }`
+      `tool names are case-sensitive: permission rule ${shown} never matches; write ${JSON.stringify(
+        specifier === undefined ? proper : `${proper}(${specifier})`
+      )}`
     )
   }
   const covers = toolCovers(toolName)
@@ -512,7 +575,9 @@ const parseUncached = (rule: string): Result => {
   }
   if (FILE_TOOLS.has(toolName)) {
     if (globRegex(pathGlobs(specifier, { cwd: "/c", projectDir: "/p", home: "/h" }) ?? [], false) === undefined) {
-      return fail(`permission rule ${shown}: the pattern needs a backtracking matcher (a negated "!(…)" group), which is not supported; list the paths to match instead`)
+      return fail(
+        `permission rule ${shown}: the pattern needs a backtracking matcher (a negated "!(…)" group), which is not supported; list the paths to match instead`
+      )
     }
     return make("path", specifier, pathRule(specifier))
   }

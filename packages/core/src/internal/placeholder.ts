@@ -193,8 +193,8 @@ export const expandShellCommand = (command: string, values: Values, shell: Shell
   const expansion: Expansion = { values, toFiles: true, files: [] }
   const body = expandSites(command, lexed.sites, expansion)
   // `$(cat …)` drops trailing newlines: a final "." keeps them, then is taken off
-  const reads = expansion.files.map(({ env, variable }) =>
-    `${variable}=$(cat -- "$${env}" && printf .) || exit 126; ${variable}=\${${variable}%.}\n`
+  const reads = expansion.files.map(
+    ({ env, variable }) => `${variable}=$(cat -- "$${env}" && printf .) || exit 126; ${variable}=\${${variable}%.}\n`
   )
   return { command: reads.join("") + body, files: expansion.files.map(({ content, env }) => ({ env, content })) }
 }
@@ -212,7 +212,10 @@ const checkSites = (sites: ReadonlyArray<Site>, issues: Array<ShellIssue>, offse
     const written = `\${${site.name}}`
     const isInput = INPUT_NAME.test(site.name) && !WELL_KNOWN.has(site.name)
     if (site.ambiguity !== undefined) {
-      issues.push({ index: offset(site.start), message: `placeholder ${written} cannot be quoted safely: ${site.ambiguity}; move it before that construct, or pass the value through stdin` })
+      issues.push({
+        index: offset(site.start),
+        message: `placeholder ${written} cannot be quoted safely: ${site.ambiguity}; move it before that construct, or pass the value through stdin`
+      })
     } else if (site.context === "fixed" && isInput) {
       issues.push({
         index: offset(site.start),
@@ -228,10 +231,14 @@ export const checkShell = (command: string, shell: Shell = "sh"): ReadonlyArray<
   if (lexed === undefined) {
     PLACEHOLDER.lastIndex = 0
     const first = PLACEHOLDER.exec(command)
-    return first === null ? [] : [{
-      index: first.index,
-      message: `the command does not parse as a shell command (an unbalanced quote, backtick, "$(" or ")"), so placeholder ${first[0]} cannot be quoted safely; fix the quoting`
-    }]
+    return first === null
+      ? []
+      : [
+          {
+            index: first.index,
+            message: `the command does not parse as a shell command (an unbalanced quote, backtick, "$(" or ")"), so placeholder ${first[0]} cannot be quoted safely; fix the quoting`
+          }
+        ]
   }
   const issues: Array<ShellIssue> = []
   checkSites(lexed.sites, issues, (index) => index)
@@ -251,7 +258,6 @@ export interface CodeArgument {
   readonly language: CodeLanguage
   readonly program: string
 }
-
 
 /** Interpreters whose options name their code: the option letters (a cluster ending in one takes the next word). */
 const CODE_OPTIONS: ReadonlyArray<readonly [RegExp, ReadonlyArray<string>, ReadonlyArray<string>]> = [
@@ -371,7 +377,8 @@ export const codeArguments = (command: string, args: ReadonlyArray<string>): Rea
       if (textProgram) break
     }
     // awk's program and sed's script: the first operand, when no option gave one
-    if (!explicit && /^(?:awk|gawk|mawk|nawk|sed|gsed)$/.test(name) && k < words.length) out.push({ index: k - 1, language: "other", program: name })
+    if (!explicit && /^(?:awk|gawk|mawk|nawk|sed|gsed)$/.test(name) && k < words.length)
+      out.push({ index: k - 1, language: "other", program: name })
     return out
   }
   return out
@@ -398,12 +405,22 @@ const payloadName = (name: string): boolean => fromPayload(name) && INPUT_NAME.t
  * shell's `-c` code (quoted by the lexer) or in another interpreter's code (refused).
  * @internal
  */
-export const inCode = (handler: { readonly command: string; readonly args?: ReadonlyArray<string> | undefined; readonly shell?: string | undefined }): ReadonlyArray<CodePlaceholder> => {
+export const inCode = (handler: {
+  readonly command: string
+  readonly args?: ReadonlyArray<string> | undefined
+  readonly shell?: string | undefined
+}): ReadonlyArray<CodePlaceholder> => {
   const out: Array<CodePlaceholder> = []
   const names = (text: string): Array<string> => [...text.matchAll(new RegExp(PLACEHOLDER_SOURCE, "g"))].map((m) => m[1]!)
   if (handler.args === undefined) {
     if (handler.shell === "powershell") return out
-    for (const name of names(handler.command).filter(payloadName)) out.push({ field: "command", placeholder: `\${${name}}`, program: handler.shell === "bash" ? "bash -c" : "sh -c", handling: "quoted" })
+    for (const name of names(handler.command).filter(payloadName))
+      out.push({
+        field: "command",
+        placeholder: `\${${name}}`,
+        program: handler.shell === "bash" ? "bash -c" : "sh -c",
+        handling: "quoted"
+      })
     return out
   }
   for (const name of names(handler.command)) {
@@ -430,15 +447,20 @@ export const inCode = (handler: { readonly command: string; readonly args?: Read
  * interpreter's code gets only the well-known folders (a payload placeholder there is refused at load).
  * @internal
  */
-export const expandExecArgs = (command: string, args: ReadonlyArray<string>, values: Values): ShellCommand & { readonly args: ReadonlyArray<string> } => {
+export const expandExecArgs = (
+  command: string,
+  args: ReadonlyArray<string>,
+  values: Values
+): ShellCommand & { readonly args: ReadonlyArray<string> } => {
   const codes = new Map(codeArguments(command, args).map((code) => [code.index, code]))
   let files: ShellCommand["files"] = []
   const out = args.map((arg, index) => {
     const code = codes.get(index)
-    if (code === undefined) return arg.replace(PLACEHOLDER, (match, name: string) => {
-      const value = resolve(name, values)
-      return value === undefined ? match : withoutNul(value)
-    })
+    if (code === undefined)
+      return arg.replace(PLACEHOLDER, (match, name: string) => {
+        const value = resolve(name, values)
+        return value === undefined ? match : withoutNul(value)
+      })
     if (code.language === "other") {
       return arg.replace(PLACEHOLDER, (match, name: string) => {
         const value = fromPayload(name) ? undefined : resolve(name, values)
@@ -458,19 +480,24 @@ export const expandExecArgs = (command: string, args: ReadonlyArray<string>, val
  * refuses, each with the field it stands in and what to do.
  * @internal
  */
-export const checkExec = (command: string, args: ReadonlyArray<string>): ReadonlyArray<{ readonly field: string; readonly message: string }> => {
+export const checkExec = (
+  command: string,
+  args: ReadonlyArray<string>
+): ReadonlyArray<{ readonly field: string; readonly message: string }> => {
   const out: Array<{ field: string; message: string }> = []
   for (const code of codeArguments(command, args)) {
     if (code.language === "other" || code.index < 0 || code.index >= args.length) continue
-    for (const issue of checkShell(args[code.index]!, code.language)) out.push({ field: `args[${code.index}]`, message: `${issue.message} (${code.program} -c code, at character ${issue.index})` })
+    for (const issue of checkShell(args[code.index]!, code.language))
+      out.push({ field: `args[${code.index}]`, message: `${issue.message} (${code.program} -c code, at character ${issue.index})` })
   }
   for (const site of inCode({ command, args })) {
     if (site.handling !== "refused") continue
     out.push({
       field: site.field,
-      message: site.field === "command"
-        ? `placeholder ${site.placeholder} picks the program to run from the payload; name the program, and pass the value as an argument or through env`
-        : `placeholder ${site.placeholder} stands in code that ${site.program} runs, where no quoting can keep a value from being code; pass it as an argument after the code, through env, or read the payload on stdin`
+      message:
+        site.field === "command"
+          ? `placeholder ${site.placeholder} picks the program to run from the payload; name the program, and pass the value as an argument or through env`
+          : `placeholder ${site.placeholder} stands in code that ${site.program} runs, where no quoting can keep a value from being code; pass it as an argument after the code, through env, or read the payload on stdin`
     })
   }
   return out

@@ -54,7 +54,13 @@ const dedupKey = (handler: Handler, env: Readonly<Record<string, string>>): stri
   const expand = (text: string) => Placeholder.expandText(text, { env, input: {} })
   switch (handler.type) {
     case "command":
-      return JSON.stringify(["command", expand(handler.command), handler.args?.map(expand) ?? null, handler.shell ?? null, handler.env ?? null])
+      return JSON.stringify([
+        "command",
+        expand(handler.command),
+        handler.args?.map(expand) ?? null,
+        handler.shell ?? null,
+        handler.env ?? null
+      ])
     case "http":
       return JSON.stringify(["http", handler.url])
     case "prompt":
@@ -76,7 +82,12 @@ const dedupKey = (handler: Handler, env: Readonly<Record<string, string>>): stri
  * http hook's `allowedEnvVars` entries that name a secret, in a project, local or plugin file (a
  * cloned repository's) are dropped, with a warning; the hook runs without them.
  */
-const secretsAsked = (entry: HookEntry, env: Readonly<Record<string, string>>, file: string | undefined, warnings: Array<PlanWarning>): HookEntry => {
+const secretsAsked = (
+  entry: HookEntry,
+  env: Readonly<Record<string, string>>,
+  file: string | undefined,
+  warnings: Array<PlanWarning>
+): HookEntry => {
   const handler = entry.handler
   if (HookEnv.mayPassSecrets(entry.scope)) return entry
   const refuse = (key: string, names: ReadonlyArray<string>) =>
@@ -156,7 +167,11 @@ export const neverRuns = (
   const never = (path: string, message: string, refuse: boolean, reason = message): NeverRuns => ({ path, message, reason, refuse })
   if (entry.invalid !== undefined) return never(entry.path, `${entry.invalid}; the hook never runs`, true)
   if ((handler.type === "prompt" || handler.type === "agent") && !spec.promptHandlers) {
-    return never(entry.path, `${handler.type} hooks cannot run on ${entry.event} (use command, http or mcp_tool); the hook never runs`, true)
+    return never(
+      entry.path,
+      `${handler.type} hooks cannot run on ${entry.event} (use command, http or mcp_tool); the hook never runs`,
+      true
+    )
   }
   if (parsed !== undefined && parsed._tag === "Failure") return never(`${entry.path}.if`, `${parsed.message}; the handler never runs`, true)
   if (parsed !== undefined && !TOOL_EVENTS.has(spec.behavesAs)) {
@@ -170,7 +185,11 @@ export const neverRuns = (
   const program = ScriptCheck.bareProgram(entry)
   if (program !== undefined && snapshot.commands?.get(program) === false) {
     const path = snapshot.options.env?.["PATH"] ?? ""
-    return never(`${entry.path}.command`, `"${program}" is not on PATH (${path}): the hook would fail with exit 127 and guard nothing; install it, or write its full path`, false)
+    return never(
+      `${entry.path}.command`,
+      `"${program}" is not on PATH (${path}): the hook would fail with exit 127 and guard nothing; install it, or write its full path`,
+      false
+    )
   }
   return undefined
 }
@@ -198,7 +217,10 @@ const callbackEntries = (options: PlanOptions): Record<string, Array<HookEntry>>
 
 /** The names an exact matcher lists (`"Write|Edit"`), with `Task` and `Agent` standing for each other. */
 const exactNames = (source: string, event: string): ReadonlyArray<string> => {
-  const names = source.split(NARROW_EVENTS.has(event) ? /\|/ : /[|,]/).map((part) => part.trim()).filter((part) => part !== "")
+  const names = source
+    .split(NARROW_EVENTS.has(event) ? /\|/ : /[|,]/)
+    .map((part) => part.trim())
+    .filter((part) => part !== "")
   return names.flatMap((name) => (name === "Task" || name === "Agent" ? ["Task", "Agent"] : [name]))
 }
 
@@ -215,7 +237,8 @@ const indexEvent = (spec: HookEvent.HookEventSpec, hooks: ReadonlyArray<PlannedH
     else if (matcher.kind === "exact" && matcher.source !== undefined) {
       const names = exactNames(matcher.source, spec.name)
       // The index must agree with the matcher; when it cannot be sure, the matcher is tested instead.
-      if (names.every((name) => matcher.test(name))) for (const name of names) (exact.get(name) ?? exact.set(name, []).get(name)!).push(hook.id)
+      if (names.every((name) => matcher.test(name)))
+        for (const name of names) (exact.get(name) ?? exact.set(name, []).get(name)!).push(hook.id)
       else tested.push(hook)
     }
   }
@@ -227,15 +250,18 @@ export const compile = (snapshot: Snapshot): Plan => {
   const { settings: loaded, options, projectDir } = snapshot
   const env = options.env ?? {}
   // load resolves a preset given by name; a snapshot built by hand may still carry one.
-  const preset = typeof options.preset === "string" ? byName(options.preset) ?? agentHooks : options.preset ?? agentHooks
+  const preset = typeof options.preset === "string" ? (byName(options.preset) ?? agentHooks) : (options.preset ?? agentHooks)
   const declared = new Map([...preset.events, ...(options.events ?? [])].map((event) => [event.name, HookEvent.custom(event)]))
   // Events only settings files declare are known even with no hook on them (the first file's rules).
-  for (const spec of loaded.events ?? []) if (!declared.has(spec.name) && HookEvent.get(spec.name) === undefined) declared.set(spec.name, spec)
-  const specOf = (event: string): HookEvent.HookEventSpec => declared.get(event) ?? HookEvent.get(event) ?? HookEvent.custom({ name: event })
+  for (const spec of loaded.events ?? [])
+    if (!declared.has(spec.name) && HookEvent.get(spec.name) === undefined) declared.set(spec.name, spec)
+  const specOf = (event: string): HookEvent.HookEventSpec =>
+    declared.get(event) ?? HookEvent.get(event) ?? HookEvent.custom({ name: event })
   const warnings: Array<PlanWarning> = []
   const allowedCommands = loaded.allowedCommands === undefined ? undefined : new Set(loaded.allowedCommands)
   const pluginDataDir = (root: string): string => {
-    const home = env["AGENT_HOOKS_HOME"] ?? (env["HOME"] === undefined ? PosixPath.join(root, ".data") : PosixPath.join(env["HOME"], ".agent-hooks"))
+    const home =
+      env["AGENT_HOOKS_HOME"] ?? (env["HOME"] === undefined ? PosixPath.join(root, ".data") : PosixPath.join(env["HOME"], ".agent-hooks"))
     return PosixPath.join(home, "plugins", "data", basename(root))
   }
 
@@ -254,7 +280,7 @@ export const compile = (snapshot: Snapshot): Plan => {
     const entries = [...(loaded.hooks[event] ?? []), ...(invalid[event] ?? []), ...(programmatic[event] ?? [])]
     // A settings file's own declaration of the event rules its own hooks; it rules the whole event only
     // when every hook of the event has that same declaration (or the event has no other rules at all).
-    const owned = entries.map((entry) => entry.spec === undefined ? undefined : JSON.stringify(entry.spec))
+    const owned = entries.map((entry) => (entry.spec === undefined ? undefined : JSON.stringify(entry.spec)))
     const firstOwn = entries.find((entry) => entry.spec !== undefined)?.spec
     const known = declared.get(event) ?? HookEvent.get(event)
     const spec = firstOwn !== undefined && (known === undefined || owned.every((rules) => rules === owned[0])) ? firstOwn : specOf(event)
@@ -267,7 +293,8 @@ export const compile = (snapshot: Snapshot): Plan => {
       const parsed = handler.if === undefined || entry.invalid !== undefined ? undefined : PermissionRule.parse(handler.if)
       const never = neverRuns(entry, own, parsed, allowedCommands, snapshot, preset.projectDirEnv, env["HOME"])
       // decode already reported an invalid entry (in the settings' errors)
-      if (never !== undefined && entry.invalid === undefined) warnings.push({ file, path: never.path, message: never.message, severity: "error" })
+      if (never !== undefined && entry.invalid === undefined)
+        warnings.push({ file, path: never.path, message: never.message, severity: "error" })
       if (entry.invalid === undefined) warnings.push(...ScriptCheck.check(entry, file, TOOL_EVENTS.has(spec.behavesAs), preset.toolNames))
       // A hook refused here never starts: each dispatch it matches gets its failure (failClosed: a
       // block), every time (not once), never deduplicated against a hook that can run.
@@ -284,24 +311,30 @@ export const compile = (snapshot: Snapshot): Plan => {
         // plugin and programmatic hooks stay separate.
         dedupKey: refused === undefined && loaded.dedupe && entry.scope !== "plugin" ? dedupKey(handler, hookEnv) : undefined,
         refusal: refused,
-        extraEnv: entry.pluginRoot === undefined
-          ? undefined
-          : { CLAUDE_PLUGIN_ROOT: entry.pluginRoot, CLAUDE_PLUGIN_DATA: entry.pluginData ?? pluginDataDir(entry.pluginRoot) }
+        extraEnv:
+          entry.pluginRoot === undefined
+            ? undefined
+            : { CLAUDE_PLUGIN_ROOT: entry.pluginRoot, CLAUDE_PLUGIN_DATA: entry.pluginData ?? pluginDataDir(entry.pluginRoot) }
       })
     }
     events.set(event, indexEvent(spec, hooks))
   }
 
   const override = envNumber(env, "AGENT_HOOKS_SESSIONEND_HOOKS_TIMEOUT_MS", "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS")
-  const pluginDataDirs = new Set(Object.values(loaded.hooks).flatMap((entries) =>
-    entries.flatMap((entry) => entry.pluginRoot === undefined ? [] : [entry.pluginData ?? pluginDataDir(entry.pluginRoot)])
-  ))
+  const pluginDataDirs = new Set(
+    Object.values(loaded.hooks).flatMap((entries) =>
+      entries.flatMap((entry) => (entry.pluginRoot === undefined ? [] : [entry.pluginData ?? pluginDataDir(entry.pluginRoot)]))
+    )
+  )
   return {
     settings: {
       ...loaded,
       warnings: [...loaded.warnings, ...warnings.map(render)],
       // the settings' warnings and the compile's as one list of data, in the order of `warnings`
-      diagnostics: [...(loaded.diagnostics ?? loaded.warnings.map((message) => ({ file: undefined, path: undefined, message }))), ...warnings]
+      diagnostics: [
+        ...(loaded.diagnostics ?? loaded.warnings.map((message) => ({ file: undefined, path: undefined, message }))),
+        ...warnings
+      ]
     },
     preset,
     events,
@@ -325,8 +358,9 @@ export const compile = (snapshot: Snapshot): Plan => {
  * unread (`LoadedSettings.unread`): "nothing to run" is never said in silence.
  */
 export const nothingRan = (plan: Plan): ReadonlyArray<string> =>
-  (plan.settings.unread ?? []).map((other) =>
-    `no hook ran, but ${other.path} (settings of the ${other.preset} dialect) is not read by the ${plan.preset.name} preset: its hooks do not run (use the ${other.preset} preset)`
+  (plan.settings.unread ?? []).map(
+    (other) =>
+      `no hook ran, but ${other.path} (settings of the ${other.preset} dialect) is not read by the ${plan.preset.name} preset: its hooks do not run (use the ${other.preset} preset)`
   )
 
 /** A warning as one line: `file at path: message`. */
@@ -334,7 +368,7 @@ export const render = (warning: PlanWarning): string => renderLine(warning)
 
 /** @internal */
 export const load = (options: PlanOptions): Effect.Effect<Snapshot, SettingsError, FileSystem.FileSystem | Path.Path> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const path = yield* Path.Path
     // A preset by name (`preset: "wingman"`) is the built-in one; an unknown name is a settings error.
     const preset = yield* resolvePreset(options.preset)
@@ -363,14 +397,18 @@ export const load = (options: PlanOptions): Effect.Effect<Snapshot, SettingsErro
       if (script !== undefined) paths.add(script)
     }
     // one stat per distinct script, several at a time (one after another they cost a round trip each)
-    const states = yield* Effect.forEach([...paths], (script) =>
-      fs.stat(script).pipe(
-        Effect.map((info): ScriptCheck.ScriptState =>
-          info.type !== "File" ? "not-a-file" : (info.mode & 0o111) === 0 ? "not-executable" : "ok"
+    const states = yield* Effect.forEach(
+      [...paths],
+      (script) =>
+        fs.stat(script).pipe(
+          Effect.map(
+            (info): ScriptCheck.ScriptState => (info.type !== "File" ? "not-a-file" : (info.mode & 0o111) === 0 ? "not-executable" : "ok")
+          ),
+          Effect.catch(() => Effect.succeed<ScriptCheck.ScriptState>("missing")),
+          Effect.map((state) => [script, state] as const)
         ),
-        Effect.catch(() => Effect.succeed<ScriptCheck.ScriptState>("missing")),
-        Effect.map((state) => [script, state] as const)
-      ), { concurrency: 16 })
+      { concurrency: 16 }
+    )
     const scripts = new Map<string, ScriptCheck.ScriptState>(states)
     // Whether each bare command is on the hooks' PATH, for validate's "not on PATH". Known only when
     // some folder of PATH could be read: else nothing is said.
@@ -382,18 +420,30 @@ export const load = (options: PlanOptions): Effect.Effect<Snapshot, SettingsErro
     const folders = (env["PATH"] ?? "").split(":").filter((dir) => dir.startsWith("/"))
     const commands = new Map<string, boolean>()
     if (programs.size > 0 && folders.length > 0) {
-      const readable = yield* Effect.filter(folders, (dir) =>
-        fs.stat(dir).pipe(Effect.map((info) => info.type === "Directory"), Effect.orElseSucceed(() => false)), { concurrency: 16 })
+      const readable = yield* Effect.filter(
+        folders,
+        (dir) =>
+          fs.stat(dir).pipe(
+            Effect.map((info) => info.type === "Directory"),
+            Effect.orElseSucceed(() => false)
+          ),
+        { concurrency: 16 }
+      )
       if (readable.length > 0) {
-        yield* Effect.forEach([...programs], (program) =>
-          Effect.map(
-            Effect.forEach(readable, (dir) =>
-              fs.stat(path.join(dir, program)).pipe(
-                Effect.map((info) => info.type !== "Directory" && (info.mode & 0o111) !== 0),
-                Effect.orElseSucceed(() => false)
-              )),
-            (found) => void commands.set(program, found.some(Boolean))
-          ), { concurrency: 4 })
+        yield* Effect.forEach(
+          [...programs],
+          (program) =>
+            Effect.map(
+              Effect.forEach(readable, (dir) =>
+                fs.stat(path.join(dir, program)).pipe(
+                  Effect.map((info) => info.type !== "Directory" && (info.mode & 0o111) !== 0),
+                  Effect.orElseSucceed(() => false)
+                )
+              ),
+              (found) => void commands.set(program, found.some(Boolean))
+            ),
+          { concurrency: 4 }
+        )
       }
     }
     return { settings, options: { ...options, preset }, projectDir, cwd, scripts, commands }
@@ -436,7 +486,11 @@ export const matchValue = (spec: HookEvent.HookEventSpec, payload: Readonly<Reco
  * Gemini CLI's `run_shell_command` for `Bash`): a matcher naming either one matches. It only adds
  * matches, never removes one.
  */
-export const hostToolName = (spec: HookEvent.HookEventSpec, payload: Readonly<Record<string, unknown>>, value: string | undefined): string | undefined => {
+export const hostToolName = (
+  spec: HookEvent.HookEventSpec,
+  payload: Readonly<Record<string, unknown>>,
+  value: string | undefined
+): string | undefined => {
   if (spec.matcherField !== "tool_name" || value === undefined) return undefined
   const host = payload["host"]
   if (typeof host !== "object" || host === null) return undefined
@@ -464,7 +518,7 @@ export const matches = (plan: Plan, event: string, payload: Readonly<Record<stri
   const known = memo?.get(key)
   if (known !== undefined) return known
   const found = planned.tested.some((hook) => hook.entry.matcher.test(value) || (alias !== undefined && hook.entry.matcher.test(alias)))
-  if (memo === undefined) testedMemo.set(planned, memo = new Map())
+  if (memo === undefined) testedMemo.set(planned, (memo = new Map()))
   if (memo.size >= MEMO_LIMIT) memo.clear()
   memo.set(key, found)
   return found
@@ -550,15 +604,20 @@ export const explain = (
       source: hook.entry.source,
       path: hook.entry.path,
       runs: selected.has(hook) && hook.refusal === undefined,
-      why: skip === undefined
-        ? hook.refusal !== undefined ? `never runs: ${hook.refusal}` : hook.async ? "matched; runs in the background" : "matched"
-        : skip.reason === "matcher"
-        ? `matcher ${JSON.stringify(hook.entry.matcher.source ?? "")} does not match ${JSON.stringify(skip.value ?? "")}`
-        : skip.reason === "if"
-        ? `"if" rule ${JSON.stringify(hook.entry.handler.if ?? "")} does not match`
-        : skip.reason === "once"
-        ? "\"once\": it ran already in this engine"
-        : "an identical hook of the same or a higher scope runs instead (deduplicated)"
+      why:
+        skip === undefined
+          ? hook.refusal !== undefined
+            ? `never runs: ${hook.refusal}`
+            : hook.async
+              ? "matched; runs in the background"
+              : "matched"
+          : skip.reason === "matcher"
+            ? `matcher ${JSON.stringify(hook.entry.matcher.source ?? "")} does not match ${JSON.stringify(skip.value ?? "")}`
+            : skip.reason === "if"
+              ? `"if" rule ${JSON.stringify(hook.entry.handler.if ?? "")} does not match`
+              : skip.reason === "once"
+                ? '"once": it ran already in this engine'
+                : "an identical hook of the same or a higher scope runs instead (deduplicated)"
     }
   })
 }
@@ -568,9 +627,9 @@ const cedarRequest = (handler: CedarHandler) => ({
   policies: handler.policiesPath,
   entities: handler.entitiesPath ?? null,
   schema: handler.schemaPath ?? null,
-  principal: "Agent::\"<session_id>\"",
-  action: "Action::\"<hook_event_name>\"",
-  resource: "Target::\"<tool target: tool_input.file_path|path|notebook_path|command|url|pattern, else tool_name>\" {path, tool}",
+  principal: 'Agent::"<session_id>"',
+  action: 'Action::"<hook_event_name>"',
+  resource: 'Target::"<tool target: tool_input.file_path|path|notebook_path|command|url|pattern, else tool_name>" {path, tool}',
   context: "the hook's input",
   onNoDecision: handler.onNoDecision ?? "deny"
 })

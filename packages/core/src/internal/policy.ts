@@ -54,7 +54,11 @@ export interface Merged {
 
 /** @internal */
 export const make = () => {
-  const lists: Record<ListKey, Array<Setting<ReadonlyArray<string>>>> = { allowedHttpHookUrls: [], httpHookAllowedEnvVars: [], allowedCommands: [] }
+  const lists: Record<ListKey, Array<Setting<ReadonlyArray<string>>>> = {
+    allowedHttpHookUrls: [],
+    httpHookAllowedEnvVars: [],
+    allowedCommands: []
+  }
   const logs: Record<LogKey, Array<Setting<string>>> = { executionLog: [], auditLog: [] }
 
   /**
@@ -77,11 +81,16 @@ export const make = () => {
       const outer = bound
       const kept = step.value.filter((entry, index) => {
         if (RULES[key].admits(outer.value, entry)) return true
-        const why = levelOf(step.scope) === "project"
-          ? `a ${step.scope} settings file may only narrow this list (it may come from a cloned repository)`
-          : "your settings may only narrow the managed list"
+        const why =
+          levelOf(step.scope) === "project"
+            ? `a ${step.scope} settings file may only narrow this list (it may come from a cloned repository)`
+            : "your settings may only narrow the managed list"
         const where = levelOf(outer.scope) === "managed" ? "the managed settings (ask your administrator)" : outer.file
-        warn(step.file, `${key}[${index}]`, `${JSON.stringify(entry)} ${RULES[key].not} the ${key} of ${outer.file}; ${why}, so the entry is dropped. To allow it, add it to ${where}`)
+        warn(
+          step.file,
+          `${key}[${index}]`,
+          `${JSON.stringify(entry)} ${RULES[key].not} the ${key} of ${outer.file}; ${why}, so the entry is dropped. To allow it, add it to ${where}`
+        )
         return false
       })
       bound = { ...step, value: kept }
@@ -96,7 +105,11 @@ export const make = () => {
     const chosen = last("managed") ?? last("user") ?? last("project")
     if (chosen !== undefined && levelOf(chosen.scope) !== "project") {
       for (const ignored of settings.filter((s) => levelOf(s.scope) === "project")) {
-        warn(ignored.file, key, `${chosen.file} already names this log (${chosen.value}); a ${ignored.scope} settings file cannot move it; ignored`)
+        warn(
+          ignored.file,
+          key,
+          `${chosen.file} already names this log (${chosen.value}); a ${ignored.scope} settings file cannot move it; ignored`
+        )
       }
     }
     return chosen?.value

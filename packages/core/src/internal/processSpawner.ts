@@ -5,7 +5,7 @@ import { launcherArgs } from "./detach.ts"
 import type { ProcessHandle, ProcessRequest, ProcessSpawner, SpawnError, SpawnErrorReason, SpawnPrimitive } from "../ProcessSpawner.ts"
 
 /** The `SpawnError` constructor, given by the public module. @internal */
-export type SpawnErrorClass = new(args: {
+export type SpawnErrorClass = new (args: {
   readonly file: string
   readonly cause: unknown
   readonly detail: string
@@ -32,12 +32,12 @@ const reasonOf = (code: string | undefined, cwd: string | undefined, cause: unkn
   cwd !== undefined
     ? "cwd"
     : code === "ENOENT" || code === "EACCES" || code === "ENOEXEC"
-    ? "not-found"
-    : tooLarge(code, cause)
-    ? "payload"
-    : code !== undefined && RESOURCE_CODES.has(code)
-    ? "resources"
-    : "other"
+      ? "not-found"
+      : tooLarge(code, cause)
+        ? "payload"
+        : code !== undefined && RESOURCE_CODES.has(code)
+          ? "resources"
+          : "other"
 
 /** The `SpawnError` of a failed start, worded the same on every runtime. @internal */
 export const spawnErrorFrom = (
@@ -82,60 +82,69 @@ export const withoutNul = (request: ProcessRequest): ProcessRequest => {
 }
 
 /** @internal */
-export const make = (SpawnError: SpawnErrorClass) => (primitive: SpawnPrimitive): ProcessSpawner["Service"] => {
-  // NUL is looked for only after a failed start: the environment is often `process.env`, whose
-  // every read is slow, and the runtime reads it once already.
-  const start = (request: ProcessRequest): Effect.Effect<ProcessHandle, SpawnError, Scope.Scope> =>
-    primitive.start(request).pipe(
-      Effect.catch((cause) => {
-        const clean = withoutNul(request)
-        return clean === request ? Effect.fail(cause) : primitive.start(clean)
-      }),
-      Effect.mapError((cause) => spawnErrorFrom(SpawnError, request, cause, primitive.cwdProblem))
-    )
-
-  const spawn = (request: ProcessRequest): Effect.Effect<ProcessHandle, SpawnError, Scope.Scope> =>
-    Effect.suspend(() => {
-      if (request.detached !== undefined) {
-        // The launcher is started in the request's place: the runtime starts it as any process.
-        const launcher = launcherArgs({ ...request, detached: request.detached })
-        if (launcher === undefined) {
-          return Effect.fail(new SpawnError({ file: request.file, cause: undefined, detail: "a value file's variable is not a plain name", reason: "other" }))
-        }
-        const { detached: _, ...rest } = request
-        return spawnNow({ ...rest, ...launcher })
-      }
-      return spawnNow(request)
-    })
-
-  const spawnNow = (request: ProcessRequest): Effect.Effect<ProcessHandle, SpawnError, Scope.Scope> =>
-    Effect.suspend(() => {
-      const files = request.files
-      if (files === undefined || files.length === 0) return start(request)
-      const { files: _, ...rest } = request
-      return Effect.acquireRelease(
-        Effect.try({
-          try: () => primitive.tempFiles.write(files.map((file) => file.content)),
-          catch: (cause) =>
-            new SpawnError({
-              file: request.file,
-              cause,
-              detail: `could not write the payload files: ${(cause instanceof Error ? cause.message : String(cause)).split("\n")[0]}`,
-              reason: "payload"
-            })
+export const make =
+  (SpawnError: SpawnErrorClass) =>
+  (primitive: SpawnPrimitive): ProcessSpawner["Service"] => {
+    // NUL is looked for only after a failed start: the environment is often `process.env`, whose
+    // every read is slow, and the runtime reads it once already.
+    const start = (request: ProcessRequest): Effect.Effect<ProcessHandle, SpawnError, Scope.Scope> =>
+      primitive.start(request).pipe(
+        Effect.catch((cause) => {
+          const clean = withoutNul(request)
+          return clean === request ? Effect.fail(cause) : primitive.start(clean)
         }),
-        // After the process's own release (scopes close last-in, first-out): the hook has exited or been killed.
-        (written) => Effect.sync(() => written.remove())
-      ).pipe(
-        Effect.flatMap((written) => {
-          const env: Record<string, string> = { ...rest.env }
-          files.forEach((file, i) => {
-            env[strip(file.env)] = written.paths[i]!
-          })
-          return start({ ...rest, env })
-        })
+        Effect.mapError((cause) => spawnErrorFrom(SpawnError, request, cause, primitive.cwdProblem))
       )
-    })
 
-  return { capabilities: primitive.capabilities, spawn }
-}
+    const spawn = (request: ProcessRequest): Effect.Effect<ProcessHandle, SpawnError, Scope.Scope> =>
+      Effect.suspend(() => {
+        if (request.detached !== undefined) {
+          // The launcher is started in the request's place: the runtime starts it as any process.
+          const launcher = launcherArgs({ ...request, detached: request.detached })
+          if (launcher === undefined) {
+            return Effect.fail(
+              new SpawnError({
+                file: request.file,
+                cause: undefined,
+                detail: "a value file's variable is not a plain name",
+                reason: "other"
+              })
+            )
+          }
+          const { detached: _, ...rest } = request
+          return spawnNow({ ...rest, ...launcher })
+        }
+        return spawnNow(request)
+      })
+
+    const spawnNow = (request: ProcessRequest): Effect.Effect<ProcessHandle, SpawnError, Scope.Scope> =>
+      Effect.suspend(() => {
+        const files = request.files
+        if (files === undefined || files.length === 0) return start(request)
+        const { files: _, ...rest } = request
+        return Effect.acquireRelease(
+          Effect.try({
+            try: () => primitive.tempFiles.write(files.map((file) => file.content)),
+            catch: (cause) =>
+              new SpawnError({
+                file: request.file,
+                cause,
+                detail: `could not write the payload files: ${(cause instanceof Error ? cause.message : String(cause)).split("\n")[0]}`,
+                reason: "payload"
+              })
+          }),
+          // After the process's own release (scopes close last-in, first-out): the hook has exited or been killed.
+          (written) => Effect.sync(() => written.remove())
+        ).pipe(
+          Effect.flatMap((written) => {
+            const env: Record<string, string> = { ...rest.env }
+            files.forEach((file, i) => {
+              env[strip(file.env)] = written.paths[i]!
+            })
+            return start({ ...rest, env })
+          })
+        )
+      })
+
+    return { capabilities: primitive.capabilities, spawn }
+  }

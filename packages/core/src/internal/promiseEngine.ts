@@ -47,9 +47,13 @@ export const fromLayer = async (layer: Layer.Layer<HookEngine, HookError>, optio
   const runtime = ManagedRuntime.make(layer)
   let engine: HookEngine["Service"]
   try {
-    engine = await run(runtime, Effect.gen(function*() {
-      return yield* HookEngine
-    }), () => false)
+    engine = await run(
+      runtime,
+      Effect.gen(function* () {
+        return yield* HookEngine
+      }),
+      () => false
+    )
   } catch (error) {
     await runtime.dispose()
     throw error
@@ -70,7 +74,9 @@ export const fromLayer = async (layer: Layer.Layer<HookEngine, HookError>, optio
       if (closed) return Promise.reject(closedError())
       // A dispatch that matches no hook resolves at once, without entering the Effect runtime.
       const unmatched = engine.unmatched(event, payload)
-      return unmatched !== undefined ? Promise.resolve(unmatched) : run(runtime, withTrace(engine.dispatch(event, payload), context), isClosed)
+      return unmatched !== undefined
+        ? Promise.resolve(unmatched)
+        : run(runtime, withTrace(engine.dispatch(event, payload), context), isClosed)
     },
     unmatched: (event, payload) => (closed ? undefined : engine.unmatched(event, payload)),
     takeAsyncResults: () => run(runtime, engine.takeAsyncResults, isClosed),

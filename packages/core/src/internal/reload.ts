@@ -57,9 +57,9 @@ const hookKey = (hook: PlannedHook): string =>
 const droppedHooks = (old: Engine, next: Engine): ReadonlyArray<string> => {
   const kept = new Set([...next.plan.events.values()].flatMap((planned) => planned.hooks.map(hookKey)))
   return [...old.plan.events.values()].flatMap((planned) =>
-    planned.hooks.filter((hook) => hook.entry.source !== "(programmatic)" && !kept.has(hookKey(hook))).map((hook) =>
-      `${hook.entry.event}: ${hook.display} (${hook.entry.source} at ${hook.entry.path})`
-    )
+    planned.hooks
+      .filter((hook) => hook.entry.source !== "(programmatic)" && !kept.has(hookKey(hook)))
+      .map((hook) => `${hook.entry.event}: ${hook.display} (${hook.entry.source} at ${hook.entry.path})`)
   )
 }
 
@@ -90,7 +90,7 @@ export const makeReloading = (
   options: EngineOptions,
   build: (options: EngineOptions) => Effect.Effect<Engine, HookError, ProcessSpawner | FileSystem.FileSystem | Path.Path | Scope.Scope>
 ): Effect.Effect<Engine, HookError, ProcessSpawner | FileSystem.FileSystem | Path.Path | Scope.Scope> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const outer = yield* Effect.scope
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
@@ -109,7 +109,7 @@ export const makeReloading = (
         Effect.suspend(() => current.engine.recordReload?.(event) ?? Effect.void)
       )
 
-    const open = Effect.gen(function*() {
+    const open = Effect.gen(function* () {
       const scope = yield* Scope.fork(outer)
       const engine = yield* build(options).pipe(
         Scope.provide(scope),
@@ -130,25 +130,31 @@ export const makeReloading = (
         const said = notices
         notices = []
         return slot.engine.dispatch(event, payload).pipe(
-          Effect.map((outcome) => said.length === 0 ? outcome : { ...outcome, warnings: [...said, ...outcome.warnings] }),
-          Effect.ensuring(Effect.suspend(() => {
-            slot.inFlight -= 1
-            return closeIfIdle(slot)
-          }))
+          Effect.map((outcome) => (said.length === 0 ? outcome : { ...outcome, warnings: [...said, ...outcome.warnings] })),
+          Effect.ensuring(
+            Effect.suspend(() => {
+              slot.inFlight -= 1
+              return closeIfIdle(slot)
+            })
+          )
         )
       })
 
-    const scopeOf = (settings: LoadedSettings, file: string): SettingsScope | undefined => settings.files.find((f) => f.path === file)?.scope
+    const scopeOf = (settings: LoadedSettings, file: string): SettingsScope | undefined =>
+      settings.files.find((f) => f.path === file)?.scope
 
     const lock = yield* Semaphore.make(1)
     const reload = (changed: ReadonlyArray<string>) =>
       lock.withPermits(1)(
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const old = current
           const candidate = yield* Effect.exit(open)
           if (Exit.isFailure(candidate)) {
             const error = candidate.cause.reasons.find((reason) => reason._tag === "Fail")
-            const message = error !== undefined && error._tag === "Fail" ? (error.error as { readonly message: string }).message : "the settings could not be loaded"
+            const message =
+              error !== undefined && error._tag === "Fail"
+                ? (error.error as { readonly message: string }).message
+                : "the settings could not be loaded"
             return yield* report({ _tag: "Failed", files: changed, message: `settings not reloaded, the previous hooks stay: ${message}` })
           }
           const next = candidate.value
@@ -172,14 +178,23 @@ export const makeReloading = (
             if (Exit.isSuccess(outcome) && outcome.value.blocked && source !== "policy_settings") {
               yield* Scope.close(next.scope, Exit.void)
               const why = outcome.value.reason === null ? "" : `: ${outcome.value.reason}`
-              return yield* report({ _tag: "Blocked", files: changed, message: `settings not reloaded: a ConfigChange hook blocked the change to ${file}${why}` })
+              return yield* report({
+                _tag: "Blocked",
+                files: changed,
+                message: `settings not reloaded: a ConfigChange hook blocked the change to ${file}${why}`
+              })
             }
           }
           current = next
           old.retired = true
           yield* Effect.forkIn(closeIfIdle(old), outer)
           const dropped = droppedHooks(old.engine, next.engine)
-          yield* report({ _tag: "Reloaded", files: changed, warnings: next.engine.settings.warnings, ...(dropped.length === 0 ? {} : { dropped }) })
+          yield* report({
+            _tag: "Reloaded",
+            files: changed,
+            warnings: next.engine.settings.warnings,
+            ...(dropped.length === 0 ? {} : { dropped })
+          })
         })
       )
 
@@ -196,18 +211,23 @@ export const makeReloading = (
         pending.add(file)
         if (timer !== undefined) return Effect.void
         return Effect.forkIn(
-          Effect.gen(function*() {
+          Effect.gen(function* () {
             yield* Effect.sleep(SETTLE)
             const files = [...pending]
             pending = new Set()
             timer = undefined
             // A reload that dies (a defect in a hook executor...) keeps the hooks in force and says so.
             yield* reload(files).pipe(
-              Effect.catchCause((cause) => report({ _tag: "Failed", files, message: `settings not reloaded, the previous hooks stay: ${Cause.pretty(cause)}` }))
+              Effect.catchCause((cause) =>
+                report({ _tag: "Failed", files, message: `settings not reloaded, the previous hooks stay: ${Cause.pretty(cause)}` })
+              )
             )
           }),
           outer
-        ).pipe(Effect.tap((fiber) => Effect.sync(() => void (timer = fiber))), Effect.asVoid)
+        ).pipe(
+          Effect.tap((fiber) => Effect.sync(() => void (timer = fiber))),
+          Effect.asVoid
+        )
       })
     for (const folder of folders) {
       const ready = yield* Latch.make(false)
@@ -216,7 +236,11 @@ export const makeReloading = (
         Stream.filter((file) => watched.has(file)),
         Stream.runForEach(changedFile),
         // A folder that does not exist (yet) is not watched: a file created in it later is not seen.
-        Effect.catch((error) => Effect.sync(() => void (error.reason._tag === "NotFound" ? undefined : options.onWarning?.(`cannot watch ${folder}: ${error.message}`)))),
+        Effect.catch((error) =>
+          Effect.sync(
+            () => void (error.reason._tag === "NotFound" ? undefined : options.onWarning?.(`cannot watch ${folder}: ${error.message}`))
+          )
+        ),
         Effect.ensuring(ready.open),
         Effect.forkIn(outer)
       )
@@ -236,7 +260,7 @@ export const makeReloading = (
       dispatch,
       // Synchronous, on the plan in force: nothing runs, so nothing needs the old plan kept open.
       // (a reload not yet told to an Outcome goes through dispatch, which tells it)
-      unmatched: (event, payload) => notices.length > 0 ? undefined : current.engine.unmatched(event, payload),
+      unmatched: (event, payload) => (notices.length > 0 ? undefined : current.engine.unmatched(event, payload)),
       takeAsyncResults: Effect.suspend(() => current.engine.takeAsyncResults),
       awaitAsync: Effect.suspend(() => current.engine.awaitAsync)
     }

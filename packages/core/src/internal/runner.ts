@@ -33,7 +33,7 @@ const elapsed = (start: number) => Effect.map(Clock.currentTimeMillis, (now) => 
 interface TextDecoderLike {
   decode(input?: Uint8Array, options?: { readonly stream?: boolean }): string
 }
-const TextDecoderCtor = (globalThis as unknown as { readonly TextDecoder: new(label: string) => TextDecoderLike }).TextDecoder
+const TextDecoderCtor = (globalThis as unknown as { readonly TextDecoder: new (label: string) => TextDecoderLike }).TextDecoder
 
 /** One of stdout / stderr: incremental UTF-8, at most `cap` bytes kept; past the cap chunks are dropped undecoded. */
 const collector = (cap: number) => {
@@ -67,7 +67,8 @@ const pump = (stream: Stream.Stream<Uint8Array>, into: ReturnType<typeof collect
   Stream.runForEachArray(stream, (chunks) =>
     Effect.sync(() => {
       for (const chunk of chunks) into.push(chunk)
-    }))
+    })
+  )
 
 /** @internal */
 export const collect = (handle: ProcessHandle, maxOutputBytes: number): Effect.Effect<CollectedOutput, never, Scope.Scope> =>
@@ -140,7 +141,7 @@ const OUTPUT_END_WAIT_MS = 10_000
  * comes back with `complete: false`.
  */
 const drain = (handle: ProcessHandle, reader: CollectedOutput, until: number, options: RunnerOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     for (;;) {
       const ended = yield* Effect.timeoutOption(reader.output, options.drainWindow)
       if (Option.isSome(ended)) return { output: ended.value, complete: true }
@@ -150,7 +151,7 @@ const drain = (handle: ProcessHandle, reader: CollectedOutput, until: number, op
   })
 
 const ladder = (handle: ProcessHandle, request: ProcessRequest, timeout: Duration.Input, options: RunnerOptions, start: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const reader = yield* collect(handle, request.maxOutputBytes)
     let timedOut = false
     let exit: ProcessExit
@@ -194,7 +195,7 @@ export const run = (
   timeout: Duration.Input,
   options: RunnerOptions = defaultOptions
 ): Effect.Effect<ProcessRun, never, ProcessSpawner> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const spawner = yield* ProcessSpawner
     const start = yield* Clock.currentTimeMillis
     const warnings: Array<string> = []
@@ -218,21 +219,24 @@ export const run = (
         Effect.flatMap((handle) => ladder(handle, request, timeout, options, start)),
         Effect.flatMap(({ exit, output, timedOut, openMs }) => {
           const said = openMs === undefined ? warnings : [...warnings, incomplete(output, openMs)]
-          return Effect.map(elapsed(start), (durationMs): ProcessRun => ({
-            exitCode: exit.exitCode,
-            signal: exit.signal,
-            timedOut,
-            durationMs,
-            stdout: output.stdout,
-            stderr: output.stderr,
-            stdoutTruncated: output.stdoutTruncated,
-            stderrTruncated: output.stderrTruncated,
-            spawnError: undefined,
-            ...(openMs === undefined ? {} : { outputIncomplete: true }),
-            // A detached request's launcher exits 0 once the process has started: its end is not known.
-            ...(request.detached !== undefined && exit.exitCode === 0 && !timedOut ? { detached: true } : {}),
-            ...(said.length > 0 ? { warnings: said } : {})
-          }))
+          return Effect.map(
+            elapsed(start),
+            (durationMs): ProcessRun => ({
+              exitCode: exit.exitCode,
+              signal: exit.signal,
+              timedOut,
+              durationMs,
+              stdout: output.stdout,
+              stderr: output.stderr,
+              stdoutTruncated: output.stdoutTruncated,
+              stderrTruncated: output.stderrTruncated,
+              spawnError: undefined,
+              ...(openMs === undefined ? {} : { outputIncomplete: true }),
+              // A detached request's launcher exits 0 once the process has started: its end is not known.
+              ...(request.detached !== undefined && exit.exitCode === 0 && !timedOut ? { detached: true } : {}),
+              ...(said.length > 0 ? { warnings: said } : {})
+            })
+          )
         }),
         Effect.catchTag("SpawnError", (error) =>
           Effect.map(elapsed(start), (durationMs) =>
@@ -243,7 +247,9 @@ export const run = (
               spawnError: error.detail,
               spawnErrorReason: error.reason,
               ...(warnings.length > 0 ? { warnings } : {})
-            })))
+            })
+          )
+        )
       )
     )
   })

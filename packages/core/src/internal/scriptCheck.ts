@@ -42,36 +42,121 @@ export const scriptPath = (
   for (const name of ["CLAUDE_PROJECT_DIR", "AGENT_HOOKS_PROJECT_DIR", ...projectDirEnv]) {
     word = word.replace(new RegExp(`^\\$\\{${name}\\}|^\\$${name}(?![A-Za-z0-9_])`), projectDir)
   }
-  if (entry.pluginRoot !== undefined) word = word.replace(/^\$\{CLAUDE_PLUGIN_ROOT\}|^\$CLAUDE_PLUGIN_ROOT(?![A-Za-z0-9_])/, entry.pluginRoot)
+  if (entry.pluginRoot !== undefined)
+    word = word.replace(/^\$\{CLAUDE_PLUGIN_ROOT\}|^\$CLAUDE_PLUGIN_ROOT(?![A-Za-z0-9_])/, entry.pluginRoot)
   if (home !== undefined && word.startsWith("~/")) word = PosixPath.join(home, word.slice(2))
   if (!word.includes("/") || /[$*?[\]{}~]/.test(word)) return undefined
   return PosixPath.resolve(projectDir, word)
 }
 
 /** Variables that hook scripts sometimes read but that no engine sets (the input comes on stdin). */
-const UNSET_VARIABLES = ["CLAUDE_TOOL_INPUT", "CLAUDE_TOOL_NAME", "CLAUDE_TOOL_OUTPUT", "CLAUDE_FILE_PATHS", "CLAUDE_FILE_PATH", "CLAUDE_PROMPT"]
+const UNSET_VARIABLES = [
+  "CLAUDE_TOOL_INPUT",
+  "CLAUDE_TOOL_NAME",
+  "CLAUDE_TOOL_OUTPUT",
+  "CLAUDE_FILE_PATHS",
+  "CLAUDE_FILE_PATH",
+  "CLAUDE_PROMPT"
+]
 const UNSET_REGEX = UNSET_VARIABLES.map((name) => [name, new RegExp(`\\$\\{?${name}(?![A-Za-z0-9_])`)] as const)
 /** One pass for the common case (none of them): the per-name checks run only when this matches. */
 const ANY_UNSET = new RegExp(`\\$\\{?(?:${UNSET_VARIABLES.join("|")})(?![A-Za-z0-9_])`)
 
 /** Tool names of Claude Code's built-in tools, for matchers written in the wrong case. */
 const TOOL_NAMES = [
-  "Bash", "Edit", "MultiEdit", "Write", "Read", "Glob", "Grep", "LS", "Task", "Agent", "WebFetch", "WebSearch", "NotebookEdit",
-  "NotebookRead", "TodoWrite", "ExitPlanMode", "KillShell", "BashOutput", "Skill", "SlashCommand"
+  "Bash",
+  "Edit",
+  "MultiEdit",
+  "Write",
+  "Read",
+  "Glob",
+  "Grep",
+  "LS",
+  "Task",
+  "Agent",
+  "WebFetch",
+  "WebSearch",
+  "NotebookEdit",
+  "NotebookRead",
+  "TodoWrite",
+  "ExitPlanMode",
+  "KillShell",
+  "BashOutput",
+  "Skill",
+  "SlashCommand"
 ]
 const lowerCase = new WeakMap<ReadonlyArray<string>, ReadonlySet<string>>()
 const lowerOf = (names: ReadonlyArray<string>): ReadonlySet<string> => {
   let set = lowerCase.get(names)
-  if (set === undefined) lowerCase.set(names, set = new Set(names.map((name) => name.toLowerCase())))
+  if (set === undefined) lowerCase.set(names, (set = new Set(names.map((name) => name.toLowerCase()))))
   return set
 }
 
 /** Words a shell runs itself (builtins and keywords): they are not looked up on PATH. */
 const SHELL_WORDS = new Set([
-  ".", ":", "[", "[[", "alias", "bg", "break", "builtin", "case", "cd", "command", "continue", "declare", "do", "done", "echo", "elif", "else",
-  "esac", "eval", "exec", "exit", "export", "false", "fg", "fi", "for", "function", "getopts", "hash", "if", "in", "jobs", "kill", "let",
-  "local", "printf", "pwd", "read", "readonly", "return", "select", "set", "shift", "source", "test", "then", "time", "times", "trap", "true",
-  "type", "typeset", "ulimit", "umask", "unalias", "unset", "until", "wait", "while", "!", "{", "}"
+  ".",
+  ":",
+  "[",
+  "[[",
+  "alias",
+  "bg",
+  "break",
+  "builtin",
+  "case",
+  "cd",
+  "command",
+  "continue",
+  "declare",
+  "do",
+  "done",
+  "echo",
+  "elif",
+  "else",
+  "esac",
+  "eval",
+  "exec",
+  "exit",
+  "export",
+  "false",
+  "fg",
+  "fi",
+  "for",
+  "function",
+  "getopts",
+  "hash",
+  "if",
+  "in",
+  "jobs",
+  "kill",
+  "let",
+  "local",
+  "printf",
+  "pwd",
+  "read",
+  "readonly",
+  "return",
+  "select",
+  "set",
+  "shift",
+  "source",
+  "test",
+  "then",
+  "time",
+  "times",
+  "trap",
+  "true",
+  "type",
+  "typeset",
+  "ulimit",
+  "umask",
+  "unalias",
+  "unset",
+  "until",
+  "wait",
+  "while",
+  "!",
+  "{",
+  "}"
 ])
 
 /**
@@ -94,10 +179,10 @@ export const scriptProblem = (script: string, state: ScriptState | undefined): s
   state === "missing"
     ? `${script} does not exist: the hook would fail with exit 127 and guard nothing`
     : state === "not-executable"
-    ? `${script} is not executable: the hook would fail with exit 126 and guard nothing; run: chmod +x ${script}`
-    : state === "not-a-file"
-    ? `${script} is not a file`
-    : undefined
+      ? `${script} is not executable: the hook would fail with exit 126 and guard nothing; run: chmod +x ${script}`
+      : state === "not-a-file"
+        ? `${script} is not a file`
+        : undefined
 
 /**
  * The warnings of one planned hook: what looks right but never works (variables no engine sets,
@@ -132,7 +217,11 @@ export const check = (
       if (name === "" || toolNames.includes(name) || name.startsWith("mcp__") || !lowerOf(toolNames).has(name.toLowerCase())) continue
       const near = nearest(name, toolNames)
       if (near !== undefined && near.toLowerCase() === name.toLowerCase()) {
-        out.push({ file, path: `${entry.path.replace(/\.hooks\[\d+\]$/, "")}.matcher`, message: `"${name}" never matches ${near}: tool names are case-sensitive` })
+        out.push({
+          file,
+          path: `${entry.path.replace(/\.hooks\[\d+\]$/, "")}.matcher`,
+          message: `"${name}" never matches ${near}: tool names are case-sensitive`
+        })
       }
     }
   }

@@ -15,8 +15,6 @@ import * as PosixPath from "./posixPath.ts"
 import { describe, nearest, render } from "./text.ts"
 import type { JsonPath } from "./text.ts"
 
-
-
 const HANDLER_SCHEMAS = {
   command: HandlerSchema.command,
   http: HandlerSchema.http,
@@ -46,7 +44,8 @@ const schemaProblems = (error: Schema.SchemaError, value: unknown, base: JsonPat
       return typeof key === "number" ? key : String(key)
     })
     let actual: unknown = value
-    for (const key of sub) actual = Predicate.isObject(actual) || Array.isArray(actual) ? (actual as Record<string | number, unknown>)[key] : undefined
+    for (const key of sub)
+      actual = Predicate.isObject(actual) || Array.isArray(actual) ? (actual as Record<string | number, unknown>)[key] : undefined
     const at = formatPath([...base, ...sub])
     if (issue.message === "Missing key") return `${at}: missing (required)`
     return `${at}: ${issue.message.replace(/^Expected /, "expected ").replace(/, got .*$/s, "")}, got ${describe(actual)}`
@@ -64,7 +63,13 @@ interface Problems {
 }
 
 /** An unknown key is reported with the nearest known one; the entry still loads. */
-const unknownKeys = (value: Readonly<Record<string, unknown>>, known: ReadonlyArray<string>, path: JsonPath, where: string, problems: Problems) => {
+const unknownKeys = (
+  value: Readonly<Record<string, unknown>>,
+  known: ReadonlyArray<string>,
+  path: JsonPath,
+  _where: string,
+  problems: Problems
+) => {
   for (const key of Object.keys(value)) {
     if (known.includes(key)) continue
     const near = nearest(key, known)
@@ -74,16 +79,12 @@ const unknownKeys = (value: Readonly<Record<string, unknown>>, known: ReadonlyAr
 
 /** What an invalid entry shows in place of its handler (in lists and results); it never starts. */
 const standIn = (value: unknown): Handler => {
-  const command = Predicate.isObject(value) && typeof value["command"] === "string" && value["command"] !== "" ? value["command"] : "(invalid handler)"
+  const command =
+    Predicate.isObject(value) && typeof value["command"] === "string" && value["command"] !== "" ? value["command"] : "(invalid handler)"
   return { type: "command", command }
 }
 
-const decodeHandler = (
-  value: unknown,
-  path: JsonPath,
-  where: string,
-  problems: Problems
-): Handler | undefined => {
+const decodeHandler = (value: unknown, path: JsonPath, where: string, problems: Problems): Handler | undefined => {
   if (!Predicate.isObject(value)) {
     problems.drop(path, `expected a handler object like {"type": "command", "command": "..."}, got ${describe(value)}; skipped`)
     return undefined
@@ -92,7 +93,8 @@ const decodeHandler = (
   if (typeof type !== "string" || !(HANDLER_TYPES as ReadonlyArray<string>).includes(type)) {
     const near = typeof type === "string" ? nearest(type, HANDLER_TYPES) : undefined
     problems.drop(
-      [...path, "type"], `expected ${HANDLER_TYPES.map((t) => `"${t}"`).join(" | ")}, got ${describe(type)}${
+      [...path, "type"],
+      `expected ${HANDLER_TYPES.map((t) => `"${t}"`).join(" | ")}, got ${describe(type)}${
         near ? ` (did you mean "${near}"?)` : ""
       }; skipped`
     )
@@ -104,9 +106,10 @@ const decodeHandler = (
   unknownKeys(value, Object.keys(schema.fields), path, where, problems)
   if (decoded.timeout !== undefined && decoded.timeout >= 1000) {
     problems.warn(
-      [...path, "timeout"], `timeout ${decoded.timeout} is in seconds (${
-        Math.round(decoded.timeout / 60)
-      } minutes); milliseconds? For ${decoded.timeout} ms write ${decoded.timeout / 1000}`
+      [...path, "timeout"],
+      `timeout ${decoded.timeout} is in seconds (${Math.round(
+        decoded.timeout / 60
+      )} minutes); milliseconds? For ${decoded.timeout} ms write ${decoded.timeout / 1000}`
     )
   }
   if (decoded.type === "command" && decoded.args === undefined && decoded.shell !== "powershell") {
@@ -122,7 +125,10 @@ const decodeHandler = (
     const issues = checkExec(decoded.command, decoded.args)
     if (issues.length > 0) {
       const field = /^args\[(\d+)\]$/.exec(issues[0]!.field)
-      problems.drop(field === null ? [...path, "command"] : [...path, "args", Number(field[1])], `${issues.map((i) => `${i.field}: ${i.message}`).join("; ")}; handler skipped`)
+      problems.drop(
+        field === null ? [...path, "command"] : [...path, "args", Number(field[1])],
+        `${issues.map((i) => `${i.field}: ${i.message}`).join("; ")}; handler skipped`
+      )
       return undefined
     }
   }
@@ -140,7 +146,13 @@ const decodeHandler = (
   }
   // A module's path is resolved against its settings file's folder when the settings load.
   const beside = (file: string) => PosixPath.resolve(PosixPath.dirname(where), file)
-  if (decoded.type === "cedar") return { ...decoded, policiesPath: beside(decoded.policies), entitiesPath: decoded.entities && beside(decoded.entities), schemaPath: decoded.schema && beside(decoded.schema) }
+  if (decoded.type === "cedar")
+    return {
+      ...decoded,
+      policiesPath: beside(decoded.policies),
+      entitiesPath: decoded.entities && beside(decoded.entities),
+      schemaPath: decoded.schema && beside(decoded.schema)
+    }
   return decoded.type === "module" ? { ...decoded, export: decoded.export ?? "default", modulePath: beside(decoded.module) } : decoded
 }
 
@@ -149,13 +161,14 @@ const decodeAs = <S extends (typeof HANDLER_SCHEMAS)[HandlerType]>(
   schema: S,
   value: unknown,
   path: JsonPath,
-  where: string,
+  _where: string,
   sink: Problems
 ): S["Type"] | undefined => {
   const exit = Schema.decodeUnknownExit(schema)(value, { errors: "all", onExcessProperty: "ignore" })
   if (Exit.isSuccess(exit)) return exit.value
   const failure = exit.cause.reasons.find((reason) => reason._tag === "Fail")
-  const found = failure !== undefined && failure._tag === "Fail" ? schemaProblems(failure.error, value, path) : [`${formatPath(path)}: invalid handler`]
+  const found =
+    failure !== undefined && failure._tag === "Fail" ? schemaProblems(failure.error, value, path) : [`${formatPath(path)}: invalid handler`]
   // Located at the first problem's path; the others follow in the message (the text reads as before:
   // "file at a.b: expected X, got Y; a.c: ... (handler at a skipped)").
   const [first = `${formatPath(path)}: invalid handler`, ...rest] = found
@@ -166,7 +179,19 @@ const decodeAs = <S extends (typeof HANDLER_SCHEMAS)[HandlerType]>(
 
 const BLOCKING_RULES = ["permission", "permission-request", "decision", "none"] as const
 const AUDIENCES = ["model", "user", "none"] as const
-const OUTPUT_DIALECTS = ["claude", "gemini", "gemini-source", "exit-code", "cline", "antigravity", "antigravity-1.0", "cursor", "copilot", "codex", "vscode"] as const
+const OUTPUT_DIALECTS = [
+  "claude",
+  "gemini",
+  "gemini-source",
+  "exit-code",
+  "cline",
+  "antigravity",
+  "antigravity-1.0",
+  "cursor",
+  "copilot",
+  "codex",
+  "vscode"
+] as const
 const EVENT_KEYS = [
   "name",
   "extends",
@@ -198,22 +223,29 @@ const decodeEvents = (
     if (value === undefined) return Effect.succeed(out)
     const fail = (path: JsonPath, detail: string) => Effect.fail(new SettingsError({ file, path: [...path], detail }))
     if (!Array.isArray(value)) {
-      return fail(["events"], `expected an array of event declarations like [{"name": "turn_start", "blocking": "none", "defaultTimeout": 10}], got ${describe(value)}`)
+      return fail(
+        ["events"],
+        `expected an array of event declarations like [{"name": "turn_start", "blocking": "none", "defaultTimeout": 10}], got ${describe(value)}`
+      )
     }
     for (const [index, declaration] of value.entries()) {
       const at: JsonPath = ["events", index]
-      if (!Predicate.isObject(declaration)) return fail(at, `expected an event declaration {"name": "...", ...}, got ${describe(declaration)}`)
+      if (!Predicate.isObject(declaration))
+        return fail(at, `expected an event declaration {"name": "...", ...}, got ${describe(declaration)}`)
       for (const key of Object.keys(declaration)) {
         if (!(EVENT_KEYS as ReadonlyArray<string>).includes(key)) {
           return fail([...at, key], `unknown key "${key}"; an event declaration has ${EVENT_KEYS.join(", ")}`)
         }
       }
       const name = declaration["name"]
-      if (typeof name !== "string" || name === "") return fail([...at, "name"], `expected the event's name (a non-empty string), got ${describe(name)}`)
+      if (typeof name !== "string" || name === "")
+        return fail([...at, "name"], `expected the event's name (a non-empty string), got ${describe(name)}`)
       if (out.has(name)) return fail([...at, "name"], `"${name}" is declared twice in this file; keep one declaration`)
       const oneOf = (key: string, allowed: ReadonlyArray<string>) => {
         const v = declaration[key]
-        return v === undefined || (typeof v === "string" && allowed.includes(v)) ? undefined : `expected ${allowed.map((a) => `"${a}"`).join(" | ")}, got ${describe(v)}`
+        return v === undefined || (typeof v === "string" && allowed.includes(v))
+          ? undefined
+          : `expected ${allowed.map((a) => `"${a}"`).join(" | ")}, got ${describe(v)}`
       }
       const problems: Array<[string, string | undefined]> = [
         ["blocking", oneOf("blocking", BLOCKING_RULES)],
@@ -226,11 +258,26 @@ const decodeEvents = (
         problems.push([key, v === undefined || typeof v === "boolean" ? undefined : `expected a boolean, got ${describe(v)}`])
       }
       const timeout = declaration["defaultTimeout"]
-      problems.push(["defaultTimeout", timeout === undefined || (typeof timeout === "number" && Number.isFinite(timeout) && timeout > 0) ? undefined : `expected a positive number of seconds, got ${describe(timeout)}`])
+      problems.push([
+        "defaultTimeout",
+        timeout === undefined || (typeof timeout === "number" && Number.isFinite(timeout) && timeout > 0)
+          ? undefined
+          : `expected a positive number of seconds, got ${describe(timeout)}`
+      ])
       const field = declaration["matcherField"]
-      problems.push(["matcherField", field === undefined || field === null || (typeof field === "string" && field !== "") ? undefined : `expected the payload field the matcher is tested against (a string), or null for no matcher, got ${describe(field)}`])
+      problems.push([
+        "matcherField",
+        field === undefined || field === null || (typeof field === "string" && field !== "")
+          ? undefined
+          : `expected the payload field the matcher is tested against (a string), or null for no matcher, got ${describe(field)}`
+      ])
       const specific = declaration["specificOutput"]
-      problems.push(["specificOutput", specific === undefined || (Array.isArray(specific) && specific.every((item) => typeof item === "string")) ? undefined : `expected an array of field names, got ${describe(specific)}`])
+      problems.push([
+        "specificOutput",
+        specific === undefined || (Array.isArray(specific) && specific.every((item) => typeof item === "string"))
+          ? undefined
+          : `expected an array of field names, got ${describe(specific)}`
+      ])
       for (const [key, problem] of problems) if (problem !== undefined) return fail([...at, key], problem)
       const parent = declaration["extends"]
       const existing = known.find((event) => event.name === name)
@@ -238,10 +285,16 @@ const decodeEvents = (
       if (parent !== undefined) {
         if (typeof parent !== "string" || HookEvent.get(parent) === undefined) {
           const suggestion = typeof parent === "string" ? HookEvent.suggest(parent) : undefined
-          return fail([...at, "extends"], `expected a catalog event name (like "PreToolUse"), got ${describe(parent)}${suggestion ? ` (did you mean "${suggestion}"?)` : ""}`)
+          return fail(
+            [...at, "extends"],
+            `expected a catalog event name (like "PreToolUse"), got ${describe(parent)}${suggestion ? ` (did you mean "${suggestion}"?)` : ""}`
+          )
         }
         if (catalogued !== undefined || existing !== undefined) {
-          return fail([...at, "extends"], `${name} already has its rules; a declaration of it may change them for this file's hooks, but not extend another event (remove "extends")`)
+          return fail(
+            [...at, "extends"],
+            `${name} already has its rules; a declaration of it may change them for this file's hooks, but not extend another event (remove "extends")`
+          )
         }
       }
       const custom: HookEvent.CustomEvent = {
@@ -249,14 +302,20 @@ const decodeEvents = (
         ...(parent === undefined ? {} : { extends: parent as string }),
         ...(existing === undefined ? {} : { ...existing, name }),
         ...Object.fromEntries(
-          EVENT_KEYS.filter((key) => key !== "name" && key !== "extends" && declaration[key] !== undefined).map((key) => [key, declaration[key] === null ? undefined : declaration[key]])
+          EVENT_KEYS.filter((key) => key !== "name" && key !== "extends" && declaration[key] !== undefined).map((key) => [
+            key,
+            declaration[key] === null ? undefined : declaration[key]
+          ])
         )
       }
       const spec = HookEvent.custom(custom)
       // A settings file (maybe from a cloned repository) may make its own hooks unable to block, never give them a new way to.
       const before = existing !== undefined ? HookEvent.custom(existing) : catalogued
       if (before !== undefined && spec.blocking !== "none" && spec.blocking !== before.blocking) {
-        return fail([...at, "blocking"], `${name} blocks by "${before.blocking}"; a declaration may keep that or set "none" (its hooks cannot block), got "${spec.blocking}"`)
+        return fail(
+          [...at, "blocking"],
+          `${name} blocks by "${before.blocking}"; a declaration may keep that or set "none" (its hooks cannot block), got "${spec.blocking}"`
+        )
       }
       if (before !== undefined && before.blocking === "none" && spec.nonZeroBlocks) {
         return fail([...at, "nonZeroBlocks"], `${name} cannot block; nonZeroBlocks would give this file's hooks a way to block it`)
@@ -276,7 +335,9 @@ export const decode = (
 ): Effect.Effect<DecodedSettings, SettingsError> =>
   Effect.suspend(() => {
     if (!Predicate.isObject(document)) {
-      return Effect.fail(new SettingsError({ file, path: [], detail: `expected a JSON object with a "hooks" key, got ${describe(document)}` }))
+      return Effect.fail(
+        new SettingsError({ file, path: [], detail: `expected a JSON object with a "hooks" key, got ${describe(document)}` })
+      )
     }
     const diagnostics: Array<PlanWarning> = []
     const at = (path: JsonPath | string) => (typeof path === "string" ? path : formatPath(path))
@@ -368,9 +429,10 @@ export const decode = (
       ...(invalidEntries.length === 0 ? {} : { invalid: invalidEntries })
     })
     // Plugin files may be a bare {"<Event>": [...]} object; Claude Code's shape is {"hooks": {...}}.
-    const hooks = scope === "plugin" && document["hooks"] === undefined && Object.keys(document).some((key) => HookEvent.get(key) !== undefined)
-      ? document
-      : document["hooks"]
+    const hooks =
+      scope === "plugin" && document["hooks"] === undefined && Object.keys(document).some((key) => HookEvent.get(key) !== undefined)
+        ? document
+        : document["hooks"]
     if (hooks === undefined && document["events"] === undefined) return Effect.succeed(result())
     if (hooks !== undefined && !Predicate.isObject(hooks)) {
       return Effect.fail(
@@ -382,73 +444,102 @@ export const decode = (
       )
     }
     return Effect.map(decodeEvents(document["events"], file, events), (own) => {
-    for (const [event, groups] of Object.entries(hooks ?? {})) {
-      const eventPath: JsonPath = ["hooks", event]
-      const declared = events.find((custom) => custom.name === event)
-      const ownSpec = own.get(event)
-      const spec = ownSpec ?? (declared === undefined ? HookEvent.get(event) : HookEvent.custom(declared))
-      if (spec === undefined) {
-        const suggestion = HookEvent.suggest(event, events.map((custom) => custom.name))
-        // An event this engine does not know (perhaps a newer agent's) warns but does not fail strict mode.
-        problems.warn(
-          eventPath, `unknown event "${event}"${suggestion ? ` (did you mean "${suggestion}"?)` : ""}; skipped`
-        )
-        continue
-      }
-      if (!Array.isArray(groups)) {
-        dropEntry(event, eventPath, groups, `expected an array of matcher groups, got ${describe(groups)}; skipped`, ownSpec)
-        continue
-      }
-      groups.forEach((group: unknown, groupIndex) => {
-        const groupPath: JsonPath = [...eventPath, groupIndex]
-        if (!Predicate.isObject(group)) {
-          dropEntry(event, groupPath, group, `expected a matcher group {"matcher": "...", "hooks": [...]}, got ${describe(group)}; skipped`, ownSpec)
-          return
+      for (const [event, groups] of Object.entries(hooks ?? {})) {
+        const eventPath: JsonPath = ["hooks", event]
+        const declared = events.find((custom) => custom.name === event)
+        const ownSpec = own.get(event)
+        const spec = ownSpec ?? (declared === undefined ? HookEvent.get(event) : HookEvent.custom(declared))
+        if (spec === undefined) {
+          const suggestion = HookEvent.suggest(
+            event,
+            events.map((custom) => custom.name)
+          )
+          // An event this engine does not know (perhaps a newer agent's) warns but does not fail strict mode.
+          problems.warn(eventPath, `unknown event "${event}"${suggestion ? ` (did you mean "${suggestion}"?)` : ""}; skipped`)
+          continue
         }
-        const matcherSource = group["matcher"]
-        if (matcherSource !== undefined && typeof matcherSource !== "string") {
-          dropEntry(event, [...groupPath, "matcher"], group, `expected a string, got ${describe(matcherSource)}; group skipped`, ownSpec)
-          return
+        if (!Array.isArray(groups)) {
+          dropEntry(event, eventPath, groups, `expected an array of matcher groups, got ${describe(groups)}; skipped`, ownSpec)
+          continue
         }
-        const handlers = group["hooks"]
-        if (!Array.isArray(handlers)) {
-          const hint = typeof group["command"] === "string" ? ` (the handler must sit inside "hooks": [{"type": "command", "command": ...}])` : ""
-          dropEntry(event, [...groupPath, "hooks"], group, `expected an array of handlers, got ${describe(handlers)}${hint}; group skipped`, ownSpec)
-          return
-        }
-        unknownKeys(group, GROUP_KEYS, groupPath, file, problems)
-        const compiled = Matcher.compile(matcherSource, event, Matcher.originOf(scope))
-        // a pattern the file's origin may not use is an error: its hooks never run
-        if (compiled.error !== undefined) problems.drop([...groupPath, "matcher"], `${compiled.error}`)
-        // a matcher that is not a valid pattern never matches: its hooks can never run, an error too
-        const neverMatches = compiled.error ?? (compiled.matcher.kind === "invalid" ? compiled.warning : undefined)
-        if (compiled.warning !== undefined) (neverMatches === undefined ? problems.warn : problems.drop)([...groupPath, "matcher"], `${compiled.warning}`)
-        if (spec.matcherField === undefined && matcherSource !== undefined && matcherSource !== "" && matcherSource !== "*") {
-          problems.warn([...groupPath, "matcher"], `${event} does not support matchers; the matcher is ignored and the group always runs`)
-        }
-        handlers.forEach((value: unknown, handlerIndex) => {
-          const path: JsonPath = [...groupPath, "hooks", handlerIndex]
-          // A handler that cannot be decoded, or whose group's matcher is refused, can never run: it
-          // stays as an invalid entry (a stand-in that never starts), so that failClosed blocks its event.
-          let dropped: string | undefined
-          const handler = decodeHandler(value, path, file, {
-            warn: problems.warn,
-            drop: (at, message) => {
-              dropped ??= `${typeof at === "string" ? at : formatPath(at)}: ${message}`
-              problems.drop(at, message)
+        groups.forEach((group: unknown, groupIndex) => {
+          const groupPath: JsonPath = [...eventPath, groupIndex]
+          if (!Predicate.isObject(group)) {
+            dropEntry(
+              event,
+              groupPath,
+              group,
+              `expected a matcher group {"matcher": "...", "hooks": [...]}, got ${describe(group)}; skipped`,
+              ownSpec
+            )
+            return
+          }
+          const matcherSource = group["matcher"]
+          if (matcherSource !== undefined && typeof matcherSource !== "string") {
+            dropEntry(event, [...groupPath, "matcher"], group, `expected a string, got ${describe(matcherSource)}; group skipped`, ownSpec)
+            return
+          }
+          const handlers = group["hooks"]
+          if (!Array.isArray(handlers)) {
+            const hint =
+              typeof group["command"] === "string" ? ` (the handler must sit inside "hooks": [{"type": "command", "command": ...}])` : ""
+            dropEntry(
+              event,
+              [...groupPath, "hooks"],
+              group,
+              `expected an array of handlers, got ${describe(handlers)}${hint}; group skipped`,
+              ownSpec
+            )
+            return
+          }
+          unknownKeys(group, GROUP_KEYS, groupPath, file, problems)
+          const compiled = Matcher.compile(matcherSource, event, Matcher.originOf(scope))
+          // a pattern the file's origin may not use is an error: its hooks never run
+          if (compiled.error !== undefined) problems.drop([...groupPath, "matcher"], `${compiled.error}`)
+          // a matcher that is not a valid pattern never matches: its hooks can never run, an error too
+          const neverMatches = compiled.error ?? (compiled.matcher.kind === "invalid" ? compiled.warning : undefined)
+          if (compiled.warning !== undefined)
+            (neverMatches === undefined ? problems.warn : problems.drop)([...groupPath, "matcher"], `${compiled.warning}`)
+          if (spec.matcherField === undefined && matcherSource !== undefined && matcherSource !== "" && matcherSource !== "*") {
+            problems.warn([...groupPath, "matcher"], `${event} does not support matchers; the matcher is ignored and the group always runs`)
+          }
+          handlers.forEach((value: unknown, handlerIndex) => {
+            const path: JsonPath = [...groupPath, "hooks", handlerIndex]
+            // A handler that cannot be decoded, or whose group's matcher is refused, can never run: it
+            // stays as an invalid entry (a stand-in that never starts), so that failClosed blocks its event.
+            let dropped: string | undefined
+            const handler = decodeHandler(value, path, file, {
+              warn: problems.warn,
+              drop: (at, message) => {
+                dropped ??= `${typeof at === "string" ? at : formatPath(at)}: ${message}`
+                problems.drop(at, message)
+              }
+            })
+            const common = {
+              event,
+              source: file,
+              scope,
+              path: formatPath(path),
+              pluginRoot,
+              ...(ownSpec === undefined ? {} : { spec: ownSpec })
+            }
+            const invalid = handler === undefined ? (dropped ?? "the handler could not be decoded") : neverMatches
+            if (invalid !== undefined) {
+              invalidEntries.push({
+                ...common,
+                matcher: Matcher.compile(undefined, event, "trusted").matcher,
+                handler: standIn(value),
+                invalid
+              })
+            } else if (handler !== undefined) {
+              entries.push({ ...common, matcher: compiled.matcher, handler })
             }
           })
-          const common = { event, source: file, scope, path: formatPath(path), pluginRoot, ...(ownSpec === undefined ? {} : { spec: ownSpec }) }
-          const invalid = handler === undefined ? dropped ?? "the handler could not be decoded" : neverMatches
-          if (invalid !== undefined) {
-            invalidEntries.push({ ...common, matcher: Matcher.compile(undefined, event, "trusted").matcher, handler: standIn(value), invalid })
-          } else if (handler !== undefined) {
-            entries.push({ ...common, matcher: compiled.matcher, handler })
-          }
         })
-      })
-    }
-    const fresh = [...own.values()].filter((spec) => HookEvent.get(spec.name) === undefined && !events.some((event) => event.name === spec.name))
-    return fresh.length === 0 ? result() : { ...result(), events: fresh }
+      }
+      const fresh = [...own.values()].filter(
+        (spec) => HookEvent.get(spec.name) === undefined && !events.some((event) => event.name === spec.name)
+      )
+      return fresh.length === 0 ? result() : { ...result(), events: fresh }
     })
   })

@@ -19,9 +19,11 @@ const Handler = Schema.Union([
 ]).annotate({ description: "One hook: a command, an http call, a prompt or agent check, an MCP tool or a module." })
 
 const MatcherGroup = Schema.Struct({
-  matcher: Schema.optional(Schema.String.annotate({
-    description: "Which tool (or source) the group applies to: a name, `A|B`, a regex, or `*` / empty for all."
-  })),
+  matcher: Schema.optional(
+    Schema.String.annotate({
+      description: "Which tool (or source) the group applies to: a name, `A|B`, a regex, or `*` / empty for all."
+    })
+  ),
   hooks: Schema.Array(Handler).annotate({ description: "The handlers run when the matcher matches." })
 })
 
@@ -33,7 +35,7 @@ const topLevel = Schema.Struct({
   $schema: Schema.optional(Schema.String.annotate({ description: "This schema's URL or path, for editors." })),
   hooks: Schema.optional(
     Schema.Record(Schema.String, Schema.Array(MatcherGroup)).annotate({
-      description: "Event name → matcher groups, e.g. {\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [...]}]}."
+      description: 'Event name → matcher groups, e.g. {"PreToolUse": [{"matcher": "Bash", "hooks": [...]}]}.'
     })
   ),
   disableAllHooks: Flag("Turn every hook off (managed settings win over others)."),
@@ -59,7 +61,15 @@ const withoutNull = (node: unknown): unknown => {
   for (const [key, value] of Object.entries(node)) out[key] = withoutNull(value)
   const anyOf = out["anyOf"]
   if (Array.isArray(anyOf)) {
-    const kept = anyOf.filter((branch) => !(typeof branch === "object" && branch !== null && (branch as Record<string, unknown>)["type"] === "null" && Object.keys(branch).length === 1))
+    const kept = anyOf.filter(
+      (branch) =>
+        !(
+          typeof branch === "object" &&
+          branch !== null &&
+          (branch as Record<string, unknown>)["type"] === "null" &&
+          Object.keys(branch).length === 1
+        )
+    )
     delete out["anyOf"]
     if (kept.length === 1) return { ...(kept[0] as Record<string, unknown>), ...out }
     out["anyOf"] = kept

@@ -323,10 +323,7 @@ class Lexer {
         this.doubleQuoted(w, '"')
         continue
       }
-      if (
-        !this.posix && c === "@" && (next === '"' || next === "'") && w.text === "" &&
-        /^\r?\n/.test(s.slice(this.i + 2, this.i + 4))
-      ) {
+      if (!this.posix && c === "@" && (next === '"' || next === "'") && w.text === "" && /^\r?\n/.test(s.slice(this.i + 2, this.i + 4))) {
         const close = "\n" + next + "@"
         const end = s.indexOf(close, this.i + 2)
         if (end < 0) throw UNPARSABLE
@@ -400,7 +397,7 @@ class Lexer {
         return
       }
       // in a here-document body `\"` keeps its backslash
-      if (this.posix && c === "\\" && next !== undefined && (close === undefined ? "$`\\\n" : "$`\"\\\n").includes(next)) {
+      if (this.posix && c === "\\" && next !== undefined && (close === undefined ? "$`\\\n" : '$`"\\\n').includes(next)) {
         if (next !== "\n") w.text += next
         this.i += 2
         continue
@@ -597,7 +594,7 @@ class Lexer {
     const start = this.i
     this.i++
     let inner = ""
-    const escapable = inDoubleQuotes ? "$`\\\"" : "$`\\"
+    const escapable = inDoubleQuotes ? '$`\\"' : "$`\\"
     for (;;) {
       if (this.i >= s.length) throw UNPARSABLE
       const c = s[this.i]!
@@ -710,7 +707,10 @@ const SHELL_VALUE_OPTIONS = new Set(["-o", "+o", "-O", "+O", "--rcfile", "--init
  * the caller says is an expansion, `undefined` for `-c` with no code.
  * @internal
  */
-export const shellCode = (args: ReadonlyArray<string>, dynamic: (index: number) => boolean = () => false): number | "script" | "dynamic" | undefined => {
+export const shellCode = (
+  args: ReadonlyArray<string>,
+  dynamic: (index: number) => boolean = () => false
+): number | "script" | "dynamic" | undefined => {
   let code = false
   let k = 0
   for (; k < args.length; k++) {
@@ -761,7 +761,28 @@ export const PROCESS_WRAPPERS: Readonly<Record<string, ProcessWrapper>> = {
   builtin: { argFlags: [] },
   exec: { argFlags: ["-a"] },
   sudo: {
-    argFlags: ["-u", "--user", "-g", "--group", "-h", "--host", "-p", "--prompt", "-C", "--close-from", "-D", "--chdir", "-r", "--role", "-t", "--type", "-U", "--other-user", "-T", "--command-timeout"],
+    argFlags: [
+      "-u",
+      "--user",
+      "-g",
+      "--group",
+      "-h",
+      "--host",
+      "-p",
+      "--prompt",
+      "-C",
+      "--close-from",
+      "-D",
+      "--chdir",
+      "-r",
+      "--role",
+      "-t",
+      "--type",
+      "-U",
+      "--other-user",
+      "-T",
+      "--command-timeout"
+    ],
     assignments: true
   },
   doas: { argFlags: ["-u", "-C"] },

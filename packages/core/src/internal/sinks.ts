@@ -34,11 +34,13 @@ const recordHead = (event: string, hook: PlannedHook, startedAt: number, ranAs: 
  * ends (the text of a JSON object without its closing brace): the same fields as the line written
  * when it started, so the two are read together.
  */
-export const detachedRecord = (event: string, hook: PlannedHook, startedAt: number) => (ranAs: string): string =>
-  JSON.stringify({
-    ...recordHead(event, hook, startedAt, ranAs),
-    source: hook.entry.scope === "explicit" && hook.entry.source === "(programmatic)" ? null : hook.entry.source
-  }).slice(0, -1)
+export const detachedRecord =
+  (event: string, hook: PlannedHook, startedAt: number) =>
+  (ranAs: string): string =>
+    JSON.stringify({
+      ...recordHead(event, hook, startedAt, ranAs),
+      source: hook.entry.scope === "explicit" && hook.entry.source === "(programmatic)" ? null : hook.entry.source
+    }).slice(0, -1)
 
 /** One JSONL line per hook run (the orchestration design's HookLogger fields and Wingman's). */
 export const executionLog = (
@@ -59,7 +61,8 @@ export const executionLog = (
       timedOut: result.timedOut,
       blocked: result.decision === "deny" || result.decision === "block",
       source: result.source,
-      error: result.status === "success" || result.status === "detached" ? null : result.messages.join("; ") || result.stderr.trim() || null,
+      error:
+        result.status === "success" || result.status === "detached" ? null : result.messages.join("; ") || result.stderr.trim() || null,
       // A hook started detached: its launcher appends a record of how it ended ("detached": "ended").
       ...(result.status === "detached" ? { detached: "started" } : {})
     })
@@ -73,17 +76,23 @@ export const executionLog = (
   // no symbolic link may lead a project's log out of its .agent-hooks/logs folder
   return LogPath.guard(file).pipe(
     Effect.provideService(FileSystem.FileSystem, sink.fs),
-    Effect.flatMap((escape) => escape === undefined ? write : Effect.sync(() => sink.onWarning?.(escape)))
+    Effect.flatMap((leaves) => (leaves === undefined ? write : Effect.sync(() => sink.onWarning?.(leaves))))
   )
 }
 
 /** Writes the full text of each cut message to the file its message names. */
 export const overflowFiles = (sink: SinkContext, files: ReadonlyArray<Overflow>): Effect.Effect<void> =>
-  Effect.forEach(files, ({ file, text }) =>
-    sink.fs.makeDirectory(sink.path.dirname(file), { recursive: true }).pipe(
-      Effect.andThen(sink.fs.writeFileString(file, text)),
-      Effect.catch((error) => Effect.sync(() => sink.onWarning?.(`cannot save the full text of a hook's message to ${file}: ${error.message}`)))
-    ), { discard: true })
+  Effect.forEach(
+    files,
+    ({ file, text }) =>
+      sink.fs.makeDirectory(sink.path.dirname(file), { recursive: true }).pipe(
+        Effect.andThen(sink.fs.writeFileString(file, text)),
+        Effect.catch((error) =>
+          Effect.sync(() => sink.onWarning?.(`cannot save the full text of a hook's message to ${file}: ${error.message}`))
+        )
+      ),
+    { discard: true }
+  )
 
 /** What the audit trail records of one dispatch, besides its outcome. */
 export interface AuditedDispatch {
@@ -105,11 +114,12 @@ export const audited = (
 ): AuditedDispatch => ({
   ...dispatch,
   tool: typeof payload["tool_name"] === "string" ? payload["tool_name"] : null,
-  input: payload["tool_input"] !== undefined
-    ? payload["tool_input"]
-    : spec.behavesAs === "UserPromptSubmit"
-    ? payload["prompt"] ?? payload["user_message"] ?? null
-    : null
+  input:
+    payload["tool_input"] !== undefined
+      ? payload["tool_input"]
+      : spec.behavesAs === "UserPromptSubmit"
+        ? (payload["prompt"] ?? payload["user_message"] ?? null)
+        : null
 })
 
 /** What the audit trail records of a dispatch's outcome: its hooks' decision and how many hooks it has. */
@@ -132,39 +142,43 @@ export const audit = (
   hooks: ReadonlyArray<{ readonly result: HookResult; readonly hook: PlannedHook }>,
   outcome: AuditedOutcome | undefined
 ): Effect.Effect<ReadonlyArray<string>> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const failures: Array<string> = []
     const attempt = (write: Effect.Effect<void, AuditError>) =>
       write.pipe(Effect.catch((error) => Effect.sync(() => void failures.push(`audit record not written: ${error.message}`))))
     for (const { hook, result } of hooks) {
-      yield* attempt(writer.hook({
-        session: dispatch.session,
-        event: dispatch.event,
-        matcher: dispatch.matcher,
-        tool: dispatch.tool,
-        hook: result.command,
-        type: hook.entry.handler.type,
-        source: result.source,
-        exitCode: result.exitCode,
-        signal: result.signal,
-        status: result.status,
-        decision: result.decision,
-        timedOut: result.timedOut,
-        durationMs: result.durationMs
-      }))
+      yield* attempt(
+        writer.hook({
+          session: dispatch.session,
+          event: dispatch.event,
+          matcher: dispatch.matcher,
+          tool: dispatch.tool,
+          hook: result.command,
+          type: hook.entry.handler.type,
+          source: result.source,
+          exitCode: result.exitCode,
+          signal: result.signal,
+          status: result.status,
+          decision: result.decision,
+          timedOut: result.timedOut,
+          durationMs: result.durationMs
+        })
+      )
     }
     if (outcome !== undefined) {
-      yield* attempt(writer.outcome({
-        session: dispatch.session,
-        event: dispatch.event,
-        matcher: dispatch.matcher,
-        tool: dispatch.tool,
-        input: dispatch.input,
-        blocked: outcome.blocked,
-        decision: outcome.decision,
-        reason: outcome.reason,
-        hooks: outcome.hooks
-      }))
+      yield* attempt(
+        writer.outcome({
+          session: dispatch.session,
+          event: dispatch.event,
+          matcher: dispatch.matcher,
+          tool: dispatch.tool,
+          input: dispatch.input,
+          blocked: outcome.blocked,
+          decision: outcome.decision,
+          reason: outcome.reason,
+          hooks: outcome.hooks
+        })
+      )
     }
     return failures
   })

@@ -195,13 +195,15 @@ export const tempFilesOn = (calls: TempFileCalls): TempFiles => ({
 })
 
 /** @internal */
-export const cwdProblemOn = (isDirectory: (path: string) => boolean) => (cwd: string): string | undefined => {
-  try {
-    return isDirectory(cwd) ? undefined : `cwd ${cwd} is not a directory`
-  } catch {
-    return `cwd ${cwd} does not exist`
+export const cwdProblemOn =
+  (isDirectory: (path: string) => boolean) =>
+  (cwd: string): string | undefined => {
+    try {
+      return isDirectory(cwd) ? undefined : `cwd ${cwd} is not a directory`
+    } catch {
+      return `cwd ${cwd} does not exist`
+    }
   }
-}
 
 /** @internal */
 export const groupSpawn = <C extends GroupChild>(options: {
@@ -225,11 +227,14 @@ export const groupSpawn = <C extends GroupChild>(options: {
     readonly group: GroupWatch
   }
   const acquire = (request: ProcessRequest) =>
-    Effect.map(options.start(request), (child): Running => ({
-      child,
-      group: watchGroup(signal, child.pid),
-      ...readPipes(request, child.stdout, child.stderr, options.read)
-    }))
+    Effect.map(
+      options.start(request),
+      (child): Running => ({
+        child,
+        group: watchGroup(signal, child.pid),
+        ...readPipes(request, child.stdout, child.stderr, options.read)
+      })
+    )
   const release = ({ child, group, stdout, stderr, stopReading }: Running): Effect.Effect<void> =>
     Effect.sync(() => {
       // Always, even after a clean exit: whatever the hook left running in its group goes too.
@@ -258,7 +263,8 @@ export const groupSpawn = <C extends GroupChild>(options: {
       ...(groups ? { groupAlive: group.alive } : {})
     }
   }
-  return (request: ProcessRequest): Effect.Effect<ProcessHandle, unknown, Scope.Scope> => Effect.map(Effect.acquireRelease(acquire(request), release), handle)
+  return (request: ProcessRequest): Effect.Effect<ProcessHandle, unknown, Scope.Scope> =>
+    Effect.map(Effect.acquireRelease(acquire(request), release), handle)
 }
 
 /** @internal */

@@ -7,7 +7,9 @@ export const reached = (streak: number, cap: number): boolean => cap > 0 && stre
 
 /** The released outcome: not blocked, the block reasons no longer sent to the model, a note for the user. */
 const release = (outcome: Outcome, verdicts: ReadonlyArray<HookVerdict>, note: string): Outcome => {
-  const blockReasons = new Set(verdicts.flatMap((verdict) => (verdict.decision === "block" && verdict.reason !== null ? [verdict.reason] : [])))
+  const blockReasons = new Set(
+    verdicts.flatMap((verdict) => (verdict.decision === "block" && verdict.reason !== null ? [verdict.reason] : []))
+  )
   if (outcome.reason !== null) blockReasons.add(outcome.reason)
   return {
     ...outcome,

@@ -4,10 +4,10 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
-import * as Scope from "effect/Scope"
+import type * as Scope from "effect/Scope"
 import * as Tracer from "effect/Tracer"
 import type * as Context from "effect/Context"
-import type { DispatchAttributes, HookAttributes, Settings, Telemetry, TelemetryOptions } from "../Telemetry.ts"
+import type { DispatchAttributes, Settings, Telemetry, TelemetryOptions } from "../Telemetry.ts"
 
 type Env = Readonly<Record<string, string | undefined>>
 
@@ -44,9 +44,14 @@ export const settingsFrom = (env: Env, options: TelemetryOptions | undefined): S
   const base = options?.endpoint ?? env["OTEL_EXPORTER_OTLP_ENDPOINT"]
   const tracesOff = env["OTEL_TRACES_EXPORTER"]?.trim().toLowerCase() === "none"
   const metricsOff = env["OTEL_METRICS_EXPORTER"]?.trim().toLowerCase() === "none"
-  const traces = tracesOff ? undefined : signalUrl(base, options?.endpoint === undefined ? env["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] : undefined, "traces")
-  const metrics = metricsOff ? undefined : signalUrl(base, options?.endpoint === undefined ? env["OTEL_EXPORTER_OTLP_METRICS_ENDPOINT"] : undefined, "metrics")
-  if (traces === undefined && metrics === undefined) return { disabled: "no OTLP endpoint (OTEL_EXPORTER_OTLP_ENDPOINT or the telemetry option)" }
+  const traces = tracesOff
+    ? undefined
+    : signalUrl(base, options?.endpoint === undefined ? env["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] : undefined, "traces")
+  const metrics = metricsOff
+    ? undefined
+    : signalUrl(base, options?.endpoint === undefined ? env["OTEL_EXPORTER_OTLP_METRICS_ENDPOINT"] : undefined, "metrics")
+  if (traces === undefined && metrics === undefined)
+    return { disabled: "no OTLP endpoint (OTEL_EXPORTER_OTLP_ENDPOINT or the telemetry option)" }
   const protocol = (env["OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"] ?? env["OTEL_EXPORTER_OTLP_PROTOCOL"] ?? "http/protobuf").trim().toLowerCase()
   if (protocol !== "http/protobuf" && protocol !== "http/json") {
     return { disabled: `OTEL_EXPORTER_OTLP_PROTOCOL ${JSON.stringify(protocol)} is not supported (use http/protobuf or http/json)` }
@@ -73,15 +78,23 @@ export const disabled: Telemetry = {
   flush: Effect.void
 }
 
-const decisions = Metric.counter("agent_hooks.decisions", { description: "Outcomes by event and decision (none when no hook decided)", incremental: true })
+const decisions = Metric.counter("agent_hooks.decisions", {
+  description: "Outcomes by event and decision (none when no hook decided)",
+  incremental: true
+})
 const hookRuns = Metric.counter("agent_hooks.hook_runs", { description: "Hook runs by event and status", incremental: true })
-const failures = Metric.counter("agent_hooks.hook_failures", { description: "Hook runs that failed, timed out or could not start", incremental: true })
+const failures = Metric.counter("agent_hooks.hook_failures", {
+  description: "Hook runs that failed, timed out or could not start",
+  incremental: true
+})
 
 // W3C Trace Context: version 00, 32 hex trace id, 16 hex parent id, 2 hex flags; all-zero ids are invalid.
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/
 
 /** @internal */
-export const parseTraceparent = (value: string | undefined): { readonly traceId: string; readonly spanId: string; readonly sampled: boolean } | undefined => {
+export const parseTraceparent = (
+  value: string | undefined
+): { readonly traceId: string; readonly spanId: string; readonly sampled: boolean } | undefined => {
   const match = TRACEPARENT.exec(value?.trim() ?? "")
   if (match === null) return undefined
   const [, version, traceId, spanId, flags, rest] = match as unknown as [string, string, string, string, string, string | undefined]
@@ -107,17 +120,19 @@ export const withTraceContext = (env: Readonly<Record<string, string>>): Effect.
  * dispatch span's parent; without one, the incoming TRACEPARENT of the engine's environment.
  */
 const withDefaultParent = <A, E, R>(self: Effect.Effect<A, E, R>, parent: Tracer.AnySpan): Effect.Effect<A, E, R> =>
-  Effect.flatMap(Effect.option(Effect.currentParentSpan), (current) => (Option.isSome(current) ? self : Effect.withParentSpan(self, parent)))
+  Effect.flatMap(Effect.option(Effect.currentParentSpan), (current) =>
+    Option.isSome(current) ? self : Effect.withParentSpan(self, parent)
+  )
 
 /** The OpenTelemetry GenAI attributes of a tool call, and the conversation. */
 const genAiAttributes = (attributes: DispatchAttributes) => ({
   ...(attributes.tool === undefined
     ? {}
     : {
-      "gen_ai.operation.name": "execute_tool",
-      "gen_ai.tool.name": attributes.tool.name,
-      ...(attributes.tool.callId === undefined ? {} : { "gen_ai.tool.call.id": attributes.tool.callId })
-    }),
+        "gen_ai.operation.name": "execute_tool",
+        "gen_ai.tool.name": attributes.tool.name,
+        ...(attributes.tool.callId === undefined ? {} : { "gen_ai.tool.call.id": attributes.tool.callId })
+      }),
   ...(attributes.conversationId === undefined ? {} : { "gen_ai.conversation.id": attributes.conversationId })
 })
 
@@ -133,7 +148,7 @@ const dispatchSpanAttributes = (attributes: DispatchAttributes) => ({
  * @internal
  */
 export const make = (env: Env, options: TelemetryOptions | false | undefined): Effect.Effect<Telemetry, never, Scope.Scope> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     if (options === false) return disabled
     const settings = settingsFrom(env, options)
     if ("disabled" in settings) return disabled
@@ -148,10 +163,22 @@ export const make = (env: Env, options: TelemetryOptions | false | undefined): E
     const signals = Layer.mergeAll(
       settings.traces === undefined
         ? Layer.empty
-        : OtlpTracer.layer({ url: settings.traces, resource, headers: { ...settings.headers, ...settings.tracesHeaders }, exportInterval, shutdownTimeout }),
+        : OtlpTracer.layer({
+            url: settings.traces,
+            resource,
+            headers: { ...settings.headers, ...settings.tracesHeaders },
+            exportInterval,
+            shutdownTimeout
+          }),
       settings.metrics === undefined
         ? Layer.empty
-        : OtlpMetrics.layer({ url: settings.metrics, resource, headers: { ...settings.headers, ...settings.metricsHeaders }, exportInterval, shutdownTimeout })
+        : OtlpMetrics.layer({
+            url: settings.metrics,
+            resource,
+            headers: { ...settings.headers, ...settings.metricsHeaders },
+            exportInterval,
+            shutdownTimeout
+          })
     ).pipe(
       Layer.provide(settings.protocol === "http/json" ? OtlpSerialization.layerJson : OtlpSerialization.layerProtobuf),
       Layer.provide(FetchHttpClient.layer),
@@ -161,7 +188,10 @@ export const make = (env: Env, options: TelemetryOptions | false | undefined): E
     // Each engine counts into its own registry, so that two engines in one process do not mix counts.
     const registry: Map<string, unknown> = new Map()
     const scope = yield* Effect.scope
-    const context = yield* Layer.buildWithScope(signals.pipe(Layer.provideMerge(Layer.succeed(Metric.MetricRegistry, registry as never))), scope)
+    const context = yield* Layer.buildWithScope(
+      signals.pipe(Layer.provideMerge(Layer.succeed(Metric.MetricRegistry, registry as never))),
+      scope
+    )
     const inContext = <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.provideContext(self, context as Context.Context<never>)
     // An incoming TRACEPARENT (the agent's own trace) is the parent of every dispatch span.
     const incoming = parseTraceparent(env["TRACEPARENT"])

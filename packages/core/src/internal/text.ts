@@ -6,12 +6,12 @@ export const describe = (value: unknown): string =>
   value === undefined
     ? "nothing"
     : value === null
-    ? "null"
-    : Array.isArray(value)
-    ? "an array"
-    : typeof value === "object"
-    ? "an object"
-    : `${typeof value} ${JSON.stringify(value)}`
+      ? "null"
+      : Array.isArray(value)
+        ? "an array"
+        : typeof value === "object"
+          ? "an object"
+          : `${typeof value} ${JSON.stringify(value)}`
 
 /** @internal */
 export const nonEmpty = (value: string | undefined): value is string => value !== undefined && value !== ""
@@ -59,9 +59,15 @@ export const truthyEnv = (env: Readonly<Record<string, string | undefined>>, nam
 }
 
 /** A located warning as one line: `file at path: message` (the text every warning list shows). */
-export const render = (warning: { readonly file: string | undefined; readonly path: string | undefined; readonly message: string }): string =>
+export const render = (warning: {
+  readonly file: string | undefined
+  readonly path: string | undefined
+  readonly message: string
+}): string =>
   warning.file === undefined
-    ? warning.path === undefined ? warning.message : `${warning.path}: ${warning.message}`
+    ? warning.path === undefined
+      ? warning.message
+      : `${warning.path}: ${warning.message}`
     : `${warning.file}${warning.path === undefined ? "" : ` at ${warning.path}`}: ${warning.message}`
 
 /**
@@ -69,7 +75,10 @@ export const render = (warning: { readonly file: string | undefined; readonly pa
  * warnings, a log-path verdict) from a file whose path is known: `file at path: message`,
  * `file: message`, or a message that names no file.
  */
-export const locate = (file: string, line: string): { readonly file: string | undefined; readonly path: string | undefined; readonly message: string } => {
+export const locate = (
+  file: string,
+  line: string
+): { readonly file: string | undefined; readonly path: string | undefined; readonly message: string } => {
   if (line.startsWith(`${file} at `)) {
     const rest = line.slice(file.length + 4)
     const colon = rest.indexOf(": ")

@@ -13,7 +13,7 @@ interface SubtleLike {
 interface TextEncoderLike {
   encode(text: string): Uint8Array
 }
-const web = globalThis as unknown as { readonly crypto: { readonly subtle: SubtleLike }; readonly TextEncoder: new() => TextEncoderLike }
+const web = globalThis as unknown as { readonly crypto: { readonly subtle: SubtleLike }; readonly TextEncoder: new () => TextEncoderLike }
 
 /** @internal */
 export const fingerprint = (text: string): Effect.Effect<string> =>
@@ -30,7 +30,7 @@ export const storePath = (env: Readonly<Record<string, string | undefined>>, pat
 }
 
 const readStore = (store: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
     const text = yield* fs.readFileString(store).pipe(
       Effect.map((text): string | undefined => text),
@@ -47,7 +47,11 @@ const readStore = (store: string) =>
     })
     const files = Predicate.isObject(document) ? document["files"] : undefined
     if (!Predicate.isObject(files)) {
-      return yield* new SettingsError({ file: store, path: ["files"], detail: `expected an object mapping settings-file paths to fingerprints` })
+      return yield* new SettingsError({
+        file: store,
+        path: ["files"],
+        detail: `expected an object mapping settings-file paths to fingerprints`
+      })
     }
     const out: Record<string, string> = {}
     for (const [file, value] of Object.entries(files)) if (typeof value === "string") out[file] = value
@@ -63,8 +67,12 @@ export const approve = (
   store: string,
   files: ReadonlyArray<string>,
   projectDir?: string
-): Effect.Effect<ReadonlyArray<{ readonly path: string; readonly fingerprint: string }>, SettingsError, FileSystem.FileSystem | Path.Path> =>
-  Effect.gen(function*() {
+): Effect.Effect<
+  ReadonlyArray<{ readonly path: string; readonly fingerprint: string }>,
+  SettingsError,
+  FileSystem.FileSystem | Path.Path
+> =>
+  Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
     const current = { ...(yield* readStore(store)) }
@@ -109,7 +117,8 @@ export const requireTrustFromEnv = (
 // Fingerprints that cover the scripts and modules a settings file names
 // ---------------------------------------------------------------------------------------------
 
-const PROJECT_DIR_VARIABLE = /\$\{(?:CLAUDE_PROJECT_DIR|AGENT_HOOKS_PROJECT_DIR)\}|\$(?:CLAUDE_PROJECT_DIR|AGENT_HOOKS_PROJECT_DIR)(?![A-Za-z0-9_])/g
+const PROJECT_DIR_VARIABLE =
+  /\$\{(?:CLAUDE_PROJECT_DIR|AGENT_HOOKS_PROJECT_DIR)\}|\$(?:CLAUDE_PROJECT_DIR|AGENT_HOOKS_PROJECT_DIR)(?![A-Za-z0-9_])/g
 const SCRIPT = /\.(?:sh|bash|zsh|js|mjs|cjs|ts|mts|cts|py|rb|pl|php|ps1|lua)$/
 
 /** A word of a command as a project file, or undefined when it names none. */
@@ -142,7 +151,7 @@ export const namedFiles = (document: unknown, settingsFile: string, projectDir: 
       return
     }
     if (!Predicate.isObject(value)) return
-    const command = value["command"]
+    const _command = value["command"]
     const args = value["args"]
     if (value["type"] === "module" && typeof value["module"] === "string") {
       found.add(PosixPath.resolve(PosixPath.dirname(settingsFile), value["module"]))
@@ -156,9 +165,10 @@ export const namedFiles = (document: unknown, settingsFile: string, projectDir: 
       for (const key of COMMAND_KEYS) {
         const line = value[key]
         if (typeof line !== "string") continue
-        const words = key === "command" && Array.isArray(args)
-          ? [line, ...args.filter((arg): arg is string => typeof arg === "string")]
-          : (split(line, "posix") ?? []).flatMap((c) => c.words.map((w) => w.text))
+        const words =
+          key === "command" && Array.isArray(args)
+            ? [line, ...args.filter((arg): arg is string => typeof arg === "string")]
+            : (split(line, "posix") ?? []).flatMap((c) => c.words.map((w) => w.text))
         for (const word of words) {
           const file = projectFile(word, projectDir)
           if (file !== undefined) found.add(file)
@@ -196,7 +206,7 @@ export const snapshotFile = (
   text: string,
   projectDir: string
 ): Effect.Effect<{ readonly print: string; readonly named: ReadonlyArray<NamedFile> }, never, FileSystem.FileSystem> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     let document: unknown
     try {
       // Codex's config.toml holds hooks too: its named scripts are approved with it, as a JSON file's.
@@ -238,13 +248,17 @@ export const pinFiles = (
   store: string,
   named: ReadonlyArray<NamedFile>
 ): Effect.Effect<ReadonlyMap<string, string>, SettingsError, FileSystem.FileSystem | Path.Path> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
     const root = path.join(path.dirname(store), "pinned")
     const pins = new Map<string, string>()
     const failed = (what: string) => (error: { readonly message: string }) =>
-      new SettingsError({ file: store, path: [], detail: `cannot keep the approved copy of ${what} (${error.message}); its hooks are held back` })
+      new SettingsError({
+        file: store,
+        path: [],
+        detail: `cannot keep the approved copy of ${what} (${error.message}); its hooks are held back`
+      })
     for (const file of named) {
       if (file.bytes === undefined || file.digest === undefined) continue
       const folder = path.join(root, file.digest)
@@ -310,7 +324,7 @@ export const pinHandler = <H extends { readonly type: string }>(
   const h = handler as H & { readonly command?: unknown; readonly args?: unknown; readonly modulePath?: unknown; readonly shell?: unknown }
   if (h.type === "cedar") {
     const c = handler as H & { readonly policiesPath: string; readonly entitiesPath?: string; readonly schemaPath?: string }
-    const pin = (file: string | undefined) => (file === undefined ? undefined : pins.get(file) ?? file)
+    const pin = (file: string | undefined) => (file === undefined ? undefined : (pins.get(file) ?? file))
     return { ...handler, policiesPath: pin(c.policiesPath), entitiesPath: pin(c.entitiesPath), schemaPath: pin(c.schemaPath) }
   }
   if (h.type === "module" && typeof h.modulePath === "string") {
@@ -321,7 +335,7 @@ export const pinHandler = <H extends { readonly type: string }>(
   if (Array.isArray(h.args)) {
     const swap = (word: string) => {
       const file = projectFile(word, projectDir)
-      return file === undefined ? word : pins.get(file) ?? word
+      return file === undefined ? word : (pins.get(file) ?? word)
     }
     return { ...handler, command: swap(h.command), args: h.args.map((arg) => (typeof arg === "string" ? swap(arg) : arg)) }
   }

@@ -10,7 +10,7 @@ interface WhatwgUrl {
   readonly search: string
   readonly href: string
 }
-const URL_ = (globalThis as unknown as { readonly URL: new(url: string) => WhatwgUrl }).URL
+const URL_ = (globalThis as unknown as { readonly URL: new (url: string) => WhatwgUrl }).URL
 
 const parse = (text: string): WhatwgUrl | undefined => {
   try {
@@ -42,8 +42,7 @@ const HOST_STAR = "[a-z0-9.-]*"
 const HOST_CHAR = /^[a-z0-9.-]$/
 
 const escapeRegex = (text: string): string => text.replace(/[.+?^${}()|[\]\\/-]/g, "\\$&")
-const wildcard = (pattern: string, star: string): RegExp =>
-  new RegExp(`^${pattern.split("*").map(escapeRegex).join(star)}$`)
+const wildcard = (pattern: string, star: string): RegExp => new RegExp(`^${pattern.split("*").map(escapeRegex).join(star)}$`)
 
 interface CompiledPattern {
   readonly source: string
@@ -124,7 +123,9 @@ const patternCovers = (outer: CompiledPattern, inner: CompiledPattern): boolean 
     const port = (p: CompiledPattern) => (p.port === "" ? DEFAULT_PORT[p.scheme]! : p.port)
     if (port(outer) !== port(inner)) return false
   }
-  return globCovers(outer.hostGlob, inner.hostGlob, (char) => HOST_CHAR.test(char)) && globCovers(outer.pathGlob, inner.pathGlob, () => true)
+  return (
+    globCovers(outer.hostGlob, inner.hostGlob, (char) => HOST_CHAR.test(char)) && globCovers(outer.pathGlob, inner.pathGlob, () => true)
+  )
 }
 
 /** @internal */

@@ -32,7 +32,7 @@ export interface ChildProcess {
 
 export interface DenoGlobal {
   readonly build: { readonly os: string }
-  readonly Command: new(file: string, options: CommandOptions) => { spawn(): ChildProcess }
+  readonly Command: new (file: string, options: CommandOptions) => { spawn(): ChildProcess }
   /** A negative pid signals the process group. */
   kill(pid: number, signal?: string): void
   statSync(path: string): { readonly isDirectory: boolean; readonly isFile: boolean; readonly mode: number | null }

@@ -10,12 +10,20 @@ import { denoOrDie } from "./denoApi.ts"
 import * as DenoProcessSpawner from "./processSpawner.ts"
 
 // Cedar's Node build runs on Deno (node:fs); imported when an engine with a cedar hook loads.
-const cedar = HookEngine.cedarRuntime(() => import("@cedar-policy/cedar-wasm/nodejs"), (path) => readFile(path, "utf8"))
+const cedar = HookEngine.cedarRuntime(
+  () => import("@cedar-policy/cedar-wasm/nodejs"),
+  (path) => readFile(path, "utf8")
+)
 
 /** @internal */
 export const layer = (options: DenoEngineOptions = {}): Layer.Layer<HookEngine.HookEngine, HookError.HookError> => {
   const api = denoOrDie()
-  return HookEngine.layer({ ...options, cwd: options.cwd ?? api.cwd(), env: options.env ?? api.env.toObject(), cedar: options.cedar ?? cedar }).pipe(
+  return HookEngine.layer({
+    ...options,
+    cwd: options.cwd ?? api.cwd(),
+    env: options.env ?? api.env.toObject(),
+    cedar: options.cedar ?? cedar
+  }).pipe(
     // The file system of @effect/platform-node-shared runs on Deno's node:fs.
     Layer.provide(Layer.mergeAll(DenoProcessSpawner.layer, NodeFileSystem.layer, NodePath.layer))
   )

@@ -57,7 +57,7 @@ const isExecutable = (api: DenoGlobal, path: string): boolean => {
 let setsidPath: string | null | undefined
 const setsidOf = (api: DenoGlobal): string | null => {
   if (setsidPath === undefined) {
-    setsidPath = api.build.os === "linux" ? ["/usr/bin/setsid", "/bin/setsid"].find((path) => isExecutable(api, path)) ?? null : null
+    setsidPath = api.build.os === "linux" ? (["/usr/bin/setsid", "/bin/setsid"].find((path) => isExecutable(api, path)) ?? null) : null
   }
   return setsidPath
 }
@@ -85,7 +85,8 @@ export const commandFor = (
 ): { readonly file: string; readonly args: Array<string>; readonly detached: boolean } => {
   const setsid = detached ? setsidOf(api) : null
   // setsid(1) calls setsid() and execs the hook in its own place: the pid is the hook's, and its group's.
-  if (setsid !== null && runnable(api, request.file, request)) return { file: setsid, args: ["--", request.file, ...request.args], detached: false }
+  if (setsid !== null && runnable(api, request.file, request))
+    return { file: setsid, args: ["--", request.file, ...request.args], detached: false }
   return { file: request.file, args: [...request.args], detached }
 }
 
@@ -129,7 +130,10 @@ const start = (request: ProcessRequest, detached: boolean): Effect.Effect<Runnin
         if (request.stdin !== "") {
           const writer = child.stdin.getWriter()
           // BrokenPipe (the child never reads stdin, or has exited) is swallowed; so is the abort of the release.
-          writer.write(new TextEncoder().encode(request.stdin)).then(() => writer.close()).catch(() => {})
+          writer
+            .write(new TextEncoder().encode(request.stdin))
+            .then(() => writer.close())
+            .catch(() => {})
           stdin = writer
         }
         // Signal 0 asks whether the group has a process left (Deno.kill takes it, though its types do not say so).
@@ -172,11 +176,13 @@ const handle = ({ api, child, group, stdout, stderr }: Running, detached: boolea
   }
 }
 
-const spawnWith = (detached: boolean) => (request: ProcessRequest): Effect.Effect<ProcessHandle, unknown, Scope.Scope> =>
-  Effect.map(
-    Effect.acquireRelease(start(request, detached), (running) => release(running, detached)),
-    (running) => handle(running, detached)
-  )
+const spawnWith =
+  (detached: boolean) =>
+  (request: ProcessRequest): Effect.Effect<ProcessHandle, unknown, Scope.Scope> =>
+    Effect.map(
+      Effect.acquireRelease(start(request, detached), (running) => release(running, detached)),
+      (running) => handle(running, detached)
+    )
 
 /** @internal */
 export const make: ProcessSpawner["Service"] = makeSpawner({ capabilities, start: spawnWith(groups), cwdProblem, tempFiles })

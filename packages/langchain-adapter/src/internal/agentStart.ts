@@ -35,15 +35,16 @@ const sessionStart = async (s: State, info: RunInfo, messages: Messages | undefi
 const promptSubmit = async (s: State, info: RunInfo, prompt: BaseMessage) => {
   const submitted = prompt.id === undefined ? undefined : s.submittedPrompts.get(prompt.id)
   if (submitted !== undefined) s.submittedPrompts.delete(prompt.id!)
-  return submitted ?? await dispatch(s, "UserPromptSubmit", { ...common(s, info), prompt: messageText(prompt) })
+  return submitted ?? (await dispatch(s, "UserPromptSubmit", { ...common(s, info), prompt: messageText(prompt) }))
 }
 
 /** `beforeAgent` of a main agent's run: SessionStart the first time, UserPromptSubmit. */
 const startRun = async (s: State, info: RunInfo, messages: Array<BaseMessage> | undefined, madeId: boolean) => {
   const transcript = transcriptOf(s, info, madeId)
-  const prompt = messages !== undefined && messages.length > 0 && messageType(messages[messages.length - 1]!) === "human"
-    ? messages[messages.length - 1]!
-    : undefined
+  const prompt =
+    messages !== undefined && messages.length > 0 && messageType(messages[messages.length - 1]!) === "human"
+      ? messages[messages.length - 1]!
+      : undefined
   // The prompt reaches the transcript only once UserPromptSubmit let it through.
   transcript.sync(prompt === undefined ? messages : messages!.slice(0, -1))
   const sessionContext = await sessionStart(s, info, messages, prompt)
@@ -62,7 +63,7 @@ const startRun = async (s: State, info: RunInfo, messages: Array<BaseMessage> | 
   if (outcome.blocked || !outcome.continue) {
     const reason = outcome.blocked
       ? `Prompt blocked by a UserPromptSubmit hook: ${outcome.reason ?? "no reason given"}`
-      : outcome.stopReason ?? "Stopped by a UserPromptSubmit hook"
+      : (outcome.stopReason ?? "Stopped by a UserPromptSubmit hook")
     // A blocked prompt may hold a secret: it leaves the state (and so every later checkpoint) and
     // is never written to the transcript.
     const removed = prompt.id === undefined ? [] : [new RemoveMessage({ id: prompt.id })]
@@ -91,7 +92,7 @@ export const beforeAgent = async (s: State, state: Record<string, unknown>, runt
   const parent = parentRun.getStore()
   if (parent !== undefined) {
     // A subagent: run inside a tool call of a hooked agent.
-    const info = parent.subagent ??= subagentInfo(s, parent.info, parent.subagentType)
+    const info = (parent.subagent ??= subagentInfo(s, parent.info, parent.subagentType))
     transcriptOf(s, info, true).sync(messages)
     const outcome = await dispatch(s, "SubagentStart", common(s, info, false))
     return outcome.additionalContext.length > 0 ? { messages: [contextMessage("SubagentStart", outcome.additionalContext)] } : undefined
@@ -117,7 +118,7 @@ export const submitPrompt = async (
   const sessionId = s.options.sessionId ?? (typeof thread === "string" || typeof thread === "number" ? String(thread) : randomUUID())
   const outcome = await dispatch(s, "UserPromptSubmit", { ...common(s, newMainInfo(s, sessionId, false)), prompt })
   if (outcome.blocked || !outcome.continue) {
-    const reason = outcome.blocked ? outcome.reason ?? "no reason given" : outcome.stopReason ?? "Stopped by a UserPromptSubmit hook"
+    const reason = outcome.blocked ? (outcome.reason ?? "no reason given") : (outcome.stopReason ?? "Stopped by a UserPromptSubmit hook")
     return { blocked: true, reason }
   }
   const id = randomUUID()

@@ -64,7 +64,7 @@ export const dispatch = async (
     Transcript.flushAll()
   }
   // The hooks' spans join the LangChain run's trace, when it has one.
-  const outcome = unmatched ?? await s.engine.dispatch(event, payload, Trace.current())
+  const outcome = unmatched ?? (await s.engine.dispatch(event, payload, Trace.current()))
   // Without agent nodes no run end closes the transcript files: closed once the hooks have run.
   if (unmatched === undefined && !s.agentNodes) Transcript.closeAll()
   warnOf(s, outcome)

@@ -44,8 +44,11 @@ const hasAsync = (hooks: SettingsHooks): boolean => {
       entries.some((entry) => {
         // An engine's entry has its `handler`; a settings file's matcher group its `hooks`.
         const { handler, hooks: group } = entry as { readonly handler?: unknown; readonly hooks?: unknown }
-        return [handler, ...(Array.isArray(group) ? group : [])].some((h) =>
-          typeof h === "object" && h !== null && ((h as { async?: unknown }).async === true || (h as { asyncRewake?: unknown }).asyncRewake === true)
+        return [handler, ...(Array.isArray(group) ? group : [])].some(
+          (h) =>
+            typeof h === "object" &&
+            h !== null &&
+            ((h as { async?: unknown }).async === true || (h as { asyncRewake?: unknown }).asyncRewake === true)
         )
       })
     )
@@ -103,7 +106,8 @@ export const fromDispatcher = (dispatcher: HookDispatcher, callbackEvents: Reado
     asyncHooks,
     takeAsyncResults: async () => (asyncHooks() ? await take!.call(dispatcher) : []),
     // The trace context goes only to a dispatch that has one: a host's dispatch sees two arguments, as before.
-    dispatch: (event, payload, context) => context === undefined ? dispatcher.dispatch(event, payload) : dispatcher.dispatch(event, payload, context),
+    dispatch: (event, payload, context) =>
+      context === undefined ? dispatcher.dispatch(event, payload) : dispatcher.dispatch(event, payload, context),
     unmatched: unmatched === undefined ? () => undefined : (event, payload) => unmatched.call(dispatcher, event, payload),
     hooked,
     ...hookTests(() => dispatcher, callbacks),
@@ -117,8 +121,11 @@ export const fromDispatcher = (dispatcher: HookDispatcher, callbackEvents: Reado
  * middleware builds from the deprecated shapes (a layer, engine options, `settings`).
  */
 export const fromOptions = (options: HooksMiddlewareOptions, onWarning: (warning: string) => void): Engine => {
-  const engine = options.engine ??
-    (options.settings === undefined ? undefined : { settings: options.settings, ...(options.cwd === undefined ? {} : { projectDir: options.cwd }) })
+  const engine =
+    options.engine ??
+    (options.settings === undefined
+      ? undefined
+      : { settings: options.settings, ...(options.cwd === undefined ? {} : { projectDir: options.cwd }) })
   if (isDispatcher(engine)) return fromDispatcher(engine, options.callbackEvents)
   const owned = Owned.make(engine, onWarning)
   // Before the engine is built no hook has run: there is nothing to take.

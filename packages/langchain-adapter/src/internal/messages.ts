@@ -23,8 +23,8 @@ export const contentText = (content: unknown): string => {
       typeof block === "string"
         ? block
         : typeof block === "object" && block !== null && (block as { type?: unknown }).type === "text"
-        ? String((block as { text?: unknown }).text ?? "")
-        : ""
+          ? String((block as { text?: unknown }).text ?? "")
+          : ""
     )
     .filter((text) => text !== "")
     .join("\n")

@@ -76,7 +76,10 @@ const asyncContext = async (s: State, sessionId: string): Promise<HumanMessage |
  * nodes). Its answer is passed on as it is unless a PreToolUse hook can match one of its calls.
  */
 const quietModelCall = (s: State): boolean =>
-  !s.agentNodes && s.halts.size === 0 && s.lateNotes.size === 0 && !s.engine.asyncHooks() &&
+  !s.agentNodes &&
+  s.halts.size === 0 &&
+  s.lateNotes.size === 0 &&
+  !s.engine.asyncHooks() &&
   (s.beforeModelEvent === undefined || !s.engine.mayHaveHooks(s.beforeModelEvent)) &&
   (s.afterModelEvent === undefined || !s.engine.mayHaveHooks(s.afterModelEvent))
 
@@ -109,7 +112,7 @@ export const modelCall = async (s: State, request: ModelRequest, handler: ModelH
   // it is written only for a hook that runs.
   if (s.agentNodes) seen()
   // Answering in place of the model (no tool calls) ends the loop without a graph node of our own.
-  const halt = s.halts.size === 0 ? null : s.halts.get(promptId(messages) ?? "") ?? null
+  const halt = s.halts.size === 0 ? null : (s.halts.get(promptId(messages) ?? "") ?? null)
   if (halt !== null) return hookAIMessage(halt, "continue")
   let effective = request
   // What async hooks said since the session's last model call (Claude Code gives it on the next turn).
@@ -127,15 +130,20 @@ export const modelCall = async (s: State, request: ModelRequest, handler: ModelH
   const response = await handler(effective as never)
   const after = s.afterModelEvent
   if (after !== undefined && s.engine.mayHaveHooks(after)) {
-    const outcome = await dispatch(s, after, {
-      ...common(s, info()),
-      last_assistant_message: messageText(response),
-      tool_calls: toolCallsOf(response).map((call) => ({
-        tool_name: s.toolName(call.name),
-        tool_input: s.tools(call.name).toInput(call.args),
-        tool_use_id: call.id
-      }))
-    }, seen)
+    const outcome = await dispatch(
+      s,
+      after,
+      {
+        ...common(s, info()),
+        last_assistant_message: messageText(response),
+        tool_calls: toolCallsOf(response).map((call) => ({
+          tool_name: s.toolName(call.name),
+          tool_input: s.tools(call.name).toInput(call.args),
+          tool_use_id: call.id
+        }))
+      },
+      seen
+    )
     // The response is replaced: its tool calls do not run.
     if (!outcome.continue || outcome.blocked) return stop(after, outcome)
   }

@@ -33,12 +33,17 @@ export const make = (
   return {
     get: () => {
       // Loaded on demand: hosts that pass a dispatcher never load the core.
-      built ??= (Layer.isLayer(engine)
-        ? import("@agent-hooks/core").then((core) => core.PromiseEngine.fromLayer(engine as Layer.Layer<HookEngine.HookEngine, HookError.HookError>))
-        // Engine options: the Node engine (it runs on Node, Bun and Deno), owned by the middleware;
-        // it says its warnings through the middleware's onWarning (its reportsWarnings).
-        : import("@agent-hooks/node").then((node) => node.createHookEngine({ ...(onWarning === undefined ? {} : { onWarning }), ...(engine as HookEngine.EngineOptions) })))
-        .then((engine) => (resolved = engine))
+      built ??= (
+        Layer.isLayer(engine)
+          ? import("@agent-hooks/core").then((core) =>
+              core.PromiseEngine.fromLayer(engine as Layer.Layer<HookEngine.HookEngine, HookError.HookError>)
+            )
+          : // Engine options: the Node engine (it runs on Node, Bun and Deno), owned by the middleware;
+            // it says its warnings through the middleware's onWarning (its reportsWarnings).
+            import("@agent-hooks/node").then((node) =>
+              node.createHookEngine({ ...(onWarning === undefined ? {} : { onWarning }), ...(engine as HookEngine.EngineOptions) })
+            )
+      ).then((engine) => (resolved = engine))
       return built
     },
     resolved: () => resolved,

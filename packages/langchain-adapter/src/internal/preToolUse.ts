@@ -23,7 +23,7 @@ export const asks = (record: CallRecord) => !record.blocked && (record.decision 
  */
 export const turnRecords = (message: BaseMessage | undefined): Readonly<Record<string, CallRecord>> | undefined => {
   const calls = (message?.additional_kwargs?.["agent_hooks"] as { calls?: unknown } | undefined)?.calls
-  return isRecord(calls) ? calls as Record<string, CallRecord> : undefined
+  return isRecord(calls) ? (calls as Record<string, CallRecord>) : undefined
 }
 
 /** The AI message of the state that asked for tool call `id` (the last one that has it). */
@@ -73,7 +73,7 @@ const recordOf = (toolInput: Record<string, unknown>, pre: DispatchOutcome): Cal
   reason: pre.reason,
   updatedInput: pre.updatedInput,
   additionalContext: pre.additionalContext,
-  halt: pre.continue ? null : pre.stopReason ?? "Stopped by a PreToolUse hook",
+  halt: pre.continue ? null : (pre.stopReason ?? "Stopped by a PreToolUse hook"),
   // The engine says no hook ran (none matched): nothing to record in the state.
   ...(pre.hooks !== undefined && pre.hooks.length === 0 && (pre.asyncHooks ?? []).length === 0 ? { quiet: true } : {})
 })
@@ -122,7 +122,7 @@ export const decideTurn = async (
   const decisions = calls.map((call) => decide(s, info, call, seenWithResponse))
   // Decided at once when no hook can match: no promise to wait for.
   const records = decisions.every((record) => !(record instanceof Promise))
-    ? decisions as Array<CallRecord>
+    ? (decisions as Array<CallRecord>)
     : await Promise.all(decisions)
   if (records.every((record) => record.quiet === true)) {
     // No hook ran for any call of the turn: nothing is written; the tool calls know it from here
@@ -140,6 +140,10 @@ export const decideTurn = async (
   response.additional_kwargs = kwargs
   ;(response as unknown as { lc_kwargs: Record<string, unknown> }).lc_kwargs["additional_kwargs"] = kwargs
   // Notification where the adapter is about to ask a human (once: the model is not called again).
-  await notify(s, info(), asked.map((call) => s.toolName(call.name)))
+  await notify(
+    s,
+    info(),
+    asked.map((call) => s.toolName(call.name))
+  )
   return response
 }

@@ -18,8 +18,7 @@ interface CheckpointReader {
   getTuple(config: { configurable: Record<string, unknown> }): Promise<{ readonly pendingWrites?: ReadonlyArray<PendingWrite> } | undefined>
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value)
 
 const configurable = (): Record<string, unknown> | undefined => {
   try {
@@ -42,7 +41,8 @@ export const resuming = (): boolean => {
 
 /** The adapter's question (`actionRequests`) that asks about the tool call `callId`. */
 const asksAbout = (question: unknown, callId: string): boolean =>
-  isRecord(question) && Array.isArray(question["actionRequests"]) &&
+  isRecord(question) &&
+  Array.isArray(question["actionRequests"]) &&
   question["actionRequests"].some((request: unknown) => isRecord(request) && request["toolCallId"] === callId)
 
 /**
@@ -75,7 +75,11 @@ export const answerToTurn = async (callId: string): Promise<{ readonly value: un
   const checkpointMap = conf["checkpoint_map"]
   const checkpointId = isRecord(checkpointMap) && typeof checkpointMap[parent] === "string" ? checkpointMap[parent] : undefined
   const tuple = await checkpointer.getTuple({
-    configurable: { thread_id: conf["thread_id"], checkpoint_ns: parent, ...(checkpointId === undefined ? {} : { checkpoint_id: checkpointId }) }
+    configurable: {
+      thread_id: conf["thread_id"],
+      checkpoint_ns: parent,
+      ...(checkpointId === undefined ? {} : { checkpoint_id: checkpointId })
+    }
   })
   for (const [, channel, value] of tuple?.pendingWrites ?? []) {
     if (channel !== "__interrupt__" || !Array.isArray(value)) continue

@@ -15,22 +15,23 @@ export interface Asked {
   readonly reason: string | null
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value)
 
 /**
  * The interrupt of one model turn, in `humanInTheLoopMiddleware`'s shape (`actionRequests` /
  * `reviewConfigs`), so that a UI built for LangChain's HITL works unchanged.
  */
 export const request = (asked: ReadonlyArray<Asked>): HooksReviewRequest => ({
-  actionRequests: asked.map((call): ActionRequestWithHooks => ({
-    name: call.name,
-    args: call.args,
-    description: `${call.reason ?? "A PreToolUse hook asks for confirmation"}\n\nTool: ${call.hookToolName}\nArgs: ${JSON.stringify(call.args, null, 2)}`,
-    hookToolName: call.hookToolName,
-    reason: call.reason,
-    toolCallId: call.id
-  })),
+  actionRequests: asked.map(
+    (call): ActionRequestWithHooks => ({
+      name: call.name,
+      args: call.args,
+      description: `${call.reason ?? "A PreToolUse hook asks for confirmation"}\n\nTool: ${call.hookToolName}\nArgs: ${JSON.stringify(call.args, null, 2)}`,
+      hookToolName: call.hookToolName,
+      reason: call.reason,
+      toolCallId: call.id
+    })
+  ),
   reviewConfigs: asked.map((call) => ({ actionName: call.name, allowedDecisions: ["approve", "edit", "reject"] }))
 })
 

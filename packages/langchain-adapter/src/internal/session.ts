@@ -33,12 +33,16 @@ export const threadId = (runtime: unknown): string | undefined => {
 
 /** The transcript of a run. `fresh`: the path names an id made just now, so no file can be there yet. */
 export const transcriptOf = (s: State, info: RunInfo, fresh = false) =>
-  Transcript.open(info.agentTranscriptPath ?? info.transcriptPath, {
-    sessionId: info.sessionId,
-    cwd: s.cwd,
-    agentId: info.agentId ?? undefined,
-    toolName: s.toolName
-  }, fresh)
+  Transcript.open(
+    info.agentTranscriptPath ?? info.transcriptPath,
+    {
+      sessionId: info.sessionId,
+      cwd: s.cwd,
+      agentId: info.agentId ?? undefined,
+      toolName: s.toolName
+    },
+    fresh
+  )
 
 /** The fields every payload of a run has. */
 export const common = (s: State, info: RunInfo, withPermissionMode = true): Record<string, unknown> => ({
@@ -73,7 +77,7 @@ export const subagentInfo = (s: State, parent: RunInfo, subagentType: string | n
 /** The run's info: a subagent's (the tool call it runs in), a thread's, or a run's own (by its first message). */
 export const infoOf = (s: State, state: Record<string, unknown> | undefined, runtime: unknown): RunInfo => {
   const parent = parentRun.getStore()
-  if (parent !== undefined) return parent.subagent ??= subagentInfo(s, parent.info, parent.subagentType)
+  if (parent !== undefined) return (parent.subagent ??= subagentInfo(s, parent.info, parent.subagentType))
   const thread = threadId(runtime)
   const sessionId = s.options.sessionId ?? thread
   if (sessionId !== undefined) {
@@ -87,7 +91,7 @@ export const infoOf = (s: State, state: Record<string, unknown> | undefined, run
   const first = (state?.["messages"] as Array<BaseMessage> | undefined)?.[0]?.id
   if (first === undefined) return newMainInfo(s, randomUUID(), true)
   let id = s.runSessions.get(first)
-  if (id === undefined) remember(s.runSessions, first, id = randomUUID())
+  if (id === undefined) remember(s.runSessions, first, (id = randomUUID()))
   return newMainInfo(s, id, true)
 }
 
@@ -135,15 +139,12 @@ export const onThrow = async (s: State, info: RunInfo | undefined, error: unknow
 }
 
 /** Runs a hook; if it throws, `onThrow` with the run info of its request. */
-export const guarded = <A extends [unknown, ...Array<unknown>], R>(
-  s: State,
-  f: (...args: A) => Promise<R>,
-  infoFrom: (...args: A) => RunInfo | undefined
-) =>
-async (...args: A): Promise<R> => {
-  try {
-    return await f(...args)
-  } catch (error) {
-    return onThrow(s, infoFrom(...args), error)
+export const guarded =
+  <A extends [unknown, ...Array<unknown>], R>(s: State, f: (...args: A) => Promise<R>, infoFrom: (...args: A) => RunInfo | undefined) =>
+  async (...args: A): Promise<R> => {
+    try {
+      return await f(...args)
+    } catch (error) {
+      return onThrow(s, infoFrom(...args), error)
+    }
   }
-}

@@ -125,10 +125,13 @@ const needsAgentNodes = (engine: Engine.Engine, cwd: string, events: ReadonlySet
   /** Some hook of `event` may match a payload with `fields` (the matcher's field is what counts). */
   const mayMatch = (event: string, fields: Record<string, unknown>) =>
     engine.hasHooks(event) && engine.unmatched(event, { session_id: "", transcript_path: "", cwd, ...fields }) === undefined
-  return events === undefined ||
+  return (
+    events === undefined ||
     ["UserPromptSubmit", "SubagentStart", "Stop", "SubagentStop"].some((event) => events.has(event)) ||
-    mayMatch("SessionStart", { source: "startup" }) || mayMatch("SessionStart", { source: "resume" }) ||
+    mayMatch("SessionStart", { source: "startup" }) ||
+    mayMatch("SessionStart", { source: "resume" }) ||
     mayMatch("SessionEnd", { reason: "other" })
+  )
 }
 
 /** The state of a new middleware. */
@@ -140,8 +143,8 @@ export const make = (options: HooksMiddlewareOptions): State => {
   const cwd = options.cwd ?? process.cwd()
   let transcriptDir: string | undefined = options.transcriptDir
   const tools = resolver(options.toolNames, options.defaultToolNames !== false)
-  const beforeModelEvent = options.turnEvents === false ? undefined : options.turnEvents?.beforeModel ?? "BeforeModel"
-  const afterModelEvent = options.turnEvents === false ? undefined : options.turnEvents?.afterModel ?? "AfterModel"
+  const beforeModelEvent = options.turnEvents === false ? undefined : (options.turnEvents?.beforeModel ?? "BeforeModel")
+  const afterModelEvent = options.turnEvents === false ? undefined : (options.turnEvents?.afterModel ?? "AfterModel")
   // What LangChain runs costs even when it does nothing (a state key about 8 % of a run with a
   // model that answers at once, a beforeAgent node 13 %, an afterModel node 35 %): only what the
   // engine's hooks can need is registered. Known from the engine now (a built engine); unknown (a

@@ -56,7 +56,11 @@ export const afterAgent = async (s: State, state: Record<string, unknown>, runti
     } else {
       const reason = outcome.reason ?? `${event} hook asked to continue`
       // The feedback message is also the count of this run's blocks (stopBlocksOf).
-      const feedback = new HumanMessage({ id: randomUUID(), content: `${event} hook feedback:\n${reason}`, additional_kwargs: { agent_hooks: { event } } })
+      const feedback = new HumanMessage({
+        id: randomUUID(),
+        content: `${event} hook feedback:\n${reason}`,
+        additional_kwargs: { agent_hooks: { event } }
+      })
       return { jumpTo: "model" as const, messages: [feedback] }
     }
   }

@@ -133,13 +133,15 @@ const answerOfTurn = (
   const index = asked.findIndex((entry) => entry.id === c.call.id)
   if (index < 0 || decidedNow) return undefined
   const question = () =>
-    Review.request(asked.map((entry) => ({
-      id: entry.id!,
-      name: entry.name,
-      args: entry.args,
-      hookToolName: c.s.toolName(entry.name),
-      reason: records[entry.id!]!.reason
-    })))
+    Review.request(
+      asked.map((entry) => ({
+        id: entry.id!,
+        name: entry.name,
+        args: entry.args,
+        hookToolName: c.s.toolName(entry.name),
+        reason: records[entry.id!]!.reason
+      }))
+    )
   const answers = first ? Review.ask(question(), interrupt) : Review.read(given!.value, asked.length)
   if (answers === undefined) throw new GraphInterrupt()
   if (first && answers.some((entry) => entry.type === "edit")) c.revision = revisedTurn(turn!, asked, answers)
@@ -156,11 +158,14 @@ const applyAnswer = (c: Call, pre: CallRecord, given: Review.Answer | undefined)
     if (!hasCheckpointer()) {
       return refuse(
         c,
-        pre.reason ?? `A PreToolUse hook asked for confirmation of this ${c.tool.name} call, and this agent cannot ask (it has no checkpointer).`
+        pre.reason ??
+          `A PreToolUse hook asked for confirmation of this ${c.tool.name} call, and this agent cannot ask (it has no checkpointer).`
       )
     }
     // A call the model node did not decide (added by another middleware): asked on its own.
-    const question = Review.request([{ id: c.call.id ?? "", name: c.call.name, args: c.call.args, hookToolName: c.tool.name, reason: pre.reason }])
+    const question = Review.request([
+      { id: c.call.id ?? "", name: c.call.name, args: c.call.args, hookToolName: c.tool.name, reason: pre.reason }
+    ])
     answer = Review.ask(question, interrupt)[0]!
   }
   if (answer.type === "reject") return refuse(c, refusedText(c.tool.name, answer))
@@ -183,7 +188,7 @@ const preToolUse = async (c: Call, run: (pre: CallRecord) => Promise<ToolMessage
   // interrupt and a resume). A call decided on other arguments, or never seen, is decided here.
   const turn = call.id === undefined ? undefined : turnOf(c.messages, call.id)
   const records = turnRecords(turn)
-  const recorded = call.id === undefined ? undefined : records?.[call.id] ?? s.decidedCalls.get(call.id) ?? quietRecord(s, call.id)
+  const recorded = call.id === undefined ? undefined : (records?.[call.id] ?? s.decidedCalls.get(call.id) ?? quietRecord(s, call.id))
   const pre = recorded !== undefined && recorded.input === JSON.stringify(c.toolInput) ? recorded : await decide(s, c.info, call, c.seen)
   // A call decided here (one its model turn did not show us: another middleware added it) keeps
   // its decision for a resume in this process, so an ask's hooks do not run again.
@@ -199,8 +204,8 @@ const preToolUse = async (c: Call, run: (pre: CallRecord) => Promise<ToolMessage
   // which did not decide it: its hooks ran again just now and may not ask again (a hook that
   // asks once). The human was asked where it was decided, and the answer waiting for this call
   // is theirs, whatever the hooks say now (a deny still blocks).
-  const answeredElsewhere = recorded === undefined && records === undefined && call.id !== undefined && !asks(pre) &&
-    hasCheckpointer() && Resume.resuming()
+  const answeredElsewhere =
+    recorded === undefined && records === undefined && call.id !== undefined && !asks(pre) && hasCheckpointer() && Resume.resuming()
   noteContext(c, "PreToolUse", pre.additionalContext)
   if (pre.blocked) return denied(c, pre).refused
   if (!asks(pre) && !answeredElsewhere) return run(pre)
@@ -215,15 +220,21 @@ const preToolUse = async (c: Call, run: (pre: CallRecord) => Promise<ToolMessage
 
 /** PostToolUseFailure: the tool threw, or returned an error result. */
 const failed = async (c: Call, input: Record<string, unknown>, error: string, durationMs: number) => {
-  const failure = await dispatch(c.s, "PostToolUseFailure", () => ({
-    ...common(c.s, c.info()),
-    tool_name: c.tool.name,
-    tool_input: input,
-    tool_use_id: c.call.id,
-    error,
-    is_interrupt: false,
-    duration_ms: durationMs
-  }), c.seen, { tool_name: c.tool.name })
+  const failure = await dispatch(
+    c.s,
+    "PostToolUseFailure",
+    () => ({
+      ...common(c.s, c.info()),
+      tool_name: c.tool.name,
+      tool_input: input,
+      tool_use_id: c.call.id,
+      error,
+      is_interrupt: false,
+      duration_ms: durationMs
+    }),
+    c.seen,
+    { tool_name: c.tool.name }
+  )
   stopIfAsked(c, "PostToolUseFailure", failure)
   noteContext(c, "PostToolUseFailure", failure.additionalContext)
   if (failure.blocked && failure.reason !== null) c.notes.push(reminder(`PostToolUseFailure:${c.tool.name} hook feedback`, failure.reason))
@@ -237,14 +248,20 @@ const succeeded = async (
   artifact: unknown,
   durationMs: number
 ): Promise<string | undefined> => {
-  const post = await dispatch(c.s, "PostToolUse", () => ({
-    ...common(c.s, c.info()),
-    tool_name: c.tool.name,
-    tool_input: input,
-    tool_response: c.tool.toResponse({ text, artifact, toolInput: input }),
-    tool_use_id: c.call.id,
-    duration_ms: durationMs
-  }), c.seen, { tool_name: c.tool.name })
+  const post = await dispatch(
+    c.s,
+    "PostToolUse",
+    () => ({
+      ...common(c.s, c.info()),
+      tool_name: c.tool.name,
+      tool_input: input,
+      tool_response: c.tool.toResponse({ text, artifact, toolInput: input }),
+      tool_use_id: c.call.id,
+      duration_ms: durationMs
+    }),
+    c.seen,
+    { tool_name: c.tool.name }
+  )
   stopIfAsked(c, "PostToolUse", post)
   const updated = post.hookSpecificOutput?.["updatedToolOutput"]
   if (post.blocked) c.notes.push(reminder(`PostToolUse:${c.tool.name} hook blocking error`, post.reason ?? "blocked"))
@@ -264,7 +281,15 @@ const runTool = async (c: Call, request: ToolRequest, handler: ToolHandler, pre:
   try {
     // The run info is made only if a subagent asks for it.
     const info = c.info
-    result = await parentRun.run({ get info() { return info() }, subagentType }, () => handler(effective as never))
+    result = await parentRun.run(
+      {
+        get info() {
+          return info()
+        },
+        subagentType
+      },
+      () => handler(effective as never)
+    )
   } catch (error) {
     if (isGraphBubbleUp(error)) throw error
     const message = errorMessage(error)

@@ -59,7 +59,7 @@ export const defaults: Readonly<Record<string, string | ToolMapping>> = {
 export const resolver = (
   custom: Readonly<Record<string, string | ToolMapping>> | undefined,
   useDefaults: boolean
-): (langchainName: string) => ResolvedTool => {
+): ((langchainName: string) => ResolvedTool) => {
   const table: Record<string, string | ToolMapping> = { ...(useDefaults ? defaults : {}), ...custom }
   const cache = new Map<string, ResolvedTool>()
   return (langchainName) => {

@@ -34,7 +34,11 @@ export const withContent = (message: ToolMessageLike, content: string | Array<un
 
 /** The messages of a `Command`'s update (a record or a list of pairs), as a list. */
 const updateMessages = (update: Command["update"]): Array<unknown> => {
-  const messages = isRecord(update) ? update["messages"] : Array.isArray(update) ? update.find((entry) => entry[0] === "messages")?.[1] : undefined
+  const messages = isRecord(update)
+    ? update["messages"]
+    : Array.isArray(update)
+      ? update.find((entry) => entry[0] === "messages")?.[1]
+      : undefined
   return Array.isArray(messages) ? messages : messages === undefined ? [] : [messages]
 }
 
@@ -50,12 +54,12 @@ const withUpdate = (command: Command, update: Record<string, unknown> | Array<[s
 /** The `ToolMessage` of a tool call's result: the result itself, or the one a `Command` adds. */
 export const toolMessageOf = (result: unknown, toolCallId: string | undefined): ToolMessageLike | undefined => {
   if (isCommand(result)) {
-    const tools = updateMessages((result as Command).update).filter((message): message is ToolMessageLike =>
-      isRecord(message) && messageType(message as unknown as BaseMessage) === "tool"
+    const tools = updateMessages((result as Command).update).filter(
+      (message): message is ToolMessageLike => isRecord(message) && messageType(message as unknown as BaseMessage) === "tool"
     )
     return tools.find((message) => message.tool_call_id === toolCallId) ?? tools[0]
   }
-  return isRecord(result) && messageType(result as unknown as BaseMessage) === "tool" ? result as unknown as ToolMessageLike : undefined
+  return isRecord(result) && messageType(result as unknown as BaseMessage) === "tool" ? (result as unknown as ToolMessageLike) : undefined
 }
 
 /** Replaces the tool message in a result (a `ToolMessage` or a `Command`). */

@@ -160,7 +160,9 @@ const keyOf = (message: BaseMessage, index: number): string => {
 const contentBlocks = (message: BaseMessage): Array<Record<string, unknown>> => {
   const content = message.content
   if (typeof content === "string") return content === "" ? [] : [{ type: "text", text: content }]
-  return (content as Array<unknown>).map((block) => typeof block === "string" ? { type: "text", text: block } : block as Record<string, unknown>)
+  return (content as Array<unknown>).map((block) =>
+    typeof block === "string" ? { type: "text", text: block } : (block as Record<string, unknown>)
+  )
 }
 
 const lineFor = (message: BaseMessage, uuid: string, parentUuid: string | null, meta: Meta): Record<string, unknown> | null => {
@@ -174,7 +176,11 @@ const lineFor = (message: BaseMessage, uuid: string, parentUuid: string | null, 
   }
   switch (messageType(message)) {
     case "human":
-      return { ...base, type: "user", message: { role: "user", content: typeof message.content === "string" ? message.content : contentBlocks(message) } }
+      return {
+        ...base,
+        type: "user",
+        message: { role: "user", content: typeof message.content === "string" ? message.content : contentBlocks(message) }
+      }
     case "ai": {
       const calls = (message as { tool_calls?: Array<{ id?: string; name: string; args: unknown }> }).tool_calls ?? []
       const blocks = contentBlocks(message).filter((block) => block["type"] !== "tool_use" && block["type"] !== "tool_call")
@@ -188,7 +194,9 @@ const lineFor = (message: BaseMessage, uuid: string, parentUuid: string | null, 
         type: "user",
         message: {
           role: "user",
-          content: [{ type: "tool_result", tool_use_id: tool.tool_call_id, content: messageText(message), is_error: tool.status === "error" }]
+          content: [
+            { type: "tool_result", tool_use_id: tool.tool_call_id, content: messageText(message), is_error: tool.status === "error" }
+          ]
         }
       }
     }

@@ -3,4 +3,7 @@ import { cedarRuntime as make } from "@agent-hooks/core/HookEngine"
 import { readFile } from "node:fs/promises"
 
 /** @internal */
-export const cedarRuntime = make(() => import("@cedar-policy/cedar-wasm/nodejs"), (path) => readFile(path, "utf8"))
+export const cedarRuntime = make(
+  () => import("@cedar-policy/cedar-wasm/nodejs"),
+  (path) => readFile(path, "utf8")
+)

@@ -10,19 +10,26 @@ import type { NodeEngineOptions } from "../NodeHookEngine.ts"
 
 /** @internal */
 export const layer = (options: NodeEngineOptions = {}): Layer.Layer<HookEngine.HookEngine, HookError.HookError> =>
-  HookEngine.layer({ ...options, cwd: options.cwd ?? process.cwd(), env: options.env ?? process.env, cedar: options.cedar ?? cedarRuntime }).pipe(
-    Layer.provide(Layer.mergeAll(spawner(options.spawnHelper), NodeFileSystem.layer, NodePath.layer))
-  )
+  HookEngine.layer({
+    ...options,
+    cwd: options.cwd ?? process.cwd(),
+    env: options.env ?? process.env,
+    cedar: options.cedar ?? cedarRuntime
+  }).pipe(Layer.provide(Layer.mergeAll(spawner(options.spawnHelper), NodeFileSystem.layer, NodePath.layer)))
 
 // Suspended: a bad option fails the engine's creation (a rejected createHookEngine), not the call that builds the layer.
-const spawner = (helper: NodeEngineOptions["spawnHelper"]) => Layer.suspend(() => {
-  if (helper === true) return NodeProcessSpawner.helperLayer
-  if (helper === false) return NodeProcessSpawner.layer
-  if (helper === undefined || helper === "auto") return NodeProcessSpawner.autoLayer()
-  const { use, runtime, executable } = helper
-  if (use !== undefined && use !== true && use !== "auto") throw new Error(`spawnHelper.use: expected true or "auto", got ${JSON.stringify(use)}`)
-  return use === true ? NodeProcessSpawner.helperLayerWith({ runtime, executable }) : NodeProcessSpawner.autoLayer(undefined, { runtime, executable })
-})
+const spawner = (helper: NodeEngineOptions["spawnHelper"]) =>
+  Layer.suspend(() => {
+    if (helper === true) return NodeProcessSpawner.helperLayer
+    if (helper === false) return NodeProcessSpawner.layer
+    if (helper === undefined || helper === "auto") return NodeProcessSpawner.autoLayer()
+    const { use, runtime, executable } = helper
+    if (use !== undefined && use !== true && use !== "auto")
+      throw new Error(`spawnHelper.use: expected true or "auto", got ${JSON.stringify(use)}`)
+    return use === true
+      ? NodeProcessSpawner.helperLayerWith({ runtime, executable })
+      : NodeProcessSpawner.autoLayer(undefined, { runtime, executable })
+  })
 
 /** @internal */
 export const createHookEngine = (options: NodeEngineOptions = {}): Promise<PromiseEngine.PromiseHookEngine> =>

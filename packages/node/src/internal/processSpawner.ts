@@ -27,7 +27,8 @@ const asChild = (child: ChildProcess): Child => ({
   // Safe after the exit: Node knows the child was reaped and does not signal a reused pid.
   kill: (signal) => void child.kill(signal),
   onExit: (done) => {
-    if (child.exitCode !== null || child.signalCode !== null) done({ exitCode: child.signalCode === null ? child.exitCode : null, signal: child.signalCode })
+    if (child.exitCode !== null || child.signalCode !== null)
+      done({ exitCode: child.signalCode === null ? child.exitCode : null, signal: child.signalCode })
     child.on("exit", (code, signal) => done({ exitCode: signal === null ? code : null, signal }))
   },
   close: () => {

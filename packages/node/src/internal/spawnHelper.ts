@@ -18,7 +18,9 @@ import type { HelperRuntime } from "../NodeProcessSpawner.ts"
 import * as direct from "./processSpawner.ts"
 
 /** The helper's script, next to this module (`.ts` from the sources, `.js` from the build). */
-const HELPER_SCRIPT = fileURLToPath(new URL(import.meta.url.endsWith(".ts") ? "./spawnHelperMain.ts" : "./spawnHelperMain.js", import.meta.url))
+const HELPER_SCRIPT = fileURLToPath(
+  new URL(import.meta.url.endsWith(".ts") ? "./spawnHelperMain.ts" : "./spawnHelperMain.js", import.meta.url)
+)
 
 const groups = process.platform !== "win32"
 
@@ -69,8 +71,14 @@ const isBinary = (file: string): boolean => {
     if (fd !== undefined) closeSync(fd)
   }
   const word = ((head[0]! << 24) | (head[1]! << 16) | (head[2]! << 8) | head[3]!) >>> 0
-  return word === 0x7f454c46 || word === 0xfeedface || word === 0xfeedfacf || word === 0xcefaedfe || word === 0xcffaedfe ||
+  return (
+    word === 0x7f454c46 ||
+    word === 0xfeedface ||
+    word === 0xfeedfacf ||
+    word === 0xcefaedfe ||
+    word === 0xcffaedfe ||
     (head[0] === 0x4d && head[1] === 0x5a)
+  )
 }
 
 /**
@@ -85,7 +93,7 @@ const bunFromPackage = (): string => {
     dir = dirname(createRequire(import.meta.url).resolve("bun/package.json"))
   } catch {
     throw new Error(
-      "spawnHelper runtime \"bun\": the npm package `bun` is not installed beside @agent-hooks/node. " +
+      'spawnHelper runtime "bun": the npm package `bun` is not installed beside @agent-hooks/node. ' +
         "Install it (`npm install bun`), or give the path of a Bun executable as spawnHelper.executable."
     )
   }
@@ -110,7 +118,8 @@ export const helperProgram = (options: HelperRuntime = {}): HelperProgram => {
   const runtime = options.runtime ?? "node"
   const executable = options.executable
   if (executable !== undefined) {
-    if (typeof executable !== "string" || executable === "") throw new Error(`spawnHelper.executable: expected the path of an executable, got ${JSON.stringify(executable)}`)
+    if (typeof executable !== "string" || executable === "")
+      throw new Error(`spawnHelper.executable: expected the path of an executable, got ${JSON.stringify(executable)}`)
     // A path is checked now, so the engine's creation fails instead of every hook (a bare name is looked up on PATH when started).
     if (/[\\/]/.test(executable)) {
       try {
@@ -124,7 +133,10 @@ export const helperProgram = (options: HelperRuntime = {}): HelperProgram => {
   if (runtime !== "node") throw new Error(`spawnHelper runtime: expected "node" or "bun", got ${JSON.stringify(runtime)}`)
   if (executable === undefined && "Deno" in globalThis) {
     // --no-config: no deno.json found above the script (a project's, when node_modules is in it) maps its imports.
-    return { command: process.execPath, args: ["run", "-A", "--no-lock", "--no-config", `--v8-flags=${HELPER_V8_FLAGS.join(",")}`, HELPER_SCRIPT] }
+    return {
+      command: process.execPath,
+      args: ["run", "-A", "--no-lock", "--no-config", `--v8-flags=${HELPER_V8_FLAGS.join(",")}`, HELPER_SCRIPT]
+    }
   }
   return { command: executable ?? process.execPath, args: [...HELPER_V8_FLAGS, HELPER_SCRIPT] }
 }
@@ -193,9 +205,14 @@ export class Helper {
           this.fail(hook, new Error(`the spawn helper could not be started (${this.program.command}: ${startError.message})`))
         } else if (hook.pid === undefined) {
           // It may have run (a hook can end its helper as it starts): never run twice, said instead.
-          this.fail(hook, new Error(hook.starting
-            ? "the spawn helper exited while it was starting the hook (which may have run); it is not started again"
-            : "the spawn helper exited twice before it started the hook; it is not started again"))
+          this.fail(
+            hook,
+            new Error(
+              hook.starting
+                ? "the spawn helper exited while it was starting the hook (which may have run); it is not started again"
+                : "the spawn helper exited twice before it started the hook; it is not started again"
+            )
+          )
         } else {
           // Started: the helper cannot clean up any more, so the host kills the group itself.
           kill(hook.pid, hook.group)
@@ -289,7 +306,10 @@ export class Helper {
     // The hooks of one dispatch share one environment (the host's, a few kilobytes): sent once.
     const sameEnv = env === this.lastEnv
     this.lastEnv = env
-    this.send({ t: "spawn", id, file, args, cwd, ...(sameEnv ? { sameEnv: true } : { env }), stdin, cap: request.maxOutputBytes + 1 }, stdinPipe)
+    this.send(
+      { t: "spawn", id, file, args, cwd, ...(sameEnv ? { sameEnv: true } : { env }), stdin, cap: request.maxOutputBytes + 1 },
+      stdinPipe
+    )
   }
 
   private send(message: unknown, stdin = this.ensure().stdin!) {
@@ -316,7 +336,8 @@ export class Helper {
         const hook: Hook = {
           request,
           pid: undefined,
-          started: (result) => ("error" in result ? resume(Effect.fail(result.error)) : resume(Effect.succeed({ id, hook, pid: result.pid }))),
+          started: (result) =>
+            "error" in result ? resume(Effect.fail(result.error)) : resume(Effect.succeed({ id, hook, pid: result.pid })),
           stdout: makeOutputPipe(),
           stderr: makeOutputPipe(),
           exited: Deferred.makeUnsafe<ProcessExit>()
@@ -324,7 +345,9 @@ export class Helper {
         try {
           // Said in the hook's "could not start", instead of a helper that dies at once with a stack trace.
           if (this.child === undefined && this.program.args.includes(HELPER_SCRIPT) && !existsSync(HELPER_SCRIPT)) {
-            throw new Error(`the spawn helper's script ${HELPER_SCRIPT} is missing (a build or bundle of @agent-hooks/node that left it out); reinstall the package`)
+            throw new Error(
+              `the spawn helper's script ${HELPER_SCRIPT} is missing (a build or bundle of @agent-hooks/node that left it out); reinstall the package`
+            )
           }
           this.ensure()
         } catch (cause) {
@@ -338,24 +361,28 @@ export class Helper {
         Effect.sync(() => {
           // Always: SIGKILL to whatever is left of the group, the pipes closed, no waiting.
           // A group seen empty is not signalled again (its number may be reused): the hook alone.
-          if (this.hooks.delete(id) && this.child !== undefined) this.send({ t: "release", id, ...(hook.group?.gone() === true ? { group: false } : {}) })
+          if (this.hooks.delete(id) && this.child !== undefined)
+            this.send({ t: "release", id, ...(hook.group?.gone() === true ? { group: false } : {}) })
           hook.stdout.end()
           hook.stderr.end()
           this.refresh()
         })
     ).pipe(
-      Effect.map(({ id, hook, pid }): ProcessHandle => ({
-        pid,
-        exited: Deferred.await(hook.exited),
-        ...handlePipes(hook),
-        kill: (signal: KillSignal) =>
-          Effect.sync(() => {
-            if (this.hooks.has(id) && this.child !== undefined) this.send({ t: "kill", id, signal, ...(hook.group?.gone() === true ? { group: false } : {}) })
-          }),
-        // The helper sends the exit as soon as it has it, maybe before the output it has yet to read:
-        // with the group empty, the runner waits for the ends the helper sends after that output.
-        ...(groups ? { groupAlive: () => hook.group?.alive() ?? false } : {})
-      }))
+      Effect.map(
+        ({ id, hook, pid }): ProcessHandle => ({
+          pid,
+          exited: Deferred.await(hook.exited),
+          ...handlePipes(hook),
+          kill: (signal: KillSignal) =>
+            Effect.sync(() => {
+              if (this.hooks.has(id) && this.child !== undefined)
+                this.send({ t: "kill", id, signal, ...(hook.group?.gone() === true ? { group: false } : {}) })
+            }),
+          // The helper sends the exit as soon as it has it, maybe before the output it has yet to read:
+          // with the group empty, the runner waits for the ends the helper sends after that output.
+          ...(groups ? { groupAlive: () => hook.group?.alive() ?? false } : {})
+        })
+      )
     )
 
   /** Ends the helper (EOF on its stdin: it kills what is left and exits). */
@@ -382,10 +409,14 @@ export const makeWith = (helper: Helper): ProcessSpawner["Service"] =>
 
 /** A helper for the layer's life; its program is resolved when the layer is built (a bad option fails there). */
 const scopedHelper = (runtime: HelperRuntime | undefined) =>
-  Effect.acquireRelease(Effect.sync(() => new Helper(helperProgram(runtime))), (helper) => Effect.sync(helper.close))
+  Effect.acquireRelease(
+    Effect.sync(() => new Helper(helperProgram(runtime))),
+    (helper) => Effect.sync(helper.close)
+  )
 
 /** @internal */
-export const layerWith = (runtime?: HelperRuntime): Layer.Layer<ProcessSpawner> => Layer.effect(ProcessSpawner, Effect.map(scopedHelper(runtime), makeWith))
+export const layerWith = (runtime?: HelperRuntime): Layer.Layer<ProcessSpawner> =>
+  Layer.effect(ProcessSpawner, Effect.map(scopedHelper(runtime), makeWith))
 
 /** @internal */
 export const layer: Layer.Layer<ProcessSpawner> = layerWith()

@@ -197,7 +197,7 @@ const startOnBun = (m: SpawnMessage, env: Record<string, string>, spawnOnBun: Bu
 
 let lastEnv: Record<string, string> = {}
 const start = (m: SpawnMessage) => {
-  const env = m.sameEnv === true ? lastEnv : m.env ?? {}
+  const env = m.sameEnv === true ? lastEnv : (m.env ?? {})
   lastEnv = env
   send(STARTING, m.id)
   if (bunSpawn !== undefined) return startOnBun(m, env, bunSpawn)

@@ -75,18 +75,31 @@ export const writeHooks = (dir: string) => ({
 const settingsFor = (dir: string) => {
   const { guardJson, guardExit2, sibling, async, guardLate, guardEscaped } = writeHooks(dir)
   const file = join(dir, "settings.json")
-  writeFileSync(file, JSON.stringify({
-    hooks: {
-      PreToolUse: [
-        { matcher: "Bash", hooks: [guardJson, async] },
-        { matcher: "Write", hooks: [guardExit2, async, sibling] },
-        { matcher: "Edit", hooks: [guardJson, sibling] },
-        { matcher: "Read", hooks: [async] }
-      ]
-    }
-  }))
+  writeFileSync(
+    file,
+    JSON.stringify({
+      hooks: {
+        PreToolUse: [
+          { matcher: "Bash", hooks: [guardJson, async] },
+          { matcher: "Write", hooks: [guardExit2, async, sibling] },
+          { matcher: "Edit", hooks: [guardJson, sibling] },
+          { matcher: "Read", hooks: [async] }
+        ]
+      }
+    })
+  )
   const late = join(dir, "late.json")
-  writeFileSync(late, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [guardLate, async] }, { matcher: "Edit", hooks: [guardEscaped] }] } }))
+  writeFileSync(
+    late,
+    JSON.stringify({
+      hooks: {
+        PreToolUse: [
+          { matcher: "Bash", hooks: [guardLate, async] },
+          { matcher: "Edit", hooks: [guardEscaped] }
+        ]
+      }
+    })
+  )
   return { file, late }
 }
 
@@ -132,60 +145,85 @@ export const suite = (name: string, makers: ReadonlyArray<EngineMaker>, options:
     })
 
     for (const maker of makers) {
-      it(`${maker.label}: every guard that reads stdin and denies (JSON or exit 2) blocks, beside async and sync hooks: ${runs} runs of ${batch} overlapping dispatches`, async () => {
-        const warnings: Array<string> = []
-        const engine: Engine = await maker.create({ settings: [files.file], projectDir: dir, onWarning: (warning) => warnings.push(warning) })
-        try {
-          await fc.assert(
-            fc.asyncProperty(fc.array(dispatchArb, { minLength: batch, maxLength: batch }), async (dispatches) => {
-              const outcomes = await Promise.all(dispatches.map(({ tool, forbidden, noise, padding, delay }) =>
-                sleep(delay).then(() =>
-                  engine.dispatch("PreToolUse", {
-                    tool_name: tool,
-                    tool_input: { command: `${forbidden ? "FORBIDDEN " : ""}${noise}`, padding: "p".repeat(padding) }
-                  })
+      it(
+        `${maker.label}: every guard that reads stdin and denies (JSON or exit 2) blocks, beside async and sync hooks: ${runs} runs of ${batch} overlapping dispatches`,
+        async () => {
+          const warnings: Array<string> = []
+          const engine: Engine = await maker.create({
+            settings: [files.file],
+            projectDir: dir,
+            onWarning: (warning) => warnings.push(warning)
+          })
+          try {
+            await fc.assert(
+              fc.asyncProperty(fc.array(dispatchArb, { minLength: batch, maxLength: batch }), async (dispatches) => {
+                const outcomes = await Promise.all(
+                  dispatches.map(({ tool, forbidden, noise, padding, delay }) =>
+                    sleep(delay).then(() =>
+                      engine.dispatch("PreToolUse", {
+                        tool_name: tool,
+                        tool_input: { command: `${forbidden ? "FORBIDDEN " : ""}${noise}`, padding: "p".repeat(padding) }
+                      })
+                    )
+                  )
                 )
-              ))
-              const wrong = outcomes.flatMap((outcome, i) => {
-                const { tool, forbidden } = dispatches[i]!
-                const expected = forbidden && TOOLS[tool].guarded
-                // Every answer read whole: no hook's result was taken before its output ended.
-                return outcome.blocked === expected && outcome.warnings.length === 0
-                  ? []
-                  : [{ tool, forbidden, blocked: outcome.blocked, warnings: outcome.warnings, hooks: outcome.hooks.map((hook) => ({ ...hook, stdout: hook.stdout.slice(0, 200) })) }]
-              })
-              expect(wrong.slice(0, 3), `${wrong.length} of ${dispatches.length} dispatches`).toEqual([])
-            }),
-            { numRuns: runs, endOnFailure: true }
-          )
-        } finally {
-          await engine.close()
-        }
-        // Failures of hooks (the async ones included) all reach onWarning: none here.
-        expect(warnings.filter((warning) => !warning.startsWith("async hook results are not being taken"))).toEqual([])
-      }, timeout)
+                const wrong = outcomes.flatMap((outcome, i) => {
+                  const { tool, forbidden } = dispatches[i]!
+                  const expected = forbidden && TOOLS[tool].guarded
+                  // Every answer read whole: no hook's result was taken before its output ended.
+                  return outcome.blocked === expected && outcome.warnings.length === 0
+                    ? []
+                    : [
+                        {
+                          tool,
+                          forbidden,
+                          blocked: outcome.blocked,
+                          warnings: outcome.warnings,
+                          hooks: outcome.hooks.map((hook) => ({ ...hook, stdout: hook.stdout.slice(0, 200) }))
+                        }
+                      ]
+                })
+                expect(wrong.slice(0, 3), `${wrong.length} of ${dispatches.length} dispatches`).toEqual([])
+              }),
+              { numRuns: runs, endOnFailure: true }
+            )
+          } finally {
+            await engine.close()
+          }
+          // Failures of hooks (the async ones included) all reach onWarning: none here.
+          expect(warnings.filter((warning) => !warning.startsWith("async hook results are not being taken"))).toEqual([])
+        },
+        timeout
+      )
     }
 
     const maker = makers[0]!
-    it(`${maker.label}: a guard whose answer was not read whole is never a clean success: a warning, and failClosed blocks`, async () => {
-      const warnings: Array<string> = []
-      const open = await maker.create({ settings: [files.late], projectDir: dir, onWarning: (warning) => warnings.push(warning) })
-      const closed = await maker.create({ settings: [files.late], projectDir: dir, failClosed: true, onWarning: () => {} })
-      try {
-        // A grandchild in the hook's group holds stdout; a process that left the group (setsid) holds it.
-        for (const [tool, script] of [["Bash", "guard-late.sh"], ["Edit", "guard-escaped.sh"]] as const) {
-          const payload = { tool_name: tool, tool_input: { command: "FORBIDDEN" } }
-          const [allowed, blocked] = await Promise.all([open.dispatch("PreToolUse", payload), closed.dispatch("PreToolUse", payload)])
-          expect(allowed.blocked).toBe(false)
-          expect(allowed.warnings.join("\n")).toMatch(/still open \d+ ms after the hook exited/)
-          expect(allowed.hooks[0]!.messages.join("\n")).toMatch(/still open/)
-          expect(warnings.join("\n")).toContain(script)
-          expect(blocked).toMatchObject({ blocked: true, decision: "deny" })
-          expect(blocked.reason).toContain("its answer could not be read; blocking because the engine fails closed")
+    it(
+      `${maker.label}: a guard whose answer was not read whole is never a clean success: a warning, and failClosed blocks`,
+      async () => {
+        const warnings: Array<string> = []
+        const open = await maker.create({ settings: [files.late], projectDir: dir, onWarning: (warning) => warnings.push(warning) })
+        const closed = await maker.create({ settings: [files.late], projectDir: dir, failClosed: true, onWarning: () => {} })
+        try {
+          // A grandchild in the hook's group holds stdout; a process that left the group (setsid) holds it.
+          for (const [tool, script] of [
+            ["Bash", "guard-late.sh"],
+            ["Edit", "guard-escaped.sh"]
+          ] as const) {
+            const payload = { tool_name: tool, tool_input: { command: "FORBIDDEN" } }
+            const [allowed, blocked] = await Promise.all([open.dispatch("PreToolUse", payload), closed.dispatch("PreToolUse", payload)])
+            expect(allowed.blocked).toBe(false)
+            expect(allowed.warnings.join("\n")).toMatch(/still open \d+ ms after the hook exited/)
+            expect(allowed.hooks[0]!.messages.join("\n")).toMatch(/still open/)
+            expect(warnings.join("\n")).toContain(script)
+            expect(blocked).toMatchObject({ blocked: true, decision: "deny" })
+            expect(blocked.reason).toContain("its answer could not be read; blocking because the engine fails closed")
+          }
+        } finally {
+          await Promise.all([open.close(), closed.close()])
         }
-      } finally {
-        await Promise.all([open.close(), closed.close()])
-      }
-    }, timeout)
+      },
+      timeout
+    )
   })
 }

@@ -8,9 +8,11 @@ type Input = { readonly tool_name?: unknown; readonly tool_input?: Record<string
 const pretooluse = (input: Input): Record<string, unknown> => {
   const deny = new Set<string>()
   const command = input?.tool_input?.["command"]
-  if (input?.tool_name === "Bash" && typeof command === "string" && command.includes("rm -rf")) deny.add(`rm -rf is not allowed: ${command}`)
+  if (input?.tool_name === "Bash" && typeof command === "string" && command.includes("rm -rf"))
+    deny.add(`rm -rf is not allowed: ${command}`)
   const path = input?.tool_input?.["file_path"]
-  if ((input?.tool_name === "Write" || input?.tool_name === "Edit") && typeof path === "string" && /(^|\/)\.git\//.test(path)) deny.add(`no writes under .git/: ${path}`)
+  if ((input?.tool_name === "Write" || input?.tool_name === "Edit") && typeof path === "string" && /(^|\/)\.git\//.test(path))
+    deny.add(`no writes under .git/: ${path}`)
   const denied = [...deny].sort() // a Rego set is serialized as a sorted array
   const allow = denied.length === 0
   const document: Record<string, unknown> = { deny: denied, allow, decision: { allow, deny: denied }, version: "1" }
@@ -40,7 +42,7 @@ export const start = async (): Promise<OpaServer> => {
         res.end(JSON.stringify(body))
       }
       const url = new URL(req.url ?? "/", "http://127.0.0.1")
-      let body: unknown = undefined
+      let body: unknown
       if (text.trim() !== "") {
         try {
           body = JSON.parse(text)
@@ -51,7 +53,11 @@ export const start = async (): Promise<OpaServer> => {
       requests.push({ method: req.method ?? "", path: url.pathname, body })
       if (!url.pathname.startsWith("/v1/data")) return reply(404, { code: "resource_not_found", message: "unknown path" })
       if (req.method !== "POST" && req.method !== "GET") return reply(405, { code: "method_not_allowed", message: req.method })
-      const segments = url.pathname.slice("/v1/data".length).split("/").filter((s) => s !== "").map(decodeURIComponent)
+      const segments = url.pathname
+        .slice("/v1/data".length)
+        .split("/")
+        .filter((s) => s !== "")
+        .map(decodeURIComponent)
       const input = typeof body === "object" && body !== null ? (body as { input?: Input }).input : undefined
       const result = lookup(segments, input)
       // The Data API leaves "result" out when the document is undefined.

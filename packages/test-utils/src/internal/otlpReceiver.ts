@@ -187,19 +187,21 @@ const jsonAttributes = (list: ReadonlyArray<JsonKeyValue> | undefined) =>
 const jsonTraces = (body: any): Array<ReceivedSpan> =>
   (body.resourceSpans ?? []).flatMap((rs: any) =>
     (rs.scopeSpans ?? []).flatMap((ss: any) =>
-      (ss.spans ?? []).map((span: any): ReceivedSpan => ({
-        name: span.name,
-        traceId: span.traceId,
-        spanId: span.spanId,
-        parentSpanId: span.parentSpanId ?? "",
-        kind: span.kind ?? 0,
-        startTimeUnixNano: BigInt(span.startTimeUnixNano ?? 0),
-        endTimeUnixNano: BigInt(span.endTimeUnixNano ?? 0),
-        attributes: jsonAttributes(span.attributes),
-        status: { code: span.status?.code ?? 0, message: span.status?.message ?? "" },
-        resource: jsonAttributes(rs.resource?.attributes),
-        scope: ss.scope?.name ?? ""
-      }))
+      (ss.spans ?? []).map(
+        (span: any): ReceivedSpan => ({
+          name: span.name,
+          traceId: span.traceId,
+          spanId: span.spanId,
+          parentSpanId: span.parentSpanId ?? "",
+          kind: span.kind ?? 0,
+          startTimeUnixNano: BigInt(span.startTimeUnixNano ?? 0),
+          endTimeUnixNano: BigInt(span.endTimeUnixNano ?? 0),
+          attributes: jsonAttributes(span.attributes),
+          status: { code: span.status?.code ?? 0, message: span.status?.message ?? "" },
+          resource: jsonAttributes(rs.resource?.attributes),
+          scope: ss.scope?.name ?? ""
+        })
+      )
     )
   )
 
@@ -207,12 +209,14 @@ const jsonMetrics = (body: any): Array<ReceivedPoint> =>
   (body.resourceMetrics ?? []).flatMap((rm: any) =>
     (rm.scopeMetrics ?? []).flatMap((sm: any) =>
       (sm.metrics ?? []).flatMap((metric: any) =>
-        ((metric.sum ?? metric.gauge)?.dataPoints ?? []).map((point: any): ReceivedPoint => ({
-          metric: metric.name,
-          attributes: jsonAttributes(point.attributes),
-          value: Number(point.asDouble ?? point.asInt ?? 0),
-          resource: jsonAttributes(rm.resource?.attributes)
-        }))
+        ((metric.sum ?? metric.gauge)?.dataPoints ?? []).map(
+          (point: any): ReceivedPoint => ({
+            metric: metric.name,
+            attributes: jsonAttributes(point.attributes),
+            value: Number(point.asDouble ?? point.asInt ?? 0),
+            resource: jsonAttributes(rm.resource?.attributes)
+          })
+        )
       )
     )
   )
@@ -222,17 +226,19 @@ const jsonMetrics = (body: any): Array<ReceivedPoint> =>
 const jsonLogs = (body: any): Array<ReceivedLog> =>
   (body.resourceLogs ?? []).flatMap((rl: any) =>
     (rl.scopeLogs ?? []).flatMap((sl: any) =>
-      (sl.logRecords ?? []).map((record: any): ReceivedLog => ({
-        eventName: record.eventName ?? "",
-        timeUnixNano: BigInt(record.timeUnixNano ?? 0),
-        severityNumber: record.severityNumber ?? 0,
-        body: jsonValue(record.body),
-        attributes: jsonAttributes(record.attributes),
-        traceId: record.traceId ?? "",
-        spanId: record.spanId ?? "",
-        resource: jsonAttributes(rl.resource?.attributes),
-        scope: sl.scope?.name ?? ""
-      }))
+      (sl.logRecords ?? []).map(
+        (record: any): ReceivedLog => ({
+          eventName: record.eventName ?? "",
+          timeUnixNano: BigInt(record.timeUnixNano ?? 0),
+          severityNumber: record.severityNumber ?? 0,
+          body: jsonValue(record.body),
+          attributes: jsonAttributes(record.attributes),
+          traceId: record.traceId ?? "",
+          spanId: record.spanId ?? "",
+          resource: jsonAttributes(rl.resource?.attributes),
+          scope: sl.scope?.name ?? ""
+        })
+      )
     )
   )
 
@@ -272,7 +278,8 @@ export const start = (options: { readonly status?: number } = {}): Promise<Recei
         try {
           const json = contentType.includes("json")
           if (path.endsWith("/v1/traces")) spans.push(...(json ? jsonTraces(JSON.parse(decoder.decode(body))) : decodeTraces(body)))
-          else if (path.endsWith("/v1/metrics")) points.push(...(json ? jsonMetrics(JSON.parse(decoder.decode(body))) : decodeMetrics(body)))
+          else if (path.endsWith("/v1/metrics"))
+            points.push(...(json ? jsonMetrics(JSON.parse(decoder.decode(body))) : decodeMetrics(body)))
           else if (path.endsWith("/v1/logs")) {
             if (!json) throw new Error("this receiver decodes OTLP/JSON logs only")
             const text = decoder.decode(body)
@@ -306,7 +313,11 @@ export const start = (options: { readonly status?: number } = {}): Promise<Recei
             if (done(receiver)) return ok()
             const timer = setTimeout(() => {
               waiters.delete(check)
-              fail(new Error(`OTLP receiver: condition not met within ${timeoutMs} ms (${requests.length} requests, ${spans.length} spans, ${points.length} points, ${logs.length} log records)`))
+              fail(
+                new Error(
+                  `OTLP receiver: condition not met within ${timeoutMs} ms (${requests.length} requests, ${spans.length} spans, ${points.length} points, ${logs.length} log records)`
+                )
+              )
             }, timeoutMs)
             const check = () => {
               if (!done(receiver)) return

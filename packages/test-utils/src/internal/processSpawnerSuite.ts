@@ -58,7 +58,11 @@ interface ReadHandle extends ProcessHandle {
 const spawn = (req: ProcessRequest): Effect.Effect<ReadHandle, SpawnError, ProcessSpawner | Scope.Scope> =>
   ProcessSpawner.use((spawner) => spawner.spawn(req)).pipe(
     Effect.flatMap((handle) =>
-      Effect.map(HookRunner.collect(handle, req.maxOutputBytes), (reader) => ({ ...handle, output: reader.output, outputSoFar: reader.soFar }))
+      Effect.map(HookRunner.collect(handle, req.maxOutputBytes), (reader) => ({
+        ...handle,
+        output: reader.output,
+        outputSoFar: reader.soFar
+      }))
     )
   )
 
@@ -73,7 +77,7 @@ const sleepMs = (ms: number) => Effect.promise(() => new Promise<void>((resolve)
 
 /** Polls (real time) until `predicate` holds; fails the test after `ms`. */
 const waitFor = (what: string, predicate: () => boolean, ms = 5_000): Effect.Effect<void> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const deadline = Date.now() + ms
     while (!predicate()) {
       if (Date.now() > deadline) return yield* Effect.die(new Error(`timed out waiting for ${what}`))
@@ -83,7 +87,10 @@ const waitFor = (what: string, predicate: () => boolean, ms = 5_000): Effect.Eff
 
 const readPids = (file: string): Array<number> => {
   try {
-    return readFileSync(file, "utf8").split("\n").filter((line) => line.trim() !== "").map(Number)
+    return readFileSync(file, "utf8")
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map(Number)
   } catch {
     return []
   }
@@ -91,9 +98,10 @@ const readPids = (file: string): Array<number> => {
 
 /** Waits until the fixture has written `count` PIDs to `file`. */
 const pidsIn = (file: string, count: number): Effect.Effect<Array<number>> =>
-  Effect.as(waitFor(`${count} PIDs in ${file}`, () => readPids(file).length >= count), undefined).pipe(
-    Effect.map(() => readPids(file))
-  )
+  Effect.as(
+    waitFor(`${count} PIDs in ${file}`, () => readPids(file).length >= count),
+    undefined
+  ).pipe(Effect.map(() => readPids(file)))
 
 const expectGone = (pids: ReadonlyArray<number>): Effect.Effect<void> =>
   Effect.promise(() => waitUntilDead(pids, GONE_WITHIN_MS)).pipe(
@@ -148,150 +156,176 @@ export const suite = (
 
     describe("stdin", () => {
       test("the JSON payload arrives intact, then EOF", () =>
-        run(Effect.gen(function*() {
-          const payload = JSON.stringify({
-            hook_event_name: "PreToolUse",
-            tool_input: { command: "echo 'héllo' \"$HOME\" \\ `x`\nnext line" },
-            emoji: "😀€"
+        run(
+          Effect.gen(function* () {
+            const payload = JSON.stringify({
+              hook_event_name: "PreToolUse",
+              tool_input: { command: "echo 'héllo' \"$HOME\" \\ `x`\nnext line" },
+              emoji: "😀€"
+            })
+            const handle = yield* spawn(sh("echo-stdin.sh", [], { stdin: payload }))
+            // `cat` returns only at EOF: the marker after the payload proves stdin was closed.
+            const { exit, output } = yield* complete(handle)
+            expect(output.stdout).toBe(`${payload}<EOF>`)
+            expect(exit).toEqual({ exitCode: 0, signal: null })
           })
-          const handle = yield* spawn(sh("echo-stdin.sh", [], { stdin: payload }))
-          // `cat` returns only at EOF: the marker after the payload proves stdin was closed.
-          const { exit, output } = yield* complete(handle)
-          expect(output.stdout).toBe(`${payload}<EOF>`)
-          expect(exit).toEqual({ exitCode: 0, signal: null })
-        })))
+        ))
 
       test("an empty stdin is an immediate EOF", () =>
-        run(Effect.gen(function*() {
-          const { output } = yield* complete(yield* spawn(sh("echo-stdin.sh")))
-          expect(output.stdout).toBe("<EOF>")
-        })))
+        run(
+          Effect.gen(function* () {
+            const { output } = yield* complete(yield* spawn(sh("echo-stdin.sh")))
+            expect(output.stdout).toBe("<EOF>")
+          })
+        ))
 
       for (const sleep of ["0", "0.3"]) {
         test(`5 MB of stdin to a hook that never reads it (exits after ${sleep} s)`, () =>
-          run(Effect.gen(function*() {
-            const handle = yield* spawn(sh("never-reads-stdin.sh", [sleep], { stdin: "x".repeat(5 * 1024 * 1024) }))
-            const { exit, output } = yield* complete(handle)
-            expect(exit).toEqual({ exitCode: 0, signal: null })
-            expect(output.stdout).toBe("did not read")
-          })))
+          run(
+            Effect.gen(function* () {
+              const handle = yield* spawn(sh("never-reads-stdin.sh", [sleep], { stdin: "x".repeat(5 * 1024 * 1024) }))
+              const { exit, output } = yield* complete(handle)
+              expect(exit).toEqual({ exitCode: 0, signal: null })
+              expect(output.stdout).toBe("did not read")
+            })
+          ))
       }
 
       test("concurrent processes each get their own stdin and output", () =>
-        run(Effect.gen(function*() {
-          const results = yield* Effect.forEach(
-            Array.from({ length: 8 }, (_, i) => `{"n":${i}}`),
-            (payload) => Effect.flatMap(spawn(sh("echo-stdin.sh", [], { stdin: payload })), complete),
-            { concurrency: "unbounded" }
-          )
-          expect(results.map((r) => r.output.stdout)).toEqual(
-            Array.from({ length: 8 }, (_, i) => `{"n":${i}}<EOF>`)
-          )
-        })))
+        run(
+          Effect.gen(function* () {
+            const results = yield* Effect.forEach(
+              Array.from({ length: 8 }, (_, i) => `{"n":${i}}`),
+              (payload) => Effect.flatMap(spawn(sh("echo-stdin.sh", [], { stdin: payload })), complete),
+              { concurrency: "unbounded" }
+            )
+            expect(results.map((r) => r.output.stdout)).toEqual(Array.from({ length: 8 }, (_, i) => `{"n":${i}}<EOF>`))
+          })
+        ))
     })
 
     describe("output and exit", () => {
       for (const code of [0, 2, 3]) {
         test(`stdout, stderr and exit code ${code}`, () =>
-          run(Effect.gen(function*() {
-            const { exit, output } = yield* complete(yield* spawn(sh("exit-code.sh", [String(code)])))
-            expect(exit).toEqual({ exitCode: code, signal: null })
-            expect(output).toEqual({
-              stdout: `to stdout ${code}`,
-              stderr: `to stderr ${code}`,
-              stdoutTruncated: false,
-              stderrTruncated: false
+          run(
+            Effect.gen(function* () {
+              const { exit, output } = yield* complete(yield* spawn(sh("exit-code.sh", [String(code)])))
+              expect(exit).toEqual({ exitCode: code, signal: null })
+              expect(output).toEqual({
+                stdout: `to stdout ${code}`,
+                stderr: `to stderr ${code}`,
+                stdoutTruncated: false,
+                stderrTruncated: false
+              })
             })
-          })))
+          ))
       }
 
       for (const signal of ["TERM", "KILL"]) {
         test(`ended by SIG${signal}: the signal name and a null exit code`, () =>
-          run(Effect.gen(function*() {
-            const { exit } = yield* complete(yield* spawn(sh("signal-self.sh", [signal])))
-            expect(exit).toEqual({ exitCode: null, signal: `SIG${signal}` })
-          })))
+          run(
+            Effect.gen(function* () {
+              const { exit } = yield* complete(yield* spawn(sh("signal-self.sh", [signal])))
+              expect(exit).toEqual({ exitCode: null, signal: `SIG${signal}` })
+            })
+          ))
       }
 
       test("each stream is capped at maxOutputBytes; the rest is drained and the flag set", () =>
-        run(Effect.gen(function*() {
-          // 1 MB on stdout against a 1000-byte cap: the child must not block on a full pipe.
-          const handle = yield* spawn(sh("print-bytes.sh", ["1000000", "1000"], { maxOutputBytes: 1000 }))
-          const { exit, output } = yield* complete(handle)
-          expect(exit).toEqual({ exitCode: 0, signal: null })
-          expect(output).toEqual({
-            stdout: "o".repeat(1000),
-            stderr: "e".repeat(1000),
-            stdoutTruncated: true,
-            stderrTruncated: false
+        run(
+          Effect.gen(function* () {
+            // 1 MB on stdout against a 1000-byte cap: the child must not block on a full pipe.
+            const handle = yield* spawn(sh("print-bytes.sh", ["1000000", "1000"], { maxOutputBytes: 1000 }))
+            const { exit, output } = yield* complete(handle)
+            expect(exit).toEqual({ exitCode: 0, signal: null })
+            expect(output).toEqual({
+              stdout: "o".repeat(1000),
+              stderr: "e".repeat(1000),
+              stdoutTruncated: true,
+              stderrTruncated: false
+            })
           })
-        })))
+        ))
 
       test("stderr has its own cap", () =>
-        run(Effect.gen(function*() {
-          const { output } = yield* complete(yield* spawn(sh("print-bytes.sh", ["10", "300000"], { maxOutputBytes: 100 })))
-          expect(output).toEqual({
-            stdout: "o".repeat(10),
-            stderr: "e".repeat(100),
-            stdoutTruncated: false,
-            stderrTruncated: true
+        run(
+          Effect.gen(function* () {
+            const { output } = yield* complete(yield* spawn(sh("print-bytes.sh", ["10", "300000"], { maxOutputBytes: 100 })))
+            expect(output).toEqual({
+              stdout: "o".repeat(10),
+              stderr: "e".repeat(100),
+              stdoutTruncated: false,
+              stderrTruncated: true
+            })
           })
-        })))
+        ))
 
       test("the cap never leaves half a character", () =>
-        run(Effect.gen(function*() {
-          // "é€😀" is 9 bytes; the next "é" would end at byte 11 > 10.
-          const { output } = yield* complete(yield* spawn(sh("repeat-multibyte.sh", ["100"], { maxOutputBytes: 10 })))
-          expect(output.stdout).toBe("é€😀")
-          expect(output.stdoutTruncated).toBe(true)
-        })))
+        run(
+          Effect.gen(function* () {
+            // "é€😀" is 9 bytes; the next "é" would end at byte 11 > 10.
+            const { output } = yield* complete(yield* spawn(sh("repeat-multibyte.sh", ["100"], { maxOutputBytes: 10 })))
+            expect(output.stdout).toBe("é€😀")
+            expect(output.stdoutTruncated).toBe(true)
+          })
+        ))
 
       test("multibyte UTF-8 split across writes is decoded intact, and outputSoFar never shows half a character", () =>
-        run(Effect.gen(function*() {
-          const handle = yield* spawn(sh("split-multibyte.sh"))
-          // The first write is "a" plus the first byte of "€"; the rest follows 200 ms later.
-          yield* waitFor("the first write", () => handle.outputSoFar().stdout !== "")
-          const early = handle.outputSoFar().stdout
-          expect(early).not.toContain("\uFFFD")
-          expect("a€b😀c".startsWith(early)).toBe(true)
-          const { output } = yield* complete(handle)
-          expect(output.stdout).toBe("a€b😀c")
-        })))
+        run(
+          Effect.gen(function* () {
+            const handle = yield* spawn(sh("split-multibyte.sh"))
+            // The first write is "a" plus the first byte of "€"; the rest follows 200 ms later.
+            yield* waitFor("the first write", () => handle.outputSoFar().stdout !== "")
+            const early = handle.outputSoFar().stdout
+            expect(early).not.toContain("\uFFFD")
+            expect("a€b😀c".startsWith(early)).toBe(true)
+            const { output } = yield* complete(handle)
+            expect(output.stdout).toBe("a€b😀c")
+          })
+        ))
 
       test("large multibyte output split by pipe chunks is decoded intact", () =>
-        run(Effect.gen(function*() {
-          const { output } = yield* complete(yield* spawn(sh("repeat-multibyte.sh", ["100000"], { maxOutputBytes: 2_000_000 })))
-          expect(output.stdout.length).toBe("é€😀".length * 100000)
-          expect(output.stdout).toBe("é€😀".repeat(100000))
-          expect(output.stdoutTruncated).toBe(false)
-        })))
+        run(
+          Effect.gen(function* () {
+            const { output } = yield* complete(yield* spawn(sh("repeat-multibyte.sh", ["100000"], { maxOutputBytes: 2_000_000 })))
+            expect(output.stdout.length).toBe("é€😀".length * 100000)
+            expect(output.stdout).toBe("é€😀".repeat(100000))
+            expect(output.stdoutTruncated).toBe(false)
+          })
+        ))
     })
 
     describe("spawn failures", () => {
       test("a missing executable is a SpawnError", () =>
-        run(Effect.gen(function*() {
-          const error = yield* Effect.flip(spawn(request({ file: "agent-hooks-no-such-executable", args: [] })))
-          expect(error._tag).toBe("SpawnError")
-          expect(error.file).toBe("agent-hooks-no-such-executable")
-          expect(error.detail).toContain("ENOENT")
-        })))
+        run(
+          Effect.gen(function* () {
+            const error = yield* Effect.flip(spawn(request({ file: "agent-hooks-no-such-executable", args: [] })))
+            expect(error._tag).toBe("SpawnError")
+            expect(error.file).toBe("agent-hooks-no-such-executable")
+            expect(error.detail).toContain("ENOENT")
+          })
+        ))
 
       test("a missing absolute path is a SpawnError", () =>
-        run(Effect.gen(function*() {
-          const file = join(tempDir(), "missing", "hook")
-          const error = yield* Effect.flip(spawn(request({ file, args: [] })))
-          expect(error._tag).toBe("SpawnError")
-          expect(error.file).toBe(file)
-        })))
+        run(
+          Effect.gen(function* () {
+            const file = join(tempDir(), "missing", "hook")
+            const error = yield* Effect.flip(spawn(request({ file, args: [] })))
+            expect(error._tag).toBe("SpawnError")
+            expect(error.file).toBe(file)
+          })
+        ))
 
       test("a non-existent cwd is a SpawnError", () =>
-        run(Effect.gen(function*() {
-          const cwd = join(tempDir(), "does-not-exist")
-          const error = yield* Effect.flip(spawn(sh("exit-code.sh", ["0"], { cwd })))
-          expect(error._tag).toBe("SpawnError")
-          expect(error.file).toBe("/bin/sh")
-          expect(error.message).toContain("could not start /bin/sh")
-        })))
+        run(
+          Effect.gen(function* () {
+            const cwd = join(tempDir(), "does-not-exist")
+            const error = yield* Effect.flip(spawn(sh("exit-code.sh", ["0"], { cwd })))
+            expect(error._tag).toBe("SpawnError")
+            expect(error.file).toBe("/bin/sh")
+            expect(error.message).toContain("could not start /bin/sh")
+          })
+        ))
 
       test("spawn errors read like Node's: `spawn <file> ENOENT`, and a missing cwd is named", async () => {
         const missing = await spawnError(request({ file: "agent-hooks-no-such-executable" }))
@@ -311,236 +345,296 @@ export const suite = (
 
     describe("request", () => {
       test("exec form: arguments arrive verbatim, no shell in between", () =>
-        run(Effect.gen(function*() {
-          const args = ["$(whoami)", "a; echo injected", "*", "'single'", "\"double\"", "with  spaces", "", "`id`", "$HOME"]
-          const handle = yield* spawn(request({ file: Fixtures.path("print-args.sh"), args }))
-          const { exit, output } = yield* complete(handle)
-          expect(exit).toEqual({ exitCode: 0, signal: null })
-          expect(output.stdout).toBe(args.map((arg) => `[${arg}]\n`).join(""))
-        })))
-
-      test("a bare executable name is resolved on the PATH of env", () =>
-        run(Effect.gen(function*() {
-          const env = { PATH: `${Fixtures.directory}:${baseEnv().PATH}` }
-          const { output } = yield* complete(yield* spawn(request({ file: "print-args.sh", args: ["found"], env })))
-          expect(output.stdout).toBe("[found]\n")
-        })))
-
-      test("env is exactly the given environment", () =>
-        run(Effect.gen(function*() {
-          const env = { ...baseEnv(), AGENT_HOOKS_PROBE: "value with spaces é" }
-          const { output } = yield* complete(yield* spawn(sh("print-env.sh", [], { env })))
-          // HOME is set in the parent (normally) but not in `env`: nothing is merged in.
-          expect(output.stdout).toBe("probe=value with spaces é home=unset")
-        })))
-
-      test("NUL bytes in arguments and in the environment never make a spawn fail: they are stripped", () =>
-        run(Effect.gen(function*() {
-          const env = { ...baseEnv(), PROBE: "c\u0000d", ["NA\u0000ME"]: "e" }
-          const handle = yield* spawn(request({ args: ["-c", 'printf "%s|%s|%s" "$1" "$PROBE" "$NAME"', "sh", "a\u0000b"], env }))
-          const { exit, output } = yield* complete(handle)
-          expect(exit).toEqual({ exitCode: 0, signal: null })
-          expect(output.stdout).toBe("ab|cd|e")
-        })))
-
-      test("files: each content in a fresh 0600 file named by its env var, removed when the scope closes", () =>
-        run(Effect.gen(function*() {
-          const big = "é".repeat(150_000) + "\n$(touch /tmp/never)'\""
-          const script = 'for v in BIG SMALL; do eval "f=\\$$v"; printf "%s %s\\n" "$f" "$(stat -c %a "$f")"; done; cat "$BIG" "$SMALL"'
-          const { paths, stdout } = yield* Effect.scoped(Effect.gen(function*() {
-            const handle = yield* spawn(request({
-              args: ["-c", script],
-              files: [{ env: "BIG", content: big }, { env: "SMALL", content: "small" }],
-              maxOutputBytes: 1024 * 1024
-            }))
+        run(
+          Effect.gen(function* () {
+            const args = ["$(whoami)", "a; echo injected", "*", "'single'", '"double"', "with  spaces", "", "`id`", "$HOME"]
+            const handle = yield* spawn(request({ file: Fixtures.path("print-args.sh"), args }))
             const { exit, output } = yield* complete(handle)
             expect(exit).toEqual({ exitCode: 0, signal: null })
-            const lines = output.stdout.split("\n")
-            const paths = lines.slice(0, 2).map((line) => line.split(" ")[0]!)
-            expect(lines.slice(0, 2).map((line) => line.split(" ")[1])).toEqual(["600", "600"])
-            expect(paths.every(existsSync)).toBe(true)
-            return { paths, stdout: lines.slice(2).join("\n") }
-          }))
-          expect(stdout).toBe(big + "small")
-          expect(paths.filter(existsSync)).toEqual([])
-        })))
+            expect(output.stdout).toBe(args.map((arg) => `[${arg}]\n`).join(""))
+          })
+        ))
+
+      test("a bare executable name is resolved on the PATH of env", () =>
+        run(
+          Effect.gen(function* () {
+            const env = { PATH: `${Fixtures.directory}:${baseEnv().PATH}` }
+            const { output } = yield* complete(yield* spawn(request({ file: "print-args.sh", args: ["found"], env })))
+            expect(output.stdout).toBe("[found]\n")
+          })
+        ))
+
+      test("env is exactly the given environment", () =>
+        run(
+          Effect.gen(function* () {
+            const env = { ...baseEnv(), AGENT_HOOKS_PROBE: "value with spaces é" }
+            const { output } = yield* complete(yield* spawn(sh("print-env.sh", [], { env })))
+            // HOME is set in the parent (normally) but not in `env`: nothing is merged in.
+            expect(output.stdout).toBe("probe=value with spaces é home=unset")
+          })
+        ))
+
+      test("NUL bytes in arguments and in the environment never make a spawn fail: they are stripped", () =>
+        run(
+          Effect.gen(function* () {
+            const env = { ...baseEnv(), PROBE: "c\u0000d", ["NA\u0000ME"]: "e" }
+            const handle = yield* spawn(request({ args: ["-c", 'printf "%s|%s|%s" "$1" "$PROBE" "$NAME"', "sh", "a\u0000b"], env }))
+            const { exit, output } = yield* complete(handle)
+            expect(exit).toEqual({ exitCode: 0, signal: null })
+            expect(output.stdout).toBe("ab|cd|e")
+          })
+        ))
+
+      test("files: each content in a fresh 0600 file named by its env var, removed when the scope closes", () =>
+        run(
+          Effect.gen(function* () {
+            const big = "é".repeat(150_000) + "\n$(touch /tmp/never)'\""
+            const script = 'for v in BIG SMALL; do eval "f=\\$$v"; printf "%s %s\\n" "$f" "$(stat -c %a "$f")"; done; cat "$BIG" "$SMALL"'
+            const { paths, stdout } = yield* Effect.scoped(
+              Effect.gen(function* () {
+                const handle = yield* spawn(
+                  request({
+                    args: ["-c", script],
+                    files: [
+                      { env: "BIG", content: big },
+                      { env: "SMALL", content: "small" }
+                    ],
+                    maxOutputBytes: 1024 * 1024
+                  })
+                )
+                const { exit, output } = yield* complete(handle)
+                expect(exit).toEqual({ exitCode: 0, signal: null })
+                const lines = output.stdout.split("\n")
+                const paths = lines.slice(0, 2).map((line) => line.split(" ")[0]!)
+                expect(lines.slice(0, 2).map((line) => line.split(" ")[1])).toEqual(["600", "600"])
+                expect(paths.every(existsSync)).toBe(true)
+                return { paths, stdout: lines.slice(2).join("\n") }
+              })
+            )
+            expect(stdout).toBe(big + "small")
+            expect(paths.filter(existsSync)).toEqual([])
+          })
+        ))
 
       test("cwd is honoured", () =>
-        run(Effect.gen(function*() {
-          const cwd = tempDir()
-          const { output } = yield* complete(yield* spawn(sh("print-cwd.sh", [], { cwd })))
-          expect(output.stdout.trim()).toBe(cwd)
-        })))
+        run(
+          Effect.gen(function* () {
+            const cwd = tempDir()
+            const { output } = yield* complete(yield* spawn(sh("print-cwd.sh", [], { cwd })))
+            expect(output.stdout.trim()).toBe(cwd)
+          })
+        ))
     })
 
     describe("process tree", () => {
       test("exited completes promptly while a grandchild keeps stdout open", () =>
-        run(Effect.gen(function*() {
-          const file = pidFile()
-          const grandchildren = yield* Effect.scoped(Effect.gen(function*() {
-            const handle = yield* spawn(sh("grandchild-holds-stdout.sh", [file]))
-            // The grandchild sleeps 30 s holding stdout; `exited` must not wait for it.
-            const exit = yield* Effect.timeout(handle.exited, PROMPTLY)
-            expect(exit).toEqual({ exitCode: 0, signal: null })
-            const pids = yield* pidsIn(file, 1)
-            yield* waitFor("the output so far", () => handle.outputSoFar().stdout === "started")
-            // stdout is still open (the grandchild holds it), so `output` is not complete.
-            const output = yield* Effect.timeoutOption(handle.output, "200 millis")
-            expect(Option.isNone(output)).toBe(true)
-            expect(pids.every(isAlive)).toBe(true)
-            return pids
-          }))
-          // The scope is closed: the grandchild is gone with the group.
-          if (capabilities.processGroups) yield* expectGone(grandchildren)
-        })))
+        run(
+          Effect.gen(function* () {
+            const file = pidFile()
+            const grandchildren = yield* Effect.scoped(
+              Effect.gen(function* () {
+                const handle = yield* spawn(sh("grandchild-holds-stdout.sh", [file]))
+                // The grandchild sleeps 30 s holding stdout; `exited` must not wait for it.
+                const exit = yield* Effect.timeout(handle.exited, PROMPTLY)
+                expect(exit).toEqual({ exitCode: 0, signal: null })
+                const pids = yield* pidsIn(file, 1)
+                yield* waitFor("the output so far", () => handle.outputSoFar().stdout === "started")
+                // stdout is still open (the grandchild holds it), so `output` is not complete.
+                const output = yield* Effect.timeoutOption(handle.output, "200 millis")
+                expect(Option.isNone(output)).toBe(true)
+                expect(pids.every(isAlive)).toBe(true)
+                return pids
+              })
+            )
+            // The scope is closed: the grandchild is gone with the group.
+            if (capabilities.processGroups) yield* expectGone(grandchildren)
+          })
+        ))
 
       testWithGroups("groupAlive: true while a grandchild is left in the group, false once the group is empty", () =>
-        run(Effect.gen(function*() {
-          const file = pidFile()
-          const handle = yield* spawn(sh("grandchild-holds-stdout.sh", [file]))
-          yield* Effect.timeout(handle.exited, PROMPTLY)
-          const pids = yield* pidsIn(file, 1)
-          // The runner asks this after the exit: a grandchild may hold the pipes, so the drain window decides.
-          expect(handle.groupAlive?.()).toBe(true)
-          for (const pid of pids) process.kill(pid, "SIGKILL")
-          // Reaped late on some hosts: a zombie still counts as a member until then.
-          yield* waitFor("the group to be empty", () => handle.groupAlive?.() === false)
-          const quiet = yield* spawn(request({ args: ["-c", "printf done"] }))
-          yield* Effect.timeout(quiet.exited, PROMPTLY)
-          yield* waitFor("the group to be empty", () => quiet.groupAlive?.() === false)
-        })))
+        run(
+          Effect.gen(function* () {
+            const file = pidFile()
+            const handle = yield* spawn(sh("grandchild-holds-stdout.sh", [file]))
+            yield* Effect.timeout(handle.exited, PROMPTLY)
+            const pids = yield* pidsIn(file, 1)
+            // The runner asks this after the exit: a grandchild may hold the pipes, so the drain window decides.
+            expect(handle.groupAlive?.()).toBe(true)
+            for (const pid of pids) process.kill(pid, "SIGKILL")
+            // Reaped late on some hosts: a zombie still counts as a member until then.
+            yield* waitFor("the group to be empty", () => handle.groupAlive?.() === false)
+            const quiet = yield* spawn(request({ args: ["-c", "printf done"] }))
+            yield* Effect.timeout(quiet.exited, PROMPTLY)
+            yield* waitFor("the group to be empty", () => quiet.groupAlive?.() === false)
+          })
+        )
+      )
 
       test("kill(SIGTERM) ends the direct child with SIGTERM", () =>
-        run(Effect.gen(function*() {
-          const handle = yield* spawn(sh("spawn-grandchildren.sh", [pidFile()]))
-          yield* waitFor("ready", () => handle.outputSoFar().stdout === "ready")
-          yield* handle.kill("SIGTERM")
-          const exit = yield* Effect.timeout(handle.exited, PROMPTLY)
-          expect(exit).toEqual({ exitCode: null, signal: "SIGTERM" })
-        })))
+        run(
+          Effect.gen(function* () {
+            const handle = yield* spawn(sh("spawn-grandchildren.sh", [pidFile()]))
+            yield* waitFor("ready", () => handle.outputSoFar().stdout === "ready")
+            yield* handle.kill("SIGTERM")
+            const exit = yield* Effect.timeout(handle.exited, PROMPTLY)
+            expect(exit).toEqual({ exitCode: null, signal: "SIGTERM" })
+          })
+        ))
 
       testWithGroups("the child leads its own session and process group (detached is setsid)", () =>
-        run(Effect.gen(function*() {
-          const handle = yield* spawn(request({ args: ["-c", "echo $$ $(ps -o pgid= -p $$) $(ps -o sid= -p $$)"] }))
-          const { output } = yield* complete(handle)
-          const [pid, pgid, sid] = output.stdout.trim().split(/\s+/).map(Number)
-          expect({ pgid, sid }).toEqual({ pgid: pid, sid: pid })
-          expect(pid).not.toBe(process.pid)
-        })))
+        run(
+          Effect.gen(function* () {
+            const handle = yield* spawn(request({ args: ["-c", "echo $$ $(ps -o pgid= -p $$) $(ps -o sid= -p $$)"] }))
+            const { output } = yield* complete(handle)
+            const [pid, pgid, sid] = output.stdout.trim().split(/\s+/).map(Number)
+            expect({ pgid, sid }).toEqual({ pgid: pid, sid: pid })
+            expect(pid).not.toBe(process.pid)
+          })
+        )
+      )
 
       testWithGroups("kill(SIGTERM) reaches the grandchildren", () =>
-        run(Effect.gen(function*() {
-          const file = pidFile()
-          const handle = yield* spawn(sh("spawn-grandchildren.sh", [file]))
-          yield* waitFor("ready", () => handle.outputSoFar().stdout === "ready")
-          const pids = yield* pidsIn(file, 3)
-          yield* handle.kill("SIGTERM")
-          yield* Effect.timeout(handle.exited, PROMPTLY)
-          // Checked while the scope is still open: the scope's own SIGKILL plays no part here.
-          yield* expectGone(pids)
-        })))
+        run(
+          Effect.gen(function* () {
+            const file = pidFile()
+            const handle = yield* spawn(sh("spawn-grandchildren.sh", [file]))
+            yield* waitFor("ready", () => handle.outputSoFar().stdout === "ready")
+            const pids = yield* pidsIn(file, 3)
+            yield* handle.kill("SIGTERM")
+            yield* Effect.timeout(handle.exited, PROMPTLY)
+            // Checked while the scope is still open: the scope's own SIGKILL plays no part here.
+            yield* expectGone(pids)
+          })
+        )
+      )
 
       test("a process that ignores SIGTERM survives it and dies on SIGKILL", () =>
-        run(Effect.gen(function*() {
-          const file = pidFile()
-          const handle = yield* spawn(sh("ignore-term.sh", [file]))
-          yield* waitFor("ready", () => handle.outputSoFar().stdout === "ready")
-          const pids = yield* pidsIn(file, 2)
-          yield* handle.kill("SIGTERM")
-          const afterTerm = yield* Effect.timeoutOption(handle.exited, "300 millis")
-          expect(Option.isNone(afterTerm)).toBe(true)
-          yield* handle.kill("SIGKILL")
-          const exit = yield* Effect.timeout(handle.exited, PROMPTLY)
-          expect(exit).toEqual({ exitCode: null, signal: "SIGKILL" })
-          if (capabilities.processGroups) yield* expectGone(pids)
-        })))
+        run(
+          Effect.gen(function* () {
+            const file = pidFile()
+            const handle = yield* spawn(sh("ignore-term.sh", [file]))
+            yield* waitFor("ready", () => handle.outputSoFar().stdout === "ready")
+            const pids = yield* pidsIn(file, 2)
+            yield* handle.kill("SIGTERM")
+            const afterTerm = yield* Effect.timeoutOption(handle.exited, "300 millis")
+            expect(Option.isNone(afterTerm)).toBe(true)
+            yield* handle.kill("SIGKILL")
+            const exit = yield* Effect.timeout(handle.exited, PROMPTLY)
+            expect(exit).toEqual({ exitCode: null, signal: "SIGKILL" })
+            if (capabilities.processGroups) yield* expectGone(pids)
+          })
+        ))
 
       test("kill after the process exited is harmless", () =>
-        run(Effect.gen(function*() {
-          const handle = yield* spawn(sh("exit-code.sh", ["0"]))
-          const { exit } = yield* complete(handle)
-          yield* handle.kill("SIGTERM")
-          yield* handle.kill("SIGKILL")
-          expect(exit).toEqual({ exitCode: 0, signal: null })
-        })))
+        run(
+          Effect.gen(function* () {
+            const handle = yield* spawn(sh("exit-code.sh", ["0"]))
+            const { exit } = yield* complete(handle)
+            yield* handle.kill("SIGTERM")
+            yield* handle.kill("SIGKILL")
+            expect(exit).toEqual({ exitCode: 0, signal: null })
+          })
+        ))
     })
 
     describe("closing the scope", () => {
       testWithGroups("kills what a hook left behind after exiting 0", () =>
-        run(Effect.gen(function*() {
-          const file = pidFile()
-          const leftovers = yield* Effect.scoped(Effect.gen(function*() {
-            const handle = yield* spawn(sh("leave-background.sh", [file]))
-            const { exit, output } = yield* complete(handle)
-            expect(exit).toEqual({ exitCode: 0, signal: null })
-            expect(output.stdout).toBe("done")
-            const pids = yield* pidsIn(file, 1)
-            expect(pids.every(isAlive)).toBe(true)
-            return pids
-          }))
-          yield* expectGone(leftovers)
-        })))
+        run(
+          Effect.gen(function* () {
+            const file = pidFile()
+            const leftovers = yield* Effect.scoped(
+              Effect.gen(function* () {
+                const handle = yield* spawn(sh("leave-background.sh", [file]))
+                const { exit, output } = yield* complete(handle)
+                expect(exit).toEqual({ exitCode: 0, signal: null })
+                expect(output.stdout).toBe("done")
+                const pids = yield* pidsIn(file, 1)
+                expect(pids.every(isAlive)).toBe(true)
+                return pids
+              })
+            )
+            yield* expectGone(leftovers)
+          })
+        )
+      )
 
       test("kills a running, TERM-ignoring hook and its group, without waiting for them", () =>
-        run(Effect.gen(function*() {
-          const file = pidFile()
-          let closedAt = 0
-          const pids = yield* Effect.scoped(Effect.gen(function*() {
-            const handle = yield* spawn(sh("ignore-term.sh", [file]))
-            yield* waitFor("ready", () => handle.outputSoFar().stdout === "ready")
-            const pids = yield* pidsIn(file, 2)
-            closedAt = Date.now()
-            return pids
-          }))
-          // Closing returns at once: it does not wait for the group (reaped late on some hosts).
-          expect(Date.now() - closedAt).toBeLessThan(1_000)
-          const direct = pids.slice(0, 1)
-          yield* expectGone(capabilities.processGroups ? pids : direct)
-        })))
+        run(
+          Effect.gen(function* () {
+            const file = pidFile()
+            let closedAt = 0
+            const pids = yield* Effect.scoped(
+              Effect.gen(function* () {
+                const handle = yield* spawn(sh("ignore-term.sh", [file]))
+                yield* waitFor("ready", () => handle.outputSoFar().stdout === "ready")
+                const pids = yield* pidsIn(file, 2)
+                closedAt = Date.now()
+                return pids
+              })
+            )
+            // Closing returns at once: it does not wait for the group (reaped late on some hosts).
+            expect(Date.now() - closedAt).toBeLessThan(1_000)
+            const direct = pids.slice(0, 1)
+            yield* expectGone(capabilities.processGroups ? pids : direct)
+          })
+        ))
 
       test("an interrupted fiber closes the scope and kills the process", () =>
-        run(Effect.gen(function*() {
-          const file = pidFile()
-          const fiber = yield* Effect.forkChild(Effect.scoped(Effect.gen(function*() {
-            const handle = yield* spawn(sh("spawn-grandchildren.sh", [file]))
-            return yield* handle.exited
-          })))
-          const pids = yield* pidsIn(file, 3)
-          yield* Fiber.interrupt(fiber)
-          yield* expectGone(capabilities.processGroups ? pids : pids.slice(0, 1))
-        })))
+        run(
+          Effect.gen(function* () {
+            const file = pidFile()
+            const fiber = yield* Effect.forkChild(
+              Effect.scoped(
+                Effect.gen(function* () {
+                  const handle = yield* spawn(sh("spawn-grandchildren.sh", [file]))
+                  return yield* handle.exited
+                })
+              )
+            )
+            const pids = yield* pidsIn(file, 3)
+            yield* Fiber.interrupt(fiber)
+            yield* expectGone(capabilities.processGroups ? pids : pids.slice(0, 1))
+          })
+        ))
     })
 
     describe("detached", () => {
       testWithGroups("a detached request outlives its scope with its payload and value files, and its launcher logs how it ended", () =>
-        run(Effect.gen(function*() {
-          const dir = tempDir()
-          const log = join(dir, "detached.jsonl")
-          const out = join(dir, "detached.out")
-          const exit = yield* Effect.scoped(Effect.gen(function*() {
-            const handle = yield* spawn(request({
-              args: ["-c", `sleep 0.3; { cat; cat "$VALUE"; } > '${out}'; printf '%s\\n' 'it \\failed"' >&2; exit 7`],
-              stdin: "payload;",
-              files: [{ env: "VALUE", content: "value" }],
-              detached: { capSeconds: 10, logTo: { file: log, record: `{"hook":"x"` } }
-            }))
-            return (yield* complete(handle)).exit
-          }))
-          // The launcher's exit: the process has started, and the scope's close did not end it.
-          expect(exit).toEqual({ exitCode: 0, signal: null })
-          yield* waitFor("the end record", () => existsSync(log) && readFileSync(log, "utf8").endsWith("\n"), 10_000)
-          expect(readFileSync(out, "utf8")).toBe("payload;value")
-          expect(JSON.parse(readFileSync(log, "utf8"))).toMatchObject({
-            hook: "x",
-            exitCode: 7,
-            signal: null,
-            status: "non-blocking-error",
-            timedOut: false,
-            blocked: false,
-            error: `exit 7: it \\failed"`,
-            detached: "ended"
+        run(
+          Effect.gen(function* () {
+            const dir = tempDir()
+            const log = join(dir, "detached.jsonl")
+            const out = join(dir, "detached.out")
+            const exit = yield* Effect.scoped(
+              Effect.gen(function* () {
+                const handle = yield* spawn(
+                  request({
+                    args: ["-c", `sleep 0.3; { cat; cat "$VALUE"; } > '${out}'; printf '%s\\n' 'it \\failed"' >&2; exit 7`],
+                    stdin: "payload;",
+                    files: [{ env: "VALUE", content: "value" }],
+                    detached: { capSeconds: 10, logTo: { file: log, record: `{"hook":"x"` } }
+                  })
+                )
+                return (yield* complete(handle)).exit
+              })
+            )
+            // The launcher's exit: the process has started, and the scope's close did not end it.
+            expect(exit).toEqual({ exitCode: 0, signal: null })
+            yield* waitFor("the end record", () => existsSync(log) && readFileSync(log, "utf8").endsWith("\n"), 10_000)
+            expect(readFileSync(out, "utf8")).toBe("payload;value")
+            expect(JSON.parse(readFileSync(log, "utf8"))).toMatchObject({
+              hook: "x",
+              exitCode: 7,
+              signal: null,
+              status: "non-blocking-error",
+              timedOut: false,
+              blocked: false,
+              error: `exit 7: it \\failed"`,
+              detached: "ended"
+            })
           })
-        })))
+        )
+      )
     })
 
     describe("under the core's HookRunner", () => {
@@ -560,7 +654,9 @@ export const suite = (
 
       test("a relative cwd runs in the project directory, with a warning", async () => {
         const projectDir = tempDir()
-        const result = await run(HookRunner.run(request({ args: ["-c", "pwd"], cwd: "sub/dir" }), "5 seconds", { ...RUNNER_OPTIONS, projectDir }))
+        const result = await run(
+          HookRunner.run(request({ args: ["-c", "pwd"], cwd: "sub/dir" }), "5 seconds", { ...RUNNER_OPTIONS, projectDir })
+        )
         expect(result).toMatchObject({ exitCode: 0, stdout: `${projectDir}\n` })
         expect(result.warnings).toEqual([`cwd "sub/dir" is not absolute; the hook runs in the project directory ${projectDir}`])
       })
@@ -568,7 +664,11 @@ export const suite = (
       test("without a project directory a missing cwd is a spawn failure the caller sees (reason cwd)", async () => {
         const cwd = join(tempDir(), "gone")
         const result = await runHook(request({ args: ["-c", "exit 0"], cwd }), "5 seconds")
-        expect(result).toMatchObject({ exitCode: null, spawnErrorReason: "cwd", spawnError: `spawn /bin/sh ENOENT (cwd ${cwd} does not exist)` })
+        expect(result).toMatchObject({
+          exitCode: null,
+          spawnErrorReason: "cwd",
+          spawnError: `spawn /bin/sh ENOENT (cwd ${cwd} does not exist)`
+        })
       })
 
       test("a payload too large to spawn is a result with reason payload, never a skip", async () => {

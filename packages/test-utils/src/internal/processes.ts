@@ -1,8 +1,7 @@
 import { spawnSync } from "node:child_process"
 import { readFileSync } from "node:fs"
 
-const errorCode = (error: unknown): unknown =>
-  typeof error === "object" && error !== null && "code" in error ? error.code : undefined
+const errorCode = (error: unknown): unknown => (typeof error === "object" && error !== null && "code" in error ? error.code : undefined)
 
 /** @internal */
 export const isAlive = (pid: number): boolean => {

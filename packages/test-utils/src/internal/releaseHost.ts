@@ -23,7 +23,7 @@ const layer = module[exportName] as Layer.Layer<ProcessSpawner> | undefined
 if (layer === undefined) throw new Error(`${url.href} has no export ${exportName}`)
 
 const program = Effect.scoped(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const spawner = yield* ProcessSpawner
     const handle = yield* spawner.spawn({
       file: "/bin/sh",

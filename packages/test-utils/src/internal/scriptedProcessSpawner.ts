@@ -21,13 +21,14 @@ export const make = (script: (request: ProcessRequest) => ScriptedRun): Scripted
       requests.push(request)
       const run = script(request)
       if (run instanceof SpawnError) return Effect.fail(run)
-      return Effect.gen(function*() {
+      return Effect.gen(function* () {
         const pid = nextPid++
         const exited = yield* Deferred.make<ProcessExit>()
         const end = (exit: ProcessExit) => Effect.asVoid(Deferred.succeed(exited, exit))
-        const natural: ProcessExit = run.signal != null
-          ? { exitCode: null, signal: run.signal }
-          : { exitCode: run.exitCode === undefined ? 0 : run.exitCode, signal: null }
+        const natural: ProcessExit =
+          run.signal != null
+            ? { exitCode: null, signal: run.signal }
+            : { exitCode: run.exitCode === undefined ? 0 : run.exitCode, signal: null }
         // The scripted output is all written at the start; the pipes close when the process exits.
         const pipe = (text: string | undefined): Stream.Stream<Uint8Array> =>
           Stream.concat(

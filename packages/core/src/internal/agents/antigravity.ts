@@ -42,31 +42,37 @@ const normalize = (payload: Readonly<Record<string, unknown>>): Record<string, u
   return out
 }
 
-const renderWith = (observed: boolean) => (answer: Answer, hostEvent: string): HostReply => {
-  const notes = [...answer.notes]
-  if (answer.block !== undefined) {
-    if (answer.event === "PreToolUse") {
-      return {
-        exitCode: 0,
-        stdout: jsonLine(observed ? { decision: "deny", reason: answer.block } : { allowTool: false, denyReason: answer.block }),
-        stderr: stderrOf(answer, true)
+const renderWith =
+  (observed: boolean) =>
+  (answer: Answer, hostEvent: string): HostReply => {
+    const notes = [...answer.notes]
+    if (answer.block !== undefined) {
+      if (answer.event === "PreToolUse") {
+        return {
+          exitCode: 0,
+          stdout: jsonLine(observed ? { decision: "deny", reason: answer.block } : { allowTool: false, denyReason: answer.block }),
+          stderr: stderrOf(answer, true)
+        }
       }
+      notes.unshift(answer.block, `agent-hooks: Antigravity cannot block ${hostEvent}; only PreToolUse blocks`)
     }
-    notes.unshift(answer.block, `agent-hooks: Antigravity cannot block ${hostEvent}; only PreToolUse blocks`)
+    const lost = [
+      ...(answer.additionalContext !== undefined ? ["additionalContext"] : []),
+      ...(answer.systemMessage !== undefined ? ["systemMessage"] : []),
+      ...(answer.stop !== undefined ? ["continue: false"] : [])
+    ]
+    if (lost.length > 0) notes.push(`agent-hooks: Antigravity reads no ${lost.join(", ")} from a hook; not passed on`)
+    return { exitCode: 0, stdout: "", stderr: notes.map((line) => `${line}\n`).join("") }
   }
-  const lost = [
-    ...(answer.additionalContext !== undefined ? ["additionalContext"] : []),
-    ...(answer.systemMessage !== undefined ? ["systemMessage"] : []),
-    ...(answer.stop !== undefined ? ["continue: false"] : [])
-  ]
-  if (lost.length > 0) notes.push(`agent-hooks: Antigravity reads no ${lost.join(", ")} from a hook; not passed on`)
-  return { exitCode: 0, stdout: "", stderr: notes.map((line) => `${line}\n`).join("") }
-}
 
 const TOOLS: Agent["tools"] = [
   { host: "run_command", claude: "Bash", fields: { CommandLine: "command", commandLine: "command", Cwd: "cwd" } },
   { host: "view_file", claude: "Read", fields: { AbsolutePath: "file_path", absolutePath: "file_path" } },
-  { host: "write_to_file", claude: "Write", fields: { TargetFile: "file_path", targetFile: "file_path", CodeContent: "content", codeContent: "content" } },
+  {
+    host: "write_to_file",
+    claude: "Write",
+    fields: { TargetFile: "file_path", targetFile: "file_path", CodeContent: "content", codeContent: "content" }
+  },
   { host: "edit_file", claude: "Edit", fields: { TargetFile: "file_path", targetFile: "file_path" } },
   { host: "grep_search", claude: "Grep", fields: { Query: "pattern", query: "pattern", SearchPath: "path", searchPath: "path" } },
   { host: "find_by_name", claude: "Glob", fields: { Pattern: "pattern", SearchDirectory: "path", searchDirectory: "path" } },
@@ -91,7 +97,13 @@ export const antigravity: Agent = {
   ...base,
   name: "antigravity",
   displayName: "Antigravity CLI",
-  events: { PreToolUse: "PreToolUse", PostToolUse: "PostToolUse", Stop: "Stop", PreInvocation: "PreInvocation", PostInvocation: "PostInvocation" },
+  events: {
+    PreToolUse: "PreToolUse",
+    PostToolUse: "PostToolUse",
+    Stop: "Stop",
+    PreInvocation: "PreInvocation",
+    PostInvocation: "PostInvocation"
+  },
   ownEvents: ["PreInvocation", "PostInvocation"],
   render: renderWith(false)
 }

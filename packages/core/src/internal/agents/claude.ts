@@ -15,11 +15,13 @@ import { claudeJson, jsonLine, stderrOf } from "./common.ts"
 const specificOf = new Map(catalog.map((spec) => [spec.name, spec.specificOutput]))
 
 const render = (answer: Answer): HostReply => {
-  const stdout = jsonLine(claudeJson(answer, {
-    specificFields: specificOf.get(answer.event) ?? [],
-    universal: ["continue", "systemMessage", "decision"],
-    allowWithoutRewrite: true
-  }))
+  const stdout = jsonLine(
+    claudeJson(answer, {
+      specificFields: specificOf.get(answer.event) ?? [],
+      universal: ["continue", "systemMessage", "decision"],
+      allowWithoutRewrite: true
+    })
+  )
   return answer.block !== undefined
     ? { exitCode: 2, stdout, stderr: stderrOf(answer, true) }
     : { exitCode: 0, stdout, stderr: stderrOf(answer, false) }

@@ -75,9 +75,22 @@ export const cline: Agent = {
   events: EVENTS,
   ownEvents: ["TaskCancel", "TaskComplete"],
   toolNames: [
-    "execute_command", "read_file", "write_to_file", "replace_in_file", "search_files", "list_files", "list_code_definition_names",
-    "browser_action", "use_mcp_tool", "access_mcp_resource", "ask_followup_question", "attempt_completion", "new_task", "plan_mode_respond",
-    "load_mcp_documentation", "web_fetch"
+    "execute_command",
+    "read_file",
+    "write_to_file",
+    "replace_in_file",
+    "search_files",
+    "list_files",
+    "list_code_definition_names",
+    "browser_action",
+    "use_mcp_tool",
+    "access_mcp_resource",
+    "ask_followup_question",
+    "attempt_completion",
+    "new_task",
+    "plan_mode_respond",
+    "load_mcp_documentation",
+    "web_fetch"
   ],
   tools: [
     { host: "execute_command", claude: "Bash" },
@@ -93,7 +106,9 @@ export const cline: Agent = {
     if (payload["tool_name"] !== "use_mcp_tool" || !isObject(input)) return {}
     const server = input["server_name"]
     const tool = input["tool_name"]
-    return typeof server === "string" && typeof tool === "string" && server !== "" && tool !== "" ? { tool_name: `mcp__${server}__${tool}` } : {}
+    return typeof server === "string" && typeof tool === "string" && server !== "" && tool !== ""
+      ? { tool_name: `mcp__${server}__${tool}` }
+      : {}
   },
   normalize,
   askDefault: "deny",

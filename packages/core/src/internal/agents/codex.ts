@@ -15,7 +15,6 @@ import type { Agent, Answer, HostReply } from "../../HostMode.ts"
 import { CODEX_OUTPUT } from "./codexOutput.ts"
 import { claudeJson, jsonLine, stderrOf } from "./common.ts"
 
-
 const EVENTS = [
   "SessionStart",
   "UserPromptSubmit",
@@ -61,9 +60,7 @@ export const codex: Agent = {
   events: { ...Object.fromEntries(EVENTS.map((name) => [name, name])), Interrupt: "Interrupt" },
   ownEvents: ["Interrupt"],
   toolNames: ["Bash", "apply_patch", "update_plan", "view_image", "web_search"],
-  tools: [
-    { host: "exec_command", claude: "Bash", fields: { cmd: "command" } }
-  ],
+  tools: [{ host: "exec_command", claude: "Bash", fields: { cmd: "command" } }],
   askDefault: "deny",
   canAsk: false,
   canRewrite: true,

@@ -72,17 +72,18 @@ export const translate = (agent: Agent, received: Readonly<Record<string, unknow
   const hostEvent = payload[field] ?? payload["hook_event_name"]
   if (typeof hostEvent !== "string" || hostEvent === "") {
     return {
-      error: agent.name === "copilot"
-        ? `the payload on stdin names no event (Copilot CLI sends none): give it with --event, as in "agent-hooks hook --host copilot --event preToolUse"`
-        : `the payload on stdin has no ${field} (${agent.displayName} always sends one): is this command wired as a ${agent.displayName} hook?`
+      error:
+        agent.name === "copilot"
+          ? `the payload on stdin names no event (Copilot CLI sends none): give it with --event, as in "agent-hooks hook --host copilot --event preToolUse"`
+          : `the payload on stdin has no ${field} (${agent.displayName} always sends one): is this command wired as a ${agent.displayName} hook?`
     }
   }
   const event = Object.hasOwn(agent.events, hostEvent) ? agent.events[hostEvent] : undefined
   if (event === undefined) {
     return {
-      error: `${agent.displayName} sent the event "${hostEvent}", which host mode does not know (it knows ${
-        Object.keys(agent.events).join(", ")
-      }): update agent-hooks, or remove this hook from ${agent.displayName}'s config for that event`
+      error: `${agent.displayName} sent the event "${hostEvent}", which host mode does not know (it knows ${Object.keys(agent.events).join(
+        ", "
+      )}): update agent-hooks, or remove this hook from ${agent.displayName}'s config for that event`
     }
   }
   const out: Record<string, unknown> = { ...payload, hook_event_name: event }
@@ -136,7 +137,8 @@ export const translate = (agent: Agent, received: Readonly<Record<string, unknow
 export const unknownTool = (call: HostCall): string | undefined => {
   const tool = call.tool
   const agent = call.agent
-  if (tool === undefined || agent.toolNames.length === 0 || agent.toolNames.includes(tool.name) || tool.mapping !== undefined) return undefined
+  if (tool === undefined || agent.toolNames.length === 0 || agent.toolNames.includes(tool.name) || tool.mapping !== undefined)
+    return undefined
   const name = call.payload["tool_name"]
   if (typeof name === "string" && name.startsWith("mcp__")) return undefined
   return `${agent.displayName}'s tool "${tool.name}" is not one host mode knows: a policy written against Claude Code's names may not match it (match "${tool.name}" by name, or "*")`
@@ -199,7 +201,9 @@ export const decide = (call: HostCall, outcome: Outcome, options: AnswerOptions 
       if (mode === "deny") {
         block = `the agent-hooks policy rewrote this call's input to ${rewritten}; rewrites are denied (--rewrite deny)`
       } else if (mode === "original") {
-        notes.push(`agent-hooks: the policy rewrote this call's input to ${rewritten}; left out (--rewrite original), the original call goes ahead`)
+        notes.push(
+          `agent-hooks: the policy rewrote this call's input to ${rewritten}; left out (--rewrite original), the original call goes ahead`
+        )
       } else if (!agent.canRewrite) {
         block = `the agent-hooks policy rewrote this call's input to ${rewritten}, which ${agent.displayName} cannot apply; make that call instead`
       } else {
@@ -208,9 +212,10 @@ export const decide = (call: HostCall, outcome: Outcome, options: AnswerOptions 
     }
     if (block === undefined && ask === undefined && !defer && decision === "allow") allow = { reason: undefined }
   }
-  const specific = outcome.hookSpecificOutput === null
-    ? undefined
-    : Object.fromEntries(Object.entries(outcome.hookSpecificOutput).filter(([key]) => !HANDLED.has(key)))
+  const specific =
+    outcome.hookSpecificOutput === null
+      ? undefined
+      : Object.fromEntries(Object.entries(outcome.hookSpecificOutput).filter(([key]) => !HANDLED.has(key)))
   const systemMessage = outcome.systemMessages.length === 0 ? undefined : outcome.systemMessages.join("\n")
   const additionalContext = outcome.additionalContext.length === 0 ? undefined : outcome.additionalContext.join("\n\n")
   return {
@@ -310,7 +315,8 @@ export const claudeJson = (
     } else if (answer.updatedInput !== undefined || (answer.allow !== undefined && options.allowWithoutRewrite)) {
       specific["permissionDecision"] = "allow"
     }
-    if (answer.block === undefined && answer.updatedInput !== undefined && can("updatedInput")) specific["updatedInput"] = answer.updatedInput
+    if (answer.block === undefined && answer.updatedInput !== undefined && can("updatedInput"))
+      specific["updatedInput"] = answer.updatedInput
   } else if (answer.block !== undefined && options.universal.includes("decision") && TOP_LEVEL_DECISION.has(answer.event)) {
     out["decision"] = "block"
     out["reason"] = answer.block
@@ -339,7 +345,10 @@ export const jsonObject = (value: unknown): Record<string, unknown> => {
   }
 }
 
-/** One event of an agent whose events have names of their own (Cursor, Copilot CLI): the catalog event it behaves as, whether it decides, what a matcher tests. */
+/**
+ * One event of an agent whose events have names of their own (Cursor, Copilot CLI): the catalog event it behaves as,
+ * whether it decides, what a matcher tests.
+ */
 export interface PeerEvent {
   readonly name: string
   readonly behavesAs?: string | undefined

@@ -64,17 +64,23 @@ const renderCopilot = (answer: Answer, hostEvent: string): HostReply => {
   if (hostEvent === "permissionRequest") {
     // the policy's PermissionRequest decision ({behavior, message}), as Claude Code's hooks give it
     const decision = answer.specific?.["decision"]
-    const given = typeof decision === "object" && decision !== null ? decision as Record<string, unknown> : {}
-    const behavior = given["behavior"] === "deny" || answer.block !== undefined ? "deny" : given["behavior"] === "allow" ? "allow" : undefined
+    const given = typeof decision === "object" && decision !== null ? (decision as Record<string, unknown>) : {}
+    const behavior =
+      given["behavior"] === "deny" || answer.block !== undefined ? "deny" : given["behavior"] === "allow" ? "allow" : undefined
     const message = typeof given["message"] === "string" ? given["message"] : answer.block
     const out = behavior === undefined ? {} : { behavior, ...(behavior === "deny" && message !== undefined ? { message } : {}) }
     return { exitCode: 0, stdout: jsonLine(out), stderr: stderrOf(answer, false) }
   }
   if (hostEvent === "agentStop" || hostEvent === "subagentStop") {
-    return { exitCode: 0, stdout: answer.block === undefined ? "" : jsonLine({ decision: "block", reason: answer.block }), stderr: stderrOf(answer, false) }
+    return {
+      exitCode: 0,
+      stdout: answer.block === undefined ? "" : jsonLine({ decision: "block", reason: answer.block }),
+      stderr: stderrOf(answer, false)
+    }
   }
   // an event Copilot CLI reads no answer on: a block is said, visibly, as a hook error
-  if (answer.block !== undefined) return { exitCode: 1, stdout: "", stderr: `${hostEvent} cannot block in Copilot CLI: ${answer.block}\n${stderrOf(answer, false)}` }
+  if (answer.block !== undefined)
+    return { exitCode: 1, stdout: "", stderr: `${hostEvent} cannot block in Copilot CLI: ${answer.block}\n${stderrOf(answer, false)}` }
   return { exitCode: 0, stdout: "", stderr: stderrOf(answer, false) }
 }
 
@@ -96,7 +102,9 @@ export const copilotHost: Agent = {
       extra["tool_name"] = mapping?.claude ?? payload["toolName"]
       const args = jsonObject(payload["toolArgs"])
       const fields: Readonly<Record<string, string>> = mapping?.fields ?? {}
-      extra["tool_input"] = Object.fromEntries(Object.entries(args).map(([key, value]) => [Object.hasOwn(fields, key) ? fields[key]! : key, value]))
+      extra["tool_input"] = Object.fromEntries(
+        Object.entries(args).map(([key, value]) => [Object.hasOwn(fields, key) ? fields[key]! : key, value])
+      )
     }
     if (typeof payload["sessionId"] === "string") extra["session_id"] = payload["sessionId"]
     return extra

@@ -56,7 +56,6 @@ export const CURSOR_HANDLER_KEYS: ReadonlyArray<string> = ["command", "type", "p
 // - the after* events, workspaceOpen and the rest only observe: nothing is written.
 // ---------------------------------------------------------------------------------------------
 
-
 const HOST_EVENTS: Readonly<Record<string, string>> = Object.fromEntries(
   CURSOR_EVENTS.map((event) => [event.name, event.behavesAs ?? event.name])
 )
@@ -71,7 +70,8 @@ const renderCursor = (answer: Answer, hostEvent: string): HostReply => {
   let exitCode: 0 | 2 = 0
   if (PERMISSION.has(hostEvent)) {
     const only = PERMISSION_ONLY.has(hostEvent)
-    const block = answer.block ?? (only && answer.ask !== undefined ? `approval needed: ${answer.ask} (Cursor cannot ask on ${hostEvent})` : undefined)
+    const block =
+      answer.block ?? (only && answer.ask !== undefined ? `approval needed: ${answer.ask} (Cursor cannot ask on ${hostEvent})` : undefined)
     if (block !== undefined) {
       out["permission"] = "deny"
       if (!only) {
@@ -89,15 +89,23 @@ const renderCursor = (answer: Answer, hostEvent: string): HostReply => {
     return { exitCode, stdout: jsonLine(out), stderr: stderrOf(reply, exitCode === 2) }
   }
   if (hostEvent === "beforeSubmitPrompt") {
-    const reason = answer.block ?? (answer.stop !== undefined ? answer.stop.reason ?? "stopped by the agent-hooks policy" : undefined)
+    const reason = answer.block ?? (answer.stop !== undefined ? (answer.stop.reason ?? "stopped by the agent-hooks policy") : undefined)
     if (reason !== undefined) {
-      return { exitCode: 2, stdout: jsonLine({ continue: false, user_message: reason }), stderr: stderrOf({ ...answer, block: reason }, true) }
+      return {
+        exitCode: 2,
+        stdout: jsonLine({ continue: false, user_message: reason }),
+        stderr: stderrOf({ ...answer, block: reason }, true)
+      }
     }
     return { exitCode: 0, stdout: "", stderr: stderrOf(answer, false) }
   }
   if (hostEvent === "stop" || hostEvent === "subagentStop") {
     // a block keeps the agent going: its reason is the follow-up prompt
-    return { exitCode: 0, stdout: answer.block === undefined ? "" : jsonLine({ followup_message: answer.block }), stderr: stderrOf(answer, false) }
+    return {
+      exitCode: 0,
+      stdout: answer.block === undefined ? "" : jsonLine({ followup_message: answer.block }),
+      stderr: stderrOf(answer, false)
+    }
   }
   if (hostEvent === "sessionStart" && answer.additionalContext !== undefined) {
     return { exitCode: 0, stdout: jsonLine({ additional_context: answer.additionalContext }), stderr: stderrOf(answer, false) }

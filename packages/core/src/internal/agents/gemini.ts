@@ -80,8 +80,18 @@ export const gemini: Agent = {
   events: EVENTS,
   ownEvents: ["BeforeModel", "AfterModel", "BeforeToolSelection"],
   toolNames: [
-    "run_shell_command", "read_file", "read_many_files", "write_file", "replace", "glob", "search_file_content", "list_directory", "web_fetch",
-    "google_web_search", "save_memory", "write_todos"
+    "run_shell_command",
+    "read_file",
+    "read_many_files",
+    "write_file",
+    "replace",
+    "glob",
+    "search_file_content",
+    "list_directory",
+    "web_fetch",
+    "google_web_search",
+    "save_memory",
+    "write_todos"
   ],
   tools: [
     { host: "run_shell_command", claude: "Bash" },

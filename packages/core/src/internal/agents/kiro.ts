@@ -33,7 +33,10 @@ const EVENTS: Readonly<Record<string, string>> = {
 const render = (answer: Answer): HostReply => {
   if (answer.block !== undefined) return { exitCode: 2, stdout: "", stderr: stderrOf(answer, true) }
   const notes = [...answer.notes]
-  if (answer.stop !== undefined) notes.push(`agent-hooks: the policy asked to stop${answer.stop.reason === undefined ? "" : ` (${answer.stop.reason})`}; Kiro's hooks cannot stop it`)
+  if (answer.stop !== undefined)
+    notes.push(
+      `agent-hooks: the policy asked to stop${answer.stop.reason === undefined ? "" : ` (${answer.stop.reason})`}; Kiro's hooks cannot stop it`
+    )
   if (answer.systemMessage !== undefined) notes.push(answer.systemMessage)
   return {
     exitCode: 0,

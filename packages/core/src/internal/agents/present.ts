@@ -27,7 +27,9 @@ const toolOf = (agent: Agent, claudeTool: string): ToolMapping | undefined => ag
 const fieldsOf = (mapping: ToolMapping | undefined, input: Readonly<Record<string, unknown>>): Record<string, unknown> => {
   const fields = mapping?.fields
   if (fields === undefined) return { ...input }
-  return Object.fromEntries(Object.entries(input).map(([key, value]) => [Object.keys(fields).find((host) => fields[host] === key) ?? key, value]))
+  return Object.fromEntries(
+    Object.entries(input).map(([key, value]) => [Object.keys(fields).find((host) => fields[host] === key) ?? key, value])
+  )
 }
 
 /** An MCP tool (`mcp__server__tool`) as the agent names it. */
@@ -39,7 +41,12 @@ const mcpName = (agent: Agent, name: string): string => {
 }
 
 /** The agent's layout of one event's payload, from Claude Code's fields and the agent's tool and input. */
-const layout = (agent: Agent, hostEvent: string, claude: Readonly<Record<string, unknown>>, tool: { readonly name: string; readonly input: Record<string, unknown> } | undefined): Record<string, unknown> => {
+const layout = (
+  agent: Agent,
+  hostEvent: string,
+  claude: Readonly<Record<string, unknown>>,
+  tool: { readonly name: string; readonly input: Record<string, unknown> } | undefined
+): Record<string, unknown> => {
   const session = claude["session_id"]
   const cwd = claude["cwd"]
   const response = claude["tool_response"]
@@ -56,12 +63,18 @@ const layout = (agent: Agent, hostEvent: string, claude: Readonly<Record<string,
       }
     case "windsurf": {
       const mcp = tool === undefined ? null : /^mcp__([^_]+(?:_[^_]+)*?)__(.+)$/.exec(tool.name)
-      const info: Record<string, unknown> = mcp !== null ? { mcp_server_name: mcp[1], mcp_tool_name: mcp[2], mcp_tool_arguments: tool!.input } : { ...tool?.input }
+      const info: Record<string, unknown> =
+        mcp !== null ? { mcp_server_name: mcp[1], mcp_tool_name: mcp[2], mcp_tool_arguments: tool!.input } : { ...tool?.input }
       if (typeof cwd === "string") info["cwd"] = cwd
       if (response !== undefined) info[mcp !== null ? "mcp_result" : "response"] = response
       if (typeof claude["prompt"] === "string") info["user_prompt"] = claude["prompt"]
       if (typeof claude["last_assistant_message"] === "string") info["response"] = claude["last_assistant_message"]
-      return { agent_action_name: hostEvent, ...(typeof session === "string" ? { trajectory_id: session } : {}), timestamp: new Date().toISOString(), tool_info: info }
+      return {
+        agent_action_name: hostEvent,
+        ...(typeof session === "string" ? { trajectory_id: session } : {}),
+        timestamp: new Date().toISOString(),
+        tool_info: info
+      }
     }
     case "antigravity":
       return {
@@ -76,10 +89,16 @@ const layout = (agent: Agent, hostEvent: string, claude: Readonly<Record<string,
       const own: Record<string, unknown> = {}
       // an MCP tool is Cline's use_mcp_tool, naming its server and tool, the arguments as a JSON string
       const mcp = tool === undefined ? null : /^mcp__([^_]+(?:_[^_]+)*?)__(.+)$/.exec(tool.name)
-      const parameters = mcp === null || (tool!.input["server_name"] === mcp[1] && tool!.input["tool_name"] === mcp[2])
-        ? tool?.input
-        : { server_name: mcp[1], tool_name: mcp[2], arguments: JSON.stringify(tool!.input) }
-      if (tool !== undefined) Object.assign(own, { toolName: mcp === null ? tool.name : "use_mcp_tool", parameters }, response === undefined ? {} : { result: response })
+      const parameters =
+        mcp === null || (tool!.input["server_name"] === mcp[1] && tool!.input["tool_name"] === mcp[2])
+          ? tool?.input
+          : { server_name: mcp[1], tool_name: mcp[2], arguments: JSON.stringify(tool!.input) }
+      if (tool !== undefined)
+        Object.assign(
+          own,
+          { toolName: mcp === null ? tool.name : "use_mcp_tool", parameters },
+          response === undefined ? {} : { result: response }
+        )
       if (typeof claude["prompt"] === "string") own["prompt"] = claude["prompt"]
       return {
         hookName: hostEvent,
@@ -95,7 +114,8 @@ const layout = (agent: Agent, hostEvent: string, claude: Readonly<Record<string,
       if (tool === undefined) return base
       if (hostEvent === "beforeShellExecution") return { ...base, command: tool.input["command"] }
       if (hostEvent === "beforeReadFile" || hostEvent === "beforeTabFileRead") return { ...base, file_path: tool.input["file_path"] }
-      if (hostEvent === "beforeMCPExecution") return { ...base, tool_name: tool.name.replace(/^mcp__[^_]+(?:_[^_]+)*?__/, ""), tool_input: JSON.stringify(tool.input) }
+      if (hostEvent === "beforeMCPExecution")
+        return { ...base, tool_name: tool.name.replace(/^mcp__[^_]+(?:_[^_]+)*?__/, ""), tool_input: JSON.stringify(tool.input) }
       return { ...base, tool_name: tool.name.startsWith("mcp__") ? tool.name : tool.name, tool_input: tool.input }
     }
     case "gemini": {
@@ -106,7 +126,9 @@ const layout = (agent: Agent, hostEvent: string, claude: Readonly<Record<string,
         hook_event_name: hostEvent,
         ...(tool === undefined ? {} : { tool_name: mcp === null ? tool.name : mcp[2], tool_input: tool.input }),
         ...(mcp === null ? {} : { mcp_context: { server_name: mcp[1], tool_name: mcp[2] } }),
-        ...(hostEvent === "AfterAgent" && typeof claude["last_assistant_message"] === "string" ? { prompt_response: claude["last_assistant_message"] } : {})
+        ...(hostEvent === "AfterAgent" && typeof claude["last_assistant_message"] === "string"
+          ? { prompt_response: claude["last_assistant_message"] }
+          : {})
       }
     }
     default:
@@ -134,7 +156,8 @@ export const present = (agent: Agent, event: string, payload: Readonly<Record<st
   const claudeInput = isObject(claude["tool_input"]) ? claude["tool_input"] : {}
   // a tool the agent itself sends under Claude Code's name (Codex's Bash) keeps it
   const mapping = claudeTool === undefined || agent.toolNames.includes(claudeTool) ? undefined : toolOf(agent, claudeTool)
-  const tool = claudeTool === undefined ? undefined : { name: mapping?.host ?? mcpName(agent, claudeTool), input: fieldsOf(mapping, claudeInput) }
+  const tool =
+    claudeTool === undefined ? undefined : { name: mapping?.host ?? mcpName(agent, claudeTool), input: fieldsOf(mapping, claudeInput) }
   const out: Array<Presented> = []
   for (const [hostEvent, claudeEvent] of Object.entries(agent.events)) {
     if (claudeEvent !== event) continue

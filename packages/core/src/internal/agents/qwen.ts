@@ -18,9 +18,25 @@ import { claudeJson, jsonLine, stderrOf } from "./common.ts"
 const OWN = ["SessionDelete", "TodoCreated", "TodoCompleted", "QueryEnd"]
 
 const CLAUDE_EVENTS = [
-  "PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "Notification", "UserPromptSubmit", "UserPromptExpansion",
-  "SessionStart", "Stop", "MessageDisplay", "SubagentStart", "SubagentStop", "PreCompact", "PostCompact", "SessionEnd",
-  "PermissionRequest", "PermissionDenied", "StopFailure", "InstructionsLoaded"
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "PostToolBatch",
+  "Notification",
+  "UserPromptSubmit",
+  "UserPromptExpansion",
+  "SessionStart",
+  "Stop",
+  "MessageDisplay",
+  "SubagentStart",
+  "SubagentStop",
+  "PreCompact",
+  "PostCompact",
+  "SessionEnd",
+  "PermissionRequest",
+  "PermissionDenied",
+  "StopFailure",
+  "InstructionsLoaded"
 ]
 
 const specificOf = new Map(catalog.map((spec) => [spec.name, spec.specificOutput.filter((field) => field !== "updatedInput")]))
@@ -71,8 +87,21 @@ export const qwen: Agent = {
   events: Object.fromEntries([...CLAUDE_EVENTS, ...OWN].map((name) => [name, name])),
   ownEvents: OWN,
   toolNames: [
-    "run_shell_command", "read_file", "read_many_files", "write_file", "edit", "glob", "grep_search", "list_directory", "web_fetch", "web_search",
-    "todo_write", "save_memory", "task", "skill", "exit_plan_mode"
+    "run_shell_command",
+    "read_file",
+    "read_many_files",
+    "write_file",
+    "edit",
+    "glob",
+    "grep_search",
+    "list_directory",
+    "web_fetch",
+    "web_search",
+    "todo_write",
+    "save_memory",
+    "task",
+    "skill",
+    "exit_plan_mode"
   ],
   tools: [
     { host: "run_shell_command", claude: "Bash", fields: { is_background: "run_in_background" } },

@@ -12,7 +12,20 @@ import { vscodeHost } from "./vscode.ts"
 import { windsurf } from "./windsurf.ts"
 
 /** @internal */
-export const agents: ReadonlyArray<Agent> = [claude, codex, gemini, qwen, kiro, windsurf, cline, antigravity, antigravity10, cursorHost, copilotHost, vscodeHost]
+export const agents: ReadonlyArray<Agent> = [
+  claude,
+  codex,
+  gemini,
+  qwen,
+  kiro,
+  windsurf,
+  cline,
+  antigravity,
+  antigravity10,
+  cursorHost,
+  copilotHost,
+  vscodeHost
+]
 
 /** @internal */
 export const byName = (name: string): Agent | undefined => agents.find((agent) => agent.name === name)

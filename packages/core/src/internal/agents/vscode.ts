@@ -18,14 +18,28 @@ import { claudeJson, jsonLine, stderrOf } from "./common.ts"
 
 /** @internal */
 export const VSCODE_EVENTS: ReadonlyArray<string> = [
-  "SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PreCompact", "SubagentStart", "SubagentStop", "Stop"
+  "SessionStart",
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PostToolUse",
+  "PreCompact",
+  "SubagentStart",
+  "SubagentStop",
+  "Stop"
 ]
 
 /** VS Code's default hook timeout: 30 s. */
 export const VSCODE_TIMEOUT = 30
 
 /** VS Code's tool names, as its hooks receive them. */
-export const VSCODE_TOOLS: ReadonlyArray<string> = ["runTerminalCommand", "editFiles", "create_file", "replace_string_in_file", "read_file", "fetch_webpage"]
+export const VSCODE_TOOLS: ReadonlyArray<string> = [
+  "runTerminalCommand",
+  "editFiles",
+  "create_file",
+  "replace_string_in_file",
+  "read_file",
+  "fetch_webpage"
+]
 
 /** A Copilot CLI file's event (`preToolUse`, `agentStop`) as VS Code converts it, or the name when it already is VS Code's. */
 export const vscodeEventName = (name: string): string | undefined => {
@@ -46,7 +60,10 @@ const renderVscode = (answer: Answer): HostReply => {
   // Stop and SubagentStop: VS Code reads the block inside hookSpecificOutput
   if ((answer.event === "Stop" || answer.event === "SubagentStop") && json["decision"] === "block") {
     const { decision, reason, ...rest } = json
-    const specific = typeof rest["hookSpecificOutput"] === "object" && rest["hookSpecificOutput"] !== null ? rest["hookSpecificOutput"] as Record<string, unknown> : {}
+    const specific =
+      typeof rest["hookSpecificOutput"] === "object" && rest["hookSpecificOutput"] !== null
+        ? (rest["hookSpecificOutput"] as Record<string, unknown>)
+        : {}
     rest["hookSpecificOutput"] = { ...specific, hookEventName: answer.event, decision, reason }
     return { exitCode: 2, stdout: jsonLine(rest), stderr: stderrOf(answer, true) }
   }

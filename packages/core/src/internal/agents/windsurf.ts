@@ -67,7 +67,10 @@ const render = (answer: Answer, hostEvent: string): HostReply => {
     ...(answer.systemMessage !== undefined ? ["systemMessage"] : []),
     ...(answer.stop !== undefined ? ["continue: false"] : [])
   ]
-  const notes = [...answer.notes, ...(lost.length === 0 ? [] : [`agent-hooks: Windsurf reads no hook output, so ${lost.join(", ")} of the policy is not passed on`])]
+  const notes = [
+    ...answer.notes,
+    ...(lost.length === 0 ? [] : [`agent-hooks: Windsurf reads no hook output, so ${lost.join(", ")} of the policy is not passed on`])
+  ]
   return { exitCode: 0, stdout: "", stderr: notes.map((line) => `${line}\n`).join("") }
 }
 

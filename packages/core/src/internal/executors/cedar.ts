@@ -31,7 +31,9 @@ interface Compiled {
   readonly preparsed: string | undefined
 }
 
-type Answer = { readonly type: "success"; readonly [key: string]: unknown } | { readonly type: "failure"; readonly errors: ReadonlyArray<{ readonly message: string }> }
+type Answer =
+  | { readonly type: "success"; readonly [key: string]: unknown }
+  | { readonly type: "failure"; readonly errors: ReadonlyArray<{ readonly message: string }> }
 
 /** Each runtime's engine, loaded once (a failed load is tried again next time). */
 const loadedBy = new WeakMap<CedarRuntime, Promise<CedarWasm>>()
@@ -44,7 +46,10 @@ const errorsOf = (answer: Answer): string => (answer.type === "failure" ? answer
 /** Parses the policy set into policies keyed by their `@id` annotation (else `policy<n>`), and checks it against the schema. */
 const compile = (cedar: CedarWasm, handler: CedarHandler, texts: ReadonlyArray<string | undefined>): Compiled => {
   const [policyText = "", entitiesText, schemaText] = texts
-  const parts = cedar.policySetTextToParts(policyText) as Answer & { readonly policies?: ReadonlyArray<string>; readonly policy_templates?: ReadonlyArray<string> }
+  const parts = cedar.policySetTextToParts(policyText) as Answer & {
+    readonly policies?: ReadonlyArray<string>
+    readonly policy_templates?: ReadonlyArray<string>
+  }
   if (parts.type === "failure") throw new Error(`${handler.policiesPath}: ${errorsOf(parts)}`)
   const policies: Record<string, string> = {}
   const annotations: Record<string, Record<string, string>> = {}
@@ -53,7 +58,8 @@ const compile = (cedar: CedarWasm, handler: CedarHandler, texts: ReadonlyArray<s
     if (json.type === "failure") throw new Error(`${handler.policiesPath}: ${errorsOf(json)}`)
     const own = Object.fromEntries(Object.entries(json.json?.annotations ?? {}).map(([k, v]) => [k, v ?? ""]))
     const id = own["id"] !== undefined && own["id"] !== "" ? own["id"] : `policy${n}`
-    if (id in policies) throw new Error(`${handler.policiesPath}: two policies have the id ${JSON.stringify(id)} (an @id annotation must be unique)`)
+    if (id in policies)
+      throw new Error(`${handler.policiesPath}: two policies have the id ${JSON.stringify(id)} (an @id annotation must be unique)`)
     policies[id] = text
     annotations[id] = own
   })
@@ -65,10 +71,11 @@ const compile = (cedar: CedarWasm, handler: CedarHandler, texts: ReadonlyArray<s
     } catch (error) {
       throw new Error(`${handler.entitiesPath}: not JSON (${String(error)}); expected an array of Cedar entities`)
     }
-    if (!Array.isArray(parsed)) throw new Error(`${handler.entitiesPath}: expected an array of Cedar entities ({"uid", "attrs", "parents"})`)
+    if (!Array.isArray(parsed))
+      throw new Error(`${handler.entitiesPath}: expected an array of Cedar entities ({"uid", "attrs", "parents"})`)
     entities = parsed
   }
-  let schema: unknown = undefined
+  let schema: unknown
   if (schemaText !== undefined) {
     // The JSON schema format when it parses as JSON, else the Cedar schema syntax.
     try {
@@ -84,7 +91,9 @@ const compile = (cedar: CedarWasm, handler: CedarHandler, texts: ReadonlyArray<s
     if (validated.type === "failure") throw new Error(`${handler.policiesPath}: ${errorsOf(validated)}`)
     const problems = validated.validationErrors ?? []
     if (problems.length > 0) {
-      throw new Error(`${handler.policiesPath} does not validate against ${handler.schemaPath}: ${problems.map((p) => `policy ${p.policyId}: ${p.error.message}`).join("; ")}`)
+      throw new Error(
+        `${handler.policiesPath} does not validate against ${handler.schemaPath}: ${problems.map((p) => `policy ${p.policyId}: ${p.error.message}`).join("; ")}`
+      )
     }
   }
   // Parsed once here rather than at every call: evaluation then takes microseconds.
@@ -134,16 +143,27 @@ export const targetOf = (input: Record<string, unknown>): string => {
 }
 
 const describe = (compiledSet: Compiled, ids: ReadonlyArray<string>): string =>
-  ids.map((id) => {
-    const reason = compiledSet.annotations[id]?.["reason"]
-    return reason === undefined || reason === "" ? `policy ${id}` : `policy ${id}: ${reason}`
-  }).join("; ")
+  ids
+    .map((id) => {
+      const reason = compiledSet.annotations[id]?.["reason"]
+      return reason === undefined || reason === "" ? `policy ${id}` : `policy ${id}: ${reason}`
+    })
+    .join("; ")
 
 const approval = (event: string, reason: string): InProcessResult | undefined => {
   if (event === "PreToolUse") {
-    return { exitCode: 0, stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", permissionDecisionReason: reason } }) }
+    return {
+      exitCode: 0,
+      stdout: JSON.stringify({
+        hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", permissionDecisionReason: reason }
+      })
+    }
   }
-  if (event === "PermissionRequest") return { exitCode: 0, stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow" } } }) }
+  if (event === "PermissionRequest")
+    return {
+      exitCode: 0,
+      stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow" } } })
+    }
   return undefined
 }
 
@@ -187,7 +207,8 @@ export const check = async (handlers: ReadonlyArray<CedarHandler>, runtime: Ceda
 
 /** Every cedar hook of a plan, as it will run (a trust-pinned copy when there is one). @internal */
 export const handlersOf = (plan: Plan): ReadonlyArray<CedarHandler> =>
-  [...plan.events.values()].flatMap((planned) => planned.hooks.map((hook) => hook.entry.pinned ?? hook.entry.handler))
+  [...plan.events.values()]
+    .flatMap((planned) => planned.hooks.map((hook) => hook.entry.pinned ?? hook.entry.handler))
     .filter((handler): handler is CedarHandler => handler.type === "cedar")
 
 /** `check` on every cedar hook of a plan; nothing is loaded when it has none. @internal */
@@ -198,7 +219,10 @@ export const checkPlan = (plan: Plan, runtime: CedarRuntime): Promise<ReadonlyAr
 
 /** @internal */
 export const cedar = (handler: CedarHandler, ctx: ExecContext, runtime: CedarRuntime | undefined): Effect.Effect<Executed> => {
-  if (runtime === undefined) return failed("cedar hooks need the Cedar engine, which this host does not provide (use @agent-hooks/node, bun or deno, or pass EngineOptions.cedar)")
+  if (runtime === undefined)
+    return failed(
+      "cedar hooks need the Cedar engine, which this host does not provide (use @agent-hooks/node, bun or deno, or pass EngineOptions.cedar)"
+    )
   return inProcess(ctx.timeout, async () => {
     const { engine, set } = await prepare(handler, runtime)
     const event = String(ctx.input["hook_event_name"] ?? "")
@@ -216,10 +240,21 @@ export const cedar = (handler: CedarHandler, ctx: ExecContext, runtime: CedarRun
         { uid: resource, attrs: { path: resource.id, tool: tool ?? "" }, parents: [] }
       ]
     }
-    const answer = (set.preparsed !== undefined && engine.statefulIsAuthorized !== undefined
-      ? engine.statefulIsAuthorized({ ...request, preparsedPolicySetId: set.preparsed } as never)
-      : engine.isAuthorized({ ...request, policies: { staticPolicies: set.policies } } as never)) as Answer & { readonly response?: { readonly decision: "allow" | "deny"; readonly diagnostics: { readonly reason: ReadonlyArray<string>; readonly errors: ReadonlyArray<{ readonly policyId: string; readonly error: { readonly message: string } }> } } }
-    if (answer.type === "failure" || answer.response === undefined) throw new Error(`Cedar could not evaluate the request: ${errorsOf(answer)}`)
+    const answer = (
+      set.preparsed !== undefined && engine.statefulIsAuthorized !== undefined
+        ? engine.statefulIsAuthorized({ ...request, preparsedPolicySetId: set.preparsed } as never)
+        : engine.isAuthorized({ ...request, policies: { staticPolicies: set.policies } } as never)
+    ) as Answer & {
+      readonly response?: {
+        readonly decision: "allow" | "deny"
+        readonly diagnostics: {
+          readonly reason: ReadonlyArray<string>
+          readonly errors: ReadonlyArray<{ readonly policyId: string; readonly error: { readonly message: string } }>
+        }
+      }
+    }
+    if (answer.type === "failure" || answer.response === undefined)
+      throw new Error(`Cedar could not evaluate the request: ${errorsOf(answer)}`)
     const { decision, diagnostics } = answer.response
     // A policy that errors is skipped by Cedar; say so rather than hide it.
     const errors = diagnostics.errors.map((e) => `policy ${e.policyId}: ${e.error.message}`).join("; ")
@@ -228,7 +263,10 @@ export const cedar = (handler: CedarHandler, ctx: ExecContext, runtime: CedarRun
       // Cedar's deny is a forbid that applied, or no permit applying (its default deny).
       if (diagnostics.reason.length > 0) return { exitCode: 2, stderr: `denied by Cedar: ${describe(set, diagnostics.reason)}` }
       if (handler.onNoDecision === "no-objection") return { exitCode: 0, stderr: stderrNote }
-      return { exitCode: 2, stderr: `denied by Cedar: no policy permits ${event}${tool === undefined ? "" : ` of ${tool}`} on ${JSON.stringify(resource.id)} (onNoDecision: deny)${stderrNote === "" ? "" : `; ${stderrNote}`}` }
+      return {
+        exitCode: 2,
+        stderr: `denied by Cedar: no policy permits ${event}${tool === undefined ? "" : ` of ${tool}`} on ${JSON.stringify(resource.id)} (onNoDecision: deny)${stderrNote === "" ? "" : `; ${stderrNote}`}`
+      }
     }
     const approving = diagnostics.reason.filter((id) => set.annotations[id]?.["approve"] !== undefined)
     if (approving.length > 0) {

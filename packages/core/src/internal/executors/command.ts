@@ -84,7 +84,9 @@ export const asRun = (handler: CommandHandler, ctx: ExecContext): string => {
   const values = placeholderValues(ctx)
   if (handler.shell === "powershell") return handler.args === undefined ? handler.command : [handler.command, ...handler.args].join(" ")
   if (handler.args === undefined) return Placeholder.expandShell(handler.command, values)
-  return [Placeholder.expandText(handler.command, values), ...expandExecArgs(handler.command, handler.args, values).args].map(shellWord).join(" ")
+  return [Placeholder.expandText(handler.command, values), ...expandExecArgs(handler.command, handler.args, values).args]
+    .map(shellWord)
+    .join(" ")
 }
 
 /**
@@ -107,7 +109,28 @@ const CHECK_SCRIPT = [
 const MAX_RECORDED_COMMAND_CHARS = 2000
 
 const INTERPRETERS = new Set(["sh", "bash", "dash", "zsh", "python", "python3", "node", "bun", "deno", "ruby", "perl"])
-const RESERVED = new Set(["if", "then", "else", "elif", "fi", "case", "esac", "for", "while", "until", "do", "done", "in", "!", "{", "}", "time", "function", "select", "[["])
+const RESERVED = new Set([
+  "if",
+  "then",
+  "else",
+  "elif",
+  "fi",
+  "case",
+  "esac",
+  "for",
+  "while",
+  "until",
+  "do",
+  "done",
+  "in",
+  "!",
+  "{",
+  "}",
+  "time",
+  "function",
+  "select",
+  "[["
+])
 
 /**
  * The program a shell-form command starts and the script an interpreter is given, when the command
@@ -121,13 +144,22 @@ const startWords = (handler: CommandHandler, ctx: ExecContext, file: string, arg
     const text = Placeholder.expandText(word.replace(/[;&|]+$/, ""), { env: ctx.env, input: {} }).replace(/^"([^"]*)"/, "$1")
     return text !== "" && !/["'`$\\;&|<>(){}*?[\]=~]/.test(text) && !text.startsWith("-") ? text : undefined
   }
-  const [program, second] = handler.args !== undefined
-    ? [file, args[0]]
-    : (ShellLexer.leadingCommand(handler.command, "posix")?.words ?? []).slice(0, 2).map((word) => word.raw) as Array<string | undefined>
+  const [program, second] =
+    handler.args !== undefined
+      ? [file, args[0]]
+      : ((ShellLexer.leadingCommand(handler.command, "posix")?.words ?? []).slice(0, 2).map((word) => word.raw) as Array<
+          string | undefined
+        >)
   const first = handler.args !== undefined ? (/["'`$\\]/.test(file) || file === "" ? undefined : file) : plain(program)
   if (first === undefined || RESERVED.has(first)) return ["", ""]
   const base = first.slice(first.lastIndexOf("/") + 1)
-  const script = INTERPRETERS.has(base) ? (handler.args !== undefined ? (second !== undefined && !second.startsWith("-") ? second : undefined) : plain(second)) : undefined
+  const script = INTERPRETERS.has(base)
+    ? handler.args !== undefined
+      ? second !== undefined && !second.startsWith("-")
+        ? second
+        : undefined
+      : plain(second)
+    : undefined
   return [first, script ?? ""]
 }
 
@@ -141,9 +173,17 @@ const ARGUMENT_LIST_TOO_LONG = /Argument list too long/
  * spawn that failed with E2BIG: it blocks whatever onFailure says. Each `envMaxChars` cut is said
  * in the hook's result.
  */
-const afterRun = (run: HookRunner.ProcessRun, handler: CommandHandler, cuts: ReadonlyArray<string>, valueFiles: boolean): HookRunner.ProcessRun => {
+const afterRun = (
+  run: HookRunner.ProcessRun,
+  handler: CommandHandler,
+  cuts: ReadonlyArray<string>,
+  valueFiles: boolean
+): HookRunner.ProcessRun => {
   // exit 126 with values in files: in another language the shell words its message differently
-  const refused = (handler.args !== undefined || handler.shell !== "powershell") && run.exitCode === 126 && run.spawnErrorReason === undefined &&
+  const refused =
+    (handler.args !== undefined || handler.shell !== "powershell") &&
+    run.exitCode === 126 &&
+    run.spawnErrorReason === undefined &&
     (valueFiles || ARGUMENT_LIST_TOO_LONG.test(run.stderr))
   if (!refused && cuts.length === 0) return run
   return {
@@ -152,7 +192,11 @@ const afterRun = (run: HookRunner.ProcessRun, handler: CommandHandler, cuts: Rea
     warnings: [
       ...(run.warnings ?? []),
       ...cuts,
-      ...(refused ? ["the hook's shell could not start a program with a value this large as an argument (Argument list too long); pipe it instead: printf '%s' \"$VALUE\" | guard"] : [])
+      ...(refused
+        ? [
+            "the hook's shell could not start a program with a value this large as an argument (Argument list too long); pipe it instead: printf '%s' \"$VALUE\" | guard"
+          ]
+        : [])
     ]
   }
 }
@@ -179,20 +223,22 @@ export const command = (handler: CommandHandler, ctx: ExecContext): Effect.Effec
   // a value too large for one argument travels in a file the command reads (the spawner writes it)
   // exec form: an argument a program runs as code (`sh -c …`) is quoted by the lexer like shell form
   const exec = handler.args === undefined ? undefined : expandExecArgs(handler.command, handler.args, values)
-  const shellForm = exec !== undefined
-    ? { command: "", files: exec.files }
-    : handler.shell === "powershell"
-    ? { command: "", files: [] }
-    : Placeholder.expandShellCommand(handler.command, values, shellKind)
-  const [file, args] = exec !== undefined
-    ? [Placeholder.expandText(handler.command, values), exec.args] as const
-    : handler.shell === "powershell"
-    // PowerShell: the well-known placeholders become environment reads, as Claude Code rewrites them.
-    ? ["pwsh", ["-NoProfile", "-NonInteractive", "-Command", handler.command.replace(POWERSHELL_PLACEHOLDERS, "$${env:$1}")]] as const
-    : handler.shell === "bash"
-    // --norc: bash reads ~/.bashrc when stdin is a socket (as spawn pipes are on some runtimes).
-    ? ["bash", ["--norc", "--noprofile", "-c", shellForm.command]] as const
-    : ["/bin/sh", ["-c", shellForm.command]] as const
+  const shellForm =
+    exec !== undefined
+      ? { command: "", files: exec.files }
+      : handler.shell === "powershell"
+        ? { command: "", files: [] }
+        : Placeholder.expandShellCommand(handler.command, values, shellKind)
+  const [file, args] =
+    exec !== undefined
+      ? ([Placeholder.expandText(handler.command, values), exec.args] as const)
+      : handler.shell === "powershell"
+        ? // PowerShell: the well-known placeholders become environment reads, as Claude Code rewrites them.
+          (["pwsh", ["-NoProfile", "-NonInteractive", "-Command", handler.command.replace(POWERSHELL_PLACEHOLDERS, "$${env:$1}")]] as const)
+        : handler.shell === "bash"
+          ? // --norc: bash reads ~/.bashrc when stdin is a socket (as spawn pipes are on some runtimes).
+            (["bash", ["--norc", "--noprofile", "-c", shellForm.command]] as const)
+          : (["/bin/sh", ["-c", shellForm.command]] as const)
   if (ctx.detach !== undefined) {
     // The spawner starts it detached (a session of its own, its own watchdog at the cap) and
     // returns once it has started; its launcher appends how it ended to the execution log.
@@ -209,31 +255,45 @@ export const command = (handler: CommandHandler, ctx: ExecContext): Effect.Effec
       files: shellForm.files,
       detached: {
         capSeconds,
-        logTo: logTo === undefined ? undefined : {
-          file: logTo.file,
-          record: logTo.record(ranAs.length > MAX_RECORDED_COMMAND_CHARS ? `${ranAs.slice(0, MAX_RECORDED_COMMAND_CHARS)}… (cut)` : ranAs)
-        }
+        logTo:
+          logTo === undefined
+            ? undefined
+            : {
+                file: logTo.file,
+                record: logTo.record(
+                  ranAs.length > MAX_RECORDED_COMMAND_CHARS ? `${ranAs.slice(0, MAX_RECORDED_COMMAND_CHARS)}… (cut)` : ranAs
+                )
+              }
       }
     }
     const options = { ...HookRunner.defaultOptions, projectDir: ctx.projectDir }
-    const check = program === ""
-      ? Effect.succeed(undefined)
-      : HookRunner.run(
-        {
-          file: "/bin/sh",
-          args: ["-c", CHECK_SCRIPT, "agent-hooks-check", program, script, handler.args === undefined && handler.shell === "bash" ? "bash --norc --noprofile" : "/bin/sh"],
-          cwd: ctx.cwd,
-          env,
-          stdin: "",
-          maxOutputBytes: MAX_OUTPUT_BYTES
-        },
-        Duration.seconds(10),
-        options
-      )
+    const check =
+      program === ""
+        ? Effect.succeed(undefined)
+        : HookRunner.run(
+            {
+              file: "/bin/sh",
+              args: [
+                "-c",
+                CHECK_SCRIPT,
+                "agent-hooks-check",
+                program,
+                script,
+                handler.args === undefined && handler.shell === "bash" ? "bash --norc --noprofile" : "/bin/sh"
+              ],
+              cwd: ctx.cwd,
+              env,
+              stdin: "",
+              maxOutputBytes: MAX_OUTPUT_BYTES
+            },
+            Duration.seconds(10),
+            options
+          )
     return Effect.flatMap(check, (checked) =>
       checked !== undefined && checked.exitCode !== 0
         ? Effect.succeed({ run: afterRun(checked, handler, cuts, false) })
-        : Effect.map(HookRunner.run(request, Duration.seconds(10), options), (run) => ({ run: afterRun(run, handler, cuts, false) })))
+        : Effect.map(HookRunner.run(request, Duration.seconds(10), options), (run) => ({ run: afterRun(run, handler, cuts, false) }))
+    )
   }
   return Effect.map(
     HookRunner.run(

@@ -29,10 +29,12 @@ export interface ExecContext {
    * how it ended is appended to the execution log `file` when it ends: `record` gives the start of
    * that line (a JSON object without its closing brace) for the command as it ran.
    */
-  readonly detach?: {
-    readonly capSeconds: number
-    readonly logTo?: { readonly file: string; readonly record: (ranAs: string) => string } | undefined
-  } | undefined
+  readonly detach?:
+    | {
+        readonly capSeconds: number
+        readonly logTo?: { readonly file: string; readonly record: (ranAs: string) => string } | undefined
+      }
+    | undefined
   readonly env: Readonly<Record<string, string>>
   /** Seconds. */
   readonly timeout: number
@@ -73,11 +75,8 @@ export type InProcessResult = Partial<ProcessRun> & { readonly answer?: ModelAns
  *
  * @internal
  */
-export const inProcess = (
-  timeout: number,
-  f: (signal: AbortSignalLike) => Promise<InProcessResult>
-): Effect.Effect<Executed> =>
-  Effect.gen(function*() {
+export const inProcess = (timeout: number, f: (signal: AbortSignalLike) => Promise<InProcessResult>): Effect.Effect<Executed> =>
+  Effect.gen(function* () {
     const start = yield* Clock.currentTimeMillis
     const outcome = yield* Effect.tryPromise({ try: (signal) => f(signal), catch: (error) => error }).pipe(
       Effect.catch((error) => Effect.succeed<InProcessResult>({ exitCode: 1, stderr: message(error) })),

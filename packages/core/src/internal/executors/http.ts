@@ -25,10 +25,13 @@ export const http = (handler: HttpHandler, ctx: ExecContext, caps: HttpCapabilit
   const allowed = new Set((handler.allowedEnvVars ?? []).filter((name) => outer === undefined || outer.includes(name)))
   const headers: Record<string, string> = { "content-type": "application/json" }
   for (const [name, value] of Object.entries(handler.headers ?? {})) {
-    headers[name] = value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (_, braced: string | undefined, bare: string | undefined) => {
-      const key = braced ?? bare ?? ""
-      return allowed.has(key) ? ctx.env[key] ?? "" : ""
-    })
+    headers[name] = value.replace(
+      /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+      (_, braced: string | undefined, bare: string | undefined) => {
+        const key = braced ?? bare ?? ""
+        return allowed.has(key) ? (ctx.env[key] ?? "") : ""
+      }
+    )
   }
   // The hook's trace context goes with the request (W3C Trace Context), unless the hook sets its own.
   const has = (name: string) => Object.keys(headers).some((key) => key.toLowerCase() === name)

@@ -29,7 +29,8 @@ export interface Capabilities extends HttpCapabilities {
 
 /** @internal */
 export const execute = (hook: PlannedHook, ctx: ExecContext, caps: Capabilities): Effect.Effect<Executed, never, ProcessSpawner> => {
-  if (hook.refusal !== undefined) return Effect.succeed({ run: makeRun({ exitCode: null, stderr: hook.refusal, spawnError: hook.refusal }) })
+  if (hook.refusal !== undefined)
+    return Effect.succeed({ run: makeRun({ exitCode: null, stderr: hook.refusal, spawnError: hook.refusal }) })
   // A trusted project hook runs the approved copies of the files it names, never the files as they are now.
   const handler = hook.entry.pinned ?? hook.entry.handler
   switch (handler.type) {

@@ -16,7 +16,12 @@ export const mcpTool = (handler: McpToolHandler, ctx: ExecContext, mcp: McpCalle
   }
   return inProcess(ctx.timeout, async (signal) => {
     const result = await mcp({ server: handler.server, tool: handler.tool, input, signal })
-    const text = result.content.filter((part) => part.type === "text").map((part) => part.text ?? "").join("")
-    return result.isError === true ? { exitCode: 1, stderr: text === "" ? "the MCP tool reported an error" : text } : { exitCode: 0, stdout: text }
+    const text = result.content
+      .filter((part) => part.type === "text")
+      .map((part) => part.text ?? "")
+      .join("")
+    return result.isError === true
+      ? { exitCode: 1, stderr: text === "" ? "the MCP tool reported an error" : text }
+      : { exitCode: 0, stdout: text }
   })
 }

@@ -30,7 +30,8 @@ const stdoutOf = (value: unknown): string =>
   value === undefined || value === null ? "" : typeof value === "string" ? value : JSON.stringify(value)
 
 /** Each JavaScript hook gets its own copy of the input, so one cannot change what the next sees. */
-const structuredCloneJson = (input: Record<string, unknown>): Record<string, unknown> => JSON.parse(JSON.stringify(input)) as Record<string, unknown>
+const structuredCloneJson = (input: Record<string, unknown>): Record<string, unknown> =>
+  JSON.parse(JSON.stringify(input)) as Record<string, unknown>
 
 const callFunction = (fn: unknown, what: string, ctx: ExecContext, signal: AbortSignalLike): Promise<Partial<ProcessRun>> => {
   if (typeof fn !== "function") return Promise.resolve({ exitCode: 1, stderr: `${what} is not a function` })

@@ -122,7 +122,8 @@ const codex = (event: HookEventSpec, run: RawRun, json: Record<string, unknown>)
   })
   const base = event.behavesAs
   for (const key of Object.keys(json)) {
-    if (!CODEX_UNIVERSAL.has(key) || (base === "Interrupt" && key !== "systemMessage")) return failed(`unknown field "${key}" on ${event.name}`)
+    if (!CODEX_UNIVERSAL.has(key) || (base === "Interrupt" && key !== "systemMessage"))
+      return failed(`unknown field "${key}" on ${event.name}`)
   }
   const specific = json["hookSpecificOutput"]
   if (specific !== undefined) {
@@ -141,7 +142,12 @@ const codex = (event: HookEventSpec, run: RawRun, json: Record<string, unknown>)
 
 const vscode = (event: HookEventSpec, run: RawRun, json: Record<string, unknown>): Normalized => {
   const specific = json["hookSpecificOutput"]
-  if (event.blocking !== "decision" || !Predicate.isObject(specific) || specific["decision"] === undefined || json["decision"] !== undefined) {
+  if (
+    event.blocking !== "decision" ||
+    !Predicate.isObject(specific) ||
+    specific["decision"] === undefined ||
+    json["decision"] !== undefined
+  ) {
     return { run, notes: [] }
   }
   const { decision, reason, ...others } = specific

@@ -17,7 +17,18 @@ import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../HookEvent.ts"
 import type { Preset, PresetFile } from "../../Preset.ts"
 import { SettingsError } from "../../HookError.ts"
-import { decodeTranslated, describe, exactNames, formatPath, isRecord, join, knownEvent, nonEmpty, unanchoredRegex, validRegex } from "./common.ts"
+import {
+  decodeTranslated,
+  describe,
+  exactNames,
+  formatPath,
+  isRecord,
+  join,
+  knownEvent,
+  nonEmpty,
+  unanchoredRegex,
+  validRegex
+} from "./common.ts"
 import type { JsonPath } from "./common.ts"
 
 /** Which contract: the documented one (default) or the one observed on agy 1.0 builds. */
@@ -31,7 +42,14 @@ export const eventsFor = (version: AntigravityVersion): ReadonlyArray<CustomEven
   const outputDialect = version === "1.0" ? "antigravity-1.0" : "antigravity"
   const tool: ReadonlyArray<CustomEvent> = [
     { name: "PreToolUse", extends: "PreToolUse", matcherField: "tool_name", defaultTimeout: DEFAULT_TIMEOUT, outputDialect },
-    { name: "PostToolUse", extends: "PostToolUse", blocking: "none", matcherField: "tool_name", defaultTimeout: DEFAULT_TIMEOUT, outputDialect }
+    {
+      name: "PostToolUse",
+      extends: "PostToolUse",
+      blocking: "none",
+      matcherField: "tool_name",
+      defaultTimeout: DEFAULT_TIMEOUT,
+      outputDialect
+    }
   ]
   if (version === "1.0") return tool
   return [
@@ -84,40 +102,57 @@ const readEvents = (
   }
 }
 
-const decodeWith = (version: AntigravityVersion): Preset["decode"] => (document, file, context) =>
-  Effect.gen(function*() {
-    const events = eventsFor(version)
-    const names = events.map((event) => event.name)
-    if (!isRecord(document)) {
-      return yield* new SettingsError({ file: file.path, path: [], detail: `expected a JSON object (Antigravity hooks.json), got ${describe(document)}` })
-    }
-    const warnings: Array<string> = []
-    const translated: Record<string, Array<unknown>> = {}
-    const paths = new Map<string, string>()
-    const patterns = new Map<string, string>()
-    if (version === "1.0") {
-      const hooks = document["hooks"]
-      if (hooks !== undefined && !isRecord(hooks)) {
-        return yield* new SettingsError({ file: file.path, path: ["hooks"], detail: `expected {"PreToolUse": [{"matcher": "...", "hooks": [...]}]}, got ${describe(hooks)}` })
+const decodeWith =
+  (version: AntigravityVersion): Preset["decode"] =>
+  (document, file, context) =>
+    Effect.gen(function* () {
+      const events = eventsFor(version)
+      const names = events.map((event) => event.name)
+      if (!isRecord(document)) {
+        return yield* new SettingsError({
+          file: file.path,
+          path: [],
+          detail: `expected a JSON object (Antigravity hooks.json), got ${describe(document)}`
+        })
       }
-      readEvents(isRecord(hooks) ? hooks : {}, ["hooks"], names, file.path, warnings, translated, paths, patterns)
-    } else {
-      // grouped by hook name: {"<suite>": {"<Event>": [groups]}}
-      for (const [suite, byEvent] of Object.entries(document)) {
-        if (!isRecord(byEvent)) {
-          warnings.push(`${file.path} at ${formatPath([suite])}: expected a hook suite {"PreToolUse": [...], ...}, got ${describe(byEvent)}; skipped`)
-          continue
+      const warnings: Array<string> = []
+      const translated: Record<string, Array<unknown>> = {}
+      const paths = new Map<string, string>()
+      const patterns = new Map<string, string>()
+      if (version === "1.0") {
+        const hooks = document["hooks"]
+        if (hooks !== undefined && !isRecord(hooks)) {
+          return yield* new SettingsError({
+            file: file.path,
+            path: ["hooks"],
+            detail: `expected {"PreToolUse": [{"matcher": "...", "hooks": [...]}]}, got ${describe(hooks)}`
+          })
         }
-        if (byEvent["enabled"] === false) {
-          warnings.push(`${file.path} at ${formatPath([suite, "enabled"])}: the hook suite "${suite}" is disabled; it does not run`)
-          continue
+        readEvents(isRecord(hooks) ? hooks : {}, ["hooks"], names, file.path, warnings, translated, paths, patterns)
+      } else {
+        // grouped by hook name: {"<suite>": {"<Event>": [groups]}}
+        for (const [suite, byEvent] of Object.entries(document)) {
+          if (!isRecord(byEvent)) {
+            warnings.push(
+              `${file.path} at ${formatPath([suite])}: expected a hook suite {"PreToolUse": [...], ...}, got ${describe(byEvent)}; skipped`
+            )
+            continue
+          }
+          if (byEvent["enabled"] === false) {
+            warnings.push(`${file.path} at ${formatPath([suite, "enabled"])}: the hook suite "${suite}" is disabled; it does not run`)
+            continue
+          }
+          const { enabled: _enabled, description: _description, ...rest } = byEvent
+          readEvents(rest, [suite], names, file.path, warnings, translated, paths, patterns)
         }
-        const { enabled: _enabled, description: _description, ...rest } = byEvent
-        readEvents(rest, [suite], names, file.path, warnings, translated, paths, patterns)
       }
-    }
-    return yield* decodeTranslated({ document: { hooks: translated }, paths, warnings, patterns }, file.path, file.scope, context.events ?? events)
-  })
+      return yield* decodeTranslated(
+        { document: { hooks: translated }, paths, warnings, patterns },
+        file.path,
+        file.scope,
+        context.events ?? events
+      )
+    })
 
 /** The Antigravity preset for one contract. @internal */
 export const antigravityWith = (options: { readonly version?: AntigravityVersion | undefined } = {}): Preset => {
@@ -125,9 +160,10 @@ export const antigravityWith = (options: { readonly version?: AntigravityVersion
   const events = eventsFor(version)
   return {
     name: version === "1.0" ? "antigravity-1.0" : "antigravity",
-    description: version === "1.0"
-      ? "Antigravity CLI 1.0 builds (observed): ~/.gemini/config/hooks.json, .antigravitycli/hooks.json; Claude Code's shape; {decision: deny}"
-      : "Antigravity CLI (documented): ~/.gemini/antigravity-cli/hooks.json, .agents/hooks.json; grouped by hook name; {allowTool: false}",
+    description:
+      version === "1.0"
+        ? "Antigravity CLI 1.0 builds (observed): ~/.gemini/config/hooks.json, .antigravitycli/hooks.json; Claude Code's shape; {decision: deny}"
+        : "Antigravity CLI (documented): ~/.gemini/antigravity-cli/hooks.json, .agents/hooks.json; grouped by hook name; {allowTool: false}",
     discover: (context) => {
       const files: Array<PresetFile> = []
       const home = context.env["HOME"]
@@ -146,7 +182,17 @@ export const antigravityWith = (options: { readonly version?: AntigravityVersion
     decode: decodeWith(version),
     events,
     projectDirEnv: [],
-    toolNames: ["run_command", "view_file", "edit_file", "write_to_file", "grep_search", "find_by_name", "list_dir", "read_url_content", "search_web"]
+    toolNames: [
+      "run_command",
+      "view_file",
+      "edit_file",
+      "write_to_file",
+      "grep_search",
+      "find_by_name",
+      "list_dir",
+      "read_url_content",
+      "search_web"
+    ]
   }
 }
 

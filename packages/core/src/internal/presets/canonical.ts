@@ -49,7 +49,11 @@ const declaration = (
   for (const key of differing) out[key] = spec[key] ?? null
   // Rules that follow from the others (a blocking event's audiences) are left out when the declaration gives them anyway.
   const decoded = (declared: Record<string, unknown>) =>
-    HookEvent.custom(Object.fromEntries(Object.entries(declared).map(([key, value]) => [key, value === null ? undefined : value])) as unknown as HookEvent.CustomEvent)
+    HookEvent.custom(
+      Object.fromEntries(
+        Object.entries(declared).map(([key, value]) => [key, value === null ? undefined : value])
+      ) as unknown as HookEvent.CustomEvent
+    )
   for (const key of differing) {
     const { [key]: _dropped, ...without } = out
     if (OUTCOME_RULES.every((rule) => same(decoded(without)[rule], spec[rule]))) delete out[key]
@@ -62,8 +66,8 @@ const inexpressible = (spec: HookEvent.HookEventSpec, base: HookEvent.HookEventS
   spec.blocking !== "none" && spec.blocking !== base.blocking
     ? `what can block differs: blocking ${JSON.stringify(spec.blocking)} here, ${JSON.stringify(base.blocking)} on ${base.name}, and a settings file may only take blocking away from a catalog event`
     : base.blocking === "none" && spec.nonZeroBlocks
-    ? `non-zero exits block here, but ${base.name} cannot block, and a settings file may not give it a way to`
-    : undefined
+      ? `non-zero exits block here, but ${base.name} cannot block, and a settings file may not give it a way to`
+      : undefined
 
 /**
  * The config's input defaults (pigo's `model`) in a hook's env values: `${model}` becomes
@@ -71,7 +75,10 @@ const inexpressible = (spec: HookEvent.HookEventSpec, base: HookEvent.HookEventS
  */
 const withDefaults = (env: Readonly<Record<string, string>>, defaults: ReadonlyArray<readonly [string, string]>): Record<string, string> =>
   Object.fromEntries(
-    Object.entries(env).map(([name, template]) => [name, defaults.reduce((text, [field, value]) => text.split(`\${${field}}`).join(`\${${field}-${value}}`), template)])
+    Object.entries(env).map(([name, template]) => [
+      name,
+      defaults.reduce((text, [field, value]) => text.split(`\${${field}}`).join(`\${${field}-${value}}`), template)
+    ])
   )
 
 const handlerJson = (
@@ -125,18 +132,19 @@ export const toCanonical = (settings: LoadedSettings, preset: Preset): Migrated 
   const events: Array<Record<string, unknown>> = []
   for (const [event, entries] of Object.entries(settings.hooks)) {
     const custom = declared.get(event)
-    const catalog = custom === undefined ? event : custom.extends ?? (HookEvent.get(event) !== undefined ? event : undefined)
+    const catalog = custom === undefined ? event : (custom.extends ?? (HookEvent.get(event) !== undefined ? event : undefined))
     const spec = custom === undefined ? HookEvent.get(event) : HookEvent.custom(custom)
     const base = catalog === undefined ? undefined : HookEvent.get(catalog)
     // The dialect's rules travel as the file's own declaration of the event; the name stays the dialect's
     // whenever a rule differs (the host keeps sending it), else the event becomes its catalog event.
     const declared_ = spec === undefined ? undefined : declaration(event, spec, base)
-    const target = declared_ === undefined ? catalog ?? event : event
-    const why = spec === undefined
-      ? `${event} has no rules in ${preset.name} (the canonical format would skip it as unknown)`
-      : base !== undefined && base.name === event && declared_ !== undefined
-      ? inexpressible(spec, base)
-      : undefined
+    const target = declared_ === undefined ? (catalog ?? event) : event
+    const why =
+      spec === undefined
+        ? `${event} has no rules in ${preset.name} (the canonical format would skip it as unknown)`
+        : base !== undefined && base.name === event && declared_ !== undefined
+          ? inexpressible(spec, base)
+          : undefined
     if (declared_ !== undefined && why === undefined && entries.some((entry) => entry.handler.type !== "callback")) events.push(declared_)
     if (target !== event) noteOnce(event, `${event} → ${target}`)
     for (const entry of entries) {
@@ -159,10 +167,14 @@ export const toCanonical = (settings: LoadedSettings, preset: Preset): Migrated 
     }
   }
   for (const file of userFiles) {
-    notes.push(`user-level hooks of ${file} are not merged into this file; migrate them on their own into ~/.agent-hooks/settings.json (--settings ${file})`)
+    notes.push(
+      `user-level hooks of ${file} are not merged into this file; migrate them on their own into ~/.agent-hooks/settings.json (--settings ${file})`
+    )
   }
   if (preset.dispatch !== undefined && Object.keys(hooks).length > 0) {
-    notes.push(`${preset.name}'s own input fields and environment (see docs/presets/${preset.name}.md) are given under --preset ${preset.name} only; migrated hooks get what the host passes`)
+    notes.push(
+      `${preset.name}'s own input fields and environment (see docs/presets/${preset.name}.md) are given under --preset ${preset.name} only; migrated hooks get what the host passes`
+    )
   }
   const out: Record<string, unknown> = {}
   if (settings.disableAllHooks) out["disableAllHooks"] = true
@@ -173,12 +185,16 @@ export const toCanonical = (settings: LoadedSettings, preset: Preset): Migrated 
     // A path under the home folder would tie the file to one machine: the dialect's default log is left out.
     const home = settings.files.find((file) => file.scope === "user")?.path.replace(/\/\.[^/]+\/[^/]+$/, "")
     if (home !== undefined && settings.executionLog.startsWith(`${home}/`)) {
-      notes.push(`the execution log ${settings.executionLog} is in the home folder and is not written into the file; add "executionLog" by hand to keep it`)
+      notes.push(
+        `the execution log ${settings.executionLog} is in the home folder and is not written into the file; add "executionLog" by hand to keep it`
+      )
     } else out["executionLog"] = settings.executionLog
   }
   if (settings.auditLog !== undefined) {
     // The dialect's own folder (Wingman's .wingman) is not a log folder for a canonical project file.
-    notes.push(`the audit trail ${settings.auditLog} is not written into the file; add "auditLog": "logs/audit.jsonl" to a file in .agent-hooks/ (or your user settings) to keep recording every tool call`)
+    notes.push(
+      `the audit trail ${settings.auditLog} is not written into the file; add "auditLog": "logs/audit.jsonl" to a file in .agent-hooks/ (or your user settings) to keep recording every tool call`
+    )
   }
   if (settings.allowedHttpHookUrls !== undefined) out["allowedHttpHookUrls"] = settings.allowedHttpHookUrls
   // Every event of the dialect's own is declared, so the host's events stay known; a catalog event's
@@ -191,7 +207,10 @@ export const toCanonical = (settings: LoadedSettings, preset: Preset): Migrated 
     if (own !== undefined && !used.has(custom.name)) events.push(own)
   }
   const kept = events.filter((event) => HookEvent.get(event["name"] as string) === undefined || used.has(event["name"] as string))
-  if (kept.length > 0) out["events"] = kept.sort((a, b) => preset.events.findIndex((e) => e.name === a["name"]) - preset.events.findIndex((e) => e.name === b["name"]))
+  if (kept.length > 0)
+    out["events"] = kept.sort(
+      (a, b) => preset.events.findIndex((e) => e.name === a["name"]) - preset.events.findIndex((e) => e.name === b["name"])
+    )
   for (const [name, value] of Object.entries(settings.inputDefaults ?? {})) {
     const carried = defaults.some(([field]) => field === name)
     notes.push(
@@ -200,8 +219,6 @@ export const toCanonical = (settings: LoadedSettings, preset: Preset): Migrated 
         : `${name} ${JSON.stringify(value)} from the config is given to hooks only under --preset ${preset.name} when the payload has no ${name}; migrated hooks get what the host passes`
     )
   }
-  out["hooks"] = Object.fromEntries(
-    Object.entries(hooks).map(([event, groups]) => [event, groups.map(({ key: _key, ...group }) => group)])
-  )
+  out["hooks"] = Object.fromEntries(Object.entries(hooks).map(([event, groups]) => [event, groups.map(({ key: _key, ...group }) => group)]))
   return { settings: out, notes, refused }
 }

@@ -36,7 +36,6 @@ export const events: ReadonlyArray<CustomEvent> = [
 ]
 const EVENTS = events.map((event) => event.name)
 
-
 const decode: Preset["decode"] = (document, file, context) => {
   const name = file.path.slice(file.path.lastIndexOf("/") + 1)
   const warnings: Array<string> = []
@@ -45,7 +44,8 @@ const decode: Preset["decode"] = (document, file, context) => {
   if (!EVENTS.includes(name)) {
     // Only the event names run in Cline: another file in the folder (a README, a helper) is no hook.
     const near = EVENTS.find((event) => event.toLowerCase() === name.replace(/\.[^.]*$/, "").toLowerCase())
-    if (near !== undefined) warnings.push(`${file.path}: Cline runs only a file named exactly "${near}" (no extension); this file is not run; skipped`)
+    if (near !== undefined)
+      warnings.push(`${file.path}: Cline runs only a file named exactly "${near}" (no extension); this file is not run; skipped`)
   } else if (isRecord(document) && typeof document["text"] === "string" && document["text"].trim() === "") {
     warnings.push(`${file.path}: the hook script is empty; skipped`)
   } else {
@@ -62,20 +62,41 @@ const decode: Preset["decode"] = (document, file, context) => {
 /** @internal */
 export const cline: Preset = {
   name: "cline",
-  description: "Cline: an executable per event in ~/Documents/Cline/Hooks/ and .clinerules/hooks/; {cancel, contextModification, errorMessage}; non-zero exit is an error",
+  description:
+    "Cline: an executable per event in ~/Documents/Cline/Hooks/ and .clinerules/hooks/; {cancel, contextModification, errorMessage}; non-zero exit is an error",
   discover: (context) => {
     const files: Array<PresetFile> = []
     const home = context.env["HOME"]
-    if (nonEmpty(home)) files.push({ path: join(home, "Documents", "Cline", "Hooks"), scope: "user", required: false, folder: { suffix: "" }, raw: true })
-    files.push({ path: join(context.projectDir, ".clinerules", "hooks"), scope: "project", required: false, folder: { suffix: "" }, raw: true })
+    if (nonEmpty(home))
+      files.push({ path: join(home, "Documents", "Cline", "Hooks"), scope: "user", required: false, folder: { suffix: "" }, raw: true })
+    files.push({
+      path: join(context.projectDir, ".clinerules", "hooks"),
+      scope: "project",
+      required: false,
+      folder: { suffix: "" },
+      raw: true
+    })
     return files.filter((file, index) => files.findIndex((other) => other.path === file.path) === index)
   },
   decode,
   events,
   projectDirEnv: [],
   toolNames: [
-    "execute_command", "read_file", "write_to_file", "replace_in_file", "search_files", "list_files", "list_code_definition_names",
-    "browser_action", "use_mcp_tool", "access_mcp_resource", "ask_followup_question", "attempt_completion", "new_task", "plan_mode_respond",
-    "load_mcp_documentation", "web_fetch"
+    "execute_command",
+    "read_file",
+    "write_to_file",
+    "replace_in_file",
+    "search_files",
+    "list_files",
+    "list_code_definition_names",
+    "browser_action",
+    "use_mcp_tool",
+    "access_mcp_resource",
+    "ask_followup_question",
+    "attempt_completion",
+    "new_task",
+    "plan_mode_respond",
+    "load_mcp_documentation",
+    "web_fetch"
   ]
 }

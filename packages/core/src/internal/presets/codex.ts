@@ -20,7 +20,9 @@ import { CODEX_VARIANTS, pickCommand, platformOf } from "./peerCommon.ts"
 
 /** Codex's events: the catalog's rules, answers read strictly; `Interrupt` cannot block. */
 export const events: ReadonlyArray<CustomEvent> = [
-  ...Object.keys(codexAgent.events).filter((name) => name !== "Interrupt").map((name) => ({ name, outputDialect: "codex" as const })),
+  ...Object.keys(codexAgent.events)
+    .filter((name) => name !== "Interrupt")
+    .map((name) => ({ name, outputDialect: "codex" as const })),
   { name: "Interrupt", blocking: "none" as const, matcherField: undefined, outputDialect: "codex" as const }
 ]
 const NAMES = events.map((event) => event.name)
@@ -28,12 +30,15 @@ const NAMES = events.map((event) => event.name)
 /** One Codex handler as a canonical one: the platform's command, `timeout_sec` as `timeout`, Codex-only keys taken off. */
 const handler = (raw: unknown, path: JsonPath, file: string, platform: string, warnings: Array<string>): unknown => {
   if (!isRecord(raw)) return raw
-  const picked = raw["type"] === "command" || raw["type"] === undefined
-    ? pickCommand(raw, CODEX_VARIANTS, platform, file, path, warnings)
-    : { rest: { ...raw }, command: undefined }
+  const picked =
+    raw["type"] === "command" || raw["type"] === undefined
+      ? pickCommand(raw, CODEX_VARIANTS, platform, file, path, warnings)
+      : { rest: { ...raw }, command: undefined }
   const { timeout_sec, additionalContextLimit, ...rest } = picked.rest
   if (additionalContextLimit !== undefined && !(typeof additionalContextLimit === "number" && additionalContextLimit >= 0)) {
-    warnings.push(`${file} at ${formatPath([...path, "additionalContextLimit"])}: expected a number of tokens (0 or more), got ${JSON.stringify(additionalContextLimit)}; ignored`)
+    warnings.push(
+      `${file} at ${formatPath([...path, "additionalContextLimit"])}: expected a number of tokens (0 or more), got ${JSON.stringify(additionalContextLimit)}; ignored`
+    )
   }
   const timeout = rest["timeout"] ?? timeout_sec
   return {
@@ -53,7 +58,7 @@ interface PluginFacts {
 }
 const pluginOf = (file: PresetFile): PluginFacts | undefined => {
   const facts = file.facts?.["plugin"]
-  return isRecord(facts) && typeof facts["id"] === "string" ? facts as unknown as PluginFacts : undefined
+  return isRecord(facts) && typeof facts["id"] === "string" ? (facts as unknown as PluginFacts) : undefined
 }
 /** The `[hooks.state]` keys the user's config.toml turns off (`enabled = false`), from `expand`. */
 const offOf = (file: PresetFile): ReadonlyArray<string> => {
@@ -79,15 +84,16 @@ const decode: Preset["decode"] = (document, file, context) =>
   })
 
 const decodeFile: Preset["decode"] = (document, file, context) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const plugin = pluginOf(file)
     const toml = file.format === "toml"
     const warnings: Array<string> = []
     // config.toml and requirements.toml hold much else; only [hooks] (without its [hooks.state]
     // table), [features].hooks and allow_managed_hooks_only are about hooks
-    const rawHooks = isRecord(document) && toml && isRecord(document["hooks"])
-      ? Object.fromEntries(Object.entries(document["hooks"]).filter(([key]) => key !== "state"))
-      : undefined
+    const rawHooks =
+      isRecord(document) && toml && isRecord(document["hooks"])
+        ? Object.fromEntries(Object.entries(document["hooks"]).filter(([key]) => key !== "state"))
+        : undefined
     // The hook files this document holds, each with its JSON path and its name in [hooks.state] keys:
     // one, or a plugin manifest's inline hooks (`"hooks": {...}` or `[{...}, ...]`)
     const sources: Array<{ readonly hooks: unknown; readonly at: JsonPath; readonly key: string }> = []
@@ -110,13 +116,17 @@ const decodeFile: Preset["decode"] = (document, file, context) =>
     if (toml && file.scope !== "user" && isRecord(document) && isRecord(document["hooks"]) && isRecord(document["hooks"]["state"])) {
       for (const [key, state] of Object.entries(document["hooks"]["state"])) {
         if (isRecord(state) && state["enabled"] === false) {
-          warnings.push(`${file.path} at ${formatPath(["hooks", "state", key, "enabled"])}: read only in the user's config.toml (a ${file.scope} file cannot turn hooks off); ignored`)
+          warnings.push(
+            `${file.path} at ${formatPath(["hooks", "state", key, "enabled"])}: read only in the user's config.toml (a ${file.scope} file cannot turn hooks off); ignored`
+          )
         }
       }
     }
     // Which plugins run is the user's choice too: a project's or the system's [plugins] turns none on or off
     if (toml && file.scope !== "user" && file.kind === "config" && isRecord(document) && isRecord(document["plugins"])) {
-      warnings.push(`${file.path} at plugins: read only in the user's config.toml (a ${file.scope} file cannot turn plugins on or off); ignored`)
+      warnings.push(
+        `${file.path} at plugins: read only in the user's config.toml (a ${file.scope} file cannot turn plugins on or off); ignored`
+      )
     }
     const off = new Set(offOf(file))
     const platform = platformOf(context)
@@ -125,7 +135,9 @@ const decodeFile: Preset["decode"] = (document, file, context) =>
     for (const source of sources) {
       for (const [event, groups] of Object.entries(isRecord(source.hooks) ? source.hooks : {})) {
         if (!NAMES.includes(event)) {
-          warnings.push(`${file.path} at ${formatPath([...source.at, event])}: unknown Codex event "${event}"; expected one of ${NAMES.join(", ")}; skipped`)
+          warnings.push(
+            `${file.path} at ${formatPath([...source.at, event])}: unknown Codex event "${event}"; expected one of ${NAMES.join(", ")}; skipped`
+          )
           continue
         }
         if (!Array.isArray(groups)) {
@@ -147,9 +159,13 @@ const decodeFile: Preset["decode"] = (document, file, context) =>
             if (off.has(key)) {
               // Codex: a managed hook is always on; another one is off when the user's [hooks.state] says so
               if (file.scope === "managed") {
-                warnings.push(`${file.path} at ${formatPath(where)}: [hooks.state."${key}"] enabled = false cannot turn a managed hook off; it runs`)
+                warnings.push(
+                  `${file.path} at ${formatPath(where)}: [hooks.state."${key}"] enabled = false cannot turn a managed hook off; it runs`
+                )
               } else {
-                warnings.push(`${file.path} at ${formatPath(where)}: off ([hooks.state."${key}"] enabled = false in the user's config.toml); it does not run`)
+                warnings.push(
+                  `${file.path} at ${formatPath(where)}: off ([hooks.state."${key}"] enabled = false in the user's config.toml); it does not run`
+                )
                 return
               }
             }
@@ -161,7 +177,11 @@ const decodeFile: Preset["decode"] = (document, file, context) =>
             kept.push({
               ...translated,
               command: pluginPlaceholders(translated["command"]),
-              env: { PLUGIN_ROOT: "${CLAUDE_PLUGIN_ROOT}", PLUGIN_DATA: "${CLAUDE_PLUGIN_DATA}", ...(isRecord(translated["env"]) ? translated["env"] : {}) }
+              env: {
+                PLUGIN_ROOT: "${CLAUDE_PLUGIN_ROOT}",
+                PLUGIN_DATA: "${CLAUDE_PLUGIN_DATA}",
+                ...(isRecord(translated["env"]) ? translated["env"] : {})
+              }
             })
           })
           list.push({ ...group, hooks: kept })
@@ -170,7 +190,8 @@ const decodeFile: Preset["decode"] = (document, file, context) =>
     }
     const features = isRecord(document) && isRecord(document["features"]) ? document["features"] : undefined
     // [features].hooks = false turns hooks off (the deprecated codex_hooks too); in requirements.toml for everyone
-    const disabled = features !== undefined && (features["hooks"] === false || (features["hooks"] === undefined && features["codex_hooks"] === false))
+    const disabled =
+      features !== undefined && (features["hooks"] === false || (features["hooks"] === undefined && features["codex_hooks"] === false))
     const allowManagedOnly = isRecord(document) && document["allow_managed_hooks_only"] === true
     if (allowManagedOnly && file.kind !== "requirements") {
       warnings.push(`${file.path} at allow_managed_hooks_only: read in requirements.toml only (as Codex reads it); ignored`)
@@ -219,7 +240,10 @@ const compareVersions = (left: string, right: string): number => {
 /** A manifest's hooks path as Codex takes it: `./` then a path that stays in the plugin folder. */
 const manifestPath = (value: unknown): string | undefined => {
   if (typeof value !== "string" || !value.startsWith("./")) return undefined
-  const parts = value.slice(2).split("/").filter((part) => part !== "" && part !== ".")
+  const parts = value
+    .slice(2)
+    .split("/")
+    .filter((part) => part !== "" && part !== ".")
   return parts.length === 0 || parts.includes("..") ? undefined : parts.join("/")
 }
 
@@ -240,12 +264,14 @@ const parseUserConfig = (text: string | undefined): Record<string, unknown> => {
  * manifest names them.
  */
 const expand = (file: PresetFile, context: PresetContext, io: PresetIO): Effect.Effect<PresetExpansion> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const home = codexHome(context)
     const userConfigPath = home === undefined ? undefined : join(home, "config.toml")
     const userConfig = parseUserConfig(userConfigPath === undefined ? undefined : yield* io.read(userConfigPath))
     const state = isRecord(userConfig["hooks"]) && isRecord(userConfig["hooks"]["state"]) ? userConfig["hooks"]["state"] : {}
-    const off = Object.entries(state).filter(([, value]) => isRecord(value) && value["enabled"] === false).map(([key]) => key)
+    const off = Object.entries(state)
+      .filter(([, value]) => isRecord(value) && value["enabled"] === false)
+      .map(([key]) => key)
     if (file.kind !== "plugins" || home === undefined) return { files: [{ ...file, facts: { ...file.facts, off } }], warnings: [] }
     const configured = isRecord(userConfig["plugins"]) ? userConfig["plugins"] : {}
     const files: Array<PresetFile> = []
@@ -260,18 +286,27 @@ const expand = (file: PresetFile, context: PresetContext, io: PresetIO): Effect.
         const config = configured[id]
         // Codex loads the plugins config.toml names under [plugins], unless enabled = false
         if (!isRecord(config)) {
-          warnings.push({ file: base, message: `plugin "${id}" is installed but not turned on in ${userConfigPath} ([plugins."${id}"]): Codex does not load it, and its hooks do not run` })
+          warnings.push({
+            file: base,
+            message: `plugin "${id}" is installed but not turned on in ${userConfigPath} ([plugins."${id}"]): Codex does not load it, and its hooks do not run`
+          })
           continue
         }
         if (config["enabled"] === false) {
-          warnings.push({ file: base, message: `plugin "${id}" is off ([plugins."${id}"] enabled = false in ${userConfigPath}): its hooks do not run` })
+          warnings.push({
+            file: base,
+            message: `plugin "${id}" is off ([plugins."${id}"] enabled = false in ${userConfigPath}): its hooks do not run`
+          })
           continue
         }
         // The active version: "local", else the highest
         const active = versions.includes("local") ? "local" : [...versions].sort(compareVersions).at(-1)!
         const others = versions.filter((version) => version !== active)
         if (others.length > 0) {
-          warnings.push({ file: base, message: `plugin "${id}": only its active version "${active}" runs, not ${others.map((v) => `"${v}"`).join(", ")}` })
+          warnings.push({
+            file: base,
+            message: `plugin "${id}": only its active version "${active}" runs, not ${others.map((v) => `"${v}"`).join(", ")}`
+          })
         }
         const root = join(base, active)
         const manifestFile = [join(root, ".codex-plugin", "plugin.json"), join(root, ".claude-plugin", "plugin.json")]
@@ -284,14 +319,20 @@ const expand = (file: PresetFile, context: PresetContext, io: PresetIO): Effect.
           }
         }
         if (manifest === undefined) {
-          warnings.push({ file: root, message: `plugin "${id}" has no .codex-plugin/plugin.json: Codex does not load it, and its hooks do not run` })
+          warnings.push({
+            file: root,
+            message: `plugin "${id}" has no .codex-plugin/plugin.json: Codex does not load it, and its hooks do not run`
+          })
           continue
         }
         let parsed: unknown
         try {
           parsed = JSON.parse(manifest.text)
         } catch (error) {
-          warnings.push({ file: manifest.path, message: `not valid JSON (${error instanceof Error ? error.message : String(error)}): Codex does not load plugin "${id}", and its hooks do not run` })
+          warnings.push({
+            file: manifest.path,
+            message: `not valid JSON (${error instanceof Error ? error.message : String(error)}): Codex does not load plugin "${id}", and its hooks do not run`
+          })
           continue
         }
         const data = join(home, "plugins", "data", `${name}-${marketplace}`)
@@ -299,7 +340,13 @@ const expand = (file: PresetFile, context: PresetContext, io: PresetIO): Effect.
         const hooks = isRecord(parsed) ? parsed["hooks"] : undefined
         if (hooks === undefined) {
           // no manifest entry: the default hooks/hooks.json
-          files.push({ path: join(root, "hooks", "hooks.json"), scope: "plugin", required: false, kind: "plugin", facts: facts("hooks/hooks.json") })
+          files.push({
+            path: join(root, "hooks", "hooks.json"),
+            scope: "plugin",
+            required: false,
+            kind: "plugin",
+            facts: facts("hooks/hooks.json")
+          })
           continue
         }
         const entries = Array.isArray(hooks) ? hooks : [hooks]
@@ -311,7 +358,10 @@ const expand = (file: PresetFile, context: PresetContext, io: PresetIO): Effect.
           const at = Array.isArray(hooks) ? `hooks[${index}]` : "hooks"
           const relative = manifestPath(entry)
           if (relative === undefined) {
-            warnings.push({ file: manifest.path, message: `at ${at}: expected a path starting with "./" that stays in the plugin folder, or hooks inline, got ${JSON.stringify(entry)}; ignored, as Codex ignores it` })
+            warnings.push({
+              file: manifest.path,
+              message: `at ${at}: expected a path starting with "./" that stays in the plugin folder, or hooks inline, got ${JSON.stringify(entry)}; ignored, as Codex ignores it`
+            })
             return
           }
           files.push({ path: join(root, relative), scope: "plugin", required: false, kind: "plugin", facts: facts(relative) })
@@ -321,7 +371,8 @@ const expand = (file: PresetFile, context: PresetContext, io: PresetIO): Effect.
     for (const hooksFile of files) {
       if (hooksFile.kind === "plugin" && (yield* io.read(hooksFile.path)) === undefined && hooksFile.facts?.["plugin"] !== undefined) {
         const relative = (hooksFile.facts["plugin"] as PluginFacts).relative
-        if (relative !== "hooks/hooks.json") warnings.push({ file: hooksFile.path, message: `named by the plugin's manifest, but there is no such file: no hook of it runs` })
+        if (relative !== "hooks/hooks.json")
+          warnings.push({ file: hooksFile.path, message: `named by the plugin's manifest, but there is no such file: no hook of it runs` })
       }
     }
     return { files, warnings }
@@ -330,7 +381,8 @@ const expand = (file: PresetFile, context: PresetContext, io: PresetIO): Effect.
 /** @internal */
 export const codex: Preset = {
   name: "codex",
-  description: "Codex CLI: hooks.json and config.toml [hooks] in ~/.codex ($CODEX_HOME) and .codex, /etc/codex/requirements.toml; Claude Code's shape, commandWindows, Interrupt; strict answers, ask fails open",
+  description:
+    "Codex CLI: hooks.json and config.toml [hooks] in ~/.codex ($CODEX_HOME) and .codex, /etc/codex/requirements.toml; Claude Code's shape, commandWindows, Interrupt; strict answers, ask fails open",
   discover: (context) => {
     const files: Array<PresetFile> = []
     const home = codexHome(context)
@@ -342,7 +394,13 @@ export const codex: Preset = {
     // (expand finds each one: turned on in config.toml, at its active version, with its manifest's hooks)
     if (home !== undefined) files.push({ path: join(home, "plugins", "cache"), scope: "plugin", required: false, kind: "plugins" })
     files.push({ path: join(context.projectDir, ".codex", "hooks.json"), scope: "project", required: false })
-    files.push({ path: join(context.projectDir, ".codex", "config.toml"), scope: "project", required: false, format: "toml", kind: "config" })
+    files.push({
+      path: join(context.projectDir, ".codex", "config.toml"),
+      scope: "project",
+      required: false,
+      format: "toml",
+      kind: "config"
+    })
     // The system folder (managed): requirements.toml, whose [hooks] run whatever the other files say and
     // whose allow_managed_hooks_only drops theirs; and the system config layer, hooks.json and
     // config.toml [hooks], which Codex also runs as managed hooks (its discovery's System layer).

@@ -26,7 +26,6 @@ export const isRecord: (value: unknown) => value is Record<string, unknown> = Pr
 /** @internal */
 export { formatPath }
 
-
 /** @internal */
 export const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
 
@@ -123,7 +122,9 @@ export const hooksObject = (
   key = "hooks"
 ): Effect.Effect<Record<string, unknown> | undefined, SettingsError> => {
   if (!isRecord(document)) {
-    return Effect.fail(new SettingsError({ file, path: [], detail: `expected a JSON object with a "${key}" key, got ${describe(document)}` }))
+    return Effect.fail(
+      new SettingsError({ file, path: [], detail: `expected a JSON object with a "${key}" key, got ${describe(document)}` })
+    )
   }
   const hooks = document[key]
   if (hooks === undefined) return Effect.succeed(undefined)
@@ -146,12 +147,7 @@ export const hooksObject = (
  *
  * @internal
  */
-export const millisToSeconds = (
-  value: unknown,
-  path: JsonPath,
-  file: string,
-  warnings: Array<string>
-): unknown => {
+export const millisToSeconds = (value: unknown, path: JsonPath, file: string, warnings: Array<string>): unknown => {
   if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) return value
   const seconds = value / 1000
   if (value < 100) {
@@ -176,9 +172,9 @@ export const knownEvent = (
   const lower = event.toLowerCase().replace(/[_-]/g, "")
   const near = allowed.find((name) => name.toLowerCase().replace(/[_-]/g, "") === lower) ?? hint?.(event)
   warnings.push(
-    `${file} at ${formatPath(path)}: unknown ${dialect} event "${event}"${near !== undefined ? ` (did you mean "${near}"?)` : ""}; expected one of ${
-      allowed.join(", ")
-    }; skipped`
+    `${file} at ${formatPath(path)}: unknown ${dialect} event "${event}"${near !== undefined ? ` (did you mean "${near}"?)` : ""}; expected one of ${allowed.join(
+      ", "
+    )}; skipped`
   )
   return false
 }

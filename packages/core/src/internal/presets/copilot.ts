@@ -54,8 +54,10 @@ export const copilotHandler = (
   }
   let command = picked.command
   if (cwd !== undefined) {
-    if (typeof cwd !== "string" || cwd === "") warnings.push(`${file} at ${formatPath([...path, "cwd"])}: expected a folder (a string), got ${JSON.stringify(cwd)}; ignored`)
-    else command = inFolder(command, /^(?:\/|[A-Za-z]:[\\/])/.test(cwd) ? cwd : join(context.projectDir, cwd), picked.shell === "powershell")
+    if (typeof cwd !== "string" || cwd === "")
+      warnings.push(`${file} at ${formatPath([...path, "cwd"])}: expected a folder (a string), got ${JSON.stringify(cwd)}; ignored`)
+    else
+      command = inFolder(command, /^(?:\/|[A-Za-z]:[\\/])/.test(cwd) ? cwd : join(context.projectDir, cwd), picked.shell === "powershell")
   }
   const seconds = timeoutSec ?? timeout
   return {
@@ -81,7 +83,8 @@ const decode: Preset["decode"] = (document, file, context) =>
 /** @internal */
 export const copilot: Preset = {
   name: "copilot",
-  description: "GitHub Copilot CLI: ~/.copilot/hooks/*.json and .github/hooks/*.json; camelCase events and input; bash/powershell commands; 30 s",
+  description:
+    "GitHub Copilot CLI: ~/.copilot/hooks/*.json and .github/hooks/*.json; camelCase events and input; bash/powershell commands; 30 s",
   discover: (context) => {
     const files: Array<PresetFile> = []
     const home = context.env["COPILOT_HOME"] ?? (nonEmpty(context.env["HOME"]) ? join(context.env["HOME"], ".copilot") : undefined)

@@ -27,7 +27,11 @@ const LOOP_LIMIT = 5
 
 /** A Cursor matcher is a regular expression searched in the field (`curl|wget` in a shell command); an invalid one matches exactly. */
 const matcherOf = (pattern: unknown): unknown =>
-  typeof pattern !== "string" || pattern === "" || pattern === "*" ? pattern : validRegex(pattern) ? unanchoredRegex(pattern) : exactNames([pattern])
+  typeof pattern !== "string" || pattern === "" || pattern === "*"
+    ? pattern
+    : validRegex(pattern)
+      ? unanchoredRegex(pattern)
+      : exactNames([pattern])
 
 /** The folder of a file path (POSIX or Windows separators). */
 const folderOf = (path: string): string => path.replace(/[\\/][^\\/]*$/, "") || "/"
@@ -41,16 +45,24 @@ const decode: Preset["decode"] = (document, file, context) => {
     event: (name) => (NAMES.includes(name) ? name : undefined),
     handler: (entry, event, path, sink) => {
       const { command, type, prompt, matcher, timeout, failClosed, loop_limit, ...rest } = entry
-      for (const key of Object.keys(rest)) sink.push(`${file.path} at ${formatPath([...path, key])}: unknown Cursor hook key "${key}"; ignored`)
+      for (const key of Object.keys(rest))
+        sink.push(`${file.path} at ${formatPath([...path, key])}: unknown Cursor hook key "${key}"; ignored`)
       if (failClosed !== undefined && typeof failClosed !== "boolean") {
         sink.push(`${file.path} at ${formatPath([...path, "failClosed"])}: expected a boolean, got ${JSON.stringify(failClosed)}; ignored`)
       }
       const stops = event === "stop" || event === "subagentStop"
-      const validLimit = loop_limit === undefined || loop_limit === null || (typeof loop_limit === "number" && Number.isInteger(loop_limit) && loop_limit >= 0)
+      const validLimit =
+        loop_limit === undefined ||
+        loop_limit === null ||
+        (typeof loop_limit === "number" && Number.isInteger(loop_limit) && loop_limit >= 0)
       if (!validLimit) {
-        sink.push(`${file.path} at ${formatPath([...path, "loop_limit"])}: expected a whole number of follow-ups or null (no limit), got ${JSON.stringify(loop_limit)}; the default ${LOOP_LIMIT} applies`)
+        sink.push(
+          `${file.path} at ${formatPath([...path, "loop_limit"])}: expected a whole number of follow-ups or null (no limit), got ${JSON.stringify(loop_limit)}; the default ${LOOP_LIMIT} applies`
+        )
       } else if (loop_limit !== undefined && !stops) {
-        sink.push(`${file.path} at ${formatPath([...path, "loop_limit"])}: loop_limit applies to stop and subagentStop only; ignored on ${event}`)
+        sink.push(
+          `${file.path} at ${formatPath([...path, "loop_limit"])}: loop_limit applies to stop and subagentStop only; ignored on ${event}`
+        )
       }
       // loop_limit: this hook's follow-ups in a row (default 5; null: no limit of its own)
       const loopLimit = !stops || loop_limit === null ? undefined : typeof loop_limit === "number" && validLimit ? loop_limit : LOOP_LIMIT
@@ -92,7 +104,8 @@ const enterpriseFile = (context: Parameters<Preset["discover"]>[0]): string => {
 /** @internal */
 export const cursor: Preset = {
   name: "cursor",
-  description: "Cursor: hooks.json v1 at ~/.cursor, .cursor and the enterprise folder (/etc/cursor); camelCase events; permission/followup_message answers",
+  description:
+    "Cursor: hooks.json v1 at ~/.cursor, .cursor and the enterprise folder (/etc/cursor); camelCase events; permission/followup_message answers",
   discover: (context) => {
     const files: Array<PresetFile> = []
     const home = context.env["HOME"]

@@ -93,9 +93,13 @@ const dedupeKey = (handler: Record<string, unknown>): string =>
   `${typeof handler["name"] === "string" ? handler["name"] : ""}:${handler["type"] === "command" && typeof handler["command"] === "string" ? handler["command"] : ""}`
 
 const decode: Preset["decode"] = (document, file, context) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     if (!isRecord(document)) {
-      return yield* new SettingsError({ file: file.path, path: [], detail: `expected a JSON object (Gemini CLI settings), got ${describe(document)}` })
+      return yield* new SettingsError({
+        file: file.path,
+        path: [],
+        detail: `expected a JSON object (Gemini CLI settings), got ${describe(document)}`
+      })
     }
     const warnings: Array<string> = []
     const hooks = document["hooks"]
@@ -114,11 +118,13 @@ const decode: Preset["decode"] = (document, file, context) =>
     let disableAllHooks: boolean | undefined
     if (enabled === false) disableAllHooks = true
     else if (enabled === true) disableAllHooks = false
-    else if (enabled !== undefined) warnings.push(`${file.path} at ${configAt}.enabled: expected a boolean, got ${describe(enabled)}; ignored`)
+    else if (enabled !== undefined)
+      warnings.push(`${file.path} at ${configAt}.enabled: expected a boolean, got ${describe(enabled)}; ignored`)
     const disabled = new Set<string>()
     if (Array.isArray(disabledList)) {
       for (const name of disabledList) if (typeof name === "string") disabled.add(name)
-    } else if (disabledList !== undefined) warnings.push(`${file.path} at ${configAt}.disabled: expected an array of hook names, got ${describe(disabledList)}; ignored`)
+    } else if (disabledList !== undefined)
+      warnings.push(`${file.path} at ${configAt}.disabled: expected an array of hook names, got ${describe(disabledList)}; ignored`)
 
     const translated: Record<string, Array<unknown>> = {}
     const paths = new Map<string, string>()
@@ -127,7 +133,9 @@ const decode: Preset["decode"] = (document, file, context) =>
       if (event === "enabled" || event === "disabled" || event === "notifications") continue
       if (!knownEvent(event, EVENTS, "Gemini CLI", ["hooks", event], file.path, warnings, (name) => CLAUDE_NAMES[name])) continue
       if (!Array.isArray(groups)) {
-        warnings.push(`${file.path} at ${formatPath(["hooks", event])}: expected an array of matcher groups, got ${describe(groups)}; skipped`)
+        warnings.push(
+          `${file.path} at ${formatPath(["hooks", event])}: expected an array of matcher groups, got ${describe(groups)}; skipped`
+        )
         continue
       }
       translated[event] = groups.map((group: unknown, index) => {
@@ -139,7 +147,9 @@ const decode: Preset["decode"] = (document, file, context) =>
         // matched hooks in order; calls and events that match none stay parallel (Gemini CLI's planner).
         const inOrder = groupSequential === true
         if (groupSequential !== undefined && typeof groupSequential !== "boolean") {
-          warnings.push(`${file.path} at ${formatPath([...groupPath, "sequential"])}: expected a boolean, got ${describe(groupSequential)}; ignored`)
+          warnings.push(
+            `${file.path} at ${formatPath([...groupPath, "sequential"])}: expected a boolean, got ${describe(groupSequential)}; ignored`
+          )
         }
         const handlers = group["hooks"]
         return {
@@ -147,27 +157,36 @@ const decode: Preset["decode"] = (document, file, context) =>
           ...(typeof group["matcher"] === "string" ? { matcher: matcher(event, group["matcher"]) } : {}),
           ...(Array.isArray(handlers)
             ? {
-              hooks: handlers.map((handler: unknown, h) => {
-                if (!isRecord(handler)) return handler
-                const path: JsonPath = [...groupPath, "hooks", h]
-                const name = typeof handler["name"] === "string" ? handler["name"] : typeof handler["command"] === "string" ? handler["command"] : undefined
-                if (name !== undefined && disabled.has(name)) {
-                  warnings.push(`${file.path} at ${formatPath(path)}: hook "${name}" is listed in ${configAt}.disabled; it does not run`)
-                  disabledPaths.add(formatPath(path))
-                }
-                // name and description are Gemini CLI's own handler keys (names for hooksConfig.disabled
-                // and for people); the canonical handler has no such keys.
-                const { name: _name, description: _description, ...fields } = handler
-                return {
-                  ...fields,
-                  dedupeKey: dedupeKey(handler),
-                  ...(inOrder ? { sequential: true } : {}),
-                  ...(typeof handler["command"] === "string" ? { command: projectDirPlaceholders(handler["command"]), shell: "bash" } : {}),
-                  env: { GEMINI_CWD: "${cwd}", GEMINI_SESSION_ID: "${session_id}", ...(isRecord(handler["env"]) ? handler["env"] : {}) },
-                  ...(handler["timeout"] !== undefined ? { timeout: millisToSeconds(handler["timeout"], [...path, "timeout"], file.path, warnings) } : {})
-                }
-              })
-            }
+                hooks: handlers.map((handler: unknown, h) => {
+                  if (!isRecord(handler)) return handler
+                  const path: JsonPath = [...groupPath, "hooks", h]
+                  const name =
+                    typeof handler["name"] === "string"
+                      ? handler["name"]
+                      : typeof handler["command"] === "string"
+                        ? handler["command"]
+                        : undefined
+                  if (name !== undefined && disabled.has(name)) {
+                    warnings.push(`${file.path} at ${formatPath(path)}: hook "${name}" is listed in ${configAt}.disabled; it does not run`)
+                    disabledPaths.add(formatPath(path))
+                  }
+                  // name and description are Gemini CLI's own handler keys (names for hooksConfig.disabled
+                  // and for people); the canonical handler has no such keys.
+                  const { name: _name, description: _description, ...fields } = handler
+                  return {
+                    ...fields,
+                    dedupeKey: dedupeKey(handler),
+                    ...(inOrder ? { sequential: true } : {}),
+                    ...(typeof handler["command"] === "string"
+                      ? { command: projectDirPlaceholders(handler["command"]), shell: "bash" }
+                      : {}),
+                    env: { GEMINI_CWD: "${cwd}", GEMINI_SESSION_ID: "${session_id}", ...(isRecord(handler["env"]) ? handler["env"] : {}) },
+                    ...(handler["timeout"] !== undefined
+                      ? { timeout: millisToSeconds(handler["timeout"], [...path, "timeout"], file.path, warnings) }
+                      : {})
+                  }
+                })
+              }
             : {})
         }
       })
@@ -187,7 +206,8 @@ export const geminiWith = (options: { readonly geminiCompat?: GeminiCompat | und
   const compatEvents = eventsFor(options.geminiCompat ?? "documented")
   return {
     name: "gemini",
-    description: "Gemini CLI: ~/.gemini/settings.json, .gemini/settings.json, system settings; BeforeTool, AfterTool, BeforeAgent, ...; ms timeouts",
+    description:
+      "Gemini CLI: ~/.gemini/settings.json, .gemini/settings.json, system settings; BeforeTool, AfterTool, BeforeAgent, ...; ms timeouts",
     discover: (context) => {
       const files: Array<PresetFile> = []
       const home = context.env["HOME"]

@@ -26,7 +26,7 @@ const TOOL_CONFIG_ONLY = new Set(["BeforeToolSelection"])
 
 /** Gemini CLI's JSON, or `undefined`: one document, possibly a JSON string holding the document. */
 const geminiJson = (text: string): Record<string, unknown> | undefined => {
-  if (!text.startsWith("{") && !text.startsWith("\"")) return undefined
+  if (!text.startsWith("{") && !text.startsWith('"')) return undefined
   try {
     let value: unknown = JSON.parse(text)
     if (typeof value === "string") value = JSON.parse(value)
@@ -57,10 +57,10 @@ const fromJson = (event: HookEventSpec, json: Record<string, unknown>, compat: G
     raw === "deny" || raw === "block"
       ? blockDecision
       : raw === "ask" && event.blocking === "permission"
-      ? "ask"
-      : (raw === "allow" || raw === "approve") && event.blocking === "permission"
-      ? "allow"
-      : null
+        ? "ask"
+        : (raw === "allow" || raw === "approve") && event.blocking === "permission"
+          ? "allow"
+          : null
   let decision = word(json["decision"])
   let reason = str(json["reason"])
   // A Claude Code hook answers with hookSpecificOutput.permissionDecision; the documented engine honours it.
@@ -76,11 +76,12 @@ const fromJson = (event: HookEventSpec, json: Record<string, unknown>, compat: G
   const configOnly = compat === "documented" && TOOL_CONFIG_ONLY.has(event.name)
   const stops = !configOnly && json["continue"] === false
   // What the answer says that the event drops: one line each, in messages and for onWarning.
-  const ignored = configOnly && (json["decision"] !== undefined || json["continue"] !== undefined || json["systemMessage"] !== undefined)
-    ? [`${event.name} supports no decision, continue or systemMessage; ignored`]
-    : !configOnly && decision === null && (json["decision"] === "deny" || json["decision"] === "block")
-    ? [`"decision": "${json["decision"]}" is ignored on ${event.name}: it cannot block`]
-    : []
+  const ignored =
+    configOnly && (json["decision"] !== undefined || json["continue"] !== undefined || json["systemMessage"] !== undefined)
+      ? [`${event.name} supports no decision, continue or systemMessage; ignored`]
+      : !configOnly && decision === null && (json["decision"] === "deny" || json["decision"] === "block")
+        ? [`"decision": "${json["decision"]}" is ignored on ${event.name}: it cannot block`]
+        : []
   return {
     status: decision === "deny" || decision === "block" ? "blocking-error" : "success",
     decision: configOnly ? null : decision,
@@ -136,7 +137,12 @@ const source = (event: HookEventSpec, run: RawRun): HookVerdict => {
   if (json !== undefined) return fromJson(event, json, "source")
   if (run.exitCode === 0) return { ...none, decision: null, systemMessage: text === "" ? null : text }
   if (run.exitCode === 1) {
-    return { ...none, status: "non-blocking-error", systemMessage: text === "" ? null : `Warning: ${text}`, messages: [`exit code 1: ${text || "no output"}`] }
+    return {
+      ...none,
+      status: "non-blocking-error",
+      systemMessage: text === "" ? null : `Warning: ${text}`,
+      messages: [`exit code 1: ${text || "no output"}`]
+    }
   }
   return {
     ...none,
@@ -144,7 +150,11 @@ const source = (event: HookEventSpec, run: RawRun): HookVerdict => {
     decision: !canBlock ? null : event.blocking === "decision" ? "block" : "deny",
     reason: text === "" ? null : text,
     reasonFrom: "stderr",
-    messages: [run.exitCode === null ? `terminated by signal ${run.signal ?? "unknown"}` : `exit code ${run.exitCode}${canBlock ? "" : `: ${event.name} cannot block`}`]
+    messages: [
+      run.exitCode === null
+        ? `terminated by signal ${run.signal ?? "unknown"}`
+        : `exit code ${run.exitCode}${canBlock ? "" : `: ${event.name} cannot block`}`
+    ]
   }
 }
 
@@ -162,7 +172,10 @@ const TOOL_CONFIG_MODE_RANK: Readonly<Record<string, number>> = { NONE: 3, ANY: 
 const mergeToolConfig = (earlier: unknown, later: unknown): unknown => {
   if (!Predicate.isObject(earlier) || !Predicate.isObject(later)) return later
   const modes = [earlier["mode"], later["mode"]].filter((mode): mode is string => typeof mode === "string")
-  const mode = modes.reduce<string | undefined>((best, next) => best === undefined || (TOOL_CONFIG_MODE_RANK[next] ?? 0) > (TOOL_CONFIG_MODE_RANK[best] ?? 0) ? next : best, undefined)
+  const mode = modes.reduce<string | undefined>(
+    (best, next) => (best === undefined || (TOOL_CONFIG_MODE_RANK[next] ?? 0) > (TOOL_CONFIG_MODE_RANK[best] ?? 0) ? next : best),
+    undefined
+  )
   const names = [earlier["allowedFunctionNames"], later["allowedFunctionNames"]].filter(Array.isArray).flat()
   const merged: Record<string, unknown> = { ...earlier, ...later }
   if (mode !== undefined) merged["mode"] = mode
@@ -186,11 +199,12 @@ export const mergeSpecific = (earlier: Record<string, unknown> | null, later: Re
   if (earlier === null) return later
   const merged: Record<string, unknown> = { ...earlier }
   for (const [key, value] of Object.entries(later)) {
-    merged[key] = key === "toolConfig"
-      ? mergeToolConfig(earlier[key], value)
-      : key === "llm_request" || key === "llm_response"
-      ? overrideParts(earlier[key], value)
-      : value
+    merged[key] =
+      key === "toolConfig"
+        ? mergeToolConfig(earlier[key], value)
+        : key === "llm_request" || key === "llm_response"
+          ? overrideParts(earlier[key], value)
+          : value
   }
   return merged
 }

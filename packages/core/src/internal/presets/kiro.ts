@@ -8,7 +8,18 @@ import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../HookEvent.ts"
 import type { Preset, PresetFile } from "../../Preset.ts"
 import { SettingsError } from "../../HookError.ts"
-import { decodeTranslated, describe, exactNames, formatPath, isRecord, join, knownEvent, nonEmpty, unanchoredRegex, validRegex } from "./common.ts"
+import {
+  decodeTranslated,
+  describe,
+  exactNames,
+  formatPath,
+  isRecord,
+  join,
+  knownEvent,
+  nonEmpty,
+  unanchoredRegex,
+  validRegex
+} from "./common.ts"
 import type { JsonPath } from "./common.ts"
 
 /** Kiro's default hook timeout: 60 s. */
@@ -20,17 +31,86 @@ const DEFAULT_TIMEOUT = 60
  */
 export const events: ReadonlyArray<CustomEvent> = [
   { name: "PreToolUse", extends: "PreToolUse", defaultTimeout: DEFAULT_TIMEOUT, plainStdoutToContext: true, outputDialect: "exit-code" },
-  { name: "PostToolUse", extends: "PostToolUse", blocking: "none", defaultTimeout: DEFAULT_TIMEOUT, plainStdoutToContext: true, outputDialect: "exit-code" },
-  { name: "UserPromptSubmit", extends: "UserPromptSubmit", blocking: "none", defaultTimeout: DEFAULT_TIMEOUT, plainStdoutToContext: true, outputDialect: "exit-code" },
-  { name: "SessionStart", extends: "SessionStart", defaultTimeout: DEFAULT_TIMEOUT, plainStdoutToContext: true, outputDialect: "exit-code" },
+  {
+    name: "PostToolUse",
+    extends: "PostToolUse",
+    blocking: "none",
+    defaultTimeout: DEFAULT_TIMEOUT,
+    plainStdoutToContext: true,
+    outputDialect: "exit-code"
+  },
+  {
+    name: "UserPromptSubmit",
+    extends: "UserPromptSubmit",
+    blocking: "none",
+    defaultTimeout: DEFAULT_TIMEOUT,
+    plainStdoutToContext: true,
+    outputDialect: "exit-code"
+  },
+  {
+    name: "SessionStart",
+    extends: "SessionStart",
+    defaultTimeout: DEFAULT_TIMEOUT,
+    plainStdoutToContext: true,
+    outputDialect: "exit-code"
+  },
   { name: "SessionEnd", extends: "SessionEnd", defaultTimeout: DEFAULT_TIMEOUT, outputDialect: "exit-code" },
-  { name: "Stop", extends: "Stop", blocking: "none", defaultTimeout: DEFAULT_TIMEOUT, plainStdoutToContext: true, outputDialect: "exit-code" },
-  { name: "PreTaskExec", blocking: "decision", matcherField: "task", defaultTimeout: DEFAULT_TIMEOUT, plainStdoutToContext: true, outputDialect: "exit-code" },
-  { name: "PostTaskExec", blocking: "none", matcherField: "task", defaultTimeout: DEFAULT_TIMEOUT, plainStdoutToContext: true, outputDialect: "exit-code" },
-  { name: "PostFileCreate", blocking: "none", matcherField: "file_path", defaultTimeout: DEFAULT_TIMEOUT, plainStdoutToContext: true, outputDialect: "exit-code" },
-  { name: "PostFileSave", blocking: "none", matcherField: "file_path", defaultTimeout: DEFAULT_TIMEOUT, plainStdoutToContext: true, outputDialect: "exit-code" },
-  { name: "PostFileDelete", blocking: "none", matcherField: "file_path", defaultTimeout: DEFAULT_TIMEOUT, plainStdoutToContext: true, outputDialect: "exit-code" },
-  { name: "Manual", blocking: "none", matcherField: undefined, defaultTimeout: DEFAULT_TIMEOUT, plainStdoutToContext: true, outputDialect: "exit-code" }
+  {
+    name: "Stop",
+    extends: "Stop",
+    blocking: "none",
+    defaultTimeout: DEFAULT_TIMEOUT,
+    plainStdoutToContext: true,
+    outputDialect: "exit-code"
+  },
+  {
+    name: "PreTaskExec",
+    blocking: "decision",
+    matcherField: "task",
+    defaultTimeout: DEFAULT_TIMEOUT,
+    plainStdoutToContext: true,
+    outputDialect: "exit-code"
+  },
+  {
+    name: "PostTaskExec",
+    blocking: "none",
+    matcherField: "task",
+    defaultTimeout: DEFAULT_TIMEOUT,
+    plainStdoutToContext: true,
+    outputDialect: "exit-code"
+  },
+  {
+    name: "PostFileCreate",
+    blocking: "none",
+    matcherField: "file_path",
+    defaultTimeout: DEFAULT_TIMEOUT,
+    plainStdoutToContext: true,
+    outputDialect: "exit-code"
+  },
+  {
+    name: "PostFileSave",
+    blocking: "none",
+    matcherField: "file_path",
+    defaultTimeout: DEFAULT_TIMEOUT,
+    plainStdoutToContext: true,
+    outputDialect: "exit-code"
+  },
+  {
+    name: "PostFileDelete",
+    blocking: "none",
+    matcherField: "file_path",
+    defaultTimeout: DEFAULT_TIMEOUT,
+    plainStdoutToContext: true,
+    outputDialect: "exit-code"
+  },
+  {
+    name: "Manual",
+    blocking: "none",
+    matcherField: undefined,
+    defaultTimeout: DEFAULT_TIMEOUT,
+    plainStdoutToContext: true,
+    outputDialect: "exit-code"
+  }
 ]
 const EVENTS = events.map((event) => event.name)
 
@@ -72,17 +152,27 @@ const CATEGORIES: Readonly<Record<string, string>> = {
 export const matcher = (pattern: string | undefined, tools = false): string | undefined => {
   if (pattern === undefined || pattern === "" || pattern === "*") return pattern
   const parts = pattern.split("|").map((part) => part.trim())
-  if (tools && parts.every((part) => /^@?[\w-]+$/.test(part)) && parts.some((part) => Object.hasOwn(CATEGORIES, part) || part.startsWith("@"))) {
-    const alternatives = parts.map((part) => Object.hasOwn(CATEGORIES, part) ? CATEGORIES[part]! : part.startsWith("@") ? `^${part}/` : part)
+  if (
+    tools &&
+    parts.every((part) => /^@?[\w-]+$/.test(part)) &&
+    parts.some((part) => Object.hasOwn(CATEGORIES, part) || part.startsWith("@"))
+  ) {
+    const alternatives = parts.map((part) =>
+      Object.hasOwn(CATEGORIES, part) ? CATEGORIES[part]! : part.startsWith("@") ? `^${part}/` : part
+    )
     return `(?:${alternatives.join("|")})`
   }
   return validRegex(pattern) ? unanchoredRegex(pattern) : exactNames([pattern])
 }
 
 const decode: Preset["decode"] = (document, file, context) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     if (!isRecord(document)) {
-      return yield* new SettingsError({ file: file.path, path: [], detail: `expected a Kiro hooks file {"version": "v1", "hooks": [...]}, got ${describe(document)}` })
+      return yield* new SettingsError({
+        file: file.path,
+        path: [],
+        detail: `expected a Kiro hooks file {"version": "v1", "hooks": [...]}, got ${describe(document)}`
+      })
     }
     if (document["version"] !== "v1") {
       return yield* new SettingsError({
@@ -93,7 +183,11 @@ const decode: Preset["decode"] = (document, file, context) =>
     }
     const list = document["hooks"] ?? []
     if (!Array.isArray(list)) {
-      return yield* new SettingsError({ file: file.path, path: ["hooks"], detail: `expected an array of hooks [{name, trigger, matcher, action}], got ${describe(list)}` })
+      return yield* new SettingsError({
+        file: file.path,
+        path: ["hooks"],
+        detail: `expected an array of hooks [{name, trigger, matcher, action}], got ${describe(list)}`
+      })
     }
     const warnings: Array<string> = []
     const translated: Record<string, Array<unknown>> = {}
@@ -124,9 +218,7 @@ const decode: Preset["decode"] = (document, file, context) =>
         return
       }
       if (action["type"] === "agent") {
-        warnings.push(
-          `${where}.action: hook${name} is an agent action (a prompt Kiro's own agent runs), which only Kiro can run; skipped`
-        )
+        warnings.push(`${where}.action: hook${name} is an agent action (a prompt Kiro's own agent runs), which only Kiro can run; skipped`)
         return
       }
       if (action["type"] !== "command") {
@@ -139,21 +231,34 @@ const decode: Preset["decode"] = (document, file, context) =>
       const pattern = hook["matcher"]
       if (typeof pattern === "string") patterns.set(canonicalPath, pattern)
       group.push({
-        ...(typeof pattern === "string" ? { matcher: matcher(pattern, trigger === "PreToolUse" || trigger === "PostToolUse") } : pattern === undefined ? {} : { matcher: pattern }),
-        hooks: [{
-          type: "command",
-          command: action["command"],
-          ...(hook["timeout"] !== undefined ? { timeout: hook["timeout"] } : {})
-        }]
+        ...(typeof pattern === "string"
+          ? { matcher: matcher(pattern, trigger === "PreToolUse" || trigger === "PostToolUse") }
+          : pattern === undefined
+            ? {}
+            : { matcher: pattern }),
+        hooks: [
+          {
+            type: "command",
+            command: action["command"],
+            ...(hook["timeout"] !== undefined ? { timeout: hook["timeout"] } : {})
+          }
+        ]
       })
     })
-    return yield* decodeTranslated({ document: { hooks: translated }, paths, warnings, patterns }, file.path, file.scope, context.events ?? events, true)
+    return yield* decodeTranslated(
+      { document: { hooks: translated }, paths, warnings, patterns },
+      file.path,
+      file.scope,
+      context.events ?? events,
+      true
+    )
   })
 
 /** @internal */
 export const kiro: Preset = {
   name: "kiro",
-  description: "Kiro (IDE 1.0, CLI v3): ~/.kiro/hooks/*.json, .kiro/hooks/*.json (v1: name, trigger, matcher, action); exit 2 blocks pre hooks",
+  description:
+    "Kiro (IDE 1.0, CLI v3): ~/.kiro/hooks/*.json, .kiro/hooks/*.json (v1: name, trigger, matcher, action); exit 2 blocks pre hooks",
   discover: (context) => {
     const files: Array<PresetFile> = []
     const home = context.env["HOME"]

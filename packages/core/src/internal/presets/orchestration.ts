@@ -29,7 +29,20 @@ export const events: ReadonlyArray<CustomEvent> = []
 
 /** The design's `ALLOWED_COMMANDS` (single executables; "go test" and "cargo test" cannot match a base name). */
 export const defaultAllowedCommands: ReadonlyArray<string> = [
-  "prettier", "black", "rustfmt", "gofmt", "eslint", "pylint", "ruff", "pytest", "jest", "git", "test", "echo", "cat", "ls"
+  "prettier",
+  "black",
+  "rustfmt",
+  "gofmt",
+  "eslint",
+  "pylint",
+  "ruff",
+  "pytest",
+  "jest",
+  "git",
+  "test",
+  "echo",
+  "cat",
+  "ls"
 ]
 
 /** The context variables, as canonical placeholders (substituted verbatim: no shell ever reads them). */
@@ -40,7 +53,8 @@ const CONTEXT: Readonly<Record<string, string>> = {
   ARGS: "${tool_input}"
 }
 
-const substituteEnv = (value: string): string => value.replace(/\$\{(TOOL_NAME|FILE_PATH|COMMAND|ARGS)\}/g, (_, name: string) => CONTEXT[name]!)
+const substituteEnv = (value: string): string =>
+  value.replace(/\$\{(TOOL_NAME|FILE_PATH|COMMAND|ARGS)\}/g, (_, name: string) => CONTEXT[name]!)
 
 /**
  * `"Bash(git push:*)"` → matcher `Bash` and `if: "Bash(git push:*)"`; `"Edit|Write"` → exact names;
@@ -87,29 +101,36 @@ const translateArgs = (
   warnings: Array<string>
 ): ReadonlyArray<unknown> => {
   const strings = args.every((arg) => typeof arg === "string") ? (args as ReadonlyArray<string>) : undefined
-  const codes = typeof command === "string" && strings !== undefined
-    ? new Map(codeArguments(command, strings).map((code) => [code.index, code.language]))
-    : new Map<number, string>()
+  const codes =
+    typeof command === "string" && strings !== undefined
+      ? new Map(codeArguments(command, strings).map((code) => [code.index, code.language]))
+      : new Map<number, string>()
   return args.map((arg, index) =>
-    typeof arg !== "string" ? arg : arg.replace(VAR, (match, braced: string | undefined, bare: string | undefined) => {
-      const name = braced ?? bare ?? ""
-      const code = codes.get(index)
-      if (code !== undefined && (env[name] !== undefined || CONTEXT[name] !== undefined)) {
-        if (code !== "other" && env[name] === undefined) env[name] = CONTEXT[name]!
-        if (code === "other") {
-          warnings.push(`${file} at ${formatPath([...path, index])}: ${match} stays as written in code that the program runs (a value there would be code); read it from the environment or stdin`)
-        }
-        return match
-      }
-      if (env[name] !== undefined) return env[name]!
-      if (CONTEXT[name] !== undefined) return CONTEXT[name]!
-      warnings.push(
-        `${file} at ${formatPath([...path, index])}: ${match} is passed literally (exec form, no shell); only the handler's env names and ${
-          Object.keys(CONTEXT).map((key) => `$${key}`).join(", ")
-        } are substituted`
-      )
-      return match
-    })
+    typeof arg !== "string"
+      ? arg
+      : arg.replace(VAR, (match, braced: string | undefined, bare: string | undefined) => {
+          const name = braced ?? bare ?? ""
+          const code = codes.get(index)
+          if (code !== undefined && (env[name] !== undefined || CONTEXT[name] !== undefined)) {
+            if (code !== "other" && env[name] === undefined) env[name] = CONTEXT[name]!
+            if (code === "other") {
+              warnings.push(
+                `${file} at ${formatPath([...path, index])}: ${match} stays as written in code that the program runs (a value there would be code); read it from the environment or stdin`
+              )
+            }
+            return match
+          }
+          if (env[name] !== undefined) return env[name]!
+          if (CONTEXT[name] !== undefined) return CONTEXT[name]!
+          warnings.push(
+            `${file} at ${formatPath([...path, index])}: ${match} is passed literally (exec form, no shell); only the handler's env names and ${Object.keys(
+              CONTEXT
+            )
+              .map((key) => `$${key}`)
+              .join(", ")} are substituted`
+          )
+          return match
+        })
   )
 }
 
@@ -135,7 +156,8 @@ const translateHandler = (
   }
   // Always exec form (the design never uses a shell): `command` plus `args`, even when `args` is absent.
   if (handler["args"] === undefined) out["args"] = []
-  else if (Array.isArray(handler["args"])) out["args"] = translateArgs(handler["command"], handler["args"], env, [...path, "args"], file, warnings)
+  else if (Array.isArray(handler["args"]))
+    out["args"] = translateArgs(handler["command"], handler["args"], env, [...path, "args"], file, warnings)
   // the env, with any context variable a shell's code reads from it
   if (isRecord(handler["env"]) || Object.keys(env).length > 0) out["env"] = { ...(isRecord(handler["env"]) ? handler["env"] : {}), ...env }
   if (handler["timeout"] !== undefined) {
@@ -160,7 +182,7 @@ const defaultLog = (context: PresetContext): string | undefined => {
 }
 
 const decode: Preset["decode"] = (document, file, context) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const warnings: Array<string> = []
     const hooks = yield* hooksObject(document, file.path)
     const root = document as Record<string, unknown>
@@ -170,7 +192,9 @@ const decode: Preset["decode"] = (document, file, context) =>
     for (const [event, groups] of Object.entries(hooks ?? {})) {
       if (!knownEvent(event, EVENTS, "orchestration", ["hooks", event], file.path, warnings)) continue
       if (!Array.isArray(groups)) {
-        warnings.push(`${file.path} at ${formatPath(["hooks", event])}: expected an array of matcher groups, got ${describe(groups)}; skipped`)
+        warnings.push(
+          `${file.path} at ${formatPath(["hooks", event])}: expected an array of matcher groups, got ${describe(groups)}; skipped`
+        )
         continue
       }
       const out: Array<unknown> = []
@@ -179,19 +203,27 @@ const decode: Preset["decode"] = (document, file, context) =>
         const add = (value: unknown) => {
           paths.set(formatPath(["hooks", event, out.length]), formatPath(groupPath))
           // The HookLogger records the matcher as written (`Bash(git push:*)`), not its translation.
-          if (isRecord(group) && typeof group["matcher"] === "string") patterns.set(formatPath(["hooks", event, out.length]), group["matcher"])
+          if (isRecord(group) && typeof group["matcher"] === "string")
+            patterns.set(formatPath(["hooks", event, out.length]), group["matcher"])
           out.push(value)
         }
         if (!isRecord(group)) return add(group)
         const pattern = group["matcher"]
-        const variants = typeof pattern === "string" ? matcher(pattern, [...groupPath, "matcher"], file.path, warnings) : [{ matcher: pattern, if: undefined }]
+        const variants =
+          typeof pattern === "string"
+            ? matcher(pattern, [...groupPath, "matcher"], file.path, warnings)
+            : [{ matcher: pattern, if: undefined }]
         for (const variant of variants) {
           const handlers = group["hooks"]
           add({
             ...group,
             matcher: variant.matcher,
             ...(Array.isArray(handlers)
-              ? { hooks: handlers.map((handler: unknown, h) => translateHandler(handler, [...groupPath, "hooks", h], file.path, warnings, variant.if)) }
+              ? {
+                  hooks: handlers.map((handler: unknown, h) =>
+                    translateHandler(handler, [...groupPath, "hooks", h], file.path, warnings, variant.if)
+                  )
+                }
               : {})
           })
         }
@@ -204,14 +236,17 @@ const decode: Preset["decode"] = (document, file, context) =>
     if (policy === "default" || policy === true) allowedCommands = defaultAllowedCommands
     else if (Array.isArray(policy) && policy.every((name) => typeof name === "string")) allowedCommands = policy as ReadonlyArray<string>
     else if (policy !== undefined && policy !== false) {
-      warnings.push(`${file.path} at allowedCommands: expected an array of command names, "default" or false, got ${describe(policy)}; the policy stays off`)
+      warnings.push(
+        `${file.path} at allowedCommands: expected an array of command names, "default" or false, got ${describe(policy)}; the policy stays off`
+      )
     }
     // The HookLogger's JSONL log: ~/.config/claude/logs/hooks.log unless `executionLog` names another file or is false.
     let executionLog: string | undefined = defaultLog(context)
     const log = root["executionLog"]
     if (log === false) executionLog = undefined
     else if (typeof log === "string" && log !== "") executionLog = log.startsWith("/") ? log : join(file.path.replace(/\/[^/]*$/, ""), log)
-    else if (log !== undefined) warnings.push(`${file.path} at executionLog: expected a file path or false, got ${describe(log)}; using the default log`)
+    else if (log !== undefined)
+      warnings.push(`${file.path} at executionLog: expected a file path or false, got ${describe(log)}; using the default log`)
     const { allowedCommands: _a, executionLog: _l, ...rest } = root
     return yield* decodeTranslated(
       { document: { ...rest, hooks: translated }, paths, warnings, patterns, overrides: { allowedCommands, executionLog } },
@@ -224,12 +259,13 @@ const decode: Preset["decode"] = (document, file, context) =>
 /** @internal */
 export const orchestration: Preset = {
   name: "orchestration",
-  description: "Claude Code orchestration design: .claude/settings*.json with exec-form handlers, ms timeouts, continueOnError, a JSONL log",
+  description:
+    "Claude Code orchestration design: .claude/settings*.json with exec-form handlers, ms timeouts, continueOnError, a JSONL log",
   // The design names no files of its own: Claude Code's, as it is written for Claude Code.
   discover: (context) => claude.discover(context),
   decode,
   events,
   projectDirEnv: [],
   // the HookLogger's own folder, where its default log lives
-  logFolders: (context) => nonEmpty(context.env["HOME"]) ? [join(context.env["HOME"], ".config", "claude", "logs")] : []
+  logFolders: (context) => (nonEmpty(context.env["HOME"]) ? [join(context.env["HOME"], ".config", "claude", "logs")] : [])
 }

@@ -39,7 +39,10 @@ export const COPILOT_VARIANTS: ReadonlyArray<CommandVariant> = [
   { key: "powershell", platforms: ["win32"], shell: "powershell" },
   { key: "command", platforms: "any" }
 ]
-/** VS Code: `windows`, `linux`, `osx` override `command` on their platform (a Copilot file's `bash`/`powershell` as VS Code converts them). */
+/**
+ * VS Code: `windows`, `linux`, `osx` override `command` on their platform (a Copilot file's `bash`/`powershell` as VS
+ * Code converts them).
+ */
 export const VSCODE_VARIANTS: ReadonlyArray<CommandVariant> = [
   { key: "windows", platforms: ["win32"] },
   { key: "linux", platforms: ["linux", "freebsd", "openbsd", "sunos", "aix", "android"] },
@@ -62,26 +65,37 @@ export const pickCommand = (
   file: string,
   path: JsonPath,
   warnings: Array<string>
-): { readonly rest: Record<string, unknown>; readonly command?: string | undefined; readonly shell?: "bash" | "powershell" | undefined } => {
+): {
+  readonly rest: Record<string, unknown>
+  readonly command?: string | undefined
+  readonly shell?: "bash" | "powershell" | undefined
+} => {
   const keys = new Set(variants.map((variant) => variant.key))
   const rest = Object.fromEntries(Object.entries(handler).filter(([key]) => !keys.has(key)))
   const present = variants.filter((variant) => handler[variant.key] !== undefined)
   for (const variant of present) {
     const value = handler[variant.key]
     if (typeof value !== "string" || value.trim() === "") {
-      warnings.push(`${file} at ${formatPath([...path, variant.key])}: expected a command (a non-empty string), got ${JSON.stringify(value)}; ignored`)
+      warnings.push(
+        `${file} at ${formatPath([...path, variant.key])}: expected a command (a non-empty string), got ${JSON.stringify(value)}; ignored`
+      )
     }
   }
-  const fits = present.find((variant) =>
-    typeof handler[variant.key] === "string" && (handler[variant.key] as string).trim() !== "" &&
-    (variant.platforms === "any" || variant.platforms.includes(platform))
+  const fits = present.find(
+    (variant) =>
+      typeof handler[variant.key] === "string" &&
+      (handler[variant.key] as string).trim() !== "" &&
+      (variant.platforms === "any" || variant.platforms.includes(platform))
   )
   if (fits !== undefined) return { rest, command: handler[fits.key] as string, shell: fits.shell }
   if (present.length > 0) {
     warnings.push(
-      `${file} at ${formatPath(path)}: no command for this platform (${platform}): the hook has only ${
-        present.map((variant) => variant.key).join(", ")
-      }; add ${variants.filter((variant) => variant.platforms === "any" || variant.platforms.includes(platform)).map((variant) => `"${variant.key}"`).join(" or ")}; skipped`
+      `${file} at ${formatPath(path)}: no command for this platform (${platform}): the hook has only ${present
+        .map((variant) => variant.key)
+        .join(", ")}; add ${variants
+        .filter((variant) => variant.platforms === "any" || variant.platforms.includes(platform))
+        .map((variant) => `"${variant.key}"`)
+        .join(" or ")}; skipped`
     )
   }
   return { rest }
@@ -122,7 +136,9 @@ export interface FlatOptions {
     warnings: Array<string>
   ) => { readonly handler: Record<string, unknown>; readonly matcher?: unknown } | undefined
   /** An entry shaped as Claude Code's group (`{matcher, hooks: [...]}`) is read as one (VS Code reads both). */
-  readonly groups?: ((group: Record<string, unknown>, event: string, path: JsonPath, warnings: Array<string>) => Record<string, unknown>) | undefined
+  readonly groups?:
+    | ((group: Record<string, unknown>, event: string, path: JsonPath, warnings: Array<string>) => Record<string, unknown>)
+    | undefined
 }
 
 /**
@@ -141,7 +157,9 @@ export const translateFlat = (
   for (const [name, list] of Object.entries(hooks)) {
     const event = options.event(name)
     if (event === undefined) {
-      warnings.push(`${file} at ${formatPath(["hooks", name])}: unknown ${options.dialect} event "${name}"; expected one of ${options.events.join(", ")}; skipped`)
+      warnings.push(
+        `${file} at ${formatPath(["hooks", name])}: unknown ${options.dialect} event "${name}"; expected one of ${options.events.join(", ")}; skipped`
+      )
       continue
     }
     if (!Array.isArray(list)) {
@@ -154,7 +172,7 @@ export const translateFlat = (
         warnings.push(`${file} at ${formatPath(path)}: expected a hook object, got ${JSON.stringify(entry)}; skipped`)
         return
       }
-      const groups = out[event] ??= []
+      const groups = (out[event] ??= [])
       if (options.groups !== undefined && Array.isArray(entry["hooks"])) {
         paths.set(formatPath(["hooks", event, groups.length]), formatPath(path))
         groups.push(options.groups(entry, event, path, warnings))
@@ -187,7 +205,7 @@ export const decodeFlat = (
   events: ReadonlyArray<CustomEvent>,
   options: FlatOptions
 ) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const hooks = yield* hooksObject(document, file.path)
     const warnings: Array<string> = []
     checkVersion(document as Record<string, unknown>, file.path, options.dialect, warnings)

@@ -81,11 +81,16 @@ const cline = (event: HookEventSpec, run: RawRun): HookVerdict => {
   if (answer === undefined) return none
   if (isProblem(answer)) {
     // Cline cannot read it: the hook failed (visible; failClosed blocks)
-    return { ...none, status: "non-blocking-error", messages: [`${answer.problem}; Cline expects {"cancel": boolean, "contextModification"?: string, "errorMessage"?: string}`] }
+    return {
+      ...none,
+      status: "non-blocking-error",
+      messages: [`${answer.problem}; Cline expects {"cancel": boolean, "contextModification"?: string, "errorMessage"?: string}`]
+    }
   }
   const messages: Array<string> = []
   for (const key of Object.keys(answer).slice(0, 10)) {
-    if (key !== "cancel" && key !== "contextModification" && key !== "errorMessage") messages.push(`unknown key ${JSON.stringify(key.slice(0, 80))} in Cline's answer; ignored`)
+    if (key !== "cancel" && key !== "contextModification" && key !== "errorMessage")
+      messages.push(`unknown key ${JSON.stringify(key.slice(0, 80))} in Cline's answer; ignored`)
   }
   // Each unknown key is an ignored part of the answer: said through onWarning too.
   const ignored = [...messages]
@@ -96,10 +101,22 @@ const cline = (event: HookEventSpec, run: RawRun): HookVerdict => {
   const reason = str(answer["errorMessage"])
   if (answer["cancel"] === true) {
     if (event.blocking !== "none") {
-      return { ...blockVerdict(event, reason, "json", "cancel: true"), additionalContext: context === null ? [] : [context], messages, ignored }
+      return {
+        ...blockVerdict(event, reason, "json", "cancel: true"),
+        additionalContext: context === null ? [] : [context],
+        messages,
+        ignored
+      }
     }
     // cancel on an event that cannot block stops the task
-    return { ...none, continue: false, stopReason: reason, additionalContext: context === null ? [] : [context], messages: [...messages, "cancel: true stops the task"], ignored }
+    return {
+      ...none,
+      continue: false,
+      stopReason: reason,
+      additionalContext: context === null ? [] : [context],
+      messages: [...messages, "cancel: true stops the task"],
+      ignored
+    }
   }
   return { ...none, additionalContext: context === null ? [] : [context], messages, ignored }
 }
@@ -112,8 +129,10 @@ const antigravity = (event: HookEventSpec, run: RawRun, observed: boolean): Hook
   const canBlock = event.blocking !== "none"
   if (observed) {
     const decision = answer["decision"]
-    if ((decision === "deny" || decision === "block") && canBlock) return blockVerdict(event, str(answer["reason"]), "json", `decision: ${decision}`)
-    if (decision === "deny" || decision === "block") return ignoring(`"decision": "${decision}" is ignored on ${event.name}: it cannot block`)
+    if ((decision === "deny" || decision === "block") && canBlock)
+      return blockVerdict(event, str(answer["reason"]), "json", `decision: ${decision}`)
+    if (decision === "deny" || decision === "block")
+      return ignoring(`"decision": "${decision}" is ignored on ${event.name}: it cannot block`)
     if (decision !== undefined && decision !== "allow" && decision !== "deny" && decision !== "block") {
       return { ...none, status: "non-blocking-error", messages: [`"decision" must be "allow" or "deny", got ${JSON.stringify(decision)}`] }
     }
@@ -134,7 +153,9 @@ const antigravity = (event: HookEventSpec, run: RawRun, observed: boolean): Hook
     return {
       ...none,
       status: "non-blocking-error",
-      messages: [`"decision" is Gemini CLI's answer, which Antigravity's documented contract does not read: write {"allowTool": false, "denyReason": "..."} (or use the antigravity-1.0 preset)`]
+      messages: [
+        `"decision" is Gemini CLI's answer, which Antigravity's documented contract does not read: write {"allowTool": false, "denyReason": "..."} (or use the antigravity-1.0 preset)`
+      ]
     }
   }
   return none
@@ -145,8 +166,8 @@ export const interpret = (event: HookEventSpec, run: RawRun, dialect: PeerDialec
   dialect === "exit-code"
     ? exitCode(event, run)
     : dialect === "cline"
-    ? cline(event, run)
-    : antigravity(event, run, dialect === "antigravity-1.0")
+      ? cline(event, run)
+      : antigravity(event, run, dialect === "antigravity-1.0")
 
 /** The readers of Kiro's, Windsurf's, Cline's and Antigravity's dialects. @internal */
 export const readers: Readonly<Record<PeerDialect, OutputReader>> = {

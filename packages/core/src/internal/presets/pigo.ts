@@ -16,7 +16,14 @@ export const BACKGROUND_TIMEOUT = 600
 
 /** Only a blocking `tool_start` hook can stop anything: any non-zero exit cancels the tool. */
 export const events: ReadonlyArray<CustomEvent> = [
-  { name: "agent_start", extends: "UserPromptSubmit", blocking: "none", matcherField: undefined, plainStdoutToContext: false, defaultTimeout: DEFAULT_TIMEOUT },
+  {
+    name: "agent_start",
+    extends: "UserPromptSubmit",
+    blocking: "none",
+    matcherField: undefined,
+    plainStdoutToContext: false,
+    defaultTimeout: DEFAULT_TIMEOUT
+  },
   { name: "turn_start", blocking: "none", matcherField: undefined, defaultTimeout: DEFAULT_TIMEOUT },
   { name: "tool_start", extends: "PreToolUse", nonZeroBlocks: true, matcherField: "tool_name", defaultTimeout: DEFAULT_TIMEOUT },
   { name: "tool_end", extends: "PostToolUse", blocking: "none", matcherField: "tool_name", defaultTimeout: DEFAULT_TIMEOUT },
@@ -70,13 +77,17 @@ const translateHook = (
     const tool = match["tool"] as string | undefined
     if (tool !== undefined && tool !== "") {
       if (TOOL_EVENTS.has(event)) group["matcher"] = exactNames(tool.split("|"))
-      else warnings.push(`${file} at ${formatPath([...path, "match", "tool"])}: ${event} has no tool; the match rule is ignored and the hook runs for every ${event}`)
+      else
+        warnings.push(
+          `${file} at ${formatPath([...path, "match", "tool"])}: ${event} has no tool; the match rule is ignored and the hook runs for every ${event}`
+        )
     }
   }
   let blocking = true
   const flag = hook["blocking"]
   if (flag === false) blocking = false
-  else if (flag !== undefined && flag !== true) warnings.push(`${file} at ${formatPath([...path, "blocking"])}: expected a boolean, got ${describe(flag)}; blocking`)
+  else if (flag !== undefined && flag !== true)
+    warnings.push(`${file} at ${formatPath([...path, "blocking"])}: expected a boolean, got ${describe(flag)}; blocking`)
   const handler: Record<string, unknown> = {
     type: "command",
     command: hook["command"],
@@ -88,27 +99,37 @@ const translateHook = (
   if (!blocking) {
     handler["async"] = true
     handler["timeout"] = BACKGROUND_TIMEOUT
-    if (timeout !== undefined) warnings.push(`${file} at ${formatPath([...path, "timeout"])}: timeout applies to blocking hooks only; ignored`)
+    if (timeout !== undefined)
+      warnings.push(`${file} at ${formatPath([...path, "timeout"])}: timeout applies to blocking hooks only; ignored`)
   } else if (typeof timeout === "number" && timeout > 0) {
     handler["timeout"] = timeout
   } else if (timeout !== undefined && timeout !== 0) {
-    warnings.push(`${file} at ${formatPath([...path, "timeout"])}: expected a positive number of seconds, got ${describe(timeout)}; using ${DEFAULT_TIMEOUT}`)
+    warnings.push(
+      `${file} at ${formatPath([...path, "timeout"])}: expected a positive number of seconds, got ${describe(timeout)}; using ${DEFAULT_TIMEOUT}`
+    )
   }
   // A blocking tool_start hook that times out cancels the tool too ("timeout treated as failure").
   if (blocking && event === "tool_start") handler["onFailure"] = "block"
   if (hook["type"] !== undefined) {
-    warnings.push(`${file} at ${formatPath([...path, "type"])}: hook type ${describe(hook["type"])} is not part of pigo's documented config; runs as a plain command hook (its stdout is not injected)`)
+    warnings.push(
+      `${file} at ${formatPath([...path, "type"])}: hook type ${describe(hook["type"])} is not part of pigo's documented config; runs as a plain command hook (its stdout is not injected)`
+    )
   }
   for (const key of Object.keys(hook)) {
-    if (!["command", "match", "blocking", "timeout", "type"].includes(key)) warnings.push(`${file} at ${formatPath([...path, key])}: unknown hook field; ignored`)
+    if (!["command", "match", "blocking", "timeout", "type"].includes(key))
+      warnings.push(`${file} at ${formatPath([...path, key])}: unknown hook field; ignored`)
   }
   return { ...group, hooks: [handler] }
 }
 
 const decode: Preset["decode"] = (document, file, context) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     if (!isRecord(document)) {
-      return yield* new SettingsError({ file: file.path, path: [], detail: `expected a JSON object with a "plugins" array, got ${describe(document)}` })
+      return yield* new SettingsError({
+        file: file.path,
+        path: [],
+        detail: `expected a JSON object with a "plugins" array, got ${describe(document)}`
+      })
     }
     const warnings: Array<string> = []
     const translated: Record<string, Array<unknown>> = {}
@@ -121,11 +142,15 @@ const decode: Preset["decode"] = (document, file, context) =>
     ;(Array.isArray(plugins) ? plugins : []).forEach((plugin: unknown, p) => {
       const base: JsonPath = ["plugins", p]
       if (typeof plugin === "string") {
-        warnings.push(`${file.path} at ${formatPath(base)}: plugin "${plugin}" is a name; write the plugin object ({"name", "enabled", "hooks"}) here; skipped`)
+        warnings.push(
+          `${file.path} at ${formatPath(base)}: plugin "${plugin}" is a name; write the plugin object ({"name", "enabled", "hooks"}) here; skipped`
+        )
         return
       }
       if (!isRecord(plugin)) {
-        warnings.push(`${file.path} at ${formatPath(base)}: expected a plugin object {"name", "enabled", "hooks"}, got ${describe(plugin)}; skipped`)
+        warnings.push(
+          `${file.path} at ${formatPath(base)}: expected a plugin object {"name", "enabled", "hooks"}, got ${describe(plugin)}; skipped`
+        )
         return
       }
       const name = plugin["name"]
@@ -141,13 +166,17 @@ const decode: Preset["decode"] = (document, file, context) =>
       }
       const hooks = plugin["hooks"]
       if (!isRecord(hooks)) {
-        warnings.push(`${file.path} at ${formatPath([...base, "hooks"])}: expected an object mapping events to hook arrays (required), got ${describe(hooks)}; plugin skipped`)
+        warnings.push(
+          `${file.path} at ${formatPath([...base, "hooks"])}: expected an object mapping events to hook arrays (required), got ${describe(hooks)}; plugin skipped`
+        )
         return
       }
       for (const [event, list] of Object.entries(hooks)) {
         if (!knownEvent(event, EVENTS, "pigo", [...base, "hooks", event], file.path, warnings)) continue
         if (!Array.isArray(list)) {
-          warnings.push(`${file.path} at ${formatPath([...base, "hooks", event])}: expected an array of hooks, got ${describe(list)}; skipped`)
+          warnings.push(
+            `${file.path} at ${formatPath([...base, "hooks", event])}: expected an array of hooks, got ${describe(list)}; skipped`
+          )
           continue
         }
         list.forEach((hook: unknown, h) => {
@@ -162,7 +191,8 @@ const decode: Preset["decode"] = (document, file, context) =>
     })
     // PIGO_MODEL is the payload's model, else the config's `model` (the model pigo runs with).
     const model = document["model"]
-    if (model !== undefined && typeof model !== "string") warnings.push(`${file.path} at model: expected a model name, got ${describe(model)}; ignored`)
+    if (model !== undefined && typeof model !== "string")
+      warnings.push(`${file.path} at model: expected a model name, got ${describe(model)}; ignored`)
     const inputDefaults = typeof model === "string" && model !== "" ? { model } : undefined
     return yield* decodeTranslated(
       // Plugins in order, hooks in order: one after another.
@@ -177,14 +207,17 @@ const decode: Preset["decode"] = (document, file, context) =>
 /** @internal */
 export const pigo: Preset = {
   name: "pigo",
-  description: "pigo: plugins[] in ~/.pigo/config.json ($PIGO_HOME); agent_start, turn_start, tool_start, tool_end, turn_end, agent_end; PIGO_* env",
+  description:
+    "pigo: plugins[] in ~/.pigo/config.json ($PIGO_HOME); agent_start, turn_start, tool_start, tool_end, turn_end, agent_end; PIGO_* env",
   discover: (context) => {
     const explicit = context.env["PIGO_HOME"]
     const base = nonEmpty(explicit)
-      ? (explicit.startsWith("/") ? explicit : join(context.cwd, explicit))
+      ? explicit.startsWith("/")
+        ? explicit
+        : join(context.cwd, explicit)
       : nonEmpty(context.env["HOME"])
-      ? join(context.env["HOME"]!, ".pigo")
-      : undefined
+        ? join(context.env["HOME"]!, ".pigo")
+        : undefined
     return base === undefined ? [] : [{ path: join(base, "config.json"), scope: "user", required: false }]
   },
   decode,

@@ -39,7 +39,12 @@ const qwenMatcher = (matcher: string): string => {
   const pattern = matcher.trim()
   if (pattern === "" || pattern === "*" || pattern === ".*") return matcher
   const split = pattern.includes("|") && !pattern.startsWith("^") && !pattern.startsWith("(")
-  const alternatives = split ? pattern.split("|").map((part) => part.trim()).filter((part) => part !== "") : [pattern]
+  const alternatives = split
+    ? pattern
+        .split("|")
+        .map((part) => part.trim())
+        .filter((part) => part !== "")
+    : [pattern]
   if (alternatives.some((part) => part === "*" || part === ".*")) return "*"
   const tools = [...new Set(alternatives.flatMap((name) => toolsByAlias.get(name) ?? []))]
   const named = tools.length === 0 ? "" : `^(?:${tools.join("|")})$`
@@ -63,35 +68,44 @@ const qwenMatcher = (matcher: string): string => {
  */
 const qwenDocument = (document: unknown, file: string, notes: Array<string>): unknown => {
   if (!isRecord(document) || !isRecord(document["hooks"])) return document
-  const hooks = Object.fromEntries(Object.entries(document["hooks"]).map(([event, groups]) => [
-    event,
-    !Array.isArray(groups) ? groups : groups.map((group: unknown, g) => {
-      if (!isRecord(group) || !Array.isArray(group["hooks"])) return group
-      const { sequential, ...rest } = group
-      const inOrder = sequential === true
-      if (sequential !== undefined && typeof sequential !== "boolean") {
-        notes.push(`${file} at ${formatPath(["hooks", event, g, "sequential"])}: expected a boolean, got ${describe(sequential)}; ignored`)
-      }
-      return {
-        ...rest,
-        ...(TOOL_EVENTS.has(event) && typeof group["matcher"] === "string" ? { matcher: qwenMatcher(group["matcher"]) } : {}),
-        hooks: group["hooks"].map((handler: unknown, h) => {
-          if (!isRecord(handler)) return handler
-          const ordered = inOrder ? { ...handler, sequential: true } : handler
-          if (typeof handler["timeout"] !== "number" || handler["timeout"] < 1000) return ordered
-          notes.push(`${file} at ${formatPath(["hooks", event, g, "hooks", h, "timeout"])}: ${handler["timeout"]} is 1000 or more, which Qwen Code reads as milliseconds: ${handler["timeout"] / 1000} s`)
-          return { ...ordered, timeout: handler["timeout"] / 1000 }
-        })
-      }
-    })
-  ]))
+  const hooks = Object.fromEntries(
+    Object.entries(document["hooks"]).map(([event, groups]) => [
+      event,
+      !Array.isArray(groups)
+        ? groups
+        : groups.map((group: unknown, g) => {
+            if (!isRecord(group) || !Array.isArray(group["hooks"])) return group
+            const { sequential, ...rest } = group
+            const inOrder = sequential === true
+            if (sequential !== undefined && typeof sequential !== "boolean") {
+              notes.push(
+                `${file} at ${formatPath(["hooks", event, g, "sequential"])}: expected a boolean, got ${describe(sequential)}; ignored`
+              )
+            }
+            return {
+              ...rest,
+              ...(TOOL_EVENTS.has(event) && typeof group["matcher"] === "string" ? { matcher: qwenMatcher(group["matcher"]) } : {}),
+              hooks: group["hooks"].map((handler: unknown, h) => {
+                if (!isRecord(handler)) return handler
+                const ordered = inOrder ? { ...handler, sequential: true } : handler
+                if (typeof handler["timeout"] !== "number" || handler["timeout"] < 1000) return ordered
+                notes.push(
+                  `${file} at ${formatPath(["hooks", event, g, "hooks", h, "timeout"])}: ${handler["timeout"]} is 1000 or more, which Qwen Code reads as milliseconds: ${handler["timeout"] / 1000} s`
+                )
+                return { ...ordered, timeout: handler["timeout"] / 1000 }
+              })
+            }
+          })
+    ])
+  )
   return { ...document, hooks }
 }
 
 /** @internal */
 export const qwen: Preset = {
   name: "qwen",
-  description: "Qwen Code: ~/.qwen/settings.json, .qwen/settings.json, /etc/qwen-code/settings.json; Claude Code's shape, its own events, Gemini CLI's tool names, 60 s",
+  description:
+    "Qwen Code: ~/.qwen/settings.json, .qwen/settings.json, /etc/qwen-code/settings.json; Claude Code's shape, its own events, Gemini CLI's tool names, 60 s",
   discover: (context) => {
     const files: Array<PresetFile> = []
     const home = context.env["HOME"]

@@ -21,7 +21,25 @@ import { kiro } from "./kiro.ts"
 import { windsurf } from "./windsurf.ts"
 
 /** @internal */
-export const all: ReadonlyArray<Preset> = [agentHooks, claude, wingman, orchestration, pigo, wave, gemini, kiro, windsurf, cline, antigravity, antigravity10, codex, cursor, copilot, vscode, qwen]
+export const all: ReadonlyArray<Preset> = [
+  agentHooks,
+  claude,
+  wingman,
+  orchestration,
+  pigo,
+  wave,
+  gemini,
+  kiro,
+  windsurf,
+  cline,
+  antigravity,
+  antigravity10,
+  codex,
+  cursor,
+  copilot,
+  vscode,
+  qwen
+]
 
 /** @internal */
 export const byName = (name: string): Preset | undefined => all.find((preset) => preset.name === name)
@@ -36,16 +54,23 @@ export const resolve = (preset: Preset | string | undefined): Effect.Effect<Pres
   if (preset === undefined) return Effect.succeed(agentHooks)
   if (typeof preset === "string") {
     const found = byName(preset)
-    return found !== undefined ? Effect.succeed(found) : Effect.fail(
-      new SettingsError({
-        file: "engine options",
-        path: ["preset"],
-        detail: `unknown preset ${JSON.stringify(preset)}; expected one of ${all.map((known) => JSON.stringify(known.name)).join(", ")}, or a Preset object`
-      })
-    )
+    return found !== undefined
+      ? Effect.succeed(found)
+      : Effect.fail(
+          new SettingsError({
+            file: "engine options",
+            path: ["preset"],
+            detail: `unknown preset ${JSON.stringify(preset)}; expected one of ${all.map((known) => JSON.stringify(known.name)).join(", ")}, or a Preset object`
+          })
+        )
   }
   const value: unknown = preset
-  if (typeof value === "object" && value !== null && Array.isArray((value as Preset).events) && typeof (value as Preset).decode === "function") {
+  if (
+    typeof value === "object" &&
+    value !== null &&
+    Array.isArray((value as Preset).events) &&
+    typeof (value as Preset).decode === "function"
+  ) {
     return Effect.succeed(preset)
   }
   return Effect.fail(
@@ -53,7 +78,13 @@ export const resolve = (preset: Preset | string | undefined): Effect.Effect<Pres
       file: "engine options",
       path: ["preset"],
       detail: `expected a preset name (${all.map((known) => JSON.stringify(known.name)).join(", ")}) or a Preset object, got ${
-        value === null ? "null" : Array.isArray(value) ? "an array" : typeof value === "object" ? "an object without events and decode" : typeof value
+        value === null
+          ? "null"
+          : Array.isArray(value)
+            ? "an array"
+            : typeof value === "object"
+              ? "an object without events and decode"
+              : typeof value
       }`
     })
   )

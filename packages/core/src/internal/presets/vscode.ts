@@ -25,7 +25,7 @@ const ignoredMatcher = (file: string, path: ReadonlyArray<string | number>, matc
   `${file} at ${formatPath([...path, "matcher"])}: VS Code ignores matchers, so this hook runs for every tool (matcher ${JSON.stringify(matcher)} not applied)`
 
 const decode: Preset["decode"] = (document, file, context) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const hooks = yield* hooksObject(document, file.path)
     const warnings: Array<string> = []
     const translated = translateFlat(hooks ?? {}, file.path, {
@@ -39,13 +39,18 @@ const decode: Preset["decode"] = (document, file, context) =>
         return rest
       },
       handler: (entry, _event, path, sink) => {
-        if (entry["matcher"] !== undefined && entry["matcher"] !== "" && entry["matcher"] !== "*") sink.push(ignoredMatcher(file.path, path, entry["matcher"]))
+        if (entry["matcher"] !== undefined && entry["matcher"] !== "" && entry["matcher"] !== "*")
+          sink.push(ignoredMatcher(file.path, path, entry["matcher"]))
         const made = copilotHandler({ ...entry, matcher: undefined }, context, file.path, path, sink, VSCODE_VARIANTS)
         return made === undefined ? undefined : { handler: made.handler }
       }
     })
     return yield* decodeTranslated(
-      { document: { ...(isRecord(document) ? document : {}), ...translated.document }, paths: translated.paths, warnings: [...warnings, ...translated.warnings] },
+      {
+        document: { ...(isRecord(document) ? document : {}), ...translated.document },
+        paths: translated.paths,
+        warnings: [...warnings, ...translated.warnings]
+      },
       file.path,
       file.scope,
       context.events ?? events,
@@ -56,7 +61,8 @@ const decode: Preset["decode"] = (document, file, context) =>
 /** @internal */
 export const vscode: Preset = {
   name: "vscode",
-  description: "VS Code agent hooks: .github/hooks/*.json, .claude/settings(.local).json, ~/.copilot/hooks/*.json, ~/.claude/settings.json; matchers ignored; 30 s",
+  description:
+    "VS Code agent hooks: .github/hooks/*.json, .claude/settings(.local).json, ~/.copilot/hooks/*.json, ~/.claude/settings.json; matchers ignored; 30 s",
   discover: (context) => {
     const files: Array<PresetFile> = []
     const home = context.env["HOME"]

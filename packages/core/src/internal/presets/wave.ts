@@ -13,8 +13,19 @@ export const events: ReadonlyArray<CustomEvent> = []
 
 /** The events Wave fires (its data model names the first four). */
 export const WAVE_EVENTS: ReadonlyArray<string> = [
-  "PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "PermissionRequest", "WorktreeCreate", "WorktreeRemove",
-  "CwdChanged", "SessionStart", "SessionEnd", "PreCompact", "PostCompact"
+  "PreToolUse",
+  "PostToolUse",
+  "UserPromptSubmit",
+  "Stop",
+  "SubagentStop",
+  "PermissionRequest",
+  "WorktreeCreate",
+  "WorktreeRemove",
+  "CwdChanged",
+  "SessionStart",
+  "SessionEnd",
+  "PreCompact",
+  "PostCompact"
 ]
 const TOOL_EVENTS = new Set(["PreToolUse", "PostToolUse", "PermissionRequest"])
 
@@ -27,16 +38,20 @@ const withEnvironment = (document: unknown): unknown => {
   const hooks = Object.fromEntries(
     Object.entries(document["hooks"]).map(([event, groups]) => [
       event,
-      !Array.isArray(groups) ? groups : groups.map((group: unknown) =>
-        !isRecord(group) || !Array.isArray(group["hooks"]) ? group : {
-          ...group,
-          hooks: group["hooks"].map((handler: unknown) =>
-            isRecord(handler) && handler["type"] === "command" && (handler["env"] === undefined || isRecord(handler["env"]))
-              ? { ...handler, env: { ...environment, ...(handler["env"] as Record<string, unknown> | undefined) } }
-              : handler
+      !Array.isArray(groups)
+        ? groups
+        : groups.map((group: unknown) =>
+            !isRecord(group) || !Array.isArray(group["hooks"])
+              ? group
+              : {
+                  ...group,
+                  hooks: group["hooks"].map((handler: unknown) =>
+                    isRecord(handler) && handler["type"] === "command" && (handler["env"] === undefined || isRecord(handler["env"]))
+                      ? { ...handler, env: { ...environment, ...(handler["env"] as Record<string, unknown> | undefined) } }
+                      : handler
+                  )
+                }
           )
-        }
-      )
     ])
   )
   return { ...document, hooks }
@@ -66,30 +81,38 @@ const dispatch: NonNullable<Preset["dispatch"]> = (_event, input, context) => {
   if (derived === undefined) return {}
   return {
     input: { transcript_path: derived },
-    expectFiles: [{
-      path: derived,
-      warning: `transcript_path ${derived} (derived from session_id ${JSON.stringify(session)}, as Wave names session files) does not exist; pass transcript_path in the payload`
-    }]
+    expectFiles: [
+      {
+        path: derived,
+        warning: `transcript_path ${derived} (derived from session_id ${JSON.stringify(session)}, as Wave names session files) does not exist; pass transcript_path in the payload`
+      }
+    ]
   }
 }
 
 const decode: Preset["decode"] = (document, file, context) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const hooks = yield* hooksObject(document, file.path)
     const warnings: Array<string> = []
     // The data model's validation rules, reported (not enforced: Wave itself runs such hooks).
     for (const [event, groups] of Object.entries(hooks ?? {})) {
       if (!WAVE_EVENTS.includes(event)) {
-        warnings.push(`${file.path} at ${formatPath(["hooks", event])}: "${event}" is not a Wave event (Wave fires ${WAVE_EVENTS.join(", ")}); it runs here only when a host dispatches it`)
+        warnings.push(
+          `${file.path} at ${formatPath(["hooks", event])}: "${event}" is not a Wave event (Wave fires ${WAVE_EVENTS.join(", ")}); it runs here only when a host dispatches it`
+        )
       }
       if (!Array.isArray(groups)) continue
       groups.forEach((group: unknown, index) => {
         if (!isRecord(group)) return
         if (TOOL_EVENTS.has(event) && group["matcher"] === undefined) {
-          warnings.push(`${file.path} at ${formatPath(["hooks", event, index, "matcher"])}: Wave's data model requires a matcher on ${event}; without one the group runs for every tool`)
+          warnings.push(
+            `${file.path} at ${formatPath(["hooks", event, index, "matcher"])}: Wave's data model requires a matcher on ${event}; without one the group runs for every tool`
+          )
         }
         if (Array.isArray(group["hooks"]) && group["hooks"].length === 0) {
-          warnings.push(`${file.path} at ${formatPath(["hooks", event, index, "hooks"])}: Wave's data model requires at least one hook in a group`)
+          warnings.push(
+            `${file.path} at ${formatPath(["hooks", event, index, "hooks"])}: Wave's data model requires at least one hook in a group`
+          )
         }
       })
     }
@@ -101,7 +124,8 @@ const decode: Preset["decode"] = (document, file, context) =>
 /** @internal */
 export const wave: Preset = {
   name: "wave",
-  description: "Wave: ~/.wave/settings.json, .wave/settings.json, .wave/settings.local.json; WAVE_PROJECT_DIR; hooks of an event run in order",
+  description:
+    "Wave: ~/.wave/settings.json, .wave/settings.json, .wave/settings.local.json; WAVE_PROJECT_DIR; hooks of an event run in order",
   discover: (context) => {
     const files: Array<PresetFile> = []
     const home = context.env["HOME"]

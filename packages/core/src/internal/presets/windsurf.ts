@@ -12,8 +12,20 @@ import { quote } from "../shellLexer.ts"
 import { decodeTranslated, describe, formatPath, hooksObject, isRecord, join, knownEvent, nonEmpty } from "./common.ts"
 import type { JsonPath } from "./common.ts"
 
-const pre = (name: string, extendsEvent = "PreToolUse"): CustomEvent => ({ name, extends: extendsEvent, matcherField: undefined, plainStdoutToContext: false, outputDialect: "exit-code" })
-const post = (name: string): CustomEvent => ({ name, blocking: "none", matcherField: undefined, plainStdoutToContext: false, outputDialect: "exit-code" })
+const pre = (name: string, extendsEvent = "PreToolUse"): CustomEvent => ({
+  name,
+  extends: extendsEvent,
+  matcherField: undefined,
+  plainStdoutToContext: false,
+  outputDialect: "exit-code"
+})
+const post = (name: string): CustomEvent => ({
+  name,
+  blocking: "none",
+  matcherField: undefined,
+  plainStdoutToContext: false,
+  outputDialect: "exit-code"
+})
 
 /** The twelve events: the `pre_*` ones block with exit 2, the others only observe. */
 export const events: ReadonlyArray<CustomEvent> = [
@@ -32,9 +44,8 @@ export const events: ReadonlyArray<CustomEvent> = [
 ]
 const EVENTS = events.map((event) => event.name)
 
-
 const decode: Preset["decode"] = (document, file, context) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const hooks = yield* hooksObject(document, file.path)
     const warnings: Array<string> = []
     const translated: Record<string, Array<unknown>> = {}
@@ -42,7 +53,9 @@ const decode: Preset["decode"] = (document, file, context) =>
     for (const [event, list] of Object.entries(hooks ?? {})) {
       if (!knownEvent(event, EVENTS, "Windsurf", ["hooks", event], file.path, warnings)) continue
       if (!Array.isArray(list)) {
-        warnings.push(`${file.path} at ${formatPath(["hooks", event])}: expected an array of hooks [{"command": "..."}], got ${describe(list)}; skipped`)
+        warnings.push(
+          `${file.path} at ${formatPath(["hooks", event])}: expected an array of hooks [{"command": "..."}], got ${describe(list)}; skipped`
+        )
         continue
       }
       translated[event] = list.map((hook: unknown, index) => {
@@ -50,20 +63,27 @@ const decode: Preset["decode"] = (document, file, context) =>
         paths.set(formatPath(at), formatPath(at))
         if (!isRecord(hook)) return hook
         const { command, show_output: showOutput, working_directory: directory, ...rest } = hook
-        for (const key of Object.keys(rest)) warnings.push(`${file.path} at ${formatPath([...at, key])}: not a Windsurf hook key (command, show_output, working_directory); ignored`)
+        for (const key of Object.keys(rest))
+          warnings.push(
+            `${file.path} at ${formatPath([...at, key])}: not a Windsurf hook key (command, show_output, working_directory); ignored`
+          )
         if (showOutput !== undefined && typeof showOutput !== "boolean") {
           warnings.push(`${file.path} at ${formatPath([...at, "show_output"])}: expected a boolean, got ${describe(showOutput)}; ignored`)
         }
         // working_directory: the command runs there (Windsurf's default is the workspace root, the project folder)
         const where = typeof directory === "string" && directory !== "" ? directory : undefined
         if (directory !== undefined && where === undefined) {
-          warnings.push(`${file.path} at ${formatPath([...at, "working_directory"])}: expected a folder path, got ${describe(directory)}; ignored`)
+          warnings.push(
+            `${file.path} at ${formatPath([...at, "working_directory"])}: expected a folder path, got ${describe(directory)}; ignored`
+          )
         }
         return {
-          hooks: [{
-            type: "command",
-            command: typeof command === "string" && where !== undefined ? `cd ${quote(where)} && ${command}` : command
-          }]
+          hooks: [
+            {
+              type: "command",
+              command: typeof command === "string" && where !== undefined ? `cd ${quote(where)} && ${command}` : command
+            }
+          ]
         }
       })
     }
@@ -80,7 +100,8 @@ const decode: Preset["decode"] = (document, file, context) =>
 /** @internal */
 export const windsurf: Preset = {
   name: "windsurf",
-  description: "Windsurf / Devin Desktop: /etc/windsurf/hooks.json, ~/.codeium/windsurf/hooks.json, .windsurf/hooks.json; snake_case events; exit 2 on pre_* blocks",
+  description:
+    "Windsurf / Devin Desktop: /etc/windsurf/hooks.json, ~/.codeium/windsurf/hooks.json, .windsurf/hooks.json; snake_case events; exit 2 on pre_* blocks",
   discover: (context) => {
     const files: Array<PresetFile> = []
     const home = context.env["HOME"]

@@ -38,7 +38,13 @@ const MAX_TIMEOUT = 600
  */
 export const matcher = (pattern: string | undefined): string | undefined => {
   if (pattern === undefined || pattern === "" || pattern === "*") return pattern
-  if (pattern.includes("|")) return exactNames(pattern.split("|").map((part) => part.trim()).filter((part) => part !== ""))
+  if (pattern.includes("|"))
+    return exactNames(
+      pattern
+        .split("|")
+        .map((part) => part.trim())
+        .filter((part) => part !== "")
+    )
   if (/^[A-Za-z0-9_-]+$/.test(pattern)) return pattern
   if (!validRegex(pattern)) return exactNames([pattern])
   const regex = unanchoredRegex(pattern)
@@ -60,7 +66,7 @@ const clampTimeout = (value: unknown, path: JsonPath, file: string, warnings: Ar
 }
 
 const decode: Preset["decode"] = (document, file, context) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const warnings: Array<string> = []
     // The documents write `hooks`; Wingman's code reads `toolHooks`. Both are accepted.
     const key = isRecord(document) && document["hooks"] === undefined && document["toolHooks"] !== undefined ? "toolHooks" : "hooks"
@@ -68,7 +74,13 @@ const decode: Preset["decode"] = (document, file, context) =>
       warnings.push(`${file.path} at toolHooks: both "hooks" and "toolHooks" are set; "hooks" is used and "toolHooks" ignored`)
     }
     const hooks = yield* hooksObject(document, file.path, key)
-    if (file.kind === "agent" && isRecord(document) && typeof document["name"] === "string" && context.agent !== undefined && document["name"] !== context.agent) {
+    if (
+      file.kind === "agent" &&
+      isRecord(document) &&
+      typeof document["name"] === "string" &&
+      context.agent !== undefined &&
+      document["name"] !== context.agent
+    ) {
       warnings.push(`${file.path} at name: the agent file names "${document["name"]}", but it was loaded for agent "${context.agent}"`)
     }
     const translated: Record<string, Array<unknown>> = {}
@@ -92,12 +104,15 @@ const decode: Preset["decode"] = (document, file, context) =>
           ...(typeof pattern === "string" ? { matcher: matcher(pattern) } : {}),
           ...(Array.isArray(handlers)
             ? {
-              hooks: handlers.map((handler: unknown, h) =>
-                isRecord(handler) && handler["timeout"] !== undefined
-                  ? { ...handler, timeout: clampTimeout(handler["timeout"], [key, event, index, "hooks", h, "timeout"], file.path, warnings) }
-                  : handler
-              )
-            }
+                hooks: handlers.map((handler: unknown, h) =>
+                  isRecord(handler) && handler["timeout"] !== undefined
+                    ? {
+                        ...handler,
+                        timeout: clampTimeout(handler["timeout"], [key, event, index, "hooks", h, "timeout"], file.path, warnings)
+                      }
+                    : handler
+                )
+              }
             : {})
         }
       })
@@ -125,9 +140,16 @@ export const wingman: Preset = {
   name: "wingman",
   description: "Wingman: .wingman/wingman.config.json, then .wingman/agents/<agent>/agent.json (--agent); PreToolUse, PostToolUse, Stop",
   discover: (context) => {
-    const files: Array<PresetFile> = [{ path: join(context.projectDir, ".wingman", "wingman.config.json"), scope: "project", required: false }]
+    const files: Array<PresetFile> = [
+      { path: join(context.projectDir, ".wingman", "wingman.config.json"), scope: "project", required: false }
+    ]
     if (context.agent !== undefined) {
-      files.push({ path: join(context.projectDir, ".wingman", "agents", context.agent, "agent.json"), scope: "project", required: true, kind: "agent" })
+      files.push({
+        path: join(context.projectDir, ".wingman", "agents", context.agent, "agent.json"),
+        scope: "project",
+        required: true,
+        kind: "agent"
+      })
     }
     return files
   },
