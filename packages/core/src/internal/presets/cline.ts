@@ -7,6 +7,7 @@
  */
 import type { CustomEvent } from "../../HookEvent.ts"
 import type { Preset, PresetFile } from "../../Preset.ts"
+import { cline as clineAgent } from "../agents/cline.ts"
 import { quote } from "../shellLexer.ts"
 import { decodeTranslated, isRecord, join, nonEmpty } from "./common.ts"
 
@@ -81,22 +82,5 @@ export const cline: Preset = {
   decode,
   events,
   projectDirEnv: [],
-  toolNames: [
-    "execute_command",
-    "read_file",
-    "write_to_file",
-    "replace_in_file",
-    "search_files",
-    "list_files",
-    "list_code_definition_names",
-    "browser_action",
-    "use_mcp_tool",
-    "access_mcp_resource",
-    "ask_followup_question",
-    "attempt_completion",
-    "new_task",
-    "plan_mode_respond",
-    "load_mcp_documentation",
-    "web_fetch"
-  ]
+  toolNames: clineAgent.toolNames
 }
