@@ -192,7 +192,7 @@ describe("the no-match index", () => {
         const planned = plan.events.get(event)
         const field = planned?.spec.matcherField
         const value = field === undefined ? undefined : (payload[field] as string | undefined)
-        const expected = planned?.hooks.some((hook) => value === undefined || hook.entry.matcher.test(value))
+        const expected = planned?.hooks.some((hook) => value === undefined || hook.entry.matcher.test(value)) === true
         expect(Plan.matches(plan, event, payload)).toBe(expected)
         // The second answer comes from the memo of regular-expression results.
         expect(Plan.matches(plan, event, payload)).toBe(expected)

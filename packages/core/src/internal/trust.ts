@@ -151,7 +151,6 @@ export const namedFiles = (document: unknown, settingsFile: string, projectDir: 
       return
     }
     if (!Predicate.isObject(value)) return
-    const _command = value["command"]
     const args = value["args"]
     if (value["type"] === "module" && typeof value["module"] === "string") {
       found.add(PosixPath.resolve(PosixPath.dirname(settingsFile), value["module"]))
