@@ -25,6 +25,26 @@ export type BlockingRule = "permission" | "permission-request" | "decision" | "n
  * @since 0.1.0
  * @category models
  */
+/**
+ * How a hook's output is read: Claude Code's rules (`claude`), or an agent's own (its preset's
+ * docs page says which).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type OutputDialect =
+  | "claude"
+  | "gemini"
+  | "gemini-source"
+  | "exit-code"
+  | "cline"
+  | "antigravity"
+  | "antigravity-1.0"
+  | "cursor"
+  | "copilot"
+  | "codex"
+  | "vscode"
+
 export interface HookEventSpec {
   readonly name: string
   /** The payload field the matcher is tested against; `undefined` when the event ignores matchers. */
@@ -60,18 +80,7 @@ export interface HookEventSpec {
    * (the rules of Gemini CLI's source: stdout, else stderr, as JSON at any exit code; exit 1 warns;
    * any other exit code denies with the text as the reason).
    */
-  readonly outputDialect:
-    | "claude"
-    | "gemini"
-    | "gemini-source"
-    | "exit-code"
-    | "cline"
-    | "antigravity"
-    | "antigravity-1.0"
-    | "cursor"
-    | "copilot"
-    | "codex"
-    | "vscode"
+  readonly outputDialect: OutputDialect
 }
 
 /**
@@ -101,19 +110,7 @@ export interface CustomEvent {
    * How hook output is read. Default: `claude`. `gemini`: Gemini CLI's documented rules;
    * `gemini-source`: the rules of Gemini CLI's source (see the `gemini` preset's docs page).
    */
-  readonly outputDialect?:
-    | "claude"
-    | "gemini"
-    | "gemini-source"
-    | "exit-code"
-    | "cline"
-    | "antigravity"
-    | "antigravity-1.0"
-    | "cursor"
-    | "copilot"
-    | "codex"
-    | "vscode"
-    | undefined
+  readonly outputDialect?: OutputDialect | undefined
   readonly matcherField?: string | undefined
   readonly blocking?: BlockingRule | undefined
   readonly plainStdoutToContext?: boolean | undefined

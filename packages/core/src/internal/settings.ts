@@ -191,7 +191,7 @@ const OUTPUT_DIALECTS = [
   "copilot",
   "codex",
   "vscode"
-] as const
+] as const satisfies ReadonlyArray<HookEvent.OutputDialect>
 const EVENT_KEYS = [
   "name",
   "extends",
