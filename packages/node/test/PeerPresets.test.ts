@@ -146,9 +146,12 @@ describe("cursor preset", () => {
       )
     ).toEqual(["run,check,keep", "run,check,keep", "check,keep", "check,keep", "check,keep", "keep", "keep"])
     // the host's count, when it sends one; the dropped follow-up is said on the hook
+    p.warnings.length = 0
     const dropped = await engine.dispatch("stop", { status: "completed", loop_count: 2 })
     expect(dropped.reason).toBe("check the docs\nkeep going")
     expect(dropped.hooks[0]!.messages.join("\n")).toContain("its loop_limit is 2")
+    // and on onWarning, as every dropped answer is (the host hears it, not only the outcome)
+    expect(p.warnings.filter((line) => line.includes("its loop_limit is 2"))).toHaveLength(1)
     expect((await engine.dispatch("stop", { status: "completed", loop_count: 0 })).reason).toBe("run the tests\ncheck the docs\nkeep going")
   })
 

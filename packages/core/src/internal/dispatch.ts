@@ -173,7 +173,14 @@ const sessionEndSeconds = (plan: Plan, hooks: ReadonlyArray<PlannedHook>): numbe
  * in a row after a stop (the host's `loop_count` when the payload has one, else the engine's own
  * count of stops blocked in a row), this hook's block is dropped, with a note on the hook.
  */
-const loopLimited = <A extends { readonly hook: PlannedHook; readonly result: HookResult; readonly verdict: HookVerdict }>(
+const loopLimited = <
+  A extends {
+    readonly hook: PlannedHook
+    readonly result: HookResult
+    readonly verdict: HookVerdict
+    readonly ignored: ReadonlyArray<string>
+  }
+>(
   loops: number,
   done: A
 ): A => {
@@ -183,7 +190,9 @@ const loopLimited = <A extends { readonly hook: PlannedHook; readonly result: Ho
   return {
     ...done,
     verdict: { ...done.verdict, decision: null, reason: null, messages: [...done.verdict.messages, note] },
-    result: { ...done.result, decision: null, messages: [...done.result.messages, note] }
+    result: { ...done.result, decision: null, messages: [...done.result.messages, note] },
+    // a dropped answer is said on onWarning too, as every ignored part of an answer is
+    ignored: [...done.ignored, note]
   }
 }
 
