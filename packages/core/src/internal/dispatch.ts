@@ -96,6 +96,10 @@ const labelOf = (spec: HookEvent.HookEventSpec, event: string, payload: Readonly
 const sessionOf = (state: EngineState, payload: Readonly<Record<string, unknown>>): string =>
   typeof payload["session_id"] === "string" ? payload["session_id"] : state.sessionId
 
+/** `hook "<command>" (<file>): <text>`: how every line about one hook names it. */
+const hookLine = (result: HookResult, text: string): string =>
+  `hook ${JSON.stringify(result.command)} (${result.source ?? "programmatic"}): ${text}`
+
 /**
  * `hook "<command>" (<file>): <why>` for a hook the classification found failed (it could not run,
  * failed, timed out, or its answer was dropped); for a hook that answered, one line per ignored part.
@@ -107,8 +111,7 @@ const failureLine = (done: {
 }): ReadonlyArray<string> => {
   const { result, failed } = done
   // A hook that answered: one line for each part of its answer the event ignores.
-  if (!failed)
-    return (done.ignored ?? []).map((note) => `hook ${JSON.stringify(result.command)} (${result.source ?? "programmatic"}): ${note}`)
+  if (!failed) return (done.ignored ?? []).map((note) => hookLine(result, note))
   const why =
     result.messages.length > 0
       ? result.messages.join("; ")
@@ -121,7 +124,7 @@ const failureLine = (done: {
             : result.status === "cancelled"
               ? "cancelled"
               : "failed"
-  return [`hook ${JSON.stringify(result.command)} (${result.source ?? "programmatic"}): ${why}`]
+  return [hookLine(result, why)]
 }
 
 /** The first line of `text`, at most 200 characters. */
@@ -462,8 +465,7 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
     const loops = typeof payload["loop_count"] === "number" ? payload["loop_count"] : state.stopGuard.streak(key)
     const ran = isStop ? finished.map((done) => loopLimited(loops, done)) : finished
     for (const { result } of ran) {
-      for (const message of result.messages)
-        dispatchWarnings.push(`hook ${JSON.stringify(result.command)} (${result.source ?? "programmatic"}): ${message}`)
+      for (const message of result.messages) dispatchWarnings.push(hookLine(result, message))
     }
     // A hook that did not run, or whose answer was dropped, is never silent: one line each to onWarning.
     if (options.onWarning !== undefined) for (const line of ran.flatMap(failureLine)) options.onWarning(line)
