@@ -7,6 +7,7 @@
  * agent-hooks hook --host
  * <claude|codex|gemini|qwen|kiro|windsurf|cline|antigravity|antigravity-1.0|cursor|copilot|vscode> [--event NAME]
  * [--payload AGENT] [settings flags] [--ask host|deny] [--rewrite host|deny|original] [--timeout SECONDS] [--fail-open]
+ * [--foreign auto|judge|leave|block]
  * agent-hooks install --host <agent> [--user | --project] [--project-dir DIR] [--timeout SECONDS] [--dry-run]
  * agent-hooks uninstall --host <agent> [--user | --project] [--project-dir DIR] [--dry-run]
  * agent-hooks doctor --host <agent> [--user | --project] [--project-dir DIR] [--test-command COMMAND]
@@ -188,6 +189,12 @@ export const hook = Command.make(
         "The policy's hooks were written for this agent's payload (migrate --from AGENT --to <host> writes it): each call reaches them in that agent's events, tool names and fields."
       ),
       Flag.optional
+    ),
+    foreign: Flag.Literals("foreign", ["auto", "judge", "leave", "block"]).pipe(
+      Flag.withDescription(
+        "Another agent's call that reaches this command (VS Code runs Claude Code's and Copilot CLI's hook files, Copilot CLI runs VS Code's): judge = judged as that agent's call, answered in its format; leave = not judged (exit 0, said on stderr); block = blocked in its blocking form; auto = left where that agent's own agent-hooks entry is wired on the event, else judged. Default: AGENT_HOOKS_FOREIGN, else auto."
+      ),
+      Flag.optional
     )
   },
   (options) =>
@@ -200,7 +207,8 @@ export const hook = Command.make(
           rewrite: Option.getOrUndefined(options.rewrite),
           timeout: Option.getOrUndefined(options.timeout),
           event: Option.getOrUndefined(options.event),
-          payload: Option.getOrUndefined(options.payload)
+          payload: Option.getOrUndefined(options.payload),
+          foreign: Option.getOrUndefined(options.foreign)
         })
     )
 ).pipe(

@@ -174,16 +174,19 @@ describe("an agent that runs another agent's hook files", () => {
     ],
     ["claude", ".claude/settings.json", (config: any) => config.hooks.PreToolUse[0].hooks[0].command, vscodeCall, undefined, "VS Code"]
   ] as const)(
-    "--host %s: the other agent's payload is left to its own entry, visibly; its own is still judged",
+    "--host %s: the other agent's payload is judged as that agent's (it has no entry of its own), visibly; its own is still judged",
     (host, file, command, foreign, own, other) => {
       const b = box()
       policy(b)
       expect(cli(b, ["install", "--host", host, "--project"]).status).toBe(0)
       const hook = command(JSON.parse(readFileSync(join(b.dir, file), "utf8")))
       const theirs = runHook(b, hook, foreign(b))
-      expect(theirs.status, theirs.stderr).toBe(0)
-      expect(theirs.stdout).toBe("")
-      expect(theirs.stderr).toContain(`this call comes from ${other}`)
+      expect(theirs.stdout + theirs.stderr).toContain("no rm -rf here")
+      expect(theirs.stderr).toContain(`judged as ${other}'s call`)
+      const left = runHook(b, `${hook} --foreign leave`, foreign(b))
+      expect(left.status, left.stderr).toBe(0)
+      expect(left.stdout).toBe("")
+      expect(left.stderr).toContain(`this call comes from ${other}`)
       if (own !== undefined) {
         const mine = runHook(b, hook, own(b))
         expect(mine.stdout + mine.stderr).toContain("no rm -rf here")
@@ -191,7 +194,7 @@ describe("an agent that runs another agent's hook files", () => {
       const doctor = cli(b, ["doctor", "--host", host])
       expect(doctor.status, doctor.stdout + doctor.stderr).toBe(0)
       expect(doctor.stdout).toContain(`note: ${other} runs`)
-      expect(doctor.stdout).toContain(`${other}'s calls are not guarded`)
+      expect(doctor.stdout).toContain(`host mode judges ${other}'s calls here`)
     }
   )
 

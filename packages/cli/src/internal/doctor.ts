@@ -15,6 +15,7 @@ import { homedir } from "node:os"
 import { join, resolve } from "node:path"
 import { Failed } from "../ExitCode.ts"
 import { readText } from "./configFile.ts"
+import { ownEntryOn } from "./foreignEntry.ts"
 import { READERS } from "./foreignPayload.ts"
 import { eventsOf, fixedTimeout, readOwnCommand, timeoutUnitMs } from "./hostConfig.ts"
 import type { Scope } from "./hostFiles.ts"
@@ -364,30 +365,56 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
       return { status: result.status, ...verdict(agent, result.status, result.stdout ?? "", result.stderr ?? "") }
     }
     // Another agent that runs this agent's hook files (VS Code, Copilot CLI) starts this command with
-    // its own payload: host mode must leave that call to the other agent's own entry, and say whether
-    // there is one
+    // its own payload: say whether host mode judges that call as the other agent's, leaves it to the
+    // other agent's own entry (and whether there is one), or blocks it; read as the other agent reads it
     for (const reader of READERS[agent.name] ?? []) {
       const other = HostMode.byName(reader.agent)!
-      let entries: ReadonlyMap<string, unknown> = new Map()
+      let own: string | undefined
+      let unknown: string | undefined
       try {
-        entries = wiredEntries(layoutOf(other, wired.scope, projectDir, process.env), other, wired.scope, projectDir)
-      } catch {}
+        own = ownEntryOn(other, shellEvent(other), projectDir, process.env)
+      } catch (error) {
+        unknown = (error as Error).message
+      }
       const result = spawn(testPayload(other, options.testCommand, projectDir))
-      const left =
+      const stderr = result.stderr ?? ""
+      const seen = verdict(other, result.status, result.stdout ?? "", stderr)
+      const runs = `${reader.displayName} runs ${reader.reads}, so it starts this command too`
+      const theirs =
+        own === undefined
+          ? unknown === undefined
+            ? "there is none"
+            : `whether there is one cannot be told: ${unknown}`
+          : `it is in ${own}`
+      if (stderr.includes(`judged as ${reader.displayName}'s call`)) {
+        if (seen.kind === "allow") {
+          problems.push(
+            `${runs}, and judges ${reader.displayName}'s call as its own, but ${reader.displayName} would run ${JSON.stringify(options.testCommand)}: ${seen.reason.trim()}`
+          )
+        } else {
+          yield* Console.log(
+            `note: ${runs}: host mode judges ${reader.displayName}'s calls here as ${reader.displayName}'s (the test call is ${seen.kind === "block" ? "blocked" : "held for the user"}); ${reader.displayName}'s own agent-hooks entry: ${theirs}`
+          )
+        }
+      } else if (
         result.status === 0 &&
         (result.stdout ?? "").trim() === "" &&
-        (result.stderr ?? "").includes(`this call comes from ${reader.displayName}`)
-      if (!left) {
-        problems.push(
-          `${reader.displayName} runs ${reader.reads}, so it starts ${wired.file}'s command too, and that command does not leave ${reader.displayName}'s call to ${reader.displayName}'s own entry (exit ${result.status ?? "(killed)"}): it misreads it. Run agent-hooks install --host ${agent.name} again with this agent-hooks`
-        )
-      } else if (entries.size === 0) {
-        yield* Console.log(
-          `note: ${reader.displayName} runs ${reader.reads}, so it starts this command too; host mode leaves its calls to ${reader.displayName}'s own agent-hooks entry, and there is none: ${reader.displayName}'s calls are not guarded. If you use ${reader.displayName} here, run agent-hooks install --host ${reader.agent}${wired.scope === "project" ? " --project" : ""}`
-        )
+        stderr.includes(`this call comes from ${reader.displayName}`)
+      ) {
+        if (own !== undefined) {
+          yield* Console.log(
+            `note: ${reader.displayName} runs ${reader.reads} too; host mode leaves its calls to its own agent-hooks entry, which is there (${own}): each agent's calls are judged once`
+          )
+        } else {
+          yield* Console.log(
+            `note: ${runs}; host mode leaves its calls to ${reader.displayName}'s own agent-hooks entry (--foreign leave), and ${theirs}: ${reader.displayName}'s calls are not guarded. If you use ${reader.displayName} here, run agent-hooks install --host ${reader.agent}${wired.scope === "project" ? " --project" : ""}, or let host mode judge them (--foreign auto, the default)`
+          )
+        }
+      } else if (seen.kind === "block" && stderr.includes("(--foreign block)")) {
+        yield* Console.log(`note: ${runs}: host mode blocks every ${reader.displayName} call (--foreign block)`)
       } else {
-        yield* Console.log(
-          `note: ${reader.displayName} runs ${reader.reads} too; host mode leaves its calls to its own agent-hooks entry, which is there: each agent's calls are judged once`
+        problems.push(
+          `${runs}, and that command neither judges nor leaves ${reader.displayName}'s call (exit ${result.status ?? "(killed)"}): it misreads it. Run agent-hooks install --host ${agent.name} again with this agent-hooks`
         )
       }
     }

@@ -3,14 +3,21 @@
  * CLI's hook folders (`.github/hooks/*.json`, `~/.copilot/hooks/*.json`), and Copilot CLI reads VS
  * Code's files in those folders. The command `agent-hooks install` wrote for one agent is then also
  * started by the other, with the other's payload. Host mode tells such a payload by its keys (the
- * agent sets them; a model only steers their values) and leaves it to the other agent's own entry,
- * saying so on stderr, instead of misreading it (blocking every call of the other agent, or letting
- * it through as a tool it does not know) or judging the call twice where both are installed.
+ * agent sets them; a model only steers their values), never misreads it as its own agent's (that
+ * would block every call of the other agent, or let it through as a tool it does not know), and
+ * does with it what `--foreign` (or `AGENT_HOOKS_FOREIGN`) says:
+ * - `judge`: judged as the other agent's call (its payload read, its answer written, as host mode
+ *   for that agent would), with the same policy;
+ * - `leave`: not judged (exit 0), said on stderr: the other agent's own entry judges it;
+ * - `block`: blocked in the other agent's own blocking form;
+ * - `auto` (the default): left where the other agent's own agent-hooks entry is wired on that event
+ *   (judged once, not twice), judged here otherwise, and when that cannot be told.
  */
-import type * as HostMode from "@agent-hooks/core/HostMode"
+import * as HostMode from "@agent-hooks/core/HostMode"
+import type { HookOptions } from "./hook.ts"
 
 /** A reader of this agent's files, and how its payload differs from the agent's own. */
-interface Reader {
+export interface Reader {
   readonly agent: HostMode.HostName
   readonly displayName: string
   readonly is: (payload: Readonly<Record<string, unknown>>) => boolean
@@ -62,9 +69,91 @@ export const READERS: Readonly<Partial<Record<HostMode.HostName, ReadonlyArray<R
 export const foreignReader = (host: HostMode.HostName, payload: Readonly<Record<string, unknown>>): Reader | undefined =>
   READERS[host]?.find((reader) => reader.is(payload))
 
-/** Host mode's answer to another agent's payload: nothing decided (exit 0), and why on stderr. */
-export const foreignReply = (agent: HostMode.Agent, reader: Reader): HostMode.HostReply => ({
+/** What host mode does with another agent's call (`hook --foreign`, `AGENT_HOOKS_FOREIGN`). */
+export type ForeignMode = "auto" | "judge" | "leave" | "block"
+
+/** The values of `--foreign`. */
+export const FOREIGN_MODES: ReadonlyArray<ForeignMode> = ["auto", "judge", "leave", "block"]
+
+/** The variable that sets `--foreign` for every hook command (the flag wins). */
+export const FOREIGN_ENV = "AGENT_HOOKS_FOREIGN"
+
+const isMode = (value: string): value is ForeignMode => (FOREIGN_MODES as ReadonlyArray<string>).includes(value)
+
+/**
+ * The mode for this call: the flag, else `AGENT_HOOKS_FOREIGN`, else `auto`. A variable set to
+ * anything else is an error (the call then fails as host mode's own failures do), never a silent
+ * default.
+ */
+export const foreignMode = (
+  flag: ForeignMode | undefined,
+  env: Readonly<Record<string, string | undefined>>
+): ForeignMode | { readonly error: string } => {
+  if (flag !== undefined) return flag
+  const value = env[FOREIGN_ENV]
+  if (value === undefined || value === "") return "auto"
+  const mode = value.trim().toLowerCase()
+  return isMode(mode) ? mode : { error: `${FOREIGN_ENV} is "${value}": expected one of ${FOREIGN_MODES.join(", ")}; fix or unset it` }
+}
+
+/** Copilot CLI's name for an event of a VS Code file (Copilot CLI reads PascalCase names as its own). */
+const COPILOT_OF_VSCODE: Readonly<Record<string, string>> = { Stop: "agentStop", UserPromptSubmit: "userPromptSubmitted" }
+
+/**
+ * Copilot CLI's event of a call that reached VS Code's entry: the event the command line names (the
+ * file's key, mapped to Copilot CLI's name), else the one its payload's keys tell (Copilot CLI sets
+ * them: `toolResult` after the tool, `toolName` before it, `prompt` on a prompt), else `undefined`.
+ */
+const copilotEvent = (given: string | undefined, payload: Readonly<Record<string, unknown>>): string | undefined => {
+  const copilot = HostMode.byName("copilot")!
+  if (given !== undefined) {
+    const name = COPILOT_OF_VSCODE[given] ?? Object.keys(copilot.events).find((event) => event.toLowerCase() === given.toLowerCase())
+    if (name !== undefined) return name
+  }
+  if (has(payload, "toolName")) return has(payload, "toolResult") ? "postToolUse" : "preToolUse"
+  if (has(payload, "prompt")) return "userPromptSubmitted"
+  return undefined
+}
+
+/**
+ * The options another agent's call is judged under: that agent as the host (its payload read, its
+ * answer written), the same policy and flags; the event it names (Copilot CLI's, which names none,
+ * as `copilotEvent` tells it); and a timeout within that agent's own (its default, or this
+ * command's `--timeout` when lower), so that it answers before that agent kills it.
+ */
+export const foreignOptions = (options: HookOptions, reader: Reader, payload: Readonly<Record<string, unknown>>): HookOptions => {
+  const other = HostMode.byName(reader.agent)!
+  const event = reader.agent === "copilot" ? copilotEvent(options.event, payload) : undefined
+  const { event: _event, ...rest } = options
+  return {
+    ...rest,
+    host: reader.agent,
+    timeout: Math.min(options.timeout ?? other.hookTimeout, other.hookTimeout),
+    ...(event === undefined ? {} : { event })
+  }
+}
+
+/** The other agent's own event for its call, as its host mode reads it (`undefined`: it names none). */
+export const foreignEvent = (options: HookOptions, payload: Readonly<Record<string, unknown>>): string | undefined => {
+  const agent = HostMode.byName(options.host)!
+  return options.event ?? HostMode.hostEvent(agent, payload)
+}
+
+/** `--foreign leave` (and `auto` where the other agent's entry is wired): nothing decided (exit 0), and why on stderr. */
+export const foreignReply = (agent: HostMode.Agent, reader: Reader, why: string): HostMode.HostReply => ({
   exitCode: 0,
   stdout: "",
-  stderr: `agent-hooks: this call comes from ${reader.displayName}, which runs ${reader.reads} too, but this command is ${agent.displayName}'s (hook --host ${agent.name}): not judged here. ${reader.displayName}'s calls are judged by its own entry: agent-hooks install --host ${reader.agent} (agent-hooks doctor --host ${reader.agent} tells whether it is there)\n`
+  stderr: `agent-hooks: this call comes from ${reader.displayName}, which runs ${reader.reads} too, but this command is ${agent.displayName}'s (hook --host ${agent.name}): not judged here (${why}). ${reader.displayName}'s calls are judged by its own entry: agent-hooks install --host ${reader.agent} (agent-hooks doctor --host ${reader.agent} tells whether it is there)\n`
 })
+
+/** `--foreign block`: the call blocked in the other agent's own blocking form (a visible hook error where it has none). */
+export const foreignBlock = (agent: HostMode.Agent, reader: Reader, hostEvent: string | undefined): HostMode.HostReply =>
+  HostMode.failure(
+    HostMode.byName(reader.agent)!,
+    hostEvent,
+    `this call comes from ${reader.displayName}, which runs ${reader.reads} too; this command is ${agent.displayName}'s (hook --host ${agent.name}) and blocks every ${reader.displayName} call (--foreign block). To judge ${reader.displayName}'s calls with the policy here, set --foreign judge or auto (${FOREIGN_ENV}); to judge them in ${reader.displayName}'s own entry, run agent-hooks install --host ${reader.agent} and set --foreign auto`
+  )
+
+/** The stderr line of a call judged here as the other agent's. */
+export const judgedLine = (agent: HostMode.Agent, reader: Reader, why: string): string =>
+  `agent-hooks: judged as ${reader.displayName}'s call under ${agent.displayName}'s entry (hook --host ${agent.name}; ${reader.displayName} runs ${reader.reads}): ${why}\n`

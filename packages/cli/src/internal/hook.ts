@@ -10,7 +10,8 @@ import type * as Stdio from "effect/Stdio"
 import { Blocked, Failed } from "../ExitCode.ts"
 import { checkPreset, engineWarnings, withEngine } from "./engine.ts"
 import * as Debug from "./debug.ts"
-import { foreignReader, foreignReply } from "./foreignPayload.ts"
+import type { ForeignMode, Reader } from "./foreignPayload.ts"
+import { foreignBlock, foreignEvent, foreignMode, foreignOptions, foreignReader, foreignReply, judgedLine } from "./foreignPayload.ts"
 import { noSettingsLine } from "./noSettings.ts"
 import { readPayload } from "./stdin.ts"
 
@@ -42,6 +43,12 @@ export interface HookOptions {
    * field names (`HostMode.present`), and a rewrite they give is read back from its names.
    */
   readonly payload?: string | undefined
+  /**
+   * `--foreign auto|judge|leave|block`: what becomes of another agent's call that reaches this
+   * command (VS Code runs Claude Code's and Copilot CLI's files, Copilot CLI runs VS Code's).
+   * Default `AGENT_HOOKS_FOREIGN`, else `auto`.
+   */
+  readonly foreign?: ForeignMode | undefined
 }
 
 /** Set in every hook's environment: a policy hook that starts host mode again is refused, not looped. */
@@ -80,17 +87,83 @@ export const hostEventOf = (options: HookOptions, read: Record<string, unknown>)
   return HostMode.hostEvent(agent, options.event === undefined ? read : { ...read, [field]: options.event, hook_event_name: options.event })
 }
 
+/** What one call's answer is computed under: the options (another agent's, for its call), its event, and a hook to re-time the last resort. */
+interface CallState {
+  hostEvent: string | undefined
+  options: HookOptions
+  readonly retime?: (() => void) | undefined
+}
+
+/**
+ * Another agent's call (`reader`) that reached this agent's command, as `--foreign` says: judged as
+ * that agent's (its payload read and its answer written as its own host mode would), left to its
+ * own entry, or blocked in its blocking form. `auto` leaves it only where that agent's own
+ * agent-hooks entry is wired on the call's event, and judges it when that cannot be told: a call
+ * that nobody would judge is never let through silently.
+ */
+const foreignCall = (
+  options: HookOptions,
+  state: CallState,
+  reader: Reader,
+  read: Record<string, unknown>
+): Effect.Effect<HostMode.HostReply, never, Stdio.Stdio> =>
+  Effect.gen(function* () {
+    const agent = HostMode.byName(options.host)!
+    const other = HostMode.byName(reader.agent)!
+    const judged = foreignOptions(options, reader, read)
+    const hostEvent = foreignEvent(judged, read)
+    // from here on the answer, and the last resort, are the other agent's
+    state.options = judged
+    state.hostEvent = hostEvent
+    state.retime?.()
+    const mode = foreignMode(options.foreign, process.env)
+    if (typeof mode === "object") return failWith(judged, hostEvent, mode.error)
+    if (mode === "leave") return foreignReply(agent, reader, "--foreign leave")
+    if (mode === "block") return foreignBlock(agent, reader, hostEvent)
+    let why = `--foreign judge`
+    if (mode === "auto") {
+      const projectDir = Option.isSome(options.projectDir)
+        ? options.projectDir.value
+        : (HostMode.projectDir(other, process.env) ?? process.cwd())
+      // the same lookup doctor makes; loaded only for such a call
+      const lookup = yield* Effect.promise(() => import("./foreignEntry.ts")).pipe(
+        Effect.map((m) => {
+          try {
+            return { file: m.ownEntryOn(other, hostEvent, projectDir, process.env) }
+          } catch (error) {
+            return { error: error instanceof Error ? error.message : String(error) }
+          }
+        })
+      )
+      if ("file" in lookup && lookup.file !== undefined) {
+        return foreignReply(agent, reader, `--foreign auto: ${reader.displayName}'s own agent-hooks entry in ${lookup.file} judges it`)
+      }
+      why =
+        "error" in lookup
+          ? `--foreign auto, and whether ${reader.displayName} has an agent-hooks entry of its own could not be told (${lookup.error})`
+          : `--foreign auto, and ${reader.displayName} has no agent-hooks entry of its own${hostEvent === undefined ? "" : ` on ${hostEvent}`}`
+    }
+    const reply = yield* decide(judged, state, read)
+    return { ...reply, stderr: `${reply.stderr}${judgedLine(agent, reader, why)}` }
+  })
+
 /** The answer for one call, never failing: host mode's own failures become the agent's block (or hook error). */
-const decide = (options: HookOptions, state: { hostEvent: string | undefined }): Effect.Effect<HostMode.HostReply, never, Stdio.Stdio> => {
+const decide = (
+  options: HookOptions,
+  state: CallState,
+  given?: Record<string, unknown>
+): Effect.Effect<HostMode.HostReply, never, Stdio.Stdio> => {
   const agent = HostMode.byName(options.host)!
-  const fail = (message: string): HostMode.HostReply => failWith(options, state.hostEvent, message)
+  // once another agent's call is judged as that agent's, host mode's own failures are answered in its form
+  const fail = (message: string): HostMode.HostReply => failWith(state.options, state.hostEvent, message)
   const timeout = options.timeout ?? agent.hookTimeout
   const budget = budgetMs(timeout)
   const work = Effect.gen(function* () {
-    const read = yield* readPayload
-    // another agent that runs this agent's hook files (VS Code, Copilot CLI): its own entry judges it
-    const reader = foreignReader(agent.name, read)
-    if (reader !== undefined) return foreignReply(agent, reader)
+    const read = given ?? (yield* readPayload)
+    // another agent that runs this agent's hook files (VS Code, Copilot CLI): as --foreign says
+    // (a call judged as that agent's is not looked at again)
+    const reader = given === undefined ? foreignReader(agent.name, read) : undefined
+    if (reader !== undefined) return yield* foreignCall(options, state, reader, read)
     // the event the command line names wins over any the payload gives
     const field = agent.eventField ?? "hook_event_name"
     const payload = options.event === undefined ? read : { ...read, [field]: options.event, hook_event_name: options.event }
@@ -272,6 +345,17 @@ const decide = (options: HookOptions, state: { hostEvent: string | undefined }):
 }
 
 /**
+ * The options a call with `payload` is answered under: another agent's, for a call of an agent that
+ * runs this agent's files (`foreignOptions`), else `options`. The daemon's last resort uses them.
+ *
+ * @internal
+ */
+export const answeringOptions = (options: HookOptions, payload: Record<string, unknown>): HookOptions => {
+  const reader = foreignReader(options.host, payload)
+  return reader === undefined ? options : foreignOptions(options, reader, payload)
+}
+
+/**
  * Writes `reply` as the process's answer: stdout and stderr as given, and the exit status through
  * `ExitCode` (2 `Blocked`, 1 `Failed` with the message on stderr, else 0).
  */
@@ -312,17 +396,32 @@ export const guardMs = (options: HookOptions): number => budgetMs(options.timeou
  * @internal
  */
 export const hook = (options: HookOptions, withGuard = true): Effect.Effect<void, Blocked | Failed, Stdio.Stdio> => {
-  const state: { hostEvent: string | undefined } = { hostEvent: undefined }
-  const answer = Effect.flatMap(decide(options, state), (reply) => write(reply, "hook"))
   // The daemon (hookDaemon.ts) leaves the last resort to its client: its process serves other calls.
-  if (!withGuard) return answer
-  // The last resort: if the runtime itself is stuck past the budget, answer "blocked" and exit.
-  const guard = setTimeout(() => {
-    const reply = guardReply(options, state.hostEvent)
-    process.stdout.write(reply.stdout)
-    process.stderr.write(reply.stderr)
-    process.exit(reply.exitCode)
-  }, guardMs(options))
-  guard.unref?.()
+  if (!withGuard) {
+    return Effect.flatMap(decide(options, { hostEvent: undefined, options }), (reply) => write(reply, "hook"))
+  }
+  // The last resort: if the runtime itself is stuck past the budget, answer "blocked" and exit. It
+  // is the answering agent's, in its time: another agent's call is answered in that agent's form.
+  const started = Date.now()
+  let guard: ReturnType<typeof setTimeout> | undefined
+  const state: CallState = {
+    hostEvent: undefined,
+    options,
+    retime: () => {
+      clearTimeout(guard)
+      guard = setTimeout(
+        () => {
+          const reply = guardReply(state.options, state.hostEvent)
+          process.stdout.write(reply.stdout)
+          process.stderr.write(reply.stderr)
+          process.exit(reply.exitCode)
+        },
+        Math.max(0, guardMs(state.options) - (Date.now() - started))
+      )
+      guard.unref?.()
+    }
+  }
+  state.retime!()
+  const answer = Effect.flatMap(decide(options, state), (reply) => write(reply, "hook"))
   return answer.pipe(Effect.ensuring(Effect.sync(() => clearTimeout(guard))))
 }

@@ -1,6 +1,7 @@
 import * as HostMode from "@agent-hooks/core/HostMode"
 import * as Option from "effect/Option"
 import type * as LogLevel from "effect/LogLevel"
+import { FOREIGN_MODES, type ForeignMode } from "./foreignPayload.ts"
 import type { HookOptions } from "./hook.ts"
 import { logLevels } from "./runArgs.ts"
 
@@ -16,7 +17,8 @@ const single = new Set([
   "timeout",
   "log-level",
   "event",
-  "payload"
+  "payload",
+  "foreign"
 ])
 const booleans = new Set(["fail-closed", "strict", "quiet", "fail-open"])
 
@@ -66,6 +68,10 @@ export const parseHookArgs = (
   }
   const payload = one("payload")
   if (payload !== undefined && HostMode.byName(payload) === undefined) return { error: `unknown --payload ${payload} (one of ${names})` }
+  const foreign = one("foreign")
+  if (foreign !== undefined && !(FOREIGN_MODES as ReadonlyArray<string>).includes(foreign)) {
+    return { error: `--foreign must be one of ${FOREIGN_MODES.join(", ")}, got ${foreign}` }
+  }
   const timeoutText = one("timeout")
   const timeout = timeoutText === undefined ? undefined : Number(timeoutText)
   if (timeout !== undefined && !(Number.isFinite(timeout) && timeout >= 1)) {
@@ -93,7 +99,8 @@ export const parseHookArgs = (
       timeout,
       failOpen: flags.has("fail-open"),
       ...(one("event") === undefined ? {} : { event: one("event") }),
-      ...(payload === undefined ? {} : { payload })
+      ...(payload === undefined ? {} : { payload }),
+      ...(foreign === undefined ? {} : { foreign: foreign as ForeignMode })
     }
   }
 }

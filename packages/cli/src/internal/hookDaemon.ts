@@ -25,7 +25,7 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Logger from "effect/Logger"
 import * as ExitCode from "../ExitCode.ts"
-import { guardMs, guardReply, hostEventOf } from "./hook.ts"
+import { answeringOptions, guardMs, guardReply, hostEventOf } from "./hook.ts"
 import { parseHookArgs } from "./hookArgs.ts"
 import { ACCEPT_MS, socketProblem } from "./hookClient.ts"
 import { argsErrorLine, hookCall } from "./hookProgram.ts"
@@ -140,14 +140,18 @@ const runCall = async (request: Request, stdin: Buffer, after: Buffer, connectio
   if (parsed === "help") return send(connection, { t: "fallback" })
   if (!("error" in parsed)) {
     let hostEvent: string | undefined
+    // another agent's call (VS Code's under Claude Code's entry) is answered in that agent's form and time
+    let answering = parsed.options
     try {
       const read: unknown = JSON.parse(stdin.toString("utf8"))
-      if (typeof read === "object" && read !== null && !Array.isArray(read))
-        hostEvent = hostEventOf(parsed.options, read as Record<string, unknown>)
+      if (typeof read === "object" && read !== null && !Array.isArray(read)) {
+        answering = answeringOptions(parsed.options, read as Record<string, unknown>)
+        hostEvent = hostEventOf(answering, read as Record<string, unknown>)
+      }
     } catch {
       // not JSON: the call answers so itself
     }
-    send(connection, { t: "accepted", guard: { ...guardReply(parsed.options, hostEvent), ms: guardMs(parsed.options) } })
+    send(connection, { t: "accepted", guard: { ...guardReply(answering, hostEvent), ms: guardMs(answering) } })
   } else {
     send(connection, { t: "accepted" })
   }

@@ -1,0 +1,289 @@
+/**
+ * Another agent's call reaching host mode (`hook --foreign`): VS Code runs Claude Code's settings
+ * files and Copilot CLI's hook folders, Copilot CLI runs VS Code's files there. The commands
+ * `install` wrote, run as the agent runs them (`sh -c`, in the project), with the other agent's
+ * payload; each answer read as THAT agent reads it (doctor's `verdict`, the documented answer
+ * formats the core's host tests check). The BUILT CLI, in a fresh HOME and project.
+ */
+import * as HostMode from "@agent-hooks/core/HostMode"
+import * as PropertyRuns from "@agent-hooks/test-utils/PropertyRuns"
+import { spawnSync } from "node:child_process"
+import { mkdirSync, readFileSync, rmSync } from "node:fs"
+import { join } from "node:path"
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import { testPayload, verdict } from "../src/internal/doctor.ts"
+import { foreignReader } from "../src/internal/foreignPayload.ts"
+import { cliEnv, projectsWithHome, runCli } from "./cliHarness.ts"
+
+const box = projectsWithHome("agent-hooks-foreign-")
+type Box = ReturnType<typeof box>
+
+const unset = [
+  "AGENT_HOOKS_HOME",
+  "AGENT_HOOKS_HOST_MODE",
+  "AGENT_HOOKS_FOREIGN",
+  "CODEX_HOME",
+  "CLAUDE_CONFIG_DIR",
+  "GEMINI_PROJECT_DIR",
+  "QWEN_PROJECT_DIR"
+]
+const env = (b: Box, extra: Record<string, string> = {}) => cliEnv({ HOME: b.home, AGENT_HOOKS_DAEMON: "0", ...extra }, unset)
+const cli = (b: Box, args: ReadonlyArray<string>) => runCli(args, { cwd: b.dir, env: env(b), timeout: 60_000 })
+
+/** A policy in Claude Code's names: a PreToolUse Bash hook that blocks `rm -rf`. */
+const policy = (b: Box) =>
+  b.put(join(b.home, ".agent-hooks", "settings.json"), {
+    hooks: {
+      PreToolUse: [
+        { matcher: "Bash", hooks: [{ type: "command", command: "if grep -q 'rm -rf'; then echo 'no rm -rf here' >&2; exit 2; fi" }] }
+      ]
+    }
+  })
+
+/** Where `install --host <host> --project` writes, and its PreToolUse command. */
+const files = {
+  claude: [".claude/settings.json", (config: any) => config.hooks.PreToolUse[0].hooks[0].command as string],
+  copilot: [".github/hooks/agent-hooks-copilot.json", (config: any) => config.hooks.preToolUse[0].bash as string],
+  vscode: [".github/hooks/agent-hooks-vscode.json", (config: any) => config.hooks.PreToolUse[0].command as string]
+} as const
+
+/** Installs host mode for `host` in the project and gives its PreToolUse command. */
+const installed = (b: Box, host: keyof typeof files, ...flags: ReadonlyArray<string>): string => {
+  const result = cli(b, ["install", "--host", host, "--project"])
+  expect(result.status, result.stdout + result.stderr).toBe(0)
+  const [file, command] = files[host]
+  return `${command(JSON.parse(readFileSync(join(b.dir, file), "utf8")))}${flags.map((flag) => ` ${flag}`).join("")}`
+}
+
+/** Runs a command as the agent runs it (`sh -c`, in the project) with `payload`. */
+const runHook = (b: Box, command: string, payload: unknown, extra: Record<string, string> = {}) => {
+  const result = spawnSync("/bin/sh", ["-c", command], {
+    input: JSON.stringify(payload),
+    cwd: b.dir,
+    env: env(b, extra),
+    encoding: "utf8",
+    timeout: 60_000
+  })
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+/** What `agent` does with the answer: doctor's reading of each agent's documented PreToolUse answer. */
+const seenBy = (agent: HostMode.HostName, result: ReturnType<typeof runHook>) =>
+  verdict(HostMode.byName(agent)!, result.status, result.stdout, result.stderr).kind
+
+const call = (b: Box, agent: HostMode.HostName, command: string) => testPayload(HostMode.byName(agent)!, command, b.dir)
+
+/** The host whose entry it is, and the agent that also runs that entry. */
+const pairs = [
+  { host: "claude", other: "vscode", name: "VS Code", hostName: "Claude Code" },
+  { host: "copilot", other: "vscode", name: "VS Code", hostName: "Copilot CLI" },
+  { host: "vscode", other: "copilot", name: "Copilot CLI", hostName: "VS Code" }
+] as const
+
+describe.each(pairs)("$name's call under --host $host", ({ host, other, name, hostName }) => {
+  it("is judged as its own (default auto, no entry of its own): blocked in its form when the policy blocks, let through when it allows", () => {
+    const b = box()
+    policy(b)
+    const command = installed(b, host)
+    const blocked = runHook(b, command, call(b, other, "rm -rf /"))
+    expect(seenBy(other, blocked), blocked.stdout + blocked.stderr).toBe("block")
+    expect(blocked.stdout + blocked.stderr).toContain("no rm -rf here")
+    expect(blocked.stderr).toContain(`judged as ${name}'s call under ${hostName}'s entry`)
+    expect(blocked.stderr).toContain(`${name} has no agent-hooks entry of its own`)
+    if (other === "vscode") {
+      // VS Code: exit 2, and Claude Code's deny in hookSpecificOutput
+      expect(blocked.status).toBe(2)
+      expect(JSON.parse(blocked.stdout).hookSpecificOutput).toMatchObject({ hookEventName: "PreToolUse", permissionDecision: "deny" })
+    } else {
+      // Copilot CLI: exit 0 and its flat deny
+      expect(blocked.status).toBe(0)
+      expect(JSON.parse(blocked.stdout)).toEqual({ permissionDecision: "deny", permissionDecisionReason: "no rm -rf here" })
+    }
+    const allowed = runHook(b, command, call(b, other, "ls"))
+    expect(allowed.status, allowed.stderr).toBe(0)
+    expect(seenBy(other, allowed)).toBe("allow")
+    expect(allowed.stderr).toContain(`judged as ${name}'s call`)
+  })
+
+  it("--foreign leave leaves it (exit 0, no answer, said on stderr); --foreign block blocks it in its form, saying what to do", () => {
+    const b = box()
+    policy(b)
+    const command = installed(b, host)
+    const left = runHook(b, `${command} --foreign leave`, call(b, other, "rm -rf /"))
+    expect(left.status).toBe(0)
+    expect(left.stdout).toBe("")
+    expect(left.stderr).toContain(`this call comes from ${name}`)
+    expect(left.stderr).toContain("not judged here (--foreign leave)")
+    expect(seenBy(other, left)).toBe("allow")
+    for (const shell of ["ls", "rm -rf /"]) {
+      const blocked = runHook(b, `${command} --foreign block`, call(b, other, shell))
+      expect(seenBy(other, blocked), blocked.stdout + blocked.stderr).toBe("block")
+      expect(blocked.stdout + blocked.stderr).toContain(`blocks every ${name} call (--foreign block)`)
+      expect(blocked.stdout + blocked.stderr).toContain(`agent-hooks install --host ${other}`)
+    }
+  })
+
+  it("auto leaves it to its own entry once that is installed, which judges it (once); the host's own calls are still judged", () => {
+    const b = box()
+    policy(b)
+    const command = installed(b, host)
+    const theirs = installed(b, other)
+    const left = runHook(b, command, call(b, other, "rm -rf /"))
+    expect(left.status, left.stderr).toBe(0)
+    expect(left.stdout).toBe("")
+    expect(left.stderr).toContain(`--foreign auto: ${name}'s own agent-hooks entry in ${join(b.dir, files[other][0])} judges it`)
+    const judged = runHook(b, theirs, call(b, other, "rm -rf /"))
+    expect(seenBy(other, judged), judged.stdout + judged.stderr).toBe("block")
+    expect(judged.stderr).not.toContain("judged as")
+    const own = runHook(b, command, call(b, host, "rm -rf /"))
+    expect(seenBy(host, own), own.stdout + own.stderr).toBe("block")
+    expect(own.stderr).not.toContain("judged as")
+    const doctor = cli(b, ["doctor", "--host", host])
+    expect(doctor.status, doctor.stdout + doctor.stderr).toBe(0)
+    expect(doctor.stdout).toContain("each agent's calls are judged once")
+  })
+})
+
+describe("--foreign auto, where the other agent's entry cannot be trusted or read", () => {
+  it("an entry in the user's own config counts; a project's entry that runs another program does not, and a file that cannot be read is no answer (judged)", () => {
+    const b = box()
+    policy(b)
+    const command = installed(b, "claude")
+    const vscodeFile = join(b.dir, ".github", "hooks", "agent-hooks-vscode.json")
+    // a cloned repository's look-alike entry, running its own program
+    b.put(vscodeFile, {
+      hooks: { PreToolUse: [{ type: "command", command: "'/bin/true' hook --host vscode --timeout 30", timeout: 30 }] }
+    })
+    const fake = runHook(b, command, call(b, "vscode", "rm -rf /"))
+    expect(seenBy("vscode", fake), fake.stdout + fake.stderr).toBe("block")
+    expect(fake.stderr).toContain("VS Code has no agent-hooks entry of its own on PreToolUse")
+    // a file that cannot be read (here a folder where the file goes)
+    rmSync(vscodeFile)
+    mkdirSync(vscodeFile)
+    const broken = runHook(b, command, call(b, "vscode", "rm -rf /"))
+    expect(seenBy("vscode", broken), broken.stdout + broken.stderr).toBe("block")
+    expect(broken.stderr).toContain("could not be told")
+    rmSync(vscodeFile, { recursive: true })
+    expect(cli(b, ["install", "--host", "vscode", "--user"]).status).toBe(0)
+    const user = runHook(b, command, call(b, "vscode", "rm -rf /"))
+    expect(user.status).toBe(0)
+    expect(user.stderr).toContain(join(b.home, ".copilot", "hooks", "agent-hooks-vscode.json"))
+  })
+
+  it("AGENT_HOOKS_FOREIGN sets the mode, the flag wins, and a value it does not know blocks, naming it", () => {
+    const b = box()
+    policy(b)
+    const command = installed(b, "claude")
+    const payload = call(b, "vscode", "rm -rf /")
+    const left = runHook(b, command, payload, { AGENT_HOOKS_FOREIGN: "leave" })
+    expect(left.status).toBe(0)
+    expect(left.stderr).toContain("--foreign leave")
+    const judged = runHook(b, `${command} --foreign judge`, payload, { AGENT_HOOKS_FOREIGN: "leave" })
+    expect(seenBy("vscode", judged)).toBe("block")
+    expect(judged.stderr).toContain("--foreign judge")
+    const bad = runHook(b, command, payload, { AGENT_HOOKS_FOREIGN: "sometimes" })
+    expect(seenBy("vscode", bad)).toBe("block")
+    expect(bad.stdout + bad.stderr).toContain(`AGENT_HOOKS_FOREIGN is "sometimes": expected one of auto, judge, leave, block`)
+    const flag = runHook(b, `${command} --foreign maybe`, payload)
+    expect(flag.status).toBe(2)
+    expect(flag.stderr).toContain("--foreign must be one of auto, judge, leave, block, got maybe")
+  })
+})
+
+describe("doctor, per host that reads another's files", () => {
+  it("says whether the other agent's calls are judged here, left (and whether its entry is there), or blocked", () => {
+    const b = box()
+    policy(b)
+    installed(b, "claude")
+    const judged = cli(b, ["doctor", "--host", "claude"])
+    expect(judged.status, judged.stdout + judged.stderr).toBe(0)
+    expect(judged.stdout).toContain("host mode judges VS Code's calls here as VS Code's (the test call is blocked)")
+    expect(judged.stdout).toContain("VS Code's own agent-hooks entry: there is none")
+    const leave = runCli(["doctor", "--host", "claude"], { cwd: b.dir, env: env(b, { AGENT_HOOKS_FOREIGN: "leave" }), timeout: 60_000 })
+    expect(leave.stdout).toContain("(--foreign leave), and there is none: VS Code's calls are not guarded")
+    const block = runCli(["doctor", "--host", "claude"], { cwd: b.dir, env: env(b, { AGENT_HOOKS_FOREIGN: "block" }), timeout: 60_000 })
+    expect(block.stdout).toContain("host mode blocks every VS Code call (--foreign block)")
+  })
+})
+
+/** A JSON value a model could write, with the keys that tell another agent's payload among its own. */
+const hostile = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small" },
+    fc.string(),
+    fc.constantFrom("PreToolUse", "preToolUse", "bash", "runTerminalCommand", "", "rm -rf /"),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie("value"), { maxLength: 3 }),
+    fc.dictionary(
+      fc.oneof(
+        fc.constantFrom("hookEventName", "hook_event_name", "toolName", "toolArgs", "timestamp", "toolResult", "prompt"),
+        fc.string()
+      ),
+      tie("value"),
+      { maxKeys: 4 }
+    )
+  )
+})).value
+
+/** Each host's own payload: the keys its agent sets, every value model-steered. */
+const ownPayloads = {
+  claude: fc.record({
+    session_id: fc.string(),
+    transcript_path: fc.string(),
+    cwd: fc.string(),
+    permission_mode: fc.string(),
+    hook_event_name: fc.constantFrom("PreToolUse", "UserPromptSubmit", "PostToolUse"),
+    tool_name: fc.string(),
+    tool_input: fc.dictionary(fc.string(), hostile),
+    prompt: hostile
+  }),
+  vscode: fc.record({
+    timestamp: fc.string(),
+    cwd: fc.string(),
+    sessionId: fc.string(),
+    hookEventName: fc.constantFrom("PreToolUse", "Stop"),
+    tool_name: fc.string(),
+    tool_input: hostile,
+    tool_use_id: fc.string()
+  }),
+  copilot: fc.record({ timestamp: fc.integer(), cwd: fc.string(), toolName: fc.string(), toolArgs: fc.string(), prompt: hostile })
+}
+
+describe("a call of the host's own agent cannot be made to look like another agent's", () => {
+  it("property: whatever values a model steers into the agent's own keys, the payload is the agent's own", () => {
+    for (const host of ["claude", "vscode", "copilot"] as const) {
+      fc.assert(
+        fc.property(ownPayloads[host], (payload) => foreignReader(host, payload as Record<string, unknown>) === undefined),
+        { numRuns: PropertyRuns.forLane(300) }
+      )
+    }
+  })
+
+  it("property, real processes: a Claude Code call with hostile values is judged as Claude Code's even under --foreign leave", () => {
+    const b = box()
+    policy(b)
+    const command = installed(b, "claude", "--foreign", "leave")
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), hostile, { maxKeys: 4 }), hostile, (extra, cwd) => {
+        const payload = { ...call(b, "claude", "rm -rf /"), cwd, tool_input: { ...extra, command: "rm -rf /" } }
+        const result = runHook(b, command, payload)
+        expect(seenBy("claude", result), result.stdout + result.stderr).toBe("block")
+        expect(result.status).toBe(2)
+        expect(result.stderr).toContain("no rm -rf here")
+        expect(result.stderr).not.toContain("this call comes from")
+        expect(result.stderr).not.toContain("judged as")
+      }),
+      { numRuns: PropertyRuns.forLane(6, 2), seed: 7 }
+    )
+    // and the keys themselves, as values
+    const steered = runHook(b, command, {
+      ...call(b, "claude", "rm -rf /"),
+      tool_input: { command: "rm -rf /", hookEventName: "PreToolUse", toolName: "bash", toolArgs: "{}" }
+    })
+    expect(seenBy("claude", steered)).toBe("block")
+    expect(steered.stderr).not.toContain("this call comes from")
+  })
+})
