@@ -56,6 +56,13 @@ const installed = (b: Box, host: keyof typeof files, ...flags: ReadonlyArray<str
   return `${command(JSON.parse(readFileSync(join(b.dir, file), "utf8")))}${flags.map((flag) => ` ${flag}`).join("")}`
 }
 
+/** A fresh HOME and project with the policy, and host mode installed there for `host`: its PreToolUse command. */
+const wired = (host: keyof typeof files, ...flags: ReadonlyArray<string>) => {
+  const b = box()
+  policy(b)
+  return { b, command: installed(b, host, ...flags) }
+}
+
 /** Runs a command as the agent runs it (`sh -c`, in the project) with `payload`. */
 const runHook = (b: Box, command: string, payload: unknown, extra: Record<string, string> = {}) => {
   const result = spawnSync("/bin/sh", ["-c", command], {
@@ -83,9 +90,7 @@ const pairs = [
 
 describe.each(pairs)("$name's call under --host $host", ({ host, other, name, hostName }) => {
   it("is judged as its own (default auto, no entry of its own): blocked in its form when the policy blocks, let through when it allows", () => {
-    const b = box()
-    policy(b)
-    const command = installed(b, host)
+    const { b, command } = wired(host)
     const blocked = runHook(b, command, call(b, other, "rm -rf /"))
     expect(seenBy(other, blocked), blocked.stdout + blocked.stderr).toBe("block")
     expect(blocked.stdout + blocked.stderr).toContain("no rm -rf here")
@@ -107,9 +112,7 @@ describe.each(pairs)("$name's call under --host $host", ({ host, other, name, ho
   })
 
   it("--foreign leave leaves it (exit 0, no answer, said on stderr); --foreign block blocks it in its form, saying what to do", () => {
-    const b = box()
-    policy(b)
-    const command = installed(b, host)
+    const { b, command } = wired(host)
     const left = runHook(b, `${command} --foreign leave`, call(b, other, "rm -rf /"))
     expect(left.status).toBe(0)
     expect(left.stdout).toBe("")
@@ -125,9 +128,7 @@ describe.each(pairs)("$name's call under --host $host", ({ host, other, name, ho
   })
 
   it("auto leaves it to its own entry once that is installed, which judges it (once); the host's own calls are still judged", () => {
-    const b = box()
-    policy(b)
-    const command = installed(b, host)
+    const { b, command } = wired(host)
     const theirs = installed(b, other)
     const left = runHook(b, command, call(b, other, "rm -rf /"))
     expect(left.status, left.stderr).toBe(0)
@@ -147,9 +148,7 @@ describe.each(pairs)("$name's call under --host $host", ({ host, other, name, ho
 
 describe("--foreign auto, where the other agent's entry cannot be trusted or read", () => {
   it("an entry in the user's own config counts; a project's entry that runs another program does not, and a file that cannot be read is no answer (judged)", () => {
-    const b = box()
-    policy(b)
-    const command = installed(b, "claude")
+    const { b, command } = wired("claude")
     const vscodeFile = join(b.dir, ".github", "hooks", "agent-hooks-vscode.json")
     // a cloned repository's look-alike entry, running its own program
     b.put(vscodeFile, {
@@ -172,9 +171,7 @@ describe("--foreign auto, where the other agent's entry cannot be trusted or rea
   })
 
   it("AGENT_HOOKS_FOREIGN sets the mode, the flag wins, and a value it does not know blocks, naming it", () => {
-    const b = box()
-    policy(b)
-    const command = installed(b, "claude")
+    const { b, command } = wired("claude")
     const payload = call(b, "vscode", "rm -rf /")
     const left = runHook(b, command, payload, { AGENT_HOOKS_FOREIGN: "leave" })
     expect(left.status).toBe(0)
@@ -188,6 +185,21 @@ describe("--foreign auto, where the other agent's entry cannot be trusted or rea
     const flag = runHook(b, `${command} --foreign maybe`, payload)
     expect(flag.status).toBe(2)
     expect(flag.stderr).toContain("--foreign must be one of auto, judge, leave, block, got maybe")
+  })
+})
+
+describe("Copilot CLI's call under VS Code's entry, whose event nothing tells", () => {
+  it("is a visible hook error naming what to do, never a silent pass; left once Copilot CLI's own entry is there", () => {
+    const { b, command } = wired("vscode")
+    const stop = { timestamp: Date.now(), cwd: b.dir, sessionId: "s" }
+    const result = runHook(b, command, stop)
+    expect(result.status).toBe(1)
+    expect(result.stderr).toContain("neither the command nor the payload's keys tell its event")
+    expect(result.stderr).toContain("agent-hooks install --host copilot")
+    installed(b, "copilot")
+    const left = runHook(b, command, stop)
+    expect(left.status).toBe(0)
+    expect(left.stderr).toContain("Copilot CLI's own agent-hooks entry in")
   })
 })
 
@@ -263,9 +275,7 @@ describe("a call of the host's own agent cannot be made to look like another age
   })
 
   it("property, real processes: a Claude Code call with hostile values is judged as Claude Code's even under --foreign leave", () => {
-    const b = box()
-    policy(b)
-    const command = installed(b, "claude", "--foreign", "leave")
+    const { b, command } = wired("claude", "--foreign", "leave")
     fc.assert(
       fc.property(fc.dictionary(fc.string(), hostile, { maxKeys: 4 }), hostile, (extra, cwd) => {
         const payload = { ...call(b, "claude", "rm -rf /"), cwd, tool_input: { ...extra, command: "rm -rf /" } }
