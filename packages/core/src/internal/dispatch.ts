@@ -17,12 +17,10 @@ import { PayloadError } from "../HookError.ts"
 import * as HookEvent from "../HookEvent.ts"
 import * as HookInput from "../HookInput.ts"
 import * as LogPath from "../LogPath.ts"
-import type * as Outcome from "../Outcome.ts"
 import type { Plan, PlannedHook } from "../Plan.ts"
 import { ProcessSpawner } from "../ProcessSpawner.ts"
 import type { StopGuard } from "../StopGuard.ts"
-import type { HookVerdict } from "../HookOutput.ts"
-import type { HookResult } from "../Outcome.ts"
+import type { HookResult, HookVerdict, Outcome } from "../Verdict.ts"
 import type { Telemetry } from "../Telemetry.ts"
 import { classify } from "./classify.ts"
 import type { ClassifyContext } from "./classify.ts"
@@ -141,7 +139,7 @@ const streakKey = (event: string, session: string, payload: Readonly<Record<stri
  * The outcome of a dispatch that runs no hook, synchronously; `undefined` when some hook may run,
  * or when the audit trail is on: every dispatch is recorded, so it goes through `dispatch`.
  */
-export const unmatched = (state: EngineState, event: string, payload: unknown): Outcome.Outcome | undefined => {
+export const unmatched = (state: EngineState, event: string, payload: unknown): Outcome | undefined => {
   if (state.audit !== undefined) return undefined
   const quick = unmatchedDecided(state, event, payload)
   if (quick === undefined && Predicate.isObject(payload)) state.matched = { event, payload, plan: state.plan }
@@ -219,7 +217,7 @@ const auditRecords = (
   )
 
 /** @internal */
-export const dispatch = (state: EngineState, event: string, payload: unknown): Effect.Effect<Outcome.Outcome, PayloadError> =>
+export const dispatch = (state: EngineState, event: string, payload: unknown): Effect.Effect<Outcome, PayloadError> =>
   Effect.suspend(() => {
     if (!Predicate.isObject(payload)) {
       return Effect.fail(
@@ -274,7 +272,7 @@ const genAiOf = (payload: Record<string, unknown>) => ({
   conversationId: typeof payload["session_id"] === "string" ? payload["session_id"] : undefined
 })
 
-const run = (state: EngineState, event: string, payload: Record<string, unknown>): Effect.Effect<Outcome.Outcome> =>
+const run = (state: EngineState, event: string, payload: Record<string, unknown>): Effect.Effect<Outcome> =>
   Effect.gen(function* () {
     const { plan, options } = state
     const { spec, warnings: dispatchWarnings } = eventOf(plan, event)

@@ -1,6 +1,6 @@
 import * as Predicate from "effect/Predicate"
 import type { HookEventSpec } from "../HookEvent.ts"
-import type { Decision, HookVerdict, RawRun } from "../HookOutput.ts"
+import type { Decision, HookVerdict, RawRun } from "../Verdict.ts"
 import { nearest } from "./text.ts"
 
 type Json = Record<string, unknown>

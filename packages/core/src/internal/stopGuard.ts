@@ -1,5 +1,4 @@
-import type { HookVerdict } from "../HookOutput.ts"
-import type { Outcome } from "../Outcome.ts"
+import type { HookVerdict, Outcome } from "../Verdict.ts"
 import type { StopGuard } from "../StopGuard.ts"
 
 /** @internal */

@@ -1,5 +1,5 @@
 import type { Agent, Answer, AnswerOptions, HostCall, HostReply, ToolMapping } from "../../HostMode.ts"
-import type { Outcome } from "../../Outcome.ts"
+import type { Outcome } from "../../Verdict.ts"
 import { FAIL_OPEN_EVENTS, get as eventSpec } from "../hookEvent.ts"
 
 const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
