@@ -14,7 +14,7 @@ import type { HookError } from "../HookError.ts"
 import type { ProcessSpawner } from "../ProcessSpawner.ts"
 import type { PlannedHook } from "../Plan.ts"
 import * as Trust from "../Trust.ts"
-import type { LoadedSettings, SettingsScope } from "../Settings.ts"
+import type { LoadedSettings, SettingsScope } from "../SettingsModel.ts"
 
 type Engine = HookEngine["Service"]
 

@@ -17,7 +17,7 @@
 import type * as Effect from "effect/Effect"
 import type { CedarRuntime, CedarWasm } from "../../Capabilities.ts"
 import type { Plan } from "../../Plan.ts"
-import type { CedarHandler } from "../../Settings.ts"
+import type { CedarHandler } from "../../SettingsModel.ts"
 import type { ExecContext, Executed, InProcessResult } from "./context.ts"
 import { failed, inProcess, message } from "./context.ts"
 

@@ -1,7 +1,7 @@
 /** The `prompt` and `agent` executor: the host's model judges the input and answers `{"ok": boolean}`. */
 import type * as Effect from "effect/Effect"
 import type { ModelCaller } from "../../Capabilities.ts"
-import type { PromptHandler } from "../../Settings.ts"
+import type { PromptHandler } from "../../SettingsModel.ts"
 import type { ExecContext, Executed } from "./context.ts"
 import { failed, inProcess } from "./context.ts"
 

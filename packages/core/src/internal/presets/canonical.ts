@@ -2,8 +2,8 @@
  * Migration: loaded settings of any preset → one canonical settings document.
  */
 import * as HookEvent from "../../HookEvent.ts"
-import type { Preset } from "../../Preset.ts"
-import type { Handler, HookEntry, LoadedSettings } from "../../Settings.ts"
+import type { Preset } from "../../PresetModel.ts"
+import type { Handler, HookEntry, LoadedSettings } from "../../SettingsModel.ts"
 
 /** @internal */
 export interface Migrated {

@@ -6,7 +6,7 @@
  * is an error, never a block.
  */
 import type { CustomEvent } from "../../HookEvent.ts"
-import type { Preset, PresetFile } from "../../Preset.ts"
+import type { Preset, PresetFile } from "../../PresetModel.ts"
 import { cline as clineAgent } from "../agents/cline.ts"
 import { quote } from "../shellLexer.ts"
 import { decodeTranslated, isRecord, join, nonEmpty } from "./common.ts"

@@ -11,7 +11,7 @@
  */
 import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../HookEvent.ts"
-import type { Preset, PresetContext, PresetExpansion, PresetFile, PresetIO } from "../../Preset.ts"
+import type { Preset, PresetContext, PresetExpansion, PresetFile, PresetIO } from "../../PresetModel.ts"
 import { parse as parseToml } from "smol-toml"
 import { codex as codexAgent } from "../agents/codex.ts"
 import { decodeTranslated, formatPath, hooksObject, isRecord, join, nonEmpty } from "./common.ts"

@@ -8,7 +8,7 @@ import * as Predicate from "effect/Predicate"
 import { formatPath, SettingsError } from "../../HookError.ts"
 import type { CustomEvent } from "../../HookEvent.ts"
 import * as HookEvent from "../../HookEvent.ts"
-import type { DecodedSettings, HookEntry, SettingsScope } from "../../Settings.ts"
+import type { DecodedSettings, HookEntry, SettingsScope } from "../../SettingsModel.ts"
 import { decode } from "../settings.ts"
 
 import { describe } from "../text.ts"

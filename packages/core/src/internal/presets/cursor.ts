@@ -6,7 +6,7 @@
  * folder; timeouts in seconds; exit 2 denies; another failure fails open unless `failClosed`.
  */
 import type { CustomEvent } from "../../HookEvent.ts"
-import type { Preset, PresetFile } from "../../Preset.ts"
+import type { Preset, PresetFile } from "../../PresetModel.ts"
 import { CURSOR_EVENTS, CURSOR_TOOLS } from "../agents/cursor.ts"
 import { exactNames, formatPath, join, nonEmpty, unanchoredRegex, validRegex } from "./common.ts"
 import { decodeFlat, inFolder, platformOf } from "./peerCommon.ts"

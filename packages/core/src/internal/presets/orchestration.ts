@@ -5,7 +5,7 @@
  */
 import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../HookEvent.ts"
-import type { Preset, PresetContext } from "../../Preset.ts"
+import type { Preset, PresetContext } from "../../PresetModel.ts"
 import { codeArguments } from "../placeholder.ts"
 import { claude } from "../preset.ts"
 import {

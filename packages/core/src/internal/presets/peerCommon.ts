@@ -5,7 +5,7 @@
  */
 import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../HookEvent.ts"
-import type { Preset, PresetContext } from "../../Preset.ts"
+import type { Preset, PresetContext } from "../../PresetModel.ts"
 import { decodeTranslated, formatPath, hooksObject, isRecord, nonEmpty } from "./common.ts"
 import type { JsonPath } from "./common.ts"
 

@@ -4,7 +4,7 @@
  */
 import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../HookEvent.ts"
-import type { Preset } from "../../Preset.ts"
+import type { Preset } from "../../PresetModel.ts"
 import { decodeTranslated, describe, exactNames, formatPath, isRecord, join, knownEvent, nonEmpty } from "./common.ts"
 import type { JsonPath } from "./common.ts"
 import { SettingsError } from "../../HookError.ts"

@@ -7,7 +7,7 @@
  */
 import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../HookEvent.ts"
-import type { Preset, PresetFile } from "../../Preset.ts"
+import type { Preset, PresetFile } from "../../PresetModel.ts"
 import { matcherAliases, qwen as qwenAgent } from "../agents/qwen.ts"
 import { decode as decodeCanonical } from "../settings.ts"
 import { describe, formatPath, isRecord, join, nonEmpty } from "./common.ts"

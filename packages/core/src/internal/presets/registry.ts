@@ -3,7 +3,7 @@
  */
 import * as Effect from "effect/Effect"
 import { SettingsError } from "../../HookError.ts"
-import type { Preset } from "../../Preset.ts"
+import type { Preset } from "../../PresetModel.ts"
 import { agentHooks, claude } from "../preset.ts"
 import { codex } from "./codex.ts"
 import { copilot } from "./copilot.ts"

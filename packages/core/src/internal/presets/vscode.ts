@@ -8,7 +8,7 @@
  */
 import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../HookEvent.ts"
-import type { Preset, PresetFile } from "../../Preset.ts"
+import type { Preset, PresetFile } from "../../PresetModel.ts"
 import { VSCODE_EVENTS, VSCODE_TIMEOUT, VSCODE_TOOLS, vscodeEventName } from "../agents/vscode.ts"
 import { decodeTranslated, formatPath, hooksObject, isRecord, join, nonEmpty } from "./common.ts"
 import { copilotHandler } from "./copilot.ts"

@@ -4,7 +4,7 @@
  */
 import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../HookEvent.ts"
-import type { Preset, PresetFile } from "../../Preset.ts"
+import type { Preset, PresetFile } from "../../PresetModel.ts"
 import { decode as decodeCanonical } from "../settings.ts"
 import { formatPath, hooksObject, isRecord, join, nonEmpty } from "./common.ts"
 

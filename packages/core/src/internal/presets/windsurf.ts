@@ -7,7 +7,7 @@
  */
 import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../HookEvent.ts"
-import type { Preset, PresetFile } from "../../Preset.ts"
+import type { Preset, PresetFile } from "../../PresetModel.ts"
 import { quote } from "../shellLexer.ts"
 import { decodeTranslated, describe, formatPath, hooksObject, isRecord, join, knownEvent, nonEmpty } from "./common.ts"
 import type { JsonPath } from "./common.ts"
