@@ -24,7 +24,7 @@ import type {
   VerifyReport,
   WriterOptions
 } from "../Audit.ts"
-import { AuditError } from "../Audit.ts"
+import { AuditError } from "../HookError.ts"
 import type { ExportReport, ExportStats } from "../Audit.ts"
 import * as Otlp from "./auditOtlp.ts"
 

@@ -14,7 +14,7 @@ import * as Predicate from "effect/Predicate"
 import * as Scope from "effect/Scope"
 import * as Semaphore from "effect/Semaphore"
 import type { ExportStats, OtlpOptions } from "../Audit.ts"
-import type { FetchLike } from "../HookEngine.ts"
+import type { FetchLike } from "../Capabilities.ts"
 import { keyValueList, nonEmpty } from "./telemetry.ts"
 
 type Env = Readonly<Record<string, string | undefined>>
