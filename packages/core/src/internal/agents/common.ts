@@ -1,4 +1,4 @@
-import type { Agent, Answer, AnswerOptions, HostCall, HostReply, ToolMapping } from "../../HostMode.ts"
+import type { Agent, Answer, AnswerOptions, HostCall, HostReply, ToolMapping } from "../../HostModel.ts"
 import type { Outcome } from "../../Verdict.ts"
 import { FAIL_OPEN_EVENTS, get as eventSpec } from "../hookEvent.ts"
 

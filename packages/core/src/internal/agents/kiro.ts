@@ -13,7 +13,7 @@
  *   written as plain text. No ask and no rewrite: an ask becomes a deny, a rewrite a deny naming the
  *   rewritten call.
  */
-import type { Agent, Answer, HostReply } from "../../HostMode.ts"
+import type { Agent, Answer, HostReply } from "../../HostModel.ts"
 import { stderrOf } from "./common.ts"
 
 const SAME = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "SessionEnd"]
