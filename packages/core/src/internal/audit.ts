@@ -120,7 +120,8 @@ export const compileRedactions = (
       else redactions.push({ name: `custom-${index + 1}`, pattern: regex })
     } catch (error) {
       errors.push(
-        `redaction pattern ${JSON.stringify(pattern)} is not a regular expression (${error instanceof Error ? error.message : String(error)}); ignored`
+        `redaction pattern ${JSON.stringify(pattern)} is not a regular expression ` +
+          `(${error instanceof Error ? error.message : String(error)}); ignored`
       )
     }
   })
@@ -230,7 +231,9 @@ export const sanitize = (
             path: base,
             chars: json.length,
             sha256: yield* sha256(json),
-            why: `longer than ${options.maxInputChars} characters as JSON: the first ${options.maxInputChars} characters of its JSON text are kept (after the cuts above)`
+            why:
+              `longer than ${options.maxInputChars} characters as JSON: the first ` +
+              `${options.maxInputChars} characters of its JSON text are kept (after the cuts above)`
           }
         ]
       }
@@ -625,7 +628,9 @@ const verifyLines = (
           notices.push({
             line: line.line,
             kind: "truncated",
-            message: `line ${line.line} begins with the remains of a record cut short by a crash (${start} characters); that record is lost, the record after it is intact`
+            message:
+              `line ${line.line} begins with the remains of a record cut short by a crash (${start} ` +
+              `characters); that record is lost, the record after it is intact`
           })
           return { line: line.line, text: line.text.slice(start), record: rest }
         }
@@ -659,7 +664,10 @@ const verifyLines = (
           line,
           kind: "deleted",
           writer: record.writer,
-          message: `${at(line)}: writer ${record.writer} started after record ${after.slice(0, 12)}…, which is not in ${options.source} before it: a whole chain was deleted, or a record was rewritten with a fresh hash`
+          message:
+            `${at(line)}: writer ${record.writer} started after record ${after.slice(0, 12)}…, which ` +
+            `is not in ${options.source} before it: a whole chain was deleted, or a record was ` +
+            `rewritten with a fresh hash`
         })
       }
       hashes.add(record.hash)
@@ -707,7 +715,9 @@ const verifyLines = (
             line,
             kind: "deleted",
             writer: record.writer,
-            message: `${at(line)}: writer ${record.writer} starts at seq ${record.seq}; ${record.seq === 1 ? "its first record does not start a chain" : `records 1 to ${record.seq - 1} were deleted`}`
+            message:
+              `${at(line)}: writer ${record.writer} starts at seq ${record.seq}; ` +
+              `${record.seq === 1 ? "its first record does not start a chain" : `records 1 to ${record.seq - 1} were deleted`}`
           })
         }
       } else {
@@ -719,7 +729,9 @@ const verifyLines = (
             line: chain.line,
             kind: "edited",
             writer: record.writer,
-            message: `${at(chain.line)} (writer ${record.writer}, seq ${chain.seq}) was rewritten: the next record of its chain (${at(line)}) vouches for other content`
+            message:
+              `${at(chain.line)} (writer ${record.writer}, seq ${chain.seq}) was rewritten: the next ` +
+              `record of its chain (${at(line)}) vouches for other content`
           })
         } else if (record.seq > expected) {
           const missing = Array.from({ length: record.seq - expected }, (_, i) => expected + i)
@@ -730,14 +742,19 @@ const verifyLines = (
             writer: record.writer,
             message: later
               ? `${at(line)} (writer ${record.writer}, seq ${record.seq}) is out of order: seq ${expected} comes later in the file`
-              : `${at(line)} (writer ${record.writer}, seq ${record.seq}): ${missing.length === 1 ? `record ${expected} was` : `records ${expected} to ${record.seq - 1} were`} deleted before it`
+              : `${at(line)} (writer ${record.writer}, seq ${record.seq}): ` +
+                `${missing.length === 1 ? `record ${expected} was` : `records ${expected} to ${record.seq - 1} were`} ` +
+                `deleted before it`
           })
         } else if (chain.seen.has(record.seq)) {
           problems.push({
             line,
             kind: "inserted",
             writer: record.writer,
-            message: `${at(line)} (writer ${record.writer}, seq ${record.seq}) was inserted: the chain already has a record ${record.seq}${chain.seen.get(record.seq) === record.hash ? " (this is a copy of it)" : ""}`
+            message:
+              `${at(line)} (writer ${record.writer}, seq ${record.seq}) was inserted: the chain already ` +
+              `has a record ` +
+              `${record.seq}${chain.seen.get(record.seq) === record.hash ? " (this is a copy of it)" : ""}`
           })
         }
         // A record that comes back after a reordering was already reported at the gap.
@@ -760,7 +777,9 @@ const verifyLines = (
               line,
               kind: "checkpoint-wrong",
               writer: record.writer,
-              message: `${at(line)}: the checkpoint of writer ${record.writer} at seq ${record.seq} has a wrong signature (the chain was rewritten, or the key is not the writer's)`
+              message:
+                `${at(line)}: the checkpoint of writer ${record.writer} at seq ${record.seq} has a wrong ` +
+                `signature (the chain was rewritten, or the key is not the writer's)`
             })
           } else {
             checkGap(state, record, line, problems, at)
@@ -779,7 +798,9 @@ const verifyLines = (
             line: firstLine(decoded, writer),
             kind: "checkpoint-missing",
             writer,
-            message: `writer ${writer} (from ${at(firstLine(decoded, writer))}) has no signed checkpoint: its chain was not written with this key, or was replaced`
+            message:
+              `writer ${writer} (from ${at(firstLine(decoded, writer))}) has no signed checkpoint: its ` +
+              `chain was not written with this key, or was replaced`
           })
         } else if (last.reason !== "close") {
           const after = state.seq - last.seq
@@ -788,13 +809,18 @@ const verifyLines = (
               line: last.line,
               kind: "checkpoint-missing",
               writer,
-              message: `writer ${writer}: ${after} records after the checkpoint on ${at(last.line)} and no checkpoint since (one is due every ${last.every}): checkpoints were deleted`
+              message:
+                `writer ${writer}: ${after} records after the checkpoint on ${at(last.line)} and no ` +
+                `checkpoint since (one is due every ${last.every}): checkpoints were deleted`
             })
           } else if (after > 0) {
             notices.push({
               line: state.line,
               kind: "unclosed",
-              message: `writer ${writer} did not close its chain: the ${after} record${after === 1 ? "" : "s"} after ${at(last.line)} ${after === 1 ? "is" : "are"} not covered by a checkpoint (the writer was killed, or the end of its chain was cut)`
+              message:
+                `writer ${writer} did not close its chain: the ${after} record${after === 1 ? "" : "s"} ` +
+                `after ${at(last.line)} ${after === 1 ? "is" : "are"} not covered by a checkpoint (the ` +
+                `writer was killed, or the end of its chain was cut)`
             })
           } else {
             notices.push({
@@ -809,7 +835,9 @@ const verifyLines = (
       notices.push({
         line: null,
         kind: "unchecked",
-        message: `${checkpoints} checkpoint${checkpoints === 1 ? " was" : "s were"} not checked: set AGENT_HOOKS_AUDIT_KEY to the writers' key`
+        message:
+          `${checkpoints} checkpoint${checkpoints === 1 ? " was" : "s were"} not checked: set ` +
+          `AGENT_HOOKS_AUDIT_KEY to the writers' key`
       })
     }
     const headChecked = options.head !== undefined || options.heads !== undefined
@@ -858,7 +886,10 @@ const verifyLines = (
           line: given.line,
           kind: "deleted",
           writer: head.writer,
-          message: `${given.what} names writer ${head.writer}'s record ${head.seq} (${head.hash.slice(0, 12)}…), which is not in ${options.source}: the end of ${options.source} was cut, its last chain deleted, or a record rewritten`
+          message:
+            `${given.what} names writer ${head.writer}'s record ${head.seq} ` +
+            `(${head.hash.slice(0, 12)}…), which is not in ${options.source}: the end of ` +
+            `${options.source} was cut, its last chain deleted, or a record rewritten`
         })
       }
     }
@@ -866,7 +897,9 @@ const verifyLines = (
       notices.push({
         line: torn.line,
         kind: "truncated",
-        message: `line ${torn.line} is cut short (no newline at the end of the file): a writer stopped in the middle of a record; that record is lost, the records before it are intact`
+        message:
+          `line ${torn.line} is cut short (no newline at the end of the file): a writer stopped in ` +
+          `the middle of a record; that record is lost, the records before it are intact`
       })
     }
     problems.sort((a, b) => a.line - b.line)
@@ -896,7 +929,10 @@ const checkGap = (state: ChainState, record: CheckpointRecord, line: number, pro
       line,
       kind: "checkpoint-missing",
       writer: record.writer,
-      message: `${at(line)}: writer ${record.writer} went ${record.seq - from - 1} records without a checkpoint before this one (one is due every ${last?.every ?? record.every}): a checkpoint was deleted`
+      message:
+        `${at(line)}: writer ${record.writer} went ${record.seq - from - 1} records without a ` +
+        `checkpoint before this one (one is due every ${last?.every ?? record.every}): a ` +
+        `checkpoint was deleted`
     })
   }
 }
@@ -1089,7 +1125,10 @@ export const verifyExport = (text: string, options: { readonly key?: string | un
             line: found.line,
             kind: "edited",
             writer: record.writer,
-            message: `${where(found)} (writer ${record.writer}, seq ${record.seq}): its attributes ${mismatches.join(", ")} differ from its record (the body, which the hash covers): they were edited, and a query on them sees other values`
+            message:
+              `${where(found)} (writer ${record.writer}, seq ${record.seq}): its attributes ` +
+              `${mismatches.join(", ")} differ from its record (the body, which the hash covers): they ` +
+              `were edited, and a query on them sees other values`
           })
         }
       }
@@ -1119,7 +1158,9 @@ export const verifyExport = (text: string, options: { readonly key?: string | un
         notices.push({
           line: null,
           kind: "unclosed",
-          message: `writer ${writer} has no head record in the export: the end of its chain cannot be checked (the writer was killed or is still running, or its last batch was not exported)`
+          message:
+            `writer ${writer} has no head record in the export: the end of its chain cannot be checked ` +
+            `(the writer was killed or is still running, or its last batch was not exported)`
         })
       }
     }
@@ -1127,7 +1168,9 @@ export const verifyExport = (text: string, options: { readonly key?: string | un
       notices.push({
         line: null,
         kind: "duplicate",
-        message: `${duplicates} record${duplicates === 1 ? " was" : "s were"} received more than once (an exporter's retry): each is checked once`
+        message:
+          `${duplicates} record${duplicates === 1 ? " was" : "s were"} received more than once (an ` +
+          `exporter's retry): each is checked once`
       })
     }
     const all = [...problems, ...report.problems.map((problem) => ({ ...problem, line: lineOf(problem.line) }))].sort(

@@ -441,7 +441,8 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
               // Nothing is dropped unseen: a host with onAsyncResult has each result already; any other hears of it once.
               if (state.asyncResultsDropped++ === 0 && options.onAsyncResult === undefined) {
                 options.onWarning?.(
-                  `async hook results are not being taken: the engine keeps the last ${ASYNC_RESULTS_KEPT} and drops older ones (call takeAsyncResults() after each turn, or pass onAsyncResult)`
+                  `async hook results are not being taken: the engine keeps the last ${ASYNC_RESULTS_KEPT} ` +
+                    `and drops older ones (call takeAsyncResults() after each turn, or pass onAsyncResult)`
                 )
               }
             }

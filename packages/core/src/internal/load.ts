@@ -171,7 +171,8 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
             warn(
               file.path,
               undefined,
-              `held back: its hooks are not approved (the file is new or changed since it was approved). Review it, then run: agent-hooks trust --project-dir ${options.projectDir}`
+              `held back: its hooks are not approved (the file is new or changed since it was approved). ` +
+                `Review it, then run: agent-hooks trust --project-dir ${options.projectDir}`
             )
             return
           }
@@ -281,7 +282,8 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
             warn(
               file.path,
               "auditRedact",
-              `a ${file.scope} settings file cannot add audit redaction patterns (each runs on every payload); put them in your user settings; ignored`
+              `a ${file.scope} settings file cannot add audit redaction patterns (each runs on every ` +
+                `payload); put them in your user settings; ignored`
             )
           else auditRedact.push(...decoded.auditRedact)
         }
@@ -309,7 +311,9 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
           warn(
             entry.source,
             entry.path,
-            'held back: it names a project file in a way its approved copy cannot replace, so what would run might not be what was approved; name the script plainly ("$CLAUDE_PROJECT_DIR"/hooks/x.sh)'
+            "held back: it names a project file in a way its approved copy cannot replace, so what " +
+              "would run might not be what was approved; name the script plainly " +
+              '("$CLAUDE_PROJECT_DIR"/hooks/x.sh)'
           )
           return []
         }
@@ -329,7 +333,9 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
             warn(
               file,
               "events",
-              `${entry.event} is declared with other rules in ${first.file}; a file cannot redeclare an event another file declared, so this file's ${entry.event} hooks do not run (use another event name, or the same declaration)`
+              `${entry.event} is declared with other rules in ${first.file}; a file cannot redeclare an ` +
+                `event another file declared, so this file's ${entry.event} hooks do not run (use another ` +
+                `event name, or the same declaration)`
             )
           }
           return false
@@ -434,9 +440,10 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
       warn(
         other.path,
         undefined,
-        `settings of the ${other.preset} dialect, which the ${preset.name} preset does not read: its hooks do not run. Use the ${other.preset} preset (--preset ${other.preset}, API: preset: "${other.preset}"), or move the hooks to ${
-          settingsFiles.find((file) => file.scope === "project")?.path ?? "this preset's project file"
-        }`
+        `settings of the ${other.preset} dialect, which the ${preset.name} preset does not read: ` +
+          `its hooks do not run. Use the ${other.preset} preset (--preset ${other.preset}, API: ` +
+          `preset: "${other.preset}"), or move the hooks to ` +
+          `${settingsFiles.find((file) => file.scope === "project")?.path ?? "this preset's project file"}`
       )
     }
     for (const plugin of options.plugins ?? []) {
@@ -480,7 +487,8 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
       warn(
         restrictedDisable,
         "disableAllHooks",
-        `${dropped} project and local hooks are off; the hooks of your user settings, plugins and managed settings still run (a project file cannot switch them off)`
+        `${dropped} project and local hooks are off; the hooks of your user settings, plugins and ` +
+          `managed settings still run (a project file cannot switch them off)`
       )
     }
     const merged = policy.merge(warn)

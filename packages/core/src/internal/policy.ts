@@ -89,7 +89,8 @@ export const make = () => {
         warn(
           step.file,
           `${key}[${index}]`,
-          `${JSON.stringify(entry)} ${RULES[key].not} the ${key} of ${outer.file}; ${why}, so the entry is dropped. To allow it, add it to ${where}`
+          `${JSON.stringify(entry)} ${RULES[key].not} the ${key} of ${outer.file}; ${why}, so the ` +
+            `entry is dropped. To allow it, add it to ${where}`
         )
         return false
       })

@@ -139,7 +139,10 @@ const decodeHandler = (value: unknown, path: JsonPath, where: string, problems: 
       if (!arg.includes("${") && /(^|\/)[^/]*[*?[][^/]*(\/|$)/.test(arg) && arg.includes("/")) {
         problems.warn(
           [...path, "args", index],
-          `${JSON.stringify(arg)} is a path glob, and exec form runs no shell to expand it: ${decoded.command} gets it as it is written (a file of that exact name). Write the command in shell form ("command": "${decoded.command} ... ${arg}") or as "command": "sh", "args": ["-c", "..."] to expand it`
+          `${JSON.stringify(arg)} is a path glob, and exec form runs no shell to expand it: ` +
+            `${decoded.command} gets it as it is written (a file of that exact name). Write the ` +
+            `command in shell form ("command": "${decoded.command} ... ${arg}") or as "command": "sh", ` +
+            `"args": ["-c", "..."] to expand it`
         )
       }
     })
@@ -225,7 +228,8 @@ const decodeEvents = (
     if (!Array.isArray(value)) {
       return fail(
         ["events"],
-        `expected an array of event declarations like [{"name": "turn_start", "blocking": "none", "defaultTimeout": 10}], got ${describe(value)}`
+        `expected an array of event declarations like [{"name": "turn_start", "blocking": "none", ` +
+          `"defaultTimeout": 10}], got ${describe(value)}`
       )
     }
     for (const [index, declaration] of value.entries()) {
@@ -287,13 +291,15 @@ const decodeEvents = (
           const suggestion = typeof parent === "string" ? HookEvent.suggest(parent) : undefined
           return fail(
             [...at, "extends"],
-            `expected a catalog event name (like "PreToolUse"), got ${describe(parent)}${suggestion ? ` (did you mean "${suggestion}"?)` : ""}`
+            `expected a catalog event name (like "PreToolUse"), got ` +
+              `${describe(parent)}${suggestion ? ` (did you mean "${suggestion}"?)` : ""}`
           )
         }
         if (catalogued !== undefined || existing !== undefined) {
           return fail(
             [...at, "extends"],
-            `${name} already has its rules; a declaration of it may change them for this file's hooks, but not extend another event (remove "extends")`
+            `${name} already has its rules; a declaration of it may change them for this file's hooks, ` +
+              `but not extend another event (remove "extends")`
           )
         }
       }
@@ -314,7 +320,8 @@ const decodeEvents = (
       if (before !== undefined && spec.blocking !== "none" && spec.blocking !== before.blocking) {
         return fail(
           [...at, "blocking"],
-          `${name} blocks by "${before.blocking}"; a declaration may keep that or set "none" (its hooks cannot block), got "${spec.blocking}"`
+          `${name} blocks by "${before.blocking}"; a declaration may keep that or set "none" (its ` +
+            `hooks cannot block), got "${spec.blocking}"`
         )
       }
       if (before !== undefined && before.blocking === "none" && spec.nonZeroBlocks) {
@@ -439,7 +446,9 @@ export const decode = (
         new SettingsError({
           file,
           path: ["hooks"],
-          detail: `expected an object mapping event names to arrays of matcher groups, like {"PreToolUse": [{"matcher": "Bash", "hooks": [...]}]}, got ${describe(hooks)}`
+          detail:
+            `expected an object mapping event names to arrays of matcher groups, like {"PreToolUse": ` +
+            `[{"matcher": "Bash", "hooks": [...]}]}, got ${describe(hooks)}`
         })
       )
     }

@@ -35,7 +35,9 @@ const render = (answer: Answer): HostReply => {
   const notes = [...answer.notes]
   if (answer.stop !== undefined)
     notes.push(
-      `agent-hooks: the policy asked to stop${answer.stop.reason === undefined ? "" : ` (${answer.stop.reason})`}; Kiro's hooks cannot stop it`
+      `agent-hooks: the policy asked to ` +
+        `stop${answer.stop.reason === undefined ? "" : ` (${answer.stop.reason})`}; Kiro's hooks ` +
+        `cannot stop it`
     )
   if (answer.systemMessage !== undefined) notes.push(answer.systemMessage)
   return {

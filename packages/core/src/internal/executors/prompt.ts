@@ -7,7 +7,8 @@ import { failed, inProcess } from "./context.ts"
 
 const SYSTEM_PROMPT = [
   "You are evaluating a hook in an AI agent's lifecycle. You receive the hook's input as JSON and a condition to check.",
-  `Answer with only a JSON object: {"ok": true} when the condition holds, or {"ok": false, "reason": "<why, addressed to the agent>"} when it does not.`
+  `Answer with only a JSON object: {"ok": true} when the condition holds, or {"ok": false, ` +
+    `"reason": "<why, addressed to the agent>"} when it does not.`
 ].join("\n")
 
 /** `$ARGUMENTS` is replaced by the input JSON (`\$` escapes a literal `$`); without it the JSON is appended. */

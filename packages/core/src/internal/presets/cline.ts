@@ -64,7 +64,8 @@ const decode: Preset["decode"] = (document, file, context) => {
 export const cline: Preset = {
   name: "cline",
   description:
-    "Cline: an executable per event in ~/Documents/Cline/Hooks/ and .clinerules/hooks/; {cancel, contextModification, errorMessage}; non-zero exit is an error",
+    "Cline: an executable per event in ~/Documents/Cline/Hooks/ and .clinerules/hooks/; " +
+    "{cancel, contextModification, errorMessage}; non-zero exit is an error",
   discover: (context) => {
     const files: Array<PresetFile> = []
     const home = context.env["HOME"]

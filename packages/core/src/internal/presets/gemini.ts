@@ -107,7 +107,9 @@ const decode: Preset["decode"] = (document, file, context) =>
       return yield* new SettingsError({
         file: file.path,
         path: ["hooks"],
-        detail: `expected an object mapping Gemini event names to arrays of matcher groups, like {"BeforeTool": [{"matcher": "write_file", "hooks": [...]}]}, got ${describe(hooks)}`
+        detail:
+          `expected an object mapping Gemini event names to arrays of matcher groups, like ` +
+          `{"BeforeTool": [{"matcher": "write_file", "hooks": [...]}]}, got ${describe(hooks)}`
       })
     }
     // hooksConfig: {enabled, disabled}; older releases kept them inside "hooks".

@@ -158,7 +158,8 @@ export const translateFlat = (
     const event = options.event(name)
     if (event === undefined) {
       warnings.push(
-        `${file} at ${formatPath(["hooks", name])}: unknown ${options.dialect} event "${name}"; expected one of ${options.events.join(", ")}; skipped`
+        `${file} at ${formatPath(["hooks", name])}: unknown ${options.dialect} event "${name}"; ` +
+          `expected one of ${options.events.join(", ")}; skipped`
       )
       continue
     }

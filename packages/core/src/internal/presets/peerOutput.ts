@@ -154,7 +154,8 @@ const antigravity = (event: HookEventSpec, run: RawRun, observed: boolean): Hook
       ...none,
       status: "non-blocking-error",
       messages: [
-        `"decision" is Gemini CLI's answer, which Antigravity's documented contract does not read: write {"allowTool": false, "denyReason": "..."} (or use the antigravity-1.0 preset)`
+        `"decision" is Gemini CLI's answer, which Antigravity's documented contract does not read: ` +
+          `write {"allowTool": false, "denyReason": "..."} (or use the antigravity-1.0 preset)`
       ]
     }
   }

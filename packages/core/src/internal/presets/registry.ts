@@ -60,7 +60,9 @@ export const resolve = (preset: Preset | string | undefined): Effect.Effect<Pres
           new SettingsError({
             file: "engine options",
             path: ["preset"],
-            detail: `unknown preset ${JSON.stringify(preset)}; expected one of ${all.map((known) => JSON.stringify(known.name)).join(", ")}, or a Preset object`
+            detail:
+              `unknown preset ${JSON.stringify(preset)}; expected one of ` +
+              `${all.map((known) => JSON.stringify(known.name)).join(", ")}, or a Preset object`
           })
         )
   }

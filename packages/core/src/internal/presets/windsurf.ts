@@ -101,7 +101,8 @@ const decode: Preset["decode"] = (document, file, context) =>
 export const windsurf: Preset = {
   name: "windsurf",
   description:
-    "Windsurf / Devin Desktop: /etc/windsurf/hooks.json, ~/.codeium/windsurf/hooks.json, .windsurf/hooks.json; snake_case events; exit 2 on pre_* blocks",
+    "Windsurf / Devin Desktop: /etc/windsurf/hooks.json, ~/.codeium/windsurf/hooks.json, " +
+    ".windsurf/hooks.json; snake_case events; exit 2 on pre_* blocks",
   discover: (context) => {
     const files: Array<PresetFile> = []
     const home = context.env["HOME"]
