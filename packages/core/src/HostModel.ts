@@ -77,7 +77,10 @@ export interface Agent {
   readonly projectDirEnv: ReadonlyArray<string>
   /** The agent's default hook timeout, in seconds (host mode keeps its own budget below it). */
   readonly hookTimeout: number
-  /** The agent's event name → Claude Code's (`BeforeTool` → `PreToolUse`); an event without a Claude Code counterpart maps to itself. */
+  /**
+   * The agent's event name → Claude Code's (`BeforeTool` → `PreToolUse`); an event without a Claude
+   * Code counterpart maps to itself.
+   */
   readonly events: Readonly<Record<string, string>>
   /** Events of the agent that have no Claude Code counterpart: declared to the engine, they cannot block. */
   readonly ownEvents: ReadonlyArray<string>

@@ -46,6 +46,15 @@ const HASH_SUFFIX = /,"hash":"([0-9a-f]{64})"\}$/
 // ---------------------------------------------------------------------------------------------
 // What a record keeps of a dispatch's payload: secrets replaced, long values cut with their hash
 
+/** The names that make the value assigned to them a secret (`password=…`, `api_key: …`, `AWS_SECRET_ACCESS_KEY=…`). */
+const SECRET_NAME = "password|passwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?"
+/** A value assigned to a secret name: double-quoted, single-quoted, or bare up to a separator (1 KiB at most). */
+const SECRET_VALUE = String.raw`"[^"\n]{1,1024}"|'[^'\n]{1,1024}'|[^\s'"&;|,)}]{1,1024}`
+/** The command-line flags whose argument is a secret (`--password x`, `-token x`, `--api-key x`). */
+const SECRET_FLAG = "password|passwd|token|secret|api[-_]?key|access[-_]?key"
+/** A secret flag's argument: a bare word that is not another flag, or a quoted string (1 KiB at most). */
+const FLAG_VALUE = String.raw`[^\s'"-][^\s'"]{0,1023}|"[^"\n]{1,1024}"|'[^'\n]{1,1024}'`
+
 /**
  * The default redaction patterns. Each is linear in the text (bounded quantifiers only: payload
  * values are written by an attacker-steered model). A pattern with a `secret` group replaces that
@@ -72,19 +81,20 @@ export const DEFAULT_REDACTIONS: ReadonlyArray<Redaction> = [
   { name: "bearer-token", pattern: /\bbearer\s{1,8}(?<secret>[A-Za-z0-9._~+/=-]{16,4096})/gi },
   {
     name: "secret-assignment",
-    pattern:
-      /(?:password|passwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?)[A-Za-z0-9_.-]{0,64}["']?\s{0,8}[=:]\s{0,8}(?<secret>"[^"\n]{1,1024}"|'[^'\n]{1,1024}'|[^\s'"&;|,)}]{1,1024})/gi
+    pattern: new RegExp(String.raw`(?:${SECRET_NAME})[A-Za-z0-9_.-]{0,64}["']?\s{0,8}[=:]\s{0,8}(?<secret>${SECRET_VALUE})`, "gi")
   },
   {
     name: "secret-flag",
-    pattern:
-      /(?:^|\s)--?(?:password|passwd|token|secret|api[-_]?key|access[-_]?key)\s{1,8}(?<secret>[^\s'"-][^\s'"]{0,1023}|"[^"\n]{1,1024}"|'[^'\n]{1,1024}')/gi
+    pattern: new RegExp(String.raw`(?:^|\s)--?(?:${SECRET_FLAG})\s{1,8}(?<secret>${FLAG_VALUE})`, "gi")
   }
 ]
 
 /** An object key whose value is a secret whatever it looks like (`"password": "hunter2"`). */
-const SECRET_KEY =
-  /^(?:.{0,64}[_.-])?(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?|authorization|cookie|session[_-]?key)$/i
+const SECRET_KEY = new RegExp(
+  "^(?:.{0,64}[_.-])?(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?" +
+    "|authorization|cookie|session[_-]?key)$",
+  "i"
+)
 
 /** The longest string value a record keeps (characters); a longer one is cut, keeping its hash. @internal */
 export const DEFAULT_MAX_VALUE_CHARS = 4096

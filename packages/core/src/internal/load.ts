@@ -87,7 +87,9 @@ const parseToml = (text: string, file: string): Effect.Effect<unknown, SettingsE
       new SettingsError({
         file,
         path: [],
-        detail: `not valid TOML (${error instanceof TomlError ? `line ${error.line}, column ${error.column}: ${error.message.split("\n")[0]}` : String(error)})`
+        detail: `not valid TOML (${
+          error instanceof TomlError ? `line ${error.line}, column ${error.column}: ${error.message.split("\n")[0]}` : String(error)
+        })`
       })
   })
 

@@ -360,7 +360,9 @@ const unused = (event: HookEventSpec, fields: Fields, verdict: HookVerdict): Arr
     if (specific["permissionDecisionReason"] !== undefined && !(permission && fields.reasonFrom === "specific" && decided !== null)) {
       lines.push(
         `${where("permissionDecisionReason")}: ` +
-          `${permission ? "it is the reason of hookSpecificOutput.permissionDecision, which the hook did not give" : "it takes no permission decision"}`
+          (permission
+            ? "it is the reason of hookSpecificOutput.permissionDecision, which the hook did not give"
+            : "it takes no permission decision")
       )
     }
     if (specific["decision"] !== undefined && event.blocking !== "permission-request") {

@@ -89,8 +89,11 @@ const dispatch: NonNullable<Preset["dispatch"]> = (_event, _input, context) => (
  * "", the command as written or "" for other types): two hooks with one command and different
  * names both run; one name and command with other timeouts or env run once.
  */
-const dedupeKey = (handler: Record<string, unknown>): string =>
-  `${typeof handler["name"] === "string" ? handler["name"] : ""}:${handler["type"] === "command" && typeof handler["command"] === "string" ? handler["command"] : ""}`
+const dedupeKey = (handler: Record<string, unknown>): string => {
+  const name = typeof handler["name"] === "string" ? handler["name"] : ""
+  const command = handler["type"] === "command" && typeof handler["command"] === "string" ? handler["command"] : ""
+  return `${name}:${command}`
+}
 
 const decode: Preset["decode"] = (document, file, context) =>
   Effect.gen(function* () {
