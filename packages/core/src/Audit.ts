@@ -40,30 +40,24 @@
  *
  * @since 0.2.0
  */
-import * as Data from "effect/Data"
 import type * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
 import type * as Path from "effect/Path"
 import type * as Scope from "effect/Scope"
 import * as internal from "./internal/audit.ts"
 import type { FetchLike } from "./Capabilities.ts"
-import type { Decision, HookStatus } from "./HookOutput.ts"
+import type { AuditError } from "./HookError.ts"
+import type { Decision, HookStatus } from "./Verdict.ts"
 import * as otlp from "./internal/auditOtlp.ts"
 
 /**
- * The audit log could not be opened, written or read.
+ * The audit log could not be opened, written or read: defined with the engine's other failures in
+ * `HookError` (its home), re-exported here.
  *
  * @since 0.2.0
  * @category errors
  */
-export class AuditError extends Data.TaggedError("AuditError")<{
-  readonly file: string
-  readonly detail: string
-}> {
-  override get message(): string {
-    return this.file === "" ? this.detail : `${this.file}: ${this.detail}`
-  }
-}
+export { AuditError } from "./HookError.ts"
 
 /**
  * Fields every record has.

@@ -1,7 +1,7 @@
 /**
  * Failures of the engine itself. A hook that fails, times out or blocks is never one of
  * these: it is a `HookResult`. These are for a settings file that cannot be read or decoded,
- * and for a payload that is not a JSON object.
+ * for a payload that is not a JSON object, and for an audit log that cannot be opened, written or read.
  *
  * @since 0.1.0
  */
@@ -37,6 +37,21 @@ export class PayloadError extends Data.TaggedError("PayloadError")<{
 }> {
   override get message(): string {
     return `invalid event payload: ${this.detail}`
+  }
+}
+
+/**
+ * The audit log could not be opened, written or read.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class AuditError extends Data.TaggedError("AuditError")<{
+  readonly file: string
+  readonly detail: string
+}> {
+  override get message(): string {
+    return this.file === "" ? this.detail : `${this.file}: ${this.detail}`
   }
 }
 

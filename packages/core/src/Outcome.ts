@@ -8,85 +8,16 @@
  */
 
 /**
- * How a hook's run was classified, and a permission decision or block: defined with the verdict
- * of one hook (`HookOutput`), re-exported here.
+ * How a hook's run was classified, a permission decision or block, one hook's run and the aggregated
+ * outcome: defined in `Verdict` (their home), re-exported here.
  *
  * @since 0.1.0
  */
-export type { Decision, HookStatus } from "./HookOutput.ts"
-
-/**
- * One hook's run, in config order.
- *
- * @since 0.1.0
- * @category models
- */
-export interface HookResult {
-  /** The command as configured (exec form: the command and its args joined with spaces). */
-  readonly command: string
-  readonly exitCode: number | null
-  readonly signal: string | null
-  readonly timedOut: boolean
-  readonly durationMs: number
-  readonly stdout: string
-  readonly stderr: string
-  readonly status: HookStatus
-  /** The settings file the hook came from (`null` for programmatic hooks). */
-  readonly source: string | null
-  /** The decision this hook made, if any (before aggregation). */
-  readonly decision: Decision | null
-  /** Why the run was classified as it was, or what was wrong with its output; empty when all went well. */
-  readonly messages: ReadonlyArray<string>
-}
-
-/**
- * The aggregated outcome of one event.
- *
- * @since 0.1.0
- * @category models
- */
-export interface Outcome {
-  readonly event: string
-  /** The event's action must not go ahead as planned (see the CLI contract for each event). */
-  readonly blocked: boolean
-  readonly decision: Decision | null
-  /** The blocking reason: the JSON reason when a hook gave one, else the blocking hook's stderr. */
-  readonly reason: string | null
-  /** `false` when a hook asked the agent to stop entirely (`"continue": false`). */
-  readonly continue: boolean
-  readonly stopReason: string | null
-  /** The tool input to use instead of the original, merged in config order; `null` when no hook changed it. */
-  readonly updatedInput: Record<string, unknown> | null
-  readonly additionalContext: ReadonlyArray<string>
-  readonly systemMessages: ReadonlyArray<string>
-  readonly hooks: ReadonlyArray<HookResult>
-  /**
-   * Other `hookSpecificOutput` fields the event accepts (`updatedToolOutput`, `sessionTitle`, `watchPaths`,
-   * `worktreePath`...), merged in config order; `null` when none.
-   */
-  readonly hookSpecificOutput: Record<string, unknown> | null
-  /**
-   * What the host must show the model, in order (Claude Code's rules of who sees what): the block reason
-   * where the model receives it, and every `additionalContext`.
-   */
-  readonly toModel: ReadonlyArray<string>
-  /**
-   * What the host must show the user, in order: `systemMessage`s, the `stopReason` when
-   * `continue` is false, the block or ask reason where the user receives it, and one
-   * `<hook> hook error: ...` notice per failed hook.
-   */
-  readonly toUser: ReadonlyArray<string>
-  /** `terminalSequence`s the hooks returned (OSC 0/1/2/9/99/777 or BEL only), for an interactive host to write to its terminal. */
-  readonly terminalSequences: ReadonlyArray<string>
-  /** Hooks started in the background (`async`); their results arrive later (`takeAsyncResults`). */
-  readonly asyncHooks: ReadonlyArray<string>
-  /** Problems worth showing to whoever maintains the hooks (bad JSON output, config warnings). */
-  readonly warnings: ReadonlyArray<string>
-}
+export type { Decision, HookResult, HookStatus, Outcome } from "./Verdict.ts"
 
 import type { HookEventSpec } from "./HookEvent.ts"
-import type { Decision, HookStatus, HookVerdict } from "./HookOutput.ts"
 import { aggregate as aggregateWithReaders } from "./internal/presets/outputReaders.ts"
+import type { HookResult, HookVerdict, Outcome } from "./Verdict.ts"
 
 /**
  * Combines the verdicts of every hook of one event, given in config order:

@@ -24,7 +24,7 @@
  * @since 0.1.0
  */
 import * as internal from "./internal/placeholder.ts"
-import type { LoadedSettings } from "./Settings.ts"
+import type { LoadedSettings } from "./SettingsModel.ts"
 import type * as ShellLexer from "./ShellLexer.ts"
 
 /**

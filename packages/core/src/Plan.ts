@@ -30,8 +30,8 @@ import type { CallbackGroup } from "./Capabilities.ts"
 import type { SettingsError } from "./HookError.ts"
 import type { CustomEvent, HookEventSpec } from "./HookEvent.ts"
 import type { PermissionRule } from "./PermissionRule.ts"
-import type { Preset } from "./Preset.ts"
-import type { HookEntry, LoadedSettings, PlanWarning, SettingsScope } from "./Settings.ts"
+import type { Preset } from "./PresetModel.ts"
+import type { HookEntry, LoadedSettings, PlanWarning, SettingsScope } from "./SettingsModel.ts"
 import * as internal from "./internal/plan.ts"
 
 /**
@@ -128,7 +128,7 @@ export interface Snapshot {
  *
  * @since 0.2.0
  */
-export type { PlanWarning } from "./Settings.ts"
+export type { PlanWarning } from "./SettingsModel.ts"
 
 /**
  * One hook with every decision that does not depend on the payload already made.

@@ -17,8 +17,8 @@
  */
 import type * as Effect from "effect/Effect"
 import type { SettingsError } from "./HookError.ts"
-import type { LoadedSettings } from "./Settings.ts"
-import type { Preset } from "./Preset.ts"
+import type { LoadedSettings } from "./SettingsModel.ts"
+import type { Preset } from "./PresetModel.ts"
 import * as PresetModule from "./Preset.ts"
 import * as canonicalInternal from "./internal/presets/canonical.ts"
 import * as antigravityInternal from "./internal/presets/antigravity.ts"

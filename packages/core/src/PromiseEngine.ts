@@ -22,7 +22,7 @@ import type * as Layer from "effect/Layer"
 import type { AsyncResult, HookEngine } from "./HookEngine.ts"
 import type { HookError } from "./HookError.ts"
 import type { Outcome } from "./Outcome.ts"
-import type { LoadedSettings } from "./Settings.ts"
+import type { LoadedSettings } from "./SettingsModel.ts"
 import * as internal from "./internal/promiseEngine.ts"
 
 /**

@@ -24,7 +24,7 @@ import type {
   VerifyReport,
   WriterOptions
 } from "../Audit.ts"
-import { AuditError } from "../Audit.ts"
+import { AuditError } from "../HookError.ts"
 import type { ExportReport, ExportStats } from "../Audit.ts"
 import * as Otlp from "./auditOtlp.ts"
 
@@ -45,6 +45,15 @@ const HASH_SUFFIX = /,"hash":"([0-9a-f]{64})"\}$/
 
 // ---------------------------------------------------------------------------------------------
 // What a record keeps of a dispatch's payload: secrets replaced, long values cut with their hash
+
+/** The names that make the value assigned to them a secret (`password=…`, `api_key: …`, `AWS_SECRET_ACCESS_KEY=…`). */
+const SECRET_NAME = "password|passwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?"
+/** A value assigned to a secret name: double-quoted, single-quoted, or bare up to a separator (1 KiB at most). */
+const SECRET_VALUE = String.raw`"[^"\n]{1,1024}"|'[^'\n]{1,1024}'|[^\s'"&;|,)}]{1,1024}`
+/** The command-line flags whose argument is a secret (`--password x`, `-token x`, `--api-key x`). */
+const SECRET_FLAG = "password|passwd|token|secret|api[-_]?key|access[-_]?key"
+/** A secret flag's argument: a bare word that is not another flag, or a quoted string (1 KiB at most). */
+const FLAG_VALUE = String.raw`[^\s'"-][^\s'"]{0,1023}|"[^"\n]{1,1024}"|'[^'\n]{1,1024}'`
 
 /**
  * The default redaction patterns. Each is linear in the text (bounded quantifiers only: payload
@@ -72,19 +81,20 @@ export const DEFAULT_REDACTIONS: ReadonlyArray<Redaction> = [
   { name: "bearer-token", pattern: /\bbearer\s{1,8}(?<secret>[A-Za-z0-9._~+/=-]{16,4096})/gi },
   {
     name: "secret-assignment",
-    pattern:
-      /(?:password|passwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?)[A-Za-z0-9_.-]{0,64}["']?\s{0,8}[=:]\s{0,8}(?<secret>"[^"\n]{1,1024}"|'[^'\n]{1,1024}'|[^\s'"&;|,)}]{1,1024})/gi
+    pattern: new RegExp(String.raw`(?:${SECRET_NAME})[A-Za-z0-9_.-]{0,64}["']?\s{0,8}[=:]\s{0,8}(?<secret>${SECRET_VALUE})`, "gi")
   },
   {
     name: "secret-flag",
-    pattern:
-      /(?:^|\s)--?(?:password|passwd|token|secret|api[-_]?key|access[-_]?key)\s{1,8}(?<secret>[^\s'"-][^\s'"]{0,1023}|"[^"\n]{1,1024}"|'[^'\n]{1,1024}')/gi
+    pattern: new RegExp(String.raw`(?:^|\s)--?(?:${SECRET_FLAG})\s{1,8}(?<secret>${FLAG_VALUE})`, "gi")
   }
 ]
 
 /** An object key whose value is a secret whatever it looks like (`"password": "hunter2"`). */
-const SECRET_KEY =
-  /^(?:.{0,64}[_.-])?(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?|authorization|cookie|session[_-]?key)$/i
+const SECRET_KEY = new RegExp(
+  "^(?:.{0,64}[_.-])?(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?" +
+    "|authorization|cookie|session[_-]?key)$",
+  "i"
+)
 
 /** The longest string value a record keeps (characters); a longer one is cut, keeping its hash. @internal */
 export const DEFAULT_MAX_VALUE_CHARS = 4096
@@ -120,7 +130,8 @@ export const compileRedactions = (
       else redactions.push({ name: `custom-${index + 1}`, pattern: regex })
     } catch (error) {
       errors.push(
-        `redaction pattern ${JSON.stringify(pattern)} is not a regular expression (${error instanceof Error ? error.message : String(error)}); ignored`
+        `redaction pattern ${JSON.stringify(pattern)} is not a regular expression ` +
+          `(${error instanceof Error ? error.message : String(error)}); ignored`
       )
     }
   })
@@ -230,7 +241,9 @@ export const sanitize = (
             path: base,
             chars: json.length,
             sha256: yield* sha256(json),
-            why: `longer than ${options.maxInputChars} characters as JSON: the first ${options.maxInputChars} characters of its JSON text are kept (after the cuts above)`
+            why:
+              `longer than ${options.maxInputChars} characters as JSON: the first ` +
+              `${options.maxInputChars} characters of its JSON text are kept (after the cuts above)`
           }
         ]
       }
@@ -585,235 +598,294 @@ export const verify = (
 }
 
 /**
- * The checks of `verify` on a log's lines in order: `at` names a line in messages (`line 7`, or a
- * place in an export), `source` the whole (`the log`, `the export`).
+ * What the checks of `verify` are given besides the lines: `at` names a line in messages (`line 7`,
+ * or a place in an export), `source` the whole (`the log`, `the export`).
  */
-const verifyLines = (
-  complete: ReadonlyArray<Line>,
-  torn: Line | undefined,
-  options: {
-    readonly key?: string | undefined
-    readonly head?: string | null | undefined
-    /** Heads to check besides (an export's: each writer's last), each with where it is. */
-    readonly heads?: ReadonlyArray<{ readonly text: string; readonly line: number; readonly what: string }> | undefined
-    readonly at: (line: number) => string
-    readonly source: string
+interface VerifyOptions {
+  readonly key?: string | undefined
+  readonly head?: string | null | undefined
+  /** Heads to check besides (an export's: each writer's last), each with where it is. */
+  readonly heads?: ReadonlyArray<{ readonly text: string; readonly line: number; readonly what: string }> | undefined
+  readonly at: (line: number) => string
+  readonly source: string
+}
+
+/** A line of the log with its record (`undefined`: the line is not a record). */
+interface DecodedLine {
+  readonly line: number
+  readonly text: string
+  readonly record: AuditRecord | undefined
+}
+
+/** What the checks have found so far, line by line. */
+interface Verifying {
+  readonly key: string | undefined
+  readonly at: (line: number) => string
+  readonly source: string
+  readonly problems: Array<Problem>
+  readonly notices: Array<Notice>
+  readonly chains: Map<string, ChainState>
+  /** Every sequence number each writer has anywhere in the file: a gap whose records come later is a reordering. */
+  readonly present: Map<string, Set<number>>
+  /** The `hash` of every record so far. */
+  readonly hashes: Set<string>
+  records: number
+  checkpoints: number
+  checkedCheckpoints: number
+}
+
+/** The log's lines as records; a record cut short by a crash, with the next one on its line, is a notice. */
+const decodeLines = (complete: ReadonlyArray<Line>, notices: Array<Notice>): ReadonlyArray<DecodedLine> =>
+  complete.map((line) => {
+    const record = decode(line.text)
+    if (record !== undefined) return { ...line, record }
+    // A record cut short by a crash, followed by the next writer's whole record on the same line.
+    const start = line.text.lastIndexOf(RECORD_START)
+    if (start > 0 && line.text.startsWith(RECORD_START)) {
+      const rest = decode(line.text.slice(start))
+      if (rest !== undefined) {
+        notices.push({
+          line: line.line,
+          kind: "truncated",
+          message:
+            `line ${line.line} begins with the remains of a record cut short by a crash (${start} ` +
+            `characters); that record is lost, the record after it is intact`
+        })
+        return { line: line.line, text: line.text.slice(start), record: rest }
+      }
+    }
+    return { ...line, record: undefined }
+  })
+
+const presentSeqs = (decoded: ReadonlyArray<DecodedLine>): Map<string, Set<number>> => {
+  const present = new Map<string, Set<number>>()
+  for (const { record } of decoded) {
+    if (record !== undefined) {
+      let set = present.get(record.writer)
+      if (set === undefined) present.set(record.writer, (set = new Set()))
+      set.add(record.seq)
+    }
   }
-): Effect.Effect<VerifyReport, AuditError> =>
+  return present
+}
+
+const newChain = (record: AuditRecord, line: number): ChainState => ({
+  seq: record.seq,
+  hash: record.hash,
+  line,
+  seen: new Map([[record.seq, record.hash]]),
+  lastCheckpoint: undefined,
+  checkpointProblem: false
+})
+
+/** One record's checks: its link to the file, its hash, its place in its writer's chain, its checkpoint. */
+const checkRecord = (state: Verifying, { line, text, record }: DecodedLine): Effect.Effect<void, AuditError> =>
   Effect.gen(function* () {
-    const key = options.key !== undefined && options.key !== "" ? options.key : undefined
-    const at = options.at
-    const problems: Array<Problem> = []
-    const notices: Array<Notice> = []
-    const chains = new Map<string, ChainState>()
-    let records = 0
-    let checkpoints = 0
-    let checkedCheckpoints = 0
-    /** The `hash` of every record so far. */
-    const hashes = new Set<string>()
-
-    // Every sequence number each writer has anywhere in the file: a gap whose records come later is a reordering.
-    const present = new Map<string, Set<number>>()
-    const decoded = complete.map((line) => {
-      const record = decode(line.text)
-      if (record !== undefined) return { ...line, record }
-      // A record cut short by a crash, followed by the next writer's whole record on the same line.
-      const start = line.text.lastIndexOf(RECORD_START)
-      if (start > 0 && line.text.startsWith(RECORD_START)) {
-        const rest = decode(line.text.slice(start))
-        if (rest !== undefined) {
-          notices.push({
-            line: line.line,
-            kind: "truncated",
-            message: `line ${line.line} begins with the remains of a record cut short by a crash (${start} characters); that record is lost, the record after it is intact`
-          })
-          return { line: line.line, text: line.text.slice(start), record: rest }
-        }
+    const { at, problems, chains } = state
+    if (record === undefined) {
+      problems.push({
+        line,
+        kind: "malformed",
+        writer: null,
+        message: `${at(line)} is not an audit record (not JSON, or a field is missing or of the wrong type): edited or corrupted`
+      })
+      return
+    }
+    state.records += 1
+    // A chain's first record names the record it followed in the file: a chain deleted whole, or a
+    // record rehashed, before it leaves the link dangling.
+    const after = (record as { readonly after?: string }).after
+    if (record.seq === 1 && after !== undefined && after !== GENESIS && !state.hashes.has(after)) {
+      problems.push({
+        line,
+        kind: "deleted",
+        writer: record.writer,
+        message:
+          `${at(line)}: writer ${record.writer} started after record ${after.slice(0, 12)}…, which ` +
+          `is not in ${state.source} before it: a whole chain was deleted, or a record was ` +
+          `rewritten with a fresh hash`
+      })
+    }
+    state.hashes.add(record.hash)
+    const match = text.match(HASH_SUFFIX)
+    const hash = match === null ? undefined : yield* sha256(`${text.slice(0, match.index!)}}`)
+    if (match === null || hash !== record.hash) {
+      problems.push({
+        line,
+        kind: "edited",
+        writer: record.writer,
+        message: `${at(line)} (writer ${record.writer}, seq ${record.seq}) was edited: its content does not match its hash`
+      })
+      // The hash it carries is still the original's: the chain goes on from it, so the next record is not blamed too.
+      const edited = chains.get(record.writer)
+      if (edited === undefined) chains.set(record.writer, newChain(record, line))
+      else if (record.seq > edited.seq) {
+        edited.seen.set(record.seq, record.hash)
+        edited.seq = record.seq
+        edited.hash = record.hash
+        edited.line = line
       }
-      return { ...line, record: undefined }
+      return
+    }
+    checkLink(state, line, record)
+    if (record.kind === "checkpoint") yield* checkCheckpoint(state, line, record)
+  })
+
+/** A record's place in its writer's chain: the chain's start, a deleted, rewritten, reordered or inserted record. */
+const checkLink = (state: Verifying, line: number, record: AuditRecord) => {
+  const { at, problems } = state
+  const chain = state.chains.get(record.writer)
+  if (chain === undefined) {
+    state.chains.set(record.writer, newChain(record, line))
+    if (record.seq !== 1 || record.prev !== GENESIS) {
+      problems.push({
+        line,
+        kind: "deleted",
+        writer: record.writer,
+        message:
+          `${at(line)}: writer ${record.writer} starts at seq ${record.seq}; ` +
+          `${record.seq === 1 ? "its first record does not start a chain" : `records 1 to ${record.seq - 1} were deleted`}`
+      })
+    }
+    return
+  }
+  const expected = chain.seq + 1
+  if (record.seq === expected && record.prev === chain.hash) {
+    // the chain continues
+  } else if (record.seq === expected) {
+    problems.push({
+      line: chain.line,
+      kind: "edited",
+      writer: record.writer,
+      message:
+        `${at(chain.line)} (writer ${record.writer}, seq ${chain.seq}) was rewritten: the next ` +
+        `record of its chain (${at(line)}) vouches for other content`
     })
-    for (const { record } of decoded) {
-      if (record !== undefined) {
-        let set = present.get(record.writer)
-        if (set === undefined) present.set(record.writer, (set = new Set()))
-        set.add(record.seq)
-      }
-    }
+  } else if (record.seq > expected) {
+    const missing = Array.from({ length: record.seq - expected }, (_, i) => expected + i)
+    const later = missing.every((seq) => state.present.get(record.writer)?.has(seq) === true && !chain.seen.has(seq))
+    problems.push({
+      line,
+      kind: later ? "reordered" : "deleted",
+      writer: record.writer,
+      message: later
+        ? `${at(line)} (writer ${record.writer}, seq ${record.seq}) is out of order: seq ${expected} comes later in the file`
+        : `${at(line)} (writer ${record.writer}, seq ${record.seq}): ` +
+          `${missing.length === 1 ? `record ${expected} was` : `records ${expected} to ${record.seq - 1} were`} ` +
+          `deleted before it`
+    })
+  } else if (chain.seen.has(record.seq)) {
+    problems.push({
+      line,
+      kind: "inserted",
+      writer: record.writer,
+      message:
+        `${at(line)} (writer ${record.writer}, seq ${record.seq}) was inserted: the chain already ` +
+        `has a record ` +
+        `${record.seq}${chain.seen.get(record.seq) === record.hash ? " (this is a copy of it)" : ""}`
+    })
+  }
+  // A record that comes back after a reordering was already reported at the gap.
+  chain.seen.set(record.seq, record.hash)
+  if (record.seq > chain.seq) {
+    chain.seq = record.seq
+    chain.hash = record.hash
+    chain.line = line
+  }
+}
 
-    for (const { line, text: lineText, record } of decoded) {
-      if (record === undefined) {
-        problems.push({
+/** A checkpoint's signature (with the key) and the gap since the chain's last one. */
+const checkCheckpoint = (state: Verifying, line: number, record: CheckpointRecord): Effect.Effect<void, AuditError> =>
+  Effect.gen(function* () {
+    state.checkpoints += 1
+    const chain = state.chains.get(record.writer)!
+    if (state.key !== undefined) {
+      state.checkedCheckpoints += 1
+      const mac = yield* hmac(state.key, macInput(record))
+      if (mac !== record.mac) {
+        chain.checkpointProblem = true
+        state.problems.push({
           line,
-          kind: "malformed",
-          writer: null,
-          message: `${at(line)} is not an audit record (not JSON, or a field is missing or of the wrong type): edited or corrupted`
-        })
-        continue
-      }
-      records += 1
-      // A chain's first record names the record it followed in the file: a chain deleted whole, or a
-      // record rehashed, before it leaves the link dangling.
-      const after = (record as { readonly after?: string }).after
-      if (record.seq === 1 && after !== undefined && after !== GENESIS && !hashes.has(after)) {
-        problems.push({
-          line,
-          kind: "deleted",
+          kind: "checkpoint-wrong",
           writer: record.writer,
-          message: `${at(line)}: writer ${record.writer} started after record ${after.slice(0, 12)}…, which is not in ${options.source} before it: a whole chain was deleted, or a record was rewritten with a fresh hash`
+          message:
+            `${state.at(line)}: the checkpoint of writer ${record.writer} at seq ${record.seq} has a wrong ` +
+            `signature (the chain was rewritten, or the key is not the writer's)`
         })
-      }
-      hashes.add(record.hash)
-      const match = lineText.match(HASH_SUFFIX)
-      const hash = match === null ? undefined : yield* sha256(`${lineText.slice(0, match.index!)}}`)
-      if (match === null || hash !== record.hash) {
-        problems.push({
-          line,
-          kind: "edited",
-          writer: record.writer,
-          message: `${at(line)} (writer ${record.writer}, seq ${record.seq}) was edited: its content does not match its hash`
-        })
-        // The hash it carries is still the original's: the chain goes on from it, so the next record is not blamed too.
-        const edited = chains.get(record.writer)
-        if (edited === undefined) {
-          chains.set(record.writer, {
-            seq: record.seq,
-            hash: record.hash,
-            line,
-            seen: new Map([[record.seq, record.hash]]),
-            lastCheckpoint: undefined,
-            checkpointProblem: false
-          })
-        } else if (record.seq > edited.seq) {
-          edited.seen.set(record.seq, record.hash)
-          edited.seq = record.seq
-          edited.hash = record.hash
-          edited.line = line
-        }
-        continue
-      }
-      const chain = chains.get(record.writer)
-      if (chain === undefined) {
-        const state: ChainState = {
-          seq: record.seq,
-          hash: record.hash,
-          line,
-          seen: new Map([[record.seq, record.hash]]),
-          lastCheckpoint: undefined,
-          checkpointProblem: false
-        }
-        chains.set(record.writer, state)
-        if (record.seq !== 1 || record.prev !== GENESIS) {
-          problems.push({
-            line,
-            kind: "deleted",
-            writer: record.writer,
-            message: `${at(line)}: writer ${record.writer} starts at seq ${record.seq}; ${record.seq === 1 ? "its first record does not start a chain" : `records 1 to ${record.seq - 1} were deleted`}`
-          })
-        }
       } else {
-        const expected = chain.seq + 1
-        if (record.seq === expected && record.prev === chain.hash) {
-          // the chain continues
-        } else if (record.seq === expected) {
-          problems.push({
-            line: chain.line,
-            kind: "edited",
-            writer: record.writer,
-            message: `${at(chain.line)} (writer ${record.writer}, seq ${chain.seq}) was rewritten: the next record of its chain (${at(line)}) vouches for other content`
-          })
-        } else if (record.seq > expected) {
-          const missing = Array.from({ length: record.seq - expected }, (_, i) => expected + i)
-          const later = missing.every((seq) => present.get(record.writer)?.has(seq) === true && !chain.seen.has(seq))
-          problems.push({
-            line,
-            kind: later ? "reordered" : "deleted",
-            writer: record.writer,
-            message: later
-              ? `${at(line)} (writer ${record.writer}, seq ${record.seq}) is out of order: seq ${expected} comes later in the file`
-              : `${at(line)} (writer ${record.writer}, seq ${record.seq}): ${missing.length === 1 ? `record ${expected} was` : `records ${expected} to ${record.seq - 1} were`} deleted before it`
-          })
-        } else if (chain.seen.has(record.seq)) {
-          problems.push({
-            line,
-            kind: "inserted",
-            writer: record.writer,
-            message: `${at(line)} (writer ${record.writer}, seq ${record.seq}) was inserted: the chain already has a record ${record.seq}${chain.seen.get(record.seq) === record.hash ? " (this is a copy of it)" : ""}`
-          })
-        }
-        // A record that comes back after a reordering was already reported at the gap.
-        chain.seen.set(record.seq, record.hash)
-        if (record.seq > chain.seq) {
-          chain.seq = record.seq
-          chain.hash = record.hash
-          chain.line = line
-        }
-      }
-      if (record.kind === "checkpoint") {
-        checkpoints += 1
-        const state = chains.get(record.writer)!
-        if (key !== undefined) {
-          checkedCheckpoints += 1
-          const mac = yield* hmac(key, macInput(record))
-          if (mac !== record.mac) {
-            state.checkpointProblem = true
-            problems.push({
-              line,
-              kind: "checkpoint-wrong",
-              writer: record.writer,
-              message: `${at(line)}: the checkpoint of writer ${record.writer} at seq ${record.seq} has a wrong signature (the chain was rewritten, or the key is not the writer's)`
-            })
-          } else {
-            checkGap(state, record, line, problems, at)
-          }
-        }
-        state.lastCheckpoint = { seq: record.seq, line, reason: record.reason, every: record.every }
+        checkGap(chain, record, line, state.problems, state.at)
       }
     }
+    chain.lastCheckpoint = { seq: record.seq, line, reason: record.reason, every: record.every }
+  })
 
-    if (key !== undefined) {
-      for (const [writer, state] of chains) {
-        if (state.checkpointProblem) continue
-        const last = state.lastCheckpoint
-        if (last === undefined) {
-          problems.push({
-            line: firstLine(decoded, writer),
-            kind: "checkpoint-missing",
-            writer,
-            message: `writer ${writer} (from ${at(firstLine(decoded, writer))}) has no signed checkpoint: its chain was not written with this key, or was replaced`
-          })
-        } else if (last.reason !== "close") {
-          const after = state.seq - last.seq
-          if (after > last.every) {
-            problems.push({
-              line: last.line,
-              kind: "checkpoint-missing",
-              writer,
-              message: `writer ${writer}: ${after} records after the checkpoint on ${at(last.line)} and no checkpoint since (one is due every ${last.every}): checkpoints were deleted`
-            })
-          } else if (after > 0) {
-            notices.push({
-              line: state.line,
-              kind: "unclosed",
-              message: `writer ${writer} did not close its chain: the ${after} record${after === 1 ? "" : "s"} after ${at(last.line)} ${after === 1 ? "is" : "are"} not covered by a checkpoint (the writer was killed, or the end of its chain was cut)`
-            })
-          } else {
-            notices.push({
-              line: state.line,
-              kind: "unclosed",
-              message: `writer ${writer} did not close its chain after ${at(last.line)} (the writer was killed, or is still running)`
-            })
-          }
-        }
-      }
-    } else if (checkpoints > 0) {
+/** How each chain ends: signed and closed, cut after its last checkpoint, or (without the key) unchecked. */
+const checkChainEnds = (state: Verifying, decoded: ReadonlyArray<DecodedLine>) => {
+  const { at, problems, notices, checkpoints } = state
+  if (state.key === undefined) {
+    if (checkpoints > 0) {
       notices.push({
         line: null,
         kind: "unchecked",
-        message: `${checkpoints} checkpoint${checkpoints === 1 ? " was" : "s were"} not checked: set AGENT_HOOKS_AUDIT_KEY to the writers' key`
+        message:
+          `${checkpoints} checkpoint${checkpoints === 1 ? " was" : "s were"} not checked: set ` +
+          `AGENT_HOOKS_AUDIT_KEY to the writers' key`
       })
     }
-    const headChecked = options.head !== undefined || options.heads !== undefined
-    const end = complete.length === 0 ? 1 : complete[complete.length - 1]!.line
+    return
+  }
+  for (const [writer, chain] of state.chains) {
+    if (chain.checkpointProblem) continue
+    const last = chain.lastCheckpoint
+    if (last === undefined) {
+      problems.push({
+        line: firstLine(decoded, writer),
+        kind: "checkpoint-missing",
+        writer,
+        message:
+          `writer ${writer} (from ${at(firstLine(decoded, writer))}) has no signed checkpoint: its ` +
+          `chain was not written with this key, or was replaced`
+      })
+    } else if (last.reason !== "close") {
+      const after = chain.seq - last.seq
+      if (after > last.every) {
+        problems.push({
+          line: last.line,
+          kind: "checkpoint-missing",
+          writer,
+          message:
+            `writer ${writer}: ${after} records after the checkpoint on ${at(last.line)} and no ` +
+            `checkpoint since (one is due every ${last.every}): checkpoints were deleted`
+        })
+      } else if (after > 0) {
+        notices.push({
+          line: chain.line,
+          kind: "unclosed",
+          message:
+            `writer ${writer} did not close its chain: the ${after} record${after === 1 ? "" : "s"} ` +
+            `after ${at(last.line)} ${after === 1 ? "is" : "are"} not covered by a checkpoint (the ` +
+            `writer was killed, or the end of its chain was cut)`
+        })
+      } else {
+        notices.push({
+          line: chain.line,
+          kind: "unclosed",
+          message: `writer ${writer} did not close its chain after ${at(last.line)} (the writer was killed, or is still running)`
+        })
+      }
+    }
+  }
+}
+
+/** The head files: there when the log links its chains, signed with the key, naming a record that is in the log. */
+const checkHeads = (
+  state: Verifying,
+  options: VerifyOptions,
+  decoded: ReadonlyArray<DecodedLine>,
+  end: number
+): Effect.Effect<void, AuditError> =>
+  Effect.gen(function* () {
+    const { key, problems } = state
     if (options.head === null) {
       const linked = decoded.some(({ record }) => record !== undefined && (record as { readonly after?: string }).after !== undefined)
       if (linked) {
@@ -846,7 +918,7 @@ const verifyLines = (
       }
       const signed = key === undefined || head.mac === null ? undefined : (yield* hmac(key, headMacInput(head))) === head.mac
       const found = recordKeys.has(`${head.writer}\n${head.seq}\n${head.hash}`)
-      if (signed === false || (key !== undefined && head.mac === null && checkpoints > 0)) {
+      if (signed === false || (key !== undefined && head.mac === null && state.checkpoints > 0)) {
         problems.push({
           line: given.line,
           kind: "head-wrong",
@@ -858,18 +930,53 @@ const verifyLines = (
           line: given.line,
           kind: "deleted",
           writer: head.writer,
-          message: `${given.what} names writer ${head.writer}'s record ${head.seq} (${head.hash.slice(0, 12)}…), which is not in ${options.source}: the end of ${options.source} was cut, its last chain deleted, or a record rewritten`
+          message:
+            `${given.what} names writer ${head.writer}'s record ${head.seq} ` +
+            `(${head.hash.slice(0, 12)}…), which is not in ${options.source}: the end of ` +
+            `${options.source} was cut, its last chain deleted, or a record rewritten`
         })
       }
     }
+  })
+
+/** The checks of `verify` on a log's lines in order (see `VerifyOptions`). */
+const verifyLines = (
+  complete: ReadonlyArray<Line>,
+  torn: Line | undefined,
+  options: VerifyOptions
+): Effect.Effect<VerifyReport, AuditError> =>
+  Effect.gen(function* () {
+    const notices: Array<Notice> = []
+    const decoded = decodeLines(complete, notices)
+    const state: Verifying = {
+      key: options.key !== undefined && options.key !== "" ? options.key : undefined,
+      at: options.at,
+      source: options.source,
+      problems: [],
+      notices,
+      chains: new Map(),
+      present: presentSeqs(decoded),
+      hashes: new Set(),
+      records: 0,
+      checkpoints: 0,
+      checkedCheckpoints: 0
+    }
+    for (const line of decoded) yield* checkRecord(state, line)
+    checkChainEnds(state, decoded)
+    const end = complete.length === 0 ? 1 : complete[complete.length - 1]!.line
+    yield* checkHeads(state, options, decoded, end)
     if (torn !== undefined) {
       notices.push({
         line: torn.line,
         kind: "truncated",
-        message: `line ${torn.line} is cut short (no newline at the end of the file): a writer stopped in the middle of a record; that record is lost, the records before it are intact`
+        message:
+          `line ${torn.line} is cut short (no newline at the end of the file): a writer stopped in ` +
+          `the middle of a record; that record is lost, the records before it are intact`
       })
     }
+    const { problems, records, chains, checkpoints, checkedCheckpoints } = state
     problems.sort((a, b) => a.line - b.line)
+    const headChecked = options.head !== undefined || options.heads !== undefined
     return { ok: problems.length === 0, records, writers: chains.size, checkpoints, checkedCheckpoints, headChecked, problems, notices }
   })
 
@@ -896,7 +1003,10 @@ const checkGap = (state: ChainState, record: CheckpointRecord, line: number, pro
       line,
       kind: "checkpoint-missing",
       writer: record.writer,
-      message: `${at(line)}: writer ${record.writer} went ${record.seq - from - 1} records without a checkpoint before this one (one is due every ${last?.every ?? record.every}): a checkpoint was deleted`
+      message:
+        `${at(line)}: writer ${record.writer} went ${record.seq - from - 1} records without a ` +
+        `checkpoint before this one (one is due every ${last?.every ?? record.every}): a ` +
+        `checkpoint was deleted`
     })
   }
 }
@@ -1089,7 +1199,10 @@ export const verifyExport = (text: string, options: { readonly key?: string | un
             line: found.line,
             kind: "edited",
             writer: record.writer,
-            message: `${where(found)} (writer ${record.writer}, seq ${record.seq}): its attributes ${mismatches.join(", ")} differ from its record (the body, which the hash covers): they were edited, and a query on them sees other values`
+            message:
+              `${where(found)} (writer ${record.writer}, seq ${record.seq}): its attributes ` +
+              `${mismatches.join(", ")} differ from its record (the body, which the hash covers): they ` +
+              `were edited, and a query on them sees other values`
           })
         }
       }
@@ -1119,7 +1232,9 @@ export const verifyExport = (text: string, options: { readonly key?: string | un
         notices.push({
           line: null,
           kind: "unclosed",
-          message: `writer ${writer} has no head record in the export: the end of its chain cannot be checked (the writer was killed or is still running, or its last batch was not exported)`
+          message:
+            `writer ${writer} has no head record in the export: the end of its chain cannot be checked ` +
+            `(the writer was killed or is still running, or its last batch was not exported)`
         })
       }
     }
@@ -1127,7 +1242,9 @@ export const verifyExport = (text: string, options: { readonly key?: string | un
       notices.push({
         line: null,
         kind: "duplicate",
-        message: `${duplicates} record${duplicates === 1 ? " was" : "s were"} received more than once (an exporter's retry): each is checked once`
+        message:
+          `${duplicates} record${duplicates === 1 ? " was" : "s were"} received more than once (an ` +
+          `exporter's retry): each is checked once`
       })
     }
     const all = [...problems, ...report.problems.map((problem) => ({ ...problem, line: lineOf(problem.line) }))].sort(

@@ -14,7 +14,7 @@ import * as Predicate from "effect/Predicate"
 import * as Scope from "effect/Scope"
 import * as Semaphore from "effect/Semaphore"
 import type { ExportStats, OtlpOptions } from "../Audit.ts"
-import type { FetchLike } from "../HookEngine.ts"
+import type { FetchLike } from "../Capabilities.ts"
 import { keyValueList, nonEmpty } from "./telemetry.ts"
 
 type Env = Readonly<Record<string, string | undefined>>
@@ -59,7 +59,8 @@ export const optionsFrom = (
       if (endpoint === undefined) {
         return {
           problem:
-            "AGENT_HOOKS_AUDIT_OTLP is on but no OTLP endpoint is set (OTEL_EXPORTER_OTLP_LOGS_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT): audit records are not exported"
+            "AGENT_HOOKS_AUDIT_OTLP is on but no OTLP endpoint is set " +
+            "(OTEL_EXPORTER_OTLP_LOGS_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT): audit records are not exported"
         }
       }
     } else endpoint = value
@@ -69,7 +70,10 @@ export const optionsFrom = (
     url = new (globalThis as unknown as { readonly URL: new (url: string) => { readonly protocol: string } }).URL(endpoint)
   } catch {
     return {
-      problem: `the audit export endpoint ${JSON.stringify(endpoint)} is not a URL (expected http(s)://collector:4318/v1/logs, or 1 for the OTEL_EXPORTER_OTLP_ENDPOINT): audit records are not exported`
+      problem:
+        `the audit export endpoint ${JSON.stringify(endpoint)} is not a URL (expected ` +
+        `http(s)://collector:4318/v1/logs, or 1 for the OTEL_EXPORTER_OTLP_ENDPOINT): audit ` +
+        `records are not exported`
     }
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
@@ -253,7 +257,8 @@ export const makeExporter = (options: OtlpOptions, file: string): Effect.Effect<
             counts.failedAttempts += 1
             if (failing === undefined)
               yield* warn(
-                `failed (${sent.why}); ${pending.length} record${pending.length === 1 ? "" : "s"} wait for the next attempt (the local log ${file} has them)`
+                `failed (${sent.why}); ${pending.length} record${pending.length === 1 ? "" : "s"} wait for ` +
+                  `the next attempt (the local log ${file} has them)`
               )
             failing = sent.why
             return
@@ -263,7 +268,8 @@ export const makeExporter = (options: OtlpOptions, file: string): Effect.Effect<
             counts.failedAttempts += 1
             counts.dropped += batch.length
             yield* warn(
-              `the collector refused ${batch.length} record${batch.length === 1 ? "" : "s"} (${sent.why}): not exported (the local log ${file} has them)`
+              `the collector refused ${batch.length} record${batch.length === 1 ? "" : "s"} ` +
+                `(${sent.why}): not exported (the local log ${file} has them)`
             )
             continue
           }
@@ -271,7 +277,8 @@ export const makeExporter = (options: OtlpOptions, file: string): Effect.Effect<
           if (sent.rejected > 0) {
             counts.dropped += Math.min(sent.rejected, batch.length)
             yield* warn(
-              `the collector rejected ${sent.rejected} of ${batch.length} records${sent.detail === "" ? "" : ` (${sent.detail})`} (the local log ${file} has them)`
+              `the collector rejected ${sent.rejected} of ${batch.length} ` +
+                `records${sent.detail === "" ? "" : ` (${sent.detail})`} (the local log ${file} has them)`
             )
           }
           if (failing !== undefined) {
@@ -296,7 +303,10 @@ export const makeExporter = (options: OtlpOptions, file: string): Effect.Effect<
         if (pending.length > 0) {
           counts.dropped += pending.length
           yield* warn(
-            `${pending.length} record${pending.length === 1 ? " was" : "s were"} not exported before the writer closed (${failing ?? `no answer within ${options.closeTimeoutMs ?? 1000} ms`}); they are in the local log ${file} only`
+            `${pending.length} record${pending.length === 1 ? " was" : "s were"} not exported before ` +
+              `the writer closed ` +
+              `(${failing ?? `no answer within ${options.closeTimeoutMs ?? 1000} ms`}); they are in the ` +
+              `local log ${file} only`
           )
           pending.splice(0)
         }

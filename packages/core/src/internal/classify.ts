@@ -8,8 +8,7 @@
  */
 import type { HookEventSpec } from "../HookEvent.ts"
 import * as HookOutput from "../HookOutput.ts"
-import type { HookVerdict } from "../HookOutput.ts"
-import type { HookResult } from "../Outcome.ts"
+import type { HookResult, HookVerdict } from "../Verdict.ts"
 import type { PlannedHook } from "../Plan.ts"
 import type { Executed, ModelAnswer } from "./executors/index.ts"
 import { MAX_OUTPUT_BYTES } from "./executors/index.ts"

@@ -42,7 +42,8 @@ perl) perl -e 'use POSIX (); POSIX::setsid(); exec @ARGV or exit($!{ENOENT} ? 12
 *) "$@" <"$d/stdin" >/dev/null 2>"$err" & ;;
 esac
 c=$!
-(trap '' TERM; sleep "$cap"; : >"$d/capped"; kill -TERM -$c 2>/dev/null || kill -TERM $c; sleep 2; kill -KILL -$c 2>/dev/null || kill -KILL $c) </dev/null >/dev/null 2>&1 &
+(trap '' TERM; sleep "$cap"; : >"$d/capped"
+  kill -TERM -$c 2>/dev/null || kill -TERM $c; sleep 2; kill -KILL -$c 2>/dev/null || kill -KILL $c) </dev/null >/dev/null 2>&1 &
 wait "$c"; rc=$?
 kill -KILL -$c 2>/dev/null
 if [ -n "$t" ]; then (sleep 2; kill -KILL $t) </dev/null >/dev/null 2>&1 & k=$!; wait "$t"; kill -KILL $k 2>/dev/null; fi
@@ -68,7 +69,8 @@ EOF
   fi
   if [ -z "$why" ]; then error=null; elif [ -z "$text" ]; then error="\"$why\""; else error="\"$why: $text\""; fi
   case $log in */*) dir=${"$"}{log%/*}; [ -z "$dir" ] || [ -d "$dir" ] || mkdir -p "$dir" 2>/dev/null ;; esac
-  printf '%s,"exitCode":%s,"signal":%s,"duration_ms":%s,"status":"%s","timedOut":%s,"blocked":false,"error":%s,"detached":"ended"}\n' "$record" "$code" "$signal" "$((t1 - t0))" "$status" "$timedout" "$error" >>"$log"
+  printf '%s,"exitCode":%s,"signal":%s,"duration_ms":%s,"status":"%s","timedOut":%s,"blocked":false,"error":%s,"detached":"ended"}\n' \
+    "$record" "$code" "$signal" "$((t1 - t0))" "$status" "$timedout" "$error" >>"$log"
 fi
 rm -rf "$d"
 kill -KILL 0`
@@ -87,14 +89,24 @@ for v in $vars; do eval "cp -- \"\$$v\" \"\$d/$v\"" || { rm -rf "$d"; exit 126; 
 # is on (a terminal); else the hook would stay in the launcher's group and die with it unseen.
 if command -v setsid >/dev/null 2>&1; then group=setsid
 elif command -v perl >/dev/null 2>&1; then group=perl
-else set -m 2>/dev/null; case $- in *m*) group=jobs ;; *) rm -rf "$d"; echo "agent-hooks: the hook cannot be detached here (no setsid, no perl, and no job control without a terminal); the detached hook did not start" >&2; exit 126 ;; esac; fi
+else
+  set -m 2>/dev/null
+  case $- in
+  *m*) group=jobs ;;
+  *) rm -rf "$d"
+    echo "agent-hooks: the hook cannot be detached here (no setsid, no perl, and no job control without a terminal);" \
+      "the detached hook did not start" >&2
+    exit 126 ;;
+  esac
+fi
 # The runner is out of the launcher's group before the launcher exits (setsid runs in the
 # foreground; job control sets the group at the fork): the host kills the launcher's group as soon
 # as it exits, and a runner still on its way out of it would die unseen.
 start='r=$0; /bin/sh -c "$r" agent-hooks-detached "$@" </dev/null >/dev/null 2>&1 &'
 case $group in
 setsid) setsid /bin/sh -c "$start" "$runner" "$cap" "$d" "$group" "$log" "$record" "$@" </dev/null >/dev/null 2>&1 ;;
-perl) perl -e 'use POSIX (); POSIX::setsid(); exec @ARGV or exit 127' /bin/sh -c "$start" "$runner" "$cap" "$d" "$group" "$log" "$record" "$@" </dev/null >/dev/null 2>&1 ;;
+perl) perl -e 'use POSIX (); POSIX::setsid(); exec @ARGV or exit 127' \
+  /bin/sh -c "$start" "$runner" "$cap" "$d" "$group" "$log" "$record" "$@" </dev/null >/dev/null 2>&1 ;;
 *) /bin/sh -c "$start" "$runner" "$cap" "$d" "$group" "$log" "$record" "$@" </dev/null >/dev/null 2>&1 & ;;
 esac`
 

@@ -17,12 +17,10 @@ import { PayloadError } from "../HookError.ts"
 import * as HookEvent from "../HookEvent.ts"
 import * as HookInput from "../HookInput.ts"
 import * as LogPath from "../LogPath.ts"
-import type * as Outcome from "../Outcome.ts"
 import type { Plan, PlannedHook } from "../Plan.ts"
 import { ProcessSpawner } from "../ProcessSpawner.ts"
 import type { StopGuard } from "../StopGuard.ts"
-import type { HookVerdict } from "../HookOutput.ts"
-import type { HookResult } from "../Outcome.ts"
+import type { HookResult, HookVerdict, Outcome } from "../Verdict.ts"
 import type { Telemetry } from "../Telemetry.ts"
 import { classify } from "./classify.ts"
 import type { ClassifyContext } from "./classify.ts"
@@ -141,7 +139,7 @@ const streakKey = (event: string, session: string, payload: Readonly<Record<stri
  * The outcome of a dispatch that runs no hook, synchronously; `undefined` when some hook may run,
  * or when the audit trail is on: every dispatch is recorded, so it goes through `dispatch`.
  */
-export const unmatched = (state: EngineState, event: string, payload: unknown): Outcome.Outcome | undefined => {
+export const unmatched = (state: EngineState, event: string, payload: unknown): Outcome | undefined => {
   if (state.audit !== undefined) return undefined
   const quick = unmatchedDecided(state, event, payload)
   if (quick === undefined && Predicate.isObject(payload)) state.matched = { event, payload, plan: state.plan }
@@ -219,7 +217,7 @@ const auditRecords = (
   )
 
 /** @internal */
-export const dispatch = (state: EngineState, event: string, payload: unknown): Effect.Effect<Outcome.Outcome, PayloadError> =>
+export const dispatch = (state: EngineState, event: string, payload: unknown): Effect.Effect<Outcome, PayloadError> =>
   Effect.suspend(() => {
     if (!Predicate.isObject(payload)) {
       return Effect.fail(
@@ -274,61 +272,89 @@ const genAiOf = (payload: Record<string, unknown>) => ({
   conversationId: typeof payload["session_id"] === "string" ? payload["session_id"] : undefined
 })
 
-const run = (state: EngineState, event: string, payload: Record<string, unknown>): Effect.Effect<Outcome.Outcome> =>
+/** What one dispatch that runs hooks knows: the event, its payload and input, and the hooks it selected. */
+interface Dispatching {
+  readonly state: EngineState
+  readonly event: string
+  readonly payload: Record<string, unknown>
+  readonly spec: HookEvent.HookEventSpec
+  readonly session: string
+  readonly input: Record<string, unknown>
+  readonly label: string
+  readonly matcher: string | null
+  readonly hooks: ReadonlyArray<PlannedHook>
+  readonly sink: Sinks.SinkContext
+  readonly auditOf: Sinks.AuditedDispatch
+}
+
+/**
+ * The input the hooks get: the host's payload (with `stop_hook_active` on Stop events), the
+ * dialect's own base fields and variables (Gemini CLI's timestamp, Wave's transcript_path) and the
+ * config's input defaults (pigo's model); the host's values win.
+ */
+const inputOf = (state: EngineState, event: string, spec: HookEvent.HookEventSpec, payload: Record<string, unknown>, key: string) => {
+  const { plan, options } = state
+  const hostPayload =
+    STOP_EVENTS.has(spec.behavesAs) && payload["stop_hook_active"] === undefined
+      ? { ...payload, stop_hook_active: state.stopGuard.streak(key) > 0 }
+      : payload
+  const built = HookInput.build(event, hostPayload, { sessionId: state.sessionId, cwd: plan.projectDir })
+  const additions = plan.preset.dispatch?.(event, built, { projectDir: plan.projectDir, env: options.env ?? {} }) ?? {}
+  const defaults = plan.settings.inputDefaults
+  const input = additions.input === undefined && defaults === undefined ? built : { ...additions.input, ...defaults, ...built }
+  const env = additions.env === undefined ? plan.env : { ...plan.env, ...additions.env }
+  return { input, env, expectFiles: additions.expectFiles ?? [] }
+}
+
+/** How a hook's run is read: by its own file's rules for the event if it declares them, its overflow in a file of the session. */
+const classifyContextOf =
+  (d: Dispatching) =>
+  (hook: PlannedHook, timeout: number): ClassifyContext => ({
+    // A hook's output is read by the rules its own file declares for the event, if it declares them.
+    spec: hook.entry.spec ?? d.spec,
+    label: d.label,
+    policySource: d.payload["source"] === "policy_settings",
+    timeout,
+    async: hook.async,
+    failClosed: d.state.plan.failClosed,
+    overflowFile: () =>
+      PosixPath.join(
+        d.state.plan.env["TMPDIR"] ?? d.state.plan.env["TEMP"] ?? "/tmp",
+        "agent-hooks",
+        d.session.replace(/[^A-Za-z0-9._-]/g, "_"),
+        `hook-output-${++d.state.overflowCount}.txt`
+      )
+  })
+
+/** A file the dialect promises its hooks (Wave's transcript) that is not there is said, not hidden. */
+const checkExpectedFiles = (
+  state: EngineState,
+  expectFiles: ReadonlyArray<{ readonly path: string; readonly warning: string }>,
+  warnings: Array<string>
+): Effect.Effect<void> =>
   Effect.gen(function* () {
-    const { plan, options } = state
-    const { spec, warnings: dispatchWarnings } = eventOf(plan, event)
-    const session = sessionOf(state, payload)
-    const key = streakKey(event, session, payload)
-    const isStop = STOP_EVENTS.has(spec.behavesAs)
-    const hostPayload =
-      isStop && payload["stop_hook_active"] === undefined ? { ...payload, stop_hook_active: state.stopGuard.streak(key) > 0 } : payload
-    const built = HookInput.build(event, hostPayload, { sessionId: state.sessionId, cwd: plan.projectDir })
-    // The dialect's own base fields and variables (Gemini CLI's timestamp, Wave's transcript_path) and
-    // the config's input defaults (pigo's model); the host's values win.
-    const additions = plan.preset.dispatch?.(event, built, { projectDir: plan.projectDir, env: options.env ?? {} }) ?? {}
-    const defaults = plan.settings.inputDefaults
-    const input = additions.input === undefined && defaults === undefined ? built : { ...additions.input, ...defaults, ...built }
-    const dispatchEnv = additions.env === undefined ? plan.env : { ...plan.env, ...additions.env }
-    const label = labelOf(spec, event, payload)
-    const classifyContext = (hook: PlannedHook, timeout: number): ClassifyContext => ({
-      // A hook's output is read by the rules its own file declares for the event, if it declares them.
-      spec: hook.entry.spec ?? spec,
-      label,
-      policySource: payload["source"] === "policy_settings",
-      timeout,
-      async: hook.async,
-      failClosed: plan.failClosed,
-      overflowFile: () =>
-        PosixPath.join(
-          plan.env["TMPDIR"] ?? plan.env["TEMP"] ?? "/tmp",
-          "agent-hooks",
-          session.replace(/[^A-Za-z0-9._-]/g, "_"),
-          `hook-output-${++state.overflowCount}.txt`
-        )
-    })
-    const planned = plan.events.get(event)
-    const hooks = planned === undefined ? [] : select(plan, planned, payload, state.ran)
-    if (hooks.length === 0) dispatchWarnings.push(...nothingRan(plan))
-    // A file the dialect promises its hooks (Wave's transcript) that is not there is said, not hidden.
-    if (hooks.length > 0) {
-      for (const expected of additions.expectFiles ?? []) {
-        const exists = yield* state.fs.exists(expected.path).pipe(Effect.orElseSucceed(() => false))
-        if (!exists) {
-          dispatchWarnings.push(expected.warning)
-          options.onWarning?.(expected.warning)
-        }
+    for (const expected of expectFiles) {
+      const exists = yield* state.fs.exists(expected.path).pipe(Effect.orElseSucceed(() => false))
+      if (!exists) {
+        warnings.push(expected.warning)
+        state.options.onWarning?.(expected.warning)
       }
     }
+  })
+
+/** Each hook's execution context: the input, its env, its timeout within the SessionEnd budget, how it detaches. */
+const execContextOf = (
+  d: Dispatching,
+  env: Readonly<Record<string, string>>
+): Effect.Effect<(hook: PlannedHook, startedAt: number) => ExecContext> =>
+  Effect.gen(function* () {
+    const { state, spec, payload, hooks } = d
+    const { plan, options } = state
     const budget = spec.behavesAs === "SessionEnd" ? sessionEndSeconds(plan, hooks) : undefined
-    for (const hook of hooks) {
-      if (hook.once) state.ran.add(hook.id)
-      options.onHookStart?.({ event, command: hook.display, statusMessage: hook.entry.handler.statusMessage })
-    }
     const base = {
       spec,
-      input,
-      stdin: JSON.stringify(input),
+      input: d.input,
+      stdin: JSON.stringify(d.input),
       // A relative payload cwd is taken inside the project, never against the host's directory.
       cwd:
         typeof payload["cwd"] === "string" && payload["cwd"] !== "" ? state.path.resolve(plan.projectDir, payload["cwd"]) : plan.projectDir,
@@ -342,9 +368,9 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
             Effect.map((leaves) => (leaves === undefined ? plan.settings.executionLog : undefined))
           )
         : undefined
-    const contextOf = (hook: PlannedHook, startedAt: number): ExecContext => ({
+    return (hook: PlannedHook, startedAt: number): ExecContext => ({
       ...base,
-      env: hook.extraEnv === undefined ? dispatchEnv : { ...dispatchEnv, ...hook.extraEnv },
+      env: hook.extraEnv === undefined ? env : { ...env, ...hook.extraEnv },
       timeout: budget === undefined ? hook.timeout : Math.min(hook.timeout, budget),
       // A host that exits after the dispatch (agent-hooks run) starts async command hooks detached,
       // bounded by their timeout, so that they outlive it.
@@ -356,54 +382,107 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
             }
           : undefined
     })
-    const sink: Sinks.SinkContext = { fs: state.fs, path: state.path, onWarning: options.onWarning }
-    // One hook matched from a sequential group makes the whole call sequential (Gemini CLI's
-    // "any matched hook sequential, all sequential"), so a group cannot opt out of its event's order.
-    const sequential = plan.sequential || hooks.some((hook) => hook.entry.handler.sequential === true)
-    // Gemini CLI applies each sequential hook's tool_input rewrite to the next hook's input.
-    const chain = sequential && spec.outputDialect !== "claude" && Predicate.isObject(input["tool_input"]) ? { input } : undefined
-    const matcher = matchValue(spec, payload) ?? null
-    const runOne = (hook: PlannedHook) =>
-      state.telemetry.hook(
-        {
-          event,
-          matcher,
-          ...genAiOf(payload),
-          command: hook.display,
-          type: hook.entry.handler.type,
-          source: hook.entry.scope === "explicit" && hook.entry.source === "(programmatic)" ? null : hook.entry.source
-        },
-        Effect.gen(function* () {
-          const startedAt = yield* Clock.currentTimeMillis
-          const planned = contextOf(hook, startedAt)
-          // Every hook process gets TRACEPARENT for its hook's span, so that its own spans join the trace.
-          const own = { ...planned, env: yield* withTraceContext(planned.env) }
-          const ctx =
-            chain === undefined || chain.input === input ? own : { ...own, input: chain.input, stdin: JSON.stringify(chain.input) }
-          const executed = yield* execute(hook, ctx, state.caps)
-          const classified = classify(hook, executed, classifyContext(hook, ctx.timeout))
-          if (chain !== undefined && !hook.async && classified.verdict.updatedInput !== null) {
-            chain.input = {
-              ...chain.input,
-              tool_input: { ...(chain.input["tool_input"] as Record<string, unknown>), ...classified.verdict.updatedInput }
-            }
-          }
-          // The command as it ran is for the execution log only.
-          const ranAs =
-            plan.settings.executionLog !== undefined && hook.entry.handler.type === "command"
-              ? asRun(hook.entry.handler, ctx)
-              : hook.display
-          return { hook, executed, startedAt, ranAs, ...classified }
-        }),
-        ({ result }) => result
-      )
-    const auditOf = Sinks.audited(spec, { event, session, matcher }, payload)
+  })
 
-    // Background hooks: started now, bounded by the pool, killed when the engine closes.
-    const background = hooks.filter((hook) => hook.async)
-    // A detached hook whose wrapper reported that it could not start (exit 126/127) is part of the
-    // outcome, so that the host (agent-hooks run) shows it: nothing else would hear of it.
-    const notStarted: Array<(typeof ran)[number]> = []
+/**
+ * Runs one hook in its span and classifies its run. `chain` (Gemini CLI's sequential hooks) carries
+ * each hook's tool_input rewrite to the next hook's input.
+ */
+const runHook =
+  (
+    d: Dispatching,
+    contextOf: (hook: PlannedHook, startedAt: number) => ExecContext,
+    chain: { input: Record<string, unknown> } | undefined
+  ) =>
+  (hook: PlannedHook) =>
+    d.state.telemetry.hook(
+      {
+        event: d.event,
+        matcher: d.matcher,
+        ...genAiOf(d.payload),
+        command: hook.display,
+        type: hook.entry.handler.type,
+        source: hook.entry.scope === "explicit" && hook.entry.source === "(programmatic)" ? null : hook.entry.source
+      },
+      Effect.gen(function* () {
+        const startedAt = yield* Clock.currentTimeMillis
+        const planned = contextOf(hook, startedAt)
+        // Every hook process gets TRACEPARENT for its hook's span, so that its own spans join the trace.
+        const own = { ...planned, env: yield* withTraceContext(planned.env) }
+        const ctx =
+          chain === undefined || chain.input === d.input ? own : { ...own, input: chain.input, stdin: JSON.stringify(chain.input) }
+        const executed = yield* execute(hook, ctx, d.state.caps)
+        const classified = classify(hook, executed, classifyContextOf(d)(hook, ctx.timeout))
+        if (chain !== undefined && !hook.async && classified.verdict.updatedInput !== null) {
+          chain.input = {
+            ...chain.input,
+            tool_input: { ...(chain.input["tool_input"] as Record<string, unknown>), ...classified.verdict.updatedInput }
+          }
+        }
+        // The command as it ran is for the execution log only.
+        const ranAs =
+          d.state.plan.settings.executionLog !== undefined && hook.entry.handler.type === "command"
+            ? asRun(hook.entry.handler, ctx)
+            : hook.display
+        return { hook, executed, startedAt, ranAs, ...classified }
+      }),
+      ({ result }) => result
+    )
+
+/** One hook's run, classified. */
+type Ran = Effect.Success<ReturnType<ReturnType<typeof runHook>>>
+
+/**
+ * An `async` hook's result, delivered: said when it failed, kept for `takeAsyncResults` (the last
+ * 100; the first one dropped unseen is said once) and handed to `onAsyncResult`.
+ */
+const deliverAsync = (d: Dispatching, done: Ran) => {
+  const { state, event } = d
+  const { options } = state
+  const {
+    executed: { run },
+    result,
+    verdict,
+    hook
+  } = done
+  if (options.onWarning !== undefined) for (const line of failureLine(done)) options.onWarning(line)
+  const rewake = hook.entry.handler.type === "command" && hook.entry.handler.asyncRewake === true && run.exitCode === 2
+  const delivered: AsyncResult = {
+    event,
+    sessionId: d.session,
+    hook: result,
+    toModel: [...verdict.additionalContext, ...(verdict.systemMessage === null ? [] : [verdict.systemMessage])],
+    rewake,
+    rewakeMessage: rewake ? (run.stderr.trim() !== "" ? run.stderr.trim() : run.stdout.trim()) : null
+  }
+  state.asyncResults.push(delivered)
+  if (state.asyncResults.length > ASYNC_RESULTS_KEPT) {
+    state.asyncResults.shift()
+    // Nothing is dropped unseen: a host with onAsyncResult has each result already; any other hears of it once.
+    if (state.asyncResultsDropped++ === 0 && options.onAsyncResult === undefined) {
+      options.onWarning?.(
+        `async hook results are not being taken: the engine keeps the last ${ASYNC_RESULTS_KEPT} ` +
+          `and drops older ones (call takeAsyncResults() after each turn, or pass onAsyncResult)`
+      )
+    }
+  }
+  options.onAsyncResult?.(delivered)
+}
+
+/**
+ * Starts the background (`async`) hooks, bounded by the pool and killed when the engine closes;
+ * returns the detached ones whose wrapper reported that they could not start (exit 126/127), for the
+ * outcome, so that the host (agent-hooks run) shows them: nothing else would hear of them.
+ */
+const startBackground = (
+  d: Dispatching,
+  background: ReadonlyArray<PlannedHook>,
+  runOne: (hook: PlannedHook) => Effect.Effect<Ran, never, ProcessSpawner>
+): Effect.Effect<ReadonlyArray<Ran>> =>
+  Effect.gen(function* () {
+    const { state, spec, sink } = d
+    const { plan, options } = state
+    const notStarted: Array<Ran> = []
     for (const hook of background) {
       const task = state.asyncPool
         .withPermits(1)(runOne(hook))
@@ -415,39 +494,14 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
                   ? Effect.void
                   : Sinks.executionLog(sink, plan.settings.executionLog, spec.name, [{ result, hook, startedAt, ranAs }]),
                 Sinks.overflowFiles(sink, overflow),
-                state.audit === undefined ? Effect.void : auditRecords(state, state.audit, auditOf, [{ result, hook }], undefined)
+                state.audit === undefined ? Effect.void : auditRecords(state, state.audit, d.auditOf, [{ result, hook }], undefined)
               ],
               { discard: true }
             )
           ),
           Effect.map((done) => {
-            const {
-              executed: { run },
-              result,
-              verdict
-            } = done
-            if (options.onWarning !== undefined) for (const line of failureLine(done)) options.onWarning(line)
             if (options.detachAsync === true && hook.entry.handler.type === "command" && failureLine(done).length > 0) notStarted.push(done)
-            const rewake = hook.entry.handler.type === "command" && hook.entry.handler.asyncRewake === true && run.exitCode === 2
-            const delivered: AsyncResult = {
-              event,
-              sessionId: session,
-              hook: result,
-              toModel: [...verdict.additionalContext, ...(verdict.systemMessage === null ? [] : [verdict.systemMessage])],
-              rewake,
-              rewakeMessage: rewake ? (run.stderr.trim() !== "" ? run.stderr.trim() : run.stdout.trim()) : null
-            }
-            state.asyncResults.push(delivered)
-            if (state.asyncResults.length > ASYNC_RESULTS_KEPT) {
-              state.asyncResults.shift()
-              // Nothing is dropped unseen: a host with onAsyncResult has each result already; any other hears of it once.
-              if (state.asyncResultsDropped++ === 0 && options.onAsyncResult === undefined) {
-                options.onWarning?.(
-                  `async hook results are not being taken: the engine keeps the last ${ASYNC_RESULTS_KEPT} and drops older ones (call takeAsyncResults() after each turn, or pass onAsyncResult)`
-                )
-              }
-            }
-            options.onAsyncResult?.(delivered)
+            deliverAsync(d, done)
           }),
           Effect.provideService(ProcessSpawner, state.spawner)
         )
@@ -456,6 +510,51 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
       if (options.detachAsync === true && hook.entry.handler.type === "command") yield* task
       else yield* FiberSet.run(state.asyncFibers, task)
     }
+    return notStarted
+  })
+
+const run = (state: EngineState, event: string, payload: Record<string, unknown>): Effect.Effect<Outcome> =>
+  Effect.gen(function* () {
+    const { plan, options } = state
+    const { spec, warnings: dispatchWarnings } = eventOf(plan, event)
+    const session = sessionOf(state, payload)
+    const key = streakKey(event, session, payload)
+    const isStop = STOP_EVENTS.has(spec.behavesAs)
+    const { input, env, expectFiles } = inputOf(state, event, spec, payload, key)
+    const label = labelOf(spec, event, payload)
+    const planned = plan.events.get(event)
+    const hooks = planned === undefined ? [] : select(plan, planned, payload, state.ran)
+    if (hooks.length === 0) dispatchWarnings.push(...nothingRan(plan))
+    if (hooks.length > 0) yield* checkExpectedFiles(state, expectFiles, dispatchWarnings)
+    for (const hook of hooks) {
+      if (hook.once) state.ran.add(hook.id)
+      options.onHookStart?.({ event, command: hook.display, statusMessage: hook.entry.handler.statusMessage })
+    }
+    const matcher = matchValue(spec, payload) ?? null
+    const d: Dispatching = {
+      state,
+      event,
+      payload,
+      spec,
+      session,
+      input,
+      label,
+      matcher,
+      hooks,
+      sink: { fs: state.fs, path: state.path, onWarning: options.onWarning },
+      auditOf: Sinks.audited(spec, { event, session, matcher }, payload)
+    }
+    const contextOf = yield* execContextOf(d, env)
+    // One hook matched from a sequential group makes the whole call sequential (Gemini CLI's
+    // "any matched hook sequential, all sequential"), so a group cannot opt out of its event's order.
+    const sequential = plan.sequential || hooks.some((hook) => hook.entry.handler.sequential === true)
+    // Gemini CLI applies each sequential hook's tool_input rewrite to the next hook's input.
+    const chain = sequential && spec.outputDialect !== "claude" && Predicate.isObject(input["tool_input"]) ? { input } : undefined
+    const runOne = runHook(d, contextOf, chain)
+
+    // Background hooks: started now, bounded by the pool, killed when the engine closes.
+    const background = hooks.filter((hook) => hook.async)
+    const notStarted = yield* startBackground(d, background, runOne)
 
     const finished = yield* Effect.forEach(
       hooks.filter((hook) => !hook.async),
@@ -482,15 +581,15 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
     const decided = decide(spec, answered, release)
 
     // Sinks, after the decision.
-    if (plan.settings.executionLog !== undefined) yield* Sinks.executionLog(sink, plan.settings.executionLog, spec.name, ran)
+    if (plan.settings.executionLog !== undefined) yield* Sinks.executionLog(d.sink, plan.settings.executionLog, spec.name, ran)
     yield* Sinks.overflowFiles(
-      sink,
+      d.sink,
       ran.flatMap(({ overflow }) => overflow)
     )
     // The audit records are in the file before the outcome is returned: a blocked action has its
     // record, and a record that could not be written is among the outcome's warnings.
     const sinkWarnings =
-      state.audit === undefined ? [] : yield* auditRecords(state, state.audit, auditOf, ran, { ...decided, hooks: answered.length })
+      state.audit === undefined ? [] : yield* auditRecords(state, state.audit, d.auditOf, ran, { ...decided, hooks: answered.length })
     const asyncHooks = background.map((hook) => hook.display)
     return assemble(spec, answered, decided, { warnings: dispatchWarnings, asyncHooks, label, sinkWarnings })
   }).pipe(Effect.provideService(ProcessSpawner, state.spawner))

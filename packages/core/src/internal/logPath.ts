@@ -25,9 +25,10 @@ export const check = (path: string, options: CheckOptions): Verdict => {
   if (root === undefined) {
     return {
       _tag: "Refused",
-      message: `${where}: a ${options.scope} settings file may only log inside ${roots[0]}/ (it may come from a cloned repository), got ${JSON.stringify(
-        resolved
-      )}; ignored. Set the log in your user settings, or write it like ".agent-hooks/logs/hooks.jsonl"`
+      message:
+        `${where}: a ${options.scope} settings file may only log inside ${roots[0]}/ (it may come ` +
+        `from a cloned repository), got ${JSON.stringify(resolved)}; ignored. Set ` +
+        `the log in your user settings, or write it like ".agent-hooks/logs/hooks.jsonl"`
     }
   }
   return { _tag: "Allowed", path: resolved, root }

@@ -62,7 +62,10 @@ export const compile = (source: string | undefined, event?: string, origin: Orig
       return {
         matcher: { source, kind: "invalid", test: () => false },
         warning: undefined,
-        error: `matcher ${JSON.stringify(source)} needs a backtracking regular expression (${why}), which a project, local or plugin file may not use: it could make every dispatch hang; rewrite it without lookaround or backreferences (for example a list "Write|Edit")`
+        error:
+          `matcher ${JSON.stringify(source)} needs a backtracking regular expression (${why}), which ` +
+          `a project, local or plugin file may not use: it could make every dispatch hang; rewrite ` +
+          `it without lookaround or backreferences (for example a list "Write|Edit")`
       }
     }
     const js = regex

@@ -15,7 +15,9 @@ const reasonText = (value: unknown): string => (typeof value === "string" ? valu
 const block = (reason: string): InProcessResult => ({ exitCode: 2, stderr: reason })
 const fail = (url: string, what: string): InProcessResult => ({
   exitCode: 1,
-  stderr: `OPA at ${url}: ${what}; expected {"result": true|false}, {"result": [deny reasons]} or {"result": {"allow"?: boolean, "deny"?: [...], "reason"?: string}}`
+  stderr:
+    `OPA at ${url}: ${what}; expected {"result": true|false}, {"result": [deny reasons]} or ` +
+    `{"result": {"allow"?: boolean, "deny"?: [...], "reason"?: string}}`
 })
 
 const shapeOf = (value: unknown): string =>

@@ -1,6 +1,5 @@
 import type { HookEventSpec } from "../HookEvent.ts"
-import type { Decision, HookVerdict } from "../HookOutput.ts"
-import type { HookResult, Outcome } from "../Outcome.ts"
+import type { Decision, HookResult, HookVerdict, Outcome } from "../Verdict.ts"
 
 const PERMISSION_RANK: Record<string, number> = { deny: 4, defer: 3, ask: 2, allow: 1 }
 

@@ -1,6 +1,6 @@
 import * as Predicate from "effect/Predicate"
 import type { HookEventSpec } from "../HookEvent.ts"
-import type { Decision, HookVerdict, RawRun } from "../HookOutput.ts"
+import type { Decision, HookVerdict, RawRun } from "../Verdict.ts"
 import { nearest } from "./text.ts"
 
 type Json = Record<string, unknown>
@@ -143,7 +143,8 @@ const validate = (event: HookEventSpec, output: Json): Validation => {
       problems.push(`Hook returned incorrect event name: expected '${event.name}' but got '${String(specific["hookEventName"])}'`)
     } else if (event.specificOutput.length === 0) {
       problems.push(
-        `hookSpecificOutput is not supported on ${event.name}; use the top-level fields (continue, stopReason, systemMessage${event.blocking === "decision" ? ", decision, reason" : ""})`
+        `hookSpecificOutput is not supported on ${event.name}; use the top-level fields (continue, ` +
+          `stopReason, systemMessage${event.blocking === "decision" ? ", decision, reason" : ""})`
       )
     } else {
       const others: Array<string> = []
@@ -344,7 +345,8 @@ const unused = (event: HookEventSpec, fields: Fields, verdict: HookVerdict): Arr
   if (output["continue"] === false && !event.continueHonored) lines.push(`"continue": false ${on}: it cannot stop the agent there`)
   if (output["stopReason"] !== undefined && (output["continue"] !== false || !event.continueHonored)) {
     lines.push(
-      `"stopReason" ${on}: ${output["continue"] !== false ? `it goes with "continue": false` : `"continue": false cannot stop the agent there`}`
+      `"stopReason" ${on}: ` +
+        `${output["continue"] !== false ? `it goes with "continue": false` : `"continue": false cannot stop the agent there`}`
     )
   }
   const specific = output["hookSpecificOutput"]
@@ -357,7 +359,10 @@ const unused = (event: HookEventSpec, fields: Fields, verdict: HookVerdict): Arr
     }
     if (specific["permissionDecisionReason"] !== undefined && !(permission && fields.reasonFrom === "specific" && decided !== null)) {
       lines.push(
-        `${where("permissionDecisionReason")}: ${permission ? "it is the reason of hookSpecificOutput.permissionDecision, which the hook did not give" : "it takes no permission decision"}`
+        `${where("permissionDecisionReason")}: ` +
+          (permission
+            ? "it is the reason of hookSpecificOutput.permissionDecision, which the hook did not give"
+            : "it takes no permission decision")
       )
     }
     if (specific["decision"] !== undefined && event.blocking !== "permission-request") {
@@ -417,7 +422,8 @@ const readRun = (
     } catch (error) {
       unreadable = true
       messages.push(
-        `stdout looks like a JSON object but is not valid JSON (${error instanceof Error ? error.message : String(error)}); treated as plain text`
+        `stdout looks like a JSON object but is not valid JSON ` +
+          `(${error instanceof Error ? error.message : String(error)}); treated as plain text`
       )
     }
     if (Predicate.isObject(parsed)) {

@@ -534,7 +534,9 @@ const parseUncached = (rule: string): Result => {
   }
   if (!(TOOL_NAME.test(toolName) || MCP_NAME.test(toolName))) {
     return fail(
-      `permission rule ${shown} does not start with a tool name; write "Tool" or "Tool(specifier)", such as "Bash(git push *)", "Edit(src/**)" or "mcp__github__create_issue"`
+      `permission rule ${shown} does not start with a tool name; write "Tool" or ` +
+        `"Tool(specifier)", such as "Bash(git push *)", "Edit(src/**)" or ` +
+        `"mcp__github__create_issue"`
     )
   }
   const proper = KNOWN_BY_LOWERCASE.get(toolName.toLowerCase())
@@ -557,7 +559,8 @@ const parseUncached = (rule: string): Result => {
 
   if (specifier === "") {
     return fail(
-      `permission rule ${shown} has empty parentheses; write ${JSON.stringify(toolName)} to match every call, or a pattern such as "Bash(npm test)"`
+      `permission rule ${shown} has empty parentheses; write ${JSON.stringify(toolName)} to ` +
+        `match every call, or a pattern such as "Bash(npm test)"`
     )
   }
   if (specifier === undefined || specifier === "*") return make("tool", undefined, () => true)
@@ -567,7 +570,8 @@ const parseUncached = (rule: string): Result => {
     const legacy = specifier.indexOf(":*")
     if (legacy >= 0 && legacy !== specifier.length - 2) {
       return fail(
-        `permission rule ${shown}: ":*" is only allowed at the end; write ${JSON.stringify(`${toolName}(${specifier.replace(":*", " *")})`)}`
+        `permission rule ${shown}: ":*" is only allowed at the end; write ` +
+          `${JSON.stringify(`${toolName}(${specifier.replace(":*", " *")})`)}`
       )
     }
     const pattern = textPattern(specifier, { shell: true, ignoreCase: dialect === "powershell" })
@@ -576,7 +580,8 @@ const parseUncached = (rule: string): Result => {
   if (FILE_TOOLS.has(toolName)) {
     if (globRegex(pathGlobs(specifier, { cwd: "/c", projectDir: "/p", home: "/h" }) ?? [], false) === undefined) {
       return fail(
-        `permission rule ${shown}: the pattern needs a backtracking matcher (a negated "!(…)" group), which is not supported; list the paths to match instead`
+        `permission rule ${shown}: the pattern needs a backtracking matcher (a negated "!(…)" ` +
+          `group), which is not supported; list the paths to match instead`
       )
     }
     return make("path", specifier, pathRule(specifier))

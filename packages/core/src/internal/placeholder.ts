@@ -214,12 +214,17 @@ const checkSites = (sites: ReadonlyArray<Site>, issues: Array<ShellIssue>, offse
     if (site.ambiguity !== undefined) {
       issues.push({
         index: offset(site.start),
-        message: `placeholder ${written} cannot be quoted safely: ${site.ambiguity}; move it before that construct, or pass the value through stdin`
+        message:
+          `placeholder ${written} cannot be quoted safely: ${site.ambiguity}; move it before that ` +
+          `construct, or pass the value through stdin`
       })
     } else if (site.context === "fixed" && isInput) {
       issues.push({
         index: offset(site.start),
-        message: `placeholder ${written} stands ${FIXED_WHERE}, where it is not substituted (the shell would fail with "bad substitution"); assign it to a variable first: v=${written}; then use "$v"`
+        message:
+          `placeholder ${written} stands ${FIXED_WHERE}, where it is not substituted (the shell ` +
+          `would fail with "bad substitution"); assign it to a variable first: v=${written}; then ` +
+          `use "$v"`
       })
     }
   }
@@ -236,7 +241,9 @@ export const checkShell = (command: string, shell: Shell = "sh"): ReadonlyArray<
       : [
           {
             index: first.index,
-            message: `the command does not parse as a shell command (an unbalanced quote, backtick, "$(" or ")"), so placeholder ${first[0]} cannot be quoted safely; fix the quoting`
+            message:
+              `the command does not parse as a shell command (an unbalanced quote, backtick, "$(" or ` +
+              `")"), so placeholder ${first[0]} cannot be quoted safely; fix the quoting`
           }
         ]
   }
@@ -496,8 +503,11 @@ export const checkExec = (
       field: site.field,
       message:
         site.field === "command"
-          ? `placeholder ${site.placeholder} picks the program to run from the payload; name the program, and pass the value as an argument or through env`
-          : `placeholder ${site.placeholder} stands in code that ${site.program} runs, where no quoting can keep a value from being code; pass it as an argument after the code, through env, or read the payload on stdin`
+          ? `placeholder ${site.placeholder} picks the program to run from the payload; name the ` +
+            `program, and pass the value as an argument or through env`
+          : `placeholder ${site.placeholder} stands in code that ${site.program} runs, where no ` +
+            `quoting can keep a value from being code; pass it as an argument after the code, through ` +
+            `env, or read the payload on stdin`
     })
   }
   return out

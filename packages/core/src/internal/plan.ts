@@ -7,7 +7,7 @@ import * as Matcher from "../Matcher.ts"
 import * as PermissionRule from "../PermissionRule.ts"
 import * as Placeholder from "../Placeholder.ts"
 import type { HookExplanation, Plan, PlanJson, PlannedEvent, PlannedHook, PlanOptions, PlanWarning, Snapshot } from "../Plan.ts"
-import type { CedarHandler, Handler, HookEntry } from "../Settings.ts"
+import type { CedarHandler, Handler, HookEntry } from "../SettingsModel.ts"
 import * as Settings from "../Settings.ts"
 import { agentHooks } from "./preset.ts"
 import { byName, resolve as resolvePreset } from "./presets/registry.ts"
@@ -94,7 +94,10 @@ const secretsAsked = (
     warnings.push({
       file,
       path: `${entry.path}.${key}`,
-      message: `${key} (${names.join(", ")}) is ignored in ${entry.scope} settings: only the user's own, managed or --settings files may hand the engine's secrets to a hook; the hook runs without them`
+      message:
+        `${key} (${names.join(", ")}) is ignored in ${entry.scope} settings: only the user's own, ` +
+        `managed or --settings files may hand the engine's secrets to a hook; the hook runs ` +
+        `without them`
     })
   if (handler.type === "command" && handler.passEnv !== undefined && handler.passEnv.length > 0) {
     refuse("passEnv", handler.passEnv)
@@ -360,7 +363,8 @@ export const compile = (snapshot: Snapshot): Plan => {
 export const nothingRan = (plan: Plan): ReadonlyArray<string> =>
   (plan.settings.unread ?? []).map(
     (other) =>
-      `no hook ran, but ${other.path} (settings of the ${other.preset} dialect) is not read by the ${plan.preset.name} preset: its hooks do not run (use the ${other.preset} preset)`
+      `no hook ran, but ${other.path} (settings of the ${other.preset} dialect) is not read by ` +
+      `the ${plan.preset.name} preset: its hooks do not run (use the ${other.preset} preset)`
   )
 
 /** A warning as one line: `file at path: message`. */

@@ -4,7 +4,7 @@
  * settings and the user's own files (user, `--settings`) set. Hook arrays are not policy: they
  * concatenate (load.ts).
  */
-import type { DecodedSettings } from "../Settings.ts"
+import type { DecodedSettings } from "../SettingsModel.ts"
 import { covers } from "./urlAllowlist.ts"
 
 /** A project or local file: it may come from a cloned repository. @internal */
@@ -89,7 +89,8 @@ export const make = () => {
         warn(
           step.file,
           `${key}[${index}]`,
-          `${JSON.stringify(entry)} ${RULES[key].not} the ${key} of ${outer.file}; ${why}, so the entry is dropped. To allow it, add it to ${where}`
+          `${JSON.stringify(entry)} ${RULES[key].not} the ${key} of ${outer.file}; ${why}, so the ` +
+            `entry is dropped. To allow it, add it to ${where}`
         )
         return false
       })

@@ -1,4 +1,4 @@
-import type { Preset, PresetContext, PresetFile } from "../Preset.ts"
+import type { Preset, PresetContext, PresetFile } from "../PresetModel.ts"
 import { decode } from "./settings.ts"
 
 import { join } from "./posixPath.ts"

@@ -14,7 +14,7 @@ import type { HookError } from "../HookError.ts"
 import type { ProcessSpawner } from "../ProcessSpawner.ts"
 import type { PlannedHook } from "../Plan.ts"
 import * as Trust from "../Trust.ts"
-import type { LoadedSettings, SettingsScope } from "../Settings.ts"
+import type { LoadedSettings, SettingsScope } from "../SettingsModel.ts"
 
 type Engine = HookEngine["Service"]
 
@@ -46,7 +46,9 @@ const noticeOf = (event: ReloadEvent): string => {
   const dropped = event.dropped ?? []
   return dropped.length === 0
     ? `settings reloaded (${files})`
-    : `settings reloaded (${files}): ${dropped.length} ${dropped.length === 1 ? "hook" : "hooks"} no longer run${dropped.length === 1 ? "s" : ""}: ${dropped.join("; ")}`
+    : `settings reloaded (${files}): ${dropped.length} ` +
+        `${dropped.length === 1 ? "hook" : "hooks"} no longer ` +
+        `run${dropped.length === 1 ? "s" : ""}: ${dropped.join("; ")}`
 }
 
 /** A hook as a reload compares it: event, what it runs, its matcher, its file. */
@@ -166,9 +168,11 @@ export const makeReloading = (
             return yield* report({
               _tag: "Failed",
               files: changed,
-              message: `settings not reloaded, the previous hooks stay: ${unapproved.join(", ")} changed and ${
-                unapproved.length === 1 ? "is" : "are"
-              } not approved; its approved hooks stay until the new version is approved (review it, then run: agent-hooks trust --project-dir ${next.engine.plan.projectDir})`
+              message:
+                `settings not reloaded, the previous hooks stay: ${unapproved.join(", ")} changed and ` +
+                `${unapproved.length === 1 ? "is" : "are"} not approved; ` +
+                `its approved hooks stay until the new version is approved (review it, then run: ` +
+                `agent-hooks trust --project-dir ${next.engine.plan.projectDir})`
             })
           }
           // ConfigChange runs on the hooks in force; a block keeps them (except for managed policy).

@@ -184,7 +184,8 @@ const ladder = (handle: ProcessHandle, request: ProcessRequest, timeout: Duratio
 
 /** What is said of output taken before it ended. */
 const incomplete = (output: ProcessOutput, ms: number): string =>
-  `${output.stdout === "" && output.stderr === "" ? "no output was read" : "the output read so far was used"}: stdout or stderr was still open ${ms} ms after the hook exited ` +
+  `${output.stdout === "" && output.stderr === "" ? "no output was read" : "the output read so far was used"}: ` +
+  `stdout or stderr was still open ${ms} ms after the hook exited ` +
   "(a process it left running holds it), so its answer may be missing; redirect what a hook starts in the background (>/dev/null 2>&1)"
 
 const isAbsolute = (path: string) => path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path)

@@ -4,7 +4,7 @@
  * that look right but can never work (environment variables no engine sets, a tool matcher in the
  * wrong case).
  */
-import type { HookEntry, PlanWarning } from "../Settings.ts"
+import type { HookEntry, PlanWarning } from "../SettingsModel.ts"
 import * as PosixPath from "./posixPath.ts"
 import { leadingCommand } from "./shellLexer.ts"
 import { nearest } from "./text.ts"

@@ -7,7 +7,7 @@ import { formatPath, SettingsError } from "../HookError.ts"
 import * as HookEvent from "../HookEvent.ts"
 import * as Matcher from "../Matcher.ts"
 import * as Placeholder from "../Placeholder.ts"
-import type { DecodedSettings, Handler, HookEntry, PlanWarning, SettingsScope } from "../Settings.ts"
+import type { DecodedSettings, Handler, HookEntry, PlanWarning, SettingsScope } from "../SettingsModel.ts"
 import * as HandlerSchema from "./handlerSchema.ts"
 import { compileRedactions } from "./audit.ts"
 import { checkExec } from "./placeholder.ts"
@@ -139,7 +139,10 @@ const decodeHandler = (value: unknown, path: JsonPath, where: string, problems: 
       if (!arg.includes("${") && /(^|\/)[^/]*[*?[][^/]*(\/|$)/.test(arg) && arg.includes("/")) {
         problems.warn(
           [...path, "args", index],
-          `${JSON.stringify(arg)} is a path glob, and exec form runs no shell to expand it: ${decoded.command} gets it as it is written (a file of that exact name). Write the command in shell form ("command": "${decoded.command} ... ${arg}") or as "command": "sh", "args": ["-c", "..."] to expand it`
+          `${JSON.stringify(arg)} is a path glob, and exec form runs no shell to expand it: ` +
+            `${decoded.command} gets it as it is written (a file of that exact name). Write the ` +
+            `command in shell form ("command": "${decoded.command} ... ${arg}") or as "command": "sh", ` +
+            `"args": ["-c", "..."] to expand it`
         )
       }
     })
@@ -225,7 +228,8 @@ const decodeEvents = (
     if (!Array.isArray(value)) {
       return fail(
         ["events"],
-        `expected an array of event declarations like [{"name": "turn_start", "blocking": "none", "defaultTimeout": 10}], got ${describe(value)}`
+        `expected an array of event declarations like [{"name": "turn_start", "blocking": "none", ` +
+          `"defaultTimeout": 10}], got ${describe(value)}`
       )
     }
     for (const [index, declaration] of value.entries()) {
@@ -287,13 +291,15 @@ const decodeEvents = (
           const suggestion = typeof parent === "string" ? HookEvent.suggest(parent) : undefined
           return fail(
             [...at, "extends"],
-            `expected a catalog event name (like "PreToolUse"), got ${describe(parent)}${suggestion ? ` (did you mean "${suggestion}"?)` : ""}`
+            `expected a catalog event name (like "PreToolUse"), got ` +
+              `${describe(parent)}${suggestion ? ` (did you mean "${suggestion}"?)` : ""}`
           )
         }
         if (catalogued !== undefined || existing !== undefined) {
           return fail(
             [...at, "extends"],
-            `${name} already has its rules; a declaration of it may change them for this file's hooks, but not extend another event (remove "extends")`
+            `${name} already has its rules; a declaration of it may change them for this file's hooks, ` +
+              `but not extend another event (remove "extends")`
           )
         }
       }
@@ -314,7 +320,8 @@ const decodeEvents = (
       if (before !== undefined && spec.blocking !== "none" && spec.blocking !== before.blocking) {
         return fail(
           [...at, "blocking"],
-          `${name} blocks by "${before.blocking}"; a declaration may keep that or set "none" (its hooks cannot block), got "${spec.blocking}"`
+          `${name} blocks by "${before.blocking}"; a declaration may keep that or set "none" (its ` +
+            `hooks cannot block), got "${spec.blocking}"`
         )
       }
       if (before !== undefined && before.blocking === "none" && spec.nonZeroBlocks) {
@@ -324,6 +331,233 @@ const decodeEvents = (
     }
     return Effect.succeed(out)
   })
+
+/** What decoding one settings document has found so far: its entries, the skipped ones, its diagnostics. */
+interface Decoding {
+  readonly file: string
+  readonly scope: SettingsScope
+  readonly pluginRoot: string | undefined
+  readonly problems: Problems
+  readonly diagnostics: Array<PlanWarning>
+  readonly entries: Array<HookEntry>
+  readonly invalidEntries: Array<HookEntry>
+}
+
+const decoding = (file: string, scope: SettingsScope, pluginRoot: string | undefined): Decoding => {
+  const diagnostics: Array<PlanWarning> = []
+  const at = (path: JsonPath | string) => (typeof path === "string" ? path : formatPath(path))
+  return {
+    file,
+    scope,
+    pluginRoot,
+    problems: {
+      warn: (path, message) => diagnostics.push({ file, path: at(path), message }),
+      drop: (path, message) => diagnostics.push({ file, path: at(path), message, severity: "error" })
+    },
+    diagnostics,
+    entries: [],
+    invalidEntries: []
+  }
+}
+
+// A group or an event's list that is skipped can never run either: one invalid entry stands for it.
+const dropEntry = (
+  d: Decoding,
+  event: string,
+  path: JsonPath,
+  value: unknown,
+  message: string,
+  ownSpec: HookEvent.HookEventSpec | undefined
+) => {
+  d.problems.drop(path, message)
+  d.invalidEntries.push({
+    event,
+    matcher: Matcher.compile(undefined, event, "trusted").matcher,
+    handler: standIn(Predicate.isObject(value) ? value : undefined),
+    source: d.file,
+    scope: d.scope,
+    path: formatPath(path),
+    pluginRoot: d.pluginRoot,
+    invalid: `${formatPath(path)}: ${message}`,
+    ...(ownSpec === undefined ? {} : { spec: ownSpec })
+  })
+}
+
+/** The document's keys besides `hooks` and `events`: switches, lists, log paths, redaction patterns. */
+const decodeScalars = (document: Readonly<Record<string, unknown>>, d: Decoding) => {
+  const { file, scope, problems } = d
+  const flag = (key: string): boolean | undefined => {
+    const value = document[key]
+    if (value === undefined || typeof value === "boolean") return value
+    problems.drop([key], `expected a boolean (true or false, not a string), got ${describe(value)}; ignored`)
+    return undefined
+  }
+  const disableAllHooks = flag("disableAllHooks")
+  const allowManagedHooksOnly = flag("allowManagedHooksOnly")
+  if (allowManagedHooksOnly !== undefined && scope !== "managed") {
+    problems.warn(["allowManagedHooksOnly"], `only managed settings can set this; ignored`)
+  }
+  const requireProjectTrust = flag("requireProjectTrust")
+  if (requireProjectTrust !== undefined && scope !== "managed") {
+    problems.warn(["requireProjectTrust"], `only managed settings can set this; ignored`)
+  }
+  const strings = (key: string, what: string): ReadonlyArray<string> | undefined => {
+    const value = document[key]
+    if (value === undefined) return undefined
+    if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value as ReadonlyArray<string>
+    problems.drop([key], `expected an array of ${what} (strings), got ${describe(value)}; ignored`)
+    return undefined
+  }
+  const allowedHttpHookUrls = strings("allowedHttpHookUrls", "URL patterns")
+  const httpHookAllowedEnvVars = strings("httpHookAllowedEnvVars", "environment variable names")
+  const sequential = flag("sequential")
+  // Strict mode can be turned on by any file, never off: a \`false\` here changes nothing.
+  const strict = flag("strict")
+  const dedupe = flag("dedupe")
+  const allowedCommands = strings("allowedCommands", "command names")
+  const path = (key: string): string | undefined => {
+    const value = document[key]
+    if (value === undefined) return undefined
+    if (typeof value === "string" && value !== "") return PosixPath.resolve(PosixPath.dirname(file), value)
+    problems.drop([key], `expected a file path (string), got ${describe(value)}; ignored`)
+    return undefined
+  }
+  const executionLog = path("executionLog")
+  const auditLog = path("auditLog")
+  // A pattern that does not compile is said where it is, and dropped (the others still redact).
+  const auditRedact = strings("auditRedact", "regular expressions")?.filter((pattern, index) => {
+    const { errors } = compileRedactions([pattern], false)
+    errors.forEach((error) => problems.drop(["auditRedact", index], error))
+    return errors.length === 0
+  })
+  return {
+    disableAllHooks,
+    allowManagedHooksOnly: scope === "managed" ? allowManagedHooksOnly : undefined,
+    requireProjectTrust: scope === "managed" ? requireProjectTrust : undefined,
+    allowedHttpHookUrls,
+    httpHookAllowedEnvVars,
+    sequential,
+    dedupe,
+    allowedCommands,
+    executionLog,
+    strict,
+    auditLog,
+    ...(auditRedact === undefined ? {} : { auditRedact })
+  }
+}
+
+/** One matcher group of an event: its matcher compiled, each handler an entry (or an invalid one that never runs). */
+const decodeGroup = (
+  d: Decoding,
+  event: string,
+  spec: HookEvent.HookEventSpec,
+  ownSpec: HookEvent.HookEventSpec | undefined,
+  group: unknown,
+  groupPath: JsonPath
+) => {
+  const { file, scope, problems } = d
+  if (!Predicate.isObject(group)) {
+    dropEntry(
+      d,
+      event,
+      groupPath,
+      group,
+      `expected a matcher group {"matcher": "...", "hooks": [...]}, got ${describe(group)}; skipped`,
+      ownSpec
+    )
+    return
+  }
+  const matcherSource = group["matcher"]
+  if (matcherSource !== undefined && typeof matcherSource !== "string") {
+    dropEntry(d, event, [...groupPath, "matcher"], group, `expected a string, got ${describe(matcherSource)}; group skipped`, ownSpec)
+    return
+  }
+  const handlers = group["hooks"]
+  if (!Array.isArray(handlers)) {
+    const hint = typeof group["command"] === "string" ? ` (the handler must sit inside "hooks": [{"type": "command", "command": ...}])` : ""
+    dropEntry(
+      d,
+      event,
+      [...groupPath, "hooks"],
+      group,
+      `expected an array of handlers, got ${describe(handlers)}${hint}; group skipped`,
+      ownSpec
+    )
+    return
+  }
+  unknownKeys(group, GROUP_KEYS, groupPath, file, problems)
+  const compiled = Matcher.compile(matcherSource, event, Matcher.originOf(scope))
+  // a pattern the file's origin may not use is an error: its hooks never run
+  if (compiled.error !== undefined) problems.drop([...groupPath, "matcher"], `${compiled.error}`)
+  // a matcher that is not a valid pattern never matches: its hooks can never run, an error too
+  const neverMatches = compiled.error ?? (compiled.matcher.kind === "invalid" ? compiled.warning : undefined)
+  if (compiled.warning !== undefined)
+    (neverMatches === undefined ? problems.warn : problems.drop)([...groupPath, "matcher"], `${compiled.warning}`)
+  if (spec.matcherField === undefined && matcherSource !== undefined && matcherSource !== "" && matcherSource !== "*") {
+    problems.warn([...groupPath, "matcher"], `${event} does not support matchers; the matcher is ignored and the group always runs`)
+  }
+  handlers.forEach((value: unknown, handlerIndex) => {
+    const path: JsonPath = [...groupPath, "hooks", handlerIndex]
+    // A handler that cannot be decoded, or whose group's matcher is refused, can never run: it
+    // stays as an invalid entry (a stand-in that never starts), so that failClosed blocks its event.
+    let dropped: string | undefined
+    const handler = decodeHandler(value, path, file, {
+      warn: problems.warn,
+      drop: (at, message) => {
+        dropped ??= `${typeof at === "string" ? at : formatPath(at)}: ${message}`
+        problems.drop(at, message)
+      }
+    })
+    const common = {
+      event,
+      source: file,
+      scope,
+      path: formatPath(path),
+      pluginRoot: d.pluginRoot,
+      ...(ownSpec === undefined ? {} : { spec: ownSpec })
+    }
+    const invalid = handler === undefined ? (dropped ?? "the handler could not be decoded") : neverMatches
+    if (invalid !== undefined) {
+      d.invalidEntries.push({
+        ...common,
+        matcher: Matcher.compile(undefined, event, "trusted").matcher,
+        handler: standIn(value),
+        invalid
+      })
+    } else if (handler !== undefined) {
+      d.entries.push({ ...common, matcher: compiled.matcher, handler })
+    }
+  })
+}
+
+/** The `hooks` object: each event's matcher groups, an unknown event skipped with a warning. */
+const decodeHooks = (
+  d: Decoding,
+  hooks: Readonly<Record<string, unknown>>,
+  own: ReadonlyMap<string, HookEvent.HookEventSpec>,
+  events: ReadonlyArray<HookEvent.CustomEvent>
+) => {
+  for (const [event, groups] of Object.entries(hooks)) {
+    const eventPath: JsonPath = ["hooks", event]
+    const declared = events.find((custom) => custom.name === event)
+    const ownSpec = own.get(event)
+    const spec = ownSpec ?? (declared === undefined ? HookEvent.get(event) : HookEvent.custom(declared))
+    if (spec === undefined) {
+      const suggestion = HookEvent.suggest(
+        event,
+        events.map((custom) => custom.name)
+      )
+      // An event this engine does not know (perhaps a newer agent's) warns but does not fail strict mode.
+      d.problems.warn(eventPath, `unknown event "${event}"${suggestion ? ` (did you mean "${suggestion}"?)` : ""}; skipped`)
+      continue
+    }
+    if (!Array.isArray(groups)) {
+      dropEntry(d, event, eventPath, groups, `expected an array of matcher groups, got ${describe(groups)}; skipped`, ownSpec)
+      continue
+    }
+    groups.forEach((group: unknown, groupIndex) => decodeGroup(d, event, spec, ownSpec, group, [...eventPath, groupIndex]))
+  }
+}
 
 /** @internal */
 export const decode = (
@@ -339,94 +573,15 @@ export const decode = (
         new SettingsError({ file, path: [], detail: `expected a JSON object with a "hooks" key, got ${describe(document)}` })
       )
     }
-    const diagnostics: Array<PlanWarning> = []
-    const at = (path: JsonPath | string) => (typeof path === "string" ? path : formatPath(path))
-    const problems: Problems = {
-      warn: (path, message) => diagnostics.push({ file, path: at(path), message }),
-      drop: (path, message) => diagnostics.push({ file, path: at(path), message, severity: "error" })
-    }
-    const entries: Array<HookEntry> = []
-    const invalidEntries: Array<HookEntry> = []
-    // A group or an event's list that is skipped can never run either: one invalid entry stands for it.
-    const dropEntry = (event: string, path: JsonPath, value: unknown, message: string, ownSpec: HookEvent.HookEventSpec | undefined) => {
-      problems.drop(path, message)
-      invalidEntries.push({
-        event,
-        matcher: Matcher.compile(undefined, event, "trusted").matcher,
-        handler: standIn(Predicate.isObject(value) ? value : undefined),
-        source: file,
-        scope,
-        path: formatPath(path),
-        pluginRoot,
-        invalid: `${formatPath(path)}: ${message}`,
-        ...(ownSpec === undefined ? {} : { spec: ownSpec })
-      })
-    }
-    const flag = (key: string): boolean | undefined => {
-      const value = document[key]
-      if (value === undefined || typeof value === "boolean") return value
-      problems.drop([key], `expected a boolean (true or false, not a string), got ${describe(value)}; ignored`)
-      return undefined
-    }
-    const disableAllHooks = flag("disableAllHooks")
-    const allowManagedHooksOnly = flag("allowManagedHooksOnly")
-    if (allowManagedHooksOnly !== undefined && scope !== "managed") {
-      problems.warn(["allowManagedHooksOnly"], `only managed settings can set this; ignored`)
-    }
-    const requireProjectTrust = flag("requireProjectTrust")
-    if (requireProjectTrust !== undefined && scope !== "managed") {
-      problems.warn(["requireProjectTrust"], `only managed settings can set this; ignored`)
-    }
-    const strings = (key: string, what: string): ReadonlyArray<string> | undefined => {
-      const value = document[key]
-      if (value === undefined) return undefined
-      if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value as ReadonlyArray<string>
-      problems.drop([key], `expected an array of ${what} (strings), got ${describe(value)}; ignored`)
-      return undefined
-    }
-    const allowedHttpHookUrls = strings("allowedHttpHookUrls", "URL patterns")
-    const httpHookAllowedEnvVars = strings("httpHookAllowedEnvVars", "environment variable names")
-    const sequential = flag("sequential")
-    // Strict mode can be turned on by any file, never off: a \`false\` here changes nothing.
-    const strict = flag("strict")
-    const dedupe = flag("dedupe")
-    const allowedCommands = strings("allowedCommands", "command names")
-    let executionLog: string | undefined
-    const log = document["executionLog"]
-    if (log !== undefined) {
-      if (typeof log === "string" && log !== "") executionLog = PosixPath.resolve(PosixPath.dirname(file), log)
-      else problems.drop(["executionLog"], `expected a file path (string), got ${describe(log)}; ignored`)
-    }
-    let auditLog: string | undefined
-    const audit = document["auditLog"]
-    if (audit !== undefined) {
-      if (typeof audit === "string" && audit !== "") auditLog = PosixPath.resolve(PosixPath.dirname(file), audit)
-      else problems.drop(["auditLog"], `expected a file path (string), got ${describe(audit)}; ignored`)
-    }
-    // A pattern that does not compile is said where it is, and dropped (the others still redact).
-    const auditRedact = strings("auditRedact", "regular expressions")?.filter((pattern, index) => {
-      const { errors } = compileRedactions([pattern], false)
-      errors.forEach((error) => problems.drop(["auditRedact", index], error))
-      return errors.length === 0
-    })
+    const d = decoding(file, scope, pluginRoot)
+    const scalars = decodeScalars(document, d)
     const result = (): DecodedSettings => ({
-      entries,
-      disableAllHooks,
-      allowManagedHooksOnly: scope === "managed" ? allowManagedHooksOnly : undefined,
-      requireProjectTrust: scope === "managed" ? requireProjectTrust : undefined,
-      allowedHttpHookUrls,
-      httpHookAllowedEnvVars,
-      sequential,
-      dedupe,
-      allowedCommands,
-      executionLog,
-      strict,
-      auditLog,
-      ...(auditRedact === undefined ? {} : { auditRedact }),
-      diagnostics,
-      warnings: diagnostics.map(render),
-      errors: diagnostics.filter((d) => d.severity === "error").map(render),
-      ...(invalidEntries.length === 0 ? {} : { invalid: invalidEntries })
+      entries: d.entries,
+      ...scalars,
+      diagnostics: d.diagnostics,
+      warnings: d.diagnostics.map(render),
+      errors: d.diagnostics.filter((diagnostic) => diagnostic.severity === "error").map(render),
+      ...(d.invalidEntries.length === 0 ? {} : { invalid: d.invalidEntries })
     })
     // Plugin files may be a bare {"<Event>": [...]} object; Claude Code's shape is {"hooks": {...}}.
     const hooks =
@@ -439,104 +594,14 @@ export const decode = (
         new SettingsError({
           file,
           path: ["hooks"],
-          detail: `expected an object mapping event names to arrays of matcher groups, like {"PreToolUse": [{"matcher": "Bash", "hooks": [...]}]}, got ${describe(hooks)}`
+          detail:
+            `expected an object mapping event names to arrays of matcher groups, like {"PreToolUse": ` +
+            `[{"matcher": "Bash", "hooks": [...]}]}, got ${describe(hooks)}`
         })
       )
     }
     return Effect.map(decodeEvents(document["events"], file, events), (own) => {
-      for (const [event, groups] of Object.entries(hooks ?? {})) {
-        const eventPath: JsonPath = ["hooks", event]
-        const declared = events.find((custom) => custom.name === event)
-        const ownSpec = own.get(event)
-        const spec = ownSpec ?? (declared === undefined ? HookEvent.get(event) : HookEvent.custom(declared))
-        if (spec === undefined) {
-          const suggestion = HookEvent.suggest(
-            event,
-            events.map((custom) => custom.name)
-          )
-          // An event this engine does not know (perhaps a newer agent's) warns but does not fail strict mode.
-          problems.warn(eventPath, `unknown event "${event}"${suggestion ? ` (did you mean "${suggestion}"?)` : ""}; skipped`)
-          continue
-        }
-        if (!Array.isArray(groups)) {
-          dropEntry(event, eventPath, groups, `expected an array of matcher groups, got ${describe(groups)}; skipped`, ownSpec)
-          continue
-        }
-        groups.forEach((group: unknown, groupIndex) => {
-          const groupPath: JsonPath = [...eventPath, groupIndex]
-          if (!Predicate.isObject(group)) {
-            dropEntry(
-              event,
-              groupPath,
-              group,
-              `expected a matcher group {"matcher": "...", "hooks": [...]}, got ${describe(group)}; skipped`,
-              ownSpec
-            )
-            return
-          }
-          const matcherSource = group["matcher"]
-          if (matcherSource !== undefined && typeof matcherSource !== "string") {
-            dropEntry(event, [...groupPath, "matcher"], group, `expected a string, got ${describe(matcherSource)}; group skipped`, ownSpec)
-            return
-          }
-          const handlers = group["hooks"]
-          if (!Array.isArray(handlers)) {
-            const hint =
-              typeof group["command"] === "string" ? ` (the handler must sit inside "hooks": [{"type": "command", "command": ...}])` : ""
-            dropEntry(
-              event,
-              [...groupPath, "hooks"],
-              group,
-              `expected an array of handlers, got ${describe(handlers)}${hint}; group skipped`,
-              ownSpec
-            )
-            return
-          }
-          unknownKeys(group, GROUP_KEYS, groupPath, file, problems)
-          const compiled = Matcher.compile(matcherSource, event, Matcher.originOf(scope))
-          // a pattern the file's origin may not use is an error: its hooks never run
-          if (compiled.error !== undefined) problems.drop([...groupPath, "matcher"], `${compiled.error}`)
-          // a matcher that is not a valid pattern never matches: its hooks can never run, an error too
-          const neverMatches = compiled.error ?? (compiled.matcher.kind === "invalid" ? compiled.warning : undefined)
-          if (compiled.warning !== undefined)
-            (neverMatches === undefined ? problems.warn : problems.drop)([...groupPath, "matcher"], `${compiled.warning}`)
-          if (spec.matcherField === undefined && matcherSource !== undefined && matcherSource !== "" && matcherSource !== "*") {
-            problems.warn([...groupPath, "matcher"], `${event} does not support matchers; the matcher is ignored and the group always runs`)
-          }
-          handlers.forEach((value: unknown, handlerIndex) => {
-            const path: JsonPath = [...groupPath, "hooks", handlerIndex]
-            // A handler that cannot be decoded, or whose group's matcher is refused, can never run: it
-            // stays as an invalid entry (a stand-in that never starts), so that failClosed blocks its event.
-            let dropped: string | undefined
-            const handler = decodeHandler(value, path, file, {
-              warn: problems.warn,
-              drop: (at, message) => {
-                dropped ??= `${typeof at === "string" ? at : formatPath(at)}: ${message}`
-                problems.drop(at, message)
-              }
-            })
-            const common = {
-              event,
-              source: file,
-              scope,
-              path: formatPath(path),
-              pluginRoot,
-              ...(ownSpec === undefined ? {} : { spec: ownSpec })
-            }
-            const invalid = handler === undefined ? (dropped ?? "the handler could not be decoded") : neverMatches
-            if (invalid !== undefined) {
-              invalidEntries.push({
-                ...common,
-                matcher: Matcher.compile(undefined, event, "trusted").matcher,
-                handler: standIn(value),
-                invalid
-              })
-            } else if (handler !== undefined) {
-              entries.push({ ...common, matcher: compiled.matcher, handler })
-            }
-          })
-        })
-      }
+      decodeHooks(d, hooks ?? {}, own, events)
       const fresh = [...own.values()].filter(
         (spec) => HookEvent.get(spec.name) === undefined && !events.some((event) => event.name === spec.name)
       )

@@ -19,6 +19,24 @@ interface Heredoc {
 /** Where a `case` command is: its subject word, the `in` keyword, a pattern list, or a clause body. */
 type CaseState = "subject" | "in" | "pattern" | "body"
 
+/** The state of one command list being lexed (the whole command, or a substitution's). */
+interface CommandList {
+  /** Inside `$(…)` or `<(…)`: the list ends at its `)`. */
+  readonly closing: boolean
+  /** The words of the simple command being read. */
+  words: Array<Word>
+  word: Word | undefined
+  wordStart: number
+  /** The next word is a redirection's target, not an argument. */
+  redirectNext: boolean
+  /** The next word is a here-document's delimiter. */
+  heredocNext: "<<" | "<<-" | undefined
+  /** Open subshell parentheses. */
+  depth: number
+  /** Where each open `case` command is. */
+  readonly cases: Array<CaseState>
+}
+
 /**
  * One shell lexer for the whole engine: it splits a command into simple commands (for `if` rules)
  * and finds every placeholder with the quoting context it stands in (for shell-form expansion).
@@ -83,267 +101,298 @@ class Lexer {
 
   /** A command list, up to the end of input or (when `closing`) the `)` closing a substitution. */
   private list(closing: boolean): void {
-    const s = this.s
-    const n = s.length
-    let words: Array<Word> = []
-    let word: Word | undefined
-    let wordStart = 0
-    let redirectNext = false
-    let heredocNext: "<<" | "<<-" | undefined
-    let depth = 0
-    const cases: Array<CaseState> = []
-
-    /** Whether a finished word is a keyword that `case` parsing consumes. */
-    const caseWord = (w: Word): boolean => {
-      const state = cases[cases.length - 1]
-      if (state === "subject") {
-        cases[cases.length - 1] = "in"
-        return true
-      }
-      if (state === "in") {
-        cases[cases.length - 1] = "pattern"
-        return true
-      }
-      if (state === "pattern") {
-        if (w.raw === "esac") cases.pop()
-        return true
-      }
-      const commandPosition = words.every((word) => RESERVED.has(word.raw))
-      if (commandPosition && w.raw === "case") {
-        words = []
-        cases.push("subject")
-        return true
-      }
-      if (commandPosition && w.raw === "esac" && state === "body") {
-        cases.pop()
-        return true
-      }
-      return false
+    const l: CommandList = {
+      closing,
+      words: [],
+      word: undefined,
+      wordStart: 0,
+      redirectNext: false,
+      heredocNext: undefined,
+      depth: 0,
+      cases: []
     }
-    const endWord = (): void => {
-      if (word === undefined) return
-      word.raw = s.slice(wordStart, this.i)
-      if (heredocNext !== undefined) {
-        this.pending.push({
-          delimiter: word.text,
-          quoted: /['"\\]/.test(word.raw),
-          stripTabs: heredocNext === "<<-"
-        })
-        heredocNext = undefined
-      } else if (redirectNext) {
-        redirectNext = false
-      } else if (!(this.posix && caseWord(word))) {
-        words.push(word)
-      }
-      word = undefined
-    }
-    const endCommand = (): void => {
-      endWord()
-      if (words.length > 0) this.commands.push({ words })
-      words = []
-    }
-    const startWord = (): Word => {
-      if (word === undefined) {
-        word = { text: "", raw: "", dynamic: false }
-        wordStart = this.i
-      }
-      return word
-    }
-    const inPatterns = (): boolean => {
-      const state = cases[cases.length - 1]
-      return state === "pattern" || state === "in"
-    }
-
     for (;;) {
-      if (this.i >= n) {
-        if (closing || depth > 0) throw UNPARSABLE
-        endCommand()
+      if (this.i >= this.s.length) {
+        if (closing || l.depth > 0) throw UNPARSABLE
+        this.endCommand(l)
         return
       }
-      const c = s[this.i]!
-      const next = s[this.i + 1]
-      if (c === " " || c === "\t" || c === "\r") {
-        endWord()
-        this.i++
-        continue
-      }
-      if (c === "\n") {
-        endCommand()
-        this.i++
-        this.consumeHeredocs()
-        continue
-      }
-      if (word === undefined && c === "#") {
-        while (this.i < n && s[this.i] !== "\n") this.i++
-        continue
-      }
-      if (!this.posix && c === "<" && next === "#") {
-        const end = s.indexOf("#>", this.i + 2)
-        if (end < 0) throw UNPARSABLE
-        endWord()
-        this.i = end + 2
-        continue
-      }
-      if (c === ";") {
-        endCommand()
-        this.i++
-        // ;; ;& ;;& end a case clause
-        const terminator = s[this.i] === ";" || s[this.i] === "&"
-        if (terminator && cases[cases.length - 1] === "body") cases[cases.length - 1] = "pattern"
-        if (s[this.i] === "&" || s.startsWith(";&", this.i)) this.ambiguous(this.i - 1, `";&" ends a case clause only in bash`)
-        while (s[this.i] === ";" || s[this.i] === "&") this.i++
-        continue
-      }
-      if (c === "|") {
-        endWord()
-        if (this.posix && inPatterns()) {
-          this.i++ // pattern alternatives a|b)
-          continue
-        }
-        endCommand()
-        this.i += next === "|" || next === "&" ? 2 : 1
-        continue
-      }
-      if (c === "&") {
-        if (next === "&") {
-          endCommand()
-          this.i += 2
-          continue
-        }
-        if (this.posix && next === ">" && word === undefined) {
-          // &> and &>> redirect stdout and stderr
-          this.i += s[this.i + 2] === ">" ? 3 : 2
-          redirectNext = true
-          continue
-        }
-        if (this.posix) {
-          endCommand()
-          this.i++
-          continue
-        }
-        // PowerShell call operator: a word of its own, removed later
-        endWord()
-        words.push({ text: "&", raw: "&", dynamic: false })
-        this.i++
-        continue
-      }
-      if (!this.posix && (c === "{" || c === "}")) {
-        endCommand()
-        this.i++
-        continue
-      }
-      if (c === "(") {
-        endWord()
-        if (this.posix && inPatterns()) {
-          this.i++ // the optional "(" before a case pattern
-          continue
-        }
-        if (this.posix && next === "(" && words.length === 0) {
-          this.ambiguous(this.i, `"((" is arithmetic in bash and two subshells in sh`)
-        }
-        endCommand()
-        depth++
-        this.i++
-        continue
-      }
-      if (c === ")") {
-        endWord()
-        if (this.posix && inPatterns()) {
-          cases[cases.length - 1] = "body" // the end of a case pattern list
-          this.i++
-          continue
-        }
-        endCommand()
-        this.i++
-        if (depth > 0) {
-          depth--
-          continue
-        }
-        if (closing) return
-        throw UNPARSABLE
-      }
-      if (c === "<" || c === ">") {
-        if (this.posix && next === "(") {
-          // process substitution <(…) / >(…): part of a word
-          const w = startWord()
-          this.i += 2
-          this.list(true)
-          w.dynamic = true
-          w.text += s.slice(wordStart, this.i)
-          continue
-        }
-        if (word !== undefined && /^(\d+|\{[A-Za-z_][A-Za-z0-9_]*\}|\*)$/.test(s.slice(wordStart, this.i))) {
-          word = undefined // a file-descriptor prefix (2>, {fd}>, PowerShell *>)
-        } else {
-          endWord()
-        }
-        if (this.posix && s.startsWith("<<<", this.i)) {
-          if (this.shell === "sh") this.ambiguous(this.i, `"<<<" is a here-string only in bash`)
-          this.i += 3
-          redirectNext = true
-        } else if (this.posix && s.startsWith("<<-", this.i)) {
-          this.i += 3
-          heredocNext = "<<-"
-        } else if (this.posix && s.startsWith("<<", this.i)) {
-          this.i += 2
-          heredocNext = "<<"
-        } else if (next === ">" || next === "&" || next === "|" || (c === "<" && next === ">")) {
-          this.i += 2
-          redirectNext = true
-        } else {
-          this.i++
-          redirectNext = true
-        }
-        continue
-      }
-
-      // word characters
-      const w = startWord()
-      if (this.posix && c === "\\") {
-        if (next === "\n") {
-          this.i += 2
-          if (w.text === "" && s.slice(wordStart, this.i) === "\\\n") word = undefined
-          continue
-        }
-        w.text += next ?? "\\"
-        this.i += next === undefined ? 1 : 2
-        continue
-      }
-      if (!this.posix && c === "`") {
-        w.text += next ?? "`"
-        this.i += next === undefined ? 1 : 2
-        continue
-      }
-      if (c === "'") {
-        this.singleQuoted(w)
-        continue
-      }
-      if (c === '"') {
-        this.i++
-        this.doubleQuoted(w, '"')
-        continue
-      }
-      if (!this.posix && c === "@" && (next === '"' || next === "'") && w.text === "" && /^\r?\n/.test(s.slice(this.i + 2, this.i + 4))) {
-        const close = "\n" + next + "@"
-        const end = s.indexOf(close, this.i + 2)
-        if (end < 0) throw UNPARSABLE
-        const body = s.slice(this.i + 2, end)
-        w.text += body
-        if (next === '"' && body.includes("$")) w.dynamic = true
-        this.i = end + close.length
-        continue
-      }
-      if (c === "$") {
-        this.dollar(w, "unquoted")
-        continue
-      }
-      if (this.posix && c === "`") {
-        this.backtick(w, false)
-        continue
-      }
-      w.text += c
-      this.i++
+      const c = this.s[this.i]!
+      const next = this.s[this.i + 1]
+      if (this.separator(l, c, next)) continue
+      const operator = this.operator(l, c, next)
+      if (operator === "done") return
+      if (operator) continue
+      if (this.redirection(l, c, next)) continue
+      this.wordCharacter(l, c, next)
     }
+  }
+
+  /** Whether a finished word is a keyword that `case` parsing consumes. */
+  private caseWord(l: CommandList, w: Word): boolean {
+    const { cases } = l
+    const state = cases[cases.length - 1]
+    if (state === "subject") {
+      cases[cases.length - 1] = "in"
+      return true
+    }
+    if (state === "in") {
+      cases[cases.length - 1] = "pattern"
+      return true
+    }
+    if (state === "pattern") {
+      if (w.raw === "esac") cases.pop()
+      return true
+    }
+    const commandPosition = l.words.every((word) => RESERVED.has(word.raw))
+    if (commandPosition && w.raw === "case") {
+      l.words = []
+      cases.push("subject")
+      return true
+    }
+    if (commandPosition && w.raw === "esac" && state === "body") {
+      cases.pop()
+      return true
+    }
+    return false
+  }
+
+  private endWord(l: CommandList): void {
+    const word = l.word
+    if (word === undefined) return
+    word.raw = this.s.slice(l.wordStart, this.i)
+    if (l.heredocNext !== undefined) {
+      this.pending.push({
+        delimiter: word.text,
+        quoted: /['"\\]/.test(word.raw),
+        stripTabs: l.heredocNext === "<<-"
+      })
+      l.heredocNext = undefined
+    } else if (l.redirectNext) {
+      l.redirectNext = false
+    } else if (!(this.posix && this.caseWord(l, word))) {
+      l.words.push(word)
+    }
+    l.word = undefined
+  }
+
+  private endCommand(l: CommandList): void {
+    this.endWord(l)
+    if (l.words.length > 0) this.commands.push({ words: l.words })
+    l.words = []
+  }
+
+  private startWord(l: CommandList): Word {
+    if (l.word === undefined) {
+      l.word = { text: "", raw: "", dynamic: false }
+      l.wordStart = this.i
+    }
+    return l.word
+  }
+
+  private inPatterns(l: CommandList): boolean {
+    const state = l.cases[l.cases.length - 1]
+    return state === "pattern" || state === "in"
+  }
+
+  /** Blanks, newlines (then pending here-documents), comments and `;` (which also ends a case clause). */
+  private separator(l: CommandList, c: string, next: string | undefined): boolean {
+    const s = this.s
+    if (c === " " || c === "\t" || c === "\r") {
+      this.endWord(l)
+      this.i++
+      return true
+    }
+    if (c === "\n") {
+      this.endCommand(l)
+      this.i++
+      this.consumeHeredocs()
+      return true
+    }
+    if (l.word === undefined && c === "#") {
+      while (this.i < s.length && s[this.i] !== "\n") this.i++
+      return true
+    }
+    if (!this.posix && c === "<" && next === "#") {
+      const end = s.indexOf("#>", this.i + 2)
+      if (end < 0) throw UNPARSABLE
+      this.endWord(l)
+      this.i = end + 2
+      return true
+    }
+    if (c === ";") {
+      this.endCommand(l)
+      this.i++
+      // ;; ;& ;;& end a case clause
+      const terminator = s[this.i] === ";" || s[this.i] === "&"
+      if (terminator && l.cases[l.cases.length - 1] === "body") l.cases[l.cases.length - 1] = "pattern"
+      if (s[this.i] === "&" || s.startsWith(";&", this.i)) this.ambiguous(this.i - 1, `";&" ends a case clause only in bash`)
+      while (s[this.i] === ";" || s[this.i] === "&") this.i++
+      return true
+    }
+    return false
+  }
+
+  /** Pipes, `&&`, `&`, PowerShell blocks, and parentheses (subshells, case patterns); `done` at the `)` closing this list. */
+  private operator(l: CommandList, c: string, next: string | undefined): boolean | "done" {
+    const s = this.s
+    if (c === "|") {
+      this.endWord(l)
+      if (this.posix && this.inPatterns(l)) {
+        this.i++ // pattern alternatives a|b)
+        return true
+      }
+      this.endCommand(l)
+      this.i += next === "|" || next === "&" ? 2 : 1
+      return true
+    }
+    if (c === "&") {
+      if (next === "&") {
+        this.endCommand(l)
+        this.i += 2
+        return true
+      }
+      if (this.posix && next === ">" && l.word === undefined) {
+        // &> and &>> redirect stdout and stderr
+        this.i += s[this.i + 2] === ">" ? 3 : 2
+        l.redirectNext = true
+        return true
+      }
+      if (this.posix) {
+        this.endCommand(l)
+        this.i++
+        return true
+      }
+      // PowerShell call operator: a word of its own, removed later
+      this.endWord(l)
+      l.words.push({ text: "&", raw: "&", dynamic: false })
+      this.i++
+      return true
+    }
+    if (!this.posix && (c === "{" || c === "}")) {
+      this.endCommand(l)
+      this.i++
+      return true
+    }
+    if (c === "(") {
+      this.endWord(l)
+      if (this.posix && this.inPatterns(l)) {
+        this.i++ // the optional "(" before a case pattern
+        return true
+      }
+      if (this.posix && next === "(" && l.words.length === 0) {
+        this.ambiguous(this.i, `"((" is arithmetic in bash and two subshells in sh`)
+      }
+      this.endCommand(l)
+      l.depth++
+      this.i++
+      return true
+    }
+    if (c === ")") {
+      this.endWord(l)
+      if (this.posix && this.inPatterns(l)) {
+        l.cases[l.cases.length - 1] = "body" // the end of a case pattern list
+        this.i++
+        return true
+      }
+      this.endCommand(l)
+      this.i++
+      if (l.depth > 0) {
+        l.depth--
+        return true
+      }
+      if (l.closing) return "done"
+      throw UNPARSABLE
+    }
+    return false
+  }
+
+  /** Redirections (with a file-descriptor prefix), here-documents and here-strings, process substitution. */
+  private redirection(l: CommandList, c: string, next: string | undefined): boolean {
+    const s = this.s
+    if (c !== "<" && c !== ">") return false
+    if (this.posix && next === "(") {
+      // process substitution <(…) / >(…): part of a word
+      const w = this.startWord(l)
+      this.i += 2
+      this.list(true)
+      w.dynamic = true
+      w.text += s.slice(l.wordStart, this.i)
+      return true
+    }
+    if (l.word !== undefined && /^(\d+|\{[A-Za-z_][A-Za-z0-9_]*\}|\*)$/.test(s.slice(l.wordStart, this.i))) {
+      l.word = undefined // a file-descriptor prefix (2>, {fd}>, PowerShell *>)
+    } else {
+      this.endWord(l)
+    }
+    if (this.posix && s.startsWith("<<<", this.i)) {
+      if (this.shell === "sh") this.ambiguous(this.i, `"<<<" is a here-string only in bash`)
+      this.i += 3
+      l.redirectNext = true
+    } else if (this.posix && s.startsWith("<<-", this.i)) {
+      this.i += 3
+      l.heredocNext = "<<-"
+    } else if (this.posix && s.startsWith("<<", this.i)) {
+      this.i += 2
+      l.heredocNext = "<<"
+    } else if (next === ">" || next === "&" || next === "|" || (c === "<" && next === ">")) {
+      this.i += 2
+      l.redirectNext = true
+    } else {
+      this.i++
+      l.redirectNext = true
+    }
+    return true
+  }
+
+  /** A character of a word: escapes, quotes, PowerShell here-strings, `$` expansions, backticks, or itself. */
+  private wordCharacter(l: CommandList, c: string, next: string | undefined): void {
+    const s = this.s
+    const w = this.startWord(l)
+    if (this.posix && c === "\\") {
+      if (next === "\n") {
+        this.i += 2
+        if (w.text === "" && s.slice(l.wordStart, this.i) === "\\\n") l.word = undefined
+        return
+      }
+      w.text += next ?? "\\"
+      this.i += next === undefined ? 1 : 2
+      return
+    }
+    if (!this.posix && c === "`") {
+      w.text += next ?? "`"
+      this.i += next === undefined ? 1 : 2
+      return
+    }
+    if (c === "'") {
+      this.singleQuoted(w)
+      return
+    }
+    if (c === '"') {
+      this.i++
+      this.doubleQuoted(w, '"')
+      return
+    }
+    if (!this.posix && c === "@" && (next === '"' || next === "'") && w.text === "" && /^\r?\n/.test(s.slice(this.i + 2, this.i + 4))) {
+      const close = "\n" + next + "@"
+      const end = s.indexOf(close, this.i + 2)
+      if (end < 0) throw UNPARSABLE
+      const body = s.slice(this.i + 2, end)
+      w.text += body
+      if (next === '"' && body.includes("$")) w.dynamic = true
+      this.i = end + close.length
+      return
+    }
+    if (c === "$") {
+      this.dollar(w, "unquoted")
+      return
+    }
+    if (this.posix && c === "`") {
+      this.backtick(w, false)
+      return
+    }
+    w.text += c
+    this.i++
   }
 
   private singleQuoted(w: Word): void {

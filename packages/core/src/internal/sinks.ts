@@ -9,7 +9,7 @@ import * as FileSystem from "effect/FileSystem"
 import type * as Path from "effect/Path"
 import type { AuditError, Writer as AuditWriter } from "../Audit.ts"
 import * as LogPath from "../LogPath.ts"
-import type { Decision, HookResult } from "../Outcome.ts"
+import type { Decision, HookResult } from "../Verdict.ts"
 import type { PlannedHook } from "../Plan.ts"
 import type { Overflow } from "./classify.ts"
 

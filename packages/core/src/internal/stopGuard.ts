@@ -1,5 +1,4 @@
-import type { HookVerdict } from "../HookOutput.ts"
-import type { Outcome } from "../Outcome.ts"
+import type { HookVerdict, Outcome } from "../Verdict.ts"
 import type { StopGuard } from "../StopGuard.ts"
 
 /** @internal */
@@ -29,7 +28,10 @@ export const make = (cap: number): StopGuard => {
     const streak = streaks.get(key) ?? 0
     if (blocked && reached(streak, cap)) {
       streaks.delete(key)
-      return `${event} hooks blocked ${streak} times in a row; the agent may stop now (cap ${cap}; set stopBlockCap or AGENT_HOOKS_STOP_HOOK_BLOCK_CAP, 0 = off)`
+      return (
+        `${event} hooks blocked ${streak} times in a row; the agent may stop now (cap ${cap}; set ` +
+        `stopBlockCap or AGENT_HOOKS_STOP_HOOK_BLOCK_CAP, 0 = off)`
+      )
     }
     if (blocked) streaks.set(key, streak + 1)
     else streaks.delete(key)

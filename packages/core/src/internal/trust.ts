@@ -109,7 +109,9 @@ export const requireTrustFromEnv = (
   if (FALSE_WORDS.has(word)) return { _tag: "Success", value: false }
   return {
     _tag: "Failure",
-    message: `AGENT_HOOKS_REQUIRE_TRUST=${JSON.stringify(value)} is not a yes or no; set it to 1, true, yes or on (any case) to require approval of project hooks, or 0, false, no, off or nothing`
+    message:
+      `AGENT_HOOKS_REQUIRE_TRUST=${JSON.stringify(value)} is not a yes or no; set it to 1, true, ` +
+      `yes or on (any case) to require approval of project hooks, or 0, false, no, off or nothing`
   }
 }
 

@@ -16,7 +16,7 @@
  *   codes are not documented, so the answer does not depend on them. Nothing else is read: context,
  *   messages, an ask (a deny here) and a rewrite (a deny naming it) cannot be passed on.
  */
-import type { Agent, Answer, HostReply } from "../../HostMode.ts"
+import type { Agent, Answer, HostReply } from "../../HostModel.ts"
 import { jsonLine, stderrOf } from "./common.ts"
 
 const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)

@@ -8,7 +8,7 @@
  *   `systemMessage`, `continue: false`; only fields of the right type (a `null` anywhere makes Claude
  *   Code drop the whole answer).
  */
-import type { Agent, Answer, HostReply } from "../../HostMode.ts"
+import type { Agent, Answer, HostReply } from "../../HostModel.ts"
 import { catalog } from "../hookEvent.ts"
 import { claudeJson, jsonLine, stderrOf } from "./common.ts"
 

@@ -14,7 +14,7 @@
  *   as `errorMessage`; additionalContext is `contextModification`; `continue: false` cancels too.
  *   No ask (a deny here) and no rewrite (a deny naming it).
  */
-import type { Agent, Answer, HostReply } from "../../HostMode.ts"
+import type { Agent, Answer, HostReply } from "../../HostModel.ts"
 import { jsonLine, stderrOf } from "./common.ts"
 
 const EVENTS: Readonly<Record<string, string>> = {

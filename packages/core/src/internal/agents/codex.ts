@@ -11,7 +11,7 @@
  *   `updatedInput` (a bare allow fails the hook); no `ask` (rejected, the call runs), so `ask`
  *   becomes a deny.
  */
-import type { Agent, Answer, HostReply } from "../../HostMode.ts"
+import type { Agent, Answer, HostReply } from "../../HostModel.ts"
 import { CODEX_OUTPUT } from "./codexOutput.ts"
 import { claudeJson, jsonLine, stderrOf } from "./common.ts"
 

@@ -1,5 +1,5 @@
-import type { Agent, Answer, AnswerOptions, HostCall, HostReply, ToolMapping } from "../../HostMode.ts"
-import type { Outcome } from "../../Outcome.ts"
+import type { Agent, Answer, AnswerOptions, HostCall, HostReply, ToolMapping } from "../../HostModel.ts"
+import type { Outcome } from "../../Verdict.ts"
 import { FAIL_OPEN_EVENTS, get as eventSpec } from "../hookEvent.ts"
 
 const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
@@ -74,8 +74,10 @@ export const translate = (agent: Agent, received: Readonly<Record<string, unknow
     return {
       error:
         agent.name === "copilot"
-          ? `the payload on stdin names no event (Copilot CLI sends none): give it with --event, as in "agent-hooks hook --host copilot --event preToolUse"`
-          : `the payload on stdin has no ${field} (${agent.displayName} always sends one): is this command wired as a ${agent.displayName} hook?`
+          ? `the payload on stdin names no event (Copilot CLI sends none): give it with --event, as in ` +
+            `"agent-hooks hook --host copilot --event preToolUse"`
+          : `the payload on stdin has no ${field} (${agent.displayName} always sends one): is this ` +
+            `command wired as a ${agent.displayName} hook?`
     }
   }
   const event = Object.hasOwn(agent.events, hostEvent) ? agent.events[hostEvent] : undefined
@@ -90,7 +92,9 @@ export const translate = (agent: Agent, received: Readonly<Record<string, unknow
   let tool: HostCall["tool"]
   const toolName = payload["tool_name"]
   const ambiguous = (name: string, conflict: readonly [string, string]) => ({
-    error: `${agent.displayName}'s ${name} call gives both ${conflict[0]} and ${conflict[1]}, which mean the same field of the policy, with different values: the call cannot be judged`
+    error:
+      `${agent.displayName}'s ${name} call gives both ${conflict[0]} and ${conflict[1]}, which ` +
+      `mean the same field of the policy, with different values: the call cannot be judged`
   })
   if (typeof toolName === "string") {
     const input = isObject(payload["tool_input"]) ? payload["tool_input"] : {}
@@ -141,7 +145,10 @@ export const unknownTool = (call: HostCall): string | undefined => {
     return undefined
   const name = call.payload["tool_name"]
   if (typeof name === "string" && name.startsWith("mcp__")) return undefined
-  return `${agent.displayName}'s tool "${tool.name}" is not one host mode knows: a policy written against Claude Code's names may not match it (match "${tool.name}" by name, or "*")`
+  return (
+    `${agent.displayName}'s tool "${tool.name}" is not one host mode knows: a policy written ` +
+    `against Claude Code's names may not match it (match "${tool.name}" by name, or "*")`
+  )
 }
 
 /** @internal */
@@ -192,7 +199,9 @@ export const decide = (call: HostCall, outcome: Outcome, options: AnswerOptions 
       const why = reasonOr("a hook of the agent-hooks policy asks for approval")
       if ((options.ask ?? agent.askDefault) === "host" && agent.canAsk) ask = why
       else {
-        block = `approval needed: ${why} (${agent.displayName} cannot ask the user here, so agent-hooks denies the call; see docs/hosts/${agent.name}.md)`
+        block =
+          `approval needed: ${why} (${agent.displayName} cannot ask the user here, so agent-hooks ` +
+          `denies the call; see docs/hosts/${agent.name}.md)`
       }
     }
     if (block === undefined && outcome.updatedInput !== null) {
@@ -205,7 +214,9 @@ export const decide = (call: HostCall, outcome: Outcome, options: AnswerOptions 
           `agent-hooks: the policy rewrote this call's input to ${rewritten}; left out (--rewrite original), the original call goes ahead`
         )
       } else if (!agent.canRewrite) {
-        block = `the agent-hooks policy rewrote this call's input to ${rewritten}, which ${agent.displayName} cannot apply; make that call instead`
+        block =
+          `the agent-hooks policy rewrote this call's input to ${rewritten}, which ` +
+          `${agent.displayName} cannot apply; make that call instead`
       } else {
         updatedInput = toHost(call.tool?.mapping, outcome.updatedInput, call.tool?.input ?? {})
       }

@@ -11,7 +11,7 @@
  * `{"behavior": "allow" | "deny", "message"}`, agentStop / subagentStop `{"decision": "block",
  * "reason"}`; the other events only observe (a block there is said on stderr, exit 1).
  */
-import type { Agent, Answer, HostReply, ToolMapping } from "../../HostMode.ts"
+import type { Agent, Answer, HostReply, ToolMapping } from "../../HostModel.ts"
 import { jsonLine, jsonObject, stderrOf } from "./common.ts"
 import type { PeerEvent } from "./common.ts"
 

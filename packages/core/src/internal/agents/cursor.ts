@@ -3,7 +3,7 @@
  * catalog events whose semantics each one has, and the payload field a matcher is tested against.
  * Cursor's own input is snake_case (`conversation_id`, `generation_id`, `workspace_roots`).
  */
-import type { Agent, Answer, HostReply } from "../../HostMode.ts"
+import type { Agent, Answer, HostReply } from "../../HostModel.ts"
 import { jsonLine, jsonObject, stderrOf } from "./common.ts"
 import type { PeerEvent } from "./common.ts"
 

@@ -15,7 +15,7 @@
  *   SessionStart). It ignores Claude Code's `permissionDecision`. Headless, `ask` hangs until the
  *   hook is killed, so `ask` becomes a deny unless `--ask host`.
  */
-import type { Agent, Answer, HostReply } from "../../HostMode.ts"
+import type { Agent, Answer, HostReply } from "../../HostModel.ts"
 import { jsonLine, stderrOf } from "./common.ts"
 
 const EVENTS: Readonly<Record<string, string>> = {

@@ -13,7 +13,7 @@
  *   written as plain text. No ask and no rewrite: an ask becomes a deny, a rewrite a deny naming the
  *   rewritten call.
  */
-import type { Agent, Answer, HostReply } from "../../HostMode.ts"
+import type { Agent, Answer, HostReply } from "../../HostModel.ts"
 import { stderrOf } from "./common.ts"
 
 const SAME = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "SessionEnd"]
@@ -35,7 +35,9 @@ const render = (answer: Answer): HostReply => {
   const notes = [...answer.notes]
   if (answer.stop !== undefined)
     notes.push(
-      `agent-hooks: the policy asked to stop${answer.stop.reason === undefined ? "" : ` (${answer.stop.reason})`}; Kiro's hooks cannot stop it`
+      `agent-hooks: the policy asked to ` +
+        `stop${answer.stop.reason === undefined ? "" : ` (${answer.stop.reason})`}; Kiro's hooks ` +
+        `cannot stop it`
     )
   if (answer.systemMessage !== undefined) notes.push(answer.systemMessage)
   return {

@@ -9,7 +9,7 @@
  * the same Claude Code event, tool and input. An event of the agent that would not fire for this
  * call (Cursor's `beforeReadFile` for a shell command) is left out.
  */
-import type { Agent, ToolMapping } from "../../HostMode.ts"
+import type { Agent, ToolMapping } from "../../HostModel.ts"
 import { translate } from "./common.ts"
 
 /** One of the agent's events for a call, and the payload the agent sends its hooks there. */

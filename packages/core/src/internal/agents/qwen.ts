@@ -11,7 +11,7 @@
  *   `decision`), `additionalContext`, `systemMessage`, `continue: false`. It never applies
  *   `updatedInput`, so a rewrite becomes a deny unless `--rewrite original`.
  */
-import type { Agent, Answer, HostReply } from "../../HostMode.ts"
+import type { Agent, Answer, HostReply } from "../../HostModel.ts"
 import { catalog } from "../hookEvent.ts"
 import { claudeJson, jsonLine, stderrOf } from "./common.ts"
 

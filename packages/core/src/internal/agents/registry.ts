@@ -1,4 +1,4 @@
-import type { Agent } from "../../HostMode.ts"
+import type { Agent } from "../../HostModel.ts"
 import { claude } from "./claude.ts"
 import { codex } from "./codex.ts"
 import { copilotHost } from "./copilot.ts"

@@ -12,7 +12,7 @@
  * restrictive of all hooks winning; Stop and SubagentStop block with
  * `hookSpecificOutput.decision: "block"` and its `reason`.
  */
-import type { Agent, Answer, HostReply } from "../../HostMode.ts"
+import type { Agent, Answer, HostReply } from "../../HostModel.ts"
 import { catalog } from "../hookEvent.ts"
 import { claudeJson, jsonLine, stderrOf } from "./common.ts"
 

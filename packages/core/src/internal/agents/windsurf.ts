@@ -11,7 +11,7 @@
  * - exit code only: exit 2 on a `pre_*` hook blocks with the reason on stderr; no JSON is read, so
  *   context, messages, an ask (a deny here) and a rewrite (a deny naming it) cannot be passed on.
  */
-import type { Agent, Answer, HostReply } from "../../HostMode.ts"
+import type { Agent, Answer, HostReply } from "../../HostModel.ts"
 import { stderrOf } from "./common.ts"
 
 const EVENTS: Readonly<Record<string, string>> = {

@@ -17,7 +17,7 @@
 import type * as Effect from "effect/Effect"
 import type { CedarRuntime, CedarWasm } from "../../Capabilities.ts"
 import type { Plan } from "../../Plan.ts"
-import type { CedarHandler } from "../../Settings.ts"
+import type { CedarHandler } from "../../SettingsModel.ts"
 import type { ExecContext, Executed, InProcessResult } from "./context.ts"
 import { failed, inProcess, message } from "./context.ts"
 
@@ -92,7 +92,8 @@ const compile = (cedar: CedarWasm, handler: CedarHandler, texts: ReadonlyArray<s
     const problems = validated.validationErrors ?? []
     if (problems.length > 0) {
       throw new Error(
-        `${handler.policiesPath} does not validate against ${handler.schemaPath}: ${problems.map((p) => `policy ${p.policyId}: ${p.error.message}`).join("; ")}`
+        `${handler.policiesPath} does not validate against ${handler.schemaPath}: ` +
+          `${problems.map((p) => `policy ${p.policyId}: ${p.error.message}`).join("; ")}`
       )
     }
   }
@@ -221,7 +222,8 @@ export const checkPlan = (plan: Plan, runtime: CedarRuntime): Promise<ReadonlyAr
 export const cedar = (handler: CedarHandler, ctx: ExecContext, runtime: CedarRuntime | undefined): Effect.Effect<Executed> => {
   if (runtime === undefined)
     return failed(
-      "cedar hooks need the Cedar engine, which this host does not provide (use @agent-hooks/node, bun or deno, or pass EngineOptions.cedar)"
+      "cedar hooks need the Cedar engine, which this host does not provide (use " +
+        "@agent-hooks/node, bun or deno, or pass EngineOptions.cedar)"
     )
   return inProcess(ctx.timeout, async () => {
     const { engine, set } = await prepare(handler, runtime)
@@ -265,7 +267,10 @@ export const cedar = (handler: CedarHandler, ctx: ExecContext, runtime: CedarRun
       if (handler.onNoDecision === "no-objection") return { exitCode: 0, stderr: stderrNote }
       return {
         exitCode: 2,
-        stderr: `denied by Cedar: no policy permits ${event}${tool === undefined ? "" : ` of ${tool}`} on ${JSON.stringify(resource.id)} (onNoDecision: deny)${stderrNote === "" ? "" : `; ${stderrNote}`}`
+        stderr:
+          `denied by Cedar: no policy permits ${event}${tool === undefined ? "" : ` of ${tool}`} on ` +
+          `${JSON.stringify(resource.id)} (onNoDecision: ` +
+          `deny)${stderrNote === "" ? "" : `; ${stderrNote}`}`
       }
     }
     const approving = diagnostics.reason.filter((id) => set.annotations[id]?.["approve"] !== undefined)

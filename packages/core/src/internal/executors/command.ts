@@ -4,7 +4,7 @@ import * as Effect from "effect/Effect"
 import * as HookRunner from "../../HookRunner.ts"
 import * as Placeholder from "../../Placeholder.ts"
 import type { ProcessSpawner } from "../../ProcessSpawner.ts"
-import type { CommandHandler } from "../../Settings.ts"
+import type { CommandHandler } from "../../SettingsModel.ts"
 import type { ExecContext, Executed } from "./context.ts"
 import * as HookEnv from "../hookEnv.ts"
 import { expandExecArgs, utf8Length } from "../placeholder.ts"
@@ -61,7 +61,8 @@ const handlerEnv = (handler: CommandHandler, ctx: ExecContext): HandlerEnv => {
     if (value !== template && handler.envMaxChars !== undefined && value.length > handler.envMaxChars) {
       cut = value.slice(0, handler.envMaxChars)
       cuts.push(
-        `env ${name}: the value was cut to its first ${handler.envMaxChars} of ${value.length} characters (envMaxChars); the hook does not see the rest (the whole payload is on its stdin)`
+        `env ${name}: the value was cut to its first ${handler.envMaxChars} of ${value.length} ` +
+          `characters (envMaxChars); the hook does not see the rest (the whole payload is on its stdin)`
       )
     }
     if (tooLong(name, cut)) tooLarge.push({ name, bytes: utf8Length(cut) })
@@ -98,10 +99,15 @@ export const asRun = (handler: CommandHandler, ctx: ExecContext): string => {
  */
 const CHECK_SCRIPT = [
   `program=$1; script=$2; probe=$3`,
-  `case $program in */*) if [ ! -e "$program" ]; then echo "agent-hooks: $program: not found; the detached hook did not start" >&2; exit 127; fi`,
-  `  if [ -d "$program" ] || [ ! -x "$program" ]; then echo "agent-hooks: $program: not executable; the detached hook did not start" >&2; exit 126; fi ;;`,
-  `'') ;; *) $probe -c 'command -v "$1"' agent-hooks-probe "$program" >/dev/null 2>&1 || { echo "agent-hooks: $program: command not found; the detached hook did not start" >&2; exit 127; } ;; esac`,
-  `if [ -n "$script" ]; then if [ ! -e "$script" ]; then echo "agent-hooks: $script: not found; the detached hook did not start" >&2; exit 127; fi`,
+  `case $program in */*) if [ ! -e "$program" ]; then echo "agent-hooks: $program: not ` +
+    `found; the detached hook did not start" >&2; exit 127; fi`,
+  `  if [ -d "$program" ] || [ ! -x "$program" ]; then echo "agent-hooks: $program: not ` +
+    `executable; the detached hook did not start" >&2; exit 126; fi ;;`,
+  `'') ;; *) $probe -c 'command -v "$1"' agent-hooks-probe "$program" >/dev/null 2>&1 || { ` +
+    `echo "agent-hooks: $program: command not found; the detached hook did not start" >&2; ` +
+    `exit 127; } ;; esac`,
+  `if [ -n "$script" ]; then if [ ! -e "$script" ]; then echo "agent-hooks: $script: not ` +
+    `found; the detached hook did not start" >&2; exit 127; fi`,
   `  if [ ! -r "$script" ]; then echo "agent-hooks: $script: not readable; the detached hook did not start" >&2; exit 126; fi; fi`
 ].join("\n")
 
@@ -194,7 +200,8 @@ const afterRun = (
       ...cuts,
       ...(refused
         ? [
-            "the hook's shell could not start a program with a value this large as an argument (Argument list too long); pipe it instead: printf '%s' \"$VALUE\" | guard"
+            "the hook's shell could not start a program with a value this large as an argument " +
+              "(Argument list too long); pipe it instead: printf '%s' \"$VALUE\" | guard"
           ]
         : [])
     ]
@@ -212,7 +219,9 @@ export const command = (handler: CommandHandler, ctx: ExecContext): Effect.Effec
     return Effect.succeed({
       run: makeRun({
         exitCode: null,
-        stderr: `agent-hooks: ${detail}, over the 128 KiB one environment variable can hold; the hook did not start (read the value from the payload on stdin, or cut it with envMaxChars)`,
+        stderr:
+          `agent-hooks: ${detail}, over the 128 KiB one environment variable can hold; the hook did ` +
+          `not start (read the value from the payload on stdin, or cut it with envMaxChars)`,
         spawnError: `${detail}, over 128 KiB (E2BIG)`,
         spawnErrorReason: "payload",
         warnings: cuts

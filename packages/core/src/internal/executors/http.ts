@@ -1,7 +1,7 @@
 /** The `http` executor: the input JSON POSTed to the hook's URL, within the URL and env-var allowlists. */
 import type * as Effect from "effect/Effect"
 import type { FetchLike } from "../../Capabilities.ts"
-import type { HttpHandler } from "../../Settings.ts"
+import type { HttpHandler } from "../../SettingsModel.ts"
 import * as Opa from "../opa.ts"
 import { compile } from "../urlAllowlist.ts"
 import type { ExecContext, Executed } from "./context.ts"

@@ -2,7 +2,7 @@
 import type * as Effect from "effect/Effect"
 import type { McpCaller } from "../../Capabilities.ts"
 import * as Placeholder from "../../Placeholder.ts"
-import type { McpToolHandler } from "../../Settings.ts"
+import type { McpToolHandler } from "../../SettingsModel.ts"
 import type { ExecContext, Executed } from "./context.ts"
 import { failed, inProcess, placeholderValues } from "./context.ts"
 

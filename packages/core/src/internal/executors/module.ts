@@ -6,7 +6,7 @@
 import * as Effect from "effect/Effect"
 import type { AbortSignalLike } from "../../Capabilities.ts"
 import type { ProcessRun } from "../../HookRunner.ts"
-import type { CallbackHandler, ModuleHandler } from "../../Settings.ts"
+import type { CallbackHandler, ModuleHandler } from "../../SettingsModel.ts"
 import type { ExecContext, Executed } from "./context.ts"
 import { inProcess, message } from "./context.ts"
 

@@ -1,13 +1,14 @@
 /** The `prompt` and `agent` executor: the host's model judges the input and answers `{"ok": boolean}`. */
 import type * as Effect from "effect/Effect"
 import type { ModelCaller } from "../../Capabilities.ts"
-import type { PromptHandler } from "../../Settings.ts"
+import type { PromptHandler } from "../../SettingsModel.ts"
 import type { ExecContext, Executed } from "./context.ts"
 import { failed, inProcess } from "./context.ts"
 
 const SYSTEM_PROMPT = [
   "You are evaluating a hook in an AI agent's lifecycle. You receive the hook's input as JSON and a condition to check.",
-  `Answer with only a JSON object: {"ok": true} when the condition holds, or {"ok": false, "reason": "<why, addressed to the agent>"} when it does not.`
+  `Answer with only a JSON object: {"ok": true} when the condition holds, or {"ok": false, ` +
+    `"reason": "<why, addressed to the agent>"} when it does not.`
 ].join("\n")
 
 /** `$ARGUMENTS` is replaced by the input JSON (`\$` escapes a literal `$`); without it the JSON is appended. */

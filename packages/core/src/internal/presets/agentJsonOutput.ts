@@ -17,7 +17,7 @@
  */
 import * as Predicate from "effect/Predicate"
 import type { HookEventSpec } from "../../HookEvent.ts"
-import type { HookVerdict, RawRun } from "../../HookOutput.ts"
+import type { HookVerdict, RawRun } from "../../Verdict.ts"
 import { CODEX_OUTPUT } from "../agents/codexOutput.ts"
 import { none, type OutputReader } from "../output.ts"
 

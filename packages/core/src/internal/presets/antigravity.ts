@@ -15,7 +15,7 @@
  */
 import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../HookEvent.ts"
-import type { Preset, PresetFile } from "../../Preset.ts"
+import type { Preset, PresetFile } from "../../PresetModel.ts"
 import { SettingsError } from "../../HookError.ts"
 import {
   decodeTranslated,
@@ -162,8 +162,10 @@ export const antigravityWith = (options: { readonly version?: AntigravityVersion
     name: version === "1.0" ? "antigravity-1.0" : "antigravity",
     description:
       version === "1.0"
-        ? "Antigravity CLI 1.0 builds (observed): ~/.gemini/config/hooks.json, .antigravitycli/hooks.json; Claude Code's shape; {decision: deny}"
-        : "Antigravity CLI (documented): ~/.gemini/antigravity-cli/hooks.json, .agents/hooks.json; grouped by hook name; {allowTool: false}",
+        ? "Antigravity CLI 1.0 builds (observed): ~/.gemini/config/hooks.json, " +
+          ".antigravitycli/hooks.json; Claude Code's shape; {decision: deny}"
+        : "Antigravity CLI (documented): ~/.gemini/antigravity-cli/hooks.json, .agents/hooks.json; " +
+          "grouped by hook name; {allowTool: false}",
     discover: (context) => {
       const files: Array<PresetFile> = []
       const home = context.env["HOME"]

@@ -2,8 +2,8 @@
  * Migration: loaded settings of any preset → one canonical settings document.
  */
 import * as HookEvent from "../../HookEvent.ts"
-import type { Preset } from "../../Preset.ts"
-import type { Handler, HookEntry, LoadedSettings } from "../../Settings.ts"
+import type { Preset } from "../../PresetModel.ts"
+import type { Handler, HookEntry, LoadedSettings } from "../../SettingsModel.ts"
 
 /** @internal */
 export interface Migrated {
@@ -64,7 +64,9 @@ const declaration = (
 /** Why a declaration cannot be written for a catalog event (the canonical decoder's safety rule), if it cannot. */
 const inexpressible = (spec: HookEvent.HookEventSpec, base: HookEvent.HookEventSpec): string | undefined =>
   spec.blocking !== "none" && spec.blocking !== base.blocking
-    ? `what can block differs: blocking ${JSON.stringify(spec.blocking)} here, ${JSON.stringify(base.blocking)} on ${base.name}, and a settings file may only take blocking away from a catalog event`
+    ? `what can block differs: blocking ${JSON.stringify(spec.blocking)} here, ` +
+      `${JSON.stringify(base.blocking)} on ${base.name}, and a settings file may only take ` +
+      `blocking away from a catalog event`
     : base.blocking === "none" && spec.nonZeroBlocks
       ? `non-zero exits block here, but ${base.name} cannot block, and a settings file may not give it a way to`
       : undefined
@@ -168,12 +170,14 @@ export const toCanonical = (settings: LoadedSettings, preset: Preset): Migrated 
   }
   for (const file of userFiles) {
     notes.push(
-      `user-level hooks of ${file} are not merged into this file; migrate them on their own into ~/.agent-hooks/settings.json (--settings ${file})`
+      `user-level hooks of ${file} are not merged into this file; migrate them on their own into ` +
+        `~/.agent-hooks/settings.json (--settings ${file})`
     )
   }
   if (preset.dispatch !== undefined && Object.keys(hooks).length > 0) {
     notes.push(
-      `${preset.name}'s own input fields and environment (see docs/presets/${preset.name}.md) are given under --preset ${preset.name} only; migrated hooks get what the host passes`
+      `${preset.name}'s own input fields and environment (see docs/presets/${preset.name}.md) ` +
+        `are given under --preset ${preset.name} only; migrated hooks get what the host passes`
     )
   }
   const out: Record<string, unknown> = {}
@@ -186,14 +190,17 @@ export const toCanonical = (settings: LoadedSettings, preset: Preset): Migrated 
     const home = settings.files.find((file) => file.scope === "user")?.path.replace(/\/\.[^/]+\/[^/]+$/, "")
     if (home !== undefined && settings.executionLog.startsWith(`${home}/`)) {
       notes.push(
-        `the execution log ${settings.executionLog} is in the home folder and is not written into the file; add "executionLog" by hand to keep it`
+        `the execution log ${settings.executionLog} is in the home folder and is not written into ` +
+          `the file; add "executionLog" by hand to keep it`
       )
     } else out["executionLog"] = settings.executionLog
   }
   if (settings.auditLog !== undefined) {
     // The dialect's own folder (Wingman's .wingman) is not a log folder for a canonical project file.
     notes.push(
-      `the audit trail ${settings.auditLog} is not written into the file; add "auditLog": "logs/audit.jsonl" to a file in .agent-hooks/ (or your user settings) to keep recording every tool call`
+      `the audit trail ${settings.auditLog} is not written into the file; add "auditLog": ` +
+        `"logs/audit.jsonl" to a file in .agent-hooks/ (or your user settings) to keep recording ` +
+        `every tool call`
     )
   }
   if (settings.allowedHttpHookUrls !== undefined) out["allowedHttpHookUrls"] = settings.allowedHttpHookUrls
@@ -215,8 +222,10 @@ export const toCanonical = (settings: LoadedSettings, preset: Preset): Migrated 
     const carried = defaults.some(([field]) => field === name)
     notes.push(
       carried
-        ? `${name} ${JSON.stringify(value)} from the config stays the fallback of the hooks' env values (\${${name}-${value}}); the ${name} field of their stdin is what the host passes`
-        : `${name} ${JSON.stringify(value)} from the config is given to hooks only under --preset ${preset.name} when the payload has no ${name}; migrated hooks get what the host passes`
+        ? `${name} ${JSON.stringify(value)} from the config stays the fallback of the hooks' env ` +
+            `values (\${${name}-${value}}); the ${name} field of their stdin is what the host passes`
+        : `${name} ${JSON.stringify(value)} from the config is given to hooks only under --preset ` +
+            `${preset.name} when the payload has no ${name}; migrated hooks get what the host passes`
     )
   }
   out["hooks"] = Object.fromEntries(Object.entries(hooks).map(([event, groups]) => [event, groups.map(({ key: _key, ...group }) => group)]))

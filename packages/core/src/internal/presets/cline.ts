@@ -6,7 +6,7 @@
  * is an error, never a block.
  */
 import type { CustomEvent } from "../../HookEvent.ts"
-import type { Preset, PresetFile } from "../../Preset.ts"
+import type { Preset, PresetFile } from "../../PresetModel.ts"
 import { cline as clineAgent } from "../agents/cline.ts"
 import { quote } from "../shellLexer.ts"
 import { decodeTranslated, isRecord, join, nonEmpty } from "./common.ts"
@@ -64,7 +64,8 @@ const decode: Preset["decode"] = (document, file, context) => {
 export const cline: Preset = {
   name: "cline",
   description:
-    "Cline: an executable per event in ~/Documents/Cline/Hooks/ and .clinerules/hooks/; {cancel, contextModification, errorMessage}; non-zero exit is an error",
+    "Cline: an executable per event in ~/Documents/Cline/Hooks/ and .clinerules/hooks/; " +
+    "{cancel, contextModification, errorMessage}; non-zero exit is an error",
   discover: (context) => {
     const files: Array<PresetFile> = []
     const home = context.env["HOME"]

@@ -11,7 +11,7 @@
  */
 import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../HookEvent.ts"
-import type { Preset, PresetContext, PresetExpansion, PresetFile, PresetIO } from "../../Preset.ts"
+import type { Preset, PresetContext, PresetExpansion, PresetFile, PresetIO } from "../../PresetModel.ts"
 import { parse as parseToml } from "smol-toml"
 import { codex as codexAgent } from "../agents/codex.ts"
 import { decodeTranslated, formatPath, hooksObject, isRecord, join, nonEmpty } from "./common.ts"
@@ -37,7 +37,8 @@ const handler = (raw: unknown, path: JsonPath, file: string, platform: string, w
   const { timeout_sec, additionalContextLimit, ...rest } = picked.rest
   if (additionalContextLimit !== undefined && !(typeof additionalContextLimit === "number" && additionalContextLimit >= 0)) {
     warnings.push(
-      `${file} at ${formatPath([...path, "additionalContextLimit"])}: expected a number of tokens (0 or more), got ${JSON.stringify(additionalContextLimit)}; ignored`
+      `${file} at ${formatPath([...path, "additionalContextLimit"])}: expected a number of ` +
+        `tokens (0 or more), got ${JSON.stringify(additionalContextLimit)}; ignored`
     )
   }
   const timeout = rest["timeout"] ?? timeout_sec
@@ -117,7 +118,8 @@ const decodeFile: Preset["decode"] = (document, file, context) =>
       for (const [key, state] of Object.entries(document["hooks"]["state"])) {
         if (isRecord(state) && state["enabled"] === false) {
           warnings.push(
-            `${file.path} at ${formatPath(["hooks", "state", key, "enabled"])}: read only in the user's config.toml (a ${file.scope} file cannot turn hooks off); ignored`
+            `${file.path} at ${formatPath(["hooks", "state", key, "enabled"])}: read only in the ` +
+              `user's config.toml (a ${file.scope} file cannot turn hooks off); ignored`
           )
         }
       }
@@ -136,7 +138,8 @@ const decodeFile: Preset["decode"] = (document, file, context) =>
       for (const [event, groups] of Object.entries(isRecord(source.hooks) ? source.hooks : {})) {
         if (!NAMES.includes(event)) {
           warnings.push(
-            `${file.path} at ${formatPath([...source.at, event])}: unknown Codex event "${event}"; expected one of ${NAMES.join(", ")}; skipped`
+            `${file.path} at ${formatPath([...source.at, event])}: unknown Codex event "${event}"; ` +
+              `expected one of ${NAMES.join(", ")}; skipped`
           )
           continue
         }
@@ -164,7 +167,8 @@ const decodeFile: Preset["decode"] = (document, file, context) =>
                 )
               } else {
                 warnings.push(
-                  `${file.path} at ${formatPath(where)}: off ([hooks.state."${key}"] enabled = false in the user's config.toml); it does not run`
+                  `${file.path} at ${formatPath(where)}: off ([hooks.state."${key}"] enabled = false in the ` +
+                    `user's config.toml); it does not run`
                 )
                 return
               }
@@ -288,7 +292,9 @@ const expand = (file: PresetFile, context: PresetContext, io: PresetIO): Effect.
         if (!isRecord(config)) {
           warnings.push({
             file: base,
-            message: `plugin "${id}" is installed but not turned on in ${userConfigPath} ([plugins."${id}"]): Codex does not load it, and its hooks do not run`
+            message:
+              `plugin "${id}" is installed but not turned on in ${userConfigPath} ([plugins."${id}"]): ` +
+              `Codex does not load it, and its hooks do not run`
           })
           continue
         }
@@ -331,7 +337,9 @@ const expand = (file: PresetFile, context: PresetContext, io: PresetIO): Effect.
         } catch (error) {
           warnings.push({
             file: manifest.path,
-            message: `not valid JSON (${error instanceof Error ? error.message : String(error)}): Codex does not load plugin "${id}", and its hooks do not run`
+            message:
+              `not valid JSON (${error instanceof Error ? error.message : String(error)}): Codex does ` +
+              `not load plugin "${id}", and its hooks do not run`
           })
           continue
         }
@@ -360,7 +368,9 @@ const expand = (file: PresetFile, context: PresetContext, io: PresetIO): Effect.
           if (relative === undefined) {
             warnings.push({
               file: manifest.path,
-              message: `at ${at}: expected a path starting with "./" that stays in the plugin folder, or hooks inline, got ${JSON.stringify(entry)}; ignored, as Codex ignores it`
+              message:
+                `at ${at}: expected a path starting with "./" that stays in the plugin folder, or hooks ` +
+                `inline, got ${JSON.stringify(entry)}; ignored, as Codex ignores it`
             })
             return
           }
@@ -382,7 +392,9 @@ const expand = (file: PresetFile, context: PresetContext, io: PresetIO): Effect.
 export const codex: Preset = {
   name: "codex",
   description:
-    "Codex CLI: hooks.json and config.toml [hooks] in ~/.codex ($CODEX_HOME) and .codex, /etc/codex/requirements.toml; Claude Code's shape, commandWindows, Interrupt; strict answers, ask fails open",
+    "Codex CLI: hooks.json and config.toml [hooks] in ~/.codex ($CODEX_HOME) and .codex, " +
+    "/etc/codex/requirements.toml; Claude Code's shape, commandWindows, Interrupt; strict " +
+    "answers, ask fails open",
   discover: (context) => {
     const files: Array<PresetFile> = []
     const home = codexHome(context)

@@ -8,7 +8,7 @@ import * as Predicate from "effect/Predicate"
 import { formatPath, SettingsError } from "../../HookError.ts"
 import type { CustomEvent } from "../../HookEvent.ts"
 import * as HookEvent from "../../HookEvent.ts"
-import type { DecodedSettings, HookEntry, SettingsScope } from "../../Settings.ts"
+import type { DecodedSettings, HookEntry, SettingsScope } from "../../SettingsModel.ts"
 import { decode } from "../settings.ts"
 
 import { describe } from "../text.ts"
@@ -133,7 +133,9 @@ export const hooksObject = (
       new SettingsError({
         file,
         path: [key],
-        detail: `expected an object mapping event names to arrays of matcher groups, like {"PreToolUse": [{"matcher": "...", "hooks": [...]}]}, got ${describe(hooks)}`
+        detail:
+          `expected an object mapping event names to arrays of matcher groups, like {"PreToolUse": ` +
+          `[{"matcher": "...", "hooks": [...]}]}, got ${describe(hooks)}`
       })
     )
   }
@@ -172,9 +174,9 @@ export const knownEvent = (
   const lower = event.toLowerCase().replace(/[_-]/g, "")
   const near = allowed.find((name) => name.toLowerCase().replace(/[_-]/g, "") === lower) ?? hint?.(event)
   warnings.push(
-    `${file} at ${formatPath(path)}: unknown ${dialect} event "${event}"${near !== undefined ? ` (did you mean "${near}"?)` : ""}; expected one of ${allowed.join(
-      ", "
-    )}; skipped`
+    `${file} at ${formatPath(path)}: unknown ${dialect} event ` +
+      `"${event}"${near !== undefined ? ` (did you mean "${near}"?)` : ""}; expected one of ` +
+      `${allowed.join(", ")}; skipped`
   )
   return false
 }

@@ -6,7 +6,7 @@
  * answers (`permissionDecision`).
  */
 import type { CustomEvent } from "../../HookEvent.ts"
-import type { Preset, PresetFile } from "../../Preset.ts"
+import type { Preset, PresetFile } from "../../PresetModel.ts"
 import { COPILOT_EVENTS, COPILOT_TIMEOUT, copilotEventName } from "../agents/copilot.ts"
 import { formatPath, isRecord, join, nonEmpty } from "./common.ts"
 import type { JsonPath } from "./common.ts"

@@ -6,7 +6,7 @@
  * folder; timeouts in seconds; exit 2 denies; another failure fails open unless `failClosed`.
  */
 import type { CustomEvent } from "../../HookEvent.ts"
-import type { Preset, PresetFile } from "../../Preset.ts"
+import type { Preset, PresetFile } from "../../PresetModel.ts"
 import { CURSOR_EVENTS, CURSOR_TOOLS } from "../agents/cursor.ts"
 import { exactNames, formatPath, join, nonEmpty, unanchoredRegex, validRegex } from "./common.ts"
 import { decodeFlat, inFolder, platformOf } from "./peerCommon.ts"
@@ -57,7 +57,9 @@ const decode: Preset["decode"] = (document, file, context) => {
         (typeof loop_limit === "number" && Number.isInteger(loop_limit) && loop_limit >= 0)
       if (!validLimit) {
         sink.push(
-          `${file.path} at ${formatPath([...path, "loop_limit"])}: expected a whole number of follow-ups or null (no limit), got ${JSON.stringify(loop_limit)}; the default ${LOOP_LIMIT} applies`
+          `${file.path} at ${formatPath([...path, "loop_limit"])}: expected a whole number of ` +
+            `follow-ups or null (no limit), got ${JSON.stringify(loop_limit)}; the default ` +
+            `${LOOP_LIMIT} applies`
         )
       } else if (loop_limit !== undefined && !stops) {
         sink.push(
@@ -105,7 +107,8 @@ const enterpriseFile = (context: Parameters<Preset["discover"]>[0]): string => {
 export const cursor: Preset = {
   name: "cursor",
   description:
-    "Cursor: hooks.json v1 at ~/.cursor, .cursor and the enterprise folder (/etc/cursor); camelCase events; permission/followup_message answers",
+    "Cursor: hooks.json v1 at ~/.cursor, .cursor and the enterprise folder (/etc/cursor); " +
+    "camelCase events; permission/followup_message answers",
   discover: (context) => {
     const files: Array<PresetFile> = []
     const home = context.env["HOME"]

@@ -4,7 +4,7 @@
  */
 import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../HookEvent.ts"
-import type { Preset, PresetFile } from "../../Preset.ts"
+import type { Preset, PresetFile } from "../../PresetModel.ts"
 import {
   decodeTranslated,
   describe,
@@ -89,8 +89,11 @@ const dispatch: NonNullable<Preset["dispatch"]> = (_event, _input, context) => (
  * "", the command as written or "" for other types): two hooks with one command and different
  * names both run; one name and command with other timeouts or env run once.
  */
-const dedupeKey = (handler: Record<string, unknown>): string =>
-  `${typeof handler["name"] === "string" ? handler["name"] : ""}:${handler["type"] === "command" && typeof handler["command"] === "string" ? handler["command"] : ""}`
+const dedupeKey = (handler: Record<string, unknown>): string => {
+  const name = typeof handler["name"] === "string" ? handler["name"] : ""
+  const command = handler["type"] === "command" && typeof handler["command"] === "string" ? handler["command"] : ""
+  return `${name}:${command}`
+}
 
 const decode: Preset["decode"] = (document, file, context) =>
   Effect.gen(function* () {
@@ -107,7 +110,9 @@ const decode: Preset["decode"] = (document, file, context) =>
       return yield* new SettingsError({
         file: file.path,
         path: ["hooks"],
-        detail: `expected an object mapping Gemini event names to arrays of matcher groups, like {"BeforeTool": [{"matcher": "write_file", "hooks": [...]}]}, got ${describe(hooks)}`
+        detail:
+          `expected an object mapping Gemini event names to arrays of matcher groups, like ` +
+          `{"BeforeTool": [{"matcher": "write_file", "hooks": [...]}]}, got ${describe(hooks)}`
       })
     }
     // hooksConfig: {enabled, disabled}; older releases kept them inside "hooks".

@@ -12,7 +12,7 @@
  */
 import * as Predicate from "effect/Predicate"
 import type { HookEventSpec } from "../../HookEvent.ts"
-import type { Decision, HookVerdict, RawRun } from "../../HookOutput.ts"
+import type { Decision, HookVerdict, RawRun } from "../../Verdict.ts"
 import { none, type OutputReader } from "../output.ts"
 
 /** @internal */

@@ -6,7 +6,7 @@
  */
 import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../HookEvent.ts"
-import type { Preset, PresetFile } from "../../Preset.ts"
+import type { Preset, PresetFile } from "../../PresetModel.ts"
 import { SettingsError } from "../../HookError.ts"
 import {
   decodeTranslated,
@@ -178,7 +178,9 @@ const decode: Preset["decode"] = (document, file, context) =>
       return yield* new SettingsError({
         file: file.path,
         path: ["version"],
-        detail: `expected "v1" (the only Kiro hooks format agent-hooks reads), got ${describe(document["version"])}; run \`kiro-cli agent migrate\` to convert older hooks`
+        detail:
+          `expected "v1" (the only Kiro hooks format agent-hooks reads), got ` +
+          `${describe(document["version"])}; run \`kiro-cli agent migrate\` to convert older hooks`
       })
     }
     const list = document["hooks"] ?? []

@@ -5,7 +5,7 @@
  */
 import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../HookEvent.ts"
-import type { Preset, PresetContext } from "../../Preset.ts"
+import type { Preset, PresetContext } from "../../PresetModel.ts"
 import { codeArguments } from "../placeholder.ts"
 import { claude } from "../preset.ts"
 import {
@@ -76,7 +76,8 @@ export const matcher = (
   return tools.map((tool) => {
     if (tool === "Bash") return { matcher: "Bash", if: `Bash(${argument})` }
     warnings.push(
-      `${file} at ${formatPath(path)}: the argument pattern "${argument}" is checked against Bash commands only; ${tool} calls match it whatever their arguments`
+      `${file} at ${formatPath(path)}: the argument pattern "${argument}" is checked against ` +
+        `Bash commands only; ${tool} calls match it whatever their arguments`
     )
     return { matcher: exactNames([tool]), if: undefined }
   })
@@ -115,7 +116,8 @@ const translateArgs = (
             if (code !== "other" && env[name] === undefined) env[name] = CONTEXT[name]!
             if (code === "other") {
               warnings.push(
-                `${file} at ${formatPath([...path, index])}: ${match} stays as written in code that the program runs (a value there would be code); read it from the environment or stdin`
+                `${file} at ${formatPath([...path, index])}: ${match} stays as written in code that the ` +
+                  `program runs (a value there would be code); read it from the environment or stdin`
               )
             }
             return match
@@ -123,11 +125,12 @@ const translateArgs = (
           if (env[name] !== undefined) return env[name]!
           if (CONTEXT[name] !== undefined) return CONTEXT[name]!
           warnings.push(
-            `${file} at ${formatPath([...path, index])}: ${match} is passed literally (exec form, no shell); only the handler's env names and ${Object.keys(
-              CONTEXT
-            )
-              .map((key) => `$${key}`)
-              .join(", ")} are substituted`
+            `${file} at ${formatPath([...path, index])}: ${match} is passed literally (exec form, no ` +
+              `shell); only the handler's env names and ` +
+              `${Object.keys(CONTEXT)
+                .map((key) => `$${key}`)
+                .join(", ")} ` +
+              `are substituted`
           )
           return match
         })
@@ -237,7 +240,8 @@ const decode: Preset["decode"] = (document, file, context) =>
     else if (Array.isArray(policy) && policy.every((name) => typeof name === "string")) allowedCommands = policy as ReadonlyArray<string>
     else if (policy !== undefined && policy !== false) {
       warnings.push(
-        `${file.path} at allowedCommands: expected an array of command names, "default" or false, got ${describe(policy)}; the policy stays off`
+        `${file.path} at allowedCommands: expected an array of command names, "default" or false, ` +
+          `got ${describe(policy)}; the policy stays off`
       )
     }
     // The HookLogger's JSONL log: ~/.config/claude/logs/hooks.log unless `executionLog` names another file or is false.

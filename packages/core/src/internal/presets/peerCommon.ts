@@ -5,7 +5,7 @@
  */
 import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../HookEvent.ts"
-import type { Preset, PresetContext } from "../../Preset.ts"
+import type { Preset, PresetContext } from "../../PresetModel.ts"
 import { decodeTranslated, formatPath, hooksObject, isRecord, nonEmpty } from "./common.ts"
 import type { JsonPath } from "./common.ts"
 
@@ -158,7 +158,8 @@ export const translateFlat = (
     const event = options.event(name)
     if (event === undefined) {
       warnings.push(
-        `${file} at ${formatPath(["hooks", name])}: unknown ${options.dialect} event "${name}"; expected one of ${options.events.join(", ")}; skipped`
+        `${file} at ${formatPath(["hooks", name])}: unknown ${options.dialect} event "${name}"; ` +
+          `expected one of ${options.events.join(", ")}; skipped`
       )
       continue
     }

@@ -14,7 +14,7 @@
  */
 import * as Predicate from "effect/Predicate"
 import type { HookEventSpec } from "../../HookEvent.ts"
-import type { HookVerdict, RawRun } from "../../HookOutput.ts"
+import type { HookVerdict, RawRun } from "../../Verdict.ts"
 import { none, type OutputReader } from "../output.ts"
 
 /** @internal */
@@ -154,7 +154,8 @@ const antigravity = (event: HookEventSpec, run: RawRun, observed: boolean): Hook
       ...none,
       status: "non-blocking-error",
       messages: [
-        `"decision" is Gemini CLI's answer, which Antigravity's documented contract does not read: write {"allowTool": false, "denyReason": "..."} (or use the antigravity-1.0 preset)`
+        `"decision" is Gemini CLI's answer, which Antigravity's documented contract does not read: ` +
+          `write {"allowTool": false, "denyReason": "..."} (or use the antigravity-1.0 preset)`
       ]
     }
   }

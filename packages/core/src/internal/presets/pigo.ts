@@ -4,7 +4,7 @@
  */
 import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../HookEvent.ts"
-import type { Preset } from "../../Preset.ts"
+import type { Preset } from "../../PresetModel.ts"
 import { decodeTranslated, describe, exactNames, formatPath, isRecord, join, knownEvent, nonEmpty } from "./common.ts"
 import type { JsonPath } from "./common.ts"
 import { SettingsError } from "../../HookError.ts"
@@ -79,7 +79,8 @@ const translateHook = (
       if (TOOL_EVENTS.has(event)) group["matcher"] = exactNames(tool.split("|"))
       else
         warnings.push(
-          `${file} at ${formatPath([...path, "match", "tool"])}: ${event} has no tool; the match rule is ignored and the hook runs for every ${event}`
+          `${file} at ${formatPath([...path, "match", "tool"])}: ${event} has no tool; the match ` +
+            `rule is ignored and the hook runs for every ${event}`
         )
     }
   }
@@ -105,14 +106,16 @@ const translateHook = (
     handler["timeout"] = timeout
   } else if (timeout !== undefined && timeout !== 0) {
     warnings.push(
-      `${file} at ${formatPath([...path, "timeout"])}: expected a positive number of seconds, got ${describe(timeout)}; using ${DEFAULT_TIMEOUT}`
+      `${file} at ${formatPath([...path, "timeout"])}: expected a positive number of seconds, ` +
+        `got ${describe(timeout)}; using ${DEFAULT_TIMEOUT}`
     )
   }
   // A blocking tool_start hook that times out cancels the tool too ("timeout treated as failure").
   if (blocking && event === "tool_start") handler["onFailure"] = "block"
   if (hook["type"] !== undefined) {
     warnings.push(
-      `${file} at ${formatPath([...path, "type"])}: hook type ${describe(hook["type"])} is not part of pigo's documented config; runs as a plain command hook (its stdout is not injected)`
+      `${file} at ${formatPath([...path, "type"])}: hook type ${describe(hook["type"])} is not ` +
+        `part of pigo's documented config; runs as a plain command hook (its stdout is not injected)`
     )
   }
   for (const key of Object.keys(hook)) {
@@ -143,7 +146,8 @@ const decode: Preset["decode"] = (document, file, context) =>
       const base: JsonPath = ["plugins", p]
       if (typeof plugin === "string") {
         warnings.push(
-          `${file.path} at ${formatPath(base)}: plugin "${plugin}" is a name; write the plugin object ({"name", "enabled", "hooks"}) here; skipped`
+          `${file.path} at ${formatPath(base)}: plugin "${plugin}" is a name; write the plugin ` +
+            `object ({"name", "enabled", "hooks"}) here; skipped`
         )
         return
       }
@@ -167,7 +171,8 @@ const decode: Preset["decode"] = (document, file, context) =>
       const hooks = plugin["hooks"]
       if (!isRecord(hooks)) {
         warnings.push(
-          `${file.path} at ${formatPath([...base, "hooks"])}: expected an object mapping events to hook arrays (required), got ${describe(hooks)}; plugin skipped`
+          `${file.path} at ${formatPath([...base, "hooks"])}: expected an object mapping events to ` +
+            `hook arrays (required), got ${describe(hooks)}; plugin skipped`
         )
         return
       }

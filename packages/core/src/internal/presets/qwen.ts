@@ -7,7 +7,7 @@
  */
 import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../HookEvent.ts"
-import type { Preset, PresetFile } from "../../Preset.ts"
+import type { Preset, PresetFile } from "../../PresetModel.ts"
 import { matcherAliases, qwen as qwenAgent } from "../agents/qwen.ts"
 import { decode as decodeCanonical } from "../settings.ts"
 import { describe, formatPath, isRecord, join, nonEmpty } from "./common.ts"
@@ -90,7 +90,9 @@ const qwenDocument = (document: unknown, file: string, notes: Array<string>): un
                 const ordered = inOrder ? { ...handler, sequential: true } : handler
                 if (typeof handler["timeout"] !== "number" || handler["timeout"] < 1000) return ordered
                 notes.push(
-                  `${file} at ${formatPath(["hooks", event, g, "hooks", h, "timeout"])}: ${handler["timeout"]} is 1000 or more, which Qwen Code reads as milliseconds: ${handler["timeout"] / 1000} s`
+                  `${file} at ${formatPath(["hooks", event, g, "hooks", h, "timeout"])}: ` +
+                    `${handler["timeout"]} is 1000 or more, which Qwen Code reads as milliseconds: ` +
+                    `${handler["timeout"] / 1000} s`
                 )
                 return { ...ordered, timeout: handler["timeout"] / 1000 }
               })
@@ -105,7 +107,8 @@ const qwenDocument = (document: unknown, file: string, notes: Array<string>): un
 export const qwen: Preset = {
   name: "qwen",
   description:
-    "Qwen Code: ~/.qwen/settings.json, .qwen/settings.json, /etc/qwen-code/settings.json; Claude Code's shape, its own events, Gemini CLI's tool names, 60 s",
+    "Qwen Code: ~/.qwen/settings.json, .qwen/settings.json, /etc/qwen-code/settings.json; " +
+    "Claude Code's shape, its own events, Gemini CLI's tool names, 60 s",
   discover: (context) => {
     const files: Array<PresetFile> = []
     const home = context.env["HOME"]

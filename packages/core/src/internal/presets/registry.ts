@@ -3,7 +3,7 @@
  */
 import * as Effect from "effect/Effect"
 import { SettingsError } from "../../HookError.ts"
-import type { Preset } from "../../Preset.ts"
+import type { Preset } from "../../PresetModel.ts"
 import { agentHooks, claude } from "../preset.ts"
 import { codex } from "./codex.ts"
 import { copilot } from "./copilot.ts"
@@ -60,7 +60,9 @@ export const resolve = (preset: Preset | string | undefined): Effect.Effect<Pres
           new SettingsError({
             file: "engine options",
             path: ["preset"],
-            detail: `unknown preset ${JSON.stringify(preset)}; expected one of ${all.map((known) => JSON.stringify(known.name)).join(", ")}, or a Preset object`
+            detail:
+              `unknown preset ${JSON.stringify(preset)}; expected one of ` +
+              `${all.map((known) => JSON.stringify(known.name)).join(", ")}, or a Preset object`
           })
         )
   }

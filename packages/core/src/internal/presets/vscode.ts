@@ -8,7 +8,7 @@
  */
 import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../HookEvent.ts"
-import type { Preset, PresetFile } from "../../Preset.ts"
+import type { Preset, PresetFile } from "../../PresetModel.ts"
 import { VSCODE_EVENTS, VSCODE_TIMEOUT, VSCODE_TOOLS, vscodeEventName } from "../agents/vscode.ts"
 import { decodeTranslated, formatPath, hooksObject, isRecord, join, nonEmpty } from "./common.ts"
 import { copilotHandler } from "./copilot.ts"
@@ -22,7 +22,8 @@ export const events: ReadonlyArray<CustomEvent> = VSCODE_EVENTS.map((name) => ({
 }))
 
 const ignoredMatcher = (file: string, path: ReadonlyArray<string | number>, matcher: unknown): string =>
-  `${file} at ${formatPath([...path, "matcher"])}: VS Code ignores matchers, so this hook runs for every tool (matcher ${JSON.stringify(matcher)} not applied)`
+  `${file} at ${formatPath([...path, "matcher"])}: VS Code ignores matchers, so this hook ` +
+  `runs for every tool (matcher ${JSON.stringify(matcher)} not applied)`
 
 const decode: Preset["decode"] = (document, file, context) =>
   Effect.gen(function* () {
@@ -62,7 +63,8 @@ const decode: Preset["decode"] = (document, file, context) =>
 export const vscode: Preset = {
   name: "vscode",
   description:
-    "VS Code agent hooks: .github/hooks/*.json, .claude/settings(.local).json, ~/.copilot/hooks/*.json, ~/.claude/settings.json; matchers ignored; 30 s",
+    "VS Code agent hooks: .github/hooks/*.json, .claude/settings(.local).json, " +
+    "~/.copilot/hooks/*.json, ~/.claude/settings.json; matchers ignored; 30 s",
   discover: (context) => {
     const files: Array<PresetFile> = []
     const home = context.env["HOME"]

@@ -4,7 +4,7 @@
  */
 import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../HookEvent.ts"
-import type { Preset, PresetFile } from "../../Preset.ts"
+import type { Preset, PresetFile } from "../../PresetModel.ts"
 import { decode as decodeCanonical } from "../settings.ts"
 import { formatPath, hooksObject, isRecord, join, nonEmpty } from "./common.ts"
 
@@ -84,7 +84,9 @@ const dispatch: NonNullable<Preset["dispatch"]> = (_event, input, context) => {
     expectFiles: [
       {
         path: derived,
-        warning: `transcript_path ${derived} (derived from session_id ${JSON.stringify(session)}, as Wave names session files) does not exist; pass transcript_path in the payload`
+        warning:
+          `transcript_path ${derived} (derived from session_id ${JSON.stringify(session)}, as Wave ` +
+          `names session files) does not exist; pass transcript_path in the payload`
       }
     ]
   }
@@ -98,7 +100,8 @@ const decode: Preset["decode"] = (document, file, context) =>
     for (const [event, groups] of Object.entries(hooks ?? {})) {
       if (!WAVE_EVENTS.includes(event)) {
         warnings.push(
-          `${file.path} at ${formatPath(["hooks", event])}: "${event}" is not a Wave event (Wave fires ${WAVE_EVENTS.join(", ")}); it runs here only when a host dispatches it`
+          `${file.path} at ${formatPath(["hooks", event])}: "${event}" is not a Wave event (Wave ` +
+            `fires ${WAVE_EVENTS.join(", ")}); it runs here only when a host dispatches it`
         )
       }
       if (!Array.isArray(groups)) continue
@@ -106,7 +109,8 @@ const decode: Preset["decode"] = (document, file, context) =>
         if (!isRecord(group)) return
         if (TOOL_EVENTS.has(event) && group["matcher"] === undefined) {
           warnings.push(
-            `${file.path} at ${formatPath(["hooks", event, index, "matcher"])}: Wave's data model requires a matcher on ${event}; without one the group runs for every tool`
+            `${file.path} at ${formatPath(["hooks", event, index, "matcher"])}: Wave's data model ` +
+              `requires a matcher on ${event}; without one the group runs for every tool`
           )
         }
         if (Array.isArray(group["hooks"]) && group["hooks"].length === 0) {

@@ -7,7 +7,7 @@
  */
 import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../HookEvent.ts"
-import type { Preset, PresetFile } from "../../Preset.ts"
+import type { Preset, PresetFile } from "../../PresetModel.ts"
 import { quote } from "../shellLexer.ts"
 import { decodeTranslated, describe, formatPath, hooksObject, isRecord, join, knownEvent, nonEmpty } from "./common.ts"
 import type { JsonPath } from "./common.ts"
@@ -101,7 +101,8 @@ const decode: Preset["decode"] = (document, file, context) =>
 export const windsurf: Preset = {
   name: "windsurf",
   description:
-    "Windsurf / Devin Desktop: /etc/windsurf/hooks.json, ~/.codeium/windsurf/hooks.json, .windsurf/hooks.json; snake_case events; exit 2 on pre_* blocks",
+    "Windsurf / Devin Desktop: /etc/windsurf/hooks.json, ~/.codeium/windsurf/hooks.json, " +
+    ".windsurf/hooks.json; snake_case events; exit 2 on pre_* blocks",
   discover: (context) => {
     const files: Array<PresetFile> = []
     const home = context.env["HOME"]
