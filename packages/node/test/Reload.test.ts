@@ -212,6 +212,49 @@ describe("hot reload", () => {
     expect((await engine.dispatch("PreToolUse", rm)).warnings).toEqual([])
   })
 
+  it("each reload is told once, in order, in the next Outcome a host sees (not in the reload's own ConfigChange, not lost to a refused payload)", async () => {
+    const project = cleanups.tempDir()
+    const home = cleanups.tempDir()
+    mkdirSync(join(project, ".agent-hooks"))
+    const file = join(project, ".agent-hooks", "settings.json")
+    const broken = { type: "command", command: "echo broken >&2; exit 1" }
+    write(file, { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: blockRm }, broken] }] })
+    const warnings: Array<string> = []
+    const events: Array<HookEngine.ReloadEvent> = []
+    const engine = await createHookEngine({
+      projectDir: project,
+      env: { ...process.env, AGENT_HOOKS_HOME: home, HOME: home },
+      watch: true,
+      onWarning: (w) => warnings.push(w),
+      onReload: (event) => events.push(event)
+    })
+    cleanups.add(() => void engine.close())
+    const reloads = async (count: number) => {
+      for (let i = 0; i < 200 && events.length < count; i++) await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(events.length).toBe(count)
+    }
+    // A reload that fails, then one that takes the guard away (it runs ConfigChange on the hooks in force).
+    writeFileSync(file, '{"hooks": {"PreToolUse": [')
+    await reloads(1)
+    write(file, { PreToolUse: [{ matcher: "Bash", hooks: [broken] }] })
+    await reloads(2)
+    // A payload the engine refuses has no Outcome to tell them in.
+    await expect(engine.dispatch("PreToolUse", "not an object" as unknown as Record<string, unknown>)).rejects.toThrow(
+      "expected a JSON object"
+    )
+    const outcome = await engine.dispatch("PreToolUse", rm)
+    expect(outcome.blocked).toBe(false)
+    expect(outcome.warnings).toEqual([
+      expect.stringContaining(`settings not reloaded, the previous hooks stay: ${file}`),
+      expect.stringContaining(`settings reloaded (${file}): 1 hook no longer runs`),
+      expect.stringContaining("broken")
+    ])
+    // onWarning heard each of them once, in the same order.
+    expect(warnings.filter((w) => outcome.warnings.includes(w))).toEqual(outcome.warnings)
+    // told once: the next Outcome has only its own hook's failure
+    expect((await engine.dispatch("PreToolUse", rm)).warnings).toEqual([expect.stringContaining("broken")])
+  })
+
   it("a reload goes into the audit trail: when, which file, which hooks it took away; the log still verifies", async () => {
     const project = cleanups.tempDir()
     const home = cleanups.tempDir()
