@@ -229,27 +229,35 @@ describe("migrate --from X --to Y for every pair, in-process", () => {
 })
 
 describe("one writer per agent's config: migrate --to and install", () => {
+  /** A new project, what install --project writes there for `agent`, and the same host-mode entries as `migrate --to` plans them. */
+  const both = (agent: HostMode.Agent) => {
+    const project = join(root, `w${count++}`)
+    mkdirSync(project, { recursive: true })
+    const events = eventsOfHost(agent)
+    const command = (event: string) =>
+      hookCommand(["/usr/bin/node", "/x/bin.js"], agent, agent.hookTimeout, agent.name === "copilot" ? event : undefined)
+    const layout = layoutOf(agent, "project", project, { HOME: project })
+    const installed = installChanges(
+      layout,
+      { agent, events, command, timeout: agent.hookTimeout * timeoutUnitMs(agent) },
+      "project",
+      project
+    )
+    const fixed = agent.name === "windsurf" || agent.name === "cline"
+    const hostMode = events.map((hostEvent) => ({
+      hostEvent,
+      command: command(hostEvent),
+      timeout: fixed ? undefined : agent.hookTimeout,
+      hostMode: true
+    }))
+    return { project, events, layout, installed, hostMode }
+  }
+
   it("host mode's entries are written where and as install --project writes them, for every agent", () => {
     const files = new Set<string>()
     for (const agent of TARGETS) {
-      const project = join(root, `w${count++}`)
-      mkdirSync(project, { recursive: true })
-      const events = eventsOfHost(agent)
-      const command = (event: string) =>
-        hookCommand(["/usr/bin/node", "/x/bin.js"], agent, agent.hookTimeout, agent.name === "copilot" ? event : undefined)
-      const plan = { agent, events, command, timeout: agent.hookTimeout * timeoutUnitMs(agent) }
-      const installed = installChanges(layoutOf(agent, "project", project, { HOME: project }), plan, "project", project)
-      const fixed = agent.name === "windsurf" || agent.name === "cline"
-      const migrated = render(
-        agent,
-        project,
-        events.map((hostEvent) => ({
-          hostEvent,
-          command: command(hostEvent),
-          timeout: fixed ? undefined : agent.hookTimeout,
-          hostMode: true
-        }))
-      )
+      const { project, installed, hostMode } = both(agent)
+      const migrated = render(agent, project, hostMode)
       expect(migrated.map((file) => file.path).sort(), agent.name).toEqual(installed.map((change) => change.file).sort())
       // the same bytes, Cline's scripts included (install's mark, which uninstall and doctor read)
       expect(
@@ -266,24 +274,11 @@ describe("one writer per agent's config: migrate --to and install", () => {
 
   it("--lossy: a source hook's bare command beside host mode's entries leaves host mode's as install writes them (the agent's fail-closed switch, read back by doctor and uninstall)", () => {
     for (const agent of TARGETS) {
-      const project = join(root, `l${count++}`)
-      mkdirSync(project, { recursive: true })
-      const events = eventsOfHost(agent)
-      const command = (event: string) =>
-        hookCommand(["/usr/bin/node", "/x/bin.js"], agent, agent.hookTimeout, agent.name === "copilot" ? event : undefined)
-      const fixed = agent.name === "windsurf" || agent.name === "cline"
-      const layout = layoutOf(agent, "project", project, { HOME: project })
-      const plan = { agent, events, command, timeout: agent.hookTimeout * timeoutUnitMs(agent) }
-      const installed = installChanges(layout, plan, "project", project)
+      const { project, events, layout, installed, hostMode } = both(agent)
       // an event with a second entry on it (Cline runs one executable per event: its own event)
       const bareEvent = agent.name === "cline" ? "bare" : events[0]!
       const migrated = render(agent, project, [
-        ...events.map((hostEvent) => ({
-          hostEvent,
-          command: command(hostEvent),
-          timeout: fixed ? undefined : agent.hookTimeout,
-          hostMode: true
-        })),
+        ...hostMode,
         { hostEvent: bareEvent, command: "./guard.sh", timeout: 5, matcher: "Bash", hostMode: false }
       ])
       for (const file of migrated) {
