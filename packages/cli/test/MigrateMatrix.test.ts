@@ -303,4 +303,25 @@ describe("one writer per agent's config: migrate --to and install", () => {
       }
     }
   })
+
+  it("migrate says the agent goes on without agent-hooks exactly where install writes no fail-closed switch", async () => {
+    const project = join(root, `f${count++}`)
+    mkdirSync(join(project, "home"), { recursive: true })
+    writeFiles(project, { "settings.json": JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "true" }] }] } }) })
+    const loaded = await load(Presets.agentHooks, project, [join(project, "settings.json")])
+    for (const agent of TARGETS) {
+      const planned = planTarget({
+        settings: loaded,
+        preset: Presets.agentHooks,
+        agent,
+        lossy: false,
+        platform: "linux",
+        hostCommand: (hostEvent, timeout) => `agent-hooks hook --host ${agent.name} --event ${hostEvent} --timeout ${timeout}`
+      })
+      const written = render(agent, project, planned.entries)
+      const switched = written.some((file) => /"(?:onFailure|failClosed)": (?:"block"|true)/.test(file.text))
+      const goesOn = planned.notes.some((note) => note.includes("goes on without it"))
+      expect(goesOn, `${agent.name}: ${planned.notes.join("; ")}`).toBe(!switched)
+    }
+  })
 })

@@ -184,6 +184,8 @@ export interface JsonForm {
   readonly head?: string | undefined
   readonly entry: (entry: ConfigEntry) => string
   readonly own: (agent: HostMode.Agent, value: unknown) => OwnEntry | undefined
+  /** The agent's switch that makes host mode's entry block when agent-hooks cannot start, where it has one. */
+  readonly failClosed?: FailClosed | undefined
 }
 
 /**
@@ -211,6 +213,7 @@ const optionalKey = (failClosed: FailClosed | undefined): Record<string, unknown
 /** Claude Code's nested shape: `{ "hooks": [{ "type": "command", "command", "timeout" }] }`; host mode's has no matcher (every tool). */
 export const nestedForm = (key: string, failClosed?: FailClosed): JsonForm => ({
   key,
+  failClosed,
   entry: (entry) =>
     `{ ${entry.matcher === undefined ? "" : `${member("matcher", entry.matcher)}, `}"hooks": [{ "type": "command", ${member("command", entry.command)}${
       entry.timeout === undefined ? "" : `, ${member("timeout", entry.timeout)}`
@@ -231,6 +234,7 @@ export const flatForm = (options: {
 }): JsonForm => ({
   key: "hooks",
   head: options.head,
+  failClosed: options.failClosed,
   entry: (entry) =>
     `{ ${member("command", entry.command)}${options.matcher && entry.matcher !== undefined ? `, ${member("matcher", entry.matcher)}` : ""}${
       options.timeout && entry.timeout !== undefined ? `, ${member("timeout", entry.timeout)}` : ""

@@ -9,7 +9,7 @@ import { homedir } from "node:os"
 import { join, resolve } from "node:path"
 import { parse as parseToml } from "smol-toml"
 import { readText, target } from "./configFile.ts"
-import type { ConfigEntry, InstallPlan, JsonForm, OwnEntry, OwnFile } from "./hostConfig.ts"
+import type { ConfigEntry, FailClosed, InstallPlan, JsonForm, OwnEntry, OwnFile } from "./hostConfig.ts"
 import {
   addEntries,
   addOwn,
@@ -121,6 +121,12 @@ export const layoutOf = (
         file: at(".copilot/hooks/agent-hooks-vscode.json", ".github/hooks/agent-hooks-vscode.json")
       }
   }
+}
+
+/** The agent's switch that makes host mode's entries block when agent-hooks cannot start (Claude Code's, Cursor's), if it has one. */
+export const failClosedOf = (agent: HostMode.Agent): FailClosed | undefined => {
+  const layout = layoutOf(agent, "project", "/", { HOME: "/" })
+  return layout.kind === "json" ? layout.form.failClosed : undefined
 }
 
 /** The files of a layout, as the agent names them (a Cline folder: one per event). */

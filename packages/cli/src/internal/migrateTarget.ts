@@ -22,7 +22,7 @@ import * as Presets from "@agent-hooks/core/Presets"
 import type { HookEntry, LoadedSettings } from "@agent-hooks/core/Settings"
 import type { NewFile } from "./hostFiles.ts"
 import { fixedTimeout, readOwnCommand, shellQuote, TAKES_OVER, timeoutIn } from "./hostConfig.ts"
-import { layoutOf, newFiles } from "./hostFiles.ts"
+import { failClosedOf, layoutOf, newFiles } from "./hostFiles.ts"
 
 /** One entry of the target agent's config. */
 export interface TargetEntry {
@@ -255,7 +255,12 @@ export const planTarget = (input: {
   for (const [hostEvent, need] of needs) {
     // an agent with a fixed timeout has no key for it: host mode gets the agent's own
     const timeout = fixed !== undefined ? undefined : withMargin(need.seconds)
-    entries.push({ hostEvent, command: input.hostCommand(hostEvent, timeout ?? agent.hookTimeout, presenter?.name), timeout, hostMode: true })
+    entries.push({
+      hostEvent,
+      command: input.hostCommand(hostEvent, timeout ?? agent.hookTimeout, presenter?.name),
+      timeout,
+      hostMode: true
+    })
   }
   if (entries.length > 0) {
     if (presenter !== undefined) {
@@ -266,7 +271,8 @@ export const planTarget = (input: {
     notes.push(
       `${agent.displayName} calls agent-hooks on every ${entries.map((entry) => entry.hostEvent).join(", ")}: the policy applies the matchers (for every tool, the agent's own matchers are not used), the timeouts, and reads the answers by ${preset.name}'s rules`
     )
-    if (!FAILS_CLOSED.has(agent.name))
+    // where the agent has no switch that makes host mode's entries block (install writes it where it has one)
+    if (failClosedOf(agent) === undefined)
       notes.push(`if agent-hooks itself cannot start, ${agent.displayName} goes on without it (its own rule for a failing hook)`)
   }
   // Cline runs one executable per event, whose stdout is the one answer: a second command there is left out.
@@ -288,9 +294,6 @@ export const planTarget = (input: {
     payload: presenter?.name
   }
 }
-
-/** Agents whose config can make a failing hook command block (Cursor's `failClosed`). */
-const FAILS_CLOSED: ReadonlySet<string> = new Set(["cursor"])
 
 /**
  * The files of the agent's project config holding `entries`, where and as install writes them
