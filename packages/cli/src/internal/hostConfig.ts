@@ -59,9 +59,17 @@ export const hostEventFor = (agent: HostMode.Agent, claudeEvent: string): string
 /** Gemini CLI reads a hook's `timeout` in milliseconds; the others in seconds. */
 export const timeoutUnitMs = (agent: HostMode.Agent): number => (agent.name === "gemini" ? 1000 : 1)
 
-/** `seconds` as the agent reads a hook's `timeout`: Gemini CLI in milliseconds, Qwen Code 1000 or more as milliseconds. */
+/**
+ * `seconds` as the agent reads a hook's `timeout`: Gemini CLI in milliseconds, Qwen Code 1000 or
+ * more as milliseconds (1000 seconds is written 1000000), the others in seconds. `secondsOf` reads
+ * it back: install, migrate and doctor take the agent's unit from here.
+ */
 export const timeoutIn = (agent: HostMode.Agent, seconds: number): number =>
   agent.name === "qwen" ? (seconds >= 1000 ? seconds * 1000 : seconds) : seconds * timeoutUnitMs(agent)
+
+/** A hook's `timeout` in the agent's config, in seconds, as the agent reads it (`timeoutIn` backwards). */
+export const secondsOf = (agent: HostMode.Agent, value: number): number =>
+  agent.name === "qwen" ? (value >= 1000 ? value / 1000 : value) : value / timeoutUnitMs(agent)
 
 /**
  * Agents whose hook config has no timeout: Cline kills a hook after its fixed 30 s, Windsurf
