@@ -194,6 +194,8 @@ export interface JsonForm {
   readonly own: (agent: HostMode.Agent, value: unknown) => OwnEntry | undefined
   /** The agent's switch that makes host mode's entry block when agent-hooks cannot start, where it has one. */
   readonly failClosed?: FailClosed | undefined
+  /** Whether an entry has a matcher the agent reads (`entry` writes an entry's `matcher` only then). */
+  readonly matchers: boolean
 }
 
 /**
@@ -222,6 +224,7 @@ const optionalKey = (failClosed: FailClosed | undefined): Record<string, unknown
 export const nestedForm = (key: string, failClosed?: FailClosed): JsonForm => ({
   key,
   failClosed,
+  matchers: true,
   entry: (entry) =>
     `{ ${entry.matcher === undefined ? "" : `${member("matcher", entry.matcher)}, `}"hooks": [{ "type": "command", ${member("command", entry.command)}${
       entry.timeout === undefined ? "" : `, ${member("timeout", entry.timeout)}`
@@ -243,6 +246,7 @@ export const flatForm = (options: {
   key: "hooks",
   head: options.head,
   failClosed: options.failClosed,
+  matchers: options.matcher,
   entry: (entry) =>
     `{ ${member("command", entry.command)}${options.matcher && entry.matcher !== undefined ? `, ${member("matcher", entry.matcher)}` : ""}${
       options.timeout && entry.timeout !== undefined ? `, ${member("timeout", entry.timeout)}` : ""
@@ -486,6 +490,8 @@ export const addEntries = (
  */
 export interface OwnFile {
   readonly render: (entries: ReadonlyArray<ConfigEntry>) => string
+  /** Whether an entry has a matcher the agent reads (`render` writes an entry's `matcher` only then). */
+  readonly matchers: boolean
   readonly entries: (agent: HostMode.Agent, text: string) => ReadonlyArray<{ readonly event: string } & OwnEntry> | undefined
 }
 
@@ -518,6 +524,7 @@ const exactly = (
  * a source hook's own command (`migrate --to --lossy`) is named `migrated <event> <n>`.
  */
 export const kiroFile: OwnFile = {
+  matchers: true,
   render: (entries) =>
     json({
       version: "v1",
@@ -557,6 +564,7 @@ const eventsFile = (head: Readonly<Record<string, unknown>>, commandKey: string,
     ...(e.timeout === undefined ? {} : { [timeoutKey]: e.timeout })
   })
   const file: OwnFile = {
+    matchers: matcher,
     render: (entries) => json({ ...head, hooks: Object.fromEntries(byEvent(entries).map(([event, list]) => [event, list.map(entry)])) }),
     entries: (agent, text) => {
       const value = plainJson(text)
@@ -589,6 +597,7 @@ const SCRIPT_MARK = "# Written by agent-hooks install --host cline; agent-hooks 
  * command (`migrate --to --lossy`) runs as its shell line, unmarked.
  */
 export const clineScript: OwnFile = {
+  matchers: false,
   render: (entries) =>
     entries[0]!.hostMode ? `#!/bin/sh\n${SCRIPT_MARK}\nexec ${entries[0]!.command}\n` : `#!/bin/sh\n${entries[0]!.command}\n`,
   entries: (agent, text) => {

@@ -129,6 +129,21 @@ export const failClosedOf = (agent: HostMode.Agent): FailClosed | undefined => {
   return layout.kind === "json" ? layout.form.failClosed : undefined
 }
 
+/** Whether the agent's entries have a matcher it reads (a bare `migrate --to --lossy` entry keeps its own there). */
+export const readsMatchers = (agent: HostMode.Agent): boolean => {
+  const layout = layoutOf(agent, "project", "/", { HOME: "/" })
+  switch (layout.kind) {
+    case "json":
+      return layout.form.matchers
+    case "own":
+      return layout.format.matchers
+    case "codex":
+      return nested.matchers
+    case "scripts":
+      return clineScript.matchers
+  }
+}
+
 /** The files of a layout, as the agent names them (a Cline folder: one per event). */
 export const filesOf = (layout: Layout, events: ReadonlyArray<string>): ReadonlyArray<string> => {
   switch (layout.kind) {

@@ -22,7 +22,7 @@ import * as Presets from "@agent-hooks/core/Presets"
 import type { HookEntry, LoadedSettings } from "@agent-hooks/core/Settings"
 import type { NewFile } from "./hostFiles.ts"
 import { fixedTimeout, readOwnCommand, shellQuote, TAKES_OVER, timeoutIn } from "./hostConfig.ts"
-import { failClosedOf, layoutOf, newFiles } from "./hostFiles.ts"
+import { failClosedOf, layoutOf, newFiles, readsMatchers } from "./hostFiles.ts"
 
 /** One entry of the target agent's config. */
 export interface TargetEntry {
@@ -99,19 +99,6 @@ export const claudeShaped = (preset: Preset): boolean => {
   if (agent === undefined) return (preset.toolNames ?? []).length === 0
   return agent.tools.length === 0 && agent.normalize === undefined && agent.readInput === undefined && agent.eventField === undefined
 }
-
-/** Targets whose entries read a matcher (bare `--lossy` entries keep it there). */
-const READS_MATCHERS: ReadonlySet<string> = new Set([
-  "claude",
-  "codex",
-  "gemini",
-  "qwen",
-  "antigravity",
-  "antigravity-1.0",
-  "cursor",
-  "copilot",
-  "kiro"
-])
 
 /** Host mode keeps its own budget below the timeout it is given (`budgetMs`): the entry's timeout leaves room for it. */
 const withMargin = (seconds: number): number => Math.ceil(seconds + Math.min(5, Math.max(1, seconds / 9)))
@@ -221,7 +208,7 @@ export const planTarget = (input: {
         continue
       }
       const matcher = entry.matcher.source
-      const keepsMatcher = matcher === undefined || matcher === "" || matcher === "*" || READS_MATCHERS.has(agent.name)
+      const keepsMatcher = matcher === undefined || matcher === "" || matcher === "*" || readsMatchers(agent)
       for (const hostEvent of lossyEvents) {
         bare.push({
           hostEvent,
