@@ -105,6 +105,9 @@ export const run = Command.make(
   ])
 )
 
+/** The agents `--host` names: those host mode knows, in its order (one list for hook, install, uninstall, doctor). */
+const hostNames = HostMode.agents.map((agent) => agent.name)
+
 /**
  * `agent-hooks hook --host <agent>`: the one hook command of Claude Code, Codex, Gemini CLI or Qwen
  * Code. The agent's payload on stdin; the answer in the agent's own format and exit status. Its own
@@ -116,20 +119,9 @@ export const run = Command.make(
 export const hook = Command.make(
   "hook",
   {
-    host: Flag.Literals("host", [
-      "claude",
-      "codex",
-      "gemini",
-      "qwen",
-      "kiro",
-      "windsurf",
-      "cline",
-      "antigravity",
-      "antigravity-1.0",
-      "cursor",
-      "copilot",
-      "vscode"
-    ]).pipe(Flag.withDescription("The agent whose hook this is: its payload is read and its answer written in its own format.")),
+    host: Flag.Literals("host", hostNames).pipe(
+      Flag.withDescription("The agent whose hook this is: its payload is read and its answer written in its own format.")
+    ),
     settings,
     projectDir: Flag.String("project-dir").pipe(
       Flag.withMetavar("DIR"),
@@ -595,20 +587,7 @@ export const test = Command.make(
   Command.withShortDescription("Check the hooks against fixture cases (for CI)")
 )
 
-const hostFlag = Flag.Literals("host", [
-  "claude",
-  "codex",
-  "gemini",
-  "qwen",
-  "kiro",
-  "windsurf",
-  "cline",
-  "antigravity",
-  "antigravity-1.0",
-  "cursor",
-  "copilot",
-  "vscode"
-]).pipe(Flag.withDescription("The agent whose own hook config is meant."))
+const hostFlag = Flag.Literals("host", hostNames).pipe(Flag.withDescription("The agent whose own hook config is meant."))
 const userFlag = Flag.Boolean("user").pipe(
   Flag.withDescription(
     "The agent's user config (~/.claude/settings.json, ~/.codex/hooks.json, ~/.cursor/hooks.json...: docs/cli/install.md lists each agent's file). The default."

@@ -551,6 +551,25 @@ describe("agent-hooks run: nothing that should have run is skipped in silence", 
     expect(far.stderr.trim()).toBe("agent-hooks: unknown event Xyzzy")
   })
 
+  it("run's 'did you mean' is the settings check's: the same suggestion, or none, for the same typo", () => {
+    const dir = scratch()
+    const file = join(dir, "typos.json")
+    const typos = ["PreToolUs", "pretooluse", "Pre_Tool_Use", "UsrPrmptSbmt", "Stpo", "SesionEnd"]
+    const hook = [{ hooks: [{ type: "command", command: "true" }] }]
+    writeFileSync(file, JSON.stringify({ hooks: Object.fromEntries(typos.map((typo) => [typo, hook])) }))
+    for (const typo of typos) {
+      const result = cli(["run", typo, "--settings", file, "--project-dir", dir], { stdin: "{}" })
+      expect(result.status).toBe(1)
+      const settingsLine = result.stderr.split("\n").find((line) => line.includes(`at hooks.${typo}: unknown event`))
+      expect(settingsLine, result.stderr).toBeDefined()
+      const fromSettings = /\(did you mean "([^"]+)"\?\)/.exec(settingsLine!)?.[1]
+      const lastLine = result.stderr.trim().split("\n").at(-1)
+      expect(lastLine, typo).toBe(
+        `agent-hooks: unknown event ${typo}${fromSettings === undefined ? "" : ` (did you mean ${fromSettings}?)`}`
+      )
+    }
+  })
+
   it("an event the preset declares is accepted (pigo's tool_start)", () => {
     const result = cli(["run", "tool_start", "--preset", "pigo", "--project-dir", scratch()], {
       stdin: JSON.stringify({ tool_name: "bash", tool_input: { command: "ls" } })

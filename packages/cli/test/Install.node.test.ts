@@ -318,6 +318,24 @@ describe.each(hosts)("doctor --host %s", (host) => {
     expect(result.stdout).toContain("is not above host mode's budget")
   })
 
+  it("a --timeout of 1000 s or more is written as the agent reads it (Qwen Code: milliseconds from 1000 on), and doctor reads it back so", () => {
+    const box = sandbox()
+    policy(box.home, true)
+    expect(cli(["install", "--host", host, "--timeout", "1000"], box).status).toBe(0)
+    const file = userFile(host, box.home)
+    const written = readFileSync(file, "utf8")
+    // Gemini CLI and Qwen Code read 1000000 as 1000 s; Claude Code and Codex read seconds
+    expect(written).toContain(`"timeout": ${host === "gemini" || host === "qwen" ? 1_000_000 : 1000} }`)
+    const passed = cli(["doctor", "--host", host], box)
+    expect(passed.stdout).not.toContain("is not above host mode's budget")
+    if (host !== "qwen") return
+    // 1000 written by hand is 1 s to Qwen Code: host mode would be killed long before its budget
+    write(file, written.replaceAll(`"timeout": 1000000 }`, `"timeout": 1000 }`))
+    const result = cli(["doctor", "--host", host], box)
+    expect(result.status).toBe(1)
+    expect(result.stdout).toContain("the hook timeout (1 s) is not above host mode's budget for --timeout 1000")
+  })
+
   it("passes when wired with a policy that blocks it, naming the reason", () => {
     const box = sandbox()
     policy(box.home, true)

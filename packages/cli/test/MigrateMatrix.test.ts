@@ -31,7 +31,7 @@ import * as PropertyRuns from "@agent-hooks/test-utils/PropertyRuns"
 import { configFor, eventsOf } from "@agent-hooks/test-utils/DialectConfigs"
 import type { Hook } from "@agent-hooks/test-utils/DialectConfigs"
 import { eventsOf as eventsOfHost, hookCommand, timeoutUnitMs } from "../src/internal/hostConfig.ts"
-import { installChanges, layoutOf } from "../src/internal/hostFiles.ts"
+import { installChanges, layoutOf, wiredEntries } from "../src/internal/hostFiles.ts"
 import { claudeShaped, hostEventsFor, planTarget, render } from "../src/internal/migrateTarget.ts"
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-migrate-matrix-")))
@@ -138,8 +138,8 @@ const runPair = async (source: Preset, agent: HostMode.Agent, hooks: ReadonlyArr
   if (agent.name === "cline") {
     for (const file of files) {
       expect(statSync(file.path).mode & 0o111).not.toBe(0)
-      // host mode replaces the shell; a bare command keeps its own shell line (`a && exit 2`)
-      expect(file.text.startsWith("#!/bin/sh\nexec "), file.text).toBe(file.text.includes("hook --host"))
+      // host mode replaces the shell (install's script); a bare command keeps its own shell line (`a && exit 2`)
+      expect(/^exec /m.test(file.text), file.text).toBe(file.text.includes("hook --host"))
     }
   }
   const target = Presets.byName(agent.name)!
@@ -229,39 +229,99 @@ describe("migrate --from X --to Y for every pair, in-process", () => {
 })
 
 describe("one writer per agent's config: migrate --to and install", () => {
+  /** A new project, what install --project writes there for `agent`, and the same host-mode entries as `migrate --to` plans them. */
+  const both = (agent: HostMode.Agent) => {
+    const project = join(root, `w${count++}`)
+    mkdirSync(project, { recursive: true })
+    const events = eventsOfHost(agent)
+    const command = (event: string) =>
+      hookCommand(["/usr/bin/node", "/x/bin.js"], agent, agent.hookTimeout, agent.name === "copilot" ? event : undefined)
+    const layout = layoutOf(agent, "project", project, { HOME: project })
+    const installed = installChanges(
+      layout,
+      { agent, events, command, timeout: agent.hookTimeout * timeoutUnitMs(agent) },
+      "project",
+      project
+    )
+    const fixed = agent.name === "windsurf" || agent.name === "cline"
+    const hostMode = events.map((hostEvent) => ({
+      hostEvent,
+      command: command(hostEvent),
+      timeout: fixed ? undefined : agent.hookTimeout,
+      hostMode: true
+    }))
+    return { project, events, layout, installed, hostMode }
+  }
+
   it("host mode's entries are written where and as install --project writes them, for every agent", () => {
     const files = new Set<string>()
     for (const agent of TARGETS) {
-      const project = join(root, `w${count++}`)
-      mkdirSync(project, { recursive: true })
-      const events = eventsOfHost(agent)
-      const command = (event: string) =>
-        hookCommand(["/usr/bin/node", "/x/bin.js"], agent, agent.hookTimeout, agent.name === "copilot" ? event : undefined)
-      const plan = { agent, events, command, timeout: agent.hookTimeout * timeoutUnitMs(agent) }
-      const installed = installChanges(layoutOf(agent, "project", project, { HOME: project }), plan, "project", project)
-      const fixed = agent.name === "windsurf" || agent.name === "cline"
-      const migrated = render(
-        agent,
-        project,
-        events.map((hostEvent) => ({
-          hostEvent,
-          command: command(hostEvent),
-          timeout: fixed ? undefined : agent.hookTimeout,
-          hostMode: true
-        }))
-      )
+      const { project, installed, hostMode } = both(agent)
+      const migrated = render(agent, project, hostMode)
       expect(migrated.map((file) => file.path).sort(), agent.name).toEqual(installed.map((change) => change.file).sort())
-      // Cline's scripts: install marks its own; the command line is the same
-      if (agent.name !== "cline")
-        expect(
-          migrated.map((file) => file.text),
-          agent.name
-        ).toEqual(installed.map((change) => change.after))
+      // the same bytes, Cline's scripts included (install's mark, which uninstall and doctor read)
+      expect(
+        migrated.map((file) => file.text),
+        agent.name
+      ).toEqual(installed.map((change) => change.after))
       for (const file of migrated) {
         const path = file.path.slice(project.length)
         expect(files.has(path), `${agent.name} writes ${path}, another agent's file`).toBe(false)
         files.add(path)
       }
+    }
+  })
+
+  it("--lossy: a source hook's bare command beside host mode's entries leaves host mode's as install writes them (the agent's fail-closed switch, read back by doctor and uninstall)", () => {
+    for (const agent of TARGETS) {
+      const { project, events, layout, installed, hostMode } = both(agent)
+      // an event with a second entry on it (Cline runs one executable per event: its own event)
+      const bareEvent = agent.name === "cline" ? "bare" : events[0]!
+      const migrated = render(agent, project, [
+        ...hostMode,
+        { hostEvent: bareEvent, command: "./guard.sh", timeout: 5, matcher: "Bash", hostMode: false }
+      ])
+      for (const file of migrated) {
+        mkdirSync(dirname(file.path), { recursive: true })
+        writeFileSync(file.path, file.text)
+      }
+      // host mode's entries: those install writes, each found on its event
+      const wired = wiredEntries(layout, agent, "project", project)
+      if (layout.kind === "own") {
+        // a file of install's own holds only install's entries: with a bare command it is not install's file
+        expect(wired.size, agent.name).toBe(0)
+        continue
+      }
+      expect([...wired.keys()].sort(), agent.name).toEqual([...events].sort())
+      // the same bytes as install's, event by event, where the file is shared with other entries
+      if (layout.kind === "json" || layout.kind === "codex") {
+        const key = layout.kind === "json" ? layout.form.key : "hooks"
+        const ours = JSON.parse(installed[0]!.after!)[key]
+        const theirs = JSON.parse(migrated[0]!.text)[key]
+        for (const event of events) expect(theirs[event][0], `${agent.name} ${event}`).toEqual(ours[event][0])
+        expect(theirs[bareEvent].at(-1), agent.name).not.toEqual(ours[bareEvent]?.[0])
+      }
+    }
+  })
+
+  it("migrate says the agent goes on without agent-hooks exactly where install writes no fail-closed switch", async () => {
+    const project = join(root, `f${count++}`)
+    mkdirSync(join(project, "home"), { recursive: true })
+    writeFiles(project, { "settings.json": JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "true" }] }] } }) })
+    const loaded = await load(Presets.agentHooks, project, [join(project, "settings.json")])
+    for (const agent of TARGETS) {
+      const planned = planTarget({
+        settings: loaded,
+        preset: Presets.agentHooks,
+        agent,
+        lossy: false,
+        platform: "linux",
+        hostCommand: (hostEvent, timeout) => `agent-hooks hook --host ${agent.name} --event ${hostEvent} --timeout ${timeout}`
+      })
+      const written = render(agent, project, planned.entries)
+      const switched = written.some((file) => /"(?:onFailure|failClosed)": (?:"block"|true)/.test(file.text))
+      const goesOn = planned.notes.some((note) => note.includes("goes on without it"))
+      expect(goesOn, `${agent.name}: ${planned.notes.join("; ")}`).toBe(!switched)
     }
   })
 })

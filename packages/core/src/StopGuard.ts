@@ -6,8 +6,6 @@
  *
  * @since 0.2.0
  */
-import type { HookVerdict } from "./HookOutput.ts"
-import type { Outcome } from "./Outcome.ts"
 import * as internal from "./internal/stopGuard.ts"
 
 /**
@@ -21,12 +19,6 @@ export interface StopGuard {
   readonly cap: number
   /** Blocks in a row so far for `key` (an event, session and agent); 0 when the last one did not block. */
   readonly streak: (key: string) => number
-  /**
-   * Records the outcome of one Stop dispatch for `key`: a block extends the streak; a block that
-   * reaches the cap is released (not blocked, the block reasons removed from `toModel`, a note to the
-   * user and in `warnings`) and the streak starts again; anything else ends the streak.
-   */
-  readonly apply: (key: string, outcome: Outcome, verdicts: ReadonlyArray<HookVerdict>) => Outcome
   /**
    * Records whether one Stop dispatch of `event` for `key` blocks, before its outcome is made: a
    * block extends the streak; a block that reaches the cap is released, and the note to say so is

@@ -60,6 +60,35 @@ const watching = async (
 
 const rm = { tool_name: "Bash", tool_input: { command: "rm -rf /" } }
 
+/**
+ * A project whose `.agent-hooks/settings.json` holds `hooks`, found by discovery, and a watching
+ * engine on it: its warnings and reload events as they come, and `reloads(n)`, which waits (at most
+ * 10 s) until there have been `n`.
+ */
+const inProject = async (hooks: Hooks, options: { auditLog?: string } = {}) => {
+  const project = cleanups.tempDir()
+  const home = cleanups.tempDir()
+  mkdirSync(join(project, ".agent-hooks"))
+  const file = join(project, ".agent-hooks", "settings.json")
+  write(file, hooks)
+  const warnings: Array<string> = []
+  const events: Array<HookEngine.ReloadEvent> = []
+  const engine = await createHookEngine({
+    projectDir: project,
+    env: { ...process.env, AGENT_HOOKS_HOME: home, HOME: home },
+    watch: true,
+    ...options,
+    onWarning: (w) => warnings.push(w),
+    onReload: (event) => events.push(event)
+  })
+  cleanups.add(() => void engine.close())
+  const reloads = async (count: number) => {
+    for (let i = 0; i < 200 && events.length < count; i++) await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(events.length).toBe(count)
+  }
+  return { engine, file, warnings, events, reloads }
+}
+
 describe("hot reload", () => {
   it("runs the new hooks after the settings file changes", async () => {
     const file = join(cleanups.tempDir(), "settings.json")
@@ -183,24 +212,12 @@ describe("hot reload", () => {
   })
 
   it("a reload that drops a guard (the agent deletes the project file) is said: the reload event, onWarning, the next Outcome", async () => {
-    const project = cleanups.tempDir()
-    const home = cleanups.tempDir()
-    mkdirSync(join(project, ".agent-hooks"))
-    const file = join(project, ".agent-hooks", "settings.json")
-    write(file, { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: blockRm }] }] })
-    const warnings: Array<string> = []
-    const events: Array<HookEngine.ReloadEvent> = []
-    const engine = await createHookEngine({
-      projectDir: project,
-      env: { ...process.env, AGENT_HOOKS_HOME: home, HOME: home },
-      watch: true,
-      onWarning: (w) => warnings.push(w),
-      onReload: (event) => events.push(event)
+    const { engine, file, warnings, events, reloads } = await inProject({
+      PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: blockRm }] }]
     })
-    cleanups.add(() => void engine.close())
     expect((await engine.dispatch("PreToolUse", rm)).blocked).toBe(true)
     rmSync(file)
-    for (let i = 0; i < 200 && events.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50))
+    await reloads(1)
     expect(events).toMatchObject([
       { _tag: "Reloaded", dropped: [expect.stringContaining(`PreToolUse: ${blockRm} (${file} at hooks.PreToolUse[0].hooks[0])`)] }
     ])
@@ -212,27 +229,42 @@ describe("hot reload", () => {
     expect((await engine.dispatch("PreToolUse", rm)).warnings).toEqual([])
   })
 
-  it("a reload goes into the audit trail: when, which file, which hooks it took away; the log still verifies", async () => {
-    const project = cleanups.tempDir()
-    const home = cleanups.tempDir()
-    mkdirSync(join(project, ".agent-hooks"))
-    const file = join(project, ".agent-hooks", "settings.json")
-    const log = join(home, "audit.jsonl")
-    write(file, { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: blockRm }] }] })
-    const events: Array<HookEngine.ReloadEvent> = []
-    const engine = await createHookEngine({
-      projectDir: project,
-      env: { ...process.env, AGENT_HOOKS_HOME: home, HOME: home },
-      watch: true,
-      auditLog: log,
-      onWarning: () => {},
-      onReload: (event) => events.push(event)
+  it("each reload is told once, in order, in the next Outcome a host sees (not in the reload's own ConfigChange, not lost to a refused payload)", async () => {
+    const broken = { type: "command", command: "echo broken >&2; exit 1" }
+    const { engine, file, warnings, reloads } = await inProject({
+      PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: blockRm }, broken] }]
     })
-    cleanups.add(() => void engine.close())
+    // A reload that fails, then one that takes the guard away (it runs ConfigChange on the hooks in force).
+    writeFileSync(file, '{"hooks": {"PreToolUse": [')
+    await reloads(1)
+    write(file, { PreToolUse: [{ matcher: "Bash", hooks: [broken] }] })
+    await reloads(2)
+    // A payload the engine refuses has no Outcome to tell them in.
+    await expect(engine.dispatch("PreToolUse", "not an object" as unknown as Record<string, unknown>)).rejects.toThrow(
+      "expected a JSON object"
+    )
+    const outcome = await engine.dispatch("PreToolUse", rm)
+    expect(outcome.blocked).toBe(false)
+    expect(outcome.warnings).toEqual([
+      expect.stringContaining(`settings not reloaded, the previous hooks stay: ${file}`),
+      expect.stringContaining(`settings reloaded (${file}): 1 hook no longer runs`),
+      expect.stringContaining("broken")
+    ])
+    // onWarning heard each of them once, in the same order.
+    expect(warnings.filter((w) => outcome.warnings.includes(w))).toEqual(outcome.warnings)
+    // told once: the next Outcome has only its own hook's failure
+    expect((await engine.dispatch("PreToolUse", rm)).warnings).toEqual([expect.stringContaining("broken")])
+  })
+
+  it("a reload goes into the audit trail: when, which file, which hooks it took away; the log still verifies", async () => {
+    const log = join(cleanups.tempDir(), "audit.jsonl")
+    const { engine, file, reloads } = await inProject(
+      { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: blockRm }] }] },
+      { auditLog: log }
+    )
     expect((await engine.dispatch("PreToolUse", rm)).blocked).toBe(true)
     rmSync(file)
-    for (let i = 0; i < 200 && events.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50))
-    expect(events.length).toBe(1)
+    await reloads(1)
     expect((await engine.dispatch("PreToolUse", rm)).blocked).toBe(false)
     await engine.close()
     const text = readFileSync(log, "utf8")

@@ -17,7 +17,7 @@ import { Failed } from "../ExitCode.ts"
 import { readText } from "./configFile.ts"
 import { ownEntryOn } from "./foreignEntry.ts"
 import { READERS } from "./foreignPayload.ts"
-import { eventsOf, fixedTimeout, readOwnCommand, timeoutUnitMs } from "./hostConfig.ts"
+import { eventsOf, fixedTimeout, readOwnCommand, secondsOf, timeoutIn } from "./hostConfig.ts"
 import type { Scope } from "./hostFiles.ts"
 import { filesOf, layoutOf, wiredEntries } from "./hostFiles.ts"
 import { parse, toValue } from "./jsonc.ts"
@@ -302,9 +302,7 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
       // the timeout in the config must stay above host mode's budget for the --timeout it was given
       for (const [event, entry] of entries) {
         const own = readOwnCommand(entry.command)!
-        const seconds = fixedTimeout(agent)
-          ? agent.hookTimeout
-          : (entry.timeout ?? agent.hookTimeout * timeoutUnitMs(agent)) / timeoutUnitMs(agent)
+        const seconds = fixedTimeout(agent) ? agent.hookTimeout : secondsOf(agent, entry.timeout ?? timeoutIn(agent, agent.hookTimeout))
         if (seconds * 1000 <= budgetMs(own.timeout)) {
           problems.push(
             `${entry.file} ${event}: the hook timeout (${seconds} s) is not above host mode's budget for --timeout ${own.timeout} (${budgetMs(own.timeout) / 1000} s): ${agent.displayName} would kill host mode first and run the tool. Run agent-hooks install --host ${agent.name} again`

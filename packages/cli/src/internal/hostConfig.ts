@@ -22,7 +22,7 @@ export type Scope = "user" | "project"
  * WorktreeCreate and WorktreeRemove hooks replace its own git worktree handling (the hook must
  * print the worktree's path), so merely registering one would break worktrees.
  */
-const TAKES_OVER: ReadonlySet<string> = new Set(["WorktreeCreate", "WorktreeRemove"])
+export const TAKES_OVER: ReadonlySet<string> = new Set(["WorktreeCreate", "WorktreeRemove"])
 
 /**
  * Names a host-mode module reads but an install must not register: Kiro's names from before its
@@ -60,6 +60,18 @@ export const hostEventFor = (agent: HostMode.Agent, claudeEvent: string): string
 export const timeoutUnitMs = (agent: HostMode.Agent): number => (agent.name === "gemini" ? 1000 : 1)
 
 /**
+ * `seconds` as the agent reads a hook's `timeout`: Gemini CLI in milliseconds, Qwen Code 1000 or
+ * more as milliseconds (1000 seconds is written 1000000), the others in seconds. `secondsOf` reads
+ * it back: install, migrate and doctor take the agent's unit from here.
+ */
+export const timeoutIn = (agent: HostMode.Agent, seconds: number): number =>
+  agent.name === "qwen" ? (seconds >= 1000 ? seconds * 1000 : seconds) : seconds * timeoutUnitMs(agent)
+
+/** A hook's `timeout` in the agent's config, in seconds, as the agent reads it (`timeoutIn` backwards). */
+export const secondsOf = (agent: HostMode.Agent, value: number): number =>
+  agent.name === "qwen" ? (value >= 1000 ? value / 1000 : value) : value / timeoutUnitMs(agent)
+
+/**
  * Agents whose hook config has no timeout: Cline kills a hook after its fixed 30 s, Windsurf
  * documents none. Install then passes host mode a `--timeout` no longer than the agent's own.
  */
@@ -72,9 +84,23 @@ export const shellQuote = (word: string): string => `'${word.replaceAll("'", `'\
  * The host-mode command install writes, as `sh -c` runs it: the runtime that runs this CLI and the
  * CLI's own entry file, both absolute and quoted, then `hook --host <name> [--event <event>]
  * --timeout <seconds>` (`--event` for an agent whose payload does not name its event: Copilot CLI).
+ * `migrate --to` adds `--payload <agent>` (hooks written for another agent's payload) and
+ * `--settings <file>` (a policy file host mode does not find by itself).
  */
-export const hookCommand = (runner: ReadonlyArray<string>, agent: HostMode.Agent, timeoutSeconds: number, event?: string): string =>
-  `${runner.map(shellQuote).join(" ")} hook --host ${agent.name}${event === undefined ? "" : ` --event ${event}`} --timeout ${timeoutSeconds}`
+export const hookCommand = (
+  runner: ReadonlyArray<string>,
+  agent: HostMode.Agent,
+  timeoutSeconds: number,
+  event?: string,
+  more: { readonly payload?: string | undefined; readonly settings?: string | undefined } = {}
+): string =>
+  [
+    `${runner.map(shellQuote).join(" ")} hook --host ${agent.name}`,
+    ...(event === undefined ? [] : [`--event ${event}`]),
+    ...(more.payload === undefined ? [] : [`--payload ${more.payload}`]),
+    `--timeout ${timeoutSeconds}`,
+    ...(more.settings === undefined ? [] : [`--settings ${shellQuote(more.settings)}`])
+  ].join(" ")
 
 /**
  * A command install wrote, at any path and timeout: quoted words only, then `hook --host <name>
@@ -127,15 +153,49 @@ const ownHook = (
 }
 
 /**
+ * One entry of an agent's config: the agent's event, the command, its timeout in the agent's unit
+ * (`undefined`: none written, the agent's default), and whether it is host mode's (install's, and
+ * `migrate --to`'s) or a source hook's own command that `migrate --to --lossy` writes, with its
+ * matcher where the agent's format has one.
+ */
+export interface ConfigEntry {
+  readonly event: string
+  readonly command: string
+  readonly timeout: number | undefined
+  readonly matcher?: string | undefined
+  /** Host mode's entry: the agent's fail-closed switch is written on it where the event guards. */
+  readonly hostMode: boolean
+}
+
+/** Install's entries: one per event, host mode's command and timeout. */
+export const entriesOf = (plan: InstallPlan): ReadonlyArray<ConfigEntry> =>
+  plan.events.map((event) => ({ event, command: plan.command(event), timeout: plan.timeout, hostMode: true }))
+
+/** The entries per event, in the order the events first come. */
+export const byEvent = (entries: ReadonlyArray<ConfigEntry>): ReadonlyArray<readonly [string, ReadonlyArray<ConfigEntry>]> => {
+  const events = new Map<string, Array<ConfigEntry>>()
+  for (const entry of entries) {
+    const list = events.get(entry.event)
+    if (list === undefined) events.set(entry.event, [entry])
+    else list.push(entry)
+  }
+  return [...events]
+}
+
+/**
  * How one event's entry looks in a JSON config shared with the user's own entries: `key` holds an
- * object of event names, each an array of entries; `entry` renders install's entry, `own` tells one
+ * object of event names, each an array of entries; `entry` renders one entry, `own` tells install's
  * back (and nothing a user wrote); `head` is a member a new file starts with (`"version": 1`).
  */
 export interface JsonForm {
   readonly key: string
   readonly head?: string | undefined
-  readonly entry: (command: string, timeout: number, event: string) => string
+  readonly entry: (entry: ConfigEntry) => string
   readonly own: (agent: HostMode.Agent, value: unknown) => OwnEntry | undefined
+  /** The agent's switch that makes host mode's entry block when agent-hooks cannot start, where it has one. */
+  readonly failClosed?: FailClosed | undefined
+  /** Whether an entry has a matcher the agent reads (`entry` writes an entry's `matcher` only then). */
+  readonly matchers: boolean
 }
 
 /**
@@ -150,17 +210,25 @@ export interface FailClosed {
   readonly events: ReadonlySet<string>
 }
 
-const failClosedText = (failClosed: FailClosed | undefined, event: string): string =>
-  failClosed?.events.has(event) ? `, ${JSON.stringify(failClosed.key)}: ${JSON.stringify(failClosed.value)}` : ""
+const failClosedText = (failClosed: FailClosed | undefined, entry: ConfigEntry): string =>
+  entry.hostMode && failClosed?.events.has(entry.event) === true
+    ? `, ${JSON.stringify(failClosed.key)}: ${JSON.stringify(failClosed.value)}`
+    : ""
+
+const member = (key: string, value: unknown): string => (value === undefined ? "" : `${JSON.stringify(key)}: ${JSON.stringify(value)}`)
 
 const optionalKey = (failClosed: FailClosed | undefined): Record<string, unknown> =>
   failClosed === undefined ? {} : { [failClosed.key]: failClosed.value }
 
-/** Claude Code's nested shape: `{ "hooks": [{ "type": "command", "command", "timeout" }] }`, no matcher (every tool). */
+/** Claude Code's nested shape: `{ "hooks": [{ "type": "command", "command", "timeout" }] }`; host mode's has no matcher (every tool). */
 export const nestedForm = (key: string, failClosed?: FailClosed): JsonForm => ({
   key,
-  entry: (command, timeout, event) =>
-    `{ "hooks": [{ "type": "command", "command": ${JSON.stringify(command)}, "timeout": ${timeout}${failClosedText(failClosed, event)} }] }`,
+  failClosed,
+  matchers: true,
+  entry: (entry) =>
+    `{ ${entry.matcher === undefined ? "" : `${member("matcher", entry.matcher)}, `}"hooks": [{ "type": "command", ${member("command", entry.command)}${
+      entry.timeout === undefined ? "" : `, ${member("timeout", entry.timeout)}`
+    }${failClosedText(failClosed, entry)} }] }`,
   own: (agent, group) => {
     if (!isRecord(group) || Object.keys(group).length !== 1 || !Array.isArray(group["hooks"]) || group["hooks"].length !== 1)
       return undefined
@@ -168,12 +236,21 @@ export const nestedForm = (key: string, failClosed?: FailClosed): JsonForm => ({
   }
 })
 
-/** A flat list of `{ "command", "timeout"? }` entries (Cursor: `timeout` in seconds; Windsurf: none). */
-export const flatForm = (options: { readonly head?: string; readonly timeout: boolean; readonly failClosed?: FailClosed }): JsonForm => ({
+/** A flat list of `{ "command", "matcher"?, "timeout"? }` entries (Cursor: matchers, `timeout` in seconds; Windsurf: neither). */
+export const flatForm = (options: {
+  readonly head?: string
+  readonly timeout: boolean
+  readonly matcher: boolean
+  readonly failClosed?: FailClosed
+}): JsonForm => ({
   key: "hooks",
   head: options.head,
-  entry: (command, timeout, event) =>
-    `{ "command": ${JSON.stringify(command)}${options.timeout ? `, "timeout": ${timeout}` : ""}${failClosedText(options.failClosed, event)} }`,
+  failClosed: options.failClosed,
+  matchers: options.matcher,
+  entry: (entry) =>
+    `{ ${member("command", entry.command)}${options.matcher && entry.matcher !== undefined ? `, ${member("matcher", entry.matcher)}` : ""}${
+      options.timeout && entry.timeout !== undefined ? `, ${member("timeout", entry.timeout)}` : ""
+    }${failClosedText(options.failClosed, entry)} }`,
   own: (agent, value) => ownHook(agent, value, "command", options.timeout ? "timeout" : undefined, {}, optionalKey(options.failClosed))
 })
 
@@ -317,15 +394,15 @@ const insertInto = (
   return { start: container.start + 1, end: container.start + 1, text: rendered.join(`,\n${indent}`) }
 }
 
-/** `"key": [\n  entry\n]` for a new event, at `indent`. */
+/** `"key": [\n  entry,\n  entry\n]` for a new event, at `indent`. */
 const eventMember =
-  (event: string, entry: string, unit: string) =>
+  (event: string, entries: ReadonlyArray<string>, unit: string) =>
   (indent: string): string =>
-    `${JSON.stringify(event)}: [\n${indent}${unit}${entry}\n${indent}]`
+    `${JSON.stringify(event)}: [\n${entries.map((entry) => `${indent}${unit}${entry}`).join(",\n")}\n${indent}]`
 
 /** A new file: `{ "<key>": { … } }` (then the form's head), two-space indent. */
-const newFile = (form: JsonForm, events: ReadonlyArray<string>, entry: (event: string) => string): string =>
-  `{\n  ${JSON.stringify(form.key)}: {\n${events.map((event) => `    ${JSON.stringify(event)}: [\n      ${entry(event)}\n    ]`).join(",\n")}\n  }${
+const newFile = (form: JsonForm, events: ReadonlyArray<readonly [string, ReadonlyArray<string>]>): string =>
+  `{\n  ${JSON.stringify(form.key)}: {\n${events.map(([event, entries]) => `    ${eventMember(event, entries, "  ")("    ")}`).join(",\n")}\n  }${
     form.head === undefined ? "" : `,\n  ${form.head}`
   }\n}\n`
 
@@ -336,42 +413,60 @@ export interface InstallPlan {
   readonly command: (event: string) => string
   /** In the agent's own unit (`timeoutUnitMs`). */
   readonly timeout: number
-  /** An event's own timeout, in the agent's unit, where events differ (`migrate --to`); else `timeout`. */
-  readonly timeoutOf?: ((event: string) => number) | undefined
 }
 
 /**
  * The file with install's entries: the old own entries out first (another path or timeout), then one
  * entry per event, appended after the entries already there. The same text when it is already so.
  */
-export const addOwn = (form: JsonForm, plan: InstallPlan, text: string | undefined, file: string): string => {
-  const entry = (event: string) => form.entry(plan.command(event), plan.timeoutOf?.(event) ?? plan.timeout, event)
-  const base = text === undefined ? undefined : removeOwn(form, plan.agent, text, file)
-  if (base === undefined) return newFile(form, plan.events, entry)
+export const addOwn = (form: JsonForm, plan: InstallPlan, text: string | undefined, file: string): string =>
+  addEntries(form, plan.agent, entriesOf(plan), text, file)
+
+/**
+ * The file with `entries` (`migrate --to`'s may be several on one event): install's old entries out
+ * first, then the entries, appended after those already there, event by event.
+ */
+export const addEntries = (
+  form: JsonForm,
+  agent: HostMode.Agent,
+  entries: ReadonlyArray<ConfigEntry>,
+  text: string | undefined,
+  file: string
+): string => {
+  const events = byEvent(entries).map(([event, list]) => [event, list.map(form.entry)] as const)
+  const base = text === undefined ? undefined : removeOwn(form, agent, text, file)
+  if (base === undefined) return newFile(form, events)
   const root = read(form, base, file)
   if (root.kind !== "object") return base
   const unit = indentUnit(base)
   const hooks = root.members.find((member) => member.key === form.key)
   if (hooks === undefined) {
     const hooksMember = (indent: string): string =>
-      `${JSON.stringify(form.key)}: {\n${plan.events.map((event) => `${indent}${unit}${eventMember(event, entry(event), unit)(indent + unit)}`).join(",\n")}\n${indent}}`
+      `${JSON.stringify(form.key)}: {\n${events.map(([event, list]) => `${indent}${unit}${eventMember(event, list, unit)(indent + unit)}`).join(",\n")}\n${indent}}`
     return apply(base, [
       insertInto(base, root, root.members.at(-1) === undefined ? undefined : memberSpan(root.members.at(-1)!), [hooksMember])
     ])
   }
   const object = hooks.value as Extract<Node, { kind: "object" }>
   const edits: Array<Edit> = []
-  const missing: Array<string> = []
-  for (const event of plan.events) {
+  const missing: Array<readonly [string, ReadonlyArray<string>]> = []
+  for (const [event, list] of events) {
     const member = object.members.find((m) => m.key === event)
     if (member === undefined) {
-      missing.push(event)
+      missing.push([event, list])
       continue
     }
     if (member.value.kind !== "array") {
       throw new ConfigError(`${file}: "${form.key}"."${event}" must be an array of hooks, found ${describe(member.value)}`)
     }
-    edits.push(insertInto(base, member.value, member.value.elements.at(-1), [() => entry(event)]))
+    edits.push(
+      insertInto(
+        base,
+        member.value,
+        member.value.elements.at(-1),
+        list.map((entry) => () => entry)
+      )
+    )
   }
   if (missing.length > 0) {
     const last = object.members.at(-1)
@@ -380,7 +475,7 @@ export const addOwn = (form: JsonForm, plan: InstallPlan, text: string | undefin
         base,
         object,
         last === undefined ? undefined : memberSpan(last),
-        missing.map((event) => eventMember(event, entry(event), unit))
+        missing.map(([event, list]) => eventMember(event, list, unit))
       )
     )
   }
@@ -394,7 +489,9 @@ export const addOwn = (form: JsonForm, plan: InstallPlan, text: string | undefin
  * it holds gives its very bytes back: a file a user wrote or changed is never overwritten or removed.
  */
 export interface OwnFile {
-  readonly render: (entries: ReadonlyArray<{ readonly event: string; readonly command: string; readonly timeout: number }>) => string
+  readonly render: (entries: ReadonlyArray<ConfigEntry>) => string
+  /** Whether an entry has a matcher the agent reads (`render` writes an entry's `matcher` only then). */
+  readonly matchers: boolean
   readonly entries: (agent: HostMode.Agent, text: string) => ReadonlyArray<{ readonly event: string } & OwnEntry> | undefined
 }
 
@@ -416,21 +513,27 @@ const exactly = (
   found: ReadonlyArray<{ readonly event: string } & OwnEntry> | undefined
 ) => {
   if (found === undefined || found.length === 0 || found.some((entry) => entry.timeout === undefined)) return undefined
-  return file.render(found.map((entry) => ({ event: entry.event, command: entry.command, timeout: entry.timeout! }))) === text
+  return file.render(found.map((entry) => ({ event: entry.event, command: entry.command, timeout: entry.timeout, hostMode: true }))) ===
+    text
     ? found
     : undefined
 }
 
-/** Kiro's v1 hook file: `{ version: "v1", hooks: [{ name, trigger, action: { type: "command", command }, timeout }] }`. */
+/**
+ * Kiro's v1 hook file: `{ version: "v1", hooks: [{ name, trigger, matcher?, action: { type: "command", command }, timeout }] }`;
+ * a source hook's own command (`migrate --to --lossy`) is named `migrated <event> <n>`.
+ */
 export const kiroFile: OwnFile = {
+  matchers: true,
   render: (entries) =>
     json({
       version: "v1",
-      hooks: entries.map((entry) => ({
-        name: `agent-hooks ${entry.event}`,
+      hooks: entries.map((entry, index) => ({
+        name: entry.hostMode ? `agent-hooks ${entry.event}` : `migrated ${entry.event} ${index}`,
         trigger: entry.event,
+        ...(entry.matcher === undefined ? {} : { matcher: entry.matcher }),
         action: { type: "command", command: entry.command },
-        timeout: entry.timeout
+        ...(entry.timeout === undefined ? {} : { timeout: entry.timeout })
       }))
     }),
   entries: (agent, text) => {
@@ -449,15 +552,20 @@ export const kiroFile: OwnFile = {
   }
 }
 
-/** `{ [version,] hooks: { <event>: [entry] } }` with one entry per event, rendered by `entry`, read back by `own`. */
-const eventsFile = (
-  head: Readonly<Record<string, unknown>>,
-  entry: (command: string, timeout: number) => Record<string, unknown>,
-  commandKey: string,
-  timeoutKey: string
-): OwnFile => {
+/**
+ * `{ [version,] hooks: { <event>: [entry, …] } }`: `{ type: "command", <commandKey>, matcher? (where the agent reads one),
+ * <timeoutKey>? }`; install's file has one entry per event, read back by `entries`.
+ */
+const eventsFile = (head: Readonly<Record<string, unknown>>, commandKey: string, timeoutKey: string, matcher: boolean): OwnFile => {
+  const entry = (e: ConfigEntry): Record<string, unknown> => ({
+    type: "command",
+    [commandKey]: e.command,
+    ...(matcher && e.matcher !== undefined ? { matcher: e.matcher } : {}),
+    ...(e.timeout === undefined ? {} : { [timeoutKey]: e.timeout })
+  })
   const file: OwnFile = {
-    render: (entries) => json({ ...head, hooks: Object.fromEntries(entries.map((e) => [e.event, [entry(e.command, e.timeout)]])) }),
+    matchers: matcher,
+    render: (entries) => json({ ...head, hooks: Object.fromEntries(byEvent(entries).map(([event, list]) => [event, list.map(entry)])) }),
     entries: (agent, text) => {
       const value = plainJson(text)
       if (!isRecord(value) || !isRecord(value["hooks"])) return undefined
@@ -474,23 +582,24 @@ const eventsFile = (
   return file
 }
 
-/** Copilot CLI's hook file: `{ version: 1, hooks: { <event>: [{ type: "command", bash, timeoutSec }] } }`. */
-export const copilotFile: OwnFile = eventsFile(
-  { version: 1 },
-  (command, timeout) => ({ type: "command", bash: command, timeoutSec: timeout }),
-  "bash",
-  "timeoutSec"
-)
+/** Copilot CLI's hook file: `{ version: 1, hooks: { <event>: [{ type: "command", bash, matcher?, timeoutSec }] } }`. */
+export const copilotFile: OwnFile = eventsFile({ version: 1 }, "bash", "timeoutSec", true)
 
-/** VS Code's hook file: `{ hooks: { <Event>: [{ type: "command", command, timeout }] } }`. */
-export const vscodeFile: OwnFile = eventsFile({}, (command, timeout) => ({ type: "command", command, timeout }), "command", "timeout")
+/** VS Code's hook file: `{ hooks: { <Event>: [{ type: "command", command, timeout }] } }` (no matchers). */
+export const vscodeFile: OwnFile = eventsFile({}, "command", "timeout", false)
 
 /** The first line after the shebang of a Cline hook script install writes. */
 const SCRIPT_MARK = "# Written by agent-hooks install --host cline; agent-hooks uninstall --host cline removes it."
 
-/** A Cline hook: an executable named after its event, running host mode (Cline's timeout is its own 30 s). */
+/**
+ * A Cline hook: an executable named after its event (its first entry: Cline runs one per event),
+ * running host mode in place of the shell (Cline's timeout is its own 30 s); a source hook's own
+ * command (`migrate --to --lossy`) runs as its shell line, unmarked.
+ */
 export const clineScript: OwnFile = {
-  render: (entries) => `#!/bin/sh\n${SCRIPT_MARK}\nexec ${entries[0]!.command}\n`,
+  matchers: false,
+  render: (entries) =>
+    entries[0]!.hostMode ? `#!/bin/sh\n${SCRIPT_MARK}\nexec ${entries[0]!.command}\n` : `#!/bin/sh\n${entries[0]!.command}\n`,
   entries: (agent, text) => {
     const match = /^#!\/bin\/sh\n(.*)\nexec (.*)\n$/.exec(text)
     if (match === null || match[1] !== SCRIPT_MARK || readOwnCommand(match[2]!)?.host !== agent.name) return undefined

@@ -9,13 +9,16 @@ import { homedir } from "node:os"
 import { join, resolve } from "node:path"
 import { parse as parseToml } from "smol-toml"
 import { readText, target } from "./configFile.ts"
-import type { InstallPlan, JsonForm, OwnEntry, OwnFile } from "./hostConfig.ts"
+import type { ConfigEntry, FailClosed, InstallPlan, JsonForm, OwnEntry, OwnFile } from "./hostConfig.ts"
 import {
+  addEntries,
   addOwn,
+  byEvent,
   addTomlBlock,
   clineScript,
   ConfigError,
   copilotFile,
+  entriesOf,
   flatForm,
   kiroFile,
   nestedForm,
@@ -47,6 +50,7 @@ const claudeForm = nestedForm("hooks", { key: "onFailure", value: "block", event
 const cursorForm = flatForm({
   head: `"version": 1`,
   timeout: true,
+  matcher: true,
   failClosed: {
     key: "failClosed",
     value: true,
@@ -60,7 +64,7 @@ const cursorForm = flatForm({
     ])
   }
 })
-const windsurfForm = flatForm({ timeout: false })
+const windsurfForm = flatForm({ timeout: false, matcher: false })
 
 /** The agent's config for a scope. */
 export const layoutOf = (
@@ -116,6 +120,27 @@ export const layoutOf = (
         format: vscodeFile,
         file: at(".copilot/hooks/agent-hooks-vscode.json", ".github/hooks/agent-hooks-vscode.json")
       }
+  }
+}
+
+/** The agent's switch that makes host mode's entries block when agent-hooks cannot start (Claude Code's, Cursor's), if it has one. */
+export const failClosedOf = (agent: HostMode.Agent): FailClosed | undefined => {
+  const layout = layoutOf(agent, "project", "/", { HOME: "/" })
+  return layout.kind === "json" ? layout.form.failClosed : undefined
+}
+
+/** Whether the agent's entries have a matcher it reads (a bare `migrate --to --lossy` entry keeps its own there). */
+export const readsMatchers = (agent: HostMode.Agent): boolean => {
+  const layout = layoutOf(agent, "project", "/", { HOME: "/" })
+  switch (layout.kind) {
+    case "json":
+      return layout.form.matchers
+    case "own":
+      return layout.format.matchers
+    case "codex":
+      return nested.matchers
+    case "scripts":
+      return clineScript.matchers
   }
 }
 
@@ -211,12 +236,11 @@ export const installChanges = (layout: Layout, plan: InstallPlan, scope: Scope, 
           `${layout.file} exists and is not the file agent-hooks install writes: not overwritten. Move it away, or add the hook command to it by hand`
         )
       }
-      const entries = plan.events.map((event) => ({ event, command: plan.command(event), timeout: plan.timeout }))
-      return changed([{ ...at, before: at.text, after: layout.format.render(entries) }])
+      return changed([{ ...at, before: at.text, after: layout.format.render(entriesOf(plan)) }])
     }
     case "scripts": {
-      const changes = plan.events.map((event) => {
-        const at = read(join(layout.folder, event))
+      const changes = entriesOf(plan).map((entry) => {
+        const at = read(join(layout.folder, entry.event))
         if (at.text !== undefined && clineScript.entries(plan.agent, at.text) === undefined) {
           throw new ConfigError(
             `${at.file} exists and is not a hook agent-hooks install wrote: not overwritten (nothing was written). Move it away, or call \`agent-hooks hook --host cline\` from it yourself`
@@ -225,12 +249,43 @@ export const installChanges = (layout: Layout, plan: InstallPlan, scope: Scope, 
         return {
           ...at,
           before: at.text,
-          after: clineScript.render([{ event, command: plan.command(event), timeout: plan.timeout }]),
+          after: clineScript.render([entry]),
           mode: 0o755
         }
       })
       return changed(changes)
     }
+  }
+}
+
+/** A file `newFiles` writes: its path, its text, whether it is an executable (Cline's). */
+export interface NewFile {
+  readonly path: string
+  readonly text: string
+  readonly executable: boolean
+}
+
+/**
+ * The files of a layout holding `entries`, written from nothing (`migrate --to`), by the renderers
+ * install writes with: host mode's entries as install writes them (Claude Code's onFailure, Cursor's
+ * failClosed on the events that guard), a source hook's own command beside them. Codex: `hooks.json`.
+ */
+export const newFiles = (layout: Layout, agent: HostMode.Agent, entries: ReadonlyArray<ConfigEntry>): ReadonlyArray<NewFile> => {
+  if (entries.length === 0) return []
+  switch (layout.kind) {
+    case "json":
+      return [{ path: layout.file, text: addEntries(layout.form, agent, entries, undefined, layout.file), executable: false }]
+    case "codex":
+      return [{ path: layout.json, text: addEntries(nested, agent, entries, undefined, layout.json), executable: false }]
+    case "own":
+      return [{ path: layout.file, text: layout.format.render(entries), executable: false }]
+    case "scripts":
+      // Cline runs one executable per event: the event's first entry
+      return byEvent(entries).map(([event, list]) => ({
+        path: join(layout.folder, event),
+        text: clineScript.render(list),
+        executable: true
+      }))
   }
 }
 

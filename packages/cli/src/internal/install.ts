@@ -15,7 +15,7 @@ import { Failed } from "../ExitCode.ts"
 import { UnsafeConfig, writeText } from "./configFile.ts"
 import { unifiedDiff } from "./diff.ts"
 import type { InstallPlan } from "./hostConfig.ts"
-import { ConfigError, eventsOf, fixedTimeout, hookCommand, OPT_IN, timeoutUnitMs } from "./hostConfig.ts"
+import { ConfigError, eventsOf, fixedTimeout, hookCommand, OPT_IN, timeoutIn } from "./hostConfig.ts"
 import type { Change, Layout, Scope } from "./hostFiles.ts"
 import { filesOf, installChanges, layoutOf, uninstallChanges } from "./hostFiles.ts"
 import { missingFolders, recordCreated, removeCreated } from "./installFolders.ts"
@@ -251,7 +251,7 @@ export const install = (options: InstallOptions): Effect.Effect<void, Failed> =>
       events: eventsOf(agent, options.tab === true),
       // Copilot CLI's payload does not name its event: the command does
       command: (event) => hookCommand(run, agent, seconds, agent.name === "copilot" ? event : undefined),
-      timeout: seconds * timeoutUnitMs(agent)
+      timeout: timeoutIn(agent, seconds)
     }
     const changes = yield* Effect.try({ try: () => installChanges(at.layout, plan, at.scope, at.projectDir), catch: configError })
     if (changes.length === 0)
@@ -266,7 +266,7 @@ export const install = (options: InstallOptions): Effect.Effect<void, Failed> =>
     }
     const unit = fixedTimeout(agent)
       ? ` (${agent.displayName}'s own hook timeout: ${agent.hookTimeout} s)`
-      : ` (hook timeout ${plan.timeout}${timeoutUnitMs(agent) === 1000 ? " ms" : " s"})`
+      : ` (hook timeout ${plan.timeout}${plan.timeout === seconds ? " s" : " ms"})`
     yield* Console.log(`command: ${plan.command(plan.events[0]!)}${unit}`)
     for (const line of needs(agent, at.scope, at.projectDir)) yield* Console.log(`next: ${line}`)
     const optIn = [...(OPT_IN[agent.name] ?? [])]

@@ -20,10 +20,9 @@ import * as HostMode from "@agent-hooks/core/HostMode"
 import type { Preset } from "@agent-hooks/core/Preset"
 import * as Presets from "@agent-hooks/core/Presets"
 import type { HookEntry, LoadedSettings } from "@agent-hooks/core/Settings"
-import { join } from "node:path"
-import type { InstallPlan } from "./hostConfig.ts"
-import { addOwn, nestedForm, readOwnCommand, shellQuote, timeoutUnitMs } from "./hostConfig.ts"
-import { layoutOf } from "./hostFiles.ts"
+import type { NewFile } from "./hostFiles.ts"
+import { fixedTimeout, readOwnCommand, shellQuote, TAKES_OVER, timeoutIn } from "./hostConfig.ts"
+import { failClosedOf, layoutOf, newFiles, readsMatchers } from "./hostFiles.ts"
 
 /** One entry of the target agent's config. */
 export interface TargetEntry {
@@ -41,11 +40,7 @@ export interface TargetEntry {
 }
 
 /** A file `migrate --to` writes: absolute path, text, whether it is an executable (Cline's). */
-export interface TargetFile {
-  readonly path: string
-  readonly text: string
-  readonly executable: boolean
-}
+export type TargetFile = NewFile
 
 /** What `--to <agent>` makes of loaded settings. */
 export interface TargetPlan {
@@ -58,12 +53,6 @@ export interface TargetPlan {
   /** The source agent whose payload host mode presents to the kept hooks (`hook --payload`), when it is not Claude Code's. */
   readonly payload: string | undefined
 }
-
-/**
- * Events whose hook takes over what the agent does (Claude Code's WorktreeCreate must print the
- * worktree's path): a host-mode entry there would replace the agent's own handling.
- */
-const TAKES_OVER: ReadonlySet<string> = new Set(["WorktreeCreate", "WorktreeRemove"])
 
 /**
  * The agent's events that carry a catalog event, where one covers the others: Cursor's
@@ -111,22 +100,6 @@ export const claudeShaped = (preset: Preset): boolean => {
   return agent.tools.length === 0 && agent.normalize === undefined && agent.readInput === undefined && agent.eventField === undefined
 }
 
-/** What the target agent lets a hook run at most, when its config has no timeout key (Windsurf, Cline): its default. */
-const FIXED_TIMEOUT: ReadonlySet<string> = new Set(["windsurf", "cline"])
-
-/** Targets whose entries read a matcher (bare `--lossy` entries keep it there). */
-const READS_MATCHERS: ReadonlySet<string> = new Set([
-  "claude",
-  "codex",
-  "gemini",
-  "qwen",
-  "antigravity",
-  "antigravity-1.0",
-  "cursor",
-  "copilot",
-  "kiro"
-])
-
 /** Host mode keeps its own budget below the timeout it is given (`budgetMs`): the entry's timeout leaves room for it. */
 const withMargin = (seconds: number): number => Math.ceil(seconds + Math.min(5, Math.max(1, seconds / 9)))
 
@@ -149,7 +122,7 @@ export const planTarget = (input: {
   readonly lossy: boolean
   readonly platform: string
   /** `payload`: the agent whose payload the policy's hooks read (`hook --payload`), when it is not Claude Code's. */
-  readonly hostCommand: (hostEvent: string, timeout: number | undefined, payload: string | undefined) => string
+  readonly hostCommand: (hostEvent: string, timeout: number, payload: string | undefined) => string
 }): TargetPlan => {
   const { agent, preset, settings } = input
   const refused: Array<string> = []
@@ -161,7 +134,8 @@ export const planTarget = (input: {
   const shaped = claudeShaped(preset)
   // A source agent with a host mode of its own: its hooks get its payload back (`hook --payload`), in its names
   const presenter = shaped ? undefined : HostMode.byName(preset.name)
-  const fixed = FIXED_TIMEOUT.has(agent.name) ? agent.hookTimeout : undefined
+  // What the target agent lets a hook run at most, when its config has no timeout key (Windsurf, Cline): its default.
+  const fixed = fixedTimeout(agent) ? agent.hookTimeout : undefined
   const implicitEvents = new Set<string>()
   // User-level hooks stay in the user's file when there are others (toCanonical notes them): no entry for them here.
   const scopes = new Set(Object.values(settings.hooks).flatMap((entries) => entries.map((entry) => entry.scope)))
@@ -234,7 +208,7 @@ export const planTarget = (input: {
         continue
       }
       const matcher = entry.matcher.source
-      const keepsMatcher = matcher === undefined || matcher === "" || matcher === "*" || READS_MATCHERS.has(agent.name)
+      const keepsMatcher = matcher === undefined || matcher === "" || matcher === "*" || readsMatchers(agent)
       for (const hostEvent of lossyEvents) {
         bare.push({
           hostEvent,
@@ -266,8 +240,14 @@ export const planTarget = (input: {
   }
   const entries: Array<TargetEntry> = []
   for (const [hostEvent, need] of needs) {
+    // an agent with a fixed timeout has no key for it: host mode gets the agent's own
     const timeout = fixed !== undefined ? undefined : withMargin(need.seconds)
-    entries.push({ hostEvent, command: input.hostCommand(hostEvent, timeout ?? fixed, presenter?.name), timeout, hostMode: true })
+    entries.push({
+      hostEvent,
+      command: input.hostCommand(hostEvent, timeout ?? agent.hookTimeout, presenter?.name),
+      timeout,
+      hostMode: true
+    })
   }
   if (entries.length > 0) {
     if (presenter !== undefined) {
@@ -278,7 +258,8 @@ export const planTarget = (input: {
     notes.push(
       `${agent.displayName} calls agent-hooks on every ${entries.map((entry) => entry.hostEvent).join(", ")}: the policy applies the matchers (for every tool, the agent's own matchers are not used), the timeouts, and reads the answers by ${preset.name}'s rules`
     )
-    if (!FAILS_CLOSED.has(agent.name))
+    // where the agent has no switch that makes host mode's entries block (install writes it where it has one)
+    if (failClosedOf(agent) === undefined)
       notes.push(`if agent-hooks itself cannot start, ${agent.displayName} goes on without it (its own rule for a failing hook)`)
   }
   // Cline runs one executable per event, whose stdout is the one answer: a second command there is left out.
@@ -301,131 +282,21 @@ export const planTarget = (input: {
   }
 }
 
-/** Agents whose config can make a failing hook command block (Cursor's `failClosed`). */
-const FAILS_CLOSED: ReadonlySet<string> = new Set(["cursor"])
-
-const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`
-
-/** Claude Code's nested shape: `{hooks: {Event: [{matcher?, hooks: [{type, command, timeout}]}]}}`, timeouts in `unit` per second. */
-const nested = (entries: ReadonlyArray<TargetEntry>, unit: (seconds: number) => number): Record<string, unknown> => {
-  const hooks: Record<string, Array<unknown>> = {}
-  for (const entry of entries) {
-    ;(hooks[entry.hostEvent] ??= []).push({
-      ...(entry.matcher === undefined ? {} : { matcher: entry.matcher }),
-      hooks: [{ type: "command", command: entry.command, ...(entry.timeout === undefined ? {} : { timeout: unit(entry.timeout) }) }]
-    })
-  }
-  return { hooks }
-}
-
-const seconds = (value: number) => value
-/** Qwen Code reads a timeout of 1000 or more as milliseconds. */
-const qwenUnit = (value: number) => (value >= 1000 ? value * 1000 : value)
-
 /**
- * The files of the agent's project config holding `entries`, where install writes the agent's
- * project config (`layoutOf`, the one table of each agent's files): Copilot CLI and VS Code read the
- * same folder, so each gets a file of its own there.
+ * The files of the agent's project config holding `entries`, where and as install writes them
+ * (`layoutOf`, `newFiles`: one table of each agent's files, one renderer per format): host mode's
+ * entries as install's, and with --lossy the source hooks' bare commands beside them. Copilot CLI
+ * and VS Code read the same folder, so each gets a file of its own there.
  */
-export const render = (agent: HostMode.Agent, projectDir: string, entries: ReadonlyArray<TargetEntry>): ReadonlyArray<TargetFile> => {
-  const layout = layoutOf(agent, "project", projectDir, { HOME: projectDir })
-  const at = layout.kind === "json" || layout.kind === "own" ? layout.file : layout.kind === "codex" ? layout.json : layout.folder
-  // Host mode's entries only: written by install's own writer for the agent, as install writes them
-  // (Claude Code's onFailure and Cursor's failClosed on the events that guard)
-  if (entries.length > 0 && entries.every((entry) => entry.hostMode) && layout.kind !== "scripts") {
-    const unit = (value: number) => (agent.name === "qwen" ? qwenUnit(value) : value * timeoutUnitMs(agent))
-    const plan: InstallPlan = {
-      agent,
-      events: entries.map((entry) => entry.hostEvent),
-      command: (event) => entries.find((entry) => entry.hostEvent === event)!.command,
-      timeout: unit(agent.hookTimeout),
-      timeoutOf: (event) => unit(entries.find((entry) => entry.hostEvent === event)!.timeout ?? agent.hookTimeout)
-    }
-    const text =
-      layout.kind === "own"
-        ? layout.format.render(plan.events.map((event) => ({ event, command: plan.command(event), timeout: plan.timeoutOf!(event) })))
-        : addOwn(layout.kind === "json" ? layout.form : nestedForm("hooks"), plan, undefined, at)
-    return [{ path: at, text, executable: false }]
-  }
-  // With --lossy, the source hooks' bare commands (their matchers) beside host mode's entries
-  const file = (value: unknown): TargetFile => ({ path: at, text: json(value), executable: false })
-  const byEvent = (make: (entry: TargetEntry) => Record<string, unknown>) => {
-    const hooks: Record<string, Array<unknown>> = {}
-    for (const entry of entries) (hooks[entry.hostEvent] ??= []).push(make(entry))
-    return hooks
-  }
-  switch (agent.name) {
-    case "claude":
-    case "codex":
-    case "antigravity-1.0":
-      return [file(nested(entries, seconds))]
-    case "gemini":
-      return [file(nested(entries, (value) => value * timeoutUnitMs(agent)))]
-    case "qwen":
-      return [file(nested(entries, qwenUnit))]
-    case "antigravity":
-      // grouped by hook name
-      return [file({ [layout.kind === "json" ? layout.form.key : "agent-hooks"]: nested(entries, seconds)["hooks"] })]
-    case "cursor":
-      return [
-        file({
-          version: 1,
-          hooks: byEvent((entry) => ({
-            command: entry.command,
-            ...(entry.matcher === undefined ? {} : { matcher: entry.matcher }),
-            ...(entry.timeout === undefined ? {} : { timeout: entry.timeout }),
-            // agent-hooks that cannot start (or crashes) denies, as its own failures do
-            ...(entry.hostMode && targetSpec(agent, entry.hostEvent)?.blocking !== "none" ? { failClosed: true } : {})
-          }))
-        })
-      ]
-    case "copilot":
-      return [
-        file({
-          version: 1,
-          hooks: byEvent((entry) => ({
-            type: "command",
-            bash: entry.command,
-            ...(entry.matcher === undefined ? {} : { matcher: entry.matcher }),
-            ...(entry.timeout === undefined ? {} : { timeoutSec: entry.timeout })
-          }))
-        })
-      ]
-    case "vscode":
-      return [
-        file({
-          hooks: byEvent((entry) => ({
-            type: "command",
-            command: entry.command,
-            ...(entry.timeout === undefined ? {} : { timeout: entry.timeout })
-          }))
-        })
-      ]
-    case "kiro":
-      return [
-        file({
-          version: "v1",
-          hooks: entries.map((entry, index) => ({
-            name: entry.hostMode ? `agent-hooks ${entry.hostEvent}` : `migrated ${entry.hostEvent} ${index}`,
-            trigger: entry.hostEvent,
-            ...(entry.matcher === undefined ? {} : { matcher: entry.matcher }),
-            action: { type: "command", command: entry.command },
-            ...(entry.timeout === undefined ? {} : { timeout: entry.timeout })
-          }))
-        })
-      ]
-    case "windsurf":
-      return [file({ hooks: byEvent((entry) => ({ command: entry.command })) })]
-    case "cline": {
-      // one executable per event, named after it; its stdin is the hook's
-      const events = [...new Set(entries.map((entry) => entry.hostEvent))]
-      return events.map((event) => {
-        const entry = entries.find((one) => one.hostEvent === event)!
-        // host mode replaces the shell; a bare command (--lossy) runs as its shell line
-        return { path: join(at, event), text: `#!/bin/sh\n${entry.hostMode ? "exec " : ""}${entry.command}\n`, executable: true }
-      })
-    }
-    default:
-      return []
-  }
-}
+export const render = (agent: HostMode.Agent, projectDir: string, entries: ReadonlyArray<TargetEntry>): ReadonlyArray<TargetFile> =>
+  newFiles(
+    layoutOf(agent, "project", projectDir, { HOME: projectDir }),
+    agent,
+    entries.map((entry) => ({
+      event: entry.hostEvent,
+      command: entry.command,
+      timeout: entry.timeout === undefined ? undefined : timeoutIn(agent, entry.timeout),
+      matcher: entry.matcher,
+      hostMode: entry.hostMode
+    }))
+  )

@@ -216,8 +216,18 @@ const auditRecords = (
     })
   )
 
-/** @internal */
-export const dispatch = (state: EngineState, event: string, payload: unknown): Effect.Effect<Outcome, PayloadError> =>
+/**
+ * One dispatch. `notices`: what the engine has to say before it (a reload of the settings), the
+ * first of the outcome's warnings.
+ *
+ * @internal
+ */
+export const dispatch = (
+  state: EngineState,
+  event: string,
+  payload: unknown,
+  notices: ReadonlyArray<string> = []
+): Effect.Effect<Outcome, PayloadError> =>
   Effect.suspend(() => {
     if (!Predicate.isObject(payload)) {
       return Effect.fail(
@@ -232,7 +242,8 @@ export const dispatch = (state: EngineState, event: string, payload: unknown): E
     const checked = known !== undefined && known.payload === payload && known.event === event && known.plan === state.plan
     const quick = checked ? undefined : unmatchedDecided(state, event, payload)
     if (quick !== undefined) {
-      const { spec, decided, besides } = quick
+      const { spec, decided } = quick
+      const besides = { ...quick.besides, notices }
       if (state.audit === undefined) return Effect.succeed(assemble(spec, [], decided, besides))
       // With the audit trail on, a dispatch no hook matched is recorded too (the tool call still happens).
       const audited = Sinks.audited(
@@ -256,7 +267,7 @@ export const dispatch = (state: EngineState, event: string, payload: unknown): E
     // A span per dispatch that runs hooks (one that matches nothing stays outside the Effect runtime).
     const spec = specOf(state.plan, event)
     const matcher = spec === undefined ? null : (matchValue(spec, payload) ?? null)
-    return state.telemetry.dispatch({ event, matcher, ...genAiOf(payload) }, run(state, event, payload), (outcome) => ({
+    return state.telemetry.dispatch({ event, matcher, ...genAiOf(payload) }, run(state, event, payload, notices), (outcome) => ({
       blocked: outcome.blocked,
       decision: outcome.decision,
       hooks: outcome.hooks.length
@@ -513,7 +524,12 @@ const startBackground = (
     return notStarted
   })
 
-const run = (state: EngineState, event: string, payload: Record<string, unknown>): Effect.Effect<Outcome> =>
+const run = (
+  state: EngineState,
+  event: string,
+  payload: Record<string, unknown>,
+  notices: ReadonlyArray<string>
+): Effect.Effect<Outcome> =>
   Effect.gen(function* () {
     const { plan, options } = state
     const { spec, warnings: dispatchWarnings } = eventOf(plan, event)
@@ -591,5 +607,5 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
     const sinkWarnings =
       state.audit === undefined ? [] : yield* auditRecords(state, state.audit, d.auditOf, ran, { ...decided, hooks: answered.length })
     const asyncHooks = background.map((hook) => hook.display)
-    return assemble(spec, answered, decided, { warnings: dispatchWarnings, asyncHooks, label, sinkWarnings })
+    return assemble(spec, answered, decided, { notices, warnings: dispatchWarnings, asyncHooks, label, sinkWarnings })
   }).pipe(Effect.provideService(ProcessSpawner, state.spawner))

@@ -23,16 +23,18 @@ import { dispatch, unmatched } from "./dispatch.ts"
 import type { EngineState } from "./dispatch.ts"
 import * as Plan from "./plan.ts"
 import { makeReloading } from "./reload.ts"
+import type { Built } from "./reload.ts"
 
 /** @internal */
 export const make = (
   options: EngineOptions
 ): Effect.Effect<HookEngine["Service"], HookError, ProcessSpawner | FileSystem.FileSystem | Path.Path | Scope.Scope> =>
-  options.watch === true ? makeReloading(options, makeOnce) : makeOnce(options)
+  options.watch === true ? makeReloading(options, makeOnce) : Effect.map(makeOnce(options), (built) => built.engine)
 
+/** One engine on one plan, and its dispatch that starts the outcome's warnings with a reload's notices. */
 const makeOnce = (
   options: EngineOptions
-): Effect.Effect<HookEngine["Service"], HookError, ProcessSpawner | FileSystem.FileSystem | Path.Path | Scope.Scope> =>
+): Effect.Effect<Built, HookError, ProcessSpawner | FileSystem.FileSystem | Path.Path | Scope.Scope> =>
   Effect.gen(function* () {
     const plan = yield* Plan.make(options)
     if (options.onWarning !== undefined) for (const warning of plan.settings.warnings) options.onWarning(warning)
@@ -121,5 +123,5 @@ const makeOnce = (
               })
               .pipe(Effect.catch((error) => Effect.sync(() => options.onWarning?.(`audit record not written: ${error.message}`))))
     }
-    return service
+    return { engine: service, dispatch: (event, payload, notices) => dispatch(state, event, payload, notices) } satisfies Built
   })

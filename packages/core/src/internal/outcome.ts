@@ -94,13 +94,16 @@ export const decide = (
 }
 
 /**
- * What an outcome says besides its hooks' answers: the dispatch's warnings, the hooks started in
- * the background, how notices name the event (e.g. `PreToolUse:Bash`), and what the sinks could not
- * do before the outcome was returned (audit records not written), after the Stop guard's note.
+ * What an outcome says besides its hooks' answers: what the engine had to say before the dispatch
+ * (a reload of the settings), the dispatch's warnings, the hooks started in the background, how
+ * notices name the event (e.g. `PreToolUse:Bash`), and what the sinks could not do before the
+ * outcome was returned (audit records not written), after the Stop guard's note.
  *
  * @internal
  */
 export interface Besides {
+  /** Said before this dispatch (a reload's notice): the first of the warnings. */
+  readonly notices?: ReadonlyArray<string> | undefined
   readonly warnings: ReadonlyArray<string>
   readonly asyncHooks?: ReadonlyArray<string> | undefined
   readonly label?: string | undefined
@@ -161,6 +164,7 @@ export const assembleWith =
     if (!cont && stopReason !== null) toUser.push(stopReason)
     if (decided.released !== undefined) toUser.push(decided.released)
 
+    const notices = besides.notices ?? []
     const sinkWarnings = besides.sinkWarnings ?? []
     return {
       event: event.name,
@@ -178,10 +182,11 @@ export const assembleWith =
       toUser,
       terminalSequences,
       asyncHooks: besides.asyncHooks ?? [],
+      // In the order they were said: before the dispatch, during it, the Stop guard's release, the sinks.
       warnings:
-        decided.released === undefined && sinkWarnings.length === 0
+        notices.length === 0 && decided.released === undefined && sinkWarnings.length === 0
           ? besides.warnings
-          : [...besides.warnings, ...(decided.released === undefined ? [] : [decided.released]), ...sinkWarnings]
+          : [...notices, ...besides.warnings, ...(decided.released === undefined ? [] : [decided.released]), ...sinkWarnings]
     }
   }
 

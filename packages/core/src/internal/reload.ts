@@ -10,7 +10,8 @@ import * as Semaphore from "effect/Semaphore"
 import * as Stream from "effect/Stream"
 import type * as Fiber from "effect/Fiber"
 import type { EngineOptions, HookEngine, ReloadEvent } from "../HookEngine.ts"
-import type { HookError } from "../HookError.ts"
+import type { HookError, PayloadError } from "../HookError.ts"
+import type { Outcome } from "../Outcome.ts"
 import type { ProcessSpawner } from "../ProcessSpawner.ts"
 import type { PlannedHook } from "../Plan.ts"
 import * as Trust from "../Trust.ts"
@@ -18,8 +19,18 @@ import type { LoadedSettings, SettingsScope } from "../SettingsModel.ts"
 
 type Engine = HookEngine["Service"]
 
-interface Slot {
+/**
+ * An engine on one plan, and its dispatch that takes what the engine has to say before it: the
+ * reload's notices are the first of the outcome's warnings, assembled with the rest.
+ *
+ * @internal
+ */
+export interface Built {
   readonly engine: Engine
+  readonly dispatch: (event: string, payload: unknown, notices: ReadonlyArray<string>) => Effect.Effect<Outcome, PayloadError>
+}
+
+interface Slot extends Built {
   readonly scope: Scope.Closeable
   inFlight: number
   retired: boolean
@@ -90,7 +101,7 @@ const SETTLE = Duration.millis(150)
  */
 export const makeReloading = (
   options: EngineOptions,
-  build: (options: EngineOptions) => Effect.Effect<Engine, HookError, ProcessSpawner | FileSystem.FileSystem | Path.Path | Scope.Scope>
+  build: (options: EngineOptions) => Effect.Effect<Built, HookError, ProcessSpawner | FileSystem.FileSystem | Path.Path | Scope.Scope>
 ): Effect.Effect<Engine, HookError, ProcessSpawner | FileSystem.FileSystem | Path.Path | Scope.Scope> =>
   Effect.gen(function* () {
     const outer = yield* Effect.scope
@@ -113,11 +124,11 @@ export const makeReloading = (
 
     const open = Effect.gen(function* () {
       const scope = yield* Scope.fork(outer)
-      const engine = yield* build(options).pipe(
+      const built = yield* build(options).pipe(
         Scope.provide(scope),
         Effect.onError(() => Scope.close(scope, Exit.void))
       )
-      return { engine, scope, inFlight: 0, retired: false } satisfies Slot as Slot
+      return { ...built, scope, inFlight: 0, retired: false } satisfies Slot as Slot
     })
     let current: Slot = yield* open
 
@@ -125,14 +136,12 @@ export const makeReloading = (
     const closeIfIdle = (slot: Slot) =>
       slot.retired && slot.inFlight === 0 ? Effect.andThen(slot.engine.awaitAsync, Scope.close(slot.scope, Exit.void)) : Effect.void
 
-    const dispatch = (event: string, payload: unknown) =>
+    /** A dispatch on the engine in force, which is kept open until the dispatch is done. */
+    const onCurrent = (dispatchOn: (slot: Slot) => Effect.Effect<Outcome, PayloadError>) =>
       Effect.suspend(() => {
         const slot = current
         slot.inFlight += 1
-        const said = notices
-        notices = []
-        return slot.engine.dispatch(event, payload).pipe(
-          Effect.map((outcome) => (said.length === 0 ? outcome : { ...outcome, warnings: [...said, ...outcome.warnings] })),
+        return dispatchOn(slot).pipe(
           Effect.ensuring(
             Effect.suspend(() => {
               slot.inFlight -= 1
@@ -140,6 +149,15 @@ export const makeReloading = (
             })
           )
         )
+      })
+
+    // The host's dispatch tells the reloads not yet told, in its outcome; a dispatch that fails (a
+    // payload that is not an object) leaves them for the next one.
+    const dispatch = (event: string, payload: unknown) =>
+      onCurrent((slot) => {
+        const said = notices
+        notices = []
+        return slot.dispatch(event, payload, said).pipe(Effect.onError(() => Effect.sync(() => void (notices = [...said, ...notices]))))
       })
 
     const scopeOf = (settings: LoadedSettings, file: string): SettingsScope | undefined =>
@@ -178,7 +196,8 @@ export const makeReloading = (
           // ConfigChange runs on the hooks in force; a block keeps them (except for managed policy).
           for (const file of changed) {
             const source = sourceOf(scopeOf(old.engine.settings, file) ?? scopeOf(next.engine.settings, file))
-            const outcome = yield* Effect.exit(dispatch("ConfigChange", { source, file_path: file }))
+            // The reload's own ConfigChange: its outcome is read here, so it tells no earlier reload.
+            const outcome = yield* Effect.exit(onCurrent((slot) => slot.dispatch("ConfigChange", { source, file_path: file }, [])))
             if (Exit.isSuccess(outcome) && outcome.value.blocked && source !== "policy_settings") {
               yield* Scope.close(next.scope, Exit.void)
               const why = outcome.value.reason === null ? "" : `: ${outcome.value.reason}`

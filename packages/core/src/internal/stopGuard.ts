@@ -1,25 +1,7 @@
-import type { HookVerdict, Outcome } from "../Verdict.ts"
 import type { StopGuard } from "../StopGuard.ts"
 
 /** @internal */
 export const reached = (streak: number, cap: number): boolean => cap > 0 && streak >= cap
-
-/** The released outcome: not blocked, the block reasons no longer sent to the model, a note for the user. */
-const release = (outcome: Outcome, verdicts: ReadonlyArray<HookVerdict>, note: string): Outcome => {
-  const blockReasons = new Set(
-    verdicts.flatMap((verdict) => (verdict.decision === "block" && verdict.reason !== null ? [verdict.reason] : []))
-  )
-  if (outcome.reason !== null) blockReasons.add(outcome.reason)
-  return {
-    ...outcome,
-    blocked: false,
-    decision: null,
-    reason: null,
-    toModel: outcome.toModel.filter((text) => !blockReasons.has(text)),
-    toUser: [...outcome.toUser, note],
-    warnings: [...outcome.warnings, note]
-  }
-}
 
 /** @internal */
 export const make = (cap: number): StopGuard => {
@@ -40,10 +22,6 @@ export const make = (cap: number): StopGuard => {
   return {
     cap,
     streak: (key) => streaks.get(key) ?? 0,
-    record,
-    apply: (key, outcome, verdicts) => {
-      const note = record(key, outcome.blocked, outcome.event)
-      return note === undefined ? outcome : release(outcome, verdicts, note)
-    }
+    record
   }
 }
