@@ -524,12 +524,7 @@ const startBackground = (
     return notStarted
   })
 
-const run = (
-  state: EngineState,
-  event: string,
-  payload: Record<string, unknown>,
-  notices: ReadonlyArray<string>
-): Effect.Effect<Outcome> =>
+const run = (state: EngineState, event: string, payload: Record<string, unknown>, notices: ReadonlyArray<string>): Effect.Effect<Outcome> =>
   Effect.gen(function* () {
     const { plan, options } = state
     const { spec, warnings: dispatchWarnings } = eventOf(plan, event)
