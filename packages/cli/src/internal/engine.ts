@@ -94,9 +94,12 @@ export const withEngine = <A, E, R>(
               own?.(hook)
             }
           }
-    const plan: Effect.Effect<Plan.Plan | undefined, HookError.HookError> = host.plan === undefined ? Effect.succeed(undefined) : host.plan(built)
+    const plan: Effect.Effect<Plan.Plan | undefined, HookError.HookError> =
+      host.plan === undefined ? Effect.succeed(undefined) : host.plan(built)
     return plan.pipe(
-      Effect.flatMap((plan) => HookEngine.HookEngine.use(f).pipe(Effect.provide(engineLayer(plan === undefined ? built : { ...built, plan })))),
+      Effect.flatMap((plan) =>
+        HookEngine.HookEngine.use(f).pipe(Effect.provide(engineLayer(plan === undefined ? built : { ...built, plan })))
+      ),
       Effect.mapError((error) => (isHookError(error) ? new Failed({ message: error.message }) : (error as Exclude<E, HookError.HookError>)))
     )
   })

@@ -325,6 +325,8 @@ const helpers = (socket: string) => {
     child.on("exit", gone)
     child.on("error", gone)
   }
+  /** Calls the helpers run now, or wait for one. */
+  const running = (): number => all.reduce((sum, helper) => sum + helper.calls, 0) + waiting.length
   // helpers without a call for a while end (they exit when their channel closes)
   const sweep = setInterval(() => {
     for (const helper of [...all]) {
@@ -336,13 +338,14 @@ const helpers = (socket: string) => {
   }, 5000)
   sweep.unref()
   return {
-    /** Calls the helpers run now, or wait for one. */
-    running: (): number => all.reduce((sum, helper) => sum + helper.calls, 0) + waiting.length,
+    running,
     /** Gives the call to a free helper, starting one when there is none; `busy` beyond `MAX_CALLS`. */
     hand: (request: Request, stdin: Buffer, after: Buffer, connection: Socket, done: () => void): void => {
-      const inUse = all.reduce((sum, helper) => sum + helper.calls, 0) + waiting.length
       // the daemon's own process runs one call: the helpers take the others, up to MAX_CALLS in all
-      if (inUse >= MAX_CALLS - 1) return busyAnswer(connection)
+      if (running() >= MAX_CALLS - 1) {
+        busyAnswer(connection)
+        return
+      }
       const timer = setTimeout(() => {
         const at = waiting.indexOf(call)
         if (at !== -1) waiting.splice(at, 1)
