@@ -8,7 +8,10 @@
  *
  * Run from the repository root after `npm run build`: `node bench/daemon-call.ts`. Environment:
  * BENCH_N (default 300), BENCH_PARALLEL (4), BENCH_BIN (another build's bin.js, to compare),
- * BENCH_NODE_FLAGS (the daemon's Node flags; default the client's `DAEMON_NODE_FLAGS`).
+ * BENCH_NODE_FLAGS (the daemon's Node flags; default the client's `DAEMON_NODE_FLAGS`), BENCH_HOOK=none
+ * (the policy's hook does not match: the daemon's own work, no hook spawned). The daemon's CPU time
+ * per call (from /proc, user + system: clock ticks of 10 ms, so over many calls) is what a busy
+ * machine's wall time hides.
  */
 import { spawn } from "node:child_process"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -23,7 +26,9 @@ const PARALLEL = Number(process.env.BENCH_PARALLEL ?? 4)
 const bin = process.env.BENCH_BIN ?? fileURLToPath(new URL("../packages/cli/dist/bin.js", import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), "agent-hooks-bench-daemon-"))
 const settings = join(dir, "settings.json")
-writeFileSync(settings, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "true" }] }] } }))
+// BENCH_HOOK=none: the policy's hook does not match the call (the daemon's own work alone, no spawn)
+const matcher = process.env.BENCH_HOOK === "none" ? "NoSuchTool" : "Bash"
+writeFileSync(settings, JSON.stringify({ hooks: { PreToolUse: [{ matcher, hooks: [{ type: "command", command: "true" }] }] } }))
 const payload = Buffer.from(
   JSON.stringify({
     session_id: "bench",
@@ -47,6 +52,11 @@ for (const name of ["AGENT_HOOKS_HOST_MODE", "AGENT_HOOKS_DAEMON", "NODE_OPTIONS
 // the heap bounds the client starts the daemon with (BENCH_NODE_FLAGS="" for none)
 const flags = process.env.BENCH_NODE_FLAGS === undefined ? DAEMON_NODE_FLAGS : process.env.BENCH_NODE_FLAGS.split(" ").filter(Boolean)
 const daemon = spawn(process.execPath, [...flags, bin, "__daemon", socket], { stdio: "ignore", env, cwd: "/" })
+/** The daemon's CPU time so far (user + system, ms): what a busy machine's wall time hides. */
+const cpu = (): number => {
+  const fields = readFileSync(`/proc/${daemon.pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
+}
 const rss = (): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${daemon.pid}/status`, "utf8"))![1]) / 1024
 
 interface Reply {
@@ -100,6 +110,7 @@ try {
     }
   }
   const before = rss()
+  const cpuBefore = cpu()
   const times: Array<number> = []
   const memory: Array<number> = []
   for (let i = 0; i < N; i++) {
@@ -107,7 +118,10 @@ try {
     if ((i + 1) % Math.max(1, Math.floor(N / 10)) === 0) memory.push(rss())
   }
   const first = times.slice(0, Math.min(20, N))
-  console.log(`calls: ${N}; in the daemon per call: median ${median(times).toFixed(1)} ms (first 20: ${median(first).toFixed(1)} ms)`)
+  const cpuPerCall = (cpu() - cpuBefore) / N
+  console.log(
+    `calls: ${N}; in the daemon per call: median ${median(times).toFixed(1)} ms wall (first 20: ${median(first).toFixed(1)} ms), ${cpuPerCall.toFixed(2)} ms CPU`
+  )
   console.log(`daemon RSS: ${before.toFixed(0)} MB before, ${memory.map((m) => m.toFixed(0)).join(" ")} MB every ${N / 10} calls`)
   // the first time, the daemon starts its helpers (a call that waits too long for one is told busy); then they are warm
   for (const round of ["first", "then"]) {
