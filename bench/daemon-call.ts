@@ -14,33 +14,22 @@
  * machine's wall time hides.
  */
 import { spawn } from "node:child_process"
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { createConnection } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { DAEMON_NODE_FLAGS } from "../packages/cli/src/internal/hookClient.ts"
+import { hookBench } from "./hookPayload.ts"
 
 const N = Number(process.env.BENCH_N ?? 300)
 const PARALLEL = Number(process.env.BENCH_PARALLEL ?? 4)
 const bin = process.env.BENCH_BIN ?? fileURLToPath(new URL("../packages/cli/dist/bin.js", import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), "agent-hooks-bench-daemon-"))
-const settings = join(dir, "settings.json")
 // BENCH_HOOK=none: the policy's hook does not match the call (the daemon's own work alone, no spawn)
-const matcher = process.env.BENCH_HOOK === "none" ? "NoSuchTool" : "Bash"
-writeFileSync(settings, JSON.stringify({ hooks: { PreToolUse: [{ matcher, hooks: [{ type: "command", command: "true" }] }] } }))
-const payload = Buffer.from(
-  JSON.stringify({
-    session_id: "bench",
-    transcript_path: join(dir, "t.jsonl"),
-    cwd: dir,
-    permission_mode: "default",
-    hook_event_name: "PreToolUse",
-    tool_name: "Bash",
-    tool_input: { command: "ls", description: "list" },
-    tool_use_id: "toolu_bench"
-  })
-)
+const bench = hookBench(dir, process.env.BENCH_HOOK === "none" ? "NoSuchTool" : "Bash")
+const settings = bench.settings
+const payload = Buffer.from(bench.payload)
 const folder = join(dir, "run")
 mkdirSync(folder, { mode: 0o700 })
 const socket = join(folder, "d.sock")

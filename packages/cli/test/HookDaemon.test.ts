@@ -156,6 +156,17 @@ const policyFiles = () => {
   return ["--settings", join(fixtures, "policy.json"), "--settings", file]
 }
 
+/** A request line as the client sends it for `agent-hooks hook --host claude` with this file's policy, and `stdin`. */
+const claudeRequest = (stdin: Buffer) => ({
+  v: 1,
+  argv: ["hook", "--host", "claude", ...policyFiles()],
+  env: env(true),
+  cwd: scratch(),
+  umask: 0o022,
+  stdinIsTerminal: false,
+  stdinLength: stdin.length
+})
+
 describe.runIf(linux)("the daemon answers as the call in-process does", () => {
   it.each(hosts)(
     "%s: every recorded payload, the policy's answers, hostile input",
@@ -417,15 +428,7 @@ describe.runIf(linux)("a daemon that cannot answer: the call runs in-process, wi
     const pid = await answeringDaemon()
     rmSync(probe(), { force: true })
     const stdin = Buffer.from(shell("claude", "ls"))
-    const request = {
-      v: 1,
-      argv: ["hook", "--host", "claude", ...policyFiles()],
-      env: env(true),
-      cwd: scratch(),
-      umask: 0o022,
-      stdinIsTerminal: false,
-      stdinLength: stdin.length
-    }
+    const request = claudeRequest(stdin)
     const replies = await new Promise<string>((resolve) => {
       const connection = createConnection(socketFile()!)
       let text = ""
@@ -696,16 +699,7 @@ describe.runIf(linux)("a daemon that dies with a call: never a hook run twice in
               .map((line) => JSON.parse(line).t)
           )
         )
-        const request = {
-          v: 1,
-          argv: ["hook", "--host", "claude", ...policyFiles()],
-          env: env(true),
-          cwd: scratch(),
-          umask: 0o022,
-          stdinIsTerminal: false,
-          stdinLength: stdin.length,
-          ...(started === undefined ? {} : { started })
-        }
+        const request = { ...claudeRequest(stdin), ...(started === undefined ? {} : { started }) }
         connection.write(`${JSON.stringify(request)}\n`)
         connection.write(stdin)
       })
