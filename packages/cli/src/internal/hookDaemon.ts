@@ -112,10 +112,14 @@ const capture = (stream: NodeJS.WriteStream) => {
   }
 }
 
-/** Makes `process.env` exactly `env` (the same object: the engine and its hooks read it). */
+/**
+ * Makes `process.env` exactly `env` (the same object: the engine and its hooks read it). Only what
+ * differs is changed: each change is a call into the C library's environment, and one agent's calls
+ * mostly bring the same environment.
+ */
 const setEnvironment = (env: Record<string, string | undefined>): void => {
-  for (const name of Object.keys(process.env)) delete process.env[name]
-  for (const [name, value] of Object.entries(env)) if (typeof value === "string") process.env[name] = value
+  for (const name of Object.keys(process.env)) if (!Object.hasOwn(env, name) || typeof env[name] !== "string") delete process.env[name]
+  for (const [name, value] of Object.entries(env)) if (typeof value === "string" && process.env[name] !== value) process.env[name] = value
 }
 
 const send = (connection: Socket, message: Record<string, unknown>): void => {
