@@ -114,8 +114,8 @@ const capture = (stream: NodeJS.WriteStream) => {
 
 /**
  * Makes `process.env` exactly `env` (the same object: the engine and its hooks read it). Only what
- * differs is changed: each change is a call into the C library's environment, and one agent's calls
- * mostly bring the same environment.
+ * differs is changed: each change is a call into the C library's environment, and a call mostly
+ * brings the environment the daemon has (that of the call that started it).
  */
 const setEnvironment = (env: Record<string, string | undefined>): void => {
   for (const name of Object.keys(process.env)) if (!Object.hasOwn(env, name) || typeof env[name] !== "string") delete process.env[name]
