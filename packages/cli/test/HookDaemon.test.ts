@@ -369,7 +369,7 @@ describe.runIf(linux)("a daemon that cannot answer: the call runs in-process, wi
     await until("the daemon gone", () => !daemons().includes(pid))
   }, 60_000)
 
-  it("busy with a call: another call at the same time runs in-process, both answered", async () => {
+  it("two calls at the same time: both answered alike (the second by a helper of the daemon, or in-process while one starts)", async () => {
     const pid = daemons()[0] ?? (await startDaemon(policyFiles()))
     const file = join(scratch(), "slow.json")
     writeFileSync(
