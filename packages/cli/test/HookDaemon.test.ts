@@ -562,6 +562,36 @@ describe.runIf(linux)("the daemon keeps compiled settings between calls, never a
     expect(broken.stderr).toContain(userFile())
   }, 120_000)
 
+  it("a project settings file that is a FIFO: the answer in-process gives, and the daemon keeps answering after many such calls", async () => {
+    const pid = await answeringDaemon()
+    rmSync(project(), { recursive: true, force: true })
+    mkdirSync(join(project(), ".agent-hooks"), { recursive: true })
+    mkdirSync(join(scratch(), "ah"), { recursive: true })
+    writeFileSync(userFile(), hookOf(`echo "$PPID" >> "$PROBE"; exit 0`))
+    // a read of it waits for a writer that never comes: in-process the call's time budget ends it
+    expect(spawnSync("mkfifo", [projectFile()]).status).toBe(0)
+    const fifo = ["--host", "claude", "--timeout", "3"]
+    const extra = { CLAUDE_PROJECT_DIR: project() }
+    // in-process the answer is written at the budget (the pending read then keeps the process from exiting: killed here)
+    const inProcess = spawnSync(node, [bin, "hook", ...fifo], {
+      input: shell("claude", "ls"),
+      cwd: scratch(),
+      env: env(false, extra),
+      encoding: "utf8",
+      timeout: 10_000
+    })
+    expect(inProcess.stdout).toContain("ran past its time budget of 2 s")
+    // more calls than the process has I/O threads (4): none may hold one for good
+    for (let i = 0; i < 5; i++) {
+      const daemon = call(fifo, shell("claude", "ls"), true, extra)
+      expect(daemon.status).toBe(2)
+      expect(daemon.stdout).toBe(inProcess.stdout)
+    }
+    rmSync(projectFile())
+    expect(both("ls").status).toBe(0)
+    expect(lastSpawner()).toBe(pid)
+  }, 120_000)
+
   it("the environment decides the plan too: a variable the settings read changes the answer on the next call", async () => {
     await answeringDaemon()
     mkdirSync(join(scratch(), "ah"), { recursive: true })

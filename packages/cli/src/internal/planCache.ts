@@ -15,7 +15,18 @@
  * @internal
  */
 import { createHash } from "node:crypto"
-import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs"
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  statSync
+} from "node:fs"
 import type * as HookEngine from "@agent-hooks/core/HookEngine"
 import type * as HookError from "@agent-hooks/core/HookError"
 import * as Plan from "@agent-hooks/core/Plan"
@@ -65,6 +76,29 @@ const statOf = (path: string, follow: boolean): string => {
   }
 }
 
+/** What `fileHash` says of a FIFO, a socket or a device read as a file. */
+const NOT_A_FILE = "not a regular file:"
+
+/** The largest file whose bytes are compared; a plan read from a larger one is never kept. */
+const MAX_COMPARED = 4 * 1024 * 1024
+
+/**
+ * A regular file's bytes by their hash. Anything else read as a file (a FIFO, a device, a file over
+ * `MAX_COMPARED`) answers differently each time, so the plan read from it is never kept. Opened
+ * without blocking, then checked on the open file (a file swapped for a FIFO after a check is seen).
+ */
+const fileHash = (path: string): string => {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK)
+  try {
+    const info = fstatSync(fd)
+    if (!info.isFile()) return `${NOT_A_FILE}${Math.random()}`
+    if (info.size > MAX_COMPARED) return `too large to compare:${Math.random()}`
+    return `sha256:${createHash("sha256").update(readFileSync(fd)).digest("hex")}`
+  } finally {
+    closeSync(fd)
+  }
+}
+
 /**
  * What the file system says now of `path` for a read, synchronously (a few system calls, no
  * Effect): a file's bytes by their hash, a folder's names, a link's target, else its `stat`.
@@ -74,7 +108,7 @@ const probe = (read: Read, path: string): string => {
     switch (read) {
       case "readFile":
       case "readFileString":
-        return `sha256:${createHash("sha256").update(readFileSync(path)).digest("hex")}`
+        return fileHash(path)
       case "readDirectory":
       case "readDirectoryEntries":
         return `${statOf(path, true)}/${readdirSync(path, { withFileTypes: true })
@@ -113,6 +147,14 @@ const recording = (base: FileSystem.FileSystem) => {
         }
         return Effect.suspend(() => {
           const before = probe(read, path)
+          // A FIFO or a device as a settings file: its read would hold one of the process's few I/O
+          // threads until a writer comes, for good (the daemon serves other calls). It waits here
+          // instead, without a thread, until the call's time budget ends it, as it ends the call
+          // in-process.
+          if (before.startsWith(NOT_A_FILE) && (read === "readFile" || read === "readFileString")) {
+            state.wrote = true
+            return Effect.never
+          }
           return Effect.ensuring(
             (member as (...a: Array<unknown>) => Effect.Effect<unknown, unknown>)(...args),
             Effect.sync(() => {
