@@ -516,6 +516,12 @@ describe.runIf(linux)("the daemon keeps compiled settings between calls, never a
   const hookOf = (command: string) => JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command }] }] } })
   // the settings are found as the agent's own: the user's and the project's files, no --settings
   const args = ["--host", "claude"]
+  /** An empty project folder (its settings folder made) and the user's settings folder. */
+  const freshProject = () => {
+    rmSync(project(), { recursive: true, force: true })
+    mkdirSync(join(project(), ".agent-hooks"), { recursive: true })
+    mkdirSync(join(scratch(), "ah"), { recursive: true })
+  }
   const both = (command: string) => {
     const extra = { CLAUDE_PROJECT_DIR: project() }
     const inProcess = call(args, shell("claude", command), false, extra)
@@ -526,9 +532,7 @@ describe.runIf(linux)("the daemon keeps compiled settings between calls, never a
 
   it("a settings file created, rewritten in the same second to the same size, or deleted is seen by the very next call", async () => {
     const pid = await answeringDaemon()
-    rmSync(project(), { recursive: true, force: true })
-    mkdirSync(join(project(), ".agent-hooks"), { recursive: true })
-    mkdirSync(join(scratch(), "ah"), { recursive: true })
+    freshProject()
     // the user's policy allows; the daemon compiles it and keeps it, "no project settings" with it
     writeFileSync(userFile(), hookOf(`echo "$PPID" >> "$PROBE"; exit 0`))
     expect(both("ls").status).toBe(0)
@@ -564,9 +568,7 @@ describe.runIf(linux)("the daemon keeps compiled settings between calls, never a
 
   it("a project settings file that is a FIFO: the answer in-process gives, and the daemon keeps answering after many such calls", async () => {
     const pid = await answeringDaemon()
-    rmSync(project(), { recursive: true, force: true })
-    mkdirSync(join(project(), ".agent-hooks"), { recursive: true })
-    mkdirSync(join(scratch(), "ah"), { recursive: true })
+    freshProject()
     writeFileSync(userFile(), hookOf(`echo "$PPID" >> "$PROBE"; exit 0`))
     // a read of it waits for a writer that never comes: in-process the call's time budget ends it
     expect(spawnSync("mkfifo", [projectFile()]).status).toBe(0)
@@ -594,9 +596,7 @@ describe.runIf(linux)("the daemon keeps compiled settings between calls, never a
 
   it("the environment decides the plan too: a variable the settings read changes the answer on the next call", async () => {
     await answeringDaemon()
-    mkdirSync(join(scratch(), "ah"), { recursive: true })
-    rmSync(project(), { recursive: true, force: true })
-    mkdirSync(project(), { recursive: true })
+    freshProject()
     // a hook that fails (exit 1): a non-blocking error, unless AGENT_HOOKS_FAIL_CLOSED makes every failure a block
     writeFileSync(userFile(), hookOf(`echo "$PPID" >> "$PROBE"; exit 1`))
     const extra = { CLAUDE_PROJECT_DIR: project() }
