@@ -20,23 +20,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { cpus, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { hookBench } from "./hookPayload.ts"
 
 const N = Number(process.env.BENCH_N ?? 20)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const bin = fileURLToPath(new URL("../packages/cli/dist/bin.js", import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), "agent-hooks-bench-hook-"))
-const settings = join(dir, "settings.json")
-writeFileSync(settings, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "true" }] }] } }))
-const payload = JSON.stringify({
-  session_id: "bench",
-  transcript_path: join(dir, "t.jsonl"),
-  cwd: dir,
-  permission_mode: "default",
-  hook_event_name: "PreToolUse",
-  tool_name: "Bash",
-  tool_input: { command: "ls", description: "list" },
-  tool_use_id: "toolu_bench"
-})
+const { settings, payload } = hookBench(dir)
 writeFileSync(join(dir, "payload.json"), payload)
 const cache = join(dir, "compile-cache")
 const env: Record<string, string | undefined> = {

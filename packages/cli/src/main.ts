@@ -36,6 +36,8 @@ const runArgs = parseRunArgs(argv)
 // `agent-hooks hook` reads its own command line (a line it cannot read blocks), also without the full parser
 // the per-user daemon of `agent-hooks hook`, started by its client (internal/hookClient.ts)
 if (argv[0] === "__daemon") await (await import("./internal/hookDaemon.ts")).main(argv[1])
+// one of its helpers, for calls at the same time (started by the daemon, answering through it)
+else if (argv[0] === "__daemon-worker") (await import("./internal/hookDaemon.ts")).worker()
 else if (argv[0] === "hook") await (await import("./internal/hookProgram.ts")).main(argv, engineLayer)
 else if (runArgs !== undefined) (await import("./internal/runProgram.ts")).main(runArgs, engineLayer)
 else (await import("./internal/cliProgram.ts")).main(engineLayer)

@@ -156,6 +156,17 @@ const policyFiles = () => {
   return ["--settings", join(fixtures, "policy.json"), "--settings", file]
 }
 
+/** A request line as the client sends it for `agent-hooks hook --host claude` with this file's policy, and `stdin`. */
+const claudeRequest = (stdin: Buffer) => ({
+  v: 1,
+  argv: ["hook", "--host", "claude", ...policyFiles()],
+  env: env(true),
+  cwd: scratch(),
+  umask: 0o022,
+  stdinIsTerminal: false,
+  stdinLength: stdin.length
+})
+
 describe.runIf(linux)("the daemon answers as the call in-process does", () => {
   it.each(hosts)(
     "%s: every recorded payload, the policy's answers, hostile input",
@@ -358,7 +369,7 @@ describe.runIf(linux)("a daemon that cannot answer: the call runs in-process, wi
     await until("the daemon gone", () => !daemons().includes(pid))
   }, 60_000)
 
-  it("busy with a call: another call at the same time runs in-process, both answered", async () => {
+  it("two calls at the same time: both answered alike (the second by a helper of the daemon, or in-process while one starts)", async () => {
     const pid = daemons()[0] ?? (await startDaemon(policyFiles()))
     const file = join(scratch(), "slow.json")
     writeFileSync(
@@ -417,15 +428,7 @@ describe.runIf(linux)("a daemon that cannot answer: the call runs in-process, wi
     const pid = await answeringDaemon()
     rmSync(probe(), { force: true })
     const stdin = Buffer.from(shell("claude", "ls"))
-    const request = {
-      v: 1,
-      argv: ["hook", "--host", "claude", ...policyFiles()],
-      env: env(true),
-      cwd: scratch(),
-      umask: 0o022,
-      stdinIsTerminal: false,
-      stdinLength: stdin.length
-    }
+    const request = claudeRequest(stdin)
     const replies = await new Promise<string>((resolve) => {
       const connection = createConnection(socketFile()!)
       let text = ""
@@ -502,5 +505,240 @@ describe.runIf(linux)("the daemon is started only into a private folder", () => 
     await sleep(500)
     expect(daemons()).toStrictEqual([])
     rmSync(folder(), { recursive: true, force: true })
+  }, 60_000)
+})
+
+describe.runIf(linux)("the daemon keeps compiled settings between calls, never a stale policy", () => {
+  const project = () => join(scratch(), "project")
+  // the user's own settings: $AGENT_HOOKS_HOME/settings.json (this file's env sets it)
+  const userFile = () => join(scratch(), "ah", "settings.json")
+  const projectFile = () => join(project(), ".agent-hooks", "settings.json")
+  const hookOf = (command: string) => JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command }] }] } })
+  // the settings are found as the agent's own: the user's and the project's files, no --settings
+  const args = ["--host", "claude"]
+  /** An empty project folder (its settings folder made) and the user's settings folder. */
+  const freshProject = () => {
+    rmSync(project(), { recursive: true, force: true })
+    mkdirSync(join(project(), ".agent-hooks"), { recursive: true })
+    mkdirSync(join(scratch(), "ah"), { recursive: true })
+  }
+  const both = (command: string) => {
+    const extra = { CLAUDE_PROJECT_DIR: project() }
+    const inProcess = call(args, shell("claude", command), false, extra)
+    const daemon = call(args, shell("claude", command), true, extra)
+    expect(daemon).toStrictEqual(inProcess)
+    return daemon
+  }
+
+  it("a settings file created, rewritten in the same second to the same size, or deleted is seen by the very next call", async () => {
+    const pid = await answeringDaemon()
+    freshProject()
+    // the user's policy allows; the daemon compiles it and keeps it, "no project settings" with it
+    writeFileSync(userFile(), hookOf(`echo "$PPID" >> "$PROBE"; exit 0`))
+    expect(both("ls").status).toBe(0)
+    expect(both("ls").status).toBe(0)
+    expect(lastSpawner()).toBe(pid)
+    // from the attacker's side: a project file added after that takes effect at once
+    writeFileSync(projectFile(), hookOf(`echo "$PPID" >> "$PROBE"; echo project-blocks >&2; exit 2`))
+    const blocked = both("ls")
+    expect(blocked.status).toBe(2)
+    expect(blocked.stderr).toContain("project-blocks")
+    expect(lastSpawner()).toBe(pid)
+    // deleted: the user's policy alone again
+    rmSync(projectFile())
+    expect(both("ls").status).toBe(0)
+    expect(lastSpawner()).toBe(pid)
+    // the user's policy tightened in place: same inode, same size, within the same second (the bytes differ)
+    const allow = `echo "$PPID" >> "$PROBE"; exit 0`
+    const deny = `echo "$PPID" >> "$PROBE"; exit 2`
+    expect(deny.length).toBe(allow.length)
+    for (let round = 0; round < 3; round++) {
+      writeFileSync(userFile(), hookOf(allow))
+      expect(call(args, shell("claude", "ls"), true, { CLAUDE_PROJECT_DIR: project() }).status).toBe(0)
+      writeFileSync(userFile(), hookOf(deny))
+      expect(call(args, shell("claude", "ls"), true, { CLAUDE_PROJECT_DIR: project() }).status).toBe(2)
+      expect(lastSpawner()).toBe(pid)
+    }
+    // a file that no longer decodes: the same answer as in-process (blocked, naming the file)
+    writeFileSync(userFile(), "{ not json")
+    const broken = both("ls")
+    expect(broken.status).toBe(2)
+    expect(broken.stderr).toContain(userFile())
+  }, 120_000)
+
+  it("a project settings file that is a FIFO: the answer in-process gives, and the daemon keeps answering after many such calls", async () => {
+    const pid = await answeringDaemon()
+    freshProject()
+    writeFileSync(userFile(), hookOf(`echo "$PPID" >> "$PROBE"; exit 0`))
+    // a read of it waits for a writer that never comes: in-process the call's time budget ends it
+    expect(spawnSync("mkfifo", [projectFile()]).status).toBe(0)
+    const fifo = ["--host", "claude", "--timeout", "3"]
+    const extra = { CLAUDE_PROJECT_DIR: project() }
+    // in-process the answer is written at the budget (the pending read then keeps the process from exiting: killed here)
+    const inProcess = spawnSync(node, [bin, "hook", ...fifo], {
+      input: shell("claude", "ls"),
+      cwd: scratch(),
+      env: env(false, extra),
+      encoding: "utf8",
+      timeout: 10_000
+    })
+    expect(inProcess.stdout).toContain("ran past its time budget of 2 s")
+    // more calls than the process has I/O threads (4): none may hold one for good
+    for (let i = 0; i < 5; i++) {
+      const daemon = call(fifo, shell("claude", "ls"), true, extra)
+      expect(daemon.status).toBe(2)
+      expect(daemon.stdout).toBe(inProcess.stdout)
+    }
+    rmSync(projectFile())
+    expect(both("ls").status).toBe(0)
+    expect(lastSpawner()).toBe(pid)
+  }, 120_000)
+
+  it("the environment decides the plan too: a variable the settings read changes the answer on the next call", async () => {
+    await answeringDaemon()
+    freshProject()
+    // a hook that fails (exit 1): a non-blocking error, unless AGENT_HOOKS_FAIL_CLOSED makes every failure a block
+    writeFileSync(userFile(), hookOf(`echo "$PPID" >> "$PROBE"; exit 1`))
+    const extra = { CLAUDE_PROJECT_DIR: project() }
+    const open = call(args, shell("claude", "ls"), true, extra)
+    const closed = call(args, shell("claude", "ls"), true, { ...extra, AGENT_HOOKS_FAIL_CLOSED: "1" })
+    expect(open).toStrictEqual(call(args, shell("claude", "ls"), false, extra))
+    expect(closed).toStrictEqual(call(args, shell("claude", "ls"), false, { ...extra, AGENT_HOOKS_FAIL_CLOSED: "1" }))
+    expect(open.status).not.toBe(closed.status)
+  }, 60_000)
+})
+
+/** The process that spawned each probe line's hook: the daemon itself, one of its helpers, or else a client in-process. */
+const parentOf = (pid: number): number | undefined => {
+  try {
+    return Number(/PPid:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1])
+  } catch {
+    return undefined
+  }
+}
+
+describe.runIf(linux)("calls at once: each its own environment, folder and settings", () => {
+  it("five calls at the same time with different folders, variables and policies each get their own answer; the daemon runs at most 4", async () => {
+    const pid = await answeringDaemon()
+    const runOne = (i: number) => {
+      const folder = join(scratch(), `concurrent-${i}`)
+      mkdirSync(folder, { recursive: true })
+      const file = join(folder, "policy.json")
+      const code = i % 2 === 0 ? 2 : 0
+      writeFileSync(
+        file,
+        JSON.stringify({
+          hooks: {
+            PreToolUse: [
+              {
+                hooks: [
+                  {
+                    type: "command",
+                    command: `echo "$PPID" >> "$PROBE"; sleep 2; echo "call-$MY_VAR in $(pwd) policy-${i}" >&2; exit ${code}`
+                  }
+                ]
+              }
+            ]
+          }
+        })
+      )
+      return new Promise<Result & { readonly i: number; readonly folder: string }>((resolve) => {
+        const child = spawn(node, [bin, "hook", "--host", "claude", "--settings", file], {
+          cwd: folder,
+          env: env(true, { MY_VAR: `v${i}` })
+        })
+        let stdout = ""
+        let stderr = ""
+        child.stdout.on("data", (d) => (stdout += d))
+        child.stderr.on("data", (d) => (stderr += d))
+        child.on("close", (status) => resolve({ status, stdout, stderr, i, folder }))
+        child.stdin.end(shell("claude", "ls"))
+      })
+    }
+    // the first time the daemon starts its helpers (a call that cannot wait for one runs in-process); then they are warm
+    for (const round of [0, 1]) {
+      rmSync(probe(), { force: true })
+      const results = await Promise.all([0, 1, 2, 3, 4].map(runOne))
+      for (const result of results) {
+        expect(result.status, `call ${result.i}: ${result.stderr}`).toBe(result.i % 2 === 0 ? 2 : 0)
+        if (result.status === 2) expect(result.stderr).toContain(`call-v${result.i} in ${result.folder} policy-${result.i}`)
+        for (const other of results.filter((one) => one.i !== result.i)) expect(result.stderr).not.toContain(`call-v${other.i} `)
+      }
+      const spawners = readFileSync(probe(), "utf8").trim().split("\n").map(Number)
+      expect(spawners).toHaveLength(5)
+      const byDaemon = spawners.filter((spawner) => spawner === pid || parentOf(spawner) === pid)
+      expect(byDaemon.length).toBeLessThanOrEqual(4)
+      if (round === 1) expect(byDaemon.length).toBeGreaterThanOrEqual(2)
+    }
+  }, 120_000)
+})
+
+describe.runIf(linux)("a daemon that dies with a call: never a hook run twice in silence", () => {
+  it("killed after the call's hooks started: the call runs again in-process and stderr says its hooks may have run twice", async () => {
+    const pid = await answeringDaemon()
+    const file = join(scratch(), "killed.json")
+    const marker = join(scratch(), "killed.started")
+    rmSync(marker, { force: true })
+    rmSync(probe(), { force: true })
+    writeFileSync(
+      file,
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            { hooks: [{ type: "command", command: `echo "$PPID" >> "$PROBE"; touch "${marker}"; sleep 1; echo guard >&2; exit 2` }] }
+          ]
+        }
+      })
+    )
+    const child = spawn(node, [bin, "hook", "--host", "claude", "--settings", file], { cwd: scratch(), env: env(true) })
+    let stderr = ""
+    child.stderr.on("data", (d) => (stderr += d))
+    child.stdin.end(shell("claude", "ls"))
+    await until("the policy's hook started in the daemon", () => existsSync(marker))
+    process.kill(pid, "SIGKILL")
+    const status = await new Promise<number | null>((resolve) => child.on("close", resolve))
+    expect(status).toBe(2)
+    expect(stderr).toContain("guard")
+    expect(stderr).toContain(
+      "the agent-hooks daemon stopped after it had started this call's hooks; the call ran again in-process, so its hooks may have run twice"
+    )
+    const spawners = readFileSync(probe(), "utf8").trim().split("\n").map(Number)
+    expect(spawners).toHaveLength(2)
+    expect(spawners[0]).toBe(pid)
+    expect(spawners[1]).not.toBe(pid)
+    await until("the killed daemon gone", () => !daemons().includes(pid))
+    // its socket left behind: gone, so that the next call starts one daemon (not one per call that finds it stale)
+    rmSync(socketFile()!, { force: true })
+  }, 60_000)
+
+  it("the daemon says started before the first hook, only to a client that asks (a client that does not is answered as before)", async () => {
+    const pid = await answeringDaemon()
+    const stdin = Buffer.from(shell("claude", "ls"))
+    const ask = (started: boolean | undefined) =>
+      new Promise<Array<string>>((resolve) => {
+        const connection = createConnection(socketFile()!)
+        let text = ""
+        connection.setEncoding("utf8")
+        connection.on("data", (chunk: string) => {
+          text += chunk
+          if (text.split("\n").length === 2) connection.write("go\n")
+        })
+        connection.on("close", () =>
+          resolve(
+            text
+              .trim()
+              .split("\n")
+              .map((line) => JSON.parse(line).t)
+          )
+        )
+        const request = { ...claudeRequest(stdin), ...(started === undefined ? {} : { started }) }
+        connection.write(`${JSON.stringify(request)}\n`)
+        connection.write(stdin)
+      })
+    expect(await ask(true)).toStrictEqual(["accepted", "started", "done"])
+    // the daemon's own process, or one of its helpers
+    expect([lastSpawner(), parentOf(lastSpawner())]).toContain(pid)
+    expect(await ask(undefined)).toStrictEqual(["accepted", "done"])
+    expect(await ask(false)).toStrictEqual(["accepted", "done"])
   }, 60_000)
 })

@@ -126,6 +126,15 @@ export interface EngineOptions extends PlanOptions {
   readonly watch?: boolean | undefined
   /** Called after each reload attempt (with `watch`); failures and blocks also go to `onWarning`. */
   readonly onReload?: ((event: ReloadEvent) => void) | undefined
+  /**
+   * A plan already compiled (`Plan.make`) from these same options: the engine takes it instead of
+   * loading and compiling the settings again. The caller answers for it being current (the CLI's
+   * daemon keeps plans between calls and checks, before each call, every file each one was read
+   * from). Not with `watch`, which always loads the files itself.
+   *
+   * @since 0.2.0
+   */
+  readonly plan?: Plan | undefined
 }
 
 /**

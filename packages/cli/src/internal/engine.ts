@@ -24,6 +24,19 @@ export const EngineLayer = Context.Reference<
   (options: HookEngine.EngineOptions) => Layer.Layer<HookEngine.HookEngine, HookError.HookError>
 >("@agent-hooks/cli/EngineLayer", { defaultValue: () => NodeHookEngine.layer })
 
+/**
+ * What a process that answers many calls (the daemon, `hookDaemon.ts`) adds to each call's engine:
+ * `plan` gives the compiled plan for the engine's options (kept between calls while every file it
+ * was read from is unchanged, `planCache.ts`), `onHookStart` hears that the call's first hook starts.
+ * Empty by default: every command loads its settings itself.
+ *
+ * @internal
+ */
+export const EngineHost = Context.Reference<{
+  readonly plan?: ((options: HookEngine.EngineOptions) => Effect.Effect<Plan.Plan, HookError.HookError>) | undefined
+  readonly onHookStart?: (() => void) | undefined
+}>("@agent-hooks/cli/EngineHost", { defaultValue: () => ({}) })
+
 /** Where the settings come from: `--settings` (repeatable), `--project-dir`, and the dialect (`--preset`, `--agent`). */
 export interface SettingsOptions {
   readonly settings: ReadonlyArray<string>
@@ -67,12 +80,29 @@ export const withEngine = <A, E, R>(
   onWarning: ((warning: string) => void) | undefined,
   f: (engine: HookEngine.HookEngine["Service"]) => Effect.Effect<A, E, R>
 ): Effect.Effect<A, Exclude<E, HookError.HookError> | Failed, R> =>
-  Effect.flatMap(EngineLayer, (engineLayer) =>
-    HookEngine.HookEngine.use(f).pipe(
-      Effect.provide(engineLayer(engineOptions(options, onWarning))),
+  Effect.flatMap(Effect.all([EngineLayer, EngineHost]), ([engineLayer, host]) => {
+    const given = engineOptions(options, onWarning)
+    const started = host.onHookStart
+    const own = given.onHookStart
+    const built: HookEngine.EngineOptions =
+      started === undefined
+        ? given
+        : {
+            ...given,
+            onHookStart: (hook) => {
+              started()
+              own?.(hook)
+            }
+          }
+    const plan: Effect.Effect<Plan.Plan | undefined, HookError.HookError> =
+      host.plan === undefined ? Effect.succeed(undefined) : host.plan(built)
+    return plan.pipe(
+      Effect.flatMap((plan) =>
+        HookEngine.HookEngine.use(f).pipe(Effect.provide(engineLayer(plan === undefined ? built : { ...built, plan })))
+      ),
       Effect.mapError((error) => (isHookError(error) ? new Failed({ message: error.message }) : (error as Exclude<E, HookError.HookError>)))
     )
-  )
+  })
 
 /** The engine options the command-line options stand for. */
 const engineOptions = (options: SettingsOptions, onWarning: ((warning: string) => void) | undefined): HookEngine.EngineOptions => {

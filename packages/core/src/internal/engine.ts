@@ -29,14 +29,15 @@ import type { Built } from "./reload.ts"
 export const make = (
   options: EngineOptions
 ): Effect.Effect<HookEngine["Service"], HookError, ProcessSpawner | FileSystem.FileSystem | Path.Path | Scope.Scope> =>
-  options.watch === true ? makeReloading(options, makeOnce) : Effect.map(makeOnce(options), (built) => built.engine)
+  // a reloading engine loads the files itself, on every change: a plan given once would stay forever
+  options.watch === true ? makeReloading({ ...options, plan: undefined }, makeOnce) : Effect.map(makeOnce(options), (built) => built.engine)
 
 /** One engine on one plan, and its dispatch that starts the outcome's warnings with a reload's notices. */
 const makeOnce = (
   options: EngineOptions
 ): Effect.Effect<Built, HookError, ProcessSpawner | FileSystem.FileSystem | Path.Path | Scope.Scope> =>
   Effect.gen(function* () {
-    const plan = yield* Plan.make(options)
+    const plan = options.plan ?? (yield* Plan.make(options))
     if (options.onWarning !== undefined) for (const warning of plan.settings.warnings) options.onWarning(warning)
     const fs = yield* FileSystem.FileSystem
     // A plugin's persistent data folder is created when the engine starts.
