@@ -7,7 +7,9 @@
  */
 import {
   closeSync,
+  constants,
   fchmodSync,
+  fstatSync,
   fsyncSync,
   lstatSync,
   mkdirSync,
@@ -77,13 +79,25 @@ export const target = (path: string, within: string | undefined): string => {
   return real
 }
 
-/** The file's text, or `undefined` when there is none. */
+/**
+ * The file's text, or `undefined` when there is none. Only a regular file is read: a FIFO or a
+ * device in a cloned project where a config is expected would block the read (the whole process:
+ * it is synchronous) until the agent kills the hook, and most agents then run the call. It is
+ * opened without blocking and refused, as an error naming it.
+ */
 export const readText = (file: string): string | undefined => {
+  let fd: number
   try {
-    return readFileSync(file, "utf8")
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
   } catch (error) {
     if ((error as { code?: unknown }).code === "ENOENT") return undefined
     throw error
+  }
+  try {
+    if (!fstatSync(fd).isFile()) throw new UnsafeConfig(`${file} is not a regular file (a FIFO, a socket or a device?): not read`)
+    return readFileSync(fd, "utf8")
+  } finally {
+    closeSync(fd)
   }
 }
 

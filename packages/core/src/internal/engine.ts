@@ -23,14 +23,19 @@ import { dispatch, unmatched } from "./dispatch.ts"
 import type { EngineState } from "./dispatch.ts"
 import * as Plan from "./plan.ts"
 import { makeReloading } from "./reload.ts"
+import * as RegularFiles from "./regularFiles.ts"
 import type { Built } from "./reload.ts"
 
 /** @internal */
 export const make = (
   options: EngineOptions
 ): Effect.Effect<HookEngine["Service"], HookError, ProcessSpawner | FileSystem.FileSystem | Path.Path | Scope.Scope> =>
-  // a reloading engine loads the files itself, on every change: a plan given once would stay forever
-  options.watch === true ? makeReloading({ ...options, plan: undefined }, makeOnce) : Effect.map(makeOnce(options), (built) => built.engine)
+  RegularFiles.within(
+    // a reloading engine loads the files itself, on every change: a plan given once would stay forever
+    options.watch === true
+      ? makeReloading({ ...options, plan: undefined }, makeOnce)
+      : Effect.map(makeOnce(options), (built) => built.engine)
+  )
 
 /** One engine on one plan, and its dispatch that starts the outcome's warnings with a reload's notices. */
 const makeOnce = (

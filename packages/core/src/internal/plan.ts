@@ -14,6 +14,7 @@ import { byName, resolve as resolvePreset } from "./presets/registry.ts"
 import * as HookEnv from "./hookEnv.ts"
 import * as Policy from "./policy.ts"
 import * as PosixPath from "./posixPath.ts"
+import * as RegularFiles from "./regularFiles.ts"
 import * as ScriptCheck from "./scriptCheck.ts"
 import { render as renderLine, truthyEnv } from "./text.ts"
 
@@ -459,7 +460,7 @@ export const load = (options: PlanOptions): Effect.Effect<Snapshot, SettingsErro
  * @internal
  */
 export const make = (options: PlanOptions): Effect.Effect<Plan, SettingsError, FileSystem.FileSystem | Path.Path> =>
-  Effect.flatMap(load(options), (snapshot) => {
+  Effect.flatMap(RegularFiles.within(load(options)), (snapshot) => {
     const plan = compile(snapshot)
     const errors = plan.warnings.filter((warning) => warning.severity === "error").map(render)
     if (!plan.settings.strict || errors.length === 0) return Effect.succeed(plan)

@@ -1,0 +1,90 @@
+/**
+ * A FIFO, a socket or a device where host mode expects a file (a settings file, another agent's
+ * config that `--foreign auto` looks up), as a cloned repository can hold it: a read of it waits
+ * for a writer that never comes, and a pending read kept Node from exiting even after the answer was
+ * written, until the agent killed the hook at its timeout (and most agents then run the call).
+ * Host mode refuses such a file as what it is, at once: the call is answered (blocked, naming the
+ * file) and the process ends. The BUILT CLI, in a fresh HOME and project, run as the agent runs it.
+ */
+import * as HostMode from "@agent-hooks/core/HostMode"
+import { spawnSync } from "node:child_process"
+import { mkdirSync, readFileSync, symlinkSync } from "node:fs"
+import { dirname, join } from "node:path"
+import { describe, expect, it } from "vitest"
+import { testPayload, verdict } from "../src/internal/doctor.ts"
+import { cliEnv, projectsWithHome, runCli } from "./cliHarness.ts"
+
+const box = projectsWithHome("agent-hooks-nonregular-")
+type Box = ReturnType<typeof box>
+
+const unset = ["AGENT_HOOKS_HOME", "AGENT_HOOKS_HOST_MODE", "AGENT_HOOKS_FOREIGN", "CODEX_HOME", "CLAUDE_CONFIG_DIR"]
+const env = (b: Box) => cliEnv({ HOME: b.home, AGENT_HOOKS_DAEMON: "0", CLAUDE_PROJECT_DIR: b.dir }, unset)
+
+/** A project with Claude Code's host mode installed and a policy that blocks `rm -rf`: its PreToolUse command. */
+const wired = (): { b: Box; command: string } => {
+  const b = box()
+  b.put(join(b.home, ".agent-hooks", "settings.json"), {
+    hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "if grep -q 'rm -rf'; then exit 2; fi" }] }] }
+  })
+  const installed = runCli(["install", "--host", "claude", "--project"], { cwd: b.dir, env: env(b), timeout: 60_000 })
+  expect(installed.status, installed.stdout + installed.stderr).toBe(0)
+  const config = JSON.parse(readFileSync(join(b.dir, ".claude", "settings.json"), "utf8"))
+  return { b, command: config.hooks.PreToolUse[0].hooks[0].command as string }
+}
+
+/** `command` as the agent runs it, given 20 s (the test's own bound: an answer that does not end is a failure). */
+const runHook = (b: Box, command: string, agent: HostMode.HostName, shell: string) => {
+  const started = Date.now()
+  const result = spawnSync("/bin/sh", ["-c", command], {
+    input: JSON.stringify(testPayload(HostMode.byName(agent)!, shell, b.dir)),
+    cwd: b.dir,
+    env: env(b),
+    encoding: "utf8",
+    timeout: 20_000,
+    killSignal: "SIGKILL"
+  })
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr, ms: Date.now() - started }
+}
+
+const seenBy = (agent: HostMode.HostName, result: ReturnType<typeof runHook>) =>
+  verdict(HostMode.byName(agent)!, result.status, result.stdout, result.stderr).kind
+
+const mkfifo = (path: string) => {
+  mkdirSync(dirname(path), { recursive: true })
+  expect(spawnSync("mkfifo", [path]).status).toBe(0)
+}
+
+describe("host mode and a file that is not a regular file", () => {
+  const shapes: ReadonlyArray<readonly [string, (path: string) => void, RegExp]> = [
+    ["a FIFO", mkfifo, /FIFO/],
+    // a read of /dev/zero never ends either, and fills the memory
+    ["a link to /dev/zero", (path) => (mkdirSync(dirname(path), { recursive: true }), symlinkSync("/dev/zero", path)), /character device/],
+    ["a folder", (path) => mkdirSync(path, { recursive: true }), /folder|EISDIR|directory/i]
+  ]
+  it.each(shapes)(
+    "as the project's settings file (%s): the call is blocked at once, naming the file, and the process ends",
+    (_, make, kind) => {
+      const { b, command } = wired()
+      make(join(b.dir, ".agent-hooks", "settings.json"))
+      for (const shell of ["ls", "rm -rf /"]) {
+        const result = runHook(b, command, "claude", shell)
+        expect(result.status, `${result.ms} ms: ${result.stdout}${result.stderr}`).not.toBeNull()
+        expect(seenBy("claude", result), result.stdout + result.stderr).toBe("block")
+        expect(result.stdout + result.stderr).toContain(join(b.dir, ".agent-hooks", "settings.json"))
+        expect(result.stdout + result.stderr).toMatch(kind)
+      }
+    },
+    60_000
+  )
+
+  it("as the other agent's config that --foreign auto looks up (a FIFO): VS Code's call is judged, and the process ends", () => {
+    const { b, command } = wired()
+    mkfifo(join(b.dir, ".github", "hooks", "agent-hooks-vscode.json"))
+    const blocked = runHook(b, command, "vscode", "rm -rf /")
+    expect(blocked.status, `${blocked.ms} ms: ${blocked.stdout}${blocked.stderr}`).not.toBeNull()
+    expect(seenBy("vscode", blocked), blocked.stdout + blocked.stderr).toBe("block")
+    const allowed = runHook(b, command, "vscode", "ls")
+    expect(allowed.status, allowed.stderr).toBe(0)
+    expect(seenBy("vscode", allowed)).toBe("allow")
+  }, 60_000)
+})
