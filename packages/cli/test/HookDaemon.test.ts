@@ -570,11 +570,11 @@ describe.runIf(linux)("the daemon keeps compiled settings between calls, never a
     const pid = await answeringDaemon()
     freshProject()
     writeFileSync(userFile(), hookOf(`echo "$PPID" >> "$PROBE"; exit 0`))
-    // a read of it waits for a writer that never comes: in-process the call's time budget ends it
+    // a read of it would wait for a writer that never comes: it is refused as what it is, at once
     expect(spawnSync("mkfifo", [projectFile()]).status).toBe(0)
     const fifo = ["--host", "claude", "--timeout", "3"]
     const extra = { CLAUDE_PROJECT_DIR: project() }
-    // in-process the answer is written at the budget (the pending read then keeps the process from exiting: killed here)
+    // in-process: blocked, naming the FIFO, and the process ends (NonRegularFiles.test.ts)
     const inProcess = spawnSync(node, [bin, "hook", ...fifo], {
       input: shell("claude", "ls"),
       cwd: scratch(),
@@ -582,7 +582,8 @@ describe.runIf(linux)("the daemon keeps compiled settings between calls, never a
       encoding: "utf8",
       timeout: 10_000
     })
-    expect(inProcess.stdout).toContain("ran past its time budget of 2 s")
+    expect(inProcess.status).toBe(2)
+    expect(inProcess.stdout).toContain("a FIFO (named pipe), not a regular file")
     // more calls than the process has I/O threads (4): none may hold one for good
     for (let i = 0; i < 5; i++) {
       const daemon = call(fifo, shell("claude", "ls"), true, extra)
