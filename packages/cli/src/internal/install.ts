@@ -302,7 +302,8 @@ const client = (options: InstallOptions, at: Located, node: ReadonlyArray<string
   Effect.gen(function* () {
     const path = nativeClientOf(at)
     if (options.native !== true) {
-      if (path !== undefined && !options.dryRun && removeClient(path)) yield* Console.log(`native client ${path} removed (the command is Node's again)`)
+      if (path !== undefined && !options.dryRun && removeClient(path))
+        yield* Console.log(`native client ${path} removed (the command is Node's again)`)
       return node
     }
     if (typeof process.versions["bun"] === "string" || typeof process.versions["deno"] === "string" || node.length !== 2)
