@@ -10,18 +10,7 @@
  * `AGENT_HOOKS_NATIVE_SANITIZE=1` builds the client with AddressSanitizer and UBSan.
  */
 import { spawn, spawnSync } from "node:child_process"
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync
-} from "node:fs"
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import type { Server } from "node:net"
 import { join } from "node:path"
@@ -31,6 +20,7 @@ import * as fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { buildClient, clientSource } from "../src/internal/nativeClient.ts"
 import { bin, node, scratchFolder } from "./cliHarness.ts"
+import { daemonHarness, until } from "./daemonHarness.ts"
 
 const fixtures = realpathSync(fileURLToPath(new URL("./fixtures/hosts/", import.meta.url)))
 const scratch = scratchFolder("agent-hooks-native-")
@@ -44,9 +34,6 @@ interface Result {
   readonly stderr: string
 }
 
-const home = () => join(scratch(), "home")
-const folder = () => join(home(), ".cache", "agent-hooks", "daemon")
-const probe = () => join(scratch(), "probe.txt")
 const client = () => join(scratch(), "hook-client")
 
 beforeAll(() => {
@@ -56,32 +43,20 @@ beforeAll(() => {
   if (!("ok" in built)) throw new Error(built.error)
 })
 
-const env = (daemon: boolean, extra: Record<string, string> = {}): Record<string, string | undefined> => {
-  const base: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", AGENT_HOOKS_TEST_HOOKS: join(fixtures, "hooks") }
-  for (const name of [
-    "AGENT_HOOKS_PROJECT_DIR",
-    "CLAUDE_PROJECT_DIR",
-    "GEMINI_PROJECT_DIR",
-    "QWEN_PROJECT_DIR",
-    "AGENT_HOOKS_HOST_MODE",
-    "AGENT_HOOKS_DAEMON_TRIED",
-    "XDG_RUNTIME_DIR",
-    "XDG_CACHE_HOME",
-    "NODE_OPTIONS"
-  ])
-    delete base[name]
-  return {
-    ...base,
-    // LeakSanitizer's report would be part of stderr: the client exits or exec's with its buffers held
-    ASAN_OPTIONS: "detect_leaks=0",
-    HOME: home(),
-    AGENT_HOOKS_HOME: join(scratch(), "ah"),
-    AGENT_HOOKS_DAEMON: daemon ? "1" : "0",
-    AGENT_HOOKS_DAEMON_IDLE: "120",
-    PROBE: probe(),
-    ...extra
-  }
-}
+const {
+  home,
+  folder,
+  probe,
+  env: daemonEnv,
+  daemons,
+  socketFile,
+  spawners,
+  killDaemons,
+  policyFiles: withProbe
+} = daemonHarness(scratch, join(fixtures, "hooks"))
+// LeakSanitizer's report would be part of stderr: the client exits or exec's with its buffers held
+const env = (daemon: boolean, extra: Record<string, string> = {}) => daemonEnv(daemon, { ASAN_OPTIONS: "detect_leaks=0", ...extra })
+const policyFiles = () => withProbe(join(fixtures, "policy.json"))
 
 /** The call through the native client (`native`), or in-process through Node with no daemon. */
 const call = (args: ReadonlyArray<string>, stdin: string | Buffer, native: boolean, extra: Record<string, string> = {}): Result => {
@@ -97,59 +72,11 @@ const call = (args: ReadonlyArray<string>, stdin: string | Buffer, native: boole
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
-/** The pids of this file's daemons (their command line names a socket under this file's HOME). */
-const daemons = (): Array<number> =>
-  readdirSync("/proc")
-    .filter((name) => /^\d+$/.test(name))
-    .flatMap((pid) => {
-      try {
-        const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")
-        return argv.includes("__daemon") && argv.some((arg) => arg.startsWith(home())) ? [Number(pid)] : []
-      } catch {
-        return []
-      }
-    })
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-const until = async (what: string, f: () => boolean, ms = 15_000): Promise<void> => {
-  const end = Date.now() + ms
-  while (!f()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await sleep(50)
-  }
-}
-const socketFile = (): string | undefined => {
-  try {
-    return readdirSync(folder())
-      .filter((name) => name.endsWith(".sock"))
-      .map((name) => join(folder(), name))[0]
-  } catch {
-    return undefined
-  }
-}
-const spawners = (): Array<number> =>
-  existsSync(probe())
-    ? readFileSync(probe(), "utf8")
-        .trim()
-        .split("\n")
-        .filter((line) => line !== "")
-        .map(Number)
-    : []
 const lastSpawner = (): number | undefined => spawners().at(-1)
 
-const killDaemons = async () => {
-  for (const pid of daemons()) process.kill(pid, "SIGKILL")
-  await until("no daemon", () => daemons().length === 0)
-}
 afterAll(async () => {
   if (linux) await killDaemons()
 })
-
-const policyFiles = () => {
-  const file = join(scratch(), "probe.json")
-  writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: `echo "$PPID" >> "$PROBE"` }] }] } }))
-  return ["--settings", join(fixtures, "policy.json"), "--settings", file]
-}
 
 const hosts = ["claude", "codex", "gemini", "qwen"] as const
 type Host = (typeof hosts)[number]
