@@ -120,6 +120,8 @@ describe.runIf(linux && hasCc)(`the native client answers as the call in-process
         ),
         "",
         "not json",
+        // bytes that are not UTF-8, a NUL, a lone newline: the payload goes as bytes
+        Buffer.from([0x7b, 0xff, 0x22, 0x00, 0xc3, 0x0a, 0xed, 0xa0, 0x80]),
         shell(host, `echo ${"x".repeat(5 * 1024 * 1024)}`)
       ]
       let viaDaemon = 0
