@@ -99,10 +99,17 @@ const answeringDaemon = async (): Promise<number> => {
     call(["--host", "claude", ...policyFiles()], shell("claude", "ls"), true)
     await until("the daemon's socket", () => socketFile() !== undefined && daemons().length > 0)
   }
-  await until("a daemon answering", () => {
-    call(["--host", "claude", ...policyFiles()], shell("claude", "ls"), true)
-    return daemons().includes(lastSpawner() ?? 0)
-  })
+  // One daemon, answering: a call that found a stale socket while the new daemon was starting
+  // started another, which replaces the first one's socket when it is up (and the first one exits)
+  await until(
+    "one daemon answering",
+    () => {
+      call(["--host", "claude", ...policyFiles()], shell("claude", "ls"), true)
+      const running = daemons()
+      return running.length === 1 && lastSpawner() === running[0]
+    },
+    30_000
+  )
   return lastSpawner()!
 }
 
@@ -124,6 +131,9 @@ describe.runIf(linux && hasCc)(`the native client answers as the call in-process
         Buffer.from([0x7b, 0xff, 0x22, 0x00, 0xc3, 0x0a, 0xed, 0xa0, 0x80]),
         shell(host, `echo ${"x".repeat(5 * 1024 * 1024)}`)
       ]
+      // A call the daemon does not accept within 1.5 s runs in-process (the same answer): on a loaded
+      // machine, the 5 MB payload can. Every other call whose hooks ran is the daemon's.
+      const inNode: Array<number> = []
       let viaDaemon = 0
       for (const [i, stdin] of inputs.entries()) {
         const args = ["--host", host, ...(i % 3 === 0 ? ["--ask", "deny", "--quiet"] : i % 3 === 1 ? ["--timeout", "30"] : []), ...settings]
@@ -132,11 +142,15 @@ describe.runIf(linux && hasCc)(`the native client answers as the call in-process
         const native = call(args, stdin, true)
         expect(native, `${host} input ${i}`).toStrictEqual(inProcess)
         if (spawners().length > before) {
-          expect(lastSpawner(), "the probe hook of a call the native client sent: spawned by the daemon").toBe(pid)
-          viaDaemon++
+          if (lastSpawner() === pid) viaDaemon++
+          else inNode.push(i)
         }
       }
-      expect(viaDaemon).toBeGreaterThanOrEqual(7)
+      expect(
+        inNode.filter((i) => i !== inputs.length - 1),
+        "calls not answered by the daemon"
+      ).toStrictEqual([])
+      expect(viaDaemon).toBeGreaterThanOrEqual(6)
     },
     240_000
   )
@@ -178,8 +192,12 @@ describe.runIf(linux && hasCc)(`the native client answers as the call in-process
     const octal = (bytes: ReadonlyArray<number>) => bytes.map((b) => `\\${b.toString(8).padStart(3, "0")}`).join("")
     const bytes = fc.array(
       fc.oneof(
-        fc.integer({ min: 1, max: 255 }),
-        fc.constantFrom(0x22, 0x5c, 0x27, 0x0a, 0x0d, 0x1b, 0x7f, 0xc0, 0xed, 0xa0, 0x80, 0xf4, 0x90, 0xff, 0xe2, 0x82, 0xac)
+        { arbitrary: fc.integer({ min: 1, max: 255 }), weight: 1 },
+        {
+          arbitrary: fc.constantFrom(0x22, 0x5c, 0x27, 0x0a, 0x0d, 0x1b, 0x7f, 0xc0, 0xed, 0xa0, 0x80, 0xf4, 0x90, 0xff, 0xe2, 0x82, 0xac),
+          weight: 1
+        },
+        { arbitrary: fc.constantFrom(0x22, 0x5c, 0x01, 0x1f), weight: 1 }
       ),
       { maxLength: 40 }
     )
@@ -202,6 +220,7 @@ describe.runIf(linux && hasCc)(`the native client answers as the call in-process
       return { status: result.status, output: result.stdout, seen: existsSync(out) ? readFileSync(out) : undefined }
     }
     let viaDaemon = 0
+    let inNode = 0
     await fc.assert(
       fc.asyncProperty(bytes, bytes, fc.string({ maxLength: 30 }), fc.boolean(), async (value, arg, command, withArg) => {
         const argBytes = withArg ? arg : undefined
@@ -214,14 +233,16 @@ describe.runIf(linux && hasCc)(`the native client answers as the call in-process
           `${native.output.toString("latin1")}\n!==\n${inProcess.output.toString("latin1")}`
         ).toBe(true)
         expect(native.seen?.toString("hex")).toBe(inProcess.seen?.toString("hex"))
-        // every call whose hooks ran was answered by the daemon (none fell back to Node)
+        // the calls whose hooks ran were answered by the daemon (a request it cannot read would run in Node)
         if (spawners().length > before) {
-          expect(lastSpawner(), "the daemon ran the hooks").toBe(pid)
-          viaDaemon++
+          if (lastSpawner() === pid) viaDaemon++
+          else inNode++
         }
       }),
       { numRuns: PropertyRuns.forLane(25) }
     )
+    // one may miss the daemon's 1.5 s to accept on a loaded machine; a request the daemon cannot read misses every time
+    expect(inNode, `${inNode} calls ran in Node, ${viaDaemon} in the daemon`).toBeLessThanOrEqual(1)
     expect(viaDaemon).toBeGreaterThan(0)
   }, 240_000)
 })
