@@ -10,13 +10,17 @@
  *
  * Each run has a fresh HOME: its first agent-hooks call is cold (empty compile cache, no daemon),
  * every later call warm (a second call in the same HOME). Modes: "daemon" (the default: the first
- * call starts the daemon and runs in-process) and "in-process" (`AGENT_HOOKS_DAEMON=0`).
+ * call starts the daemon and runs in-process), "native client" (the same, through the native client
+ * `install --native` writes, built here with `cc`; left out without a C compiler) and "in-process"
+ * (`AGENT_HOOKS_DAEMON=0`).
  *
  * Run from the repository root after `npm run build` (the agents are installed by the agents step,
  * `node agents/run.mjs`, or here on first use): `node bench/hook-cost-agents.ts`. Environment:
- * BENCH_AGENTS (default claude,codex,gemini,qwen), BENCH_RUNS (runs per agent and mode, default 2).
+ * BENCH_AGENTS (default claude,codex,gemini,qwen), BENCH_RUNS (runs per agent and mode, default 2),
+ * BENCH_MODES (default: all).
  */
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { spawnSync } from "node:child_process"
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { cpus, loadavg, tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -26,6 +30,7 @@ import { AGENTS, agentEnv } from "../agents/lib/agents.mjs"
 import { ensureAgents, exec } from "../agents/lib/install.mjs"
 // @ts-expect-error the agents harness is plain JavaScript
 import { startModelServer } from "../agents/lib/server.mjs"
+import { buildClient, clientSource } from "../packages/cli/src/internal/nativeClient.ts"
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..")
 const TOOLS_BIN = join(ROOT, ".tools", "node_modules", ".bin")
@@ -33,8 +38,20 @@ const CLI = join(ROOT, "packages", "cli", "dist", "bin.js")
 const AGENTS_DIR = join(ROOT, "agents")
 const names = (process.env["BENCH_AGENTS"] ?? "claude,codex,gemini,qwen").split(",").filter(Boolean)
 const RUNS = Number(process.env["BENCH_RUNS"] ?? 2)
-const MODES = ["daemon", "in-process"] as const
+const ALL_MODES = ["daemon", "native client", "in-process"] as const
 const EVENTS = ["UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"] as const
+
+// The native client, for the Node the hook commands name and this build (as install --native builds it)
+const NODE = realpathSync(join(TOOLS_BIN, "node"))
+const CLIENT = join(mkdtempSync(join(tmpdir(), "agent-hooks-bench-client-")), "hook-client")
+const built = buildClient(clientSource(realpathSync(CLI)), CLIENT, {
+  node: NODE,
+  bin: realpathSync(CLI),
+  version: spawnSync(NODE, ["--version"], { encoding: "utf8" }).stdout.trim()
+})
+if ("error" in built) process.stderr.write(`[bench] no native client mode: ${built.error}\n`)
+const wanted = (process.env["BENCH_MODES"] ?? ALL_MODES.join(",")).split(",")
+const MODES = ALL_MODES.filter((mode) => wanted.includes(mode) && (mode !== "native client" || !("error" in built)))
 
 const q = (word: string): string => `'${word.replaceAll("'", `'\\''`)}'`
 const median = (values: ReadonlyArray<number>): number => {
@@ -68,7 +85,7 @@ const runOnce = async (agentName: string, mode: (typeof MODES)[number]): Promise
   )
   const timed = (label: string, command: string): string =>
     `t0=$(date +%s%N); ${command}; rc=$?; t1=$(date +%s%N); echo "${label} $t0 $((t1-t0))" >> ${q(times)}; exit $rc`
-  const ours = `${mode === "in-process" ? "AGENT_HOOKS_DAEMON=0 " : ""}${q(join(TOOLS_BIN, "node"))} ${q(CLI)} hook --host ${agentName} --timeout 60 --settings ${q(policy)}`
+  const ours = `${mode === "in-process" ? "AGENT_HOOKS_DAEMON=0 " : ""}${mode === "native client" ? q(CLIENT) : `${q(join(TOOLS_BIN, "node"))} ${q(CLI)}`} hook --host ${agentName} --timeout 60 --settings ${q(policy)}`
   const hooks = EVENTS.flatMap((event) => [
     { event, command: timed(`native ${event}`, `sh ${q(event === "PreToolUse" ? check : readOnly)}`), matcher: null },
     { event, command: timed(`agent-hooks ${event}`, ours), matcher: null }

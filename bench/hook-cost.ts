@@ -5,7 +5,10 @@
  * interleaved in the same run so that the machine's load hits every row alike. The figures in
  * docs/performance.md ("Host mode per call") come from this script.
  *
- * Rows: answered by the per-user daemon (warm: it runs, and has answered calls before); in-process
+ * Rows: answered by the per-user daemon (warm: it runs, and has answered calls before), through
+ * the Node client and through the native client (`packages/cli/native/hook-client.c`, built here with
+ * `cc` as `install --native` builds it; no row without a C compiler); the native client against a
+ * stub daemon that answers at once (its own share: start, connect, request, answer written); in-process
  * (`AGENT_HOOKS_DAEMON=0`) with the compile cache warm, and off; cold: the first call with an empty
  * compile cache, in-process. Wall time is the median over rounds of the round medians; CPU time
  * (user + system) is measured apart, per batch of BENCH_N calls of one row in `sh` (its `times`):
@@ -15,11 +18,12 @@
  * Run from the repository root after `npm run build`: `node bench/hook-cost.ts`. Environment:
  * BENCH_N (default 20 runs per row and round), BENCH_ROUNDS (3).
  */
-import { spawnSync } from "node:child_process"
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { spawn, spawnSync } from "node:child_process"
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { cpus, loadavg, tmpdir } from "node:os"
-import { join } from "node:path"
+import { basename, join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { buildClient, clientSource } from "../packages/cli/src/internal/nativeClient.ts"
 import { hookBench } from "./hookPayload.ts"
 
 const N = Number(process.env.BENCH_N ?? 20)
@@ -46,10 +50,29 @@ interface Row {
   readonly env: Record<string, string | undefined>
 }
 const hookArgs = [bin, "hook", "--host", "claude", "--settings", settings]
+// The native client, for this Node and this build (as install --native builds it), when there is a C compiler
+const client = join(dir, "hook-client")
+const built = buildClient(clientSource(realpathSync(bin)), client, {
+  node: process.execPath,
+  bin: realpathSync(bin),
+  version: process.version
+})
+if ("error" in built) console.log(`no native client rows: ${built.error}`)
+// The stub daemon: a HOME of its own, its socket named as the real one, answering every call at once
+const stubHome = join(dir, "stub")
+const stubEnv = { ...env, HOME: stubHome }
+const nativeRows: ReadonlyArray<Row> =
+  "error" in built
+    ? []
+    : [
+        { name: "native", cmd: client, args: hookArgs.slice(1), env },
+        { name: "native, stub daemon", cmd: client, args: hookArgs.slice(1), env: stubEnv }
+      ]
 const rows: ReadonlyArray<Row> = [
   { name: "sh -c true", cmd: "sh", args: ["-c", "true"], env },
   { name: "node -e 0", cmd: process.execPath, args: ["-e", "0"], env },
   { name: "daemon", cmd: process.execPath, args: hookArgs, env },
+  ...nativeRows,
   { name: "in-process", cmd: process.execPath, args: hookArgs, env: inProcess },
   { name: "in-process, no compile cache", cmd: process.execPath, args: hookArgs, env: { ...inProcess, NODE_DISABLE_COMPILE_CACHE: "1" } }
 ]
@@ -83,7 +106,7 @@ const cpuOf = (pid: number): number => {
 }
 /** CPU per call of `row`'s process (user + system, from `times` of a shell that ran it N times), and of the daemon meanwhile. */
 const cpu = (row: Row): { own: number; daemon: number | undefined } => {
-  const pid = row.name === "daemon" ? daemonPid() : undefined
+  const pid = row.name === "daemon" || row.name === "native" ? daemonPid() : undefined
   const before = pid === undefined ? 0 : cpuOf(pid)
   const script = `i=0; while [ $i -lt ${N} ]; do "$@" < ${JSON.stringify(join(dir, "payload.json"))} > /dev/null 2>&1; i=$((i+1)); done; times`
   const r = spawnSync("sh", ["-c", script, "sh", row.cmd, ...row.args], { encoding: "utf8", cwd: dir, env: row.env })
@@ -106,6 +129,28 @@ time(rows[2]!)
 for (let i = 0; i < 100 && daemonPid() === undefined; i++) await new Promise((resolve) => setTimeout(resolve, 100))
 for (let i = 0; i < 5; i++) time(rows[2]!)
 if (daemonPid() === undefined) throw new Error("no daemon started")
+const STUB = `
+const { createServer } = require("node:net"); const { chmodSync } = require("node:fs")
+const socket = process.argv[1]
+createServer((c) => {
+  let got = Buffer.alloc(0); let need = -1; let answered = false
+  c.on("error", () => {})
+  c.on("data", (chunk) => {
+    got = Buffer.concat([got, chunk])
+    if (need < 0) { const at = got.indexOf(10); if (at < 0) return; need = at + 1 + JSON.parse(got.subarray(0, at)).stdinLength }
+    if (!answered && got.length >= need) { answered = true; c.write('{"t":"accepted"}\\n'); got = got.subarray(need); need = Infinity }
+    if (answered && got.toString().startsWith("go\\n")) c.end('{"t":"done","stdout":"","stderr":"","exitCode":0}\\n')
+  })
+}).listen(socket, () => { chmodSync(socket, 0o600); console.log("ready") })`
+let stub: ReturnType<typeof spawn> | undefined
+if (nativeRows.length > 0) {
+  const real = readdirSync(join(dir, ".cache", "agent-hooks", "daemon")).find((name) => name.endsWith(".sock"))!
+  const folder = join(stubHome, ".cache", "agent-hooks", "daemon")
+  mkdirSync(folder, { recursive: true, mode: 0o700 })
+  stub = spawn(process.execPath, ["-e", STUB, join(folder, basename(real))], { stdio: ["ignore", "pipe", "inherit"] })
+  await new Promise((resolve) => stub!.stdout!.once("data", resolve))
+  for (let i = 0; i < 5; i++) time(nativeRows[0]!)
+}
 const results = new Map<string, Array<number>>()
 const cpus_ = new Map<string, Array<{ own: number; daemon: number | undefined }>>()
 for (let round = 0; round < ROUNDS; round++) {
@@ -121,11 +166,12 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 const pid = daemonPid()
 if (pid !== undefined) process.kill(pid, "SIGTERM")
+stub?.kill()
 rmSync(dir, { recursive: true, force: true })
 
 const ms = (name: string): number => median(results.get(name)!)
 const cpuMs = (name: string): number => median(cpus_.get(name)!.map((c) => c.own))
-const daemonCpu = median(cpus_.get("daemon")!.map((c) => c.daemon ?? NaN))
+const daemonCpuOf = (name: string) => median(cpus_.get(name)!.map((c) => c.daemon ?? NaN))
 const sh = ms("sh -c true")
 const node = ms("node -e 0")
 console.log(
@@ -139,13 +185,15 @@ const label: Record<string, string> = {
   "sh -c true": "sh -c true",
   "node -e 0": "node -e 0",
   daemon: "agent-hooks hook --host claude, answered by the daemon (warm)",
+  native: "native client, answered by the daemon (warm)",
+  "native, stub daemon": "native client, a stub daemon that answers at once (the client's own share)",
   "in-process": "agent-hooks hook --host claude, in-process (warm: compile cache filled)",
   "in-process, no compile cache": "agent-hooks hook --host claude, in-process, compile cache off"
 }
 for (const row of rows) {
   const value = ms(row.name)
   const own = cpuMs(row.name)
-  const extra = row.name === "daemon" ? ` (+ ${daemonCpu.toFixed(1)} in the daemon)` : ""
+  const extra = row.name === "daemon" || row.name === "native" ? ` (+ ${daemonCpuOf(row.name).toFixed(1)} in the daemon)` : ""
   console.log(
     `| ${label[row.name]} | ${value.toFixed(1)} | ${(value / node).toFixed(2)}x | ${(value / sh).toFixed(1)}x | ${own.toFixed(1)}${extra} | ${(own / cpuMs("node -e 0")).toFixed(2)}x |`
   )

@@ -8,7 +8,7 @@
  * <claude|codex|gemini|qwen|kiro|windsurf|cline|antigravity|antigravity-1.0|cursor|copilot|vscode> [--event NAME]
  * [--payload AGENT] [settings flags] [--ask host|deny] [--rewrite host|deny|original] [--timeout SECONDS] [--fail-open]
  * [--foreign auto|judge|leave|block]
- * agent-hooks install --host <agent> [--user | --project] [--project-dir DIR] [--timeout SECONDS] [--dry-run]
+ * agent-hooks install --host <agent> [--user | --project] [--project-dir DIR] [--timeout SECONDS] [--native] [--dry-run]
  * agent-hooks uninstall --host <agent> [--user | --project] [--project-dir DIR] [--dry-run]
  * agent-hooks doctor --host <agent> [--user | --project] [--project-dir DIR] [--test-command COMMAND]
  * agent-hooks serve [--socket PATH] [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME]
@@ -627,6 +627,12 @@ export const install = Command.make(
     tab: Flag.Boolean("tab").pipe(
       Flag.withDescription(
         "Cursor only: register its Tab (inline completion) events too, beforeTabFileRead and afterTabFileEdit, so that the policy's Read rules see what Tab reads. Off by default: they fire on every file Tab reads, a process each."
+      ),
+      Flag.withDefault(false)
+    ),
+    native: Flag.Boolean("native").pipe(
+      Flag.withDescription(
+        "Build the native client (C, with the machine's cc) into ~/.local/share/agent-hooks/native and write it as the command: a call the per-user daemon answers then starts no Node. Any problem runs the call through Node, as without it. Without a C compiler, Node's client is written, said so."
       ),
       Flag.withDefault(false)
     )

@@ -15,7 +15,6 @@ import {
   existsSync,
   mkdirSync,
   readFileSync,
-  readdirSync,
   realpathSync,
   renameSync,
   rmSync,
@@ -27,6 +26,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { bin, node, scratchFolder } from "./cliHarness.ts"
+import { daemonHarness, sleep, until } from "./daemonHarness.ts"
 
 const fixtures = realpathSync(fileURLToPath(new URL("./fixtures/hosts/", import.meta.url)))
 const hostFixtures = realpathSync(fileURLToPath(new URL("../../core/test/fixtures/hosts/", import.meta.url)))
@@ -39,34 +39,16 @@ interface Result {
   readonly stderr: string
 }
 
-const home = () => join(scratch(), "home")
-const folder = () => join(home(), ".cache", "agent-hooks", "daemon")
-const probe = () => join(scratch(), "probe.txt")
-
-const env = (daemon: boolean, extra: Record<string, string> = {}): Record<string, string | undefined> => {
-  const base: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", AGENT_HOOKS_TEST_HOOKS: join(fixtures, "hooks") }
-  for (const name of [
-    "AGENT_HOOKS_PROJECT_DIR",
-    "CLAUDE_PROJECT_DIR",
-    "GEMINI_PROJECT_DIR",
-    "QWEN_PROJECT_DIR",
-    "AGENT_HOOKS_HOST_MODE",
-    "XDG_RUNTIME_DIR",
-    "XDG_CACHE_HOME",
-    "NODE_OPTIONS"
-  ]) {
-    delete base[name]
-  }
-  return {
-    ...base,
-    HOME: home(),
-    AGENT_HOOKS_HOME: join(scratch(), "ah"),
-    AGENT_HOOKS_DAEMON: daemon ? "1" : "0",
-    AGENT_HOOKS_DAEMON_IDLE: "120",
-    PROBE: probe(),
-    ...extra
-  }
-}
+const {
+  home,
+  folder,
+  probe,
+  env,
+  daemons,
+  socketFile,
+  killDaemons,
+  policyFiles: withProbe
+} = daemonHarness(scratch, join(fixtures, "hooks"))
 
 const call = (args: ReadonlyArray<string>, stdin: string, daemon: boolean, extra: Record<string, string> = {}): Result => {
   const result = spawnSync(node, [bin, "hook", ...args], {
@@ -80,36 +62,6 @@ const call = (args: ReadonlyArray<string>, stdin: string, daemon: boolean, extra
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
-/** The pids of this file's daemons (their command line names a socket under this file's HOME). */
-const daemons = (): Array<number> =>
-  readdirSync("/proc")
-    .filter((name) => /^\d+$/.test(name))
-    .flatMap((pid) => {
-      try {
-        const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")
-        return argv.includes("__daemon") && argv.some((arg) => arg.startsWith(home())) ? [Number(pid)] : []
-      } catch {
-        return []
-      }
-    })
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-const until = async (what: string, f: () => boolean, ms = 15_000): Promise<void> => {
-  const end = Date.now() + ms
-  while (!f()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await sleep(50)
-  }
-}
-const socketFile = (): string | undefined => {
-  try {
-    return readdirSync(folder())
-      .filter((name) => name.endsWith(".sock"))
-      .map((name) => join(folder(), name))[0]
-  } catch {
-    return undefined
-  }
-}
 /** The pid the probe hook saw as its parent on the last call (the process that spawned it). */
 const lastSpawner = (): number => Number(readFileSync(probe(), "utf8").trim().split("\n").at(-1))
 
@@ -130,10 +82,6 @@ const answeringDaemon = async (): Promise<number> => {
   return pid
 }
 
-const killDaemons = async () => {
-  for (const pid of daemons()) process.kill(pid, "SIGKILL")
-  await until("no daemon", () => daemons().length === 0)
-}
 afterAll(async () => {
   if (linux) await killDaemons()
 })
@@ -150,11 +98,7 @@ const shell = (host: Host, command: string): string => {
   return JSON.stringify({ ...base, cwd: "/work/p", tool_input: { command, description: "x" } })
 }
 
-const policyFiles = () => {
-  const file = join(scratch(), "probe.json")
-  writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: `echo "$PPID" >> "$PROBE"` }] }] } }))
-  return ["--settings", join(fixtures, "policy.json"), "--settings", file]
-}
+const policyFiles = () => withProbe(join(fixtures, "policy.json"))
 
 /** A request line as the client sends it for `agent-hooks hook --host claude` with this file's policy, and `stdin`. */
 const claudeRequest = (stdin: Buffer) => ({

@@ -18,6 +18,7 @@ import { readText } from "./configFile.ts"
 import { ownEntryOn } from "./foreignEntry.ts"
 import { READERS } from "./foreignPayload.ts"
 import { eventsOf, fixedTimeout, readOwnCommand, secondsOf, timeoutIn } from "./hostConfig.ts"
+import { clientPath, nativeFolder, readClient } from "./nativeClient.ts"
 import type { Scope } from "./hostFiles.ts"
 import { filesOf, layoutOf, wiredEntries } from "./hostFiles.ts"
 import { parse, toValue } from "./jsonc.ts"
@@ -336,8 +337,28 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
     }
     // A project's config comes with the project (a cloned repository): its quoted words could start
     // anything. The test call runs only the command this very agent-hooks installs.
+    // The native client (install --native) runs the Node and CLI compiled into it
+    const native = own.words.length === 1 ? readClient(own.words[0]!) : undefined
+    if (native === undefined) yield* Console.log(`client: Node (${own.words.join(" ")})`)
+    else {
+      yield* Console.log(`client: native, ${own.words[0]} (through ${native.node} ${native.bin} when the daemon does not answer)`)
+      for (const word of [native.node, native.bin])
+        if (!existsSync(word))
+          problems.push(`the native client runs ${word}, which does not exist: run agent-hooks install --host ${agent.name} --native again`)
+      if (native.node === process.execPath && native.version !== process.version)
+        problems.push(
+          `the native client was built for Node ${native.version}, and ${native.node} is now ${process.version}: it never reaches the daemon (every call starts Node). Run agent-hooks install --host ${agent.name} --native again`
+        )
+    }
     const mine = runner()
-    if (wired.scope === "project" && ("error" in mine || mine.join("\0") !== own.words.join("\0"))) {
+    const myClient = nativeFolder(process.env)
+    const mineNative =
+      native !== undefined &&
+      myClient !== undefined &&
+      own.words[0] === clientPath(myClient, agent.name, wired.scope, projectDir) &&
+      !("error" in mine) &&
+      [native.node, native.bin].join("\0") === mine.join("\0")
+    if (wired.scope === "project" && !mineNative && ("error" in mine || mine.join("\0") !== own.words.join("\0"))) {
       for (const problem of problems) yield* Console.log(`problem: ${problem}`)
       return yield* Effect.fail(
         new Failed({

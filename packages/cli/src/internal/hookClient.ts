@@ -287,6 +287,12 @@ const attempt = (socket: string, argv: ReadonlyArray<string>, stdin: PreReadStdi
  */
 export const throughDaemon = async (argv: ReadonlyArray<string>, bin: string, bundle: string): Promise<boolean> => {
   const env = process.env
+  // The native client (packages/cli/native/hook-client.c) asked the daemon already: this call runs in-process, once, and
+  // its hooks never see the marker
+  if (env["AGENT_HOOKS_DAEMON_TRIED"] !== undefined) {
+    delete env["AGENT_HOOKS_DAEMON_TRIED"]
+    return false
+  }
   if (/^(0|false|no|off)$/i.test(env["AGENT_HOOKS_DAEMON"] ?? "") || typeof process.versions.bun === "string" || "Deno" in globalThis)
     return false
   if (process.platform === "win32" || process.getuid === undefined) return false

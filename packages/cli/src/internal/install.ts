@@ -19,6 +19,7 @@ import { ConfigError, eventsOf, fixedTimeout, hookCommand, OPT_IN, timeoutIn } f
 import type { Change, Layout, Scope } from "./hostFiles.ts"
 import { filesOf, installChanges, layoutOf, uninstallChanges } from "./hostFiles.ts"
 import { missingFolders, recordCreated, removeCreated } from "./installFolders.ts"
+import { clientPath, installClient, nativeFolder, removeClient } from "./nativeClient.ts"
 
 /** Options of `install` and `uninstall`. */
 export interface InstallOptions {
@@ -31,6 +32,8 @@ export interface InstallOptions {
   readonly timeout?: Option.Option<number> | undefined
   /** `install` only: Cursor's Tab events too (`beforeTabFileRead`, `afterTabFileEdit`). */
   readonly tab?: boolean | undefined
+  /** `install` only: the command is the native client (built with `cc`), not Node's. */
+  readonly native?: boolean | undefined
 }
 
 /**
@@ -244,8 +247,9 @@ export const install = (options: InstallOptions): Effect.Effect<void, Failed> =>
     }
     if (options.tab === true && OPT_IN[agent.name] === undefined)
       return yield* fail(`--tab is for --host cursor (its Tab events); ${agent.displayName} has none`)
-    const run = runner()
-    if ("error" in run) return yield* fail(run.error)
+    const node = runner()
+    if ("error" in node) return yield* fail(node.error)
+    const run = yield* client(options, at, node)
     const plan: InstallPlan = {
       agent,
       events: eventsOf(agent, options.tab === true),
@@ -282,6 +286,46 @@ export const install = (options: InstallOptions): Effect.Effect<void, Failed> =>
     }
   })
 
+/** The native client this config calls (one per agent config), in the user's folder. */
+const nativeClientOf = (at: Located): string | undefined => {
+  const folder = nativeFolder(process.env)
+  return folder === undefined ? undefined : clientPath(folder, at.agent.name, at.scope, at.projectDir)
+}
+
+/**
+ * The words that start the CLI in the command install writes: with `--native`, the native client,
+ * built for this Node and this CLI (the daemon's client without Node's start; the call runs through
+ * Node when the daemon does not answer it); without a C compiler, Node's, said so. Without
+ * `--native`, a native client an earlier install built for this config is removed.
+ */
+const client = (options: InstallOptions, at: Located, node: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<string>, Failed> =>
+  Effect.gen(function* () {
+    const path = nativeClientOf(at)
+    if (options.native !== true) {
+      if (path !== undefined && !options.dryRun && removeClient(path))
+        yield* Console.log(`native client ${path} removed (the command is Node's again)`)
+      return node
+    }
+    if (typeof process.versions["bun"] === "string" || typeof process.versions["deno"] === "string" || node.length !== 2)
+      return yield* fail("--native builds the client for the Node install of agent-hooks: run this install with node")
+    if (path === undefined) return yield* fail("--native: no folder for the client (no HOME)")
+    if (options.dryRun) {
+      yield* Console.log(`(--dry-run: the native client ${path} is not built)`)
+      return [path]
+    }
+    const built = installClient(path, { node: node[0]!, bin: node[1]!, version: process.version })
+    if ("error" in built) {
+      yield* Console.log(
+        built.noCompiler
+          ? `native client: ${built.error}; the command is Node's client. Install a C compiler (Debian/Ubuntu: apt install gcc; macOS: xcode-select --install) and run this install with --native again`
+          : `warning: native client not built: ${built.error}; the command is Node's client`
+      )
+      return node
+    }
+    yield* Console.log(`native client: ${path} (built with cc for ${node[0]} ${process.version} and ${node[1]})`)
+    return [path]
+  })
+
 /**
  * `agent-hooks uninstall --host <agent>`: removes the entries install wrote (at any path or timeout)
  * and nothing else; a file install created is removed. The file is then as it was before install.
@@ -293,6 +337,9 @@ export const uninstall = (options: InstallOptions): Effect.Effect<void, Failed> 
     const at = yield* locate(options)
     const events = Object.keys(at.agent.events)
     const changes = yield* Effect.try({ try: () => uninstallChanges(at.layout, at.agent, at.scope, at.projectDir), catch: configError })
+    const native = nativeClientOf(at)
+    const removeNative = !options.dryRun && native !== undefined && removeClient(native)
+    if (removeNative) yield* Console.log(`${at.agent.displayName}: native client ${native} removed`)
     if (changes.length === 0) {
       yield* Console.log(`${at.agent.displayName}: no agent-hooks entries in ${where(at, events)}: nothing to remove`)
       return
