@@ -4,6 +4,12 @@ import { nearest } from "./text.ts"
 /** Events where `onFailure: "block"` is ignored: a failing hook must not keep the agent from stopping. */
 export const FAIL_OPEN_EVENTS: ReadonlySet<string> = new Set(["Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"])
 
+/**
+ * Events whose exit 2 leaves `hookSpecificOutput` unread: the exit code decides (Elicitation's
+ * `action` and `content` are not applied on a block). Elsewhere exit 2 still reads the valid JSON.
+ */
+export const EXIT2_IGNORES_SPECIFIC: ReadonlySet<string> = new Set(["Elicitation", "ElicitationResult"])
+
 const MODEL_STDERR = new Set([
   "PreToolUse",
   "PostToolUse",
