@@ -2,6 +2,7 @@ import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { HookEvent, HookOutput, Outcome } from "@agent-hooks/core"
 import * as PropertyRuns from "@agent-hooks/test-utils/PropertyRuns"
+import { readsAdditionalContext } from "@agent-hooks/test-utils/ClaudeContract"
 
 const spec = (name: string) => {
   const found = HookEvent.get(name)
@@ -389,28 +390,13 @@ describe("an answer the event ignores is never silent", () => {
   })
 
   it("additionalContext reaches the model exactly on the events where Claude Code reads it", () => {
-    // The contract's list, written out here so that the catalog's table is checked against it, not against itself.
-    const reads = new Set([
-      "PreToolUse",
-      "UserPromptSubmit",
-      "UserPromptExpansion",
-      "PostToolUse",
-      "PostToolUseFailure",
-      "PostToolBatch",
-      "Stop",
-      "SubagentStop",
-      "SessionStart",
-      "Setup",
-      "SubagentStart",
-      "PostModelSwitch"
-    ])
     for (const event of HookEvent.catalog) {
       const v = HookOutput.interpret(
         event,
         run({ stdout: json({ hookSpecificOutput: { hookEventName: event.name, additionalContext: "CTX" } }) })
       )
       const outcome = acted(event, v)
-      if (reads.has(event.name)) {
+      if (readsAdditionalContext.has(event.name)) {
         expect(outcome.additionalContext, event.name).toEqual(["CTX"])
         expect(v.ignored, event.name).toBeUndefined()
       } else {

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createHookEngine } from "@agent-hooks/node"
 import type { Outcome } from "@agent-hooks/core"
+import { readsAdditionalContext } from "@agent-hooks/test-utils/ClaudeContract"
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-protocol-")))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -301,22 +302,6 @@ describe("decision control: every event's exit-2 path and JSON path, with real h
 })
 
 describe("a field the event does not read is not delivered, and is said (real hooks)", () => {
-  // The contract's list of the events that read hookSpecificOutput.additionalContext, written out here.
-  const readsContext = new Set([
-    "PreToolUse",
-    "UserPromptSubmit",
-    "UserPromptExpansion",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "PostToolBatch",
-    "Stop",
-    "SubagentStop",
-    "SessionStart",
-    "Setup",
-    "SubagentStart",
-    "PostModelSwitch"
-  ])
-
   it("additionalContext from a hook on every event reaches the model only where the event reads it", async () => {
     // One hook on every event: it answers with additionalContext under the event's own name.
     const script = join(dir, "context-everywhere.sh")
@@ -340,7 +325,7 @@ describe("a field the event does not read is not delivered, and is said (real ho
       for (const row of rows) {
         const outcome = await engine.dispatch(row.event, row.payload)
         const context = `CTX-${row.event}`
-        if (readsContext.has(row.event)) {
+        if (readsAdditionalContext.has(row.event)) {
           expect(outcome.additionalContext, row.event).toEqual([context])
           expect(outcome.toModel, row.event).toContain(context)
         } else {
