@@ -33,12 +33,8 @@ const text = (value: unknown): string | undefined => (typeof value === "string" 
 const gitHost = (url: string): string | undefined => {
   const scp = /^[^@/\s]+@([^:/\s]+):/.exec(url)
   if (scp !== null) return scp[1]!.toLowerCase()
-  try {
-    const host = new URL(url).hostname
-    return host === "" ? undefined : host.toLowerCase()
-  } catch {
-    return undefined
-  }
+  const authority = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/(?:[^@/?#]*@)?(\[[^\]]*\]|[^/:?#]+)/.exec(url)
+  return authority === null ? undefined : authority[1]!.toLowerCase()
 }
 
 const compile = (key: string, rule: unknown): Rule | string => {
