@@ -410,6 +410,34 @@ describe("an answer the event ignores is never silent", () => {
     }
   })
 
+  it("a declared event with no catalog base reads the decision fields of its blocking rule, and names the others", () => {
+    const gate = HookEvent.custom({ name: "BeforeCall", blocking: "permission" })
+    const deny = HookOutput.interpret(
+      gate,
+      run({
+        stdout: json({
+          hookSpecificOutput: {
+            hookEventName: "BeforeCall",
+            permissionDecision: "deny",
+            permissionDecisionReason: "no",
+            watchPaths: ["/x"]
+          }
+        })
+      })
+    )
+    expect(deny).toMatchObject({ decision: "deny", reason: "no" })
+    expect(deny.ignored).toEqual([
+      "hookSpecificOutput.watchPaths is ignored: BeforeCall reads only hookSpecificOutput.permissionDecision, permissionDecisionReason, updatedInput, additionalContext"
+    ])
+    const request = HookEvent.custom({ name: "AskFirst", blocking: "permission-request" })
+    expect(
+      HookOutput.interpret(
+        request,
+        run({ stdout: json({ hookSpecificOutput: { hookEventName: "AskFirst", decision: { behavior: "deny" } } }) })
+      ).decision
+    ).toBe("deny")
+  })
+
   it("exit 2 on Elicitation blocks without applying hookSpecificOutput; each of its fields is named", () => {
     for (const name of ["Elicitation", "ElicitationResult"]) {
       const v = interpret(name, {

@@ -125,6 +125,12 @@ const e = (
   outputDialect: "claude"
 })
 
+/** A declared event with no catalog base reads the decision fields its blocking rule takes, and additionalContext. */
+const DECLARED_DECISION_FIELDS: Readonly<Record<string, ReadonlyArray<string>>> = {
+  permission: ["permissionDecision", "permissionDecisionReason", "updatedInput"],
+  "permission-request": ["decision"]
+}
+
 /** @internal */
 export const custom = (event: CustomEvent): HookEventSpec => {
   const base = get(event.extends ?? event.name)
@@ -138,7 +144,9 @@ export const custom = (event: CustomEvent): HookEventSpec => {
     defaultTimeout: event.defaultTimeout ?? base?.defaultTimeout ?? 600,
     exit2StderrTo: event.exit2StderrTo ?? base?.exit2StderrTo ?? (canBlock ? "model" : "user"),
     reasonTo: event.reasonTo ?? base?.reasonTo ?? (canBlock ? "model" : "none"),
-    specificOutput: event.specificOutput ?? (base === undefined ? ["additionalContext"] : base.specificOutput),
+    specificOutput:
+      event.specificOutput ??
+      (base === undefined ? [...(DECLARED_DECISION_FIELDS[blocking] ?? []), "additionalContext"] : base.specificOutput),
     continueHonored: base?.continueHonored ?? true,
     promptHandlers: base?.promptHandlers ?? true,
     custom: true,
