@@ -336,6 +336,11 @@ describe("codex preset: config.toml and requirements.toml", () => {
   }
   const turnOn = (p: Project, ...lines: Array<string>) => put(join(p.home, ".codex", "config.toml"), lines.join("\n") + "\n")
   const bash = { tool_name: "Bash", tool_input: { command: "ls" } }
+  /** A plugin's hooks/hooks.json: one PreToolUse hook that blocks with `word` on stderr. */
+  const hook = (root: string, word: string) =>
+    put(join(root, "hooks", "hooks.json"), {
+      hooks: { PreToolUse: [{ hooks: [{ type: "command", command: `echo ${word} >&2; exit 2` }] }] }
+    })
 
   it("an installed plugin's hooks/hooks.json runs with PLUGIN_ROOT, ${PLUGIN_ROOT} and Codex's PLUGIN_DATA; allow_managed_hooks_only drops it", async () => {
     const p = project()
@@ -389,10 +394,6 @@ describe("codex preset: config.toml and requirements.toml", () => {
 
   it("only plugins config.toml turns on run, each at its active version (local, else the highest); what is skipped is said", async () => {
     const p = project()
-    const hook = (root: string, word: string) =>
-      put(join(root, "hooks", "hooks.json"), {
-        hooks: { PreToolUse: [{ hooks: [{ type: "command", command: `echo ${word} >&2; exit 2` }] }] }
-      })
     hook(installPlugin(p, "m", "off", "1.0.0"), "off")
     hook(installPlugin(p, "m", "unlisted", "1.0.0"), "unlisted")
     hook(installPlugin(p, "m", "versions", "1.9.0"), "v1.9.0")
@@ -459,10 +460,6 @@ describe("codex preset: config.toml and requirements.toml", () => {
   // marketplace (as the user's config.toml declares it) is an allowed source; [features] plugins = false turns them all off.
   it("a managed restrict_to_allowed_sources: a plugin from a marketplace it does not allow does not run, whatever the user's or a cloned repo's config says", async () => {
     const p = project()
-    const hook = (root: string, word: string) =>
-      put(join(root, "hooks", "hooks.json"), {
-        hooks: { PreToolUse: [{ hooks: [{ type: "command", command: `echo ${word} >&2; exit 2` }] }] }
-      })
     hook(installPlugin(p, "company", "guard", "1.0.0"), "guard")
     hook(installPlugin(p, "rogue", "evil", "1.0.0"), "evil")
     hook(installPlugin(p, "nowhere", "sneaky", "1.0.0"), "sneaky")
