@@ -284,6 +284,24 @@ describe("each agent's exit codes and answers", () => {
     const exit2 = HookOutput.interpret(spec(Presets.gemini, "BeforeTool"), run(2, context("CTX"), "no"))
     expect(exit2).toMatchObject({ decision: "deny", reason: "no", additionalContext: [] })
     expect(exit2.ignored).toEqual([`stdout is ignored on exit 2: Gemini CLI's reason is stderr`])
+    // Qwen Code's Stop and SubagentStop read no hookSpecificOutput field: the block stands, the context is named
+    for (const name of ["Stop", "SubagentStop"]) {
+      const v = HookOutput.interpret(
+        spec(Presets.qwen, name),
+        run(
+          0,
+          JSON.stringify({ decision: "block", reason: "go on", hookSpecificOutput: { hookEventName: name, additionalContext: "CTX" } })
+        )
+      )
+      expect(v).toMatchObject({ decision: "block", reason: "go on", additionalContext: [] })
+      expect(v.ignored).toEqual([`hookSpecificOutput.additionalContext is ignored: ${name} reads no hookSpecificOutput field here`])
+    }
+    expect(
+      HookOutput.interpret(
+        spec(Presets.qwen, "PostToolUse"),
+        run(0, JSON.stringify({ hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "CTX" } }))
+      ).additionalContext
+    ).toEqual(["CTX"])
     // Cursor adds additional_context on sessionStart only
     for (const event of Presets.cursor.events) {
       const v = HookOutput.interpret(HookEvent.custom(event), run(0, JSON.stringify({ additional_context: "CTX" })))

@@ -145,7 +145,7 @@ const validate = (event: HookEventSpec, output: Json): Validation => {
       problems.push(`hookSpecificOutput is missing required field "hookEventName"`)
     } else if (specific["hookEventName"] !== event.name) {
       problems.push(`Hook returned incorrect event name: expected '${event.name}' but got '${String(specific["hookEventName"])}'`)
-    } else if (event.specificOutput.length === 0) {
+    } else if (event.specificOutput.length === 0 && !event.custom) {
       problems.push(
         `hookSpecificOutput is not supported on ${event.name}; use the top-level fields (continue, stopReason, systemMessage${event.blocking === "decision" ? ", decision, reason" : ""})`
       )
@@ -160,7 +160,11 @@ const validate = (event: HookEventSpec, output: Json): Validation => {
         else if (!AGGREGATED.has(key)) (extras ??= {})[key] = value
       }
       // A field some event reads is always named; only the count of keys no event knows is bounded.
-      const why = `${event.name} reads only hookSpecificOutput.${event.specificOutput.join(", ")}`
+      // A preset's event whose agent reads no field of it (Qwen Code's Stop) takes the object and names each field
+      const why =
+        event.specificOutput.length === 0
+          ? `${event.name} reads no hookSpecificOutput field here`
+          : `${event.name} reads only hookSpecificOutput.${event.specificOutput.join(", ")}`
       const known = others.filter((key) => SPECIFIC_FIELDS.has(key))
       notes.push(...known.map((key) => `${fieldName(key, true)} is ignored: ${why}`))
       notes.push(
