@@ -113,6 +113,54 @@ export const QWEN_CASES = [
     response: { output: "" }
   },
   {
+    // A hookSpecificOutput field the event does not read changes nothing, in either engine (agent-hooks names it)
+    id: "unread-field-beside-deny",
+    hooks: {
+      PreToolUse: [
+        {
+          hooks: [
+            cmd(
+              json({
+                hookSpecificOutput: {
+                  hookEventName: "PreToolUse",
+                  permissionDecision: "deny",
+                  permissionDecisionReason: "no",
+                  sessionTitle: "x",
+                  watchPaths: ["/tmp"]
+                }
+              })
+            )
+          ]
+        }
+      ]
+    },
+    ...shell
+  },
+  {
+    id: "post-unread-fields",
+    event: "PostToolUse",
+    hooks: {
+      PostToolUse: [
+        {
+          hooks: [
+            cmd(
+              json({
+                hookSpecificOutput: {
+                  hookEventName: "PostToolUse",
+                  additionalContext: "kept",
+                  updatedInput: { command: "x" },
+                  decision: {}
+                }
+              })
+            )
+          ]
+        }
+      ]
+    },
+    ...shell,
+    response: { output: "" }
+  },
+  {
     // Qwen Code matches Claude Code's tool names as aliases of its own (Bash for run_shell_command).
     id: "matcher-claude-name",
     hooks: { PreToolUse: [{ matcher: "Bash", hooks: [cmd("echo alias >&2; exit 2")] }] },

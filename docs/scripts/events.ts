@@ -175,9 +175,12 @@ export const renderEventPage = (spec: Spec, prose: string | undefined): string =
         : "| `decision`, `reason` (top level) | no effect on this event |",
     ...(spec.specificOutput.length === 0
       ? ["| `hookSpecificOutput` | not accepted on this event: its presence is a validation error (the hook's JSON is discarded) |"]
-      : spec.specificOutput.map(
-          (f) => `| \`hookSpecificOutput.${f}\` | ${specificFieldText[f] ?? "passed through in the Outcome's `hookSpecificOutput`"} |`
-        ))
+      : [
+          ...spec.specificOutput.map(
+            (f) => `| \`hookSpecificOutput.${f}\` | ${specificFieldText[f] ?? "passed through in the Outcome's `hookSpecificOutput`"} |`
+          ),
+          "| any other `hookSpecificOutput` field | not read on this event (not delivered): each one is named in the hook's messages and the Outcome's `warnings` |"
+        ])
   ]
   const payload = JSON.stringify(examplePayload(spec))
   const lines: Array<string> = [

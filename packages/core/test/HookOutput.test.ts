@@ -2,6 +2,7 @@ import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { HookEvent, HookOutput, Outcome } from "@agent-hooks/core"
 import * as PropertyRuns from "@agent-hooks/test-utils/PropertyRuns"
+import { readsAdditionalContext } from "@agent-hooks/test-utils/ClaudeContract"
 
 const spec = (name: string) => {
   const found = HookEvent.get(name)
@@ -335,6 +336,12 @@ describe("an answer the event ignores is never silent", () => {
           return lines.length === 1
         })
         expect(named.length, `a line names no field of the answer: ${JSON.stringify(ignored)}`).toBe(ignored.length)
+        // A hookSpecificOutput field the event's table does not list is named (so, below, not delivered), whatever it is.
+        for (const f of fields) {
+          if (f.inSpecific && !f.key.startsWith("decision.") && !event.specificOutput.includes(f.key)) {
+            expect(named, `${label(f)} is not in ${name}'s table, yet not named in ${JSON.stringify(ignored)}`).toContain(f)
+          }
+        }
         // The named fields are ignored indeed: without all of them, the Outcome is the same...
         const rest = without(named)
         expect(outcomeOf(rest), `${name}: leaving out ${named.map(label).join(", ")} changed the Outcome`).toBe(outcome)
@@ -349,6 +356,101 @@ describe("an answer the event ignores is never silent", () => {
       }),
       { numRuns: PropertyRuns.forLane(2000) }
     )
+  })
+
+  it("every field of hookSpecificOutput is read only on the events whose table lists it, at every exit code (exit 2 included)", () => {
+    const everyField = [...new Set(HookEvent.catalog.flatMap((event) => event.specificOutput))]
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...HookEvent.catalog.filter((event) => event.specificOutput.length > 0).map((event) => event.name)),
+        fc.constantFrom(0, 1, 2),
+        fc.subarray(everyField, { minLength: 1, maxLength: 8 }),
+        (name, exitCode, keys) => {
+          const event = spec(name)
+          const typed: Record<string, unknown> = { updatedInput: { command: "x" }, decision: { behavior: "allow" } }
+          const inner = Object.fromEntries(keys.map((key) => [key, typed[key] ?? `${key} value`]))
+          const runOf = (fields: Record<string, unknown>) =>
+            run({ exitCode, stderr: "EXIT2", stdout: json({ hookSpecificOutput: { hookEventName: name, ...fields } }) })
+          const verdict = HookOutput.interpret(event, runOf(inner))
+          if (verdict.messages.some((message) => message.startsWith("Hook JSON output validation failed"))) return
+          // Exit 2 on Elicitation and ElicitationResult reads no hookSpecificOutput at all; elsewhere the table decides.
+          const unread = (key: string) => !event.specificOutput.includes(key) || (exitCode === 2 && name.startsWith("Elicitation"))
+          const dropped = keys.filter(unread)
+          for (const key of dropped) {
+            expect(naming(verdict.ignored ?? [], key, true), `${name} exit ${exitCode}: ${key} not named once`).toHaveLength(1)
+          }
+          const kept = Object.fromEntries(Object.entries(inner).filter(([key]) => !unread(key)))
+          expect(JSON.stringify(acted(event, verdict)), `${name} exit ${exitCode}: ${dropped.join(", ")} changed the Outcome`).toBe(
+            JSON.stringify(acted(event, HookOutput.interpret(event, runOf(kept))))
+          )
+        }
+      ),
+      { numRuns: PropertyRuns.forLane(1000) }
+    )
+  })
+
+  it("additionalContext reaches the model exactly on the events where Claude Code reads it", () => {
+    for (const event of HookEvent.catalog) {
+      const v = HookOutput.interpret(
+        event,
+        run({ stdout: json({ hookSpecificOutput: { hookEventName: event.name, additionalContext: "CTX" } }) })
+      )
+      const outcome = acted(event, v)
+      if (readsAdditionalContext.has(event.name)) {
+        expect(outcome.additionalContext, event.name).toEqual(["CTX"])
+        expect(v.ignored, event.name).toBeUndefined()
+      } else {
+        expect(outcome.additionalContext, event.name).toEqual([])
+        expect(JSON.stringify(outcome), event.name).not.toContain("CTX")
+        // Named: as an ignored field where the event has a table, as a failed validation where it has none.
+        expect(v.messages.join("\n"), event.name).toMatch(
+          /hookSpecificOutput\.additionalContext is ignored|hookSpecificOutput is not supported/
+        )
+      }
+    }
+  })
+
+  it("a declared event with no catalog base reads the decision fields of its blocking rule, and names the others", () => {
+    const gate = HookEvent.custom({ name: "BeforeCall", blocking: "permission" })
+    const deny = HookOutput.interpret(
+      gate,
+      run({
+        stdout: json({
+          hookSpecificOutput: {
+            hookEventName: "BeforeCall",
+            permissionDecision: "deny",
+            permissionDecisionReason: "no",
+            watchPaths: ["/x"]
+          }
+        })
+      })
+    )
+    expect(deny).toMatchObject({ decision: "deny", reason: "no" })
+    expect(deny.ignored).toEqual([
+      "hookSpecificOutput.watchPaths is ignored: BeforeCall reads only hookSpecificOutput.permissionDecision, permissionDecisionReason, updatedInput, additionalContext"
+    ])
+    const request = HookEvent.custom({ name: "AskFirst", blocking: "permission-request" })
+    expect(
+      HookOutput.interpret(
+        request,
+        run({ stdout: json({ hookSpecificOutput: { hookEventName: "AskFirst", decision: { behavior: "deny" } } }) })
+      ).decision
+    ).toBe("deny")
+  })
+
+  it("exit 2 on Elicitation blocks without applying hookSpecificOutput; each of its fields is named", () => {
+    for (const name of ["Elicitation", "ElicitationResult"]) {
+      const v = interpret(name, {
+        exitCode: 2,
+        stderr: "no",
+        stdout: json({ hookSpecificOutput: { hookEventName: name, action: "accept", content: { token: "x" } } })
+      })
+      expect(v).toMatchObject({ decision: "block", reason: "no", hookSpecificOutput: null })
+      expect(v.ignored).toEqual([
+        `hookSpecificOutput.action is ignored on ${name}: the exit code blocks`,
+        `hookSpecificOutput.content is ignored on ${name}: the exit code blocks`
+      ])
+    }
   })
 
   it("exit 2 that replaces the JSON decision names it; a JSON block that agrees with exit 2 is not named", () => {

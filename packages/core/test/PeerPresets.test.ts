@@ -253,6 +253,65 @@ describe("each agent's exit codes and answers", () => {
       decision: null
     })
   })
+  it("a field the peer's own engine ignores on an event is not delivered and is named: Gemini CLI's additionalContext and tool_input, Cursor's additional_context", () => {
+    const context = (value: string) => JSON.stringify({ hookSpecificOutput: { additionalContext: value } })
+    // Gemini CLI adds additionalContext on AfterTool, BeforeAgent and SessionStart, nowhere else
+    for (const compat of ["documented", "source"] as const) {
+      const gemini = Presets.geminiWith({ geminiCompat: compat })
+      for (const event of gemini.events) {
+        const v = HookOutput.interpret(HookEvent.custom(event), run(0, context("CTX")))
+        if (["AfterTool", "BeforeAgent", "SessionStart"].includes(event.name)) {
+          expect(v.additionalContext, `${compat} ${event.name}`).toEqual(["CTX"])
+          expect(v.ignored ?? [], `${compat} ${event.name}`).toEqual([])
+        } else {
+          expect(v.additionalContext, `${compat} ${event.name}`).toEqual([])
+          expect(JSON.stringify(v.hookSpecificOutput ?? {}), `${compat} ${event.name}`).not.toContain("CTX")
+          expect(v.ignored, `${compat} ${event.name}`).toContain(
+            `hookSpecificOutput.additionalContext is ignored on ${event.name}: Gemini CLI reads it on AfterTool, BeforeAgent and SessionStart only`
+          )
+        }
+      }
+    }
+    // tool_input rewrites BeforeTool's call only
+    const rewrite = JSON.stringify({ hookSpecificOutput: { tool_input: { command: "ls" } } })
+    expect(HookOutput.interpret(spec(Presets.gemini, "BeforeTool"), run(0, rewrite))).toMatchObject({ updatedInput: { command: "ls" } })
+    const after = HookOutput.interpret(spec(Presets.gemini, "AfterTool"), run(0, rewrite))
+    expect(after).toMatchObject({ updatedInput: null, hookSpecificOutput: null })
+    expect(after.ignored).toEqual([
+      `hookSpecificOutput.tool_input is ignored on AfterTool: Gemini CLI rewrites a tool's input on BeforeTool only`
+    ])
+    // The documented exit 2 blocks with stderr; what stdout printed is named
+    const exit2 = HookOutput.interpret(spec(Presets.gemini, "BeforeTool"), run(2, context("CTX"), "no"))
+    expect(exit2).toMatchObject({ decision: "deny", reason: "no", additionalContext: [] })
+    expect(exit2.ignored).toEqual([`stdout is ignored on exit 2: Gemini CLI's reason is stderr`])
+    // Qwen Code's Stop and SubagentStop read no hookSpecificOutput field: the block stands, the context is named
+    for (const name of ["Stop", "SubagentStop"]) {
+      const v = HookOutput.interpret(
+        spec(Presets.qwen, name),
+        run(
+          0,
+          JSON.stringify({ decision: "block", reason: "go on", hookSpecificOutput: { hookEventName: name, additionalContext: "CTX" } })
+        )
+      )
+      expect(v).toMatchObject({ decision: "block", reason: "go on", additionalContext: [] })
+      expect(v.ignored).toEqual([`hookSpecificOutput.additionalContext is ignored: ${name} reads no hookSpecificOutput field here`])
+    }
+    expect(
+      HookOutput.interpret(
+        spec(Presets.qwen, "PostToolUse"),
+        run(0, JSON.stringify({ hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "CTX" } }))
+      ).additionalContext
+    ).toEqual(["CTX"])
+    // Cursor adds additional_context on sessionStart only
+    for (const event of Presets.cursor.events) {
+      const v = HookOutput.interpret(HookEvent.custom(event), run(0, JSON.stringify({ additional_context: "CTX" })))
+      if (event.name === "sessionStart") expect(v.additionalContext).toEqual(["CTX"])
+      else {
+        expect(v.additionalContext, event.name).toEqual([])
+        expect(v.ignored, event.name).toEqual([`"additional_context" is ignored on ${event.name}: Cursor reads it on sessionStart only`])
+      }
+    }
+  })
   it("an answer the event ignores is named, never dropped silently (Antigravity, Cline, Gemini CLI)", () => {
     const ignored = (event: HookEvent.HookEventSpec, stdout: string) => HookOutput.interpret(event, run(0, stdout)).ignored
     expect(ignored(spec(antigravity, "PostToolUse"), `{"allowTool": false}`)).toEqual([

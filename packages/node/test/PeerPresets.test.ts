@@ -336,6 +336,11 @@ describe("codex preset: config.toml and requirements.toml", () => {
   }
   const turnOn = (p: Project, ...lines: Array<string>) => put(join(p.home, ".codex", "config.toml"), lines.join("\n") + "\n")
   const bash = { tool_name: "Bash", tool_input: { command: "ls" } }
+  /** A plugin's hooks/hooks.json: one PreToolUse hook that blocks with `word` on stderr. */
+  const hook = (root: string, word: string) =>
+    put(join(root, "hooks", "hooks.json"), {
+      hooks: { PreToolUse: [{ hooks: [{ type: "command", command: `echo ${word} >&2; exit 2` }] }] }
+    })
 
   it("an installed plugin's hooks/hooks.json runs with PLUGIN_ROOT, ${PLUGIN_ROOT} and Codex's PLUGIN_DATA; allow_managed_hooks_only drops it", async () => {
     const p = project()
@@ -389,10 +394,6 @@ describe("codex preset: config.toml and requirements.toml", () => {
 
   it("only plugins config.toml turns on run, each at its active version (local, else the highest); what is skipped is said", async () => {
     const p = project()
-    const hook = (root: string, word: string) =>
-      put(join(root, "hooks", "hooks.json"), {
-        hooks: { PreToolUse: [{ hooks: [{ type: "command", command: `echo ${word} >&2; exit 2` }] }] }
-      })
     hook(installPlugin(p, "m", "off", "1.0.0"), "off")
     hook(installPlugin(p, "m", "unlisted", "1.0.0"), "unlisted")
     hook(installPlugin(p, "m", "versions", "1.9.0"), "v1.9.0")
@@ -453,6 +454,55 @@ describe("codex preset: config.toml and requirements.toml", () => {
     expect(said).toMatch(/cannot turn a managed hook off; it runs/)
     expect(said).toMatch(/\.codex\/config\.toml.*read only in the user's config\.toml.*ignored/)
     expect(said).toMatch(/\.codex\/config\.toml.*plugins: read only in the user's config\.toml.*cannot turn plugins on or off/)
+  })
+
+  // Codex's marketplace policy: requirements.toml's [marketplaces] restrict_to_allowed_sources keeps only the plugins whose
+  // marketplace (as the user's config.toml declares it) is an allowed source; [features] plugins = false turns them all off.
+  it("a managed restrict_to_allowed_sources: a plugin from a marketplace it does not allow does not run, whatever the user's or a cloned repo's config says", async () => {
+    const p = project()
+    hook(installPlugin(p, "company", "guard", "1.0.0"), "guard")
+    hook(installPlugin(p, "rogue", "evil", "1.0.0"), "evil")
+    hook(installPlugin(p, "nowhere", "sneaky", "1.0.0"), "sneaky")
+    hook(installPlugin(p, "local-market", "tool", "1.0.0"), "tool")
+    const requirements = join(p.root, "managed", "requirements.toml")
+    const policy = (...rules: Array<string>) =>
+      put(requirements, ["[marketplaces]", "restrict_to_allowed_sources = true", ...rules].join("\n") + "\n")
+    policy("[marketplaces.allowed_sources.company]", 'source = "git"', 'url = "https://github.com/company/plugins.git"')
+    turnOn(
+      p,
+      '[marketplaces.company]\nsource_type = "git"\nsource = "https://github.com/company/plugins.git"',
+      '[marketplaces.rogue]\nsource_type = "git"\nsource = "https://evil.example/plugins.git"',
+      `[marketplaces.local-market]\nsource_type = "local"\nsource = "${join(p.root, "markets", "local")}"`,
+      ...["guard@company", "evil@rogue", "sneaky@nowhere", "tool@local-market"].map((id) => `[plugins."${id}"]\nenabled = true`)
+    )
+    // The cloned repository vouches for its marketplace with the allowed URL, and turns the plugin on
+    put(
+      join(p.dir, ".codex", "config.toml"),
+      '[marketplaces.rogue]\nsource_type = "git"\nsource = "https://github.com/company/plugins.git"\n[plugins."evil@rogue"]\nenabled = true\n'
+    )
+    const ran = async () => (await (await p.engine("codex")).dispatch("PreToolUse", bash)).hooks.map((h) => h.stderr?.trim()).sort()
+    expect(await ran()).toEqual(["guard"])
+    const said = p.warnings.join("\n")
+    expect(said).toMatch(
+      /plugin "evil@rogue" does not load: its marketplace "rogue" \(git "https:\/\/evil\.example\/plugins\.git"\) is not an allowed source/
+    )
+    expect(said).toMatch(/plugin "sneaky@nowhere" does not load: its marketplace "nowhere" is not declared/)
+    expect(said).toMatch(/\.codex\/config\.toml at marketplaces: read only in the user's config\.toml.*ignored/)
+    // A host pattern and a local path are allowed sources too; one invalid rule allows nothing
+    policy("[marketplaces.allowed_sources.gh]", 'source = "host_pattern"', "host_pattern = '^github[.]com$'")
+    expect(await ran()).toEqual(["guard"])
+    policy("[marketplaces.allowed_sources.here]", 'source = "local"', `path = "${join(p.root, "markets", "local")}/"`)
+    expect(await ran()).toEqual(["tool"])
+    policy("[marketplaces.allowed_sources.gh]", 'source = "host_pattern"', "host_pattern = '('")
+    expect(await ran()).toEqual([])
+    expect(p.warnings.join("\n")).toMatch(/host_pattern is not a valid regex.*so no marketplace is allowed/)
+    // [features] plugins = false in the managed requirements: no plugin at all
+    put(requirements, "[features]\nplugins = false\n")
+    expect(await ran()).toEqual([])
+    expect(p.warnings.join("\n")).toMatch(/plugin "guard@company" does not load: plugins are turned off by .*requirements\.toml/)
+    // Without the policy, the user's choice stands (the project's still does not count)
+    rmSync(requirements)
+    expect(await ran()).toEqual(["evil", "guard", "sneaky", "tool"])
   })
 
   // Codex's discovery: the System config layer (/etc/codex/config.toml and the hooks.json beside it)

@@ -797,6 +797,32 @@ describe("Gemini CLI preset", () => {
     expect(lines(p.log).map((line) => line.split(" ")[0])).toEqual(["after", "before-agent", "after-agent", "start"])
   })
 
+  it("additionalContext reaches the model only on AfterTool, BeforeAgent and SessionStart, as Gemini CLI adds it; elsewhere it is said", async () => {
+    const p = project()
+    const context = (event: string) => command(`echo '{"hookSpecificOutput":{"additionalContext":"CTX-${event}"}}'`)
+    settings(p, {
+      hooks: Object.fromEntries(
+        ["BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "BeforeModel"].map((e) => [e, [{ hooks: [context(e)] }]])
+      )
+    })
+    const engine = await p.engine("gemini")
+    const call = { tool_name: "run_shell_command", tool_input: { command: "ls" } }
+    expect((await engine.dispatch("AfterTool", { ...call, tool_response: {} })).toModel).toEqual(["CTX-AfterTool"])
+    expect((await engine.dispatch("BeforeAgent", { prompt: "hi" })).toModel).toEqual(["CTX-BeforeAgent"])
+    for (const [event, payload] of [
+      ["BeforeTool", call],
+      ["AfterAgent", {}],
+      ["BeforeModel", { llm_request: {} }]
+    ] as const) {
+      const outcome = await engine.dispatch(event, payload)
+      expect(JSON.stringify([outcome.toModel, outcome.additionalContext, outcome.hookSpecificOutput]), event).not.toContain(`CTX-${event}`)
+      expect(outcome.warnings.join("\n"), event).toContain(
+        `hookSpecificOutput.additionalContext is ignored on ${event}: Gemini CLI reads it`
+      )
+    }
+    expect(p.warnings.join("\n")).toContain("hookSpecificOutput.additionalContext is ignored on BeforeTool")
+  })
+
   it("hooks answer as the reference documents: JSON on stdout at exit 0, exit 2 blocks with stderr, any other exit warns and proceeds", async () => {
     const p = project()
     settings(p, {

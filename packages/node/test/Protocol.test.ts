@@ -8,6 +8,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createHookEngine } from "@agent-hooks/node"
 import type { Outcome } from "@agent-hooks/core"
+import { readsAdditionalContext } from "@agent-hooks/test-utils/ClaudeContract"
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-protocol-")))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -297,5 +298,70 @@ describe("decision control: every event's exit-2 path and JSON path, with real h
 
   it("covers all 33 events", () => {
     expect(new Set(rows.map((row) => row.event)).size).toBe(33)
+  })
+})
+
+describe("a field the event does not read is not delivered, and is said (real hooks)", () => {
+  it("additionalContext from a hook on every event reaches the model only where the event reads it", async () => {
+    // One hook on every event: it answers with additionalContext under the event's own name.
+    const script = join(dir, "context-everywhere.sh")
+    writeFileSync(
+      script,
+      `#!/bin/sh\nevent=$(sed -n 's/.*"hook_event_name":"\\([A-Za-z]*\\)".*/\\1/p')\nprintf '{"hookSpecificOutput":{"hookEventName":"%s","additionalContext":"CTX-%s"}}' "$event" "$event"\n`
+    )
+    const rows33 = rows.map((row) => row.event)
+    const settings = join(dir, "context-everywhere.json")
+    writeFileSync(
+      settings,
+      JSON.stringify({
+        hooks: Object.fromEntries(
+          rows33.map((event) => [event, [{ hooks: [{ type: "command", command: `sh ${JSON.stringify(script)}` }] }]])
+        )
+      })
+    )
+    const warnings: Array<string> = []
+    const engine = await createHookEngine({ settings: [settings], projectDir: dir, onWarning: (line) => warnings.push(line) })
+    try {
+      for (const row of rows) {
+        const outcome = await engine.dispatch(row.event, row.payload)
+        const context = `CTX-${row.event}`
+        if (readsAdditionalContext.has(row.event)) {
+          expect(outcome.additionalContext, row.event).toEqual([context])
+          expect(outcome.toModel, row.event).toContain(context)
+        } else {
+          expect(
+            JSON.stringify([outcome.additionalContext, outcome.toModel, outcome.toUser, outcome.hookSpecificOutput]),
+            row.event
+          ).not.toContain(context)
+          expect(outcome.warnings.join("\n"), row.event).toMatch(
+            row.event === "WorktreeCreate" ||
+              ["PermissionRequest", "PermissionDenied", "MessageDisplay", "CwdChanged", "FileChanged", "PreModelSwitch"].includes(
+                row.event
+              ) ||
+              row.event.startsWith("Elicitation")
+              ? /hookSpecificOutput\.additionalContext is ignored/
+              : /hookSpecificOutput is not supported/
+          )
+        }
+      }
+    } finally {
+      await engine.close()
+    }
+    expect(warnings.join("\n")).toContain(`hookSpecificOutput.additionalContext is ignored: PermissionRequest reads only`)
+  })
+
+  it("exit 2 on Elicitation and ElicitationResult blocks with stderr, and the printed action is not applied but named", async () => {
+    for (const event of ["Elicitation", "ElicitationResult"]) {
+      const outcome = await runOne(
+        event,
+        { mcp_server_name: "srv", message: "m", action: "decline" },
+        2,
+        specific(event, { action: "accept", content: { token: "t" } }),
+        "EXIT2"
+      )
+      expect(outcome).toMatchObject({ blocked: true, decision: "block", reason: "EXIT2", hookSpecificOutput: null })
+      expect(outcome.warnings.join("\n")).toContain(`hookSpecificOutput.action is ignored on ${event}: the exit code blocks`)
+      expect(outcome.warnings.join("\n")).toContain(`hookSpecificOutput.content is ignored on ${event}: the exit code blocks`)
+    }
   })
 })

@@ -4,6 +4,12 @@ import { nearest } from "./text.ts"
 /** Events where `onFailure: "block"` is ignored: a failing hook must not keep the agent from stopping. */
 export const FAIL_OPEN_EVENTS: ReadonlySet<string> = new Set(["Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"])
 
+/**
+ * Events whose exit 2 leaves `hookSpecificOutput` unread: the exit code decides (Elicitation's
+ * `action` and `content` are not applied on a block). Elsewhere exit 2 still reads the valid JSON.
+ */
+export const EXIT2_IGNORES_SPECIFIC: ReadonlySet<string> = new Set(["Elicitation", "ElicitationResult"])
+
 const MODEL_STDERR = new Set([
   "PreToolUse",
   "PostToolUse",
@@ -119,6 +125,12 @@ const e = (
   outputDialect: "claude"
 })
 
+/** A declared event with no catalog base reads the decision fields its blocking rule takes, and additionalContext. */
+const DECLARED_DECISION_FIELDS: Readonly<Record<string, ReadonlyArray<string>>> = {
+  permission: ["permissionDecision", "permissionDecisionReason", "updatedInput"],
+  "permission-request": ["decision"]
+}
+
 /** @internal */
 export const custom = (event: CustomEvent): HookEventSpec => {
   const base = get(event.extends ?? event.name)
@@ -132,7 +144,9 @@ export const custom = (event: CustomEvent): HookEventSpec => {
     defaultTimeout: event.defaultTimeout ?? base?.defaultTimeout ?? 600,
     exit2StderrTo: event.exit2StderrTo ?? base?.exit2StderrTo ?? (canBlock ? "model" : "user"),
     reasonTo: event.reasonTo ?? base?.reasonTo ?? (canBlock ? "model" : "none"),
-    specificOutput: event.specificOutput ?? (base === undefined ? ["additionalContext"] : base.specificOutput),
+    specificOutput:
+      event.specificOutput ??
+      (base === undefined ? [...(DECLARED_DECISION_FIELDS[blocking] ?? []), "additionalContext"] : base.specificOutput),
     continueHonored: base?.continueHonored ?? true,
     promptHandlers: base?.promptHandlers ?? true,
     custom: true,

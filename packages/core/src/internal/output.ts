@@ -1,6 +1,7 @@
 import * as Predicate from "effect/Predicate"
 import type { HookEventSpec } from "../HookEvent.ts"
 import type { Decision, HookVerdict, RawRun } from "../Verdict.ts"
+import { catalog, EXIT2_IGNORES_SPECIFIC } from "./hookEvent.ts"
 import { nearest } from "./text.ts"
 
 type Json = Record<string, unknown>
@@ -45,6 +46,9 @@ const AGGREGATED = new Set([
   "updatedInput",
   "decision"
 ])
+
+/** Every hookSpecificOutput field some catalog event reads. */
+const SPECIFIC_FIELDS: ReadonlySet<string> = new Set([...AGGREGATED, ...catalog.flatMap((event) => event.specificOutput)])
 
 /** The top-level fields of a hook's JSON answer on every event. */
 const TOP_LEVEL = [
@@ -141,22 +145,41 @@ const validate = (event: HookEventSpec, output: Json): Validation => {
       problems.push(`hookSpecificOutput is missing required field "hookEventName"`)
     } else if (specific["hookEventName"] !== event.name) {
       problems.push(`Hook returned incorrect event name: expected '${event.name}' but got '${String(specific["hookEventName"])}'`)
-    } else if (event.specificOutput.length === 0) {
+    } else if (event.specificOutput.length === 0 && !event.custom) {
       problems.push(
         `hookSpecificOutput is not supported on ${event.name}; use the top-level fields (continue, ` +
           `stopReason, systemMessage${event.blocking === "decision" ? ", decision, reason" : ""})`
       )
     } else {
+      // The event's field table is the one source: a field it does not list is not read (not
+      // delivered, not validated) and is named, whatever the field, on every event.
+      const reads = (key: string) => event.specificOutput.includes(key)
       const others: Array<string> = []
       for (const [key, value] of Object.entries(specific)) {
-        if (!AGGREGATED.has(key) && event.specificOutput.includes(key)) (extras ??= {})[key] = value
-        else if (!AGGREGATED.has(key)) others.push(key)
+        if (key === "hookEventName") continue
+        if (!reads(key)) others.push(key)
+        else if (!AGGREGATED.has(key)) (extras ??= {})[key] = value
       }
+      // A field some event reads is always named; only the count of keys no event knows is bounded.
+      // A preset's event whose agent reads no field of it (Qwen Code's Stop) takes the object and names each field
+      const why =
+        event.specificOutput.length === 0
+          ? `${event.name} reads no hookSpecificOutput field here`
+          : `${event.name} reads only hookSpecificOutput.${event.specificOutput.join(", ")}`
+      const known = others.filter((key) => SPECIFIC_FIELDS.has(key))
+      notes.push(...known.map((key) => `${fieldName(key, true)} is ignored: ${why}`))
       notes.push(
-        ...unknownKeys(others, true, event.specificOutput, `${event.name} reads only hookSpecificOutput.${event.specificOutput.join(", ")}`)
+        ...unknownKeys(
+          others.filter((key) => !SPECIFIC_FIELDS.has(key)),
+          true,
+          event.specificOutput,
+          why
+        )
       )
-      additionalContext = str("additionalContext", specific["additionalContext"], "hookSpecificOutput.additionalContext")
-      if (event.blocking === "permission") {
+      if (reads("additionalContext")) {
+        additionalContext = str("additionalContext", specific["additionalContext"], "hookSpecificOutput.additionalContext")
+      }
+      if (event.blocking === "permission" && reads("permissionDecision")) {
         const pd = specific["permissionDecision"]
         if (pd !== undefined) {
           if (typeof pd === "string" && (PERMISSION_DECISIONS as ReadonlyArray<string>).includes(pd)) {
@@ -164,17 +187,19 @@ const validate = (event: HookEventSpec, output: Json): Validation => {
             decisionFrom = "specific"
           } else problems.push(`hookSpecificOutput.permissionDecision: expected "allow" | "deny" | "ask" | "defer", got ${describe(pd)}`)
         }
+      }
+      if (event.blocking === "permission" && reads("permissionDecisionReason")) {
         reason = str("permissionDecisionReason", specific["permissionDecisionReason"], "hookSpecificOutput.permissionDecisionReason")
         if (reason !== null) reasonFrom = "specific"
       }
-      if (event.blocking === "permission" || event.blocking === "permission-request") {
+      if ((event.blocking === "permission" || event.blocking === "permission-request") && reads("updatedInput")) {
         const ui = specific["updatedInput"]
         if (ui !== undefined) {
           if (Predicate.isObject(ui)) updatedInput = ui
           else problems.push(`hookSpecificOutput.updatedInput: expected object, got ${describe(ui)}`)
         }
       }
-      if (event.blocking === "permission-request" && specific["decision"] !== undefined) {
+      if (event.blocking === "permission-request" && reads("decision") && specific["decision"] !== undefined) {
         const d = specific["decision"]
         if (!Predicate.isObject(d) || (d["behavior"] !== "allow" && d["behavior"] !== "deny")) {
           problems.push(`hookSpecificOutput.decision: expected {"behavior": "allow" | "deny", ...}, got ${describe(d)}`)
@@ -353,11 +378,13 @@ const unused = (event: HookEventSpec, fields: Fields, verdict: HookVerdict): Arr
   if (Predicate.isObject(specific)) {
     const where = (key: string) => `hookSpecificOutput.${key} ${on}`
     const permission = event.blocking === "permission"
-    if (specific["permissionDecision"] !== undefined) {
+    // A field the event's table does not list was named when the answer was read; only listed ones are left.
+    const given = (key: string) => specific[key] !== undefined && event.specificOutput.includes(key)
+    if (given("permissionDecision")) {
       if (!permission) lines.push(`${where("permissionDecision")}: it takes no permission decision`)
       else if (fields.decisionFrom === "specific" && overridden !== null) lines.push(`${where("permissionDecision")}${overridden}`)
     }
-    if (specific["permissionDecisionReason"] !== undefined && !(permission && fields.reasonFrom === "specific" && decided !== null)) {
+    if (given("permissionDecisionReason") && !(permission && fields.reasonFrom === "specific" && decided !== null)) {
       lines.push(
         `${where("permissionDecisionReason")}: ` +
           (permission
@@ -365,7 +392,7 @@ const unused = (event: HookEventSpec, fields: Fields, verdict: HookVerdict): Arr
             : "it takes no permission decision")
       )
     }
-    if (specific["decision"] !== undefined && event.blocking !== "permission-request") {
+    if (given("decision") && event.blocking !== "permission-request") {
       lines.push(
         `${where("decision")}: only PermissionRequest takes a decision object${event.blocking === "none" ? ", and it cannot block" : ""}`
       )
@@ -373,10 +400,11 @@ const unused = (event: HookEventSpec, fields: Fields, verdict: HookVerdict): Arr
     const takesInput = permission || event.blocking === "permission-request"
     const replaced =
       event.blocking === "permission-request" &&
+      given("decision") &&
       Predicate.isObject(specific["decision"]) &&
       specific["decision"]["updatedInput"] !== undefined
     const denied = ": the call is denied, so its input is not changed"
-    if (specific["updatedInput"] !== undefined) {
+    if (given("updatedInput")) {
       if (!takesInput) lines.push(`${where("updatedInput")}: it takes no updatedInput`)
       else if (replaced) lines.push(`${where("updatedInput")}: hookSpecificOutput.decision.updatedInput replaces it`)
       else if (decided === "deny") lines.push(`${where("updatedInput")}${denied}`)
@@ -474,8 +502,18 @@ const readRun = (
       ignored.push(line)
     }
     const useStderr = decision !== null && fromFields.reason === null && stderr !== ""
+    // Exit 2 blocks Elicitation without reading hookSpecificOutput: each field it carried is named.
+    const dropSpecific = decision !== null && EXIT2_IGNORES_SPECIFIC.has(event.behavesAs) && fromFields.hookSpecificOutput !== null
+    if (dropSpecific) {
+      const lines = Object.keys(fromFields.hookSpecificOutput ?? {}).map(
+        (key) => `${fieldName(key, true)} is ignored on ${event.name}: the exit code ${decision === "deny" ? "denies" : "blocks"}`
+      )
+      messages.unshift(...lines)
+      ignored.push(...lines)
+    }
     return {
       ...fromFields,
+      ...(dropSpecific ? { hookSpecificOutput: null } : {}),
       // A preset's event that cannot block (Wingman's PostToolUse and Stop: "log error, continue")
       // logs exit 2 as an error like any other exit; Claude Code's own events keep its status.
       status: decision === null && event.custom && event.blocking === "none" ? "non-blocking-error" : "blocking-error",

@@ -35,6 +35,9 @@ export const CURSOR_EVENTS: ReadonlyArray<CursorEvent> = [
   { name: "workspaceOpen", blocks: false }
 ]
 
+/** The events whose `additional_context` Cursor adds to the agent's context: sessionStart only. @internal */
+export const CURSOR_CONTEXT: ReadonlySet<string> = new Set(["sessionStart"])
+
 /** Cursor's tool types, as a preToolUse matcher names them (`MCP:<tool>` for MCP tools). */
 export const CURSOR_TOOLS: ReadonlyArray<string> = ["Shell", "Read", "Write", "Grep", "Delete", "Task"]
 
@@ -107,7 +110,7 @@ const renderCursor = (answer: Answer, hostEvent: string): HostReply => {
       stderr: stderrOf(answer, false)
     }
   }
-  if (hostEvent === "sessionStart" && answer.additionalContext !== undefined) {
+  if (CURSOR_CONTEXT.has(hostEvent) && answer.additionalContext !== undefined) {
     return { exitCode: 0, stdout: jsonLine({ additional_context: answer.additionalContext }), stderr: stderrOf(answer, false) }
   }
   return { exitCode: 0, stdout: "", stderr: stderrOf(answer, false) }

@@ -32,8 +32,12 @@ const EVENTS: Readonly<Record<string, string>> = {
   BeforeToolSelection: "BeforeToolSelection"
 }
 
-/** Where Gemini CLI reads `hookSpecificOutput.additionalContext`. */
-const CONTEXT = new Set(["PostToolUse", "UserPromptSubmit", "SessionStart"])
+/**
+ * Where Gemini CLI reads `hookSpecificOutput.additionalContext` (AfterTool, BeforeAgent, SessionStart),
+ * by the Claude Code event each one behaves as: what the host writes, and what the preset delivers.
+ * @internal
+ */
+export const GEMINI_CONTEXT: ReadonlySet<string> = new Set(["PostToolUse", "UserPromptSubmit", "SessionStart"])
 
 const render = (answer: Answer, hostEvent: string): HostReply => {
   if (answer.block !== undefined) {
@@ -58,7 +62,7 @@ const render = (answer: Answer, hostEvent: string): HostReply => {
   }
   if (answer.systemMessage !== undefined) out["systemMessage"] = answer.systemMessage
   if (answer.updatedInput !== undefined) specific["tool_input"] = answer.updatedInput
-  if (answer.additionalContext !== undefined && CONTEXT.has(answer.event)) specific["additionalContext"] = answer.additionalContext
+  if (answer.additionalContext !== undefined && GEMINI_CONTEXT.has(answer.event)) specific["additionalContext"] = answer.additionalContext
   if (Object.keys(specific).length > 0) out["hookSpecificOutput"] = { hookEventName: hostEvent, ...specific }
   return { exitCode: 0, stdout: jsonLine(out), stderr: stderrOf(answer, false) }
 }

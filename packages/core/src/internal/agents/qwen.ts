@@ -39,7 +39,17 @@ const CLAUDE_EVENTS = [
   "InstructionsLoaded"
 ]
 
-const specificOf = new Map(catalog.map((spec) => [spec.name, spec.specificOutput.filter((field) => field !== "updatedInput")]))
+/**
+ * Where Qwen Code reads other `hookSpecificOutput` fields than Claude Code: its Stop and SubagentStop
+ * read none (their additionalContext never reaches the model). What the host writes, and what the
+ * preset delivers.
+ * @internal
+ */
+export const QWEN_SPECIFIC: Readonly<Record<string, ReadonlyArray<string>>> = { Stop: [], SubagentStop: [] }
+
+const specificOf = new Map(
+  catalog.map((spec) => [spec.name, (QWEN_SPECIFIC[spec.name] ?? spec.specificOutput).filter((field) => field !== "updatedInput")])
+)
 
 const render = (answer: Answer): HostReply => {
   if (answer.block !== undefined) return { exitCode: 2, stdout: "", stderr: stderrOf(answer, true) }

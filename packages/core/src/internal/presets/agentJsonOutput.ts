@@ -19,6 +19,7 @@ import * as Predicate from "effect/Predicate"
 import type { HookEventSpec } from "../../HookEvent.ts"
 import type { HookVerdict, RawRun } from "../../Verdict.ts"
 import { CODEX_OUTPUT } from "../agents/codexOutput.ts"
+import { CURSOR_CONTEXT } from "../agents/cursor.ts"
 import { none, type OutputReader } from "../output.ts"
 
 /** The output dialects of these agents. @internal */
@@ -88,7 +89,10 @@ const cursor = (event: HookEventSpec, run: RawRun, json: Record<string, unknown>
         } else notes.push(`"followup_message" is read on stop and subagentStop only; ignored on ${event.name}`)
         break
       case "additional_context":
-        if (str(value) !== undefined) specific["additionalContext"] = value
+        // Cursor adds it on sessionStart only; elsewhere it is named, not delivered
+        if (!CURSOR_CONTEXT.has(event.name))
+          notes.push(`"additional_context" is ignored on ${event.name}: Cursor reads it on sessionStart only`)
+        else if (str(value) !== undefined) specific["additionalContext"] = value
         break
       case "env":
         notes.push(`"env" of ${event.name} is for Cursor's own later hooks; agent-hooks does not carry it over`)

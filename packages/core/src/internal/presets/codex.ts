@@ -16,6 +16,7 @@ import { parse as parseToml } from "smol-toml"
 import { codex as codexAgent } from "../agents/codex.ts"
 import { decodeTranslated, formatPath, hooksObject, isRecord, join, nonEmpty } from "./common.ts"
 import type { JsonPath } from "./common.ts"
+import { pluginPolicy } from "./codexPolicy.ts"
 import { CODEX_VARIANTS, pickCommand, platformOf } from "./peerCommon.ts"
 
 /** Codex's events: the catalog's rules, answers read strictly; `Interrupt` cannot block. */
@@ -124,10 +125,16 @@ const decodeFile: Preset["decode"] = (document, file, context) =>
         }
       }
     }
-    // Which plugins run is the user's choice too: a project's or the system's [plugins] turns none on or off
+    // Which plugins run is the user's choice too: a project's or the system's [plugins] turns none on or off,
+    // and its [marketplaces] cannot vouch for a marketplace under the managed policy
     if (toml && file.scope !== "user" && file.kind === "config" && isRecord(document) && isRecord(document["plugins"])) {
       warnings.push(
         `${file.path} at plugins: read only in the user's config.toml (a ${file.scope} file cannot turn plugins on or off); ignored`
+      )
+    }
+    if (toml && file.scope !== "user" && file.kind === "config" && isRecord(document) && isRecord(document["marketplaces"])) {
+      warnings.push(
+        `${file.path} at marketplaces: read only in the user's config.toml (a ${file.scope} file cannot declare where plugins come from); ignored`
       )
     }
     const off = new Set(offOf(file))
@@ -216,6 +223,12 @@ const decodeFile: Preset["decode"] = (document, file, context) =>
     )
   })
 
+/** The system folder: requirements.toml and the system config layer (`AGENT_HOOKS_MANAGED_DIR` in tests). */
+const managedDir = (context: Parameters<Preset["discover"]>[0]): string => {
+  const managed = context.env["AGENT_HOOKS_MANAGED_DIR"]
+  return nonEmpty(managed) ? managed : "/etc/codex"
+}
+
 const codexHome = (context: Parameters<Preset["discover"]>[0]): string | undefined => {
   const explicit = context.env["CODEX_HOME"]
   if (nonEmpty(explicit)) return explicit
@@ -278,6 +291,10 @@ const expand = (file: PresetFile, context: PresetContext, io: PresetIO): Effect.
       .map(([key]) => key)
     if (file.kind !== "plugins" || home === undefined) return { files: [{ ...file, facts: { ...file.facts, off } }], warnings: [] }
     const configured = isRecord(userConfig["plugins"]) ? userConfig["plugins"] : {}
+    // The managed requirements' plugin policy: what the user's config turns on loads only within it
+    const requirementsPath = join(managedDir(context), "requirements.toml")
+    const policy = pluginPolicy(parseUserConfig(yield* io.read(requirementsPath)), requirementsPath, `${userConfigPath}`)
+    const declared = isRecord(userConfig["marketplaces"]) ? userConfig["marketplaces"] : {}
     const files: Array<PresetFile> = []
     const warnings: Array<{ file: string; message: string }> = []
     const visible = (names: ReadonlyArray<string>) => [...names].filter((name) => !name.startsWith(".")).sort()
@@ -303,6 +320,11 @@ const expand = (file: PresetFile, context: PresetContext, io: PresetIO): Effect.
             file: base,
             message: `plugin "${id}" is off ([plugins."${id}"] enabled = false in ${userConfigPath}): its hooks do not run`
           })
+          continue
+        }
+        const refused = policy(marketplace, declared[marketplace])
+        if (refused !== undefined) {
+          warnings.push({ file: base, message: `plugin "${id}" does not load: ${refused}; its hooks do not run` })
           continue
         }
         // The active version: "local", else the highest
@@ -416,8 +438,7 @@ export const codex: Preset = {
     // The system folder (managed): requirements.toml, whose [hooks] run whatever the other files say and
     // whose allow_managed_hooks_only drops theirs; and the system config layer, hooks.json and
     // config.toml [hooks], which Codex also runs as managed hooks (its discovery's System layer).
-    const managed = context.env["AGENT_HOOKS_MANAGED_DIR"]
-    const system = nonEmpty(managed) ? managed : "/etc/codex"
+    const system = managedDir(context)
     files.push({ path: join(system, "requirements.toml"), scope: "managed", required: false, format: "toml", kind: "requirements" })
     files.push({ path: join(system, "hooks.json"), scope: "managed", required: false })
     files.push({ path: join(system, "config.toml"), scope: "managed", required: false, format: "toml", kind: "config" })

@@ -13,6 +13,7 @@
 import * as Predicate from "effect/Predicate"
 import type { HookEventSpec } from "../../HookEvent.ts"
 import type { Decision, HookVerdict, RawRun } from "../../Verdict.ts"
+import { GEMINI_CONTEXT } from "../agents/gemini.ts"
 import { none, type OutputReader } from "../output.ts"
 
 /** @internal */
@@ -71,17 +72,30 @@ const fromJson = (event: HookEventSpec, json: Record<string, unknown>, compat: G
       reason = str(specific["permissionDecisionReason"]) ?? reason
     }
   }
-  const context = specific === undefined ? null : str(specific["additionalContext"])
-  const toolInput = specific !== undefined && Predicate.isObject(specific["tool_input"]) ? specific["tool_input"] : null
+  // Gemini CLI adds a hook's additionalContext on AfterTool, BeforeAgent and SessionStart only, and takes
+  // tool_input only where a tool call can be rewritten (BeforeTool); elsewhere each is named, not delivered.
+  const readsContext = GEMINI_CONTEXT.has(event.behavesAs)
+  const context = specific === undefined || !readsContext ? null : str(specific["additionalContext"])
+  const rewrites = event.blocking === "permission"
+  const toolInput = specific !== undefined && rewrites && Predicate.isObject(specific["tool_input"]) ? specific["tool_input"] : null
   const configOnly = compat === "documented" && TOOL_CONFIG_ONLY.has(event.name)
   const stops = !configOnly && json["continue"] === false
   // What the answer says that the event drops: one line each, in messages and for onWarning.
-  const ignored =
-    configOnly && (json["decision"] !== undefined || json["continue"] !== undefined || json["systemMessage"] !== undefined)
+  const ignored = [
+    ...(configOnly && (json["decision"] !== undefined || json["continue"] !== undefined || json["systemMessage"] !== undefined)
       ? [`${event.name} supports no decision, continue or systemMessage; ignored`]
       : !configOnly && decision === null && (json["decision"] === "deny" || json["decision"] === "block")
         ? [`"decision": "${json["decision"]}" is ignored on ${event.name}: it cannot block`]
-        : []
+        : []),
+    ...(specific !== undefined && !readsContext && specific["additionalContext"] !== undefined
+      ? [
+          `hookSpecificOutput.additionalContext is ignored on ${event.name}: Gemini CLI reads it on AfterTool, BeforeAgent and SessionStart only`
+        ]
+      : []),
+    ...(specific !== undefined && !rewrites && specific["tool_input"] !== undefined
+      ? [`hookSpecificOutput.tool_input is ignored on ${event.name}: Gemini CLI rewrites a tool's input on BeforeTool only`]
+      : [])
+  ]
   return {
     status: decision === "deny" || decision === "block" ? "blocking-error" : "success",
     decision: configOnly ? null : decision,
@@ -91,7 +105,7 @@ const fromJson = (event: HookEventSpec, json: Record<string, unknown>, compat: G
     stopReason: stops ? str(json["stopReason"]) : null,
     systemMessage: configOnly ? null : str(json["systemMessage"]),
     additionalContext: context === null ? [] : [context],
-    updatedInput: event.blocking === "permission" ? toolInput : null,
+    updatedInput: toolInput,
     // Everything else (llm_request, llm_response, toolConfig, tailToolCallRequest, clearContext...) goes to the host as it is.
     hookSpecificOutput: specific === undefined ? null : passThrough(specific, compat),
     messages: ignored,
@@ -110,13 +124,16 @@ const documented = (event: HookEventSpec, run: RawRun): HookVerdict => {
     return { ...none, systemMessage: stdout === "" ? null : stdout }
   }
   if (run.exitCode === 2 && canBlock) {
+    // The documented exit 2 reads stderr only: what stdout says is named, not applied
+    const dropped = stdout === "" ? [] : [`stdout is ignored on exit 2: Gemini CLI's reason is stderr`]
     return {
       ...none,
       status: "blocking-error",
       decision: event.blocking === "decision" ? "block" : "deny",
       reason: stderr === "" ? null : stderr,
       reasonFrom: stderr === "" ? null : "stderr",
-      messages: ["exit code 2"]
+      messages: [...dropped, "exit code 2"],
+      ...(dropped.length > 0 ? { ignored: dropped } : {})
     }
   }
   // Exit 1, 3, 127 (a missing script), a signal, or exit 2 where nothing can block: a warning; the action proceeds.

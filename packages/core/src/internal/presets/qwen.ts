@@ -8,7 +8,7 @@
 import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../HookEvent.ts"
 import type { Preset, PresetFile } from "../../PresetModel.ts"
-import { matcherAliases, qwen as qwenAgent } from "../agents/qwen.ts"
+import { matcherAliases, QWEN_SPECIFIC, qwen as qwenAgent } from "../agents/qwen.ts"
 import { decode as decodeCanonical } from "../settings.ts"
 import { describe, formatPath, isRecord, join, nonEmpty } from "./common.ts"
 
@@ -16,7 +16,11 @@ import { describe, formatPath, isRecord, join, nonEmpty } from "./common.ts"
 export const events: ReadonlyArray<CustomEvent> = Object.keys(qwenAgent.events).map((name) =>
   qwenAgent.ownEvents.includes(name)
     ? { name, blocking: "none" as const, matcherField: undefined, defaultTimeout: qwenAgent.hookTimeout }
-    : { name, defaultTimeout: qwenAgent.hookTimeout }
+    : {
+        name,
+        defaultTimeout: qwenAgent.hookTimeout,
+        ...(Object.hasOwn(QWEN_SPECIFIC, name) ? { specificOutput: QWEN_SPECIFIC[name] } : {})
+      }
 )
 
 /** Qwen Code's events whose matcher is tested against the tool's name (and its aliases). */
