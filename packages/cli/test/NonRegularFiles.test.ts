@@ -7,7 +7,7 @@
  * file) and the process ends. The BUILT CLI, in a fresh HOME and project, run as the agent runs it.
  */
 import * as HostMode from "@agent-hooks/core/HostMode"
-import { spawnSync } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import { mkdirSync, readFileSync, symlinkSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { describe, expect, it } from "vitest"
@@ -32,22 +32,37 @@ const wired = (): { b: Box; command: string } => {
   return { b, command: config.hooks.PreToolUse[0].hooks[0].command as string }
 }
 
-/** `command` as the agent runs it, given 20 s (the test's own bound: an answer that does not end is a failure). */
-const runHook = (b: Box, command: string, agent: HostMode.HostName, shell: string) => {
-  const started = Date.now()
-  const result = spawnSync("/bin/sh", ["-c", command], {
-    input: JSON.stringify(testPayload(HostMode.byName(agent)!, shell, b.dir)),
-    cwd: b.dir,
-    env: env(b),
-    encoding: "utf8",
-    timeout: 20_000,
-    killSignal: "SIGKILL"
+/**
+ * `command` as the agent runs it, given 20 s (the test's own bound: an answer that does not end is
+ * a failure), in a process group of its own that is killed whole at the bound: a host mode stuck
+ * reading `/dev/zero` must not outlive the test.
+ */
+const runHook = (b: Box, command: string, agent: HostMode.HostName, shell: string) =>
+  new Promise<{ status: number | null; stdout: string; stderr: string; ms: number }>((resolve) => {
+    const started = Date.now()
+    const child = spawn("/bin/sh", ["-c", command], { cwd: b.dir, env: env(b), detached: true })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
+    const bound = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, "SIGKILL")
+      } catch {
+        // already gone
+      }
+    }, 20_000)
+    child.on("close", (status) => {
+      clearTimeout(bound)
+      resolve({ status, stdout, stderr, ms: Date.now() - started })
+    })
+    child.stdin.on("error", () => {})
+    child.stdin.end(JSON.stringify(testPayload(HostMode.byName(agent)!, shell, b.dir)))
   })
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr, ms: Date.now() - started }
-}
 
-const seenBy = (agent: HostMode.HostName, result: ReturnType<typeof runHook>) =>
-  verdict(HostMode.byName(agent)!, result.status, result.stdout, result.stderr).kind
+type Ran = Awaited<ReturnType<typeof runHook>>
+
+const seenBy = (agent: HostMode.HostName, result: Ran) => verdict(HostMode.byName(agent)!, result.status, result.stdout, result.stderr).kind
 
 const mkfifo = (path: string) => {
   mkdirSync(dirname(path), { recursive: true })
@@ -63,11 +78,11 @@ describe("host mode and a file that is not a regular file", () => {
   ]
   it.each(shapes)(
     "as the project's settings file (%s): the call is blocked at once, naming the file, and the process ends",
-    (_, make, kind) => {
+    async (_, make, kind) => {
       const { b, command } = wired()
       make(join(b.dir, ".agent-hooks", "settings.json"))
       for (const shell of ["ls", "rm -rf /"]) {
-        const result = runHook(b, command, "claude", shell)
+        const result = await runHook(b, command, "claude", shell)
         expect(result.status, `${result.ms} ms: ${result.stdout}${result.stderr}`).not.toBeNull()
         expect(seenBy("claude", result), result.stdout + result.stderr).toBe("block")
         expect(result.stdout + result.stderr).toContain(join(b.dir, ".agent-hooks", "settings.json"))
@@ -77,13 +92,13 @@ describe("host mode and a file that is not a regular file", () => {
     60_000
   )
 
-  it("as the other agent's config that --foreign auto looks up (a FIFO): VS Code's call is judged, and the process ends", () => {
+  it("as the other agent's config that --foreign auto looks up (a FIFO): VS Code's call is judged, and the process ends", async () => {
     const { b, command } = wired()
     mkfifo(join(b.dir, ".github", "hooks", "agent-hooks-vscode.json"))
-    const blocked = runHook(b, command, "vscode", "rm -rf /")
+    const blocked = await runHook(b, command, "vscode", "rm -rf /")
     expect(blocked.status, `${blocked.ms} ms: ${blocked.stdout}${blocked.stderr}`).not.toBeNull()
     expect(seenBy("vscode", blocked), blocked.stdout + blocked.stderr).toBe("block")
-    const allowed = runHook(b, command, "vscode", "ls")
+    const allowed = await runHook(b, command, "vscode", "ls")
     expect(allowed.status, allowed.stderr).toBe(0)
     expect(seenBy("vscode", allowed)).toBe("allow")
   }, 60_000)
