@@ -30,6 +30,7 @@
 import { readdirSync, statSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { defineConfig } from "vitest/config"
+import { BaseSequencer, type TestSpecification } from "vitest/node"
 
 const isBun = typeof process.versions.bun === "string"
 const isDeno = typeof (globalThis as { Deno?: unknown }).Deno !== "undefined" || typeof process.versions.deno === "string"
@@ -88,6 +89,43 @@ const aloneFiles = [
  * worker to about half with three. `AGENT_HOOKS_WORKERS` overrides it (1 for a quiet, serial run).
  */
 const workers = Number(process.env.AGENT_HOOKS_WORKERS ?? "") || 3
+
+/**
+ * The longest files (measured with the JSON reporter, longest first). A lane starts them before all
+ * others, whatever their project: vitest's own order (project by project, then by the durations of
+ * the last run, which a fresh clone has not got, or by size) can leave one of them to run alone at
+ * the end of the lane while the other workers idle.
+ */
+const longFiles = [
+  "packages/cli/test/HookDaemon.test.ts",
+  "packages/cli/test/InstallTree.node.test.ts",
+  "packages/cli/test/Install.node.test.ts",
+  "packages/core/test/HostileQuoting.test.ts",
+  "packages/node/test/NodeProcessSpawner.test.ts",
+  "docs/test/Docs.node.test.ts",
+  "packages/cli/test/InstallHosts.node.test.ts",
+  "packages/cli/test/Cli.test.ts",
+  "packages/cli/test/Audit.test.ts",
+  "packages/cli/test/Serve.test.ts",
+  "packages/node/test/Presets.test.ts",
+  "packages/bun/test/BunProcessSpawner.test.ts"
+]
+
+/** vitest's order, with the groups kept (`stress` last) and the long files first within each. */
+class LongFilesFirst extends BaseSequencer {
+  override async sort(files: Array<TestSpecification>): Promise<Array<TestSpecification>> {
+    const sorted = await super.sort(files)
+    const rank = (spec: TestSpecification) => {
+      const index = longFiles.findIndex((file) => spec.moduleId.endsWith(`/${file}`))
+      return index === -1 ? longFiles.length : index
+    }
+    const group = (spec: TestSpecification) => spec.project.config.sequence.groupOrder
+    return sorted
+      .map((spec, index) => ({ spec, index }))
+      .sort((a, b) => group(a.spec) - group(b.spec) || rank(a.spec) - rank(b.spec) || a.index - b.index)
+      .map(({ spec }) => spec)
+  }
+}
 
 const packageDirs = readdirSync(new URL("./packages/", import.meta.url)).filter((name) => {
   try {
@@ -168,6 +206,7 @@ export default defineConfig({
     // The files mostly wait on hook processes and timeouts, so three workers on a 2-core machine
     // halve a lane's time (the fast lane: 70 s with the default of one, 33 s with three). The
     // stress files run after them, alone (`stressProject`).
-    maxWorkers: workers
+    maxWorkers: workers,
+    sequence: { sequencer: LongFilesFirst }
   }
 })
