@@ -35,7 +35,8 @@
 //
 // Environment: AGENT_HOOKS_LANES (test lanes and steps, default node,bun,deno,pack,agents; naming
 //              only steps skips docs:build; `fast` alone is the fast lane),
-//              AGENT_HOOKS_LANE_TIMEOUT_MIN (minutes before a lane is killed, default 25).
+//              AGENT_HOOKS_LANE_TIMEOUT_MIN (minutes before a lane is killed, default 25),
+//              AGENT_HOOKS_WORKERS (vitest workers per lane, default 3: vitest.config.ts).
 
 import { spawn } from "node:child_process"
 import { createHash } from "node:crypto"

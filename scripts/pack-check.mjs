@@ -8,7 +8,7 @@
 // step): `node scripts/pack-check.mjs [--result FILE]` (FILE gets `{"passed", "failed"}`). Prints one line per check and `N passed, N failed` last;
 // exit 1 when a check failed. Needs the npm registry for the packages' own dependencies.
 
-import { spawnSync } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
@@ -54,25 +54,62 @@ const sh = (cmd, args, options = {}) => {
   }
 }
 
+/** `sh` without blocking: the packs and the linters of the five packages run side by side. */
+const shAsync = (cmd, args, options = {}) =>
+  new Promise((resolvePromise) => {
+    const child = spawn(cmd, args, {
+      timeout: 600_000,
+      ...options,
+      env: { ...process.env, ...options.env },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let out = ""
+    child.stdout.on("data", (d) => (out += d))
+    child.stderr.on("data", (d) => (out += d))
+    // A command that cannot start ends here (its "close" may never come).
+    child.on("error", (error) => resolvePromise({ ok: false, status: null, out: `${out}${String(error)}` }))
+    child.on("close", (status, signal) => resolvePromise({ ok: status === 0, status, out: signal ? `${out}killed by ${signal}` : out }))
+  })
+
+/** Runs `jobs` (functions returning promises) at most `limit` at a time; the results in order. */
+const pool = async (jobs, limit = 3) => {
+  const results = new Array(jobs.length)
+  let next = 0
+  const worker = async () => {
+    while (next < jobs.length) {
+      const i = next++
+      results[i] = await jobs[i]()
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, worker))
+  return results
+}
+
 const tmp = mkdtempSync(join(tmpdir(), "agent-hooks-pack-"))
 try {
   const tarballs = join(tmp, "tarballs")
   mkdirSync(tarballs)
-  for (const name of PACKAGES) {
-    const dir = join(ROOT, "packages", name)
-    const r = sh("pnpm", ["pack", "--pack-destination", tarballs], { cwd: dir })
+  // The packages side by side (each pack writes its own tarball; publint after its package's pack),
+  // the checks printed in the packages' order.
+  const packed = await pool(
+    PACKAGES.map((name) => async () => {
+      const dir = join(ROOT, "packages", name)
+      const r = await shAsync("pnpm", ["pack", "--pack-destination", tarballs], { cwd: dir })
+      const lint = await shAsync(join(BIN, "publint"), ["run", dir, "--strict"], { cwd: dir })
+      return { name, r, lint }
+    })
+  )
+  for (const { name, r, lint } of packed) {
     check(`pnpm pack packages/${name}`, r.ok, r.out)
-    const lint = sh(join(BIN, "publint"), ["run", dir, "--strict"], { cwd: dir })
     check(`publint packages/${name}`, lint.ok, lint.out)
   }
   const files = readdirSync(tarballs)
     .filter((f) => f.endsWith(".tgz"))
+    .sort()
     .map((f) => join(tarballs, f))
-  for (const file of files) {
-    // ESM-only packages: the CommonJS resolutions (node10, node16 from require) are out of scope.
-    const attw = sh(join(BIN, "attw"), [file, "--profile", "esm-only", "--format", "ascii"])
-    check(`attw ${file.slice(tarballs.length + 1)}`, attw.ok, attw.out)
-  }
+  // ESM-only packages: the CommonJS resolutions (node10, node16 from require) are out of scope.
+  const attws = await pool(files.map((file) => () => shAsync(join(BIN, "attw"), [file, "--profile", "esm-only", "--format", "ascii"])))
+  attws.forEach((attw, i) => check(`attw ${files[i].slice(tarballs.length + 1)}`, attw.ok, attw.out))
 
   const app = join(tmp, "app")
   mkdirSync(app)
