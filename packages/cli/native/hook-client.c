@@ -73,7 +73,12 @@ const char ah_client_config[] = "agent-hooks-native-client\n" AH_NODE "\n" AH_BI
 #define MAX_LINE (128u * 1024u * 1024u)
 #define MAX_DEPTH 64
 
-static const char DIED[] = "agent-hooks: warning: the agent-hooks daemon stopped while answering; the call ran again in-process\n";
+/* What stderr says when the daemon went away with the call (the Node client's `lostLine`): whether its hooks may run twice. */
+static const char DIED_STARTED[] =
+    "agent-hooks: warning: the agent-hooks daemon stopped after it had started this call's hooks; the call ran again in-process, so "
+    "its hooks may have run twice\n";
+static const char DIED_BEFORE[] = "agent-hooks: warning: the agent-hooks daemon stopped before it started any hook of this call; the call "
+                                  "ran in-process (no hook ran twice)\n";
 
 /* ---- growable bytes ---------------------------------------------------------------------------- */
 
@@ -781,7 +786,7 @@ static int read_stdin(Buf *in, int *is_terminal) {
 
 /* The request line: {"v":1,"argv":[…],"env":{…},"cwd":…,"umask":…,"stdinIsTerminal":…,"stdinLength":…}. */
 static void request_line(Buf *b, int is_terminal, size_t length) {
-  char num[64];
+  char num[160];
   buf_str(b, "{\"v\":1,\"argv\":[");
   for (int i = 0; i < g_nargs; i++) {
     if (i > 0) buf_byte(b, ',');
@@ -809,7 +814,7 @@ static void request_line(Buf *b, int is_terminal, size_t length) {
   else json_string(b, cwd, strlen(cwd));
   mode_t mask = umask(0);
   umask(mask);
-  snprintf(num, sizeof num, ",\"umask\":%u,\"stdinIsTerminal\":%s,\"stdinLength\":%lu}\n", (unsigned)mask, is_terminal ? "true" : "false",
+  snprintf(num, sizeof num, ",\"umask\":%u,\"stdinIsTerminal\":%s,\"stdinLength\":%lu,\"started\":true}\n", (unsigned)mask, is_terminal ? "true" : "false",
            (unsigned long)length);
   buf_str(b, num);
 }
@@ -893,6 +898,8 @@ int main(int argc, char **argv) {
   long long deadline = now_ms() + ACCEPT_MS, guard_at = -1;
   size_t sent = 0, total = req.len + in.len;
   int accepted = 0;
+  /* the daemon said the call's first hook started: a call run again may run hooks twice */
+  int started = 0;
   Buf line = {0};
   Reply guard = {0};
   for (;;) {
@@ -952,6 +959,9 @@ int main(int argc, char **argv) {
           double ms = guard.g_ms > 1e12 ? 1e12 : guard.g_ms;
           guard_at = g_start_ms + (long long)(ms < 0 ? 0 : ms);
         } else reply_free(&reply);
+      } else if (is && accepted && !started && key_is(&reply.t, "started")) {
+        started = 1;
+        reply_free(&reply);
       } else if (is && accepted && key_is(&reply.t, "done") && reply.has_stdout != 2 && reply.has_stderr != 2 &&
                  (!reply.has_code || reply.code_ok)) {
         Buf out = {0}, err = {0};
@@ -975,7 +985,8 @@ int main(int argc, char **argv) {
   }
 give_up:
   close(fd);
-  if (accepted) write_all(2, (const unsigned char *)DIED, sizeof DIED - 1);
+  if (accepted && started) write_all(2, (const unsigned char *)DIED_STARTED, sizeof DIED_STARTED - 1);
+  else if (accepted) write_all(2, (const unsigned char *)DIED_BEFORE, sizeof DIED_BEFORE - 1);
   in_process(is_terminal ? NULL : &in, 1);
   return 2;
 }

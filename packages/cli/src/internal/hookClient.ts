@@ -167,6 +167,36 @@ interface Reply {
   readonly guard?: { readonly stdout: string; readonly stderr: string; readonly exitCode: number; readonly ms: number }
 }
 
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
+
+/**
+ * A `done` this client can write as the call's answer: base64 stdout and stderr, an exit status
+ * that is a whole number (the system keeps its low 8 bits, as the native client does). Anything else is a daemon this client cannot read (Node's base64 decoder skips what is
+ * not base64, so `%%%` would be an empty answer with exit 0: the call let through): the call runs
+ * again in-process.
+ */
+const wellFormed = (reply: Reply): reply is Reply & { stdout: string; stderr: string; exitCode: number } =>
+  typeof reply.stdout === "string" &&
+  BASE64.test(reply.stdout) &&
+  typeof reply.stderr === "string" &&
+  BASE64.test(reply.stderr) &&
+  Number.isInteger(reply.exitCode) &&
+  reply.exitCode! >= 0
+
+/** The last resort the daemon hands over with `accepted`: texts, a whole exit status, a time. */
+const wellFormedGuard = (guard: unknown): boolean => {
+  if (typeof guard !== "object" || guard === null) return false
+  const { stdout, stderr, exitCode, ms } = guard as Record<string, unknown>
+  return (
+    typeof stdout === "string" &&
+    typeof stderr === "string" &&
+    Number.isInteger(exitCode) &&
+    (exitCode as number) >= 0 &&
+    typeof ms === "number" &&
+    Number.isFinite(ms)
+  )
+}
+
 /** Writes an answer as the process's (stdout, stderr as bytes) and sets the exit status. */
 const answer = (stdout: Buffer, stderr: Buffer, exitCode: number): void => {
   if (stdout.length > 0) process.stdout.write(stdout)
@@ -236,7 +266,10 @@ const attempt = (socket: string, argv: ReadonlyArray<string>, stdin: PreReadStdi
         } catch {
           return lost()
         }
-        if (reply.t === "accepted" && !accepted) {
+        if (reply.t === "accepted" && !accepted && !(reply.guard === undefined || wellFormedGuard(reply.guard))) {
+          // a last resort it cannot keep: not taken as accepted (the call runs in-process)
+          return lost()
+        } else if (reply.t === "accepted" && !accepted) {
           // From here this client waits for the daemon's answer (it ran the call): `go` says so.
           accepted = true
           clearTimeout(acceptTimer)
@@ -256,8 +289,8 @@ const attempt = (socket: string, argv: ReadonlyArray<string>, stdin: PreReadStdi
           }
         } else if (reply.t === "started" && accepted) {
           started = true
-        } else if (reply.t === "done" && accepted) {
-          answer(Buffer.from(reply.stdout ?? "", "base64"), Buffer.from(reply.stderr ?? "", "base64"), reply.exitCode ?? 1)
+        } else if (reply.t === "done" && accepted && wellFormed(reply)) {
+          answer(Buffer.from(reply.stdout, "base64"), Buffer.from(reply.stderr, "base64"), reply.exitCode)
           return finish("answered")
         } else {
           return lost()
