@@ -118,11 +118,11 @@ export const needs = (agent: HostMode.Agent, scope: Scope, projectDir: string): 
       ]
     case "copilot":
       return [
-        `Copilot CLI reads ${scope === "project" ? ".github/hooks/*.json" : "~/.copilot/hooks/*.json"} when a session starts: restart running sessions${scope === "project" ? " (the cloud agent reads the default branch: commit the file)" : ""}. VS Code reads the same folder: wire only one of copilot and vscode there.`
+        `Copilot CLI reads ${scope === "project" ? ".github/hooks/*.json" : "~/.copilot/hooks/*.json"} when a session starts: restart running sessions${scope === "project" ? " (the cloud agent reads the default branch: commit the file)" : ""}. VS Code runs that folder's files too: its calls through this entry are judged as VS Code's (hook --foreign auto), and left to VS Code's own entry once install --host vscode wrote one, so each call is judged once.`
       ]
     case "vscode":
       return [
-        `VS Code reads ${scope === "project" ? ".github/hooks/*.json" : "~/.copilot/hooks/*.json"} for its agent hooks (a preview: hooks must be on in its chat settings). Copilot CLI reads the same folder: wire only one of vscode and copilot there.`
+        `VS Code reads ${scope === "project" ? ".github/hooks/*.json" : "~/.copilot/hooks/*.json"} for its agent hooks (a preview: hooks must be on in its chat settings). Copilot CLI runs that folder's files too: its calls through this entry are judged as Copilot CLI's (hook --foreign auto), and left to Copilot CLI's own entry once install --host copilot wrote one, so each call is judged once.`
       ]
   }
 }
