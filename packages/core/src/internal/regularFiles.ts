@@ -22,9 +22,10 @@ const KINDS: Readonly<Record<string, string>> = {
   Unknown: "not a regular file"
 }
 
+/** Fails when `path` is known to be something else than a regular file; a stat that fails leaves the answer to the read. */
 const regular = (fs: FileSystem.FileSystem, path: string, method: string): Effect.Effect<void, PlatformError.PlatformError> =>
-  Effect.flatMap(fs.stat(path), (info) =>
-    info.type === "File"
+  Effect.flatMap(Effect.option(fs.stat(path)), (info) =>
+    info._tag === "None" || info.value.type === "File"
       ? Effect.void
       : Effect.fail(
           PlatformError.systemError({
@@ -32,7 +33,7 @@ const regular = (fs: FileSystem.FileSystem, path: string, method: string): Effec
             module: "FileSystem",
             method,
             pathOrDescriptor: path,
-            description: `${KINDS[info.type] ?? "not a regular file"}, not a regular file: agent-hooks reads only regular files (a read of it could wait for ever)`
+            description: `${KINDS[info.value.type] ?? "not a regular file"}, not a regular file: agent-hooks reads only regular files (a read of it could wait for ever)`
           })
         )
   )
