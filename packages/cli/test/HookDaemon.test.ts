@@ -26,18 +26,13 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { bin, node, scratchFolder } from "./cliHarness.ts"
-import { daemonHarness, sleep, until } from "./daemonHarness.ts"
+import { daemonHarness, running, sleep, until } from "./daemonHarness.ts"
+import type { Result } from "./daemonHarness.ts"
 
 const fixtures = realpathSync(fileURLToPath(new URL("./fixtures/hosts/", import.meta.url)))
 const hostFixtures = realpathSync(fileURLToPath(new URL("../../core/test/fixtures/hosts/", import.meta.url)))
 const scratch = scratchFolder("agent-hooks-daemon-")
 const linux = process.platform === "linux"
-
-interface Result {
-  readonly status: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
 
 const {
   home,
@@ -323,15 +318,7 @@ describe.runIf(linux)("a daemon that cannot answer: the call runs in-process, wi
       })
     )
     const run = () =>
-      new Promise<Result>((resolve) => {
-        const child = spawn(node, [bin, "hook", "--host", "claude", "--settings", file], { cwd: scratch(), env: env(true) })
-        let stdout = ""
-        let stderr = ""
-        child.stdout.on("data", (d) => (stdout += d))
-        child.stderr.on("data", (d) => (stderr += d))
-        child.on("close", (status) => resolve({ status, stdout, stderr }))
-        child.stdin.end(shell("claude", "ls"))
-      })
+      running(node, [bin, "hook", "--host", "claude", "--settings", file], { cwd: scratch(), env: env(true) }, shell("claude", "ls"))
     rmSync(probe(), { force: true })
     const [a, b] = await Promise.all([run(), run()])
     expect(a).toStrictEqual(b)

@@ -21,19 +21,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { lostLine } from "../src/internal/hookClient.ts"
 import { buildClient, clientSource } from "../src/internal/nativeClient.ts"
 import { bin, node, scratchFolder } from "./cliHarness.ts"
-import { daemonHarness, until } from "./daemonHarness.ts"
+import { daemonHarness, running, until } from "./daemonHarness.ts"
+import type { Result } from "./daemonHarness.ts"
 
 const fixtures = realpathSync(fileURLToPath(new URL("./fixtures/hosts/", import.meta.url)))
 const scratch = scratchFolder("agent-hooks-native-")
 const linux = process.platform === "linux"
 const hasCc = spawnSync("cc", ["--version"]).status === 0
 const sanitize = process.env["AGENT_HOOKS_NATIVE_SANITIZE"] === "1"
-
-interface Result {
-  readonly status: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
 
 const client = () => join(scratch(), "hook-client")
 
@@ -329,15 +324,7 @@ describe.runIf(linux && hasCc)("a daemon the native client cannot use: the call 
       })
     )
     const run = () =>
-      new Promise<Result>((resolve) => {
-        const child = spawn(client(), ["hook", "--host", "claude", "--settings", file], { cwd: scratch(), env: env(true) })
-        let stdout = ""
-        let stderr = ""
-        child.stdout.on("data", (d) => (stdout += d))
-        child.stderr.on("data", (d) => (stderr += d))
-        child.on("close", (status) => resolve({ status, stdout, stderr }))
-        child.stdin.end(shell("claude", "ls"))
-      })
+      running(client(), ["hook", "--host", "claude", "--settings", file], { cwd: scratch(), env: env(true) }, shell("claude", "ls"))
     rmSync(probe(), { force: true })
     const [a, b] = await Promise.all([run(), run()])
     expect(a).toStrictEqual(b)

@@ -4,10 +4,35 @@
  * HOME (from /proc), its socket, and the probe hook that tells which process ran a call's hooks (it
  * writes its parent's pid: the daemon, or the process that ran the call in-process).
  */
+import { spawn } from "node:child_process"
 import { readdirSync, readFileSync, existsSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** What a call gave: its exit status, stdout and stderr as text. */
+export interface Result {
+  readonly status: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** Runs `command` with `stdin` without blocking this process (a daemon of this process may answer it). */
+export const running = (
+  command: string,
+  args: ReadonlyArray<string>,
+  options: { readonly cwd: string; readonly env: Record<string, string | undefined> },
+  stdin: string
+): Promise<Result> =>
+  new Promise((resolve) => {
+    const child = spawn(command, args, options)
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (d) => (stdout += d))
+    child.stderr.on("data", (d) => (stderr += d))
+    child.on("close", (status) => resolve({ status, stdout, stderr }))
+    child.stdin.end(stdin)
+  })
 
 /** Waits until `f` holds (polling), failing with `what` after `ms`. */
 export const until = async (what: string, f: () => boolean, ms = 15_000): Promise<void> => {
