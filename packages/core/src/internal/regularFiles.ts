@@ -33,7 +33,9 @@ const regular = (fs: FileSystem.FileSystem, path: string, method: string): Effec
             module: "FileSystem",
             method,
             pathOrDescriptor: path,
-            description: `${KINDS[info.value.type] ?? "not a regular file"}, not a regular file: agent-hooks reads only regular files (a read of it could wait for ever)`
+            description:
+              `${KINDS[info.value.type] ?? "not a regular file"}, not a regular file: ` +
+              "agent-hooks reads only regular files (a read of it could wait for ever)"
           })
         )
   )

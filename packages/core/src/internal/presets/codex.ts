@@ -134,7 +134,8 @@ const decodeFile: Preset["decode"] = (document, file, context) =>
     }
     if (toml && file.scope !== "user" && file.kind === "config" && isRecord(document) && isRecord(document["marketplaces"])) {
       warnings.push(
-        `${file.path} at marketplaces: read only in the user's config.toml (a ${file.scope} file cannot declare where plugins come from); ignored`
+        `${file.path} at marketplaces: read only in the user's config.toml ` +
+          `(a ${file.scope} file cannot declare where plugins come from); ignored`
       )
     }
     const off = new Set(offOf(file))

@@ -89,7 +89,8 @@ const fromJson = (event: HookEventSpec, json: Record<string, unknown>, compat: G
         : []),
     ...(specific !== undefined && !readsContext && specific["additionalContext"] !== undefined
       ? [
-          `hookSpecificOutput.additionalContext is ignored on ${event.name}: Gemini CLI reads it on AfterTool, BeforeAgent and SessionStart only`
+          `hookSpecificOutput.additionalContext is ignored on ${event.name}: ` +
+            "Gemini CLI reads it on AfterTool, BeforeAgent and SessionStart only"
         ]
       : []),
     ...(specific !== undefined && !rewrites && specific["tool_input"] !== undefined
