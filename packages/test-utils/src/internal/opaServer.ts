@@ -68,6 +68,11 @@ export const start = async (): Promise<OpaServer> => {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve()))
+    // a client's keep-alive connection would hold close() open (Deno's node:http waits for it): ended here
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      })
   }
 }
