@@ -107,6 +107,23 @@ export const writeBunConfig = (bundle = join(CLI, "dist", "agent-hooks.mjs")) =>
     "# agent-hooks under Bun: read instead of the working directory's bunfig.toml (see bin.js).\n"
   )
 
+// The executable as npm links it (`agent-hooks.cjs`, packages/cli/src/internal/nodeEntry.ts): one
+// CommonJS file holding the daemon's client, so that `agent-hooks hook` answered by the per-user
+// daemon starts no ES module loader and reads one file (a few ms of every hook call an agent makes);
+// every other command imports bin.js from it.
+export const bundleEntry = (bundle = join(CLI, "dist", "agent-hooks.mjs")) =>
+  build({
+    absWorkingDir: ROOT,
+    entryPoints: [join(CLI, "src", "internal", "nodeEntry.ts")],
+    outfile: join(dirname(bundle), "agent-hooks.cjs"),
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node22",
+    banner: { js: "#!/usr/bin/env node" },
+    logLevel: "warning"
+  })
+
 // `agent-hooks run` for Bun, compiled ahead of time (scripts/bundle-cli-bun.ts, run by Bun): when
 // the toolchain has no Bun, there is none, and bin.js loads the bundle above under Bun too.
 export const bundleForBun = (outfile = join(CLI, "dist", "agent-hooks.mjs")) => {
@@ -120,6 +137,7 @@ export const bundleForBun = (outfile = join(CLI, "dist", "agent-hooks.mjs")) => 
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   await bundleCli(process.argv[2])
+  await bundleEntry(process.argv[2])
   writeSchema(process.argv[2])
   writeBunConfig(process.argv[2])
   bundleForBun(process.argv[2])

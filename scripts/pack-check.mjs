@@ -135,6 +135,17 @@ try {
     run.status === 2 && JSON.parse(run.stdout).reason.includes("no rm here"),
     run.out
   )
+  // Host mode through the package's executable (agent-hooks.cjs: it asks the daemon first; here none, in-process)
+  const hook = sh("npx", ["--no-install", "agent-hooks", "hook", "--host", "claude", "--settings", settings], {
+    cwd: app,
+    env: { AGENT_HOOKS_DAEMON: "0", CLAUDE_PROJECT_DIR: app },
+    input: JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "rm -rf /" }, cwd: app })
+  })
+  check(
+    "npx agent-hooks hook --host claude (blocks: exit 2, Claude Code's deny)",
+    hook.status === 2 && hook.out.includes("no rm here") && hook.stdout.includes('"permissionDecision":"deny"'),
+    hook.out
+  )
   // Under Bun, run starts from the bundle Bun compiled ahead of time (agent-hooks.bun.cjs and its bytecode).
   const cli = join(app, "node_modules", "@agent-hooks", "cli", "dist")
   const bunRun = sh("bun", [join(cli, "bin.js"), "run", "PreToolUse", "--settings", settings], {

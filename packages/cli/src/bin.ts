@@ -17,16 +17,17 @@
  *
  * @since 0.1.0
  */
-import module from "node:module"
-import { privateFolder } from "./internal/privateFolder.ts"
+import { DAEMON_ASKED } from "./internal/hookStdin.ts"
 
-// Node's modules through require, not import: an import of node:fs builds its ES module face, which
-// reads every export, and so loads all of Node's streams (a good part of a hook call answered by the daemon).
+// Node's modules through process.getBuiltinModule, not import: an import of node:fs builds its ES
+// module face, which reads every export, and so loads all of Node's streams (a good part of a hook
+// call answered by the daemon).
+const module = process.getBuiltinModule("node:module")
 const require = module.createRequire(import.meta.url)
-const { existsSync, readdirSync, readFileSync } = require("node:fs") as typeof import("node:fs")
-const { constants, homedir } = require("node:os") as typeof import("node:os")
-const { join } = require("node:path") as typeof import("node:path")
-const { fileURLToPath } = require("node:url") as typeof import("node:url")
+const { existsSync, readdirSync, readFileSync } = process.getBuiltinModule("node:fs")
+const { constants, homedir } = process.getBuiltinModule("node:os")
+const { join } = process.getBuiltinModule("node:path")
+const { fileURLToPath } = process.getBuiltinModule("node:url")
 
 /** The environment this process was started with: Bun's .env values are not in /proc/self/environ. */
 const startEnvironment = (dotenvFiles: ReadonlyArray<string>): NodeJS.ProcessEnv => {
@@ -92,9 +93,11 @@ const isolatedFromProject = (): boolean => {
 const bundle = new URL("./agent-hooks.mjs", import.meta.url)
 // `agent-hooks hook` (an agent runs it on every event) is answered by the per-user daemon when one
 // runs (internal/hookClient.ts: the program is then never loaded here), else in-process below.
+// When the CommonJS entry (agent-hooks.cjs, internal/nodeEntry.ts) started this file, it asked already.
 const answered =
   process.argv[2] === "hook" &&
   typeof process.versions.bun !== "string" &&
+  (globalThis as { [DAEMON_ASKED]?: boolean })[DAEMON_ASKED] !== true &&
   existsSync(bundle) &&
   (await (
     await import("./internal/hookClient.ts")
@@ -109,6 +112,7 @@ const answered =
 // means no cache.
 const cacheHome = process.env["XDG_CACHE_HOME"] || join(homedir(), ".cache")
 if (!answered && typeof (module as { enableCompileCache?: unknown }).enableCompileCache === "function") {
+  const { privateFolder } = await import("./internal/privateFolder.ts")
   const folder = process.env["NODE_COMPILE_CACHE"] ? undefined : privateFolder(join(cacheHome, "agent-hooks", "node-compile-cache"))
   if (folder !== undefined || process.env["NODE_COMPILE_CACHE"]) {
     ;(module as unknown as { enableCompileCache: (dir?: string) => unknown }).enableCompileCache(folder)

@@ -7,7 +7,7 @@
  */
 import { spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { bin, cliEnv, node, scratchFolder } from "./cliHarness.ts"
@@ -38,6 +38,8 @@ const cli = (args: ReadonlyArray<string>, extra: Record<string, string> = {}) =>
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 const settings = () => join(home(), ".claude", "settings.json")
+// The entry install writes for Node: the CommonJS one beside bin.js (it asks the daemon before any ES module loads)
+const entry = realpathSync(join(dirname(bin), "agent-hooks.cjs"))
 const client = () => join(home(), ".local", "share", "agent-hooks", "native", "hook-client-claude-user")
 const BEFORE = `{
   // the user's own
@@ -76,7 +78,7 @@ describe.runIf(linux && hasCc)("install --native", () => {
       if (i === 0) await until("the daemon", () => daemons().length > 0)
     }
     const doctor = cli(["doctor", "--host", "claude", "--user"])
-    expect(doctor.stdout).toContain(`client: native, ${client()} (through ${process.execPath} ${realpathSync(bin)}`)
+    expect(doctor.stdout).toContain(`client: native, ${client()} (through ${process.execPath} ${entry}`)
     expect(doctor.status, doctor.stdout).toBe(0)
     // idempotent: built again, the config unchanged
     expect(cli(["install", "--host", "claude", "--native"]).stdout).toContain("already installed")
@@ -93,9 +95,7 @@ describe.runIf(linux && hasCc)("install --native", () => {
     const again = cli(["install", "--host", "claude"])
     expect(again.stdout).toContain(`native client ${client()} removed`)
     expect(existsSync(client())).toBe(false)
-    expect(readFileSync(settings(), "utf8")).toContain(
-      JSON.stringify(`'${process.execPath}' '${realpathSync(bin)}' hook --host claude --timeout 600`)
-    )
+    expect(readFileSync(settings(), "utf8")).toContain(JSON.stringify(`'${process.execPath}' '${entry}' hook --host claude --timeout 600`))
     expect(cli(["uninstall", "--host", "claude"]).status).toBe(0)
     expect(readFileSync(settings(), "utf8")).toBe(BEFORE)
   }, 120_000)
@@ -108,9 +108,7 @@ describe.runIf(linux)("install --native without a C compiler", () => {
     const installed = cli(["install", "--host", "claude", "--native"], { PATH: empty })
     expect(installed.status, installed.stderr).toBe(0)
     expect(installed.stdout).toContain("native client: no C compiler (cc is not on PATH); the command is Node's client")
-    expect(readFileSync(settings(), "utf8")).toContain(
-      JSON.stringify(`'${process.execPath}' '${realpathSync(bin)}' hook --host claude --timeout 600`)
-    )
+    expect(readFileSync(settings(), "utf8")).toContain(JSON.stringify(`'${process.execPath}' '${entry}' hook --host claude --timeout 600`))
     expect(existsSync(client())).toBe(false)
     expect(cli(["uninstall", "--host", "claude"]).status).toBe(0)
   }, 60_000)

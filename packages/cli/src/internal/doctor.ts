@@ -23,7 +23,7 @@ import type { Scope } from "./hostFiles.ts"
 import { filesOf, layoutOf, wiredEntries } from "./hostFiles.ts"
 import { parse, toValue } from "./jsonc.ts"
 import { budgetMs, HOST_MODE_ENV } from "./hook.ts"
-import { runner } from "./install.ts"
+import { runner, sameRunner } from "./install.ts"
 
 /** Options of `agent-hooks doctor`. */
 export interface DoctorOptions {
@@ -357,8 +357,8 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
       myClient !== undefined &&
       own.words[0] === clientPath(myClient, agent.name, wired.scope, projectDir) &&
       !("error" in mine) &&
-      [native.node, native.bin].join("\0") === mine.join("\0")
-    if (wired.scope === "project" && !mineNative && ("error" in mine || mine.join("\0") !== own.words.join("\0"))) {
+      sameRunner([native.node, native.bin], mine)
+    if (wired.scope === "project" && !mineNative && ("error" in mine || !sameRunner(own.words, mine))) {
       for (const problem of problems) yield* Console.log(`problem: ${problem}`)
       return yield* Effect.fail(
         new Failed({

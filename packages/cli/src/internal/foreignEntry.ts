@@ -9,7 +9,7 @@ import type * as HostMode from "@agent-hooks/core/HostMode"
 import { readOwnCommand } from "./hostConfig.ts"
 import type { Scope } from "./hostFiles.ts"
 import { layoutOf, wiredEntries } from "./hostFiles.ts"
-import { runner } from "./install.ts"
+import { runner, sameRunner } from "./install.ts"
 
 /** One entry of the agent's own: the file, its scope, and the events it is on. */
 export interface OwnEntries {
@@ -32,7 +32,7 @@ export const ownEntriesOf = (
   const found: Array<OwnEntries> = []
   for (const scope of ["project", "user"] as const) {
     const entries = [...wiredEntries(layoutOf(agent, scope, projectDir, env), agent, scope, projectDir)].filter(
-      ([, entry]) => scope === "user" || (!("error" in mine) && readOwnCommand(entry.command)?.words.join("\0") === mine.join("\0"))
+      ([, entry]) => scope === "user" || (!("error" in mine) && sameRunner(readOwnCommand(entry.command)?.words ?? [], mine))
     )
     if (entries.length > 0) found.push({ scope, file: entries[0]![1].file, events: entries.map(([event]) => event) })
   }

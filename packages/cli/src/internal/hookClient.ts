@@ -24,16 +24,13 @@
  *
  * @internal
  */
-import { createRequire } from "node:module"
-
-// Node's modules through require, not import: an import of node:fs builds its ES module face, which
-// reads every export, and so loads all of Node's streams.
-const builtin = createRequire(import.meta.url)
-const { lstatSync, readSync, statSync } = builtin("node:fs") as typeof import("node:fs")
-const { createConnection } = builtin("node:net") as typeof import("node:net")
-const { homedir } = builtin("node:os") as typeof import("node:os")
-const { isAbsolute, join } = builtin("node:path") as typeof import("node:path")
-const { isatty } = builtin("node:tty") as typeof import("node:tty")
+// Node's modules through process.getBuiltinModule, not import: an import of node:fs builds its ES
+// module face, which reads every export, and so loads all of Node's streams; and this module is
+// also built as one CommonJS file (dist/hook-client.cjs), which has no import.meta.
+const { lstatSync, readSync, statSync, writeSync } = process.getBuiltinModule("node:fs")
+const { createConnection } = process.getBuiltinModule("node:net")
+const { isAbsolute, join } = process.getBuiltinModule("node:path")
+const { isatty } = process.getBuiltinModule("node:tty")
 
 import { PRE_READ_STDIN } from "./hookStdin.ts"
 import type { PreReadStdin } from "./hookStdin.ts"
@@ -68,7 +65,8 @@ export const daemonFolder = (env: NodeJS.ProcessEnv): string | undefined => {
   if (runtime !== undefined && isAbsolute(runtime)) return join(runtime, "agent-hooks")
   const cacheHome = env["XDG_CACHE_HOME"]
   if (cacheHome !== undefined && isAbsolute(cacheHome)) return join(cacheHome, "agent-hooks", "daemon")
-  const home = env["HOME"] || homedir()
+  // node:os only without HOME: a call with it loads one module less
+  const home = env["HOME"] || process.getBuiltinModule("node:os").homedir()
   return home !== "" && isAbsolute(home) ? join(home, ".cache", "agent-hooks", "daemon") : undefined
 }
 
@@ -125,7 +123,7 @@ export const DAEMON_NODE_FLAGS: ReadonlyArray<string> = ["--max-semi-space-size=
 const startDaemon = (bin: string, socket: string): void => {
   try {
     // node:child_process only when a daemon is started: a call it answers starts without it
-    const { spawn } = builtin("node:child_process") as typeof import("node:child_process")
+    const { spawn } = process.getBuiltinModule("node:child_process")
     const child = spawn(process.execPath, [...process.execArgv, ...DAEMON_NODE_FLAGS, bin, "__daemon", socket], {
       detached: true,
       stdio: "ignore",
@@ -197,10 +195,25 @@ const wellFormedGuard = (guard: unknown): boolean => {
   )
 }
 
+/**
+ * Writes all of `bytes` to stdout (1) or stderr (2) with write(2), not through `process.stdout`
+ * (making that stream loads Node's streams: a good part of a call the daemon answers). A pipe that
+ * is full and non-blocking (EAGAIN) takes the rest through the stream, which waits for it; a reader
+ * that is gone (EPIPE) gets nothing more, as the in-process call's stream would give it.
+ */
+const writeAll = (fd: 1 | 2, bytes: Buffer): void => {
+  let at = 0
+  try {
+    while (at < bytes.length) at += writeSync(fd, bytes, at)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EAGAIN") (fd === 1 ? process.stdout : process.stderr).write(bytes.subarray(at))
+  }
+}
+
 /** Writes an answer as the process's (stdout, stderr as bytes) and sets the exit status. */
 const answer = (stdout: Buffer, stderr: Buffer, exitCode: number): void => {
-  if (stdout.length > 0) process.stdout.write(stdout)
-  if (stderr.length > 0) process.stderr.write(stderr)
+  writeAll(1, stdout)
+  writeAll(2, stderr)
   process.exitCode = exitCode
 }
 

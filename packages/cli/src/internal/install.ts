@@ -10,7 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { existsSync, realpathSync } from "node:fs"
 import { homedir } from "node:os"
-import { join, resolve } from "node:path"
+import { basename, dirname, join, resolve } from "node:path"
 import { Failed } from "../ExitCode.ts"
 import { UnsafeConfig, writeText } from "./configFile.ts"
 import { unifiedDiff } from "./diff.ts"
@@ -60,7 +60,32 @@ export const runner = (): ReadonlyArray<string> | { readonly error: string } => 
       error: `this agent-hooks runs from npx's cache (${real}), which npm may clear: the agent's hook would then fail and its tools run unguarded. Install the CLI (npm install -g @agent-hooks/cli, or as a dev dependency of the project), then run its \`agent-hooks install\``
     }
   }
-  return typeof process.versions["deno"] === "string" ? [process.execPath, "run", "-A", real] : [process.execPath, real]
+  if (typeof process.versions["deno"] === "string") return [process.execPath, "run", "-A", real]
+  // Node starts the CommonJS entry beside bin.js (agent-hooks.cjs, when the build made it) faster: an agent's hook is
+  // Node's fastest start of this install, whichever of the two runs install
+  if (typeof process.versions["bun"] !== "string" && basename(real) === "bin.js") {
+    const entry = join(dirname(real), "agent-hooks.cjs")
+    if (existsSync(entry)) return [process.execPath, entry]
+  }
+  return [process.execPath, real]
+}
+
+/** The two entry files of one build of the CLI: a command naming either starts the same agent-hooks. */
+const ENTRY_FILES = ["bin.js", "agent-hooks.cjs"]
+
+/**
+ * Whether a command's words start this agent-hooks (`mine`, from `runner`): the same words, or the
+ * same runtime and the other entry file of the same build (a config written before `agent-hooks.cjs`
+ * was the entry names `bin.js`).
+ *
+ * @internal
+ */
+export const sameRunner = (words: ReadonlyArray<string>, mine: ReadonlyArray<string>): boolean => {
+  if (words.length !== mine.length || words.some((word, at) => at < words.length - 1 && word !== mine[at])) return false
+  const [theirs, ours] = [words.at(-1)!, mine.at(-1)!]
+  return (
+    theirs === ours || (dirname(theirs) === dirname(ours) && ENTRY_FILES.includes(basename(theirs)) && ENTRY_FILES.includes(basename(ours)))
+  )
 }
 
 const scopeOf = (options: InstallOptions): Scope | { readonly error: string } =>

@@ -5,10 +5,9 @@
  *
  * @internal
  */
-import { createRequire } from "node:module"
-
-// through require, not import: an import of node:fs builds its ES module face, which loads all of Node's streams
-const { chmodSync, lstatSync, mkdirSync } = createRequire(import.meta.url)("node:fs") as typeof import("node:fs")
+// through process.getBuiltinModule, not import: an import of node:fs builds its ES module face, which
+// loads all of Node's streams; and the hook client is built as one CommonJS file, which has no import.meta
+const { chmodSync, lstatSync, mkdirSync } = process.getBuiltinModule("node:fs")
 
 /**
  * Why `folder` is not the user's own private folder (owned by this uid, not a symlink, mode 0700),
