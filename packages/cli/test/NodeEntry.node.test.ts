@@ -136,6 +136,7 @@ describe("install writes the entry; a config naming bin.js of the same install i
     writeFileSync(file, written.replaceAll(realpathSync(entry), realpathSync(bin)))
     const doctor = cli(["doctor", "--host", "claude", "--project"])
     expect(doctor.stdout + doctor.stderr).not.toContain("not this agent-hooks")
+    expect(doctor.stdout).toContain(`note: the command starts ${realpathSync(bin)}; agent-hooks install --host claude again writes`)
     // the same file names, in another folder: not this agent-hooks
     const elsewhere = join(scratch(), "other", "dist")
     mkdirSync(elsewhere, { recursive: true })

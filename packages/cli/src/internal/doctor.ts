@@ -12,7 +12,7 @@ import * as Option from "effect/Option"
 import { spawnSync } from "node:child_process"
 import { existsSync } from "node:fs"
 import { homedir } from "node:os"
-import { join, resolve } from "node:path"
+import { basename, dirname, join, resolve } from "node:path"
 import { Failed } from "../ExitCode.ts"
 import { readText } from "./configFile.ts"
 import { ownEntryOn } from "./foreignEntry.ts"
@@ -339,8 +339,15 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
     // anything. The test call runs only the command this very agent-hooks installs.
     // The native client (install --native) runs the Node and CLI compiled into it
     const native = own.words.length === 1 ? readClient(own.words[0]!) : undefined
-    if (native === undefined) yield* Console.log(`client: Node (${own.words.join(" ")})`)
-    else {
+    if (native === undefined) {
+      yield* Console.log(`client: Node (${own.words.join(" ")})`)
+      // written before agent-hooks.cjs was the entry: right, and slower than it needs to be
+      const file = own.words.at(-1)!
+      if (basename(file) === "bin.js" && existsSync(join(dirname(file), "agent-hooks.cjs")))
+        yield* Console.log(
+          `note: the command starts ${file}; agent-hooks install --host ${agent.name} again writes ${join(dirname(file), "agent-hooks.cjs")}, which answers a call through the daemon with about 2 ms less CPU`
+        )
+    } else {
       yield* Console.log(`client: native, ${own.words[0]} (through ${native.node} ${native.bin} when the daemon does not answer)`)
       for (const word of [native.node, native.bin])
         if (!existsSync(word))
