@@ -34,7 +34,8 @@ import { buildClient, clientSource } from "../packages/cli/src/internal/nativeCl
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..")
 const TOOLS_BIN = join(ROOT, ".tools", "node_modules", ".bin")
-const CLI = join(ROOT, "packages", "cli", "dist", "bin.js")
+// The entry install writes for Node (and npm links): the CommonJS one, which asks the daemon before any ES module loads
+const CLI = join(ROOT, "packages", "cli", "dist", "agent-hooks.cjs")
 const AGENTS_DIR = join(ROOT, "agents")
 const names = (process.env["BENCH_AGENTS"] ?? "claude,codex,gemini,qwen").split(",").filter(Boolean)
 const RUNS = Number(process.env["BENCH_RUNS"] ?? 2)
