@@ -216,6 +216,35 @@ describe.runIf(linux)("the daemon answers as the call in-process does", () => {
     expect(viaDaemon.stderr).toContain(`v-true ${sub} 0027`)
     expect(viaDaemon.stderr.replace("v-true", "v-false")).toBe(run(false).stderr)
   }, 60_000)
+
+  it("a payload of many megabytes is answered by the daemon (not in-process after the accept window), as in-process", async () => {
+    const pid = await answeringDaemon()
+    const base = JSON.parse(shell("claude", "echo JSONDENY")) as Payload
+    const payloads = {
+      // one long string: its chunks are joined once, not at every chunk
+      "a 14 MB string": { ...base, tool_input: { command: "echo JSONDENY", description: "x".repeat(14 * 1024 * 1024) } },
+      // small values by the hundred thousand: only the payload's top level is read before the call is accepted
+      "a million small values": {
+        ...base,
+        tool_input: {
+          command: "echo JSONDENY",
+          description: "x".repeat(12 * 1024 * 1024),
+          lines: Array.from({ length: 1_000_000 }, () => 0)
+        }
+      }
+    }
+    for (const [what, payload] of Object.entries(payloads)) {
+      const stdin = JSON.stringify(payload)
+      const args = ["--host", "claude", ...policyFiles()]
+      const inProcess = call(args, stdin, false)
+      expect(inProcess.stdout, what).toContain("denied by JSON")
+      const started = Date.now()
+      const viaDaemon = call(args, stdin, true)
+      expect(viaDaemon, what).toStrictEqual(inProcess)
+      expect(lastSpawner(), `${what}: the daemon ran the call's hooks`).toBe(pid)
+      expect(Date.now() - started, what).toBeLessThan(20_000)
+    }
+  }, 120_000)
 })
 
 describe.runIf(linux)("a daemon that cannot answer: the call runs in-process, with the same answer", () => {

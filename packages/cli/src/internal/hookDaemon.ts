@@ -43,6 +43,7 @@ import { argsErrorLine, hookCall } from "./hookProgram.ts"
 import { makePlanCache } from "./planCache.ts"
 import { folderProblem } from "./privateFolder.ts"
 import { bufferedStdio } from "./stdin.ts"
+import { topLevelMembers } from "./topLevel.ts"
 
 /**
  * The longest request line (the environment is in it) and payload the daemon takes; larger runs
@@ -181,14 +182,13 @@ const runCall = async (request: Request, stdin: Buffer, after: Buffer, connectio
     let hostEvent: string | undefined
     // another agent's call (VS Code's under Claude Code's entry) is answered in that agent's form and time
     let answering = parsed.options
-    try {
-      const read: unknown = JSON.parse(stdin.toString("utf8"))
-      if (typeof read === "object" && read !== null && !Array.isArray(read)) {
-        answering = answeringOptions(parsed.options, read as Record<string, unknown>)
-        hostEvent = hostEventOf(answering, read as Record<string, unknown>)
-      }
-    } catch {
-      // not JSON: the call answers so itself
+    // Only the payload's top level decides the reply (which agent's call, its event): read without
+    // building the rest, so that a payload of many megabytes is accepted within the client's window.
+    // A terminal on stdin is an empty payload, as the call reads it.
+    const read = request.stdinIsTerminal ? {} : topLevelMembers(stdin)
+    if (read !== undefined) {
+      answering = answeringOptions(parsed.options, read)
+      hostEvent = hostEventOf(answering, read)
     }
     send(connection, { t: "accepted", guard: { ...guardReply(answering, hostEvent), ms: guardMs(answering) } })
   } else {
@@ -464,29 +464,43 @@ export const main = async (socket: string | undefined): Promise<void> => {
       return stop()
     }
     let header: Request | undefined
-    let pending: Buffer = Buffer.alloc(0)
-    const onData = (chunk: Buffer) => {
-      pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk])
+    // The bytes read so far (of the request line, then of the payload), joined once when all are in:
+    // joining at every chunk copied a payload of many megabytes over and over.
+    const chunks: Array<Buffer> = []
+    let received = 0
+    const onData = (data: Buffer) => {
+      let chunk = data
       if (header === undefined) {
-        const at = pending.indexOf(10)
+        const at = chunk.indexOf(10)
         if (at === -1) {
-          if (pending.length > MAX_HEADER) connection.destroy()
+          chunks.push(chunk)
+          received += chunk.length
+          if (received > MAX_HEADER) connection.destroy()
           return
         }
+        const line = chunks.length === 0 ? chunk.subarray(0, at) : Buffer.concat([...chunks, chunk.subarray(0, at)])
+        chunks.length = 0
+        received = 0
         let parsed: unknown
         try {
-          parsed = JSON.parse(pending.subarray(0, at).toString("utf8"))
+          parsed = JSON.parse(line.toString("utf8"))
         } catch {
           return void connection.destroy()
         }
         if (!isRequest(parsed)) return (send(connection, { t: "fallback" }), void connection.end())
         header = parsed
-        pending = pending.subarray(at + 1)
+        chunk = chunk.subarray(at + 1)
       }
-      if (pending.length < header.stdinLength) return
+      if (chunk.length > 0) {
+        chunks.push(chunk)
+        received += chunk.length
+      }
+      if (received < header.stdinLength) return
       connection.off("data", onData)
       rest()
       const request = header
+      const pending = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received)
+      chunks.length = 0
       const stdin = pending.subarray(0, request.stdinLength)
       const after = pending.subarray(request.stdinLength)
       // the daemon's own process is busy: a helper takes the call, or it is told busy (runs in-process)
