@@ -215,6 +215,16 @@ describe.runIf(linux)("the daemon answers as the call in-process does", () => {
     const viaDaemon = run(true)
     expect(viaDaemon.stderr).toContain(`v-true ${sub} 0027`)
     expect(viaDaemon.stderr.replace("v-true", "v-false")).toBe(run(false).stderr)
+    // a variable of the call before is not left for the next one
+    const without = (daemon: boolean) =>
+      spawnSync(node, [bin, "hook", "--host", "claude", "--settings", file], {
+        input: shell("claude", "ls"),
+        cwd: sub,
+        env: env(daemon),
+        encoding: "utf8"
+      }).stderr
+    expect(without(true).startsWith(` ${sub} `), "MY_VAR is unset").toBe(true)
+    expect(without(true)).toBe(without(false))
   }, 60_000)
 
   it("a payload of many megabytes is answered by the daemon (not in-process after the accept window), as in-process", async () => {

@@ -116,7 +116,9 @@ const capture = (stream: NodeJS.WriteStream) => {
 /**
  * Makes `process.env` exactly `env` (the same object: the engine and its hooks read it). Only what
  * differs is changed: each change is a call into the C library's environment, and a call mostly
- * brings the environment the daemon has (that of the call that started it).
+ * brings the environment the last call had. It is not set back after a call (that read and wrote the
+ * whole environment twice more per call): the next call sets its own, and what the daemon itself
+ * starts (its helpers) gets the environment it was started with (`daemonEnv`).
  */
 const setEnvironment = (env: Record<string, string | undefined>): void => {
   for (const name of Object.keys(process.env)) if (!Object.hasOwn(env, name) || typeof env[name] !== "string") delete process.env[name]
@@ -160,6 +162,9 @@ const confirmed = (connection: Socket, already: Buffer): Promise<boolean> =>
     check()
   })
 
+/** The environment this process was started with (a call's environment stays set until the next call sets its own). */
+const daemonEnv: Readonly<Record<string, string | undefined>> = { ...process.env }
+
 /** The plans this process compiled, kept between its calls. */
 const plans = makePlanCache()
 
@@ -195,7 +200,6 @@ const runCall = async (request: Request, stdin: Buffer, after: Buffer, connectio
     send(connection, { t: "accepted" })
   }
   if (!(await confirmed(connection, after))) return void connection.destroy()
-  const ownEnv = { ...process.env }
   const ownCwd = process.cwd()
   const ownUmask = process.umask(request.umask)
   const stdout = capture(process.stdout)
@@ -224,7 +228,6 @@ const runCall = async (request: Request, stdin: Buffer, after: Buffer, connectio
     // the caller's folder is gone, or the call could not start: in-process, where it fails as it fails there
     stdout.restore()
     stderr.restore()
-    setEnvironment(ownEnv)
     process.umask(ownUmask)
     try {
       process.chdir(ownCwd)
@@ -235,7 +238,6 @@ const runCall = async (request: Request, stdin: Buffer, after: Buffer, connectio
   }
   stdout.restore()
   stderr.restore()
-  setEnvironment(ownEnv)
   process.umask(ownUmask)
   process.chdir(ownCwd)
   send(connection, { t: "done", stdout: stdout.bytes().toString("base64"), stderr: stderr.bytes().toString("base64"), exitCode: code })
@@ -311,7 +313,7 @@ const helpers = (socket: string) => {
       child = fork(process.argv[1]!, ["__daemon-worker", socket], {
         execArgv: process.execArgv,
         cwd: "/",
-        env: process.env,
+        env: daemonEnv,
         stdio: ["ignore", "ignore", "ignore", "ipc"],
         serialization: "json"
       })
