@@ -8,7 +8,7 @@
 import * as HostMode from "@agent-hooks/core/HostMode"
 import * as PropertyRuns from "@agent-hooks/test-utils/PropertyRuns"
 import { spawnSync } from "node:child_process"
-import { mkdirSync, readFileSync, rmSync } from "node:fs"
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -143,6 +143,33 @@ describe.each(pairs)("$name's call under --host $host", ({ host, other, name, ho
     const doctor = cli(b, ["doctor", "--host", host])
     expect(doctor.status, doctor.stdout + doctor.stderr).toBe(0)
     expect(doctor.stdout).toContain("each agent's calls are judged once")
+  })
+})
+
+describe.each(pairs)("$name's call under --host $host is answered within $name's own timeout for that entry", ({ host, other, name }) => {
+  it("the entry's timeout (which that agent reads) when install wrote it, even above that agent's default; else that default", () => {
+    const b = box()
+    policy(b)
+    const result = cli(b, ["install", "--host", host, "--project", "--timeout", "90"])
+    expect(result.status, result.stdout + result.stderr).toBe(0)
+    const [file, commandOf] = files[host]
+    const path = join(b.dir, file)
+    const command = commandOf(JSON.parse(readFileSync(path, "utf8")))
+    expect(command).toContain("--timeout 90")
+    const judged = runHook(b, command, call(b, other, "ls"))
+    expect(seenBy(other, judged), judged.stderr).toBe("allow")
+    expect(judged.stderr).toContain(`judged as ${name}'s call`)
+    // the agent kills its hook at 90 s here: its 30 s default would block a policy that takes longer, needlessly
+    expect(judged.stderr).toContain("answered within 90 s (this entry's own timeout")
+    const blocked = runHook(b, command, call(b, other, "rm -rf /"))
+    expect(seenBy(other, blocked), blocked.stdout + blocked.stderr).toBe("block")
+    expect(blocked.stderr).toContain("answered within 90 s (this entry's own timeout")
+    // an entry whose own timeout is not the command's (edited by hand): that agent's default holds
+    const key = host === "copilot" ? "timeoutSec" : "timeout"
+    writeFileSync(path, readFileSync(path, "utf8").replaceAll(`"${key}": 90`, `"${key}": 45`))
+    const edited = runHook(b, command, call(b, other, "ls"))
+    expect(seenBy(other, edited), edited.stderr).toBe("allow")
+    expect(edited.stderr).toContain(`answered within 30 s (${name}'s default hook timeout`)
   })
 })
 

@@ -24,7 +24,9 @@ import {
 import { createConnection } from "node:net"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import * as HostMode from "@agent-hooks/core/HostMode"
 import { afterAll, describe, expect, it } from "vitest"
+import { testPayload } from "../src/internal/doctor.ts"
 import { bin, node, scratchFolder } from "./cliHarness.ts"
 import { daemonHarness, running, sleep, until } from "./daemonHarness.ts"
 import type { Result } from "./daemonHarness.ts"
@@ -711,5 +713,43 @@ describe.runIf(linux)("a daemon that dies with a call: never a hook run twice in
     expect([lastSpawner(), parentOf(lastSpawner())]).toContain(pid)
     expect(await ask(undefined)).toStrictEqual(["accepted", "done"])
     expect(await ask(false)).toStrictEqual(["accepted", "done"])
+  }, 60_000)
+})
+
+describe.runIf(linux)("another agent's call: the daemon's last resort is in that agent's time for the entry", () => {
+  it("VS Code's call under Claude Code's entry of 90 s (which VS Code reads) gets 90 s's budget; 30 s's once the entry says otherwise", async () => {
+    await answeringDaemon()
+    const project = join(scratch(), "foreign-project")
+    mkdirSync(project, { recursive: true })
+    const install = spawnSync(node, [bin, "install", "--host", "claude", "--project", "--timeout", "90"], {
+      cwd: project,
+      env: env(false),
+      encoding: "utf8"
+    })
+    expect(install.status, install.stdout + install.stderr).toBe(0)
+    const stdin = Buffer.from(JSON.stringify(testPayload(HostMode.byName("vscode")!, "ls", project)))
+    /** The `accepted` line's last resort: when the client writes it, and its exit status. */
+    const guard = () =>
+      new Promise<{ readonly ms: number; readonly exitCode: number }>((resolve, reject) => {
+        const connection = createConnection(socketFile()!)
+        let text = ""
+        connection.setEncoding("utf8")
+        connection.on("error", reject)
+        connection.on("data", (chunk: string) => {
+          text += chunk
+          if (!text.includes("\n")) return
+          connection.destroy()
+          resolve(JSON.parse(text.slice(0, text.indexOf("\n"))).guard)
+        })
+        const request = { ...claudeRequest(stdin), argv: ["hook", "--host", "claude", "--timeout", "90", ...policyFiles()], cwd: project }
+        connection.write(`${JSON.stringify(request)}\n`)
+        connection.write(stdin)
+      })
+    // host mode's budget for 90 s (85 s) and the last resort's 1.5 s after it
+    expect((await guard()).ms).toBe(86_500)
+    const settings = join(project, ".claude", "settings.json")
+    writeFileSync(settings, readFileSync(settings, "utf8").replace('"timeout": 90', '"timeout": 45'))
+    // VS Code's default, 30 s: 27 s and 1.5 s
+    expect((await guard()).ms).toBe(28_500)
   }, 60_000)
 })

@@ -50,3 +50,34 @@ export const ownEntryOn = (
   env: Readonly<Record<string, string | undefined>>
 ): string | undefined =>
   ownEntriesOf(agent, projectDir, env).find((entries) => hostEvent === undefined || entries.events.includes(hostEvent))?.file
+
+/**
+ * The hook timeout, in seconds, another agent gives this command when it runs `host`'s entry, when
+ * that can be told: each agent that runs another's files reads the entry's own timeout there (VS
+ * Code a Claude Code entry's `timeout` and a Copilot CLI entry's `timeoutSec`; Copilot CLI a VS
+ * Code entry's `timeout`, its alias of `timeoutSec`), in seconds. Told when the entries install wrote
+ * in `host`'s config (user and project) that carry this command's `--timeout` all give that same
+ * timeout; `undefined` otherwise (no such entry, one with another or no timeout, a file that cannot
+ * be read): the agent's default then holds.
+ */
+export const entryTimeout = (
+  host: HostMode.Agent,
+  timeout: number | undefined,
+  projectDir: string,
+  env: Readonly<Record<string, string | undefined>>
+): number | undefined => {
+  if (timeout === undefined) return undefined
+  let seen = false
+  try {
+    for (const scope of ["project", "user"] as const) {
+      for (const entry of wiredEntries(layoutOf(host, scope, projectDir, env), host, scope, projectDir).values()) {
+        if (readOwnCommand(entry.command)?.timeout !== timeout) continue
+        if (entry.timeout !== timeout) return undefined
+        seen = true
+      }
+    }
+  } catch {
+    return undefined
+  }
+  return seen ? timeout : undefined
+}

@@ -14,6 +14,7 @@
  *   (judged once, not twice), judged here otherwise, and when that cannot be told.
  */
 import * as HostMode from "@agent-hooks/core/HostMode"
+import * as Option from "effect/Option"
 import type { HookOptions } from "./hook.ts"
 
 /** A reader of this agent's files, and how its payload differs from the agent's own. */
@@ -118,20 +119,36 @@ const copilotEvent = (given: string | undefined, payload: Readonly<Record<string
 /**
  * The options another agent's call is judged under: that agent as the host (its payload read, its
  * answer written), the same policy and flags; the event it names (Copilot CLI's, which names none,
- * as `copilotEvent` tells it); and a timeout within that agent's own (its default, or this
- * command's `--timeout` when lower), so that it answers before that agent kills it.
+ * as `copilotEvent` tells it); and that agent's hook timeout for the entry it ran, so that it
+ * answers before that agent kills it: `entryTimeout` where the entry's own timeout is told (that
+ * agent reads it from the entry, as the host does: `foreignEntry.ts`), else that agent's default
+ * (or this command's `--timeout` when lower).
  */
-export const foreignOptions = (options: HookOptions, reader: Reader, payload: Readonly<Record<string, unknown>>): HookOptions => {
+export const foreignOptions = (
+  options: HookOptions,
+  reader: Reader,
+  payload: Readonly<Record<string, unknown>>,
+  entryTimeout?: number | undefined
+): HookOptions => {
   const other = HostMode.byName(reader.agent)!
   const event = reader.agent === "copilot" ? copilotEvent(options.event, payload) : undefined
   const { event: _event, ...rest } = options
   return {
     ...rest,
     host: reader.agent,
-    timeout: Math.min(options.timeout ?? other.hookTimeout, other.hookTimeout),
+    timeout: entryTimeout ?? Math.min(options.timeout ?? other.hookTimeout, other.hookTimeout),
     ...(event === undefined ? {} : { event })
   }
 }
+
+/** Where another agent's call looks for the agents' configs: `--project-dir`, else the project that agent names, else the working folder. */
+export const foreignProjectDir = (
+  options: HookOptions,
+  reader: Reader,
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string
+): string =>
+  Option.isSome(options.projectDir) ? options.projectDir.value : (HostMode.projectDir(HostMode.byName(reader.agent)!, env) ?? cwd)
 
 /** The other agent's own event for its call, as its host mode reads it (`undefined`: it names none). */
 export const foreignEvent = (options: HookOptions, payload: Readonly<Record<string, unknown>>): string | undefined => {
@@ -154,6 +171,9 @@ export const foreignBlock = (agent: HostMode.Agent, reader: Reader, hostEvent: s
     `this call comes from ${reader.displayName}, which runs ${reader.reads} too; this command is ${agent.displayName}'s (hook --host ${agent.name}) and blocks every ${reader.displayName} call (--foreign block). To judge ${reader.displayName}'s calls with the policy here, set --foreign judge or auto (${FOREIGN_ENV}); to judge them in ${reader.displayName}'s own entry, run agent-hooks install --host ${reader.agent} and set --foreign auto`
   )
 
-/** The stderr line of a call judged here as the other agent's. */
-export const judgedLine = (agent: HostMode.Agent, reader: Reader, why: string): string =>
-  `agent-hooks: judged as ${reader.displayName}'s call under ${agent.displayName}'s entry (hook --host ${agent.name}; ${reader.displayName} runs ${reader.reads}): ${why}\n`
+/**
+ * The stderr line of a call judged here as the other agent's, with the time it was answered within
+ * (`timeout`, seconds: its entry's own when `known`, else its default).
+ */
+export const judgedLine = (agent: HostMode.Agent, reader: Reader, why: string, timeout: number, known: boolean): string =>
+  `agent-hooks: judged as ${reader.displayName}'s call under ${agent.displayName}'s entry (hook --host ${agent.name}; ${reader.displayName} runs ${reader.reads}): ${why}; answered within ${timeout} s (${known ? `this entry's own timeout, which ${reader.displayName} reads` : `${reader.displayName}'s default hook timeout, or --timeout when lower: this entry's own timeout could not be told`})\n`

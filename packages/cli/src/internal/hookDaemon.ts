@@ -34,8 +34,11 @@ import { dirname } from "node:path"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Logger from "effect/Logger"
+import * as HostMode from "@agent-hooks/core/HostMode"
 import * as ExitCode from "../ExitCode.ts"
 import { EngineHost } from "./engine.ts"
+import { entryTimeout } from "./foreignEntry.ts"
+import { foreignProjectDir } from "./foreignPayload.ts"
 import { answeringOptions, guardMs, guardReply, hostEventOf } from "./hook.ts"
 import { parseHookArgs } from "./hookArgs.ts"
 import { ACCEPT_MS, socketProblem } from "./hookClient.ts"
@@ -192,7 +195,15 @@ const runCall = async (request: Request, stdin: Buffer, after: Buffer, connectio
     // A terminal on stdin is an empty payload, as the call reads it.
     const read = request.stdinIsTerminal ? {} : topLevelMembers(stdin)
     if (read !== undefined) {
-      answering = answeringOptions(parsed.options, read)
+      // another agent's call is answered in its time for the entry, told as the call tells it (in the caller's folder and environment)
+      answering = answeringOptions(parsed.options, read, (reader) =>
+        entryTimeout(
+          HostMode.byName(parsed.options.host)!,
+          parsed.options.timeout,
+          foreignProjectDir(parsed.options, reader, request.env, request.cwd),
+          request.env
+        )
+      )
       hostEvent = hostEventOf(answering, read)
     }
     send(connection, { t: "accepted", guard: { ...guardReply(answering, hostEvent), ms: guardMs(answering) } })
