@@ -37,8 +37,7 @@ import * as Logger from "effect/Logger"
 import * as HostMode from "@agent-hooks/core/HostMode"
 import * as ExitCode from "../ExitCode.ts"
 import { EngineHost } from "./engine.ts"
-import { entryTimeout } from "./foreignEntry.ts"
-import { foreignProjectDir } from "./foreignPayload.ts"
+import { foreignProjectDir, foreignReader } from "./foreignPayload.ts"
 import { answeringOptions, guardMs, guardReply, hostEventOf } from "./hook.ts"
 import { parseHookArgs } from "./hookArgs.ts"
 import { ACCEPT_MS, socketProblem } from "./hookClient.ts"
@@ -195,14 +194,20 @@ const runCall = async (request: Request, stdin: Buffer, after: Buffer, connectio
     // A terminal on stdin is an empty payload, as the call reads it.
     const read = request.stdinIsTerminal ? {} : topLevelMembers(stdin)
     if (read !== undefined) {
-      // another agent's call is answered in its time for the entry, told as the call tells it (in the caller's folder and environment)
-      answering = answeringOptions(parsed.options, read, (reader) =>
-        entryTimeout(
-          HostMode.byName(parsed.options.host)!,
-          parsed.options.timeout,
-          foreignProjectDir(parsed.options, reader, request.env, request.cwd),
-          request.env
-        )
+      // another agent's call is answered in its time for the entry, told as the call tells it (in the
+      // caller's folder and environment); the agents' configs are read only for such a call
+      const entries = foreignReader(parsed.options.host, read) === undefined ? undefined : await import("./foreignEntry.ts")
+      answering = answeringOptions(
+        parsed.options,
+        read,
+        entries &&
+          ((reader) =>
+            entries.entryTimeout(
+              HostMode.byName(parsed.options.host)!,
+              parsed.options.timeout,
+              foreignProjectDir(parsed.options, reader, request.env, request.cwd),
+              request.env
+            ))
       )
       hostEvent = hostEventOf(answering, read)
     }
