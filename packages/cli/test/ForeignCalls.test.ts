@@ -146,8 +146,11 @@ describe.each(pairs)("$name's call under --host $host", ({ host, other, name, ho
   })
 })
 
+/** Whether the other agent's own reference says it reads the host's entry's timeout key. */
+const readsTimeout = { claude: true, copilot: false, vscode: true } as const
+
 describe.each(pairs)("$name's call under --host $host is answered within $name's own timeout for that entry", ({ host, other, name }) => {
-  it("the entry's timeout (which that agent reads) when install wrote it, even above that agent's default; else that default", () => {
+  it("the entry's timeout when install wrote it and that agent reads it, even above that agent's default; else that default", () => {
     const b = box()
     policy(b)
     const result = cli(b, ["install", "--host", host, "--project", "--timeout", "90"])
@@ -159,11 +162,15 @@ describe.each(pairs)("$name's call under --host $host is answered within $name's
     const judged = runHook(b, command, call(b, other, "ls"))
     expect(seenBy(other, judged), judged.stderr).toBe("allow")
     expect(judged.stderr).toContain(`judged as ${name}'s call`)
-    // the agent kills its hook at 90 s here: its 30 s default would block a policy that takes longer, needlessly
-    expect(judged.stderr).toContain("answered within 90 s (this entry's own timeout")
+    // the agent kills its hook at 90 s here: its 30 s default would block a policy that takes longer, needlessly.
+    // VS Code's reference names no `timeoutSec` (Copilot CLI's key): its 30 s default is kept, never more
+    const within = readsTimeout[host]
+      ? "answered within 90 s (this entry's own timeout"
+      : `answered within 30 s (${name}'s default hook timeout`
+    expect(judged.stderr).toContain(within)
     const blocked = runHook(b, command, call(b, other, "rm -rf /"))
     expect(seenBy(other, blocked), blocked.stdout + blocked.stderr).toBe("block")
-    expect(blocked.stderr).toContain("answered within 90 s (this entry's own timeout")
+    expect(blocked.stderr).toContain(within)
     // an entry whose own timeout is not the command's (edited by hand): that agent's default holds
     const key = host === "copilot" ? "timeoutSec" : "timeout"
     writeFileSync(path, readFileSync(path, "utf8").replaceAll(`"${key}": 90`, `"${key}": 45`))

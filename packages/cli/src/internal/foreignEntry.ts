@@ -52,13 +52,12 @@ export const ownEntryOn = (
   ownEntriesOf(agent, projectDir, env).find((entries) => hostEvent === undefined || entries.events.includes(hostEvent))?.file
 
 /**
- * The hook timeout, in seconds, another agent gives this command when it runs `host`'s entry, when
- * that can be told: each agent that runs another's files reads the entry's own timeout there (VS
- * Code a Claude Code entry's `timeout` and a Copilot CLI entry's `timeoutSec`; Copilot CLI a VS
- * Code entry's `timeout`, its alias of `timeoutSec`), in seconds. Told when the entries install wrote
- * in `host`'s config (user and project) that carry this command's `--timeout` all give that same
- * timeout; `undefined` otherwise (no such entry, one with another or no timeout, a file that cannot
- * be read): the agent's default then holds.
+ * The timeout, in seconds, of `host`'s entry that runs this command, when it can be told: the
+ * entries install wrote in `host`'s config (user and project) that carry this command's `--timeout`
+ * all give that same timeout in their own key. `undefined` otherwise (no such entry, one with another
+ * or no timeout, a file that cannot be read). Another agent that runs the entry and reads that key
+ * (`Reader.readsTimeout`: VS Code a Claude Code entry's `timeout`, Copilot CLI a VS Code entry's
+ * `timeout`, its alias of `timeoutSec`) kills its hook at it.
  */
 export const entryTimeout = (
   host: HostMode.Agent,

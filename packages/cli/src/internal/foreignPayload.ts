@@ -24,6 +24,11 @@ export interface Reader {
   readonly is: (payload: Readonly<Record<string, unknown>>) => boolean
   /** Where the reader finds this agent's files. */
   readonly reads: string
+  /**
+   * Whether the reader's own reference says it reads the timeout this agent's entry carries (its
+   * hook then runs for that time): where it does not, its default holds (`foreignOptions`).
+   */
+  readonly readsTimeout: boolean
 }
 
 const has = (payload: Readonly<Record<string, unknown>>, key: string): boolean => Object.hasOwn(payload, key)
@@ -40,7 +45,9 @@ export const READERS: Readonly<Partial<Record<HostMode.HostName, ReadonlyArray<R
       agent: "vscode",
       displayName: "VS Code",
       is: vscodePayload,
-      reads: "Claude Code's settings files (.claude/settings.json, ~/.claude/settings.json)"
+      reads: "Claude Code's settings files (.claude/settings.json, ~/.claude/settings.json)",
+      // a Claude Code hook's `timeout` is VS Code's own property, in seconds
+      readsTimeout: true
     }
   ],
   // Copilot CLI names no event, and gives its tool as toolName / toolArgs
@@ -49,7 +56,9 @@ export const READERS: Readonly<Partial<Record<HostMode.HostName, ReadonlyArray<R
       agent: "vscode",
       displayName: "VS Code",
       is: (payload) => vscodePayload(payload) && !has(payload, "toolName") && !has(payload, "toolArgs"),
-      reads: "Copilot CLI's hook folders (.github/hooks/*.json, ~/.copilot/hooks/*.json)"
+      reads: "Copilot CLI's hook folders (.github/hooks/*.json, ~/.copilot/hooks/*.json)",
+      // VS Code's reference names `timeout`, not Copilot CLI's `timeoutSec`: its 30 s default is assumed
+      readsTimeout: false
     }
   ],
   // VS Code always names its event; Copilot CLI never does, and its timestamp is a number
@@ -61,7 +70,9 @@ export const READERS: Readonly<Partial<Record<HostMode.HostName, ReadonlyArray<R
         !has(payload, "hookEventName") &&
         !has(payload, "hook_event_name") &&
         (has(payload, "toolName") || typeof payload["timestamp"] === "number"),
-      reads: "VS Code's hook files in the folders they share (.github/hooks/*.json, ~/.copilot/hooks/*.json)"
+      reads: "VS Code's hook files in the folders they share (.github/hooks/*.json, ~/.copilot/hooks/*.json)",
+      // Copilot CLI reads `timeout` as its alias of `timeoutSec`, in seconds
+      readsTimeout: true
     }
   ]
 }
@@ -120,9 +131,9 @@ const copilotEvent = (given: string | undefined, payload: Readonly<Record<string
  * The options another agent's call is judged under: that agent as the host (its payload read, its
  * answer written), the same policy and flags; the event it names (Copilot CLI's, which names none,
  * as `copilotEvent` tells it); and that agent's hook timeout for the entry it ran, so that it
- * answers before that agent kills it: `entryTimeout` where the entry's own timeout is told (that
- * agent reads it from the entry, as the host does: `foreignEntry.ts`), else that agent's default
- * (or this command's `--timeout` when lower).
+ * answers before that agent kills it: `entryTimeout` where the entry's own timeout is told and that
+ * agent reads it (`Reader.readsTimeout`, `foreignEntry.ts`), else that agent's default (or this
+ * command's `--timeout` when lower).
  */
 export const foreignOptions = (
   options: HookOptions,
@@ -136,7 +147,7 @@ export const foreignOptions = (
   return {
     ...rest,
     host: reader.agent,
-    timeout: entryTimeout ?? Math.min(options.timeout ?? other.hookTimeout, other.hookTimeout),
+    timeout: (reader.readsTimeout ? entryTimeout : undefined) ?? Math.min(options.timeout ?? other.hookTimeout, other.hookTimeout),
     ...(event === undefined ? {} : { event })
   }
 }
@@ -176,4 +187,4 @@ export const foreignBlock = (agent: HostMode.Agent, reader: Reader, hostEvent: s
  * (`timeout`, seconds: its entry's own when `known`, else its default).
  */
 export const judgedLine = (agent: HostMode.Agent, reader: Reader, why: string, timeout: number, known: boolean): string =>
-  `agent-hooks: judged as ${reader.displayName}'s call under ${agent.displayName}'s entry (hook --host ${agent.name}; ${reader.displayName} runs ${reader.reads}): ${why}; answered within ${timeout} s (${known ? `this entry's own timeout, which ${reader.displayName} reads` : `${reader.displayName}'s default hook timeout, or --timeout when lower: this entry's own timeout could not be told`})\n`
+  `agent-hooks: judged as ${reader.displayName}'s call under ${agent.displayName}'s entry (hook --host ${agent.name}; ${reader.displayName} runs ${reader.reads}): ${why}; answered within ${timeout} s (${known ? `this entry's own timeout, which ${reader.displayName} reads` : `${reader.displayName}'s default hook timeout, or --timeout when lower: no timeout of this entry's that ${reader.displayName} reads could be told`})\n`

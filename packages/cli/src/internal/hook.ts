@@ -122,8 +122,8 @@ const foreignCall = (
     const projectDir = foreignProjectDir(options, reader, process.env, process.cwd())
     // the agents' configs are read only for such a call
     const entries = yield* Effect.promise(() => import("./foreignEntry.ts"))
-    // that agent kills its hook at the entry's own timeout, which it reads as the host does
-    const entryTimeout = entries.entryTimeout(agent, options.timeout, projectDir, process.env)
+    // that agent kills its hook at the entry's own timeout where it reads it, else at its default
+    const entryTimeout = reader.readsTimeout ? entries.entryTimeout(agent, options.timeout, projectDir, process.env) : undefined
     const judged = foreignOptions(options, reader, read, entryTimeout)
     const hostEvent = foreignEvent(judged, read)
     // from here on the answer, and the last resort, are the other agent's

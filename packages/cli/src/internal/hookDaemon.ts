@@ -202,12 +202,14 @@ const runCall = async (request: Request, stdin: Buffer, after: Buffer, connectio
         read,
         entries &&
           ((reader) =>
-            entries.entryTimeout(
-              HostMode.byName(parsed.options.host)!,
-              parsed.options.timeout,
-              foreignProjectDir(parsed.options, reader, request.env, request.cwd),
-              request.env
-            ))
+            reader.readsTimeout
+              ? entries.entryTimeout(
+                  HostMode.byName(parsed.options.host)!,
+                  parsed.options.timeout,
+                  foreignProjectDir(parsed.options, reader, request.env, request.cwd),
+                  request.env
+                )
+              : undefined)
       )
       hostEvent = hostEventOf(answering, read)
     }
