@@ -171,12 +171,21 @@ describe.each(pairs)("$name's call under --host $host is answered within $name's
     const blocked = runHook(b, command, call(b, other, "rm -rf /"))
     expect(seenBy(other, blocked), blocked.stdout + blocked.stderr).toBe("block")
     expect(blocked.stderr).toContain(within)
-    // an entry whose own timeout is not the command's (edited by hand): that agent's default holds
+    // an entry whose own timeout is not the command's (edited by hand): that agent kills at the entry's
     const key = host === "copilot" ? "timeoutSec" : "timeout"
-    writeFileSync(path, readFileSync(path, "utf8").replaceAll(`"${key}": 90`, `"${key}": 45`))
+    writeFileSync(path, readFileSync(path, "utf8").replaceAll(`"${key}": 90`, `"${key}": 12`))
     const edited = runHook(b, command, call(b, other, "ls"))
     expect(seenBy(other, edited), edited.stderr).toBe("allow")
-    expect(edited.stderr).toContain(`answered within 30 s (${name}'s default hook timeout`)
+    expect(edited.stderr).toContain(readsTimeout[host] ? "answered within 12 s (this entry's own timeout" : within)
+    // an entry without a timeout: that agent's default holds
+    writeFileSync(
+      path,
+      JSON.stringify(JSON.parse(readFileSync(path, "utf8")), (name, value) => (name === key ? undefined : value), 2)
+    )
+    expect(readFileSync(path, "utf8")).not.toContain(`"${key}"`)
+    const none = runHook(b, command, call(b, other, "ls"))
+    expect(seenBy(other, none), none.stderr).toBe("allow")
+    expect(none.stderr).toContain(`answered within 30 s (${name}'s default hook timeout`)
   })
 })
 

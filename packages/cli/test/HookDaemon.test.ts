@@ -717,7 +717,7 @@ describe.runIf(linux)("a daemon that dies with a call: never a hook run twice in
 })
 
 describe.runIf(linux)("another agent's call: the daemon's last resort is in that agent's time for the entry", () => {
-  it("VS Code's call under Claude Code's entry of 90 s (which VS Code reads) gets 90 s's budget; 30 s's once the entry says otherwise", async () => {
+  it("VS Code's call under Claude Code's entry of 90 s (which VS Code reads) gets 90 s's budget; the entry's own once edited, VS Code's default once it has none", async () => {
     await answeringDaemon()
     const project = join(scratch(), "foreign-project")
     mkdirSync(project, { recursive: true })
@@ -749,7 +749,14 @@ describe.runIf(linux)("another agent's call: the daemon's last resort is in that
     expect((await guard()).ms).toBe(86_500)
     const settings = join(project, ".claude", "settings.json")
     writeFileSync(settings, readFileSync(settings, "utf8").replace('"timeout": 90', '"timeout": 45'))
-    // VS Code's default, 30 s: 27 s and 1.5 s
+    // the entry's 45 s, which VS Code reads: 40.5 s and 1.5 s
+    expect((await guard()).ms).toBe(42_000)
+    writeFileSync(
+      settings,
+      JSON.stringify(JSON.parse(readFileSync(settings, "utf8")), (name, value) => (name === "timeout" ? undefined : value))
+    )
+    expect(readFileSync(settings, "utf8")).not.toContain('"timeout"')
+    // no timeout in the entry: VS Code's default, 30 s (27 s and 1.5 s)
     expect((await guard()).ms).toBe(28_500)
   }, 60_000)
 })

@@ -54,10 +54,11 @@ export const ownEntryOn = (
 /**
  * The timeout, in seconds, of `host`'s entry that runs this command, when it can be told: the
  * entries install wrote in `host`'s config (user and project) that carry this command's `--timeout`
- * all give that same timeout in their own key. `undefined` otherwise (no such entry, one with another
- * or no timeout, a file that cannot be read). Another agent that runs the entry and reads that key
- * (`Reader.readsTimeout`: VS Code a Claude Code entry's `timeout`, Copilot CLI a VS Code entry's
- * `timeout`, its alias of `timeoutSec`) kills its hook at it.
+ * each give a timeout in their own key, and the shortest is taken (any of them may be the one that
+ * ran). `undefined` otherwise (no such entry, one without a timeout, a file that cannot be read).
+ * Another agent that runs the entry and reads that key (`Reader.readsTimeout`: VS Code a Claude Code
+ * entry's `timeout`, Copilot CLI a VS Code entry's `timeout`, its alias of `timeoutSec`) kills its
+ * hook at it.
  */
 export const entryTimeout = (
   host: HostMode.Agent,
@@ -66,17 +67,17 @@ export const entryTimeout = (
   env: Readonly<Record<string, string | undefined>>
 ): number | undefined => {
   if (timeout === undefined) return undefined
-  let seen = false
+  let shortest: number | undefined
   try {
     for (const scope of ["project", "user"] as const) {
       for (const entry of wiredEntries(layoutOf(host, scope, projectDir, env), host, scope, projectDir).values()) {
         if (readOwnCommand(entry.command)?.timeout !== timeout) continue
-        if (entry.timeout !== timeout) return undefined
-        seen = true
+        if (entry.timeout === undefined || !(entry.timeout > 0)) return undefined
+        shortest = Math.min(shortest ?? entry.timeout, entry.timeout)
       }
     }
   } catch {
     return undefined
   }
-  return seen ? timeout : undefined
+  return shortest
 }
