@@ -8,7 +8,7 @@
 import * as HostMode from "@agent-hooks/core/HostMode"
 import * as PropertyRuns from "@agent-hooks/test-utils/PropertyRuns"
 import { spawnSync } from "node:child_process"
-import { mkdirSync, readFileSync, rmSync } from "node:fs"
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -143,6 +143,49 @@ describe.each(pairs)("$name's call under --host $host", ({ host, other, name, ho
     const doctor = cli(b, ["doctor", "--host", host])
     expect(doctor.status, doctor.stdout + doctor.stderr).toBe(0)
     expect(doctor.stdout).toContain("each agent's calls are judged once")
+  })
+})
+
+/** Whether the other agent's own reference says it reads the host's entry's timeout key. */
+const readsTimeout = { claude: true, copilot: false, vscode: true } as const
+
+describe.each(pairs)("$name's call under --host $host is answered within $name's own timeout for that entry", ({ host, other, name }) => {
+  it("the entry's timeout when install wrote it and that agent reads it, even above that agent's default; else that default", () => {
+    const b = box()
+    policy(b)
+    const result = cli(b, ["install", "--host", host, "--project", "--timeout", "90"])
+    expect(result.status, result.stdout + result.stderr).toBe(0)
+    const [file, commandOf] = files[host]
+    const path = join(b.dir, file)
+    const command = commandOf(JSON.parse(readFileSync(path, "utf8")))
+    expect(command).toContain("--timeout 90")
+    const judged = runHook(b, command, call(b, other, "ls"))
+    expect(seenBy(other, judged), judged.stderr).toBe("allow")
+    expect(judged.stderr).toContain(`judged as ${name}'s call`)
+    // the agent kills its hook at 90 s here: its 30 s default would block a policy that takes longer, needlessly.
+    // VS Code's reference names no `timeoutSec` (Copilot CLI's key): its 30 s default is kept, never more
+    const within = readsTimeout[host]
+      ? "answered within 90 s (this entry's own timeout"
+      : `answered within 30 s (${name}'s default hook timeout`
+    expect(judged.stderr).toContain(within)
+    const blocked = runHook(b, command, call(b, other, "rm -rf /"))
+    expect(seenBy(other, blocked), blocked.stdout + blocked.stderr).toBe("block")
+    expect(blocked.stderr).toContain(within)
+    // an entry whose own timeout is not the command's (edited by hand): that agent kills at the entry's
+    const key = host === "copilot" ? "timeoutSec" : "timeout"
+    writeFileSync(path, readFileSync(path, "utf8").replaceAll(`"${key}": 90`, `"${key}": 12`))
+    const edited = runHook(b, command, call(b, other, "ls"))
+    expect(seenBy(other, edited), edited.stderr).toBe("allow")
+    expect(edited.stderr).toContain(readsTimeout[host] ? "answered within 12 s (this entry's own timeout" : within)
+    // an entry without a timeout: that agent's default holds
+    writeFileSync(
+      path,
+      JSON.stringify(JSON.parse(readFileSync(path, "utf8")), (name, value) => (name === key ? undefined : value), 2)
+    )
+    expect(readFileSync(path, "utf8")).not.toContain(`"${key}"`)
+    const none = runHook(b, command, call(b, other, "ls"))
+    expect(seenBy(other, none), none.stderr).toBe("allow")
+    expect(none.stderr).toContain(`answered within 30 s (${name}'s default hook timeout`)
   })
 })
 

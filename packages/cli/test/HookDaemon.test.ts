@@ -24,7 +24,9 @@ import {
 import { createConnection } from "node:net"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import * as HostMode from "@agent-hooks/core/HostMode"
 import { afterAll, describe, expect, it } from "vitest"
+import { testPayload } from "../src/internal/doctor.ts"
 import { bin, node, scratchFolder } from "./cliHarness.ts"
 import { daemonHarness, running, sleep, until } from "./daemonHarness.ts"
 import type { Result } from "./daemonHarness.ts"
@@ -215,7 +217,46 @@ describe.runIf(linux)("the daemon answers as the call in-process does", () => {
     const viaDaemon = run(true)
     expect(viaDaemon.stderr).toContain(`v-true ${sub} 0027`)
     expect(viaDaemon.stderr.replace("v-true", "v-false")).toBe(run(false).stderr)
+    // a variable of the call before is not left for the next one
+    const without = (daemon: boolean) =>
+      spawnSync(node, [bin, "hook", "--host", "claude", "--settings", file], {
+        input: shell("claude", "ls"),
+        cwd: sub,
+        env: env(daemon),
+        encoding: "utf8"
+      }).stderr
+    expect(without(true).startsWith(` ${sub} `), "MY_VAR is unset").toBe(true)
+    expect(without(true)).toBe(without(false))
   }, 60_000)
+
+  it("a payload of many megabytes is answered by the daemon (not in-process after the accept window), as in-process", async () => {
+    const pid = await answeringDaemon()
+    const base = JSON.parse(shell("claude", "echo JSONDENY")) as Payload
+    const payloads = {
+      // one long string: its chunks are joined once, not at every chunk
+      "a 14 MB string": { ...base, tool_input: { command: "echo JSONDENY", description: "x".repeat(14 * 1024 * 1024) } },
+      // small values by the hundred thousand: only the payload's top level is read before the call is accepted
+      "a million small values": {
+        ...base,
+        tool_input: {
+          command: "echo JSONDENY",
+          description: "x".repeat(12 * 1024 * 1024),
+          lines: Array.from({ length: 1_000_000 }, () => 0)
+        }
+      }
+    }
+    for (const [what, payload] of Object.entries(payloads)) {
+      const stdin = JSON.stringify(payload)
+      const args = ["--host", "claude", ...policyFiles()]
+      const inProcess = call(args, stdin, false)
+      expect(inProcess.stdout, what).toContain("denied by JSON")
+      const started = Date.now()
+      const viaDaemon = call(args, stdin, true)
+      expect(viaDaemon, what).toStrictEqual(inProcess)
+      expect(lastSpawner(), `${what}: the daemon ran the call's hooks`).toBe(pid)
+      expect(Date.now() - started, what).toBeLessThan(20_000)
+    }
+  }, 120_000)
 })
 
 describe.runIf(linux)("a daemon that cannot answer: the call runs in-process, with the same answer", () => {
@@ -672,5 +713,50 @@ describe.runIf(linux)("a daemon that dies with a call: never a hook run twice in
     expect([lastSpawner(), parentOf(lastSpawner())]).toContain(pid)
     expect(await ask(undefined)).toStrictEqual(["accepted", "done"])
     expect(await ask(false)).toStrictEqual(["accepted", "done"])
+  }, 60_000)
+})
+
+describe.runIf(linux)("another agent's call: the daemon's last resort is in that agent's time for the entry", () => {
+  it("VS Code's call under Claude Code's entry of 90 s (which VS Code reads) gets 90 s's budget; the entry's own once edited, VS Code's default once it has none", async () => {
+    await answeringDaemon()
+    const project = join(scratch(), "foreign-project")
+    mkdirSync(project, { recursive: true })
+    const install = spawnSync(node, [bin, "install", "--host", "claude", "--project", "--timeout", "90"], {
+      cwd: project,
+      env: env(false),
+      encoding: "utf8"
+    })
+    expect(install.status, install.stdout + install.stderr).toBe(0)
+    const stdin = Buffer.from(JSON.stringify(testPayload(HostMode.byName("vscode")!, "ls", project)))
+    /** The `accepted` line's last resort: when the client writes it, and its exit status. */
+    const guard = () =>
+      new Promise<{ readonly ms: number; readonly exitCode: number }>((resolve, reject) => {
+        const connection = createConnection(socketFile()!)
+        let text = ""
+        connection.setEncoding("utf8")
+        connection.on("error", reject)
+        connection.on("data", (chunk: string) => {
+          text += chunk
+          if (!text.includes("\n")) return
+          connection.destroy()
+          resolve(JSON.parse(text.slice(0, text.indexOf("\n"))).guard)
+        })
+        const request = { ...claudeRequest(stdin), argv: ["hook", "--host", "claude", "--timeout", "90", ...policyFiles()], cwd: project }
+        connection.write(`${JSON.stringify(request)}\n`)
+        connection.write(stdin)
+      })
+    // host mode's budget for 90 s (85 s) and the last resort's 1.5 s after it
+    expect((await guard()).ms).toBe(86_500)
+    const settings = join(project, ".claude", "settings.json")
+    writeFileSync(settings, readFileSync(settings, "utf8").replace('"timeout": 90', '"timeout": 45'))
+    // the entry's 45 s, which VS Code reads: 40.5 s and 1.5 s
+    expect((await guard()).ms).toBe(42_000)
+    writeFileSync(
+      settings,
+      JSON.stringify(JSON.parse(readFileSync(settings, "utf8")), (name, value) => (name === "timeout" ? undefined : value))
+    )
+    expect(readFileSync(settings, "utf8")).not.toContain('"timeout"')
+    // no timeout in the entry: VS Code's default, 30 s (27 s and 1.5 s)
+    expect((await guard()).ms).toBe(28_500)
   }, 60_000)
 })

@@ -50,3 +50,34 @@ export const ownEntryOn = (
   env: Readonly<Record<string, string | undefined>>
 ): string | undefined =>
   ownEntriesOf(agent, projectDir, env).find((entries) => hostEvent === undefined || entries.events.includes(hostEvent))?.file
+
+/**
+ * The timeout, in seconds, of `host`'s entry that runs this command, when it can be told: the
+ * entries install wrote in `host`'s config (user and project) that carry this command's `--timeout`
+ * each give a timeout in their own key, and the shortest is taken (any of them may be the one that
+ * ran). `undefined` otherwise (no such entry, one without a timeout, a file that cannot be read).
+ * Another agent that runs the entry and reads that key (`Reader.readsTimeout`: VS Code a Claude Code
+ * entry's `timeout`, Copilot CLI a VS Code entry's `timeout`, its alias of `timeoutSec`) kills its
+ * hook at it.
+ */
+export const entryTimeout = (
+  host: HostMode.Agent,
+  timeout: number | undefined,
+  projectDir: string,
+  env: Readonly<Record<string, string | undefined>>
+): number | undefined => {
+  if (timeout === undefined) return undefined
+  let shortest: number | undefined
+  try {
+    for (const scope of ["project", "user"] as const) {
+      for (const entry of wiredEntries(layoutOf(host, scope, projectDir, env), host, scope, projectDir).values()) {
+        if (readOwnCommand(entry.command)?.timeout !== timeout) continue
+        if (entry.timeout === undefined || !(entry.timeout > 0)) return undefined
+        shortest = Math.min(shortest ?? entry.timeout, entry.timeout)
+      }
+    }
+  } catch {
+    return undefined
+  }
+  return shortest
+}

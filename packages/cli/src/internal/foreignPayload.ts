@@ -14,6 +14,7 @@
  *   (judged once, not twice), judged here otherwise, and when that cannot be told.
  */
 import * as HostMode from "@agent-hooks/core/HostMode"
+import * as Option from "effect/Option"
 import type { HookOptions } from "./hook.ts"
 
 /** A reader of this agent's files, and how its payload differs from the agent's own. */
@@ -23,6 +24,11 @@ export interface Reader {
   readonly is: (payload: Readonly<Record<string, unknown>>) => boolean
   /** Where the reader finds this agent's files. */
   readonly reads: string
+  /**
+   * Whether the reader's own reference says it reads the timeout this agent's entry carries (its
+   * hook then runs for that time): where it does not, its default holds (`foreignOptions`).
+   */
+  readonly readsTimeout: boolean
 }
 
 const has = (payload: Readonly<Record<string, unknown>>, key: string): boolean => Object.hasOwn(payload, key)
@@ -39,7 +45,9 @@ export const READERS: Readonly<Partial<Record<HostMode.HostName, ReadonlyArray<R
       agent: "vscode",
       displayName: "VS Code",
       is: vscodePayload,
-      reads: "Claude Code's settings files (.claude/settings.json, ~/.claude/settings.json)"
+      reads: "Claude Code's settings files (.claude/settings.json, ~/.claude/settings.json)",
+      // a Claude Code hook's `timeout` is VS Code's own property, in seconds
+      readsTimeout: true
     }
   ],
   // Copilot CLI names no event, and gives its tool as toolName / toolArgs
@@ -48,7 +56,9 @@ export const READERS: Readonly<Partial<Record<HostMode.HostName, ReadonlyArray<R
       agent: "vscode",
       displayName: "VS Code",
       is: (payload) => vscodePayload(payload) && !has(payload, "toolName") && !has(payload, "toolArgs"),
-      reads: "Copilot CLI's hook folders (.github/hooks/*.json, ~/.copilot/hooks/*.json)"
+      reads: "Copilot CLI's hook folders (.github/hooks/*.json, ~/.copilot/hooks/*.json)",
+      // VS Code's reference names `timeout`, not Copilot CLI's `timeoutSec`: its 30 s default is assumed
+      readsTimeout: false
     }
   ],
   // VS Code always names its event; Copilot CLI never does, and its timestamp is a number
@@ -60,7 +70,9 @@ export const READERS: Readonly<Partial<Record<HostMode.HostName, ReadonlyArray<R
         !has(payload, "hookEventName") &&
         !has(payload, "hook_event_name") &&
         (has(payload, "toolName") || typeof payload["timestamp"] === "number"),
-      reads: "VS Code's hook files in the folders they share (.github/hooks/*.json, ~/.copilot/hooks/*.json)"
+      reads: "VS Code's hook files in the folders they share (.github/hooks/*.json, ~/.copilot/hooks/*.json)",
+      // Copilot CLI reads `timeout` as its alias of `timeoutSec`, in seconds
+      readsTimeout: true
     }
   ]
 }
@@ -118,20 +130,36 @@ const copilotEvent = (given: string | undefined, payload: Readonly<Record<string
 /**
  * The options another agent's call is judged under: that agent as the host (its payload read, its
  * answer written), the same policy and flags; the event it names (Copilot CLI's, which names none,
- * as `copilotEvent` tells it); and a timeout within that agent's own (its default, or this
- * command's `--timeout` when lower), so that it answers before that agent kills it.
+ * as `copilotEvent` tells it); and that agent's hook timeout for the entry it ran, so that it
+ * answers before that agent kills it: `entryTimeout` where the entry's own timeout is told and that
+ * agent reads it (`Reader.readsTimeout`, `foreignEntry.ts`), else that agent's default (or this
+ * command's `--timeout` when lower).
  */
-export const foreignOptions = (options: HookOptions, reader: Reader, payload: Readonly<Record<string, unknown>>): HookOptions => {
+export const foreignOptions = (
+  options: HookOptions,
+  reader: Reader,
+  payload: Readonly<Record<string, unknown>>,
+  entryTimeout?: number | undefined
+): HookOptions => {
   const other = HostMode.byName(reader.agent)!
   const event = reader.agent === "copilot" ? copilotEvent(options.event, payload) : undefined
   const { event: _event, ...rest } = options
   return {
     ...rest,
     host: reader.agent,
-    timeout: Math.min(options.timeout ?? other.hookTimeout, other.hookTimeout),
+    timeout: (reader.readsTimeout ? entryTimeout : undefined) ?? Math.min(options.timeout ?? other.hookTimeout, other.hookTimeout),
     ...(event === undefined ? {} : { event })
   }
 }
+
+/** Where another agent's call looks for the agents' configs: `--project-dir`, else the project that agent names, else the working folder. */
+export const foreignProjectDir = (
+  options: HookOptions,
+  reader: Reader,
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string
+): string =>
+  Option.isSome(options.projectDir) ? options.projectDir.value : (HostMode.projectDir(HostMode.byName(reader.agent)!, env) ?? cwd)
 
 /** The other agent's own event for its call, as its host mode reads it (`undefined`: it names none). */
 export const foreignEvent = (options: HookOptions, payload: Readonly<Record<string, unknown>>): string | undefined => {
@@ -154,6 +182,9 @@ export const foreignBlock = (agent: HostMode.Agent, reader: Reader, hostEvent: s
     `this call comes from ${reader.displayName}, which runs ${reader.reads} too; this command is ${agent.displayName}'s (hook --host ${agent.name}) and blocks every ${reader.displayName} call (--foreign block). To judge ${reader.displayName}'s calls with the policy here, set --foreign judge or auto (${FOREIGN_ENV}); to judge them in ${reader.displayName}'s own entry, run agent-hooks install --host ${reader.agent} and set --foreign auto`
   )
 
-/** The stderr line of a call judged here as the other agent's. */
-export const judgedLine = (agent: HostMode.Agent, reader: Reader, why: string): string =>
-  `agent-hooks: judged as ${reader.displayName}'s call under ${agent.displayName}'s entry (hook --host ${agent.name}; ${reader.displayName} runs ${reader.reads}): ${why}\n`
+/**
+ * The stderr line of a call judged here as the other agent's, with the time it was answered within
+ * (`timeout`, seconds: its entry's own when `known`, else its default).
+ */
+export const judgedLine = (agent: HostMode.Agent, reader: Reader, why: string, timeout: number, known: boolean): string =>
+  `agent-hooks: judged as ${reader.displayName}'s call under ${agent.displayName}'s entry (hook --host ${agent.name}; ${reader.displayName} runs ${reader.reads}): ${why}; answered within ${timeout} s (${known ? `this entry's own timeout, which ${reader.displayName} reads` : `${reader.displayName}'s default hook timeout, or --timeout when lower: no timeout of this entry's that ${reader.displayName} reads could be told`})\n`

@@ -11,7 +11,16 @@ import { Blocked, Failed } from "../ExitCode.ts"
 import { checkPreset, engineWarnings, withEngine } from "./engine.ts"
 import * as Debug from "./debug.ts"
 import type { ForeignMode, Reader } from "./foreignPayload.ts"
-import { foreignBlock, foreignEvent, foreignMode, foreignOptions, foreignReader, foreignReply, judgedLine } from "./foreignPayload.ts"
+import {
+  foreignBlock,
+  foreignEvent,
+  foreignMode,
+  foreignOptions,
+  foreignProjectDir,
+  foreignReader,
+  foreignReply,
+  judgedLine
+} from "./foreignPayload.ts"
 import { noSettingsLine } from "./noSettings.ts"
 import { readPayload } from "./stdin.ts"
 
@@ -110,7 +119,12 @@ const foreignCall = (
   Effect.gen(function* () {
     const agent = HostMode.byName(options.host)!
     const other = HostMode.byName(reader.agent)!
-    const judged = foreignOptions(options, reader, read)
+    const projectDir = foreignProjectDir(options, reader, process.env, process.cwd())
+    // the agents' configs are read only for such a call
+    const entries = yield* Effect.promise(() => import("./foreignEntry.ts"))
+    // that agent kills its hook at the entry's own timeout where it reads it, else at its default
+    const entryTimeout = reader.readsTimeout ? entries.entryTimeout(agent, options.timeout, projectDir, process.env) : undefined
+    const judged = foreignOptions(options, reader, read, entryTimeout)
     const hostEvent = foreignEvent(judged, read)
     // from here on the answer, and the last resort, are the other agent's
     state.options = judged
@@ -122,19 +136,14 @@ const foreignCall = (
     if (mode === "block") return foreignBlock(agent, reader, hostEvent)
     let why = `--foreign judge`
     if (mode === "auto") {
-      const projectDir = Option.isSome(options.projectDir)
-        ? options.projectDir.value
-        : (HostMode.projectDir(other, process.env) ?? process.cwd())
-      // the same lookup doctor makes; loaded only for such a call
-      const lookup = yield* Effect.promise(() => import("./foreignEntry.ts")).pipe(
-        Effect.map((m) => {
-          try {
-            return { file: m.ownEntryOn(other, hostEvent, projectDir, process.env) }
-          } catch (error) {
-            return { error: error instanceof Error ? error.message : String(error) }
-          }
-        })
-      )
+      // the same lookup doctor makes
+      const lookup = (() => {
+        try {
+          return { file: entries.ownEntryOn(other, hostEvent, projectDir, process.env) }
+        } catch (error) {
+          return { error: error instanceof Error ? error.message : String(error) }
+        }
+      })()
       if ("file" in lookup && lookup.file !== undefined) {
         return foreignReply(agent, reader, `--foreign auto: ${reader.displayName}'s own agent-hooks entry in ${lookup.file} judges it`)
       }
@@ -152,7 +161,7 @@ const foreignCall = (
       )
     }
     const reply = yield* decide(judged, state, read)
-    return { ...reply, stderr: `${reply.stderr}${judgedLine(agent, reader, why)}` }
+    return { ...reply, stderr: `${reply.stderr}${judgedLine(agent, reader, why, judged.timeout!, entryTimeout !== undefined)}` }
   })
 
 /** The answer for one call, never failing: host mode's own failures become the agent's block (or hook error). */
@@ -354,13 +363,18 @@ const decide = (
 
 /**
  * The options a call with `payload` is answered under: another agent's, for a call of an agent that
- * runs this agent's files (`foreignOptions`), else `options`. The daemon's last resort uses them.
+ * runs this agent's files (`foreignOptions`, in that agent's time for the entry: `entryTimeout`),
+ * else `options`. The daemon's last resort uses them.
  *
  * @internal
  */
-export const answeringOptions = (options: HookOptions, payload: Record<string, unknown>): HookOptions => {
+export const answeringOptions = (
+  options: HookOptions,
+  payload: Record<string, unknown>,
+  entryTimeout?: ((reader: Reader) => number | undefined) | undefined
+): HookOptions => {
   const reader = foreignReader(options.host, payload)
-  return reader === undefined ? options : foreignOptions(options, reader, payload)
+  return reader === undefined ? options : foreignOptions(options, reader, payload, entryTimeout?.(reader))
 }
 
 /**

@@ -34,8 +34,10 @@ import { dirname } from "node:path"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Logger from "effect/Logger"
+import * as HostMode from "@agent-hooks/core/HostMode"
 import * as ExitCode from "../ExitCode.ts"
 import { EngineHost } from "./engine.ts"
+import { foreignProjectDir, foreignReader } from "./foreignPayload.ts"
 import { answeringOptions, guardMs, guardReply, hostEventOf } from "./hook.ts"
 import { parseHookArgs } from "./hookArgs.ts"
 import { ACCEPT_MS, socketProblem } from "./hookClient.ts"
@@ -43,6 +45,7 @@ import { argsErrorLine, hookCall } from "./hookProgram.ts"
 import { makePlanCache } from "./planCache.ts"
 import { folderProblem } from "./privateFolder.ts"
 import { bufferedStdio } from "./stdin.ts"
+import { topLevelMembers } from "./topLevel.ts"
 
 /**
  * The longest request line (the environment is in it) and payload the daemon takes; larger runs
@@ -115,7 +118,9 @@ const capture = (stream: NodeJS.WriteStream) => {
 /**
  * Makes `process.env` exactly `env` (the same object: the engine and its hooks read it). Only what
  * differs is changed: each change is a call into the C library's environment, and a call mostly
- * brings the environment the daemon has (that of the call that started it).
+ * brings the environment the last call had. It is not set back after a call (that read and wrote the
+ * whole environment twice more per call): the next call sets its own, and what the daemon itself
+ * starts (its helpers) gets the environment it was started with (`daemonEnv`).
  */
 const setEnvironment = (env: Record<string, string | undefined>): void => {
   for (const name of Object.keys(process.env)) if (!Object.hasOwn(env, name) || typeof env[name] !== "string") delete process.env[name]
@@ -159,6 +164,9 @@ const confirmed = (connection: Socket, already: Buffer): Promise<boolean> =>
     check()
   })
 
+/** The environment this process was started with (a call's environment stays set until the next call sets its own). */
+const daemonEnv: Readonly<Record<string, string | undefined>> = { ...process.env }
+
 /** The plans this process compiled, kept between its calls. */
 const plans = makePlanCache()
 
@@ -181,21 +189,35 @@ const runCall = async (request: Request, stdin: Buffer, after: Buffer, connectio
     let hostEvent: string | undefined
     // another agent's call (VS Code's under Claude Code's entry) is answered in that agent's form and time
     let answering = parsed.options
-    try {
-      const read: unknown = JSON.parse(stdin.toString("utf8"))
-      if (typeof read === "object" && read !== null && !Array.isArray(read)) {
-        answering = answeringOptions(parsed.options, read as Record<string, unknown>)
-        hostEvent = hostEventOf(answering, read as Record<string, unknown>)
-      }
-    } catch {
-      // not JSON: the call answers so itself
+    // Only the payload's top level decides the reply (which agent's call, its event): read without
+    // building the rest, so that a payload of many megabytes is accepted within the client's window.
+    // A terminal on stdin is an empty payload, as the call reads it.
+    const read = request.stdinIsTerminal ? {} : topLevelMembers(stdin)
+    if (read !== undefined) {
+      // another agent's call is answered in its time for the entry, told as the call tells it (in the
+      // caller's folder and environment); the agents' configs are read only for such a call
+      const entries = foreignReader(parsed.options.host, read) === undefined ? undefined : await import("./foreignEntry.ts")
+      answering = answeringOptions(
+        parsed.options,
+        read,
+        entries &&
+          ((reader) =>
+            reader.readsTimeout
+              ? entries.entryTimeout(
+                  HostMode.byName(parsed.options.host)!,
+                  parsed.options.timeout,
+                  foreignProjectDir(parsed.options, reader, request.env, request.cwd),
+                  request.env
+                )
+              : undefined)
+      )
+      hostEvent = hostEventOf(answering, read)
     }
     send(connection, { t: "accepted", guard: { ...guardReply(answering, hostEvent), ms: guardMs(answering) } })
   } else {
     send(connection, { t: "accepted" })
   }
   if (!(await confirmed(connection, after))) return void connection.destroy()
-  const ownEnv = { ...process.env }
   const ownCwd = process.cwd()
   const ownUmask = process.umask(request.umask)
   const stdout = capture(process.stdout)
@@ -224,7 +246,6 @@ const runCall = async (request: Request, stdin: Buffer, after: Buffer, connectio
     // the caller's folder is gone, or the call could not start: in-process, where it fails as it fails there
     stdout.restore()
     stderr.restore()
-    setEnvironment(ownEnv)
     process.umask(ownUmask)
     try {
       process.chdir(ownCwd)
@@ -235,7 +256,6 @@ const runCall = async (request: Request, stdin: Buffer, after: Buffer, connectio
   }
   stdout.restore()
   stderr.restore()
-  setEnvironment(ownEnv)
   process.umask(ownUmask)
   process.chdir(ownCwd)
   send(connection, { t: "done", stdout: stdout.bytes().toString("base64"), stderr: stderr.bytes().toString("base64"), exitCode: code })
@@ -311,7 +331,7 @@ const helpers = (socket: string) => {
       child = fork(process.argv[1]!, ["__daemon-worker", socket], {
         execArgv: process.execArgv,
         cwd: "/",
-        env: process.env,
+        env: daemonEnv,
         stdio: ["ignore", "ignore", "ignore", "ipc"],
         serialization: "json"
       })
@@ -464,29 +484,43 @@ export const main = async (socket: string | undefined): Promise<void> => {
       return stop()
     }
     let header: Request | undefined
-    let pending: Buffer = Buffer.alloc(0)
-    const onData = (chunk: Buffer) => {
-      pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk])
+    // The bytes read so far (of the request line, then of the payload), joined once when all are in:
+    // joining at every chunk copied a payload of many megabytes over and over.
+    const chunks: Array<Buffer> = []
+    let received = 0
+    const onData = (data: Buffer) => {
+      let chunk = data
       if (header === undefined) {
-        const at = pending.indexOf(10)
+        const at = chunk.indexOf(10)
         if (at === -1) {
-          if (pending.length > MAX_HEADER) connection.destroy()
+          chunks.push(chunk)
+          received += chunk.length
+          if (received > MAX_HEADER) connection.destroy()
           return
         }
+        const line = chunks.length === 0 ? chunk.subarray(0, at) : Buffer.concat([...chunks, chunk.subarray(0, at)])
+        chunks.length = 0
+        received = 0
         let parsed: unknown
         try {
-          parsed = JSON.parse(pending.subarray(0, at).toString("utf8"))
+          parsed = JSON.parse(line.toString("utf8"))
         } catch {
           return void connection.destroy()
         }
         if (!isRequest(parsed)) return (send(connection, { t: "fallback" }), void connection.end())
         header = parsed
-        pending = pending.subarray(at + 1)
+        chunk = chunk.subarray(at + 1)
       }
-      if (pending.length < header.stdinLength) return
+      if (chunk.length > 0) {
+        chunks.push(chunk)
+        received += chunk.length
+      }
+      if (received < header.stdinLength) return
       connection.off("data", onData)
       rest()
       const request = header
+      const pending = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received)
+      chunks.length = 0
       const stdin = pending.subarray(0, request.stdinLength)
       const after = pending.subarray(request.stdinLength)
       // the daemon's own process is busy: a helper takes the call, or it is told busy (runs in-process)
