@@ -9,6 +9,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { BunHookEngine, createHookEngine } from "@agent-hooks/bun"
+import * as CedarFilesSuite from "@agent-hooks/test-utils/CedarFilesSuite"
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {
@@ -109,6 +110,9 @@ describe("BunHookEngine", () => {
     expect(lines).toEqual([expect.stringMatching(/^agent-hooks: hook ".*guard crashed.*" \(.*settings\.json\): .*guard crashed/)])
   })
 })
+
+// Bun's own reader of a cedar hook's files
+CedarFilesSuite.suite("createHookEngine of @agent-hooks/bun", createHookEngine)
 
 describe("audit trail and hot reload on Bun", () => {
   it("writes a verifiable audit log and reloads changed settings", async () => {

@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, symlinkSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { testPayload, verdict } from "../src/internal/doctor.ts"
-import { cliEnv, projectsWithHome, runCli } from "./cliHarness.ts"
+import { bin, cliEnv, node, projectsWithHome, runCli } from "./cliHarness.ts"
 
 const box = projectsWithHome("agent-hooks-nonregular-")
 type Box = ReturnType<typeof box>
@@ -33,11 +33,11 @@ const wired = (): { b: Box; command: string } => {
 }
 
 /**
- * `command` as the agent runs it, given 20 s (the test's own bound: an answer that does not end is
- * a failure), in a process group of its own that is killed whole at the bound: a host mode stuck
- * reading `/dev/zero` must not outlive the test.
+ * `command` given 20 s (the test's own bound: an answer that does not end is a failure), in a
+ * process group of its own that is killed whole at the bound: a host mode stuck reading
+ * `/dev/zero` must not outlive the test (nor one that SIGTERM does not end).
  */
-const runHook = (b: Box, command: string, agent: HostMode.HostName, shell: string) =>
+const runBounded = (b: Box, command: string, stdin: string) =>
   new Promise<{ status: number | null; stdout: string; stderr: string; ms: number }>((resolve) => {
     const started = Date.now()
     const child = spawn("/bin/sh", ["-c", command], { cwd: b.dir, env: env(b), detached: true })
@@ -57,8 +57,12 @@ const runHook = (b: Box, command: string, agent: HostMode.HostName, shell: strin
       resolve({ status, stdout, stderr, ms: Date.now() - started })
     })
     child.stdin.on("error", () => {})
-    child.stdin.end(JSON.stringify(testPayload(HostMode.byName(agent)!, shell, b.dir)))
+    child.stdin.end(stdin)
   })
+
+/** `command` as the agent runs it, with the agent's payload for a Bash call of `shell`. */
+const runHook = (b: Box, command: string, agent: HostMode.HostName, shell: string) =>
+  runBounded(b, command, JSON.stringify(testPayload(HostMode.byName(agent)!, shell, b.dir)))
 
 type Ran = Awaited<ReturnType<typeof runHook>>
 
@@ -102,4 +106,105 @@ describe("host mode and a file that is not a regular file", () => {
     expect(allowed.status, allowed.stderr).toBe(0)
     expect(seenBy("vscode", allowed)).toBe("allow")
   }, 60_000)
+})
+
+/**
+ * A cedar hook's policy, entities or schema file is read at each call, through the runtime's own
+ * reader (Node's under `node` and `deno`, Bun's under `bun`): a cloned project whose settings name
+ * a FIFO or `/dev/zero` there made host mode answer at the hook's timeout and then never exit (or
+ * fill the memory), and the agent then ran the call. The file is refused as what it is, at once:
+ * the cedar hook failed, its `onFailure` decides, and the process ends.
+ */
+describe("host mode and a cedar hook whose file is not a regular file", () => {
+  type Role = "policies" | "entities" | "schema"
+  const fileOf: Record<Role, string> = { policies: "policies.cedar", entities: "entities.json", schema: "schema.cedarschema" }
+  type Runtime = "node" | "bun" | "deno"
+  const launch: Record<Runtime, string> = {
+    node: `exec '${node}' '${bin}' hook --host claude`,
+    bun: `exec bun '${bin}' hook --host claude`,
+    deno: `exec deno run -A '${bin}' hook --host claude`
+  }
+  const shapes: ReadonlyArray<readonly [string, (path: string) => void, RegExp]> = [
+    ["a FIFO", mkfifo, /FIFO/],
+    ["a link to /dev/zero", (path) => symlinkSync("/dev/zero", path), /character device/],
+    ["a folder", (path) => mkdirSync(path), /folder/]
+  ]
+
+  /**
+   * The user's policy blocks `rm -rf` (a command hook); the cloned project's settings add a cedar
+   * hook on Bash (with `onFailure` when given) whose `role` file is made by `make`.
+   */
+  const project = (role: Role, make: (path: string) => void, onFailure?: "block") => {
+    const b = box()
+    b.put(join(b.home, ".agent-hooks", "settings.json"), {
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "if grep -q 'rm -rf'; then exit 2; fi" }] }] }
+    })
+    const folder = join(b.dir, ".agent-hooks")
+    if (role !== "policies") b.put(join(folder, "policies.cedar"), "permit (principal, action, resource);\n")
+    else mkdirSync(folder, { recursive: true })
+    make(join(folder, fileOf[role]))
+    const cedar = {
+      type: "cedar",
+      policies: "policies.cedar",
+      ...(role === "policies" ? {} : { [role]: fileOf[role] }),
+      ...(onFailure ? { onFailure } : {})
+    }
+    b.put(join(folder, "settings.json"), { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [cedar] }] } })
+    return { b, file: join(folder, fileOf[role]) }
+  }
+
+  // Node's reader: the full table; Bun's (and Node's again, under Deno): each shape once, on another file each.
+  const cases: ReadonlyArray<readonly [Runtime, Role, string, (path: string) => void, RegExp]> = [
+    ...(["policies", "entities", "schema"] as const).flatMap((role) =>
+      shapes.map(([name, make, kind]) => ["node", role, name, make, kind] as const)
+    ),
+    ...(["bun", "deno"] as const).flatMap((runtime) =>
+      shapes.map(([name, make, kind], n) => [runtime, (["policies", "entities", "schema"] as const)[n]!, name, make, kind] as const)
+    )
+  ]
+  it.each(cases)(
+    "%s: its %s is %s, onFailure block: the call is blocked at once, naming the file and what it is, and the process ends",
+    async (runtime, role, _, make, kind) => {
+      const { b, file } = project(role, make, "block")
+      const result = await runHook(b, launch[runtime], "claude", "ls")
+      expect(result.status, `${result.ms} ms: ${result.stdout}${result.stderr}`).not.toBeNull()
+      expect(seenBy("claude", result), result.stdout + result.stderr).toBe("block")
+      expect(result.stdout + result.stderr).toContain(file)
+      expect(result.stdout + result.stderr).toMatch(kind)
+      expect(result.stdout + result.stderr).not.toMatch(/timed out/)
+    },
+    60_000
+  )
+
+  it.each(["node", "bun", "deno"] as const)(
+    "%s: its policies is a FIFO, onFailure left as it is: the user's own block stands, the failure is said, and the process ends",
+    async (runtime) => {
+      const { b, file } = project("policies", mkfifo)
+      const blocked = await runHook(b, launch[runtime], "claude", "rm -rf /")
+      expect(blocked.status, `${blocked.ms} ms: ${blocked.stdout}${blocked.stderr}`).not.toBeNull()
+      expect(seenBy("claude", blocked), blocked.stdout + blocked.stderr).toBe("block")
+      const allowed = await runHook(b, launch[runtime], "claude", "ls")
+      expect(allowed.status, `${allowed.ms} ms: ${allowed.stdout}${allowed.stderr}`).toBe(0)
+      expect(allowed.stderr).toContain(file)
+      expect(allowed.stderr).toMatch(/FIFO/)
+    },
+    60_000
+  )
+
+  it.each(shapes)(
+    "validate: a cedar hook's file that is %s is an error naming the settings file, the JSON path and the file, at once",
+    async (_, make, kind) => {
+      for (const role of ["policies", "entities", "schema"] as const) {
+        const { b, file } = project(role, make)
+        const settings = join(b.dir, ".agent-hooks", "settings.json")
+        const result = await runBounded(b, `exec '${node}' '${bin}' validate --settings '${settings}'`, "")
+        expect(result.status, `${result.ms} ms: ${result.stdout}${result.stderr}`).toBe(1)
+        expect(result.stderr).toContain(
+          `${settings} at hooks.PreToolUse[0].hooks[0].${role}: cedar hook policies.cedar: cannot read its ${role} file: ${file}`
+        )
+        expect(result.stderr).toMatch(kind)
+      }
+    },
+    60_000
+  )
 })

@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { createHookEngine, DenoHookEngine } from "@agent-hooks/deno"
+import * as CedarFilesSuite from "@agent-hooks/test-utils/CedarFilesSuite"
 
 const cleanups = Cleanups.register("agent-hooks-deno-engine-")
 
@@ -95,3 +96,6 @@ describe("DenoHookEngine", () => {
     expect(lines).toEqual([])
   })
 })
+
+// Deno's own reader of a cedar hook's files
+CedarFilesSuite.suite("createHookEngine of @agent-hooks/deno", createHookEngine)

@@ -31,6 +31,7 @@ import type * as Layer from "effect/Layer"
 import type * as HookEngine from "@agent-hooks/core/HookEngine"
 import type * as HookError from "@agent-hooks/core/HookError"
 import type * as PromiseEngine from "@agent-hooks/core/PromiseEngine"
+import * as cedar from "./internal/cedar.ts"
 import * as internal from "./internal/hookEngine.ts"
 import type { HelperRuntime } from "./NodeProcessSpawner.ts"
 
@@ -88,3 +89,14 @@ export const layer: (options?: NodeEngineOptions) => Layer.Layer<HookEngine.Hook
  * @category constructors
  */
 export const createHookEngine: (options?: NodeEngineOptions) => Promise<PromiseEngine.PromiseHookEngine> = internal.createHookEngine
+
+/**
+ * The Cedar runtime of `cedar` hooks on Node (the engine's default `cedar` option):
+ * `@cedar-policy/cedar-wasm`, imported when an engine with a cedar hook loads, and its files read as
+ * regular files only (`RegularFile.reader`: a FIFO or a device named as a policy fails the hook at
+ * once, never blocks). For `HookEngine.checkCedarPolicies` without an engine.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const cedarRuntime: HookEngine.CedarRuntime = cedar.cedarRuntime

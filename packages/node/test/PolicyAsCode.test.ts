@@ -15,6 +15,7 @@ import { readFile } from "node:fs/promises"
 import { createHookEngine } from "@agent-hooks/node"
 import type { NodeEngineOptions } from "@agent-hooks/node"
 import { OpaServer } from "@agent-hooks/test-utils"
+import * as CedarFilesSuite from "@agent-hooks/test-utils/CedarFilesSuite"
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {
@@ -201,6 +202,8 @@ const countingCedar = async (name: string) => {
   )
   return state
 }
+
+CedarFilesSuite.suite("createHookEngine of @agent-hooks/node", createHookEngine)
 
 describe("cedar hooks at load", () => {
   it("the Cedar engine is loaded only by an engine whose settings configure a cedar hook", async () => {

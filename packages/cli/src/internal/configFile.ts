@@ -5,16 +5,15 @@
  * reads half a file), keeping the file's mode, and writing through a symlink that stays in the folder
  * so that the link itself stays.
  */
+import * as RegularFile from "@agent-hooks/core/RegularFile"
+import * as fs from "node:fs"
 import {
   closeSync,
-  constants,
   fchmodSync,
-  fstatSync,
   fsyncSync,
   lstatSync,
   mkdirSync,
   openSync,
-  readFileSync,
   realpathSync,
   renameSync,
   rmSync,
@@ -83,21 +82,14 @@ export const target = (path: string, within: string | undefined): string => {
  * The file's text, or `undefined` when there is none. Only a regular file is read: a FIFO or a
  * device in a cloned project where a config is expected would block the read (the whole process:
  * it is synchronous) until the agent kills the hook, and most agents then run the call. It is
- * opened without blocking and refused, as an error naming it.
+ * opened without blocking and refused, as an error naming it and what it is (`RegularFile.readSync`).
  */
 export const readText = (file: string): string | undefined => {
-  let fd: number
   try {
-    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
+    return RegularFile.readSync(fs, file)
   } catch (error) {
     if ((error as { code?: unknown }).code === "ENOENT") return undefined
     throw error
-  }
-  try {
-    if (!fstatSync(fd).isFile()) throw new UnsafeConfig(`${file} is not a regular file (a FIFO, a socket or a device?): not read`)
-    return readFileSync(fd, "utf8")
-  } finally {
-    closeSync(fd)
   }
 }
 

@@ -147,13 +147,8 @@ export const validate = (options: ValidateOptions): Effect.Effect<void, Failed> 
  * settings have a cedar hook).
  */
 const cedarErrors = async (plan: Plan.Plan): Promise<ReadonlyArray<string>> => {
-  const { checkCedarPolicies, cedarRuntime } = await import("@agent-hooks/core/HookEngine")
-  const { readFile } = await import("node:fs/promises")
-  return checkCedarPolicies(
-    plan,
-    cedarRuntime(
-      () => import("@cedar-policy/cedar-wasm/nodejs"),
-      (path) => readFile(path, "utf8")
-    )
-  )
+  const { checkCedarPolicies } = await import("@agent-hooks/core/HookEngine")
+  // the engine's own runtime: its files read as regular files only (a FIFO named as a policy is an error, not a wait)
+  const { cedarRuntime } = await import("@agent-hooks/node/NodeHookEngine")
+  return checkCedarPolicies(plan, cedarRuntime)
 }

@@ -168,6 +168,33 @@ const approval = (event: string, reason: string): InProcessResult | undefined =>
   return undefined
 }
 
+/** The settings keys that name a cedar hook's files, in the order `prepare` reads them. */
+const ROLES = ["policies", "entities", "schema"] as const
+
+/** A file of a cedar hook that could not be read: which key named it, and why (the message names the file). */
+class Unreadable extends Error {
+  constructor(
+    readonly role: (typeof ROLES)[number],
+    path: string,
+    error: unknown
+  ) {
+    const why = message(error)
+    super(
+      `cannot read its ${role} file: ${why.includes(path) ? why : `${path}: ${why}`} ` +
+        `(make it a regular file, or name another in the hook's "${role}")`
+    )
+  }
+}
+
+/**
+ * A file of the hook through the runtime's reader (each runtime's refuses a FIFO, a device or a
+ * folder as what it is, never waiting on it); a failure names the file, whatever the reader said.
+ */
+const read = (runtime: CedarRuntime, role: (typeof ROLES)[number], path: string): Promise<string> =>
+  runtime.readFile(path).catch((error: unknown) => {
+    throw new Unreadable(role, path, error)
+  })
+
 /** The engine and the hook's policy set as its files are now (parsed and validated again only when their text changed). */
 const prepare = async (handler: CedarHandler, runtime: CedarRuntime): Promise<{ readonly engine: CedarWasm; readonly set: Compiled }> => {
   let wasm = loadedBy.get(runtime)
@@ -180,7 +207,7 @@ const prepare = async (handler: CedarHandler, runtime: CedarRuntime): Promise<{ 
     throw new Error(`cannot load the Cedar engine (@cedar-policy/cedar-wasm): ${message(error)}`)
   })
   const paths = [handler.policiesPath, handler.entitiesPath, handler.schemaPath]
-  const texts = await Promise.all(paths.map((path) => (path === undefined ? undefined : runtime.readFile(path))))
+  const texts = await Promise.all(paths.map((path, n) => (path === undefined ? undefined : read(runtime, ROLES[n]!, path))))
   const key = JSON.stringify(paths)
   let compiled = compiledBy.get(engine)
   if (compiled === undefined) compiledBy.set(engine, (compiled = new Map()))
@@ -192,30 +219,48 @@ const prepare = async (handler: CedarHandler, runtime: CedarRuntime): Promise<{ 
   return { engine, set }
 }
 
+/** A cedar hook of a plan, as it will run (a trust-pinned copy when there is one), and where its settings file names it. */
+interface Located {
+  readonly handler: CedarHandler
+  readonly source: string
+  readonly path: string
+}
+
 /**
  * Loads and checks the files of every cedar hook when the engine loads (and reloads): one line per
- * hook whose policies do not parse or validate against their schema.
- *
- * @internal
+ * hook whose files cannot be read, or whose policies do not parse or validate against their schema,
+ * naming the settings file and the JSON path (of the key whose file could not be read).
  */
-export const check = async (handlers: ReadonlyArray<CedarHandler>, runtime: CedarRuntime): Promise<ReadonlyArray<string>> => {
+const check = async (hooks: ReadonlyArray<Located>, runtime: CedarRuntime): Promise<ReadonlyArray<string>> => {
   const problems: Array<string> = []
-  for (const handler of handlers) {
-    await prepare(handler, runtime).catch((error: unknown) => problems.push(`cedar hook ${handler.policies}: ${message(error)}`))
+  for (const { handler, source, path } of hooks) {
+    await prepare(handler, runtime).catch((error: unknown) =>
+      problems.push(
+        `${source} at ${path}${error instanceof Unreadable ? `.${error.role}` : ""}: cedar hook ${handler.policies}: ${message(error)}`
+      )
+    )
   }
   return problems
 }
 
-/** Every cedar hook of a plan, as it will run (a trust-pinned copy when there is one). @internal */
-export const handlersOf = (plan: Plan): ReadonlyArray<CedarHandler> =>
-  [...plan.events.values()]
-    .flatMap((planned) => planned.hooks.map((hook) => hook.entry.pinned ?? hook.entry.handler))
-    .filter((handler): handler is CedarHandler => handler.type === "cedar")
+/** Every cedar hook of a plan, once per settings entry. */
+const hooksOf = (plan: Plan): ReadonlyArray<Located> => {
+  const seen = new Set<string>()
+  return [...plan.events.values()].flatMap((planned) =>
+    planned.hooks.flatMap(({ entry }) => {
+      const handler = entry.pinned ?? entry.handler
+      const where = `${entry.source}\u0000${entry.path}`
+      if (handler.type !== "cedar" || seen.has(where)) return []
+      seen.add(where)
+      return [{ handler, source: entry.source, path: entry.path }]
+    })
+  )
+}
 
 /** `check` on every cedar hook of a plan; nothing is loaded when it has none. @internal */
 export const checkPlan = (plan: Plan, runtime: CedarRuntime): Promise<ReadonlyArray<string>> => {
-  const handlers = handlersOf(plan)
-  return handlers.length === 0 ? Promise.resolve([]) : check(handlers, runtime)
+  const hooks = hooksOf(plan)
+  return hooks.length === 0 ? Promise.resolve([]) : check(hooks, runtime)
 }
 
 /** @internal */
