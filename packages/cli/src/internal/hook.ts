@@ -203,7 +203,9 @@ const decide = (
       detachAsync: true,
       // One event per process: the Cedar engine loads only when this event runs a cedar hook.
       preloadCedar: false,
-      events: agent.ownEvents.filter((name) => !declared.has(name)).map((name) => ({ name })),
+      events: agent.ownEvents
+        .filter((name) => !declared.has(name))
+        .map((name) => ({ name, ...(agent.ownBlocking?.includes(name) === true ? { blocking: "decision" as const } : {}) })),
       ...(options.failClosed ? { failClosed: true } : {}),
       ...(options.strict ? { strict: true } : {})
     }
