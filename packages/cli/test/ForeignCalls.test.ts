@@ -300,6 +300,11 @@ describe("every entry install wrote, called by the other agent that runs it", ()
       hookEventName,
       ...extra
     })
+    // VS Code's Stop and SubagentStop block: exit 2, the block inside hookSpecificOutput
+    const stopBlocked = (r: ReturnType<typeof runHook>) => {
+      expect(r.status).toBe(2)
+      expect(JSON.parse(r.stdout).hookSpecificOutput).toMatchObject({ decision: "block", reason: "finish the tests first" })
+    }
     const cases: ReadonlyArray<readonly [string, Record<string, unknown>, string, (r: ReturnType<typeof runHook>) => void]> = [
       ["sessionStart", vscode("SessionStart", { source: "new" }), "SessionStart", (r) => expect(r.status).toBe(0)],
       ["userPromptSubmitted", vscode("UserPromptSubmit", { prompt: "hello" }), "UserPromptSubmit", (r) => expect(r.status).toBe(0)],
@@ -320,24 +325,8 @@ describe("every entry install wrote, called by the other agent that runs it", ()
       ],
       ["preCompact", vscode("PreCompact", { trigger: "auto" }), "PreCompact", (r) => expect(r.status).toBe(0)],
       ["subagentStart", vscode("SubagentStart"), "SubagentStart", (r) => expect(r.status).toBe(0)],
-      [
-        "subagentStop",
-        vscode("SubagentStop"),
-        "SubagentStop",
-        (r) => {
-          expect(r.status).toBe(2)
-          expect(JSON.parse(r.stdout).hookSpecificOutput).toMatchObject({ decision: "block", reason: "finish the tests first" })
-        }
-      ],
-      [
-        "agentStop",
-        vscode("Stop"),
-        "Stop",
-        (r) => {
-          expect(r.status).toBe(2)
-          expect(JSON.parse(r.stdout).hookSpecificOutput).toMatchObject({ decision: "block", reason: "finish the tests first" })
-        }
-      ]
+      ["subagentStop", vscode("SubagentStop"), "SubagentStop", stopBlocked],
+      ["agentStop", vscode("Stop"), "Stop", stopBlocked]
     ]
     for (const [event, payload, policyEvent, answer] of cases) {
       const command = config[event]![0]!.bash
