@@ -16,7 +16,7 @@ import { spawn } from "node:child_process"
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
-import { fileURLToPath } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import { AGENTS, agentEnv } from "./lib/agents.mjs"
 import { CODEX_CASES, compareCodex } from "./lib/oracle-codex.mjs"
 import { SEQUENTIAL_CASES, dedupCases, fireGemini, loadGeminiHookSystem, readLog } from "./lib/oracle-gemini.mjs"
@@ -85,6 +85,14 @@ const settingsFile = (document) => {
   return file
 }
 
+/** The events of `--preset <name>`, as `agent-hooks presets` lists them. */
+const presetEventsOf = async (name) => {
+  const { byName } = await import(pathToFileURL(join(ROOT, "packages", "core", "dist", "Presets.js")).href)
+  const preset = byName(name)
+  if (preset === undefined) throw new Error(`no preset ${name} in the build`)
+  return preset.events.map((event) => event.name)
+}
+
 async function qwenOracle() {
   const results = await runQwenOracle({
     agentsModules: MODULES,
@@ -92,13 +100,20 @@ async function qwenOracle() {
     ours: (c, event) =>
       ours(
         [event, "--preset", "qwen", "--settings", settingsFile({ hooks: c.hooks })],
-        {
+        c.payload ?? {
           tool_name: c.tool,
           tool_input: c.input,
           ...(c.response === undefined ? {} : { tool_response: c.response })
         },
         {}
-      )
+      ),
+    presetEvents: await presetEventsOf("qwen"),
+    // host mode as Qwen Code's hook (Qwen Code gives its hooks this process's environment): no daemon, the policy file named
+    hostCommand: (policy) => {
+      process.env.AGENT_HOOKS_DAEMON = "0"
+      process.env.AGENT_HOOKS_HOME = join(home, ".agent-hooks")
+      return `'${join(TOOLS_BIN, "node")}' '${CLI}' hook --host qwen --timeout 60 --settings '${settingsFile(policy)}'`
+    }
   })
   for (const row of results) {
     report("qwen", row.id, row.same, row.documented ? "(a documented difference)" : "", [

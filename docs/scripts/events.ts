@@ -166,7 +166,13 @@ export const renderEventPage = (spec: Spec, prose: string | undefined): string =
   const jsonRows: Array<string> = [
     `| \`continue: false\` | ${spec.continueHonored ? "the agent stops after this event; the Outcome's `continue` is `false` and `stopReason` goes to the user" : "discarded on this event"} |`,
     "| `stopReason` | shown to the user when `continue` is `false` |",
-    "| `systemMessage` | a message for the user (`systemMessages`, `toUser`) |",
+    `| \`systemMessage\` | ${
+      !spec.systemMessageShown
+        ? "discarded on this event (Claude Code reads nothing of the JSON answer here but `terminalSequence`), and named in `warnings`"
+        : spec.name === "DirectoryAdded"
+          ? "a message for Claude (`systemMessages`, `toModel`)"
+          : "a message for the user (`systemMessages`, `toUser`)"
+    } |`,
     "| `suppressOutput` | accepted, no effect |",
     spec.blocking === "decision"
       ? `| \`decision: "block"\`, \`reason\` | blocks; the reason goes to ${audience(spec.reasonTo)} |`

@@ -232,17 +232,153 @@ describe("--foreign auto, where the other agent's entry cannot be trusted or rea
 })
 
 describe("Copilot CLI's call under VS Code's entry, whose event nothing tells", () => {
-  it("is a visible hook error naming what to do, never a silent pass; left once Copilot CLI's own entry is there", () => {
+  it("an entry that does not name its event (written before install named it): a visible hook error naming what to do, never a silent pass; left once Copilot CLI's own entry is there", () => {
     const { b, command } = wired("vscode")
+    const old = command.replace(" --event PreToolUse", "")
     const stop = { timestamp: Date.now(), cwd: b.dir, sessionId: "s" }
-    const result = runHook(b, command, stop)
+    const result = runHook(b, old, stop)
     expect(result.status).toBe(1)
     expect(result.stderr).toContain("neither the command nor the payload's keys tell its event")
+    expect(result.stderr).toContain("agent-hooks install --host vscode again")
     expect(result.stderr).toContain("agent-hooks install --host copilot")
     installed(b, "copilot")
-    const left = runHook(b, command, stop)
+    const left = runHook(b, old, stop)
     expect(left.status).toBe(0)
     expect(left.stderr).toContain("Copilot CLI's own agent-hooks entry in")
+  })
+})
+
+describe("every entry install wrote, called by the other agent that runs it", () => {
+  /** A policy in Claude Code's names: each event logs its name; rm -rf is denied; Stop and SubagentStop block. */
+  const everyEvent = (b: Box) => {
+    const log = join(b.dir, "events.log")
+    const logs = (event: string) => ({ type: "command", command: `cat >/dev/null; echo ${event} >> '${log}'` })
+    const blockStop = { type: "command", command: `echo '{"decision":"block","reason":"finish the tests first"}'` }
+    const hooks: Record<string, unknown> = Object.fromEntries(
+      ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PreCompact", "SubagentStart", "SubagentStop", "Stop"].map(
+        (event) => [event, [{ hooks: [logs(event), ...(event === "Stop" || event === "SubagentStop" ? [blockStop] : [])] }]]
+      )
+    )
+    ;(hooks["PreToolUse"] as Array<unknown>).push({
+      matcher: "Bash",
+      hooks: [{ type: "command", command: "if grep -q 'rm -rf'; then echo 'no rm -rf here' >&2; exit 2; fi" }]
+    })
+    b.put(join(b.home, ".agent-hooks", "settings.json"), { hooks })
+    return () => readFileSync(log, "utf8").trim().split("\n").at(-1) ?? ""
+  }
+  const lastLogged = (read: () => string) => {
+    try {
+      return read()
+    } catch {
+      return "(nothing logged)"
+    }
+  }
+
+  it("install --host vscode names each entry's event; Copilot CLI's call of each event, its payload naming none, is answered as Copilot CLI reads it", () => {
+    const b = box()
+    const logged = everyEvent(b)
+    expect(cli(b, ["install", "--host", "vscode", "--project"]).status).toBe(0)
+    const config = JSON.parse(readFileSync(join(b.dir, files.vscode[0]), "utf8")).hooks as Record<string, Array<{ command: string }>>
+    const bare = { timestamp: Date.now(), cwd: b.dir, sessionId: "s" }
+    const bash = (command: string) => ({ ...bare, toolName: "bash", toolArgs: JSON.stringify({ command }) })
+    // VS Code's event → Copilot CLI's payload for it (only tool and prompt calls have keys that tell), and its answer
+    const cases: ReadonlyArray<readonly [string, Record<string, unknown>, string, (r: ReturnType<typeof runHook>) => void]> = [
+      ["SessionStart", { ...bare, source: "new" }, "SessionStart", (r) => expect(r.stdout).toBe("")],
+      ["UserPromptSubmit", { ...bare, prompt: "hello" }, "UserPromptSubmit", (r) => expect(r.stdout).toBe("")],
+      [
+        "PreToolUse",
+        bash("rm -rf /"),
+        "PreToolUse",
+        (r) => expect(JSON.parse(r.stdout)).toEqual({ permissionDecision: "deny", permissionDecisionReason: "no rm -rf here" })
+      ],
+      [
+        "PostToolUse",
+        { ...bash("ls"), toolResult: { resultType: "success", textResultForLlm: "" } },
+        "PostToolUse",
+        (r) => expect(r.stdout).toBe("")
+      ],
+      ["PreCompact", { ...bare, trigger: "auto" }, "PreCompact", (r) => expect(r.stdout).toBe("")],
+      ["SubagentStart", bare, "SubagentStart", (r) => expect(r.stdout).toBe("")],
+      [
+        "SubagentStop",
+        bare,
+        "SubagentStop",
+        (r) => expect(JSON.parse(r.stdout)).toEqual({ decision: "block", reason: "finish the tests first" })
+      ],
+      ["Stop", bare, "Stop", (r) => expect(JSON.parse(r.stdout)).toEqual({ decision: "block", reason: "finish the tests first" })]
+    ]
+    expect(Object.keys(config).sort()).toEqual(cases.map(([event]) => event).sort())
+    for (const [event, payload, policyEvent, answer] of cases) {
+      const command = config[event]![0]!.command
+      expect(command).toContain(`--event ${event} `)
+      const result = runHook(b, command, payload)
+      expect(result.status, `${event}: ${result.stderr}`).toBe(0)
+      answer(result)
+      expect(result.stderr, event).toContain("judged as Copilot CLI's call under VS Code's entry")
+      expect(lastLogged(logged), `${event}: the policy's hooks of the event`).toBe(policyEvent)
+    }
+    // a call with no key that tells either agent: answered as the entry's event, in VS Code's form
+    const unknown = runHook(b, config["Stop"]![0]!.command, { cwd: b.dir, sessionId: "s" })
+    expect(unknown.status, unknown.stderr).toBe(2)
+    expect(JSON.parse(unknown.stdout).hookSpecificOutput).toMatchObject({
+      hookEventName: "Stop",
+      decision: "block",
+      reason: "finish the tests first"
+    })
+    expect(lastLogged(logged)).toBe("Stop")
+    // and uninstall gives the folder back as it was
+    expect(cli(b, ["uninstall", "--host", "vscode", "--project"]).status).toBe(0)
+    expect(() => readFileSync(join(b.dir, files.vscode[0]), "utf8")).toThrow()
+  })
+
+  it("install --host copilot: VS Code's call of each event through Copilot CLI's entry is answered as VS Code reads it", () => {
+    const b = box()
+    const logged = everyEvent(b)
+    expect(cli(b, ["install", "--host", "copilot", "--project"]).status).toBe(0)
+    const config = JSON.parse(readFileSync(join(b.dir, files.copilot[0]), "utf8")).hooks as Record<string, Array<{ bash: string }>>
+    const vscode = (hookEventName: string, extra: Record<string, unknown> = {}) => ({
+      timestamp: new Date().toISOString(),
+      cwd: b.dir,
+      sessionId: "s",
+      hookEventName,
+      ...extra
+    })
+    // VS Code's Stop and SubagentStop block: exit 2, the block inside hookSpecificOutput
+    const stopBlocked = (r: ReturnType<typeof runHook>) => {
+      expect(r.status).toBe(2)
+      expect(JSON.parse(r.stdout).hookSpecificOutput).toMatchObject({ decision: "block", reason: "finish the tests first" })
+    }
+    const cases: ReadonlyArray<readonly [string, Record<string, unknown>, string, (r: ReturnType<typeof runHook>) => void]> = [
+      ["sessionStart", vscode("SessionStart", { source: "new" }), "SessionStart", (r) => expect(r.status).toBe(0)],
+      ["userPromptSubmitted", vscode("UserPromptSubmit", { prompt: "hello" }), "UserPromptSubmit", (r) => expect(r.status).toBe(0)],
+      [
+        "preToolUse",
+        vscode("PreToolUse", { tool_name: "runTerminalCommand", tool_input: { command: "rm -rf /" } }),
+        "PreToolUse",
+        (r) => {
+          expect(r.status).toBe(2)
+          expect(JSON.parse(r.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: "deny" })
+        }
+      ],
+      [
+        "postToolUse",
+        vscode("PostToolUse", { tool_name: "runTerminalCommand", tool_input: { command: "ls" }, tool_response: "" }),
+        "PostToolUse",
+        (r) => expect(r.status).toBe(0)
+      ],
+      ["preCompact", vscode("PreCompact", { trigger: "auto" }), "PreCompact", (r) => expect(r.status).toBe(0)],
+      ["subagentStart", vscode("SubagentStart"), "SubagentStart", (r) => expect(r.status).toBe(0)],
+      ["subagentStop", vscode("SubagentStop"), "SubagentStop", stopBlocked],
+      ["agentStop", vscode("Stop"), "Stop", stopBlocked]
+    ]
+    for (const [event, payload, policyEvent, answer] of cases) {
+      const command = config[event]![0]!.bash
+      expect(command).toContain(`--event ${event} `)
+      const result = runHook(b, command, payload)
+      answer(result)
+      expect(result.stderr, event).toContain("judged as VS Code's call under Copilot CLI's entry")
+      expect(lastLogged(logged), `${event}: the policy's hooks of the event`).toBe(policyEvent)
+    }
   })
 })
 

@@ -290,3 +290,38 @@ describe("host mode", () => {
     expect(result.stdout).toContain("--rewrite")
   })
 })
+
+describe("qwen's own events", () => {
+  // Qwen Code's todo_write refuses the change only on a "block" decision in the JSON answer (one
+  // hook's exit 2 reads as "deny" there, and the todo is written); checked against Qwen Code's
+  // engine in agents/oracles.mjs (host:TodoCreated)
+  it("a policy's block on TodoCreated or TodoCompleted is the JSON decision Qwen Code reads; SessionDelete cannot block", () => {
+    const settings = join(scratch(), "todo-policy.json")
+    writeFileSync(
+      settings,
+      JSON.stringify({
+        hooks: Object.fromEntries(
+          ["TodoCreated", "TodoCompleted", "SessionDelete"].map((event) => [
+            event,
+            [{ hooks: [{ type: "command", command: "echo 'one task at a time' >&2; exit 2" }] }]
+          ])
+        )
+      })
+    )
+    for (const event of ["TodoCreated", "TodoCompleted"]) {
+      const result = hook(
+        ["--host", "qwen", "--settings", settings],
+        JSON.stringify({ hook_event_name: event, session_id: "s", cwd: scratch(), todo_id: "t1", todo_content: "write tests" })
+      )
+      expect(result.status, result.stderr).toBe(0)
+      expect(stdoutJson(result), event).toStrictEqual({ decision: "block", reason: "one task at a time" })
+    }
+    const deleted = hook(
+      ["--host", "qwen", "--settings", settings],
+      JSON.stringify({ hook_event_name: "SessionDelete", session_id: "s", cwd: scratch() })
+    )
+    expect(deleted.status).toBe(0)
+    expect(deleted.stdout).toBe("")
+    expect(deleted.stderr).toContain("SessionDelete cannot block")
+  })
+})

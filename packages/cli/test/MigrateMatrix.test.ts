@@ -30,7 +30,7 @@ import { afterAll, describe, expect, it } from "vitest"
 import * as PropertyRuns from "@agent-hooks/test-utils/PropertyRuns"
 import { configFor, eventsOf } from "@agent-hooks/test-utils/DialectConfigs"
 import type { Hook } from "@agent-hooks/test-utils/DialectConfigs"
-import { eventsOf as eventsOfHost, hookCommand, timeoutUnitMs } from "../src/internal/hostConfig.ts"
+import { commandEvent, eventsOf as eventsOfHost, hookCommand, timeoutUnitMs } from "../src/internal/hostConfig.ts"
 import { installChanges, layoutOf, wiredEntries } from "../src/internal/hostFiles.ts"
 import { claudeShaped, hostEventsFor, planTarget, render } from "../src/internal/migrateTarget.ts"
 
@@ -234,8 +234,7 @@ describe("one writer per agent's config: migrate --to and install", () => {
     const project = join(root, `w${count++}`)
     mkdirSync(project, { recursive: true })
     const events = eventsOfHost(agent)
-    const command = (event: string) =>
-      hookCommand(["/usr/bin/node", "/x/bin.js"], agent, agent.hookTimeout, agent.name === "copilot" ? event : undefined)
+    const command = (event: string) => hookCommand(["/usr/bin/node", "/x/bin.js"], agent, agent.hookTimeout, commandEvent(agent, event))
     const layout = layoutOf(agent, "project", project, { HOME: project })
     const installed = installChanges(
       layout,

@@ -62,6 +62,12 @@ export interface HookEventSpec {
   readonly specificOutput: ReadonlyArray<string>
   /** `continue: false` is honoured (it is discarded on some events). */
   readonly continueHonored: boolean
+  /**
+   * A hook's `systemMessage` is shown (Claude Code discards it, with the rest of the JSON answer
+   * but `terminalSequence`, on Notification, StopFailure, InstructionsLoaded, WorktreeRemove,
+   * SessionEnd and PostCompact).
+   */
+  readonly systemMessageShown: boolean
   /** `prompt` and `agent` handlers may run on this event. */
   readonly promptHandlers: boolean
   /** `true` for events declared by the host rather than taken from the catalog. */

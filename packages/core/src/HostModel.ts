@@ -82,8 +82,13 @@ export interface Agent {
    * Code counterpart maps to itself.
    */
   readonly events: Readonly<Record<string, string>>
-  /** Events of the agent that have no Claude Code counterpart: declared to the engine, they cannot block. */
+  /** Events of the agent that have no Claude Code counterpart: declared to the engine, they cannot block (but `ownBlocking`'s). */
   readonly ownEvents: ReadonlyArray<string>
+  /**
+   * The own events a policy's `decision: "block"` (or exit 2) blocks, as the agent reads a block there
+   * (Qwen Code's TodoCreated and TodoCompleted); declared to the engine as blocking by decision.
+   */
+  readonly ownBlocking?: ReadonlyArray<string> | undefined
   /**
    * The agent's built-in tool names, mapped or not (Gemini CLI's `save_memory` has no Claude Code
    * counterpart); `[]` where they are Claude Code's. Its preset reads them too, to warn about a

@@ -580,12 +580,14 @@ describe("codex preset: config.toml and requirements.toml", () => {
 })
 
 describe("qwen preset", () => {
-  it("reads ~/.qwen and .qwen settings: QWEN_PROJECT_DIR, its own events cannot block, exit 2 blocks run_shell_command", async () => {
+  it("reads ~/.qwen and .qwen settings: QWEN_PROJECT_DIR, exit 2 blocks run_shell_command; of its own events the Todo ones block by decision, SessionDelete cannot", async () => {
     const p = project()
     put(join(p.dir, ".qwen", "settings.json"), {
       hooks: {
         PreToolUse: [{ matcher: "run_shell_command", hooks: [{ type: "command", command: 'echo "$QWEN_PROJECT_DIR" >&2; exit 2' }] }],
-        TodoCreated: [{ hooks: [{ type: "command", command: "exit 2" }] }]
+        TodoCreated: [{ hooks: [{ type: "command", command: `echo '{"decision":"block","reason":"one task at a time"}'` }] }],
+        TodoCompleted: [{ hooks: [{ type: "command", command: "echo 'tests first' >&2; exit 2" }] }],
+        SessionDelete: [{ hooks: [{ type: "command", command: "exit 2" }] }]
       }
     })
     const engine = await p.engine("qwen")
@@ -593,7 +595,57 @@ describe("qwen preset", () => {
       blocked: true,
       reason: p.dir
     })
-    expect((await engine.dispatch("TodoCreated", {})).blocked).toBe(false)
+    // Qwen Code's todo_write refuses the change on a "block" decision and tells the model why
+    expect(await engine.dispatch("TodoCreated", {})).toMatchObject({
+      blocked: true,
+      reason: "one task at a time",
+      toModel: ["one task at a time"]
+    })
+    // exit 2 alone does not block there in Qwen Code 0.24 (it reads as "deny"): a block is never dropped here
+    expect(await engine.dispatch("TodoCompleted", {})).toMatchObject({ blocked: true, reason: "tests first" })
+    expect((await engine.dispatch("SessionDelete", {})).blocked).toBe(false)
+  })
+
+  // What Qwen Code 0.24 reads of each event's hookSpecificOutput (checked field by field, event by
+  // event, against its engine in agents/oracles.mjs): a field it does not read is not delivered, and named.
+  it("each event delivers the hookSpecificOutput fields Qwen Code reads there, and names the others", async () => {
+    const p = project()
+    const answer = (event: string, fields: Record<string, unknown>) => [
+      { hooks: [{ type: "command", command: `echo '${JSON.stringify({ hookSpecificOutput: { hookEventName: event, ...fields } })}'` }] }
+    ]
+    put(join(p.dir, ".qwen", "settings.json"), {
+      hooks: {
+        PreCompact: answer("PreCompact", { additionalContext: "keep the test names" }),
+        Notification: answer("Notification", { additionalContext: "never read" }),
+        SessionStart: answer("SessionStart", { additionalContext: "hello", sessionTitle: "t", watchPaths: ["/tmp"] }),
+        PreToolUse: answer("PreToolUse", { permissionDecision: "allow", updatedInput: { command: "rm -rf /" } }),
+        PermissionDenied: answer("PermissionDenied", { retry: true })
+      }
+    })
+    const engine = await p.engine("qwen")
+    // PreCompact's context is the compaction's extra instructions
+    expect((await engine.dispatch("PreCompact", { trigger: "manual" })).additionalContext).toEqual(["keep the test names"])
+    const notification = await engine.dispatch("Notification", { message: "m", notification_type: "idle_prompt" })
+    expect(notification.additionalContext).toEqual([])
+    expect(notification.warnings.join("\n")).toContain(
+      "hookSpecificOutput.additionalContext is ignored: Notification reads no hookSpecificOutput field here"
+    )
+    const start = await engine.dispatch("SessionStart", { source: "startup" })
+    expect(start.additionalContext).toEqual(["hello"])
+    expect(start.hookSpecificOutput).toBeNull()
+    expect(start.warnings.join("\n")).toContain(
+      "hookSpecificOutput.sessionTitle is ignored: SessionStart reads only hookSpecificOutput.additionalContext"
+    )
+    expect(start.warnings.join("\n")).toContain("hookSpecificOutput.watchPaths is ignored")
+    // Qwen Code never applies PreToolUse's updatedInput: the call runs as it was
+    const pre = await engine.dispatch("PreToolUse", { tool_name: "run_shell_command", tool_input: { command: "ls" } })
+    expect(pre).toMatchObject({ blocked: false, decision: "allow", updatedInput: null })
+    expect(pre.warnings.join("\n")).toContain("hookSpecificOutput.updatedInput is ignored: PreToolUse reads only")
+    const denied = await engine.dispatch("PermissionDenied", { tool_name: "run_shell_command", tool_input: {}, reason: "r" })
+    expect(denied.hookSpecificOutput).toBeNull()
+    expect(denied.warnings.join("\n")).toContain(
+      "hookSpecificOutput.retry is ignored: PermissionDenied reads no hookSpecificOutput field here"
+    )
   })
 
   it("a timeout of 1000 or more is milliseconds, as Qwen Code reads it (said with file and path); a smaller one seconds", async () => {

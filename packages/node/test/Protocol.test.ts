@@ -70,6 +70,13 @@ const notBlocked = (stderrTo?: "toModel" | "toUser") => (o: Outcome.Outcome) => 
   else expect([...o.toModel, ...o.toUser].join("\n")).not.toContain("EXIT2")
 }
 
+/** A systemMessage where Claude Code reads nothing of the JSON answer but terminalSequence: not shown, and named in a warning. */
+const discarded = (event: string) => (o: Outcome.Outcome) => {
+  expect(o).toMatchObject({ blocked: false, continue: true, systemMessages: [] })
+  expect([...o.toUser, ...o.toModel].join("\n")).not.toContain("bye")
+  expect(o.warnings.join("\n")).toContain(`"systemMessage" is ignored on ${event}: ${event} shows nothing of a hook's JSON answer`)
+}
+
 const rows: ReadonlyArray<Row> = [
   {
     event: "PreToolUse",
@@ -259,8 +266,9 @@ const rows: ReadonlyArray<Row> = [
       event,
       payload: { reason: "other", trigger: "auto" },
       exit2: notBlocked("toUser"),
+      // JSON control: none (terminalSequence only); continue and systemMessage are discarded, and named
       json: JSON.stringify({ continue: false, systemMessage: "bye" }),
-      jsonEffect: (o) => expect(o).toMatchObject({ blocked: false, continue: true, systemMessages: ["bye"] })
+      jsonEffect: discarded(event)
     })
   ),
   ...["Notification", "StopFailure", "InstructionsLoaded", "WorktreeRemove", "DirectoryAdded"].map(
@@ -275,8 +283,13 @@ const rows: ReadonlyArray<Row> = [
         source: "slash_command"
       },
       exit2: notBlocked(),
-      json: JSON.stringify({ decision: "block", reason: "JSONREASON" }),
-      jsonEffect: (o) => expect(o).toMatchObject({ blocked: false, decision: null })
+      json: JSON.stringify({ decision: "block", reason: "JSONREASON", systemMessage: "bye" }),
+      jsonEffect: (o) => {
+        expect(o).toMatchObject({ blocked: false, decision: null })
+        // DirectoryAdded's systemMessage goes to Claude; the others' JSON answer is read for terminalSequence only
+        if (event === "DirectoryAdded") expect(o).toMatchObject({ systemMessages: ["bye"], toModel: ["bye"] })
+        else discarded(event)(o)
+      }
     })
   )
 ]

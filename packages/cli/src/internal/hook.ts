@@ -152,12 +152,12 @@ const foreignCall = (
           ? `--foreign auto, and whether ${reader.displayName} has an agent-hooks entry of its own could not be told (${lookup.error})`
           : `--foreign auto, and ${reader.displayName} has no agent-hooks entry of its own${hostEvent === undefined ? "" : ` on ${hostEvent}`}`
     }
-    // Copilot CLI names no event; under another agent's file no --event names it either
+    // Copilot CLI names no event; an entry written before install named it (or by hand) does not either
     if (other.name === "copilot" && judged.event === undefined) {
       return failWith(
         judged,
         undefined,
-        `this call comes from ${reader.displayName}, which runs ${reader.reads}, and neither the command nor the payload's keys tell its event (${why}): it cannot be judged here. Install ${reader.displayName}'s own entry, which names each event: agent-hooks install --host ${reader.agent}`
+        `this call comes from ${reader.displayName}, which runs ${reader.reads}, and neither the command nor the payload's keys tell its event (${why}): it cannot be judged here. Run agent-hooks install --host ${agent.name} again (its entries name their event), or install ${reader.displayName}'s own entry: agent-hooks install --host ${reader.agent}`
       )
     }
     const reply = yield* decide(judged, state, read)
@@ -212,7 +212,9 @@ const decide = (
       detachAsync: true,
       // One event per process: the Cedar engine loads only when this event runs a cedar hook.
       preloadCedar: false,
-      events: agent.ownEvents.filter((name) => !declared.has(name)).map((name) => ({ name })),
+      events: agent.ownEvents
+        .filter((name) => !declared.has(name))
+        .map((name) => ({ name, ...(agent.ownBlocking?.includes(name) === true ? { blocking: "decision" as const } : {}) })),
       ...(options.failClosed ? { failClosed: true } : {}),
       ...(options.strict ? { strict: true } : {})
     }

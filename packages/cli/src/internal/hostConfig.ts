@@ -83,7 +83,7 @@ export const shellQuote = (word: string): string => `'${word.replaceAll("'", `'\
 /**
  * The host-mode command install writes, as `sh -c` runs it: the runtime that runs this CLI and the
  * CLI's own entry file, both absolute and quoted, then `hook --host <name> [--event <event>]
- * --timeout <seconds>` (`--event` for an agent whose payload does not name its event: Copilot CLI).
+ * --timeout <seconds>` (`--event` where the payload may not name its event: `commandEvent`).
  * `migrate --to` adds `--payload <agent>` (hooks written for another agent's payload) and
  * `--settings <file>` (a policy file host mode does not find by itself).
  */
@@ -101,6 +101,18 @@ export const hookCommand = (
     `--timeout ${timeoutSeconds}`,
     ...(more.settings === undefined ? [] : [`--settings ${shellQuote(more.settings)}`])
   ].join(" ")
+
+/**
+ * The agents whose installed command names its event (`--event`): Copilot CLI's payload names none;
+ * VS Code's does, but Copilot CLI runs VS Code's entries too (the hook folders they share) with its
+ * own payload, which names none. Each entry's command then tells host mode its event, whichever of
+ * the two agents made the call.
+ */
+const EVENT_IN_COMMAND: ReadonlySet<string> = new Set(["copilot", "vscode"])
+
+/** The event install writes into the command of `agent`'s entry on `event` (`undefined`: none). */
+export const commandEvent = (agent: HostMode.Agent, event: string): string | undefined =>
+  EVENT_IN_COMMAND.has(agent.name) ? event : undefined
 
 /**
  * A command install wrote, at any path and timeout: quoted words only, then `hook --host <name>

@@ -15,7 +15,7 @@ import { Failed } from "../ExitCode.ts"
 import { UnsafeConfig, writeText } from "./configFile.ts"
 import { unifiedDiff } from "./diff.ts"
 import type { InstallPlan } from "./hostConfig.ts"
-import { ConfigError, eventsOf, fixedTimeout, hookCommand, OPT_IN, timeoutIn } from "./hostConfig.ts"
+import { commandEvent, ConfigError, eventsOf, fixedTimeout, hookCommand, OPT_IN, timeoutIn } from "./hostConfig.ts"
 import type { Change, Layout, Scope } from "./hostFiles.ts"
 import { filesOf, installChanges, layoutOf, uninstallChanges } from "./hostFiles.ts"
 import { missingFolders, recordCreated, removeCreated } from "./installFolders.ts"
@@ -278,8 +278,8 @@ export const install = (options: InstallOptions): Effect.Effect<void, Failed> =>
     const plan: InstallPlan = {
       agent,
       events: eventsOf(agent, options.tab === true),
-      // Copilot CLI's payload does not name its event: the command does
-      command: (event) => hookCommand(run, agent, seconds, agent.name === "copilot" ? event : undefined),
+      // where a payload may not name its event (Copilot CLI's, also under VS Code's entries), the command does
+      command: (event) => hookCommand(run, agent, seconds, commandEvent(agent, event)),
       timeout: timeoutIn(agent, seconds)
     }
     const changes = yield* Effect.try({ try: () => installChanges(at.layout, plan, at.scope, at.projectDir), catch: configError })

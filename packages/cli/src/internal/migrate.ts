@@ -10,7 +10,7 @@ import { dirname, join, relative, resolve } from "node:path"
 import { Failed } from "../ExitCode.ts"
 import { target as safeTarget, UnsafeConfig, writeText } from "./configFile.ts"
 import { checkPreset, warnOnStderr, withPlan } from "./engine.ts"
-import { hookCommand } from "./hostConfig.ts"
+import { commandEvent, hookCommand } from "./hostConfig.ts"
 import { runner } from "./install.ts"
 import { planTarget, render } from "./migrateTarget.ts"
 import type { TargetFile } from "./migrateTarget.ts"
@@ -206,10 +206,10 @@ const migrateTo = (options: MigrateOptions, preset: Preset, to: string): Effect.
         const projectDir = plan.projectDir
         const standard = join(projectDir, ".agent-hooks", "settings.json")
         const policyFile = Option.isSome(options.write) ? resolve(options.write.value) : standard
-        // install's command (Copilot CLI's names its event); hooks written for another agent's payload
+        // install's command (Copilot CLI's and VS Code's name their event); hooks written for another agent's payload
         // keep getting it; host mode reads .agent-hooks/settings.json of the project by itself, another file is named
         const hostCommand = (hostEvent: string, timeout: number, payload: string | undefined) =>
-          hookCommand(run, agent, timeout, agent.name === "copilot" ? hostEvent : undefined, {
+          hookCommand(run, agent, timeout, commandEvent(agent, hostEvent), {
             payload,
             settings: real(policyFile) === real(standard) || policyFile === standard ? undefined : policyFile
           })

@@ -63,6 +63,15 @@ const CONTINUE_DISCARDED = new Set([
   "InstructionsLoaded",
   "TaskCreated"
 ])
+/** Events whose JSON answer Claude Code reads nothing of but `terminalSequence`: a `systemMessage` there is not shown. */
+const SYSTEM_MESSAGE_DISCARDED = new Set([
+  "Notification",
+  "StopFailure",
+  "InstructionsLoaded",
+  "WorktreeRemove",
+  "SessionEnd",
+  "PostCompact"
+])
 const PROMPT_EVENTS = new Set([
   "UserPromptSubmit",
   "UserPromptExpansion",
@@ -118,6 +127,7 @@ const e = (
   reasonTo: MODEL_REASON.has(name) ? "model" : USER_REASON.has(name) ? "user" : "none",
   specificOutput: SPECIFIC[name] ?? [],
   continueHonored: !CONTINUE_DISCARDED.has(name),
+  systemMessageShown: !SYSTEM_MESSAGE_DISCARDED.has(name),
   promptHandlers: PROMPT_EVENTS.has(name),
   custom: false,
   nonZeroBlocks: false,
@@ -148,6 +158,8 @@ export const custom = (event: CustomEvent): HookEventSpec => {
       event.specificOutput ??
       (base === undefined ? [...(DECLARED_DECISION_FIELDS[blocking] ?? []), "additionalContext"] : base.specificOutput),
     continueHonored: base?.continueHonored ?? true,
+    // Claude Code's rule: a declared event (another agent's) shows a hook's systemMessage as its agent does
+    systemMessageShown: true,
     promptHandlers: base?.promptHandlers ?? true,
     custom: true,
     nonZeroBlocks: event.nonZeroBlocks ?? base?.nonZeroBlocks ?? false,

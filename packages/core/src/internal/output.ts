@@ -111,7 +111,9 @@ const validate = (event: HookEventSpec, output: Json): Validation => {
   const suppress = output["suppressOutput"]
   if (suppress !== undefined && typeof suppress !== "boolean") problems.push(`suppressOutput: expected boolean, got ${describe(suppress)}`)
   const stopReason = str("stopReason", output["stopReason"])
-  const systemMessage = str("systemMessage", output["systemMessage"])
+  // Where the event shows none, a systemMessage is still checked, then not delivered (`unused` names it)
+  const message = str("systemMessage", output["systemMessage"])
+  const systemMessage = event.systemMessageShown ? message : null
   const topReason = str("reason", output["reason"])
   const topDecision = output["decision"]
   if (topDecision !== undefined && topDecision !== "approve" && topDecision !== "block") {
@@ -366,6 +368,9 @@ const unused = (event: HookEventSpec, fields: Fields, verdict: HookVerdict): Arr
               ? "it goes with a decision, and the hook made none"
               : `it goes with "decision": "block", and the hook did not block`
     lines.push(`"reason" ${on}: ${why}`)
+  }
+  if (output["systemMessage"] !== undefined && !event.systemMessageShown) {
+    lines.push(`"systemMessage" ${on}: ${event.name} shows nothing of a hook's JSON answer (only its terminalSequence)`)
   }
   if (output["continue"] === false && !event.continueHonored) lines.push(`"continue": false ${on}: it cannot stop the agent there`)
   if (output["stopReason"] !== undefined && (output["continue"] !== false || !event.continueHonored)) {

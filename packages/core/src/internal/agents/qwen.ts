@@ -1,7 +1,7 @@
 /**
  * Qwen Code as a host (`agent-hooks hook --host qwen`), as Qwen Code 0.24 reads a command hook:
  * - Claude Code's event names, plus its own SessionDelete, TodoCreated, TodoCompleted and QueryEnd
- *   (they cannot block here);
+ *   (dispatched under their own names);
  * - Gemini CLI's tool names with Claude Code's meaning: `run_shell_command` (Bash), `read_file`
  *   `absolute_path` (Read `file_path`), `write_file` (Write), `edit` (Edit), `glob`, `grep_search`
  *   (Grep), `list_directory`, `web_fetch` (WebFetch), `web_search`, `todo_write`;
@@ -12,7 +12,6 @@
  *   `updatedInput`, so a rewrite becomes a deny unless `--rewrite original`.
  */
 import type { Agent, Answer, HostReply } from "../../HostModel.ts"
-import { catalog } from "../hookEvent.ts"
 import { claudeJson, jsonLine, stderrOf } from "./common.ts"
 
 const OWN = ["SessionDelete", "TodoCreated", "TodoCompleted", "QueryEnd"]
@@ -40,21 +39,55 @@ const CLAUDE_EVENTS = [
 ]
 
 /**
- * Where Qwen Code reads other `hookSpecificOutput` fields than Claude Code: its Stop and SubagentStop
- * read none (their additionalContext never reaches the model). What the host writes, and what the
- * preset delivers.
+ * The `hookSpecificOutput` fields Qwen Code 0.24 reads, per event: what the code that fires each
+ * event takes from the hooks' answer (its `firePreToolUseHook`, `firePostToolUseHook`..., the
+ * compaction's PreCompact instructions, the subagent's SubagentStart context). Where it reads none
+ * (Stop and SubagentStop, whose additionalContext never reaches the model; Notification, whose
+ * context every caller drops; PermissionDenied, MessageDisplay, SessionEnd, PostCompact...), a field
+ * is not delivered and is named. It never applies PreToolUse's `updatedInput`. What the host writes,
+ * and what the preset delivers; `agents/lib/oracle-qwen.mjs` checks it against Qwen Code's engine.
  * @internal
  */
-export const QWEN_SPECIFIC: Readonly<Record<string, ReadonlyArray<string>>> = { Stop: [], SubagentStop: [] }
+export const QWEN_SPECIFIC: Readonly<Record<string, ReadonlyArray<string>>> = {
+  PreToolUse: ["permissionDecision", "permissionDecisionReason", "additionalContext"],
+  PostToolUse: ["additionalContext"],
+  PostToolUseFailure: ["additionalContext"],
+  PostToolBatch: ["additionalContext"],
+  Notification: [],
+  UserPromptSubmit: ["additionalContext"],
+  UserPromptExpansion: ["additionalContext"],
+  SessionStart: ["additionalContext"],
+  Stop: [],
+  MessageDisplay: [],
+  SubagentStart: ["additionalContext"],
+  SubagentStop: [],
+  // the compaction's extra instructions
+  PreCompact: ["additionalContext"],
+  PostCompact: [],
+  SessionEnd: [],
+  PermissionRequest: ["decision"],
+  PermissionDenied: [],
+  StopFailure: [],
+  InstructionsLoaded: [],
+  SessionDelete: [],
+  TodoCreated: [],
+  TodoCompleted: [],
+  QueryEnd: []
+}
 
-const specificOf = new Map(
-  catalog.map((spec) => [spec.name, (QWEN_SPECIFIC[spec.name] ?? spec.specificOutput).filter((field) => field !== "updatedInput")])
-)
+/** Qwen Code's own events that a `decision: "block"` blocks: its todo_write refuses the change and tells the model why. @internal */
+export const QWEN_BLOCKING_OWN: ReadonlyArray<string> = ["TodoCreated", "TodoCompleted"]
 
 const render = (answer: Answer): HostReply => {
-  if (answer.block !== undefined) return { exitCode: 2, stdout: "", stderr: stderrOf(answer, true) }
+  if (answer.block !== undefined) {
+    // todo_write blocks only on a "block" decision: exit 2 reads as "deny" there, and the todo is written
+    if (QWEN_BLOCKING_OWN.includes(answer.event)) {
+      return { exitCode: 0, stdout: jsonLine({ decision: "block", reason: answer.block }), stderr: stderrOf(answer, false) }
+    }
+    return { exitCode: 2, stdout: "", stderr: stderrOf(answer, true) }
+  }
   const json = claudeJson(answer, {
-    specificFields: specificOf.get(answer.event) ?? [],
+    specificFields: (Object.hasOwn(QWEN_SPECIFIC, answer.event) ? QWEN_SPECIFIC[answer.event] : undefined) ?? [],
     universal: ["continue", "systemMessage"],
     allowWithoutRewrite: true,
     askAlsoTopLevel: true
@@ -96,6 +129,7 @@ export const qwen: Agent = {
   hookTimeout: 60,
   events: Object.fromEntries([...CLAUDE_EVENTS, ...OWN].map((name) => [name, name])),
   ownEvents: OWN,
+  ownBlocking: QWEN_BLOCKING_OWN,
   toolNames: [
     "run_shell_command",
     "read_file",

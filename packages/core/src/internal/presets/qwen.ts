@@ -2,26 +2,30 @@
  * Qwen Code: `hooks` in `~/.qwen/settings.json`, `<project>/.qwen/settings.json` and the system
  * settings (`/etc/qwen-code/settings.json`, `$QWEN_CODE_SYSTEM_SETTINGS_PATH`). Claude Code's
  * shape and names, and its differences: its own events (SessionDelete, TodoCreated, TodoCompleted,
- * QueryEnd; they cannot block), Gemini CLI's tool names (`run_shell_command`, `write_file`...), a
+ * QueryEnd; TodoCreated and TodoCompleted block by decision), the hookSpecificOutput fields it reads
+ * per event, Gemini CLI's tool names (`run_shell_command`, `write_file`...), a
  * 60 s default timeout, a `timeout` of 1000 or more read as milliseconds, `QWEN_PROJECT_DIR`.
  */
 import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../HookEvent.ts"
 import type { Preset, PresetFile } from "../../PresetModel.ts"
-import { matcherAliases, QWEN_SPECIFIC, qwen as qwenAgent } from "../agents/qwen.ts"
+import { matcherAliases, QWEN_BLOCKING_OWN, QWEN_SPECIFIC, qwen as qwenAgent } from "../agents/qwen.ts"
 import { decode as decodeCanonical } from "../settings.ts"
 import { describe, formatPath, isRecord, join, nonEmpty } from "./common.ts"
 
-/** Qwen Code's events: Claude Code's with its 60 s default, and its own, which cannot block. */
-export const events: ReadonlyArray<CustomEvent> = Object.keys(qwenAgent.events).map((name) =>
-  qwenAgent.ownEvents.includes(name)
-    ? { name, blocking: "none" as const, matcherField: undefined, defaultTimeout: qwenAgent.hookTimeout }
-    : {
-        name,
-        defaultTimeout: qwenAgent.hookTimeout,
-        ...(Object.hasOwn(QWEN_SPECIFIC, name) ? { specificOutput: QWEN_SPECIFIC[name] } : {})
-      }
-)
+/**
+ * Qwen Code's events: Claude Code's with its 60 s default, and its own; each reads the
+ * `hookSpecificOutput` fields Qwen Code reads there (`QWEN_SPECIFIC`). Of its own events,
+ * TodoCreated and TodoCompleted block with `decision: "block"`, the reason to the model.
+ */
+export const events: ReadonlyArray<CustomEvent> = Object.keys(qwenAgent.events).map((name) => ({
+  name,
+  defaultTimeout: qwenAgent.hookTimeout,
+  ...(qwenAgent.ownEvents.includes(name)
+    ? { blocking: QWEN_BLOCKING_OWN.includes(name) ? ("decision" as const) : ("none" as const), matcherField: undefined }
+    : {}),
+  specificOutput: Object.hasOwn(QWEN_SPECIFIC, name) ? QWEN_SPECIFIC[name]! : []
+}))
 
 /** Qwen Code's events whose matcher is tested against the tool's name (and its aliases). */
 const TOOL_EVENTS = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"])
