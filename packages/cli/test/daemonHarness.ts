@@ -7,6 +7,7 @@
 import { spawn } from "node:child_process"
 import { readdirSync, readFileSync, existsSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { cliEnv } from "./cliHarness.ts"
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -49,31 +50,17 @@ export const daemonHarness = (scratch: () => string, hooks: string) => {
   const folder = () => join(home(), ".cache", "agent-hooks", "daemon")
   const probe = () => join(scratch(), "probe.txt")
 
-  /** The environment of a call: the daemon on or off, no variable of the runner's that would steer it. */
-  const env = (daemon: boolean, extra: Record<string, string> = {}): Record<string, string | undefined> => {
-    const base: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", AGENT_HOOKS_TEST_HOOKS: hooks }
-    for (const name of [
-      "AGENT_HOOKS_PROJECT_DIR",
-      "CLAUDE_PROJECT_DIR",
-      "GEMINI_PROJECT_DIR",
-      "QWEN_PROJECT_DIR",
-      "AGENT_HOOKS_HOST_MODE",
-      "AGENT_HOOKS_DAEMON_TRIED",
-      "XDG_RUNTIME_DIR",
-      "XDG_CACHE_HOME",
-      "NODE_OPTIONS"
-    ])
-      delete base[name]
-    return {
-      ...base,
+  /** The environment of a call: the daemon on or off, no variable of the runner's that would steer it (`cliEnv`). */
+  const env = (daemon: boolean, extra: Record<string, string> = {}): Record<string, string | undefined> =>
+    cliEnv({
+      AGENT_HOOKS_TEST_HOOKS: hooks,
       HOME: home(),
       AGENT_HOOKS_HOME: join(scratch(), "ah"),
       AGENT_HOOKS_DAEMON: daemon ? "1" : "0",
       AGENT_HOOKS_DAEMON_IDLE: "120",
       PROBE: probe(),
       ...extra
-    }
-  }
+    })
 
   /** The pids of this file's daemons (their command line names a socket under this file's HOME). */
   const daemons = (): Array<number> =>
