@@ -22,7 +22,6 @@ import { dirname, join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { bin, cliEnv } from "./cliHarness.ts"
 
-
 let scratch = ""
 let n = 0
 beforeAll(() => {

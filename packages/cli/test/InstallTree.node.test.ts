@@ -17,7 +17,6 @@ const box = projectsWithHome("agent-hooks-install-tree-")
 
 type Box = ReturnType<typeof box>
 
-
 const cli = (b: Box, args: ReadonlyArray<string>) => runCli(args, { cwd: b.dir, env: cliEnv({ HOME: b.home }), timeout: 60_000 })
 
 /**

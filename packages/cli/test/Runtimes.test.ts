@@ -14,7 +14,6 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { bin, cliEnv } from "./cliHarness.ts"
 
-
 type Runtime = "node" | "bun" | "deno"
 const runtimes: ReadonlyArray<Runtime> = ["node", "bun", "deno"]
 const current: Runtime = typeof process.versions.bun === "string" ? "bun" : "Deno" in globalThis ? "deno" : "node"

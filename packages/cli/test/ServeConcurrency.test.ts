@@ -15,7 +15,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { bin, cliEnv, node } from "./cliHarness.ts"
 import { loadUp, writeHooks } from "@agent-hooks/test-utils/ConcurrencySuite"
 
-
 const RUNS = Number(process.env["AGENT_HOOKS_STRESS_RUNS"] ?? "") || 3
 const BATCH = 150
 
