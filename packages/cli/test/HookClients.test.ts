@@ -36,7 +36,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { lostLine } from "../src/internal/hookClient.ts"
 import { buildClient, clientSource } from "../src/internal/nativeClient.ts"
 import { bin, node, scratchFolder } from "./cliHarness.ts"
-import { daemonHarness, hosts, nativeClient, nodeClient, recorded, running, shell, sleep, until } from "./daemonHarness.ts"
+import { daemonHarness, hosts, nativeClient, nodeClient, preToolUse, recorded, running, shell, sleep, until } from "./daemonHarness.ts"
 import type { Client } from "./daemonHarness.ts"
 
 const fixtures = realpathSync(fileURLToPath(new URL("./fixtures/hosts/", import.meta.url)))
@@ -182,13 +182,10 @@ for (const client of clients) {
       const pid = await answeringDaemon(client)
       const settings = policyFiles()
       const file = join(scratch(), "changing.json")
-      writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "exit 0" }] }] } }))
+      writeFileSync(file, preToolUse("exit 0"))
       const args = ["--host", "claude", "--settings", file, ...settings]
       expect(through(args, shell("claude", "ls")).status).toBe(0)
-      writeFileSync(
-        file,
-        JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "echo changed >&2; exit 2" }] }] } })
-      )
+      writeFileSync(file, preToolUse("echo changed >&2; exit 2"))
       const blocked = through(args, shell("claude", "ls"))
       expect(blocked.status).toBe(2)
       expect(blocked.stderr).toContain("changed")
@@ -202,10 +199,7 @@ for (const client of clients) {
     it("the call's environment, folder and umask are the hooks' own", async () => {
       await answeringDaemon(client)
       const file = join(scratch(), "env.json")
-      writeFileSync(
-        file,
-        JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: 'echo "$MY_VAR $(pwd) $(umask)" >&2; exit 2' }] }] } })
-      )
+      writeFileSync(file, preToolUse('echo "$MY_VAR $(pwd) $(umask)" >&2; exit 2'))
       const sub = join(scratch(), "sub")
       mkdirSync(sub, { recursive: true })
       const run = (daemon: boolean) =>
@@ -226,20 +220,9 @@ for (const client of clients) {
       const settings = join(scratch(), "seen.json")
       writeFileSync(
         settings,
-        JSON.stringify({
-          hooks: {
-            PreToolUse: [
-              {
-                hooks: [
-                  {
-                    type: "command",
-                    command: `echo "$PPID" >> "$PROBE"; { printf '%s\\n--\\n' "$HOSTILE"; pwd; umask; cat; } > "${out}"; printf '%s' "$HOSTILE" >&2; exit 2`
-                  }
-                ]
-              }
-            ]
-          }
-        })
+        preToolUse(
+          `echo "$PPID" >> "$PROBE"; { printf '%s\\n--\\n' "$HOSTILE"; pwd; umask; cat; } > "${out}"; printf '%s' "$HOSTILE" >&2; exit 2`
+        )
       )
       // bytes as the shell's printf writes them (octal): any byte but NUL, invalid UTF-8 included
       const octal = (bytes: ReadonlyArray<number>) => bytes.map((b) => `\\${b.toString(8).padStart(3, "0")}`).join("")
@@ -443,12 +426,7 @@ for (const client of clients) {
     it("busy with a call: another call at the same time is answered alike (by a helper of the daemon, or in-process), its hook run once", async () => {
       const pid = await answeringDaemon(client)
       const file = join(scratch(), "slow.json")
-      writeFileSync(
-        file,
-        JSON.stringify({
-          hooks: { PreToolUse: [{ hooks: [{ type: "command", command: 'echo "$PPID" >> "$PROBE"; sleep 2; echo slow >&2; exit 2' }] }] }
-        })
-      )
+      writeFileSync(file, preToolUse('echo "$PPID" >> "$PROBE"; sleep 2; echo slow >&2; exit 2'))
       const run = () =>
         running(
           ...client.command(["hook", "--host", "claude", "--settings", file]),
@@ -470,10 +448,7 @@ for (const client of clients) {
       const file = join(scratch(), "hung.json")
       const marker = join(scratch(), "hung.pid")
       rmSync(marker, { force: true })
-      writeFileSync(
-        file,
-        JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: `echo $$ > "${marker}"; exec sleep 60` }] }] } })
-      )
+      writeFileSync(file, preToolUse(`echo $$ > "${marker}"; exec sleep 60`))
       const [command, argv] = client.command(["hook", "--host", "claude", "--settings", file])
       const child = spawn(command, argv, { cwd: scratch(), env: env(true), stdio: ["pipe", "ignore", "ignore"] })
       child.stdin.end(shell("claude", "ls"))
@@ -493,10 +468,7 @@ for (const client of clients) {
       const file = join(scratch(), "stuck.json")
       const marker = join(scratch(), "stuck.started")
       rmSync(marker, { force: true })
-      writeFileSync(
-        file,
-        JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: `touch "${marker}"; exec sleep 30` }] }] } })
-      )
+      writeFileSync(file, preToolUse(`touch "${marker}"; exec sleep 30`))
       const child = start(["hook", "--host", "codex", "--timeout", "3", "--settings", file])
       let stderr = ""
       child.stderr!.on("data", (d) => (stderr += d))
@@ -517,20 +489,7 @@ for (const client of clients) {
       rmSync(marker, { force: true })
       writeFileSync(
         file,
-        JSON.stringify({
-          hooks: {
-            PreToolUse: [
-              {
-                hooks: [
-                  {
-                    type: "command",
-                    command: `echo "$PPID" >> "$PROBE"; if [ ! -e "${marker}" ]; then touch "${marker}"; sleep 30; fi; echo second >&2; exit 2`
-                  }
-                ]
-              }
-            ]
-          }
-        })
+        preToolUse(`echo "$PPID" >> "$PROBE"; if [ ! -e "${marker}" ]; then touch "${marker}"; sleep 30; fi; echo second >&2; exit 2`)
       )
       rmSync(probe(), { force: true })
       const child = start(["hook", "--host", "claude", "--settings", file])

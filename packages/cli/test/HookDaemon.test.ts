@@ -17,7 +17,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { bin, node, scratchFolder } from "./cliHarness.ts"
-import { daemonHarness, nodeClient, shell, until } from "./daemonHarness.ts"
+import { daemonHarness, nodeClient, preToolUse, shell, until } from "./daemonHarness.ts"
 import type { Result } from "./daemonHarness.ts"
 
 const fixtures = realpathSync(fileURLToPath(new URL("./fixtures/hosts/", import.meta.url)))
@@ -155,7 +155,6 @@ describe.runIf(linux)("the daemon keeps compiled settings between calls, never a
   // the user's own settings: $AGENT_HOOKS_HOME/settings.json (this file's env sets it)
   const userFile = () => join(scratch(), "ah", "settings.json")
   const projectFile = () => join(project(), ".agent-hooks", "settings.json")
-  const hookOf = (command: string) => JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command }] }] } })
   // the settings are found as the agent's own: the user's and the project's files, no --settings
   const args = ["--host", "claude"]
   /** An empty project folder (its settings folder made) and the user's settings folder. */
@@ -176,12 +175,12 @@ describe.runIf(linux)("the daemon keeps compiled settings between calls, never a
     const pid = await answeringDaemon()
     freshProject()
     // the user's policy allows; the daemon compiles it and keeps it, "no project settings" with it
-    writeFileSync(userFile(), hookOf(`echo "$PPID" >> "$PROBE"; exit 0`))
+    writeFileSync(userFile(), preToolUse(`echo "$PPID" >> "$PROBE"; exit 0`))
     expect(both("ls").status).toBe(0)
     expect(both("ls").status).toBe(0)
     expect(lastSpawner()).toBe(pid)
     // from the attacker's side: a project file added after that takes effect at once
-    writeFileSync(projectFile(), hookOf(`echo "$PPID" >> "$PROBE"; echo project-blocks >&2; exit 2`))
+    writeFileSync(projectFile(), preToolUse(`echo "$PPID" >> "$PROBE"; echo project-blocks >&2; exit 2`))
     const blocked = both("ls")
     expect(blocked.status).toBe(2)
     expect(blocked.stderr).toContain("project-blocks")
@@ -195,9 +194,9 @@ describe.runIf(linux)("the daemon keeps compiled settings between calls, never a
     const deny = `echo "$PPID" >> "$PROBE"; exit 2`
     expect(deny.length).toBe(allow.length)
     for (let round = 0; round < 3; round++) {
-      writeFileSync(userFile(), hookOf(allow))
+      writeFileSync(userFile(), preToolUse(allow))
       expect(call(args, shell("claude", "ls"), true, { CLAUDE_PROJECT_DIR: project() }).status).toBe(0)
-      writeFileSync(userFile(), hookOf(deny))
+      writeFileSync(userFile(), preToolUse(deny))
       expect(call(args, shell("claude", "ls"), true, { CLAUDE_PROJECT_DIR: project() }).status).toBe(2)
       expect(lastSpawner()).toBe(pid)
     }
@@ -211,7 +210,7 @@ describe.runIf(linux)("the daemon keeps compiled settings between calls, never a
   it("a project settings file that is a FIFO: the answer in-process gives, and the daemon keeps answering after many such calls", async () => {
     const pid = await answeringDaemon()
     freshProject()
-    writeFileSync(userFile(), hookOf(`echo "$PPID" >> "$PROBE"; exit 0`))
+    writeFileSync(userFile(), preToolUse(`echo "$PPID" >> "$PROBE"; exit 0`))
     // a read of it would wait for a writer that never comes: it is refused as what it is, at once
     expect(spawnSync("mkfifo", [projectFile()]).status).toBe(0)
     const fifo = ["--host", "claude", "--timeout", "3"]
@@ -241,7 +240,7 @@ describe.runIf(linux)("the daemon keeps compiled settings between calls, never a
     await answeringDaemon()
     freshProject()
     // a hook that fails (exit 1): a non-blocking error, unless AGENT_HOOKS_FAIL_CLOSED makes every failure a block
-    writeFileSync(userFile(), hookOf(`echo "$PPID" >> "$PROBE"; exit 1`))
+    writeFileSync(userFile(), preToolUse(`echo "$PPID" >> "$PROBE"; exit 1`))
     const extra = { CLAUDE_PROJECT_DIR: project() }
     const open = call(args, shell("claude", "ls"), true, extra)
     const closed = call(args, shell("claude", "ls"), true, { ...extra, AGENT_HOOKS_FAIL_CLOSED: "1" })
@@ -268,23 +267,7 @@ describe.runIf(linux)("calls at once: each its own environment, folder and setti
       mkdirSync(folder, { recursive: true })
       const file = join(folder, "policy.json")
       const code = i % 2 === 0 ? 2 : 0
-      writeFileSync(
-        file,
-        JSON.stringify({
-          hooks: {
-            PreToolUse: [
-              {
-                hooks: [
-                  {
-                    type: "command",
-                    command: `echo "$PPID" >> "$PROBE"; sleep 2; echo "call-$MY_VAR in $(pwd) policy-${i}" >&2; exit ${code}`
-                  }
-                ]
-              }
-            ]
-          }
-        })
-      )
+      writeFileSync(file, preToolUse(`echo "$PPID" >> "$PROBE"; sleep 2; echo "call-$MY_VAR in $(pwd) policy-${i}" >&2; exit ${code}`))
       return new Promise<Result & { readonly i: number; readonly folder: string }>((resolve) => {
         const child = spawn(node, [bin, "hook", "--host", "claude", "--settings", file], {
           cwd: folder,

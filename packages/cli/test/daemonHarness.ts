@@ -63,6 +63,10 @@ export const shell = (host: Host, command: string): string => {
   return JSON.stringify({ ...base, cwd: "/work/p", tool_input: { command, description: "x" } })
 }
 
+/** Settings with one PreToolUse command hook, `command`. */
+export const preToolUse = (command: string): string =>
+  JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command }] }] } })
+
 /** Runs `command` with `stdin` without blocking this process (a daemon of this process may answer it). */
 export const running = (
   command: string,
@@ -153,7 +157,7 @@ export const daemonHarness = (scratch: () => string, hooks: string) => {
   /** The settings flags of the policy (`policy`) plus the probe hook on PreToolUse. */
   const policyFiles = (policy: string): Array<string> => {
     const file = join(scratch(), "probe.json")
-    writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: `echo "$PPID" >> "$PROBE"` }] }] } }))
+    writeFileSync(file, preToolUse(`echo "$PPID" >> "$PROBE"`))
     return ["--settings", policy, "--settings", file]
   }
 
