@@ -159,11 +159,16 @@ const drain = (handle: ProcessHandle, reader: CollectedOutput, until: number, op
 /**
  * Resumes once the event loop has read its I/O again: an immediate runs after the loop's next poll
  * on Node and Bun, whatever phase it was set from (a due timer may run before it: its time passed
- * during a stall), and Deno reads the I/O that is ready before the timer that follows it.
+ * during a stall). On Deno the timer after it is a turn later, not a sure one: its reads of the
+ * pipes are promises that may settle after it.
  */
 const afterPoll: Effect.Effect<void> = Effect.callback<void>((resume) => {
-  const immediate = (globalThis as { readonly setImmediate?: (f: () => void) => unknown }).setImmediate ?? ((f: () => void) => f())
-  immediate(() => void setTimeout(() => resume(Effect.void), 0))
+  const timers = globalThis as unknown as {
+    readonly setImmediate?: (f: () => void) => unknown
+    readonly setTimeout: (f: () => void, ms: number) => unknown
+  }
+  const immediate = timers.setImmediate ?? ((f: () => void) => f())
+  immediate(() => void timers.setTimeout(() => resume(Effect.void), 0))
 })
 
 const ladder = (handle: ProcessHandle, request: ProcessRequest, timeout: Duration.Input, options: RunnerOptions, start: number) =>

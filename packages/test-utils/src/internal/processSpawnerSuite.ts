@@ -690,7 +690,8 @@ export const suite = (
       })
 
       // With groups only: without them the window decides at once whether a process holds the pipes.
-      testWithGroups(
+      // Not on Deno: its loop gives no turn that is sure to come after the pipes' reads (left open).
+      it.skipIf(!capabilities.processGroups || "Deno" in globalThis)(
         "an output that ended before the hook's deadline is read whole when the host's event loop stalled past it",
         async () => {
           // The hook answers and exits at once; a process that left its group (setsid) holds stdout
@@ -720,7 +721,8 @@ export const suite = (
           expect(result).toMatchObject({ exitCode: 0, timedOut: false, stdout: "answer" })
           expect(result.outputIncomplete).toBeUndefined()
           expect(result.warnings).toBeUndefined()
-        }
+        },
+        TEST_TIMEOUT_MS
       )
 
       test("a grandchild holding stdout delays the result by the drain window only", async () => {
