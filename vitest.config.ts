@@ -97,6 +97,7 @@ const workers = Number(process.env.AGENT_HOOKS_WORKERS ?? "") || 3
  * the end of the lane while the other workers idle.
  */
 const longFiles = [
+  "packages/cli/test/HookClients.test.ts",
   "packages/cli/test/HookDaemon.test.ts",
   "packages/cli/test/InstallTree.node.test.ts",
   "packages/cli/test/Install.node.test.ts",

@@ -8,17 +8,14 @@ import { spawnSync } from "node:child_process"
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
+import { bin, cliEnv } from "./cliHarness.ts"
 
-const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
 const scratch = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-compile-cache-")))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
 const version = (env: Record<string, string>) => {
-  const base: Record<string, string | undefined> = { ...process.env }
-  for (const name of ["NODE_COMPILE_CACHE", "NODE_DISABLE_COMPILE_CACHE", "XDG_CACHE_HOME"]) delete base[name]
-  const result = spawnSync("node", [bin, "--version"], { env: { ...base, ...env }, encoding: "utf8", timeout: 60_000 })
+  const result = spawnSync("node", [bin, "--version"], { env: cliEnv(env), encoding: "utf8", timeout: 60_000 })
   expect(result.status, result.stderr).toBe(0)
 }
 

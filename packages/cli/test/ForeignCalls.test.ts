@@ -19,16 +19,7 @@ import { cliEnv, projectsWithHome, runCli } from "./cliHarness.ts"
 const box = projectsWithHome("agent-hooks-foreign-")
 type Box = ReturnType<typeof box>
 
-const unset = [
-  "AGENT_HOOKS_HOME",
-  "AGENT_HOOKS_HOST_MODE",
-  "AGENT_HOOKS_FOREIGN",
-  "CODEX_HOME",
-  "CLAUDE_CONFIG_DIR",
-  "GEMINI_PROJECT_DIR",
-  "QWEN_PROJECT_DIR"
-]
-const env = (b: Box, extra: Record<string, string> = {}) => cliEnv({ HOME: b.home, AGENT_HOOKS_DAEMON: "0", ...extra }, unset)
+const env = (b: Box, extra: Record<string, string> = {}) => cliEnv({ HOME: b.home, AGENT_HOOKS_DAEMON: "0", ...extra })
 const cli = (b: Box, args: ReadonlyArray<string>) => runCli(args, { cwd: b.dir, env: env(b), timeout: 60_000 })
 
 /** A policy in Claude Code's names: a PreToolUse Bash hook that blocks `rm -rf`. */

@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
-import { bin, node, scratchFolder } from "./cliHarness.ts"
+import { bin, cliEnv, node, scratchFolder } from "./cliHarness.ts"
 
 const fixtures = realpathSync(fileURLToPath(new URL("./fixtures/hosts/", import.meta.url)))
 const hostFixtures = realpathSync(fileURLToPath(new URL("../../core/test/fixtures/hosts/", import.meta.url)))
@@ -23,22 +23,9 @@ interface Result {
   readonly stderr: string
 }
 
-const baseEnv = (extra: Record<string, string | undefined>): Record<string, string | undefined> => {
-  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", AGENT_HOOKS_TEST_HOOKS: join(fixtures, "hooks") }
-  for (const name of [
-    "AGENT_HOOKS_PROJECT_DIR",
-    "CLAUDE_PROJECT_DIR",
-    "GEMINI_PROJECT_DIR",
-    "QWEN_PROJECT_DIR",
-    "AGENT_HOOKS_HOST_MODE",
-    "AGENT_HOOKS_HOME"
-  ]) {
-    delete env[name]
-  }
-  // no user settings from the machine running the tests
-  env.AGENT_HOOKS_HOME = join(scratch(), "home")
-  return { ...env, ...extra }
-}
+// no user settings from the machine running the tests
+const baseEnv = (extra: Record<string, string | undefined>) =>
+  cliEnv({ AGENT_HOOKS_TEST_HOOKS: join(fixtures, "hooks"), AGENT_HOOKS_HOME: join(scratch(), "home"), ...extra })
 
 const hook = (
   args: ReadonlyArray<string>,

@@ -6,18 +6,13 @@
 import { spawnSync } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { basename, join } from "node:path"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { bin, cliEnv, node } from "./cliHarness.ts"
 
-const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
 const fixtures = realpathSync(fileURLToPath(new URL("./fixtures/hosts/", import.meta.url)))
 const hostFixtures = realpathSync(fileURLToPath(new URL("../../core/test/fixtures/hosts/", import.meta.url)))
-const isNode =
-  typeof process.versions.bun !== "string" &&
-  typeof process.versions.deno !== "string" &&
-  /^node(\.exe)?$/i.test(basename(process.execPath))
-const node = isNode ? process.execPath : "node"
 
 let scratch = ""
 beforeAll(() => {
@@ -29,13 +24,7 @@ afterAll(() => {
 })
 
 const hook = (args: ReadonlyArray<string>, stdin: unknown) => {
-  const env: Record<string, string | undefined> = {
-    ...process.env,
-    NO_COLOR: "1",
-    AGENT_HOOKS_TEST_HOOKS: join(fixtures, "hooks"),
-    AGENT_HOOKS_HOME: join(scratch, "home")
-  }
-  for (const name of ["AGENT_HOOKS_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "AGENT_HOOKS_HOST_MODE"]) delete env[name]
+  const env = cliEnv({ AGENT_HOOKS_TEST_HOOKS: join(fixtures, "hooks"), AGENT_HOOKS_HOME: join(scratch, "home") })
   const result = spawnSync(node, [bin, "hook", ...args, "--settings", join(fixtures, "policy.json")], {
     input: JSON.stringify(stdin),
     cwd: scratch,

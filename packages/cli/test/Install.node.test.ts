@@ -19,10 +19,8 @@ import {
 } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-
-const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
+import { bin, cliEnv } from "./cliHarness.ts"
 
 let scratch = ""
 let n = 0
@@ -45,17 +43,7 @@ const sandbox = () => {
 }
 
 const cli = (args: ReadonlyArray<string>, box: { home: string; project: string }) => {
-  const env: Record<string, string | undefined> = { ...process.env, HOME: box.home, NO_COLOR: "1" }
-  for (const name of [
-    "AGENT_HOOKS_HOME",
-    "AGENT_HOOKS_HOST_MODE",
-    "CLAUDE_CONFIG_DIR",
-    "CODEX_HOME",
-    "CLAUDE_PROJECT_DIR",
-    "GEMINI_PROJECT_DIR",
-    "QWEN_PROJECT_DIR"
-  ])
-    delete env[name]
+  const env = cliEnv({ HOME: box.home })
   const result = spawnSync("node", [bin, ...args], { cwd: box.project, env, encoding: "utf8", timeout: 60_000 })
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }

@@ -27,8 +27,7 @@ const box = projectsWithHome("agent-hooks-install-hosts-")
 
 type Box = ReturnType<typeof box>
 
-const cli = (b: Box, args: ReadonlyArray<string>) =>
-  runCli(args, { cwd: b.dir, env: cliEnv({ HOME: b.home }, ["AGENT_HOOKS_HOME", "AGENT_HOOKS_HOST_MODE", "CODEX_HOME"]), timeout: 60_000 })
+const cli = (b: Box, args: ReadonlyArray<string>) => runCli(args, { cwd: b.dir, env: cliEnv({ HOME: b.home }), timeout: 60_000 })
 
 const write = (file: string, text: string) => {
   mkdirSync(dirname(file), { recursive: true })

@@ -22,17 +22,7 @@ afterAll(async () => {
   if (linux) await killDaemons()
 })
 
-const env = (extra: Record<string, string> = {}) =>
-  cliEnv({ HOME: home(), AGENT_HOOKS_TEST_HOOKS: hooks, ...extra }, [
-    "AGENT_HOOKS_HOME",
-    "AGENT_HOOKS_HOST_MODE",
-    "AGENT_HOOKS_DAEMON",
-    "CLAUDE_CONFIG_DIR",
-    "XDG_DATA_HOME",
-    "XDG_RUNTIME_DIR",
-    "XDG_CACHE_HOME",
-    "NODE_OPTIONS"
-  ])
+const env = (extra: Record<string, string> = {}) => cliEnv({ HOME: home(), AGENT_HOOKS_TEST_HOOKS: hooks, ...extra })
 const cli = (args: ReadonlyArray<string>, extra: Record<string, string> = {}) => {
   const result = spawnSync(node, [bin, ...args], { cwd: scratch(), env: env(extra), encoding: "utf8", timeout: 120_000 })
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }

@@ -17,9 +17,7 @@ const box = projectsWithHome("agent-hooks-install-tree-")
 
 type Box = ReturnType<typeof box>
 
-const unset = ["AGENT_HOOKS_HOME", "AGENT_HOOKS_HOST_MODE", "CODEX_HOME", "CLAUDE_CONFIG_DIR", "GEMINI_PROJECT_DIR", "QWEN_PROJECT_DIR"]
-
-const cli = (b: Box, args: ReadonlyArray<string>) => runCli(args, { cwd: b.dir, env: cliEnv({ HOME: b.home }, unset), timeout: 60_000 })
+const cli = (b: Box, args: ReadonlyArray<string>) => runCli(args, { cwd: b.dir, env: cliEnv({ HOME: b.home }), timeout: 60_000 })
 
 /**
  * Every folder, file (its bytes and mode) and symlink under `root`, as sorted lines; but the CLI's
@@ -130,7 +128,7 @@ const runHook = (b: Box, command: string, payload: unknown) => {
   const result = spawnSync("/bin/sh", ["-c", command], {
     input: JSON.stringify(payload),
     cwd: b.dir,
-    env: cliEnv({ HOME: b.home }, unset),
+    env: cliEnv({ HOME: b.home }),
     encoding: "utf8",
     timeout: 60_000
   })

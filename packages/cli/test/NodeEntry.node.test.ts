@@ -4,7 +4,7 @@
  * loads, and runs `bin.js` for everything else. Run as an agent runs it: the BUILT CLI, real
  * processes, a real daemon under a HOME of this file's own.
  *
- * What a user relies on: the same answer as `bin.js` gives (in-process and through the daemon), the
+ * What a user relies on (its calls through the daemon are HookClients.test.ts' `entryClient`): the same answer as `bin.js` gives, the
  * payload read once and handed to the in-process call, the daemon asked once per call (one warning,
  * one daemon started), every other command unchanged, and `install` writing this entry while a
  * config that names `bin.js` of the same install still counts as this agent-hooks.
@@ -90,20 +90,6 @@ describe.runIf(linux)("agent-hooks.cjs and the daemon", () => {
     // a second ask (bin.js asking again after the entry did) would start a second daemon
     await sleep(1500)
     expect(daemons()).toHaveLength(1)
-  })
-
-  it("the daemon answers a call made through the entry, byte for byte as in-process", async () => {
-    const pid = daemons()[0]!
-    await until("the daemon answering", () => {
-      call(entry, bash("ls"), true)
-      return spawners().at(-1) === pid
-    })
-    for (const command of ["rm -rf /", "echo JSONDENY", "echo ASKME", "echo REWRITEME", "ls", "x".repeat(100_000)]) {
-      const before = spawners().length
-      const daemon = call(entry, bash(command), true)
-      expect(daemon, command.slice(0, 40)).toStrictEqual(call(entry, bash(command), false))
-      expect(spawners().slice(before)[0], "the first probe after the call through the daemon: the daemon spawned it").toBe(pid)
-    }
   })
 
   it("a daemon folder that is not private: said once, the call in-process", async () => {

@@ -17,8 +17,7 @@ import { bin, cliEnv, node, projectsWithHome, runCli } from "./cliHarness.ts"
 const box = projectsWithHome("agent-hooks-nonregular-")
 type Box = ReturnType<typeof box>
 
-const unset = ["AGENT_HOOKS_HOME", "AGENT_HOOKS_HOST_MODE", "AGENT_HOOKS_FOREIGN", "CODEX_HOME", "CLAUDE_CONFIG_DIR"]
-const env = (b: Box) => cliEnv({ HOME: b.home, AGENT_HOOKS_DAEMON: "0", CLAUDE_PROJECT_DIR: b.dir }, unset)
+const env = (b: Box) => cliEnv({ HOME: b.home, AGENT_HOOKS_DAEMON: "0", CLAUDE_PROJECT_DIR: b.dir })
 
 /** A project with Claude Code's host mode installed and a policy that blocks `rm -rf`: its PreToolUse command. */
 const wired = (): { b: Box; command: string } => {

@@ -11,7 +11,7 @@ import { chmodSync, readFileSync, realpathSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
-import { bin, node, projectsWithHome } from "./cliHarness.ts"
+import { bin, cliEnv, node, projectsWithHome } from "./cliHarness.ts"
 
 const hostFixtures = realpathSync(fileURLToPath(new URL("../../core/test/fixtures/hosts/", import.meta.url)))
 
@@ -23,22 +23,7 @@ const setup = () => {
     chmodSync(file, 0o755)
   }
   const cli = (args: ReadonlyArray<string>, stdin = "", extra: Record<string, string> = {}) => {
-    const env: Record<string, string | undefined> = {
-      ...process.env,
-      HOME: home,
-      AGENT_HOOKS_HOME: join(home, ".agent-hooks"),
-      NO_COLOR: "1",
-      ...extra
-    }
-    for (const name of [
-      "CLAUDE_PROJECT_DIR",
-      "AGENT_HOOKS_HOST_MODE",
-      "AGENT_HOOKS_FAIL_CLOSED",
-      "AGENT_HOOKS_REQUIRE_TRUST",
-      "WINDSURF_SYSTEM_HOOKS_PATH"
-    ]) {
-      if (!(name in extra)) delete env[name]
-    }
+    const env = cliEnv({ HOME: home, AGENT_HOOKS_HOME: join(home, ".agent-hooks"), ...extra })
     const result = spawnSync(node, [bin, ...args], { input: stdin, cwd: dir, env, encoding: "utf8", timeout: 25_000 })
     if (result.error) throw result.error
     return result

@@ -6,15 +6,13 @@ import { spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { bin, node, projectsWithHome } from "./cliHarness.ts"
+import { bin, cliEnv, node, projectsWithHome } from "./cliHarness.ts"
 
 const project = projectsWithHome("agent-hooks-cli-presets-")
 const setup = () => {
   const { root, dir, home, put } = project()
   const cli = (args: ReadonlyArray<string>, stdin = "") => {
-    const env: Record<string, string | undefined> = { ...process.env, HOME: home, NO_COLOR: "1" }
-    delete env.PIGO_HOME
-    delete env.CLAUDE_CONFIG_DIR
+    const env = cliEnv({ HOME: home })
     const result = spawnSync(node, [bin, ...args], { input: stdin, cwd: dir, env, encoding: "utf8" })
     if (result.error) throw result.error
     return result
@@ -98,7 +96,7 @@ describe("agent-hooks run --preset", () => {
       const result = spawnSync(node, [bin, "run", "preToolUse", "--preset", "copilot"], {
         input: JSON.stringify({ toolName: "bash", toolArgs: "{}" }),
         cwd: t.dir,
-        env: { ...process.env, HOME: t.home, NO_COLOR: "1", ...env },
+        env: cliEnv({ HOME: t.home, ...env }),
         encoding: "utf8"
       })
       return result
@@ -108,7 +106,7 @@ describe("agent-hooks run --preset", () => {
     expect(held.stderr).toContain("held back")
     const trusted = spawnSync(node, [bin, "trust", "--preset", "copilot"], {
       cwd: t.dir,
-      env: { ...process.env, HOME: t.home, ...env },
+      env: cliEnv({ HOME: t.home, ...env }),
       encoding: "utf8"
     })
     expect(trusted.status, trusted.stderr).toBe(0)

@@ -11,10 +11,8 @@ import { spawn } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-
-const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
+import { bin, cliEnv } from "./cliHarness.ts"
 
 type Runtime = "node" | "bun" | "deno"
 const runtimes: ReadonlyArray<Runtime> = ["node", "bun", "deno"]
@@ -45,10 +43,7 @@ interface Result {
 
 const exec = (runtime: Runtime, args: ReadonlyArray<string>, stdin: string, cwd: string): Promise<Result> =>
   new Promise((resolve, reject) => {
-    const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1" }
-    delete env.AGENT_HOOKS_PROJECT_DIR
-    delete env.CLAUDE_PROJECT_DIR
-    const child = spawn(executable(runtime), argv(runtime, args), { cwd, env, stdio: ["pipe", "pipe", "pipe"] })
+    const child = spawn(executable(runtime), argv(runtime, args), { cwd, env: cliEnv(), stdio: ["pipe", "pipe", "pipe"] })
     let stdout = ""
     let stderr = ""
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()))

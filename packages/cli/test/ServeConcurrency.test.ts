@@ -10,17 +10,10 @@ import { spawn } from "node:child_process"
 import type { ChildProcess } from "node:child_process"
 import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { basename, join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { bin, cliEnv, node } from "./cliHarness.ts"
 import { loadUp, writeHooks } from "@agent-hooks/test-utils/ConcurrencySuite"
-
-const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
-const isNode =
-  typeof process.versions.bun !== "string" &&
-  typeof process.versions.deno !== "string" &&
-  /^node(\.exe)?$/i.test(basename(process.execPath))
-const node = isNode ? process.execPath : "node"
 
 const RUNS = Number(process.env["AGENT_HOOKS_STRESS_RUNS"] ?? "") || 3
 const BATCH = 150
@@ -55,12 +48,9 @@ afterAll(() => {
 
 /** A server on stdin/stdout: its answers by id, its stderr. */
 const startServer = (extra: ReadonlyArray<string> = []) => {
-  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1" }
-  delete env.AGENT_HOOKS_PROJECT_DIR
-  delete env.CLAUDE_PROJECT_DIR
   const child = spawn(node, [bin, "serve", "--settings", settings, "--project-dir", dir, ...extra], {
     cwd: dir,
-    env,
+    env: cliEnv(),
     stdio: ["pipe", "pipe", "pipe"]
   })
   const answers = new Map<string, Record<string, any>>()

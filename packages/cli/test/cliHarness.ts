@@ -51,15 +51,54 @@ export interface Result {
 }
 
 /**
- * The test runner's environment without colours and without the variables the CLI sets for its
- * hooks (the hooks must see the CLI's values, not ones inherited from the runner), plus `extra`.
+ * The variables that steer the CLI, its daemon, its clients or the hooks it runs, when they come
+ * from the test runner's environment (an agent's session sets the project folders and host mode, a
+ * developer's shell a config folder or NODE_OPTIONS): a test sees the CLI's own values, or the ones
+ * it passes itself. One list for every CLI test file (`cliEnv`).
  */
-export const cliEnv = (
-  extra: Record<string, string | undefined> = {},
-  unset: ReadonlyArray<string> = []
-): Record<string, string | undefined> => {
+export const steeringVariables: ReadonlyArray<string> = [
+  // the project folder each agent gives its hooks
+  "AGENT_HOOKS_PROJECT_DIR",
+  "CLAUDE_PROJECT_DIR",
+  "GEMINI_PROJECT_DIR",
+  "QWEN_PROJECT_DIR",
+  "WAVE_PROJECT_DIR",
+  // host mode and its daemon
+  "AGENT_HOOKS_HOST_MODE",
+  "AGENT_HOOKS_DAEMON",
+  "AGENT_HOOKS_DAEMON_IDLE",
+  "AGENT_HOOKS_DAEMON_TRIED",
+  "AGENT_HOOKS_FOREIGN",
+  // where the user's and the agents' settings are found
+  "AGENT_HOOKS_HOME",
+  "AGENT_HOOKS_MANAGED_DIR",
+  "CLAUDE_CONFIG_DIR",
+  "CODEX_HOME",
+  "PIGO_HOME",
+  "WINDSURF_SYSTEM_HOOKS_PATH",
+  "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
+  "QWEN_CODE_SYSTEM_SETTINGS_PATH",
+  "XDG_RUNTIME_DIR",
+  "XDG_CACHE_HOME",
+  "XDG_DATA_HOME",
+  // what the policy decides
+  "AGENT_HOOKS_FAIL_CLOSED",
+  "AGENT_HOOKS_REQUIRE_TRUST",
+  "AGENT_HOOKS_STRICT",
+  "AGENT_HOOKS_PLATFORM",
+  // the Node that runs the CLI
+  "NODE_OPTIONS",
+  "NODE_COMPILE_CACHE",
+  "NODE_DISABLE_COMPILE_CACHE"
+]
+
+/**
+ * The test runner's environment without colours and without the variables that steer the CLI
+ * (`steeringVariables`), plus `extra` (which may set any of them again).
+ */
+export const cliEnv = (extra: Record<string, string | undefined> = {}): Record<string, string | undefined> => {
   const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1" }
-  for (const name of ["AGENT_HOOKS_PROJECT_DIR", "CLAUDE_PROJECT_DIR", ...unset]) delete env[name]
+  for (const name of steeringVariables) delete env[name]
   return { ...env, ...extra }
 }
 

@@ -55,7 +55,7 @@ export interface EngineMaker {
 /**
  * How much: `runs` batches (default 3; `AGENT_HOOKS_STRESS_RUNS` overrides it, for a long run)
  * of `batch` overlapping dispatches (default 250), `busyLoops` busy processes (default 3),
- * `timeoutMs` per test (default 120 000, or 30 000 a run when that is more).
+ * `timeoutMs` per test (default 240 000, or 100 000 a run when that is more: a machine loaded far past its cores).
  *
  * @since 0.2.0
  * @category models

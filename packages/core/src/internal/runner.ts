@@ -146,9 +146,30 @@ const drain = (handle: ProcessHandle, reader: CollectedOutput, until: number, op
       const ended = yield* Effect.timeoutOption(reader.output, options.drainWindow)
       if (Option.isSome(ended)) return { output: ended.value, complete: true }
       const now = yield* Clock.currentTimeMillis
-      if (handle.groupAlive === undefined || handle.groupAlive() || now >= until) return { output: reader.soFar(), complete: false }
+      if (handle.groupAlive !== undefined && !handle.groupAlive() && now < until) continue
+      // The deadline (and the window) are timers, and a stalled event loop (a loaded host: seconds
+      // of spawns or CPU starvation) runs due timers before it reads the pipes again: an end that
+      // came during the stall would still be unread. Whatever was there is read first.
+      if (reader.done?.() !== true) yield* afterPoll
+      if (reader.done?.() === true) return { output: yield* reader.output, complete: true }
+      return { output: reader.soFar(), complete: false }
     }
   })
+
+/**
+ * Resumes once the event loop has read its I/O again: an immediate runs after the loop's next poll
+ * on Node and Bun, whatever phase it was set from (a due timer may run before it: its time passed
+ * during a stall). On Deno the timer after it is a turn later, not a sure one: its reads of the
+ * pipes are promises that may settle after it.
+ */
+const afterPoll: Effect.Effect<void> = Effect.callback<void>((resume) => {
+  const timers = globalThis as unknown as {
+    readonly setImmediate?: (f: () => void) => unknown
+    readonly setTimeout: (f: () => void, ms: number) => unknown
+  }
+  const immediate = timers.setImmediate ?? ((f: () => void) => f())
+  immediate(() => void timers.setTimeout(() => resume(Effect.void), 0))
+})
 
 const ladder = (handle: ProcessHandle, request: ProcessRequest, timeout: Duration.Input, options: RunnerOptions, start: number) =>
   Effect.gen(function* () {
