@@ -2,7 +2,8 @@
  * The per-call cost of host mode inside the real agents (agents/: Claude Code, Codex, Gemini CLI,
  * Qwen Code from the npm registry, headless, against the scripted model server on 127.0.0.1): the
  * hook command's own wall time, minus that of a native `sh` hook doing the same check in the same
- * run. Each run wires both on UserPromptSubmit, PreToolUse, PostToolUse and Stop (the agent's own
+ * run, and against a bare `node -e 0` started as a hook beside them (the goal's yardstick: at most
+ * 1.5x it). Each run wires the three on UserPromptSubmit, PreToolUse, PostToolUse and Stop (the agent's own
  * names): the native hook runs `check.sh` itself on PreToolUse (and reads its stdin elsewhere);
  * `agent-hooks hook --host <agent>` runs the same `check.sh` as its policy's one PreToolUse hook.
  * Each command is wrapped in `t0=$(date +%s%N); …; t1=…`, the same wrapper for both, so the figure
@@ -61,7 +62,7 @@ const median = (values: ReadonlyArray<number>): number => {
 }
 
 interface Sample {
-  readonly side: "native" | "agent-hooks"
+  readonly side: "native" | "agent-hooks" | "node"
   readonly event: string
   readonly start: number
   readonly ms: number
@@ -87,9 +88,13 @@ const runOnce = async (agentName: string, mode: (typeof MODES)[number]): Promise
   const timed = (label: string, command: string): string =>
     `t0=$(date +%s%N); ${command}; rc=$?; t1=$(date +%s%N); echo "${label} $t0 $((t1-t0))" >> ${q(times)}; exit $rc`
   const ours = `${mode === "in-process" ? "AGENT_HOOKS_DAEMON=0 " : ""}${mode === "native client" ? q(CLIENT) : `${q(join(TOOLS_BIN, "node"))} ${q(CLI)}`} hook --host ${agentName} --timeout 60 --settings ${q(policy)}`
+  // A bare Node start as the agent starts a hook (the goal's yardstick, in the same conditions): stdin read after the timing
+  const bareNode = (event: string): string =>
+    `t0=$(date +%s%N); ${q(join(TOOLS_BIN, "node"))} -e 0 </dev/null; t1=$(date +%s%N); echo "node ${event} $t0 $((t1-t0))" >> ${q(times)}; cat >/dev/null; exit 0`
   const hooks = EVENTS.flatMap((event) => [
     { event, command: timed(`native ${event}`, `sh ${q(event === "PreToolUse" ? check : readOnly)}`), matcher: null },
-    { event, command: timed(`agent-hooks ${event}`, ours), matcher: null }
+    { event, command: timed(`agent-hooks ${event}`, ours), matcher: null },
+    { event, command: bareNode(event), matcher: null }
   ])
   const server = await startModelServer({})
   try {
@@ -133,8 +138,8 @@ const loadBefore = loadavg()
 const rows: Array<string> = []
 for (const name of names) {
   for (const mode of MODES) {
-    const cold: Array<[number, number]> = []
-    const warm: Array<[number, number]> = []
+    const cold: Array<[number, number, number]> = []
+    const warm: Array<[number, number, number]> = []
     for (let run = 0; run < RUNS; run++) {
       const samples = [...(await runOnce(name, mode))].sort((a, b) => a.start - b.start)
       const ours = samples.filter((s) => s.side === "agent-hooks")
@@ -143,17 +148,21 @@ for (const name of names) {
       )
       // each agent-hooks call beside the native hook of the same event in the same run
       ours.forEach((sample, i) => {
-        const native = samples.find((s) => s.side === "native" && s.event === sample.event && Math.abs(s.start - sample.start) < 5e9)
-        if (native === undefined) return
-        ;(i === 0 ? cold : warm).push([sample.ms, native.ms])
+        const near = (side: Sample["side"]) =>
+          samples.find((s) => s.side === side && s.event === sample.event && Math.abs(s.start - sample.start) < 5e9)
+        const native = near("native")
+        const node = near("node")
+        if (native === undefined || node === undefined) return
+        ;(i === 0 ? cold : warm).push([sample.ms, native.ms, node.ms])
       })
     }
-    const row = (what: string, pairs: ReadonlyArray<[number, number]>) => {
-      const ah = median(pairs.map((p) => p[0]))
-      const sh = median(pairs.map((p) => p[1]))
-      const diff = median(pairs.map((p) => p[0] - p[1]))
+    const row = (what: string, triples: ReadonlyArray<[number, number, number]>) => {
+      const ah = median(triples.map((p) => p[0]))
+      const sh = median(triples.map((p) => p[1]))
+      const node = median(triples.map((p) => p[2]))
+      const diff = median(triples.map((p) => p[0] - p[1]))
       rows.push(
-        `| ${AGENTS[name].title} | ${mode} | ${what} | ${pairs.length} | ${ah.toFixed(0)} | ${sh.toFixed(0)} | ${diff.toFixed(0)} |`
+        `| ${AGENTS[name].title} | ${mode} | ${what} | ${triples.length} | ${ah.toFixed(0)} | ${sh.toFixed(0)} | ${diff.toFixed(0)} | ${node.toFixed(0)} | ${(diff / node).toFixed(2)}x |`
       )
     }
     row("cold (first call in the HOME)", cold)
@@ -165,6 +174,8 @@ console.log(
     .map((l) => l.toFixed(2))
     .join(" ")} at the end; ${RUNS} runs per agent and mode; medians`
 )
-console.log("| agent | agent-hooks | calls | n | agent-hooks hook ms | native sh hook ms | difference ms (median of pairs) |")
-console.log("| --- | --- | --- | ---: | ---: | ---: | ---: |")
+console.log(
+  "| agent | agent-hooks | calls | n | agent-hooks hook ms | native sh hook ms | difference ms (median of pairs) | bare node -e 0 hook ms | difference / node -e 0 |"
+)
+console.log("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
 for (const row of rows) console.log(row)
