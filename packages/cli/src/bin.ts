@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 /**
- * The `agent-hooks` executable. It turns on Node's compile cache (Node 22.1 and later; a no-op
+ * The `agent-hooks` program's ES module entry: the package's executable, `agent-hooks.cjs`
+ * (internal/nodeEntry.ts), runs it in its own process, and it runs by itself too (`node dist/bin.js`,
+ * `bun dist/bin.js`, `deno run -A dist/bin.js`, and configs written before the CommonJS entry). It turns on Node's compile cache (Node 22.1 and later; a no-op
  * elsewhere), in a per-user folder, before loading the program, so every later start skips compiling the same modules
  * again: a host that runs `agent-hooks run` per event pays less for each one. The program is the
  * bundle `agent-hooks.mjs` beside this file when the build made it (the published package; the
