@@ -9,7 +9,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
-import { bin, node, type Result, runCli, scratchFolder } from "./cliHarness.ts"
+import { bin, cliEnv, node, type Result, runCli, scratchFolder } from "./cliHarness.ts"
 
 const fixtures = realpathSync(fileURLToPath(new URL("./fixtures/", import.meta.url)))
 const project = join(fixtures, "project")
@@ -503,36 +503,32 @@ describe("agent-hooks trust", () => {
   it("approves the project's files: with AGENT_HOOKS_REQUIRE_TRUST=1 they are held back until then", () => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-cli-trust-")))
     const home = join(dir, "home")
-    const saved = { home: process.env.AGENT_HOOKS_HOME, require: process.env.AGENT_HOOKS_REQUIRE_TRUST }
+    // the CLI's own environment: cliEnv leaves out the runner's values of both
+    const env = cliEnv({ AGENT_HOOKS_HOME: home, AGENT_HOOKS_REQUIRE_TRUST: "1" })
+    const trusting = (args: ReadonlyArray<string>, stdin = "") => runCli(args, { stdin, cwd: scratch(), env })
     try {
-      process.env.AGENT_HOOKS_HOME = home
-      process.env.AGENT_HOOKS_REQUIRE_TRUST = "1"
       mkdirSync(join(dir, ".agent-hooks"))
       writeFileSync(
         join(dir, ".agent-hooks", "settings.json"),
         JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "echo stop >&2; exit 2" }] }] } })
       )
-      const before = cli(["run", "Stop", "--project-dir", dir], { stdin: "{}" })
+      const before = trusting(["run", "Stop", "--project-dir", dir], "{}")
       expect(before.status).toBe(0)
       expect(before.stderr).toContain("held back: its hooks are not approved")
-      const validate = cli(["validate", "--project-dir", dir])
+      const validate = trusting(["validate", "--project-dir", dir])
       expect(validate.stdout).toMatch(/project\s+\S+settings\.json\s+held back \(not approved\)/)
 
-      const trust = cli(["trust", "--project-dir", dir])
+      const trust = trusting(["trust", "--project-dir", dir])
       expect(trust.status).toBe(0)
       expect(trust.stdout).toContain(`approved ${join(dir, ".agent-hooks", "settings.json")}`)
       expect(JSON.parse(readFileSync(join(home, "trusted-settings.json"), "utf8")).files).toHaveProperty(
         join(dir, ".agent-hooks", "settings.json")
       )
 
-      const after = cli(["run", "Stop", "--project-dir", dir], { stdin: "{}" })
+      const after = trusting(["run", "Stop", "--project-dir", dir], "{}")
       expect(after.status).toBe(2)
       expect(outcomeOf(after).reason).toBe("stop")
     } finally {
-      if (saved.home === undefined) delete process.env.AGENT_HOOKS_HOME
-      else process.env.AGENT_HOOKS_HOME = saved.home
-      if (saved.require === undefined) delete process.env.AGENT_HOOKS_REQUIRE_TRUST
-      else process.env.AGENT_HOOKS_REQUIRE_TRUST = saved.require
       rmSync(dir, { recursive: true, force: true })
     }
   })

@@ -22,7 +22,8 @@ afterAll(async () => {
   if (linux) await killDaemons()
 })
 
-const env = (extra: Record<string, string> = {}) => cliEnv({ HOME: home(), AGENT_HOOKS_TEST_HOOKS: hooks, ...extra })
+const env = (extra: Record<string, string> = {}) =>
+  cliEnv({ HOME: home(), AGENT_HOOKS_TEST_HOOKS: hooks, AGENT_HOOKS_DAEMON: "1", ...extra })
 const cli = (args: ReadonlyArray<string>, extra: Record<string, string> = {}) => {
   const result = spawnSync(node, [bin, ...args], { cwd: scratch(), env: env(extra), encoding: "utf8", timeout: 120_000 })
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }

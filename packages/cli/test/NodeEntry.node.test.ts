@@ -22,7 +22,7 @@ const fixtures = realpathSync(fileURLToPath(new URL("./fixtures/hosts/", import.
 const scratch = scratchFolder("agent-hooks-node-entry-")
 const linux = process.platform === "linux"
 const entry = join(dirname(bin), "agent-hooks.cjs")
-const { folder, env, daemons, socketFile, spawners, killDaemons, policyFiles } = daemonHarness(scratch, join(fixtures, "hooks"))
+const { folder, env, daemons, socketFile, killDaemons, policyFiles } = daemonHarness(scratch, join(fixtures, "hooks"))
 afterAll(async () => {
   if (linux) await killDaemons()
 })

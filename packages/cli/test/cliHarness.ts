@@ -94,12 +94,14 @@ export const steeringVariables: ReadonlyArray<string> = [
 
 /**
  * The test runner's environment without colours and without the variables that steer the CLI
- * (`steeringVariables`), plus `extra` (which may set any of them again).
+ * (`steeringVariables`), plus `extra` (which may set any of them again). No daemon unless `extra`
+ * turns it on (`AGENT_HOOKS_DAEMON: "1"`): a `hook` call would start one, detached, that outlives
+ * the test and writes into its folder while the folder is removed.
  */
 export const cliEnv = (extra: Record<string, string | undefined> = {}): Record<string, string | undefined> => {
   const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1" }
   for (const name of steeringVariables) delete env[name]
-  return { ...env, ...extra }
+  return { ...env, AGENT_HOOKS_DAEMON: "0", ...extra }
 }
 
 /** Runs `agent-hooks ARGS` to completion; a timeout is a result (status null), not an exception. */
