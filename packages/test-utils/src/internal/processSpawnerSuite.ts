@@ -147,6 +147,27 @@ export const suite = (
     const spawnError = (req: ProcessRequest): Promise<SpawnError> => run(Effect.flip(spawn(req)))
     const runHook = (req: ProcessRequest, timeout: Duration.Input): Promise<HookRunner.ProcessRun> =>
       run(HookRunner.run(req, timeout, RUNNER_OPTIONS))
+    /**
+     * `runHook` while the host's event loop is blocked from `fromMs` for `forMs` (a loaded host:
+     * synchronous spawns, CPU starvation), in the loop's check phase (where immediates run, as a
+     * scheduler's batch of spawns may): after it the loop runs the timers that came due before it
+     * polls the pipes again.
+     */
+    const runStalled = async (req: ProcessRequest, timeout: Duration.Input, fromMs: number, forMs: number) => {
+      const stall = setTimeout(
+        () =>
+          setImmediate(() => {
+            const end = Date.now() + forMs
+            while (Date.now() < end) {}
+          }),
+        fromMs
+      )
+      try {
+        return await runHook(req, timeout)
+      } finally {
+        clearTimeout(stall)
+      }
+    }
 
     const { tempDir, killAfter } = register("agent-hooks-spawner-")
     const pidFile = (): string => join(tempDir(), "pids")
@@ -697,23 +718,8 @@ export const suite = (
           // The hook answers and exits at once; a process that left its group (setsid) holds stdout
           // 0.5 s more, well within the hook's 2 s. Meanwhile the host's event loop is blocked from
           // 0.4 s to 3.4 s (a loaded host: synchronous spawns, CPU starvation), past the deadline.
-          const stalled = async () => {
-            // In the loop's check phase (where immediates run, as a scheduler's batch of spawns may):
-            // after it the loop runs the timers that came due, before it polls the pipes again.
-            const stall = setTimeout(
-              () =>
-                setImmediate(() => {
-                  const end = Date.now() + 3_000
-                  while (Date.now() < end) {}
-                }),
-              400
-            )
-            try {
-              return await runHook(request({ args: ["-c", "setsid sh -c 'sleep 0.5' & printf answer; exit 0"] }), "2 seconds")
-            } finally {
-              clearTimeout(stall)
-            }
-          }
+          const stalled = () =>
+            runStalled(request({ args: ["-c", "setsid sh -c 'sleep 0.5' & printf answer; exit 0"] }), "2 seconds", 400, 3_000)
           // A host too loaded to see the exit before the stall times the hook out (its timeout was
           // due with the exit unread): not the case under test, so it is run again.
           let result = await stalled()
@@ -731,22 +737,7 @@ export const suite = (
         async () => {
           // The hook answers (exit 2, a block) after 0.3 s; the host's event loop is blocked from 0.05 s
           // to 2.05 s, past the hook's 1 s timeout: the timeout and the exit are both due when it runs again.
-          const stalled = async () => {
-            const stall = setTimeout(
-              () =>
-                setImmediate(() => {
-                  const end = Date.now() + 2_000
-                  while (Date.now() < end) {}
-                }),
-              50
-            )
-            try {
-              return await runHook(request({ args: ["-c", "sleep 0.3; printf answer; echo no >&2; exit 2"] }), "1 second")
-            } finally {
-              clearTimeout(stall)
-            }
-          }
-          const result = await stalled()
+          const result = await runStalled(request({ args: ["-c", "sleep 0.3; printf answer; echo no >&2; exit 2"] }), "1 second", 50, 2_000)
           expect(result).toMatchObject({ exitCode: 2, timedOut: false, stdout: "answer", stderr: "no\n" })
         },
         TEST_TIMEOUT_MS
