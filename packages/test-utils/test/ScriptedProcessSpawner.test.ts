@@ -140,6 +140,8 @@ describe("ScriptedProcessSpawner", () => {
         HookRunner.run(request("{}"), "5 seconds", { killGrace: "1 second", drainWindow: "100 millis" })
       )
       yield* TestClock.adjust("5 seconds")
+      // at its deadline the runner looks once more for an exit the host's loop had not read yet (a real turn)
+      yield* Effect.promise(() => new Promise<void>((resolve) => setImmediate(() => setTimeout(resolve, 5))))
       yield* TestClock.adjust("1 second")
       const run = yield* Fiber.join(fiber)
       expect(run).toMatchObject({ timedOut: true, exitCode: null, signal: "SIGKILL", stdout: "partial" })
