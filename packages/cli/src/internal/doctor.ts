@@ -12,7 +12,7 @@ import * as Option from "effect/Option"
 import { spawnSync } from "node:child_process"
 import { existsSync } from "node:fs"
 import { homedir } from "node:os"
-import { basename, dirname, join, resolve } from "node:path"
+import { join, resolve } from "node:path"
 import { Failed } from "../ExitCode.ts"
 import { readText } from "./configFile.ts"
 import { ownEntryOn } from "./foreignEntry.ts"
@@ -23,7 +23,7 @@ import type { Scope } from "./hostFiles.ts"
 import { filesOf, layoutOf, wiredEntries } from "./hostFiles.ts"
 import { parse, toValue } from "./jsonc.ts"
 import { budgetMs, HOST_MODE_ENV } from "./hook.ts"
-import { runner, sameRunner } from "./install.ts"
+import { nodeEntry, runner, sameRunner } from "./install.ts"
 
 /** Options of `agent-hooks doctor`. */
 export interface DoctorOptions {
@@ -343,9 +343,10 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
       yield* Console.log(`client: Node (${own.words.join(" ")})`)
       // written before agent-hooks.cjs was the entry: right, and slower than it needs to be
       const file = own.words.at(-1)!
-      if (basename(file) === "bin.js" && existsSync(join(dirname(file), "agent-hooks.cjs")))
+      const faster = nodeEntry(file)
+      if (faster !== file)
         yield* Console.log(
-          `note: the command starts ${file}; agent-hooks install --host ${agent.name} again writes ${join(dirname(file), "agent-hooks.cjs")}, which answers a call through the daemon with about 2 ms less CPU`
+          `note: the command starts ${file}; agent-hooks install --host ${agent.name} again writes ${faster}, which answers a call through the daemon with about 2 ms less CPU`
         )
     } else {
       yield* Console.log(`client: native, ${own.words[0]} (through ${native.node} ${native.bin} when the daemon does not answer)`)

@@ -6,6 +6,7 @@
  * looks like an entry cannot make host mode step aside.
  */
 import type * as HostMode from "@agent-hooks/core/HostMode"
+import type { Reader } from "./foreignPayload.ts"
 import { readOwnCommand } from "./hostConfig.ts"
 import type { Scope } from "./hostFiles.ts"
 import { layoutOf, wiredEntries } from "./hostFiles.ts"
@@ -52,21 +53,23 @@ export const ownEntryOn = (
   ownEntriesOf(agent, projectDir, env).find((entries) => hostEvent === undefined || entries.events.includes(hostEvent))?.file
 
 /**
- * The timeout, in seconds, of `host`'s entry that runs this command, when it can be told: the
- * entries install wrote in `host`'s config (user and project) that carry this command's `--timeout`
- * each give a timeout in their own key, and the shortest is taken (any of them may be the one that
- * ran). `undefined` otherwise (no such entry, one without a timeout, a file that cannot be read).
- * Another agent that runs the entry and reads that key (`Reader.readsTimeout`: VS Code a Claude Code
+ * The timeout, in seconds, of `host`'s entry that runs this command, where the other agent whose
+ * call it is (`reader`) reads that entry's timeout and it can be told: the entries install wrote in
+ * `host`'s config (user and project) that carry this command's `--timeout` each give a timeout in
+ * their own key, and the shortest is taken (any of them may be the one that ran). `undefined`
+ * otherwise (the reader reads no timeout of the entry, no such entry, one without a timeout, a file
+ * that cannot be read). A reader that reads that key (`Reader.readsTimeout`: VS Code a Claude Code
  * entry's `timeout`, Copilot CLI a VS Code entry's `timeout`, its alias of `timeoutSec`) kills its
  * hook at it.
  */
 export const entryTimeout = (
   host: HostMode.Agent,
+  reader: Reader,
   timeout: number | undefined,
   projectDir: string,
   env: Readonly<Record<string, string | undefined>>
 ): number | undefined => {
-  if (timeout === undefined) return undefined
+  if (!reader.readsTimeout || timeout === undefined) return undefined
   let shortest: number | undefined
   try {
     for (const scope of ["project", "user"] as const) {

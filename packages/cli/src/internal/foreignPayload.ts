@@ -147,7 +147,7 @@ export const foreignOptions = (
   return {
     ...rest,
     host: reader.agent,
-    timeout: (reader.readsTimeout ? entryTimeout : undefined) ?? Math.min(options.timeout ?? other.hookTimeout, other.hookTimeout),
+    timeout: entryTimeout ?? Math.min(options.timeout ?? other.hookTimeout, other.hookTimeout),
     ...(event === undefined ? {} : { event })
   }
 }

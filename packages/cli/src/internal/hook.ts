@@ -123,7 +123,7 @@ const foreignCall = (
     // the agents' configs are read only for such a call
     const entries = yield* Effect.promise(() => import("./foreignEntry.ts"))
     // that agent kills its hook at the entry's own timeout where it reads it, else at its default
-    const entryTimeout = reader.readsTimeout ? entries.entryTimeout(agent, options.timeout, projectDir, process.env) : undefined
+    const entryTimeout = entries.entryTimeout(agent, reader, options.timeout, projectDir, process.env)
     const judged = foreignOptions(options, reader, read, entryTimeout)
     const hostEvent = foreignEvent(judged, read)
     // from here on the answer, and the last resort, are the other agent's

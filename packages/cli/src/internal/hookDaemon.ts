@@ -202,14 +202,13 @@ const runCall = async (request: Request, stdin: Buffer, after: Buffer, connectio
         read,
         entries &&
           ((reader) =>
-            reader.readsTimeout
-              ? entries.entryTimeout(
-                  HostMode.byName(parsed.options.host)!,
-                  parsed.options.timeout,
-                  foreignProjectDir(parsed.options, reader, request.env, request.cwd),
-                  request.env
-                )
-              : undefined)
+            entries.entryTimeout(
+              HostMode.byName(parsed.options.host)!,
+              reader,
+              parsed.options.timeout,
+              foreignProjectDir(parsed.options, reader, request.env, request.cwd),
+              request.env
+            ))
       )
       hostEvent = hostEventOf(answering, read)
     }

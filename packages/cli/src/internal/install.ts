@@ -61,13 +61,19 @@ export const runner = (): ReadonlyArray<string> | { readonly error: string } => 
     }
   }
   if (typeof process.versions["deno"] === "string") return [process.execPath, "run", "-A", real]
-  // Node starts the CommonJS entry beside bin.js (agent-hooks.cjs, when the build made it) faster: an agent's hook is
-  // Node's fastest start of this install, whichever of the two runs install
-  if (typeof process.versions["bun"] !== "string" && basename(real) === "bin.js") {
-    const entry = join(dirname(real), "agent-hooks.cjs")
-    if (existsSync(entry)) return [process.execPath, entry]
-  }
-  return [process.execPath, real]
+  // an agent's hook is Node's fastest start of this install, whichever of the two entries runs install
+  return [process.execPath, typeof process.versions["bun"] === "string" ? real : nodeEntry(real)]
+}
+
+/**
+ * The entry Node starts fastest for the CLI entry file `file`: the CommonJS one beside `bin.js`
+ * (`agent-hooks.cjs`, when the build made it: it asks the daemon before any ES module loads), else `file`.
+ *
+ * @internal
+ */
+export const nodeEntry = (file: string): string => {
+  const entry = join(dirname(file), "agent-hooks.cjs")
+  return basename(file) === "bin.js" && existsSync(entry) ? entry : file
 }
 
 /** The two entry files of one build of the CLI: a command naming either starts the same agent-hooks. */
