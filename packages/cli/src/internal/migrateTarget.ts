@@ -23,6 +23,7 @@ import type { HookEntry, LoadedSettings } from "@agent-hooks/core/Settings"
 import type { NewFile } from "./hostFiles.ts"
 import { fixedTimeout, readOwnCommand, shellQuote, TAKES_OVER, timeoutIn } from "./hostConfig.ts"
 import { failClosedOf, layoutOf, newFiles, readsMatchers } from "./hostFiles.ts"
+import { wiringOf } from "./agentProfile.ts"
 
 /** One entry of the target agent's config. */
 export interface TargetEntry {
@@ -262,12 +263,14 @@ export const planTarget = (input: {
     if (failClosedOf(agent) === undefined)
       notes.push(`if agent-hooks itself cannot start, ${agent.displayName} goes on without it (its own rule for a failing hook)`)
   }
-  // Cline runs one executable per event, whose stdout is the one answer: a second command there is left out.
+  // an agent that runs one executable per event (its profile's `oneEntryPerEvent`: Cline) reads its
+  // stdout as the one answer: a second command there is left out.
+  const oneEntry = wiringOf(agent).oneEntryPerEvent === true
   const written: Array<TargetEntry> = []
   for (const entry of [...entries, ...bare]) {
-    if (agent.name === "cline" && written.some((other) => other.hostEvent === entry.hostEvent)) {
+    if (oneEntry && written.some((other) => other.hostEvent === entry.hostEvent)) {
       notes.push(
-        `${entry.origin ?? entry.command}: Cline runs one executable per event, and its ${entry.hostEvent} already runs ${written.find((other) => other.hostEvent === entry.hostEvent)!.command}; left out`
+        `${entry.origin ?? entry.command}: ${agent.displayName} runs one executable per event, and its ${entry.hostEvent} already runs ${written.find((other) => other.hostEvent === entry.hostEvent)!.command}; left out`
       )
       continue
     }

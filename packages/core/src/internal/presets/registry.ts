@@ -4,41 +4,17 @@
 import * as Effect from "effect/Effect"
 import { SettingsError } from "../../HookError.ts"
 import type { Preset } from "../../PresetModel.ts"
+import { profiles } from "../agents/profiles.ts"
+import { dialects } from "../dialects/profiles.ts"
 import { agentHooks, claude } from "../preset.ts"
-import { codex } from "../agents/codex/dialect.ts"
-import { copilot } from "../agents/copilot/dialect.ts"
-import { cursor } from "../agents/cursor/dialect.ts"
-import { gemini } from "../agents/gemini/dialect.ts"
-import { orchestration } from "../dialects/orchestration/dialect.ts"
-import { pigo } from "../dialects/pigo/dialect.ts"
-import { qwen } from "../agents/qwen/dialect.ts"
-import { vscode } from "../agents/vscode/dialect.ts"
-import { wave } from "../dialects/wave/dialect.ts"
-import { wingman } from "../dialects/wingman/dialect.ts"
-import { antigravity, antigravity10 } from "../agents/antigravity/dialect.ts"
-import { cline } from "../agents/cline/dialect.ts"
-import { kiro } from "../agents/kiro/dialect.ts"
-import { windsurf } from "../agents/windsurf/dialect.ts"
 
 /** @internal */
 export const all: ReadonlyArray<Preset> = [
+  // the engine's own dialects, then those of no agent, then each agent's (from its folder)
   agentHooks,
   claude,
-  wingman,
-  orchestration,
-  pigo,
-  wave,
-  gemini,
-  kiro,
-  windsurf,
-  cline,
-  antigravity,
-  antigravity10,
-  codex,
-  cursor,
-  copilot,
-  vscode,
-  qwen
+  ...dialects.map((profile) => profile.dialect),
+  ...profiles.flatMap((profile) => (profile.dialect === undefined || profile.dialect === claude ? [] : [profile.dialect]))
 ]
 
 /** @internal */
