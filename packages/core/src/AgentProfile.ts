@@ -156,6 +156,8 @@ export interface Wiring {
   readonly optIn?: ReadonlyArray<string> | undefined
   /** Whether install writes the event into each entry's command (`--event`): the payload may not name it. */
   readonly eventInCommand?: boolean | undefined
+  /** Whether the agent's dialect picks a hook's command per operating system (`migrate --from` says which it kept). */
+  readonly perOsCommands?: boolean | undefined
   /** Whether the agent runs one entry per event (`migrate --to` then keeps the first). */
   readonly oneEntryPerEvent?: boolean | undefined
   /** What the user still has to do before the hooks run, per scope (install prints it). */

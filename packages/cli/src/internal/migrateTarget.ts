@@ -15,6 +15,7 @@
  * With `--lossy` a refused command hook is written into the agent's config as it is (a bare
  * command, its matcher where the agent has matchers), with a note naming what changes.
  */
+import * as Agents from "@agent-hooks/core/Agents"
 import * as HookEvent from "@agent-hooks/core/HookEvent"
 import * as HostMode from "@agent-hooks/core/HostMode"
 import type { Preset } from "@agent-hooks/core/Preset"
@@ -108,8 +109,9 @@ const withMargin = (seconds: number): number => Math.ceil(seconds + Math.min(5, 
 const commandLine = (handler: { readonly command: string; readonly args?: ReadonlyArray<string> | undefined }): string =>
   handler.args === undefined || handler.args.length === 0 ? handler.command : [handler.command, ...handler.args].map(shellQuote).join(" ")
 
-/** Per-OS commands: the dialects that pick one per platform, when reading. */
-const PER_OS: ReadonlySet<string> = new Set(["codex", "copilot", "vscode"])
+/** Whether the dialect picks a command per platform when reading (its agent's profile says: `perOsCommands`). */
+const perOs = (preset: Preset): boolean =>
+  Agents.profiles.some((profile) => profile.dialect?.name === preset.name && profile.wiring.perOsCommands === true)
 
 /**
  * The plan for `--to <agent>`: which hooks keep their meaning through host mode, the agent's
@@ -234,7 +236,7 @@ export const planTarget = (input: {
       `hooks of ${event} without a timeout get ${agent.displayName}'s ${fixed} s (${preset.name} gives them ${sourceSpec(preset, settings.hooks[event]![0]!, event)?.defaultTimeout ?? 600} s)`
     )
   }
-  if (PER_OS.has(preset.name)) {
+  if (perOs(preset)) {
     notes.push(
       `${preset.name} picks a command per operating system; the policy keeps the one for ${input.platform} (set AGENT_HOOKS_PLATFORM to migrate another's)`
     )

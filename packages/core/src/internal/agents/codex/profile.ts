@@ -15,6 +15,8 @@ export const profile: AgentProfile = {
       return { kind: "layered", json: join(folder, "hooks.json"), toml: join(folder, "config.toml") }
     },
     timeout: { unit: "seconds" },
+    // its hooks name a command per operating system
+    perOsCommands: true,
     needs: (scope, projectDir) => [
       "Codex runs a new or changed hook only after a review: open `codex`, run /hooks and trust the agent-hooks entries (`codex exec --dangerously-bypass-hook-trust` skips the review, for CI only).",
       ...(scope === "project"

@@ -18,6 +18,8 @@ export const profile: AgentProfile = {
           : join(projectDir, ".github/hooks/agent-hooks-copilot.json")
     }),
     timeout: { unit: "seconds" },
+    // its hooks name a command per operating system
+    perOsCommands: true,
     // Copilot CLI's payload names no event: each entry's command names it
     eventInCommand: true,
     needs: (scope) => [

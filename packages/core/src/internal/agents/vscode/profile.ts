@@ -17,6 +17,8 @@ export const profile: AgentProfile = {
         scope === "user" ? join(home, ".copilot/hooks/agent-hooks-vscode.json") : join(projectDir, ".github/hooks/agent-hooks-vscode.json")
     }),
     timeout: { unit: "seconds" },
+    // its hooks name a command per operating system
+    perOsCommands: true,
     // Copilot CLI runs VS Code's entries too (the hook folders they share) with its own payload,
     // which names no event: each entry's command names it
     eventInCommand: true,
