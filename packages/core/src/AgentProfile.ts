@@ -179,6 +179,22 @@ export interface DocsFacts {
 }
 
 /**
+ * The payload the agent sends its hooks on `hostEvent`, from a call in Claude Code's names
+ * (`claude`: its payload without `tool_name` and `tool_input` changes; `tool`: the tool in the
+ * agent's own name and input fields). Host mode presents a call this way to hooks written for the
+ * agent's payload (`hook --payload <agent>`); without it the agent's payload is Claude Code's with
+ * the agent's event (and event field) and tool.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type PresentPayload = (
+  hostEvent: string,
+  claude: Readonly<Record<string, unknown>>,
+  tool: { readonly name: string; readonly input: Record<string, unknown> } | undefined
+) => Record<string, unknown>
+
+/**
  * One agent: host mode, dialect, wiring and docs facts. `name` is `host.name` (the `--host` value).
  *
  * @since 0.2.0
@@ -188,6 +204,12 @@ export interface AgentProfile {
   readonly name: string
   readonly host: Agent
   readonly dialect?: Preset | undefined
+  /** How the agent lays out a call's payload, where it is not Claude Code's layout. */
+  readonly present?: PresentPayload | undefined
+  /** How the agent names an MCP tool (`@server/tool`), where not as Claude Code does (`mcp__server__tool`). */
+  readonly mcpToolName?: ((server: string, tool: string) => string) | undefined
+  /** Whether the agent's payload names no event (the command install writes gives it: `--event`). */
+  readonly payloadNamesNoEvent?: boolean | undefined
   readonly wiring: Wiring
   readonly docs: DocsFacts
 }

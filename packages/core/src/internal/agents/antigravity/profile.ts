@@ -5,6 +5,7 @@
 import type { AgentProfile, Wiring } from "../../../AgentProfile.ts"
 import { antigravity10 as dialect10, antigravity as dialect } from "./dialect.ts"
 import { antigravity10 as host10, antigravity as host } from "./host.ts"
+import { present } from "./present.ts"
 
 const sample =
   (named: boolean): Wiring["doctor"]["sample"] =>
@@ -21,6 +22,7 @@ export const profile: AgentProfile = {
   name: host.name,
   host,
   dialect,
+  present,
   wiring: {
     // the documented file groups hooks under a name: ours is "agent-hooks"
     place: ({ scope, home, projectDir, join }) => ({

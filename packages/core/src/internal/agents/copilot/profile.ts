@@ -2,12 +2,15 @@
 import type { AgentProfile } from "../../../AgentProfile.ts"
 import { copilot as dialect } from "./dialect.ts"
 import { copilotHost as host } from "./host.ts"
+import { present } from "./present.ts"
 
 /** @internal */
 export const profile: AgentProfile = {
   name: host.name,
   host,
   dialect,
+  present,
+  payloadNamesNoEvent: true,
   wiring: {
     place: ({ scope, home, projectDir, join }) => ({
       kind: "own",

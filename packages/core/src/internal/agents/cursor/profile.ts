@@ -2,12 +2,14 @@
 import type { AgentProfile } from "../../../AgentProfile.ts"
 import { cursor as dialect } from "./dialect.ts"
 import { cursorHost as host } from "./host.ts"
+import { present } from "./present.ts"
 
 /** @internal */
 export const profile: AgentProfile = {
   name: host.name,
   host,
   dialect,
+  present,
   wiring: {
     place: ({ scope, home, projectDir, join }) => ({
       kind: "json",

@@ -8,6 +8,8 @@ export const profile: AgentProfile = {
   name: host.name,
   host,
   dialect,
+  // an MCP tool is `@server/tool`
+  mcpToolName: (server, tool) => `@${server}/${tool}`,
   wiring: {
     place: ({ scope, home, projectDir, join }) => ({
       kind: "own",

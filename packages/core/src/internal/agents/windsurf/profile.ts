@@ -2,12 +2,14 @@
 import type { AgentProfile } from "../../../AgentProfile.ts"
 import { windsurf as dialect } from "./dialect.ts"
 import { windsurf as host } from "./host.ts"
+import { present } from "./present.ts"
 
 /** @internal */
 export const profile: AgentProfile = {
   name: host.name,
   host,
   dialect,
+  present,
   wiring: {
     place: ({ scope, home, projectDir, join }) => ({
       kind: "json",
