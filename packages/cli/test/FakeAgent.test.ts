@@ -1,7 +1,8 @@
 /**
  * Adding an agent is one folder: a fake agent (`fixtures/fake-agent/`, a host and a profile) put
  * into the agents' list is seen by `hook --host` and its help, `install`, `doctor`'s test call and
- * verdict, `migrate --to`, and the docs' agent tables, none of which names an agent.
+ * verdict, host mode's presentation of a call in its payload, `migrate --to`, and the docs' agent
+ * tables, none of which names an agent.
  */
 import * as NodeServices from "@effect/platform-node-shared/NodeChildProcessSpawner"
 import * as NodeFileSystem from "@effect/platform-node-shared/NodeFileSystem"
@@ -133,6 +134,12 @@ describe("a fake agent added as one folder", () => {
     expect(verdict(fake.host, 2, "", "no")).toEqual({ kind: "block", reason: "no" })
     expect(verdict(fake.host, 0, JSON.stringify({ verdict: "stop", reason: "policy" }), "")).toEqual({ kind: "block", reason: "policy" })
     expect(verdict(fake.host, 0, JSON.stringify({ verdict: "go" }), "").kind).toBe("allow")
+  })
+
+  it("host mode presents a call in its payload, as its folder lays it out (hook --payload fake)", () => {
+    expect(HostMode.present(fake.host, "PreToolUse", { cwd: "/p", tool_name: "Bash", tool_input: { command: "ls" } })).toEqual([
+      { hostEvent: "beforeShell", payload: { event: "beforeShell", root: "/p", tool_name: "shell", tool_input: { cmd: "ls" } } }
+    ])
   })
 
   it("migrate --to fake writes its config calling host mode", async () => {
