@@ -52,12 +52,21 @@ const ownEvent = (preset: Preset, event: string): string => {
   return typeof own === "string" ? own : event
 }
 
-/** The hooked events in catalog names: a preset's own event also names the catalog event it stands for. */
+const catalogOf = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>()
+/**
+ * The hooked events in catalog names: a preset's own event also names the catalog event it stands
+ * for. The same set for the same engine set (the middleware tells a change of hooks by the set).
+ */
 const catalogEvents = (preset: Preset, events: ReadonlySet<string>): ReadonlySet<string> => {
   const aliases = preset?.events
   if (aliases === undefined) return events
-  const extra = Object.entries(aliases).filter(([catalog, own]) => events.has(own) && !events.has(catalog))
-  return extra.length === 0 ? events : new Set([...events, ...extra.map(([catalog]) => catalog)])
+  let catalog = catalogOf.get(events)
+  if (catalog === undefined) {
+    const extra = Object.entries(aliases).filter(([name, own]) => events.has(own) && !events.has(name))
+    catalog = extra.length === 0 ? events : new Set([...events, ...extra.map(([name]) => name)])
+    catalogOf.set(events, catalog)
+  }
+  return catalog
 }
 
 type SettingsHooks = Readonly<Record<string, ReadonlyArray<unknown>>>
