@@ -265,6 +265,29 @@ describe("a preset's own tool names under the adapter", () => {
     expect(hooks.toolName("bash")).toBe("bash")
   })
 
+  it("codex (a peer): Codex names its shell tool Bash, so bash is mapped and gated; write_file is not renamed to Write", async () => {
+    const p = project()
+    put(join(p.home, ".codex", "hooks.json"), {
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: fixtureCommand("block-rm.sh") }] }] }
+    })
+    const engine = await p.engine("codex")
+    const bash = shellTool("bash")
+    const model = fakeModel()
+      .respondWithTools([
+        { name: "bash", args: { command: "rm -rf /" }, id: "b1" },
+        { name: "bash", args: { command: "ls" }, id: "b2" }
+      ])
+      .respond(new AIMessage("done"))
+    const hooks = hooksMiddleware({ engine, cwd: p.dir, transcriptDir: join(p.root, "transcripts") })
+    const agent = createAgent({ model, tools: [bash.tool], middleware: [hooks] })
+
+    await agent.invoke({ messages: [new HumanMessage("go")] })
+
+    expect(bash.ran).toEqual([{ command: "ls" }])
+    expect(hooks.toolName("bash")).toBe("Bash")
+    expect(hooks.toolName("write_file")).toBe("write_file")
+  })
+
   it("Claude Code's settings keep every default (bash is Bash); defaultToolNames true / false override the preset", async () => {
     const p = project()
     put(join(p.dir, ".claude", "settings.json"), {
