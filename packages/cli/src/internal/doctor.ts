@@ -15,14 +15,14 @@ import { homedir } from "node:os"
 import { join, resolve } from "node:path"
 import { Failed } from "../ExitCode.ts"
 import { readText } from "./configFile.ts"
-import { ownEntryOn } from "./foreignEntry.ts"
+import { foreignAuto, killedBeforeAnswer } from "./foreignEntry.ts"
 import { READERS } from "./foreignPayload.ts"
-import { eventsOf, fixedTimeout, readOwnCommand, secondsOf, timeoutIn } from "./hostConfig.ts"
+import { eventsOf, readOwnCommand } from "./hostConfig.ts"
 import { clientPath, nativeFolder, readClient } from "./nativeClient.ts"
 import type { Scope } from "./hostFiles.ts"
 import { filesOf, layoutOf, wiredEntries } from "./hostFiles.ts"
 import { parse, toValue } from "./jsonc.ts"
-import { budgetMs, HOST_MODE_ENV } from "./hook.ts"
+import { HOST_MODE_ENV } from "./hook.ts"
 import { nodeEntry, runner, sameRunner } from "./install.ts"
 
 /** Options of `agent-hooks doctor`. */
@@ -302,13 +302,8 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
       // The agent kills a hook at its timeout and then runs the tool (Codex, Gemini CLI, Qwen Code):
       // the timeout in the config must stay above host mode's budget for the --timeout it was given
       for (const [event, entry] of entries) {
-        const own = readOwnCommand(entry.command)!
-        const seconds = fixedTimeout(agent) ? agent.hookTimeout : secondsOf(agent, entry.timeout ?? timeoutIn(agent, agent.hookTimeout))
-        if (seconds * 1000 <= budgetMs(own.timeout)) {
-          problems.push(
-            `${entry.file} ${event}: the hook timeout (${seconds} s) is not above host mode's budget for --timeout ${own.timeout} (${budgetMs(own.timeout) / 1000} s): ${agent.displayName} would kill host mode first and run the tool. Run agent-hooks install --host ${agent.name} again`
-          )
-        }
+        const why = killedBeforeAnswer(agent, entry)
+        if (why !== undefined) problems.push(`${entry.file} ${event}: ${why}. Run agent-hooks install --host ${agent.name} again`)
       }
       const missing = expected.filter((event) => !entries.has(event))
       if (entries.size === 0) yield* Console.log(`${scope}: ${shown}: no agent-hooks entries`)
@@ -396,23 +391,13 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
     // other agent's own entry (and whether there is one), or blocks it; read as the other agent reads it
     for (const reader of READERS[agent.name] ?? []) {
       const other = HostMode.byName(reader.agent)!
-      let own: string | undefined
-      let unknown: string | undefined
-      try {
-        own = ownEntryOn(other, shellEvent(other), projectDir, process.env)
-      } catch (error) {
-        unknown = (error as Error).message
-      }
+      // the rule --foreign auto follows, from the same function: whether that agent's own entry can judge its calls
+      const auto = foreignAuto(other, shellEvent(other), projectDir, process.env)
       const result = spawn(testPayload(other, options.testCommand, projectDir))
       const stderr = result.stderr ?? ""
       const seen = verdict(other, result.status, result.stdout ?? "", stderr)
       const runs = `${reader.displayName} runs ${reader.reads}, so it starts this command too`
-      const theirs =
-        own === undefined
-          ? unknown === undefined
-            ? "there is none"
-            : `whether there is one cannot be told: ${unknown}`
-          : `it is in ${own}`
+      const theirs = auto.leave ? `it is in ${auto.file}` : auto.why
       if (stderr.includes(`judged as ${reader.displayName}'s call`)) {
         if (seen.kind === "allow") {
           problems.push(
@@ -428,13 +413,18 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
         (result.stdout ?? "").trim() === "" &&
         stderr.includes(`this call comes from ${reader.displayName}`)
       ) {
-        if (own !== undefined) {
+        if (stderr.includes("--foreign auto:") && !auto.leave) {
+          // the command left the call to an entry the rule does not trust: another agent-hooks than this one
+          problems.push(
+            `${runs}, and leaves ${reader.displayName}'s calls to its own entry, which cannot judge them: ${auto.why}. Nobody judges those calls: run agent-hooks install --host ${agent.name} again with this agent-hooks (it judges them here), and agent-hooks install --host ${reader.agent} --user`
+          )
+        } else if (auto.leave && !stderr.includes("(--foreign leave)")) {
           yield* Console.log(
-            `note: ${reader.displayName} runs ${reader.reads} too; host mode leaves its calls to its own agent-hooks entry, which is there (${own}): each agent's calls are judged once`
+            `note: ${reader.displayName} runs ${reader.reads} too; host mode leaves its calls to its own agent-hooks entry, which is there and can judge them (${auto.file}): each agent's calls are judged once`
           )
         } else {
           yield* Console.log(
-            `note: ${runs}; host mode leaves its calls to ${reader.displayName}'s own agent-hooks entry (--foreign leave), and ${theirs}: ${reader.displayName}'s calls are not guarded. If you use ${reader.displayName} here, run agent-hooks install --host ${reader.agent}${wired.scope === "project" ? " --project" : ""}, or let host mode judge them (--foreign auto, the default)`
+            `note: ${runs}; host mode leaves its calls to ${reader.displayName}'s own agent-hooks entry (--foreign leave), and ${auto.leave ? `it is in ${auto.file}` : `${theirs}: ${reader.displayName}'s calls are not guarded`}. If you use ${reader.displayName} here, run agent-hooks install --host ${reader.agent} --user, or let host mode judge them (--foreign auto, the default)`
           )
         }
       } else if (seen.kind === "block" && stderr.includes("(--foreign block)")) {
