@@ -437,7 +437,9 @@ describe("doctor, per host that reads another's files", () => {
     expect(judged.stdout).toContain("host mode judges VS Code's calls here as VS Code's (the test call is blocked)")
     expect(judged.stdout).toContain("VS Code's own agent-hooks entry: VS Code has no agent-hooks entry of its own on PreToolUse")
     const leave = runCli(["doctor", "--host", "claude"], { cwd: b.dir, env: env(b, { AGENT_HOOKS_FOREIGN: "leave" }), timeout: 60_000 })
-    expect(leave.stdout).toContain("(--foreign leave), and VS Code has no agent-hooks entry of its own on PreToolUse: VS Code's calls are not guarded")
+    expect(leave.stdout).toContain(
+      "(--foreign leave), and VS Code has no agent-hooks entry of its own on PreToolUse: VS Code's calls are not guarded"
+    )
     const block = runCli(["doctor", "--host", "claude"], { cwd: b.dir, env: env(b, { AGENT_HOOKS_FOREIGN: "block" }), timeout: 60_000 })
     expect(block.stdout).toContain("host mode blocks every VS Code call (--foreign block)")
   })

@@ -11,17 +11,15 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { spawnSync } from "node:child_process"
 import { existsSync } from "node:fs"
-import { homedir } from "node:os"
 import { join, resolve } from "node:path"
 import { Failed } from "../ExitCode.ts"
-import { readText } from "./configFile.ts"
 import { foreignAuto, killedBeforeAnswer } from "./foreignEntry.ts"
 import { READERS } from "./foreignPayload.ts"
 import { eventsOf, readOwnCommand } from "./hostConfig.ts"
 import { clientPath, nativeFolder, readClient } from "./nativeClient.ts"
 import type { Scope } from "./hostFiles.ts"
 import { filesOf, layoutOf, wiredEntries } from "./hostFiles.ts"
-import { parse, toValue } from "./jsonc.ts"
+import { describeSwitch, offSwitches } from "./hookSwitches.ts"
 import { HOST_MODE_ENV } from "./hook.ts"
 import { nodeEntry, runner, sameRunner } from "./install.ts"
 
@@ -33,6 +31,8 @@ export interface DoctorOptions {
   readonly projectDir: Option.Option<string>
   /** The shell command of the test call. */
   readonly testCommand: string
+  /** The agent's own managed (system) settings folder, for its switches (default: the one it documents). */
+  readonly agentManagedDir?: Option.Option<string> | undefined
 }
 
 /** The agent's event that guards its shell tool (the test call's event). */
@@ -211,67 +211,6 @@ export const verdict = (
   return { kind: "allow", reason: "the policy let the call through" }
 }
 
-const readJson = (file: string): unknown => {
-  const text = readText(file)
-  if (text === undefined) return undefined
-  try {
-    return toValue(parse(text))
-  } catch {
-    return undefined
-  }
-}
-
-/** Switches in the agent's own config that turn every hook off, as `file: what` lines. */
-const offSwitches = (agent: HostMode.Agent, projectDir: string): ReadonlyArray<string> => {
-  const home = process.env["HOME"] ?? homedir()
-  const found: Array<string> = []
-  const check = (file: string, test: (value: Record<string, unknown>) => string | undefined) => {
-    const value = readJson(file)
-    if (typeof value === "object" && value !== null) {
-      const what = test(value as Record<string, unknown>)
-      if (what !== undefined) found.push(`${file}: ${what}`)
-    }
-  }
-  const disableAll = (value: Record<string, unknown>) => (value["disableAllHooks"] === true ? "disableAllHooks is true" : undefined)
-  switch (agent.name) {
-    case "claude":
-      for (const file of [
-        ...filesOf(layoutOf(agent, "user", projectDir, process.env), []),
-        join(projectDir, ".claude", "settings.json"),
-        join(projectDir, ".claude", "settings.local.json")
-      ])
-        check(file, disableAll)
-      break
-    case "qwen":
-      for (const scope of ["user", "project"] as const)
-        for (const file of filesOf(layoutOf(agent, scope, projectDir, process.env), [])) check(file, disableAll)
-      break
-    case "gemini":
-      for (const file of [join(home, ".gemini", "settings.json"), join(projectDir, ".gemini", "settings.json")]) {
-        check(file, (value) => {
-          const config = value["hooksConfig"] as Record<string, unknown> | undefined
-          return config?.["enabled"] === false ? "hooksConfig.enabled is false" : undefined
-        })
-      }
-      break
-    case "codex": {
-      const toml = readText(join(resolve(process.env["CODEX_HOME"] || join(home, ".codex")), "config.toml"))
-      if (toml !== undefined) {
-        let section = ""
-        for (const raw of toml.split("\n")) {
-          const line = raw.replace(/#.*$/, "").trim()
-          const header = /^\[([^\]]+)\]$/.exec(line)
-          if (header !== null) section = header[1]!.trim()
-          else if (section === "features" && /^(?:hooks|codex_hooks)\s*=\s*false$/.test(line)) found.push(`config.toml: [features] ${line}`)
-          else if (/^features\.(?:hooks|codex_hooks)\s*=\s*false$/.test(line) && section === "") found.push(`config.toml: ${line}`)
-        }
-      }
-      break
-    }
-  }
-  return found
-}
-
 /**
  * `agent-hooks doctor --host <agent>`.
  *
@@ -315,7 +254,18 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
       const pre = entries.get(preEvent)
       if (wired === undefined && pre !== undefined) wired = { file: pre.file, command: pre.command, scope }
     }
-    for (const off of offSwitches(agent, projectDir)) problems.push(`${agent.displayName}'s hooks are off: ${off}`)
+    // the agent's (and its administrator's) switches that skip the entry: never "protected" under one
+    const switches = offSwitches(agent, {
+      projectDir,
+      env: process.env,
+      managedDir: Option.getOrUndefined(options.agentManagedDir ?? Option.none()),
+      command: wired?.command
+    })
+    const notProtected = () =>
+      new Failed({
+        message: `${agent.displayName} is not protected: ${switches.length === 1 ? "a switch" : `${switches.length} switches`} above skip${switches.length === 1 ? "s" : ""} the agent-hooks entry, whatever the test call says`
+      })
+    for (const off of switches) problems.push(describeSwitch(agent, off))
     if (wired === undefined) {
       for (const problem of problems) yield* Console.log(`problem: ${problem}`)
       return yield* Effect.fail(
@@ -454,6 +404,7 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
         })
       )
     }
+    if (switches.length > 0) return yield* Effect.fail(notProtected())
     if (problems.length > 0) return yield* Effect.fail(new Failed({ message: `${problems.length} problem(s) above` }))
     yield* Console.log(
       `${agent.displayName}: wired (${wired.file}), and the test call is ${seen.kind === "block" ? "blocked" : "held for the user"}`
