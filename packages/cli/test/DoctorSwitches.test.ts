@@ -65,7 +65,7 @@ describe("Claude Code", () => {
     isProtected(doctor())
     b.put(join(managed, "managed-settings.d", "95-lock.json"), { strictPluginOnlyCustomization: ["hooks"] })
     notProtected(doctor(), join(managed, "managed-settings.d", "95-lock.json"), "strictPluginOnlyCustomization")
-  })
+  }, 180_000)
 
   it("disableAllHooks as Claude Code reads the scalar: a cloned project's true turns the user's entry off; the local file's false wins over it; managed true turns everything off", () => {
     const { b, managed, doctor } = wired("claude", "--user")
@@ -75,7 +75,7 @@ describe("Claude Code", () => {
     isProtected(doctor())
     b.put(join(managed, "managed-settings.json"), { disableAllHooks: true })
     notProtected(doctor(), join(managed, "managed-settings.json"), "disableAllHooks")
-  })
+  }, 180_000)
 
   it("a project's env key or the environment that starts Claude Code without its settings' hooks (CLAUDE_CODE_SIMPLE, CLAUDE_CODE_SAFE_MODE)", () => {
     const { b, doctor } = wired("claude", "--user")
@@ -83,7 +83,7 @@ describe("Claude Code", () => {
     isProtected(doctor({ CLAUDE_CODE_SAFE_MODE: "0" }))
     b.put(join(b.dir, ".claude", "settings.json"), { env: { CLAUDE_CODE_SIMPLE: "1" } })
     notProtected(doctor(), join(b.dir, ".claude", "settings.json"), "env.CLAUDE_CODE_SIMPLE")
-  })
+  }, 180_000)
 })
 
 describe("the other agents' switches, each as a cloned repository or the user's config sets it", () => {
@@ -92,7 +92,7 @@ describe("the other agents' switches, each as a cloned repository or the user's 
     isProtected(doctor())
     b.put(join(b.dir, ".github", "copilot", "settings.json"), { disableAllHooks: true })
     notProtected(doctor(), join(b.dir, ".github", "copilot", "settings.json"), "disableAllHooks")
-  })
+  }, 180_000)
 
   it("VS Code: .vscode/settings.json chat.useChatHooks false, or chat.hookFilesLocations turning .github/hooks off", () => {
     const { b, doctor } = wired("vscode", "--project")
@@ -102,7 +102,7 @@ describe("the other agents' switches, each as a cloned repository or the user's 
     notProtected(doctor(), file, "chat.useChatHooks")
     b.put(file, { "chat.hookFilesLocations": { ".github/hooks": false } })
     notProtected(doctor(), file, `chat.hookFilesLocations[".github/hooks"]`)
-  })
+  }, 180_000)
 
   it("Gemini CLI: the entry's command in hooksConfig.disabled; hooksConfig.enabled false in the system settings", () => {
     const { b, managed, doctor } = wired("gemini", "--project")
@@ -115,14 +115,14 @@ describe("the other agents' switches, each as a cloned repository or the user's 
     b.put(file, settings)
     b.put(join(managed, "settings.json"), { hooksConfig: { enabled: false } })
     notProtected(doctor(), join(managed, "settings.json"), "hooksConfig.enabled")
-  })
+  }, 180_000)
 
   it("Qwen Code: a project's disableAllHooks over the user's entry", () => {
     const { b, doctor } = wired("qwen", "--user")
     isProtected(doctor())
     b.put(join(b.dir, ".qwen", "settings.json"), { disableAllHooks: true })
     notProtected(doctor(), join(b.dir, ".qwen", "settings.json"), "disableAllHooks")
-  })
+  }, 180_000)
 
   it("Codex: a project's [features] hooks = false; the managed requirements.toml's allow_managed_hooks_only", () => {
     const { b, managed, doctor } = wired("codex", "--user")
@@ -133,5 +133,15 @@ describe("the other agents' switches, each as a cloned repository or the user's 
     isProtected(doctor())
     b.put(join(managed, "requirements.toml"), "allow_managed_hooks_only = true\n")
     notProtected(doctor(), join(managed, "requirements.toml"), "allow_managed_hooks_only")
-  })
+  }, 180_000)
+
+  it("Codex: the user's [hooks.state] turning the entry off (another hook's state is no problem)", () => {
+    const { b, doctor } = wired("codex", "--user")
+    const hooks = join(b.home, ".codex", "hooks.json")
+    const config = join(b.home, ".codex", "config.toml")
+    b.put(config, `[hooks.state."${hooks}:pre_tool_use:0:7"]\nenabled = false\n`)
+    isProtected(doctor())
+    b.put(config, `[hooks.state."${hooks}:pre_tool_use:0:0"]\nenabled = false\n`)
+    notProtected(doctor(), config, `[hooks.state."${hooks}:pre_tool_use:0:0"] enabled`)
+  }, 180_000)
 })

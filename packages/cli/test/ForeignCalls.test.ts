@@ -137,7 +137,7 @@ describe.each(pairs)("$name's call under --host $host", ({ host, other, name, ho
     const doctor = cli(b, ["doctor", "--host", host])
     expect(doctor.status, doctor.stdout + doctor.stderr).toBe(0)
     expect(doctor.stdout).toContain("each agent's calls are judged once")
-  })
+  }, 180_000)
 
   it("attacker: a cloned project's own entry for it (install's exact command, its timeout 1 s) does not make auto step aside; doctor says it is judged here", () => {
     const { b, command } = wired(host)
@@ -159,7 +159,7 @@ describe.each(pairs)("$name's call under --host $host", ({ host, other, name, ho
       expect(doctor.stdout).toContain(`host mode judges ${name}'s calls here as ${name}'s (the test call is blocked)`)
       expect(doctor.stdout).toContain("which a cloned repository can write")
     }
-  })
+  }, 180_000)
 
   it("attacker: the user's entry that the agent kills before host mode answers (timeout 1 s), or that others may write, or that sits in the project (HOME set there), is no reason to step aside", () => {
     const { b, command } = wired(host)
@@ -187,7 +187,7 @@ describe.each(pairs)("$name's call under --host $host", ({ host, other, name, ho
     const moved = runHook(b, command, call(b, other, "rm -rf /"), { HOME: fake })
     expect(seenBy(other, moved), moved.stdout + moved.stderr).toBe("block")
     expect(moved.stderr).toContain("inside the project")
-  })
+  }, 180_000)
 })
 
 /** Whether the other agent's own reference says it reads the host's entry's timeout key. */

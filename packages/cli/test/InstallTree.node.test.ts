@@ -210,7 +210,7 @@ describe("an agent that runs another agent's hook files", () => {
     const doctor = cli(b, ["doctor", "--host", "vscode"])
     expect(doctor.status, doctor.stdout + doctor.stderr).toBe(0)
     expect(doctor.stdout).toContain("each agent's calls are judged once")
-  })
+  }, 180_000)
 })
 
 describe("install --host cursor and its Tab events", () => {

@@ -259,7 +259,9 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
       projectDir,
       env: process.env,
       managedDir: Option.getOrUndefined(options.agentManagedDir ?? Option.none()),
-      command: wired?.command
+      command: wired?.command,
+      entryFile: wired?.file,
+      event: preEvent
     })
     const notProtected = () =>
       new Failed({

@@ -31,6 +31,9 @@ export interface SwitchContext {
   readonly managedDir: string | undefined
   /** The command of the entry doctor checks (Gemini CLI's `hooksConfig.disabled` names hooks by command). */
   readonly command: string | undefined
+  /** The file of the entry doctor checks, and its event (Codex's `[hooks.state]` names a hook by file, event and place). */
+  readonly entryFile?: string | undefined
+  readonly event?: string | undefined
 }
 
 type Doc = Readonly<Record<string, unknown>>
@@ -281,6 +284,33 @@ const codex = (context: SwitchContext, unreadable: Array<OffSwitch>): ReadonlyAr
       fix: ADMIN
     })
   const home = resolve(nonEmpty(context.env["CODEX_HOME"]) ?? join(context.home, ".codex"))
+  const userConfig = join(home, "config.toml")
+  // the user's [hooks.state."<file>:<event>:<group>:<hook>"] enabled = false turns that one hook off
+  const state = at(readToml(userConfig, unreadable), "hooks.state")
+  if (isRecord(state) && context.entryFile !== undefined && context.event !== undefined && context.command !== undefined) {
+    const entries = context.entryFile.endsWith(".toml")
+      ? at(readToml(context.entryFile, unreadable), `hooks`)
+      : at(readJson(context.entryFile, unreadable), "hooks")
+    const groups = isRecord(entries) ? entries[context.event] : undefined
+    const label = context.event.replace(/(?<=[a-z0-9])([A-Z])/g, "_$1").toLowerCase()
+    if (Array.isArray(groups)) {
+      groups.forEach((group: unknown, g) => {
+        const hooks = isRecord(group) ? group["hooks"] : undefined
+        if (!Array.isArray(hooks)) return
+        hooks.forEach((hook: unknown, h) => {
+          const key = `${context.entryFile}:${label}:${g}:${h}`
+          const set = state[key]
+          if (isRecord(hook) && hook["command"] === context.command && isRecord(set) && set["enabled"] === false)
+            found.push({
+              file: userConfig,
+              key: `[hooks.state."${key}"] enabled`,
+              what: "turns the agent-hooks entry off",
+              fix: `remove that table (or set enabled = true) in ${userConfig}`
+            })
+        })
+      })
+    }
+  }
   // config layers, highest first: the project's over the user's over the system's
   for (const file of [join(context.projectDir, ".codex", "config.toml"), join(home, "config.toml"), join(system, "config.toml")]) {
     const doc = readToml(file, unreadable)
