@@ -136,3 +136,61 @@ export const module = Schema.Struct({
   export: Schema.optional(NonEmpty),
   ...commonFields
 })
+
+/**
+ * One handler type a settings file may name: its schema (the decoder and the JSON Schema both use
+ * it), what it is for (the JSON Schema's description), and the files it names (the trust store
+ * approves and pins them with the settings file). Its executor is bound to the same `type` in
+ * `executors/index.ts`, whose table the compiler checks against this registry.
+ *
+ * @internal
+ */
+export interface HandlerType<S extends Schema.Struct<Schema.Struct.Fields>> {
+  readonly schema: S
+  readonly summary: string
+  /**
+   * The fields that name a file, relative to the settings file's folder, each with the field the
+   * loader puts its absolute path in. Trust approves those files with the settings, and runs an
+   * approved hook on the approved copies.
+   */
+  readonly files?: Readonly<Record<string, string>>
+  /** Values of optional fields the loader fills in when the file leaves them out. */
+  readonly defaults?: Readonly<Record<string, unknown>>
+}
+
+const handlerType = <S extends Schema.Struct<Schema.Struct.Fields>>(descriptor: HandlerType<S>) => descriptor
+
+/**
+ * Every handler type, by its `type`: the one list the decoder, the JSON Schema, trust and the
+ * executors are derived from. A new type is one entry here and one executor.
+ *
+ * @internal
+ */
+export const handlerTypes = {
+  command: handlerType({ schema: command, summary: "a process: shell form, or exec form with `args`" }),
+  http: handlerType({ schema: http, summary: "a POST of the input JSON to a URL (or OPA's Data API)" }),
+  prompt: handlerType({ schema: prompt, summary: "the host's model judges the input" }),
+  agent: handlerType({ schema: agent, summary: "the host's agent judges the input" }),
+  mcp_tool: handlerType({ schema: mcpTool, summary: "a tool of an MCP server, called through the host" }),
+  module: handlerType({
+    schema: module,
+    summary: "a JavaScript module's export, run in-process",
+    files: { module: "modulePath" },
+    defaults: { export: "default" }
+  }),
+  cedar: handlerType({
+    schema: cedar,
+    summary: "Cedar policies, evaluated in-process",
+    files: { policies: "policiesPath", entities: "entitiesPath", schema: "schemaPath" }
+  })
+} as const
+
+/** The `type` of a handler a settings file may hold. @internal */
+export type HandlerTypeName = keyof typeof handlerTypes
+
+/** The types, in the registry's order. @internal */
+export const handlerTypeNames = Object.keys(handlerTypes) as ReadonlyArray<HandlerTypeName>
+
+/** The type's descriptor; `undefined` for a `type` no settings file may name. @internal */
+export const handlerTypeOf = (type: unknown): HandlerType<(typeof handlerTypes)[HandlerTypeName]["schema"]> | undefined =>
+  typeof type === "string" && Object.hasOwn(handlerTypes, type) ? handlerTypes[type as HandlerTypeName] : undefined

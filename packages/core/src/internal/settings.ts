@@ -15,21 +15,9 @@ import * as PosixPath from "./posixPath.ts"
 import { describe, nearest, render } from "./text.ts"
 import type { JsonPath } from "./text.ts"
 
-const HANDLER_SCHEMAS = {
-  command: HandlerSchema.command,
-  http: HandlerSchema.http,
-  prompt: HandlerSchema.prompt,
-  agent: HandlerSchema.agent,
-  mcp_tool: HandlerSchema.mcpTool,
-  module: HandlerSchema.module,
-  cedar: HandlerSchema.cedar
-} as const
-
-type HandlerType = keyof typeof HANDLER_SCHEMAS
-
 /** The keys of a matcher group. */
 const GROUP_KEYS: ReadonlyArray<string> = ["matcher", "hooks"]
-const HANDLER_TYPES = Object.keys(HANDLER_SCHEMAS) as ReadonlyArray<HandlerType>
+const HANDLER_TYPES = HandlerSchema.handlerTypeNames
 
 const formatIssue = SchemaIssue.makeFormatterStandardSchemaV1()
 
@@ -90,7 +78,8 @@ const decodeHandler = (value: unknown, path: JsonPath, where: string, problems: 
     return undefined
   }
   const type = value["type"]
-  if (typeof type !== "string" || !(HANDLER_TYPES as ReadonlyArray<string>).includes(type)) {
+  const handlerType = HandlerSchema.handlerTypeOf(type)
+  if (handlerType === undefined) {
     const near = typeof type === "string" ? nearest(type, HANDLER_TYPES) : undefined
     problems.drop(
       [...path, "type"],
@@ -100,8 +89,8 @@ const decodeHandler = (value: unknown, path: JsonPath, where: string, problems: 
     )
     return undefined
   }
-  const schema = HANDLER_SCHEMAS[type as HandlerType]
-  const decoded = decodeAs(schema, value, path, where, problems)
+  const schema = handlerType.schema
+  const decoded = decodeAs(schema, value, path, where, problems) as DecodedHandler | undefined
   if (decoded === undefined) return undefined
   unknownKeys(value, Object.keys(schema.fields), path, where, problems)
   if (decoded.timeout !== undefined && decoded.timeout >= 1000) {
@@ -147,20 +136,35 @@ const decodeHandler = (value: unknown, path: JsonPath, where: string, problems: 
       }
     })
   }
-  // A module's path is resolved against its settings file's folder when the settings load.
-  const beside = (file: string) => PosixPath.resolve(PosixPath.dirname(where), file)
-  if (decoded.type === "cedar")
-    return {
-      ...decoded,
-      policiesPath: beside(decoded.policies),
-      entitiesPath: decoded.entities && beside(decoded.entities),
-      schemaPath: decoded.schema && beside(decoded.schema)
-    }
-  return decoded.type === "module" ? { ...decoded, export: decoded.export ?? "default", modulePath: beside(decoded.module) } : decoded
+  return resolve(handlerType, decoded, where)
+}
+
+type DecodedSchema = (typeof HandlerSchema.handlerTypes)[HandlerSchema.HandlerTypeName]["schema"]
+
+/** What a handler type's schema decodes to, before the loader resolves its files. */
+type DecodedHandler = (typeof HandlerSchema.handlerTypes)[HandlerSchema.HandlerTypeName]["schema"]["Type"]
+
+/**
+ * The handler as it runs: the files its type names resolved against its settings file's folder
+ * (each in the field its descriptor gives), and the defaults of the fields left out.
+ */
+const resolve = (
+  handlerType: NonNullable<ReturnType<typeof HandlerSchema.handlerTypeOf>>,
+  decoded: DecodedHandler,
+  where: string
+): Handler => {
+  if (handlerType.files === undefined && handlerType.defaults === undefined) return decoded as Handler
+  const out: Record<string, unknown> = { ...decoded }
+  for (const [key, value] of Object.entries(handlerType.defaults ?? {})) out[key] ??= value
+  for (const [field, resolved] of Object.entries(handlerType.files ?? {})) {
+    const file = out[field]
+    out[resolved] = typeof file === "string" ? PosixPath.resolve(PosixPath.dirname(where), file) : undefined
+  }
+  return out as unknown as Handler
 }
 
 /** Decodes a handler with its schema; the problems become one warning naming each JSON path. */
-const decodeAs = <S extends (typeof HANDLER_SCHEMAS)[HandlerType]>(
+const decodeAs = <S extends DecodedSchema>(
   schema: S,
   value: unknown,
   path: JsonPath,

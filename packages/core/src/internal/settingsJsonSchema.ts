@@ -9,14 +9,12 @@ import * as HandlerSchema from "./handlerSchema.ts"
 /** The stable `$id` of the settings schema (a new major layout gets a new id). @internal */
 export const id = "https://agent-hooks.dev/schema/settings/v1.json"
 
-const Handler = Schema.Union([
-  HandlerSchema.command,
-  HandlerSchema.http,
-  HandlerSchema.prompt,
-  HandlerSchema.agent,
-  HandlerSchema.mcpTool,
-  HandlerSchema.module
-]).annotate({ description: "One hook: a command, an http call, a prompt or agent check, an MCP tool or a module." })
+// Every handler type of the registry, so that the schema cannot leave one out.
+const Handler = Schema.Union(
+  Object.values(HandlerSchema.handlerTypes).map((type) => type.schema.annotate({ description: type.summary }))
+).annotate({
+  description: `One hook: ${HandlerSchema.handlerTypeNames.map((type) => `"${type}"`).join(", ")}.`
+})
 
 const MatcherGroup = Schema.Struct({
   matcher: Schema.optional(
