@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url"
 import { HookEvent, SettingsSchema } from "@agent-hooks/core"
 import { describe, expect, it } from "vitest"
 import { renderAll } from "../scripts/events.ts"
+import { renderAll as renderSettingsTables } from "../scripts/settings.ts"
 import { kind, markdownFiles, parseBlocks, runPage } from "./codeBlocks.ts"
 
 const docsDir = fileURLToPath(new URL("..", import.meta.url))
@@ -76,10 +77,19 @@ describe("event pages", () => {
   })
 })
 
-/** The `### \`key\`` (or `## \`key\``) headings of a page. */
-const headingKeys = (page: string): Set<string> => new Set([...read(page).matchAll(/^#{2,3} `([^`]+)`/gm)].map((m) => m[1]!))
+/** The keys named by the `### \`key\`` (or `## \`key\``, or `### \`a\`, \`b\``) headings of a page. */
+const headingKeys = (page: string): Set<string> =>
+  new Set([...read(page).matchAll(/^#{2,3} (`[^`]+`(?:, `[^`]+`)*)/gm)].flatMap((m) => [...m[1]!.matchAll(/`([^`]+)`/g)].map((k) => k[1]!)))
 
 describe("reference pages", () => {
+  it("the tables of settings keys (configuration.md, policy.md) are what docs/scripts/settings.ts generates from the schema", () => {
+    const stale = [...renderSettingsTables(read)].filter(([page, content]) => read(page) !== content).map(([page]) => page)
+    expect(stale, "run node docs/scripts/settings.ts after changing the settings schema").toEqual([])
+    const table = read("configuration.md").split("<!-- settings-keys:meaning -->")[1]!.split("<!-- /settings-keys -->")[0]!
+    const listed = [...table.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1])
+    expect(listed).toEqual(Object.keys((SettingsSchema.jsonSchema() as { properties: Record<string, unknown> }).properties))
+  })
+
   it("every key of a matcher group or a handler in the settings schema has its section in handler-keys.md", () => {
     const schema = SettingsSchema.jsonSchema() as {
       properties: {

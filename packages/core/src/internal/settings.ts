@@ -9,6 +9,7 @@ import * as Matcher from "../Matcher.ts"
 import * as Placeholder from "../Placeholder.ts"
 import type { DecodedSettings, Handler, HookEntry, PlanWarning, SettingsScope } from "../SettingsModel.ts"
 import * as HandlerSchema from "./handlerSchema.ts"
+import * as SettingsSchema from "./settingsSchema.ts"
 import { compileRedactions } from "./audit.ts"
 import { checkExec } from "./placeholder.ts"
 import * as PosixPath from "./posixPath.ts"
@@ -184,34 +185,9 @@ const decodeAs = <S extends DecodedSchema>(
   return undefined
 }
 
-const BLOCKING_RULES = ["permission", "permission-request", "decision", "none"] as const
-const AUDIENCES = ["model", "user", "none"] as const
-const OUTPUT_DIALECTS = [
-  "claude",
-  "gemini",
-  "gemini-source",
-  "exit-code",
-  "cline",
-  "antigravity",
-  "antigravity-1.0",
-  "cursor",
-  "copilot",
-  "codex",
-  "vscode"
-] as const satisfies ReadonlyArray<HookEvent.OutputDialect>
-const EVENT_KEYS = [
-  "name",
-  "extends",
-  "blocking",
-  "nonZeroBlocks",
-  "outputDialect",
-  "matcherField",
-  "plainStdoutToContext",
-  "defaultTimeout",
-  "exit2StderrTo",
-  "reasonTo",
-  "specificOutput"
-] as const
+// An event declaration's keys are the fields of its schema.
+const EVENT_KEYS = Object.keys(SettingsSchema.EventDeclaration.fields)
+const { AUDIENCES, BLOCKING_RULES, OUTPUT_DIALECTS } = SettingsSchema
 
 /**
  * The file's own event declarations (`"events": [{"name": ..., "extends": ..., ...}]`), checked
@@ -387,67 +363,47 @@ const dropEntry = (
   })
 }
 
-/** The document's keys besides `hooks` and `events`: switches, lists, log paths, redaction patterns. */
+/**
+ * The document's keys besides `hooks` and `events`, each read as its schema says (a flag, a list of
+ * strings, a file path): a value of the wrong type is dropped with an error naming the key; a
+ * managed-only key elsewhere is ignored with a warning; a path is resolved against the file's folder.
+ */
 const decodeScalars = (document: Readonly<Record<string, unknown>>, d: Decoding) => {
   const { file, scope, problems } = d
-  const flag = (key: string): boolean | undefined => {
-    const value = document[key]
-    if (value === undefined || typeof value === "boolean") return value
-    problems.drop([key], `expected a boolean (true or false, not a string), got ${describe(value)}; ignored`)
-    return undefined
+  const out: Record<string, unknown> = {}
+  for (const key of SettingsSchema.keys) {
+    if (key.kind === undefined) continue
+    const value = document[key.name]
+    out[key.name] = undefined
+    if (value === undefined) continue
+    if (key.kind === "flag" && typeof value !== "boolean") {
+      problems.drop([key.name], `expected a boolean (true or false, not a string), got ${describe(value)}; ignored`)
+      continue
+    }
+    if (key.kind === "strings" && !(Array.isArray(value) && value.every((item) => typeof item === "string"))) {
+      problems.drop([key.name], `expected an array of ${key.items ?? "strings"} (strings), got ${describe(value)}; ignored`)
+      continue
+    }
+    if (key.kind === "path" && !(typeof value === "string" && value !== "")) {
+      problems.drop([key.name], `expected a file path (string), got ${describe(value)}; ignored`)
+      continue
+    }
+    if (key.merge === "managedOnly" && scope !== "managed") {
+      problems.warn([key.name], `only managed settings can set this; ignored`)
+      continue
+    }
+    out[key.name] = key.kind === "path" ? PosixPath.resolve(PosixPath.dirname(file), value as string) : value
   }
-  const disableAllHooks = flag("disableAllHooks")
-  const allowManagedHooksOnly = flag("allowManagedHooksOnly")
-  if (allowManagedHooksOnly !== undefined && scope !== "managed") {
-    problems.warn(["allowManagedHooksOnly"], `only managed settings can set this; ignored`)
-  }
-  const requireProjectTrust = flag("requireProjectTrust")
-  if (requireProjectTrust !== undefined && scope !== "managed") {
-    problems.warn(["requireProjectTrust"], `only managed settings can set this; ignored`)
-  }
-  const strings = (key: string, what: string): ReadonlyArray<string> | undefined => {
-    const value = document[key]
-    if (value === undefined) return undefined
-    if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value as ReadonlyArray<string>
-    problems.drop([key], `expected an array of ${what} (strings), got ${describe(value)}; ignored`)
-    return undefined
-  }
-  const allowedHttpHookUrls = strings("allowedHttpHookUrls", "URL patterns")
-  const httpHookAllowedEnvVars = strings("httpHookAllowedEnvVars", "environment variable names")
-  const sequential = flag("sequential")
-  // Strict mode can be turned on by any file, never off: a \`false\` here changes nothing.
-  const strict = flag("strict")
-  const dedupe = flag("dedupe")
-  const allowedCommands = strings("allowedCommands", "command names")
-  const path = (key: string): string | undefined => {
-    const value = document[key]
-    if (value === undefined) return undefined
-    if (typeof value === "string" && value !== "") return PosixPath.resolve(PosixPath.dirname(file), value)
-    problems.drop([key], `expected a file path (string), got ${describe(value)}; ignored`)
-    return undefined
-  }
-  const executionLog = path("executionLog")
-  const auditLog = path("auditLog")
   // A pattern that does not compile is said where it is, and dropped (the others still redact).
-  const auditRedact = strings("auditRedact", "regular expressions")?.filter((pattern, index) => {
+  const auditRedact = (out["auditRedact"] as ReadonlyArray<string> | undefined)?.filter((pattern, index) => {
     const { errors } = compileRedactions([pattern], false)
     errors.forEach((error) => problems.drop(["auditRedact", index], error))
     return errors.length === 0
   })
-  return {
-    disableAllHooks,
-    allowManagedHooksOnly: scope === "managed" ? allowManagedHooksOnly : undefined,
-    requireProjectTrust: scope === "managed" ? requireProjectTrust : undefined,
-    allowedHttpHookUrls,
-    httpHookAllowedEnvVars,
-    sequential,
-    dedupe,
-    allowedCommands,
-    executionLog,
-    strict,
-    auditLog,
-    ...(auditRedact === undefined ? {} : { auditRedact })
-  }
+  if (auditRedact === undefined) delete out["auditRedact"]
+  else out["auditRedact"] = auditRedact
+  return out as Pick<DecodedSettings, "disableAllHooks" | "allowManagedHooksOnly" | "allowedHttpHookUrls"> &
+    Omit<Partial<DecodedSettings>, "entries" | "warnings" | "events">
 }
 
 /** One matcher group of an event: its matcher compiled, each handler an entry (or an invalid one that never runs). */
