@@ -82,6 +82,42 @@ const headingKeys = (page: string): Set<string> =>
   new Set([...read(page).matchAll(/^#{2,3} (`[^`]+`(?:, `[^`]+`)*)/gm)].flatMap((m) => [...m[1]!.matchAll(/`([^`]+)`/g)].map((k) => k[1]!)))
 
 describe("reference pages", () => {
+  it("every handler type of the registry is in handlers.md (its row in the type table, its section) and configuration.md", () => {
+    const types = SettingsSchema.handlerTypes().map((handler) => handler.type)
+    expect(types).toContain("cedar")
+    const handlers = read("handlers.md")
+    const table = handlers.split("\n").filter((line) => line.startsWith("| [`") || line.startsWith("| `"))
+    const tabled = new Set(table.flatMap((line) => [...line.split(" | ")[0]!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!)))
+    const sections = new Set([...handlers.matchAll(/^## (.+)$/gm)].flatMap((m) => m[1]!.split(/ and |, /)))
+    const configuration = read("configuration.md").split("## Handler fields")[1]!.split("\n## ")[0]!
+    const named = new Set([...configuration.split("\n\n")[1]!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!))
+    expect(types.filter((type) => !tabled.has(type))).toEqual([])
+    expect(types.filter((type) => !sections.has(type))).toEqual([])
+    expect(types.filter((type) => !named.has(type))).toEqual([])
+  })
+
+  it("configuration.md's table of handler fields has every field of every handler type, with the types it belongs to", () => {
+    const common = new Set(SettingsSchema.commonHandlerFields())
+    const section = read("configuration.md").split("## Handler fields")[1]!.split("\n## ")[0]!
+    const rows = section
+      .split("\n")
+      .filter((line) => line.startsWith("| `"))
+      .map((line) => line.split(" | "))
+      .flatMap(([fields = "", types = ""]) => [...fields.matchAll(/`([^`]+)`/g)].map((m) => ({ field: m[1]!, types: types.trim() })))
+    const missing = SettingsSchema.handlerTypes().flatMap((handler) =>
+      handler.fields
+        .filter((field) => field !== "type")
+        .filter(
+          (field) =>
+            !rows.some(
+              (row) => row.field === field && (common.has(field) ? row.types === "all" : row.types.includes(`\`${handler.type}\``))
+            )
+        )
+        .map((field) => `${handler.type}.${field}`)
+    )
+    expect(missing).toEqual([])
+  })
+
   it("the tables of settings keys (configuration.md, policy.md) are what docs/scripts/settings.ts generates from the schema", () => {
     const stale = [...renderSettingsTables(read)].filter(([page, content]) => read(page) !== content).map(([page]) => page)
     expect(stale, "run node docs/scripts/settings.ts after changing the settings schema").toEqual([])

@@ -51,3 +51,33 @@ export interface KeyDescription {
  * @since 0.2.0
  */
 export const keys: () => ReadonlyArray<KeyDescription> = internal.keys
+
+/**
+ * A handler type a settings file may name.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface HandlerTypeDescription {
+  /** Its `type`. */
+  readonly type: string
+  /** What it runs. */
+  readonly summary: string
+  /** Its fields, `type` and the fields every handler accepts included. */
+  readonly fields: ReadonlyArray<string>
+}
+
+/**
+ * Every handler type of the engine's registry (the decoder, the JSON Schema and trust read the same
+ * registry), in its order.
+ *
+ * @since 0.2.0
+ */
+export const handlerTypes: () => ReadonlyArray<HandlerTypeDescription> = internal.handlerTypes
+
+/**
+ * The fields every handler type accepts (`timeout`, `statusMessage`, `if`, `onFailure`, ...).
+ *
+ * @since 0.2.0
+ */
+export const commonHandlerFields: () => ReadonlyArray<string> = internal.commonHandlerFields

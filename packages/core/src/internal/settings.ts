@@ -6,19 +6,17 @@ import * as SchemaIssue from "effect/SchemaIssue"
 import { formatPath, SettingsError } from "../HookError.ts"
 import * as HookEvent from "../HookEvent.ts"
 import * as Matcher from "../Matcher.ts"
-import * as Placeholder from "../Placeholder.ts"
 import type { DecodedSettings, Handler, HookEntry, PlanWarning, SettingsScope } from "../SettingsModel.ts"
-import * as HandlerSchema from "./handlerSchema.ts"
+import * as HandlerTypes from "./handlerTypes.ts"
 import * as SettingsSchema from "./settingsSchema.ts"
 import { compileRedactions } from "./audit.ts"
-import { checkExec } from "./placeholder.ts"
 import * as PosixPath from "./posixPath.ts"
 import { describe, nearest, render } from "./text.ts"
 import type { JsonPath } from "./text.ts"
 
 /** The keys of a matcher group. */
 const GROUP_KEYS: ReadonlyArray<string> = ["matcher", "hooks"]
-const HANDLER_TYPES = HandlerSchema.handlerTypeNames
+const HANDLER_TYPES = HandlerTypes.handlerTypeNames
 
 const formatIssue = SchemaIssue.makeFormatterStandardSchemaV1()
 
@@ -79,7 +77,7 @@ const decodeHandler = (value: unknown, path: JsonPath, where: string, problems: 
     return undefined
   }
   const type = value["type"]
-  const handlerType = HandlerSchema.handlerTypeOf(type)
+  const handlerType = HandlerTypes.handlerTypeOf(type)
   if (handlerType === undefined) {
     const near = typeof type === "string" ? nearest(type, HANDLER_TYPES) : undefined
     problems.drop(
@@ -102,55 +100,24 @@ const decodeHandler = (value: unknown, path: JsonPath, where: string, problems: 
       )} minutes); milliseconds? For ${decoded.timeout} ms write ${decoded.timeout / 1000}`
     )
   }
-  if (decoded.type === "command" && decoded.args === undefined && decoded.shell !== "powershell") {
-    // a placeholder that cannot be quoted safely is refused here rather than guessed at run time
-    const issues = Placeholder.checkShell(decoded.command, decoded.shell === "bash" ? "bash" : "sh")
-    if (issues.length > 0) {
-      problems.drop([...path, "command"], `${issues.map((i) => `${i.message} (at character ${i.index})`).join("; ")}; handler skipped`)
-      return undefined
-    }
-  }
-  if (decoded.type === "command" && decoded.args !== undefined) {
-    // payload code in exec form (`sh -c "…${tool_input.command}…"`, `node -e`): quoted, or refused here
-    const issues = checkExec(decoded.command, decoded.args)
-    if (issues.length > 0) {
-      const field = /^args\[(\d+)\]$/.exec(issues[0]!.field)
-      problems.drop(
-        field === null ? [...path, "command"] : [...path, "args", Number(field[1])],
-        `${issues.map((i) => `${i.field}: ${i.message}`).join("; ")}; handler skipped`
-      )
-      return undefined
-    }
-  }
-  if (decoded.type === "command" && decoded.args !== undefined) {
-    // Exec form runs no shell: a path glob in an argument (`rm -rf /tmp/claude-temp-*`) reaches the
-    // program as it is written, and matches nothing. Said here, not left to do nothing in silence.
-    decoded.args.forEach((arg, index) => {
-      if (!arg.includes("${") && /(^|\/)[^/]*[*?[][^/]*(\/|$)/.test(arg) && arg.includes("/")) {
-        problems.warn(
-          [...path, "args", index],
-          `${JSON.stringify(arg)} is a path glob, and exec form runs no shell to expand it: ` +
-            `${decoded.command} gets it as it is written (a file of that exact name). Write the ` +
-            `command in shell form ("command": "${decoded.command} ... ${arg}") or as "command": "sh", ` +
-            `"args": ["-c", "..."] to expand it`
-        )
-      }
-    })
-  }
+  // what the type's schema cannot say (a command's placeholders, an exec form's arguments)
+  const found = handlerType.check?.(decoded as never) ?? []
+  for (const problem of found) (problem.skip ? problems.drop : problems.warn)([...path, ...problem.path], problem.message)
+  if (found.some((problem) => problem.skip)) return undefined
   return resolve(handlerType, decoded, where)
 }
 
-type DecodedSchema = (typeof HandlerSchema.handlerTypes)[HandlerSchema.HandlerTypeName]["schema"]
+type DecodedSchema = (typeof HandlerTypes.handlerTypes)[HandlerTypes.HandlerTypeName]["schema"]
 
 /** What a handler type's schema decodes to, before the loader resolves its files. */
-type DecodedHandler = (typeof HandlerSchema.handlerTypes)[HandlerSchema.HandlerTypeName]["schema"]["Type"]
+type DecodedHandler = (typeof HandlerTypes.handlerTypes)[HandlerTypes.HandlerTypeName]["schema"]["Type"]
 
 /**
  * The handler as it runs: the files its type names resolved against its settings file's folder
  * (each in the field its descriptor gives), and the defaults of the fields left out.
  */
 const resolve = (
-  handlerType: NonNullable<ReturnType<typeof HandlerSchema.handlerTypeOf>>,
+  handlerType: NonNullable<ReturnType<typeof HandlerTypes.handlerTypeOf>>,
   decoded: DecodedHandler,
   where: string
 ): Handler => {

@@ -4,6 +4,8 @@
  */
 import * as Schema from "effect/Schema"
 import * as HookEvent from "../HookEvent.ts"
+import * as HandlerSchema from "./handlerSchema.ts"
+import * as HandlerTypes from "./handlerTypes.ts"
 import { keys as keyInfos, mergeRules, SettingsDocument } from "./settingsSchema.ts"
 
 /** The stable `$id` of the settings schema (a new major layout gets a new id). @internal */
@@ -78,3 +80,14 @@ export const keys = () => {
     ...(key.page === undefined ? {} : { page: key.page })
   }))
 }
+
+/** The handler types of the registry, described. @internal */
+export const handlerTypes = () =>
+  HandlerTypes.handlerTypeNames.map((type) => ({
+    type,
+    summary: HandlerTypes.handlerTypes[type].summary,
+    fields: Object.keys(HandlerTypes.handlerTypes[type].schema.fields)
+  }))
+
+/** @internal */
+export const commonHandlerFields = (): ReadonlyArray<string> => Object.keys(HandlerSchema.commonFields)

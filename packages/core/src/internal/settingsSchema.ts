@@ -8,7 +8,7 @@
 import * as Schema from "effect/Schema"
 import type * as HookEvent from "../HookEvent.ts"
 import type { DecodedSettings } from "../SettingsModel.ts"
-import * as HandlerSchema from "./handlerSchema.ts"
+import * as HandlerTypes from "./handlerTypes.ts"
 
 /**
  * How the values several settings files give a key become one, and which files may give it. Each
@@ -87,8 +87,8 @@ const strings = (annotations: KeyAnnotations & { readonly items: string }) => ke
 const filePath = (annotations: KeyAnnotations) => key(Schema.String.check(Schema.isMinLength(1)), annotations)
 
 const Handler = Schema.Union(
-  Object.values(HandlerSchema.handlerTypes).map((type) => type.schema.annotate({ description: type.summary }))
-).annotate({ description: `One hook: ${HandlerSchema.handlerTypeNames.map((type) => `"${type}"`).join(", ")}.` })
+  Object.values(HandlerTypes.handlerTypes).map((type) => type.schema.annotate({ description: type.summary }))
+).annotate({ description: `One hook: ${HandlerTypes.handlerTypeNames.map((type) => `"${type}"`).join(", ")}.` })
 
 /** @internal */
 export const MatcherGroup = Schema.Struct({
