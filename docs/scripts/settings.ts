@@ -4,7 +4,9 @@
  * several files' values merge):
  * - docs/configuration.md, "Top-level keys": key, type, meaning;
  * - docs/policy.md, "Where each key may be set": key, read from, when several files set it.
- * Each table sits between `<!-- settings-keys:<name> -->` and `<!-- /settings-keys -->`.
+ * - docs/settings/<key>.md, the key's facts (the `| | |` table under its first paragraph): type,
+ *   read from, when several files set it.
+ * The first two sit between `<!-- settings-keys:<name> -->` and `<!-- /settings-keys -->`.
  *
  *   node docs/scripts/settings.ts           rewrite the tables (after `npm run build`: it reads the built core)
  *   node docs/scripts/settings.ts --check   exit 1 when a table differs from what would be written
@@ -45,6 +47,20 @@ const tables: Record<string, { readonly page: string; readonly render: (keys: Re
   }
 }
 
+/** A key's type as its page says it: `string[] (command names or exact paths)`, `boolean (default \`true\`)`. */
+const typeText = (key: SettingsSchema.KeyDescription): string =>
+  `${key.type}${key.typeNote === undefined ? "" : ` (${key.typeNote})`}${key.default === undefined ? "" : ` (default \`${JSON.stringify(key.default)}\`)`}`
+
+/** The facts table of a key's own page. */
+const factsTable = (key: SettingsSchema.KeyDescription): string =>
+  [
+    "| | |",
+    "| --- | --- |",
+    `| Type | ${cell(typeText(key))} |`,
+    `| Read from | ${cell(key.readFrom)} |`,
+    `| When several files set it | ${cell(key.merge)} |`
+  ].join("\n")
+
 /** Each page with its tables rewritten from the schema: `[page, content]`. */
 export const renderAll = (read: (page: string) => string = (page) => readFileSync(join(docsDir, page), "utf8")): Map<string, string> => {
   const keys = SettingsSchema.keys()
@@ -57,6 +73,14 @@ export const renderAll = (read: (page: string) => string = (page) => readFileSyn
     const end = text.indexOf(close, start)
     if (start < 0 || end < 0) throw new Error(`docs/${table.page}: no "${open}" ... "${close}" markers for the ${name} table`)
     out.set(table.page, `${text.slice(0, start + open.length)}\n${table.render(keys)}\n${text.slice(end)}`)
+  }
+  for (const key of keys) {
+    if (key.page !== `settings/${key.name}.md`) continue
+    const text = read(key.page)
+    const start = text.indexOf("| | |\n")
+    const end = text.indexOf("\n\n", start)
+    if (start < 0 || end < 0) throw new Error(`docs/${key.page}: no facts table ("| | |")`)
+    out.set(key.page, `${text.slice(0, start)}${factsTable(key)}${text.slice(end)}`)
   }
   return out
 }

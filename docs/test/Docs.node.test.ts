@@ -118,7 +118,7 @@ describe("reference pages", () => {
     expect(missing).toEqual([])
   })
 
-  it("the tables of settings keys (configuration.md, policy.md) are what docs/scripts/settings.ts generates from the schema", () => {
+  it("the tables of settings keys (configuration.md, policy.md, settings/<key>.md) are what docs/scripts/settings.ts generates from the schema", () => {
     const stale = [...renderSettingsTables(read)].filter(([page, content]) => read(page) !== content).map(([page]) => page)
     expect(stale, "run node docs/scripts/settings.ts after changing the settings schema").toEqual([])
     const table = read("configuration.md").split("<!-- settings-keys:meaning -->")[1]!.split("<!-- /settings-keys -->")[0]!

@@ -43,6 +43,8 @@ export interface KeyDescription {
   readonly merge: string
   /** The docs page that tells it in full, relative to the docs folder. */
   readonly page?: string | undefined
+  /** What the docs add to its type: what a list's items are (`URL patterns`), what a string is (`a file path`). */
+  readonly typeNote?: string | undefined
 }
 
 /**

@@ -77,7 +77,8 @@ export const keys = () => {
     ...(key.default === undefined ? {} : { default: key.default }),
     readFrom: mergeRules[key.merge].readFrom,
     merge: mergeRules[key.merge].merge,
-    ...(key.page === undefined ? {} : { page: key.page })
+    ...(key.page === undefined ? {} : { page: key.page }),
+    ...((key.typeNote ?? key.items) === undefined ? {} : { typeNote: key.typeNote ?? key.items })
   }))
 }
 

@@ -77,6 +77,8 @@ export interface KeyAnnotations {
   readonly page?: string | undefined
   /** For a list of strings: what its items are, in an error ("URL patterns"). */
   readonly items?: string | undefined
+  /** What the docs add to the key's JSON type ("a file path"); default: `items`. */
+  readonly typeNote?: string | undefined
 }
 
 const key = <S extends Schema.Top>(schema: S, annotations: KeyAnnotations) =>
@@ -162,6 +164,7 @@ export const SettingsDocument = Schema.Struct({
   hooks: key(Schema.Record(Schema.String, Schema.Array(MatcherGroup)), {
     description: 'Event name → matcher groups, e.g. `{"PreToolUse": [{"matcher": "Bash", "hooks": [...]}]}`.',
     merge: "concatenated",
+    typeNote: "event name → array of matcher groups",
     page: "settings/hooks.md"
   }),
   events: key(Schema.Array(EventDeclaration), {
@@ -188,6 +191,7 @@ export const SettingsDocument = Schema.Struct({
     description: "URL patterns `http` hooks may call; others are refused.",
     merge: "narrow",
     items: "URL patterns",
+    typeNote: "URL patterns, `*` wildcards",
     page: "settings/allowedHttpHookUrls.md"
   }),
   httpHookAllowedEnvVars: strings({
@@ -200,6 +204,7 @@ export const SettingsDocument = Schema.Struct({
     description: "Command allowlist: only exec-form command hooks whose command is listed run.",
     merge: "narrow",
     items: "command names",
+    typeNote: "command names or exact paths",
     page: "settings/allowedCommands.md"
   }),
   sequential: flag({
@@ -222,12 +227,14 @@ export const SettingsDocument = Schema.Struct({
   executionLog: filePath({
     description: "A JSON-lines file that gets one line per hook run, relative to this file.",
     merge: "logPath",
+    typeNote: "a file path",
     page: "settings/executionLog.md"
   }),
   auditLog: filePath({
     description:
       "The tamper-evident audit trail: hash-chained records of every dispatch (tool, input, outcome) and hook run, relative to this file.",
     merge: "logPath",
+    typeNote: "a file path",
     page: "audit.md"
   }),
   auditRedact: strings({
