@@ -96,6 +96,22 @@ describe("reference pages", () => {
     expect(types.filter((type) => !named.has(type))).toEqual([])
   })
 
+  it("a paragraph or table of the docs that lists the handler types lists them all (five or more named: all of them)", () => {
+    const types = SettingsSchema.handlerTypes().map((handler) => handler.type)
+    const partial = pages.flatMap((page) =>
+      read(page)
+        .split(/\n\s*\n/)
+        .flatMap((paragraph) => {
+          const named = new Set([...paragraph.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]!))
+          const listed = types.filter((type) => named.has(type))
+          return listed.length >= 5 && listed.length < types.length
+            ? [`docs/${page}: "${paragraph.trim().slice(0, 60)}..." lacks ${types.filter((type) => !named.has(type)).join(", ")}`]
+            : []
+        })
+    )
+    expect(partial).toEqual([])
+  })
+
   it("configuration.md's table of handler fields has every field of every handler type, with the types it belongs to", () => {
     const common = new Set(SettingsSchema.commonHandlerFields())
     const section = read("configuration.md").split("## Handler fields")[1]!.split("\n## ")[0]!
