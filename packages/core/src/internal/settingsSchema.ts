@@ -253,6 +253,13 @@ export type SettingsKey = keyof typeof SettingsDocument.fields
 type Unplaced = Exclude<SettingsKey, keyof DecodedSettings | "$schema" | "hooks">
 const _everyKeyPlaced: [Unplaced] extends [never] ? true : Unplaced = true
 void _everyKeyPlaced
+// ... and of the type the schema gives it (the keys the decoder reads by their schema).
+type Simple = Exclude<SettingsKey, "$schema" | "hooks" | "events">
+type Mistyped = {
+  [K in Simple]: NonNullable<(typeof SettingsDocument)["Type"][K]> extends NonNullable<DecodedSettings[K]> ? never : K
+}[Simple]
+const _everyKeyTyped: [Mistyped] extends [never] ? true : Mistyped = true
+void _everyKeyTyped
 
 /** A top-level key as the decoder, the merge and the docs read it. @internal */
 export interface KeyInfo extends KeyAnnotations {
