@@ -6,6 +6,7 @@
  */
 import type * as Schema from "effect/Schema"
 import * as Placeholder from "../Placeholder.ts"
+import type { Handler } from "../SettingsModel.ts"
 import * as HandlerSchema from "./handlerSchema.ts"
 import { checkExec } from "./placeholder.ts"
 
@@ -125,3 +126,9 @@ export const handlerTypeNames = Object.keys(handlerTypes) as ReadonlyArray<Handl
 /** The type's descriptor; `undefined` for a `type` no settings file may name. @internal */
 export const handlerTypeOf = (type: unknown): (typeof handlerTypes)[HandlerTypeName] | undefined =>
   typeof type === "string" && Object.hasOwn(handlerTypes, type) ? handlerTypes[type as HandlerTypeName] : undefined
+
+// Each type of the registry is a member of the public `Handler` union (SettingsModel.ts), which the
+// executors, the plan and the CLI switch on: a type added here and not there does not compile.
+type Unlisted = Exclude<HandlerTypeName, Handler["type"]>
+const _everyTypeListed: [Unlisted] extends [never] ? true : Unlisted = true
+void _everyTypeListed
