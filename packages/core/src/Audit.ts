@@ -78,6 +78,19 @@ export interface RecordBase {
   readonly prev: string
   /** SHA-256 of this record's line without its `hash` member. */
   readonly hash: string
+  /**
+   * The `hash` of the record just before it in the file, when it was written (64 zeros: the first
+   * record of the log). Written with the log's lock held, so every record is linked to the one
+   * before it, whichever writer wrote that; logs written before this was so have it on the first
+   * record of each chain only. @since 0.2.0
+   */
+  readonly after?: string | undefined
+  /**
+   * On the first record of a chain whose writer exports to a collector: the resource it exports
+   * under (`service.name` and the other resource attributes), so that the export's resource is
+   * covered by a hash too. @since 0.2.0
+   */
+  readonly resource?: Readonly<Record<string, string>> | undefined
 }
 
 /**
@@ -273,7 +286,25 @@ export interface ReloadRecord extends RecordBase, ReloadRecordFields {
  * @since 0.2.0
  * @category models
  */
-export type AuditRecord = HookRecord | OutcomeRecord | CheckpointRecord | ReloadRecord
+export type AuditRecord = HookRecord | OutcomeRecord | CheckpointRecord | ReloadRecord | LossRecord
+
+/**
+ * Records a writer could not write (a full disk, a lock it could not take): how many, of which
+ * kinds, when, and why. Written as soon as it can be (on a full disk, into the room the log's
+ * `<log>.reserve` file gives back); `verify` reports every one as a problem (`lost`): a gap in the
+ * trail is never a pass.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface LossRecord extends RecordBase {
+  readonly kind: "loss"
+  readonly lost: number
+  readonly kinds: ReadonlyArray<string>
+  readonly from: string
+  readonly until: string
+  readonly error: string
+}
 
 /**
  * Something `verify` found wrong; any problem makes the log fail verification.
@@ -294,6 +325,7 @@ export interface Problem {
     | "checkpoint-wrong"
     | "head-missing"
     | "head-wrong"
+    | "lost"
   readonly writer: string | null
   readonly message: string
 }

@@ -1,25 +1,106 @@
 import { describe, expect, it } from "vitest"
-import { Effect, FileSystem, Layer, Path } from "effect"
+import { Effect, FileSystem, Layer, Option, Path, PlatformError } from "effect"
 import { Audit } from "@agent-hooks/core"
 
-/** A file system whose one file lives in memory: what the writer appends, `text()` reads back; its head file, `head()`. */
-const memoryFile = () => {
-  let text = ""
-  let head: string | null = null
-  const temps = new Map<string, string>()
+/**
+ * A file system whose files live in memory: what the writer appends to the log, `text()` reads
+ * back; its head file, `head()`. `full()` makes every write fail as on a full disk (ENOSPC) until
+ * `space()`, except what the room freed by truncating a file allows (as a real disk would).
+ */
+const memoryFile = (log = "/log/audit.jsonl") => {
+  const files = new Map<string, Uint8Array>()
+  const encoder = new TextEncoder()
   const decoder = new TextDecoder()
+  let freed: number | undefined
+  const noSpace = () =>
+    new PlatformError.PlatformError(
+      new PlatformError.SystemError({
+        _tag: "Unknown",
+        module: "FileSystem",
+        method: "write",
+        description: "ENOSPC: no space left on device"
+      })
+    )
+  const notFound = (path: string) =>
+    new PlatformError.PlatformError(
+      new PlatformError.SystemError({ _tag: "NotFound", module: "FileSystem", method: "open", pathOrDescriptor: path })
+    )
+  /** Takes `bytes` of the room left: all of it without a full disk. */
+  const room = (bytes: number) => {
+    if (freed === undefined) return true
+    if (freed < bytes) return false
+    freed -= bytes
+    return true
+  }
+  const bytesOf = (path: string) => files.get(path) ?? new Uint8Array()
+  const append = (path: string, bytes: Uint8Array) => {
+    const old = bytesOf(path)
+    const next = new Uint8Array(old.length + bytes.length)
+    next.set(old)
+    next.set(bytes, old.length)
+    files.set(path, next)
+  }
   const layer = Layer.mergeAll(
     FileSystem.layerNoop({
-      open: () =>
-        Effect.succeed({
-          writeAll: (bytes: Uint8Array) => Effect.sync(() => void (text += decoder.decode(bytes)))
-        } as unknown as FileSystem.File),
-      writeFileString: (path, data) => Effect.sync(() => void temps.set(path, data)),
-      rename: (from, to) => Effect.sync(() => void (to.endsWith(".head") ? (head = temps.get(from) ?? null) : undefined))
+      open: (path, options) =>
+        options?.flag === "r" && !files.has(path)
+          ? Effect.fail(notFound(path))
+          : Effect.succeed({
+              writeAll: (bytes: Uint8Array) => (room(bytes.length) ? Effect.sync(() => append(path, bytes)) : Effect.fail(noSpace())),
+              stat: Effect.sync(
+                () => ({ size: BigInt(bytesOf(path).length), mtime: Option.some(new Date()) }) as unknown as FileSystem.File.Info
+              ),
+              readAlloc: (size: number, options?: { position?: bigint }) =>
+                Effect.sync(() => {
+                  const at = Number(options?.position ?? 0n)
+                  return Option.some(bytesOf(path).slice(at, at + Number(size)))
+                })
+            } as unknown as FileSystem.File),
+      writeFileString: (path, data, options) =>
+        Effect.suspend(() => {
+          if (options?.flag === "wx" && files.has(path))
+            return Effect.fail(
+              new PlatformError.PlatformError(
+                new PlatformError.SystemError({ _tag: "AlreadyExists", module: "FileSystem", method: "open", pathOrDescriptor: path })
+              )
+            )
+          const bytes = encoder.encode(data)
+          if (!room(bytes.length)) return Effect.fail(noSpace())
+          files.set(path, bytes)
+          return Effect.void
+        }),
+      rename: (from, to) =>
+        Effect.suspend(() => {
+          const bytes = files.get(from)
+          if (bytes === undefined) return Effect.fail(notFound(from))
+          files.delete(from)
+          files.set(to, bytes)
+          return Effect.void
+        }),
+      remove: (path) => Effect.sync(() => void files.delete(path)),
+      stat: (path) =>
+        files.has(path)
+          ? Effect.succeed({ size: BigInt(bytesOf(path).length), mtime: Option.some(new Date()) } as unknown as FileSystem.File.Info)
+          : Effect.fail(notFound(path)),
+      truncate: (path, length) =>
+        Effect.sync(() => {
+          const bytes = bytesOf(path)
+          const keep = Number(length ?? 0)
+          if (freed !== undefined) freed += Math.max(0, bytes.length - keep)
+          files.set(path, bytes.slice(0, keep))
+        })
     }),
     Path.layer
   )
-  return { layer, text: () => text, head: () => head }
+  const read = (path: string) => (files.has(path) ? decoder.decode(bytesOf(path)) : null)
+  return {
+    layer,
+    text: () => read(log) ?? "",
+    head: () => read(`${log}.head`),
+    files,
+    full: () => void (freed = 0),
+    space: () => void (freed = undefined)
+  }
 }
 
 const hook = (event: string, command: string, status: Audit.HookRecordFields["status"] = "success"): Audit.HookRecordFields => ({
@@ -55,6 +136,22 @@ const writeLog = (count: number, options: { key?: string; every?: number; close?
     ).pipe(Effect.provide(file.layer))
   ).then(() => file.text())
 }
+
+/** Records of several writers in one file, in the order given (one hook record per name), every writer closed at the end. */
+const writeTogether = (order: ReadonlyArray<string>, file = memoryFile()) =>
+  Effect.runPromise(
+    Effect.scoped(
+      Effect.gen(function* () {
+        const writers = new Map<string, Audit.Writer>()
+        for (const name of order) {
+          let writer = writers.get(name)
+          if (writer === undefined) writers.set(name, (writer = yield* Audit.makeWriter({ file: "/log/audit.jsonl", writer: name })))
+          yield* writer.hook(hook("PreToolUse", `./${name}.sh`))
+        }
+        for (const writer of writers.values()) yield* writer.close
+      })
+    ).pipe(Effect.provide(file.layer))
+  ).then(() => file.text())
 
 const verify = (text: string, key?: string) => Effect.runPromise(Audit.verify(text, { key }))
 const lines = (text: string) => text.split("\n").slice(0, -1)
@@ -176,10 +273,11 @@ describe("Audit.verify", () => {
   })
 
   it("keeps writers' chains apart: interleaved lines of two writers verify", async () => {
-    const a = lines(await writeLog(3, { writer: "w-a" }))
-    const b = lines(await writeLog(3, { writer: "w-b" }))
-    const mixed = join([a[0]!, b[0]!, b[1]!, a[1]!, a[2]!, b[2]!])
+    const mixed = await writeTogether(["w-a", "w-b", "w-b", "w-a", "w-a", "w-b"])
     expect(await verify(mixed)).toMatchObject({ ok: true, records: 6, writers: 2 })
+    // Each record names the one before it in the file, whichever writer wrote it.
+    const records = lines(mixed).map((line) => JSON.parse(line) as { after: string; hash: string })
+    expect(records.slice(1).map((record) => record.after)).toEqual(records.slice(0, -1).map((record) => record.hash))
   })
 
   it("with the key, finds a cut at a record boundary once a checkpoint is missing", async () => {
@@ -209,10 +307,11 @@ describe("Audit.verify", () => {
 
 describe("Audit.verify after crashes", () => {
   it("reads a torn record followed by another writer's record as truncation", async () => {
-    const a = lines(await writeLog(2, { writer: "w-a" }))
-    const b = lines(await writeLog(2, { writer: "w-b" }))
+    const file = memoryFile()
+    const written = lines(await writeTogether(["w-a"], file))
     // Writer a died in the middle of its second record; writer b appended after the fragment.
-    const text = join([a[0]!, `${a[1]!.slice(0, 50)}${b[0]!}`, b[1]!])
+    file.files.set("/log/audit.jsonl", new TextEncoder().encode(`${written[0]!}\n${written[0]!.slice(0, 50)}`))
+    const text = await writeTogether(["w-b", "w-b"], file)
     const report = await verify(text)
     expect(report).toMatchObject({ ok: true, records: 3, writers: 2 })
     expect(report.notices).toEqual([expect.objectContaining({ kind: "truncated", line: 2 })])

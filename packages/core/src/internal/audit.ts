@@ -1,3 +1,4 @@
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
@@ -291,8 +292,10 @@ const headMacInput = (head: { readonly writer: string; readonly seq: number; rea
 /** The head file of an audit log: `<log>.head`. @internal */
 export const headPath = (file: string): string => `${file}.head`
 
-/** How much of the log's end a new writer reads to find the record its opening checkpoint follows. */
-const TAIL_BYTES = 256 * 1024
+/** How much of the log's end a writer reads first to find the record its next record follows. */
+const FIRST_TAIL_BYTES = 16 * 1024
+/** The most it reads (a record is at most a few hundred KiB: its input is capped). */
+const MAX_TAIL_BYTES = 8 * 1024 * 1024
 
 const hmac = (key: string, text: string): Effect.Effect<string, AuditError> =>
   Effect.gen(function* () {
@@ -315,8 +318,9 @@ export const seal = (body: Readonly<Record<string, unknown>>): Effect.Effect<str
 }
 
 /**
- * The hash of the last whole record in the log's last `TAIL_BYTES`: what a new chain's first record
- * names as `after`, so that a chain deleted whole breaks the link of the chain that came after it.
+ * The hash of the last whole record at the log's end: what each record names as `after` (read with
+ * the log's lock held, so it is the record just before it in the file). Reads a growing window from
+ * the end until a whole record is in it (a record can be longer than the first window).
  */
 const lastRecordHash = (fs: FileSystem.FileSystem, file: string): Effect.Effect<string> =>
   Effect.scoped(
@@ -324,25 +328,90 @@ const lastRecordHash = (fs: FileSystem.FileSystem, file: string): Effect.Effect<
       const handle = yield* fs.open(file, { flag: "r" })
       const size = Number((yield* handle.stat).size)
       if (size === 0) return GENESIS
-      const from = Math.max(0, size - TAIL_BYTES)
-      const bytes = yield* handle.readAlloc(size - from, { position: BigInt(from) })
-      if (bytes._tag === "None") return GENESIS
-      const text = new (
-        globalThis as unknown as { readonly TextDecoder: new () => { decode(bytes: Uint8Array): string } }
-      ).TextDecoder().decode(bytes.value)
-      // Whole lines only: the last one may be torn by a crash (no newline yet).
-      const lines = text.slice(0, text.lastIndexOf("\n") + 1).split("\n")
-      for (let i = lines.length - 1; i >= 0; i--) {
-        const found = lines[i]!.match(HASH_SUFFIX)
-        if (found !== null && lines[i]!.startsWith(RECORD_START)) return found[1]!
-        // A line that begins with a torn record and ends with a whole one (a writer killed mid-write).
-        const start = lines[i]!.lastIndexOf(RECORD_START)
-        if (found !== null && start > 0) return found[1]!
+      for (let window = FIRST_TAIL_BYTES; ; window *= 8) {
+        const from = Math.max(0, size - window)
+        const bytes = yield* handle.readAlloc(size - from, { position: BigInt(from) })
+        if (bytes._tag === "None") return GENESIS
+        const text = new (
+          globalThis as unknown as { readonly TextDecoder: new () => { decode(bytes: Uint8Array): string } }
+        ).TextDecoder().decode(bytes.value)
+        // Whole lines only: the last one may be torn by a crash (no newline yet).
+        const lines = text.slice(0, text.lastIndexOf("\n") + 1).split("\n")
+        // The first line of a window that does not start the file may be the end of a longer one.
+        const first = from === 0 ? 0 : 1
+        for (let i = lines.length - 1; i >= first; i--) {
+          const found = lines[i]!.match(HASH_SUFFIX)
+          if (found !== null && lines[i]!.startsWith(RECORD_START)) return found[1]!
+          // A line that begins with a torn record and ends with a whole one (a writer killed mid-write).
+          const start = lines[i]!.lastIndexOf(RECORD_START)
+          if (found !== null && start > 0) return found[1]!
+        }
+        if (from === 0 || window >= MAX_TAIL_BYTES) return GENESIS
       }
-      return GENESIS
-      // A log whose end cannot be read still gets its records; the chain then starts unlinked (after: 64 zeros).
+      // A log whose end cannot be read still gets its records; the record is then unlinked (after: 64 zeros), and verify says so.
     })
   ).pipe(Effect.catchCause(() => Effect.succeed(GENESIS)))
+
+/** The lock file that lets one writer at a time append to a log: `<log>.lock`. @internal */
+export const lockPath = (file: string): string => `${file}.lock`
+/** The space kept free for the record of a loss: `<log>.reserve`. @internal */
+export const reservePath = (file: string): string => `${file}.reserve`
+/** The reserve's size: room for the loss records of a full disk. */
+const RESERVE_BYTES = 64 * 1024
+/** A lock older than this was left by a writer that died while holding it (a hold lasts one append). */
+const LOCK_STALE_MS = 10_000
+/** A writer that waited this long for the lock gives up the record (said as a warning; the loss is recorded). */
+const LOCK_WAIT_MS = 30_000
+
+/**
+ * Runs `body` holding the log's lock (`<log>.lock`, created with O_EXCL): one writer at a time
+ * reads the log's last record and appends after it, so every record names the record before it
+ * in the file (`after`), and no chain can be deleted without breaking the next record's link.
+ * A lock left by a writer that died (older than 10 s) is broken. Where no lock file can be made
+ * at all (a full disk, a read-only folder), the record is appended without it: a record written
+ * beside another writer's then names the same record, which `verify` reports (never a silent pass).
+ */
+const withLogLock = <A, E, R>(
+  fs: FileSystem.FileSystem,
+  file: string,
+  writer: string,
+  body: Effect.Effect<A, E, R>
+): Effect.Effect<A, E | AuditError, R> => {
+  const lock = lockPath(file)
+  const acquire = Effect.gen(function* () {
+    const started = Date.now()
+    for (let attempt = 0; ; attempt++) {
+      const taken = yield* fs.writeFileString(lock, `${writer} ${new Date().toISOString()}\n`, { flag: "wx", mode: 0o600 }).pipe(
+        Effect.as("held" as const),
+        Effect.catchTag("PlatformError", (error) =>
+          Effect.succeed(error.reason._tag === "AlreadyExists" ? ("busy" as const) : ("unavailable" as const))
+        )
+      )
+      if (taken === "held") return true
+      if (taken === "unavailable") return false
+      const info = yield* Effect.option(fs.stat(lock))
+      const mtime = info._tag === "Some" && info.value.mtime._tag === "Some" ? info.value.mtime.value.getTime() : undefined
+      if (mtime !== undefined && Date.now() - mtime > LOCK_STALE_MS) {
+        // Its holder died between taking and giving it back (kill -9): move it aside, then take it.
+        const aside = `${lock}.${writer}.stale`
+        yield* Effect.ignore(fs.rename(lock, aside).pipe(Effect.andThen(fs.remove(aside))))
+        continue
+      }
+      if (Date.now() - started > LOCK_WAIT_MS) {
+        return yield* new AuditError({
+          file,
+          detail: `cannot take the audit log's lock ${lock}: another writer has held it for ${LOCK_WAIT_MS / 1000} s`
+        })
+      }
+      yield* Effect.sleep(Duration.millis(1 + Math.floor(Math.random() * Math.min(25, 2 + attempt * 2))))
+    }
+  })
+  return Effect.acquireUseRelease(
+    acquire,
+    () => body,
+    (held) => (held ? Effect.ignore(fs.remove(lock)) : Effect.void)
+  )
+}
 
 /** @internal */
 export const makeWriter = (
@@ -391,17 +460,43 @@ export const makeWriter = (
     let prev = GENESIS
     let sinceCheckpoint = 0
     let closed = false
-    /** The record this chain follows in the file, read once before its first record. */
-    let linkAfter = GENESIS
+    /** Records this writer could not write (a full disk), said in a `loss` record as soon as one can be written. */
+    let lost: { count: number; kinds: Set<string>; from: string; until: string; error: string } | undefined
     // The copy for a collector; its last batches leave after the closing records (its finalizer runs after the writer's).
     const exporter = options.otlp === undefined ? undefined : yield* Otlp.makeExporter(options.otlp, file)
+    // The resource a collector files this writer's records under, in its first record: covered by the hash, checked by verifyExport.
+    const resource =
+      options.otlp === undefined
+        ? undefined
+        : { ...options.otlp.resourceAttributes, "service.name": options.otlp.serviceName ?? "agent-hooks" }
+    // Room for the record of a loss on a full disk: a writer that cannot append frees it and says what it lost.
+    yield* Effect.ignore(
+      fs.stat(reservePath(file)).pipe(
+        Effect.map((info) => Number(info.size)),
+        Effect.orElseSucceed(() => 0),
+        Effect.flatMap((size) =>
+          size >= RESERVE_BYTES ? Effect.void : fs.writeFileString(reservePath(file), "\n".repeat(RESERVE_BYTES), { mode: 0o600 })
+        )
+      )
+    )
 
-    /** One record, one `write`: a line is never split between two writes (torn only by a crash mid-write). */
-    const append = (kind: AuditRecord["kind"], fields: Readonly<Record<string, unknown>>) =>
+    /**
+     * One record, one `write`: a line is never split between two writes (torn only by a crash
+     * mid-write). Called with the log's lock held: `after` is the record just before it in the file.
+     */
+    const append = (
+      kind: AuditRecord["kind"],
+      fieldsOf: (link: {
+        readonly seq: number
+        readonly prev: string
+        readonly after: string
+      }) => Effect.Effect<Readonly<Record<string, unknown>>, AuditError>
+    ) =>
       Effect.gen(function* () {
-        // The first record of a chain names the record it follows in the file.
-        const after = seq === 0 ? { after: linkAfter } : {}
-        const body = { v: 1, kind, writer, seq: seq + 1, time: now(), ...fields, ...after, prev }
+        const after = yield* lastRecordHash(fs, file)
+        const fields = yield* fieldsOf({ seq: seq + 1, prev, after })
+        const first = seq === 0 && resource !== undefined ? { resource } : {}
+        const body = { v: 1, kind, writer, seq: seq + 1, time: now(), ...fields, ...first, after, prev }
         const line = yield* seal(body)
         yield* handle.writeAll(utf8.encode(`${line}\n`)).pipe(Effect.mapError(failed("cannot append to the audit log")))
         seq += 1
@@ -413,7 +508,8 @@ export const makeWriter = (
 
     /**
      * The head file names the last record this writer vouched for (signed with the key), replaced
-     * atomically (rename): a cut end of the log, or its last chain deleted whole, no longer has it.
+     * atomically (rename) with the log's lock held: the last head written names the last record
+     * any writer closed with, so a cut end of the log, or its last chain deleted whole, no longer has it.
      */
     const writeHead = Effect.gen(function* () {
       const named = { writer, seq, hash: prev }
@@ -432,30 +528,74 @@ export const makeWriter = (
     const checkpoint = (reason: CheckpointReason) =>
       Effect.gen(function* () {
         if (key === undefined) return
-        const mac = yield* hmac(key, macInput({ writer, seq: seq + 1, prev, reason, every, after: seq === 0 ? linkAfter : undefined }))
-        yield* append("checkpoint", { reason, every, mac })
+        yield* append("checkpoint", (link) =>
+          Effect.map(hmac(key, macInput({ writer, ...link, reason, every })), (mac) => ({ reason, every, mac }))
+        )
         sinceCheckpoint = 0
         if (reason !== "open") yield* writeHead
+      })
+
+    /** The records this writer lost, in one `loss` record (a problem for `verify`); kept for the next try when it cannot be written either. */
+    const writeLoss = Effect.suspend(() => {
+      const loss = lost
+      if (loss === undefined) return Effect.void
+      return append("loss", () =>
+        Effect.succeed({ lost: loss.count, kinds: [...loss.kinds].sort(), from: loss.from, until: loss.until, error: loss.error })
+      ).pipe(
+        Effect.tap(() =>
+          Effect.sync(() => {
+            lost = undefined
+          })
+        )
+      )
+    })
+
+    /** A record that could not be written is counted; with the reserve freed, its loss is written at once. */
+    const recordLoss = (kind: string, error: AuditError) =>
+      Effect.gen(function* () {
+        const time = now()
+        if (lost === undefined) lost = { count: 0, kinds: new Set(), from: time, until: time, error: error.detail }
+        lost.count += 1
+        lost.kinds.add(kind)
+        lost.until = time
+        const written = yield* Effect.exit(writeLoss)
+        if (written._tag === "Failure") {
+          // The disk is full: the reserve makes room for the record of the loss (the next writer makes a new one).
+          yield* Effect.ignore(fs.truncate(reservePath(file), 0))
+          yield* Effect.ignore(writeLoss)
+        }
       })
 
     const record = (kind: AuditRecord["kind"], fields: Readonly<Record<string, unknown>>) =>
       lock.withPermits(1)(
         Effect.gen(function* () {
           if (closed) return yield* new AuditError({ file, detail: "the audit writer is closed" })
-          if (seq === 0) {
-            linkAfter = yield* lastRecordHash(fs, file)
-            yield* checkpoint("open")
-          }
-          yield* append(kind, fields)
-          sinceCheckpoint += 1
-          if (sinceCheckpoint >= every) yield* checkpoint("periodic")
+          const write = Effect.gen(function* () {
+            if (lost !== undefined) yield* Effect.ignore(writeLoss)
+            if (seq === 0) yield* checkpoint("open")
+            yield* append(kind, () => Effect.succeed(fields))
+            sinceCheckpoint += 1
+            if (sinceCheckpoint >= every) yield* checkpoint("periodic")
+          })
+          yield* withLogLock(fs, file, writer, write).pipe(
+            Effect.tapError((error) => withLogLock(fs, file, writer, recordLoss(kind, error)).pipe(Effect.ignore))
+          )
         })
       )
 
     const close = lock.withPermits(1)(
       Effect.gen(function* () {
         if (closed) return
-        if (seq > 0) yield* key === undefined ? writeHead : checkpoint("close")
+        if (seq > 0 || lost !== undefined)
+          yield* withLogLock(
+            fs,
+            file,
+            writer,
+            Effect.gen(function* () {
+              if (lost !== undefined) yield* writeLoss
+              yield* key === undefined ? writeHead : checkpoint("close")
+            })
+          )
         closed = true
       })
     )
@@ -568,7 +708,11 @@ const decode = (text: string): AuditRecord | undefined => {
     (record["seq"] as number) < 1 ||
     !isHex64(record["prev"]) ||
     !isHex64(record["hash"]) ||
-    (record["kind"] !== "hook" && record["kind"] !== "outcome" && record["kind"] !== "checkpoint" && record["kind"] !== "reload")
+    (record["kind"] !== "hook" &&
+      record["kind"] !== "outcome" &&
+      record["kind"] !== "checkpoint" &&
+      record["kind"] !== "reload" &&
+      record["kind"] !== "loss")
   )
     return undefined
   if (record["after"] !== undefined && !isHex64(record["after"])) return undefined
@@ -629,6 +773,10 @@ interface Verifying {
   readonly present: Map<string, Set<number>>
   /** The `hash` of every record so far. */
   readonly hashes: Set<string>
+  /** Every record names the one before it in the file (`after` on records past the first of their chain). */
+  readonly linked: boolean
+  /** The `hash` of the record on the line before. */
+  previous: string | undefined
   records: number
   checkpoints: number
   checkedCheckpoints: number
@@ -678,6 +826,50 @@ const newChain = (record: AuditRecord, line: number): ChainState => ({
   checkpointProblem: false
 })
 
+/** The link of a record to the record before it in the file (see `Verifying.linked`); `undefined` when it holds. */
+const linkProblem = (state: Verifying, line: number, record: AuditRecord): Problem | undefined => {
+  const { at } = state
+  const after = (record as { readonly after?: string }).after
+  if (state.linked && after !== undefined) {
+    // Every record names the record before it in the file (written under the log's lock): a
+    // record or a whole chain deleted before it, or a record rewritten with a fresh hash, breaks it.
+    const before = state.previous ?? GENESIS
+    if (after === before) return undefined
+    return state.hashes.has(after)
+      ? {
+          line,
+          kind: "reordered",
+          writer: record.writer,
+          message:
+            `${at(line)} (writer ${record.writer}, seq ${record.seq}) was written right after record ` +
+            `${after.slice(0, 12)}…, but other records come between them in ${state.source}: records ` +
+            `were moved or inserted, or two writers appended without the log's lock`
+        }
+      : {
+          line,
+          kind: "deleted",
+          writer: record.writer,
+          message:
+            `${at(line)} (writer ${record.writer}, seq ${record.seq}) was written right after record ` +
+            `${after.slice(0, 12)}…, which is not in ${state.source} before it: records (perhaps a ` +
+            `whole chain) were deleted, or a record was rewritten with a fresh hash`
+        }
+  }
+  if (record.seq === 1 && after !== undefined && after !== GENESIS && !state.hashes.has(after)) {
+    // A log written before every record was linked: a chain's first record names a record before it.
+    return {
+      line,
+      kind: "deleted",
+      writer: record.writer,
+      message:
+        `${at(line)}: writer ${record.writer} started after record ${after.slice(0, 12)}…, which ` +
+        `is not in ${state.source} before it: a whole chain was deleted, or a record was ` +
+        `rewritten with a fresh hash`
+    }
+  }
+  return undefined
+}
+
 /** One record's checks: its link to the file, its hash, its place in its writer's chain, its checkpoint. */
 const checkRecord = (state: Verifying, { line, text, record }: DecodedLine): Effect.Effect<void, AuditError> =>
   Effect.gen(function* () {
@@ -692,21 +884,27 @@ const checkRecord = (state: Verifying, { line, text, record }: DecodedLine): Eff
       return
     }
     state.records += 1
-    // A chain's first record names the record it followed in the file: a chain deleted whole, or a
-    // record rehashed, before it leaves the link dangling.
-    const after = (record as { readonly after?: string }).after
-    if (record.seq === 1 && after !== undefined && after !== GENESIS && !state.hashes.has(after)) {
+    const link = linkProblem(state, line, record)
+    state.previous = record.hash
+    if (record.kind === "loss") {
+      const loss = record as unknown as {
+        readonly lost?: unknown
+        readonly from?: unknown
+        readonly until?: unknown
+        readonly error?: unknown
+      }
       problems.push({
         line,
-        kind: "deleted",
+        kind: "lost",
         writer: record.writer,
         message:
-          `${at(line)}: writer ${record.writer} started after record ${after.slice(0, 12)}…, which ` +
-          `is not in ${state.source} before it: a whole chain was deleted, or a record was ` +
-          `rewritten with a fresh hash`
+          `${at(line)}: writer ${record.writer} could not write ${String(loss.lost)} record` +
+          `${loss.lost === 1 ? "" : "s"} between ${String(loss.from)} and ${String(loss.until)} ` +
+          `(${String(loss.error)}): the trail has a gap there, and other writers may have lost records too`
       })
     }
     state.hashes.add(record.hash)
+    const reported = problems.length
     const match = text.match(HASH_SUFFIX)
     const hash = match === null ? undefined : yield* sha256(`${text.slice(0, match.index!)}}`)
     if (match === null || hash !== record.hash) {
@@ -728,6 +926,8 @@ const checkRecord = (state: Verifying, { line, text, record }: DecodedLine): Eff
       return
     }
     checkLink(state, line, record)
+    // The chain's own check names a deletion, insertion or reordering more precisely; the link speaks when it is silent.
+    if (link !== undefined && !problems.slice(reported).some((problem) => problem.line === line)) problems.push(link)
     if (record.kind === "checkpoint") yield* checkCheckpoint(state, line, record)
   })
 
@@ -957,6 +1157,10 @@ const verifyLines = (
       chains: new Map(),
       present: presentSeqs(decoded),
       hashes: new Set(),
+      linked: decoded.some(
+        ({ record }) => record !== undefined && record.seq > 1 && (record as { readonly after?: string }).after !== undefined
+      ),
+      previous: undefined,
       records: 0,
       checkpoints: 0,
       checkedCheckpoints: 0
