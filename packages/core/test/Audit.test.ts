@@ -464,3 +464,181 @@ describe("verifyExport on hostile input", () => {
     expect(report.problems[2]!.message).toContain("payload line 4, record 1: its body is not the record's line (a string)")
   })
 })
+
+describe("verifyExport: every field of an exported record is checked against its body", () => {
+  /** A blocked call exported by one writer: the collector's file (one payload per line) as it received it. */
+  const exported = async () => {
+    const file = memoryFile()
+    const bodies: Array<string> = []
+    await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const writer = yield* Audit.makeWriter({
+            file: "/log/audit.jsonl",
+            otlp: {
+              endpoint: "http://collector.test/v1/logs",
+              serviceName: "guarded-agent",
+              resourceAttributes: { team: "platform" },
+              exportIntervalMs: 60_000,
+              fetch: (_url, init) => {
+                bodies.push(init.body)
+                return Promise.resolve({ status: 200, text: () => Promise.resolve("{}") })
+              }
+            }
+          })
+          yield* writer.hook({ ...hook("PreToolUse", "./guard.sh", "blocking-error"), tool: "Bash" })
+          yield* writer.outcome({
+            session: "s1",
+            event: "PreToolUse",
+            matcher: "Bash",
+            tool: "Bash",
+            input: { command: "rm -rf /" },
+            blocked: true,
+            decision: "deny",
+            reason: "rm -rf is not allowed",
+            hooks: 1
+          })
+        })
+      ).pipe(Effect.provide(file.layer))
+    )
+    return bodies.join("\n") + "\n"
+  }
+  type LogRecord = { attributes: Array<{ key: string; value: Record<string, unknown> }> } & Record<string, unknown>
+  type Payload = {
+    resourceLogs: Array<{
+      resource: { attributes: Array<{ key: string; value: unknown }> }
+      scopeLogs: Array<{ logRecords: Array<LogRecord> }>
+    }>
+  }
+  /** The export with the blocked outcome's log record (and its payload) changed by `edit`. */
+  const withEdit = (text: string, edit: (record: LogRecord, payload: Payload) => void) => {
+    let edited = 0
+    const out = text
+      .trimEnd()
+      .split("\n")
+      .map((line) => {
+        const payload = JSON.parse(line) as Payload
+        for (const resource of payload.resourceLogs)
+          for (const scope of resource.scopeLogs)
+            for (const record of scope.logRecords) {
+              if (record.attributes.some((a) => a.key === "agent_hooks.audit.blocked" && a.value["boolValue"] === true)) {
+                edit(record, payload)
+                edited += 1
+              }
+            }
+        return JSON.stringify(payload)
+      })
+    expect(edited).toBe(1)
+    return `${out.join("\n")}\n`
+  }
+  const attribute = (record: LogRecord, key: string) => record.attributes.find((a) => a.key === key)!
+
+  const edits: ReadonlyArray<readonly [string, (record: LogRecord, payload: Payload) => void, RegExp]> = [
+    ["severity number lowered", (r) => void (r["severityNumber"] = 9), /severityNumber/],
+    ["severity text lowered", (r) => void (r["severityText"] = "INFO"), /severityText/],
+    ["event name changed", (r) => void (r["eventName"] = "agent_hooks.audit.hook"), /eventName/],
+    ["tool name changed", (r) => void (attribute(r, "gen_ai.tool.name").value = { stringValue: "Read" }), /gen_ai\.tool\.name/],
+    ["time moved", (r) => void (r["timeUnixNano"] = "1000000000000000000"), /timeUnixNano/],
+    [
+      "service changed",
+      (_, p) => void (p.resourceLogs[0]!.resource.attributes.find((a) => a.key === "service.name")!.value = { stringValue: "other" }),
+      /resource service\.name/
+    ],
+    [
+      "blocked attribute dropped",
+      (r) => void (r.attributes = r.attributes.filter((a) => a.key !== "agent_hooks.audit.blocked")),
+      /blocked \(missing\)/
+    ],
+    [
+      "blocked=false inserted before the true one",
+      (r) => void r.attributes.unshift({ key: "agent_hooks.audit.blocked", value: { boolValue: false } }),
+      /blocked/
+    ],
+    ["blocked attribute flipped", (r) => void (attribute(r, "agent_hooks.audit.blocked").value = { boolValue: false }), /blocked/]
+  ]
+
+  it("the export as sent verifies", async () => {
+    const report = await Effect.runPromise(Audit.verifyExport(await exported()))
+    expect(report.problems).toEqual([])
+    expect(report.ok).toBe(true)
+  })
+
+  it.each(edits)("%s: verify --otlp fails and names the field", async (_, edit, field) => {
+    const report = await Effect.runPromise(Audit.verifyExport(withEdit(await exported(), edit)))
+    expect(report.ok).toBe(false)
+    expect(report.problems.map((p) => p.kind)).toContain("edited")
+    expect(report.problems.map((p) => p.message).join("\n")).toMatch(field)
+  })
+
+  it("an attribute given twice is a problem even when both say the same", async () => {
+    const text = withEdit(await exported(), (r) => void r.attributes.push({ ...attribute(r, "agent_hooks.audit.blocked") }))
+    const report = await Effect.runPromise(Audit.verifyExport(text))
+    expect(report.problems.map((p) => p.message).join("\n")).toMatch(/agent_hooks\.audit\.blocked \(given more than once\)/)
+  })
+})
+
+describe("Audit trail on a full disk: the loss is on record", () => {
+  const call = (command: string) => ({
+    session: "s1",
+    event: "PreToolUse",
+    matcher: "Bash",
+    tool: "Bash",
+    input: { command },
+    blocked: true,
+    decision: "deny" as const,
+    reason: "blocked",
+    hooks: 1
+  })
+  /** One `run`: a writer that records one blocked call and closes; the write's error, if any. */
+  const oneRun = (file: ReturnType<typeof memoryFile>, command: string) =>
+    Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const writer = yield* Audit.makeWriter({ file: "/log/audit.jsonl" })
+          return yield* Effect.exit(writer.outcome(call(command)))
+        })
+      ).pipe(Effect.provide(file.layer))
+    )
+
+  it("8 calls, the disk full for 5 of them (each run its own writer): verify fails once space returns", async () => {
+    const file = memoryFile()
+    const exits = []
+    for (let i = 0; i < 8; i++) {
+      // Other programs take whatever room there is while the disk is full.
+      if (i >= 2 && i < 7) file.full()
+      else file.space()
+      exits.push((await oneRun(file, `rm -rf /srv/${i}`))._tag)
+    }
+    expect(exits).toEqual(["Success", "Success", "Failure", "Failure", "Failure", "Failure", "Failure", "Success"])
+    const text = file.text()
+    expect(text.split("\n").filter((line) => line.includes('"kind":"outcome"'))).toHaveLength(3)
+    const report = await Effect.runPromise(Audit.verify(text, { head: file.head() }))
+    expect(report.ok).toBe(false)
+    expect(report.problems).toEqual([expect.objectContaining({ kind: "lost", line: 3 })])
+    expect(report.problems[0]!.message).toMatch(/could not write 1 record .*ENOSPC/)
+  })
+
+  it("a long-lived writer says what it lost in its next record once space returns, even with no reserve", async () => {
+    const file = memoryFile()
+    const result = await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const writer = yield* Audit.makeWriter({ file: "/log/audit.jsonl" })
+          yield* writer.outcome(call("ls"))
+          file.files.delete("/log/audit.jsonl.reserve")
+          file.full()
+          const lost = [yield* Effect.exit(writer.outcome(call("rm -rf /a"))), yield* Effect.exit(writer.outcome(call("rm -rf /b")))]
+          file.space()
+          yield* writer.outcome(call("git status"))
+          return lost.map((exit) => exit._tag)
+        })
+      ).pipe(Effect.provide(file.layer))
+    )
+    expect(result).toEqual(["Failure", "Failure"])
+    const records = lines(file.text()).map((line) => JSON.parse(line) as { kind: string; lost?: number; kinds?: Array<string> })
+    expect(records.map((r) => r.kind)).toEqual(["outcome", "loss", "outcome"])
+    expect(records[1]).toMatchObject({ lost: 2, kinds: ["outcome"] })
+    const report = await Effect.runPromise(Audit.verify(file.text(), { head: file.head() }))
+    expect(report.problems.map((p) => p.kind)).toEqual(["lost"])
+  })
+})

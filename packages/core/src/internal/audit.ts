@@ -1238,12 +1238,37 @@ export const readFile = (file: string): Effect.Effect<string, AuditError, FileSy
 // ---------------------------------------------------------------------------------------------
 // Verifying an export (what a collector received)
 
-/** The members a record's `agent_hooks.audit.*` attributes must agree with (the body is what the hash covers). */
-const attributeMismatches = (record: AuditRecord, attributes: Readonly<Record<string, unknown>>): ReadonlyArray<string> => {
-  const expected = Otlp.recordAttributeValues(record.kind, record as unknown as Readonly<Record<string, unknown>>)
-  return Object.entries(attributes)
-    .filter(([name, value]) => name.startsWith("agent_hooks.audit.") && JSON.stringify(value) !== JSON.stringify(expected[name] ?? null))
-    .map(([name]) => name.slice("agent_hooks.audit.".length))
+/**
+ * What of an exported log record differs from what the writer sent for its record (the body, which
+ * the hash covers): its time, severity, event name, every attribute (one missing, added, changed,
+ * or given twice), and the resource the writer recorded it exports under (`service.name`...).
+ */
+const exportMismatches = (
+  kind: string,
+  record: Readonly<Record<string, unknown>>,
+  found: Otlp.Found,
+  resource: Readonly<Record<string, unknown>> | undefined
+): ReadonlyArray<string> => {
+  const sent = Otlp.logRecord({ kind, line: found.body ?? "", record, time: String(record["time"]), span: undefined })
+  const out: Array<string> = []
+  if (String(found.fields.timeUnixNano) !== sent.timeUnixNano) out.push("timeUnixNano")
+  if (found.fields.severityNumber !== sent.severityNumber) out.push("severityNumber")
+  if (found.fields.severityText !== sent.severityText) out.push("severityText")
+  if (found.fields.eventName !== sent.eventName) out.push("eventName")
+  const expected = Otlp.recordAttributeValues(kind, record)
+  for (const name of new Set([...Object.keys(expected), ...Object.keys(found.attributes)])) {
+    if (!Object.hasOwn(found.attributes, name)) out.push(`${name} (missing)`)
+    else if (!Object.hasOwn(expected, name)) out.push(`${name} (added)`)
+    else if (JSON.stringify(found.attributes[name]) !== JSON.stringify(expected[name])) out.push(name)
+  }
+  for (const name of found.duplicates) out.push(`${name} (given more than once)`)
+  if (resource !== undefined) {
+    for (const [name, value] of Object.entries(resource)) {
+      if (JSON.stringify(found.resource[name]) !== JSON.stringify(value)) out.push(`resource ${name}`)
+    }
+    for (const name of found.resourceDuplicates) out.push(`resource ${name} (given more than once)`)
+  }
+  return out
 }
 
 interface ExportItem {
@@ -1298,6 +1323,7 @@ const heap = <A>(less: (a: A, b: A) => boolean) => {
  * it. O(n log n) in records: a day of one-shot runs is thousands of chains.
  */
 const logOrder = (items: ReadonlyArray<ExportItem>): ReadonlyArray<ExportItem> => {
+  if (items.some((item) => item.record !== undefined && item.record.seq > 1 && item.record.after !== undefined)) return linkedOrder(items)
   const chains = new Map<string, Array<ExportItem>>()
   const loose: Array<ExportItem> = []
   for (const item of items) {
@@ -1353,6 +1379,47 @@ const logOrder = (items: ReadonlyArray<ExportItem>): ReadonlyArray<ExportItem> =
   return [...ordered, ...loose]
 }
 
+/**
+ * The records of an export whose every record names the one before it in the file (`after`): the
+ * file's order, rebuilt by following the links from each record whose predecessor is not in the
+ * export (the first of the log, or one after a gap); where two name the same one, the earlier
+ * first. Records on no path (a forged cycle) follow, earliest first. O(n log n).
+ */
+const linkedOrder = (items: ReadonlyArray<ExportItem>): ReadonlyArray<ExportItem> => {
+  const records = items.filter((item) => item.record !== undefined)
+  const loose = items.filter((item) => item.record === undefined)
+  const byEarliest = (a: ExportItem, b: ExportItem) => (earlier(a.record!, b.record!) ? -1 : earlier(b.record!, a.record!) ? 1 : 0)
+  const hashes = new Set(records.map((item) => item.record!.hash))
+  const next = new Map<string, Array<ExportItem>>()
+  const starts: Array<ExportItem> = []
+  for (const item of records) {
+    const after = item.record!.after
+    if (after === undefined || !hashes.has(after) || after === item.record!.hash) starts.push(item)
+    else {
+      const list = next.get(after)
+      if (list === undefined) next.set(after, [item])
+      else list.push(item)
+    }
+  }
+  for (const list of next.values()) list.sort(byEarliest)
+  const ordered: Array<ExportItem> = []
+  const done = new Set<ExportItem>()
+  const walk = (start: ExportItem) => {
+    const stack = [start]
+    while (stack.length > 0) {
+      const item = stack.pop()!
+      if (done.has(item)) continue
+      done.add(item)
+      ordered.push(item)
+      const following = next.get(item.record!.hash) ?? []
+      for (let i = following.length - 1; i >= 0; i--) stack.push(following[i]!)
+    }
+  }
+  for (const start of starts.sort(byEarliest)) walk(start)
+  for (const item of records.filter((item) => !done.has(item)).sort(byEarliest)) walk(item)
+  return [...ordered, ...loose]
+}
+
 /** @internal */
 export const verifyExport = (text: string, options: { readonly key?: string | undefined } = {}): Effect.Effect<ExportReport, AuditError> =>
   Effect.gen(function* () {
@@ -1366,6 +1433,8 @@ export const verifyExport = (text: string, options: { readonly key?: string | un
     let headCount = 0
     const items: Array<ExportItem> = []
     const heads = new Map<string, { readonly found: Otlp.Found; readonly seq: number; readonly text: string }>()
+    const intactRecords: Array<{ readonly found: Otlp.Found; readonly record: AuditRecord }> = []
+    const headRecords: Array<{ readonly found: Otlp.Found; readonly head: HeadFile }> = []
     for (const found of read.found) {
       const writerAttribute =
         typeof found.attributes["agent_hooks.audit.writer"] === "string" ? found.attributes["agent_hooks.audit.writer"] : null
@@ -1386,6 +1455,7 @@ export const verifyExport = (text: string, options: { readonly key?: string | un
       if (found.attributes["agent_hooks.audit.kind"] === "head") {
         headCount += 1
         const head = decodeHead(found.body)
+        if (head !== undefined) headRecords.push({ found, head })
         const writer = head?.writer ?? writerAttribute ?? ""
         const seq = head?.seq ?? -1
         const prior = heads.get(writer)
@@ -1393,24 +1463,35 @@ export const verifyExport = (text: string, options: { readonly key?: string | un
         continue
       }
       const record = decode(found.body)
-      // An edited body is reported by the chain check; its attributes are compared only with an intact body.
+      // An edited body is reported by the chain check; its log record's other fields are compared only with an intact body.
       const match = found.body.match(HASH_SUFFIX)
       const intact = record !== undefined && match !== null && (yield* sha256(`${found.body.slice(0, match.index!)}}`)) === record.hash
-      if (record !== undefined && intact) {
-        const mismatches = attributeMismatches(record, found.attributes)
-        if (mismatches.length > 0) {
-          problems.push({
-            line: found.line,
-            kind: "edited",
-            writer: record.writer,
-            message:
-              `${where(found)} (writer ${record.writer}, seq ${record.seq}): its attributes ` +
-              `${mismatches.join(", ")} differ from its record (the body, which the hash covers): they ` +
-              `were edited, and a query on them sees other values`
-          })
-        }
-      }
+      if (record !== undefined && intact) intactRecords.push({ found, record })
       items.push({ found, record })
+    }
+    // Each log record as the writer sent it: the resource its writer recorded in the first record of its chain.
+    const resources = new Map<string, Readonly<Record<string, unknown>>>()
+    for (const { record } of intactRecords) {
+      const resource = (record as { readonly resource?: unknown }).resource
+      if (record.seq === 1 && Predicate.isObject(resource)) resources.set(record.writer, resource as Readonly<Record<string, unknown>>)
+    }
+    const compared = [
+      ...intactRecords.map(({ found, record }) => ({ found, kind: record.kind, record, writer: record.writer, seq: record.seq })),
+      ...headRecords.map(({ found, head }) => ({ found, kind: "head", record: head, writer: head.writer, seq: head.seq }))
+    ]
+    for (const { found, kind, record, writer, seq } of compared) {
+      const mismatches = exportMismatches(kind, record as unknown as Readonly<Record<string, unknown>>, found, resources.get(writer))
+      if (mismatches.length > 0) {
+        problems.push({
+          line: found.line,
+          kind: "edited",
+          writer,
+          message:
+            `${where(found)} (writer ${writer}, ${kind === "head" ? "head at " : ""}seq ${seq}): its ` +
+            `${mismatches.join(", ")} differ from what the writer sent for its record (the body, which ` +
+            `the hash covers): they were edited, and a query on them sees other values`
+        })
+      }
     }
     const ordered = logOrder(items)
     const headList = [...heads.values()]
