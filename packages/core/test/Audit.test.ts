@@ -1,6 +1,8 @@
+import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { Effect, FileSystem, Layer, Option, Path, PlatformError } from "effect"
 import { Audit } from "@agent-hooks/core"
+import * as PropertyRuns from "@agent-hooks/test-utils/PropertyRuns"
 
 /**
  * A file system whose files live in memory: what the writer appends to the log, `text()` reads
@@ -640,5 +642,98 @@ describe("Audit trail on a full disk: the loss is on record", () => {
     expect(records[1]).toMatchObject({ lost: 2, kinds: ["outcome"] })
     const report = await Effect.runPromise(Audit.verify(file.text(), { head: file.head() }))
     expect(report.problems.map((p) => p.kind)).toEqual(["lost"])
+  })
+})
+
+describe("Audit redaction: every field that can hold a command or input", () => {
+  /** One dispatch whose matcher value (Cursor's: the shell command), input and hook command carry `command`; the whole log. */
+  const recordOf = (command: string, input: unknown) => {
+    const file = memoryFile()
+    return Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const writer = yield* Audit.makeWriter({ file: "/log/audit.jsonl" })
+          yield* writer.hook({ ...hook("beforeShellExecution", `./gate.sh '${command}'`), matcher: command, tool: null })
+          yield* writer.outcome({
+            session: "s1",
+            event: "beforeShellExecution",
+            matcher: command,
+            tool: null,
+            input,
+            blocked: true,
+            decision: "deny",
+            reason: `denied: ${command}`,
+            hooks: 1
+          })
+          yield* writer.close
+        })
+      ).pipe(Effect.provide(file.layer))
+    ).then(() => ({ text: file.text(), head: file.head() }))
+  }
+  /** A secret of the shapes people use: letters and digits, 12 to 40 of them (never a word of the record's own). */
+  const secret = fc.stringMatching(/^[A-Za-z0-9]{12,40}$/).map((s) => `Zq${s}`)
+  const token = fc.stringMatching(/^[A-Za-z0-9]{36,40}$/).map((s) => `ghp_${s}`)
+  const forms: ReadonlyArray<
+    readonly [string, fc.Arbitrary<{ readonly secret: string; readonly command: string; readonly input: unknown }>]
+  > = [
+    [
+      "curl -u user:pass",
+      secret.map((p) => ({ secret: p, command: `curl -u bob:${p} https://x.test`, input: { command: `curl -u bob:${p} https://x.test` } }))
+    ],
+    ["curl --user=user:pass", secret.map((p) => ({ secret: p, command: `curl --user=bob:${p} x`, input: { args: ["--user=bob:" + p] } }))],
+    [
+      "mysql -pPASS",
+      secret.map((p) => ({ secret: p, command: `mysql -uroot -p${p} shop`, input: { command: `mysql -uroot -p${p} shop` } }))
+    ],
+    [
+      "aws_secret_access_key VALUE",
+      secret.map((p) => ({
+        secret: p,
+        command: `aws configure set aws_secret_access_key ${p}`,
+        input: { command: `AWS configure set AWS_SECRET_ACCESS_KEY ${p} --profile x` }
+      }))
+    ],
+    [
+      "a secret used as an object key",
+      token.map((t) => ({ secret: t, command: "env", input: { env: { [t]: "1" }, headers: { [`x-${t}`]: "v" } } }))
+    ],
+    [
+      "a flag and its value in two array items",
+      secret.map((p) => ({ secret: p, command: "mysql", input: { argv: ["mysql", "--password", p, "-u", "bob:" + p] } }))
+    ],
+    [
+      "a header split over two array items",
+      secret.map((p) => ({ secret: p, command: "curl", input: { argv: ["-H", "Authorization: Basic", p] } }))
+    ],
+    [
+      "a token split in two array items",
+      token.map((t) => ({ secret: t.slice(10), command: "echo", input: { parts: [t.slice(0, 10), t.slice(10)] } }))
+    ]
+  ]
+
+  it.each(forms)("%s: in no field of any record, and verify passes", async (_, form) => {
+    await fc.assert(
+      fc.asyncProperty(form, async ({ secret, command, input }) => {
+        const { text, head } = await recordOf(command, input)
+        expect(text).not.toContain(secret)
+        expect((await Effect.runPromise(Audit.verify(text, { head }))).ok).toBe(true)
+      }),
+      { numRuns: PropertyRuns.forLane(50) }
+    )
+  })
+
+  it("the matcher field (Cursor's shell command) is redacted in hook and outcome records, and the outcome lists what matched", async () => {
+    const { text } = await recordOf("curl -H 'Authorization: Bearer abcdefghijklmnopqrstuvwxyz123456' https://x.test", null)
+    expect(text).not.toContain("abcdefghijklmnopqrstuvwxyz123456")
+    const [hookRecord, outcome] = lines(text).map((line) => JSON.parse(line))
+    expect(hookRecord.matcher).toBe("curl -H 'Authorization: Bearer [REDACTED:authorization]' https://x.test")
+    expect(hookRecord.redacted).toEqual(["authorization"])
+    expect(outcome.matcher).toBe(hookRecord.matcher)
+    expect(outcome.redacted).toContain("authorization")
+  })
+
+  it("what is not a secret stays: mkdir -p, a lone -u, ports", async () => {
+    const { text } = await recordOf("ls", { command: "mkdir -p /srv/app && git log -u && docker run -p 8080:80 img" })
+    expect(JSON.parse(lines(text)[1]!).input).toEqual({ command: "mkdir -p /srv/app && git log -u && docker run -p 8080:80 img" })
   })
 })

@@ -51,6 +51,10 @@ const HASH_SUFFIX = /,"hash":"([0-9a-f]{64})"\}$/
 const SECRET_NAME = "password|passwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?"
 /** A value assigned to a secret name: double-quoted, single-quoted, or bare up to a separator (1 KiB at most). */
 const SECRET_VALUE = String.raw`"[^"\n]{1,1024}"|'[^'\n]{1,1024}'|[^\s'"&;|,)}]{1,1024}`
+/** Names that are a secret's whatever follows them, also after a space (`aws_secret_access_key VALUE`, `client_secret VALUE`). */
+const SECRET_COMPOUND =
+  String.raw`\b[A-Za-z0-9]{0,32}[_-]?(?:secret[_-]access[_-]key|secret[_-]key|session[_-]token|access[_-]token|auth[_-]token|` +
+  String.raw`refresh[_-]token|client[_-]secret|api[_-]key|private[_-]key|password)`
 /** The command-line flags whose argument is a secret (`--password x`, `-token x`, `--api-key x`). */
 const SECRET_FLAG = "password|passwd|token|secret|api[-_]?key|access[-_]?key"
 /** A secret flag's argument: a bare word that is not another flag, or a quoted string (1 KiB at most). */
@@ -87,6 +91,21 @@ export const DEFAULT_REDACTIONS: ReadonlyArray<Redaction> = [
   {
     name: "secret-flag",
     pattern: new RegExp(String.raw`(?:^|\s)--?(?:${SECRET_FLAG})\s{1,8}(?<secret>${FLAG_VALUE})`, "gi")
+  },
+  {
+    // mysql/mariadb -pPASS: the password attached to -p (a lone -p, or -p with a space, asks for it)
+    name: "password-flag",
+    pattern: /(?:^|[\s"'])-p(?<secret>[^\s'"-][^\s'"]{0,1023}|"[^"\n]{1,1024}"|'[^'\n]{1,1024}')/g
+  },
+  {
+    // curl -u user:pass, --user user:pass, --proxy-user, -U: the part after the colon
+    name: "user-password-flag",
+    pattern: /(?:^|[\s"'])(?:-u|-U|--user|--proxy-user)(?:\s{1,8}|=)?["']?[^\s:'"]{0,256}:(?<secret>[^\s'"]{1,1024})/g
+  },
+  {
+    // aws configure set aws_secret_access_key VALUE: a compound secret name, a space, its value
+    name: "secret-name-value",
+    pattern: new RegExp(String.raw`(?:${SECRET_COMPOUND})["']?\s{1,8}(?<secret>${FLAG_VALUE})`, "gi")
   }
 ]
 
@@ -162,6 +181,62 @@ const redactText = (text: string, redactions: ReadonlyArray<Redaction>, found: S
   return out
 }
 
+/** Each pattern with the `d` flag (the secret group's place), built once. */
+const withIndices = new WeakMap<RegExp, RegExp>()
+const indexed = (pattern: RegExp): RegExp => {
+  let found = withIndices.get(pattern)
+  if (found === undefined) {
+    found = pattern.hasIndices ? new RegExp(pattern.source, pattern.flags) : new RegExp(pattern.source, `${pattern.flags}d`)
+    withIndices.set(pattern, found)
+  }
+  return found
+}
+
+/**
+ * A secret split over two neighbouring strings of an array (`["--password", "hunter2"]`,
+ * `["Authorization:", "Bearer abc…"]`, a token cut in two): each pair is read joined by a space
+ * and joined directly, and every match that crosses from one item into the next has its secret
+ * replaced in both. The items are redacted one by one afterwards as usual.
+ */
+const redactAcross = (items: ReadonlyArray<unknown>, redactions: ReadonlyArray<Redaction>, found: Set<string>): ReadonlyArray<unknown> => {
+  const marks = items.map(() => [] as Array<{ start: number; end: number; name: string }>)
+  for (let i = 0; i + 1 < items.length; i++) {
+    const a = items[i]
+    const b = items[i + 1]
+    if (typeof a !== "string" || typeof b !== "string" || a === "" || b === "") continue
+    for (const sep of [" ", ""]) {
+      const text = `${a}${sep}${b}`
+      const from = a.length + sep.length
+      for (const { name, pattern } of redactions) {
+        const regex = indexed(pattern)
+        regex.lastIndex = 0
+        for (let match = regex.exec(text); match !== null; match = regex.exec(text)) {
+          if (match[0] === "") regex.lastIndex += 1
+          const whole = match.indices![0]!
+          // a match inside one item is that item's own (redacted below)
+          if (whole[0] >= a.length || whole[1] <= from) continue
+          const [start, end] = match.indices!.groups?.["secret"] ?? whole
+          found.add(name)
+          if (start < a.length) marks[i]!.push({ start, end: Math.min(end, a.length), name })
+          if (end > from) marks[i + 1]!.push({ start: Math.max(0, start - from), end: end - from, name })
+        }
+      }
+    }
+  }
+  return items.map((item, i) => {
+    const spans = marks[i]!.sort((x, y) => x.start - y.start)
+    if (typeof item !== "string" || spans.length === 0) return item
+    let out = ""
+    let at = 0
+    for (const { start, end, name } of spans) {
+      if (end <= at) continue
+      out += `${item.slice(at, Math.max(at, start))}[REDACTED:${name}]`
+      at = end
+    }
+    return out + item.slice(at)
+  })
+}
+
 /** `text` cut to `max` characters, never between the two halves of a surrogate pair. */
 const head = (text: string, max: number): string => {
   const end = max > 0 && text.charCodeAt(max - 1) >= 0xd800 && text.charCodeAt(max - 1) <= 0xdbff ? max - 1 : max
@@ -202,14 +277,25 @@ export const sanitize = (
         long.push({ path, text })
         return head(text, options.maxValueChars)
       }
-      if (Array.isArray(node)) return node.map((item, index) => walk(item, pathOf(path, index), depth + 1))
+      if (Array.isArray(node))
+        return redactAcross(node, options.redactions, found).map((item, index) => walk(item, pathOf(path, index), depth + 1))
       if (node !== null && typeof node === "object") {
         const out: Record<string, unknown> = {}
         for (const [key, item] of Object.entries(node)) {
+          // A member's name is written by the model too (`{"ghp_…": 1}`): redacted as a value is; two
+          // names that redact alike are both kept (`#2`).
+          let name = redactText(key, options.redactions, found)
+          for (let n = 2; name !== key && Object.hasOwn(out, name); n++) name = `${redactText(key, options.redactions, found)} #${n}`
           if (SECRET_KEY.test(key) && item !== null && (typeof item === "string" || typeof item === "number")) {
             found.add("secret-key")
-            out[key] = "[REDACTED:secret-key]"
-          } else out[key] = walk(item, pathOf(path, key), depth + 1)
+            Object.defineProperty(out, name, { value: "[REDACTED:secret-key]", enumerable: true, writable: true, configurable: true })
+          } else
+            Object.defineProperty(out, name, {
+              value: walk(item, pathOf(path, name), depth + 1),
+              enumerable: true,
+              writable: true,
+              configurable: true
+            })
         }
         return out
       }
@@ -601,23 +687,59 @@ export const makeWriter = (
     )
     yield* Effect.addFinalizer(() => Effect.ignore(close))
 
+    /**
+     * The other strings a record takes from the payload or the run, redacted and capped as the
+     * input is: the matcher's value (Cursor's is the shell command itself), the session, the tool,
+     * the hook as it ran (its placeholders filled from the payload).
+     */
+    const scrub = (fields: {
+      readonly session: string | null
+      readonly matcher: string | null
+      readonly tool?: string | null | undefined
+      readonly hook?: string | undefined
+    }) =>
+      Effect.map(
+        sanitize(
+          { session: fields.session, matcher: fields.matcher, tool: fields.tool ?? null, hook: fields.hook ?? null },
+          "",
+          // each value is capped; the four together are never cut as one JSON text
+          { ...limits, maxInputChars: Number.POSITIVE_INFINITY }
+        ),
+        ({ value, redacted, cut }) => {
+          const v = (value ?? {}) as Record<string, string | null>
+          return {
+            session: v["session"] ?? null,
+            matcher: v["matcher"] ?? null,
+            tool: v["tool"] ?? null,
+            hook: v["hook"] ?? "",
+            redacted,
+            cut: cut.map((c) => ({ ...c, path: c.path.replace(/^\./, "") }))
+          }
+        }
+      )
+
     return {
       writer,
       hook: (fields: HookRecordFields) =>
-        record("hook", {
-          session: fields.session,
-          event: fields.event,
-          matcher: fields.matcher,
-          tool: fields.tool ?? null,
-          hook: fields.hook,
-          type: fields.type,
-          source: fields.source,
-          exitCode: fields.exitCode,
-          signal: fields.signal,
-          status: fields.status,
-          decision: fields.decision,
-          timedOut: fields.timedOut,
-          durationMs: fields.durationMs
+        Effect.gen(function* () {
+          const said = yield* scrub(fields)
+          yield* record("hook", {
+            session: said.session,
+            event: fields.event,
+            matcher: said.matcher,
+            tool: said.tool,
+            hook: said.hook,
+            type: fields.type,
+            source: fields.source,
+            exitCode: fields.exitCode,
+            signal: fields.signal,
+            status: fields.status,
+            decision: fields.decision,
+            timedOut: fields.timedOut,
+            durationMs: fields.durationMs,
+            ...(said.redacted.length === 0 ? {} : { redacted: said.redacted }),
+            ...(said.cut.length === 0 ? {} : { cut: said.cut })
+          })
         }),
       outcome: (fields: OutcomeRecordFields) =>
         Effect.gen(function* () {
@@ -626,18 +748,19 @@ export const makeWriter = (
             fields.reason === null
               ? { value: null, redacted: [], cut: [] }
               : yield* sanitize(fields.reason, "reason", { ...limits, maxValueChars: Math.min(MAX_REASON, limits.maxValueChars) })
+          const said = yield* scrub(fields)
           yield* record("outcome", {
-            session: fields.session,
+            session: said.session,
             event: fields.event,
-            matcher: fields.matcher,
-            tool: fields.tool ?? null,
+            matcher: said.matcher,
+            tool: said.tool,
             input: input.value,
             blocked: fields.blocked,
             decision: fields.decision,
             reason: reason.value,
             hooks: fields.hooks,
-            redacted: [...new Set([...input.redacted, ...reason.redacted])].sort(),
-            cut: [...input.cut, ...reason.cut]
+            redacted: [...new Set([...said.redacted, ...input.redacted, ...reason.redacted])].sort(),
+            cut: [...said.cut, ...input.cut, ...reason.cut]
           })
         }),
       reload: (fields: ReloadRecordFields) =>
