@@ -80,6 +80,8 @@ const memoryFile = (log = "/log/audit.jsonl") => {
           return Effect.void
         }),
       remove: (path) => Effect.sync(() => void files.delete(path)),
+      readFile: (path) => (files.has(path) ? Effect.succeed(bytesOf(path)) : Effect.fail(notFound(path))),
+      readFileString: (path) => (files.has(path) ? Effect.succeed(decoder.decode(bytesOf(path))) : Effect.fail(notFound(path))),
       stat: (path) =>
         files.has(path)
           ? Effect.succeed({ size: BigInt(bytesOf(path).length), mtime: Option.some(new Date()) } as unknown as FileSystem.File.Info)

@@ -439,7 +439,7 @@ describe("audit records as OTLP log records", () => {
     )
     expect(attribute.problems).toHaveLength(1)
     expect(attribute.problems[0]).toMatchObject({ kind: "edited" })
-    expect(attribute.problems[0]!.message).toContain("its attributes blocked differ from its record")
+    expect(attribute.problems[0]!.message).toContain("its agent_hooks.audit.blocked differ from what the writer sent for its record")
 
     // The end of the chain dropped (the closing checkpoint and the last outcome), the head kept: the head names a record the export lacks.
     const lastSeq = Math.max(

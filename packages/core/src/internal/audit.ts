@@ -54,7 +54,7 @@ const SECRET_VALUE = String.raw`"[^"\n]{1,1024}"|'[^'\n]{1,1024}'|[^\s'"&;|,)}]{
 /** Names that are a secret's whatever follows them, also after a space (`aws_secret_access_key VALUE`, `client_secret VALUE`). */
 const SECRET_COMPOUND =
   String.raw`\b[A-Za-z0-9]{0,32}[_-]?(?:secret[_-]access[_-]key|secret[_-]key|session[_-]token|access[_-]token|auth[_-]token|` +
-  String.raw`refresh[_-]token|client[_-]secret|api[_-]key|private[_-]key|password)`
+  "refresh[_-]token|client[_-]secret|api[_-]key|private[_-]key|password)"
 /** The command-line flags whose argument is a secret (`--password x`, `-token x`, `--api-key x`). */
 const SECRET_FLAG = "password|passwd|token|secret|api[-_]?key|access[-_]?key"
 /** A secret flag's argument: a bare word that is not another flag, or a quoted string (1 KiB at most). */
@@ -444,8 +444,13 @@ export const lockPath = (file: string): string => `${file}.lock`
 export const reservePath = (file: string): string => `${file}.reserve`
 /** The reserve's size: room for the loss records of a full disk. */
 const RESERVE_BYTES = 64 * 1024
-/** A lock older than this was left by a writer that died while holding it (a hold lasts one append). */
-const LOCK_STALE_MS = 10_000
+/**
+ * A lock older than this was left by a writer that died while holding it (a hold lasts one
+ * append: a read of the log's end and one `write`). A live holder stalled longer than this (a
+ * machine loaded beyond reason) loses it: two records may then name the same record before them,
+ * which `verify` reports; it never passes in silence.
+ */
+const LOCK_STALE_MS = 2_000
 /** A writer that waited this long for the lock gives up the record (said as a warning; the loss is recorded). */
 const LOCK_WAIT_MS = 30_000
 
@@ -464,10 +469,11 @@ const withLogLock = <A, E, R>(
   body: Effect.Effect<A, E, R>
 ): Effect.Effect<A, E | AuditError, R> => {
   const lock = lockPath(file)
+  const mine = `${writer} ${Hex.random(8)}\n`
   const acquire = Effect.gen(function* () {
     const started = Date.now()
     for (let attempt = 0; ; attempt++) {
-      const taken = yield* fs.writeFileString(lock, `${writer} ${new Date().toISOString()}\n`, { flag: "wx", mode: 0o600 }).pipe(
+      const taken = yield* fs.writeFileString(lock, mine, { flag: "wx", mode: 0o600 }).pipe(
         Effect.as("held" as const),
         Effect.catchTag("PlatformError", (error) =>
           Effect.succeed(error.reason._tag === "AlreadyExists" ? ("busy" as const) : ("unavailable" as const))
@@ -486,7 +492,7 @@ const withLogLock = <A, E, R>(
       if (Date.now() - started > LOCK_WAIT_MS) {
         return yield* new AuditError({
           file,
-          detail: `cannot take the audit log's lock ${lock}: another writer has held it for ${LOCK_WAIT_MS / 1000} s`
+          detail: `cannot take the audit log's lock ${lock}: other writers kept it for ${LOCK_WAIT_MS / 1000} s`
         })
       }
       yield* Effect.sleep(Duration.millis(1 + Math.floor(Math.random() * Math.min(25, 2 + attempt * 2))))
@@ -495,7 +501,11 @@ const withLogLock = <A, E, R>(
   return Effect.acquireUseRelease(
     acquire,
     () => body,
-    (held) => (held ? Effect.ignore(fs.remove(lock)) : Effect.void)
+    // Given back only while it is still this writer's (one that took it as stale is not locked out).
+    (held) =>
+      held
+        ? Effect.ignore(fs.readFileString(lock).pipe(Effect.flatMap((text) => (text === mine ? fs.remove(lock) : Effect.void))))
+        : Effect.void
   )
 }
 
