@@ -259,6 +259,35 @@ describe("auditLog in the engine", () => {
   })
 })
 
+describe("auditLog under the Cursor preset", () => {
+  it("the matcher field (the shell command itself) keeps no token: hook and outcome records redact it, and verify passes", async () => {
+    const dir = cleanups.tempDir()
+    const home = cleanups.tempDir()
+    mkdirSync(join(dir, ".cursor"))
+    writeFileSync(
+      join(dir, ".cursor", "hooks.json"),
+      JSON.stringify({ version: 1, hooks: { beforeShellExecution: [{ command: "echo blocked >&2; exit 2", matcher: "curl" }] } })
+    )
+    const log = join(dir, "audit.jsonl")
+    const token = "ghp_" + "A1b2C3d4E5".repeat(4)
+    const engine = await createHookEngine({ preset: "cursor", projectDir: dir, auditLog: log, env: { ...process.env, HOME: home } })
+    try {
+      const command = `curl -H "Authorization: token ${token}" -u bob:hunter2secret https://api.example.test`
+      const outcome = await engine.dispatch("beforeShellExecution", { command, cwd: dir, hook_event_name: "beforeShellExecution" })
+      expect(outcome.blocked).toBe(true)
+    } finally {
+      await engine.close()
+    }
+    const text = readFileSync(log, "utf8")
+    expect(text).not.toContain(token)
+    expect(text).not.toContain("hunter2secret")
+    const records = Audit.parse(text).records.map(({ record }) => record)
+    const hook = records.find((r) => r.kind === "hook")
+    expect(hook).toMatchObject({ matcher: expect.stringContaining("[REDACTED:") })
+    expect((await Effect.runPromise(Audit.verify(text, { head: readFileSync(`${log}.head`, "utf8") }))).ok).toBe(true)
+  })
+})
+
 describe("audit records as OTLP log records", () => {
   const blockRm = fileURLToPath(new URL("./fixtures/block-rm.sh", import.meta.url))
   const receiver = OtlpReceiver.register()
