@@ -35,6 +35,14 @@ const memoryFile = (log = "/log/audit.jsonl") => {
     return true
   }
   const bytesOf = (path: string) => files.get(path) ?? new Uint8Array()
+  const info = (path: string) =>
+    files.has(path)
+      ? Effect.succeed({
+          type: "File",
+          size: BigInt(bytesOf(path).length),
+          mtime: Option.some(new Date())
+        } as unknown as FileSystem.File.Info)
+      : Effect.fail(notFound(path))
   const append = (path: string, bytes: Uint8Array) => {
     const old = bytesOf(path)
     const next = new Uint8Array(old.length + bytes.length)
@@ -82,10 +90,8 @@ const memoryFile = (log = "/log/audit.jsonl") => {
       remove: (path) => Effect.sync(() => void files.delete(path)),
       readFile: (path) => (files.has(path) ? Effect.succeed(bytesOf(path)) : Effect.fail(notFound(path))),
       readFileString: (path) => (files.has(path) ? Effect.succeed(decoder.decode(bytesOf(path))) : Effect.fail(notFound(path))),
-      stat: (path) =>
-        files.has(path)
-          ? Effect.succeed({ size: BigInt(bytesOf(path).length), mtime: Option.some(new Date()) } as unknown as FileSystem.File.Info)
-          : Effect.fail(notFound(path)),
+      stat: (path) => info(path),
+      lstat: (path) => info(path),
       truncate: (path, length) =>
         Effect.sync(() => {
           const bytes = bytesOf(path)

@@ -614,3 +614,37 @@ describe("audit records as OTLP log records", () => {
     ).toHaveLength(3)
   })
 })
+
+describe("the audit log's lock and reserve files from a cloned repository", () => {
+  it("a reserve that is a link to the user's file is never written or emptied; a dangling link as the lock stalls no one for long", async () => {
+    const dir = cleanups.tempDir()
+    const victim = join(cleanups.tempDir(), "bashrc")
+    writeFileSync(victim, "export PATH=/usr/bin\n")
+    const log = join(dir, "audit.jsonl")
+    symlinkSync(victim, `${log}.reserve`)
+    symlinkSync(join(dir, "nowhere"), `${log}.lock`)
+    const started = Date.now()
+    await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const writer = yield* Audit.makeWriter({ file: log })
+          yield* writer.outcome({
+            session: "s",
+            event: "PreToolUse",
+            matcher: "Bash",
+            tool: "Bash",
+            input: { command: "ls" },
+            blocked: false,
+            decision: null,
+            reason: null,
+            hooks: 0
+          })
+        })
+      ).pipe(Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer)))
+    )
+    // A generous bound: the link's own age (taken as a dead writer's lock) is what it waits for, not 30 s.
+    expect(Date.now() - started).toBeLessThan(20_000)
+    expect(readFileSync(victim, "utf8")).toBe("export PATH=/usr/bin\n")
+    expect(Audit.parse(readFileSync(log, "utf8")).records.map(({ record }) => record.kind)).toEqual(["outcome"])
+  })
+})

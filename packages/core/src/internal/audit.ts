@@ -481,7 +481,8 @@ const withLogLock = <A, E, R>(
       )
       if (taken === "held") return true
       if (taken === "unavailable") return false
-      const info = yield* Effect.option(fs.stat(lock))
+      // lstat: a link put there is judged by its own age, never followed
+      const info = yield* Effect.option(fs.lstat(lock))
       const mtime = info._tag === "Some" && info.value.mtime._tag === "Some" ? info.value.mtime.value.getTime() : undefined
       if (mtime !== undefined && Date.now() - mtime > LOCK_STALE_MS) {
         // Its holder died between taking and giving it back (kill -9): move it aside, then take it.
@@ -566,14 +567,20 @@ export const makeWriter = (
         ? undefined
         : { ...options.otlp.resourceAttributes, "service.name": options.otlp.serviceName ?? "agent-hooks" }
     // Room for the record of a loss on a full disk: a writer that cannot append frees it and says what it lost.
-    yield* Effect.ignore(
-      fs.stat(reservePath(file)).pipe(
-        Effect.map((info) => Number(info.size)),
-        Effect.orElseSucceed(() => 0),
-        Effect.flatMap((size) =>
-          size >= RESERVE_BYTES ? Effect.void : fs.writeFileString(reservePath(file), "\n".repeat(RESERVE_BYTES), { mode: 0o600 })
+    // Only a regular file is the reserve: a link a cloned repository put there is never followed
+    // (it could name a file of the user's), and is left alone.
+    const reserve = reservePath(file)
+    const reserveInfo = yield* Effect.option(fs.lstat(reserve))
+    if (reserveInfo._tag === "None" || (reserveInfo.value.type === "File" && Number(reserveInfo.value.size) < RESERVE_BYTES)) {
+      yield* Effect.ignore(
+        (reserveInfo._tag === "None" ? Effect.void : fs.remove(reserve)).pipe(
+          Effect.andThen(fs.writeFileString(reserve, "\n".repeat(RESERVE_BYTES), { flag: "wx", mode: 0o600 }))
         )
       )
+    }
+    /** Empties the reserve (a regular file only, checked just before). */
+    const freeReserve = Effect.ignore(
+      fs.lstat(reserve).pipe(Effect.flatMap((info) => (info.type === "File" ? fs.truncate(reserve, 0) : Effect.void)))
     )
 
     /**
@@ -657,7 +664,7 @@ export const makeWriter = (
         const written = yield* Effect.exit(writeLoss)
         if (written._tag === "Failure") {
           // The disk is full: the reserve makes room for the record of the loss (the next writer makes a new one).
-          yield* Effect.ignore(fs.truncate(reservePath(file), 0))
+          yield* freeReserve
           yield* Effect.ignore(writeLoss)
         }
       })
