@@ -256,6 +256,29 @@ describe("a guard that did not judge blocks (blockUnjudged: host mode)", () => {
     })
   )
 
+  it.effect(
+    "a prompt hook with no model, an mcp_tool hook with no MCP connection, an http hook the allowlist refuses never ran: each blocks",
+    () =>
+      Effect.gen(function* () {
+        const hooks = [
+          { type: "prompt", prompt: "is this safe?" },
+          { type: "mcp_tool", server: "guard", tool: "check" },
+          { type: "http", url: "https://elsewhere.example.net/hook" }
+        ]
+        for (const hook of hooks) {
+          const h = harness(
+            { "/s/a.json": settings({ PreToolUse: [group(undefined, hook)] }, { allowedHttpHookUrls: ["https://policy.example.com/*"] }) },
+            () => ({}),
+            { blockUnjudged: true }
+          )
+          const outcome = yield* withEngine(h, (engine) => engine.dispatch("PreToolUse", bash("rm -rf /")))
+          expect(outcome.blocked, hook.type).toBe(true)
+          expect(outcome.reason, hook.type).toContain("it did not run (")
+          expect(outcome.reason, hook.type).toContain("a guard that never ran did not judge the call")
+        }
+      })
+  )
+
   it.effect("a hook the engine refused to start (allowedCommands) never ran: it blocks", () =>
     Effect.gen(function* () {
       const h = harness(

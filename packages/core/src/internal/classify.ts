@@ -117,11 +117,13 @@ const policyLanguage = (handler: PlannedHook["entry"]["handler"]): string | unde
 
 /**
  * Why a hook never ran, when it did not: it could not be started (a spawn error, a hook the engine
- * refused), or its command was not found (exit 127) or not executable (exit 126), as a shell says.
+ * refused), the host lacks what it needs to run it (a model, an MCP connection) or the URL allowlist
+ * refused it, or its command was not found (exit 127) or not executable (exit 126), as a shell says.
  * A hook that ran and failed (exit 1) ran: Claude Code's rule makes that a non-blocking error.
  */
-const neverRan = (handler: PlannedHook["entry"]["handler"], run: Executed["run"]): string | undefined => {
+const neverRan = (handler: PlannedHook["entry"]["handler"], { run, notRun }: Executed): string | undefined => {
   if (run.spawnError !== undefined) return `it could not start (${run.spawnError})`
+  if (notRun !== undefined) return `it did not run (${notRun})`
   if (handler.type !== "command" || run.timedOut || run.signal !== null) return undefined
   if (run.exitCode === 127) return "its command was not found (exit 127)"
   if (run.exitCode === 126) return "its command could not be executed (exit 126)"
@@ -178,7 +180,7 @@ export const classify = (hook: PlannedHook, executed: Executed, ctx: ClassifyCon
   // host mode a hook that never ran. The engine's failClosed gives every hook without its own
   // onFailure the "block" rule. `onFailure: "continue"` is the explicit opt-out of all three.
   const language = policyLanguage(handler)
-  const unjudged = failedOpen && ctx.blockUnjudged === true ? neverRan(handler, run) : undefined
+  const unjudged = failedOpen && ctx.blockUnjudged === true ? neverRan(handler, executed) : undefined
   const onFailure =
     payloadStopped || resourcesStopped
       ? "block"
@@ -193,7 +195,7 @@ export const classify = (hook: PlannedHook, executed: Executed, ctx: ClassifyCon
     // onFailure "block": a hook that fails or times out blocks, as exit 2 would.
     const why = run.timedOut
       ? "timed out"
-      : (neverRan(handler, run) ?? (verdict.status === "success" ? "its answer could not be read" : "failed"))
+      : (neverRan(handler, executed) ?? (verdict.status === "success" ? "its answer could not be read" : "failed"))
     const because = timedOutBlocks
       ? "a PreModelSwitch hook that times out blocks the switch"
       : payloadStopped
