@@ -426,6 +426,21 @@ describe("a policy hook that could not decide blocks (cedar and api: opa are gua
       })
       expect(outcome.hooks[0]!.messages.join("\n")).toMatch(/the payload held \d+ lone UTF-16 surrogates? \(not valid Unicode\)/)
     }
+    // a policy on the context's command (where cedar-wasm refused the surrogate: the hook failed, the call went ahead)
+    const { engine: onContext } = await cedarEngine(
+      { policies: "context.cedar" },
+      {
+        "context.cedar":
+          `@id("no-rm-rf") @reason("rm -rf is not allowed") forbid (principal, action == Action::"PreToolUse", resource) when { context.tool_input.command like "*rm -rf*" };\n` +
+          `permit (principal, action, resource);`
+      }
+    )
+    for (const command of ["rm -rf / #\ud800", "\udfffrm -rf /"]) {
+      expect(await onContext.dispatch("PreToolUse", { session_id: "s1", ...bash(command) }), command).toMatchObject({
+        blocked: true,
+        reason: "denied by Cedar: policy no-rm-rf: rm -rf is not allowed"
+      })
+    }
     // a well-formed pair is not touched, and no flag is raised
     const emoji = await engine.dispatch("PreToolUse", bash("echo \ud83d\ude00"))
     expect(emoji).toMatchObject({ blocked: false, warnings: [] })
