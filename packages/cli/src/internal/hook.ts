@@ -206,6 +206,9 @@ const decide = (
       events: agent.ownEvents
         .filter((name) => !declared.has(name))
         .map((name) => ({ name, ...(agent.ownBlocking?.includes(name) === true ? { blocking: "decision" as const } : {}) })),
+      // A guard that did not judge blocks: a hook that never ran (not found, not executable, could
+      // not start) blocks the call; one that ran and exited 1 stays non-blocking (Claude Code's rule).
+      blockUnjudged: true,
       ...(options.failClosed ? { failClosed: true } : {}),
       ...(options.strict ? { strict: true } : {})
     }
