@@ -9,7 +9,7 @@
  * [--foreign auto|judge|leave|block]
  * agent-hooks install --host <agent> [--user | --project] [--project-dir DIR] [--timeout SECONDS] [--native] [--dry-run]
  * agent-hooks uninstall --host <agent> [--user | --project] [--project-dir DIR] [--dry-run]
- * agent-hooks doctor --host <agent> [--user | --project] [--project-dir DIR] [--test-command COMMAND]
+ * agent-hooks doctor --host <agent> [--user | --project] [--project-dir DIR] [--test-command COMMAND] [--agent-managed-dir DIR]
  * agent-hooks serve [--socket PATH] [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME]
  * agent-hooks validate [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME] [--plugin DIR]... [--managed-dir DIR]
  * agent-hooks list [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME] [--plugin DIR]... [--managed-dir DIR] [--json]
@@ -688,6 +688,13 @@ export const doctor = Command.make(
       Flag.withMetavar("COMMAND"),
       Flag.withDescription("The shell command of the test call. Default: rm -rf /"),
       Flag.withDefault("rm -rf /")
+    ),
+    agentManagedDir: Flag.String("agent-managed-dir").pipe(
+      Flag.withMetavar("DIR"),
+      Flag.withDescription(
+        "The agent's own managed (system) settings folder, where doctor looks for switches that skip the agent-hooks entry. Default: the one the agent documents (Claude Code /etc/claude-code, Codex /etc/codex, Gemini CLI /etc/gemini-cli, Qwen Code /etc/qwen-code)"
+      ),
+      Flag.optional
     )
   },
   (options) =>

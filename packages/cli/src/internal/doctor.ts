@@ -11,19 +11,17 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { spawnSync } from "node:child_process"
 import { existsSync } from "node:fs"
-import { homedir } from "node:os"
 import { join, resolve } from "node:path"
 import { Failed } from "../ExitCode.ts"
-import { readText } from "./configFile.ts"
-import { ownEntryOn } from "./foreignEntry.ts"
+import { foreignAuto, killedBeforeAnswer } from "./foreignEntry.ts"
 import { READERS } from "./foreignPayload.ts"
-import { eventsOf, fixedTimeout, readOwnCommand, secondsOf, timeoutIn } from "./hostConfig.ts"
+import { eventsOf, readOwnCommand } from "./hostConfig.ts"
 import { clientPath, nativeFolder, readClient } from "./nativeClient.ts"
 import type { Scope } from "./hostFiles.ts"
 import { filesOf, layoutOf, wiredEntries } from "./hostFiles.ts"
 import { wiringOf } from "./agentProfile.ts"
-import { parse, toValue } from "./jsonc.ts"
-import { budgetMs, HOST_MODE_ENV } from "./hook.ts"
+import { describeSwitch, offSwitches } from "./hookSwitches.ts"
+import { HOST_MODE_ENV } from "./hook.ts"
 import { nodeEntry, runner, sameRunner } from "./install.ts"
 
 /** Options of `agent-hooks doctor`. */
@@ -34,6 +32,8 @@ export interface DoctorOptions {
   readonly projectDir: Option.Option<string>
   /** The shell command of the test call. */
   readonly testCommand: string
+  /** The agent's own managed (system) settings folder, for its switches (default: the one it documents). */
+  readonly agentManagedDir?: Option.Option<string> | undefined
 }
 
 /** The agent's event that guards its shell tool (the test call's event): its profile's `doctor.shellEvent`. */
@@ -88,67 +88,6 @@ export const verdict = (
   return { kind: "allow", reason: "the policy let the call through" }
 }
 
-const readJson = (file: string): unknown => {
-  const text = readText(file)
-  if (text === undefined) return undefined
-  try {
-    return toValue(parse(text))
-  } catch {
-    return undefined
-  }
-}
-
-/** Switches in the agent's own config that turn every hook off, as `file: what` lines. */
-const offSwitches = (agent: HostMode.Agent, projectDir: string): ReadonlyArray<string> => {
-  const home = process.env["HOME"] ?? homedir()
-  const found: Array<string> = []
-  const check = (file: string, test: (value: Record<string, unknown>) => string | undefined) => {
-    const value = readJson(file)
-    if (typeof value === "object" && value !== null) {
-      const what = test(value as Record<string, unknown>)
-      if (what !== undefined) found.push(`${file}: ${what}`)
-    }
-  }
-  const disableAll = (value: Record<string, unknown>) => (value["disableAllHooks"] === true ? "disableAllHooks is true" : undefined)
-  switch (agent.name) {
-    case "claude":
-      for (const file of [
-        ...filesOf(layoutOf(agent, "user", projectDir, process.env), []),
-        join(projectDir, ".claude", "settings.json"),
-        join(projectDir, ".claude", "settings.local.json")
-      ])
-        check(file, disableAll)
-      break
-    case "qwen":
-      for (const scope of ["user", "project"] as const)
-        for (const file of filesOf(layoutOf(agent, scope, projectDir, process.env), [])) check(file, disableAll)
-      break
-    case "gemini":
-      for (const file of [join(home, ".gemini", "settings.json"), join(projectDir, ".gemini", "settings.json")]) {
-        check(file, (value) => {
-          const config = value["hooksConfig"] as Record<string, unknown> | undefined
-          return config?.["enabled"] === false ? "hooksConfig.enabled is false" : undefined
-        })
-      }
-      break
-    case "codex": {
-      const toml = readText(join(resolve(process.env["CODEX_HOME"] || join(home, ".codex")), "config.toml"))
-      if (toml !== undefined) {
-        let section = ""
-        for (const raw of toml.split("\n")) {
-          const line = raw.replace(/#.*$/, "").trim()
-          const header = /^\[([^\]]+)\]$/.exec(line)
-          if (header !== null) section = header[1]!.trim()
-          else if (section === "features" && /^(?:hooks|codex_hooks)\s*=\s*false$/.test(line)) found.push(`config.toml: [features] ${line}`)
-          else if (/^features\.(?:hooks|codex_hooks)\s*=\s*false$/.test(line) && section === "") found.push(`config.toml: ${line}`)
-        }
-      }
-      break
-    }
-  }
-  return found
-}
-
 /**
  * `agent-hooks doctor --host <agent>`.
  *
@@ -179,13 +118,8 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
       // The agent kills a hook at its timeout and then runs the tool (Codex, Gemini CLI, Qwen Code):
       // the timeout in the config must stay above host mode's budget for the --timeout it was given
       for (const [event, entry] of entries) {
-        const own = readOwnCommand(entry.command)!
-        const seconds = fixedTimeout(agent) ? agent.hookTimeout : secondsOf(agent, entry.timeout ?? timeoutIn(agent, agent.hookTimeout))
-        if (seconds * 1000 <= budgetMs(own.timeout)) {
-          problems.push(
-            `${entry.file} ${event}: the hook timeout (${seconds} s) is not above host mode's budget for --timeout ${own.timeout} (${budgetMs(own.timeout) / 1000} s): ${agent.displayName} would kill host mode first and run the tool. Run agent-hooks install --host ${agent.name} again`
-          )
-        }
+        const why = killedBeforeAnswer(agent, entry)
+        if (why !== undefined) problems.push(`${entry.file} ${event}: ${why}. Run agent-hooks install --host ${agent.name} again`)
       }
       const missing = expected.filter((event) => !entries.has(event))
       if (entries.size === 0) yield* Console.log(`${scope}: ${shown}: no agent-hooks entries`)
@@ -197,7 +131,20 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
       const pre = entries.get(preEvent)
       if (wired === undefined && pre !== undefined) wired = { file: pre.file, command: pre.command, scope }
     }
-    for (const off of offSwitches(agent, projectDir)) problems.push(`${agent.displayName}'s hooks are off: ${off}`)
+    // the agent's (and its administrator's) switches that skip the entry: never "protected" under one
+    const switches = offSwitches(agent, {
+      projectDir,
+      env: process.env,
+      managedDir: Option.getOrUndefined(options.agentManagedDir ?? Option.none()),
+      command: wired?.command,
+      entryFile: wired?.file,
+      event: preEvent
+    })
+    const notProtected = () =>
+      new Failed({
+        message: `${agent.displayName} is not protected: ${switches.length === 1 ? "a switch" : `${switches.length} switches`} above skip${switches.length === 1 ? "s" : ""} the agent-hooks entry, whatever the test call says`
+      })
+    for (const off of switches) problems.push(describeSwitch(agent, off))
     if (wired === undefined) {
       for (const problem of problems) yield* Console.log(`problem: ${problem}`)
       return yield* Effect.fail(
@@ -273,23 +220,13 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
     // other agent's own entry (and whether there is one), or blocks it; read as the other agent reads it
     for (const reader of READERS[agent.name] ?? []) {
       const other = HostMode.byName(reader.agent)!
-      let own: string | undefined
-      let unknown: string | undefined
-      try {
-        own = ownEntryOn(other, shellEvent(other), projectDir, process.env)
-      } catch (error) {
-        unknown = (error as Error).message
-      }
+      // the rule --foreign auto follows, from the same function: whether that agent's own entry can judge its calls
+      const auto = foreignAuto(other, shellEvent(other), projectDir, process.env)
       const result = spawn(testPayload(other, options.testCommand, projectDir))
       const stderr = result.stderr ?? ""
       const seen = verdict(other, result.status, result.stdout ?? "", stderr)
       const runs = `${reader.displayName} runs ${reader.reads}, so it starts this command too`
-      const theirs =
-        own === undefined
-          ? unknown === undefined
-            ? "there is none"
-            : `whether there is one cannot be told: ${unknown}`
-          : `it is in ${own}`
+      const theirs = auto.leave ? `it is in ${auto.file}` : auto.why
       if (stderr.includes(`judged as ${reader.displayName}'s call`)) {
         if (seen.kind === "allow") {
           problems.push(
@@ -305,13 +242,18 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
         (result.stdout ?? "").trim() === "" &&
         stderr.includes(`this call comes from ${reader.displayName}`)
       ) {
-        if (own !== undefined) {
+        if (stderr.includes("--foreign auto:") && !auto.leave) {
+          // the command left the call to an entry the rule does not trust: another agent-hooks than this one
+          problems.push(
+            `${runs}, and leaves ${reader.displayName}'s calls to its own entry, which cannot judge them: ${auto.why}. Nobody judges those calls: run agent-hooks install --host ${agent.name} again with this agent-hooks (it judges them here), and agent-hooks install --host ${reader.agent} --user`
+          )
+        } else if (auto.leave && !stderr.includes("(--foreign leave)")) {
           yield* Console.log(
-            `note: ${reader.displayName} runs ${reader.reads} too; host mode leaves its calls to its own agent-hooks entry, which is there (${own}): each agent's calls are judged once`
+            `note: ${reader.displayName} runs ${reader.reads} too; host mode leaves its calls to its own agent-hooks entry, which is there and can judge them (${auto.file}): each agent's calls are judged once`
           )
         } else {
           yield* Console.log(
-            `note: ${runs}; host mode leaves its calls to ${reader.displayName}'s own agent-hooks entry (--foreign leave), and ${theirs}: ${reader.displayName}'s calls are not guarded. If you use ${reader.displayName} here, run agent-hooks install --host ${reader.agent}${wired.scope === "project" ? " --project" : ""}, or let host mode judge them (--foreign auto, the default)`
+            `note: ${runs}; host mode leaves its calls to ${reader.displayName}'s own agent-hooks entry (--foreign leave), and ${auto.leave ? `it is in ${auto.file}` : `${theirs}: ${reader.displayName}'s calls are not guarded`}. If you use ${reader.displayName} here, run agent-hooks install --host ${reader.agent} --user, or let host mode judge them (--foreign auto, the default)`
           )
         }
       } else if (seen.kind === "block" && stderr.includes("(--foreign block)")) {
@@ -341,6 +283,7 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
         })
       )
     }
+    if (switches.length > 0) return yield* Effect.fail(notProtected())
     if (problems.length > 0) return yield* Effect.fail(new Failed({ message: `${problems.length} problem(s) above` }))
     yield* Console.log(
       `${agent.displayName}: wired (${wired.file}), and the test call is ${seen.kind === "block" ? "blocked" : "held for the user"}`
