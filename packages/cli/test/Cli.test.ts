@@ -177,7 +177,7 @@ describe("agent-hooks run", () => {
     expect(result.status).toBe(1)
     expect(result.stdout).toBe("")
     expect(result.stderr).toContain(
-      "unknown preset nope (available: agent-hooks, claude, wingman, orchestration, pigo, wave, gemini, kiro, windsurf, cline, antigravity, antigravity-1.0, codex, cursor, copilot, vscode, qwen)"
+      "unknown preset nope (available: agent-hooks, claude, wingman, orchestration, pigo, wave, codex, gemini, qwen, kiro, windsurf, cline, antigravity, antigravity-1.0, cursor, copilot, vscode)"
     )
   })
 

@@ -19,6 +19,7 @@ import { eventsOf, readOwnCommand } from "./hostConfig.ts"
 import { clientPath, nativeFolder, readClient } from "./nativeClient.ts"
 import type { Scope } from "./hostFiles.ts"
 import { filesOf, layoutOf, wiredEntries } from "./hostFiles.ts"
+import { wiringOf } from "./agentProfile.ts"
 import { describeSwitch, offSwitches } from "./hookSwitches.ts"
 import { HOST_MODE_ENV } from "./hook.ts"
 import { nodeEntry, runner, sameRunner } from "./install.ts"
@@ -35,115 +36,16 @@ export interface DoctorOptions {
   readonly agentManagedDir?: Option.Option<string> | undefined
 }
 
-/** The agent's event that guards its shell tool (the test call's event). */
-export const shellEvent = (agent: HostMode.Agent): string =>
-  (
-    ({ gemini: "BeforeTool", cursor: "beforeShellExecution", windsurf: "pre_run_command", copilot: "preToolUse" }) as Record<string, string>
-  )[agent.name] ?? "PreToolUse"
+/** The agent's event that guards its shell tool (the test call's event): its profile's `doctor.shellEvent`. */
+export const shellEvent = (agent: HostMode.Agent): string => wiringOf(agent).doctor.shellEvent
 
-/** The agent's PreToolUse payload for its shell tool running `command`, in the agent's own shape and names. */
-export const testPayload = (agent: HostMode.Agent, command: string, projectDir: string): Record<string, unknown> => {
-  const common = { session_id: "agent-hooks-doctor", transcript_path: join(projectDir, ".agent-hooks-doctor.jsonl"), cwd: projectDir }
-  switch (agent.name) {
-    case "claude":
-      return {
-        ...common,
-        permission_mode: "default",
-        hook_event_name: "PreToolUse",
-        tool_name: "Bash",
-        tool_input: { command, description: "agent-hooks doctor test call" },
-        tool_use_id: "toolu_agent_hooks_doctor"
-      }
-    case "codex":
-      return {
-        ...common,
-        turn_id: "agent-hooks-doctor",
-        hook_event_name: "PreToolUse",
-        model: "agent-hooks-doctor",
-        permission_mode: "default",
-        tool_name: "Bash",
-        tool_input: { command },
-        tool_use_id: "call_agent_hooks_doctor"
-      }
-    case "gemini":
-      return {
-        ...common,
-        hook_event_name: "BeforeTool",
-        timestamp: new Date().toISOString(),
-        tool_name: "run_shell_command",
-        tool_input: { command, description: "agent-hooks doctor test call" }
-      }
-    case "qwen":
-      return {
-        ...common,
-        hook_event_name: "PreToolUse",
-        timestamp: new Date().toISOString(),
-        permission_mode: "default",
-        tool_name: "run_shell_command",
-        tool_input: { command, is_background: false, description: "agent-hooks doctor test call" },
-        tool_use_id: "toolu_agent_hooks_doctor",
-        tool_call_id: "call_agent_hooks_doctor"
-      }
-    case "kiro":
-      return { hook_event_name: "PreToolUse", cwd: projectDir, tool_name: "execute_bash", tool_input: { command } }
-    case "windsurf":
-      return {
-        agent_action_name: "pre_run_command",
-        trajectory_id: "agent-hooks-doctor",
-        execution_id: "agent-hooks-doctor",
-        timestamp: new Date().toISOString(),
-        tool_info: { command_line: command, cwd: projectDir }
-      }
-    case "cline":
-      return {
-        clineVersion: "agent-hooks-doctor",
-        hookName: "PreToolUse",
-        timestamp: String(Date.now()),
-        taskId: "agent-hooks-doctor",
-        workspaceRoots: [projectDir],
-        userId: "agent-hooks-doctor",
-        preToolUse: { toolName: "execute_command", parameters: { command } }
-      }
-    case "antigravity":
-    case "antigravity-1.0":
-      return {
-        ...(agent.name === "antigravity" ? { hookEventName: "PreToolUse" } : {}),
-        conversationId: "agent-hooks-doctor",
-        stepIdx: 0,
-        toolCall: { name: "run_command", args: { CommandLine: command, Cwd: projectDir } },
-        workspacePaths: [projectDir]
-      }
-    case "cursor":
-      return {
-        conversation_id: "agent-hooks-doctor",
-        generation_id: "agent-hooks-doctor",
-        model: "agent-hooks-doctor",
-        hook_event_name: "beforeShellExecution",
-        workspace_roots: [projectDir],
-        user_email: null,
-        command,
-        cwd: projectDir
-      }
-    case "copilot":
-      return {
-        timestamp: Date.now(),
-        cwd: projectDir,
-        sessionId: "agent-hooks-doctor",
-        toolName: "bash",
-        toolArgs: JSON.stringify({ command, description: "agent-hooks doctor test call" })
-      }
-    case "vscode":
-      return {
-        timestamp: new Date().toISOString(),
-        cwd: projectDir,
-        sessionId: "agent-hooks-doctor",
-        hookEventName: "PreToolUse",
-        tool_name: "runTerminalCommand",
-        tool_input: { command, explanation: "agent-hooks doctor test call" },
-        tool_use_id: "agent-hooks-doctor"
-      }
-  }
-}
+/** The agent's PreToolUse payload for its shell tool running `command`, in the agent's own shape and names (its profile's `doctor.sample`). */
+export const testPayload = (agent: HostMode.Agent, command: string, projectDir: string): Record<string, unknown> =>
+  wiringOf(agent).doctor.sample(command, projectDir, {
+    session_id: "agent-hooks-doctor",
+    transcript_path: join(projectDir, ".agent-hooks-doctor.jsonl"),
+    cwd: projectDir
+  })
 
 /** The shell tool's name in a test payload, for the report line (` Bash`), wherever the agent puts it. */
 const toolOf = (payload: Record<string, unknown>): string => {
@@ -164,13 +66,11 @@ export const verdict = (
   stdout: string,
   stderr: string
 ): { readonly kind: "block" | "ask" | "allow"; readonly reason: string } => {
-  // Cline reads only stdout's JSON (any non-zero exit is an error, and the tool runs); Antigravity
-  // CLI documents no exit codes: only its JSON answer counts
-  const exitBlocks = agent.name !== "cline" && agent.name !== "antigravity" && agent.name !== "antigravity-1.0"
-  // exit 2 blocks, but Codex and Qwen Code run the tool when stderr is empty
-  if (exitBlocks && status === 2 && stderr.trim() !== "") return { kind: "block", reason: stderr.trim() }
-  if (exitBlocks && status === 2 && agent.name !== "codex" && agent.name !== "qwen" && agent.name !== "gemini")
-    return { kind: "block", reason: "(no reason)" }
+  // how the agent reads exit 2 is its profile's: some read stdout's JSON only (`exitBlocks`), some
+  // run the tool when stderr is empty (`blockNeedsReason`)
+  const doctor = wiringOf(agent).doctor
+  if (doctor.exitBlocks && status === 2 && stderr.trim() !== "") return { kind: "block", reason: stderr.trim() }
+  if (doctor.exitBlocks && status === 2 && doctor.blockNeedsReason !== true) return { kind: "block", reason: "(no reason)" }
   if (status !== 0)
     return {
       kind: "allow",
@@ -182,30 +82,7 @@ export const verdict = (
   } catch {
     return { kind: "allow", reason: "the hook printed something that is not JSON" }
   }
-  const specific = (json["hookSpecificOutput"] ?? {}) as Record<string, unknown>
-  const read = (): { decision: unknown; reason: unknown } => {
-    switch (agent.name) {
-      case "gemini":
-        return { decision: json["decision"], reason: json["reason"] }
-      case "cline":
-        return { decision: json["cancel"] === true ? "deny" : undefined, reason: json["errorMessage"] }
-      case "antigravity":
-        return { decision: json["allowTool"] === false ? "deny" : undefined, reason: json["denyReason"] }
-      case "antigravity-1.0":
-        return { decision: json["decision"], reason: json["reason"] }
-      case "cursor":
-        return { decision: json["permission"], reason: json["agent_message"] ?? json["user_message"] }
-      case "copilot":
-        return { decision: json["permissionDecision"], reason: json["permissionDecisionReason"] }
-      case "kiro":
-      case "windsurf":
-        // exit codes only
-        return { decision: undefined, reason: undefined }
-      default:
-        return { decision: specific["permissionDecision"], reason: specific["permissionDecisionReason"] }
-    }
-  }
-  const { decision, reason } = read()
+  const { decision, reason } = doctor.read(typeof json === "object" && json !== null && !Array.isArray(json) ? json : {})
   if (decision === "deny" || decision === "block") return { kind: "block", reason: String(reason ?? "") }
   if (decision === "ask" && agent.canAsk) return { kind: "ask", reason: String(reason ?? "") }
   return { kind: "allow", reason: "the policy let the call through" }
