@@ -218,11 +218,12 @@ describe("Presets", () => {
     const outcome = await Effect.runPromise(
       withEngine(h, (engine) => engine.dispatch("BeforeTool", { tool_name: "write_file", tool_input: {} }))
     )
-    // lint:./check.sh, audit:./check.sh, :./check.sh and lint:$GEMINI_PROJECT_DIR/check.sh: four runs of seven hooks.
+    // lint:./check.sh, audit:./check.sh, :./check.sh and lint:$GEMINI_PROJECT_DIR/check.sh: four runs of seven hooks
+    // (./check.sh is the project's: a relative program is resolved against the project root)
     expect(h.spawner.requests.map((request) => request.args.at(-1))).toEqual([
-      "./check.sh",
-      "./check.sh",
-      "./check.sh",
+      "/project/check.sh",
+      "/project/check.sh",
+      "/project/check.sh",
       "'/project'/check.sh"
     ])
     expect(outcome.hooks).toHaveLength(4)
