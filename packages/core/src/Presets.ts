@@ -64,7 +64,9 @@ export const claude: Preset = PresetModule.claude
 export const wingman: Preset = wingmanInternal.wingman
 
 /**
- * The Claude Code orchestration design: exec-form `command` + `args`, `env` with `${FILE_PATH}`,
+ * The Claude Code orchestration design, read from the project's `.claude/settings.json` and
+ * `.claude/settings.local.json` (not the user's: those hooks are Claude Code's own): exec-form
+ * `command` + `args` (a path pattern written in `args` is expanded), `env` with `${FILE_PATH}`,
  * `${COMMAND}`, `${TOOL_NAME}`, `${ARGS}` (substituted verbatim), timeouts in milliseconds,
  * `continueOnError`, `Bash(git push:*)` matchers, a JSONL execution log, and an optional command
  * allowlist (`"allowedCommands": "default"` or a list; off by default).
