@@ -262,6 +262,22 @@ describe("Presets", () => {
     expect(migrated.notes).toContainEqual(expect.stringContaining("stays the fallback of the hooks' env values (${model-gpt-4o})"))
   })
 
+  it("wave: an event it does not fire gets one warning, the one that is true", () => {
+    const decoded = decode(Presets.wave, {
+      hooks: {
+        // a typo: no engine knows it, so its hooks never run
+        PreTooluse: [{ matcher: "Bash", hooks: [{ type: "command", command: "x" }] }],
+        // a catalog event Wave does not fire: it runs when a host dispatches it
+        Notification: [{ hooks: [{ type: "command", command: "y" }] }]
+      }
+    })
+    expect(decoded.warnings).toEqual([
+      expect.stringMatching(/^\/p\/file\.json at hooks\.Notification: "Notification" is not a Wave event \(Wave fires PreToolUse, .*\); it runs here only when a host dispatches it$/),
+      `/p/file.json at hooks.PreTooluse: unknown event "PreTooluse" (did you mean "PreToolUse"?); skipped`
+    ])
+    expect(decoded.entries.map((entry) => entry.event)).toEqual(["Notification"])
+  })
+
   it("wave: canonical documents, sequential by default", () => {
     expect(decode(Presets.wave, { hooks: { Stop: [{ hooks: [{ type: "command", command: "x" }] }] } }).sequential).toBe(true)
     expect(Presets.wave.projectDirEnv).toEqual(["WAVE_PROJECT_DIR"])
