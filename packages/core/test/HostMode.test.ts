@@ -367,7 +367,10 @@ describe("gemini", () => {
       ["BeforeAgent", "UserPromptSubmit"],
       ["AfterAgent", "Stop"]
     ] as const) {
-      const blocked = HostMode.answer(call("gemini", byEvent("gemini", event)), outcome(claude, { blocked: true, decision: "block", reason: "keep going" }))
+      const blocked = HostMode.answer(
+        call("gemini", byEvent("gemini", event)),
+        outcome(claude, { blocked: true, decision: "block", reason: "keep going" })
+      )
       expect([blocked.exitCode, json(blocked)]).toStrictEqual([0, { decision: "deny", reason: "keep going" }])
     }
   })

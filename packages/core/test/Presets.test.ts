@@ -272,7 +272,9 @@ describe("Presets", () => {
       }
     })
     expect(decoded.warnings).toEqual([
-      expect.stringMatching(/^\/p\/file\.json at hooks\.Notification: "Notification" is not a Wave event \(Wave fires PreToolUse, .*\); it runs here only when a host dispatches it$/),
+      expect.stringMatching(
+        /^\/p\/file\.json at hooks\.Notification: "Notification" is not a Wave event \(Wave fires PreToolUse, .*\); it runs here only when a host dispatches it$/
+      ),
       `/p/file.json at hooks.PreTooluse: unknown event "PreTooluse" (did you mean "PreToolUse"?); skipped`
     ])
     expect(decoded.entries.map((entry) => entry.event)).toEqual(["Notification"])

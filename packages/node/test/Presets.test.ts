@@ -260,9 +260,15 @@ describe("orchestration preset", () => {
     const p = project()
     // ordinary Claude Code hooks (shell form), which Claude Code itself runs
     put(join(p.home, ".claude", "settings.json"), {
-      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "jq -r .tool_input.command | grep -q 'rm -rf' && exit 2; exit 0" }] }] }
+      hooks: {
+        PreToolUse: [
+          { matcher: "Bash", hooks: [{ type: "command", command: "jq -r .tool_input.command | grep -q 'rm -rf' && exit 2; exit 0" }] }
+        ]
+      }
     })
-    settings(p, { hooks: { Stop: [{ matcher: "*", hooks: [{ type: "command", command: "sh", args: [fixture("record.sh"), "project"] }] }] } })
+    settings(p, {
+      hooks: { Stop: [{ matcher: "*", hooks: [{ type: "command", command: "sh", args: [fixture("record.sh"), "project"] }] }] }
+    })
     put(join(p.dir, ".claude", "settings.local.json"), {
       hooks: { Stop: [{ matcher: "*", hooks: [{ type: "command", command: "sh", args: [fixture("record.sh"), "local"] }] }] }
     })
@@ -277,7 +283,11 @@ describe("orchestration preset", () => {
     expect(p.warnings.filter((w) => w.includes("executionLog"))).toEqual([])
     await engine.dispatch("Stop", {})
     // (hooks of one event run in parallel)
-    expect(lines(p.log).map((line) => line.split(" ")[0]).sort()).toEqual(["local", "project"])
+    expect(
+      lines(p.log)
+        .map((line) => line.split(" ")[0])
+        .sort()
+    ).toEqual(["local", "project"])
   })
 
   it("Pattern 3: the design's cleanup (rm -rf /tmp/claude-temp-* in exec form) deletes what its glob matches, and only that", async () => {

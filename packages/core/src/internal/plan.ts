@@ -347,7 +347,8 @@ export const compile = (snapshot: Snapshot): Plan => {
         // Identical handlers among an event's matched hooks run once, across groups and settings files;
         // plugin and programmatic hooks stay separate.
         // keyed by what runs: ./guard.sh of the user's and of a project's settings are two files
-        dedupKey: refused === undefined && loaded.dedupe && entry.scope !== "plugin" ? dedupKey(entry.pinned ?? handler, hookEnv) : undefined,
+        dedupKey:
+          refused === undefined && loaded.dedupe && entry.scope !== "plugin" ? dedupKey(entry.pinned ?? handler, hookEnv) : undefined,
         refusal: refused,
         extraEnv:
           entry.pluginRoot === undefined

@@ -55,9 +55,7 @@ const shellWord = (path: string): string => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(pat
  * left to the shell).
  * @internal
  */
-export const relativeWords = (
-  handler: CommandHandler
-): { readonly program?: string | undefined; readonly script?: string | undefined } => {
+export const relativeWords = (handler: CommandHandler): { readonly program?: string | undefined; readonly script?: string | undefined } => {
   if (handler.args !== undefined) {
     const first = handler.args[0]
     return {

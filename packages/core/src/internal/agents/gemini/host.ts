@@ -49,7 +49,8 @@ const render = (answer: Answer, hostEvent: string): HostReply => {
   if (answer.block !== undefined) {
     const known = hostEvent in EVENTS
     // Gemini CLI's own block, which it does not report as a failed hook
-    if (DECIDES.has(hostEvent)) return { exitCode: 0, stdout: jsonLine({ decision: "deny", reason: answer.block }), stderr: stderrOf(answer, true) }
+    if (DECIDES.has(hostEvent))
+      return { exitCode: 0, stdout: jsonLine({ decision: "deny", reason: answer.block }), stderr: stderrOf(answer, true) }
     return {
       exitCode: 2,
       stdout: known ? jsonLine({ decision: "deny", reason: answer.block }) : "",
