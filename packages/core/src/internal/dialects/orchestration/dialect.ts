@@ -7,7 +7,6 @@ import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../../HookEvent.ts"
 import type { Preset, PresetContext } from "../../../PresetModel.ts"
 import { codeArguments } from "../../placeholder.ts"
-import { claude } from "../../preset.ts"
 import {
   decodeTranslated,
   describe,
@@ -305,7 +304,10 @@ export const orchestration: Preset = {
   // The design names no files of its own: the project's Claude Code files, as it is written for a
   // project's Claude Code. Not the user's ~/.claude/settings.json: its hooks are Claude Code's own
   // (shell form, run by Claude Code), not this design's exec-form handlers.
-  discover: (context) => claude.discover(context).filter((file) => file.scope === "project" || file.scope === "local"),
+  discover: (context) => [
+    { path: join(context.projectDir, ".claude", "settings.json"), scope: "project", required: false },
+    { path: join(context.projectDir, ".claude", "settings.local.json"), scope: "local", required: false }
+  ],
   decode,
   events,
   projectDirEnv: [],
