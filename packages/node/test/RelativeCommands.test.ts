@@ -10,7 +10,11 @@ import { afterEach, describe, expect, it } from "vitest"
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
+import * as NodeFileSystem from "@effect/platform-node-shared/NodeFileSystem"
+import * as NodePath from "@effect/platform-node-shared/NodePath"
+import { Effect, Layer } from "effect"
 import { createHookEngine } from "@agent-hooks/node"
+import { Trust } from "@agent-hooks/core"
 import type { PromiseEngine } from "@agent-hooks/core"
 
 const cleanups: Array<() => Promise<void> | void> = []
@@ -206,5 +210,31 @@ describe("relative hook commands", () => {
     const outcome = await engine.dispatch("PreToolUse", rmRf(s.elsewhere))
     expect(outcome.blocked).toBe(true)
     expect(outcome.hooks[1]!.stdout.trim()).toBe(s.elsewhere)
+  })
+
+  it("an approved project hook (run as its approved copy) still does not get the engine's secrets its passEnv asks for", async () => {
+    const s = setup()
+    put(join(s.project, "hooks", "show.sh"), `#!/bin/sh\nprintf 'key=%s\\n' "$AGENT_HOOKS_AUDIT_KEY"\n`, 0o755)
+    const file = join(s.project, ".agent-hooks", "settings.json")
+    put(
+      file,
+      JSON.stringify({
+        hooks: { Stop: [{ hooks: [{ type: "command", command: "./hooks/show.sh", passEnv: ["AGENT_HOOKS_AUDIT_KEY"] }] }] }
+      })
+    )
+    const store = join(s.home, "trusted-settings.json")
+    await Effect.runPromise(
+      Trust.approve(store, [file], s.project).pipe(Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer)))
+    )
+    const engine = await createHookEngine({
+      projectDir: s.project,
+      requireTrust: true,
+      env: { PATH: process.env["PATH"], HOME: join(s.root, "home"), AGENT_HOOKS_HOME: s.home, AGENT_HOOKS_AUDIT_KEY: "s3cret" },
+      onWarning: (warning) => s.warnings.push(warning)
+    })
+    cleanups.push(() => engine.close())
+    const outcome = await engine.dispatch("Stop", { cwd: s.elsewhere })
+    expect(outcome.hooks.map((hook) => hook.stdout)).toEqual(["key=\n"])
+    expect(s.warnings.join("\n")).toContain("passEnv (AGENT_HOOKS_AUDIT_KEY) is ignored in project settings")
   })
 })
