@@ -149,6 +149,8 @@ const all =
   (...es) =>
   (o) => [...new Set(es.flatMap((e) => e(o)))]
 const finished = (o) => (o.timedOut ? ["the agent did not finish (killed at the time limit)"] : [])
+/** Gemini CLI reports a hook that exits 2 as failed (`[WARNING] Hook(s) [...] failed`), also when it blocked: host mode's block is not one. */
+const notReportedFailed = (o) => (/Hook\(s\) .* failed/.test(o.output) ? ["Gemini CLI reported the hook as failed"] : [])
 
 const skip = (reason) => ({ skip: reason })
 /** A native side: one hook script on one event (Claude Code's name), and what must hold. */
@@ -180,7 +182,7 @@ export const SCENARIOS = [
       gemini: on("PreToolUse", S.exit2, blocked(TOKENS.exit2)),
       qwen: on("PreToolUse", S.exit2, blocked(TOKENS.exit2))
     },
-    agentHooks: each({ expect: blocked(TOKENS.exit2) })
+    agentHooks: { ...each({ expect: blocked(TOKENS.exit2) }), gemini: { expect: all(blocked(TOKENS.exit2), notReportedFailed) } }
   },
   {
     id: "block-json",
@@ -192,7 +194,7 @@ export const SCENARIOS = [
       gemini: on("PreToolUse", S.gemDeny, blocked(TOKENS.json)),
       qwen: on("PreToolUse", S.ccDeny, blocked(TOKENS.json))
     },
-    agentHooks: each({ expect: blocked(TOKENS.json) })
+    agentHooks: { ...each({ expect: blocked(TOKENS.json) }), gemini: { expect: all(blocked(TOKENS.json), notReportedFailed) } }
   },
   {
     id: "ask",
@@ -253,7 +255,7 @@ export const SCENARIOS = [
       gemini: on("Stop", S.gemStop, stopContinued),
       qwen: on("Stop", S.ccStop, stopContinued)
     },
-    agentHooks: each({ expect: stopContinued })
+    agentHooks: { ...each({ expect: stopContinued }), gemini: { expect: all(stopContinued, notReportedFailed) } }
   },
   {
     id: "prompt-block",
@@ -268,7 +270,7 @@ export const SCENARIOS = [
     agentHooks: {
       claude: { expect: promptBlocked },
       codex: { expect: promptBlockedSilently, note: CODEX_PROMPT_NOTE },
-      gemini: { expect: promptBlocked },
+      gemini: { expect: all(promptBlocked, notReportedFailed) },
       qwen: { expect: promptBlockedSilently, note: QWEN_PROMPT_NOTE }
     }
   },

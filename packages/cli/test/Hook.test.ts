@@ -73,12 +73,18 @@ const stdoutJson = (result: Result): Record<string, any> | undefined => {
 
 const withPolicy = ["--settings", policy] as const
 
+/**
+ * A block's exit code as the agent takes it: 2, or for Gemini CLI 0 with its own `decision: "deny"`
+ * on stdout (on BeforeTool, BeforeAgent and AfterAgent), which it does not report as a failed hook.
+ */
+const blockStatus = (host: string): number => (host === "gemini" ? 0 : 2)
+
 describe.each(hosts)("%s", (host) => {
   const args = ["--host", host, ...withPolicy]
 
   it("block by exit 2: the reason reaches the agent where it reads it", () => {
     const result = hook(args, shell(host, "rm -rf /"))
-    expect(result.status, result.stderr).toBe(2)
+    expect(result.status, result.stderr).toBe(blockStatus(host))
     expect(result.stderr).toContain("no rm -rf here")
     const out = stdoutJson(result)
     if (host === "claude")
@@ -89,7 +95,7 @@ describe.each(hosts)("%s", (host) => {
 
   it("block by JSON deny: the same", () => {
     const result = hook(args, shell(host, "echo JSONDENY"))
-    expect(result.status).toBe(2)
+    expect(result.status).toBe(blockStatus(host))
     expect(result.stderr).toContain("denied by JSON")
   })
 
@@ -107,11 +113,11 @@ describe.each(hosts)("%s", (host) => {
         permissionDecisionReason: "a person must approve this"
       })
     } else {
-      expect(result.status).toBe(2)
+      expect(result.status).toBe(blockStatus(host))
       expect(result.stderr).toContain("approval needed: a person must approve this")
     }
     const denied = hook([...args, "--ask", "deny"], shell(host, "echo ASKME"))
-    expect(denied.status).toBe(2)
+    expect(denied.status).toBe(blockStatus(host))
   })
 
   it("updatedInput: mapped back to the agent's tool input, or denied where the agent cannot apply it", () => {
@@ -137,7 +143,7 @@ describe.each(hosts)("%s", (host) => {
   it.skipIf(host === "codex")("one policy, the agent's file tool: Read file_path matches the agent's read tool", () => {
     const read = host === "claude" ? payload(host, "PreToolUse", {}, "Read") : payload(host, preToolUse(host), {}, "read_file")
     const result = hook(args, read)
-    expect(result.status, result.stderr).toBe(2)
+    expect(result.status, result.stderr).toBe(blockStatus(host))
     expect(result.stderr).toContain("no reading .env")
   })
 
@@ -150,20 +156,20 @@ describe.each(hosts)("%s", (host) => {
 
   it("a Stop block keeps the agent going, with the reason", () => {
     const result = hook(args, payload(host, host === "gemini" ? "AfterAgent" : "Stop"))
-    expect(result.status, result.stderr).toBe(2)
+    expect(result.status, result.stderr).toBe(blockStatus(host))
     expect(result.stderr).toContain("run the tests before stopping")
   })
 
   it("a UserPromptSubmit block", () => {
     const result = hook(args, payload(host, host === "gemini" ? "BeforeAgent" : "UserPromptSubmit", { prompt: "do the forbidden thing" }))
-    expect(result.status).toBe(2)
+    expect(result.status).toBe(blockStatus(host))
     expect(result.stderr).toContain("this prompt is blocked")
   })
 
   it("a broken policy file blocks, naming the file; a Stop goes on with a visible error", () => {
     const broken = join(fixtures, "broken.json")
     const result = hook(["--host", host, "--settings", broken], shell(host, "ls"))
-    expect(result.status).toBe(2)
+    expect(result.status).toBe(blockStatus(host))
     expect(result.stderr).toContain(broken)
     const stop = hook(["--host", host, "--settings", broken], payload(host, host === "gemini" ? "AfterAgent" : "Stop"))
     expect(stop.status).toBe(1)
@@ -189,7 +195,7 @@ describe("host mode", () => {
     writeFileSync(join(elsewhere, ".agent-hooks", "settings.json"), JSON.stringify({ hooks: {} }))
     const call = payload("gemini", "BeforeTool", { cwd: elsewhere, tool_input: { command: "rm -rf /" } }, "run_shell_command")
     const result = hook(["--host", "gemini"], call, { cwd: elsewhere, env: { GEMINI_PROJECT_DIR: project } })
-    expect(result.status, result.stderr).toBe(2)
+    expect(result.status, result.stderr).toBe(blockStatus("gemini"))
     expect(result.stderr).toContain("no rm -rf here")
     // Claude Code's and Qwen Code's own variables
     expect(
@@ -211,7 +217,7 @@ describe("host mode", () => {
 
   it("a matcher may name the agent's own tool, and hooks see the agent's names", () => {
     const result = hook(["--host", "gemini", "--settings", join(fixtures, "host-matcher.json")], shell("gemini", "ls"))
-    expect(result.status, result.stderr).toBe(2)
+    expect(result.status, result.stderr).toBe(blockStatus("gemini"))
     expect(result.stderr).toContain("matched run_shell_command as gemini")
   })
 
@@ -222,7 +228,7 @@ describe("host mode", () => {
       tool_input: { absolute_path: "/work/p/README.md", file_path: "/work/p/.env" }
     })
     const result = hook(["--host", "gemini", ...withPolicy], call)
-    expect(result.status).toBe(2)
+    expect(result.status).toBe(blockStatus("gemini"))
     expect(result.stderr).toContain("cannot be judged")
   })
 

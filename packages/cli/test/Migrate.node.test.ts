@@ -358,7 +358,9 @@ describe("host mode under a dialect's preset (the other way to keep a dialect's 
         timestamp: "2026-01-01T00:00:00.000Z"
       })
     )
-    expect(run.status, run.stderr).toBe(2)
+    // Gemini CLI's own block: exit 0 with its decision deny (exit 2 is a failed hook to it)
+    expect(run.status, run.stderr).toBe(0)
+    expect(JSON.parse(run.stdout)).toMatchObject({ decision: "deny" })
     expect(run.stderr).toContain("no shell")
   })
 

@@ -64,7 +64,9 @@ export const claude: Preset = PresetModule.claude
 export const wingman: Preset = wingmanInternal.wingman
 
 /**
- * The Claude Code orchestration design: exec-form `command` + `args`, `env` with `${FILE_PATH}`,
+ * The Claude Code orchestration design, read from the project's `.claude/settings.json` and
+ * `.claude/settings.local.json` (not the user's: those hooks are Claude Code's own): exec-form
+ * `command` + `args` (a path pattern written in `args` is expanded), `env` with `${FILE_PATH}`,
  * `${COMMAND}`, `${TOOL_NAME}`, `${ARGS}` (substituted verbatim), timeouts in milliseconds,
  * `continueOnError`, `Bash(git push:*)` matchers, a JSONL execution log, and an optional command
  * allowlist (`"allowedCommands": "default"` or a list; off by default).
@@ -197,14 +199,16 @@ export const resolve: (preset: Preset | string | undefined) => Effect.Effect<Pre
  * matcher field, the default timeout...); notes (user-level hooks left in the user's file, a
  * home-folder execution log left out, the dialect's own input fields); and the hooks it refuses,
  * whose outcome no declaration can keep (a programmatic hook, an event with no rules, a rule that
- * would give a catalog event a way to block it lacks). Timeouts are in seconds.
+ * would give a catalog event a way to block it lacks). Timeouts are in seconds. `userHome`: the
+ * home folder, for a preset that reads no user file (orchestration), whose default log lies there.
  *
  * @since 0.1.0
  * @category migration
  */
 export const toCanonical: (
   settings: LoadedSettings,
-  preset: Preset
+  preset: Preset,
+  userHome?: string
 ) => {
   readonly settings: Record<string, unknown>
   readonly notes: ReadonlyArray<string>

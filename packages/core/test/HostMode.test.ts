@@ -143,7 +143,9 @@ describe.each(hosts)("%s: every event it sends", (host) => {
       const reply = HostMode.answer(read, outcome(read.event, { blocked: true, decision: "deny", reason: "not here" }))
       const blocking = HookEvent.get(read.event)?.blocking
       if (agent(host).ownEvents.includes(read.event) || blocking === "none" || blocking === "permission-request") continue
-      expect(reply.exitCode, read.hostEvent).toBe(2)
+      // Gemini CLI's own block (exit 0, decision deny) where it holds; exit 2 is a failed hook to it
+      expect(reply.exitCode, read.hostEvent).toBe(host === "gemini" && GEMINI_DECIDES.has(read.hostEvent) ? 0 : 2)
+      if (host === "gemini") expect(json(reply)).toStrictEqual({ decision: "deny", reason: "not here" })
       expect(reply.stderr).toBe("not here\n")
       expectOwnKeys(host, reply)
     }
@@ -152,8 +154,9 @@ describe.each(hosts)("%s: every event it sends", (host) => {
   it("a block with no reason still says why (an empty stderr is no block to Codex and Qwen Code)", () => {
     const read = call(host, byEvent(host, host === "gemini" ? "BeforeTool" : "PreToolUse"))
     const reply = HostMode.answer(read, outcome(read.event, { blocked: true, decision: "deny", reason: "" }))
-    expect(reply.exitCode).toBe(2)
+    expect(reply.exitCode).toBe(host === "gemini" ? 0 : 2)
     expect(reply.stderr.trim()).not.toBe("")
+    if (host === "gemini") expect(json(reply)?.["reason"]).not.toBe("")
   })
 
   it("additionalContext, systemMessage and continue: false in the agent's own fields, no nulls", () => {
@@ -168,6 +171,9 @@ describe.each(hosts)("%s: every event it sends", (host) => {
     }
   })
 })
+
+/** Where Gemini CLI takes an exit-0 decision "deny" as its block (seen in the real agent). */
+const GEMINI_DECIDES = new Set(["BeforeTool", "BeforeAgent", "AfterAgent"])
 
 describe("claude", () => {
   it("reads every name unchanged, tool input included", () => {
@@ -350,9 +356,28 @@ describe("gemini", () => {
     expect(call("gemini", byEvent("gemini", "PreCompress")).event).toBe("PreCompact")
   })
 
-  it("deny: exit 2, the reason on stderr and Gemini CLI's own decision JSON", () => {
+  it("deny: exit 0 and Gemini CLI's own decision JSON, the block it does not report as a failed hook (exit 2 is a failure to it)", () => {
     const read = call("gemini", byEvent("gemini", "BeforeTool", "run_shell_command"))
     const reply = HostMode.answer(read, outcome("PreToolUse", { blocked: true, decision: "deny", reason: "no" }))
+    expect(reply.exitCode).toBe(0)
+    expect(reply.stderr).toBe("no\n")
+    expect(json(reply)).toStrictEqual({ decision: "deny", reason: "no" })
+    // the prompt refused, and the agent sent on with the reason, in the same form
+    for (const [event, claude] of [
+      ["BeforeAgent", "UserPromptSubmit"],
+      ["AfterAgent", "Stop"]
+    ] as const) {
+      const blocked = HostMode.answer(
+        call("gemini", byEvent("gemini", event)),
+        outcome(claude, { blocked: true, decision: "block", reason: "keep going" })
+      )
+      expect([blocked.exitCode, json(blocked)]).toStrictEqual([0, { decision: "deny", reason: "keep going" }])
+    }
+  })
+
+  it("deny on an event where no Gemini CLI decision is proven to block: exit 2 as well (never a block that may not hold)", () => {
+    const read = call("gemini", byEvent("gemini", "AfterTool"))
+    const reply = HostMode.answer(read, outcome("PostToolUse", { blocked: true, decision: "block", reason: "no" }))
     expect(reply.exitCode).toBe(2)
     expect(reply.stderr).toBe("no\n")
     expect(json(reply)).toStrictEqual({ decision: "deny", reason: "no" })
@@ -362,7 +387,8 @@ describe("gemini", () => {
     const read = call("gemini", byEvent("gemini", "BeforeTool", "run_shell_command"))
     const asked = outcome("PreToolUse", { decision: "ask", reason: "touching files" })
     const reply = HostMode.answer(read, asked)
-    expect(reply.exitCode).toBe(2)
+    expect(reply.exitCode).toBe(0)
+    expect(json(reply)?.["decision"]).toBe("deny")
     expect(json(reply)?.["reason"]).toMatch(/^approval needed: touching files/)
     expect(json(HostMode.answer(read, asked, { ask: "host" }))).toStrictEqual({ decision: "ask", reason: "touching files" })
   })
@@ -511,7 +537,8 @@ describe("host mode's own failure", () => {
           "PermissionRequest",
           ...agent(host).ownEvents
         ].includes(event)
-        if (blocks) expect(reply.exitCode, `${host} ${hostEvent}`).toBe(2)
+        if (blocks) expect(reply.exitCode, `${host} ${hostEvent}`).toBe(host === "gemini" && GEMINI_DECIDES.has(hostEvent) ? 0 : 2)
+        if (blocks && host === "gemini") expect(json(reply)?.["decision"]).toBe("deny")
         if (neverBlocks) expect(reply.exitCode, `${host} ${hostEvent}`).toBe(1)
         expect(reply.stderr).toContain("cannot read /x/settings.json")
         expectOwnKeys(host, reply)

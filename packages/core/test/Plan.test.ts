@@ -84,6 +84,13 @@ describe("Plan.compile", () => {
         severity: "error",
         message: `refused by policy: shell-form hooks are refused while allowedCommands is set (a shell can run anything); use "args" (exec form); the hook never runs`
       },
+      // the script node is given is read from the project root, where there is none
+      {
+        file: "/s/project.json",
+        path: "hooks.PreToolUse[0].hooks[0].command",
+        severity: "error",
+        message: "/project/check.js does not exist: the hook would fail and guard nothing"
+      },
       {
         file: "/s/user.json",
         path: "hooks.Stop[0].hooks[1].if",

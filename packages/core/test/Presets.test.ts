@@ -218,11 +218,12 @@ describe("Presets", () => {
     const outcome = await Effect.runPromise(
       withEngine(h, (engine) => engine.dispatch("BeforeTool", { tool_name: "write_file", tool_input: {} }))
     )
-    // lint:./check.sh, audit:./check.sh, :./check.sh and lint:$GEMINI_PROJECT_DIR/check.sh: four runs of seven hooks.
+    // lint:./check.sh, audit:./check.sh, :./check.sh and lint:$GEMINI_PROJECT_DIR/check.sh: four runs of seven hooks
+    // (./check.sh is the project's: a relative program is resolved against the project root)
     expect(h.spawner.requests.map((request) => request.args.at(-1))).toEqual([
-      "./check.sh",
-      "./check.sh",
-      "./check.sh",
+      "/project/check.sh",
+      "/project/check.sh",
+      "/project/check.sh",
       "'/project'/check.sh"
     ])
     expect(outcome.hooks).toHaveLength(4)
@@ -259,6 +260,24 @@ describe("Presets", () => {
     expect(hook.env.PIGO_MODEL).toBe("${model-gpt-4o}")
     expect(hook.envMaxChars).toBe(10_000)
     expect(migrated.notes).toContainEqual(expect.stringContaining("stays the fallback of the hooks' env values (${model-gpt-4o})"))
+  })
+
+  it("wave: an event it does not fire gets one warning, the one that is true", () => {
+    const decoded = decode(Presets.wave, {
+      hooks: {
+        // a typo: no engine knows it, so its hooks never run
+        PreTooluse: [{ matcher: "Bash", hooks: [{ type: "command", command: "x" }] }],
+        // a catalog event Wave does not fire: it runs when a host dispatches it
+        Notification: [{ hooks: [{ type: "command", command: "y" }] }]
+      }
+    })
+    expect(decoded.warnings).toEqual([
+      expect.stringMatching(
+        /^\/p\/file\.json at hooks\.Notification: "Notification" is not a Wave event \(Wave fires PreToolUse, .*\); it runs here only when a host dispatches it$/
+      ),
+      `/p/file.json at hooks.PreTooluse: unknown event "PreTooluse" (did you mean "PreToolUse"?); skipped`
+    ])
+    expect(decoded.entries.map((entry) => entry.event)).toEqual(["Notification"])
   })
 
   it("wave: canonical documents, sequential by default", () => {

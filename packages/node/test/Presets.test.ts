@@ -3,7 +3,7 @@
  * files in a temporary project (and a temporary HOME), loaded through `createHookEngine({ preset })`.
  */
 import { afterEach, describe, expect, it } from "vitest"
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -256,12 +256,60 @@ describe("orchestration preset", () => {
     expect(allowed.hooks[0]).toMatchObject({ exitCode: 0, status: "success" })
   })
 
-  it("the design's cleanup (rm -rf /tmp/claude-temp-* in exec form) is said at load: no shell expands its glob", async () => {
+  it("reads only the project's .claude/settings.json and settings.local.json: the user's ~/.claude/settings.json holds Claude Code's own hooks", async () => {
     const p = project()
+    // ordinary Claude Code hooks (shell form), which Claude Code itself runs
+    put(join(p.home, ".claude", "settings.json"), {
+      hooks: {
+        PreToolUse: [
+          { matcher: "Bash", hooks: [{ type: "command", command: "jq -r .tool_input.command | grep -q 'rm -rf' && exit 2; exit 0" }] }
+        ]
+      }
+    })
+    settings(p, {
+      hooks: { Stop: [{ matcher: "*", hooks: [{ type: "command", command: "sh", args: [fixture("record.sh"), "project"] }] }] }
+    })
+    put(join(p.dir, ".claude", "settings.local.json"), {
+      hooks: { Stop: [{ matcher: "*", hooks: [{ type: "command", command: "sh", args: [fixture("record.sh"), "local"] }] }] }
+    })
+    const engine = await p.engine("orchestration")
+    expect(engine.settings.files.filter((file) => file.found).map((file) => [file.scope, file.path])).toEqual([
+      ["project", join(p.dir, ".claude", "settings.json")],
+      ["local", join(p.dir, ".claude", "settings.local.json")]
+    ])
+    expect(engine.settings.hooks["PreToolUse"]).toBeUndefined()
+    expect(engine.settings.errors).toEqual([])
+    // no file moves the design's default log: nothing to say about it
+    expect(p.warnings.filter((w) => w.includes("executionLog"))).toEqual([])
+    await engine.dispatch("Stop", {})
+    // (hooks of one event run in parallel)
+    expect(
+      lines(p.log)
+        .map((line) => line.split(" ")[0])
+        .sort()
+    ).toEqual(["local", "project"])
+  })
+
+  it("Pattern 3: the design's cleanup (rm -rf /tmp/claude-temp-* in exec form) deletes what its glob matches, and only that", async () => {
+    const p = project()
+    const tmp = join(dirname(p.dir), "tmp")
+    const odd = join(tmp, "it's a dir")
+    for (const name of ["claude-temp-a", "claude-temp-b/inner", "keep.txt"]) put(join(tmp, name), "x")
+    put(join(odd, "claude-temp-1"), "x")
+    // a name an attacker chose: expanded as a name, never read as code
+    put(join(tmp, "claude-temp-$(touch pwned)"), "x")
     settings(p, {
       hooks: {
-        SessionEnd: [{ matcher: "*", hooks: [{ type: "command", command: "rm", args: ["-rf", "/tmp/claude-temp-*"], timeout: 10000 }] }],
-        // not path globs: find and grep read their own patterns
+        SessionEnd: [
+          {
+            matcher: "*",
+            hooks: [
+              { type: "command", command: "rm", args: ["-rf", join(tmp, "claude-temp-*")], timeout: 10000 },
+              { type: "command", command: "rm", args: ["-f", join(odd, "claude-temp-?")] }
+            ]
+          }
+        ],
+        // not path globs: find and grep read their own patterns, and stay exec form
         Stop: [
           {
             hooks: [
@@ -271,6 +319,28 @@ describe("orchestration preset", () => {
           }
         ]
       }
+    })
+    const engine = await p.engine("orchestration")
+    expect(p.warnings.filter((w) => w.includes("glob"))).toEqual([])
+    const outcome = await engine.dispatch("SessionEnd", { reason: "other", cwd: p.dir })
+    expect(outcome.hooks.map((hook) => hook.status)).toEqual(["success", "success"])
+    expect(readdirSync(tmp).sort()).toEqual(["it's a dir", "keep.txt"])
+    expect(readdirSync(odd)).toEqual([])
+    expect(existsSync(join(p.dir, "pwned"))).toBe(false)
+    // the HookLogger's line names the command as the user wrote it
+    const logged = lines(join(p.home, ".config", "claude", "logs", "hooks.log")).map((line) => JSON.parse(line).command)
+    expect(logged).toEqual([`rm -rf ${join(tmp, "claude-temp-*")}`, `rm -f '${join(odd, "claude-temp-").replace(/'/g, "'\\''")}'?`])
+    expect(engine.settings.hooks["Stop"]!.map((entry) => entry.handler)).toMatchObject([
+      { command: "find", args: [".", "-name", "*.tmp"] },
+      { command: "grep", args: ["-E", "a*b", "notes"] }
+    ])
+  })
+
+  it("with the command allowlist on, a path glob stays exec form (a shell is never allowed): said at load", async () => {
+    const p = project()
+    settings(p, {
+      allowedCommands: ["rm"],
+      hooks: { SessionEnd: [{ matcher: "*", hooks: [{ type: "command", command: "rm", args: ["-rf", "/tmp/claude-temp-*"] }] }] }
     })
     await p.engine("orchestration")
     const globs = p.warnings.filter((w) => w.includes("exec form runs no shell"))

@@ -39,7 +39,7 @@ const real = (path: string): string => {
 
 /** The canonical settings of what the preset loaded, with the hooks it could not read refused. */
 const canonicalOf = (settings: LoadedSettings, preset: Preset) => {
-  const migrated = Presets.toCanonical(settings, preset)
+  const migrated = Presets.toCanonical(settings, preset, process.env["HOME"] || undefined)
   // An entry the preset could not read (Kiro's agent actions, a hook of an unknown event) is not in the
   // migrated file: the hook is lost, so it is refused like any other hook the canonical format cannot keep.
   const dropped = settings.errors.map((error) => `${error.replace(/; (?:hook |plugin )?skipped$/, "")}: not in the migrated file`)

@@ -34,6 +34,7 @@ import type { Besides } from "./outcome.ts"
 import { assemble } from "./presets/outputReaders.ts"
 import * as Sinks from "./sinks.ts"
 import { withTraceContext } from "./telemetry.ts"
+import * as WarnOnce from "./warnOnce.ts"
 
 const STOP_EVENTS = new Set(["Stop", "SubagentStop"])
 
@@ -445,6 +446,22 @@ const runHook =
 type Ran = Effect.Success<ReturnType<ReturnType<typeof runHook>>>
 
 /**
+ * The failure lines of a dispatch, to onWarning. A hook the settings already show cannot start (a
+ * command not on PATH, a missing script: said when they loaded) that fails to start again (exit 126
+ * or 127) is the same problem on every dispatch: its line is said once per process; the Outcome
+ * still carries it every time. Every other failure is said each time it happens.
+ */
+const sayFailures = (plan: Plan, onWarning: (warning: string) => void, ran: ReadonlyArray<Ran>) => {
+  for (const done of ran) {
+    const { hook, result } = done
+    const known =
+      (result.exitCode === 126 || result.exitCode === 127) &&
+      plan.warnings.some((w) => w.severity === "error" && w.file === hook.entry.source && w.path === `${hook.entry.path}.command`)
+    for (const line of failureLine(done)) if (!known || WarnOnce.sayOnce(onWarning, line)) onWarning(line)
+  }
+}
+
+/**
  * An `async` hook's result, delivered: said when it failed, kept for `takeAsyncResults` (the last
  * 100; the first one dropped unseen is said once) and handed to `onAsyncResult`.
  */
@@ -579,7 +596,7 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
       for (const message of result.messages) dispatchWarnings.push(hookLine(result, message))
     }
     // A hook that did not run, or whose answer was dropped, is never silent: one line each to onWarning.
-    if (options.onWarning !== undefined) for (const line of ran.flatMap(failureLine)) options.onWarning(line)
+    if (options.onWarning !== undefined) sayFailures(plan, options.onWarning, ran)
     // The Stop guard has its say inside the decision: the outcome is made once. Its release is
     // said as it happens, like a failed hook.
     const release = isStop

@@ -23,6 +23,7 @@ import { dispatch, unmatched } from "./dispatch.ts"
 import type { EngineState } from "./dispatch.ts"
 import * as Plan from "./plan.ts"
 import { makeReloading } from "./reload.ts"
+import * as WarnOnce from "./warnOnce.ts"
 import * as RegularFiles from "./regularFiles.ts"
 import type { Built } from "./reload.ts"
 
@@ -43,7 +44,9 @@ const makeOnce = (
 ): Effect.Effect<Built, HookError, ProcessSpawner | FileSystem.FileSystem | Path.Path | Scope.Scope> =>
   Effect.gen(function* () {
     const plan = options.plan ?? (yield* Plan.make(options))
-    if (options.onWarning !== undefined) for (const warning of plan.settings.warnings) options.onWarning(warning)
+    // The settings' warnings: each once per process to this onWarning (an engine built again on the same settings says only what is new).
+    const onWarning = options.onWarning
+    if (onWarning !== undefined) for (const warning of plan.settings.warnings) if (WarnOnce.sayOnce(onWarning, warning)) onWarning(warning)
     const fs = yield* FileSystem.FileSystem
     // A plugin's persistent data folder is created when the engine starts.
     for (const dir of plan.pluginDataDirs) {

@@ -14,6 +14,7 @@ import { byName, resolve as resolvePreset } from "./presets/registry.ts"
 import * as HookEnv from "./hookEnv.ts"
 import * as Policy from "./policy.ts"
 import * as PosixPath from "./posixPath.ts"
+import * as ProgramPath from "./programPath.ts"
 import * as RegularFiles from "./regularFiles.ts"
 import * as ScriptCheck from "./scriptCheck.ts"
 import { render as renderLine, truthyEnv } from "./text.ts"
@@ -186,6 +187,8 @@ export const neverRuns = (
   const script = ScriptCheck.scriptPath(entry, snapshot.projectDir, projectDirEnv, home)
   const bad = script === undefined ? undefined : ScriptCheck.scriptProblem(script, snapshot.scripts?.get(script))
   if (bad !== undefined) return never(`${entry.path}.command`, bad, false)
+  const interpreted = interpretedProblem(entry, snapshot)
+  if (interpreted !== undefined) return never(`${entry.path}.command`, interpreted, false)
   const program = ScriptCheck.bareProgram(entry)
   if (program !== undefined && snapshot.commands?.get(program) === false) {
     const path = snapshot.options.env?.["PATH"] ?? ""
@@ -196,6 +199,36 @@ export const neverRuns = (
     )
   }
   return undefined
+}
+
+/** The script an interpreter is given (`python3 hooks/x.py`), when it is not there: read, so no run bit is needed. */
+const interpretedProblem = (entry: HookEntry, snapshot: Pick<Snapshot, "scripts" | "projectDir">): string | undefined => {
+  const script = ProgramPath.interpreterScript(entry, snapshot.projectDir)
+  const state = script === undefined ? undefined : snapshot.scripts?.get(script)
+  return state === "missing"
+    ? `${script} does not exist: the hook would fail and guard nothing`
+    : state === "not-a-file"
+      ? `${script} is not a file: the hook would fail and guard nothing`
+      : undefined
+}
+
+/**
+ * The entry as it runs: its relative program made absolute against the root of its scope (the
+ * handler as written stays for display and matching). A trust-pinned copy keeps what the handler
+ * lost to policy (`passEnv` in a project file).
+ */
+const runsAs = (entry: HookEntry, projectDir: string): HookEntry => {
+  const written = entry.handler
+  if (written.type !== "command") return entry
+  const pinned = entry.pinned?.type === "command" ? entry.pinned : undefined
+  const base =
+    pinned === undefined
+      ? written
+      : written.passEnv === undefined && pinned.passEnv !== undefined
+        ? (({ passEnv: _dropped, ...rest }) => rest)(pinned)
+        : pinned
+  const resolved = ProgramPath.resolveHandler(base, ProgramPath.rootOf(entry, projectDir))
+  return resolved === written ? entry : { ...entry, pinned: resolved }
 }
 
 /** Programmatic hooks become entries like any other, after the settings hooks of their event. */
@@ -291,7 +324,7 @@ export const compile = (snapshot: Snapshot): Plan => {
     const hooks: Array<PlannedHook> = []
     for (const written of entries) {
       const file = written.source === "(programmatic)" ? undefined : written.source
-      const entry = secretsAsked(written, hookEnv, file, warnings)
+      const entry = runsAs(secretsAsked(written, hookEnv, file, warnings), projectDir)
       const handler = entry.handler
       const own = entry.spec ?? spec
       const parsed = handler.if === undefined || entry.invalid !== undefined ? undefined : PermissionRule.parse(handler.if)
@@ -313,7 +346,9 @@ export const compile = (snapshot: Snapshot): Plan => {
         once: refused === undefined && handler.once === true,
         // Identical handlers among an event's matched hooks run once, across groups and settings files;
         // plugin and programmatic hooks stay separate.
-        dedupKey: refused === undefined && loaded.dedupe && entry.scope !== "plugin" ? dedupKey(handler, hookEnv) : undefined,
+        // keyed by what runs: ./guard.sh of the user's and of a project's settings are two files
+        dedupKey:
+          refused === undefined && loaded.dedupe && entry.scope !== "plugin" ? dedupKey(entry.pinned ?? handler, hookEnv) : undefined,
         refusal: refused,
         extraEnv:
           entry.pluginRoot === undefined
@@ -401,6 +436,8 @@ export const load = (options: PlanOptions): Effect.Effect<Snapshot, SettingsErro
     for (const entry of Object.values(settings.hooks).flat()) {
       const script = ScriptCheck.scriptPath(entry, projectDir, preset.projectDirEnv, env["HOME"])
       if (script !== undefined) paths.add(script)
+      const interpreted = ProgramPath.interpreterScript(entry, projectDir)
+      if (interpreted !== undefined) paths.add(interpreted)
     }
     // one stat per distinct script, several at a time (one after another they cost a round trip each)
     const states = yield* Effect.forEach(

@@ -6,6 +6,7 @@
  */
 import type { HookEntry, PlanWarning } from "../SettingsModel.ts"
 import * as PosixPath from "./posixPath.ts"
+import { rootOf } from "./programPath.ts"
 import { leadingCommand } from "./shellLexer.ts"
 import { nearest } from "./text.ts"
 
@@ -25,8 +26,9 @@ export const firstWord = (command: string): string | undefined => {
 
 /**
  * The absolute path of the script a command hook's first word names, after the project and plugin
- * variables every engine sets; `undefined` for a word looked up on `PATH`, or one that depends on
- * anything else (placeholders, other variables, globs).
+ * variables every engine sets, a relative path against the root of its scope (`ProgramPath`, as it
+ * runs); `undefined` for a word looked up on `PATH`, or one that depends on anything else
+ * (placeholders, other variables, globs).
  * @internal
  */
 export const scriptPath = (
@@ -46,7 +48,7 @@ export const scriptPath = (
     word = word.replace(/^\$\{CLAUDE_PLUGIN_ROOT\}|^\$CLAUDE_PLUGIN_ROOT(?![A-Za-z0-9_])/, entry.pluginRoot)
   if (home !== undefined && word.startsWith("~/")) word = PosixPath.join(home, word.slice(2))
   if (!word.includes("/") || /[$*?[\]{}~]/.test(word)) return undefined
-  return PosixPath.resolve(projectDir, word)
+  return PosixPath.resolve(rootOf(entry, projectDir), word)
 }
 
 /** Variables that hook scripts sometimes read but that no engine sets (the input comes on stdin). */

@@ -109,7 +109,7 @@ const handlerJson = (
 const groupPath = (path: string): string => path.replace(/\.hooks\[\d+\]$/, "")
 
 /** @internal */
-export const toCanonical = (settings: LoadedSettings, preset: Preset): Migrated => {
+export const toCanonical = (settings: LoadedSettings, preset: Preset, userHome?: string): Migrated => {
   const notes: Array<string> = []
   const refused: Array<string> = []
   const declared = new Map(preset.events.map((event) => [event.name, event]))
@@ -187,7 +187,8 @@ export const toCanonical = (settings: LoadedSettings, preset: Preset): Migrated 
   if (settings.allowedCommands !== undefined) out["allowedCommands"] = settings.allowedCommands
   if (settings.executionLog !== undefined) {
     // A path under the home folder would tie the file to one machine: the dialect's default log is left out.
-    const home = settings.files.find((file) => file.scope === "user")?.path.replace(/\/\.[^/]+\/[^/]+$/, "")
+    // (the user's file names it; a preset that reads no user file, orchestration, gives the home folder)
+    const home = settings.files.find((file) => file.scope === "user")?.path.replace(/\/\.[^/]+\/[^/]+$/, "") ?? userHome
     if (home !== undefined && settings.executionLog.startsWith(`${home}/`)) {
       notes.push(
         `the execution log ${settings.executionLog} is in the home folder and is not written into ` +

@@ -7,8 +7,11 @@
  *   `write_file` (Write), `replace` (Edit), `glob`, `search_file_content` (Grep), `list_directory`,
  *   `web_fetch`, `google_web_search` (WebSearch), `write_todos` (TodoWrite); an MCP tool is named
  *   `mcp__<server>__<tool>` from the payload's `mcp_context`;
- * - a block: exit 2 with the reason on stderr, and Gemini CLI's own `{"decision": "deny", "reason"}`
- *   on stdout (read when stderr is not);
+ * - a block: Gemini CLI's own `{"decision": "deny", "reason"}` on stdout with exit 0 on BeforeTool,
+ *   BeforeAgent and AfterAgent, where it blocks the tool, refuses the prompt, or sends the agent on
+ *   with the reason (seen in the real agent); exit 2 would block too, but Gemini CLI then counts
+ *   the hook as failed and prints "[WARNING] Hook(s) … failed" on every block. On its other events
+ *   no decision is proven to hold: exit 2 with the reason on stderr, and the same JSON;
  * - exit 0 JSON otherwise: top-level `decision` (`allow`, `ask`) and `reason`, `systemMessage`,
  *   `continue: false` with `stopReason`, `hookSpecificOutput.tool_input` (replaces the tool's input;
  *   the model is told) and `hookSpecificOutput.additionalContext` (AfterTool, BeforeAgent,
@@ -39,9 +42,15 @@ const EVENTS: Readonly<Record<string, string>> = {
  */
 export const GEMINI_CONTEXT: ReadonlySet<string> = new Set(["PostToolUse", "UserPromptSubmit", "SessionStart"])
 
+/** The events on which Gemini CLI reads an exit-0 `decision: "deny"` as the block it is (a tool, a prompt, a stop). */
+const DECIDES = new Set(["BeforeTool", "BeforeAgent", "AfterAgent"])
+
 const render = (answer: Answer, hostEvent: string): HostReply => {
   if (answer.block !== undefined) {
     const known = hostEvent in EVENTS
+    // Gemini CLI's own block, which it does not report as a failed hook
+    if (DECIDES.has(hostEvent))
+      return { exitCode: 0, stdout: jsonLine({ decision: "deny", reason: answer.block }), stderr: stderrOf(answer, true) }
     return {
       exitCode: 2,
       stdout: known ? jsonLine({ decision: "deny", reason: answer.block }) : "",

@@ -7,7 +7,6 @@ import * as Effect from "effect/Effect"
 import type { CustomEvent } from "../../../HookEvent.ts"
 import type { Preset, PresetContext } from "../../../PresetModel.ts"
 import { codeArguments } from "../../placeholder.ts"
-import { claude } from "../../preset.ts"
 import {
   decodeTranslated,
   describe,
@@ -137,12 +136,42 @@ const translateArgs = (
   )
 }
 
+/** An argument that names files by a pattern (`/tmp/claude-temp-*`), as the canonical decoder tells them apart from find's or grep's own patterns. */
+const pathGlob = (arg: string): boolean => !arg.includes("$") && arg.includes("/") && /(^|\/)[^/]*[*?[][^/]*(\/|$)/.test(arg)
+
+/** A word as a POSIX shell reads it literally: bare when plain, else single-quoted. */
+const literal = (text: string): string => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`)
+
+/** A path pattern as a shell word: `*`, `?` and plain `[...]` classes stay bare (the shell expands them), the rest is literal. */
+const globWord = (pattern: string): string =>
+  pattern
+    .split(/(\*|\?|\[!?[A-Za-z0-9_.-]+\])/)
+    .filter((part) => part !== "")
+    .map((part) => (/^(?:\*|\?|\[.*\])$/.test(part) ? part : literal(part)))
+    .join("")
+
+/**
+ * The design's session cleanup (`"command": "rm", "args": ["-rf", "/tmp/claude-temp-*"]`) means the
+ * files the pattern matches: exec form has no shell to expand it, so a handler whose written
+ * arguments hold a path pattern runs as the shell command the user reads (`rm -rf
+ * /tmp/claude-temp-*`), every other word quoted; a pattern that matches nothing is passed as it is
+ * written, as a shell does. Only patterns written in the settings are expanded, never a context
+ * variable's value; under the command allowlist (which refuses every shell) it stays exec form.
+ */
+const expandGlobs = (command: unknown, args: ReadonlyArray<unknown>): string | undefined => {
+  if (typeof command !== "string" || command.includes("$") || !args.every((arg) => typeof arg === "string")) return undefined
+  const words = args as ReadonlyArray<string>
+  if (!words.some(pathGlob) || words.some((arg) => arg.includes("$"))) return undefined
+  return [literal(command), ...words.map((arg) => (pathGlob(arg) ? globWord(arg) : literal(arg)))].join(" ")
+}
+
 const translateHandler = (
   handler: unknown,
   path: JsonPath,
   file: string,
   warnings: Array<string>,
-  conditions: string | undefined
+  conditions: string | undefined,
+  allowlist: boolean
 ): unknown => {
   if (!isRecord(handler)) return handler
   const out: Record<string, unknown> = { ...handler }
@@ -176,6 +205,11 @@ const translateHandler = (
     warnings.push(`${file} at ${formatPath([...path, "continueOnError"])}: expected a boolean, got ${describe(continueOnError)}; ignored`)
   }
   if (conditions !== undefined) out["if"] = conditions
+  const shell = allowlist || !Array.isArray(handler["args"]) ? undefined : expandGlobs(handler["command"], handler["args"])
+  if (shell !== undefined) {
+    out["command"] = shell
+    delete out["args"]
+  }
   return out
 }
 
@@ -189,6 +223,8 @@ const decode: Preset["decode"] = (document, file, context) =>
     const warnings: Array<string> = []
     const hooks = yield* hooksObject(document, file.path)
     const root = document as Record<string, unknown>
+    // the allowlist refuses every shell: a path pattern then stays exec form (and is warned about)
+    const allowlist = root["allowedCommands"] !== undefined && root["allowedCommands"] !== false
     const translated: Record<string, Array<unknown>> = {}
     const paths = new Map<string, string>()
     const patterns = new Map<string, string>()
@@ -224,7 +260,7 @@ const decode: Preset["decode"] = (document, file, context) =>
             ...(Array.isArray(handlers)
               ? {
                   hooks: handlers.map((handler: unknown, h) =>
-                    translateHandler(handler, [...groupPath, "hooks", h], file.path, warnings, variant.if)
+                    translateHandler(handler, [...groupPath, "hooks", h], file.path, warnings, variant.if, allowlist)
                   )
                 }
               : {})
@@ -264,9 +300,14 @@ const decode: Preset["decode"] = (document, file, context) =>
 export const orchestration: Preset = {
   name: "orchestration",
   description:
-    "Claude Code orchestration design: .claude/settings*.json with exec-form handlers, ms timeouts, continueOnError, a JSONL log",
-  // The design names no files of its own: Claude Code's, as it is written for Claude Code.
-  discover: (context) => claude.discover(context),
+    "Claude Code orchestration design: the project's .claude/settings*.json with exec-form handlers, ms timeouts, continueOnError, a JSONL log",
+  // The design names no files of its own: the project's Claude Code files, as it is written for a
+  // project's Claude Code. Not the user's ~/.claude/settings.json: its hooks are Claude Code's own
+  // (shell form, run by Claude Code), not this design's exec-form handlers.
+  discover: (context) => [
+    { path: join(context.projectDir, ".claude", "settings.json"), scope: "project", required: false },
+    { path: join(context.projectDir, ".claude", "settings.local.json"), scope: "local", required: false }
+  ],
   decode,
   events,
   projectDirEnv: [],

@@ -96,13 +96,16 @@ const decode: Preset["decode"] = (document, file, context) =>
   Effect.gen(function* () {
     const hooks = yield* hooksObject(document, file.path)
     const warnings: Array<string> = []
+    // An event Wave does not fire, by the line said about it (kept only where it is true: below).
+    const notWave = new Map<string, string>()
     // The data model's validation rules, reported (not enforced: Wave itself runs such hooks).
     for (const [event, groups] of Object.entries(hooks ?? {})) {
       if (!WAVE_EVENTS.includes(event)) {
-        warnings.push(
+        const line =
           `${file.path} at ${formatPath(["hooks", event])}: "${event}" is not a Wave event (Wave ` +
-            `fires ${WAVE_EVENTS.join(", ")}); it runs here only when a host dispatches it`
-        )
+          `fires ${WAVE_EVENTS.join(", ")}); it runs here only when a host dispatches it`
+        notWave.set(line, event)
+        warnings.push(line)
       }
       if (!Array.isArray(groups)) continue
       groups.forEach((group: unknown, index) => {
@@ -121,8 +124,13 @@ const decode: Preset["decode"] = (document, file, context) =>
       })
     }
     const decoded = yield* decodeCanonical(withEnvironment(document), file.path, file.scope, undefined, context.events ?? events)
+    // An event no engine knows (a typo) is skipped by the decoder, which says so (with the name it
+    // may have meant): "it runs when a host dispatches it" would contradict that, so only the
+    // decoder's line is said. The line stays for an event whose hooks were kept (a catalog event).
+    const kept = new Set([...decoded.entries, ...(decoded.invalid ?? [])].map((entry) => entry.event))
+    const own = warnings.filter((line) => !notWave.has(line) || kept.has(notWave.get(line)!))
     // Wave runs the hooks of one event in their configured order, one after another.
-    return { ...decoded, sequential: decoded.sequential ?? true, warnings: [...warnings, ...decoded.warnings] }
+    return { ...decoded, sequential: decoded.sequential ?? true, warnings: [...own, ...decoded.warnings] }
   })
 
 /** @internal */
