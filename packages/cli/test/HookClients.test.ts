@@ -599,6 +599,23 @@ for (const client of clients) {
       ["accepted, then not base64", '{"t":"accepted"}\n{"t":"done","stdout":"%%%","stderr":"","exitCode":0}\n', true],
       ["accepted, then an exit code that is not a number", '{"t":"accepted"}\n{"t":"done","stdout":"","stderr":"","exitCode":"0"}\n', true],
       ["accepted, then closed", '{"t":"accepted"}\n', true],
+      // Every answer a client cannot read runs the call again, in both clients alike (never an exit of its own).
+      ["accepted, then a bare done", '{"t":"accepted"}\n{"t":"done"}\n', true],
+      ["accepted, then a done without stdout", '{"t":"accepted"}\n{"t":"done","stderr":"","exitCode":0}\n', true],
+      ["accepted, then a done without an exit code", '{"t":"accepted"}\n{"t":"done","stdout":"","stderr":""}\n', true],
+      ["accepted, then an exit code of 1e400", '{"t":"accepted"}\n{"t":"done","stdout":"","stderr":"","exitCode":1e400}\n', true],
+      ["accepted, then an exit code of 1e20", '{"t":"accepted"}\n{"t":"done","stdout":"","stderr":"","exitCode":1e20}\n', true],
+      ["accepted, then an exit code of 256", '{"t":"accepted"}\n{"t":"done","stdout":"","stderr":"","exitCode":256}\n', true],
+      ["accepted, then an exit code of -1", '{"t":"accepted"}\n{"t":"done","stdout":"","stderr":"","exitCode":-1}\n', true],
+      ["accepted, then an exit code of 2.5", '{"t":"accepted"}\n{"t":"done","stdout":"","stderr":"","exitCode":2.5}\n', true],
+      ["accepted, then url-safe base64", '{"t":"accepted"}\n{"t":"done","stdout":"-_-_","stderr":"","exitCode":0}\n', true],
+      ["accepted, then base64 without its padding", '{"t":"accepted"}\n{"t":"done","stdout":"QQ","stderr":"","exitCode":0}\n', true],
+      ["accepted, then padding inside base64", '{"t":"accepted"}\n{"t":"done","stdout":"QQ==QQ==","stderr":"","exitCode":0}\n', true],
+      ["accepted, then null", '{"t":"accepted"}\nnull\n', true],
+      ["accepted, then a string", '{"t":"accepted"}\n"done"\n', true],
+      ["a guard whose exit code is 1e400", '{"t":"accepted","guard":{"stdout":"","stderr":"","exitCode":1e400,"ms":1}}\n', false],
+      ["a guard whose exit code is 256", '{"t":"accepted","guard":{"stdout":"","stderr":"","exitCode":256,"ms":1}}\n', false],
+      ["a guard whose time is 1e400", '{"t":"accepted","guard":{"stdout":"","stderr":"","exitCode":2,"ms":1e400}}\n', false],
       ["deep nesting", `{"t":"accepted","x":${"[".repeat(100_000)}\n`, false],
       ["a huge line without an end", "x".repeat(20 * 1024 * 1024), false]
     ] as const)(
@@ -629,13 +646,47 @@ for (const client of clients) {
       }
     }, 60_000)
 
+    /** The client's answer when the fake daemon accepts the call and then says `lines`. */
+    const answered = async (lines: ReadonlyArray<string>) => {
+      const server = await fake((write) => {
+        write('{"t":"accepted"}\n')
+        setTimeout(() => {
+          for (const line of lines) write(line)
+        }, 100)
+      })
+      try {
+        return await ask(shell("claude", "ls"))
+      } finally {
+        await stop(server)
+      }
+    }
+
+    it("an answer of megabytes (a rewrite of a large input) is written whole, not lost", async () => {
+      // The attacker's shape: a payload of 6 MB that a hook rewrites; the daemon's answer quotes it all.
+      const stdout = Buffer.from(
+        JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", updatedInput: { command: "x".repeat(6_000_000) } } })
+      )
+      const result = await answered([`${JSON.stringify({ t: "done", stdout: stdout.toString("base64"), stderr: "", exitCode: 0 })}\n`])
+      expect(result.stderr.toString("utf8")).toBe("")
+      expect(result.status).toBe(0)
+      expect(result.stdout.equals(stdout)).toBe(true)
+    }, 60_000)
+
+    it("an answer in many small pieces, `started` said twice, an exit status written long: read as Node's JSON.parse reads it", async () => {
+      const done = `{"t":"done","stdout":"${Buffer.from("deny").toString("base64")}","stderr":"","exitCode":0.${"0".repeat(70)}2e71}\n`
+      const result = await answered(['{"t":"started"}\n{"t":"started"}\n', ...done.match(/.{1,7}/gs)!])
+      expect(result.stderr.toString("utf8")).toBe("")
+      expect(result.status).toBe(2)
+      expect(result.stdout.toString("utf8")).toBe("deny")
+    }, 60_000)
+
     it("a well-formed answer from the socket is the answer written (stdout, stderr bytes, exit status)", async () => {
       const server = await fake((write) => {
         write('{"t":"accepted"}\n')
         setTimeout(
           () =>
             write(
-              `${JSON.stringify({ t: "done", stdout: Buffer.from("out\u0000\n").toString("base64"), stderr: Buffer.from([0xff, 0x0a]).toString("base64"), exitCode: 258 })}\n`
+              `${JSON.stringify({ t: "done", stdout: Buffer.from("out\u0000\n").toString("base64"), stderr: Buffer.from([0xff, 0x0a]).toString("base64"), exitCode: 2 })}\n`
             ),
           100
         )
