@@ -163,6 +163,52 @@ for (const client of clients) {
       240_000
     )
 
+    it("a guard's deny and a rewrite that quote a 6 MB command, and an answer cut at the cap: through the daemon as in-process (denied, rewritten whole, blocked)", async () => {
+      // The attacker's shape: a command of megabytes; the guard quotes it in its deny, or hands it back rewritten.
+      const pid = await answeringDaemon(client)
+      const script = join(scratch(), "quote.js")
+      writeFileSync(
+        script,
+        `let s = ""
+process.stdin.setEncoding("utf8").on("data", (d) => (s += d)).on("end", () => {
+  const command = JSON.parse(s).tool_input.command
+  const specific = { hookEventName: "PreToolUse" }
+  if (process.argv[2] === "rewrite") Object.assign(specific, { permissionDecision: "allow", updatedInput: { command: command + " # checked" } })
+  else if (process.argv[2] === "cut") Object.assign(specific, { permissionDecision: "deny", permissionDecisionReason: "x".repeat(33 * 1024 * 1024) })
+  else Object.assign(specific, { permissionDecision: "deny", permissionDecisionReason: "refused: " + command })
+  process.stdout.write(JSON.stringify({ hookSpecificOutput: specific }))
+})
+`
+      )
+      const large = shell("claude", `rm -rf / # ${"x".repeat(6_000_000)}`)
+      for (const [mode, stdin] of [
+        ["deny", large],
+        ["rewrite", large],
+        ["cut", shell("claude", "rm -rf /")]
+      ] as const) {
+        const file = join(scratch(), `quote-${mode}.json`)
+        writeFileSync(file, preToolUse(`${JSON.stringify(node)} ${JSON.stringify(script)} ${mode}`))
+        const args = ["--host", "claude", "--settings", file, ...policyFiles().slice(2)]
+        const expected = inProcess(args, stdin)
+        const before = spawners().length
+        const answer = through(args, stdin)
+        expect({ ...answer, stdout: answer.stdout.length }, mode).toStrictEqual({ ...expected, stdout: expected.stdout.length })
+        expect(answer.stdout === expected.stdout, mode).toBe(true)
+        expect(spawners().length, `${mode}: the probe ran`).toBeGreaterThan(before)
+        expect(lastSpawner(), `${mode}: the daemon answered`).toBe(pid)
+        const specific = JSON.parse(answer.stdout).hookSpecificOutput
+        if (mode === "rewrite") {
+          expect(specific.permissionDecision).toBe("allow")
+          expect(specific.updatedInput.command).toBe(`rm -rf / # ${"x".repeat(6_000_000)} # checked`)
+        } else {
+          expect(specific.permissionDecision, mode).toBe("deny")
+          expect(specific.permissionDecisionReason, mode).toContain(
+            mode === "deny" ? "refused: rm -rf / # xxx" : `its answer was cut at ${32 * 1024 * 1024} bytes of stdout, so it was not read`
+          )
+        }
+      }
+    }, 240_000)
+
     it("a command line host mode cannot read blocks the same way; --help runs in-process", async () => {
       await answeringDaemon(client)
       for (const args of [

@@ -120,10 +120,14 @@ export interface CollectedOutput {
 
 /**
  * Starts reading a handle's stdout and stderr in the current scope, each capped at `maxOutputBytes`
- * (the runner's own reader, for callers that drive a `ProcessHandle` themselves).
+ * (stderr at `maxStderrBytes` when that is smaller; the runner's own reader, for callers that drive
+ * a `ProcessHandle` themselves).
  *
  * @since 0.1.0
  * @category execution
  */
-export const collect: (handle: ProcessHandle, maxOutputBytes: number) => Effect.Effect<CollectedOutput, never, Scope.Scope> =
-  internal.collect
+export const collect: (
+  handle: ProcessHandle,
+  maxOutputBytes: number,
+  maxStderrBytes?: number
+) => Effect.Effect<CollectedOutput, never, Scope.Scope> = internal.collect

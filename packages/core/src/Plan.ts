@@ -95,6 +95,13 @@ export interface PlanOptions {
    * (Claude Code's behaviour: a failing hook is a non-blocking error).
    */
   readonly failClosed?: boolean | undefined
+  /**
+   * Host mode's rule: a guard that did not judge the call blocks it. A hook whose answer was not
+   * read (stdout cut at the cap, or stdout that looked like a JSON object and did not parse) behaves
+   * as if it had `onFailure: "block"` on an event that can block (not the Stop-like events, not
+   * `async` hooks); `onFailure: "continue"` opts out. `agent-hooks hook --host` turns it on. @since 0.2.0
+   */
+  readonly blockUnjudged?: boolean | undefined
 }
 
 /**
@@ -204,6 +211,8 @@ export interface Plan {
   readonly sequential: boolean
   /** A failing hook without its own `onFailure` blocks (engine option `failClosed` or `AGENT_HOOKS_FAIL_CLOSED`). */
   readonly failClosed: boolean
+  /** A guard that did not judge the call blocks it (engine option `blockUnjudged`: host mode). @since 0.2.0 */
+  readonly blockUnjudged?: boolean | undefined
   /** Consecutive Stop blocks after which the agent may stop (0: off). */
   readonly stopBlockCap: number
   /** SessionEnd's whole-event budget from the environment, in seconds; `undefined`: computed from the hooks. */

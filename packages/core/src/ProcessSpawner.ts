@@ -52,6 +52,8 @@ export interface ProcessRequest {
   readonly stdin: string
   /** Cap for each of stdout and stderr, in bytes (applied by the `HookRunner` as it reads). */
   readonly maxOutputBytes: number
+  /** Cap for stderr alone, in bytes, when it is to be smaller than `maxOutputBytes`. @since 0.2.0 */
+  readonly maxStderrBytes?: number | undefined
   /**
    * Text handed to the child as files: each `content` is written to a fresh temporary file
    * (mode 0600, in a fresh 0700 folder), the environment variable `env` holds its path, and the

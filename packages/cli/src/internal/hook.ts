@@ -216,6 +216,8 @@ const decide = (
         .filter((name) => !declared.has(name))
         .map((name) => ({ name, ...(agent.ownBlocking?.includes(name) === true ? { blocking: "decision" as const } : {}) })),
       ...(options.failClosed ? { failClosed: true } : {}),
+      // host mode: a guard that did not judge the call (its answer cut or unreadable) blocks it
+      blockUnjudged: true,
       ...(options.strict ? { strict: true } : {})
     }
     // --log-level: debug adds what was loaded, matched and skipped; error is --quiet

@@ -11,6 +11,7 @@ import * as HookOutput from "../HookOutput.ts"
 import type { HookResult, HookVerdict } from "../Verdict.ts"
 import type { PlannedHook } from "../Plan.ts"
 import type { Executed, ModelAnswer } from "./executors/index.ts"
+import { MAX_STDERR_BYTES } from "./executors/command.ts"
 import { MAX_OUTPUT_BYTES } from "./executors/index.ts"
 import { FAIL_OPEN_EVENTS } from "./hookEvent.ts"
 import { none } from "./output.ts"
@@ -37,6 +38,8 @@ export interface ClassifyContext {
   readonly async: boolean
   /** The engine fails closed: a failing hook without its own `onFailure` blocks. */
   readonly failClosed: boolean
+  /** Host mode: a guard that did not judge the call (its answer cut or unreadable) blocks it. */
+  readonly blockUnjudged?: boolean | undefined
   /** The next overflow file's path. */
   readonly overflowFile: () => string
 }
@@ -151,8 +154,14 @@ export const classify = (hook: PlannedHook, executed: Executed, ctx: ClassifyCon
   // A hook the system had no room to start (too many open files or processes: a flood of requests)
   // blocks a blocking event too: load must not be able to switch a guard off.
   const resourcesStopped = run.spawnErrorReason === "resources"
+  // An answer cut at the cap, or stdout that looked like a JSON object (`{`) and did not parse, was
+  // not read: whatever it decided is unknown (a deny that quotes a large input, cut). In host mode
+  // (blockUnjudged) it blocks as onFailure "block" would; onFailure "continue" opts out.
+  const unread = run.stdoutTruncated ? "cut" : verdict.answerDropped === true ? "unparsed" : undefined
+  const unreadBlocks = unread !== undefined && ctx.blockUnjudged === true && handler.onFailure === undefined
   // The engine's failClosed gives every hook without its own onFailure the "block" rule.
-  const onFailure = payloadStopped || resourcesStopped ? "block" : (handler.onFailure ?? (ctx.failClosed ? "block" : "continue"))
+  const onFailure =
+    payloadStopped || resourcesStopped ? "block" : (handler.onFailure ?? (ctx.failClosed || unreadBlocks ? "block" : "continue"))
   if (
     failedOpen &&
     !ctx.async &&
@@ -161,7 +170,15 @@ export const classify = (hook: PlannedHook, executed: Executed, ctx: ClassifyCon
     ((onFailure === "block" && !FAIL_OPEN_EVENTS.has(spec.behavesAs)) || timedOutBlocks)
   ) {
     // onFailure "block": a hook that fails or times out blocks, as exit 2 would.
-    const why = run.timedOut ? "timed out" : verdict.status === "success" ? "its answer could not be read" : "failed"
+    const why = run.timedOut
+      ? "timed out"
+      : unread === "cut"
+        ? `its answer was cut at ${MAX_OUTPUT_BYTES} bytes of stdout, so it was not read`
+        : unread === "unparsed"
+          ? "its answer looked like JSON but did not parse, so it was not read"
+          : verdict.status === "success"
+            ? "its answer could not be read"
+            : "failed"
     const because = timedOutBlocks
       ? "a PreModelSwitch hook that times out blocks the switch"
       : payloadStopped
@@ -170,7 +187,9 @@ export const classify = (hook: PlannedHook, executed: Executed, ctx: ClassifyCon
           ? "the system had no room to start the hook (too many open files or processes), so the action is blocked"
           : handler.onFailure === "block"
             ? `blocking because onFailure is "block"`
-            : "blocking because the engine fails closed"
+            : ctx.failClosed
+              ? "blocking because the engine fails closed"
+              : `a guard whose answer was not read did not judge the call (onFailure: "continue" lets it through)`
     verdict = {
       ...verdict,
       // The failure blocks here: its message must not call it non-blocking.
@@ -183,12 +202,12 @@ export const classify = (hook: PlannedHook, executed: Executed, ctx: ClassifyCon
       reasonFrom: "stderr"
     }
   } else if (onFailure === "block" && FAIL_OPEN_EVENTS.has(spec.behavesAs) && failedOpen) {
-    const rule = handler.onFailure === "block" ? `onFailure: "block"` : "failing closed"
+    const rule = handler.onFailure === "block" ? `onFailure: "block"` : ctx.failClosed ? "failing closed" : "blocking on an answer not read"
     verdict = { ...verdict, messages: [...verdict.messages, `not blocking (${rule} is ignored on ${spec.name})`] }
   }
   const messages = [...verdict.messages, ...(run.warnings ?? [])]
   if (run.stdoutTruncated) messages.push(`stdout was longer than ${MAX_OUTPUT_BYTES} bytes and was cut there`)
-  if (run.stderrTruncated) messages.push(`stderr was longer than ${MAX_OUTPUT_BYTES} bytes and was cut there`)
+  if (run.stderrTruncated) messages.push(`stderr was longer than ${MAX_STDERR_BYTES} bytes and was cut there`)
   const result: HookResult = {
     command: hook.display,
     // A hook started detached has not ended: never "success" for an end nobody has seen.

@@ -71,10 +71,15 @@ const pump = (stream: Stream.Stream<Uint8Array>, into: ReturnType<typeof collect
   )
 
 /** @internal */
-export const collect = (handle: ProcessHandle, maxOutputBytes: number): Effect.Effect<CollectedOutput, never, Scope.Scope> =>
+export const collect = (
+  handle: ProcessHandle,
+  maxOutputBytes: number,
+  maxStderrBytes: number = maxOutputBytes
+): Effect.Effect<CollectedOutput, never, Scope.Scope> =>
   Effect.suspend(() => {
+    // Each pipe is read as it comes (incremental UTF-8), so memory is bounded by the caps, not by what a hook writes.
     const stdout = collector(maxOutputBytes)
-    const stderr = collector(maxOutputBytes)
+    const stderr = collector(Math.min(maxOutputBytes, maxStderrBytes))
     const soFar = (): ProcessOutput => ({
       stdout: stdout.soFar(),
       stderr: stderr.soFar(),
@@ -173,7 +178,7 @@ const afterPoll: Effect.Effect<void> = Effect.callback<void>((resume) => {
 
 const ladder = (handle: ProcessHandle, request: ProcessRequest, timeout: Duration.Input, options: RunnerOptions, start: number) =>
   Effect.gen(function* () {
-    const reader = yield* collect(handle, request.maxOutputBytes)
+    const reader = yield* collect(handle, request.maxOutputBytes, request.maxStderrBytes)
     let timedOut = false
     let exit: ProcessExit
     let first = yield* Effect.timeoutOption(handle.exited, timeout)

@@ -111,7 +111,8 @@ export const readPipes = <P>(
   const out = makeOutputPipe()
   const err = makeOutputPipe()
   const limit = request.maxOutputBytes + 1
-  const stops = [read(stdout, out, limit), read(stderr, err, limit)]
+  const stderrLimit = Math.min(request.maxOutputBytes, request.maxStderrBytes ?? request.maxOutputBytes) + 1
+  const stops = [read(stdout, out, limit), read(stderr, err, stderrLimit)]
   return { stdout: out, stderr: err, stopReading: () => stops.forEach((stop) => stop()) }
 }
 
