@@ -492,6 +492,23 @@ describe("an answer that was not read (cut at the cap, or JSON that does not par
     })
   )
 
+  it.effect("plain text past 1 MiB is cut there (it decides nothing) and does not block; a JSON answer is kept past it", () =>
+    Effect.gen(function* () {
+      const text = "z".repeat(3 * 1024 * 1024)
+      const plain = yield* on("PreToolUse", () => ({ stdout: text }), {}, { blockUnjudged: true })
+      expect(plain.blocked).toBe(false)
+      expect(plain.hooks[0]!.stdout.length).toBe(1024 * 1024)
+      expect(plain.hooks[0]!.messages.join("\n")).toContain(
+        `stdout was longer than ${1024 * 1024} bytes and was cut there (it is not a JSON answer`
+      )
+      // white space before the object still makes it a JSON answer
+      const answer = `\n ${JSON.stringify({ systemMessage: text })}`
+      const json = yield* on("PreToolUse", () => ({ stdout: answer }), {}, { blockUnjudged: true })
+      expect(json.hooks[0]!.stdout).toBe(answer)
+      expect(json.blocked).toBe(false)
+    })
+  )
+
   it.effect("stdout that looks like a JSON object and does not parse blocks every event that can block in host mode", () =>
     Effect.gen(function* () {
       const stopLike = new Set(["Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"])

@@ -11,7 +11,7 @@ import * as HookOutput from "../HookOutput.ts"
 import type { HookResult, HookVerdict } from "../Verdict.ts"
 import type { PlannedHook } from "../Plan.ts"
 import type { Executed, ModelAnswer } from "./executors/index.ts"
-import { MAX_STDERR_BYTES } from "./executors/command.ts"
+import { MAX_PLAIN_STDOUT_BYTES, MAX_STDERR_BYTES } from "./executors/command.ts"
 import { MAX_OUTPUT_BYTES } from "./executors/index.ts"
 import { FAIL_OPEN_EVENTS } from "./hookEvent.ts"
 import { none } from "./output.ts"
@@ -157,7 +157,9 @@ export const classify = (hook: PlannedHook, executed: Executed, ctx: ClassifyCon
   // An answer cut at the cap, or stdout that looked like a JSON object (`{`) and did not parse, was
   // not read: whatever it decided is unknown (a deny that quotes a large input, cut). In host mode
   // (blockUnjudged) it blocks as onFailure "block" would; onFailure "continue" opts out.
-  const unread = run.stdoutTruncated ? "cut" : verdict.answerDropped === true ? "unparsed" : undefined
+  // (Plain text cut at its own cap decided nothing: a decision is a JSON object.)
+  const looksJson = run.stdout.trimStart().startsWith("{")
+  const unread = run.stdoutTruncated && looksJson ? "cut" : verdict.answerDropped === true ? "unparsed" : undefined
   const unreadBlocks = unread !== undefined && ctx.blockUnjudged === true && handler.onFailure === undefined
   // The engine's failClosed gives every hook without its own onFailure the "block" rule.
   const onFailure =
@@ -206,7 +208,12 @@ export const classify = (hook: PlannedHook, executed: Executed, ctx: ClassifyCon
     verdict = { ...verdict, messages: [...verdict.messages, `not blocking (${rule} is ignored on ${spec.name})`] }
   }
   const messages = [...verdict.messages, ...(run.warnings ?? [])]
-  if (run.stdoutTruncated) messages.push(`stdout was longer than ${MAX_OUTPUT_BYTES} bytes and was cut there`)
+  if (run.stdoutTruncated)
+    messages.push(
+      looksJson
+        ? `stdout was longer than ${MAX_OUTPUT_BYTES} bytes and was cut there`
+        : `stdout was longer than ${MAX_PLAIN_STDOUT_BYTES} bytes and was cut there (it is not a JSON answer: one that starts with "{" is kept up to ${MAX_OUTPUT_BYTES} bytes)`
+    )
   if (run.stderrTruncated) messages.push(`stderr was longer than ${MAX_STDERR_BYTES} bytes and was cut there`)
   const result: HookResult = {
     command: hook.display,

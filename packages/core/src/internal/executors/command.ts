@@ -13,8 +13,8 @@ import * as ShellLexer from "../shellLexer.ts"
 import { placeholderValues } from "./context.ts"
 
 /**
- * A hook's stdout (its answer) is kept up to this many bytes (32 MiB); the rest is drained, dropped
- * and noted, and an answer cut there was not read (host mode and failClosed block on it). As large
+ * A hook's JSON answer on stdout is kept up to this many bytes (32 MiB); the rest is drained,
+ * dropped and noted, and an answer cut there was not read (host mode and failClosed block on it). As large
  * as the largest payload the CLI accepts: a deny or a rewrite that quotes the input is read whole.
  * Bounded so that a hook (or a payload it echoes) cannot make the engine hold unbounded output.
  */
@@ -22,6 +22,13 @@ export const MAX_OUTPUT_BYTES = 32 * 1024 * 1024
 
 /** A hook's stderr is kept up to this many bytes (1 MiB): it is a message (an exit-2 reason is cut to 10 000 characters). */
 export const MAX_STDERR_BYTES = 1024 * 1024
+
+/**
+ * A hook's stdout that is not a JSON answer (its first character after white space is not `{`) is
+ * kept up to this many bytes (1 MiB): plain text decides nothing, and a hook printing 1 GiB of it
+ * costs the host no more memory than that.
+ */
+export const MAX_PLAIN_STDOUT_BYTES = 1024 * 1024
 
 /** pigo's documented cut of each substituted `env` value (its `envMaxChars`). */
 export const MAX_ENV_VALUE_CHARS = 10_000
@@ -270,6 +277,7 @@ export const command = (handler: CommandHandler, ctx: ExecContext): Effect.Effec
       stdin: ctx.stdin,
       maxOutputBytes: MAX_OUTPUT_BYTES,
       maxStderrBytes: MAX_STDERR_BYTES,
+      maxPlainStdoutBytes: MAX_PLAIN_STDOUT_BYTES,
       files: shellForm.files,
       detached: {
         capSeconds,
@@ -323,6 +331,7 @@ export const command = (handler: CommandHandler, ctx: ExecContext): Effect.Effec
         stdin: ctx.stdin,
         maxOutputBytes: MAX_OUTPUT_BYTES,
         maxStderrBytes: MAX_STDERR_BYTES,
+        maxPlainStdoutBytes: MAX_PLAIN_STDOUT_BYTES,
         files: shellForm.files
       },
       Duration.millis(ctx.timeout * 1000),
