@@ -726,6 +726,23 @@ process.stdin.setEncoding("utf8").on("data", (d) => (s += d)).on("end", () => {
       expect(result.stdout.toString("utf8")).toBe("deny")
     }, 60_000)
 
+    it("a last resort's texts are written as Node writes them: bytes that are not UTF-8 and a lone surrogate become U+FFFD", async () => {
+      const line = Buffer.concat([
+        Buffer.from('{"t":"accepted","guard":{"stdout":"a'),
+        Buffer.from([0xff, 0xc3]),
+        Buffer.from('b\\ud800c","stderr":"","exitCode":2,"ms":0}}\n')
+      ])
+      // the fake daemon says nothing more: the last resort is due at once (ms 0)
+      const server = await fake((write) => (write as (bytes: Buffer) => void)(line))
+      try {
+        const result = await ask(shell("claude", "ls"))
+        expect(result.status).toBe(2)
+        expect(result.stdout).toStrictEqual(Buffer.from("a\ufffd\ufffdb\ufffdc"))
+      } finally {
+        await stop(server)
+      }
+    }, 60_000)
+
     it("a well-formed answer from the socket is the answer written (stdout, stderr bytes, exit status)", async () => {
       const server = await fake((write) => {
         write('{"t":"accepted"}\n')
