@@ -11,7 +11,9 @@
  *   never both);
  * - the daemon answers; a daemon that dies after it accepted the call means the call runs again in
  *   process, said on stderr: as a call that no hook had run yet when the daemon said nothing more,
- *   and as one whose hooks may run twice once the daemon said `started` (its first hook started).
+ *   and as one whose hooks may run twice once the daemon said `started` (its first hook started);
+ *   so does an answer this client cannot read (`wellFormed`: the native client reads the same
+ *   answers alike), of any size up to `MAX_REPLY_LINE`, never an exit of this process of its own.
  * No daemon (no socket, or a socket nobody listens on) starts one, detached, and this call runs in
  * process. `AGENT_HOOKS_DAEMON=0` (or `false`, `no`, `off`) turns it off. Not under Bun or Deno (they run the program).
  *
@@ -334,6 +336,8 @@ const attempt = (socket: string, argv: ReadonlyArray<string>, stdin: PreReadStdi
       return false
     }
     connection.on("data", (chunk: Buffer) => {
+      // nothing read after the attempt ended (an answer written, or the call gone in-process)
+      if (settled) return
       // Whatever this client cannot read (or a failure of its own while reading) is a daemon that
       // said nothing it can use: the call runs again in-process, never an exit of this process.
       try {
