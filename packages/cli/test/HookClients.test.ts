@@ -589,7 +589,7 @@ process.stdin.setEncoding("utf8").on("data", (d) => (s += d)).on("end", () => {
   describe.runIf(linux)(`a daemon that talks garbage: ${client.name} runs the call in-process, with the same answer`, () => {
     let contacted = 0
     /** A fake daemon on the real daemon's socket (its name: the one the clients use), answering `reply` to every request. */
-    const fake = async (reply: (write: (text: string) => void, end: () => void) => void): Promise<Server> => {
+    const fake = async (reply: (write: (text: string | Buffer) => void, end: () => void) => void): Promise<Server> => {
       await answeringDaemon(client)
       const socket = socketFile()!
       await killDaemons()
@@ -733,7 +733,7 @@ process.stdin.setEncoding("utf8").on("data", (d) => (s += d)).on("end", () => {
         Buffer.from('b\\ud800c","stderr":"","exitCode":2,"ms":0}}\n')
       ])
       // the fake daemon says nothing more: the last resort is due at once (ms 0)
-      const server = await fake((write) => (write as (bytes: Buffer) => void)(line))
+      const server = await fake((write) => write(line))
       try {
         const result = await ask(shell("claude", "ls"))
         expect(result.status).toBe(2)
