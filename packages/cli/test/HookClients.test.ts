@@ -726,6 +726,24 @@ process.stdin.setEncoding("utf8").on("data", (d) => (s += d)).on("end", () => {
       expect(result.stdout.toString("utf8")).toBe("deny")
     }, 60_000)
 
+    it("a last resort due in 1e10 ms waits (it is not written at once): the daemon's answer is the answer", async () => {
+      const server = await fake((write) => {
+        write(`${JSON.stringify({ t: "accepted", guard: { stdout: "GUARD", stderr: "", exitCode: 2, ms: 1e10 } })}\n`)
+        setTimeout(
+          () => write(`${JSON.stringify({ t: "done", stdout: Buffer.from("answer").toString("base64"), stderr: "", exitCode: 0 })}\n`),
+          500
+        )
+      })
+      try {
+        const result = await ask(shell("claude", "ls"))
+        expect(result.stderr.toString("utf8")).toBe("")
+        expect(result.status).toBe(0)
+        expect(result.stdout.toString("utf8")).toBe("answer")
+      } finally {
+        await stop(server)
+      }
+    }, 60_000)
+
     it("a last resort's texts are written as Node writes them: bytes that are not UTF-8 and a lone surrogate become U+FFFD", async () => {
       const line = Buffer.concat([
         Buffer.from('{"t":"accepted","guard":{"stdout":"a'),

@@ -170,6 +170,9 @@ interface Reply {
 /** The longest answer line read from the daemon (the native client's MAX_LINE): longer is not an answer. */
 export const MAX_REPLY_LINE = 128 * 1024 * 1024
 
+/** setTimeout's longest delay (2^31 - 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1
+
 /** One character of the base64 alphabet (`A-Z a-z 0-9 + /`), as a char code. */
 const isBase64Char = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 47
 
@@ -320,7 +323,8 @@ const attempt = (socket: string, argv: ReadonlyArray<string>, stdin: PreReadStdi
               answer(Buffer.from(last.stdout), Buffer.from(last.stderr), last.exitCode)
               finish("answered")
             },
-            Math.max(0, last.ms - process.uptime() * 1000)
+            // at most setTimeout's longest delay (a longer one fires at once, with a warning)
+            Math.min(MAX_TIMER_MS, Math.max(0, last.ms - process.uptime() * 1000))
           )
         }
         return true
