@@ -663,6 +663,7 @@ process.stdin.setEncoding("utf8").on("data", (d) => (s += d)).on("end", () => {
       ["a guard whose exit code is 256", '{"t":"accepted","guard":{"stdout":"","stderr":"","exitCode":256,"ms":1}}\n', false],
       ["a guard whose time is 1e400", '{"t":"accepted","guard":{"stdout":"","stderr":"","exitCode":2,"ms":1e400}}\n', false],
       ["deep nesting", `{"t":"accepted","x":${"[".repeat(100_000)}\n`, false],
+      ["a reply nested 65 deep", `{"t":"accepted","x":${"[".repeat(65)}${"]".repeat(65)}}\n`, false],
       ["a huge line without an end", "x".repeat(20 * 1024 * 1024), false]
     ] as const)(
       "%s",
@@ -718,8 +719,8 @@ process.stdin.setEncoding("utf8").on("data", (d) => (s += d)).on("end", () => {
       expect(result.stdout.equals(stdout)).toBe(true)
     }, 60_000)
 
-    it("an answer in many small pieces, `started` said twice, an exit status written long: read as Node's JSON.parse reads it", async () => {
-      const done = `{"t":"done","stdout":"${Buffer.from("deny").toString("base64")}","stderr":"","exitCode":0.${"0".repeat(70)}2e71}\n`
+    it("an answer in many small pieces, `started` said twice, an exit status written long, a value nested 64 deep: read alike", async () => {
+      const done = `{"t":"done","x":${"[".repeat(64)}${"]".repeat(64)},"stdout":"${Buffer.from("deny").toString("base64")}","stderr":"","exitCode":0.${"0".repeat(70)}2e71}\n`
       const result = await answered(['{"t":"started"}\n{"t":"started"}\n', ...done.match(/.{1,7}/gs)!])
       expect(result.stderr.toString("utf8")).toBe("")
       expect(result.status).toBe(2)

@@ -191,6 +191,20 @@ export const isBase64 = (text: string): boolean => {
   return true
 }
 
+/** How deep a reply's values may nest (a field's value is level 1): the native client reads no deeper. */
+const MAX_DEPTH = 64
+
+/** Whether a value of the reply nests deeper than MAX_DEPTH (walked without recursion). */
+const tooDeep = (reply: object): boolean => {
+  const stack: Array<readonly [unknown, number]> = Object.values(reply).map((value) => [value, 1] as const)
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [value, level] = next
+    if (level > MAX_DEPTH) return true
+    if (typeof value === "object" && value !== null) for (const child of Object.values(value)) stack.push([child, level + 1])
+  }
+  return false
+}
+
 /** An exit status a process can have (0 to 255): the one a `done` or a last resort carries. */
 const isExitStatus = (code: unknown): code is number => Number.isInteger(code) && (code as number) >= 0 && (code as number) <= 255
 
@@ -298,8 +312,9 @@ const attempt = (socket: string, argv: ReadonlyArray<string>, stdin: PreReadStdi
         lost()
         return false
       }
-      // `null`, a number, an array: not a reply (reading `.t` of null would throw)
-      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+      // `null`, a number, an array: not a reply (reading `.t` of null would throw); nor one nested
+      // deeper than the native client reads
+      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed) || tooDeep(parsed)) {
         lost()
         return false
       }
