@@ -215,9 +215,10 @@ const decide = (
       events: agent.ownEvents
         .filter((name) => !declared.has(name))
         .map((name) => ({ name, ...(agent.ownBlocking?.includes(name) === true ? { blocking: "decision" as const } : {}) })),
-      ...(options.failClosed ? { failClosed: true } : {}),
-      // host mode: a guard that did not judge the call (its answer cut or unreadable) blocks it
+      // A guard that did not judge blocks: a hook that never ran (not found, not executable, could
+      // not start) blocks the call; one that ran and exited 1 stays non-blocking (Claude Code's rule).
       blockUnjudged: true,
+      ...(options.failClosed ? { failClosed: true } : {}),
       ...(options.strict ? { strict: true } : {})
     }
     // --log-level: debug adds what was loaded, matched and skipped; error is --quiet

@@ -38,7 +38,7 @@ export interface ClassifyContext {
   readonly async: boolean
   /** The engine fails closed: a failing hook without its own `onFailure` blocks. */
   readonly failClosed: boolean
-  /** Host mode: a guard that did not judge the call (its answer cut or unreadable) blocks it. */
+  /** A hook that never ran (could not start, refused, exit 127 or 126 of a command) blocks: host mode. */
   readonly blockUnjudged?: boolean | undefined
   /** The next overflow file's path. */
   readonly overflowFile: () => string
