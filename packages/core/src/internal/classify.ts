@@ -191,7 +191,7 @@ export const classify = (hook: PlannedHook, executed: Executed, ctx: ClassifyCon
             ? `blocking because onFailure is "block"`
             : ctx.failClosed
               ? "blocking because the engine fails closed"
-              : `a guard whose answer was not read did not judge the call (onFailure: "continue" lets it through)`
+              : `blocking because a guard whose answer was not read did not judge the call (onFailure: "continue" lets the call go on)`
     verdict = {
       ...verdict,
       // The failure blocks here: its message must not call it non-blocking.
