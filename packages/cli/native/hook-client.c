@@ -462,6 +462,8 @@ static int hex4(Cursor *c, uint32_t *out) {
   return 1;
 }
 
+static void put_cp(void *ctx, uint32_t cp) { utf8_put(ctx, cp); }
+
 /* A JSON string at the cursor, as the UTF-8 bytes Buffer.from(string) writes (out may be NULL: skipped). */
 static int json_parse_string(Cursor *c, Buf *out) {
   if (c->p >= c->end || *c->p != '"') return 0;
@@ -470,6 +472,13 @@ static int json_parse_string(Cursor *c, Buf *out) {
     unsigned char ch = *c->p++;
     if (ch == '"') return 1;
     if (ch < 0x20) return 0;
+    if (ch >= 0x80) {
+      /* a run of non-ASCII bytes: decoded as Node decodes the line (each ill-formed subpart one U+FFFD) */
+      const unsigned char *run = c->p - 1;
+      while (c->p < c->end && *c->p >= 0x80) c->p++;
+      if (out != NULL) utf8_each(run, (size_t)(c->p - run), put_cp, out);
+      continue;
+    }
     if (ch != '\\') {
       if (out != NULL) buf_byte(out, ch);
       continue;
@@ -523,15 +532,15 @@ static int json_parse_number(Cursor *c, double *out) {
     if (c->p >= c->end || *c->p < '0' || *c->p > '9') return 0;
     while (c->p < c->end && *c->p >= '0' && *c->p <= '9') c->p++;
   }
-  char text[64];
+  if (out == NULL) return 1;
+  /* the whole number, however long it is written (JSON.parse reads all of it: 0.000…2e71 is 2) */
+  char small[64], *text = small;
   size_t n = (size_t)(c->p - start);
-  if (n >= sizeof text) {
-    /* long numbers: only the sign and size matter for an exit status */
-    n = sizeof text - 1;
-  }
+  if (n >= sizeof small && (text = malloc(n + 1)) == NULL) return 0;
   memcpy(text, start, n);
   text[n] = 0;
-  if (out != NULL) *out = strtod(text, NULL);
+  *out = strtod(text, NULL);
+  if (text != small) free(text);
   return 1;
 }
 
@@ -610,7 +619,11 @@ static int field_string(Cursor *c, Buf *out, int *has, int *ok) {
   return json_skip(c, 1);
 }
 
-/* The guard: {"stdout": string, "stderr": string, "exitCode": number, "ms": number}. */
+/* An exit status a process can have, 0 to 255, written as any JSON number (2, 2.0, 0.02e2); the Node
+ * client's isExitStatus. Anything else (1e400, 256, -1, 2.5) is an answer this client cannot read. */
+static int exit_status(double code) { return code >= 0 && code <= 255 && code == (double)(int)code; }
+
+/* The guard: {"stdout": string, "stderr": string, "exitCode": 0 to 255, "ms": a finite number}. */
 static int parse_guard(Cursor *c, Reply *r) {
   ws(c);
   r->has_guard = 1;
@@ -652,7 +665,7 @@ static int parse_guard(Cursor *c, Reply *r) {
     if (*c->p++ != ',') return 0;
   }
   c->p++;
-  r->guard_ok = so && se && co && mo;
+  r->guard_ok = so && se && co && mo && exit_status(r->g_code) && r->g_ms - r->g_ms == 0; /* ms finite (inf - inf is NaN) */
   return 1;
 }
 
@@ -713,17 +726,21 @@ static int b64_value(unsigned char c) {
   if (c >= 'A' && c <= 'Z') return c - 'A';
   if (c >= 'a' && c <= 'z') return c - 'a' + 26;
   if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+' || c == '-') return 62;
-  if (c == '/' || c == '_') return 63;
+  if (c == '+') return 62;
+  if (c == '/') return 63;
   return -1;
 }
 
-/* Base64 (the daemon's stdout and stderr); 0 when it is not base64. */
+/* Padded base64 (the daemon's stdout and stderr), as the Node client's isBase64 takes it: groups of 4
+ * of `A-Z a-z 0-9 + /`, the last one ending in `=` or `==`; 0 for anything else (url-safe letters,
+ * missing padding, padding inside). */
 static int b64_decode(const Buf *in, Buf *out) {
+  size_t n = in->len, pad = 0;
+  if (n % 4 != 0) return 0;
+  if (n > 0 && in->data[n - 1] == '=') pad = in->data[n - 2] == '=' ? 2 : 1;
   uint32_t acc = 0;
   int bits = 0;
-  size_t i = 0;
-  for (; i < in->len && in->data[i] != '='; i++) {
+  for (size_t i = 0; i < n - pad; i++) {
     int v = b64_value(in->data[i]);
     if (v < 0) return 0;
     acc = (acc << 6) | (uint32_t)v;
@@ -734,8 +751,6 @@ static int b64_decode(const Buf *in, Buf *out) {
       acc &= (1u << bits) - 1;
     }
   }
-  for (; i < in->len; i++)
-    if (in->data[i] != '=') return 0;
   return !out->failed;
 }
 
@@ -959,20 +974,19 @@ int main(int argc, char **argv) {
           double ms = guard.g_ms > 1e12 ? 1e12 : guard.g_ms;
           guard_at = g_start_ms + (long long)(ms < 0 ? 0 : ms);
         } else reply_free(&reply);
-      } else if (is && accepted && !started && key_is(&reply.t, "started")) {
+      } else if (is && accepted && key_is(&reply.t, "started")) {
         started = 1;
         reply_free(&reply);
-      } else if (is && accepted && key_is(&reply.t, "done") && reply.has_stdout != 2 && reply.has_stderr != 2 &&
-                 (!reply.has_code || reply.code_ok)) {
+      } else if (is && accepted && key_is(&reply.t, "done") && reply.has_stdout == 1 && reply.has_stderr == 1 && reply.has_code &&
+                 reply.code_ok && exit_status(reply.code)) {
+        /* the Node client's wellFormed: both texts padded base64, an exit status 0 to 255; anything else runs the call again */
         Buf out = {0}, err = {0};
         if (!b64_decode(&reply.stdout_, &out) || !b64_decode(&reply.stderr_, &err)) {
           reply_free(&reply);
           goto give_up;
         }
         close(fd);
-        double code = reply.has_code ? reply.code : 1;
-        long long whole = code != code ? 0 : code > 1e15 ? 0 : code < -1e15 ? 0 : (long long)code;
-        answer(&out, &err, whole);
+        answer(&out, &err, (long long)reply.code);
       } else {
         if (ok) reply_free(&reply);
         goto give_up;

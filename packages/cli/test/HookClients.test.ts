@@ -163,6 +163,52 @@ for (const client of clients) {
       240_000
     )
 
+    it("a guard's deny and a rewrite that quote a 6 MB command, and an answer cut at the cap: through the daemon as in-process (denied, rewritten whole, blocked)", async () => {
+      // The attacker's shape: a command of megabytes; the guard quotes it in its deny, or hands it back rewritten.
+      const pid = await answeringDaemon(client)
+      const script = join(scratch(), "quote.js")
+      writeFileSync(
+        script,
+        `let s = ""
+process.stdin.setEncoding("utf8").on("data", (d) => (s += d)).on("end", () => {
+  const command = JSON.parse(s).tool_input.command
+  const specific = { hookEventName: "PreToolUse" }
+  if (process.argv[2] === "rewrite") Object.assign(specific, { permissionDecision: "allow", updatedInput: { command: command + " # checked" } })
+  else if (process.argv[2] === "cut") Object.assign(specific, { permissionDecision: "deny", permissionDecisionReason: "x".repeat(33 * 1024 * 1024) })
+  else Object.assign(specific, { permissionDecision: "deny", permissionDecisionReason: "refused: " + command })
+  process.stdout.write(JSON.stringify({ hookSpecificOutput: specific }))
+})
+`
+      )
+      const large = shell("claude", `rm -rf / # ${"x".repeat(6_000_000)}`)
+      for (const [mode, stdin] of [
+        ["deny", large],
+        ["rewrite", large],
+        ["cut", shell("claude", "rm -rf /")]
+      ] as const) {
+        const file = join(scratch(), `quote-${mode}.json`)
+        writeFileSync(file, preToolUse(`${JSON.stringify(node)} ${JSON.stringify(script)} ${mode}`))
+        const args = ["--host", "claude", "--settings", file, ...policyFiles().slice(2)]
+        const expected = inProcess(args, stdin)
+        const before = spawners().length
+        const answer = through(args, stdin)
+        expect({ ...answer, stdout: answer.stdout.length }, mode).toStrictEqual({ ...expected, stdout: expected.stdout.length })
+        expect(answer.stdout === expected.stdout, mode).toBe(true)
+        expect(spawners().length, `${mode}: the probe ran`).toBeGreaterThan(before)
+        expect(lastSpawner(), `${mode}: the daemon answered`).toBe(pid)
+        const specific = JSON.parse(answer.stdout).hookSpecificOutput
+        if (mode === "rewrite") {
+          expect(specific.permissionDecision).toBe("allow")
+          expect(specific.updatedInput.command).toBe(`rm -rf / # ${"x".repeat(6_000_000)} # checked`)
+        } else {
+          expect(specific.permissionDecision, mode).toBe("deny")
+          expect(specific.permissionDecisionReason, mode).toContain(
+            mode === "deny" ? "refused: rm -rf / # xxx" : `its answer was cut at ${32 * 1024 * 1024} bytes of stdout, so it was not read`
+          )
+        }
+      }
+    }, 240_000)
+
     it("a command line host mode cannot read blocks the same way; --help runs in-process", async () => {
       await answeringDaemon(client)
       for (const args of [
@@ -543,7 +589,7 @@ for (const client of clients) {
   describe.runIf(linux)(`a daemon that talks garbage: ${client.name} runs the call in-process, with the same answer`, () => {
     let contacted = 0
     /** A fake daemon on the real daemon's socket (its name: the one the clients use), answering `reply` to every request. */
-    const fake = async (reply: (write: (text: string) => void, end: () => void) => void): Promise<Server> => {
+    const fake = async (reply: (write: (text: string | Buffer) => void, end: () => void) => void): Promise<Server> => {
       await answeringDaemon(client)
       const socket = socketFile()!
       await killDaemons()
@@ -599,7 +645,25 @@ for (const client of clients) {
       ["accepted, then not base64", '{"t":"accepted"}\n{"t":"done","stdout":"%%%","stderr":"","exitCode":0}\n', true],
       ["accepted, then an exit code that is not a number", '{"t":"accepted"}\n{"t":"done","stdout":"","stderr":"","exitCode":"0"}\n', true],
       ["accepted, then closed", '{"t":"accepted"}\n', true],
+      // Every answer a client cannot read runs the call again, in both clients alike (never an exit of its own).
+      ["accepted, then a bare done", '{"t":"accepted"}\n{"t":"done"}\n', true],
+      ["accepted, then a done without stdout", '{"t":"accepted"}\n{"t":"done","stderr":"","exitCode":0}\n', true],
+      ["accepted, then a done without an exit code", '{"t":"accepted"}\n{"t":"done","stdout":"","stderr":""}\n', true],
+      ["accepted, then an exit code of 1e400", '{"t":"accepted"}\n{"t":"done","stdout":"","stderr":"","exitCode":1e400}\n', true],
+      ["accepted, then an exit code of 1e20", '{"t":"accepted"}\n{"t":"done","stdout":"","stderr":"","exitCode":1e20}\n', true],
+      ["accepted, then an exit code of 256", '{"t":"accepted"}\n{"t":"done","stdout":"","stderr":"","exitCode":256}\n', true],
+      ["accepted, then an exit code of -1", '{"t":"accepted"}\n{"t":"done","stdout":"","stderr":"","exitCode":-1}\n', true],
+      ["accepted, then an exit code of 2.5", '{"t":"accepted"}\n{"t":"done","stdout":"","stderr":"","exitCode":2.5}\n', true],
+      ["accepted, then url-safe base64", '{"t":"accepted"}\n{"t":"done","stdout":"-_-_","stderr":"","exitCode":0}\n', true],
+      ["accepted, then base64 without its padding", '{"t":"accepted"}\n{"t":"done","stdout":"QQ","stderr":"","exitCode":0}\n', true],
+      ["accepted, then padding inside base64", '{"t":"accepted"}\n{"t":"done","stdout":"QQ==QQ==","stderr":"","exitCode":0}\n', true],
+      ["accepted, then null", '{"t":"accepted"}\nnull\n', true],
+      ["accepted, then a string", '{"t":"accepted"}\n"done"\n', true],
+      ["a guard whose exit code is 1e400", '{"t":"accepted","guard":{"stdout":"","stderr":"","exitCode":1e400,"ms":1}}\n', false],
+      ["a guard whose exit code is 256", '{"t":"accepted","guard":{"stdout":"","stderr":"","exitCode":256,"ms":1}}\n', false],
+      ["a guard whose time is 1e400", '{"t":"accepted","guard":{"stdout":"","stderr":"","exitCode":2,"ms":1e400}}\n', false],
       ["deep nesting", `{"t":"accepted","x":${"[".repeat(100_000)}\n`, false],
+      ["a reply nested 65 deep", `{"t":"accepted","x":${"[".repeat(65)}${"]".repeat(65)}}\n`, false],
       ["a huge line without an end", "x".repeat(20 * 1024 * 1024), false]
     ] as const)(
       "%s",
@@ -629,13 +693,82 @@ for (const client of clients) {
       }
     }, 60_000)
 
+    /** The client's answer when the fake daemon accepts the call and then says `lines`. */
+    const answered = async (lines: ReadonlyArray<string>) => {
+      const server = await fake((write) => {
+        write('{"t":"accepted"}\n')
+        setTimeout(() => {
+          for (const line of lines) write(line)
+        }, 100)
+      })
+      try {
+        return await ask(shell("claude", "ls"))
+      } finally {
+        await stop(server)
+      }
+    }
+
+    it("an answer of megabytes (a rewrite of a large input) is written whole, not lost", async () => {
+      // The attacker's shape: a payload of 6 MB that a hook rewrites; the daemon's answer quotes it all.
+      const stdout = Buffer.from(
+        JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", updatedInput: { command: "x".repeat(6_000_000) } } })
+      )
+      const result = await answered([`${JSON.stringify({ t: "done", stdout: stdout.toString("base64"), stderr: "", exitCode: 0 })}\n`])
+      expect(result.stderr.toString("utf8")).toBe("")
+      expect(result.status).toBe(0)
+      expect(result.stdout.equals(stdout)).toBe(true)
+    }, 60_000)
+
+    it("an answer in many small pieces, `started` said twice, an exit status written long, a value nested 64 deep: read alike", async () => {
+      const done = `{"t":"done","x":${"[".repeat(64)}${"]".repeat(64)},"stdout":"${Buffer.from("deny").toString("base64")}","stderr":"","exitCode":0.${"0".repeat(70)}2e71}\n`
+      const result = await answered(['{"t":"started"}\n{"t":"started"}\n', ...done.match(/.{1,7}/gs)!])
+      expect(result.stderr.toString("utf8")).toBe("")
+      expect(result.status).toBe(2)
+      expect(result.stdout.toString("utf8")).toBe("deny")
+    }, 60_000)
+
+    it("a last resort due in 1e10 ms waits (it is not written at once): the daemon's answer is the answer", async () => {
+      const server = await fake((write) => {
+        write(`${JSON.stringify({ t: "accepted", guard: { stdout: "GUARD", stderr: "", exitCode: 2, ms: 1e10 } })}\n`)
+        setTimeout(
+          () => write(`${JSON.stringify({ t: "done", stdout: Buffer.from("answer").toString("base64"), stderr: "", exitCode: 0 })}\n`),
+          500
+        )
+      })
+      try {
+        const result = await ask(shell("claude", "ls"))
+        expect(result.stderr.toString("utf8")).toBe("")
+        expect(result.status).toBe(0)
+        expect(result.stdout.toString("utf8")).toBe("answer")
+      } finally {
+        await stop(server)
+      }
+    }, 60_000)
+
+    it("a last resort's texts are written as Node writes them: bytes that are not UTF-8 and a lone surrogate become U+FFFD", async () => {
+      const line = Buffer.concat([
+        Buffer.from('{"t":"accepted","guard":{"stdout":"a'),
+        Buffer.from([0xff, 0xc3]),
+        Buffer.from('b\\ud800c","stderr":"","exitCode":2,"ms":0}}\n')
+      ])
+      // the fake daemon says nothing more: the last resort is due at once (ms 0)
+      const server = await fake((write) => write(line))
+      try {
+        const result = await ask(shell("claude", "ls"))
+        expect(result.status).toBe(2)
+        expect(result.stdout).toStrictEqual(Buffer.from("a\ufffd\ufffdb\ufffdc"))
+      } finally {
+        await stop(server)
+      }
+    }, 60_000)
+
     it("a well-formed answer from the socket is the answer written (stdout, stderr bytes, exit status)", async () => {
       const server = await fake((write) => {
         write('{"t":"accepted"}\n')
         setTimeout(
           () =>
             write(
-              `${JSON.stringify({ t: "done", stdout: Buffer.from("out\u0000\n").toString("base64"), stderr: Buffer.from([0xff, 0x0a]).toString("base64"), exitCode: 258 })}\n`
+              `${JSON.stringify({ t: "done", stdout: Buffer.from("out\u0000\n").toString("base64"), stderr: Buffer.from([0xff, 0x0a]).toString("base64"), exitCode: 2 })}\n`
             ),
           100
         )

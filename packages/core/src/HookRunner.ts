@@ -15,7 +15,8 @@
  *
  * Output: stdout and stderr are pulled from the spawner's byte streams as they come, decoded as
  * UTF-8 incrementally (a character split across chunks is held back until complete), and kept up
- * to `maxOutputBytes` each; past the cap the pipe is still drained, so the hook never blocks, but
+ * to `maxOutputBytes` each (stderr and stdout that is not a JSON answer to their own caps when a
+ * request gives smaller ones); past the cap the pipe is still drained, so the hook never blocks, but
  * nothing more is kept or decoded (a hook printing 1 GiB costs the host one chunk at a time).
  *
  * Working directory: given `projectDir`, a request whose `cwd` is relative, or does not exist (the
@@ -120,10 +121,15 @@ export interface CollectedOutput {
 
 /**
  * Starts reading a handle's stdout and stderr in the current scope, each capped at `maxOutputBytes`
- * (the runner's own reader, for callers that drive a `ProcessHandle` themselves).
+ * (stderr at `maxStderrBytes`, and stdout that is not a JSON answer at `maxPlainStdoutBytes`, when
+ * smaller; the runner's own reader, for callers that drive a `ProcessHandle` themselves).
  *
  * @since 0.1.0
  * @category execution
  */
-export const collect: (handle: ProcessHandle, maxOutputBytes: number) => Effect.Effect<CollectedOutput, never, Scope.Scope> =
-  internal.collect
+export const collect: (
+  handle: ProcessHandle,
+  maxOutputBytes: number,
+  maxStderrBytes?: number,
+  maxPlainStdoutBytes?: number
+) => Effect.Effect<CollectedOutput, never, Scope.Scope> = internal.collect

@@ -97,8 +97,9 @@ export interface PlanOptions {
   readonly failClosed?: boolean | undefined
   /**
    * A guard that did not judge blocks: a hook that never ran (it could not start, the engine refused
-   * it, its command was not found or not executable: exit 127 or 126) blocks an event that can
-   * block, with a reason that says why, while a command hook that ran and failed (exit 1) stays a
+   * it, its command was not found or not executable: exit 127 or 126), or whose answer was not read
+   * (stdout cut at the 32 MiB cap, or starting with `{` and not valid JSON), blocks an event that
+   * can block, with a reason that says why, while a command hook that ran and failed (exit 1) stays a
    * non-blocking error (Claude Code's rule). Not on Stop, SubagentStop, TaskCompleted, TeammateIdle
    * or for `async` hooks. A handler's own `onFailure: "continue"` still wins. Host mode
    * (`agent-hooks hook`) turns it on; `failClosed` includes it. Default: off.
@@ -217,7 +218,7 @@ export interface Plan {
   readonly sequential: boolean
   /** A failing hook without its own `onFailure` blocks (engine option `failClosed` or `AGENT_HOOKS_FAIL_CLOSED`). */
   readonly failClosed: boolean
-  /** A hook that never ran blocks (engine option `blockUnjudged`, or `failClosed`). @since 0.2.0 */
+  /** A hook that never ran, or whose answer was not read, blocks (engine option `blockUnjudged`, or `failClosed`). @since 0.2.0 */
   readonly blockUnjudged?: boolean | undefined
   /** Consecutive Stop blocks after which the agent may stop (0: off). */
   readonly stopBlockCap: number

@@ -52,6 +52,14 @@ export interface ProcessRequest {
   readonly stdin: string
   /** Cap for each of stdout and stderr, in bytes (applied by the `HookRunner` as it reads). */
   readonly maxOutputBytes: number
+  /** Cap for stderr alone, in bytes, when it is to be smaller than `maxOutputBytes`. @since 0.2.0 */
+  readonly maxStderrBytes?: number | undefined
+  /**
+   * Cap for stdout that is not a JSON answer (its first character after white space is not `{`),
+   * when it is to be smaller than `maxOutputBytes`: a JSON answer is kept up to `maxOutputBytes`.
+   * @since 0.2.0
+   */
+  readonly maxPlainStdoutBytes?: number | undefined
   /**
    * Text handed to the child as files: each `content` is written to a fresh temporary file
    * (mode 0600, in a fresh 0700 folder), the environment variable `env` holds its path, and the
@@ -168,12 +176,13 @@ export interface ProcessHandle {
 
 /**
  * Reads one output pipe through callbacks: `onChunk` for each chunk as it comes (those read
- * before the call first), then `onEnd` once.
+ * before the call first), then `onEnd` once. `onChunk` returning `false` says that nothing more
+ * is wanted (the reader's cap is reached): the spawner may drop the rest of the pipe unread.
  *
  * @since 0.2.0
  * @category models
  */
-export type PipeListener = (onChunk: (chunk: Uint8Array) => void, onEnd: () => void) => void
+export type PipeListener = (onChunk: (chunk: Uint8Array) => unknown, onEnd: () => void) => void
 
 /**
  * Why a spawn failed: the executable (`"not-found"`: missing, or not executable), the working

@@ -27,7 +27,8 @@ import * as internal from "./internal/spawnerKit.ts"
  * @category models
  */
 export interface OutputPipe {
-  readonly push: (chunk: Uint8Array) => void
+  /** `false`: the reader wants nothing more (its cap is reached); the rest of the pipe may be drained unread. */
+  readonly push: (chunk: Uint8Array) => unknown
   readonly end: () => void
   readonly stream: Stream.Stream<Uint8Array>
   readonly listen: PipeListener

@@ -559,3 +559,93 @@ describe("a payload cannot switch a guard off", () => {
     })
   )
 })
+
+describe("an answer that was not read (cut at the cap, or JSON that does not parse)", () => {
+  // The attacker's shape: a command (a payload value) large enough that a guard's deny, which quotes it, is long.
+  const large = `rm -rf / # ${"x".repeat(5_000_000)}`
+  const deny = (quoted: string) => permission("deny", `refused: ${quoted}`)
+  const on = (event: string, run: Parameters<typeof harness>[1], extra: Record<string, unknown> = {}, options = {}) =>
+    withEngine(harness({ "/s/a.json": settings({ [event]: [group(undefined, cmd("guard", extra))] }) }, run, options), (engine) =>
+      engine.dispatch(event, bash(large))
+    )
+
+  it.effect("a JSON deny of megabytes that quotes the input is read whole and denies, in every mode", () =>
+    Effect.gen(function* () {
+      for (const options of [{}, { blockUnjudged: true }]) {
+        const outcome = yield* on("PreToolUse", () => deny(large), {}, options)
+        expect(outcome).toMatchObject({ blocked: true, decision: "deny" })
+        expect(outcome.hooks[0]!.status).toBe("success")
+        expect(outcome.hooks[0]!.messages.join("\n")).not.toContain("was cut")
+      }
+    })
+  )
+
+  it.effect("an answer cut at the cap (32 MiB) blocks in host mode (blockUnjudged) with a reason that says so", () =>
+    Effect.gen(function* () {
+      const huge = "y".repeat(33 * 1024 * 1024)
+      const outcome = yield* on("PreToolUse", () => deny(huge), {}, { blockUnjudged: true })
+      expect(outcome).toMatchObject({ blocked: true, decision: "deny" })
+      expect(outcome.reason).toContain(`[guard]: its answer was cut at ${32 * 1024 * 1024} bytes of stdout, so it was not read`)
+      expect(outcome.reason).toContain("a guard whose answer was not read did not judge the call")
+      // Claude Code's own rules without host mode: a cut answer is a failure, seen, not a block
+      const open = yield* on("PreToolUse", () => deny(huge))
+      expect(open.blocked).toBe(false)
+      expect(open.hooks[0]!.messages).toContain(`stdout was longer than ${32 * 1024 * 1024} bytes and was cut there`)
+    })
+  )
+
+  it.effect("plain text past 1 MiB is cut there (it decides nothing) and does not block; a JSON answer is kept past it", () =>
+    Effect.gen(function* () {
+      const text = "z".repeat(3 * 1024 * 1024)
+      const plain = yield* on("PreToolUse", () => ({ stdout: text }), {}, { blockUnjudged: true })
+      expect(plain.blocked).toBe(false)
+      expect(plain.hooks[0]!.stdout.length).toBe(1024 * 1024)
+      expect(plain.hooks[0]!.messages.join("\n")).toContain(
+        `stdout was longer than ${1024 * 1024} bytes and was cut there (it is not a JSON answer`
+      )
+      // white space before the object still makes it a JSON answer
+      const answer = `\n ${JSON.stringify({ systemMessage: text })}`
+      const json = yield* on("PreToolUse", () => ({ stdout: answer }), {}, { blockUnjudged: true })
+      expect(json.hooks[0]!.stdout).toBe(answer)
+      expect(json.blocked).toBe(false)
+    })
+  )
+
+  it.effect("stdout that looks like a JSON object and does not parse blocks every event that can block in host mode", () =>
+    Effect.gen(function* () {
+      const stopLike = new Set(["Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"])
+      const blocking = HookEvent.catalog.filter(
+        // WorktreeCreate reads its stdout as the worktree's path, not as an answer
+        (spec) =>
+          spec.blocking !== "none" &&
+          spec.blocking !== "permission-request" &&
+          !stopLike.has(spec.behavesAs) &&
+          spec.behavesAs !== "WorktreeCreate"
+      )
+      expect(blocking.map((spec) => spec.name)).toContain("PreToolUse")
+      for (const spec of blocking) {
+        const outcome = yield* on(spec.name, () => ({ stdout: ' {"decision": "block", "reason": "no' }), {}, { blockUnjudged: true })
+        expect(outcome.blocked, spec.name).toBe(true)
+        expect(outcome.reason, spec.name).toContain("[guard]: its answer looked like JSON but did not parse, so it was not read")
+      }
+      // plain text is not an answer that looked like JSON: Claude Code's rules
+      expect((yield* on("PreToolUse", () => ({ stdout: "all good" }), {}, { blockUnjudged: true })).blocked).toBe(false)
+    })
+  )
+
+  it.effect("onFailure: continue opts out; Stop-like events and async hooks never block on it; off by default", () =>
+    Effect.gen(function* () {
+      const broken = () => ({ stdout: '{"hookSpecificOutput": ' })
+      expect((yield* on("PreToolUse", broken, { onFailure: "continue" }, { blockUnjudged: true })).blocked).toBe(false)
+      expect((yield* on("PreToolUse", broken, { async: true }, { blockUnjudged: true })).blocked).toBe(false)
+      for (const event of ["Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"]) {
+        const outcome = yield* on(event, broken, {}, { blockUnjudged: true })
+        expect(outcome.blocked, event).toBe(false)
+        expect(outcome.hooks[0]!.messages, event).toContain(`not blocking (blocking on an answer not read is ignored on ${event})`)
+      }
+      expect((yield* on("PreToolUse", broken)).blocked).toBe(false)
+      // failClosed blocks it too, as before
+      expect((yield* on("PreToolUse", broken, {}, { failClosed: true })).blocked).toBe(true)
+    })
+  )
+})

@@ -11,7 +11,9 @@
  *   never both);
  * - the daemon answers; a daemon that dies after it accepted the call means the call runs again in
  *   process, said on stderr: as a call that no hook had run yet when the daemon said nothing more,
- *   and as one whose hooks may run twice once the daemon said `started` (its first hook started).
+ *   and as one whose hooks may run twice once the daemon said `started` (its first hook started);
+ *   so does an answer this client cannot read (`wellFormed`: the native client reads the same
+ *   answers alike), of any size up to `MAX_REPLY_LINE`, never an exit of this process of its own.
  * No daemon (no socket, or a socket nobody listens on) starts one, detached, and this call runs in
  * process. `AGENT_HOOKS_DAEMON=0` (or `false`, `no`, `off`) turns it off. Not under Bun or Deno (they run the program).
  *
@@ -165,34 +167,65 @@ interface Reply {
   readonly guard?: { readonly stdout: string; readonly stderr: string; readonly exitCode: number; readonly ms: number }
 }
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
+/** The longest answer line read from the daemon (the native client's MAX_LINE): longer is not an answer. */
+export const MAX_REPLY_LINE = 128 * 1024 * 1024
+
+/** setTimeout's longest delay (2^31 - 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1
+
+/** One character of the base64 alphabet (`A-Z a-z 0-9 + /`), as a char code. */
+const isBase64Char = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 47
 
 /**
- * A `done` this client can write as the call's answer: base64 stdout and stderr, an exit status
- * that is a whole number (the system keeps its low 8 bits, as the native client does). Anything else is a daemon this client cannot read (Node's base64 decoder skips what is
- * not base64, so `%%%` would be an empty answer with exit 0: the call let through): the call runs
- * again in-process.
+ * Whether `text` is padded base64 (groups of 4 of the alphabet, the last one ending in `=` or `==`),
+ * checked in one loop: a regular expression over a daemon's answer of megabytes overflows V8's
+ * stack ("Maximum call stack size exceeded"), and the call's answer would be lost.
+ *
+ * @internal
+ */
+export const isBase64 = (text: string): boolean => {
+  const n = text.length
+  if (n % 4 !== 0) return false
+  const pad = n > 0 && text.charCodeAt(n - 1) === 61 ? (text.charCodeAt(n - 2) === 61 ? 2 : 1) : 0
+  for (let i = 0; i < n - pad; i++) if (!isBase64Char(text.charCodeAt(i))) return false
+  return true
+}
+
+/** How deep a reply's values may nest (a field's value is level 1): the native client reads no deeper. */
+const MAX_DEPTH = 64
+
+/** Whether a value of the reply nests deeper than MAX_DEPTH (walked without recursion). */
+const tooDeep = (reply: object): boolean => {
+  const stack: Array<readonly [unknown, number]> = Object.values(reply).map((value) => [value, 1] as const)
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [value, level] = next
+    if (level > MAX_DEPTH) return true
+    if (typeof value === "object" && value !== null) for (const child of Object.values(value)) stack.push([child, level + 1])
+  }
+  return false
+}
+
+/** An exit status a process can have (0 to 255): the one a `done` or a last resort carries. */
+const isExitStatus = (code: unknown): code is number => Number.isInteger(code) && (code as number) >= 0 && (code as number) <= 255
+
+/**
+ * A `done` this client can write as the call's answer: padded base64 stdout and stderr, an exit
+ * status from 0 to 255 (the native client reads it the same way). Anything else is a daemon this
+ * client cannot read (Node's base64 decoder skips what is not base64, so `%%%` would be an empty
+ * answer with exit 0; `1e400` or 256 would be exit 0 too): the call runs again in-process.
  */
 const wellFormed = (reply: Reply): reply is Reply & { stdout: string; stderr: string; exitCode: number } =>
   typeof reply.stdout === "string" &&
-  BASE64.test(reply.stdout) &&
+  isBase64(reply.stdout) &&
   typeof reply.stderr === "string" &&
-  BASE64.test(reply.stderr) &&
-  Number.isInteger(reply.exitCode) &&
-  reply.exitCode! >= 0
+  isBase64(reply.stderr) &&
+  isExitStatus(reply.exitCode)
 
-/** The last resort the daemon hands over with `accepted`: texts, a whole exit status, a time. */
+/** The last resort the daemon hands over with `accepted`: texts, an exit status (0 to 255), a time. */
 const wellFormedGuard = (guard: unknown): boolean => {
   if (typeof guard !== "object" || guard === null) return false
   const { stdout, stderr, exitCode, ms } = guard as Record<string, unknown>
-  return (
-    typeof stdout === "string" &&
-    typeof stderr === "string" &&
-    Number.isInteger(exitCode) &&
-    (exitCode as number) >= 0 &&
-    typeof ms === "number" &&
-    Number.isFinite(ms)
-  )
+  return typeof stdout === "string" && typeof stderr === "string" && isExitStatus(exitCode) && typeof ms === "number" && Number.isFinite(ms)
 }
 
 /**
@@ -250,8 +283,10 @@ const attempt = (socket: string, argv: ReadonlyArray<string>, stdin: PreReadStdi
     }
     const connection = createConnection(socket)
     const acceptTimer = setTimeout(() => finish("in-process"), ACCEPT_MS)
-    let buffered = ""
-    connection.setEncoding("utf8")
+    // The line being read: its chunks as they came (bytes; a newline byte is never inside a UTF-8
+    // character), so each chunk is searched once, however long the line (a daemon's answer can be megabytes).
+    let pending: Array<Buffer> = []
+    let pendingBytes = 0
     connection.on("connect", () => {
       connected = true
     })
@@ -268,46 +303,79 @@ const attempt = (socket: string, argv: ReadonlyArray<string>, stdin: PreReadStdi
       if (accepted) process.stderr.write(lostLine(started))
       finish(accepted ? "again" : "in-process")
     }
-    connection.on("data", (text: string) => {
-      buffered += text
-      for (let at = buffered.indexOf("\n"); at !== -1; at = buffered.indexOf("\n")) {
-        const line = buffered.slice(0, at)
-        buffered = buffered.slice(at + 1)
-        let reply: Reply
-        try {
-          reply = JSON.parse(line) as Reply
-        } catch {
-          return lost()
+    /** One line from the daemon: `false` when it was the last this client reads. */
+    const onLine = (line: string): boolean => {
+      let parsed: unknown
+      try {
+        parsed = JSON.parse(line)
+      } catch {
+        lost()
+        return false
+      }
+      // `null`, a number, an array: not a reply (reading `.t` of null would throw); nor one nested
+      // deeper than the native client reads
+      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed) || tooDeep(parsed)) {
+        lost()
+        return false
+      }
+      const reply = parsed as Reply
+      if (reply.t === "accepted" && !accepted && !(reply.guard === undefined || wellFormedGuard(reply.guard))) {
+        // a last resort it cannot keep: not taken as accepted (the call runs in-process)
+        lost()
+        return false
+      } else if (reply.t === "accepted" && !accepted) {
+        // From here this client waits for the daemon's answer (it ran the call): `go` says so.
+        accepted = true
+        clearTimeout(acceptTimer)
+        connection.write("go\n")
+        const last = reply.guard
+        if (last !== undefined) {
+          // The last resort of the in-process call, counted from this process's start (process.uptime:
+          // the global `performance` would load Node's perf_hooks): the daemon is stuck.
+          guard = setTimeout(
+            () => {
+              if (settled) return
+              answer(Buffer.from(last.stdout), Buffer.from(last.stderr), last.exitCode)
+              finish("answered")
+            },
+            // at most setTimeout's longest delay (a longer one fires at once, with a warning)
+            Math.min(MAX_TIMER_MS, Math.max(0, last.ms - process.uptime() * 1000))
+          )
         }
-        if (reply.t === "accepted" && !accepted && !(reply.guard === undefined || wellFormedGuard(reply.guard))) {
-          // a last resort it cannot keep: not taken as accepted (the call runs in-process)
-          return lost()
-        } else if (reply.t === "accepted" && !accepted) {
-          // From here this client waits for the daemon's answer (it ran the call): `go` says so.
-          accepted = true
-          clearTimeout(acceptTimer)
-          connection.write("go\n")
-          const last = reply.guard
-          if (last !== undefined) {
-            // The last resort of the in-process call, counted from this process's start (process.uptime:
-            // the global `performance` would load Node's perf_hooks): the daemon is stuck.
-            guard = setTimeout(
-              () => {
-                if (settled) return
-                answer(Buffer.from(last.stdout), Buffer.from(last.stderr), last.exitCode)
-                finish("answered")
-              },
-              Math.max(0, last.ms - process.uptime() * 1000)
-            )
-          }
-        } else if (reply.t === "started" && accepted) {
-          started = true
-        } else if (reply.t === "done" && accepted && wellFormed(reply)) {
-          answer(Buffer.from(reply.stdout, "base64"), Buffer.from(reply.stderr, "base64"), reply.exitCode)
-          return finish("answered")
-        } else {
-          return lost()
+        return true
+      } else if (reply.t === "started" && accepted) {
+        started = true
+        return true
+      } else if (reply.t === "done" && accepted && wellFormed(reply)) {
+        answer(Buffer.from(reply.stdout, "base64"), Buffer.from(reply.stderr, "base64"), reply.exitCode)
+        finish("answered")
+        return false
+      }
+      lost()
+      return false
+    }
+    connection.on("data", (chunk: Buffer) => {
+      // nothing read after the attempt ended (an answer written, or the call gone in-process)
+      if (settled) return
+      // Whatever this client cannot read (or a failure of its own while reading) is a daemon that
+      // said nothing it can use: the call runs again in-process, never an exit of this process.
+      try {
+        let from = 0
+        for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, from)) {
+          pending.push(chunk.subarray(from, at))
+          const line = Buffer.concat(pending).toString("utf8")
+          pending = []
+          pendingBytes = 0
+          from = at + 1
+          if (!onLine(line)) return
         }
+        if (from < chunk.length) {
+          pending.push(chunk.subarray(from))
+          pendingBytes += chunk.length - from
+          if (pendingBytes > MAX_REPLY_LINE) lost()
+        }
+      } catch {
+        lost()
       }
     })
     const header = JSON.stringify({

@@ -11,6 +11,7 @@ import * as HookOutput from "../HookOutput.ts"
 import type { HookResult, HookVerdict } from "../Verdict.ts"
 import type { PlannedHook } from "../Plan.ts"
 import type { Executed, ModelAnswer } from "./executors/index.ts"
+import { MAX_PLAIN_STDOUT_BYTES, MAX_STDERR_BYTES } from "./executors/command.ts"
 import { MAX_OUTPUT_BYTES } from "./executors/index.ts"
 import { FAIL_OPEN_EVENTS } from "./hookEvent.ts"
 import { none } from "./output.ts"
@@ -177,14 +178,21 @@ export const classify = (hook: PlannedHook, executed: Executed, ctx: ClassifyCon
   // blocks a blocking event too: load must not be able to switch a guard off.
   const resourcesStopped = run.spawnErrorReason === "resources"
   // A guard that did not judge blocks: a policy-language hook that failed (any failure), and in
-  // host mode a hook that never ran. The engine's failClosed gives every hook without its own
-  // onFailure the "block" rule. `onFailure: "continue"` is the explicit opt-out of all three.
+  // host mode (blockUnjudged) a hook that never ran, or whose answer was not read: cut at the cap, or
+  // stdout that looked like a JSON object (`{`) and did not parse (a deny that quotes a large input,
+  // cut). Plain text cut at its own cap decided nothing: a decision is a JSON object. The engine's
+  // failClosed gives every hook without its own onFailure the "block" rule. `onFailure: "continue"`
+  // is the explicit opt-out of all of them.
   const language = policyLanguage(handler)
   const unjudged = failedOpen && ctx.blockUnjudged === true ? neverRan(handler, executed) : undefined
+  const looksJson = run.stdout.trimStart().startsWith("{")
+  const unread = run.stdoutTruncated && looksJson ? "cut" : verdict.answerDropped === true ? "unparsed" : undefined
+  const unreadBlocks = unread !== undefined && ctx.blockUnjudged === true && handler.onFailure === undefined
   const onFailure =
     payloadStopped || resourcesStopped
       ? "block"
-      : (handler.onFailure ?? (ctx.failClosed || language !== undefined || unjudged !== undefined ? "block" : "continue"))
+      : (handler.onFailure ??
+        (ctx.failClosed || language !== undefined || unjudged !== undefined || unreadBlocks ? "block" : "continue"))
   if (
     failedOpen &&
     !ctx.async &&
@@ -195,7 +203,14 @@ export const classify = (hook: PlannedHook, executed: Executed, ctx: ClassifyCon
     // onFailure "block": a hook that fails or times out blocks, as exit 2 would.
     const why = run.timedOut
       ? "timed out"
-      : (neverRan(handler, executed) ?? (verdict.status === "success" ? "its answer could not be read" : "failed"))
+      : (neverRan(handler, executed) ??
+        (unread === "cut"
+          ? `its answer was cut at ${MAX_OUTPUT_BYTES} bytes of stdout, so it was not read`
+          : unread === "unparsed"
+            ? "its answer looked like JSON but did not parse, so it was not read"
+            : verdict.status === "success"
+              ? "its answer could not be read"
+              : "failed"))
     const because = timedOutBlocks
       ? "a PreModelSwitch hook that times out blocks the switch"
       : payloadStopped
@@ -208,7 +223,9 @@ export const classify = (hook: PlannedHook, executed: Executed, ctx: ClassifyCon
               ? `blocking because ${language === "OPA" ? "an" : "a"} ${language} hook is a guard: one that could not decide blocks (onFailure: "continue" lets the call go on)`
               : ctx.failClosed
                 ? "blocking because the engine fails closed"
-                : `blocking because a guard that never ran did not judge the call (onFailure: "continue" lets the call go on)`
+                : unread !== undefined
+                  ? `blocking because a guard whose answer was not read did not judge the call (onFailure: "continue" lets the call go on)`
+                  : `blocking because a guard that never ran did not judge the call (onFailure: "continue" lets the call go on)`
     verdict = {
       ...verdict,
       // The failure blocks here: its message must not call it non-blocking.
@@ -228,12 +245,19 @@ export const classify = (hook: PlannedHook, executed: Executed, ctx: ClassifyCon
           ? "failing closed"
           : language !== undefined
             ? `${language === "OPA" ? "an" : "a"} ${language} hook's failure blocking`
-            : "blocking on a hook that never ran"
+            : unread !== undefined
+              ? "blocking on an answer not read"
+              : "blocking on a hook that never ran"
     verdict = { ...verdict, messages: [...verdict.messages, `not blocking (${rule} is ignored on ${spec.name})`] }
   }
   const messages = [...verdict.messages, ...(run.warnings ?? [])]
-  if (run.stdoutTruncated) messages.push(`stdout was longer than ${MAX_OUTPUT_BYTES} bytes and was cut there`)
-  if (run.stderrTruncated) messages.push(`stderr was longer than ${MAX_OUTPUT_BYTES} bytes and was cut there`)
+  if (run.stdoutTruncated)
+    messages.push(
+      looksJson
+        ? `stdout was longer than ${MAX_OUTPUT_BYTES} bytes and was cut there`
+        : `stdout was longer than ${MAX_PLAIN_STDOUT_BYTES} bytes and was cut there (it is not a JSON answer: one that starts with "{" is kept up to ${MAX_OUTPUT_BYTES} bytes)`
+    )
+  if (run.stderrTruncated) messages.push(`stderr was longer than ${MAX_STDERR_BYTES} bytes and was cut there`)
   const result: HookResult = {
     command: hook.display,
     // A hook started detached has not ended: never "success" for an end nobody has seen.

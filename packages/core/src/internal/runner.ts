@@ -35,16 +35,31 @@ interface TextDecoderLike {
 }
 const TextDecoderCtor = (globalThis as unknown as { readonly TextDecoder: new (label: string) => TextDecoderLike }).TextDecoder
 
-/** One of stdout / stderr: incremental UTF-8, at most `cap` bytes kept; past the cap chunks are dropped undecoded. */
-const collector = (cap: number) => {
+/**
+ * One of stdout / stderr: incremental UTF-8, at most `cap` bytes kept; past the cap chunks are
+ * dropped undecoded. With `plainCap` (smaller), output that is not a JSON answer (its first
+ * character after white space is not `{`) is kept only up to `plainCap`: a hook printing 1 GiB of
+ * text costs the host no more than before, while a JSON answer is kept up to `cap`.
+ */
+const collector = (cap: number, plainCap: number = cap) => {
   let decoder: TextDecoderLike | undefined
   let text = ""
   let bytes = 0
   let finished: string | undefined
   const state = {
     truncated: false,
-    push(chunk: Uint8Array): void {
-      if (state.truncated) return
+    /** Keeps what fits; `false` once nothing more is kept (the spawner may drop the rest unread). */
+    push(chunk: Uint8Array): boolean {
+      if (state.truncated) return false
+      if (cap > plainCap && bytes + chunk.byteLength > plainCap) {
+        // The plain cap is reached: what came so far decides whether this is a JSON answer.
+        const head = chunk.subarray(0, plainCap - bytes)
+        chunk = chunk.subarray(plainCap - bytes)
+        bytes += head.byteLength
+        if (head.byteLength > 0) text += (decoder ??= new TextDecoderCtor("utf-8")).decode(head, { stream: true })
+        if (!text.trimStart().startsWith("{")) cap = plainCap
+        plainCap = cap
+      }
       const room = cap - bytes
       if (chunk.byteLength > room) {
         state.truncated = true
@@ -52,6 +67,7 @@ const collector = (cap: number) => {
       }
       bytes += chunk.byteLength
       if (chunk.byteLength > 0) text += (decoder ??= new TextDecoderCtor("utf-8")).decode(chunk, { stream: true })
+      return !state.truncated
     },
     soFar: (): string => text,
     finish(): string {
@@ -71,10 +87,16 @@ const pump = (stream: Stream.Stream<Uint8Array>, into: ReturnType<typeof collect
   )
 
 /** @internal */
-export const collect = (handle: ProcessHandle, maxOutputBytes: number): Effect.Effect<CollectedOutput, never, Scope.Scope> =>
+export const collect = (
+  handle: ProcessHandle,
+  maxOutputBytes: number,
+  maxStderrBytes: number = maxOutputBytes,
+  maxPlainStdoutBytes: number = maxOutputBytes
+): Effect.Effect<CollectedOutput, never, Scope.Scope> =>
   Effect.suspend(() => {
-    const stdout = collector(maxOutputBytes)
-    const stderr = collector(maxOutputBytes)
+    // Each pipe is read as it comes (incremental UTF-8), so memory is bounded by the caps, not by what a hook writes.
+    const stdout = collector(maxOutputBytes, Math.min(maxOutputBytes, maxPlainStdoutBytes))
+    const stderr = collector(Math.min(maxOutputBytes, maxStderrBytes))
     const soFar = (): ProcessOutput => ({
       stdout: stdout.soFar(),
       stderr: stderr.soFar(),
@@ -173,7 +195,7 @@ const afterPoll: Effect.Effect<void> = Effect.callback<void>((resume) => {
 
 const ladder = (handle: ProcessHandle, request: ProcessRequest, timeout: Duration.Input, options: RunnerOptions, start: number) =>
   Effect.gen(function* () {
-    const reader = yield* collect(handle, request.maxOutputBytes)
+    const reader = yield* collect(handle, request.maxOutputBytes, request.maxStderrBytes, request.maxPlainStdoutBytes)
     let timedOut = false
     let exit: ProcessExit
     let first = yield* Effect.timeoutOption(handle.exited, timeout)

@@ -17,7 +17,7 @@ import { errorCode } from "./processSpawner.ts"
 export const makeOutputPipe = (): OutputPipe => {
   let chunks: Array<Uint8Array> = []
   let queue: Queue.Queue<Uint8Array, Cause.Done> | undefined
-  let onChunk: ((chunk: Uint8Array) => void) | undefined
+  let onChunk: ((chunk: Uint8Array) => unknown) | undefined
   let onEnd: (() => void) | undefined
   let ended = false
   const stream = Stream.callback<Uint8Array>((q) =>
@@ -28,8 +28,9 @@ export const makeOutputPipe = (): OutputPipe => {
       if (ended) Queue.endUnsafe(q)
     })
   )
+  let full = false
   const listen: PipeListener = (chunk, end) => {
-    for (const kept of chunks) chunk(kept)
+    for (const kept of chunks) full = chunk(kept) === false || full
     chunks = []
     if (ended) return end()
     onChunk = chunk
@@ -37,10 +38,11 @@ export const makeOutputPipe = (): OutputPipe => {
   }
   return {
     push: (chunk) => {
-      if (ended) return
-      if (onChunk !== undefined) onChunk(chunk)
+      if (ended || full) return !full
+      if (onChunk !== undefined) full = onChunk(chunk) === false
       else if (queue === undefined) chunks.push(chunk)
       else Queue.offerUnsafe(queue, chunk)
+      return !full
     },
     end: () => {
       if (ended) return
@@ -90,7 +92,8 @@ export const readWebPipe = (
         // A chunk read into the reused buffer is copied before it is kept.
         const chunk = value.byteLength < left ? value : value.subarray(0, left)
         left -= chunk.byteLength
-        pipe.push(view !== undefined ? chunk.slice() : chunk)
+        // The reader wants no more (its own cap, smaller: plain text past it): the rest is drained.
+        if (pipe.push(view !== undefined ? chunk.slice() : chunk) === false) left = 0
         if (left === 0) pipe.end()
       }
     } catch {
@@ -111,7 +114,8 @@ export const readPipes = <P>(
   const out = makeOutputPipe()
   const err = makeOutputPipe()
   const limit = request.maxOutputBytes + 1
-  const stops = [read(stdout, out, limit), read(stderr, err, limit)]
+  const stderrLimit = Math.min(request.maxOutputBytes, request.maxStderrBytes ?? request.maxOutputBytes) + 1
+  const stops = [read(stdout, out, limit), read(stderr, err, stderrLimit)]
   return { stdout: out, stderr: err, stopReading: () => stops.forEach((stop) => stop()) }
 }
 

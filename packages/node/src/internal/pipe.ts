@@ -46,7 +46,12 @@ export const readCapped = (readable: Readable | null, pipe: OutputPipe, limit: n
   readable.on("data", (chunk: Buffer) => {
     if (chunk.byteLength < left) {
       left -= chunk.byteLength
-      return pipe.push(chunk)
+      if (pipe.push(chunk) !== false) return
+      // The reader wants no more (its own cap, smaller: plain text past it): the rest is drained.
+      left = 0
+      pipe.end()
+      stop = drain(readable)
+      return
     }
     pipe.push(chunk.subarray(0, left))
     left = 0

@@ -59,7 +59,7 @@ interface ReadHandle extends ProcessHandle {
 const spawn = (req: ProcessRequest): Effect.Effect<ReadHandle, SpawnError, ProcessSpawner | Scope.Scope> =>
   ProcessSpawner.use((spawner) => spawner.spawn(req)).pipe(
     Effect.flatMap((handle) =>
-      Effect.map(HookRunner.collect(handle, req.maxOutputBytes), (reader) => ({
+      Effect.map(HookRunner.collect(handle, req.maxOutputBytes, req.maxStderrBytes, req.maxPlainStdoutBytes), (reader) => ({
         ...handle,
         output: reader.output,
         outputSoFar: reader.soFar
@@ -279,6 +279,31 @@ export const suite = (
               stdoutTruncated: false,
               stderrTruncated: true
             })
+          })
+        ))
+
+      test("plain-text stdout and stderr have their own smaller caps; a JSON answer (`{` first) is kept to maxOutputBytes", () =>
+        run(
+          Effect.gen(function* () {
+            const caps = { maxOutputBytes: 3_000_000, maxStderrBytes: 100, maxPlainStdoutBytes: 1000 }
+            // 5 MB of text on stdout: cut at its own cap (the rest drained: the child never blocks), and stderr at its own
+            const plain = yield* complete(yield* spawn(sh("print-bytes.sh", ["5000000", "300000"], caps)))
+            expect(plain.exit).toEqual({ exitCode: 0, signal: null })
+            expect(plain.output).toEqual({
+              stdout: "o".repeat(1000),
+              stderr: "e".repeat(100),
+              stdoutTruncated: true,
+              stderrTruncated: true
+            })
+            // an answer that starts with "{" after white space: kept past the plain cap, up to maxOutputBytes
+            const script = `printf ' \\n{'; head -c "$1" /dev/zero | tr '\\0' o`
+            const json = yield* complete(yield* spawn(request({ args: ["-c", script, "sh", "2000000"], ...caps })))
+            expect(json.output.stdout).toBe(` \n{${"o".repeat(2_000_000)}`)
+            expect(json.output.stdoutTruncated).toBe(false)
+            const over = yield* complete(yield* spawn(request({ args: ["-c", script, "sh", "4000000"], ...caps })))
+            expect(over.exit).toEqual({ exitCode: 0, signal: null })
+            expect(over.output.stdout.length).toBe(3_000_000)
+            expect(over.output.stdoutTruncated).toBe(true)
           })
         ))
 

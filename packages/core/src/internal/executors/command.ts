@@ -12,8 +12,23 @@ import { makeRun } from "../runner.ts"
 import * as ShellLexer from "../shellLexer.ts"
 import { placeholderValues } from "./context.ts"
 
-/** Each of stdout and stderr is kept up to this many bytes; the rest is dropped and noted. */
-export const MAX_OUTPUT_BYTES = 1024 * 1024
+/**
+ * A hook's JSON answer on stdout is kept up to this many bytes (32 MiB); the rest is drained,
+ * dropped and noted, and an answer cut there was not read (host mode and failClosed block on it). As large
+ * as the largest payload the CLI accepts: a deny or a rewrite that quotes the input is read whole.
+ * Bounded so that a hook (or a payload it echoes) cannot make the engine hold unbounded output.
+ */
+export const MAX_OUTPUT_BYTES = 32 * 1024 * 1024
+
+/** A hook's stderr is kept up to this many bytes (1 MiB): it is a message (an exit-2 reason is cut to 10 000 characters). */
+export const MAX_STDERR_BYTES = 1024 * 1024
+
+/**
+ * A hook's stdout that is not a JSON answer (its first character after white space is not `{`) is
+ * kept up to this many bytes (1 MiB): plain text decides nothing, and a hook printing 1 GiB of it
+ * costs the host no more memory than that.
+ */
+export const MAX_PLAIN_STDOUT_BYTES = 1024 * 1024
 
 /** pigo's documented cut of each substituted `env` value (its `envMaxChars`). */
 export const MAX_ENV_VALUE_CHARS = 10_000
@@ -261,6 +276,8 @@ export const command = (handler: CommandHandler, ctx: ExecContext): Effect.Effec
       env,
       stdin: ctx.stdin,
       maxOutputBytes: MAX_OUTPUT_BYTES,
+      maxStderrBytes: MAX_STDERR_BYTES,
+      maxPlainStdoutBytes: MAX_PLAIN_STDOUT_BYTES,
       files: shellForm.files,
       detached: {
         capSeconds,
@@ -306,7 +323,17 @@ export const command = (handler: CommandHandler, ctx: ExecContext): Effect.Effec
   }
   return Effect.map(
     HookRunner.run(
-      { file, args, cwd: ctx.cwd, env, stdin: ctx.stdin, maxOutputBytes: MAX_OUTPUT_BYTES, files: shellForm.files },
+      {
+        file,
+        args,
+        cwd: ctx.cwd,
+        env,
+        stdin: ctx.stdin,
+        maxOutputBytes: MAX_OUTPUT_BYTES,
+        maxStderrBytes: MAX_STDERR_BYTES,
+        maxPlainStdoutBytes: MAX_PLAIN_STDOUT_BYTES,
+        files: shellForm.files
+      },
       Duration.millis(ctx.timeout * 1000),
       // A payload cwd that does not exist falls back to the project directory (with a warning).
       { ...HookRunner.defaultOptions, projectDir: ctx.projectDir }
