@@ -35,10 +35,10 @@ describe.runIf(linux)("uninstall and the user's daemon", () => {
 
     const removed = cli(["uninstall", "--host", "claude", "--user"])
     expect(removed.status, removed.stdout + removed.stderr).toBe(0)
-    expect(removed.stdout).toContain("agent-hooks daemon stopped")
-    expect(removed.stdout).toContain("the next `agent-hooks hook` call starts it again")
     // the daemon exited before uninstall returned; its process entry may take a moment to be reaped
     await until("the daemon process gone", () => daemons().length === 0 && socketFile() === undefined, 10_000)
+    expect(removed.stdout).toContain("agent-hooks daemon stopped")
+    expect(removed.stdout).toContain("the next `agent-hooks hook` call starts it again")
 
     const again = await answeringDaemon(nodeClient, settings)
     expect(again).not.toBe(first)
