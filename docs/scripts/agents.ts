@@ -18,12 +18,9 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import { Agents } from "@agent-hooks/core"
 import * as Cli from "../../packages/cli/src/Cli.ts"
-// The real agents of the `agents` step of `npm test` and its scenarios (plain JavaScript, no build)
-import { AGENTS } from "../../agents/lib/agents.mjs"
-import { SCENARIOS } from "../../agents/lib/scenarios.mjs"
 
 type Profile = Agents.AgentProfile
 
@@ -124,14 +121,23 @@ export interface RealAgent {
 
 const agentsDir = join(docsDir, "..", "agents")
 
+// The real agents of the `agents` step of `npm test` and its scenarios (plain JavaScript, no build;
+// untyped, so imported by path with the shape read here)
+const { AGENTS } = (await import(pathToFileURL(join(agentsDir, "lib", "agents.mjs")).href)) as {
+  readonly AGENTS: Record<string, { readonly pkg: string }>
+}
+const { SCENARIOS } = (await import(pathToFileURL(join(agentsDir, "lib", "scenarios.mjs")).href)) as {
+  readonly SCENARIOS: ReadonlyArray<{ readonly id: string; readonly agentHooks: Record<string, object> }>
+}
+
 /** The agents the `agents` step of `npm test` runs for real, by `--host` name. */
 export const realAgents = (): ReadonlyMap<string, RealAgent> => {
   const pinned: Record<string, string> = JSON.parse(readFileSync(join(agentsDir, "package.json"), "utf8")).dependencies
   const real = new Map<string, RealAgent>()
-  for (const [name, agent] of Object.entries(AGENTS as Record<string, { readonly pkg: string }>)) {
-    const scenarios = (SCENARIOS as ReadonlyArray<{ readonly id: string; readonly agentHooks: Record<string, object> }>)
-      .filter((scenario) => scenario.agentHooks[name] !== undefined && !("skip" in scenario.agentHooks[name]!))
-      .map((scenario) => scenario.id)
+  for (const [name, agent] of Object.entries(AGENTS)) {
+    const scenarios = SCENARIOS.filter(
+      (scenario) => scenario.agentHooks[name] !== undefined && !("skip" in scenario.agentHooks[name]!)
+    ).map((scenario) => scenario.id)
     real.set(name, { pkg: agent.pkg, version: pinned[agent.pkg] ?? "?", scenarios: [...scenarios, "install"] })
   }
   return real

@@ -334,7 +334,8 @@ export const uninstall = (options: InstallOptions): Effect.Effect<void, Failed> 
             `${at.agent.displayName}: ${change.after === undefined ? `${change.file} removed (install created it)` : `agent-hooks entries removed from ${change.file}`}`
           )
         }
-        for (const folder of folders) yield* Console.log(`${at.agent.displayName}: ${folder}/ removed (install created it, and it is empty)`)
+        for (const folder of folders)
+          yield* Console.log(`${at.agent.displayName}: ${folder}/ removed (install created it, and it is empty)`)
       }
     }
     // The user's daemon of `agent-hooks hook` would otherwise idle on for its 15 minutes: stopped
