@@ -116,7 +116,12 @@ describe.skipIf(chromium === undefined)(
       expect(text).toContain("One policy, every coding agent.")
       for (const command of ["agent-hooks init", "agent-hooks install --host", "agent-hooks doctor --host"]) expect(text).toContain(command)
       const names = Agents.profiles.map((profile) => profile.host.displayName)
-      const tableAgents = await page.$$eval(".vp-doc table tbody tr td:first-child a", (els) => els.map((e) => e.textContent?.trim() ?? ""))
+      // the first table after the heading "The agents": its first column
+      const tableAgents = await page.evaluate(() => {
+        let at = document.querySelector(".vp-doc h2#the-agents")?.nextElementSibling
+        while (at && at.tagName !== "TABLE") at = at.nextElementSibling
+        return [...(at?.querySelectorAll("tbody tr td:first-child") ?? [])].map((e) => e.textContent?.trim() ?? "")
+      })
       expect(tableAgents).toEqual(names)
       const h2 = await page.$$eval(".vp-doc h2", (els) => els.map((e) => e.textContent?.replace(/\u200b|#/g, "").trim() ?? ""))
       expect(h2.indexOf("The guide")).toBeGreaterThan(h2.indexOf("The agents"))
