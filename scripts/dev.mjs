@@ -31,6 +31,8 @@
 //                         `npm test` runs it too (a row of its own in the summary) unless the vitest
 //                         arguments select test files outside docs/.
 //   docs:dev [args]       the documentation site's dev server (vitepress dev docs)
+//   docs:preview [args]   serves the built site (docs/.vitepress/dist, after docs:build) as it will be
+//                         published (vitepress preview docs; http://localhost:4173, --port N)
 //   bootstrap             only the bootstrap
 //
 // Environment: AGENT_HOOKS_LANES (test lanes and steps, default node,bun,deno,pack,agents; naming
@@ -636,6 +638,19 @@ async function docsBuild() {
   return ok(r)
 }
 
+async function docsPreview(args) {
+  await bootstrap()
+  if (!existsSync(join(ROOT, "docs", ".vitepress", "dist", "index.html"))) {
+    log("no built site in docs/.vitepress/dist: run `npm run docs:build` first")
+    return 1
+  }
+  const r = await run(node24(), [vitepressJs(), "preview", "docs", ...(args[0] === "--" ? args.slice(1) : args)], {
+    stdin: "inherit",
+    detached: false
+  })
+  return r.code ?? 1
+}
+
 async function docsDev(args) {
   await bootstrap()
   // The API reference takes a while to generate: the dev server reuses it when it exists
@@ -744,6 +759,7 @@ const USAGE = `usage: node scripts/dev.mjs <command> [args]
   changeset [args]      the changesets CLI (no args: add a changeset; \`status\`, \`version\`)
   docs:build            generate pages, then build the documentation site (dead links fail it)
   docs:dev [args]       the documentation site's dev server
+  docs:preview [args]   serve the built site (after docs:build) on http://localhost:4173
   test [-- vitest args] typecheck, then the node, bun and deno vitest lanes, the pack and agents steps
                         (AGENT_HOOKS_LANES=node,bun or =agents)
   test:fast [-- args]   the fast lane: Node only, no build or type-check, the quick test files`
@@ -777,6 +793,8 @@ async function main() {
     case "docs:build":
       await bootstrap()
       return (await docsBuild()) ? 0 : 1
+    case "docs:preview":
+      return docsPreview(args)
     case "docs:dev":
       return docsDev(args)
     case "help":

@@ -7,7 +7,8 @@
  *   (for example `../examples/hooks.json`) cannot be pages of the site: the `repositoryLinks`
  *   plugin below checks that their target exists in the repository (the build fails with the page
  *   and the link when it does not) and renders them as plain text naming the repository path.
- * - The sidebar is by task. The event pages (`events/<Event>.md`) are listed from the folder, so
+ * - The sidebar is by task. Its agents ("Agents as hosts") are `.vitepress/hosts.json`, which
+ *   docs/scripts/agents.ts writes from the agents' registry. The event pages (`events/<Event>.md`) are listed from the folder, so
  *   a page generated for a new catalog event appears without editing this file.
  */
 import { existsSync, readFileSync, readdirSync } from "node:fs"
@@ -31,6 +32,9 @@ const titleOf = (page: string): string => {
     .find((l) => l.startsWith("# "))
   return heading === undefined ? page.replace(/^.*\/|\.md$/g, "") : heading.slice(2).replace(/`/g, "").split(":")[0]!.trim()
 }
+
+/** The agents' host pages, written from the agents' profiles by docs/scripts/agents.ts (checked by the docs tests). */
+const hosts: Array<DefaultTheme.SidebarItem> = JSON.parse(readFileSync(resolve(docsDir, ".vitepress", "hosts.json"), "utf8"))
 
 const eventItems: Array<DefaultTheme.SidebarItem> = pagesIn("events").map((name) => ({ text: name, link: `/events/${name}` }))
 
@@ -60,19 +64,8 @@ const sidebar: DefaultTheme.Sidebar = [
   },
   {
     text: "Agents as hosts",
-    items: [
-      { text: "Claude Code", link: "/hosts/claude" },
-      { text: "Codex", link: "/hosts/codex" },
-      { text: "Gemini CLI", link: "/hosts/gemini" },
-      { text: "Qwen Code", link: "/hosts/qwen" },
-      { text: "Kiro", link: "/hosts/kiro" },
-      { text: "Windsurf", link: "/hosts/windsurf" },
-      { text: "Cline", link: "/hosts/cline" },
-      { text: "Antigravity CLI", link: "/hosts/antigravity" },
-      { text: "Cursor", link: "/hosts/cursor" },
-      { text: "Copilot CLI", link: "/hosts/copilot" },
-      { text: "VS Code", link: "/hosts/vscode" }
-    ]
+    // Every agent of the registry (`Agents.profiles`), in its order: docs/scripts/agents.ts writes hosts.json
+    items: hosts
   },
   {
     text: "Concepts",

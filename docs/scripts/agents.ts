@@ -2,7 +2,13 @@
  * Writes the docs' per-agent tables from the agents' profiles (`Agents` in the core), between
  * `<!-- agents:<table> -->` and `<!-- /agents:<table> -->` in the pages that hold them:
  * - `cli/hook.md`, `hosts`: each `--host` value, its agent, default timeout, timeout unit, ask default, page;
- * - `cli/install.md`, `files`: the file install writes per agent and scope, and its shape.
+ * - `cli/install.md`, `files`: the file install writes per agent and scope, and its shape;
+ * - `README.md` (the site's start page) and the repository's `README.md`, `proven`: each agent, and
+ *   what is proven inside it: the scenarios the `agents` step of `npm test` runs in the real agent
+ *   (agents/lib/scenarios.mjs, agents/package.json), or "from its documents only";
+ * - `cli.md` and the repository's `README.md`, `commands`: every command of the CLI with its short
+ *   description, from the CLI's command table (`Cli.cli`, the table `--help` prints);
+ * - `.vitepress/hosts.json` (a whole file): the sidebar's "Agents as hosts", in the registry's order.
  *
  *   node docs/scripts/agents.ts           rewrite the tables (after `npm run build`: it reads the built core)
  *   node docs/scripts/agents.ts --check   exit 1 when a table differs from what would be written
@@ -10,10 +16,11 @@
  * The docs tests check that the committed tables are what this writes; a test adds a fake agent
  * and sees it in them.
  */
-import { readFileSync, writeFileSync } from "node:fs"
+import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import { Agents } from "@agent-hooks/core"
+import * as Cli from "../../packages/cli/src/Cli.ts"
 
 type Profile = Agents.AgentProfile
 
@@ -105,12 +112,95 @@ export const filesTable = (profiles: ReadonlyArray<Profile>): string =>
     })
   ].join("\n")
 
+/** A real agent of the `agents` step: its npm package, the scenarios that run in it under agent-hooks. */
+export interface RealAgent {
+  readonly pkg: string
+  readonly version: string
+  readonly scenarios: ReadonlyArray<string>
+}
+
+const agentsDir = join(docsDir, "..", "agents")
+
+// The real agents of the `agents` step of `npm test` and its scenarios (plain JavaScript, no build;
+// untyped, so imported by path with the shape read here)
+const { AGENTS } = (await import(pathToFileURL(join(agentsDir, "lib", "agents.mjs")).href)) as {
+  readonly AGENTS: Record<string, { readonly pkg: string }>
+}
+const { SCENARIOS } = (await import(pathToFileURL(join(agentsDir, "lib", "scenarios.mjs")).href)) as {
+  readonly SCENARIOS: ReadonlyArray<{ readonly id: string; readonly agentHooks: Record<string, object> }>
+}
+
+/** The agents the `agents` step of `npm test` runs for real, by `--host` name. */
+export const realAgents = (): ReadonlyMap<string, RealAgent> => {
+  const pinned: Record<string, string> = JSON.parse(readFileSync(join(agentsDir, "package.json"), "utf8")).dependencies
+  const real = new Map<string, RealAgent>()
+  for (const [name, agent] of Object.entries(AGENTS)) {
+    const scenarios = SCENARIOS.filter(
+      (scenario) => scenario.agentHooks[name] !== undefined && !("skip" in scenario.agentHooks[name]!)
+    ).map((scenario) => scenario.id)
+    real.set(name, { pkg: agent.pkg, version: pinned[agent.pkg] ?? "?", scenarios: [...scenarios, "install"] })
+  }
+  return real
+}
+
+/** The `proven` table: one row per agent; `prefix` leads the links (`docs/` from the repository's README). */
+export const provenTable = (profiles: ReadonlyArray<Profile>, real: ReadonlyMap<string, RealAgent>, prefix = ""): string =>
+  [
+    "| Agent | `--host` | Proven inside it |",
+    "| --- | --- | --- |",
+    ...profiles.map((profile) => {
+      const agent = real.get(profile.name)
+      const proven =
+        agent === undefined
+          ? "from its documents only (its page says what was read)"
+          : `**run for real** by \`npm test\` (agents step, \`${agent.pkg}\` ${agent.version}): ${agent.scenarios.map((id) => `\`${id}\``).join(", ")}`
+      return `| [${profile.host.displayName}](${prefix}${profile.docs.hostPage}) | \`${profile.name}\` | ${proven} |`
+    })
+  ].join("\n")
+
+/** A command of the CLI: its name and the short description `--help` prints. */
+export interface CliCommand {
+  readonly name: string
+  readonly description: string
+}
+
+/** The CLI's commands, from its command table (what `agent-hooks --help` lists), in its order. */
+export const cliCommands = (): ReadonlyArray<CliCommand> =>
+  Cli.cli.subcommands.flatMap((group) =>
+    group.commands.map((command) => ({ name: command.name, description: command.shortDescription ?? command.description ?? "" }))
+  )
+
+/** The `commands` table: one row per command; `prefix` leads the links to the command pages. */
+export const commandsTable = (commands: ReadonlyArray<CliCommand>, prefix: string): string =>
+  [
+    "| Command | What it does |",
+    "| --- | --- |",
+    ...commands.map((command) => `| [\`agent-hooks ${command.name}\`](${prefix}cli/${command.name}.md) | ${command.description} |`)
+  ].join("\n")
+
+/** The sidebar's hosts (`.vitepress/hosts.json`): `{ text, link }` per agent, in the registry's order. */
+export const sidebarHosts = (profiles: ReadonlyArray<Profile>): string =>
+  `${JSON.stringify(
+    profiles.map((profile) => ({ text: profile.host.displayName, link: `/${profile.docs.hostPage.replace(/\.md$/, "")}` })),
+    null,
+    2
+  )}\n`
+
+/** Whole files this script writes (no markers): `[page, content]`. */
+export const wholeFiles = (profiles: ReadonlyArray<Profile>): ReadonlyArray<readonly [string, string]> => [
+  [".vitepress/hosts.json", sidebarHosts(profiles)]
+]
+
 /** The tables, by page and name. */
 export const tables = (
   profiles: ReadonlyArray<Profile>
 ): ReadonlyArray<{ readonly page: string; readonly name: string; readonly text: string }> => [
   { page: "cli/hook.md", name: "hosts", text: hostsTable(profiles) },
-  { page: "cli/install.md", name: "files", text: filesTable(profiles) }
+  { page: "cli/install.md", name: "files", text: filesTable(profiles) },
+  { page: "README.md", name: "proven", text: provenTable(profiles, realAgents()) },
+  { page: "../README.md", name: "proven", text: provenTable(profiles, realAgents(), "docs/") },
+  { page: "cli.md", name: "commands", text: commandsTable(cliCommands(), "") },
+  { page: "../README.md", name: "commands", text: commandsTable(cliCommands(), "docs/") }
 ]
 
 /** `page` with its `name` table replaced by `text`; `undefined` when the page has no such markers. */
@@ -123,7 +213,7 @@ export const withTable = (page: string, name: string, text: string): string | un
   return `${page.slice(0, start + open.length)}\n${text}\n${page.slice(end)}`
 }
 
-/** Every page holding a table, rendered: `[page, content]`. */
+/** Every page holding a table, rendered, and every whole file this script writes: `[page, content]`. */
 export const renderAll = (
   profiles: ReadonlyArray<Profile> = Agents.profiles,
   read = (page: string) => readFileSync(join(docsDir, page), "utf8")
@@ -135,6 +225,7 @@ export const renderAll = (
     if (after === undefined) throw new Error(`docs/${table.page}: no <!-- agents:${table.name} --> markers`)
     pages.set(table.page, after)
   }
+  for (const [file, content] of wholeFiles(profiles)) pages.set(file, content)
   return pages
 }
 
@@ -142,7 +233,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const check = process.argv.includes("--check")
   let stale = 0
   for (const [page, content] of renderAll()) {
-    if (readFileSync(join(docsDir, page), "utf8") === content) continue
+    if (existsSync(join(docsDir, page)) && readFileSync(join(docsDir, page), "utf8") === content) continue
     stale++
     if (check) console.error(`docs/${page}: its agent tables differ from the profiles (run node docs/scripts/agents.ts)`)
     else writeFileSync(join(docsDir, page), content)

@@ -14,6 +14,7 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { extname, join, normalize } from "node:path"
 import { fileURLToPath } from "node:url"
+import * as Agents from "@agent-hooks/core/Agents"
 import puppeteer, { type Browser, type Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
@@ -107,12 +108,27 @@ describe.skipIf(chromium === undefined)(
       return { page, problems }
     }
 
-    it("start page: the guide's title, the sidebar by task, no console error", async () => {
+    it("start page: what agent-hooks is for, the three commands, every agent of the registry (page and sidebar), then the guide; no console error", async () => {
       const { page, problems } = await open("/")
       const h1 = await page.$eval(".vp-doc h1", (e) => e.textContent ?? "")
-      expect(h1).toContain("agent-hooks user guide")
+      expect(h1).toContain("agent-hooks")
+      const text = await page.$eval(".vp-doc", (e) => e.textContent ?? "")
+      expect(text).toContain("One policy, every coding agent.")
+      for (const command of ["agent-hooks init", "agent-hooks install --host", "agent-hooks doctor --host"]) expect(text).toContain(command)
+      const names = Agents.profiles.map((profile) => profile.host.displayName)
+      // the first table after the heading "The agents": its first column
+      const tableAgents = await page.evaluate(() => {
+        let at = document.querySelector(".vp-doc h2#the-agents")?.nextElementSibling
+        while (at && at.tagName !== "TABLE") at = at.nextElementSibling
+        return [...(at?.querySelectorAll("tbody tr td:first-child") ?? [])].map((e) => e.textContent?.trim() ?? "")
+      })
+      expect(tableAgents).toEqual(names)
+      const h2 = await page.$$eval(".vp-doc h2", (els) => els.map((e) => e.textContent?.replace(/\u200b|#/g, "").trim() ?? ""))
+      expect(h2.indexOf("The guide")).toBeGreaterThan(h2.indexOf("The agents"))
       const sidebar = await page.$$eval(".VPSidebar .text", (els) => els.map((e) => e.textContent?.trim() ?? ""))
-      expect(sidebar).toEqual(expect.arrayContaining(["Getting started", "Concepts", "Events", "Recipes", "Security"]))
+      expect(sidebar).toEqual(
+        expect.arrayContaining(["Getting started", "Agents as hosts", "Concepts", "Events", "Recipes", "Security", ...names])
+      )
       await page.screenshot({ path: join(outputDir, "start.png") })
       expect(problems).toEqual([])
       await page.close()

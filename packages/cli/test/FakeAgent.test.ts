@@ -18,7 +18,7 @@ import { afterAll, describe, expect, it, vi } from "vitest"
 import * as Agents from "@agent-hooks/core/Agents"
 import * as HostMode from "@agent-hooks/core/HostMode"
 import { Cli } from "@agent-hooks/cli"
-import { hostsTable, filesTable } from "../../../docs/scripts/agents.ts"
+import { filesTable, hostsTable, provenTable, realAgents, sidebarHosts } from "../../../docs/scripts/agents.ts"
 import { testPayload, shellEvent, verdict } from "../src/internal/doctor.ts"
 import { install, needs } from "../src/internal/install.ts"
 import { migrate } from "../src/internal/migrate.ts"
@@ -172,5 +172,10 @@ describe("a fake agent added as one folder", () => {
     expect(filesTable(Agents.profiles)).toContain(
       "| `fake` | `~/.fake/hooks.json` | `.fake/hooks.json` | a group per event, in the file shared with the user's |"
     )
+    // the start page's agents and the sidebar: a documented agent, not one the agents step runs
+    expect(provenTable(Agents.profiles, realAgents())).toContain(
+      "| [Fake Agent](hosts/fake.md) | `fake` | from its documents only (its page says what was read) |"
+    )
+    expect(JSON.parse(sidebarHosts(Agents.profiles))).toContainEqual({ text: "Fake Agent", link: "/hosts/fake" })
   })
 })

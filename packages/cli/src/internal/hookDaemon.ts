@@ -435,8 +435,12 @@ export const worker = (): void => {
   process.send({ t: "ready" })
 }
 
+/** The request of `uninstall` that asks the daemon to end (daemonStop.ts). */
+const isStopRequest = (value: unknown): boolean =>
+  typeof value === "object" && value !== null && (value as { readonly stop?: unknown }).stop === true
+
 /**
- * Serves calls on `socket` until idle. Exits 1 when the folder is not the user's own private folder.
+ * Serves calls on `socket` until idle (or asked to end: `{"stop": true}`). Exits 1 when the folder is not the user's own private folder.
  *
  * @internal
  */
@@ -468,6 +472,10 @@ export const main = async (socket: string | undefined): Promise<void> => {
       // gone already
     }
     process.exit(0)
+  }
+  const ending = (): void => {
+    if (busy || pool.running() > 0) setTimeout(ending, 50)
+    else stop()
   }
   const rest = () => {
     if (idle !== undefined) clearTimeout(idle)
@@ -506,6 +514,8 @@ export const main = async (socket: string | undefined): Promise<void> => {
         } catch {
           return void connection.destroy()
         }
+        // `uninstall` asks the daemon to end (daemonStop.ts): no new call, and exit once its calls are answered
+        if (isStopRequest(parsed)) return (send(connection, { t: "stopping" }), ending())
         if (!isRequest(parsed)) return (send(connection, { t: "fallback" }), void connection.end())
         header = parsed
         chunk = chunk.subarray(at + 1)

@@ -13,6 +13,7 @@ import { homedir } from "node:os"
 import { basename, dirname, join, resolve } from "node:path"
 import { Failed } from "../ExitCode.ts"
 import { UnsafeConfig, writeText } from "./configFile.ts"
+import { stopDaemons } from "./daemonStop.ts"
 import { unifiedDiff } from "./diff.ts"
 import type { InstallPlan } from "./hostConfig.ts"
 import { commandEvent, ConfigError, eventsOf, fixedTimeout, hookCommand, optInOf, timeoutIn } from "./hostConfig.ts"
@@ -325,15 +326,26 @@ export const uninstall = (options: InstallOptions): Effect.Effect<void, Failed> 
     if (removeNative) yield* Console.log(`${at.agent.displayName}: native client ${native} removed`)
     if (changes.length === 0) {
       yield* Console.log(`${at.agent.displayName}: no agent-hooks entries in ${where(at, events)}: nothing to remove`)
-      return
+    } else {
+      const folders = yield* commit(changes, options.dryRun)
+      if (!options.dryRun) {
+        for (const change of changes) {
+          yield* Console.log(
+            `${at.agent.displayName}: ${change.after === undefined ? `${change.file} removed (install created it)` : `agent-hooks entries removed from ${change.file}`}`
+          )
+        }
+        for (const folder of folders)
+          yield* Console.log(`${at.agent.displayName}: ${folder}/ removed (install created it, and it is empty)`)
+      }
     }
-    const folders = yield* commit(changes, options.dryRun)
+    // The user's daemon of `agent-hooks hook` would otherwise idle on for its 15 minutes: stopped
+    // (every build's), and started again by the next call of any agent still wired
     if (!options.dryRun) {
-      for (const change of changes) {
+      const stopped = yield* Effect.promise(() => stopDaemons(process.env))
+      if (stopped.length > 0) {
         yield* Console.log(
-          `${at.agent.displayName}: ${change.after === undefined ? `${change.file} removed (install created it)` : `agent-hooks entries removed from ${change.file}`}`
+          `agent-hooks daemon stopped (${stopped.length === 1 ? stopped[0] : `${stopped.length} daemons`}): the next \`agent-hooks hook\` call starts it again`
         )
       }
-      for (const folder of folders) yield* Console.log(`${at.agent.displayName}: ${folder}/ removed (install created it, and it is empty)`)
     }
   })
