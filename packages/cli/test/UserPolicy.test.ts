@@ -96,15 +96,22 @@ describe("the settings' locations are not the environment's (host mode)", () => 
     expect(result.stderr).toContain("AGENT_HOOKS_MANAGED_DIR")
   })
 
-  it("HOME inside the project is not the user's home: the user's settings are read from the password database's home", () => {
+  it("HOME inside the project's checkout is not the user's home: the user's settings are read from the password database's home", () => {
     const b = userBlocks()
+    mkdirSync(join(b.dir, ".git"))
     b.put(join(b.dir, ".h", ".agent-hooks", "settings.json"), allowAll)
     const result = hookIn(b.dir, join(b.dir, ".h"), ["--host", "claude", "--home", join(b.home, ".agent-hooks")], claudeCall(b.dir), {
       CLAUDE_PROJECT_DIR: b.dir
     })
     expect(result.status, result.stderr).toBe(2)
     expect(result.stderr).toContain("blocked by the user's policy")
-    expect(result.stderr).toMatch(/HOME=".*" in the hook's environment is inside the project/)
+    expect(result.stderr).toMatch(/HOME=".*" in the hook's environment is inside the project's checkout/)
+    // a relative HOME is not one either
+    const relative = hookIn(b.dir, ".h", ["--host", "claude", "--home", join(b.home, ".agent-hooks")], claudeCall(b.dir), {
+      CLAUDE_PROJECT_DIR: b.dir
+    })
+    expect(relative.status, relative.stderr).toBe(2)
+    expect(relative.stderr).toContain(`HOME=".h" in the hook's environment is not an absolute path`)
   })
 
   it("--home (as install writes it) is honoured: an absolute folder of the user's own", () => {

@@ -22,7 +22,7 @@ import {
   judgedLine
 } from "./foreignPayload.ts"
 import { noSettingsLine } from "./noSettings.ts"
-import { projectRoot } from "./projectRoot.ts"
+import { foundProjectRoot } from "./projectRoot.ts"
 import { readPayload } from "./stdin.ts"
 import { codeVariablesIn, foreignEnvironment, hostEnvironment } from "./userEnv.ts"
 
@@ -226,14 +226,15 @@ const decide = (
     const cwd = process.cwd()
     // The project root comes from the agent's variable when it has one, else from the hook's folder
     // upward as `run` finds it (the same stops); never from the payload's cwd (the model moves it).
-    const projectDir = Option.isSome(options.projectDir)
-      ? options.projectDir.value
-      : (HostMode.projectDir(agent, process.env) ?? projectRoot(cwd, preset, process.env))
+    const named = Option.isSome(options.projectDir) ? options.projectDir.value : HostMode.projectDir(agent, process.env)
+    const found = named === undefined ? foundProjectRoot(cwd, preset, process.env) : undefined
+    const projectDir = named ?? found ?? cwd
     // The settings' locations come from the flags in the agent's config, never from a variable a project can set
     const user = hostEnvironment(
       process.env,
       { home: Option.getOrUndefined(options.home ?? Option.none()), managedDir: Option.getOrUndefined(options.managedDir) },
-      projectDir,
+      // a HOME inside a project (one the agent names, or one found: a checkout) is the project's
+      named ?? found,
       agent.name
     )
     if ("error" in user) return fail(user.error)

@@ -8,16 +8,16 @@
  *   are ignored, with a warning; the user's own folders come from the flags `install` writes into
  *   the agent's user config (`--home`, `--managed-dir`), honoured only as absolute folders the user
  *   (or root, for managed) owns that nobody else may write. `HOME` is honoured only as such a folder
- *   outside the project, else the user's home from the password database is used.
+ *   that is not inside the project's checkout, else the user's home from the password database is used.
  * - Other commands (`run`, `validate`, `list`, ...): a location variable is honoured only as an
  *   absolute path outside the project, owned as above; else it is ignored with a warning.
  * - `CODE_VARIABLES` run code in a process that starts (`NODE_OPTIONS=--require`, `LD_PRELOAD`,
  *   `BASH_ENV`, ...): the entry `install` writes clears them before Node starts (`hostConfig.clearingWords`), and
  *   host mode refuses to judge under them (the code already ran): a block with the reason.
  */
-import { statSync } from "node:fs"
+import { existsSync, statSync } from "node:fs"
 import { userInfo } from "node:os"
-import { isAbsolute, relative, resolve } from "node:path"
+import { isAbsolute, join, relative, resolve } from "node:path"
 
 type Env = Readonly<Record<string, string | undefined>>
 
@@ -78,6 +78,17 @@ export const CODE_VARIABLES: ReadonlyArray<string> = [
 export const codeVariablesIn = (env: Env): ReadonlyArray<string> =>
   CODE_VARIABLES.filter((name) => env[name] !== undefined && env[name] !== "")
 
+/**
+ * Whether `path` lies below the project `projectDir` when that is a checkout (it holds a `.git`):
+ * where a cloned repository's files are. The project folder itself is not (a user may run an agent
+ * in a home folder kept in git).
+ */
+const insideCheckout = (path: string, projectDir: string | undefined): boolean =>
+  projectDir !== undefined &&
+  resolve(projectDir) !== path &&
+  inside(path, resolve(projectDir)) &&
+  existsSync(join(resolve(projectDir), ".git"))
+
 /** Whether `path` is `dir` or inside it. */
 const inside = (path: string, dir: string): boolean => {
   const rel = relative(dir, path)
@@ -130,12 +141,14 @@ export interface UserEnvironment {
  * variables a project could set to choose or weaken the policy (each one set is a warning, unless
  * it says what the flag says), `AGENT_HOOKS_HOME` and `AGENT_HOOKS_MANAGED_DIR` from `--home` and
  * `--managed-dir` (checked: an `error` when a flag names no folder the user owns), and `HOME` the
- * user's own. `agent` names the agent for the fix in the warnings.
+ * user's own: a folder of the user's that nobody else may write, not below `projectDir` when that
+ * is a checkout (the project the agent names or one found upward; `undefined` when there is none),
+ * else the home of the password database. `agent` names the agent for the fix in the warnings.
  */
 export const hostEnvironment = (
   env: Env,
   flags: { readonly home: string | undefined; readonly managedDir: string | undefined },
-  projectDir: string,
+  projectDir: string | undefined,
   agent: string
 ): UserEnvironment | { readonly error: string } => {
   for (const [flag, value, root] of [
@@ -171,7 +184,7 @@ export const hostEnvironment = (
   if (flags.managedDir !== undefined) out["AGENT_HOOKS_MANAGED_DIR"] = flags.managedDir
   const home = env["HOME"]
   if (home !== undefined && home !== "") {
-    const problem = folderProblem(home) ?? (inside(resolve(home), projectDir) ? "inside the project" : undefined)
+    const problem = folderProblem(home) ?? (insideCheckout(resolve(home), projectDir) ? "inside the project's checkout" : undefined)
     if (problem !== undefined) {
       const own = passwdHome()
       if (own === undefined) delete out["HOME"]
