@@ -166,6 +166,27 @@ describe("the settings' locations are not the environment's (host mode)", () => 
   })
 })
 
+describe("the settings' locations are not the environment's (run)", () => {
+  it("a relative AGENT_HOOKS_HOME, or one inside the project's checkout, is ignored with a warning; the user's own is read", () => {
+    const b = userBlocks()
+    mkdirSync(join(b.dir, ".git"))
+    b.put(join(b.dir, ".fake", "settings.json"), allowAll)
+    for (const value of [".fake", join(b.dir, ".fake")]) {
+      const result = spawnSync(node, [bin, "run", "PreToolUse"], {
+        input: claudeCall(b.dir),
+        cwd: b.dir,
+        env: cliEnv({ HOME: b.home, AGENT_HOOKS_HOME: value }),
+        encoding: "utf8",
+        timeout: 25_000
+      })
+      expect(result.status, result.stderr).toBe(2)
+      // run's answer is its outcome on stdout
+      expect(JSON.parse(result.stdout)).toMatchObject({ blocked: true, reason: "blocked by the user's policy" })
+      expect(result.stderr).toContain(`AGENT_HOOKS_HOME=${JSON.stringify(value)} is`)
+    }
+  })
+})
+
 describe("variables that run code in the hook process", () => {
   /** A project's own code, named by NODE_OPTIONS: it leaves a mark when it runs. */
   const evil = (dir: string) => {

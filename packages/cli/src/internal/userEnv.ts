@@ -10,7 +10,7 @@
  *   (or root, for managed) owns that nobody else may write. `HOME` is honoured only as such a folder
  *   that is not inside the project's checkout, else the user's home from the password database is used.
  * - Other commands (`run`, `validate`, `list`, ...): a location variable is honoured only as an
- *   absolute path outside the project, owned as above; else it is ignored with a warning.
+ *   absolute path outside the project's checkout, owned as above; else it is ignored with a warning.
  * - `CODE_VARIABLES` run code in a process that starts (`NODE_OPTIONS=--require`, `LD_PRELOAD`,
  *   `BASH_ENV`, ...): the entry `install` writes clears them before Node starts (`hostConfig.clearingWords`), and
  *   host mode refuses to judge under them (the code already ran): a block with the reason.
@@ -199,9 +199,9 @@ export const hostEnvironment = (
 
 /**
  * The environment other commands (`run`, `validate`, `list`, ...) read settings under: a location
- * variable is honoured only as an absolute path outside the project `projectDir`, to a folder (or a
- * file's folder) the user (or root) owns that nobody else may write, or one that does not exist
- * yet; else it is left out, with a warning.
+ * variable is honoured only as an absolute path, not inside the checkout of the project
+ * `projectDir`, to a folder (or a file's folder) the user (or root) owns that nobody else may
+ * write, or one that does not exist yet; else it is left out, with a warning.
  */
 export const runEnvironment = (env: Env, projectDir: string): UserEnvironment => {
   const out: Record<string, string | undefined> = { ...env }
@@ -211,9 +211,9 @@ export const runEnvironment = (env: Env, projectDir: string): UserEnvironment =>
     if (value === undefined || value === "") continue
     const problem = !isAbsolute(value)
       ? "not an absolute path"
-      : inside(value, projectDir)
-        ? "inside the project"
-        : (folderProblem(value, { root: true }) ?? undefined)
+      : insideCheckout(resolve(value), projectDir)
+        ? "inside the project's checkout"
+        : folderProblem(value, { root: true })
     // a variable naming a file (a system settings path) is checked by its folder's owner when it is not a folder
     const fileProblem =
       problem === "not a folder" ? folderProblem(resolve(value, ".."), { root: true }) : problem === undefined ? undefined : problem
