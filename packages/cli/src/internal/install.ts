@@ -20,7 +20,7 @@ import type { Change, Layout, Scope } from "./hostFiles.ts"
 import { filesOf, installChanges, layoutOf, uninstallChanges } from "./hostFiles.ts"
 import { missingFolders, recordCreated, removeCreated } from "./installFolders.ts"
 import { clientPath, installClient, nativeFolder, removeClient } from "./nativeClient.ts"
-import { folderProblem } from "./userEnv.ts"
+import { ownFolderProblem } from "./userEnv.ts"
 
 /** Options of `install` and `uninstall`. */
 export interface InstallOptions {
@@ -182,7 +182,7 @@ const userFolders = (
     ["--home", home, false],
     ["--managed-dir", managedDir, true]
   ] as const) {
-    const problem = value === undefined ? undefined : folderProblem(value, { root })
+    const problem = value === undefined ? undefined : ownFolderProblem(value, { root })
     if (problem !== undefined)
       return {
         error: `${flag} ${value}: ${problem}; host mode reads the policy only from a folder you${root ? " (or root)" : ""} own that nobody else may write`

@@ -96,11 +96,13 @@ const inside = (path: string, dir: string): boolean => {
 }
 
 /**
- * Why `path` cannot be the user's folder (`undefined`: it can): not absolute, not a folder, owned by
- * another user than this one (or root, with `root`), or writable by anybody. A folder that does not
- * exist is a problem only with `mustExist`.
+ * Why `path` cannot be the user's folder of settings (`undefined`: it can): not absolute, not a
+ * folder, owned by another user than this one (or root, with `root`), or writable by anybody. A
+ * folder that does not exist is a problem only with `mustExist`. Looser than
+ * `privateFolder.folderProblem` (0700, for the daemon's socket and the compile cache): others may
+ * read a settings folder, never write it.
  */
-export const folderProblem = (
+export const ownFolderProblem = (
   path: string,
   options: { readonly root?: boolean; readonly mustExist?: boolean } = {}
 ): string | undefined => {
@@ -156,7 +158,7 @@ export const hostEnvironment = (
     ["--managed-dir", flags.managedDir, true]
   ] as const) {
     if (value === undefined) continue
-    const problem = folderProblem(value, { root, mustExist: true })
+    const problem = ownFolderProblem(value, { root, mustExist: true })
     if (problem !== undefined)
       return {
         error: `${flag} ${quote(value)}: ${problem}; host mode reads the policy only from a folder you${root ? " (or root)" : ""} own that nobody else may write. Fix the folder, or run agent-hooks install --host ${agent} again with the right ${flag}`
@@ -184,7 +186,7 @@ export const hostEnvironment = (
   if (flags.managedDir !== undefined) out["AGENT_HOOKS_MANAGED_DIR"] = flags.managedDir
   const home = env["HOME"]
   if (home !== undefined && home !== "") {
-    const problem = folderProblem(home) ?? (insideCheckout(resolve(home), projectDir) ? "inside the project's checkout" : undefined)
+    const problem = ownFolderProblem(home) ?? (insideCheckout(resolve(home), projectDir) ? "inside the project's checkout" : undefined)
     if (problem !== undefined) {
       const own = passwdHome()
       if (own === undefined) delete out["HOME"]
@@ -213,10 +215,10 @@ export const runEnvironment = (env: Env, projectDir: string): UserEnvironment =>
       ? "not an absolute path"
       : insideCheckout(resolve(value), projectDir)
         ? "inside the project's checkout"
-        : folderProblem(value, { root: true })
+        : ownFolderProblem(value, { root: true })
     // a variable naming a file (a system settings path) is checked by its folder's owner when it is not a folder
     const fileProblem =
-      problem === "not a folder" ? folderProblem(resolve(value, ".."), { root: true }) : problem === undefined ? undefined : problem
+      problem === "not a folder" ? ownFolderProblem(resolve(value, ".."), { root: true }) : problem === undefined ? undefined : problem
     if (fileProblem === undefined) continue
     delete out[name]
     warnings.push(
