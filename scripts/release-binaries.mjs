@@ -22,6 +22,7 @@
 
 import { spawnSync } from "node:child_process"
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { bundleCli } from "./bundle-cli.mjs"
@@ -57,34 +58,52 @@ export const COMPILE_FLAGS = [
   "--no-compile-autoload-package-json"
 ]
 
+/**
+ * Cedar inside the executable. The CLI imports `@cedar-policy/cedar-wasm/nodejs` when a cedar hook
+ * runs; that build reads its .wasm from the folder it was installed in, which the executable does
+ * not have (every cedar hook failed: "Cannot find package '@cedar-policy/cedar-wasm'"). Beside the
+ * bundle, a package of that name whose `nodejs` entry is Cedar's own `web` build, initialised from
+ * its .wasm embedded in the executable (`with { type: "file" }`): bun compiles it in, and a cedar
+ * hook evaluates as it does under Node.
+ */
+const embedCedar = (bundle) => {
+  const installed = dirname(
+    dirname(createRequire(join(ROOT, "packages", "cli", "package.json")).resolve("@cedar-policy/cedar-wasm/nodejs"))
+  )
+  const { version: cedarVersion } = JSON.parse(readFileSync(join(installed, "package.json"), "utf8"))
+  const dir = join(dirname(bundle), "node_modules", "@cedar-policy", "cedar-wasm")
+  rmSync(dir, { recursive: true, force: true })
+  mkdirSync(dir, { recursive: true })
+  for (const file of ["cedar_wasm.js", "cedar_wasm_bg.wasm"]) copyFileSync(join(installed, "web", file), join(dir, file))
+  writeFileSync(
+    join(dir, "package.json"),
+    `${JSON.stringify({ name: "@cedar-policy/cedar-wasm", version: cedarVersion, type: "module", exports: { ".": "./embedded.js", "./nodejs": "./embedded.js" } }, null, 2)}\n`
+  )
+  writeFileSync(
+    join(dir, "embedded.js"),
+    [
+      `// Cedar's web build, initialised from the .wasm embedded in the executable (scripts/release-binaries.mjs)`,
+      `import { readFileSync } from "node:fs"`,
+      `import wasm from "./cedar_wasm_bg.wasm" with { type: "file" }`,
+      `import { initSync } from "./cedar_wasm.js"`,
+      `initSync({ module: readFileSync(wasm) })`,
+      `export * from "./cedar_wasm.js"`,
+      ``
+    ].join("\n")
+  )
+}
+
 /** Builds one target's executable at `outfile` from the CLI bundle, made at `bundle` first. */
 export const compile = async (target, outfile, bundle = join(OUT, "agent-hooks.mjs")) => {
   const spec = TARGETS[target]
   if (spec === undefined) throw new Error(`unknown target ${target} (known: ${Object.keys(TARGETS).join(", ")})`)
   await bundleCli(bundle)
+  embedCedar(bundle)
   mkdirSync(dirname(outfile), { recursive: true })
-  // Cedar's wasm package is loaded only when a cedar hook runs, from node_modules: the single-file
-  // executable has none, so a cedar hook there fails visibly (the handler says Cedar could not load).
-  const r = spawnSync(
-    "bun",
-    [
-      "build",
-      "--compile",
-      ...COMPILE_FLAGS,
-      "--external",
-      "@cedar-policy/cedar-wasm",
-      "--external",
-      "@cedar-policy/cedar-wasm/nodejs",
-      `--target=${spec.bun}`,
-      bundle,
-      "--outfile",
-      outfile
-    ],
-    {
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "pipe"]
-    }
-  )
+  const r = spawnSync("bun", ["build", "--compile", ...COMPILE_FLAGS, `--target=${spec.bun}`, bundle, "--outfile", outfile], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"]
+  })
   if (r.status !== 0) throw new Error(`bun build --compile --target=${spec.bun} failed:\n${r.stdout}${r.stderr}${r.error ?? ""}`)
   return outfile
 }

@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url"
 import { HookEvent, SettingsSchema } from "@agent-hooks/core"
 import { describe, expect, it } from "vitest"
 import { renderAll } from "../scripts/events.ts"
+import { renderAll as renderSettingsTables } from "../scripts/settings.ts"
 import { kind, markdownFiles, parseBlocks, runPage } from "./codeBlocks.ts"
 
 const docsDir = fileURLToPath(new URL("..", import.meta.url))
@@ -76,10 +77,71 @@ describe("event pages", () => {
   })
 })
 
-/** The `### \`key\`` (or `## \`key\``) headings of a page. */
-const headingKeys = (page: string): Set<string> => new Set([...read(page).matchAll(/^#{2,3} `([^`]+)`/gm)].map((m) => m[1]!))
+/** The keys named by the `### \`key\`` (or `## \`key\``, or `### \`a\`, \`b\``) headings of a page. */
+const headingKeys = (page: string): Set<string> =>
+  new Set([...read(page).matchAll(/^#{2,3} (`[^`]+`(?:, `[^`]+`)*)/gm)].flatMap((m) => [...m[1]!.matchAll(/`([^`]+)`/g)].map((k) => k[1]!)))
 
 describe("reference pages", () => {
+  it("every handler type of the registry is in handlers.md (its row in the type table, its section) and configuration.md", () => {
+    const types = SettingsSchema.handlerTypes().map((handler) => handler.type)
+    expect(types).toContain("cedar")
+    const handlers = read("handlers.md")
+    const table = handlers.split("\n").filter((line) => line.startsWith("| [`") || line.startsWith("| `"))
+    const tabled = new Set(table.flatMap((line) => [...line.split(" | ")[0]!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!)))
+    const sections = new Set([...handlers.matchAll(/^## (.+)$/gm)].flatMap((m) => m[1]!.split(/ and |, /)))
+    const configuration = read("configuration.md").split("## Handler fields")[1]!.split("\n## ")[0]!
+    const named = new Set([...configuration.split("\n\n")[1]!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!))
+    expect(types.filter((type) => !tabled.has(type))).toEqual([])
+    expect(types.filter((type) => !sections.has(type))).toEqual([])
+    expect(types.filter((type) => !named.has(type))).toEqual([])
+  })
+
+  it("a paragraph or table of the docs that lists the handler types lists them all (five or more named: all of them)", () => {
+    const types = SettingsSchema.handlerTypes().map((handler) => handler.type)
+    const partial = pages.flatMap((page) =>
+      read(page)
+        .split(/\n\s*\n/)
+        .flatMap((paragraph) => {
+          const named = new Set([...paragraph.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]!))
+          const listed = types.filter((type) => named.has(type))
+          return listed.length >= 5 && listed.length < types.length
+            ? [`docs/${page}: "${paragraph.trim().slice(0, 60)}..." lacks ${types.filter((type) => !named.has(type)).join(", ")}`]
+            : []
+        })
+    )
+    expect(partial).toEqual([])
+  })
+
+  it("configuration.md's table of handler fields has every field of every handler type, with the types it belongs to", () => {
+    const common = new Set(SettingsSchema.commonHandlerFields())
+    const section = read("configuration.md").split("## Handler fields")[1]!.split("\n## ")[0]!
+    const rows = section
+      .split("\n")
+      .filter((line) => line.startsWith("| `"))
+      .map((line) => line.split(" | "))
+      .flatMap(([fields = "", types = ""]) => [...fields.matchAll(/`([^`]+)`/g)].map((m) => ({ field: m[1]!, types: types.trim() })))
+    const missing = SettingsSchema.handlerTypes().flatMap((handler) =>
+      handler.fields
+        .filter((field) => field !== "type")
+        .filter(
+          (field) =>
+            !rows.some(
+              (row) => row.field === field && (common.has(field) ? row.types === "all" : row.types.includes(`\`${handler.type}\``))
+            )
+        )
+        .map((field) => `${handler.type}.${field}`)
+    )
+    expect(missing).toEqual([])
+  })
+
+  it("the tables of settings keys (configuration.md, policy.md, settings/<key>.md) are what docs/scripts/settings.ts generates from the schema", () => {
+    const stale = [...renderSettingsTables(read)].filter(([page, content]) => read(page) !== content).map(([page]) => page)
+    expect(stale, "run node docs/scripts/settings.ts after changing the settings schema").toEqual([])
+    const table = read("configuration.md").split("<!-- settings-keys:meaning -->")[1]!.split("<!-- /settings-keys -->")[0]!
+    const listed = [...table.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1])
+    expect(listed).toEqual(Object.keys((SettingsSchema.jsonSchema() as { properties: Record<string, unknown> }).properties))
+  })
+
   it("every key of a matcher group or a handler in the settings schema has its section in handler-keys.md", () => {
     const schema = SettingsSchema.jsonSchema() as {
       properties: {

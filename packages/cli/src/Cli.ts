@@ -4,13 +4,12 @@
  *
  * ```
  * agent-hooks run <Event> [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME] [--fail-closed] [--strict] [--quiet]
- * agent-hooks hook --host
- * <claude|codex|gemini|qwen|kiro|windsurf|cline|antigravity|antigravity-1.0|cursor|copilot|vscode> [--event NAME]
+ * agent-hooks hook --host <agent> [--event NAME]
  * [--payload AGENT] [settings flags] [--ask host|deny] [--rewrite host|deny|original] [--timeout SECONDS] [--fail-open]
  * [--foreign auto|judge|leave|block]
  * agent-hooks install --host <agent> [--user | --project] [--project-dir DIR] [--timeout SECONDS] [--native] [--dry-run]
  * agent-hooks uninstall --host <agent> [--user | --project] [--project-dir DIR] [--dry-run]
- * agent-hooks doctor --host <agent> [--user | --project] [--project-dir DIR] [--test-command COMMAND]
+ * agent-hooks doctor --host <agent> [--user | --project] [--project-dir DIR] [--test-command COMMAND] [--agent-managed-dir DIR]
  * agent-hooks serve [--socket PATH] [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME]
  * agent-hooks validate [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME] [--plugin DIR]... [--managed-dir DIR]
  * agent-hooks list [--settings FILE]... [--project-dir DIR] [--preset NAME] [--agent NAME] [--plugin DIR]... [--managed-dir DIR] [--json]
@@ -28,10 +27,11 @@
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
-import * as HostMode from "@agent-hooks/core/HostMode"
+import * as Agents from "@agent-hooks/core/Agents"
 import * as Presets from "@agent-hooks/core/Presets"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as AgentHelp from "./internal/agentHelp.ts"
 import { checkPreset } from "./internal/engine.ts"
 import * as internalRun from "./internal/run.ts"
 import { type RunFlag, runFlags } from "./internal/runFlags.ts"
@@ -106,7 +106,7 @@ export const run = Command.make(
 )
 
 /** The agents `--host` names: those host mode knows, in its order (one list for hook, install, uninstall, doctor). */
-const hostNames = HostMode.agents.map((agent) => agent.name)
+const hostNames = AgentHelp.hostNames(Agents.profiles)
 
 /**
  * `agent-hooks hook --host <agent>`: the one hook command of Claude Code, Codex, Gemini CLI or Qwen
@@ -126,7 +126,7 @@ export const hook = Command.make(
     projectDir: Flag.String("project-dir").pipe(
       Flag.withMetavar("DIR"),
       Flag.withDescription(
-        "The project root. Default: the agent's own variable (CLAUDE_PROJECT_DIR, GEMINI_PROJECT_DIR, QWEN_PROJECT_DIR, ...), else the nearest folder from the current one upward with the preset's project settings or a .git, as run finds it; never the payload's cwd."
+        `The project root. Default: the agent's own variable (${AgentHelp.projectDirVariables(Agents.profiles)}), else the nearest folder from the current one upward with the preset's project settings or a .git, as run finds it; never the payload's cwd.`
       ),
       Flag.optional
     ),
@@ -158,7 +158,7 @@ export const hook = Command.make(
     quiet,
     ask: Flag.Literals("ask", ["host", "deny"]).pipe(
       Flag.withDescription(
-        "What a policy's ask becomes: host = the agent's own ask where it works (Claude Code, Qwen Code; Gemini CLI only interactive), deny = a deny saying approval is needed. Default: host on claude and qwen, deny on codex and gemini."
+        `What a policy's ask becomes: host = the agent's own ask where it works (Claude Code, Qwen Code; Gemini CLI only interactive), deny = a deny saying approval is needed. Default: ${AgentHelp.askDefaults(Agents.profiles)}.`
       ),
       Flag.optional
     ),
@@ -171,7 +171,7 @@ export const hook = Command.make(
     timeout: Flag.Int("timeout").pipe(
       Flag.withMetavar("SECONDS"),
       Flag.withDescription(
-        "The hook timeout the agent's config gives this command (default: the agent's default: 600 claude and codex, 60 gemini and qwen). Host mode answers within a budget below it."
+        `The hook timeout the agent's config gives this command (default: the agent's default: ${AgentHelp.timeoutDefaults(Agents.profiles)}). Host mode answers within a budget below it.`
       ),
       Flag.optional
     ),
@@ -218,9 +218,9 @@ export const hook = Command.make(
     )
 ).pipe(
   Command.withDescription(
-    "The one hook command of an agent (Claude Code, Codex, Gemini CLI, Qwen Code). Reads the agent's payload on stdin, runs the agent-hooks policy on it in Claude Code's names (Bash, Read, Edit, Write, WebFetch, mcp__...), and answers in the agent's own format and exit status. Its own failures block, with the fix in the reason. See docs/cli/hook.md."
+    `The one hook command of an agent (${AgentHelp.displayNames(Agents.profiles)}). Reads the agent's payload on stdin, runs the agent-hooks policy on it in Claude Code's names (Bash, Read, Edit, Write, WebFetch, mcp__...), and answers in the agent's own format and exit status. Its own failures block, with the fix in the reason. See docs/cli/hook.md.`
   ),
-  Command.withShortDescription("Be an agent's hook: its payload in, its answer out (claude, codex, gemini, qwen, cursor, copilot, vscode)")
+  Command.withShortDescription(`Be an agent's hook: its payload in, its answer out (${hostNames.join(", ")})`)
 )
 
 /**
@@ -241,7 +241,7 @@ export const migrate = Command.make(
     to: Flag.String("to").pipe(
       Flag.withMetavar("AGENT"),
       Flag.withDescription(
-        `The format to write: agent-hooks (the default: canonical settings), or an agent's own config calling agent-hooks in host mode: ${HostMode.agents.map((agent) => agent.name).join(", ")}.`
+        `The format to write: agent-hooks (the default: canonical settings), or an agent's own config calling agent-hooks in host mode: ${hostNames.join(", ")}.`
       ),
       Flag.optional
     ),
@@ -633,7 +633,7 @@ export const install = Command.make(
     timeout: Flag.Int("timeout").pipe(
       Flag.withMetavar("SECONDS"),
       Flag.withDescription(
-        "The hook timeout written in the agent's config and passed to hook --timeout (host mode answers within a budget below it). Default: the agent's own (claude, codex 600; gemini, qwen, kiro, antigravity 60; cursor, copilot, vscode, windsurf, cline 30; cline and windsurf have no timeout to set: 30 at most)."
+        `The hook timeout written in the agent's config and passed to hook --timeout (host mode answers within a budget below it). Default: the agent's own (${AgentHelp.timeoutDefaults(Agents.profiles)}).`
       ),
       Flag.optional
     ),
@@ -715,6 +715,13 @@ export const doctor = Command.make(
       Flag.withMetavar("COMMAND"),
       Flag.withDescription("The shell command of the test call. Default: rm -rf /"),
       Flag.withDefault("rm -rf /")
+    ),
+    agentManagedDir: Flag.String("agent-managed-dir").pipe(
+      Flag.withMetavar("DIR"),
+      Flag.withDescription(
+        "The agent's own managed (system) settings folder, where doctor looks for switches that skip the agent-hooks entry. Default: the one the agent documents (Claude Code /etc/claude-code, Codex /etc/codex, Gemini CLI /etc/gemini-cli, Qwen Code /etc/qwen-code)"
+      ),
+      Flag.optional
     )
   },
   (options) =>

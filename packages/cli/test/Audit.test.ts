@@ -465,7 +465,7 @@ describe("agent-hooks audit verify: evidence removed or rewritten", () => {
     t.write(t.lines.filter((line) => JSON.parse(line).writer !== t.writers[1]))
     const result = t.verify()
     expect(result.status).toBe(1)
-    expect(result.stdout).toContain(`deleted: line 5: writer ${t.writers[2]} started after record`)
+    expect(result.stdout).toContain(`deleted: line 5 (writer ${t.writers[2]}, seq 1) was written right after record`)
   })
 
   it("the last run deleted is caught by the head file; the head file deleted is caught too", () => {
@@ -515,7 +515,7 @@ describe("agent-hooks audit verify: evidence removed or rewritten", () => {
       t.write(lines)
       const result = t.verify()
       expect(result.status).toBe(1)
-      expect(result.stdout).toMatch(/deleted: .*(started after record|head file names)/)
+      expect(result.stdout).toMatch(/deleted: .*(written right after record|head file names)/)
     }
   )
 })
@@ -571,5 +571,52 @@ describe("agent-hooks serve feeds the audit trail", () => {
     const verified = cli(["audit", "verify", log], { env: KEY })
     expect(verified.stdout).toContain("head file checked")
     expect(verified.status).toBe(0)
+  })
+})
+
+describe("agent-hooks audit verify: twelve writers at once (parallel tool calls)", () => {
+  /** `count` `run`s started together, each blocked by the guard; resolves with their exit codes. */
+  const parallelRuns = (count: number, env: Record<string, string>) => {
+    const dir = cleanups.tempDir()
+    const settings = join(dir, "settings.json")
+    writeFileSync(
+      settings,
+      JSON.stringify({
+        auditLog: "audit.jsonl",
+        hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `sh ${blockRm}` }] }] }
+      })
+    )
+    const one = (i: number) =>
+      new Promise<number | null>((resolve, reject) => {
+        const child = spawn(node, [bin, "run", "PreToolUse", "--settings", settings, "--project-dir", dir], {
+          env: { ...process.env, NO_COLOR: "1", AGENT_HOOKS_AUDIT_KEY: "", OTEL_EXPORTER_OTLP_ENDPOINT: "", ...env },
+          stdio: ["pipe", "ignore", "ignore"]
+        })
+        child.on("error", reject)
+        child.on("close", (code) => resolve(code))
+        child.stdin.end(JSON.stringify({ session_id: `s-${i}`, tool_name: "Bash", tool_input: { command: `rm -rf /srv/${i}` } }))
+      })
+    return Promise.all(Array.from({ length: count }, (_, i) => one(i))).then((codes) => ({ codes, log: join(dir, "audit.jsonl") }))
+  }
+
+  it.each([
+    ["without the key", {}],
+    ["with the key", KEY]
+  ] as const)("%s: every one of 12 blocked chains written at once, deleted, fails verify", async (_, env) => {
+    const { codes, log } = await parallelRuns(12, env)
+    expect(codes).toEqual(Array.from({ length: 12 }, () => 2))
+    const lines = readFileSync(log, "utf8").trimEnd().split("\n")
+    const writers = [...new Set(lines.map((line) => JSON.parse(line).writer as string))]
+    expect(writers).toHaveLength(12)
+    const verify = () => cli(["audit", "verify", log], { env })
+    expect(verify().stdout).toContain("ok: no record was edited")
+    const passed: Array<string> = []
+    for (const writer of writers) {
+      writeFileSync(log, `${lines.filter((line) => JSON.parse(line).writer !== writer).join("\n")}\n`)
+      const result = verify()
+      if (result.status !== 1 || !/deleted: /.test(result.stdout)) passed.push(writer)
+    }
+    // Not one of the 12 chains can go unseen.
+    expect(passed).toEqual([])
   })
 })

@@ -92,6 +92,51 @@ describe.skipIf(!linuxX64)("single-file executable (linux-x64, no Node on PATH)"
   })
 })
 
+describe.skipIf(!linuxX64)("single-file executable: Cedar is inside it", () => {
+  /** A cedar policy that forbids `rm -rf`, and settings that run it on Bash. */
+  const cedarSettings = (policy: string) => {
+    const dir = mkdtempSync(join(scratch, "cedar-"))
+    writeFileSync(join(dir, "policies.cedar"), policy)
+    writeFileSync(
+      join(dir, "settings.json"),
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "cedar", policies: "policies.cedar" }] }] } })
+    )
+    return join(dir, "settings.json")
+  }
+  const noRm = `@id("no-rm-rf") @reason("rm -rf is not allowed")
+forbid (principal, action == Action::"PreToolUse", resource) when { resource.path like "*rm -rf*" };
+permit (principal, action, resource);
+`
+
+  it("hook --host claude: a cedar policy decides (no Cedar package on disk), a lone surrogate included", () => {
+    // the bundle's folder (where the build found Cedar) is gone: what runs is what the executable holds
+    rmSync(join(scratch, "bundle"), { recursive: true, force: true })
+    const settings = cedarSettings(noRm)
+    const call = (command: string) =>
+      runBinary(
+        ["hook", "--host", "claude", "--settings", settings],
+        JSON.stringify({ session_id: "s", hook_event_name: "PreToolUse", cwd: scratch, tool_name: "Bash", tool_input: { command } })
+      )
+    for (const command of ["rm -rf /", "rm -rf / #\ud800"]) {
+      const blocked = call(command)
+      expect(blocked.status, blocked.stdout + blocked.stderr).toBe(2)
+      expect(blocked.stderr).toContain("rm -rf is not allowed")
+    }
+    const allowed = call("ls")
+    expect(allowed.status, allowed.stdout + allowed.stderr).toBe(0)
+    expect(allowed.stderr).not.toContain("cedar-wasm")
+  })
+
+  it("validate: a cedar policy that does not parse is an error naming the file (Cedar checked it)", () => {
+    const settings = cedarSettings("forbid (principal, action, resource")
+    const result = runBinary(["validate", "--settings", settings], "")
+    expect(result.status, result.stdout + result.stderr).toBe(1)
+    expect(result.stderr).toContain(join(dirname(settings), "policies.cedar"))
+    expect(result.stderr).not.toContain("Cannot find package")
+    expect(runBinary(["validate", "--settings", cedarSettings(noRm)], "").status).toBe(0)
+  })
+})
+
 describe.skipIf(!linuxX64)("single-file executable started in a cloned project", () => {
   /**
    * A project as an attacker leaves it: a bunfig.toml whose preload writes a marker (code run before

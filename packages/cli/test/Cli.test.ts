@@ -177,7 +177,7 @@ describe("agent-hooks run", () => {
     expect(result.status).toBe(1)
     expect(result.stdout).toBe("")
     expect(result.stderr).toContain(
-      "unknown preset nope (available: agent-hooks, claude, wingman, orchestration, pigo, wave, gemini, kiro, windsurf, cline, antigravity, antigravity-1.0, codex, cursor, copilot, vscode, qwen)"
+      "unknown preset nope (available: agent-hooks, claude, wingman, orchestration, pigo, wave, codex, gemini, qwen, kiro, windsurf, cline, antigravity, antigravity-1.0, cursor, copilot, vscode)"
     )
   })
 
@@ -909,14 +909,15 @@ describe("run with a cedar hook", () => {
     const other = cli(["run", "Stop", "--settings", file], { stdin: JSON.stringify({ session_id: "s" }) })
     expect(other.status).toBe(0)
     expect(other.stderr).not.toContain("cedar")
-    // The event that runs it: the broken file is a visible failure of the hook.
+    // The event that runs it: the broken file is a visible failure of the hook, which blocks (a cedar hook is a guard).
     const guarded = cli(["run", "PreToolUse", "--settings", file], {
       stdin: JSON.stringify({ session_id: "s", tool_name: "Bash", tool_input: { command: "ls" } })
     })
-    expect(guarded.status).toBe(0)
+    expect(guarded.status).toBe(2)
     expect(guarded.stderr).toContain(`agent-hooks: hook "cedar broken.cedar"`)
     expect(guarded.stderr).toContain(join(dir, "broken.cedar"))
-    expect(outcomeOf(guarded).hooks[0]).toMatchObject({ status: "non-blocking-error" })
+    expect(outcomeOf(guarded)).toMatchObject({ blocked: true })
+    expect(outcomeOf(guarded).hooks[0]).toMatchObject({ status: "blocking-error" })
     // validate checks the policies (what an engine that stays up says when it starts): exit 1, naming the file.
     const checked = cli(["validate", "--settings", file])
     expect(checked.status).toBe(1)

@@ -8,7 +8,7 @@
 import * as HostMode from "@agent-hooks/core/HostMode"
 import * as PropertyRuns from "@agent-hooks/test-utils/PropertyRuns"
 import { spawnSync } from "node:child_process"
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -118,13 +118,16 @@ describe.each(pairs)("$name's call under --host $host", ({ host, other, name, ho
     }
   })
 
-  it("auto leaves it to its own entry once that is installed, which judges it (once); the host's own calls are still judged", () => {
+  it("auto leaves it to its own entry in the user's config once that is installed, which judges it (once); the host's own calls are still judged", () => {
     const { b, command } = wired(host)
-    const theirs = installed(b, other)
+    expect(cli(b, ["install", "--host", other, "--user"]).status).toBe(0)
+    const [, theirsOf] = files[other]
+    const userFile = join(b.home, ".copilot", "hooks", `agent-hooks-${other}.json`)
+    const theirs = theirsOf(JSON.parse(readFileSync(userFile, "utf8")))
     const left = runHook(b, command, call(b, other, "rm -rf /"))
     expect(left.status, left.stderr).toBe(0)
     expect(left.stdout).toBe("")
-    expect(left.stderr).toContain(`--foreign auto: ${name}'s own agent-hooks entry in ${join(b.dir, files[other][0])} judges it`)
+    expect(left.stderr).toContain(`--foreign auto: ${name}'s own agent-hooks entry in ${userFile} judges it`)
     const judged = runHook(b, theirs, call(b, other, "rm -rf /"))
     expect(seenBy(other, judged), judged.stdout + judged.stderr).toBe("block")
     expect(judged.stderr).not.toContain("judged as")
@@ -134,7 +137,57 @@ describe.each(pairs)("$name's call under --host $host", ({ host, other, name, ho
     const doctor = cli(b, ["doctor", "--host", host])
     expect(doctor.status, doctor.stdout + doctor.stderr).toBe(0)
     expect(doctor.stdout).toContain("each agent's calls are judged once")
-  })
+  }, 180_000)
+
+  it("attacker: a cloned project's own entry for it (install's exact command, its timeout 1 s) does not make auto step aside; doctor says it is judged here", () => {
+    const { b, command } = wired(host)
+    // the repository ships the file `install --host ${other} --project` writes, with a timeout the agent kills it at
+    installed(b, other)
+    const path = join(b.dir, files[other][0])
+    const key = other === "copilot" ? "timeoutSec" : "timeout"
+    const text = readFileSync(path, "utf8")
+    for (const shipped of [text, text.replace(new RegExp(`"${key}": \\d+`, "g"), `"${key}": 1`)]) {
+      writeFileSync(path, shipped)
+      const result = runHook(b, command, call(b, other, "rm -rf /"))
+      expect(seenBy(other, result), result.stdout + result.stderr).toBe("block")
+      expect(result.stdout + result.stderr).toContain("no rm -rf here")
+      expect(result.stderr).toContain(`judged as ${name}'s call under ${hostName}'s entry`)
+      expect(result.stderr).toContain(`is the project's, which a cloned repository can write`)
+      const doctor = cli(b, ["doctor", "--host", host])
+      expect(doctor.status, doctor.stdout + doctor.stderr).toBe(0)
+      expect(doctor.stdout).not.toContain("judged once")
+      expect(doctor.stdout).toContain(`host mode judges ${name}'s calls here as ${name}'s (the test call is blocked)`)
+      expect(doctor.stdout).toContain("which a cloned repository can write")
+    }
+  }, 180_000)
+
+  it("attacker: the user's entry that the agent kills before host mode answers (timeout 1 s), or that others may write, or that sits in the project (HOME set there), is no reason to step aside", () => {
+    const { b, command } = wired(host)
+    expect(cli(b, ["install", "--host", other, "--user"]).status).toBe(0)
+    const userFile = join(b.home, ".copilot", "hooks", `agent-hooks-${other}.json`)
+    const key = other === "copilot" ? "timeoutSec" : "timeout"
+    const text = readFileSync(userFile, "utf8")
+    writeFileSync(userFile, text.replace(new RegExp(`"${key}": \\d+`, "g"), `"${key}": 1`))
+    const short = runHook(b, command, call(b, other, "rm -rf /"))
+    expect(seenBy(other, short), short.stdout + short.stderr).toBe("block")
+    expect(short.stderr).toContain("the hook timeout (1 s) is not above host mode's budget")
+    const doctor = cli(b, ["doctor", "--host", host])
+    expect(doctor.stdout).not.toContain("judged once")
+    expect(doctor.stdout).toContain("the hook timeout (1 s) is not above host mode's budget")
+    writeFileSync(userFile, text)
+    chmodSync(userFile, 0o666)
+    const loose = runHook(b, command, call(b, other, "rm -rf /"))
+    expect(seenBy(other, loose), loose.stdout + loose.stderr).toBe("block")
+    expect(loose.stderr).toContain("may be written by others")
+    chmodSync(userFile, 0o644)
+    // a HOME the project chose (an agent's project settings can set the hook's environment)
+    const fake = join(b.dir, "fakehome")
+    mkdirSync(join(fake, ".copilot", "hooks"), { recursive: true })
+    writeFileSync(join(fake, ".copilot", "hooks", `agent-hooks-${other}.json`), text)
+    const moved = runHook(b, command, call(b, other, "rm -rf /"), { HOME: fake })
+    expect(seenBy(other, moved), moved.stdout + moved.stderr).toBe("block")
+    expect(moved.stderr).toContain("inside the project")
+  }, 180_000)
 })
 
 /** Whether the other agent's own reference says it reads the host's entry's timeout key. */
@@ -225,7 +278,7 @@ describe("--foreign auto, where the other agent's entry cannot be trusted or rea
 })
 
 describe("Copilot CLI's call under VS Code's entry, whose event nothing tells", () => {
-  it("an entry that does not name its event (written before install named it): a visible hook error naming what to do, never a silent pass; left once Copilot CLI's own entry is there", () => {
+  it("an entry that does not name its event (written before install named it): a visible hook error naming what to do, never a silent pass; left once Copilot CLI's own entry is in the user's config", () => {
     const { b, command } = wired("vscode")
     const old = command.replace(" --event PreToolUse", "")
     const stop = { timestamp: Date.now(), cwd: b.dir, sessionId: "s" }
@@ -234,7 +287,8 @@ describe("Copilot CLI's call under VS Code's entry, whose event nothing tells", 
     expect(result.stderr).toContain("neither the command nor the payload's keys tell its event")
     expect(result.stderr).toContain("agent-hooks install --host vscode again")
     expect(result.stderr).toContain("agent-hooks install --host copilot")
-    installed(b, "copilot")
+    // Copilot CLI's own entry in the user's config (a project's would not be trusted to judge)
+    expect(cli(b, ["install", "--host", "copilot", "--user"]).status).toBe(0)
     const left = runHook(b, old, stop)
     expect(left.status).toBe(0)
     expect(left.stderr).toContain("Copilot CLI's own agent-hooks entry in")
@@ -383,7 +437,7 @@ describe("doctor, per host that reads another's files", () => {
     const judged = cli(b, ["doctor", "--host", "claude"])
     expect(judged.status, judged.stdout + judged.stderr).toBe(0)
     expect(judged.stdout).toContain("host mode judges VS Code's calls here as VS Code's (the test call is blocked)")
-    expect(judged.stdout).toContain("VS Code's own agent-hooks entry: there is none")
+    expect(judged.stdout).toContain("VS Code's own agent-hooks entry: VS Code has no agent-hooks entry of its own on PreToolUse")
     // host mode does not take leave from the environment (a project can set it): doctor says what it does
     const leave = runCli(["doctor", "--host", "claude"], { cwd: b.dir, env: env(b, { AGENT_HOOKS_FOREIGN: "leave" }), timeout: 60_000 })
     expect(leave.stdout).toContain("host mode judges VS Code's calls here as VS Code's (the test call is blocked)")

@@ -211,6 +211,37 @@ describe.runIf(linux)("the daemon keeps compiled settings between calls, never a
     expect(broken.stderr).toContain(userFile())
   }, 120_000)
 
+  it("a guard that did not judge blocks through the daemon as in-process: a cedar hook given a lone surrogate, a command that never ran", async () => {
+    const pid = await answeringDaemon()
+    freshProject()
+    writeFileSync(
+      join(scratch(), "ah", "no-rm.cedar"),
+      `@id("no-rm-rf") @reason("rm -rf is not allowed") forbid (principal, action, resource) when { context.tool_input.command like "*rm -rf*" };\npermit (principal, action, resource);\n`
+    )
+    writeFileSync(
+      userFile(),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            { hooks: [{ type: "command", command: `echo "$PPID" >> "$PROBE"; exit 0` }] },
+            { hooks: [{ type: "cedar", policies: "no-rm.cedar" }] }
+          ]
+        }
+      })
+    )
+    // JSON.stringify writes the lone surrogate as its escape, as an attacker's payload does
+    const surrogate = both("rm -rf / #\ud800")
+    expect(surrogate.status, surrogate.stderr).toBe(2)
+    expect(surrogate.stderr).toContain("rm -rf is not allowed")
+    expect([lastSpawner(), parentOf(lastSpawner()!)]).toContain(pid)
+    expect(both("ls").status).toBe(0)
+    // a guard whose command is not there (exit 127): blocked, saying so
+    writeFileSync(projectFile(), preToolUse("/nonexistent/agent-hooks-guard"))
+    const missing = both("ls")
+    expect(missing.status, missing.stderr).toBe(2)
+    expect(missing.stderr).toContain("its command was not found (exit 127)")
+  }, 120_000)
+
   it("a project settings file that is a FIFO: the answer in-process gives, and the daemon keeps answering after many such calls", async () => {
     const pid = await answeringDaemon()
     freshProject()

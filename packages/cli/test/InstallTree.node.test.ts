@@ -196,15 +196,21 @@ describe("an agent that runs another agent's hook files", () => {
     }
   )
 
-  it("doctor says so when both are wired: each agent's calls are judged once", () => {
+  it("doctor says so when both are wired, the other in the user's config: each agent's calls are judged once; a project's entry of the other is judged here", () => {
     const b = box()
     policy(b)
     expect(cli(b, ["install", "--host", "copilot", "--project"]).status).toBe(0)
     expect(cli(b, ["install", "--host", "vscode", "--project"]).status).toBe(0)
+    // a project's file comes with a cloned repository: it does not judge in host mode's place
+    const project = cli(b, ["doctor", "--host", "vscode"])
+    expect(project.status, project.stdout + project.stderr).toBe(0)
+    expect(project.stdout).not.toContain("judged once")
+    expect(project.stdout).toContain("host mode judges Copilot CLI's calls here")
+    expect(cli(b, ["install", "--host", "copilot", "--user"]).status).toBe(0)
     const doctor = cli(b, ["doctor", "--host", "vscode"])
     expect(doctor.status, doctor.stdout + doctor.stderr).toBe(0)
     expect(doctor.stdout).toContain("each agent's calls are judged once")
-  })
+  }, 180_000)
 })
 
 describe("install --host cursor and its Tab events", () => {

@@ -293,7 +293,7 @@ describe("one writer per agent's config: migrate --to and install", () => {
       }
       expect([...wired.keys()].sort(), agent.name).toEqual([...events].sort())
       // the same bytes as install's, event by event, where the file is shared with other entries
-      if (layout.kind === "json" || layout.kind === "codex") {
+      if (layout.kind === "json" || layout.kind === "layered") {
         const key = layout.kind === "json" ? layout.form.key : "hooks"
         const ours = JSON.parse(installed[0]!.after!)[key]
         const theirs = JSON.parse(migrated[0]!.text)[key]

@@ -112,7 +112,8 @@ describe("host mode and a file that is not a regular file", () => {
  * reader (Node's under `node` and `deno`, Bun's under `bun`): a cloned project whose settings name
  * a FIFO or `/dev/zero` there made host mode answer at the hook's timeout and then never exit (or
  * fill the memory), and the agent then ran the call. The file is refused as what it is, at once:
- * the cedar hook failed, its `onFailure` decides, and the process ends.
+ * the cedar hook failed, which blocks (a cedar hook is a guard) unless its `onFailure` is "continue",
+ * and the process ends.
  */
 describe("host mode and a cedar hook whose file is not a regular file", () => {
   type Role = "policies" | "entities" | "schema"
@@ -133,7 +134,7 @@ describe("host mode and a cedar hook whose file is not a regular file", () => {
    * The user's policy blocks `rm -rf` (a command hook); the cloned project's settings add a cedar
    * hook on Bash (with `onFailure` when given) whose `role` file is made by `make`.
    */
-  const project = (role: Role, make: (path: string) => void, onFailure?: "block") => {
+  const project = (role: Role, make: (path: string) => void, onFailure?: "block" | "continue") => {
     const b = box()
     b.put(join(b.home, ".agent-hooks", "settings.json"), {
       hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "if grep -q 'rm -rf'; then exit 2; fi" }] }] }
@@ -176,9 +177,21 @@ describe("host mode and a cedar hook whose file is not a regular file", () => {
   )
 
   it.each(["node", "bun", "deno"] as const)(
-    "%s: its policies is a FIFO, onFailure left as it is: the user's own block stands, the failure is said, and the process ends",
+    "%s: its policies is a FIFO, onFailure left as it is: a cedar hook is a guard, the call is blocked naming the file, and the process ends",
     async (runtime) => {
       const { b, file } = project("policies", mkfifo)
+      const result = await runHook(b, launch[runtime], "claude", "ls")
+      expect(result.status, `${result.ms} ms: ${result.stdout}${result.stderr}`).not.toBeNull()
+      expect(seenBy("claude", result), result.stdout + result.stderr).toBe("block")
+      expect(result.stdout + result.stderr).toContain(file)
+    },
+    60_000
+  )
+
+  it.each(["node", "bun", "deno"] as const)(
+    "%s: its policies is a FIFO, onFailure continue: the user's own block stands, the failure is said, and the process ends",
+    async (runtime) => {
+      const { b, file } = project("policies", mkfifo, "continue")
       const blocked = await runHook(b, launch[runtime], "claude", "rm -rf /")
       expect(blocked.status, `${blocked.ms} ms: ${blocked.stdout}${blocked.stderr}`).not.toBeNull()
       expect(seenBy("claude", blocked), blocked.stdout + blocked.stderr).toBe("block")

@@ -279,7 +279,7 @@ describe("agent-hooks migrate", () => {
     const t = setup()
     const result = t.cli(["migrate", "--from", "nosuchagent"])
     expect(result.status).toBe(1)
-    expect(result.stderr).toContain("available: agent-hooks, claude, wingman, orchestration, pigo, wave, gemini")
+    expect(result.stderr).toContain("available: agent-hooks, claude, wingman, orchestration, pigo, wave, codex")
   })
 })
 

@@ -9,6 +9,7 @@ import { join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Ajv2020 } from "ajv/dist/2020.js"
 import { beforeAll, describe, expect, it } from "vitest"
+import { markdownFiles, parseBlocks } from "../../../docs/test/codeBlocks.ts"
 import { bin, node, requireBuild } from "./cliHarness.ts"
 
 const root = fileURLToPath(new URL("../../../", import.meta.url))
@@ -50,6 +51,69 @@ const settingsFiles = (): Array<string> => {
   return found
 }
 
+/** One example of the docs: where it is, and the settings file it stands for. */
+interface DocsExample {
+  readonly at: string
+  readonly document: Record<string, unknown>
+}
+
+// Pages and folders that show other agents' own files (their dialects' tests read those), not agent-hooks settings.
+const otherAgentsPages = /^(presets|hosts)\//
+const otherAgentsFolder = /^\.(claude|gemini|codex|qwen|cursor|github|kiro|windsurf)\//
+/** Docs examples that are wrong on purpose (a page showing the error the engine gives), each with its page. */
+const docsDeliberatelyWrong = new Map([
+  ["cli/validate.md", "broken.json: validate's error output"],
+  ["settings/strict.md", "a timeout written as a string: strict mode's error"]
+])
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value)
+
+/**
+ * Every JSON code block of docs/ that is an agent-hooks settings file (an object with a top-level key
+ * of the settings schema), and every block of handler objects (a `type` of the schema's handler
+ * types; one per line allowed), the latter wrapped into a settings file. Records of a run (the audit
+ * trail's, the execution log's) carry a handler's `type` too, and are not handlers.
+ */
+const docsExamples = (topLevelKeys: ReadonlySet<string>, handlerTypes: ReadonlySet<string>): Array<DocsExample> => {
+  const docsDir = join(root, "docs")
+  const out: Array<DocsExample> = []
+  for (const page of markdownFiles(docsDir)) {
+    if (otherAgentsPages.test(page)) continue
+    for (const block of parseBlocks(readFileSync(join(docsDir, page), "utf8"))) {
+      if (!["json", "jsonc"].includes(block.lang)) continue
+      const file = block.words.find((word) => word.startsWith("file="))?.slice("file=".length)
+      if (file !== undefined && otherAgentsFolder.test(file)) continue
+      // a first line such as `// policy.json` names the file
+      const text = block.text
+        .split("\n")
+        .filter((line) => !line.trim().startsWith("//"))
+        .join("\n")
+      let values: Array<unknown>
+      try {
+        values = [JSON.parse(text)]
+      } catch {
+        try {
+          values = text
+            .split("\n")
+            .filter((line) => line.trim() !== "")
+            .map((line) => JSON.parse(line) as unknown)
+        } catch {
+          continue
+        }
+      }
+      values.forEach((value, index) => {
+        if (!isObject(value)) return
+        const at = `docs/${page}:${block.line}${values.length > 1 ? ` (value ${index + 1})` : ""}`
+        const settings = Object.keys(value).some((key) => topLevelKeys.has(key) && key !== "hooks") || isObject(value["hooks"])
+        if (settings) out.push({ at, document: value })
+        else if (typeof value["type"] === "string" && handlerTypes.has(value["type"]) && !("kind" in value) && !("timestamp" in value))
+          out.push({ at, document: { hooks: { PreToolUse: [{ hooks: [value] }] } } })
+      })
+    }
+  }
+  return out
+}
+
 describe("agent-hooks schema", () => {
   it("prints a draft 2020-12 schema with a stable $id", () => {
     expect(schema["$schema"]).toBe("https://json-schema.org/draft/2020-12/schema")
@@ -65,6 +129,37 @@ describe("agent-hooks schema", () => {
   it("finds the repo's settings files", () => {
     expect(files).toContain("examples/hooks.json")
     expect(files.length).toBeGreaterThanOrEqual(5)
+  })
+
+  describe("the docs' examples", () => {
+    const examples = (): Array<DocsExample> => {
+      const properties = schema["properties"] as Record<string, unknown>
+      const handlers = (
+        properties["hooks"] as { additionalProperties: { items: { properties: { hooks: { items: { anyOf: Array<unknown> } } } } } }
+      ).additionalProperties.items.properties.hooks.items.anyOf
+      const types = handlers.map(
+        (handler) => (handler as { properties: { type: { enum?: Array<string>; const?: string } } }).properties.type
+      )
+      return docsExamples(
+        new Set(Object.keys(properties)),
+        new Set(types.flatMap((type) => type.enum ?? (type.const === undefined ? [] : [type.const])))
+      )
+    }
+
+    it("are found: settings files, handler objects, a cedar hook", () => {
+      const found = examples()
+      expect(found.length).toBeGreaterThan(60)
+      expect(found.some((example) => JSON.stringify(example.document).includes('"type":"cedar"'))).toBe(true)
+    })
+
+    it("are every one accepted, but those wrong on purpose, which are rejected", () => {
+      const verdicts = examples().map((example) => {
+        const page = example.at.slice("docs/".length).split(":")[0]!
+        const ok = validate(example.document)
+        return { at: example.at, wrongOnPurpose: docsDeliberatelyWrong.has(page), ok, errors: ok ? undefined : validate.errors }
+      })
+      expect(verdicts.filter((v) => v.ok === v.wrongOnPurpose)).toEqual([])
+    })
   })
 
   it.each(files)("accepts %s", (file) => {

@@ -4,12 +4,12 @@
  * previous record of its chain, so that an edited, inserted,
  * deleted or reordered record is found by {@link verify}.
  *
- * **One chain per writer.** Several processes (agents, CI jobs, `serve` instances) may append to
- * one file. Each writer (one engine) keeps its own chain: a random writer id, a sequence number
- * from 1, and the hash of its own previous record. Appends are single `write`s on a file opened
- * with `O_APPEND`, so lines never tear or interleave between live writers, and no lock is needed:
- * a writer that dies (kill -9) cannot leave a lock behind or fork anyone else's chain. The cost is
- * that the file holds several chains, and deleting a whole chain is only visible with checkpoints.
+ * **One chain per writer, one writer at a time.** Several processes (agents, CI jobs, `serve`
+ * instances, an agent's parallel tool calls) may append to one file. Each writer (one engine) keeps
+ * its own chain: a random writer id, a sequence number from 1, and the hash of its own previous
+ * record. Appends are single `write`s on a file opened with `O_APPEND`, taken one at a time under
+ * the log's lock (`<log>.lock`, created with O_EXCL; a lock left by a writer that died is broken
+ * after 2 s), so each record can name the record just before it in the file (`after`).
  *
  * **Checkpoints.** With a key (`AGENT_HOOKS_AUDIT_KEY`), a writer signs a checkpoint record with
  * HMAC-SHA-256 when it opens its chain, after every `checkpointEvery` records (100) and when it
@@ -18,13 +18,19 @@
  * A chain that ends without its closing checkpoint is reported as a notice (its writer was killed,
  * is still running, or fewer than `checkpointEvery` records were cut from its end).
  *
- * **Links between chains.** The first record of every chain names (`after`) the last record in the
- * file when it started, and each writer names its last record in the head file `<log>.head` (signed
- * with the key) when it checkpoints and closes. A chain deleted whole, or a record rewritten with a
- * fresh hash, leaves a link dangling; a cut end of the log no longer has the head's record.
+ * **Links between chains.** Every record names (`after`) the record just before it in the file,
+ * whichever writer wrote it, and each writer names its last record in the head file `<log>.head`
+ * (signed with the key, written under the lock) when it checkpoints and closes. A record or a
+ * chain deleted, or a record rewritten with a fresh hash, leaves a link dangling; a cut end of the
+ * log no longer has the head's record.
+ *
+ * **Losses.** A record that cannot be written (a full disk) becomes a `loss` record
+ * ({@link LossRecord}) as soon as one can be written (the log's `<log>.reserve` gives room for it
+ * at once), which `verify` reports as a problem.
  *
  * **Secrets and size.** A dispatch's record keeps the tool's input (the prompt, on prompt events)
- * after redaction ({@link defaultRedactions} and the configured patterns replace what they match
+ * after redaction (of its values, its member names, and neighbouring array strings read joined;
+ * the record's matcher value, session, tool and the hook as it ran likewise) ({@link defaultRedactions} and the configured patterns replace what they match
  * with `[REDACTED:<name>]`), each string cut at `maxValueChars` and the whole at `maxInputChars`
  * of JSON; every cut is listed in the record's `cut`, with the SHA-256 of the full (redacted) value.
  *
@@ -78,6 +84,19 @@ export interface RecordBase {
   readonly prev: string
   /** SHA-256 of this record's line without its `hash` member. */
   readonly hash: string
+  /**
+   * The `hash` of the record just before it in the file, when it was written (64 zeros: the first
+   * record of the log). Written with the log's lock held, so every record is linked to the one
+   * before it, whichever writer wrote that; logs written before this was so have it on the first
+   * record of each chain only. @since 0.2.0
+   */
+  readonly after?: string | undefined
+  /**
+   * On the first record of a chain whose writer exports to a collector: the resource it exports
+   * under (`service.name` and the other resource attributes), so that the export's resource is
+   * covered by a hash too. @since 0.2.0
+   */
+  readonly resource?: Readonly<Record<string, string>> | undefined
 }
 
 /**
@@ -273,7 +292,25 @@ export interface ReloadRecord extends RecordBase, ReloadRecordFields {
  * @since 0.2.0
  * @category models
  */
-export type AuditRecord = HookRecord | OutcomeRecord | CheckpointRecord | ReloadRecord
+export type AuditRecord = HookRecord | OutcomeRecord | CheckpointRecord | ReloadRecord | LossRecord
+
+/**
+ * Records a writer could not write (a full disk, a lock it could not take): how many, of which
+ * kinds, when, and why. Written as soon as it can be (on a full disk, into the room the log's
+ * `<log>.reserve` file gives back); `verify` reports every one as a problem (`lost`): a gap in the
+ * trail is never a pass.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface LossRecord extends RecordBase {
+  readonly kind: "loss"
+  readonly lost: number
+  readonly kinds: ReadonlyArray<string>
+  readonly from: string
+  readonly until: string
+  readonly error: string
+}
 
 /**
  * Something `verify` found wrong; any problem makes the log fail verification.
@@ -294,6 +331,7 @@ export interface Problem {
     | "checkpoint-wrong"
     | "head-missing"
     | "head-wrong"
+    | "lost"
   readonly writer: string | null
   readonly message: string
 }
@@ -482,9 +520,11 @@ export interface ExportReport extends VerifyReport {
 /**
  * Checks the chains again from what a collector received: the text of a file of OTLP/JSON logs
  * payloads, one per line (the collector's `file` exporter), or one JSON document. Each audit
- * record's body must hash to its `hash`, agree with its attributes, and continue its writer's
- * chain (sorted by `seq`: transport order does not count); a chain's first record must name (`after`)
- * a record of the export; each writer's last exported head must name a record of its chain
+ * record's body must hash to its `hash`; every field of its log record must be what the writer
+ * sent for that body (time, severity, event name, each attribute once with its value, none added
+ * or missing, and the resource its writer recorded); the records, put back in the log's order by
+ * their `after` links (transport order does not count), must chain and link as in a local log;
+ * each writer's last exported head must name a record of its chain
  * (signed, with `key`). A record dropped, edited or forged in the exported stream is a problem, as in
  * {@link verify}. An exact copy (an exporter's retry) is not.
  *

@@ -5,7 +5,7 @@
  * `Bash` `command`, `Read` `file_path`, `WebFetch`, `mcp__…`, matches the same action in every agent),
  * and answers in that agent's own language: its exit code, its JSON fields and nothing else.
  *
- * Each agent is one module (`internal/agents/<name>.ts`) holding its names, fields and answers, so
+ * Each agent is one folder (`internal/agents/<name>/`) holding its names, fields and answers, so
  * that an agent's preset and its host mode share them; `agents` lists them.
  *
  * **Example**

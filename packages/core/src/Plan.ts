@@ -95,6 +95,19 @@ export interface PlanOptions {
    * (Claude Code's behaviour: a failing hook is a non-blocking error).
    */
   readonly failClosed?: boolean | undefined
+  /**
+   * A guard that did not judge blocks: a hook that never ran (it could not start, the engine refused
+   * it, its command was not found or not executable: exit 127 or 126) blocks an event that can
+   * block, with a reason that says why, while a command hook that ran and failed (exit 1) stays a
+   * non-blocking error (Claude Code's rule). Not on Stop, SubagentStop, TaskCompleted, TeammateIdle
+   * or for `async` hooks. A handler's own `onFailure: "continue"` still wins. Host mode
+   * (`agent-hooks hook`) turns it on; `failClosed` includes it. Default: off.
+   * (`cedar` hooks and `http` hooks with `api: "opa"` are guards by construction: any failure of
+   * theirs blocks whatever this says, unless their `onFailure` is `"continue"`.)
+   *
+   * @since 0.2.0
+   */
+  readonly blockUnjudged?: boolean | undefined
 }
 
 /**
@@ -204,6 +217,8 @@ export interface Plan {
   readonly sequential: boolean
   /** A failing hook without its own `onFailure` blocks (engine option `failClosed` or `AGENT_HOOKS_FAIL_CLOSED`). */
   readonly failClosed: boolean
+  /** A hook that never ran blocks (engine option `blockUnjudged`, or `failClosed`). @since 0.2.0 */
+  readonly blockUnjudged?: boolean | undefined
   /** Consecutive Stop blocks after which the agent may stop (0: off). */
   readonly stopBlockCap: number
   /** SessionEnd's whole-event budget from the environment, in seconds; `undefined`: computed from the hooks. */

@@ -37,6 +37,33 @@ export interface DispatchContext {
 }
 
 /**
+ * The names the engine's settings are written in, from its preset (the config dialect), for a host
+ * whose tools and events have names of their own (the LangChain adapter): which tool names its
+ * matchers use, and which of its events stand for catalog events.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface PresetNames {
+  /** The preset's name (`"claude"`, `"wingman"`, `"pigo"`...). */
+  readonly name: string
+  /**
+   * The tool names the settings' matchers are written in: Claude Code's (`Bash`, `Write`, `Edit`...)
+   * for Claude Code's settings and the dialects that share them (Wave, orchestration), the agent's
+   * own otherwise (Gemini CLI's `run_shell_command`, `write_file`; Codex's `Bash`, `apply_patch`);
+   * `[]` when the dialect's agent names its tools itself (Wingman's deepagents tools, pigo's): its
+   * matchers are written in the host's own tool names.
+   */
+  readonly toolNames: ReadonlyArray<string>
+  /**
+   * Catalog event → the preset's own event that stands for it, where the preset has exactly one
+   * of another name (pigo: `PreToolUse` → `tool_start`; Gemini CLI: `PreToolUse` → `BeforeTool`).
+   * A host that raises catalog events dispatches this one in its place.
+   */
+  readonly events: Readonly<Record<string, string>>
+}
+
+/**
  * The engine, with Promises.
  *
  * @since 0.1.0
@@ -46,6 +73,12 @@ export interface PromiseHookEngine {
   readonly settings: LoadedSettings
   /** The events that have at least one hook (settings and programmatic ones); dispatching any other event runs nothing. */
   readonly hookedEvents: ReadonlySet<string>
+  /**
+   * The names its settings are written in (its preset's tool names and event names).
+   *
+   * @since 0.2.0
+   */
+  readonly preset: PresetNames
   /**
    * Runs the hooks of `event` for `payload` (a JSON object). `context` (since 0.2.0): the host's
    * trace (a W3C `traceparent`), the parent of the dispatch's span when telemetry is on.

@@ -102,7 +102,8 @@ export interface ModuleHandler extends Omit<Type<typeof HandlerSchema.module>, "
 /**
  * A `cedar` handler: Cedar policies evaluated in-process (`@cedar-policy/cedar-wasm`, loaded by the
  * runtime package when an engine with such a hook loads). Principal: the agent's session; action: the event;
- * resource: the tool's target; context: the input. See docs/policy-as-code.md.
+ * resource: the tool's target; context: the input. A cedar hook that could not decide blocks unless
+ * its `onFailure` is `"continue"`. See docs/policy-as-code.md.
  *
  * @since 0.2.0
  * @category models

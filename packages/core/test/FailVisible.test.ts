@@ -191,6 +191,108 @@ describe("failClosed", () => {
   )
 })
 
+describe("a guard that did not judge blocks (blockUnjudged: host mode)", () => {
+  // The events a failure may block: every event that can block, but the Stop-like ones (a block
+  // there keeps the agent going, and a failing hook would loop it).
+  const stopLike = new Set(["Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"])
+  const blocking = HookEvent.catalog.filter(
+    (spec) => spec.blocking !== "none" && spec.blocking !== "permission-request" && !stopLike.has(spec.behavesAs)
+  )
+  // Events where any non-zero exit is already a failed action (a dialect's, WorktreeCreate's own rule).
+  const nonZeroFails = (spec: HookEvent.HookEventSpec) => spec.nonZeroBlocks || spec.behavesAs === "WorktreeCreate"
+  const notRun = [
+    { exitCode: 127, stderr: "/bin/sh: 1: guard: not found" },
+    { exitCode: 126, stderr: "/bin/sh: 1: ./guard: Permission denied" },
+    new SpawnError({ file: "guard", cause: undefined, detail: "spawn guard ENOENT", reason: "not-found" })
+  ]
+  const on = (event: string, run: Parameters<typeof harness>[1], extra: Record<string, unknown> = {}) =>
+    withEngine(
+      harness({ "/s/a.json": settings({ [event]: [group(undefined, cmd("guard", extra))] }) }, run, { blockUnjudged: true }),
+      (engine) => engine.dispatch(event, bash("rm -rf /"))
+    )
+
+  it.effect("a command that never ran (exit 127, 126, a spawn failure) blocks every event that can block, saying why", () =>
+    Effect.gen(function* () {
+      expect(blocking.map((spec) => spec.name)).toContain("PreToolUse")
+      for (const spec of blocking) {
+        for (const run of notRun) {
+          const outcome = yield* on(spec.name, () => run)
+          const what = `${spec.name} ${JSON.stringify(run)}`
+          expect(outcome.blocked, what).toBe(true)
+          if (!nonZeroFails(spec))
+            expect(outcome.reason, what).toMatch(
+              /hook error: \[guard\]: (its command was not found \(exit 127\)|its command could not be executed \(exit 126\)|it could not start \(.*ENOENT.*\))/
+            )
+          if (!nonZeroFails(spec)) expect(outcome.reason, what).toContain("a guard that never ran did not judge the call")
+        }
+      }
+    })
+  )
+
+  it.effect("a command hook that ran and exited 1 stays a non-blocking error (Claude Code's rule), as a timeout does", () =>
+    Effect.gen(function* () {
+      for (const spec of blocking.filter((one) => !nonZeroFails(one))) {
+        const outcome = yield* on(spec.name, () => ({ exitCode: 1, stderr: "boom" }))
+        expect(outcome.blocked, spec.name).toBe(false)
+        expect(outcome.hooks[0]!.status, spec.name).toBe("non-blocking-error")
+      }
+    })
+  )
+
+  it.effect("onFailure: continue is the opt-out; Stop-like events and async hooks never block on it; off, exit 127 does not block", () =>
+    Effect.gen(function* () {
+      for (const run of notRun) {
+        expect((yield* on("PreToolUse", () => run, { onFailure: "continue" })).blocked).toBe(false)
+        expect((yield* on("PreToolUse", () => run, { async: true })).blocked).toBe(false)
+        for (const event of stopLike) expect((yield* on(event, () => run)).blocked, event).toBe(false)
+        const off = yield* withEngine(
+          harness({ "/s/a.json": settings({ PreToolUse: [group(undefined, cmd("guard"))] }) }, () => run),
+          (engine) => engine.dispatch("PreToolUse", bash("rm -rf /"))
+        )
+        expect(off.blocked, JSON.stringify(run)).toBe(false)
+      }
+      const stop = yield* on("Stop", () => notRun[0]!)
+      expect(stop.hooks[0]!.messages).toContain("not blocking (blocking on a hook that never ran is ignored on Stop)")
+    })
+  )
+
+  it.effect(
+    "a prompt hook with no model, an mcp_tool hook with no MCP connection, an http hook the allowlist refuses never ran: each blocks",
+    () =>
+      Effect.gen(function* () {
+        const hooks = [
+          { type: "prompt", prompt: "is this safe?" },
+          { type: "mcp_tool", server: "guard", tool: "check" },
+          { type: "http", url: "https://elsewhere.example.net/hook" }
+        ]
+        for (const hook of hooks) {
+          const h = harness(
+            { "/s/a.json": settings({ PreToolUse: [group(undefined, hook)] }, { allowedHttpHookUrls: ["https://policy.example.com/*"] }) },
+            () => ({}),
+            { blockUnjudged: true }
+          )
+          const outcome = yield* withEngine(h, (engine) => engine.dispatch("PreToolUse", bash("rm -rf /")))
+          expect(outcome.blocked, hook.type).toBe(true)
+          expect(outcome.reason, hook.type).toContain("it did not run (")
+          expect(outcome.reason, hook.type).toContain("a guard that never ran did not judge the call")
+        }
+      })
+  )
+
+  it.effect("a hook the engine refused to start (allowedCommands) never ran: it blocks", () =>
+    Effect.gen(function* () {
+      const h = harness(
+        { "/s/a.json": settings({ PreToolUse: [group(undefined, cmd("guard"))] }, { allowedCommands: ["jq"] }) },
+        () => ({}),
+        { blockUnjudged: true }
+      )
+      const outcome = yield* withEngine(h, (engine) => engine.dispatch("PreToolUse", bash("rm -rf /")))
+      expect(outcome.blocked).toBe(true)
+      expect(outcome.reason).toContain("it could not start (shell-form hooks are refused while allowedCommands is set")
+    })
+  )
+})
+
 describe("dispatches that could go unseen", () => {
   it.effect("an unknown event reaches onWarning with the nearest event name", () => {
     const warnings: Array<string> = []

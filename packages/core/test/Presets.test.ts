@@ -38,17 +38,17 @@ describe("Presets", () => {
       "orchestration",
       "pigo",
       "wave",
+      "codex",
       "gemini",
+      "qwen",
       "kiro",
       "windsurf",
       "cline",
       "antigravity",
       "antigravity-1.0",
-      "codex",
       "cursor",
       "copilot",
-      "vscode",
-      "qwen"
+      "vscode"
     ])
     expect(Presets.byName("pigo")).toBe(Presets.pigo)
     expect(Presets.byName("nope")).toBeUndefined()

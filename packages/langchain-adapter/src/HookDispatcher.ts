@@ -115,6 +115,23 @@ export interface HookDispatcher {
    * @since 0.2.0
    */
   readonly reportsWarnings?: boolean | undefined
+  /**
+   * The names the engine's settings are written in (engines from `createHookEngine` have it, from
+   * their preset). `toolNames`: the tool names its matchers use; the built-in mapping
+   * (`defaultToolNames`) renames a LangChain tool only to a name in this list, so a preset written
+   * in its agent's own names (Wingman's `write_file`, pigo's `bash`) sees the tools as they are
+   * named. `events`: catalog event → the preset's own event for it (pigo's `tool_start` for
+   * PreToolUse), dispatched in its place. Without it: Claude Code's names, every default mapping.
+   *
+   * @since 0.2.0
+   */
+  readonly preset?:
+    | {
+        readonly name?: string | undefined
+        readonly toolNames?: ReadonlyArray<string> | undefined
+        readonly events?: Readonly<Record<string, string>> | undefined
+      }
+    | undefined
 }
 
 /**

@@ -109,7 +109,14 @@ export interface HooksMiddlewareOptions {
    * name to undo a default).
    */
   readonly toolNames?: Readonly<Record<string, string | ToolMapping>> | undefined
-  /** Use `defaultToolNames` (`bash` → `Bash`, `write_file` → `Write`...). Default `true`. */
+  /**
+   * Use `defaultToolNames` (`bash` → `Bash`, `write_file` → `Write`...). Default: where the engine's
+   * preset uses the name a default maps to (its `preset.toolNames`): every default for Claude
+   * Code's settings (and Wave's, orchestration's), none for a preset written in its agent's own
+   * tool names (Wingman's `write_file|edit_file`, pigo's `bash`), whose matchers then see the
+   * LangChain names; every default for an engine that does not say. `true`: every default, whatever
+   * the preset; `false`: none.
+   */
   readonly defaultToolNames?: boolean | undefined
   /** The `cwd` of every payload, and where hooks run. Default: `process.cwd()`. */
   readonly cwd?: string | undefined

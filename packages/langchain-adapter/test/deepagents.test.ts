@@ -5,7 +5,7 @@ import { fakeModel } from "langchain"
 import { describe, expect, it } from "vitest"
 import { hooksMiddleware } from "@agent-hooks/langchain-adapter"
 import { withHooks } from "@agent-hooks/langchain-adapter/DeepAgents"
-import { bashTool, fakeEngine, lastText, tempDir } from "./helpers.ts"
+import { bashTool, fakeEngine, fixtureCommand, lastText, realEngine, tempDir } from "./helpers.ts"
 
 const denyRm = (event: string, payload: Record<string, unknown>) =>
   event === "PreToolUse" && JSON.stringify(payload["tool_input"]).includes("rm -rf")
@@ -13,6 +13,40 @@ const denyRm = (event: string, payload: Record<string, unknown>) =>
     : undefined
 
 describe("deepagents", () => {
+  // The recipe's shape: a real engine whose settings have tool-event hooks only (no Stop, no
+  // UserPromptSubmit), so the middleware registers no agent nodes and makes the run's info only
+  // when a hook runs, which for the subagent's call is inside the subagent.
+  it("with tool-event hooks only, a subagent's tool call is checked and the run ends (no stack overflow)", async () => {
+    const { engine } = await realEngine({
+      PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: fixtureCommand("block-rm.sh") }] }],
+      PostToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "true" }] }]
+    })
+    const { bash, ran } = bashTool()
+    const model = fakeModel()
+      .respondWithTools([{ name: "task", args: { description: "clean the disk", subagent_type: "researcher" }, id: "t1" }])
+      .respondWithTools([
+        { name: "bash", args: { command: "rm -rf /" }, id: "b1" },
+        { name: "bash", args: { command: "ls" }, id: "b2" }
+      ])
+      .respond(new AIMessage("researcher: rm was refused, ls ran"))
+      .respond(new AIMessage("main: done"))
+    const dispatched: Array<{ event: string; payload: Record<string, unknown> }> = []
+    const hooks = hooksMiddleware({ engine, transcriptDir: tempDir(), onOutcome: (event, payload) => dispatched.push({ event, payload }) })
+    const researcher = { name: "researcher", description: "looks things up", systemPrompt: "You research." }
+    const agent = createDeepAgent(withHooks({ model, tools: [bash], subagents: [researcher] }, hooks))
+
+    const result = await agent.invoke({ messages: [new HumanMessage("clean up")] }, { configurable: { thread_id: "recipe" } })
+
+    expect(ran).toEqual(["ls"])
+    expect(lastText(result.messages)).toBe("main: done")
+    const researcherTurn = model.calls[2]!.messages.map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)))
+    expect(researcherTurn).toContain("rm -rf is not allowed here")
+    // The subagent's calls are the researcher's, in the main agent's session (its thread).
+    const checked = dispatched.filter((d) => d.event === "PreToolUse" && d.payload["tool_name"] === "Bash")
+    expect(checked).toHaveLength(2)
+    for (const { payload } of checked) expect(payload).toMatchObject({ session_id: "recipe", agent_type: "researcher" })
+  })
+
   it("withHooks installs the hooks on the default general-purpose subagent: its tool calls are checked too", async () => {
     const engine = fakeEngine(denyRm)
     const { bash, ran } = bashTool()

@@ -3,6 +3,7 @@
  *
  * @since 0.1.0
  */
+export * as NodeCedar from "./NodeCedar.ts"
 export * as NodeHookEngine from "./NodeHookEngine.ts"
 export * as NodeProcessSpawner from "./NodeProcessSpawner.ts"
 export { createHookEngine } from "./NodeHookEngine.ts"

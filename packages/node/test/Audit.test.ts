@@ -259,6 +259,35 @@ describe("auditLog in the engine", () => {
   })
 })
 
+describe("auditLog under the Cursor preset", () => {
+  it("the matcher field (the shell command itself) keeps no token: hook and outcome records redact it, and verify passes", async () => {
+    const dir = cleanups.tempDir()
+    const home = cleanups.tempDir()
+    mkdirSync(join(dir, ".cursor"))
+    writeFileSync(
+      join(dir, ".cursor", "hooks.json"),
+      JSON.stringify({ version: 1, hooks: { beforeShellExecution: [{ command: "echo blocked >&2; exit 2", matcher: "curl" }] } })
+    )
+    const log = join(dir, "audit.jsonl")
+    const token = "ghp_" + "A1b2C3d4E5".repeat(4)
+    const engine = await createHookEngine({ preset: "cursor", projectDir: dir, auditLog: log, env: { ...process.env, HOME: home } })
+    try {
+      const command = `curl -H "Authorization: token ${token}" -u bob:hunter2secret https://api.example.test`
+      const outcome = await engine.dispatch("beforeShellExecution", { command, cwd: dir, hook_event_name: "beforeShellExecution" })
+      expect(outcome.blocked).toBe(true)
+    } finally {
+      await engine.close()
+    }
+    const text = readFileSync(log, "utf8")
+    expect(text).not.toContain(token)
+    expect(text).not.toContain("hunter2secret")
+    const records = Audit.parse(text).records.map(({ record }) => record)
+    const hook = records.find((r) => r.kind === "hook")
+    expect(hook).toMatchObject({ matcher: expect.stringContaining("[REDACTED:") })
+    expect((await Effect.runPromise(Audit.verify(text, { head: readFileSync(`${log}.head`, "utf8") }))).ok).toBe(true)
+  })
+})
+
 describe("audit records as OTLP log records", () => {
   const blockRm = fileURLToPath(new URL("./fixtures/block-rm.sh", import.meta.url))
   const receiver = OtlpReceiver.register()
@@ -439,7 +468,7 @@ describe("audit records as OTLP log records", () => {
     )
     expect(attribute.problems).toHaveLength(1)
     expect(attribute.problems[0]).toMatchObject({ kind: "edited" })
-    expect(attribute.problems[0]!.message).toContain("its attributes blocked differ from its record")
+    expect(attribute.problems[0]!.message).toContain("its agent_hooks.audit.blocked differ from what the writer sent for its record")
 
     // The end of the chain dropped (the closing checkpoint and the last outcome), the head kept: the head names a record the export lacks.
     const lastSeq = Math.max(
@@ -583,5 +612,39 @@ describe("audit records as OTLP log records", () => {
     expect(
       Audit.parse(readFileSync(join(dir, "audit.jsonl"), "utf8")).records.filter(({ record }) => record.kind === "outcome")
     ).toHaveLength(3)
+  })
+})
+
+describe("the audit log's lock and reserve files from a cloned repository", () => {
+  it("a reserve that is a link to the user's file is never written or emptied; a dangling link as the lock stalls no one for long", async () => {
+    const dir = cleanups.tempDir()
+    const victim = join(cleanups.tempDir(), "bashrc")
+    writeFileSync(victim, "export PATH=/usr/bin\n")
+    const log = join(dir, "audit.jsonl")
+    symlinkSync(victim, `${log}.reserve`)
+    symlinkSync(join(dir, "nowhere"), `${log}.lock`)
+    const started = Date.now()
+    await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const writer = yield* Audit.makeWriter({ file: log })
+          yield* writer.outcome({
+            session: "s",
+            event: "PreToolUse",
+            matcher: "Bash",
+            tool: "Bash",
+            input: { command: "ls" },
+            blocked: false,
+            decision: null,
+            reason: null,
+            hooks: 0
+          })
+        })
+      ).pipe(Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer)))
+    )
+    // A generous bound: the link's own age (taken as a dead writer's lock) is what it waits for, not 30 s.
+    expect(Date.now() - started).toBeLessThan(20_000)
+    expect(readFileSync(victim, "utf8")).toBe("export PATH=/usr/bin\n")
+    expect(Audit.parse(readFileSync(log, "utf8")).records.map(({ record }) => record.kind)).toEqual(["outcome"])
   })
 })

@@ -87,13 +87,15 @@ describe("http hooks with api: opa (OPA's Data API)", () => {
     const nowhere = await engineWith(opaHook(`${server.url}/v1/data/no/such/rule`))
     expect((await nowhere.dispatch("PreToolUse", bash("ls"))).blocked).toBe(true)
 
+    // onUndefined: fail is a failed hook, which blocks too (an OPA hook is a guard), unless onFailure says continue
     const failing = await engineWith(opaHook(url, { onUndefined: "fail" }))
     const failed = await failing.dispatch("PreToolUse", bash("ls"))
-    expect(failed.blocked).toBe(false)
-    expect(failed.hooks[0]).toMatchObject({ status: "non-blocking-error" })
+    expect(failed.blocked).toBe(true)
     expect(failed.hooks[0]!.stderr).toContain("the result is undefined")
-    const closed = await engineWith(opaHook(url, { onUndefined: "fail", onFailure: "block" }))
-    expect((await closed.dispatch("PreToolUse", bash("ls"))).blocked).toBe(true)
+    const open = await engineWith(opaHook(url, { onUndefined: "fail", onFailure: "continue" }))
+    const went = await open.dispatch("PreToolUse", bash("ls"))
+    expect(went.blocked).toBe(false)
+    expect(went.hooks[0]).toMatchObject({ status: "non-blocking-error" })
   })
 
   it("a result that is not a decision is a failed hook that names what came and what is expected", async () => {
@@ -102,8 +104,9 @@ describe("http hooks with api: opa (OPA's Data API)", () => {
     const outcome = await engine.dispatch("PreToolUse", bash("ls"))
     expect(outcome.hooks[0]!.stderr).toContain("the result is a string")
     expect(outcome.hooks[0]!.stderr).toContain(`expected {"result": true|false}`)
-    const closed = await engineWith(opaHook(`${server.url}/v1/data/agent_hooks/pretooluse/version`, { onFailure: "block" }))
-    expect((await closed.dispatch("PreToolUse", bash("ls"))).blocked).toBe(true)
+    expect(outcome.blocked).toBe(true)
+    const open = await engineWith(opaHook(`${server.url}/v1/data/agent_hooks/pretooluse/version`, { onFailure: "continue" }))
+    expect((await open.dispatch("PreToolUse", bash("ls"))).blocked).toBe(false)
   })
 })
 
@@ -178,14 +181,19 @@ describe("cedar hooks (the real Cedar engine, @cedar-policy/cedar-wasm)", () => 
       join(dir, "policies.cedar"),
       `forbid (principal, action == Action::"PreToolUse", resource) when { resource.owner == "me" };`
     )
+    // a cedar hook that could not decide blocks (it is a guard), saying why; onFailure: continue lets the call go on
     const invalid = await engine.dispatch("PreToolUse", bash("ls"))
-    expect(invalid.hooks[0]).toMatchObject({ status: "non-blocking-error" })
+    expect(invalid.blocked).toBe(true)
     expect(invalid.hooks[0]!.stderr).toContain("does not validate against")
     writeFileSync(join(dir, "policies.cedar"), `forbid (principal, action, resource`)
     const broken = await engine.dispatch("PreToolUse", bash("ls"))
     expect(broken.hooks[0]!.stderr).toContain("policies.cedar")
-    const { engine: closed } = await cedarEngine({ onFailure: "block" }, { "policies.cedar": "forbid (" })
-    expect((await closed.dispatch("PreToolUse", bash("ls"))).blocked).toBe(true)
+    expect(broken.blocked).toBe(true)
+    expect(broken.reason).toContain("blocking because a Cedar hook is a guard")
+    const { engine: open } = await cedarEngine({ onFailure: "continue" }, { "policies.cedar": "forbid (" })
+    const went = await open.dispatch("PreToolUse", bash("ls"))
+    expect(went.blocked).toBe(false)
+    expect(went.hooks[0]).toMatchObject({ status: "non-blocking-error" })
   })
 })
 
@@ -313,5 +321,168 @@ describe("cedar hooks and project trust", () => {
     const outcome = await swapped.engine.dispatch("PreToolUse", bash("rm -rf /"))
     expect(outcome.hooks.some((hook) => hook.status === "success")).toBe(false)
     expect(swapped.warnings.join("\n")).toContain("not approved")
+  })
+})
+
+/**
+ * A server for every answer an OPA endpoint may give that is not a clear allow or deny: each path
+ * of `/v1/data/<shape>` answers one shape (`hang` never answers, `reset` drops the connection).
+ */
+const OPA_SHAPES: Record<string, { readonly status?: number; readonly body?: string; readonly hang?: boolean; readonly reset?: boolean }> =
+  {
+    "null-result": { body: `{"result": null}` },
+    "string-result": { body: `{"result": "1"}` },
+    "number-result": { body: `{"result": 1}` },
+    "zero-result": { body: `{"result": 0}` },
+    "allow-not-boolean": { body: `{"result": {"allow": "true"}}` },
+    "deny-not-array": { body: `{"result": {"deny": "no"}}` },
+    "empty-decision": { body: `{"result": {}}` },
+    "reason-only": { body: `{"result": {"reason": "x"}}` },
+    "status-500": { status: 500, body: `{"code": "internal_error"}` },
+    "status-404": { status: 404, body: "" },
+    "status-400": { status: 400, body: `{"code": "invalid_parameter", "message": "x"}` },
+    "status-204": { status: 204 },
+    "not-json": { body: "<html>ok</html>" },
+    "empty-body": { body: "" },
+    "array-body": { body: "[]" },
+    "null-body": { body: "null" },
+    "string-body": { body: `"allow"` },
+    "cut-json": { body: `{"result": tr` },
+    hang: { hang: true },
+    reset: { reset: true }
+  }
+
+const shapesServer = async () => {
+  const { createServer } = await import("node:http")
+  const hanging = new Set<import("node:http").ServerResponse>()
+  const server = createServer((request, response) => {
+    request.resume()
+    request.on("end", () => {
+      const shape = OPA_SHAPES[(request.url ?? "").replace(/^\/v1\/data\//, "")]
+      if (shape === undefined) return void response.writeHead(404).end()
+      if (shape.hang === true) return void hanging.add(response)
+      if (shape.reset === true) return void request.socket.destroy()
+      response.writeHead(shape.status ?? 200, { "content-type": "application/json" }).end(shape.body)
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const { port } = server.address() as import("node:net").AddressInfo
+  cleanups.push(
+    () =>
+      new Promise<void>((resolve) => {
+        for (const response of hanging) response.destroy()
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
+  )
+  return `http://127.0.0.1:${port}`
+}
+
+describe("a policy hook that could not decide blocks (cedar and api: opa are guards by construction)", () => {
+  it("every OPA answer that is not a clear allow or deny blocks, saying why; onFailure: continue lets it go on, visibly", async () => {
+    const base = await shapesServer()
+    // a port nothing listens on: connection refused
+    const closed = await shapesServer()
+    cleanups.splice(-1, 1)[0]!()
+    const urls = [...Object.keys(OPA_SHAPES).map((shape) => `${base}/v1/data/${shape}`), `${closed}/v1/data/refused`]
+    const settings = (extra: object) => ({
+      hooks: { PreToolUse: [{ hooks: urls.map((url) => ({ type: "http", api: "opa", url, timeout: 2, ...extra })) }] }
+    })
+    const engine = await engineWith(settings({}))
+    const outcome = await engine.dispatch("PreToolUse", bash("rm -rf /"))
+    expect(outcome.blocked).toBe(true)
+    expect(outcome.hooks).toHaveLength(urls.length)
+    // each hook's own verdict: a block, none a success
+    for (const [n, hook] of outcome.hooks.entries()) {
+      expect(hook.status, `${urls[n]}: ${hook.stderr}`).toBe("blocking-error")
+      expect(hook.messages.join("\n"), urls[n]).not.toContain("non-blocking")
+    }
+    expect(outcome.reason).toContain("blocking because an OPA hook is a guard")
+    // one at a time: each shape alone blocks
+    for (const url of urls) {
+      const alone = await engineWith({ hooks: { PreToolUse: [{ hooks: [{ type: "http", api: "opa", url, timeout: 2 }] }] } })
+      expect((await alone.dispatch("PreToolUse", bash("rm -rf /"))).blocked, url).toBe(true)
+    }
+    const opened = await engineWith(settings({ onFailure: "continue" }))
+    const went = await opened.dispatch("PreToolUse", bash("rm -rf /"))
+    expect(went.blocked).toBe(false)
+    // each failure still said: none is a success or a block
+    for (const hook of went.hooks) expect(hook.status, hook.command).toMatch(/^(non-blocking-error|cancelled)$/)
+  })
+
+  it("a lone UTF-16 surrogate anywhere in the payload reaches Cedar as U+FFFD, flagged: the forbid still applies", async () => {
+    const { engine } = await cedarEngine({})
+    for (const payload of [
+      { session_id: "s1", ...bash("rm -rf / #\ud800") },
+      { session_id: "s1", ...bash("rm -rf / #\udfff") },
+      { session_id: "s\ud800", ...bash("rm -rf /") },
+      { session_id: "s1", tool_name: "Bash", tool_input: { command: "rm -rf /", "\udc00key": ["\ud83d", "\ude00x"] } },
+      { session_id: "s1", tool_name: "Bash", tool_input: { command: "rm -rf /", description: "x\udbff" } }
+    ]) {
+      const outcome = await engine.dispatch("PreToolUse", payload)
+      expect(outcome, JSON.stringify(payload)).toMatchObject({
+        blocked: true,
+        reason: "denied by Cedar: policy no-rm-rf: rm -rf is not allowed"
+      })
+      expect(outcome.hooks[0]!.messages.join("\n")).toMatch(/the payload held \d+ lone UTF-16 surrogates? \(not valid Unicode\)/)
+    }
+    // a policy on the context's command (where cedar-wasm refused the surrogate: the hook failed, the call went ahead)
+    const { engine: onContext } = await cedarEngine(
+      { policies: "context.cedar" },
+      {
+        "context.cedar":
+          `@id("no-rm-rf") @reason("rm -rf is not allowed") forbid (principal, action == Action::"PreToolUse", resource) when { context.tool_input.command like "*rm -rf*" };\n` +
+          `permit (principal, action, resource);`
+      }
+    )
+    for (const command of ["rm -rf / #\ud800", "\udfffrm -rf /"]) {
+      expect(await onContext.dispatch("PreToolUse", { session_id: "s1", ...bash(command) }), command).toMatchObject({
+        blocked: true,
+        reason: "denied by Cedar: policy no-rm-rf: rm -rf is not allowed"
+      })
+    }
+    // a well-formed pair is not touched, and no flag is raised
+    const emoji = await engine.dispatch("PreToolUse", bash("echo \ud83d\ude00"))
+    expect(emoji).toMatchObject({ blocked: false, warnings: [] })
+    expect(emoji.hooks[0]!.messages.join("\n")).not.toContain("surrogate")
+  })
+
+  it("a policy may forbid what carried lone surrogates (context.agent_hooks_lone_surrogates)", async () => {
+    const { engine } = await cedarEngine(
+      { policies: "strict.cedar" },
+      {
+        "strict.cedar":
+          `@id("well-formed") @reason("the call held text that is not valid Unicode") forbid (principal, action, resource) when { context.agent_hooks_lone_surrogates };\n` +
+          `permit (principal, action, resource);`
+      }
+    )
+    expect((await engine.dispatch("PreToolUse", bash("ls"))).blocked).toBe(false)
+    expect(await engine.dispatch("PreToolUse", bash("ls #\ud800"))).toMatchObject({
+      blocked: true,
+      reason: "denied by Cedar: policy well-formed: the call held text that is not valid Unicode"
+    })
+  })
+
+  it("a Cedar engine that cannot load blocks, naming it; onFailure: continue is the opt-out", async () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-cedar-noengine-")))
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+    copyFileSync(join(cedarFixtures, "policies.cedar"), join(dir, "policies.cedar"))
+    const missing = HookEngine.cedarRuntime(
+      () => Promise.reject(new Error("Cannot find package '@cedar-policy/cedar-wasm'")),
+      (path) => readFile(path, "utf8")
+    )
+    const open = async (extra: object) => {
+      const file = join(dir, `settings-${Object.keys(extra).length}.json`)
+      writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "cedar", policies: "policies.cedar", ...extra }] }] } }))
+      const engine = await createHookEngine({ settings: [file], projectDir: dir, cedar: missing, preloadCedar: false })
+      cleanups.push(() => engine.close())
+      return engine
+    }
+    const blocked = await (await open({})).dispatch("PreToolUse", bash("rm -rf /"))
+    expect(blocked.blocked).toBe(true)
+    expect(blocked.hooks[0]!.stderr).toContain("cannot load the Cedar engine")
+    expect(blocked.reason).toContain("blocking because a Cedar hook is a guard")
+    const went = await (await open({ onFailure: "continue" })).dispatch("PreToolUse", bash("rm -rf /"))
+    expect(went.blocked).toBe(false)
   })
 })

@@ -1,20 +1,13 @@
 import * as HookEngine from "@agent-hooks/core/HookEngine"
 import * as PromiseEngine from "@agent-hooks/core/PromiseEngine"
-import * as RegularFile from "@agent-hooks/core/RegularFile"
 import type * as HookError from "@agent-hooks/core/HookError"
+// Cedar's Node build runs on Bun: the Node package's runtime, written once
+import { cedarRuntime as cedar } from "@agent-hooks/node/NodeCedar"
 import * as NodeFileSystem from "@effect/platform-node-shared/NodeFileSystem"
 import * as NodePath from "@effect/platform-node-shared/NodePath"
 import * as Layer from "effect/Layer"
-import * as fs from "node:fs"
 import * as BunProcessSpawner from "../BunProcessSpawner.ts"
 import type { BunEngineOptions } from "../BunHookEngine.ts"
-
-// Cedar's Node build runs on Bun; imported when an engine with a cedar hook loads.
-const cedar = HookEngine.cedarRuntime(
-  () => import("@cedar-policy/cedar-wasm/nodejs"),
-  // only regular files: a FIFO or a device named as a policy fails the hook, never blocks the read
-  RegularFile.reader(fs)
-)
 
 /** @internal */
 export const layer = (options: BunEngineOptions = {}): Layer.Layer<HookEngine.HookEngine, HookError.HookError> =>

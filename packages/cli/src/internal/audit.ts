@@ -179,6 +179,8 @@ const describe = (record: Audit.AuditRecord): string => {
         `reload   ${record.result}  ${record.files.join(", ")}${record.dropped.length === 0 ? "" : `  dropped ${record.dropped.join("; ")}`}` +
         `${record.message === null ? "" : `  ${JSON.stringify(record.message)}`}`
       )
+    case "loss":
+      return `LOSS     ${record.lost} record${record.lost === 1 ? "" : "s"} (${record.kinds.join(", ")}) not written between ${record.from} and ${record.until}: ${record.error}`
   }
 }
 
@@ -219,6 +221,8 @@ export const show = (options: ShowOptions): Effect.Effect<void, Failed> =>
       if (!filtered) return true
       if (record.kind === "checkpoint") return false
       // a reload belongs to no session or tool: shown by time alone
+      // a reload, or a loss, belongs to no session or tool: shown by time alone (a loss always: its records may be any)
+      if (record.kind === "loss") return true
       if (record.kind === "reload") {
         if (session !== undefined || tool !== undefined) return false
         const at = Date.parse(record.time)

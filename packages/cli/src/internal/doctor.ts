@@ -11,18 +11,17 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { spawnSync } from "node:child_process"
 import { existsSync } from "node:fs"
-import { homedir } from "node:os"
 import { join, resolve } from "node:path"
 import { Failed } from "../ExitCode.ts"
-import { readText } from "./configFile.ts"
-import { ownEntryOn } from "./foreignEntry.ts"
+import { foreignAuto, killedBeforeAnswer } from "./foreignEntry.ts"
 import { READERS } from "./foreignPayload.ts"
-import { eventsOf, fixedTimeout, readOwnCommand, secondsOf, timeoutIn } from "./hostConfig.ts"
+import { eventsOf, readOwnCommand } from "./hostConfig.ts"
 import { clientPath, nativeFolder, readClient } from "./nativeClient.ts"
 import type { Scope } from "./hostFiles.ts"
 import { filesOf, layoutOf, wiredEntries } from "./hostFiles.ts"
-import { parse, toValue } from "./jsonc.ts"
-import { budgetMs, HOST_MODE_ENV } from "./hook.ts"
+import { wiringOf } from "./agentProfile.ts"
+import { describeSwitch, offSwitches } from "./hookSwitches.ts"
+import { HOST_MODE_ENV } from "./hook.ts"
 import { nodeEntry, runner, sameRunner } from "./install.ts"
 
 /** Options of `agent-hooks doctor`. */
@@ -33,117 +32,20 @@ export interface DoctorOptions {
   readonly projectDir: Option.Option<string>
   /** The shell command of the test call. */
   readonly testCommand: string
+  /** The agent's own managed (system) settings folder, for its switches (default: the one it documents). */
+  readonly agentManagedDir?: Option.Option<string> | undefined
 }
 
-/** The agent's event that guards its shell tool (the test call's event). */
-export const shellEvent = (agent: HostMode.Agent): string =>
-  (
-    ({ gemini: "BeforeTool", cursor: "beforeShellExecution", windsurf: "pre_run_command", copilot: "preToolUse" }) as Record<string, string>
-  )[agent.name] ?? "PreToolUse"
+/** The agent's event that guards its shell tool (the test call's event): its profile's `doctor.shellEvent`. */
+export const shellEvent = (agent: HostMode.Agent): string => wiringOf(agent).doctor.shellEvent
 
-/** The agent's PreToolUse payload for its shell tool running `command`, in the agent's own shape and names. */
-export const testPayload = (agent: HostMode.Agent, command: string, projectDir: string): Record<string, unknown> => {
-  const common = { session_id: "agent-hooks-doctor", transcript_path: join(projectDir, ".agent-hooks-doctor.jsonl"), cwd: projectDir }
-  switch (agent.name) {
-    case "claude":
-      return {
-        ...common,
-        permission_mode: "default",
-        hook_event_name: "PreToolUse",
-        tool_name: "Bash",
-        tool_input: { command, description: "agent-hooks doctor test call" },
-        tool_use_id: "toolu_agent_hooks_doctor"
-      }
-    case "codex":
-      return {
-        ...common,
-        turn_id: "agent-hooks-doctor",
-        hook_event_name: "PreToolUse",
-        model: "agent-hooks-doctor",
-        permission_mode: "default",
-        tool_name: "Bash",
-        tool_input: { command },
-        tool_use_id: "call_agent_hooks_doctor"
-      }
-    case "gemini":
-      return {
-        ...common,
-        hook_event_name: "BeforeTool",
-        timestamp: new Date().toISOString(),
-        tool_name: "run_shell_command",
-        tool_input: { command, description: "agent-hooks doctor test call" }
-      }
-    case "qwen":
-      return {
-        ...common,
-        hook_event_name: "PreToolUse",
-        timestamp: new Date().toISOString(),
-        permission_mode: "default",
-        tool_name: "run_shell_command",
-        tool_input: { command, is_background: false, description: "agent-hooks doctor test call" },
-        tool_use_id: "toolu_agent_hooks_doctor",
-        tool_call_id: "call_agent_hooks_doctor"
-      }
-    case "kiro":
-      return { hook_event_name: "PreToolUse", cwd: projectDir, tool_name: "execute_bash", tool_input: { command } }
-    case "windsurf":
-      return {
-        agent_action_name: "pre_run_command",
-        trajectory_id: "agent-hooks-doctor",
-        execution_id: "agent-hooks-doctor",
-        timestamp: new Date().toISOString(),
-        tool_info: { command_line: command, cwd: projectDir }
-      }
-    case "cline":
-      return {
-        clineVersion: "agent-hooks-doctor",
-        hookName: "PreToolUse",
-        timestamp: String(Date.now()),
-        taskId: "agent-hooks-doctor",
-        workspaceRoots: [projectDir],
-        userId: "agent-hooks-doctor",
-        preToolUse: { toolName: "execute_command", parameters: { command } }
-      }
-    case "antigravity":
-    case "antigravity-1.0":
-      return {
-        ...(agent.name === "antigravity" ? { hookEventName: "PreToolUse" } : {}),
-        conversationId: "agent-hooks-doctor",
-        stepIdx: 0,
-        toolCall: { name: "run_command", args: { CommandLine: command, Cwd: projectDir } },
-        workspacePaths: [projectDir]
-      }
-    case "cursor":
-      return {
-        conversation_id: "agent-hooks-doctor",
-        generation_id: "agent-hooks-doctor",
-        model: "agent-hooks-doctor",
-        hook_event_name: "beforeShellExecution",
-        workspace_roots: [projectDir],
-        user_email: null,
-        command,
-        cwd: projectDir
-      }
-    case "copilot":
-      return {
-        timestamp: Date.now(),
-        cwd: projectDir,
-        sessionId: "agent-hooks-doctor",
-        toolName: "bash",
-        toolArgs: JSON.stringify({ command, description: "agent-hooks doctor test call" })
-      }
-    case "vscode":
-      return {
-        timestamp: new Date().toISOString(),
-        cwd: projectDir,
-        sessionId: "agent-hooks-doctor",
-        hookEventName: "PreToolUse",
-        tool_name: "runTerminalCommand",
-        tool_input: { command, explanation: "agent-hooks doctor test call" },
-        tool_use_id: "agent-hooks-doctor"
-      }
-  }
-}
+/** The agent's PreToolUse payload for its shell tool running `command`, in the agent's own shape and names (its profile's `doctor.sample`). */
+export const testPayload = (agent: HostMode.Agent, command: string, projectDir: string): Record<string, unknown> =>
+  wiringOf(agent).doctor.sample(command, projectDir, {
+    session_id: "agent-hooks-doctor",
+    transcript_path: join(projectDir, ".agent-hooks-doctor.jsonl"),
+    cwd: projectDir
+  })
 
 /** The shell tool's name in a test payload, for the report line (` Bash`), wherever the agent puts it. */
 const toolOf = (payload: Record<string, unknown>): string => {
@@ -164,13 +66,11 @@ export const verdict = (
   stdout: string,
   stderr: string
 ): { readonly kind: "block" | "ask" | "allow"; readonly reason: string } => {
-  // Cline reads only stdout's JSON (any non-zero exit is an error, and the tool runs); Antigravity
-  // CLI documents no exit codes: only its JSON answer counts
-  const exitBlocks = agent.name !== "cline" && agent.name !== "antigravity" && agent.name !== "antigravity-1.0"
-  // exit 2 blocks, but Codex and Qwen Code run the tool when stderr is empty
-  if (exitBlocks && status === 2 && stderr.trim() !== "") return { kind: "block", reason: stderr.trim() }
-  if (exitBlocks && status === 2 && agent.name !== "codex" && agent.name !== "qwen" && agent.name !== "gemini")
-    return { kind: "block", reason: "(no reason)" }
+  // how the agent reads exit 2 is its profile's: some read stdout's JSON only (`exitBlocks`), some
+  // run the tool when stderr is empty (`blockNeedsReason`)
+  const doctor = wiringOf(agent).doctor
+  if (doctor.exitBlocks && status === 2 && stderr.trim() !== "") return { kind: "block", reason: stderr.trim() }
+  if (doctor.exitBlocks && status === 2 && doctor.blockNeedsReason !== true) return { kind: "block", reason: "(no reason)" }
   if (status !== 0)
     return {
       kind: "allow",
@@ -182,94 +82,10 @@ export const verdict = (
   } catch {
     return { kind: "allow", reason: "the hook printed something that is not JSON" }
   }
-  const specific = (json["hookSpecificOutput"] ?? {}) as Record<string, unknown>
-  const read = (): { decision: unknown; reason: unknown } => {
-    switch (agent.name) {
-      case "gemini":
-        return { decision: json["decision"], reason: json["reason"] }
-      case "cline":
-        return { decision: json["cancel"] === true ? "deny" : undefined, reason: json["errorMessage"] }
-      case "antigravity":
-        return { decision: json["allowTool"] === false ? "deny" : undefined, reason: json["denyReason"] }
-      case "antigravity-1.0":
-        return { decision: json["decision"], reason: json["reason"] }
-      case "cursor":
-        return { decision: json["permission"], reason: json["agent_message"] ?? json["user_message"] }
-      case "copilot":
-        return { decision: json["permissionDecision"], reason: json["permissionDecisionReason"] }
-      case "kiro":
-      case "windsurf":
-        // exit codes only
-        return { decision: undefined, reason: undefined }
-      default:
-        return { decision: specific["permissionDecision"], reason: specific["permissionDecisionReason"] }
-    }
-  }
-  const { decision, reason } = read()
+  const { decision, reason } = doctor.read(typeof json === "object" && json !== null && !Array.isArray(json) ? json : {})
   if (decision === "deny" || decision === "block") return { kind: "block", reason: String(reason ?? "") }
   if (decision === "ask" && agent.canAsk) return { kind: "ask", reason: String(reason ?? "") }
   return { kind: "allow", reason: "the policy let the call through" }
-}
-
-const readJson = (file: string): unknown => {
-  const text = readText(file)
-  if (text === undefined) return undefined
-  try {
-    return toValue(parse(text))
-  } catch {
-    return undefined
-  }
-}
-
-/** Switches in the agent's own config that turn every hook off, as `file: what` lines. */
-const offSwitches = (agent: HostMode.Agent, projectDir: string): ReadonlyArray<string> => {
-  const home = process.env["HOME"] ?? homedir()
-  const found: Array<string> = []
-  const check = (file: string, test: (value: Record<string, unknown>) => string | undefined) => {
-    const value = readJson(file)
-    if (typeof value === "object" && value !== null) {
-      const what = test(value as Record<string, unknown>)
-      if (what !== undefined) found.push(`${file}: ${what}`)
-    }
-  }
-  const disableAll = (value: Record<string, unknown>) => (value["disableAllHooks"] === true ? "disableAllHooks is true" : undefined)
-  switch (agent.name) {
-    case "claude":
-      for (const file of [
-        ...filesOf(layoutOf(agent, "user", projectDir, process.env), []),
-        join(projectDir, ".claude", "settings.json"),
-        join(projectDir, ".claude", "settings.local.json")
-      ])
-        check(file, disableAll)
-      break
-    case "qwen":
-      for (const scope of ["user", "project"] as const)
-        for (const file of filesOf(layoutOf(agent, scope, projectDir, process.env), [])) check(file, disableAll)
-      break
-    case "gemini":
-      for (const file of [join(home, ".gemini", "settings.json"), join(projectDir, ".gemini", "settings.json")]) {
-        check(file, (value) => {
-          const config = value["hooksConfig"] as Record<string, unknown> | undefined
-          return config?.["enabled"] === false ? "hooksConfig.enabled is false" : undefined
-        })
-      }
-      break
-    case "codex": {
-      const toml = readText(join(resolve(process.env["CODEX_HOME"] || join(home, ".codex")), "config.toml"))
-      if (toml !== undefined) {
-        let section = ""
-        for (const raw of toml.split("\n")) {
-          const line = raw.replace(/#.*$/, "").trim()
-          const header = /^\[([^\]]+)\]$/.exec(line)
-          if (header !== null) section = header[1]!.trim()
-          else if (section === "features" && /^(?:hooks|codex_hooks)\s*=\s*false$/.test(line)) found.push(`config.toml: [features] ${line}`)
-          else if (/^features\.(?:hooks|codex_hooks)\s*=\s*false$/.test(line) && section === "") found.push(`config.toml: ${line}`)
-        }
-      }
-      break
-    }
-  }
-  return found
 }
 
 /**
@@ -302,13 +118,8 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
       // The agent kills a hook at its timeout and then runs the tool (Codex, Gemini CLI, Qwen Code):
       // the timeout in the config must stay above host mode's budget for the --timeout it was given
       for (const [event, entry] of entries) {
-        const own = readOwnCommand(entry.command)!
-        const seconds = fixedTimeout(agent) ? agent.hookTimeout : secondsOf(agent, entry.timeout ?? timeoutIn(agent, agent.hookTimeout))
-        if (seconds * 1000 <= budgetMs(own.timeout)) {
-          problems.push(
-            `${entry.file} ${event}: the hook timeout (${seconds} s) is not above host mode's budget for --timeout ${own.timeout} (${budgetMs(own.timeout) / 1000} s): ${agent.displayName} would kill host mode first and run the tool. Run agent-hooks install --host ${agent.name} again`
-          )
-        }
+        const why = killedBeforeAnswer(agent, entry)
+        if (why !== undefined) problems.push(`${entry.file} ${event}: ${why}. Run agent-hooks install --host ${agent.name} again`)
       }
       const missing = expected.filter((event) => !entries.has(event))
       if (entries.size === 0) yield* Console.log(`${scope}: ${shown}: no agent-hooks entries`)
@@ -320,7 +131,20 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
       const pre = entries.get(preEvent)
       if (wired === undefined && pre !== undefined) wired = { file: pre.file, command: pre.command, scope }
     }
-    for (const off of offSwitches(agent, projectDir)) problems.push(`${agent.displayName}'s hooks are off: ${off}`)
+    // the agent's (and its administrator's) switches that skip the entry: never "protected" under one
+    const switches = offSwitches(agent, {
+      projectDir,
+      env: process.env,
+      managedDir: Option.getOrUndefined(options.agentManagedDir ?? Option.none()),
+      command: wired?.command,
+      entryFile: wired?.file,
+      event: preEvent
+    })
+    const notProtected = () =>
+      new Failed({
+        message: `${agent.displayName} is not protected: ${switches.length === 1 ? "a switch" : `${switches.length} switches`} above skip${switches.length === 1 ? "s" : ""} the agent-hooks entry, whatever the test call says`
+      })
+    for (const off of switches) problems.push(describeSwitch(agent, off))
     if (wired === undefined) {
       for (const problem of problems) yield* Console.log(`problem: ${problem}`)
       return yield* Effect.fail(
@@ -396,23 +220,13 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
     // other agent's own entry (and whether there is one), or blocks it; read as the other agent reads it
     for (const reader of READERS[agent.name] ?? []) {
       const other = HostMode.byName(reader.agent)!
-      let own: string | undefined
-      let unknown: string | undefined
-      try {
-        own = ownEntryOn(other, shellEvent(other), projectDir, process.env)
-      } catch (error) {
-        unknown = (error as Error).message
-      }
+      // the rule --foreign auto follows, from the same function: whether that agent's own entry can judge its calls
+      const auto = foreignAuto(other, shellEvent(other), projectDir, process.env)
       const result = spawn(testPayload(other, options.testCommand, projectDir))
       const stderr = result.stderr ?? ""
       const seen = verdict(other, result.status, result.stdout ?? "", stderr)
       const runs = `${reader.displayName} runs ${reader.reads}, so it starts this command too`
-      const theirs =
-        own === undefined
-          ? unknown === undefined
-            ? "there is none"
-            : `whether there is one cannot be told: ${unknown}`
-          : `it is in ${own}`
+      const theirs = auto.leave ? `it is in ${auto.file}` : auto.why
       if (stderr.includes(`judged as ${reader.displayName}'s call`)) {
         if (seen.kind === "allow") {
           problems.push(
@@ -428,13 +242,18 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
         (result.stdout ?? "").trim() === "" &&
         stderr.includes(`this call comes from ${reader.displayName}`)
       ) {
-        if (own !== undefined) {
+        if (stderr.includes("--foreign auto:") && !auto.leave) {
+          // the command left the call to an entry the rule does not trust: another agent-hooks than this one
+          problems.push(
+            `${runs}, and leaves ${reader.displayName}'s calls to its own entry, which cannot judge them: ${auto.why}. Nobody judges those calls: run agent-hooks install --host ${agent.name} again with this agent-hooks (it judges them here), and agent-hooks install --host ${reader.agent} --user`
+          )
+        } else if (auto.leave && !stderr.includes("(--foreign leave)")) {
           yield* Console.log(
-            `note: ${reader.displayName} runs ${reader.reads} too; host mode leaves its calls to its own agent-hooks entry, which is there (${own}): each agent's calls are judged once`
+            `note: ${reader.displayName} runs ${reader.reads} too; host mode leaves its calls to its own agent-hooks entry, which is there and can judge them (${auto.file}): each agent's calls are judged once`
           )
         } else {
           yield* Console.log(
-            `note: ${runs}; host mode leaves its calls to ${reader.displayName}'s own agent-hooks entry (--foreign leave), and ${theirs}: ${reader.displayName}'s calls are not guarded. If you use ${reader.displayName} here, run agent-hooks install --host ${reader.agent}${wired.scope === "project" ? " --project" : ""}, or let host mode judge them (--foreign auto, the default)`
+            `note: ${runs}; host mode leaves its calls to ${reader.displayName}'s own agent-hooks entry (--foreign leave), and ${auto.leave ? `it is in ${auto.file}` : `${theirs}: ${reader.displayName}'s calls are not guarded`}. If you use ${reader.displayName} here, run agent-hooks install --host ${reader.agent} --user, or let host mode judge them (--foreign auto, the default)`
           )
         }
       } else if (seen.kind === "block" && stderr.includes("(--foreign block)")) {
@@ -464,6 +283,7 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
         })
       )
     }
+    if (switches.length > 0) return yield* Effect.fail(notProtected())
     if (problems.length > 0) return yield* Effect.fail(new Failed({ message: `${problems.length} problem(s) above` }))
     yield* Console.log(
       `${agent.displayName}: wired (${wired.file}), and the test call is ${seen.kind === "block" ? "blocked" : "held for the user"}`

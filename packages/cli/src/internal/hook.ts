@@ -24,7 +24,7 @@ import {
 import { noSettingsLine } from "./noSettings.ts"
 import { foundProjectRoot } from "./projectRoot.ts"
 import { readPayload } from "./stdin.ts"
-import { codeVariablesIn, foreignEnvironment, hostEnvironment } from "./userEnv.ts"
+import { codeVariablesIn, foreignEnvironment, hostEnvironment, withoutLocationVariables } from "./userEnv.ts"
 
 /** Options of `agent-hooks hook`. */
 export interface HookOptions {
@@ -132,7 +132,9 @@ const foreignCall = (
     // the agents' configs are read only for such a call
     const entries = yield* Effect.promise(() => import("./foreignEntry.ts"))
     // that agent kills its hook at the entry's own timeout where it reads it, else at its default
-    const entryTimeout = entries.entryTimeout(agent, reader, options.timeout, projectDir, process.env)
+    // the agents' config folders are the user's: a project's CODEX_HOME or COPILOT_HOME names none (userEnv.ts)
+    const configEnv = withoutLocationVariables(process.env)
+    const entryTimeout = entries.entryTimeout(agent, reader, options.timeout, projectDir, configEnv)
     const judged = foreignOptions(options, reader, read, entryTimeout)
     const hostEvent = foreignEvent(judged, read)
     // from here on the answer, and the last resort, are the other agent's
@@ -149,21 +151,12 @@ const foreignCall = (
     if (mode === "block") return foreignBlock(agent, reader, hostEvent)
     let why = `--foreign judge`
     if (mode === "auto") {
-      // the same lookup doctor makes
-      const lookup = (() => {
-        try {
-          return { file: entries.ownEntryOn(other, hostEvent, projectDir, process.env) }
-        } catch (error) {
-          return { error: error instanceof Error ? error.message : String(error) }
-        }
-      })()
-      if ("file" in lookup && lookup.file !== undefined) {
-        return foreignReply(agent, reader, `--foreign auto: ${reader.displayName}'s own agent-hooks entry in ${lookup.file} judges it`)
+      // the one rule doctor says too: only an entry of that agent's own that can judge the call
+      const auto = entries.foreignAuto(other, hostEvent, projectDir, configEnv)
+      if (auto.leave) {
+        return foreignReply(agent, reader, `--foreign auto: ${reader.displayName}'s own agent-hooks entry in ${auto.file} judges it`)
       }
-      why =
-        "error" in lookup
-          ? `--foreign auto, and whether ${reader.displayName} has an agent-hooks entry of its own could not be told (${lookup.error})`
-          : `--foreign auto, and ${reader.displayName} has no agent-hooks entry of its own${hostEvent === undefined ? "" : ` on ${hostEvent}`}`
+      why = `--foreign auto, and ${auto.why}`
     }
     // Copilot CLI names no event; an entry written before install named it (or by hand) does not either
     if (other.name === "copilot" && judged.event === undefined) {
@@ -250,6 +243,9 @@ const decide = (
       events: agent.ownEvents
         .filter((name) => !declared.has(name))
         .map((name) => ({ name, ...(agent.ownBlocking?.includes(name) === true ? { blocking: "decision" as const } : {}) })),
+      // A guard that did not judge blocks: a hook that never ran (not found, not executable, could
+      // not start) blocks the call; one that ran and exited 1 stays non-blocking (Claude Code's rule).
+      blockUnjudged: true,
       ...(options.failClosed ? { failClosed: true } : {}),
       ...(options.strict ? { strict: true } : {})
     }

@@ -10,7 +10,9 @@
  * Windsurf). Where an agent reads every file of a folder (Kiro, Copilot CLI, VS Code) or one
  * executable per event (Cline), install writes files of its own and never touches another one.
  */
+import * as Agents from "@agent-hooks/core/Agents"
 import type * as HostMode from "@agent-hooks/core/HostMode"
+import { profileOf, wiringOf } from "./agentProfile.ts"
 import type { Edit, Member, Node } from "./jsonc.ts"
 import { apply, indentUnit, lineIndent, parse, toValue } from "./jsonc.ts"
 import { CODE_VARIABLES } from "./userEnv.ts"
@@ -26,57 +28,46 @@ export type Scope = "user" | "project"
 export const TAKES_OVER: ReadonlySet<string> = new Set(["WorktreeCreate", "WorktreeRemove"])
 
 /**
- * Names a host-mode module reads but an install must not register: Kiro's names from before its
- * v1 format (`preToolUse`, `agentSpawn`: the same events as `PreToolUse`, `SessionStart`, so each
- * call would run host mode twice) and its Manual trigger (a button the user presses, not an event).
+ * Events install registers only when asked (`install --tab`), per agent: its profile's `optIn`
+ * (Cursor's Tab events fire on every file Tab reads, not on the agent's tool calls).
  */
-const NOT_REGISTERED: Readonly<Record<string, ReadonlySet<string>>> = {
-  kiro: new Set(["agentSpawn", "userPromptSubmit", "preToolUse", "postToolUse", "stop", "Manual"])
-}
-
-/**
- * Events install registers only when asked (`install --tab`): Cursor's Tab (inline completion)
- * events fire on every file Tab reads and every edit it makes, not on the agent's tool calls, so
- * each would start a process for nothing a tool guard needs.
- */
-export const OPT_IN: Readonly<Record<string, ReadonlySet<string>>> = {
-  cursor: new Set(["beforeTabFileRead", "afterTabFileEdit"])
-}
+export const optInOf = (agent: HostMode.Agent): ReadonlyArray<string> => wiringOf(agent).optIn ?? []
 
 /**
  * The agent's events that call host mode: every event of its host-mode module but those a hook
- * takes over, and the opt-in ones unless `optIn`.
+ * takes over, those its profile says install must not register (older aliases, manual triggers),
+ * and the opt-in ones unless `optIn`.
  */
-export const eventsOf = (agent: HostMode.Agent, optIn = false): ReadonlyArray<string> =>
-  Object.keys(agent.events).filter(
-    (event) =>
-      !TAKES_OVER.has(event) && NOT_REGISTERED[agent.name]?.has(event) !== true && (optIn || OPT_IN[agent.name]?.has(event) !== true)
+export const eventsOf = (agent: HostMode.Agent, optIn = false): ReadonlyArray<string> => {
+  const wiring = wiringOf(agent)
+  return Object.keys(agent.events).filter(
+    (event) => !TAKES_OVER.has(event) && wiring.notRegistered?.includes(event) !== true && (optIn || wiring.optIn?.includes(event) !== true)
   )
+}
 
 /** The agent's own event name for a Claude Code event (`PreToolUse` → Gemini CLI's `BeforeTool`). */
 export const hostEventFor = (agent: HostMode.Agent, claudeEvent: string): string | undefined =>
   Object.entries(agent.events).find(([, claude]) => claude === claudeEvent)?.[0]
 
-/** Gemini CLI reads a hook's `timeout` in milliseconds; the others in seconds. */
-export const timeoutUnitMs = (agent: HostMode.Agent): number => (agent.name === "gemini" ? 1000 : 1)
+/** How many of the agent's `timeout` units make a second, below 1000 seconds (its profile's `timeout.unit`). */
+export const timeoutUnitMs = (agent: HostMode.Agent): number => Agents.timeoutIn(profileOf(agent), 1)
 
 /**
- * `seconds` as the agent reads a hook's `timeout`: Gemini CLI in milliseconds, Qwen Code 1000 or
- * more as milliseconds (1000 seconds is written 1000000), the others in seconds. `secondsOf` reads
- * it back: install, migrate and doctor take the agent's unit from here.
+ * `seconds` as the agent reads a hook's `timeout`, in the unit of its profile (Gemini CLI:
+ * milliseconds; Qwen Code: 1000 or more as milliseconds). `secondsOf` reads it back: install,
+ * migrate and doctor take the agent's unit from here.
  */
-export const timeoutIn = (agent: HostMode.Agent, seconds: number): number =>
-  agent.name === "qwen" ? (seconds >= 1000 ? seconds * 1000 : seconds) : seconds * timeoutUnitMs(agent)
+export const timeoutIn = (agent: HostMode.Agent, seconds: number): number => Agents.timeoutIn(profileOf(agent), seconds)
 
 /** A hook's `timeout` in the agent's config, in seconds, as the agent reads it (`timeoutIn` backwards). */
-export const secondsOf = (agent: HostMode.Agent, value: number): number =>
-  agent.name === "qwen" ? (value >= 1000 ? value / 1000 : value) : value / timeoutUnitMs(agent)
+export const secondsOf = (agent: HostMode.Agent, value: number): number => Agents.secondsOf(profileOf(agent), value)
 
 /**
- * Agents whose hook config has no timeout: Cline kills a hook after its fixed 30 s, Windsurf
- * documents none. Install then passes host mode a `--timeout` no longer than the agent's own.
+ * Agents whose hook config has no timeout (their profile's `timeout.fixed`: Cline kills a hook
+ * after its fixed 30 s, Windsurf documents none). Install then passes host mode a `--timeout` no
+ * longer than the agent's own.
  */
-export const fixedTimeout = (agent: HostMode.Agent): boolean => agent.name === "cline" || agent.name === "windsurf"
+export const fixedTimeout = (agent: HostMode.Agent): boolean => wiringOf(agent).timeout.fixed === true
 
 /** `'word'` for `sh`: safe for any path. */
 export const shellQuote = (word: string): string => `'${word.replaceAll("'", `'\\''`)}'`
@@ -119,16 +110,12 @@ export const clearingWords = (platform: string = process.platform): ReadonlyArra
   platform === "win32" ? [] : ["/usr/bin/env", ...CODE_VARIABLES.flatMap((name) => ["-u", name])]
 
 /**
- * The agents whose installed command names its event (`--event`): Copilot CLI's payload names none;
- * VS Code's does, but Copilot CLI runs VS Code's entries too (the hook folders they share) with its
- * own payload, which names none. Each entry's command then tells host mode its event, whichever of
- * the two agents made the call.
+ * The event install writes into the command of `agent`'s entry on `event` (`undefined`: none): where
+ * its profile says the payload may not name its event (`eventInCommand`: Copilot CLI's names none,
+ * and it runs VS Code's entries too), each entry's command tells host mode its event.
  */
-const EVENT_IN_COMMAND: ReadonlySet<string> = new Set(["copilot", "vscode"])
-
-/** The event install writes into the command of `agent`'s entry on `event` (`undefined`: none). */
 export const commandEvent = (agent: HostMode.Agent, event: string): string | undefined =>
-  EVENT_IN_COMMAND.has(agent.name) ? event : undefined
+  wiringOf(agent).eventInCommand === true ? event : undefined
 
 /**
  * A command install wrote, at any path and timeout: quoted words only (the clearing
@@ -580,10 +567,10 @@ const exactly = (
 }
 
 /**
- * Kiro's v1 hook file: `{ version: "v1", hooks: [{ name, trigger, matcher?, action: { type: "command", command }, timeout }] }`;
+ * A file of triggers (Kiro's v1): `{ version: "v1", hooks: [{ name, trigger, matcher?, action: { type: "command", command }, timeout }] }`;
  * a source hook's own command (`migrate --to --lossy`) is named `migrated <event> <n>`.
  */
-export const kiroFile: OwnFile = {
+export const triggersFile: OwnFile = {
   matchers: true,
   render: (entries) =>
     json({
@@ -608,7 +595,7 @@ export const kiroFile: OwnFile = {
     })
     return found.some((entry) => entry === undefined)
       ? undefined
-      : exactly(kiroFile, agent, text, found as ReadonlyArray<{ readonly event: string } & OwnEntry>)
+      : exactly(triggersFile, agent, text, found as ReadonlyArray<{ readonly event: string } & OwnEntry>)
   }
 }
 
@@ -616,7 +603,7 @@ export const kiroFile: OwnFile = {
  * `{ [version,] hooks: { <event>: [entry, …] } }`: `{ type: "command", <commandKey>, matcher? (where the agent reads one),
  * <timeoutKey>? }`; install's file has one entry per event, read back by `entries`.
  */
-const eventsFile = (head: Readonly<Record<string, unknown>>, commandKey: string, timeoutKey: string, matcher: boolean): OwnFile => {
+export const eventsFile = (head: Readonly<Record<string, unknown>>, commandKey: string, timeoutKey: string, matcher: boolean): OwnFile => {
   const entry = (e: ConfigEntry): Record<string, unknown> => ({
     type: "command",
     [commandKey]: e.command,
@@ -641,12 +628,6 @@ const eventsFile = (head: Readonly<Record<string, unknown>>, commandKey: string,
   }
   return file
 }
-
-/** Copilot CLI's hook file: `{ version: 1, hooks: { <event>: [{ type: "command", bash, matcher?, timeoutSec }] } }`. */
-export const copilotFile: OwnFile = eventsFile({ version: 1 }, "bash", "timeoutSec", true)
-
-/** VS Code's hook file: `{ hooks: { <Event>: [{ type: "command", command, timeout }] } }` (no matchers). */
-export const vscodeFile: OwnFile = eventsFile({}, "command", "timeout", false)
 
 /** The first line after the shebang of a Cline hook script install writes. */
 const SCRIPT_MARK = "# Written by agent-hooks install --host cline; agent-hooks uninstall --host cline removes it."

@@ -9,7 +9,9 @@ import { homedir } from "node:os"
 import { join, resolve } from "node:path"
 import { parse as parseToml } from "smol-toml"
 import { readText, target } from "./configFile.ts"
+import type * as Agents from "@agent-hooks/core/Agents"
 import type { ConfigEntry, FailClosed, InstallPlan, JsonForm, OwnEntry, OwnFile } from "./hostConfig.ts"
+import { wiringOf } from "./agentProfile.ts"
 import {
   addEntries,
   addOwn,
@@ -17,16 +19,15 @@ import {
   addTomlBlock,
   clineScript,
   ConfigError,
-  copilotFile,
   entriesOf,
   flatForm,
-  kiroFile,
   nestedForm,
   ownEntries,
   removeOwn,
   removeTomlBlock,
   tomlOwnEntries,
-  vscodeFile
+  eventsFile,
+  triggersFile
 } from "./hostConfig.ts"
 
 /** Where an install goes: the user's config, or the project's shared one. */
@@ -36,37 +37,37 @@ export type Scope = "user" | "project"
 export type Layout =
   /** A JSON (with comments) config shared with the user's entries, edited in place. */
   | { readonly kind: "json"; readonly file: string; readonly form: JsonForm }
-  /** Codex: `hooks.json`, or the `[hooks]` tables of `config.toml` when that is where the layer keeps its hooks. */
-  | { readonly kind: "codex"; readonly json: string; readonly toml: string }
+  /** `hooks.json`, or the `[hooks]` tables of `config.toml` when that is where the layer keeps its hooks (Codex). */
+  | { readonly kind: "layered"; readonly json: string; readonly toml: string }
   /** A file of install's own in a folder the agent reads every file of. */
   | { readonly kind: "own"; readonly file: string; readonly format: OwnFile }
   /** One executable per event, named after it (Cline). */
   | { readonly kind: "scripts"; readonly folder: string }
 
+/** The layered config's `hooks.json` shape: Claude Code's nested one. */
 const nested = nestedForm("hooks")
-/** The events where a hook's block stops the call or the prompt: there a hook that fails blocks too. */
-const GUARDS: ReadonlySet<string> = new Set(["PreToolUse", "PermissionRequest", "UserPromptSubmit"])
-const claudeForm = nestedForm("hooks", { key: "onFailure", value: "block", events: GUARDS })
-const cursorForm = flatForm({
-  head: `"version": 1`,
-  timeout: true,
-  matcher: true,
-  failClosed: {
-    key: "failClosed",
-    value: true,
-    events: new Set([
-      "preToolUse",
-      "beforeShellExecution",
-      "beforeMCPExecution",
-      "beforeReadFile",
-      "beforeSubmitPrompt",
-      "beforeTabFileRead"
-    ])
-  }
-})
-const windsurfForm = flatForm({ timeout: false, matcher: false })
 
-/** The agent's config for a scope. */
+/** The CLI's writer for a JSON shape of an agent's profile. */
+const jsonForm = (shape: Agents.JsonShape): JsonForm => {
+  const failClosed =
+    shape.failClosed === undefined
+      ? undefined
+      : { key: shape.failClosed.key, value: shape.failClosed.value, events: new Set(shape.failClosed.events) }
+  return shape.shape === "nested"
+    ? nestedForm(shape.group, failClosed)
+    : flatForm({
+        ...(shape.head === undefined ? {} : { head: shape.head }),
+        timeout: shape.timeout,
+        matcher: shape.matcher,
+        ...(failClosed === undefined ? {} : { failClosed })
+      })
+}
+
+/** The CLI's writer for a file shape of an agent's profile that install owns whole. */
+const ownFormat = (shape: Agents.OwnFileShape): OwnFile =>
+  shape.shape === "triggers" ? triggersFile : eventsFile(shape.head, shape.commandKey, shape.timeoutKey, shape.matcher)
+
+/** The agent's config for a scope: where its profile says (`wiring.place`), in the shape it names. */
 export const layoutOf = (
   agent: HostMode.Agent,
   scope: Scope,
@@ -74,52 +75,22 @@ export const layoutOf = (
   env: Readonly<Record<string, string | undefined>>
 ): Layout => {
   const home = env["HOME"] !== undefined && env["HOME"] !== "" ? env["HOME"] : homedir()
-  const nonEmpty = (value: string | undefined): string | undefined => (value === undefined || value === "" ? undefined : value)
-  const at = (user: string, project: string) => (scope === "user" ? join(home, user) : join(projectDir, project))
-  switch (agent.name) {
-    case "claude":
-      // Never settings.local.json: the project's shared file is the one a team reviews
-      return {
-        kind: "json",
-        form: claudeForm,
-        file:
-          scope === "user"
-            ? join(nonEmpty(env["CLAUDE_CONFIG_DIR"]) ?? join(home, ".claude"), "settings.json")
-            : join(projectDir, ".claude", "settings.json")
-      }
-    case "codex": {
-      const folder = scope === "user" ? resolve(nonEmpty(env["CODEX_HOME"]) ?? join(home, ".codex")) : join(projectDir, ".codex")
-      return { kind: "codex", json: join(folder, "hooks.json"), toml: join(folder, "config.toml") }
-    }
-    case "gemini":
-      return { kind: "json", form: nested, file: at(".gemini/settings.json", ".gemini/settings.json") }
-    case "qwen":
-      return { kind: "json", form: nested, file: at(".qwen/settings.json", ".qwen/settings.json") }
-    case "kiro":
-      return { kind: "own", format: kiroFile, file: at(".kiro/hooks/agent-hooks.json", ".kiro/hooks/agent-hooks.json") }
-    case "windsurf":
-      return { kind: "json", form: windsurfForm, file: at(".codeium/windsurf/hooks.json", ".windsurf/hooks.json") }
-    case "cline":
-      return { kind: "scripts", folder: at("Documents/Cline/Hooks", ".clinerules/hooks") }
-    case "antigravity":
-      // the documented file groups hooks under a name: ours is "agent-hooks"
-      return { kind: "json", form: nestedForm("agent-hooks"), file: at(".gemini/antigravity-cli/hooks.json", ".agents/hooks.json") }
-    case "antigravity-1.0":
-      return { kind: "json", form: nested, file: at(".gemini/config/hooks.json", ".antigravitycli/hooks.json") }
-    case "cursor":
-      return { kind: "json", form: cursorForm, file: at(".cursor/hooks.json", ".cursor/hooks.json") }
-    case "copilot":
-      return {
-        kind: "own",
-        format: copilotFile,
-        file: at(".copilot/hooks/agent-hooks-copilot.json", ".github/hooks/agent-hooks-copilot.json")
-      }
-    case "vscode":
-      return {
-        kind: "own",
-        format: vscodeFile,
-        file: at(".copilot/hooks/agent-hooks-vscode.json", ".github/hooks/agent-hooks-vscode.json")
-      }
+  const place = wiringOf(agent).place({
+    scope,
+    home,
+    projectDir,
+    env,
+    join: (...parts) => join(...parts),
+    resolve: (path) => resolve(path)
+  })
+  switch (place.kind) {
+    case "json":
+      return { kind: "json", file: place.file, form: jsonForm(place.shape) }
+    case "own":
+      return { kind: "own", file: place.file, format: ownFormat(place.shape) }
+    case "layered":
+    case "scripts":
+      return place
   }
 }
 
@@ -137,7 +108,7 @@ export const readsMatchers = (agent: HostMode.Agent): boolean => {
       return layout.form.matchers
     case "own":
       return layout.format.matchers
-    case "codex":
+    case "layered":
       return nested.matchers
     case "scripts":
       return clineScript.matchers
@@ -150,7 +121,7 @@ export const filesOf = (layout: Layout, events: ReadonlyArray<string>): Readonly
     case "json":
     case "own":
       return [layout.file]
-    case "codex":
+    case "layered":
       return [layout.json, layout.toml]
     case "scripts":
       return events.map((event) => join(layout.folder, event))
@@ -211,7 +182,7 @@ export const installChanges = (layout: Layout, plan: InstallPlan, scope: Scope, 
       const at = read(layout.file)
       return changed([{ ...at, before: at.text, after: addOwn(layout.form, plan, at.text, layout.file) }])
     }
-    case "codex": {
+    case "layered": {
       const json = read(layout.json)
       const toml = read(layout.toml)
       if (codexTarget(plan.agent, json, toml) === "json") {
@@ -275,7 +246,7 @@ export const newFiles = (layout: Layout, agent: HostMode.Agent, entries: Readonl
   switch (layout.kind) {
     case "json":
       return [{ path: layout.file, text: addEntries(layout.form, agent, entries, undefined, layout.file), executable: false }]
-    case "codex":
+    case "layered":
       return [{ path: layout.json, text: addEntries(nested, agent, entries, undefined, layout.json), executable: false }]
     case "own":
       return [{ path: layout.file, text: layout.format.render(entries), executable: false }]
@@ -301,7 +272,7 @@ export const uninstallChanges = (layout: Layout, agent: HostMode.Agent, scope: S
     case "json":
       for (const at of present(layout.file)) changes.push({ ...at, after: removeOwn(layout.form, agent, at.before, layout.file) })
       break
-    case "codex":
+    case "layered":
       for (const at of present(layout.json)) changes.push({ ...at, after: removeOwn(nested, agent, at.before, layout.json) })
       for (const at of present(layout.toml)) changes.push({ ...at, after: removeTomlBlock(at.before) })
       break
@@ -339,7 +310,7 @@ export const wiredEntries = (
     case "json":
       fromJson(layout.file, layout.form)
       break
-    case "codex": {
+    case "layered": {
       fromJson(layout.json, nested)
       const toml = read(layout.toml)
       if (toml.text !== undefined) for (const entry of tomlOwnEntries(agent, toml.text)) add(layout.toml, entry.event, entry)

@@ -15,9 +15,11 @@ import { Failed } from "../ExitCode.ts"
 import { UnsafeConfig, writeText } from "./configFile.ts"
 import { unifiedDiff } from "./diff.ts"
 import type { InstallPlan } from "./hostConfig.ts"
-import { commandEvent, ConfigError, eventsOf, fixedTimeout, hookCommand, OPT_IN, timeoutIn } from "./hostConfig.ts"
+import { commandEvent, ConfigError, eventsOf, fixedTimeout, hookCommand, optInOf, timeoutIn } from "./hostConfig.ts"
 import type { Change, Layout, Scope } from "./hostFiles.ts"
 import { filesOf, installChanges, layoutOf, uninstallChanges } from "./hostFiles.ts"
+import * as Agents from "@agent-hooks/core/Agents"
+import { wiringOf } from "./agentProfile.ts"
 import { missingFolders, recordCreated, removeCreated } from "./installFolders.ts"
 import { clientPath, installClient, nativeFolder, removeClient } from "./nativeClient.ts"
 import { ownFolderProblem } from "./userEnv.ts"
@@ -102,66 +104,9 @@ export const sameRunner = (words: ReadonlyArray<string>, mine: ReadonlyArray<str
 const scopeOf = (options: InstallOptions): Scope | { readonly error: string } =>
   options.user && options.project ? { error: "give --user or --project, not both" } : options.project ? "project" : "user"
 
-/** What the agent still needs before the hooks run, per agent and scope. */
-export const needs = (agent: HostMode.Agent, scope: Scope, projectDir: string): ReadonlyArray<string> => {
-  switch (agent.name) {
-    case "claude":
-      return scope === "project"
-        ? [
-            `Claude Code reads a project's .claude/settings.json only once the project is trusted: open \`claude\` in ${projectDir} and accept the trust prompt (headless \`claude -p\` ignores an untrusted project's settings).`
-          ]
-        : ["Claude Code reads ~/.claude/settings.json at start: restart running sessions (or review them in /hooks)."]
-    case "codex":
-      return [
-        "Codex runs a new or changed hook only after a review: open `codex`, run /hooks and trust the agent-hooks entries (`codex exec --dangerously-bypass-hook-trust` skips the review, for CI only).",
-        ...(scope === "project"
-          ? [
-              `Codex reads ${projectDir}/.codex only for a trusted project ([projects."${projectDir}"] trust_level = "trusted" in ~/.codex/config.toml).`
-            ]
-          : [])
-      ]
-    case "gemini":
-      return [
-        `Gemini CLI runs settings hooks only in a trusted folder: trust ${scope === "project" ? projectDir : "each project folder"} (the trust prompt, or ~/.gemini/trustedFolders.json); an untrusted folder drops every settings hook.`
-      ]
-    case "qwen":
-      return scope === "project"
-        ? [`Qwen Code loads a project's hooks only in a trusted folder: trust ${projectDir} when Qwen Code asks.`]
-        : ["Qwen Code reads ~/.qwen/settings.json at start: restart running sessions."]
-    case "kiro":
-      return [
-        "Kiro reads its hooks folder when a session starts: start a new Kiro CLI session (Kiro IDE: reload the window); the hooks show in the Agent Hooks panel."
-      ]
-    case "windsurf":
-      return [
-        "Windsurf reads hooks.json when Cascade starts: reload the window. Windsurf has no hook timeout to set: host mode answers within its budget below the --timeout written (30 s)."
-      ]
-    case "cline":
-      return [
-        "Cline runs hooks only with hooks on (Settings, Features, Enable Hooks; macOS and Linux) and kills a hook after 30 s: host mode answers within its budget below that."
-      ]
-    case "antigravity":
-      return [
-        "This is the hooks file Antigravity CLI documents; agy 1.0 builds were seen reading ~/.gemini/config/hooks.json instead: if agy does not stop the call, install --host antigravity-1.0 as well. agy reads it at start: restart running sessions."
-      ]
-    case "antigravity-1.0":
-      return ["agy 1.0 reads this file at start and runs only PreToolUse and PostToolUse hooks: restart running sessions."]
-    case "cursor":
-      return [
-        scope === "project"
-          ? `Cursor runs a project's .cursor/hooks.json only in a trusted workspace: trust ${projectDir} in Cursor; Settings, Hooks lists what it loaded.`
-          : "Cursor reloads hooks.json when it changes; Settings, Hooks lists what it loaded."
-      ]
-    case "copilot":
-      return [
-        `Copilot CLI reads ${scope === "project" ? ".github/hooks/*.json" : "~/.copilot/hooks/*.json"} when a session starts: restart running sessions${scope === "project" ? " (the cloud agent reads the default branch: commit the file)" : ""}. VS Code runs that folder's files too: its calls through this entry are judged as VS Code's (hook --foreign auto), and left to VS Code's own entry once install --host vscode wrote one, so each call is judged once.`
-      ]
-    case "vscode":
-      return [
-        `VS Code reads ${scope === "project" ? ".github/hooks/*.json" : "~/.copilot/hooks/*.json"} for its agent hooks (a preview: hooks must be on in its chat settings). Copilot CLI runs that folder's files too: its calls through this entry are judged as Copilot CLI's (hook --foreign auto), and left to Copilot CLI's own entry once install --host copilot wrote one, so each call is judged once.`
-      ]
-  }
-}
+/** What the agent still needs before the hooks run, per scope: its profile's `needs`. */
+export const needs = (agent: HostMode.Agent, scope: Scope, projectDir: string): ReadonlyArray<string> =>
+  wiringOf(agent).needs(scope, projectDir)
 
 /**
  * The folders host mode is to read the user's and the managed settings from (`--home`,
@@ -285,7 +230,7 @@ const commit = (changes: ReadonlyArray<Change>, dryRun: boolean): Effect.Effect<
 const where = (at: Located, events: ReadonlyArray<string>): string =>
   at.layout.kind === "scripts"
     ? `${at.layout.folder}/`
-    : at.layout.kind === "codex"
+    : at.layout.kind === "layered"
       ? filesOf(at.layout, events).join(" or ")
       : filesOf(at.layout, events)[0]!
 
@@ -309,8 +254,15 @@ export const install = (options: InstallOptions): Effect.Effect<void, Failed> =>
         `--timeout ${seconds}: ${agent.displayName} stops a hook after ${agent.hookTimeout} s (there is no timeout to set in its config); give ${agent.hookTimeout} or less`
       )
     }
-    if (options.tab === true && OPT_IN[agent.name] === undefined)
-      return yield* fail(`--tab is for --host cursor (its Tab events); ${agent.displayName} has none`)
+    if (options.tab === true && optInOf(agent).length === 0)
+      return yield* fail(
+        `--tab is for --host ${Agents.profiles
+          .filter((profile) => (profile.wiring.optIn ?? []).length > 0)
+          .map((profile) => profile.name)
+          .join(
+            ", "
+          )} (its opt-in events: ${Agents.profiles.flatMap((profile) => profile.wiring.optIn ?? []).join(", ")}); ${agent.displayName} has none`
+      )
     const node = runner()
     if ("error" in node) return yield* fail(node.error)
     const folders = userFolders(options)
@@ -340,7 +292,7 @@ export const install = (options: InstallOptions): Effect.Effect<void, Failed> =>
       : ` (hook timeout ${plan.timeout}${plan.timeout === seconds ? " s" : " ms"})`
     yield* Console.log(`command: ${plan.command(plan.events[0]!)}${unit}`)
     for (const line of needs(agent, at.scope, at.projectDir)) yield* Console.log(`next: ${line}`)
-    const optIn = [...(OPT_IN[agent.name] ?? [])]
+    const optIn = [...optInOf(agent)]
     if (optIn.length > 0 && options.tab !== true) {
       yield* Console.log(
         `note: ${optIn.join(" and ")} (${agent.displayName}'s Tab completions) are not wired, so the policy does not see what Tab reads: --tab adds them`

@@ -15,6 +15,7 @@
  * With `--lossy` a refused command hook is written into the agent's config as it is (a bare
  * command, its matcher where the agent has matchers), with a note naming what changes.
  */
+import * as Agents from "@agent-hooks/core/Agents"
 import * as HookEvent from "@agent-hooks/core/HookEvent"
 import * as HostMode from "@agent-hooks/core/HostMode"
 import type { Preset } from "@agent-hooks/core/Preset"
@@ -23,6 +24,7 @@ import type { HookEntry, LoadedSettings } from "@agent-hooks/core/Settings"
 import type { NewFile } from "./hostFiles.ts"
 import { fixedTimeout, readOwnCommand, shellQuote, TAKES_OVER, timeoutIn } from "./hostConfig.ts"
 import { failClosedOf, layoutOf, newFiles, readsMatchers } from "./hostFiles.ts"
+import { wiringOf } from "./agentProfile.ts"
 
 /** One entry of the target agent's config. */
 export interface TargetEntry {
@@ -107,8 +109,9 @@ const withMargin = (seconds: number): number => Math.ceil(seconds + Math.min(5, 
 const commandLine = (handler: { readonly command: string; readonly args?: ReadonlyArray<string> | undefined }): string =>
   handler.args === undefined || handler.args.length === 0 ? handler.command : [handler.command, ...handler.args].map(shellQuote).join(" ")
 
-/** Per-OS commands: the dialects that pick one per platform, when reading. */
-const PER_OS: ReadonlySet<string> = new Set(["codex", "copilot", "vscode"])
+/** Whether the dialect picks a command per platform when reading (its agent's profile says: `perOsCommands`). */
+const perOs = (preset: Preset): boolean =>
+  Agents.profiles.some((profile) => profile.dialect?.name === preset.name && profile.wiring.perOsCommands === true)
 
 /**
  * The plan for `--to <agent>`: which hooks keep their meaning through host mode, the agent's
@@ -233,7 +236,7 @@ export const planTarget = (input: {
       `hooks of ${event} without a timeout get ${agent.displayName}'s ${fixed} s (${preset.name} gives them ${sourceSpec(preset, settings.hooks[event]![0]!, event)?.defaultTimeout ?? 600} s)`
     )
   }
-  if (PER_OS.has(preset.name)) {
+  if (perOs(preset)) {
     notes.push(
       `${preset.name} picks a command per operating system; the policy keeps the one for ${input.platform} (set AGENT_HOOKS_PLATFORM to migrate another's)`
     )
@@ -262,12 +265,14 @@ export const planTarget = (input: {
     if (failClosedOf(agent) === undefined)
       notes.push(`if agent-hooks itself cannot start, ${agent.displayName} goes on without it (its own rule for a failing hook)`)
   }
-  // Cline runs one executable per event, whose stdout is the one answer: a second command there is left out.
+  // an agent that runs one executable per event (its profile's `oneEntryPerEvent`: Cline) reads its
+  // stdout as the one answer: a second command there is left out.
+  const oneEntry = wiringOf(agent).oneEntryPerEvent === true
   const written: Array<TargetEntry> = []
   for (const entry of [...entries, ...bare]) {
-    if (agent.name === "cline" && written.some((other) => other.hostEvent === entry.hostEvent)) {
+    if (oneEntry && written.some((other) => other.hostEvent === entry.hostEvent)) {
       notes.push(
-        `${entry.origin ?? entry.command}: Cline runs one executable per event, and its ${entry.hostEvent} already runs ${written.find((other) => other.hostEvent === entry.hostEvent)!.command}; left out`
+        `${entry.origin ?? entry.command}: ${agent.displayName} runs one executable per event, and its ${entry.hostEvent} already runs ${written.find((other) => other.hostEvent === entry.hostEvent)!.command}; left out`
       )
       continue
     }

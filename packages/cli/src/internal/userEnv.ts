@@ -242,3 +242,14 @@ export const foreignEnvironment = (env: Env): { readonly env: Env; readonly warn
     warning: `AGENT_HOOKS_FOREIGN=${quote(value)} in the hook's environment is ignored in host mode: a project can set it, and leave lets another agent's call go unjudged; give --foreign leave in the agent's config to mean it`
   }
 }
+
+/**
+ * `env` without `LOCATION_VARIABLES`: where host mode looks for the agents' own configs (another
+ * agent's entry, `--foreign auto`), so that a project's `COPILOT_HOME` cannot show it an entry of its
+ * own in a "user" folder.
+ */
+export const withoutLocationVariables = (env: Env): Env => {
+  const out: Record<string, string | undefined> = { ...env }
+  for (const name of LOCATION_VARIABLES) delete out[name]
+  return out
+}

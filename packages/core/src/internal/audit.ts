@@ -1,3 +1,4 @@
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
@@ -50,6 +51,10 @@ const HASH_SUFFIX = /,"hash":"([0-9a-f]{64})"\}$/
 const SECRET_NAME = "password|passwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?"
 /** A value assigned to a secret name: double-quoted, single-quoted, or bare up to a separator (1 KiB at most). */
 const SECRET_VALUE = String.raw`"[^"\n]{1,1024}"|'[^'\n]{1,1024}'|[^\s'"&;|,)}]{1,1024}`
+/** Names that are a secret's whatever follows them, also after a space (`aws_secret_access_key VALUE`, `client_secret VALUE`). */
+const SECRET_COMPOUND =
+  String.raw`\b[A-Za-z0-9]{0,32}[_-]?(?:secret[_-]access[_-]key|secret[_-]key|session[_-]token|access[_-]token|auth[_-]token|` +
+  "refresh[_-]token|client[_-]secret|api[_-]key|private[_-]key|password)"
 /** The command-line flags whose argument is a secret (`--password x`, `-token x`, `--api-key x`). */
 const SECRET_FLAG = "password|passwd|token|secret|api[-_]?key|access[-_]?key"
 /** A secret flag's argument: a bare word that is not another flag, or a quoted string (1 KiB at most). */
@@ -86,6 +91,21 @@ export const DEFAULT_REDACTIONS: ReadonlyArray<Redaction> = [
   {
     name: "secret-flag",
     pattern: new RegExp(String.raw`(?:^|\s)--?(?:${SECRET_FLAG})\s{1,8}(?<secret>${FLAG_VALUE})`, "gi")
+  },
+  {
+    // mysql/mariadb -pPASS: the password attached to -p (a lone -p, or -p with a space, asks for it)
+    name: "password-flag",
+    pattern: /(?:^|[\s"'])-p(?<secret>[^\s'"-][^\s'"]{0,1023}|"[^"\n]{1,1024}"|'[^'\n]{1,1024}')/g
+  },
+  {
+    // curl -u user:pass, --user user:pass, --proxy-user, -U: the part after the colon
+    name: "user-password-flag",
+    pattern: /(?:^|[\s"'])(?:-u|-U|--user|--proxy-user)(?:\s{1,8}|=)?["']?[^\s:'"]{0,256}:(?<secret>[^\s'"]{1,1024})/g
+  },
+  {
+    // aws configure set aws_secret_access_key VALUE: a compound secret name, a space, its value
+    name: "secret-name-value",
+    pattern: new RegExp(String.raw`(?:${SECRET_COMPOUND})["']?\s{1,8}(?<secret>${FLAG_VALUE})`, "gi")
   }
 ]
 
@@ -161,6 +181,62 @@ const redactText = (text: string, redactions: ReadonlyArray<Redaction>, found: S
   return out
 }
 
+/** Each pattern with the `d` flag (the secret group's place), built once. */
+const withIndices = new WeakMap<RegExp, RegExp>()
+const indexed = (pattern: RegExp): RegExp => {
+  let found = withIndices.get(pattern)
+  if (found === undefined) {
+    found = pattern.hasIndices ? new RegExp(pattern.source, pattern.flags) : new RegExp(pattern.source, `${pattern.flags}d`)
+    withIndices.set(pattern, found)
+  }
+  return found
+}
+
+/**
+ * A secret split over two neighbouring strings of an array (`["--password", "hunter2"]`,
+ * `["Authorization:", "Bearer abc…"]`, a token cut in two): each pair is read joined by a space
+ * and joined directly, and every match that crosses from one item into the next has its secret
+ * replaced in both. The items are redacted one by one afterwards as usual.
+ */
+const redactAcross = (items: ReadonlyArray<unknown>, redactions: ReadonlyArray<Redaction>, found: Set<string>): ReadonlyArray<unknown> => {
+  const marks = items.map(() => [] as Array<{ start: number; end: number; name: string }>)
+  for (let i = 0; i + 1 < items.length; i++) {
+    const a = items[i]
+    const b = items[i + 1]
+    if (typeof a !== "string" || typeof b !== "string" || a === "" || b === "") continue
+    for (const sep of [" ", ""]) {
+      const text = `${a}${sep}${b}`
+      const from = a.length + sep.length
+      for (const { name, pattern } of redactions) {
+        const regex = indexed(pattern)
+        regex.lastIndex = 0
+        for (let match = regex.exec(text); match !== null; match = regex.exec(text)) {
+          if (match[0] === "") regex.lastIndex += 1
+          const whole = match.indices![0]!
+          // a match inside one item is that item's own (redacted below)
+          if (whole[0] >= a.length || whole[1] <= from) continue
+          const [start, end] = match.indices!.groups?.["secret"] ?? whole
+          found.add(name)
+          if (start < a.length) marks[i]!.push({ start, end: Math.min(end, a.length), name })
+          if (end > from) marks[i + 1]!.push({ start: Math.max(0, start - from), end: end - from, name })
+        }
+      }
+    }
+  }
+  return items.map((item, i) => {
+    const spans = marks[i]!.sort((x, y) => x.start - y.start)
+    if (typeof item !== "string" || spans.length === 0) return item
+    let out = ""
+    let at = 0
+    for (const { start, end, name } of spans) {
+      if (end <= at) continue
+      out += `${item.slice(at, Math.max(at, start))}[REDACTED:${name}]`
+      at = end
+    }
+    return out + item.slice(at)
+  })
+}
+
 /** `text` cut to `max` characters, never between the two halves of a surrogate pair. */
 const head = (text: string, max: number): string => {
   const end = max > 0 && text.charCodeAt(max - 1) >= 0xd800 && text.charCodeAt(max - 1) <= 0xdbff ? max - 1 : max
@@ -201,14 +277,25 @@ export const sanitize = (
         long.push({ path, text })
         return head(text, options.maxValueChars)
       }
-      if (Array.isArray(node)) return node.map((item, index) => walk(item, pathOf(path, index), depth + 1))
+      if (Array.isArray(node))
+        return redactAcross(node, options.redactions, found).map((item, index) => walk(item, pathOf(path, index), depth + 1))
       if (node !== null && typeof node === "object") {
         const out: Record<string, unknown> = {}
         for (const [key, item] of Object.entries(node)) {
+          // A member's name is written by the model too (`{"ghp_…": 1}`): redacted as a value is; two
+          // names that redact alike are both kept (`#2`).
+          let name = redactText(key, options.redactions, found)
+          for (let n = 2; name !== key && Object.hasOwn(out, name); n++) name = `${redactText(key, options.redactions, found)} #${n}`
           if (SECRET_KEY.test(key) && item !== null && (typeof item === "string" || typeof item === "number")) {
             found.add("secret-key")
-            out[key] = "[REDACTED:secret-key]"
-          } else out[key] = walk(item, pathOf(path, key), depth + 1)
+            Object.defineProperty(out, name, { value: "[REDACTED:secret-key]", enumerable: true, writable: true, configurable: true })
+          } else
+            Object.defineProperty(out, name, {
+              value: walk(item, pathOf(path, name), depth + 1),
+              enumerable: true,
+              writable: true,
+              configurable: true
+            })
         }
         return out
       }
@@ -291,8 +378,10 @@ const headMacInput = (head: { readonly writer: string; readonly seq: number; rea
 /** The head file of an audit log: `<log>.head`. @internal */
 export const headPath = (file: string): string => `${file}.head`
 
-/** How much of the log's end a new writer reads to find the record its opening checkpoint follows. */
-const TAIL_BYTES = 256 * 1024
+/** How much of the log's end a writer reads first to find the record its next record follows. */
+const FIRST_TAIL_BYTES = 16 * 1024
+/** The most it reads (a record is at most a few hundred KiB: its input is capped). */
+const MAX_TAIL_BYTES = 8 * 1024 * 1024
 
 const hmac = (key: string, text: string): Effect.Effect<string, AuditError> =>
   Effect.gen(function* () {
@@ -315,8 +404,9 @@ export const seal = (body: Readonly<Record<string, unknown>>): Effect.Effect<str
 }
 
 /**
- * The hash of the last whole record in the log's last `TAIL_BYTES`: what a new chain's first record
- * names as `after`, so that a chain deleted whole breaks the link of the chain that came after it.
+ * The hash of the last whole record at the log's end: what each record names as `after` (read with
+ * the log's lock held, so it is the record just before it in the file). Reads a growing window from
+ * the end until a whole record is in it (a record can be longer than the first window).
  */
 const lastRecordHash = (fs: FileSystem.FileSystem, file: string): Effect.Effect<string> =>
   Effect.scoped(
@@ -324,25 +414,101 @@ const lastRecordHash = (fs: FileSystem.FileSystem, file: string): Effect.Effect<
       const handle = yield* fs.open(file, { flag: "r" })
       const size = Number((yield* handle.stat).size)
       if (size === 0) return GENESIS
-      const from = Math.max(0, size - TAIL_BYTES)
-      const bytes = yield* handle.readAlloc(size - from, { position: BigInt(from) })
-      if (bytes._tag === "None") return GENESIS
-      const text = new (
-        globalThis as unknown as { readonly TextDecoder: new () => { decode(bytes: Uint8Array): string } }
-      ).TextDecoder().decode(bytes.value)
-      // Whole lines only: the last one may be torn by a crash (no newline yet).
-      const lines = text.slice(0, text.lastIndexOf("\n") + 1).split("\n")
-      for (let i = lines.length - 1; i >= 0; i--) {
-        const found = lines[i]!.match(HASH_SUFFIX)
-        if (found !== null && lines[i]!.startsWith(RECORD_START)) return found[1]!
-        // A line that begins with a torn record and ends with a whole one (a writer killed mid-write).
-        const start = lines[i]!.lastIndexOf(RECORD_START)
-        if (found !== null && start > 0) return found[1]!
+      for (let window = FIRST_TAIL_BYTES; ; window *= 8) {
+        const from = Math.max(0, size - window)
+        const bytes = yield* handle.readAlloc(size - from, { position: BigInt(from) })
+        if (bytes._tag === "None") return GENESIS
+        const text = new (
+          globalThis as unknown as { readonly TextDecoder: new () => { decode(bytes: Uint8Array): string } }
+        ).TextDecoder().decode(bytes.value)
+        // Whole lines only: the last one may be torn by a crash (no newline yet).
+        const lines = text.slice(0, text.lastIndexOf("\n") + 1).split("\n")
+        // The first line of a window that does not start the file may be the end of a longer one.
+        const first = from === 0 ? 0 : 1
+        for (let i = lines.length - 1; i >= first; i--) {
+          const found = lines[i]!.match(HASH_SUFFIX)
+          if (found !== null && lines[i]!.startsWith(RECORD_START)) return found[1]!
+          // A line that begins with a torn record and ends with a whole one (a writer killed mid-write).
+          const start = lines[i]!.lastIndexOf(RECORD_START)
+          if (found !== null && start > 0) return found[1]!
+        }
+        if (from === 0 || window >= MAX_TAIL_BYTES) return GENESIS
       }
-      return GENESIS
-      // A log whose end cannot be read still gets its records; the chain then starts unlinked (after: 64 zeros).
+      // A log whose end cannot be read still gets its records; the record is then unlinked (after: 64 zeros), and verify says so.
     })
   ).pipe(Effect.catchCause(() => Effect.succeed(GENESIS)))
+
+/** The lock file that lets one writer at a time append to a log: `<log>.lock`. @internal */
+export const lockPath = (file: string): string => `${file}.lock`
+/** The space kept free for the record of a loss: `<log>.reserve`. @internal */
+export const reservePath = (file: string): string => `${file}.reserve`
+/** The reserve's size: room for the loss records of a full disk. */
+const RESERVE_BYTES = 64 * 1024
+/**
+ * A lock older than this was left by a writer that died while holding it (a hold lasts one
+ * append: a read of the log's end and one `write`). A live holder stalled longer than this (a
+ * machine loaded beyond reason) loses it: two records may then name the same record before them,
+ * which `verify` reports; it never passes in silence.
+ */
+const LOCK_STALE_MS = 2_000
+/** A writer that waited this long for the lock gives up the record (said as a warning; the loss is recorded). */
+const LOCK_WAIT_MS = 30_000
+
+/**
+ * Runs `body` holding the log's lock (`<log>.lock`, created with O_EXCL): one writer at a time
+ * reads the log's last record and appends after it, so every record names the record before it
+ * in the file (`after`), and no chain can be deleted without breaking the next record's link.
+ * A lock left by a writer that died (older than 10 s) is broken. Where no lock file can be made
+ * at all (a full disk, a read-only folder), the record is appended without it: a record written
+ * beside another writer's then names the same record, which `verify` reports (never a silent pass).
+ */
+const withLogLock = <A, E, R>(
+  fs: FileSystem.FileSystem,
+  file: string,
+  writer: string,
+  body: Effect.Effect<A, E, R>
+): Effect.Effect<A, E | AuditError, R> => {
+  const lock = lockPath(file)
+  const mine = `${writer} ${Hex.random(8)}\n`
+  const acquire = Effect.gen(function* () {
+    const started = Date.now()
+    for (let attempt = 0; ; attempt++) {
+      const taken = yield* fs.writeFileString(lock, mine, { flag: "wx", mode: 0o600 }).pipe(
+        Effect.as("held" as const),
+        Effect.catchTag("PlatformError", (error) =>
+          Effect.succeed(error.reason._tag === "AlreadyExists" ? ("busy" as const) : ("unavailable" as const))
+        )
+      )
+      if (taken === "held") return true
+      if (taken === "unavailable") return false
+      // lstat: a link put there is judged by its own age, never followed
+      const info = yield* Effect.option(fs.lstat(lock))
+      const mtime = info._tag === "Some" && info.value.mtime._tag === "Some" ? info.value.mtime.value.getTime() : undefined
+      if (mtime !== undefined && Date.now() - mtime > LOCK_STALE_MS) {
+        // Its holder died between taking and giving it back (kill -9): move it aside, then take it.
+        const aside = `${lock}.${writer}.stale`
+        yield* Effect.ignore(fs.rename(lock, aside).pipe(Effect.andThen(fs.remove(aside))))
+        continue
+      }
+      if (Date.now() - started > LOCK_WAIT_MS) {
+        return yield* new AuditError({
+          file,
+          detail: `cannot take the audit log's lock ${lock}: other writers kept it for ${LOCK_WAIT_MS / 1000} s`
+        })
+      }
+      yield* Effect.sleep(Duration.millis(1 + Math.floor(Math.random() * Math.min(25, 2 + attempt * 2))))
+    }
+  })
+  return Effect.acquireUseRelease(
+    acquire,
+    () => body,
+    // Given back only while it is still this writer's (one that took it as stale is not locked out).
+    (held) =>
+      held
+        ? Effect.ignore(fs.readFileString(lock).pipe(Effect.flatMap((text) => (text === mine ? fs.remove(lock) : Effect.void))))
+        : Effect.void
+  )
+}
 
 /** @internal */
 export const makeWriter = (
@@ -391,17 +557,49 @@ export const makeWriter = (
     let prev = GENESIS
     let sinceCheckpoint = 0
     let closed = false
-    /** The record this chain follows in the file, read once before its first record. */
-    let linkAfter = GENESIS
+    /** Records this writer could not write (a full disk), said in a `loss` record as soon as one can be written. */
+    let lost: { count: number; kinds: Set<string>; from: string; until: string; error: string } | undefined
     // The copy for a collector; its last batches leave after the closing records (its finalizer runs after the writer's).
     const exporter = options.otlp === undefined ? undefined : yield* Otlp.makeExporter(options.otlp, file)
+    // The resource a collector files this writer's records under, in its first record: covered by the hash, checked by verifyExport.
+    const resource =
+      options.otlp === undefined
+        ? undefined
+        : { ...options.otlp.resourceAttributes, "service.name": options.otlp.serviceName ?? "agent-hooks" }
+    // Room for the record of a loss on a full disk: a writer that cannot append frees it and says what it lost.
+    // Only a regular file is the reserve: a link a cloned repository put there is never followed
+    // (it could name a file of the user's), and is left alone.
+    const reserve = reservePath(file)
+    const reserveInfo = yield* Effect.option(fs.lstat(reserve))
+    if (reserveInfo._tag === "None" || (reserveInfo.value.type === "File" && Number(reserveInfo.value.size) < RESERVE_BYTES)) {
+      yield* Effect.ignore(
+        (reserveInfo._tag === "None" ? Effect.void : fs.remove(reserve)).pipe(
+          Effect.andThen(fs.writeFileString(reserve, "\n".repeat(RESERVE_BYTES), { flag: "wx", mode: 0o600 }))
+        )
+      )
+    }
+    /** Empties the reserve (a regular file only, checked just before). */
+    const freeReserve = Effect.ignore(
+      fs.lstat(reserve).pipe(Effect.flatMap((info) => (info.type === "File" ? fs.truncate(reserve, 0) : Effect.void)))
+    )
 
-    /** One record, one `write`: a line is never split between two writes (torn only by a crash mid-write). */
-    const append = (kind: AuditRecord["kind"], fields: Readonly<Record<string, unknown>>) =>
+    /**
+     * One record, one `write`: a line is never split between two writes (torn only by a crash
+     * mid-write). Called with the log's lock held: `after` is the record just before it in the file.
+     */
+    const append = (
+      kind: AuditRecord["kind"],
+      fieldsOf: (link: {
+        readonly seq: number
+        readonly prev: string
+        readonly after: string
+      }) => Effect.Effect<Readonly<Record<string, unknown>>, AuditError>
+    ) =>
       Effect.gen(function* () {
-        // The first record of a chain names the record it follows in the file.
-        const after = seq === 0 ? { after: linkAfter } : {}
-        const body = { v: 1, kind, writer, seq: seq + 1, time: now(), ...fields, ...after, prev }
+        const after = yield* lastRecordHash(fs, file)
+        const fields = yield* fieldsOf({ seq: seq + 1, prev, after })
+        const first = seq === 0 && resource !== undefined ? { resource } : {}
+        const body = { v: 1, kind, writer, seq: seq + 1, time: now(), ...fields, ...first, after, prev }
         const line = yield* seal(body)
         yield* handle.writeAll(utf8.encode(`${line}\n`)).pipe(Effect.mapError(failed("cannot append to the audit log")))
         seq += 1
@@ -413,7 +611,8 @@ export const makeWriter = (
 
     /**
      * The head file names the last record this writer vouched for (signed with the key), replaced
-     * atomically (rename): a cut end of the log, or its last chain deleted whole, no longer has it.
+     * atomically (rename) with the log's lock held: the last head written names the last record
+     * any writer closed with, so a cut end of the log, or its last chain deleted whole, no longer has it.
      */
     const writeHead = Effect.gen(function* () {
       const named = { writer, seq, hash: prev }
@@ -432,52 +631,132 @@ export const makeWriter = (
     const checkpoint = (reason: CheckpointReason) =>
       Effect.gen(function* () {
         if (key === undefined) return
-        const mac = yield* hmac(key, macInput({ writer, seq: seq + 1, prev, reason, every, after: seq === 0 ? linkAfter : undefined }))
-        yield* append("checkpoint", { reason, every, mac })
+        yield* append("checkpoint", (link) =>
+          Effect.map(hmac(key, macInput({ writer, ...link, reason, every })), (mac) => ({ reason, every, mac }))
+        )
         sinceCheckpoint = 0
         if (reason !== "open") yield* writeHead
+      })
+
+    /** The records this writer lost, in one `loss` record (a problem for `verify`); kept for the next try when it cannot be written either. */
+    const writeLoss = Effect.suspend(() => {
+      const loss = lost
+      if (loss === undefined) return Effect.void
+      return append("loss", () =>
+        Effect.succeed({ lost: loss.count, kinds: [...loss.kinds].sort(), from: loss.from, until: loss.until, error: loss.error })
+      ).pipe(
+        Effect.tap(() =>
+          Effect.sync(() => {
+            lost = undefined
+          })
+        )
+      )
+    })
+
+    /** A record that could not be written is counted; with the reserve freed, its loss is written at once. */
+    const recordLoss = (kind: string, error: AuditError) =>
+      Effect.gen(function* () {
+        const time = now()
+        if (lost === undefined) lost = { count: 0, kinds: new Set(), from: time, until: time, error: error.detail }
+        lost.count += 1
+        lost.kinds.add(kind)
+        lost.until = time
+        const written = yield* Effect.exit(writeLoss)
+        if (written._tag === "Failure") {
+          // The disk is full: the reserve makes room for the record of the loss (the next writer makes a new one).
+          yield* freeReserve
+          yield* Effect.ignore(writeLoss)
+        }
       })
 
     const record = (kind: AuditRecord["kind"], fields: Readonly<Record<string, unknown>>) =>
       lock.withPermits(1)(
         Effect.gen(function* () {
           if (closed) return yield* new AuditError({ file, detail: "the audit writer is closed" })
-          if (seq === 0) {
-            linkAfter = yield* lastRecordHash(fs, file)
-            yield* checkpoint("open")
-          }
-          yield* append(kind, fields)
-          sinceCheckpoint += 1
-          if (sinceCheckpoint >= every) yield* checkpoint("periodic")
+          const write = Effect.gen(function* () {
+            if (lost !== undefined) yield* Effect.ignore(writeLoss)
+            if (seq === 0) yield* checkpoint("open")
+            yield* append(kind, () => Effect.succeed(fields))
+            sinceCheckpoint += 1
+            if (sinceCheckpoint >= every) yield* checkpoint("periodic")
+          })
+          yield* withLogLock(fs, file, writer, write).pipe(
+            Effect.tapError((error) => withLogLock(fs, file, writer, recordLoss(kind, error)).pipe(Effect.ignore))
+          )
         })
       )
 
     const close = lock.withPermits(1)(
       Effect.gen(function* () {
         if (closed) return
-        if (seq > 0) yield* key === undefined ? writeHead : checkpoint("close")
+        if (seq > 0 || lost !== undefined)
+          yield* withLogLock(
+            fs,
+            file,
+            writer,
+            Effect.gen(function* () {
+              if (lost !== undefined) yield* writeLoss
+              yield* key === undefined ? writeHead : checkpoint("close")
+            })
+          )
         closed = true
       })
     )
     yield* Effect.addFinalizer(() => Effect.ignore(close))
 
+    /**
+     * The other strings a record takes from the payload or the run, redacted and capped as the
+     * input is: the matcher's value (Cursor's is the shell command itself), the session, the tool,
+     * the hook as it ran (its placeholders filled from the payload).
+     */
+    const scrub = (fields: {
+      readonly session: string | null
+      readonly matcher: string | null
+      readonly tool?: string | null | undefined
+      readonly hook?: string | undefined
+    }) =>
+      Effect.map(
+        sanitize(
+          { session: fields.session, matcher: fields.matcher, tool: fields.tool ?? null, hook: fields.hook ?? null },
+          "",
+          // each value is capped; the four together are never cut as one JSON text
+          { ...limits, maxInputChars: Number.POSITIVE_INFINITY }
+        ),
+        ({ value, redacted, cut }) => {
+          const v = (value ?? {}) as Record<string, string | null>
+          return {
+            session: v["session"] ?? null,
+            matcher: v["matcher"] ?? null,
+            tool: v["tool"] ?? null,
+            hook: v["hook"] ?? "",
+            redacted,
+            cut: cut.map((c) => ({ ...c, path: c.path.replace(/^\./, "") }))
+          }
+        }
+      )
+
     return {
       writer,
       hook: (fields: HookRecordFields) =>
-        record("hook", {
-          session: fields.session,
-          event: fields.event,
-          matcher: fields.matcher,
-          tool: fields.tool ?? null,
-          hook: fields.hook,
-          type: fields.type,
-          source: fields.source,
-          exitCode: fields.exitCode,
-          signal: fields.signal,
-          status: fields.status,
-          decision: fields.decision,
-          timedOut: fields.timedOut,
-          durationMs: fields.durationMs
+        Effect.gen(function* () {
+          const said = yield* scrub(fields)
+          yield* record("hook", {
+            session: said.session,
+            event: fields.event,
+            matcher: said.matcher,
+            tool: said.tool,
+            hook: said.hook,
+            type: fields.type,
+            source: fields.source,
+            exitCode: fields.exitCode,
+            signal: fields.signal,
+            status: fields.status,
+            decision: fields.decision,
+            timedOut: fields.timedOut,
+            durationMs: fields.durationMs,
+            ...(said.redacted.length === 0 ? {} : { redacted: said.redacted }),
+            ...(said.cut.length === 0 ? {} : { cut: said.cut })
+          })
         }),
       outcome: (fields: OutcomeRecordFields) =>
         Effect.gen(function* () {
@@ -486,18 +765,19 @@ export const makeWriter = (
             fields.reason === null
               ? { value: null, redacted: [], cut: [] }
               : yield* sanitize(fields.reason, "reason", { ...limits, maxValueChars: Math.min(MAX_REASON, limits.maxValueChars) })
+          const said = yield* scrub(fields)
           yield* record("outcome", {
-            session: fields.session,
+            session: said.session,
             event: fields.event,
-            matcher: fields.matcher,
-            tool: fields.tool ?? null,
+            matcher: said.matcher,
+            tool: said.tool,
             input: input.value,
             blocked: fields.blocked,
             decision: fields.decision,
             reason: reason.value,
             hooks: fields.hooks,
-            redacted: [...new Set([...input.redacted, ...reason.redacted])].sort(),
-            cut: [...input.cut, ...reason.cut]
+            redacted: [...new Set([...said.redacted, ...input.redacted, ...reason.redacted])].sort(),
+            cut: [...said.cut, ...input.cut, ...reason.cut]
           })
         }),
       reload: (fields: ReloadRecordFields) =>
@@ -568,7 +848,11 @@ const decode = (text: string): AuditRecord | undefined => {
     (record["seq"] as number) < 1 ||
     !isHex64(record["prev"]) ||
     !isHex64(record["hash"]) ||
-    (record["kind"] !== "hook" && record["kind"] !== "outcome" && record["kind"] !== "checkpoint" && record["kind"] !== "reload")
+    (record["kind"] !== "hook" &&
+      record["kind"] !== "outcome" &&
+      record["kind"] !== "checkpoint" &&
+      record["kind"] !== "reload" &&
+      record["kind"] !== "loss")
   )
     return undefined
   if (record["after"] !== undefined && !isHex64(record["after"])) return undefined
@@ -629,6 +913,10 @@ interface Verifying {
   readonly present: Map<string, Set<number>>
   /** The `hash` of every record so far. */
   readonly hashes: Set<string>
+  /** Every record names the one before it in the file (`after` on records past the first of their chain). */
+  readonly linked: boolean
+  /** The `hash` of the record on the line before. */
+  previous: string | undefined
   records: number
   checkpoints: number
   checkedCheckpoints: number
@@ -678,6 +966,50 @@ const newChain = (record: AuditRecord, line: number): ChainState => ({
   checkpointProblem: false
 })
 
+/** The link of a record to the record before it in the file (see `Verifying.linked`); `undefined` when it holds. */
+const linkProblem = (state: Verifying, line: number, record: AuditRecord): Problem | undefined => {
+  const { at } = state
+  const after = (record as { readonly after?: string }).after
+  if (state.linked && after !== undefined) {
+    // Every record names the record before it in the file (written under the log's lock): a
+    // record or a whole chain deleted before it, or a record rewritten with a fresh hash, breaks it.
+    const before = state.previous ?? GENESIS
+    if (after === before) return undefined
+    return state.hashes.has(after)
+      ? {
+          line,
+          kind: "reordered",
+          writer: record.writer,
+          message:
+            `${at(line)} (writer ${record.writer}, seq ${record.seq}) was written right after record ` +
+            `${after.slice(0, 12)}…, but other records come between them in ${state.source}: records ` +
+            `were moved or inserted, or two writers appended without the log's lock`
+        }
+      : {
+          line,
+          kind: "deleted",
+          writer: record.writer,
+          message:
+            `${at(line)} (writer ${record.writer}, seq ${record.seq}) was written right after record ` +
+            `${after.slice(0, 12)}…, which is not in ${state.source} before it: records (perhaps a ` +
+            `whole chain) were deleted, or a record was rewritten with a fresh hash`
+        }
+  }
+  if (record.seq === 1 && after !== undefined && after !== GENESIS && !state.hashes.has(after)) {
+    // A log written before every record was linked: a chain's first record names a record before it.
+    return {
+      line,
+      kind: "deleted",
+      writer: record.writer,
+      message:
+        `${at(line)}: writer ${record.writer} started after record ${after.slice(0, 12)}…, which ` +
+        `is not in ${state.source} before it: a whole chain was deleted, or a record was ` +
+        `rewritten with a fresh hash`
+    }
+  }
+  return undefined
+}
+
 /** One record's checks: its link to the file, its hash, its place in its writer's chain, its checkpoint. */
 const checkRecord = (state: Verifying, { line, text, record }: DecodedLine): Effect.Effect<void, AuditError> =>
   Effect.gen(function* () {
@@ -692,21 +1024,27 @@ const checkRecord = (state: Verifying, { line, text, record }: DecodedLine): Eff
       return
     }
     state.records += 1
-    // A chain's first record names the record it followed in the file: a chain deleted whole, or a
-    // record rehashed, before it leaves the link dangling.
-    const after = (record as { readonly after?: string }).after
-    if (record.seq === 1 && after !== undefined && after !== GENESIS && !state.hashes.has(after)) {
+    const link = linkProblem(state, line, record)
+    state.previous = record.hash
+    if (record.kind === "loss") {
+      const loss = record as unknown as {
+        readonly lost?: unknown
+        readonly from?: unknown
+        readonly until?: unknown
+        readonly error?: unknown
+      }
       problems.push({
         line,
-        kind: "deleted",
+        kind: "lost",
         writer: record.writer,
         message:
-          `${at(line)}: writer ${record.writer} started after record ${after.slice(0, 12)}…, which ` +
-          `is not in ${state.source} before it: a whole chain was deleted, or a record was ` +
-          `rewritten with a fresh hash`
+          `${at(line)}: writer ${record.writer} could not write ${String(loss.lost)} record` +
+          `${loss.lost === 1 ? "" : "s"} between ${String(loss.from)} and ${String(loss.until)} ` +
+          `(${String(loss.error)}): the trail has a gap there, and other writers may have lost records too`
       })
     }
     state.hashes.add(record.hash)
+    const reported = problems.length
     const match = text.match(HASH_SUFFIX)
     const hash = match === null ? undefined : yield* sha256(`${text.slice(0, match.index!)}}`)
     if (match === null || hash !== record.hash) {
@@ -728,6 +1066,8 @@ const checkRecord = (state: Verifying, { line, text, record }: DecodedLine): Eff
       return
     }
     checkLink(state, line, record)
+    // The chain's own check names a deletion, insertion or reordering more precisely; the link speaks when it is silent.
+    if (link !== undefined && !problems.slice(reported).some((problem) => problem.line === line)) problems.push(link)
     if (record.kind === "checkpoint") yield* checkCheckpoint(state, line, record)
   })
 
@@ -957,6 +1297,10 @@ const verifyLines = (
       chains: new Map(),
       present: presentSeqs(decoded),
       hashes: new Set(),
+      linked: decoded.some(
+        ({ record }) => record !== undefined && record.seq > 1 && (record as { readonly after?: string }).after !== undefined
+      ),
+      previous: undefined,
       records: 0,
       checkpoints: 0,
       checkedCheckpoints: 0
@@ -1034,12 +1378,37 @@ export const readFile = (file: string): Effect.Effect<string, AuditError, FileSy
 // ---------------------------------------------------------------------------------------------
 // Verifying an export (what a collector received)
 
-/** The members a record's `agent_hooks.audit.*` attributes must agree with (the body is what the hash covers). */
-const attributeMismatches = (record: AuditRecord, attributes: Readonly<Record<string, unknown>>): ReadonlyArray<string> => {
-  const expected = Otlp.recordAttributeValues(record.kind, record as unknown as Readonly<Record<string, unknown>>)
-  return Object.entries(attributes)
-    .filter(([name, value]) => name.startsWith("agent_hooks.audit.") && JSON.stringify(value) !== JSON.stringify(expected[name] ?? null))
-    .map(([name]) => name.slice("agent_hooks.audit.".length))
+/**
+ * What of an exported log record differs from what the writer sent for its record (the body, which
+ * the hash covers): its time, severity, event name, every attribute (one missing, added, changed,
+ * or given twice), and the resource the writer recorded it exports under (`service.name`...).
+ */
+const exportMismatches = (
+  kind: string,
+  record: Readonly<Record<string, unknown>>,
+  found: Otlp.Found,
+  resource: Readonly<Record<string, unknown>> | undefined
+): ReadonlyArray<string> => {
+  const sent = Otlp.logRecord({ kind, line: found.body ?? "", record, time: String(record["time"]), span: undefined })
+  const out: Array<string> = []
+  if (String(found.fields.timeUnixNano) !== sent.timeUnixNano) out.push("timeUnixNano")
+  if (found.fields.severityNumber !== sent.severityNumber) out.push("severityNumber")
+  if (found.fields.severityText !== sent.severityText) out.push("severityText")
+  if (found.fields.eventName !== sent.eventName) out.push("eventName")
+  const expected = Otlp.recordAttributeValues(kind, record)
+  for (const name of new Set([...Object.keys(expected), ...Object.keys(found.attributes)])) {
+    if (!Object.hasOwn(found.attributes, name)) out.push(`${name} (missing)`)
+    else if (!Object.hasOwn(expected, name)) out.push(`${name} (added)`)
+    else if (JSON.stringify(found.attributes[name]) !== JSON.stringify(expected[name])) out.push(name)
+  }
+  for (const name of found.duplicates) out.push(`${name} (given more than once)`)
+  if (resource !== undefined) {
+    for (const [name, value] of Object.entries(resource)) {
+      if (JSON.stringify(found.resource[name]) !== JSON.stringify(value)) out.push(`resource ${name}`)
+    }
+    for (const name of found.resourceDuplicates) out.push(`resource ${name} (given more than once)`)
+  }
+  return out
 }
 
 interface ExportItem {
@@ -1094,6 +1463,7 @@ const heap = <A>(less: (a: A, b: A) => boolean) => {
  * it. O(n log n) in records: a day of one-shot runs is thousands of chains.
  */
 const logOrder = (items: ReadonlyArray<ExportItem>): ReadonlyArray<ExportItem> => {
+  if (items.some((item) => item.record !== undefined && item.record.seq > 1 && item.record.after !== undefined)) return linkedOrder(items)
   const chains = new Map<string, Array<ExportItem>>()
   const loose: Array<ExportItem> = []
   for (const item of items) {
@@ -1149,6 +1519,47 @@ const logOrder = (items: ReadonlyArray<ExportItem>): ReadonlyArray<ExportItem> =
   return [...ordered, ...loose]
 }
 
+/**
+ * The records of an export whose every record names the one before it in the file (`after`): the
+ * file's order, rebuilt by following the links from each record whose predecessor is not in the
+ * export (the first of the log, or one after a gap); where two name the same one, the earlier
+ * first. Records on no path (a forged cycle) follow, earliest first. O(n log n).
+ */
+const linkedOrder = (items: ReadonlyArray<ExportItem>): ReadonlyArray<ExportItem> => {
+  const records = items.filter((item) => item.record !== undefined)
+  const loose = items.filter((item) => item.record === undefined)
+  const byEarliest = (a: ExportItem, b: ExportItem) => (earlier(a.record!, b.record!) ? -1 : earlier(b.record!, a.record!) ? 1 : 0)
+  const hashes = new Set(records.map((item) => item.record!.hash))
+  const next = new Map<string, Array<ExportItem>>()
+  const starts: Array<ExportItem> = []
+  for (const item of records) {
+    const after = item.record!.after
+    if (after === undefined || !hashes.has(after) || after === item.record!.hash) starts.push(item)
+    else {
+      const list = next.get(after)
+      if (list === undefined) next.set(after, [item])
+      else list.push(item)
+    }
+  }
+  for (const list of next.values()) list.sort(byEarliest)
+  const ordered: Array<ExportItem> = []
+  const done = new Set<ExportItem>()
+  const walk = (start: ExportItem) => {
+    const stack = [start]
+    while (stack.length > 0) {
+      const item = stack.pop()!
+      if (done.has(item)) continue
+      done.add(item)
+      ordered.push(item)
+      const following = next.get(item.record!.hash) ?? []
+      for (let i = following.length - 1; i >= 0; i--) stack.push(following[i]!)
+    }
+  }
+  for (const start of starts.sort(byEarliest)) walk(start)
+  for (const item of records.filter((item) => !done.has(item)).sort(byEarliest)) walk(item)
+  return [...ordered, ...loose]
+}
+
 /** @internal */
 export const verifyExport = (text: string, options: { readonly key?: string | undefined } = {}): Effect.Effect<ExportReport, AuditError> =>
   Effect.gen(function* () {
@@ -1162,6 +1573,8 @@ export const verifyExport = (text: string, options: { readonly key?: string | un
     let headCount = 0
     const items: Array<ExportItem> = []
     const heads = new Map<string, { readonly found: Otlp.Found; readonly seq: number; readonly text: string }>()
+    const intactRecords: Array<{ readonly found: Otlp.Found; readonly record: AuditRecord }> = []
+    const headRecords: Array<{ readonly found: Otlp.Found; readonly head: HeadFile }> = []
     for (const found of read.found) {
       const writerAttribute =
         typeof found.attributes["agent_hooks.audit.writer"] === "string" ? found.attributes["agent_hooks.audit.writer"] : null
@@ -1182,6 +1595,7 @@ export const verifyExport = (text: string, options: { readonly key?: string | un
       if (found.attributes["agent_hooks.audit.kind"] === "head") {
         headCount += 1
         const head = decodeHead(found.body)
+        if (head !== undefined) headRecords.push({ found, head })
         const writer = head?.writer ?? writerAttribute ?? ""
         const seq = head?.seq ?? -1
         const prior = heads.get(writer)
@@ -1189,24 +1603,35 @@ export const verifyExport = (text: string, options: { readonly key?: string | un
         continue
       }
       const record = decode(found.body)
-      // An edited body is reported by the chain check; its attributes are compared only with an intact body.
+      // An edited body is reported by the chain check; its log record's other fields are compared only with an intact body.
       const match = found.body.match(HASH_SUFFIX)
       const intact = record !== undefined && match !== null && (yield* sha256(`${found.body.slice(0, match.index!)}}`)) === record.hash
-      if (record !== undefined && intact) {
-        const mismatches = attributeMismatches(record, found.attributes)
-        if (mismatches.length > 0) {
-          problems.push({
-            line: found.line,
-            kind: "edited",
-            writer: record.writer,
-            message:
-              `${where(found)} (writer ${record.writer}, seq ${record.seq}): its attributes ` +
-              `${mismatches.join(", ")} differ from its record (the body, which the hash covers): they ` +
-              `were edited, and a query on them sees other values`
-          })
-        }
-      }
+      if (record !== undefined && intact) intactRecords.push({ found, record })
       items.push({ found, record })
+    }
+    // Each log record as the writer sent it: the resource its writer recorded in the first record of its chain.
+    const resources = new Map<string, Readonly<Record<string, unknown>>>()
+    for (const { record } of intactRecords) {
+      const resource = (record as { readonly resource?: unknown }).resource
+      if (record.seq === 1 && Predicate.isObject(resource)) resources.set(record.writer, resource as Readonly<Record<string, unknown>>)
+    }
+    const compared = [
+      ...intactRecords.map(({ found, record }) => ({ found, kind: record.kind, record, writer: record.writer, seq: record.seq })),
+      ...headRecords.map(({ found, head }) => ({ found, kind: "head", record: head, writer: head.writer, seq: head.seq }))
+    ]
+    for (const { found, kind, record, writer, seq } of compared) {
+      const mismatches = exportMismatches(kind, record as unknown as Readonly<Record<string, unknown>>, found, resources.get(writer))
+      if (mismatches.length > 0) {
+        problems.push({
+          line: found.line,
+          kind: "edited",
+          writer,
+          message:
+            `${where(found)} (writer ${writer}, ${kind === "head" ? "head at " : ""}seq ${seq}): its ` +
+            `${mismatches.join(", ")} differ from what the writer sent for its record (the body, which ` +
+            `the hash covers): they were edited, and a query on them sees other values`
+        })
+      }
     }
     const ordered = logOrder(items)
     const headList = [...heads.values()]

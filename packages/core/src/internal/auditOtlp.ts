@@ -140,6 +140,7 @@ export interface Exported {
 
 const severity = (record: Readonly<Record<string, unknown>>): { readonly severityNumber: number; readonly severityText: string } =>
   record["blocked"] === true ||
+  record["kind"] === "loss" ||
   record["status"] === "blocking-error" ||
   record["status"] === "non-blocking-error" ||
   record["result"] === "Failed" ||
@@ -351,6 +352,35 @@ export interface Found {
   /** The body, when it is a string. */
   readonly body: string | undefined
   readonly attributes: Readonly<Record<string, unknown>>
+  /** Attribute names the log record has more than once (the first value is in `attributes`). */
+  readonly duplicates: ReadonlyArray<string>
+  /** The log record's own fields, as received: checked against the record's body. */
+  readonly fields: {
+    readonly timeUnixNano: unknown
+    readonly severityNumber: unknown
+    readonly severityText: unknown
+    readonly eventName: unknown
+  }
+  /** The resource's attributes (`service.name`...), and the names it has more than once. */
+  readonly resource: Readonly<Record<string, unknown>>
+  readonly resourceDuplicates: ReadonlyArray<string>
+}
+
+/** Attributes as plain values (the first of a name given twice), and the names given more than once. */
+const attributesOf = (value: unknown): { readonly values: Record<string, unknown>; readonly duplicates: ReadonlyArray<string> } => {
+  const values: Record<string, unknown> = {}
+  const seen = new Set<string>()
+  const duplicates = new Set<string>()
+  for (const kv of list(value)) {
+    const entry = kv as { key?: unknown; value?: unknown } | undefined
+    if (typeof entry?.key !== "string") continue
+    if (seen.has(entry.key)) duplicates.add(entry.key)
+    else {
+      seen.add(entry.key)
+      Object.defineProperty(values, entry.key, { value: jsonValue(entry.value), enumerable: true, writable: true, configurable: true })
+    }
+  }
+  return { values, duplicates: [...duplicates] }
 }
 
 const list = (value: unknown): ReadonlyArray<unknown> => (Array.isArray(value) ? value : [])
@@ -418,16 +448,14 @@ export const readExport = (
     }
     let index = 0
     for (const resource of list((value as Record<string, unknown>)["resourceLogs"])) {
+      const resourceAttributes = attributesOf(
+        ((resource as Record<string, unknown> | undefined)?.["resource"] as Record<string, unknown> | undefined)?.["attributes"]
+      )
       for (const scope of list((resource as Record<string, unknown> | undefined)?.["scopeLogs"])) {
         for (const record of list((scope as Record<string, unknown> | undefined)?.["logRecords"])) {
           logRecords += 1
           const r = (Predicate.isObject(record) ? record : {}) as Record<string, unknown>
-          const attrs = Object.fromEntries(
-            list(r["attributes"]).flatMap((kv) => {
-              const entry = kv as { key?: unknown; value?: unknown } | undefined
-              return typeof entry?.key === "string" ? [[entry.key, jsonValue(entry.value)]] : []
-            })
-          )
+          const { values: attrs, duplicates } = attributesOf(r["attributes"])
           const body = jsonValue(r["body"])
           const isAudit = attrs["agent_hooks.audit.kind"] !== undefined || (typeof body === "string" && body.startsWith('{"v":1,"kind":"'))
           if (!isAudit) {
@@ -435,7 +463,21 @@ export const readExport = (
             continue
           }
           index += 1
-          found.push({ line, index, body: typeof body === "string" ? body : undefined, attributes: attrs })
+          found.push({
+            line,
+            index,
+            body: typeof body === "string" ? body : undefined,
+            attributes: attrs,
+            duplicates,
+            fields: {
+              timeUnixNano: r["timeUnixNano"],
+              severityNumber: r["severityNumber"],
+              severityText: r["severityText"],
+              eventName: r["eventName"]
+            },
+            resource: resourceAttributes.values,
+            resourceDuplicates: resourceAttributes.duplicates
+          })
         }
       }
     }

@@ -37,6 +37,8 @@ export interface ClassifyContext {
   readonly async: boolean
   /** The engine fails closed: a failing hook without its own `onFailure` blocks. */
   readonly failClosed: boolean
+  /** A hook that never ran (could not start, refused, exit 127 or 126 of a command) blocks: host mode. */
+  readonly blockUnjudged?: boolean | undefined
   /** The next overflow file's path. */
   readonly overflowFile: () => string
 }
@@ -106,6 +108,29 @@ const isFailure = (run: Executed["run"], verdict: HookVerdict): boolean =>
     (run.exitCode === null || run.timedOut || run.signal !== null || (run.exitCode !== 0 && run.exitCode !== 2)))
 
 /**
+ * The policy language a handler is written in, when it is one (`cedar`, `http` with `api: "opa"`):
+ * such a hook is a guard by construction, so one that could not decide blocks (its `onFailure`
+ * defaults to "block"): an error of the engine or the server, an answer of no known shape, a timeout.
+ */
+const policyLanguage = (handler: PlannedHook["entry"]["handler"]): string | undefined =>
+  handler.type === "cedar" ? "Cedar" : handler.type === "http" && handler.api === "opa" ? "OPA" : undefined
+
+/**
+ * Why a hook never ran, when it did not: it could not be started (a spawn error, a hook the engine
+ * refused), the host lacks what it needs to run it (a model, an MCP connection) or the URL allowlist
+ * refused it, or its command was not found (exit 127) or not executable (exit 126), as a shell says.
+ * A hook that ran and failed (exit 1) ran: Claude Code's rule makes that a non-blocking error.
+ */
+const neverRan = (handler: PlannedHook["entry"]["handler"], { run, notRun }: Executed): string | undefined => {
+  if (run.spawnError !== undefined) return `it could not start (${run.spawnError})`
+  if (notRun !== undefined) return `it did not run (${notRun})`
+  if (handler.type !== "command" || run.timedOut || run.signal !== null) return undefined
+  if (run.exitCode === 127) return "its command was not found (exit 127)"
+  if (run.exitCode === 126) return "its command could not be executed (exit 126)"
+  return undefined
+}
+
+/**
  * One hook's run classified: its `HookResult`, its verdict, the texts cut at the cap, and whether
  * it failed (see `isFailure`): what the failure line, the detached-hook report and onFailure read.
  *
@@ -151,8 +176,15 @@ export const classify = (hook: PlannedHook, executed: Executed, ctx: ClassifyCon
   // A hook the system had no room to start (too many open files or processes: a flood of requests)
   // blocks a blocking event too: load must not be able to switch a guard off.
   const resourcesStopped = run.spawnErrorReason === "resources"
-  // The engine's failClosed gives every hook without its own onFailure the "block" rule.
-  const onFailure = payloadStopped || resourcesStopped ? "block" : (handler.onFailure ?? (ctx.failClosed ? "block" : "continue"))
+  // A guard that did not judge blocks: a policy-language hook that failed (any failure), and in
+  // host mode a hook that never ran. The engine's failClosed gives every hook without its own
+  // onFailure the "block" rule. `onFailure: "continue"` is the explicit opt-out of all three.
+  const language = policyLanguage(handler)
+  const unjudged = failedOpen && ctx.blockUnjudged === true ? neverRan(handler, executed) : undefined
+  const onFailure =
+    payloadStopped || resourcesStopped
+      ? "block"
+      : (handler.onFailure ?? (ctx.failClosed || language !== undefined || unjudged !== undefined ? "block" : "continue"))
   if (
     failedOpen &&
     !ctx.async &&
@@ -161,7 +193,9 @@ export const classify = (hook: PlannedHook, executed: Executed, ctx: ClassifyCon
     ((onFailure === "block" && !FAIL_OPEN_EVENTS.has(spec.behavesAs)) || timedOutBlocks)
   ) {
     // onFailure "block": a hook that fails or times out blocks, as exit 2 would.
-    const why = run.timedOut ? "timed out" : verdict.status === "success" ? "its answer could not be read" : "failed"
+    const why = run.timedOut
+      ? "timed out"
+      : (neverRan(handler, executed) ?? (verdict.status === "success" ? "its answer could not be read" : "failed"))
     const because = timedOutBlocks
       ? "a PreModelSwitch hook that times out blocks the switch"
       : payloadStopped
@@ -170,7 +204,11 @@ export const classify = (hook: PlannedHook, executed: Executed, ctx: ClassifyCon
           ? "the system had no room to start the hook (too many open files or processes), so the action is blocked"
           : handler.onFailure === "block"
             ? `blocking because onFailure is "block"`
-            : "blocking because the engine fails closed"
+            : language !== undefined
+              ? `blocking because ${language === "OPA" ? "an" : "a"} ${language} hook is a guard: one that could not decide blocks (onFailure: "continue" lets the call go on)`
+              : ctx.failClosed
+                ? "blocking because the engine fails closed"
+                : `blocking because a guard that never ran did not judge the call (onFailure: "continue" lets the call go on)`
     verdict = {
       ...verdict,
       // The failure blocks here: its message must not call it non-blocking.
@@ -183,7 +221,14 @@ export const classify = (hook: PlannedHook, executed: Executed, ctx: ClassifyCon
       reasonFrom: "stderr"
     }
   } else if (onFailure === "block" && FAIL_OPEN_EVENTS.has(spec.behavesAs) && failedOpen) {
-    const rule = handler.onFailure === "block" ? `onFailure: "block"` : "failing closed"
+    const rule =
+      handler.onFailure === "block"
+        ? `onFailure: "block"`
+        : ctx.failClosed
+          ? "failing closed"
+          : language !== undefined
+            ? `${language === "OPA" ? "an" : "a"} ${language} hook's failure blocking`
+            : "blocking on a hook that never ran"
     verdict = { ...verdict, messages: [...verdict.messages, `not blocking (${rule} is ignored on ${spec.name})`] }
   }
   const messages = [...verdict.messages, ...(run.warnings ?? [])]

@@ -328,6 +328,7 @@ const classifyContextOf =
     timeout,
     async: hook.async,
     failClosed: d.state.plan.failClosed,
+    blockUnjudged: d.state.plan.blockUnjudged === true,
     overflowFile: () =>
       PosixPath.join(
         d.state.plan.env["TMPDIR"] ?? d.state.plan.env["TEMP"] ?? "/tmp",

@@ -16,7 +16,11 @@ export const commonFields = {
   statusMessage: Schema.optional(Schema.String),
   /** One permission rule (`Bash(git push:*)`, `Edit(src/**)`); on tool events only. */
   if: Schema.optional(Schema.String),
-  /** `"block"`: a hook that fails, times out or prints invalid output blocks, as exit 2 would. */
+  /**
+   * `"block"`: a hook that fails, times out or prints invalid output blocks, as exit 2 would.
+   * Default `"continue"`, but `"block"` for `cedar` hooks and `http` hooks with `api: "opa"` (guards
+   * by construction); `"continue"` is the explicit opt-out.
+   */
   onFailure: Schema.optional(Schema.Literals(["continue", "block"])),
   /** Run once per engine session, then never again. */
   once: Schema.optional(Schema.Boolean),

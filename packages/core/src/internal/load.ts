@@ -17,8 +17,20 @@ import * as Policy from "./policy.ts"
 import { agentHooks } from "./preset.ts"
 import * as Registry from "./presets/registry.ts"
 import { decode } from "./settings.ts"
+import * as SettingsSchema from "./settingsSchema.ts"
 import { locate, render, truthyEnv } from "./text.ts"
 import { parse as parseTomlText, TomlError } from "smol-toml"
+
+/** The keys a plugin's file may not set (it brings hooks, never policy for the whole engine), from their merge rule. */
+const pluginMayNotSet = SettingsSchema.keys
+  .filter((key) => !SettingsSchema.mergeRules[key.merge].plugins)
+  .map((key) => key.name as Exclude<SettingsSchema.SettingsKey, "$schema" | "hooks">)
+
+/** The switches merged by "the highest scope that sets it", with their defaults. */
+type HighestScopeKey = "sequential" | "dedupe"
+const highestScopeKeys = SettingsSchema.keys.filter((key) => key.merge === "highestScope") as ReadonlyArray<
+  SettingsSchema.KeyInfo & { readonly name: HighestScopeKey }
+>
 
 /** A warning line that names its file, as the arguments of `warn`. */
 const located = (file: string, line: string) => {
@@ -132,8 +144,8 @@ interface Loading {
   // Policy by level: managed, then the user's own files (user, --settings), then the files that travel
   // with a project (project, local). A lower level may only tighten what a higher one set.
   readonly policy: ReturnType<typeof Policy.make>
-  readonly sequential: Scalar<boolean>
-  readonly dedupe: Scalar<boolean>
+  // the switches merged by "the highest scope that sets it" (sequential, dedupe), by key
+  readonly highestScope: ReadonlyMap<HighestScopeKey, Scalar<boolean>>
   readonly inputDefaults: Map<string, { readonly value: unknown; readonly rank: number }>
   readonly auditRedact: Array<string>
   /** Files not read, whose hooks do not run (a dialect that goes on without them). */
@@ -174,8 +186,7 @@ const start = (options: LoadOptions, fs: FileSystem.FileSystem, path: Path.Path)
     managedDisable: undefined,
     allowManagedHooksOnly: false,
     policy: Policy.make(),
-    sequential: scalar(false),
-    dedupe: scalar(true),
+    highestScope: new Map(highestScopeKeys.map((key) => [key.name, scalar(key.default === true)])),
     inputDefaults: new Map(),
     auditRedact: [],
     unreadable: [],
@@ -301,20 +312,7 @@ const applyScope = (state: Loading, file: PresetFile, decoded: DecodedSettings, 
     if (decoded.allowManagedHooksOnly === true) state.allowManagedHooksOnly = true
   } else if (file.scope === "plugin") {
     // A plugin brings hooks, never policy for the whole engine.
-    const scalars = (
-      [
-        "disableAllHooks",
-        "allowedHttpHookUrls",
-        "httpHookAllowedEnvVars",
-        "allowedCommands",
-        "executionLog",
-        "auditLog",
-        "auditRedact",
-        "sequential",
-        "dedupe",
-        "inputDefaults"
-      ] as const
-    ).filter((key) => decoded[key] !== undefined)
+    const scalars = [...pluginMayNotSet, "inputDefaults" as const].filter((key) => decoded[key] !== undefined)
     if (scalars.length > 0) state.warn(file.path, undefined, `a plugin cannot set ${scalars.join(", ")}; ignored`)
     return false
   } else if (Policy.restricted(file.scope)) {
@@ -340,8 +338,10 @@ const applyPolicy = (state: Loading, file: PresetFile, decoded: DecodedSettings)
   Effect.gen(function* () {
     const { options, warn } = state
     state.policy.add(file.scope, file.path, decoded)
-    if (decoded.sequential !== undefined) state.sequential.set(file.scope, decoded.sequential)
-    if (decoded.dedupe !== undefined) state.dedupe.set(file.scope, decoded.dedupe)
+    for (const [key, held] of state.highestScope) {
+      const value = decoded[key]
+      if (value !== undefined) held.set(file.scope, value)
+    }
     const logOptions = (key: string) => ({
       scope: file.scope,
       file: file.path,
@@ -603,8 +603,7 @@ const loaded = (state: Loading, unread: ReadonlyArray<{ readonly path: string; r
     allowManagedHooksOnly: state.allowManagedHooksOnly,
     allowedHttpHookUrls: merged.allowedHttpHookUrls,
     httpHookAllowedEnvVars: merged.httpHookAllowedEnvVars,
-    sequential: state.sequential.get(),
-    dedupe: state.dedupe.get(),
+    ...(Object.fromEntries([...state.highestScope].map(([key, held]) => [key, held.get()])) as Record<HighestScopeKey, boolean>),
     allowedCommands: merged.allowedCommands,
     executionLog: merged.executionLog,
     ...(inputDefaults.size === 0 ? {} : { inputDefaults: Object.fromEntries([...inputDefaults].map(([key, held]) => [key, held.value])) }),

@@ -350,6 +350,7 @@ export const compile = (snapshot: Snapshot): Plan => {
     home: env["HOME"],
     sequential: options.sequential ?? loaded.sequential,
     failClosed: options.failClosed === true || truthyEnv(env, "AGENT_HOOKS_FAIL_CLOSED"),
+    blockUnjudged: options.blockUnjudged === true,
     stopBlockCap: options.stopBlockCap ?? envNumber(env, "AGENT_HOOKS_STOP_HOOK_BLOCK_CAP", "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP") ?? 8,
     sessionEndOverride: override === undefined ? undefined : override / 1000,
     pluginDataDirs: [...pluginDataDirs],

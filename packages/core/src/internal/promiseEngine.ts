@@ -6,8 +6,31 @@ import type * as Layer from "effect/Layer"
 import * as Tracer from "effect/Tracer"
 import { HookEngine } from "../HookEngine.ts"
 import type { HookError } from "../HookError.ts"
-import type { DispatchContext, FromLayerOptions, PromiseHookEngine } from "../PromiseEngine.ts"
+import type { Preset } from "../PresetModel.ts"
+import type { DispatchContext, FromLayerOptions, PresetNames, PromiseHookEngine } from "../PromiseEngine.ts"
+import { TOOL_NAMES } from "./scriptCheck.ts"
 import { parseTraceparent } from "./telemetry.ts"
+
+const presetNamesOf = new WeakMap<Preset, PresetNames>()
+/** A preset's names, worked out once per preset: tool names default to Claude Code's; an event alias is the one own event that extends a catalog event. */
+const presetNames = (preset: Preset): PresetNames => {
+  let names = presetNamesOf.get(preset)
+  if (names === undefined) {
+    const own = new Set(preset.events.map((event) => event.name))
+    const extending = new Map<string, Array<string>>()
+    for (const event of preset.events) {
+      if (event.extends === undefined || event.extends === event.name) continue
+      extending.set(event.extends, [...(extending.get(event.extends) ?? []), event.name])
+    }
+    const events: Record<string, string> = {}
+    // Only one own event for a catalog event the preset does not have itself: several (Cursor's
+    // per-tool events) are not one event, and a catalog event the preset declares is its own.
+    for (const [catalog, names] of extending) if (names.length === 1 && !own.has(catalog)) events[catalog] = names[0]!
+    names = { name: preset.name, toolNames: preset.toolNames ?? TOOL_NAMES, events }
+    presetNamesOf.set(preset, names)
+  }
+  return names
+}
 
 /** Rejects a dispatch that was in flight when the engine closed, or one made after. */
 const closedError = () => new Error("the hook engine is closed")
@@ -69,6 +92,9 @@ export const fromLayer = async (layer: Layer.Layer<HookEngine, HookError>, optio
     },
     get hookedEvents() {
       return engine.hookedEvents
+    },
+    get preset() {
+      return presetNames(engine.plan.preset)
     },
     dispatch: (event, payload, context) => {
       if (closed) return Promise.reject(closedError())

@@ -62,8 +62,8 @@ const UNSET_REGEX = UNSET_VARIABLES.map((name) => [name, new RegExp(`\\$\\{?${na
 /** One pass for the common case (none of them): the per-name checks run only when this matches. */
 const ANY_UNSET = new RegExp(`\\$\\{?(?:${UNSET_VARIABLES.join("|")})(?![A-Za-z0-9_])`)
 
-/** Tool names of Claude Code's built-in tools, for matchers written in the wrong case. */
-const TOOL_NAMES = [
+/** Tool names of Claude Code's built-in tools, for matchers written in the wrong case (and a preset's default `toolNames`). */
+export const TOOL_NAMES: ReadonlyArray<string> = [
   "Bash",
   "Edit",
   "MultiEdit",

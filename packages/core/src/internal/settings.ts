@@ -6,30 +6,17 @@ import * as SchemaIssue from "effect/SchemaIssue"
 import { formatPath, SettingsError } from "../HookError.ts"
 import * as HookEvent from "../HookEvent.ts"
 import * as Matcher from "../Matcher.ts"
-import * as Placeholder from "../Placeholder.ts"
 import type { DecodedSettings, Handler, HookEntry, PlanWarning, SettingsScope } from "../SettingsModel.ts"
-import * as HandlerSchema from "./handlerSchema.ts"
+import * as HandlerTypes from "./handlerTypes.ts"
+import * as SettingsSchema from "./settingsSchema.ts"
 import { compileRedactions } from "./audit.ts"
-import { checkExec } from "./placeholder.ts"
 import * as PosixPath from "./posixPath.ts"
 import { describe, nearest, render } from "./text.ts"
 import type { JsonPath } from "./text.ts"
 
-const HANDLER_SCHEMAS = {
-  command: HandlerSchema.command,
-  http: HandlerSchema.http,
-  prompt: HandlerSchema.prompt,
-  agent: HandlerSchema.agent,
-  mcp_tool: HandlerSchema.mcpTool,
-  module: HandlerSchema.module,
-  cedar: HandlerSchema.cedar
-} as const
-
-type HandlerType = keyof typeof HANDLER_SCHEMAS
-
 /** The keys of a matcher group. */
 const GROUP_KEYS: ReadonlyArray<string> = ["matcher", "hooks"]
-const HANDLER_TYPES = Object.keys(HANDLER_SCHEMAS) as ReadonlyArray<HandlerType>
+const HANDLER_TYPES = HandlerTypes.handlerTypeNames
 
 const formatIssue = SchemaIssue.makeFormatterStandardSchemaV1()
 
@@ -90,7 +77,8 @@ const decodeHandler = (value: unknown, path: JsonPath, where: string, problems: 
     return undefined
   }
   const type = value["type"]
-  if (typeof type !== "string" || !(HANDLER_TYPES as ReadonlyArray<string>).includes(type)) {
+  const handlerType = HandlerTypes.handlerTypeOf(type)
+  if (handlerType === undefined) {
     const near = typeof type === "string" ? nearest(type, HANDLER_TYPES) : undefined
     problems.drop(
       [...path, "type"],
@@ -100,8 +88,8 @@ const decodeHandler = (value: unknown, path: JsonPath, where: string, problems: 
     )
     return undefined
   }
-  const schema = HANDLER_SCHEMAS[type as HandlerType]
-  const decoded = decodeAs(schema, value, path, where, problems)
+  const schema = handlerType.schema
+  const decoded = decodeAs(schema, value, path, where, problems) as DecodedHandler | undefined
   if (decoded === undefined) return undefined
   unknownKeys(value, Object.keys(schema.fields), path, where, problems)
   if (decoded.timeout !== undefined && decoded.timeout >= 1000) {
@@ -112,55 +100,39 @@ const decodeHandler = (value: unknown, path: JsonPath, where: string, problems: 
       )} minutes); milliseconds? For ${decoded.timeout} ms write ${decoded.timeout / 1000}`
     )
   }
-  if (decoded.type === "command" && decoded.args === undefined && decoded.shell !== "powershell") {
-    // a placeholder that cannot be quoted safely is refused here rather than guessed at run time
-    const issues = Placeholder.checkShell(decoded.command, decoded.shell === "bash" ? "bash" : "sh")
-    if (issues.length > 0) {
-      problems.drop([...path, "command"], `${issues.map((i) => `${i.message} (at character ${i.index})`).join("; ")}; handler skipped`)
-      return undefined
-    }
+  // what the type's schema cannot say (a command's placeholders, an exec form's arguments)
+  const found = handlerType.check?.(decoded as never) ?? []
+  for (const problem of found) (problem.skip ? problems.drop : problems.warn)([...path, ...problem.path], problem.message)
+  if (found.some((problem) => problem.skip)) return undefined
+  return resolve(handlerType, decoded, where)
+}
+
+type DecodedSchema = (typeof HandlerTypes.handlerTypes)[HandlerTypes.HandlerTypeName]["schema"]
+
+/** What a handler type's schema decodes to, before the loader resolves its files. */
+type DecodedHandler = (typeof HandlerTypes.handlerTypes)[HandlerTypes.HandlerTypeName]["schema"]["Type"]
+
+/**
+ * The handler as it runs: the files its type names resolved against its settings file's folder
+ * (each in the field its descriptor gives), and the defaults of the fields left out.
+ */
+const resolve = (
+  handlerType: NonNullable<ReturnType<typeof HandlerTypes.handlerTypeOf>>,
+  decoded: DecodedHandler,
+  where: string
+): Handler => {
+  if (handlerType.files === undefined && handlerType.defaults === undefined) return decoded as Handler
+  const out: Record<string, unknown> = { ...decoded }
+  for (const [key, value] of Object.entries(handlerType.defaults ?? {})) out[key] ??= value
+  for (const [field, resolved] of Object.entries(handlerType.files ?? {})) {
+    const file = out[field]
+    out[resolved] = typeof file === "string" ? PosixPath.resolve(PosixPath.dirname(where), file) : undefined
   }
-  if (decoded.type === "command" && decoded.args !== undefined) {
-    // payload code in exec form (`sh -c "…${tool_input.command}…"`, `node -e`): quoted, or refused here
-    const issues = checkExec(decoded.command, decoded.args)
-    if (issues.length > 0) {
-      const field = /^args\[(\d+)\]$/.exec(issues[0]!.field)
-      problems.drop(
-        field === null ? [...path, "command"] : [...path, "args", Number(field[1])],
-        `${issues.map((i) => `${i.field}: ${i.message}`).join("; ")}; handler skipped`
-      )
-      return undefined
-    }
-  }
-  if (decoded.type === "command" && decoded.args !== undefined) {
-    // Exec form runs no shell: a path glob in an argument (`rm -rf /tmp/claude-temp-*`) reaches the
-    // program as it is written, and matches nothing. Said here, not left to do nothing in silence.
-    decoded.args.forEach((arg, index) => {
-      if (!arg.includes("${") && /(^|\/)[^/]*[*?[][^/]*(\/|$)/.test(arg) && arg.includes("/")) {
-        problems.warn(
-          [...path, "args", index],
-          `${JSON.stringify(arg)} is a path glob, and exec form runs no shell to expand it: ` +
-            `${decoded.command} gets it as it is written (a file of that exact name). Write the ` +
-            `command in shell form ("command": "${decoded.command} ... ${arg}") or as "command": "sh", ` +
-            `"args": ["-c", "..."] to expand it`
-        )
-      }
-    })
-  }
-  // A module's path is resolved against its settings file's folder when the settings load.
-  const beside = (file: string) => PosixPath.resolve(PosixPath.dirname(where), file)
-  if (decoded.type === "cedar")
-    return {
-      ...decoded,
-      policiesPath: beside(decoded.policies),
-      entitiesPath: decoded.entities && beside(decoded.entities),
-      schemaPath: decoded.schema && beside(decoded.schema)
-    }
-  return decoded.type === "module" ? { ...decoded, export: decoded.export ?? "default", modulePath: beside(decoded.module) } : decoded
+  return out as unknown as Handler
 }
 
 /** Decodes a handler with its schema; the problems become one warning naming each JSON path. */
-const decodeAs = <S extends (typeof HANDLER_SCHEMAS)[HandlerType]>(
+const decodeAs = <S extends DecodedSchema>(
   schema: S,
   value: unknown,
   path: JsonPath,
@@ -180,34 +152,9 @@ const decodeAs = <S extends (typeof HANDLER_SCHEMAS)[HandlerType]>(
   return undefined
 }
 
-const BLOCKING_RULES = ["permission", "permission-request", "decision", "none"] as const
-const AUDIENCES = ["model", "user", "none"] as const
-const OUTPUT_DIALECTS = [
-  "claude",
-  "gemini",
-  "gemini-source",
-  "exit-code",
-  "cline",
-  "antigravity",
-  "antigravity-1.0",
-  "cursor",
-  "copilot",
-  "codex",
-  "vscode"
-] as const satisfies ReadonlyArray<HookEvent.OutputDialect>
-const EVENT_KEYS = [
-  "name",
-  "extends",
-  "blocking",
-  "nonZeroBlocks",
-  "outputDialect",
-  "matcherField",
-  "plainStdoutToContext",
-  "defaultTimeout",
-  "exit2StderrTo",
-  "reasonTo",
-  "specificOutput"
-] as const
+// An event declaration's keys are the fields of its schema.
+const EVENT_KEYS = Object.keys(SettingsSchema.EventDeclaration.fields)
+const { AUDIENCES, BLOCKING_RULES, OUTPUT_DIALECTS } = SettingsSchema
 
 /**
  * The file's own event declarations (`"events": [{"name": ..., "extends": ..., ...}]`), checked
@@ -383,67 +330,47 @@ const dropEntry = (
   })
 }
 
-/** The document's keys besides `hooks` and `events`: switches, lists, log paths, redaction patterns. */
+/**
+ * The document's keys besides `hooks` and `events`, each read as its schema says (a flag, a list of
+ * strings, a file path): a value of the wrong type is dropped with an error naming the key; a
+ * managed-only key elsewhere is ignored with a warning; a path is resolved against the file's folder.
+ */
 const decodeScalars = (document: Readonly<Record<string, unknown>>, d: Decoding) => {
   const { file, scope, problems } = d
-  const flag = (key: string): boolean | undefined => {
-    const value = document[key]
-    if (value === undefined || typeof value === "boolean") return value
-    problems.drop([key], `expected a boolean (true or false, not a string), got ${describe(value)}; ignored`)
-    return undefined
+  const out: Record<string, unknown> = {}
+  for (const key of SettingsSchema.keys) {
+    if (key.kind === undefined) continue
+    const value = document[key.name]
+    out[key.name] = undefined
+    if (value === undefined) continue
+    if (key.kind === "flag" && typeof value !== "boolean") {
+      problems.drop([key.name], `expected a boolean (true or false, not a string), got ${describe(value)}; ignored`)
+      continue
+    }
+    if (key.kind === "strings" && !(Array.isArray(value) && value.every((item) => typeof item === "string"))) {
+      problems.drop([key.name], `expected an array of ${key.items ?? "strings"} (strings), got ${describe(value)}; ignored`)
+      continue
+    }
+    if (key.kind === "path" && !(typeof value === "string" && value !== "")) {
+      problems.drop([key.name], `expected a file path (string), got ${describe(value)}; ignored`)
+      continue
+    }
+    if (key.merge === "managedOnly" && scope !== "managed") {
+      problems.warn([key.name], `only managed settings can set this; ignored`)
+      continue
+    }
+    out[key.name] = key.kind === "path" ? PosixPath.resolve(PosixPath.dirname(file), value as string) : value
   }
-  const disableAllHooks = flag("disableAllHooks")
-  const allowManagedHooksOnly = flag("allowManagedHooksOnly")
-  if (allowManagedHooksOnly !== undefined && scope !== "managed") {
-    problems.warn(["allowManagedHooksOnly"], `only managed settings can set this; ignored`)
-  }
-  const requireProjectTrust = flag("requireProjectTrust")
-  if (requireProjectTrust !== undefined && scope !== "managed") {
-    problems.warn(["requireProjectTrust"], `only managed settings can set this; ignored`)
-  }
-  const strings = (key: string, what: string): ReadonlyArray<string> | undefined => {
-    const value = document[key]
-    if (value === undefined) return undefined
-    if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value as ReadonlyArray<string>
-    problems.drop([key], `expected an array of ${what} (strings), got ${describe(value)}; ignored`)
-    return undefined
-  }
-  const allowedHttpHookUrls = strings("allowedHttpHookUrls", "URL patterns")
-  const httpHookAllowedEnvVars = strings("httpHookAllowedEnvVars", "environment variable names")
-  const sequential = flag("sequential")
-  // Strict mode can be turned on by any file, never off: a \`false\` here changes nothing.
-  const strict = flag("strict")
-  const dedupe = flag("dedupe")
-  const allowedCommands = strings("allowedCommands", "command names")
-  const path = (key: string): string | undefined => {
-    const value = document[key]
-    if (value === undefined) return undefined
-    if (typeof value === "string" && value !== "") return PosixPath.resolve(PosixPath.dirname(file), value)
-    problems.drop([key], `expected a file path (string), got ${describe(value)}; ignored`)
-    return undefined
-  }
-  const executionLog = path("executionLog")
-  const auditLog = path("auditLog")
   // A pattern that does not compile is said where it is, and dropped (the others still redact).
-  const auditRedact = strings("auditRedact", "regular expressions")?.filter((pattern, index) => {
+  const auditRedact = (out["auditRedact"] as ReadonlyArray<string> | undefined)?.filter((pattern, index) => {
     const { errors } = compileRedactions([pattern], false)
     errors.forEach((error) => problems.drop(["auditRedact", index], error))
     return errors.length === 0
   })
-  return {
-    disableAllHooks,
-    allowManagedHooksOnly: scope === "managed" ? allowManagedHooksOnly : undefined,
-    requireProjectTrust: scope === "managed" ? requireProjectTrust : undefined,
-    allowedHttpHookUrls,
-    httpHookAllowedEnvVars,
-    sequential,
-    dedupe,
-    allowedCommands,
-    executionLog,
-    strict,
-    auditLog,
-    ...(auditRedact === undefined ? {} : { auditRedact })
-  }
+  if (auditRedact === undefined) delete out["auditRedact"]
+  else out["auditRedact"] = auditRedact
+  return out as Pick<DecodedSettings, "disableAllHooks" | "allowManagedHooksOnly" | "allowedHttpHookUrls"> &
+    Omit<Partial<DecodedSettings>, "entries" | "warnings" | "events">
 }
 
 /** One matcher group of an event: its matcher compiled, each handler an entry (or an invalid one that never runs). */

@@ -1,56 +1,15 @@
 /**
- * The settings file's JSON Schema (draft 2020-12), generated from the same `effect/Schema`
- * definitions the loader decodes handlers with, so editors and the engine agree.
+ * The settings file's JSON Schema (draft 2020-12), generated from the annotated schema of the
+ * settings file (`settingsSchema.ts`) the loader decodes with, so editors and the engine agree.
  */
 import * as Schema from "effect/Schema"
 import * as HookEvent from "../HookEvent.ts"
 import * as HandlerSchema from "./handlerSchema.ts"
+import * as HandlerTypes from "./handlerTypes.ts"
+import { keys as keyInfos, mergeRules, SettingsDocument } from "./settingsSchema.ts"
 
 /** The stable `$id` of the settings schema (a new major layout gets a new id). @internal */
 export const id = "https://agent-hooks.dev/schema/settings/v1.json"
-
-const Handler = Schema.Union([
-  HandlerSchema.command,
-  HandlerSchema.http,
-  HandlerSchema.prompt,
-  HandlerSchema.agent,
-  HandlerSchema.mcpTool,
-  HandlerSchema.module
-]).annotate({ description: "One hook: a command, an http call, a prompt or agent check, an MCP tool or a module." })
-
-const MatcherGroup = Schema.Struct({
-  matcher: Schema.optional(
-    Schema.String.annotate({
-      description: "Which tool (or source) the group applies to: a name, `A|B`, a regex, or `*` / empty for all."
-    })
-  ),
-  hooks: Schema.Array(Handler).annotate({ description: "The handlers run when the matcher matches." })
-})
-
-const Flag = (description: string) => Schema.optional(Schema.Boolean.annotate({ description }))
-const Strings = (description: string) => Schema.optional(Schema.Array(Schema.String).annotate({ description }))
-const FilePath = (description: string) => Schema.optional(Schema.String.check(Schema.isMinLength(1)).annotate({ description }))
-
-const topLevel = Schema.Struct({
-  $schema: Schema.optional(Schema.String.annotate({ description: "This schema's URL or path, for editors." })),
-  hooks: Schema.optional(
-    Schema.Record(Schema.String, Schema.Array(MatcherGroup)).annotate({
-      description: 'Event name → matcher groups, e.g. {"PreToolUse": [{"matcher": "Bash", "hooks": [...]}]}.'
-    })
-  ),
-  disableAllHooks: Flag("Turn every hook off (managed settings win over others)."),
-  allowManagedHooksOnly: Flag("Managed settings only: hooks from other files are ignored."),
-  requireProjectTrust: Flag("Managed settings only: project hooks run only after `agent-hooks trust`."),
-  allowedHttpHookUrls: Strings("URL patterns http hooks may call; others are refused."),
-  httpHookAllowedEnvVars: Strings("Environment variables http hook headers may reference."),
-  allowedCommands: Strings("Command names command hooks may run; others are refused."),
-  sequential: Flag("Run an event's hooks one after another instead of in parallel."),
-  dedupe: Flag("Run identical handlers once per event (default true)."),
-  strict: Flag("A handler that does not decode fails the whole load (can be turned on by any file, never off)."),
-  executionLog: FilePath("A JSON-lines log of every hook run, relative to this file."),
-  auditLog: FilePath("A tamper-evident audit trail of every dispatch (tool, input, outcome) and hook run, relative to this file."),
-  auditRedact: Strings("Regular expressions whose matches the audit trail replaces with [REDACTED:...], besides its defaults.")
-})
 
 // `Schema.optional` admits `undefined`, which JSON Schema renders as a `null` branch; a settings file
 // may leave a key out but not set it to null (the loader refuses null), so the branch is dropped.
@@ -81,7 +40,7 @@ const withoutNull = (node: unknown): unknown => {
 export const document = (): Record<string, unknown> => {
   // Handler and matcher-group objects reject keys they do not know, so an editor flags a typo such as
   // "comand"; the engine itself only warns on an unknown key (naming the nearest known one) and loads the hook.
-  const generated = Schema.toJsonSchemaDocument(topLevel, { onExcessProperty: "error" })
+  const generated = Schema.toJsonSchemaDocument(SettingsDocument, { onExcessProperty: "error" })
   const root = { ...(withoutNull(generated.schema) as Record<string, unknown>) }
   // Other agents' keys (permissions, env, ...) may share the file: they are allowed, never checked.
   delete root["additionalProperties"]
@@ -100,3 +59,36 @@ export const document = (): Record<string, unknown> => {
     ...(Object.keys(generated.definitions).length > 0 ? { $defs: withoutNull(generated.definitions) } : {})
   }
 }
+
+/** The JSON type of a key's schema node, as the docs write it. */
+const jsonType = (node: Record<string, unknown> | undefined): string => {
+  if (node === undefined) return "any"
+  if (node["type"] === "array") return `${jsonType(node["items"] as Record<string, unknown> | undefined)}[]`
+  return typeof node["type"] === "string" ? node["type"] : "any"
+}
+
+/** The top-level keys, described for the docs' tables. @internal */
+export const keys = () => {
+  const properties = document()["properties"] as Record<string, Record<string, unknown>>
+  return keyInfos.map((key) => ({
+    name: key.name,
+    type: jsonType(properties[key.name]),
+    description: key.description,
+    ...(key.default === undefined ? {} : { default: key.default }),
+    readFrom: mergeRules[key.merge].readFrom,
+    merge: mergeRules[key.merge].merge,
+    ...(key.page === undefined ? {} : { page: key.page }),
+    ...((key.typeNote ?? key.items) === undefined ? {} : { typeNote: key.typeNote ?? key.items })
+  }))
+}
+
+/** The handler types of the registry, described. @internal */
+export const handlerTypes = () =>
+  HandlerTypes.handlerTypeNames.map((type) => ({
+    type,
+    summary: HandlerTypes.handlerTypes[type].summary,
+    fields: Object.keys(HandlerTypes.handlerTypes[type].schema.fields)
+  }))
+
+/** @internal */
+export const commonHandlerFields = (): ReadonlyArray<string> => Object.keys(HandlerSchema.commonFields)

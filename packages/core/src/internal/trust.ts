@@ -3,6 +3,7 @@ import * as FileSystem from "effect/FileSystem"
 import * as Path from "effect/Path"
 import * as Predicate from "effect/Predicate"
 import { SettingsError } from "../HookError.ts"
+import { handlerTypeOf } from "./handlerTypes.ts"
 import * as PosixPath from "./posixPath.ts"
 import { parse as parseToml } from "smol-toml"
 import { quote, split } from "./shellLexer.ts"
@@ -154,11 +155,11 @@ export const namedFiles = (document: unknown, settingsFile: string, projectDir: 
     }
     if (!Predicate.isObject(value)) return
     const args = value["args"]
-    if (value["type"] === "module" && typeof value["module"] === "string") {
-      found.add(PosixPath.resolve(PosixPath.dirname(settingsFile), value["module"]))
-    } else if (value["type"] === "cedar") {
-      // A cedar hook's policies, entities and schema are approved with the settings, like a script.
-      for (const key of ["policies", "entities", "schema"]) {
+    const files = handlerTypeOf(value["type"])?.files
+    if (files !== undefined) {
+      // The files a handler type names (a module, a cedar hook's policies, entities and schema) are
+      // approved with the settings, like a script.
+      for (const key of Object.keys(files)) {
         const file = value[key]
         if (typeof file === "string") found.add(PosixPath.resolve(PosixPath.dirname(settingsFile), file))
       }
@@ -322,15 +323,17 @@ export const pinHandler = <H extends { readonly type: string }>(
   projectDir: string
 ): H | undefined => {
   if (pins.size === 0) return handler
-  const h = handler as H & { readonly command?: unknown; readonly args?: unknown; readonly modulePath?: unknown; readonly shell?: unknown }
-  if (h.type === "cedar") {
-    const c = handler as H & { readonly policiesPath: string; readonly entitiesPath?: string; readonly schemaPath?: string }
-    const pin = (file: string | undefined) => (file === undefined ? undefined : (pins.get(file) ?? file))
-    return { ...handler, policiesPath: pin(c.policiesPath), entitiesPath: pin(c.entitiesPath), schemaPath: pin(c.schemaPath) }
-  }
-  if (h.type === "module" && typeof h.modulePath === "string") {
-    const copy = pins.get(h.modulePath)
-    return copy === undefined ? handler : { ...handler, modulePath: copy }
+  const h = handler as H & { readonly command?: unknown; readonly args?: unknown; readonly shell?: unknown }
+  const files = handlerTypeOf(h.type)?.files
+  if (files !== undefined) {
+    // each file the handler type names, by its resolved path, runs from its approved copy
+    const fields = handler as H & Readonly<Record<string, unknown>>
+    const pinned: Record<string, unknown> = {}
+    for (const resolved of Object.values(files)) {
+      const file = fields[resolved]
+      if (typeof file === "string" && pins.has(file)) pinned[resolved] = pins.get(file)
+    }
+    return Object.keys(pinned).length === 0 ? handler : { ...handler, ...pinned }
   }
   if (h.type !== "command" || typeof h.command !== "string") return handler
   if (Array.isArray(h.args)) {

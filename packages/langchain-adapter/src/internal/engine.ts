@@ -32,6 +32,41 @@ export interface Engine {
   readonly asyncHooks: () => boolean
   /** The results of `async` hooks that finished since the last call (none when `asyncHooks()` is `false`). */
   readonly takeAsyncResults: () => Promise<ReadonlyArray<AsyncHookResult>>
+  /**
+   * The tool names the settings' matchers are written in (the preset's); `undefined` when the
+   * engine does not say (Claude Code's names, or an engine the adapter has not built yet).
+   */
+  readonly toolNames: () => ReadonlyArray<string> | undefined
+  /** Whether `toolNames()` is final: `false` only for an engine the adapter builds, before it is built. */
+  readonly toolNamesKnown: () => boolean
+}
+
+type Preset = HookDispatcher["preset"]
+
+/**
+ * A preset's own name for a catalog event (pigo's `tool_start` for PreToolUse): the middleware
+ * raises catalog events, the engine is asked with the preset's.
+ */
+const ownEvent = (preset: Preset, event: string): string => {
+  const own = preset?.events?.[event]
+  return typeof own === "string" ? own : event
+}
+
+const catalogOf = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>()
+/**
+ * The hooked events in catalog names: a preset's own event also names the catalog event it stands
+ * for. The same set for the same engine set (the middleware tells a change of hooks by the set).
+ */
+const catalogEvents = (preset: Preset, events: ReadonlySet<string>): ReadonlySet<string> => {
+  const aliases = preset?.events
+  if (aliases === undefined) return events
+  let catalog = catalogOf.get(events)
+  if (catalog === undefined) {
+    const extra = Object.entries(aliases).filter(([name, own]) => events.has(own) && !events.has(name))
+    catalog = extra.length === 0 ? events : new Set([...events, ...extra.map(([name]) => name)])
+    catalogOf.set(events, catalog)
+  }
+  return catalog
 }
 
 type SettingsHooks = Readonly<Record<string, ReadonlyArray<unknown>>>
@@ -67,17 +102,23 @@ const inSettings = (dispatcher: HookDispatcher | undefined, event: string): bool
 /** What the middleware asks of an engine: whether an event may have hooks (settings, declared callbacks, or the engine's own list). */
 const hookTests = (dispatcherOf: () => HookDispatcher | undefined, callbacks: ReadonlySet<string> | undefined) => ({
   // `undefined`: the engine is not built yet (a layer), it may have hooks for anything.
-  mayHaveHooks: (event: string) => {
+  mayHaveHooks: (catalog: string) => {
     const dispatcher = dispatcherOf()
+    const event = ownEvent(dispatcher?.preset, catalog)
     if (dispatcher?.hookedEvents !== undefined && callbacks === undefined) return dispatcher.hookedEvents.has(event)
-    return dispatcher === undefined || inSettings(dispatcher, event) || (callbacks?.has(event) ?? false)
+    return (
+      dispatcher === undefined || inSettings(dispatcher, event) || (callbacks?.has(event) ?? false) || (callbacks?.has(catalog) ?? false)
+    )
   },
   // An engine that says which events have hooks (programmatic ones included) is believed; else,
   // without the declared callback events, it may have a callback for any event.
-  hasHooks: (event: string) => {
+  hasHooks: (catalog: string) => {
     const dispatcher = dispatcherOf()
+    const event = ownEvent(dispatcher?.preset, catalog)
     if (dispatcher?.hookedEvents !== undefined && callbacks === undefined) return dispatcher.hookedEvents.has(event)
-    return dispatcher === undefined || callbacks === undefined || inSettings(dispatcher, event) || callbacks.has(event)
+    return (
+      dispatcher === undefined || callbacks === undefined || inSettings(dispatcher, event) || callbacks.has(event) || callbacks.has(catalog)
+    )
   }
 })
 
@@ -90,10 +131,13 @@ export const fromDispatcher = (dispatcher: HookDispatcher, callbackEvents: Reado
   const hooked = (): ReadonlySet<string> | undefined => {
     // A reload can add any event: everything is registered.
     if (dispatcher.watching === true) return undefined
-    if (dispatcher.hookedEvents !== undefined && callbacks === undefined) return dispatcher.hookedEvents
+    if (dispatcher.hookedEvents !== undefined && callbacks === undefined) return catalogEvents(dispatcher.preset, dispatcher.hookedEvents)
     const hooks = dispatcher.settings?.hooks
     if (hooks === undefined || callbacks === undefined) return undefined
-    return new Set([...Object.keys(hooks).filter((event) => (hooks[event]?.length ?? 0) > 0), ...callbacks])
+    return catalogEvents(
+      dispatcher.preset,
+      new Set([...Object.keys(hooks).filter((event) => (hooks[event]?.length ?? 0) > 0), ...callbacks])
+    )
   }
   const unmatched = dispatcher.unmatched
   const take = dispatcher.takeAsyncResults
@@ -106,9 +150,16 @@ export const fromDispatcher = (dispatcher: HookDispatcher, callbackEvents: Reado
     asyncHooks,
     takeAsyncResults: async () => (asyncHooks() ? await take!.call(dispatcher) : []),
     // The trace context goes only to a dispatch that has one: a host's dispatch sees two arguments, as before.
-    dispatch: (event, payload, context) =>
-      context === undefined ? dispatcher.dispatch(event, payload) : dispatcher.dispatch(event, payload, context),
-    unmatched: unmatched === undefined ? () => undefined : (event, payload) => unmatched.call(dispatcher, event, payload),
+    dispatch: (catalog, payload, context) => {
+      const event = ownEvent(dispatcher.preset, catalog)
+      return context === undefined ? dispatcher.dispatch(event, payload) : dispatcher.dispatch(event, payload, context)
+    },
+    unmatched:
+      unmatched === undefined
+        ? () => undefined
+        : (event, payload) => unmatched.call(dispatcher, ownEvent(dispatcher.preset, event), payload),
+    toolNames: () => dispatcher.preset?.toolNames,
+    toolNamesKnown: () => true,
     hooked,
     ...hookTests(() => dispatcher, callbacks),
     close: async () => {},
@@ -136,8 +187,16 @@ export const fromOptions = (options: HooksMiddlewareOptions, onWarning: (warning
   return {
     asyncHooks,
     takeAsyncResults: async () => (asyncHooks() ? await owned.resolved()!.takeAsyncResults() : []),
-    dispatch: async (event, payload, context) => (await owned.get()).dispatch(event, payload, context),
-    unmatched: (event, payload) => owned.resolved()?.unmatched(event, payload),
+    dispatch: async (event, payload, context) => {
+      const engine = await owned.get()
+      return engine.dispatch(ownEvent(engine.preset, event), payload, context)
+    },
+    unmatched: (event, payload) => {
+      const engine = owned.resolved()
+      return engine?.unmatched(ownEvent(engine.preset, event), payload)
+    },
+    toolNames: () => owned.resolved()?.preset.toolNames,
+    toolNamesKnown: () => owned.resolved() !== undefined,
     hooked: () => undefined,
     ...hookTests(owned.resolved, options.callbackEvents === undefined ? undefined : new Set(options.callbackEvents)),
     close: owned.close,

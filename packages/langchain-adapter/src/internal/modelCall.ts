@@ -11,10 +11,10 @@ import type { DispatchOutcome } from "../HookDispatcher.ts"
 import { dispatch } from "./dispatch.ts"
 import { contextMessage, hookAIMessage, messageText, messageType, promptId, reminder, toolCallsOf } from "./messages.ts"
 import { decideTurn, quietToolOf } from "./preToolUse.ts"
-import { common, infoOf, transcriptOf } from "./session.ts"
+import { common, lazyInfoOf, transcriptOf } from "./session.ts"
 import { checkReload } from "./state.ts"
 import type { State } from "./state.ts"
-import { once, remember } from "./util.ts"
+import { remember } from "./util.ts"
 
 /** What async hooks said that the model has not seen yet: at most this many notes per session, and this many sessions. */
 const LATE_NOTES = 100
@@ -87,7 +87,7 @@ const quietTurn = async (s: State, request: ModelRequest, handler: ModelHandler)
   const response = await handler(request as never)
   for (const call of toolCallsOf(response)) {
     if (!quietToolOf(s, call.name).pre) {
-      const info = once(() => infoOf(s, request.state, request.runtime))
+      const info = lazyInfoOf(s, request.state, request.runtime)
       return decideTurn(s, info, request.state["messages"] as Array<BaseMessage> | undefined, response)
     }
   }
@@ -105,7 +105,7 @@ const stop = (event: string, outcome: DispatchOutcome) =>
   hookAIMessage(outcome.stopReason ?? outcome.reason ?? `Stopped by a ${event} hook`, event)
 
 export const modelCall = async (s: State, request: ModelRequest, handler: ModelHandler): Promise<AIMessage | Command> => {
-  const info = once(() => infoOf(s, request.state, request.runtime))
+  const info = lazyInfoOf(s, request.state, request.runtime)
   const messages = request.state["messages"] as Array<BaseMessage> | undefined
   const seen = () => transcriptOf(s, info()).sync(messages)
   // With agent nodes the transcript is complete at the end of a run (also one that throws); else

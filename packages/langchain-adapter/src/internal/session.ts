@@ -6,7 +6,7 @@ import { getConfig, isGraphBubbleUp } from "@langchain/langgraph"
 import { dispatch } from "./dispatch.ts"
 import type { RunInfo, State } from "./state.ts"
 import * as Transcript from "./transcript.ts"
-import { errorMessage, remember } from "./util.ts"
+import { errorMessage, once, remember } from "./util.ts"
 
 /** Set around every tool call: an agent started inside it (a subagent) belongs to this run's session. */
 export const parentRun = new AsyncLocalStorage<{ readonly info: RunInfo; readonly subagentType: string | null; subagent?: RunInfo }>()
@@ -74,11 +74,20 @@ export const subagentInfo = (s: State, parent: RunInfo, subagentType: string | n
   }
 }
 
-/** The run's info: a subagent's (the tool call it runs in), a thread's, or a run's own (by its first message). */
-export const infoOf = (s: State, state: Record<string, unknown> | undefined, runtime: unknown): RunInfo => {
+/** The tool call a run was started in (its parent), if any, and its thread: read from the async context. */
+interface RunContext {
+  readonly parent: ReturnType<typeof parentRun.getStore>
+  readonly thread: string | undefined
+}
+
+/** The run context of a request, read where the request is handled. */
+const contextOf = (runtime: unknown): RunContext => {
   const parent = parentRun.getStore()
+  return { parent, thread: parent === undefined ? threadId(runtime) : undefined }
+}
+
+const infoIn = (s: State, state: Record<string, unknown> | undefined, { parent, thread }: RunContext): RunInfo => {
   if (parent !== undefined) return (parent.subagent ??= subagentInfo(s, parent.info, parent.subagentType))
-  const thread = threadId(runtime)
   const sessionId = s.options.sessionId ?? thread
   if (sessionId !== undefined) {
     // Without agent nodes a thread's session is open once seen: endSession() / close() end it.
@@ -93,6 +102,23 @@ export const infoOf = (s: State, state: Record<string, unknown> | undefined, run
   let id = s.runSessions.get(first)
   if (id === undefined) remember(s.runSessions, first, (id = randomUUID()))
   return newMainInfo(s, id, true)
+}
+
+/** The run's info: a subagent's (the tool call it runs in), a thread's, or a run's own (by its first message). */
+export const infoOf = (s: State, state: Record<string, unknown> | undefined, runtime: unknown): RunInfo =>
+  infoIn(s, state, contextOf(runtime))
+
+/**
+ * The run's info, made the first time it is asked for. The async context it depends on (the tool
+ * call the run was started in, the thread of the config) is read now, where the request is handled:
+ * the info is often first asked for later, from inside a subagent that a tool of this run started,
+ * where that context is the subagent's. (Read there, a run's info named its own tool call as its
+ * parent and asked that call for the run's info again: a subagent of a middleware without agent
+ * nodes ended in "Maximum call stack size exceeded".)
+ */
+export const lazyInfoOf = (s: State, state: Record<string, unknown> | undefined, runtime: unknown): (() => RunInfo) => {
+  const context = contextOf(runtime)
+  return once(() => infoIn(s, state, context))
 }
 
 /** SessionEnd for an open session; nothing of it is kept after. */

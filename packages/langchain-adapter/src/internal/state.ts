@@ -142,7 +142,13 @@ export const make = (options: HooksMiddlewareOptions): State => {
   const engine = Engine.fromOptions(options, warn)
   const cwd = options.cwd ?? process.cwd()
   let transcriptDir: string | undefined = options.transcriptDir
-  const tools = resolver(options.toolNames, options.defaultToolNames !== false)
+  // The built-in mapping applies where the preset uses the names it maps to, unless the host says (`defaultToolNames`).
+  const tools = resolver(
+    options.toolNames,
+    options.defaultToolNames === undefined ? "preset" : options.defaultToolNames,
+    engine.toolNames,
+    engine.toolNamesKnown
+  )
   const beforeModelEvent = options.turnEvents === false ? undefined : (options.turnEvents?.beforeModel ?? "BeforeModel")
   const afterModelEvent = options.turnEvents === false ? undefined : (options.turnEvents?.afterModel ?? "AfterModel")
   // What LangChain runs costs even when it does nothing (a state key about 8 % of a run with a

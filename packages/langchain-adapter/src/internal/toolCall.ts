@@ -13,11 +13,11 @@ import type { ToolCallLike } from "./messages.ts"
 import { asks, decide, quietRecord, quietToolOf, turnOf, turnRecords } from "./preToolUse.ts"
 import * as Resume from "./resume.ts"
 import * as Review from "./review.ts"
-import { common, hasCheckpointer, infoOf, parentRun, transcriptOf } from "./session.ts"
+import { common, hasCheckpointer, lazyInfoOf, parentRun, transcriptOf } from "./session.ts"
 import type { CallRecord, RunInfo, State } from "./state.ts"
 import type { ResolvedTool } from "./toolNames.ts"
 import { refusal, replaceToolMessage, revisedTurn, thrownText, toolMessageOf, withContent, withRevision } from "./toolResults.ts"
-import { errorMessage, isRecord, once, remember } from "./util.ts"
+import { errorMessage, isRecord, remember } from "./util.ts"
 
 export interface ToolRequest {
   toolCall: { id?: string; name: string; args: Record<string, unknown> }
@@ -322,7 +322,7 @@ const runTool = async (c: Call, request: ToolRequest, handler: ToolHandler, pre:
 }
 
 export const wrapToolCall = async (s: State, request: ToolRequest, handler: ToolHandler): Promise<ToolMessage | Command> => {
-  const info = once(() => infoOf(s, request.state, request.runtime))
+  const info = lazyInfoOf(s, request.state, request.runtime)
   const messages = request.state["messages"] as Array<BaseMessage> | undefined
   const seen = () => transcriptOf(s, info()).sync(messages)
   if (s.agentNodes) seen()

@@ -55,25 +55,47 @@ export const defaults: Readonly<Record<string, string | ToolMapping>> = {
   web_search: "WebSearch"
 }
 
+/** The name a mapping gives hooks. */
+const targetOf = (entry: string | ToolMapping): string => (typeof entry === "string" ? entry : entry.name)
+
+/**
+ * Where the built-in mapping applies. `true`: everywhere; `false`: nowhere; `"preset"`: only where
+ * the engine's settings use the name it maps to (`presetNames`; `undefined`: the engine does not
+ * say, Claude Code's names, so everywhere).
+ */
+export type DefaultsUse = boolean | "preset"
+
 /** @internal */
 export const resolver = (
   custom: Readonly<Record<string, string | ToolMapping>> | undefined,
-  useDefaults: boolean
+  useDefaults: DefaultsUse,
+  presetNames: () => ReadonlyArray<string> | undefined = () => undefined,
+  /** `false` while `presetNames` may still change (an engine not built yet): nothing is cached then. */
+  settled: () => boolean = () => true
 ): ((langchainName: string) => ResolvedTool) => {
-  const table: Record<string, string | ToolMapping> = { ...(useDefaults ? defaults : {}), ...custom }
   const cache = new Map<string, ResolvedTool>()
-  return (langchainName) => {
-    const cached = cache.get(langchainName)
-    if (cached !== undefined) return cached
-    const entry = Object.hasOwn(table, langchainName) ? table[langchainName] : undefined
+  const resolve = (langchainName: string): ResolvedTool => {
+    let entry = custom !== undefined && Object.hasOwn(custom, langchainName) ? custom[langchainName] : undefined
+    if (entry === undefined && useDefaults !== false && Object.hasOwn(defaults, langchainName)) {
+      const builtIn = defaults[langchainName]!
+      const names = useDefaults === "preset" ? presetNames() : undefined
+      // A preset written in its agent's own tool names (Wingman's `write_file`, pigo's `bash`) sees
+      // the tool under its LangChain name: renamed, its own matchers would never match.
+      if (names === undefined || names.includes(targetOf(builtIn))) entry = builtIn
+    }
     const mapping: ToolMapping = entry === undefined ? { name: langchainName } : typeof entry === "string" ? { name: entry } : entry
-    const resolved: ResolvedTool = {
+    return {
       name: mapping.name,
       toInput: mapping.toInput ?? same,
       fromInput: mapping.fromInput ?? same,
       toResponse: mapping.toResponse ?? text
     }
-    cache.set(langchainName, resolved)
+  }
+  return (langchainName) => {
+    const cached = cache.get(langchainName)
+    if (cached !== undefined) return cached
+    const resolved = resolve(langchainName)
+    if (settled()) cache.set(langchainName, resolved)
     return resolved
   }
 }

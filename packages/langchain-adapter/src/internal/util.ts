@@ -1,7 +1,21 @@
-/** `f()`, computed the first time it is asked for. */
+/**
+ * `f()`, computed the first time it is asked for. Asked for again while `f` runs (it depends on
+ * itself), it throws at once, naming the cycle, instead of recursing until the stack overflows.
+ */
 export const once = <A>(f: () => A): (() => A) => {
   let value: { readonly a: A } | undefined
-  return () => (value ??= { a: f() }).a
+  let computing = false
+  return () => {
+    if (value !== undefined) return value.a
+    if (computing) throw new Error("agent-hooks: a value of the LangChain adapter depends on itself (a bug: please report it)")
+    computing = true
+    try {
+      value = { a: f() }
+    } finally {
+      computing = false
+    }
+    return value.a
+  }
 }
 
 /** A map that forgets its oldest entries beyond `cap`. */

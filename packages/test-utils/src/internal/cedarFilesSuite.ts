@@ -42,7 +42,7 @@ export const suite = (name: string, create: CreateEngine): void => {
     })
 
     /** An engine whose one cedar hook (on Bash, 10 s) names `role` as a file made by `make`. */
-    const engineWith = async (role: Role, make: (path: string, fifos: Array<string>) => void, onFailure?: "block") => {
+    const engineWith = async (role: Role, make: (path: string, fifos: Array<string>) => void, onFailure?: "block" | "continue") => {
       const dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-hooks-cedar-files-")))
       const fifos: Array<string> = []
       cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
@@ -83,11 +83,19 @@ export const suite = (name: string, create: CreateEngine): void => {
       30_000
     )
 
-    it("its policies is a FIFO, onFailure left as it is: the call goes on, with the failure said", async () => {
+    it("its policies is a FIFO, onFailure left as it is: a cedar hook is a guard, the call is blocked, with the failure said", async () => {
       const { engine, file } = await engineWith("policies", SHAPES[0]![1])
       const outcome = await engine.dispatch("PreToolUse", { session_id: "s", tool_name: "Bash", tool_input: { command: "ls" } })
-      expect(outcome.blocked).toBe(false)
+      expect(outcome.blocked).toBe(true)
       expect(outcome.hooks[0]).toMatchObject({ exitCode: 1, timedOut: false })
+      expect(outcome.hooks[0]!.stderr).toContain(file)
+    }, 30_000)
+
+    it("its policies is a FIFO, onFailure: continue: the call goes on, with the failure said", async () => {
+      const { engine, file } = await engineWith("policies", SHAPES[0]![1], "continue")
+      const outcome = await engine.dispatch("PreToolUse", { session_id: "s", tool_name: "Bash", tool_input: { command: "ls" } })
+      expect(outcome.blocked).toBe(false)
+      expect(outcome.hooks[0]).toMatchObject({ exitCode: 1, timedOut: false, status: "non-blocking-error" })
       expect(outcome.hooks[0]!.stderr).toContain(file)
     }, 30_000)
   })

@@ -366,3 +366,6 @@ export interface PeerEvent {
   readonly blocks: boolean
   readonly matcherField?: string | undefined
 }
+
+/** An MCP tool's server and tool (`mcp__server__tool`), or `null` for another tool. @internal */
+export const mcpParts = (name: string): RegExpExecArray | null => /^mcp__([^_]+(?:_[^_]+)*?)__(.+)$/.exec(name)

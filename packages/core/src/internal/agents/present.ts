@@ -9,8 +9,10 @@
  * the same Claude Code event, tool and input. An event of the agent that would not fire for this
  * call (Cursor's `beforeReadFile` for a shell command) is left out.
  */
+import type { AgentProfile } from "../../AgentProfile.ts"
 import type { Agent, ToolMapping } from "../../HostModel.ts"
-import { translate } from "./common.ts"
+import { mcpParts, translate } from "./common.ts"
+import { profiles } from "./profiles.ts"
 
 /** One of the agent's events for a call, and the payload the agent sends its hooks there. */
 export interface Presented {
@@ -32,114 +34,32 @@ const fieldsOf = (mapping: ToolMapping | undefined, input: Readonly<Record<strin
   )
 }
 
-/** An MCP tool (`mcp__server__tool`) as the agent names it. */
+/** The agent's record, by name (an agent of the registry; another has Claude Code's layout). */
+const profileOf = (agent: Agent): AgentProfile | undefined => profiles.find((profile) => profile.name === agent.name)
+
+/** An MCP tool (`mcp__server__tool`) as the agent names it (its profile's `mcpToolName`). */
 const mcpName = (agent: Agent, name: string): string => {
-  const mcp = /^mcp__([^_]+(?:_[^_]+)*?)__(.+)$/.exec(name)
-  if (mcp === null) return name
-  if (agent.name === "kiro") return `@${mcp[1]}/${mcp[2]}`
-  return name
+  const mcp = mcpParts(name)
+  const rename = profileOf(agent)?.mcpToolName
+  return mcp === null || rename === undefined ? name : rename(mcp[1]!, mcp[2]!)
 }
 
-/** The agent's layout of one event's payload, from Claude Code's fields and the agent's tool and input. */
+/**
+ * The agent's layout of one event's payload, from Claude Code's fields and the agent's tool and
+ * input: its profile's `present`, else Claude Code's layout with the agent's event (and event field).
+ */
 const layout = (
   agent: Agent,
   hostEvent: string,
   claude: Readonly<Record<string, unknown>>,
   tool: { readonly name: string; readonly input: Record<string, unknown> } | undefined
-): Record<string, unknown> => {
-  const session = claude["session_id"]
-  const cwd = claude["cwd"]
-  const response = claude["tool_response"]
-  switch (agent.name) {
-    case "copilot":
-      // camelCase, no event name (the hook's command gives it), the tool's arguments as a JSON string
-      return {
-        ...(typeof session === "string" ? { sessionId: session } : {}),
-        ...(typeof cwd === "string" ? { cwd } : {}),
-        timestamp: Date.now(),
-        ...(tool === undefined ? {} : { toolName: tool.name, toolArgs: JSON.stringify(tool.input) }),
-        ...(response === undefined ? {} : { toolResult: response }),
-        ...(typeof claude["prompt"] === "string" ? { prompt: claude["prompt"] } : {})
-      }
-    case "windsurf": {
-      const mcp = tool === undefined ? null : /^mcp__([^_]+(?:_[^_]+)*?)__(.+)$/.exec(tool.name)
-      const info: Record<string, unknown> =
-        mcp !== null ? { mcp_server_name: mcp[1], mcp_tool_name: mcp[2], mcp_tool_arguments: tool!.input } : { ...tool?.input }
-      if (typeof cwd === "string") info["cwd"] = cwd
-      if (response !== undefined) info[mcp !== null ? "mcp_result" : "response"] = response
-      if (typeof claude["prompt"] === "string") info["user_prompt"] = claude["prompt"]
-      if (typeof claude["last_assistant_message"] === "string") info["response"] = claude["last_assistant_message"]
-      return {
-        agent_action_name: hostEvent,
-        ...(typeof session === "string" ? { trajectory_id: session } : {}),
-        timestamp: new Date().toISOString(),
-        tool_info: info
-      }
-    }
-    case "antigravity":
-      return {
-        hookEventName: hostEvent,
-        ...(typeof session === "string" ? { conversationId: session } : {}),
-        ...(typeof claude["transcript_path"] === "string" ? { transcriptPath: claude["transcript_path"] } : {}),
-        ...(typeof cwd === "string" ? { workspacePaths: [cwd] } : {}),
-        ...(tool === undefined ? {} : { toolCall: { name: tool.name, args: tool.input } }),
-        ...(response === undefined ? {} : { toolResult: response })
-      }
-    case "cline": {
-      const own: Record<string, unknown> = {}
-      // an MCP tool is Cline's use_mcp_tool, naming its server and tool, the arguments as a JSON string
-      const mcp = tool === undefined ? null : /^mcp__([^_]+(?:_[^_]+)*?)__(.+)$/.exec(tool.name)
-      const parameters =
-        mcp === null || (tool!.input["server_name"] === mcp[1] && tool!.input["tool_name"] === mcp[2])
-          ? tool?.input
-          : { server_name: mcp[1], tool_name: mcp[2], arguments: JSON.stringify(tool!.input) }
-      if (tool !== undefined)
-        Object.assign(
-          own,
-          { toolName: mcp === null ? tool.name : "use_mcp_tool", parameters },
-          response === undefined ? {} : { result: response }
-        )
-      if (typeof claude["prompt"] === "string") own["prompt"] = claude["prompt"]
-      return {
-        hookName: hostEvent,
-        ...(typeof session === "string" ? { taskId: session } : {}),
-        ...(typeof cwd === "string" ? { workspaceRoots: [cwd] } : {}),
-        [hostEvent.charAt(0).toLowerCase() + hostEvent.slice(1)]: own
-      }
-    }
-    case "cursor": {
-      const base: Record<string, unknown> = { ...claude, hook_event_name: hostEvent }
-      delete base["tool_name"]
-      delete base["tool_input"]
-      if (tool === undefined) return base
-      if (hostEvent === "beforeShellExecution") return { ...base, command: tool.input["command"] }
-      if (hostEvent === "beforeReadFile" || hostEvent === "beforeTabFileRead") return { ...base, file_path: tool.input["file_path"] }
-      if (hostEvent === "beforeMCPExecution")
-        return { ...base, tool_name: tool.name.replace(/^mcp__[^_]+(?:_[^_]+)*?__/, ""), tool_input: JSON.stringify(tool.input) }
-      return { ...base, tool_name: tool.name.startsWith("mcp__") ? tool.name : tool.name, tool_input: tool.input }
-    }
-    case "gemini": {
-      // an MCP tool by its own name, its server in mcp_context
-      const mcp = tool === undefined ? null : /^mcp__([^_]+(?:_[^_]+)*?)__(.+)$/.exec(tool.name)
-      return {
-        ...claude,
-        hook_event_name: hostEvent,
-        ...(tool === undefined ? {} : { tool_name: mcp === null ? tool.name : mcp[2], tool_input: tool.input }),
-        ...(mcp === null ? {} : { mcp_context: { server_name: mcp[1], tool_name: mcp[2] } }),
-        ...(hostEvent === "AfterAgent" && typeof claude["last_assistant_message"] === "string"
-          ? { prompt_response: claude["last_assistant_message"] }
-          : {})
-      }
-    }
-    default:
-      return {
-        ...claude,
-        hook_event_name: hostEvent,
-        ...(agent.eventField === undefined ? {} : { [agent.eventField]: hostEvent }),
-        ...(tool === undefined ? {} : { tool_name: tool.name, tool_input: tool.input })
-      }
+): Record<string, unknown> =>
+  profileOf(agent)?.present?.(hostEvent, claude, tool) ?? {
+    ...claude,
+    hook_event_name: hostEvent,
+    ...(agent.eventField === undefined ? {} : { [agent.eventField]: hostEvent }),
+    ...(tool === undefined ? {} : { tool_name: tool.name, tool_input: tool.input })
   }
-}
 
 /**
  * The call (Claude Code's `event` and `payload`) as `agent` sends it to its hooks: one presentation
@@ -163,7 +83,8 @@ export const present = (agent: Agent, event: string, payload: Readonly<Record<st
     if (claudeEvent !== event) continue
     const shaped = layout(agent, hostEvent, claude, tool)
     // the agent's own reading of what it would send must give this very call back
-    const back = translate(agent, agent.name === "copilot" ? { ...shaped, hook_event_name: hostEvent } : shaped)
+    // (an agent whose payload names no event reads it from the command: given here)
+    const back = translate(agent, profileOf(agent)?.payloadNamesNoEvent === true ? { ...shaped, hook_event_name: hostEvent } : shaped)
     if ("error" in back || back.event !== event) continue
     if (claudeTool !== undefined && back.payload["tool_name"] !== claudeTool) continue
     out.push({ hostEvent, payload: shaped })

@@ -7,7 +7,11 @@
  *   `pattern` of `tool_input`, else the tool's name, else the event), with attributes `path` (the
  *   same string) and `tool` (the tool's name, `""` on an event without a tool);
  * - context: the input object (JSON values Cedar cannot hold are left out: nulls, fractions, and
- *   the `__entity` / `__extn` / `__expr` keys an attacker could use to forge a reference).
+ *   the `__entity` / `__extn` / `__expr` keys an attacker could use to forge a reference), plus
+ *   `agent_hooks_lone_surrogates`: whether any string of the request held a lone UTF-16 surrogate,
+ *   which Cedar cannot read: each is replaced with U+FFFD (and said in a warning), never an error.
+ * A hook that could not decide (the engine did not load, a file is unreadable, Cedar failed) blocks
+ * unless its `onFailure` is "continue": a cedar hook is a guard by construction.
  * A `forbid` that applies blocks, its policies' ids and `@reason` annotations the reason. A `permit`
  * is no objection; one annotated `@approve` auto-approves a PreToolUse or PermissionRequest. No policy
  * applying is Cedar's default deny: `onNoDecision` says whether it blocks (default) or not.
@@ -110,18 +114,46 @@ const compile = (cedar: CedarWasm, handler: CedarHandler, texts: ReadonlyArray<s
 
 const FORGING_KEYS = new Set(["__entity", "__extn", "__expr"])
 
-/** A JSON value as a Cedar value: what Cedar cannot hold is left out. */
-const cedarValue = (value: unknown, depth: number): unknown => {
+/** A UTF-16 surrogate without its pair: JSON may carry it (`"\ud800"`), Cedar's strings cannot hold it. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
+
+/**
+ * The context key that says the request's strings held lone surrogates, replaced with U+FFFD: a
+ * policy may forbid such a call (`forbid (...) when { context.agent_hooks_lone_surrogates }`).
+ */
+const SURROGATES_KEY = "agent_hooks_lone_surrogates"
+
+/** Counts the lone surrogates a request's strings held (each replaced with U+FFFD). */
+interface Replaced {
+  count: number
+}
+
+/**
+ * A string as Cedar can read it: a lone surrogate (which cedar-wasm refuses, failing the whole
+ * request: "lone leading surrogate in hex escape") becomes U+FFFD, counted, so that a payload
+ * cannot make the hook error out instead of deciding.
+ */
+const cedarString = (text: string, replaced: Replaced): string =>
+  text.replace(LONE_SURROGATE, () => {
+    replaced.count++
+    return "\ufffd"
+  })
+
+/** A JSON value as a Cedar value: what Cedar cannot hold is left out; strings as Cedar can read them. */
+const cedarValue = (value: unknown, depth: number, replaced: Replaced): unknown => {
   if (depth > 32) return undefined
-  if (typeof value === "string" || typeof value === "boolean") return value
+  if (typeof value === "string") return cedarString(value, replaced)
+  if (typeof value === "boolean") return value
   if (typeof value === "number") return Number.isSafeInteger(value) ? value : undefined
-  if (Array.isArray(value)) return value.map((item) => cedarValue(item, depth + 1)).filter((item) => item !== undefined)
+  if (Array.isArray(value)) return value.map((item) => cedarValue(item, depth + 1, replaced)).filter((item) => item !== undefined)
   if (typeof value === "object" && value !== null) {
     const out: Record<string, unknown> = {}
     for (const [key, item] of Object.entries(value)) {
       if (FORGING_KEYS.has(key)) continue
-      const converted = cedarValue(item, depth + 1)
-      if (converted !== undefined) out[key] = converted
+      const converted = cedarValue(item, depth + 1, replaced)
+      // defined, not assigned: a "__proto__" key stays a key
+      if (converted !== undefined)
+        Object.defineProperty(out, cedarString(key, replaced), { value: converted, enumerable: true, writable: true, configurable: true })
     }
     return out
   }
@@ -272,15 +304,29 @@ export const cedar = (handler: CedarHandler, ctx: ExecContext, runtime: CedarRun
     )
   return inProcess(ctx.timeout, async () => {
     const { engine, set } = await prepare(handler, runtime)
-    const event = String(ctx.input["hook_event_name"] ?? "")
-    const tool = typeof ctx.input["tool_name"] === "string" ? ctx.input["tool_name"] : undefined
-    const principal = { type: "Agent", id: String(ctx.input["session_id"] ?? "") }
-    const resource = { type: "Target", id: targetOf(ctx.input) }
+    // Every string of the request as Cedar can read it (lone surrogates replaced and counted).
+    const replaced: Replaced = { count: 0 }
+    const event = cedarString(String(ctx.input["hook_event_name"] ?? ""), replaced)
+    const tool = typeof ctx.input["tool_name"] === "string" ? cedarString(ctx.input["tool_name"], replaced) : undefined
+    const principal = { type: "Agent", id: cedarString(String(ctx.input["session_id"] ?? ""), replaced) }
+    const resource = { type: "Target", id: cedarString(targetOf(ctx.input), replaced) }
+    const context = cedarValue(ctx.input, 0, replaced) as Record<string, unknown>
+    Object.defineProperty(context, SURROGATES_KEY, { value: replaced.count > 0, enumerable: true, writable: true, configurable: true })
+    const flagged =
+      replaced.count === 0
+        ? []
+        : [
+            `the payload held ${replaced.count} lone UTF-16 surrogate${replaced.count === 1 ? "" : "s"} (not valid Unicode): ` +
+              `Cedar saw each as U+FFFD, and context.${SURROGATES_KEY} is true`
+          ]
+    // The replacement is said in the hook's result (a warning), whatever Cedar decides.
+    const flag = (result: InProcessResult): InProcessResult =>
+      flagged.length === 0 ? result : { ...result, warnings: [...(result.warnings ?? []), ...flagged] }
     const request = {
       principal,
       action: { type: "Action", id: event },
       resource,
-      context: cedarValue(ctx.input, 0),
+      context,
       entities: [
         ...set.entities,
         { uid: principal, attrs: {}, parents: [] },
@@ -308,21 +354,21 @@ export const cedar = (handler: CedarHandler, ctx: ExecContext, runtime: CedarRun
     const stderrNote = errors === "" ? "" : `Cedar skipped policies that failed to evaluate: ${errors}`
     if (decision === "deny") {
       // Cedar's deny is a forbid that applied, or no permit applying (its default deny).
-      if (diagnostics.reason.length > 0) return { exitCode: 2, stderr: `denied by Cedar: ${describe(set, diagnostics.reason)}` }
-      if (handler.onNoDecision === "no-objection") return { exitCode: 0, stderr: stderrNote }
-      return {
+      if (diagnostics.reason.length > 0) return flag({ exitCode: 2, stderr: `denied by Cedar: ${describe(set, diagnostics.reason)}` })
+      if (handler.onNoDecision === "no-objection") return flag({ exitCode: 0, stderr: stderrNote })
+      return flag({
         exitCode: 2,
         stderr:
           `denied by Cedar: no policy permits ${event}${tool === undefined ? "" : ` of ${tool}`} on ` +
           `${JSON.stringify(resource.id)} (onNoDecision: ` +
           `deny)${stderrNote === "" ? "" : `; ${stderrNote}`}`
-      }
+      })
     }
     const approving = diagnostics.reason.filter((id) => set.annotations[id]?.["approve"] !== undefined)
     if (approving.length > 0) {
       const approved = approval(event, `permitted by Cedar: ${describe(set, approving)}`)
-      if (approved !== undefined) return approved
+      if (approved !== undefined) return flag(approved)
     }
-    return { exitCode: 0, stderr: stderrNote }
+    return flag({ exitCode: 0, stderr: stderrNote })
   })
 }

@@ -54,6 +54,11 @@ export interface ModelAnswer {
 export interface Executed {
   readonly run: ProcessRun
   readonly answer?: ModelAnswer | undefined
+  /**
+   * Why the hook never ran, when it did not: the host lacks what it needs (a model, an MCP
+   * connection, fetch) or the URL allowlist refused it. Host mode blocks on it (`blockUnjudged`).
+   */
+  readonly notRun?: string | undefined
 }
 
 /** @internal */
@@ -64,6 +69,9 @@ export const placeholderValues = (ctx: ExecContext): Placeholder.Values => ({ en
 
 /** @internal */
 export const failed = (stderr: string): Effect.Effect<Executed> => Effect.succeed({ run: makeRun({ exitCode: 1, stderr }) })
+
+/** A hook that never ran (see `Executed.notRun`): a failure (exit 1) whose stderr says why. @internal */
+export const notRun = (stderr: string): Effect.Effect<Executed> => Effect.succeed({ run: makeRun({ exitCode: 1, stderr }), notRun: stderr })
 
 /** What an in-process handler resolves to. @internal */
 export type InProcessResult = Partial<ProcessRun> & { readonly answer?: ModelAnswer | undefined }

@@ -5,7 +5,7 @@ import type { HttpHandler } from "../../SettingsModel.ts"
 import * as Opa from "../opa.ts"
 import { compile } from "../urlAllowlist.ts"
 import type { ExecContext, Executed } from "./context.ts"
-import { failed, inProcess } from "./context.ts"
+import { inProcess, notRun } from "./context.ts"
 
 /** What an `http` hook may use. @internal */
 export interface HttpCapabilities {
@@ -18,9 +18,9 @@ export interface HttpCapabilities {
 /** @internal */
 export const http = (handler: HttpHandler, ctx: ExecContext, caps: HttpCapabilities): Effect.Effect<Executed> => {
   const verdict = caps.allowedHttpHookUrls === undefined ? undefined : compile(caps.allowedHttpHookUrls).check(handler.url)
-  if (verdict?._tag === "Refused") return failed(verdict.reason)
+  if (verdict?._tag === "Refused") return notRun(verdict.reason)
   const fetchImpl = caps.fetch
-  if (fetchImpl === undefined) return failed("no fetch available for http hooks")
+  if (fetchImpl === undefined) return notRun("no fetch available for http hooks")
   const outer = caps.httpHookAllowedEnvVars
   const allowed = new Set((handler.allowedEnvVars ?? []).filter((name) => outer === undefined || outer.includes(name)))
   const headers: Record<string, string> = { "content-type": "application/json" }

@@ -6,6 +6,8 @@
 import * as Effect from "effect/Effect"
 import type { CedarRuntime, McpCaller, ModelCaller } from "../../Capabilities.ts"
 import type { PlannedHook } from "../../Plan.ts"
+import type { Handler } from "../../SettingsModel.ts"
+import type { HandlerTypeName } from "../handlerTypes.ts"
 import type { ProcessSpawner } from "../../ProcessSpawner.ts"
 import { makeRun } from "../runner.ts"
 import { cedar } from "./cedar.ts"
@@ -27,27 +29,28 @@ export interface Capabilities extends HttpCapabilities {
   readonly cedar: CedarRuntime | undefined
 }
 
+type Executor<H extends Handler> = (handler: H, ctx: ExecContext, caps: Capabilities) => Effect.Effect<Executed, never, ProcessSpawner>
+
+/**
+ * The executor of each handler type: every `type` of the settings registry (`handlerSchema.ts`) and
+ * the programmatic `callback` (the compiler refuses a type left out).
+ */
+const executors: { readonly [T in HandlerTypeName | "callback"]: Executor<Extract<Handler, { readonly type: T }>> } = {
+  command: (handler, ctx) => command(handler, ctx),
+  http: (handler, ctx, caps) => http(handler, ctx, caps),
+  prompt: (handler, ctx, caps) => prompt(handler, ctx, caps.model),
+  agent: (handler, ctx, caps) => prompt(handler, ctx, caps.model),
+  mcp_tool: (handler, ctx, caps) => mcpTool(handler, ctx, caps.mcp),
+  module: (handler, ctx) => module(handler, ctx),
+  cedar: (handler, ctx, caps) => cedar(handler, ctx, caps.cedar),
+  callback: (handler, ctx) => callback(handler, ctx)
+}
+
 /** @internal */
 export const execute = (hook: PlannedHook, ctx: ExecContext, caps: Capabilities): Effect.Effect<Executed, never, ProcessSpawner> => {
   if (hook.refusal !== undefined)
     return Effect.succeed({ run: makeRun({ exitCode: null, stderr: hook.refusal, spawnError: hook.refusal }) })
   // A trusted project hook runs the approved copies of the files it names, never the files as they are now.
   const handler = hook.entry.pinned ?? hook.entry.handler
-  switch (handler.type) {
-    case "command":
-      return command(handler, ctx)
-    case "http":
-      return http(handler, ctx, caps)
-    case "prompt":
-    case "agent":
-      return prompt(handler, ctx, caps.model)
-    case "mcp_tool":
-      return mcpTool(handler, ctx, caps.mcp)
-    case "module":
-      return module(handler, ctx)
-    case "cedar":
-      return cedar(handler, ctx, caps.cedar)
-    case "callback":
-      return callback(handler, ctx)
-  }
+  return (executors[handler.type] as Executor<Handler>)(handler, ctx, caps)
 }

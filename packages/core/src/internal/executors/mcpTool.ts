@@ -4,11 +4,11 @@ import type { McpCaller } from "../../Capabilities.ts"
 import * as Placeholder from "../../Placeholder.ts"
 import type { McpToolHandler } from "../../SettingsModel.ts"
 import type { ExecContext, Executed } from "./context.ts"
-import { failed, inProcess, placeholderValues } from "./context.ts"
+import { inProcess, notRun, placeholderValues } from "./context.ts"
 
 /** @internal */
 export const mcpTool = (handler: McpToolHandler, ctx: ExecContext, mcp: McpCaller | undefined): Effect.Effect<Executed> => {
-  if (mcp === undefined) return failed(`MCP server ${handler.server} is not connected (pass options.mcp to the engine)`)
+  if (mcp === undefined) return notRun(`MCP server ${handler.server} is not connected (pass options.mcp to the engine)`)
   const values = placeholderValues(ctx)
   const input: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(handler.input ?? {})) {

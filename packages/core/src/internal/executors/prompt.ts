@@ -3,7 +3,7 @@ import type * as Effect from "effect/Effect"
 import type { ModelCaller } from "../../Capabilities.ts"
 import type { PromptHandler } from "../../SettingsModel.ts"
 import type { ExecContext, Executed } from "./context.ts"
-import { failed, inProcess } from "./context.ts"
+import { inProcess, notRun } from "./context.ts"
 
 const SYSTEM_PROMPT = [
   "You are evaluating a hook in an AI agent's lifecycle. You receive the hook's input as JSON and a condition to check.",
@@ -24,7 +24,7 @@ const promptText = (prompt: string, json: string): string => {
 
 /** @internal */
 export const prompt = (handler: PromptHandler, ctx: ExecContext, model: ModelCaller | undefined): Effect.Effect<Executed> => {
-  if (model === undefined) return failed(`no model is configured for ${handler.type} hooks (pass options.model to the engine)`)
+  if (model === undefined) return notRun(`no model is configured for ${handler.type} hooks (pass options.model to the engine)`)
   return inProcess(ctx.timeout, async (signal) => {
     const answer = await model({
       kind: handler.type,

@@ -18,8 +18,8 @@
 import * as Predicate from "effect/Predicate"
 import type { HookEventSpec } from "../../HookEvent.ts"
 import type { HookVerdict, RawRun } from "../../Verdict.ts"
-import { CODEX_OUTPUT } from "../agents/codexOutput.ts"
-import { CURSOR_CONTEXT } from "../agents/cursor.ts"
+import { CODEX_OUTPUT } from "../agents/codex/output.ts"
+import { CURSOR_CONTEXT } from "../agents/cursor/host.ts"
 import { none, type OutputReader } from "../output.ts"
 
 /** The output dialects of these agents. @internal */

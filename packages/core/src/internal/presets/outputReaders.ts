@@ -9,7 +9,7 @@
 import { aggregateWith, assembleWith } from "../outcome.ts"
 import { interpretWith, type OutputReader, shallowMerge } from "../output.ts"
 import * as AgentJson from "./agentJsonOutput.ts"
-import * as Gemini from "./geminiOutput.ts"
+import * as Gemini from "../agents/gemini/output.ts"
 import * as Peer from "./peerOutput.ts"
 
 /** @internal */

@@ -4,41 +4,17 @@
 import * as Effect from "effect/Effect"
 import { SettingsError } from "../../HookError.ts"
 import type { Preset } from "../../PresetModel.ts"
+import { profiles } from "../agents/profiles.ts"
+import { dialects } from "../dialects/profiles.ts"
 import { agentHooks, claude } from "../preset.ts"
-import { codex } from "./codex.ts"
-import { copilot } from "./copilot.ts"
-import { cursor } from "./cursor.ts"
-import { gemini } from "./gemini.ts"
-import { orchestration } from "./orchestration.ts"
-import { pigo } from "./pigo.ts"
-import { qwen } from "./qwen.ts"
-import { vscode } from "./vscode.ts"
-import { wave } from "./wave.ts"
-import { wingman } from "./wingman.ts"
-import { antigravity, antigravity10 } from "./antigravity.ts"
-import { cline } from "./cline.ts"
-import { kiro } from "./kiro.ts"
-import { windsurf } from "./windsurf.ts"
 
 /** @internal */
 export const all: ReadonlyArray<Preset> = [
+  // the engine's own dialects, then those of no agent, then each agent's (from its folder)
   agentHooks,
   claude,
-  wingman,
-  orchestration,
-  pigo,
-  wave,
-  gemini,
-  kiro,
-  windsurf,
-  cline,
-  antigravity,
-  antigravity10,
-  codex,
-  cursor,
-  copilot,
-  vscode,
-  qwen
+  ...dialects.map((profile) => profile.dialect),
+  ...profiles.flatMap((profile) => (profile.dialect === undefined || profile.dialect === claude ? [] : [profile.dialect]))
 ]
 
 /** @internal */
