@@ -215,7 +215,7 @@ describe.runIf(linux)("the daemon keeps compiled settings between calls, never a
     const pid = await answeringDaemon()
     freshProject()
     writeFileSync(
-      join(scratch(), "ah", "no-rm.cedar"),
+      join(home(), ".agent-hooks", "no-rm.cedar"),
       `@id("no-rm-rf") @reason("rm -rf is not allowed") forbid (principal, action, resource) when { context.tool_input.command like "*rm -rf*" };\npermit (principal, action, resource);\n`
     )
     writeFileSync(
