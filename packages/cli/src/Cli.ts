@@ -126,12 +126,25 @@ export const hook = Command.make(
     projectDir: Flag.String("project-dir").pipe(
       Flag.withMetavar("DIR"),
       Flag.withDescription(
-        `The project root. Default: the agent's own variable (${AgentHelp.projectDirVariables(Agents.profiles)}), else the current directory; never the payload's cwd.`
+        `The project root. Default: the agent's own variable (${AgentHelp.projectDirVariables(Agents.profiles)}), else the nearest folder from the current one upward with the preset's project settings or a .git, as run finds it; never the payload's cwd.`
       ),
       Flag.optional
     ),
     plugin,
-    managedDir,
+    managedDir: Flag.String("managed-dir").pipe(
+      Flag.withMetavar("DIR"),
+      Flag.withDescription(
+        "The managed (policy) settings folder, as install writes it: an absolute folder root or you own that nobody else may write. AGENT_HOOKS_MANAGED_DIR alone is ignored here (a project can set it). Default: the preset's (/etc/agent-hooks)."
+      ),
+      Flag.optional
+    ),
+    home: Flag.String("home").pipe(
+      Flag.withMetavar("DIR"),
+      Flag.withDescription(
+        "agent-hooks' user folder (its settings.json, the trust store), as install writes it: an absolute folder you own that nobody else may write. AGENT_HOOKS_HOME alone is ignored here (a project can set it). Default: ~/.agent-hooks."
+      ),
+      Flag.optional
+    ),
     preset: presetFlag,
     agent: agentFlag,
     failClosed: Flag.Boolean("fail-closed").pipe(
@@ -621,6 +634,20 @@ export const install = Command.make(
       Flag.withMetavar("SECONDS"),
       Flag.withDescription(
         `The hook timeout written in the agent's config and passed to hook --timeout (host mode answers within a budget below it). Default: the agent's own (${AgentHelp.timeoutDefaults(Agents.profiles)}).`
+      ),
+      Flag.optional
+    ),
+    home: Flag.String("home").pipe(
+      Flag.withMetavar("DIR"),
+      Flag.withDescription(
+        "agent-hooks' user folder for host mode, written into the command as hook --home (host mode ignores AGENT_HOOKS_HOME, which a project can set). Default: $AGENT_HOOKS_HOME of this shell, if set."
+      ),
+      Flag.optional
+    ),
+    managedDir: Flag.String("managed-dir").pipe(
+      Flag.withMetavar("DIR"),
+      Flag.withDescription(
+        "The managed settings folder for host mode, written into the command as hook --managed-dir (host mode ignores AGENT_HOOKS_MANAGED_DIR). Default: $AGENT_HOOKS_MANAGED_DIR of this shell, if set."
       ),
       Flag.optional
     ),

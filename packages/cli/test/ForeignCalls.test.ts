@@ -257,12 +257,14 @@ describe("--foreign auto, where the other agent's entry cannot be trusted or rea
     expect(user.stderr).toContain(join(b.home, ".copilot", "hooks", "agent-hooks-vscode.json"))
   })
 
-  it("AGENT_HOOKS_FOREIGN sets the mode, the flag wins, and a value it does not know blocks, naming it", () => {
+  it("AGENT_HOOKS_FOREIGN sets the stricter modes, never leave (a project can set it); the flag wins, and a value it does not know blocks, naming it", () => {
     const { b, command } = wired("claude")
     const payload = call(b, "vscode", "rm -rf /")
     const left = runHook(b, command, payload, { AGENT_HOOKS_FOREIGN: "leave" })
-    expect(left.status).toBe(0)
-    expect(left.stderr).toContain("--foreign leave")
+    expect(seenBy("vscode", left)).toBe("block")
+    expect(left.stderr).toContain(`AGENT_HOOKS_FOREIGN="leave" in the hook's environment is ignored in host mode`)
+    const blocked = runHook(b, command, call(b, "vscode", "ls"), { AGENT_HOOKS_FOREIGN: "block" })
+    expect(seenBy("vscode", blocked)).toBe("block")
     const judged = runHook(b, `${command} --foreign judge`, payload, { AGENT_HOOKS_FOREIGN: "leave" })
     expect(seenBy("vscode", judged)).toBe("block")
     expect(judged.stderr).toContain("--foreign judge")
@@ -436,10 +438,9 @@ describe("doctor, per host that reads another's files", () => {
     expect(judged.status, judged.stdout + judged.stderr).toBe(0)
     expect(judged.stdout).toContain("host mode judges VS Code's calls here as VS Code's (the test call is blocked)")
     expect(judged.stdout).toContain("VS Code's own agent-hooks entry: VS Code has no agent-hooks entry of its own on PreToolUse")
+    // host mode does not take leave from the environment (a project can set it): doctor says what it does
     const leave = runCli(["doctor", "--host", "claude"], { cwd: b.dir, env: env(b, { AGENT_HOOKS_FOREIGN: "leave" }), timeout: 60_000 })
-    expect(leave.stdout).toContain(
-      "(--foreign leave), and VS Code has no agent-hooks entry of its own on PreToolUse: VS Code's calls are not guarded"
-    )
+    expect(leave.stdout).toContain("host mode judges VS Code's calls here as VS Code's (the test call is blocked)")
     const block = runCli(["doctor", "--host", "claude"], { cwd: b.dir, env: env(b, { AGENT_HOOKS_FOREIGN: "block" }), timeout: 60_000 })
     expect(block.stdout).toContain("host mode blocks every VS Code call (--foreign block)")
   })

@@ -29,6 +29,7 @@ const linux = process.platform === "linux"
 const {
   probe,
   env,
+  home,
   daemons,
   socketFile,
   killDaemons,
@@ -155,8 +156,8 @@ describe.runIf(linux)("the daemon's socket and its protocol", () => {
 
 describe.runIf(linux)("the daemon keeps compiled settings between calls, never a stale policy", () => {
   const project = () => join(scratch(), "project")
-  // the user's own settings: $AGENT_HOOKS_HOME/settings.json (this file's env sets it)
-  const userFile = () => join(scratch(), "ah", "settings.json")
+  // the user's own settings: ~/.agent-hooks/settings.json (this file's env sets HOME)
+  const userFile = () => join(home(), ".agent-hooks", "settings.json")
   const projectFile = () => join(project(), ".agent-hooks", "settings.json")
   // the settings are found as the agent's own: the user's and the project's files, no --settings
   const args = ["--host", "claude"]
@@ -164,7 +165,7 @@ describe.runIf(linux)("the daemon keeps compiled settings between calls, never a
   const freshProject = () => {
     rmSync(project(), { recursive: true, force: true })
     mkdirSync(join(project(), ".agent-hooks"), { recursive: true })
-    mkdirSync(join(scratch(), "ah"), { recursive: true })
+    mkdirSync(join(home(), ".agent-hooks"), { recursive: true })
   }
   const both = (command: string) => {
     const extra = { CLAUDE_PROJECT_DIR: project() }
@@ -214,7 +215,7 @@ describe.runIf(linux)("the daemon keeps compiled settings between calls, never a
     const pid = await answeringDaemon()
     freshProject()
     writeFileSync(
-      join(scratch(), "ah", "no-rm.cedar"),
+      join(home(), ".agent-hooks", "no-rm.cedar"),
       `@id("no-rm-rf") @reason("rm -rf is not allowed") forbid (principal, action, resource) when { context.tool_input.command like "*rm -rf*" };\npermit (principal, action, resource);\n`
     )
     writeFileSync(
@@ -269,6 +270,31 @@ describe.runIf(linux)("the daemon keeps compiled settings between calls, never a
     expect(both("ls").status).toBe(0)
     expect(lastSpawner()).toBe(pid)
   }, 120_000)
+
+  it("a project's AGENT_HOOKS_HOME or AGENT_HOOKS_MANAGED_DIR does not choose the policy through the daemon either", async () => {
+    await answeringDaemon()
+    freshProject()
+    writeFileSync(userFile(), preToolUse(`echo "blocked by the user's policy" >&2; exit 2`))
+    // what a cloned repository ships, and names in its env key / .env (relative: resolved in the hook's folder)
+    const fake = join(scratch(), ".fake")
+    mkdirSync(fake, { recursive: true })
+    writeFileSync(join(fake, "settings.json"), JSON.stringify({ hooks: {} }))
+    writeFileSync(join(fake, "managed-settings.json"), JSON.stringify({ allowManagedHooksOnly: true }))
+    const variables: ReadonlyArray<Record<string, string>> = [
+      { AGENT_HOOKS_HOME: ".fake" },
+      { AGENT_HOOKS_HOME: fake },
+      { AGENT_HOOKS_MANAGED_DIR: ".fake" }
+    ]
+    for (const variable of variables) {
+      const extra = { CLAUDE_PROJECT_DIR: project(), ...variable }
+      const daemon = call(args, shell("claude", "rm -rf /x"), true, extra)
+      expect(daemon.status, daemon.stderr).toBe(2)
+      expect(daemon.stderr).toContain("blocked by the user's policy")
+      expect(daemon.stderr).toContain("is ignored in host mode")
+      expect(daemon).toStrictEqual(call(args, shell("claude", "rm -rf /x"), false, extra))
+    }
+    rmSync(fake, { recursive: true })
+  }, 60_000)
 
   it("the environment decides the plan too: a variable the settings read changes the answer on the next call", async () => {
     await answeringDaemon()

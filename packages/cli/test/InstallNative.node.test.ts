@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileS
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
-import { bin, cliEnv, node, scratchFolder } from "./cliHarness.ts"
+import { bin, cleared, cliEnv, node, scratchFolder } from "./cliHarness.ts"
 import { daemonHarness, until } from "./daemonHarness.ts"
 
 const scratch = scratchFolder("agent-hooks-install-native-")
@@ -56,7 +56,7 @@ describe.runIf(linux && hasCc)("install --native", () => {
     expect(installed.stdout).toContain(`native client: ${client()} (built with cc`)
     expect(statSync(client()).mode & 0o777).toBe(0o700)
     expect(statSync(join(client(), "..")).mode & 0o777).toBe(0o700)
-    const command = `'${client()}' hook --host claude --timeout 600`
+    const command = `${cleared}'${client()}' hook --host claude --timeout 600`
     expect(readFileSync(settings(), "utf8")).toContain(JSON.stringify(command))
     // the command as Claude Code runs it: blocked, first through Node (no daemon yet), then through the daemon
     const run = (what: string) =>
@@ -86,7 +86,9 @@ describe.runIf(linux && hasCc)("install --native", () => {
     const again = cli(["install", "--host", "claude"])
     expect(again.stdout).toContain(`native client ${client()} removed`)
     expect(existsSync(client())).toBe(false)
-    expect(readFileSync(settings(), "utf8")).toContain(JSON.stringify(`'${process.execPath}' '${entry}' hook --host claude --timeout 600`))
+    expect(readFileSync(settings(), "utf8")).toContain(
+      JSON.stringify(`${cleared}'${process.execPath}' '${entry}' hook --host claude --timeout 600`)
+    )
     expect(cli(["uninstall", "--host", "claude"]).status).toBe(0)
     expect(readFileSync(settings(), "utf8")).toBe(BEFORE)
   }, 120_000)
@@ -99,7 +101,9 @@ describe.runIf(linux)("install --native without a C compiler", () => {
     const installed = cli(["install", "--host", "claude", "--native"], { PATH: empty })
     expect(installed.status, installed.stderr).toBe(0)
     expect(installed.stdout).toContain("native client: no C compiler (cc is not on PATH); the command is Node's client")
-    expect(readFileSync(settings(), "utf8")).toContain(JSON.stringify(`'${process.execPath}' '${entry}' hook --host claude --timeout 600`))
+    expect(readFileSync(settings(), "utf8")).toContain(
+      JSON.stringify(`${cleared}'${process.execPath}' '${entry}' hook --host claude --timeout 600`)
+    )
     expect(existsSync(client())).toBe(false)
     expect(cli(["uninstall", "--host", "claude"]).status).toBe(0)
   }, 60_000)

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os"
 import { basename, dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, afterEach, beforeAll } from "vitest"
+import { clearingWords, shellQuote } from "../src/internal/hostConfig.ts"
 
 /** The built CLI (`npm run build` writes it; the tests never build). */
 export const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
@@ -21,6 +22,14 @@ export const isNode =
   typeof process.versions.deno !== "string" &&
   /^node(\.exe)?$/i.test(basename(process.execPath))
 export const node = isNode ? process.execPath : "node"
+
+/**
+ * What the command install writes starts with, before the runtime's words: the system's `env`
+ * clearing the variables that run code as Node starts (`'/usr/bin/env' '-u' 'NODE_OPTIONS' ... `).
+ */
+export const cleared: string = clearingWords()
+  .map((word) => `${shellQuote(word)} `)
+  .join("")
 
 /** Fails the file's first test, saying what to do, when the CLI is not built. */
 export const requireBuild = (): void => {

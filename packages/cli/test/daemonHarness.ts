@@ -119,8 +119,8 @@ export const daemonHarness = (scratch: () => string, hooks: string) => {
     cliEnv({
       ASAN_OPTIONS: "detect_leaks=0",
       AGENT_HOOKS_TEST_HOOKS: hooks,
+      // the user's settings are $HOME/.agent-hooks: host mode ignores AGENT_HOOKS_HOME (a project can set it)
       HOME: home(),
-      AGENT_HOOKS_HOME: join(scratch(), "ah"),
       AGENT_HOOKS_DAEMON: daemon ? "1" : "0",
       AGENT_HOOKS_DAEMON_IDLE: "120",
       PROBE: probe(),

@@ -12,7 +12,9 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { Failed } from "../ExitCode.ts"
+import { resolve } from "node:path"
 import { projectRoot } from "./projectRoot.ts"
+import { runEnvironment } from "./userEnv.ts"
 
 /**
  * Builds the engine layer of the runtime the CLI runs on. The default is `@agent-hooks/node`'s
@@ -49,6 +51,12 @@ export interface SettingsOptions {
   readonly managedDir?: Option.Option<string> | undefined
   /** Further engine options a command sets itself (`serve`: `onAsyncResult`; `run`: `onHookStart`). */
   readonly engineOptions?: Partial<HookEngine.EngineOptions> | undefined
+  /**
+   * The environment the settings are read under and the hooks inherit, as the command checked it
+   * (host mode: `userEnv.hostEnvironment`). Default: the process's, its location variables checked
+   * by `userEnv.runEnvironment`.
+   */
+  readonly env?: Record<string, string | undefined> | undefined
 }
 
 /** The presets `run` and `migrate` accept. */
@@ -107,16 +115,24 @@ export const withEngine = <A, E, R>(
 /** The engine options the command-line options stand for. */
 const engineOptions = (options: SettingsOptions, onWarning: ((warning: string) => void) | undefined): HookEngine.EngineOptions => {
   const cwd = process.cwd()
+  // without --project-dir: with --settings, the current folder (the files are named); else the
+  // project of the current folder, found upward as git finds its repository
+  const projectDir = Option.getOrElse(options.projectDir, () =>
+    options.settings.length > 0 ? cwd : projectRoot(cwd, options.preset, process.env)
+  )
+  // the settings' locations never come from a variable the project could set (userEnv.ts)
+  let env = options.env
+  if (env === undefined) {
+    const checked = runEnvironment(process.env, resolve(cwd, projectDir))
+    for (const warning of checked.warnings) onWarning?.(warning)
+    env = checked.env
+  }
   return {
     ...options.engineOptions,
     settings: options.settings.length > 0 ? options.settings : undefined,
-    // without --project-dir: with --settings, the current folder (the files are named); else the
-    // project of the current folder, found upward as git finds its repository
-    projectDir: Option.getOrElse(options.projectDir, () =>
-      options.settings.length > 0 ? cwd : projectRoot(cwd, options.preset, process.env)
-    ),
+    projectDir,
     cwd,
-    env: process.env,
+    env,
     onWarning,
     preset: options.preset,
     agent: options.agent === undefined ? undefined : Option.getOrUndefined(options.agent),

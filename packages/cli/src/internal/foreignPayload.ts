@@ -14,8 +14,10 @@
  *   (judged once, not twice), judged here otherwise, and when that cannot be told.
  */
 import * as HostMode from "@agent-hooks/core/HostMode"
+import * as Presets from "@agent-hooks/core/Presets"
 import * as Option from "effect/Option"
 import type { HookOptions } from "./hook.ts"
+import { projectRoot } from "./projectRoot.ts"
 
 /** A reader of this agent's files, and how its payload differs from the agent's own. */
 export interface Reader {
@@ -152,14 +154,16 @@ export const foreignOptions = (
   }
 }
 
-/** Where another agent's call looks for the agents' configs: `--project-dir`, else the project that agent names, else the working folder. */
+/** Where another agent's call looks for the agents' configs: `--project-dir`, else the project that agent names, else the project found upward from the working folder (`projectRoot`). */
 export const foreignProjectDir = (
   options: HookOptions,
   reader: Reader,
   env: Readonly<Record<string, string | undefined>>,
   cwd: string
 ): string =>
-  Option.isSome(options.projectDir) ? options.projectDir.value : (HostMode.projectDir(HostMode.byName(reader.agent)!, env) ?? cwd)
+  Option.isSome(options.projectDir)
+    ? options.projectDir.value
+    : (HostMode.projectDir(HostMode.byName(reader.agent)!, env) ?? projectRoot(cwd, Presets.byName(options.preset), env))
 
 /** The other agent's own event for its call, as its host mode reads it (`undefined`: it names none). */
 export const foreignEvent = (options: HookOptions, payload: Readonly<Record<string, unknown>>): string | undefined => {

@@ -22,7 +22,9 @@ import {
   judgedLine
 } from "./foreignPayload.ts"
 import { noSettingsLine } from "./noSettings.ts"
+import { foundProjectRoot } from "./projectRoot.ts"
 import { readPayload } from "./stdin.ts"
+import { codeVariablesIn, foreignEnvironment, hostEnvironment, withoutLocationVariables } from "./userEnv.ts"
 
 /** Options of `agent-hooks hook`. */
 export interface HookOptions {
@@ -30,7 +32,14 @@ export interface HookOptions {
   readonly settings: ReadonlyArray<string>
   readonly projectDir: Option.Option<string>
   readonly plugin: ReadonlyArray<string>
+  /** `--managed-dir DIR`: the managed-settings folder; honoured only as an absolute folder root or the user owns (`userEnv.ts`). */
   readonly managedDir: Option.Option<string>
+  /**
+   * `--home DIR`: agent-hooks' user folder (its `settings.json`, the trust store), as `install` writes
+   * it into the agent's user config; honoured only as an absolute folder the user owns. The
+   * variable `AGENT_HOOKS_HOME` alone is ignored in host mode (a project can set it).
+   */
+  readonly home?: Option.Option<string> | undefined
   readonly preset: string
   readonly agent: Option.Option<string>
   readonly failClosed: boolean
@@ -123,21 +132,27 @@ const foreignCall = (
     // the agents' configs are read only for such a call
     const entries = yield* Effect.promise(() => import("./foreignEntry.ts"))
     // that agent kills its hook at the entry's own timeout where it reads it, else at its default
-    const entryTimeout = entries.entryTimeout(agent, reader, options.timeout, projectDir, process.env)
+    // the agents' config folders are the user's: a project's CODEX_HOME or COPILOT_HOME names none (userEnv.ts)
+    const configEnv = withoutLocationVariables(process.env)
+    const entryTimeout = entries.entryTimeout(agent, reader, options.timeout, projectDir, configEnv)
     const judged = foreignOptions(options, reader, read, entryTimeout)
     const hostEvent = foreignEvent(judged, read)
     // from here on the answer, and the last resort, are the other agent's
     state.options = judged
     state.hostEvent = hostEvent
     state.retime?.()
-    const mode = foreignMode(options.foreign, process.env)
+    // AGENT_HOOKS_FOREIGN=leave is a project's to set: only the flag leaves a call unjudged
+    const foreignEnv = foreignEnvironment(process.env)
+    if (options.foreign === undefined && foreignEnv.warning !== undefined)
+      process.stderr.write(`agent-hooks: warning: ${foreignEnv.warning}\n`)
+    const mode = foreignMode(options.foreign, foreignEnv.env)
     if (typeof mode === "object") return failWith(judged, hostEvent, mode.error)
     if (mode === "leave") return foreignReply(agent, reader, "--foreign leave")
     if (mode === "block") return foreignBlock(agent, reader, hostEvent)
     let why = `--foreign judge`
     if (mode === "auto") {
       // the one rule doctor says too: only an entry of that agent's own that can judge the call
-      const auto = entries.foreignAuto(other, hostEvent, projectDir, process.env)
+      const auto = entries.foreignAuto(other, hostEvent, projectDir, configEnv)
       if (auto.leave) {
         return foreignReply(agent, reader, `--foreign auto: ${reader.displayName}'s own agent-hooks entry in ${auto.file} judges it`)
       }
@@ -181,6 +196,14 @@ const decide = (
         `host mode was started by a hook of its own policy (${HOST_MODE_ENV} is set): refused, not looped. Remove the hook that runs \`agent-hooks hook\` from the agent-hooks settings (the agent's own config is where it belongs)`
       )
     }
+    // A variable that runs code as a process starts (NODE_OPTIONS=--require, LD_PRELOAD, ...) ran
+    // before this line, and would run again in every hook: host mode does not judge under it.
+    const code = codeVariablesIn(process.env)
+    if (code.length > 0) {
+      return fail(
+        `${code.join(", ")} ${code.length === 1 ? "is" : "are"} set in the hook's environment, where a project can set ${code.length === 1 ? "it" : "them"} (Claude Code's env key, an agent's .env) to run its own code in the process that judges: refused. Run agent-hooks install --host ${agent.name} again: the command it writes clears them before Node starts (or unset them where the agent starts)`
+      )
+    }
     const call = HostMode.translate(agent, payload)
     if ("error" in call) return fail(call.error)
     const unknown = HostMode.unknownTool(call)
@@ -194,10 +217,24 @@ const decide = (
       )
     }
     const cwd = process.cwd()
-    // The project root comes from the agent's environment, never from the payload's cwd (the model moves it).
-    const projectDir = Option.isSome(options.projectDir) ? options.projectDir.value : (HostMode.projectDir(agent, process.env) ?? cwd)
+    // The project root comes from the agent's variable when it has one, else from the hook's folder
+    // upward as `run` finds it (the same stops); never from the payload's cwd (the model moves it).
+    const named = Option.isSome(options.projectDir) ? options.projectDir.value : HostMode.projectDir(agent, process.env)
+    const found = named === undefined ? foundProjectRoot(cwd, preset, process.env) : undefined
+    const projectDir = named ?? found ?? cwd
+    // The settings' locations come from the flags in the agent's config, never from a variable a project can set
+    const user = hostEnvironment(
+      process.env,
+      { home: Option.getOrUndefined(options.home ?? Option.none()), managedDir: Option.getOrUndefined(options.managedDir) },
+      // a HOME inside a project (one the agent names, or one found: a checkout) is the project's
+      named ?? found,
+      agent.name
+    )
+    if ("error" in user) return fail(user.error)
+    for (const warning of user.warnings) process.stderr.write(`agent-hooks: warning: ${warning}\n`)
     // Every hook this dispatch starts sees the marker: a policy hook that runs host mode again is refused.
     process.env[HOST_MODE_ENV] = agent.name
+    user.env[HOST_MODE_ENV] = agent.name
     const declared = new Set(preset.events.map((event) => event.name))
     const engineOptions: Partial<HookEngine.EngineOptions> = {
       detachAsync: true,
@@ -225,7 +262,8 @@ const decide = (
         managedDir: options.managedDir,
         preset,
         agent: options.agent,
-        engineOptions
+        engineOptions,
+        env: user.env
       },
       warnings.onWarning,
       (engine) =>

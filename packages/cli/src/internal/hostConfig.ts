@@ -15,6 +15,7 @@ import type * as HostMode from "@agent-hooks/core/HostMode"
 import { profileOf, wiringOf } from "./agentProfile.ts"
 import type { Edit, Member, Node } from "./jsonc.ts"
 import { apply, indentUnit, lineIndent, parse, toValue } from "./jsonc.ts"
+import { CODE_VARIABLES } from "./userEnv.ts"
 
 /** Where an install goes: the user's config, or the project's shared one. */
 export type Scope = "user" | "project"
@@ -83,15 +84,30 @@ export const hookCommand = (
   agent: HostMode.Agent,
   timeoutSeconds: number,
   event?: string,
-  more: { readonly payload?: string | undefined; readonly settings?: string | undefined } = {}
+  more: {
+    readonly payload?: string | undefined
+    readonly settings?: string | undefined
+    readonly home?: string | undefined
+    readonly managedDir?: string | undefined
+  } = {}
 ): string =>
   [
-    `${runner.map(shellQuote).join(" ")} hook --host ${agent.name}`,
+    `${[...clearingWords(), ...runner].map(shellQuote).join(" ")} hook --host ${agent.name}`,
     ...(event === undefined ? [] : [`--event ${event}`]),
     ...(more.payload === undefined ? [] : [`--payload ${more.payload}`]),
     `--timeout ${timeoutSeconds}`,
+    ...(more.home === undefined ? [] : [`--home ${shellQuote(more.home)}`]),
+    ...(more.managedDir === undefined ? [] : [`--managed-dir ${shellQuote(more.managedDir)}`]),
     ...(more.settings === undefined ? [] : [`--settings ${shellQuote(more.settings)}`])
   ].join(" ")
+
+/**
+ * The words a command install writes starts with (none on Windows): the system's `env`, by its
+ * absolute path, clearing the variables that would run code as Node starts (`userEnv.ts`,
+ * `CODE_VARIABLES`: `NODE_OPTIONS`, `LD_PRELOAD`, ...), which a project can set for the agent's hooks.
+ */
+export const clearingWords = (platform: string = process.platform): ReadonlyArray<string> =>
+  platform === "win32" ? [] : ["/usr/bin/env", ...CODE_VARIABLES.flatMap((name) => ["-u", name])]
 
 /**
  * The event install writes into the command of `agent`'s entry on `event` (`undefined`: none): where
@@ -102,22 +118,54 @@ export const commandEvent = (agent: HostMode.Agent, event: string): string | und
   wiringOf(agent).eventInCommand === true ? event : undefined
 
 /**
- * A command install wrote, at any path and timeout: quoted words only, then `hook --host <name>
- * [--event <event>] --timeout <n>`. A hand-written `npx agent-hooks hook --host …` is not one:
+ * A command install wrote, at any path and timeout: quoted words only (the clearing
+ * `'/usr/bin/env' '-u' 'NAME'...`, then the runtime and entry), then `hook --host <name>
+ * [--event <event>] --timeout <n> [--home '<dir>'] [--managed-dir '<dir>']`. A hand-written `npx agent-hooks hook --host …` is not one:
  * install and uninstall leave it alone.
  */
-const OWN_COMMAND = /^((?:'(?:[^']|'\\'')*' )+)hook --host ([a-z][a-z0-9.-]*)(?: --event ([A-Za-z_]+))? --timeout (\d+)$/
+const OWN_COMMAND =
+  /^((?:'(?:[^']|'\\'')*' )+)hook --host ([a-z][a-z0-9.-]*)(?: --event ([A-Za-z_]+))? --timeout (\d+)(?: --home ('(?:[^']|'\\'')*'))?(?: --managed-dir ('(?:[^']|'\\'')*'))?$/
+
+/** The words of `'a' 'b' ` unquoted. */
+const unquoted = (text: string): ReadonlyArray<string> =>
+  [...text.matchAll(/'((?:[^']|'\\'')*)'/g)].map((m) => m[1]!.replaceAll(`'\\''`, "'"))
+
+/** `words` without a leading `/usr/bin/env -u NAME...` (the clearing words install writes, `clearingWords`). */
+const withoutClearing = (words: ReadonlyArray<string>): { readonly words: ReadonlyArray<string>; readonly cleared: boolean } => {
+  if (words[0] !== "/usr/bin/env") return { words, cleared: false }
+  let at = 1
+  while (words[at] === "-u" && words[at + 1] !== undefined) at += 2
+  return at === 1 ? { words, cleared: false } : { words: words.slice(at), cleared: true }
+}
 
 /** The words of an own command (unquoted), its host, event and timeout; `undefined` when the command is not one install writes. */
 export const readOwnCommand = (
   command: string
 ):
-  | { readonly words: ReadonlyArray<string>; readonly host: string; readonly event: string | undefined; readonly timeout: number }
+  | {
+      /** The words that start agent-hooks (without the clearing `env -u ...` install writes before them). */
+      readonly words: ReadonlyArray<string>
+      readonly host: string
+      readonly event: string | undefined
+      readonly timeout: number
+      /** The command clears the variables that run code as Node starts (`/usr/bin/env -u ...`). */
+      readonly cleared: boolean
+      readonly home: string | undefined
+      readonly managedDir: string | undefined
+    }
   | undefined => {
   const match = OWN_COMMAND.exec(command)
   if (match === null) return undefined
-  const words = [...match[1]!.matchAll(/'((?:[^']|'\\'')*)' /g)].map((m) => m[1]!.replaceAll(`'\\''`, "'"))
-  return { words, host: match[2]!, event: match[3], timeout: Number(match[4]) }
+  const { words, cleared } = withoutClearing(unquoted(match[1]!))
+  return {
+    words,
+    host: match[2]!,
+    event: match[3],
+    timeout: Number(match[4]),
+    cleared,
+    home: match[5] === undefined ? undefined : unquoted(match[5])[0],
+    managedDir: match[6] === undefined ? undefined : unquoted(match[6])[0]
+  }
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value)

@@ -23,6 +23,7 @@ import * as Agents from "@agent-hooks/core/Agents"
 import { wiringOf } from "./agentProfile.ts"
 import { missingFolders, recordCreated, removeCreated } from "./installFolders.ts"
 import { clientPath, installClient, nativeFolder, removeClient } from "./nativeClient.ts"
+import { ownFolderProblem } from "./userEnv.ts"
 
 /** Options of `install` and `uninstall`. */
 export interface InstallOptions {
@@ -37,6 +38,10 @@ export interface InstallOptions {
   readonly tab?: boolean | undefined
   /** `install` only: the command is the native client (built with `cc`), not Node's. */
   readonly native?: boolean | undefined
+  /** `install` only: `--home DIR`, written as hook --home (default `$AGENT_HOOKS_HOME` of install's own environment). */
+  readonly home?: Option.Option<string> | undefined
+  /** `install` only: `--managed-dir DIR`, written as hook --managed-dir (default `$AGENT_HOOKS_MANAGED_DIR`). */
+  readonly managedDir?: Option.Option<string> | undefined
 }
 
 /**
@@ -104,9 +109,37 @@ const scopeOf = (options: InstallOptions): Scope | { readonly error: string } =>
 export const needs = (agent: HostMode.Agent, scope: Scope, projectDir: string): ReadonlyArray<string> =>
   wiringOf(agent).needs(scope, projectDir)
 
+/**
+ * The folders host mode is to read the user's and the managed settings from (`--home`,
+ * `--managed-dir`; else the variables of install's own environment, the user's shell): absolute,
+ * and, where they exist, owned by the user (or root) and writable by nobody else (`userEnv.ts`).
+ * Host mode honours them only as the flags install writes into the agent's config.
+ */
+const userFolders = (
+  options: InstallOptions
+): { readonly home: string | undefined; readonly managedDir: string | undefined } | { readonly error: string } => {
+  const pick = (flag: Option.Option<string> | undefined, variable: string): string | undefined => {
+    const value = Option.getOrUndefined(flag ?? Option.none()) ?? process.env[variable]
+    return value === undefined || value === "" ? undefined : resolve(value)
+  }
+  const home = pick(options.home, "AGENT_HOOKS_HOME")
+  const managedDir = pick(options.managedDir, "AGENT_HOOKS_MANAGED_DIR")
+  for (const [flag, value, root] of [
+    ["--home", home, false],
+    ["--managed-dir", managedDir, true]
+  ] as const) {
+    const problem = value === undefined ? undefined : ownFolderProblem(value, { root })
+    if (problem !== undefined)
+      return {
+        error: `${flag} ${value}: ${problem}; host mode reads the policy only from a folder you${root ? " (or root)" : ""} own that nobody else may write`
+      }
+  }
+  return { home, managedDir }
+}
+
 /** Where agent-hooks looks for a policy when host mode runs for this project. */
-const policyFiles = (projectDir: string): ReadonlyArray<string> => {
-  const home = process.env["AGENT_HOOKS_HOME"] ?? join(process.env["HOME"] ?? homedir(), ".agent-hooks")
+const policyFiles = (projectDir: string, userHome?: string | undefined): ReadonlyArray<string> => {
+  const home = userHome ?? join(process.env["HOME"] ?? homedir(), ".agent-hooks")
   return [
     join(home, "settings.json"),
     join(projectDir, ".agent-hooks", "settings.json"),
@@ -233,12 +266,15 @@ export const install = (options: InstallOptions): Effect.Effect<void, Failed> =>
       )
     const node = runner()
     if ("error" in node) return yield* fail(node.error)
+    const folders = userFolders(options)
+    if ("error" in folders) return yield* fail(folders.error)
     const run = yield* client(options, at, node)
     const plan: InstallPlan = {
       agent,
       events: eventsOf(agent, options.tab === true),
-      // where a payload may not name its event (Copilot CLI's, also under VS Code's entries), the command does
-      command: (event) => hookCommand(run, agent, seconds, commandEvent(agent, event)),
+      // where a payload may not name its event (Copilot CLI's, also under VS Code's entries), the command does;
+      // the user's folders go as flags (host mode ignores the variables, which a project can set)
+      command: (event) => hookCommand(run, agent, seconds, commandEvent(agent, event), folders),
       timeout: timeoutIn(agent, seconds)
     }
     const changes = yield* Effect.try({ try: () => installChanges(at.layout, plan, at.scope, at.projectDir), catch: configError })
@@ -263,9 +299,9 @@ export const install = (options: InstallOptions): Effect.Effect<void, Failed> =>
         `note: ${optIn.join(" and ")} (${agent.displayName}'s Tab completions) are not wired, so the policy does not see what Tab reads: --tab adds them`
       )
     }
-    if (!policyFiles(at.projectDir).some((file) => existsSync(file))) {
+    if (!policyFiles(at.projectDir, folders.home).some((file) => existsSync(file))) {
       yield* Console.log(
-        `next: there is no agent-hooks policy yet (${policyFiles(at.projectDir).slice(0, 2).join(" or ")}): host mode blocks every call until there is one. Write one (agent-hooks init), then check with agent-hooks doctor --host ${agent.name}`
+        `next: there is no agent-hooks policy yet (${policyFiles(at.projectDir, folders.home).slice(0, 2).join(" or ")}): host mode blocks every call until there is one. Write one (agent-hooks init), then check with agent-hooks doctor --host ${agent.name}`
       )
     }
   })

@@ -24,7 +24,20 @@ const projectFiles = (preset: Preset, dir: string, env: Readonly<Record<string, 
  *
  * @internal
  */
-export const projectRoot = (cwd: string, preset: Preset | undefined, env: Readonly<Record<string, string | undefined>>): string => {
+export const projectRoot = (cwd: string, preset: Preset | undefined, env: Readonly<Record<string, string | undefined>>): string =>
+  foundProjectRoot(cwd, preset, env) ?? cwd
+
+/**
+ * `projectRoot`'s search, `undefined` when it found nothing (no folder from `cwd` up, within the
+ * stops, holds the preset's project settings or a `.git`).
+ *
+ * @internal
+ */
+export const foundProjectRoot = (
+  cwd: string,
+  preset: Preset | undefined,
+  env: Readonly<Record<string, string | undefined>>
+): string | undefined => {
   const dialect = preset ?? Presets.byName("agent-hooks")
   const uid = process.getuid?.()
   const home = env["HOME"]
@@ -32,14 +45,14 @@ export const projectRoot = (cwd: string, preset: Preset | undefined, env: Readon
     try {
       const stat = statSync(dir)
       // another user's folder, or one anybody may write to (/tmp): never a project found upward
-      if (dir !== cwd && ((uid !== undefined && stat.uid !== uid) || (stat.mode & 0o002) !== 0)) return cwd
+      if (dir !== cwd && ((uid !== undefined && stat.uid !== uid) || (stat.mode & 0o002) !== 0)) return undefined
     } catch {
-      return cwd
+      return undefined
     }
     if (existsSync(join(dir, ".git")) || (dialect !== undefined && projectFiles(dialect, dir, env).some((file) => existsSync(file))))
       return dir
     const up = dirname(dir)
-    if (dir === home || up === dir) return cwd
+    if (dir === home || up === dir) return undefined
     dir = up
   }
 }
