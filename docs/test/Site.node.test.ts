@@ -117,8 +117,8 @@ describe.skipIf(chromium === undefined)(
       for (const command of ["agent-hooks init", "agent-hooks install --host", "agent-hooks doctor --host"]) expect(text).toContain(command)
       const names = Agents.profiles.map((profile) => profile.host.displayName)
       // the first table after the heading "The agents": its first column
-      const tableAgents = await page.evaluate(() => {
-        let at = document.querySelector(".vp-doc h2#the-agents")?.nextElementSibling
+      const tableAgents = await page.$eval(".vp-doc h2#the-agents", (heading) => {
+        let at = heading.nextElementSibling
         while (at && at.tagName !== "TABLE") at = at.nextElementSibling
         return [...(at?.querySelectorAll("tbody tr td:first-child") ?? [])].map((e) => e.textContent?.trim() ?? "")
       })

@@ -191,8 +191,7 @@ export const classify = (hook: PlannedHook, executed: Executed, ctx: ClassifyCon
   const onFailure =
     payloadStopped || resourcesStopped
       ? "block"
-      : (handler.onFailure ??
-        (ctx.failClosed || language !== undefined || unjudged !== undefined || unreadBlocks ? "block" : "continue"))
+      : (handler.onFailure ?? (ctx.failClosed || language !== undefined || unjudged !== undefined || unreadBlocks ? "block" : "continue"))
   if (
     failedOpen &&
     !ctx.async &&
