@@ -265,9 +265,9 @@ describe("async hooks under agent-hooks run", () => {
     // A fire-and-forget hook never blocks; its failure to start is not silent.
     expect(result.status).toBe(0)
     for (const what of [
-      "./missing.sh: not found",
-      "./noexec.sh: not executable",
-      "./gone.sh: not found",
+      "/missing.sh: not found",
+      "/noexec.sh: not executable",
+      "/gone.sh: not found",
       "no-such-program-agent-hooks: command not found"
     ]) {
       expect(result.stderr).toContain(`${what}; the detached hook did not start`)

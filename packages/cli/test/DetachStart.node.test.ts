@@ -35,7 +35,7 @@ describe("a detached hook's start check", () => {
       cwd: dir
     })
     expect(result.status).toBe(0)
-    for (const what of ["./gone-and.sh: not found", "./gone quoted.sh: not found", "./gone-script.sh: not found"]) {
+    for (const what of ["/gone-and.sh: not found", "/gone quoted.sh: not found", "/gone-script.sh: not found"]) {
       expect(result.stderr).toContain(`${what}; the detached hook did not start`)
     }
     const outcome = JSON.parse(result.stdout) as { hooks: Array<{ command: string }> }

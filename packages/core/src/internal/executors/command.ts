@@ -162,7 +162,12 @@ const startWords = (handler: CommandHandler, ctx: ExecContext, file: string, arg
   if (handler.shell === "powershell") return ["", ""]
   const plain = (word: string | undefined): string | undefined => {
     if (word === undefined) return undefined
-    const text = Placeholder.expandText(word.replace(/[;&|]+$/, ""), { env: ctx.env, input: {} }).replace(/^"([^"]*)"/, "$1")
+    const bare = word.replace(/[;&|]+$/, "")
+    // single quotes hold a literal (a relative program made absolute is written that way when it
+    // needs quoting): nothing in them is expanded
+    const text = bare.startsWith("'")
+      ? bare.replace(/^'([^']*)'/, "$1")
+      : Placeholder.expandText(bare, { env: ctx.env, input: {} }).replace(/^"([^"]*)"/, "$1")
     return text !== "" && !/["'`$\\;&|<>(){}*?[\]=~]/.test(text) && !text.startsWith("-") ? text : undefined
   }
   const [program, second] =
