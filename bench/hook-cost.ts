@@ -33,15 +33,24 @@ const bin = fileURLToPath(new URL("../packages/cli/dist/bin.js", import.meta.url
 const dir = mkdtempSync(join(tmpdir(), "agent-hooks-bench-hook-"))
 const { settings, payload } = hookBench(dir)
 writeFileSync(join(dir, "payload.json"), payload)
-const cache = join(dir, "compile-cache")
+// The CLI's own compile cache under HOME (host mode refuses NODE_COMPILE_CACHE: a project could
+// point it at compiled code of its own), and no AGENT_HOOKS_HOME (host mode ignores it)
+const cache = join(dir, ".cache", "agent-hooks", "node-compile-cache")
 const env: Record<string, string | undefined> = {
   ...process.env,
   HOME: dir,
-  AGENT_HOOKS_HOME: join(dir, "agent-hooks"),
-  CLAUDE_PROJECT_DIR: dir,
-  NODE_COMPILE_CACHE: cache
+  CLAUDE_PROJECT_DIR: dir
 }
-for (const name of ["AGENT_HOOKS_HOST_MODE", "AGENT_HOOKS_DAEMON", "XDG_RUNTIME_DIR", "XDG_CACHE_HOME", "NODE_OPTIONS"]) delete env[name]
+for (const name of [
+  "AGENT_HOOKS_HOST_MODE",
+  "AGENT_HOOKS_DAEMON",
+  "AGENT_HOOKS_HOME",
+  "XDG_RUNTIME_DIR",
+  "XDG_CACHE_HOME",
+  "NODE_OPTIONS",
+  "NODE_COMPILE_CACHE"
+])
+  delete env[name]
 const inProcess = { ...env, AGENT_HOOKS_DAEMON: "0" }
 
 interface Row {
