@@ -662,6 +662,12 @@ export const install = Command.make(
         "Build the native client (C, with the machine's cc) into ~/.local/share/agent-hooks/native and write it as the command: a call the per-user daemon answers then starts no Node. Any problem runs the call through Node, as without it. Without a C compiler, Node's client is written, said so."
       ),
       Flag.withDefault(false)
+    ),
+    policy: Flag.Literals("policy", ["recommended", "none"]).pipe(
+      Flag.withDescription(
+        "When no agent-hooks policy exists yet (host mode then blocks every call): recommended writes one that extends agent-hooks:recommended into the scope's settings file (the user's ~/.agent-hooks/settings.json, or the project's .agent-hooks/settings.json with --project); none writes nothing. Without it, install asks in a terminal and writes nothing otherwise."
+      ),
+      Flag.optional
     )
   },
   (options) =>

@@ -207,12 +207,25 @@ describe("host mode", () => {
     expect(hook(["--host", "qwen"], shell("qwen", "rm -rf /"), { cwd: elsewhere, env: { QWEN_PROJECT_DIR: project } }).status).toBe(2)
   })
 
-  it("no policy found blocks instead of allowing everything", () => {
+  it("no policy found blocks instead of allowing everything, and names the command and file that write one", () => {
     const empty = join(scratch(), "empty")
-    mkdirSync(empty, { recursive: true })
+    mkdirSync(join(empty, ".claude"), { recursive: true })
+    // the agent's own config, whose one hook is agent-hooks itself, and another agent's without hooks
+    const entry = `'/usr/bin/env' '-u' 'NODE_OPTIONS' '/usr/bin/node' '/x/agent-hooks.cjs' hook --host claude --timeout 600`
+    writeFileSync(
+      join(empty, ".claude", "settings.json"),
+      JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: entry }] }] } })
+    )
+    mkdirSync(join(empty, ".gemini"), { recursive: true })
+    writeFileSync(join(empty, ".gemini", "settings.json"), JSON.stringify({ model: { name: "x" } }))
     const result = hook(["--host", "claude", "--project-dir", empty], shell("claude", "ls"), { cwd: empty })
     expect(result.status).toBe(2)
-    expect(result.stderr).toContain("no settings found")
+    expect(result.stderr).toContain("no agent-hooks policy")
+    expect(result.stderr).toContain(`\`agent-hooks init\` writes ${join(empty, ".agent-hooks", "settings.json")} (this project)`)
+    expect(result.stderr).toContain("agent-hooks doctor --host claude")
+    // host mode cannot take --preset claude, and neither file has a hook that "does not run"
+    expect(result.stderr).not.toContain("--preset")
+    expect(result.stderr).not.toContain("do not run")
   })
 
   it("a matcher may name the agent's own tool, and hooks see the agent's names", () => {

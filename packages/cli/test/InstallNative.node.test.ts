@@ -7,7 +7,7 @@
  */
 import { spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs"
-import { dirname, join } from "node:path"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { bin, cleared, cliEnv, node, scratchFolder } from "./cliHarness.ts"
@@ -29,9 +29,9 @@ const cli = (args: ReadonlyArray<string>, extra: Record<string, string> = {}) =>
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 const settings = () => join(home(), ".claude", "settings.json")
-// The entry install writes for Node: the CommonJS one beside bin.js (it asks the daemon before any ES module loads)
-const entry = realpathSync(join(dirname(bin), "agent-hooks.cjs"))
 const client = () => join(home(), ".local", "share", "agent-hooks", "native", "hook-client-claude-user")
+// A user-wide entry without --native starts the per-user launcher (which starts this build, or its copy)
+const launcher = () => join(home(), ".local", "share", "agent-hooks", "bin", "agent-hooks")
 const BEFORE = `{
   // the user's own
   "hooks": { "Stop": [{ "hooks": [{ "type": "command", "command": "echo mine" }] }] }
@@ -69,7 +69,10 @@ describe.runIf(linux && hasCc)("install --native", () => {
       if (i === 0) await until("the daemon", () => daemons().length > 0)
     }
     const doctor = cli(["doctor", "--host", "claude", "--user"])
-    expect(doctor.stdout).toContain(`client: native, ${client()} (through ${process.execPath} ${entry}`)
+    // built for this Node and the copy of this build in the user's folder (a checkout may go)
+    expect(doctor.stdout).toContain(
+      `client: native, ${client()} (through ${process.execPath} ${join(home(), ".local", "share", "agent-hooks", "lib")}/`
+    )
     expect(doctor.status, doctor.stdout).toBe(0)
     // idempotent: built again, the config unchanged
     expect(cli(["install", "--host", "claude", "--native"]).stdout).toContain("already installed")
@@ -86,9 +89,7 @@ describe.runIf(linux && hasCc)("install --native", () => {
     const again = cli(["install", "--host", "claude"])
     expect(again.stdout).toContain(`native client ${client()} removed`)
     expect(existsSync(client())).toBe(false)
-    expect(readFileSync(settings(), "utf8")).toContain(
-      JSON.stringify(`${cleared}'${process.execPath}' '${entry}' hook --host claude --timeout 600`)
-    )
+    expect(readFileSync(settings(), "utf8")).toContain(JSON.stringify(`${cleared}'${launcher()}' hook --host claude --timeout 600`))
     expect(cli(["uninstall", "--host", "claude"]).status).toBe(0)
     expect(readFileSync(settings(), "utf8")).toBe(BEFORE)
   }, 120_000)
@@ -101,9 +102,7 @@ describe.runIf(linux)("install --native without a C compiler", () => {
     const installed = cli(["install", "--host", "claude", "--native"], { PATH: empty })
     expect(installed.status, installed.stderr).toBe(0)
     expect(installed.stdout).toContain("native client: no C compiler (cc is not on PATH); the command is Node's client")
-    expect(readFileSync(settings(), "utf8")).toContain(
-      JSON.stringify(`${cleared}'${process.execPath}' '${entry}' hook --host claude --timeout 600`)
-    )
+    expect(readFileSync(settings(), "utf8")).toContain(JSON.stringify(`${cleared}'${launcher()}' hook --host claude --timeout 600`))
     expect(existsSync(client())).toBe(false)
     expect(cli(["uninstall", "--host", "claude"]).status).toBe(0)
   }, 60_000)

@@ -96,6 +96,12 @@ export interface PlanOptions {
    */
   readonly failClosed?: boolean | undefined
   /**
+   * Files of other dialects (`.claude/settings.json` beside the agent-hooks preset): `warn` (default)
+   * says when one holds hooks this preset does not run; `ignore` says nothing (host mode: the agent
+   * runs its own files). @since 0.3.0
+   */
+  readonly otherDialects?: "warn" | "ignore" | undefined
+  /**
    * A guard that did not judge blocks: a hook that never ran (it could not start, the engine refused
    * it, its command was not found or not executable: exit 127 or 126), or whose answer was not read
    * (stdout cut at the 32 MiB cap, or starting with `{` and not valid JSON), blocks an event that

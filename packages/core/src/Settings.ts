@@ -93,6 +93,12 @@ export interface LoadOptions {
    * go on without it (pigo). @since 0.2.0
    */
   readonly failClosed?: boolean | undefined
+  /**
+   * The files of other dialects (`.claude/settings.json` beside the agent-hooks preset): `warn` (the
+   * default) says when one holds hooks that this preset does not run; `ignore` says nothing (host
+   * mode: the agent runs its own files, and agent-hooks is its one hook there). @since 0.3.0
+   */
+  readonly otherDialects?: "warn" | "ignore" | undefined
 }
 
 /**

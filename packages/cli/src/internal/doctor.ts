@@ -23,6 +23,7 @@ import { wiringOf } from "./agentProfile.ts"
 import { describeSwitch, offSwitches } from "./hookSwitches.ts"
 import { HOST_MODE_ENV } from "./hook.ts"
 import { nodeEntry, runner, sameRunner } from "./install.ts"
+import { readLauncher } from "./launcher.ts"
 
 /** Options of `agent-hooks doctor`. */
 export interface DoctorOptions {
@@ -155,15 +156,30 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
     }
     const command = wired.command
     const own = readOwnCommand(command)!
-    for (const word of own.words) {
-      if (word.startsWith("/") && !existsSync(word))
-        problems.push(`the hook command names ${word}, which does not exist: run agent-hooks install --host ${agent.name} again`)
+    // The command cannot start agent-hooks: the agent's calls are blocked (the launcher) or the hook
+    // fails (an older entry naming the files itself); a test call would only say so less clearly
+    const launcher = own.words.length === 1 ? readLauncher(own.words[0]!) : undefined
+    if (launcher !== undefined) yield* Console.log(`client: launcher ${own.words[0]} (starts ${launcher.words.join(" ")})`)
+    const gone = [...own.words, ...(launcher?.words ?? [])].filter((word) => word.startsWith("/") && !existsSync(word))
+    if (gone.length > 0) {
+      for (const problem of problems) yield* Console.log(`problem: ${problem}`)
+      return yield* Effect.fail(
+        new Failed({
+          message: `${wired.file} starts agent-hooks through ${gone.join(" and ")}, which ${gone.length === 1 ? "is" : "are"} gone: ${
+            launcher === undefined
+              ? `the hook cannot start, and what ${agent.displayName} then does is its own (most run the tool)`
+              : `the launcher blocks every tool call of ${agent.displayName}, saying so`
+          }. Install agent-hooks again (npm install -g @agent-hooks/cli), then run agent-hooks install --host ${agent.name}${wired.scope === "project" ? " --project" : ""}`
+        })
+      )
     }
     // A project's config comes with the project (a cloned repository): its quoted words could start
     // anything. The test call runs only the command this very agent-hooks installs.
     // The native client (install --native) runs the Node and CLI compiled into it
     const native = own.words.length === 1 ? readClient(own.words[0]!) : undefined
-    if (native === undefined) {
+    if (launcher !== undefined) {
+      // the launcher's own line above
+    } else if (native === undefined) {
       yield* Console.log(`client: Node (${own.words.join(" ")})`)
       // written before agent-hooks.cjs was the entry: right, and slower than it needs to be
       const file = own.words.at(-1)!

@@ -21,7 +21,7 @@ import {
   foreignReply,
   judgedLine
 } from "./foreignPayload.ts"
-import { noSettingsLine } from "./noSettings.ts"
+import { noPolicyLine } from "./noSettings.ts"
 import { foundProjectRoot } from "./projectRoot.ts"
 import { readPayload } from "./stdin.ts"
 import { codeVariablesIn, foreignEnvironment, hostEnvironment, withoutLocationVariables } from "./userEnv.ts"
@@ -246,6 +246,8 @@ const decide = (
       // A guard that did not judge blocks: a hook that never ran (not found, not executable, could
       // not start) blocks the call; one that ran and exited 1 stays non-blocking (Claude Code's rule).
       blockUnjudged: true,
+      // the agent runs its own config files (agent-hooks is its one hook there): no word about them
+      otherDialects: "ignore",
       ...(options.failClosed ? { failClosed: true } : {}),
       ...(options.strict ? { strict: true } : {})
     }
@@ -269,14 +271,8 @@ const decide = (
       (engine) =>
         Effect.gen(function* () {
           if (options.plugin.length === 0) {
-            const none = noSettingsLine(engine)
-            if (none !== undefined) {
-              return yield* Effect.fail(
-                new Failed({
-                  message: `${none.replace(/^agent-hooks: /, "")}: host mode has no policy to apply; create the settings file, or pass --settings FILE`
-                })
-              )
-            }
+            const none = noPolicyLine(engine, agent.name)
+            if (none !== undefined) return yield* Effect.fail(new Failed({ message: none }))
           }
           const self = engine.plan.events.get(call.event)?.hooks.find((hook) => SELF_CALL.test(hook.display))
           if (self !== undefined) {

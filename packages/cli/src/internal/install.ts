@@ -10,6 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { existsSync, realpathSync } from "node:fs"
 import { homedir } from "node:os"
+import { createInterface } from "node:readline"
 import { basename, dirname, join, resolve } from "node:path"
 import { Failed } from "../ExitCode.ts"
 import { UnsafeConfig, writeText } from "./configFile.ts"
@@ -18,12 +19,14 @@ import { unifiedDiff } from "./diff.ts"
 import type { InstallPlan } from "./hostConfig.ts"
 import { commandEvent, ConfigError, eventsOf, fixedTimeout, hookCommand, optInOf, timeoutIn } from "./hostConfig.ts"
 import type { Change, Layout, Scope } from "./hostFiles.ts"
-import { filesOf, installChanges, layoutOf, uninstallChanges } from "./hostFiles.ts"
+import { filesOf, installChanges, layoutOf, uninstallChanges, wiredEntries } from "./hostFiles.ts"
 import * as Agents from "@agent-hooks/core/Agents"
 import { wiringOf } from "./agentProfile.ts"
 import { missingFolders, recordCreated, removeCreated } from "./installFolders.ts"
 import { clientPath, installClient, nativeFolder, removeClient } from "./nativeClient.ts"
 import { ownFolderProblem } from "./userEnv.ts"
+import { copyBuild, launcherPath, realOf, removeLauncher, unstableReason, writeLauncher } from "./launcher.ts"
+import { version } from "./version.ts"
 
 /** Options of `install` and `uninstall`. */
 export interface InstallOptions {
@@ -42,6 +45,8 @@ export interface InstallOptions {
   readonly home?: Option.Option<string> | undefined
   /** `install` only: `--managed-dir DIR`, written as hook --managed-dir (default `$AGENT_HOOKS_MANAGED_DIR`). */
   readonly managedDir?: Option.Option<string> | undefined
+  /** `install` only: with no policy yet, write the recommended one (`recommended`) or not (`none`); else ask in a terminal. */
+  readonly policy?: Option.Option<"recommended" | "none"> | undefined
 }
 
 /**
@@ -268,7 +273,8 @@ export const install = (options: InstallOptions): Effect.Effect<void, Failed> =>
     if ("error" in node) return yield* fail(node.error)
     const folders = userFolders(options)
     if ("error" in folders) return yield* fail(folders.error)
-    const run = yield* client(options, at, node)
+    const started = at.scope === "user" ? yield* launch(node, options.dryRun) : { words: node, target: node }
+    const run = yield* client(options, at, started.target, started.words)
     const plan: InstallPlan = {
       agent,
       events: eventsOf(agent, options.tab === true),
@@ -299,11 +305,58 @@ export const install = (options: InstallOptions): Effect.Effect<void, Failed> =>
         `note: ${optIn.join(" and ")} (${agent.displayName}'s Tab completions) are not wired, so the policy does not see what Tab reads: --tab adds them`
       )
     }
-    if (!policyFiles(at.projectDir, folders.home).some((file) => existsSync(file))) {
-      yield* Console.log(
-        `next: there is no agent-hooks policy yet (${policyFiles(at.projectDir, folders.home).slice(0, 2).join(" or ")}): host mode blocks every call until there is one. Write one (agent-hooks init), then check with agent-hooks doctor --host ${agent.name}`
+    if (!options.dryRun && !policyFiles(at.projectDir, folders.home).some((file) => existsSync(file)))
+      yield* offerPolicy(options, at, policyFiles(at.projectDir, folders.home))
+  })
+
+/** The policy `install --policy recommended` writes: the recommended rules, nothing else. */
+export const RECOMMENDED_POLICY = `${JSON.stringify({ extends: ["agent-hooks:recommended"] }, null, 2)}\n`
+
+/**
+ * No policy exists for this project (the user's, the project's): host mode would block every call.
+ * `--policy recommended` writes the recommended one into the scope's file, `--policy none` leaves it
+ * be; without the flag, a terminal is asked (default yes), anything else is told the commands.
+ */
+const offerPolicy = (options: InstallOptions, at: Located, files: ReadonlyArray<string>): Effect.Effect<void, Failed> =>
+  Effect.gen(function* () {
+    const file = at.scope === "user" ? files[0]! : files[1]!
+    const where = at.scope === "user" ? "every project" : "this project"
+    let choice = Option.getOrUndefined(options.policy ?? Option.none())
+    if (choice === undefined && process.stdin.isTTY === true && process.stdout.isTTY === true) {
+      const answer = yield* Effect.promise(
+        () =>
+          new Promise<string>((resolve) => {
+            const rl = createInterface({ input: process.stdin, output: process.stdout })
+            rl.question(
+              `There is no agent-hooks policy yet: host mode blocks every call until there is one. Write the recommended policy (agent-hooks:recommended: no recursive delete of / or ~, no force push, no reading .env or ~/.ssh, ...) to ${file}, for ${where}? [Y/n] `,
+              (line) => {
+                rl.close()
+                resolve(line)
+              }
+            )
+            rl.on("close", () => resolve("n"))
+          })
       )
+      choice = /^\s*(y(es)?)?\s*$/i.test(answer) ? "recommended" : "none"
     }
+    if (choice === "recommended") {
+      yield* Effect.try({
+        try: () => {
+          recordCreated(missingFolders(file), process.env)
+          writeText(file, RECOMMENDED_POLICY, 0o644)
+        },
+        catch: (error) => new Failed({ message: `${file}: cannot write the recommended policy: ${(error as Error).message}` })
+      })
+      yield* Console.log(
+        `wrote ${file}: the recommended policy (extends agent-hooks:recommended, docs: policy.md), for ${where}. Check with agent-hooks doctor --host ${at.agent.name}`
+      )
+      return
+    }
+    yield* Console.log(
+      `next: there is no agent-hooks policy yet (${files.slice(0, 2).join(" or ")}): host mode blocks every call until there is one. ` +
+        `agent-hooks install --host ${at.agent.name}${at.scope === "project" ? " --project" : ""} --policy recommended writes the recommended one to ${file}; ` +
+        `agent-hooks init writes a starting ${files[1]} with example hooks. Then check with agent-hooks doctor --host ${at.agent.name}`
+    )
   })
 
 /** The native client this config calls (one per agent config), in the user's folder. */
@@ -318,13 +371,18 @@ const nativeClientOf = (at: Located): string | undefined => {
  * Node when the daemon does not answer it); without a C compiler, Node's, said so. Without
  * `--native`, a native client an earlier install built for this config is removed.
  */
-const client = (options: InstallOptions, at: Located, node: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<string>, Failed> =>
+const client = (
+  options: InstallOptions,
+  at: Located,
+  node: ReadonlyArray<string>,
+  words: ReadonlyArray<string> = node
+): Effect.Effect<ReadonlyArray<string>, Failed> =>
   Effect.gen(function* () {
     const path = nativeClientOf(at)
     if (options.native !== true) {
       if (path !== undefined && !options.dryRun && removeClient(path))
         yield* Console.log(`native client ${path} removed (the command is Node's again)`)
-      return node
+      return words
     }
     if (typeof process.versions["bun"] === "string" || typeof process.versions["deno"] === "string" || node.length !== 2)
       return yield* fail("--native builds the client for the Node install of agent-hooks: run this install with node")
@@ -340,10 +398,67 @@ const client = (options: InstallOptions, at: Located, node: ReadonlyArray<string
           ? `native client: ${built.error}; the command is Node's client. Install a C compiler (Debian/Ubuntu: apt install gcc; macOS: xcode-select --install) and run this install with --native again`
           : `warning: native client not built: ${built.error}; the command is Node's client`
       )
-      return node
+      return words
     }
     yield* Console.log(`native client: ${path} (built with cc for ${node[0]} ${process.version} and ${node[1]})`)
     return [path]
+  })
+
+/**
+ * A user-wide entry starts the per-user launcher (`launcher.ts`), which starts `node` (the runtime
+ * and entry of this agent-hooks), or a copy of this build when it runs from a place that may go:
+ * the launcher's words, and what it starts (the words a native client is built for).
+ */
+const launch = (
+  node: ReadonlyArray<string>,
+  dryRun: boolean
+): Effect.Effect<{ readonly words: ReadonlyArray<string>; readonly target: ReadonlyArray<string> }, Failed> =>
+  Effect.gen(function* () {
+    let target = node
+    const entry = node.at(-1)!
+    const unstable = unstableReason(realOf(entry))
+    const isNode = node.length === 2 && typeof process.versions["bun"] !== "string" && typeof process.versions["deno"] !== "string"
+    if (unstable !== undefined && isNode && !dryRun) {
+      const copy = copyBuild(entry, version, process.env)
+      if ("error" in copy) {
+        yield* Console.log(
+          `warning: this agent-hooks runs from ${unstable}, which may go, and was not copied (${copy.error}): when it goes, your agents' calls are blocked until agent-hooks install runs again. Install the CLI for your user (npm install -g @agent-hooks/cli), then run its agent-hooks install`
+        )
+      } else {
+        target = [node[0]!, copy.entry]
+        yield* Console.log(
+          `agent-hooks runs from ${unstable}, which may go: copied into ${dirname(copy.entry)}, which your agents run (run agent-hooks install again after upgrading agent-hooks)`
+        )
+      }
+    } else if (unstable !== undefined && !dryRun) {
+      yield* Console.log(
+        `warning: this agent-hooks runs from ${unstable}, which may go: when it goes, your agents' calls are blocked until agent-hooks install runs again with an installed agent-hooks`
+      )
+    }
+    const runtime = unstableReason(realOf(node[0]!))
+    if (isNode && runtime !== undefined && !dryRun)
+      yield* Console.log(
+        `note: the launcher starts Node from ${runtime} (${node[0]}): if it goes, your agents' calls are blocked until agent-hooks install runs again with another Node`
+      )
+    const path = launcherPath(process.env)
+    if (path === undefined) return yield* fail("no folder for the launcher of user-wide entries (HOME is not set)")
+    if (dryRun) {
+      yield* Console.log(`(--dry-run: the launcher ${path} is not written either)`)
+      return { words: [path], target }
+    }
+    const written = writeLauncher(target, version, process.env)
+    if ("error" in written) return yield* fail(written.error)
+    return { words: [written.path], target }
+  })
+
+/** Whether some agent's user-wide config still calls agent-hooks (or cannot be read, so may). */
+const userEntriesLeft = (projectDir: string): boolean =>
+  HostMode.agents.some((agent) => {
+    try {
+      return wiredEntries(layoutOf(agent, "user", projectDir, process.env), agent, "user", projectDir).size > 0
+    } catch {
+      return true
+    }
   })
 
 /**
@@ -373,6 +488,14 @@ export const uninstall = (options: InstallOptions): Effect.Effect<void, Failed> 
         for (const folder of folders)
           yield* Console.log(`${at.agent.displayName}: ${folder}/ removed (install created it, and it is empty)`)
       }
+    }
+    // The launcher of user-wide entries goes with the last of them (any agent's)
+    if (!options.dryRun && at.scope === "user" && !userEntriesLeft(at.projectDir)) {
+      const gone = yield* Effect.try({
+        try: () => removeLauncher(process.env),
+        catch: (error) => new Failed({ message: `the entries are removed, but not the launcher: ${(error as Error).message}` })
+      })
+      if (gone.length > 0) yield* Console.log(`launcher removed (no agent's user-wide config calls agent-hooks now): ${gone.join(", ")}`)
     }
     // The user's daemon of `agent-hooks hook` would otherwise idle on for its 15 minutes: stopped
     // (every build's), and started again by the next call of any agent still wired

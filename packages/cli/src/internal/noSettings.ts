@@ -17,3 +17,24 @@ export const noSettingsLine = (engine: HookEngine.HookEngine["Service"]): string
   const other = engine.settings.unread?.[0]
   return other === undefined ? base : `${base}; ${other.path} exists: --preset ${other.preset} reads it`
 }
+
+/**
+ * Host mode's answer when no policy file exists at all (the user's, the project's, a managed one):
+ * what was looked for, that host mode then blocks every call it can block (a guard that has no
+ * policy did not judge), and the command that writes one (`agent-hooks init`, and the file it writes).
+ * `undefined` when some file was read.
+ *
+ * @internal
+ */
+export const noPolicyLine = (engine: HookEngine.HookEngine["Service"], agent: string): string | undefined => {
+  const files = engine.settings.files
+  if (files.some((file) => file.found)) return undefined
+  const project = files.find((file) => file.scope === "project")?.path
+  const user = files.find((file) => file.scope === "user")?.path
+  return (
+    `no agent-hooks policy: none of ${files.map((file) => file.path).join(", ")} exists, so host mode blocks every call it can block (with no policy, nothing judges them). ` +
+    `Write one: \`agent-hooks init\`${project === undefined ? "" : ` writes ${project} (this project)`}` +
+    `${user === undefined ? "" : `; a policy for every project goes in ${user} (the same format)`}. ` +
+    `Then check with \`agent-hooks doctor --host ${agent}\``
+  )
+}

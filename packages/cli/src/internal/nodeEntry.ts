@@ -20,8 +20,9 @@ const { existsSync } = process.getBuiltinModule("node:fs")
 const { join } = process.getBuiltinModule("node:path")
 const { pathToFileURL } = process.getBuiltinModule("node:url")
 
-const bin = join(__dirname, "bin.js")
 const bundle = join(__dirname, "agent-hooks.mjs")
+// A copy of the build that a user-wide install made (launcher.ts) holds the bundle only: it is the program
+const bin = existsSync(join(__dirname, "bin.js")) ? join(__dirname, "bin.js") : bundle
 // Under Bun, bin.js starts the program its own way (it asks no daemon); Deno's call is refused by the client itself.
 const asks = process.argv[2] === "hook" && typeof process.versions.bun !== "string" && existsSync(bundle)
 

@@ -58,6 +58,17 @@ const parseJson = (text: string, file: string): Effect.Effect<unknown, SettingsE
  * twice), another dialect's hooks expect its own tool names and payloads, and what runs must not
  * change with which files a cloned repository happens to carry.
  */
+/**
+ * Whether a settings file's text holds hooks of the user's own: a `hooks` key with some command that
+ * is not agent-hooks' host mode (the entry `install` writes, `agent-hooks hook --host <agent>`, runs
+ * the agent-hooks policy itself). A file without hooks is not worth a word.
+ */
+const holdsHooks = (text: string): boolean => {
+  if (!/hooks/i.test(text)) return false
+  const commands = [...text.matchAll(/"?(?:command|bash)"?\s*[:=]\s*"((?:[^"\\]|\\.)*)"/g)].map((match) => match[1]!)
+  return commands.length === 0 ? /"hooks"\s*:\s*\{\s*"/.test(text) : commands.some((command) => !/\bhook --host [a-z]/.test(command))
+}
+
 const unreadDialects = (
   preset: Preset,
   context: PresetContext,
@@ -85,7 +96,10 @@ const unreadDialects = (
           ? (yield* fs
               .readDirectory(file.path.slice(0, -"/*.json".length))
               .pipe(Effect.orElseSucceed(() => [] as ReadonlyArray<string>))).some((name) => name.endsWith(".json"))
-          : yield* fs.exists(file.path).pipe(Effect.orElseSucceed(() => false))
+          : yield* fs.readFileString(file.path).pipe(
+              Effect.map(holdsHooks),
+              Effect.orElseSucceed(() => false)
+            )
         if (there) out.push({ path: file.path, preset: other.name })
       }
     }
@@ -640,7 +654,8 @@ export const load = (options: LoadOptions): Effect.Effect<LoadedSettings, Settin
         yield* read(state, file, (document) => preset.decode(document, file, context), true)
       }
     }
-    const unread = options.settings === undefined ? yield* unreadDialects(preset, context, state.files) : []
+    const unread =
+      options.settings === undefined && options.otherDialects !== "ignore" ? yield* unreadDialects(preset, context, state.files) : []
     for (const other of unread) {
       warn(
         other.path,

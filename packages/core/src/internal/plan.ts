@@ -428,7 +428,8 @@ export const load = (options: PlanOptions): Effect.Effect<Snapshot, SettingsErro
       agent: options.agent,
       requireTrust: options.requireTrust,
       strict: options.strict,
-      failClosed: options.failClosed === true || truthyEnv(env, "AGENT_HOOKS_FAIL_CLOSED")
+      failClosed: options.failClosed === true || truthyEnv(env, "AGENT_HOOKS_FAIL_CLOSED"),
+      otherDialects: options.otherDialects
     })
     // The mode of every script a command hook names, for validate's "missing or not executable".
     const fs = yield* FileSystem.FileSystem
