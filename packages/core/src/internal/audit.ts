@@ -9,6 +9,7 @@ import type * as Scope from "effect/Scope"
 import * as Digest from "effect/crypto/Digest"
 import * as Mac from "effect/crypto/Mac"
 import * as SecureRandom from "effect/crypto/SecureRandom"
+import { sha256Hex } from "./sha256.ts"
 import * as Hex from "effect/encoding/Hex"
 import type {
   AuditRecord,
@@ -340,20 +341,7 @@ export const sanitize = (
 
 const crypto = Layer.mergeAll(Digest.layerWebCrypto, Mac.layerWebCrypto.pipe(Layer.provide(SecureRandom.layerWebCrypto)))
 
-/** The digest service, built once (building its layer for every record cost more than the hash). */
-let digestService: Digest.Digest["Service"] | undefined
-const sha256 = (text: string): Effect.Effect<string> =>
-  Effect.suspend(() => {
-    digestService ??= Effect.runSync(
-      Effect.provide(
-        Effect.gen(function* () {
-          return yield* Digest.Digest
-        }),
-        Digest.layerWebCrypto
-      )
-    )
-    return digestService.digestHex(Digest.sha256, utf8.encode(text))
-  })
+const sha256 = sha256Hex
 
 /**
  * What a checkpoint's HMAC covers: the chain head it vouches for and where it stands; an opening

@@ -6,21 +6,11 @@ import { SettingsError } from "../HookError.ts"
 import { handlerTypeOf } from "./handlerTypes.ts"
 import * as PosixPath from "./posixPath.ts"
 import { parse as parseToml } from "smol-toml"
+import { sha256Hex } from "./sha256.ts"
 import { quote, split } from "./shellLexer.ts"
 
-interface SubtleLike {
-  digest(algorithm: string, data: Uint8Array): Promise<ArrayBuffer>
-}
-interface TextEncoderLike {
-  encode(text: string): Uint8Array
-}
-const web = globalThis as unknown as { readonly crypto: { readonly subtle: SubtleLike }; readonly TextEncoder: new () => TextEncoderLike }
-
 /** @internal */
-export const fingerprint = (text: string): Effect.Effect<string> =>
-  Effect.promise(() => web.crypto.subtle.digest("SHA-256", new web.TextEncoder().encode(text))).pipe(
-    Effect.map((digest) => Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join(""))
-  )
+export const fingerprint = (text: string): Effect.Effect<string> => sha256Hex(text)
 
 /** @internal */
 export const storePath = (env: Readonly<Record<string, string | undefined>>, path: Path.Path): string | undefined => {
@@ -185,10 +175,7 @@ export const namedFiles = (document: unknown, settingsFile: string, projectDir: 
   return [...found].sort()
 }
 
-const digestBytes = (bytes: Uint8Array): Effect.Effect<string> =>
-  Effect.promise(() => web.crypto.subtle.digest("SHA-256", bytes)).pipe(
-    Effect.map((digest) => Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join(""))
-  )
+const digestBytes = (bytes: Uint8Array): Effect.Effect<string> => sha256Hex(bytes)
 
 /** A named project file as it was read for a fingerprint: its bytes, once (`undefined`: it could not be read). */
 export interface NamedFile {
