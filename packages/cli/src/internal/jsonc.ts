@@ -3,6 +3,9 @@
  * the text around an edit (comments, whitespace, key order, other entries) stays byte for byte.
  * Agents' settings files may hold `//` and `/* *\/` comments (Gemini CLI and Qwen Code read them)
  * and a trailing comma; a rewrite through `JSON.stringify` would drop them.
+ *
+ * Kept, not `jsonc-parser`: it takes a key given twice without a word (an edit could change the one
+ * the agent ignores) and recovers from errors where a config must be refused, naming line and column.
  */
 
 /** A value of the document and where it is: `[start, end)` in the text. */

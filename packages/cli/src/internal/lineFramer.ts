@@ -8,6 +8,9 @@
  * chunk is searched once for newlines, a line's pieces are joined once, and a line over the limit
  * is dropped as it arrives and skipped up to its end without being held.
  *
+ * Kept, not Effect's `Ndjson`: it decodes chunks as text (a split character cut in two) and holds a
+ * line of any size; here bytes are cut first, decoded strictly, and an over-long line never held.
+ *
  * @internal
  */
 

@@ -12,6 +12,9 @@
  *   socket nobody answers on (a server killed with `kill -9`) is stale and is replaced.
  * - On exit the socket at PATH is removed only if it is still the one this server made.
  *
+ * Kept, not Effect's `SocketServer`: it binds at PATH directly, with the umask's mode for a moment
+ * and replacing what is there, which are the two faults this module exists to avoid.
+ *
  * @internal
  */
 import * as Effect from "effect/Effect"

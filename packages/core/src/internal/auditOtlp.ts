@@ -6,6 +6,9 @@
  *
  * The local log stays the record: an export that fails never blocks, delays or loses it; it is
  * said (`onWarning`) and counted (`ExportStats`).
+ *
+ * Kept, not Effect's OTLP logger: each body must be the record's line byte for byte (the chain is
+ * verified from what the collector got), and the core runs on no runtime's HTTP client of its own.
  */
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
