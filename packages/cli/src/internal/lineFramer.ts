@@ -8,8 +8,8 @@
  * chunk is searched once for newlines, a line's pieces are joined once, and a line over the limit
  * is dropped as it arrives and skipped up to its end without being held.
  *
- * Kept, not Effect's `Ndjson`: it decodes chunks as text (a split character cut in two) and holds a
- * line of any size; here bytes are cut first, decoded strictly, and an over-long line never held.
+ * Kept, not Effect's `Ndjson` (which also cuts bytes first and decodes strictly): an over-long or
+ * non-UTF-8 line there fails the whole stream, where `serve` answers that one line and goes on.
  *
  * @internal
  */
