@@ -12,8 +12,8 @@
  *   socket nobody answers on (a server killed with `kill -9`) is stale and is replaced.
  * - On exit the socket at PATH is removed only if it is still the one this server made.
  *
- * Kept, not Effect's `SocketServer`: it binds at PATH directly, with the umask's mode for a moment
- * and replacing what is there, which are the two faults this module exists to avoid.
+ * Kept, not Effect's `SocketServer`: a server that listens at PATH creates the socket there with the
+ * umask's mode, and must remove what is there first; this module exists to do neither.
  *
  * @internal
  */

@@ -8,7 +8,7 @@
  * said (`onWarning`) and counted (`ExportStats`).
  *
  * Kept, not Effect's OTLP logger: each body must be the record's line byte for byte (the chain is
- * verified from what the collector got), and the core runs on no runtime's HTTP client of its own.
+ * verified from what the collector got), and an export must never delay or fail the local record.
  */
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
