@@ -227,7 +227,10 @@ const ladder = (handle: ProcessHandle, request: ProcessRequest, timeout: Duratio
       ? exitedAt + Duration.toMillis(Duration.fromInputUnsafe(options.killGrace))
       : Math.min(exitedAt + OUTPUT_END_WAIT_MS, start + Duration.toMillis(Duration.fromInputUnsafe(timeout)))
     const { output, complete } = yield* drain(handle, reader, until, options)
-    const openMs = complete ? undefined : Math.round((yield* Clock.currentTimeMillis) - exitedAt)
+    // After a timeout the hook's group was killed and its answer is not used: output that closes late
+    // then is the kill being reaped (Bun reports it later than Node), not a process left running, and
+    // "timed out" is what the user is told
+    const openMs = complete || timedOut ? undefined : Math.round((yield* Clock.currentTimeMillis) - exitedAt)
     return { exit, timedOut, output, openMs }
   })
 
