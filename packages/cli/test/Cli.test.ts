@@ -657,7 +657,9 @@ describe("agent-hooks run: nothing that should have run is skipped in silence", 
     })
     child.stdin.end(JSON.stringify({ tool_name: "Hang", tool_input: {} }))
     const pids = join(marker, "pids")
-    for (let i = 0; i < 200 && !existsSync(pids); i++) await new Promise((resolve) => setTimeout(resolve, 50))
+    // the shell creates the file before it writes the pid into it: wait for the pid
+    const written = () => existsSync(pids) && readFileSync(pids, "utf8").trim() !== ""
+    for (let i = 0; i < 1200 && !written(); i++) await new Promise((resolve) => setTimeout(resolve, 50))
     const pid = Number(readFileSync(pids, "utf8").trim())
     expect(pid).toBeGreaterThan(0)
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
@@ -675,7 +677,7 @@ describe("agent-hooks run: nothing that should have run is skipped in silence", 
     }
     for (let i = 0; i < 100 && alive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 50))
     expect(alive(pid)).toBe(false)
-  })
+  }, 60_000)
 })
 
 describe("the project of the current folder", () => {
@@ -770,7 +772,7 @@ describe("a hook that can never run (a missing run bit, a bare command not on PA
       const closed = cli(["run", "PreToolUse", "--settings", file, "--project-dir", dir, "--fail-closed"], { stdin: payload })
       expect(JSON.parse(closed.stdout), `${why}\n${closed.stderr}`).toMatchObject({ blocked: true })
     }
-  })
+  }, 120_000)
 })
 
 describe("agent-hooks run with no settings found", () => {
@@ -788,8 +790,23 @@ describe("agent-hooks run with no settings found", () => {
     expect(bare.stderr).toContain("agent-hooks: no settings found (looked for ")
     expect(bare.stderr).toContain(join(dir, ".agent-hooks", "settings.json"))
     expect(bare.stderr).not.toContain("--preset")
+    // a file with no hooks (or only agent-hooks' own host-mode entry) is not worth a word
     mkdirSync(join(dir, ".claude"))
-    writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({ hooks: {} }))
+    const entry = `'/usr/bin/node' '/x/agent-hooks.cjs' hook --host claude --timeout 600`
+    for (const hooks of [{}, { Stop: [{ hooks: [{ type: "command", command: entry }] }] }]) {
+      writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({ hooks }))
+      const quiet = spawnSync(node, [bin, "run", "Stop", "--project-dir", dir], {
+        input: "{}",
+        cwd: dir,
+        env: { ...process.env, ...env },
+        encoding: "utf8"
+      })
+      expect(quiet.stderr).not.toContain("--preset")
+    }
+    writeFileSync(
+      join(dir, ".claude", "settings.json"),
+      JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "echo mine" }] }] } })
+    )
     const hinted = spawnSync(node, [bin, "run", "Stop", "--project-dir", dir], {
       input: "{}",
       cwd: dir,

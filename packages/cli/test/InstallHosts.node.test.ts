@@ -151,7 +151,7 @@ describe.each(shared)("install --host $host (the config shared with the user's h
     expect(removed.status, removed.stderr).toBe(0)
     expect(readlinkText(file)).toBe("real-hooks.json")
     expect(readFileSync(real, "utf8")).toBe(c.existing)
-  })
+  }, 120_000)
 
   it("round trips no config at all (the project's): --dry-run writes nothing, uninstall removes the file install created", () => {
     const b = box()
