@@ -67,10 +67,9 @@ const slowFiles = [
   "packages/core/test/HostileQuoting.test.ts",
   // the process conformance suite, once per spawner (Node, the spawn helper on Node and on Bun)
   "packages/node/test/NodeProcessSpawner.test.ts",
-  // the real agent frameworks against a scripted model server (each query starts the Claude Agent
-  // SDK's own Claude Code process: seconds per scenario)
-  "packages/claude-agent-sdk/test/AgentHooks.node.test.ts",
-  "packages/openai-agents/test/AgentHooks.node.test.ts"
+  // the Claude Agent SDK against a scripted model server (each query starts the SDK's own Claude
+  // Code process: seconds per scenario)
+  "packages/claude-agent-sdk/test/AgentHooks.node.test.ts"
   // and the stress tests (`aloneFiles`: 3 runs of 250 overlapping dispatches under CPU load, per
   // spawner; a third of the fast lane's time on their own): the fast lane has no `stress` project
 ]
