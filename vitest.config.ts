@@ -62,6 +62,8 @@ const slowFiles = [
   // the built CLI or dist/ (the fast lane does not build)
   builtCliFiles,
   "packages/langchain-adapter/test/examples.node.test.ts",
+  "packages/claude-agent-sdk/test/examples.node.test.ts",
+  "packages/openai-agents/test/examples.node.test.ts",
   // generated commands run through real shells, thousands of cases (the property tests that stay
   // run a tenth of their cases here: PropertyRuns in test-utils)
   "packages/core/test/HostileQuoting.test.ts",
