@@ -47,7 +47,11 @@ const never = (matcher: string) => [{ matcher, hooks: [{ type: "command", comman
 writeFileSync(
   join(project, ".agent-hooks", "settings.json"),
   JSON.stringify({
-    hooks: { PreToolUse: never("Write|Edit"), PostToolUse: never("Write|Edit"), UserPromptSubmit: [{ hooks: [{ type: "command", command: "true" }] }] }
+    hooks: {
+      PreToolUse: never("Write|Edit"),
+      PostToolUse: never("Write|Edit"),
+      UserPromptSubmit: [{ hooks: [{ type: "command", command: "true" }] }]
+    }
   })
 )
 const engineOptions = { env: { PATH: process.env["PATH"], HOME: project }, managedDir: join(project, "managed") }
@@ -104,9 +108,9 @@ const shell = tool({
   parameters: z.object({ command: z.string() }),
   execute: async ({ command }) => `ran ${command}`
 })
-const [guarded] = guardTools([shell], { projectDir: project, engineOptions }) as Array<FunctionTool<unknown>>
+const [guarded] = guardTools([shell], { projectDir: project, engineOptions }) as unknown as Array<FunctionTool<unknown>>
 const plain = {
-  ...(shell as FunctionTool<unknown>),
+  ...(shell as unknown as FunctionTool<unknown>),
   needsApproval: async () => false,
   inputGuardrails: [defineToolInputGuardrail({ name: "noop", run: async () => ToolGuardrailFunctionOutputFactory.allow() })]
 } as FunctionTool<unknown>

@@ -318,7 +318,11 @@ try {
   `
   )
   const claudeSdk = sh("node", ["claude-agent-sdk.mjs"], { cwd: app })
-  check("@agent-hooks/claude-agent-sdk with @anthropic-ai/claude-agent-sdk: a deny under node", claudeSdk.ok && claudeSdk.stdout.includes("denied"), claudeSdk.out)
+  check(
+    "@agent-hooks/claude-agent-sdk with @anthropic-ai/claude-agent-sdk: a deny under node",
+    claudeSdk.ok && claudeSdk.stdout.includes("denied"),
+    claudeSdk.out
+  )
   writeFileSync(
     join(app, "openai-agents.mjs"),
     `
@@ -339,7 +343,11 @@ try {
   `
   )
   const openaiAgents = sh("node", ["openai-agents.mjs"], { cwd: app })
-  check("@agent-hooks/openai-agents with @openai/agents: a deny under node", openaiAgents.ok && openaiAgents.stdout.includes("rejected"), openaiAgents.out)
+  check(
+    "@agent-hooks/openai-agents with @openai/agents: a deny under node",
+    openaiAgents.ok && openaiAgents.stdout.includes("rejected"),
+    openaiAgents.out
+  )
 } catch (error) {
   if (error?.message !== "stop") check("pack check", false, error?.stack ?? String(error))
 } finally {

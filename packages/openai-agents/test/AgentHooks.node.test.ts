@@ -167,6 +167,7 @@ describe("the OpenAI Agents SDK with agent-hooks", () => {
     expect(existsSync(join(p.dir, "REWRITTEN"))).toBe(true)
     expect(existsSync(join(p.dir, "MARKER"))).toBe(false)
     expect(model.sentAfterToolCall()).toContain("ran: touch REWRITTEN")
+    expect(bashOutcome(p.audit)).toMatchObject({ blocked: false, decision: "allow", input: { command: "touch MARKER" } })
   })
 
   it("a policy that crashes or hangs rejects that call with a reason; the run goes on (no thrown run error)", async () => {
@@ -206,6 +207,7 @@ describe("the OpenAI Agents SDK with agent-hooks", () => {
     await run(agent2Tools(p, model), "make the marker file")
     expect(existsSync(join(p.dir, "MARKER"))).toBe(false)
     expect(model.sentAfterToolCall()).toMatch(/agent-hooks-guard\.sh/)
+    expect(bashOutcome(p.audit)).toMatchObject({ blocked: true })
   })
 
   it("a blocked prompt trips the agent's input guardrail before the model is asked", async () => {
