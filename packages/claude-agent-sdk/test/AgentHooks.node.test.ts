@@ -89,7 +89,8 @@ const auditRecords = (file: string) =>
 const bashOutcome = (file: string) =>
   auditRecords(file).find((r) => r["kind"] === "outcome" && r["event"] === "PreToolUse" && r["tool"] === "Bash")
 
-describe("agentHooks in the Claude Agent SDK", () => {
+// Each query starts the SDK's Claude Code process: seconds on a quiet machine, far more on a loaded 2-core one.
+describe("agentHooks in the Claude Agent SDK", { timeout: 180_000 }, () => {
   it("a deny (exit 2) blocks the call; the model reads the reason; the audit trail records it", async () => {
     const p = project(`echo 'no marker files in this project' >&2; exit 2`)
     const model = await server()

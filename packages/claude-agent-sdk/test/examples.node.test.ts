@@ -22,7 +22,8 @@ const run = (file: string) => {
   return result
 }
 
-describe("examples/claude-agent-sdk", () => {
+// The real SDK and (Claude) its own Claude Code process: seconds on a quiet machine, far more on a loaded one.
+describe("examples/claude-agent-sdk", { timeout: 180_000 }, () => {
   it("agent.ts: the policy refuses rm -rf, the model reads why, the run finishes", () => {
     const result = run("examples/claude-agent-sdk/agent.ts")
     expect(result.status, result.stdout + result.stderr).toBe(0)
