@@ -49,7 +49,11 @@ const withoutSource = (specifier: string, url: string): string | undefined => {
   }
 }
 const registerHooks = (nodeModule as { registerHooks?: (hooks: unknown) => void }).registerHooks
-if (typeof registerHooks === "function" && typeof process.versions.bun !== "string") {
+if (
+  typeof registerHooks === "function" &&
+  typeof process.versions.bun !== "string" &&
+  typeof (globalThis as { Deno?: unknown }).Deno === "undefined"
+) {
   type Next = (specifier: string, context: unknown) => { readonly url: string }
   registerHooks({
     resolve: (specifier: string, context: unknown, next: Next) => {
