@@ -119,8 +119,8 @@ describe("agentHooks in the Claude Agent SDK", { timeout: 180_000 }, () => {
       asked.push(`${toolName} ${JSON.stringify(input)}`)
       return { behavior: "deny", message: "the human said no to the marker" }
     }
-    // `allowedTools` would allow the call without asking: the ask must reach canUseTool.
-    await run(p, model, {}, { canUseTool, allowedTools: [] })
+    // Bash is in allowedTools (run's default): the policy's ask still goes to canUseTool.
+    await run(p, model, {}, { canUseTool })
     expect(asked).toEqual([expect.stringContaining("touch MARKER")])
     expect(existsSync(join(p.dir, "MARKER"))).toBe(false)
     expect(model.sentAfterToolCall()).toContain("the human said no to the marker")
