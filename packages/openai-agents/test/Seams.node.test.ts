@@ -3,7 +3,7 @@
  * what the hooks see of the usual tools, and how a rewrite goes back into the tool's own fields.
  */
 import { describe, expect, it } from "vitest"
-import { Agent, RunContext, tool } from "@openai/agents"
+import { Agent, RunContext, setTraceProcessors, setTracingDisabled, tool, withCustomSpan, withTrace } from "@openai/agents"
 import type { FunctionTool } from "@openai/agents"
 import { guardTools } from "@agent-hooks/openai-agents"
 import type { Outcome } from "@agent-hooks/core/Outcome"
@@ -27,11 +27,11 @@ const outcome = (over: Partial<Outcome> = {}): Outcome =>
 
 /** A dispatcher that records each payload and answers `answer(event, payload)`. */
 const recording = (answer: (event: string, payload: Record<string, unknown>) => Partial<Outcome> = () => ({})) => {
-  const seen: Array<{ event: string; payload: Record<string, unknown> }> = []
+  const seen: Array<{ event: string; payload: Record<string, unknown>; context?: { traceparent?: string | undefined } }> = []
   return {
     seen,
-    dispatch: async (event: string, payload: Record<string, unknown>) => {
-      seen.push({ event, payload })
+    dispatch: async (event: string, payload: Record<string, unknown>, context?: { traceparent?: string | undefined }) => {
+      seen.push({ event, payload, ...(context === undefined ? {} : { context }) })
       return outcome({ event, ...answer(event, payload) })
     }
   }
@@ -156,5 +156,33 @@ describe("guardTools: names and inputs the hooks see", () => {
     })
     const [ownGuarded] = guardTools([own], { engine }) as unknown as Array<FunctionTool<unknown>>
     expect((await call(ownGuarded!, { command: "ls" })).asked).toBe(true)
+  })
+
+  it("a dispatch inside the SDK's trace carries its ids as the traceparent (the hooks' spans join it)", async () => {
+    // The SDK's tracing on, with no processor: nothing is exported anywhere.
+    setTraceProcessors([])
+    setTracingDisabled(false)
+    try {
+      const engine = recording()
+      const [shell] = guardTools([toolNamed("shell", { command: { type: "string" } }, [])], { engine }) as unknown as Array<
+        FunctionTool<unknown>
+      >
+      const expected = await withTrace("agent-hooks test", () =>
+        withCustomSpan(
+          async (span) => {
+            await call(shell!, { command: "ls" })
+            return `00-${span.traceId.slice("trace_".length)}-${span.spanId.slice("span_".length, "span_".length + 16)}-01`
+          },
+          { data: { name: "tool call" } }
+        )
+      )
+      expect(expected).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/)
+      expect(engine.seen.map((s) => s.context?.traceparent)).toEqual([expected, expected])
+      // Outside any trace: no parent.
+      await call(shell!, { command: "ls" })
+      expect(engine.seen.at(-1)!.context).toBeUndefined()
+    } finally {
+      setTracingDisabled(true)
+    }
   })
 })

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto"
-import { defineToolInputGuardrail, ToolGuardrailFunctionOutputFactory } from "@openai/agents"
+import { defineToolInputGuardrail, getCurrentSpan, ToolGuardrailFunctionOutputFactory } from "@openai/agents"
 import type { FunctionTool, InputGuardrail, RunContext } from "@openai/agents"
 import type * as Outcome from "@agent-hooks/core/Outcome"
 import { activeTraceparent } from "@agent-hooks/core/Telemetry"
@@ -77,6 +77,29 @@ export const defaultToolNames: Readonly<Record<string, string | ToolMapping>> = 
   web_search: "WebSearch"
 }
 
+const SDK_TRACE = /^trace_([0-9a-f]{32})$/
+const SDK_SPAN = /^span_([0-9a-f]{16})[0-9a-f]*$/
+
+/**
+ * The trace the call happens in: the host's active OpenTelemetry span, else the Agents SDK's own
+ * current span (its ids are `trace_<32 hex>` and `span_<24 hex>`: the W3C trace id, and the span
+ * id's first 16 hex digits), so the hooks' spans carry the SDK trace's id.
+ */
+const traceparentOf = (): string | undefined => {
+  const otel = activeTraceparent()
+  if (otel !== undefined) return otel
+  try {
+    const span = getCurrentSpan()
+    if (span === null) return undefined
+    const traceId = SDK_TRACE.exec(span.traceId)?.[1]
+    const spanId = SDK_SPAN.exec(span.spanId)?.[1]
+    return traceId === undefined || spanId === undefined ? undefined : `00-${traceId}-${spanId}-01`
+  } catch {
+    // Tracing that fails is no reason to stop a tool call: the hooks' spans have no parent.
+    return undefined
+  }
+}
+
 interface Resolved {
   readonly name: string
   readonly toInput: (args: Record<string, unknown>) => Record<string, unknown>
@@ -148,7 +171,7 @@ const makeShared = (options: AgentHooksOptions) => {
     const dispatcher = ready ?? (await engineOf())
     const quick = options.onOutcome === undefined ? dispatcher.unmatched?.(event, payload) : undefined
     if (quick !== undefined) return quick
-    const traceparent = activeTraceparent()
+    const traceparent = traceparentOf()
     let timer: ReturnType<typeof setTimeout> | undefined
     try {
       const outcome = await Promise.race([
