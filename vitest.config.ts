@@ -62,11 +62,16 @@ const slowFiles = [
   // the built CLI or dist/ (the fast lane does not build)
   builtCliFiles,
   "packages/langchain-adapter/test/examples.node.test.ts",
+  "packages/claude-agent-sdk/test/examples.node.test.ts",
+  "packages/openai-agents/test/examples.node.test.ts",
   // generated commands run through real shells, thousands of cases (the property tests that stay
   // run a tenth of their cases here: PropertyRuns in test-utils)
   "packages/core/test/HostileQuoting.test.ts",
   // the process conformance suite, once per spawner (Node, the spawn helper on Node and on Bun)
-  "packages/node/test/NodeProcessSpawner.test.ts"
+  "packages/node/test/NodeProcessSpawner.test.ts",
+  // the Claude Agent SDK against a scripted model server (each query starts the SDK's own Claude
+  // Code process: seconds per scenario)
+  "packages/claude-agent-sdk/test/AgentHooks.node.test.ts"
   // and the stress tests (`aloneFiles`: 3 runs of 250 overlapping dispatches under CPU load, per
   // spawner; a third of the fast lane's time on their own): the fast lane has no `stress` project
 ]

@@ -58,6 +58,8 @@ const sidebar: DefaultTheme.Sidebar = [
       { text: "Effect API", link: "/use/effect" },
       { text: "LangChain", link: "/langchain" },
       { text: "deepagents", link: "/use/deepagents" },
+      { text: "Claude Agent SDK", link: "/use/claude-agent-sdk" },
+      { text: "OpenAI Agents SDK", link: "/use/openai-agents" },
       { text: "Bun", link: "/use/bun" },
       { text: "Deno", link: "/use/deno" }
     ]
