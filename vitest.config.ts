@@ -200,6 +200,10 @@ export default defineConfig({
   test: {
     projects: fast ? projectsFor : [...projectsFor, docsProject, stressProject],
     setupFiles: [fileURLToPath(new URL("./vitest.setup.ts", import.meta.url))],
+    // Dependencies that publish a `source` export condition of their own (eventsource-parser,
+    // under the AI SDK's providers and Mastra): resolved to their TypeScript sources by the
+    // condition above, so Vite transforms them (Node refuses to strip types under node_modules).
+    server: { deps: { inline: [/eventsource-parser/, /@ai-sdk\//, /\/node_modules\/ai\//] } },
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // A lane with no test files (e.g. a filter that matches nothing here) is not a failure.
