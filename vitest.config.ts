@@ -62,6 +62,10 @@ const slowFiles = [
   // the built CLI or dist/ (the fast lane does not build)
   builtCliFiles,
   "packages/langchain-adapter/test/examples.node.test.ts",
+  // the real AI SDK and Mastra agents against a model server: Vite transforms the frameworks'
+  // bundles (inlined, see `server.deps.inline`), seconds of CPU per file
+  "packages/ai-sdk/test/AiSdkHooks.test.ts",
+  "packages/mastra/test/MastraHooks.test.ts",
   // generated commands run through real shells, thousands of cases (the property tests that stay
   // run a tenth of their cases here: PropertyRuns in test-utils)
   "packages/core/test/HostileQuoting.test.ts",
@@ -203,7 +207,7 @@ export default defineConfig({
     // Dependencies that publish a `source` export condition of their own (eventsource-parser,
     // under the AI SDK's providers and Mastra): resolved to their TypeScript sources by the
     // condition above, so Vite transforms them (Node refuses to strip types under node_modules).
-    server: { deps: { inline: [/eventsource-parser/, /@ai-sdk\//, /\/node_modules\/ai\//] } },
+    server: { deps: { inline: [/eventsource-parser/, /@ai-sdk\//, /\/node_modules\/ai\//, /@mastra\//] } },
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // A lane with no test files (e.g. a filter that matches nothing here) is not a failure.
