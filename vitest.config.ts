@@ -66,6 +66,8 @@ const slowFiles = [
   // bundles (inlined, see `server.deps.inline`), seconds of CPU per file
   "packages/ai-sdk/test/AiSdkHooks.test.ts",
   "packages/mastra/test/MastraHooks.test.ts",
+  "packages/ai-sdk/test/examples.node.test.ts",
+  "packages/mastra/test/examples.node.test.ts",
   // generated commands run through real shells, thousands of cases (the property tests that stay
   // run a tenth of their cases here: PropertyRuns in test-utils)
   "packages/core/test/HostileQuoting.test.ts",
