@@ -104,7 +104,12 @@ const aiHooked = async () => {
 }
 
 // ---- Mastra -----------------------------------------------------------------------------------
-const mastraTool = createTool({ id: "bash", description: "shell", inputSchema: z.object({ command: z.string() }), execute: async () => "ok" })
+const mastraTool = createTool({
+  id: "bash",
+  description: "shell",
+  inputSchema: z.object({ command: z.string() }),
+  execute: async () => "ok"
+})
 const mHooks = mastraHooks({ engine })
 const mastraAgent = (toolHooks: ConstructorParameters<typeof Agent>[0]["hooks"]) =>
   new Agent({ id: "bench", name: "bench", instructions: "x", model: model(), tools: { bash: mastraTool }, hooks: toolHooks })

@@ -29,7 +29,11 @@ export const scriptedModel = async (script: ReadonlyArray<Turn>): Promise<Script
       const id = `call_${next}`
       const message =
         "tool" in turn
-          ? { role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: turn.tool, arguments: JSON.stringify(turn.args) } }] }
+          ? {
+              role: "assistant",
+              content: null,
+              tool_calls: [{ id, type: "function", function: { name: turn.tool, arguments: JSON.stringify(turn.args) } }]
+            }
           : { role: "assistant", content: turn.text }
       const finish = "tool" in turn ? "tool_calls" : "stop"
       const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 }

@@ -44,7 +44,8 @@ const project = async (hooks: Record<string, unknown>, engineOptions: Record<str
   writeFileSync(file, JSON.stringify({ auditLog: join(dir, "audit.jsonl"), hooks }))
   const engine = await createHookEngine({ settings: [file], projectDir: dir, onWarning: () => {}, ...engineOptions })
   cleanups.push(() => engine.close())
-  const audit = () => Audit.parse(readFileSync(join(dir, "audit.jsonl"), "utf8")).records.map(({ record }) => record as unknown as Record<string, unknown>)
+  const audit = () =>
+    Audit.parse(readFileSync(join(dir, "audit.jsonl"), "utf8")).records.map(({ record }) => record as unknown as Record<string, unknown>)
   return { dir, engine, audit }
 }
 
@@ -108,14 +109,21 @@ describe("@agent-hooks/ai-sdk in generateText", () => {
 
   it("a PreToolUse ask: the SDK's approval request with the reason, nothing runs; approved, the call runs once", async () => {
     const { audit, dir, engine } = await project(
-      pre("Bash", answer({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: "markers need a human" } }))
+      pre(
+        "Bash",
+        answer({
+          hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: "markers need a human" }
+        })
+      )
     )
     const s = await server()
     const ran: Array<string> = []
     const hooks = agentHooks({ engine, cwd: dir })
     const tools = hooks.tools(shellTool(dir, ran))
     const first = await run(s, { tools, toolApproval: hooks.toolApproval })
-    const request = first.response.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).find((p) => p.type === "tool-approval-request")
+    const request = first.response.messages
+      .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+      .find((p) => p.type === "tool-approval-request")
     expect(request).toMatchObject({ type: "tool-approval-request", reason: "markers need a human" })
     expect(ran).toEqual([])
     expect(audit().find((r) => r["kind"] === "outcome" && r["event"] === "PreToolUse")).toMatchObject({ decision: "ask" })
@@ -137,7 +145,12 @@ describe("@agent-hooks/ai-sdk in generateText", () => {
 
   it("ask: 'deny' for a headless agent: denied with the reason, nothing to approve", async () => {
     const { dir, engine } = await project(
-      pre("Bash", answer({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: "markers need a human" } }))
+      pre(
+        "Bash",
+        answer({
+          hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: "markers need a human" }
+        })
+      )
     )
     const s = await server()
     const ran: Array<string> = []
@@ -213,7 +226,15 @@ describe("@agent-hooks/ai-sdk in generateText", () => {
   it("PostToolUse context reaches the model with the tool's result; the app still gets the tool's own output", async () => {
     const { dir, engine } = await project({
       PostToolUse: [
-        { matcher: "Bash", hooks: [{ type: "command", command: answer({ hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "marker noted by policy" } }) }] }
+        {
+          matcher: "Bash",
+          hooks: [
+            {
+              type: "command",
+              command: answer({ hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "marker noted by policy" } })
+            }
+          ]
+        }
       ]
     })
     const s = await server()
@@ -239,8 +260,14 @@ describe("@agent-hooks/ai-sdk in generateText", () => {
 
   it("UserPromptSubmit and Stop: a blocked prompt is never sent; a Stop block gives the reason to go on with", async () => {
     const { dir, engine } = await project({
-      UserPromptSubmit: [{ hooks: [{ type: "command", command: `grep -q secret && { echo 'no secrets in prompts' >&2; exit 2; }; exit 0` }] }],
-      Stop: [{ hooks: [{ type: "command", command: `grep -q '"stop_hook_active":false' && { echo 'run the tests first' >&2; exit 2; }; exit 0` }] }]
+      UserPromptSubmit: [
+        { hooks: [{ type: "command", command: `grep -q secret && { echo 'no secrets in prompts' >&2; exit 2; }; exit 0` }] }
+      ],
+      Stop: [
+        {
+          hooks: [{ type: "command", command: `grep -q '"stop_hook_active":false' && { echo 'run the tests first' >&2; exit 2; }; exit 0` }]
+        }
+      ]
     })
     const hooks = agentHooks({ engine, cwd: dir })
     expect(await hooks.submitPrompt("here is my secret")).toEqual({ blocked: true, reason: "no secrets in prompts" })

@@ -29,6 +29,7 @@
  */
 import type * as Outcome from "@agent-hooks/core/Outcome"
 import type { ProjectEngineOptions } from "@agent-hooks/node"
+import type { Processor } from "@mastra/core/processors"
 import type { ToolAfterHookContext, ToolBeforeHookResult, ToolHookContext } from "@mastra/core/tools"
 import * as adapter from "./internal/adapter.ts"
 import * as internal from "./internal/mastra.ts"
@@ -127,23 +128,6 @@ export type MastraHooksOptions = AdapterOptions
 export type StopCheck = { readonly block: true; readonly reason: string } | { readonly block: false }
 
 /**
- * An input processor (Mastra's `Processor`, the parts the adapter uses).
- *
- * @since 0.1.0
- * @category models
- */
-export interface HooksProcessor {
-  readonly id: string
-  readonly name: string
-  readonly processInput: (args: {
-    readonly messages: Array<unknown>
-    readonly systemMessages: Array<unknown>
-    readonly abort: (reason?: string) => never
-  }) => Promise<{ messages: Array<any>; systemMessages: Array<any> } | Array<any>>
-  readonly processInputStep: (args: { readonly systemMessages: Array<unknown> }) => Promise<{ systemMessages: Array<any> } | undefined>
-}
-
-/**
  * The adapter.
  *
  * @since 0.1.0
@@ -152,13 +136,13 @@ export interface HooksProcessor {
 export interface MastraHooks {
   /** The Agent's `hooks` (`new Agent({ hooks })`, or `generate(prompt, { hooks })`). */
   readonly toolHooks: {
-    readonly beforeToolCall: (context: ToolHookContext) => Promise<void | ToolBeforeHookResult<unknown>>
+    readonly beforeToolCall: (context: ToolHookContext) => Promise<ToolBeforeHookResult<unknown> | undefined>
     readonly afterToolCall: (context: ToolAfterHookContext) => Promise<void>
   }
   /** `requireToolApproval` of `generate` / `stream`: `true` for the calls a PreToolUse hook asks about. */
   readonly requireToolApproval: (context: { readonly toolName: string; readonly args: Record<string, unknown> }) => Promise<boolean>
-  /** The input processor: UserPromptSubmit, and the hooks' context for the model before each step. */
-  readonly processor: HooksProcessor
+  /** The input processor (`inputProcessors`): UserPromptSubmit, and the hooks' context for the model before each step. */
+  readonly processor: Processor<"agent-hooks">
   /** Stop, after a run (`stop_hook_active` when the last prompt came from a Stop block). */
   readonly stop: (result: { readonly text: string }, options?: { readonly stopHookActive?: boolean | undefined }) => Promise<StopCheck>
   /** The name hooks see for a tool. */

@@ -6,5 +6,5 @@
  */
 export * as MastraHooks from "./MastraHooks.ts"
 export { agentHooks, defaultToolNames } from "./MastraHooks.ts"
-export type { AdapterEngine, AdapterOptions, HooksProcessor, MastraHooksOptions, StopCheck, ToolMapping } from "./MastraHooks.ts"
+export type { AdapterEngine, AdapterOptions, MastraHooksOptions, StopCheck, ToolMapping } from "./MastraHooks.ts"
 export type { MastraHooks as Hooks } from "./MastraHooks.ts"

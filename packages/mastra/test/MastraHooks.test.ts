@@ -124,7 +124,12 @@ describe("@agent-hooks/mastra in a Mastra agent", () => {
 
   it("a PreToolUse rewrite (updatedInput) runs the rewritten call, never the original", async () => {
     const { audit, dir, engine } = await project(
-      pre("Bash", answer({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", updatedInput: { command: "touch REWRITTEN" } } }))
+      pre(
+        "Bash",
+        answer({
+          hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", updatedInput: { command: "touch REWRITTEN" } }
+        })
+      )
     )
     const s = await server()
     const { agent, ran } = agentWith(s, dir, { engine })
@@ -136,7 +141,9 @@ describe("@agent-hooks/mastra in a Mastra agent", () => {
   })
 
   it("a PreToolUse ask suspends the run for a human through requireToolApproval; approved, the call runs", async () => {
-    const ask = answer({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: "markers need a human" } })
+    const ask = answer({
+      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: "markers need a human" }
+    })
     const { audit, dir, engine } = await project(pre("Bash", ask))
     const s = await server()
     const { agent, hooks, ran } = agentWith(s, dir, { engine })
@@ -144,14 +151,19 @@ describe("@agent-hooks/mastra in a Mastra agent", () => {
     expect(first.finishReason).toBe("suspended")
     expect(ran).toEqual([])
     expect(audit().find((r) => r["kind"] === "outcome" && r["event"] === "PreToolUse")).toMatchObject({ decision: "ask" })
-    const second = await agent.approveToolCallGenerate({ runId: first.runId!, toolCallId: (first.suspendPayload as { toolCallId: string }).toolCallId })
+    const second = await agent.approveToolCallGenerate({
+      runId: first.runId!,
+      toolCallId: (first.suspendPayload as { toolCallId: string }).toolCallId
+    })
     expect(second.text).toBe("done")
     expect(ran).toEqual(["touch MARKER"])
     expect(existsSync(join(dir, "MARKER"))).toBe(true)
   })
 
   it("a PreToolUse ask without requireToolApproval (headless) is a deny with the reason", async () => {
-    const ask = answer({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: "markers need a human" } })
+    const ask = answer({
+      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: "markers need a human" }
+    })
     const { dir, engine } = await project(pre("Bash", ask))
     const s = await server()
     const { agent, ran } = agentWith(s, dir, { engine })
@@ -211,8 +223,14 @@ describe("@agent-hooks/mastra in a Mastra agent", () => {
 
   it("UserPromptSubmit: a blocked prompt never reaches the model; Stop: a block gives the reason to go on with", async () => {
     const { dir, engine } = await project({
-      UserPromptSubmit: [{ hooks: [{ type: "command", command: `grep -q secret && { echo 'no secrets in prompts' >&2; exit 2; }; exit 0` }] }],
-      Stop: [{ hooks: [{ type: "command", command: `grep -q '"stop_hook_active":false' && { echo 'run the tests first' >&2; exit 2; }; exit 0` }] }]
+      UserPromptSubmit: [
+        { hooks: [{ type: "command", command: `grep -q secret && { echo 'no secrets in prompts' >&2; exit 2; }; exit 0` }] }
+      ],
+      Stop: [
+        {
+          hooks: [{ type: "command", command: `grep -q '"stop_hook_active":false' && { echo 'run the tests first' >&2; exit 2; }; exit 0` }]
+        }
+      ]
     })
     const s = await server()
     const { agent, hooks, ran } = agentWith(s, dir, { engine })

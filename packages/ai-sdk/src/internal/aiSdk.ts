@@ -134,7 +134,9 @@ export const make = (options: AiSdkHooksOptions = {}): AiSdkHooks => {
           const label = a.tool(name).name
           if (denies(outcome)) throw new Error(reasonOf(outcome, `Blocked by a PreToolUse hook (${label})`))
           if (asks(outcome) && !approvedIn(callOptions.messages, id)) {
-            throw new Error(`${reasonOf(outcome, `A PreToolUse hook asks for approval of this ${label} call`)} (approval needed; no one to ask)`)
+            throw new Error(
+              `${reasonOf(outcome, `A PreToolUse hook asks for approval of this ${label} call`)} (approval needed; no one to ask)`
+            )
           }
         }
         const updated = decision.outcome.updatedInput
@@ -177,7 +179,9 @@ export const make = (options: AiSdkHooksOptions = {}): AiSdkHooks => {
         return output
       },
       toModelOutput: async (outputOptions: Record<string, unknown>) => {
-        const base = (toModelOutput === undefined ? defaultOutput(outputOptions["output"]) : await toModelOutput(outputOptions)) as ModelOutput
+        const base = (
+          toModelOutput === undefined ? defaultOutput(outputOptions["output"]) : await toModelOutput(outputOptions)
+        ) as ModelOutput
         const id = String(outputOptions["toolCallId"])
         const said = texts.get(id)
         if (said === undefined) return base
@@ -188,17 +192,16 @@ export const make = (options: AiSdkHooksOptions = {}): AiSdkHooks => {
   }
 
   const submitPrompt = async (prompt: string): Promise<PromptSubmission> => {
-    const outcome = await a.dispatch(
-      "UserPromptSubmit",
-      () => ({ ...a.common(), hook_event_name: "UserPromptSubmit", prompt }),
-      true
-    )
+    const outcome = await a.dispatch("UserPromptSubmit", () => ({ ...a.common(), hook_event_name: "UserPromptSubmit", prompt }), true)
     if (outcome.blocked) return { blocked: true, reason: reasonOf(outcome, "Blocked by a UserPromptSubmit hook") }
     const context = outcome.additionalContext ?? []
     return { blocked: false, prompt: [prompt, ...context].join("\n\n"), additionalContext: context }
   }
 
-  const stop = async (result: { readonly text: string }, stopOptions?: { readonly stopHookActive?: boolean | undefined }): Promise<StopCheck> => {
+  const stop = async (
+    result: { readonly text: string },
+    stopOptions?: { readonly stopHookActive?: boolean | undefined }
+  ): Promise<StopCheck> => {
     const outcome = await a.dispatch(
       "Stop",
       () => ({

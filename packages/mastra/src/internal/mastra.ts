@@ -127,16 +127,19 @@ export const make = (options: MastraHooksOptions = {}): MastraHooks => {
       if (outcome.blocked) abort(reasonOf(outcome, "Blocked by a UserPromptSubmit hook"))
       const context = outcome.additionalContext ?? []
       if (context.length === 0) return messages
-      return { messages, systemMessages: [...systemMessages, ...context.map((content) => ({ role: "system", content }))] }
+      return { messages, systemMessages: [...systemMessages, ...context.map((content) => ({ role: "system" as const, content }))] }
     },
     processInputStep: async ({ systemMessages }) => {
       if (forModel.length === 0) return undefined
       const said = forModel.splice(0)
-      return { systemMessages: [...systemMessages, ...said.map((content) => ({ role: "system", content }))] }
+      return { systemMessages: [...systemMessages, ...said.map((content) => ({ role: "system" as const, content }))] }
     }
   }
 
-  const stop = async (result: { readonly text: string }, stopOptions?: { readonly stopHookActive?: boolean | undefined }): Promise<StopCheck> => {
+  const stop = async (
+    result: { readonly text: string },
+    stopOptions?: { readonly stopHookActive?: boolean | undefined }
+  ): Promise<StopCheck> => {
     const outcome = await a.dispatch(
       "Stop",
       () => ({
