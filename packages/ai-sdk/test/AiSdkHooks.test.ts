@@ -9,7 +9,7 @@ import * as Audit from "@agent-hooks/core/Audit"
 import { closeProjectEngines, createHookEngine } from "@agent-hooks/node"
 import { generateText, stepCountIs, tool } from "ai"
 import { execFileSync } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
@@ -256,6 +256,46 @@ describe("@agent-hooks/ai-sdk in generateText", () => {
     expect(result.text).toBe("done")
     expect(ran).toEqual([])
     expect(s.sentAfterToolCall()).toContain("no markers in this repo")
+  })
+
+  it("the transcript: a hook reads the conversation so far and the call at transcript_path (JSONL, Claude Code's lines, 0600)", async () => {
+    const read = `f=$(sed -n 's/.*"transcript_path":"\\([^"]*\\)".*/\\1/p'); grep -q '"content":"make the marker"' "$f" && grep -q '"type":"tool_use"' "$f" && { echo "transcript at $f has the prompt and the call" >&2; exit 2; }; exit 0`
+    const { dir, engine } = await project(pre("Bash", read))
+    const s = await server()
+    const ran: Array<string> = []
+    const transcriptDir = join(dir, "transcripts")
+    const hooks = agentHooks({ engine, cwd: dir, transcriptDir, sessionId: "s-1" })
+    await run(s, { tools: hooks.tools(shellTool(dir, ran)), toolApproval: hooks.toolApproval })
+    expect(ran).toEqual([])
+    expect(s.sentAfterToolCall()).toContain(`transcript at ${join(transcriptDir, "s-1.jsonl")} has the prompt and the call`)
+    const lines = readFileSync(join(transcriptDir, "s-1.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line))
+    expect(lines.map((line) => line.type)).toEqual(["user", "assistant"])
+    expect(lines[1].message.content[0]).toMatchObject({ type: "tool_use", name: "Bash", input: { command: "touch MARKER" } })
+    expect(statSync(join(transcriptDir, "s-1.jsonl")).mode & 0o777).toBe(0o600)
+  })
+
+  it("the active OpenTelemetry span is the trace parent of the hooks' dispatch", async () => {
+    const key = Symbol.for("opentelemetry.js.api.1")
+    const spanKey = Symbol.for("OpenTelemetry Context Key SPAN")
+    const span = { spanContext: () => ({ traceId: "0af7651916cd43dd8448eb211c80319c", spanId: "b7ad6b7169203331", traceFlags: 1 }) }
+    const globals = globalThis as Record<symbol, unknown>
+    globals[key] = { context: { active: () => ({ getValue: (k: symbol) => (k === spanKey ? span : undefined) }) } }
+    cleanups.push(() => {
+      delete globals[key]
+    })
+    const contexts: Array<unknown> = []
+    const engine = {
+      dispatch: async (_event: string, _payload: Record<string, unknown>, context?: unknown) => {
+        contexts.push(context)
+        return { blocked: false, decision: null, reason: null, updatedInput: null, additionalContext: [], warnings: [] }
+      }
+    }
+    const hooks = agentHooks({ engine, transcriptDir: false })
+    expect(await hooks.toolApproval({ toolCall: { toolCallId: "c1", toolName: "bash", input: { command: "ls" } } })).toBe("not-applicable")
+    expect(contexts).toEqual([{ traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01" }])
   })
 
   it("UserPromptSubmit and Stop: a blocked prompt is never sent; a Stop block gives the reason to go on with", async () => {

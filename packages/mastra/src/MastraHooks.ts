@@ -51,6 +51,8 @@ export interface AdapterEngine {
   readonly settings?: { readonly hooks: Readonly<Record<string, ReadonlyArray<unknown>>> } | undefined
   /** The preset's tool names (a preset written in its agent's own names sees the tools as named). */
   readonly preset?: { readonly toolNames?: ReadonlyArray<string> | undefined } | undefined
+  /** The outcome of a dispatch that would run no hook, at once, else `undefined` (then the transcript is written). */
+  readonly unmatched?: ((event: string, payload: Record<string, unknown>) => unknown) | undefined
   /** The engine says its warnings itself: the adapter does not repeat an outcome's warnings. */
   readonly reportsWarnings?: boolean | undefined
   readonly close?: (() => Promise<void>) | undefined
@@ -105,8 +107,14 @@ export interface AdapterOptions {
   readonly defaultToolNames?: boolean | undefined
   /** The payloads' `session_id`. Default: a new id per adapter. */
   readonly sessionId?: string | undefined
-  /** The payloads' `transcript_path`. Default `""` (no transcript). */
-  readonly transcriptPath?: string | undefined
+  /**
+   * Where the transcripts are written: `<dir>/<session_id>.jsonl`, the payloads' `transcript_path`:
+   * the conversation Mastra hands the tool hooks, as JSONL in Claude Code's line format, written
+   * before each tool-call dispatch that may run a hook. Files 0600, folders 0700. Default:
+   * `<os tmpdir>/agent-hooks-<uid>/transcripts` (the per-user folder must belong to the user);
+   * `false`: none (`transcript_path` is `""`).
+   */
+  readonly transcriptDir?: string | false | undefined
   /** The payloads' `permission_mode`. Default `"default"`. */
   readonly permissionMode?: string | undefined
   /** The adapter's warnings (a policy that failed). Default: `console.warn`, prefixed `[agent-hooks]`. */

@@ -13,7 +13,7 @@ import { Mastra } from "@mastra/core/mastra"
 import { InMemoryStore } from "@mastra/core/storage"
 import { createTool } from "@mastra/core/tools"
 import { execFileSync } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
@@ -219,6 +219,23 @@ describe("@agent-hooks/mastra in a Mastra agent", () => {
     await agent.generate("make the marker", { maxSteps: 4 })
     expect(ran).toEqual(["touch MARKER"])
     expect(s.sentAfterToolCall()).toContain("marker noted by policy")
+  })
+
+  it("the transcript: a hook reads the conversation so far and the call at transcript_path (JSONL, Claude Code's lines, 0600)", async () => {
+    const read = `f=$(sed -n 's/.*"transcript_path":"\\([^"]*\\)".*/\\1/p'); grep -q 'make the marker' "$f" && grep -q '"type":"tool_use"' "$f" && { echo "transcript at $f has the prompt and the call" >&2; exit 2; }; exit 0`
+    const { dir, engine } = await project(pre("Bash", read))
+    const s = await server()
+    const transcriptDir = join(dir, "transcripts")
+    const { agent, ran } = agentWith(s, dir, { engine, transcriptDir, sessionId: "s-1" })
+    await agent.generate("make the marker", { maxSteps: 4 })
+    expect(ran).toEqual([])
+    expect(s.sentAfterToolCall()).toContain(`transcript at ${join(transcriptDir, "s-1.jsonl")} has the prompt and the call`)
+    const lines = readFileSync(join(transcriptDir, "s-1.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line))
+    expect(lines.at(-1).message.content.at(-1)).toMatchObject({ type: "tool_use", name: "Bash", input: { command: "touch MARKER" } })
+    expect(statSync(join(transcriptDir, "s-1.jsonl")).mode & 0o777).toBe(0o600)
   })
 
   it("UserPromptSubmit: a blocked prompt never reaches the model; Stop: a block gives the reason to go on with", async () => {

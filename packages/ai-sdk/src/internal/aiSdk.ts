@@ -72,7 +72,19 @@ export const make = (options: AiSdkHooksOptions = {}): AiSdkHooks => {
     if (more.length > 0) remember(texts, id, [...(texts.get(id) ?? []), ...more])
   }
 
-  const preToolUse = async (name: string, input: unknown, toolCallId: string): Promise<Decided> => {
+  /** The conversation so far and the model's call (what the transcript holds for a tool event). */
+  const withCall = (
+    messages: ReadonlyArray<unknown> | undefined,
+    name: string,
+    input: unknown,
+    toolCallId: string,
+    more: ReadonlyArray<unknown> = []
+  ) =>
+    messages === undefined
+      ? undefined
+      : [...messages, { role: "assistant", content: [{ type: "tool-call", toolCallId, toolName: name, input }] }, ...more]
+
+  const preToolUse = async (name: string, input: unknown, toolCallId: string, messages?: ReadonlyArray<unknown>): Promise<Decided> => {
     let tool: Adapter.ResolvedTool | undefined
     const outcome = await a.dispatch(
       "PreToolUse",
@@ -86,14 +98,15 @@ export const make = (options: AiSdkHooksOptions = {}): AiSdkHooks => {
           tool_use_id: toolCallId
         }
       },
-      true
+      true,
+      () => withCall(messages, name, input, toolCallId)
     )
     addText(toolCallId, outcome.additionalContext ?? [])
     return { outcome, fromInput: tool?.fromInput ?? ((value) => value) }
   }
 
-  const toolApproval: AiSdkHooks["toolApproval"] = async ({ toolCall }) => {
-    const decision = await preToolUse(toolCall.toolName, toolCall.input, toolCall.toolCallId)
+  const toolApproval: AiSdkHooks["toolApproval"] = async ({ messages, toolCall }) => {
+    const decision = await preToolUse(toolCall.toolName, toolCall.input, toolCall.toolCallId, messages)
     const { outcome } = decision
     remember(decided, toolCall.toolCallId, decision)
     const label = a.tool(toolCall.toolName).name
@@ -129,7 +142,7 @@ export const make = (options: AiSdkHooksOptions = {}): AiSdkHooks => {
         decided.delete(id)
         if (decision === undefined) {
           // `toolApproval` did not see the call (not given to the SDK, or a resumed run in another process).
-          decision = await preToolUse(name, input, id)
+          decision = await preToolUse(name, input, id, callOptions.messages)
           const { outcome } = decision
           const label = a.tool(name).name
           if (denies(outcome)) throw new Error(reasonOf(outcome, `Blocked by a PreToolUse hook (${label})`))
@@ -172,7 +185,11 @@ export const make = (options: AiSdkHooksOptions = {}): AiSdkHooks => {
             tool_response: output,
             tool_use_id: id
           }),
-          false
+          false,
+          () =>
+            withCall(callOptions.messages, name, args, id, [
+              { role: "tool", content: [{ type: "tool-result", toolCallId: id, toolName: name, output }] }
+            ])
         )
         // Claude Code gives the model a PostToolUse block's reason and the hooks' context with the result.
         addText(id, [...(post.blocked && post.reason ? [post.reason] : []), ...(post.additionalContext ?? [])])

@@ -3,8 +3,10 @@
  * tool names hooks see, the payloads, and the rule that a policy that fails blocks the call.
  */
 import { randomUUID } from "node:crypto"
+import { join } from "node:path"
 import type * as Outcome from "@agent-hooks/core/Outcome"
 import type { AdapterEngine, AdapterOptions, ToolMapping } from "../MastraHooks.ts"
+import * as Transcript from "./transcript.ts"
 
 /** The tool events: their matcher reads the tool name. */
 const TOOL_EVENTS = ["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest"]
@@ -111,7 +113,12 @@ export interface Adapter {
    * Runs the hooks of `event`. A failure of the engine itself (it could not be created, it threw)
    * is an outcome that blocks, with a reason that says so (`blocks: true`), else one that does not.
    */
-  readonly dispatch: (event: string, payload: () => Record<string, unknown>, blocks: boolean) => Promise<Outcome.Outcome>
+  readonly dispatch: (
+    event: string,
+    payload: () => Record<string, unknown>,
+    blocks: boolean,
+    messages?: () => ReadonlyArray<unknown> | undefined
+  ) => Promise<Outcome.Outcome>
   readonly close: () => Promise<void>
 }
 
@@ -183,6 +190,12 @@ export const make = (options: AdapterOptions, adapterName: string): Adapter => {
     return resolved
   }
   const sessionId = options.sessionId ?? randomUUID()
+  let transcriptDir: string | undefined
+  const transcriptPath = (): string => {
+    if (options.transcriptDir === false) return ""
+    transcriptDir ??= options.transcriptDir ?? Transcript.defaultDir()
+    return join(transcriptDir, `${sessionId}.jsonl`)
+  }
   return {
     engine: getEngine,
     sessionId,
@@ -191,16 +204,22 @@ export const make = (options: AdapterOptions, adapterName: string): Adapter => {
     warn,
     common: () => ({
       session_id: sessionId,
-      transcript_path: options.transcriptPath ?? "",
+      transcript_path: transcriptPath(),
       cwd,
       permission_mode: options.permissionMode ?? "default"
     }),
-    dispatch: async (event, payload, blocks) => {
+    dispatch: async (event, payload, blocks, messages) => {
       try {
         const engine = await getEngine()
         resolvedEngine = engine
         const context = currentTrace()
         const input = payload()
+        // The transcript is written only for a dispatch that may run a hook (it reads the file).
+        const conversation = messages?.()
+        const path = input["transcript_path"]
+        if (conversation !== undefined && typeof path === "string" && path !== "" && engine.unmatched?.(event, input) === undefined) {
+          Transcript.write(path, transcriptDir!, conversation, { sessionId, cwd, toolName: (name) => tool(name).name })
+        }
         const outcome = await (context === undefined ? engine.dispatch(event, input) : engine.dispatch(event, input, context))
         if (engine.reportsWarnings !== true) for (const warning of outcome.warnings ?? []) warn(warning)
         return outcome as Outcome.Outcome

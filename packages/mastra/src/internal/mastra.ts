@@ -39,7 +39,20 @@ export const make = (options: MastraHooksOptions = {}): MastraHooks => {
   /** What the hooks said for the model since its last step. */
   const forModel: Array<string> = []
 
-  const preToolUse = (name: string, input: unknown, toolCallId: string | undefined) =>
+  /** The conversation of the last step (the processor sees it), for a dispatch Mastra gives no messages. */
+  let lastMessages: ReadonlyArray<unknown> | undefined
+  const withCall = (messages: ReadonlyArray<unknown> | undefined, name: string, input: unknown, toolCallId: string | undefined) => {
+    const base = messages ?? lastMessages
+    return base === undefined
+      ? undefined
+      : [...base, { role: "assistant", content: [{ type: "tool-call", toolCallId: toolCallId ?? "", toolName: name, input }] }]
+  }
+  const messagesOf = (context: unknown): ReadonlyArray<unknown> | undefined => {
+    const messages = (context as { messages?: unknown } | undefined)?.messages
+    return Array.isArray(messages) ? messages : undefined
+  }
+
+  const preToolUse = (name: string, input: unknown, toolCallId: string | undefined, messages?: ReadonlyArray<unknown>) =>
     a.dispatch(
       "PreToolUse",
       () => {
@@ -52,7 +65,8 @@ export const make = (options: MastraHooksOptions = {}): MastraHooks => {
           ...(toolCallId === undefined ? {} : { tool_use_id: toolCallId })
         }
       },
-      true
+      true,
+      () => withCall(messages, name, input, toolCallId)
     )
 
   const requireToolApproval: MastraHooks["requireToolApproval"] = async ({ args, toolName }) => {
@@ -68,7 +82,9 @@ export const make = (options: MastraHooksOptions = {}): MastraHooks => {
     const key = keyOf(toolName, input)
     const decided = pending.get(key)
     pending.delete(key)
-    const outcome = decided?.outcome ?? (await preToolUse(toolName, input, typeof toolCallId === "string" ? toolCallId : undefined))
+    const outcome =
+      decided?.outcome ??
+      (await preToolUse(toolName, input, typeof toolCallId === "string" ? toolCallId : undefined, messagesOf(context.context)))
     const label = a.tool(toolName).name
     forModel.push(...(outcome.additionalContext ?? []))
     if (denies(outcome)) return { proceed: false, output: reasonOf(outcome, `Blocked by a PreToolUse hook (${label})`) }
@@ -129,7 +145,8 @@ export const make = (options: MastraHooksOptions = {}): MastraHooks => {
       if (context.length === 0) return messages
       return { messages, systemMessages: [...systemMessages, ...context.map((content) => ({ role: "system" as const, content }))] }
     },
-    processInputStep: async ({ systemMessages }) => {
+    processInputStep: async ({ messages, systemMessages }) => {
+      lastMessages = messages
       if (forModel.length === 0) return undefined
       const said = forModel.splice(0)
       return { systemMessages: [...systemMessages, ...said.map((content) => ({ role: "system" as const, content }))] }
