@@ -56,9 +56,9 @@ messages.push(...result.response.messages)
 // The deploy waits for a human: here the human approves it.
 // (A denied call has its request and the automatic answer in the steps; only open requests wait.)
 const answered = new Set(result.content.flatMap((part) => (part.type === "tool-approval-response" ? [part.approvalId] : [])))
-const approvals = result.content.filter((part) => part.type === "tool-approval-request" && !answered.has(part.approvalId))
+const approvals = result.content.flatMap((part) => (part.type === "tool-approval-request" && !answered.has(part.approvalId) ? [part] : []))
 for (const request of approvals) {
-  console.log(`approval asked: ${request.toolCall.input.command} (${request.reason})`)
+  console.log(`approval asked: ${(request.toolCall.input as { command: string }).command} (${request.reason})`)
 }
 if (approvals.length > 0) {
   messages.push({

@@ -13,7 +13,6 @@
  */
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible"
 import { Agent } from "@mastra/core/agent"
 import { Mastra } from "@mastra/core/mastra"
 import { InMemoryStore } from "@mastra/core/storage"
@@ -52,7 +51,8 @@ const agent = new Agent({
   id: "ops",
   name: "ops",
   instructions: "You keep the repository tidy.",
-  model: createOpenAICompatible({ name: "scripted", baseURL: server.baseURL, apiKey: "none" }).chatModel("scripted"),
+  // Any OpenAI-compatible endpoint (or a model of an AI SDK provider).
+  model: { providerId: "scripted", modelId: "scripted", url: server.baseURL, apiKey: "none", api: "chat" },
   tools: { bash },
   hooks: hooks.toolHooks,
   inputProcessors: [hooks.processor]

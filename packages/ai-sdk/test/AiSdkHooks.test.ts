@@ -122,13 +122,13 @@ describe("@agent-hooks/ai-sdk in generateText", () => {
     const tools = hooks.tools(shellTool(dir, ran))
     const first = await run(s, { tools, toolApproval: hooks.toolApproval })
     const request = first.response.messages
-      .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+      .flatMap((m): Array<{ type: string; approvalId?: string }> => (Array.isArray(m.content) ? m.content : []))
       .find((p) => p.type === "tool-approval-request")
     expect(request).toMatchObject({ type: "tool-approval-request", reason: "markers need a human" })
     expect(ran).toEqual([])
     expect(audit().find((r) => r["kind"] === "outcome" && r["event"] === "PreToolUse")).toMatchObject({ decision: "ask" })
     // The human approves: the call runs (the hooks do not veto the answer they asked for).
-    const approvalId = (request as { approvalId: string }).approvalId
+    const approvalId = request!.approvalId!
     await run(s, {
       tools,
       toolApproval: hooks.toolApproval,

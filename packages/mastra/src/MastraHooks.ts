@@ -150,7 +150,7 @@ export interface MastraHooks {
   /** `requireToolApproval` of `generate` / `stream`: `true` for the calls a PreToolUse hook asks about. */
   readonly requireToolApproval: (context: { readonly toolName: string; readonly args: Record<string, unknown> }) => Promise<boolean>
   /** The input processor (`inputProcessors`): UserPromptSubmit, and the hooks' context for the model before each step. */
-  readonly processor: Processor<"agent-hooks">
+  readonly processor: Processor<"agent-hooks"> & Required<Pick<Processor<"agent-hooks">, "processInput" | "processInputStep">>
   /** Stop, after a run (`stop_hook_active` when the last prompt came from a Stop block). */
   readonly stop: (result: { readonly text: string }, options?: { readonly stopHookActive?: boolean | undefined }) => Promise<StopCheck>
   /** The name hooks see for a tool. */

@@ -1,11 +1,9 @@
 /**
- * The adapter inside a real Mastra agent (`@mastra/core` 1.71.0, a model of
- * `@ai-sdk/openai-compatible`), against the scripted model server of the agents step on
- * 127.0.0.1: the model asks for `run_shell_command` with `touch MARKER`, then answers `done`.
+ * The adapter inside a real Mastra agent (`@mastra/core` 1.71.0, its OpenAI-compatible model
+ * config), against the scripted model server of the agents step on 127.0.0.1: the model asks for `run_shell_command` with `touch MARKER`, then answers `done`.
  * What is checked is what a user sees: whether MARKER (or REWRITTEN) exists, what the model was
  * sent after its tool call, the audit trail.
  */
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible"
 import * as Audit from "@agent-hooks/core/Audit"
 import { closeProjectEngines, createHookEngine } from "@agent-hooks/node"
 import { Agent } from "@mastra/core/agent"
@@ -86,7 +84,7 @@ const agentWith = (s: ModelServer, dir: string, options: MastraHooksOptions) => 
     id: "ops",
     name: "ops",
     instructions: "You run shell commands.",
-    model: createOpenAICompatible({ name: "scripted", baseURL: `${s.url}/v1`, apiKey: "scripted" }).chatModel("scripted"),
+    model: { providerId: "scripted", modelId: "scripted", url: `${s.url}/v1`, apiKey: "scripted", api: "chat" },
     tools: { run_shell_command },
     hooks: hooks.toolHooks,
     inputProcessors: [hooks.processor]
