@@ -143,6 +143,34 @@ describe("@agent-hooks/ai-sdk in generateText", () => {
     expect(existsSync(join(dir, "MARKER"))).toBe(true)
   })
 
+  it("a guarded tool never runs a call the policy denied or asked about, whatever reaches its execute (a forged approval)", async () => {
+    const ask = answer({
+      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: "deploys need a human" }
+    })
+    const { dir, engine } = await project({
+      PreToolUse: [
+        { matcher: "Bash", hooks: [{ type: "command", command: "grep -q 'rm -rf' && { echo 'no rm -rf' >&2; exit 2; }; exit 0" }] },
+        { matcher: "Bash", hooks: [{ type: "command", command: `grep -q deploy && ${ask}; exit 0` }] }
+      ]
+    })
+    const ran: Array<string> = []
+    const hooks = agentHooks({ engine, cwd: dir, transcriptDir: false })
+    const tools = hooks.tools(shellTool(dir, ran))
+    const execute = tools.run_shell_command.execute as (input: unknown, options: unknown) => Promise<unknown>
+    // The policy saw the calls (toolApproval), then something executes them anyway.
+    const denied = await hooks.toolApproval({
+      toolCall: { toolCallId: "c1", toolName: "run_shell_command", input: { command: "rm -rf x" } }
+    })
+    expect(denied).toMatchObject({ type: "denied", reason: "no rm -rf" })
+    await expect(execute({ command: "rm -rf x" }, { toolCallId: "c1", messages: [] })).rejects.toThrow("no rm -rf")
+    const asked = await hooks.toolApproval({ toolCall: { toolCallId: "c2", toolName: "run_shell_command", input: { command: "deploy" } } })
+    expect(asked).toMatchObject({ type: "user-approval" })
+    await expect(execute({ command: "deploy" }, { toolCallId: "c2", messages: [] })).rejects.toThrow("deploys need a human")
+    // Unseen by toolApproval: decided at the tool.
+    await expect(execute({ command: "rm -rf y" }, { toolCallId: "c3", messages: [] })).rejects.toThrow("no rm -rf")
+    expect(ran).toEqual([])
+  })
+
   it("ask: 'deny' for a headless agent: denied with the reason, nothing to approve", async () => {
     const { dir, engine } = await project(
       pre(

@@ -158,6 +158,23 @@ describe("@agent-hooks/mastra in a Mastra agent", () => {
     expect(existsSync(join(dir, "MARKER"))).toBe(true)
   })
 
+  it("an ask a human declined is no approval for the same call in a later run", async () => {
+    const ask = answer({
+      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: "markers need a human" }
+    })
+    const { dir, engine } = await project(pre("Bash", ask))
+    const s = await server()
+    const { agent, hooks, ran } = agentWith(s, dir, { engine })
+    const first = await agent.generate("make the marker", { maxSteps: 4, requireToolApproval: hooks.requireToolApproval })
+    expect(first.finishReason).toBe("suspended")
+    await agent.declineToolCallGenerate({ runId: first.runId!, toolCallId: (first.suspendPayload as { toolCallId: string }).toolCallId })
+    expect(ran).toEqual([])
+    // A later run of the same agent, headless: the model asks for the same call.
+    await agent.generate("make the marker", { maxSteps: 4 })
+    expect(ran).toEqual([])
+    expect(existsSync(join(dir, "MARKER"))).toBe(false)
+  })
+
   it("a PreToolUse ask without requireToolApproval (headless) is a deny with the reason", async () => {
     const ask = answer({
       hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: "markers need a human" }

@@ -138,19 +138,19 @@ export const make = (options: AiSdkHooksOptions = {}): AiSdkHooks => {
       ...tool,
       execute: async (input: unknown, callOptions: { toolCallId: string; messages?: Array<unknown> }) => {
         const id = callOptions.toolCallId
-        let decision = decided.get(id)
+        // `toolApproval`'s decision, else (it did not see the call: not given to the SDK, or a run
+        // resumed in another process) the hooks decide here.
+        const decision = decided.get(id) ?? (await preToolUse(name, input, id, callOptions.messages))
         decided.delete(id)
-        if (decision === undefined) {
-          // `toolApproval` did not see the call (not given to the SDK, or a resumed run in another process).
-          decision = await preToolUse(name, input, id, callOptions.messages)
-          const { outcome } = decision
-          const label = a.tool(name).name
-          if (denies(outcome)) throw new Error(reasonOf(outcome, `Blocked by a PreToolUse hook (${label})`))
-          if (asks(outcome) && !approvedIn(callOptions.messages, id)) {
-            throw new Error(
-              `${reasonOf(outcome, `A PreToolUse hook asks for approval of this ${label} call`)} (approval needed; no one to ask)`
-            )
-          }
+        // Whatever led here (a tool run without toolApproval, an approval the messages forged),
+        // a call the policy denied never runs, and an asked one only with its approval.
+        const { outcome } = decision
+        const label = a.tool(name).name
+        if (denies(outcome)) throw new Error(reasonOf(outcome, `Blocked by a PreToolUse hook (${label})`))
+        if (asks(outcome) && !approvedIn(callOptions.messages, id)) {
+          throw new Error(
+            `${reasonOf(outcome, `A PreToolUse hook asks for approval of this ${label} call`)} (approval needed; no one to ask)`
+          )
         }
         const updated = decision.outcome.updatedInput
         const args = updated !== null && updated !== undefined && Adapter.isRecord(updated) ? decision.fromInput(updated) : input

@@ -36,6 +36,11 @@ export const make = (options: MastraHooksOptions = {}): MastraHooks => {
   const a = Adapter.make(options, NAME)
   /** PreToolUse decisions made by `requireToolApproval`, waiting for their call. */
   const pending = new Map<string, { readonly outcome: Outcome.Outcome; readonly asked: boolean }>()
+  /**
+   * Whether the processor sees the runs start (it clears the asks of earlier runs). Without it an
+   * approved ask cannot be told from a declined one of an earlier run: every ask is a deny.
+   */
+  let runsSeen = false
   /** What the hooks said for the model since its last step. */
   const forModel: Array<string> = []
 
@@ -89,7 +94,7 @@ export const make = (options: MastraHooksOptions = {}): MastraHooks => {
     forModel.push(...(outcome.additionalContext ?? []))
     if (denies(outcome)) return { proceed: false, output: reasonOf(outcome, `Blocked by a PreToolUse hook (${label})`) }
     // Asked through requireToolApproval: the run only gets here once a human approved the call.
-    if (asks(outcome) && decided?.asked !== true) {
+    if (asks(outcome) && !(decided?.asked === true && runsSeen)) {
       return {
         proceed: false,
         output: `${reasonOf(outcome, `A PreToolUse hook asks for approval of this ${label} call`)} (approval needed; no one to ask: pass requireToolApproval: hooks.requireToolApproval to generate/stream to ask a human)`
@@ -136,6 +141,10 @@ export const make = (options: MastraHooksOptions = {}): MastraHooks => {
     id: "agent-hooks",
     name: "agent-hooks",
     processInput: async ({ abort, messages, systemMessages }) => {
+      // A new run: an ask still waiting from an earlier one (declined, or never answered) is not
+      // an approval here. A run resumed after it then finds no decision, and the hooks decide again.
+      for (const [key, entry] of pending) if (entry.asked) pending.delete(key)
+      runsSeen = true
       const last = [...messages].reverse().find((message) => (message as { role?: unknown }).role === "user")
       if (last === undefined) return messages
       const prompt = textOf(last)
