@@ -13,8 +13,8 @@
  *
  * Goal: at most 0.5 ms per tool call over the no-op callback.
  *
- * Run: `node bench/sdk-overhead.ts [--iterations N] [--out FILE]` (after a build). Writes
- * `docs/benchmarks/sdk-overhead.md`; exits 1 when a goal is missed.
+ * Run: `node bench/ai-sdk-mastra-overhead.ts [--iterations N] [--out FILE]` (after a build). Writes
+ * `docs/benchmarks/ai-sdk-mastra-overhead.md`; exits 1 when a goal is missed.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { cpus, tmpdir } from "node:os"
@@ -34,7 +34,7 @@ const here = dirname(fileURLToPath(import.meta.url))
 const { values } = parseArgs({
   options: {
     iterations: { type: "string", default: "300" },
-    out: { type: "string", default: resolve(here, "../docs/benchmarks/sdk-overhead.md") }
+    out: { type: "string", default: resolve(here, "../docs/benchmarks/ai-sdk-mastra-overhead.md") }
   }
 })
 const iterations = Number(values.iterations)
@@ -181,7 +181,7 @@ const table = [
 ]
 const page = `# AI SDK and Mastra overhead
 
-Measured by \`node bench/sdk-overhead.ts --iterations ${iterations}\` (after \`npm run build\`) on ${new Date().toISOString().slice(0, 10)}:
+Measured by \`node bench/ai-sdk-mastra-overhead.ts --iterations ${iterations}\` (after \`npm run build\`) on ${new Date().toISOString().slice(0, 10)}:
 Node ${process.versions.node}, ${cpus().length} cores (${cpus()[0]?.model ?? "unknown CPU"}).
 
 One run is one agent turn with one tool call (the model asks for \`bash\`, the tool returns, the model
