@@ -62,17 +62,21 @@ const slowFiles = [
   // the built CLI or dist/ (the fast lane does not build)
   builtCliFiles,
   "packages/langchain-adapter/test/examples.node.test.ts",
-  // the real AI SDK and Mastra agents against a model server: Vite transforms the frameworks'
-  // bundles (inlined, see `server.deps.inline`), seconds of CPU per file
+  // the real AI SDK and Mastra agents against a model server (seconds of CPU per file)
   "packages/ai-sdk/test/AiSdkHooks.test.ts",
   "packages/mastra/test/MastraHooks.test.ts",
   "packages/ai-sdk/test/examples.node.test.ts",
   "packages/mastra/test/examples.node.test.ts",
+  "packages/claude-agent-sdk/test/examples.node.test.ts",
+  "packages/openai-agents/test/examples.node.test.ts",
   // generated commands run through real shells, thousands of cases (the property tests that stay
   // run a tenth of their cases here: PropertyRuns in test-utils)
   "packages/core/test/HostileQuoting.test.ts",
   // the process conformance suite, once per spawner (Node, the spawn helper on Node and on Bun)
-  "packages/node/test/NodeProcessSpawner.test.ts"
+  "packages/node/test/NodeProcessSpawner.test.ts",
+  // the Claude Agent SDK against a scripted model server (each query starts the SDK's own Claude
+  // Code process: seconds per scenario)
+  "packages/claude-agent-sdk/test/AgentHooks.node.test.ts"
   // and the stress tests (`aloneFiles`: 3 runs of 250 overlapping dispatches under CPU load, per
   // spawner; a third of the fast lane's time on their own): the fast lane has no `stress` project
 ]
@@ -206,10 +210,6 @@ export default defineConfig({
   test: {
     projects: fast ? projectsFor : [...projectsFor, docsProject, stressProject],
     setupFiles: [fileURLToPath(new URL("./vitest.setup.ts", import.meta.url))],
-    // Dependencies that publish a `source` export condition of their own (eventsource-parser,
-    // under the AI SDK's providers and Mastra): resolved to their TypeScript sources by the
-    // condition above, so Vite transforms them (Node refuses to strip types under node_modules).
-    server: { deps: { inline: [/eventsource-parser/, /@ai-sdk\//, /\/node_modules\/ai\//, /@mastra\//] } },
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // A lane with no test files (e.g. a filter that matches nothing here) is not a failure.

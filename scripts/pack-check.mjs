@@ -2,8 +2,9 @@
 // The packages as a user gets them: every public package is packed (`pnpm pack`), checked with
 // publint and @arethetypeswrong/cli, and installed from the tarballs into an empty temp folder
 // with `npm install <tarballs>`; then the CLI runs (`npx agent-hooks --help`, `run`), and
-// @agent-hooks/node, bun and langchain-adapter are imported and dispatch under their runtimes;
-// @agent-hooks/ai-sdk and mastra block a tool call inside their frameworks.
+// @agent-hooks/node, bun and langchain-adapter are imported and dispatch under their runtimes, and
+// claude-agent-sdk and openai-agents, installed with their frameworks, deny a call through each SDK's seam;
+// ai-sdk and mastra block a tool call inside their frameworks.
 //
 // Run after a build, with the toolchain first on PATH (`npm test` does both; this is its "pack"
 // step): `node scripts/pack-check.mjs [--result FILE]` (FILE gets `{"passed", "failed"}`). Prints one line per check and `N passed, N failed` last;
@@ -88,18 +89,10 @@ const pool = async (jobs, limit = 3) => {
 
 /**
  * @agent-hooks/ai-sdk and @agent-hooks/mastra with their frameworks at the versions they are tested
- * with: a model (the AI SDK's MockLanguageModelV4) asks for `bash` with `rm -rf /`, the policy of
+ * with (installed with the tarballs): a model (the AI SDK's MockLanguageModelV4) asks for `bash` with `rm -rf /`, the policy of
  * `settings` refuses it, and the reason is what the model gets next.
  */
 function frameworkAdapters(app, settings) {
-  const frameworks = sh(
-    "npm",
-    ["install", "--no-audit", "--no-fund", "--loglevel=error", "ai@7.0.173", "@mastra/core@1.71.0", "zod@4.6.7"],
-    {
-      cwd: app
-    }
-  )
-  if (!check("npm install ai@7.0.173 @mastra/core@1.71.0 beside the tarballs", frameworks.ok, frameworks.out)) return
   const model = `
     import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test"
     const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } }
@@ -204,7 +197,9 @@ try {
   const app = join(tmp, "app")
   mkdirSync(app)
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }))
-  const install = sh("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...files], { cwd: app })
+  // With the agent frameworks the adapters are for, at the versions they are tested with.
+  const frameworks = ["@anthropic-ai/claude-agent-sdk@0.3.328", "@openai/agents@0.20.0", "ai@7.0.173", "@mastra/core@1.71.0"]
+  const install = sh("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...files, ...frameworks], { cwd: app })
   if (!check("npm install <tarballs> in an empty folder", install.ok, install.out)) throw new Error("stop")
 
   const settings = join(app, "hooks.json")
@@ -382,6 +377,60 @@ try {
   )
   const langchain = sh("node", ["langchain.mjs"], { cwd: app })
   check("@agent-hooks/langchain-adapter imports under node", langchain.ok && langchain.stdout.includes("middleware"), langchain.out)
+
+  // The in-process adapters with their frameworks: a policy's deny reaches each SDK's own seam.
+  writeFileSync(
+    join(app, "claude-agent-sdk.mjs"),
+    `
+    import { HOOK_EVENTS } from "@anthropic-ai/claude-agent-sdk"
+    import { agentHooks } from "@agent-hooks/claude-agent-sdk"
+    import { closeProjectEngines } from "@agent-hooks/node"
+    const hooks = agentHooks({ projectDir: ${JSON.stringify(app)}, engineOptions: { settings: [${JSON.stringify(settings)}] } })
+    const answer = await hooks.PreToolUse[0].hooks[0](
+      { hook_event_name: "PreToolUse", session_id: "s", transcript_path: "", cwd: ${JSON.stringify(app)}, tool_name: "Bash", tool_input: { command: "rm -rf /" } },
+      "toolu_1",
+      { signal: new AbortController().signal }
+    )
+    await closeProjectEngines()
+    const specific = answer.hookSpecificOutput ?? {}
+    if (Object.keys(hooks).length !== HOOK_EVENTS.length || specific.permissionDecision !== "deny" || !String(specific.permissionDecisionReason).includes("no rm here")) {
+      console.error(JSON.stringify(answer)); process.exit(1)
+    }
+    console.log("denied")
+  `
+  )
+  const claudeSdk = sh("node", ["claude-agent-sdk.mjs"], { cwd: app })
+  check(
+    "@agent-hooks/claude-agent-sdk with @anthropic-ai/claude-agent-sdk: a deny under node",
+    claudeSdk.ok && claudeSdk.stdout.includes("denied"),
+    claudeSdk.out
+  )
+  writeFileSync(
+    join(app, "openai-agents.mjs"),
+    `
+    import { Agent, RunContext, tool } from "@openai/agents"
+    import { guardTools } from "@agent-hooks/openai-agents"
+    import { closeProjectEngines } from "@agent-hooks/node"
+    const shell = tool({
+      name: "shell", description: "Run a command", strict: false,
+      parameters: { type: "object", properties: { command: { type: "string" } }, required: ["command"], additionalProperties: false },
+      execute: async () => "ran"
+    })
+    const [guarded] = guardTools([shell], { projectDir: ${JSON.stringify(app)}, engineOptions: { settings: [${JSON.stringify(settings)}] } })
+    const toolCall = { type: "function_call", callId: "call_1", name: "shell", arguments: JSON.stringify({ command: "rm -rf /" }) }
+    const out = await guarded.inputGuardrails[0].run({ context: new RunContext(), agent: new Agent({ name: "a" }), toolCall })
+    await closeProjectEngines()
+    if (out.behavior.type !== "rejectContent" || !out.behavior.message.includes("no rm here")) { console.error(JSON.stringify(out)); process.exit(1) }
+    console.log("rejected")
+  `
+  )
+  const openaiAgents = sh("node", ["openai-agents.mjs"], { cwd: app })
+  check(
+    "@agent-hooks/openai-agents with @openai/agents: a deny under node",
+    openaiAgents.ok && openaiAgents.stdout.includes("rejected"),
+    openaiAgents.out
+  )
+
   frameworkAdapters(app, settings)
 } catch (error) {
   if (error?.message !== "stop") check("pack check", false, error?.stack ?? String(error))

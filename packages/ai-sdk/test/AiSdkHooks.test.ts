@@ -15,15 +15,8 @@ import { join } from "node:path"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
 import { z } from "zod"
 import { agentHooks } from "@agent-hooks/ai-sdk"
-// @ts-expect-error: a JavaScript module without types
 import { startModelServer } from "../../../agents/lib/server.mjs"
-
-interface ModelServer {
-  readonly url: string
-  readonly toolCalls: number
-  sentAfterToolCall(): string
-  close(): Promise<void>
-}
+import type { ModelServer } from "../../../agents/lib/server.mjs"
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {
@@ -57,7 +50,7 @@ const pre = (matcher: string, command: string, extra: Record<string, unknown> = 
 const answer = (value: unknown) => `printf '%s' '${JSON.stringify(value)}'`
 
 const server = async (): Promise<ModelServer> => {
-  const s = (await startModelServer()) as ModelServer
+  const s = await startModelServer()
   cleanups.push(() => s.close())
   return s
 }

@@ -25,6 +25,7 @@
  */
 import type * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
+import * as activeSpan from "./internal/activeSpan.ts"
 import * as internal from "./internal/telemetry.ts"
 import type { Decision, HookStatus } from "./HookOutput.ts"
 
@@ -175,3 +176,13 @@ export const withTraceContext: (env: Readonly<Record<string, string>>) => Effect
  * @category constructors
  */
 export const disabled: Telemetry = internal.disabled
+
+/**
+ * The W3C `traceparent` of the host's active OpenTelemetry span (`@opentelemetry/api`'s context,
+ * read from its global registration without importing the package), else `undefined`. What an
+ * adapter passes as a dispatch's `context`, so the hooks' spans join the agent framework's trace.
+ *
+ * @since 0.2.0
+ * @category tracing
+ */
+export const activeTraceparent: () => string | undefined = activeSpan.activeTraceparent

@@ -18,16 +18,8 @@ import { afterAll, afterEach, describe, expect, it } from "vitest"
 import { z } from "zod"
 import { agentHooks } from "@agent-hooks/mastra"
 import type { MastraHooksOptions } from "@agent-hooks/mastra"
-// @ts-expect-error: a JavaScript module without types
 import { startModelServer } from "../../../agents/lib/server.mjs"
-
-interface ModelServer {
-  readonly url: string
-  readonly toolCalls: number
-  sentAfterToolCall(): string
-  sentToModel(): string
-  close(): Promise<void>
-}
+import type { ModelServer } from "../../../agents/lib/server.mjs"
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {
@@ -62,7 +54,7 @@ const pre = (matcher: string, command: string, extra: Record<string, unknown> = 
 const answer = (value: unknown) => `printf '%s' '${JSON.stringify(value)}'`
 
 const server = async (): Promise<ModelServer> => {
-  const s = (await startModelServer()) as ModelServer
+  const s = await startModelServer()
   cleanups.push(() => s.close())
   return s
 }

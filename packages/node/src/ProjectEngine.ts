@@ -36,8 +36,10 @@ export interface ProjectEngineOptions extends NodeEngineOptions {}
 
 /**
  * The engine of a project folder, created on the first call and shared by every later call with
- * the same options in this process (the same folder, the same option values; functions compared
- * by identity). A creation that failed (a settings file that cannot be read in strict mode, an
+ * the same options in this process (the same folder, the same option values; functions and
+ * objects that are not plain data compared by identity: define an `onWarning` once, not inline in
+ * a function called per request, else each call makes an engine; past 16 engines for one folder a
+ * warning says so). A creation that failed (a settings file that cannot be read in strict mode, an
  * audit log that cannot be opened) is not kept: the next call tries again. `close()` of the
  * engine returned closes it for every holder and forgets it: the next call creates a new one.
  *

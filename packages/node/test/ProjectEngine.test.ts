@@ -107,4 +107,13 @@ describe("projectEngine", () => {
     const outcome = await engine.dispatch("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } })
     expect(outcome.blocked).toBe(true)
   })
+
+  it("says so when options made anew on every call make an engine each time", async () => {
+    const { dir, env } = project()
+    const warnings: Array<string> = []
+    for (let i = 0; i < 18; i++) {
+      await projectEngine({ projectDir: dir, env, managedDir: join(dir, "no-managed"), onWarning: (w) => warnings.push(w) })
+    }
+    expect(warnings.filter((w) => w.includes("engines for"))).toEqual([expect.stringContaining("define them once")])
+  })
 })

@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto"
 import { join } from "node:path"
 import type * as Outcome from "@agent-hooks/core/Outcome"
+import * as Telemetry from "@agent-hooks/core/Telemetry"
 import type { AdapterEngine, AdapterOptions, ToolMapping } from "../MastraHooks.ts"
 import * as Transcript from "./transcript.ts"
 
@@ -71,31 +72,10 @@ export const nothing = (event: string): Outcome.Outcome =>
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
-// `@opentelemetry/api` keeps its registered globals here, and the current span under this context
-// key: read without importing the package (the host's copy is the one that counts).
-const OTEL_API = Symbol.for("opentelemetry.js.api.1")
-const SPAN_KEY = Symbol.for("OpenTelemetry Context Key SPAN")
-const TRACE_ID = /^[0-9a-f]{32}$/
-const SPAN_ID = /^[0-9a-f]{16}$/
-
-/** The active OpenTelemetry span (the framework's, when it traces with `@opentelemetry/api`), as a `traceparent`. */
+/** The active OpenTelemetry span (the framework's, when it traces with `@opentelemetry/api`), as a dispatch's context. */
 export const currentTrace = (): { readonly traceparent: string } | undefined => {
-  try {
-    const api = (globalThis as Record<symbol, unknown>)[OTEL_API] as { readonly context?: { readonly active?: () => unknown } } | undefined
-    const active = api?.context?.active?.() as { readonly getValue?: (key: symbol) => unknown } | undefined
-    const span = active?.getValue?.(SPAN_KEY) as
-      | { readonly spanContext?: () => { traceId?: unknown; spanId?: unknown; traceFlags?: unknown } }
-      | undefined
-    const context = span?.spanContext?.()
-    if (context === undefined) return undefined
-    const { spanId, traceFlags, traceId } = context
-    if (typeof traceId !== "string" || typeof spanId !== "string" || !TRACE_ID.test(traceId) || !SPAN_ID.test(spanId)) return undefined
-    if (/^0+$/.test(traceId) || /^0+$/.test(spanId)) return undefined
-    return { traceparent: `00-${traceId}-${spanId}-${typeof traceFlags === "number" && (traceFlags & 1) === 1 ? "01" : "00"}` }
-  } catch {
-    // A broken context manager is no reason to stop a hook: the hooks' spans have no parent.
-    return undefined
-  }
+  const traceparent = Telemetry.activeTraceparent()
+  return traceparent === undefined ? undefined : { traceparent }
 }
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error))

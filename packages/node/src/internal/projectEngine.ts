@@ -30,12 +30,24 @@ const isOpaque = (value: object): boolean => {
   return proto !== Object.prototype && proto !== null
 }
 
+/** Engines made per project folder: past `CROWD`, once, a warning (options made anew on every call). */
+const madeFor = new Map<string, number>()
+const CROWD = 16
+
 /** @internal */
 export const projectEngine = (options: ProjectEngineOptions = {}): Promise<PromiseEngine.PromiseHookEngine> => {
   const projectDir = resolve(options.cwd ?? process.cwd(), options.projectDir ?? ".")
   const key = keyOf(options, projectDir)
   const known = engines.get(key)
   if (known !== undefined) return known
+  const count = (madeFor.get(projectDir) ?? 0) + 1
+  madeFor.set(projectDir, count)
+  if (count === CROWD + 1) {
+    // Functions are compared by identity: an `onWarning` written inline makes a new engine per call.
+    ;(options.onWarning ?? console.warn)(
+      `agent-hooks: projectEngine has made ${count} engines for ${projectDir} in this process: options with a new function or object on every call (an inline onWarning, a new Preset) make a new engine each time; define them once, or pass one engine (the adapters' \`engine\` option)`
+    )
+  }
   const made = createHookEngine({ blockUnjudged: true, ...options, projectDir }).then(
     (engine) => {
       const close = () => {
