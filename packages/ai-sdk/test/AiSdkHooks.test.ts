@@ -7,7 +7,7 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible"
 import * as Audit from "@agent-hooks/core/Audit"
 import { closeProjectEngines, createHookEngine } from "@agent-hooks/node"
-import { generateText, stepCountIs, tool } from "ai"
+import { generateText, stepCountIs, streamText, tool } from "ai"
 import { execFileSync } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -88,6 +88,23 @@ describe("@agent-hooks/ai-sdk in generateText", () => {
     expect(s.sentAfterToolCall()).toContain("no markers in this repo")
     const outcome = audit().find((r) => r["kind"] === "outcome" && r["event"] === "PreToolUse")
     expect(outcome).toMatchObject({ tool: "Bash", blocked: true, decision: "deny", reason: "no markers in this repo" })
+  })
+
+  it("streamText: the same deny, the reason in the model's next input", async () => {
+    const { dir, engine } = await project(pre("Bash", "echo 'no markers in this repo' >&2; exit 2"))
+    const s = await server()
+    const ran: Array<string> = []
+    const hooks = agentHooks({ engine, cwd: dir })
+    const result = streamText({
+      model: createOpenAICompatible({ name: "scripted", baseURL: `${s.url}/v1`, apiKey: "scripted" }).chatModel("scripted"),
+      prompt: "make the marker",
+      stopWhen: stepCountIs(4),
+      tools: hooks.tools(shellTool(dir, ran)),
+      toolApproval: hooks.toolApproval
+    })
+    expect(await result.text).toBe("done")
+    expect(ran).toEqual([])
+    expect(s.sentAfterToolCall()).toContain("no markers in this repo")
   })
 
   it("a matcher may name the framework's tool name (run_shell_command) as well as Claude Code's (Bash)", async () => {
