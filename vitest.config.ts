@@ -62,6 +62,11 @@ const slowFiles = [
   // the built CLI or dist/ (the fast lane does not build)
   builtCliFiles,
   "packages/langchain-adapter/test/examples.node.test.ts",
+  // the real AI SDK and Mastra agents against a model server (seconds of CPU per file)
+  "packages/ai-sdk/test/AiSdkHooks.test.ts",
+  "packages/mastra/test/MastraHooks.test.ts",
+  "packages/ai-sdk/test/examples.node.test.ts",
+  "packages/mastra/test/examples.node.test.ts",
   "packages/claude-agent-sdk/test/examples.node.test.ts",
   "packages/openai-agents/test/examples.node.test.ts",
   // generated commands run through real shells, thousands of cases (the property tests that stay

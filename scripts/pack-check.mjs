@@ -3,7 +3,8 @@
 // publint and @arethetypeswrong/cli, and installed from the tarballs into an empty temp folder
 // with `npm install <tarballs>`; then the CLI runs (`npx agent-hooks --help`, `run`), and
 // @agent-hooks/node, bun and langchain-adapter are imported and dispatch under their runtimes, and
-// claude-agent-sdk and openai-agents, installed with their frameworks, deny a call through each SDK's seam.
+// claude-agent-sdk and openai-agents, installed with their frameworks, deny a call through each SDK's seam;
+// ai-sdk and mastra block a tool call inside their frameworks.
 //
 // Run after a build, with the toolchain first on PATH (`npm test` does both; this is its "pack"
 // step): `node scripts/pack-check.mjs [--result FILE]` (FILE gets `{"passed", "failed"}`). Prints one line per check and `N passed, N failed` last;
@@ -86,6 +87,87 @@ const pool = async (jobs, limit = 3) => {
   return results
 }
 
+/**
+ * @agent-hooks/ai-sdk and @agent-hooks/mastra with their frameworks at the versions they are tested
+ * with (installed with the tarballs): a model (the AI SDK's MockLanguageModelV4) asks for `bash` with `rm -rf /`, the policy of
+ * `settings` refuses it, and the reason is what the model gets next.
+ */
+function frameworkAdapters(app, settings) {
+  const model = `
+    import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test"
+    const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } }
+    export const prompts = []
+    let calls = 0
+    const call = { type: "tool-call", toolCallId: "call-1", toolName: "bash", input: JSON.stringify({ command: "rm -rf /" }) }
+    export const model = new MockLanguageModelV4({
+      doGenerate: async ({ prompt }) => {
+        prompts.push(prompt)
+        return calls++ === 0
+          ? { content: [call], finishReason: { unified: "tool-calls", raw: undefined }, usage, warnings: [] }
+          : { content: [{ type: "text", text: "done" }], finishReason: { unified: "stop", raw: undefined }, usage, warnings: [] }
+      },
+      doStream: async ({ prompt }) => {
+        prompts.push(prompt)
+        const parts = calls++ === 0
+          ? [call, { type: "finish", finishReason: { unified: "tool-calls", raw: undefined }, usage }]
+          : [{ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: "done" }, { type: "text-end", id: "t" }, { type: "finish", finishReason: { unified: "stop", raw: undefined }, usage }]
+        return { stream: convertArrayToReadableStream([{ type: "stream-start", warnings: [] }, ...parts]) }
+      }
+    })
+    export const told = () => JSON.stringify(prompts.slice(1)).includes("no rm here")
+  `
+  writeFileSync(join(app, "model.mjs"), model)
+  writeFileSync(
+    join(app, "ai-sdk.mjs"),
+    `
+    import { generateText, jsonSchema, stepCountIs, tool } from "ai"
+    import { agentHooks } from "@agent-hooks/ai-sdk"
+    import { createHookEngine } from "@agent-hooks/node"
+    import { model, told } from "./model.mjs"
+    const ran = []
+    const bash = tool({ inputSchema: jsonSchema({ type: "object", properties: { command: { type: "string" } } }), execute: async ({ command }) => ran.push(command) })
+    const engine = await createHookEngine({ settings: [${JSON.stringify(settings)}], projectDir: ${JSON.stringify(app)} })
+    const hooks = agentHooks({ engine })
+    await generateText({ model, tools: hooks.tools({ bash }), toolApproval: hooks.toolApproval, prompt: "go", stopWhen: stepCountIs(3) })
+    await engine.close()
+    if (ran.length > 0 || !told()) process.exit(1)
+    console.log("blocked")
+  `
+  )
+  const aiSdk = sh("node", ["ai-sdk.mjs"], { cwd: app })
+  check(
+    "@agent-hooks/ai-sdk in generateText (ai 7.0.173): the call is denied, the model gets the reason",
+    aiSdk.ok && aiSdk.stdout.includes("blocked"),
+    aiSdk.out
+  )
+  writeFileSync(
+    join(app, "mastra.mjs"),
+    `
+    import { Agent } from "@mastra/core/agent"
+    import { createTool } from "@mastra/core/tools"
+    import { z } from "zod"
+    import { agentHooks } from "@agent-hooks/mastra"
+    import { createHookEngine } from "@agent-hooks/node"
+    import { model, told } from "./model.mjs"
+    const ran = []
+    const bash = createTool({ id: "bash", description: "shell", inputSchema: z.object({ command: z.string() }), execute: async ({ command }) => ran.push(command) })
+    const engine = await createHookEngine({ settings: [${JSON.stringify(settings)}], projectDir: ${JSON.stringify(app)} })
+    const hooks = agentHooks({ engine })
+    const agent = new Agent({ id: "a", name: "a", instructions: "x", model, tools: { bash }, hooks: hooks.toolHooks, inputProcessors: [hooks.processor] })
+    await agent.generate("go", { maxSteps: 3 })
+    await engine.close()
+    if (ran.length > 0 || !told()) process.exit(1)
+    console.log("blocked")
+  `
+  )
+  const mastra = sh("node", ["mastra.mjs"], { cwd: app })
+  check(
+    "@agent-hooks/mastra in a Mastra Agent (@mastra/core 1.71.0): the call is stopped, the model gets the reason",
+    mastra.ok && mastra.stdout.includes("blocked"),
+    mastra.out
+  )
+}
+
 const tmp = mkdtempSync(join(tmpdir(), "agent-hooks-pack-"))
 try {
   const tarballs = join(tmp, "tarballs")
@@ -116,7 +198,7 @@ try {
   mkdirSync(app)
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }))
   // With the agent frameworks the adapters are for, at the versions they are tested with.
-  const frameworks = ["@anthropic-ai/claude-agent-sdk@0.3.328", "@openai/agents@0.20.0"]
+  const frameworks = ["@anthropic-ai/claude-agent-sdk@0.3.328", "@openai/agents@0.20.0", "ai@7.0.173", "@mastra/core@1.71.0"]
   const install = sh("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...files, ...frameworks], { cwd: app })
   if (!check("npm install <tarballs> in an empty folder", install.ok, install.out)) throw new Error("stop")
 
@@ -348,6 +430,8 @@ try {
     openaiAgents.ok && openaiAgents.stdout.includes("rejected"),
     openaiAgents.out
   )
+
+  frameworkAdapters(app, settings)
 } catch (error) {
   if (error?.message !== "stop") check("pack check", false, error?.stack ?? String(error))
 } finally {

@@ -58,6 +58,8 @@ const sidebar: DefaultTheme.Sidebar = [
       { text: "Effect API", link: "/use/effect" },
       { text: "LangChain", link: "/langchain" },
       { text: "deepagents", link: "/use/deepagents" },
+      { text: "Vercel AI SDK", link: "/use/ai-sdk" },
+      { text: "Mastra", link: "/use/mastra" },
       { text: "Claude Agent SDK", link: "/use/claude-agent-sdk" },
       { text: "OpenAI Agents SDK", link: "/use/openai-agents" },
       { text: "Bun", link: "/use/bun" },
