@@ -23,7 +23,7 @@ import {
 } from "./foreignPayload.ts"
 import { noSettingsLine } from "./noSettings.ts"
 import { foundProjectRoot } from "./projectRoot.ts"
-import { readPayload } from "./stdin.ts"
+import { duplicateKeyOf, readPayload } from "./stdin.ts"
 import { codeVariablesIn, foreignEnvironment, hostEnvironment, withoutLocationVariables } from "./userEnv.ts"
 
 /** Options of `agent-hooks hook`. */
@@ -206,6 +206,17 @@ const decide = (
     }
     const call = HostMode.translate(agent, payload)
     if ("error" in call) return fail(call.error)
+    // A key the agent's JSON gives twice: its tool may use the value the policy would not judge
+    const duplicate = duplicateKeyOf(read)
+    const refusal =
+      call.refusal ??
+      (duplicate === undefined
+        ? undefined
+        : `the payload on stdin gives the duplicate key ${JSON.stringify(duplicate)} twice: ${agent.displayName}'s tool may use the value the policy would not judge, so the call is blocked`)
+    if (refusal !== undefined) {
+      if (call.tool !== undefined || typeof call.payload["tool_name"] === "string") return HostMode.refuse(call, refusal)
+      process.stderr.write(`agent-hooks: warning: ${refusal.replace(/, so the call is blocked$/, "")}\n`)
+    }
     const unknown = HostMode.unknownTool(call)
     if (unknown !== undefined) process.stderr.write(`agent-hooks: warning: ${unknown}\n`)
     const preset = yield* checkPreset(options.preset)
@@ -366,6 +377,22 @@ const decide = (
             Debug.matched(engine.plan, event, input)
           }
           warnings.dispatching()
+          // Every tool call as what it does: each of its actions (Claude Code's names) is dispatched,
+          // up to the first block; the call is blocked when any action is
+          const actions = native ? [] : (call.actions ?? [])
+          if (actions.length > 1) {
+            const outcomes: Array<{ readonly action: HostMode.Action; readonly outcome: Outcome.Outcome }> = []
+            for (const action of actions) {
+              const one = { ...call.payload, tool_name: action.tool_name, tool_input: action.tool_input }
+              if (level.debug) Debug.matched(engine.plan, event, one)
+              const outcome = yield* engine.dispatch(event, one)
+              outcomes.push({ action, outcome })
+              if (outcome.blocked) break
+            }
+            const outcome = HostMode.combineOutcomes(outcomes, actions.length)
+            if (level.debug) Debug.results(outcome)
+            return outcome
+          }
           const outcome = yield* engine.dispatch(event, input)
           if (level.debug) Debug.results(outcome)
           return outcome

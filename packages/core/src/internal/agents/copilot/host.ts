@@ -95,20 +95,13 @@ export const copilotHost: Agent = {
   ownEvents: ["userPromptTransformed", "errorOccurred"],
   toolNames: TOOLS.map((tool) => tool.host),
   tools: TOOLS,
-  readInput: (_hostEvent, payload) => {
-    const extra: Record<string, unknown> = {}
-    if (typeof payload["toolName"] === "string") {
-      const mapping = TOOLS.find((tool) => tool.host === payload["toolName"])
-      extra["tool_name"] = mapping?.claude ?? payload["toolName"]
-      const args = jsonObject(payload["toolArgs"])
-      const fields: Readonly<Record<string, string>> = mapping?.fields ?? {}
-      extra["tool_input"] = Object.fromEntries(
-        Object.entries(args).map(([key, value]) => [Object.hasOwn(fields, key) ? fields[key]! : key, value])
-      )
-    }
-    if (typeof payload["sessionId"] === "string") extra["session_id"] = payload["sessionId"]
-    return extra
-  },
+  // `toolName` and `toolArgs` (JSON text) are the agent's tool and input: read through its tools
+  // table as any agent's are (the field the tool uses is judged, a decoy `file_path` is not)
+  normalize: (payload) =>
+    typeof payload["toolName"] === "string"
+      ? { ...payload, tool_name: payload["toolName"], tool_input: jsonObject(payload["toolArgs"]) }
+      : { ...payload },
+  readInput: (_hostEvent, payload) => (typeof payload["sessionId"] === "string" ? { session_id: payload["sessionId"] } : {}),
   askDefault: "host",
   canAsk: true,
   canRewrite: false,
