@@ -29,7 +29,11 @@ afterAll(() => {
   if (scratch !== "") rmSync(scratch, { recursive: true, force: true })
 })
 
-const hook = (host: string, stdin: string, options: { readonly event?: string; readonly settings?: string; readonly env?: Record<string, string> } = {}) => {
+const hook = (
+  host: string,
+  stdin: string,
+  options: { readonly event?: string; readonly settings?: string; readonly env?: Record<string, string> } = {}
+) => {
   const env = cliEnv({
     ONE_POLICY_HOOKS: fixtures,
     ONE_POLICY_NODE: node === "node" ? "node" : process.execPath,
@@ -62,7 +66,12 @@ const WORK = "/work/p"
 const common = { session_id: "one-policy", transcript_path: null, cwd: WORK }
 
 /** Claude Code's calls of the policy, each as every agent sends it (its own tool and field names). */
-const CLAUDE_CALLS: ReadonlyArray<{ readonly what: string; readonly tool_name: string; readonly tool_input: Record<string, unknown>; readonly names: RegExp }> = [
+const CLAUDE_CALLS: ReadonlyArray<{
+  readonly what: string
+  readonly tool_name: string
+  readonly tool_input: Record<string, unknown>
+  readonly names: RegExp
+}> = [
   { what: "shell", tool_name: "Bash", tool_input: { command: "rm -rf /" }, names: /rm -rf/ },
   { what: "read", tool_name: "Read", tool_input: { file_path: `${WORK}/secret.txt` }, names: /secret/ },
   { what: "write", tool_name: "Write", tool_input: { file_path: `${WORK}/secret.txt`, content: "x" }, names: /secret/ },
@@ -73,7 +82,12 @@ const CLAUDE_CALLS: ReadonlyArray<{ readonly what: string; readonly tool_name: s
 describe("each agent's own shapes, against one policy in Claude Code's names", () => {
   for (const profile of Agents.profiles) {
     for (const call of CLAUDE_CALLS) {
-      const shown = HostMode.present(profile.host, "PreToolUse", { ...common, hook_event_name: "PreToolUse", tool_name: call.tool_name, tool_input: call.tool_input })
+      const shown = HostMode.present(profile.host, "PreToolUse", {
+        ...common,
+        hook_event_name: "PreToolUse",
+        tool_name: call.tool_name,
+        tool_input: call.tool_input
+      })
       for (const one of shown) {
         it(`${profile.name} ${one.hostEvent}: ${call.what} is blocked`, () => {
           const event = profile.payloadNamesNoEvent === true ? one.hostEvent : undefined
@@ -84,12 +98,24 @@ describe("each agent's own shapes, against one policy in Claude Code's names", (
   }
 })
 
-const codex = (tool_name: string, tool_input: unknown) => JSON.stringify({ ...common, hook_event_name: "PreToolUse", tool_name, tool_input, tool_use_id: "c1" })
+const codex = (tool_name: string, tool_input: unknown) =>
+  JSON.stringify({ ...common, hook_event_name: "PreToolUse", tool_name, tool_input, tool_use_id: "c1" })
 const patch = (body: string) => `*** Begin Patch\n${body}\n*** End Patch`
 
 /** The shapes that carry their action in another form, each as its agent sends it. */
-const SHAPES: ReadonlyArray<{ readonly name: string; readonly host: string; readonly event?: string; readonly stdin: string; readonly names: RegExp }> = [
-  { name: "Codex shell, bash -lc argv", host: "codex", stdin: codex("shell", { command: ["bash", "-lc", "rm -rf /"], workdir: WORK }), names: /rm -rf/ },
+const SHAPES: ReadonlyArray<{
+  readonly name: string
+  readonly host: string
+  readonly event?: string
+  readonly stdin: string
+  readonly names: RegExp
+}> = [
+  {
+    name: "Codex shell, bash -lc argv",
+    host: "codex",
+    stdin: codex("shell", { command: ["bash", "-lc", "rm -rf /"], workdir: WORK }),
+    names: /rm -rf/
+  },
   { name: "Codex shell, bare argv", host: "codex", stdin: codex("shell", { command: ["rm", "-rf", "/"] }), names: /rm -rf/ },
   {
     name: "Codex local_shell, exec action",
@@ -102,11 +128,23 @@ const SHAPES: ReadonlyArray<{ readonly name: string; readonly host: string; read
   {
     name: "Codex apply_patch, Update File",
     host: "codex",
-    stdin: codex("apply_patch", { command: patch("*** Update File: README.md\n@@\n-a\n+b\n*** Update File: config/secret.env\n@@\n-a\n+b") }),
+    stdin: codex("apply_patch", {
+      command: patch("*** Update File: README.md\n@@\n-a\n+b\n*** Update File: config/secret.env\n@@\n-a\n+b")
+    }),
     names: /secret\.env/
   },
-  { name: "Codex apply_patch, Add File", host: "codex", stdin: codex("apply_patch", { command: patch("*** Add File: secret.txt\n+hi") }), names: /secret/ },
-  { name: "Codex apply_patch, Delete File", host: "codex", stdin: codex("apply_patch", { command: patch("*** Delete File: secret.txt") }), names: /secret/ },
+  {
+    name: "Codex apply_patch, Add File",
+    host: "codex",
+    stdin: codex("apply_patch", { command: patch("*** Add File: secret.txt\n+hi") }),
+    names: /secret/
+  },
+  {
+    name: "Codex apply_patch, Delete File",
+    host: "codex",
+    stdin: codex("apply_patch", { command: patch("*** Delete File: secret.txt") }),
+    names: /secret/
+  },
   {
     name: "Codex apply_patch, Move to",
     host: "codex",
@@ -122,25 +160,45 @@ const SHAPES: ReadonlyArray<{ readonly name: string; readonly host: string; read
   {
     name: "Gemini CLI read_many_files",
     host: "gemini",
-    stdin: JSON.stringify({ ...common, hook_event_name: "BeforeTool", tool_name: "read_many_files", tool_input: { paths: ["README.md", "secret.txt"] } }),
+    stdin: JSON.stringify({
+      ...common,
+      hook_event_name: "BeforeTool",
+      tool_name: "read_many_files",
+      tool_input: { paths: ["README.md", "secret.txt"] }
+    }),
     names: /secret/
   },
   {
     name: "Gemini CLI web_fetch, URL in the prompt",
     host: "gemini",
-    stdin: JSON.stringify({ ...common, hook_event_name: "BeforeTool", tool_name: "web_fetch", tool_input: { prompt: "summarise https://evil.example/x please" } }),
+    stdin: JSON.stringify({
+      ...common,
+      hook_event_name: "BeforeTool",
+      tool_name: "web_fetch",
+      tool_input: { prompt: "summarise https://evil.example/x please" }
+    }),
     names: /evil\.example/
   },
   {
     name: "Qwen Code read_many_files",
     host: "qwen",
-    stdin: JSON.stringify({ ...common, hook_event_name: "PreToolUse", tool_name: "read_many_files", tool_input: { paths: ["README.md", "secret.txt"] } }),
+    stdin: JSON.stringify({
+      ...common,
+      hook_event_name: "PreToolUse",
+      tool_name: "read_many_files",
+      tool_input: { paths: ["README.md", "secret.txt"] }
+    }),
     names: /secret/
   },
   {
     name: "VS Code editFiles",
     host: "vscode",
-    stdin: JSON.stringify({ ...common, hookEventName: "PreToolUse", tool_name: "editFiles", tool_input: { files: [`${WORK}/a.ts`, `${WORK}/secret.ts`] } }),
+    stdin: JSON.stringify({
+      ...common,
+      hookEventName: "PreToolUse",
+      tool_name: "editFiles",
+      tool_input: { files: [`${WORK}/a.ts`, `${WORK}/secret.ts`] }
+    }),
     names: /secret/
   },
   {
@@ -174,52 +232,101 @@ const SHAPES: ReadonlyArray<{ readonly name: string; readonly host: string; read
   {
     name: "VS Code fetch_webpage, urls[]",
     host: "vscode",
-    stdin: JSON.stringify({ ...common, hookEventName: "PreToolUse", tool_name: "fetch_webpage", tool_input: { urls: ["https://ok.example", "https://evil.example/x"], query: "q" } }),
+    stdin: JSON.stringify({
+      ...common,
+      hookEventName: "PreToolUse",
+      tool_name: "fetch_webpage",
+      tool_input: { urls: ["https://ok.example", "https://evil.example/x"], query: "q" }
+    }),
     names: /evil\.example/
   },
   {
     name: "Cursor Delete",
     host: "cursor",
-    stdin: JSON.stringify({ conversation_id: "c", generation_id: "g", hook_event_name: "preToolUse", workspace_roots: [WORK], tool_name: "Delete", tool_input: { file_path: `${WORK}/secret.txt` } }),
+    stdin: JSON.stringify({
+      conversation_id: "c",
+      generation_id: "g",
+      hook_event_name: "preToolUse",
+      workspace_roots: [WORK],
+      tool_name: "Delete",
+      tool_input: { file_path: `${WORK}/secret.txt` }
+    }),
     names: /secret/
   },
   {
     name: "Kiro fs_read operations[]",
     host: "kiro",
-    stdin: JSON.stringify({ hook_event_name: "PreToolUse", cwd: WORK, tool_name: "fs_read", tool_input: { operations: [{ mode: "Line", path: `${WORK}/README.md` }, { mode: "Line", path: `${WORK}/secret.txt` }] } }),
+    stdin: JSON.stringify({
+      hook_event_name: "PreToolUse",
+      cwd: WORK,
+      tool_name: "fs_read",
+      tool_input: {
+        operations: [
+          { mode: "Line", path: `${WORK}/README.md` },
+          { mode: "Line", path: `${WORK}/secret.txt` }
+        ]
+      }
+    }),
     names: /secret/
   },
   {
     name: "Kiro fs_write str_replace",
     host: "kiro",
-    stdin: JSON.stringify({ hook_event_name: "PreToolUse", cwd: WORK, tool_name: "fs_write", tool_input: { command: "str_replace", path: `${WORK}/secret.txt`, old_str: "a", new_str: "b" } }),
+    stdin: JSON.stringify({
+      hook_event_name: "PreToolUse",
+      cwd: WORK,
+      tool_name: "fs_write",
+      tool_input: { command: "str_replace", path: `${WORK}/secret.txt`, old_str: "a", new_str: "b" }
+    }),
     names: /secret/
   },
   {
     name: "Cline run_commands",
     host: "cline",
-    stdin: JSON.stringify({ clineVersion: "3", hookName: "PreToolUse", timestamp: "1", taskId: "t", workspaceRoots: [WORK], preToolUse: { toolName: "run_commands", parameters: { commands: ["ls", "rm -rf /"] } } }),
+    stdin: JSON.stringify({
+      clineVersion: "3",
+      hookName: "PreToolUse",
+      timestamp: "1",
+      taskId: "t",
+      workspaceRoots: [WORK],
+      preToolUse: { toolName: "run_commands", parameters: { commands: ["ls", "rm -rf /"] } }
+    }),
     names: /rm -rf/
   },
   {
     name: "Copilot CLI view, decoy file_path",
     host: "copilot",
     event: "preToolUse",
-    stdin: JSON.stringify({ timestamp: 1, cwd: WORK, toolName: "view", toolArgs: JSON.stringify({ path: `${WORK}/secret.txt`, file_path: `${WORK}/README.md` }) }),
+    stdin: JSON.stringify({
+      timestamp: 1,
+      cwd: WORK,
+      toolName: "view",
+      toolArgs: JSON.stringify({ path: `${WORK}/secret.txt`, file_path: `${WORK}/README.md` })
+    }),
     names: /secret/
   },
   {
     name: "Copilot CLI edit, decoy file_path",
     host: "copilot",
     event: "preToolUse",
-    stdin: JSON.stringify({ timestamp: 1, cwd: WORK, toolName: "edit", toolArgs: JSON.stringify({ file_path: `${WORK}/README.md`, path: `${WORK}/secret.txt`, old_str: "a", new_str: "b" }) }),
+    stdin: JSON.stringify({
+      timestamp: 1,
+      cwd: WORK,
+      toolName: "edit",
+      toolArgs: JSON.stringify({ file_path: `${WORK}/README.md`, path: `${WORK}/secret.txt`, old_str: "a", new_str: "b" })
+    }),
     names: /secret/
   },
   {
     name: "Copilot CLI duplicate key inside toolArgs",
     host: "copilot",
     event: "preToolUse",
-    stdin: JSON.stringify({ timestamp: 1, cwd: WORK, toolName: "view", toolArgs: `{"path":"${WORK}/secret.txt","path":"${WORK}/README.md"}` }),
+    stdin: JSON.stringify({
+      timestamp: 1,
+      cwd: WORK,
+      toolName: "view",
+      toolArgs: `{"path":"${WORK}/secret.txt","path":"${WORK}/README.md"}`
+    }),
     names: /duplicate.*"path"/
   },
   {
@@ -237,7 +344,15 @@ describe("the shapes that carry their action in another form", () => {
     })
   }
   it("the harmless actions of a multi-action call go ahead", () => {
-    const result = hook("gemini", JSON.stringify({ ...common, hook_event_name: "BeforeTool", tool_name: "read_many_files", tool_input: { paths: ["README.md", "src/a.ts"] } }))
+    const result = hook(
+      "gemini",
+      JSON.stringify({
+        ...common,
+        hook_event_name: "BeforeTool",
+        tool_name: "read_many_files",
+        tool_input: { paths: ["README.md", "src/a.ts"] }
+      })
+    )
     expect(verdict(HostMode.byName("gemini")!, result.status, result.stdout, result.stderr).kind).toBe("allow")
     const codexResult = hook("codex", codex("shell", { command: ["bash", "-lc", "ls -la"] }))
     expect(codexResult).toMatchObject({ status: 0 })

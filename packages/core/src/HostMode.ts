@@ -106,10 +106,8 @@ export const answer: (call: HostCall, outcome: Outcome, options?: AnswerOptions)
  * @since 0.2.0
  * @category answering
  */
-export const combineOutcomes: (
-  outcomes: ReadonlyArray<{ readonly action: Action; readonly outcome: Outcome }>,
-  total: number
-) => Outcome = internal.combineOutcomes
+export const combineOutcomes: (outcomes: ReadonlyArray<{ readonly action: Action; readonly outcome: Outcome }>, total: number) => Outcome =
+  internal.combineOutcomes
 
 /**
  * A call host mode does not judge as sent (`HostCall.refusal`: a duplicate key in the agent's input,

@@ -45,6 +45,15 @@ export interface ToolMapping {
    * keep their name; a rewrite is mapped back the other way.
    */
   readonly fields?: Readonly<Record<string, string>> | undefined
+  /**
+   * The tool reads only the fields `fields` names (Copilot CLI's `view` reads `path`): a field the
+   * input also gives under Claude Code's name (`file_path`) is a decoy the tool never uses, and is
+   * not judged. Without it, two fields of one meaning with different values are not judged at all
+   * (the call is refused).
+   *
+   * @since 0.2.0
+   */
+  readonly ignoresOthers?: boolean | undefined
 }
 
 /**
@@ -72,6 +81,8 @@ export interface Action {
 export interface ToolActions {
   /** The agent's own tool name (`read_many_files`). */
   readonly host: string
+  /** The Claude Code tool names its actions can have (`["Write", "Edit"]` for a patch): `migrate` reads which guards a tool reaches. */
+  readonly gives: ReadonlyArray<string>
   readonly actions: (input: Readonly<Record<string, unknown>>) => ReadonlyArray<Action> | { readonly refuse: string }
 }
 

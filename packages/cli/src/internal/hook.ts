@@ -265,7 +265,9 @@ const decide = (
     const quiet = options.quiet || level.quiet
     // every line while dispatching: a host reads what it needs from stdout and the exit status
     const warnings = engineWarnings(quiet, false)
-    const outcome = yield* withEngine(
+    // `unknownTools` of the settings: what becomes of a tool no table knows (default: allow, with the warning)
+    let unknownTools: "allow" | "ask" | "deny" = "allow"
+    const judged = yield* withEngine(
       {
         settings: options.settings,
         projectDir: Option.some(projectDir),
@@ -289,6 +291,7 @@ const decide = (
               )
             }
           }
+          unknownTools = engine.plan.settings.unknownTools ?? "allow"
           const self = engine.plan.events.get(call.event)?.hooks.find((hook) => SELF_CALL.test(hook.display))
           if (self !== undefined) {
             return yield* Effect.fail(
@@ -398,6 +401,7 @@ const decide = (
           return outcome
         })
     )
+    const outcome = unknown === undefined ? judged : unknownToolOutcome(judged, unknown, unknownTools, call)
     return HostMode.answer(call, outcome, { ask: options.ask, rewrite: options.rewrite })
   })
   return work.pipe(
@@ -420,6 +424,27 @@ const decide = (
       return Effect.succeed(fail(`internal error: ${Cause.pretty(cause).split("\n")[0]}; please report it`))
     })
   )
+}
+
+/**
+ * A call of a tool no table knows, as `unknownTools` says: the Outcome carries the warning (naming
+ * the tool and how to match it); `deny` blocks it and `ask` asks, unless the policy blocked it already.
+ */
+const unknownToolOutcome = (
+  outcome: Outcome.Outcome,
+  warning: string,
+  mode: "allow" | "ask" | "deny",
+  call: HostMode.HostCall
+): Outcome.Outcome => {
+  const warned = { ...outcome, warnings: [...outcome.warnings, warning] }
+  if (mode === "allow" || outcome.blocked || outcome.decision === "deny" || outcome.decision === "block") return warned
+  const tool = call.tool?.name ?? String(call.payload["tool_name"])
+  const reason = `${call.agent.displayName}'s tool "${tool}" is not one host mode knows, and the settings say "unknownTools": "${mode}" (match "${tool}" by name in the policy and set unknownTools to "allow" to let it through)`
+  // a permission request is answered with its own decision; a tool call is denied or asked about
+  if (outcome.event === "PermissionRequest" && mode === "deny")
+    return { ...warned, hookSpecificOutput: { ...outcome.hookSpecificOutput, decision: { behavior: "deny", message: reason } } }
+  if (outcome.event !== "PreToolUse") return warned
+  return mode === "ask" ? { ...warned, decision: "ask", reason } : { ...warned, blocked: true, decision: "deny", reason }
 }
 
 /**

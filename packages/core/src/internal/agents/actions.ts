@@ -53,7 +53,12 @@ export const shell =
     if (value === undefined) return [{ tool_name: "Bash", tool_input: { ...input } }]
     const command = commandText(value)
     if (command === undefined) return unreadableCommand(tool, field)
-    const bash: Action = { tool_name: "Bash", tool_input: { ...without(input, [field]), command } }
+    // the command in place of the agent's field, the other fields in their order
+    const fields = Object.entries(input).filter(([key]) => key !== "command" || field === "command")
+    const bash: Action = {
+      tool_name: "Bash",
+      tool_input: Object.fromEntries(fields.map(([key, value]) => (key === field ? ["command", command] : [key, value])))
+    }
     return [bash, ...patchInCommand(value)]
   }
 
@@ -95,14 +100,16 @@ export const patchActions = (text: string): Read => {
       else if (op[1] === "Update File") {
         updating = path
         out.push({ tool_name: "Edit", tool_input: { file_path: path } })
-      } else if (op[1] === "Delete File") out.push({ tool_name: "Write", tool_input: { file_path: path, content: "", [OPERATION]: "delete" } })
+      } else if (op[1] === "Delete File")
+        out.push({ tool_name: "Write", tool_input: { file_path: path, content: "", [OPERATION]: "delete" } })
       else out.push({ tool_name: "Write", tool_input: { file_path: path, [OPERATION]: "move", agent_hooks_from: updating ?? null } })
       continue
     }
     if (adding !== undefined && line.startsWith("+")) adding.content.push(line.slice(1))
   }
   flush()
-  if (out.length === 0) return { refuse: "the patch names no file operation (*** Add File, Update File, Delete File): what it changes cannot be judged" }
+  if (out.length === 0)
+    return { refuse: "the patch names no file operation (*** Add File, Update File, Delete File): what it changes cannot be judged" }
   return out
 }
 
@@ -124,7 +131,14 @@ export const applyPatch = (input: Input): Read => {
  * or objects whose `pathField` is one); the other fields of `extra(entry)` with it.
  */
 export const perFile =
-  (tool: string, field: string, options: { readonly pathFields?: ReadonlyArray<string>; readonly extra?: (entry: Record<string, unknown>) => Record<string, unknown> } = {}) =>
+  (
+    tool: string,
+    field: string,
+    options: {
+      readonly pathFields?: ReadonlyArray<string>
+      readonly extra?: (entry: Record<string, unknown>) => Record<string, unknown>
+    } = {}
+  ) =>
   (input: Input): Read => {
     const list = input[field]
     if (!Array.isArray(list)) return { refuse: `the call's ${field} is not a list of files: it cannot be judged` }
@@ -134,7 +148,9 @@ export const perFile =
         out.push({ tool_name: tool, tool_input: { file_path: entry } })
         continue
       }
-      const path = isObject(entry) ? (options.pathFields ?? ["path", "filePath", "file_path"]).map((name) => entry[name]).find((value) => typeof value === "string") : undefined
+      const path = isObject(entry)
+        ? (options.pathFields ?? ["path", "filePath", "file_path"]).map((name) => entry[name]).find((value) => typeof value === "string")
+        : undefined
       if (path === undefined || !isObject(entry)) return { refuse: `an entry of the call's ${field} names no file: it cannot be judged` }
       out.push({ tool_name: tool, tool_input: { file_path: path, ...options.extra?.(entry) } })
     }
@@ -142,7 +158,8 @@ export const perFile =
   }
 
 /** The http(s) URLs of a text (Gemini CLI's `web_fetch` takes them inside its `prompt`). */
-export const urlsIn = (text: string): ReadonlyArray<string> => [...text.matchAll(/\bhttps?:\/\/[^\s"'<>`)\]]+/gi)].map((match) => match[0]!.replace(/[.,;:!?]+$/, ""))
+export const urlsIn = (text: string): ReadonlyArray<string> =>
+  [...text.matchAll(/\bhttps?:\/\/[^\s"'<>`)\]]+/gi)].map((match) => match[0]!.replace(/[.,;:!?]+$/, ""))
 
 /** `WebFetch` per URL: `url`, each of `urls[]`, and the URLs inside `prompt`; at least one action. */
 export const fetches = (input: Input): Read => {
@@ -155,6 +172,12 @@ export const fetches = (input: Input): Read => {
   return [...urls].map((url) => ({ tool_name: "WebFetch", tool_input: { ...rest, url } }))
 }
 
-/** A table of readers by the agent's tool name. */
-export const table = (readers: Readonly<Record<string, (input: Input) => Read>>): ReadonlyArray<ToolActions> =>
-  Object.entries(readers).map(([host, actions]) => ({ host, actions }))
+/** A table of readers by the agent's tool name: each with the Claude Code tools its actions can be. */
+export const table = (
+  readers: Readonly<Record<string, readonly [gives: ReadonlyArray<string>, read: (input: Input) => Read]>>
+): ReadonlyArray<ToolActions> => Object.entries(readers).map(([host, [gives, actions]]) => ({ host, gives, actions }))
+
+/** What a shell command can be: a `Bash`, and the file actions of a patch it runs. */
+export const SHELL = ["Bash", "Write", "Edit"] as const
+/** What a patch can be. */
+export const PATCH = ["Write", "Edit"] as const

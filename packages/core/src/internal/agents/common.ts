@@ -1,3 +1,4 @@
+import * as Equal from "effect/Equal"
 import type { Action, Agent, Answer, AnswerOptions, HostCall, HostReply, ToolMapping } from "../../HostModel.ts"
 import type { Decision, Outcome } from "../../Verdict.ts"
 import { FAIL_OPEN_EVENTS, get as eventSpec } from "../hookEvent.ts"
@@ -30,7 +31,13 @@ const toClaude = (
   const from = new Map<string, string>()
   // A field named as Claude Code names it, where the agent's tool reads another (Copilot CLI's `view`
   // reads `path`): a decoy the tool never uses, not judged in place of the field it does use
-  const targets = new Set(Object.entries(fields).filter(([host, claude]) => host !== claude).map(([, claude]) => claude))
+  const targets = new Set(
+    mapping?.ignoresOthers === true
+      ? Object.entries(fields)
+          .filter(([host, claude]) => host !== claude)
+          .map(([, claude]) => claude)
+      : []
+  )
   for (const [key, value] of Object.entries(input)) {
     if (!Object.hasOwn(fields, key) && targets.has(key)) continue
     const name = Object.hasOwn(fields, key) ? fields[key]! : key
@@ -150,7 +157,7 @@ export const translate = (agent: Agent, received: Readonly<Record<string, unknow
     const plain: Action = { tool_name: out["tool_name"], tool_input: isObject(out["tool_input"]) ? out["tool_input"] : {} }
     actions = read !== undefined && !("refuse" in read) && read.length > 0 ? read : [plain]
     // a rewrite maps back to the agent's input only where the one action is the input as given
-    reshaped = actions.length !== 1 || JSON.stringify(actions[0]) !== JSON.stringify(plain)
+    reshaped = actions.length !== 1 || !Equal.equals(actions[0]!, plain)
     out["tool_name"] = actions[0]!.tool_name
     out["tool_input"] = actions[0]!.tool_input
   }
@@ -491,7 +498,8 @@ export const combineOutcomes = (
     .filter((one) => one.outcome.decision !== null)
     .sort((a, b) => RESTRICTIVE.indexOf(a.outcome.decision!) - RESTRICTIVE.indexOf(b.outcome.decision!))[0]
   const chosen = blocked ?? decided
-  const where = (one: { readonly action: Action }) => `${describeAction(one.action)}, action ${outcomes.indexOf(one as never) + 1} of ${total}`
+  const where = (one: { readonly action: Action }) =>
+    `${describeAction(one.action)}, action ${outcomes.indexOf(one as never) + 1} of ${total}`
   const all = outcomes.map((one) => one.outcome)
   const stopped = all.find((one) => !one.continue)
   const specific = all.filter((one) => one.hookSpecificOutput !== null)
@@ -500,7 +508,9 @@ export const combineOutcomes = (
     blocked: blocked !== undefined,
     decision: chosen?.outcome.decision ?? null,
     reason:
-      chosen === undefined || chosen.outcome.reason === null ? (chosen?.outcome.reason ?? null) : `${chosen.outcome.reason} [${where(chosen)}]`,
+      chosen === undefined || chosen.outcome.reason === null
+        ? (chosen?.outcome.reason ?? null)
+        : `${chosen.outcome.reason} [${where(chosen)}]`,
     continue: stopped === undefined,
     stopReason: stopped?.stopReason ?? null,
     updatedInput: all.find((one) => one.updatedInput !== null)?.updatedInput ?? null,

@@ -47,9 +47,10 @@ export const copilotEventName = (name: string): string | undefined =>
 const TOOLS: ReadonlyArray<ToolMapping> = [
   { host: "bash", claude: "Bash" },
   { host: "powershell", claude: "Bash" },
-  { host: "view", claude: "Read", fields: { path: "file_path" } },
-  { host: "edit", claude: "Edit", fields: { path: "file_path", old_str: "old_string", new_str: "new_string" } },
-  { host: "create", claude: "Write", fields: { path: "file_path", file_text: "content" } },
+  // the file tools read `path`: a `file_path` beside it is a decoy, never judged in its place
+  { host: "view", claude: "Read", fields: { path: "file_path" }, ignoresOthers: true },
+  { host: "edit", claude: "Edit", fields: { path: "file_path", old_str: "old_string", new_str: "new_string" }, ignoresOthers: true },
+  { host: "create", claude: "Write", fields: { path: "file_path", file_text: "content" }, ignoresOthers: true },
   { host: "web_fetch", claude: "WebFetch" }
 ]
 

@@ -7,6 +7,6 @@ import { fetches, perFile, table } from "../actions.ts"
 
 /** @internal */
 export const QWEN_ACTIONS: ReadonlyArray<ToolActions> = table({
-  read_many_files: perFile("Read", "paths"),
-  web_fetch: fetches
+  read_many_files: [["Read"], perFile("Read", "paths")],
+  web_fetch: [["WebFetch"], fetches]
 })

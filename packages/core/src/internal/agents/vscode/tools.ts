@@ -10,19 +10,23 @@ const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "obj
 
 /** @internal */
 export const VSCODE_ACTIONS: ReadonlyArray<ToolActions> = table({
-  editFiles: perFile("Edit", "files"),
-  multi_replace_string_in_file: perFile("Edit", "replacements", {
-    extra: (entry) => ({ old_string: entry["oldString"], new_string: entry["newString"] })
-  }),
+  editFiles: [["Edit"], perFile("Edit", "files")],
+  multi_replace_string_in_file: [
+    ["Edit"],
+    perFile("Edit", "replacements", { extra: (entry) => ({ old_string: entry["oldString"], new_string: entry["newString"] }) })
+  ],
   // `{"task": {"label", "type": "shell" | "process", "command", "args": [...]}, "workspaceFolder"}`
-  create_and_run_task: (input) => {
-    const task = isObject(input["task"]) ? input["task"] : input
-    const program = commandText(task["command"])
-    const args = task["args"] === undefined ? [] : task["args"]
-    if (program === undefined || !Array.isArray(args) || !args.every((arg) => typeof arg === "string"))
-      return { refuse: "the task's command is not a command string with string args: it cannot be judged" }
-    const command = [program, ...(args as ReadonlyArray<string>).map(shellWord)].join(" ")
-    return [{ tool_name: "Bash", tool_input: { command, description: task["label"] ?? null } }]
-  },
-  fetch_webpage: fetches
+  create_and_run_task: [
+    ["Bash"],
+    (input) => {
+      const task = isObject(input["task"]) ? input["task"] : input
+      const program = commandText(task["command"])
+      const args = task["args"] === undefined ? [] : task["args"]
+      if (program === undefined || !Array.isArray(args) || !args.every((arg) => typeof arg === "string"))
+        return { refuse: "the task's command is not a command string with string args: it cannot be judged" }
+      const command = [program, ...(args as ReadonlyArray<string>).map(shellWord)].join(" ")
+      return [{ tool_name: "Bash", tool_input: { command, description: task["label"] ?? null } }]
+    }
+  ],
+  fetch_webpage: [["WebFetch"], fetches]
 })
