@@ -311,8 +311,16 @@ const decide = (
             preset.name === agent.name && preset.events.some((event) => event.name === call.hostEvent && event.name !== call.event)
           if (shape !== undefined) {
             // Hooks written for another agent's payload see the call as that agent sends it, on each of its events that fires for it
+            // (each action of a call that does several things, as that agent would send it)
+            const actions = call.actions ?? []
+            const perAction =
+              actions.length > 1
+                ? actions.map((action) => ({ ...call.payload, tool_name: action.tool_name, tool_input: action.tool_input }))
+                : [call.payload]
             const shown =
-              shape.name === agent.name ? [{ hostEvent: call.hostEvent, payload }] : HostMode.present(shape, call.event, call.payload)
+              shape.name === agent.name
+                ? [{ hostEvent: call.hostEvent, payload }]
+                : perAction.flatMap((one) => HostMode.present(shape, call.event, one))
             const withHooks = shown.filter((one) => (engine.plan.events.get(one.hostEvent)?.hooks.length ?? 0) > 0)
             warnings.dispatching()
             if (withHooks.length === 0) return yield* engine.dispatch(call.event, shown[0]?.payload ?? call.payload)
