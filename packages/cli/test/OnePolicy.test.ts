@@ -368,6 +368,14 @@ describe("unknown tools", () => {
     expect(readFileSync(seen, "utf8")).toContain("brand_new_tool")
     expect(result.stderr).toMatch(/brand_new_tool.*"\*"/)
   })
+  it('unknownTools: "ask" asks where the agent can, else denies saying approval is needed', () => {
+    const result = hook("gemini", unknown, { settings: "ask.json" })
+    expectBlocked("gemini", result, /approval needed.*brand_new_tool/)
+    const vscode = hook("vscode", JSON.stringify({ ...common, hookEventName: "PreToolUse", tool_name: "brand_new_tool", tool_input: {} }), {
+      settings: "ask.json"
+    })
+    expect(verdict(HostMode.byName("vscode")!, vscode.status, vscode.stdout, vscode.stderr).kind).toBe("ask")
+  })
   it('unknownTools: "deny" blocks them, naming the tool', () => {
     expectBlocked("gemini", hook("gemini", unknown, { settings: "strict.json" }), /brand_new_tool.*unknownTools/)
   })
