@@ -3,8 +3,11 @@
  * Claude Code's names, as a policy written for Claude Code judges them. The process-level proof (one
  * policy through `hook --host` for every agent) is packages/cli/test/OnePolicy.test.ts.
  */
+import * as PropertyRuns from "@agent-hooks/test-utils/PropertyRuns"
+import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import * as HostMode from "../src/HostMode.ts"
+import * as ShellLexer from "../src/ShellLexer.ts"
 import type { Outcome } from "../src/Outcome.ts"
 
 const translate = (host: string, payload: Record<string, unknown>) => {
@@ -29,6 +32,53 @@ describe("commands", () => {
     expect(
       actions("cline", "PreToolUse", "run_commands", { commands: ["ls", "rm -rf /"] })?.map((one) => one.tool_input["command"])
     ).toEqual(["ls", "rm -rf /"])
+  })
+  it("an argv joined is read back by a POSIX shell as the same words, whatever they hold (property)", () => {
+    const word = fc.oneof(
+      fc.string({ unit: "grapheme" }),
+      fc.constantFrom(
+        "if",
+        "!",
+        "FOO=bar",
+        "rm",
+        "-rf",
+        "/",
+        "'",
+        '"',
+        "$(touch x)",
+        "`id`",
+        "a b",
+        "~",
+        "#x",
+        "*",
+        ";",
+        "&&",
+        "\n",
+        "",
+        "{",
+        "}"
+      )
+    )
+    fc.assert(
+      fc.property(
+        fc.array(
+          word.filter((one) => !one.includes("\0")),
+          { minLength: 1, maxLength: 6 }
+        ),
+        (argv) => {
+          const command = actions("codex", "PreToolUse", "shell", { command: argv })![0]!.tool_input["command"] as string
+          const commands = ShellLexer.split(command, "posix")
+          expect(commands).toHaveLength(1)
+          expect(commands![0]!.words.map((one) => one.text)).toEqual(argv)
+          expect(commands![0]!.words.some((one) => one.dynamic)).toBe(false)
+        }
+      ),
+      { numRuns: PropertyRuns.forLane(2000) }
+    )
+    // a word with NUL reaches no program: refused
+    expect(
+      translate("codex", { hook_event_name: "PreToolUse", tool_name: "shell", tool_input: { command: ["rm", "a\0b"] } }).refusal
+    ).toBeDefined()
   })
   it("a command that is neither a string nor an argv of strings is refused, never judged on a guess", () => {
     const call = translate("codex", { hook_event_name: "PreToolUse", tool_name: "shell", tool_input: { command: ["rm", 1] } })

@@ -7,6 +7,7 @@
  * mapping (`common.ts`).
  */
 import type { Action, ToolActions } from "../../HostModel.ts"
+import { quote } from "../shellLexer.ts"
 
 type Input = Readonly<Record<string, unknown>>
 type Read = ReadonlyArray<Action> | { readonly refuse: string }
@@ -16,8 +17,8 @@ const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "obj
 /** What a delete or a move is, on a `Write` action: a policy's `Write` guard sees it, and can tell it. */
 export const OPERATION = "agent_hooks_operation"
 
-/** One word for a POSIX shell: as it is when it needs no quoting, else single-quoted. */
-export const shellWord = (word: string): string => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`)
+/** One word for a POSIX shell: as it is when it needs no quoting, else single-quoted (the lexer's `quote`). */
+export const shellWord = (word: string): string => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : quote(word))
 
 /**
  * A command as one string: a string as it is, an argv array (`["bash", "-lc", "rm -rf /"]`) joined
@@ -26,9 +27,41 @@ export const shellWord = (word: string): string => (/^[A-Za-z0-9_@%+=:,./-]+$/.t
  */
 export const commandText = (value: unknown): string | undefined => {
   if (typeof value === "string") return value
-  if (!Array.isArray(value) || value.length === 0 || !value.every((word) => typeof word === "string")) return undefined
-  return (value as ReadonlyArray<string>).map(shellWord).join(" ")
+  // a word with NUL cannot reach a program (and no shell word holds one): not judged on a guess
+  if (!Array.isArray(value) || value.length === 0 || !value.every((word) => typeof word === "string" && !word.includes("\0")))
+    return undefined
+  // the program word quoted where a shell would read it otherwise: a reserved word (`if`, `!`) or an
+  // assignment (`FOO=bar rm` runs rm; the argv runs a program named `FOO=bar`)
+  return (value as ReadonlyArray<string>)
+    .map((word, index) => (index === 0 && (RESERVED.has(word) || word.includes("=")) ? quote(word) : shellWord(word)))
+    .join(" ")
 }
+
+/** The reserved words of POSIX shells and bash, which a shell reads as syntax where a program name stands. */
+const RESERVED = new Set([
+  "if",
+  "then",
+  "else",
+  "elif",
+  "fi",
+  "do",
+  "done",
+  "case",
+  "esac",
+  "while",
+  "until",
+  "for",
+  "in",
+  "function",
+  "select",
+  "time",
+  "coproc",
+  "!",
+  "{",
+  "}",
+  "[[",
+  "]]"
+])
 
 /** The input without `drop`'s fields. */
 const without = (input: Input, drop: ReadonlyArray<string>): Record<string, unknown> =>
