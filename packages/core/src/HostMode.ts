@@ -25,14 +25,14 @@ import * as internal from "./internal/agents/common.ts"
 import * as presentation from "./internal/agents/present.ts"
 import * as registry from "./internal/agents/registry.ts"
 
-import type { Agent, AnswerOptions, HostCall, HostReply } from "./HostModel.ts"
+import type { Action, Agent, AnswerOptions, HostCall, HostReply } from "./HostModel.ts"
 
 /**
  * The host agent interface, defined in `HostModel` (its home), re-exported here.
  *
  * @since 0.2.0
  */
-export type { Agent, Answer, AnswerOptions, HostCall, HostName, HostReply, ToolMapping } from "./HostModel.ts"
+export type { Action, Agent, Answer, AnswerOptions, HostCall, HostName, HostReply, ToolActions, ToolMapping } from "./HostModel.ts"
 
 /**
  * Every agent host mode speaks for.
@@ -95,6 +95,37 @@ export const projectDir: (agent: Agent, env: Readonly<Record<string, string | un
  * @category answering
  */
 export const answer: (call: HostCall, outcome: Outcome, options?: AnswerOptions) => HostReply = internal.answer
+
+/**
+ * The Outcomes of one call's actions (`HostCall.actions`, dispatched one by one up to the first
+ * block) as the call's Outcome: blocked when any action is, with that action's reason and the
+ * action named (`[Read /work/.env, action 2 of 3]`); the most restrictive decision; the context,
+ * messages, hooks and warnings of all; the first rewrite (which `answer` honours only for a call of
+ * one action). `total` is the call's number of actions.
+ *
+ * @since 0.2.0
+ * @category answering
+ */
+export const combineOutcomes: (outcomes: ReadonlyArray<{ readonly action: Action; readonly outcome: Outcome }>, total: number) => Outcome =
+  internal.combineOutcomes
+
+/**
+ * A call host mode does not judge as sent (`HostCall.refusal`: a duplicate key in the agent's input,
+ * a patch it cannot read) as the agent's block, with `reason`.
+ *
+ * @since 0.2.0
+ * @category answering
+ */
+export const refuse: (call: HostCall, reason: string) => HostReply = internal.refuse
+
+/**
+ * The first key an object of the JSON text gives twice (`{"path": "a", "path": "b"}`), or
+ * `undefined`: `JSON.parse` keeps the last value silently, the agent's tool may read the first.
+ *
+ * @since 0.2.0
+ * @category reading
+ */
+export const duplicateKey: (text: string) => string | undefined = internal.duplicateKey
 
 /**
  * Host mode's own failure (a settings file it cannot read, a payload it cannot parse, a crash, its

@@ -45,6 +45,45 @@ export interface ToolMapping {
    * keep their name; a rewrite is mapped back the other way.
    */
   readonly fields?: Readonly<Record<string, string>> | undefined
+  /**
+   * The tool reads only the fields `fields` names (Copilot CLI's `view` reads `path`): a field the
+   * input also gives under Claude Code's name (`file_path`) is a decoy the tool never uses, and is
+   * not judged. Without it, two fields of one meaning with different values are not judged at all
+   * (the call is refused).
+   *
+   * @since 0.2.0
+   */
+  readonly ignoresOthers?: boolean | undefined
+}
+
+/**
+ * One thing a tool call does, in Claude Code's names: `Bash` with `command` as a string, `Read`,
+ * `Write`, `Edit` with one `file_path`, `WebFetch` with `url`, `mcp__server__tool`. Host mode turns
+ * each agent tool call into its actions and judges each one: a Codex `apply_patch` that adds one
+ * file and deletes another is a `Write` and a `Write` with `agent_hooks_operation: "delete"`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Action {
+  readonly tool_name: string
+  readonly tool_input: Readonly<Record<string, unknown>>
+}
+
+/**
+ * How one of the agent's tools becomes actions: `actions` reads the agent's own input (an object)
+ * and gives one action or more, or `refuse`: why the call cannot be judged (a patch that cannot be
+ * read, two fields of one meaning with different values); such a call is blocked.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface ToolActions {
+  /** The agent's own tool name (`read_many_files`). */
+  readonly host: string
+  /** The Claude Code tool names its actions can have (`["Write", "Edit"]` for a patch): `migrate` reads which guards a tool reaches. */
+  readonly gives: ReadonlyArray<string>
+  readonly actions: (input: Readonly<Record<string, unknown>>) => ReadonlyArray<Action> | { readonly refuse: string }
 }
 
 /**
@@ -97,6 +136,14 @@ export interface Agent {
   readonly toolNames: ReadonlyArray<string>
   /** The agent's tools that Claude Code names otherwise. Tools not listed keep their name and input. */
   readonly tools: ReadonlyArray<ToolMapping>
+  /**
+   * The agent's tools that do more than one thing, or one thing in another shape (an argv array for a
+   * command, a list of files, a patch): each call read into its actions in Claude Code's names.
+   * A tool not listed is one action: its `tools` mapping (Claude Code's names pass through).
+   *
+   * @since 0.2.0
+   */
+  readonly actions?: ReadonlyArray<ToolActions> | undefined
   /** `ask` without options: `host` where the agent's own ask works, else `deny`. */
   readonly askDefault: "host" | "deny"
   /** The agent has a working ask (a prompt, or a refusal that tells the model why). */
@@ -148,6 +195,27 @@ export interface HostCall {
   readonly tool:
     | { readonly name: string; readonly input: Readonly<Record<string, unknown>>; readonly mapping: ToolMapping | undefined }
     | undefined
+  /**
+   * What the tool call does, in Claude Code's names (one action for most tools; one per file, per
+   * command, per patch operation for the others); each is judged. Empty when the event names no tool.
+   *
+   * @since 0.2.0
+   */
+  readonly actions?: ReadonlyArray<Action> | undefined
+  /**
+   * The actions are not the tool's input as the agent gave it (an argv joined, a list split, a patch
+   * read): a rewrite cannot be mapped back, so it is denied (or left out with `rewrite: "original"`).
+   *
+   * @since 0.2.0
+   */
+  readonly reshaped?: boolean | undefined
+  /**
+   * Why the call cannot be judged as sent (a duplicate key in the agent's input, two fields of one
+   * meaning with different values, a patch that cannot be read): host mode blocks it with this reason.
+   *
+   * @since 0.2.0
+   */
+  readonly refusal?: string | undefined
 }
 
 /**

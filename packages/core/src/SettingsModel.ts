@@ -269,6 +269,11 @@ export interface LoadedSettings {
    */
   readonly auditRedact?: ReadonlyArray<string> | undefined
   /**
+   * Host mode: what becomes of a tool call no table of the agent knows: the strictest any file gives
+   * (`deny` over `ask` over `allow`); `undefined`: `allow`, with a warning. @since 0.2.0
+   */
+  readonly unknownTools?: "allow" | "ask" | "deny" | undefined
+  /**
    * Events that only settings files declare (no catalog, preset or host rules), by the first file
    * that declares each: the engine knows them even when no hook is on them.
    */
@@ -343,6 +348,8 @@ export interface DecodedSettings {
   readonly auditLog?: string | undefined
   /** Redaction patterns for the audit trail's records (regular expressions). @since 0.2.0 */
   readonly auditRedact?: ReadonlyArray<string> | undefined
+  /** Host mode: what becomes of a tool call no table of the agent knows. @since 0.2.0 */
+  readonly unknownTools?: "allow" | "ask" | "deny" | undefined
   /** The file's declarations of events that have no other rules (its `"events"` key). */
   readonly events?: ReadonlyArray<HookEventSpec> | undefined
   readonly warnings: ReadonlyArray<string>

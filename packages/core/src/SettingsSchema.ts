@@ -45,6 +45,12 @@ export interface KeyDescription {
   readonly page?: string | undefined
   /** What the docs add to its type: what a list's items are (`URL patterns`), what a string is (`a file path`). */
   readonly typeNote?: string | undefined
+  /**
+   * The strings a key that takes one of a few accepts (`unknownTools`: `allow`, `ask`, `deny`).
+   *
+   * @since 0.2.0
+   */
+  readonly choices?: ReadonlyArray<string> | undefined
 }
 
 /**

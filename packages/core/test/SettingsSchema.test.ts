@@ -18,9 +18,17 @@ const handlerNodes = (
 const decode = (document: unknown, scope: Settings.SettingsScope = "user") =>
   Effect.runSync(Settings.decode(document, "/p/settings.json", scope))
 
-/** A value of the key's type, and one of another type. */
-const values = (type: string): readonly [right: unknown, wrong: unknown] | undefined =>
-  type === "boolean" ? [true, "true"] : type === "string" ? ["logs/x.jsonl", 1] : type === "string[]" ? [["a"], "a"] : undefined
+/** A value of the key's type, and one of another type (for a key of a few strings: one of them, and another string). */
+const values = (type: string, choices?: ReadonlyArray<string>): readonly [right: unknown, wrong: unknown] | undefined =>
+  choices !== undefined
+    ? [choices[0], "none of them"]
+    : type === "boolean"
+      ? [true, "true"]
+      : type === "string"
+        ? ["logs/x.jsonl", 1]
+        : type === "string[]"
+          ? [["a"], "a"]
+          : undefined
 
 describe("SettingsSchema", () => {
   it("describes every top-level key of the JSON Schema, in its order, with a merge rule", () => {
@@ -35,7 +43,7 @@ describe("SettingsSchema", () => {
 
   it("each key of a simple type is decoded as its schema says: a wrong value is an error at the key, a right one no problem", () => {
     const checked = SettingsSchema.keys().flatMap((key) => {
-      const pair = values(key.type)
+      const pair = values(key.type, key.choices)
       // `$schema` is for editors; the engine does not read it
       if (pair === undefined || key.merge.startsWith("not read by the engine")) return []
       const scope: Settings.SettingsScope = key.readFrom.startsWith("managed only") ? "managed" : "user"
@@ -50,7 +58,9 @@ describe("SettingsSchema", () => {
       expect((wrong as unknown as Record<string, unknown>)[key.name], key.name).toBeUndefined()
       return [key.name]
     })
-    expect(checked).toEqual(expect.arrayContaining(["strict", "dedupe", "auditRedact", "executionLog", "requireProjectTrust"]))
+    expect(checked).toEqual(
+      expect.arrayContaining(["strict", "dedupe", "auditRedact", "executionLog", "requireProjectTrust", "unknownTools"])
+    )
   })
 
   it("a managed-only key outside managed settings is ignored with a warning naming it", () => {

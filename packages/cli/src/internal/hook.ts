@@ -23,7 +23,7 @@ import {
 } from "./foreignPayload.ts"
 import { noPolicyLine } from "./noSettings.ts"
 import { foundProjectRoot } from "./projectRoot.ts"
-import { readPayload } from "./stdin.ts"
+import { duplicateKeyOf, readPayload } from "./stdin.ts"
 import { codeVariablesIn, foreignEnvironment, hostEnvironment, withoutLocationVariables } from "./userEnv.ts"
 
 /** Options of `agent-hooks hook`. */
@@ -206,6 +206,17 @@ const decide = (
     }
     const call = HostMode.translate(agent, payload)
     if ("error" in call) return fail(call.error)
+    // A key the agent's JSON gives twice: its tool may use the value the policy would not judge
+    const duplicate = duplicateKeyOf(read)
+    const refusal =
+      call.refusal ??
+      (duplicate === undefined
+        ? undefined
+        : `the payload on stdin gives the duplicate key ${JSON.stringify(duplicate)} twice: ${agent.displayName}'s tool may use the value the policy would not judge, so the call is blocked`)
+    if (refusal !== undefined) {
+      if (call.tool !== undefined || typeof call.payload["tool_name"] === "string") return HostMode.refuse(call, refusal)
+      process.stderr.write(`agent-hooks: warning: ${refusal.replace(/, so the call is blocked$/, "")}\n`)
+    }
     const unknown = HostMode.unknownTool(call)
     if (unknown !== undefined) process.stderr.write(`agent-hooks: warning: ${unknown}\n`)
     const preset = yield* checkPreset(options.preset)
@@ -256,7 +267,9 @@ const decide = (
     const quiet = options.quiet || level.quiet
     // every line while dispatching: a host reads what it needs from stdout and the exit status
     const warnings = engineWarnings(quiet, false)
-    const outcome = yield* withEngine(
+    // `unknownTools` of the settings: what becomes of a tool no table knows (default: allow, with the warning)
+    let unknownTools: "allow" | "ask" | "deny" = "allow"
+    const judged = yield* withEngine(
       {
         settings: options.settings,
         projectDir: Option.some(projectDir),
@@ -274,6 +287,7 @@ const decide = (
             const none = noPolicyLine(engine, agent.name)
             if (none !== undefined) return yield* Effect.fail(new Failed({ message: none }))
           }
+          unknownTools = engine.plan.settings.unknownTools ?? "allow"
           const self = engine.plan.events.get(call.event)?.hooks.find((hook) => SELF_CALL.test(hook.display))
           if (self !== undefined) {
             return yield* Effect.fail(
@@ -293,8 +307,16 @@ const decide = (
             preset.name === agent.name && preset.events.some((event) => event.name === call.hostEvent && event.name !== call.event)
           if (shape !== undefined) {
             // Hooks written for another agent's payload see the call as that agent sends it, on each of its events that fires for it
+            // (each action of a call that does several things, as that agent would send it)
+            const actions = call.actions ?? []
+            const perAction =
+              actions.length > 1
+                ? actions.map((action) => ({ ...call.payload, tool_name: action.tool_name, tool_input: action.tool_input }))
+                : [call.payload]
             const shown =
-              shape.name === agent.name ? [{ hostEvent: call.hostEvent, payload }] : HostMode.present(shape, call.event, call.payload)
+              shape.name === agent.name
+                ? [{ hostEvent: call.hostEvent, payload }]
+                : perAction.flatMap((one) => HostMode.present(shape, call.event, one))
             const withHooks = shown.filter((one) => (engine.plan.events.get(one.hostEvent)?.hooks.length ?? 0) > 0)
             warnings.dispatching()
             if (withHooks.length === 0) return yield* engine.dispatch(call.event, shown[0]?.payload ?? call.payload)
@@ -362,11 +384,28 @@ const decide = (
             Debug.matched(engine.plan, event, input)
           }
           warnings.dispatching()
+          // Every tool call as what it does: each of its actions (Claude Code's names) is dispatched,
+          // up to the first block; the call is blocked when any action is
+          const actions = native ? [] : (call.actions ?? [])
+          if (actions.length > 1) {
+            const outcomes: Array<{ readonly action: HostMode.Action; readonly outcome: Outcome.Outcome }> = []
+            for (const action of actions) {
+              const one = { ...call.payload, tool_name: action.tool_name, tool_input: action.tool_input }
+              if (level.debug) Debug.matched(engine.plan, event, one)
+              const outcome = yield* engine.dispatch(event, one)
+              outcomes.push({ action, outcome })
+              if (outcome.blocked) break
+            }
+            const outcome = HostMode.combineOutcomes(outcomes, actions.length)
+            if (level.debug) Debug.results(outcome)
+            return outcome
+          }
           const outcome = yield* engine.dispatch(event, input)
           if (level.debug) Debug.results(outcome)
           return outcome
         })
     )
+    const outcome = unknown === undefined ? judged : unknownToolOutcome(judged, unknown, unknownTools, call)
     return HostMode.answer(call, outcome, { ask: options.ask, rewrite: options.rewrite })
   })
   return work.pipe(
@@ -389,6 +428,27 @@ const decide = (
       return Effect.succeed(fail(`internal error: ${Cause.pretty(cause).split("\n")[0]}; please report it`))
     })
   )
+}
+
+/**
+ * A call of a tool no table knows, as `unknownTools` says: the Outcome carries the warning (naming
+ * the tool and how to match it); `deny` blocks it and `ask` asks, unless the policy blocked it already.
+ */
+const unknownToolOutcome = (
+  outcome: Outcome.Outcome,
+  warning: string,
+  mode: "allow" | "ask" | "deny",
+  call: HostMode.HostCall
+): Outcome.Outcome => {
+  const warned = { ...outcome, warnings: [...outcome.warnings, warning] }
+  if (mode === "allow" || outcome.blocked || outcome.decision === "deny" || outcome.decision === "block") return warned
+  const tool = call.tool?.name ?? String(call.payload["tool_name"])
+  const reason = `${call.agent.displayName}'s tool "${tool}" is not one host mode knows, and the settings say "unknownTools": "${mode}" (match "${tool}" by name in the policy and set unknownTools to "allow" to let it through)`
+  // a permission request is answered with its own decision; a tool call is denied or asked about
+  if (outcome.event === "PermissionRequest" && mode === "deny")
+    return { ...warned, hookSpecificOutput: { ...outcome.hookSpecificOutput, decision: { behavior: "deny", message: reason } } }
+  if (outcome.event !== "PreToolUse") return warned
+  return mode === "ask" ? { ...warned, decision: "ask", reason } : { ...warned, blocked: true, decision: "deny", reason }
 }
 
 /**

@@ -102,6 +102,56 @@ export const claudeShaped = (preset: Preset): boolean => {
   return agent.tools.length === 0 && agent.normalize === undefined && agent.readInput === undefined && agent.eventField === undefined
 }
 
+/** The Claude Code file tools a guard may name, and what each stands for in a message. */
+const FILE_TOOLS: ReadonlyArray<readonly [string, string]> = [
+  ["Read", "reads a file"],
+  ["Edit", "edits a file"],
+  ["Write", "writes a file"]
+]
+
+/**
+ * The agent's tools whose actions are `claude` (its tools table, and the tools read into several
+ * actions: Codex's `apply_patch` into `Edit` and `Write`).
+ *
+ * @internal
+ */
+export const toolsGiving = (agent: HostMode.Agent, claude: string): ReadonlyArray<string> => {
+  if (agent.toolNames.length === 0) return [claude]
+  const names = new Set<string>()
+  for (const tool of agent.tools) if (tool.claude === claude) names.add(tool.host)
+  for (const reader of agent.actions ?? []) if (reader.gives.includes(claude)) names.add(reader.host)
+  // a tool the agent sends under Claude Code's own name (Codex's Bash)
+  if (agent.toolNames.includes(claude)) names.add(claude)
+  return [...names]
+}
+
+/**
+ * What a guard on a file tool (a PreToolUse or PermissionRequest hook whose matcher names `Read`,
+ * `Edit` or `Write`) reaches in the target agent: the agent's tools it sees (as actions), and
+ * whether the agent has a tool for that action at all. A guard on a file action the agent only does
+ * through its shell (Codex reads files with `cat`) never runs: refused. Otherwise a note names the
+ * tools it sees, and the shell route it does not.
+ */
+const fileRoutes = (agent: HostMode.Agent, entry: HookEntry): { readonly refuse?: string; readonly note?: string } => {
+  const named = FILE_TOOLS.filter(([claude]) => entry.matcher.kind !== "all" && entry.matcher.test(claude))
+  if (named.length === 0) return {}
+  const shells = toolsGiving(agent, "Bash")
+  const missing = named.filter(([claude]) => toolsGiving(agent, claude).length === 0)
+  const shellRoute =
+    shells.length === 0
+      ? ""
+      : `; ${agent.displayName}'s shell (${shells.join(", ")}) reads and writes files too (cat, sed -i, >): a Bash action this guard does not see, so guard those commands in a Bash hook`
+  if (missing.length > 0) {
+    return {
+      refuse: `its matcher ${JSON.stringify(entry.matcher.source)} guards ${missing.map(([claude]) => claude).join(", ")}, but ${agent.displayName} has no tool that ${missing.map(([, what]) => what).join(" or ")} as ${missing.map(([claude]) => claude).join(" or ")}: the guard would never run there${shellRoute}`
+    }
+  }
+  const seen = named.map(([claude]) => `${claude}: ${toolsGiving(agent, claude).join(", ")}`).join("; ")
+  return {
+    note: `its matcher ${JSON.stringify(entry.matcher.source)} sees ${agent.displayName}'s ${seen} (each file as its own action)${shellRoute}`
+  }
+}
+
 /** Host mode keeps its own budget below the timeout it is given (`budgetMs`): the entry's timeout leaves room for it. */
 const withMargin = (seconds: number): number => Math.ceil(seconds + Math.min(5, Math.max(1, seconds / 9)))
 
@@ -187,6 +237,12 @@ export const planTarget = (input: {
       }
       if (why.length === 0 && fixed !== undefined && explicit !== undefined && withMargin(explicit) > fixed) {
         why.push(`its timeout is ${explicit} s, but ${agent.displayName} gives a hook ${fixed} s and has no setting to raise it`)
+      }
+      // a guard of a file tool: the target's routes to that action, named (never a route dropped in silence)
+      if (why.length === 0 && (catalog === "PreToolUse" || catalog === "PermissionRequest") && presenter === undefined) {
+        const routes = fileRoutes(agent, entry)
+        if (routes.refuse !== undefined) why.push(routes.refuse)
+        else if (routes.note !== undefined) notes.push(`${where}: ${routes.note}`)
       }
       if (why.length === 0) {
         ;(keptHooks[event] ??= []).push(entry)

@@ -1,4 +1,5 @@
 import * as HookInput from "@agent-hooks/core/HookInput"
+import * as HostMode from "@agent-hooks/core/HostMode"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Sink from "effect/Sink"
@@ -48,8 +49,21 @@ export const parsePayload = (text: string): Effect.Effect<Record<string, unknown
   }
   const problem = checkPayload(value, "invalid event payload on stdin")
   if (problem !== undefined) return Effect.fail(new Failed({ message: problem }))
+  const duplicate = HostMode.duplicateKey(text)
+  if (duplicate !== undefined) duplicates.set(value as object, duplicate)
   return Effect.succeed(value as Record<string, unknown>)
 }
+
+/** The payloads whose JSON text gave a key twice, and that key (`JSON.parse` kept the last value). */
+const duplicates = new WeakMap<object, string>()
+
+/**
+ * A key the payload's JSON text on stdin gave twice, or `undefined`: host mode blocks such a tool
+ * call (the agent's tool may use the value the policy would not see).
+ *
+ * @internal
+ */
+export const duplicateKeyOf = (payload: object): string | undefined => duplicates.get(payload)
 
 /**
  * Reads the whole of stdin and parses it. A terminal on stdin (nothing piped) counts as empty.

@@ -162,6 +162,8 @@ interface Loading {
   readonly highestScope: ReadonlyMap<HighestScopeKey, Scalar<boolean>>
   readonly inputDefaults: Map<string, { readonly value: unknown; readonly rank: number }>
   readonly auditRedact: Array<string>
+  // unknownTools: the strictest any file gives
+  unknownTools: (typeof SettingsSchema.UNKNOWN_TOOLS)[number] | undefined
   /** Files not read, whose hooks do not run (a dialect that goes on without them). */
   readonly unreadable: Array<string>
   // An event only settings files declare (no catalog, preset or host rules) has one set of rules: the first
@@ -203,6 +205,7 @@ const start = (options: LoadOptions, fs: FileSystem.FileSystem, path: Path.Path)
     highestScope: new Map(highestScopeKeys.map((key) => [key.name, scalar(key.default === true)])),
     inputDefaults: new Map(),
     auditRedact: [],
+    unknownTools: undefined,
     unreadable: [],
     firstDeclared: new Map(),
     declaredEvents: [],
@@ -356,6 +359,13 @@ const applyPolicy = (state: Loading, file: PresetFile, decoded: DecodedSettings)
       const value = decoded[key]
       if (value !== undefined) held.set(file.scope, value)
     }
+    // a file can tighten unknownTools, never loosen it
+    const order = SettingsSchema.UNKNOWN_TOOLS
+    if (
+      decoded.unknownTools !== undefined &&
+      (state.unknownTools === undefined || order.indexOf(decoded.unknownTools) > order.indexOf(state.unknownTools))
+    )
+      state.unknownTools = decoded.unknownTools
     const logOptions = (key: string) => ({
       scope: file.scope,
       file: file.path,
@@ -624,6 +634,7 @@ const loaded = (state: Loading, unread: ReadonlyArray<{ readonly path: string; r
     strict: state.strict,
     auditLog: merged.auditLog,
     ...(auditRedact.length === 0 ? {} : { auditRedact }),
+    ...(state.unknownTools === undefined ? {} : { unknownTools: state.unknownTools }),
     ...(declaredEvents.length === 0 ? {} : { events: declaredEvents }),
     warnings: diagnostics.map(render),
     errors: errorsSoFar(state),

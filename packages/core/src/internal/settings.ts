@@ -355,6 +355,13 @@ const decodeScalars = (document: Readonly<Record<string, unknown>>, d: Decoding)
       problems.drop([key.name], `expected a file path (string), got ${describe(value)}; ignored`)
       continue
     }
+    if (key.kind === "choice" && !(typeof value === "string" && key.choices?.includes(value) === true)) {
+      problems.drop(
+        [key.name],
+        `expected one of ${key.choices?.map((one) => JSON.stringify(one)).join(", ")}, got ${describe(value)}; ignored`
+      )
+      continue
+    }
     if (key.merge === "managedOnly" && scope !== "managed") {
       problems.warn([key.name], `only managed settings can set this; ignored`)
       continue

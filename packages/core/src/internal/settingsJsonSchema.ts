@@ -78,7 +78,8 @@ export const keys = () => {
     readFrom: mergeRules[key.merge].readFrom,
     merge: mergeRules[key.merge].merge,
     ...(key.page === undefined ? {} : { page: key.page }),
-    ...((key.typeNote ?? key.items) === undefined ? {} : { typeNote: key.typeNote ?? key.items })
+    ...((key.typeNote ?? key.items) === undefined ? {} : { typeNote: key.typeNote ?? key.items }),
+    ...(key.choices === undefined ? {} : { choices: key.choices })
   }))
 }
 

@@ -55,7 +55,12 @@ export const mergeRules = {
     merge: "every file's, added together (a file can add one, never take one away)",
     plugins: false
   },
-  editorOnly: { readFrom: "every file", merge: "not read by the engine (it is for editors)", plugins: true }
+  editorOnly: { readFrom: "every file", merge: "not read by the engine (it is for editors)", plugins: true },
+  strictest: {
+    readFrom: "every file",
+    merge: "the strictest value any file gives (`deny` over `ask` over `allow`): a file can tighten it, never loosen it",
+    plugins: true
+  }
 } as const
 
 /** @internal */
@@ -79,6 +84,8 @@ export interface KeyAnnotations {
   readonly items?: string | undefined
   /** What the docs add to the key's JSON type ("a file path"); default: `items`. */
   readonly typeNote?: string | undefined
+  /** For a key that takes one of a few strings: those strings, strictest last where the merge is `strictest`. */
+  readonly choices?: ReadonlyArray<string> | undefined
 }
 
 const key = <S extends Schema.Top>(schema: S, annotations: KeyAnnotations) =>
@@ -87,6 +94,11 @@ const key = <S extends Schema.Top>(schema: S, annotations: KeyAnnotations) =>
 const flag = (annotations: KeyAnnotations) => key(Schema.Boolean, annotations)
 const strings = (annotations: KeyAnnotations & { readonly items: string }) => key(Schema.Array(Schema.String), annotations)
 const filePath = (annotations: KeyAnnotations) => key(Schema.String.check(Schema.isMinLength(1)), annotations)
+const choice = <const L extends ReadonlyArray<string>>(choices: L, annotations: KeyAnnotations) =>
+  key(Schema.Literals(choices), { ...annotations, choices })
+
+/** What host mode does with a tool no table knows (`unknownTools`), strictest last. @internal */
+export const UNKNOWN_TOOLS = ["allow", "ask", "deny"] as const
 
 const Handler = Schema.Union(
   Object.values(HandlerTypes.handlerTypes).map((type) => type.schema.annotate({ description: type.summary }))
@@ -242,6 +254,13 @@ export const SettingsDocument = Schema.Struct({
     merge: "added",
     items: "regular expressions",
     page: "audit.md#secrets-and-size"
+  }),
+  unknownTools: choice(UNKNOWN_TOOLS, {
+    description:
+      'Host mode: a tool call no table of the agent knows (a tool a policy in Claude Code\'s names may not match) goes ahead with a warning (`"allow"`, the default), asks, or is denied.',
+    merge: "strictest",
+    typeNote: '`"allow"`, `"ask"` or `"deny"`',
+    page: "settings/unknownTools.md"
   })
 })
 
@@ -265,7 +284,7 @@ void _everyKeyTyped
 export interface KeyInfo extends KeyAnnotations {
   readonly name: SettingsKey
   /** How the decoder reads it; `undefined`: a key with a decoder of its own (`hooks`, `events`) or none (`$schema`). */
-  readonly kind: "flag" | "strings" | "path" | undefined
+  readonly kind: "flag" | "strings" | "path" | "choice" | undefined
 }
 
 const kindOf = (ast: Schema.Top["ast"], name: string): KeyInfo["kind"] => {
@@ -290,7 +309,7 @@ const kindOf = (ast: Schema.Top["ast"], name: string): KeyInfo["kind"] => {
 export const keys: ReadonlyArray<KeyInfo> = Object.entries(SettingsDocument.fields).map(([name, field]) => {
   const inner = (field as unknown as { readonly schema: Schema.Top }).schema
   const annotations = Schema.resolveAnnotations(inner) as unknown as KeyAnnotations
-  return { ...annotations, name: name as SettingsKey, kind: kindOf(inner.ast, name) }
+  return { ...annotations, name: name as SettingsKey, kind: annotations.choices === undefined ? kindOf(inner.ast, name) : "choice" }
 })
 
 /** The keys merged by one rule. @internal */

@@ -1,6 +1,8 @@
-import type { Agent, Answer, AnswerOptions, HostCall, HostReply, ToolMapping } from "../../HostModel.ts"
-import type { Outcome } from "../../Verdict.ts"
+import * as Equal from "effect/Equal"
+import type { Action, Agent, Answer, AnswerOptions, HostCall, HostReply, ToolMapping } from "../../HostModel.ts"
+import type { Decision, Outcome } from "../../Verdict.ts"
 import { FAIL_OPEN_EVENTS, get as eventSpec } from "../hookEvent.ts"
+import { TOOL_NAMES } from "../scriptCheck.ts"
 
 const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
@@ -27,7 +29,17 @@ const toClaude = (
   // entries, not assignments: a key named "__proto__" stays a field (an assignment would set the prototype)
   const out = new Map<string, unknown>()
   const from = new Map<string, string>()
+  // A field named as Claude Code names it, where the agent's tool reads another (Copilot CLI's `view`
+  // reads `path`): a decoy the tool never uses, not judged in place of the field it does use
+  const targets = new Set(
+    mapping?.ignoresOthers === true
+      ? Object.entries(fields)
+          .filter(([host, claude]) => host !== claude)
+          .map(([, claude]) => claude)
+      : []
+  )
   for (const [key, value] of Object.entries(input)) {
+    if (!Object.hasOwn(fields, key) && targets.has(key)) continue
     const name = Object.hasOwn(fields, key) ? fields[key]! : key
     if (out.has(name) && JSON.stringify(out.get(name)) !== JSON.stringify(value)) return { conflict: [from.get(name)!, key] }
     out.set(name, value)
@@ -134,20 +146,103 @@ export const translate = (agent: Agent, received: Readonly<Record<string, unknow
     event: hostEvent,
     ...(tool === undefined ? {} : { tool_name: tool.name, tool_input: tool.input })
   }
-  return { agent, hostEvent, event, payload: out, tool }
+  // Every tool call as what it does: its actions in Claude Code's names, the first one in the payload
+  let actions: ReadonlyArray<Action> = []
+  let reshaped = false
+  let refusal = duplicateIn(agent, payload)
+  if (typeof out["tool_name"] === "string") {
+    const own = tool === undefined ? undefined : agent.actions?.find((reader) => reader.host === tool!.name)
+    const read = own === undefined ? undefined : own.actions(tool!.input)
+    if (read !== undefined && "refuse" in read) refusal ??= `${agent.displayName}'s ${tool!.name} call: ${read.refuse}`
+    const plain: Action = { tool_name: out["tool_name"], tool_input: isObject(out["tool_input"]) ? out["tool_input"] : {} }
+    actions = read !== undefined && !("refuse" in read) && read.length > 0 ? read : [plain]
+    // a rewrite maps back to the agent's input only where the one action is the input as given
+    reshaped = actions.length !== 1 || !Equal.equals(actions[0]!, plain)
+    out["tool_name"] = actions[0]!.tool_name
+    out["tool_input"] = actions[0]!.tool_input
+  }
+  return { agent, hostEvent, event, payload: out, tool, actions, reshaped, ...(refusal === undefined ? {} : { refusal }) }
+}
+
+/**
+ * A duplicate key in a tool input the agent gives as JSON text (Copilot CLI's `toolArgs`, Cursor's
+ * MCP `tool_input`): a JSON parser keeps one of the two values, the agent's tool may use the other.
+ */
+const duplicateIn = (agent: Agent, payload: Readonly<Record<string, unknown>>): string | undefined => {
+  for (const field of ["toolArgs", "tool_input"]) {
+    const value = payload[field]
+    if (typeof value !== "string") continue
+    const key = duplicateKey(value)
+    if (key !== undefined)
+      return `${agent.displayName}'s ${field} gives the duplicate key ${JSON.stringify(key)} twice: the tool may use the value the policy would not judge, so the call is blocked`
+  }
+  return undefined
+}
+
+/**
+ * The first key an object of JSON `text` gives twice (`{"path": "a", "path": "b"}`), or `undefined`;
+ * `JSON.parse` keeps the last value silently. `text` is read as JSON already parsed (a scanner of
+ * strings and brackets, no recursion).
+ *
+ * @internal
+ */
+export const duplicateKey = (text: string): string | undefined => {
+  // one key set per open object; `null` for an open array
+  const stack: Array<Set<string> | null> = []
+  let expectKey = false
+  let i = 0
+  while (i < text.length) {
+    const c = text.charCodeAt(i)
+    if (c === 34 /* " */) {
+      let j = i + 1
+      while (j < text.length && text.charCodeAt(j) !== 34) j += text.charCodeAt(j) === 92 /* \ */ ? 2 : 1
+      const keys = stack.at(-1)
+      if (expectKey && keys !== undefined && keys !== null) {
+        let key: string
+        try {
+          key = JSON.parse(text.slice(i, j + 1)) as string
+        } catch {
+          return undefined
+        }
+        if (keys.has(key)) return key
+        keys.add(key)
+        expectKey = false
+      }
+      i = j + 1
+      continue
+    }
+    if (c === 123 /* { */) {
+      stack.push(new Set())
+      expectKey = true
+    } else if (c === 91 /* [ */) stack.push(null)
+    else if (c === 125 /* } */ || c === 93 /* ] */) {
+      stack.pop()
+      expectKey = false
+    } else if (c === 44 /* , */) expectKey = stack.at(-1) instanceof Set
+    i++
+  }
+  return undefined
 }
 
 /** @internal */
 export const unknownTool = (call: HostCall): string | undefined => {
   const tool = call.tool
   const agent = call.agent
-  if (tool === undefined || agent.toolNames.length === 0 || agent.toolNames.includes(tool.name) || tool.mapping !== undefined)
+  if (
+    tool === undefined ||
+    agent.toolNames.length === 0 ||
+    agent.toolNames.includes(tool.name) ||
+    tool.mapping !== undefined ||
+    agent.actions?.some((reader) => reader.host === tool.name) === true ||
+    TOOL_NAMES.includes(tool.name)
+  )
     return undefined
   const name = call.payload["tool_name"]
   if (typeof name === "string" && name.startsWith("mcp__")) return undefined
   return (
     `${agent.displayName}'s tool "${tool.name}" is not one host mode knows: a policy written ` +
-    `against Claude Code's names may not match it (match "${tool.name}" by name, or "*")`
+    `against Claude Code's names may not match it (match "${tool.name}" by name, or "*"; ` +
+    `"unknownTools": "ask" or "deny" in the settings stops such calls)`
   )
 }
 
@@ -213,6 +308,11 @@ export const decide = (call: HostCall, outcome: Outcome, options: AnswerOptions 
         notes.push(
           `agent-hooks: the policy rewrote this call's input to ${rewritten}; left out (--rewrite original), the original call goes ahead`
         )
+      } else if (call.reshaped === true) {
+        block =
+          `the agent-hooks policy rewrote this call's input to ${rewritten}, but the call is judged as ` +
+          `${call.actions?.length ?? 0} action(s) read from ${agent.displayName}'s ${call.tool?.name ?? "tool"} input, ` +
+          `which a rewrite cannot be mapped back to; make that call instead`
       } else if (!agent.canRewrite) {
         block =
           `the agent-hooks policy rewrote this call's input to ${rewritten}, which ` +
@@ -369,3 +469,67 @@ export interface PeerEvent {
 
 /** An MCP tool's server and tool (`mcp__server__tool`), or `null` for another tool. @internal */
 export const mcpParts = (name: string): RegExpExecArray | null => /^mcp__([^_]+(?:_[^_]+)*?)__(.+)$/.exec(name)
+
+/** An action in a few words, for a reason: `Bash rm -rf /`, `Read /work/.env`. */
+export const describeAction = (action: Action): string => {
+  const input = action.tool_input
+  const what = [input["command"], input["file_path"], input["url"]].find((value) => typeof value === "string") as string | undefined
+  const operation = typeof input["agent_hooks_operation"] === "string" ? ` (${input["agent_hooks_operation"]})` : ""
+  return what === undefined ? action.tool_name : `${action.tool_name} ${what.length > 200 ? `${what.slice(0, 200)}…` : what}${operation}`
+}
+
+const RESTRICTIVE: ReadonlyArray<Decision> = ["block", "deny", "ask", "defer", "allow"]
+
+/**
+ * The Outcomes of one call's actions (in order, up to the first block) as the call's: blocked when
+ * one is, with that one's reason naming its action (when the call has more than one); the most
+ * restrictive decision; context, messages, hooks and warnings of all; the first rewrite.
+ *
+ * @internal
+ */
+export const combineOutcomes = (
+  outcomes: ReadonlyArray<{ readonly action: Action; readonly outcome: Outcome }>,
+  total: number
+): Outcome => {
+  const first = outcomes[0]!.outcome
+  if (outcomes.length === 1 && total === 1) return first
+  const blocked = outcomes.find((one) => one.outcome.blocked)
+  const decided = [...outcomes]
+    .filter((one) => one.outcome.decision !== null)
+    .sort((a, b) => RESTRICTIVE.indexOf(a.outcome.decision!) - RESTRICTIVE.indexOf(b.outcome.decision!))[0]
+  const chosen = blocked ?? decided
+  const where = (one: { readonly action: Action }) =>
+    `${describeAction(one.action)}, action ${outcomes.indexOf(one as never) + 1} of ${total}`
+  const all = outcomes.map((one) => one.outcome)
+  const stopped = all.find((one) => !one.continue)
+  const specific = all.filter((one) => one.hookSpecificOutput !== null)
+  return {
+    ...first,
+    blocked: blocked !== undefined,
+    decision: chosen?.outcome.decision ?? null,
+    reason:
+      chosen === undefined || chosen.outcome.reason === null
+        ? (chosen?.outcome.reason ?? null)
+        : `${chosen.outcome.reason} [${where(chosen)}]`,
+    continue: stopped === undefined,
+    stopReason: stopped?.stopReason ?? null,
+    updatedInput: all.find((one) => one.updatedInput !== null)?.updatedInput ?? null,
+    additionalContext: all.flatMap((one) => one.additionalContext),
+    systemMessages: all.flatMap((one) => one.systemMessages),
+    hooks: all.flatMap((one) => one.hooks),
+    hookSpecificOutput: specific.length === 0 ? null : Object.assign({}, ...specific.map((one) => one.hookSpecificOutput)),
+    toModel: all.flatMap((one) => one.toModel),
+    toUser: all.flatMap((one) => one.toUser),
+    terminalSequences: all.flatMap((one) => one.terminalSequences),
+    asyncHooks: all.flatMap((one) => one.asyncHooks),
+    warnings: [...new Set(all.flatMap((one) => one.warnings))]
+  }
+}
+
+/**
+ * A call host mode does not judge as sent (`HostCall.refusal`) as the agent's block, with the reason.
+ *
+ * @internal
+ */
+export const refuse = (call: HostCall, reason: string): HostReply =>
+  call.agent.render({ ...emptyAnswer(call.event), block: `agent-hooks: ${reason}` }, call.hostEvent)

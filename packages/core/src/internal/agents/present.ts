@@ -76,8 +76,20 @@ export const present = (agent: Agent, event: string, payload: Readonly<Record<st
   const claudeInput = isObject(claude["tool_input"]) ? claude["tool_input"] : {}
   // a tool the agent itself sends under Claude Code's name (Codex's Bash) keeps it
   const mapping = claudeTool === undefined || agent.toolNames.includes(claudeTool) ? undefined : toolOf(agent, claudeTool)
+  // the agent's own call (its original tool and input, `host`), as it sent it: a call read into
+  // several actions (a patch, a list of files) is presented whole, never as its first action
+  const original = isObject(payload["host"]) ? payload["host"] : undefined
+  const own =
+    original !== undefined &&
+    original["name"] === agent.name &&
+    typeof original["tool_name"] === "string" &&
+    isObject(original["tool_input"])
+      ? { name: original["tool_name"], input: { ...original["tool_input"] } }
+      : undefined
   const tool =
-    claudeTool === undefined ? undefined : { name: mapping?.host ?? mcpName(agent, claudeTool), input: fieldsOf(mapping, claudeInput) }
+    claudeTool === undefined
+      ? undefined
+      : (own ?? { name: mapping?.host ?? mcpName(agent, claudeTool), input: fieldsOf(mapping, claudeInput) })
   const out: Array<Presented> = []
   for (const [hostEvent, claudeEvent] of Object.entries(agent.events)) {
     if (claudeEvent !== event) continue

@@ -16,6 +16,7 @@
  */
 import type { Agent, Answer, HostReply } from "../../../HostModel.ts"
 import { jsonLine, stderrOf } from "../common.ts"
+import { CLINE_ACTIONS } from "./tools.ts"
 
 const EVENTS: Readonly<Record<string, string>> = {
   PreToolUse: "PreToolUse",
@@ -90,7 +91,8 @@ export const cline: Agent = {
     "new_task",
     "plan_mode_respond",
     "load_mcp_documentation",
-    "web_fetch"
+    "web_fetch",
+    "run_commands"
   ],
   tools: [
     { host: "execute_command", claude: "Bash" },
@@ -101,6 +103,7 @@ export const cline: Agent = {
     { host: "list_files", claude: "LS" },
     { host: "web_fetch", claude: "WebFetch" }
   ],
+  actions: CLINE_ACTIONS,
   readInput: (_hostEvent, payload) => {
     const input = payload["tool_input"]
     if (payload["tool_name"] !== "use_mcp_tool" || !isObject(input)) return {}

@@ -13,6 +13,7 @@
  */
 import type { Agent, Answer, HostReply } from "../../../HostModel.ts"
 import { CODEX_OUTPUT } from "./output.ts"
+import { CODEX_ACTIONS } from "./tools.ts"
 import { claudeJson, jsonLine, stderrOf } from "../common.ts"
 
 const EVENTS = [
@@ -59,8 +60,9 @@ export const codex: Agent = {
   hookTimeout: 600,
   events: { ...Object.fromEntries(EVENTS.map((name) => [name, name])), Interrupt: "Interrupt" },
   ownEvents: ["Interrupt"],
-  toolNames: ["Bash", "apply_patch", "update_plan", "view_image", "web_search"],
+  toolNames: ["Bash", "apply_patch", "shell", "local_shell", "exec_command", "container_exec", "update_plan", "view_image", "web_search"],
   tools: [{ host: "exec_command", claude: "Bash", fields: { cmd: "command" } }],
+  actions: CODEX_ACTIONS,
   askDefault: "deny",
   canAsk: false,
   canRewrite: true,

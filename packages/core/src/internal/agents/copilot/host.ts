@@ -47,9 +47,10 @@ export const copilotEventName = (name: string): string | undefined =>
 const TOOLS: ReadonlyArray<ToolMapping> = [
   { host: "bash", claude: "Bash" },
   { host: "powershell", claude: "Bash" },
-  { host: "view", claude: "Read", fields: { path: "file_path" } },
-  { host: "edit", claude: "Edit", fields: { path: "file_path", old_str: "old_string", new_str: "new_string" } },
-  { host: "create", claude: "Write", fields: { path: "file_path", file_text: "content" } },
+  // the file tools read `path`: a `file_path` beside it is a decoy, never judged in its place
+  { host: "view", claude: "Read", fields: { path: "file_path" }, ignoresOthers: true },
+  { host: "edit", claude: "Edit", fields: { path: "file_path", old_str: "old_string", new_str: "new_string" }, ignoresOthers: true },
+  { host: "create", claude: "Write", fields: { path: "file_path", file_text: "content" }, ignoresOthers: true },
   { host: "web_fetch", claude: "WebFetch" }
 ]
 
@@ -95,20 +96,13 @@ export const copilotHost: Agent = {
   ownEvents: ["userPromptTransformed", "errorOccurred"],
   toolNames: TOOLS.map((tool) => tool.host),
   tools: TOOLS,
-  readInput: (_hostEvent, payload) => {
-    const extra: Record<string, unknown> = {}
-    if (typeof payload["toolName"] === "string") {
-      const mapping = TOOLS.find((tool) => tool.host === payload["toolName"])
-      extra["tool_name"] = mapping?.claude ?? payload["toolName"]
-      const args = jsonObject(payload["toolArgs"])
-      const fields: Readonly<Record<string, string>> = mapping?.fields ?? {}
-      extra["tool_input"] = Object.fromEntries(
-        Object.entries(args).map(([key, value]) => [Object.hasOwn(fields, key) ? fields[key]! : key, value])
-      )
-    }
-    if (typeof payload["sessionId"] === "string") extra["session_id"] = payload["sessionId"]
-    return extra
-  },
+  // `toolName` and `toolArgs` (JSON text) are the agent's tool and input: read through its tools
+  // table as any agent's are (the field the tool uses is judged, a decoy `file_path` is not)
+  normalize: (payload) =>
+    typeof payload["toolName"] === "string"
+      ? { ...payload, tool_name: payload["toolName"], tool_input: jsonObject(payload["toolArgs"]) }
+      : { ...payload },
+  readInput: (_hostEvent, payload) => (typeof payload["sessionId"] === "string" ? { session_id: payload["sessionId"] } : {}),
   askDefault: "host",
   canAsk: true,
   canRewrite: false,

@@ -6,6 +6,7 @@
 import type { Agent, Answer, HostReply } from "../../../HostModel.ts"
 import { jsonLine, jsonObject, stderrOf } from "../common.ts"
 import type { PeerEvent } from "../common.ts"
+import { CURSOR_ACTIONS } from "./tools.ts"
 
 /** One Cursor event. */
 export type CursorEvent = PeerEvent
@@ -131,6 +132,7 @@ export const cursorHost: Agent = {
     { host: "Write", claude: "Write" },
     { host: "Grep", claude: "Grep" }
   ],
+  actions: CURSOR_ACTIONS,
   readInput: (hostEvent, payload) => {
     switch (hostEvent) {
       case "beforeShellExecution":

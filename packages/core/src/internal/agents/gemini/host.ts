@@ -20,6 +20,7 @@
  */
 import type { Agent, Answer, HostReply } from "../../../HostModel.ts"
 import { jsonLine, stderrOf } from "../common.ts"
+import { GEMINI_ACTIONS } from "./tools.ts"
 
 const EVENTS: Readonly<Record<string, string>> = {
   BeforeTool: "PreToolUse",
@@ -119,6 +120,7 @@ export const gemini: Agent = {
     { host: "google_web_search", claude: "WebSearch" },
     { host: "write_todos", claude: "TodoWrite" }
   ],
+  actions: GEMINI_ACTIONS,
   readInput: (hostEvent, payload) => {
     const extra: Record<string, unknown> = {}
     const mcp = mcpName(payload)

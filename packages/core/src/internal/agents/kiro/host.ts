@@ -15,6 +15,7 @@
  */
 import type { Agent, Answer, HostReply } from "../../../HostModel.ts"
 import { stderrOf } from "../common.ts"
+import { KIRO_ACTIONS } from "./tools.ts"
 
 const SAME = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "SessionEnd"]
 const OWN = ["PreTaskExec", "PostTaskExec", "PostFileCreate", "PostFileSave", "PostFileDelete", "Manual"]
@@ -61,6 +62,7 @@ export const kiro: Agent = {
     { host: "fs_read", claude: "Read", fields: { path: "file_path" } },
     { host: "fs_write", claude: "Write", fields: { path: "file_path", file_text: "content" } }
   ],
+  actions: KIRO_ACTIONS,
   readInput: (_hostEvent, payload) => {
     const name = payload["tool_name"]
     const mcp = typeof name === "string" ? /^@([^/]+)\/(.+)$/.exec(name) : null

@@ -13,6 +13,7 @@
  */
 import type { Agent, Answer, HostReply } from "../../../HostModel.ts"
 import { claudeJson, jsonLine, stderrOf } from "../common.ts"
+import { QWEN_ACTIONS } from "./tools.ts"
 
 const OWN = ["SessionDelete", "TodoCreated", "TodoCompleted", "QueryEnd"]
 
@@ -159,6 +160,7 @@ export const qwen: Agent = {
     { host: "web_search", claude: "WebSearch" },
     { host: "todo_write", claude: "TodoWrite" }
   ],
+  actions: QWEN_ACTIONS,
   askDefault: "host",
   canAsk: true,
   canRewrite: false,

@@ -15,6 +15,7 @@
 import type { Agent, Answer, HostReply } from "../../../HostModel.ts"
 import { catalog } from "../../hookEvent.ts"
 import { claudeJson, jsonLine, stderrOf } from "../common.ts"
+import { VSCODE_ACTIONS } from "./tools.ts"
 
 /** @internal */
 export const VSCODE_EVENTS: ReadonlyArray<string> = [
@@ -38,7 +39,10 @@ export const VSCODE_TOOLS: ReadonlyArray<string> = [
   "create_file",
   "replace_string_in_file",
   "read_file",
-  "fetch_webpage"
+  "fetch_webpage",
+  "run_in_terminal",
+  "multi_replace_string_in_file",
+  "create_and_run_task"
 ]
 
 /** A Copilot CLI file's event (`preToolUse`, `agentStop`) as VS Code converts it, or the name when it already is VS Code's. */
@@ -90,6 +94,7 @@ export const vscodeHost: Agent = {
     { host: "read_file", claude: "Read", fields: { filePath: "file_path" } },
     { host: "fetch_webpage", claude: "WebFetch" }
   ],
+  actions: VSCODE_ACTIONS,
   readInput: (_hostEvent, payload) => (typeof payload["sessionId"] === "string" ? { session_id: payload["sessionId"] } : {}),
   askDefault: "host",
   canAsk: true,
