@@ -97,6 +97,8 @@ export const steeringVariables: ReadonlyArray<string> = [
   "AGENT_HOOKS_PLATFORM",
   // the Node that runs the CLI
   "NODE_OPTIONS",
+  // pnpm's shims (.tools/node_modules/.bin/vitest) set it; host mode refuses to judge under it
+  "NODE_PATH",
   "NODE_COMPILE_CACHE",
   "NODE_DISABLE_COMPILE_CACHE"
 ]
