@@ -48,12 +48,21 @@ describe("permissions", () => {
     const h = scoped({ [USER]: { permissions: { deny: ["Bash(git push --force:*)", "Read(./.env)"] } } })
     return withEngine(h, (engine) =>
       Effect.gen(function* () {
-        for (const command of ["git push --force origin main", "sudo git push --force", "ls && git push --force", "sh -c 'git push --force'"]) {
+        for (const command of [
+          "git push --force origin main",
+          "sudo git push --force",
+          "ls && git push --force",
+          "sh -c 'git push --force'"
+        ]) {
           const outcome = yield* engine.dispatch("PreToolUse", bash(command))
           expect(outcome.blocked, command).toBe(true)
           expect(outcome.reason, command).toContain('"Bash(git push --force:*)" (user settings')
         }
-        const read = yield* engine.dispatch("PreToolUse", { tool_name: "Read", tool_input: { file_path: "/project/.env" }, cwd: "/project" })
+        const read = yield* engine.dispatch("PreToolUse", {
+          tool_name: "Read",
+          tool_input: { file_path: "/project/.env" },
+          cwd: "/project"
+        })
         expect(read).toMatchObject({ blocked: true, permission: { rule: "Read(./.env)" } })
         expect((yield* engine.dispatch("PreToolUse", bash("git push origin feature"))).blocked).toBe(false)
         expect(h.spawner.requests).toEqual([])
@@ -84,7 +93,9 @@ describe("permissions", () => {
       Effect.gen(function* () {
         const push = yield* engine.dispatch("PreToolUse", bash("git push origin main"))
         expect(push).toMatchObject({ blocked: false, decision: "ask", permission: { list: "ask", scope: "user" } })
-        expect(push.toUser).toEqual(['asks the user by permissions rule "Bash(git push:*)" (user settings /home/user/.agent-hooks/settings.json)'])
+        expect(push.toUser).toEqual([
+          'asks the user by permissions rule "Bash(git push:*)" (user settings /home/user/.agent-hooks/settings.json)'
+        ])
         const force = yield* engine.dispatch("PreToolUse", bash("git push --force origin main"))
         expect(force).toMatchObject({ blocked: true, decision: "deny", permission: { list: "deny", scope: "local" } })
         const status = yield* engine.dispatch("PreToolUse", bash("git status"))
@@ -163,20 +174,28 @@ describe("permissions", () => {
       }
     })
     return Effect.gen(function* () {
-      const plan = yield* Plan.make({ projectDir: "/project", env: { HOME: "/home/user" }, managedDir: "/managed" }).pipe(Effect.provide(h.files))
+      const plan = yield* Plan.make({ projectDir: "/project", env: { HOME: "/home/user" }, managedDir: "/managed" }).pipe(
+        Effect.provide(h.files)
+      )
       const lines = plan.settings.warnings.join("\n")
       expect(lines).toContain(`${PROJECT} at permissions.deny[1]:`)
-      expect(lines).toContain(`${PROJECT} at permissions.deny[2]: expected a permission rule (a string such as "Bash(rm -rf:*)"), got number 42; ignored`)
+      expect(lines).toContain(
+        `${PROJECT} at permissions.deny[2]: expected a permission rule (a string such as "Bash(rm -rf:*)"), got number 42; ignored`
+      )
       expect(lines).toContain(`${PROJECT} at permissions.deny[3]:`)
       expect(lines).toContain(`${PROJECT} at permissions.allow: expected an array of permission rules`)
       expect(lines).toContain(`${PROJECT} at permissions.mode: unknown key`)
-      expect(lines).toContain(`${PROJECT} at extends[0]: unknown rule set "agent-hooks:recomended" (did you mean "agent-hooks:recommended"?)`)
+      expect(lines).toContain(
+        `${PROJECT} at extends[0]: unknown rule set "agent-hooks:recomended" (did you mean "agent-hooks:recommended"?)`
+      )
       expect(lines).toContain(`${PROJECT} at extends[1].except[0]: "agent-hooks:recommended" has no rule "no-such-id"`)
       expect(plan.settings.errors.length).toBe(5)
       expect(plan.permissions?.rules.map(({ entry }) => entry.rule)).toContain("Bash(rm -rf:*)")
       // strict mode fails the load on them
       const strict = yield* Effect.exit(
-        Plan.make({ projectDir: "/project", env: { HOME: "/home/user" }, managedDir: "/managed", strict: true }).pipe(Effect.provide(h.files))
+        Plan.make({ projectDir: "/project", env: { HOME: "/home/user" }, managedDir: "/managed", strict: true }).pipe(
+          Effect.provide(h.files)
+        )
       )
       expect(Exit.isFailure(strict)).toBe(true)
     })

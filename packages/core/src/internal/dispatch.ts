@@ -157,7 +157,8 @@ const rulingOf = (plan: Plan, spec: HookEvent.HookEventSpec, payload: Readonly<R
   if (compiled === undefined || !compiled.active || !PERMISSION_EVENTS.has(spec.behavesAs) || spec.blocking === "none") return undefined
   const toolName = payload["tool_name"]
   if (typeof toolName !== "string" || toolName === "") return undefined
-  const cwd = typeof payload["cwd"] === "string" && payload["cwd"] !== "" ? PosixPath.resolve(plan.projectDir, payload["cwd"]) : plan.projectDir
+  const cwd =
+    typeof payload["cwd"] === "string" && payload["cwd"] !== "" ? PosixPath.resolve(plan.projectDir, payload["cwd"]) : plan.projectDir
   const entry = Permissions.judge(compiled, toolName, payload["tool_input"], { cwd, projectDir: plan.projectDir, home: plan.home })
   if (entry === undefined) return undefined
   const list = entry.list === "ask" && spec.behavesAs === "PermissionRequest" ? "allow" : entry.list

@@ -63,13 +63,19 @@ const decodePermissions = (value: unknown, file: string, scope: SettingsScope, p
   for (const key of Object.keys(value)) {
     if ((LISTS as ReadonlyArray<string>).includes(key) || CLAUDE_KEYS.includes(key)) continue
     const near = nearest(key, [...LISTS])
-    problems.warn(["permissions", key], `unknown key${near === undefined ? "" : ` (did you mean "${near}"?)`}; ignored (the lists are deny, ask and allow)`)
+    problems.warn(
+      ["permissions", key],
+      `unknown key${near === undefined ? "" : ` (did you mean "${near}"?)`}; ignored (the lists are deny, ask and allow)`
+    )
   }
   for (const list of LISTS) {
     const rules = value[list]
     if (rules === undefined) continue
     if (!Array.isArray(rules)) {
-      problems.drop(["permissions", list], `expected an array of permission rules (strings such as "Bash(rm -rf:*)"), got ${describe(rules)}; ignored`)
+      problems.drop(
+        ["permissions", list],
+        `expected an array of permission rules (strings such as "Bash(rm -rf:*)"), got ${describe(rules)}; ignored`
+      )
       continue
     }
     rules.forEach((rule: unknown, index) => {
@@ -116,10 +122,14 @@ const decodeExtends = (
     if (Predicate.isObject(item)) {
       const raw = item["except"]
       for (const key of Object.keys(item)) {
-        if (key !== "name" && key !== "except") problems.warn([...at, key], `unknown key (an extends entry has "name" and "except"); ignored`)
+        if (key !== "name" && key !== "except")
+          problems.warn([...at, key], `unknown key (an extends entry has "name" and "except"); ignored`)
       }
       if (raw !== undefined && !(Array.isArray(raw) && raw.every((id) => typeof id === "string"))) {
-        problems.drop([...at, "except"], `expected an array of rule ids (strings), got ${describe(raw)}; the whole set ${JSON.stringify(name)} is ignored`)
+        problems.drop(
+          [...at, "except"],
+          `expected an array of rule ids (strings), got ${describe(raw)}; the whole set ${JSON.stringify(name)} is ignored`
+        )
         return
       }
       except = (raw as ReadonlyArray<string> | undefined) ?? []
@@ -208,8 +218,7 @@ export const judge = (
 
 /** How an Outcome names the file a rule came from: `project settings .agent-hooks/settings.json`. @internal */
 export const sourceOf = (entry: PermissionEntry, projectDir: string): string => {
-  const file =
-    entry.source.startsWith(`${projectDir}/`) && projectDir !== "/" ? entry.source.slice(projectDir.length + 1) : entry.source
+  const file = entry.source.startsWith(`${projectDir}/`) && projectDir !== "/" ? entry.source.slice(projectDir.length + 1) : entry.source
   const scope = entry.scope === "explicit" ? "--settings" : `${entry.scope} settings`
   return `${scope} ${file}${entry.from === undefined ? "" : `, ${entry.from}`}`
 }

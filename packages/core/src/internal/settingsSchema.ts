@@ -278,7 +278,8 @@ export const SettingsDocument = Schema.Struct({
     page: "permissions.md"
   }),
   extends: key(Schema.Array(Extends), {
-    description: 'Named rule sets whose rules this file adds, e.g. `["agent-hooks:recommended"]`; `{"name": ..., "except": [ids]}` leaves rules out.',
+    description:
+      'Named rule sets whose rules this file adds, e.g. `["agent-hooks:recommended"]`; `{"name": ..., "except": [ids]}` leaves rules out.',
     merge: "permissions",
     typeNote: "rule set names, or `{name, except}`",
     page: "permissions.md#extends"

@@ -20,7 +20,13 @@ export const recommended: RuleSet = {
     {
       id: "git-force-push",
       list: "deny",
-      rules: ["Bash(git push --force:*)", "Bash(git push -f:*)", "Bash(git push --force-with-lease:*)", "Bash(git push * --force*)", "Bash(git push * -f*)"],
+      rules: [
+        "Bash(git push --force:*)",
+        "Bash(git push -f:*)",
+        "Bash(git push --force-with-lease:*)",
+        "Bash(git push * --force*)",
+        "Bash(git push * -f*)"
+      ],
       stops: "force pushes",
       why: "rewrites a shared branch's history; others lose work"
     },
