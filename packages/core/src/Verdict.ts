@@ -189,4 +189,6 @@ export interface PermissionMatch {
   readonly path: string
   /** The named set and rule id it came from (`agent-hooks:recommended#rm-root`). */
   readonly from?: string | undefined
+  /** What the call does that the rule names (``runs `rm -rf /` (in `sudo rm -rf /`)``), or why it could not be judged. */
+  readonly detail?: string | undefined
 }

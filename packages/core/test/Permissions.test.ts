@@ -26,14 +26,19 @@ describe("permissions", () => {
     return withEngine(h, (engine) =>
       Effect.gen(function* () {
         const outcome = yield* engine.dispatch("PreToolUse", bash("cd /tmp && rm -rf /"))
+        const reason = 'denied by permissions rule "Bash(rm -rf:*)" (project settings .agent-hooks/settings.json): runs `rm -rf /`'
         expect(outcome).toMatchObject({
           blocked: true,
           decision: "deny",
-          reason: 'denied by permissions rule "Bash(rm -rf:*)" (project settings .agent-hooks/settings.json)',
-          toModel: ['denied by permissions rule "Bash(rm -rf:*)" (project settings .agent-hooks/settings.json)'],
+          reason,
+          toModel: [reason],
           hooks: [],
           permission: { list: "deny", rule: "Bash(rm -rf:*)", source: PROJECT, scope: "project", path: "permissions.deny[0]" }
         })
+        // a command that cannot be judged before it runs is denied by a deny rule whose program could match, saying so
+        const unjudged = yield* engine.dispatch("PreToolUse", bash('eval "$X"'))
+        expect(unjudged.blocked).toBe(true)
+        expect(unjudged.reason).toContain("cannot be judged before it runs")
         expect(h.spawner.requests).toEqual([])
         // another command is not the rule's: the hook runs as before
         const other = yield* engine.dispatch("PreToolUse", bash("ls"))
@@ -94,7 +99,7 @@ describe("permissions", () => {
         const push = yield* engine.dispatch("PreToolUse", bash("git push origin main"))
         expect(push).toMatchObject({ blocked: false, decision: "ask", permission: { list: "ask", scope: "user" } })
         expect(push.toUser).toEqual([
-          'asks the user by permissions rule "Bash(git push:*)" (user settings /home/user/.agent-hooks/settings.json)'
+          'asks the user by permissions rule "Bash(git push:*)" (user settings /home/user/.agent-hooks/settings.json): runs `git push origin main`'
         ])
         const force = yield* engine.dispatch("PreToolUse", bash("git push --force origin main"))
         expect(force).toMatchObject({ blocked: true, decision: "deny", permission: { list: "deny", scope: "local" } })

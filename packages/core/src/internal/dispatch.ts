@@ -159,13 +159,14 @@ const rulingOf = (plan: Plan, spec: HookEvent.HookEventSpec, payload: Readonly<R
   if (typeof toolName !== "string" || toolName === "") return undefined
   const cwd =
     typeof payload["cwd"] === "string" && payload["cwd"] !== "" ? PosixPath.resolve(plan.projectDir, payload["cwd"]) : plan.projectDir
-  const entry = Permissions.judge(compiled, toolName, payload["tool_input"], { cwd, projectDir: plan.projectDir, home: plan.home })
-  if (entry === undefined) return undefined
+  const ruled = Permissions.judge(compiled, toolName, payload["tool_input"], { cwd, projectDir: plan.projectDir, home: plan.home })
+  if (ruled === undefined) return undefined
+  const entry: PermissionMatch = { ...ruled.entry, detail: ruled.detail }
   const list = entry.list === "ask" && spec.behavesAs === "PermissionRequest" ? "allow" : entry.list
   if (list === "allow") return { entry, answer: undefined }
   const decision = spec.blocking === "decision" ? "block" : list
   const reason =
-    Permissions.reasonOf(entry, plan.projectDir) +
+    Permissions.reasonOf(ruled, plan.projectDir) +
     (list === "ask" && spec.blocking === "decision" ? `; ${spec.name} cannot ask the user, so the call is blocked` : "")
   const command = `permissions rule ${JSON.stringify(entry.rule)}`
   return {

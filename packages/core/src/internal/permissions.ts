@@ -203,15 +203,32 @@ export const compile = (entries: ReadonlyArray<PermissionEntry> | undefined): Co
   return { rules, active: rules.some(({ entry }) => entry.list !== "allow") }
 }
 
-/** The first rule that matches the call, by list (deny, ask, allow); `undefined` when none does. @internal */
+/** A rule that decides a call, and what the call does that the rule names (or why it cannot be judged). @internal */
+export interface Ruled {
+  readonly entry: PermissionEntry
+  readonly unjudgeable: boolean
+  readonly detail: string
+}
+
+/**
+ * The first rule that decides the call, by list (deny, ask, allow); `undefined` when none does. A
+ * deny or ask rule decides when the call certainly does what it names, and when that cannot be told
+ * before the call runs (`eval "$X"`, a variable as the program): a rule that may match holds. An
+ * allow rule counts only when certain.
+ *
+ * @internal
+ */
 export const judge = (
   compiled: Compiled,
   toolName: string,
   toolInput: unknown,
-  options: PermissionRule.MatchOptions
-): PermissionEntry | undefined => {
+  options: PermissionRule.JudgeContext
+): Ruled | undefined => {
+  const call = { toolName, toolInput }
   for (const { entry, rule } of compiled.rules) {
-    if (PermissionRule.matches(rule, toolName, toolInput, options)) return entry
+    const judged = PermissionRule.judge(rule, call, options)
+    if (judged.match === true) return { entry, unjudgeable: false, detail: judged.reason }
+    if (judged.match === "unjudgeable" && entry.list !== "allow") return { entry, unjudgeable: true, detail: judged.reason }
   }
   return undefined
 }
@@ -223,6 +240,17 @@ export const sourceOf = (entry: PermissionEntry, projectDir: string): string => 
   return `${scope} ${file}${entry.from === undefined ? "" : `, ${entry.from}`}`
 }
 
-/** The reason an Outcome gives for a rule's decision. @internal */
-export const reasonOf = (entry: PermissionEntry, projectDir: string): string =>
-  `${entry.list === "deny" ? "denied" : entry.list === "ask" ? "asks the user" : "allowed"} by permissions rule ${JSON.stringify(entry.rule)} (${sourceOf(entry, projectDir)})`
+/**
+ * The reason an Outcome gives for a rule's decision: the rule, its file, and what the call does that
+ * the rule names (`runs \`rm -rf /\``), or why it could not be judged.
+ *
+ * @internal
+ */
+export const reasonOf = (ruled: Ruled, projectDir: string): string => {
+  const { entry } = ruled
+  const verb = entry.list === "deny" ? "denied" : entry.list === "ask" ? "asks the user" : "allowed"
+  const head = `${verb} by permissions rule ${JSON.stringify(entry.rule)} (${sourceOf(entry, projectDir)})`
+  return ruled.unjudgeable
+    ? `${head}: the call may match and cannot be judged before it runs (${ruled.detail})`
+    : `${head}: ${ruled.detail}`
+}
