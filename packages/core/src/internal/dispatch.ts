@@ -137,9 +137,6 @@ const firstLine = (text: string): string => {
 const streakKey = (event: string, session: string, payload: Readonly<Record<string, unknown>>): string =>
   `${event}\u0000${session}\u0000${typeof payload["agent_id"] === "string" ? payload["agent_id"] : ""}`
 
-/** The events whose tool call the `permissions` rules judge (an agent's own names for them behave as these). */
-const PERMISSION_EVENTS = new Set(["PreToolUse", "PermissionRequest"])
-
 /** A `permissions` rule's decision, as one more answer to the event (never among the Outcome's hooks). */
 interface Ruling {
   readonly entry: PermissionMatch
@@ -154,7 +151,7 @@ interface Ruling {
  */
 const rulingOf = (plan: Plan, spec: HookEvent.HookEventSpec, payload: Readonly<Record<string, unknown>>): Ruling | undefined => {
   const compiled = plan.permissions
-  if (compiled === undefined || !compiled.active || !PERMISSION_EVENTS.has(spec.behavesAs) || spec.blocking === "none") return undefined
+  if (compiled === undefined || !compiled.active || !Permissions.EVENTS.has(spec.behavesAs) || spec.blocking === "none") return undefined
   const toolName = payload["tool_name"]
   if (typeof toolName !== "string" || toolName === "") return undefined
   const cwd =
@@ -223,8 +220,19 @@ export const unmatched = (state: EngineState, event: string, payload: unknown): 
  */
 const unmatchedDecided = (state: EngineState, event: string, payload: unknown) => {
   if (!Predicate.isObject(payload)) return undefined
-  const known = state.plan.permissions?.active === true ? specOf(state.plan, event) : undefined
-  const ruling = known === undefined ? undefined : rulingOf(state.plan, known, payload)
+  const { permissions } = state.plan
+  const known = permissions?.active === true ? specOf(state.plan, event) : undefined
+  const judged = known !== undefined && Permissions.EVENTS.has(known.behavesAs)
+  // A host's probe (the tool's name, no input yet: "may anything run for this tool?"): a rule that
+  // may apply to the tool is as good as a hook that matches it.
+  if (
+    judged &&
+    !("tool_input" in payload) &&
+    typeof payload["tool_name"] === "string" &&
+    Permissions.mayApply(permissions!, payload["tool_name"])
+  )
+    return undefined
+  const ruling = judged ? rulingOf(state.plan, known, payload) : undefined
   // A deny rule decides alone: no hook needs to run.
   if (ruling?.entry.list !== "deny" && matches(state.plan, event, payload)) return undefined
   const { spec, unknown, warnings } = eventOf(state.plan, event)

@@ -16,6 +16,9 @@ import * as RuleSets from "./ruleSets/index.ts"
 import { describe, nearest } from "./text.ts"
 import type { JsonPath } from "./text.ts"
 
+/** The events whose tool call the rules judge (an agent's own names for them behave as these). @internal */
+export const EVENTS: ReadonlySet<string> = new Set(["PreToolUse", "PermissionRequest"])
+
 /** The lists of `permissions`, in the order they win. */
 export const LISTS = ["deny", "ask", "allow"] as const
 type List = (typeof LISTS)[number]
@@ -202,6 +205,21 @@ export const compile = (entries: ReadonlyArray<PermissionEntry> | undefined): Co
     })
   return { rules, active: rules.some(({ entry }) => entry.list !== "allow") }
 }
+
+/**
+ * Whether a deny or ask rule may apply to a call of `toolName`, told by the name alone (a host's
+ * probe that has no input yet): a rule of that tool, and for a shell call every path rule too (they
+ * judge the files a command names).
+ *
+ * @internal
+ */
+export const mayApply = (compiled: Compiled, toolName: string): boolean =>
+  compiled.rules.some(
+    ({ entry, rule }) =>
+      entry.list !== "allow" &&
+      ((toolName === "Bash" && rule.kind === "path") ||
+        PermissionRule.matches(rule, toolName, undefined, { cwd: "/", projectDir: "/", home: undefined }))
+  )
 
 /** A rule that decides a call, and what the call does that the rule names (or why it cannot be judged). @internal */
 export interface Ruled {
