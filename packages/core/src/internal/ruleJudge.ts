@@ -218,9 +218,21 @@ const judgeShellAnalysis = (spec: ShellSpec, analysis: Analysis, ctx: JudgeConte
 
 type PathTest = (path: string) => boolean
 
+/**
+ * The compiled globs of a path rule, kept for the last few sessions' directories: compiling them
+ * (picomatch, then RE2) costs about a millisecond, judging a path with them microseconds, and a
+ * policy judges every path rule on every call.
+ */
+const pathTests = new Map<string, PathTest | undefined>()
+
 const pathTest = (specifier: string, ctx: JudgeContext, nocase: boolean): PathTest | undefined => {
+  const key = `${nocase ? 1 : 0}\0${ctx.cwd}\0${ctx.projectDir}\0${ctx.home ?? "\u0001"}\0${specifier}`
+  if (pathTests.has(key)) return pathTests.get(key)
   const globs = pathGlobs(specifier, ctx)
-  return globs === undefined ? undefined : globRegex(globs, nocase)
+  const test = globs === undefined ? undefined : globRegex(globs, nocase)
+  if (pathTests.size >= 512) pathTests.delete(pathTests.keys().next().value!)
+  pathTests.set(key, test)
+  return test
 }
 
 /** A concrete path standing for a glob (`*` → `x`), to test a glob operand against a rule. */
