@@ -92,6 +92,34 @@ describe("permissions through hook --host", () => {
   })
 })
 
+describe("Claude Code's own permissions under --preset claude", () => {
+  it.each(["claude", "codex", "gemini"])(
+    "%s: the deny rules of .claude/settings.json block (Claude Code's other keys are not an error)",
+    (host) => {
+      const b = box()
+      b.put(join(b.dir, ".claude", "settings.json"), {
+        permissions: {
+          defaultMode: "acceptEdits",
+          additionalDirectories: ["../docs"],
+          deny: ["Bash(rm -rf:*)"],
+          allow: ["Bash(npm test:*)"]
+        }
+      })
+      const agent = HostMode.byName(host)!
+      const result = runCli(["hook", "--host", host, "--preset", "claude"], {
+        stdin: JSON.stringify(testPayload(agent, "rm -rf build", b.dir)),
+        cwd: b.dir,
+        env: cliEnv({ HOME: b.home, CLAUDE_PROJECT_DIR: b.dir })
+      })
+      expect(verdict(agent, result.status, result.stdout, result.stderr).kind, result.stdout + result.stderr).toBe("block")
+      expect((result.stdout + result.stderr).replaceAll('\\"', '"')).toContain(
+        'denied by permissions rule "Bash(rm -rf:*)" (project settings .claude/settings.json)'
+      )
+      expect(result.stderr).not.toContain("unknown key")
+    }
+  )
+})
+
 describe("permissions through run, validate and list", () => {
   it("run: the Outcome names the rule that decided, and exits 2", () => {
     const { b } = withRules({ deny: ["Bash(rm -rf:*)"] }, "project")
