@@ -106,9 +106,17 @@ const operandMatches = (rule: string, word: Word, inv: Invocation, ctx: JudgeCon
   return false
 }
 
+/** An invocation's words as one text, made once per invocation (every rule of a policy tests it). */
+const texts = new WeakMap<Invocation, string>()
+const textOf = (inv: Invocation): string => {
+  let text = texts.get(inv)
+  if (text === undefined) texts.set(inv, (text = [inv.program, ...inv.args.map((a) => a.text)].join(" ")))
+  return text
+}
+
 /** Whether an invocation runs what a rule's words name. */
 const matchInvocation = (spec: ShellSpec, inv: Invocation, ctx: JudgeContext): Verdict => {
-  const text = [inv.program, ...inv.args.map((a) => a.text)].join(" ")
+  const text = textOf(inv)
   if (spec.pattern.regex.test(text) && !inv.openTail) return YES
   const words = spec.words
   if (words === undefined || words.length === 0) {
@@ -225,7 +233,21 @@ type PathTest = (path: string) => boolean
  */
 const pathTests = new Map<string, PathTest | undefined>()
 
+/** The compiled globs of the last session's directories, by specifier: no key to build for the common case. */
+let lastDirs: { cwd: string; projectDir: string; home: string | undefined; tests: Map<string, PathTest | undefined> } | undefined
+
 const pathTest = (specifier: string, ctx: JudgeContext, nocase: boolean): PathTest | undefined => {
+  if (lastDirs === undefined || lastDirs.cwd !== ctx.cwd || lastDirs.projectDir !== ctx.projectDir || lastDirs.home !== ctx.home)
+    lastDirs = { cwd: ctx.cwd, projectDir: ctx.projectDir, home: ctx.home, tests: new Map() }
+  const near = lastDirs.tests
+  const short = nocase ? `i${specifier}` : `s${specifier}`
+  if (near.has(short)) return near.get(short)
+  const test = compiledPathTest(specifier, ctx, nocase)
+  if (near.size < 512) near.set(short, test)
+  return test
+}
+
+const compiledPathTest = (specifier: string, ctx: JudgeContext, nocase: boolean): PathTest | undefined => {
   const key = `${nocase ? 1 : 0}\0${ctx.cwd}\0${ctx.projectDir}\0${ctx.home ?? "\u0001"}\0${specifier}`
   if (pathTests.has(key)) return pathTests.get(key)
   const globs = pathGlobs(specifier, ctx)
@@ -326,7 +348,11 @@ const realPathOf = (path: string, ctx: JudgeContext): string => {
 // ---------------------------------------------------------------------------------------------
 
 const specs = new Map<string, ShellSpec>()
+/** By the rule itself first: a policy's rules are parsed once and judged on every call. */
+const specsOfRules = new WeakMap<PermissionRule, ShellSpec>()
 const specOf = (rule: PermissionRule): ShellSpec => {
+  const known = specsOfRules.get(rule)
+  if (known !== undefined) return known
   const key = `${rule.toolName}\0${rule.specifier}`
   let spec = specs.get(key)
   if (spec === undefined) {
@@ -334,6 +360,7 @@ const specOf = (rule: PermissionRule): ShellSpec => {
     if (specs.size >= 512) specs.delete(specs.keys().next().value!)
     specs.set(key, spec)
   }
+  specsOfRules.set(rule, spec)
   return spec
 }
 
@@ -347,8 +374,27 @@ const PATH_RULE_TOOLS = new Set([...EDIT_TOOLS, ...READ_TOOLS])
 
 /** The analysis of the last few commands (a policy judges one call against many rules). */
 const analyses = new Map<string, Analysis>()
+/** The last command's analysis, told apart by its fields (no key to build: a policy asks once per rule). */
+let last:
+  | {
+      readonly command: string
+      readonly cwd: string
+      readonly projectDir: string
+      readonly home: string | undefined
+      readonly analysis: Analysis
+    }
+  | undefined
 /** @internal */
 export const analysisOf = (command: string, ctx: JudgeContext): Analysis => {
+  if (
+    ctx.realpath === undefined &&
+    last !== undefined &&
+    last.command === command &&
+    last.cwd === ctx.cwd &&
+    last.projectDir === ctx.projectDir &&
+    last.home === ctx.home
+  )
+    return last.analysis
   const key = `${ctx.cwd}\0${ctx.projectDir}\0${ctx.home ?? ""}\0${ctx.realpath === undefined ? 0 : 1}\0${command}`
   let analysis = ctx.realpath === undefined ? analyses.get(key) : undefined
   if (analysis === undefined) {
@@ -358,6 +404,7 @@ export const analysisOf = (command: string, ctx: JudgeContext): Analysis => {
       analyses.set(key, analysis)
     }
   }
+  if (ctx.realpath === undefined) last = { command, cwd: ctx.cwd, projectDir: ctx.projectDir, home: ctx.home, analysis }
   return analysis
 }
 
