@@ -109,6 +109,15 @@ export interface PlanOptions {
    * @since 0.2.0
    */
   readonly blockUnjudged?: boolean | undefined
+  /**
+   * Resolves the symbolic links of a path that exists (`undefined` when it does not), so that
+   * `permissions` path rules judge the file a link leads to (`Read(./.env)` holds for a link to
+   * `.env`). The core has no file system: the runtime packages pass theirs (`@agent-hooks/node`:
+   * `fs.realpathSync.native`). Without it paths are judged as written, normalized.
+   *
+   * @since 0.2.0
+   */
+  readonly realpath?: ((path: string) => string | undefined) | undefined
 }
 
 /**
@@ -219,6 +228,8 @@ export interface Plan {
   /** A failing hook without its own `onFailure` blocks (engine option `failClosed` or `AGENT_HOOKS_FAIL_CLOSED`). */
   readonly failClosed: boolean
   /** A hook that never ran, or whose answer was not read, blocks (engine option `blockUnjudged`, or `failClosed`). @since 0.2.0 */
+  /** The options' `realpath`, for permission rules on paths. @since 0.2.0 */
+  readonly realpath?: ((path: string) => string | undefined) | undefined
   readonly blockUnjudged?: boolean | undefined
   /** Consecutive Stop blocks after which the agent may stop (0: off). */
   readonly stopBlockCap: number

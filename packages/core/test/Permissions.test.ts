@@ -206,6 +206,31 @@ describe("permissions", () => {
     })
   })
 
+  it.effect("with the runtime's realpath, a path rule judges the file a link leads to (Read tool and shell alike)", () => {
+    const links: Record<string, string> = { "/project/notes.txt": "/project/.env", "/project": "/project" }
+    const h = scoped({ [PROJECT]: { permissions: { deny: ["Read(./.env)"] } } }, () => ({}), {
+      realpath: (path: string) => links[path] ?? (path.startsWith("/project") ? path : undefined)
+    })
+    return withEngine(h, (engine) =>
+      Effect.gen(function* () {
+        const read = yield* engine.dispatch("PreToolUse", {
+          tool_name: "Read",
+          tool_input: { file_path: "/project/notes.txt" },
+          cwd: "/project"
+        })
+        expect(read).toMatchObject({ blocked: true, permission: { rule: "Read(./.env)" } })
+        const cat = yield* engine.dispatch("PreToolUse", { ...bash("cat notes.txt"), cwd: "/project" })
+        expect(cat.blocked).toBe(true)
+        const other = yield* engine.dispatch("PreToolUse", {
+          tool_name: "Read",
+          tool_input: { file_path: "/project/README.md" },
+          cwd: "/project"
+        })
+        expect(other.blocked).toBe(false)
+      })
+    )
+  })
+
   it.effect("a plugin cannot bring permission rules", () => {
     const h = harness({ "/plugin/hooks/hooks.json": { permissions: { deny: ["Bash"] } } }, () => ({}), {
       settings: [],

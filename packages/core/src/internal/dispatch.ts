@@ -149,14 +149,25 @@ interface Ruling {
  * event that cannot ask, it blocks; on PermissionRequest the agent is asking already); an allow is
  * no objection: it never answers "allow", so the agent's own prompt and every hook still decide.
  */
-const rulingOf = (plan: Plan, spec: HookEvent.HookEventSpec, payload: Readonly<Record<string, unknown>>): Ruling | undefined => {
+const rulingOf = (
+  plan: Plan,
+  spec: HookEvent.HookEventSpec,
+  payload: Readonly<Record<string, unknown>>,
+  // the engine's own (a plan compiled elsewhere, as the daemon keeps them, may have none)
+  realpath?: ((path: string) => string | undefined) | undefined
+): Ruling | undefined => {
   const compiled = plan.permissions
   if (compiled === undefined || !compiled.active || !Permissions.EVENTS.has(spec.behavesAs) || spec.blocking === "none") return undefined
   const toolName = payload["tool_name"]
   if (typeof toolName !== "string" || toolName === "") return undefined
   const cwd =
     typeof payload["cwd"] === "string" && payload["cwd"] !== "" ? PosixPath.resolve(plan.projectDir, payload["cwd"]) : plan.projectDir
-  const ruled = Permissions.judge(compiled, toolName, payload["tool_input"], { cwd, projectDir: plan.projectDir, home: plan.home })
+  const ruled = Permissions.judge(compiled, toolName, payload["tool_input"], {
+    cwd,
+    projectDir: plan.projectDir,
+    home: plan.home,
+    realpath: plan.realpath ?? realpath
+  })
   if (ruled === undefined) return undefined
   const entry: PermissionMatch = { ...ruled.entry, detail: ruled.detail }
   const list = entry.list === "ask" && spec.behavesAs === "PermissionRequest" ? "allow" : entry.list
@@ -232,7 +243,7 @@ const unmatchedDecided = (state: EngineState, event: string, payload: unknown) =
     Permissions.mayApply(permissions!, payload["tool_name"])
   )
     return undefined
-  const ruling = judged ? rulingOf(state.plan, known, payload) : undefined
+  const ruling = judged ? rulingOf(state.plan, known, payload, state.options.realpath) : undefined
   // A deny rule decides alone: no hook needs to run.
   if (ruling?.entry.list !== "deny" && matches(state.plan, event, payload)) return undefined
   const { spec, unknown, warnings } = eventOf(state.plan, event)
@@ -638,7 +649,7 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
     const label = labelOf(spec, event, payload)
     const planned = plan.events.get(event)
     // The permissions rules first, in-process: a deny decides alone (no hook runs), an ask joins the hooks' answers.
-    const ruling = rulingOf(plan, spec, payload)
+    const ruling = rulingOf(plan, spec, payload, options.realpath)
     const hooks = planned === undefined || ruling?.entry.list === "deny" ? [] : select(plan, planned, payload, state.ran)
     if (hooks.length === 0) dispatchWarnings.push(...nothingRan(plan))
     if (hooks.length > 0) yield* checkExpectedFiles(state, expectFiles, dispatchWarnings)

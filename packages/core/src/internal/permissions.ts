@@ -243,8 +243,21 @@ export const judge = (
   options: PermissionRule.JudgeContext
 ): Ruled | undefined => {
   const call = { toolName, toolInput }
+  // The file system is asked once per path in a call, however many rules judge it
+  const realpath = options.realpath
+  const resolved = new Map<string, string | undefined>()
+  const ctx: PermissionRule.JudgeContext =
+    realpath === undefined
+      ? options
+      : {
+          ...options,
+          realpath: (path) => {
+            if (!resolved.has(path)) resolved.set(path, realpath(path))
+            return resolved.get(path)
+          }
+        }
   for (const { entry, rule } of compiled.rules) {
-    const judged = PermissionRule.judge(rule, call, options)
+    const judged = PermissionRule.judge(rule, call, ctx)
     if (judged.match === true) return { entry, unjudgeable: false, detail: judged.reason }
     if (judged.match === "unjudgeable" && entry.list !== "allow") return { entry, unjudgeable: true, detail: judged.reason }
   }

@@ -385,6 +385,7 @@ export const compile = (snapshot: Snapshot): Plan => {
     cwd: snapshot.cwd,
     env: hookEnv,
     home: env["HOME"],
+    realpath: options.realpath,
     sequential: options.sequential ?? loaded.sequential,
     failClosed: options.failClosed === true || truthyEnv(env, "AGENT_HOOKS_FAIL_CLOSED"),
     blockUnjudged: options.blockUnjudged === true,

@@ -381,14 +381,16 @@ let last:
       readonly cwd: string
       readonly projectDir: string
       readonly home: string | undefined
+      readonly realpath: JudgeContext["realpath"]
       readonly analysis: Analysis
     }
   | undefined
 /** @internal */
 export const analysisOf = (command: string, ctx: JudgeContext): Analysis => {
+  // (with a realpath, only the same function: a policy makes one per call, so the file system is asked again on the next)
   if (
-    ctx.realpath === undefined &&
     last !== undefined &&
+    last.realpath === ctx.realpath &&
     last.command === command &&
     last.cwd === ctx.cwd &&
     last.projectDir === ctx.projectDir &&
@@ -404,7 +406,7 @@ export const analysisOf = (command: string, ctx: JudgeContext): Analysis => {
       analyses.set(key, analysis)
     }
   }
-  if (ctx.realpath === undefined) last = { command, cwd: ctx.cwd, projectDir: ctx.projectDir, home: ctx.home, analysis }
+  last = { command, cwd: ctx.cwd, projectDir: ctx.projectDir, home: ctx.home, realpath: ctx.realpath, analysis }
   return analysis
 }
 
