@@ -381,7 +381,8 @@ describe("PermissionRule.judge: shell commands as what they run", () => {
   })
 
   it("resolves symlinks with the context's realpath", () => {
-    const realpath = (p: string) => (p === "/home/u/proj/link" ? "/" : p.startsWith("/home/u") || p === "/" ? p : undefined)
+    const link = "/home/u/proj/link"
+    const realpath = (p: string) => (p === link || p.startsWith(`${link}/`) ? `/${p.slice(link.length + 1)}` : p)
     expect(judged("Bash(rm -rf /)", "rm -rf link", { ...judgeCtx, realpath })).toBe(true)
     expect(judged("Bash(rm -rf /)", "rm -rf link")).toBe(false)
   })

@@ -205,8 +205,6 @@ const READERS = new Set([
   "xz",
   "zstd",
   "7z",
-  "curl",
-  "wget",
   "nc",
   "ncat",
   "socat",
@@ -219,8 +217,6 @@ const READERS = new Set([
   "code",
   "open",
   "xdg-open",
-  "ssh-keygen",
-  "ssh-add",
   "dotenv",
   "expand",
   "unexpand",
@@ -262,6 +258,8 @@ const WRITERS = new Set([
 /** Programs that only look at a path's name or metadata. */
 const METADATA = new Set([
   "ls",
+  "ssh",
+  "ssh-add",
   "stat",
   "test",
   "[",
@@ -366,7 +364,7 @@ const staticText = (word: Word, st: State): string | undefined => {
     const value = st.vars.get(name)
     return value === undefined ? m : value
   })
-  return /\$|`/.test(text) ? undefined : text
+  return /\$|`/.test(text) || /[<>]\(/.test(word.raw) ? undefined : text
 }
 
 /** A word with its known expansions substituted (still `dynamic` when something is unknown). */
@@ -406,6 +404,13 @@ const fileOperands = (st: State, program: string, args: ReadonlyArray<Word>, src
         addFile(st, m[1] === "if" ? "read" : "write", { ...a, text: m[2]!, raw: a.raw.replace(/^(?:if|of)=/, "") }, program, src)
     }
     return
+  }
+  if (DOWNLOADERS.has(program)) {
+    // curl -F f=@path, -d @path, --data-binary @path: uploads the file
+    for (const a of args) {
+      const m = /(?:^|=)[@<]([^;]+)/.exec(a.text)
+      if (m !== null && !a.text.startsWith("-")) addFile(st, "read", { ...a, text: m[1]!, raw: m[1]! }, program, src)
+    }
   }
   let operands = args.filter((a, k) => !isOption(a.text) || args[k - 1]?.text === "--")
   // --opt=path values
@@ -481,7 +486,13 @@ const walkFind = (st: State, words: ReadonlyArray<Word>, depth: number, openTail
   const expr = args.slice(k)
   const narrowed = expr.some((w) => FIND_NARROWING.has(w.text))
   const src = source(words)
-  const below = (start: Word): Word => ({ ...start, text: `${start.text.replace(/\/+$/, "")}/{}`, raw: `${start.raw}/{}` })
+  // what `{}` stands for below the start path: the `-name` pattern when there is one
+  const nameAt = expr.findIndex((w) => w.text === "-name" || w.text === "-iname")
+  const name = nameAt >= 0 && expr[nameAt + 1] !== undefined && !expr[nameAt + 1]!.dynamic ? expr[nameAt + 1]!.text : "{}"
+  const below = (start: Word): Word => {
+    const text = `${start.text.replace(/\/+$/, "")}/${name}`
+    return { ...start, text, raw: text.replace(/\{\}$/, "'{}'") }
+  }
   for (let j = 0; j < expr.length; j++) {
     const w = expr[j]!.text
     if (w === "-delete") {
@@ -544,7 +555,11 @@ const walkWords = (st: State, start: ReadonlyArray<Word>, depth: number, openTai
     return
   }
   const first = resolveWord(words[0]!, st)
-  if (first.dynamic || hasGlob(first.raw) || /\{[^}]*(?:,|\.\.)[^}]*\}/.test(first.raw.replace(/'[^']*'|"[^"]*"/g, ""))) {
+  if (
+    first.dynamic ||
+    (hasGlob(first.raw) && first.raw !== "[" && first.raw !== "[[") ||
+    /\{[^}]*(?:,|\.\.)[^}]*\}/.test(first.raw.replace(/'[^']*'|"[^"]*"/g, ""))
+  ) {
     st.out.unjudgeable.push({
       reason: `the program is chosen at run time (${first.raw})`,
       program: undefined,
@@ -659,6 +674,10 @@ const walkProgram = (
   }
   if (name === "source" || name === ".") {
     // a script file run by name is judged as that program; its contents are not visible here
+    const script = args[0]
+    if (script?.dynamic === true) {
+      st.out.unjudgeable.push({ reason: `${name} runs a script computed at run time (${script.raw})`, program: undefined, source: src })
+    }
     return
   }
   const shell = SHELL_PROGRAMS.has(name)

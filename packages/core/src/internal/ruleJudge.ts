@@ -180,7 +180,8 @@ const perOperand = (inv: Invocation): ReadonlyArray<Invocation> => {
 const quoteCode = (text: string): string => `\`${text.length > 120 ? `${text.slice(0, 117)}...` : text}\``
 
 /** Generic ways inline code runs a program (`os.system`, `child_process`, `exec`). */
-const RUNS_PROGRAMS = /\b(?:system|exec\w*|spawn\w*|popen|subprocess|child_process|Command|Process|shell_exec|passthru|eval|`)/
+/** @internal */
+export const RUNS_PROGRAMS = /\b(?:system|exec\w*|spawn\w*|popen|subprocess|child_process|Command|Process|shell_exec|passthru|eval|`)/
 
 const judgeShellAnalysis = (spec: ShellSpec, analysis: Analysis, ctx: JudgeContext): Judgment => {
   let could: string | undefined
@@ -218,9 +219,16 @@ const judgeShellAnalysis = (spec: ShellSpec, analysis: Analysis, ctx: JudgeConte
 
 type PathTest = (path: string) => boolean
 
+/** Compiled path rules by rule and directories (a policy judges every call against the same few). */
+const pathTests = new Map<string, PathTest | undefined>()
 const pathTest = (specifier: string, ctx: JudgeContext, nocase: boolean): PathTest | undefined => {
+  const key = `${nocase}\0${ctx.cwd}\0${ctx.projectDir}\0${ctx.home ?? ""}\0${specifier}`
+  if (pathTests.has(key)) return pathTests.get(key)
   const globs = pathGlobs(specifier, ctx)
-  return globs === undefined ? undefined : globRegex(globs, nocase)
+  const test = globs === undefined ? undefined : globRegex(globs, nocase)
+  if (pathTests.size >= 256) pathTests.delete(pathTests.keys().next().value!)
+  pathTests.set(key, test)
+  return test
 }
 
 /** A concrete path standing for a glob (`*` → `x`), to test a glob operand against a rule. */
@@ -240,6 +248,16 @@ const fileMatches = (specifier: string, file: FileAccess, ctx: JudgeContext): bo
   if (test === undefined) return "could"
   if (test(file.path)) return true
   if (!file.glob) return false
+  // a bare wildcard (`rm -rf build/*`) may or may not expand to the file: only the run tells
+  if (!/[A-Za-z0-9_]/.test(file.path.slice(file.path.lastIndexOf("/") + 1).replace(/\[[^\]]*\]/g, ""))) {
+    const globs = pathGlobs(specifier, ctx) ?? []
+    const dir = file.path.slice(0, file.path.lastIndexOf("/")) || "/"
+    return globs.some((g) =>
+      picomatch.isMatch(g.startsWith("/**/") ? `${dir}/${sample(g.slice(4))}` : sample(g), file.path!, { dot: false, windows: false })
+    )
+      ? "could"
+      : false
+  }
   // a glob operand (`cat .en*`): does it cover a file the rule names? (the shell's `*` skips dot files)
   if ((file.path.match(/[*?[]/g)?.length ?? 0) > 8) return "could" // bounded backtracking
   const globs = pathGlobs(specifier, ctx) ?? []
