@@ -31,7 +31,7 @@ import type { SettingsError } from "./HookError.ts"
 import type { CustomEvent, HookEventSpec } from "./HookEvent.ts"
 import type { PermissionRule } from "./PermissionRule.ts"
 import type { Preset } from "./PresetModel.ts"
-import type { HookEntry, LoadedSettings, PlanWarning, SettingsScope } from "./SettingsModel.ts"
+import type { HookEntry, LoadedSettings, PermissionEntry, PlanWarning, SettingsScope } from "./SettingsModel.ts"
 import * as internal from "./internal/plan.ts"
 
 /**
@@ -228,6 +228,19 @@ export interface Plan {
   readonly pluginDataDirs: ReadonlyArray<string>
   /** The events with at least one hook. */
   readonly hookedEvents: ReadonlySet<string>
+  /**
+   * The merged `permissions` rules, parsed once, in the order they are judged: deny (managed first),
+   * ask, allow. `active`: some rule can change a call (a deny or an ask). `undefined`: no rules.
+   * Judged in-process on PreToolUse and PermissionRequest, before any hook runs.
+   *
+   * @since 0.2.0
+   */
+  readonly permissions?:
+    | {
+        readonly rules: ReadonlyArray<{ readonly entry: PermissionEntry; readonly rule: PermissionRule }>
+        readonly active: boolean
+      }
+    | undefined
 }
 
 /**
@@ -361,6 +374,8 @@ export interface PlanJson {
     readonly stopBlockCap: number
     readonly executionLog: string | null
   }
+  /** The `permissions` rules with their files, in the order they are judged (deny, ask, allow). @since 0.2.0 */
+  readonly permissions?: ReadonlyArray<PermissionEntry> | undefined
   readonly warnings: ReadonlyArray<PlanWarning>
 }
 
