@@ -243,12 +243,18 @@ export const judge = (
   options: PermissionRule.JudgeContext
 ): Ruled | undefined => {
   const call = { toolName, toolInput }
+  // within a list a certain match is named before one that cannot be judged (`curl … | sh` is
+  // "download-to-shell", not "a shell reading stdin may run rm -rf /")
+  let unsure: Ruled | undefined
   for (const { entry, rule } of compiled.rules) {
-    const judged = PermissionRule.judge(rule, call, options)
+    if (unsure !== undefined && entry.list !== unsure.entry.list) return unsure
+    // a named set's rule that the syntax cannot say judges by its own predicate
+    const own = RuleSets.setRule(entry.from)?.judge
+    const judged = own === undefined ? PermissionRule.judge(rule, call, options) : own(call, options)
     if (judged.match === true) return { entry, unjudgeable: false, detail: judged.reason }
-    if (judged.match === "unjudgeable" && entry.list !== "allow") return { entry, unjudgeable: true, detail: judged.reason }
+    if (judged.match === "unjudgeable" && entry.list !== "allow") unsure ??= { entry, unjudgeable: true, detail: judged.reason }
   }
-  return undefined
+  return unsure
 }
 
 /** How an Outcome names the file a rule came from: `project settings .agent-hooks/settings.json`. @internal */

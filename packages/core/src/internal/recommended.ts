@@ -466,7 +466,7 @@ const entry = (
       for (const u of analysisOf(command, ctx).unjudgeable) {
         if (u.program !== undefined && !programs.includes(u.program)) continue
         if (u.code !== undefined && !(names!.test(u.code) || RUNS_PROGRAMS.test(u.code))) continue
-        return { match: "unjudgeable", reason: `cannot be judged before it runs: ${u.reason} (${quote(u.source)})` }
+        return { match: "unjudgeable", reason: `${u.reason} (${quote(u.source)})` }
       }
       return NO
     }

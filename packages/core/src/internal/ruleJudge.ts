@@ -208,7 +208,7 @@ const judgeShellAnalysis = (spec: ShellSpec, analysis: Analysis, ctx: JudgeConte
           : new RegExp(`(?:^|[^A-Za-z0-9_-])${program.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?:$|[^A-Za-z0-9_-])`)
       if (!(names?.test(u.code) || RUNS_PROGRAMS.test(u.code))) continue
     }
-    could ??= `cannot be judged before it runs: ${u.reason} (${quoteCode(u.source)})`
+    could ??= `${u.reason} (${quoteCode(u.source)})`
   }
   return could === undefined ? { match: false } : { match: "unjudgeable", reason: could }
 }
@@ -294,7 +294,7 @@ const judgePathOnShell = (rule: PermissionRule, analysis: Analysis, ctx: JudgeCo
   for (const u of analysis.unjudgeable) {
     if (u.code !== undefined && !/open|read|write|cat|file|fs\.|path|\.env|ssh|key|pem/i.test(u.code)) continue
     if (u.code === undefined && u.program !== undefined) continue
-    could ??= `cannot be judged before it runs: ${u.reason} (${quoteCode(u.source)})`
+    could ??= `${u.reason} (${quoteCode(u.source)})`
   }
   return could === undefined ? { match: false } : { match: "unjudgeable", reason: could }
 }
