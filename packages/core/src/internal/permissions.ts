@@ -273,7 +273,11 @@ export const sourceOf = (entry: PermissionEntry, projectDir: string): string => 
 export const reasonOf = (ruled: Ruled, projectDir: string): string => {
   const { entry } = ruled
   const verb = entry.list === "deny" ? "denied" : entry.list === "ask" ? "asks the user" : "allowed"
-  const head = `${verb} by permissions rule ${JSON.stringify(entry.rule)} (${sourceOf(entry, projectDir)})`
+  // a named set's rule judged by its own predicate is named by its id (`agent-hooks:recommended#rm-root`)
+  const head =
+    RuleSets.setRule(entry.from)?.judge !== undefined
+      ? `${verb} by rule ${entry.from} (${sourceOf({ ...entry, from: undefined }, projectDir)})`
+      : `${verb} by permissions rule ${JSON.stringify(entry.rule)} (${sourceOf(entry, projectDir)})`
   return ruled.unjudgeable
     ? `${head}: the call may match and cannot be judged before it runs (${ruled.detail})`
     : `${head}: ${ruled.detail}`
