@@ -339,6 +339,8 @@ interface State {
   cwd: string | undefined
   /** Variables assigned a literal value earlier in the command (`F=.env; cat $F`). */
   readonly vars: Map<string, string | undefined>
+  /** Loop variables and their literal values (`for d in a b; do rm -rf "$d"; done`): judged once per value. */
+  readonly lists: Map<string, ReadonlyArray<string>>
   /** The invocation whose code or wrapped program is being walked. */
   parent: number | undefined
   readonly out: {
@@ -538,7 +540,11 @@ const walkWords = (st: State, start: ReadonlyArray<Word>, depth: number, openTai
     const w = words[k]!
     const m = ASSIGNMENT.exec(w.raw)
     if (m !== null) {
-      const value = staticText({ ...w, text: w.text.slice(w.text.indexOf("=") + 1) }, st)
+      const raw = w.raw.slice(w.raw.indexOf("=") + 1)
+      // `T=$(mktemp -d)`: a new path in the temporary folder, never `/`, home or the project
+      const value = /^"?\$\(mktemp(?: [^)$`]*)?\)"?$/.test(raw)
+        ? "/tmp/mktemp.XXXXXX"
+        : staticText({ ...w, text: w.text.slice(w.text.indexOf("=") + 1) }, st)
       assigned.push([m[1]!, value])
       k++
     } else if (KEYWORDS.has(w.raw)) k++
@@ -546,7 +552,35 @@ const walkWords = (st: State, start: ReadonlyArray<Word>, depth: number, openTai
   }
   words = words.slice(k)
   if (words.length === 0) {
-    for (const [name, value] of assigned) st.vars.set(name, value)
+    for (const [name, value] of assigned) {
+      st.vars.set(name, value)
+      st.lists.delete(name)
+    }
+    return
+  }
+  // `for NAME in WORDS`: the loop's body sees NAME as each word (unknown when one is computed at run time)
+  if (words[0]!.raw === "for" && words[1] !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(words[1].raw)) {
+    const name = words[1].raw
+    const items = words[2]?.raw === "in" ? words.slice(3).map((w) => staticText(w, st)) : []
+    st.lists.delete(name)
+    st.vars.set(name, undefined)
+    if (items.length > 0 && items.length <= 16 && items.every((t) => t !== undefined)) st.lists.set(name, items as ReadonlyArray<string>)
+    return
+  }
+  // a word naming a loop variable: the command once per value
+  for (const [name, values] of st.lists) {
+    const uses = new RegExp(`\\$(?:${name}\\b|\\{${name}\\})`)
+    if (!words.some((w) => uses.test(w.raw))) continue
+    st.lists.delete(name)
+    try {
+      for (const value of values) {
+        st.vars.set(name, value)
+        walkWords(st, words, depth, openTail)
+      }
+    } finally {
+      st.lists.set(name, values)
+      st.vars.set(name, undefined)
+    }
     return
   }
   const src = source(start)
@@ -791,6 +825,7 @@ export const analyze = (command: string, ctx: ModelContext): Analysis => {
     ctx,
     cwd: realPath(normalizePath(ctx.cwd), ctx),
     vars: new Map(),
+    lists: new Map(),
     parent: undefined,
     out: { invocations: [], unjudgeable: [], files: [] }
   }

@@ -98,9 +98,11 @@ const operandMatches = (rule: string, word: Word, inv: Invocation, ctx: JudgeCon
   const w = realPathOf(resolved, ctx)
   if (r === w || r === resolved) return true
   if (/[*?[]/.test(word.raw.replace(/'[^']*'|"[^"]*"|\\./g, ""))) {
-    // a glob: `/*` stands for everything in `/`
-    const dir = w.slice(0, w.search(/\/[^/]*[*?[]/) + 1).replace(/\/$/, "") || "/"
-    if (normalizePath(dir) === r) return true
+    // a glob: `/*` (a bare wildcard) stands for everything in `/`; `/*.log` only for some files there
+    const at = w.search(/\/[^/]*[*?[]/)
+    const rest = w.slice(at + 1)
+    const dir = w.slice(0, at) || "/"
+    if (!rest.includes("/") && !/[A-Za-z0-9_-]/.test(rest.replace(/\[[^\]]*\]/g, "")) && normalizePath(dir) === r) return true
     if (picomatch.isMatch(r, w, { dot: false })) return true
   }
   return false
