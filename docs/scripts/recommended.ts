@@ -49,12 +49,12 @@ export const figures = (): string => {
 
 const rulesTable = (): string =>
   [
-    "| Rule id | What it stops | Why | Permission rules it holds |",
+    "| Rule id | What it stops | Why | In permission-rule syntax (the rule covers more) |",
     "| --- | --- | --- | --- |",
     ...Recommended.rules.map(
       (rule) =>
         `| \`${rule.id}\` | ${cell(rule.stops)} | ${cell(rule.why)} | ${
-          rule.rules.length === 0 ? "(a predicate only)" : rule.rules.map((r) => `\`${cell(r)}\``).join(", ")
+          rule.rules.length === 0 ? "(none: the syntax cannot say it)" : rule.rules.map((r) => `\`${cell(r)}\``).join(", ")
         } |`
     )
   ].join("\n")

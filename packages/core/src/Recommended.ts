@@ -3,9 +3,10 @@
  * do unasked. A settings scope adds it with `"extends": ["agent-hooks:recommended"]`, and turns a
  * rule off by its id with `"extends": [{ "name": "agent-hooks:recommended", "except": ["<id>"] }]`.
  *
- * Each rule has a stable kebab-case `id`, the permission rules (Claude Code's syntax) it holds, and
- * a predicate for what that syntax cannot say (`.env` but not `.env.example`; a force push by
- * `+refspec`; a delete of whatever directory holds the project). Its {@link RecommendedRule.judge}
+ * Each rule has a stable kebab-case `id`, the permission rules (Claude Code's syntax) that say part
+ * of it, and a predicate that judges it, covering what that syntax cannot say (`.env` but not
+ * `.env.example`; a force push by `+refspec`, but not `--dry-run`; a delete of whatever directory
+ * holds the project). Its {@link RecommendedRule.judge}
  * says, as `PermissionRule.judge` does, whether a call certainly does what the rule stops
  * (`match: true`), cannot be judged before it runs (`"unjudgeable"`: blocked too, with the reason),
  * or does not.
@@ -35,7 +36,7 @@ export const name = "agent-hooks:recommended"
 export interface RecommendedRule {
   /** Stable kebab-case id, for `except`. */
   readonly id: string
-  /** The permission rules it holds (Claude Code's syntax); its predicate covers more. */
+  /** Permission rules (Claude Code's syntax) that say part of it; {@link RecommendedRule.judge} covers them and more. */
   readonly rules: ReadonlyArray<string>
   /** What it stops (Markdown, one paragraph). */
   readonly stops: string

@@ -4,7 +4,7 @@ import type { Word } from "../ShellLexer.ts"
 import { type Analysis, DOWNLOADERS, type FileAccess, type Invocation, normalizePath, resolvePath } from "./commandModel.ts"
 import { parse } from "./permissionRule.ts"
 import picomatch from "picomatch"
-import { analysisOf, judge as judgeRule, RUNS_PROGRAMS } from "./ruleJudge.ts"
+import { analysisOf, RUNS_PROGRAMS } from "./ruleJudge.ts"
 
 // ---------------------------------------------------------------------------------------------
 // Helpers over the command model
@@ -30,13 +30,31 @@ const onShell =
 const isOption = (w: Word): boolean => !w.dynamic && w.text.length > 1 && w.text.startsWith("-")
 
 /** The short letters and long names of an invocation's options (`-rf` → r, f; `--force` → --force). */
+/** Long options the rules look for: getopt_long and git accept any unambiguous prefix (`--forc`, `--recur`). */
+const LONG_OPTIONS = [
+  "--dry-run",
+  "--recursive",
+  "--force",
+  "--force-with-lease",
+  "--force-if-includes",
+  "--mirror",
+  "--delete",
+  "--prune",
+  "--hard",
+  "--list"
+]
+
 const optionSet = (inv: Invocation): Set<string> => {
   const out = new Set<string>()
   for (const a of inv.args) {
     if (!isOption(a)) continue
     if (a.text === "--") break
-    if (a.text.startsWith("--")) out.add(a.text.includes("=") ? a.text.slice(0, a.text.indexOf("=")) : a.text)
-    else for (const c of a.text.slice(1)) out.add(c)
+    if (a.text.startsWith("--")) {
+      const name = a.text.includes("=") ? a.text.slice(0, a.text.indexOf("=")) : a.text
+      out.add(name)
+      // a prefix of several options may mean any of them: each counts (`--force-w` is a force either way)
+      if (name.length >= 4) for (const long of LONG_OPTIONS) if (long.startsWith(name)) out.add(long)
+    } else for (const c of a.text.slice(1)) out.add(c)
   }
   return out
 }
@@ -101,6 +119,20 @@ const contains = (dir: string, path: string): boolean => path === dir || path.st
  */
 const protectedTarget = (path: string, glob: boolean, ctx: JudgeContext): Target | undefined => {
   let p = path
+  if (glob && !/[*?[]/.test(path.slice(0, path.lastIndexOf("/")))) {
+    // `/h*`, `~/p*`: a glob in the last segment that matches a protected directory removes it
+    const home = ctx.home === undefined ? undefined : normalizePath(ctx.home)
+    const project = normalizePath(ctx.projectDir)
+    const ancestors = (dir: string) => dir.split("/").map((_, k, all) => all.slice(0, k + 1).join("/") || "/")
+    const candidates: Array<[string, Target]> = [
+      ...[...SYSTEM_DIRS].map((d) => [d, "root"] as [string, Target]),
+      ...(home === undefined ? [] : ancestors(home).map((d) => [d, "home"] as [string, Target])),
+      ...ancestors(project).map((d) => [d, "project"] as [string, Target])
+    ]
+    for (const [dir, target] of candidates) {
+      if (dir !== "/" && picomatch.isMatch(dir, path, { dot: false, windows: false })) return SYSTEM_DIRS.has(dir) ? "root" : target
+    }
+  }
   if (glob) {
     // the directory part before the first segment with a wildcard: `/*` → `/`, `/home/u/.*` → `/home/u`
     const at = p.search(/\/[^/]*[*?[]/)
@@ -203,6 +235,8 @@ const gitPush = (check: (inv: Invocation, options: Set<string>, operands: Readon
     for (const inv of analysis.invocations) {
       if (!gitSub(inv, "push")) continue
       const options = optionSet(inv)
+      // `--dry-run` / `-n` changes nothing on the remote
+      if (options.has("--dry-run") || options.has("n")) continue
       const operands = operandsOf(inv).slice(1)
       const found = check(inv, options, operands)
       if (found !== undefined) return { match: true, reason: `${found} in ${quote(inv.source)}` }
@@ -359,20 +393,56 @@ const secretRule =
 const INTERPRETER =
   /^(?:sh|bash|dash|zsh|ksh|ash|fish|python[0-9.]*|node|nodejs|perl[0-9.]*|ruby[0-9.]*|php[0-9.]*|bun|deno|pwsh|powershell|source|\.)$/
 
-const downloadToShell = onShell((analysis) => {
+const downloadToShell = onShell((analysis, ctx) => {
   const download = analysis.invocations.find((inv) => DOWNLOADERS.has(inv.program))
   if (download === undefined) return NO
   // a shell or interpreter that reads its program from stdin or from a run-time file (`<(curl …)`, `"$(curl …)"`)
   const stdin = analysis.unjudgeable.find((u) => /standard input|run time/.test(u.reason) && u.code === undefined)
   if (stdin !== undefined)
     return { match: true, reason: `runs what ${download.program} downloads: ${stdin.reason} (${quote(stdin.source)})` }
+  // the files the downloads were saved to (`curl -o f`, `wget -O f`, `curl … > f`)
+  const saved = new Set<string>()
+  for (const file of analysis.files) {
+    if (
+      file.access === "write" &&
+      file.path !== undefined &&
+      file.program === "" &&
+      [...DOWNLOADERS].some((d) => new RegExp(`(?:^|[\\s/])${d}\\s`).test(`${file.source} `))
+    ) {
+      saved.add(file.path)
+    }
+  }
   for (const inv of analysis.invocations) {
-    if (!INTERPRETER.test(inv.program)) continue
+    if (!DOWNLOADERS.has(inv.program)) continue
+    inv.args.forEach((a, k) => {
+      const next = inv.args[k + 1]
+      const output = ["--output", "--output-document"].includes(a.text) || /^-[A-Za-z]*[oO]$/.test(a.text) // -o, -fsSLo, -qO
+      if (output && next !== undefined && !next.dynamic && next.text !== "-") {
+        const path = resolvePath(next.text, inv.cwd ?? ctx.cwd, ctx.home)
+        if (path !== undefined) saved.add(path)
+      }
+    })
+  }
+  for (const inv of analysis.invocations) {
     const operands = operandsOf(inv)
     const script = operands[0]
-    if (script === undefined || script.text === "-" || (script.dynamic && /<\(|\$\(|`/.test(script.raw))) {
-      return { match: true, reason: `${inv.program} runs what ${download.program} downloads (${quote(inv.source)})` }
+    if (INTERPRETER.test(inv.program)) {
+      if (script === undefined || script.text === "-" || (script.dynamic && /<\(|\$\(|`/.test(script.raw))) {
+        return { match: true, reason: `${inv.program} runs what ${download.program} downloads (${quote(inv.source)})` }
+      }
+      const path = script.dynamic ? undefined : resolvePath(script.text, inv.cwd ?? ctx.cwd, ctx.home)
+      if (path !== undefined && saved.has(path)) {
+        return { match: true, reason: `${inv.program} runs ${path}, which ${download.program} just downloaded (${quote(inv.source)})` }
+      }
     }
+  }
+  // `./install.sh` run by its path after the download
+  for (const inv of analysis.invocations) {
+    const first = inv.source.split(/\s+/).find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w))
+    if (first === undefined || !first.includes("/")) continue
+    const path = resolvePath(first.replace(/^['"]|['"]$/g, ""), inv.cwd ?? ctx.cwd, ctx.home)
+    if (path !== undefined && saved.has(path))
+      return { match: true, reason: `runs ${path}, which ${download.program} just downloaded (${quote(inv.source)})` }
   }
   return NO
 })
@@ -442,11 +512,10 @@ const entry = (
   stops: string,
   why: string
 ): RecommendedRule => {
-  const parsed = rules.map((source) => {
+  for (const source of rules) {
     const result = parse(source)
     if (result._tag === "Failure") throw new Error(`recommended rule ${id}: ${result.message}`)
-    return result.rule
-  })
+  }
   const names = programs.length === 0 ? undefined : new RegExp(`(?:^|[^A-Za-z0-9_-])(?:${programs.join("|")})(?:$|[^A-Za-z0-9_-])`)
   return {
     id,
@@ -454,13 +523,10 @@ const entry = (
     stops,
     why,
     judge: (call, ctx) => {
+      // the predicate covers what the rule's permission rules name (a test checks it) and knows its
+      // exceptions (`.env.example`, `git push --force --dry-run`): the strings are its names
       const own = predicate(call, ctx)
-      if (own.match === true) return own
-      for (const rule of parsed) {
-        const j = judgeRule(rule, call, ctx)
-        if (j.match === true) return { match: true, reason: `${j.reason} (${rule.source})` }
-      }
-      if (own.match === "unjudgeable") return own
+      if (own.match !== false) return own
       const command = names === undefined ? undefined : commandOf(call)
       if (command === undefined) return NO
       for (const u of analysisOf(command, ctx).unjudgeable) {

@@ -42,7 +42,10 @@ const ALIASES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
 const optionKeys = (program: string, word: string): Array<string> => {
   const aliases = ALIASES[program] ?? {}
   if (word.startsWith("--")) {
-    const name = word.includes("=") ? word.slice(0, word.indexOf("=")) : word
+    let name = word.includes("=") ? word.slice(0, word.indexOf("=")) : word
+    // getopt_long and git take an unambiguous prefix of a long option (`--recur` is `--recursive`)
+    const longs = Object.keys(aliases).filter((long) => long.startsWith("--") && long.startsWith(name))
+    if (name.length >= 4 && longs.length === 1) name = longs[0]!
     const alias = aliases[name]
     return word.includes("=") ? [alias ?? name, word] : [alias ?? name]
   }
