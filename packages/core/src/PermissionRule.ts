@@ -77,6 +77,13 @@
  * skill name, `WebSearch(text *)` the query. A specifier on any other tool (MCP tools, unknown tools)
  * cannot be evaluated: the rule is kind `"opaque"` and matches every call of that tool.
  *
+ * **As policy** (`permissions`, `extends`): {@link judge} tells a certain match (`match: true`) from
+ * one that cannot be judged before the call runs (`match: "unjudgeable"`, with the reason) and from
+ * no match. It judges a shell command on what it runs (every subcommand, through wrappers and
+ * `sh -c`, options in any order and spelling, paths normalized, a `cd` earlier in the command, files
+ * named by readers, writers and redirections); a deny or ask rule holds on both, an allow rule only
+ * on a certain match ({@link allows}).
+ *
  * @since 0.1.0
  */
 import * as internal from "./internal/permissionRule.ts"

@@ -355,6 +355,11 @@ describe("PermissionRule.judge: shell commands as what they run", () => {
     ["Bash(rm -rf ~)", "rm -rf $HOME", true],
     ["Bash(rm -rf ~)", "rm -rf ~/", true],
     ["Bash(rm -rf ~)", "rm -rf ~/proj/node_modules", false],
+    ["Bash(rm -rf ~)", "rm -rf ~/*", true],
+    ["Bash(rm -rf ~)", "find ~ -name '*.log' -delete", false],
+    ["Bash(rm -rf /)", 'for d in build /; do rm -rf "$d"; done', true],
+    ["Bash(rm -rf /)", 'for d in build dist; do rm -rf "$d"; done', false],
+    ["Bash(rm -rf /)", 'T=$(mktemp -d) && rm -rf "$T"', false],
     ["Bash(git push --force:*)", "git push origin main --force", true],
     ["Bash(git push --force:*)", "git -C /x push -f origin main", true],
     ["Bash(git push --force:*)", "git push origin main", false],
@@ -381,7 +386,8 @@ describe("PermissionRule.judge: shell commands as what they run", () => {
   })
 
   it("resolves symlinks with the context's realpath", () => {
-    const realpath = (p: string) => (p === "/home/u/proj/link" ? "/" : p.startsWith("/home/u") || p === "/" ? p : undefined)
+    const link = "/home/u/proj/link"
+    const realpath = (p: string) => (p === link || p.startsWith(`${link}/`) ? `/${p.slice(link.length + 1)}` : p)
     expect(judged("Bash(rm -rf /)", "rm -rf link", { ...judgeCtx, realpath })).toBe(true)
     expect(judged("Bash(rm -rf /)", "rm -rf link")).toBe(false)
   })

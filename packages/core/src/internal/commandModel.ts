@@ -101,7 +101,11 @@ export const resolvePath = (path: string, cwd: string, home: string | undefined)
     if (home === undefined) return undefined
     p = home + p.slice(1)
   } else if (p.startsWith("~")) {
-    return undefined // ~user
+    // ~user: that user's home, beside ours (`~root` is /root)
+    const m = /^~([A-Za-z0-9._-]+)(\/.*)?$/.exec(p)
+    if (m === null || home === undefined) return undefined
+    const base = m[1] === "root" ? "/root" : `${home.replace(/\/+$/, "").slice(0, home.replace(/\/+$/, "").lastIndexOf("/"))}/${m[1]}`
+    p = base + (m[2] ?? "")
   }
   if (p.startsWith("/") || /^[A-Za-z]:[\\/]/.test(p)) return normalizePath(p)
   return normalizePath(`${cwd}/${p}`)
@@ -205,8 +209,6 @@ const READERS = new Set([
   "xz",
   "zstd",
   "7z",
-  "curl",
-  "wget",
   "nc",
   "ncat",
   "socat",
@@ -219,8 +221,6 @@ const READERS = new Set([
   "code",
   "open",
   "xdg-open",
-  "ssh-keygen",
-  "ssh-add",
   "dotenv",
   "expand",
   "unexpand",
@@ -262,6 +262,8 @@ const WRITERS = new Set([
 /** Programs that only look at a path's name or metadata. */
 const METADATA = new Set([
   "ls",
+  "ssh",
+  "ssh-add",
   "stat",
   "test",
   "[",
@@ -341,6 +343,10 @@ interface State {
   cwd: string | undefined
   /** Variables assigned a literal value earlier in the command (`F=.env; cat $F`). */
   readonly vars: Map<string, string | undefined>
+  /** Aliases defined earlier in the command (`alias r=rm; r -rf /`). */
+  readonly aliases: Map<string, string>
+  /** Loop variables and their literal values (`for d in a b; do rm -rf "$d"; done`): judged once per value. */
+  readonly lists: Map<string, ReadonlyArray<string>>
   /** The invocation whose code or wrapped program is being walked. */
   parent: number | undefined
   readonly out: {
@@ -351,6 +357,74 @@ interface State {
 }
 
 const source = (words: ReadonlyArray<Word>): string => words.map((w) => w.raw).join(" ")
+
+/**
+ * bash's brace expansion of an unquoted `{a,b}` in a word (`/{bin,usr}`, `{/,}`): one word per
+ * alternative, at most 64; other words as they are.
+ */
+const braceExpand = (word: Word): Array<Word> => {
+  if (word.dynamic || !/\{[^{}]*,[^{}]*\}/.test(word.raw) || /['"\\]/.test(word.raw)) return [word]
+  const out: Array<string> = []
+  const expand = (text: string): void => {
+    if (out.length >= 64) return
+    const m = /\{([^{}]*,[^{}]*)\}/.exec(text)
+    if (m === null) {
+      out.push(text)
+      return
+    }
+    for (const alt of m[1]!.split(",")) expand(text.slice(0, m.index) + alt + text.slice(m.index + m[0].length))
+  }
+  expand(word.raw)
+  return out.map((text) => ({ text, raw: text, dynamic: false }))
+}
+
+/** Programs that run the program after their options, besides the lexer's process wrappers. */
+const MORE_WRAPPERS: Readonly<Record<string, { readonly argFlags: ReadonlyArray<string>; readonly positional?: number }>> = {
+  chroot: { argFlags: ["--userspec", "--groups"], positional: 1 },
+  unshare: { argFlags: ["--propagation", "--setgroups", "-S", "--setuid", "-G", "--setgid", "-R", "--root", "-w", "--wd"] },
+  nsenter: { argFlags: ["-t", "--target", "-S", "--setuid", "-G", "--setgid", "-r", "--root", "-w", "--wd"] },
+  strace: { argFlags: ["-o", "-e", "-p", "-s", "-u", "-E", "-P", "-a", "-b", "-I", "-O", "-S", "-X"] },
+  ltrace: { argFlags: ["-o", "-e", "-p", "-s", "-u", "-n", "-a"] },
+  setpriv: {
+    argFlags: ["--reuid", "--regid", "--groups", "--inh-caps", "--bounding-set", "--securebits", "--selinux-label", "--apparmor-profile"]
+  },
+  torsocks: { argFlags: ["-u", "-p", "-a", "-P"] },
+  proxychains: { argFlags: ["-f"] },
+  proxychains4: { argFlags: ["-f"] },
+  firejail: { argFlags: [] },
+  valgrind: { argFlags: [] },
+  caffeinate: { argFlags: ["-t", "-w"] },
+  "systemd-run": { argFlags: ["-p", "--property", "-u", "--unit", "-E", "--setenv", "--uid", "--gid", "--slice", "-M", "--machine"] },
+  sg: { argFlags: [], positional: 1 },
+  chronic: { argFlags: [] },
+  ifne: { argFlags: [] },
+  unbuffer: { argFlags: [] },
+  faketime: { argFlags: ["-f"], positional: 1 },
+  fakeroot: { argFlags: ["-l", "--lib", "--faked", "-s", "-i"] },
+  "run-one": { argFlags: [] },
+  tsp: { argFlags: [] },
+  pkexec: { argFlags: ["--user"] },
+  runuser: { argFlags: ["-u", "-g", "-G", "--user", "--group"] }
+}
+
+const moreWrapped = (name: string, words: ReadonlyArray<string>): number | undefined => {
+  if (!Object.hasOwn(MORE_WRAPPERS, name)) return undefined
+  const wrapper = MORE_WRAPPERS[name]!
+  let k = 1
+  while (k < words.length) {
+    const word = words[k]!
+    if (word === "--") {
+      k++
+      break
+    }
+    if (word.startsWith("-") && word.length > 1) {
+      k += wrapper.argFlags.includes(word) ? 2 : 1
+      continue
+    }
+    break
+  }
+  return k + (wrapper.positional ?? 0)
+}
 
 /**
  * The text a word stands for when its only expansions are known: `$HOME`, `$PWD` and variables
@@ -366,7 +440,7 @@ const staticText = (word: Word, st: State): string | undefined => {
     const value = st.vars.get(name)
     return value === undefined ? m : value
   })
-  return /\$|`/.test(text) ? undefined : text
+  return /\$|`/.test(text) || /[<>]\(/.test(word.raw) ? undefined : text
 }
 
 /** A word with its known expansions substituted (still `dynamic` when something is unknown). */
@@ -406,6 +480,13 @@ const fileOperands = (st: State, program: string, args: ReadonlyArray<Word>, src
         addFile(st, m[1] === "if" ? "read" : "write", { ...a, text: m[2]!, raw: a.raw.replace(/^(?:if|of)=/, "") }, program, src)
     }
     return
+  }
+  if (DOWNLOADERS.has(program)) {
+    // curl -F f=@path, -d @path, --data-binary @path: uploads the file
+    for (const a of args) {
+      const m = /(?:^|=)[@<]([^;]+)/.exec(a.text)
+      if (m !== null && !a.text.startsWith("-")) addFile(st, "read", { ...a, text: m[1]!, raw: m[1]! }, program, src)
+    }
   }
   let operands = args.filter((a, k) => !isOption(a.text) || args[k - 1]?.text === "--")
   // --opt=path values
@@ -481,7 +562,13 @@ const walkFind = (st: State, words: ReadonlyArray<Word>, depth: number, openTail
   const expr = args.slice(k)
   const narrowed = expr.some((w) => FIND_NARROWING.has(w.text))
   const src = source(words)
-  const below = (start: Word): Word => ({ ...start, text: `${start.text.replace(/\/+$/, "")}/{}`, raw: `${start.raw}/{}` })
+  // what `{}` stands for below the start path: the `-name` pattern when there is one
+  const nameAt = expr.findIndex((w) => w.text === "-name" || w.text === "-iname")
+  const name = nameAt >= 0 && expr[nameAt + 1] !== undefined && !expr[nameAt + 1]!.dynamic ? expr[nameAt + 1]!.text : "{}"
+  const below = (start: Word): Word => {
+    const text = `${start.text.replace(/\/+$/, "")}/${name}`
+    return { ...start, text, raw: text.replace(/\{\}$/, "'{}'") }
+  }
   for (let j = 0; j < expr.length; j++) {
     const w = expr[j]!.text
     if (w === "-delete") {
@@ -527,15 +614,52 @@ const walkWords = (st: State, start: ReadonlyArray<Word>, depth: number, openTai
     const w = words[k]!
     const m = ASSIGNMENT.exec(w.raw)
     if (m !== null) {
-      const value = staticText({ ...w, text: w.text.slice(w.text.indexOf("=") + 1) }, st)
+      const raw = w.raw.slice(w.raw.indexOf("=") + 1)
+      // `T=$(mktemp -d)`: a new path in the temporary folder, never `/`, home or the project
+      const value = /^"?\$\(mktemp(?: [^)$`]*)?\)"?$/.test(raw)
+        ? "/tmp/mktemp.XXXXXX"
+        : staticText({ ...w, text: w.text.slice(w.text.indexOf("=") + 1) }, st)
       assigned.push([m[1]!, value])
       k++
     } else if (KEYWORDS.has(w.raw)) k++
     else break
   }
   words = words.slice(k)
+  // `function f { …` / `function f() { …`: the body's commands follow
+  if (words[0]?.raw === "function" && words.length >= 2) {
+    words = words.slice(2).filter((w, j) => !(j === 0 && (w.raw === "{" || w.raw === "()")))
+    while (words[0]?.raw === "{" || words[0]?.raw === "()") words = words.slice(1)
+  }
   if (words.length === 0) {
-    for (const [name, value] of assigned) st.vars.set(name, value)
+    for (const [name, value] of assigned) {
+      st.vars.set(name, value)
+      st.lists.delete(name)
+    }
+    return
+  }
+  // `for NAME in WORDS`: the loop's body sees NAME as each word (unknown when one is computed at run time)
+  if (words[0]!.raw === "for" && words[1] !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(words[1].raw)) {
+    const name = words[1].raw
+    const items = words[2]?.raw === "in" ? words.slice(3).map((w) => staticText(w, st)) : []
+    st.lists.delete(name)
+    st.vars.set(name, undefined)
+    if (items.length > 0 && items.length <= 16 && items.every((t) => t !== undefined)) st.lists.set(name, items as ReadonlyArray<string>)
+    return
+  }
+  // a word naming a loop variable: the command once per value
+  for (const [name, values] of st.lists) {
+    const uses = new RegExp(`\\$(?:${name}\\b|\\{${name}\\})`)
+    if (!words.some((w) => uses.test(w.raw))) continue
+    st.lists.delete(name)
+    try {
+      for (const value of values) {
+        st.vars.set(name, value)
+        walkWords(st, words, depth, openTail)
+      }
+    } finally {
+      st.lists.set(name, values)
+      st.vars.set(name, undefined)
+    }
     return
   }
   const src = source(start)
@@ -544,7 +668,11 @@ const walkWords = (st: State, start: ReadonlyArray<Word>, depth: number, openTai
     return
   }
   const first = resolveWord(words[0]!, st)
-  if (first.dynamic || hasGlob(first.raw) || /\{[^}]*(?:,|\.\.)[^}]*\}/.test(first.raw.replace(/'[^']*'|"[^"]*"/g, ""))) {
+  if (
+    first.dynamic ||
+    (hasGlob(first.raw) && first.raw !== "[" && first.raw !== "[[") ||
+    /\{[^}]*(?:,|\.\.)[^}]*\}/.test(first.raw.replace(/'[^']*'|"[^"]*"/g, ""))
+  ) {
     st.out.unjudgeable.push({
       reason: `the program is chosen at run time (${first.raw})`,
       program: undefined,
@@ -553,7 +681,31 @@ const walkWords = (st: State, start: ReadonlyArray<Word>, depth: number, openTai
     return
   }
   const name = first.text.slice(first.text.lastIndexOf("/") + 1)
-  const args = words.slice(1).map((w) => resolveWord(w, st))
+  // an alias defined earlier in the command runs its text
+  const alias = st.aliases.get(first.raw)
+  if (alias !== undefined && depth <= MAX_DEPTH) {
+    const rest = words
+      .slice(1)
+      .map((w) => w.raw)
+      .join(" ")
+    st.aliases.delete(first.raw)
+    try {
+      walkCommand(st, `${alias} ${rest}`, depth + 1, src)
+    } finally {
+      st.aliases.set(first.raw, alias)
+    }
+    return
+  }
+  const args = words
+    .slice(1)
+    .flatMap(braceExpand)
+    .map((w) => resolveWord(w, st))
+  if (name === "alias") {
+    for (const a of args) {
+      const m = /^([^=\s]+)=(.*)$/s.exec(a.text)
+      if (m !== null) st.aliases.set(m[1]!, m[2]!)
+    }
+  }
   if (name === "export" || name === "declare" || name === "local" || name === "readonly" || name === "typeset") {
     for (const a of args) {
       const m = ASSIGNMENT.exec(a.raw)
@@ -565,7 +717,7 @@ const walkWords = (st: State, start: ReadonlyArray<Word>, depth: number, openTai
   const outer = st.parent
   st.parent = id
   try {
-    walkProgram(st, name, words, args, depth, openTail, src)
+    walkProgram(st, name, [words[0]!, ...args], args, depth, openTail, src)
   } finally {
     st.parent = outer
   }
@@ -593,7 +745,15 @@ const walkProgram = (
   fileOperands(st, name, args, src)
 
   // a process wrapper starts the program after its options
-  const wrapped = name === "command" && args.some((a) => a.text === "-v" || a.text === "-V") ? undefined : wrappedProgram(name, texts)
+  const wrapped =
+    name === "command" && args.some((a) => a.text === "-v" || a.text === "-V")
+      ? undefined
+      : (wrappedProgram(name, texts) ??
+        (name === "runuser" && !args.some((a) => a.text === "-c")
+          ? moreWrapped(name, texts)
+          : name !== "runuser"
+            ? moreWrapped(name, texts)
+            : undefined))
   if (wrapped !== undefined) {
     const opts = args.slice(0, wrapped - 1)
     const inner = words.slice(wrapped)
@@ -659,6 +819,10 @@ const walkProgram = (
   }
   if (name === "source" || name === ".") {
     // a script file run by name is judged as that program; its contents are not visible here
+    const script = args[0]
+    if (script?.dynamic === true) {
+      st.out.unjudgeable.push({ reason: `${name} runs a script computed at run time (${script.raw})`, program: undefined, source: src })
+    }
     return
   }
   const shell = SHELL_PROGRAMS.has(name)
@@ -772,6 +936,8 @@ export const analyze = (command: string, ctx: ModelContext): Analysis => {
     ctx,
     cwd: realPath(normalizePath(ctx.cwd), ctx),
     vars: new Map(),
+    aliases: new Map(),
+    lists: new Map(),
     parent: undefined,
     out: { invocations: [], unjudgeable: [], files: [] }
   }

@@ -256,12 +256,18 @@ export const judge = (
             return resolved.get(path)
           }
         }
+  // within a list a certain match is named before one that cannot be judged (`curl … | sh` is
+  // "download-to-shell", not "a shell reading stdin may run rm -rf /")
+  let unsure: Ruled | undefined
   for (const { entry, rule } of compiled.rules) {
-    const judged = PermissionRule.judge(rule, call, ctx)
+    if (unsure !== undefined && entry.list !== unsure.entry.list) return unsure
+    // a named set's rule that the syntax cannot say judges by its own predicate
+    const own = RuleSets.setRule(entry.from)?.judge
+    const judged = own === undefined ? PermissionRule.judge(rule, call, ctx) : own(call, ctx)
     if (judged.match === true) return { entry, unjudgeable: false, detail: judged.reason }
-    if (judged.match === "unjudgeable" && entry.list !== "allow") return { entry, unjudgeable: true, detail: judged.reason }
+    if (judged.match === "unjudgeable" && entry.list !== "allow") unsure ??= { entry, unjudgeable: true, detail: judged.reason }
   }
-  return undefined
+  return unsure
 }
 
 /** How an Outcome names the file a rule came from: `project settings .agent-hooks/settings.json`. @internal */
@@ -280,7 +286,11 @@ export const sourceOf = (entry: PermissionEntry, projectDir: string): string => 
 export const reasonOf = (ruled: Ruled, projectDir: string): string => {
   const { entry } = ruled
   const verb = entry.list === "deny" ? "denied" : entry.list === "ask" ? "asks the user" : "allowed"
-  const head = `${verb} by permissions rule ${JSON.stringify(entry.rule)} (${sourceOf(entry, projectDir)})`
+  // a named set's rule judged by its own predicate is named by its id (`agent-hooks:recommended#rm-root`)
+  const head =
+    RuleSets.setRule(entry.from)?.judge !== undefined
+      ? `${verb} by rule ${entry.from} (${sourceOf({ ...entry, from: undefined }, projectDir)})`
+      : `${verb} by permissions rule ${JSON.stringify(entry.rule)} (${sourceOf(entry, projectDir)})`
   return ruled.unjudgeable
     ? `${head}: the call may match and cannot be judged before it runs (${ruled.detail})`
     : `${head}: ${ruled.detail}`

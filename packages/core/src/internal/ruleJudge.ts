@@ -42,7 +42,10 @@ const ALIASES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
 const optionKeys = (program: string, word: string): Array<string> => {
   const aliases = ALIASES[program] ?? {}
   if (word.startsWith("--")) {
-    const name = word.includes("=") ? word.slice(0, word.indexOf("=")) : word
+    let name = word.includes("=") ? word.slice(0, word.indexOf("=")) : word
+    // getopt_long and git take an unambiguous prefix of a long option (`--recur` is `--recursive`)
+    const longs = Object.keys(aliases).filter((long) => long.startsWith("--") && long.startsWith(name))
+    if (name.length >= 4 && longs.length === 1) name = longs[0]!
     const alias = aliases[name]
     return word.includes("=") ? [alias ?? name, word] : [alias ?? name]
   }
@@ -98,9 +101,11 @@ const operandMatches = (rule: string, word: Word, inv: Invocation, ctx: JudgeCon
   const w = realPathOf(resolved, ctx)
   if (r === w || r === resolved) return true
   if (/[*?[]/.test(word.raw.replace(/'[^']*'|"[^"]*"|\\./g, ""))) {
-    // a glob: `/*` stands for everything in `/`
-    const dir = w.slice(0, w.search(/\/[^/]*[*?[]/) + 1).replace(/\/$/, "") || "/"
-    if (normalizePath(dir) === r) return true
+    // a glob: `/*` (a bare wildcard) stands for everything in `/`; `/*.log` only for some files there
+    const at = w.search(/\/[^/]*[*?[]/)
+    const rest = w.slice(at + 1)
+    const dir = w.slice(0, at) || "/"
+    if (!rest.includes("/") && !/[A-Za-z0-9_-]/.test(rest.replace(/\[[^\]]*\]/g, "")) && normalizePath(dir) === r) return true
     if (picomatch.isMatch(r, w, { dot: false })) return true
   }
   return false
@@ -188,7 +193,8 @@ const perOperand = (inv: Invocation): ReadonlyArray<Invocation> => {
 const quoteCode = (text: string): string => `\`${text.length > 120 ? `${text.slice(0, 117)}...` : text}\``
 
 /** Generic ways inline code runs a program (`os.system`, `child_process`, `exec`). */
-const RUNS_PROGRAMS = /\b(?:system|exec\w*|spawn\w*|popen|subprocess|child_process|Command|Process|shell_exec|passthru|eval|`)/
+/** @internal */
+export const RUNS_PROGRAMS = /\b(?:system|exec\w*|spawn\w*|popen|subprocess|child_process|Command|Process|shell_exec|passthru|eval|`)/
 
 const judgeShellAnalysis = (spec: ShellSpec, analysis: Analysis, ctx: JudgeContext): Judgment => {
   let could: string | undefined
@@ -215,7 +221,7 @@ const judgeShellAnalysis = (spec: ShellSpec, analysis: Analysis, ctx: JudgeConte
           : new RegExp(`(?:^|[^A-Za-z0-9_-])${program.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?:$|[^A-Za-z0-9_-])`)
       if (!(names?.test(u.code) || RUNS_PROGRAMS.test(u.code))) continue
     }
-    could ??= `cannot be judged before it runs: ${u.reason} (${quoteCode(u.source)})`
+    could ??= `${u.reason} (${quoteCode(u.source)})`
   }
   return could === undefined ? { match: false } : { match: "unjudgeable", reason: could }
 }
@@ -274,6 +280,16 @@ const fileMatches = (specifier: string, file: FileAccess, ctx: JudgeContext): bo
   if (test === undefined) return "could"
   if (test(file.path)) return true
   if (!file.glob) return false
+  // a bare wildcard (`rm -rf build/*`) may or may not expand to the file: only the run tells
+  if (!/[A-Za-z0-9_]/.test(file.path.slice(file.path.lastIndexOf("/") + 1).replace(/\[[^\]]*\]/g, ""))) {
+    const globs = pathGlobs(specifier, ctx) ?? []
+    const dir = file.path.slice(0, file.path.lastIndexOf("/")) || "/"
+    return globs.some((g) =>
+      picomatch.isMatch(g.startsWith("/**/") ? `${dir}/${sample(g.slice(4))}` : sample(g), file.path!, { dot: false, windows: false })
+    )
+      ? "could"
+      : false
+  }
   // a glob operand (`cat .en*`): does it cover a file the rule names? (the shell's `*` skips dot files)
   if ((file.path.match(/[*?[]/g)?.length ?? 0) > 8) return "could" // bounded backtracking
   const globs = pathGlobs(specifier, ctx) ?? []
@@ -310,7 +326,7 @@ const judgePathOnShell = (rule: PermissionRule, analysis: Analysis, ctx: JudgeCo
   for (const u of analysis.unjudgeable) {
     if (u.code !== undefined && !/open|read|write|cat|file|fs\.|path|\.env|ssh|key|pem/i.test(u.code)) continue
     if (u.code === undefined && u.program !== undefined) continue
-    could ??= `cannot be judged before it runs: ${u.reason} (${quoteCode(u.source)})`
+    could ??= `${u.reason} (${quoteCode(u.source)})`
   }
   return could === undefined ? { match: false } : { match: "unjudgeable", reason: could }
 }

@@ -1,55 +1,23 @@
 /**
- * `agent-hooks:recommended`: what no user wants an agent to do unasked. The set's data (its rules,
- * ids and docs rows) is owned by the command matcher's work; this file is where it lives, read by
- * the `extends` resolver (`./index.ts`).
+ * `agent-hooks:recommended`: what no user wants an agent to do unasked. The rules, their ids, their
+ * docs rows and their judgment live in `../recommended.ts` (public: `Recommended.ts`); this is the
+ * form the `extends` resolver (`./index.ts`) reads. A rule the permission-rule syntax cannot say
+ * (no `rules` of its own) is named by the tool it judges, and judged by its predicate.
  */
+import { RULES } from "../recommended.ts"
 import type { RuleSet } from "./index.ts"
 
 /** @internal */
 export const recommended: RuleSet = {
   name: "agent-hooks:recommended",
-  description: "Rules for what no user wants an agent to do unasked: recursive deletes of / and ~, force pushes, secrets.",
-  rules: [
-    {
-      id: "rm-root",
-      list: "deny",
-      rules: ["Bash(rm -rf /)", "Bash(rm -rf /*)", "Bash(rm -rf ~)", "Bash(rm -rf ~/*)", "Bash(rm -rf $HOME)", "Bash(rm -fr /)"],
-      stops: "recursive deletes of `/`, `/*`, `~` and `$HOME`",
-      why: "one command destroys the machine or the user's files"
-    },
-    {
-      id: "git-force-push",
-      list: "deny",
-      rules: [
-        "Bash(git push --force:*)",
-        "Bash(git push -f:*)",
-        "Bash(git push --force-with-lease:*)",
-        "Bash(git push * --force*)",
-        "Bash(git push * -f*)"
-      ],
-      stops: "force pushes",
-      why: "rewrites a shared branch's history; others lose work"
-    },
-    {
-      id: "env-files",
-      list: "deny",
-      rules: ["Read(.env)", "Read(.env.local)", "Read(.env.production)", "Edit(.env)", "Edit(.env.local)", "Edit(.env.production)"],
-      stops: "reading or writing `.env` files",
-      why: "they hold secrets the model should not see or change"
-    },
-    {
-      id: "ssh-keys",
-      list: "deny",
-      rules: ["Read(~/.ssh/**)", "Edit(~/.ssh/**)", "Read(~/.aws/**)", "Edit(~/.aws/**)"],
-      stops: "reading or writing `~/.ssh` and `~/.aws`",
-      why: "private keys and cloud credentials"
-    },
-    {
-      id: "curl-pipe-shell",
-      list: "deny",
-      rules: ["Bash(curl * | sh)", "Bash(curl * | bash)", "Bash(wget * | sh)", "Bash(wget * | bash)"],
-      stops: "piping a download into a shell",
-      why: "runs code nobody has read"
-    }
-  ]
+  description:
+    "Rules for what no user wants an agent to do unasked: recursive deletes of /, ~ and the project, force pushes and remote branch deletes, git resets outside the project, secrets (.env, ~/.ssh, cloud credentials, private keys), downloads piped into a shell, chmod -R of /, writes to disk devices.",
+  rules: RULES.map((rule) => ({
+    id: rule.id,
+    list: "deny" as const,
+    rules: rule.rules.length > 0 ? rule.rules : ["Bash"],
+    stops: rule.stops,
+    why: rule.why,
+    judge: rule.judge
+  }))
 }
