@@ -113,7 +113,7 @@ async function runOne(agent, scenario, mode) {
       if (scenario.policy === "broken") {
         writeFileSync(policy, `{ "hooks": { "PreToolUse": [ { "matcher": "Bash", "hooks": [ `)
       } else {
-        const settings = { hooks: {} }
+        const settings = { hooks: {}, ...(scenario.permissions === undefined ? {} : { permissions: scenario.permissions }) }
         scenario.policy.forEach((h, i) => {
           const file = scriptFile(`policy-${i}-${h.event}.sh`, h.script(state))
           const group = { hooks: [{ type: "command", command: `sh ${file}` }] }

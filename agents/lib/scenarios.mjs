@@ -166,7 +166,7 @@ const MISSING_ON_ALL = ["UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"]
  * @typedef {{ event: import("./agents.mjs").Event, script: (state: string) => string, tool?: "read" }} ScriptHook
  *   tool "read": the hook's matcher is the agent's file-reading tool (policy: Claude Code's `Read`)
  * @typedef {{ hooks: ScriptHook[], expect: Expectation } | { skip: string }} Side
- * @typedef {{ id: string, title: string, policy: ScriptHook[] | "broken", wire?: import("./agents.mjs").Event[], hookTimeout?: number, call?: "shell" | "read",
+ * @typedef {{ id: string, title: string, policy: ScriptHook[] | "broken", permissions?: Record<string, string[]>, wire?: import("./agents.mjs").Event[], hookTimeout?: number, call?: "shell" | "read",
  *   native: Record<string, Side>, agentHooks: Record<string, { expect: Expectation } | { skip: string }> }} Scenario
  */
 
@@ -344,6 +344,24 @@ export const SCENARIOS = [
     }
   }
 ]
+
+// A policy with no hook at all: one `permissions.deny` rule in Claude Code's syntax, judged by host mode
+// in-process (no hook process). Native control: the agent's own hook blocking the same call.
+SCENARIOS.push({
+  id: "permissions-deny",
+  title: "permissions.deny alone (no hooks): the rule blocks the shell call, named in the reason",
+  policy: [],
+  permissions: { deny: ["Bash(touch MARKER)"] },
+  native: {
+    claude: on("PreToolUse", S.exit2, blocked(TOKENS.exit2)),
+    codex: on("PreToolUse", S.exit2, blocked(TOKENS.exit2)),
+    gemini: on("PreToolUse", S.exit2, blocked(TOKENS.exit2)),
+    qwen: on("PreToolUse", S.exit2, blocked(TOKENS.exit2))
+  },
+  agentHooks: each({
+    expect: blocked(/denied by permissions rule \\?"Bash\(touch MARKER\)/, 'denied by permissions rule "Bash(touch MARKER)"')
+  })
+})
 
 export const MODES = /** @type {const} */ (["native", "agent-hooks"])
 export { finished, all }

@@ -111,6 +111,7 @@ const sidebar: DefaultTheme.Sidebar = [
     items: [
       { text: "Security", link: "/security" },
       { text: "Policy", link: "/policy" },
+      { text: "Permission rules", link: "/permissions" },
       { text: "Policy as code", link: "/policy-as-code" },
       { text: "Audit trail", link: "/audit" },
       { text: "Troubleshooting", link: "/troubleshooting" }

@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url"
 import { HookEvent, SettingsSchema } from "@agent-hooks/core"
 import { describe, expect, it } from "vitest"
 import { renderAll } from "../scripts/events.ts"
+import { renderPolicy as renderRecommended } from "../scripts/recommended.ts"
 import { renderAll as renderSettingsTables } from "../scripts/settings.ts"
 import { kind, markdownFiles, parseBlocks, runPage } from "./codeBlocks.ts"
 
@@ -140,6 +141,12 @@ describe("reference pages", () => {
     const table = read("configuration.md").split("<!-- settings-keys:meaning -->")[1]!.split("<!-- /settings-keys -->")[0]!
     const listed = [...table.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1])
     expect(listed).toEqual(Object.keys((SettingsSchema.jsonSchema() as { properties: Record<string, unknown> }).properties))
+  })
+
+  it("the recommended rule set's table and figures in policy.md are what docs/scripts/recommended.ts generates", () => {
+    expect(read("policy.md") === renderRecommended(read), "run node docs/scripts/recommended.ts after changing the set or its tables").toBe(
+      true
+    )
   })
 
   it("every key of a matcher group or a handler in the settings schema has its section in handler-keys.md", () => {

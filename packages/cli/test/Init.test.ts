@@ -17,8 +17,10 @@ import {
 } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { Ajv2020 } from "ajv/dist/2020.js"
 import { afterEach, beforeAll, describe, expect, it } from "vitest"
+import * as Permissions from "../../core/src/internal/permissions.ts"
 import { bin, cliEnv, node, requireBuild } from "./cliHarness.ts"
 
 const folders: Array<string> = []
@@ -47,11 +49,13 @@ describe("agent-hooks init", () => {
     const dir = freshProject()
     const result = cli(dir, ["init"])
     expect(result.status, result.stderr).toBe(0)
-    for (const file of ["settings.json", "settings.schema.json", "hooks/block-dangerous.sh", "hooks/format.sh", "hooks/run-tests.sh"]) {
+    for (const file of ["settings.json", "settings.schema.json", "hooks/format.sh", "hooks/run-tests.sh"]) {
       expect(result.stdout).toContain(`wrote .agent-hooks/${file}`)
       expect(existsSync(join(dir, ".agent-hooks", file))).toBe(true)
     }
-    for (const script of ["block-dangerous.sh", "format.sh", "run-tests.sh"]) {
+    // dangerous calls are the recommended rules' (in-process), not a script's
+    expect(existsSync(join(dir, ".agent-hooks", "hooks", "block-dangerous.sh"))).toBe(false)
+    for (const script of ["format.sh", "run-tests.sh"]) {
       expect(statSync(join(dir, ".agent-hooks", "hooks", script)).mode & 0o111).not.toBe(0)
     }
     const settings = JSON.parse(readFileSync(join(dir, ".agent-hooks", "settings.json"), "utf8"))
@@ -65,11 +69,12 @@ describe("agent-hooks init", () => {
     expect(cli(dir, ["init"]).status).toBe(0)
     const validate = cli(dir, ["validate"])
     expect(validate.status, validate.stdout + validate.stderr).toBe(0)
-    expect(validate.stdout).toContain("registered 3 hooks")
+    expect(validate.stdout).toContain("registered 2 hooks")
     const blocked = cli(dir, ["run", "PreToolUse"], bash("rm -rf /"))
     expect(blocked.status).toBe(2)
     expect(JSON.parse(blocked.stdout)).toMatchObject({ blocked: true, decision: "deny" })
-    expect(JSON.parse(blocked.stdout).reason).toContain("rm -rf")
+    expect(JSON.parse(blocked.stdout).reason).toContain("agent-hooks:recommended#rm-root")
+    expect(JSON.parse(blocked.stdout).reason).toContain("rm -rf /")
     const allowed = cli(dir, ["run", "PreToolUse"], bash("ls -la"))
     expect(allowed.status).toBe(0)
     expect(JSON.parse(allowed.stdout).blocked).toBe(false)
@@ -190,4 +195,55 @@ describe("agent-hooks init", () => {
       expect(again.stderr).toContain("not overwriting")
     })
   }
+})
+
+describe("agent-hooks init and the docs' recipe agree", () => {
+  // The two official policies for dangerous commands: what init writes and what
+  // docs/recipes/block-dangerous-commands.md shows. They must decide alike on the recommended set's
+  // tables (packages/core/test/fixtures/recommended), judged as the engine judges permissions.
+  const repo = fileURLToPath(new URL("../../..", import.meta.url))
+  const fixtures = join(repo, "packages", "core", "test", "fixtures", "recommended")
+  const lines = (name: string) =>
+    readFileSync(join(fixtures, `${name}.txt`), "utf8")
+      .split("\n")
+      .filter((line) => line.trim() !== "" && !line.startsWith("#"))
+  const call = (line: string) => {
+    const m = /^@(Read|Edit|Write) (.+)$/.exec(line)
+    return m === null ? { toolName: "Bash", toolInput: { command: line } } : { toolName: m[1]!, toolInput: { file_path: m[2]! } }
+  }
+  const context = { cwd: "/home/dev/project", projectDir: "/home/dev/project", home: "/home/dev" }
+
+  /** The decision of a settings document's permissions on each line: "deny", "ask", or "none". */
+  const decisions = (document: Record<string, unknown>, table: ReadonlyArray<string>): Array<string> => {
+    const problems: Array<string> = []
+    const decoded = Permissions.decode(document, "/home/dev/project/.agent-hooks/settings.json", "project", {
+      warn: (_, message) => problems.push(message),
+      drop: (_, message) => problems.push(message)
+    })
+    expect(problems).toEqual([])
+    const compiled = Permissions.compile(decoded.permissions)
+    return table.map((line) => {
+      const { toolName, toolInput } = call(line)
+      return compiled === undefined ? "none" : (Permissions.judge(compiled, toolName, toolInput, context)?.entry.list ?? "none")
+    })
+  }
+
+  it("decide the same on every dangerous and ordinary call, and block every dangerous one", () => {
+    const dir = freshProject()
+    expect(cli(dir, ["init"]).status).toBe(0)
+    const written = JSON.parse(readFileSync(join(dir, ".agent-hooks", "settings.json"), "utf8")) as Record<string, unknown>
+    const recipePage = readFileSync(join(repo, "docs", "recipes", "block-dangerous-commands.md"), "utf8")
+    const block = /```json file=\.agent-hooks\/settings\.json\n([\s\S]*?)\n```/.exec(recipePage)
+    expect(block, "the recipe's first settings block").not.toBeNull()
+    const recipe = JSON.parse(block![1]!) as Record<string, unknown>
+    for (const table of [lines("dangerous"), lines("ordinary")]) {
+      const fromInit = decisions(written, table)
+      const fromRecipe = decisions(recipe, table)
+      const differ = table.filter((_, k) => fromInit[k] !== fromRecipe[k])
+      expect(differ).toEqual([])
+    }
+    const dangerous = lines("dangerous")
+    const missed = decisions(written, dangerous).flatMap((decision, k) => (decision === "deny" ? [] : [dangerous[k]]))
+    expect(missed).toEqual([])
+  })
 })

@@ -13,7 +13,7 @@
  *
  * @since 0.1.0
  */
-export type { Decision, HookResult, HookStatus, Outcome } from "./Verdict.ts"
+export type { Decision, HookResult, HookStatus, Outcome, PermissionMatch } from "./Verdict.ts"
 
 import type { HookEventSpec } from "./HookEvent.ts"
 import { aggregate as aggregateWithReaders } from "./internal/presets/outputReaders.ts"

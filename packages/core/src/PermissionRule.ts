@@ -77,9 +77,17 @@
  * skill name, `WebSearch(text *)` the query. A specifier on any other tool (MCP tools, unknown tools)
  * cannot be evaluated: the rule is kind `"opaque"` and matches every call of that tool.
  *
+ * **As policy** (`permissions`, `extends`): {@link judge} tells a certain match (`match: true`) from
+ * one that cannot be judged before the call runs (`match: "unjudgeable"`, with the reason) and from
+ * no match. It judges a shell command on what it runs (every subcommand, through wrappers and
+ * `sh -c`, options in any order and spelling, paths normalized, a `cd` earlier in the command, files
+ * named by readers, writers and redirections); a deny or ask rule holds on both, an allow rule only
+ * on a certain match ({@link allows}).
+ *
  * @since 0.1.0
  */
 import * as internal from "./internal/permissionRule.ts"
+import * as judging from "./internal/ruleJudge.ts"
 
 /**
  * Where a rule's file patterns and the tool call's relative paths are resolved.
@@ -162,3 +170,108 @@ export const parse: (rule: string) => Result = internal.parse
  * @category predicates
  */
 export const matches: (rule: PermissionRule, toolName: string, toolInput: unknown, options: MatchOptions) => boolean = internal.matches
+
+/**
+ * A tool call to judge: the tool's name and its `tool_input`, in Claude Code's names (`Bash` with
+ * `command`, `Read`/`Edit`/`Write` with `file_path`, …).
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface ToolCall {
+  readonly toolName: string
+  readonly toolInput: unknown
+}
+
+/**
+ * Where {@link judge} resolves paths: {@link MatchOptions}, plus an optional `realpath` that
+ * resolves the symlinks of an existing path (return `undefined` when the path does not exist; the
+ * core has no file system, so the host passes e.g. Node's `fs.realpathSync.native`). Without it
+ * paths are judged as written, normalized.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface JudgeContext extends MatchOptions {
+  readonly realpath?: ((path: string) => string | undefined) | undefined
+}
+
+/**
+ * The outcome of {@link judge}:
+ * - `{ match: true, reason }`: the call certainly does what the rule names (`reason` says which
+ *   part: ``runs `rm -rf /` (in `sudo rm -rf /`)``);
+ * - `{ match: false }`: it certainly does not;
+ * - `{ match: "unjudgeable", reason }`: it may, and only the run would tell (`eval "$X"`, a
+ *   variable as the program, `xargs` arguments read from stdin, a shell reading its stdin, a path
+ *   computed by `$(…)`).
+ *
+ * A `deny` or `ask` rule blocks on `true` and on `"unjudgeable"` (with the reason); an `allow`
+ * rule counts only on `true` (see {@link allows}).
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export type Judgment =
+  | { readonly match: true; readonly reason: string }
+  | { readonly match: false }
+  | { readonly match: "unjudgeable"; readonly reason: string }
+
+/**
+ * Judges a tool call against a rule as a policy would: unlike {@link matches} (the `if` filter,
+ * which says "matches" whenever it is unsure), it tells a certain match from one that cannot be
+ * judged.
+ *
+ * Shell commands (`Bash`) are judged on everything they run:
+ * - every simple command of a compound command (`a && b`, `a | b`, `a; b`, `(a)`), of `$(…)`,
+ *   backticks and `<(…)`, of code run by `sh -c`/`bash -c`/…, `eval`, `trap`, `env -S`, `su -c`,
+ *   `watch`, `ssh host cmd`, and the command `find -exec` runs;
+ * - through process wrappers (`sudo`, `doas`, `env X=1`, `timeout`, `nice`, `nohup`, `xargs`,
+ *   `command`, `exec`, `busybox`, …) and whatever the program is spelled (`/bin/rm`, `\rm`,
+ *   `"rm"`): the rule `Bash(rm -rf:*)` matches `sudo /bin/rm -rf x`;
+ * - options in any order and spelling: a rule's options must all be present, clustered or not,
+ *   long or short (`rm -r -f`, `rm -fr`, `rm --recursive --force`, `rm -Rf` all hold `-rf`);
+ *   extra options in the command do not prevent a match; operands must be the rule's, in order
+ *   (all of them for an exact rule, a prefix for `prefix:*` / `prefix *`); `rm`-like programs are
+ *   also judged once per operand (`rm -rf /tmp/x /` removes `/`);
+ * - operands that are paths compare normalized: `~` and `$HOME` are the home directory, `.`,
+ *   `..`, `./` and repeated slashes are resolved, symlinks too when `realpath` is given; a `cd`
+ *   (or `pushd`, `env -C`, `sudo -D`, `git -C`) earlier in the command moves where later relative
+ *   paths are judged (`cd / && rm -rf x` removes `/x`); a glob covering the rule's path counts
+ *   (`rm -rf /*` holds `rm -rf /`);
+ * - variables assigned a literal earlier in the same command are substituted (`D=/; rm -rf $D`);
+ * - `find` with `-delete` removes its start paths (below them only when a `-name`/`-path`/`-regex`
+ *   test narrows it); `find -exec cmd {}` runs `cmd` on them;
+ * - the text form of the rule (Claude Code's wildcards) is also tried on each program's words.
+ *
+ * Path rules (`Read(…)`, `Edit(…)`, `Write(…)`) also judge the files a shell command names:
+ * `Read` rules every file named by a reader (`cat`, `less`, `head`, `tail`, `grep`, `cp`, `scp`,
+ * `base64`, `source`, `dd if=`, …), a writer, a redirection (`< f`, `> f`) or as an operand of any
+ * other program; `Edit`/`Write` rules the files written (`> f`, `>> f`, `tee`, `cp`/`mv` targets,
+ * `sed -i`, `rm`, `chmod`, `dd of=`, …), and "unjudgeable" where another program names the file. A
+ * glob operand counts when it covers a file the rule names (`cat .en*` reads `.env`; `cat *` does
+ * not, the shell's `*` skips dot files).
+ *
+ * Unjudgeable (a deny rule blocks): the program is an expansion (`$CMD x`, `"$@"`) or a glob; `eval`
+ * or `sh -c` of run-time text (`eval "$X"`, `sh -c "$(curl …)"`); a shell reading its stdin (`… | sh`,
+ * `bash <<EOF`) or a run-time script (`bash <(curl …)`); `xargs`, whose arguments come from stdin
+ * (for rules on its program); an interpreter's inline code (`python -c`, `node -e`) that names the
+ * rule's program or runs programs; a path computed by `$(…)`; a command that does not parse. A
+ * script file run by name (`bash ./x.sh`, `source x`) is judged as that program, not by its contents.
+ *
+ * PowerShell commands are matched as text: any match is `"unjudgeable"`, never certain.
+ *
+ * @since 0.3.0
+ * @category predicates
+ */
+export const judge: (rule: PermissionRule, call: ToolCall, ctx: JudgeContext) => Judgment = judging.judge
+
+/**
+ * Whether `allow` rules certainly cover a call: a non-shell call matched by one of them, or a shell
+ * command whose every simple command is matched by one of them (wrappers that change nothing —
+ * `timeout`, `time`, `nice`, `nohup`, `env X=1`, … — are seen through; `sudo` is not). Anything
+ * unjudgeable in the command makes it `false`: an allow rule matches only when certain.
+ *
+ * @since 0.3.0
+ * @category predicates
+ */
+export const allows: (rules: ReadonlyArray<PermissionRule>, call: ToolCall, ctx: JudgeContext) => boolean = judging.allows

@@ -31,7 +31,7 @@ import type { SettingsError } from "./HookError.ts"
 import type { CustomEvent, HookEventSpec } from "./HookEvent.ts"
 import type { PermissionRule } from "./PermissionRule.ts"
 import type { Preset } from "./PresetModel.ts"
-import type { HookEntry, LoadedSettings, PlanWarning, SettingsScope } from "./SettingsModel.ts"
+import type { HookEntry, LoadedSettings, PermissionEntry, PlanWarning, SettingsScope } from "./SettingsModel.ts"
 import * as internal from "./internal/plan.ts"
 
 /**
@@ -115,6 +115,15 @@ export interface PlanOptions {
    * @since 0.2.0
    */
   readonly blockUnjudged?: boolean | undefined
+  /**
+   * Resolves the symbolic links of a path that exists (`undefined` when it does not), so that
+   * `permissions` path rules judge the file a link leads to (`Read(./.env)` holds for a link to
+   * `.env`). The core has no file system: the runtime packages pass theirs (`@agent-hooks/node`:
+   * `fs.realpathSync.native`). Without it paths are judged as written, normalized.
+   *
+   * @since 0.2.0
+   */
+  readonly realpath?: ((path: string) => string | undefined) | undefined
 }
 
 /**
@@ -225,6 +234,8 @@ export interface Plan {
   /** A failing hook without its own `onFailure` blocks (engine option `failClosed` or `AGENT_HOOKS_FAIL_CLOSED`). */
   readonly failClosed: boolean
   /** A hook that never ran, or whose answer was not read, blocks (engine option `blockUnjudged`, or `failClosed`). @since 0.2.0 */
+  /** The options' `realpath`, for permission rules on paths. @since 0.2.0 */
+  readonly realpath?: ((path: string) => string | undefined) | undefined
   readonly blockUnjudged?: boolean | undefined
   /** Consecutive Stop blocks after which the agent may stop (0: off). */
   readonly stopBlockCap: number
@@ -234,6 +245,19 @@ export interface Plan {
   readonly pluginDataDirs: ReadonlyArray<string>
   /** The events with at least one hook. */
   readonly hookedEvents: ReadonlySet<string>
+  /**
+   * The merged `permissions` rules, parsed once, in the order they are judged: deny (managed first),
+   * ask, allow. `active`: some rule can change a call (a deny or an ask). `undefined`: no rules.
+   * Judged in-process on PreToolUse and PermissionRequest, before any hook runs.
+   *
+   * @since 0.2.0
+   */
+  readonly permissions?:
+    | {
+        readonly rules: ReadonlyArray<{ readonly entry: PermissionEntry; readonly rule: PermissionRule }>
+        readonly active: boolean
+      }
+    | undefined
 }
 
 /**
@@ -367,6 +391,8 @@ export interface PlanJson {
     readonly stopBlockCap: number
     readonly executionLog: string | null
   }
+  /** The `permissions` rules with their files, in the order they are judged (deny, ask, allow). @since 0.2.0 */
+  readonly permissions?: ReadonlyArray<PermissionEntry> | undefined
   readonly warnings: ReadonlyArray<PlanWarning>
 }
 

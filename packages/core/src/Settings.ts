@@ -53,6 +53,7 @@ export type {
   LoadedSettings,
   McpToolHandler,
   ModuleHandler,
+  PermissionEntry,
   PlanWarning,
   PromptHandler,
   SettingsFile,

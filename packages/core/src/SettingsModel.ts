@@ -189,6 +189,28 @@ export interface HookEntry {
 }
 
 /**
+ * One rule of a settings file's `permissions` (Claude Code's syntax: `Bash(rm -rf:*)`,
+ * `Read(./.env)`, `mcp__srv__tool`), or one a named rule set (`extends`) added, with where it came
+ * from. `deny` blocks the tool call before any hook runs; `ask` makes the agent ask the user; `allow`
+ * is "no objection" only: it never skips the agent's own permission prompt and never overrides a deny.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface PermissionEntry {
+  readonly list: "deny" | "ask" | "allow"
+  /** The rule as written. */
+  readonly rule: string
+  /** The settings file it was read from. */
+  readonly source: string
+  readonly scope: SettingsScope
+  /** Its JSON path in the file: `permissions.deny[0]`, or `extends[0]` for a named set's rule. */
+  readonly path: string
+  /** For a rule a named set added: the set and the rule's id (`agent-hooks:recommended#rm-root`). */
+  readonly from?: string | undefined
+}
+
+/**
  * One settings file as the loader saw it.
  *
  * @since 0.1.0
@@ -310,6 +332,11 @@ export interface LoadedSettings {
    * @since 0.2.0
    */
   readonly unread?: ReadonlyArray<{ readonly path: string; readonly preset: string }> | undefined
+  /**
+   * The `permissions` rules of every file (and those its `extends` adds), managed files' first, then
+   * in merge order (user, project, local). Plugins cannot add any. @since 0.2.0
+   */
+  readonly permissions?: ReadonlyArray<PermissionEntry> | undefined
   /** Project and local files were read only when approved (`requireTrust`, managed `requireProjectTrust`). @since 0.2.0 */
   readonly trustRequired?: boolean | undefined
   /**
@@ -352,6 +379,10 @@ export interface DecodedSettings {
   readonly unknownTools?: "allow" | "ask" | "deny" | undefined
   /** The file's declarations of events that have no other rules (its `"events"` key). */
   readonly events?: ReadonlyArray<HookEventSpec> | undefined
+  /** The file's `permissions` rules, in list order (deny, ask, allow). @since 0.2.0 */
+  readonly permissions?: ReadonlyArray<PermissionEntry> | undefined
+  /** The named rule sets its `extends` names (their rules are in `permissions`). @since 0.2.0 */
+  readonly extends?: ReadonlyArray<string> | undefined
   readonly warnings: ReadonlyArray<string>
   /** The same warnings as data (file, JSON path, message; `severity: "error"` for skipped entries). @since 0.2.0 */
   readonly diagnostics?: ReadonlyArray<PlanWarning> | undefined

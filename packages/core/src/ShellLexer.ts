@@ -57,6 +57,25 @@ export interface Word {
  */
 export interface SimpleCommand {
   readonly words: ReadonlyArray<Word>
+  /**
+   * Its redirections with their targets (`> out` is `{ operator: ">", target }`); here-documents
+   * are not listed. A command of redirections only (`> file`) has no words.
+   *
+   * @since 0.3.0
+   */
+  readonly redirects?: ReadonlyArray<Redirect>
+}
+
+/**
+ * A redirection of a simple command: the operator as written without its file-descriptor prefix
+ * (`>`, `>>`, `>|`, `<`, `<>`, `>&`, `<&`, `&>`, `&>>`, `<<<`) and its target word.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Redirect {
+  readonly operator: string
+  readonly target: Word
 }
 
 /**

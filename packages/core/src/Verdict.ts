@@ -160,4 +160,35 @@ export interface Outcome {
   readonly asyncHooks: ReadonlyArray<string>
   /** Problems worth showing to whoever maintains the hooks (bad JSON output, config warnings). */
   readonly warnings: ReadonlyArray<string>
+  /**
+   * The `permissions` rule that decided this tool call (PreToolUse, PermissionRequest): its list
+   * (`deny`: blocked before any hook ran; `ask`; `allow`: no objection, the decision is the hooks'),
+   * the rule as written, its file, scope and JSON path, and the named set it came from. Absent when
+   * no rule matched.
+   *
+   * @since 0.2.0
+   */
+  readonly permission?: PermissionMatch | undefined
+}
+
+/**
+ * A `permissions` rule that matched a tool call, as an Outcome names it (the same fields as
+ * `Settings.PermissionEntry`).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface PermissionMatch {
+  readonly list: "deny" | "ask" | "allow"
+  /** The rule as written (`Bash(rm -rf:*)`). */
+  readonly rule: string
+  /** The settings file it was read from. */
+  readonly source: string
+  readonly scope: "user" | "project" | "local" | "explicit" | "plugin" | "managed"
+  /** Its JSON path in the file (`permissions.deny[0]`, `extends[0]`). */
+  readonly path: string
+  /** The named set and rule id it came from (`agent-hooks:recommended#rm-root`). */
+  readonly from?: string | undefined
+  /** What the call does that the rule names (``runs `rm -rf /` (in `sudo rm -rf /`)``), or why it could not be judged. */
+  readonly detail?: string | undefined
 }

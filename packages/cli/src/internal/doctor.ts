@@ -24,6 +24,7 @@ import { describeSwitch, offSwitches } from "./hookSwitches.ts"
 import { HOST_MODE_ENV } from "./hook.ts"
 import { nodeEntry, runner, sameRunner } from "./install.ts"
 import { readLauncher } from "./launcher.ts"
+import { checkPreset, withPlan } from "./engine.ts"
 
 /** Options of `agent-hooks doctor`. */
 export interface DoctorOptions {
@@ -87,6 +88,40 @@ export const verdict = (
   if (decision === "deny" || decision === "block") return { kind: "block", reason: String(reason ?? "") }
   if (decision === "ask" && agent.canAsk) return { kind: "ask", reason: String(reason ?? "") }
   return { kind: "allow", reason: "the policy let the call through" }
+}
+
+/**
+ * A shell call a `Bash(...)` rule names, to test the rule with: the prefix of `Bash(git push:*)`,
+ * the text of `Bash(npm publish)`, each `*` of `Bash(rm * /)` as `x`; `undefined` for a rule of
+ * another tool (doctor's test call is a shell call).
+ *
+ * @internal
+ */
+export const sampleOf = (rule: string): string | undefined => {
+  const match = /^Bash\((.*)\)$/s.exec(rule.trim())
+  if (match === null) return rule.trim() === "Bash" ? "true" : undefined
+  const spec = match[1]!.trim()
+  const body = spec.endsWith(":*") ? spec.slice(0, -2) : spec
+  const text = body
+    .replace(/\s*\*\s*$/, "")
+    .replace(/\*/g, "x")
+    .trim()
+  return text === "" ? "true" : text
+}
+
+/** How many deny rules doctor tests, at most (each is one call of the agent's hook command). */
+const RULES_TESTED = 10
+
+/** The `permissions` deny rules the hook command's settings hold (its `--preset`, this project), or why they could not be read. */
+const denyRules = (words: ReadonlyArray<string>, projectDir: string) => {
+  const at = words.indexOf("--preset")
+  const name = at >= 0 ? words[at + 1] : undefined
+  return Effect.gen(function* () {
+    const preset = name === undefined ? undefined : yield* checkPreset(name)
+    return yield* withPlan({ settings: [], projectDir: Option.some(projectDir), preset }, undefined, (plan) =>
+      Effect.succeed((plan.permissions?.rules ?? []).map(({ entry }) => entry).filter((entry) => entry.list === "deny"))
+    )
+  }).pipe(Effect.catch((error) => Effect.succeed(error.message)))
 }
 
 /**
@@ -286,6 +321,28 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
     // A harmless call too: a policy that cannot load blocks everything, which is not a policy that works
     const harmless = call("ls")
     if (harmless.kind === "block") problems.push(`host mode blocks even \`ls\`, so ${agent.displayName} cannot work: ${harmless.reason}`)
+    // The permissions rules: each shell deny rule's own call, as the agent makes it, must be blocked
+    const rules = yield* denyRules(own.words, projectDir)
+    if (typeof rules === "string") yield* Console.log(`note: the permissions rules could not be tested: ${rules}`)
+    else {
+      const samples = rules.flatMap((entry) => {
+        const sample = sampleOf(entry.rule)
+        return sample === undefined ? [] : [{ entry, sample }]
+      })
+      let tested = 0
+      for (const { entry, sample } of samples.slice(0, RULES_TESTED)) {
+        const ruled = call(sample)
+        tested++
+        if (ruled.kind !== "block")
+          problems.push(
+            `permissions rule ${JSON.stringify(entry.rule)} (${entry.source}) does not block ${JSON.stringify(sample)} in ${agent.displayName}: ${ruled.reason.trim()}`
+          )
+      }
+      if (tested > 0)
+        yield* Console.log(
+          `permissions: ${tested} of ${rules.length} deny rules tested with a call each names${samples.length > tested ? ` (the first ${RULES_TESTED} shell rules)` : ""}`
+        )
+    }
     yield* Console.log(
       `test call: ${agent.displayName} ${preEvent}${toolOf(payload)} ${JSON.stringify(options.testCommand)} -> exit ${result.status ?? "(killed)"}`
     )

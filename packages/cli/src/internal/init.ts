@@ -73,17 +73,30 @@ interface Starter {
   readonly check: { readonly event: string; readonly payload: Readonly<Record<string, unknown>> }
 }
 
-const canonical = (projectVar: string, dir: string, auditLog: string): Starter => ({
+/**
+ * The settings that block dangerous calls in agent-hooks' own files: the recommended rule set,
+ * judged in-process (no script). The docs' "block dangerous commands" recipe uses the same
+ * (packages/cli/test/Init.test.ts checks they decide the same on the recommended set's tables).
+ * @internal
+ */
+export const RECOMMENDED_POLICY = { extends: ["agent-hooks:recommended"] } as const
+
+const canonical = (projectVar: string, dir: string, auditLog: string, rules: boolean): Starter => ({
   scope: "project",
   schema: true,
-  scripts: ["block-dangerous.sh", "format.sh", "run-tests.sh"],
+  scripts: rules ? ["format.sh", "run-tests.sh"] : ["block-dangerous.sh", "format.sh", "run-tests.sh"],
   document: () => ({
     $schema: "./settings.schema.json",
     auditLog,
+    ...(rules ? RECOMMENDED_POLICY : {}),
     hooks: {
-      PreToolUse: [
-        { matcher: "Bash", hooks: [{ type: "command", command: `"$${projectVar}"/${dir}/hooks/block-dangerous.sh`, timeout: 10 }] }
-      ],
+      ...(rules
+        ? {}
+        : {
+            PreToolUse: [
+              { matcher: "Bash", hooks: [{ type: "command", command: `"$${projectVar}"/${dir}/hooks/block-dangerous.sh`, timeout: 10 }] }
+            ]
+          }),
       PostToolUse: [
         { matcher: "Edit|Write|MultiEdit", hooks: [{ type: "command", command: `"$${projectVar}"/${dir}/hooks/format.sh`, timeout: 60 }] }
       ],
@@ -96,7 +109,9 @@ const canonical = (projectVar: string, dir: string, auditLog: string): Starter =
       ]
     }
   }),
-  summary: `block dangerous Bash commands (PreToolUse), format edited files (PostToolUse), run the tests on Stop; audit log in .agent-hooks/logs/`,
+  summary: rules
+    ? `block dangerous calls (the agent-hooks:recommended rules), format edited files (PostToolUse), run the tests on Stop; audit log in .agent-hooks/logs/`
+    : `block dangerous Bash commands (PreToolUse), format edited files (PostToolUse), run the tests on Stop; audit log in .agent-hooks/logs/`,
   check: { event: "PreToolUse", payload: { tool_name: "Bash", tool_input: { command: "rm -rf /" } } }
 })
 
@@ -107,8 +122,9 @@ const canonical = (projectVar: string, dir: string, auditLog: string): Starter =
  * pigo's bash / write / edit, Claude Code's (and Wave's) Bash / Edit / Write.
  */
 const starters: Record<string, Starter> = {
-  "agent-hooks": canonical("AGENT_HOOKS_PROJECT_DIR", ".agent-hooks", "logs/audit.jsonl"),
-  claude: canonical("CLAUDE_PROJECT_DIR", ".claude", "../.agent-hooks/logs/audit.jsonl"),
+  "agent-hooks": canonical("AGENT_HOOKS_PROJECT_DIR", ".agent-hooks", "logs/audit.jsonl", true),
+  // Claude Code reads .claude/settings.json itself: it keeps the script guard (no agent-hooks key there)
+  claude: canonical("CLAUDE_PROJECT_DIR", ".claude", "../.agent-hooks/logs/audit.jsonl", false),
   // Wave: Claude Code's shape in .wave/settings.json; hooks get WAVE_PROJECT_DIR.
   wave: {
     scope: "project",

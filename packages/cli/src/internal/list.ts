@@ -58,6 +58,38 @@ const relative = (file: string, cwd: string): string => {
   return rel !== "" && !rel.startsWith("..") && !NodePath.isAbsolute(rel) ? rel : file
 }
 
+const ORDER = ["deny", "ask", "allow"]
+
+/**
+ * The `permissions` rules, one line each in the order they are judged (deny, ask, allow; managed
+ * first): the list, the rule, where it was written (`file:json.path`) and the named set it came from.
+ *
+ * @internal
+ */
+export const permissionLines = (entries: ReadonlyArray<Settings.PermissionEntry>, cwd: string): ReadonlyArray<string> => {
+  const rank = (entry: Settings.PermissionEntry) => ORDER.indexOf(entry.list) * 2 + (entry.scope === "managed" ? 0 : 1)
+  const sorted = entries
+    .map((entry, index) => ({ entry, index }))
+    .sort((a, b) => rank(a.entry) - rank(b.entry) || a.index - b.index)
+    .map(({ entry }) => entry)
+  return columns(
+    sorted.map((entry) => [
+      entry.list,
+      entry.rule,
+      `${relative(entry.source, cwd)}:${entry.path}${entry.from === undefined ? "" : ` (${entry.from})`}`
+    ])
+  )
+}
+
+/** The permissions section of the listings: a heading and one line per rule; none without rules. */
+const permissionsSection = (entries: ReadonlyArray<Settings.PermissionEntry> | undefined, cwd: string): ReadonlyArray<string> =>
+  entries === undefined || entries.length === 0
+    ? []
+    : [
+        `permissions (${entries.length} rules, judged before any hook: deny, then ask; allow is no objection)`,
+        ...permissionLines(entries, cwd)
+      ]
+
 /**
  * The human listing: per event, one line per hook with its matcher, type, command, and where it
  * was defined (`file:json.path`).
@@ -68,8 +100,9 @@ export const render = (plan: Plan.Plan, cwd: string): string => {
   const events = [...plan.events]
     .map(([event, { hooks }]) => [event, hooks.map((hook) => hook.entry)] as const)
     .filter(([, entries]) => entries.length > 0)
-  if (events.length === 0) return "no hooks registered"
-  return events
+  const rules = permissionsSection(plan.settings.permissions, cwd)
+  if (events.length === 0) return rules.length === 0 ? "no hooks registered" : ["no hooks registered", "", ...rules].join("\n")
+  const hooks = events
     .map(([event, entries]) =>
       [
         `${event} (${entries.length})`,
@@ -84,6 +117,7 @@ export const render = (plan: Plan.Plan, cwd: string): string => {
       ].join("\n")
     )
     .join("\n\n")
+  return rules.length === 0 ? hooks : `${hooks}\n\n${rules.join("\n")}`
 }
 
 /**

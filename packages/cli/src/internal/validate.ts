@@ -6,6 +6,7 @@ import * as Effect from "effect/Effect"
 import { Failed } from "../ExitCode.ts"
 import { withPlan } from "./engine.ts"
 import type { SettingsOptions } from "./engine.ts"
+import { permissionLines } from "./list.ts"
 import { columns, plural } from "./render.ts"
 import * as Debug from "./debug.ts"
 
@@ -38,6 +39,13 @@ export const report = (settings: Settings.LoadedSettings, errors: ReadonlyArray<
       (read.length === 0 ? "" : ` (${read.map((file) => file.path).join(", ")})`)
   )
   if (events.length > 0) lines.push(...columns(events.map(([event, entries]) => [event, String(entries.length)])))
+  const rules = settings.permissions ?? []
+  if (rules.length > 0)
+    lines.push(
+      "",
+      `${plural(rules.length, "permissions rule")} (deny, then ask; allow is no objection):`,
+      ...permissionLines(rules, process.cwd())
+    )
   if (settings.disableAllHooks) lines.push("", "disableAllHooks is true: no settings hook runs")
   if (settings.allowManagedHooksOnly) lines.push("", "allowManagedHooksOnly is true: only managed hooks run")
   lines.push("")
@@ -108,6 +116,7 @@ export const validate = (options: ValidateOptions): Effect.Effect<void, Failed> 
                           .filter(([, entries]) => entries.length > 0)
                           .map(([event, entries]) => [event, entries.length])
                       ),
+                      permissions: settings.permissions ?? [],
                       warnings: settings.warnings,
                       codePlaceholders: Placeholder.inCodeReport(settings),
                       errors,

@@ -20,7 +20,7 @@ import * as LogPath from "../LogPath.ts"
 import type { Plan, PlannedHook } from "../Plan.ts"
 import { ProcessSpawner } from "../ProcessSpawner.ts"
 import type { StopGuard } from "../StopGuard.ts"
-import type { HookResult, HookVerdict, Outcome } from "../Verdict.ts"
+import type { HookResult, HookVerdict, Outcome, PermissionMatch } from "../Verdict.ts"
 import type { Telemetry } from "../Telemetry.ts"
 import { classify } from "./classify.ts"
 import type { ClassifyContext } from "./classify.ts"
@@ -30,6 +30,7 @@ import type { Capabilities, ExecContext } from "./executors/index.ts"
 import { matches, matchValue, nothingRan, select, specOf } from "./plan.ts"
 import * as PosixPath from "./posixPath.ts"
 import { decide } from "./outcome.ts"
+import * as Permissions from "./permissions.ts"
 import type { Besides } from "./outcome.ts"
 import { assemble } from "./presets/outputReaders.ts"
 import * as Sinks from "./sinks.ts"
@@ -136,6 +137,83 @@ const firstLine = (text: string): string => {
 const streakKey = (event: string, session: string, payload: Readonly<Record<string, unknown>>): string =>
   `${event}\u0000${session}\u0000${typeof payload["agent_id"] === "string" ? payload["agent_id"] : ""}`
 
+/** A `permissions` rule's decision, as one more answer to the event (never among the Outcome's hooks). */
+interface Ruling {
+  readonly entry: PermissionMatch
+  readonly answer: { readonly result: HookResult; readonly verdict: HookVerdict } | undefined
+}
+
+/**
+ * The `permissions` rule that decides a tool call, judged in-process (no process runs): the first
+ * deny (managed first), else the first ask, else the first allow. A deny blocks; an ask asks (on an
+ * event that cannot ask, it blocks; on PermissionRequest the agent is asking already); an allow is
+ * no objection: it never answers "allow", so the agent's own prompt and every hook still decide.
+ */
+const rulingOf = (
+  plan: Plan,
+  spec: HookEvent.HookEventSpec,
+  payload: Readonly<Record<string, unknown>>,
+  // the engine's own (a plan compiled elsewhere, as the daemon keeps them, may have none)
+  realpath?: ((path: string) => string | undefined) | undefined
+): Ruling | undefined => {
+  const compiled = plan.permissions
+  if (compiled === undefined || !compiled.active || !Permissions.EVENTS.has(spec.behavesAs) || spec.blocking === "none") return undefined
+  const toolName = payload["tool_name"]
+  if (typeof toolName !== "string" || toolName === "") return undefined
+  const cwd =
+    typeof payload["cwd"] === "string" && payload["cwd"] !== "" ? PosixPath.resolve(plan.projectDir, payload["cwd"]) : plan.projectDir
+  const ruled = Permissions.judge(compiled, toolName, payload["tool_input"], {
+    cwd,
+    projectDir: plan.projectDir,
+    home: plan.home,
+    realpath: plan.realpath ?? realpath
+  })
+  if (ruled === undefined) return undefined
+  const entry: PermissionMatch = { ...ruled.entry, detail: ruled.detail }
+  const list = entry.list === "ask" && spec.behavesAs === "PermissionRequest" ? "allow" : entry.list
+  if (list === "allow") return { entry, answer: undefined }
+  const decision = spec.blocking === "decision" ? "block" : list
+  const reason =
+    Permissions.reasonOf(ruled, plan.projectDir) +
+    (list === "ask" && spec.blocking === "decision" ? `; ${spec.name} cannot ask the user, so the call is blocked` : "")
+  const command = `permissions rule ${JSON.stringify(entry.rule)}`
+  return {
+    entry,
+    answer: {
+      result: {
+        command,
+        exitCode: null,
+        signal: null,
+        timedOut: false,
+        durationMs: 0,
+        stdout: "",
+        stderr: "",
+        status: "success",
+        source: entry.source,
+        decision,
+        messages: []
+      },
+      verdict: {
+        status: "success",
+        decision,
+        reason,
+        continue: true,
+        stopReason: null,
+        systemMessage: null,
+        additionalContext: [],
+        updatedInput: null,
+        hookSpecificOutput: null,
+        reasonFrom: "json",
+        messages: []
+      }
+    }
+  }
+}
+
+/** The Outcome with the rule that decided it. */
+const withRuling = (outcome: Outcome, ruling: Ruling | undefined): Outcome =>
+  ruling === undefined ? outcome : { ...outcome, permission: ruling.entry }
+
 /**
  * The outcome of a dispatch that runs no hook, synchronously; `undefined` when some hook may run,
  * or when the audit trail is on: every dispatch is recorded, so it goes through `dispatch`.
@@ -144,21 +222,39 @@ export const unmatched = (state: EngineState, event: string, payload: unknown): 
   if (state.audit !== undefined) return undefined
   const quick = unmatchedDecided(state, event, payload)
   if (quick === undefined && Predicate.isObject(payload)) state.matched = { event, payload, plan: state.plan }
-  return quick === undefined ? undefined : assemble(quick.spec, [], quick.decided, quick.besides)
+  return quick === undefined ? undefined : withRuling(assemble(quick.spec, [], quick.decided, quick.besides), quick.ruling)
 }
 
-/** The decision of a dispatch no hook matches, and what its outcome says besides; `undefined` when some hook may run. */
+/**
+ * The decision of a dispatch no hook matches, or that a `permissions` deny decides before any hook
+ * runs, and what its outcome says besides; `undefined` when some hook may run.
+ */
 const unmatchedDecided = (state: EngineState, event: string, payload: unknown) => {
-  if (!Predicate.isObject(payload) || matches(state.plan, event, payload)) return undefined
+  if (!Predicate.isObject(payload)) return undefined
+  const { permissions } = state.plan
+  const known = permissions?.active === true ? specOf(state.plan, event) : undefined
+  const judged = known !== undefined && Permissions.EVENTS.has(known.behavesAs)
+  // A host's probe (the tool's name, no input yet: "may anything run for this tool?"): a rule that
+  // may apply to the tool is as good as a hook that matches it.
+  if (
+    judged &&
+    !("tool_input" in payload) &&
+    typeof payload["tool_name"] === "string" &&
+    Permissions.mayApply(permissions!, payload["tool_name"])
+  )
+    return undefined
+  const ruling = judged ? rulingOf(state.plan, known, payload, state.options.realpath) : undefined
+  // A deny rule decides alone: no hook needs to run.
+  if (ruling?.entry.list !== "deny" && matches(state.plan, event, payload)) return undefined
   const { spec, unknown, warnings } = eventOf(state.plan, event)
   // An unknown event is never silent: its warning also goes to onWarning.
   if (unknown.length > 0 && state.options.onWarning !== undefined) for (const warning of unknown) state.options.onWarning(warning)
   // Nothing blocked: a Stop streak ends here.
   const key = streakKey(event, sessionOf(state, payload), payload)
   const release = STOP_EVENTS.has(spec.behavesAs) ? (blocked: boolean) => state.stopGuard.record(key, blocked, spec.name) : undefined
-  const decided = decide(spec, [], release)
+  const decided = decide(spec, ruling?.answer === undefined ? [] : [ruling.answer], release)
   const besides: Besides = { warnings: [...warnings, ...nothingRan(state.plan)], label: labelOf(spec, event, payload) }
-  return { spec, decided, besides }
+  return { spec, decided, besides, ruling }
 }
 
 /**
@@ -243,9 +339,9 @@ export const dispatch = (
     const checked = known !== undefined && known.payload === payload && known.event === event && known.plan === state.plan
     const quick = checked ? undefined : unmatchedDecided(state, event, payload)
     if (quick !== undefined) {
-      const { spec, decided } = quick
+      const { spec, decided, ruling } = quick
       const besides = { ...quick.besides, notices }
-      if (state.audit === undefined) return Effect.succeed(assemble(spec, [], decided, besides))
+      if (state.audit === undefined) return Effect.succeed(withRuling(assemble(spec, [], decided, besides), ruling))
       // With the audit trail on, a dispatch no hook matched is recorded too (the tool call still happens).
       const audited = Sinks.audited(
         spec,
@@ -253,7 +349,7 @@ export const dispatch = (
         payload
       )
       return Effect.map(auditRecords(state, state.audit, audited, [], { ...decided, hooks: 0 }), (sinkWarnings) =>
-        assemble(spec, [], decided, { ...besides, sinkWarnings })
+        withRuling(assemble(spec, [], decided, { ...besides, sinkWarnings }), ruling)
       )
     }
     // A payload too deep to serialise safely is refused with one line, never a stack overflow.
@@ -552,7 +648,9 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
     const { input, env, expectFiles } = inputOf(state, event, spec, payload, key)
     const label = labelOf(spec, event, payload)
     const planned = plan.events.get(event)
-    const hooks = planned === undefined ? [] : select(plan, planned, payload, state.ran)
+    // The permissions rules first, in-process: a deny decides alone (no hook runs), an ask joins the hooks' answers.
+    const ruling = rulingOf(plan, spec, payload, options.realpath)
+    const hooks = planned === undefined || ruling?.entry.list === "deny" ? [] : select(plan, planned, payload, state.ran)
     if (hooks.length === 0) dispatchWarnings.push(...nothingRan(plan))
     if (hooks.length > 0) yield* checkExpectedFiles(state, expectFiles, dispatchWarnings)
     for (const hook of hooks) {
@@ -607,7 +705,7 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
         }
       : undefined
     const answered = notStarted.length === 0 ? ran : [...ran, ...notStarted]
-    const decided = decide(spec, answered, release)
+    const decided = decide(spec, ruling?.answer === undefined ? answered : [ruling.answer, ...answered], release)
 
     // Sinks, after the decision.
     if (plan.settings.executionLog !== undefined) yield* Sinks.executionLog(d.sink, plan.settings.executionLog, spec.name, ran)
@@ -620,5 +718,5 @@ const run = (state: EngineState, event: string, payload: Record<string, unknown>
     const sinkWarnings =
       state.audit === undefined ? [] : yield* auditRecords(state, state.audit, d.auditOf, ran, { ...decided, hooks: answered.length })
     const asyncHooks = background.map((hook) => hook.display)
-    return assemble(spec, answered, decided, { notices, warnings: dispatchWarnings, asyncHooks, label, sinkWarnings })
+    return withRuling(assemble(spec, answered, decided, { notices, warnings: dispatchWarnings, asyncHooks, label, sinkWarnings }), ruling)
   }).pipe(Effect.provideService(ProcessSpawner, state.spawner))

@@ -7,7 +7,7 @@ import * as FileSystem from "effect/FileSystem"
 import * as Path from "effect/Path"
 import { SettingsError } from "../HookError.ts"
 import type { Preset, PresetContext, PresetFile } from "../PresetModel.ts"
-import type { DecodedSettings, HookEntry, LoadedSettings, PlanWarning, SettingsFile } from "../SettingsModel.ts"
+import type { DecodedSettings, HookEntry, LoadedSettings, PermissionEntry, PlanWarning, SettingsFile } from "../SettingsModel.ts"
 import type { LoadOptions } from "../Settings.ts"
 import * as HookEvent from "../HookEvent.ts"
 import * as LogPath from "../LogPath.ts"
@@ -164,6 +164,8 @@ interface Loading {
   readonly auditRedact: Array<string>
   // unknownTools: the strictest any file gives
   unknownTools: (typeof SettingsSchema.UNKNOWN_TOOLS)[number] | undefined
+  // permission rules: managed files' first (read first), then the others in merge order
+  readonly permissions: Array<PermissionEntry>
   /** Files not read, whose hooks do not run (a dialect that goes on without them). */
   readonly unreadable: Array<string>
   // An event only settings files declare (no catalog, preset or host rules) has one set of rules: the first
@@ -206,6 +208,7 @@ const start = (options: LoadOptions, fs: FileSystem.FileSystem, path: Path.Path)
     inputDefaults: new Map(),
     auditRedact: [],
     unknownTools: undefined,
+    permissions: [],
     unreadable: [],
     firstDeclared: new Map(),
     declaredEvents: [],
@@ -355,6 +358,8 @@ const applyPolicy = (state: Loading, file: PresetFile, decoded: DecodedSettings)
   Effect.gen(function* () {
     const { options, warn } = state
     state.policy.add(file.scope, file.path, decoded)
+    // Every file's rules count (a project's too: a deny or ask only narrows, an allow lifts nothing).
+    if (decoded.permissions !== undefined) state.permissions.push(...decoded.permissions)
     for (const [key, held] of state.highestScope) {
       const value = decoded[key]
       if (value !== undefined) held.set(file.scope, value)
@@ -635,6 +640,7 @@ const loaded = (state: Loading, unread: ReadonlyArray<{ readonly path: string; r
     auditLog: merged.auditLog,
     ...(auditRedact.length === 0 ? {} : { auditRedact }),
     ...(state.unknownTools === undefined ? {} : { unknownTools: state.unknownTools }),
+    ...(state.permissions.length === 0 ? {} : { permissions: state.permissions }),
     ...(declaredEvents.length === 0 ? {} : { events: declaredEvents }),
     warnings: diagnostics.map(render),
     errors: errorsSoFar(state),

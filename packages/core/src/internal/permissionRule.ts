@@ -44,7 +44,8 @@ const stripWrapper = (words: ReadonlyArray<Word>): ReadonlyArray<Word> | undefin
 const STAR: unique symbol = Symbol("*")
 type Token = string | typeof STAR
 
-interface TextPattern {
+/** @internal */
+export interface TextPattern {
   readonly tokens: ReadonlyArray<Token>
   /** Also matches without the final ` *` (a single trailing wildcard after a space is optional). */
   readonly optionalTail: boolean
@@ -72,7 +73,8 @@ const tokenize = (pattern: string): Array<Token> => {
 
 const tokensSource = (tokens: ReadonlyArray<Token>): string => tokens.map((t) => (t === STAR ? "[\\s\\S]*" : escapeRegex(t))).join("")
 
-const textPattern = (pattern: string, options: { readonly shell: boolean; readonly ignoreCase: boolean }): TextPattern => {
+/** @internal */
+export const textPattern = (pattern: string, options: { readonly shell: boolean; readonly ignoreCase: boolean }): TextPattern => {
   let body = pattern
   let legacy = false
   if (options.shell) {
@@ -90,7 +92,18 @@ const textPattern = (pattern: string, options: { readonly shell: boolean; readon
   const full = tokensSource(tokens)
   const source = optionalTail ? `(?:${full}|${tokensSource(tokens.slice(0, -2))})` : full
   const regex = RE2JS.compile(`^${source}$`, options.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0)
-  return { tokens, optionalTail, ignoreCase: options.ignoreCase, regex: { test: (text) => regex.test(text) } }
+  // The literal text every match starts with (up to the first wildcard; the optional tail's space
+  // left out): a text that does not start with it cannot match, and saying so costs far less than
+  // running RE2, which a policy does for every rule on every program of every call.
+  const star = tokens.indexOf(STAR)
+  const head = (star < 0 ? tokens : tokens.slice(0, star)).join("")
+  const prefix = options.ignoreCase ? "" : optionalTail && star === tokens.length - 1 ? head.slice(0, -1) : head
+  return {
+    tokens,
+    optionalTail,
+    ignoreCase: options.ignoreCase,
+    regex: { test: (text) => text.startsWith(prefix) && regex.test(text) }
+  }
 }
 
 /** Whether some continuation of `prefix` matches the pattern (used for commands with expansions). */
@@ -142,7 +155,8 @@ const rewrittenName = (word: Word): boolean => {
   return /[*?[]/.test(raw) || /\{[^}]*,[^}]*\}/.test(raw) || /\{[^}]*\.\.[^}]*\}/.test(raw)
 }
 
-type Judged = boolean | "unknown"
+/** @internal */
+export type Judged = boolean | "unknown"
 
 /**
  * What a command runs besides its own program: the code of `eval`, of a shell's `-c`, the command
@@ -270,7 +284,8 @@ const matchWords = (pattern: TextPattern, start: ReadonlyArray<Word>, dialect: D
 }
 
 /** Whether a command (at any nesting: `eval`, `sh -c`) may run what the pattern names; `"unknown"` when it does not parse. */
-const judge = (pattern: TextPattern, dialect: Dialect, command: string, depth: number): Judged => {
+/** @internal */
+export const judge = (pattern: TextPattern, dialect: Dialect, command: string, depth: number): Judged => {
   const commands = splitShell(command, dialect)
   if (commands === undefined) return "unknown"
   if (pattern.regex.test(command.trim())) return true
@@ -319,7 +334,8 @@ const GLOB_OPTIONS = { dot: true, windows: false } as const
  * The absolute globs a path specifier stands for: `**` crosses directories, `*` and `?` do not,
  * `[!x]` is a negated class; a last segment without wildcards also covers everything below it.
  */
-const pathGlobs = (specifier: string, options: MatchOptions): Array<string> | undefined => {
+/** @internal */
+export const pathGlobs = (specifier: string, options: MatchOptions): Array<string> | undefined => {
   let p = specifier.replace(/\[!/g, "[^")
   if (p.endsWith("/")) p += "**"
   const globs: Array<string> = []
@@ -344,7 +360,8 @@ const pathGlobs = (specifier: string, options: MatchOptions): Array<string> | un
   return globs.map((g) => (g.startsWith("/**/") ? g : normalizeSegments(g))).flatMap((g) => (literalTail ? [g, `${g}/**`] : [g]))
 }
 
-const pathOf = (toolName: string, input: unknown, cwd: string): string | undefined => {
+/** @internal */
+export const pathOf = (toolName: string, input: unknown, cwd: string): string | undefined => {
   if (typeof input === "object" && input !== null) {
     const record = input as Record<string, unknown>
     for (const key of ["file_path", "notebook_path", "path"]) {
@@ -367,7 +384,8 @@ const NO_OP_GUARDS = ["(?!\\.{1,2}(?:\\/|$))", "(?!(?:^|\\/)\\.{1,2}(?:\\/|$))",
  * engine takes seconds on `a*a*a*a*a*b` against a 200-character path). `undefined` when the glob
  * needs backtracking (a negated extglob `!(…)`).
  */
-const globRegex = (globs: ReadonlyArray<string>, nocase: boolean): ((path: string) => boolean) | undefined => {
+/** @internal */
+export const globRegex = (globs: ReadonlyArray<string>, nocase: boolean): ((path: string) => boolean) | undefined => {
   const sources = globs.map((glob) =>
     NO_OP_GUARDS.reduce((source, guard) => source.replaceAll(guard, ""), picomatch.makeRe(glob, GLOB_OPTIONS).source)
   )
@@ -405,9 +423,12 @@ const pathRule = (specifier: string) => {
 // Tool names and other specifiers
 // ---------------------------------------------------------------------------------------------
 
-const SHELL_TOOLS: Readonly<Record<string, Dialect>> = { Bash: "posix", PowerShell: "powershell" }
-const EDIT_TOOLS = ["Edit", "Write", "MultiEdit", "NotebookEdit"]
-const READ_TOOLS = ["Read", "Glob", "Grep", "LS", "NotebookRead"]
+/** @internal */
+export const SHELL_TOOLS: Readonly<Record<string, Dialect>> = { Bash: "posix", PowerShell: "powershell" }
+/** @internal */
+export const EDIT_TOOLS = ["Edit", "Write", "MultiEdit", "NotebookEdit"]
+/** @internal */
+export const READ_TOOLS = ["Read", "Glob", "Grep", "LS", "NotebookRead"]
 const FILE_TOOLS = new Set([...EDIT_TOOLS, ...READ_TOOLS])
 const TEXT_FIELDS: Readonly<Record<string, ReadonlyArray<string>>> = {
   Agent: ["subagent_type"],
@@ -434,7 +455,8 @@ const KNOWN_TOOLS = [
 const KNOWN_BY_LOWERCASE = new Map(KNOWN_TOOLS.map((name) => [name.toLowerCase(), name]))
 
 /** Which tool names a rule's tool part covers. */
-const toolCovers = (ruleTool: string): ((toolName: string) => boolean) => {
+/** @internal */
+export const toolCovers = (ruleTool: string): ((toolName: string) => boolean) => {
   if (ruleTool === "Task" || ruleTool === "Agent") return (t) => t === "Task" || t === "Agent"
   if (ruleTool === "Edit") return (t) => EDIT_TOOLS.includes(t)
   if (ruleTool === "Read") return (t) => READ_TOOLS.includes(t)
@@ -448,7 +470,8 @@ const toolCovers = (ruleTool: string): ((toolName: string) => boolean) => {
   return (t) => t === ruleTool
 }
 
-const hostOf = (url: string): string | undefined => {
+/** @internal */
+export const hostOf = (url: string): string | undefined => {
   const m = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/.exec(url.trim())
   if (m === null) return undefined
   let authority = m[1]!
@@ -457,7 +480,8 @@ const hostOf = (url: string): string | undefined => {
   return host.toLowerCase().replace(/\.$/, "")
 }
 
-const field = (input: unknown, keys: ReadonlyArray<string>): string | undefined => {
+/** @internal */
+export const field = (input: unknown, keys: ReadonlyArray<string>): string | undefined => {
   if (typeof input !== "object" || input === null) return undefined
   for (const key of keys) {
     const value = (input as Record<string, unknown>)[key]

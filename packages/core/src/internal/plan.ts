@@ -12,6 +12,7 @@ import * as Settings from "../Settings.ts"
 import { agentHooks } from "./preset.ts"
 import { byName, resolve as resolvePreset } from "./presets/registry.ts"
 import * as HookEnv from "./hookEnv.ts"
+import * as Permissions from "./permissions.ts"
 import * as Policy from "./policy.ts"
 import * as PosixPath from "./posixPath.ts"
 import * as ProgramPath from "./programPath.ts"
@@ -359,6 +360,7 @@ export const compile = (snapshot: Snapshot): Plan => {
     events.set(event, indexEvent(spec, hooks))
   }
 
+  const permissions = Permissions.compile(loaded.permissions)
   const override = envNumber(env, "AGENT_HOOKS_SESSIONEND_HOOKS_TIMEOUT_MS", "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS")
   const pluginDataDirs = new Set(
     Object.values(loaded.hooks).flatMap((entries) =>
@@ -383,13 +385,21 @@ export const compile = (snapshot: Snapshot): Plan => {
     cwd: snapshot.cwd,
     env: hookEnv,
     home: env["HOME"],
+    realpath: options.realpath,
     sequential: options.sequential ?? loaded.sequential,
     failClosed: options.failClosed === true || truthyEnv(env, "AGENT_HOOKS_FAIL_CLOSED"),
     blockUnjudged: options.blockUnjudged === true,
     stopBlockCap: options.stopBlockCap ?? envNumber(env, "AGENT_HOOKS_STOP_HOOK_BLOCK_CAP", "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP") ?? 8,
     sessionEndOverride: override === undefined ? undefined : override / 1000,
     pluginDataDirs: [...pluginDataDirs],
-    hookedEvents: new Set([...events].filter(([, planned]) => planned.hooks.length > 0).map(([event]) => event))
+    hookedEvents: new Set([
+      ...[...events].filter(([, planned]) => planned.hooks.length > 0).map(([event]) => event),
+      // the events the permissions rules judge count as hooked: a host that skips the others must dispatch them
+      ...(permissions?.active === true
+        ? [...Permissions.EVENTS, ...[...declared].filter(([, spec]) => Permissions.EVENTS.has(spec.behavesAs)).map(([name]) => name)]
+        : [])
+    ]),
+    permissions
   }
 }
 
@@ -713,5 +723,6 @@ export const toJSON = (plan: Plan): PlanJson => ({
     stopBlockCap: plan.stopBlockCap,
     executionLog: plan.settings.executionLog ?? null
   },
+  ...(plan.permissions === undefined ? {} : { permissions: plan.permissions.rules.map(({ entry }) => entry) }),
   warnings: plan.warnings
 })

@@ -10,6 +10,7 @@ import type { DecodedSettings, Handler, HookEntry, PlanWarning, SettingsScope } 
 import * as HandlerTypes from "./handlerTypes.ts"
 import * as SettingsSchema from "./settingsSchema.ts"
 import { compileRedactions } from "./audit.ts"
+import * as Permissions from "./permissions.ts"
 import * as PosixPath from "./posixPath.ts"
 import { describe, nearest, render } from "./text.ts"
 import type { JsonPath } from "./text.ts"
@@ -508,7 +509,7 @@ export const decode = (
       )
     }
     const d = decoding(file, scope, pluginRoot)
-    const scalars = decodeScalars(document, d)
+    const scalars = { ...decodeScalars(document, d), ...Permissions.decode(document, file, scope, d.problems) }
     const result = (): DecodedSettings => ({
       entries: d.entries,
       ...scalars,

@@ -9,6 +9,7 @@ import * as Schema from "effect/Schema"
 import type * as HookEvent from "../HookEvent.ts"
 import type { DecodedSettings } from "../SettingsModel.ts"
 import * as HandlerTypes from "./handlerTypes.ts"
+import * as RuleSets from "./ruleSets/index.ts"
 
 /**
  * How the values several settings files give a key become one, and which files may give it. Each
@@ -60,6 +61,12 @@ export const mergeRules = {
     readFrom: "every file",
     merge: "the strictest value any file gives (`deny` over `ask` over `allow`): a file can tighten it, never loosen it",
     plugins: true
+  },
+  permissions: {
+    readFrom: "every file but plugins",
+    merge:
+      "every file's rules, concatenated; deny wins over ask, ask over allow, whichever file says it (managed rules first); an allow never lifts a deny",
+    plugins: false
   }
 } as const
 
@@ -165,6 +172,32 @@ export const EventDeclaration = Schema.Struct({
   )
 })
 
+const RuleList = (what: string) =>
+  Schema.optionalKey(
+    Schema.Array(Schema.String).annotate({
+      description: `${what}, in Claude Code's rule syntax: \`Bash(rm -rf:*)\`, \`Read(./.env)\`, \`WebFetch(domain:example.com)\`, \`mcp__server__tool\`.`
+    })
+  )
+
+/** The `permissions` object (Claude Code's own keys besides the lists may share it: they are not read). @internal */
+export const Permissions = Schema.StructWithRest(
+  Schema.Struct({
+    deny: RuleList("Tool calls blocked before any hook runs"),
+    ask: RuleList("Tool calls the agent must ask the user about"),
+    allow: RuleList('Tool calls with "no objection" (never an allow that skips the agent\'s own prompt)')
+  }),
+  [Schema.Record(Schema.String, Schema.Unknown)]
+)
+
+/** One entry of `extends`: a named rule set, or one with some of its rules left out. @internal */
+export const Extends = Schema.Union([
+  Schema.Literals(RuleSets.names as [string, ...Array<string>]).annotate({ description: "A named rule set." }),
+  Schema.Struct({
+    name: Schema.Literals(RuleSets.names as [string, ...Array<string>]).annotate({ description: "A named rule set." }),
+    except: Schema.optionalKey(Schema.Array(Schema.String).annotate({ description: "The ids of the set's rules to leave out." }))
+  })
+])
+
 /**
  * The settings file. Other agents' keys may share it (a Claude Code `settings.json`): the engine
  * ignores them, the JSON Schema allows them.
@@ -249,6 +282,20 @@ export const SettingsDocument = Schema.Struct({
     typeNote: "a file path",
     page: "audit.md"
   }),
+  permissions: key(Permissions, {
+    description:
+      "Permission rules in Claude Code's syntax, judged in-process before any hook: `deny` blocks, `ask` makes the agent ask, `allow` is no objection.",
+    merge: "permissions",
+    typeNote: "`{deny, ask, allow}`: arrays of permission rules",
+    page: "permissions.md"
+  }),
+  extends: key(Schema.Array(Extends), {
+    description:
+      'Named rule sets whose rules this file adds, e.g. `["agent-hooks:recommended"]`; `{"name": ..., "except": [ids]}` leaves rules out.',
+    merge: "permissions",
+    typeNote: "rule set names, or `{name, except}`",
+    page: "permissions.md#extends"
+  }),
   auditRedact: strings({
     description: "Regular expressions whose matches the audit trail replaces with [REDACTED:...], besides its defaults.",
     merge: "added",
@@ -273,7 +320,7 @@ type Unplaced = Exclude<SettingsKey, keyof DecodedSettings | "$schema" | "hooks"
 const _everyKeyPlaced: [Unplaced] extends [never] ? true : Unplaced = true
 void _everyKeyPlaced
 // ... and of the type the schema gives it (the keys the decoder reads by their schema).
-type Simple = Exclude<SettingsKey, "$schema" | "hooks" | "events">
+type Simple = Exclude<SettingsKey, "$schema" | "hooks" | "events" | "permissions" | "extends">
 type Mistyped = {
   [K in Simple]: NonNullable<(typeof SettingsDocument)["Type"][K]> extends NonNullable<DecodedSettings[K]> ? never : K
 }[Simple]
@@ -283,12 +330,12 @@ void _everyKeyTyped
 /** A top-level key as the decoder, the merge and the docs read it. @internal */
 export interface KeyInfo extends KeyAnnotations {
   readonly name: SettingsKey
-  /** How the decoder reads it; `undefined`: a key with a decoder of its own (`hooks`, `events`) or none (`$schema`). */
+  /** How the decoder reads it; `undefined`: a key with a decoder of its own (`hooks`, `events`, `permissions`, `extends`) or none (`$schema`). */
   readonly kind: "flag" | "strings" | "path" | "choice" | undefined
 }
 
 const kindOf = (ast: Schema.Top["ast"], name: string): KeyInfo["kind"] => {
-  if (name === "$schema" || name === "hooks" || name === "events") return undefined
+  if (name === "$schema" || name === "hooks" || name === "events" || name === "permissions" || name === "extends") return undefined
   switch (ast._tag) {
     case "Boolean":
       return "flag"

@@ -1,4 +1,4 @@
-import type { Dialect, Lexed, PlaceholderContext, Shell, SimpleCommand, Site, Word } from "../ShellLexer.ts"
+import type { Dialect, Lexed, PlaceholderContext, Redirect, Shell, SimpleCommand, Site, Word } from "../ShellLexer.ts"
 
 /** `${name}` or `${a.b.c}`: the placeholder syntax (a dotted name is never a shell variable). */
 export const PLACEHOLDER_SOURCE = String.raw`\$\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_-]+)*)\}`
@@ -29,6 +29,10 @@ interface CommandList {
   wordStart: number
   /** The next word is a redirection's target, not an argument. */
   redirectNext: boolean
+  /** The operator of that redirection (`>`, `>>`, `<`, `<>`, `>&`, `<<<`, …). */
+  redirectOp: string
+  /** The file redirections of the simple command being read. */
+  redirects: Array<Redirect>
   /** The next word is a here-document's delimiter. */
   heredocNext: "<<" | "<<-" | undefined
   /** Open subshell parentheses. */
@@ -107,6 +111,8 @@ class Lexer {
       word: undefined,
       wordStart: 0,
       redirectNext: false,
+      redirectOp: "",
+      redirects: [],
       heredocNext: undefined,
       depth: 0,
       cases: []
@@ -170,6 +176,7 @@ class Lexer {
       l.heredocNext = undefined
     } else if (l.redirectNext) {
       l.redirectNext = false
+      l.redirects.push({ operator: l.redirectOp, target: word })
     } else if (!(this.posix && this.caseWord(l, word))) {
       l.words.push(word)
     }
@@ -178,8 +185,9 @@ class Lexer {
 
   private endCommand(l: CommandList): void {
     this.endWord(l)
-    if (l.words.length > 0) this.commands.push({ words: l.words })
+    if (l.words.length > 0 || l.redirects.length > 0) this.commands.push({ words: l.words, redirects: l.redirects })
     l.words = []
+    l.redirects = []
   }
 
   private startWord(l: CommandList): Word {
@@ -254,6 +262,7 @@ class Lexer {
       }
       if (this.posix && next === ">" && l.word === undefined) {
         // &> and &>> redirect stdout and stderr
+        l.redirectOp = s[this.i + 2] === ">" ? "&>>" : "&>"
         this.i += s[this.i + 2] === ">" ? 3 : 2
         l.redirectNext = true
         return true
@@ -328,6 +337,7 @@ class Lexer {
     if (this.posix && s.startsWith("<<<", this.i)) {
       if (this.shell === "sh") this.ambiguous(this.i, `"<<<" is a here-string only in bash`)
       this.i += 3
+      l.redirectOp = "<<<"
       l.redirectNext = true
     } else if (this.posix && s.startsWith("<<-", this.i)) {
       this.i += 3
@@ -336,9 +346,11 @@ class Lexer {
       this.i += 2
       l.heredocNext = "<<"
     } else if (next === ">" || next === "&" || next === "|" || (c === "<" && next === ">")) {
+      l.redirectOp = c + next
       this.i += 2
       l.redirectNext = true
     } else {
+      l.redirectOp = c
       this.i++
       l.redirectNext = true
     }

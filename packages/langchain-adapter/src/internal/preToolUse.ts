@@ -74,8 +74,10 @@ const recordOf = (toolInput: Record<string, unknown>, pre: DispatchOutcome): Cal
   updatedInput: pre.updatedInput,
   additionalContext: pre.additionalContext,
   halt: pre.continue ? null : (pre.stopReason ?? "Stopped by a PreToolUse hook"),
-  // The engine says no hook ran (none matched): nothing to record in the state.
-  ...(pre.hooks !== undefined && pre.hooks.length === 0 && (pre.asyncHooks ?? []).length === 0 ? { quiet: true } : {})
+  // The engine says no hook ran (none matched) and nothing decided (a permissions rule decides with no hook): nothing to record in the state.
+  ...(pre.hooks !== undefined && pre.hooks.length === 0 && (pre.asyncHooks ?? []).length === 0 && !pre.blocked && pre.decision === null
+    ? { quiet: true }
+    : {})
 })
 
 /** The PreToolUse hooks' decision about one tool call: at once (no promise) when no PreToolUse hook can match the call's tool. */

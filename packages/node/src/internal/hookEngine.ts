@@ -4,9 +4,19 @@ import type * as HookError from "@agent-hooks/core/HookError"
 import * as NodeFileSystem from "@effect/platform-node-shared/NodeFileSystem"
 import * as NodePath from "@effect/platform-node-shared/NodePath"
 import * as Layer from "effect/Layer"
+import { realpathSync } from "node:fs"
 import * as NodeProcessSpawner from "../NodeProcessSpawner.ts"
 import { cedarRuntime } from "./cedar.ts"
 import type { NodeEngineOptions } from "../NodeHookEngine.ts"
+
+/** Permission rules on paths judge the file a link leads to: the path with its links resolved, when it exists. */
+const realpath = (path: string): string | undefined => {
+  try {
+    return realpathSync.native(path)
+  } catch {
+    return undefined
+  }
+}
 
 /** @internal */
 export const layer = (options: NodeEngineOptions = {}): Layer.Layer<HookEngine.HookEngine, HookError.HookError> =>
@@ -14,7 +24,8 @@ export const layer = (options: NodeEngineOptions = {}): Layer.Layer<HookEngine.H
     ...options,
     cwd: options.cwd ?? process.cwd(),
     env: options.env ?? process.env,
-    cedar: options.cedar ?? cedarRuntime
+    cedar: options.cedar ?? cedarRuntime,
+    realpath: options.realpath ?? realpath
   }).pipe(Layer.provide(Layer.mergeAll(spawner(options.spawnHelper), NodeFileSystem.layer, NodePath.layer)))
 
 // Suspended: a bad option fails the engine's creation (a rejected createHookEngine), not the call that builds the layer.
