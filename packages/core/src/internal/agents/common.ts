@@ -246,7 +246,7 @@ export const decide = (call: HostCall, outcome: Outcome, options: AnswerOptions 
 
 /** @internal */
 export const answer = (call: HostCall, outcome: Outcome, options?: AnswerOptions): HostReply =>
-  call.agent.render(decide(call, outcome, options), call.hostEvent)
+  call.agent.render(decide(call, outcome, options), call.hostEvent, call)
 
 /** @internal */
 export const failureBlocks = (agent: Agent, hostEvent: string | undefined): boolean => {
