@@ -217,6 +217,9 @@ const render = (answer: Answer, hostEvent: string, call?: HostCall): HostReply =
     // the call is replaced by one that fails, and the model reads why: the run goes on
     out["overrideInput"] = tool === "run_commands" ? { commands: [failingCommand(block)] } : {}
     context.unshift(`agent-hooks blocked this ${tool} call: ${block}`)
+  } else if (block !== undefined && hostEvent === "tool_result" && answer.stop === undefined) {
+    // after the tool, a block tells the model (Claude Code's PostToolUse block); cancel would end the run
+    context.unshift(`agent-hooks: ${block}`)
   } else if (block !== undefined) {
     out["cancel"] = true
     out["errorMessage"] = block

@@ -10,7 +10,8 @@
  * `{"permissionDecision": "allow" | "deny" | "ask", "permissionDecisionReason", "modifiedArgs"}`
  * (Copilot CLI applies `modifiedArgs`, the whole new input), permissionRequest
  * `{"behavior": "allow" | "deny", "message"}`, agentStop / subagentStop `{"decision": "block",
- * "reason"}`; the other events only observe (a block there is said on stderr, exit 1).
+ * "reason"}`, postToolUse `{"additionalContext"}`; the other events only observe (a block there is
+ * said on stderr, exit 1).
  *
  * Copilot CLI has a second dialect: a hook file with PascalCase events and matcher groups (and
  * Claude Code's `.claude/settings.json`, which it runs too) gets Claude Code's snake_case payload
@@ -108,6 +109,10 @@ const renderCopilot = (answer: Answer, hostEvent: string, call?: HostCall): Host
       stderr: stderrOf(answer, false)
     }
   }
+  // postToolUse's flat additionalContext reaches the model (measured, camelCase dialect; the Claude
+  // dialect drops a PostToolUse hook's context, github/copilot-cli#2585)
+  if (hostEvent === "postToolUse" && answer.block === undefined && answer.additionalContext !== undefined)
+    return { exitCode: 0, stdout: jsonLine({ additionalContext: answer.additionalContext }), stderr: stderrOf(answer, false) }
   // an event Copilot CLI reads no answer on: a block is said, visibly, as a hook error
   if (answer.block !== undefined)
     return { exitCode: 1, stdout: "", stderr: `${hostEvent} cannot block in Copilot CLI: ${answer.block}\n${stderrOf(answer, false)}` }
