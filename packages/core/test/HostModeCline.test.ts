@@ -97,6 +97,17 @@ describe("the Cline CLI's answers", () => {
   it("a failure before the call was read blocks by cancel (fail closed)", () => {
     expect(answerOf(HostMode.failure(cline, "tool_call", "the policy file is broken"))).toMatchObject({ cancel: true })
   })
+  it("a failure once the call was read blocks it as a deny does (the run goes on); after the tool it is context", () => {
+    expect(answerOf(HostMode.failure(cline, "tool_call", "the policy file is broken", cli[0]!))).toMatchObject({
+      cancel: false,
+      overrideInput: { commands: [expect.stringContaining("the policy file is broken")] },
+      contextModification: expect.stringContaining("the policy file is broken")
+    })
+    expect(answerOf(HostMode.failure(cline, "tool_result", "the policy file is broken", cli[1]!))).toStrictEqual({
+      cancel: false,
+      contextModification: "agent-hooks: the policy file is broken"
+    })
+  })
   it("a rewrite is overrideInput in the tool's own shape; the extension's PreToolUse cannot apply one and denies", () => {
     const read = call("cline", cli[0]!)
     const rewritten = outcome(read.event, { decision: "allow", updatedInput: { command: "touch REWRITTEN" } })

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "vitest"
 import * as HostMode from "@agent-hooks/core/HostMode"
-import { call, hostFixtures, outcome, type Payload } from "./hosts.ts"
+import { agent, call, hostFixtures, outcome, type Payload } from "./hosts.ts"
 
 const [camel, snake] = hostFixtures("copilot.cli.json") as ReadonlyArray<Payload>
 /** The payload as host mode gets it from `hook --host copilot --event preToolUse` (the command line names the event). */
@@ -58,6 +58,11 @@ describe("--host claude run by Copilot CLI from .claude/settings.json", () => {
     const reply = HostMode.answer(call("claude", claude), deny)
     expect(reply.exitCode).toBe(2)
     expect(reply.stderr).toBe("no touching\n")
+  })
+  it("host mode's own failure on that call is the same JSON deny", () => {
+    const reply = HostMode.failure(agent("claude"), "PreToolUse", "the policy file is broken", snake!)
+    expect(reply.exitCode).toBe(0)
+    expect(JSON.parse(reply.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } })
   })
   it("other events keep exit 2 (Copilot CLI's reading of their JSON was not measured)", () => {
     const stop = outcome("Stop", { blocked: true, decision: "block", reason: "go on" })

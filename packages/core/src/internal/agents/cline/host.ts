@@ -219,7 +219,7 @@ const render = (answer: Answer, hostEvent: string, call?: HostCall): HostReply =
     context.unshift(`agent-hooks blocked this ${tool} call: ${block}`)
   } else if (block !== undefined && hostEvent === "tool_result" && answer.stop === undefined) {
     // after the tool, a block tells the model (Claude Code's PostToolUse block); cancel would end the run
-    context.unshift(`agent-hooks: ${block}`)
+    context.unshift(block)
   } else if (block !== undefined) {
     out["cancel"] = true
     out["errorMessage"] = block
