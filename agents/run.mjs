@@ -236,7 +236,8 @@ const say = (agent, text) => pending.get(agent).lines.push(text)
 const flush = (name) => {
   const p = pending.get(name)
   if (p.left > 0 || p.lines === null) return
-  const timing = p.last > 0 ? `\n      ${name}: ${secs(p.ms)} in its runs, ${secs(p.last - p.first)} from its first start to its last end` : ""
+  const timing =
+    p.last > 0 ? `\n      ${name}: ${secs(p.ms)} in its runs, ${secs(p.last - p.first)} from its first start to its last end` : ""
   process.stdout.write(p.lines.join("\n") + timing + (p.lines.length > 0 || timing ? "\n" : ""))
   p.lines = null
 }

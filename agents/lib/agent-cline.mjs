@@ -7,7 +7,22 @@
 // data.cline.bot). Its shell tool is `run_commands {commands: [...]}`, its file reader `read_files`.
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
-import { S, TOKENS, all, blocked, context, head, on, onMarker, ran, readBlocked, rewritten, skip, MISSING_ON_ALL, MISSING_ON_PRE } from "./scenarios.mjs"
+import {
+  S,
+  TOKENS,
+  all,
+  blocked,
+  context,
+  head,
+  on,
+  onMarker,
+  ran,
+  readBlocked,
+  rewritten,
+  skip,
+  MISSING_ON_ALL,
+  MISSING_ON_PRE
+} from "./scenarios.mjs"
 
 const write = (file, text) => {
   mkdirSync(dirname(file), { recursive: true })
@@ -29,7 +44,8 @@ const C = {
 }
 const CANCEL_NOTE = "Cline's own block (cancel) aborts the whole run: the model never learns why, so the control checks the block only"
 /** The call blocked, and the run went on (the model was asked again, and told why). */
-const blockedGoingOn = (token, label) => all(blocked(token, label), (o) => (o.mainRequests < 2 ? ["the run did not go on after the block"] : []))
+const blockedGoingOn = (token, label) =>
+  all(blocked(token, label), (o) => (o.mainRequests < 2 ? ["the run did not go on after the block"] : []))
 const readBlockedSilently = (o) => [
   ...(o.toolCalls < 1 ? ["the model never asked for the tool"] : []),
   ...(o.secretSent ? ["the file's content reached the model"] : [])

@@ -10,7 +10,22 @@
 import { mkdirSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { S, TOKENS, blocked, context, head, on, onMarker, ran, readBlocked, rewritten, skip, stopContinued, MISSING_ON_ALL, MISSING_ON_PRE } from "./scenarios.mjs"
+import {
+  S,
+  TOKENS,
+  blocked,
+  context,
+  head,
+  on,
+  onMarker,
+  ran,
+  readBlocked,
+  rewritten,
+  skip,
+  stopContinued,
+  MISSING_ON_ALL,
+  MISSING_ON_PRE
+} from "./scenarios.mjs"
 
 const HERE = dirname(fileURLToPath(import.meta.url))
 /**
@@ -41,7 +56,8 @@ const command = (prompt) => ["-p", prompt, "--allow-all-tools", "--output-format
 // ---- the camelCase dialect's own hook scripts (the controls) ------------------------------------
 const flat = (value) => `echo '${JSON.stringify(value).replace(/'/g, `'\\''`)}'`
 const C = {
-  deny: (st) => head(st, "pre") + onMarker(flat({ permissionDecision: "deny", permissionDecisionReason: `denied by policy: ${TOKENS.json}` })),
+  deny: (st) =>
+    head(st, "pre") + onMarker(flat({ permissionDecision: "deny", permissionDecisionReason: `denied by policy: ${TOKENS.json}` })),
   ask: (st) => head(st, "pre") + onMarker(flat({ permissionDecision: "ask", permissionDecisionReason: `needs a human: ${TOKENS.ask}` })),
   rewrite: (st) => head(st, "pre") + onMarker(flat({ permissionDecision: "allow", modifiedArgs: { command: "touch REWRITTEN" } })),
   postContext: (st) => head(st, "post") + `${flat({ additionalContext: `context from policy: ${TOKENS.context}` })}\n`,
@@ -80,6 +96,7 @@ const shared = {
 export const copilot = {
   name: "copilot",
   title: "Copilot CLI",
+  variant: "its own hook files (`.github/hooks/*.json`, `--host copilot`)",
   // agent-hooks' side of each scenario: as under Claude Code, unless given below
   like: "claude",
   pkg: "@github/copilot",
@@ -104,7 +121,7 @@ export const copilot = {
     ...shared,
     "block-exit2": { native: on("PreToolUse", S.exit2, exit2Blocked, EXIT2_NOTE), ...shared["block-exit2"] },
     "block-json": { native: on("PreToolUse", C.deny, blocked(TOKENS.json)) },
-    "ask": { native: on("PreToolUse", C.ask, blocked(TOKENS.ask)), agentHooks: { expect: blocked(TOKENS.ask) } },
+    ask: { native: on("PreToolUse", C.ask, blocked(TOKENS.ask)), agentHooks: { expect: blocked(TOKENS.ask) } },
     "updated-input": { native: on("PreToolUse", C.rewrite, rewritten), agentHooks: { expect: rewritten } },
     "post-context": { native: on("PostToolUse", C.postContext, context) },
     "stop-block": { native: on("Stop", C.stop, stopContinued) },
@@ -119,6 +136,8 @@ export const copilot = {
 export const copilotClaude = {
   name: "copilot-claude",
   host: "claude",
+  profile: "copilot",
+  variant: "its reading of Claude Code's `.claude/settings.json` (`--host claude`)",
   // the scenarios' Claude Code hooks are this dialect's own
   like: "claude",
   title: "Copilot CLI (.claude/settings.json)",
@@ -143,7 +162,7 @@ export const copilotClaude = {
   scenarios: {
     ...shared,
     "block-exit2": { native: on("PreToolUse", S.exit2, exit2Blocked, EXIT2_NOTE), ...shared["block-exit2"] },
-    "ask": { agentHooks: { expect: blocked(TOKENS.ask) } },
+    ask: { agentHooks: { expect: blocked(TOKENS.ask) } },
     "updated-input": { agentHooks: { expect: rewritten } },
     "post-context": { native: skip(CC_CONTEXT_SKIP), agentHooks: skip(CC_CONTEXT_SKIP) },
     // in this dialect an exit 2 of UserPromptSubmit refuses the prompt and shows the user why: the four's sides

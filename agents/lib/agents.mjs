@@ -15,10 +15,11 @@ import { copilot, copilotClaude } from "./agent-copilot.mjs"
  * @typedef {{ name: string, title: string, pkg: string, bin: string, events: Record<Event, string>,
  *   shellMatcher: string, readMatcher: string | null, setup: (a: SetupArgs) => void,
  *   command: (prompt: string) => string[], env: (a: { url: string, home: string }) => Record<string, string>,
- *   host?: string, like?: string,
+ *   host?: string, like?: string, profile?: string, variant?: string,
  *   install?: { scope: string, file: (a: { home: string, project: string }) => string },
  *   scenarios?: Record<string, { native?: object, agentHooks?: object }> }} AgentRecord
- *   host: the `--host` agent-hooks is wired as (default: name); like: the agent whose sides of the
+ *   host: the `--host` agent-hooks is wired as (default: name); profile: the agent (its profile's name)
+ *   this run drives, where name is not it; variant: what this run of it is, where there are several; like: the agent whose sides of the
  *   scenarios (lib/scenarios.mjs) it takes where its own `scenarios` give none; install: the install scenario's scope and the file (or folder) install writes
  */
 

@@ -348,7 +348,22 @@ export const SCENARIOS = [
 export const MODES = /** @type {const} */ (["native", "agent-hooks"])
 export { finished, all }
 // for the agents in files of their own (agent-<name>.mjs): their sides of the scenarios
-export { S, head, onMarker, blocked, readBlocked, ran, rewritten, context, stopContinued, promptBlockedSilently, on, skip, MISSING_ON_ALL, MISSING_ON_PRE }
+export {
+  S,
+  head,
+  onMarker,
+  blocked,
+  readBlocked,
+  ran,
+  rewritten,
+  context,
+  stopContinued,
+  promptBlockedSilently,
+  on,
+  skip,
+  MISSING_ON_ALL,
+  MISSING_ON_PRE
+}
 
 /**
  * One agent's side of a scenario in a mode: its own (`agent.scenarios[id].native` / `.agentHooks`,
@@ -359,5 +374,9 @@ export const sideOf = (agent, scenario, mode) => {
   const own = agent.scenarios?.[scenario.id]?.[mode === "native" ? "native" : "agentHooks"]
   if (own !== undefined) return own
   const table = mode === "native" ? scenario.native : scenario.agentHooks
-  return table[agent.name] ?? (agent.like ? table[agent.like] : undefined) ?? skip(`no ${mode} side of this scenario is written for ${agent.name}`)
+  return (
+    table[agent.name] ??
+    (agent.like ? table[agent.like] : undefined) ??
+    skip(`no ${mode} side of this scenario is written for ${agent.name}`)
+  )
 }

@@ -118,7 +118,9 @@ describe("the Cline CLI's answers", () => {
       workspaceRoots: ["/p"],
       preToolUse: { toolName: "execute_command", parameters: { command: "touch MARKER" } }
     })
-    expect(answerOf(HostMode.answer(extension, outcome(extension.event, { decision: "allow", updatedInput: { command: "ls" } })))).toMatchObject({
+    expect(
+      answerOf(HostMode.answer(extension, outcome(extension.event, { decision: "allow", updatedInput: { command: "ls" } })))
+    ).toMatchObject({
       cancel: true,
       errorMessage: expect.stringContaining("cannot apply")
     })
@@ -127,7 +129,9 @@ describe("the Cline CLI's answers", () => {
 
 describe("hostile reasons are data in the replacement command", () => {
   // sh is dash or bash on most systems: each shell once
-  const SHELLS = [...new Set(["/usr/bin/dash", "/usr/bin/bash", "/bin/sh"].filter((path) => existsSync(path)).map((path) => realpathSync(path)))]
+  const SHELLS = [
+    ...new Set(["/usr/bin/dash", "/usr/bin/bash", "/bin/sh"].filter((path) => existsSync(path)).map((path) => realpathSync(path)))
+  ]
   const dir = mkdtempSync(join(tmpdir(), "agent-hooks-cline-quoting-"))
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
   const marker = join(dir, "pwned")

@@ -33,7 +33,9 @@ describe("--host copilot", () => {
     expect(read.payload).toMatchObject({ tool_name: "Bash", tool_input: { command: "touch MARKER" } })
     expect(json(HostMode.answer(read, rewrite))).toStrictEqual({
       exitCode: 0,
-      json: { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", updatedInput: { command: "touch REWRITTEN" } } }
+      json: {
+        hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", updatedInput: { command: "touch REWRITTEN" } }
+      }
     })
     expect(json(HostMode.answer(read, deny))).toStrictEqual({
       exitCode: 0,

@@ -32,7 +32,10 @@ const render = (answer: Answer, _hostEvent: string, call?: HostCall): HostReply 
   // Copilot CLI reads a PreToolUse JSON deny with its reason (measured), and drops the reason of an exit 2
   const specific = json["hookSpecificOutput"] as Record<string, unknown> | undefined
   const jsonBlocks =
-    answer.block !== undefined && answer.event === "PreToolUse" && specific?.["permissionDecision"] === "deny" && copilotCaller(call?.payload)
+    answer.block !== undefined &&
+    answer.event === "PreToolUse" &&
+    specific?.["permissionDecision"] === "deny" &&
+    copilotCaller(call?.payload)
   return answer.block !== undefined && !jsonBlocks
     ? { exitCode: 2, stdout, stderr: stderrOf(answer, true) }
     : { exitCode: 0, stdout, stderr: stderrOf(answer, false) }

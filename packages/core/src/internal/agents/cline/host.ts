@@ -213,7 +213,12 @@ const render = (answer: Answer, hostEvent: string, call?: HostCall): HostReply =
     else
       block = `the agent-hooks policy rewrote this call's input to ${JSON.stringify(answer.updatedInput)}, which Cline's PreToolUse hook cannot apply; make that call instead`
   }
-  if (block !== undefined && hostEvent === "tool_call" && answer.stop === undefined && (tool === "run_commands" || REFUSES_EMPTY.has(tool ?? ""))) {
+  if (
+    block !== undefined &&
+    hostEvent === "tool_call" &&
+    answer.stop === undefined &&
+    (tool === "run_commands" || REFUSES_EMPTY.has(tool ?? ""))
+  ) {
     // the call is replaced by one that fails, and the model reads why: the run goes on
     out["overrideInput"] = tool === "run_commands" ? { commands: [failingCommand(block)] } : {}
     context.unshift(`agent-hooks blocked this ${tool} call: ${block}`)
