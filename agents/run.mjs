@@ -217,6 +217,7 @@ for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) {
 // ---- main --------------------------------------------------------------------------------------
 const started = Date.now()
 const agents = agentNames.map((n) => AGENTS[n])
+const nameWidth = Math.max(6, ...agents.map((a) => a.name.length))
 const install = await ensureAgents({ dir: HERE, pathPrefix: TOOLS_BIN, agents, log })
 if (Object.keys(install.broken).length === 0)
   log(install.installed ? `agents installed in ${secs(install.ms)}` : `agents already installed (checked in ${secs(install.ms)})`)
@@ -261,7 +262,7 @@ for (const scenario of SCENARIOS.filter((s) => scenarioIds.includes(s.id))) {
       if ("skip" in side) {
         skipped++
         rows.push({ agent: agent.name, scenario: scenario.id, mode, status: "skipped", note: side.skip })
-        say(agent.name, `skip  ${agent.name.padEnd(6)} ${scenario.id.padEnd(14)} ${mode.padEnd(11)} ${side.skip}`)
+        say(agent.name, `skip  ${agent.name.padEnd(nameWidth)} ${scenario.id.padEnd(14)} ${mode.padEnd(11)} ${side.skip}`)
         continue
       }
       queue.push({ agent, scenario, mode })
@@ -313,7 +314,7 @@ async function worker() {
       note: result.problems.join("; ") + control,
       ms: result.ms
     })
-    const line = `${result.ok ? "ok  " : "FAIL"}  ${agent.name.padEnd(6)} ${scenario.id.padEnd(14)} ${mode.padEnd(11)} ${secs(result.ms)}${control}`
+    const line = `${result.ok ? "ok  " : "FAIL"}  ${agent.name.padEnd(nameWidth)} ${scenario.id.padEnd(14)} ${mode.padEnd(11)} ${secs(result.ms)}${control}`
     const details = [
       ...(result.note ? [`      note: ${result.note}`] : []),
       ...(result.ok && !verbose

@@ -165,6 +165,8 @@ export const copilotClaude = {
     ask: { agentHooks: { expect: blocked(TOKENS.ask) } },
     "updated-input": { agentHooks: { expect: rewritten } },
     "post-context": { native: skip(CC_CONTEXT_SKIP), agentHooks: skip(CC_CONTEXT_SKIP) },
+    // in this dialect a UserPromptSubmit block refuses the prompt: the four's sides
+    "prompt-block": {},
     // in this dialect an exit 2 of UserPromptSubmit refuses the prompt and shows the user why: the four's sides
     "broken-policy": { native: shared["broken-policy"].native },
     // its tool is `view {path}` in this dialect too, which no Claude Code matcher names
