@@ -47,8 +47,7 @@ const DOCUMENTED: Record<string, (event: string, value: Record<string, any>) => 
     const only = (...allowed: Array<string>) => keys.every((key) => allowed.includes(key))
     if (event === "preToolUse") {
       return (
-        only("permissionDecision", "permissionDecisionReason", "modifiedArgs") &&
-        ["allow", "deny", "ask"].includes(v.permissionDecision)
+        only("permissionDecision", "permissionDecisionReason", "modifiedArgs") && ["allow", "deny", "ask"].includes(v.permissionDecision)
       )
     }
     if (event === "permissionRequest") return only("behavior", "message") && ["allow", "deny"].includes(v.behavior)
