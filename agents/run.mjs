@@ -20,7 +20,7 @@ import { fileURLToPath } from "node:url"
 import { AGENT_NAMES, AGENTS, agentEnv } from "./lib/agents.mjs"
 import { ensureAgents } from "./lib/install.mjs"
 import { installScenario } from "./lib/installScenario.mjs"
-import { MODES, SCENARIOS, SECRET_CONTENT, finished } from "./lib/scenarios.mjs"
+import { MODES, SCENARIOS, SECRET_CONTENT, finished, sideOf } from "./lib/scenarios.mjs"
 import { startModelServer } from "./lib/server.mjs"
 
 const HERE = dirname(fileURLToPath(import.meta.url))
@@ -56,7 +56,9 @@ const agentNames = list("agent", AGENT_NAMES)
 const INSTALL = { id: "install" }
 const scenarioIds = list("scenario", [...SCENARIOS.map((s) => s.id), INSTALL.id])
 const modes = list("mode", [...MODES])
-const jobs = Math.max(1, Number(opt("jobs") ?? process.env.AGENT_HOOKS_AGENTS_JOBS ?? 2))
+// Runs share nothing (each its own HOME, project, model server port): 3 at a time keep 2 cores busy
+// while most runs wait on their agent's model round trips and hooks
+const jobs = Math.max(1, Number(opt("jobs") ?? process.env.AGENT_HOOKS_AGENTS_JOBS ?? 3))
 const keep = flag("keep")
 const verbose = flag("verbose")
 const resultFile = opt("result")
@@ -94,7 +96,7 @@ async function runOne(agent, scenario, mode) {
       return file
     }
     if (mode === "native") {
-      const side = scenario.native[agent.name]
+      const side = sideOf(agent, scenario, mode)
       side.hooks.forEach((h, i) => {
         const text = h.script(state)
         // An empty script stands for a hook whose program is missing (the broken controls: the
@@ -122,7 +124,7 @@ async function runOne(agent, scenario, mode) {
         })
         writeFileSync(policy, JSON.stringify(settings, null, 2))
       }
-      const command = `${JSON.stringify(join(TOOLS_BIN, "node"))} ${JSON.stringify(CLI)} hook --host ${agent.name} --timeout ${hookTimeout} --settings ${JSON.stringify(policy)}`
+      const command = `${JSON.stringify(join(TOOLS_BIN, "node"))} ${JSON.stringify(CLI)} hook --host ${agent.host ?? agent.name} --timeout ${hookTimeout} --settings ${JSON.stringify(policy)}`
       // The one hook, for every tool, on every event a user would wire it to (--timeout: the
       // seconds the agent's config gives it, so that host mode answers within its budget below).
       for (const event of scenario.wire ?? ["UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"]) {
@@ -145,7 +147,7 @@ async function runOne(agent, scenario, mode) {
       exitCode: proc.code,
       timedOut: proc.timedOut
     }
-    const side = mode === "native" ? scenario.native[agent.name] : scenario.agentHooks[agent.name]
+    const side = sideOf(agent, scenario, mode)
     const expect = side.expect
     const problems = [...finished(observation), ...expect(observation)]
     if (recordDir) record(state, join(recordDir, agent.name, mode, scenario.id))
@@ -215,6 +217,7 @@ for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) {
 // ---- main --------------------------------------------------------------------------------------
 const started = Date.now()
 const agents = agentNames.map((n) => AGENTS[n])
+const nameWidth = Math.max(6, ...agents.map((a) => a.name.length))
 const install = await ensureAgents({ dir: HERE, pathPrefix: TOOLS_BIN, agents, log })
 if (Object.keys(install.broken).length === 0)
   log(install.installed ? `agents installed in ${secs(install.ms)}` : `agents already installed (checked in ${secs(install.ms)})`)
@@ -225,10 +228,25 @@ let failed = 0
 let passed = 0
 let skipped = 0
 
+/**
+ * Each agent's lines, printed together once its last run ended (so that runs of several agents at
+ * once do not interleave), then its time: the sum of its runs and its wall time.
+ */
+const pending = new Map(agents.map((a) => [a.name, { left: 0, lines: [], ms: 0, first: Infinity, last: 0 }]))
+const say = (agent, text) => pending.get(agent).lines.push(text)
+const flush = (name) => {
+  const p = pending.get(name)
+  if (p.left > 0 || p.lines === null) return
+  const timing =
+    p.last > 0 ? `\n      ${name}: ${secs(p.ms)} in its runs, ${secs(p.last - p.first)} from its first start to its last end` : ""
+  process.stdout.write(p.lines.join("\n") + timing + (p.lines.length > 0 || timing ? "\n" : ""))
+  p.lines = null
+}
+
 for (const [name, why] of Object.entries(install.broken)) {
   failed++
   rows.push({ agent: name, scenario: "(install)", mode: "-", status: "failed", note: why })
-  process.stdout.write(`FAIL  ${name}: cannot be driven: ${why}\n`)
+  say(name, `FAIL  ${name}: cannot be driven: ${why}`)
 }
 if (modes.includes("agent-hooks") && !existsSync(CLI)) {
   process.stdout.write(`FAIL  agent-hooks is not built (${CLI} is missing): run \`npm run build\` first\n`)
@@ -240,11 +258,11 @@ for (const scenario of SCENARIOS.filter((s) => scenarioIds.includes(s.id))) {
   for (const mode of modes) {
     for (const agent of agents) {
       if (install.broken[agent.name]) continue
-      const side = mode === "native" ? scenario.native[agent.name] : scenario.agentHooks[agent.name]
+      const side = sideOf(agent, scenario, mode)
       if ("skip" in side) {
         skipped++
         rows.push({ agent: agent.name, scenario: scenario.id, mode, status: "skipped", note: side.skip })
-        process.stdout.write(`skip  ${agent.name.padEnd(6)} ${scenario.id.padEnd(14)} ${mode.padEnd(11)} ${side.skip}\n`)
+        say(agent.name, `skip  ${agent.name.padEnd(nameWidth)} ${scenario.id.padEnd(14)} ${mode.padEnd(11)} ${side.skip}`)
         continue
       }
       queue.push({ agent, scenario, mode })
@@ -255,6 +273,9 @@ for (const scenario of SCENARIOS.filter((s) => scenarioIds.includes(s.id))) {
 if (scenarioIds.includes(INSTALL.id) && modes.includes("agent-hooks")) {
   for (const agent of agents) if (!install.broken[agent.name]) queue.push({ agent, scenario: INSTALL, mode: "agent-hooks" })
 }
+for (const job of queue) pending.get(job.agent.name).left++
+// agents whose every row is a skip (or that cannot be driven) are printed now
+for (const a of agents) flush(a.name)
 
 /** The install scenario as one run's result. */
 const runInstall = async (agent) => {
@@ -275,6 +296,7 @@ async function worker() {
     if (!job) return
     const { agent, scenario, mode } = job
     let result
+    const began = Date.now()
     try {
       if (mode === "agent-hooks" && !existsSync(CLI)) throw new Error(`agent-hooks is not built (${CLI} is missing)`)
       result = scenario === INSTALL ? await runInstall(agent) : await runOne(agent, scenario, mode)
@@ -292,7 +314,7 @@ async function worker() {
       note: result.problems.join("; ") + control,
       ms: result.ms
     })
-    const line = `${result.ok ? "ok  " : "FAIL"}  ${agent.name.padEnd(6)} ${scenario.id.padEnd(14)} ${mode.padEnd(11)} ${secs(result.ms)}${control}`
+    const line = `${result.ok ? "ok  " : "FAIL"}  ${agent.name.padEnd(nameWidth)} ${scenario.id.padEnd(14)} ${mode.padEnd(11)} ${secs(result.ms)}${control}`
     const details = [
       ...(result.note ? [`      note: ${result.note}`] : []),
       ...(result.ok && !verbose
@@ -312,7 +334,13 @@ async function worker() {
             ...(keep && result.dir ? [`      kept: ${result.dir}`] : [])
           ])
     ].join("\n")
-    process.stdout.write(`${line}${details ? `\n${details}` : ""}\n`)
+    const p = pending.get(agent.name)
+    p.ms += result.ms
+    p.first = Math.min(p.first, began)
+    p.last = Math.max(p.last, Date.now())
+    p.left--
+    say(agent.name, `${line}${details ? `\n${details}` : ""}`)
+    flush(agent.name)
   }
 }
 await Promise.all(Array.from({ length: jobs }, worker))
@@ -379,6 +407,11 @@ const skips = rows.filter((r) => r.status === "skipped")
 if (skips.length > 0) {
   out.push("", "skipped (the agent has no such event or feature):")
   for (const r of skips) out.push(`  ${r.agent} ${r.scenario} ${r.mode}: ${r.note}`)
+}
+out.push("", "time per agent (its runs, summed; wall from its first start to its last end):")
+for (const a of agents) {
+  const p = pending.get(a.name)
+  if (p.last > 0) out.push(`  ${a.name.padEnd(15)} ${secs(p.ms).padStart(7)}  ${secs(p.last - p.first).padStart(7)} wall`)
 }
 out.push("", `agents step: ${secs(Date.now() - started)} wall, ${jobs} at a time`, `${passed} passed, ${failed} failed, ${skipped} skipped`)
 process.stdout.write(out.join("\n") + "\n")

@@ -3,6 +3,8 @@
 // config goes and what its events and shell tool are called.
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { cline } from "./agent-cline.mjs"
+import { copilot, copilotClaude } from "./agent-copilot.mjs"
 
 /**
  * @typedef {"PreToolUse" | "PostToolUse" | "Stop" | "UserPromptSubmit"} Event  Claude Code's names
@@ -10,6 +12,15 @@ import { join } from "node:path"
  *   matcher: undefined for the agent's shell tool on tool events, null for every tool
  * @typedef {{ home: string, project: string, url: string, hooks: HookEntry[], timeout: number }} SetupArgs
  *   timeout: every hook's timeout in seconds
+ * @typedef {{ name: string, title: string, pkg: string, bin: string, events: Record<Event, string>,
+ *   shellMatcher: string, readMatcher: string | null, setup: (a: SetupArgs) => void,
+ *   command: (prompt: string) => string[], env: (a: { url: string, home: string }) => Record<string, string>,
+ *   host?: string, like?: string, profile?: string, variant?: string,
+ *   install?: { scope: string, file: (a: { home: string, project: string }) => string },
+ *   scenarios?: Record<string, { native?: object, agentHooks?: object }> }} AgentRecord
+ *   host: the `--host` agent-hooks is wired as (default: name); profile: the agent (its profile's name)
+ *   this run drives, where name is not it; variant: what this run of it is, where there are several; like: the agent whose sides of the
+ *   scenarios (lib/scenarios.mjs) it takes where its own `scenarios` give none; install: the install scenario's scope and the file (or folder) install writes
  */
 
 const write = (file, text) => {
@@ -46,7 +57,7 @@ const proxyEnv = (url) => ({
   NODE_USE_ENV_PROXY: "1"
 })
 
-export const AGENTS = {
+const BUILT_IN = {
   claude: {
     name: "claude",
     title: "Claude Code",
@@ -209,7 +220,17 @@ export const AGENTS = {
   }
 }
 
-export const AGENT_NAMES = /** @type {(keyof typeof AGENTS)[]} */ (Object.keys(AGENTS))
+/**
+ * The agents of the step, in the order they are reported. An agent in a file of its own
+ * (`agent-<name>.mjs`) is appended here.
+ * @type {AgentRecord[]}
+ */
+export const AGENT_LIST = [BUILT_IN.claude, BUILT_IN.codex, BUILT_IN.gemini, BUILT_IN.qwen, copilot, copilotClaude, cline]
+
+/** @type {Record<string, AgentRecord>} */
+export const AGENTS = Object.fromEntries(AGENT_LIST.map((agent) => [agent.name, agent]))
+
+export const AGENT_NAMES = AGENT_LIST.map((agent) => agent.name)
 
 /** The environment an agent runs with: nothing of the caller's but PATH and the locale. */
 export function agentEnv(agent, { home, url, pathPrefix }) {

@@ -6,7 +6,7 @@
 // The policy is agent-hooks' user settings (~/.agent-hooks/settings.json), written once in Claude
 // Code's names: PreToolUse Bash, a shell hook that refuses `touch MARKER` with exit 2.
 import { spawn, spawnSync } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -28,6 +28,21 @@ const configFile = (name, home, project) =>
     gemini: join(home, ".gemini", "settings.json"),
     qwen: join(home, ".qwen", "settings.json")
   })[name]
+
+/**
+ * What `path` holds, to compare before install and after uninstall: a file's text, a folder's files
+ * (name and text, sorted) as one text, or null where there is nothing.
+ */
+const snapshot = (path) => {
+  if (!existsSync(path)) return null
+  if (!statSync(path).isDirectory()) return readFileSync(path, "utf8")
+  return readdirSync(path, { recursive: true })
+    .map(String)
+    .sort()
+    .filter((name) => !statSync(join(path, name)).isDirectory())
+    .map((name) => `== ${name}\n${readFileSync(join(path, name), "utf8")}`)
+    .join("\n")
+}
 
 const run = (cmd, args, { cwd, env, timeoutMs }) =>
   new Promise((done) => {
@@ -77,15 +92,17 @@ export async function installScenario(agent, { keep = false } = {}) {
         2
       )
     )
-    const file = configFile(agent.name, home, project)
-    const before = readFileSync(file, "utf8")
+    // the agent's own install place (agent-<name>.mjs), else the file of one of the four
+    const file = agent.install?.file({ home, project }) ?? configFile(agent.name, home, project)
+    const host = agent.host ?? agent.name
+    const before = snapshot(file)
     const env = agentEnv(agent, { home, url: server.url, pathPrefix: TOOLS_BIN })
     const cli = (...args) => spawnSync(process.execPath, [CLI, ...args], { cwd: project, env, encoding: "utf8", timeout: 60_000 })
-    const scope = agent.name === "claude" ? "--project" : "--user"
-    const installed = cli("install", "--host", agent.name, scope)
+    const scope = agent.install?.scope ?? (agent.name === "claude" ? "--project" : "--user")
+    const installed = cli("install", "--host", host, scope)
     if (installed.status !== 0) problems.push(`install exited ${installed.status}: ${installed.stderr}`)
-    const installedText = readFileSync(file, "utf8")
-    const doctor = cli("doctor", "--host", agent.name, "--test-command", "touch MARKER")
+    const installedText = snapshot(file)
+    const doctor = cli("doctor", "--host", host, "--test-command", "touch MARKER")
     if (doctor.status !== 0) problems.push(`doctor exited ${doctor.status}: ${doctor.stdout}${doctor.stderr}`)
     const proc = await run(join(HERE, "node_modules", ".bin", agent.bin), agent.command("Please create the marker file in this folder."), {
       cwd: project,
@@ -95,10 +112,10 @@ export async function installScenario(agent, { keep = false } = {}) {
     if (server.toolCalls === 0) problems.push("the model never called the shell tool")
     if (existsSync(join(project, "MARKER"))) problems.push("MARKER exists: the installed hook did not stop the call")
     if (!server.sentAfterToolCall().includes(TOKEN)) problems.push("the policy's reason did not reach the model")
-    const rewritten = readFileSync(file, "utf8") !== installedText
-    const removed = cli("uninstall", "--host", agent.name, scope)
+    const rewritten = snapshot(file) !== installedText
+    const removed = cli("uninstall", "--host", host, scope)
     if (removed.status !== 0) problems.push(`uninstall exited ${removed.status}: ${removed.stderr}`)
-    const after = readFileSync(file, "utf8")
+    const after = snapshot(file)
     if (!rewritten && after !== before)
       problems.push(`after uninstall ${file} differs from before install:\n--- before\n${before}\n--- after\n${after}`)
     // Gemini CLI and Qwen Code migrate and reformat their settings file while they run: then the

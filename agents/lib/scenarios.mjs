@@ -365,3 +365,36 @@ SCENARIOS.push({
 
 export const MODES = /** @type {const} */ (["native", "agent-hooks"])
 export { finished, all }
+// for the agents in files of their own (agent-<name>.mjs): their sides of the scenarios
+export {
+  S,
+  head,
+  onMarker,
+  blocked,
+  readBlocked,
+  ran,
+  rewritten,
+  context,
+  stopContinued,
+  promptBlockedSilently,
+  on,
+  skip,
+  MISSING_ON_ALL,
+  MISSING_ON_PRE
+}
+
+/**
+ * One agent's side of a scenario in a mode: its own (`agent.scenarios[id].native` / `.agentHooks`,
+ * from its file), else the scenario's entry for it, else the entry of the agent it reads hooks like
+ * (`agent.like`), else a skip that says none was written.
+ */
+export const sideOf = (agent, scenario, mode) => {
+  const own = agent.scenarios?.[scenario.id]?.[mode === "native" ? "native" : "agentHooks"]
+  if (own !== undefined) return own
+  const table = mode === "native" ? scenario.native : scenario.agentHooks
+  return (
+    table[agent.name] ??
+    (agent.like ? table[agent.like] : undefined) ??
+    skip(`no ${mode} side of this scenario is written for ${agent.name}`)
+  )
+}

@@ -17,6 +17,27 @@ import { createServer } from "node:http"
 const MARKER_COMMAND = "touch MARKER"
 
 /**
+ * The Chat Completions agents' shell tools, the first one a request offers wins: its name, its
+ * arguments for a command, and the agent's file-reading tool. Append an agent's here.
+ */
+const CHAT_SHELL_TOOLS = [
+  // Qwen Code
+  {
+    name: "run_shell_command",
+    args: (command) => ({ command, is_background: false, description: "Create the marker file" })
+  },
+  // Copilot CLI
+  { name: "bash", args: (command) => ({ command, description: "Create the marker file" }), read: "view", readArgs: (path) => ({ path }) },
+  // Cline CLI
+  {
+    name: "run_commands",
+    args: (command) => ({ commands: [command] }),
+    read: "read_files",
+    readArgs: (path) => ({ files: [{ path }] })
+  }
+]
+
+/**
  * @param {{ command?: string, call?: "shell" | "read", readPath?: string }} [options]
  *   call "read": the model reads `readPath` with the agent's file-reading tool instead (Claude Code
  *   `Read`, Gemini CLI and Qwen Code `read_file`, all with `file_path`).
@@ -52,6 +73,8 @@ export async function startModelServer(options = {}) {
   // A proxied HTTPS request (CONNECT host:443): refused and recorded.
   server.on("connect", (req, socket) => {
     stray.push(`CONNECT ${req.url}`)
+    // the agent may drop the connection first (Cline CLI does)
+    socket.on("error", () => {})
     socket.end("HTTP/1.1 403 Forbidden\r\n\r\n")
   })
 
@@ -170,7 +193,8 @@ export async function startModelServer(options = {}) {
   // ---- OpenAI Chat Completions -----------------------------------------------------------------
   function chat(req, res, body) {
     const tools = Array.isArray(body?.tools) ? body.tools.map((t) => t?.function?.name) : []
-    const main = tools.includes("run_shell_command")
+    const shell = CHAT_SHELL_TOOLS.find((t) => tools.includes(t.name))
+    const main = shell !== undefined
     const messages = Array.isArray(body?.messages) ? body.messages : []
     const after = messages.some((m) => m?.role === "tool" || m?.role === "assistant")
     const answer = main ? decide(after) : "text"
@@ -183,15 +207,12 @@ export async function startModelServer(options = {}) {
         ? {
             id: `call_scripted_${requests.length}`,
             type: "function",
-            function: {
-              name: "run_shell_command",
-              arguments: JSON.stringify({ command, is_background: false, description: "Create the marker file" })
-            }
+            function: { name: shell?.name, arguments: JSON.stringify(shell?.args(command)) }
           }
         : {
             id: `call_scripted_${requests.length}`,
             type: "function",
-            function: { name: "read_file", arguments: JSON.stringify({ file_path: read }) }
+            function: { name: shell?.read ?? "read_file", arguments: JSON.stringify(shell?.readArgs?.(read) ?? { file_path: read }) }
           }
     const finish = answer === "tool" ? "tool_calls" : "stop"
     const usage = { prompt_tokens: 100, completion_tokens: 5, total_tokens: 105 }

@@ -116,29 +116,49 @@ export const filesTable = (profiles: ReadonlyArray<Profile>): string =>
 export interface RealAgent {
   readonly pkg: string
   readonly version: string
+  /** The scenarios of its first run (`runs[0]`). */
   readonly scenarios: ReadonlyArray<string>
+  /**
+   * Each way the step runs it (Copilot CLI: its own hook files, and its reading of Claude Code's
+   * `.claude/settings.json` as `--host claude`): what it is (none for the one way), its scenarios.
+   */
+  readonly runs: ReadonlyArray<{ readonly variant: string | undefined; readonly scenarios: ReadonlyArray<string> }>
 }
 
 const agentsDir = join(docsDir, "..", "agents")
 
 // The real agents of the `agents` step of `npm test` and its scenarios (plain JavaScript, no build;
 // untyped, so imported by path with the shape read here)
-const { AGENTS } = (await import(pathToFileURL(join(agentsDir, "lib", "agents.mjs")).href)) as {
-  readonly AGENTS: Record<string, { readonly pkg: string }>
+interface HarnessAgent {
+  readonly name: string
+  readonly pkg: string
+  /** The agent (its profile's name) this run drives, where `name` is not it (`copilot-claude`: `copilot`). */
+  readonly profile?: string
+  /** What this run of the agent is, where the step runs it more than one way. */
+  readonly variant?: string
 }
-const { SCENARIOS } = (await import(pathToFileURL(join(agentsDir, "lib", "scenarios.mjs")).href)) as {
-  readonly SCENARIOS: ReadonlyArray<{ readonly id: string; readonly agentHooks: Record<string, object> }>
+interface HarnessScenario {
+  readonly id: string
+}
+const { AGENT_LIST } = (await import(pathToFileURL(join(agentsDir, "lib", "agents.mjs")).href)) as {
+  readonly AGENT_LIST: ReadonlyArray<HarnessAgent>
+}
+const { SCENARIOS, sideOf } = (await import(pathToFileURL(join(agentsDir, "lib", "scenarios.mjs")).href)) as {
+  readonly SCENARIOS: ReadonlyArray<HarnessScenario>
+  readonly sideOf: (agent: HarnessAgent, scenario: HarnessScenario, mode: "native" | "agent-hooks") => object
 }
 
 /** The agents the `agents` step of `npm test` runs for real, by `--host` name. */
 export const realAgents = (): ReadonlyMap<string, RealAgent> => {
   const pinned: Record<string, string> = JSON.parse(readFileSync(join(agentsDir, "package.json"), "utf8")).dependencies
   const real = new Map<string, RealAgent>()
-  for (const [name, agent] of Object.entries(AGENTS)) {
-    const scenarios = SCENARIOS.filter(
-      (scenario) => scenario.agentHooks[name] !== undefined && !("skip" in scenario.agentHooks[name]!)
-    ).map((scenario) => scenario.id)
-    real.set(name, { pkg: agent.pkg, version: pinned[agent.pkg] ?? "?", scenarios: [...scenarios, "install"] })
+  for (const agent of AGENT_LIST) {
+    const name = agent.profile ?? agent.name
+    // agent-hooks' side of each scenario in this agent: a skip names what the agent lacks
+    const scenarios = [...SCENARIOS.filter((scenario) => !("skip" in sideOf(agent, scenario, "agent-hooks"))).map((s) => s.id), "install"]
+    const before = real.get(name)
+    const runs = [...(before?.runs ?? []), { variant: agent.variant, scenarios }]
+    real.set(name, { pkg: agent.pkg, version: pinned[agent.pkg] ?? "?", scenarios: runs[0]!.scenarios, runs })
   }
   return real
 }
@@ -150,10 +170,13 @@ export const provenTable = (profiles: ReadonlyArray<Profile>, real: ReadonlyMap<
     "| --- | --- | --- |",
     ...profiles.map((profile) => {
       const agent = real.get(profile.name)
+      const list = (ids: ReadonlyArray<string>) => ids.map((id) => `\`${id}\``).join(", ")
       const proven =
         agent === undefined
           ? "from its documents only (its page says what was read)"
-          : `**run for real** by \`npm test\` (agents step, \`${agent.pkg}\` ${agent.version}): ${agent.scenarios.map((id) => `\`${id}\``).join(", ")}`
+          : `**run for real** by \`npm test\` (agents step, \`${agent.pkg}\` ${agent.version}): ${agent.runs
+              .map((run) => (run.variant === undefined ? list(run.scenarios) : `${run.variant}: ${list(run.scenarios)}`))
+              .join("; ")}`
       return `| [${profile.host.displayName}](${prefix}${profile.docs.hostPage}) | \`${profile.name}\` | ${proven} |`
     })
   ].join("\n")
@@ -198,6 +221,7 @@ export const tables = (
   { page: "cli/hook.md", name: "hosts", text: hostsTable(profiles) },
   { page: "cli/install.md", name: "files", text: filesTable(profiles) },
   { page: "README.md", name: "proven", text: provenTable(profiles, realAgents()) },
+  { page: "cli/hook.md", name: "proven", text: provenTable(profiles, realAgents(), "../") },
   { page: "../README.md", name: "proven", text: provenTable(profiles, realAgents(), "docs/") },
   { page: "cli.md", name: "commands", text: commandsTable(cliCommands(), "") },
   { page: "../README.md", name: "commands", text: commandsTable(cliCommands(), "docs/") }

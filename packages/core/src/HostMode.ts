@@ -136,7 +136,12 @@ export const duplicateKey: (text: string) => string | undefined = internal.dupli
  * @since 0.2.0
  * @category answering
  */
-export const failure: (agent: Agent, hostEvent: string | undefined, message: string) => HostReply = internal.failure
+export const failure: (
+  agent: Agent,
+  hostEvent: string | undefined,
+  message: string,
+  payload?: Readonly<Record<string, unknown>> | undefined
+) => HostReply = internal.failure
 
 /**
  * Whether an event of the agent may be blocked by host mode's own failure.

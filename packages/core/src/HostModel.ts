@@ -169,8 +169,12 @@ export interface Agent {
    * @since 0.2.0
    */
   readonly eventField?: string | undefined
-  /** Writes a decided answer in the agent's format, for the agent's event `hostEvent`. */
-  readonly render: (answer: Answer, hostEvent: string) => HostReply
+  /**
+   * Writes a decided answer in the agent's format, for the agent's event `hostEvent`; `call` is the
+   * call answered, where there is one (a failure before the payload was read has none), for agents
+   * whose answer names the call (Cline's block replaces the call's input).
+   */
+  readonly render: (answer: Answer, hostEvent: string, call?: HostCall | undefined) => HostReply
 }
 
 /**

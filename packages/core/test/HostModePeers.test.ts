@@ -46,9 +46,13 @@ const DOCUMENTED: Record<string, (event: string, value: Record<string, any>) => 
     const keys = Object.keys(v)
     const only = (...allowed: Array<string>) => keys.every((key) => allowed.includes(key))
     if (event === "preToolUse") {
-      return only("permissionDecision", "permissionDecisionReason") && ["allow", "deny", "ask"].includes(v.permissionDecision)
+      return (
+        only("permissionDecision", "permissionDecisionReason", "modifiedArgs") && ["allow", "deny", "ask"].includes(v.permissionDecision)
+      )
     }
     if (event === "permissionRequest") return only("behavior", "message") && ["allow", "deny"].includes(v.behavior)
+    // measured in Copilot CLI 1.0.102 (the agents step's post-context): its flat additionalContext reaches the model
+    if (event === "postToolUse") return only("additionalContext") && str(v.additionalContext)
     if (event === "agentStop" || event === "subagentStop") return only("decision", "reason") && v.decision === "block" && str(v.reason)
     return false
   },

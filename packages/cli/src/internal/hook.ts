@@ -88,10 +88,15 @@ export const budgetMs = (timeoutSeconds: number): number => {
 const SELF_CALL = /(?:^|[\s/"'=])(?:agent-hooks(?:\.c?m?js|\.exe)?|@agent-hooks\/cli(?:@[^\s"']+)?|bin\.[cm]?[jt]s)["']?\s+hook(?:\s|$)/
 
 /** Host mode's own failure as the answer: a block, or with `--fail-open` a visible hook error. */
-const failWith = (options: HookOptions, hostEvent: string | undefined, message: string): HostMode.HostReply =>
+const failWith = (
+  options: HookOptions,
+  hostEvent: string | undefined,
+  message: string,
+  payload?: Record<string, unknown> | undefined
+): HostMode.HostReply =>
   options.failOpen
     ? { exitCode: 1, stdout: "", stderr: `agent-hooks: ${message} (--fail-open: the agent goes on)\n` }
-    : HostMode.failure(HostMode.byName(options.host)!, hostEvent, message)
+    : HostMode.failure(HostMode.byName(options.host)!, hostEvent, message, payload)
 
 /**
  * The agent's event of `payload` as host mode names it in its answers (the event the command line
@@ -108,6 +113,14 @@ export const hostEventOf = (options: HookOptions, read: Record<string, unknown>)
 /** What one call's answer is computed under: the options (another agent's, for its call), its event, and a hook to re-time the last resort. */
 interface CallState {
   hostEvent: string | undefined
+  /**
+   * How long this process ran before the call started (its own start-up), in milliseconds: the
+   * agent's hook timeout counts from the spawn (Copilot CLI lets a call run whose hook answers after
+   * it), so the budget leaves it out. 0 in the daemon, whose process serves many calls.
+   */
+  startupMs?: number | undefined
+  /** The payload, once read (with the event the command line names): a failure blocks the call it names. */
+  payload?: Record<string, unknown> | undefined
   options: HookOptions
   readonly retime?: (() => void) | undefined
 }
@@ -178,7 +191,7 @@ const decide = (
 ): Effect.Effect<HostMode.HostReply, never, Stdio.Stdio> => {
   const agent = HostMode.byName(options.host)!
   // once another agent's call is judged as that agent's, host mode's own failures are answered in its form
-  const fail = (message: string): HostMode.HostReply => failWith(state.options, state.hostEvent, message)
+  const fail = (message: string): HostMode.HostReply => failWith(state.options, state.hostEvent, message, state.payload)
   const timeout = options.timeout ?? agent.hookTimeout
   const budget = budgetMs(timeout)
   const work = Effect.gen(function* () {
@@ -191,6 +204,7 @@ const decide = (
     const field = agent.eventField ?? "hook_event_name"
     const payload = options.event === undefined ? read : { ...read, [field]: options.event, hook_event_name: options.event }
     state.hostEvent = hostEventOf(options, read)
+    state.payload = payload
     if (process.env[HOST_MODE_ENV] !== undefined && process.env[HOST_MODE_ENV] !== "") {
       return fail(
         `host mode was started by a hook of its own policy (${HOST_MODE_ENV} is set): refused, not looped. Remove the hook that runs \`agent-hooks hook\` from the agent-hooks settings (the agent's own config is where it belongs)`
@@ -409,7 +423,7 @@ const decide = (
     return HostMode.answer(call, outcome, { ask: options.ask, rewrite: options.rewrite })
   })
   return work.pipe(
-    Effect.timeoutOption(Duration.millis(budget)),
+    Effect.timeoutOption(Duration.millis(Math.max(250, budget - (state.startupMs ?? 0)))),
     Effect.map(
       Option.getOrElse(() =>
         fail(
@@ -487,12 +501,17 @@ const write = (reply: HostMode.HostReply, event: string): Effect.Effect<void, Bl
  *
  * @internal
  */
-export const guardReply = (options: HookOptions, hostEvent: string | undefined): HostMode.HostReply => {
+export const guardReply = (
+  options: HookOptions,
+  hostEvent: string | undefined,
+  payload?: Record<string, unknown> | undefined
+): HostMode.HostReply => {
   const agent = HostMode.byName(options.host)!
   return failWith(
     options,
     hostEvent,
-    `host mode did not finish within ${options.timeout ?? agent.hookTimeout} s; see docs/hosts/${agent.name}.md`
+    `host mode did not finish within ${options.timeout ?? agent.hookTimeout} s; see docs/hosts/${agent.name}.md`,
+    payload
   )
 }
 
@@ -518,17 +537,18 @@ export const hook = (options: HookOptions, withGuard = true): Effect.Effect<void
   let guard: ReturnType<typeof setTimeout> | undefined
   const state: CallState = {
     hostEvent: undefined,
+    startupMs: Math.round(process.uptime() * 1000),
     options,
     retime: () => {
       clearTimeout(guard)
       guard = setTimeout(
         () => {
-          const reply = guardReply(state.options, state.hostEvent)
+          const reply = guardReply(state.options, state.hostEvent, state.payload)
           process.stdout.write(reply.stdout)
           process.stderr.write(reply.stderr)
           process.exit(reply.exitCode)
         },
-        Math.max(0, guardMs(state.options) - (Date.now() - started))
+        Math.max(0, guardMs(state.options) - (Date.now() - started) - (state.startupMs ?? 0))
       )
       guard.unref?.()
     }

@@ -346,7 +346,7 @@ export const decide = (call: HostCall, outcome: Outcome, options: AnswerOptions 
 
 /** @internal */
 export const answer = (call: HostCall, outcome: Outcome, options?: AnswerOptions): HostReply =>
-  call.agent.render(decide(call, outcome, options), call.hostEvent)
+  call.agent.render(decide(call, outcome, options), call.hostEvent, call)
 
 /** @internal */
 export const failureBlocks = (agent: Agent, hostEvent: string | undefined): boolean => {
@@ -360,10 +360,19 @@ export const failureBlocks = (agent: Agent, hostEvent: string | undefined): bool
 }
 
 /** @internal */
-export const failure = (agent: Agent, hostEvent: string | undefined, message: string): HostReply => {
+export const failure = (
+  agent: Agent,
+  hostEvent: string | undefined,
+  message: string,
+  payload?: Readonly<Record<string, unknown>>
+): HostReply => {
   const event = hostEvent !== undefined && Object.hasOwn(agent.events, hostEvent) ? agent.events[hostEvent]! : "(unknown)"
   if (failureBlocks(agent, hostEvent)) {
-    return agent.render({ ...emptyAnswer(event), block: `agent-hooks: ${message}` }, hostEvent ?? "(unknown)")
+    // the call, where its payload was read: an agent whose block names the call (Cline replaces
+    // it) or depends on who called (Copilot CLI's dialects) blocks it as it blocks a policy's deny
+    const read = payload === undefined ? undefined : translate(agent, payload)
+    const call = read !== undefined && !("error" in read) && read.event === event ? read : undefined
+    return agent.render({ ...emptyAnswer(event), block: `agent-hooks: ${message}` }, hostEvent ?? "(unknown)", call)
   }
   return { exitCode: 1, stdout: "", stderr: `agent-hooks: ${message}\n` }
 }

@@ -1,7 +1,7 @@
 /** Cline: host mode, dialect, and how install, doctor and migrate wire it. */
 import type { AgentProfile } from "../../../AgentProfile.ts"
 import { cline as dialect } from "./dialect.ts"
-import { cline as host } from "./host.ts"
+import { CLI_EVENTS, cline as host } from "./host.ts"
 import { present } from "./present.ts"
 
 /** @internal */
@@ -19,6 +19,8 @@ export const profile: AgentProfile = {
     timeout: { unit: "seconds", fixed: true },
     // one executable per event
     oneEntryPerEvent: true,
+    // the Cline CLI runs the same files under its own event names (PreToolUse as tool_call)
+    notRegistered: CLI_EVENTS,
     needs: () => [
       "Cline runs hooks only with hooks on (Settings, Features, Enable Hooks; macOS and Linux) and kills a hook after 30 s: host mode answers within its budget below that."
     ],

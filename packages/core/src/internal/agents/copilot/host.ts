@@ -7,12 +7,22 @@
  * describes a command hook: the payload names no event, so the command line does; `toolName` and
  * `toolArgs` (a JSON string) are read as Claude Code's `tool_name` and `tool_input` (`bash` is Bash,
  * `view` Read, `edit` Edit, `create` Write); answers are flat: preToolUse
- * `{"permissionDecision": "allow" | "deny" | "ask", "permissionDecisionReason"}`, permissionRequest
+ * `{"permissionDecision": "allow" | "deny" | "ask", "permissionDecisionReason", "modifiedArgs"}`
+ * (Copilot CLI applies `modifiedArgs`, the whole new input), permissionRequest
  * `{"behavior": "allow" | "deny", "message"}`, agentStop / subagentStop `{"decision": "block",
- * "reason"}`; the other events only observe (a block there is said on stderr, exit 1).
+ * "reason"}`, postToolUse `{"additionalContext"}`; the other events only observe (a block there is
+ * said on stderr, exit 1).
+ *
+ * Copilot CLI has a second dialect: a hook file with PascalCase events and matcher groups (and
+ * Claude Code's `.claude/settings.json`, which it runs too) gets Claude Code's snake_case payload
+ * (`hook_event_name`, `session_id`, `tool_name: "Bash"`, `tool_input`) and reads Claude Code's
+ * `hookSpecificOutput`, ignoring the flat fields (a flat deny there lets the call run). Host mode
+ * answers in the dialect of the payload that called it: preToolUse `hookSpecificOutput`
+ * `{permissionDecision, permissionDecisionReason, updatedInput}` for the snake_case payload, and
+ * always exit 0 with JSON (on exit 2 Copilot CLI tells the model only "hook exited with code 2").
  */
-import type { Agent, Answer, HostReply, ToolMapping } from "../../../HostModel.ts"
-import { jsonLine, jsonObject, stderrOf } from "../common.ts"
+import type { Agent, Answer, HostCall, HostReply, ToolMapping } from "../../../HostModel.ts"
+import { claudeJson, jsonLine, jsonObject, stderrOf } from "../common.ts"
 import type { PeerEvent } from "../common.ts"
 
 /** One Copilot CLI event. */
@@ -54,11 +64,32 @@ const TOOLS: ReadonlyArray<ToolMapping> = [
   { host: "web_fetch", claude: "WebFetch" }
 ]
 
-const renderCopilot = (answer: Answer, hostEvent: string): HostReply => {
+/**
+ * Whether the call came in Copilot CLI's Claude Code dialect (a PascalCase hook file, or Claude
+ * Code's settings file): its payload is snake_case, with none of the camelCase dialect's keys
+ * (Copilot CLI sets the keys; a model steers only their values). @internal
+ */
+export const claudeDialect = (payload: Readonly<Record<string, unknown>> | undefined): boolean =>
+  payload !== undefined &&
+  !["sessionId", "toolName", "toolArgs", "toolResult"].some((key) => Object.hasOwn(payload, key)) &&
+  ["session_id", "tool_name", "tool_input"].some((key) => Object.hasOwn(payload, key))
+
+const renderCopilot = (answer: Answer, hostEvent: string, call?: HostCall): HostReply => {
+  if (hostEvent === "preToolUse" && claudeDialect(call?.payload)) {
+    const stdout = jsonLine(
+      claudeJson(answer, {
+        specificFields: ["permissionDecision", "permissionDecisionReason", "updatedInput", "additionalContext"],
+        universal: ["systemMessage"],
+        allowWithoutRewrite: true
+      })
+    )
+    return { exitCode: 0, stdout, stderr: stderrOf(answer, false) }
+  }
   if (hostEvent === "preToolUse") {
     const out: Record<string, unknown> = {}
     if (answer.block !== undefined) Object.assign(out, { permissionDecision: "deny", permissionDecisionReason: answer.block })
     else if (answer.ask !== undefined) Object.assign(out, { permissionDecision: "ask", permissionDecisionReason: answer.ask })
+    else if (answer.updatedInput !== undefined) Object.assign(out, { permissionDecision: "allow", modifiedArgs: answer.updatedInput })
     else if (answer.allow !== undefined) out["permissionDecision"] = "allow"
     return { exitCode: 0, stdout: jsonLine(out), stderr: stderrOf(answer, false) }
   }
@@ -79,6 +110,10 @@ const renderCopilot = (answer: Answer, hostEvent: string): HostReply => {
       stderr: stderrOf(answer, false)
     }
   }
+  // postToolUse's flat additionalContext reaches the model (measured, camelCase dialect; the Claude
+  // dialect drops a PostToolUse hook's context, github/copilot-cli#2585)
+  if (hostEvent === "postToolUse" && answer.block === undefined && answer.additionalContext !== undefined)
+    return { exitCode: 0, stdout: jsonLine({ additionalContext: answer.additionalContext }), stderr: stderrOf(answer, false) }
   // an event Copilot CLI reads no answer on: a block is said, visibly, as a hook error
   if (answer.block !== undefined)
     return { exitCode: 1, stdout: "", stderr: `${hostEvent} cannot block in Copilot CLI: ${answer.block}\n${stderrOf(answer, false)}` }
@@ -96,15 +131,27 @@ export const copilotHost: Agent = {
   ownEvents: ["userPromptTransformed", "errorOccurred"],
   toolNames: TOOLS.map((tool) => tool.host),
   tools: TOOLS,
-  // `toolName` and `toolArgs` (JSON text) are the agent's tool and input: read through its tools
-  // table as any agent's are (the field the tool uses is judged, a decoy `file_path` is not)
-  normalize: (payload) =>
-    typeof payload["toolName"] === "string"
-      ? { ...payload, tool_name: payload["toolName"], tool_input: jsonObject(payload["toolArgs"]) }
-      : { ...payload },
+  // The Claude dialect's payload names its event in Claude Code's name (PreToolUse, Stop): Copilot CLI's
+  // own is read. The camelCase dialect's `toolName` and `toolArgs` (JSON text) are the agent's tool and
+  // input: read through its tools table as any agent's are (the field the tool uses is judged, a decoy
+  // `file_path` is not)
+  normalize: (payload) => {
+    const out: Record<string, unknown> = { ...payload }
+    const name = payload["hook_event_name"]
+    if (typeof name === "string") {
+      const own = { Stop: "agentStop", SubagentStop: "subagentStop", UserPromptSubmit: "userPromptSubmitted" }[name] ?? copilotEventName(name)
+      out["hook_event_name"] = own ?? name
+    }
+    if (typeof payload["toolName"] === "string") {
+      out["tool_name"] = payload["toolName"]
+      out["tool_input"] = jsonObject(payload["toolArgs"])
+    }
+    return out
+  },
   readInput: (_hostEvent, payload) => (typeof payload["sessionId"] === "string" ? { session_id: payload["sessionId"] } : {}),
   askDefault: "host",
   canAsk: true,
-  canRewrite: false,
+  // modifiedArgs (camelCase dialect) and updatedInput (Claude Code's): applied since Copilot CLI 1.0.24
+  canRewrite: true,
   render: renderCopilot
 }
