@@ -174,7 +174,13 @@ describe("auggie: its own payload, events and answer shapes", () => {
   it("blocks PostToolUse and Stop through hookSpecificOutput (exit 2 does not block there)", () => {
     for (const event of ["PostToolUse", "Stop"]) {
       const reply = HostMode.answer(
-        call("auggie", { hook_event_name: event, conversation_id: "c", workspace_roots: ["/p"], tool_name: "launch-process", tool_input: {} }),
+        call("auggie", {
+          hook_event_name: event,
+          conversation_id: "c",
+          workspace_roots: ["/p"],
+          tool_name: "launch-process",
+          tool_input: {}
+        }),
         outcome(event, { blocked: true, reason: "not yet" })
       )
       expect(reply.exitCode, event).toBe(0)

@@ -56,7 +56,8 @@ const render = (answer: Answer, hostEvent: string): HostReply => {
       // exit 2 blocks here, with stderr as the reason Auggie gives the model
       if (answer.block !== undefined) return { exitCode: 2, stdout: "", stderr: stderrOf(answer, true) }
       if (answer.ask !== undefined) Object.assign(specific, { permissionDecision: "ask", permissionDecisionReason: answer.ask })
-      else if (answer.updatedInput !== undefined) Object.assign(specific, { permissionDecision: "allow", updatedInput: answer.updatedInput })
+      else if (answer.updatedInput !== undefined)
+        Object.assign(specific, { permissionDecision: "allow", updatedInput: answer.updatedInput })
       else if (answer.allow !== undefined) specific["permissionDecision"] = "allow"
       if (answer.additionalContext !== undefined) out["additionalContext"] = answer.additionalContext
       break
