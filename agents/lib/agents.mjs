@@ -3,6 +3,9 @@
 // config goes and what its events and shell tool are called.
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { auggie } from "./agent-auggie.mjs"
+import { codebuddy } from "./agent-codebuddy.mjs"
+import { factory } from "./agent-factory.mjs"
 
 /**
  * @typedef {"PreToolUse" | "PostToolUse" | "Stop" | "UserPromptSubmit"} Event  Claude Code's names
@@ -206,7 +209,11 @@ export const AGENTS = {
       OPENAI_MODEL: "scripted-model",
       QWEN_CODE_SUPPRESS_YOLO_WARNING: "1"
     })
-  }
+  },
+  // the agents of a file of their own (lib/agent-<name>.mjs), with their sides of the scenarios
+  factory,
+  codebuddy,
+  auggie
 }
 
 export const AGENT_NAMES = /** @type {(keyof typeof AGENTS)[]} */ (Object.keys(AGENTS))

@@ -13,8 +13,28 @@
 // The server is also the agents' HTTP(S) proxy: a request for any other host is refused and
 // recorded as a stray network attempt (the harness never lets an agent reach the network).
 import { createServer } from "node:http"
+import { augment, isAugmentPath } from "./augment-server.mjs"
 
 const MARKER_COMMAND = "touch MARKER"
+
+/**
+ * The Chat Completions agents' shell tools (the model server calls the first one a request offers),
+ * each with its arguments for `command` and the agent's file-reading tool (`file_path`).
+ */
+const CHAT_TOOLS = {
+  // Qwen Code
+  run_shell_command: {
+    shell: (command) => ({ command, is_background: false, description: "Create the marker file" }),
+    read: "read_file"
+  },
+  // Factory Droid: Execute requires a summary and a risk level
+  Execute: {
+    shell: (command) => ({ command, summary: "Create the marker file", riskLevel: "low", riskLevelReason: "creates one empty file" }),
+    read: "Read"
+  },
+  // CodeBuddy Code: Claude Code's names
+  Bash: { shell: (command) => ({ command, description: "Create the marker file" }), read: "Read" }
+}
 
 /**
  * @param {{ command?: string, call?: "shell" | "read", readPath?: string }} [options]
@@ -51,6 +71,8 @@ export async function startModelServer(options = {}) {
   })
   // A proxied HTTPS request (CONNECT host:443): refused and recorded.
   server.on("connect", (req, socket) => {
+    // an agent that resets the refused tunnel (Factory Droid) must not crash the server
+    socket.on("error", () => {})
     stray.push(`CONNECT ${req.url}`)
     socket.end("HTTP/1.1 403 Forbidden\r\n\r\n")
   })
@@ -84,6 +106,8 @@ export async function startModelServer(options = {}) {
     if (path.endsWith("/responses")) return responses(req, res, body)
     const gem = /:(streamGenerateContent|generateContent|countTokens)$/.exec(path)
     if (gem) return gemini(req, res, body, gem[1])
+    // Auggie: its service's API, stood in (augment-server.mjs)
+    if (isAugmentPath(path)) return augment(req, res, body, path, { decide, record, command, read })
     record(req, "unknown", false, "404", body)
     res.writeHead(404, { "content-type": "application/json" })
     res.end(JSON.stringify({ error: { message: `scripted model server: no route for ${req.method} ${path}` } }))
@@ -170,7 +194,9 @@ export async function startModelServer(options = {}) {
   // ---- OpenAI Chat Completions -----------------------------------------------------------------
   function chat(req, res, body) {
     const tools = Array.isArray(body?.tools) ? body.tools.map((t) => t?.function?.name) : []
-    const main = tools.includes("run_shell_command")
+    // the agent's shell tool: the first of CHAT_TOOLS it offers (Qwen Code's run_shell_command first)
+    const shell = Object.keys(CHAT_TOOLS).find((name) => tools.includes(name))
+    const main = shell !== undefined
     const messages = Array.isArray(body?.messages) ? body.messages : []
     const after = messages.some((m) => m?.role === "tool" || m?.role === "assistant")
     const answer = main ? decide(after) : "text"
@@ -178,20 +204,18 @@ export async function startModelServer(options = {}) {
     const id = `chatcmpl-${requests.length}`
     const model = body?.model ?? "scripted"
     const created = Math.floor(Date.now() / 1000)
+    const tool = CHAT_TOOLS[shell ?? "run_shell_command"]
     const toolCall =
       read === null
         ? {
             id: `call_scripted_${requests.length}`,
             type: "function",
-            function: {
-              name: "run_shell_command",
-              arguments: JSON.stringify({ command, is_background: false, description: "Create the marker file" })
-            }
+            function: { name: shell ?? "run_shell_command", arguments: JSON.stringify(tool.shell(command)) }
           }
         : {
             id: `call_scripted_${requests.length}`,
             type: "function",
-            function: { name: "read_file", arguments: JSON.stringify({ file_path: read }) }
+            function: { name: tool.read, arguments: JSON.stringify({ file_path: read }) }
           }
     const finish = answer === "tool" ? "tool_calls" : "stop"
     const usage = { prompt_tokens: 100, completion_tokens: 5, total_tokens: 105 }
