@@ -79,7 +79,11 @@ export const codebuddy = {
         native: { hooks: k.MISSING_ON_PRE, expect: k.ran },
         agentHooks: { expect: k.blocked("policy.json", "names the policy file") }
       },
-      "hung-policy": { native: k.on("PreToolUse", k.S.hang, k.ran), agentHooks: { expect: k.blocked(/time budget/, "says it ran past its time budget") } },
+      "hung-policy": {
+        // the control, seen: CodeBuddy fails closed on a hook it kills at its timeout ("Hook timed out after 10000ms")
+        native: k.on("PreToolUse", k.S.hang, k.blocked(/Hook timed out/, "its own timeout error"), "CodeBuddy blocks a call whose hook it killed"),
+        agentHooks: { expect: k.blocked(/time budget/, "says it ran past its time budget") }
+      },
       "read-guard": {
         native: { hooks: [{ event: "PreToolUse", script: k.S.readGuard, tool: "read" }], expect: k.readBlocked },
         agentHooks: { expect: k.readBlocked }

@@ -110,6 +110,12 @@ interface CallState {
   hostEvent: string | undefined
   options: HookOptions
   readonly retime?: (() => void) | undefined
+  /**
+   * When the agent started this process (ms since the epoch), where host mode runs as its own
+   * process: the agent's hook timeout runs from then, so the budget does too (a slow start on a busy
+   * machine is time the agent has counted). The daemon serves many calls: none there.
+   */
+  readonly startedAt?: number | undefined
 }
 
 /**
@@ -181,6 +187,9 @@ const decide = (
   const fail = (message: string): HostMode.HostReply => failWith(state.options, state.hostEvent, message)
   const timeout = options.timeout ?? agent.hookTimeout
   const budget = budgetMs(timeout)
+  // the agent's clock started when it started this process: the time spent starting is spent budget
+  const spent = state.startedAt === undefined ? 0 : Math.max(0, Date.now() - state.startedAt)
+  const left = Math.max(250, budget - spent)
   const work = Effect.gen(function* () {
     const read = given ?? (yield* readPayload)
     // another agent that runs this agent's hook files (VS Code, Copilot CLI): as --foreign says
@@ -374,7 +383,7 @@ const decide = (
     return HostMode.answer(call, outcome, { ask: options.ask, rewrite: options.rewrite })
   })
   return work.pipe(
-    Effect.timeoutOption(Duration.millis(budget)),
+    Effect.timeoutOption(Duration.millis(left)),
     Effect.map(
       Option.getOrElse(() =>
         fail(
@@ -463,6 +472,7 @@ export const hook = (options: HookOptions, withGuard = true): Effect.Effect<void
   const state: CallState = {
     hostEvent: undefined,
     options,
+    startedAt: Math.round(performance.timeOrigin),
     retime: () => {
       clearTimeout(guard)
       guard = setTimeout(
