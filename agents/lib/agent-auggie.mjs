@@ -17,7 +17,8 @@ const nested = (hooks, timeoutMs) => {
   const out = {}
   for (const h of hooks) {
     const group = { hooks: [{ type: "command", command: h.command, timeout: timeoutMs }] }
-    const matcher = h.matcher === undefined ? (h.event === "PreToolUse" || h.event === "PostToolUse" ? "launch-process" : undefined) : h.matcher
+    const matcher =
+      h.matcher === undefined ? (h.event === "PreToolUse" || h.event === "PostToolUse" ? "launch-process" : undefined) : h.matcher
     if (matcher !== undefined && matcher !== null) group.matcher = matcher
     ;(out[EVENTS[h.event]] ??= []).push(group)
   }
@@ -62,7 +63,10 @@ exit 0
 `
     const noPromptBlock = "Auggie does not wait for a PromptSubmit hook: it cannot block a prompt"
     return {
-      "block-exit2": { native: k.on("PreToolUse", k.S.exit2, k.blocked(k.TOKENS.exit2)), agentHooks: { expect: k.blocked(k.TOKENS.exit2) } },
+      "block-exit2": {
+        native: k.on("PreToolUse", k.S.exit2, k.blocked(k.TOKENS.exit2)),
+        agentHooks: { expect: k.blocked(k.TOKENS.exit2) }
+      },
       "block-json": { native: k.on("PreToolUse", k.S.ccDeny, k.blocked(k.TOKENS.json)), agentHooks: { expect: k.blocked(k.TOKENS.json) } },
       ask: {
         native: k.on("PreToolUse", k.S.ccAsk, k.ran, "auggie --print runs a call its own hook answered ask"),
@@ -81,7 +85,10 @@ exit 0
         native: { hooks: k.MISSING_ON_PRE, expect: k.ran },
         agentHooks: { expect: k.blocked("policy.json", "names the policy file") }
       },
-      "hung-policy": { native: k.on("PreToolUse", k.S.hang, k.ran), agentHooks: { expect: k.blocked(/time budget/, "says it ran past its time budget") } },
+      "hung-policy": {
+        native: k.on("PreToolUse", k.S.hang, k.ran),
+        agentHooks: { expect: k.blocked(/time budget/, "says it ran past its time budget") }
+      },
       "read-guard": {
         native: { hooks: [{ event: "PreToolUse", script: readGuard, tool: "read" }], expect: k.readBlocked },
         agentHooks: { expect: k.readBlocked }

@@ -57,10 +57,14 @@ export const codebuddy = {
   sides: (k) => {
     const approval = k.blocked(/approval needed/, "approval needed")
     // CodeBuddy's own language: UserPromptSubmit blocks by exit 2 with the message on stdout (decision: "block" is deprecated there)
-    const noStop = "codebuddy -p ends the run after a Stop hook's block (exit 2 or continue: false): the continuation never reaches the model"
+    const noStop =
+      "codebuddy -p ends the run after a Stop hook's block (exit 2 or continue: false): the continuation never reaches the model"
     const promptExit2 = (st) => k.head(st, "prompt") + `echo "prompt refused by policy: ${k.TOKENS.prompt}"\nexit 2\n`
     return {
-      "block-exit2": { native: k.on("PreToolUse", k.S.exit2, k.blocked(k.TOKENS.exit2)), agentHooks: { expect: k.blocked(k.TOKENS.exit2) } },
+      "block-exit2": {
+        native: k.on("PreToolUse", k.S.exit2, k.blocked(k.TOKENS.exit2)),
+        agentHooks: { expect: k.blocked(k.TOKENS.exit2) }
+      },
       "block-json": { native: k.on("PreToolUse", k.S.ccDeny, k.blocked(k.TOKENS.json)), agentHooks: { expect: k.blocked(k.TOKENS.json) } },
       ask: {
         native: k.on("PreToolUse", k.S.ccAsk, k.ran, "codebuddy -y runs a call its own hook answered ask"),
@@ -81,7 +85,12 @@ export const codebuddy = {
       },
       "hung-policy": {
         // the control, seen: CodeBuddy fails closed on a hook it kills at its timeout ("Hook timed out after 10000ms")
-        native: k.on("PreToolUse", k.S.hang, k.blocked(/Hook timed out/, "its own timeout error"), "CodeBuddy blocks a call whose hook it killed"),
+        native: k.on(
+          "PreToolUse",
+          k.S.hang,
+          k.blocked(/Hook timed out/, "its own timeout error"),
+          "CodeBuddy blocks a call whose hook it killed"
+        ),
         agentHooks: { expect: k.blocked(/time budget/, "says it ran past its time budget") }
       },
       "read-guard": {

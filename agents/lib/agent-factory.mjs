@@ -54,7 +54,10 @@ export const factory = {
     // seen with 0.225.2: no UserPromptSubmit payload ever reaches a hook in `droid exec`
     const noPrompt = "droid exec runs no UserPromptSubmit hook (seen: its hook never receives a payload)"
     return {
-      "block-exit2": { native: k.on("PreToolUse", k.S.exit2, k.blocked(k.TOKENS.exit2)), agentHooks: { expect: k.blocked(k.TOKENS.exit2) } },
+      "block-exit2": {
+        native: k.on("PreToolUse", k.S.exit2, k.blocked(k.TOKENS.exit2)),
+        agentHooks: { expect: k.blocked(k.TOKENS.exit2) }
+      },
       "block-json": { native: k.on("PreToolUse", k.S.ccDeny, k.blocked(k.TOKENS.json)), agentHooks: { expect: k.blocked(k.TOKENS.json) } },
       ask: {
         // the control: `droid exec` runs a call its hook answered ask
@@ -74,7 +77,10 @@ export const factory = {
         native: { hooks: k.MISSING_ON_PRE, expect: k.ran },
         agentHooks: { expect: k.blocked("policy.json", "names the policy file") }
       },
-      "hung-policy": { native: k.on("PreToolUse", k.S.hang, k.ran), agentHooks: { expect: k.blocked(/time budget/, "says it ran past its time budget") } },
+      "hung-policy": {
+        native: k.on("PreToolUse", k.S.hang, k.ran),
+        agentHooks: { expect: k.blocked(/time budget/, "says it ran past its time budget") }
+      },
       "read-guard": {
         native: { hooks: [{ event: "PreToolUse", script: k.S.readGuard, tool: "read" }], expect: k.readBlocked },
         agentHooks: { expect: k.readBlocked }

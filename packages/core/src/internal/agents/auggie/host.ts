@@ -111,13 +111,14 @@ export const auggie: Agent = {
   ],
   tools: AUGGIE_TOOLS,
   // Claude Code's fields where Auggie names them otherwise (the payload's own stay)
-  readInput: (_hostEvent, payload) => {
+  readInput: (hostEvent, payload) => {
     const extra: Record<string, unknown> = {}
     if (typeof payload["conversation_id"] === "string") extra["session_id"] = payload["conversation_id"]
     const root = first(payload["workspace_roots"])
     if (root !== undefined) extra["cwd"] = root
     if (typeof payload["user_prompt"] === "string") extra["prompt"] = payload["user_prompt"]
-    if (payload["tool_output"] !== undefined) extra["tool_response"] = payload["tool_output"]
+    // its PreToolUse payload carries a tool_output too ("[undefined]"): only a PostToolUse one is the response
+    if (hostEvent === "PostToolUse" && payload["tool_output"] !== undefined) extra["tool_response"] = payload["tool_output"]
     return extra
   },
   askDefault: "deny",

@@ -67,7 +67,7 @@ const render = (answer: Answer): HostReply => {
 export const factory: Agent = {
   name: "factory",
   displayName: "Factory Droid",
-  projectDirEnv: ["FACTORY_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+  projectDirEnv: ["FACTORY_PROJECT_DIR", "DROID_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
   hookTimeout: 60,
   events: Object.fromEntries(FACTORY_EVENTS.map((name) => [name, name])),
   ownEvents: [],
