@@ -3,6 +3,9 @@
 // config goes and what its events and shell tool are called.
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { auggie } from "./agent-auggie.mjs"
+import { codebuddy } from "./agent-codebuddy.mjs"
+import { factory } from "./agent-factory.mjs"
 import { cline } from "./agent-cline.mjs"
 import { copilot, copilotClaude } from "./agent-copilot.mjs"
 
@@ -225,7 +228,19 @@ const BUILT_IN = {
  * (`agent-<name>.mjs`) is appended here.
  * @type {AgentRecord[]}
  */
-export const AGENT_LIST = [BUILT_IN.claude, BUILT_IN.codex, BUILT_IN.gemini, BUILT_IN.qwen, copilot, copilotClaude, cline]
+export const AGENT_LIST = [
+  BUILT_IN.claude,
+  BUILT_IN.codex,
+  BUILT_IN.gemini,
+  BUILT_IN.qwen,
+  copilot,
+  copilotClaude,
+  cline,
+  // with their sides of the scenarios (`sides(kit)`)
+  factory,
+  codebuddy,
+  auggie
+]
 
 /** @type {Record<string, AgentRecord>} */
 export const AGENTS = Object.fromEntries(AGENT_LIST.map((agent) => [agent.name, agent]))

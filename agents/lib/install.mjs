@@ -85,7 +85,8 @@ export async function ensureAgents({ dir, pathPrefix, agents, log }) {
         env: { ...process.env, PATH: [pathPrefix, process.env.PATH ?? ""].join(":"), HOME: join(dir, "node_modules", ".version-home") },
         timeoutMs: 60_000
       })
-      const want = pins[a.pkg]
+      // an agent whose binary reports another version than its package's pin (Droid's platform package) names it
+      const want = a.version ?? pins[a.pkg]
       if (r.code !== 0 || (want && !r.out.includes(want))) {
         broken[a.name] =
           `\`${a.bin} --version\` ${r.code !== 0 ? `failed (${r.error ? r.error.message : r.timedOut ? "timed out" : `exit code ${r.code}`})` : `did not report ${want}`}: ${r.out.trim().split("\n").slice(-3).join(" | ") || "no output"}`

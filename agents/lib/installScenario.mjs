@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
-import { agentEnv } from "./agents.mjs"
+import { AGENTS, agentEnv } from "./agents.mjs"
 import { startModelServer } from "./server.mjs"
 
 const HERE = resolve(dirname(fileURLToPath(import.meta.url)), "..")
@@ -22,12 +22,13 @@ const RUN_TIMEOUT_MS = Number(process.env.AGENT_HOOKS_AGENT_TIMEOUT_S ?? 120) * 
 
 /** The file install writes for the agent: the project's for Claude Code (its trust is set up), else the user's. */
 const configFile = (name, home, project) =>
-  ({
+  AGENTS[name]?.installFile?.(home, project) ??
+  {
     claude: join(project, ".claude", "settings.json"),
     codex: join(home, ".codex", "hooks.json"),
     gemini: join(home, ".gemini", "settings.json"),
     qwen: join(home, ".qwen", "settings.json")
-  })[name]
+  }[name]
 
 /**
  * What `path` holds, to compare before install and after uninstall: a file's text, a folder's files

@@ -7,6 +7,7 @@
 // Where an agent has no such event or feature, the scenario is skipped with the reason printed.
 //
 // The model's script (lib/server.mjs): call the shell tool with `touch MARKER`, then say `done`.
+import { AGENTS } from "./agents.mjs"
 
 /** The reasons carry tokens the checks look for in what the model was sent. */
 export const TOKENS = {
@@ -362,6 +363,42 @@ SCENARIOS.push({
     expect: blocked(/denied by permissions rule \\?"Bash\(touch MARKER\)/, 'denied by permissions rule "Bash(touch MARKER)"')
   })
 })
+/**
+ * The agents of their own file (`lib/agent-<name>.mjs`, listed in lib/agents.mjs) give their sides
+ * of each scenario through `sides(kit)`: the hook scripts, expectations and helpers above. A
+ * scenario such an agent gives no side for is a skip that says so.
+ */
+export const KIT = {
+  S,
+  TOKENS,
+  head,
+  onMarker,
+  q,
+  on,
+  skip,
+  blocked,
+  readBlocked,
+  ran,
+  rewritten,
+  context,
+  stopContinued,
+  promptBlocked,
+  promptBlockedSilently,
+  promptBlockedWith,
+  all,
+  MISSING_ON_PRE,
+  MISSING_ON_ALL
+}
+for (const agent of Object.values(AGENTS)) {
+  if (typeof agent.sides !== "function") continue
+  const sides = agent.sides(KIT)
+  for (const scenario of SCENARIOS) {
+    const side = sides[scenario.id] ?? {}
+    const none = skip(`no ${scenario.id} side for ${agent.title} in lib/agent-${agent.name}.mjs`)
+    scenario.native[agent.name] = side.native ?? none
+    scenario.agentHooks[agent.name] = side.agentHooks ?? none
+  }
+}
 
 export const MODES = /** @type {const} */ (["native", "agent-hooks"])
 export { finished, all }

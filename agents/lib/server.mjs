@@ -13,6 +13,7 @@
 // The server is also the agents' HTTP(S) proxy: a request for any other host is refused and
 // recorded as a stray network attempt (the harness never lets an agent reach the network).
 import { createServer } from "node:http"
+import { augment, isAugmentPath } from "./augment-server.mjs"
 
 const MARKER_COMMAND = "touch MARKER"
 
@@ -34,7 +35,15 @@ const CHAT_SHELL_TOOLS = [
     args: (command) => ({ commands: [command] }),
     read: "read_files",
     readArgs: (path) => ({ files: [{ path }] })
-  }
+  },
+  // Factory Droid: Execute requires a summary and a risk level
+  {
+    name: "Execute",
+    args: (command) => ({ command, summary: "Create the marker file", riskLevel: "low", riskLevelReason: "creates one empty file" }),
+    read: "Read"
+  },
+  // CodeBuddy Code: Claude Code's names
+  { name: "Bash", args: (command) => ({ command, description: "Create the marker file" }), read: "Read" }
 ]
 
 /**
@@ -72,6 +81,8 @@ export async function startModelServer(options = {}) {
   })
   // A proxied HTTPS request (CONNECT host:443): refused and recorded.
   server.on("connect", (req, socket) => {
+    // an agent that resets the refused tunnel (Factory Droid) must not crash the server
+    socket.on("error", () => {})
     stray.push(`CONNECT ${req.url}`)
     // the agent may drop the connection first (Cline CLI does)
     socket.on("error", () => {})
@@ -107,6 +118,8 @@ export async function startModelServer(options = {}) {
     if (path.endsWith("/responses")) return responses(req, res, body)
     const gem = /:(streamGenerateContent|generateContent|countTokens)$/.exec(path)
     if (gem) return gemini(req, res, body, gem[1])
+    // Auggie: its service's API, stood in (augment-server.mjs)
+    if (isAugmentPath(path)) return augment(req, res, body, path, { decide, record, command, read })
     record(req, "unknown", false, "404", body)
     res.writeHead(404, { "content-type": "application/json" })
     res.end(JSON.stringify({ error: { message: `scripted model server: no route for ${req.method} ${path}` } }))

@@ -65,7 +65,14 @@ interface SharedCase {
   /** The entry install wrote on the shell event, as the agent reads it: command and timeout (seconds). */
   readonly entry: (config: any) => { readonly command: string; readonly timeout: number | undefined } | undefined
   readonly seconds: number
+  /** The agent's `timeout` unit in milliseconds (Auggie: 1), where it is not seconds. */
+  readonly unitMs?: number
 }
+
+/** Claude Code's settings shape, as the agents that read it (Droid, CodeBuddy, Auggie) have it. */
+const claudeShape = (event: string) => (config: any) => config.hooks[event].at(-1).hooks[0]
+const claudeShapeExisting = (event: string) =>
+  `{\n  // my settings, keep this comment\n  "model": "keep-me",\n  "hooks": {\n    "${event}": [{ "matcher": ".*", "hooks": [{ "type": "command", "command": "./my-guard.sh", "timeout": 5 }] }] /* mine */\n  }\n}\n`
 
 const shared: ReadonlyArray<SharedCase> = [
   {
@@ -94,6 +101,32 @@ const shared: ReadonlyArray<SharedCase> = [
     existing: `{\n  // my named hooks\n  "my-guard": {\n    "PreToolUse": [{ "matcher": ".*", "hooks": [{ "type": "command", "command": "./my-guard.sh", "timeout": 5 }] }]\n  }\n}\n`,
     entry: (config) => config["agent-hooks"]?.PreToolUse.at(-1).hooks[0],
     seconds: 60
+  },
+  {
+    host: "factory",
+    user: ".factory/settings.json",
+    project: ".factory/settings.json",
+    existing: claudeShapeExisting("PreToolUse"),
+    entry: claudeShape("PreToolUse"),
+    seconds: 60
+  },
+  {
+    host: "codebuddy",
+    user: ".codebuddy/settings.json",
+    project: ".codebuddy/settings.json",
+    existing: claudeShapeExisting("PreToolUse"),
+    entry: claudeShape("PreToolUse"),
+    seconds: 60
+  },
+  {
+    host: "auggie",
+    user: ".augment/settings.json",
+    project: ".augment/settings.json",
+    existing: claudeShapeExisting("PreToolUse"),
+    entry: claudeShape("PreToolUse"),
+    seconds: 60,
+    // Auggie reads a hook's timeout in milliseconds: 60 is 60 ms there
+    unitMs: 1000
   },
   {
     host: "antigravity-1.0",
@@ -130,7 +163,7 @@ describe.each(shared)("install --host $host (the config shared with the user's h
     const seconds = ownTimeout(entry.command, c.host)
     expect(seconds).toBe(c.seconds)
     // the hook timeout the agent reads is the one host mode keeps its budget below (none to set: the agent's own 30 s)
-    expect(entry.timeout).toBe(c.host === "windsurf" ? undefined : seconds)
+    expect(entry.timeout).toBe(c.host === "windsurf" ? undefined : seconds * (c.unitMs ?? 1))
     // Cursor denies itself when its before* hook cannot start or answers garbage; not on an event that cannot block
     if (c.host === "cursor") {
       expect(jsonc(after).hooks.beforeShellExecution.at(-1).failClosed).toBe(true)
@@ -343,6 +376,31 @@ describe.each(["kiro", "copilot", "vscode", "cline"])("doctor --host %s", (host)
     expect(doctor.stdout).toContain("no agent-hooks entries")
     expect(doctor.stderr).toContain(`not wired to agent-hooks`)
     expect(doctor.stderr).toContain(`agent-hooks install --host ${host}`)
+  })
+})
+
+describe.each([
+  ["factory", ".factory/settings.json"],
+  ["codebuddy", ".codebuddy/settings.json"],
+  ["auggie", ".augment/settings.json"]
+])("doctor --host %s and an entry wired as --host claude", (host, file) => {
+  it("names the entries (their answers are read by rules the agent does not follow) and says to re-install with its own host", () => {
+    const b = box()
+    policy(b, true)
+    // what the Claude Code docs' recipe gives an agent that reads Claude Code's settings
+    const installed = cli(b, ["install", "--host", "claude", "--project", "--dry-run"])
+    const command = /'[^\n]*hook --host claude --timeout \d+/.exec(installed.stdout)![0]
+    b.put(join(b.dir, file), { hooks: { PreToolUse: [{ hooks: [{ type: "command", command, timeout: 600 }] }] } })
+    const doctor = cli(b, ["doctor", "--host", host, "--project"])
+    expect(doctor.status).toBe(1)
+    expect(doctor.stdout).toContain(`${join(b.dir, file)} runs agent-hooks as --host claude (on PreToolUse)`)
+    expect(doctor.stdout).toContain(`remove those entries and run agent-hooks install --host ${host} --project`)
+    // once wired as itself, doctor is content
+    b.put(join(b.dir, file), { hooks: {} })
+    expect(cli(b, ["install", "--host", host, "--project"]).status).toBe(0)
+    const fixed = cli(b, ["doctor", "--host", host, "--project"])
+    expect(fixed.status, fixed.stdout + fixed.stderr).toBe(0)
+    expect(fixed.stdout).not.toContain("--host claude")
   })
 })
 

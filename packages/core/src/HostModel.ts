@@ -28,6 +28,9 @@ export type HostName =
   | "cursor"
   | "copilot"
   | "vscode"
+  | "factory"
+  | "codebuddy"
+  | "auggie"
 
 /**
  * One tool of an agent and the Claude Code tool that does the same thing.
@@ -150,6 +153,13 @@ export interface Agent {
   readonly canAsk: boolean
   /** The agent applies a rewritten tool input. */
   readonly canRewrite: boolean
+  /**
+   * A rewrite is sent as the whole tool input, the call's own fields with the policy's changes
+   * over them (Auggie replaces the input with `updatedInput`: a partial one would drop the rest).
+   *
+   * @since 0.2.0
+   */
+  readonly rewriteWhole?: boolean | undefined
   /**
    * Input fields the agent names otherwise than Claude Code on an event (Gemini CLI's AfterAgent
    * `prompt_response` is Stop's `last_assistant_message`), set where the payload lacks them; or a

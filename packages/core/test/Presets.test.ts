@@ -48,7 +48,10 @@ describe("Presets", () => {
       "antigravity-1.0",
       "cursor",
       "copilot",
-      "vscode"
+      "vscode",
+      "factory",
+      "codebuddy",
+      "auggie"
     ])
     expect(Presets.byName("pigo")).toBe(Presets.pigo)
     expect(Presets.byName("nope")).toBeUndefined()

@@ -157,6 +157,23 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
         const why = killedBeforeAnswer(agent, entry)
         if (why !== undefined) problems.push(`${entry.file} ${event}: ${why}. Run agent-hooks install --host ${agent.name} again`)
       }
+      // A Claude Code clone (Droid, CodeBuddy, Auggie...) wired as --host claude: its answers are read
+      // by Claude Code's rules, which this agent does not follow (an ask runs headless)
+      const claudeHost = HostMode.byName("claude")
+      if (agent.name !== "claude" && claudeHost !== undefined && layout.kind === "json") {
+        let misfits: ReturnType<typeof wiredEntries> = new Map()
+        try {
+          misfits = wiredEntries(layout, claudeHost, scope, projectDir)
+        } catch {
+          // already said above, by the agent's own reading
+        }
+        if (misfits.size > 0) {
+          const file = [...misfits.values()][0]!.file
+          problems.push(
+            `${file} runs agent-hooks as --host claude (on ${[...misfits.keys()].join(", ")}), which answers by Claude Code's rules, not ${agent.displayName}'s (an ask there is a call ${agent.displayName} may run): remove those entries and run agent-hooks install --host ${agent.name}${scope === "project" ? " --project" : ""}`
+          )
+        }
+      }
       const missing = expected.filter((event) => !entries.has(event))
       if (entries.size === 0) yield* Console.log(`${scope}: ${shown}: no agent-hooks entries`)
       else if (missing.length > 0)

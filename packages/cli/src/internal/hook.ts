@@ -123,6 +123,12 @@ interface CallState {
   payload?: Record<string, unknown> | undefined
   options: HookOptions
   readonly retime?: (() => void) | undefined
+  /**
+   * When the agent started this process (ms since the epoch), where host mode runs as its own
+   * process: the agent's hook timeout runs from then, so the budget does too (a slow start on a busy
+   * machine is time the agent has counted). The daemon serves many calls: none there.
+   */
+  readonly startedAt?: number | undefined
 }
 
 /**
@@ -194,6 +200,9 @@ const decide = (
   const fail = (message: string): HostMode.HostReply => failWith(state.options, state.hostEvent, message, state.payload)
   const timeout = options.timeout ?? agent.hookTimeout
   const budget = budgetMs(timeout)
+  // the agent's clock started when it started this process: the time spent starting is spent budget
+  const spent = state.startedAt === undefined ? 0 : Math.max(0, Date.now() - state.startedAt)
+  const left = Math.max(250, budget - spent)
   const work = Effect.gen(function* () {
     const read = given ?? (yield* readPayload)
     // another agent that runs this agent's hook files (VS Code, Copilot CLI): as --foreign says
@@ -423,7 +432,7 @@ const decide = (
     return HostMode.answer(call, outcome, { ask: options.ask, rewrite: options.rewrite })
   })
   return work.pipe(
-    Effect.timeoutOption(Duration.millis(Math.max(250, budget - (state.startupMs ?? 0)))),
+    Effect.timeoutOption(Duration.millis(left)),
     Effect.map(
       Option.getOrElse(() =>
         fail(
@@ -539,6 +548,7 @@ export const hook = (options: HookOptions, withGuard = true): Effect.Effect<void
     hostEvent: undefined,
     startupMs: Math.round(process.uptime() * 1000),
     options,
+    startedAt: Math.round(performance.timeOrigin),
     retime: () => {
       clearTimeout(guard)
       guard = setTimeout(

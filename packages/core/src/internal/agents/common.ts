@@ -318,7 +318,9 @@ export const decide = (call: HostCall, outcome: Outcome, options: AnswerOptions 
           `the agent-hooks policy rewrote this call's input to ${rewritten}, which ` +
           `${agent.displayName} cannot apply; make that call instead`
       } else {
-        updatedInput = toHost(call.tool?.mapping, outcome.updatedInput, call.tool?.input ?? {})
+        const mapped = toHost(call.tool?.mapping, outcome.updatedInput, call.tool?.input ?? {})
+        // an agent that replaces the input with the rewrite gets the whole input (Auggie)
+        updatedInput = agent.rewriteWhole === true ? { ...(call.tool?.input ?? {}), ...mapped } : mapped
       }
     }
     if (block === undefined && ask === undefined && !defer && decision === "allow") allow = { reason: undefined }

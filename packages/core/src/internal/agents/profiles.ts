@@ -4,12 +4,15 @@
  * read it. Adding an agent: its folder, one line here, one docs page.
  */
 import type { AgentProfile } from "../../AgentProfile.ts"
+import { profile as auggie } from "./auggie/profile.ts"
 import { profile as antigravity, profile10 as antigravity10 } from "./antigravity/profile.ts"
 import { profile as claude } from "./claude/profile.ts"
 import { profile as cline } from "./cline/profile.ts"
+import { profile as codebuddy } from "./codebuddy/profile.ts"
 import { profile as codex } from "./codex/profile.ts"
 import { profile as copilot } from "./copilot/profile.ts"
 import { profile as cursor } from "./cursor/profile.ts"
+import { profile as factory } from "./factory/profile.ts"
 import { profile as gemini } from "./gemini/profile.ts"
 import { profile as kiro } from "./kiro/profile.ts"
 import { profile as qwen } from "./qwen/profile.ts"
@@ -29,5 +32,8 @@ export const profiles: ReadonlyArray<AgentProfile> = [
   antigravity10,
   cursor,
   copilot,
-  vscode
+  vscode,
+  factory,
+  codebuddy,
+  auggie
 ]

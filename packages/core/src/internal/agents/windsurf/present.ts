@@ -10,7 +10,8 @@ export const present: PresentPayload = (hostEvent, claude, tool) => {
   const mcp = tool === undefined ? null : mcpParts(tool.name)
   const info: Record<string, unknown> =
     mcp !== null ? { mcp_server_name: mcp[1], mcp_tool_name: mcp[2], mcp_tool_arguments: tool!.input } : { ...tool?.input }
-  if (typeof cwd === "string") info["cwd"] = cwd
+  // the call's own working folder (Auggie's launch-process `cwd`) is the one the tool runs in: kept
+  if (typeof cwd === "string" && !Object.hasOwn(info, "cwd")) info["cwd"] = cwd
   if (response !== undefined) info[mcp !== null ? "mcp_result" : "response"] = response
   if (typeof claude["prompt"] === "string") info["user_prompt"] = claude["prompt"]
   if (typeof claude["last_assistant_message"] === "string") info["response"] = claude["last_assistant_message"]
