@@ -28,6 +28,9 @@ export type HostName =
   | "cursor"
   | "copilot"
   | "vscode"
+  | "pi"
+  | "opencode"
+  | "kilo"
 
 /**
  * One tool of an agent and the Claude Code tool that does the same thing.

@@ -23,6 +23,7 @@ import { wiringOf } from "./agentProfile.ts"
 import { describeSwitch, offSwitches } from "./hookSwitches.ts"
 import { HOST_MODE_ENV } from "./hook.ts"
 import { nodeEntry, runner, sameRunner } from "./install.ts"
+import { pluginStale } from "./pluginFile.ts"
 
 /** Options of `agent-hooks doctor`. */
 export interface DoctorOptions {
@@ -120,6 +121,11 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
       for (const [event, entry] of entries) {
         const why = killedBeforeAnswer(agent, entry)
         if (why !== undefined) problems.push(`${entry.file} ${event}: ${why}. Run agent-hooks install --host ${agent.name} again`)
+      }
+      // agent-hooks' plugin (pi, opencode, Kilo): the file must be the one this agent-hooks writes
+      if (layout.kind === "plugin" && entries.size > 0) {
+        const stale = pluginStale(layout.file)
+        if (stale !== undefined) problems.push(`${layout.file}: ${stale}. Run agent-hooks install --host ${agent.name}${scope === "project" ? " --project" : ""} again`)
       }
       const missing = expected.filter((event) => !entries.has(event))
       if (entries.size === 0) yield* Console.log(`${scope}: ${shown}: no agent-hooks entries`)
