@@ -170,7 +170,9 @@ export async function startModelServer(options = {}) {
   // ---- OpenAI Chat Completions -----------------------------------------------------------------
   function chat(req, res, body) {
     const tools = Array.isArray(body?.tools) ? body.tools.map((t) => t?.function?.name) : []
-    const main = tools.includes("run_shell_command")
+    // Qwen Code's shell tool, or `bash` (pi, opencode, Kilo)
+    const shell = tools.includes("run_shell_command") ? "run_shell_command" : tools.includes("bash") ? "bash" : null
+    const main = shell !== null
     const messages = Array.isArray(body?.messages) ? body.messages : []
     const after = messages.some((m) => m?.role === "tool" || m?.role === "assistant")
     const answer = main ? decide(after) : "text"
@@ -184,8 +186,12 @@ export async function startModelServer(options = {}) {
             id: `call_scripted_${requests.length}`,
             type: "function",
             function: {
-              name: "run_shell_command",
-              arguments: JSON.stringify({ command, is_background: false, description: "Create the marker file" })
+              name: shell ?? "run_shell_command",
+              arguments: JSON.stringify(
+                shell === "bash"
+                  ? { command, description: "Create the marker file" }
+                  : { command, is_background: false, description: "Create the marker file" }
+              )
             }
           }
         : {
