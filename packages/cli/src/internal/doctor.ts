@@ -125,7 +125,10 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
       // agent-hooks' plugin (pi, opencode, Kilo): the file must be the one this agent-hooks writes
       if (layout.kind === "plugin" && entries.size > 0) {
         const stale = pluginStale(layout.file)
-        if (stale !== undefined) problems.push(`${layout.file}: ${stale}. Run agent-hooks install --host ${agent.name}${scope === "project" ? " --project" : ""} again`)
+        if (stale !== undefined)
+          problems.push(
+            `${layout.file}: ${stale}. Run agent-hooks install --host ${agent.name}${scope === "project" ? " --project" : ""} again`
+          )
       }
       const missing = expected.filter((event) => !entries.has(event))
       if (entries.size === 0) yield* Console.log(`${scope}: ${shown}: no agent-hooks entries`)

@@ -311,7 +311,8 @@ export const uninstallChanges = (layout: Layout, agent: HostMode.Agent, scope: S
       }
       break
     case "plugin":
-      for (const at of present(layout.file)) changes.push({ ...at, after: readPlugin(at.before)?.host === agent.name ? undefined : at.before })
+      for (const at of present(layout.file))
+        changes.push({ ...at, after: readPlugin(at.before)?.host === agent.name ? undefined : at.before })
       break
   }
   return changes.filter((change) => change.after !== change.before)

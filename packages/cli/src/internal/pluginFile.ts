@@ -22,7 +22,8 @@ export interface PluginConfig {
 const PLACEHOLDER = `"__AGENT_HOOKS_CONFIG__"`
 
 /** The plugin's source as shipped: beside this module (the sources), or beside the bundle that holds it. */
-const templateUrl = () => new URL(import.meta.url.endsWith(".ts") ? "./plugins/agentHooksPlugin.js" : "./agentHooksPlugin.js", import.meta.url)
+const templateUrl = () =>
+  new URL(import.meta.url.endsWith(".ts") ? "./plugins/agentHooksPlugin.js" : "./agentHooksPlugin.js", import.meta.url)
 
 let cached: string | undefined
 
@@ -38,7 +39,9 @@ export const template = (): string => {
     )
   }
   if (text.split(PLACEHOLDER).length !== 2)
-    throw new ConfigError(`agent-hooks' plugin file ${fileURLToPath(templateUrl())} is not the one this CLI ships: reinstall @agent-hooks/cli`)
+    throw new ConfigError(
+      `agent-hooks' plugin file ${fileURLToPath(templateUrl())} is not the one this CLI ships: reinstall @agent-hooks/cli`
+    )
   cached = text
   return text
 }
