@@ -192,6 +192,14 @@ const migrateTo = (options: MigrateOptions, preset: Preset, to: string): Effect.
         })
       )
     }
+    // pi, opencode, Kilo: no hook config to write into, only agent-hooks' plugin (install writes it)
+    if (Presets.byName(agent.name) === undefined) {
+      return yield* Effect.fail(
+        new Failed({
+          message: `--to ${to}: ${agent.displayName} has no hook config, only plugins: agent-hooks runs there as its plugin. Keep the hooks as agent-hooks settings (--to agent-hooks --write .agent-hooks/settings.json), then agent-hooks install --host ${to}`
+        })
+      )
+    }
     if (agent.name === preset.name) {
       return yield* Effect.fail(
         new Failed({
