@@ -3,6 +3,9 @@
 // config goes and what its events and shell tool are called.
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { kilo } from "./agent-kilo.mjs"
+import { opencode } from "./agent-opencode.mjs"
+import { pi } from "./agent-pi.mjs"
 
 /**
  * @typedef {"PreToolUse" | "PostToolUse" | "Stop" | "UserPromptSubmit"} Event  Claude Code's names
@@ -206,7 +209,11 @@ export const AGENTS = {
       OPENAI_MODEL: "scripted-model",
       QWEN_CODE_SUPPRESS_YOLO_WARNING: "1"
     })
-  }
+  },
+  // the agents without command hooks: agent-hooks is their plugin (lib/pluginAgent.mjs)
+  pi,
+  opencode,
+  kilo
 }
 
 export const AGENT_NAMES = /** @type {(keyof typeof AGENTS)[]} */ (Object.keys(AGENTS))

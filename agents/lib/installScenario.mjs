@@ -21,7 +21,8 @@ const TOKEN = "installed-policy-reason-7d1"
 const RUN_TIMEOUT_MS = Number(process.env.AGENT_HOOKS_AGENT_TIMEOUT_S ?? 120) * 1000
 
 /** The file install writes for the agent: the project's for Claude Code (its trust is set up), else the user's. */
-const configFile = (name, home, project) =>
+const configFile = (name, home, project, agent) =>
+  agent?.installFile?.(home, project) ??
   ({
     claude: join(project, ".claude", "settings.json"),
     codex: join(home, ".codex", "hooks.json"),
@@ -77,14 +78,15 @@ export async function installScenario(agent, { keep = false } = {}) {
         2
       )
     )
-    const file = configFile(agent.name, home, project)
-    const before = readFileSync(file, "utf8")
+    const file = configFile(agent.name, home, project, agent)
+    // a plugin agent (pi, opencode, Kilo) has no file before install: uninstall must remove it
+    const before = existsSync(file) ? readFileSync(file, "utf8") : undefined
     const env = agentEnv(agent, { home, url: server.url, pathPrefix: TOOLS_BIN })
     const cli = (...args) => spawnSync(process.execPath, [CLI, ...args], { cwd: project, env, encoding: "utf8", timeout: 60_000 })
     const scope = agent.name === "claude" ? "--project" : "--user"
     const installed = cli("install", "--host", agent.name, scope)
     if (installed.status !== 0) problems.push(`install exited ${installed.status}: ${installed.stderr}`)
-    const installedText = readFileSync(file, "utf8")
+    const installedText = existsSync(file) ? readFileSync(file, "utf8") : undefined
     const doctor = cli("doctor", "--host", agent.name, "--test-command", "touch MARKER")
     if (doctor.status !== 0) problems.push(`doctor exited ${doctor.status}: ${doctor.stdout}${doctor.stderr}`)
     const proc = await run(join(HERE, "node_modules", ".bin", agent.bin), agent.command("Please create the marker file in this folder."), {
@@ -95,10 +97,10 @@ export async function installScenario(agent, { keep = false } = {}) {
     if (server.toolCalls === 0) problems.push("the model never called the shell tool")
     if (existsSync(join(project, "MARKER"))) problems.push("MARKER exists: the installed hook did not stop the call")
     if (!server.sentAfterToolCall().includes(TOKEN)) problems.push("the policy's reason did not reach the model")
-    const rewritten = readFileSync(file, "utf8") !== installedText
+    const rewritten = (existsSync(file) ? readFileSync(file, "utf8") : undefined) !== installedText
     const removed = cli("uninstall", "--host", agent.name, scope)
     if (removed.status !== 0) problems.push(`uninstall exited ${removed.status}: ${removed.stderr}`)
-    const after = readFileSync(file, "utf8")
+    const after = existsSync(file) ? readFileSync(file, "utf8") : undefined
     if (!rewritten && after !== before)
       problems.push(`after uninstall ${file} differs from before install:\n--- before\n${before}\n--- after\n${after}`)
     // Gemini CLI and Qwen Code migrate and reformat their settings file while they run: then the

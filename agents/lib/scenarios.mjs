@@ -345,5 +345,40 @@ export const SCENARIOS = [
   }
 ]
 
+// ---- the agents without command hooks (pi, opencode, Kilo) -------------------------------------
+// Their native side is the bare agent (nothing to hook a script into: the call runs, the control);
+// agent-hooks is their plugin, wired as `install` writes it. opencode and Kilo take ~10 s a run,
+// so their bare control runs once (block-exit2), not per scenario.
+/** @type {Expectation} */
+const readRan = (o) => [
+  ...(o.toolCalls < 1 ? ["the model never asked for the tool"] : []),
+  ...(!o.secretSent ? ["the file's content did not reach the model (the bare agent should read it)"] : [])
+]
+const BARE_ONCE = "the bare agent (no plugin: the call runs) is the control, run once in block-exit2"
+const OPENCODE_STOP =
+  "opencode gives a plugin session.idle as an event with no answer: a plugin cannot keep the agent going (the plugin warns on stderr)"
+/** scenario id -> [the bare agent's expectation, agent-hooks' expectation or a skip reason] */
+const PLUGIN_SIDES = {
+  "block-exit2": [ran, blocked(TOKENS.exit2)],
+  "block-json": [ran, blocked(TOKENS.json)],
+  ask: [ran, all(blocked(TOKENS.ask), blocked(/approval needed/, "approval needed"))],
+  "updated-input": [ran, rewritten],
+  "post-context": [ran, context],
+  "stop-block": [ran, stopContinued],
+  "prompt-block": [ran, promptBlocked],
+  "broken-policy": [ran, promptBlockedWith("policy.json")],
+  "broken-pre": [ran, blocked("policy.json", "names the policy file")],
+  "hung-policy": [ran, blocked(/time budget/, "says it ran past its time budget")],
+  "read-guard": [readRan, readBlocked]
+}
+for (const name of ["pi", "opencode", "kilo"]) {
+  for (const scenario of SCENARIOS) {
+    const [bare, guarded] = PLUGIN_SIDES[scenario.id]
+    const once = name === "pi" || scenario.id === "block-exit2"
+    scenario.native[name] = once ? { hooks: [], expect: bare } : skip(BARE_ONCE)
+    scenario.agentHooks[name] = name !== "pi" && scenario.id === "stop-block" ? skip(OPENCODE_STOP) : { expect: guarded }
+  }
+}
+
 export const MODES = /** @type {const} */ (["native", "agent-hooks"])
 export { finished, all }

@@ -168,6 +168,14 @@ export async function startModelServer(options = {}) {
   }
 
   // ---- OpenAI Chat Completions -----------------------------------------------------------------
+  /** The file-reading call: Qwen Code's `read_file` `file_path`, or `read` with pi's `path` / opencode's `filePath`. */
+  const readCall = (tools) => {
+    const own = Array.isArray(tools) ? tools.find((t) => t?.function?.name === "read") : undefined
+    if (own === undefined) return { name: "read_file", arguments: JSON.stringify({ file_path: read }) }
+    const field = own.function?.parameters?.properties?.filePath !== undefined ? "filePath" : "path"
+    return { name: "read", arguments: JSON.stringify({ [field]: read }) }
+  }
+
   function chat(req, res, body) {
     const tools = Array.isArray(body?.tools) ? body.tools.map((t) => t?.function?.name) : []
     // Qwen Code's shell tool, or `bash` (pi, opencode, Kilo)
@@ -197,7 +205,7 @@ export async function startModelServer(options = {}) {
         : {
             id: `call_scripted_${requests.length}`,
             type: "function",
-            function: { name: "read_file", arguments: JSON.stringify({ file_path: read }) }
+            function: readCall(body?.tools)
           }
     const finish = answer === "tool" ? "tool_calls" : "stop"
     const usage = { prompt_tokens: 100, completion_tokens: 5, total_tokens: 105 }

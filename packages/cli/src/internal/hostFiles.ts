@@ -360,7 +360,8 @@ export const wiredEntries = (
       const at = read(layout.file)
       const config = at.text === undefined ? undefined : readPlugin(at.text)
       if (config !== undefined && config.host === agent.name)
-        for (const event of Object.keys(agent.events)) add(layout.file, event, { command: config.command, timeout: config.timeout })
+        for (const event of config.events ?? Object.keys(agent.events))
+          add(layout.file, event, { command: config.command, timeout: config.timeout })
       break
     }
   }

@@ -17,6 +17,8 @@ export interface PluginConfig {
   readonly timeout: number
   /** The variable host mode reads the project folder from (the agent's `projectDirEnv`). */
   readonly projectDirEnv: string
+  /** Only these events (Claude Code's names) run host mode; install writes none: every event. */
+  readonly events?: ReadonlyArray<string> | undefined
 }
 
 const PLACEHOLDER = `"__AGENT_HOOKS_CONFIG__"`
@@ -64,7 +66,14 @@ export const readPlugin = (text: string): PluginConfig | undefined => {
     const { host, command, timeout, projectDirEnv } = config as Record<string, unknown>
     if (typeof host !== "string" || typeof command !== "string" || typeof timeout !== "number" || typeof projectDirEnv !== "string")
       return undefined
-    return { host, command, timeout, projectDirEnv }
+    const events = (config as Record<string, unknown>)["events"]
+    return {
+      host,
+      command,
+      timeout,
+      projectDirEnv,
+      ...(Array.isArray(events) && events.every((event) => typeof event === "string") ? { events } : {})
+    }
   } catch {
     return undefined
   }

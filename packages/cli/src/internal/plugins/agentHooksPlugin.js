@@ -99,6 +99,8 @@ const runHostMode = (payload, cwd) =>
  */
 const judge = async (payload, cwd) => {
   const event = payload.hook_event_name
+  // `events` in the config (written by hand) leaves the others out; install writes none: every event
+  if (Array.isArray(CONFIG.events) && !CONFIG.events.includes(event)) return {}
   const result = await runHostMode(payload, cwd)
   if (result.kind === "failed") {
     const reason = `${PLUGIN}: ${result.reason}; ${doctorHint()}`
