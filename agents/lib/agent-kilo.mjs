@@ -2,4 +2,11 @@
 // same opencode.json, `kilo run`; agent-hooks' plugin in `.kilo/plugin/` (Kilo ignores `.opencode/`).
 import { opencodeLike } from "./agent-opencode.mjs"
 
-export const kilo = opencodeLike({ name: "kilo", title: "Kilo CLI", pkg: "@kilocode/cli", bin: "kilo", folder: ".kilo", userFolder: "kilo" })
+export const kilo = opencodeLike({
+  name: "kilo",
+  title: "Kilo CLI",
+  pkg: "@kilocode/cli",
+  bin: "kilo",
+  folder: ".kilo",
+  userFolder: "kilo"
+})

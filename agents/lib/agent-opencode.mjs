@@ -41,7 +41,8 @@ export const opencodeLike = ({ name, title, pkg, bin, folder, userFolder }) => (
     )
     mkdirSync(join(home, ".config"), { recursive: true })
     const wired = pluginHooks(hooks)
-    if (wired !== undefined) wirePlugin({ host: name, home, project, ...wired, timeout, file: join(project, folder, "plugin", "agent-hooks.js") })
+    if (wired !== undefined)
+      wirePlugin({ host: name, home, project, ...wired, timeout, file: join(project, folder, "plugin", "agent-hooks.js") })
   },
   command: (prompt) => ["run", "-m", "scripted/scripted-model", prompt],
   env: () => ({ OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_DISABLE_AUTOUPDATE: "1", OPENCODE_DISABLE_SHARE: "1" })

@@ -23,12 +23,12 @@ const RUN_TIMEOUT_MS = Number(process.env.AGENT_HOOKS_AGENT_TIMEOUT_S ?? 120) * 
 /** The file install writes for the agent: the project's for Claude Code (its trust is set up), else the user's. */
 const configFile = (name, home, project, agent) =>
   agent?.installFile?.(home, project) ??
-  ({
+  {
     claude: join(project, ".claude", "settings.json"),
     codex: join(home, ".codex", "hooks.json"),
     gemini: join(home, ".gemini", "settings.json"),
     qwen: join(home, ".qwen", "settings.json")
-  })[name]
+  }[name]
 
 const run = (cmd, args, { cwd, env, timeoutMs }) =>
   new Promise((done) => {
