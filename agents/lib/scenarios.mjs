@@ -355,6 +355,8 @@ const readRan = (o) => [
   ...(!o.secretSent ? ["the file's content did not reach the model (the bare agent should read it)"] : [])
 ]
 const BARE_ONCE = "the bare agent (no plugin: the call runs) is the control, run once in block-exit2"
+const PI_STOP =
+  "pi -p ends the run when the agent stops, before an extension's answer to agent_end arrives: a Stop block cannot keep headless pi going (the plugin warns on stderr)"
 const OPENCODE_STOP =
   "opencode gives a plugin session.idle as an event with no answer: a plugin cannot keep the agent going (the plugin warns on stderr)"
 /** scenario id -> [the bare agent's expectation, agent-hooks' expectation or a skip reason] */
@@ -376,7 +378,7 @@ for (const name of ["pi", "opencode", "kilo"]) {
     const [bare, guarded] = PLUGIN_SIDES[scenario.id]
     const once = name === "pi" || scenario.id === "block-exit2"
     scenario.native[name] = once ? { hooks: [], expect: bare } : skip(BARE_ONCE)
-    scenario.agentHooks[name] = name !== "pi" && scenario.id === "stop-block" ? skip(OPENCODE_STOP) : { expect: guarded }
+    scenario.agentHooks[name] = scenario.id === "stop-block" ? skip(name === "pi" ? PI_STOP : OPENCODE_STOP) : { expect: guarded }
   }
 }
 

@@ -194,12 +194,14 @@ const piExtension = (pi) => {
     const answer = await judge({ ...common(ctx, "Stop"), stop_hook_active: stopActive }, ctx?.cwd)
     if (answer.block === undefined) return
     // Stop's block keeps the agent going, once, with the reason as the next message
-    if (stopActive || typeof pi.sendUserMessage !== "function") {
-      warn(`Stop: ${answer.block} (not continued: ${stopActive ? "the agent already continued once" : "this pi cannot"})`)
-      return
-    }
+    if (stopActive) return warn(`Stop: ${answer.block} (not continued: the agent already continued once)`)
     stopActive = true
-    pi.sendUserMessage(answer.block, { deliverAs: "followUp" })
+    try {
+      pi.sendUserMessage(answer.block, { deliverAs: "followUp" })
+    } catch (error) {
+      // print mode (`pi -p`) has ended the run by the time the answer comes
+      warn(`Stop: ${answer.block} (not continued: pi ended the run: ${error?.message ?? error})`)
+    }
   })
   pi.on("session_shutdown", async (event, ctx) => {
     await judge({ ...common(ctx, "SessionEnd"), reason: event?.reason ?? "quit" }, ctx?.cwd)

@@ -3,7 +3,7 @@
  * command hooks: agent-hooks' extension (`install --host pi` writes it into `.pi/extensions/` or
  * `~/.pi/agent/extensions/`) runs host mode on pi's `session_start` (SessionStart), `input`
  * (UserPromptSubmit), `tool_call` (PreToolUse: `{block, reason}`, its `input` changed in place for
- * a rewrite), `tool_result` (PostToolUse: context appended to the result), `agent_end` (Stop) and
+ * a rewrite), `tool_result` (PostToolUse: context appended to the result), `agent_end` (Stop: the reason as the next message, interactive only) and
  * `session_shutdown` (SessionEnd), in the payload and answer of `pluginHost.ts`.
  * pi's tools: `bash` `{command, timeout}`, `read` `{path, offset, limit}`, `write` `{path, content}`,
  * `edit` `{path, oldText, newText}`, `ls`, `grep`, `find`.
