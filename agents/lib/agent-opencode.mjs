@@ -7,6 +7,18 @@ import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { pluginHooks, wirePlugin } from "./pluginAgent.mjs"
 
+/**
+ * opencode (and Kilo) installs its plugin package (`@opencode-ai/plugin`, Kilo's `@kilocode/plugin`)
+ * into every config folder it reads, from the npm registry, which the run has no access to (a stray
+ * request fails the run). A folder whose package-lock already names the package is left alone:
+ * agent-hooks' plugin imports nothing but Node's, so nothing more is needed.
+ */
+const seedConfigFolder = (dir) => {
+  mkdirSync(join(dir, "node_modules"), { recursive: true })
+  const deps = { "@opencode-ai/plugin": "*", "@kilocode/plugin": "*" }
+  writeFileSync(join(dir, "package-lock.json"), JSON.stringify({ lockfileVersion: 3, packages: { "": { dependencies: deps } } }))
+}
+
 /** An opencode-like agent: its host name, binary, package and plugin folders. */
 export const opencodeLike = ({ name, title, pkg, bin, folder, userFolder }) => ({
   name,
@@ -39,7 +51,7 @@ export const opencodeLike = ({ name, title, pkg, bin, folder, userFolder }) => (
         2
       )
     )
-    mkdirSync(join(home, ".config"), { recursive: true })
+    for (const dir of [join(home, ".config", userFolder), join(project, folder)]) seedConfigFolder(dir)
     const wired = pluginHooks(hooks)
     if (wired !== undefined)
       wirePlugin({ host: name, home, project, ...wired, timeout, file: join(project, folder, "plugin", "agent-hooks.js") })

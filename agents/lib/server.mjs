@@ -51,6 +51,8 @@ export async function startModelServer(options = {}) {
   })
   // A proxied HTTPS request (CONNECT host:443): refused and recorded.
   server.on("connect", (req, socket) => {
+    // an agent that resets the refused tunnel (opencode's Bun) must not take the harness down
+    socket.on("error", () => {})
     stray.push(`CONNECT ${req.url}`)
     socket.end("HTTP/1.1 403 Forbidden\r\n\r\n")
   })
