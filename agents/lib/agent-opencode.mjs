@@ -20,7 +20,7 @@ const seedConfigFolder = (dir) => {
 }
 
 /** An opencode-like agent: its host name, binary, package and plugin folders. */
-export const opencodeLike = ({ name, title, pkg, bin, folder, userFolder }) => ({
+export const opencodeLike = ({ name, title, pkg, bin, folder, userFolder, env = {} }) => ({
   name,
   title,
   pkg,
@@ -57,7 +57,12 @@ export const opencodeLike = ({ name, title, pkg, bin, folder, userFolder }) => (
       wirePlugin({ host: name, home, project, ...wired, timeout, file: join(project, folder, "plugin", "agent-hooks.js") })
   },
   command: (prompt) => ["run", "-m", "scripted/scripted-model", prompt],
-  env: () => ({ OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_DISABLE_AUTOUPDATE: "1", OPENCODE_DISABLE_SHARE: "1" })
+  env: ({ url }) => ({
+    OPENCODE_DISABLE_MODELS_FETCH: "1",
+    OPENCODE_DISABLE_AUTOUPDATE: "1",
+    OPENCODE_DISABLE_SHARE: "1",
+    ...(typeof env === "function" ? env(url) : env)
+  })
 })
 
 export const opencode = opencodeLike({
