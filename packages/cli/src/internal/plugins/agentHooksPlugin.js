@@ -265,7 +265,11 @@ const opencodePlugin = async (input) => {
     },
     "chat.message": async (message, output) => {
       const answer = await judge({ ...common(message?.sessionID, "UserPromptSubmit"), prompt: promptOf(output?.parts) }, cwd)
-      if (answer.block !== undefined) throw new Error(blockedText(answer.block))
+      if (answer.block !== undefined) {
+        // opencode shows a plugin's error here as "Unexpected server error": the reason goes to stderr too
+        warn(`prompt blocked: ${answer.block}`)
+        throw new Error(blockedText(answer.block))
+      }
       if (answer.context === undefined || !Array.isArray(output?.parts)) return
       const last = output.parts.findLast((part) => part?.type === "text")
       if (last !== undefined) last.text = `${last.text}\n\n${answer.context}`
