@@ -61,7 +61,7 @@ describe("the lists of agents and commands come from one source", () => {
 
   it("what the start page says is proven inside an agent is what the agents step runs: each real agent by name, the others from documents", () => {
     const real = realAgents()
-    expect([...real.keys()].sort()).toEqual(["claude", "codex", "gemini", "qwen"])
+    expect([...real.keys()].sort()).toEqual(["claude", "codex", "gemini", "kilo", "opencode", "pi", "qwen"])
     const rows = read("README.md")
       .split("\n")
       .filter((l) => l.startsWith("| [") && / \| `[a-z0-9.-]+` \| /.test(l))

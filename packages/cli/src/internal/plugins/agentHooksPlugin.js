@@ -7,6 +7,7 @@
 // garbage) is blocked with a reason naming `agent-hooks doctor`: the plugin fails closed.
 // No imports but Node's (pi runs it in Node, opencode and Kilo in Bun).
 import { spawn } from "node:child_process"
+import { existsSync } from "node:fs"
 
 // install writes this line: the agent, host mode's command (as `sh -c` runs it) and its --timeout
 const CONFIG = "__AGENT_HOOKS_CONFIG__"
@@ -40,11 +41,14 @@ const runHostMode = (payload, cwd) =>
       resolve(result)
     }
     const env = { ...process.env }
-    if (typeof cwd === "string" && cwd !== "") env[CONFIG.projectDirEnv] = cwd
+    // a folder that is not there fails the spawn itself (ENOENT, naming the shell): host mode then
+    // starts in the agent's own folder, and finds the project from the variable
+    const folder = typeof cwd === "string" && cwd !== "" && existsSync(cwd) ? cwd : undefined
+    if (folder !== undefined) env[CONFIG.projectDirEnv] = folder
     try {
       child = spawn(CONFIG.command, {
         shell: true,
-        cwd: typeof cwd === "string" && cwd !== "" ? cwd : undefined,
+        cwd: folder,
         env,
         stdio: ["pipe", "pipe", "pipe"],
         detached: process.platform !== "win32",
