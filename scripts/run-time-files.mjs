@@ -14,7 +14,11 @@ import { relative, sep } from "node:path"
 /** module (from the repository root) -> the files it starts or reads beside itself, each built from a source. */
 export const RUN_TIME_FILES = {
   // The spawn helper's entry, started with `node <file>` (or bun, deno) once the host is over 256 MB.
-  "packages/node/src/internal/spawnHelper.ts": [{ file: "spawnHelperMain.js", source: "packages/node/src/internal/spawnHelperMain.ts" }]
+  "packages/node/src/internal/spawnHelper.ts": [{ file: "spawnHelperMain.js", source: "packages/node/src/internal/spawnHelperMain.ts" }],
+  // The plugin `install --host pi|opencode|kilo` writes into the agent's plugin folder (one line filled in).
+  "packages/cli/src/internal/pluginFile.ts": [
+    { file: "agentHooksPlugin.js", source: "packages/cli/src/internal/plugins/agentHooksPlugin.js" }
+  ]
 }
 
 /** module -> why its `import.meta` file lookup never runs in a bundle. */

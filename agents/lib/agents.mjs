@@ -8,6 +8,10 @@ import { codebuddy } from "./agent-codebuddy.mjs"
 import { factory } from "./agent-factory.mjs"
 import { cline } from "./agent-cline.mjs"
 import { copilot, copilotClaude } from "./agent-copilot.mjs"
+import { kilo } from "./agent-kilo.mjs"
+import { opencode } from "./agent-opencode.mjs"
+import { pi } from "./agent-pi.mjs"
+import { applyAgentSides } from "./scenarios.mjs"
 
 /**
  * @typedef {"PreToolUse" | "PostToolUse" | "Stop" | "UserPromptSubmit"} Event  Claude Code's names
@@ -239,13 +243,20 @@ export const AGENT_LIST = [
   // with their sides of the scenarios (`sides(kit)`)
   factory,
   codebuddy,
-  auggie
+  auggie,
+  // the agents without command hooks: agent-hooks is their plugin (lib/pluginAgent.mjs)
+  pi,
+  opencode,
+  kilo
 ]
 
 /** @type {Record<string, AgentRecord>} */
 export const AGENTS = Object.fromEntries(AGENT_LIST.map((agent) => [agent.name, agent]))
 
 export const AGENT_NAMES = AGENT_LIST.map((agent) => agent.name)
+
+// the scenarios' sides of the agents in files of their own
+applyAgentSides(AGENT_LIST)
 
 /** The environment an agent runs with: nothing of the caller's but PATH and the locale. */
 export function agentEnv(agent, { home, url, pathPrefix }) {

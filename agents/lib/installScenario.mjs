@@ -21,8 +21,8 @@ const TOKEN = "installed-policy-reason-7d1"
 const RUN_TIMEOUT_MS = Number(process.env.AGENT_HOOKS_AGENT_TIMEOUT_S ?? 120) * 1000
 
 /** The file install writes for the agent: the project's for Claude Code (its trust is set up), else the user's. */
-const configFile = (name, home, project) =>
-  AGENTS[name]?.installFile?.(home, project) ??
+const configFile = (name, home, project, agent = AGENTS[name]) =>
+  agent?.installFile?.(home, project) ??
   {
     claude: join(project, ".claude", "settings.json"),
     codex: join(home, ".codex", "hooks.json"),
@@ -94,7 +94,7 @@ export async function installScenario(agent, { keep = false } = {}) {
       )
     )
     // the agent's own install place (agent-<name>.mjs), else the file of one of the four
-    const file = agent.install?.file({ home, project }) ?? configFile(agent.name, home, project)
+    const file = agent.install?.file({ home, project }) ?? configFile(agent.name, home, project, agent)
     const host = agent.host ?? agent.name
     const before = snapshot(file)
     const env = agentEnv(agent, { home, url: server.url, pathPrefix: TOOLS_BIN })

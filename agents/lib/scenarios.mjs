@@ -7,7 +7,6 @@
 // Where an agent has no such event or feature, the scenario is skipped with the reason printed.
 //
 // The model's script (lib/server.mjs): call the shell tool with `touch MARKER`, then say `done`.
-import { AGENTS } from "./agents.mjs"
 
 /** The reasons carry tokens the checks look for in what the model was sent. */
 export const TOKENS = {
@@ -389,14 +388,62 @@ export const KIT = {
   MISSING_ON_PRE,
   MISSING_ON_ALL
 }
-for (const agent of Object.values(AGENTS)) {
-  if (typeof agent.sides !== "function") continue
-  const sides = agent.sides(KIT)
+/**
+ * Fills in the sides the agents of their own file give (`sides(kit)`): lib/agents.mjs calls it once
+ * its list is made (this module does not import that one: an agent's file takes the scripts above).
+ */
+export function applyAgentSides(agents) {
+  for (const agent of agents) {
+    if (typeof agent.sides !== "function") continue
+    const sides = agent.sides(KIT)
+    for (const scenario of SCENARIOS) {
+      const side = sides[scenario.id] ?? {}
+      const none = skip(`no ${scenario.id} side for ${agent.title} in lib/agent-${agent.name}.mjs`)
+      scenario.native[agent.name] = side.native ?? none
+      scenario.agentHooks[agent.name] = side.agentHooks ?? none
+    }
+  }
+}
+// ---- the agents without command hooks (pi, opencode, Kilo) -------------------------------------
+// Their native side is the bare agent (nothing to hook a script into: the call runs, the control);
+// agent-hooks is their plugin, wired as `install` writes it. opencode and Kilo take ~10 s a run,
+// so their bare control runs once (block-exit2), not per scenario.
+/** @type {Expectation} */
+const readRan = (o) => [
+  ...(o.toolCalls < 1 ? ["the model never asked for the tool"] : []),
+  ...(!o.secretSent ? ["the file's content did not reach the model (the bare agent should read it)"] : [])
+]
+const BARE_ONCE = "the bare agent (no plugin: the call runs) is the control, run once in block-exit2"
+const PI_STOP =
+  "pi -p ends the run when the agent stops, before an extension's answer to agent_end arrives: a Stop block cannot keep headless pi going (the plugin warns on stderr)"
+const OPENCODE_STOP =
+  "opencode gives a plugin session.idle as an event with no answer: a plugin cannot keep the agent going (the plugin warns on stderr)"
+/** scenario id -> [the bare agent's expectation, agent-hooks' expectation or a skip reason] */
+const PLUGIN_SIDES = {
+  "block-exit2": [ran, blocked(TOKENS.exit2)],
+  "block-json": [ran, blocked(TOKENS.json)],
+  ask: [ran, all(blocked(TOKENS.ask), blocked(/approval needed/, "approval needed"))],
+  "updated-input": [ran, rewritten],
+  "post-context": [ran, context],
+  "stop-block": [ran, stopContinued],
+  "prompt-block": [ran, promptBlocked],
+  "broken-policy": [ran, promptBlockedWith("policy.json")],
+  "broken-pre": [ran, blocked("policy.json", "names the policy file")],
+  "hung-policy": [ran, blocked(/time budget/, "says it ran past its time budget")],
+  "read-guard": [readRan, readBlocked],
+  "permissions-deny": [ran, blocked(/denied by permissions rule/, "denied by permissions rule")]
+}
+for (const name of ["pi", "opencode", "kilo"]) {
   for (const scenario of SCENARIOS) {
-    const side = sides[scenario.id] ?? {}
-    const none = skip(`no ${scenario.id} side for ${agent.title} in lib/agent-${agent.name}.mjs`)
-    scenario.native[agent.name] = side.native ?? none
-    scenario.agentHooks[agent.name] = side.agentHooks ?? none
+    if (PLUGIN_SIDES[scenario.id] === undefined) {
+      scenario.native[name] = skip(`no ${scenario.id} side for the plugin agents in lib/scenarios.mjs`)
+      scenario.agentHooks[name] = scenario.native[name]
+      continue
+    }
+    const [bare, guarded] = PLUGIN_SIDES[scenario.id]
+    const once = name === "pi" || scenario.id === "block-exit2"
+    scenario.native[name] = once ? { hooks: [], expect: bare } : skip(BARE_ONCE)
+    scenario.agentHooks[name] = scenario.id === "stop-block" ? skip(name === "pi" ? PI_STOP : OPENCODE_STOP) : { expect: guarded }
   }
 }
 

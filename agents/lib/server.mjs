@@ -81,7 +81,7 @@ export async function startModelServer(options = {}) {
   })
   // A proxied HTTPS request (CONNECT host:443): refused and recorded.
   server.on("connect", (req, socket) => {
-    // an agent that resets the refused tunnel (Factory Droid) must not crash the server
+    // an agent that resets the refused tunnel (Factory Droid, opencode's Bun) must not crash the server
     socket.on("error", () => {})
     stray.push(`CONNECT ${req.url}`)
     // the agent may drop the connection first (Cline CLI does)
@@ -204,6 +204,14 @@ export async function startModelServer(options = {}) {
   }
 
   // ---- OpenAI Chat Completions -----------------------------------------------------------------
+  /** The file-reading call: Qwen Code's `read_file` `file_path`, or `read` with pi's `path` / opencode's `filePath`. */
+  const readCall = (tools) => {
+    const own = Array.isArray(tools) ? tools.find((t) => t?.function?.name === "read") : undefined
+    if (own === undefined) return { name: "read_file", arguments: JSON.stringify({ file_path: read }) }
+    const field = own.function?.parameters?.properties?.filePath !== undefined ? "filePath" : "path"
+    return { name: "read", arguments: JSON.stringify({ [field]: read }) }
+  }
+
   function chat(req, res, body) {
     const tools = Array.isArray(body?.tools) ? body.tools.map((t) => t?.function?.name) : []
     const shell = CHAT_SHELL_TOOLS.find((t) => tools.includes(t.name))
@@ -225,7 +233,10 @@ export async function startModelServer(options = {}) {
         : {
             id: `call_scripted_${requests.length}`,
             type: "function",
-            function: { name: shell?.read ?? "read_file", arguments: JSON.stringify(shell?.readArgs?.(read) ?? { file_path: read }) }
+            function:
+              shell?.read !== undefined && tools.includes(shell.read)
+                ? { name: shell.read, arguments: JSON.stringify(shell.readArgs?.(read) ?? { file_path: read }) }
+                : readCall(body?.tools)
           }
     const finish = answer === "tool" ? "tool_calls" : "stop"
     const usage = { prompt_tokens: 100, completion_tokens: 5, total_tokens: 105 }

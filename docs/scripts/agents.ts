@@ -67,6 +67,8 @@ const shapeText = (place: Agents.ConfigPlace): string => {
         : `a file of its own: \`{ "${place.shape.commandKey}", "${place.shape.timeoutKey}" }\` per event`
     case "scripts":
       return "an executable per event (`#!/bin/sh`, `exec` the command)"
+    case "plugin":
+      return `agent-hooks' ${place.plugin === "pi" ? "extension" : "plugin"} (a file of its own, the command inside), on every event the agent gives a plugin`
   }
 }
 
@@ -74,6 +76,7 @@ const fileOf = (place: Agents.ConfigPlace): string => {
   switch (place.kind) {
     case "json":
     case "own":
+    case "plugin":
       return `\`${place.file}\``
     case "layered":
       return `\`${place.json}\`, or \`config.toml\` there`

@@ -62,7 +62,20 @@ describe("the lists of agents and commands come from one source", () => {
   it("what the start page says is proven inside an agent is what the agents step runs: each real agent by name, the others from documents", () => {
     const real = realAgents()
     expect([...real.keys()].sort()).toEqual(
-      expect.arrayContaining(["auggie", "claude", "cline", "codebuddy", "codex", "copilot", "factory", "gemini", "qwen"])
+      expect.arrayContaining([
+        "auggie",
+        "claude",
+        "cline",
+        "codebuddy",
+        "codex",
+        "copilot",
+        "factory",
+        "gemini",
+        "kilo",
+        "opencode",
+        "pi",
+        "qwen"
+      ])
     )
     const rows = read("README.md")
       .split("\n")

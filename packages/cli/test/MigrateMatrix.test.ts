@@ -57,7 +57,8 @@ const writeFiles = (dir: string, files: Record<string, string>, executable = fal
   }
 }
 
-const TARGETS = HostMode.agents
+// the agents with a hook config of their own (pi, opencode, Kilo have only agent-hooks' plugin: no --to)
+const TARGETS = HostMode.agents.filter((agent) => Presets.byName(agent.name) !== undefined)
 
 /** A source hook's own timeout as the dialect reads it back (seconds). */
 const hookGen = (preset: Preset) =>

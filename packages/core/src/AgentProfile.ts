@@ -94,7 +94,9 @@ export type OwnFileShape =
  * - `json`: a JSON (with comments) config shared with the user's entries;
  * - `layered`: `hooks.json`, or the `[hooks]` tables of `config.toml` when that is where the layer keeps them;
  * - `own`: a file of install's own;
- * - `scripts`: one executable per event, named after it.
+ * - `scripts`: one executable per event, named after it;
+ * - `plugin`: a plugin (extension) file install owns whole, loaded by an agent that has no command
+ *   hooks (pi, opencode, Kilo): `plugin` names the file agent-hooks ships for that agent's plugin API.
  *
  * @since 0.2.0
  * @category models
@@ -104,6 +106,16 @@ export type ConfigPlace =
   | { readonly kind: "layered"; readonly json: string; readonly toml: string }
   | { readonly kind: "own"; readonly file: string; readonly shape: OwnFileShape }
   | { readonly kind: "scripts"; readonly folder: string }
+  | { readonly kind: "plugin"; readonly file: string; readonly plugin: PluginKind }
+
+/**
+ * The plugin APIs agent-hooks ships a plugin for: pi's extensions (`pi.on("tool_call")`), and
+ * opencode's plugins (`tool.execute.before`), which Kilo, an opencode fork, loads too.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type PluginKind = "pi" | "opencode"
 
 /**
  * How the agent reads a hook's `timeout`: `seconds`, `milliseconds`, or `secondsBelow1000`

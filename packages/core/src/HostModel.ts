@@ -31,6 +31,9 @@ export type HostName =
   | "factory"
   | "codebuddy"
   | "auggie"
+  | "pi"
+  | "opencode"
+  | "kilo"
 
 /**
  * One tool of an agent and the Claude Code tool that does the same thing.

@@ -25,6 +25,7 @@ import { HOST_MODE_ENV } from "./hook.ts"
 import { nodeEntry, runner, sameRunner } from "./install.ts"
 import { readLauncher } from "./launcher.ts"
 import { checkPreset, withPlan } from "./engine.ts"
+import { pluginStale } from "./pluginFile.ts"
 
 /** Options of `agent-hooks doctor`. */
 export interface DoctorOptions {
@@ -173,6 +174,14 @@ export const doctor = (options: DoctorOptions): Effect.Effect<void, Failed> =>
             `${file} runs agent-hooks as --host claude (on ${[...misfits.keys()].join(", ")}), which answers by Claude Code's rules, not ${agent.displayName}'s (an ask there is a call ${agent.displayName} may run): remove those entries and run agent-hooks install --host ${agent.name}${scope === "project" ? " --project" : ""}`
           )
         }
+      }
+      // agent-hooks' plugin (pi, opencode, Kilo): the file must be the one this agent-hooks writes
+      if (layout.kind === "plugin" && entries.size > 0) {
+        const stale = pluginStale(layout.file)
+        if (stale !== undefined)
+          problems.push(
+            `${layout.file}: ${stale}. Run agent-hooks install --host ${agent.name}${scope === "project" ? " --project" : ""} again`
+          )
       }
       const missing = expected.filter((event) => !entries.has(event))
       if (entries.size === 0) yield* Console.log(`${scope}: ${shown}: no agent-hooks entries`)

@@ -12,6 +12,7 @@ import { readText, target } from "./configFile.ts"
 import type * as Agents from "@agent-hooks/core/Agents"
 import type { ConfigEntry, FailClosed, InstallPlan, JsonForm, OwnEntry, OwnFile } from "./hostConfig.ts"
 import { wiringOf } from "./agentProfile.ts"
+import { pluginConfig, readPlugin, renderPlugin } from "./pluginFile.ts"
 import {
   addEntries,
   addOwn,
@@ -43,6 +44,8 @@ export type Layout =
   | { readonly kind: "own"; readonly file: string; readonly format: OwnFile }
   /** One executable per event, named after it (Cline). */
   | { readonly kind: "scripts"; readonly folder: string }
+  /** agent-hooks' plugin, a file of install's own in the agent's plugin folder (pi, opencode, Kilo). */
+  | { readonly kind: "plugin"; readonly file: string }
 
 /** The layered config's `hooks.json` shape: Claude Code's nested one. */
 const nested = nestedForm("hooks")
@@ -91,6 +94,8 @@ export const layoutOf = (
     case "layered":
     case "scripts":
       return place
+    case "plugin":
+      return { kind: "plugin", file: place.file }
   }
 }
 
@@ -112,6 +117,9 @@ export const readsMatchers = (agent: HostMode.Agent): boolean => {
       return nested.matchers
     case "scripts":
       return clineScript.matchers
+    case "plugin":
+      // the plugin sends every call: the policy's matchers choose
+      return false
   }
 }
 
@@ -120,6 +128,7 @@ export const filesOf = (layout: Layout, events: ReadonlyArray<string>): Readonly
   switch (layout.kind) {
     case "json":
     case "own":
+    case "plugin":
       return [layout.file]
     case "layered":
       return [layout.json, layout.toml]
@@ -226,6 +235,17 @@ export const installChanges = (layout: Layout, plan: InstallPlan, scope: Scope, 
       })
       return changed(changes)
     }
+    case "plugin": {
+      const at = read(layout.file)
+      if (at.text !== undefined && readPlugin(at.text) === undefined) {
+        throw new ConfigError(
+          `${layout.file} exists and is not the plugin agent-hooks install writes: not overwritten (nothing was written). Move it away, then run install again`
+        )
+      }
+      // one command for every event: the plugin names the event in the payload
+      const after = renderPlugin(pluginConfig(plan.agent, plan.command(plan.events[0]!), plan.timeout))
+      return changed([{ ...at, before: at.text, after }])
+    }
   }
 }
 
@@ -257,6 +277,10 @@ export const newFiles = (layout: Layout, agent: HostMode.Agent, entries: Readonl
         text: clineScript.render(list),
         executable: true
       }))
+    case "plugin":
+      throw new ConfigError(
+        `${agent.displayName} has no hook config to migrate hooks into: it runs agent-hooks through its plugin. Run agent-hooks install --host ${agent.name}, and keep the hooks in agent-hooks' settings (migrate --to claude writes them in Claude Code's shape, which agent-hooks reads)`
+      )
   }
 }
 
@@ -285,6 +309,10 @@ export const uninstallChanges = (layout: Layout, agent: HostMode.Agent, scope: S
         for (const at of present(join(layout.folder, event)))
           changes.push({ ...at, after: clineScript.entries(agent, at.before) === undefined ? at.before : undefined })
       }
+      break
+    case "plugin":
+      for (const at of present(layout.file))
+        changes.push({ ...at, after: readPlugin(at.before)?.host === agent.name ? undefined : at.before })
       break
   }
   return changes.filter((change) => change.after !== change.before)
@@ -328,6 +356,14 @@ export const wiredEntries = (
         if (own !== undefined) add(at.file, event, own[0]!)
       }
       break
+    case "plugin": {
+      const at = read(layout.file)
+      const config = at.text === undefined ? undefined : readPlugin(at.text)
+      if (config !== undefined && config.host === agent.name)
+        for (const event of config.events ?? Object.keys(agent.events))
+          add(layout.file, event, { command: config.command, timeout: config.timeout })
+      break
+    }
   }
   return found
 }

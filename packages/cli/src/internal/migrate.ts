@@ -11,6 +11,7 @@ import { Failed } from "../ExitCode.ts"
 import { target as safeTarget, UnsafeConfig, writeText } from "./configFile.ts"
 import { checkPreset, warnOnStderr, withPlan } from "./engine.ts"
 import { commandEvent, hookCommand } from "./hostConfig.ts"
+import { layoutOf } from "./hostFiles.ts"
 import { runner } from "./install.ts"
 import { planTarget, render } from "./migrateTarget.ts"
 import type { TargetFile } from "./migrateTarget.ts"
@@ -189,6 +190,14 @@ const migrateTo = (options: MigrateOptions, preset: Preset, to: string): Effect.
             Presets.byName(to) !== undefined
               ? `--to ${to}: agent-hooks reads ${to}'s config (--from ${to}) but has no host mode for it, so it cannot translate hooks into it; write one of ${names}`
               : `unknown --to ${to} (one of ${names})`
+        })
+      )
+    }
+    // pi, opencode, Kilo: no hook config to write into, only agent-hooks' plugin (install writes it)
+    if (layoutOf(agent, "project", process.cwd(), process.env).kind === "plugin") {
+      return yield* Effect.fail(
+        new Failed({
+          message: `--to ${to}: ${agent.displayName} has no hook config, only plugins: agent-hooks runs there as its plugin. Keep the hooks as agent-hooks settings (--to agent-hooks --write .agent-hooks/settings.json), then agent-hooks install --host ${to}`
         })
       )
     }

@@ -14,7 +14,10 @@ import { profile as copilot } from "./copilot/profile.ts"
 import { profile as cursor } from "./cursor/profile.ts"
 import { profile as factory } from "./factory/profile.ts"
 import { profile as gemini } from "./gemini/profile.ts"
+import { profile as kilo } from "./kilo/profile.ts"
 import { profile as kiro } from "./kiro/profile.ts"
+import { profile as opencode } from "./opencode/profile.ts"
+import { profile as pi } from "./pi/profile.ts"
 import { profile as qwen } from "./qwen/profile.ts"
 import { profile as vscode } from "./vscode/profile.ts"
 import { profile as windsurf } from "./windsurf/profile.ts"
@@ -35,5 +38,8 @@ export const profiles: ReadonlyArray<AgentProfile> = [
   vscode,
   factory,
   codebuddy,
-  auggie
+  auggie,
+  pi,
+  opencode,
+  kilo
 ]

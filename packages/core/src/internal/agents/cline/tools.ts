@@ -12,7 +12,8 @@ export const CLINE_ACTIONS: ReadonlyArray<ToolActions> = table({
     (input) => {
       // the CLI's payload as host mode reads it: its commands one per line (a newline is a command
       // separator, so each is still judged)
-      if (typeof input["command"] === "string" && !("commands" in input)) return [{ tool_name: "Bash", tool_input: { command: input["command"] } }]
+      if (typeof input["command"] === "string" && !("commands" in input))
+        return [{ tool_name: "Bash", tool_input: { command: input["command"] } }]
       const list = input["commands"]
       if (!Array.isArray(list) || list.length === 0)
         return { refuse: "the run_commands call's commands is not a list of commands: it cannot be judged" }

@@ -139,7 +139,8 @@ export const copilotHost: Agent = {
     const out: Record<string, unknown> = { ...payload }
     const name = payload["hook_event_name"]
     if (typeof name === "string") {
-      const own = { Stop: "agentStop", SubagentStop: "subagentStop", UserPromptSubmit: "userPromptSubmitted" }[name] ?? copilotEventName(name)
+      const own =
+        { Stop: "agentStop", SubagentStop: "subagentStop", UserPromptSubmit: "userPromptSubmitted" }[name] ?? copilotEventName(name)
       out["hook_event_name"] = own ?? name
     }
     if (typeof payload["toolName"] === "string") {
