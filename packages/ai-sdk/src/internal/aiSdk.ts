@@ -1,7 +1,7 @@
 import type * as Outcome from "@agent-hooks/core/Outcome"
 import type { Tool, ToolApprovalStatus, ToolSet } from "ai"
 import type { AiSdkHooks, AiSdkHooksOptions, PromptSubmission, StopCheck } from "../AiSdkHooks.ts"
-import * as Adapter from "./adapter.ts"
+import * as Adapter from "@agent-hooks/node/FrameworkAdapter"
 
 const NAME = "@agent-hooks/ai-sdk"
 

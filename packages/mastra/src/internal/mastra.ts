@@ -1,6 +1,6 @@
 import type * as Outcome from "@agent-hooks/core/Outcome"
 import type { MastraHooks, MastraHooksOptions, StopCheck } from "../MastraHooks.ts"
-import * as Adapter from "./adapter.ts"
+import * as Adapter from "@agent-hooks/node/FrameworkAdapter"
 
 const NAME = "@agent-hooks/mastra"
 

@@ -6,8 +6,8 @@ import { randomUUID } from "node:crypto"
 import { join } from "node:path"
 import type * as Outcome from "@agent-hooks/core/Outcome"
 import * as Telemetry from "@agent-hooks/core/Telemetry"
-import type { AdapterEngine, AdapterOptions, ToolMapping } from "../MastraHooks.ts"
-import * as Transcript from "./transcript.ts"
+import type { AdapterEngine, AdapterOptions, ToolMapping } from "../FrameworkAdapter.ts"
+import * as Transcript from "./frameworkTranscript.ts"
 
 /** The tool events: their matcher reads the tool name. */
 const TOOL_EVENTS = ["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest"]
@@ -123,7 +123,7 @@ export const make = (options: AdapterOptions, adapterName: string): Adapter => {
     if (options.engine !== undefined) {
       engine = Promise.resolve(options.engine)
     } else {
-      engine = import("@agent-hooks/node").then(({ projectEngine }) =>
+      engine = import("../ProjectEngine.ts").then(({ projectEngine }) =>
         projectEngine({
           ...options.engineOptions,
           projectDir: options.projectDir ?? cwd,
