@@ -72,7 +72,11 @@ const presetOf = (agent: HostMode.Agent): Preset | undefined => Presets.byName(a
 export const hostEventsFor = (agent: HostMode.Agent, event: string): ReadonlyArray<string> => {
   const covering = COVERING[agent.name]?.[event]
   if (covering !== undefined) return covering
-  const all = Object.keys(agent.events).filter((name) => agent.events[name] === event && !TAKES_OVER.has(name))
+  // the events install does not register either (the Cline CLI's names, which it reads from no hook file)
+  const notRegistered = wiringOf(agent).notRegistered ?? []
+  const all = Object.keys(agent.events).filter(
+    (name) => agent.events[name] === event && !TAKES_OVER.has(name) && !notRegistered.includes(name)
+  )
   // Old aliases (Kiro's preToolUse beside PreToolUse) are left out where the preset names the current ones.
   const names = new Set(presetOf(agent)?.events.map((custom) => custom.name) ?? [])
   const current = all.filter((name) => names.has(name))

@@ -21,7 +21,7 @@ export interface PluginConfig {
   readonly events?: ReadonlyArray<string> | undefined
 }
 
-const PLACEHOLDER = `"__AGENT_HOOKS_CONFIG__"`
+const PLACEHOLDER = `"@@agent-hooks-plugin-config@@"`
 
 /** The plugin's source as shipped: beside this module (the sources), or beside the bundle that holds it. */
 const templateUrl = () =>

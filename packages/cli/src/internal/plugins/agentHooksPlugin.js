@@ -10,7 +10,7 @@ import { spawn } from "node:child_process"
 import { existsSync } from "node:fs"
 
 // install writes this line: the agent, host mode's command (as `sh -c` runs it) and its --timeout
-const CONFIG = "__AGENT_HOOKS_CONFIG__"
+const CONFIG = "@@agent-hooks-plugin-config@@"
 
 const PLUGIN = "agent-hooks plugin"
 // the events where a call agent-hooks could not judge is refused (a tool call, a prompt)
