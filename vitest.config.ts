@@ -63,8 +63,8 @@ const slowFiles = [
   builtCliFiles,
   "packages/langchain-adapter/test/examples.node.test.ts",
   // the real AI SDK and Mastra agents against a model server (seconds of CPU per file)
-  "packages/ai-sdk/test/AiSdkHooks.test.ts",
-  "packages/mastra/test/MastraHooks.test.ts",
+  "packages/ai-sdk/test/AiSdkHooks.node.test.ts",
+  "packages/mastra/test/MastraHooks.node.test.ts",
   "packages/ai-sdk/test/examples.node.test.ts",
   "packages/mastra/test/examples.node.test.ts",
   "packages/claude-agent-sdk/test/examples.node.test.ts",

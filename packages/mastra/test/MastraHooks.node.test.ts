@@ -3,6 +3,9 @@
  * config), against the scripted model server of the agents step on 127.0.0.1: the model asks for `run_shell_command` with `touch MARKER`, then answers `done`.
  * What is checked is what a user sees: whether MARKER (or REWRITTEN) exists, what the model was
  * sent after its tool call, the audit trail.
+ *
+ * Node only: on Deno, the frameworks' own dependencies (eventsource-parser) publish a "source" export
+ * of their TypeScript, which the lanes' "source" condition picks and Deno refuses to strip.
  */
 import * as Audit from "@agent-hooks/core/Audit"
 import { closeProjectEngines, createHookEngine } from "@agent-hooks/node"
