@@ -103,6 +103,8 @@ export const cline = {
       native: on("PreToolUse", S.exit2, ran, "Cline ignores a hook's exit code: exit 2 is no block"),
       agentHooks: { expect: blockedGoingOn(TOKENS.exit2) }
     },
+    // the control: Cline's own cancel (it reads no exit code)
+    "permissions-deny": { native: on("PreToolUse", C.cancel, blocked(null), CANCEL_NOTE) },
     "block-json": {
       native: on("PreToolUse", C.cancel, blocked(null), CANCEL_NOTE),
       agentHooks: { expect: blockedGoingOn(TOKENS.json) }

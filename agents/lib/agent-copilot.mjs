@@ -121,6 +121,8 @@ export const copilot = {
     ...shared,
     "block-exit2": { native: on("PreToolUse", S.exit2, exit2Blocked, EXIT2_NOTE), ...shared["block-exit2"] },
     "block-json": { native: on("PreToolUse", C.deny, blocked(TOKENS.json)) },
+    // the control: Copilot's own JSON deny (its exit 2 loses the reason)
+    "permissions-deny": { native: on("PreToolUse", C.deny, blocked(TOKENS.json)) },
     ask: { native: on("PreToolUse", C.ask, blocked(TOKENS.ask)), agentHooks: { expect: blocked(TOKENS.ask) } },
     "updated-input": { native: on("PreToolUse", C.rewrite, rewritten), agentHooks: { expect: rewritten } },
     "post-context": { native: on("PostToolUse", C.postContext, context) },
@@ -162,6 +164,8 @@ export const copilotClaude = {
   scenarios: {
     ...shared,
     "block-exit2": { native: on("PreToolUse", S.exit2, exit2Blocked, EXIT2_NOTE), ...shared["block-exit2"] },
+    // the control: Claude Code's JSON deny, which Copilot CLI reads with its reason (its exit 2 loses it)
+    "permissions-deny": { native: on("PreToolUse", S.ccDeny, blocked(TOKENS.json)) },
     ask: { agentHooks: { expect: blocked(TOKENS.ask) } },
     "updated-input": { agentHooks: { expect: rewritten } },
     "post-context": { native: skip(CC_CONTEXT_SKIP), agentHooks: skip(CC_CONTEXT_SKIP) },
