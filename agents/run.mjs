@@ -158,7 +158,20 @@ async function runOne(agent, scenario, mode) {
     return { ok: problems.length === 0, problems, note: side.note, ms: Date.now() - started, dir, output: proc.out, observation, server }
   } finally {
     await server.close()
-    if (!keep) rmSync(dir, { recursive: true, force: true })
+    if (!keep) removeRunFolder(dir)
+  }
+}
+
+/**
+ * Removes a run's folder. An agent's own leftover process (Kilo's, writing its log) may still add
+ * files while it goes: retried, and a folder that still cannot be removed is said, never a failed
+ * scenario (what the run observed is already decided).
+ */
+function removeRunFolder(dir) {
+  try {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 })
+  } catch (error) {
+    process.stderr.write(`note: ${dir} not removed: ${error.message}\n`)
   }
 }
 

@@ -497,7 +497,8 @@ async function runAgentsStep() {
   const { row, counts } = await runStepScript("agents", join("agents", "run.mjs"), timeoutMin > 0 ? timeoutMin * 60_000 : 0)
   const cannot = (counts?.rows ?? []).filter((r) => r.scenario === "(install)").map((r) => r.agent)
   if (cannot.length > 0) row.note = `cannot be driven: ${cannot.join(", ")} (see above)`
-  else if (counts !== null) row.note = "4 real agents, native hooks vs agent-hooks hook --host, and install"
+  else if (counts !== null)
+    row.note = `${new Set((counts.rows ?? []).filter((r) => r.agent !== "oracles").map((r) => r.agent)).size} real agent runs, native hooks vs agent-hooks, and install`
   return row
 }
 

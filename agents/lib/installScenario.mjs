@@ -139,6 +139,13 @@ export async function installScenario(agent, { keep = false } = {}) {
     return { problems, dir, output: proc.out }
   } finally {
     await server.close()
-    if (problems.length === 0 && !keep) rmSync(dir, { recursive: true, force: true })
+    // an agent's leftover process may still write there: retried, never a failed scenario
+    if (problems.length === 0 && !keep) {
+      try {
+        rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 })
+      } catch (error) {
+        process.stderr.write(`note: ${dir} not removed: ${error.message}\n`)
+      }
+    }
   }
 }
